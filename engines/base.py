@@ -1,0 +1,512 @@
+"""The engine protocol every game implements (design §3).
+
+An engine is a stateless object; all game data lives in a ``State``: a plain
+JSON-ready ``dict`` (str keys; values are str, int, float, bool, None, lists and
+dicts of those). Actions are small JSON-ready dicts with a ``"type"`` key, e.g.
+``{"type": "choose", "sin": "lust"}``. Events are ``Event`` values that carry who
+may see them. Randomness is the ``CHANCE`` seat: while ``to_move(state) ==
+{CHANCE}`` the host calls ``sample_chance`` and applies the outcome like any
+action, so the action log is the save file.
+
+Errors are raised, never returned: ``GameError`` and its four subclasses each carry
+a stable ``code``, the ``params`` that filled the message, and an English message a
+player can read. The host shows them privately and changes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Final
+
+Seat = int
+"""A player's seat: 0..n-1 in the order the host lists the players."""
+
+CHANCE: Final[int] = -1
+"""The seat of randomness (dice, shuffles, draws, timeouts that pick at random)."""
+
+State = dict[str, Any]
+"""A game state: a plain JSON-ready dict. Engines never mutate a state they were given."""
+
+Action = dict[str, Any]
+"""An action: a JSON-ready dict with at least ``"type"``. Compared by equality."""
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class GameError(Exception):
+    """Base of every rules error.
+
+    Attributes:
+        code: stable machine-readable code (``"illegal_action"``, ``"not_your_turn"``, ...).
+        message: English sentence for the player ("You can only take a table die.").
+        params: the values the message talks about (JSON-ready).
+    """
+
+    code: ClassVar[str] = "game_error"
+
+    def __init__(self, message: str, *, code: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code  # type: ignore[misc]
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InvalidOptions(GameError):
+    """An option key is unknown or its value is outside the allowed values."""
+
+    code = "invalid_options"
+
+
+class NotYourTurn(GameError):
+    """The seat is not among ``to_move(state)``."""
+
+    code = "not_your_turn"
+
+
+class IllegalAction(GameError):
+    """The action is malformed or not legal in this state."""
+
+    code = "illegal_action"
+
+
+class GameOver(GameError):
+    """The game has ended; no action is accepted."""
+
+    code = "game_over"
+
+
+class InvalidState(GameError):
+    """A stored state or a scripted chance outcome failed validation."""
+
+    code = "invalid_state"
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the log and the notifications.
+
+    Attributes:
+        kind: short stable name (``"reveal"``, ``"roll"``, ``"round_scored"``).
+        text: one English line for the log ("C reveals Wrath: ...").
+            Use ``{seat0}``-style placeholders for player names; the host fills them.
+        data: JSON-ready details.
+        visible_to: seats that may see it; ``None`` means public.
+    """
+
+    kind: str
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    visible_to: frozenset[Seat] | None = None
+
+    def visible(self, seat: Seat | None) -> bool:
+        """True when ``seat`` (``None`` = public/spectator) may see this event."""
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON form (visible_to as a sorted list or None)."""
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "data": dict(self.data),
+            "visible_to": None if self.visible_to is None else sorted(self.visible_to),
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Event:
+        """Inverse of ``to_json``."""
+        vis = obj.get("visible_to")
+        return cls(
+            kind=str(obj["kind"]),
+            text=str(obj["text"]),
+            data=dict(obj.get("data") or {}),
+            visible_to=None if vis is None else frozenset(int(s) for s in vis),
+        )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game.
+
+    Attributes:
+        scores: final score per seat (index = seat).
+        ranking: seats best first; tied seats keep seat order.
+        winners: the seats that share the win.
+        reason: English sentence ("B wins on the best single round (22).").
+    """
+
+    scores: tuple[float, ...]
+    ranking: tuple[Seat, ...]
+    winners: frozenset[Seat]
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON form."""
+        return {
+            "scores": list(self.scores),
+            "ranking": list(self.ranking),
+            "winners": sorted(self.winners),
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option (design §3 option schema).
+
+    Attributes:
+        key: the option key as the spec names it (``"table_model"``).
+        default: the default value.
+        choices: allowed values for enumerated options (empty for numeric ranges).
+        minimum / maximum: inclusive bounds for numeric options.
+        kind: ``"choice"``, ``"int"``, ``"float"`` or ``"bool"``.
+        description: one English line for the lobby and ``/game rules``.
+    """
+
+    key: str
+    default: Any
+    kind: str = "choice"
+    choices: tuple[Any, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+    description: str = ""
+
+    def allowed(self) -> str:
+        """Human description of the allowed values."""
+        if self.kind == "choice":
+            return ", ".join(str(c) for c in self.choices)
+        if self.kind == "bool":
+            return "true, false"
+        return f"{self.kind} from {self.minimum} to {self.maximum}"
+
+    def coerce(self, value: Any) -> Any:
+        """Return ``value`` converted to this option's type.
+
+        Raises:
+            InvalidOptions: naming the key and the allowed values.
+        """
+        bad = InvalidOptions(
+            f"Option '{self.key}' cannot be {value!r}; allowed: {self.allowed()}.",
+            key=self.key,
+            value=str(value),
+            allowed=self.allowed(),
+        )
+        try:
+            if self.kind == "choice":
+                for c in self.choices:
+                    if str(c).lower() == str(value).strip().lower():
+                        return c
+                raise bad
+            if self.kind == "bool":
+                if isinstance(value, bool):
+                    return value
+                text = str(value).strip().lower()
+                if text in ("true", "yes", "1", "on"):
+                    return True
+                if text in ("false", "no", "0", "off"):
+                    return False
+                raise bad
+            if self.kind == "int":
+                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                    raise bad
+                num: float = int(str(value).strip()) if isinstance(value, str) else int(value)
+            else:
+                num = float(value)
+        except (TypeError, ValueError):
+            raise bad from None
+        if (self.minimum is not None and num < self.minimum) or (
+            self.maximum is not None and num > self.maximum
+        ):
+            raise bad
+        return num
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    """Facts a game declares about itself (design §3 ``EngineInfo``).
+
+    Attributes:
+        game_id: registry key (``"carnival"``).
+        name: English display name.
+        native_name: name in the seed's language (``"罪のカーニバル"``).
+        min_players / max_players: inclusive player-count range.
+        options: the option schema, in display order.
+        has_hidden_info: True when some state is secret from some seat.
+        state_version: bumped when the state layout changes; stored states of an
+            older version are refused with ``InvalidState``.
+    """
+
+    game_id: str
+    name: str
+    native_name: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...] = ()
+    has_hidden_info: bool = False
+    state_version: int = 1
+
+    def option(self, key: str) -> OptionSpec:
+        """The ``OptionSpec`` for ``key``; ``KeyError`` when unknown."""
+        for spec in self.options:
+            if spec.key == key:
+                return spec
+        raise KeyError(key)
+
+    def defaults(self) -> dict[str, Any]:
+        """Every option at its default value."""
+        return {spec.key: spec.default for spec in self.options}
+
+
+def validate_options(info: EngineInfo, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Fill defaults and check every option (design §3 ``new_game``).
+
+    Returns:
+        A new dict with every key of ``info.options``, values coerced to their type.
+
+    Raises:
+        InvalidOptions: an unknown key (naming the known keys) or a bad value
+            (naming the key and the allowed values).
+    """
+    result = info.defaults()
+    known = {spec.key for spec in info.options}
+    for key, value in (options or {}).items():
+        if key not in known:
+            raise InvalidOptions(
+                f"Unknown option '{key}' for {info.name}; known options: "
+                f"{', '.join(sorted(known)) or 'none'}.",
+                key=key,
+                known=sorted(known),
+            )
+        result[key] = info.option(key).coerce(value)
+    return result
+
+
+def check_player_count(info: EngineInfo, players: int) -> None:
+    """Raise ``InvalidOptions`` unless ``min_players <= players <= max_players``."""
+    if not isinstance(players, int) or not info.min_players <= players <= info.max_players:
+        raise InvalidOptions(
+            f"{info.name} needs {info.min_players}–{info.max_players} players, not {players}.",
+            key="players",
+            value=players,
+        )
+
+
+def normalize_text(text: str) -> str:
+    """Lower-case and fold whitespace: the comparison form of action notation."""
+    return re.sub(r"\s+", " ", text.strip().lower())
+
+
+# --------------------------------------------------------------------------- engine
+
+
+class Engine:
+    """Base class of every game engine (design §3). Subclasses set ``info`` and
+    implement the abstract methods; the rest have working defaults.
+
+    Every method is a pure function of its arguments: no method mutates a state
+    it was given, and the same inputs give the same outputs.
+    """
+
+    info: ClassVar[EngineInfo]
+
+    # -- lifecycle ------------------------------------------------------------
+    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+        """Return the initial state for ``players`` seats.
+
+        ``seed`` is stored by the host, not needed by the engine (chance is sampled
+        by the host); engines must not put it in the state.
+
+        Raises:
+            InvalidOptions: bad player count, unknown option key, value out of range.
+        """
+        raise NotImplementedError
+
+    def to_move(self, state: State) -> frozenset[Seat]:
+        """Seats that may act now: one, several (simultaneous choices, reaction
+        windows), ``{CHANCE}`` when randomness is pending, empty when the game is over."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: Seat) -> Sequence[Action]:
+        """Every legal action of ``seat`` in a deterministic order (empty when the
+        seat is not to move). For ``CHANCE`` it may be empty (continuous outcomes)."""
+        raise NotImplementedError
+
+    def sample_chance(self, state: State, rng: random.Random) -> Action:
+        """Sample the pending chance outcome with ``rng``. Only valid while
+        ``CHANCE`` is to move; raises ``NotYourTurn`` otherwise."""
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, tuple[Event, ...]]:
+        """Validate and apply ``action`` by ``seat``; return the new state and events.
+
+        Raises:
+            GameOver: the game has ended.
+            NotYourTurn: ``seat`` is not to move.
+            IllegalAction: malformed or illegal action (also for invalid scripted
+                chance outcomes).
+        """
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> Outcome | None:
+        """The final result, or ``None`` while the game goes on."""
+        raise NotImplementedError
+
+    def scores(self, state: State) -> tuple[float, ...]:
+        """Current public score per seat (what a scoreboard shows)."""
+        raise NotImplementedError
+
+    def player_view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        """JSON-ready view for ``seat``; ``None`` is the public/spectator view, which
+        holds no secret. Renderers and every channel message use only views."""
+        raise NotImplementedError
+
+    # -- notation ---------------------------------------------------------------
+    def describe_action(self, state: State, action: Action) -> str:
+        """Short canonical notation (``"greed d10+d12"``), used by autocomplete and
+        the log. ``parse_action(state, seat, describe_action(state, a)) == a``."""
+        raise NotImplementedError
+
+    def parse_action(self, state: State, seat: Seat, text: str) -> Action:
+        """Parse notation typed by a player into one of the seat's legal actions.
+
+        The default matches ``text`` against ``describe_action`` of each legal action
+        (case and spacing ignored). Engines whose notation has several spellings
+        (e.g. unordered pairs) override or extend it.
+
+        Raises:
+            NotYourTurn, GameOver: as ``apply``.
+            IllegalAction: nothing legal matches ``text``.
+        """
+        self._check_can_act(state, seat)
+        wanted = normalize_text(text)
+        for action in self.legal_actions(state, seat):
+            if normalize_text(self.describe_action(state, action)) == wanted:
+                return copy.deepcopy(action)
+        raise IllegalAction(f"'{text.strip()}' is not a legal move now.", code="unknown_move", text=text)
+
+    # -- host hooks (defaults suit most games) ---------------------------------
+    def prompt(self, state: State, seat: Seat) -> str:
+        """One English sentence: what ``seat`` is being asked to decide now
+        ("Choose your sin for round 3."). Empty when the seat is not to move."""
+        return "Your move." if seat in self.to_move(state) else ""
+
+    def action_label(self, state: State, action: Action) -> str:
+        """Button/select label for an action (≤80 chars); defaults to the notation."""
+        return self.describe_action(state, action)
+
+    def action_group(self, state: State, action: Action) -> str | None:
+        """Group label for two-step choice menus (e.g. the Wrath target), or None."""
+        return None
+
+    def timeout_action(self, state: State, seat: Seat) -> Action:
+        """What is played for ``seat`` when its move timer expires (each spec's
+        Digital play notes). Default: its first legal action.
+
+        Raises:
+            NotYourTurn: the seat is not to move.
+        """
+        self._check_can_act(state, seat)
+        actions = self.legal_actions(state, seat)
+        if not actions:
+            raise NotYourTurn("Nothing to play for this seat.", seat=seat)
+        return copy.deepcopy(actions[0])
+
+    def shuffle_hidden(self, state: State, seat: Seat | None, rng: random.Random) -> State:
+        """Return a state that differs from ``state`` only in what ``seat`` cannot see
+        (``None``: what the public cannot see), for the no-leak conformance test.
+        Games without hidden information return an equal copy."""
+        return copy.deepcopy(state)
+
+    def rules_text(self) -> str:
+        """Rules summary and our decisions in plain words (``/game rules``): the
+        ``rules.md`` file next to the engine's module."""
+        module = __import__(type(self).__module__, fromlist=["__file__"])
+        path = Path(module.__file__ or "").parent / "rules.md"
+        return path.read_text(encoding="utf-8") if path.exists() else self.info.name
+
+    # -- JSON codecs ------------------------------------------------------------
+    def action_to_json(self, action: Action) -> dict[str, Any]:
+        """Plain JSON form of an action (a deep copy)."""
+        return json.loads(json.dumps(action))
+
+    def action_from_json(self, obj: Any) -> Action:
+        """Validate the shape of a stored action (a dict with a str ``type``).
+
+        Raises:
+            IllegalAction: not a dict with a ``type``.
+        """
+        if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+            raise IllegalAction("An action must be an object with a 'type'.", code="malformed_action")
+        return json.loads(json.dumps(obj))
+
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        """Plain JSON form of a state (a deep copy)."""
+        return json.loads(json.dumps(state))
+
+    def state_from_json(self, obj: Any) -> State:
+        """Load a stored state and check its game and version.
+
+        Raises:
+            InvalidState: not a dict, another game's state, or an old ``state_version``.
+        """
+        if not isinstance(obj, dict):
+            raise InvalidState("A stored state must be an object.")
+        if obj.get("game") != self.info.game_id:
+            raise InvalidState(f"State belongs to {obj.get('game')!r}, not {self.info.game_id!r}.")
+        if obj.get("state_version") != self.info.state_version:
+            raise InvalidState(
+                f"State version {obj.get('state_version')!r} is not {self.info.state_version}."
+            )
+        return json.loads(json.dumps(obj))
+
+    # -- helpers for subclasses ---------------------------------------------------
+    def _check_can_act(self, state: State, seat: Seat) -> None:
+        """Raise ``GameOver`` / ``NotYourTurn`` unless ``seat`` is to move."""
+        if self.outcome(state) is not None:
+            raise GameOver("The game is over.")
+        if seat not in self.to_move(state):
+            raise NotYourTurn("It is not your turn.", seat=seat)
+
+    def _require_legal(self, state: State, seat: Seat, action: Action) -> None:
+        """Raise ``IllegalAction`` unless ``action`` is among ``legal_actions``."""
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction(
+                f"That move is not legal now: {action.get('type', '?')}.", action=action
+            )
+
+
+def replay(
+    engine: Engine,
+    players: int,
+    seed: int,
+    options: Mapping[str, Any] | None,
+    log: Iterable[tuple[Seat, Action]],
+) -> State:
+    """Rebuild a state from ``new_game`` and a log of ``(seat, action)`` pairs (seat
+    may be ``CHANCE``). Raises what ``apply`` raises when the log is inconsistent."""
+    state = engine.new_game(players, seed, options)
+    for seat, action in log:
+        state, _ = engine.apply(state, seat, action)
+    return state
+
+
+def rank_seats(scores: Sequence[float], *tiebreaks: Sequence[float]) -> tuple[Seat, ...]:
+    """Seats ordered best first by score, then by each tie-break sequence (higher
+    is better), then by seat number."""
+    seats = range(len(scores))
+    return tuple(
+        sorted(seats, key=lambda s: (tuple(-t[s] for t in (scores, *tiebreaks)), s))
+    )
