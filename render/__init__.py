@@ -1,0 +1,1 @@
+"""Board renderers: pure functions from engine views to Pillow images (design §6)."""
