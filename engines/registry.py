@@ -18,7 +18,8 @@ GAME_IDS: tuple[str, ...] = ("carnival", "canterbury", "heaven", "eguan")
 def _load() -> dict[str, Engine]:
     engines: dict[str, Engine] = {}
     for game_id in GAME_IDS:
-        if importlib.util.find_spec(f"engines.{game_id}") is None:
+        spec = importlib.util.find_spec(f"engines.{game_id}")
+        if spec is None or spec.origin is None:
             continue  # package not written yet (development only; tests require all)
         module = importlib.import_module(f"engines.{game_id}")
         engine: Engine = module.ENGINE

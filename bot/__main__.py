@@ -1,0 +1,41 @@
+"""``python -m bot`` (``make run``): start the bot with the settings from ``.env``."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from bot.settings import Settings
+
+NO_TOKEN = """\
+No Discord token is configured, so the bot cannot connect.
+
+To get one (about 2 minutes):
+  1. Open https://discord.com/developers/applications and press "New Application".
+  2. In "Bot", press "Reset Token" and copy the token.
+  3. cp .env.example .env   and put it after DISCORD_TOKEN=
+  4. make run   — the bot prints an invite link; open it to add the bot to your server.
+     (No privileged intents are needed.)
+
+To try the games offline right now, without any token:
+  make play
+"""
+
+
+def main() -> int:
+    """Run the bot; returns the process exit code (2 when no token is configured)."""
+    settings = Settings.from_env()
+    logging.basicConfig(level=settings.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not settings.token:
+        sys.stderr.write(NO_TOKEN)
+        return 2
+    from bot.app import GameBot
+
+    bot = GameBot(settings)
+    bot.run(settings.token, log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

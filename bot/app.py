@@ -1,0 +1,97 @@
+"""The ``commands.Bot`` subclass: one start-up point (``setup_hook``) that opens the
+database, loads the cogs, registers the persistent buttons, syncs the commands and
+starts the game clock (design §5, STYLE: discord.py examples)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+from discord.ext import commands
+
+from bot.service import GameService
+from bot.settings import Settings
+from bot.storage import Repository
+from bot.ui.components import DYNAMIC_ITEMS
+from bot.ui.delivery import Delivery
+from bot.ui.flow import Flow
+from engines.registry import ENGINES
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.games", *(f"cogs.{game_id}" for game_id in ENGINES))
+"""Loaded in ``setup_hook``; one that fails to load is logged and skipped."""
+
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True, send_messages=True, send_messages_in_threads=True, create_public_threads=True,
+    embed_links=True, attach_files=True, read_message_history=True,
+)
+"""What the bot needs in a server: post, embed, attach boards, open a thread per game."""
+
+
+def invite_url(application_id: int) -> str:
+    """The OAuth2 URL a server owner opens to add the bot (bot + slash-command scopes)."""
+    return discord.utils.oauth_url(application_id, permissions=INVITE_PERMISSIONS,
+                                   scopes=("bot", "applications.commands"))
+
+
+class GameBot(commands.Bot):
+    """The board-game host.
+
+    Attributes:
+        settings: the ``Settings`` it runs with.
+        repo / service / delivery / flow: storage, game service, delivery layer, handlers.
+    """
+
+    def __init__(self, settings: Settings, **kwargs: object) -> None:
+        intents = discord.Intents.default()  # no privileged intents are needed
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         **kwargs)  # type: ignore[arg-type]
+        self.settings = settings
+        self.repo = Repository(settings.database_path)
+        self.service = GameService(self.repo)
+        self.delivery = Delivery(self)
+        self.flow = Flow(self)
+        self._clock_task: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        await self.repo.open()
+        for ext in EXTENSIONS:
+            try:
+                await self.load_extension(ext)
+            except commands.ExtensionError:
+                log.exception("extension %s failed to load; skipped", ext)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.settings.sync_commands:
+            if self.settings.dev_guild_id:
+                guild = discord.Object(self.settings.dev_guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            else:
+                await self.tree.sync()
+        self._clock_task = asyncio.create_task(self._clock(), name="game-clock")
+
+    async def on_ready(self) -> None:
+        assert self.user is not None
+        log.info("logged in as %s (%s); invite: %s", self.user, self.user.id, invite_url(self.user.id))
+
+    async def _clock(self) -> None:
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.flow.tick()
+            except Exception:
+                log.exception("game clock pass failed")
+            await asyncio.sleep(self.settings.tick_seconds)
+
+    async def close(self) -> None:
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._clock_task
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.delivery.drain(), 10)
+        await super().close()
+        await self.repo.close()

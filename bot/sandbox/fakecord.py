@@ -1,0 +1,1327 @@
+"""FakeDiscord: an offline Discord (REST API and gateway websocket on 127.0.0.1) for end-to-end tests.
+
+The bot under test runs unmodified (``bot.start(token)``): discord.py speaks real HTTP, multipart and a real
+websocket to this server because :class:`FakeDiscord` points ``discord.http.Route.BASE`` and
+``DiscordWebSocket.DEFAULT_GATEWAY`` at it while it is open. Tests inject gateway events (slash commands,
+button clicks, select menus, autocomplete, modals, chat messages) and inspect every REST call the bot made.
+
+Discord's limits from ``shared/DISCORD.md`` are enforced: a payload Discord would refuse is answered with
+Discord's own status and error shape (``{"code": 50035, "message": "Invalid Form Body", "errors": {...}}``)
+and recorded in :attr:`FakeDiscord.violations`, so a test can assert that the bot never broke a rule.
+Refusals caused by the environment rather than by the bot (closed DMs, threads not allowed, an edit cap,
+rate limits) are recorded in :attr:`FakeDiscord.refusals` instead.
+
+Time is injectable: :meth:`FakeDiscord.advance` moves the fake's clock forward, which ages interactions
+(3 s to answer, 15 min for the token), messages (the one-hour edit cap) and the snowflakes of new objects.
+
+Adapted from ``shared/reference/offline-discord/fakecord``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import datetime as dt
+import json
+import logging
+import re
+import time
+from collections.abc import Callable, Coroutine, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+import discord.gateway
+import discord.http
+import discord.utils
+import yarl
+from aiohttp import WSMsgType, web
+
+__all__ = [
+    "ALL_PERMS",
+    "DEFAULT_PERMS",
+    "CommandNotPermitted",
+    "ErrorCollector",
+    "FakeDiscord",
+    "Perm",
+    "Req",
+]
+
+API = "/api/v10"
+ALL_PERMS = (1 << 51) - 1
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+IS_COMPONENTS_V2 = 1 << 15
+SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
+TOKEN_LIFETIME = 15 * 60.0
+ACK_DEADLINE = 3.0
+DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
+
+
+class Perm:
+    """Permission bits used by the fake (a subset of Discord's)."""
+
+    ADD_REACTIONS = 1 << 6
+    ADMINISTRATOR = 1 << 3
+    MANAGE_CHANNELS = 1 << 4
+    MANAGE_GUILD = 1 << 5
+    VIEW_CHANNEL = 1 << 10
+    SEND_MESSAGES = 1 << 11
+    MANAGE_MESSAGES = 1 << 13
+    EMBED_LINKS = 1 << 14
+    ATTACH_FILES = 1 << 15
+    READ_MESSAGE_HISTORY = 1 << 16
+    USE_APPLICATION_COMMANDS = 1 << 31
+    MANAGE_THREADS = 1 << 34
+    CREATE_PUBLIC_THREADS = 1 << 35
+    CREATE_PRIVATE_THREADS = 1 << 36
+    SEND_MESSAGES_IN_THREADS = 1 << 38
+    THREADS = MANAGE_THREADS | CREATE_PUBLIC_THREADS | CREATE_PRIVATE_THREADS | SEND_MESSAGES_IN_THREADS
+
+
+#: What an ordinary member may do (the @everyone role): read, write, react, use commands, use threads.
+DEFAULT_PERMS = (
+    Perm.ADD_REACTIONS
+    | Perm.VIEW_CHANNEL
+    | Perm.SEND_MESSAGES
+    | Perm.EMBED_LINKS
+    | Perm.ATTACH_FILES
+    | Perm.READ_MESSAGE_HISTORY
+    | Perm.USE_APPLICATION_COMMANDS
+    | Perm.CREATE_PUBLIC_THREADS
+    | Perm.SEND_MESSAGES_IN_THREADS
+)
+
+JSONDict = dict[str, Any]
+Result = tuple[int, Any]
+
+
+class CommandNotPermitted(Exception):
+    """Raised by :meth:`FakeDiscord.slash` when Discord itself would not let the member run the command.
+
+    A command synced with ``default_member_permissions`` is hidden from members lacking those permissions;
+    the Discord client never sends it. Set ``fake.enforce_command_permissions = False`` to skip the check.
+    """
+
+
+@dataclass
+class Req:
+    """One REST request the bot made: method, API path (``/channels/1/messages``), JSON body, files, query."""
+
+    method: str
+    path: str
+    json: Any = None
+    files: list[tuple[str, str | None, bytes]] = field(default_factory=list)
+    query: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class _MsgMeta:
+    """What the fake knows about a message beyond its payload."""
+
+    created: float
+    edit_refused: bool = False
+    edits: int = 0
+    late_edits: int = 0
+    owner_id: str | None = None  # the only user who sees an ephemeral message
+
+
+class ErrorCollector(logging.Handler):
+    """Collects ERROR log records: discord.py swallows exceptions in commands and views and only logs them."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Keep the record."""
+        self.records.append(record)
+
+
+class _Invalid:
+    """Accumulates Discord's nested ``errors`` object of a 50035 "Invalid Form Body" answer."""
+
+    def __init__(self) -> None:
+        self.errors: JSONDict = {}
+        self.lines: list[str] = []
+
+    def add(self, path: Iterable[str | int], code: str, message: str) -> None:
+        node = self.errors
+        keys = [str(p) for p in path]
+        for key in keys:
+            node = node.setdefault(key, {})
+        node.setdefault("_errors", []).append({"code": code, "message": message})
+        self.lines.append(f"{'.'.join(keys)}: {message}")
+
+    def max_len(self, path: Iterable[str | int], value: Any, limit: int) -> None:
+        if value is not None and len(value) > limit:
+            self.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+
+    def min_len(self, path: Iterable[str | int], value: Any, limit: int = 1) -> None:
+        if value is None or len(value) < limit:
+            self.add(path, "BASE_TYPE_MIN_LENGTH", f"Must be {limit} or more in length.")
+
+    def __bool__(self) -> bool:
+        return bool(self.lines)
+
+
+def _error(code: int, message: str, errors: JSONDict | None = None) -> JSONDict:
+    body: JSONDict = {"code": code, "message": message}
+    if errors is not None:
+        body["errors"] = errors
+    return body
+
+
+def iter_components(components: Iterable[JSONDict]) -> Iterable[JSONDict]:
+    """Every component in a message's component tree (rows, their children, v2 containers), depth first."""
+    for comp in components or []:
+        yield comp
+        yield from iter_components(comp.get("components") or [])
+        if isinstance(comp.get("accessory"), dict):
+            yield comp["accessory"]
+        if isinstance(comp.get("component"), dict):
+            yield from iter_components([comp["component"]])
+
+
+class FakeDiscord:
+    """A fake Discord server for one guild ("Test Guild") with a ``#games`` text channel.
+
+    Use as ``async with FakeDiscord() as fake: await fake.start_bot(bot) ...``. Users are plain Discord user
+    payload dicts (``{"id": "...", "username": "bob", ...}``); :attr:`owner` owns the guild.
+
+    Inspectable state: :attr:`requests` (every REST call), :attr:`messages` (id -> message payload),
+    :attr:`interactions` (token -> record with ``acked_at``, ``callback``, ``response_message_id``,
+    ``created``), :attr:`commands`, :attr:`channels`, :attr:`dm_channels`, :attr:`blobs` (attachment id ->
+    uploaded bytes), :attr:`message_log` (every create/edit/delete in order), :attr:`violations`,
+    :attr:`refusals`, :attr:`errors` (ERROR log records of discord.py and the bot).
+    """
+
+    def __init__(self, *, log_names: Iterable[str] = ("discord", "bot", "cogs")) -> None:
+        self._offset = 0.0
+        self._last_id = 0
+        self.requests: list[Req] = []
+        self.messages: dict[int, JSONDict] = {}
+        self._meta: dict[int, _MsgMeta] = {}
+        self.message_log: list[tuple[str, JSONDict]] = []
+        self.blobs: dict[str, bytes] = {}
+        self.interactions: dict[str, JSONDict] = {}
+        self.global_commands: list[JSONDict] = []
+        self.guild_commands: list[JSONDict] = []
+        self.identifies: list[JSONDict] = []
+        self.violations: list[str] = []
+        self.refusals: list[str] = []
+        self.upload_limit = DEFAULT_UPLOAD_LIMIT
+        self.old_message_edit_cap: int | None = None
+        self.enforce_command_permissions = True
+        self._threads_allowed = True
+        self._rate_limits: list[tuple[re.Pattern[str], str | None, float]] = []
+        self._closed_dms: set[str] = set()
+        self._custom_perms: dict[str, int] = {}
+        self._sockets: list[web.WebSocketResponse] = []
+        self._pending: set[asyncio.Task[None]] = set()
+        self._seq = 0
+        self._log_names = tuple(log_names)
+        self.errors = ErrorCollector()
+        self.app_id = self.snowflake()
+        self.bot_user = self.user("testbot", bot=True, id=self.app_id)
+        self.owner = self.user("owner")
+        self.guild_id = self.snowflake()
+        self.bot_role_id = str(self.snowflake())
+        self.members: list[JSONDict] = [self.bot_user, self.owner]
+        self.channels: dict[str, JSONDict] = {}
+        self.channel = self._text_channel("games")
+        self.dm_channels: dict[str, JSONDict] = {}
+
+    # ------------------------------------------------------------------ clock and ids
+    def now(self) -> float:
+        """The fake's wall clock in epoch seconds: real time shifted by every :meth:`advance`."""
+        return time.time() + self._offset
+
+    def now_dt(self) -> dt.datetime:
+        """:meth:`now` as an aware UTC datetime."""
+        return dt.datetime.fromtimestamp(self.now(), dt.UTC)
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's clock forward by ``seconds``: interactions, tokens and messages age at once."""
+        self._offset += seconds
+
+    def snowflake(self) -> int:
+        """A fresh, increasing snowflake whose timestamp is the fake's :meth:`now`."""
+        self._last_id = max(self._last_id + 1, discord.utils.time_snowflake(self.now_dt()))
+        return self._last_id
+
+    # ------------------------------------------------------------------ guild, members, channels
+    def user(self, name: str, *, bot: bool = False, id: int | None = None) -> JSONDict:
+        """A user payload (not yet a member; see :meth:`add_member`)."""
+        return {"id": str(id or self.snowflake()), "username": name, "global_name": name, "discriminator": "0",
+                "avatar": None, "bot": bot, "public_flags": 0}
+
+    async def add_member(self, name: str, *, bot: bool = False) -> JSONDict:
+        """Create a user, make them a guild member and announce it (GUILD_MEMBER_ADD). Returns the user."""
+        u = self.user(name, bot=bot)
+        self.members.append(u)
+        await self.dispatch("GUILD_MEMBER_ADD", dict(self.member(u), guild_id=str(self.guild_id)))
+        return u
+
+    def find_member(self, key: str | int) -> JSONDict | None:
+        """The member user whose id or username is ``key``, or None."""
+        return next((u for u in self.members if str(key) in (u["id"], u["username"])), None)
+
+    def permissions_of(self, user: JSONDict) -> int:
+        """The member's guild permissions: all for the owner, those set by :meth:`member_permissions`, else
+        the defaults of ordinary members (:data:`DEFAULT_PERMS`)."""
+        if user["id"] == self.owner["id"]:
+            return ALL_PERMS
+        if user["id"] == self.bot_user["id"]:
+            return self._bot_perms()
+        return self._custom_perms.get(user["id"], self._everyone_perms())
+
+    def member_permissions(self, user: JSONDict, perms: int) -> None:
+        """Give ``user`` exactly the permissions ``perms`` (e.g. ``Perm.MANAGE_GUILD``, or 0 for none).
+
+        Interactions by this member carry ``member.permissions == perms``; the member also gets a role with
+        these permissions so ``member.guild_permissions`` agrees. Announced to a connected bot before the
+        next injected event.
+        """
+        self._custom_perms[user["id"]] = perms
+        gid = str(self.guild_id)
+        role = self._member_role(user)
+        known = any(r["id"] == role["id"] for r in self._roles_sent)
+        self._later(self.dispatch("GUILD_ROLE_UPDATE" if known else "GUILD_ROLE_CREATE", {"guild_id": gid, "role": role}))
+        self._later(self.dispatch("GUILD_MEMBER_UPDATE", dict(self.member(user), guild_id=gid)))
+
+    @property
+    def threads_allowed(self) -> bool:
+        """Whether the bot may create threads (default True). When False, thread creation answers 403
+        ``{"code": 50013, "message": "Missing Permissions"}`` and the bot's role lacks the thread permissions."""
+        return self._threads_allowed
+
+    @threads_allowed.setter
+    def threads_allowed(self, value: bool) -> None:
+        self._threads_allowed = value
+        gid = str(self.guild_id)
+        for role in self._base_roles():
+            self._later(self.dispatch("GUILD_ROLE_UPDATE", {"guild_id": gid, "role": role}))
+
+    def close_dms(self, user: JSONDict, closed: bool = True) -> None:
+        """Make messages to ``user``'s DM channel fail with 403 50007 (DMs closed or bot blocked)."""
+        (self._closed_dms.add if closed else self._closed_dms.discard)(user["id"])
+
+    def _everyone_perms(self) -> int:
+        return DEFAULT_PERMS if self._threads_allowed else DEFAULT_PERMS & ~Perm.THREADS
+
+    def _bot_perms(self) -> int:
+        perms = ALL_PERMS & ~Perm.ADMINISTRATOR
+        return perms if self._threads_allowed else perms & ~Perm.THREADS
+
+    @staticmethod
+    def _role(rid: str, name: str, perms: int, position: int, managed: bool = False) -> JSONDict:
+        return {"id": rid, "name": name, "permissions": str(perms), "position": position, "color": 0,
+                "hoist": False, "managed": managed, "mentionable": False, "flags": 0}
+
+    def _base_roles(self) -> list[JSONDict]:
+        return [self._role(str(self.guild_id), "@everyone", self._everyone_perms(), 0),
+                self._role(self.bot_role_id, "testbot", self._bot_perms(), 1, managed=True)]
+
+    def _member_role(self, user: JSONDict) -> JSONDict:
+        return self._role(str(int(user["id"]) + 1), f"perms-{user['username']}",
+                          self._custom_perms[user["id"]], 2)
+
+    @property
+    def _roles_sent(self) -> list[JSONDict]:
+        return self._base_roles() + [self._member_role(u) for u in self.members if u["id"] in self._custom_perms]
+
+    def member(self, user: JSONDict) -> JSONDict:
+        """The guild member payload of ``user`` (with its computed ``permissions``)."""
+        roles = []
+        if user["id"] == self.bot_user["id"]:
+            roles = [self.bot_role_id]
+        elif user["id"] in self._custom_perms:
+            roles = [self._member_role(user)["id"]]
+        return {"user": user, "roles": roles, "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False,
+                "mute": False, "flags": 0, "nick": None, "avatar": None, "pending": False,
+                "permissions": str(self.permissions_of(user))}
+
+    def _text_channel(self, name: str) -> JSONDict:
+        ch = {"id": str(self.snowflake()), "type": 0, "guild_id": str(self.guild_id), "name": name,
+              "position": len(self.channels), "permission_overwrites": [], "nsfw": False, "parent_id": None,
+              "topic": None, "last_message_id": None, "rate_limit_per_user": 0}
+        self.channels[ch["id"]] = ch
+        return ch
+
+    async def add_channel(self, name: str) -> JSONDict:
+        """A second (third...) text channel in the guild, announced with CHANNEL_CREATE. Returns its payload."""
+        ch = self._text_channel(name)
+        await self.dispatch("CHANNEL_CREATE", ch)
+        return ch
+
+    def threads(self) -> list[JSONDict]:
+        """Every thread created so far."""
+        return [c for c in self.channels.values() if c["type"] in (11, 12)]
+
+    def channel_of(self, channel_id: str | int) -> JSONDict | None:
+        """The payload of a guild channel, thread or DM channel by id."""
+        cid = str(channel_id)
+        return self.channels.get(cid) or next((c for c in self.dm_channels.values() if c["id"] == cid), None)
+
+    def describe_channel(self, channel_id: str | int) -> str:
+        """A readable channel name: ``#games``, ``#games › Carnival #3`` for a thread, ``DM to bob``."""
+        ch = self.channel_of(channel_id)
+        if ch is None:
+            return f"<channel {channel_id}>"
+        if ch["type"] == 1:
+            return f"DM to {ch['recipients'][0]['username']}"
+        if ch["type"] in (11, 12):
+            return f"{self.describe_channel(ch['parent_id'])} › {ch['name']}"
+        return f"#{ch['name']}"
+
+    def dm_channel(self, user: JSONDict) -> JSONDict:
+        """The DM channel between the bot and ``user`` (created on first use)."""
+        return self.dm_channels.setdefault(user["id"], {"id": str(self.snowflake()), "type": 1,
+                                                        "recipients": [user], "last_message_id": None})
+
+    def guild_payload(self) -> JSONDict:
+        """The GUILD_CREATE payload: members, roles, text channels and active threads."""
+        tier = 3 if self.upload_limit >= 100 << 20 else 2 if self.upload_limit >= 50 << 20 else 0
+        return {"id": str(self.guild_id), "name": "Test Guild", "icon": None, "owner_id": self.owner["id"],
+                "roles": self._roles_sent, "emojis": [], "stickers": [], "features": [],
+                "member_count": len(self.members), "members": [self.member(u) for u in self.members],
+                "channels": [c for c in self.channels.values() if c["type"] == 0], "threads": self.threads(),
+                "presences": [], "voice_states": [], "stage_instances": [], "guild_scheduled_events": [],
+                "soundboard_sounds": [], "large": False, "unavailable": False, "premium_tier": tier,
+                "preferred_locale": "en-US", "joined_at": "2024-01-01T00:00:00+00:00", "mfa_level": 0,
+                "verification_level": 0, "explicit_content_filter": 0, "default_message_notifications": 0,
+                "nsfw_level": 0, "system_channel_flags": 0}
+
+    # ------------------------------------------------------------------ messages
+    def _new_message(self, channel_id: str | int, author: JSONDict, payload: JSONDict,
+                     files: list[tuple[str, str | None, bytes]], flags: int = 0,
+                     interaction: JSONDict | None = None) -> JSONDict:
+        mid = self.snowflake()
+        ch = self.channel_of(channel_id)
+        msg: JSONDict = {"id": str(mid), "channel_id": str(channel_id), "author": author, "type": 0, "tts": False,
+                         "timestamp": self.now_dt().isoformat(), "edited_timestamp": None, "pinned": False,
+                         "mention_everyone": False, "mentions": [], "mention_roles": [], "content": "",
+                         "embeds": [], "components": [], "attachments": [], "flags": flags}
+        if ch is not None and ch["type"] != 1:
+            msg["guild_id"] = str(self.guild_id)
+        meta = _MsgMeta(created=self.now())
+        if interaction is not None:
+            user = self.find_member(interaction["user_id"]) or {"id": interaction["user_id"]}
+            msg["interaction_metadata"] = {"id": str(interaction["id"]), "type": interaction["type"],
+                                           "user": user, "authorizing_integration_owners": {}}
+            if flags & EPHEMERAL:
+                meta.owner_id = interaction["user_id"]
+        self._apply_edit(msg, payload, files)
+        self.messages[mid] = msg
+        self._meta[mid] = meta
+        if ch is not None:
+            ch["last_message_id"] = msg["id"]
+            if ch["type"] in (11, 12):
+                ch["message_count"] += 1
+                ch["total_message_sent"] += 1
+        self.message_log.append(("create", msg))
+        return msg
+
+    def _apply_edit(self, msg: JSONDict, payload: JSONDict, files: list[tuple[str, str | None, bytes]]) -> None:
+        for key in ("content", "embeds", "components"):
+            if key in payload:
+                msg[key] = payload[key] if payload[key] is not None else ([] if key != "content" else "")
+        if payload.get("flags") is not None:  # EPHEMERAL and LOADING cannot be changed by an edit
+            msg["flags"] = (msg["flags"] & (EPHEMERAL | LOADING)) | (payload["flags"] & ~(EPHEMERAL | LOADING))
+        new = []
+        for fn, ct, data in files:
+            aid = str(self.snowflake())
+            self.blobs[aid] = data
+            new.append({"id": aid, "filename": fn, "size": len(data), "content_type": ct,
+                        "url": f"https://cdn.invalid/{aid}/{fn}", "proxy_url": f"https://cdn.invalid/{aid}/{fn}"})
+        if "attachments" in payload:  # keep only the existing attachments the client listed by id
+            keep = {str(a["id"]) for a in payload["attachments"] or []}
+            msg["attachments"] = [a for a in msg["attachments"] if a["id"] in keep] + new
+        else:
+            msg["attachments"] = msg["attachments"] + new
+
+    def _edit(self, msg: JSONDict, payload: JSONDict, files: list[tuple[str, str | None, bytes]]) -> None:
+        self._apply_edit(msg, payload, files)
+        msg["flags"] &= ~LOADING
+        msg["edited_timestamp"] = self.now_dt().isoformat()
+        meta = self._meta[int(msg["id"])]
+        meta.edits += 1
+        if self.now() - meta.created > 3600:
+            meta.late_edits += 1
+        self.message_log.append(("edit", msg))
+
+    def _delete(self, mid: int) -> None:
+        msg = self.messages.pop(mid)
+        self._meta.pop(mid, None)
+        self.message_log.append(("delete", msg))
+
+    def channel_messages(self, channel_id: str | int, *, ephemeral: bool = True) -> list[JSONDict]:
+        """The messages of a channel, thread or DM, oldest first (``ephemeral=False`` leaves those out)."""
+        cid = str(channel_id)
+        return [m for m in self.messages.values()
+                if m["channel_id"] == cid and (ephemeral or not m["flags"] & EPHEMERAL)]
+
+    def ephemeral_owner(self, message: JSONDict) -> str | None:
+        """The id of the only user who can see ``message`` if it is ephemeral, else None."""
+        meta = self._meta.get(int(message["id"]))
+        return meta.owner_id if meta else None
+
+    def refuse_edits(self, message: JSONDict | int | str, refused: bool = True) -> None:
+        """Set the message's ``edit_refused`` flag: edits then fail with 30046 (edit cap of old messages)."""
+        mid = int(message["id"] if isinstance(message, dict) else message)
+        self._meta[mid].edit_refused = refused
+
+    def image_bytes(self, attachment: JSONDict) -> bytes:
+        """The uploaded bytes behind an attachment payload."""
+        return self.blobs[attachment["id"]]
+
+    # ------------------------------------------------------------------ validation (DISCORD.md limits)
+    def _violation(self, status: int, body: JSONDict, what: str) -> Result:
+        self.violations.append(f"{body['code']} {what}: {body['message']}")
+        return status, body
+
+    def _refusal(self, status: int, body: JSONDict, what: str) -> Result:
+        self.refusals.append(f"{body['code']} {what}: {body['message']}")
+        return status, body
+
+    def _check_message(self, b: JSONDict, files: list[tuple[str, str | None, bytes]], what: str, *,
+                       create: bool) -> Result | None:
+        """Validate a message create/edit payload; None when Discord would accept it."""
+        size = sum(len(data) for _, _, data in files)
+        if size > self.upload_limit:
+            return self._violation(413, _error(40005, "Request entity too large"),
+                                   f"{what} ({size} bytes of files > {self.upload_limit})")
+        inv = _Invalid()
+        content = b.get("content")
+        if content is not None:
+            inv.max_len(["content"], str(content), 2000)
+        embeds = b.get("embeds") or []
+        inv.max_len(["embeds"], embeds, 10)
+        total = 0
+        for i, e in enumerate(embeds):
+            p: list[str | int] = ["embeds", i]
+            inv.max_len([*p, "title"], e.get("title"), 256)
+            inv.max_len([*p, "description"], e.get("description"), 4096)
+            inv.max_len([*p, "fields"], e.get("fields"), 25)
+            inv.max_len([*p, "footer", "text"], (e.get("footer") or {}).get("text"), 2048)
+            inv.max_len([*p, "author", "name"], (e.get("author") or {}).get("name"), 256)
+            total += sum(len(str(x or "")) for x in (e.get("title"), e.get("description"),
+                                                     (e.get("footer") or {}).get("text"),
+                                                     (e.get("author") or {}).get("name")))
+            for j, f in enumerate(e.get("fields") or []):
+                fp = [*p, "fields", j]
+                inv.min_len([*fp, "name"], f.get("name"))
+                inv.max_len([*fp, "name"], f.get("name"), 256)
+                inv.min_len([*fp, "value"], f.get("value"))
+                inv.max_len([*fp, "value"], f.get("value"), 1024)
+                total += len(str(f.get("name") or "")) + len(str(f.get("value") or ""))
+        if total > 6000:
+            inv.add(["embeds"], "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
+        if b.get("components") is not None:
+            self._check_components(b["components"], int(b.get("flags") or 0), inv)
+        inv.max_len(["files"], files, 10)
+        if inv:
+            return self._violation(400, _error(50035, "Invalid Form Body", inv.errors),
+                                   f"{what} ({'; '.join(inv.lines)})")
+        if create and not (content or embeds or b.get("components") or files or b.get("attachments")
+                           or b.get("sticker_ids") or b.get("poll")):
+            return self._violation(400, _error(50006, "Cannot send an empty message"), what)
+        return None
+
+    def _check_components(self, rows: list[JSONDict], flags: int, inv: _Invalid) -> None:
+        ids: list[str] = []
+        if flags & IS_COMPONENTS_V2:  # layout components: only the per-component limits and the total
+            everything = list(iter_components(rows))
+            if len(everything) > 40:
+                inv.add(["components"], "BASE_TYPE_MAX_LENGTH", "Must be 40 or fewer in total.")
+            for k, comp in enumerate(everything):
+                self._check_component(comp, ["components", k], inv, ids)
+        else:
+            inv.max_len(["components"], rows, 5)
+            for i, row in enumerate(rows):
+                path: list[str | int] = ["components", i]
+                if row.get("type") != 1:
+                    inv.add([*path, "type"], "COMPONENT_TYPE_INVALID", "Top-level components must be action rows.")
+                    continue
+                items = row.get("components") or []
+                inv.min_len([*path, "components"], items)
+                if any(c.get("type") in SELECT_TYPES for c in items) and len(items) > 1:
+                    inv.add([*path, "components"], "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                            "The specified component exceeds the maximum width")
+                inv.max_len([*path, "components"], items, 5)
+                for j, comp in enumerate(items):
+                    self._check_component(comp, [*path, "components", j], inv, ids)
+        for cid in {c for c in ids if ids.count(c) > 1}:
+            inv.add(["components"], "COMPONENT_CUSTOM_ID_DUPLICATED", f"Component custom id cannot be duplicated ({cid})")
+
+    @staticmethod
+    def _check_component(c: JSONDict, path: list[str | int], inv: _Invalid, ids: list[str]) -> None:
+        t = c.get("type")
+        if "custom_id" in c and c["custom_id"] is not None:
+            inv.max_len([*path, "custom_id"], c["custom_id"], 100)
+            ids.append(c["custom_id"])
+        if t == 2:
+            inv.max_len([*path, "label"], c.get("label"), 80)
+            if c.get("style") == 5:
+                if not c.get("url"):
+                    inv.add([*path, "url"], "BASE_TYPE_REQUIRED", "This field is required")
+            elif c.get("style") != 6 and not c.get("custom_id"):
+                inv.add([*path, "custom_id"], "BASE_TYPE_REQUIRED", "This field is required")
+        elif t in SELECT_TYPES:
+            if not c.get("custom_id"):
+                inv.add([*path, "custom_id"], "BASE_TYPE_REQUIRED", "This field is required")
+            inv.max_len([*path, "placeholder"], c.get("placeholder"), 150)
+            lo, hi = c.get("min_values", 1), c.get("max_values", 1)
+            if not 0 <= lo <= 25:
+                inv.add([*path, "min_values"], "NUMBER_TYPE_MAX", "int value should be between 0 and 25.")
+            if not 1 <= hi <= 25:
+                inv.add([*path, "max_values"], "NUMBER_TYPE_MAX", "int value should be between 1 and 25.")
+            if t == 3:
+                options = c.get("options") or []
+                inv.min_len([*path, "options"], options)
+                inv.max_len([*path, "options"], options, 25)
+                for k, opt in enumerate(options):
+                    op: list[str | int] = [*path, "options", k]
+                    inv.min_len([*op, "label"], opt.get("label"))
+                    inv.max_len([*op, "label"], opt.get("label"), 100)
+                    inv.min_len([*op, "value"], opt.get("value"))
+                    inv.max_len([*op, "value"], opt.get("value"), 100)
+                    inv.max_len([*op, "description"], opt.get("description"), 100)
+                if hi > len(options) and options:
+                    inv.add([*path, "max_values"], "SELECT_COMPONENT_MAX_VALUES",
+                            "max_values must not exceed the number of options")
+        elif t == 4:
+            inv.max_len([*path, "label"], c.get("label"), 45)
+            inv.max_len([*path, "placeholder"], c.get("placeholder"), 100)
+            inv.max_len([*path, "value"], c.get("value"), 4000)
+
+    def _check_modal(self, d: JSONDict, what: str) -> Result | None:
+        inv = _Invalid()
+        inv.min_len(["data", "title"], d.get("title"))
+        inv.max_len(["data", "title"], d.get("title"), 45)
+        inv.max_len(["data", "custom_id"], d.get("custom_id"), 100)
+        inv.min_len(["data", "components"], d.get("components"))
+        inv.max_len(["data", "components"], d.get("components"), 5)
+        ids: list[str] = []
+        for k, comp in enumerate(iter_components(d.get("components") or [])):
+            self._check_component(comp, ["data", "components", k], inv, ids)
+        if inv:
+            return self._violation(400, _error(50035, "Invalid Form Body", inv.errors), f"{what} ({'; '.join(inv.lines)})")
+        return None
+
+    def _check_choices(self, d: JSONDict, what: str) -> Result | None:
+        inv = _Invalid()
+        choices = d.get("choices") or []
+        inv.max_len(["data", "choices"], choices, 25)
+        for k, ch in enumerate(choices):
+            inv.min_len(["data", "choices", k, "name"], ch.get("name"))
+            inv.max_len(["data", "choices", k, "name"], ch.get("name"), 100)
+            if isinstance(ch.get("value"), str):
+                inv.max_len(["data", "choices", k, "value"], ch["value"], 100)
+        if inv:
+            return self._violation(400, _error(50035, "Invalid Form Body", inv.errors), f"{what} ({'; '.join(inv.lines)})")
+        return None
+
+    def _check_commands(self, cmds: list[JSONDict], what: str) -> Result | None:
+        inv = _Invalid()
+
+        def walk(opts: list[JSONDict], path: list[str | int]) -> None:
+            inv.max_len([*path], opts, 25)
+            for k, o in enumerate(opts):
+                op = [*path, k]
+                if not re.fullmatch(r"[-_\w]{1,32}", o.get("name", "")) or o["name"] != o["name"].lower():
+                    inv.add([*op, "name"], "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+                inv.min_len([*op, "description"], o.get("description"))
+                inv.max_len([*op, "description"], o.get("description"), 100)
+                inv.max_len([*op, "choices"], o.get("choices"), 25)
+                walk(o.get("options") or [], [*op, "options"])
+
+        for k, c in enumerate(cmds):
+            if c.get("type", 1) == 1:
+                if not re.fullmatch(r"[-_\w]{1,32}", c.get("name", "")) or c["name"] != c["name"].lower():
+                    inv.add([k, "name"], "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+                inv.min_len([k, "description"], c.get("description"))
+                inv.max_len([k, "description"], c.get("description"), 100)
+                walk(c.get("options") or [], [k, "options"])
+        inv.max_len([], cmds, 100)
+        if inv:
+            return self._violation(400, _error(50035, "Invalid Form Body", inv.errors), f"{what} ({'; '.join(inv.lines)})")
+        return None
+
+    # ------------------------------------------------------------------ REST
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = request.path[len(API):]
+        body: Any = None
+        files: list[tuple[str, str | None, bytes]] = []
+        if request.content_type.startswith("multipart/"):
+            reader = await request.multipart()
+            async for part in reader:
+                if not isinstance(part, web.BodyPartReader):  # pragma: no cover - nested multipart
+                    continue
+                if part.name == "payload_json":
+                    body = json.loads(await part.text())
+                else:
+                    files.append((part.filename or "file", part.headers.get("Content-Type"),
+                                  bytes(await part.read())))
+        elif request.can_read_body:
+            body = await request.json()
+        req = Req(request.method, path, body, files, dict(request.query))
+        self.requests.append(req)
+        status, data = await self.route(req)
+        headers = {"Content-Type": "application/json"}
+        if status == 429:
+            headers["Via"] = "1.1 google"  # discord.py treats a 429 without Via as a Cloudflare ban
+        if data is None:
+            return web.Response(status=status)
+        # discord.py's json_or_text() wants exactly "application/json" (no charset), like the real API sends
+        return web.Response(body=json.dumps(data).encode(), status=status, headers=headers)
+
+    def rate_limit_next(self, route_regex: str, retry_after: float = 0.1, method: str | None = None) -> None:
+        """Answer the next request whose path matches ``route_regex`` (and ``method``) with a 429 telling
+        the bot to retry after ``retry_after`` seconds; discord.py sleeps and retries."""
+        self._rate_limits.append((re.compile(route_regex), method, retry_after))
+
+    async def route(self, r: Req) -> Result:
+        """Answer one REST request: ``(status, json body or None)``."""
+        m, p = r.method, r.path
+        for k, (rx, meth, retry) in enumerate(self._rate_limits):
+            if rx.fullmatch(p) and meth in (None, m):
+                del self._rate_limits[k]
+                return self._refusal(429, {"code": 0, "message": "You are being rate limited.",
+                                           "retry_after": retry, "global": False}, f"{m} {p}")
+        b = r.json if isinstance(r.json, dict) else {}
+        what = f"{m} {p}"
+        if (m, p) == ("GET", "/users/@me"):
+            return 200, self.bot_user
+        if (m, p) == ("GET", "/oauth2/applications/@me"):
+            return 200, {"id": str(self.app_id), "name": "testbot", "description": "", "icon": None,
+                         "bot_public": True, "bot_require_code_grant": False, "verify_key": "0" * 64,
+                         "owner": self.owner, "flags": 0, "team": None}
+        if mm := re.fullmatch(r"/applications/\d+(/guilds/\d+)?/commands(?:/(\d+))?", p):
+            return self._commands(m, bool(mm[1]), mm[2], r.json, what)
+        if mm := re.fullmatch(r"/users/(\d+)", p):
+            u = self.find_member(mm[1])
+            return (200, u) if u else (404, _error(10013, "Unknown User"))
+        if (m, p) == ("POST", "/users/@me/channels"):
+            u = self.find_member(str(b.get("recipient_id")))
+            if u is None:
+                return 404, _error(10013, "Unknown User")
+            return 200, self.dm_channel(u)
+        if mm := re.fullmatch(r"/guilds/(\d+)", p):
+            return (200, self.guild_payload()) if int(mm[1]) == self.guild_id else (404, _error(10004, "Unknown Guild"))
+        if mm := re.fullmatch(r"/guilds/(\d+)/channels", p):
+            return 200, [c for c in self.channels.values() if c["type"] == 0]
+        if mm := re.fullmatch(r"/guilds/(\d+)/members/(\d+)", p):
+            u = self.find_member(mm[2])
+            if m == "GET":
+                return (200, self.member(u)) if u else (404, _error(10007, "Unknown Member"))
+        if mm := re.fullmatch(r"/channels/(\d+)", p):
+            ch = self.channel_of(mm[1])
+            if m == "GET":
+                return (200, ch) if ch else (404, _error(10003, "Unknown Channel"))
+        if mm := re.fullmatch(r"/channels/(\d+)(?:/messages/(\d+))?/threads", p):
+            if m == "POST":
+                return await self._create_thread(mm[1], mm[2], b, what)
+        if mm := re.fullmatch(r"/channels/(\d+)/messages", p):
+            if m == "POST":
+                return self._post_channel_message(mm[1], b, r.files, what)
+            if m == "GET":
+                return self._history(mm[1], r.query)
+        if mm := re.fullmatch(r"/channels/(\d+)/messages/(\d+)", p):
+            return self._channel_message(m, mm[1], int(mm[2]), b, r.files, what)
+        if re.fullmatch(r"/channels/(\d+)/messages/(\d+)/reactions/[^/]+/@me", p) or re.fullmatch(
+                r"/channels/(\d+)/typing", p):
+            return 204, None
+        if mm := re.fullmatch(r"/interactions/(\d+)/([\w.-]+)/callback", p):
+            return self._callback(int(mm[1]), mm[2], b, r.files, what)
+        if mm := re.fullmatch(r"/webhooks/(\d+)/([\w.-]+)(?:/messages/(@original|\d+))?", p):
+            return self._webhook(m, mm[2], mm[3], b, r.files, what)
+        return 404, _error(0, f"fakecord: unhandled route {m} {p}")
+
+    def _commands(self, m: str, guild: bool, cmd_id: str | None, body: Any, what: str) -> Result:
+        store = self.guild_commands if guild else self.global_commands
+
+        def stamp(c: JSONDict) -> JSONDict:
+            old = next((o for o in store if o["name"] == c["name"] and o.get("type", 1) == c.get("type", 1)), None)
+            return dict(c, id=old["id"] if old else str(self.snowflake()), application_id=str(self.app_id),
+                        version="1", guild_id=str(self.guild_id) if guild else None,
+                        default_member_permissions=c.get("default_member_permissions"))
+
+        if m == "GET":
+            return 200, store
+        if m == "PUT" and cmd_id is None:
+            if err := self._check_commands(body or [], what):
+                return err
+            store[:] = [stamp(c) for c in body or []]
+            return 200, store
+        if m in ("POST", "PATCH"):
+            if err := self._check_commands([body], what):
+                return err
+            new = stamp(body)
+            store[:] = [c for c in store if c["id"] != new["id"]] + [new]
+            return 200, new
+        if m == "DELETE" and cmd_id:
+            store[:] = [c for c in store if c["id"] != cmd_id]
+            return 204, None
+        return 404, _error(10063, "Unknown application command")
+
+    @property
+    def commands(self) -> list[JSONDict]:
+        """Every synced command: guild commands first, then global ones."""
+        return self.guild_commands + self.global_commands
+
+    async def _create_thread(self, cid: str, mid: str | None, b: JSONDict, what: str) -> Result:
+        parent = self.channels.get(cid)
+        if parent is None:
+            return 404, _error(10003, "Unknown Channel")
+        if parent["type"] != 0:
+            return self._violation(400, _error(50024, "Cannot execute action on this channel type"), what)
+        if not self._threads_allowed:
+            return self._refusal(403, _error(50013, "Missing Permissions"), what)
+        inv = _Invalid()
+        inv.min_len(["name"], b.get("name"))
+        inv.max_len(["name"], b.get("name"), 100)
+        if inv:
+            return self._violation(400, _error(50035, "Invalid Form Body", inv.errors), what)
+        ttype = 11
+        if mid is not None:
+            msg = self.messages.get(int(mid))
+            if msg is None or msg["channel_id"] != cid:
+                return 404, _error(10008, "Unknown Message")
+            if "thread" in msg:
+                return self._violation(400, _error(160004, "A thread has already been created for this message"),
+                                       what)
+            tid = mid
+        else:
+            ttype = int(b.get("type") or 12)
+            tid = str(self.snowflake())
+        now = self.now_dt().isoformat()
+        thread = {"id": tid, "type": ttype, "guild_id": str(self.guild_id), "parent_id": cid, "name": b["name"],
+                  "owner_id": self.bot_user["id"], "last_message_id": None, "message_count": 0,
+                  "member_count": 1, "total_message_sent": 0, "rate_limit_per_user": 0, "flags": 0,
+                  "thread_metadata": {"archived": False, "auto_archive_duration": b.get("auto_archive_duration")
+                                      or 4320, "archive_timestamp": now, "locked": False,
+                                      "create_timestamp": now, "invitable": True}}
+        self.channels[tid] = thread
+        if mid is not None:
+            msg = self.messages[int(mid)]
+            msg["thread"] = thread
+            msg["flags"] |= 1 << 5  # HAS_THREAD
+        await self.dispatch("THREAD_CREATE", dict(thread, newly_created=True))
+        return 201, thread
+
+    def _post_channel_message(self, cid: str, b: JSONDict, files: list[tuple[str, str | None, bytes]],
+                              what: str) -> Result:
+        ch = self.channel_of(cid)
+        if ch is None:
+            return 404, _error(10003, "Unknown Channel")
+        if ch["type"] == 1:
+            rid = ch["recipients"][0]["id"]
+            if rid in self._closed_dms or ch["recipients"][0].get("bot"):
+                return self._refusal(403, _error(50007, "Cannot send messages to this user"), what)
+        if err := self._check_message(b, files, what, create=True):
+            return err
+        return 200, self._new_message(cid, self.bot_user, b, files, flags=int(b.get("flags") or 0) & ~EPHEMERAL)
+
+    def _history(self, cid: str, query: dict[str, str]) -> Result:
+        if self.channel_of(cid) is None:
+            return 404, _error(10003, "Unknown Channel")
+        msgs = self.channel_messages(cid, ephemeral=False)
+        if "before" in query:
+            msgs = [x for x in msgs if int(x["id"]) < int(query["before"])]
+        if "after" in query:
+            msgs = [x for x in msgs if int(x["id"]) > int(query["after"])]
+        limit = int(query.get("limit", 50))
+        newest_first = list(reversed(msgs))
+        return 200, newest_first[:limit]
+
+    def _channel_message(self, m: str, cid: str, mid: int, b: JSONDict,
+                         files: list[tuple[str, str | None, bytes]], what: str) -> Result:
+        msg = self.messages.get(mid)
+        if msg is None or msg["channel_id"] != cid:
+            return 404, _error(10008, "Unknown Message")
+        if msg["flags"] & EPHEMERAL:
+            return self._violation(404, _error(10008, "Unknown Message"),
+                                   f"{what} (ephemeral messages are reachable only through the interaction token)")
+        if m == "GET":
+            return 200, msg
+        if m == "DELETE":
+            self._delete(mid)
+            return 204, None
+        if m == "PATCH":
+            if msg["author"]["id"] != self.bot_user["id"] and set(b) - {"flags"}:
+                return self._violation(403, _error(50005, "Cannot edit a message authored by another user"), what)
+            meta = self._meta[mid]
+            capped = (self.old_message_edit_cap is not None and self.now() - meta.created > 3600
+                      and meta.late_edits >= self.old_message_edit_cap)
+            if meta.edit_refused or capped:
+                return self._refusal(400, _error(30046, "Maximum number of edits to messages older than 1 hour "
+                                                        "reached. Try again later."), what)
+            if err := self._check_message(b, files, what, create=False):
+                return err
+            self._edit(msg, b, files)
+            return 200, msg
+        return 405, _error(0, "405: Method Not Allowed")
+
+    def _callback(self, iid: int, token: str, b: JSONDict, files: list[tuple[str, str | None, bytes]],
+                  what: str) -> Result:
+        it = self.interactions.get(token)
+        if it is None or it["id"] != iid:
+            return 404, _error(10062, "Unknown interaction")
+        if it["acked_at"] is not None:
+            return self._violation(400, _error(40060, "Interaction has already been acknowledged."), what)
+        late = self.now() - it["created"]
+        if late > ACK_DEADLINE:
+            it["expired"] = True
+            return self._violation(404, _error(10062, "Unknown interaction"),
+                                   f"{what} (first response after {late:.1f} s > {ACK_DEADLINE:.0f} s)")
+        t, d = b.get("type"), b.get("data") or {}
+        allowed = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}[it["type"]]
+        if t not in allowed:
+            return self._violation(400, _error(50035, "Invalid Form Body", {"type": {"_errors": [
+                {"code": "INTERACTION_CALLBACK_TYPE_INVALID", "message": "Invalid interaction callback type"}]}}),
+                f"{what} (callback type {t} for interaction type {it['type']})")
+        if t in (6, 7) and it["message_id"] is None:
+            return self._violation(400, _error(50035, "Invalid Form Body"), f"{what} (no message to update)")
+        err = None
+        if t in (4, 7):
+            err = self._check_message(d, files, what, create=t == 4)
+        elif t == 8:
+            err = self._check_choices(d, what)
+        elif t == 9:
+            err = self._check_modal(d, what)
+        if err:
+            return err
+        it["acked_at"] = self.now()
+        it["callback"] = b
+        msg = None
+        if t == 4:  # CHANNEL_MESSAGE_WITH_SOURCE
+            msg = self._new_message(it["channel_id"], self.bot_user, d, files, int(d.get("flags") or 0), it)
+        elif t == 5:  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE ("thinking"): loading flag 128
+            msg = self._new_message(it["channel_id"], self.bot_user, {}, [], LOADING | int(d.get("flags") or 0), it)
+        elif t == 7:  # UPDATE_MESSAGE (component interactions)
+            msg = self.messages.get(it["message_id"])
+            if msg is None:
+                return 404, _error(10008, "Unknown Message")
+            self._edit(msg, d, files)
+        if t in (4, 5) and msg is not None:
+            it["response_message_id"] = int(msg["id"])
+        elif t in (6, 7):
+            it["response_message_id"] = it["message_id"]
+        resp: JSONDict = {"interaction": {"id": str(iid), "type": it["type"],
+                                          "response_message_id": msg and msg["id"],
+                                          "response_message_loading": t == 5,
+                                          "response_message_ephemeral": bool((msg or {}).get("flags", 0) & EPHEMERAL)}}
+        if msg is not None:
+            resp["resource"] = {"type": t, "message": msg}
+        return 200, resp
+
+    def _webhook(self, m: str, token: str, which: str | None, b: JSONDict,
+                 files: list[tuple[str, str | None, bytes]], what: str) -> Result:
+        it = self.interactions.get(token)
+        if it is None:
+            return 404, _error(10015, "Unknown Webhook")
+        age = self.now() - it["created"]
+        if age > TOKEN_LIFETIME:
+            return self._violation(401, _error(50027, "Invalid Webhook Token"),
+                                   f"{what} (interaction token used after {age / 60:.1f} min > 15 min)")
+        if it["acked_at"] is None:
+            return self._violation(404, _error(10015, "Unknown Webhook"), f"{what} (before the first response)")
+        if which is None:
+            if m != "POST":
+                return 405, _error(0, "405: Method Not Allowed")
+            if err := self._check_message(b, files, what, create=True):
+                return err
+            msg = self._new_message(it["channel_id"], self.bot_user, b, files, int(b.get("flags") or 0), it)
+            it.setdefault("followup_ids", []).append(int(msg["id"]))
+            return 200, msg
+        mid = it["response_message_id"] if which == "@original" else int(which)
+        msg = self.messages.get(mid) if mid is not None else None
+        if msg is None or (which != "@original" and mid not in it.get("followup_ids", [])):
+            return 404, _error(10008, "Unknown Message")
+        if m == "PATCH":
+            meta = self._meta[mid]
+            if meta.edit_refused:
+                return self._refusal(400, _error(30046, "Maximum number of edits to messages older than 1 hour "
+                                                        "reached. Try again later."), what)
+            if err := self._check_message(b, files, what, create=False):
+                return err
+            self._edit(msg, b, files)
+        elif m == "DELETE":
+            self._delete(mid)
+            return 204, None
+        return 200, msg
+
+    # ------------------------------------------------------------------ gateway
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.send_json({"op": 10, "d": {"heartbeat_interval": 45000}, "s": None, "t": None})
+        async for frame in ws:
+            if frame.type != WSMsgType.TEXT:
+                continue
+            msg = json.loads(frame.data)
+            if msg["op"] == 1:  # heartbeat
+                await ws.send_json({"op": 11, "d": None, "s": None, "t": None})
+            elif msg["op"] == 2:  # identify
+                self.identifies.append(msg["d"])
+                self._sockets.append(ws)
+                await self.dispatch("READY", {
+                    "v": 10, "user": self.bot_user, "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                    "session_id": "fake-session",
+                    "resume_gateway_url": str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY),
+                    "application": {"id": str(self.app_id), "flags": 0}, "private_channels": [],
+                    "relationships": []})
+                await self.dispatch("GUILD_CREATE", self.guild_payload())
+            elif msg["op"] == 8:  # request guild members: everybody in one chunk
+                await self.dispatch("GUILD_MEMBERS_CHUNK", {
+                    "guild_id": str(self.guild_id), "chunk_index": 0, "chunk_count": 1,
+                    "members": [self.member(u) for u in self.members], "nonce": msg["d"].get("nonce")})
+        if ws in self._sockets:
+            self._sockets.remove(ws)
+        return ws
+
+    async def dispatch(self, event: str, data: JSONDict) -> None:
+        """Send a gateway event to every connected bot."""
+        self._seq += 1
+        for ws in list(self._sockets):
+            await ws.send_json({"op": 0, "t": event, "s": self._seq, "d": data})
+
+    def _later(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run a dispatch soon (from sync code); injected events wait for it first, so order is kept."""
+        try:
+            task = asyncio.get_running_loop().create_task(coro)
+        except RuntimeError:  # no loop: nobody is connected, GUILD_CREATE will carry the state
+            coro.close()
+            return
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _flush(self) -> None:
+        if self._pending:
+            await asyncio.gather(*list(self._pending))
+
+    # ------------------------------------------------------------------ injected interactions
+    def _resolve_channel(self, channel: JSONDict | str | int | None, user: JSONDict, dm: bool) -> JSONDict:
+        if dm:
+            return self.dm_channel(user)
+        if channel is None:
+            return self.channel
+        ch = self.channel_of(channel["id"] if isinstance(channel, dict) else channel)
+        if ch is None:
+            raise KeyError(f"unknown channel {channel!r}")
+        return ch
+
+    def _interaction(self, type_: int, user: JSONDict, data: JSONDict, *, channel: JSONDict,
+                     message: JSONDict | None = None) -> JSONDict:
+        iid = self.snowflake()
+        token = f"tok-{iid}"
+        in_dm = channel["type"] == 1
+        self.interactions[token] = {"id": iid, "type": type_, "channel_id": int(channel["id"]),
+                                    "message_id": message and int(message["id"]), "acked_at": None,
+                                    "created": self.now(), "response_message_id": None, "callback": None,
+                                    "user_id": user["id"], "dm": in_dm}
+        perms = self.permissions_of(user)
+        payload: JSONDict = {
+            "id": str(iid), "application_id": str(self.app_id), "type": type_, "data": data, "token": token,
+            "version": 1, "channel_id": channel["id"], "locale": "en-US", "entitlements": [],
+            "attachment_size_limit": self.upload_limit}
+        if in_dm:
+            payload.update(user=user, channel=channel, context=1, app_permissions=str(self._bot_perms()),
+                           authorizing_integration_owners={"0": str(self.guild_id)})
+        else:
+            payload.update(guild_id=str(self.guild_id), guild_locale="en-US", member=self.member(user),
+                           channel=dict(channel, permissions=str(perms)), context=0,
+                           app_permissions=str(self._bot_perms()),
+                           authorizing_integration_owners={"0": str(self.guild_id)})
+        if message is not None:
+            payload["message"] = copy.deepcopy(message)
+        return payload
+
+    def _command_schema(self, name: str, sub: tuple[str, ...]) -> tuple[JSONDict | None, list[JSONDict]]:
+        cmd = next((c for c in self.commands if c["name"] == name and c.get("type", 1) == 1), None)
+        opts = (cmd or {}).get("options") or []
+        for s in sub:
+            opts = next((o.get("options") or [] for o in opts if o["name"] == s and o["type"] in (1, 2)), [])
+        return cmd, opts
+
+    def _option(self, name: str, value: Any, schema: list[JSONDict], resolved: JSONDict, in_dm: bool) -> JSONDict:
+        decl = next((o for o in schema if o["name"] == name), None)
+        if decl is not None:
+            otype = decl["type"]
+        elif isinstance(value, bool):
+            otype = 5
+        elif isinstance(value, int):
+            otype = 4
+        elif isinstance(value, float):
+            otype = 10
+        elif isinstance(value, dict) and "username" in value:
+            otype = 6
+        elif isinstance(value, dict) and "type" in value:
+            otype = 7
+        else:
+            otype = 3
+        if otype in (6, 9):  # USER, MENTIONABLE
+            user = value if isinstance(value, dict) else self.find_member(str(value))
+            if user is None:
+                raise KeyError(f"unknown user {value!r}")
+            resolved.setdefault("users", {})[user["id"]] = user
+            if not in_dm and self.find_member(user["id"]):
+                m = {k: v for k, v in self.member(user).items() if k not in ("user", "deaf", "mute")}
+                resolved.setdefault("members", {})[user["id"]] = m
+            return {"name": name, "type": otype, "value": user["id"]}
+        if otype == 7:  # CHANNEL
+            ch = value if isinstance(value, dict) else self.channel_of(value)
+            if ch is None:
+                raise KeyError(f"unknown channel {value!r}")
+            resolved.setdefault("channels", {})[ch["id"]] = dict(ch, permissions=str(ALL_PERMS))
+            return {"name": name, "type": 7, "value": ch["id"]}
+        if otype == 4:
+            value = int(value)
+        elif otype == 10:
+            value = float(value)
+        elif otype == 5:
+            value = value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes", "on")
+        else:
+            value = str(value)
+        return {"name": name, "type": otype, "value": value}
+
+    def _command_data(self, user: JSONDict, name: str, sub: tuple[str, ...], options: dict[str, Any],
+                      in_dm: bool, focused: str | None = None) -> JSONDict:
+        cmd, schema = self._command_schema(name, sub)
+        if cmd is not None and not in_dm and self.enforce_command_permissions:
+            need = int(cmd.get("default_member_permissions") or 0)
+            have = self.permissions_of(user)
+            if need and not have & Perm.ADMINISTRATOR and have & need != need:
+                raise CommandNotPermitted(f"/{name} needs permissions {need:#x}; {user['username']} has {have:#x}")
+        resolved: JSONDict = {}
+        opts = []
+        for k, v in options.items():
+            if k == focused:
+                decl = next((o for o in schema if o["name"] == k), None)
+                opts.append({"name": k, "type": decl["type"] if decl else 3, "value": str(v), "focused": True})
+            else:
+                opts.append(self._option(k, v, schema, resolved, in_dm))
+        if focused is not None and focused not in options:
+            decl = next((o for o in schema if o["name"] == focused), None)
+            opts.append({"name": focused, "type": decl["type"] if decl else 3, "value": "", "focused": True})
+        sub_types = self._sub_types(name, sub)
+        for s, st in reversed(list(zip(sub, sub_types, strict=True))):
+            opts = [{"name": s, "type": st, "options": opts}]
+        data: JSONDict = {"id": (cmd or {}).get("id") or str(self.snowflake()), "name": name, "type": 1,
+                          "options": opts}
+        if cmd is not None and cmd.get("guild_id"):
+            data["guild_id"] = cmd["guild_id"]
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _sub_types(self, name: str, sub: tuple[str, ...]) -> list[int]:
+        """SUB_COMMAND_GROUP (2) or SUB_COMMAND (1) for each name in ``sub``, from the synced schema."""
+        cmd, _ = self._command_schema(name, ())
+        opts = (cmd or {}).get("options") or []
+        types = []
+        for i, s in enumerate(sub):
+            decl = next((o for o in opts if o["name"] == s), None)
+            types.append(decl["type"] if decl else (2 if i < len(sub) - 1 else 1))
+            opts = (decl or {}).get("options") or []
+        return types
+
+    async def slash(self, user: JSONDict, name: str, *sub: str, channel: JSONDict | str | int | None = None,
+                    dm: bool = False, **options: Any) -> str:
+        """Send a CHAT_INPUT interaction, e.g. ``slash(bob, "game", "new", game="carnival")``. Returns its token.
+
+        Option types come from the synced command when there is one (else from the Python type); a user
+        dict for a USER option puts the user (and member) in ``data.resolved`` as Discord does.
+        ``channel`` picks a text channel or thread (default ``#games``); ``dm=True`` sends it from the bot's
+        DM with ``user`` (context 1, ``user`` instead of ``member``, no ``guild_id``).
+        Raises :class:`CommandNotPermitted` when the member lacks the command's default permissions.
+        """
+        await self._flush()
+        ch = self._resolve_channel(channel, user, dm)
+        data = self._command_data(user, name, sub, options, ch["type"] == 1)
+        payload = self._interaction(2, user, data, channel=ch)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return str(payload["token"])
+
+    async def autocomplete(self, user: JSONDict, name: str, *sub: str, focused: str,
+                           channel: JSONDict | str | int | None = None, dm: bool = False, timeout: float = 3.0,
+                           **options: Any) -> list[JSONDict]:
+        """Send an APPLICATION_COMMAND_AUTOCOMPLETE interaction (type 4) with option ``focused`` marked
+        ``"focused": true`` (its partial text is ``options[focused]``, default ""), wait for the bot's
+        callback (type 8) and return its choices (``[{"name": ..., "value": ...}]``)."""
+        await self._flush()
+        ch = self._resolve_channel(channel, user, dm)
+        data = self._command_data(user, name, sub, options, ch["type"] == 1, focused=focused)
+        payload = self._interaction(4, user, data, channel=ch)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        cb = await self.response(str(payload["token"]), timeout)
+        return list((cb.get("data") or {}).get("choices") or [])
+
+    def _component_channel(self, message: JSONDict) -> JSONDict:
+        ch = self.channel_of(message["channel_id"])
+        if ch is None:
+            raise KeyError(f"message {message['id']} is in an unknown channel")
+        return ch
+
+    @staticmethod
+    def _component(message: JSONDict, custom_id: str) -> JSONDict:
+        comp = next((c for c in iter_components(message.get("components") or [])
+                     if c.get("custom_id") == custom_id), None)
+        if comp is None:
+            raise LookupError(f"no component {custom_id!r} on message {message['id']}")
+        if comp.get("disabled"):
+            raise LookupError(f"component {custom_id!r} is disabled")
+        return comp
+
+    async def click(self, user: JSONDict, message: JSONDict, custom_id: str) -> str:
+        """Press the button ``custom_id`` on ``message`` (the payload as the user sees it) as ``user``.
+
+        The interaction comes from the message's channel (a thread or a DM included). Raises
+        :class:`LookupError` when the message has no such enabled component. Returns the token.
+        """
+        await self._flush()
+        comp = self._component(message, custom_id)
+        if comp.get("type") != 2:
+            raise LookupError(f"component {custom_id!r} is not a button")
+        ch = self._component_channel(message)
+        payload = self._interaction(3, user, {"custom_id": custom_id, "component_type": 2}, channel=ch,
+                                    message=message)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return str(payload["token"])
+
+    async def select(self, user: JSONDict, message: JSONDict, custom_id: str, values: list[str]) -> str:
+        """Pick ``values`` in the select menu ``custom_id`` on ``message`` (component_type 3 with ``values``).
+
+        Raises :class:`LookupError` for a missing menu and :class:`ValueError` for values the menu does not
+        offer or a count outside ``min_values..max_values`` (the Discord client cannot send those).
+        """
+        await self._flush()
+        comp = self._component(message, custom_id)
+        if comp.get("type") not in SELECT_TYPES:
+            raise LookupError(f"component {custom_id!r} is not a select menu")
+        values = [str(v) for v in values]
+        if comp["type"] == 3:
+            offered = {o["value"] for o in comp.get("options") or []}
+            if bad := [v for v in values if v not in offered]:
+                raise ValueError(f"select {custom_id!r} offers no {bad}")
+        if not comp.get("min_values", 1) <= len(values) <= comp.get("max_values", 1):
+            raise ValueError(f"select {custom_id!r} takes {comp.get('min_values', 1)}..{comp.get('max_values', 1)}")
+        ch = self._component_channel(message)
+        data: JSONDict = {"custom_id": custom_id, "component_type": comp["type"], "values": values}
+        if comp["type"] in (5, 6, 7):
+            resolved: JSONDict = {}
+            for v in values:
+                self._option("x", v, [{"name": "x", "type": 7 if comp["type"] == 8 else 6}], resolved,
+                             ch["type"] == 1)
+            data["resolved"] = resolved
+        payload = self._interaction(3, user, data, channel=ch, message=message)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return str(payload["token"])
+
+    async def submit_modal(self, user: JSONDict, custom_id: str, values: dict[str, str], *,
+                           channel: JSONDict | str | int | None = None, dm: bool = False) -> str:
+        """Submit the modal ``custom_id`` with text input values ``{input custom_id: text}``. Returns the token."""
+        await self._flush()
+        rows = [{"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]} for k, v in values.items()]
+        ch = self._resolve_channel(channel, user, dm)
+        payload = self._interaction(5, user, {"custom_id": custom_id, "components": rows}, channel=ch)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return str(payload["token"])
+
+    async def say(self, user: JSONDict, content: str, *, channel: JSONDict | str | int | None = None) -> JSONDict:
+        """Post a chat message as ``user`` (MESSAGE_CREATE). Returns the message payload."""
+        await self._flush()
+        ch = self._resolve_channel(channel, user, False)
+        msg = self._new_message(ch["id"], user, {"content": content}, [])
+        await self.dispatch("MESSAGE_CREATE", dict(msg, member=self.member(user)))
+        return msg
+
+    # ------------------------------------------------------------------ waiting and inspection
+    async def wait_for(self, pred: Callable[[], Any], timeout: float = 3.0) -> Any:
+        """Poll ``pred`` (cheap, every 5 ms) until it is truthy and return its value; TimeoutError after
+        ``timeout`` real seconds. Works for REST calls, logged errors, database state..."""
+        deadline = time.monotonic() + timeout
+        while not (res := pred()):
+            if time.monotonic() > deadline:
+                raise TimeoutError("condition not met")
+            await asyncio.sleep(0.005)
+        return res
+
+    async def response(self, token: str, timeout: float = 3.0) -> JSONDict:
+        """Wait for the bot's first response (callback body) to an interaction."""
+        it = self.interactions[token]
+        await self.wait_for(lambda: it["acked_at"] is not None, timeout)
+        return dict(it["callback"])
+
+    def unacked(self) -> list[str]:
+        """Tokens of interactions the bot never answered in time (users would see "This interaction failed")."""
+        return [t for t, it in self.interactions.items() if it["acked_at"] is None]
+
+    async def idle(self, quiet: float = 0.1, timeout: float = 5.0) -> None:
+        """Wait until the bot has made no REST call for ``quiet`` seconds (TimeoutError after ``timeout``)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            n = len(self.requests)
+            await asyncio.sleep(quiet)
+            if len(self.requests) == n:
+                return
+        raise TimeoutError("bot never went idle")
+
+    def calls(self, method: str, pattern: str) -> list[Req]:
+        """The requests with this method whose path fully matches the regex ``pattern``."""
+        return [r for r in self.requests if r.method == method and re.fullmatch(pattern, r.path)]
+
+    def message_for(self, token: str) -> JSONDict | None:
+        """The message the bot's response to interaction ``token`` created or updated, if any."""
+        mid = self.interactions[token]["response_message_id"]
+        return self.messages.get(mid) if mid is not None else None
+
+    # ------------------------------------------------------------------ lifecycle
+    async def __aenter__(self) -> FakeDiscord:
+        app = web.Application(client_max_size=1 << 30)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", API + "/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None and server.sockets  # type: ignore[union-attr]
+        port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+        discord.http.Route.BASE = f"http://127.0.0.1:{port}{API}"
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
+        for name in self._log_names:
+            logging.getLogger(name).addHandler(self.errors)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        for name in self._log_names:
+            logging.getLogger(name).removeHandler(self.errors)
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+        for ws in list(self._sockets):
+            await ws.close()
+        await self._runner.cleanup()
+
+    async def start_bot(self, bot: discord.Client, timeout: float = 10.0) -> asyncio.Task[None]:
+        """Start ``bot`` against the fake and wait until it is ready (commands synced, guild cached)."""
+        bot._connection.guild_ready_timeout = 0.05  # default: 2 s wait for more GUILD_CREATEs
+        task = asyncio.create_task(bot.start("fake-token"), name="bot-under-test")
+        ready = asyncio.create_task(bot.wait_until_ready())
+        done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            if not bot.is_closed():
+                await bot.close()
+            if task.done():
+                task.result()  # re-raise the startup error
+            raise TimeoutError("bot did not become ready")
+        bot._fakecord_task = task  # type: ignore[attr-defined]
+        return task
+
+    async def stop_bot(self, bot: discord.Client) -> None:
+        """Close ``bot`` and wait for its task to end."""
+        await bot.close()
+        await asyncio.wait_for(bot._fakecord_task, 5)  # type: ignore[attr-defined]

@@ -1,0 +1,406 @@
+"""The game service: every change to a game goes through here (design §4).
+
+``act`` takes the game's ``asyncio.Lock``, loads the game, maps the Discord user to a
+seat, asks the engine to apply the action, samples chance outcomes with an RNG
+derived from (seed, log position), and appends everything to the log with a version
+compare-and-set in one transaction. Discord delivery happens after, outside: a failed
+Discord call never rolls back a move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.storage import GameRecord, LogEntry, Repository, StaleVersion
+from engines.base import CHANCE, Action, Engine, Event, GameError, Outcome, State
+from engines.registry import get as get_engine
+from engines.rng import derive_rng, new_seed
+
+log = logging.getLogger(__name__)
+
+MAX_CHANCE_STEPS = 10_000
+"""Safety cap on consecutive chance actions after one player action."""
+
+
+class HostError(Exception):
+    """A user-facing refusal from the host (not a rules error): unknown game, not a
+    player, stale board, lobby problems. ``message`` is shown privately; ``code`` is stable."""
+
+    def __init__(self, message: str, code: str = "host_error") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+@dataclass
+class ActResult:
+    """What one service call changed.
+
+    Attributes:
+        game: the game record after the change.
+        entries: the log entries appended (player, timeout and chance actions), in order.
+        events: every event those entries produced, in order.
+        waiting_before / waiting_after: seats to move before and after (CHANCE excluded).
+        outcome: the result when the game just ended, else None.
+    """
+
+    game: GameRecord
+    entries: list[LogEntry] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    waiting_before: frozenset[int] = frozenset()
+    waiting_after: frozenset[int] = frozenset()
+    outcome: Outcome | None = None
+
+
+def format_names(text: str, names: Sequence[str]) -> str:
+    """Replace ``{p0}``, ``{p1}``… placeholders in an event text by player names."""
+
+    def sub(m: re.Match[str]) -> str:
+        i = int(m.group(1))
+        return names[i] if 0 <= i < len(names) else f"Seat {i + 1}"
+
+    return re.sub(r"\{p(\d+)\}", sub, text)
+
+
+class GameService:
+    """Creates lobbies, starts games and applies actions (design §4).
+
+    Args:
+        repo: an open ``Repository``.
+        clock: unix time in seconds (injectable for tests).
+    """
+
+    def __init__(self, repo: Repository, *, clock: Callable[[], float] = time.time) -> None:
+        self.repo = repo
+        self.clock = clock
+        self._locks: collections.defaultdict[int, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
+
+    def lock(self, game: int) -> asyncio.Lock:
+        """The per-game lock (also held by the delivery layer while it edits the board)."""
+        return self._locks[game]
+
+    # ------------------------------------------------------------------ lookups
+    async def get(self, game: int) -> GameRecord:
+        """The game ``game``.
+
+        Raises:
+            HostError: no such game.
+        """
+        record = await self.repo.get_game(game)
+        if record is None:
+            raise HostError(f"There is no game #{game}.", "unknown_game")
+        return record
+
+    @staticmethod
+    def engine(record: GameRecord) -> Engine:
+        """The engine of a game record."""
+        return get_engine(record.game_id)
+
+    def state(self, record: GameRecord) -> State:
+        """The validated state of an active or finished game.
+
+        Raises:
+            HostError: the game has not started.
+        """
+        if record.state is None:
+            raise HostError("This game has not started yet.", "not_started")
+        return self.engine(record).state_from_json(record.state)
+
+    def waiting(self, record: GameRecord) -> frozenset[int]:
+        """Seats the game waits for (CHANCE excluded); empty for lobbies and ended games."""
+        if record.status != "active" or record.state is None:
+            return frozenset()
+        return frozenset(s for s in self.engine(record).to_move(self.state(record)) if s != CHANCE)
+
+    # ------------------------------------------------------------------ lobby
+    async def create_lobby(
+        self, *, game_id: str, guild_id: int | None, channel_id: int, host_user_id: int, host_name: str,
+        options: dict[str, Any] | None, move_timeout: int,
+    ) -> GameRecord:
+        """Open a lobby for ``game_id`` with the host seated.
+
+        Raises:
+            HostError: unknown game.
+            InvalidOptions: a bad option (checked now, so the lobby never holds bad options).
+        """
+        try:
+            engine = get_engine(game_id)
+        except KeyError as exc:
+            raise HostError(str(exc.args[0]), "unknown_game") from None
+        from engines.base import validate_options
+
+        checked = validate_options(engine.info, options)
+        return await self.repo.create_game(
+            game_id=game_id, guild_id=guild_id, channel_id=channel_id, host_user_id=host_user_id,
+            host_name=host_name, seed=new_seed(), options=checked, move_timeout=move_timeout,
+        )
+
+    async def join(self, game: int, user_id: int, name: str) -> GameRecord:
+        """Seat a user in a lobby.
+
+        Raises:
+            HostError: closed or full lobby, already seated.
+        """
+        async with self.lock(game):
+            record = await self.get(game)
+            try:
+                return await self.repo.join(game, user_id, name, self.engine(record).info.max_players)
+            except ValueError as exc:
+                raise HostError(str(exc), "lobby") from None
+
+    async def leave(self, game: int, user_id: int) -> GameRecord:
+        """Remove a user from a lobby; the lobby closes when its last player leaves.
+
+        Raises:
+            HostError: closed lobby, not seated.
+        """
+        async with self.lock(game):
+            try:
+                record = await self.repo.leave(game, user_id)
+            except ValueError as exc:
+                raise HostError(str(exc), "lobby") from None
+            if not record.seats:
+                await self.repo.set_status(game, "abandoned", expected_version=record.version,
+                                           entry=LogEntry(0, "system", None, {"type": "lobby_closed"},
+                                                          user_id=user_id))
+                record = await self.get(game)
+            return record
+
+    async def start(self, game: int, user_id: int, *, is_moderator: bool) -> ActResult:
+        """Start a lobby: the host or a moderator, once the player count fits.
+
+        Raises:
+            HostError: not a lobby, not allowed, wrong player count.
+        """
+        async with self.lock(game):
+            record = await self.get(game)
+            engine = self.engine(record)
+            if record.status != "lobby":
+                raise HostError("This game has already started.", "lobby")
+            if user_id != record.host_user_id and not is_moderator:
+                raise HostError("Only the host or a moderator can start the game.", "forbidden")
+            n = len(record.seats)
+            if not engine.info.min_players <= n <= engine.info.max_players:
+                raise HostError(
+                    f"{engine.info.name} needs {engine.info.min_players}–{engine.info.max_players} players; "
+                    f"the lobby has {n}.", "player_count")
+            state = engine.new_game(n, record.seed, record.options)
+            entry = LogEntry(0, "system", None, {"type": "start", "players": n}, user_id=user_id)
+            start_event = Event("start", f"The game starts with {n} players.")
+            return await self._advance(record, engine, state, [entry], [start_event], players=n,
+                                       waiting_before=frozenset())
+
+    # ------------------------------------------------------------------ play
+    async def act(
+        self, game: int, user_id: int, action: Action | str, *, expected_version: int | None = None
+    ) -> ActResult:
+        """Apply a player's action (a dict, or notation text parsed by the engine).
+
+        Args:
+            expected_version: the version the player saw (from a button); a mismatch is
+                refused so a stale panel never acts on a newer position.
+
+        Raises:
+            HostError: unknown game, not active, not a player, stale version.
+            GameError: the engine's refusal (NotYourTurn, IllegalAction, GameOver).
+        """
+        async with self.lock(game):
+            record = await self.get(game)
+            if record.status != "active":
+                raise HostError("This game is not running.", "not_active")
+            if record.paused:
+                raise HostError("A moderator has paused this game.", "paused")
+            seat = record.seat_of(user_id)
+            if seat is None:
+                raise HostError("You are not playing in this game.", "not_a_player")
+            if expected_version is not None and expected_version != record.version:
+                raise HostError("The board has moved on since that message; use the newest board.",
+                                "stale")
+            engine = self.engine(record)
+            state = self.state(record)
+            if isinstance(action, str):
+                action = engine.parse_action(state, seat, action)
+            action = engine.action_from_json(action)
+            waiting_before = frozenset(s for s in engine.to_move(state) if s != CHANCE)
+            state, events = engine.apply(state, seat, action)
+            entry = LogEntry(0, "player", seat, engine.action_to_json(action),
+                             [e.to_json() for e in events], user_id=user_id)
+            return await self._advance(record, engine, state, [entry], list(events),
+                                       waiting_before=waiting_before)
+
+    async def expire(self, game: int, version: int) -> ActResult | None:
+        """Play the timeout moves of every seat the game waits for, if the game is still
+        at ``version`` and its deadline has passed (design §5 Time control). Exactly once:
+        a second call for the same version finds the version moved and does nothing.
+
+        Returns:
+            The result, or None when nothing was due.
+        """
+        async with self.lock(game):
+            record = await self.get(game)
+            if (record.status != "active" or record.paused or record.version != version
+                    or record.deadline is None or self.clock() < record.deadline):
+                return None
+            engine = self.engine(record)
+            state = self.state(record)
+            waiting_before = frozenset(s for s in engine.to_move(state) if s != CHANCE)
+            entries: list[LogEntry] = []
+            events: list[Event] = []
+            for seat in sorted(waiting_before):
+                if seat not in engine.to_move(state):
+                    continue
+                action = engine.timeout_action(state, seat)
+                note = Event("timeout", f"{{p{seat}}}'s time ran out; played automatically: "
+                                        f"{engine.describe_action(state, action)}.")
+                # A timeout that picks at random must not reveal the pick: the engine's
+                # action is then a neutral marker and the chance step stays private.
+                state, evs = engine.apply(state, seat, action)
+                entries.append(LogEntry(0, "player", seat, engine.action_to_json(action),
+                                        [e.to_json() for e in (note, *evs)], user_id=None))
+                events += [note, *evs]
+            if not entries:
+                return None
+            return await self._advance(record, engine, state, entries, events,
+                                       waiting_before=waiting_before)
+
+    async def _advance(
+        self, record: GameRecord, engine: Engine, state: State, entries: list[LogEntry],
+        events: list[Event], *, waiting_before: frozenset[int], players: int | None = None,
+    ) -> ActResult:
+        """Sample chance, auto-play seats of players who left, then store (CAS)."""
+        position = record.version + len(entries)
+        left = {s.seat for s in record.seats if s.status == "left"}
+        for _ in range(MAX_CHANCE_STEPS):
+            if engine.outcome(state) is not None:
+                break
+            movers = engine.to_move(state)
+            if CHANCE in movers:
+                chance = engine.sample_chance(state, derive_rng(record.seed, position))
+                state, evs = engine.apply(state, CHANCE, chance)
+                entries.append(LogEntry(0, "chance", CHANCE, engine.action_to_json(chance),
+                                        [e.to_json() for e in evs]))
+            elif movers & left:
+                seat = min(movers & left)
+                auto = engine.timeout_action(state, seat)
+                state, evs = engine.apply(state, seat, auto)
+                evs = (Event("autoplay", f"{{p{seat}}} has left; played automatically."), *evs)
+                entries.append(LogEntry(0, "player", seat, engine.action_to_json(auto),
+                                        [e.to_json() for e in evs]))
+            else:
+                break
+            events += evs
+            position += 1
+        else:  # pragma: no cover - an engine bug
+            raise RuntimeError(f"{engine.info.game_id}: chance did not settle")
+        outcome = engine.outcome(state)
+        waiting_after = frozenset(s for s in engine.to_move(state) if s != CHANCE)
+        status = "finished" if outcome is not None else "active"
+        deadline: float | None = None
+        if outcome is None and waiting_after:
+            keep = (record.deadline is not None and waiting_after <= frozenset(record.waiting)
+                    and record.status == "active")
+            deadline = record.deadline if keep else self.clock() + record.move_timeout
+        try:
+            await self.repo.append(record.id, record.version, entries, state=engine.state_to_json(state),
+                                   status=status, players=players, deadline=deadline,
+                                   waiting=sorted(waiting_after))
+        except StaleVersion:
+            raise HostError("Someone else moved at the same moment; please try again.", "stale") from None
+        new_record = await self.get(record.id)
+        stored = await self.repo.log(record.id)
+        return ActResult(new_record, stored[-len(entries):], events, waiting_before, waiting_after, outcome)
+
+    # ------------------------------------------------------------------ moderation
+    async def end(self, game: int, by_user: int, reason: str = "") -> GameRecord:
+        """End (abandon) a lobby or running game; logged.
+
+        Raises:
+            HostError: already over.
+        """
+        async with self.lock(game):
+            record = await self.get(game)
+            if record.status not in ("lobby", "active"):
+                raise HostError("This game is already over.", "not_active")
+            await self.repo.set_status(
+                game, "abandoned", expected_version=record.version,
+                entry=LogEntry(0, "system", None, {"type": "end", "reason": reason}, user_id=by_user))
+            return await self.get(game)
+
+    async def replace(self, game: int, seat: int, user_id: int, name: str, by_user: int) -> GameRecord:
+        """Give ``seat`` to another user (by id; works after the old one left the server); logged.
+
+        Raises:
+            HostError: no such seat, game over, or the new user already plays.
+        """
+        async with self.lock(game):
+            record = await self.get(game)
+            if record.status != "active":
+                raise HostError("Only a running game's seats can be replaced.", "not_active")
+            if not 0 <= seat < len(record.seats):
+                raise HostError(f"There is no seat {seat + 1}.", "bad_seat")
+            if record.seat_of(user_id) is not None:
+                raise HostError("That member already plays in this game.", "already_seated")
+            old = record.user_of(seat)
+            await self.repo.replace_seat(
+                game, seat, user_id, name, expected_version=record.version,
+                entry=LogEntry(0, "system", None, {"type": "replace", "seat": seat, "old_user": old,
+                                                   "new_user": user_id}, user_id=by_user))
+            return await self.get(game)
+
+    async def kick(self, game: int, user_id: int, by_user: int) -> ActResult | GameRecord:
+        """Remove a player: from a lobby, their seat; in a running game, their seat is
+        marked left and its moves are played automatically from now on; logged.
+
+        Raises:
+            HostError: not seated.
+        """
+        record = await self.get(game)
+        if record.status == "lobby":
+            return await self.leave(game, user_id)
+        async with self.lock(game):
+            record = await self.get(game)
+            seat = record.seat_of(user_id)
+            if seat is None or record.status != "active":
+                raise HostError("That member is not playing in this running game.", "not_a_player")
+            await self.repo.mark_seat_left(
+                game, seat, expected_version=record.version,
+                entry=LogEntry(0, "system", None, {"type": "kick", "seat": seat, "user": user_id},
+                               user_id=by_user))
+            record = await self.get(game)
+            engine = self.engine(record)
+            state = self.state(record)
+            waiting = frozenset(s for s in engine.to_move(state) if s != CHANCE)
+            return await self._advance(record, engine, state, [], [], waiting_before=waiting)
+
+    async def set_paused(self, game: int, paused: bool) -> GameRecord:
+        """Pause or resume a game's clock and moves."""
+        async with self.lock(game):
+            await self.repo.set_fields(game, paused=int(paused))
+            return await self.get(game)
+
+    # ------------------------------------------------------------------ checks
+    async def replay_matches(self, game: int) -> bool:
+        """True when replaying the log from ``new_game(seed)`` equals the stored snapshot."""
+        record = await self.get(game)
+        if record.state is None:
+            return True
+        engine = self.engine(record)
+        entries = await self.repo.log(game)
+        state: State | None = None
+        for e in entries:
+            if e.kind == "system" and e.action.get("type") == "start":
+                state = engine.new_game(int(e.action["players"]), record.seed, record.options)
+            elif e.kind in ("player", "chance") and state is not None:
+                state, _ = engine.apply(state, -1 if e.kind == "chance" else int(e.seat or 0), e.action)
+        return state is not None and engine.state_to_json(state) == record.state
+
+    def describe_error(self, exc: GameError | HostError) -> str:
+        """The private message for a refusal."""
+        return exc.message

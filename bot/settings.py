@@ -1,0 +1,100 @@
+"""Settings: the only module that reads the environment (design §2).
+
+Values come from the process environment, optionally from a ``.env`` file in the
+working directory (python-dotenv). See ``.env.example`` for every key.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from dotenv import dotenv_values
+
+TIMEOUT_PRESETS: dict[str, int] = {
+    "10 minutes (live)": 10 * 60,
+    "1 hour": 60 * 60,
+    "24 hours": 24 * 60 * 60,
+    "72 hours": 72 * 60 * 60,
+}
+"""Move-timeout presets offered in the lobby, in seconds (design §5 Time control)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Bot settings.
+
+    Attributes:
+        token: the Discord bot token (``DISCORD_TOKEN``); empty = not configured.
+        database_path: SQLite file (``DATABASE_PATH``, default ``data/games.db``).
+        dev_guild_id: sync slash commands to this guild only (``DEV_GUILD_ID``);
+            None = global sync.
+        log_level: ``LOG_LEVEL`` (default INFO).
+        move_timeout: default move timeout in seconds (``MOVE_TIMEOUT_HOURS``, 24 h).
+        tick_seconds: how often the clock loop checks deadlines (``CLOCK_TICK_SECONDS``).
+        sync_commands: push the command tree at start (``SYNC_COMMANDS``, default on).
+        moderator_role_id: a role that counts as moderator (``MODERATOR_ROLE_ID``).
+    """
+
+    token: str = ""
+    database_path: str = "data/games.db"
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    move_timeout: int = 24 * 60 * 60
+    tick_seconds: float = 30.0
+    sync_commands: bool = True
+    moderator_role_id: int | None = None
+
+    @classmethod
+    def from_env(
+        cls, env: Mapping[str, str] | None = None, *, overrides: Mapping[str, Any] | None = None,
+        dotenv_path: str | Path | None = ".env",
+    ) -> Settings:
+        """Read settings from ``env`` (default: ``.env`` file, then ``os.environ``)
+        and apply ``overrides`` (field name -> value).
+
+        Raises:
+            ValueError: a numeric setting is not a number (the message names it).
+        """
+        if env is None:
+            merged: dict[str, str] = {}
+            if dotenv_path and Path(dotenv_path).exists():
+                merged.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
+            merged.update(os.environ)
+            env = merged
+
+        def opt_int(key: str) -> int | None:
+            raw = (env.get(key) or "").strip()
+            if not raw:
+                return None
+            try:
+                return int(raw)
+            except ValueError:
+                raise ValueError(f"{key} must be a whole number, not {raw!r}") from None
+
+        hours = (env.get("MOVE_TIMEOUT_HOURS") or "24").strip()
+        try:
+            move_timeout = int(float(hours) * 3600)
+        except ValueError:
+            raise ValueError(f"MOVE_TIMEOUT_HOURS must be a number, not {hours!r}") from None
+        tick = (env.get("CLOCK_TICK_SECONDS") or "30").strip()
+        settings = cls(
+            token=(env.get("DISCORD_TOKEN") or "").strip(),
+            database_path=(env.get("DATABASE_PATH") or "data/games.db").strip(),
+            dev_guild_id=opt_int("DEV_GUILD_ID"),
+            log_level=(env.get("LOG_LEVEL") or "INFO").strip().upper(),
+            move_timeout=move_timeout,
+            tick_seconds=float(tick),
+            sync_commands=(env.get("SYNC_COMMANDS") or "1").strip().lower() not in ("0", "false", "no"),
+            moderator_role_id=opt_int("MODERATOR_ROLE_ID"),
+        )
+        if overrides:
+            known = {f.name for f in fields(cls)}
+            unknown = set(overrides) - known
+            if unknown:
+                raise ValueError(f"unknown settings: {', '.join(sorted(unknown))}")
+            settings = replace(settings, **dict(overrides))
+        return settings

@@ -1,0 +1,508 @@
+"""The repository: the only place with SQL (design §2, §4).
+
+One aiosqlite connection (WAL, ``busy_timeout``, ``foreign_keys=ON``,
+``isolation_level=None``) serialised by an ``asyncio.Lock``: each method runs its
+statements as one unit, writes inside ``BEGIN IMMEDIATE`` … ``COMMIT``. The action log
+is append-only; ``games.state`` is a snapshot cache that a replay of the log must equal;
+``games.version`` is the seq of the last log entry and guards every write
+(compare-and-set).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+
+class StaleVersion(Exception):
+    """The game changed between the caller's read and its write (version mismatch)."""
+
+    def __init__(self, game: int, expected: int, actual: int | None) -> None:
+        super().__init__(f"game {game}: expected version {expected}, found {actual}")
+        self.game, self.expected, self.actual = game, expected, actual
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """A row of ``seats``: who sits in ``seat`` of game ``game``."""
+
+    game: int
+    seat: int
+    user_id: int
+    name: str
+    status: str = "active"
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """A row of ``actions`` (append-only). ``kind`` is player/chance/system; ``seat`` is
+    the seat, -1 for chance, None for system entries; ``action`` and ``events`` are JSON."""
+
+    seq: int
+    kind: str
+    seat: int | None
+    action: dict[str, Any]
+    events: list[dict[str, Any]] = field(default_factory=list)
+    user_id: int | None = None
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A row of ``games`` plus its seats (ordered by seat).
+
+    ``state`` is the parsed JSON snapshot (None in the lobby); ``options`` the parsed
+    options; ``waiting`` the seats the current deadline is for.
+    """
+
+    id: int
+    game_id: str
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    board_channel_id: int | None
+    board_message_id: int | None
+    lobby_message_id: int | None
+    host_user_id: int
+    status: str
+    paused: bool
+    seed: int
+    options: dict[str, Any]
+    players: int | None
+    state: dict[str, Any] | None
+    version: int
+    move_timeout: int
+    deadline: float | None
+    reminded: int
+    waiting: list[int]
+    created_at: float
+    updated_at: float
+    seats: tuple[SeatRecord, ...] = ()
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The active seat of ``user_id``, or None."""
+        for s in self.seats:
+            if s.user_id == user_id and s.status == "active":
+                return s.seat
+        return None
+
+    def user_of(self, seat: int) -> int | None:
+        """The user id seated at ``seat``, or None."""
+        for s in self.seats:
+            if s.seat == seat:
+                return s.user_id
+        return None
+
+    @property
+    def names(self) -> list[str]:
+        """Display names by seat."""
+        return [s.name for s in self.seats]
+
+    @property
+    def home_channel_id(self) -> int:
+        """Where the game's messages go: its thread, else its channel."""
+        return self.thread_id or self.channel_id
+
+
+def _row_to_game(row: aiosqlite.Row, seats: Sequence[SeatRecord]) -> GameRecord:
+    return GameRecord(
+        id=row["id"], game_id=row["game_id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+        thread_id=row["thread_id"], board_channel_id=row["board_channel_id"],
+        board_message_id=row["board_message_id"], lobby_message_id=row["lobby_message_id"],
+        host_user_id=row["host_user_id"], status=row["status"], paused=bool(row["paused"]),
+        seed=row["seed"], options=json.loads(row["options"]), players=row["players"],
+        state=None if row["state"] is None else json.loads(row["state"]), version=row["version"],
+        move_timeout=row["move_timeout"], deadline=row["deadline"], reminded=row["reminded"],
+        waiting=json.loads(row["waiting"]), created_at=row["created_at"], updated_at=row["updated_at"],
+        seats=tuple(seats),
+    )
+
+
+class Repository:
+    """Async access to the database file at ``path`` (``":memory:"`` works too).
+
+    ``clock`` returns unix time in seconds (injectable for tests).
+    """
+
+    def __init__(self, path: str, *, clock: Callable[[], float] = time.time) -> None:
+        self.path = path
+        self.clock = clock
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    # ------------------------------------------------------------------ lifecycle
+    async def open(self) -> None:
+        """Open the connection, set the pragmas and apply pending migrations."""
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        self._db.row_factory = aiosqlite.Row
+        await self._db.execute("PRAGMA journal_mode=WAL")
+        await self._db.execute("PRAGMA synchronous=NORMAL")
+        await self._db.execute("PRAGMA foreign_keys=ON")
+        await self._db.execute("PRAGMA busy_timeout=5000")
+        await self.migrate()
+
+    async def close(self) -> None:
+        """Close the connection (idempotent)."""
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("repository is not open")
+        return self._db
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            yield self.db
+
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            else:
+                await self.db.execute("COMMIT")
+
+    async def migrate(self) -> int:
+        """Apply the numbered ``migrations/NNN_*.sql`` files above ``PRAGMA user_version``.
+
+        Returns:
+            The schema version after migrating.
+        """
+        files = sorted(
+            (p for p in resources.files("bot.storage").joinpath("migrations").iterdir()
+             if p.name.endswith(".sql")),
+            key=lambda p: p.name,
+        )
+        async with self._lock:
+            async with self.db.execute("PRAGMA user_version") as cur:
+                row = await cur.fetchone()
+            current = int(row[0]) if row else 0
+            for f in files:
+                number = int(f.name.split("_", 1)[0])
+                if number <= current:
+                    continue
+                script = f.read_text(encoding="utf-8")
+                await self.db.executescript(
+                    f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version={number};\nCOMMIT;"
+                )
+                current = number
+        return current
+
+    # ------------------------------------------------------------------ games
+    async def _seats(self, db: aiosqlite.Connection, game: int) -> list[SeatRecord]:
+        async with db.execute(
+            "SELECT game, seat, user_id, name, status FROM seats WHERE game=? ORDER BY seat", (game,)
+        ) as cur:
+            return [SeatRecord(r[0], r[1], r[2], r[3], r[4]) for r in await cur.fetchall()]
+
+    async def _game(self, db: aiosqlite.Connection, game: int) -> GameRecord | None:
+        async with db.execute("SELECT * FROM games WHERE id=?", (game,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return _row_to_game(row, await self._seats(db, game))
+
+    async def create_game(
+        self, *, game_id: str, guild_id: int | None, channel_id: int, host_user_id: int,
+        host_name: str, seed: int, options: dict[str, Any], move_timeout: int,
+    ) -> GameRecord:
+        """Insert a lobby with the host in seat 0 and return it."""
+        now = self.clock()
+        async with self._tx() as db:
+            cur = await db.execute(
+                "INSERT INTO games(game_id, guild_id, channel_id, host_user_id, seed, options, move_timeout,"
+                " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)",
+                (game_id, guild_id, channel_id, host_user_id, seed, json.dumps(options), move_timeout,
+                 now, now),
+            )
+            pk = int(cur.lastrowid or 0)
+            await db.execute("INSERT INTO seats(game, seat, user_id, name) VALUES (?,?,?,?)",
+                             (pk, 0, host_user_id, host_name))
+            record = await self._game(db, pk)
+        assert record is not None
+        return record
+
+    async def get_game(self, game: int) -> GameRecord | None:
+        """The game with primary key ``game``, or None."""
+        async with self._read() as db:
+            return await self._game(db, game)
+
+    async def set_fields(self, game: int, **values: Any) -> None:
+        """Update plain pointer columns (thread_id, board_channel_id, board_message_id,
+        lobby_message_id, paused, move_timeout). Not for state, version or status."""
+        allowed = {"thread_id", "board_channel_id", "board_message_id", "lobby_message_id", "paused",
+                   "move_timeout", "options"}
+        bad = set(values) - allowed
+        if bad:
+            raise ValueError(f"not a pointer column: {bad}")
+        if "options" in values:
+            values["options"] = json.dumps(values["options"])
+        cols = ", ".join(f"{k}=?" for k in values)
+        async with self._tx() as db:
+            await db.execute(f"UPDATE games SET {cols}, updated_at=? WHERE id=?",
+                             (*values.values(), self.clock(), game))
+
+    async def join(self, game: int, user_id: int, name: str, max_players: int) -> GameRecord:
+        """Seat ``user_id`` in the lobby at the next seat.
+
+        Raises:
+            ValueError: not a lobby, already seated, or the lobby is full (message says which).
+        """
+        async with self._tx() as db:
+            record = await self._game(db, game)
+            if record is None or record.status != "lobby":
+                raise ValueError("This lobby is closed.")
+            if record.seat_of(user_id) is not None:
+                raise ValueError("You are already in this game.")
+            if len(record.seats) >= max_players:
+                raise ValueError(f"The lobby is full ({max_players} players).")
+            await db.execute("INSERT INTO seats(game, seat, user_id, name) VALUES (?,?,?,?)",
+                             (game, len(record.seats), user_id, name))
+            await db.execute("UPDATE games SET updated_at=? WHERE id=?", (self.clock(), game))
+            out = await self._game(db, game)
+        assert out is not None
+        return out
+
+    async def leave(self, game: int, user_id: int) -> GameRecord:
+        """Remove ``user_id`` from the lobby and renumber the seats.
+
+        Raises:
+            ValueError: not a lobby or not seated.
+        """
+        async with self._tx() as db:
+            record = await self._game(db, game)
+            if record is None or record.status != "lobby":
+                raise ValueError("This lobby is closed.")
+            if record.seat_of(user_id) is None:
+                raise ValueError("You are not in this game.")
+            await db.execute("DELETE FROM seats WHERE game=?", (game,))
+            rest = [s for s in record.seats if s.user_id != user_id]
+            for i, s in enumerate(rest):
+                await db.execute("INSERT INTO seats(game, seat, user_id, name) VALUES (?,?,?,?)",
+                                 (game, i, s.user_id, s.name))
+            await db.execute("UPDATE games SET updated_at=? WHERE id=?", (self.clock(), game))
+            out = await self._game(db, game)
+        assert out is not None
+        return out
+
+    async def append(
+        self, game: int, expected_version: int, entries: Sequence[LogEntry], *,
+        state: dict[str, Any], status: str, players: int | None = None,
+        deadline: float | None = None, waiting: Sequence[int] = (),
+    ) -> int:
+        """Append ``entries`` (seq = expected_version+1, +2, …) and store the new snapshot
+        in one transaction, if the game is still at ``expected_version``.
+
+        Returns:
+            The new version.
+
+        Raises:
+            StaleVersion: someone else wrote first; nothing was written.
+        """
+        now = self.clock()
+        new_version = expected_version + len(entries)
+        async with self._tx() as db:
+            players_sql = ", players=?" if players is not None else ""
+            params: list[Any] = [json.dumps(state), new_version, status, deadline, json.dumps(list(waiting)),
+                                 now]
+            if players is not None:
+                params.append(players)
+            cur = await db.execute(
+                "UPDATE games SET state=?, version=?, status=?, deadline=?, waiting=?, reminded=0,"
+                f" updated_at=?{players_sql} WHERE id=? AND version=?",
+                (*params, game, expected_version),
+            )
+            if cur.rowcount != 1:
+                async with db.execute("SELECT version FROM games WHERE id=?", (game,)) as c2:
+                    row = await c2.fetchone()
+                raise StaleVersion(game, expected_version, None if row is None else row[0])
+            for i, e in enumerate(entries, start=expected_version + 1):
+                await db.execute(
+                    "INSERT INTO actions(game, seq, kind, seat, action, events, user_id, at)"
+                    " VALUES (?,?,?,?,?,?,?,?)",
+                    (game, i, e.kind, e.seat, json.dumps(e.action), json.dumps(e.events), e.user_id, now),
+                )
+        return new_version
+
+    async def set_status(self, game: int, status: str, *, expected_version: int, entry: LogEntry) -> int:
+        """Change the status (e.g. abandoned) with a system log entry; CAS on the version.
+
+        Raises:
+            StaleVersion: the version moved.
+        """
+        async with self._tx() as db:
+            cur = await db.execute(
+                "UPDATE games SET status=?, version=?, deadline=NULL, waiting='[]', updated_at=?"
+                " WHERE id=? AND version=?",
+                (status, expected_version + 1, self.clock(), game, expected_version),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(game, expected_version, None)
+            await self._insert(db, game, expected_version + 1, entry)
+        return expected_version + 1
+
+    async def replace_seat(
+        self, game: int, seat: int, user_id: int, name: str, *, expected_version: int, entry: LogEntry
+    ) -> int:
+        """Give ``seat`` to ``user_id`` (moderator replace) with a system log entry.
+
+        Raises:
+            StaleVersion: the version moved.
+        """
+        async with self._tx() as db:
+            cur = await db.execute(
+                "UPDATE games SET version=?, updated_at=? WHERE id=? AND version=?",
+                (expected_version + 1, self.clock(), game, expected_version),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(game, expected_version, None)
+            await db.execute("UPDATE seats SET user_id=?, name=?, status='active' WHERE game=? AND seat=?",
+                             (user_id, name, game, seat))
+            await self._insert(db, game, expected_version + 1, entry)
+        return expected_version + 1
+
+    async def mark_seat_left(self, game: int, seat: int, *, expected_version: int, entry: LogEntry) -> int:
+        """Mark ``seat`` as left (kicked) with a system log entry; CAS on the version.
+
+        Raises:
+            StaleVersion: the version moved.
+        """
+        async with self._tx() as db:
+            cur = await db.execute(
+                "UPDATE games SET version=?, updated_at=? WHERE id=? AND version=?",
+                (expected_version + 1, self.clock(), game, expected_version),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(game, expected_version, None)
+            await db.execute("UPDATE seats SET status='left' WHERE game=? AND seat=?", (game, seat))
+            await self._insert(db, game, expected_version + 1, entry)
+        return expected_version + 1
+
+    async def _insert(self, db: aiosqlite.Connection, game: int, seq: int, e: LogEntry) -> None:
+        await db.execute(
+            "INSERT INTO actions(game, seq, kind, seat, action, events, user_id, at) VALUES (?,?,?,?,?,?,?,?)",
+            (game, seq, e.kind, e.seat, json.dumps(e.action), json.dumps(e.events), e.user_id, self.clock()),
+        )
+
+    async def log(self, game: int) -> list[LogEntry]:
+        """Every log entry of ``game`` in order."""
+        async with self._read() as db, db.execute(
+            "SELECT seq, kind, seat, action, events, user_id, at FROM actions WHERE game=? ORDER BY seq",
+            (game,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [LogEntry(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6]) for r in rows]
+
+    async def mark_reminded(self, game: int, version: int, count: int) -> bool:
+        """Record that ``count`` reminders went out for the deadline of ``version``.
+        Returns False when the game moved on meanwhile."""
+        async with self._tx() as db:
+            cur = await db.execute("UPDATE games SET reminded=? WHERE id=? AND version=?",
+                                   (count, game, version))
+            return cur.rowcount == 1
+
+    async def games(self, *, status: Sequence[str] = ("lobby", "active"), user_id: int | None = None,
+                    channel_id: int | None = None) -> list[GameRecord]:
+        """Games filtered by status, seated user and/or channel (thread or channel),
+        oldest first."""
+        sql = "SELECT g.id FROM games g"
+        where = [f"g.status IN ({','.join('?' * len(status))})"]
+        params: list[Any] = list(status)
+        if user_id is not None:
+            sql += " JOIN seats s ON s.game = g.id"
+            where.append("s.user_id = ? AND s.status = 'active'")
+            params.append(user_id)
+        if channel_id is not None:
+            where.append("(g.channel_id = ? OR g.thread_id = ?)")
+            params += [channel_id, channel_id]
+        sql += " WHERE " + " AND ".join(where) + " ORDER BY g.updated_at, g.id"
+        async with self._read() as db:
+            async with db.execute(sql, params) as cur:
+                ids = [r[0] for r in await cur.fetchall()]
+            out = []
+            for pk in dict.fromkeys(ids):
+                rec = await self._game(db, pk)
+                if rec is not None:
+                    out.append(rec)
+        return out
+
+    async def due(self, now: float) -> list[GameRecord]:
+        """Active, unpaused games with a deadline whose next reminder or expiry is due
+        (50 %, 90 % of the window, and the deadline itself)."""
+        async with self._read() as db:
+            async with db.execute(
+                "SELECT id FROM games WHERE status='active' AND paused=0 AND deadline IS NOT NULL"
+                " AND ((reminded = 0 AND ? >= deadline - move_timeout * 0.5)"
+                "   OR (reminded <= 1 AND ? >= deadline - move_timeout * 0.1)"
+                "   OR ? >= deadline) ORDER BY deadline",
+                (now, now, now),
+            ) as cur:
+                ids = [r[0] for r in await cur.fetchall()]
+            return [g for g in [await self._game(db, pk) for pk in ids] if g is not None]
+
+    async def count_actions(self, game: int) -> int:
+        """Number of log entries of ``game``."""
+        async with self._read() as db, db.execute("SELECT COUNT(*) FROM actions WHERE game=?", (game,)) as c:
+            row = await c.fetchone()
+        return int(row[0]) if row else 0
+
+    # ------------------------------------------------------------------ settings
+    async def get_preference(self, user_id: int, game_id: str, key: str) -> str | None:
+        """A user's stored preference (e.g. heaven auto_defend), or None."""
+        async with self._read() as db, db.execute(
+            "SELECT value FROM preferences WHERE user_id=? AND game_id=? AND key=?", (user_id, game_id, key)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else str(row[0])
+
+    async def set_preference(self, user_id: int, game_id: str, key: str, value: str) -> None:
+        """Store a user's preference."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO preferences(user_id, game_id, key, value) VALUES (?,?,?,?)"
+                " ON CONFLICT(user_id, game_id, key) DO UPDATE SET value=excluded.value",
+                (user_id, game_id, key, value),
+            )
+
+    async def moderator_role(self, guild_id: int) -> int | None:
+        """The moderator role set for a guild, or None."""
+        async with self._read() as db, db.execute(
+            "SELECT moderator_role_id FROM guild_settings WHERE guild_id=?", (guild_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else row[0]
+
+    async def set_moderator_role(self, guild_id: int, role_id: int | None) -> None:
+        """Set (or clear with None) the moderator role of a guild."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO guild_settings(guild_id, moderator_role_id) VALUES (?,?)"
+                " ON CONFLICT(guild_id) DO UPDATE SET moderator_role_id=excluded.moderator_role_id",
+                (guild_id, role_id),
+            )
+
+    async def delete_user_data(self, user_id: int) -> int:
+        """Forget a user's preferences (data-deletion path). Seats in game logs stay,
+        as they are needed to replay games. Returns rows deleted."""
+        async with self._tx() as db:
+            cur = await db.execute("DELETE FROM preferences WHERE user_id=?", (user_id,))
+            return cur.rowcount

@@ -1,0 +1,1 @@
+"""The Discord side shared by every game: limits, delivery, persistent buttons, panels, flows."""

@@ -1,0 +1,147 @@
+"""Persistent buttons and selects (design §5): ``DynamicItem``s whose ``custom_id``
+carries the game, the state version and the verb, so they work after a restart.
+
+custom_id formats (all ≤100 characters):
+
+| item | custom_id | meaning |
+|---|---|---|
+| ``LobbyButton`` | ``l:{game}:{verb}`` | join / leave / start a lobby |
+| ``BoardButton`` | ``g:{game}:{version}:{verb}`` | play / hand / log / rules on a board |
+| ``ActionButton`` | ``a:{game}:{version}:{index}`` | play legal action ``index`` |
+| ``ActionSelect`` | ``as:{game}:{version}:{page}`` | pick a legal action (values are indices) |
+| ``NavButton`` | ``n:{game}:{version}:{page}:{group}`` | page or group navigation in a panel |
+
+Callbacks only parse and hand over to ``bot.ui.flow.Flow`` (``interaction.client.flow``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.ui.limits import BUTTON_LABEL, SELECT_LABEL, clip
+
+if TYPE_CHECKING:
+    from bot.ui.flow import Flow
+
+
+def _flow(interaction: discord.Interaction) -> Flow:
+    flow: Flow = interaction.client.flow  # type: ignore[attr-defined]
+    return flow
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"l:(?P<game>\d+):(?P<verb>join|leave|start)"):
+    """Join / Leave / Start on a lobby message."""
+
+    STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
+              "start": discord.ButtonStyle.primary}
+    LABELS = {"join": "Join", "leave": "Leave", "start": "Start"}
+
+    def __init__(self, game: int, verb: str) -> None:
+        super().__init__(discord.ui.Button(label=self.LABELS[verb], style=self.STYLES[verb],
+                                           custom_id=f"l:{game}:{verb}"))
+        self.game, self.verb = game, verb
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: Any) -> LobbyButton:
+        return cls(int(match["game"]), match["verb"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _flow(interaction).lobby_click(interaction, self.game, self.verb)
+
+
+class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"g:(?P<game>\d+):(?P<version>\d+):(?P<verb>play|hand|log|rules)"):
+    """The buttons on a board or turn notice."""
+
+    STYLES = {"play": discord.ButtonStyle.primary, "hand": discord.ButtonStyle.secondary,
+              "log": discord.ButtonStyle.secondary, "rules": discord.ButtonStyle.secondary}
+    LABELS = {"play": "Play ▶", "hand": "My view", "log": "Log", "rules": "Rules"}
+
+    def __init__(self, game: int, version: int, verb: str, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label or self.LABELS[verb], style=self.STYLES[verb],
+                                           custom_id=f"g:{game}:{version}:{verb}"))
+        self.game, self.version, self.verb = game, version, verb
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: Any) -> BoardButton:
+        return cls(int(match["game"]), int(match["version"]), match["verb"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _flow(interaction).board_click(interaction, self.game, self.version, self.verb)
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"a:(?P<game>\d+):(?P<version>\d+):(?P<index>\d+)"):
+    """One legal action in a private panel."""
+
+    def __init__(self, game: int, version: int, index: int, label: str = "…",
+                 style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
+        super().__init__(discord.ui.Button(label=clip(label, BUTTON_LABEL), style=style,
+                                           custom_id=f"a:{game}:{version}:{index}"))
+        self.game, self.version, self.index = game, version, index
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: Any) -> ActionButton:
+        return cls(int(match["game"]), int(match["version"]), int(match["index"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _flow(interaction).choose(interaction, self.game, self.version, self.index)
+
+
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"as:(?P<game>\d+):(?P<version>\d+):(?P<page>\d+)"):
+    """A select menu of legal actions (one page of at most 25)."""
+
+    def __init__(self, game: int, version: int, page: int,
+                 options: list[discord.SelectOption] | None = None, placeholder: str = "Choose…") -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"as:{game}:{version}:{page}", placeholder=clip(placeholder, 150),
+            options=options or [discord.SelectOption(label="…", value="0")], min_values=1, max_values=1))
+        self.game, self.version, self.page = game, version, page
+
+    @staticmethod
+    def option(index: int, label: str, description: str | None = None) -> discord.SelectOption:
+        """A select option for legal action ``index``."""
+        return discord.SelectOption(label=clip(label, SELECT_LABEL), value=str(index),
+                                    description=clip(description, SELECT_LABEL) if description else None)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
+                             match: Any) -> ActionSelect:
+        return cls(int(match["game"]), int(match["version"]), int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        if not values or not values[0].isdigit():
+            await _flow(interaction).refuse(interaction, "Pick one of the listed moves.")
+            return
+        await _flow(interaction).choose(interaction, self.game, self.version, int(values[0]))
+
+
+class NavButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                template=r"n:(?P<game>\d+):(?P<version>\d+):(?P<page>\d+):(?P<group>-?\d+)"):
+    """Page and group navigation inside a private panel. ``group`` -1 = the group list,
+    -2 = no grouping; otherwise the index of a group."""
+
+    def __init__(self, game: int, version: int, page: int, group: int, label: str = "…",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=clip(label, BUTTON_LABEL), style=style, disabled=disabled,
+                                           custom_id=f"n:{game}:{version}:{page}:{group}"))
+        self.game, self.version, self.page, self.group = game, version, page, group
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: Any) -> NavButton:
+        return cls(int(match["game"]), int(match["version"]), int(match["page"]), int(match["group"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _flow(interaction).navigate(interaction, self.game, self.version, self.page, self.group)
+
+
+DYNAMIC_ITEMS = (LobbyButton, BoardButton, ActionButton, ActionSelect, NavButton)
+"""Registered in ``setup_hook`` with ``bot.add_dynamic_items``."""

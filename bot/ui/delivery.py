@@ -1,0 +1,159 @@
+"""The delivery layer: every message the bot posts or edits goes through here so
+Discord's limits are kept (DISCORD.md): text split at 2000 characters, images fitted
+under the upload limit, attachments replaced on edit, rapid board edits coalesced,
+a fresh board message when the old one can no longer be edited, and closed DMs
+tolerated. Uses the bot token (channel endpoints), never interaction tokens, for
+anything posted after the first answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.ui.limits import DEFAULT_UPLOAD, split_text
+from render import registry as renders
+
+if TYPE_CHECKING:
+    from bot.app import GameBot
+    from bot.storage import GameRecord
+
+log = logging.getLogger(__name__)
+
+EDIT_REFUSED_CODES = {30046, 10008}
+"""Discord codes after which a board is re-posted: edit cap on old messages, unknown message."""
+
+
+class Delivery:
+    """Posts and edits messages for ``bot``; one board updater task per game."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self._dirty: dict[int, bool] = {}
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+
+    # ------------------------------------------------------------------ basics
+    def channel(self, channel_id: int) -> discord.PartialMessageable:
+        """A messageable for a channel or thread id (works after a restart, without cache)."""
+        return self.bot.get_partial_messageable(channel_id)
+
+    def upload_limit(self, guild_id: int | None) -> int:
+        """The guild's upload limit in bytes (10 MiB when unknown)."""
+        guild = self.bot.get_guild(guild_id) if guild_id else None
+        return guild.filesize_limit if guild is not None else DEFAULT_UPLOAD
+
+    async def image_file(self, image_factory: object, name: str, limit: int) -> discord.File:
+        """Render in a worker thread (``image_factory()`` returns a PIL image) and encode it
+        under ``limit`` bytes; returns a ``discord.File`` named ``name.png`` or ``name.jpg``."""
+
+        def work() -> tuple[bytes, str]:
+            image = image_factory()  # type: ignore[operator]
+            return renders.encode(image, limit)
+
+        data, ext = await asyncio.to_thread(work)
+        return discord.File(io.BytesIO(data), filename=f"{name}.{ext}")
+
+    async def send_text(self, channel_id: int, text: str, *, mentions: Sequence[int] = (),
+                        view: discord.ui.View | None = None) -> discord.Message | None:
+        """Post ``text`` split into ≤2000-character messages; the view goes on the last.
+        Only ``mentions`` (user ids) are pinged. Returns the last message, or None on failure."""
+        chunks = split_text(text) or ["\u200b"]
+        allowed = discord.AllowedMentions(users=[discord.Object(u) for u in mentions], roles=False,
+                                          everyone=False)
+        last: discord.Message | None = None
+        for i, chunk in enumerate(chunks):
+            kwargs: dict[str, object] = {"allowed_mentions": allowed}
+            if view is not None and i == len(chunks) - 1:
+                kwargs["view"] = view
+            try:
+                last = await self.channel(channel_id).send(chunk, **kwargs)  # type: ignore[arg-type]
+            except discord.HTTPException as exc:
+                log.warning("could not post in channel %s: %s", channel_id, exc)
+                return None
+        return last
+
+    async def dm(self, user_id: int, text: str) -> bool:
+        """Optional DM notification; False (and no error) when DMs are closed (50007)."""
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text[:2000])
+            return True
+        except discord.HTTPException as exc:
+            log.info("DM to %s not delivered (%s); the game goes on", user_id, getattr(exc, "code", exc))
+            return False
+
+    # ------------------------------------------------------------------ boards
+    def request_board(self, game: int) -> None:
+        """Ask for the board of ``game`` to be brought up to date. Rapid requests coalesce:
+        one updater task per game renders the newest state, in order."""
+        self._dirty[game] = True
+        task = self._tasks.get(game)
+        if task is None or task.done():
+            self._tasks[game] = asyncio.create_task(self._board_loop(game), name=f"board-{game}")
+
+    async def drain(self) -> None:
+        """Wait until every pending board update has been delivered (tests, shutdown)."""
+        while True:
+            pending = [t for t in self._tasks.values() if not t.done()]
+            if not pending:
+                return
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    async def _board_loop(self, game: int) -> None:
+        while self._dirty.get(game):
+            self._dirty[game] = False
+            try:
+                await self.update_board(game)
+            except Exception:  # a failed Discord call never rolls back a move; log and go on
+                log.exception("board update of game %s failed", game)
+
+    async def update_board(self, game: int) -> None:
+        """Edit the game's board message to its newest state (replacing the image), or
+        post a fresh board when there is none or the old one can no longer be edited."""
+        record = await self.bot.service.get(game)
+        if record.state is None:
+            return
+        embed, file, view = await self.board_payload(record)
+        if record.board_message_id and record.board_channel_id:
+            message = self.channel(record.board_channel_id).get_partial_message(record.board_message_id)
+            try:
+                await message.edit(embed=embed, attachments=[file], view=view)
+                return
+            except discord.HTTPException as exc:
+                if getattr(exc, "code", None) not in EDIT_REFUSED_CODES and exc.status != 404:
+                    raise
+                log.info("board of game %s cannot be edited (%s); posting a fresh one", game, exc.code)
+                embed, file, view = await self.board_payload(record)
+        await self.post_board(record, embed=embed, file=file, view=view)
+
+    async def post_board(self, record: GameRecord, *, embed: discord.Embed | None = None,
+                         file: discord.File | None = None, view: discord.ui.View | None = None) -> None:
+        """Post a new board message in the game's home channel and store the pointer."""
+        if embed is None or file is None:
+            embed, file, view = await self.board_payload(record)
+        channel_id = record.home_channel_id
+        kwargs: dict[str, object] = {"embed": embed, "file": file}
+        if view is not None:
+            kwargs["view"] = view
+        message = await self.channel(channel_id).send(**kwargs)  # type: ignore[arg-type]
+        await self.bot.repo.set_fields(record.id, board_channel_id=channel_id, board_message_id=message.id)
+
+    async def board_payload(self, record: GameRecord) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
+        """Embed, image file and buttons of the public board (from the public view only)."""
+        from bot.ui.panels import board_embed, board_view
+
+        service = self.bot.service
+        engine = service.engine(record)
+        state = service.state(record)
+        public = engine.player_view(state, None)
+        names = record.names
+        file = await self.image_file(lambda: renders.board_image(record.game_id, public, names), "board",
+                                     self.upload_limit(record.guild_id))
+        recent = await self.bot.flow.recent_public_lines(record, limit=6)
+        embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=recent)
+        return embed, file, board_view(record)

@@ -1,0 +1,1 @@
+"""Discord cogs: /game (common) and one slash group per game."""

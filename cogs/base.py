@@ -1,0 +1,96 @@
+"""``GameCog``: the per-game slash group (``/carnival …``) every game cog builds on.
+
+It offers the keyboard path to every decision: ``/<game> play action:<notation>`` with
+autocomplete of the caller's legal moves (autocomplete only suggests; the engine
+re-checks), plus shortcuts for the panel, the private view and the rules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service import HostError
+from cogs.games import game_autocomplete
+from engines.registry import get as get_engine
+
+if TYPE_CHECKING:
+    from bot.app import GameBot
+
+
+class GameCog(commands.GroupCog):
+    """Base of every game cog; subclasses set ``game_id`` and ``group_name``."""
+
+    game_id: ClassVar[str]
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def action_autocomplete(self, interaction: discord.Interaction,
+                                  current: str) -> list[app_commands.Choice[str]]:
+        """The caller's legal moves in notation, filtered by what they typed."""
+        try:
+            game = getattr(interaction.namespace, "game", None)
+            record = await self.bot.flow.resolve_game(interaction, game, self.game_id)
+        except HostError:
+            return []
+        seat = record.seat_of(interaction.user.id)
+        if seat is None or record.state is None or record.status != "active":
+            return []
+        engine = get_engine(self.game_id)
+        state = self.bot.service.state(record)
+        wanted = current.lower().split()
+        out = []
+        for action in engine.legal_actions(state, seat):
+            text = engine.describe_action(state, action)
+            if all(w in text.lower() for w in wanted):
+                out.append(app_commands.Choice(name=engine.action_label(state, action)[:100], value=text[:100]))
+        return out[:25]
+
+    @app_commands.command(name="play")
+    @app_commands.describe(action="Your move in notation (autocomplete lists your legal moves); empty = panel",
+                           game="Game number (default: your game in this channel)")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def play(self, interaction: discord.Interaction, action: str | None = None,
+                   game: int | None = None) -> None:
+        """Make a move by typing it, or open your move panel."""
+        flow = self.bot.flow
+        if action:
+            await flow.act_text(interaction, game, self.game_id, action)
+            return
+        async with flow.guard(interaction):
+            record = await flow.resolve_game(interaction, game, self.game_id)
+            await flow.open_panel(interaction, record.id)
+
+    @app_commands.command(name="hand")
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Your private view — only you can see it."""
+        flow = self.bot.flow
+        async with flow.guard(interaction):
+            record = await flow.resolve_game(interaction, game, self.game_id)
+            await flow.show_private(interaction, record.id)
+
+    @app_commands.command(name="rules")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        """The rules summary and the decisions this bot plays by."""
+        async with self.bot.flow.guard(interaction):
+            await self.bot.flow.show_rules(interaction, self.game_id)
+
+    @play.autocomplete("action")
+    async def _play_action_autocomplete(self, interaction: discord.Interaction,
+                                        current: str) -> list[app_commands.Choice[str]]:
+        return await self.action_autocomplete(interaction, current)
+
+
+def make_setup(cog_cls: type[GameCog]):  # type: ignore[no-untyped-def]
+    """Build an extension ``setup`` for ``cog_cls``."""
+
+    async def setup(bot: GameBot) -> None:
+        await bot.add_cog(cog_cls(bot))
+
+    return setup

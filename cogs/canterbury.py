@@ -1,0 +1,16 @@
+"""``/canterbury …``: the Canterbury cog. Every decision is reachable from the board's Play ▶
+panel (buttons and selects built from the engine's legal actions, labels and prompts)
+and from ``/canterbury play action:<notation>`` with autocomplete."""
+
+from __future__ import annotations
+
+from cogs.base import GameCog, make_setup
+
+
+class CanterburyCog(GameCog, group_name="canterbury"):
+    """Commands for Canterbury games."""
+
+    game_id = "canterbury"
+
+
+setup = make_setup(CanterburyCog)

@@ -1,0 +1,63 @@
+"""Find a game's renderer and encode its images for delivery (design §6).
+
+Each ``render/<game_id>.py`` exposes ``render_board(view, *, names, highlight=None)``
+and, for games with hidden information, ``render_private(view, *, names)``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+from PIL import Image
+
+from render.base import fit_under
+
+log = logging.getLogger(__name__)
+
+DEFAULT_LIMIT = 10 * 1024 * 1024
+"""Discord's default attachment limit in bytes (10 MiB)."""
+
+
+def module(game_id: str) -> ModuleType:
+    """The renderer module of ``game_id``.
+
+    Raises:
+        ModuleNotFoundError: the game has no renderer.
+    """
+    return importlib.import_module(f"render.{game_id}")
+
+
+def board_image(game_id: str, view: dict[str, Any], names: Sequence[str]) -> Image.Image:
+    """The public board of a game as an image (``view`` must be the public view)."""
+    image: Image.Image = module(game_id).render_board(view, names=list(names))
+    return image
+
+
+def has_private(game_id: str) -> bool:
+    """True when the game has a private-view renderer (hidden hands)."""
+    return hasattr(module(game_id), "render_private")
+
+
+def private_image(game_id: str, view: dict[str, Any], names: Sequence[str]) -> Image.Image | None:
+    """A seat's private view as an image, or None when the game has no private renderer."""
+    mod = module(game_id)
+    if not hasattr(mod, "render_private"):
+        return None
+    image: Image.Image = mod.render_private(view, names=list(names))
+    return image
+
+
+def encode(image: Image.Image, limit: int = DEFAULT_LIMIT) -> tuple[bytes, str]:
+    """PNG bytes, or a JPEG/downscaled version when the PNG exceeds ``limit`` bytes.
+
+    Returns:
+        (data, extension) with extension ``"png"`` or ``"jpg"``.
+    """
+    data, ext = fit_under(image, limit)
+    if ext != "png":
+        log.info("board image re-encoded as %s (%d bytes) to fit %d", ext, len(data), limit)
+    return data, ext
