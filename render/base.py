@@ -40,15 +40,15 @@ SEAT_COLOURS: tuple[tuple[int, int, int], ...] = (
 SEAT_LETTERS = "ABCDEF"
 """Seat letters drawn beside colours so seats are told apart without colour."""
 
+EXTRA_FONTS: list[tuple[str, int]] = []
+"""(path, face index) pairs tried before the packaged Noto Sans CJK (tests use it to
+simulate a missing font)."""
+
 _DEBIAN_CJK = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
 
 
 def _font_candidates(bold: bool) -> list[tuple[str, int]]:
-    out: list[tuple[str, int]] = []
-    env = os.environ.get("BOARD_FONT")
-    if env:
-        path, _, idx = env.partition(":")
-        out.append((path, int(idx or 0)))
+    out: list[tuple[str, int]] = list(EXTRA_FONTS)
     try:
         import noto_cjk_sans_otc
 

@@ -1,0 +1,137 @@
+"""Storage (design §4, §7.4): migrations, lobby seats, the append-only log with
+compare-and-set, due deadlines, preferences."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.storage import LogEntry, Repository, StaleVersion
+
+
+@pytest.fixture
+async def repo(tmp_path):
+    now = [1000.0]
+    r = Repository(str(tmp_path / "g.db"), clock=lambda: now[0])
+    r.now = now  # type: ignore[attr-defined]
+    await r.open()
+    yield r
+    await r.close()
+
+
+async def new_lobby(repo: Repository, timeout: int = 100):
+    return await repo.create_game(game_id="carnival", guild_id=1, channel_id=2, host_user_id=10,
+                                  host_name="Ann", seed=42, options={"table_model": "spatial"},
+                                  move_timeout=timeout)
+
+
+async def test_migrations_from_empty_set_user_version_and_pragmas(repo: Repository) -> None:
+    async with repo.db.execute("PRAGMA user_version") as cur:
+        assert (await cur.fetchone())[0] == 1
+    async with repo.db.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+    async with repo.db.execute("PRAGMA foreign_keys") as cur:
+        assert (await cur.fetchone())[0] == 1
+    assert await repo.migrate() == 1  # idempotent
+
+
+async def test_lobby_join_leave_renumbers_seats(repo: Repository) -> None:
+    g = await new_lobby(repo)
+    assert [(s.seat, s.user_id) for s in g.seats] == [(0, 10)]
+    await repo.join(g.id, 11, "Bo", 5)
+    g = await repo.join(g.id, 12, "Cy", 5)
+    assert [(s.seat, s.user_id, s.name) for s in g.seats] == [(0, 10, "Ann"), (1, 11, "Bo"), (2, 12, "Cy")]
+    with pytest.raises(ValueError, match="already"):
+        await repo.join(g.id, 11, "Bo", 5)
+    with pytest.raises(ValueError, match="full"):
+        await repo.join(g.id, 13, "Di", 3)
+    g = await repo.leave(g.id, 11)
+    assert [(s.seat, s.user_id) for s in g.seats] == [(0, 10), (1, 12)]
+    with pytest.raises(ValueError, match="not in this game"):
+        await repo.leave(g.id, 11)
+
+
+async def test_append_is_compare_and_set_and_log_is_ordered(repo: Repository) -> None:
+    g = await new_lobby(repo)
+    v = await repo.append(g.id, 0, [LogEntry(0, "system", None, {"type": "start", "players": 1}),
+                                    LogEntry(0, "chance", -1, {"type": "roll"})],
+                          state={"n": 1}, status="active", players=1, deadline=1100.0, waiting=[0])
+    assert v == 2
+    with pytest.raises(StaleVersion):
+        await repo.append(g.id, 1, [LogEntry(0, "player", 0, {"type": "x"})], state={"n": 9}, status="active")
+    g2 = await repo.get_game(g.id)
+    assert (g2.version, g2.state, g2.status, g2.deadline, g2.waiting, g2.players) == (
+        2, {"n": 1}, "active", 1100.0, [0], 1)
+    assert [(e.seq, e.kind, e.seat, e.action["type"]) for e in await repo.log(g.id)] == [
+        (1, "system", None, "start"), (2, "chance", -1, "roll")]
+
+
+async def test_concurrent_appends_at_the_same_version_one_wins(repo: Repository) -> None:
+    g = await new_lobby(repo)
+
+    async def write(tag: str) -> str:
+        try:
+            await repo.append(g.id, 0, [LogEntry(0, "player", 0, {"type": tag})], state={"t": tag},
+                              status="active")
+            return "ok"
+        except StaleVersion:
+            return "stale"
+
+    results = await asyncio.gather(*(write(f"m{i}") for i in range(5)))
+    assert sorted(results) == ["ok", "stale", "stale", "stale", "stale"]
+    assert await repo.count_actions(g.id) == 1
+
+
+async def test_due_reports_reminders_and_expiry(repo: Repository) -> None:
+    g = await new_lobby(repo, timeout=100)
+    await repo.append(g.id, 0, [LogEntry(0, "system", None, {"type": "start", "players": 1})],
+                      state={}, status="active", deadline=1100.0, waiting=[0])
+    assert await repo.due(1040.0) == []
+    assert [x.id for x in await repo.due(1050.0)] == [g.id]           # 50 %
+    assert await repo.mark_reminded(g.id, 1, 1)
+    assert await repo.due(1060.0) == []
+    assert [x.id for x in await repo.due(1090.0)] == [g.id]           # 90 %
+    assert await repo.mark_reminded(g.id, 1, 2)
+    assert await repo.due(1095.0) == []
+    assert [x.id for x in await repo.due(1100.0)] == [g.id]           # expiry
+    assert not await repo.mark_reminded(g.id, 7, 2)                   # stale version
+
+
+async def test_status_replace_and_left_seats_are_logged(repo: Repository) -> None:
+    g = await new_lobby(repo)
+    await repo.join(g.id, 11, "Bo", 5)
+    await repo.append(g.id, 0, [LogEntry(0, "system", None, {"type": "start", "players": 2})],
+                      state={}, status="active")
+    v = await repo.replace_seat(g.id, 1, 99, "Zed", expected_version=1,
+                                entry=LogEntry(0, "system", None, {"type": "replace"}, user_id=10))
+    v = await repo.mark_seat_left(g.id, 0, expected_version=v,
+                                  entry=LogEntry(0, "system", None, {"type": "kick"}, user_id=10))
+    v = await repo.set_status(g.id, "abandoned", expected_version=v,
+                              entry=LogEntry(0, "system", None, {"type": "end"}, user_id=10))
+    g = await repo.get_game(g.id)
+    assert g.status == "abandoned" and v == 4 and g.version == 4
+    assert [(s.user_id, s.name, s.status) for s in g.seats] == [(10, "Ann", "left"), (99, "Zed", "active")]
+    assert g.seat_of(10) is None and g.seat_of(99) == 1
+    assert [e.action["type"] for e in await repo.log(g.id)] == ["start", "replace", "kick", "end"]
+    with pytest.raises(StaleVersion):
+        await repo.set_status(g.id, "finished", expected_version=1, entry=LogEntry(0, "system", None, {}))
+
+
+async def test_games_filters_and_preferences(repo: Repository) -> None:
+    a = await new_lobby(repo)
+    b = await repo.create_game(game_id="carnival", guild_id=1, channel_id=3, host_user_id=11, host_name="Bo",
+                               seed=1, options={}, move_timeout=10)
+    await repo.set_fields(b.id, thread_id=77)
+    assert [g.id for g in await repo.games(user_id=10)] == [a.id]
+    assert [g.id for g in await repo.games(channel_id=77)] == [b.id]
+    assert [g.id for g in await repo.games(channel_id=2)] == [a.id]
+    with pytest.raises(ValueError):
+        await repo.set_fields(a.id, version=5)
+    assert await repo.get_preference(10, "*", "dm_notify") is None
+    await repo.set_preference(10, "*", "dm_notify", "on")
+    await repo.set_preference(10, "*", "dm_notify", "off")
+    assert await repo.get_preference(10, "*", "dm_notify") == "off"
+    assert await repo.delete_user_data(10) == 1
+    await repo.set_moderator_role(1, 555)
+    assert await repo.moderator_role(1) == 555
