@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from collections.abc import Callable
 
 import discord
 from discord.ext import commands
@@ -40,18 +42,25 @@ def invite_url(application_id: int) -> str:
 class GameBot(commands.Bot):
     """The board-game host.
 
+    Args:
+        settings: the ``Settings`` it runs with.
+        clock: unix time in seconds for storage, deadlines and the game clock (tests
+            inject a fake one).
+
     Attributes:
         settings: the ``Settings`` it runs with.
         repo / service / delivery / flow: storage, game service, delivery layer, handlers.
     """
 
-    def __init__(self, settings: Settings, **kwargs: object) -> None:
+    def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.time,
+                 **kwargs: object) -> None:
         intents = discord.Intents.default()  # no privileged intents are needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          **kwargs)  # type: ignore[arg-type]
         self.settings = settings
-        self.repo = Repository(settings.database_path)
-        self.service = GameService(self.repo)
+        self.clock = clock
+        self.repo = Repository(settings.database_path, clock=clock)
+        self.service = GameService(self.repo, clock=clock)
         self.delivery = Delivery(self)
         self.flow = Flow(self)
         self._clock_task: asyncio.Task[None] | None = None
@@ -81,7 +90,7 @@ class GameBot(commands.Bot):
         await self.wait_until_ready()
         while not self.is_closed():
             try:
-                await self.flow.tick()
+                await self.flow.tick(self.clock())
             except Exception:
                 log.exception("game clock pass failed")
             await asyncio.sleep(self.settings.tick_seconds)

@@ -35,7 +35,7 @@ import discord.gateway
 import discord.http
 import discord.utils
 import yarl
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 __all__ = [
     "ALL_PERMS",
@@ -196,7 +196,9 @@ class FakeDiscord:
     :attr:`refusals`, :attr:`errors` (ERROR log records of discord.py and the bot).
     """
 
-    def __init__(self, *, log_names: Iterable[str] = ("discord", "bot", "cogs")) -> None:
+    def __init__(self, *, owner_name: str = "owner", log_names: Iterable[str] = ("discord", "bot", "cogs")) -> None:
+        """``owner_name``: username of the guild owner; ``log_names``: loggers whose ERROR records are
+        collected in :attr:`errors`."""
         self._offset = 0.0
         self._last_id = 0
         self.requests: list[Req] = []
@@ -217,6 +219,7 @@ class FakeDiscord:
         self._rate_limits: list[tuple[re.Pattern[str], str | None, float]] = []
         self._closed_dms: set[str] = set()
         self._custom_perms: dict[str, int] = {}
+        self._role_ids: dict[str, str] = {}
         self._sockets: list[web.WebSocketResponse] = []
         self._pending: set[asyncio.Task[None]] = set()
         self._seq = 0
@@ -224,7 +227,7 @@ class FakeDiscord:
         self.errors = ErrorCollector()
         self.app_id = self.snowflake()
         self.bot_user = self.user("testbot", bot=True, id=self.app_id)
-        self.owner = self.user("owner")
+        self.owner = self.user(owner_name)
         self.guild_id = self.snowflake()
         self.bot_role_id = str(self.snowflake())
         self.members: list[JSONDict] = [self.bot_user, self.owner]
@@ -283,10 +286,10 @@ class FakeDiscord:
         these permissions so ``member.guild_permissions`` agrees. Announced to a connected bot before the
         next injected event.
         """
+        known = user["id"] in self._role_ids
         self._custom_perms[user["id"]] = perms
         gid = str(self.guild_id)
         role = self._member_role(user)
-        known = any(r["id"] == role["id"] for r in self._roles_sent)
         self._later(self.dispatch("GUILD_ROLE_UPDATE" if known else "GUILD_ROLE_CREATE", {"guild_id": gid, "role": role}))
         self._later(self.dispatch("GUILD_MEMBER_UPDATE", dict(self.member(user), guild_id=gid)))
 
@@ -324,8 +327,8 @@ class FakeDiscord:
                 self._role(self.bot_role_id, "testbot", self._bot_perms(), 1, managed=True)]
 
     def _member_role(self, user: JSONDict) -> JSONDict:
-        return self._role(str(int(user["id"]) + 1), f"perms-{user['username']}",
-                          self._custom_perms[user["id"]], 2)
+        rid = self._role_ids.setdefault(user["id"], str(self.snowflake()))
+        return self._role(rid, f"perms-{user['username']}", self._custom_perms[user["id"]], 2)
 
     @property
     def _roles_sent(self) -> list[JSONDict]:
@@ -657,7 +660,7 @@ class FakeDiscord:
         if request.content_type.startswith("multipart/"):
             reader = await request.multipart()
             async for part in reader:
-                if not isinstance(part, web.BodyPartReader):  # pragma: no cover - nested multipart
+                if not isinstance(part, BodyPartReader):  # pragma: no cover - nested multipart
                     continue
                 if part.name == "payload_json":
                     body = json.loads(await part.text())

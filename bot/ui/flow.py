@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import shlex
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
@@ -453,7 +452,7 @@ class Flow:
     async def tick(self, now: float | None = None) -> int:
         """One pass of the game clock: reminders at 50 % and 90 % of the window, timeout
         moves at the deadline (design §5 Time control). Returns how many games it touched."""
-        now = time.time() if now is None else now
+        now = self.bot.clock() if now is None else now
         touched = 0
         for record in await self.bot.repo.due(now):
             touched += 1

@@ -164,11 +164,18 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
     return Panel(f"{header}**{title}**\n{you}", view)
 
 
+HINT_SEPARATOR = " — "
+"""An action label ``"Greed 貪欲 — Take 2 equal dice"`` is a name plus a hint: such lists
+are shown as a select menu with the hint as each option's description."""
+
+
 def _add_choices(view: discord.ui.View, game: int, version: int, choices: list[tuple[int, str]],
                  page: int, group: int, *, nav_groups: bool) -> None:
-    """Buttons (≤ MAX_BUTTONS) or a paginated select, plus Prev/Next. With
-    ``nav_groups`` the choices are groups (never more than MAX_BUTTONS, see build_panel)."""
-    if len(choices) <= MAX_BUTTONS:
+    """Buttons (≤ MAX_BUTTONS short labels) or a paginated select (long lists, or labels
+    with hints), plus Prev/Next. With ``nav_groups`` the choices are groups (never more
+    than MAX_BUTTONS, see build_panel) and always buttons."""
+    hinted = any(HINT_SEPARATOR in label for _, label in choices)
+    if nav_groups or (len(choices) <= MAX_BUTTONS and not hinted):
         for index, label in choices:
             if nav_groups:
                 view.add_item(NavButton(game, version, 0, index, label, discord.ButtonStyle.primary))
@@ -179,7 +186,10 @@ def _add_choices(view: discord.ui.View, game: int, version: int, choices: list[t
     page = max(0, min(page, total - 1))
     chunk = choices[page * SELECT_OPTIONS:(page + 1) * SELECT_OPTIONS]
     placeholder = f"Choose… (page {page + 1}/{total})" if total > 1 else "Choose…"
-    options = [ActionSelect.option(index, label) for index, label in chunk]
+    options = []
+    for index, label in chunk:
+        name, _, hint = label.partition(HINT_SEPARATOR)
+        options.append(ActionSelect.option(index, name, hint or None))
     view.add_item(ActionSelect(game, version, page, options, placeholder))
     if total > 1:
         view.add_item(NavButton(game, version, max(0, page - 1), group, "◀ Prev", disabled=page == 0))
