@@ -102,7 +102,7 @@ class Event:
     Attributes:
         kind: short stable name (``"reveal"``, ``"roll"``, ``"round_scored"``).
         text: one English line for the log ("C reveals Wrath: ...").
-            Use ``{seat0}``-style placeholders for player names; the host fills them.
+            Player names are written as placeholders ``{p0}``, ``{p1}``…; the host fills them.
         data: JSON-ready details.
         visible_to: seats that may see it; ``None`` means public.
     """
@@ -304,6 +304,17 @@ def check_player_count(info: EngineInfo, players: int) -> None:
         )
 
 
+def json_copy(obj: Any) -> dict[str, Any]:
+    """A deep copy of a JSON-ready dict through JSON (drops tuples to lists, checks it
+    is serialisable).
+
+    Raises:
+        TypeError: ``obj`` holds something JSON cannot encode.
+    """
+    copied: dict[str, Any] = json.loads(json.dumps(obj))
+    return copied
+
+
 def normalize_text(text: str) -> str:
     """Lower-case and fold whitespace: the comparison form of action notation."""
     return re.sub(r"\s+", " ", text.strip().lower())
@@ -440,7 +451,7 @@ class Engine:
     # -- JSON codecs ------------------------------------------------------------
     def action_to_json(self, action: Action) -> dict[str, Any]:
         """Plain JSON form of an action (a deep copy)."""
-        return json.loads(json.dumps(action))
+        return json_copy(action)
 
     def action_from_json(self, obj: Any) -> Action:
         """Validate the shape of a stored action (a dict with a str ``type``).
@@ -450,11 +461,11 @@ class Engine:
         """
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
             raise IllegalAction("An action must be an object with a 'type'.", code="malformed_action")
-        return json.loads(json.dumps(obj))
+        return json_copy(obj)
 
     def state_to_json(self, state: State) -> dict[str, Any]:
         """Plain JSON form of a state (a deep copy)."""
-        return json.loads(json.dumps(state))
+        return json_copy(state)
 
     def state_from_json(self, obj: Any) -> State:
         """Load a stored state and check its game and version.
@@ -470,7 +481,7 @@ class Engine:
             raise InvalidState(
                 f"State version {obj.get('state_version')!r} is not {self.info.state_version}."
             )
-        return json.loads(json.dumps(obj))
+        return json_copy(obj)
 
     # -- helpers for subclasses ---------------------------------------------------
     def _check_can_act(self, state: State, seat: Seat) -> None:

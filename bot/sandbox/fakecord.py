@@ -40,11 +40,16 @@ from aiohttp import BodyPartReader, WSMsgType, web
 __all__ = [
     "ALL_PERMS",
     "DEFAULT_PERMS",
+    "EPHEMERAL",
+    "HANDLER_TASKS",
+    "LOADING",
     "CommandNotPermitted",
     "ErrorCollector",
     "FakeDiscord",
+    "JSONDict",
     "Perm",
     "Req",
+    "iter_components",
 ]
 
 API = "/api/v10"
@@ -56,6 +61,9 @@ SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 TOKEN_LIFETIME = 15 * 60.0
 ACK_DEADLINE = 3.0
 DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
+#: Names of the tasks discord.py 2.7 runs handlers in (see :meth:`FakeDiscord.idle`).
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item",
+                 "discord-ui-modal-dispatch", "discord.py: on_interaction", "discord.py: on_message")
 
 
 class Perm:
@@ -191,9 +199,16 @@ class FakeDiscord:
 
     Inspectable state: :attr:`requests` (every REST call), :attr:`messages` (id -> message payload),
     :attr:`interactions` (token -> record with ``acked_at``, ``callback``, ``response_message_id``,
-    ``created``), :attr:`commands`, :attr:`channels`, :attr:`dm_channels`, :attr:`blobs` (attachment id ->
-    uploaded bytes), :attr:`message_log` (every create/edit/delete in order), :attr:`violations`,
-    :attr:`refusals`, :attr:`errors` (ERROR log records of discord.py and the bot).
+    ``created``, in the fake's epoch seconds), :attr:`commands`, :attr:`channels` (text channels and
+    threads), :attr:`dm_channels`, :attr:`blobs` (attachment id -> uploaded bytes), :attr:`message_log`
+    (every create/edit/delete in order), :attr:`violations` (payloads Discord would refuse: the bot's
+    fault), :attr:`refusals` (closed DMs, threads not allowed, edit caps, 429s: the environment's doing),
+    :attr:`errors` (ERROR log records of discord.py and the bot).
+
+    Knobs: :attr:`upload_limit` (bytes, default 10 MiB), :attr:`threads_allowed`,
+    :attr:`old_message_edit_cap` (edits allowed on a message older than an hour before 30046; None = no cap),
+    :attr:`enforce_command_permissions`, :meth:`close_dms`, :meth:`member_permissions`,
+    :meth:`refuse_edits`, :meth:`rate_limit_next`, :meth:`advance`.
     """
 
     def __init__(self, *, owner_name: str = "owner", log_names: Iterable[str] = ("discord", "bot", "cogs")) -> None:
@@ -346,7 +361,7 @@ class FakeDiscord:
                 "permissions": str(self.permissions_of(user))}
 
     def _text_channel(self, name: str) -> JSONDict:
-        ch = {"id": str(self.snowflake()), "type": 0, "guild_id": str(self.guild_id), "name": name,
+        ch: JSONDict = {"id": str(self.snowflake()), "type": 0, "guild_id": str(self.guild_id), "name": name,
               "position": len(self.channels), "permission_overwrites": [], "nsfw": False, "parent_id": None,
               "topic": None, "last_message_id": None, "rate_limit_per_user": 0}
         self.channels[ch["id"]] = ch
@@ -410,9 +425,8 @@ class FakeDiscord:
             msg["guild_id"] = str(self.guild_id)
         meta = _MsgMeta(created=self.now())
         if interaction is not None:
-            user = self.find_member(interaction["user_id"]) or {"id": interaction["user_id"]}
             msg["interaction_metadata"] = {"id": str(interaction["id"]), "type": interaction["type"],
-                                           "user": user, "authorizing_integration_owners": {}}
+                                           "user": interaction["user"], "authorizing_integration_owners": {}}
             if flags & EPHEMERAL:
                 meta.owner_id = interaction["user_id"]
         self._apply_edit(msg, payload, files)
@@ -471,7 +485,10 @@ class FakeDiscord:
         return meta.owner_id if meta else None
 
     def refuse_edits(self, message: JSONDict | int | str, refused: bool = True) -> None:
-        """Set the message's ``edit_refused`` flag: edits then fail with 30046 (edit cap of old messages)."""
+        """Set the message's ``edit_refused`` flag: edits then fail with 30046 (edit cap of old messages).
+
+        Setting ``fake.messages[id]["edit_refused"] = True`` works too (that key is never part of a real
+        payload)."""
         mid = int(message["id"] if isinstance(message, dict) else message)
         self._meta[mid].edit_refused = refused
 
@@ -489,8 +506,9 @@ class FakeDiscord:
         return status, body
 
     def _check_message(self, b: JSONDict, files: list[tuple[str, str | None, bytes]], what: str, *,
-                       create: bool) -> Result | None:
-        """Validate a message create/edit payload; None when Discord would accept it."""
+                       create: bool, editing: JSONDict | None = None) -> Result | None:
+        """Validate a message create/edit payload (``editing``: the message an edit applies to); None when
+        Discord would accept it."""
         size = sum(len(data) for _, _, data in files)
         if size > self.upload_limit:
             return self._violation(413, _error(40005, "Request entity too large"),
@@ -522,7 +540,8 @@ class FakeDiscord:
         if total > 6000:
             inv.add(["embeds"], "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
         if b.get("components") is not None:
-            self._check_components(b["components"], int(b.get("flags") or 0), inv)
+            flags = int(b.get("flags") or (editing or {}).get("flags") or 0)
+            self._check_components(b["components"], flags, inv)
         inv.max_len(["files"], files, 10)
         if inv:
             return self._violation(400, _error(50035, "Invalid Form Body", inv.errors),
@@ -702,7 +721,7 @@ class FakeDiscord:
                          "bot_public": True, "bot_require_code_grant": False, "verify_key": "0" * 64,
                          "owner": self.owner, "flags": 0, "team": None}
         if mm := re.fullmatch(r"/applications/\d+(/guilds/\d+)?/commands(?:/(\d+))?", p):
-            return self._commands(m, bool(mm[1]), mm[2], r.json, what)
+            return self._commands(m, mm[1] and mm[1].rsplit("/", 1)[1], mm[2], r.json, what)
         if mm := re.fullmatch(r"/users/(\d+)", p):
             u = self.find_member(mm[1])
             return (200, u) if u else (404, _error(10013, "Unknown User"))
@@ -742,14 +761,14 @@ class FakeDiscord:
             return self._webhook(m, mm[2], mm[3], b, r.files, what)
         return 404, _error(0, f"fakecord: unhandled route {m} {p}")
 
-    def _commands(self, m: str, guild: bool, cmd_id: str | None, body: Any, what: str) -> Result:
-        store = self.guild_commands if guild else self.global_commands
+    def _commands(self, m: str, guild_id: str | None, cmd_id: str | None, body: Any, what: str) -> Result:
+        """Command sync. Guild commands keep the guild id they were synced to (a bot's dev guild)."""
+        store = self.guild_commands if guild_id else self.global_commands
 
         def stamp(c: JSONDict) -> JSONDict:
             old = next((o for o in store if o["name"] == c["name"] and o.get("type", 1) == c.get("type", 1)), None)
             return dict(c, id=old["id"] if old else str(self.snowflake()), application_id=str(self.app_id),
-                        version="1", guild_id=str(self.guild_id) if guild else None,
-                        default_member_permissions=c.get("default_member_permissions"))
+                        version="1", guild_id=guild_id, default_member_permissions=c.get("default_member_permissions"))
 
         if m == "GET":
             return 200, store
@@ -858,10 +877,10 @@ class FakeDiscord:
             meta = self._meta[mid]
             capped = (self.old_message_edit_cap is not None and self.now() - meta.created > 3600
                       and meta.late_edits >= self.old_message_edit_cap)
-            if meta.edit_refused or capped:
+            if meta.edit_refused or msg.get("edit_refused") or capped:
                 return self._refusal(400, _error(30046, "Maximum number of edits to messages older than 1 hour "
                                                         "reached. Try again later."), what)
-            if err := self._check_message(b, files, what, create=False):
+            if err := self._check_message(b, files, what, create=False, editing=msg):
                 return err
             self._edit(msg, b, files)
             return 200, msg
@@ -889,7 +908,8 @@ class FakeDiscord:
             return self._violation(400, _error(50035, "Invalid Form Body"), f"{what} (no message to update)")
         err = None
         if t in (4, 7):
-            err = self._check_message(d, files, what, create=t == 4)
+            err = self._check_message(d, files, what, create=t == 4, editing=self.messages.get(it["message_id"] or 0)
+                                      if t == 7 else None)
         elif t == 8:
             err = self._check_choices(d, what)
         elif t == 9:
@@ -936,25 +956,32 @@ class FakeDiscord:
                 return 405, _error(0, "405: Method Not Allowed")
             if err := self._check_message(b, files, what, create=True):
                 return err
+            original = self.messages.get(it["response_message_id"] or 0)
+            if (it["callback"] or {}).get("type") == 5 and original is not None and original["flags"] & LOADING:
+                # the first follow-up after a "thinking" defer replaces the loading message (keeping its
+                # ephemerality) instead of posting a new one, as Discord does
+                self._edit(original, b, files)
+                it.setdefault("followup_ids", []).append(int(original["id"]))
+                return 200, original
             msg = self._new_message(it["channel_id"], self.bot_user, b, files, int(b.get("flags") or 0), it)
             it.setdefault("followup_ids", []).append(int(msg["id"]))
             return 200, msg
         mid = it["response_message_id"] if which == "@original" else int(which)
-        msg = self.messages.get(mid) if mid is not None else None
-        if msg is None or (which != "@original" and mid not in it.get("followup_ids", [])):
+        found = self.messages.get(mid) if mid is not None else None
+        if found is None or (which != "@original" and mid not in it.get("followup_ids", [])):
             return 404, _error(10008, "Unknown Message")
         if m == "PATCH":
             meta = self._meta[mid]
-            if meta.edit_refused:
+            if meta.edit_refused or found.get("edit_refused"):
                 return self._refusal(400, _error(30046, "Maximum number of edits to messages older than 1 hour "
                                                         "reached. Try again later."), what)
-            if err := self._check_message(b, files, what, create=False):
+            if err := self._check_message(b, files, what, create=False, editing=found):
                 return err
-            self._edit(msg, b, files)
+            self._edit(found, b, files)
         elif m == "DELETE":
             self._delete(mid)
             return 204, None
-        return 200, msg
+        return 200, found
 
     # ------------------------------------------------------------------ gateway
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
@@ -1024,7 +1051,7 @@ class FakeDiscord:
         self.interactions[token] = {"id": iid, "type": type_, "channel_id": int(channel["id"]),
                                     "message_id": message and int(message["id"]), "acked_at": None,
                                     "created": self.now(), "response_message_id": None, "callback": None,
-                                    "user_id": user["id"], "dm": in_dm}
+                                    "user_id": user["id"], "user": user, "dm": in_dm}
         perms = self.permissions_of(user)
         payload: JSONDict = {
             "id": str(iid), "application_id": str(self.app_id), "type": type_, "data": data, "token": token,
@@ -1042,12 +1069,49 @@ class FakeDiscord:
             payload["message"] = copy.deepcopy(message)
         return payload
 
-    def _command_schema(self, name: str, sub: tuple[str, ...]) -> tuple[JSONDict | None, list[JSONDict]]:
+    def _command_schema(self, name: str, sub: tuple[str, ...]) -> tuple[JSONDict | None, list[JSONDict], list[int]]:
+        """The synced command, the options under the subcommand path ``sub`` and the type of each ``sub`` name
+        (2 group, 1 subcommand). Without a synced command: (None, [], guessed types).
+
+        Raises LookupError for a subcommand the synced command does not have, ValueError when a
+        subcommand is missing (the Discord client cannot send either)."""
         cmd = next((c for c in self.commands if c["name"] == name and c.get("type", 1) == 1), None)
-        opts = (cmd or {}).get("options") or []
+        if cmd is None:
+            return None, [], [2] * (len(sub) - 1) + [1] if sub else []
+        opts: list[JSONDict] = cmd.get("options") or []
+        types = []
         for s in sub:
-            opts = next((o.get("options") or [] for o in opts if o["name"] == s and o["type"] in (1, 2)), [])
-        return cmd, opts
+            decl = next((o for o in opts if o["name"] == s and o["type"] in (1, 2)), None)
+            if decl is None:
+                subs = [o["name"] for o in opts if o["type"] in (1, 2)]
+                raise LookupError(f"/{name} has no subcommand {s!r}" + (f"; it has: {', '.join(subs)}" if subs else ""))
+            types.append(decl["type"])
+            opts = decl.get("options") or []
+        if opts and any(o["type"] in (1, 2) for o in opts):
+            subs = [o["name"] for o in opts if o["type"] in (1, 2)]
+            raise ValueError(f"/{' '.join((name, *sub))} needs a subcommand: {', '.join(subs)}")
+        return cmd, opts, types
+
+    @staticmethod
+    def _check_options(path: str, schema: list[JSONDict], options: dict[str, Any], focused: str | None) -> None:
+        """What the Discord client enforces before sending: known options, required ones, fixed choices."""
+        known = {o["name"]: o for o in schema}
+        for k in options:
+            if k not in known:
+                raise LookupError(f"/{path} has no option {k!r}; options: {', '.join(known) or 'none'}")
+        if focused is not None:
+            if focused not in known:
+                raise LookupError(f"/{path} has no option {focused!r}; options: {', '.join(known) or 'none'}")
+            if not known[focused].get("autocomplete"):
+                raise LookupError(f"/{path} option {focused!r} has no autocomplete")
+            return  # autocomplete is sent while typing: required options may still be missing
+        missing = [o["name"] for o in schema if o.get("required") and o["name"] not in options]
+        if missing:
+            raise ValueError(f"/{path} needs {', '.join(missing)}")
+        for k, v in options.items():
+            choices = known[k].get("choices")
+            if choices and str(v) not in {str(c["value"]) for c in choices}:
+                raise ValueError(f"/{path} {k} must be one of: {', '.join(str(c['value']) for c in choices)}")
 
     def _option(self, name: str, value: Any, schema: list[JSONDict], resolved: JSONDict, in_dm: bool) -> JSONDict:
         decl = next((o for o in schema if o["name"] == name), None)
@@ -1092,11 +1156,13 @@ class FakeDiscord:
 
     def _command_data(self, user: JSONDict, name: str, sub: tuple[str, ...], options: dict[str, Any],
                       in_dm: bool, focused: str | None = None) -> JSONDict:
-        cmd, schema = self._command_schema(name, sub)
-        if cmd is not None and not in_dm and self.enforce_command_permissions:
+        cmd, schema, sub_types = self._command_schema(name, sub)
+        if cmd is not None:
+            self._check_options(" ".join((name, *sub)), schema, options, focused)
             need = int(cmd.get("default_member_permissions") or 0)
             have = self.permissions_of(user)
-            if need and not have & Perm.ADMINISTRATOR and have & need != need:
+            if (need and not in_dm and self.enforce_command_permissions and not have & Perm.ADMINISTRATOR
+                    and have & need != need):
                 raise CommandNotPermitted(f"/{name} needs permissions {need:#x}; {user['username']} has {have:#x}")
         resolved: JSONDict = {}
         opts = []
@@ -1109,7 +1175,6 @@ class FakeDiscord:
         if focused is not None and focused not in options:
             decl = next((o for o in schema if o["name"] == focused), None)
             opts.append({"name": focused, "type": decl["type"] if decl else 3, "value": "", "focused": True})
-        sub_types = self._sub_types(name, sub)
         for s, st in reversed(list(zip(sub, sub_types, strict=True))):
             opts = [{"name": s, "type": st, "options": opts}]
         data: JSONDict = {"id": (cmd or {}).get("id") or str(self.snowflake()), "name": name, "type": 1,
@@ -1120,50 +1185,73 @@ class FakeDiscord:
             data["resolved"] = resolved
         return data
 
-    def _sub_types(self, name: str, sub: tuple[str, ...]) -> list[int]:
-        """SUB_COMMAND_GROUP (2) or SUB_COMMAND (1) for each name in ``sub``, from the synced schema."""
-        cmd, _ = self._command_schema(name, ())
-        opts = (cmd or {}).get("options") or []
-        types = []
-        for i, s in enumerate(sub):
-            decl = next((o for o in opts if o["name"] == s), None)
-            types.append(decl["type"] if decl else (2 if i < len(sub) - 1 else 1))
-            opts = (decl or {}).get("options") or []
-        return types
+    def _split_reserved(self, name: str, sub: tuple[str, ...], options: dict[str, Any], dm: Any,
+                        context: str | None) -> tuple[dict[str, Any], bool]:
+        """Options and whether the interaction comes from a DM. ``dm=`` is the DM-context switch unless the
+        synced command has an option called ``dm`` (then it is that option, and ``context="dm"`` asks for a
+        DM context)."""
+        if dm is not None:
+            try:
+                _, schema, _ = self._command_schema(name, sub)
+            except (LookupError, ValueError):
+                schema = []
+            if any(o["name"] == "dm" for o in schema):
+                options = {**options, "dm": dm}
+            elif dm:
+                context = context or "dm"
+        if context not in (None, "guild", "dm"):
+            raise ValueError(f"context must be 'guild' or 'dm', not {context!r}")
+        return options, context == "dm"
 
     async def slash(self, user: JSONDict, name: str, *sub: str, channel: JSONDict | str | int | None = None,
-                    dm: bool = False, **options: Any) -> str:
+                    dm: Any = None, context: str | None = None, options: dict[str, Any] | None = None,
+                    **kw_options: Any) -> str:
         """Send a CHAT_INPUT interaction, e.g. ``slash(bob, "game", "new", game="carnival")``. Returns its token.
 
         Option types come from the synced command when there is one (else from the Python type); a user
-        dict for a USER option puts the user (and member) in ``data.resolved`` as Discord does.
-        ``channel`` picks a text channel or thread (default ``#games``); ``dm=True`` sends it from the bot's
-        DM with ``user`` (context 1, ``user`` instead of ``member``, no ``guild_id``).
-        Raises :class:`CommandNotPermitted` when the member lacks the command's default permissions.
+        dict for a USER option puts the user (and member) in ``data.resolved`` as Discord does. Options whose
+        names clash with these parameters can be given in ``options={...}``.
+        ``channel`` picks a text channel or thread (default ``#games``); ``dm=True`` (or ``context="dm"``)
+        sends it from the bot's DM with ``user`` (context 1, ``user`` instead of ``member``, no
+        ``guild_id``) -- unless the command has an option named ``dm``, which ``dm=`` then sets.
+
+        When the command is synced, what the Discord client itself enforces is checked first: LookupError
+        for an unknown subcommand or option, ValueError for a missing required option or a value outside
+        fixed choices, :class:`CommandNotPermitted` when the member lacks the command's default permissions.
         """
         await self._flush()
-        ch = self._resolve_channel(channel, user, dm)
-        data = self._command_data(user, name, sub, options, ch["type"] == 1)
+        opts, in_dm = self._split_reserved(name, sub, {**(options or {}), **kw_options}, dm, context)
+        ch = self._resolve_channel(channel, user, in_dm)
+        data = self._command_data(user, name, sub, opts, ch["type"] == 1)
         payload = self._interaction(2, user, data, channel=ch)
         await self.dispatch("INTERACTION_CREATE", payload)
         return str(payload["token"])
 
     async def autocomplete(self, user: JSONDict, name: str, *sub: str, focused: str,
-                           channel: JSONDict | str | int | None = None, dm: bool = False, timeout: float = 3.0,
-                           **options: Any) -> list[JSONDict]:
+                           channel: JSONDict | str | int | None = None, dm: Any = None, context: str | None = None,
+                           timeout: float = 3.0, options: dict[str, Any] | None = None,
+                           **kw_options: Any) -> list[JSONDict]:
         """Send an APPLICATION_COMMAND_AUTOCOMPLETE interaction (type 4) with option ``focused`` marked
         ``"focused": true`` (its partial text is ``options[focused]``, default ""), wait for the bot's
-        callback (type 8) and return its choices (``[{"name": ..., "value": ...}]``)."""
+        callback (type 8) and return its choices (``[{"name": ..., "value": ...}]``). Parameters as
+        :meth:`slash`.
+
+        LookupError when the synced option has no autocomplete; TimeoutError when the bot does not answer."""
         await self._flush()
-        ch = self._resolve_channel(channel, user, dm)
-        data = self._command_data(user, name, sub, options, ch["type"] == 1, focused=focused)
+        opts, in_dm = self._split_reserved(name, sub, {**(options or {}), **kw_options}, dm, context)
+        ch = self._resolve_channel(channel, user, in_dm)
+        data = self._command_data(user, name, sub, opts, ch["type"] == 1, focused=focused)
         payload = self._interaction(4, user, data, channel=ch)
         await self.dispatch("INTERACTION_CREATE", payload)
         cb = await self.response(str(payload["token"]), timeout)
         return list((cb.get("data") or {}).get("choices") or [])
 
-    def _component_channel(self, message: JSONDict) -> JSONDict:
-        ch = self.channel_of(message["channel_id"])
+    def _component_channel(self, message: JSONDict, channel: JSONDict | str | int | None) -> JSONDict:
+        if channel is not None:
+            cid = channel["id"] if isinstance(channel, dict) else channel
+        else:
+            cid = message["channel_id"]
+        ch = self.channel_of(cid)
         if ch is None:
             raise KeyError(f"message {message['id']} is in an unknown channel")
         return ch
@@ -1178,24 +1266,28 @@ class FakeDiscord:
             raise LookupError(f"component {custom_id!r} is disabled")
         return comp
 
-    async def click(self, user: JSONDict, message: JSONDict, custom_id: str) -> str:
+    async def click(self, user: JSONDict, message: JSONDict, custom_id: str, *,
+                    channel: JSONDict | str | int | None = None) -> str:
         """Press the button ``custom_id`` on ``message`` (the payload as the user sees it) as ``user``.
 
-        The interaction comes from the message's channel (a thread or a DM included). Raises
-        :class:`LookupError` when the message has no such enabled component. Returns the token.
+        The interaction comes from the message's channel (a thread or a DM included) unless ``channel``
+        says otherwise. Raises :class:`LookupError` when the message has no such enabled component.
+        Returns the token.
         """
         await self._flush()
         comp = self._component(message, custom_id)
         if comp.get("type") != 2:
             raise LookupError(f"component {custom_id!r} is not a button")
-        ch = self._component_channel(message)
+        ch = self._component_channel(message, channel)
         payload = self._interaction(3, user, {"custom_id": custom_id, "component_type": 2}, channel=ch,
                                     message=message)
         await self.dispatch("INTERACTION_CREATE", payload)
         return str(payload["token"])
 
-    async def select(self, user: JSONDict, message: JSONDict, custom_id: str, values: list[str]) -> str:
-        """Pick ``values`` in the select menu ``custom_id`` on ``message`` (component_type 3 with ``values``).
+    async def select(self, user: JSONDict, message: JSONDict, custom_id: str, values: list[str], *,
+                     channel: JSONDict | str | int | None = None) -> str:
+        """Pick ``values`` in the select menu ``custom_id`` on ``message`` (component_type 3 with ``values``);
+        the channel is the message's unless ``channel`` says otherwise.
 
         Raises :class:`LookupError` for a missing menu and :class:`ValueError` for values the menu does not
         offer or a count outside ``min_values..max_values`` (the Discord client cannot send those).
@@ -1211,7 +1303,7 @@ class FakeDiscord:
                 raise ValueError(f"select {custom_id!r} offers no {bad}")
         if not comp.get("min_values", 1) <= len(values) <= comp.get("max_values", 1):
             raise ValueError(f"select {custom_id!r} takes {comp.get('min_values', 1)}..{comp.get('max_values', 1)}")
-        ch = self._component_channel(message)
+        ch = self._component_channel(message, channel)
         data: JSONDict = {"custom_id": custom_id, "component_type": comp["type"], "values": values}
         if comp["type"] in (5, 6, 7):
             resolved: JSONDict = {}
@@ -1263,14 +1355,20 @@ class FakeDiscord:
         return [t for t, it in self.interactions.items() if it["acked_at"] is None]
 
     async def idle(self, quiet: float = 0.1, timeout: float = 5.0) -> None:
-        """Wait until the bot has made no REST call for ``quiet`` seconds (TimeoutError after ``timeout``)."""
+        """Wait until the bot has made no REST call for ``quiet`` seconds and none of discord.py's handler
+        tasks (app commands, views, dynamic items, modals) is still running; TimeoutError after ``timeout``."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             n = len(self.requests)
             await asyncio.sleep(quiet)
-            if len(self.requests) == n:
+            if len(self.requests) == n and not self.handlers_running():
                 return
         raise TimeoutError("bot never went idle")
+
+    @staticmethod
+    def handlers_running() -> list[asyncio.Task[Any]]:
+        """discord.py's tasks that run the bot's interaction and message handlers, still unfinished."""
+        return [t for t in asyncio.all_tasks() if not t.done() and t.get_name().startswith(HANDLER_TASKS)]
 
     def calls(self, method: str, pattern: str) -> list[Req]:
         """The requests with this method whose path fully matches the regex ``pattern``."""
@@ -1290,9 +1388,8 @@ class FakeDiscord:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None and server.sockets  # type: ignore[union-attr]
-        port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        server: Any = site._server  # an asyncio.Server
+        port = server.sockets[0].getsockname()[1]
         self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
         discord.http.Route.BASE = f"http://127.0.0.1:{port}{API}"
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")

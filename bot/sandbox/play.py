@@ -15,6 +15,7 @@ not a terminal::
     modal 1:"my text" 2:other       fill in the modal the bot opened
     show [n]                        the last n messages the current member can see (default 6)
     wait                            wait until the bot is idle
+    advance 25h                     move the clock forward (deadlines, reminders, token expiry)
     restart                         stop and start the bot on the same database
     help, quit
 
@@ -28,6 +29,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import datetime as dt
 import logging
 import re
 import shlex
@@ -56,8 +59,11 @@ __all__ = [
     "SlashCommand",
     "UserRef",
     "format_message",
+    "humanize",
+    "modal_inputs",
     "main",
     "parse_command",
+    "parse_duration",
     "parse_slash",
 ]
 
@@ -78,6 +84,7 @@ commands:
   modal 1:text 2:"more text"   fill in the modal the bot opened (fields by number or custom_id)
   show [n]                     re-print the last n messages you can see (default 6)
   wait                         wait until the bot is idle
+  advance 25h                  move Discord's and the bot's clock forward (d, h, m, s), e.g. to pass a deadline
   restart                      stop and start the bot on the same database
   help                         this text
   quit                         leave (also: exit, Ctrl-D)"""
@@ -183,6 +190,21 @@ def _number(word: str, what: str) -> int:
     return int(word)
 
 
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(d|h|m|s)?", re.I)
+_UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+
+
+def parse_duration(text: str) -> float | None:
+    """Seconds in ``25h``, ``90m``, ``1d12h``, ``30s`` or ``45`` (seconds); None when it is not a duration."""
+    text = text.strip().replace(" ", "")
+    if not text or not re.fullmatch(r"(?:\d+(?:\.\d+)?[dhms]?)+", text, re.I):
+        return None
+    parts = _DURATION.findall(text)
+    if len(parts) > 1 and any(not unit for _, unit in parts):
+        return None
+    return sum(float(n) * _UNITS[(unit or "s").lower()] for n, unit in parts)
+
+
 def parse_command(line: str) -> Command:
     """Parse one playground line into a :class:`Command`; raises :class:`PlayError` with a readable reason.
 
@@ -207,8 +229,8 @@ def parse_command(line: str) -> Command:
         return Command("click", (_number(words[0], "the button"),))
     if verb in ("select", "choose"):
         if len(words) == 1 and re.fullmatch(r"\d+\.\d+", words[0]):
-            control, option = words[0].split(".")
-            return Command("select", (int(control), [int(option)]))
+            menu, option = words[0].split(".")
+            return Command("select", (int(menu), [int(option)]))
         if len(words) < 2:
             raise PlayError(f"usage: {verb} N M  (or {verb} N M1,M2  or {verb} N.M)")
         control = _number(words[0], "the menu")
@@ -230,6 +252,11 @@ def parse_command(line: str) -> Command:
         return Command("modal", (fields,))
     if verb == "show":
         return Command("show", (_number(words[0], "the count") if words else 6,))
+    if verb == "advance":
+        seconds = parse_duration(rest)
+        if seconds is None:
+            raise PlayError("usage: advance DURATION, e.g. advance 25h, advance 90m, advance 1d12h, advance 30s")
+        return Command("advance", (seconds,))
     if verb in ("wait", "restart", "help") and not words:
         return Command(verb)
     if verb in ("quit", "exit", "q") and not words:
@@ -243,25 +270,46 @@ def is_image(attachment: Mapping[str, Any]) -> bool:
     return ctype.startswith("image/") or str(attachment.get("filename", "")).lower().endswith(IMAGE_EXTENSIONS)
 
 
-def _indent(text: str, prefix: str) -> list[str]:
-    return [prefix + line for line in str(text).splitlines() or [""]]
-
-
 def _label(comp: Mapping[str, Any]) -> str:
     emoji = (comp.get("emoji") or {}).get("name") or ""
     label = comp.get("label") or ""
     return f"{emoji} {label}".strip() or "(no label)"
 
 
+def humanize(text: str, names: Mapping[str, str]) -> str:
+    """Replace Discord mentions (``<@id>``, ``<@!id>``, ``<#id>``) by ``@name`` / ``#name`` where ``names``
+    (id -> name) knows the id, and timestamps (``<t:1700000000:R>``) by ``2023-11-14 22:13 UTC``."""
+
+    def sub(m: re.Match[str]) -> str:
+        if m[3] is not None:
+            return f"{dt.datetime.fromtimestamp(int(m[3]), dt.UTC):%Y-%m-%d %H:%M} UTC"
+        name = names.get(m[2])
+        if name is None:
+            return m[0]
+        return f"@{name}" if m[1].startswith("@") else f"#{name}"
+
+    return _MENTION.sub(sub, text)
+
+
+_MENTION = re.compile(r"<(@!?|#)(\d+)>|<t:(-?\d+)(?::[tTdDfFR])?>")
+
+
 def format_message(msg: Mapping[str, Any], *, where: str, start: int = 1, note: str = "",
-                   images: Mapping[str, str] | None = None) -> tuple[list[str], list[Control]]:
+                   images: Mapping[str, str] | None = None,
+                   names: Mapping[str, str] | None = None) -> tuple[list[str], list[Control]]:
     """Render a message payload as readable lines and number its buttons and select menus from ``start``.
 
     ``where`` is the channel's readable name, ``note`` a status such as "edited" or "only you", ``images``
-    maps attachment ids to the files they were saved as. Returns the lines and the numbered controls:
-    buttons as ``[1] Join``, select menus as ``[3] ▾ placeholder`` with options ``3.1``, ``3.2``...
+    maps attachment ids to the files they were saved as, ``names`` maps user and channel ids to names for
+    mentions. Returns the lines and the numbered controls: buttons as ``[1] Join``, select menus as
+    ``[3] ▾ placeholder`` with options ``3.1``, ``3.2``...
     """
     images = images or {}
+    names = names or {}
+
+    def _indent(text: str, prefix: str) -> list[str]:
+        return [prefix + line for line in humanize(str(text), names).splitlines() or [""]]
+
     author = (msg.get("author") or {}).get("username", "?")
     head = f"── {where} · {author}"
     if note:
@@ -273,21 +321,21 @@ def format_message(msg: Mapping[str, Any], *, where: str, start: int = 1, note: 
     if msg.get("content"):
         lines += _indent(msg["content"], "   ")
     for embed in msg.get("embeds") or []:
-        if embed.get("author", {}).get("name"):
-            lines.append(f"   ┃ {embed['author']['name']}")
+        if (embed.get("author") or {}).get("name"):
+            lines += _indent(embed["author"]["name"], "   ┃ ")
         if embed.get("title"):
-            lines.append(f"   ┃ ▌{embed['title']}")
+            lines += _indent(embed["title"], "   ┃ ▌")
         if embed.get("description"):
             lines += _indent(embed["description"], "   ┃ ")
         for f in embed.get("fields") or []:
-            lines.append(f"   ┃ • {f.get('name', '')}:")
+            lines += _indent(f"{f.get('name', '')}:", "   ┃ • ")
             lines += _indent(f.get("value", ""), "   ┃     ")
         for key in ("image", "thumbnail"):
             url = (embed.get(key) or {}).get("url", "")
             if url and not url.startswith("attachment://"):
                 lines.append(f"   ┃ {key}: {url}")
         if (embed.get("footer") or {}).get("text"):
-            lines.append(f"   ┃ — {embed['footer']['text']}")
+            lines += _indent(embed["footer"]["text"], "   ┃ — ")
     controls: list[Control] = []
     n = start
     buttons: list[str] = []
@@ -338,19 +386,46 @@ def format_message(msg: Mapping[str, Any], *, where: str, start: int = 1, note: 
     return lines, controls
 
 
+def modal_inputs(data: Mapping[str, Any]) -> list[tuple[str, JSONDict]]:
+    """The text inputs of a modal payload with their labels, in order (inputs in action rows or in labels)."""
+    found: list[tuple[str, JSONDict]] = []
+    for comp in data.get("components") or []:
+        children = [comp["component"]] if comp.get("type") == 18 and comp.get("component") else list(
+            iter_components(comp.get("components") or []))
+        for child in children:
+            if child.get("type") == 4:
+                found.append((comp.get("label") or child.get("label") or child.get("custom_id", ""), child))
+    return found
+
+
 # ---------------------------------------------------------------------------------------------- session
 
 
 BotFactory = Callable[[], discord.Client]
 
 
-def real_bot_factory(db_path: Path) -> BotFactory:
-    """A factory of the real bot (``bot.app.GameBot``) on the playground database with an offline token."""
+def real_bot_factory(db_path: Path, fake: FakeDiscord | None = None) -> BotFactory:
+    """A factory of the real bot (``bot.app.GameBot``) on the playground database with an offline token.
+
+    With ``fake``, the bot runs on the fake's clock (``advance`` moves both) and checks its deadlines every
+    second, when its ``GameBot`` and ``Settings`` support that.
+    """
+    import dataclasses
+    import inspect
+
     from bot.app import GameBot  # the real bot; imported late so the parser works without it
     from bot.settings import Settings
 
+    overrides: dict[str, Any] = {"database_path": str(db_path), "token": "offline"}
+    kwargs: dict[str, Any] = {}
+    if fake is not None:
+        if "tick_seconds" in {f.name for f in dataclasses.fields(Settings)}:
+            overrides["tick_seconds"] = 1.0
+        if "clock" in inspect.signature(GameBot).parameters:
+            kwargs["clock"] = fake.now
+
     def make() -> discord.Client:
-        return GameBot(Settings.from_env(overrides={"database_path": str(db_path), "token": "offline"}))
+        return GameBot(Settings.from_env(overrides=overrides), **kwargs)
 
     return make
 
@@ -364,13 +439,14 @@ class Playground:
 
     def __init__(self, fake: FakeDiscord, bot_factory: BotFactory, *, images_dir: Path,
                  out: Callable[[str], None] | None = None, answer_timeout: float = 5.0,
-                 idle_timeout: float = 30.0) -> None:
+                 idle_timeout: float = 30.0, advance_settle: float = 1.2) -> None:
         self.fake = fake
         self.bot_factory = bot_factory
         self.images_dir = Path(images_dir)
         self.out = out or (lambda line: print(line, flush=True))
         self.answer_timeout = answer_timeout
         self.idle_timeout = idle_timeout
+        self.advance_settle = advance_settle
         self.bot: discord.Client | None = None
         self.members: dict[str, JSONDict] = {}
         self.current: JSONDict = fake.owner
@@ -418,6 +494,11 @@ class Playground:
             self.out(f"?? {e}")
         except CommandNotPermitted as e:
             self.out(f"?? Discord does not offer this command to {self.current['username']}: {e}")
+        except (LookupError, ValueError) as e:  # what the Discord client itself would not send
+            self.out(f"?? {e.args[0] if e.args else e}")
+        except TimeoutError:
+            self.out("!! the bot did not answer in time")
+            await self._report()
         return True
 
     async def _run(self, cmd: Command) -> bool:
@@ -443,6 +524,12 @@ class Playground:
             await self._modal(cmd.args[0])
         elif cmd.kind == "show":
             self._show(cmd.args[0])
+        elif cmd.kind == "advance":
+            self.fake.advance(cmd.args[0])
+            self.out(f"(the clock moved {cmd.args[0] / 3600:g} h forward; now {self.fake.now_dt():%Y-%m-%d %H:%M} UTC)")
+            await asyncio.sleep(self.advance_settle)  # one pass of the bot's game clock
+            await self.fake.idle(0.2, self.idle_timeout)
+            await self._report()
         elif cmd.kind == "wait":
             await self.fake.idle(0.2, self.idle_timeout)
             await self._report()
@@ -504,7 +591,7 @@ class Playground:
     async def _modal(self, fields: Mapping[str, str]) -> None:
         if self.modal is None:
             raise PlayError("no modal is open")
-        inputs = [c for c in iter_components(self.modal["data"].get("components") or []) if c.get("type") == 4]
+        inputs = [c for _, c in modal_inputs(self.modal["data"])]
         values = {c["custom_id"]: str(c.get("value") or "") for c in inputs}
         for key, value in fields.items():
             if key.isdigit() and 1 <= int(key) <= len(inputs):
@@ -523,6 +610,10 @@ class Playground:
             callback = await self.fake.response(token, self.answer_timeout)
         except TimeoutError:
             callback = None
+        if callback is not None and callback.get("type") == 5:  # "thinking": wait for the real answer
+            original = self.fake.message_for(token) or {}
+            with contextlib.suppress(TimeoutError):
+                await self.fake.wait_for(lambda: not int(original.get("flags") or 0) & LOADING, self.idle_timeout)
         await self.fake.idle(0.15, self.idle_timeout)
         if callback is None and self.fake.interactions[token]["acked_at"] is None:
             self.out("!! the bot did not answer in time: Discord shows \"This interaction failed\"")
@@ -533,18 +624,19 @@ class Playground:
 
     def _print_modal(self, data: Mapping[str, Any]) -> None:
         self.out(f"── modal: {data.get('title', '')}   (answer with: modal 1:text 2:\"more text\")")
-        inputs = [c for c in iter_components(data.get("components") or []) if c.get("type") == 4]
-        labels = {id(c): lab.get("label") for lab in iter_components(data.get("components") or [])
-                  if lab.get("type") == 18 for c in [lab.get("component") or {}]}
-        for k, c in enumerate(inputs, 1):
-            label = c.get("label") or labels.get(id(c)) or c["custom_id"]
+        for k, (label, c) in enumerate(modal_inputs(data), 1):
             value = f" = {c['value']!r}" if c.get("value") else ""
             self.out(f"   {k}. {label}{value}")
 
     # -------------------------------------------------------------------------------------- output
+    def _names(self) -> dict[str, str]:
+        names = {u["id"]: u["username"] for u in self.fake.members}
+        names.update({cid: ch.get("name", cid) for cid, ch in self.fake.channels.items()})
+        return names
+
     def _visible(self, msg: Mapping[str, Any]) -> bool:
         if int(msg.get("flags") or 0) & EPHEMERAL:
-            return self.fake.ephemeral_owner(dict(msg)) == self.current["id"]
+            return bool(self.fake.ephemeral_owner(dict(msg)) == self.current["id"])
         return True
 
     async def _save_images(self, msg: Mapping[str, Any]) -> None:
@@ -564,7 +656,8 @@ class Playground:
             where = self.fake.describe_channel(msg["channel_id"])
             if int(msg.get("flags") or 0) & EPHEMERAL:
                 note = ", ".join(x for x in (note, "only you") if x)
-            lines, found = format_message(msg, where=where, note=note, start=len(controls) + 1, images=self.images)
+            lines, found = format_message(msg, where=where, note=note, start=len(controls) + 1, images=self.images,
+                                          names=self._names())
             for line in lines:
                 self.out(line)
             controls.update({c.number: c for c in found})
@@ -678,8 +771,8 @@ async def amain(argv: Sequence[str] | None = None, *, bot_factory: BotFactory | 
         for suffix in ("", "-wal", "-shm"):
             Path(f"{args.db}{suffix}").unlink(missing_ok=True)
     args.db.parent.mkdir(parents=True, exist_ok=True)
-    factory = bot_factory or real_bot_factory(args.db)
     async with FakeDiscord(owner_name=OWNER) as fake:
+        factory = bot_factory or real_bot_factory(args.db, fake)
         pg = Playground(fake, factory, images_dir=args.images, out=out)
         await pg.start()
         try:
@@ -697,6 +790,7 @@ async def amain(argv: Sequence[str] | None = None, *, bot_factory: BotFactory | 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m bot.sandbox.play``."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord.client").setLevel(logging.ERROR)  # "PyNaCl is not installed" and the like
     return asyncio.run(amain(argv))
 
 

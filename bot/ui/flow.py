@@ -8,6 +8,7 @@ message that changes nothing, and logs anything unexpected.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import shlex
 from collections.abc import AsyncIterator
@@ -61,6 +62,29 @@ class Flow:
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+        self._busy = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @asynccontextmanager
+    async def tracked(self) -> AsyncIterator[None]:
+        """Count a handler as in flight (``wait_idle`` waits for all of them)."""
+        self._busy += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._busy -= 1
+            if self._busy == 0:
+                self._idle.set()
+
+    async def wait_idle(self) -> None:
+        """Wait until no handler is in flight and every board update is delivered."""
+        while True:
+            await self._idle.wait()
+            await self.bot.delivery.drain()
+            if self._busy == 0:
+                return
 
     @property
     def service(self) -> Any:
@@ -78,7 +102,8 @@ class Flow:
     async def guard(self, interaction: discord.Interaction) -> AsyncIterator[None]:
         """Turn refusals into private messages; log anything else and say so privately."""
         try:
-            yield
+            async with self.tracked():
+                yield
         except (GameError, HostError) as exc:
             await self.refuse(interaction, f"⚠️ {exc.message}")
         except Exception:
@@ -272,6 +297,10 @@ class Flow:
 
     async def choose(self, interaction: discord.Interaction, game: int, version: int, index: int) -> None:
         """A legal action picked in a panel: apply it, then show the next decision."""
+        async with self.tracked():
+            await self._choose(interaction, game, version, index)
+
+    async def _choose(self, interaction: discord.Interaction, game: int, version: int, index: int) -> None:
         result: ActResult | None = None
         async with self.guard(interaction):
             await interaction.response.defer()
@@ -295,6 +324,11 @@ class Flow:
 
     async def act_text(self, interaction: discord.Interaction, game: int | None, game_id: str, text: str) -> None:
         """``/<game> play action:<notation>`` for keyboard users."""
+        async with self.tracked():
+            await self._act_text(interaction, game, game_id, text)
+
+    async def _act_text(self, interaction: discord.Interaction, game: int | None, game_id: str,
+                        text: str) -> None:
         result: ActResult | None = None
         seat = -1
         async with self.guard(interaction):

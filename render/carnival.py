@@ -1,0 +1,617 @@
+"""Carnival of Sins board renderer (spec carnival §11 Board image; design §6).
+
+``render_board(view, *, names, highlight=None)`` draws the PUBLIC view
+(``CarnivalEngine.player_view(state, None)``): the round table from above with
+every seat, each die drawn as its shape (d4 triangle, d6 square, d8 diamond, d10
+kite, d12 pentagon, d20 hexagon, W white square) with its id and big value, card
+spots with locked dice, the Devil marker, thin "Sloth would take" lines (spatial),
+or sectors + centre circle (zones); then one panel per player, the score sheet and
+the last log lines. ``render_private(view, *, names)`` draws one seat's view: its
+remaining sins with effect hints and its current secret pick.
+
+View keys used: players, round, rounds, phase, table_model, devil, round_devil,
+order, to_move, rolled, dice[{id, shape, colour, value, place, owner, pos, zone}],
+seat_points, card_spots, r_play, zones, nearest, seats[{seat, hand, previous,
+picked, random_pick, timed_out, card, locked, sum, penalty, total, to_move}],
+round_scores, totals, history[{devil, next_devil}], pending, pride, recent,
+outcome, sins; private: seat, pick, hand_hints.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.base import (
+    BG,
+    HIGHLIGHT,
+    INK,
+    LINE,
+    MUTED,
+    PANEL,
+    SEAT_LETTERS,
+    WHITE,
+    WIDTH,
+    canvas,
+    draw_text,
+    fit_text,
+    seat_colour,
+    text_width,
+)
+
+Colour = tuple[int, int, int]
+
+FELT: Colour = (34, 102, 68)
+FELT_LIGHT: Colour = (52, 128, 88)
+RIM: Colour = (110, 72, 40)
+DIE_BLACK: Colour = (22, 22, 28)
+DEVIL_RED: Colour = (190, 30, 45)
+CARD_BACK: Colour = (70, 40, 110)
+
+SCALE = 0.36
+"""Pixels per milli-unit (table radius 1000 → 360 px)."""
+TABLE_TOP = 72
+TABLE_MARGIN = 96
+CX = WIDTH // 2
+CY = TABLE_TOP + TABLE_MARGIN + int(1000 * SCALE)
+TABLE_BOTTOM = CY + int(1000 * SCALE) + TABLE_MARGIN
+
+SIN_JP = {
+    "greed": "貪欲",
+    "gluttony": "暴食",
+    "envy": "嫉妬",
+    "lust": "色欲",
+    "pride": "傲慢",
+    "sloth": "怠惰",
+    "wrath": "憤怒",
+}
+SIN_ORDER = ("greed", "gluttony", "envy", "lust", "pride", "sloth", "wrath")
+SHAPE_OF = {"d4": "triangle", "d6": "square", "d8": "diamond", "d10": "kite", "d12": "pentagon",
+            "d20": "hexagon", "W": "square"}
+SIZE_ORDER = ("d4", "d6", "d8", "d10", "d12", "d20", "W")
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+
+
+def _letter(seat: int) -> str:
+    return SEAT_LETTERS[seat % len(SEAT_LETTERS)]
+
+
+def format_text(text: str, names: Sequence[str]) -> str:
+    """Replace ``{p0}``-style placeholders with ``A·name`` labels."""
+    return re.sub(r"\{p(\d+)\}", lambda m: f"{_letter(int(m.group(1)))}·{_name(names, int(m.group(1)))}",
+                  text)
+
+
+def _sin_title(sin: str) -> str:
+    return sin.capitalize()
+
+
+def _to_px(x: float, y: float) -> tuple[float, float]:
+    return (CX + x * SCALE, CY - y * SCALE)
+
+
+# --------------------------------------------------------------------------- dice shapes
+
+
+def _shape_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    def poly(n: int, rot: float) -> list[tuple[float, float]]:
+        return [
+            (cx + r * math.cos(math.radians(rot + 360 * i / n)), cy + r * math.sin(math.radians(rot + 360 * i / n)))
+            for i in range(n)
+        ]
+
+    if shape == "triangle":
+        pts = poly(3, -90)
+        return [(x, y + r * 0.22) for x, y in pts]
+    if shape == "square":
+        return poly(4, 45)
+    if shape == "diamond":
+        return [(cx, cy - r * 1.1), (cx + r * 0.95, cy), (cx, cy + r * 1.1), (cx - r * 0.95, cy)]
+    if shape == "kite":
+        return [(cx, cy - r * 1.25), (cx + r * 1.05, cy - r * 0.3), (cx, cy + r * 1.05),
+                (cx - r * 1.05, cy - r * 0.3)]
+    if shape == "pentagon":
+        return poly(5, -90)
+    return poly(6, 0)  # hexagon
+
+
+def draw_die(
+    draw: ImageDraw.ImageDraw,
+    die: str,
+    value: int | None,
+    cx: float,
+    cy: float,
+    r: float,
+    *,
+    label: bool = True,
+    highlight: bool = False,
+) -> None:
+    """Draw one die as its shape centred at (cx, cy) with radius ``r`` px, its value
+    big inside and (``label``) its id under it."""
+    white = die == "W"
+    shape = SHAPE_OF.get(die, "square")
+    pts = _shape_points(shape, cx, cy, r)
+    if highlight:
+        draw.ellipse((cx - r - 9, cy - r - 9, cx + r + 9, cy + r + 9), outline=HIGHLIGHT, width=5)
+    draw.polygon(pts, fill=WHITE if white else DIE_BLACK, outline=INK if white else WHITE, width=3)
+    if value is not None:
+        size = int(r * (0.95 if shape != "triangle" else 0.8))
+        if value >= 10:
+            size = int(size * 0.85)
+        size = max(18, size)
+        ty = cy + (r * 0.18 if shape == "triangle" else -r * 0.12 if shape == "kite" else 0)
+        draw_text(draw, (cx, ty), str(value), size=size, fill=INK if white else WHITE, bold=True, anchor="mm")
+    if label:
+        tag = "W" if white else die
+        w = text_width(tag, 20, True) + 10
+        top = cy + r + (4 if shape != "triangle" else 2)
+        draw.rounded_rectangle((cx - w / 2, top, cx + w / 2, top + 24), radius=6,
+                               fill=WHITE if not white else (255, 240, 180), outline=INK)
+        draw_text(draw, (cx, top + 12), tag, size=20, bold=True, anchor="mm")
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _seat_angle(seat: int, n: int) -> float:
+    return math.radians(-90.0 - 360.0 * seat / n)
+
+
+def _tag(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, *, size: int = 20,
+         fill: Colour = PANEL, ink: Colour = INK, bold: bool = False, outline: Colour | None = None) -> float:
+    """Rounded tag with ``text``, left edge at x, vertical centre at y; returns its right edge."""
+    w = text_width(text, size, bold) + 16
+    h = size + 12
+    draw.rounded_rectangle((x, y - h / 2, x + w, y + h / 2), radius=8, fill=fill, outline=outline or LINE,
+                           width=2)
+    draw_text(draw, (x + 8, y), text, size=size, fill=ink, bold=bold, anchor="lm")
+    return x + w
+
+
+def _devil_tag(draw: ImageDraw.ImageDraw, x: float, y: float, anchor_right: bool = False) -> float:
+    text = "DEVIL 悪魔"
+    w = text_width(text, 20, True) + 16
+    if anchor_right:
+        x -= w
+    return _tag(draw, x, y, text, fill=DEVIL_RED, ink=WHITE, bold=True, outline=INK)
+
+
+def _phase_text(view: dict[str, Any], names: Sequence[str]) -> str:
+    phase = view["phase"]
+    rnd = view["round"]
+    if phase == "setup":
+        return "Drawing the first Devil holder…"
+    if phase == "roll":
+        return f"Round {rnd}: the Devil holder rolls the dice…"
+    if phase == "choose":
+        waiting = [s for s in view["to_move"] if s >= 0]
+        if not waiting:
+            return f"Round {rnd}: a random sin is being picked…"
+        who = ", ".join(_letter(s) for s in waiting)
+        return f"Round {rnd}: secret sin picks — waiting for {who}"
+    if phase == "resolve" and view.get("pending"):
+        p = view["pending"]
+        return f"{_letter(p['seat'])}·{_name(names, p['seat'])} resolves {_sin_title(p['sin'])}"
+    if phase == "wrath_chance":
+        return "A Wrath die is flying…"
+    if phase == "pride" and view.get("pride"):
+        pr = view["pride"]
+        s = pr["players"][pr["turn"]]
+        return f"Pride: {_letter(s)}·{_name(names, s)} takes a die"
+    if phase == "over":
+        out = view.get("outcome") or {}
+        win = out.get("winners", [])
+        return "Game over — winner: " + ", ".join(f"{_letter(s)}·{_name(names, s)}" for s in win)
+    return ""
+
+
+# --------------------------------------------------------------------------- table
+
+
+def _draw_table(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str],
+                highlight: str | None) -> None:
+    n = view["players"]
+    spatial = view["table_model"] == "spatial"
+    r_seat = 1000 * SCALE
+    r_play = view.get("r_play", 850) * SCALE
+    draw.ellipse((CX - r_seat - 14, CY - r_seat - 14, CX + r_seat + 14, CY + r_seat + 14), fill=RIM)
+    draw.ellipse((CX - r_seat, CY - r_seat, CX + r_seat, CY + r_seat), fill=FELT)
+    dice = {d["id"]: d for d in view["dice"]}
+    rolled = bool(view.get("rolled"))
+    if spatial:
+        draw.ellipse((CX - r_play, CY - r_play, CX + r_play, CY + r_play), outline=FELT_LIGHT, width=3)
+    else:
+        rc = r_seat * 0.26
+        for k in range(n):
+            a = _seat_angle(k, n) + math.pi / n
+            x0, y0 = CX + rc * math.cos(a), CY - rc * math.sin(a)
+            x1, y1 = CX + r_seat * math.cos(a), CY - r_seat * math.sin(a)
+            draw.line((x0, y0, x1, y1), fill=FELT_LIGHT, width=4)
+        draw.ellipse((CX - rc, CY - rc, CX + rc, CY + rc), fill=FELT_LIGHT, outline=(200, 220, 200), width=3)
+        draw_text(draw, (CX, CY - rc + 18), "centre", size=20, fill=(225, 240, 225), anchor="mm")
+
+    seats = view["seats"]
+    seat_pts = view["seat_points"]
+
+    # nearest-die lines (spatial): "Sloth would take …"
+    if spatial and rolled:
+        for s, die in enumerate(view.get("nearest") or []):
+            if die is None:
+                continue
+            sx, sy = _to_px(*seat_pts[s])
+            dx, dy = _to_px(*dice[die]["pos"])
+            draw.line((sx, sy, dx, dy), fill=seat_colour(s), width=3)
+
+    # cards at their spots (pulled inside the rim) with locked dice
+    card_inner: dict[int, float] = {}
+    for s in range(n):
+        seat = seats[s]
+        ang = _seat_angle(s, n)
+        locked = seat["locked"]
+        card = seat["card"]
+        title = f"{_sin_title(card)} {SIN_JP[card]}" if card else "picked ✓"
+        w = max(text_width(title, 20, True) + 20, 46 * len(locked) + 12)
+        h = 90 if locked else 44
+        pull = abs(math.cos(ang)) * w / 2 + abs(math.sin(ang)) * h / 2 + 10
+        px = CX + (r_seat - pull) * math.cos(ang)
+        py = CY - (r_seat - pull) * math.sin(ang)
+        card_inner[s] = r_seat - 2 * pull + 10
+        box = (px - w / 2, py - h / 2, px + w / 2, py + h / 2)
+        if card:
+            draw.rounded_rectangle(box, radius=8, fill=WHITE, outline=seat_colour(s), width=4)
+            draw_text(draw, (px, box[1] + 20), title, size=20, bold=True, anchor="mm")
+        elif seat["picked"]:
+            draw.rounded_rectangle(box, radius=8, fill=CARD_BACK, outline=seat_colour(s), width=4)
+            draw_text(draw, (px, box[1] + 20), "picked ✓", size=20, fill=WHITE, bold=True, anchor="mm")
+        else:
+            draw.rounded_rectangle(box, radius=8, fill=FELT_LIGHT, outline=seat_colour(s), width=2)
+            draw_text(draw, (px, box[1] + 20), "…" if view["phase"] == "choose" else "",
+                      size=20, fill=WHITE, anchor="mm")
+        for i, die in enumerate(locked):
+            dx = px - (len(locked) - 1) * 23 + i * 46
+            draw_die(draw, die, dice[die]["value"], dx, box[1] + 62, 20, label=False,
+                     highlight=highlight == die)
+
+    # table dice
+    if rolled:
+        if spatial:
+            table = [d for d in SIZE_ORDER if dice[d]["place"] == "table"]
+            for d in table:
+                x, y = _to_px(*dice[d]["pos"])
+                draw_die(draw, d, dice[d]["value"], x, y, 30, highlight=highlight == d)
+        else:
+            zones = view.get("zones") or {}
+            for zone, members in zones.items():
+                members = [d for d in members if dice[d]["place"] == "table"]
+                if not members:
+                    continue
+                if zone == "centre":
+                    cols = min(3, len(members))
+                    rows = (len(members) + cols - 1) // cols
+                    zx, zy = float(CX), CY + 10.0
+                else:
+                    k = int(zone[4:])
+                    a = _seat_angle(k, n)
+                    side = abs(math.cos(a)) > 0.6
+                    inner = card_inner.get(k, r_seat * 0.7)
+                    rc0 = r_seat * 0.26
+                    if side:
+                        room = (inner - rc0) / max(abs(math.cos(a)), 0.01)
+                        cols = min(2 if room >= 66 + 62 else 1, len(members))
+                    else:
+                        cols = min(3, len(members))
+                    rows = (len(members) + cols - 1) // cols
+                    ext = abs(math.cos(a)) * cols * 33 + abs(math.sin(a)) * rows * 44
+                    rr = max(inner - ext - 4, rc0 + ext) if not side else (inner + rc0) / 2
+                    zx, zy = CX + rr * math.cos(a), CY - rr * math.sin(a)
+                for i, d in enumerate(members):
+                    c, r = i % cols, i // cols
+                    x = zx + (c - (cols - 1) / 2) * 66
+                    y = zy + (r - (rows - 1) / 2) * 88 - 10
+                    draw_die(draw, d, dice[d]["value"], x, y, 28, highlight=highlight == d)
+
+    # seat markers with names (outside the rim)
+    for s in range(n):
+        ang = _seat_angle(s, n)
+        sx, sy = _to_px(*seat_pts[s])
+        draw.ellipse((sx - 11, sy - 11, sx + 11, sy + 11), fill=seat_colour(s), outline=INK, width=2)
+        side = abs(math.cos(ang)) > 0.6
+        h = 40
+        if side:
+            room = (sx - 30 if math.cos(ang) < 0 else WIDTH - sx - 30) - 8
+            name = fit_text(_name(names, s), 24, max(60, room - 50), True)
+            w = text_width(name, 24, True) + 52
+            left = sx - 30 - w if math.cos(ang) < 0 else sx + 30
+            left = min(max(left, 6), WIDTH - 6 - w)
+            top = sy - h / 2
+        else:
+            name = fit_text(_name(names, s), 24, 300, True)
+            w = text_width(name, 24, True) + 52
+            left = sx - w / 2
+            top = sy - h / 2 + (-34 if math.sin(ang) > 0 else 34)
+        outline = HIGHLIGHT if seats[s]["to_move"] else INK
+        draw.rounded_rectangle((left, top, left + w, top + h), radius=10, fill=WHITE, outline=outline,
+                               width=4 if seats[s]["to_move"] else 2)
+        draw.ellipse((left + 6, top + 6, left + 34, top + 34), fill=seat_colour(s), outline=INK)
+        draw_text(draw, (left + 20, top + 20), _letter(s), size=20, fill=WHITE, bold=True, anchor="mm")
+        draw_text(draw, (left + 42, top + 20), name, size=24, bold=True, anchor="lm")
+        if view.get("devil") == s:
+            dw = text_width("DEVIL 悪魔", 20, True) + 16
+            if side:
+                dx, dy = min(max(left + (w - dw) / 2, 6), WIDTH - 6 - dw), top + h + 22
+            elif math.sin(ang) > 0:
+                dx, dy = left + w + 8, top + h / 2
+            else:
+                dx, dy = left + w + 8, top + h / 2
+            _devil_tag(draw, dx, dy)
+
+
+# --------------------------------------------------------------------------- panels
+
+
+def _draw_panels(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], top: int,
+                 highlight: str | None) -> int:
+    dice = {d["id"]: d for d in view["dice"]}
+    y = top
+    row_h = 132
+    for seat in view["seats"]:
+        s = seat["seat"]
+        col = seat_colour(s)
+        box = (16, y, WIDTH - 16, y + row_h - 10)
+        draw.rounded_rectangle(box, radius=12, fill=WHITE if not seat["to_move"] else (255, 248, 220),
+                               outline=HIGHLIGHT if seat["to_move"] else LINE, width=4 if seat["to_move"] else 2)
+        draw.rounded_rectangle((16, y, 30, y + row_h - 10), radius=6, fill=col)
+        # line 1: letter, name, devil, total
+        draw.ellipse((40, y + 8, 76, y + 44), fill=col, outline=INK, width=2)
+        draw_text(draw, (58, y + 26), _letter(s), size=24, fill=WHITE, bold=True, anchor="mm")
+        draw_text(draw, (86, y + 26), _name(names, s), size=26, bold=True, anchor="lm", max_width=420)
+        nx = 86 + min(420, text_width(_name(names, s), 26, True)) + 14
+        if view.get("devil") == s:
+            nx = _devil_tag(draw, nx, y + 26) + 8
+        if seat["to_move"] and view["phase"] != "over":
+            _tag(draw, nx, y + 26, "to move", fill=HIGHLIGHT, bold=True)
+        draw_text(draw, (WIDTH - 32, y + 26), f"Total {seat['total']}", size=28, bold=True, anchor="rm")
+        # line 2: current card + locked dice
+        ly = y + 66
+        card = seat["card"]
+        if card:
+            x = _tag(draw, 40, ly, f"{_sin_title(card)} {SIN_JP[card]}", size=22, fill=(255, 255, 255),
+                     bold=True, outline=col)
+        elif seat["picked"]:
+            text = "picked ✓ (at random)" if seat["random_pick"] else "picked ✓"
+            x = _tag(draw, 40, ly, text, size=22, fill=CARD_BACK, ink=WHITE, bold=True)
+        elif view["phase"] == "choose":
+            x = _tag(draw, 40, ly, "timed out…" if seat["timed_out"] else "choosing…", size=22)
+        else:
+            x = _tag(draw, 40, ly, "no card", size=22, ink=MUTED)
+        x += 16
+        for die in seat["locked"]:
+            draw_die(draw, die, dice[die]["value"], x + 20, ly, 21, label=False, highlight=highlight == die)
+            draw_text(draw, (x + 20, ly + 25), die, size=20, anchor="mt", fill=MUTED)
+            x += 48
+        if seat["locked"]:
+            draw_text(draw, (x + 4, ly), f"= {seat['sum']}", size=26, bold=True, anchor="lm")
+            x += text_width(f"= {seat['sum']}", 26, True) + 16
+        if seat["penalty"]:
+            _tag(draw, x + 4, ly, f"off the table −{seat['penalty']}", size=20, fill=DEVIL_RED, ink=WHITE,
+                 bold=True)
+        # line 3: played strip and cards left
+        py = y + 104
+        prev = seat["previous"]
+        draw_text(draw, (40, py), "Played:", size=20, fill=MUTED, anchor="lm")
+        px = 40 + text_width("Played:", 20) + 8
+        if not prev:
+            draw_text(draw, (px, py), "—", size=20, fill=MUTED, anchor="lm")
+        for sin in prev:
+            abbrev = _sin_title(sin)[:5]
+            px = _tag(draw, px, py, abbrev, size=20, fill=PANEL) + 4
+        left = seat["hand"]
+        lx = max(px + 20, 600)
+        txt = f"Left {len(left)}: " + " ".join(_sin_title(x)[:5] for x in SIN_ORDER if x in left)
+        if not left:
+            txt = "Left: —"
+        draw_text(draw, (lx, py), txt, size=20, fill=INK, anchor="lm", max_width=WIDTH - 30 - lx)
+        y += row_h
+    return y
+
+
+def _draw_scores(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], top: int) -> int:
+    n = view["players"]
+    rounds = view["rounds"]
+    draw_text(draw, (20, top + 18), "Score sheet", size=26, bold=True, anchor="lm")
+    y = top + 40
+    label_w = 150
+    col_w = (WIDTH - 40 - label_w) / n
+    row_h = 34
+    # header
+    draw.rectangle((20, y, WIDTH - 20, y + row_h), fill=PANEL)
+    draw_text(draw, (30, y + row_h / 2), "Round", size=20, bold=True, anchor="lm")
+    for s in range(n):
+        cx = 20 + label_w + col_w * (s + 0.5)
+        draw.rectangle((20 + label_w + col_w * s + 4, y + 4, 20 + label_w + col_w * s + 14, y + row_h - 4),
+                       fill=seat_colour(s))
+        draw_text(draw, (cx + 6, y + row_h / 2), f"{_letter(s)} {_name(names, s)}", size=20, bold=True,
+                  anchor="mm", max_width=col_w - 26)
+    y += row_h
+    history = view.get("history") or []
+    current = view["round"] if view["phase"] != "over" else None
+    for r in range(rounds):
+        fill = (255, 248, 220) if current == r + 1 else (WHITE if r % 2 == 0 else BG)
+        draw.rectangle((20, y, WIDTH - 20, y + row_h), fill=fill)
+        draw_text(draw, (30, y + row_h / 2), f"{r + 1}", size=20, anchor="lm")
+        if r < len(view["round_scores"]):
+            row = view["round_scores"][r]
+            info = history[r] if r < len(history) else {}
+            for s in range(n):
+                cx = 20 + label_w + col_w * (s + 0.5)
+                mark = ""
+                cards = info.get("cards") or []
+                if s < len(cards) and cards[s]:
+                    mark = f" {_sin_title(cards[s])[:3]}"
+                text = f"{row[s]}{mark}"
+                draw_text(draw, (cx, y + row_h / 2), text, size=20, anchor="mm", max_width=col_w - 8,
+                          bold=info.get("devil") == s)
+        y += row_h
+    draw.rectangle((20, y, WIDTH - 20, y + row_h + 4), fill=PANEL)
+    draw_text(draw, (30, y + row_h / 2 + 2), "Total", size=22, bold=True, anchor="lm")
+    winners = set((view.get("outcome") or {}).get("winners", []))
+    for s in range(n):
+        cx = 20 + label_w + col_w * (s + 0.5)
+        text = f"{view['totals'][s]}" + (" ★" if s in winners else "")
+        draw_text(draw, (cx, y + row_h / 2 + 2), text, size=24, bold=True, anchor="mm")
+    y += row_h + 4
+    draw_text(draw, (20, y + 16), "Bold = that round's Devil holder (roller).", size=20, fill=MUTED,
+              anchor="lm")
+    return y + 34
+
+
+def _draw_log(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], top: int) -> int:
+    lines = (view.get("recent") or [])[-5:]
+    if not lines:
+        return top
+    draw_text(draw, (20, top + 16), "Latest", size=24, bold=True, anchor="lm")
+    y = top + 40
+    for line in lines:
+        wrapped = wrap_text(format_text(line, names), 20, WIDTH - 70)
+        for i, part in enumerate(wrapped[:3]):
+            if i == 2 and len(wrapped) > 3:
+                part = fit_text(part + " " + wrapped[3], 20, WIDTH - 70)
+            draw_text(draw, (28 if i == 0 else 48, y + 12), part, size=20, anchor="lm",
+                      fill=INK if i == 0 else (60, 60, 70))
+            y += 27
+        y += 4
+    return y + 10
+
+
+def wrap_text(text: str, size: int, max_width: float) -> list[str]:
+    """Split ``text`` into lines of at most ``max_width`` px (word wrap; long words are cut)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        trial = f"{current} {word}" if current else word
+        if text_width(trial, size) <= max_width:
+            current = trial
+            continue
+        if current:
+            lines.append(current)
+        while text_width(word, size) > max_width:
+            cut = len(word)
+            while cut > 1 and text_width(word[:cut], size) > max_width:
+                cut -= 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        current = word
+    if current:
+        lines.append(current)
+    return lines
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def render_board(view: dict[str, Any], *, names: Sequence[str], highlight: str | None = None) -> Image.Image:
+    """Draw the public board (spec carnival §11).
+
+    Args:
+        view: ``CarnivalEngine.player_view(state, None)``.
+        names: display names by seat.
+        highlight: a die id (``"d12"``) to ring in yellow, or None.
+
+    Returns:
+        An RGB image ``render.base.WIDTH`` px wide.
+    """
+    n = view["players"]
+    height = TABLE_BOTTOM + 10 + 132 * n + 60 + 34 * (view["rounds"] + 2) + 80 + 5 * (3 * 27 + 4) + 60
+    img, draw = canvas(height)
+    # header
+    draw.rectangle((0, 0, WIDTH, TABLE_TOP - 8), fill=(40, 24, 60))
+    draw_text(draw, (20, 22), "Carnival of Sins 罪のカーニバル", size=28, fill=WHITE, bold=True, anchor="lm")
+    rnd = f"Round {view['round']}/{view['rounds']}"
+    draw_text(draw, (WIDTH - 20, 22), rnd, size=28, fill=HIGHLIGHT, bold=True, anchor="rm")
+    model = "spatial table" if view["table_model"] == "spatial" else "zone table"
+    draw_text(draw, (20, 50), _phase_text(view, names), size=22, fill=WHITE, anchor="lm", max_width=WIDTH - 230)
+    draw_text(draw, (WIDTH - 20, 50), model, size=20, fill=(210, 200, 230), anchor="rm")
+    _draw_table(draw, view, names, highlight)
+    if view["table_model"] == "spatial" and view.get("rolled"):
+        draw_text(draw, (20, TABLE_BOTTOM - 14), "Lines: the die Sloth would take for each seat.",
+                  size=20, fill=MUTED, anchor="lm")
+    y = _draw_panels(draw, view, names, TABLE_BOTTOM + 10, highlight)
+    y = _draw_scores(draw, view, names, y + 6)
+    y = _draw_log(draw, view, names, y + 4)
+    return img.crop((0, 0, WIDTH, min(height, y + 10)))
+
+
+def render_private(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image:
+    """Draw one seat's private view: current secret pick, remaining sins with one-line
+    hints, played sins and the dice now on the table (spec carnival §7, §11).
+
+    Args:
+        view: ``CarnivalEngine.player_view(state, seat)``.
+        names: display names by seat.
+    """
+    seat = int(view["seat"])
+    hints = view.get("hand_hints") or []
+    pick = view.get("pick")
+    me = view["seats"][seat]
+    height = 200 + 86 * max(1, len(hints)) + 260
+    img, draw = canvas(height)
+    col = seat_colour(seat)
+    draw.rectangle((0, 0, WIDTH, 70), fill=(40, 24, 60))
+    draw.ellipse((16, 14, 58, 56), fill=col, outline=WHITE, width=2)
+    draw_text(draw, (37, 35), _letter(seat), size=24, fill=WHITE, bold=True, anchor="mm")
+    draw_text(draw, (70, 35), f"Your sins — {_name(names, seat)}", size=28, fill=WHITE, bold=True, anchor="lm",
+              max_width=700)
+    draw_text(draw, (WIDTH - 20, 35), f"Round {view['round']}/{view['rounds']}", size=26, fill=HIGHLIGHT,
+              bold=True, anchor="rm")
+    y = 96
+    if me["card"]:
+        status = f"Revealed this round: {_sin_title(me['card'])} {SIN_JP[me['card']]}"
+    elif pick:
+        status = f"Your secret pick: {_sin_title(pick)} {SIN_JP[pick]}"
+        if me["random_pick"]:
+            status += " (picked at random)"
+    elif view["phase"] == "choose":
+        status = "You have not picked yet."
+    else:
+        status = "No pick to make now."
+    draw_text(draw, (20, y), status, size=28, bold=True, anchor="lm", max_width=WIDTH - 40)
+    y += 36
+    if view["phase"] == "choose" and view["round"] < view["rounds"]:
+        draw_text(draw, (20, y), "You may change your pick until everyone has picked.", size=20, fill=MUTED,
+                  anchor="lm")
+    y += 30
+    for h in hints:
+        sid = h["id"]
+        chosen = sid == pick
+        box = (16, y, WIDTH - 16, y + 76)
+        draw.rounded_rectangle(box, radius=12, fill=(255, 246, 200) if chosen else WHITE,
+                               outline=HIGHLIGHT if chosen else LINE, width=5 if chosen else 2)
+        draw_text(draw, (36, y + 24), f"{h['name']} {h['japanese']}", size=28, bold=True, anchor="lm")
+        if chosen:
+            _tag(draw, WIDTH - 190, y + 24, "your pick ✓", size=22, fill=HIGHLIGHT, bold=True)
+        draw_text(draw, (36, y + 56), h["hint"], size=22, fill=INK, anchor="lm", max_width=WIDTH - 80)
+        y += 86
+    if not hints:
+        draw_text(draw, (20, y + 20), "No sins left in your hand.", size=24, anchor="lm")
+        y += 50
+    played = me["played"] if "played" in me else me["previous"]
+    draw_text(draw, (20, y + 20), "Played: " + (", ".join(_sin_title(s) for s in played) or "—"), size=22,
+              anchor="lm", max_width=WIDTH - 40)
+    y += 52
+    if view.get("rolled"):
+        draw_text(draw, (20, y + 12), "Dice now:", size=22, bold=True, anchor="lm")
+        x = 150.0
+        for d in view["dice"]:
+            where = "table" if d["place"] == "table" else f"{_letter(d['owner'])}'s card"
+            draw_die(draw, d["id"], d["value"], x, y + 40, 24, label=True)
+            draw_text(draw, (x, y + 100), where, size=20, fill=MUTED, anchor="mm")
+            x += 132
+        y += 120
+    return img.crop((0, 0, WIDTH, min(height, y + 16)))

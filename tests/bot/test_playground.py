@@ -1,0 +1,382 @@
+"""Tests of the terminal playground (bot/sandbox/play.py): the command parser, the message formatter, and the
+REPL loop end to end with a small stand-in bot (and with the real bot when ``bot.app`` exists)."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+from PIL import Image
+
+from bot.sandbox.fakecord import FakeDiscord
+from bot.sandbox.play import (
+    Command,
+    Control,
+    PlayError,
+    Playground,
+    SlashCommand,
+    UserRef,
+    amain,
+    format_message,
+    humanize,
+    is_image,
+    modal_inputs,
+    parse_command,
+    parse_duration,
+    parse_slash,
+    run_lines,
+)
+
+# ---------------------------------------------------------------------------------------------- parser
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("/game new game:carnival", SlashCommand("game", ("new",), {"game": "carnival"})),
+        ("/carnival play action:choose lust", SlashCommand("carnival", ("play",), {"action": "choose lust"})),
+        ("/game new game:heaven players:4 timeout:10", SlashCommand("game", ("new",), {"game": "heaven", "players": 4,
+                                                                                   "timeout": 10})),
+        ("/game kick player:@bob", SlashCommand("game", ("kick",), {"player": UserRef("bob")})),
+        ('/game note text:"a: b  c" n:-2', SlashCommand("game", ("note",), {"text": "a: b  c", "n": -2})),
+        ("/game mine", SlashCommand("game", ("mine",), {})),
+        ("game board", SlashCommand("game", ("board",), {})),
+        ("/Game New game:Carnival", SlashCommand("game", ("new",), {"game": "Carnival"})),
+        ("/carnival play action:gre?", SlashCommand("carnival", ("play",), {"action": "gre"}, "action")),
+        ("/carnival play action:?", SlashCommand("carnival", ("play",), {"action": ""}, "action")),
+        ("/x a b c:1 d:two words e:x", SlashCommand("x", ("a", "b"), {"c": 1, "d": "two words", "e": "x"})),
+    ],
+)
+def test_parse_slash(text: str, expected: SlashCommand) -> None:
+    assert parse_slash(text) == expected
+
+
+@pytest.mark.parametrize("text", ["/", "/ game:x", "/game a:1 a:2", '/game a:"open', "/g a:x? b:y?"])
+def test_parse_slash_errors(text: str) -> None:
+    with pytest.raises(PlayError):
+        parse_slash(text)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("", Command("nothing")),
+        ("   # a comment", Command("nothing")),
+        ("as bob", Command("as", ("bob",))),
+        ("as @Bob", Command("as", ("bob",))),
+        ("click 2", Command("click", (2,))),
+        ("choose 3 1", Command("select", (3, [1]))),
+        ("select 3 2", Command("select", (3, [2]))),
+        ("select 3 1,2", Command("select", (3, [1, 2]))),
+        ("select 3 1, 2", Command("select", (3, [1, 2]))),
+        ("choose 3.2", Command("select", (3, [2]))),
+        ("select 4 @bob,@carol", Command("select", (4, ["bob", "carol"]))),
+        ("show", Command("show", (6,))),
+        ("show 2", Command("show", (2,))),
+        ("wait", Command("wait")),
+        ("restart", Command("restart")),
+        ("help", Command("help")),
+        ("quit", Command("quit")),
+        ("exit", Command("quit")),
+        ('modal 1:hello 2:"two words"', Command("modal", ({"1": "hello", "2": "two words"},))),
+        ("/game new game:carnival", Command("slash", (SlashCommand("game", ("new",), {"game": "carnival"}),))),
+        ("advance 25h", Command("advance", (90000.0,))),
+    ],
+)
+def test_parse_command(line: str, expected: Command) -> None:
+    assert parse_command(line) == expected
+
+
+@pytest.mark.parametrize("line", ["click", "click two", "as", "as a b", "select 3", "select x 1", "select 3 a",
+                                  "dance", "modal nocolon", "show many", "wait now", "advance", "advance soon"])
+def test_parse_command_errors(line: str) -> None:
+    with pytest.raises(PlayError):
+        parse_command(line)
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [("25h", 90000), ("90m", 5400), ("1d12h", 129600), ("30s", 30), ("45", 45), ("1.5h", 5400), ("2D", 172800),
+     ("", None), ("soon", None), ("1h 30", None), ("h", None)],
+)
+def test_parse_duration(text: str, seconds: float | None) -> None:
+    assert parse_duration(text) == seconds
+
+
+def test_humanize_mentions_and_timestamps() -> None:
+    names = {"11": "bob", "22": "games"}
+    text = "<@11> and <@!11>, see <#22>; <@99> stays; due <t:1700000000:R> or <t:1700000000>"
+    assert humanize(text, names) == ("@bob and @bob, see #games; <@99> stays; due 2023-11-14 22:13 UTC or "
+                                     "2023-11-14 22:13 UTC")
+
+
+# ---------------------------------------------------------------------------------------------- formatter
+
+BOT = {"id": "1", "username": "testbot"}
+
+
+def test_format_message_content_embed_components_and_images() -> None:
+    msg = {
+        "id": "10", "channel_id": "5", "author": BOT, "flags": 0, "content": "Lobby open\nsecond line",
+        "embeds": [{"title": "Carnival of Sins", "description": "Waiting for players",
+                    "fields": [{"name": "Players", "value": "alice\nbob"}], "footer": {"text": "game #3"},
+                    "image": {"url": "attachment://board.png"}}],
+        "components": [
+            {"type": 1, "components": [
+                {"type": 2, "style": 1, "label": "Join", "custom_id": "g:3:1:join"},
+                {"type": 2, "style": 2, "label": "Leave", "custom_id": "g:3:1:leave", "emoji": {"name": "🚪"}},
+                {"type": 2, "style": 3, "label": "Start", "custom_id": "g:3:1:start", "disabled": True},
+                {"type": 2, "style": 5, "label": "Rules", "url": "https://example.invalid/rules"}]},
+            {"type": 1, "components": [
+                {"type": 3, "custom_id": "g:3:1:sin", "placeholder": "Choose a sin", "min_values": 1,
+                 "max_values": 2, "options": [{"label": "Lust", "value": "lust", "description": "take a card"},
+                                              {"label": "Greed", "value": "greed", "default": True}]}]},
+        ],
+        "attachments": [{"id": "77", "filename": "board.png", "size": 10, "content_type": "image/png"},
+                        {"id": "78", "filename": "log.txt", "size": 5, "content_type": "text/plain"}],
+    }
+    lines, controls = format_message(msg, where="#games › Carnival #3", note="edited", start=4,
+                                     images={"77": "playground/images/0001-board.png"})
+    assert lines == [
+        "── #games › Carnival #3 · testbot (edited)",
+        "   Lobby open",
+        "   second line",
+        "   ┃ ▌Carnival of Sins",
+        "   ┃ Waiting for players",
+        "   ┃ • Players:",
+        "   ┃     alice",
+        "   ┃     bob",
+        "   ┃ — game #3",
+        "   [4] Join   [5] 🚪 Leave   [6] Start (disabled)   [link Rules: https://example.invalid/rules]",
+        "   [7] ▾ Choose a sin (pick 1–2)",
+        "       7.1 Lust — take a card",
+        "       7.2 Greed (default)",
+        "   image: playground/images/0001-board.png",
+        "   file: log.txt (5 bytes)",
+    ]
+    assert controls == [
+        Control(4, "10", "g:3:1:join", "button", 2),
+        Control(5, "10", "g:3:1:leave", "button", 2),
+        Control(6, "10", "g:3:1:start", "button", 2),
+        Control(7, "10", "g:3:1:sin", "select", 3, (("Lust", "lust"), ("Greed", "greed")), 1, 2),
+    ]
+
+
+def test_format_message_thinking_and_layout_components() -> None:
+    thinking = {"id": "1", "channel_id": "5", "author": BOT, "flags": 128, "content": "", "embeds": [],
+                "components": [], "attachments": []}
+    assert format_message(thinking, where="#games")[0] == ["── #games · testbot", "   (thinking…)"]
+    v2 = {"id": "2", "channel_id": "5", "author": BOT, "flags": 1 << 15, "content": "", "embeds": [],
+          "components": [{"type": 17, "components": [
+              {"type": 10, "content": "Your hand"},
+              {"type": 9, "components": [{"type": 10, "content": "Lust"}],
+               "accessory": {"type": 2, "style": 1, "label": "Play", "custom_id": "p"}}]}],
+          "attachments": []}
+    lines, controls = format_message(v2, where="DM to bob", note="only you")
+    assert lines == ["── DM to bob · testbot (only you)", "   Your hand", "   Lust", "   [1] Play"]
+    assert [c.custom_id for c in controls] == ["p"]
+
+
+def test_is_image_and_modal_inputs() -> None:
+    assert is_image({"filename": "board.PNG"}) and is_image({"filename": "x", "content_type": "image/jpeg"})
+    assert not is_image({"filename": "log.txt", "content_type": "text/plain"})
+    data = {"custom_id": "m", "title": "Rename", "components": [
+        {"type": 1, "components": [{"type": 4, "custom_id": "a", "label": "Name"}]},
+        {"type": 18, "label": "Note", "component": {"type": 4, "custom_id": "b"}}]}
+    assert [(label, c["custom_id"]) for label, c in modal_inputs(data)] == [("Name", "a"), ("Note", "b")]
+
+
+# ---------------------------------------------------------------------------------------------- stand-in bot
+
+
+def _png() -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (40, 20), "white").save(buf, "PNG")
+    return buf.getvalue()
+
+
+class LobbyView(discord.ui.View):
+    """Join / Leave buttons and a sin select, state kept in the shared ``store`` (the "database")."""
+
+    def __init__(self, store: dict[str, Any]) -> None:
+        super().__init__(timeout=None)
+        self.store = store
+
+    def embed(self) -> discord.Embed:
+        e = discord.Embed(title=f"{self.store['game'].title()} lobby", description="Waiting for players")
+        e.add_field(name="Players", value=", ".join(self.store["players"]) or "nobody")
+        return e
+
+    @discord.ui.button(label="Join", custom_id="lobby:join")
+    async def join(self, interaction: discord.Interaction, button: discord.ui.Button[LobbyView]) -> None:
+        self.store["players"].append(interaction.user.name)
+        await interaction.response.edit_message(embed=self.embed(), view=self)
+
+    @discord.ui.button(label="Leave", custom_id="lobby:leave")
+    async def leave(self, interaction: discord.Interaction, button: discord.ui.Button[LobbyView]) -> None:
+        await interaction.response.defer()  # says nothing: "the bot did not answer" must not be printed
+
+    @discord.ui.select(custom_id="lobby:sin", max_values=2, options=[
+        discord.SelectOption(label="Lust", value="lust"), discord.SelectOption(label="Greed", value="greed")])
+    async def sin(self, interaction: discord.Interaction, select: discord.ui.Select[LobbyView]) -> None:
+        await interaction.response.send_message(f"you chose {' and '.join(select.values)}", ephemeral=True)
+
+
+class NoteModal(discord.ui.Modal, title="Leave a note"):
+    text = discord.ui.TextInput(label="Note", custom_id="note:text")
+
+    def __init__(self) -> None:
+        super().__init__(custom_id="note:modal")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"noted: {self.text.value}")
+
+
+class StandInBot(commands.Bot):
+    """A small bot with the playground's favourite shapes: /game new (embed, image, buttons, select), an
+    autocomplete, an ephemeral hand, a DM, a modal, a command that never answers."""
+
+    def __init__(self, store: dict[str, Any]) -> None:
+        intents = discord.Intents.default()
+        intents.members = True
+        super().__init__(command_prefix="!", intents=intents)
+        self.store = store
+
+    async def setup_hook(self) -> None:
+        game = app_commands.Group(name="game", description="games")
+        store = self.store
+
+        @game.command(name="new", description="open a lobby")
+        async def new(interaction: discord.Interaction, game: str) -> None:
+            store.update(game=game, players=[interaction.user.name])
+            view = LobbyView(store)
+            await interaction.response.send_message(embed=view.embed(), view=view,
+                                                    file=discord.File(io.BytesIO(_png()), "board.png"))
+
+        @new.autocomplete("game")
+        async def games(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            return [app_commands.Choice(name=g.title(), value=g) for g in ("carnival", "canterbury")
+                    if g.startswith(current)]
+
+        @game.command(name="hand", description="your hand")
+        async def hand(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message(f"{interaction.user.name}'s hand: lust", ephemeral=True)
+
+        @game.command(name="poke", description="DM a player")
+        async def poke(interaction: discord.Interaction, player: discord.Member) -> None:
+            await player.send(f"{interaction.user.name} pokes you")
+            await interaction.response.send_message(f"poked {player.name}")
+
+        @game.command(name="note", description="a modal")
+        async def note(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(NoteModal())
+
+        @game.command(name="silent", description="never answers")
+        async def silent(interaction: discord.Interaction) -> None:
+            store["silent"] = True
+
+        self.tree.add_command(game)
+        self.add_view(LobbyView(store))
+        await self.tree.sync()
+
+
+SCRIPT = """\
+# a lobby, as alice (the owner)
+/game new game:car?
+/game new game:carnival
+as bob
+click 1
+select 3 1,2
+as carol
+show 2
+/game hand
+/game poke player:@bob
+/game note
+modal 1:"see you tomorrow"
+as nobody
+click 99
+restart
+as bob
+click 1
+/game silent
+quit
+/game never reached
+"""
+
+
+async def test_repl_end_to_end_with_stand_in_bot(tmp_path: Path) -> None:
+    store: dict[str, Any] = {}
+    out: list[str] = []
+    images = tmp_path / "images"
+    async with FakeDiscord(owner_name="alice") as fake:
+        pg = Playground(fake, lambda: StandInBot(store), images_dir=images, out=out.append, answer_timeout=0.5)
+        await pg.start()
+        await run_lines(pg, SCRIPT.splitlines())
+        await pg.stop()
+    text = "\n".join(out)
+    assert "[alice] > /game new game:car?" in text and "game: Carnival (carnival)\n" in text
+    # the board: embed, image saved with a sequence number, numbered controls
+    assert "── #games · testbot\n   ┃ ▌Carnival lobby" in text
+    board_image = images / "0001-board.png"
+    assert board_image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"image: {board_image}" in text
+    assert "[1] Join   [2] Leave" in text and "   [3] ▾ choose (pick 1–2)\n       3.1 Lust\n       3.2 Greed" in text
+    # bob joins (an edit), then picks two sins (ephemeral, shown to bob)
+    assert "── #games · testbot (edited)" in text and "alice, bob" in text
+    assert "── #games · testbot (only you)\n   you chose lust and greed" in text
+    # carol's ephemeral hand is hers; the DM to bob is labelled
+    assert "carol's hand: lust" in text and "── DM to bob · testbot\n   carol pokes you" in text
+    # the modal round trip
+    assert "── modal: Leave a note" in text and "   1. Note" in text and "noted: see you tomorrow" in text
+    # mistakes are explained, not fatal
+    assert "?? no member 'nobody'" in text and "?? there is no [99]" in text
+    # restart: the persistent view still works on the old board
+    assert "(bot restarted on the same database)" in text and store["players"] == ["alice", "bob", "bob"]
+    # an unanswered command is reported; nothing after quit runs
+    assert store.get("silent") and 'Discord shows "This interaction failed"' in text
+    assert "never reached" not in text
+    assert not fake.violations and not fake.errors.records
+
+
+async def test_ephemeral_of_another_member_is_hidden(tmp_path: Path) -> None:
+    out: list[str] = []
+    async with FakeDiscord(owner_name="alice") as fake:
+        pg = Playground(fake, lambda: StandInBot({}), images_dir=tmp_path, out=out.append)
+        await pg.start()
+        await pg.execute("as bob")
+        token = await fake.slash(pg.members["bob"], "game", "hand")
+        await fake.response(token)
+        await pg.execute("as alice")
+        await pg.execute("wait")
+        await pg.stop()
+    text = "\n".join(out)
+    assert "bob's hand" not in text and "(+1 private message only bob can see)" in text
+
+
+async def test_amain_reads_a_script_file(tmp_path: Path) -> None:
+    script = tmp_path / "play.txt"
+    script.write_text("/game new game:carnival\nclick 1\n", encoding="utf-8")
+    out: list[str] = []
+    status = await amain(["--script", str(script), "--db", str(tmp_path / "db" / "games.db"),
+                          "--images", str(tmp_path / "img"), "--strict"],
+                         bot_factory=lambda: StandInBot({}), out=out.append)
+    assert status == 0 and (tmp_path / "db").is_dir() and (tmp_path / "img" / "0001-board.png").exists()
+    assert out[1] == "[alice] > /game new game:carnival"
+
+
+@pytest.mark.skipif(importlib.util.find_spec("bot.app") is None, reason="bot.app is not written yet")
+async def test_repl_with_the_real_bot(tmp_path: Path) -> None:
+    out: list[str] = []
+    script = tmp_path / "play.txt"
+    script.write_text("help\n/game new game:carnival\nwait\nrestart\nshow\nquit\n", encoding="utf-8")
+    status = await amain(["--script", str(script), "--db", str(tmp_path / "games.db"),
+                          "--images", str(tmp_path / "img"), "--strict"], out=out.append)
+    text = "\n".join(out)
+    assert status == 0, text
+    assert "This interaction failed" not in text and "!!" not in text, text
+    assert "── #games" in text, text

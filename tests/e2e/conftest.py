@@ -1,0 +1,58 @@
+"""Fixtures for end-to-end tests: the offline Discord, bots on a temporary database,
+players, and a driver that clicks like people do."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest_asyncio
+
+from bot.app import GameBot
+from bot.sandbox.fakecord import FakeDiscord
+from bot.settings import Settings
+from tests.e2e.driver import Driver
+
+
+@pytest_asyncio.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord(owner_name="alice") as fd:
+        yield fd
+        assert not fd.errors.records, [r.getMessage() for r in fd.errors.records]
+        assert not fd.violations, fd.violations
+        assert not fd.unacked(), "interactions left unanswered"
+
+
+@pytest_asyncio.fixture
+async def make_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Callable[..., Awaitable[GameBot]]]:
+    running: list[GameBot] = []
+
+    async def make(db: Path | None = None, **settings: Any) -> GameBot:
+        conf = Settings(database_path=str(db or tmp_path / "games.db"), token="offline",
+                        tick_seconds=3600, **settings)
+        bot = GameBot(conf, clock=fake.now)
+        await fake.start_bot(bot)
+        running.append(bot)
+        return bot
+
+    yield make
+    for bot in running:
+        if not bot.is_closed():
+            await fake.stop_bot(bot)
+
+
+@pytest_asyncio.fixture
+async def bot(make_bot: Callable[..., Awaitable[GameBot]]) -> GameBot:
+    return await make_bot()
+
+
+@pytest_asyncio.fixture
+async def players(fake: FakeDiscord) -> list[dict[str, Any]]:
+    """alice (owner and moderator), bob, carol, dave, erin, frank."""
+    return [fake.owner] + [await fake.add_member(n) for n in ("bob", "carol", "dave", "erin", "frank")]
+
+
+@pytest_asyncio.fixture
+async def driver(fake: FakeDiscord, bot: GameBot) -> Driver:
+    return Driver(fake, bot)

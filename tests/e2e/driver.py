@@ -1,0 +1,148 @@
+"""A test driver that plays games through the offline Discord the way people do:
+slash commands, clicks on lobby and board buttons, picks in private panels."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from bot.app import GameBot
+from bot.sandbox.fakecord import FakeDiscord, iter_components
+from bot.storage import GameRecord
+from engines.base import CHANCE
+
+JSONDict = dict[str, Any]
+
+
+class Driver:
+    """Drives ``bot`` through ``fake``; ``users`` are fake member payloads by name."""
+
+    def __init__(self, fake: FakeDiscord, bot: GameBot) -> None:
+        self.fake = fake
+        self.bot = bot
+
+    async def settle(self) -> None:
+        """Wait until the bot has answered everything and every board edit is out."""
+        await self.fake.idle(0.02, timeout=30)
+        await self.bot.flow.wait_idle()
+        await self.fake.idle(0.02, timeout=30)
+
+    # ------------------------------------------------------------------ lobby
+    async def open_lobby(self, host: JSONDict, game_id: str, **options: Any) -> tuple[int, JSONDict]:
+        """``/game new``; returns (game number, lobby message)."""
+        token = await self.fake.slash(host, "game", "new", game=game_id, **options)
+        await self.settle()
+        message = self.fake.message_for(token)
+        assert message is not None, self.fake.interactions[token].get("callback")
+        game = int(re.search(r"#(\d+)", message["embeds"][0]["title"])[1])  # type: ignore[index]
+        return game, message
+
+    async def start_game(self, game_id: str, users: list[JSONDict], **options: Any) -> int:
+        """Open a lobby as ``users[0]``, let the others join, press Start; returns the game number."""
+        game, lobby = await self.open_lobby(users[0], game_id, **options)
+        for user in users[1:]:
+            await self.fake.click(user, self.fake.messages[int(lobby["id"])], f"l:{game}:join")
+            await self.settle()
+        await self.fake.click(users[0], self.fake.messages[int(lobby["id"])], f"l:{game}:start")
+        await self.settle()
+        record = await self.record(game)
+        assert record.status == "active", record.status
+        return game
+
+    # ------------------------------------------------------------------ inspection
+    async def record(self, game: int) -> GameRecord:
+        return await self.bot.service.get(game)
+
+    async def board(self, game: int) -> JSONDict:
+        """The board message as players see it now."""
+        record = await self.record(game)
+        assert record.board_message_id is not None
+        return self.fake.messages[record.board_message_id]
+
+    async def waiting_users(self, game: int) -> list[JSONDict]:
+        """Members the game waits for (read from the engine, to pick who acts)."""
+        record = await self.record(game)
+        engine = self.bot.service.engine(record)
+        seats = sorted(engine.to_move(self.bot.service.state(record)) - {CHANCE})
+        ids = [str(record.user_of(s)) for s in seats]
+        return [m for i in ids for m in self.fake.members if m["id"] == i]
+
+    def newest_ephemeral(self, user: JSONDict, after: int = 0) -> JSONDict | None:
+        """The newest ephemeral message only ``user`` can see, with an id above ``after``."""
+        found = [m for mid, m in self.fake.messages.items()
+                 if mid > after and m["flags"] & 64 and self.fake.ephemeral_owner(m) == user["id"]]
+        return found[-1] if found else None
+
+    def public_messages(self) -> list[JSONDict]:
+        """Every non-ephemeral message in guild channels and threads."""
+        out = []
+        for cid in list(self.fake.channels):
+            ch = self.fake.channels[cid]
+            if ch.get("type") in (0, 11):
+                out += self.fake.channel_messages(cid, ephemeral=False)
+        return out
+
+    # ------------------------------------------------------------------ playing
+    async def open_panel(self, user: JSONDict, game: int) -> JSONDict:
+        """Press Play ▶ on the board; returns the private panel message."""
+        board = await self.board(game)
+        play = next(c["custom_id"] for c in iter_components(board["components"])
+                    if c.get("custom_id", "").endswith(":play"))
+        last = max(self.fake.messages) if self.fake.messages else 0
+        await self.fake.click(user, board, play)
+        await self.settle()
+        panel = self.newest_ephemeral(user, after=last)
+        assert panel is not None, "no panel arrived"
+        return panel
+
+    def choices(self, panel: JSONDict) -> list[tuple[str, str, str | None]]:
+        """(kind, custom_id, value) of every action in a panel: ('button', id, None),
+        ('select', id, value) or ('group', id, None)."""
+        out: list[tuple[str, str, str | None]] = []
+        for c in iter_components(panel.get("components") or []):
+            cid = c.get("custom_id", "")
+            if c.get("disabled"):
+                continue
+            if cid.startswith("a:"):
+                out.append(("button", cid, None))
+            elif cid.startswith("as:"):
+                out += [("select", cid, o["value"]) for o in c["options"]]
+            elif cid.startswith("n:") and c.get("label") not in ("◀ Prev", "Next ▶", "◀ Back"):
+                out.append(("group", cid, None))
+        return out
+
+    async def pick(self, user: JSONDict, panel: JSONDict, choice: tuple[str, str, str | None]) -> str:
+        """Press a button or pick a select value in ``panel``; returns the token."""
+        kind, cid, value = choice
+        panel = self.fake.messages[int(panel["id"])]
+        if kind == "select":
+            token = await self.fake.select(user, panel, cid, [str(value)])
+        else:
+            token = await self.fake.click(user, panel, cid)
+        await self.settle()
+        return token
+
+    async def play_once(self, game: int, rng: random.Random) -> None:
+        """One decision by one waiting player, chosen at random, through the panel."""
+        users = await self.waiting_users(game)
+        user = rng.choice(users)
+        panel = await self.open_panel(user, game)
+        for _ in range(5):
+            options = self.choices(self.fake.messages[int(panel["id"])])
+            assert options, self.fake.messages[int(panel["id"])]["content"]
+            actions = [o for o in options if o[0] != "group"]
+            if actions:
+                await self.pick(user, panel, rng.choice(actions))
+                return
+            await self.pick(user, panel, rng.choice(options))  # a group: step two follows in place
+        raise AssertionError("panel never offered an action")
+
+    async def play_to_end(self, game: int, rng: random.Random, max_steps: int = 2000) -> GameRecord:
+        """Random decisions by clicks until the game is over."""
+        for _ in range(max_steps):
+            record = await self.record(game)
+            if record.status != "active":
+                return record
+            await self.play_once(game, rng)
+        raise AssertionError("game did not end")

@@ -1,0 +1,141 @@
+"""Carnival of Sins end to end through discord.py and the offline Discord (issue: the
+game host and Carnival playable end to end)."""
+
+from __future__ import annotations
+
+import random
+
+from bot.service import format_names
+from tests.e2e.driver import Driver
+
+
+async def test_whole_three_player_game_by_clicks(driver: Driver, players, bot) -> None:
+    alice, bob, carol = players[:3]
+    game = await driver.start_game("carnival", [alice, bob, carol])
+    record = await driver.record(game)
+    assert record.thread_id is not None                      # a thread per game
+    board = await driver.board(game)
+    assert board["channel_id"] == str(record.thread_id)
+    assert board["embeds"][0]["image"]["url"] == "attachment://board.png"
+    record = await driver.play_to_end(game, random.Random(7))
+    await driver.settle()
+    assert record.status == "finished"
+    state = bot.service.state(record)
+    outcome = bot.service.engine(record).outcome(state)
+    assert outcome is not None and outcome.reason
+    final = [m for m in driver.fake.channel_messages(record.thread_id, ephemeral=False)
+             if m["content"].startswith("🏁")]
+    assert len(final) == 1
+    for seat in outcome.winners:
+        assert f"<@{record.user_of(seat)}>" in final[0]["content"]
+    assert await bot.service.replay_matches(game)
+    # the board was edited in place and carries exactly one image
+    board = await driver.board(game)
+    assert len(board["attachments"]) == 1
+
+
+async def test_restart_mid_round_old_buttons_still_work(fake, make_bot, players, tmp_path) -> None:
+    alice, bob, carol = players[:3]
+    bot1 = await make_bot()
+    d1 = Driver(fake, bot1)
+    game = await d1.start_game("carnival", [alice, bob, carol])
+    rng = random.Random(3)
+    for _ in range(4):
+        await d1.play_once(game, rng)
+    old_board = await d1.board(game)
+    version = (await d1.record(game)).version
+    await fake.stop_bot(bot1)
+
+    bot2 = await make_bot()                       # a new process on the same database file
+    d2 = Driver(fake, bot2)
+    assert (await d2.record(game)).version == version
+    user = (await d2.waiting_users(game))[0]
+    play = next(c for c in old_board["components"][0]["components"] if c["custom_id"].endswith(":play"))
+    last = max(fake.messages)
+    await fake.click(user, old_board, play["custom_id"])
+    await d2.settle()
+    panel = d2.newest_ephemeral(user, after=last)
+    assert panel is not None and d2.choices(panel)
+    record = await d2.play_to_end(game, rng)
+    assert record.status == "finished"
+    assert await bot2.service.replay_matches(game)
+
+
+async def test_double_click_applies_once_and_the_second_is_told(driver: Driver, players, bot) -> None:
+    alice, bob = players[:2]
+    game = await driver.start_game("carnival", [alice, bob])
+    panel = await driver.open_panel(alice, game)
+    before = await bot.repo.count_actions(game)
+    kind, cid, value = driver.choices(panel)[0]
+    assert kind == "select"
+    fresh = driver.fake.messages[int(panel["id"])]
+    t1 = await driver.fake.select(alice, fresh, cid, [str(value)])
+    t2 = await driver.fake.select(alice, fresh, cid, [str(value)])
+    await driver.settle()
+    assert await bot.repo.count_actions(game) == before + 1
+    notes = [m["content"] for m in driver.fake.messages.values()
+             if m["flags"] & 64 and driver.fake.ephemeral_owner(m) == alice["id"] and "moved on" in m["content"]]
+    assert len(notes) == 1
+    assert driver.fake.interactions[t1]["acked_at"] and driver.fake.interactions[t2]["acked_at"]
+
+
+async def test_non_player_pressing_play_is_told_privately(driver: Driver, players, bot) -> None:
+    alice, bob, carol, dave = players[:4]
+    game = await driver.start_game("carnival", [alice, bob])
+    version = (await driver.record(game)).version
+    board = await driver.board(game)
+    last = max(driver.fake.messages)
+    await driver.fake.click(dave, board, f"g:{game}:{version}:play")
+    await driver.settle()
+    reply = driver.newest_ephemeral(dave, after=last)
+    assert reply is not None and "not your game" in reply["content"]
+    assert (await driver.record(game)).version == version
+
+
+async def test_illegal_typed_move_gets_a_private_error_and_changes_nothing(driver: Driver, players, bot) -> None:
+    alice, bob = players[:2]
+    game = await driver.start_game("carnival", [alice, bob])
+    version = (await driver.record(game)).version
+    last = max(driver.fake.messages)
+    await driver.fake.slash(alice, "carnival", "play", action="greed d4+d20")
+    await driver.settle()
+    reply = driver.newest_ephemeral(alice, after=last)
+    assert reply is not None and reply["content"].startswith("⚠️")
+    assert (await driver.record(game)).version == version
+    # the typed path works for a legal move, and autocomplete offers it
+    choices = await driver.fake.autocomplete(alice, "carnival", "play", focused="action", action="lus")
+    assert [c["value"] for c in choices] == ["choose lust"]
+    await driver.fake.slash(alice, "carnival", "play", action="choose lust")
+    await driver.settle()
+    assert (await driver.record(game)).version == version + 1
+
+
+async def test_player_with_closed_dms_plays_a_whole_game(driver: Driver, players, bot) -> None:
+    alice, bob = players[:2]
+    driver.fake.close_dms(bob)
+    await driver.fake.slash(bob, "game", "notify", dm=True)
+    await driver.settle()
+    game = await driver.start_game("carnival", [alice, bob])
+    record = await driver.play_to_end(game, random.Random(11))
+    assert record.status == "finished"
+
+
+async def test_nothing_secret_reaches_a_public_message(driver: Driver, players, bot) -> None:
+    alice, bob, carol = players[:3]
+    game = await driver.start_game("carnival", [alice, bob, carol])
+    rng = random.Random(5)
+    record = await driver.record(game)
+    # after one secret pick, the public side shows only "picked"
+    await driver.play_once(game, rng)
+    record = await driver.play_to_end(game, rng)
+    private_lines = set()
+    for entry in await bot.repo.log(game):
+        for e in entry.events:
+            if e["visible_to"] is not None:
+                private_lines.add(format_names(e["text"], record.names))
+    public = driver.public_messages()
+    texts = [m["content"] + " ".join(str(e) for e in m["embeds"]) for m in public]
+    assert texts
+    for line in private_lines:
+        assert not any(line in t for t in texts), line
+    assert not any(str(record.seed) in t for t in texts)

@@ -1,0 +1,742 @@
+"""Rule tests for The Way to Heaven (spec heaven §10 worked examples E1–E34 plus errors)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engines.base import CHANCE, GameOver, IllegalAction, InvalidOptions, NotYourTurn
+from engines.heaven.data import CARD_IDS, CARDS
+from engines.heaven.engine import HeavenEngine
+from engines.heaven.rules_core import card_plans, faction
+
+E = HeavenEngine()
+
+BY_LABEL: dict[str, list[str]] = {}
+for _c in CARDS.values():
+    BY_LABEL.setdefault(_c.short, []).append(_c.id)
+
+
+def make(
+    publics: list[list[str]],
+    hands: list[list[str]] | None = None,
+    positions: list[int] | None = None,
+    active: int = 0,
+    options: dict[str, Any] | None = None,
+    discard: list[str] | None = None,
+    deck: list[str] | None = None,
+) -> dict[str, Any]:
+    """A mid-game state with the given public sets / hands (cards as ``"Mercy R1"``)."""
+    n = len(publics)
+    opts = dict(options or {})
+    if n == 3:
+        opts["allow_three"] = True
+    st = E.new_game(n, 0, opts)
+    used: set[str] = set()
+
+    def take(label: str) -> str:
+        for cid in BY_LABEL[label]:
+            if cid not in used:
+                used.add(cid)
+                return cid
+        raise AssertionError(f"no free card {label}")
+
+    hands = hands or [[] for _ in range(n)]
+    st["public"] = [[take(x) for x in p] for p in publics]
+    st["hands"] = [[take(x) for x in h] for h in hands]
+    st["discard"] = [take(x) for x in (discard or [])]
+    st["deck"] = sorted(take(x) for x in deck) if deck is not None else sorted(set(CARD_IDS) - used)
+    st.update(phase="play", chance=None, start=0, round=1, turn_index=active, active=active, stage="action",
+              positions=list(positions or [0] * n))
+    return st
+
+
+def find(st: dict[str, Any], label: str) -> str:
+    """Id of the card labelled ``label`` somewhere in hands, public sets, buffer or deck."""
+    pools = [*st["hands"], *st["public"], st["buffer"], st["deck"], st["discard"]]
+    for pool in pools:
+        for cid in pool:
+            if CARDS[cid].short == label:
+                return str(cid)
+    raise AssertionError(label)
+
+
+def labels(cards: list[str]) -> list[str]:
+    return [CARDS[c].short for c in cards]
+
+
+def act(st: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    new, _ = E.apply(st, seat, action)
+    return new
+
+
+def use(st: dict[str, Any], label: str, *picks: tuple[str, Any]) -> dict[str, Any]:
+    """Active player USEs hand card ``label`` with the given (key, value) picks."""
+    a = st["active"]
+    st = act(st, a, {"type": "use", "card": find(st, label)})
+    for key, value in picks:
+        if key in ("take", "card"):
+            value = find(st, value)
+        elif key in ("mine", "theirs"):
+            value = [find(st, v) for v in value]
+        st = act(st, a, {"type": "pick", "key": key, "value": value})
+    return st
+
+
+def usable(st: dict[str, Any], seat: int, label: str) -> bool:
+    return bool(card_plans(st, seat, find(st, label)))
+
+
+def next_options(st: dict[str, Any]) -> list[Any]:
+    return [a["value"] for a in E.legal_actions(st, st["active"]) if a["type"] == "pick"]
+
+
+def draw(st: dict[str, Any], label: str) -> dict[str, Any]:
+    return act(st, CHANCE, {"type": "draw", "card": find(st, label)})
+
+
+SAINTS3 = ["Grace R2", "Grace B2", "Grace G2"]
+SINNERS3 = ["Wrath R3", "Wrath B3", "Wrath G3"]
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def test_setup_deal_split_is_simultaneous_and_secret() -> None:
+    st = E.new_game(4, 0, None)
+    rng = random.Random(1)
+    while E.to_move(st) == {CHANCE}:
+        st = act(st, CHANCE, E.sample_chance(st, rng))
+    assert st["phase"] == "split"
+    assert E.to_move(st) == frozenset({0, 1, 2, 3})
+    assert all(len(h) == 6 for h in st["hands"])
+    acts = E.legal_actions(st, 1)
+    assert len(acts) == 20
+    st = act(st, 1, acts[5])
+    assert E.to_move(st) == frozenset({0, 2, 3})
+    pub = E.player_view(st, None)
+    assert pub["public"][1] == [] and pub["hand_counts"][1] == 6 and pub["split_done"][1]
+    assert E.player_view(st, 1)["split_choice"] == acts[5]["public"]
+    assert E.player_view(st, 0)["split_choice"] is None
+    for s in (0, 2, 3):
+        st = act(st, s, E.timeout_action(st, s))
+    assert E.to_move(st) == frozenset({CHANCE})
+    assert [len(p) for p in st["public"]] == [3, 3, 3, 3]
+    assert st["public"][1] == acts[5]["public"]
+    st = act(st, CHANCE, {"type": "start", "seat": 2})
+    assert E.to_move(st) == frozenset({2}) and st["round"] == 1
+
+
+def test_three_players_need_allow_three() -> None:
+    with pytest.raises(InvalidOptions):
+        E.new_game(3, 0, None)
+    assert E.new_game(3, 0, {"allow_three": True})["players"] == 3
+    with pytest.raises(InvalidOptions):
+        E.new_game(7, 0, {"allow_three": True})
+
+
+# --------------------------------------------------------------------------- E1–E4
+
+
+def test_e1_faction_by_majority_of_sides() -> None:
+    s = [BY_LABEL[x][0] for x in SAINTS3]
+    n = [BY_LABEL[x][0] for x in SINNERS3]
+    assert faction(s) == "saint"
+    assert faction(s[:2] + n[:1]) == "saint"
+    assert faction(s[:1] + n[:1]) == "none"
+    assert faction(s[:1] + n[:2]) == "sinner"
+    assert faction(n) == "sinner"
+    assert faction(s[:2]) == faction(s[:1]) == "saint"
+    assert faction(n[:2]) == faction(n[:1]) == "sinner"
+    assert faction([]) == "none"
+
+
+def test_e2_majority_cards_blocked_on_equal_counts() -> None:
+    st = make(
+        [["Guardian R2", "Guardian B3", "Repentance G2"], SAINTS3, ["Pride G1", "Law G1", "Destruction G1"],
+         SINNERS3, ["Repentance G3", "Hypocrisy R2"], []],
+        [["Mercy R1", "Shepherd R1", "Sacrifice R1"], [], ["Greed R1", "Pride R1", "Law R1"], [], [], []],
+    )
+    assert not usable(st, 0, "Mercy R1") and not usable(st, 0, "Shepherd R1")
+    assert usable(st, 0, "Sacrifice R1")
+    assert not usable(st, 2, "Greed R1") and not usable(st, 2, "Pride R1")
+    assert usable(st, 2, "Law R1")
+
+
+def _e3_state(b_public: list[str]) -> dict[str, Any]:
+    return make(
+        [["Holiness R1", "Holiness B1", "Mercy G1"], b_public,
+         ["Shepherd R1", "Shepherd G1", "Guardian R2"], ["Repentance R2", "Repentance G2", "Paradise W3"]],
+        [["Sacrifice B1", "Grace R2", "Arrogance R2"], [], [], []],
+    )
+
+
+def test_e3_lock_blocks_faction_cards_and_arrogance_judges_after_removal() -> None:
+    st = _e3_state(["Miracle R1", "Mercy B1", "Grace G2"])
+    assert not usable(st, 0, "Sacrifice B1")
+    assert usable(st, 0, "Grace R2")
+    st2 = act(st, 0, {"type": "use", "card": find(st, "Arrogance R2")})
+    takes = next_options(st2)
+    assert find(st, "Miracle R1") not in takes
+    assert find(st, "Grace G2") in takes
+    st3 = act(st2, 0, {"type": "pick", "key": "take", "value": find(st, "Grace G2")})
+    assert E.to_move(st3) == frozenset({1}) and st3["stage"] == "react"
+    # variant: B drops to no faction once Miracle is removed, the lock lifts
+    st = _e3_state(["Miracle R1", "Grace G2", "Greed B1"])
+    st2 = act(st, 0, {"type": "use", "card": find(st, "Arrogance R2")})
+    assert find(st, "Miracle R1") in next_options(st2)
+
+
+def test_e4_action_legality() -> None:
+    st = make([SAINTS3, ["Wrath R3", "Wrath B3"], ["Greed R1"], ["Law R1"]],
+              [["Guardian B3", "Paradise W3"], ["Guardian R2"], [], []])
+    types = {a["type"] for a in E.legal_actions(st, 0)}
+    assert types == {"pass", "replace", "discard"}
+    with pytest.raises(IllegalAction):
+        E.apply(st, 0, {"type": "add", "card": find(st, "Guardian B3")})
+    assert {"type": "discard", "card": find(st, "Paradise W3")} in E.legal_actions(st, 0)
+    assert {"type": "use", "card": find(st, "Paradise W3")} not in E.legal_actions(st, 0)
+    st["active"] = st["turn_index"] = 1
+    types = {a["type"] for a in E.legal_actions(st, 1)}
+    assert types == {"pass", "add", "discard"}
+    with pytest.raises(IllegalAction):
+        E.apply(st, 1, {"type": "use", "card": find(st, "Guardian R2")})
+    st["active"] = st["turn_index"] = 2
+    assert E.legal_actions(st, 2) == [{"type": "pass"}]
+
+
+# --------------------------------------------------------------------------- E5–E16: advancement
+
+
+def _solo(public: list[str], pos: int, hand: list[str] | None = None, **kw: Any) -> dict[str, Any]:
+    """A active with ``public`` at ``pos``; B saint, C sinner, D none (no lock, nS = nN)."""
+    return make([public, ["Shepherd B2", "Sacrifice G2"], ["Pride G1", "Cruelty B1"], []],
+                [hand or [], [], [], []], positions=[pos, 0, 0, 0], **kw)
+
+
+def test_e5_saint_sum() -> None:
+    p = ["Guardian R2", "Guardian B3", "Repentance G2"]
+    st = act(_solo(p, 0), 0, {"type": "pass"})
+    assert st["stage"] == "advance"
+    st = act(st, 0, {"type": "advance"})
+    assert st["positions"][0] == 1
+    st = act(_solo(p, 1), 0, {"type": "pass"})
+    assert st["stage"] != "advance" and st["positions"][0] == 1
+
+
+def test_e6_sacrifice_triples_then_discards() -> None:
+    p = ["Guardian R2", "Guardian B3", "Repentance G2"]
+    st = make([p, ["Mercy B1"], ["Greed B1", "Pride R1"], []],
+              [["Sacrifice B1", "Grace R2", "Pride B1"], [], [], []], positions=[4, 0, 0, 0])
+    st = use(st, "Sacrifice B1")
+    assert st["stage"] == "advance"
+    st = act(st, 0, {"type": "advance"})
+    assert st["positions"][0] == 5 and st["stage"] == "sac_discard"
+    st = act(st, 0, {"type": "lose", "card": find(st, "Guardian R2")})
+    assert len(st["public"][0]) == 2 and st["stage"] == "draw_offer"
+    # variant: 2 public cards, sum 5 → 15
+    st = make([["Guardian B3", "Grace R2"], ["Mercy B1"], ["Greed B1", "Pride R1"], []],
+              [["Sacrifice B1"], [], [], []], positions=[1, 0, 0, 0])
+    assert use(st, "Sacrifice B1")["stage"] == "advance"
+    st["positions"][0] = 2
+    assert use(st, "Sacrifice B1")["stage"] == "sac_discard"
+
+
+def test_e7_c2_for_a_sinner() -> None:
+    st = act(_solo(["Hypocrisy R3", "Wrath R3", "Destruction B2"], 4, options={"board_side": "advanced"}),
+             0, {"type": "pass"})
+    assert st["stage"] == "advance"
+
+
+def test_e8_c3_allowed_only_up_to_space_4() -> None:
+    opts = {"board_side": "advanced"}
+    assert act(_solo(SINNERS3, 3, options=opts), 0, {"type": "pass"})["stage"] == "advance"
+    assert act(_solo(SINNERS3, 4, options=opts), 0, {"type": "pass"})["stage"] != "advance"
+
+
+def test_c3_rule_option() -> None:
+    mixed = ["Wrath R3", "Hypocrisy R3", "Wrath B3"]
+    opts: dict[str, Any] = {"board_side": "advanced"}
+    assert act(_solo(mixed, 3, options=opts), 0, {"type": "pass"})["stage"] == "advance"
+    opts["c3_rule"] = "all_different"
+    assert act(_solo(mixed, 3, options=opts), 0, {"type": "pass"})["stage"] != "advance"
+    assert act(_solo(SINNERS3, 3, options=opts), 0, {"type": "pass"})["stage"] == "advance"
+
+
+def test_e9_c4_only_to_spaces_1_and_2() -> None:
+    p = ["Cruelty R2", "Hypocrisy R2", "Arrogance R2"]
+    opts = {"board_side": "advanced"}
+    assert act(_solo(p, 1, options=opts), 0, {"type": "pass"})["stage"] == "advance"
+    assert act(_solo(p, 2, options=opts), 0, {"type": "pass"})["stage"] != "advance"
+
+
+def test_e10_c5_and_colour_mismatch() -> None:
+    p = ["Destruction G2", "Cruelty G2", "Wrath B3"]
+    opts = {"board_side": "advanced"}
+    for pos, ok in ((0, True), (1, True), (2, False)):
+        assert (act(_solo(p, pos, options=opts), 0, {"type": "pass"})["stage"] == "advance") is ok
+    q = ["Arrogance R2", "Arrogance B2", "Arrogance G2"]
+    for pos in range(5):
+        assert act(_solo(q, pos, options=opts), 0, {"type": "pass"})["stage"] != "advance"
+
+
+def test_e11_greed_needs_one_colour() -> None:
+    st = make([["Ignorance R1", "Greed R1", "Destruction B2"], ["Mercy B1"], ["Miracle B1"], []],
+              [["Greed B1"], [], [], []], positions=[4, 0, 0, 0], options={"board_side": "advanced"})
+    assert usable(st, 0, "Greed B1")
+    st = use(st, "Greed B1")
+    assert st["stage"] != "advance" and st["positions"][0] == 4
+
+
+def test_e12_no_faction_cannot_advance_and_uses_only_any_cards() -> None:
+    for side in ("easy", "advanced"):
+        st = _solo(["Repentance G3", "Wrath B3"], 0, ["Sacrifice R1", "Grace R2", "Greed R1"],
+                   options={"board_side": side})
+        uses = [a["card"] for a in E.legal_actions(st, 0) if a["type"] == "use"]
+        assert uses == [find(st, "Grace R2")]
+        assert act(st, 0, {"type": "pass"})["stage"] != "advance"
+
+
+def test_e13_easy_side_sum_or_combination() -> None:
+    p = ["Wrath R3", "Destruction B2", "Cruelty G2"]
+    assert act(_solo(p, 0, options={"board_side": "easy"}), 0, {"type": "pass"})["stage"] == "advance"
+    assert act(_solo(p, 0, options={"board_side": "advanced"}), 0, {"type": "pass"})["stage"] != "advance"
+
+
+def test_e14_faction_switch_changes_the_test() -> None:
+    p = ["Guardian R2", "Hypocrisy R3", "Mercy R1"]
+    opts = {"board_side": "advanced"}
+    st = _solo(p, 2, ["Wrath R3", "Wrath B3"], options=opts)
+    assert act(st, 0, {"type": "pass"})["stage"] != "advance"
+    st2 = act(st, 0, {"type": "replace", "card": find(st, "Wrath R3"), "out": find(st, "Mercy R1")})
+    assert st2["stage"] == "advance"
+    assert labels(st2["public"][0]) == ["Guardian R2", "Hypocrisy R3", "Wrath R3"]
+    st3 = act(st, 0, {"type": "replace", "card": find(st, "Wrath B3"), "out": find(st, "Mercy R1")})
+    assert st3["stage"] != "advance"
+
+
+def test_e15_gate_same_colour_entry_is_automatic() -> None:
+    st = _solo(["Holiness R1", "Mercy R1", "Greed R1"], 5)
+    st, events = E.apply(st, 0, {"type": "pass"})
+    assert st["positions"][0] == 6
+    assert any(e.kind == "gate" for e in events)
+
+
+def test_e16_gate_refused() -> None:
+    for same in (True, False):
+        st = _solo(["Greed R1", "Pride B1", "Holiness G1"], 5, options={"gate_same_colour": same})
+        assert act(st, 0, {"type": "pass"})["positions"][0] == 5
+    st = _solo(["Holiness R1", "Mercy R1"], 5)
+    assert act(st, 0, {"type": "pass"})["positions"][0] == 5
+    # any colours allowed with gate_same_colour false
+    st = _solo(["Holiness R1", "Mercy B1", "Greed G1"], 5, options={"gate_same_colour": False})
+    assert act(st, 0, {"type": "pass"})["positions"][0] == 6
+
+
+# --------------------------------------------------------------------------- E17–E24: abilities
+
+
+def _e17(scope: str) -> dict[str, Any]:
+    return make(
+        [["Holiness R1", "Grace B2", "Miracle G1"], ["Shepherd R1", "Shepherd G1"],
+         ["Wrath R3", "Hypocrisy B2", "Cruelty R2"], ["Destruction B2", "Destruction G2", "Pride R1"],
+         ["Law R1", "Law B1", "Arrogance G2"], []],
+        [["Mercy R1"], [], [], [], [], []], positions=[2, 0, 0, 0, 0, 0], options={"borrow_scope": scope},
+    )
+
+
+def test_e17_mercy_borrows_sinner_numbers() -> None:
+    st = use(_e17("all"), "Mercy R1")
+    assert st["turn"]["borrowed"] == 16 and st["stage"] == "advance"
+    st = _e17("one")
+    st = use(st, "Mercy R1", ("borrow", 2))
+    assert st["turn"]["borrowed"] == 7 and st["stage"] != "advance"
+
+
+def _e18(b_public: list[str], b_hand: list[str]) -> dict[str, Any]:
+    return make([["Grace R2"], b_public, ["Wrath R3", "Pride R1"], []],
+                [["Pride G1", "Cruelty G2", "Greed G1"], b_hand, ["Destruction B2"], []], active=2)
+
+
+def test_e18_destruction() -> None:
+    st = _e18(["Mercy R1", "Grace B2"], ["Law R1"])
+    st2 = act(st, 2, {"type": "use", "card": find(st, "Destruction B2")})
+    assert 1 not in next_options(st2)
+    st = _e18(["Mercy R1", "Grace B2", "Holiness G1"], ["Law R1", "Greed B1"])
+    st = use(st, "Destruction B2", ("target", 1), ("card", "Mercy R1"))
+    assert E.to_move(st) == frozenset({1})
+    assert E.legal_actions(st, 1) == [{"type": "allow"}]
+    st = act(st, 1, {"type": "allow"})
+    assert find(st, "Mercy R1") in st["discard"]
+    assert E.to_move(st) == frozenset({CHANCE})
+    assert len(E.legal_actions(st, CHANCE)) == 2
+    st = act(st, CHANCE, {"type": "destroy", "card": find(st, "Greed B1")})
+    assert labels(st["public"][1]) == ["Grace B2", "Holiness G1"]
+    assert labels(st["hands"][1]) == ["Law R1"]
+    assert find(st, "Greed B1") in st["discard"]
+    assert faction(st["public"][1]) == "saint"
+
+
+def _e19(b_pos: int) -> dict[str, Any]:
+    return make([["Grace R2"], ["Mercy R1"], ["Wrath R3", "Pride R1"], []],
+                [[], ["Guardian R2"], ["Cruelty R2"], []], positions=[0, b_pos, 3, 0], active=2)
+
+
+def test_e19_cruelty_and_guardian() -> None:
+    st = use(_e19(3), "Cruelty R2", ("target", 1))
+    assert E.to_move(st) == frozenset({1})
+    guard = act(st, 1, {"type": "guard", "card": find(st, "Guardian R2")})
+    assert E.to_move(guard) == frozenset({CHANCE})
+    assert find(guard, "Cruelty R2") in guard["discard"] and find(guard, "Guardian R2") in guard["discard"]
+    guard = draw(guard, "Law B1")
+    assert guard["positions"][1] == 3 and labels(guard["hands"][1]) == ["Law B1"]
+    allow = act(st, 1, {"type": "allow"})
+    assert allow["positions"][1] == 2
+    assert not usable(_e19(4), 2, "Cruelty R2")
+
+
+def _finish_turn(st: dict[str, Any]) -> dict[str, Any]:
+    """Play out the rest of the current turn: stay, lose first, keep none, no draw."""
+    a = st["active"]
+    while E.to_move(st) == frozenset({a}) and st["active"] == a and st["stage"] != "action":
+        stage = st["stage"]
+        choice = {"advance": {"type": "stay"}, "draw_offer": {"type": "no_draw"}}.get(stage)
+        st = act(st, a, choice or E.legal_actions(st, a)[0])
+    return st
+
+
+def test_e20_pride_skips_whole_turns_and_stacks() -> None:
+    pub = [SAINTS3, ["Mercy B1"], ["Wrath R3", "Pride B1"], ["Law R1"], ["Greed G1"]]
+    hands = [[], [], ["Pride R1"], ["Pride G1"], []]
+    st = make(pub, hands, active=2)
+    st = use(st, "Pride R1", ("target", 0))
+    st = act(st, 0, {"type": "allow"})
+    assert st["skips"][0] == 1
+    st = _finish_turn(st)
+    assert st["active"] == 3
+    st2 = act(st, 3, {"type": "pass"})
+    st2 = _finish_turn(st2)
+    assert st2["active"] == 4
+    st2 = _finish_turn(act(st2, 4, {"type": "pass"}))
+    assert st2["active"] == 1 and st2["skips"][0] == 0 and st2["round"] == 2
+    # D also Prides A: two turns skipped
+    st3 = use(st, "Pride G1", ("target", 0))
+    st3 = _finish_turn(act(st3, 0, {"type": "allow"}))
+    assert st3["skips"][0] == 2
+    st3 = _finish_turn(act(st3, 4, {"type": "pass"}))
+    assert st3["active"] == 1 and st3["skips"][0] == 1
+    for s in (1, 2, 3, 4):
+        assert st3["active"] == s
+        st3 = _finish_turn(act(st3, s, {"type": "pass"}))
+    assert st3["active"] == 1 and st3["skips"][0] == 0 and st3["round"] == 3
+
+
+def _e21() -> dict[str, Any]:
+    return make([["Guardian R2", "Guardian B3", "Repentance G2"], ["Mercy B1"], ["Greed R1", "Pride R1"],
+                 ["Sacrifice G2", "Wrath R3", "Pride B1"]],
+                [["Arrogance R2"], [], [], ["Guardian B2"]], positions=[4, 0, 0, 0])
+
+
+def test_e21_arrogance_borrows_sacrifice() -> None:
+    st = use(_e21(), "Arrogance R2", ("take", "Sacrifice G2"))
+    assert E.to_move(st) == frozenset({3})
+    allow = act(st, 3, {"type": "allow"})
+    assert len(allow["public"][3]) == 2 and find(allow, "Sacrifice G2") in allow["discard"]
+    assert allow["stage"] == "advance"
+    allow = act(allow, 0, {"type": "advance"})
+    assert allow["positions"][0] == 5 and allow["stage"] == "sac_discard"
+    guard = act(st, 3, {"type": "guard", "card": find(st, "Guardian B2")})
+    guard = draw(guard, "Law B1")
+    assert labels(guard["public"][3]) == ["Sacrifice G2", "Wrath R3", "Pride B1"]
+    assert labels(guard["hands"][3]) == ["Law B1"]
+    assert find(guard, "Arrogance R2") in guard["discard"] and find(guard, "Guardian B2") in guard["discard"]
+    assert guard["positions"][0] == 4 and guard["turn"]["modifier"] is None
+
+
+def test_e22_arrogance_refused_cards() -> None:
+    st = make([["Wrath R3", "Pride R1"], ["Holiness G1", "Arrogance B2", "Paradise W3"], ["Guardian R2"],
+               ["Greed G1", "Law B1"]], [["Arrogance R2"], [], [], []])
+    st2 = act(st, 0, {"type": "use", "card": find(st, "Arrogance R2")})
+    takes = next_options(st2)
+    for bad in ("Holiness G1", "Arrogance B2", "Paradise W3", "Guardian R2"):
+        assert find(st, bad) not in takes
+    assert find(st, "Greed G1") not in takes  # greed: sinners are not the minority
+
+
+def test_e23_grace_cap() -> None:
+    def start(cap: str) -> dict[str, Any]:
+        st = make([["Holiness R1", "Mercy B1", "Miracle G1"], ["Wrath R3"], [], []],
+                  [["Grace B2", "Pride R1"], [], [], []],
+                  options={"grace_cap": cap})
+        st = use(st, "Grace B2")
+        for x in ("Law B1", "Greed G1", "Mercy R1", "Miracle R1"):
+            st = draw(st, x)
+        return st
+
+    st = start("3")
+    assert st["stage"] == "grace_keep"
+    keeps = [a["cards"] for a in E.legal_actions(st, 0)]
+    assert max(len(k) for k in keeps) == 2 and [] in keeps
+    assert E.timeout_action(st, 0) == {"type": "keep", "cards": st["buffer"][:2]}
+    st = act(st, 0, {"type": "keep", "cards": [find(st, "Law B1"), find(st, "Mercy R1")]})
+    assert labels(st["hands"][0]) == ["Pride R1", "Law B1", "Mercy R1"]
+    assert st["stage"] != "draw_offer" and st["active"] == 1
+    st = start("none")
+    assert max(len(a["cards"]) for a in E.legal_actions(st, 0)) == 4
+    st = act(st, 0, {"type": "keep", "cards": list(st["buffer"])})
+    assert len(st["hands"][0]) == 5
+
+
+def test_e24_holiness() -> None:
+    st = make([["Guardian R2", "Wrath R3", "Grace B2"], ["Greed B1"], [], []], [["Holiness R1"], [], [], []])
+    assert not usable(st, 0, "Holiness R1")
+    st = make([["Guardian R2", "Guardian B3", "Repentance G2"], ["Greed B1"], [], []],
+              [["Holiness R1"], [], [], []], positions=[4, 0, 0, 0])
+    st2 = act(st, 0, {"type": "use", "card": find(st, "Holiness R1")})
+    assert "mercy" not in next_options(st2)  # nS = nN
+    st2 = act(st2, 0, {"type": "pick", "key": "copy", "value": "sacrifice"})
+    assert st2["stage"] == "advance"
+    st2 = act(st2, 0, {"type": "advance"})
+    assert st2["positions"][0] == 5 and st2["stage"] == "sac_discard"
+
+
+# --------------------------------------------------------------------------- E25–E34
+
+
+def test_e25_reshuffle_discard_into_empty_draw_pile() -> None:
+    disc = ["Law B1", "Greed G1", "Mercy R1", "Miracle R1", "Pride R1", "Law R1", "Greed R1", "Wrath R3",
+            "Wrath B3", "Greed B1"]
+    st = make([[], SAINTS3[:2], [], []], [[], ["Pride B1", "Law G1"], [], []], active=1, discard=disc, deck=[])
+    st = act(st, 1, {"type": "pass"})
+    assert st["stage"] == "draw_offer"
+    st = act(st, 1, {"type": "draw"})
+    assert E.to_move(st) == frozenset({CHANCE})
+    assert len(st["deck"]) == 10 and st["discard"] == [] and len(E.legal_actions(st, CHANCE)) == 10
+    st = draw(st, "Wrath R3")
+    assert len(st["deck"]) == 9 and st["discard"] == [] and len(st["hands"][1]) == 3
+
+
+def test_e26_reaction_timeout_is_allow() -> None:
+    st = _e18(["Mercy R1", "Grace B2", "Holiness G1"], ["Guardian R2", "Greed B1"])
+    st = use(st, "Destruction B2", ("target", 1), ("card", "Mercy R1"))
+    assert E.timeout_action(st, 1) == {"type": "allow"}
+    assert {"type": "guard", "card": find(st, "Guardian R2")} in E.legal_actions(st, 1)
+
+
+def test_e27_advancement_prompt_stay_and_timeout() -> None:
+    p = ["Guardian R2", "Guardian B3", "Repentance G2"]
+    st = act(_solo(p, 0), 0, {"type": "pass"})
+    assert E.legal_actions(st, 0) == [{"type": "advance"}, {"type": "stay"}]
+    assert E.timeout_action(st, 0) == {"type": "advance"}
+    stay = act(st, 0, {"type": "stay"})
+    assert stay["positions"][0] == 0 and stay["stage"] != "advance"
+
+
+def test_e28_wrath_refill() -> None:
+    st = make([["Guardian R2", "Hypocrisy R2", "Mercy B1"], ["Greed G1"], [], []],
+              [["Wrath G3", "Grace B2", "Pride R1"], [], [], []], options={"board_side": "advanced"})
+    st = use(st, "Wrath G3")
+    assert labels(st["public"][0]) == ["Hypocrisy R2"] and labels(st["hands"][0]) == ["Pride R1"]
+    assert st["chance"]["left"] == 4
+    for x in ("Cruelty G2", "Greed B1", "Repentance G2", "Law R1"):
+        st = draw(st, x)
+    assert st["stage"] == "refill_assign" and len(E.legal_actions(st, 0)) == 6
+    st = act(st, 0, {"type": "assign", "public": [find(st, "Cruelty G2"), find(st, "Repentance G2")]})
+    assert labels(st["public"][0]) == ["Hypocrisy R2", "Cruelty G2", "Repentance G2"]
+    assert labels(st["hands"][0]) == ["Pride R1", "Greed B1", "Law R1"]
+    assert faction(st["public"][0]) == "sinner"
+    assert st["positions"][0] == 0 and st["active"] == 1  # no combination, hand 3: turn over
+
+
+def test_e29_hypocrisy_one_for_one() -> None:
+    st = make([["Grace R2", "Mercy B1", "Holiness G1"], ["Wrath B3", "Pride R1", "Cruelty G2"], ["Law R1"], []],
+              [["Hypocrisy R2"], [], [], []])
+    st2 = act(st, 0, {"type": "use", "card": find(st, "Hypocrisy R2")})
+    st2 = act(st2, 0, {"type": "pick", "key": "k", "value": 2})
+    assert 2 not in next_options(st2) and 1 in next_options(st2)
+    st = use(st, "Hypocrisy R2", ("k", 1), ("target", 1), ("mine", ["Mercy B1"]), ("theirs", ["Wrath B3"]))
+    st = act(st, 1, {"type": "allow"})
+    assert labels(st["public"][0]) == ["Grace R2", "Wrath B3", "Holiness G1"]
+    assert labels(st["public"][1]) == ["Mercy B1", "Pride R1", "Cruelty G2"]
+    assert faction(st["public"][0]) == "saint" and faction(st["public"][1]) == "sinner"
+
+
+def test_e30_shepherd() -> None:
+    st = make([["Holiness R1", "Grace B2", "Miracle G1"], ["Grace R2", "Guardian B3"], ["Holiness B1", "Grace G2"],
+               ["Wrath R3"], []], [["Shepherd R1"], [], [], [], []], positions=[1, 0, 0, 0, 0])
+    st = use(st, "Shepherd R1")
+    assert st["turn"]["borrowed"] == 8 and st["stage"] == "advance"
+
+
+def test_e31_ignorance_copies_greed() -> None:
+    base = [["Pride G1", "Law G1", "Destruction G1"], ["Mercy B1"], ["Miracle B1"], []]
+    st = make(base, [["Ignorance R1"], [], [], []], positions=[3, 0, 0, 0], options={"board_side": "advanced"})
+    st = use(st, "Ignorance R1", ("copy", "greed"))
+    assert st["stage"] == "advance"
+    base[0] = ["Pride G1", "Law G1", "Holiness G1"]
+    st = make(base, [["Ignorance R1"], [], [], []], positions=[3, 0, 0, 0])
+    assert not usable(st, 0, "Ignorance R1")
+
+
+def test_e32_miracle_on_the_easy_side() -> None:
+    st = _solo(SAINTS3, 1, ["Miracle R1"], options={"board_side": "easy"})
+    assert act(st, 0, {"type": "pass"})["stage"] != "advance"
+    assert use(st, "Miracle R1")["stage"] == "advance"
+    st["positions"][0] = 2
+    assert use(st, "Miracle R1")["stage"] != "advance"
+
+
+def test_e33_law_with_paradise() -> None:
+    st = make([["Paradise W3", "Greed G1", "Pride G1"], ["Mercy B1"], [], []], [["Law R1"], [], [], []],
+              positions=[4, 0, 0, 0], options={"board_side": "advanced"})
+    st = use(st, "Law R1", ("number", 3))
+    assert st["stage"] == "advance"
+
+
+def test_e34_end_of_round_single_winner_and_round_limit() -> None:
+    st = make([SAINTS3, ["Holiness R1", "Mercy R1", "Greed R1"], [], []], positions=[0, 0, 5, 0], active=2)
+    st["start"] = 1
+    st["turn_index"] = 1
+    st["round"] = 9
+    st["public"][1], st["public"][2] = st["public"][2], st["public"][1]
+    st = act(st, 2, {"type": "pass"})
+    assert st["positions"][2] == 6 and E.outcome(st) is None
+    assert st["active"] == 3
+    st = _finish_turn(act(st, 3, {"type": "pass"}))
+    assert st["active"] == 0 and E.outcome(st) is None
+    st = _finish_turn(act(st, 0, {"type": "pass"}))
+    out = E.outcome(st)
+    assert out is not None and out.winners == frozenset({2}) and E.to_move(st) == frozenset()
+    assert out.reason == "C wins: reached the Gate of Heaven."
+    with pytest.raises(GameOver):
+        E.apply(st, 1, {"type": "pass"})
+    # round limit variant
+    st = make([[], [], [], []], positions=[4, 5, 5, 3], active=0)
+    st.update(start=1, turn_index=3, round=40)
+    st = _finish_turn(act(st, 0, {"type": "pass"}))
+    out = E.outcome(st)
+    assert out is not None and out.winners == frozenset({1, 2})
+
+
+def test_gate_entry_on_last_seat_ends_at_once() -> None:
+    st = make([["Holiness R1", "Mercy R1", "Greed R1"], [], [], []], positions=[5, 0, 0, 0], active=0)
+    st.update(start=1, turn_index=3)
+    st = act(st, 0, {"type": "pass"})
+    out = E.outcome(st)
+    assert out is not None and out.winners == frozenset({0})
+
+
+# --------------------------------------------------------------------------- errors and views
+
+
+def test_errors_not_your_turn_illegal_and_bad_chance() -> None:
+    st = _solo(SAINTS3, 0, ["Mercy R1"])
+    with pytest.raises(NotYourTurn):
+        E.apply(st, 1, {"type": "pass"})
+    with pytest.raises(IllegalAction):
+        E.apply(st, 0, {"type": "fly"})
+    with pytest.raises(NotYourTurn):
+        E.apply(st, CHANCE, {"type": "draw", "card": "S01"})
+    st = act(st, 0, {"type": "pass"})
+    assert st["stage"] == "draw_offer"
+    st = act(st, 0, {"type": "draw"})
+    with pytest.raises(IllegalAction):
+        E.apply(st, CHANCE, {"type": "draw", "card": find(st, "Mercy R1")})  # in a hand, not the pile
+
+
+def test_use_flow_can_be_cancelled_and_timeout_passes() -> None:
+    st = _e18(["Mercy R1", "Grace B2", "Holiness G1"], ["Law R1", "Greed B1"])
+    st2 = act(st, 2, {"type": "use", "card": find(st, "Destruction B2")})
+    assert {"type": "cancel"} in E.legal_actions(st2, 2)
+    back = act(st2, 2, {"type": "cancel"})
+    assert back["stage"] == "action" and find(back, "Destruction B2") in back["hands"][2]
+    assert E.timeout_action(st2, 2) == {"type": "pass"}
+    passed = act(st2, 2, {"type": "pass"})
+    assert find(passed, "Destruction B2") in passed["hands"][2]
+
+
+def test_public_view_hides_hands_and_deck() -> None:
+    st = _solo(SAINTS3, 0, ["Mercy R1"])
+    view = E.player_view(st, None)
+    assert "hand" not in view and "deck" not in view and view["hand_counts"][0] == 1
+    assert view["counts"] == {"saint": 2, "sinner": 1, "none": 1} and view["majority"] == "saint"
+    mine = E.player_view(st, 0)
+    assert [c["id"] for c in mine["hand"]] == st["hands"][0]
+    other = E.shuffle_hidden(st, 1, random.Random(5))
+    assert E.player_view(other, 1) == E.player_view(st, 1)
+
+
+# --------------------------------------------------------------------------- options and chains
+
+
+def _chain_state() -> dict[str, Any]:
+    return make([["Wrath R3", "Cruelty R2"], ["Ignorance R1", "Greed R1", "Law R1"],
+                 ["Mercy R1", "Grace B2", "Holiness G1"], ["Shepherd R1"]],
+                [["Arrogance R2"], [], ["Law B1"], []])
+
+
+def test_arrogance_chain_opens_owner_then_target_windows() -> None:
+    st = _chain_state()
+    st2 = use(st, "Arrogance R2", ("take", "Ignorance R1"))
+    assert "arrogance" not in next_options(st2) and "ignorance" not in next_options(st2)
+    st2 = act(st2, 0, {"type": "pick", "key": "copy", "value": "destruction"})
+    st2 = act(st2, 0, {"type": "pick", "key": "target", "value": 2})
+    st2 = act(st2, 0, {"type": "pick", "key": "card", "value": find(st, "Mercy R1")})
+    assert E.to_move(st2) == frozenset({1})
+    st2 = act(st2, 1, {"type": "allow"})
+    assert find(st2, "Ignorance R1") in st2["discard"]
+    assert E.to_move(st2) == frozenset({2})
+    st2 = act(st2, 2, {"type": "allow"})
+    assert find(st2, "Mercy R1") in st2["discard"] and E.to_move(st2) == frozenset({CHANCE})
+    st2 = act(st2, CHANCE, {"type": "destroy", "card": find(st2, "Law B1")})
+    assert st2["hands"][2] == [] and len(st2["public"][2]) == 2
+
+
+def test_one_window_when_owner_is_also_target() -> None:
+    st = use(_chain_state(), "Arrogance R2", ("take", "Ignorance R1"), ("copy", "hypocrisy"), ("k", 1),
+             ("target", 1), ("mine", ["Wrath R3"]), ("theirs", ["Greed R1"]))
+    assert E.to_move(st) == frozenset({1})
+    st = act(st, 1, {"type": "allow"})
+    assert labels(st["public"][0]) == ["Greed R1", "Cruelty R2"]
+    assert labels(st["public"][1]) == ["Wrath R3", "Law R1"]
+
+
+def test_guardian_scope_sinner_attacker() -> None:
+    def go(scope: str) -> dict[str, Any]:
+        st = make([["Grace R2", "Mercy B1", "Holiness G1"], ["Wrath B3", "Pride R1", "Cruelty G2"], ["Law R1"], []],
+                  [["Hypocrisy R2"], ["Guardian R2"], [], []], options={"guardian_scope": scope})
+        return use(st, "Hypocrisy R2", ("k", 1), ("target", 1), ("mine", ["Mercy B1"]), ("theirs", ["Wrath B3"]))
+
+    assert go("sinner_card")["stage"] == "react"
+    st = go("sinner_attacker")
+    assert st["stage"] != "react" and labels(st["public"][0]) == ["Grace R2", "Wrath B3", "Holiness G1"]
+
+
+def test_x3_sum_only_keeps_numbers() -> None:
+    base = [["Pride G1", "Law G1", "Destruction G1"], ["Mercy B1"], ["Miracle B1"], []]
+    st = make(base, [["Ignorance R1"], [], [], []], positions=[3, 0, 0, 0],
+              options={"board_side": "advanced", "x3_mode": "sum_only"})
+    assert use(st, "Ignorance R1", ("copy", "greed"))["stage"] != "advance"
+    st = make([["Guardian B3", "Grace R2"], ["Mercy B1"], ["Greed B1", "Pride R1"], []],
+              [["Sacrifice B1"], [], [], []], positions=[1, 0, 0, 0], options={"x3_mode": "sum_only"})
+    assert use(st, "Sacrifice B1")["stage"] == "advance"
+
+
+def test_shepherd_borrow_scope_one() -> None:
+    st = make([["Holiness R1", "Grace B2", "Miracle G1"], ["Grace R2", "Guardian B3"], ["Holiness B1", "Grace G2"],
+               ["Wrath R3"], []], [["Shepherd R1"], [], [], [], []], positions=[1, 0, 0, 0, 0],
+              options={"borrow_scope": "one"})
+    st2 = act(st, 0, {"type": "use", "card": find(st, "Shepherd R1")})
+    assert next_options(st2) == [1, 2]
+    st2 = act(st2, 0, {"type": "pick", "key": "borrow", "value": 1})
+    assert st2["turn"]["borrowed"] == 5 and st2["stage"] != "advance"
+
+
+def test_public_view_during_reaction_window() -> None:
+    st = use(_e19(3), "Cruelty R2", ("target", 1))
+    view = E.player_view(st, None)
+    assert view["reacting"] == 1 and view["stage"] == "react" and "Cruelty" in view["declared"]
+    assert "Guardian" not in str(view)
+    assert E.prompt(st, 1).startswith("C attacks you")

@@ -1,0 +1,69 @@
+"""Render tests for The Road to Canterbury: initial, mid-game and final boards, the
+private hand, determinism and CJK names."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from PIL import Image
+
+from engines.base import CHANCE
+from engines.canterbury import ENGINE as E
+from render.canterbury import render_board, render_private
+
+NAMES = ["Alice", "小明", "佐藤さん"]
+
+
+def play(n: int, *, turns: int | None, seed: int = 11, edition: str = "2021") -> dict[str, Any]:
+    """Random playout (preferring real plays over back/pass) until ``turns`` turns or the end."""
+    rng = random.Random(seed)
+    st = E.new_game(n, seed, {"edition": edition})
+    while E.to_move(st) and (turns is None or st["turn"] < turns):
+        seat = sorted(E.to_move(st))[0]
+        if seat == CHANCE:
+            action = E.sample_chance(st, rng)
+        else:
+            acts = E.legal_actions(st, seat)
+            real = [a for a in acts if a["type"] not in ("back", "pass", "done")]
+            action = rng.choice(real or acts)
+        st, _ = E.apply(st, seat, action)
+    return st
+
+
+def check(img: Image.Image, path: str) -> None:
+    assert 1000 <= img.width <= 1200
+    assert img.height > 300
+    img.save(path)
+
+
+def test_initial_board_renders() -> None:
+    st = play(3, turns=1)
+    view = E.player_view(st, None)
+    check(render_board(view, names=NAMES), "/tmp/canterbury_initial.png")
+
+
+def test_mid_game_board_and_private_render_deterministically() -> None:
+    st = play(3, turns=14)
+    view = E.player_view(st, None)
+    a = render_board(view, names=NAMES, highlight="red")
+    b = render_board(view, names=NAMES, highlight="red")
+    assert a.tobytes() == b.tobytes()
+    check(a, "/tmp/canterbury_mid.png")
+    seat = st["active"]
+    check(render_private(E.player_view(st, seat), names=NAMES), "/tmp/canterbury_private.png")
+
+
+def test_final_board_renders_both_player_counts() -> None:
+    for n in (2, 3):
+        st = play(n, turns=None, seed=5 + n, edition="2011" if n == 2 else "2021")
+        assert E.outcome(st) is not None
+        view = E.player_view(st, None)
+        check(render_board(view, names=NAMES[:n]), f"/tmp/canterbury_final_{n}p.png")
+        check(render_private(E.player_view(st, 0), names=NAMES[:n]), f"/tmp/canterbury_private_final_{n}p.png")
+
+
+def test_public_view_has_no_secrets_for_the_renderer() -> None:
+    st = play(3, turns=8)
+    view = E.player_view(st, None)
+    assert "hand" not in view and "coins" not in view and "notes" not in view

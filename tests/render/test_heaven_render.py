@@ -1,0 +1,72 @@
+"""Render tests for The Way to Heaven: initial, mid-game, final and private views."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from PIL import Image
+
+from engines.base import CHANCE
+from engines.heaven import ENGINE as E
+from render.base import WIDTH
+from render.heaven import render_board, render_private
+
+NAMES = ["Alice", "小明", "Bob", "さくら", "Eve", "김민수"]
+
+
+def _run(players: int, seed: int, steps: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    rng = random.Random(seed)
+    st = E.new_game(players, seed, options)
+    for _ in range(steps):
+        movers = E.to_move(st)
+        if not movers:
+            break
+        seat = rng.choice(sorted(movers))
+        action = E.sample_chance(st, rng) if seat == CHANCE else rng.choice(list(E.legal_actions(st, seat)))
+        st, _ = E.apply(st, seat, action)
+    return st
+
+
+def _check(img: Image.Image, path: str) -> None:
+    assert img.width == WIDTH and img.height > 300
+    img.save(path)
+
+
+def test_initial_split_and_private_views_render() -> None:
+    st = _run(4, 1, 24)  # dealt, splitting
+    assert st["phase"] == "split"
+    _check(render_board(E.player_view(st, None), names=NAMES[:4]), "/tmp/heaven_initial.png")
+    _check(render_private(E.player_view(st, 0), names=NAMES[:4]), "/tmp/heaven_private_split.png")
+
+
+def test_mid_game_advanced_renders_deterministically() -> None:
+    st = _run(6, 7, 160, {"board_side": "advanced"})
+    assert st["phase"] == "play"
+    view = E.player_view(st, None)
+    a = render_board(view, names=NAMES, highlight="C")
+    b = render_board(view, names=NAMES, highlight="C")
+    assert a.tobytes() == b.tobytes()
+    _check(a, "/tmp/heaven_mid.png")
+    _check(render_private(E.player_view(st, st["active"]), names=NAMES), "/tmp/heaven_private.png")
+
+
+def test_final_view_with_gate_winner_renders() -> None:
+    st = _run(5, 3, 120)
+    # put seat 1 on the Gate and finish the game by the end of the round
+    st = dict(st)
+    st["positions"] = [6 if s == 1 else p for s, p in enumerate(st["positions"])]
+    rng = random.Random(0)
+    while E.to_move(st):
+        seat = min(E.to_move(st))
+        action = E.sample_chance(st, rng) if seat == CHANCE else E.timeout_action(st, seat)
+        st, _ = E.apply(st, seat, action)
+    view = E.player_view(st, None)
+    assert 1 in view["winners"]
+    _check(render_board(view, names=NAMES[:5]), "/tmp/heaven_final.png")
+
+
+def test_round_limit_final_renders() -> None:
+    st = _run(3, 11, 5000, {"allow_three": True, "board_side": "advanced", "round_limit": 10})
+    assert st["phase"] == "over"
+    _check(render_board(E.player_view(st, None), names=NAMES[:3]), "/tmp/heaven_final_limit.png")
