@@ -274,9 +274,11 @@ class GameService:
         self, record: GameRecord, engine: Engine, state: State, entries: list[LogEntry],
         events: list[Event], *, waiting_before: frozenset[int], players: int | None = None,
     ) -> ActResult:
-        """Sample chance, auto-play seats of players who left, then store (CAS)."""
+        """Sample chance, auto-play seats of players who left and pre-set answers
+        (``Engine.auto_action``), then store (CAS)."""
         position = record.version + len(entries)
         left = {s.seat for s in record.seats if s.status == "left"}
+        prefs = await self.seat_preferences(record, engine)
         for _ in range(MAX_CHANCE_STEPS):
             if engine.outcome(state) is not None:
                 break
@@ -294,7 +296,21 @@ class GameService:
                 entries.append(LogEntry(0, "player", seat, engine.action_to_json(auto),
                                         [e.to_json() for e in evs]))
             else:
-                break
+                auto_seat, auto_action = None, None
+                for seat in sorted(movers):
+                    if prefs.get(seat):
+                        auto_action = engine.auto_action(state, seat, prefs[seat])
+                        if auto_action is not None:
+                            auto_seat = seat
+                            break
+                if auto_seat is None or auto_action is None:
+                    break
+                label = engine.action_label(state, auto_action)
+                state, evs = engine.apply(state, auto_seat, auto_action)
+                evs = (Event("auto", f"{{p{auto_seat}}}'s preset answer: {label}.",
+                             visible_to=frozenset({auto_seat})), *evs)
+                entries.append(LogEntry(0, "player", auto_seat, engine.action_to_json(auto_action),
+                                        [e.to_json() for e in evs]))
             events += evs
             position += 1
         else:  # pragma: no cover - an engine bug
@@ -303,19 +319,65 @@ class GameService:
         waiting_after = frozenset(s for s in engine.to_move(state) if s != CHANCE)
         status = "finished" if outcome is not None else "active"
         deadline: float | None = None
+        window: int | None = None
         if outcome is None and waiting_after:
             keep = (record.deadline is not None and waiting_after <= frozenset(record.waiting)
                     and record.status == "active")
-            deadline = record.deadline if keep else self.clock() + record.move_timeout
+            window = engine.timeout_seconds(state, waiting_after, record.move_timeout)
+            if keep:
+                deadline, window = record.deadline, record.deadline_window
+            else:
+                deadline = self.clock() + window
         try:
             await self.repo.append(record.id, record.version, entries, state=engine.state_to_json(state),
                                    status=status, players=players, deadline=deadline,
-                                   waiting=sorted(waiting_after))
+                                   waiting=sorted(waiting_after), window=window)
         except StaleVersion:
             raise HostError("Someone else moved at the same moment; please try again.", "stale") from None
         new_record = await self.get(record.id)
         stored = await self.repo.log(record.id)
         return ActResult(new_record, stored[-len(entries):], events, waiting_before, waiting_after, outcome)
+
+    async def seat_preferences(self, record: GameRecord, engine: Engine) -> dict[int, dict[str, Any]]:
+        """Each seated player's pre-set preferences for this game (coerced to their
+        ``OptionSpec`` types); seats without any are left out."""
+        specs = {spec.key: spec for spec in engine.info.preferences}
+        if not specs:
+            return {}
+        out: dict[int, dict[str, Any]] = {}
+        for seat in record.seats:
+            if seat.status != "active":
+                continue
+            raw = await self.repo.preferences(seat.user_id, record.game_id)
+            values = {}
+            for key, value in raw.items():
+                if key in specs:
+                    try:
+                        values[key] = specs[key].coerce(value)
+                    except GameError:
+                        log.warning("ignoring bad stored preference %s=%r", key, value)
+            if values:
+                out[seat.seat] = values
+        return out
+
+    async def set_preferences(self, user_id: int, game_id: str, text: dict[str, str]) -> dict[str, Any]:
+        """Store a player's preferences for ``game_id`` after checking them.
+
+        Raises:
+            HostError: unknown game.
+            InvalidOptions: unknown key or bad value (naming the allowed ones).
+        """
+        try:
+            engine = get_engine(game_id)
+        except KeyError as exc:
+            raise HostError(str(exc.args[0]), "unknown_game") from None
+        from engines.base import EngineInfo, validate_options
+
+        info = EngineInfo(game_id, engine.info.name, "", 1, 1, options=engine.info.preferences)
+        checked = validate_options(info, text)
+        for key in text:
+            await self.repo.set_preference(user_id, game_id, key, str(checked[key]).lower())
+        return {k: checked[k] for k in text}
 
     # ------------------------------------------------------------------ moderation
     async def end(self, game: int, by_user: int, reason: str = "") -> GameRecord:

@@ -56,6 +56,20 @@ async def options_autocomplete(interaction: discord.Interaction, current: str) -
     return out[:25]
 
 
+async def prefs_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Suggest ``key=value`` items for the chosen game's player preferences."""
+    engine = ENGINES.get(getattr(interaction.namespace, "game", None) or "")
+    if engine is None:
+        return []
+    done, _, last = current.rpartition(" ")
+    prefix = f"{done} " if done else ""
+    items = [f"{spec.key}={str(v).lower()}" for spec in engine.info.preferences
+             for v in (spec.choices if spec.kind == "choice" else (True, False) if spec.kind == "bool"
+                       else (spec.default,))]
+    return [app_commands.Choice(name=(prefix + i)[:100], value=(prefix + i)[:100])
+            for i in items if i.startswith(last)][:25]
+
+
 class Games(commands.GroupCog, group_name="game"):
     """Commands common to every game."""
 
@@ -146,6 +160,28 @@ class Games(commands.GroupCog, group_name="game"):
         """Choose whether turn notices also come by DM (the channel ping always comes)."""
         await self.bot.repo.set_preference(interaction.user.id, "*", "dm_notify", "on" if dm else "off")
         await interaction.response.send_message(f"DM notices are now {'on' if dm else 'off'}.", ephemeral=True)
+
+    @app_commands.command(name="prefs")
+    @app_commands.describe(game="Which game", settings="key=value items, e.g. auto_defend=true (autocomplete)")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.autocomplete(settings=prefs_autocomplete)
+    async def prefs(self, interaction: discord.Interaction, game: str, settings: str | None = None) -> None:
+        """Pre-set answers for a game (e.g. always defend), so games need not wait for you."""
+        flow = self.bot.flow
+        async with flow.guard(interaction):
+            from bot.ui.flow import parse_options
+
+            engine = ENGINES[game]
+            if not engine.info.preferences:
+                raise HostError(f"{engine.info.name} has no preferences to set.", "no_prefs")
+            if settings:
+                await self.bot.service.set_preferences(interaction.user.id, game, parse_options(settings))
+            stored = await self.bot.repo.preferences(interaction.user.id, game)
+            lines = [f"**{engine.info.name} preferences**"]
+            for spec in engine.info.preferences:
+                value = stored.get(spec.key, str(spec.default).lower())
+                lines.append(f"`{spec.key}` = **{value}** — {spec.description} (allowed: {spec.allowed()})")
+            await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
 
     # ------------------------------------------------------------------ moderation
     async def _moderator(self, interaction: discord.Interaction) -> None:

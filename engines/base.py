@@ -247,6 +247,8 @@ class EngineInfo:
         has_hidden_info: True when some state is secret from some seat.
         state_version: bumped when the state layout changes; stored states of an
             older version are refused with ``InvalidState``.
+        preferences: per-player settings a player may pre-set (e.g. Heaven's
+            ``auto_defend``), read by ``Engine.auto_action``.
     """
 
     game_id: str
@@ -257,6 +259,7 @@ class EngineInfo:
     options: tuple[OptionSpec, ...] = ()
     has_hidden_info: bool = False
     state_version: int = 1
+    preferences: tuple[OptionSpec, ...] = ()
 
     def option(self, key: str) -> OptionSpec:
         """The ``OptionSpec`` for ``key``; ``KeyError`` when unknown."""
@@ -434,6 +437,18 @@ class Engine:
         if not actions:
             raise NotYourTurn("Nothing to play for this seat.", seat=seat)
         return copy.deepcopy(actions[0])
+
+    def timeout_seconds(self, state: State, seats: frozenset[Seat], default: int) -> int:
+        """How many seconds the host waits for ``seats`` before it plays their
+        ``timeout_action`` (design §5 Time control). Default: the game's move timer
+        ``default``; a spec's own timeout options (e.g. a reaction window) override it."""
+        return default
+
+    def auto_action(self, state: State, seat: Seat, preferences: Mapping[str, Any]) -> Action | None:
+        """A move the host plays at once for ``seat`` because of the player's pre-set
+        ``preferences`` (keys of ``info.preferences``, values coerced), or None to ask
+        the player. The returned action must be legal. Default: None."""
+        return None
 
     def shuffle_hidden(self, state: State, seat: Seat | None, rng: random.Random) -> State:
         """Return a state that differs from ``state`` only in what ``seat`` cannot see

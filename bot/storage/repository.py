@@ -84,6 +84,7 @@ class GameRecord:
     deadline: float | None
     reminded: int
     waiting: list[int]
+    deadline_window: int | None
     created_at: float
     updated_at: float
     seats: tuple[SeatRecord, ...] = ()
@@ -122,7 +123,7 @@ def _row_to_game(row: aiosqlite.Row, seats: Sequence[SeatRecord]) -> GameRecord:
         seed=row["seed"], options=json.loads(row["options"]), players=row["players"],
         state=None if row["state"] is None else json.loads(row["state"]), version=row["version"],
         move_timeout=row["move_timeout"], deadline=row["deadline"], reminded=row["reminded"],
-        waiting=json.loads(row["waiting"]), created_at=row["created_at"], updated_at=row["updated_at"],
+        waiting=json.loads(row["waiting"]), deadline_window=row["deadline_window"], created_at=row["created_at"], updated_at=row["updated_at"],
         seats=tuple(seats),
     )
 
@@ -307,7 +308,7 @@ class Repository:
     async def append(
         self, game: int, expected_version: int, entries: Sequence[LogEntry], *,
         state: dict[str, Any], status: str, players: int | None = None,
-        deadline: float | None = None, waiting: Sequence[int] = (),
+        deadline: float | None = None, waiting: Sequence[int] = (), window: int | None = None,
     ) -> int:
         """Append ``entries`` (seq = expected_version+1, +2, …) and store the new snapshot
         in one transaction, if the game is still at ``expected_version``.
@@ -323,12 +324,12 @@ class Repository:
         async with self._tx() as db:
             players_sql = ", players=?" if players is not None else ""
             params: list[Any] = [json.dumps(state), new_version, status, deadline, json.dumps(list(waiting)),
-                                 now]
+                                 window, now]
             if players is not None:
                 params.append(players)
             cur = await db.execute(
                 "UPDATE games SET state=?, version=?, status=?, deadline=?, waiting=?, reminded=0,"
-                f" updated_at=?{players_sql} WHERE id=? AND version=?",
+                f" deadline_window=?, updated_at=?{players_sql} WHERE id=? AND version=?",
                 (*params, game, expected_version),
             )
             if cur.rowcount != 1:
@@ -451,8 +452,8 @@ class Repository:
         async with self._read() as db:
             async with db.execute(
                 "SELECT id FROM games WHERE status='active' AND paused=0 AND deadline IS NOT NULL"
-                " AND ((reminded = 0 AND ? >= deadline - move_timeout * 0.5)"
-                "   OR (reminded <= 1 AND ? >= deadline - move_timeout * 0.1)"
+                " AND ((reminded = 0 AND ? >= deadline - COALESCE(deadline_window, move_timeout) * 0.5)"
+                "   OR (reminded <= 1 AND ? >= deadline - COALESCE(deadline_window, move_timeout) * 0.1)"
                 "   OR ? >= deadline) ORDER BY deadline",
                 (now, now, now),
             ) as cur:
@@ -473,6 +474,13 @@ class Repository:
         ) as cur:
             row = await cur.fetchone()
         return None if row is None else str(row[0])
+
+    async def preferences(self, user_id: int, game_id: str) -> dict[str, str]:
+        """Every stored preference of a user for one game (key -> raw text value)."""
+        async with self._read() as db, db.execute(
+            "SELECT key, value FROM preferences WHERE user_id=? AND game_id=?", (user_id, game_id)
+        ) as cur:
+            return {r[0]: r[1] for r in await cur.fetchall()}
 
     async def set_preference(self, user_id: int, game_id: str, key: str, value: str) -> None:
         """Store a user's preference."""

@@ -496,7 +496,8 @@ class Flow:
                     if result is not None:
                         await self.after(result)
                     continue
-                count = 2 if now >= record.deadline - record.move_timeout * 0.1 else 1  # type: ignore[operator]
+                window = record.deadline_window or record.move_timeout
+                count = 2 if now >= record.deadline - window * 0.1 else 1
                 if count <= record.reminded:
                     continue
                 if await self.bot.repo.mark_reminded(record.id, record.version, count):
