@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.service import format_names
 from bot.storage import GameRecord
 from bot.ui.components import ActionButton, ActionSelect, BoardButton, LobbyButton, NavButton
 from bot.ui.limits import EMBED_DESCRIPTION, EMBED_TITLE, SELECT_OPTIONS, clip, pages
@@ -37,7 +38,8 @@ class Panel:
 
 def game_title(engine: Engine, record: GameRecord) -> str:
     """``"Carnival of Sins (罪のカーニバル) #12"``."""
-    native = f" ({engine.info.native_name})" if engine.info.native_name else ""
+    native = (f" ({engine.info.native_name})"
+              if engine.info.native_name and engine.info.native_name != engine.info.name else "")
     return clip(f"{engine.info.name}{native} #{record.id}", EMBED_TITLE)
 
 
@@ -52,11 +54,13 @@ def lobby_embed(engine: Engine, record: GameRecord, timeout_label: str) -> disco
     players = "\n".join(f"{i + 1}. <@{s.user_id}>" for i, s in enumerate(record.seats)) or "—"
     changed = {k: v for k, v in record.options.items() if v != info.defaults().get(k)}
     opts = ", ".join(f"{k}={v}" for k, v in changed.items()) or "defaults"
-    status = {"lobby": "Open — press **Join**.", "active": "Started.", "abandoned": "Closed.",
-              "finished": "Finished."}[record.status]
-    embed = discord.Embed(title=f"Lobby: {game_title(engine, record)}", colour=COLOUR,
-                          description=f"{status}\n{info.min_players}–{info.max_players} players. "
-                                      f"The host (<@{record.host_user_id}>) or a moderator presses **Start**.")
+    if record.status == "lobby":
+        description = (f"Open — press **Join**. {info.min_players}–{info.max_players} players.\n"
+                       f"The host (<@{record.host_user_id}>) or a moderator presses **Start**.")
+    else:
+        description = {"active": "▶ Started — the game is in its thread (or below).",
+                       "abandoned": "⛔ Closed.", "finished": "🏁 Finished."}[record.status]
+    embed = discord.Embed(title=f"Lobby: {game_title(engine, record)}", colour=COLOUR, description=description)
     embed.add_field(name=f"Players ({len(record.seats)}/{info.max_players})", value=players, inline=True)
     embed.add_field(name="Options", value=clip(opts, 1024), inline=True)
     embed.add_field(name="Move timer", value=timeout_label, inline=True)
@@ -80,7 +84,7 @@ def board_embed(engine: Engine, record: GameRecord, state: State | None, *, imag
     if record.status == "finished" and state is not None:
         outcome = engine.outcome(state)
         if outcome is not None:
-            lines.append(f"🏁 **Game over.** {outcome.reason}")
+            lines.append(f"🏁 **Game over.** {format_names(outcome.reason, record.names)}")
     elif record.status == "abandoned":
         lines.append("⛔ This game was ended by a moderator.")
     elif state is not None:
