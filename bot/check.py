@@ -1,0 +1,49 @@
+"""``python -m bot.check [DATABASE]``: replay every game's action log and compare it
+with the stored snapshot (design §4: the log is the truth, the snapshot a cache).
+
+Exit status 0 when every started game replays to its snapshot, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from bot.service import GameService
+from bot.settings import Settings
+from bot.storage import Repository
+
+
+async def check(path: str) -> tuple[int, list[int]]:
+    """Replay every started game in the database at ``path``.
+
+    Returns:
+        (games checked, ids of games whose replay differs from the snapshot).
+    """
+    repo = Repository(path)
+    await repo.open()
+    try:
+        service = GameService(repo)
+        games = await repo.games(status=("active", "finished", "abandoned"))
+        bad = [g.id for g in games if g.state is not None and not await service.replay_matches(g.id)]
+        return sum(g.state is not None for g in games), bad
+    finally:
+        await repo.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point; prints one line per result."""
+    parser = argparse.ArgumentParser(prog="python -m bot.check", description=__doc__)
+    parser.add_argument("database", nargs="?", help="SQLite file (default: DATABASE_PATH from .env)")
+    args = parser.parse_args(argv)
+    path = args.database or Settings.from_env().database_path
+    checked, bad = asyncio.run(check(path))
+    for game in bad:
+        sys.stdout.write(f"game #{game}: replay differs from the stored snapshot\n")
+    sys.stdout.write(f"{checked} games replayed, {len(bad)} differ\n")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

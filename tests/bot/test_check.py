@@ -1,0 +1,35 @@
+"""``python -m bot.check``: every stored snapshot equals the replay of its log."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from bot.check import check, main
+from bot.service import GameService
+from bot.storage import Repository
+
+
+async def test_check_replays_games_and_flags_a_tampered_snapshot(tmp_path) -> None:
+    path = str(tmp_path / "c.db")
+    repo = Repository(path)
+    await repo.open()
+    service = GameService(repo)
+    lobby = await service.create_lobby(game_id="carnival", guild_id=1, channel_id=2, host_user_id=1,
+                                       host_name="a", options=None, move_timeout=60)
+    await service.join(lobby.id, 2, "b")
+    game = (await service.start(lobby.id, 1, is_moderator=False)).game
+    await service.act(game.id, 1, "choose lust")
+    await repo.close()
+    assert await check(path) == (1, [])
+    with sqlite3.connect(path) as db:
+        state = json.loads(db.execute("SELECT state FROM games").fetchone()[0])
+        state["round"] = 5
+        db.execute("UPDATE games SET state=?", (json.dumps(state),))
+    assert await check(path) == (1, [game.id])
+
+
+def test_check_command_exit_status(tmp_path, capsys) -> None:
+    path = str(tmp_path / "empty.db")
+    assert main([path]) == 0
+    assert capsys.readouterr().out == "0 games replayed, 0 differ\n"
