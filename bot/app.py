@@ -86,6 +86,9 @@ class GameBot(commands.Bot):
         assert self.user is not None
         log.info("logged in as %s (%s); invite: %s", self.user, self.user.id, invite_url(self.user.id))
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.delivery.note_interaction(interaction)
+
     async def _clock(self) -> None:
         await self.wait_until_ready()
         while not self.is_closed():

@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 MAX_CHANCE_STEPS = 10_000
 """Safety cap on consecutive chance actions after one player action."""
 
+MAX_TIMEOUT_STEPS = 50
+"""Safety cap on the steps of one timed-out seat's turn played automatically."""
+
 
 class HostError(Exception):
     """A user-facing refusal from the host (not a rules error): unknown game, not a
@@ -220,7 +223,8 @@ class GameService:
             seat = record.seat_of(user_id)
             if seat is None:
                 raise HostError("You are not playing in this game.", "not_a_player")
-            if expected_version is not None and expected_version != record.version:
+            if expected_version is not None and expected_version != record.version \
+                    and not await self.same_choice_since(record, seat, expected_version):
                 raise HostError("The board has moved on since that message; use the newest board.",
                                 "stale")
             engine = self.engine(record)
@@ -253,18 +257,29 @@ class GameService:
             waiting_before = frozenset(s for s in engine.to_move(state) if s != CHANCE)
             entries: list[LogEntry] = []
             events: list[Event] = []
+            prefs = await self.seat_preferences(record, engine)
             for seat in sorted(waiting_before):
-                if seat not in engine.to_move(state):
-                    continue
-                action = engine.timeout_action(state, seat)
-                note = Event("timeout", f"{{p{seat}}}'s time ran out; played automatically: "
-                                        f"{engine.describe_action(state, action)}.")
-                # A timeout that picks at random must not reveal the pick: the engine's
-                # action is then a neutral marker and the chance step stays private.
-                state, evs = engine.apply(state, seat, action)
-                entries.append(LogEntry(0, "player", seat, engine.action_to_json(action),
-                                        [e.to_json() for e in (note, *evs)], user_id=None))
-                events += [note, *evs]
+                # The whole pending turn of a timed-out seat is played (multi-step decisions
+                # included), stopping when chance or another seat must act.
+                for step in range(MAX_TIMEOUT_STEPS):
+                    movers = engine.to_move(state)
+                    if seat not in movers or CHANCE in movers or engine.outcome(state) is not None:
+                        break
+                    # a pre-set answer set while the window was open beats the timeout default
+                    action = (engine.auto_action(state, seat, prefs[seat]) if prefs.get(seat) else None) \
+                        or engine.timeout_action(state, seat)
+                    notes: list[Event] = []
+                    if step == 0:
+                        # public: only that time ran out (the move itself may be secret, e.g. a
+                        # simultaneous pick); the seat's own log shows what was played
+                        notes.append(Event("timeout", f"{{p{seat}}}'s time ran out; their move was "
+                                                      "played automatically."))
+                    notes.append(Event("timeout_move", f"Played for you: {engine.action_label(state, action)}.",
+                                       visible_to=frozenset({seat})))
+                    state, evs = engine.apply(state, seat, action)
+                    entries.append(LogEntry(0, "player", seat, engine.action_to_json(action),
+                                            [e.to_json() for e in (*notes, *evs)], user_id=None))
+                    events += [*notes, *evs]
             if not entries:
                 return None
             return await self._advance(record, engine, state, entries, events,
@@ -320,27 +335,31 @@ class GameService:
         status = "finished" if outcome is not None else "active"
         deadline: float | None = None
         window: int | None = None
+        reminded = 0
         if outcome is None and waiting_after:
+            # the same clock runs on while the game waits for a subset of the same seats,
+            # unless it has run out (after a timeout the next decision gets a fresh window)
             keep = (record.deadline is not None and waiting_after <= frozenset(record.waiting)
-                    and record.status == "active")
+                    and record.status == "active" and self.clock() < record.deadline)
             window = engine.timeout_seconds(state, waiting_after, record.move_timeout)
-            if keep:
-                deadline, window = record.deadline, record.deadline_window
+            if keep:  # the same clock runs on: its reminders already sent stay sent
+                deadline, window, reminded = record.deadline, record.deadline_window, record.reminded
             else:
                 deadline = self.clock() + window
         try:
             await self.repo.append(record.id, record.version, entries, state=engine.state_to_json(state),
                                    status=status, players=players, deadline=deadline,
-                                   waiting=sorted(waiting_after), window=window)
+                                   waiting=sorted(waiting_after), window=window, reminded=reminded)
         except StaleVersion:
             raise HostError("Someone else moved at the same moment; please try again.", "stale") from None
         new_record = await self.get(record.id)
-        stored = await self.repo.log(record.id)
-        return ActResult(new_record, stored[-len(entries):], events, waiting_before, waiting_after, outcome)
+        stored = await self.repo.log(record.id, after=record.version)
+        return ActResult(new_record, stored, events, waiting_before, waiting_after, outcome)
 
     async def seat_preferences(self, record: GameRecord, engine: Engine) -> dict[int, dict[str, Any]]:
-        """Each seated player's pre-set preferences for this game (coerced to their
-        ``OptionSpec`` types); seats without any are left out."""
+        """Each seated player's preferences for this game: the game's defaults
+        (``info.preferences``) overlaid with what the player stored, coerced to the
+        ``OptionSpec`` types. Seats that left are not included."""
         specs = {spec.key: spec for spec in engine.info.preferences}
         if not specs:
             return {}
@@ -348,16 +367,14 @@ class GameService:
         for seat in record.seats:
             if seat.status != "active":
                 continue
-            raw = await self.repo.preferences(seat.user_id, record.game_id)
-            values = {}
-            for key, value in raw.items():
+            values = {key: spec.default for key, spec in specs.items()}
+            for key, value in (await self.repo.preferences(seat.user_id, record.game_id)).items():
                 if key in specs:
                     try:
                         values[key] = specs[key].coerce(value)
                     except GameError:
                         log.warning("ignoring bad stored preference %s=%r", key, value)
-            if values:
-                out[seat.seat] = values
+            out[seat.seat] = values
         return out
 
     async def set_preferences(self, user_id: int, game_id: str, text: dict[str, str]) -> dict[str, Any]:
@@ -441,9 +458,32 @@ class GameService:
             waiting = frozenset(s for s in engine.to_move(state) if s != CHANCE)
             return await self._advance(record, engine, state, [], [], waiting_before=waiting)
 
-    async def set_paused(self, game: int, paused: bool) -> GameRecord:
-        """Pause or resume a game's clock and moves."""
+    async def set_paused(self, game: int, paused: bool, by_user: int | None = None) -> GameRecord:
+        """Pause or resume a running game's clock and moves; logged (a system entry
+        ``pause``/``resume``). On resume the clock gets back the time that was left when
+        it was paused.
+
+        Raises:
+            HostError: the game is not running, or already paused / running.
+        """
         async with self.lock(game):
+            record = await self.get(game)
+            if record.status != "active" or record.state is None:
+                raise HostError("Only a running game can be paused or resumed.", "not_active")
+            if record.paused == paused:
+                raise HostError(f"This game is already {'paused' if paused else 'running'}.", "paused")
+            deadline = record.deadline
+            if not paused and deadline is not None:
+                paused_at = next((e.at for e in reversed(await self.repo.log(game))
+                                  if e.kind == "system" and e.action.get("type") == "pause"), self.clock())
+                deadline = self.clock() + max(0.0, deadline - paused_at)
+            entry = LogEntry(0, "system", None, {"type": "pause" if paused else "resume"}, user_id=by_user)
+            try:
+                await self.repo.append(game, record.version, [entry], state=record.state, status=record.status,
+                                       deadline=deadline, waiting=record.waiting, window=record.deadline_window,
+                                       reminded=record.reminded)
+            except StaleVersion:
+                raise HostError("The game changed at the same moment; please try again.", "stale") from None
             await self.repo.set_fields(game, paused=int(paused))
             return await self.get(game)
 
@@ -453,15 +493,38 @@ class GameService:
         record = await self.get(game)
         if record.state is None:
             return True
+        state = self._replay(record, await self.repo.log(game))
+        return state is not None and self.engine(record).state_to_json(state) == record.state
+
+    def _replay(self, record: GameRecord, entries: Sequence[LogEntry], upto: int | None = None) -> State | None:
+        """The state after the log entries with ``seq <= upto`` (all when None); None before the start."""
         engine = self.engine(record)
-        entries = await self.repo.log(game)
         state: State | None = None
         for e in entries:
+            if upto is not None and e.seq > upto:
+                break
             if e.kind == "system" and e.action.get("type") == "start":
                 state = engine.new_game(int(e.action["players"]), record.seed, record.options)
             elif e.kind in ("player", "chance") and state is not None:
                 state, _ = engine.apply(state, -1 if e.kind == "chance" else int(e.seat or 0), e.action)
-        return state is not None and engine.state_to_json(state) == record.state
+        return state
+
+    async def same_choice_since(self, record: GameRecord, seat: int, version: int) -> bool:
+        """True when a choice ``seat`` made on a panel of ``version`` still means the same now
+        (DISCORD.md failure mode 5, simultaneous choices): since then only *other* players
+        acted (no chance, no system entry, nothing by ``seat`` itself, so a double click
+        stays refused) and ``seat``'s legal actions are exactly the same list."""
+        if not 0 < version < record.version or record.state is None:
+            return False
+        entries = await self.repo.log(record.id)
+        if any(e.kind != "player" or e.seat == seat for e in entries if e.seq > version):
+            return False
+        then = self._replay(record, entries, upto=version)
+        if then is None:
+            return False
+        engine = self.engine(record)
+        actions = list(engine.legal_actions(then, seat))
+        return bool(actions) and actions == list(engine.legal_actions(self.state(record), seat))
 
     def describe_error(self, exc: GameError | HostError) -> str:
         """The private message for a refusal."""

@@ -254,8 +254,13 @@ class Games(commands.GroupCog, group_name="game"):
         flow = self.bot.flow
         async with flow.guard(interaction):
             await self._moderator(interaction)
-            record = await self.bot.service.set_paused(game, paused)
-            await interaction.response.send_message(
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            record = await self.bot.service.set_paused(game, paused, interaction.user.id)
+            await self.bot.delivery.send_text(
+                record.home_channel_id,
+                f"{'⏸' if paused else '▶'} Game #{record.id} was {'paused' if paused else 'resumed'} "
+                f"by moderator <@{interaction.user.id}>.")
+            await interaction.followup.send(
                 f"Game #{record.id} is {'paused' if paused else 'running again'}.", ephemeral=True)
             self.bot.delivery.request_board(record.id)
 

@@ -128,7 +128,7 @@ def seat_label(seat: int, names: Sequence[str]) -> str:
 def to_png(image: Image.Image) -> bytes:
     """Encode as PNG bytes (deterministic: no timestamps)."""
     buf = io.BytesIO()
-    image.save(buf, "PNG", optimize=False, compress_level=6)
+    image.save(buf, "PNG", optimize=False, compress_level=3)  # ~40 % faster than 6, ~15 % larger
     return buf.getvalue()
 
 

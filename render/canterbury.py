@@ -466,12 +466,14 @@ def render_private(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image
         draw_text(draw, (PAD + 14, y + 25), kind_label, size=18, fill=WHITE, anchor="lm", bold=True)
         draw_text(draw, (PAD + 110, y + 25), card_text(kind).replace("Pardon: ", ""), size=24, fill=WHITE,
                   bold=True, anchor="lm", max_width=440)
-        if kind.startswith("relic-"):
-            draw_text(draw, (PAD + 575, y + 25), RELIC_HELP.get(kind[6:], ""), size=20, fill=INK, anchor="lm",
-                      max_width=WIDTH - PAD - 575 - PAD)
+        help_x = PAD + 575
         if selected == kind:
-            draw_text(draw, (PAD + 580, y + 25), "◀ selected", size=22, bold=True, anchor="lm")
+            draw_text(draw, (help_x, y + 25), "◀ selected", size=22, bold=True, anchor="lm")
+            help_x += 130
             selected = None
+        if kind.startswith("relic-"):
+            draw_text(draw, (help_x, y + 25), RELIC_HELP.get(kind[6:], ""), size=20, fill=INK, anchor="lm",
+                      max_width=WIDTH - PAD - help_x)
         y += 60
     if drawn:
         y += 6

@@ -4,9 +4,12 @@
 (``CarnivalEngine.player_view(state, None)``): the round table from above with
 every seat, each die drawn as its shape (d4 triangle, d6 square, d8 diamond, d10
 kite, d12 pentagon, d20 hexagon, W white square) with its id and big value, card
-spots with locked dice, the Devil marker, thin "Sloth would take" lines (spatial),
-or sectors + centre circle (zones); then one panel per player, the score sheet and
-the last log lines. ``render_private(view, *, names)`` draws one seat's view: its
+spots with locked dice (and their ids), the Devil marker, thin "Sloth would take"
+lines (spatial), or sectors + centre circle (zones); then one panel per player, the
+score sheet and the last log lines. Dice lying close together never hide each
+other: ``place_dice`` (pure, tested) nudges a glyph that would overlap another
+glyph, a card spot or a seat label to the nearest free spot, and the board draws a
+thin leader line back to a dot at the die's true position. ``render_private(view, *, names)`` draws one seat's view: its
 remaining sins with effect hints and its current secret pick.
 
 View keys used: players, round, rounds, phase, table_model, devil, round_devil,
@@ -21,7 +24,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -111,7 +115,7 @@ def _shape_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[floa
         pts = poly(3, -90)
         return [(x, y + r * 0.22) for x, y in pts]
     if shape == "square":
-        return poly(4, 45)
+        return [(cx + (x - cx) * 1.12, cy + (y - cy) * 1.12) for x, y in poly(4, 45)]
     if shape == "diamond":
         return [(cx, cy - r * 1.1), (cx + r * 0.95, cy), (cx, cy + r * 1.1), (cx - r * 0.95, cy)]
     if shape == "kite":
@@ -150,11 +154,11 @@ def draw_die(
         draw_text(draw, (cx, ty), str(value), size=size, fill=INK if white else WHITE, bold=True, anchor="mm")
     if label:
         tag = "W" if white else die
-        w = text_width(tag, 20, True) + 10
-        top = cy + r + (4 if shape != "triangle" else 2)
-        draw.rounded_rectangle((cx - w / 2, top, cx + w / 2, top + 24), radius=6,
+        w = _label_w(die)
+        top = _label_top(die, cy, r)
+        draw.rounded_rectangle((cx - w / 2, top, cx + w / 2, top + LABEL_H), radius=6,
                                fill=WHITE if not white else (255, 240, 180), outline=INK)
-        draw_text(draw, (cx, top + 12), tag, size=20, bold=True, anchor="mm")
+        draw_text(draw, (cx, top + LABEL_H / 2), tag, size=LABEL_SIZE, bold=True, anchor="mm")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -212,7 +216,292 @@ def _phase_text(view: dict[str, Any], names: Sequence[str]) -> str:
     return ""
 
 
-# --------------------------------------------------------------------------- table
+# --------------------------------------------------------------------------- table layout
+#
+# The table is laid out by pure helpers (no drawing) so that the placement of the dice
+# can be tested: card spots and seat labels are fixed obstacles; each table die is
+# then placed greedily (size order d4 … d20, W) at its true position, or — when its
+# glyph + id label would overlap an already placed glyph, an obstacle, or another
+# die's true-position dot — at the nearest free spot on rings around it. A moved die
+# gets a thin leader line back to a dot at its true position.
+
+Box = tuple[float, float, float, float]
+"""(left, top, right, bottom) in pixels."""
+
+TABLE_DIE_R = 30
+"""Radius (px) of a die glyph lying on the spatial table."""
+ZONE_DIE_R = 28
+"""Radius (px) of a die glyph in a zone."""
+CARD_DIE_R = 24
+"""Radius (px) of a die locked on a card spot."""
+CARD_COLS = 3
+"""Locked dice per row on a card spot."""
+CARD_PITCH = 58
+"""Horizontal distance (px) of two locked dice on a card spot."""
+CARD_ROW_H = 80
+"""Height (px) of one row of locked dice (glyph + id) on a card spot."""
+GAP = 4.0
+"""Minimum free space (px) between two placed boxes."""
+DOT_R = 6.0
+"""Radius (px) of the true-position dot of a moved die."""
+LEADER_MIN = 10.0
+"""A moved die gets a leader line + dot only when its true position lies farther than
+this (px) from its glyph box (closer, the glyph itself shows where it lies)."""
+RING_STEP = 5.0
+"""Distance (px) between two search rings of the placement."""
+LABEL_SIZE = 20
+LABEL_H = 24
+
+
+@dataclass(frozen=True, slots=True)
+class CardSpot:
+    """Geometry of one seat's card spot: centre (x, y), size w × h px, the title shown
+    on it and ``inner``, the distance (px) from the table centre to its inner edge."""
+
+    seat: int
+    x: float
+    y: float
+    w: float
+    h: float
+    title: str
+    inner: float
+
+    @property
+    def box(self) -> Box:
+        return (self.x - self.w / 2, self.y - self.h / 2, self.x + self.w / 2, self.y + self.h / 2)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLabel:
+    """Geometry of one seat's name label (outside the rim) and, for the Devil holder,
+    its DEVIL tag."""
+
+    seat: int
+    box: Box
+    name: str
+    devil: Box | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedDie:
+    """Where one table die is drawn: ``anchor`` = its true position (px), ``centre`` =
+    the glyph centre, ``box`` = glyph + id label (+ highlight ring), ``moved`` when the
+    glyph was nudged away from its true position (a leader line joins the two)."""
+
+    die: str
+    anchor: tuple[float, float]
+    centre: tuple[float, float]
+    box: Box
+    moved: bool
+
+
+def _label_w(die: str) -> float:
+    return text_width("W" if die == "W" else die, LABEL_SIZE, True) + 10
+
+
+def _label_top(die: str, cy: float, r: float) -> float:
+    shape = SHAPE_OF.get(die, "square")
+    pts = _shape_points(shape, 0.0, 0.0, r)
+    return cy + max(y for _, y in pts) + 4
+
+
+def die_box(die: str, cx: float, cy: float, r: float, *, label: bool = True, highlight: bool = False) -> Box:
+    """Pixel box covered by ``draw_die(die, …, cx, cy, r, label=…, highlight=…)``
+    (shape outline, id label and highlight ring)."""
+    pts = _shape_points(SHAPE_OF.get(die, "square"), cx, cy, r)
+    left = min(x for x, _ in pts) - 2
+    right = max(x for x, _ in pts) + 2
+    top = min(y for _, y in pts) - 2
+    bottom = max(y for _, y in pts) + 2
+    if label:
+        w = _label_w(die)
+        left, right = min(left, cx - w / 2), max(right, cx + w / 2)
+        bottom = _label_top(die, cy, r) + LABEL_H + 1
+    if highlight:
+        ring = r + 9 + 3
+        left, top, right = min(left, cx - ring), min(top, cy - ring), max(right, cx + ring)
+        bottom = max(bottom, cy + ring)
+    return (left, top, right, bottom)
+
+
+def _box_distance(pt: tuple[float, float], box: Box) -> float:
+    """Distance (px) from ``pt`` to ``box`` (0 inside)."""
+    dx = max(box[0] - pt[0], 0.0, pt[0] - box[2])
+    dy = max(box[1] - pt[1], 0.0, pt[1] - box[3])
+    return math.hypot(dx, dy)
+
+
+def boxes_overlap(a: Box, b: Box, gap: float = 0.0) -> bool:
+    """True when boxes ``a`` and ``b`` come closer than ``gap`` px."""
+    return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap
+
+
+def card_layout(view: dict[str, Any]) -> list[CardSpot]:
+    """Card spots pulled inside the rim, one per seat (locked dice sit in a row with ids)."""
+    n = view["players"]
+    r_seat = 1000 * SCALE
+    out = []
+    for s in range(n):
+        seat = view["seats"][s]
+        ang = _seat_angle(s, n)
+        locked = seat["locked"]
+        card = seat["card"]
+        title = f"{_sin_title(card)} {SIN_JP[card]}" if card else "picked ✓"
+        cols = min(len(locked), CARD_COLS)
+        rows = -(-len(locked) // CARD_COLS)
+        w = max(text_width(title, 20, True) + 20, CARD_PITCH * cols + 12)
+        h = 40 + CARD_ROW_H * rows + 4 if locked else 44
+        pull = abs(math.cos(ang)) * w / 2 + abs(math.sin(ang)) * h / 2 + 10
+        px = CX + (r_seat - pull) * math.cos(ang)
+        py = CY - (r_seat - pull) * math.sin(ang)
+        out.append(CardSpot(s, px, py, w, h, title, r_seat - 2 * pull + 10))
+    return out
+
+
+def seat_label_layout(view: dict[str, Any], names: Sequence[str]) -> list[SeatLabel]:
+    """Name labels (and the Devil tag) outside the rim, one per seat."""
+    n = view["players"]
+    out = []
+    dw = text_width("DEVIL 悪魔", 20, True) + 16
+    for s in range(n):
+        ang = _seat_angle(s, n)
+        sx, sy = _to_px(*view["seat_points"][s])
+        side = abs(math.cos(ang)) > 0.6
+        h = 40
+        if side:
+            room = (sx - 30 if math.cos(ang) < 0 else WIDTH - sx - 30) - 8
+            name = fit_text(_name(names, s), 24, max(60, room - 50), True)
+            w = text_width(name, 24, True) + 52
+            left = sx - 30 - w if math.cos(ang) < 0 else sx + 30
+            left = min(max(left, 6), WIDTH - 6 - w)
+            top = sy - h / 2
+        else:
+            name = fit_text(_name(names, s), 24, 300, True)
+            w = text_width(name, 24, True) + 52
+            left = sx - w / 2
+            top = sy - h / 2 + (-34 if math.sin(ang) > 0 else 34)
+        devil: Box | None = None
+        if view.get("devil") == s:
+            if side:
+                dx, dy = min(max(left + (w - dw) / 2, 6), WIDTH - 6 - dw), top + h + 22
+            else:
+                dx, dy = left + w + 8, top + h / 2
+            devil = (dx, dy - 16, dx + dw, dy + 16)
+        out.append(SeatLabel(s, (left, top, left + w, top + h), name, devil))
+    return out
+
+
+def _zone_anchors(view: dict[str, Any], cards: Sequence[CardSpot]) -> dict[str, tuple[float, float]]:
+    """Grid positions of the table dice inside their zones (zone table)."""
+    n = view["players"]
+    r_seat = 1000 * SCALE
+    dice = {d["id"]: d for d in view["dice"]}
+    out: dict[str, tuple[float, float]] = {}
+    for zone, members in (view.get("zones") or {}).items():
+        members = [d for d in SIZE_ORDER if d in members and dice[d]["place"] == "table"]
+        if not members:
+            continue
+        if zone == "centre":
+            cols = min(3, len(members))
+            rows = (len(members) + cols - 1) // cols
+            zx, zy = float(CX), CY + 10.0
+        else:
+            k = int(zone[4:])
+            a = _seat_angle(k, n)
+            side = abs(math.cos(a)) > 0.6
+            inner = cards[k].inner if k < len(cards) else r_seat * 0.7
+            rc0 = r_seat * 0.26
+            if side:
+                room = (inner - rc0) / max(abs(math.cos(a)), 0.01)
+                cols = min(2 if room >= 66 + 62 else 1, len(members))
+            else:
+                cols = min(3, len(members))
+            rows = (len(members) + cols - 1) // cols
+            ext = abs(math.cos(a)) * cols * 33 + abs(math.sin(a)) * rows * 44
+            rr = max(inner - ext - 4, rc0 + ext) if not side else (inner + rc0) / 2
+            zx, zy = CX + rr * math.cos(a), CY - rr * math.sin(a)
+        for i, d in enumerate(members):
+            c, r = i % cols, i // cols
+            out[d] = (zx + (c - (cols - 1) / 2) * 70, zy + (r - (rows - 1) / 2) * 92 - 10)
+    return out
+
+
+def _candidates(ax: float, ay: float, max_dist: float) -> Iterator[tuple[float, float]]:
+    """Spots around (ax, ay), nearest first (lazily); on each ring the first spot points
+    to the table centre, then alternately either way round (deterministic)."""
+    yield (ax, ay)
+    base = math.atan2(CY - ay, CX - ax) if (ax, ay) != (CX, CY) else -math.pi / 2
+    ring = 1
+    while ring * RING_STEP <= max_dist:
+        rad = ring * RING_STEP
+        k = max(12, int(2 * math.pi * rad / RING_STEP))
+        for j in range(k):
+            step = (j + 1) // 2 * (1 if j % 2 else -1)
+            a = base + 2 * math.pi * step / k
+            yield (ax + rad * math.cos(a), ay + rad * math.sin(a))
+        ring += 1
+
+
+def _is_free(box: Box, centre: tuple[float, float], reach: float, blocked: Sequence[Box],
+             dots: Sequence[Box]) -> bool:
+    if math.hypot(centre[0] - CX, centre[1] - CY) > reach or box[0] < 4 or box[2] > WIDTH - 4:
+        return False
+    if any(boxes_overlap(box, b, GAP) for b in blocked):
+        return False
+    return not any(boxes_overlap(box, b) for b in dots)
+
+
+def place_dice(view: dict[str, Any], names: Sequence[str] = (), highlight: str | None = None) -> list[PlacedDie]:
+    """Place every table die's glyph + id label so that no two overlap and none covers a
+    card spot, a seat label / Devil tag or another die's true-position dot (pure; the
+    board image draws exactly these boxes). Dice are placed in size order; each goes
+    to its true position when free, else to the nearest free spot. Returns the
+    placements in size order (empty before the roll)."""
+    if not view.get("rolled"):
+        return []
+    spatial = view["table_model"] == "spatial"
+    dice = {d["id"]: d for d in view["dice"]}
+    table = [d for d in SIZE_ORDER if d in dice and dice[d]["place"] == "table"]
+    cards = card_layout(view)
+    obstacles: list[Box] = [c.box for c in cards]
+    for lab in seat_label_layout(view, names):
+        obstacles.append(lab.box)
+        if lab.devil:
+            obstacles.append(lab.devil)
+    r_die = TABLE_DIE_R if spatial else ZONE_DIE_R
+    if spatial:
+        anchors = {d: _to_px(*dice[d]["pos"]) for d in table}
+        reach = view.get("r_play", 850) * SCALE + 14  # glyph centres stay on the felt
+    else:
+        anchors = _zone_anchors(view, cards)
+        reach = 1000 * SCALE - r_die - 6
+    dots = {d: (a[0] - DOT_R - 2, a[1] - DOT_R - 2, a[0] + DOT_R + 2, a[1] + DOT_R + 2)
+            for d, a in anchors.items()} if spatial else {}
+    placed: list[PlacedDie] = []
+    for d in table:
+        ax, ay = anchors.get(d, (float(CX), float(CY)))
+        hl = highlight == d
+        blocked = [p.box for p in placed] + obstacles
+        other_dots = [b for o, b in dots.items() if o != d]
+        rel = die_box(d, 0.0, 0.0, r_die, highlight=hl)
+        chosen: tuple[float, float] | None = None
+        for strict in (True, False):
+            for cx, cy in _candidates(ax, ay, 2 * reach):
+                box = (cx + rel[0], cy + rel[1], cx + rel[2], cy + rel[3])
+                if _is_free(box, (cx, cy), reach, blocked, other_dots if strict else []):
+                    chosen = (cx, cy)
+                    break
+            if chosen:
+                break
+        if chosen is None:  # cannot happen on a 7-dice table; keep the true position
+            chosen = (ax, ay)
+        cx, cy = chosen
+        moved = math.hypot(cx - ax, cy - ay) > 0.5
+        placed.append(PlacedDie(d, (ax, ay), (cx, cy), die_box(d, cx, cy, r_die, highlight=hl), moved))
+    return placed
+
+
+# --------------------------------------------------------------------------- table drawing
 
 
 def _draw_table(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str],
@@ -239,34 +528,40 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence
 
     seats = view["seats"]
     seat_pts = view["seat_points"]
+    placed = place_dice(view, names, highlight)
 
-    # nearest-die lines (spatial): "Sloth would take …"
+    # nearest-die lines (spatial): "Sloth would take …", ending at the die's glyph (a
+    # moved glyph has its own leader line to its true position)
     if spatial and rolled:
+        anchor = {p.die: p.centre for p in placed}
         for s, die in enumerate(view.get("nearest") or []):
             if die is None:
                 continue
             sx, sy = _to_px(*seat_pts[s])
-            dx, dy = _to_px(*dice[die]["pos"])
+            dx, dy = anchor.get(die) or _to_px(*dice[die]["pos"])
             draw.line((sx, sy, dx, dy), fill=seat_colour(s), width=3)
 
-    # cards at their spots (pulled inside the rim) with locked dice
-    card_inner: dict[int, float] = {}
-    for s in range(n):
+    # leader lines + true-position dots of moved dice (under the cards: a die lying
+    # under a card spot shows its leader line coming out of the card)
+    leaders = [p for p in placed if spatial and p.moved and _box_distance(p.anchor, p.box) > LEADER_MIN]
+    for p in leaders:
+        ax, ay = p.anchor
+        draw.line((ax, ay, *p.centre), fill=(235, 235, 215), width=2)
+    for p in leaders:
+        ax, ay = p.anchor
+        white = p.die == "W"
+        draw.ellipse((ax - DOT_R, ay - DOT_R, ax + DOT_R, ay + DOT_R), fill=WHITE if white else DIE_BLACK,
+                     outline=INK if white else WHITE, width=2)
+
+    # cards at their spots (pulled inside the rim) with locked dice and their ids
+    for spot in card_layout(view):
+        s = spot.seat
         seat = seats[s]
-        ang = _seat_angle(s, n)
-        locked = seat["locked"]
-        card = seat["card"]
-        title = f"{_sin_title(card)} {SIN_JP[card]}" if card else "picked ✓"
-        w = max(text_width(title, 20, True) + 20, 46 * len(locked) + 12)
-        h = 90 if locked else 44
-        pull = abs(math.cos(ang)) * w / 2 + abs(math.sin(ang)) * h / 2 + 10
-        px = CX + (r_seat - pull) * math.cos(ang)
-        py = CY - (r_seat - pull) * math.sin(ang)
-        card_inner[s] = r_seat - 2 * pull + 10
-        box = (px - w / 2, py - h / 2, px + w / 2, py + h / 2)
-        if card:
+        box = spot.box
+        px = spot.x
+        if seat["card"]:
             draw.rounded_rectangle(box, radius=8, fill=WHITE, outline=seat_colour(s), width=4)
-            draw_text(draw, (px, box[1] + 20), title, size=20, bold=True, anchor="mm")
+            draw_text(draw, (px, box[1] + 20), spot.title, size=20, bold=True, anchor="mm")
         elif seat["picked"]:
             draw.rounded_rectangle(box, radius=8, fill=CARD_BACK, outline=seat_colour(s), width=4)
             draw_text(draw, (px, box[1] + 20), "picked ✓", size=20, fill=WHITE, bold=True, anchor="mm")
@@ -274,83 +569,36 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence
             draw.rounded_rectangle(box, radius=8, fill=FELT_LIGHT, outline=seat_colour(s), width=2)
             draw_text(draw, (px, box[1] + 20), "…" if view["phase"] == "choose" else "",
                       size=20, fill=WHITE, anchor="mm")
+        locked = seat["locked"]
         for i, die in enumerate(locked):
-            dx = px - (len(locked) - 1) * 23 + i * 46
-            draw_die(draw, die, dice[die]["value"], dx, box[1] + 62, 20, label=False,
-                     highlight=highlight == die)
+            row, col = divmod(i, CARD_COLS)
+            in_row = min(CARD_COLS, len(locked) - row * CARD_COLS)
+            dx = px + (col - (in_row - 1) / 2) * CARD_PITCH
+            dy = box[1] + 40 + CARD_DIE_R + 2 + row * CARD_ROW_H
+            draw_die(draw, die, dice[die]["value"], dx, dy, CARD_DIE_R, label=False, highlight=highlight == die)
+            draw_text(draw, (dx, dy + CARD_DIE_R + 14), die, size=18, bold=True, anchor="mm",
+                      fill=INK if seat["card"] else WHITE)
 
-    # table dice
-    if rolled:
-        if spatial:
-            table = [d for d in SIZE_ORDER if dice[d]["place"] == "table"]
-            for d in table:
-                x, y = _to_px(*dice[d]["pos"])
-                draw_die(draw, d, dice[d]["value"], x, y, 30, highlight=highlight == d)
-        else:
-            zones = view.get("zones") or {}
-            for zone, members in zones.items():
-                members = [d for d in members if dice[d]["place"] == "table"]
-                if not members:
-                    continue
-                if zone == "centre":
-                    cols = min(3, len(members))
-                    rows = (len(members) + cols - 1) // cols
-                    zx, zy = float(CX), CY + 10.0
-                else:
-                    k = int(zone[4:])
-                    a = _seat_angle(k, n)
-                    side = abs(math.cos(a)) > 0.6
-                    inner = card_inner.get(k, r_seat * 0.7)
-                    rc0 = r_seat * 0.26
-                    if side:
-                        room = (inner - rc0) / max(abs(math.cos(a)), 0.01)
-                        cols = min(2 if room >= 66 + 62 else 1, len(members))
-                    else:
-                        cols = min(3, len(members))
-                    rows = (len(members) + cols - 1) // cols
-                    ext = abs(math.cos(a)) * cols * 33 + abs(math.sin(a)) * rows * 44
-                    rr = max(inner - ext - 4, rc0 + ext) if not side else (inner + rc0) / 2
-                    zx, zy = CX + rr * math.cos(a), CY - rr * math.sin(a)
-                for i, d in enumerate(members):
-                    c, r = i % cols, i // cols
-                    x = zx + (c - (cols - 1) / 2) * 66
-                    y = zy + (r - (rows - 1) / 2) * 88 - 10
-                    draw_die(draw, d, dice[d]["value"], x, y, 28, highlight=highlight == d)
+    # table dice glyphs, on top of everything on the felt
+    r_die = TABLE_DIE_R if spatial else ZONE_DIE_R
+    for p in placed:
+        draw_die(draw, p.die, dice[p.die]["value"], p.centre[0], p.centre[1], r_die,
+                 highlight=highlight == p.die)
 
     # seat markers with names (outside the rim)
-    for s in range(n):
-        ang = _seat_angle(s, n)
+    for lab in seat_label_layout(view, names):
+        s = lab.seat
         sx, sy = _to_px(*seat_pts[s])
         draw.ellipse((sx - 11, sy - 11, sx + 11, sy + 11), fill=seat_colour(s), outline=INK, width=2)
-        side = abs(math.cos(ang)) > 0.6
-        h = 40
-        if side:
-            room = (sx - 30 if math.cos(ang) < 0 else WIDTH - sx - 30) - 8
-            name = fit_text(_name(names, s), 24, max(60, room - 50), True)
-            w = text_width(name, 24, True) + 52
-            left = sx - 30 - w if math.cos(ang) < 0 else sx + 30
-            left = min(max(left, 6), WIDTH - 6 - w)
-            top = sy - h / 2
-        else:
-            name = fit_text(_name(names, s), 24, 300, True)
-            w = text_width(name, 24, True) + 52
-            left = sx - w / 2
-            top = sy - h / 2 + (-34 if math.sin(ang) > 0 else 34)
+        left, top, right, bottom = lab.box
         outline = HIGHLIGHT if seats[s]["to_move"] else INK
-        draw.rounded_rectangle((left, top, left + w, top + h), radius=10, fill=WHITE, outline=outline,
+        draw.rounded_rectangle(lab.box, radius=10, fill=WHITE, outline=outline,
                                width=4 if seats[s]["to_move"] else 2)
         draw.ellipse((left + 6, top + 6, left + 34, top + 34), fill=seat_colour(s), outline=INK)
         draw_text(draw, (left + 20, top + 20), _letter(s), size=20, fill=WHITE, bold=True, anchor="mm")
-        draw_text(draw, (left + 42, top + 20), name, size=24, bold=True, anchor="lm")
-        if view.get("devil") == s:
-            dw = text_width("DEVIL 悪魔", 20, True) + 16
-            if side:
-                dx, dy = min(max(left + (w - dw) / 2, 6), WIDTH - 6 - dw), top + h + 22
-            elif math.sin(ang) > 0:
-                dx, dy = left + w + 8, top + h / 2
-            else:
-                dx, dy = left + w + 8, top + h / 2
-            _devil_tag(draw, dx, dy)
+        draw_text(draw, (left + 42, top + 20), lab.name, size=24, bold=True, anchor="lm")
+        if lab.devil:
+            _devil_tag(draw, lab.devil[0], (lab.devil[1] + lab.devil[3]) / 2)
 
 
 # --------------------------------------------------------------------------- panels

@@ -31,6 +31,7 @@ from render.base import (
     WIDTH,
     canvas,
     draw_text,
+    fit_text,
     seat_colour,
 )
 
@@ -82,9 +83,27 @@ def _pawn(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: int = 1
     draw_text(draw, (cx, cy), SEAT_LETTERS[seat], size=22, fill=WHITE, bold=True, anchor="mm")
 
 
+USABLE_TEXT = {"saint": "Saints only", "sinner": "Sinners only", "any": "Anyone"}
+
+
+def _wrap(text: str, size: int, width: float, lines: int) -> list[str]:
+    """``text`` in at most ``lines`` lines of ``width`` pixels (the last one shortened)."""
+    out: list[str] = []
+    words = text.split()
+    while words and len(out) < lines:
+        line = words.pop(0)
+        while words and fit_text(f"{line} {words[0]}", size, width, False) == f"{line} {words[0]}":
+            line = f"{line} {words.pop(0)}"
+        out.append(line)
+    if words:
+        out[-1] = fit_text(f"{out[-1]} {' '.join(words)}", size, width, False)
+    return out
+
+
 def _card(draw: ImageDraw.ImageDraw, x: float, y: float, card: dict[str, Any], w: int = CARD_W,
-          h: int = CARD_H, mark: str | None = None) -> None:
-    """One card box: colour letter+word, big number, name (en + zh), S/N corner."""
+          h: int = CARD_H, mark: str | None = None, detail: bool = False) -> None:
+    """One card box: colour letter+word, big number, name (en + zh), S/N corner; with
+    ``detail`` also who may use it and its ability in three small lines (the hand view)."""
     col = str(card["colour"])
     draw.rounded_rectangle((x, y, x + w, y + h), radius=10, fill=CARD_FILL[col], outline=CARD_EDGE[col], width=4)
     letter = {"red": "R", "blue": "B", "green": "G", "wild": "W"}[col]
@@ -97,6 +116,10 @@ def _card(draw: ImageDraw.ImageDraw, x: float, y: float, card: dict[str, Any], w
     draw_text(draw, (sx, sy), side, size=20, fill=WHITE, bold=True, anchor="mm")
     draw_text(draw, (x + 12, y + 50), f"{card['name']} {card['name_zh']}", size=22, fill=INK, bold=True,
               max_width=w - 20)
+    if detail and card.get("ability"):
+        text = f"{USABLE_TEXT.get(str(card.get('usable_by')), '')}: {card['ability']}"
+        for i, line in enumerate(_wrap(text, 17, w - 20, 3)):
+            draw_text(draw, (x + 12, y + 80 + i * 21), line, size=17, fill=MUTED)
     if mark:
         draw_text(draw, (x + w - 10, y + h - 6), mark, size=20, fill=INK, bold=True, anchor="rd")
 
@@ -295,7 +318,8 @@ def render_private(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image
     rows = 1 + (len(hand) - 1) // 4 if hand else 1
     brows = (1 + (len(buffer) - 1) // 4) if buffer else 0
     has_public = bool(view.get("public", [[]] * (seat + 1))[seat])
-    height = (100 + rows * (CARD_H + 14) + (50 + brows * (CARD_H + 14) if brows else 0) + 150
+    hand_h = CARD_H + 86  # room for the ability lines and the "✓ usable" / "★ public" mark
+    height = (100 + rows * (hand_h + 14) + (50 + brows * (hand_h + 14) if brows else 0) + 150
               + (44 + CARD_H + 14 if has_public else 0))
     img, draw = canvas(height)
     _pawn(draw, MARGIN + 22, 36, seat, r=22)
@@ -312,17 +336,17 @@ def render_private(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image
         draw_text(draw, (MARGIN, y + 20), "(no cards in hand)", size=24, fill=MUTED)
     for i, card in enumerate(hand):
         x = MARGIN + (i % 4) * (cw + 12)
-        cy = y + (i // 4) * (CARD_H + 14)
+        cy = y + (i // 4) * (hand_h + 14)
         mark = "✓ usable" if card["id"] in usable else ("★ public" if card["id"] in chosen else None)
-        _card(draw, x, cy, card, w=cw, mark=mark)
-    y += rows * (CARD_H + 14)
+        _card(draw, x, cy, card, w=cw, h=hand_h, mark=mark, detail=True)
+    y += rows * (hand_h + 14)
     if buffer:
         draw_text(draw, (MARGIN, y + 10), "Drawn, still to place:", size=22, bold=True)
         y += 50
         for i, card in enumerate(buffer):
             x = MARGIN + (i % 4) * (cw + 12)
-            _card(draw, x, y + (i // 4) * (CARD_H + 14), card, w=cw)
-        y += brows * (CARD_H + 14)
+            _card(draw, x, y + (i // 4) * (hand_h + 14), card, w=cw, h=hand_h, detail=True)
+        y += brows * (hand_h + 14)
     public = view.get("public", [[]] * (seat + 1))[seat]
     if public:
         draw_text(draw, (MARGIN, y + 10), "Your public set:", size=22, bold=True)

@@ -114,13 +114,15 @@ class CommandNotPermitted(Exception):
 
 @dataclass
 class Req:
-    """One REST request the bot made: method, API path (``/channels/1/messages``), JSON body, files, query."""
+    """One REST request the bot made: method, API path (``/channels/1/messages``), JSON body, files, query,
+    and ``at``: when the fake had read it whole (:meth:`FakeDiscord.now`, epoch seconds)."""
 
     method: str
     path: str
     json: Any = None
     files: list[tuple[str, str | None, bytes]] = field(default_factory=list)
     query: dict[str, str] = field(default_factory=dict)
+    at: float = 0.0
 
 
 @dataclass
@@ -688,7 +690,7 @@ class FakeDiscord:
                                   bytes(await part.read())))
         elif request.can_read_body:
             body = await request.json()
-        req = Req(request.method, path, body, files, dict(request.query))
+        req = Req(request.method, path, body, files, dict(request.query), self.now())
         self.requests.append(req)
         status, data = await self.route(req)
         headers = {"Content-Type": "application/json"}

@@ -551,13 +551,13 @@ class Playground:
         options = {k: self._resolve(v) for k, v in cmd.options.items()}
         if cmd.autocomplete is not None:
             choices = await self.fake.autocomplete(self.current, cmd.name, *cmd.sub, focused=cmd.autocomplete,
-                                                   timeout=self.answer_timeout, **options)
+                                                   timeout=self.answer_timeout, options=options)
             self.out(f"{cmd.autocomplete}: " + (", ".join(str(c["value"]) if c["name"] == str(c["value"])
                                                           else f"{c['name']} ({c['value']})" for c in choices)
                                                   or "(no suggestions)"))
             await self._report()
             return
-        await self._interact(self.fake.slash(self.current, cmd.name, *cmd.sub, **options), None)
+        await self._interact(self.fake.slash(self.current, cmd.name, *cmd.sub, options=options), None)
 
     def _control(self, number: int, kind: str) -> Control:
         control = self.controls.get(number)

@@ -309,6 +309,7 @@ class Repository:
         self, game: int, expected_version: int, entries: Sequence[LogEntry], *,
         state: dict[str, Any], status: str, players: int | None = None,
         deadline: float | None = None, waiting: Sequence[int] = (), window: int | None = None,
+        reminded: int = 0,
     ) -> int:
         """Append ``entries`` (seq = expected_version+1, +2, …) and store the new snapshot
         in one transaction, if the game is still at ``expected_version``.
@@ -324,11 +325,11 @@ class Repository:
         async with self._tx() as db:
             players_sql = ", players=?" if players is not None else ""
             params: list[Any] = [json.dumps(state), new_version, status, deadline, json.dumps(list(waiting)),
-                                 window, now]
+                                 reminded, window, now]
             if players is not None:
                 params.append(players)
             cur = await db.execute(
-                "UPDATE games SET state=?, version=?, status=?, deadline=?, waiting=?, reminded=0,"
+                "UPDATE games SET state=?, version=?, status=?, deadline=?, waiting=?, reminded=?,"
                 f" deadline_window=?, updated_at=?{players_sql} WHERE id=? AND version=?",
                 (*params, game, expected_version),
             )
@@ -404,12 +405,17 @@ class Repository:
             (game, seq, e.kind, e.seat, json.dumps(e.action), json.dumps(e.events), e.user_id, self.clock()),
         )
 
-    async def log(self, game: int) -> list[LogEntry]:
-        """Every log entry of ``game`` in order."""
-        async with self._read() as db, db.execute(
-            "SELECT seq, kind, seat, action, events, user_id, at FROM actions WHERE game=? ORDER BY seq",
-            (game,),
-        ) as cur:
+    async def log(self, game: int, *, after: int = 0, last: int | None = None) -> list[LogEntry]:
+        """The log entries of ``game`` in order: those with seq > ``after``, and only the
+        ``last`` N of them when given (without reading the rest)."""
+        sql = "SELECT seq, kind, seat, action, events, user_id, at FROM actions WHERE game=? AND seq>?"
+        params: tuple[Any, ...] = (game, after)
+        if last is not None:
+            sql = f"SELECT * FROM ({sql} ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+            params = (*params, last)
+        else:
+            sql += " ORDER BY seq"
+        async with self._read() as db, db.execute(sql, params) as cur:
             rows = await cur.fetchall()
         return [LogEntry(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6]) for r in rows]
 

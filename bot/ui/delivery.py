@@ -28,6 +28,11 @@ log = logging.getLogger(__name__)
 EDIT_REFUSED_CODES = {30046, 10008}
 """Discord codes after which a board is re-posted: edit cap on old messages, unknown message."""
 
+RENDER_THREADS = 2
+"""Images rendered at once. Rendering is mostly GIL-bound Python: more threads add no
+throughput but starve the event loop and the database thread (bench/bot_latency.py:
+with the default pool of 6, database-lock waits reached seconds at 50 games)."""
+
 
 class Delivery:
     """Posts and edits messages for ``bot``; one board updater task per game."""
@@ -36,6 +41,8 @@ class Delivery:
         self.bot = bot
         self._dirty: dict[int, bool] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._render_slots = asyncio.Semaphore(RENDER_THREADS)
+        self._seen_limits: dict[int, int] = {}
 
     # ------------------------------------------------------------------ basics
     def channel(self, channel_id: int) -> discord.PartialMessageable:
@@ -43,9 +50,20 @@ class Delivery:
         return self.bot.get_partial_messageable(channel_id)
 
     def upload_limit(self, guild_id: int | None) -> int:
-        """The guild's upload limit in bytes (10 MiB when unknown)."""
+        """The guild's upload limit in bytes: ``guild.filesize_limit`` (from its boost tier;
+        10 MiB when unknown), lowered to the ``attachment_size_limit`` Discord last sent with
+        an interaction from that guild (the authoritative value; see ``note_interaction``)."""
         guild = self.bot.get_guild(guild_id) if guild_id else None
-        return guild.filesize_limit if guild is not None else DEFAULT_UPLOAD
+        limit = guild.filesize_limit if guild is not None else DEFAULT_UPLOAD
+        seen = self._seen_limits.get(guild_id or 0)
+        return min(limit, seen) if seen else limit
+
+    def note_interaction(self, interaction: discord.Interaction) -> None:
+        """Remember the upload limit Discord states on every interaction
+        (``attachment_size_limit``), so boards edited later by the clock fit it too."""
+        limit = getattr(interaction, "filesize_limit", None)
+        if interaction.guild_id and isinstance(limit, int) and limit > 0:
+            self._seen_limits[interaction.guild_id] = limit
 
     async def image_file(self, image_factory: object, name: str, limit: int) -> discord.File:
         """Render in a worker thread (``image_factory()`` returns a PIL image) and encode it
@@ -55,7 +73,8 @@ class Delivery:
             image = image_factory()  # type: ignore[operator]
             return renders.encode(image, limit)
 
-        data, ext = await asyncio.to_thread(work)
+        async with self._render_slots:
+            data, ext = await asyncio.to_thread(work)
         return discord.File(io.BytesIO(data), filename=f"{name}.{ext}")
 
     async def send_text(self, channel_id: int, text: str, *, mentions: Sequence[int] = (),

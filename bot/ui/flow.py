@@ -163,7 +163,7 @@ class Flow:
     async def recent_public_lines(self, record: GameRecord, limit: int = 6) -> list[str]:
         """The last ``limit`` public event lines of a game, names filled in."""
         lines: list[str] = []
-        for entry in await self.bot.repo.log(record.id):
+        for entry in await self.bot.repo.log(record.id, last=max(40, limit * 8)):
             for e in entry.events:
                 if e.get("visible_to") is None and e.get("kind") not in ("start",):
                     lines.append(format_names(e["text"], record.names))
@@ -189,19 +189,19 @@ class Flow:
     async def lobby_click(self, interaction: discord.Interaction, game: int, verb: str) -> None:
         """Join / Leave / Start pressed on a lobby."""
         async with self.guard(interaction):
+            await interaction.response.defer()  # before the database: its lock can wait under load
             name = interaction.user.display_name
             if verb == "join":
                 record = await self.service.join(game, interaction.user.id, name)
             elif verb == "leave":
                 record = await self.service.leave(game, interaction.user.id)
             else:
-                await interaction.response.defer()
                 result = await self.service.start(game, interaction.user.id,
                                                   is_moderator=await self.is_moderator(interaction))
                 await self.started(interaction, result)
                 return
             engine = get_engine(record.game_id)
-            await interaction.response.edit_message(
+            await interaction.edit_original_response(
                 embed=lobby_embed(engine, record, timeout_label(record.move_timeout)), view=lobby_view(record))
 
     async def started(self, interaction: discord.Interaction, result: ActResult) -> None:
@@ -282,6 +282,7 @@ class Flow:
                        group: int) -> None:
         """Prev / Next / group buttons inside a panel: redraw the panel in place."""
         async with self.guard(interaction):
+            await interaction.response.defer()  # before the database: its lock can wait under load
             record = await self.service.get(game)
             seat = record.seat_of(interaction.user.id)
             if seat is None:
@@ -293,7 +294,7 @@ class Flow:
                 note, page, group = "*(The game moved on; here is the current position.)*", 0, -3
             panel = build_panel(engine, record, state, seat, page=page,
                                 group=None if group == -3 else group, note=note)
-            await interaction.response.edit_message(content=panel.content, view=panel.view)
+            await interaction.edit_original_response(content=panel.content, view=panel.view)
 
     async def choose(self, interaction: discord.Interaction, game: int, version: int, index: int) -> None:
         """A legal action picked in a panel: apply it, then show the next decision."""
@@ -308,7 +309,8 @@ class Flow:
             seat = record.seat_of(interaction.user.id)
             if seat is None:
                 raise HostError("This is not your game — you are not playing in it.", "not_a_player")
-            if record.version != version:
+            if record.version != version and not await self.service.same_choice_since(record, seat, version):
+                # (only other players acted since, e.g. simultaneous picks: the index means the same)
                 raise HostError("The board has moved on since that panel; press Play ▶ again.", "stale")
             engine = self.service.engine(record)
             state = self.service.state(record)
@@ -459,7 +461,8 @@ class Flow:
             seat = record.seat_of(interaction.user.id)
             lines: list[str] = []
             for entry in await self.bot.repo.log(record.id):
-                if entry.kind == "system" and entry.action.get("type") in ("end", "replace", "kick"):
+                if entry.kind == "system" and entry.action.get("type") in (
+                        "end", "replace", "kick", "pause", "resume"):
                     lines.append(f"🛡 moderator: {entry.action['type']}")
                 for e in entry.events:
                     vis = e.get("visible_to")

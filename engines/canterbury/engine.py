@@ -37,6 +37,7 @@ from engines.base import (
     Seat,
     State,
     check_player_count,
+    normalize_text,
     rank_seats,
     validate_options,
 )
@@ -547,7 +548,15 @@ class CanterburyEngine(Engine):
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("An action must be an object with a 'type'.", code="malformed_action")
         if action not in self.legal_actions(state, seat):
-            raise IllegalAction(self._illegal_message(state, seat, action), action=action)
+            steps = self._expand(state, seat, action)
+            if steps is None:
+                raise IllegalAction(self._illegal_message(state, seat, action), action=action)
+            # a whole move typed at once (spec §5.1 notation): the panel's steps in a row
+            done: list[Event] = []
+            for step in steps:
+                state, evs = self.apply(state, seat, step)
+                done += evs
+            return state, tuple(done)
         s = copy.deepcopy(state)
         events: list[Event] = []
         if seat == CHANCE:
@@ -556,6 +565,82 @@ class CanterburyEngine(Engine):
             self._apply_player(s, action, events)
         self._advance(s, events)
         return s, tuple(events)
+
+    # -- whole moves in one go (typed notation)
+    def _expand(self, state: State, seat: Seat, action: Action) -> list[Action] | None:
+        """The panel steps a whole typed move stands for, or None when it is not one.
+
+        At a card choice (T1, a follow-up, a St. Vitus play) the spec's notation names a
+        whole move: ``sin greed red`` = choose ``sin-greed`` then ``sin greed red``;
+        ``relic jonah red sin-pride down`` adds the pilgrim step; ``pass discard a,b`` =
+        pass, discard each card, confirm. Each step is checked when it is applied.
+        """
+        if seat == CHANCE or not state["stack"]:
+            return None
+        top = state["stack"][-1]
+        if top["f"] != "play" or top["sel"] is not None or top["passing"]:
+            return None
+        t = action.get("type")
+        if t == "pass" and isinstance(action.get("discard"), list) and set(action) == {"type", "discard"}:
+            cards = action["discard"]
+            if not all(isinstance(k, str) and k in CARDS for k in cards):
+                return None
+            return [{"type": "pass"}, *({"type": "discard", "card": k} for k in cards), {"type": "confirm"}]
+        if t not in ("sin", "pardon", "relic"):
+            return None
+        try:
+            card = _card_of(action)
+        except (KeyError, TypeError):
+            return None
+        if card not in CARDS:
+            return None
+        steps: list[Action] = [{"type": "choose", "card": card}]
+        if t == "relic" and action.get("relic") in TWO_STEP_RELICS:
+            steps.append({"type": "company", "company": action.get("company")})
+        return [*steps, action]
+
+    def typed_moves(self, state: State, seat: Seat) -> list[Action]:
+        """Moves a player may type now (autocomplete): at a card choice every whole move
+        (card and target, spec §5.1 notation) plus ``pass``/``done``; otherwise the legal
+        actions. Each one is accepted by ``apply``."""
+        acts = self.legal_actions(state, seat)
+        if seat == CHANCE or not acts or not state["stack"]:
+            return acts
+        top = state["stack"][-1]
+        if top["f"] != "play" or top["sel"] is not None or top["passing"]:
+            return acts
+        out: list[Action] = []
+        for a in acts:
+            if a["type"] != "choose":
+                out.append(a)
+                continue
+            for target in self._targets(state, a["card"], None):
+                if target["type"] == "company":
+                    out += self._targets(state, a["card"], target["company"])
+                else:
+                    out.append(target)
+        return out
+
+    def parse_action(self, state: State, seat: Seat, text: str) -> Action:
+        """Parse typed notation: a legal step, or a whole move (``sin greed red``,
+        ``relic felix red greed``, ``pass discard pardon-pride,sin-wrath``; spec §5.1).
+
+        Raises:
+            NotYourTurn, GameOver: as ``apply``.
+            IllegalAction: nothing legal matches ``text``.
+        """
+        self._check_can_act(state, seat)
+        wanted = normalize_text(text)
+        for action in [*self.legal_actions(state, seat), *self.typed_moves(state, seat)]:
+            if normalize_text(self.describe_action(state, action)) == wanted:
+                return copy.deepcopy(action)
+        words = wanted.split(" ")
+        if len(words) == 3 and words[:2] == ["pass", "discard"]:
+            action = {"type": "pass", "discard": [k.strip() for k in words[2].split(",") if k.strip()]}
+            if self._expand(state, seat, action) is not None and "pass" in [
+                    a["type"] for a in self.legal_actions(state, seat)]:
+                return action
+        raise IllegalAction(f"'{text.strip()}' is not a legal move now.", code="unknown_move", text=text)
 
     def _illegal_message(self, state: State, seat: Seat, action: Action) -> str:
         t = action.get("type")
@@ -1127,11 +1212,11 @@ class CanterburyEngine(Engine):
         top = ranking[0]
         winners = [q for q in range(n) if totals[q] == totals[top] and strength[q] == strength[top]]
         if len(winners) > 1:
-            reason = "Shared win: " + ", ".join(_letter(q) for q in winners) + f" with {totals[top]} coins."
+            reason = "Shared win: " + ", ".join(_seat_tag(q) for q in winners) + f" with {totals[top]} coins."
         elif sum(1 for q in range(n) if totals[q] == totals[top]) > 1:
-            reason = f"{_letter(top)} wins with {totals[top]} coins on circle strength {strength[top]}."
+            reason = f"{_seat_tag(top)} wins with {totals[top]} coins on circle strength {strength[top]}."
         else:
-            reason = f"{_letter(top)} wins with {totals[top]} coins."
+            reason = f"{_seat_tag(top)} wins with {totals[top]} coins."
         s["final"] = {
             "coins": list(s["coins"]),
             "road": road_aw,
@@ -1146,9 +1231,12 @@ class CanterburyEngine(Engine):
         s["over"] = True
         s["stack"] = []
         lines = "; ".join(
-            f"{_seat_tag(q)}: {s['coins'][q]} + Road {road_aw[q]} + companies "
-            f"{sum(comp_aw[co][q] for co in COMPANIES)} + tokens {tokens[q]} = {totals[q]}" for q in range(n))
-        events.append(Event("final", f"Final scoring — {lines}. {reason}", {"final": s["final"]}))
+            f"{_seat_tag(q)}: coins {s['coins'][q]} + Road {road_aw[q]} + "
+            + " + ".join(f"{co} {comp_aw[co][q]}" for co in COMPANIES)
+            + f" + tokens {tokens[q]} = {totals[q]}" for q in range(n))
+        ties = ", ".join(f"{_seat_tag(q)} {strength[q]}" for q in range(n))
+        events.append(Event("final", f"Final scoring — {lines}. Circle strength (tie-breaks): {ties}. {reason}",
+                            {"final": s["final"]}))
 
     # ------------------------------------------------------------------ views
     def player_view(self, state: State, seat: Seat | None) -> dict[str, Any]:
@@ -1274,6 +1362,8 @@ class CanterburyEngine(Engine):
             return f"pilgrim {action['pilgrim']}"
         if t == "confirm":
             return "pass confirm"
+        if t == "pass" and "discard" in action:
+            return "pass discard " + ",".join(action["discard"])
         return str(t)
 
     def action_label(self, state: State, action: Action) -> str:
@@ -1304,8 +1394,11 @@ class CanterburyEngine(Engine):
             co = action["company"]
             comp = state["companies"][co]
             new = "" if action["sin"] in state["circle"][state["active"]] else " + Circle cube"
-            return (f"{SIN_NAMES[action['sin']]} on the {self._pname(state, co)} ({co}, "
-                    f"{len(comp['cards']) + 1}/7){new}")
+            count = len(comp["cards"]) + 1
+            doom = ""
+            if count >= TABLES["doom_cards"] and not comp["doomed"]:
+                doom = ": doomed, +token" if state["token_supply"] > 0 else ": doomed"
+            return f"{SIN_NAMES[action['sin']]} on the {self._pname(state, co)} ({co}, {count}/7{doom}){new}"
         if t == "pardon":
             co, sin = action["company"], action["sin"]
             n = self._pardonable(state, co, sin)
@@ -1333,9 +1426,10 @@ class CanterburyEngine(Engine):
             name, _, rest = src.partition("-")
             if rest.startswith("row:"):
                 k = state["rows"][name][int(rest[4:]) - 1]
-                return f"Take {card_name(k)} (face-up {DECK_NAMES[name]} row)"
+                return f"Take {card_name(k)} from the {DECK_NAMES[name]} row (slot {rest[4:]})"
             size = sum(state["decks"][name].values()) or len(state["discards"][name])
-            return f"Draw from the {DECK_NAMES[name]} deck ({size} left)"
+            death = "; a Death card goes to its pilgrim" if name == "sin" else ""
+            return f"Draw blind from the {DECK_NAMES[name]} deck ({size} left{death})"
         if t == "lastrites":
             if action["choice"] == "use":
                 return "Use Last Rites (take another turn)"
@@ -1353,7 +1447,8 @@ class CanterburyEngine(Engine):
         if r == "hildegard":
             return f"Hildegard: gain {HILDEGARD_COINS} coins"
         if r == "vincent":
-            return f"Vincent: remove a cube of {_letter(a['player'])} from the {nm(state, a['company'])}"
+            whose = "your" if a["player"] == state["active"] else f"{_letter(a['player'])}'s"
+            return f"Vincent: remove one of {whose} cubes from the {nm(state, a['company'])} ({a['company']})"
         if r == "benedict":
             return f"Benedict: take a random {DECK_NAMES[a['deck']]} card from {_letter(a['player'])}"
         if r == "philip":
@@ -1373,13 +1468,15 @@ class CanterburyEngine(Engine):
             d = a["deck"]
             return f"Isidore: look at 3 {DECK_NAMES[d]} cards, keep 1"
         if r == "jonah":
-            return f"Jonah: remove {short_name(a['card'])} ({a['face']}) from the {nm(state, a['company'])}"
+            face = "face-up" if a["face"] == "up" else "pardoned"
+            return f"Jonah: remove {face} {short_name(a['card'])} from the {nm(state, a['company'])}"
         return self.describe_action(state, a)
 
     def action_group(self, state: State, action: Action) -> str | None:
         """Group by company for relic targets with a company (two-step menus)."""
         if action.get("type") == "relic" and "company" in action:
-            return str(action["company"])
+            co = str(action["company"])
+            return f"The {self._pname(state, co)} ({co})"
         return None
 
     def prompt(self, state: State, seat: Seat) -> str:
@@ -1391,17 +1488,19 @@ class CanterburyEngine(Engine):
         lr = " (Last Rites turn)" if state["lastrites_turn"] else ""
         if f == "play":
             if top["passing"]:
-                return "Choose cards to discard, then confirm your pass."
+                limit = "any number of" if state["options"]["edition"] == "2011" else "up to 3"
+                return f"Passing: choose {limit} cards to discard, then confirm (or ← Back)."
             if top["sel"] is not None:
+                # The board shows this prompt publicly: never name the chosen card (spec §7).
                 k = top["sel"]
                 if CARDS[k].kind == "relic" and k[6:] in TWO_STEP_RELICS and top["co"] is None:
-                    return f"{card_name(k)}: choose the pilgrim to take a card from."
-                return f"Choose where to play {card_name(k)}."
+                    return "Choose the pilgrim to take a card from (or ← Back)."
+                return "Choose how to play the chosen card (or ← Back)."
             if top["ctx"] == "main":
                 return f"Choose a card to play{lr}, or pass."
             if top["ctx"] == "vitus":
                 return "St. Vitus: play another card of any type, or Done."
-            return "You may play one Sin or Pardon card, or Done."
+            return "Follow-up: you may play one Sin or Pardon card, or Done."
         if f == "give":
             return f"St. Benedict: choose a card to give to {_letter(top['target'])}."
         if f == "isidore":

@@ -1062,14 +1062,12 @@ class CarnivalEngine(Engine):
         record = {"event": "roll", "round": state["round"], "dice": json.loads(json.dumps(dice))}
         state["chance_log"].append(record)
 
-        def fmt(d: str) -> str:
-            where = f"@({new[d]['pos'][0]},{new[d]['pos'][1]})" if spatial else f" in {_zone_label(new[d]['zone'])}"
-            return f"{d}={new[d]['value']}{where}"
-
+        # Positions / zones stay in the event data (``record``); the text lists values only.
         events.append(
             Event(
                 "roll",
-                f"Round {state['round']}: {{p{h}}} rolls " + ", ".join(fmt(d) for d in DICE) + ".",
+                f"Round {state['round']}: {{p{h}}} rolls "
+                + ", ".join(f"{d}={new[d]['value']}" for d in DICE) + ".",
                 record,
             )
         )
@@ -1176,8 +1174,14 @@ class CarnivalEngine(Engine):
                         t_info["pos"] = landing
                     else:
                         t_info["zone"] = landing
-                land_txt = f"({landing[0]},{landing[1]})" if spatial else f"the {landing} zone"
-                text = f"{{p{seat}}} reveals Wrath: {t_where} rerolled {old} → {value}, lands at {land_txt}"
+                # No raw coordinates in the text: the landing stays in the event data.
+                if spatial:
+                    land_txt = f"near {aim}"
+                elif landing == "centre":
+                    land_txt = "in the centre"
+                else:
+                    land_txt = f"in {_zone_label(landing)}"
+                text = f"{{p{seat}}} reveals Wrath: {t_where} rerolled {old} → {value}, lands {land_txt}"
                 ktxt = []
                 for d, kv, place in updates:
                     info = state["dice"][d]

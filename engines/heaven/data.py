@@ -128,3 +128,25 @@ KIND_USABLE_BY: dict[str, str] = _kind_table()
 KIND_SIDE: dict[str, str] = {c.kind: c.side for c in CARDS.values()}
 KIND_NAME: dict[str, str] = {c.kind: c.name_en for c in CARDS.values()}
 KIND_NAME_ZH: dict[str, str] = {c.kind: c.name_zh for c in CARDS.values()}
+
+KIND_TEXT: dict[str, str] = {
+    "holiness": "all your public cards saint: copy a saint ability",
+    "mercy": "saints are the minority: add the sinners' public sums",
+    "miracle": "all public numbers equal: they count as one colour",
+    "shepherd": "saints are the majority: add the other saints' sums",
+    "sacrifice": "your public numbers ×3, then discard a public card",
+    "guardian": "when attacked: cancel the attack, then draw 1",
+    "repentance": "discard all your sinner cards, refill to 3 + 3",
+    "grace": "draw 4, keep some (hand of 3), discard the rest",
+    "paradise": "a 3 of any colour (cannot be used)",
+    "ignorance": "all your public cards sinner: copy a sinner ability",
+    "greed": "sinners are the minority: your public numbers ×3",
+    "pride": "sinners are the majority: a player skips a turn",
+    "law": "public cards one colour: read every number as 1, 2 or 3",
+    "destruction": "a player with 4+ cards loses a public and a random hand card",
+    "cruelty": "push back a pawn on your space by 1",
+    "hypocrisy": "swap 1 or 2 public cards with a player",
+    "arrogance": "take any public card, discard it and use its ability",
+    "wrath": "discard all your saint cards, refill to 3 + 3",
+}
+"""One line per kind for the hand view (spec §2.1 "ability in one line")."""

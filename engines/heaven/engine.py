@@ -26,7 +26,6 @@ from __future__ import annotations
 import copy
 import itertools
 import random
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -54,6 +53,7 @@ from .data import (
     CARDS,
     GATE,
     KIND_NAME,
+    KIND_TEXT,
     TRACK,
 )
 from .rules_core import (
@@ -77,6 +77,8 @@ HAND_SIZE = 3
 PUBLIC_SIZE = 3
 DEAL = 6
 GRACE_DRAW = 4
+HINT = " — "
+"""Separates a label's name from its hint (the host shows hinted lists as a select menu)."""
 
 
 def _card_json(cid: str) -> dict[str, Any]:
@@ -90,6 +92,8 @@ def _card_json(cid: str) -> dict[str, Any]:
         "colour": c.colour,
         "number": c.number,
         "label": c.short,
+        "usable_by": c.usable_by,
+        "ability": KIND_TEXT[c.kind],
     }
 
 
@@ -133,13 +137,25 @@ class HeavenEngine(Engine):
                        description="Allow an unofficial 3-player game."),
             OptionSpec("round_limit", 40, kind="int", minimum=10, maximum=99,
                        description="The game ends after this round even if nobody reached the Gate."),
-            OptionSpec("turn_timeout", 24, kind="int", minimum=1, maximum=168,
-                       description="Hours for an active player's decision (host clock)."),
+            OptionSpec("turn_timeout", 0, kind="int", minimum=0, maximum=168,
+                       description="Hours for every decision except a Guardian reaction; "
+                                   "0 = the lobby's move timer."),
             OptionSpec("reaction_timeout", 0, kind="int", minimum=0, maximum=168,
-                       description="Hours for a Guardian reaction; 0 = the game's move timeout (host clock)."),
+                       description="Hours for a Guardian reaction; 0 = the lobby's move timer."),
         ),
         has_hidden_info=True,
         state_version=1,
+        preferences=(
+            OptionSpec("auto_advance", True, kind="bool",
+                       description="Advance at once whenever you may enter the next space (spec D29); off = "
+                                   "you are asked Advance/Stay."),
+            OptionSpec("auto_draw", True, kind="bool",
+                       description="Draw at once whenever your hand has fewer than 3 cards (spec D30); off = "
+                                   "you are asked Draw/No draw."),
+            OptionSpec("guardian_pref", "ask", choices=("ask", "auto_guard", "never"),
+                       description="When attacked (spec D20): ask = a window opens; auto_guard = play your "
+                                   "lowest Guardian at once (allow at once without one); never = allow at once."),
+        ),
     )
 
     # ------------------------------------------------------------------ lifecycle
@@ -839,8 +855,8 @@ class HeavenEngine(Engine):
         if state["phase"] != "over":
             return None
         scores = tuple(float(p) for p in state["positions"])
-        reason = re.sub(r"\{p(\d)\}", lambda m: LETTERS[int(m.group(1))], state["end_reason"])
-        return Outcome(scores, rank_seats(scores), frozenset(state["winners"]), reason)
+        # the reason keeps the ``{p0}`` placeholders: the host fills in the players' names
+        return Outcome(scores, rank_seats(scores), frozenset(state["winners"]), state["end_reason"])
 
     def scores(self, state: State) -> tuple[float, ...]:
         """Current pawn position per seat (6 = Gate)."""
@@ -967,11 +983,13 @@ class HeavenEngine(Engine):
         return str(t)
 
     def action_label(self, state: State, action: Action) -> str:
-        """Friendly button text (≤ 80 chars)."""
+        """Friendly button text (≤ 80 chars). A setup choice or a refill assignment adds a hint
+        after `` — `` (faction, sum, next-space test): the host shows it as the select
+        option's description."""
         t = action.get("type")
         label: str
         if t == "split":
-            label = "Show " + " + ".join(_short(c) for c in action["public"])
+            label = " + ".join(_short(c) for c in action["public"]) + HINT + self._split_hint(state, action)
         elif t == "pass":
             label = "Give up and pass the turn" if state.get("stage") == "build" else "Pass (do nothing)"
         elif t == "add":
@@ -985,7 +1003,8 @@ class HeavenEngine(Engine):
         elif t == "pick":
             label = self._pick_label(state, action["key"], action["value"])
         elif t == "cancel":
-            label = "Back to the action menu"
+            build = state.get("build")
+            label = f"Back: do not use {_short(build['card'])}" if build else "Back to the action menu"
         elif t == "guard":
             label = f"GUARD with {_short(action['card'])} (then draw 1)"
         elif t == "allow":
@@ -1001,14 +1020,36 @@ class HeavenEngine(Engine):
         elif t == "keep":
             label = ("Keep " + " + ".join(_short(c) for c in action["cards"])) if action["cards"] else "Keep none"
         elif t == "assign":
-            label = "Public: " + " + ".join(_short(c) for c in action["public"])
+            a = state["active"]
+            label = " + ".join(_short(c) for c in action["public"]) + HINT + self._set_hint(
+                state, a, [*state["public"][a], *action["public"]], state["positions"][a])
         elif t == "draw" and "card" not in action:
             label = "Draw 1 card"
         elif t == "no_draw":
             label = "Do not draw"
         else:
             label = self.describe_action(state, action)
-        return label if len(label) <= 80 else label[:79] + "…"
+        name, sep, hint = label.partition(HINT)
+        name = name if len(name) <= 80 else name[:79] + "…"
+        return name + sep + (hint if len(hint) <= 100 else hint[:99] + "…")
+
+    def _split_hint(self, state: State, action: Action) -> str:
+        """The hint of a setup choice (see ``_set_hint``), from space 0 without modifiers."""
+        chosen = list(action["public"])
+        seat = next((s for s in range(state["players"]) if set(chosen) <= set(state["hands"][s])), 0)
+        return self._set_hint({**state, "turn": _new_turn()}, seat, chosen, 0)
+
+    def _set_hint(self, state: State, seat: int, public: list[str], position: int) -> str:
+        """``saint · sum 7 · space 1 ✓``: the faction and sum ``public`` would show and
+        whether ``seat`` could then enter the next space (spec §2.3, §5.1); used for the
+        setup split and the refill assignment, where the set decides the faction."""
+        trial = {**state, "public": [public if s == seat else p for s, p in enumerate(state["public"])],
+                 "positions": [position if s == seat else p for s, p in enumerate(state["positions"])]}
+        fac = faction(public)
+        text = f"{fac if fac != 'none' else 'no faction'} · sum {public_sum(public)}"
+        if position < 5:
+            text += f" · space {position + 1} " + ("✓" if can_enter_next(trial, seat) else "✗")
+        return text
 
     def _use_plan(self, use: dict[str, Any]) -> Plan:
         plan: Plan = use["plan"]
@@ -1059,20 +1100,15 @@ class HeavenEngine(Engine):
         if stage == "action":
             return f"Round {state['round']}: choose your action (pass, add, replace, use or discard)."
         if stage == "build":
-            card = state["build"]["card"]
-            plans = self._build_prefix_plans(state)
-            key = plans[0][len(state["build"]["chosen"])][0] if plans else ""
-            what = {
-                "copy": "which ability to copy", "take": "which public card to take", "borrow":
-                "whose numbers to borrow", "number": "which number", "target": "the target player",
-                "card": "which public card they lose", "k": "how many cards to swap",
-                "mine": "which of your public cards to give", "theirs": "which of their public cards to take",
-            }.get(key, "the next choice")
-            return f"{_short(card)}: choose {what}."
+            # The board shows this prompt too: never name the card being declared (it is still
+            # a hand card until the last pick, and the player may go back).
+            return f"Round {state['round']}: finish the Use you started — pick the next detail, or go back."
         if stage == "react":
             use = state["use"]
             text = self._plan_text(state, use["card"], self._use_plan(use), placeholder=False)
-            return f"{LETTERS[use['seat']]} attacks you ({text}): guard or allow?"
+            who = LETTERS[seat]
+            return (f"{LETTERS[use['seat']]} attacks {who} ({text}): {who} may guard with a Guardian "
+                    f"from hand, or allow it.")
         if stage == "advance":
             return f"You may enter space {state['positions'][seat] + 1}: advance or stay?"
         if stage == "sac_discard":
@@ -1080,7 +1116,9 @@ class HeavenEngine(Engine):
         if stage == "grace_keep":
             return f"Grace: choose which drawn cards to keep (up to {self._grace_room(state)})."
         if stage == "refill_assign":
-            return f"Choose which {state['refill_a']} of your new cards go to your public set."
+            n = state["refill_a"]
+            which = "which new card goes" if n == 1 else f"which {n} of your new cards go"
+            return f"Refill: choose {which} to your public set (the rest go to your hand)."
         if stage == "draw_offer":
             return "Your hand has fewer than 3 cards: draw 1?"
         return "Your move."
@@ -1115,6 +1153,36 @@ class HeavenEngine(Engine):
         if stage == "refill_assign":
             return {"type": "assign", "public": list(state["buffer"][: state["refill_a"]])}
         return copy.deepcopy(self.legal_actions(state, seat)[0])
+
+    def timeout_seconds(self, state: State, seats: frozenset[Seat], default: int) -> int:
+        """Seconds to wait for ``seats`` (spec §11, our reading in rules.md): a Guardian window
+        waits ``reaction_timeout`` hours, every other decision ``turn_timeout`` hours; an option
+        left at 0 (the default) means the lobby's move timer ``default``."""
+        key = "reaction_timeout" if state.get("stage") == "react" else "turn_timeout"
+        hours = int(state["options"].get(key) or 0)
+        return hours * 3600 if hours > 0 else default
+
+    def auto_action(self, state: State, seat: Seat, preferences: Mapping[str, Any]) -> Action | None:
+        """Pre-set answers (spec §1 per-player preferences, D20, D29, D30): ``auto_advance``
+        plays ADVANCE at the advancement offer, ``auto_draw`` plays DRAW at the draw offer;
+        in a Guardian window ``guardian_pref`` ``auto_guard`` plays the lowest-id Guardian
+        in hand (ALLOW at once without one) and ``never`` plays ALLOW at once (an instant
+        ALLOW may come from either, so it does not reveal the hand). None otherwise."""
+        if seat == CHANCE or state.get("phase") != "play" or seat not in self.to_move(state):
+            return None
+        stage = state["stage"]
+        if stage == "advance" and preferences.get("auto_advance") and seat == state["active"]:
+            return {"type": "advance"}
+        if stage == "draw_offer" and preferences.get("auto_draw") and seat == state["active"]:
+            return {"type": "draw"}
+        if stage == "react":
+            pref = preferences.get("guardian_pref", "ask")
+            if pref == "never":
+                return {"type": "allow"}
+            if pref == "auto_guard":
+                guards = sorted(c for c in state["hands"][seat] if CARDS[c].kind == "guardian")
+                return {"type": "guard", "card": guards[0]} if guards else {"type": "allow"}
+        return None
 
     def shuffle_hidden(self, state: State, seat: Seat | None, rng: random.Random) -> State:
         """Reshuffle what ``seat`` cannot see: other players' hands (and their secret split

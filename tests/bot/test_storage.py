@@ -137,3 +137,12 @@ async def test_games_filters_and_preferences(repo: Repository) -> None:
     assert await repo.delete_user_data(10) == 1
     await repo.set_moderator_role(1, 555)
     assert await repo.moderator_role(1) == 555
+
+
+async def test_log_after_and_last_read_only_what_is_asked(repo: Repository) -> None:
+    g = await new_lobby(repo)
+    entries = [LogEntry(0, "player", 0, {"type": f"m{i}"}) for i in range(6)]
+    await repo.append(g.id, 0, entries, state={}, status="active")
+    assert [e.seq for e in await repo.log(g.id, after=4)] == [5, 6]
+    assert [e.action["type"] for e in await repo.log(g.id, last=2)] == ["m4", "m5"]
+    assert [e.seq for e in await repo.log(g.id, after=1, last=10)] == [2, 3, 4, 5, 6]

@@ -609,7 +609,7 @@ def test_e34_end_of_round_single_winner_and_round_limit() -> None:
     st = _finish_turn(act(st, 0, {"type": "pass"}))
     out = E.outcome(st)
     assert out is not None and out.winners == frozenset({2}) and E.to_move(st) == frozenset()
-    assert out.reason == "C wins: reached the Gate of Heaven."
+    assert out.reason == "{p2} wins: reached the Gate of Heaven."
     with pytest.raises(GameOver):
         E.apply(st, 1, {"type": "pass"})
     # round limit variant
@@ -739,4 +739,117 @@ def test_public_view_during_reaction_window() -> None:
     view = E.player_view(st, None)
     assert view["reacting"] == 1 and view["stage"] == "react" and "Cruelty" in view["declared"]
     assert "Guardian" not in str(view)
-    assert E.prompt(st, 1).startswith("C attacks you")
+    assert E.prompt(st, 1).startswith("C attacks B")
+
+
+# --------------------------------------------------------------------------- host hooks: preferences, timeouts
+
+ON = {"auto_advance": True, "guardian_pref": "auto_guard", "auto_draw": True}
+
+
+def test_preferences_are_declared_with_the_spec_defaults() -> None:
+    prefs = {p.key: p for p in E.info.preferences}
+    assert sorted(prefs) == ["auto_advance", "auto_draw", "guardian_pref"]
+    assert (prefs["auto_advance"].default, prefs["auto_draw"].default) == (True, True)
+    assert prefs["guardian_pref"].choices == ("ask", "auto_guard", "never")
+    assert prefs["guardian_pref"].default == "ask"
+    assert all(p.description for p in prefs.values())
+
+
+def test_auto_advance_answers_the_advancement_offer_only() -> None:
+    p = ["Guardian R2", "Guardian B3", "Repentance G2"]
+    st = _solo(p, 0, ["Law R1"])
+    assert E.auto_action(st, 0, ON) is None                   # the action itself is never pre-set
+    st = act(st, 0, {"type": "pass"})
+    assert st["stage"] == "advance"
+    assert E.auto_action(st, 0, {"auto_advance": True}) == {"type": "advance"}
+    assert E.auto_action(st, 0, {"auto_advance": False}) is None
+    assert E.auto_action(st, 0, {"guardian_pref": "auto_guard", "auto_draw": True}) is None
+    assert E.auto_action(st, 1, ON) is None                   # not to move
+    st = act(st, 0, E.auto_action(st, 0, ON))
+    assert st["positions"][0] == 1
+
+
+def test_auto_draw_answers_the_draw_offer() -> None:
+    p = ["Guardian R2", "Guardian B3", "Repentance G2"]
+    st = act(_solo(p, 3, ["Law R1"]), 0, {"type": "discard", "card": find(_solo(p, 3, ["Law R1"]), "Law R1")})
+    assert st["stage"] == "draw_offer"
+    assert E.auto_action(st, 0, {"auto_draw": True}) == {"type": "draw"}
+    assert E.auto_action(st, 0, {"auto_advance": True, "guardian_pref": "never"}) is None
+
+
+def test_e26_guardian_pref_auto_guard_never_and_ask() -> None:
+    st = _e18(["Mercy R1", "Grace B2", "Holiness G1"], ["Guardian B3", "Guardian R2", "Greed B1"])
+    st = use(st, "Destruction B2", ("target", 1), ("card", "Mercy R1"))
+    assert E.to_move(st) == frozenset({1})
+    lowest = min(find(st, "Guardian B3"), find(st, "Guardian R2"))
+    assert E.auto_action(st, 1, {"guardian_pref": "auto_guard"}) == {"type": "guard", "card": lowest}
+    assert E.auto_action(st, 1, {"guardian_pref": "ask"}) is None
+    assert E.auto_action(st, 1, {"guardian_pref": "never"}) == {"type": "allow"}
+    assert E.auto_action(st, 2, ON) is None                   # the attacker has nothing to answer
+    guarded = act(st, 1, E.auto_action(st, 1, ON))
+    assert lowest in guarded["discard"] and find(guarded, "Mercy R1") in guarded["public"][1]
+    # auto_guard without a Guardian allows at once (spec D20; `never` answers the same way)
+    st = _e18(["Mercy R1", "Grace B2", "Holiness G1"], ["Law R1", "Greed B1"])
+    st = use(st, "Destruction B2", ("target", 1), ("card", "Mercy R1"))
+    assert E.auto_action(st, 1, ON) == {"type": "allow"}
+    assert E.auto_action(st, 1, {"guardian_pref": "ask"}) is None
+    assert E.timeout_action(st, 1) == {"type": "allow"}      # the window's timeout: no defence
+
+
+def test_timeout_seconds_reaction_and_turn_options() -> None:
+    def window(options: dict[str, Any], react: bool) -> int:
+        st = _e18(["Mercy R1", "Grace B2", "Holiness G1"], ["Guardian R2", "Greed B1"])
+        st["options"].update(options)
+        if react:
+            st = use(st, "Destruction B2", ("target", 1), ("card", "Mercy R1"))
+            assert st["stage"] == "react"
+        return E.timeout_seconds(st, E.to_move(st), 86400)
+
+    assert window({}, react=True) == 86400                    # 0 = the lobby's move timer
+    assert window({}, react=False) == 86400
+    assert window({"reaction_timeout": 2}, react=True) == 7200
+    assert window({"reaction_timeout": 2}, react=False) == 86400
+    assert window({"turn_timeout": 5}, react=False) == 5 * 3600
+    assert window({"turn_timeout": 5}, react=True) == 86400
+    assert window({"turn_timeout": 5, "reaction_timeout": 1}, react=True) == 3600
+    assert E.info.option("turn_timeout").default == 0 and E.info.option("reaction_timeout").default == 0
+    split = E.new_game(4, 0, {"turn_timeout": 3})
+    assert E.timeout_seconds(split, frozenset({0, 1, 2, 3}), 600) == 3 * 3600
+
+
+def test_build_prompt_never_names_the_hand_card() -> None:
+    st = use(_e19(3), "Cruelty R2")
+    assert st["stage"] == "build"
+    prompt = E.prompt(st, 2)
+    assert "Cruelty" not in prompt and "R2" not in prompt and "finish the Use" in prompt
+    cancel = E.legal_actions(st, 2)[-2]
+    assert cancel == {"type": "cancel"} and E.action_label(st, cancel) == "Back: do not use Cruelty R2"
+
+
+def test_reaction_prompt_names_attacker_and_target() -> None:
+    st = use(_e19(3), "Cruelty R2", ("target", 1))
+    assert E.prompt(st, 1) == ("C attacks B (Cruelty R2: target B): B may guard with a Guardian from hand, "
+                               "or allow it.")
+
+
+def test_split_labels_carry_faction_sum_and_first_space_hint() -> None:
+    st = make([[], [], [], []], [["Guardian R2", "Guardian B3", "Repentance G2", "Wrath R3", "Greed B1",
+                                  "Law G1"], [], [], []])
+    st.update(phase="split", stage=None, active=None, split=[None] * 4)
+    acts = E.legal_actions(st, 0)
+    first = E.action_label(st, acts[0])
+    assert first == "Guardian R2 + Guardian B3 + Repentance G2 — saint · sum 7 · space 1 ✓"
+    labels_ = [E.action_label(st, a) for a in acts]
+    assert "Wrath R3 + Greed B1 + Law G1 — sinner · sum 5 · space 1 ✗" in labels_
+    assert all(len(x) <= 80 for x in labels_)
+
+
+def test_refill_labels_carry_the_resulting_faction_and_test() -> None:
+    st = make([["Guardian R2", "Hypocrisy R2", "Mercy B1"], ["Greed G1"], [], []],
+              [["Wrath G3", "Grace B2", "Pride R1"], [], [], []], options={"board_side": "advanced"})
+    st = use(st, "Wrath G3")
+    for x in ("Cruelty G2", "Greed B1", "Repentance G2", "Law R1"):
+        st = draw(st, x)
+    chosen = {"type": "assign", "public": [find(st, "Cruelty G2"), find(st, "Repentance G2")]}
+    assert E.action_label(st, chosen) == "Cruelty G2 + Repentance G2 — sinner · sum 6 · space 1 ✗"

@@ -1,15 +1,30 @@
 """Render tests for Carnival of Sins: initial, mid-game and final views render
-(both table models), private views, CJK names; PNGs saved to /tmp/carnival_*.png."""
+(both table models), private views, CJK names, packed dice stay readable (placed
+glyph boxes never overlap each other, a card spot or a seat label); PNGs saved to
+/tmp/carnival_*.png."""
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
+
+import pytest
 
 from engines.base import CHANCE
 from engines.carnival.engine import CarnivalEngine
 from render.base import WIDTH, to_png
-from render.carnival import format_text, render_board, render_private
+from render.carnival import (
+    PlacedDie,
+    _to_px,
+    boxes_overlap,
+    card_layout,
+    format_text,
+    place_dice,
+    render_board,
+    render_private,
+    seat_label_layout,
+)
 
 E = CarnivalEngine()
 NAMES = ["Alice", "ボブ", "陈小明", "Dmitri the Long-Named Sinner", "Eve"]
@@ -75,3 +90,95 @@ def test_final_board_renders_and_is_deterministic() -> None:
 
 def test_format_text_fills_names() -> None:
     assert format_text("{p1} reveals Wrath", NAMES) == "B·ボブ reveals Wrath"
+
+
+# --------------------------------------------------------------------------- packed dice
+
+DICE_IDS = ("d4", "d6", "d8", "d10", "d12", "d20", "W")
+VALUES = {"d4": 3, "d6": 2, "d8": 4, "d10": 1, "d12": 7, "d20": 1, "W": 4}
+
+
+def _packed_roll(n: int, seed: int, centre: tuple[int, int]) -> dict[str, Any]:
+    """A spatial game right after a scripted roll that drops all seven dice within
+    80 units of each other around ``centre``."""
+    state = _play(n, seed, None, lambda s: s["phase"] == "roll")
+    offsets = [(0, 0)] + [(round(36 * math.cos(k * math.pi / 3)), round(36 * math.sin(k * math.pi / 3)))
+                          for k in range(6)]
+    dice = {d: {"value": VALUES[d], "pos": [centre[0] + dx, centre[1] + dy]}
+            for d, (dx, dy) in zip(DICE_IDS, offsets, strict=True)}
+    state, _ = E.apply(state, CHANCE, {"type": "roll", "dice": dice})
+    return state
+
+
+def _assert_readable(view: dict[str, Any], names: list[str], highlight: str | None = None) -> list[PlacedDie]:
+    placed = place_dice(view, names, highlight)
+    table = [d["id"] for d in view["dice"] if d["place"] == "table"]
+    assert sorted(p.die for p in placed) == sorted(table)
+    for i, a in enumerate(placed):
+        for b in placed[i + 1:]:
+            assert not boxes_overlap(a.box, b.box), (a, b)
+        # the glyph covers no other die's true-position dot
+        for b in placed:
+            if b is not a:
+                assert not (a.box[0] <= b.anchor[0] <= a.box[2] and a.box[1] <= b.anchor[1] <= a.box[3]), (a, b)
+    obstacles = [c.box for c in card_layout(view)]
+    for lab in seat_label_layout(view, names):
+        obstacles += [lab.box] + ([lab.devil] if lab.devil else [])
+    for p in placed:
+        assert all(not boxes_overlap(p.box, o) for o in obstacles), p
+        assert 0 <= p.box[0] and p.box[2] <= WIDTH
+    return placed
+
+
+def test_packed_dice_glyph_boxes_do_not_overlap() -> None:
+    centres = [(0, 0), (300, -200)]
+    for n in (3, 4, 5):
+        # next to every card spot, i.e. right under the "picked ✓" tags, and between them
+        for k in range(2 * n):
+            a = math.radians(-90.0 - 180.0 * k / n)
+            centres.append((round(780 * math.cos(a)), round(780 * math.sin(a))))
+        for centre in centres:
+            state = _packed_roll(n, 20 + n, centre)
+            view = E.player_view(state, None)
+            pos = {d["id"]: d["pos"] for d in view["dice"]}
+            assert max(math.dist(pos[a], pos[b]) for a in DICE_IDS for b in DICE_IDS) <= 80
+            placed = _assert_readable(view, NAMES[:n], highlight="d12")
+            assert any(p.moved for p in placed)
+            for p in placed:  # moved or not, the anchor is the true position
+                assert p.anchor == pytest.approx(_to_px(*pos[p.die]))
+            assert [(p.die, p.box) for p in place_dice(view, NAMES[:n], "d12")] == [
+                (p.die, p.box) for p in placed]  # deterministic
+
+
+def test_packed_dice_board_renders() -> None:
+    state = _packed_roll(3, 5, (-40, -760))
+    view = E.player_view(state, None)
+    img = render_board(view, names=NAMES[:3], highlight="d8")
+    assert img.width == WIDTH
+    _save(img, "packed")
+    # scattered dice stay where they lie
+    state = _play(4, 1, None, lambda s: s["phase"] == "choose")
+    view = E.player_view(state, None)
+    placed = _assert_readable(view, NAMES[:4])
+    assert sum(p.moved for p in placed) <= 2
+
+
+def test_dice_avoid_cards_with_locked_dice_both_models() -> None:
+    for model, n in (("spatial", 5), ("zones", 4), ("spatial", 3), ("zones", 5)):
+        for seed in (7, 8):
+            state = _play(n, seed, {"table_model": model},
+                          lambda s: s["round"] >= 3 and s["phase"] in ("resolve", "pride", "reveal"))
+            _assert_readable(E.player_view(state, None), NAMES[:n], highlight="d20")
+
+
+def test_roll_text_lists_values_only() -> None:
+    """The public roll line reads "Round 1: {pK} rolls d4=3, …, W=4."; positions stay in
+    the event data (engine event text, shown in the board's "Latest" lines)."""
+    state = _play(3, 5, None, lambda s: s["phase"] == "roll")
+    dice = {d: {"value": VALUES[d], "pos": [100, 100 + 10 * i]} for i, d in enumerate(DICE_IDS)}
+    _, events = E.apply(state, CHANCE, {"type": "roll", "dice": dice})
+    roll = next(e for e in events if e.kind == "roll")
+    holder = state["devil"]
+    assert roll.text == f"Round 1: {{p{holder}}} rolls d4=3, d6=2, d8=4, d10=1, d12=7, d20=1, W=4."
+    assert roll.data["dice"]["d8"]["pos"] == [100, 120]
+    assert format_text(roll.text, NAMES).startswith(f"Round 1: {'ABC'[holder]}·")

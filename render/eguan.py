@@ -1,0 +1,496 @@
+"""E Guan (惡貫) renderer (spec eguan §11 Digital play notes; design §6).
+
+``render_board(view, *, names, highlight=None)`` draws every player's 4 × 4 board from
+the public view; ``render_private(view, *, names)`` draws a seat's hand and kept card;
+``render_placement_preview(view, card_id, *, names)`` draws the seat's own board with
+the chosen card's 18 placements (anchor × rotation) and the resulting counts.
+
+Icons are told apart without colour: Heart = circle "H", Strength = square "S",
+Skill = diamond "K", Evil = hexagon "惡"; a double corner shows "×2".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engines.eguan.data import SKILLS
+from engines.eguan.engine import board_counts
+from render.base import (
+    BG,
+    HIGHLIGHT,
+    INK,
+    LINE,
+    MUTED,
+    PANEL,
+    SEAT_LETTERS,
+    WHITE,
+    WIDTH,
+    canvas,
+    draw_text,
+    seat_colour,
+    seat_label,
+)
+
+RGB = tuple[int, int, int]
+
+ICON_FILL: dict[str, RGB] = {
+    "H": (204, 51, 51),  # red
+    "S": (240, 200, 40),  # yellow
+    "K": (150, 150, 160),  # grey
+    "E": (40, 30, 10),  # near-black with gold glyph
+}
+ICON_TEXT: dict[str, RGB] = {"H": WHITE, "S": INK, "K": INK, "E": (255, 205, 60)}
+ICON_GLYPH = {"H": "H", "S": "S", "K": "K", "E": "惡"}
+TITLE_SHORT = {
+    "heart": "[H] Heart of Stone 鐵石心腸",
+    "strength": "[S] Brute Strength 力大無窮",
+    "skill": "[K] Master Hand 神乎其技",
+    "most_wanted": "★ Most Wanted 罪大惡極",
+}
+CELL_BG = (255, 253, 248)
+EMPTY_BG = (222, 216, 204)
+GHOST = (255, 236, 150)
+
+# Corner → offset of its cell inside the 2 × 2 block for each rotation (spec §2.6).
+_CORNER_OFFSET: dict[int, dict[str, tuple[int, int]]] = {
+    0: {"tl": (0, 0), "tr": (0, 1), "bl": (1, 0), "br": (1, 1)},
+    180: {"tl": (1, 1), "tr": (1, 0), "bl": (0, 1), "br": (0, 0)},
+}
+
+
+def _parse_icon(code: str) -> tuple[str, int] | None:
+    if not code or code == "-":
+        return None
+    if len(code) == 2 and code[0] == "2":
+        return code[1], 2
+    return code, 1
+
+
+def draw_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, code: str, size: float) -> None:
+    """Draw one corner's icon centred at (cx, cy): shape + letter, ×2 for doubles."""
+    parsed = _parse_icon(code)
+    if parsed is None:
+        return
+    kind, count = parsed
+    r = size / 2
+    fill = ICON_FILL[kind]
+    if kind == "H":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=INK, width=2)
+    elif kind == "S":
+        q = r * 0.88
+        draw.rectangle((cx - q, cy - q, cx + q, cy + q), fill=fill, outline=INK, width=2)
+    elif kind == "K":
+        pts = [(cx, cy - r * 1.1), (cx + r * 1.1, cy), (cx, cy + r * 1.1), (cx - r * 1.1, cy)]
+        draw.polygon(pts, fill=fill, outline=INK, width=2)
+    else:
+        pts = [
+            (cx + r * math.cos(math.pi / 3 * i + math.pi / 6), cy + r * math.sin(math.pi / 3 * i + math.pi / 6))
+            for i in range(6)
+        ]
+        draw.polygon(pts, fill=fill, outline=INK, width=2)
+    draw_text(draw, (cx, cy), ICON_GLYPH[kind], size=int(size * 0.55), fill=ICON_TEXT[kind], bold=True, anchor="mm")
+    if count == 2:
+        bx, by = cx + r * 0.75, cy - r * 0.75
+        draw.ellipse((bx - 13, by - 13, bx + 13, by + 13), fill=WHITE, outline=INK, width=2)
+        draw_text(draw, (bx, by), "×2", size=16, bold=True, anchor="mm")
+
+
+def _block_rect(x0: float, y0: float, cell: float, anchor: int) -> tuple[float, float, float, float]:
+    r, c = (anchor - 1) // 3, (anchor - 1) % 3
+    return (x0 + c * cell, y0 + r * cell, x0 + (c + 2) * cell, y0 + (r + 2) * cell)
+
+
+def draw_grid(
+    draw: ImageDraw.ImageDraw,
+    x0: float,
+    y0: float,
+    cell: float,
+    cells: Sequence[Sequence[Any]],
+    *,
+    board: Sequence[Sequence[Any]] = (),
+    topmost: Sequence[str] = (),
+    outline: RGB = INK,
+    anchors: bool = True,
+) -> None:
+    """Draw a 4 × 4 board: shown corners, topmost-card outlines and anchor labels 1–9."""
+    for r in range(4):
+        for c in range(4):
+            info = cells[r][c]
+            box = (x0 + c * cell, y0 + r * cell, x0 + (c + 1) * cell, y0 + (r + 1) * cell)
+            draw.rectangle(box, fill=CELL_BG if info else EMPTY_BG, outline=LINE, width=1)
+            if info:
+                draw_icon(draw, box[0] + cell / 2, box[1] + cell / 2 + 6, str(info["icon"]), cell * 0.46)
+    # outline every topmost deed card, with its id in a corner
+    for card_id, anchor, _rot in board:
+        if card_id in topmost:
+            x1, y1, x2, y2 = _block_rect(x0, y0, cell, int(anchor))
+            draw.rectangle((x1 + 3, y1 + 3, x2 - 3, y2 - 3), outline=outline, width=4)
+            draw.rectangle((x1 + 5, y1 + 5, x1 + 50, y1 + 24), fill=outline)
+            draw_text(draw, (x1 + 27, y1 + 14), str(card_id), size=16, fill=WHITE, bold=True, anchor="mm")
+    draw.rectangle((x0, y0, x0 + 4 * cell, y0 + 4 * cell), outline=INK, width=3)
+    if anchors:
+        for a in range(1, 10):
+            r, c = (a - 1) // 3, (a - 1) % 3
+            ax, ay = x0 + (c + 1) * cell, y0 + (r + 1) * cell
+            draw.ellipse((ax - 12, ay - 12, ax + 12, ay + 12), fill=WHITE, outline=MUTED, width=2)
+            draw_text(draw, (ax, ay), str(a), size=17, fill=MUTED, bold=True, anchor="mm")
+
+
+def _counts_line(draw: ImageDraw.ImageDraw, x: float, y: float, counts: dict[str, int], size: int = 24) -> None:
+    for kind in ("H", "S", "K", "E"):
+        draw_icon(draw, x + 14, y + 14, kind, 28)
+        draw_text(draw, (x + 34, y + 14), str(counts.get(kind, 0)), size=size, bold=True, anchor="lm")
+        x += 66
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else f"Seat {seat + 1}"
+
+
+def render_board(view: dict[str, Any], *, names: Sequence[str], highlight: str | None = None) -> Image.Image:
+    """Draw the public board: one panel per player (2 per row) and a footer.
+
+    Uses view keys: players, phase, round, active, start_player, deck_count,
+    triggered, final_round, most_wanted, last_roll, removed_cards, result, seats[*]
+    (letter, infamy, skill, skill_name, skill_chosen, board, cells, counts, topmost,
+    hand_count, pile_counts, has_kept, removed_kept_count, leading_titles).
+    ``highlight`` (optional) is a card id to emphasise on the boards.
+    """
+    n = int(view["players"])
+    rows = (n + 1) // 2
+    panel_w, panel_h = 538, 470
+    head_h = 76
+    foot_h = 96 if view.get("result") else 56
+    height = head_h + rows * (panel_h + 8) + foot_h
+    img, draw = canvas(height)
+    # header
+    title = f"E Guan 惡貫 · Round {view['round']}" if view["round"] else "E Guan 惡貫 · Setup"
+    draw_text(draw, (18, 14), title, size=34, bold=True)
+    status = _status(view, names)
+    draw_text(draw, (WIDTH - 18, 20), status, size=22, fill=MUTED, anchor="ra", max_width=520)
+    if view.get("final_round") and view["phase"] != "over":
+        draw.rectangle((0, 60, WIDTH, 72), fill=HIGHLIGHT)
+    seats = view["seats"]
+    for s in range(n):
+        px = 8 + (s % 2) * (panel_w + 8)
+        py = head_h + (s // 2) * (panel_h + 8)
+        _draw_panel(draw, px, py, panel_w, panel_h, seats[s], view, names, highlight)
+    if n % 2 == 1:
+        _draw_legend(draw, 8 + panel_w + 8, head_h + (n // 2) * (panel_h + 8), panel_w, panel_h, view)
+    # footer
+    fy = head_h + rows * (panel_h + 8)
+    start = view.get("start_player")
+    parts = [f"Deck {view['deck_count']}"]
+    if start is not None:
+        parts.append(f"Start: {SEAT_LETTERS[start]}")
+    if view.get("triggered"):
+        parts.append("FINAL ROUND" if view.get("final_round") else "Last card drawn: round ends, then final round")
+    if view.get("removed_cards"):
+        parts.append(f"Removed: {', '.join(r['card'] for r in view['removed_cards'][-6:])}")
+    draw_text(draw, (18, fy + 14), "  ·  ".join(parts), size=22, bold=bool(view.get("final_round")), max_width=WIDTH - 36)
+    res = view.get("result")
+    if res:
+        ranks = sorted(range(n), key=lambda s: res["ranking"].index(s))
+        txt = "  ".join(
+            f"{SEAT_LETTERS[s]} {res['scores'][s]}" + (" ★" if s in res["winners"] else "") for s in ranks
+        )
+        win = ", ".join(_name(names, s) for s in res["winners"])
+        draw_text(draw, (18, fy + 50), f"Final: {txt}   Winner: {win}", size=24, bold=True, max_width=WIDTH - 36)
+    return img
+
+
+_SHORT_EFFECT = {
+    "none": "—",
+    "gain": "+{n}",
+    "steal": "steal {n}",
+    "steal_richer": "steal {n} from richer",
+    "steal_each_richer": "steal {n} from each richer",
+    "all_others_lose": "others lose {n}",
+    "income_again": "+E (max {n})",
+    "move_topmost": "move top card",
+    "extra_play": "extra play",
+    "draw_kept": "draw kept card",
+    "remove_topmost": "remove top card",
+}
+
+
+def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view: dict[str, Any]) -> None:
+    """Icon key and the die faces of the skill sets in play (fills an empty slot)."""
+    draw.rectangle((x, y, x + w, y + h), fill=BG, outline=LINE, width=2)
+    draw_text(draw, (x + 14, y + 12), "Key", size=24, bold=True)
+    ky = y + 48
+    for i, (kind, label) in enumerate((("H", "Heart"), ("S", "Strength"), ("K", "Skill"), ("E", "Evil 惡"))):
+        kx = x + 14 + (i % 2) * (w // 2)
+        draw_icon(draw, kx + 16, ky + (i // 2) * 40 + 16, kind, 30)
+        draw_text(draw, (kx + 40, ky + (i // 2) * 40 + 16), label, size=21, anchor="lm")
+    ky += 90
+    draw_text(draw, (x + 14, ky), "Outline = topmost card · ①–⑨ anchors", size=20, fill=MUTED, max_width=w - 28)
+    ky += 34
+    sets = sorted({str(st["skill"]) for st in view["seats"] if st.get("skill")})
+    for letter_ in sets:
+        faces = SKILLS[letter_]
+        draw_text(draw, (x + 14, ky), f"Set {letter_} {faces[0].set_name_en} {faces[0].set_name_zh}", size=21, bold=True)
+        ky += 28
+        for half in (faces[:3], faces[3:]):
+            text = " · ".join(f"{f.face} {_SHORT_EFFECT[f.effect].format(n=f.amount)}" for f in half)
+            draw_text(draw, (x + 24, ky), text, size=20, max_width=w - 36)
+            ky += 26
+        ky += 6
+
+
+def _status(view: dict[str, Any], names: Sequence[str]) -> str:
+    if view["phase"] == "over":
+        return "Game over"
+    if view["phase"] == "skill":
+        return "Choosing skill sets…"
+    if view["phase"] in ("deal", "start"):
+        return "Setting up…"
+    active = view.get("active")
+    if active is None:
+        return ""
+    text = f"{SEAT_LETTERS[active]} · {_name(names, active)} to play"
+    roll = view.get("last_roll")
+    if roll and roll.get("seat") == active:
+        text += f" · 🎲 {roll['roll']}" + (f"→{roll['value']}" if roll.get("adjusted") else "")
+    return text
+
+
+def _draw_panel(
+    draw: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    w: int,
+    h: int,
+    seat: dict[str, Any],
+    view: dict[str, Any],
+    names: Sequence[str],
+    highlight: str | None,
+) -> None:
+    s = int(seat["seat"])
+    colour = seat_colour(s)
+    active = view.get("active") == s and view["phase"] == "play"
+    draw.rectangle((x, y, x + w, y + h), fill=PANEL, outline=colour if active else LINE, width=5 if active else 2)
+    # name bar
+    draw.rectangle((x, y, x + w, y + 44), fill=colour)
+    draw_text(draw, (x + 12, y + 22), seat_label(s, names), size=26, fill=WHITE, bold=True, anchor="lm", max_width=w - 150)
+    if active:
+        draw_text(draw, (x + w - 12, y + 22), "▶ TO PLAY", size=20, fill=WHITE, bold=True, anchor="rm")
+    cell = 78
+    gx, gy = x + 14, y + 58
+    draw_grid(
+        draw,
+        gx,
+        gy,
+        cell,
+        seat["cells"],
+        board=seat["board"],
+        topmost=seat["topmost"],
+        outline=colour,
+    )
+    if highlight:
+        for card_id, anchor, _rot in seat["board"]:
+            if card_id == highlight:
+                x1, y1, x2, y2 = _block_rect(gx, gy, cell, int(anchor))
+                draw.rectangle((x1, y1, x2, y2), outline=HIGHLIGHT, width=6)
+    # info column
+    ix = gx + 4 * cell + 16
+    iy = gy
+    draw_text(draw, (ix, iy), "Infamy", size=20, fill=MUTED)
+    draw_text(draw, (ix, iy + 22), str(seat["infamy"]), size=52, bold=True)
+    iy += 88
+    counts = seat["counts"]
+    for kind in ("H", "S", "K", "E"):
+        draw_icon(draw, ix + 16, iy + 16, kind, 30)
+        draw_text(draw, (ix + 40, iy + 16), f"{counts[kind]}", size=26, bold=True, anchor="lm")
+        draw_text(draw, (ix + 76, iy + 16), {"H": "Heart", "S": "Str.", "K": "Skill", "E": "Evil"}[kind], size=20, fill=MUTED, anchor="lm")
+        iy += 38
+    iy += 4
+    skill = seat.get("skill")
+    skill_text = f"Set {skill} {seat['skill_name'].split(' (')[0]}" if skill else (
+        "Skill: chosen" if seat.get("skill_chosen") else "Skill: choosing…"
+    )
+    draw_text(draw, (ix, iy), skill_text, size=20, max_width=x + w - ix - 6)
+    iy += 28
+    draw_text(draw, (ix, iy), f"Hand {seat['hand_count']}" + (" · Kept ■" if seat["has_kept"] else " · Kept —"), size=20, max_width=x + w - ix - 6)
+    iy += 28
+    piles = seat.get("pile_counts") or []
+    if piles:
+        draw_text(draw, (ix, iy), "Waiting: " + "+".join(str(p) for p in piles), size=20, fill=MUTED, max_width=x + w - ix - 6)
+    # titles under the grid
+    ty = gy + 4 * cell + 10
+    titles = seat.get("leading_titles") or []
+    if not titles:
+        draw_text(draw, (x + 14, ty), "no title", size=20, fill=MUTED)
+    for i, t in enumerate(titles):
+        draw_text(
+            draw,
+            (x + 14 + (i % 2) * (w // 2 - 4), ty + (i // 2) * 26),
+            TITLE_SHORT[t],
+            size=19,
+            bold=True,
+            max_width=w // 2 - 18,
+        )
+    ty += 26 * max(1, (len(titles) + 1) // 2)
+    res = view.get("result")
+    if res:
+        bonus = sum(res["bonus"][k][s] for k in ("H", "S", "K"))
+        draw_text(
+            draw,
+            (x + 14, ty + 2),
+            f"Final {res['scores'][s]} = {res['infamy'][s]} + {bonus} title bonus",
+            size=20,
+            bold=True,
+        )
+
+
+# --------------------------------------------------------------------------- private views
+
+
+def draw_card(draw: ImageDraw.ImageDraw, x: float, y: float, card: dict[str, Any], *, w: int = 200, rot: int = 0) -> None:
+    """A mini card: 2 × 2 corners (rotated if ``rot`` = 180), name, requirement, die."""
+    cell = w / 2
+    draw.rectangle((x, y, x + w, y + w), fill=CELL_BG, outline=INK, width=3)
+    for corner, (dr, dc) in _CORNER_OFFSET[rot].items():
+        cx, cy = x + dc * cell + cell / 2, y + dr * cell + cell / 2
+        draw_icon(draw, cx, cy, str(card["corners"][corner]), cell * 0.5)
+    draw.line((x + cell, y, x + cell, y + w), fill=LINE, width=1)
+    draw.line((x, y + cell, x + w, y + cell), fill=LINE, width=1)
+
+
+def _req_text(card: dict[str, Any]) -> str:
+    req = card["req"]
+    parts = [f"{k}{req[k]}" for k in ("H", "S", "K") if req[k]]
+    return "needs " + (" ".join(parts) if parts else "nothing")
+
+
+def render_private(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image:
+    """Draw a seat's hand and kept card (``view["you"]``): corners, requirement,
+    payment now, die mark; plus the seat's skill set faces when known.
+
+    Uses view keys: you.seat, you.hand[*] (id, name_en, name_zh, req, corners, die,
+    payment, playable), you.kept (… usable), you.skill, you.skill_name, seats.
+    """
+    you = view["you"]
+    seat = int(you["seat"])
+    hand = you["hand"]
+    cards = list(hand)
+    per_row = 4
+    card_w = 200
+    slot_w = 270
+    rows = max(1, (len(cards) + per_row - 1) // per_row)
+    kept = you.get("kept")
+    height = 80 + rows * 330 + (330 if kept else 60) + 30
+    img, draw = canvas(height)
+    draw.rectangle((0, 0, WIDTH, 60), fill=seat_colour(seat))
+    me = view["seats"][seat]
+    draw_text(
+        draw,
+        (16, 30),
+        f"{seat_label(seat, names)} · your hand · Infamy {me['infamy']}",
+        size=28,
+        fill=WHITE,
+        bold=True,
+        anchor="lm",
+        max_width=WIDTH - 32,
+    )
+    y = 76
+    if not cards:
+        draw_text(draw, (20, y + 20), "Your hand is empty.", size=26, fill=MUTED)
+    for i, card in enumerate(cards):
+        cx = 20 + (i % per_row) * slot_w
+        cy = y + (i // per_row) * 330
+        _card_block(draw, cx, cy, card, card_w)
+    y += rows * 330
+    if kept:
+        draw_text(draw, (20, y), "Kept card (face down)", size=24, bold=True)
+        _card_block(draw, 20, y + 34, kept, card_w)
+        note = "usable now (play, or ±1 on your die)" if kept.get("usable") else "usable from your next turn"
+        draw_text(draw, (20 + slot_w, y + 80), note, size=22)
+    else:
+        draw_text(draw, (20, y + 10), "No kept card.", size=22, fill=MUTED)
+    return img
+
+
+def _card_block(draw: ImageDraw.ImageDraw, x: float, y: float, card: dict[str, Any], w: int) -> None:
+    draw_card(draw, x, y, card, w=w)
+    die = " 🎲鬧!" if card.get("die") else ""
+    draw_text(draw, (x, y + w + 8), f"{card['id']}{die}", size=22, bold=True, max_width=250)
+    draw_text(draw, (x, y + w + 36), f"{card['name_zh']} {card['name_en']}", size=20, max_width=250)
+    pay = int(card.get("payment", 0))
+    cost = "free" if pay == 0 else f"pay {pay}"
+    colour = INK if card.get("playable", True) else (170, 30, 30)
+    extra = "" if card.get("playable", True) else " ✗"
+    draw_text(draw, (x, y + w + 62), f"{_req_text(card)} · {cost}{extra}", size=20, fill=colour, max_width=250)
+
+
+def render_placement_preview(view: dict[str, Any], card_id: str, *, names: Sequence[str]) -> Image.Image:
+    """Your board with ``card_id`` (from your hand or kept card) and every placement:
+    a table of anchors 1–9 × ↑0°/↻180° with the resulting visible H S K E.
+
+    Raises:
+        KeyError: ``card_id`` is neither in the hand nor the kept card of the view.
+    """
+    you = view["you"]
+    seat = int(you["seat"])
+    me = view["seats"][seat]
+    pool = list(you["hand"]) + ([you["kept"]] if you.get("kept") else [])
+    card = next((c for c in pool if c["id"] == card_id), None)
+    if card is None:
+        raise KeyError(card_id)
+    img, draw = canvas(760)
+    draw.rectangle((0, 0, WIDTH, 60), fill=seat_colour(seat))
+    pay = int(card.get("payment", 0))
+    cost = "free" if pay == 0 else f"pay {pay} Infamy"
+    draw_text(
+        draw,
+        (16, 30),
+        f"{seat_label(seat, names)} · placing {card['id']} {card['name_en']} · {cost}",
+        size=26,
+        fill=WHITE,
+        bold=True,
+        anchor="lm",
+        max_width=WIDTH - 32,
+    )
+    cell = 80
+    draw_grid(draw, 20, 80, cell, me["cells"], board=me["board"], topmost=me["topmost"], outline=seat_colour(seat))
+    draw_text(draw, (20, 80 + 4 * cell + 12), "Now:", size=22, bold=True)
+    _counts_line(draw, 80, 80 + 4 * cell + 8, me["counts"])
+    # the card in both orientations
+    draw_text(draw, (380, 80), "↑0°", size=24, bold=True)
+    draw_card(draw, 380, 112, card, w=150, rot=0)
+    draw_text(draw, (560, 80), "↓180°", size=24, bold=True)
+    draw_card(draw, 560, 112, card, w=150, rot=180)
+    draw_text(draw, (740, 112), _req_text(card), size=22)
+    draw_text(draw, (740, 142), cost, size=22, bold=True)
+    # table of results
+    ty = 480
+    draw_text(draw, (20, ty), "Result by anchor (H S K E after placing):", size=22, bold=True)
+    ty += 36
+    col_w = 108
+    draw_text(draw, (20, ty + 8), "anchor", size=20, fill=MUTED)
+    for a in range(1, 10):
+        draw_text(draw, (110 + (a - 1) * col_w + col_w / 2, ty + 8), str(a), size=22, bold=True, anchor="ma")
+    for i, rot in enumerate((0, 180)):
+        ry = ty + 44 + i * 84
+        draw_text(draw, (20, ry + 20), "↑0°" if rot == 0 else "↓180°", size=22, bold=True)
+        best_e = max(_counts_after(me["board"], card, a, rot)["E"] for a in range(1, 10))
+        for a in range(1, 10):
+            c = _counts_after(me["board"], card, a, rot)
+            bx = 110 + (a - 1) * col_w
+            fill = GHOST if c["E"] == best_e else CELL_BG
+            draw.rectangle((bx + 3, ry, bx + col_w - 3, ry + 76), fill=fill, outline=LINE)
+            draw_text(draw, (bx + col_w / 2, ry + 8), f"H{c['H']} S{c['S']}", size=20, anchor="ma")
+            draw_text(draw, (bx + col_w / 2, ry + 40), f"K{c['K']} E{c['E']}", size=20, bold=True, anchor="ma")
+    return img
+
+
+def _counts_after(board: Sequence[Sequence[Any]], card: dict[str, Any], anchor: int, rot: int) -> dict[str, int]:
+    """Visible counts if ``card`` were placed on ``board`` (geometry of spec §2.6)."""
+    return board_counts([*board, [card["id"], anchor, rot]])
+
+
+__all__ = ["render_board", "render_placement_preview", "render_private"]

@@ -1,0 +1,183 @@
+"""The private Play panel (``bot.ui.panels.build_panel``) with choice lists over 25
+(DISCORD.md failure mode 10): every legal action is reachable through pages and groups,
+and no panel breaks a component limit (≤5 rows, ≤5 items a row, a select alone in its
+row, ≤25 options, labels ≤100 (options) / ≤80 (buttons), custom_id ≤100)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+
+from bot.storage import GameRecord, SeatRecord
+from bot.ui.panels import build_panel
+from engines.base import Action, Engine, EngineInfo, Seat, State
+
+GAME, VERSION = 987_654_321_012, 4_294_967_295   # long ids make the longest custom_ids
+
+
+class ManyChoices(Engine):
+    """A stub game whose only decision has ``count`` legal actions."""
+
+    info = EngineInfo("stub", "Stub Game with a rather long name", "長い名前のゲーム", 2, 2)
+
+    def __init__(self, count: int, label: Callable[[int], str] = lambda i: f"m{i}",
+                 group: Callable[[int], str | None] = lambda i: None) -> None:
+        self.count, self._label, self._group = count, label, group
+
+    def to_move(self, state: State) -> frozenset[Seat]:
+        return frozenset({0})
+
+    def legal_actions(self, state: State, seat: Seat) -> Sequence[Action]:
+        return [{"type": "m", "i": i} for i in range(self.count)] if seat == 0 else []
+
+    def describe_action(self, state: State, action: Action) -> str:
+        return f"m{action['i']}"
+
+    def action_label(self, state: State, action: Action) -> str:
+        return self._label(action["i"])
+
+    def action_group(self, state: State, action: Action) -> str | None:
+        return self._group(action["i"])
+
+    def prompt(self, state: State, seat: Seat) -> str:
+        return "Choose one of many things."
+
+
+def record() -> GameRecord:
+    seats = (SeatRecord(GAME, 0, 111, "Ann"), SeatRecord(GAME, 1, 222, "Bo"))
+    return GameRecord(id=GAME, game_id="stub", guild_id=1, channel_id=2, thread_id=None, board_channel_id=None,
+                      board_message_id=None, lobby_message_id=None, host_user_id=111, status="active",
+                      paused=False, seed=1, options={}, players=2, state={}, version=VERSION,
+                      move_timeout=3600, deadline=None, reminded=0, waiting=[0], deadline_window=None,
+                      created_at=0.0, updated_at=0.0, seats=seats)
+
+
+def check_limits(rows: list[dict[str, Any]]) -> None:
+    """Discord's component limits on one message."""
+    assert 1 <= len(rows) <= 5
+    ids = []
+    for row in rows:
+        assert row["type"] == 1
+        items = row["components"]
+        assert 1 <= len(items) <= 5
+        if any(c["type"] == 3 for c in items):
+            assert len(items) == 1, "a select menu fills its row"
+        for c in items:
+            ids.append(c["custom_id"])
+            assert len(c["custom_id"]) <= 100
+            if c["type"] == 2:
+                assert 1 <= len(c["label"]) <= 80
+            else:
+                assert 1 <= len(c["options"]) <= 25
+                assert len(c.get("placeholder") or "") <= 150
+                for o in c["options"]:
+                    assert 1 <= len(o["label"]) <= 100 and len(o["value"]) <= 100
+                    assert len(o.get("description") or "") <= 100
+    assert len(ids) == len(set(ids))
+
+
+def reachable(engine: Engine) -> tuple[dict[int, str], int]:
+    """Walk every page and group of the panel as a player could (Prev/Next/group/Back
+    buttons); returns {action index: label shown} and the number of distinct pages of
+    actions seen."""
+    found: dict[int, str] = {}
+    pages: set[frozenset[int]] = set()
+    seen: set[tuple[int, int | None]] = set()
+    todo: list[tuple[int, int | None]] = [(0, None)]
+    while todo:
+        page, group = todo.pop()
+        if (page, group) in seen:
+            continue
+        seen.add((page, group))
+        panel = build_panel(engine, record(), {}, 0, page=page, group=group)
+        assert panel.view is not None and len(panel.content) <= 2000
+        rows = panel.view.to_components()
+        check_limits(rows)
+        shown: set[int] = set()
+        for c in (c for row in rows for c in row["components"]):
+            kind, *parts = c["custom_id"].split(":")
+            assert parts[:2] == [str(GAME), str(VERSION)]
+            if kind == "a":
+                found[int(parts[2])] = c["label"]
+                shown.add(int(parts[2]))
+            elif kind == "as":
+                for o in c["options"]:
+                    found[int(o["value"])] = o["label"] + (f" — {o['description']}" if o.get("description") else "")
+                    shown.add(int(o["value"]))
+            elif kind == "n" and not c.get("disabled"):
+                todo.append((int(parts[2]), int(parts[3])))
+        if shown:
+            pages.add(frozenset(shown))
+    return found, len(pages)
+
+
+@pytest.mark.parametrize("count", [26, 60, 101])
+async def test_a_long_ungrouped_list_is_paged_and_fully_choosable(count: int) -> None:
+    found, panels = reachable(ManyChoices(count))
+    assert sorted(found) == list(range(count))
+    assert all(found[i] == f"m{i}" for i in found)
+    assert panels == -(-count // 25)
+
+
+async def test_a_long_grouped_list_is_chosen_in_two_steps() -> None:
+    engine = ManyChoices(60, group=lambda i: f"group {i // 10}")
+    first = build_panel(engine, record(), {}, 0)
+    labels = [c["label"] for row in first.view.to_components() for c in row["components"]]
+    assert labels == [f"group {g}" for g in range(6)]        # step one: the groups
+    found, _ = reachable(engine)
+    assert sorted(found) == list(range(60))
+
+
+async def test_a_group_larger_than_a_page_is_paged_inside_the_group() -> None:
+    sizes = [3, 40, 17]                                      # group 1 needs two pages of a select
+    starts = [0, 3, 43]
+    engine = ManyChoices(60, group=lambda i: f"g{max(k for k, s in enumerate(starts) if i >= s)}")
+    assert sum(sizes) == 60
+    found, _ = reachable(engine)
+    assert sorted(found) == list(range(60))
+
+
+async def test_too_many_groups_fall_back_to_pages() -> None:
+    engine = ManyChoices(60, group=lambda i: f"pair {i // 2}")   # 30 groups: more than buttons allow
+    found, panels = reachable(engine)
+    assert sorted(found) == list(range(60)) and panels == 3
+
+
+async def test_hinted_and_over_long_labels_are_clipped_into_options() -> None:
+    def label(i: int) -> str:
+        return f"Choice number {i} with a very long name {'x' * 120} — and a hint that is far too long {'y' * 120}"
+
+    found, _ = reachable(ManyChoices(60, label=label))
+    assert sorted(found) == list(range(60))
+    assert all(text.startswith(f"Choice number {i} ") for i, text in found.items())
+    # a short hinted list is a select too (the hint becomes the option's description)
+    panel = build_panel(ManyChoices(7, label=lambda i: f"Sin {i} — what it does"), record(), {}, 0)
+    (row,) = panel.view.to_components()
+    (select,) = row["components"]
+    assert select["type"] == 3 and [o["description"] for o in select["options"]] == ["what it does"] * 7
+
+
+async def test_a_short_list_of_long_labels_is_buttons_with_clipped_labels() -> None:
+    engine = ManyChoices(20, label=lambda i: f"{i}: " + "long label " * 20)
+    panel = build_panel(engine, record(), {}, 0)
+    rows = panel.view.to_components()
+    check_limits(rows)
+    buttons = [c for row in rows for c in row["components"]]
+    assert len(buttons) == 20 and all(c["type"] == 2 and len(c["label"]) == 80 for c in buttons)
+    found, _ = reachable(engine)
+    assert sorted(found) == list(range(20))
+
+
+async def test_grouped_groups_with_long_names_and_a_stale_page_number() -> None:
+    engine = ManyChoices(60, group=lambda i: f"{'a very long group name ' * 6}{i // 15}")
+    found, _ = reachable(engine)
+    assert sorted(found) == list(range(60))
+    # a page number past the end (an old Next button) shows the last page, never an error
+    panel = build_panel(ManyChoices(60), record(), {}, 0, page=99, group=-2)
+    (select,) = panel.view.to_components()[0]["components"]
+    assert [o["value"] for o in select["options"]] == [str(i) for i in range(50, 60)]
+    # a group index that no longer exists falls back to the whole list
+    panel = build_panel(engine, record(), {}, 0, group=17)
+    check_limits(panel.view.to_components())

@@ -1,0 +1,179 @@
+"""Moderation end to end (DISCORD.md failure mode 13, design §5): a moderator ends a
+game, kicks a player (whose moves are then played automatically), replaces a player by
+user id (also one who left the server), pauses and resumes; each is logged and
+announced. A member without permissions is refused privately and nothing changes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.sandbox.fakecord import EPHEMERAL
+from tests.e2e.driver import Driver
+
+JSONDict = dict[str, Any]
+
+
+def private_to(fake, user: JSONDict, after: int) -> list[str]:
+    return [m["content"] for mid, m in sorted(fake.messages.items())
+            if mid > after and m["flags"] & EPHEMERAL and fake.ephemeral_owner(m) == user["id"]]
+
+
+def public_since(d: Driver, after: int) -> list[str]:
+    return [m["content"] for m in d.public_messages() if int(m["id"]) > after]
+
+
+async def system_entries(bot, game: int) -> list[tuple[str, int | None]]:
+    return [(e.action["type"], e.user_id) for e in await bot.repo.log(game) if e.kind == "system"]
+
+
+async def test_a_member_without_permissions_is_refused_and_nothing_changes(driver: Driver, players, bot) -> None:
+    alice, bob, carol = players[:3]
+    fake = driver.fake
+    game = await driver.start_game("carnival", [alice, bob, carol])
+    fake.member_permissions(bob, 0)
+    before = await driver.record(game)
+    count = await bot.repo.count_actions(game)
+    last = max(fake.messages)
+    commands: list[tuple[str, dict[str, Any]]] = [
+        ("end", {"game": game}), ("kick", {"game": game, "user_id": carol["id"]}),
+        ("replace", {"game": game, "old_user_id": carol["id"], "new_user_id": players[3]["id"]}),
+        ("pause", {"game": game, "paused": True})]
+    for name, options in commands:
+        await fake.slash(bob, "game", name, **options)
+        await driver.settle()
+    told = private_to(fake, bob, last)
+    assert len(told) == 4 and all(t.startswith("⚠️ Only moderators") for t in told), told
+    after = await driver.record(game)
+    assert (after.version, after.status, after.paused, after.seats) == (
+        before.version, before.status, before.paused, before.seats)
+    assert await bot.repo.count_actions(game) == count
+    assert not public_since(driver, last)
+
+
+async def test_pause_and_resume_are_logged_announced_and_keep_the_clock(driver: Driver, players, bot) -> None:
+    alice, bob = players[:2]
+    fake = driver.fake
+    game = await driver.start_game("carnival", [alice, bob])
+    record = await driver.record(game)
+    left = record.deadline - fake.now()
+    last = max(fake.messages)
+    await fake.slash(alice, "game", "pause", game=game, paused=True)
+    await driver.settle()
+    assert (await driver.record(game)).paused
+    assert any(t.startswith("⏸ Game #") and alice["id"] in t for t in public_since(driver, last))
+    # no move and no timeout while paused
+    mark = max(fake.messages)
+    await fake.slash(bob, "carnival", "play", action="choose lust", game=game)
+    await driver.settle()
+    assert any("paused" in t for t in private_to(fake, bob, mark))
+    fake.advance(left + 3600)
+    await bot.flow.tick()
+    await driver.settle()
+    paused = await driver.record(game)
+    assert paused.version == record.version + 1                  # only the pause entry
+    last = max(fake.messages)
+    await fake.slash(alice, "game", "pause", game=game, paused=False)
+    await driver.settle()
+    resumed = await driver.record(game)
+    assert not resumed.paused
+    assert any(t.startswith("▶ Game #") for t in public_since(driver, last))
+    assert abs((resumed.deadline - fake.now()) - left) < 60       # the time left was kept
+    assert (await system_entries(bot, game))[-2:] == [("pause", int(alice["id"])), ("resume", int(alice["id"]))]
+    await fake.slash(bob, "carnival", "play", action="choose lust", game=game)
+    await driver.settle()
+    assert (await driver.record(game)).version == resumed.version + 1
+    # the log view shows the moderator lines
+    mark = max(fake.messages)
+    await fake.slash(bob, "game", "log", game=game)
+    await driver.settle()
+    log_text = "\n".join(private_to(fake, bob, mark))
+    assert "🛡 moderator: pause" in log_text and "🛡 moderator: resume" in log_text
+    assert await bot.service.replay_matches(game)
+
+
+async def test_kick_then_moves_are_played_automatically(driver: Driver, players, bot) -> None:
+    alice, bob, carol = players[:3]
+    fake = driver.fake
+    game = await driver.start_game("carnival", [alice, bob, carol])
+    record = await driver.record(game)
+    assert 1 in record.waiting
+    last = max(fake.messages)
+    await fake.slash(alice, "game", "kick", game=game, user_id=bob["id"])
+    await driver.settle()
+    record = await driver.record(game)
+    assert record.seats[1].status == "left" and 1 not in record.waiting
+    assert ("kick", int(alice["id"])) in await system_entries(bot, game)
+    assert any(f"<@{bob['id']}> was removed" in t for t in public_since(driver, last))
+    entries = await bot.repo.log(game)
+    auto = [e for e in entries if e.kind == "player" and e.seat == 1]
+    assert len(auto) == 1 and auto[0].user_id is None
+    assert any(ev["kind"] == "autoplay" for ev in auto[0].events)
+    # the game goes on without bob: alice and carol pick, bob's later decisions are automatic
+    for user in (alice, carol):
+        sins = bot.service.state(await driver.record(game))["hands"][(await driver.record(game)).seat_of(int(user["id"]))]
+        await fake.slash(user, "carnival", "play", action=f"choose {sins[0]}", game=game)
+        await driver.settle()
+    record = await driver.record(game)
+    assert 1 not in record.waiting
+    assert record.version > auto[0].seq
+    # bob is told he no longer plays
+    mark = max(fake.messages)
+    await fake.slash(bob, "carnival", "play", action="choose lust", game=game)
+    await driver.settle()
+    assert private_to(fake, bob, mark)[0].startswith("⚠️")
+    assert await bot.service.replay_matches(game)
+
+
+async def test_replace_by_user_id_also_after_the_player_left_the_server(driver: Driver, players, bot) -> None:
+    alice, bob, carol, dave, erin = players[:5]
+    fake = driver.fake
+    game = await driver.start_game("carnival", [alice, bob, erin])
+    # erin leaves the server
+    fake.members.remove(erin)
+    await fake.dispatch("GUILD_MEMBER_REMOVE", {"guild_id": str(fake.guild_id), "user": erin})
+    last = max(fake.messages)
+    await fake.slash(alice, "game", "replace", game=game, old_user_id=erin["id"], new_user_id=dave["id"])
+    await driver.settle()
+    record = await driver.record(game)
+    assert record.user_of(2) == int(dave["id"]) and record.seat_of(int(erin["id"])) is None
+    assert ("replace", int(alice["id"])) in await system_entries(bot, game)
+    (entry,) = [e for e in await bot.repo.log(game) if e.action.get("type") == "replace"]
+    assert entry.action == {"type": "replace", "seat": 2, "old_user": int(erin["id"]), "new_user": int(dave["id"])}
+    assert any(f"now belongs to <@{dave['id']}>" in t for t in public_since(driver, last))
+    # dave plays the seat through the panel; a user id given as a mention works too
+    panel = await driver.open_panel(dave, game)
+    assert driver.choices(panel)
+    await fake.slash(alice, "game", "replace", game=game, old_user_id=f"<@{bob['id']}>", new_user_id=carol["id"])
+    await driver.settle()
+    assert (await driver.record(game)).user_of(1) == int(carol["id"])
+    # a new player who already sits in the game is refused privately
+    mark = max(fake.messages)
+    version = (await driver.record(game)).version
+    await fake.slash(alice, "game", "replace", game=game, old_user_id=carol["id"], new_user_id=dave["id"])
+    await driver.settle()
+    assert private_to(fake, alice, mark)[0].startswith("⚠️")
+    assert (await driver.record(game)).version == version
+
+
+async def test_end_is_logged_announced_and_stops_the_game(driver: Driver, players, bot) -> None:
+    alice, bob = players[:2]
+    fake = driver.fake
+    game = await driver.start_game("carnival", [alice, bob])
+    last = max(fake.messages)
+    await fake.slash(alice, "game", "end", game=game, reason="test over")
+    await driver.settle()
+    record = await driver.record(game)
+    assert record.status == "abandoned" and record.deadline is None
+    assert (await system_entries(bot, game))[-1] == ("end", int(alice["id"]))
+    assert any(t.startswith(f"⛔ Game #{game} was ended") and "test over" in t for t in public_since(driver, last))
+    board = await driver.board(game)
+    assert "ended by a moderator" in board["embeds"][0]["description"]
+    assert not any(c.get("custom_id", "").endswith(":play") for row in board["components"]
+                   for c in row["components"])
+    # nothing more can be played, and ending twice is refused privately
+    mark = max(fake.messages)
+    await fake.slash(bob, "carnival", "play", action="choose lust", game=game)
+    await fake.slash(alice, "game", "end", game=game)
+    await driver.settle()
+    assert all(t.startswith("⚠️") for t in private_to(fake, bob, mark) + private_to(fake, alice, mark))
+    assert (await driver.record(game)).version == record.version

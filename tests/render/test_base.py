@@ -1,0 +1,57 @@
+"""render/base.py: fonts fall back instead of crashing (DISCORD.md failure mode 15), and
+images are fitted under an upload limit (failure mode 12)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+
+import pytest
+from PIL import Image, ImageChops
+
+from render import base
+
+
+@pytest.fixture
+def fresh_fonts() -> Iterator[None]:
+    base.font.cache_clear()
+    yield
+    base.font.cache_clear()
+
+
+def test_a_missing_font_file_is_skipped(fresh_fonts, monkeypatch, caplog) -> None:
+    monkeypatch.setattr(base, "EXTRA_FONTS", [("/nonexistent/NoSuchFont.ttf", 0)])
+    with caplog.at_level(logging.WARNING, logger="render.base"):
+        f = base.font(24)
+    assert f.getlength("Carnival") > 0
+    assert not caplog.records                         # the packaged CJK font was found next
+
+
+def test_no_font_file_at_all_falls_back_with_a_warning(fresh_fonts, monkeypatch, caplog) -> None:
+    monkeypatch.setattr(base, "_font_candidates", lambda bold: [("/nonexistent/a.ttf", 0), ("/nonexistent/b.ttc", 2)])
+    with caplog.at_level(logging.WARNING, logger="render.base"):
+        f = base.font(22, bold=True)
+        img, draw = base.canvas(80, 400)
+        base.draw_text(draw, (10, 10), "罪のカーニバル Ünïcødé 🎲", size=22, max_width=200)
+    assert any(r.levelno == logging.WARNING and "falling back" in r.getMessage() for r in caplog.records)
+    assert f.getlength("abc") > 0
+    blank, _ = base.canvas(80, 400)
+    assert ImageChops.difference(img, blank).getbbox() is not None      # something was drawn
+
+
+def test_missing_glyphs_render_without_crashing(fresh_fonts) -> None:
+    img, draw = base.canvas(60, 600)
+    text = "A · 😈🎲 \U0001fae0 \u0378 \U000e0001 天路"     # emoji, unassigned, tag characters, CJK
+    base.draw_text(draw, (5, 5), text, size=20, max_width=300)
+    assert base.fit_text(text, 20, 40).endswith("…")
+    assert img.size == (600, 60)
+
+
+@pytest.mark.parametrize("limit", [60_000, 20_000])
+def test_fit_under_keeps_to_the_limit(limit: int) -> None:
+    img = Image.effect_noise((1100, 900), 80).convert("RGB")     # noise does not compress
+    data, ext = base.fit_under(img, limit)
+    assert len(data) <= limit and ext == "jpg"
+    small = Image.new("RGB", (100, 100), (1, 2, 3))
+    data, ext = base.fit_under(small, limit)
+    assert ext == "png" and data == base.to_png(small)
