@@ -453,10 +453,7 @@ class CarnivalEngine(Engine):
             if state["random_pending"]:
                 return []
             pick = state["picks"][seat]
-            acts: list[Action] = [{"type": "choose", "sin": x} for x in state["hands"][seat] if x != pick]
-            if pick is None:
-                acts.append({"type": "timeout"})
-            return acts
+            return [{"type": "choose", "sin": x} for x in state["hands"][seat] if x != pick]
         if seat not in self.to_move(state):
             return []
         if phase == "pride":
@@ -533,8 +530,9 @@ class CarnivalEngine(Engine):
             if phase == "choose" and state["picks"][seat] is not None:
                 raise NotYourTurn("You have already picked; you can only change your pick.", seat=seat)
             raise NotYourTurn("It is not your turn.", seat=seat)
-        legal = self.legal_actions(state, seat)
-        if action not in legal:
+        # the R2 timeout (spec D26) is the host's move, not a choice offered to players
+        timed_out = action == {"type": "timeout"} and phase == "choose" and state["picks"][seat] is None
+        if not timed_out and action not in self.legal_actions(state, seat):
             raise IllegalAction(self._illegal_message(state, seat, action), action=action)
         kind = action["type"]
         if kind == "choose":
