@@ -17,8 +17,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engines.eguan.data import SKILLS
-from engines.eguan.engine import board_counts
+from engines.eguan.data import CARDS, SKILLS, START_ID
+from engines.eguan.engine import board_cells, board_counts, card_dict, topmost
 from render.base import (
     BG,
     HIGHLIGHT,
@@ -94,9 +94,10 @@ def draw_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, code: str, size: 
         draw.polygon(pts, fill=fill, outline=INK, width=2)
     draw_text(draw, (cx, cy), ICON_GLYPH[kind], size=int(size * 0.55), fill=ICON_TEXT[kind], bold=True, anchor="mm")
     if count == 2:
-        bx, by = cx + r * 0.75, cy - r * 0.75
-        draw.ellipse((bx - 13, by - 13, bx + 13, by + 13), fill=WHITE, outline=INK, width=2)
-        draw_text(draw, (bx, by), "×2", size=16, bold=True, anchor="mm")
+        b = max(10.0, r * 0.62)
+        bx, by = cx + r + b * 0.55, cy - r * 0.55
+        draw.ellipse((bx - b, by - b, bx + b, by + b), fill=WHITE, outline=INK, width=2)
+        draw_text(draw, (bx, by), "×2", size=int(b * 1.2), bold=True, anchor="mm")
 
 
 def _block_rect(x0: float, y0: float, cell: float, anchor: int) -> tuple[float, float, float, float]:
@@ -187,8 +188,13 @@ def render_board(view: dict[str, Any], *, names: Sequence[str], highlight: str |
     parts = [f"Deck {view['deck_count']}"]
     if start is not None:
         parts.append(f"Start: {SEAT_LETTERS[start]}")
-    if view.get("triggered"):
-        parts.append("FINAL ROUND" if view.get("final_round") else "Last card drawn: round ends, then final round")
+    if view.get("triggered") and view["phase"] != "over":
+        if view.get("final_round"):
+            parts.append("FINAL ROUND")
+        elif view.get("end_rule") == "one_more_each":
+            parts.append("Last card drawn: one more turn each, the drawer last")
+        else:
+            parts.append("Last card drawn: round ends, then final round")
     if view.get("removed_cards"):
         parts.append(f"Removed: {', '.join(r['card'] for r in view['removed_cards'][-6:])}")
     draw_text(draw, (18, fy + 14), "  ·  ".join(parts), size=22, bold=bool(view.get("final_round")), max_width=WIDTH - 36)
@@ -229,6 +235,9 @@ def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view
         draw_text(draw, (kx + 40, ky + (i // 2) * 40 + 16), label, size=21, anchor="lm")
     ky += 90
     draw_text(draw, (x + 14, ky), "Outline = topmost card · ①–⑨ anchors", size=20, fill=MUTED, max_width=w - 28)
+    ky += 28
+    draw_text(draw, (x + 14, ky), "Titles under a board: leading now (ties share)", size=20, fill=MUTED,
+              max_width=w - 28)
     ky += 34
     sets = sorted({str(st["skill"]) for st in view["seats"] if st.get("skill")})
     for letter_ in sets:
@@ -255,7 +264,7 @@ def _status(view: dict[str, Any], names: Sequence[str]) -> str:
     text = f"{SEAT_LETTERS[active]} · {_name(names, active)} to play"
     roll = view.get("last_roll")
     if roll and roll.get("seat") == active:
-        text += f" · 🎲 {roll['roll']}" + (f"→{roll['value']}" if roll.get("adjusted") else "")
+        text += f" · die {roll['roll']}" + (f"→{roll['value']}" if roll.get("adjusted") else "")
     return text
 
 
@@ -317,7 +326,7 @@ def _draw_panel(
     iy += 28
     draw_text(draw, (ix, iy), f"Hand {seat['hand_count']}" + (" · Kept ■" if seat["has_kept"] else " · Kept —"), size=20, max_width=x + w - ix - 6)
     iy += 28
-    piles = seat.get("pile_counts") or []
+    piles = (seat.get("pile_counts") or []) if view["phase"] != "over" else []
     if piles:
         draw_text(draw, (ix, iy), "Waiting: " + "+".join(str(p) for p in piles), size=20, fill=MUTED, max_width=x + w - ix - 6)
     # titles under the grid
@@ -376,17 +385,18 @@ def render_private(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image
     """
     you = view["you"]
     seat = int(you["seat"])
-    hand = you["hand"]
-    cards = list(hand)
+    cards = list(you["hand"])
     per_row = 4
     card_w = 200
     slot_w = 270
-    rows = max(1, (len(cards) + per_row - 1) // per_row)
+    me = view["seats"][seat]
+    rows = (len(cards) + per_row - 1) // per_row
     kept = you.get("kept")
-    height = 80 + rows * 330 + (330 if kept else 60) + 30
+    skill_h = 96
+    hand_h = rows * 330 if cards else 110
+    height = 76 + skill_h + hand_h + (330 if kept else 60) + 30
     img, draw = canvas(height)
     draw.rectangle((0, 0, WIDTH, 60), fill=seat_colour(seat))
-    me = view["seats"][seat]
     draw_text(
         draw,
         (16, 30),
@@ -398,17 +408,34 @@ def render_private(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image
         max_width=WIDTH - 32,
     )
     y = 76
+    skill = you.get("skill")
+    if skill:
+        faces = SKILLS[str(skill)]
+        draw_text(draw, (20, y), f"Your skill set: {skill} {faces[0].set_name_en} {faces[0].set_name_zh}"
+                  " (what your trouble die does)", size=24, bold=True, max_width=WIDTH - 40)
+        text = " · ".join(f"{f.face} {_SHORT_EFFECT[f.effect].format(n=f.amount)}" for f in faces)
+        draw_text(draw, (20, y + 34), text, size=22, max_width=WIDTH - 40)
+    else:
+        draw_text(draw, (20, y), "Skill set: not chosen yet (Play ▶ to choose)", size=24, fill=MUTED)
+    y += skill_h
     if not cards:
-        draw_text(draw, (20, y + 20), "Your hand is empty.", size=26, fill=MUTED)
+        piles = me.get("pile_counts") or []
+        draw_text(draw, (20, y + 4), "Your hand is empty.", size=26, bold=True)
+        if piles:
+            waiting = sum(int(p) for p in piles)
+            draw_text(draw, (20, y + 40), f"You passed it on. At your next turn your hand is the pile passed to you "
+                      f"({waiting} cards,", size=21, fill=MUTED, max_width=WIDTH - 40)
+            rest = "topped up to 5 from the deck." if view.get("deck_count") else "no top-up: the deck is empty."
+            draw_text(draw, (20, y + 68), f"hidden until then), {rest}", size=21, fill=MUTED, max_width=WIDTH - 40)
     for i, card in enumerate(cards):
         cx = 20 + (i % per_row) * slot_w
         cy = y + (i // per_row) * 330
         _card_block(draw, cx, cy, card, card_w)
-    y += rows * 330
+    y += hand_h
     if kept:
         draw_text(draw, (20, y), "Kept card (face down)", size=24, bold=True)
         _card_block(draw, 20, y + 34, kept, card_w)
-        note = "usable now (play, or ±1 on your die)" if kept.get("usable") else "usable from your next turn"
+        note = "usable now (play it, or ±1 on your die)" if kept.get("usable") else "usable from your next turn"
         draw_text(draw, (20 + slot_w, y + 80), note, size=22)
     else:
         draw_text(draw, (20, y + 10), "No kept card.", size=22, fill=MUTED)
@@ -417,7 +444,7 @@ def render_private(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image
 
 def _card_block(draw: ImageDraw.ImageDraw, x: float, y: float, card: dict[str, Any], w: int) -> None:
     draw_card(draw, x, y, card, w=w)
-    die = " 🎲鬧!" if card.get("die") else ""
+    die = " · 鬧! trouble die" if card.get("die") else ""
     draw_text(draw, (x, y + w + 8), f"{card['id']}{die}", size=22, bold=True, max_width=250)
     draw_text(draw, (x, y + w + 36), f"{card['name_zh']} {card['name_en']}", size=20, max_width=250)
     pay = int(card.get("payment", 0))
@@ -428,58 +455,86 @@ def _card_block(draw: ImageDraw.ImageDraw, x: float, y: float, card: dict[str, A
 
 
 def render_placement_preview(view: dict[str, Any], card_id: str, *, names: Sequence[str]) -> Image.Image:
-    """Your board with ``card_id`` (from your hand or kept card) and every placement:
-    a table of anchors 1–9 × ↑0°/↻180° with the resulting visible H S K E.
+    """Your board with ``card_id`` (from your hand, your kept card, or — for Schemer 3 —
+    one of your topmost cards being moved) and every placement: a table of anchors
+    1–9 × ↑0°/↓180° with the resulting visible H S K E (spec §11 Placement flow).
+
+    When the card is on the board (a move), the board is drawn without it, its old
+    place dashed, and the results are for the board without it.
 
     Raises:
-        KeyError: ``card_id`` is neither in the hand nor the kept card of the view.
+        KeyError: ``card_id`` is neither in the hand, the kept card nor on the board.
     """
     you = view["you"]
     seat = int(you["seat"])
     me = view["seats"][seat]
     pool = list(you["hand"]) + ([you["kept"]] if you.get("kept") else [])
     card = next((c for c in pool if c["id"] == card_id), None)
+    board = [list(p) for p in me["board"]]
+    moving_from: list[Any] | None = None
     if card is None:
-        raise KeyError(card_id)
-    img, draw = canvas(760)
-    draw.rectangle((0, 0, WIDTH, 60), fill=seat_colour(seat))
+        placed = next((p for p in board if p[0] == card_id and card_id != START_ID), None)
+        if placed is None:
+            raise KeyError(card_id)
+        card = card_dict(card_id)
+        card["payment"] = 0
+        moving_from = placed
+        board.remove(placed)
+    img, draw = canvas(800)
+    colour = seat_colour(seat)
+    draw.rectangle((0, 0, WIDTH, 60), fill=colour)
     pay = int(card.get("payment", 0))
     cost = "free" if pay == 0 else f"pay {pay} Infamy"
-    draw_text(
-        draw,
-        (16, 30),
-        f"{seat_label(seat, names)} · placing {card['id']} {card['name_en']} · {cost}",
-        size=26,
-        fill=WHITE,
-        bold=True,
-        anchor="lm",
-        max_width=WIDTH - 32,
-    )
+    if moving_from is not None:
+        what = f"moving {card['id']} {card['name_en']} (now at {moving_from[1]} {_rot(int(moving_from[2]))})"
+    else:
+        src = "your kept card " if you.get("kept") and you["kept"]["id"] == card_id else ""
+        what = f"placing {src}{card['id']} {card['name_en']} · {cost}"
+    draw_text(draw, (16, 30), f"{seat_label(seat, names)} · {what}", size=26, fill=WHITE, bold=True,
+              anchor="lm", max_width=WIDTH - 32)
     cell = 80
-    draw_grid(draw, 20, 80, cell, me["cells"], board=me["board"], topmost=me["topmost"], outline=seat_colour(seat))
-    draw_text(draw, (20, 80 + 4 * cell + 12), "Now:", size=22, bold=True)
-    _counts_line(draw, 80, 80 + 4 * cell + 8, me["counts"])
+    gx, gy = 20, 80
+    counts = board_counts(board)
+    draw_grid(draw, gx, gy, cell, _cells(board), board=board, topmost=topmost(board), outline=colour)
+    if moving_from is not None:
+        x1, y1, x2, y2 = _block_rect(gx, gy, cell, int(moving_from[1]))
+        _dashed_rect(draw, (x1 + 4, y1 + 4, x2 - 4, y2 - 4), HIGHLIGHT, 5)
+    draw_text(draw, (gx, gy + 4 * cell + 12), "Now:" if moving_from is None else "Without it:", size=22, bold=True)
+    _counts_line(draw, gx + (60 if moving_from is None else 130), gy + 4 * cell + 8, counts)
     # the card in both orientations
-    draw_text(draw, (380, 80), "↑0°", size=24, bold=True)
-    draw_card(draw, 380, 112, card, w=150, rot=0)
-    draw_text(draw, (560, 80), "↓180°", size=24, bold=True)
-    draw_card(draw, 560, 112, card, w=150, rot=180)
-    draw_text(draw, (740, 112), _req_text(card), size=22)
-    draw_text(draw, (740, 142), cost, size=22, bold=True)
+    for i, rot in enumerate((0, 180)):
+        cx = 380 + i * 180
+        draw_text(draw, (cx, 80), _rot(rot), size=24, bold=True)
+        draw_card(draw, cx, 112, card, w=150, rot=rot)
+    draw_text(draw, (740, 112), f"{card['id']} {card['name_zh']}", size=22, bold=True, max_width=WIDTH - 760)
+    if moving_from is None:
+        draw_text(draw, (740, 142), _req_text(card), size=22)
+        draw_text(draw, (740, 172), cost, size=22, bold=True)
+        if card.get("die"):
+            draw_text(draw, (740, 202), "rolls the trouble die", size=22)
+    else:
+        draw_text(draw, (740, 142), "no payment, no die", size=22)
+    draw_text(draw, (380, 290), "Each numbered circle is the centre of", size=20, fill=MUTED)
+    draw_text(draw, (380, 316), "a place (2 × 2 cells) the card can go.", size=20, fill=MUTED)
+    draw_text(draw, (380, 352), "Choose the anchor and rotation", size=22, bold=True)
+    draw_text(draw, (380, 380), "in the menu below this image.", size=22, bold=True)
     # table of results
     ty = 480
-    draw_text(draw, (20, ty), "Result by anchor (H S K E after placing):", size=22, bold=True)
+    draw_text(draw, (20, ty), "Your visible icons after placing it there:", size=22, bold=True)
+    draw.rectangle((560, ty + 2, 590, ty + 26), fill=GHOST, outline=LINE)
+    draw_text(draw, (598, ty), "= most Evil (惡 = income)", size=20, fill=MUTED)
     ty += 36
     col_w = 108
     draw_text(draw, (20, ty + 8), "anchor", size=20, fill=MUTED)
     for a in range(1, 10):
         draw_text(draw, (110 + (a - 1) * col_w + col_w / 2, ty + 8), str(a), size=22, bold=True, anchor="ma")
+    results = {(a, r): board_counts([*board, [card["id"], a, r]]) for a in range(1, 10) for r in (0, 180)}
+    best_e = max(c["E"] for c in results.values())
     for i, rot in enumerate((0, 180)):
         ry = ty + 44 + i * 84
-        draw_text(draw, (20, ry + 20), "↑0°" if rot == 0 else "↓180°", size=22, bold=True)
-        best_e = max(_counts_after(me["board"], card, a, rot)["E"] for a in range(1, 10))
+        draw_text(draw, (20, ry + 20), _rot(rot), size=22, bold=True)
         for a in range(1, 10):
-            c = _counts_after(me["board"], card, a, rot)
+            c = results[(a, rot)]
             bx = 110 + (a - 1) * col_w
             fill = GHOST if c["E"] == best_e else CELL_BG
             draw.rectangle((bx + 3, ry, bx + col_w - 3, ry + 76), fill=fill, outline=LINE)
@@ -488,9 +543,42 @@ def render_placement_preview(view: dict[str, Any], card_id: str, *, names: Seque
     return img
 
 
-def _counts_after(board: Sequence[Sequence[Any]], card: dict[str, Any], anchor: int, rot: int) -> dict[str, int]:
-    """Visible counts if ``card`` were placed on ``board`` (geometry of spec §2.6)."""
-    return board_counts([*board, [card["id"], anchor, rot]])
+def render_decision(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image | None:
+    """The image for the seat's pending decision, shown in its private Play panel:
+    the placement preview (``render_placement_preview``) while the seat chooses where
+    a card goes (a play, a kept-card play, an extra play or a Schemer move); None for
+    every other decision.
+
+    Uses view keys: you.pending (step, card), plus those of the preview.
+    """
+    pend = (view.get("you") or {}).get("pending")
+    if not pend or pend.get("step") != "place" or not pend.get("card"):
+        return None
+    return render_placement_preview(view, str(pend["card"]), names=names)
 
 
-__all__ = ["render_board", "render_placement_preview", "render_private"]
+def _rot(rot: int) -> str:
+    """The rotation as the panel's labels write it (↑0° / ↓180°)."""
+    return "↑0°" if rot == 0 else "↓180°"
+
+
+def _cells(board: Sequence[Sequence[Any]]) -> list[list[dict[str, str] | None]]:
+    """What each cell shows, in the view's ``cells`` format (for a board not in the view)."""
+    return [
+        [None if c is None else {"card": c[0], "corner": c[1], "icon": CARDS[c[0]].codes[c[1]]} for c in row]
+        for row in board_cells(board)
+    ]
+
+
+def _dashed_rect(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill: RGB, width: int) -> None:
+    x1, y1, x2, y2 = box
+    dash = 14
+    for x in range(int(x1), int(x2), dash * 2):
+        draw.line((x, y1, min(x + dash, x2), y1), fill=fill, width=width)
+        draw.line((x, y2, min(x + dash, x2), y2), fill=fill, width=width)
+    for y in range(int(y1), int(y2), dash * 2):
+        draw.line((x1, y, x1, min(y + dash, y2)), fill=fill, width=width)
+        draw.line((x2, y, x2, min(y + dash, y2)), fill=fill, width=width)
+
+
+__all__ = ["render_board", "render_decision", "render_placement_preview", "render_private"]

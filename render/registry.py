@@ -1,7 +1,8 @@
 """Find a game's renderer and encode its images for delivery (design §6).
 
 Each ``render/<game_id>.py`` exposes ``render_board(view, *, names, highlight=None)``
-and, for games with hidden information, ``render_private(view, *, names)``.
+and, for games with hidden information, ``render_private(view, *, names)``; optionally
+``render_decision(view, *, names)`` (an image for the seat's pending decision, or None).
 """
 
 from __future__ import annotations
@@ -48,6 +49,23 @@ def private_image(game_id: str, view: dict[str, Any], names: Sequence[str]) -> I
     if not hasattr(mod, "render_private"):
         return None
     image: Image.Image = mod.render_private(view, names=list(names))
+    return image
+
+
+def has_decision(game_id: str) -> bool:
+    """True when the game draws images for pending decisions (``render_decision``)."""
+    return hasattr(module(game_id), "render_decision")
+
+
+def decision_image(game_id: str, private_view: dict[str, Any], names: Sequence[str]) -> Image.Image | None:
+    """An image for the seat's pending decision, shown with its private Play panel (e.g.
+    E Guan's placement preview): the game module's optional
+    ``render_decision(view, *, names)``; None when the game has none or the decision
+    needs no image. ``private_view`` must be the deciding seat's own view."""
+    mod = module(game_id)
+    if not hasattr(mod, "render_decision"):
+        return None
+    image: Image.Image | None = mod.render_decision(private_view, names=list(names))
     return image
 
 

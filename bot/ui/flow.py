@@ -276,6 +276,9 @@ class Flow:
             kwargs: dict[str, Any] = {"ephemeral": True}
             if panel.view is not None:
                 kwargs["view"] = panel.view
+            file = await self.decision_file(record, state, seat)
+            if file is not None:
+                kwargs["file"] = file
             await interaction.followup.send(panel.content, **kwargs)
 
     async def navigate(self, interaction: discord.Interaction, game: int, version: int, page: int,
@@ -356,6 +359,10 @@ class Flow:
         kwargs: dict[str, Any] = {"ephemeral": True}
         if panel is not None and panel.view is not None:
             kwargs["view"] = panel.view
+        if panel is not None:
+            file = await self.decision_file(result.game, self.service.state(result.game), seat)
+            if file is not None:
+                kwargs["file"] = file
         await interaction.followup.send(content[:2000], **kwargs)
 
     def private_notes(self, result: ActResult, seat: int) -> str:
@@ -369,12 +376,35 @@ class Flow:
         """Replace the panel with the result and the seat's next decision, if any."""
         record = result.game
         note += self.private_notes(result, seat)
+        extra: dict[str, Any] = {}
+        if renders.has_decision(record.game_id):  # replace the decision image, or drop a stale one
+            file = None
+            if record.status == "active":
+                file = await self.decision_file(record, self.service.state(record), seat)
+            extra["attachments"] = [file] if file is not None else []
         if record.status == "active":
             engine = self.service.engine(record)
             panel = build_panel(engine, record, self.service.state(record), seat, note=note)
-            await interaction.edit_original_response(content=panel.content[:2000], view=panel.view)
+            await interaction.edit_original_response(content=panel.content[:2000], view=panel.view, **extra)
         else:
-            await interaction.edit_original_response(content=f"{note}\nThe game is over.", view=None)
+            await interaction.edit_original_response(content=f"{note}\nThe game is over.", view=None, **extra)
+
+    async def decision_file(self, record: GameRecord, state: Any, seat: int) -> discord.File | None:
+        """The image of ``seat``'s pending decision for its private panel (e.g. E Guan's
+        placement preview), rendered in a worker thread and fitted under the guild's
+        upload limit; None when the game draws none for this decision."""
+        if not renders.has_decision(record.game_id):
+            return None
+        try:
+            view = self.service.engine(record).player_view(state, seat)
+            image = await asyncio.to_thread(renders.decision_image, record.game_id, view, record.names)
+            if image is None:
+                return None
+            limit = self.bot.delivery.upload_limit(record.guild_id)
+            return await self.bot.delivery.image_file(lambda: image, "preview", limit)
+        except Exception:  # the panel itself matters more than its picture
+            log.exception("decision image of game %s failed", record.id)
+            return None
 
     # ------------------------------------------------------------------ after an action
     async def after(self, result: ActResult, *, board: bool = True) -> None:

@@ -75,15 +75,31 @@ _EFFECT_SHORT: dict[str, str] = {
     "none": "—",
     "gain": "+{n}",
     "steal": "steal {n}",
-    "steal_richer": "steal {n} richer",
+    "steal_richer": "steal {n} from richer",
     "steal_each_richer": "steal {n} each richer",
-    "all_others_lose": "all lose {n}",
-    "income_again": "+E≤{n}",
-    "move_topmost": "move card",
+    "all_others_lose": "rivals −{n}",
+    "income_again": "+惡 (≤{n})",
+    "move_topmost": "move your card",
     "extra_play": "extra play",
-    "draw_kept": "draw kept",
-    "remove_topmost": "remove card",
+    "draw_kept": "draw kept card",
+    "remove_topmost": "remove rival card",
 }
+"""Die faces in a few characters, for the skill-set labels (all six fit in 80 characters)."""
+
+_EFFECT_MID: dict[str, str] = {
+    "none": "no effect",
+    "gain": "gain {n} Infamy",
+    "steal": "steal {n} Infamy",
+    "steal_richer": "steal {n} from a richer player",
+    "steal_each_richer": "steal {n} from each richer player",
+    "all_others_lose": "every other player loses {n}",
+    "income_again": "gain 1 per visible 惡 (max {n})",
+    "move_topmost": "move one of your topmost cards",
+    "extra_play": "play one more card",
+    "draw_kept": "draw a new kept card",
+    "remove_topmost": "remove a rival's topmost card",
+}
+"""One die face in a few words, for the ±1 labels (the full texts are too long)."""
 
 Cell = tuple[str, str] | None
 """What a board cell shows: (card id, corner name) of the highest covering card, or None."""
@@ -160,7 +176,7 @@ def letter(seat: int) -> str:
 
 
 def rot_text(rot: int) -> str:
-    return "↑0°" if rot == 0 else "↻180°"
+    return "↑0°" if rot == 0 else "↓180°"
 
 
 def card_dict(card_id: str) -> dict[str, Any]:
@@ -970,12 +986,12 @@ class EguanEngine(Engine):
         return str(t)
 
     def action_label(self, state: State, action: Action) -> str:
-        """Friendly button text (≤ 80 chars), e.g. ``5 ↻180° — pay 2 Infamy → H1 S2 K1 E3``."""
+        """Friendly button text (≤ 80 chars), e.g. ``5 ↓180° — pay 2 Infamy → H1 S2 K1 E3``."""
         t = action.get("type")
         me = state.get("active")
         if t == "skill":
             faces = SKILLS[action["set"]]
-            summary = " · ".join(f"{f.face} {_EFFECT_SHORT[f.effect].format(n=f.amount)}" for f in faces)
+            summary = ", ".join(f"{f.face} {_EFFECT_SHORT[f.effect].format(n=f.amount)}" for f in faces)
             return f"{faces[0].set_name_en} {faces[0].set_name_zh} — {summary}"[:80]
         if t in ("select", "select_kept"):
             cid = action["card"] if t == "select" else state["kept"][me]["card"]
@@ -999,16 +1015,24 @@ class EguanEngine(Engine):
             board.append([pend["card"], action["anchor"], action["rot"]])
             c = board_counts(board)
             pay = pend["payment"]
-            cost = f"pay {pay} Infamy" if pay else "free"
+            if pend["purpose"] == "move":
+                here = " (where it is)" if [action["anchor"], action["rot"]] == list(pend["from"]) else ""
+                cost = f"move{here}"
+            else:
+                cost = f"pay {pay} Infamy" if pay else "free"
             return f"{action['anchor']} {rot_text(action['rot'])} — {cost} → H{c['H']} S{c['S']} K{c['K']} E{c['E']}"
         if t == "back":
-            return "← Back"
+            cid = state["pending"]["card"]
+            if state["pending"]["purpose"] == "move":
+                return "← Back: move another card, or skip"
+            return f"← Back: not {cid} {CARDS[cid].name_en}"[:80]
         if t == "adjust":
             v = state["pending"]["roll"] + action["delta"]
             face = SKILLS[state["skills"][me]][v - 1]
+            effect = _EFFECT_MID[face.effect].format(n=face.amount)
             if action["delta"] == 0:
-                return f"Stay at {v} — {face.text}"[:80]
-            return f"{'+1' if action['delta'] > 0 else '−1'} → {v} — uses your kept card: {face.text}"[:80]
+                return f"Stay at {v} — {effect}"[:80]
+            return f"{'+1' if action['delta'] > 0 else '−1'} → {v} — spends your kept card: {effect}"[:80]
         if t == "target":
             s = action["seat"]
             return f"Steal {state['pending']['amount']} from {letter(s)} — has {state['infamy'][s]} Infamy"
@@ -1041,20 +1065,20 @@ class EguanEngine(Engine):
         if seat not in self.to_move(state) or seat == CHANCE:
             return ""
         if state["phase"] == "skill":
-            return "Choose your skill set (secret until everyone has chosen)."
+            return "Choose your skill set: what your trouble die does (secret until everyone has chosen)."
         pend = state["pending"]
         step = pend["step"]
         if step == "main":
             if not state["hands"][seat]:
                 return "Your hand is empty: play your kept card or do nothing."
-            return f"Round {state['round']}: play a card or keep one face down."
+            return (f"Round {state['round']}: play a card or keep one face down "
+                    f"(you have {state['infamy'][seat]} Infamy).")
         if step == "place":
             cid = pend["card"]
             if pend["purpose"] == "move":
                 return f"Choose where to move {cid} {CARDS[cid].name_en} (anchor and rotation)."
-            pay = pend["payment"]
-            cost = f" (pay {pay} Infamy)" if pay else " (free)"
-            return f"Choose where to place {cid} {CARDS[cid].name_en}{cost}."
+            # public (board, reminders): the card stays secret until placed (↩ Back is allowed)
+            return "Choose where to place the card you picked (anchor and rotation), or go back."
         if step == "adjust":
             return f"You rolled {pend['roll']}: spend your kept card to change it by 1?"
         if step == "target":

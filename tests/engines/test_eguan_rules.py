@@ -733,9 +733,10 @@ def test_labels_and_groups() -> None:
     acts = E.legal_actions(st, 0)
     assert len(acts) == 19
     label = E.action_label(st, {"type": "place", "anchor": 2, "rot": 180})
-    assert label.startswith("2 ↻180° — pay 4 Infamy")
+    assert label.startswith("2 ↓180° — pay 4 Infamy")
     assert E.describe_action(st, acts[0]) == "at 1 0"
     assert E.parse_action(st, 0, "AT 2 180") == {"type": "place", "anchor": 2, "rot": 180}
     assert len({E.describe_action(st, a) for a in acts}) == len(acts)
     assert E.action_group(st, acts[0]) == "↑0° placements"
-    assert "H09" in E.prompt(st, 0)
+    assert "H09" not in E.prompt(st, 0)  # the prompt is public: the card stays secret
+    assert E.action_label(st, acts[-1]) == "← Back: not H09 Stone Cold"
