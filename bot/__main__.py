@@ -30,10 +30,24 @@ def main() -> int:
     if not settings.token:
         sys.stderr.write(NO_TOKEN)
         return 2
+    import aiohttp
+    import discord
+
     from bot.app import GameBot
 
     bot = GameBot(settings)
-    bot.run(settings.token, log_handler=None)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        sys.stderr.write("Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer "
+                         "Portal (Bot → Reset Token) into .env.\n")
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        sys.stderr.write("Discord refused a privileged intent; this bot needs none. Check bot/app.py.\n")
+        return 2
+    except (aiohttp.ClientConnectionError, OSError) as exc:
+        sys.stderr.write(f"Could not reach Discord ({exc}). Check the network; to play offline use `make play`.\n")
+        return 3
     return 0
 
 

@@ -52,6 +52,8 @@ class ActResult:
         events: every event those entries produced, in order.
         waiting_before / waiting_after: seats to move before and after (CHANCE excluded).
         outcome: the result when the game just ended, else None.
+        public_changed: whether the public view differs from before (a board update is
+            due); False for changes only their owner may see, e.g. a changed secret pick.
     """
 
     game: GameRecord
@@ -60,6 +62,7 @@ class ActResult:
     waiting_before: frozenset[int] = frozenset()
     waiting_after: frozenset[int] = frozenset()
     outcome: Outcome | None = None
+    public_changed: bool = True
 
 
 def format_names(text: str, names: Sequence[str]) -> str:
@@ -322,7 +325,7 @@ class GameService:
                     break
                 label = engine.action_label(state, auto_action)
                 state, evs = engine.apply(state, auto_seat, auto_action)
-                evs = (Event("auto", f"{{p{auto_seat}}}'s preset answer: {label}.",
+                evs = (Event("auto", f"Your preset answer was played: {label}.",
                              visible_to=frozenset({auto_seat})), *evs)
                 entries.append(LogEntry(0, "player", auto_seat, engine.action_to_json(auto_action),
                                         [e.to_json() for e in evs]))
@@ -354,7 +357,9 @@ class GameService:
             raise HostError("Someone else moved at the same moment; please try again.", "stale") from None
         new_record = await self.get(record.id)
         stored = await self.repo.log(record.id, after=record.version)
-        return ActResult(new_record, stored, events, waiting_before, waiting_after, outcome)
+        public_changed = record.state is None or (
+            engine.player_view(engine.state_from_json(record.state), None) != engine.player_view(state, None))
+        return ActResult(new_record, stored, events, waiting_before, waiting_after, outcome, public_changed)
 
     async def seat_preferences(self, record: GameRecord, engine: Engine) -> dict[int, dict[str, Any]]:
         """Each seated player's preferences for this game: the game's defaults

@@ -55,8 +55,8 @@ class GameCog(commands.GroupCog):
     @app_commands.describe(action="Your move in notation (autocomplete lists your legal moves); empty = panel",
                            game="Game number (default: your game in this channel)")
     @app_commands.autocomplete(game=game_autocomplete)
-    async def play(self, interaction: discord.Interaction, action: str | None = None,
-                   game: int | None = None) -> None:
+    async def play(self, interaction: discord.Interaction,
+                   action: app_commands.Range[str, 1, 200] | None = None, game: int | None = None) -> None:
         """Make a move by typing it, or open your move panel."""
         flow = self.bot.flow
         if action:

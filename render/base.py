@@ -108,10 +108,29 @@ def draw_text(
     anchor: str = "la",
     max_width: float | None = None,
 ) -> None:
-    """Draw ``text`` at ``xy`` (Pillow anchor semantics), shortened to ``max_width``."""
+    """Draw ``text`` at ``xy`` (Pillow anchor semantics), shortened to ``max_width``.
+    ``bold`` uses a bold face when one is installed, else a thin stroke of the text's own
+    colour (the packaged Noto Sans CJK has only the regular weight)."""
     if max_width is not None:
         text = fit_text(text, size, max_width, bold)
-    draw.text(xy, text, font=font(size, bold), fill=fill, anchor=anchor)
+    stroke = max(1, size // 26) if bold and not has_bold_face() else 0
+    draw.text(xy, clean_text(text), font=font(size, bold), fill=fill, anchor=anchor, stroke_width=stroke,
+              stroke_fill=fill)
+
+
+@lru_cache(maxsize=1)
+def has_bold_face() -> bool:
+    """True when a real bold font file is available."""
+    return any("Bold" in path for path, _ in _font_candidates(True)[len(EXTRA_FONTS):] if os.path.exists(path))
+
+
+BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f"))
+
+
+def clean_text(text: str) -> str:
+    """``text`` without bidirectional control characters (a name with U+202E must not
+    reverse the rest of a line)."""
+    return text.translate(BIDI_CONTROLS)
 
 
 def seat_colour(seat: int) -> tuple[int, int, int]:

@@ -791,6 +791,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m bot.sandbox.play``."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # "PyNaCl is not installed" and the like
+    logging.getLogger("discord.gateway").setLevel(logging.ERROR)  # heartbeat lag while the prompt waits
     return asyncio.run(amain(argv))
 
 

@@ -20,11 +20,12 @@ import discord
 from bot.service import ActResult, HostError, format_names
 from bot.settings import TIMEOUT_PRESETS
 from bot.storage import GameRecord
-from bot.ui.limits import split_text
+from bot.ui.limits import MESSAGE_CHARS, clip, split_text
 from bot.ui.panels import board_view, build_panel, game_title, lobby_embed, lobby_view, mention_list
 from engines.base import GameError, InvalidOptions
 from engines.registry import get as get_engine
 from render import registry as renders
+from render.base import clean_text
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -53,7 +54,10 @@ def parse_options(text: str | None) -> dict[str, str]:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise InvalidOptions(f"Write options as key=value (got {item!r}).", key=item)
-        out[key.strip()] = value.strip()
+        key = key.strip()
+        if key in out:
+            raise InvalidOptions(f"Option '{key}' is given twice.", key=key)
+        out[key] = value.strip()
     return out
 
 
@@ -93,6 +97,7 @@ class Flow:
     # ------------------------------------------------------------------ helpers
     async def refuse(self, interaction: discord.Interaction, text: str) -> None:
         """Answer privately (a new ephemeral message), whatever was answered before."""
+        text = clip(text, MESSAGE_CHARS)
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
@@ -157,6 +162,9 @@ class Flow:
             if len(candidates) == 1:
                 return candidates[0]
             if len(candidates) > 1:
+                if not mine:
+                    raise HostError(f"You are not playing in any of the {len(candidates)} games here; pass "
+                                    "the `game` number to look at one.", "ambiguous")
                 raise HostError("Several games are here; choose one with the `game` option.", "ambiguous")
         raise HostError("No game here. Start one with `/game new`, or pass the `game` number.", "no_game")
 
@@ -179,7 +187,7 @@ class Flow:
             engine = get_engine(game_id)
             record = await self.service.create_lobby(
                 game_id=game_id, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
-                host_user_id=interaction.user.id, host_name=interaction.user.display_name,
+                host_user_id=interaction.user.id, host_name=clean_text(interaction.user.display_name)[:80],
                 options=parse_options(options), move_timeout=timeout or self.bot.settings.move_timeout)
             await interaction.response.send_message(
                 embed=lobby_embed(engine, record, timeout_label(record.move_timeout)), view=lobby_view(record))
@@ -190,7 +198,7 @@ class Flow:
         """Join / Leave / Start pressed on a lobby."""
         async with self.guard(interaction):
             await interaction.response.defer()  # before the database: its lock can wait under load
-            name = interaction.user.display_name
+            name = clean_text(interaction.user.display_name)[:80]
             if verb == "join":
                 record = await self.service.join(game, interaction.user.id, name)
             elif verb == "leave":
@@ -269,10 +277,7 @@ class Flow:
                 raise HostError("This game is not running.", "not_active")
             engine = self.service.engine(record)
             state = self.service.state(record)
-            note = ""
-            if stale is not None and stale != record.version:
-                note = "*(That board is older than the game; this is the current position.)*"
-            panel = build_panel(engine, record, state, seat, note=note)
+            panel = build_panel(engine, record, state, seat)
             kwargs: dict[str, Any] = {"ephemeral": True}
             if panel.view is not None:
                 kwargs["view"] = panel.view
@@ -415,7 +420,10 @@ class Flow:
         delivery = self.bot.delivery
         if lines:
             await delivery.send_text(record.home_channel_id, "\n".join(lines))
-        if board:
+        # a change nobody else may see (e.g. a changed secret pick) leaves the board alone,
+        # so watchers cannot tell that anything happened
+        if board and (result.public_changed or lines or result.waiting_after != result.waiting_before
+                      or result.outcome is not None):
             delivery.request_board(record.id)
         if result.outcome is not None:
             await self.announce_end(record, result)

@@ -188,3 +188,11 @@ async def test_not_your_turn_from_engine_is_raised(service: GameService) -> None
     with pytest.raises(NotYourTurn):
         await service.act(game.id, idle_user, {"type": "choose", "sin": "lust"})
     assert (await service.get(game.id)).version == before
+
+
+async def test_a_changed_secret_pick_leaves_the_public_view_alone(service: GameService) -> None:
+    game = (await started(service)).game
+    first = await service.act(game.id, ANN, "choose greed")
+    assert first.public_changed                      # "has picked" is public
+    again = await service.act(game.id, ANN, "choose lust")
+    assert not again.public_changed                  # nothing anyone else may see changed

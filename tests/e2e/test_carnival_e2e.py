@@ -139,3 +139,21 @@ async def test_nothing_secret_reaches_a_public_message(driver: Driver, players, 
     for line in private_lines:
         assert not any(line in t for t in texts), line
     assert not any(str(record.seed) in t for t in texts)
+
+
+async def test_long_typed_move_and_repeated_option_are_refused_privately(driver: Driver, players, bot) -> None:
+    alice, bob = players[:2]
+    game = await driver.start_game("carnival", [alice, bob])
+    version = (await driver.record(game)).version
+    last = max(driver.fake.messages)
+    await driver.fake.slash(alice, "carnival", "play", action="x" * 200)
+    await driver.settle()
+    reply = driver.newest_ephemeral(alice, after=last)
+    assert reply is not None and reply["content"].startswith("⚠️") and len(reply["content"]) <= 2000
+    assert (await driver.record(game)).version == version
+    last = max(driver.fake.messages)
+    await driver.fake.slash(alice, "game", "new",
+                            options={"game": "carnival", "options": "table_model=zones table_model=spatial"})
+    await driver.settle()
+    reply = driver.newest_ephemeral(alice, after=last)
+    assert reply is not None and "given twice" in reply["content"]
