@@ -608,7 +608,9 @@ def _draw_panels(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequenc
                  highlight: str | None) -> int:
     dice = {d["id"]: d for d in view["dice"]}
     y = top
-    row_h = 132
+    row_h = 150
+    history = view.get("history") or []
+    scored = len(history) >= view.get("round", 0) > 0   # this round's scoring is done
     for seat in view["seats"]:
         s = seat["seat"]
         col = seat_colour(s)
@@ -627,7 +629,7 @@ def _draw_panels(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequenc
             _tag(draw, nx, y + 26, "to move", fill=HIGHLIGHT, bold=True)
         draw_text(draw, (WIDTH - 32, y + 26), f"Total {seat['total']}", size=28, bold=True, anchor="rm")
         # line 2: current card + locked dice
-        ly = y + 66
+        ly = y + 70
         card = seat["card"]
         if card:
             x = _tag(draw, 40, ly, f"{_sin_title(card)} {SIN_JP[card]}", size=22, fill=(255, 255, 255),
@@ -641,17 +643,20 @@ def _draw_panels(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequenc
             x = _tag(draw, 40, ly, "no card", size=22, ink=MUTED)
         x += 16
         for die in seat["locked"]:
-            draw_die(draw, die, dice[die]["value"], x + 20, ly, 21, label=False, highlight=highlight == die)
-            draw_text(draw, (x + 20, ly + 25), die, size=20, anchor="mt", fill=MUTED)
-            x += 48
+            draw_die(draw, die, dice[die]["value"], x + 18, ly, 17, label=False, highlight=highlight == die)
+            draw_text(draw, (x + 18, ly + 20), die, size=16, anchor="mt", fill=MUTED)
+            x += 44
         if seat["locked"]:
             draw_text(draw, (x + 4, ly), f"= {seat['sum']}", size=26, bold=True, anchor="lm")
             x += text_width(f"= {seat['sum']}", 26, True) + 16
+        elif card == "envy" and scored:
+            base = history[view["round"] - 1]["base"][s]
+            draw_text(draw, (x + 4, ly), f"= {base} (copied)", size=26, bold=True, anchor="lm")
         if seat["penalty"]:
             _tag(draw, x + 4, ly, f"off the table −{seat['penalty']}", size=20, fill=DEVIL_RED, ink=WHITE,
                  bold=True)
         # line 3: played strip and cards left
-        py = y + 104
+        py = y + 124
         prev = seat["previous"]
         draw_text(draw, (40, py), "Played:", size=20, fill=MUTED, anchor="lm")
         px = 40 + text_width("Played:", 20) + 8

@@ -148,7 +148,7 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
         group = -1 if two_step else -2
     if group == -1 and 1 < len(group_names) <= MAX_BUTTONS:
         # step 1: choose a group
-        lines = [f"{header}**{prompt}**", "First choose:", you]
+        lines = [f"{header}**{prompt}**", "Step 1 of 2 — pick one; its choices follow:", you]
         _add_choices(view, record.id, version,
                      [(i, name) for i, name in enumerate(group_names)], page, group, nav_groups=True)
         return Panel("\n".join(lines), view)
