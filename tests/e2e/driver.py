@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.storage import GameRecord
-from engines.base import CHANCE
+from engines.base import CHANCE, Action, Engine
 
 JSONDict = dict[str, Any]
 
@@ -146,3 +149,25 @@ class Driver:
                 return record
             await self.play_once(game, rng)
         raise AssertionError("game did not end")
+
+
+def rig_chance(monkeypatch: pytest.MonkeyPatch, engine: Engine) -> Callable[..., None]:
+    """Patch ``engine.sample_chance`` so that the outcomes given to the returned
+    ``add(action, ...)`` are drawn, each as soon as it is legal (in list order);
+    every other chance step stays random. The log still replays exactly."""
+    wanted: list[Action] = []
+    original = engine.sample_chance
+
+    def sample(state: JSONDict, rng: random.Random) -> Action:
+        legal = engine.legal_actions(state, CHANCE)
+        for i, action in enumerate(wanted):
+            if action in legal:
+                return wanted.pop(i)
+        return original(state, rng)
+
+    monkeypatch.setattr(engine, "sample_chance", sample)
+
+    def add(*actions: Action) -> None:
+        wanted.extend(actions)
+
+    return add

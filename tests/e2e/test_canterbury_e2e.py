@@ -20,10 +20,9 @@ import pytest
 
 from bot.sandbox.fakecord import iter_components
 from bot.service import format_names
-from engines.base import CHANCE, Action
 from engines.canterbury.engine import CARDS, card_name
 from engines.registry import get as get_engine
-from tests.e2e.driver import Driver
+from tests.e2e.driver import Driver, rig_chance
 
 JSONDict = dict[str, Any]
 ENGINE = get_engine("canterbury")
@@ -36,24 +35,8 @@ QUIET = 0.005
 
 @pytest.fixture
 def rig(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
-    """``rig(action, ...)``: the next chance steps draw these outcomes, each as soon as
-    it is legal (in order of the list); everything else stays random."""
-    wanted: list[Action] = []
-    original = ENGINE.sample_chance
-
-    def sample(state: JSONDict, rng: random.Random) -> Action:
-        legal = ENGINE.legal_actions(state, CHANCE)
-        for i, action in enumerate(wanted):
-            if action in legal:
-                return wanted.pop(i)
-        return original(state, rng)
-
-    monkeypatch.setattr(ENGINE, "sample_chance", sample)
-
-    def add(*actions: Action) -> None:
-        wanted.extend(actions)
-
-    return add
+    """``rig(action, ...)``: see ``tests.e2e.driver.rig_chance``."""
+    return rig_chance(monkeypatch, ENGINE)
 
 
 def panel_options(panel: JSONDict) -> list[tuple[str, str, str, str | None]]:

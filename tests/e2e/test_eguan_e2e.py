@@ -31,7 +31,7 @@ from engines.registry import GAME_IDS
 from engines.registry import get as get_engine
 from render import registry as renders
 from render.eguan import render_decision
-from tests.e2e.driver import Driver
+from tests.e2e.driver import Driver, rig_chance
 
 JSONDict = dict[str, Any]
 ENGINE = get_engine("eguan")
@@ -45,24 +45,8 @@ SET_NAMES = [w for faces in SKILLS.values() for w in (faces[0].set_name_en, face
 
 @pytest.fixture
 def rig(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
-    """``rig(action, ...)``: the next chance steps draw these outcomes, each as soon as
-    it is legal (in order of the list); everything else stays random."""
-    wanted: list[Action] = []
-    original = ENGINE.sample_chance
-
-    def sample(state: JSONDict, rng: random.Random) -> Action:
-        legal = ENGINE.legal_actions(state, CHANCE)
-        for i, action in enumerate(wanted):
-            if action in legal:
-                return wanted.pop(i)
-        return original(state, rng)
-
-    monkeypatch.setattr(ENGINE, "sample_chance", sample)
-
-    def add(*actions: Action) -> None:
-        wanted.extend(actions)
-
-    return add
+    """``rig(action, ...)``: see ``tests.e2e.driver.rig_chance``."""
+    return rig_chance(monkeypatch, ENGINE)
 
 
 def deal(*hands: list[str]) -> list[Action]:
