@@ -45,6 +45,7 @@ from typing import Any, Literal
 from bot.app import GameBot
 from bot.sandbox.fakecord import LOADING, FakeDiscord, Req, iter_components
 from bot.settings import Settings
+from bot.ui.panels import offered_choices
 from engines.base import CHANCE
 from engines.registry import ENGINES
 from render import registry as renders
@@ -312,19 +313,8 @@ class Table:
 
 
 def choices(panel: JSONDict) -> list[tuple[str, str, str | None]]:
-    """(kind, custom_id, value) of every action in a panel, as ``tests/e2e/driver.Driver.choices``."""
-    out: list[tuple[str, str, str | None]] = []
-    for c in iter_components(panel.get("components") or []):
-        cid = c.get("custom_id", "")
-        if c.get("disabled"):
-            continue
-        if cid.startswith("a:"):
-            out.append(("button", cid, None))
-        elif cid.startswith("as:"):
-            out += [("select", cid, o["value"]) for o in c["options"]]
-        elif cid.startswith("n:") and c.get("label") not in ("◀ Prev", "Next ▶", "◀ Back"):
-            out.append(("group", cid, None))
-    return out
+    """(kind, custom_id, value) of every action in a panel (``bot.ui.panels.offered_choices``)."""
+    return offered_choices(panel.get("components") or [])
 
 
 # --------------------------------------------------------------------------- one run

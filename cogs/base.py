@@ -32,7 +32,8 @@ class GameCog(commands.GroupCog):
 
     async def action_autocomplete(self, interaction: discord.Interaction,
                                   current: str) -> list[app_commands.Choice[str]]:
-        """The caller's legal moves in notation, filtered by what they typed."""
+        """The caller's moves in notation (``Engine.typed_moves``), filtered by every typed
+        word (matched against the notation or the label)."""
         try:
             game = getattr(interaction.namespace, "game", None)
             record = await self.bot.flow.resolve_game(interaction, game, self.game_id)
@@ -45,10 +46,12 @@ class GameCog(commands.GroupCog):
         state = self.bot.service.state(record)
         wanted = current.lower().split()
         out = []
-        for action in engine.legal_actions(state, seat):
+        for action in engine.typed_moves(state, seat):
             text = engine.describe_action(state, action)
-            if all(w in text.lower() for w in wanted):
-                out.append(app_commands.Choice(name=engine.action_label(state, action)[:100], value=text[:100]))
+            label = engine.action_label(state, action)
+            if all(w in text.lower() or w in label.lower() for w in wanted):
+                name = label if label == text else f"{text} · {label}"
+                out.append(app_commands.Choice(name=name[:100], value=text[:100]))
         return out[:25]
 
     @app_commands.command(name="play")

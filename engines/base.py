@@ -411,6 +411,13 @@ class Engine:
                 return copy.deepcopy(action)
         raise IllegalAction(f"'{text.strip()}' is not a legal move now.", code="unknown_move", text=text)
 
+    def typed_moves(self, state: State, seat: Seat) -> Sequence[Action]:
+        """Moves offered to keyboard users (``/<game> play`` autocomplete), each accepted
+        by ``apply`` and described by ``describe_action``. Default: the legal actions; an
+        engine whose panel splits a move into steps may offer the whole moves here (e.g.
+        Canterbury's ``sin greed red``)."""
+        return self.legal_actions(state, seat)
+
     # -- host hooks (defaults suit most games) ---------------------------------
     def prompt(self, state: State, seat: Seat) -> str:
         """One English sentence: what ``seat`` is being asked to decide now

@@ -38,18 +38,19 @@ def board_image(game_id: str, view: dict[str, Any], names: Sequence[str]) -> Ima
     return image
 
 
-def has_private(game_id: str) -> bool:
-    """True when the game has a private-view renderer (hidden hands)."""
-    return hasattr(module(game_id), "render_private")
+def _optional(game_id: str, function: str, view: dict[str, Any], names: Sequence[str]) -> Image.Image | None:
+    """Call the game module's optional ``function(view, *, names)``; None when it has none."""
+    draw = getattr(module(game_id), function, None)
+    if draw is None:
+        return None
+    image: Image.Image | None = draw(view, names=list(names))
+    return image
 
 
 def private_image(game_id: str, view: dict[str, Any], names: Sequence[str]) -> Image.Image | None:
-    """A seat's private view as an image, or None when the game has no private renderer."""
-    mod = module(game_id)
-    if not hasattr(mod, "render_private"):
-        return None
-    image: Image.Image = mod.render_private(view, names=list(names))
-    return image
+    """A seat's private view as an image (``render_private``), or None when the game has
+    no private renderer (no hidden information)."""
+    return _optional(game_id, "render_private", view, names)
 
 
 def has_decision(game_id: str) -> bool:
@@ -62,11 +63,7 @@ def decision_image(game_id: str, private_view: dict[str, Any], names: Sequence[s
     E Guan's placement preview): the game module's optional
     ``render_decision(view, *, names)``; None when the game has none or the decision
     needs no image. ``private_view`` must be the deciding seat's own view."""
-    mod = module(game_id)
-    if not hasattr(mod, "render_decision"):
-        return None
-    image: Image.Image | None = mod.render_decision(private_view, names=list(names))
-    return image
+    return _optional(game_id, "render_decision", private_view, names)
 
 
 def encode(image: Image.Image, limit: int = DEFAULT_LIMIT) -> tuple[bytes, str]:

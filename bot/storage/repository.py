@@ -345,22 +345,31 @@ class Repository:
                 )
         return new_version
 
+    async def _system_change(self, game: int, expected_version: int, entry: LogEntry, sql: str,
+                             params: tuple[Any, ...]) -> int:
+        """One transaction: bump the version (CAS), run ``sql`` and log ``entry``.
+
+        Raises:
+            StaleVersion: the version moved; nothing was written.
+        """
+        async with self._tx() as db:
+            cur = await db.execute("UPDATE games SET version=?, updated_at=? WHERE id=? AND version=?",
+                                   (expected_version + 1, self.clock(), game, expected_version))
+            if cur.rowcount != 1:
+                raise StaleVersion(game, expected_version, None)
+            await db.execute(sql, params)
+            await self._insert(db, game, expected_version + 1, entry)
+        return expected_version + 1
+
     async def set_status(self, game: int, status: str, *, expected_version: int, entry: LogEntry) -> int:
         """Change the status (e.g. abandoned) with a system log entry; CAS on the version.
 
         Raises:
             StaleVersion: the version moved.
         """
-        async with self._tx() as db:
-            cur = await db.execute(
-                "UPDATE games SET status=?, version=?, deadline=NULL, waiting='[]', updated_at=?"
-                " WHERE id=? AND version=?",
-                (status, expected_version + 1, self.clock(), game, expected_version),
-            )
-            if cur.rowcount != 1:
-                raise StaleVersion(game, expected_version, None)
-            await self._insert(db, game, expected_version + 1, entry)
-        return expected_version + 1
+        return await self._system_change(
+            game, expected_version, entry,
+            "UPDATE games SET status=?, deadline=NULL, waiting='[]' WHERE id=?", (status, game))
 
     async def replace_seat(
         self, game: int, seat: int, user_id: int, name: str, *, expected_version: int, entry: LogEntry
@@ -370,17 +379,10 @@ class Repository:
         Raises:
             StaleVersion: the version moved.
         """
-        async with self._tx() as db:
-            cur = await db.execute(
-                "UPDATE games SET version=?, updated_at=? WHERE id=? AND version=?",
-                (expected_version + 1, self.clock(), game, expected_version),
-            )
-            if cur.rowcount != 1:
-                raise StaleVersion(game, expected_version, None)
-            await db.execute("UPDATE seats SET user_id=?, name=?, status='active' WHERE game=? AND seat=?",
-                             (user_id, name, game, seat))
-            await self._insert(db, game, expected_version + 1, entry)
-        return expected_version + 1
+        return await self._system_change(
+            game, expected_version, entry,
+            "UPDATE seats SET user_id=?, name=?, status='active' WHERE game=? AND seat=?",
+            (user_id, name, game, seat))
 
     async def mark_seat_left(self, game: int, seat: int, *, expected_version: int, entry: LogEntry) -> int:
         """Mark ``seat`` as left (kicked) with a system log entry; CAS on the version.
@@ -388,16 +390,9 @@ class Repository:
         Raises:
             StaleVersion: the version moved.
         """
-        async with self._tx() as db:
-            cur = await db.execute(
-                "UPDATE games SET version=?, updated_at=? WHERE id=? AND version=?",
-                (expected_version + 1, self.clock(), game, expected_version),
-            )
-            if cur.rowcount != 1:
-                raise StaleVersion(game, expected_version, None)
-            await db.execute("UPDATE seats SET status='left' WHERE game=? AND seat=?", (game, seat))
-            await self._insert(db, game, expected_version + 1, entry)
-        return expected_version + 1
+        return await self._system_change(
+            game, expected_version, entry, "UPDATE seats SET status='left' WHERE game=? AND seat=?",
+            (game, seat))
 
     async def _insert(self, db: aiosqlite.Connection, game: int, seq: int, e: LogEntry) -> None:
         await db.execute(

@@ -11,10 +11,11 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import discord
+from PIL import Image
 
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
 from render import registry as renders
@@ -65,16 +66,21 @@ class Delivery:
         if interaction.guild_id and isinstance(limit, int) and limit > 0:
             self._seen_limits[interaction.guild_id] = limit
 
-    async def image_file(self, image_factory: object, name: str, limit: int) -> discord.File:
-        """Render in a worker thread (``image_factory()`` returns a PIL image) and encode it
-        under ``limit`` bytes; returns a ``discord.File`` named ``name.png`` or ``name.jpg``."""
+    async def image_file(self, image_factory: Callable[[], Image.Image | None], name: str,
+                         limit: int) -> discord.File | None:
+        """Render in a worker thread (``image_factory()`` returns a PIL image, or None for
+        nothing to draw) and encode it under ``limit`` bytes; returns a ``discord.File``
+        named ``name.png`` or ``name.jpg``, or None."""
 
-        def work() -> tuple[bytes, str]:
-            image = image_factory()  # type: ignore[operator]
-            return renders.encode(image, limit)
+        def work() -> tuple[bytes, str] | None:
+            image = image_factory()
+            return None if image is None else renders.encode(image, limit)
 
         async with self._render_slots:
-            data, ext = await asyncio.to_thread(work)
+            encoded = await asyncio.to_thread(work)
+        if encoded is None:
+            return None
+        data, ext = encoded
         return discord.File(io.BytesIO(data), filename=f"{name}.{ext}")
 
     async def send_text(self, channel_id: int, text: str, *, mentions: Sequence[int] = (),
@@ -173,6 +179,7 @@ class Delivery:
         names = record.names
         file = await self.image_file(lambda: renders.board_image(record.game_id, public, names), "board",
                                      self.upload_limit(record.guild_id))
+        assert file is not None  # every game draws a board
         recent = await self.bot.flow.recent_public_lines(record, limit=6)
         embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=recent)
         return embed, file, board_view(record)

@@ -168,6 +168,18 @@ class Flow:
                 raise HostError("Several games are here; choose one with the `game` option.", "ambiguous")
         raise HostError("No game here. Start one with `/game new`, or pass the `game` number.", "no_game")
 
+    async def seated(self, game: int, user_id: int) -> tuple[GameRecord, int]:
+        """The game and the seat of ``user_id`` in it.
+
+        Raises:
+            HostError: no such game, or the user does not play in it.
+        """
+        record = await self.service.get(game)
+        seat = record.seat_of(user_id)
+        if seat is None:
+            raise HostError("This is not your game — you are not playing in it.", "not_a_player")
+        return record, seat
+
     async def recent_public_lines(self, record: GameRecord, limit: int = 6) -> list[str]:
         """The last ``limit`` public event lines of a game, names filled in."""
         lines: list[str] = []
@@ -255,7 +267,7 @@ class Flow:
     async def board_click(self, interaction: discord.Interaction, game: int, version: int, verb: str) -> None:
         """Play / My view / Log / Rules pressed on a board or a turn notice."""
         if verb == "play":
-            await self.open_panel(interaction, game, stale=version)
+            await self.open_panel(interaction, game)  # the panel always shows the current position
         elif verb == "hand":
             await self.show_private(interaction, game)
         elif verb == "log":
@@ -265,14 +277,11 @@ class Flow:
                 record = await self.service.get(game)
                 await self.show_rules(interaction, record.game_id)
 
-    async def open_panel(self, interaction: discord.Interaction, game: int, *, stale: int | None = None) -> None:
+    async def open_panel(self, interaction: discord.Interaction, game: int) -> None:
         """Send the caller's private Play panel (ephemeral)."""
         async with self.guard(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            record = await self.service.get(game)
-            seat = record.seat_of(interaction.user.id)
-            if seat is None:
-                raise HostError("This is not your game — you are not playing in it.", "not_a_player")
+            record, seat = await self.seated(game, interaction.user.id)
             if record.status != "active":
                 raise HostError("This game is not running.", "not_active")
             engine = self.service.engine(record)
@@ -291,10 +300,7 @@ class Flow:
         """Prev / Next / group buttons inside a panel: redraw the panel in place."""
         async with self.guard(interaction):
             await interaction.response.defer()  # before the database: its lock can wait under load
-            record = await self.service.get(game)
-            seat = record.seat_of(interaction.user.id)
-            if seat is None:
-                raise HostError("This is not your game — you are not playing in it.", "not_a_player")
+            record, seat = await self.seated(game, interaction.user.id)
             engine = self.service.engine(record)
             state = self.service.state(record)
             note = ""
@@ -313,10 +319,7 @@ class Flow:
         result: ActResult | None = None
         async with self.guard(interaction):
             await interaction.response.defer()
-            record = await self.service.get(game)
-            seat = record.seat_of(interaction.user.id)
-            if seat is None:
-                raise HostError("This is not your game — you are not playing in it.", "not_a_player")
+            record, seat = await self.seated(game, interaction.user.id)
             if record.version != version and not await self.service.same_choice_since(record, seat, version):
                 # (only other players acted since, e.g. simultaneous picks: the index means the same)
                 raise HostError("The board has moved on since that panel; press Play ▶ again.", "stale")
@@ -402,11 +405,10 @@ class Flow:
             return None
         try:
             view = self.service.engine(record).player_view(state, seat)
-            image = await asyncio.to_thread(renders.decision_image, record.game_id, view, record.names)
-            if image is None:
-                return None
-            limit = self.bot.delivery.upload_limit(record.guild_id)
-            return await self.bot.delivery.image_file(lambda: image, "preview", limit)
+            names = record.names
+            return await self.bot.delivery.image_file(
+                lambda: renders.decision_image(record.game_id, view, names), "preview",
+                self.bot.delivery.upload_limit(record.guild_id))
         except Exception:  # the panel itself matters more than its picture
             log.exception("decision image of game %s failed", record.id)
             return None
@@ -471,19 +473,14 @@ class Flow:
         """The caller's private view (hand, secret pick…), ephemeral, rendered on demand."""
         async with self.guard(interaction):
             await interaction.response.defer(ephemeral=True, thinking=True)
-            record = await self.service.get(game)
-            seat = record.seat_of(interaction.user.id)
-            if seat is None:
-                raise HostError("This is not your game — you are not playing in it.", "not_a_player")
+            record, seat = await self.seated(game, interaction.user.id)
             engine = self.service.engine(record)
             state = self.service.state(record)
             view = engine.player_view(state, seat)
             names = record.names
-            limit = self.bot.delivery.upload_limit(record.guild_id)
-            file = None
-            if renders.has_private(record.game_id):
-                file = await self.bot.delivery.image_file(
-                    lambda: renders.private_image(record.game_id, view, names), "private", limit)
+            file = await self.bot.delivery.image_file(
+                lambda: renders.private_image(record.game_id, view, names), "private",
+                self.bot.delivery.upload_limit(record.guild_id))
             text = f"🔒 Your private view of {game_title(engine, record)} (seat {'ABCDEF'[seat]})."
             if file is None:
                 text += "\nThis game has no hidden hand; everything is on the board."

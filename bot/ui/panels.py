@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -26,6 +27,9 @@ GROUP_THRESHOLD = 20
 """Lists longer than this are shown in two steps when the engine groups them."""
 
 COLOUR = 0x6B3FA0
+
+NAV_LABELS = ("◀ Prev", "Next ▶", "◀ Back")
+"""Labels of the panel's paging and back buttons (everything else on a panel is a choice)."""
 
 
 @dataclass
@@ -164,7 +168,7 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
     choices = [(i, labels[i]) for i in indices]
     _add_choices(view, record.id, version, choices, page, group, nav_groups=False)
     if group >= 0:
-        view.add_item(NavButton(record.id, version, 0, -1, "◀ Back"))
+        view.add_item(NavButton(record.id, version, 0, -1, NAV_LABELS[2]))
     return Panel(f"{header}**{title}**\n{you}", view)
 
 
@@ -196,6 +200,27 @@ def _add_choices(view: discord.ui.View, game: int, version: int, choices: list[t
         options.append(ActionSelect.option(index, name, hint or None))
     view.add_item(ActionSelect(game, version, page, options, placeholder))
     if total > 1:
-        view.add_item(NavButton(game, version, max(0, page - 1), group, "◀ Prev", disabled=page == 0))
-        view.add_item(NavButton(game, version, min(total - 1, page + 1), group, "Next ▶",
+        view.add_item(NavButton(game, version, max(0, page - 1), group, NAV_LABELS[0], disabled=page == 0))
+        view.add_item(NavButton(game, version, min(total - 1, page + 1), group, NAV_LABELS[1],
                                 disabled=page >= total - 1))
+
+
+def offered_choices(components: list[dict[str, Any]]) -> list[tuple[str, str, str | None]]:
+    """What a posted panel offers, read back from its message payload's ``components``:
+    ``(kind, custom_id, value)`` with kind ``"button"`` (an action), ``"select"`` (one
+    option of an action select, ``value`` set) or ``"group"`` (step one of a two-step
+    choice). Disabled items and paging/back buttons are left out. Used by the test
+    driver, the playground tools and the benchmark."""
+    out: list[tuple[str, str, str | None]] = []
+    for row in components:
+        for c in row.get("components", [row]):
+            cid = c.get("custom_id", "")
+            if c.get("disabled"):
+                continue
+            if cid.startswith("a:"):
+                out.append(("button", cid, None))
+            elif cid.startswith("as:"):
+                out += [("select", cid, o["value"]) for o in c.get("options", [])]
+            elif cid.startswith("n:") and c.get("label") not in NAV_LABELS:
+                out.append(("group", cid, None))
+    return out

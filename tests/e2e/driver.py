@@ -13,6 +13,7 @@ import pytest
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.storage import GameRecord
+from bot.ui.panels import offered_choices
 from engines.base import CHANCE, Action, Engine
 
 JSONDict = dict[str, Any]
@@ -71,6 +72,14 @@ class Driver:
         ids = [str(record.user_of(s)) for s in seats]
         return [m for i in ids for m in self.fake.members if m["id"] == i]
 
+    async def final_message(self, game: int) -> JSONDict:
+        """The game's one public end-of-game message (the 🏁 ranking)."""
+        record = await self.record(game)
+        ends = [m for m in self.fake.channel_messages(record.home_channel_id, ephemeral=False)
+                if m["content"].startswith("🏁")]
+        assert len(ends) == 1, ends
+        return ends[0]
+
     def newest_ephemeral(self, user: JSONDict, after: int = 0) -> JSONDict | None:
         """The newest ephemeral message only ``user`` can see, with an id above ``after``."""
         found = [m for mid, m in self.fake.messages.items()
@@ -100,20 +109,8 @@ class Driver:
         return panel
 
     def choices(self, panel: JSONDict) -> list[tuple[str, str, str | None]]:
-        """(kind, custom_id, value) of every action in a panel: ('button', id, None),
-        ('select', id, value) or ('group', id, None)."""
-        out: list[tuple[str, str, str | None]] = []
-        for c in iter_components(panel.get("components") or []):
-            cid = c.get("custom_id", "")
-            if c.get("disabled"):
-                continue
-            if cid.startswith("a:"):
-                out.append(("button", cid, None))
-            elif cid.startswith("as:"):
-                out += [("select", cid, o["value"]) for o in c["options"]]
-            elif cid.startswith("n:") and c.get("label") not in ("◀ Prev", "Next ▶", "◀ Back"):
-                out.append(("group", cid, None))
-        return out
+        """(kind, custom_id, value) of every action in a panel (``bot.ui.panels.offered_choices``)."""
+        return offered_choices(panel.get("components") or [])
 
     async def pick(self, user: JSONDict, panel: JSONDict, choice: tuple[str, str, str | None]) -> str:
         """Press a button or pick a select value in ``panel``; returns the token."""

@@ -268,9 +268,7 @@ async def assert_final(driver: Driver, game: int) -> None:
     for q in range(state["players"]):
         parts = final["coins"][q] + final["road"][q] + sum(final["companies"][c][q] for c in final["companies"])
         assert parts + final["tokens"][q] == final["totals"][q]
-    ends = [m for m in driver.fake.channel_messages(record.thread_id, ephemeral=False)
-            if m["content"].startswith("🏁")]
-    assert len(ends) == 1
+    ends = [await driver.final_message(game)]
     winners = ", ".join(record.names[w] for w in sorted(outcome.winners))
     assert f"{winners} wins with" in ends[0]["content"] or "Shared win" in ends[0]["content"]
     board = await driver.board(game)
@@ -539,17 +537,3 @@ async def test_typed_whole_moves_with_autocomplete(driver: Driver, players, bot,
             in public)
     assert "You pay 3 coin(s)." not in public
     assert await bot.service.replay_matches(game)
-
-
-async def test_game_rules_shows_the_rules_file(driver: Driver, players, bot) -> None:
-    alice = players[0]
-    last = max(driver.fake.messages) if driver.fake.messages else 0
-    await driver.fake.slash(alice, "game", "rules", game="canterbury")
-    await driver.settle()
-    shown = [m for mid, m in driver.fake.messages.items()
-             if mid > last and m["flags"] & 64 and driver.fake.ephemeral_owner(m) == alice["id"]]
-    assert shown and all(len(m["content"]) <= 2000 for m in shown)
-    text = "\n".join(m["content"] for m in shown)
-    for line in ENGINE.rules_text().splitlines():
-        assert line.strip() in text, line
-    assert "**Our decisions**" in text and "`sin greed red`" in text

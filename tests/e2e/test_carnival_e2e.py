@@ -23,11 +23,9 @@ async def test_whole_three_player_game_by_clicks(driver: Driver, players, bot) -
     state = bot.service.state(record)
     outcome = bot.service.engine(record).outcome(state)
     assert outcome is not None and outcome.reason
-    final = [m for m in driver.fake.channel_messages(record.thread_id, ephemeral=False)
-             if m["content"].startswith("🏁")]
-    assert len(final) == 1
+    final = await driver.final_message(game)
     for seat in outcome.winners:
-        assert f"<@{record.user_of(seat)}>" in final[0]["content"]
+        assert f"<@{record.user_of(seat)}>" in final["content"]
     assert await bot.service.replay_matches(game)
     # the board was edited in place and carries exactly one image
     board = await driver.board(game)

@@ -293,8 +293,7 @@ async def assert_final(driver: Driver, game: int) -> JSONDict:
         bonus = sum(counts[s][k] for k in "HSK" if counts[s][k] == max(c[k] for c in counts) and counts[s][k])
         assert result["scores"][s] == state["infamy"][s] + bonus
     public = driver.fake.channel_messages(record.thread_id, ephemeral=False)
-    ends = [m for m in public if m["content"].startswith("🏁")]
-    assert len(ends) == 1
+    ends = [await driver.final_message(game)]
     for place, seat in enumerate(outcome.ranking, start=1):
         line = f"{place}. <@{record.user_of(seat)}> — {result['scores'][seat]}"
         assert line in ends[0]["content"]
@@ -554,20 +553,3 @@ async def test_restart_between_the_roll_and_the_die_modifier(fake, make_bot, pla
     assert "alice spends the kept card to turn the die into 3." in public
     assert "alice's A3: Gain 1 Infamy." in public and "H01" not in public
     assert await bot2.service.replay_matches(game)
-
-
-# --------------------------------------------------------------------------- rules
-
-
-async def test_game_rules_shows_the_rules_file(driver: Driver, players, bot) -> None:
-    alice = players[0]
-    last = max(driver.fake.messages) if driver.fake.messages else 0
-    await driver.fake.slash(alice, "game", "rules", game="eguan")
-    await driver.settle()
-    shown = [m for mid, m in driver.fake.messages.items()
-             if mid > last and m["flags"] & 64 and driver.fake.ephemeral_owner(m) == alice["id"]]
-    assert shown and all(len(m["content"]) <= 2000 for m in shown)
-    text = "\n".join(m["content"] for m in shown)
-    for line in ENGINE.rules_text().splitlines():
-        assert line.strip() in text, line
-    assert "**Our decisions**" in text and "Timeouts:" in text
