@@ -50,7 +50,7 @@ class GameCog(commands.GroupCog):
             text = engine.describe_action(state, action)
             label = engine.action_label(state, action)
             if all(w in text.lower() or w in label.lower() for w in wanted):
-                name = label if label == text else f"{text} · {label}"
+                name = label if text in label else f"{text} · {label}"
                 out.append(app_commands.Choice(name=name[:100], value=text[:100]))
         return out[:25]
 
