@@ -271,9 +271,10 @@ class Table:
                 raise AssertionError(f"game #{self.game}: panel without actions: {panel['content'][:200]}")
             actions = [o for o in options if o[0] != "group"]
             if not actions:  # two-step menu: open a group, the panel is redrawn in place
-                _, cid, _ = self.rng.choice(options)
+                _, cid, value = self.rng.choice(options)
                 mark = len(fake.requests)
-                t = await fake.click(user, panel, cid)
+                t = (await fake.select(user, panel, cid, [value]) if value is not None
+                     else await fake.click(user, panel, cid))
                 await self.redrawn(t, mark, "group")
                 self.probe.ack["nav"].append(self.ack_time(t))
                 continue

@@ -67,6 +67,7 @@ class GameBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.repo.open()
+        await self.service.upgrade_snapshots()
         for ext in EXTENSIONS:
             try:
                 await self.load_extension(ext)

@@ -25,6 +25,7 @@ async def check(path: str) -> tuple[int, list[int]]:
     await repo.open()
     try:
         service = GameService(repo)
+        await service.upgrade_snapshots()
         games = await repo.games(status=("active", "finished", "abandoned"))
         bad = [g.id for g in games if g.state is not None and not await service.replay_matches(g.id)]
         return sum(g.state is not None for g in games), bad

@@ -12,14 +12,14 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.storage import GameRecord, LogEntry, Repository, StaleVersion
-from engines.base import CHANCE, Action, Engine, Event, GameError, Outcome, State
+from bot.text import Texts
+from engines.base import CHANCE, Action, Engine, Event, GameError, Msg, Outcome, State, seat_ref
 from engines.registry import get as get_engine
 from engines.rng import derive_rng, new_seed
 
@@ -65,14 +65,18 @@ class ActResult:
     public_changed: bool = True
 
 
-def format_names(text: str, names: Sequence[str]) -> str:
-    """Replace ``{p0}``, ``{p1}``… placeholders in an event text by player names."""
+def texts(record: GameRecord, locale: str = "en") -> Texts:
+    """The formatter of ``record``'s messages, with its players' display names."""
+    return Texts(record.game_id, record.names, locale)
 
-    def sub(m: re.Match[str]) -> str:
-        i = int(m.group(1))
-        return names[i] if 0 <= i < len(names) else f"Seat {i + 1}"
 
-    return re.sub(r"\{p(\d+)\}", sub, text)
+def format_names(text: Any, names: Sequence[str], game_id: str | None = None) -> str:
+    """A message (``Msg``, its JSON, or a legacy ``{p0}`` string) as text with names."""
+    return Texts(game_id, names)(text)
+
+
+def _json_text(text: Any) -> Any:
+    return text.to_json() if isinstance(text, Msg) else text
 
 
 class GameService:
@@ -275,9 +279,9 @@ class GameService:
                     if step == 0:
                         # public: only that time ran out (the move itself may be secret, e.g. a
                         # simultaneous pick); the seat's own log shows what was played
-                        notes.append(Event("timeout", f"{{p{seat}}}'s time ran out; their move was "
-                                                      "played automatically."))
-                    notes.append(Event("timeout_move", f"Played for you: {engine.action_label(state, action)}.",
+                        notes.append(Event("timeout", params={"seat": seat_ref(seat)}))
+                    notes.append(Event("timeout_move",
+                                       params={"label": _json_text(engine.action_label(state, action))},
                                        visible_to=frozenset({seat})))
                     state, evs = engine.apply(state, seat, action)
                     entries.append(LogEntry(0, "player", seat, engine.action_to_json(action),
@@ -310,7 +314,7 @@ class GameService:
                 seat = min(movers & left)
                 auto = engine.timeout_action(state, seat)
                 state, evs = engine.apply(state, seat, auto)
-                evs = (Event("autoplay", f"{{p{seat}}} has left; played automatically."), *evs)
+                evs = (Event("autoplay", params={"seat": seat_ref(seat)}), *evs)
                 entries.append(LogEntry(0, "player", seat, engine.action_to_json(auto),
                                         [e.to_json() for e in evs]))
             else:
@@ -325,7 +329,7 @@ class GameService:
                     break
                 label = engine.action_label(state, auto_action)
                 state, evs = engine.apply(state, auto_seat, auto_action)
-                evs = (Event("auto", f"Your preset answer was played: {label}.",
+                evs = (Event("auto", params={"label": _json_text(label)},
                              visible_to=frozenset({auto_seat})), *evs)
                 entries.append(LogEntry(0, "player", auto_seat, engine.action_to_json(auto_action),
                                         [e.to_json() for e in evs]))
@@ -493,6 +497,33 @@ class GameService:
             return await self.get(game)
 
     # ------------------------------------------------------------------ checks
+    async def upgrade_snapshots(self) -> list[int]:
+        """Rebuild the snapshot of every started game stored under an older
+        ``state_version`` of its engine, by replaying its log (each action through
+        ``Engine.upgrade_action``): DESIGN §4, the log is the truth. Run at start-up and
+        by ``python -m bot.check``; returns the ids of the games rebuilt.
+
+        Raises:
+            GameError: a log that no longer replays (the engine change broke old games).
+        """
+        rebuilt = []
+        for record in await self.repo.games(status=("active", "finished", "abandoned")):
+            engine = self.engine(record)
+            stored = (record.state or {}).get("state_version")
+            if record.state is None or stored == engine.info.state_version:
+                continue
+            entries = await self.repo.log(record.id)
+            old = int(stored) if isinstance(stored, int) else 0
+            upgraded = [replace(e, action=engine.upgrade_action(dict(e.action), old))
+                        if e.kind in ("player", "chance") else e for e in entries]
+            state = self._replay(record, upgraded)
+            if state is not None and await self.repo.replace_snapshot(
+                    record.id, record.version, engine.state_to_json(state)):
+                log.info("game %s: snapshot rebuilt from state_version %s to %s", record.id, stored,
+                         engine.info.state_version)
+                rebuilt.append(record.id)
+        return rebuilt
+
     async def replay_matches(self, game: int) -> bool:
         """True when replaying the log from ``new_game(seed)`` equals the stored snapshot."""
         record = await self.get(game)

@@ -95,22 +95,114 @@ class InvalidState(GameError):
 # --------------------------------------------------------------------------- values
 
 
+SEAT_LETTERS: Final[str] = "ABCDEF"
+"""Seat badges, seat 0 = ``A``: the one seat naming shared by every game (notation and
+image badges; text shows display names, see ``Msg``)."""
+
+
+def seat_letter(seat: Seat) -> str:
+    """The badge letter of ``seat`` (0 → ``"A"``).
+
+    Raises:
+        ValueError: ``seat`` is not 0..5.
+    """
+    if not 0 <= seat < len(SEAT_LETTERS):
+        raise ValueError(f"no seat letter for seat {seat}")
+    return SEAT_LETTERS[seat]
+
+
+def seat_ref(seat: Seat) -> dict[str, int]:
+    """A message parameter that names a seat: ``{"seat": 2}``. The host replaces it by
+    the player's display name (design §3: no state holds display text)."""
+    return {"seat": int(seat)}
+
+
+def seats_ref(seats: Iterable[Seat]) -> dict[str, list[int]]:
+    """A message parameter that names several seats, in seat order: ``{"seats": [0, 2]}``;
+    the host writes "Ann and Cy"."""
+    return {"seats": sorted(int(s) for s in seats)}
+
+
+def term(key: str) -> dict[str, str]:
+    """A message parameter that is a game term (``term("sin.lust")``): the host writes the
+    published name of that term in the reader's language (catalog key ``term.<key>``)."""
+    return {"term": key}
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A sentence, label or prompt as a kind plus parameters (design §3: "Events,
+    prompts and labels are a kind plus parameters; the host formats them").
+
+    Attributes:
+        key: catalog key inside the game's namespace (``"prompt.choose_sin"``) or the
+            host's (``"host.your_move"``); the host looks it up in ``bot/text/``.
+        params: JSON-ready values: numbers, strings (notation, never prose),
+            ``seat_ref``/``seats_ref``/``term`` dicts, nested ``Msg.to_json()`` dicts, or
+            lists of those.
+
+    ``Msg`` compares by value; ``to_json``/``from_json`` round-trip.
+    """
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"msg": key, "params": {...}}``."""
+        return {"msg": self.key, "params": json_copy(dict(self.params))}
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Msg:
+        """Inverse of ``to_json``.
+
+        Raises:
+            InvalidState: not a message object.
+        """
+        if not isinstance(obj, Mapping) or not isinstance(obj.get("msg"), str):
+            raise InvalidState("A message must be an object with a 'msg' key.")
+        return cls(str(obj["msg"]), dict(obj.get("params") or {}))
+
+
+def msg(key: str, **params: Any) -> Msg:
+    """Shorthand: ``msg("event.picked", seat=seat_ref(1))``. A ``Msg`` value among the
+    params is stored as its JSON form, so it can nest."""
+    return Msg(key, {k: (v.to_json() if isinstance(v, Msg) else v) for k, v in params.items()})
+
+
+Text = Msg | str
+"""What the text hooks return: a ``Msg`` (every engine after the engine-shape change) or,
+for the transition only, an English string with ``{p0}`` placeholders."""
+
+
 @dataclass(frozen=True)
 class Event:
     """Something that happened, for the log and the notifications.
 
+    Construct with keywords only: ``Event("picked", params={"seat": seat_ref(1)},
+    visible_to=frozenset({1}))``.
+
     Attributes:
-        kind: short stable name (``"reveal"``, ``"roll"``, ``"round_scored"``).
-        text: one English line for the log ("C reveals Wrath: ...").
-            Player names are written as placeholders ``{p0}``, ``{p1}``…; the host fills them.
-        data: JSON-ready details.
+        kind: short stable name (``"reveal"``, ``"roll"``, ``"round_scored"``); the host
+            formats it with the catalog key ``event.<kind>`` of the game.
+        params: JSON-ready parameters of the message (see ``Msg``).
         visible_to: seats that may see it; ``None`` means public.
+        text / data: legacy fields of events stored before the engine-shape change
+            (an English line with ``{p0}`` placeholders); ``params`` is ``None`` there.
     """
 
     kind: str
-    text: str
+    text: str = ""
     data: Mapping[str, Any] = field(default_factory=dict)
     visible_to: frozenset[Seat] | None = None
+    params: Mapping[str, Any] | None = None
+
+    @property
+    def message(self) -> Text:
+        """The event as a message: ``Msg("event.<kind>", params)``; for a legacy event its
+        English text."""
+        if self.params is None:
+            return self.text
+        return Msg(f"event.{self.kind}", self.params)
 
     def visible(self, seat: Seat | None) -> bool:
         """True when ``seat`` (``None`` = public/spectator) may see this event."""
@@ -118,22 +210,26 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON form (visible_to as a sorted list or None)."""
-        return {
-            "kind": self.kind,
-            "text": self.text,
-            "data": dict(self.data),
-            "visible_to": None if self.visible_to is None else sorted(self.visible_to),
-        }
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.params is None:
+            out |= {"text": self.text, "data": json_copy(dict(self.data))}
+        else:
+            out["params"] = json_copy(dict(self.params))
+        out["visible_to"] = None if self.visible_to is None else sorted(self.visible_to)
+        return out
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Event:
-        """Inverse of ``to_json``."""
+        """Inverse of ``to_json``; also reads events stored before the engine-shape change."""
         vis = obj.get("visible_to")
+        visible_to = None if vis is None else frozenset(int(s) for s in vis)
+        if "params" in obj:
+            return cls(kind=str(obj["kind"]), params=dict(obj["params"] or {}), visible_to=visible_to)
         return cls(
             kind=str(obj["kind"]),
-            text=str(obj["text"]),
+            text=str(obj.get("text", "")),
             data=dict(obj.get("data") or {}),
-            visible_to=None if vis is None else frozenset(int(s) for s in vis),
+            visible_to=visible_to,
         )
 
 
@@ -145,13 +241,14 @@ class Outcome:
         scores: final score per seat (index = seat).
         ranking: seats best first; tied seats keep seat order.
         winners: the seats that share the win.
-        reason: English sentence ("B wins on the best single round (22).").
+        reason: why it ended as it did, a ``Msg`` (``"reason.best_round"`` with the
+            winner and the score); a legacy English string only during the transition.
     """
 
     scores: tuple[float, ...]
     ranking: tuple[Seat, ...]
     winners: frozenset[Seat]
-    reason: str
+    reason: Text
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON form."""
@@ -159,7 +256,7 @@ class Outcome:
             "scores": list(self.scores),
             "ranking": list(self.ranking),
             "winners": sorted(self.winners),
-            "reason": self.reason,
+            "reason": self.reason.to_json() if isinstance(self.reason, Msg) else self.reason,
         }
 
 
@@ -419,17 +516,33 @@ class Engine:
         return self.legal_actions(state, seat)
 
     # -- host hooks (defaults suit most games) ---------------------------------
-    def prompt(self, state: State, seat: Seat) -> str:
-        """One English sentence: what ``seat`` is being asked to decide now
-        ("Choose your sin for round 3."). Empty when the seat is not to move."""
-        return "Your move." if seat in self.to_move(state) else ""
+    def prompt(self, state: State, seat: Seat) -> Text:
+        """What ``seat`` is being asked to decide now, as a ``Msg``
+        (``msg("prompt.choose_sin", round=3)``). It is public: it never names a card
+        from a hand. ``Msg("host.nothing")`` when the seat is not to move."""
+        return Msg("host.your_move") if seat in self.to_move(state) else Msg("host.nothing")
 
-    def action_label(self, state: State, action: Action) -> str:
-        """Button/select label for an action (≤80 chars); defaults to the notation."""
-        return self.describe_action(state, action)
+    def action_label(self, state: State, action: Action) -> Text:
+        """Button/select label for an action, a ``Msg`` whose English form fits 80
+        characters. Default: the notation (``Msg("host.notation", {"text": ...})``)."""
+        return Msg("host.notation", {"text": self.describe_action(state, action)})
 
-    def action_group(self, state: State, action: Action) -> str | None:
-        """Group label for two-step choice menus (e.g. the Wrath target), or None."""
+    def action_hint(self, state: State, action: Action) -> Text | None:
+        """A short description shown under the label in a select (``"Take 2 equal
+        dice"``), or None."""
+        return None
+
+    def action_path(self, state: State, action: Action) -> tuple[Text, ...]:
+        """The steps a player taps through before the action itself, outermost first
+        (Wrath: ``(msg("step.target", target=seat_ref(2)),)``; a card then a target:
+        two steps). Actions sharing a step's label share that step. The shared helper
+        ``engines.decisions.DecisionTree`` turns these paths into menus with Back.
+        Default: ``(action_group,)`` when the legacy ``action_group`` gives one, else ``()``."""
+        group = self.action_group(state, action)
+        return () if group is None else (group,)
+
+    def action_group(self, state: State, action: Action) -> Text | None:
+        """Legacy one-step grouping, read only by the default ``action_path``."""
         return None
 
     def timeout_action(self, state: State, seat: Seat) -> Action:
@@ -489,6 +602,13 @@ class Engine:
         """Plain JSON form of a state (a deep copy)."""
         return json_copy(state)
 
+    def upgrade_action(self, obj: dict[str, Any], state_version: int) -> dict[str, Any]:
+        """Rewrite an action stored under an older ``state_version`` into today's shape
+        (default: unchanged). With ``upgrade_state`` absent, the host rebuilds an old
+        game's snapshot by replaying its log through this hook (design §4: the log is
+        the truth, the snapshot a cache)."""
+        return obj
+
     def state_from_json(self, obj: Any) -> State:
         """Load a stored state and check its game and version.
 
@@ -513,12 +633,6 @@ class Engine:
         if seat not in self.to_move(state):
             raise NotYourTurn("It is not your turn.", seat=seat)
 
-    def _require_legal(self, state: State, seat: Seat, action: Action) -> None:
-        """Raise ``IllegalAction`` unless ``action`` is among ``legal_actions``."""
-        if action not in self.legal_actions(state, seat):
-            raise IllegalAction(
-                f"That move is not legal now: {action.get('type', '?')}.", action=action
-            )
 
 
 def replay(

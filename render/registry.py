@@ -1,15 +1,20 @@
 """Find a game's renderer and encode its images for delivery (design §6).
 
-Each ``render/<game_id>.py`` exposes ``render_board(view, *, names, highlight=None)``
-and, for games with hidden information, ``render_private(view, *, names)``; optionally
-``render_decision(view, *, names)`` (an image for the seat's pending decision, or None).
+Each ``render/<game_id>.py`` exposes ``render_board(view, *, names, text, highlight=None)``
+and, for games with hidden information, ``render_private(view, *, names, text)``; optionally
+``render_decision(view, *, names, text)`` (an image for the seat's pending decision, or None).
+
+``text`` formats the messages a view carries (``engines.base.Msg`` JSON: end reasons,
+declarations): the host passes ``bot.text.Texts`` for the game, its names and the reader's
+language; renderers never hold English sentences of the rules.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -32,25 +37,40 @@ def module(game_id: str) -> ModuleType:
     return importlib.import_module(f"render.{game_id}")
 
 
-def board_image(game_id: str, view: dict[str, Any], names: Sequence[str]) -> Image.Image:
+TextFormatter = Callable[[Any], str]
+"""Formats a message (``Msg`` JSON or a legacy string) for the reader: ``bot.text.Texts``."""
+
+
+def _draw(draw: Callable[..., Any], view: dict[str, Any], names: Sequence[str],
+          text: TextFormatter | None) -> Any:
+    kwargs: dict[str, Any] = {"names": list(names)}
+    if text is not None and "text" in inspect.signature(draw).parameters:
+        kwargs["text"] = text
+    return draw(view, **kwargs)
+
+
+def board_image(game_id: str, view: dict[str, Any], names: Sequence[str],
+                text: TextFormatter | None = None) -> Image.Image:
     """The public board of a game as an image (``view`` must be the public view)."""
-    image: Image.Image = module(game_id).render_board(view, names=list(names))
+    image: Image.Image = _draw(module(game_id).render_board, view, names, text)
     return image
 
 
-def _optional(game_id: str, function: str, view: dict[str, Any], names: Sequence[str]) -> Image.Image | None:
-    """Call the game module's optional ``function(view, *, names)``; None when it has none."""
+def _optional(game_id: str, function: str, view: dict[str, Any], names: Sequence[str],
+              text: TextFormatter | None) -> Image.Image | None:
+    """Call the game module's optional ``function(view, *, names, text)``; None when it has none."""
     draw = getattr(module(game_id), function, None)
     if draw is None:
         return None
-    image: Image.Image | None = draw(view, names=list(names))
+    image: Image.Image | None = _draw(draw, view, names, text)
     return image
 
 
-def private_image(game_id: str, view: dict[str, Any], names: Sequence[str]) -> Image.Image | None:
+def private_image(game_id: str, view: dict[str, Any], names: Sequence[str],
+                  text: TextFormatter | None = None) -> Image.Image | None:
     """A seat's private view as an image (``render_private``), or None when the game has
     no private renderer (no hidden information)."""
-    return _optional(game_id, "render_private", view, names)
+    return _optional(game_id, "render_private", view, names, text)
 
 
 def has_decision(game_id: str) -> bool:
@@ -58,12 +78,13 @@ def has_decision(game_id: str) -> bool:
     return hasattr(module(game_id), "render_decision")
 
 
-def decision_image(game_id: str, private_view: dict[str, Any], names: Sequence[str]) -> Image.Image | None:
+def decision_image(game_id: str, private_view: dict[str, Any], names: Sequence[str],
+                   text: TextFormatter | None = None) -> Image.Image | None:
     """An image for the seat's pending decision, shown with its private Play panel (e.g.
     E Guan's placement preview): the game module's optional
     ``render_decision(view, *, names)``; None when the game has none or the decision
     needs no image. ``private_view`` must be the deciding seat's own view."""
-    return _optional(game_id, "render_decision", private_view, names)
+    return _optional(game_id, "render_decision", private_view, names, text)
 
 
 def encode(image: Image.Image, limit: int = DEFAULT_LIMIT) -> tuple[bytes, str]:

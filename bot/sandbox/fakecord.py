@@ -5,7 +5,7 @@ websocket to this server because :class:`FakeDiscord` points ``discord.http.Rout
 ``DiscordWebSocket.DEFAULT_GATEWAY`` at it while it is open. Tests inject gateway events (slash commands,
 button clicks, select menus, autocomplete, modals, chat messages) and inspect every REST call the bot made.
 
-Discord's limits from ``shared/DISCORD.md`` are enforced: a payload Discord would refuse is answered with
+Discord's limits from ``docs/DISCORD.md`` are enforced: a payload Discord would refuse is answered with
 Discord's own status and error shape (``{"code": 50035, "message": "Invalid Form Body", "errors": {...}}``)
 and recorded in :attr:`FakeDiscord.violations`, so a test can assert that the bot never broke a rule.
 Refusals caused by the environment rather than by the bot (closed DMs, threads not allowed, an edit cap,
@@ -14,7 +14,7 @@ rate limits) are recorded in :attr:`FakeDiscord.refusals` instead.
 Time is injectable: :meth:`FakeDiscord.advance` moves the fake's clock forward, which ages interactions
 (3 s to answer, 15 min for the token), messages (the one-hour edit cap) and the snowflakes of new objects.
 
-Adapted from ``shared/reference/offline-discord/fakecord``.
+Adapted from the offline-Discord prototype the project started from.
 """
 
 from __future__ import annotations

@@ -262,6 +262,15 @@ class Repository:
             await db.execute(f"UPDATE games SET {cols}, updated_at=? WHERE id=?",
                              (*values.values(), self.clock(), game))
 
+    async def replace_snapshot(self, game: int, version: int, state: dict[str, Any]) -> bool:
+        """Store a rebuilt snapshot of ``game`` at the same ``version`` (a cache refresh after
+        an engine's ``state_version`` changed; the log is untouched). Returns False, and
+        writes nothing, when the game has moved past ``version`` meanwhile."""
+        async with self._tx() as db:
+            cursor = await db.execute("UPDATE games SET state=? WHERE id=? AND version=?",
+                                      (json.dumps(state), game, version))
+            return cursor.rowcount == 1
+
     async def join(self, game: int, user_id: int, name: str, max_players: int) -> GameRecord:
         """Seat ``user_id`` in the lobby at the next seat.
 

@@ -93,54 +93,79 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _flow(interaction).choose(interaction, self.game, self.version, self.index)
 
 
+def encode_path(path: tuple[int, ...]) -> str:
+    """A decision path in a custom id: ``(2, 0)`` → ``"2.0"``, the root → ``""``."""
+    return ".".join(str(i) for i in path)
+
+
+def decode_path(text: str) -> tuple[int, ...]:
+    """Inverse of ``encode_path``; the pre-path group numbers read as before (-1, -2, -3:
+    the root; ``k``: group ``k``). Malformed text is the root."""
+    if not text or text.startswith("-"):
+        return ()
+    try:
+        return tuple(int(p) for p in text.split("."))
+    except ValueError:
+        return ()
+
+
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"as:(?P<game>\d+):(?P<version>\d+):(?P<page>\d+)"):
-    """A select menu of legal actions (one page of at most 25)."""
+                   template=r"as:(?P<game>\d+):(?P<version>\d+):(?P<page>\d+)(?::(?P<path>[0-9.]*))?"):
+    """A select menu of legal actions (one page of at most 25); an option ``s<k>`` opens
+    step ``k`` below ``path`` (engines/decisions.py)."""
 
     def __init__(self, game: int, version: int, page: int,
-                 options: list[discord.SelectOption] | None = None, placeholder: str = "Choose…") -> None:
+                 options: list[discord.SelectOption] | None = None, placeholder: str = "Choose…",
+                 *, path: tuple[int, ...] = ()) -> None:
+        cid = f"as:{game}:{version}:{page}" + (f":{encode_path(path)}" if path else "")
         super().__init__(discord.ui.Select(
-            custom_id=f"as:{game}:{version}:{page}", placeholder=clip(placeholder, 150),
+            custom_id=cid, placeholder=clip(placeholder, 150),
             options=options or [discord.SelectOption(label="…", value="0")], min_values=1, max_values=1))
-        self.game, self.version, self.page = game, version, page
+        self.game, self.version, self.page, self.path = game, version, page, path
 
     @staticmethod
-    def option(index: int, label: str, description: str | None = None) -> discord.SelectOption:
-        """A select option for legal action ``index``."""
-        return discord.SelectOption(label=clip(label, SELECT_LABEL), value=str(index),
+    def option(value: str, label: str, description: str | None = None) -> discord.SelectOption:
+        """A select option: a legal action's index, or ``s<k>`` for a step."""
+        return discord.SelectOption(label=clip(label, SELECT_LABEL), value=value,
                                     description=clip(description, SELECT_LABEL) if description else None)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
                              match: Any) -> ActionSelect:
-        return cls(int(match["game"]), int(match["version"]), int(match["page"]))
+        return cls(int(match["game"]), int(match["version"]), int(match["page"]),
+                   path=decode_path(match["path"] or ""))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values
-        if not values or not values[0].isdigit():
+        value = values[0] if values else ""
+        if value.startswith("s") and value[1:].isdigit():
+            await _flow(interaction).navigate(interaction, self.game, self.version, 0,
+                                              (*self.path, int(value[1:])))
+            return
+        if not value.isdigit():
             await _flow(interaction).refuse(interaction, "Pick one of the listed moves.")
             return
-        await _flow(interaction).choose(interaction, self.game, self.version, int(values[0]))
+        await _flow(interaction).choose(interaction, self.game, self.version, int(value))
 
 
 class NavButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                template=r"n:(?P<game>\d+):(?P<version>\d+):(?P<page>\d+):(?P<group>-?\d+)"):
-    """Page and group navigation inside a private panel. ``group`` -1 = the group list,
-    -2 = no grouping; otherwise the index of a group."""
+                template=r"n:(?P<game>\d+):(?P<version>\d+):(?P<page>\d+):(?P<path>-?[0-9.]*)"):
+    """Page and step navigation inside a private panel: open ``path`` (a decision path,
+    ``engines/decisions.py``) at ``page``."""
 
-    def __init__(self, game: int, version: int, page: int, group: int, label: str = "…",
+    def __init__(self, game: int, version: int, page: int, path: tuple[int, ...], label: str = "…",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(label=clip(label, BUTTON_LABEL), style=style, disabled=disabled,
-                                           custom_id=f"n:{game}:{version}:{page}:{group}"))
-        self.game, self.version, self.page, self.group = game, version, page, group
+                                           custom_id=f"n:{game}:{version}:{page}:{encode_path(path)}"))
+        self.game, self.version, self.page, self.path = game, version, page, path
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
                              match: Any) -> NavButton:
-        return cls(int(match["game"]), int(match["version"]), int(match["page"]), int(match["group"]))
+        return cls(int(match["game"]), int(match["version"]), int(match["page"]), decode_path(match["path"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _flow(interaction).navigate(interaction, self.game, self.version, self.page, self.group)
+        await _flow(interaction).navigate(interaction, self.game, self.version, self.page, self.path)
 
 
 DYNAMIC_ITEMS = (LobbyButton, BoardButton, ActionButton, ActionSelect, NavButton)

@@ -170,14 +170,15 @@ class Delivery:
 
     async def board_payload(self, record: GameRecord) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
         """Embed, image file and buttons of the public board (from the public view only)."""
+        from bot.service import texts
         from bot.ui.panels import board_embed, board_view
 
         service = self.bot.service
         engine = service.engine(record)
         state = service.state(record)
         public = engine.player_view(state, None)
-        names = record.names
-        file = await self.image_file(lambda: renders.board_image(record.game_id, public, names), "board",
+        names, tx = record.names, texts(record)
+        file = await self.image_file(lambda: renders.board_image(record.game_id, public, names, tx), "board",
                                      self.upload_limit(record.guild_id))
         assert file is not None  # every game draws a board
         recent = await self.bot.flow.recent_public_lines(record, limit=6)

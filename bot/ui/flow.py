@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.service import ActResult, HostError, format_names
+from bot.service import ActResult, HostError, texts
 from bot.settings import TIMEOUT_PRESETS
 from bot.storage import GameRecord
 from bot.ui.limits import MESSAGE_CHARS, clip, split_text
 from bot.ui.panels import board_view, build_panel, game_title, lobby_embed, lobby_view, mention_list
-from engines.base import GameError, InvalidOptions
+from engines.base import GameError, InvalidOptions, Msg
 from engines.registry import get as get_engine
 from render import registry as renders
 from render.base import clean_text
@@ -186,7 +186,7 @@ class Flow:
         for entry in await self.bot.repo.log(record.id, last=max(40, limit * 8)):
             for e in entry.events:
                 if e.get("visible_to") is None and e.get("kind") not in ("start",):
-                    lines.append(format_names(e["text"], record.names))
+                    lines.append(texts(record).event(e))
         return lines[-limit:]
 
     # ------------------------------------------------------------------ lobby
@@ -296,8 +296,8 @@ class Flow:
             await interaction.followup.send(panel.content, **kwargs)
 
     async def navigate(self, interaction: discord.Interaction, game: int, version: int, page: int,
-                       group: int) -> None:
-        """Prev / Next / group buttons inside a panel: redraw the panel in place."""
+                       path: tuple[int, ...]) -> None:
+        """Prev / Next / step / Back inside a panel: redraw the panel in place at ``path``."""
         async with self.guard(interaction):
             await interaction.response.defer()  # before the database: its lock can wait under load
             record, seat = await self.seated(game, interaction.user.id)
@@ -305,9 +305,8 @@ class Flow:
             state = self.service.state(record)
             note = ""
             if version != record.version:
-                note, page, group = "*(The game moved on; here is the current position.)*", 0, -3
-            panel = build_panel(engine, record, state, seat, page=page,
-                                group=None if group == -3 else group, note=note)
+                note, page, path = "*(The game moved on; here is the current position.)*", 0, ()
+            panel = build_panel(engine, record, state, seat, page=page, path=path, note=note)
             await interaction.edit_original_response(content=panel.content, view=panel.view)
 
     async def choose(self, interaction: discord.Interaction, game: int, version: int, index: int) -> None:
@@ -329,7 +328,7 @@ class Flow:
             if not 0 <= index < len(actions):
                 raise HostError("That choice is no longer available; press Play ▶ again.", "stale")
             action = actions[index]
-            label = engine.action_label(state, action)
+            label = texts(record)(engine.action_label(state, action))
             result = await self.service.act(game, interaction.user.id, action, expected_version=version)
         if result is not None:
             await self.delivered(self.after(result))
@@ -375,8 +374,8 @@ class Flow:
 
     def private_notes(self, result: ActResult, seat: int) -> str:
         """Lines of events only ``seat`` may see (e.g. the card they drew)."""
-        lines = [format_names(e.text, result.game.names) for e in result.events
-                 if e.visible_to is not None and seat in e.visible_to]
+        tx = texts(result.game)
+        lines = [tx.event(e) for e in result.events if e.visible_to is not None and seat in e.visible_to]
         return "".join(f"\n🔒 {line}" for line in lines)
 
     async def edit_panel_after(self, interaction: discord.Interaction, result: ActResult, seat: int,
@@ -405,9 +404,9 @@ class Flow:
             return None
         try:
             view = self.service.engine(record).player_view(state, seat)
-            names = record.names
+            names, tx = record.names, texts(record)
             return await self.bot.delivery.image_file(
-                lambda: renders.decision_image(record.game_id, view, names), "preview",
+                lambda: renders.decision_image(record.game_id, view, names, tx), "preview",
                 self.bot.delivery.upload_limit(record.guild_id))
         except Exception:  # the panel itself matters more than its picture
             log.exception("decision image of game %s failed", record.id)
@@ -418,7 +417,8 @@ class Flow:
         """Deliver an applied action: public event lines, the board, turn pings, the end."""
         record = result.game
         names = record.names
-        lines = [format_names(e.text, names) for e in result.events if e.visible_to is None]
+        tx = texts(record)
+        lines = [tx.event(e) for e in result.events if e.visible_to is None]
         delivery = self.bot.delivery
         if lines:
             await delivery.send_text(record.home_channel_id, "\n".join(lines))
@@ -438,8 +438,9 @@ class Flow:
         """Ping exactly the players the game now waits for, with a Play button."""
         engine = self.service.engine(record)
         state = self.service.state(record)
-        prompts = {engine.prompt(state, s) for s in seats}
-        prompt = prompts.pop() if len(prompts) == 1 else "your move."
+        tx = texts(record)
+        prompts = {tx(engine.prompt(state, s)) for s in seats}
+        prompt = prompts.pop() if len(prompts) == 1 else tx(Msg("host.your_move"))
         when = f" (timer <t:{int(record.deadline)}:R>)" if record.deadline else ""
         text = f"{prefix}{mention_list(record, seats)} — {prompt}{when}"
         view = discord.ui.View(timeout=None)
@@ -458,7 +459,7 @@ class Flow:
         outcome = result.outcome
         assert outcome is not None
         lines = [f"🏁 **{game_title(self.service.engine(record), record)} is over.** "
-                 f"{format_names(outcome.reason, record.names)}"]
+                 f"{texts(record)(outcome.reason)}"]
         for place, seat in enumerate(outcome.ranking, start=1):
             crown = " 👑" if seat in outcome.winners else ""
             score = outcome.scores[seat]
@@ -477,9 +478,9 @@ class Flow:
             engine = self.service.engine(record)
             state = self.service.state(record)
             view = engine.player_view(state, seat)
-            names = record.names
+            names, tx = record.names, texts(record)
             file = await self.bot.delivery.image_file(
-                lambda: renders.private_image(record.game_id, view, names), "private",
+                lambda: renders.private_image(record.game_id, view, names, tx), "private",
                 self.bot.delivery.upload_limit(record.guild_id))
             text = f"🔒 Your private view of {game_title(engine, record)} (seat {'ABCDEF'[seat]})."
             if file is None:
@@ -502,7 +503,7 @@ class Flow:
                 for e in entry.events:
                     vis = e.get("visible_to")
                     if vis is None or (seat is not None and seat in vis):
-                        lines.append(("🔒 " if vis is not None else "") + format_names(e["text"], record.names))
+                        lines.append(("🔒 " if vis is not None else "") + texts(record).event(e))
             text = "\n".join(lines[-limit:]) or "Nothing has happened yet."
             chunks = split_text(f"📜 Log of game #{record.id} (last {min(limit, len(lines))} lines)\n{text}")
             for chunk in chunks[-3:]:

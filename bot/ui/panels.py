@@ -3,7 +3,7 @@ private "Play" panel of a seat's legal actions (design §5: every action by taps
 
 A panel shows the engine's ``prompt`` and its legal actions: as buttons when there are
 at most ``MAX_BUTTONS``; as select menus of 25 (paginated) when more; and in two steps
-(first the ``action_group``, then the action) when the engine groups a long list.
+through the steps of ``Engine.action_path`` (``engines/decisions.py``) for long lists.
 """
 
 from __future__ import annotations
@@ -14,17 +14,16 @@ from typing import Any
 
 import discord
 
-from bot.service import format_names
+from bot.service import texts
 from bot.storage import GameRecord
+from bot.text import Texts
 from bot.ui.components import ActionButton, ActionSelect, BoardButton, LobbyButton, NavButton
 from bot.ui.limits import EMBED_DESCRIPTION, EMBED_TITLE, SELECT_OPTIONS, clip, pages
-from engines.base import Engine, State
+from engines.base import Engine, State, seat_letter
+from engines.decisions import Choice, DecisionTree
 
 MAX_BUTTONS = 20
 """At most this many actions are shown as buttons (4 rows of 5; the 5th row navigates)."""
-
-GROUP_THRESHOLD = 20
-"""Lists longer than this are shown in two steps when the engine groups them."""
 
 COLOUR = 0x6B3FA0
 
@@ -88,13 +87,13 @@ def board_embed(engine: Engine, record: GameRecord, state: State | None, *, imag
     if record.status == "finished" and state is not None:
         outcome = engine.outcome(state)
         if outcome is not None:
-            lines.append(f"🏁 **Game over.** {format_names(outcome.reason, record.names)}")
+            lines.append(f"🏁 **Game over.** {texts(record)(outcome.reason)}")
     elif record.status == "abandoned":
         lines.append("⛔ This game was ended by a moderator.")
     elif state is not None:
         waiting = sorted(s for s in engine.to_move(state) if s >= 0)
         if waiting:
-            prompt = engine.prompt(state, waiting[0])
+            prompt = texts(record)(engine.prompt(state, waiting[0]))
             lines.append(f"⏳ Waiting for {mention_list(record, waiting)}: {prompt}")
             if record.deadline:
                 lines.append(f"Timer: <t:{int(record.deadline)}:R>")
@@ -122,94 +121,95 @@ def board_view(record: GameRecord, *, play: bool = True) -> discord.ui.View | No
 
 
 def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, page: int = 0,
-                group: int | None = None, note: str = "") -> Panel:
-    """The private panel of ``seat``'s legal actions.
+                path: tuple[int, ...] = (), note: str = "") -> Panel:
+    """The private panel of ``seat``'s legal actions, one step of the engine's
+    ``DecisionTree`` (``engines/decisions.py``) at a time, with Back.
 
     Args:
         page: the page of a long list (0-based).
-        group: None = decide automatically; -1 = show the group list; -2 = ungrouped;
-            k ≥ 0 = the actions of group k (groups in order of first appearance).
+        path: the steps taken so far (indices from the root; a stale path shows the root).
         note: a line shown above the prompt (e.g. "✓ You chose Lust.").
     """
+    tx = texts(record)
     header = f"{note}\n" if note else ""
-    you = f"*{game_title(engine, record)} · you are seat {'ABCDEF'[seat]}*"
-    actions = list(engine.legal_actions(state, seat))
-    if not actions:
+    you = f"*{game_title(engine, record)} · you are seat {seat_letter(seat)}*"
+    tree = DecisionTree.of(engine, state, seat)
+    if not tree.actions:
         waiting = sorted(s for s in engine.to_move(state) if s >= 0)
         text = "Nothing for you to decide right now."
         if waiting:
             text += f" Waiting for {mention_list(record, waiting)}."
         return Panel(f"{header}{text}\n{you}", None)
-    prompt = engine.prompt(state, seat)
-    labels = [engine.action_label(state, a) for a in actions]
-    groups = [engine.action_group(state, a) for a in actions]
-    group_names = list(dict.fromkeys(g for g in groups if g is not None))
+    try:
+        choices, trail = tree.node(path)
+    except KeyError:
+        path, page = (), 0
+        choices, trail = tree.node(path)
+    prompt = tx(engine.prompt(state, seat))
+    title = " — ".join([prompt, *(tx(t) for t in trail)])
     view = discord.ui.View(timeout=None)
-    version = record.version
-
-    if group is None:
-        two_step = 1 < len(group_names) <= MAX_BUTTONS and len(actions) > GROUP_THRESHOLD
-        group = -1 if two_step else -2
-    if group == -1 and 1 < len(group_names) <= MAX_BUTTONS:
-        # step 1: choose a group
-        lines = [f"{header}**{prompt}**", "Step 1 of 2 — pick one; its choices follow:", you]
-        _add_choices(view, record.id, version,
-                     [(i, name) for i, name in enumerate(group_names)], page, group, nav_groups=True)
-        return Panel("\n".join(lines), view)
-    indices = list(range(len(actions)))
-    title = prompt
-    if group >= 0:
-        if group >= len(group_names):
-            group = -2
-        else:
-            name = group_names[group]
-            indices = [i for i in indices if groups[i] == name]
-            title = f"{prompt} — {name}"
-    choices = [(i, labels[i]) for i in indices]
-    _add_choices(view, record.id, version, choices, page, group, nav_groups=False)
-    if group >= 0:
-        view.add_item(NavButton(record.id, version, 0, -1, NAV_LABELS[2]))
-    return Panel(f"{header}**{title}**\n{you}", view)
+    steps = any(c.step is not None for c in choices)
+    lines = [f"{header}**{title}**"]
+    if steps:
+        lines.append("Pick one; its choices follow:")
+    lines.append(you)
+    _add_choices(view, record.id, record.version, tx, choices, page, path)
+    if path:
+        view.add_item(NavButton(record.id, record.version, 0, path[:-1], NAV_LABELS[2]))
+    return Panel("\n".join(lines), view)
 
 
 HINT_SEPARATOR = " — "
-"""An action label ``"Greed 貪欲 — Take 2 equal dice"`` is a name plus a hint: such lists
-are shown as a select menu with the hint as each option's description."""
+"""A legacy string label ``"Greed 貪欲 — Take 2 equal dice"`` is a name plus a hint."""
 
 
-def _add_choices(view: discord.ui.View, game: int, version: int, choices: list[tuple[int, str]],
-                 page: int, group: int, *, nav_groups: bool) -> None:
-    """Buttons (≤ MAX_BUTTONS short labels) or a paginated select (long lists, or labels
-    with hints), plus Prev/Next. With ``nav_groups`` the choices are groups (never more
-    than MAX_BUTTONS, see build_panel) and always buttons."""
-    hinted = any(HINT_SEPARATOR in label for _, label in choices)
-    if nav_groups or (len(choices) <= MAX_BUTTONS and not hinted):
-        for index, label in choices:
-            if nav_groups:
-                view.add_item(NavButton(game, version, 0, index, label, discord.ButtonStyle.primary))
+def _label_hint(tx: Texts, choice: Choice) -> tuple[str, str | None]:
+    label = tx(choice.label)
+    hint = tx(choice.hint) if choice.hint is not None else None
+    if hint is None and isinstance(choice.label, str) and HINT_SEPARATOR in label:
+        label, _, hint = label.partition(HINT_SEPARATOR)
+    return label, hint or None
+
+
+def _add_choices(view: discord.ui.View, game: int, version: int, tx: Texts, choices: list[Choice],
+                 page: int, path: tuple[int, ...]) -> None:
+    """Buttons (≤ MAX_BUTTONS short labels, no hints) or a paginated select, plus
+    Prev/Next. Steps are always buttons (a node has at most MAX_BUTTONS steps) or, when
+    there are more, select options that open the step."""
+    shown = [(c, *_label_hint(tx, c)) for c in choices]
+    hinted = any(hint for _, _, hint in shown)
+    if len(shown) <= MAX_BUTTONS and (not hinted or all(c.step is not None for c, _, _ in shown)):
+        for choice, label, _ in shown:
+            if choice.step is not None:
+                view.add_item(NavButton(game, version, 0, (*path, choice.step), label,
+                                        discord.ButtonStyle.primary))
             else:
-                view.add_item(ActionButton(game, version, index, label))
+                assert choice.action is not None
+                view.add_item(ActionButton(game, version, choice.action, label))
         return
-    total = pages(len(choices), SELECT_OPTIONS)
+    total = pages(len(shown), SELECT_OPTIONS)
     page = max(0, min(page, total - 1))
-    chunk = choices[page * SELECT_OPTIONS:(page + 1) * SELECT_OPTIONS]
+    chunk = shown[page * SELECT_OPTIONS:(page + 1) * SELECT_OPTIONS]
     placeholder = f"Choose… (page {page + 1}/{total})" if total > 1 else "Choose…"
     options = []
-    for index, label in chunk:
-        name, _, hint = label.partition(HINT_SEPARATOR)
-        options.append(ActionSelect.option(index, name, hint or None))
-    view.add_item(ActionSelect(game, version, page, options, placeholder))
+    for choice, label, hint in chunk:
+        if choice.step is not None:
+            options.append(ActionSelect.option(f"s{choice.step}", f"{label} ▸", hint))
+        else:
+            assert choice.action is not None
+            options.append(ActionSelect.option(str(choice.action), label, hint))
+    view.add_item(ActionSelect(game, version, page, options, placeholder, path=path))
     if total > 1:
-        view.add_item(NavButton(game, version, max(0, page - 1), group, NAV_LABELS[0], disabled=page == 0))
-        view.add_item(NavButton(game, version, min(total - 1, page + 1), group, NAV_LABELS[1],
+        view.add_item(NavButton(game, version, max(0, page - 1), path, NAV_LABELS[0], disabled=page == 0))
+        view.add_item(NavButton(game, version, min(total - 1, page + 1), path, NAV_LABELS[1],
                                 disabled=page >= total - 1))
 
 
 def offered_choices(components: list[dict[str, Any]]) -> list[tuple[str, str, str | None]]:
     """What a posted panel offers, read back from its message payload's ``components``:
     ``(kind, custom_id, value)`` with kind ``"button"`` (an action), ``"select"`` (one
-    option of an action select, ``value`` set) or ``"group"`` (step one of a two-step
-    choice). Disabled items and paging/back buttons are left out. Used by the test
+    option of an action select, ``value`` set) or ``"group"`` (a step of a multi-step
+    choice: a button, or a select option when ``value`` is set). Disabled items and paging/back buttons are left out. Used by the test
     driver, the playground tools and the benchmark."""
     out: list[tuple[str, str, str | None]] = []
     for row in components:
@@ -220,7 +220,8 @@ def offered_choices(components: list[dict[str, Any]]) -> list[tuple[str, str, st
             if cid.startswith("a:"):
                 out.append(("button", cid, None))
             elif cid.startswith("as:"):
-                out += [("select", cid, o["value"]) for o in c.get("options", [])]
+                out += [("group" if o["value"].startswith("s") else "select", cid, o["value"])
+                        for o in c.get("options", [])]
             elif cid.startswith("n:") and c.get("label") not in NAV_LABELS:
                 out.append(("group", cid, None))
     return out

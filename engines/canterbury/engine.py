@@ -1,4 +1,4 @@
-"""The Road to Canterbury rules engine (spec ``shared/rules/canterbury.md``).
+"""The Road to Canterbury rules engine (spec ``docs/rules/canterbury.md``).
 
 Players are crooked pardoners: each turn they play one card (a Sin card on a
 pilgrim, a Pardon for coins, or a Relic), refill their hand, resolve pilgrim

@@ -1,4 +1,4 @@
-"""Carnival of Sins rules engine (spec ``/work/shared/rules/carnival.md``).
+"""Carnival of Sins rules engine (spec ``docs/rules/carnival.md``).
 
 Seven rounds; each round the Devil holder rolls seven dice (chance ``roll``), every
 player secretly picks a sin card (R2, simultaneous), the cards are revealed and
@@ -846,7 +846,7 @@ class CarnivalEngine(Engine):
             state["phase"] = "over"
             res = self.outcome(state)
             assert res is not None
-            events.append(Event("game_over", res.reason, res.to_json()))
+            events.append(Event("game_over", str(res.reason), res.to_json()))
         else:
             state["phase"] = "roll"
 

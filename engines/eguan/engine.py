@@ -1,4 +1,4 @@
-"""E Guan (惡貫) rules engine (spec /work/shared/rules/eguan.md).
+"""E Guan (惡貫) rules engine (spec docs/rules/eguan.md).
 
 Villains overlap deed cards on a personal 4 × 4 half-card board, earn Infamy from
 visible Evil icons and score title bonuses at the end. The engine is pure: a state

@@ -1,4 +1,4 @@
-"""The Way to Heaven (天路) rules engine (spec /work/shared/rules/heaven.md).
+"""The Way to Heaven (天路) rules engine (spec docs/rules/heaven.md).
 
 State layout (plain JSON dict):
     game, state_version, players, options

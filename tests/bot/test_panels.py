@@ -78,20 +78,24 @@ def check_limits(rows: list[dict[str, Any]]) -> None:
     assert len(ids) == len(set(ids))
 
 
+def _path(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split(".")) if text else ()
+
+
 def reachable(engine: Engine) -> tuple[dict[int, str], int]:
-    """Walk every page and group of the panel as a player could (Prev/Next/group/Back
-    buttons); returns {action index: label shown} and the number of distinct pages of
-    actions seen."""
+    """Walk every page and step of the panel as a player could (Prev/Next/step/Back
+    buttons and step options in selects); returns {action index: label shown} and the
+    number of distinct pages of actions seen."""
     found: dict[int, str] = {}
     pages: set[frozenset[int]] = set()
-    seen: set[tuple[int, int | None]] = set()
-    todo: list[tuple[int, int | None]] = [(0, None)]
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+    todo: list[tuple[int, tuple[int, ...]]] = [(0, ())]
     while todo:
-        page, group = todo.pop()
-        if (page, group) in seen:
+        page, path = todo.pop()
+        if (page, path) in seen:
             continue
-        seen.add((page, group))
-        panel = build_panel(engine, record(), {}, 0, page=page, group=group)
+        seen.add((page, path))
+        panel = build_panel(engine, record(), {}, 0, page=page, path=path)
         assert panel.view is not None and len(panel.content) <= 2000
         rows = panel.view.to_components()
         check_limits(rows)
@@ -103,11 +107,15 @@ def reachable(engine: Engine) -> tuple[dict[int, str], int]:
                 found[int(parts[2])] = c["label"]
                 shown.add(int(parts[2]))
             elif kind == "as":
+                here = _path(parts[3]) if len(parts) > 3 else ()
                 for o in c["options"]:
+                    if o["value"].startswith("s"):
+                        todo.append((0, (*here, int(o["value"][1:]))))
+                        continue
                     found[int(o["value"])] = o["label"] + (f" — {o['description']}" if o.get("description") else "")
                     shown.add(int(o["value"]))
             elif kind == "n" and not c.get("disabled"):
-                todo.append((int(parts[2]), int(parts[3])))
+                todo.append((int(parts[2]), _path(parts[3])))
         if shown:
             pages.add(frozenset(shown))
     return found, len(pages)
@@ -139,10 +147,13 @@ async def test_a_group_larger_than_a_page_is_paged_inside_the_group() -> None:
     assert sorted(found) == list(range(60))
 
 
-async def test_too_many_groups_fall_back_to_pages() -> None:
-    engine = ManyChoices(60, group=lambda i: f"pair {i // 2}")   # 30 groups: more than buttons allow
+async def test_more_steps_than_buttons_are_a_paged_select_of_steps() -> None:
+    engine = ManyChoices(60, group=lambda i: f"pair {i // 2}")   # 30 steps: more than buttons allow
+    first = build_panel(engine, record(), {}, 0)
+    (select,) = first.view.to_components()[0]["components"]
+    assert select["type"] == 3 and [o["value"] for o in select["options"]] == [f"s{k}" for k in range(25)]
     found, panels = reachable(engine)
-    assert sorted(found) == list(range(60)) and panels == 3
+    assert sorted(found) == list(range(60)) and panels == 30
 
 
 async def test_hinted_and_over_long_labels_are_clipped_into_options() -> None:
@@ -175,9 +186,10 @@ async def test_grouped_groups_with_long_names_and_a_stale_page_number() -> None:
     found, _ = reachable(engine)
     assert sorted(found) == list(range(60))
     # a page number past the end (an old Next button) shows the last page, never an error
-    panel = build_panel(ManyChoices(60), record(), {}, 0, page=99, group=-2)
+    panel = build_panel(ManyChoices(60), record(), {}, 0, page=99)
     (select,) = panel.view.to_components()[0]["components"]
     assert [o["value"] for o in select["options"]] == [str(i) for i in range(50, 60)]
-    # a group index that no longer exists falls back to the whole list
-    panel = build_panel(engine, record(), {}, 0, group=17)
+    # a step that no longer exists (an old Back or step button) falls back to the first step
+    panel = build_panel(engine, record(), {}, 0, path=(17,))
+    assert panel.content == build_panel(engine, record(), {}, 0).content
     check_limits(panel.view.to_components())

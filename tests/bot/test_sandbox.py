@@ -1,6 +1,6 @@
 """Tests of the offline Discord itself (bot/sandbox/fakecord.py), driven by a tiny throwaway discord.py bot.
 
-Each Discord limit of shared/DISCORD.md must come back with Discord's status, code and error shape, and be
+Each Discord limit of docs/DISCORD.md must come back with Discord's status, code and error shape, and be
 recorded in ``fake.violations``; selects, autocomplete, USER options, threads, DMs and permissions must
 round-trip through the real discord.py.
 """

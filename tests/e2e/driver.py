@@ -116,7 +116,7 @@ class Driver:
         """Press a button or pick a select value in ``panel``; returns the token."""
         kind, cid, value = choice
         panel = self.fake.messages[int(panel["id"])]
-        if kind == "select":
+        if value is not None:  # an action or a step offered in a select
             token = await self.fake.select(user, panel, cid, [str(value)])
         else:
             token = await self.fake.click(user, panel, cid)

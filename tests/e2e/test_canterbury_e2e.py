@@ -198,7 +198,7 @@ class LeakWatch:
         step_payouts: set[int] = set()
         for entry in log[self.log_len:]:
             for e in entry.events:
-                line = format_names(e["text"], record.names)
+                line = format_names(e, record.names, record.game_id)
                 if e["visible_to"] is None:
                     self.public_lines.add(line)
                     data = e["data"]

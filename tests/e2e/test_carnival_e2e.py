@@ -130,7 +130,7 @@ async def test_nothing_secret_reaches_a_public_message(driver: Driver, players, 
     for entry in await bot.repo.log(game):
         for e in entry.events:
             if e["visible_to"] is not None:
-                private_lines.add(format_names(e["text"], record.names))
+                private_lines.add(format_names(e, record.names, record.game_id))
     public = driver.public_messages()
     texts = [m["content"] + " ".join(str(e) for e in m["embeds"]) for m in public]
     assert texts

@@ -1,4 +1,4 @@
-"""The failure modes of ``shared/DISCORD.md`` as end-to-end tests against the offline
+"""The failure modes of ``docs/DISCORD.md`` as end-to-end tests against the offline
 Discord, with Carnival of Sins games (the ``fake`` fixture also fails a test on any
 logged error, any Discord-limit violation and any unanswered interaction)."""
 
@@ -157,9 +157,9 @@ async def test_a_slow_render_is_acknowledged_in_time_and_the_board_arrives_by_ed
     edits_before = sum(1 for kind, m in fake.message_log if kind == "edit" and m["id"] == str(board_id))
     real = renders.board_image
 
-    def slow(game_id: str, view: dict[str, Any], names: Any) -> Image.Image:
+    def slow(game_id: str, view: dict[str, Any], names: Any, text: Any = None) -> Image.Image:
         time.sleep(3.5)
-        return real(game_id, view, names)
+        return real(game_id, view, names, text)
 
     monkeypatch.setattr(renders, "board_image", slow)
     panel = await driver.open_panel(alice, game)
@@ -284,7 +284,7 @@ async def test_board_edited_hundreds_of_times_keeps_one_image_and_reposts_when_r
     game = await driver.start_game("carnival", [alice, bob])
     calls = 0
 
-    def cheap(game_id: str, view: dict[str, Any], names: Any) -> Image.Image:
+    def cheap(game_id: str, view: dict[str, Any], names: Any, text: Any = None) -> Image.Image:
         nonlocal calls
         calls += 1
         return Image.new("RGB", (48, 32), (calls % 256, 40, 90))
@@ -360,9 +360,9 @@ async def test_no_secret_in_any_public_artefact_dm_or_log_view(driver: Driver, p
     seen_views: list[dict[str, Any]] = []
     real = renders.board_image
 
-    def spy(game_id: str, view: dict[str, Any], names: Any) -> Image.Image:
+    def spy(game_id: str, view: dict[str, Any], names: Any, text: Any = None) -> Image.Image:
         seen_views.append(copy.deepcopy(view))
-        return real(game_id, view, names)
+        return real(game_id, view, names, text)
 
     monkeypatch.setattr(renders, "board_image", spy)
     game = await driver.start_game("carnival", [alice, bob, carol])
@@ -380,7 +380,7 @@ async def test_no_secret_in_any_public_artefact_dm_or_log_view(driver: Driver, p
     for entry in await bot.repo.log(game):
         for e in entry.events:
             if e["visible_to"] is not None:
-                private_lines.add(format_names(e["text"], record.names))
+                private_lines.add(format_names(e, record.names, record.game_id))
     assert private_lines
     public = driver.public_messages()
     texts = [m["content"] + " ".join(str(e) for e in m["embeds"]) for m in public]

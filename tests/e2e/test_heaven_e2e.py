@@ -241,13 +241,13 @@ async def test_whole_game_by_clicks(fixed_seed, driver: Driver, players, bot: Ga
         assert f"<@{record.user_of(seat)}>" in final["content"]
     assert await bot.service.replay_matches(game)
     log = await bot.repo.log(game)
-    texts = [e["text"] for entry in log for e in entry.events]
+    texts = [format_names(e, record.names, record.game_id) for entry in log for e in entry.events]
     assert any("preset answer" in t for t in texts)          # auto_advance / auto_draw were used
     assert any(t.endswith("advances to space 1.") for t in texts)
     board = await driver.board(game)
     assert len(board["attachments"]) == 1 and "Game over" in board["embeds"][0]["description"]
     # private lines (draws, own picks) never reached a public message either
-    private_lines = {format_names(e["text"], record.names) for entry in log for e in entry.events
+    private_lines = {format_names(e, record.names, record.game_id) for entry in log for e in entry.events
                      if e["visible_to"] is not None}
     assert any(line.startswith("You draw") for line in private_lines)
     texts = public_texts(driver)
@@ -335,7 +335,7 @@ async def test_auto_defend_plays_the_guardian_without_asking(fixed_seed, driver:
     names = record.names
     assert any(f"{names[t]} guards with {CARDS[guards[0]].short}!" in text for text in public_texts(driver))
     log = await bot.repo.log(game)
-    preset = [e for entry in log for e in entry.events if e["kind"] == "auto" and "GUARD" in e["text"]]
+    preset = [e for entry in log for e in entry.events if e["kind"] == "auto" and "GUARD" in format_names(e, record.names, record.game_id)]
     assert preset and all(e["visible_to"] == [t] for e in preset)
     assert all(e["visible_to"] is not None for entry in log for e in entry.events if e["kind"] == "auto")
 

@@ -1,4 +1,4 @@
-"""Rule tests for Carnival of Sins (spec /work/shared/rules/carnival.md).
+"""Rule tests for Carnival of Sins (spec docs/rules/carnival.md).
 
 One test per worked example E1–E19 (named after the rule it checks), the §2.4
 geometry tables, option ranges, chance validation and every error class.

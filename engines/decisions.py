@@ -1,0 +1,168 @@
+"""Multi-step decisions: the one shared helper every engine's choices go through.
+
+An engine says, per legal action, the steps a player taps through before it
+(``Engine.action_path``: a card, then a target, …) and the action's own label
+(``Engine.action_label``). ``DecisionTree`` arranges the legal actions of a seat into
+those steps, so the host can show one step at a time with Back, and no state changes
+until a whole action is chosen (nothing half-applied, DESIGN.md §5 "every action is
+reachable by taps").
+
+Shapes: a *path* is a tuple of step indices from the root (``()`` is the root, ``(2,)``
+the third option of the root, ``(2, 0)`` the first option inside it). A node's options
+are ``Choice`` values: a leaf (``action`` = index into the legal actions) or a step
+(``step`` = the index to append to the path).
+
+Policy (the same for every game):
+
+* a seat with at most ``FLAT_LIMIT`` legal actions sees them all at once, labelled by
+  their last step and their own label, unless the engine marks steps as ``forced``;
+* a step with a single option is skipped (its option is shown in its place);
+* paths longer than ``MAX_DEPTH`` are refused (``ValueError``): custom ids carry them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.base import Action, Engine, Msg, Seat, State, Text
+
+FLAT_LIMIT = 20
+"""At most this many legal actions are listed flat, without steps."""
+
+MAX_DEPTH = 4
+"""The deepest path an engine may declare."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a decision node.
+
+    Attributes:
+        label: what the option says (a step's label, or the action's label).
+        hint: a short description under the label, or None.
+        action: index into ``DecisionTree.actions`` when choosing this applies an action.
+        step: index to append to the path when choosing this opens a step.
+        size: how many legal actions lie under this option (1 for a leaf).
+    """
+
+    label: Text
+    hint: Text | None = None
+    action: int | None = None
+    step: int | None = None
+    size: int = 1
+
+
+@dataclass
+class _Node:
+    label: Text | None
+    children: list[_Node] = field(default_factory=list)
+    keys: dict[str, int] = field(default_factory=dict)
+    action: int | None = None
+
+    def count(self) -> int:
+        return 1 if self.action is not None else sum(c.count() for c in self.children)
+
+
+def _key(text: Text) -> str:
+    return repr(text.to_json()) if isinstance(text, Msg) else text
+
+
+class DecisionTree:
+    """The legal actions of one seat arranged into steps (see the module docstring).
+
+    Args:
+        actions: the legal actions, in the engine's order.
+        labels: ``action_label`` of each action.
+        hints: ``action_hint`` of each action.
+        paths: ``action_path`` of each action.
+        flat: list everything at once (the caller decided the list is short).
+
+    Raises:
+        ValueError: the sequences differ in length, or a path is deeper than MAX_DEPTH.
+    """
+
+    def __init__(self, actions: Sequence[Action], labels: Sequence[Text], hints: Sequence[Text | None],
+                 paths: Sequence[tuple[Text, ...]], *, flat: bool = False) -> None:
+        if not len(actions) == len(labels) == len(hints) == len(paths):
+            raise ValueError("actions, labels, hints and paths must have one entry per action")
+        self.actions = list(actions)
+        self.labels = list(labels)
+        self.hints = list(hints)
+        self.paths = [() if flat else tuple(p) for p in paths]
+        self.root = _Node(None)
+        for index, path in enumerate(self.paths):
+            if len(path) > MAX_DEPTH:
+                raise ValueError(f"action {index} has a path of {len(path)} steps (max {MAX_DEPTH})")
+            node = self.root
+            for step in path:
+                key = _key(step)
+                if key not in node.keys:
+                    node.keys[key] = len(node.children)
+                    node.children.append(_Node(step))
+                node = node.children[node.keys[key]]
+            node.children.append(_Node(labels[index], action=index))
+
+    @classmethod
+    def of(cls, engine: Engine, state: State, seat: Seat) -> DecisionTree:
+        """The tree of ``seat``'s legal actions in ``state`` (flat when there are at most
+        ``FLAT_LIMIT`` of them)."""
+        actions = list(engine.legal_actions(state, seat))
+        return cls(
+            actions,
+            [engine.action_label(state, a) for a in actions],
+            [engine.action_hint(state, a) for a in actions],
+            [engine.action_path(state, a) for a in actions],
+            flat=len(actions) <= FLAT_LIMIT,
+        )
+
+    def _walk(self, path: Sequence[int]) -> tuple[_Node, tuple[Text, ...], tuple[int, ...]]:
+        node, trail, real = self._skip(self.root, (), ())
+        for index in path:
+            if node.action is not None or not 0 <= index < len(node.children):
+                raise KeyError(tuple(path))
+            node, trail, real = self._skip(node.children[index], (*trail, node.children[index].label or ""),
+                                           (*real, index))
+        return node, trail, real
+
+    @staticmethod
+    def _skip(node: _Node, trail: tuple[Text, ...], real: tuple[int, ...]
+              ) -> tuple[_Node, tuple[Text, ...], tuple[int, ...]]:
+        # a step with one option opens that option at once
+        while node.action is None and len(node.children) == 1 and node.children[0].action is None:
+            node = node.children[0]
+            trail = (*trail, node.label or "")
+            real = (*real, 0)
+        return node, trail, real
+
+    def node(self, path: Sequence[int] = ()) -> tuple[list[Choice], tuple[Text, ...]]:
+        """The options at ``path`` and the labels of the steps taken to get there.
+
+        Raises:
+            KeyError: ``path`` does not lead to a step (stale or forged).
+        """
+        node, trail, _ = self._walk(path)
+        if node.action is not None:
+            raise KeyError(tuple(path))
+        out: list[Choice] = []
+        for index, child in enumerate(node.children):
+            if child.action is not None:
+                out.append(Choice(self.labels[child.action], self.hints[child.action], action=child.action))
+                continue
+            leaf = child
+            while leaf.action is None and len(leaf.children) == 1:
+                leaf = leaf.children[0]
+            if leaf.action is not None:  # a step with a single action: offer that action
+                out.append(Choice(child.label or "", self.hints[leaf.action], action=leaf.action))
+            else:
+                out.append(Choice(child.label or "", None, step=index, size=child.count()))
+        return out, trail
+
+    def depth_of(self, path: Sequence[int]) -> int:
+        """How many steps ``path`` has taken (0 at the root); KeyError for a bad path."""
+        return len(self._walk(path)[1])
+
+    def describe(self) -> list[dict[str, Any]]:
+        """Every action with its full path of step labels (for tests and golden files)."""
+        return [{"path": list(p), "label": lab} for p, lab in zip(self.paths, self.labels, strict=True)]
