@@ -416,7 +416,6 @@ class Flow:
     async def after(self, result: ActResult, *, board: bool = True) -> None:
         """Deliver an applied action: public event lines, the board, turn pings, the end."""
         record = result.game
-        names = record.names
         tx = texts(record)
         lines = [tx.event(e) for e in result.events if e.visible_to is None]
         delivery = self.bot.delivery
