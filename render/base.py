@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import io
 import logging
+import math
 import os
 import re
 import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -274,8 +276,7 @@ def draw_text(
     stroke = max(1, size // 26) if bold and not has_bold_face() else 0
     runs = text_runs(text)
     if len(runs) <= 1 and all(path is None for _, path in runs):
-        draw.text(xy, "".join(r for r, _ in runs), font=font(size, bold), fill=fill, anchor=anchor,
-                  stroke_width=stroke, stroke_fill=fill)
+        _blit(draw, xy, "".join(r for r, _ in runs), font(size, bold), fill, anchor, stroke)
         return
     # several fonts: lay the runs out left to right from the anchor's left edge
     widths = [_run_font(path, size, bold).getlength(run) for run, path in runs]
@@ -289,9 +290,37 @@ def draw_text(
                     "d": -descent, "b": -descent}.get(vertical, 0.0)
     for (run, path), width in zip(runs, widths, strict=True):
         face = _run_font(path, size, bold)
-        draw.text((x, baseline), run, font=face, fill=fill, anchor="ls",
-                  stroke_width=stroke if path is None else 0, stroke_fill=fill)
+        _blit(draw, (x, baseline), run, face, fill, "ls", stroke if path is None else 0)
         x += width
+
+
+MEMO_TEXT = True
+"""Reuse rasterized text (same string, face, size, anchor, stroke and sub-pixel start):
+the same pixels as ``ImageDraw.text`` at a fraction of the cost (a board draws the same
+labels at every update). Off only to measure it."""
+
+
+@lru_cache(maxsize=4096)
+def _mask(face: ImageFont.FreeTypeFont, text: str, mode: str, stroke: int, anchor: str,
+          start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
+    return face.getmask2(text, mode, None, None, None, stroke, anchor, 0, start, stroke_filled=True)
+
+
+def _blit(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,
+          face: ImageFont.FreeTypeFont | ImageFont.ImageFont, fill: tuple[int, int, int], anchor: str,
+          stroke: int) -> None:
+    """``draw.text(xy, text, font=face, fill=fill, anchor=anchor, stroke_width=stroke,
+    stroke_fill=fill)``, with the glyph mask memoized (``MEMO_TEXT``); the same steps as
+    Pillow's ``ImageDraw.text`` for one line of text, so the pixels are identical."""
+    if not MEMO_TEXT or "\n" in text or not isinstance(face, ImageFont.FreeTypeFont) or not text:
+        draw.text(xy, text, font=face, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill)
+        return
+    ink, fill_ink = draw._getink(fill)
+    colour = ink if ink is not None else fill_ink
+    x, y = xy
+    start = (math.modf(x)[0], math.modf(y)[0])
+    mask, offset = _mask(face, text, draw.fontmode, stroke, anchor, start)
+    draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, colour)
 
 
 @lru_cache(maxsize=1)
