@@ -71,7 +71,8 @@ class Games(commands.GroupCog, group_name="game"):
     @app_commands.command(name="new")
     @app_commands.describe(game="Which game", options="Game options as key=value (autocomplete lists them)",
                            timer="Time each player has per decision (default 24 hours)")
-    @app_commands.choices(game=GAME_CHOICES, timer=TIMER_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(timer=TIMER_CHOICES)
     @app_commands.autocomplete(options=options_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
                   timer: int | None = None) -> None:

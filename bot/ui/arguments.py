@@ -30,7 +30,11 @@ def game_number(text: object) -> int | None:
     return int(digits) if digits.isdigit() else None
 
 
-async def game_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+ChoiceList = list[app_commands.Choice[int | float | str]]
+"""What an autocomplete answers (the values here are game numbers as text)."""
+
+
+async def game_choices(interaction: discord.Interaction, current: str) -> ChoiceList:
     """The caller's lobbies and running games in this server, with the other games of
     this channel: those waiting on the caller first, then this channel's; filtered by
     what was typed (``current``, matched against the label)."""
@@ -47,7 +51,7 @@ async def game_choices(interaction: discord.Interaction, current: str) -> list[a
         in_channel = interaction.channel_id in (g.channel_id, g.thread_id)
         return not waiting, not in_channel, g.id
 
-    out: list[app_commands.Choice[str]] = []
+    out: ChoiceList = []
     for g in sorted(games.values(), key=rank):
         seat = g.seat_of(user)
         waiting = seat is not None and seat in g.waiting
@@ -78,7 +82,7 @@ class GameArgument(app_commands.Transformer[Any]):
         return await flow_of(interaction).ctx.service.get(number)
 
     async def autocomplete(self, interaction: discord.Interaction, value: Any, /,
-                           ) -> list[app_commands.Choice[str]]:
+                           ) -> ChoiceList:
         return await game_choices(interaction, str(value))
 
 

@@ -3,8 +3,9 @@ the game service, the repository, the delivery layer, the settings and the clock
 passed in as one ``HostContext`` — never the bot class, so ``bot/app.py`` and
 ``bot/ui/`` import each other in one direction only (``bot.app`` → ``bot.ui``).
 
-It also counts the handlers in flight (``wait_idle``), answers privately
-(``refuse``) and finds the game a command means (``resolve_game``, ``seated``).
+It also counts the handlers in flight (``wait_idle``), keeps delivery failures after a
+committed move from surfacing (``delivered``) and finds the game a command means
+(``resolve_game``, ``seated``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 import discord
 
 from bot.service import HostError
-from bot.ui.limits import MESSAGE_CHARS, clip
 from engines.registry import get as get_engine
 
 if TYPE_CHECKING:
@@ -92,16 +92,6 @@ class HostContext:
             await self.delivery.drain()
             if self._busy == 0:
                 return
-
-    @staticmethod
-    async def refuse(interaction: discord.Interaction, text: str) -> None:
-        """Answer privately (a new ephemeral message), whatever was answered before;
-        ``text`` is clipped to one message."""
-        text = clip(text, MESSAGE_CHARS)
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
 
     @staticmethod
     async def delivered(step: Awaitable[None]) -> None:

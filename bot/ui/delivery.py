@@ -97,11 +97,12 @@ class Delivery:
                                           everyone=False)
         last: discord.Message | None = None
         for i, chunk in enumerate(chunks):
-            kwargs: dict[str, object] = {"allowed_mentions": allowed}
-            if view is not None and i == len(chunks) - 1:
-                kwargs["view"] = view
+            channel = self.channel(channel_id)
             try:
-                last = await self.channel(channel_id).send(chunk, **kwargs)  # type: ignore[arg-type]
+                if view is not None and i == len(chunks) - 1:
+                    last = await channel.send(chunk, allowed_mentions=allowed, view=view)
+                else:
+                    last = await channel.send(chunk, allowed_mentions=allowed)
             except discord.HTTPException as exc:
                 log.warning("could not post in channel %s: %s", channel_id, exc)
                 return None
@@ -167,10 +168,11 @@ class Delivery:
         if embed is None or file is None:
             embed, file, view = await self.board_payload(record)
         channel_id = record.home_channel_id
-        kwargs: dict[str, object] = {"embed": embed, "file": file}
+        channel = self.channel(channel_id)
         if view is not None:
-            kwargs["view"] = view
-        message = await self.channel(channel_id).send(**kwargs)  # type: ignore[arg-type]
+            message = await channel.send(embed=embed, file=file, view=view)
+        else:
+            message = await channel.send(embed=embed, file=file)
         await self.repo.set_fields(record.id, board_channel_id=channel_id, board_message_id=message.id)
 
     async def board_payload(self, record: GameRecord) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
