@@ -18,16 +18,21 @@ from engines.registry import ENGINES
 CHOICES = 25
 """Discord shows at most this many autocomplete choices."""
 
+MAX_DIGITS = 18
+"""Longer numbers are no game's (and would not fit the database's integers)."""
+
 
 def game_number(text: object) -> int | None:
     """``"#12"``, ``" 12 "`` or ``12`` → 12; None for anything else (the raw value of a
     ``game`` option, e.g. as ``interaction.namespace`` holds it for autocomplete)."""
     if isinstance(text, int) and not isinstance(text, bool):
-        return text
+        return text if 0 <= text < 10 ** MAX_DIGITS else None
     if not isinstance(text, str):
         return None
     digits = text.strip().removeprefix("#").strip()
-    return int(digits) if digits.isdigit() else None
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
+        return None
+    return int(digits)
 
 
 ChoiceList = list[app_commands.Choice[int | float | str]]

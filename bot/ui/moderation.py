@@ -59,10 +59,10 @@ def parse_user_id(text: str) -> int:
     """``"<@123>"``, ``"<@!123>"`` or ``"123"`` → 123.
 
     Raises:
-        HostError: not a user id.
+        HostError: not a user id (a Discord snowflake: ASCII digits, below 2**63).
     """
     digits = text.strip().strip("<@!>")
-    if not digits.isdigit():
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 20 or int(digits) >= 2 ** 63:
         raise HostError(f"{text!r} is not a user id (copy it with Developer Mode → Copy User ID).", "bad_user")
     return int(digits)
 

@@ -89,7 +89,8 @@ async def test_refusals_from_a_button_and_a_command_are_sentences_and_log_nothin
 
 
 @pytest.mark.parametrize("text, number", [("12", 12), ("#12", 12), (" # 7 ", 7), (3, 3),
-                                          ("twelve", None), ("", None), ("#", None), (True, None)])
+                                          ("twelve", None), ("", None), ("#", None), (True, None),
+                                          ("²", None), ("9" * 19, None), (-1, None)])
 def test_game_number_reads_a_number_with_or_without_its_hash(text: object, number: int | None) -> None:
     assert game_number(text) == number
 
@@ -106,6 +107,7 @@ async def test_the_game_argument_takes_hash_or_bare_numbers_and_refuses_unknown_
         (first, *_) = private_to(fake, alice, last)
         assert first.startswith(f"📜 Log of game #{game} "), first
     for given, sentence in ((f"#{game + 40}", f"⚠️ There is no game #{game + 40}."),
+                            ("9" * 30, f"⚠️ '{'9' * 30}' is not a game number; write it like `12` or `#12`."),
                             ("carnival", "⚠️ 'carnival' is not a game number; write it like `12` or `#12`.")):
         last = max(fake.messages)
         await fake.slash(alice, "game", "end", game=given)     # a moderator command: the check passes first
