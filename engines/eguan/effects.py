@@ -1,13 +1,14 @@
 """The skill effects of E Guan as a table (docs/rules/eguan.md §5.4): one entry per
-``effect`` of data/eguan_skills.csv saying what it does, and one entry per decision an
-effect opens (who it can target, what choosing does, how it is labelled and prompted,
-what a timeout plays: §11).
+``effect`` of engines/eguan/eguan_skills.csv saying what it does, and one entry per
+decision an effect opens (who it can target, what choosing does, how it is labelled and
+prompted, what a timeout plays: §11).
 
 ``EFFECTS[face.effect].resolve(state, seat, face, events)`` applies a die face in place;
-it returns True when the effect is done, False when it opened a decision
-(``state["pending"]``). ``DECISIONS[step]`` serves that decision's legal actions, their
-labels and its prompt. The state-changing helpers shared with the turn flow (gain,
-steal, keep, Most Wanted) live here too.
+it returns True when the effect is done, False when the effect's decision
+(``Effect.opens``) must follow; ``resolve_face`` then sets ``state["pending"]``.
+``DECISIONS[step]`` serves that decision's legal actions, their labels and its prompt.
+The state-changing helpers shared with the turn flow (gain, steal, keep, Most Wanted)
+live here too.
 """
 
 from __future__ import annotations
@@ -99,16 +100,12 @@ def _nothing(seat: Seat, why: str, ev: Events) -> bool:
     return True
 
 
-def _open(state: State, step: str) -> bool:
-    state["pending"] = {"step": step}
-    return False
-
-
 # --------------------------------------------------------------------------- effects
 
 
 Resolve = Callable[[State, Seat, Face, Events], bool]
-"""Apply a die face for the roller in place; True when done, False when a decision opened."""
+"""Apply a die face for the roller in place; True when done, False when the roller must
+decide (or chance must draw): ``resolve_face`` then opens the effect's ``opens`` step."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +136,7 @@ def _steal(state: State, seat: Seat, f: Face, ev: Events) -> bool:
     if not targets:
         return _nothing(seat, "no_target", ev)
     if len(targets) > 1:
-        return _open(state, "target")
+        return False
     steal(state, seat, targets[0], f.amount, ev)  # a single target is chosen automatically
     return True
 
@@ -165,18 +162,18 @@ def _all_others_lose(state: State, seat: Seat, f: Face, ev: Events) -> bool:
 def _move_topmost(state: State, seat: Seat, f: Face, ev: Events) -> bool:
     if not topmost(state["boards"][seat]):
         return _nothing(seat, "no_move", ev)
-    return _open(state, "move_pick")
+    return False
 
 
 def _extra_play(state: State, seat: Seat, f: Face, ev: Events) -> bool:
     if not play_choices(state, seat):
         return _nothing(seat, "no_extra", ev)
-    return _open(state, "extra_pick")
+    return False
 
 
 def _draw_kept(state: State, seat: Seat, f: Face, ev: Events) -> bool:
     if state["deck"]:
-        return _open(state, "draw_kept")  # a chance draw (spec §6)
+        return False  # a chance draw (spec §6)
     gain(state, seat, 1, ev, "gain_empty_deck")  # D19
     return True
 
@@ -186,7 +183,7 @@ def _remove_topmost(state: State, seat: Seat, f: Face, ev: Events) -> bool:
     if not options:
         return _nothing(seat, "no_remove", ev)
     if len(options) > 1:
-        return _open(state, "remove")
+        return False
     remove_card(state, seat, *options[0], ev)
     return True
 
@@ -217,7 +214,12 @@ def resolve_face(state: State, value: int, ev: Events) -> bool:
     assert seat is not None
     f = data.SKILLS[state["skills"][seat]][value - 1]
     ev.append(event("face", seat=seat_ref(seat), face=f.id, text=term(f"face.{f.id}")))
-    return EFFECTS[f.effect].resolve(state, seat, f, ev)
+    effect = EFFECTS[f.effect]
+    if effect.resolve(state, seat, f, ev):
+        return True
+    assert effect.opens is not None
+    state["pending"] = {"step": effect.opens}
+    return False
 
 
 # --------------------------------------------------------------------------- decisions

@@ -386,11 +386,6 @@ class EguanEngine(Engine):
                         winners=seats_ref(res["winners"])))
 
     # ------------------------------------------------------------------ the end (spec §8)
-    def final_scoring(self, state: State) -> dict[str, Any]:
-        """Scores with title bonuses and title cards for the current boards (spec §8);
-        see ``engines.eguan.rules.score_table``."""
-        return final_scoring(state)
-
     def outcome(self, state: State) -> Outcome | None:
         """The final result once the game is over (spec §8); None before."""
         if state["phase"] != "over":

@@ -1,4 +1,4 @@
-"""Rule tests for E Guan (spec eguan §10 worked examples E1–E28, plus error classes)."""
+"""Rule tests for E Guan (docs/rules/eguan.md §10 worked examples E1–E28, plus error classes, texts and the catalog)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,17 @@ from typing import Any
 import pytest
 
 from bot.text import Texts, catalog
-from engines.base import CHANCE, Event, GameOver, IllegalAction, InvalidOptions, NotYourTurn, msg, seat_ref, term
+from engines.base import (
+    CHANCE,
+    Event,
+    GameOver,
+    IllegalAction,
+    InvalidOptions,
+    NotYourTurn,
+    msg,
+    seat_ref,
+    term,
+)
 from engines.decisions import DecisionTree
 from engines.eguan.data import CARDS, DECK_IDS, SKILLS
 from engines.eguan.engine import EguanEngine
@@ -19,6 +29,7 @@ from engines.eguan.rules import (
     board_cells,
     board_counts,
     corner_cells,
+    final_scoring,
     most_wanted,
     payment_for,
     score_table,
@@ -652,7 +663,7 @@ def test_outcome_matches_final_scoring() -> None:
     st, _ = run(setup(3, "ABC"), keep_policy)
     out = E.outcome(st)
     assert out is not None
-    res = E.final_scoring(st)
+    res = final_scoring(st)
     assert list(out.scores) == res["scores"] and sorted(out.winners) == res["winners"]
     assert E.scores(st) == out.scores
 
