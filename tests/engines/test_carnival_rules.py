@@ -765,3 +765,27 @@ def test_every_text_of_seeded_playouts_is_in_the_catalog(model: str) -> None:
         assert {"roll", "reveal", "round_scored", "game_over"} <= kinds
         assert not [line for line in out if "{" in line or "event." in line or "label." in line]
         assert any("Player0" in line for line in out)
+
+
+def test_each_module_imports_only_the_floors_below_it() -> None:
+    """docs/TEMPLATE.md floors: data < rules < effects < chance, notation < view < engine."""
+    import ast
+    import sys
+    from pathlib import Path
+
+    below = {"data": set(), "rules": {"data"}, "effects": {"rules", "data"},
+             "chance": {"rules", "data"}, "notation": {"effects", "rules", "data"},
+             "view": {"notation", "effects", "rules", "data"},
+             "engine": {"view", "notation", "chance", "effects", "rules", "data"}}
+    package = Path(rules.__file__).parent
+    for name, allowed in below.items():
+        tree = ast.parse((package / f"{name}.py").read_text(encoding="utf-8"))
+        used = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                and node.module == "engines.carnival" for alias in node.names}
+        used |= {node.module.rsplit(".", 1)[1] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                 and (node.module or "").startswith("engines.carnival.")}
+        assert used <= allowed, (name, used - allowed)
+        roots = {(node.module or "").split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        roots |= {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                  for alias in node.names}
+        assert roots <= set(sys.stdlib_module_names) | {"engines", "__future__"}, (name, roots)
