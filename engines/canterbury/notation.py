@@ -28,6 +28,8 @@ from engines.canterbury.effects import (
 from engines.canterbury.rules import card_of, deck_size, pass_fine, sort_cards
 
 _RELIC_KEYS = ("company", "card", "to", "face", "sin")
+PASS_LIST = 3
+"""A pass label lists at most this many discards (80 characters); longer ones name what stays."""
 
 
 def describe(action: Action) -> str:
@@ -92,7 +94,14 @@ def label(state: State, action: Action) -> Msg:
         cards = action.get("discard") or []
         if not cards:
             return msg("label.pass_keep", fine=pass_fine(state))
-        return msg("label.pass", fine=pass_fine(state), cards=cards_list(cards, short=True))
+        if len(cards) <= PASS_LIST:
+            return msg("label.pass", fine=pass_fine(state), cards=cards_list(cards, short=True))
+        kept = list(state["hands"][state["active"]])  # a long discard (2011) says what stays
+        for kind in cards:
+            kept.remove(kind)
+        if not kept:
+            return msg("label.pass_all", fine=pass_fine(state))
+        return msg("label.pass_but", fine=pass_fine(state), cards=cards_list(kept, short=True))
     if t == "done":
         return msg("label.done")
     if t in ("give", "keep"):
