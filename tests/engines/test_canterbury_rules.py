@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from engines.base import CHANCE, GameOver, IllegalAction, InvalidOptions, InvalidState, NotYourTurn
 from bot.text import Texts
+from engines.base import CHANCE, GameOver, IllegalAction, InvalidOptions, InvalidState, NotYourTurn
 from engines.canterbury import effects, rules
 from engines.canterbury.chance import chance_weights
 from engines.canterbury.data import CARDS
