@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.service import HostError
+from bot.service import HostError, texts
 from cogs.games import game_autocomplete
 from engines.registry import get as get_engine
 
@@ -48,7 +48,7 @@ class GameCog(commands.GroupCog):
         out = []
         for action in engine.typed_moves(state, seat):
             text = engine.describe_action(state, action)
-            label = engine.action_label(state, action)
+            label = texts(record)(engine.action_label(state, action))
             if all(w in text.lower() or w in label.lower() for w in wanted):
                 name = label if text in label else f"{text} · {label}"
                 out.append(app_commands.Choice(name=name[:100], value=text[:100]))
