@@ -85,7 +85,6 @@ DECKS: tuple[str, ...] = tuple(TABLES["decks"])
 ROWS: tuple[str, ...] = tuple(TABLES["rows"])
 CARD_ORDER: tuple[str, ...] = tuple(CARDS)
 ORDER_INDEX: dict[str, int] = {k: i for i, k in enumerate(CARD_ORDER)}
-RELICS: tuple[str, ...] = tuple(c.id[len("relic-"):] for c in CARDS.values() if c.kind == "relic")
 NICHOLAS = "relic-nicholas"
 HAND_SIZE: int = TABLES["hand_size"]
 ROW_SIZE: int = TABLES["row_size"]
