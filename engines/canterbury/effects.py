@@ -511,9 +511,10 @@ def card_step(kind: str) -> Msg:
 
 
 def play_path(state: State, action: Action) -> tuple[Msg, ...]:
-    """The steps before a card play: the card, then the effect's own steps."""
+    """The steps before a card play: the card, then the effect's own steps; none for a
+    card with a single target, so its button says what it does (§11 "Prompts")."""
     kind = card_of(action)
-    if kind is None:
+    if kind is None or len(targets(state, kind)) == 1:
         return ()
     return (card_step(kind), *effect_of(kind).steps(state, action))
 

@@ -944,20 +944,21 @@ def test_panel_steps_card_then_target_and_pass_then_count() -> None:
                         [None] * len(E.legal_actions(s, A)), [E.action_path(s, a) for a in E.legal_actions(s, A)])
     root, _ = tree.node(())
     assert [TX(c.label) for c in root] == [
-        "Play Lust (Sin card)", "Play Wrath (Sin card)", "Play Pardon of Greed",
-        "Play St. Felix's Hairball (pardon one sin on a pilgrim, no coins)",
+        "Play Lust (Sin card)", "Play Wrath (Sin card)",
+        "Pardon Greed on the Friar (red): 2 card(s) + Parson = 9 coins",  # a single target: no card step
+        "Felix: forgive Greed on the Friar (2 card(s))",
         "Pass: pay 3 coin(s), discard cards, redraw"]
     lust, _, pardon, felix, passing = root
-    assert pardon.action is not None  # a single target: offered at once
-    assert TX(E.action_label(s, tree.actions[pardon.action])) == (
-        "Pardon Greed on the Friar (red): 2 card(s) + Parson = 9 coins")
+    assert pardon.action is not None and felix.action is not None and lust.step is not None
     targets, trail = tree.node((lust.step,))
     assert [TX(x) for x in trail] == ["Play Lust (Sin card)"]
     assert [TX(c.label) for c in targets] == [f"Lust on the {p} ({co}, {n}/7) + Circle cube"
                                               for p, co, n in (("Friar", "red", 3), ("Monk", "yellow", 1),
                                                                ("Knight", "blue", 1))]
-    assert felix.action is not None and TX(E.action_label(s, tree.actions[felix.action])) == (
-        "Felix: forgive Greed on the Friar (2 card(s))")
+    s["companies"]["yellow"]["cards"] = [{"kind": "sin-envy", "up": True}]
+    paths = {TX(E.action_label(s, a)): [TX(m) for m in E.action_path(s, a)] for a in E.legal_actions(s, A)}
+    assert paths["Felix: forgive Envy on the Monk (1 card(s))"] == [
+        "Play St. Felix's Hairball (pardon one sin on a pilgrim, no coins)", "The Monk (yellow)"]
     counts, _ = tree.node((passing.step,))
     assert [TX(c.label) for c in counts] == ["Discard nothing"] + [f"Discard {n} card(s)" for n in (1, 2, 3)]
     threes, _ = tree.node((passing.step, counts[3].step))
