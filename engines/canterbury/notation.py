@@ -28,6 +28,12 @@ from engines.canterbury.effects import (
 from engines.canterbury.rules import card_of, deck_size, pass_fine, sort_cards
 
 _RELIC_KEYS = ("company", "card", "to", "face", "sin")
+_ONE_WORD = {"give": "card", "keep": "card", "reveal": "card", "steal": "card", "choose": "card",
+             "discard": "card", "parson": "sin", "parson_start": "sin", "draw": "source", "lastrites": "choice",
+             "pilgrim": "pilgrim", "company": "company"}
+"""Actions written as their type and one parameter (``draw sin-deck``), including chance
+outcomes (``reveal``, ``steal``, ``pilgrim``, ``parson_start``) and old-log taps
+(``choose``, ``discard``, ``company``)."""
 PASS_LIST = 3
 """A pass label lists at most this many discards (80 characters); longer ones name what stays."""
 
@@ -52,20 +58,10 @@ def describe(action: Action) -> str:
     if t == "pass":
         cards = action.get("discard") or []
         return "pass discard " + ",".join(cards) if cards else "pass"
-    if t in ("give", "keep", "reveal", "steal", "choose", "discard"):
-        return f"{t} {action['card']}"
-    if t in ("parson", "parson_start"):
-        return f"{t} {action['sin']}"
-    if t == "draw":
-        return f"draw {action['source']}"
-    if t == "lastrites":
-        return f"lastrites {action['choice']}"
     if t == "first_player":
         return f"first_player p{action['seat']}"
-    if t == "pilgrim":
-        return f"pilgrim {action['pilgrim']}"
-    if t == "company":
-        return f"company {action['company']}"
+    if t in _ONE_WORD:
+        return f"{t} {action[_ONE_WORD[t]]}"
     return str(t)
 
 
