@@ -58,9 +58,6 @@ IGNORANCE_COPIES: tuple[str, ...] = (
 )
 """Kinds Ignorance may copy (docs/rules/heaven.md §5.4, D17)."""
 
-NOT_USABLE: frozenset[str] = frozenset({"paradise", "guardian"})
-"""Kinds that can never be USEd (D16)."""
-
 NOT_TAKEABLE: frozenset[str] = frozenset({"arrogance", "paradise", "guardian"})
 """Kinds Arrogance cannot take (docs/rules/heaven.md §5.4, D18)."""
 

@@ -23,6 +23,7 @@ from .data import (
     HAND_SIZE,
     HOLINESS_COPIES,
     IGNORANCE_COPIES,
+    KINDS,
     NOT_TAKEABLE,
     PUBLIC_SIZE,
 )
@@ -293,6 +294,9 @@ EFFECTS: dict[str, Effect] = {
 }
 """One entry per card kind (§2.1, §5.4). Holiness, Ignorance and Arrogance never resolve
 themselves: a chain always ends in another kind."""
+
+if set(EFFECTS) != set(KINDS):
+    raise ValueError(f"the effect table and heaven_cards.csv disagree: {sorted(set(EFFECTS) ^ set(KINDS))}")
 
 
 # --------------------------------------------------------------------------- how parameters read
