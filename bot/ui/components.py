@@ -24,19 +24,26 @@ from typing import Any
 import discord
 
 from bot.service import HostError
-from bot.ui.context import flow_of
+from bot.ui.context import check_message, flow_of
 from bot.ui.errors import report
 from bot.ui.limits import BUTTON_LABEL, SELECT_LABEL, clip
 
 
 class Reported:
-    """Mixin of every persistent item: ``callback`` runs ``run`` as a handler in flight
-    and sends whatever it raises to ``bot.ui.errors.report`` (discord.py would only log
-    it, and the user would see "This interaction failed")."""
+    """Mixin of every persistent item: ``callback`` drops a second delivery of the same
+    interaction, refuses a ``custom_id`` that is not on the message it came from
+    (``bot.ui.context.check_message``), runs ``run`` as a handler in flight and sends
+    whatever it raises to ``bot.ui.errors.report`` (discord.py would only log it, and the
+    user would see "This interaction failed"). The handlers check the game's server and
+    channel (``HostContext.game`` / ``seated``) before they change anything."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = flow_of(interaction).ctx
+        if not ctx.first_delivery(interaction):
+            return
         try:
-            async with flow_of(interaction).ctx.tracked():
+            async with ctx.tracked():
+                check_message(interaction)
                 await self.run(interaction)
         except Exception as exc:
             await report(interaction, exc)
@@ -94,7 +101,7 @@ class BoardButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
         elif self.verb == "log":
             await flow.notices.show_log(interaction, self.game)
         else:
-            record = await flow.ctx.service.get(self.game)
+            record = await flow.ctx.game(interaction, self.game)
             await flow.notices.show_rules(interaction, record.game_id)
 
 

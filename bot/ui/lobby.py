@@ -88,9 +88,11 @@ class Lobby:
         """Join / Leave / Start pressed on a lobby (``verb``).
 
         Raises:
-            HostError: the service's refusal (closed or full lobby, not the host…).
+            HostError: a lobby of another server or channel (``HostContext.game``), or the
+                service's refusal (closed or full lobby, not the host…).
         """
         await interaction.response.defer()  # before the database: its lock can wait under load
+        await self.ctx.game(interaction, game)
         name = clean_text(interaction.user.display_name)[:80]
         if verb == "join":
             record = await self.ctx.service.join(game, interaction.user.id, name)
