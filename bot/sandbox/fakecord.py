@@ -39,8 +39,11 @@ import discord.utils
 import yarl
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from bot import logsafe
+
 __all__ = [
     "ALL_PERMS",
+    "BOT_TOKEN",
     "DEFAULT_PERMS",
     "EPHEMERAL",
     "HANDLER_TASKS",
@@ -48,6 +51,7 @@ __all__ = [
     "CommandNotPermitted",
     "ErrorCollector",
     "FakeDiscord",
+    "FakeGuild",
     "JSONDict",
     "Perm",
     "Req",
@@ -63,6 +67,8 @@ SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 TOKEN_LIFETIME = 15 * 60.0
 ACK_DEADLINE = 3.0
 DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
+#: The token every bot started by :meth:`FakeDiscord.start_bot` logs in with (shaped like a real one).
+BOT_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GfAkEt.ZmFrZS1ib3QtdG9rZW4tZm9yLW9mZmxpbmUtdGVzdHM"
 #: Names of the tasks discord.py 2.7 runs handlers in (see :meth:`FakeDiscord.idle`).
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item",
                  "discord-ui-modal-dispatch", "discord.py: on_interaction", "discord.py: on_message")
@@ -1586,11 +1592,16 @@ class FakeDiscord:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
         for name in self._log_names:
             logging.getLogger(name).addHandler(self.errors)
+        # tokens never reach a log line of the rig either (bot/logsafe.py): the collector's and every
+        # handler on the root logger when the fake opens (pytest's capture included)
+        self._redacted = [self.errors, *logging.getLogger().handlers]
+        self.redactor = logsafe.install(self._redacted, secrets=[BOT_TOKEN])
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         for name in self._log_names:
             logging.getLogger(name).removeHandler(self.errors)
+        logsafe.uninstall(self.redactor, self._redacted)
         discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
         for ws in list(self._sockets):
             await ws.close()
@@ -1599,7 +1610,7 @@ class FakeDiscord:
     async def start_bot(self, bot: discord.Client, timeout: float = 10.0) -> asyncio.Task[None]:
         """Start ``bot`` against the fake and wait until it is ready (commands synced, guild cached)."""
         bot._connection.guild_ready_timeout = 0.05  # default: 2 s wait for more GUILD_CREATEs
-        task = asyncio.create_task(bot.start("fake-token"), name="bot-under-test")
+        task = asyncio.create_task(bot.start(BOT_TOKEN), name="bot-under-test")
         ready = asyncio.create_task(bot.wait_until_ready())
         done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         if ready not in done:

@@ -166,9 +166,29 @@ class ActionSelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["game"]), int(match["version"]), int(match["page"]),
                    path=decode_path(match["path"] or ""))
 
+    @staticmethod
+    def offered(interaction: discord.Interaction, custom_id: str) -> list[str]:
+        """The values the select ``custom_id`` of the interaction's message offers (empty
+        when the message has no such select)."""
+        for row in (interaction.message.components if interaction.message else []):
+            for comp in getattr(row, "children", ()):
+                if isinstance(comp, discord.SelectMenu) and comp.custom_id == custom_id:
+                    return [o.value for o in comp.options]
+        return []
+
     async def run(self, interaction: discord.Interaction) -> None:
+        """Open the picked step, or apply the picked action.
+
+        Raises:
+            HostError: not exactly one value, or a value the menu does not offer (named).
+        """
         values = self.item.values
-        value = values[0] if values else ""
+        if len(values) != 1:
+            raise HostError("Pick exactly one of the listed moves.", "bad_pick")
+        value = values[0]
+        if value not in self.offered(interaction, self.item.custom_id):
+            raise HostError(f"{value[:40]!r} is not one of this menu's choices; pick one of the listed moves.",
+                            "bad_pick")
         moves = flow_of(interaction).moves
         if value.startswith("s") and value[1:].isdigit():
             await moves.navigate(interaction, self.game, self.version, 0, (*self.path, int(value[1:])))
