@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.service import HostError
 from bot.settings import TIMEOUT_PRESETS
 from bot.ui.arguments import GameOption
+from bot.ui.components import refuse_foreign
 from bot.ui.limits import split_text
 from bot.ui.lobby import parse_options
 from bot.ui.moderation import moderator_only
@@ -160,6 +161,13 @@ class Games(commands.GroupCog, group_name="game"):
             value = stored.get(spec.key, str(spec.default).lower())
             lines.append(f"`{spec.key}` = **{value}** — {spec.description} (allowed: {spec.allowed()})")
         await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A custom id of ours on a message that does not show it is refused privately
+        (``bot.ui.components.refuse_foreign``; discord.py would leave it unanswered)."""
+        async with self.bot.flow.ctx.tracked():
+            await refuse_foreign(interaction)
 
     # ------------------------------------------------------------------ moderation
     @app_commands.command(name="end")

@@ -220,3 +220,27 @@ class NavButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 DYNAMIC_ITEMS = (LobbyButton, BoardButton, ActionButton, ActionSelect, NavButton)
 """Registered in ``setup_hook`` with ``bot.add_dynamic_items``."""
+
+
+def ours(custom_id: object) -> bool:
+    """Whether ``custom_id`` has the shape of one of this bot's persistent items."""
+    return isinstance(custom_id, str) and any(
+        item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
+
+
+async def refuse_foreign(interaction: discord.Interaction) -> None:
+    """Answer a component interaction that carries one of our custom ids on a message that
+    does not show it (a forged or mismatched ``custom_id``): discord.py drops those without
+    calling any item, so without this the user would only see "This interaction failed".
+    Nothing is read or changed; the answer is the private ``FOREIGN_MESSAGE``. Called for
+    every interaction (``cogs/games.py`` listens); a genuine one is left to its item."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    data: dict[str, object] = dict(interaction.data or {})
+    if not ours(data.get("custom_id")):
+        return
+    try:
+        check_message(interaction)
+    except HostError as exc:
+        if flow_of(interaction).ctx.first_delivery(interaction):
+            await report(interaction, exc)

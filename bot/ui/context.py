@@ -48,13 +48,15 @@ REMEMBERED_INTERACTIONS = 4096
 """How many interaction ids ``first_delivery`` remembers (Discord retries within seconds)."""
 
 
-def component_ids(components: Iterable[object]) -> Iterator[str]:
-    """Every ``custom_id`` in a message's components (discord.py ``Component`` objects: action
-    rows and their children, v2 containers and section accessories), depth first."""
+def component_ids(components: Iterable[object]) -> Iterator[tuple[int, str]]:
+    """``(component type, custom_id)`` of every component with a custom id in a message's
+    components (discord.py ``Component`` objects: action rows and their children, v2
+    containers and section accessories), depth first."""
     for comp in components:
         custom_id = getattr(comp, "custom_id", None)
-        if isinstance(custom_id, str):
-            yield custom_id
+        kind = getattr(comp, "type", None)
+        if isinstance(custom_id, str) and isinstance(kind, discord.ComponentType):
+            yield kind.value, custom_id
         yield from component_ids(getattr(comp, "children", None) or ())
         for attr in ("accessory", "component"):
             inner = getattr(comp, attr, None)
@@ -64,8 +66,8 @@ def component_ids(components: Iterable[object]) -> Iterator[str]:
 
 def check_message(interaction: discord.Interaction) -> None:
     """A component interaction must come from a message of this bot that carries the pressed
-    ``custom_id`` (docs/DESIGN.md §5: a ``custom_id`` arriving on another message changes
-    nothing). Needs no database, so it runs before anything else.
+    ``custom_id`` on a component of that type (docs/DESIGN.md §5: a ``custom_id`` arriving
+    on another message changes nothing). Needs no database, so it runs before anything else.
 
     Raises:
         HostError: ``FOREIGN_MESSAGE`` (code ``foreign_message``).
@@ -73,9 +75,9 @@ def check_message(interaction: discord.Interaction) -> None:
     message = interaction.message
     me = interaction.client.user
     data: dict[str, object] = dict(interaction.data or {})
-    custom_id = data.get("custom_id")
-    if (message is None or me is None or message.author.id != me.id or not isinstance(custom_id, str)
-            or custom_id not in set(component_ids(message.components))):
+    pressed = (data.get("component_type"), data.get("custom_id"))
+    if (message is None or me is None or message.author.id != me.id
+            or pressed not in set(component_ids(message.components))):
         raise HostError(FOREIGN_MESSAGE, "foreign_message")
 
 
