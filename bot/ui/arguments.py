@@ -13,6 +13,7 @@ from discord import app_commands
 from bot.service import HostError
 from bot.storage import GameRecord
 from bot.ui.context import MAX_GAME_NUMBER, check_origin, flow_of
+from engines.base import Engine
 from engines.registry import ENGINES
 
 CHOICES = 25
@@ -31,6 +32,20 @@ def game_number(text: object) -> int | None:
     if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(MAX_GAME_NUMBER)) - 1:
         return None
     return int(digits)
+
+
+def engine_named(game_id: str) -> Engine:
+    """The engine of a ``game`` choice (``/game new``, ``rules``, ``prefs``): the Discord
+    client offers only the known ones, but a forged value must be refused, not crash.
+
+    Raises:
+        HostError: no game of that id (code ``unknown_game``), naming it and the known ones.
+    """
+    engine = ENGINES.get(game_id)
+    if engine is None:
+        raise HostError(f"There is no game called {game_id[:40]!r}; choose one of: {', '.join(ENGINES)}.",
+                        "unknown_game")
+    return engine
 
 
 ChoiceList = list[app_commands.Choice[int | float | str]]

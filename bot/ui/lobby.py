@@ -14,6 +14,7 @@ import discord
 from bot.service import ActResult, HostError
 from bot.settings import TIMEOUT_PRESETS
 from bot.storage import GameRecord
+from bot.ui.arguments import engine_named
 from bot.ui.context import HostContext
 from bot.ui.moderation import is_moderator
 from bot.ui.notices import Notices
@@ -108,7 +109,7 @@ class Lobby:
             raise HostError("Games are played in a server channel, not in DMs.", "dm")
         if timeout is not None and timeout not in TIMEOUT_PRESETS.values():
             raise HostError(f"The timer must be one of the presets: {', '.join(TIMEOUT_PRESETS)}.", "bad_timer")
-        engine = get_engine(game_id)
+        engine = engine_named(game_id)
         record = await self.ctx.service.create_lobby(
             game_id=game_id, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             host_user_id=interaction.user.id, host_name=clean_text(interaction.user.display_name)[:80],
