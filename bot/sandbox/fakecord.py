@@ -379,7 +379,9 @@ class FakeDiscord:
     Knobs: :attr:`upload_limit` (bytes, default 10 MiB), :attr:`threads_allowed`,
     :attr:`old_message_edit_cap` (edits allowed on a message older than an hour before 30046; None = no cap),
     :attr:`enforce_command_permissions`, :meth:`close_dms`, :meth:`member_permissions`,
-    :meth:`refuse_edits`, :meth:`rate_limit_next`, :meth:`advance`.
+    :meth:`refuse_edits`, :meth:`rate_limit_next`, :meth:`advance`, :meth:`add_guild`. What a modified
+    client could send: :meth:`redeliver` (the same interaction twice), ``forge=True`` on :meth:`click` and
+    :meth:`select`, ``client_checks=False`` on :meth:`slash`.
     """
 
     def __init__(self, *, owner_name: str = "owner", log_names: Iterable[str] = ("discord", "bot", "cogs")) -> None:
