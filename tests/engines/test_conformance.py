@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.text import Texts
 from engines.base import (
     CHANCE,
     Engine,
@@ -19,6 +20,7 @@ from engines.base import (
     GameOver,
     IllegalAction,
     InvalidOptions,
+    Msg,
     NotYourTurn,
     Outcome,
     replay,
@@ -63,6 +65,8 @@ def playout(engine: Engine, players: int, seed: int, options: dict | None = None
                 assert engine.parse_action(state, seat, text) == action, text
                 assert engine.prompt(state, seat)
                 label = engine.action_label(state, action)
+                if isinstance(label, Msg):  # a kind plus parameters: check its English form
+                    label = Texts(engine.info.game_id, [], strict=True)(label)
                 assert 0 < len(label) <= 80, label
         before = copy.deepcopy(state)
         new_state, events = engine.apply(state, seat, action)
