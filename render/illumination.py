@@ -39,7 +39,7 @@ from engines.illumination.data import (
     TOKENS,
     card_kind,
 )
-from engines.illumination.view import PrivateView, PublicView
+from engines.illumination.view import CellView, PrivateView, PublicView, TileView
 from render.base import BG, INK, LINE, MUTED, PANEL, WHITE, WIDTH, canvas, draw_text, text_width
 
 RGB = tuple[int, int, int]
@@ -90,7 +90,7 @@ def _name(names: Sequence[str], seat: int) -> str:
 # --------------------------------------------------------------------------- tiles and cells
 
 
-def _tile(draw: ImageDraw.ImageDraw, x: float, y: float, size: int, tile: dict[str, Any], side: str,
+def _tile(draw: ImageDraw.ImageDraw, x: float, y: float, size: int, tile: TileView, side: str,
           *, down: bool = False) -> None:
     """A tile at (x, y): colour fill, faction code, colour letter, owner frame (§11)."""
     colour, faction = tile.get("colour"), tile.get("faction")
@@ -113,7 +113,7 @@ def _tile(draw: ImageDraw.ImageDraw, x: float, y: float, size: int, tile: dict[s
     draw_text(draw, (x + size - 7, y + size - 6), letter, size=int(size * 0.25), fill=ink, anchor="rd")
 
 
-def _cell(draw: ImageDraw.ImageDraw, x: float, y: float, cell: dict[str, Any], sides: list[str] | None) -> None:
+def _cell(draw: ImageDraw.ImageDraw, x: float, y: float, cell: CellView, sides: list[str] | None) -> None:
     """One Book cell: quill space, text space or Drollery, and its tile (§11)."""
     box = (x, y, x + CELL, y + CELL)
     quill = cell["quill"]
@@ -184,8 +184,8 @@ def _draw_books(draw: ImageDraw.ImageDraw, view: PublicView, top: int, names: Se
                 continue
             tied = group["bounded"] and group["counts"][0] == group["counts"][1]
             for cid in group["cells"]:
-                cx, cy = places[cid]
-                box = (cx + 1, cy + 1, cx + CELL - 1, cy + CELL - 1)
+                px, py = places[cid]
+                box = (px + 1, py + 1, px + CELL - 1, py + CELL - 1)
                 if tied:
                     _dashed_rect(draw, box, TIE_GREY, 3)
                 elif not group["bounded"]:
@@ -315,13 +315,13 @@ def _draw_monastery(draw: ImageDraw.ImageDraw, view: PublicView, top: int, text:
             # slots: 3→2 / 4→4 / 5→7
             sx = x - 60
             sy = y + 30 if st.row == 1 else y - 58
-            for k, n in enumerate(SLOT_TIERS):
+            for k, tier in enumerate(SLOT_TIERS):
                 bx = sx + k * 41
-                owner = view["slots"].get(f"{sid}-{n}")
+                owner = view["slots"].get(f"{sid}-{tier}")
                 fill = WHITE if owner is None or sides is None else SIDE_FRAME[sides[owner]]
                 draw.rectangle((bx, sy, bx + 39, sy + 26), fill=fill, outline=INK)
                 ink = INK if owner is None or sides is None or sides[owner] == "reverent" else WHITE
-                label = f"{n}→{SLOT_TIERS[n]}" if owner is None else f"{'AB'[owner]}:{SLOT_TIERS[n]}"
+                label = f"{tier}→{SLOT_TIERS[tier]}" if owner is None else f"{'AB'[owner]}:{SLOT_TIERS[tier]}"
                 draw_text(draw, (bx + 20, sy + 13), label, size=14, fill=ink, anchor="mm")
         else:
             draw.ellipse((x - 22, y - 22, x + 22, y + 22), fill=BG, outline=INK, width=2)
