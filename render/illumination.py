@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -90,49 +91,62 @@ def _name(names: Sequence[str], seat: int) -> str:
 # --------------------------------------------------------------------------- tiles and cells
 
 
-def _tile(draw: ImageDraw.ImageDraw, x: float, y: float, size: int, tile: TileView, side: str,
-          *, down: bool = False) -> None:
-    """A tile at (x, y): colour fill, faction code, colour letter, owner frame (§11)."""
-    colour, faction = tile.get("colour"), tile.get("faction")
-    box = (x + 2, y + 2, x + size - 2, y + size - 2)
+def _tile(img: Image.Image, x: float, y: float, size: int, tile: TileView, side: str, *, down: bool = False) -> None:
+    """Paste a tile at (x, y): colour fill, faction code, colour letter, owner frame (§11)."""
+    face = _tile_image(size, tile.get("faction"), tile.get("colour"), side, down)
+    img.paste(face, (int(x), int(y)), face)
+
+
+@lru_cache(maxsize=256)
+def _tile_image(size: int, faction: str | None, colour: str | None, side: str, down: bool) -> Image.Image:
+    """One tile drawn once on a transparent square (tiles repeat; text rendering is the cost)."""
+    face = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(face)
+    box = (2, 2, size - 2, size - 2)
     if faction is None or colour is None:  # coin tile (mats only)
         draw.rounded_rectangle(box, radius=6, fill=(235, 200, 90), outline=SIDE_FRAME[side], width=4)
-        draw_text(draw, (x + size / 2, y + size / 2), "$2", size=int(size * 0.38), anchor="mm", bold=True)
-        return
+        draw_text(draw, (size / 2, size / 2), "$2", size=int(size * 0.38), anchor="mm", bold=True)
+        return face
     code, letter = FACTION_CODE[faction], COLOUR_LETTER[colour]
     if down:
         draw.rounded_rectangle(box, radius=6, fill=FACE_DOWN, outline=SIDE_FRAME[side] if side == "reverent"
                                else (110, 110, 110), width=2)
-        draw_text(draw, (x + size / 2, y + size * 0.44), code, size=int(size * 0.36), fill=FACE_DOWN_INK,
-                  anchor="mm")
-        draw_text(draw, (x + size - 6, y + size - 5), letter, size=int(size * 0.24), fill=FACE_DOWN_INK, anchor="rd")
-        return
+        draw_text(draw, (size / 2, size * 0.44), code, size=int(size * 0.36), fill=FACE_DOWN_INK, anchor="mm")
+        draw_text(draw, (size - 6, size - 5), letter, size=int(size * 0.24), fill=FACE_DOWN_INK, anchor="rd")
+        return face
     draw.rounded_rectangle(box, radius=6, fill=TILE_FILL[colour], outline=SIDE_FRAME[side], width=4)
     ink = TILE_INK[colour]
-    draw_text(draw, (x + size / 2, y + size * 0.44), code, size=int(size * 0.40), fill=ink, anchor="mm", bold=True)
-    draw_text(draw, (x + size - 7, y + size - 6), letter, size=int(size * 0.25), fill=ink, anchor="rd")
+    draw_text(draw, (size / 2, size * 0.44), code, size=int(size * 0.40), fill=ink, anchor="mm", bold=True)
+    draw_text(draw, (size - 7, size - 6), letter, size=int(size * 0.25), fill=ink, anchor="rd")
+    return face
 
 
-def _cell(draw: ImageDraw.ImageDraw, x: float, y: float, cell: CellView, sides: list[str] | None) -> None:
-    """One Book cell: quill space, text space or Drollery, and its tile (§11)."""
-    box = (x, y, x + CELL, y + CELL)
-    quill = cell["quill"]
+@lru_cache(maxsize=16)
+def _space_image(quill: str | None, drollery: bool) -> Image.Image:
+    """An empty Book cell: quill space with its letter, ruled text space, or the Drollery."""
+    face = Image.new("RGB", (CELL + 1, CELL + 1), BG)
+    draw = ImageDraw.Draw(face)
+    box = (0, 0, CELL, CELL)
     if quill is not None:
         draw.rectangle(box, fill=QUILL_FILL[quill], outline=LINE)
-        draw_text(draw, (x + 4, y + 2), COLOUR_LETTER[quill], size=15, fill=QUILL_INK[quill], bold=True)
-        # a small quill stroke
-        draw.line((x + CELL - 10, y + 8, x + CELL - 20, y + 22), fill=QUILL_INK[quill], width=2)
+        draw_text(draw, (4, 2), COLOUR_LETTER[quill], size=15, fill=QUILL_INK[quill], bold=True)
+        draw.line((CELL - 10, 8, CELL - 20, 22), fill=QUILL_INK[quill], width=2)  # a small quill stroke
     else:
         draw.rectangle(box, fill=PARCHMENT, outline=LINE)
         for k in range(1, 5):
-            yy = y + k * CELL / 5
-            draw.line((x + 5, yy, x + CELL - 5, yy), fill=RULE, width=1)
-    if cell["drollery"]:
-        draw.rounded_rectangle((x + 4, y + 4, x + CELL - 4, y + CELL - 4), radius=8, fill=DROLLERY)
-        draw_text(draw, (x + CELL / 2, y + CELL / 2), "✿", size=26, fill=WHITE, anchor="mm")
+            draw.line((5, k * CELL / 5, CELL - 5, k * CELL / 5), fill=RULE, width=1)
+    if drollery:
+        draw.rounded_rectangle((4, 4, CELL - 4, CELL - 4), radius=8, fill=DROLLERY)
+        draw_text(draw, (CELL / 2, CELL / 2), "✿", size=26, fill=WHITE, anchor="mm")
+    return face
+
+
+def _cell(img: Image.Image, x: float, y: float, cell: CellView, sides: list[str] | None) -> None:
+    """One Book cell and its tile (§11)."""
+    img.paste(_space_image(cell["quill"], cell["drollery"]), (int(x), int(y)))
     tile = cell["tile"]
     if tile is not None and sides is not None:
-        _tile(draw, x, y, CELL, tile, sides[tile["owner"]], down=cell["down"])
+        _tile(img, x, y, CELL, tile, sides[tile["owner"]], down=cell["down"])
 
 
 def _dashed_rect(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], colour: RGB, width: int) -> None:
@@ -157,7 +171,8 @@ def _book_origin(index: int) -> float:
     return MARGIN + index * (width + BOOK_GAP)
 
 
-def _draw_books(draw: ImageDraw.ImageDraw, view: PublicView, top: int, names: Sequence[str]) -> int:
+def _draw_books(img: Image.Image, view: PublicView, top: int, names: Sequence[str]) -> int:
+    draw = ImageDraw.Draw(img)
     sides = view["sides"]
     width = (WIDTH - 2 * MARGIN - 2 * BOOK_GAP) / 3
     grid_left_pad = (width - LABEL_W - 6 * CELL) / 2
@@ -178,7 +193,7 @@ def _draw_books(draw: ImageDraw.ImageDraw, view: PublicView, top: int, names: Se
             cx = gx + "abcdef".index(cell["column"]) * CELL
             cy = gy + (cell["row"] - 1) * CELL
             places[cell["id"]] = (cx, cy)
-            _cell(draw, cx, cy, cell, sides)
+            _cell(img, cx, cy, cell, sides)
         for group in view["conflicts"]:
             if group["book"] != book["name"]:
                 continue
@@ -199,11 +214,11 @@ def _draw_books(draw: ImageDraw.ImageDraw, view: PublicView, top: int, names: Se
             draw_text(draw, (sx, sy + STRIP_H / 2), "staged", size=15, fill=MUTED, anchor="lm")
             sx += 58
             for tile in staged:
-                _tile(draw, sx, sy + 6, 44, tile, sides[tile["owner"]])
+                _tile(img, sx, sy + 6, 44, tile, sides[tile["owner"]])
                 sx += 46
         exile = view["exile"]
         if exile is not None and exile["book"] == book["name"] and sides is not None:
-            _tile(draw, sx, sy + 6, 44, exile["tile"], sides[exile["tile"]["owner"]])
+            _tile(img, sx, sy + 6, 44, exile["tile"], sides[exile["tile"]["owner"]])
             draw_text(draw, (sx + 50, sy + STRIP_H / 2), f"exiled from {exile['origin']}", size=15, fill=INK,
                       anchor="lm")
         bottom = int(sy + STRIP_H + 8)
@@ -221,8 +236,9 @@ def _token_icon(draw: ImageDraw.ImageDraw, x: float, y: float, token: str, count
     return x + 62
 
 
-def _draw_player(draw: ImageDraw.ImageDraw, view: PublicView, seat: int, top: int, names: Sequence[str],
+def _draw_player(img: Image.Image, view: PublicView, seat: int, top: int, names: Sequence[str],
                  text: Formatter) -> int:
+    draw = ImageDraw.Draw(img)
     sides = view["sides"]
     side = sides[seat] if sides else "reverent"
     frame = SIDE_FRAME[side]
@@ -274,7 +290,7 @@ def _draw_player(draw: ImageDraw.ImageDraw, view: PublicView, seat: int, top: in
         cx, cy = mx + c * size, my + r * size
         draw.rectangle((cx, cy, cx + size, cy + size), fill=BG, outline=LINE)
         if tile is not None:
-            _tile(draw, cx, cy, size, tile, side)
+            _tile(img, cx, cy, size, tile, side)
     for k, line in enumerate(LINES):
         book = lines.get(line, "")
         if line.startswith("row"):
@@ -389,9 +405,9 @@ def render_board(view: dict[str, Any], *, names: Sequence[str], text: Formatter 
     draw_text(draw, (WIDTH - MARGIN, 16), _status(pv, names), size=21, anchor="ra", max_width=700)
     sides = pv["sides"]
     rev = sides.index("reverent") if sides else 0
-    y = _draw_player(draw, pv, 1 - rev, 52, names, text) + 10
-    y = _draw_books(draw, pv, y, names) + 10
-    y = _draw_player(draw, pv, rev, y, names, text) + 10
+    y = _draw_player(img, pv, 1 - rev, 52, names, text) + 10
+    y = _draw_books(img, pv, y, names) + 10
+    y = _draw_player(img, pv, rev, y, names, text) + 10
     _draw_monastery(draw, pv, y, text)
     _draw_battles(draw, pv, y, text)
     if highlight:

@@ -83,8 +83,10 @@ class SecrecyWatch:
         self.checks += 1
 
 
-def prefer(label: str) -> int:
-    """A tapping player's taste: place tiles, answer, discard; rarely pass."""
+def prefer(label: str, eager_pass: bool) -> int:
+    """A tapping player's taste: place tiles, answer, discard; pass only when ``eager_pass``."""
+    if eager_pass and (label.startswith("Pass") or label.startswith("Yes, pass")):
+        return -1
     if "→ " in label and "Book" not in label:
         return 0
     if label.startswith(("Discard", "I-", "II-", "III-", "End turn", "No, go back")):
@@ -95,9 +97,10 @@ def prefer(label: str) -> int:
 
 
 async def play_by_taps(driver: Driver, game: int, rng: random.Random, max_taps: int,
-                       watch: SecrecyWatch | None = None) -> int:
+                       watch: SecrecyWatch | None = None, pass_after: int | None = None) -> int:
     """Taps until the game ends: the waiting player opens Play ▶ (or goes on in the panel the last
-    tap edited) and picks among the options it likes best. Returns the number of taps."""
+    tap edited) and picks among the options it likes best (passing once ``pass_after`` taps were
+    made); the board is checked by ``watch`` every 4th tap. Returns the number of taps."""
     panels: dict[str, JSONDict] = {}
     for tap in range(max_taps):
         record = await driver.record(game)
@@ -115,12 +118,11 @@ async def play_by_taps(driver: Driver, game: int, rng: random.Random, max_taps: 
         panels[user["id"]] = panel
         options = labelled(panel)
         assert options, panel["content"]
-        best = min(prefer(label) for label, _ in options)
-        liked = [c for label, c in options if prefer(label) == best]
-        if best == 9 and rng.random() < 0.8:  # only Pass… is left: tap Back/Play again next time
-            liked = [c for label, c in options if prefer(label) == best]
+        eager = pass_after is not None and tap >= pass_after
+        best = min(prefer(label, eager) for label, _ in options)
+        liked = [c for label, c in options if prefer(label, eager) == best]
         await driver.pick(user, panel, rng.choice(liked))
-        if watch is not None:
+        if watch is not None and tap % 4 == 0:
             await watch()
     raise AssertionError("game did not end")
 
@@ -188,12 +190,14 @@ def rig(monkeypatch: pytest.MonkeyPatch, wanted: list[dict[str, Any]]) -> None:
 # --------------------------------------------------------------------------- whole games
 
 
-@pytest.mark.parametrize("seed", [3, 11])
-async def test_whole_game_by_taps(fixed_seed, driver: Driver, players, bot: GameBot, seed: int) -> None:
+@pytest.mark.parametrize(("seed", "pass_after"), [(3, None), (11, 40)])
+async def test_whole_game_by_taps(fixed_seed, driver: Driver, players, bot: GameBot, seed: int,
+                                  pass_after: int | None) -> None:
+    """To the Books' end (seed 3, the board checked for secrets), and to both players passing."""
     people = players[:2]
     game = await driver.start_game("illumination", people)
     watch = SecrecyWatch(driver, game) if seed == 3 else None
-    taps = await play_by_taps(driver, game, random.Random(seed), 1500, watch)
+    taps = await play_by_taps(driver, game, random.Random(seed), 1500, watch, pass_after)
     await driver.settle()
     record = await driver.record(game)
     assert record.status == "finished" and taps > 40
@@ -213,7 +217,9 @@ async def test_whole_game_by_taps(fixed_seed, driver: Driver, players, bot: Game
     shown = public_texts(driver)
     for line in private:
         assert not any(line in text for text in shown), line
-    assert watch is None or watch.checks > 40
+    assert watch is None or watch.checks > 10
+    assert state["passed"] == [True, True] if pass_after else not any(E.player_view(state, None)["books"][b]["open"]
+                                                                     for b in range(3))
     kinds = {entry.action.get("type") for entry in log}
     assert {"activate", "place", "end_turn"} <= kinds
 
