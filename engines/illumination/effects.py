@@ -24,7 +24,7 @@ from typing import Any
 from engines.base import Action, Event, State, seat_ref, term
 
 from .data import ALTARS, BOOKS, CELL_ORDER, CELLS, LINES, MAT_CELLS, TOKENS, line_cells
-from .notation import battle_events, reward_msg, tile_msg
+from .notation import battle_events, reward_json, tile_json
 from .rules import (
     empty_quills,
     empty_texts,
@@ -78,9 +78,9 @@ def _motus_resolve(state: State, seat: int, action: Action) -> list[Event]:
     src, dst = action["from"], action["to"]
     tile = state["board"].pop(src)[0]
     paid = land(state, tile, dst)
-    events = [Event("motus_tile", params={"seat": seat_ref(seat), "tile": tile_msg(tile).to_json(), "from": src,
-                                          "to": dst, "reward": reward_msg(*paid).to_json()})]
-    return events + battle_events(state, resolve_battles(state))
+    events = [Event("motus_tile", params={"seat": seat_ref(seat), "tile": tile_json(tile), "from": src,
+                                          "to": dst, "reward": reward_json(*paid)})]
+    return events + battle_events(state, resolve_battles(state, (CELLS[dst].book,)))
 
 
 # --------------------------------------------------------------------------- Mutatio, Porticus
@@ -133,7 +133,7 @@ def _exilium_resolve(state: State, seat: int, action: Action) -> list[Event]:
     src = action["from"]
     tile = state["board"].pop(src)[0]
     state["exile"] = {"tile": tile, "from": src, "book": action["book"]}
-    events = [Event("exilium", params={"seat": seat_ref(seat), "tile": tile_msg(tile).to_json(), "from": src,
+    events = [Event("exilium", params={"seat": seat_ref(seat), "tile": tile_json(tile), "from": src,
                                        "book": action["book"], "owner": seat_ref(1 - seat)})]
     cells = exile_cells(state)
     if len(cells) == 1:  # a single legal cell is chosen without a prompt (§11)
@@ -151,9 +151,9 @@ def land_exile(state: State, cell: str) -> list[Event]:
     paid = land(state, tile, cell)
     state["exile"] = None
     state["phase"] = "main"
-    events = [Event("exile_land", params={"seat": seat_ref(owner(state, tile)), "tile": tile_msg(tile).to_json(),
-                                          "cell": cell, "reward": reward_msg(*paid).to_json()})]
-    return events + battle_events(state, resolve_battles(state))
+    events = [Event("exile_land", params={"seat": seat_ref(owner(state, tile)), "tile": tile_json(tile),
+                                          "cell": cell, "reward": reward_json(*paid)})]
+    return events + battle_events(state, resolve_battles(state, (CELLS[cell].book,)))
 
 
 # --------------------------------------------------------------------------- Scriptum, Ritus
@@ -171,9 +171,9 @@ def _scriptum_resolve(state: State, seat: int, action: Action) -> list[Event]:
     tile, cell = action["tile"], action["cell"]
     state["staged"] = [s for s in state["staged"] if s[0] != tile]
     paid = land(state, tile, cell, quill_coin=False)
-    events = [Event("scriptum", params={"seat": seat_ref(seat), "tile": tile_msg(tile).to_json(), "cell": cell,
-                                        "reward": reward_msg(*paid).to_json()})]
-    return events + battle_events(state, resolve_battles(state))
+    events = [Event("scriptum", params={"seat": seat_ref(seat), "tile": tile_json(tile), "cell": cell,
+                                        "reward": reward_json(*paid)})]
+    return events + battle_events(state, resolve_battles(state, (CELLS[cell].book,)))
 
 
 def _ritus_options(state: State, seat: int) -> list[dict[str, Any]]:

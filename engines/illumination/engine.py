@@ -50,6 +50,7 @@ from .data import (
     ABBOT_STEP_COST,
     BOOKS,
     CARD_BUY_COST,
+    CELLS,
     COIN_TILE_VALUE,
     MAT_CELLS,
     MAT_STACKS,
@@ -419,7 +420,7 @@ def _end_of_turn(st: State, seat: int) -> list[Event]:
         n = len(st["staged"])
         st["sheepfold"][seat] += n
         events.append(Event("sheepfold", params={"seat": seat_ref(seat), "n": n,
-                                                 "tiles": [notation.tile_msg(t).to_json() for t, _ in st["staged"]]}))
+                                                 "tiles": [notation.tile_json(t) for t, _ in st["staged"]]}))
         st["staged"] = []
     events += notation.battle_events(st, resolve_battles(st))
     if over_limit(st, seat):
@@ -442,7 +443,7 @@ def _finish_turn(st: State, seat: int) -> list[Event]:
         for i, tile in zip(empty, new, strict=False):
             mat[i] = tile
         events.append(Event("refill", params={"seat": seat_ref(seat), "cells": [MAT_CELLS[i] for i in empty[:len(new)]],
-                                              "tiles": [notation.tile_msg(t).to_json() for t in new]}))
+                                              "tiles": [notation.tile_json(t) for t in new]}))
     other = 1 - seat
     return events + _begin_turn(st, other if not st["passed"][other] else seat)
 
@@ -522,7 +523,7 @@ def _h_activate(st: State, seat: int, action: Action) -> list[Event]:
     st["coins"][seat] += coins
     st["phase"] = "main"
     return [Event("activate", params={"seat": seat_ref(seat), "line": term(f"line.{line}"), "book": book, "coins": coins,
-                                      "tiles": [notation.tile_msg(t).to_json() for t in tiles if TILES[t].faction]})]
+                                      "tiles": [notation.tile_json(t) for t in tiles if TILES[t].faction]})]
 
 
 def _h_pass(st: State, seat: int, action: Action) -> list[Event]:
@@ -544,9 +545,9 @@ def _h_place(st: State, seat: int, action: Action) -> list[Event]:
     tile, cell = action["tile"], action["cell"]
     st["staged"] = [s for s in st["staged"] if s[0] != tile]
     paid = land(st, tile, cell)
-    return [Event("place", params={"seat": seat_ref(seat), "tile": notation.tile_msg(tile).to_json(), "cell": cell,
-                                   "reward": notation.reward_msg(*paid).to_json()}),
-            *notation.battle_events(st, resolve_battles(st))]
+    return [Event("place", params={"seat": seat_ref(seat), "tile": notation.tile_json(tile), "cell": cell,
+                                   "reward": notation.reward_json(*paid)}),
+            *notation.battle_events(st, resolve_battles(st, (CELLS[cell].book,)))]
 
 
 def _h_redirect(st: State, seat: int, action: Action) -> list[Event]:
@@ -555,7 +556,7 @@ def _h_redirect(st: State, seat: int, action: Action) -> list[Event]:
     cost = redirect_cost(entry[1], dst)
     st["coins"][seat] -= cost
     src, entry[1] = entry[1], dst
-    return [Event("redirect", params={"seat": seat_ref(seat), "tile": notation.tile_msg(tile).to_json(), "src": src,
+    return [Event("redirect", params={"seat": seat_ref(seat), "tile": notation.tile_json(tile), "src": src,
                                       "dst": dst, "cost": cost})]
 
 

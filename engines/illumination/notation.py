@@ -32,23 +32,34 @@ def canonical_cells(text: str) -> str:
 # --------------------------------------------------------------------------- message parts
 
 
-def tile_msg(tile: str) -> Msg:
-    """``Angel/red`` as a message (``tile`` with faction and colour terms); a coin tile is ``coin tile``."""
+def tile_json(tile: str) -> dict[str, Any]:
+    """``Angel/red`` as a nested message parameter (``Msg.to_json`` form, built directly: events
+    are made on every move); a coin tile is ``coin tile``."""
     t = TILES[tile]
     if t.faction is None:
-        return msg("tile_coin")
-    return msg("tile", faction=term(f"faction.{t.faction}"), colour=term(f"colour.{t.colour}"),
-               code=t.code)
+        return {"msg": "tile_coin", "params": {}}
+    return {"msg": "tile", "params": {"faction": {"term": f"faction.{t.faction}"},
+                                      "colour": {"term": f"colour.{t.colour}"}, "code": t.code}}
+
+
+def tile_msg(tile: str) -> Msg:
+    """``tile_json`` as a ``Msg``."""
+    return Msg.from_json(tile_json(tile))
+
+
+def reward_json(coins: int, tokens: int, token: str) -> dict[str, Any]:
+    """``+1 coin, +1 bread`` (or ``no reward``) as a nested message parameter (§5.2)."""
+    items: list[dict[str, Any]] = []
+    if coins:
+        items.append({"msg": "reward.coins", "params": {"n": coins, "unit": {"term": "coin" if coins == 1 else "coins"}}})
+    if tokens:
+        items.append({"msg": "reward.tokens", "params": {"n": tokens, "token": {"term": f"token.{token}"}}})
+    return {"msg": "reward.list", "params": {"items": items}} if items else {"msg": "reward.none", "params": {}}
 
 
 def reward_msg(coins: int, tokens: int, token: str) -> Msg:
-    """``+1 coin, +1 bread`` (or ``no reward``) as a message (§5.2)."""
-    items: list[dict[str, Any]] = []
-    if coins:
-        items.append(msg("reward.coins", n=coins, unit=term("coin" if coins == 1 else "coins")).to_json())
-    if tokens:
-        items.append(msg("reward.tokens", n=tokens, token=term(f"token.{token}")).to_json())
-    return msg("reward.list", items=items) if items else msg("reward.none")
+    """``reward_json`` as a ``Msg`` (the hint of a landing)."""
+    return Msg.from_json(reward_json(coins, tokens, token))
 
 
 def battle_events(state: State, battles: list[dict[str, Any]]) -> list[Event]:

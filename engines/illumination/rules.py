@@ -158,12 +158,18 @@ def conflict_groups(state: State, book: str) -> list[dict[str, Any]]:
     "bounded": bool}``; bounded means no adjacent cell is an empty quill space (D13)."""
     board = state["board"]
     pair_at: dict[str, str] = {}
+    side_at: dict[str, str] = {}
     for c in BOOK_CELLS[book]:
         entry = board.get(c)
         if entry is not None and not entry[1]:
-            faction = TILES[entry[0]].faction
-            if faction is not None:
-                pair_at[c] = PAIR_OF[faction]
+            t = TILES[entry[0]]
+            if t.faction is not None:
+                pair_at[c] = PAIR_OF[t.faction]
+                side_at[c] = t.side
+    # a group holding both sides has two adjacent tiles of one pair from different sides
+    if not any(pair_at.get(n) == pair and side_at[n] != side_at[c]
+               for c, pair in pair_at.items() for n in NEIGHBOURS[c]):
+        return []
     seen: set[str] = set()
     groups: list[dict[str, Any]] = []
     for start in BOOK_CELLS[book]:
@@ -209,13 +215,15 @@ def land(state: State, tile: str, cell: str, *, quill_coin: bool = True) -> tupl
     return paid
 
 
-def resolve_battles(state: State) -> list[dict[str, Any]]:
+def resolve_battles(state: State, books: tuple[str, ...] = BOOKS) -> list[dict[str, Any]]:
     """The battle check (§4.3, D14–D16): every bounded conflict group with unequal counts is
     resolved: the smaller side's tiles turn face down, the winner adds a marker to the pair's
     Battle card, the loser gains 1 coin per flipped tile. Changes the working copy; returns one
-    ``{"book", "pair", "winner", "loser", "counts", "flipped": [cells]}`` per battle."""
+    ``{"book", "pair", "winner", "loser", "counts", "flipped": [cells]}`` per battle. ``books``
+    limits the check to the Books a change touched (a tile lifted out of a Book only unbounds
+    groups there, so the landing's Book is enough; the end-of-turn check passes all three)."""
     battles: list[dict[str, Any]] = []
-    for book in BOOKS:
+    for book in books:
         for group in conflict_groups(state, book):
             counts = group["counts"]
             if not group["bounded"] or counts[0] == counts[1]:
