@@ -93,9 +93,9 @@ def greedy(st: State, seat: int, rng: random.Random) -> Action:
         targets = [s.id for s in STATIONS.values() if s.token is not None and any(
             tokens[s.token] >= n and f"{s.id}-{n}" not in st["slots"] for n in SLOT_TIERS)]
         if targets:
-            here = STATIONS[st["abbot"]]
+            at = STATIONS[st["abbot"]]
             goal = STATIONS[max(targets, key=lambda t: tokens[STATIONS[t].token or "bell"])]
-            dist = abs(here.row - goal.row) + abs(here.col - goal.col)
+            dist = abs(at.row - goal.row) + abs(at.col - goal.col)
             for a in steps:
                 nxt = STATIONS[a["station"]]
                 if abs(nxt.row - goal.row) + abs(nxt.col - goal.col) < dist and dist <= st["coins"][seat]:
