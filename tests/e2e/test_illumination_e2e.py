@@ -13,37 +13,34 @@ import pytest
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.service import format_names, texts
+from bot.ui.panels import offered_choices
 from engines.illumination import ENGINE as E
+from engines.illumination.chance import pending
 from engines.illumination.data import CARDS, SIDE_TILES, TILES
 from render import registry as renders
-from engines.illumination.chance import pending
 from tests.e2e.driver import Driver
 
 JSONDict = dict[str, Any]
 SEED = 20261201
 
 
-@pytest.fixture
-def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> int:
+@pytest.fixture(autouse=True)
+def _one_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game of this module gets the same host seed, so each run deals the same."""
     monkeypatch.setattr("bot.service.new_seed", lambda: SEED)
-    return SEED
 
 
 # --------------------------------------------------------------------------- helpers
 
 
 def labelled(panel: JSONDict) -> list[tuple[str, tuple[str, str, str | None]]]:
-    """(label, choice) of every action or step in a private panel (buttons and select options)."""
-    out: list[tuple[str, tuple[str, str, str | None]]] = []
-    for c in iter_components(panel.get("components") or []):
-        cid = c.get("custom_id", "")
-        if c.get("disabled") or c.get("label") in ("◀ Prev", "Next ▶", "◀ Back"):
-            continue
-        if cid.startswith(("a:", "n:")):
-            out.append((c["label"], ("button" if cid.startswith("a:") else "group", cid, None)))
-        elif cid.startswith("as:"):
-            out += [(o["label"], ("select", cid, o["value"])) for o in c["options"]]
-    return out
+    """The panel's choices (``offered_choices``: actions and steps, no paging) with their labels."""
+    components = panel.get("components") or []
+    names: dict[tuple[str, str | None], str] = {}
+    for c in iter_components(components):
+        names[(c.get("custom_id", ""), None)] = c.get("label", "")
+        names.update({(c["custom_id"], o["value"]): o["label"] for o in c.get("options", [])})
+    return [(names[(cid, value)], (kind, cid, value)) for kind, cid, value in offered_choices(components)]
 
 
 async def state_of(driver: Driver, game: int) -> dict[str, Any]:
@@ -191,7 +188,7 @@ def rig(monkeypatch: pytest.MonkeyPatch, wanted: list[dict[str, Any]]) -> None:
 
 
 @pytest.mark.parametrize(("seed", "pass_after"), [(3, None), (11, 40)])
-async def test_whole_game_by_taps(fixed_seed, driver: Driver, players, bot: GameBot, seed: int,
+async def test_whole_game_by_taps(driver: Driver, players, bot: GameBot, seed: int,
                                   pass_after: int | None) -> None:
     """To the Books' end (seed 3, the board checked for secrets), and to both players passing."""
     people = players[:2]
@@ -227,7 +224,7 @@ async def test_whole_game_by_taps(fixed_seed, driver: Driver, players, bot: Game
 # --------------------------------------------------------------------------- Exilium and a restart
 
 
-async def test_restart_during_an_exilium_answer(fixed_seed, fake: FakeDiscord, make_bot, players,
+async def test_restart_during_an_exilium_answer(fake: FakeDiscord, make_bot, players,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     people = players[:2]
     alice, bob = people
@@ -281,7 +278,7 @@ async def test_restart_during_an_exilium_answer(fixed_seed, fake: FakeDiscord, m
     assert await bot2.service.replay_matches(game)
 
 
-async def test_exilium_answer_times_out_to_the_best_cell(fixed_seed, driver: Driver, players, bot: GameBot,
+async def test_exilium_answer_times_out_to_the_best_cell(driver: Driver, players, bot: GameBot,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     people = players[:2]
     alice = people[0]
@@ -309,7 +306,7 @@ async def test_exilium_answer_times_out_to_the_best_cell(fixed_seed, driver: Dri
 # --------------------------------------------------------------------------- the item limit
 
 
-async def test_discard_stepper_at_the_item_limit(fixed_seed, driver: Driver, players, bot: GameBot,
+async def test_discard_stepper_at_the_item_limit(driver: Driver, players, bot: GameBot,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     people = players[:2]
     bob = people[1]
@@ -328,8 +325,10 @@ async def test_discard_stepper_at_the_item_limit(fixed_seed, driver: Driver, pla
     assert st["phase"] == "discard" and items > 7
     panel = driver.fake.messages[int(panel["id"])]
     assert f"You hold {items} items: discard {items - 7} more" in panel["content"]
-    for left in range(items - 7, 0, -1):
-        options = labelled(driver.fake.messages[int(panel["id"])])
+    for left in range(items - 7, 0, -1):  # one tap per item; the prompt counts down
+        panel = driver.fake.messages[int(panel["id"])]
+        assert f"discard {left} more" in panel["content"]
+        options = labelled(panel)
         assert all(label.startswith("Discard 1 ") for label, _ in options)
         coin = next(c for label, c in options if label == "Discard 1 coin")
         await driver.pick(bob, panel, coin)
