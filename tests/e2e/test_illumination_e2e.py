@@ -98,21 +98,17 @@ async def play_by_taps(driver: Driver, game: int, rng: random.Random, max_taps: 
     """Taps until the game ends: the waiting player opens Play ▶ (or goes on in the panel the last
     tap edited) and picks among the options it likes best (passing once ``pass_after`` taps were
     made); the board is checked by ``watch`` every 4th tap. Returns the number of taps."""
-    panels: dict[str, JSONDict] = {}
+    last: tuple[str, int] | None = None  # (user id, panel message id) of the previous tap
     for tap in range(max_taps):
         record = await driver.record(game)
         if record.status != "active":
             return tap
         user = (await driver.waiting_users(game))[0]
-        panel = panels.get(user["id"])
-        if panel is not None:
-            panel = driver.fake.messages[int(panel["id"])]
-            ids = [cid for _, cid, _ in driver.choices(panel)]
-            if not ids or int(ids[0].split(":")[2]) != record.version:
-                panel = None
-        if panel is None:
-            panel = await driver.open_panel(user, game)
-        panels[user["id"]] = panel
+        # the same player goes on in the panel their tap just edited, when it shows this version
+        edited = driver.fake.messages[last[1]] if last is not None and last[0] == user["id"] else None
+        fresh = edited is not None and all(f":{record.version}:" in cid for _, cid, _ in driver.choices(edited))
+        panel = edited if edited is not None and fresh and driver.choices(edited) else await driver.open_panel(user, game)
+        last = (user["id"], int(panel["id"]))
         options = labelled(panel)
         assert options, panel["content"]
         eager = pass_after is not None and tap >= pass_after
