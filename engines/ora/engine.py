@@ -20,7 +20,6 @@ from engines.base import (
     Event,
     GameOver,
     IllegalAction,
-    InvalidOptions,
     Msg,
     NotYourTurn,
     Outcome,
@@ -67,8 +66,6 @@ class OraEngine(Engine):
         check_player_count(self.info, players)
         opts = validate_options(self.info, options)
         code = mode_code(str(opts["mode"]), players)
-        if code == "solo" and opts["mode"] == "short":
-            raise InvalidOptions("The short game needs 3 or 4 players.", key="mode", value="short")
         s0 = 0 if code == "solo" or opts["start_player"] == "host" else None
         st = F.new_state(code, str(opts["variant"]), players, opts, s0)
         st["state_version"] = self.info.state_version

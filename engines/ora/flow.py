@@ -1044,10 +1044,10 @@ def _gain(st: State, use: dict[str, Any], part: Part, action: Mapping[str, Any],
         for t in frames:
             _open_frame(st, use, t)
     delta = {g: goods[g] - before.get(g, 0) for g in goods if goods[g] != before.get(g, 0)}
-    if delta:
-        out.append(ev("produced", seat=seat_ref(user), b=use["b"],
-                      goods=goods_text({g: n for g, n in delta.items() if n > 0}),
-                      paid=goods_text({g: -n for g, n in delta.items() if n < 0})))
+    gained = goods_text({g: n for g, n in delta.items() if n > 0})
+    paid = goods_text({g: -n for g, n in delta.items() if n < 0})
+    if gained or paid:
+        out.append(ev("converted", seat=seat_ref(user), b=use["b"], goods=gained or "–", paid=paid or "–"))
 
 
 # -- payments ---------------------------------------------------------------
