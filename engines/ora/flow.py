@@ -876,13 +876,19 @@ def _affordable(st: Mapping[str, Any], user: int, part: Part, action: Mapping[st
 
 
 def _different_pool(st: Mapping[str, Any], goods: Mapping[str, int], after: str | None = None) -> list[str]:
+    """Goods that can still be picked for "k different goods" (G7), in file order after
+    ``after``: held goods, ``coin5`` with five coins, straw also from a grain to flip (G4)."""
     order = [*goods_of(st["variant"]), COIN5]
     start = order.index(after) + 1 if after is not None else 0
     out = []
     coins = goods.get("coin", 0)
+    grain = goods.get("grain", 0)
     for g in order[start:]:
         if g == COIN5:
-            if coins >= 5:
+            if coins >= 5 + (1 if "coin" in out else 0):
+                out.append(g)
+        elif g == "straw":
+            if goods.get("straw", 0) > 0 or grain - (1 if "grain" in out else 0) > 0:
                 out.append(g)
         elif goods.get(g, 0) > 0:
             out.append(g)
