@@ -22,6 +22,7 @@ import csv
 import math
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Final
 
@@ -109,6 +110,7 @@ GOODS: Final[dict[str, Good]] = _load_goods()
 """Every good id (``coin5`` included) → ``Good``."""
 
 
+@cache
 def goods_of(variant: str) -> tuple[str, ...]:
     """The goods a player may hold in ``variant`` (``france``/``ireland``), file order,
     without ``coin5`` (money is one count, G2)."""

@@ -44,8 +44,21 @@ SOLO_TIMEOUT = 365 * 86400
 
 
 def _copy(state: State) -> State:
-    copied: State = json.loads(json.dumps(state))
-    return copied
+    """A copy that shares nothing mutable with ``state`` (its shape is known: faster than a
+    generic deep copy)."""
+    st = dict(state)
+    st["opts"] = dict(state["opts"])
+    st["wheel"] = dict(state["wheel"])
+    st["display"] = list(state["display"])
+    st["queue"] = [list(q) for q in state["queue"]]
+    win = state["win"]
+    st["win"] = None if win is None else dict(win, used=list(win["used"]))
+    st["stack"] = json.loads(json.dumps(state["stack"])) if state["stack"] else []
+    st["pl"] = [{"goods": dict(p["goods"]),
+                 "clergy": [None if c is None else list(c) for c in p["clergy"]],
+                 "land": dict(p["land"]),  # space lists are replaced, never changed (rules.set_space)
+                 "bought": p["bought"]} for p in state["pl"]]
+    return st
 
 
 class OraEngine(Engine):

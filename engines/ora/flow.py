@@ -317,11 +317,12 @@ def can_buy_now(st: Mapping[str, Any], seat: int) -> bool:
     return bool(st["pl"][seat]["bought"] != st["unit"])
 
 
-def tile_options(st: Mapping[str, Any], seat: int, tile: str, *, price: bool) -> list[Action]:
+def tile_options(st: Mapping[str, Any], seat: int, tile: str, *, price: bool,
+                 taken: tuple[int, int] | None = None) -> list[Action]:
     """District/plot placements open to ``seat`` (each side and legal row); with ``price`` only
-    when the seat can pay the pile's next price."""
-    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1]
-    cost = R.next_price(MODES[st["mode"]], tile, taken)
+    when the seat can pay the pile's next price. ``taken``: ``rules.tiles_taken`` if known."""
+    counts = taken if taken is not None else R.tiles_taken(st["pl"])
+    cost = R.next_price(MODES[st["mode"]], tile, counts[0 if tile == "district" else 1])
     if cost is None or (price and st["pl"][seat]["goods"]["coin"] < cost):
         return []
     land = st["pl"][seat]["land"]
@@ -335,7 +336,13 @@ def purchases(st: Mapping[str, Any], seat: int) -> list[Action]:
     """Landscape purchases open now (§5.3)."""
     if not can_buy_now(st, seat):
         return []
-    return tile_options(st, seat, "district", price=True) + tile_options(st, seat, "plot", price=True)
+    coins = st["pl"][seat]["goods"]["coin"]
+    mode = MODES[st["mode"]]
+    if coins < min(mode.districts[-1], mode.plots[-1], mode.districts[0], mode.plots[0]):
+        return []
+    taken = R.tiles_taken(st["pl"])
+    return (tile_options(st, seat, "district", price=True, taken=taken)
+            + tile_options(st, seat, "plot", price=True, taken=taken))
 
 
 def do_free(st: State, seat: int, action: Action, out: Events) -> bool:
@@ -474,14 +481,19 @@ def _indicators(st: Mapping[str, Any], good: str) -> list[bool]:
 def build_options(st: Mapping[str, Any], seat: int) -> list[Action]:
     """``build`` actions open to ``seat`` (§5.1): display buildings it can pay × legal spaces."""
     goods = st["pl"][seat]["goods"]
+    affordable = [b for b in st["display"] if R.named_ok(goods, BUILDINGS[b].cost)]
+    if not affordable:
+        return []
     land = st["pl"][seat]["land"]
+    empty = [(k, s[0]) for k, s in land.items() if s[1] is None and s[2] is None]
+    cloister = {k for k, _ in empty if R.cloister_ok(land, k)}
     out = []
-    for b in st["display"]:
-        if not R.named_ok(goods, BUILDINGS[b].cost):
-            continue
-        for k in R.build_spaces(land, b):
-            x, y = R.xy(k)
-            out.append({"type": "build", "b": b, "x": x, "y": y})
+    for b in affordable:
+        info = BUILDINGS[b]
+        for k, terrain in empty:
+            if terrain in info.terrain and (not info.cloister or k in cloister):
+                x, y = R.xy(k)
+                out.append({"type": "build", "b": b, "x": x, "y": y})
     return out
 
 
@@ -597,7 +609,7 @@ def _fell_cut(st: State, seat: int, action: Action, out: Events) -> None:
         raise IllegalAction(f"There is no {card} card on that space of yours.", code="bad_space")
     if joker not in _indicators(st, good):
         raise IllegalAction("That indicator is not in play.", code="bad_indicator")
-    land[k][1] = None
+    R.set_space(land, k, card=None)
     n = use_wheel(st, seat, good, joker)
     out.append(ev("felled" if t == "fell_trees" else "cut", seat=seat_ref(seat), x=R.xy(k)[0], y=R.xy(k)[1],
                   goods=goods_text({good: n})))
@@ -638,7 +650,7 @@ def _build(st: State, seat: int, action: Action, out: Events) -> None:
     if k not in R.build_spaces(land, b):
         raise IllegalAction("That building cannot stand on that space.", code="bad_space")
     R.take(goods, cost)
-    land[k][2] = b
+    R.set_space(land, k, piece=b)
     st["display"].remove(b)
     x, y = R.xy(k)
     out.append(ev("built", seat=seat_ref(seat), b=b, x=x, y=y))
@@ -656,9 +668,12 @@ def settle_options(st: Mapping[str, Any], seat: int) -> list[Action]:
     p = st["pl"][seat]
     land = p["land"]
     out: list[Action] = []
+    names = goods_of(st["variant"])
+    food = R.total_value(p["goods"], "food", R.value_goods(names, "food"))
+    energy = R.total_value(p["goods"], "energy", R.value_goods(names, "energy"))
     for s in supply(st, seat):
         card = SETTLEMENTS[s]
-        if not _value_ok(st, p["goods"], {"food": card.food, "energy": card.energy}):
+        if food < card.food or energy < card.energy:
             continue
         for k in R.settle_spaces(land, s):
             x, y = R.xy(k)
@@ -690,7 +705,7 @@ def start_settle(st: State, seat: int, action: Action) -> None:
 
 def _place_settlement(st: State, seat: int, action: Action, out: Events) -> None:
     k = _space(action)
-    st["pl"][seat]["land"][k][2] = action["s"]
+    R.set_space(st["pl"][seat]["land"], k, piece=action["s"])
     x, y = R.xy(k)
     out.append(ev("settled", seat=seat_ref(seat), s=action["s"], x=x, y=y))
 
@@ -1011,7 +1026,7 @@ def _gain(st: State, use: dict[str, Any], part: Part, action: Mapping[str, Any],
             alts = [part.alts[0]] * int(action.get("n", 1))
         picks = list(action.get("pick", []))
         for k in spaces or []:
-            p["land"][k][1] = None
+            R.set_space(p["land"], k, card=None)
         frames: list[Term] = []
         for alt in alts:
             pick_i = 0
@@ -1319,7 +1334,7 @@ def do_frame(st: State, action: Action, out: Events) -> None:
         k = _space(action)
         land = st["pl"][n]["land"]
         covered = land[k][2]
-        land[k][2] = action["b"]
+        R.set_space(land, k, piece=action["b"])
         st["display"].remove(action["b"])
         frame["placed"].append(action["b"])
         out.append(ev("neutral_built", b=action["b"], x=action["x"], y=action["y"], covered=covered or ""))

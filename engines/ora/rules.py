@@ -48,10 +48,16 @@ def key(x: int, y: int) -> str:
     return f"{x},{y}"
 
 
+_XY: dict[str, tuple[int, int]] = {}
+
+
 def xy(k: str) -> tuple[int, int]:
-    """Inverse of ``key``."""
-    a, b = k.split(",")
-    return int(a), int(b)
+    """Inverse of ``key`` (memoised: keys repeat endlessly)."""
+    found = _XY.get(k)
+    if found is None:
+        a, b = k.split(",")
+        found = _XY[k] = (int(a), int(b))
+    return found
 
 
 def make_land(layout: Iterable[Space], *, empty: Iterable[tuple[int, int]] = ()) -> Land:
@@ -71,6 +77,16 @@ def neighbours(land: Land, k: str) -> list[str]:
     elif key(x + 1, y) in land:
         out.append(key(x + 1, y))
     return out
+
+
+_KEEP: Any = object()
+
+
+def set_space(land: Land, k: str, *, card: Any = _KEEP, piece: Any = _KEEP) -> None:
+    """Change a space's card and/or piece by replacing its list (states share space lists
+    between versions, so a space list is never changed in place)."""
+    t, c, b = land[k]
+    land[k] = [t, c if card is _KEEP else card, b if piece is _KEEP else piece]
 
 
 def is_empty(space: Sequence[Any]) -> bool:
@@ -143,7 +159,7 @@ def settle_spaces(land: Land, sid: str) -> list[str]:
 
 def central_rows(land: Land) -> list[int]:
     """Rows of the central strip (heartland and districts), sorted."""
-    return sorted(y for x, y in map(xy, land) if x == 0)
+    return sorted(xy(k)[1] for k in land if k[0] == "0" and k[1] == ",")
 
 
 def district_rows(land: Land) -> list[int]:
@@ -181,9 +197,16 @@ def tiles_taken(pl: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
     districts = plots = 0
     for p in pl:
         land = p["land"]
-        districts += len(central_rows(land)) - 2
-        plots += sum(1 for s in land.values() if s[0] == "mountain")
-        plots += sum(1 for s in land.values() if s[0] == "water") // 2
+        central = water = 0
+        for k, s in land.items():
+            if k[0] == "0" and k[1] == ",":
+                central += 1
+            elif s[0] == "mountain":
+                plots += 1
+            elif s[0] == "water":
+                water += 1
+        districts += central - 2
+        plots += water // 2
     return districts, plots
 
 
@@ -320,12 +343,13 @@ def take(goods: Goods, named: Mapping[str, int]) -> Goods:
     return out
 
 
-def value_goods(variant_goods: Iterable[str], kind: str) -> list[str]:
+@cache
+def value_goods(variant_goods: tuple[str, ...], kind: str) -> tuple[str, ...]:
     """Goods that count for a ``kind`` payment, highest value first (``coin5`` for points)."""
     pool = [g for g in variant_goods if value(g, kind) > 0 and not (kind == "points" and g == "coin")]
     if kind == "points":
         pool.append(COIN5)
-    return sorted(pool, key=lambda g: (-value(g, kind), g))
+    return tuple(sorted(pool, key=lambda g: (-value(g, kind), g)))
 
 
 def total_value(goods: Mapping[str, int], kind: str, pool: Iterable[str]) -> float:
