@@ -230,15 +230,15 @@ def _get_terms(text: str, full: str) -> tuple[Term, ...]:
             opts = tuple(_good(o.strip()) for o in _call_arg(piece[4:].split(",")[0].strip(), "CHOOSE").split("|"))
             terms.append(Term("joker", n=1, options=opts))
         elif piece.startswith("CHOOSE("):
-            opts = []
+            choices: list[str] = []
             n = 0
             for o in _split(_call_arg(piece, "CHOOSE"), "|"):
                 count, good = o.split()
                 n = n or int(count)
                 if int(count) != n:
                     raise ValueError(f"CHOOSE with different counts: {piece!r}")
-                opts.append(_good(good))
-            terms.append(Term("choice", n=n, options=tuple(opts)))
+                choices.append(_good(good))
+            terms.append(Term("choice", n=n, options=tuple(choices)))
         elif piece.startswith("point goods"):
             found = re.search(r"<= (F|k x C)", piece)
             if not found:

@@ -44,8 +44,8 @@ from engines.ora.data import (
     SHORT_EMPTY,
     SHORT_ROUND_GOODS,
     SOLO_ROUNDS,
-    START_INDICATORS,
     STAGES,
+    START_INDICATORS,
     goods_of,
     settlements_arrived,
     turn_cap,
@@ -105,11 +105,11 @@ def new_state(code: str, variant: str, players: int, opts: Mapping[str, Any], s0
 
 def start_seat(st: Mapping[str, Any], unit: int | None = None) -> int:
     """Start player (turn owner in ``two_player``) of ``unit`` (§4.2, §4.5, §4.6)."""
-    u = st["unit"] if unit is None else unit
-    n = st["n"]
+    u = int(st["unit"] if unit is None else unit)
+    s0 = int(st["s0"])
     if st["mode"] == "2p":
-        return st["s0"] if u % 2 == 1 else 1 - st["s0"]
-    return (st["s0"] + u - 1) % n
+        return s0 if u % 2 == 1 else 1 - s0
+    return (s0 + u - 1) % int(st["n"])
 
 
 def is_bonus_round(st: Mapping[str, Any]) -> bool:
@@ -422,7 +422,7 @@ def main_actions(st: Mapping[str, Any], seat: int) -> list[Action]:
     if st["win"]["kind"] == "bonus":
         if p["clergy"][0] is None:
             for o in range(len(st["pl"])):
-                for k, b in my_buildings(st, o):
+                for _k, b in my_buildings(st, o):
                     out.append({"type": "bonus", "owner": o, "b": b})
         out += build_options(st, seat)
         out.append({"type": "pass"})
@@ -1159,6 +1159,7 @@ def do_pay(st: State, action: Action, out: Events) -> None:
 
 def _pay_goods(st: Mapping[str, Any], action: Action, kind: str) -> dict[str, int]:
     pool = set(R.value_goods(goods_of(st["variant"]), kind))
+    chosen: Any
     if action["type"] == "add":
         chosen = {action.get("good"): action.get("n")}
     elif action["type"] == "pay":
@@ -1347,8 +1348,7 @@ def do_frame(st: State, action: Action, out: Events) -> None:
             goods[GIFT[st["variant"]]] -= 1
         else:
             goods["coin"] -= R.contract_price(st)
-        k = R.find(st["pl"][n]["land"], action["b"])
-        st["pl"][n]["clergy"][0] = [n, k]
+        st["pl"][n]["clergy"][0] = [n, R.find(st["pl"][n]["land"], action["b"])]
         out.append(ev("neutral_prior", b=action["b"]))
         push_use(st, 0, n, action["b"])
 

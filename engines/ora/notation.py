@@ -89,7 +89,7 @@ def _pick_text(pick: Any) -> str:
 
 def describe(st: Mapping[str, Any], a: Mapping[str, Any]) -> str:
     """The notation of action ``a`` (see the module table)."""
-    t = a["type"]
+    t = str(a["type"])
     if t in ("pass", "done", "skip", "prior"):
         return t
     if t == "start_player":
@@ -320,6 +320,13 @@ def _rows_step(y: int) -> Msg:
     return msg("step.row", y=y)
 
 
+def _stage(st: Mapping[str, Any], a: Mapping[str, Any]) -> tuple[Msg, ...]:
+    """A stage step for display buildings when the display holds more than 25."""
+    if len(st["display"]) <= 25 or (a["type"] == "borrow" and a["owner"] >= 0):
+        return ()
+    return (msg("step.stage", stage=BUILDINGS[a["b"]].stage),)
+
+
 def path(st: Mapping[str, Any], a: Mapping[str, Any]) -> tuple[Msg, ...]:
     """The tap steps before ``a`` (§11): kind of action, then building/owner/row; free actions
     under one step; long lists in pages of ``PAGE``."""
@@ -342,11 +349,11 @@ def path(st: Mapping[str, Any], a: Mapping[str, Any]) -> tuple[Msg, ...]:
     if t in ("contract", "bonus"):
         return (msg(f"step.{t}"), msg("step.owner", owner=_owner_ref(st, a["owner"])))
     if t == "borrow":
-        return (msg("step.owner", owner=_owner_ref(st, a["owner"])),)
+        return (msg("step.owner", owner=_owner_ref(st, a["owner"])), *_stage(st, a))
     if t in ("fell_trees", "cut_peat"):
         return (msg(f"step.{t}"),) if "x" in a else ()
     if t in ("build", "neutral"):
-        return (msg(f"step.{t}"), msg("step.building", b=_b(a["b"])), _rows_step(a["y"]))
+        return (msg(f"step.{t}"), *_stage(st, a), msg("step.building", b=_b(a["b"])), _rows_step(a["y"]))
     if t == "settle":
         return (msg("step.settle"), msg("step.settlement", s=term(f"settlement.{a['s']}")), _rows_step(a["y"]))
     if t == "do":
