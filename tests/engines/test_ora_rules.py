@@ -738,7 +738,7 @@ def test_every_mode_and_country_plays_to_the_end(players: int, family: str, vari
 
 def test_cloister_garden_uses_an_unoccupied_neighbour_fr7() -> None:
     st = new(4)
-    put(st, 0, 3, 1, "F09")  # next to the Cloister Office (4,1) and the Farmyard? no: (2,1)
+    put(st, 0, 3, 1, "F09")  # neighbours: Farmyard (2,1), Cloister Office (4,1), empty (3,0)
     goods(st, 0)
     st = play(st, 0, "use F09 lay")
     assert set(labels(st)) == {"borrow A L2", "borrow A L3", "skip"}
@@ -852,3 +852,27 @@ def test_festival_ground_entitlement_counts_forest_and_moor_cards() -> None:
     rejected(st, 0, "do 1x points:ornament+book")
     st = play(st, 0, "do 1x points:ceramic+book")
     assert have(st, 0) == {"ceramic": 1, "book": 1}
+
+
+def test_no_tap_list_holds_more_than_25_options() -> None:
+    from engines.decisions import DecisionTree
+
+    def sizes(tree: DecisionTree, path: tuple[int, ...] = ()) -> list[int]:
+        options, _ = tree.node(path)
+        out = [len(options)]
+        for i, c in enumerate(options):
+            if c.step is not None:
+                out += sizes(tree, (*path, i))
+        return out
+
+    for players, opts in ((4, {}), (3, {"variant": "ireland"}), (1, {})):
+        rng = random.Random(players)
+        st = E.new_game(players, 0, opts)
+        while E.to_move(st):
+            seat = min(E.to_move(st))
+            if seat == CHANCE:
+                a = E.sample_chance(st, rng)
+            else:
+                assert max(sizes(DecisionTree.of(E, st, seat))) <= 25
+                a = rng.choice(list(E.legal_actions(st, seat)))
+            st, _ = E.apply(st, seat, a)
