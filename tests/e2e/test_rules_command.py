@@ -16,6 +16,7 @@ NEEDLES = {
                "`auto_draw`", "Timeout = ALLOW (no defence)"),
     "eguan": ("**Our decisions**", "Timeouts:"),
     "illumination": ("## Our decisions", "`exilium_timeout`", "**Pass** asks for a confirmation", "**Not hosted:**"),
+    "ora": ("Readings taken by this implementation", "`wc_reply_timeout`"),
 }
 
 
