@@ -1,4 +1,4 @@
-"""E Guan balance bench (spec eguan D16): simulated games per player count.
+"""E Guan balance bench (docs/rules/eguan.md D16): simulated games per player count.
 
 Usage: ``python -m bench.eguan_balance --games N [--seed S] [--workers W]``
 (default 10000 games per configuration). Configurations: 3 and 4 players, each with
@@ -24,16 +24,17 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from engines.base import CHANCE, Action, State
-from engines.eguan.data import CARDS, SET_LETTERS, SKILLS
-from engines.eguan.engine import (
-    ANCHORS,
-    ROTATIONS,
-    EguanEngine,
+from engines.eguan.data import ANCHORS, CARDS, ROTATIONS, SET_LETTERS, SKILLS
+from engines.eguan.engine import EguanEngine
+from engines.eguan.rules import (
     board_cells,
     board_counts,
     corner_cells,
+    final_scoring,
     most_wanted,
+    stack_index,
     topmost,
+    turns_taken,
 )
 
 log = logging.getLogger("bench.eguan_balance")
@@ -192,7 +193,7 @@ def greedy_policy(st: State, seat: int, rng: random.Random) -> Action:
         if pend["purpose"] == "move":
             best_move = _best_move(st, seat, only=pend["card"])
             if best_move is None:
-                a, r = pend["from"]
+                _, a, r = st["boards"][seat][stack_index(st["boards"][seat], pend["card"])]
                 return {"type": "place", "anchor": a, "rot": r}
             return {"type": "place", "anchor": best_move[2], "rot": best_move[3]}
         card = pend["card"]
@@ -209,7 +210,7 @@ def greedy_policy(st: State, seat: int, rng: random.Random) -> Action:
         )
         return {"type": "place", "anchor": -best_p[1], "rot": -best_p[2]}
     if step == "adjust":
-        roll = pend["roll"]
+        roll = st["die"]["roll"]
         scored = [
             (_face_value(st, seat, roll + a["delta"]) - (1.5 if a["delta"] else 0.0), a["delta"] == 0, i)
             for i, a in enumerate(legal)
@@ -236,14 +237,14 @@ def play_game(n: int, policy: Policy | list[Policy], rng: random.Random) -> dict
         else:
             action = policies[seat](st, seat, rng)
         E.apply_in_place(st, seat, action)
-    res = st["result"]
+    res = final_scoring(st)
     return {
         "sets": list(st["skills"]),
         "scores": res["scores"],
         "infamy": res["infamy"],
         "winners": res["winners"],
         "bonus": [sum(res["bonus"][k][s] for k in ("H", "S", "K")) for s in range(n)],
-        "turns": st["turns_taken"][0],
+        "turns": turns_taken(st)[0],
     }
 
 

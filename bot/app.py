@@ -9,6 +9,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from typing import cast
 
 import discord
 from discord.ext import commands
@@ -17,7 +18,9 @@ from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Repository
 from bot.ui.components import DYNAMIC_ITEMS
+from bot.ui.context import HostContext
 from bot.ui.delivery import Delivery
+from bot.ui.errors import GameTree
 from bot.ui.flow import Flow
 from engines.registry import ENGINES
 
@@ -49,21 +52,23 @@ class GameBot(commands.Bot):
 
     Attributes:
         settings: the ``Settings`` it runs with.
-        repo / service / delivery / flow: storage, game service, delivery layer, handlers.
+        repo / service / delivery: storage, game service, delivery layer.
+        flow: the handlers by role (``bot/ui/flow.py``) over a ``HostContext`` of those
+            parts (``bot/ui/`` never sees this class).
     """
 
     def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.time,
                  **kwargs: object) -> None:
         intents = discord.Intents.default()  # no privileged intents are needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         **kwargs)  # type: ignore[arg-type]
+                         tree_cls=GameTree, **kwargs)  # type: ignore[arg-type]
         self.settings = settings
         self.clock = clock
         self.repo = Repository(settings.database_path, clock=clock)
         self.service = GameService(self.repo, clock=clock)
-        self.delivery = Delivery(self)
-        self.flow = Flow(self)
-        self._clock_task: asyncio.Task[None] | None = None
+        self.delivery = Delivery(self, self.service, self.repo)
+        self.flow = Flow(HostContext(self.service, self.repo, self.delivery, settings, clock))
+        cast(GameTree, self.tree).attach(self.flow.ctx)
 
     async def setup_hook(self) -> None:
         await self.repo.open()
@@ -81,7 +86,7 @@ class GameBot(commands.Bot):
                 await self.tree.sync(guild=guild)
             else:
                 await self.tree.sync()
-        self._clock_task = asyncio.create_task(self._clock(), name="game-clock")
+        self.flow.clock.start(self.wait_until_ready)
 
     async def on_ready(self) -> None:
         assert self.user is not None
@@ -90,20 +95,8 @@ class GameBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         self.delivery.note_interaction(interaction)
 
-    async def _clock(self) -> None:
-        await self.wait_until_ready()
-        while not self.is_closed():
-            try:
-                await self.flow.tick(self.clock())
-            except Exception:
-                log.exception("game clock pass failed")
-            await asyncio.sleep(self.settings.tick_seconds)
-
     async def close(self) -> None:
-        if self._clock_task is not None:
-            self._clock_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._clock_task
+        await self.flow.clock.stop()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.delivery.drain(), 10)
         await super().close()

@@ -561,7 +561,3 @@ class GameService:
         engine = self.engine(record)
         actions = list(engine.legal_actions(then, seat))
         return bool(actions) and actions == list(engine.legal_actions(self.state(record), seat))
-
-    def describe_error(self, exc: GameError | HostError) -> str:
-        """The private message for a refusal."""
-        return exc.message

@@ -7,14 +7,15 @@ re-checks), plus shortcuts for the panel, the private view and the rules.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, ClassVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.service import HostError
-from cogs.games import game_autocomplete
+from bot.service import HostError, texts
+from bot.ui.arguments import GameOption, game_number
 from engines.registry import get as get_engine
 
 if TYPE_CHECKING:
@@ -22,7 +23,11 @@ if TYPE_CHECKING:
 
 
 class GameCog(commands.GroupCog):
-    """Base of every game cog; subclasses set ``game_id`` and ``group_name``."""
+    """Base of every game cog; subclasses set ``game_id`` and ``group_name``.
+
+    Refusals raised by the handlers are answered by the bot's one error path
+    (``bot/ui/errors.py``).
+    """
 
     game_id: ClassVar[str]
 
@@ -34,21 +39,24 @@ class GameCog(commands.GroupCog):
                                   current: str) -> list[app_commands.Choice[str]]:
         """The caller's moves in notation (``Engine.typed_moves``), filtered by every typed
         word (matched against the notation or the label)."""
+        ctx = self.bot.flow.ctx
+        number = game_number(getattr(interaction.namespace, "game", None))
         try:
-            game = getattr(interaction.namespace, "game", None)
-            record = await self.bot.flow.resolve_game(interaction, game, self.game_id)
+            chosen = await ctx.service.get(number) if number is not None else None
+            record = await ctx.resolve_game(interaction, chosen, self.game_id)
         except HostError:
             return []
         seat = record.seat_of(interaction.user.id)
         if seat is None or record.state is None or record.status != "active":
             return []
         engine = get_engine(self.game_id)
-        state = self.bot.service.state(record)
+        state = ctx.service.state(record)
+        tx = texts(record)
         wanted = current.lower().split()
         out = []
         for action in engine.typed_moves(state, seat):
             text = engine.describe_action(state, action)
-            label = engine.action_label(state, action)
+            label = tx(engine.action_label(state, action))
             if all(w in text.lower() or w in label.lower() for w in wanted):
                 name = label if text in label else f"{text} · {label}"
                 out.append(app_commands.Choice(name=name[:100], value=text[:100]))
@@ -57,32 +65,28 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="play")
     @app_commands.describe(action="Your move in notation (autocomplete lists your legal moves); empty = panel",
                            game="Game number (default: your game in this channel)")
-    @app_commands.autocomplete(game=game_autocomplete)
     async def play(self, interaction: discord.Interaction,
-                   action: app_commands.Range[str, 1, 200] | None = None, game: int | None = None) -> None:
+                   action: app_commands.Range[str, 1, 200] | None = None, game: GameOption | None = None) -> None:
         """Make a move by typing it, or open your move panel."""
         flow = self.bot.flow
         if action:
-            await flow.act_text(interaction, game, self.game_id, action)
+            await flow.moves.act_text(interaction, game, self.game_id, action)
             return
-        async with flow.guard(interaction):
-            record = await flow.resolve_game(interaction, game, self.game_id)
-            await flow.open_panel(interaction, record.id)
+        record = await flow.ctx.resolve_game(interaction, game, self.game_id)
+        await flow.moves.open_panel(interaction, record.id)
 
     @app_commands.command(name="hand")
-    @app_commands.autocomplete(game=game_autocomplete)
-    async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    @app_commands.describe(game="Game number (default: your game in this channel)")
+    async def hand(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
         """Your private view — only you can see it."""
         flow = self.bot.flow
-        async with flow.guard(interaction):
-            record = await flow.resolve_game(interaction, game, self.game_id)
-            await flow.show_private(interaction, record.id)
+        record = await flow.ctx.resolve_game(interaction, game, self.game_id)
+        await flow.notices.show_private(interaction, record.id)
 
     @app_commands.command(name="rules")
     async def rules(self, interaction: discord.Interaction) -> None:
         """The rules summary and the decisions this bot plays by."""
-        async with self.bot.flow.guard(interaction):
-            await self.bot.flow.show_rules(interaction, self.game_id)
+        await self.bot.flow.notices.show_rules(interaction, self.game_id)
 
     @play.autocomplete("action")
     async def _play_action_autocomplete(self, interaction: discord.Interaction,
@@ -90,7 +94,7 @@ class GameCog(commands.GroupCog):
         return await self.action_autocomplete(interaction, current)
 
 
-def make_setup(cog_cls: type[GameCog]):  # type: ignore[no-untyped-def]
+def make_setup(cog_cls: type[GameCog]) -> Callable[[GameBot], Awaitable[None]]:
     """Build an extension ``setup`` for ``cog_cls``."""
 
     async def setup(bot: GameBot) -> None:

@@ -11,7 +11,10 @@ from discord.ext import commands
 
 from bot.service import HostError
 from bot.settings import TIMEOUT_PRESETS
+from bot.ui.arguments import GameOption
 from bot.ui.limits import split_text
+from bot.ui.lobby import parse_options
+from bot.ui.moderation import moderator_only
 from engines.registry import ENGINES
 
 if TYPE_CHECKING:
@@ -20,22 +23,6 @@ if TYPE_CHECKING:
 GAME_CHOICES = [app_commands.Choice(name=f"{e.info.name} ({e.info.min_players}–{e.info.max_players})",
                                     value=gid) for gid, e in ENGINES.items()]
 TIMER_CHOICES = [app_commands.Choice(name=label, value=seconds) for label, seconds in TIMEOUT_PRESETS.items()]
-
-
-async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-    """The caller's lobbies and running games, those waiting on them first."""
-    bot: GameBot = interaction.client  # type: ignore[assignment]
-    games = await bot.repo.games(user_id=interaction.user.id)
-    out: list[app_commands.Choice[int]] = []
-    for g in games:
-        engine = ENGINES[g.game_id]
-        seat = g.seat_of(interaction.user.id)
-        waiting = seat is not None and seat in g.waiting
-        label = f"#{g.id} {engine.info.name} — {'your move!' if waiting else g.status}"
-        if current.strip("#") in label:
-            out.append(app_commands.Choice(name=label[:100], value=g.id))
-    out.sort(key=lambda c: "your move" not in c.name)
-    return out[:25]
 
 
 async def options_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -73,6 +60,10 @@ async def prefs_autocomplete(interaction: discord.Interaction, current: str) -> 
 class Games(commands.GroupCog, group_name="game"):
     """Commands common to every game."""
 
+    # (the docstring is the group's description on Discord: at most 100 characters.
+    # Refusals raised below are answered by bot/ui/errors.py; the moderator commands
+    # carry the moderator_only check of bot/ui/moderation.py.)
+
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         super().__init__()
@@ -80,60 +71,51 @@ class Games(commands.GroupCog, group_name="game"):
     @app_commands.command(name="new")
     @app_commands.describe(game="Which game", options="Game options as key=value (autocomplete lists them)",
                            timer="Time each player has per decision (default 24 hours)")
-    @app_commands.choices(game=GAME_CHOICES, timer=TIMER_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(timer=TIMER_CHOICES)
     @app_commands.autocomplete(options=options_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
                   timer: int | None = None) -> None:
         """Open a lobby: players press Join, the host presses Start."""
-        await self.bot.flow.new_game(interaction, game, options, timer)
+        await self.bot.flow.lobby.new_game(interaction, game, options, timer)
 
     @app_commands.command(name="board")
     @app_commands.describe(game="Game number (default: the game in this channel)")
-    @app_commands.autocomplete(game=game_autocomplete)
-    async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def board(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
         """Post the current public board again (at the bottom of the chat)."""
-        flow = self.bot.flow
-        async with flow.guard(interaction):
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            record = await flow.resolve_game(interaction, game)
-            if record.state is None:
-                raise HostError("This game has not started yet.", "not_started")
-            await self.bot.delivery.post_board(record)
-            await interaction.followup.send("Board posted.", ephemeral=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        if record.state is None:
+            raise HostError("This game has not started yet.", "not_started")
+        await self.bot.delivery.post_board(record)
+        await interaction.followup.send("Board posted.", ephemeral=True)
 
     @app_commands.command(name="hand")
-    @app_commands.autocomplete(game=game_autocomplete)
-    async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    @app_commands.describe(game="Game number (default: your game in this channel)")
+    async def hand(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
         """Show your private view (hand, secret choices) — only you can see it."""
-        flow = self.bot.flow
-        async with flow.guard(interaction):
-            record = await flow.resolve_game(interaction, game)
-            await flow.show_private(interaction, record.id)
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        await self.bot.flow.notices.show_private(interaction, record.id)
 
     @app_commands.command(name="play")
-    @app_commands.autocomplete(game=game_autocomplete)
-    async def play(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    @app_commands.describe(game="Game number (default: your game in this channel)")
+    async def play(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
         """Open your private move panel."""
-        flow = self.bot.flow
-        async with flow.guard(interaction):
-            record = await flow.resolve_game(interaction, game)
-            await flow.open_panel(interaction, record.id)
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        await self.bot.flow.moves.open_panel(interaction, record.id)
 
     @app_commands.command(name="log")
-    @app_commands.autocomplete(game=game_autocomplete)
-    async def log(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    @app_commands.describe(game="Game number (default: the game in this channel)")
+    async def log(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
         """Show the game's log (your private lines included)."""
-        flow = self.bot.flow
-        async with flow.guard(interaction):
-            record = await flow.resolve_game(interaction, game)
-            await flow.show_log(interaction, record.id)
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        await self.bot.flow.notices.show_log(interaction, record.id)
 
     @app_commands.command(name="rules")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         """The rules summary and the decisions this bot plays by."""
-        async with self.bot.flow.guard(interaction):
-            await self.bot.flow.show_rules(interaction, game)
+        await self.bot.flow.notices.show_rules(interaction, game)
 
     @app_commands.command(name="mine")
     async def mine(self, interaction: discord.Interaction) -> None:
@@ -167,114 +149,48 @@ class Games(commands.GroupCog, group_name="game"):
     @app_commands.autocomplete(settings=prefs_autocomplete)
     async def prefs(self, interaction: discord.Interaction, game: str, settings: str | None = None) -> None:
         """Pre-set answers for a game (e.g. always defend), so games need not wait for you."""
-        flow = self.bot.flow
-        async with flow.guard(interaction):
-            from bot.ui.flow import parse_options
-
-            engine = ENGINES[game]
-            if not engine.info.preferences:
-                raise HostError(f"{engine.info.name} has no preferences to set.", "no_prefs")
-            if settings:
-                await self.bot.service.set_preferences(interaction.user.id, game, parse_options(settings))
-            stored = await self.bot.repo.preferences(interaction.user.id, game)
-            lines = [f"**{engine.info.name} preferences**"]
-            for spec in engine.info.preferences:
-                value = stored.get(spec.key, str(spec.default).lower())
-                lines.append(f"`{spec.key}` = **{value}** — {spec.description} (allowed: {spec.allowed()})")
-            await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+        engine = ENGINES[game]
+        if not engine.info.preferences:
+            raise HostError(f"{engine.info.name} has no preferences to set.", "no_prefs")
+        if settings:
+            await self.bot.service.set_preferences(interaction.user.id, game, parse_options(settings))
+        stored = await self.bot.repo.preferences(interaction.user.id, game)
+        lines = [f"**{engine.info.name} preferences**"]
+        for spec in engine.info.preferences:
+            value = stored.get(spec.key, str(spec.default).lower())
+            lines.append(f"`{spec.key}` = **{value}** — {spec.description} (allowed: {spec.allowed()})")
+        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
 
     # ------------------------------------------------------------------ moderation
-    async def _moderator(self, interaction: discord.Interaction) -> None:
-        if not await self.bot.flow.is_moderator(interaction):
-            raise HostError("Only moderators (Manage Server or Manage Messages, or the moderator role) "
-                            "can do that.", "forbidden")
-
     @app_commands.command(name="end")
-    @app_commands.autocomplete(game=game_autocomplete)
-    async def end(self, interaction: discord.Interaction, game: int, reason: str | None = None) -> None:
+    @app_commands.describe(game="Game number", reason="Shown with the announcement")
+    @moderator_only()
+    async def end(self, interaction: discord.Interaction, game: GameOption, reason: str | None = None) -> None:
         """Moderator: end a lobby or running game now (logged)."""
-        flow = self.bot.flow
-        async with flow.guard(interaction):
-            await self._moderator(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            record = await self.bot.service.end(game, interaction.user.id, reason or "")
-            await self.bot.delivery.send_text(
-                record.home_channel_id,
-                f"⛔ Game #{record.id} was ended by moderator <@{interaction.user.id}>."
-                + (f" Reason: {reason}" if reason else ""))
-            if record.state is not None:
-                self.bot.delivery.request_board(record.id)
-            await interaction.followup.send(f"Game #{record.id} ended.", ephemeral=True)
+        await self.bot.flow.moderation.end(interaction, game, reason)
 
     @app_commands.command(name="kick")
-    @app_commands.describe(user_id="The member's user id (works after they left the server)")
-    async def kick(self, interaction: discord.Interaction, game: int, user_id: str) -> None:
+    @app_commands.describe(game="Game number", user_id="The member's user id (works after they left the server)")
+    @moderator_only()
+    async def kick(self, interaction: discord.Interaction, game: GameOption, user_id: str) -> None:
         """Moderator: remove a player; their moves are played automatically from now on (logged)."""
-        flow = self.bot.flow
-        async with flow.guard(interaction):
-            await self._moderator(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            uid = _user_id(user_id)
-            result = await self.bot.service.kick(game, uid, interaction.user.id)
-            record = result if not hasattr(result, "game") else result.game  # type: ignore[union-attr]
-            await self.bot.delivery.send_text(
-                record.home_channel_id, f"🛡 <@{uid}> was removed from game #{record.id} by a moderator.")
-            if hasattr(result, "game"):
-                await flow.after(result)  # type: ignore[arg-type]
-            await interaction.followup.send("Done.", ephemeral=True)
+        await self.bot.flow.moderation.kick(interaction, game, user_id)
 
     @app_commands.command(name="replace")
-    @app_commands.describe(old_user_id="User id of the player to replace",
+    @app_commands.describe(game="Game number", old_user_id="User id of the player to replace",
                            new_user_id="User id of the member who takes the seat")
-    async def replace(self, interaction: discord.Interaction, game: int, old_user_id: str,
+    @moderator_only()
+    async def replace(self, interaction: discord.Interaction, game: GameOption, old_user_id: str,
                       new_user_id: str) -> None:
         """Moderator: give a player's seat to another member (logged)."""
-        flow = self.bot.flow
-        async with flow.guard(interaction):
-            await self._moderator(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            record = await self.bot.service.get(game)
-            old, new = _user_id(old_user_id), _user_id(new_user_id)
-            seat = record.seat_of(old)
-            if seat is None:
-                raise HostError("That user has no seat in this game.", "not_a_player")
-            member = interaction.guild.get_member(new) if interaction.guild else None
-            name = member.display_name if member else f"user {new}"
-            record = await self.bot.service.replace(game, seat, new, name, interaction.user.id)
-            await self.bot.delivery.send_text(
-                record.home_channel_id,
-                f"🛡 Seat {'ABCDEF'[seat]} of game #{record.id} now belongs to <@{new}> (was <@{old}>).",
-                mentions=[new])
-            self.bot.delivery.request_board(record.id)
-            await interaction.followup.send("Done.", ephemeral=True)
+        await self.bot.flow.moderation.replace(interaction, game, old_user_id, new_user_id)
 
     @app_commands.command(name="pause")
-    async def pause(self, interaction: discord.Interaction, game: int, paused: bool = True) -> None:
+    @app_commands.describe(game="Game number", paused="True to pause, False to resume")
+    @moderator_only()
+    async def pause(self, interaction: discord.Interaction, game: GameOption, paused: bool = True) -> None:
         """Moderator: pause (or resume) a game: no moves, no timer."""
-        flow = self.bot.flow
-        async with flow.guard(interaction):
-            await self._moderator(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            record = await self.bot.service.set_paused(game, paused, interaction.user.id)
-            await self.bot.delivery.send_text(
-                record.home_channel_id,
-                f"{'⏸' if paused else '▶'} Game #{record.id} was {'paused' if paused else 'resumed'} "
-                f"by moderator <@{interaction.user.id}>.")
-            await interaction.followup.send(
-                f"Game #{record.id} is {'paused' if paused else 'running again'}.", ephemeral=True)
-            self.bot.delivery.request_board(record.id)
-
-
-def _user_id(text: str) -> int:
-    """``"<@123>"`` or ``"123"`` → 123.
-
-    Raises:
-        HostError: not a user id.
-    """
-    digits = text.strip().strip("<@!>")
-    if not digits.isdigit():
-        raise HostError(f"{text!r} is not a user id (copy it with Developer Mode → Copy User ID).", "bad_user")
-    return int(digits)
+        await self.bot.flow.moderation.pause(interaction, game, paused)
 
 
 async def setup(bot: GameBot) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -321,8 +322,12 @@ class OptionSpec:
                     raise bad
                 num: float = int(str(value).strip()) if isinstance(value, str) else int(value)
             else:
-                num = float(value)
-        except (TypeError, ValueError):
+                if isinstance(value, bool):
+                    raise bad
+                num = float(value.strip() if isinstance(value, str) else value)
+                if not math.isfinite(num):
+                    raise bad
+        except (TypeError, ValueError, OverflowError):
             raise bad from None
         if (self.minimum is not None and num < self.minimum) or (
             self.maximum is not None and num > self.maximum

@@ -2,17 +2,29 @@
 
 Renderers are pure: ``render_board(view, *, names, highlight=...) -> Image`` takes a
 view (never a state), imports nothing from ``discord``, and is deterministic.
-This module holds the theme, the fonts (Noto Sans CJK from the ``noto-cjk-sans-otc``
-package, so Chinese and Japanese names render), text helpers and PNG encoding.
+This module holds the theme, the fonts, text helpers and PNG encoding.
+
+Fonts: Noto Sans CJK (``noto-cjk-sans-otc``) draws Latin, Chinese, Japanese and Korean;
+for every other script and for emoji, ``draw_text`` falls back character by character to
+the Noto faces of the ``manimgx-fonts`` package (Arabic, Hebrew, Thai, Devanagari and
+the other Indic scripts, Armenian, Georgian, Ethiopic, Khmer, Lao, Myanmar, Sinhala,
+symbols, monochrome Noto Emoji), found through each font's character map (fontTools).
+Right-to-left runs are shaped by Pillow's Raqm layout. A character no font covers is
+drawn as its Unicode name in brackets, never as an empty box ("tofu").
 """
 
 from __future__ import annotations
 
 import io
 import logging
+import math
 import os
+import re
+import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -77,6 +89,151 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.Im
     return ImageFont.load_default(size)
 
 
+FALLBACK_FACES = (
+    "NotoSans[wght].ttf", "NotoSansArabic[wght].ttf", "NotoSansHebrew[wght].ttf", "NotoSansThai[wght].ttf",
+    "NotoSansDevanagari[wght].ttf", "NotoSansBengali[wght].ttf", "NotoSansTamil[wght].ttf",
+    "NotoSansTelugu[wght].ttf", "NotoSansKannada[wght].ttf", "NotoSansMalayalam[wght].ttf",
+    "NotoSansGujarati[wght].ttf", "NotoSansGurmukhi[wght].ttf", "NotoSansOriya[wght].ttf",
+    "NotoSansSinhala[wght].ttf", "NotoSansArmenian[wght].ttf", "NotoSansGeorgian[wght].ttf",
+    "NotoSansEthiopic[wght].ttf", "NotoSansKhmer[wght].ttf", "NotoSansLao[wght].ttf",
+    "NotoSansMyanmar[wght].ttf", "NotoSansSymbols[wght].ttf", "NotoEmoji[wght].ttf",
+)
+"""Fallback faces from the ``manimgx-fonts`` package, tried in this order."""
+
+IGNORED = frozenset("\ufe0e\ufe0f\u200d")
+"""Variation selectors and the zero-width joiner: dropped before drawing (emoji
+sequences are drawn as their parts, in the text colour)."""
+
+
+@lru_cache(maxsize=1)
+def _fallback_paths() -> tuple[str, ...]:
+    try:
+        import manimgx_fonts
+    except ImportError:  # pragma: no cover - the package is a hard dependency
+        log.warning("manimgx-fonts is missing: scripts outside CJK and Latin draw as names")
+        return ()
+    folder = Path(manimgx_fonts.__file__).parent
+    return tuple(str(folder / face) for face in FALLBACK_FACES if (folder / face).exists())
+
+
+@lru_cache(maxsize=32)
+def _coverage(path: str, index: int = 0) -> frozenset[int]:
+    """The code points a font file (face ``index``) has glyphs for (its best cmap)."""
+    from fontTools.ttLib import TTCollection, TTFont
+
+    try:
+        if path.lower().endswith((".ttc", ".otc")):
+            face = TTCollection(path, lazy=True).fonts[index]
+        else:
+            face = TTFont(path, lazy=True)
+        cmap = face.getBestCmap() or {}
+    except Exception:  # an unreadable font covers nothing
+        log.warning("cannot read the character map of %s", path)
+        return frozenset()
+    return frozenset(cmap)
+
+
+def _primary() -> tuple[str, int] | None:
+    for path, index in _font_candidates(False):
+        if os.path.exists(path):
+            return path, index
+    return None
+
+
+@lru_cache(maxsize=128)
+def _fallback_font(path: str, size: int, bold: bool) -> ImageFont.FreeTypeFont:
+    face = ImageFont.truetype(path, size, layout_engine=ImageFont.Layout.RAQM)
+    try:
+        face.set_variation_by_axes([700 if bold else 400])
+    except (OSError, ValueError):  # a face without a weight axis
+        pass
+    return face
+
+
+def font_for(char: str) -> str | None:
+    """The path of the font that draws ``char``: None for the primary face, else a
+    fallback face; ``""`` when no font has it."""
+    primary = _primary()
+    if primary is None or ord(char) in _coverage(*primary):
+        return None
+    for path in _fallback_paths():
+        if ord(char) in _coverage(path):
+            return path
+    return ""
+
+
+def missing_glyphs(text: str) -> list[str]:
+    """The characters of ``text`` that no bundled font can draw (they would be drawn as
+    their names). Used by tests: a name in any common script must give ``[]``."""
+    return [c for c in clean_text(text) if c not in IGNORED and not c.isspace() and font_for(c) == ""]
+
+
+def _word_font(word: str) -> str | None:
+    """One font for a whole word when one font covers it all (the primary face first), so
+    a word is never drawn in two typefaces; ``"*"`` when no single font does."""
+    chars = [ord(c) for c in word if c not in IGNORED]
+    primary = _primary()
+    if primary is None or all(c in _coverage(*primary) for c in chars):
+        return None
+    for path in _fallback_paths():
+        if all(c in _coverage(path) for c in chars):
+            return path
+    return "*"
+
+
+def text_runs(text: str) -> list[tuple[str, str | None]]:
+    """``text`` cut into runs drawn by one font each: ``(run, font path or None for the
+    primary face)``. Each word takes one font that covers all of it where there is one,
+    else each character its own; spaces join the run before them. Characters no font
+    covers become ``⟨Name⟩``. Runs are in visual order: reversed when the text's first
+    strong character is right-to-left."""
+    runs: list[tuple[str, str | None]] = []
+
+    def add(piece: str, path: str | None) -> None:
+        if runs and runs[-1][1] == path:
+            runs[-1] = (runs[-1][0] + piece, path)
+        else:
+            runs.append((piece, path))
+
+    for word in re.split(r"(\s+)", clean_text(text)):
+        if not word:
+            continue
+        if word.isspace():
+            add(word, runs[-1][1] if runs else None)
+            continue
+        chosen = _word_font(word)
+        for char in word:
+            if char in IGNORED:
+                continue
+            path = chosen if chosen != "*" else font_for(char)
+            if path == "":
+                known = unicodedata.name(char, "")
+                char, path = f"⟨{known.title() if known else f'U+{ord(char):04X}'}⟩", None
+            add(char, path)
+    # spaces at a change of font are the primary face's (an emoji font's space is wide)
+    split: list[tuple[str, str | None]] = []
+    for i, (run, path) in enumerate(runs):
+        body = run.rstrip()
+        following = runs[i + 1][1] if i + 1 < len(runs) else None
+        if path is not None and body != run and (i + 1 == len(runs) or following != path):
+            split += [(body, path), (run[len(body):], None)]
+        else:
+            split.append((run, path))
+    runs = [r for r in split if r[0]]
+    for char in text:
+        direction = unicodedata.bidirectional(char)
+        if direction == "L":
+            break
+        if direction in ("R", "AL"):
+            runs.reverse()
+            break
+    return runs
+
+
+def _run_font(path: str | None, size: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return font(size, bold) if path is None else _fallback_font(path, size, bold)
+
+
 def canvas(height: int, width: int = WIDTH) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A new RGB board of ``width`` × ``height`` px on the background colour."""
     img = Image.new("RGB", (width, height), BG)
@@ -84,8 +241,11 @@ def canvas(height: int, width: int = WIDTH) -> tuple[Image.Image, ImageDraw.Imag
 
 
 def text_width(text: str, size: int, bold: bool = False) -> float:
-    """Rendered width of ``text`` in px."""
-    return font(size, bold).getlength(text)
+    """Rendered width of ``text`` in px (with the fallback fonts ``draw_text`` uses)."""
+    runs = text_runs(text)
+    if len(runs) == 1 and runs[0][1] is None:
+        return font(size, bold).getlength(runs[0][0])
+    return sum(_run_font(path, size, bold).getlength(run) for run, path in runs)
 
 
 def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
@@ -114,8 +274,53 @@ def draw_text(
     if max_width is not None:
         text = fit_text(text, size, max_width, bold)
     stroke = max(1, size // 26) if bold and not has_bold_face() else 0
-    draw.text(xy, clean_text(text), font=font(size, bold), fill=fill, anchor=anchor, stroke_width=stroke,
-              stroke_fill=fill)
+    runs = text_runs(text)
+    if len(runs) <= 1 and all(path is None for _, path in runs):
+        _blit(draw, xy, "".join(r for r, _ in runs), font(size, bold), fill, anchor, stroke)
+        return
+    # several fonts: lay the runs out left to right from the anchor's left edge
+    widths = [_run_font(path, size, bold).getlength(run) for run, path in runs]
+    x, y = xy
+    horizontal, vertical = anchor[0], anchor[1]
+    x -= {"l": 0.0, "m": sum(widths) / 2, "r": sum(widths)}.get(horizontal, 0.0)
+    # one baseline for every run, placed as the primary face would place the anchor
+    primary = font(size, bold)
+    ascent, descent = primary.getmetrics() if isinstance(primary, ImageFont.FreeTypeFont) else (size, 0)
+    baseline = y + {"a": ascent, "t": ascent, "m": (ascent - descent) / 2, "s": 0.0,
+                    "d": -descent, "b": -descent}.get(vertical, 0.0)
+    for (run, path), width in zip(runs, widths, strict=True):
+        face = _run_font(path, size, bold)
+        _blit(draw, (x, baseline), run, face, fill, "ls", stroke if path is None else 0)
+        x += width
+
+
+MEMO_TEXT = True
+"""Reuse rasterized text (same string, face, size, anchor, stroke and sub-pixel start):
+the same pixels as ``ImageDraw.text`` at a fraction of the cost (a board draws the same
+labels at every update). Off only to measure it."""
+
+
+@lru_cache(maxsize=4096)
+def _mask(face: ImageFont.FreeTypeFont, text: str, mode: str, stroke: int, anchor: str,
+          start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
+    return face.getmask2(text, mode, None, None, None, stroke, anchor, 0, start, stroke_filled=True)
+
+
+def _blit(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,
+          face: ImageFont.FreeTypeFont | ImageFont.ImageFont, fill: tuple[int, int, int], anchor: str,
+          stroke: int) -> None:
+    """``draw.text(xy, text, font=face, fill=fill, anchor=anchor, stroke_width=stroke,
+    stroke_fill=fill)``, with the glyph mask memoized (``MEMO_TEXT``); the same steps as
+    Pillow's ``ImageDraw.text`` for one line of text, so the pixels are identical."""
+    if not MEMO_TEXT or "\n" in text or not isinstance(face, ImageFont.FreeTypeFont) or not text:
+        draw.text(xy, text, font=face, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill)
+        return
+    ink, fill_ink = draw._getink(fill)
+    colour = ink if ink is not None else fill_ink
+    x, y = xy
+    start = (math.modf(x)[0], math.modf(y)[0])
+    mask, offset = _mask(face, text, draw.fontmode, stroke, anchor, start)
+    draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, colour)
 
 
 @lru_cache(maxsize=1)

@@ -1,35 +1,35 @@
-"""Carnival of Sins board renderer (spec carnival §11 Board image; design §6).
+"""Carnival of Sins board renderer (spec docs/rules/carnival.md §11 Board image; design §6).
 
-``render_board(view, *, names, highlight=None)`` draws the PUBLIC view
-(``CarnivalEngine.player_view(state, None)``): the round table from above with
-every seat, each die drawn as its shape (d4 triangle, d6 square, d8 diamond, d10
-kite, d12 pentagon, d20 hexagon, W white square) with its id and big value, card
-spots with locked dice (and their ids), the Devil marker, thin "Sloth would take"
-lines (spatial), or sectors + centre circle (zones); then one panel per player, the
-score sheet and the last log lines. Dice lying close together never hide each
-other: ``place_dice`` (pure, tested) nudges a glyph that would overlap another
-glyph, a card spot or a seat label to the nearest free spot, and the board draws a
-thin leader line back to a dot at the die's true position. ``render_private(view, *, names)`` draws one seat's view: its
-remaining sins with effect hints and its current secret pick.
+``render_board(view, *, names, text, highlight=None)`` draws the PUBLIC view
+(``engines.carnival.view.PublicView``): the round table from above with every seat, each
+die drawn as its shape (``engines.carnival.data.SHAPES``: d4 triangle … d20 hexagon, W
+white square) with its id and big value, card spots with locked dice (and their ids),
+the Devil marker, thin "Sloth would take" lines (spatial), or sectors + centre circle
+(zones); then one panel per player and the score sheet. Dice lying close together never
+hide each other: ``place_dice`` (pure, tested) nudges a glyph that would overlap another
+glyph, a card spot or a seat label to the nearest free spot, and the board draws a thin
+leader line back to a dot at the die's true position. ``render_private(view, *, names,
+text)`` draws one seat's view (``PrivateView``): its remaining sins with effect hints and
+its current secret pick.
 
-View keys used: players, round, rounds, phase, table_model, devil, round_devil,
-order, to_move, rolled, dice[{id, shape, colour, value, place, owner, pos, zone}],
-seat_points, card_spots, r_play, zones, nearest, seats[{seat, hand, previous,
-picked, random_pick, timed_out, card, locked, sum, penalty, total, to_move}],
-round_scores, totals, history[{devil, next_devil}], pending, pride, recent,
-outcome, sins; private: seat, pick, hand_hints.
+Every word on the images comes from the catalog (``bot/text/en/carnival.toml``, keys
+``board.*``, ``term.sin.*``, ``hint.*``) through ``text``, the host's formatter of
+``Msg`` values; sin ids, their Japanese names and die shapes come from
+``engines/carnival/data.py``. Seat letters appear only as badges.
 """
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engines.base import msg, seat_ref, seats_ref, term
+from engines.carnival.data import DICE, SHAPES, SIN_JAPANESE, SINS
+from engines.carnival.view import DieView, PrivateView, PublicView
 from render.base import (
     BG,
     HIGHLIGHT,
@@ -48,6 +48,8 @@ from render.base import (
 )
 
 Colour = tuple[int, int, int]
+Text = Callable[[Any], str]
+"""The host's formatter of messages (``bot.text.Texts``): ``Msg`` → a line of text."""
 
 FELT: Colour = (34, 102, 68)
 FELT_LIGHT: Colour = (52, 128, 88)
@@ -64,20 +66,6 @@ CX = WIDTH // 2
 CY = TABLE_TOP + TABLE_MARGIN + int(1000 * SCALE)
 TABLE_BOTTOM = CY + int(1000 * SCALE) + TABLE_MARGIN
 
-SIN_JP = {
-    "greed": "貪欲",
-    "gluttony": "暴食",
-    "envy": "嫉妬",
-    "lust": "色欲",
-    "pride": "傲慢",
-    "sloth": "怠惰",
-    "wrath": "憤怒",
-}
-SIN_ORDER = ("greed", "gluttony", "envy", "lust", "pride", "sloth", "wrath")
-SHAPE_OF = {"d4": "triangle", "d6": "square", "d8": "diamond", "d10": "kite", "d12": "pentagon",
-            "d20": "hexagon", "W": "square"}
-SIZE_ORDER = ("d4", "d6", "d8", "d10", "d12", "d20", "W")
-
 
 def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
@@ -87,18 +75,30 @@ def _letter(seat: int) -> str:
     return SEAT_LETTERS[seat % len(SEAT_LETTERS)]
 
 
-def format_text(text: str, names: Sequence[str]) -> str:
-    """Replace ``{p0}``-style placeholders with ``A·name`` labels."""
-    return re.sub(r"\{p(\d+)\}", lambda m: f"{_letter(int(m.group(1)))}·{_name(names, int(m.group(1)))}",
-                  text)
+def _board(text: Text, key: str, **params: Any) -> str:
+    """A board text: catalog ``board.<key>``."""
+    return text(msg(f"board.{key}", **params))
 
 
-def _sin_title(sin: str) -> str:
-    return sin.capitalize()
+def _sin_title(text: Text, sin: str) -> str:
+    """The sin's name in the reader's language (``term.sin.<id>``)."""
+    return text(msg(f"term.sin.{sin}"))
+
+
+def _card_title(text: Text, sin: str) -> str:
+    """``Greed 貪欲``: the translated name and the seed's Japanese name."""
+    return _board(text, "card", sin=term(f"sin.{sin}"), japanese=SIN_JAPANESE[sin])
 
 
 def _to_px(x: float, y: float) -> tuple[float, float]:
     return (CX + x * SCALE, CY - y * SCALE)
+
+
+def _die_px(die: DieView) -> tuple[float, float]:
+    """Pixel position of a die lying on the spatial table."""
+    pos = die["pos"]
+    assert pos is not None, die["id"]
+    return _to_px(pos[0], pos[1])
 
 
 # --------------------------------------------------------------------------- dice shapes
@@ -140,7 +140,7 @@ def draw_die(
     """Draw one die as its shape centred at (cx, cy) with radius ``r`` px, its value
     big inside and (``label``) its id under it."""
     white = die == "W"
-    shape = SHAPE_OF.get(die, "square")
+    shape = SHAPES.get(die, "square")
     pts = _shape_points(shape, cx, cy, r)
     if highlight:
         draw.ellipse((cx - r - 9, cy - r - 9, cx + r + 9, cy + r + 9), outline=HIGHLIGHT, width=5)
@@ -179,40 +179,33 @@ def _tag(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, *, size: int 
     return x + w
 
 
-def _devil_tag(draw: ImageDraw.ImageDraw, x: float, y: float, anchor_right: bool = False) -> float:
-    text = "DEVIL 悪魔"
-    w = text_width(text, 20, True) + 16
-    if anchor_right:
-        x -= w
-    return _tag(draw, x, y, text, fill=DEVIL_RED, ink=WHITE, bold=True, outline=INK)
+def _devil_tag(draw: ImageDraw.ImageDraw, x: float, y: float, text: Text) -> float:
+    return _tag(draw, x, y, _board(text, "devil"), fill=DEVIL_RED, ink=WHITE, bold=True, outline=INK)
 
 
-def _phase_text(view: dict[str, Any], names: Sequence[str]) -> str:
+def _phase_text(view: PublicView, text: Text) -> str:
     phase = view["phase"]
     rnd = view["round"]
     if phase == "setup":
-        return "Drawing the first Devil holder…"
+        return _board(text, "phase_setup")
     if phase == "roll":
-        return f"Round {rnd}: the Devil holder rolls the dice…"
+        return _board(text, "phase_roll", round=rnd)
     if phase == "choose":
         waiting = [s for s in view["to_move"] if s >= 0]
         if not waiting:
-            return f"Round {rnd}: a random sin is being picked…"
-        who = ", ".join(_letter(s) for s in waiting)
-        return f"Round {rnd}: secret sin picks — waiting for {who}"
+            return _board(text, "phase_random", round=rnd)
+        return _board(text, "phase_choose", round=rnd, seats=seats_ref(waiting))
     if phase == "resolve" and view.get("pending"):
-        p = view["pending"]
-        return f"{_letter(p['seat'])}·{_name(names, p['seat'])} resolves {_sin_title(p['sin'])}"
+        p = view["pending"] or {}
+        return _board(text, "phase_resolve", seat=seat_ref(p["seat"]), sin=term(f"sin.{p['sin']}"))
     if phase == "wrath_chance":
-        return "A Wrath die is flying…"
+        return _board(text, "phase_wrath", sin=term("sin.wrath"))
     if phase == "pride" and view.get("pride"):
-        pr = view["pride"]
-        s = pr["players"][pr["turn"]]
-        return f"Pride: {_letter(s)}·{_name(names, s)} takes a die"
+        pr = view["pride"] or {}
+        return _board(text, "phase_pride", seat=seat_ref(pr["players"][pr["turn"]]), sin=term("sin.pride"))
     if phase == "over":
         out = view.get("outcome") or {}
-        win = out.get("winners", [])
-        return "Game over — winner: " + ", ".join(f"{_letter(s)}·{_name(names, s)}" for s in win)
+        return _board(text, "phase_over", seats=seats_ref(out.get("winners", [])))
     return ""
 
 
@@ -300,7 +293,7 @@ def _label_w(die: str) -> float:
 
 
 def _label_top(die: str, cy: float, r: float) -> float:
-    shape = SHAPE_OF.get(die, "square")
+    shape = SHAPES.get(die, "square")
     pts = _shape_points(shape, 0.0, 0.0, r)
     return cy + max(y for _, y in pts) + 4
 
@@ -308,7 +301,7 @@ def _label_top(die: str, cy: float, r: float) -> float:
 def die_box(die: str, cx: float, cy: float, r: float, *, label: bool = True, highlight: bool = False) -> Box:
     """Pixel box covered by ``draw_die(die, …, cx, cy, r, label=…, highlight=…)``
     (shape outline, id label and highlight ring)."""
-    pts = _shape_points(SHAPE_OF.get(die, "square"), cx, cy, r)
+    pts = _shape_points(SHAPES.get(die, "square"), cx, cy, r)
     left = min(x for x, _ in pts) - 2
     right = max(x for x, _ in pts) + 2
     top = min(y for _, y in pts) - 2
@@ -336,7 +329,7 @@ def boxes_overlap(a: Box, b: Box, gap: float = 0.0) -> bool:
     return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap
 
 
-def card_layout(view: dict[str, Any]) -> list[CardSpot]:
+def card_layout(view: PublicView, text: Text) -> list[CardSpot]:
     """Card spots pulled inside the rim, one per seat (locked dice sit in a row with ids)."""
     n = view["players"]
     r_seat = 1000 * SCALE
@@ -346,7 +339,7 @@ def card_layout(view: dict[str, Any]) -> list[CardSpot]:
         ang = _seat_angle(s, n)
         locked = seat["locked"]
         card = seat["card"]
-        title = f"{_sin_title(card)} {SIN_JP[card]}" if card else "picked ✓"
+        title = _card_title(text, card) if card else _board(text, "picked")
         cols = min(len(locked), CARD_COLS)
         rows = -(-len(locked) // CARD_COLS)
         w = max(text_width(title, 20, True) + 20, CARD_PITCH * cols + 12)
@@ -358,11 +351,11 @@ def card_layout(view: dict[str, Any]) -> list[CardSpot]:
     return out
 
 
-def seat_label_layout(view: dict[str, Any], names: Sequence[str]) -> list[SeatLabel]:
+def seat_label_layout(view: PublicView, names: Sequence[str], text: Text) -> list[SeatLabel]:
     """Name labels (and the Devil tag) outside the rim, one per seat."""
     n = view["players"]
     out = []
-    dw = text_width("DEVIL 悪魔", 20, True) + 16
+    dw = text_width(_board(text, "devil"), 20, True) + 16
     for s in range(n):
         ang = _seat_angle(s, n)
         sx, sy = _to_px(*view["seat_points"][s])
@@ -391,14 +384,14 @@ def seat_label_layout(view: dict[str, Any], names: Sequence[str]) -> list[SeatLa
     return out
 
 
-def _zone_anchors(view: dict[str, Any], cards: Sequence[CardSpot]) -> dict[str, tuple[float, float]]:
+def _zone_anchors(view: PublicView, cards: Sequence[CardSpot]) -> dict[str, tuple[float, float]]:
     """Grid positions of the table dice inside their zones (zone table)."""
     n = view["players"]
     r_seat = 1000 * SCALE
     dice = {d["id"]: d for d in view["dice"]}
     out: dict[str, tuple[float, float]] = {}
     for zone, members in (view.get("zones") or {}).items():
-        members = [d for d in SIZE_ORDER if d in members and dice[d]["place"] == "table"]
+        members = [d for d in DICE if d in members and dice[d]["place"] == "table"]
         if not members:
             continue
         if zone == "centre":
@@ -451,7 +444,7 @@ def _is_free(box: Box, centre: tuple[float, float], reach: float, blocked: Seque
     return not any(boxes_overlap(box, b) for b in dots)
 
 
-def place_dice(view: dict[str, Any], names: Sequence[str] = (), highlight: str | None = None) -> list[PlacedDie]:
+def place_dice(view: PublicView, names: Sequence[str], text: Text, highlight: str | None = None) -> list[PlacedDie]:
     """Place every table die's glyph + id label so that no two overlap and none covers a
     card spot, a seat label / Devil tag or another die's true-position dot (pure; the
     board image draws exactly these boxes). Dice are placed in size order; each goes
@@ -461,16 +454,16 @@ def place_dice(view: dict[str, Any], names: Sequence[str] = (), highlight: str |
         return []
     spatial = view["table_model"] == "spatial"
     dice = {d["id"]: d for d in view["dice"]}
-    table = [d for d in SIZE_ORDER if d in dice and dice[d]["place"] == "table"]
-    cards = card_layout(view)
+    table = [d for d in DICE if d in dice and dice[d]["place"] == "table"]
+    cards = card_layout(view, text)
     obstacles: list[Box] = [c.box for c in cards]
-    for lab in seat_label_layout(view, names):
+    for lab in seat_label_layout(view, names, text):
         obstacles.append(lab.box)
         if lab.devil:
             obstacles.append(lab.devil)
     r_die = TABLE_DIE_R if spatial else ZONE_DIE_R
     if spatial:
-        anchors = {d: _to_px(*dice[d]["pos"]) for d in table}
+        anchors = {d: _die_px(dice[d]) for d in table}
         reach = view.get("r_play", 850) * SCALE + 14  # glyph centres stay on the felt
     else:
         anchors = _zone_anchors(view, cards)
@@ -504,7 +497,7 @@ def place_dice(view: dict[str, Any], names: Sequence[str] = (), highlight: str |
 # --------------------------------------------------------------------------- table drawing
 
 
-def _draw_table(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str],
+def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], text: Text,
                 highlight: str | None) -> None:
     n = view["players"]
     spatial = view["table_model"] == "spatial"
@@ -524,11 +517,11 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence
             x1, y1 = CX + r_seat * math.cos(a), CY - r_seat * math.sin(a)
             draw.line((x0, y0, x1, y1), fill=FELT_LIGHT, width=4)
         draw.ellipse((CX - rc, CY - rc, CX + rc, CY + rc), fill=FELT_LIGHT, outline=(200, 220, 200), width=3)
-        draw_text(draw, (CX, CY - rc + 18), "centre", size=20, fill=(225, 240, 225), anchor="mm")
+        draw_text(draw, (CX, CY - rc + 18), _board(text, "centre"), size=20, fill=(225, 240, 225), anchor="mm")
 
     seats = view["seats"]
     seat_pts = view["seat_points"]
-    placed = place_dice(view, names, highlight)
+    placed = place_dice(view, names, text, highlight)
 
     # nearest-die lines (spatial): "Sloth would take …", ending at the die's glyph (a
     # moved glyph has its own leader line to its true position)
@@ -538,7 +531,7 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence
             if die is None:
                 continue
             sx, sy = _to_px(*seat_pts[s])
-            dx, dy = anchor.get(die) or _to_px(*dice[die]["pos"])
+            dx, dy = anchor.get(die) or _die_px(dice[die])
             draw.line((sx, sy, dx, dy), fill=seat_colour(s), width=3)
 
     # leader lines + true-position dots of moved dice (under the cards: a die lying
@@ -554,7 +547,7 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence
                      outline=INK if white else WHITE, width=2)
 
     # cards at their spots (pulled inside the rim) with locked dice and their ids
-    for spot in card_layout(view):
+    for spot in card_layout(view, text):
         s = spot.seat
         seat = seats[s]
         box = spot.box
@@ -564,10 +557,11 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence
             draw_text(draw, (px, box[1] + 20), spot.title, size=20, bold=True, anchor="mm")
         elif seat["picked"]:
             draw.rounded_rectangle(box, radius=8, fill=CARD_BACK, outline=seat_colour(s), width=4)
-            draw_text(draw, (px, box[1] + 20), "picked ✓", size=20, fill=WHITE, bold=True, anchor="mm")
+            draw_text(draw, (px, box[1] + 20), _board(text, "picked"), size=20, fill=WHITE, bold=True,
+                      anchor="mm")
         else:
             draw.rounded_rectangle(box, radius=8, fill=FELT_LIGHT, outline=seat_colour(s), width=2)
-            draw_text(draw, (px, box[1] + 20), "…" if view["phase"] == "choose" else "",
+            draw_text(draw, (px, box[1] + 20), _board(text, "thinking") if view["phase"] == "choose" else "",
                       size=20, fill=WHITE, anchor="mm")
         locked = seat["locked"]
         for i, die in enumerate(locked):
@@ -586,7 +580,7 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence
                  highlight=highlight == p.die)
 
     # seat markers with names (outside the rim)
-    for lab in seat_label_layout(view, names):
+    for lab in seat_label_layout(view, names, text):
         s = lab.seat
         sx, sy = _to_px(*seat_pts[s])
         draw.ellipse((sx - 11, sy - 11, sx + 11, sy + 11), fill=seat_colour(s), outline=INK, width=2)
@@ -598,19 +592,17 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence
         draw_text(draw, (left + 20, top + 20), _letter(s), size=20, fill=WHITE, bold=True, anchor="mm")
         draw_text(draw, (left + 42, top + 20), lab.name, size=24, bold=True, anchor="lm")
         if lab.devil:
-            _devil_tag(draw, lab.devil[0], (lab.devil[1] + lab.devil[3]) / 2)
+            _devil_tag(draw, lab.devil[0], (lab.devil[1] + lab.devil[3]) / 2, text)
 
 
 # --------------------------------------------------------------------------- panels
 
 
-def _draw_panels(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], top: int,
+def _draw_panels(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], text: Text, top: int,
                  highlight: str | None) -> int:
     dice = {d["id"]: d for d in view["dice"]}
     y = top
     row_h = 150
-    history = view.get("history") or []
-    scored = len(history) >= view.get("round", 0) > 0   # this round's scoring is done
     for seat in view["seats"]:
         s = seat["seat"]
         col = seat_colour(s)
@@ -624,68 +616,70 @@ def _draw_panels(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequenc
         draw_text(draw, (86, y + 26), _name(names, s), size=26, bold=True, anchor="lm", max_width=420)
         nx = 86 + min(420, text_width(_name(names, s), 26, True)) + 14
         if view.get("devil") == s:
-            nx = _devil_tag(draw, nx, y + 26) + 8
+            nx = _devil_tag(draw, nx, y + 26, text) + 8
         if seat["to_move"] and view["phase"] != "over":
-            _tag(draw, nx, y + 26, "to move", fill=HIGHLIGHT, bold=True)
-        draw_text(draw, (WIDTH - 32, y + 26), f"Total {seat['total']}", size=28, bold=True, anchor="rm")
+            _tag(draw, nx, y + 26, _board(text, "to_move"), fill=HIGHLIGHT, bold=True)
+        draw_text(draw, (WIDTH - 32, y + 26), _board(text, "total", n=seat["total"]), size=28, bold=True,
+                  anchor="rm")
         # line 2: current card + locked dice
         ly = y + 70
         card = seat["card"]
         if card:
-            x = _tag(draw, 40, ly, f"{_sin_title(card)} {SIN_JP[card]}", size=22, fill=(255, 255, 255),
-                     bold=True, outline=col)
+            x = _tag(draw, 40, ly, _card_title(text, card), size=22, fill=(255, 255, 255), bold=True, outline=col)
         elif seat["picked"]:
-            text = "picked ✓ (at random)" if seat["random_pick"] else "picked ✓"
-            x = _tag(draw, 40, ly, text, size=22, fill=CARD_BACK, ink=WHITE, bold=True)
+            label = _board(text, "picked_random" if seat["random_pick"] else "picked")
+            x = _tag(draw, 40, ly, label, size=22, fill=CARD_BACK, ink=WHITE, bold=True)
         elif view["phase"] == "choose":
-            x = _tag(draw, 40, ly, "timed out…" if seat["timed_out"] else "choosing…", size=22)
+            x = _tag(draw, 40, ly, _board(text, "timed_out" if seat["timed_out"] else "choosing"), size=22)
         else:
-            x = _tag(draw, 40, ly, "no card", size=22, ink=MUTED)
+            x = _tag(draw, 40, ly, _board(text, "no_card"), size=22, ink=MUTED)
         x += 16
         for die in seat["locked"]:
             draw_die(draw, die, dice[die]["value"], x + 18, ly, 17, label=False, highlight=highlight == die)
             draw_text(draw, (x + 18, ly + 20), die, size=16, anchor="mt", fill=MUTED)
             x += 44
         if seat["locked"]:
-            draw_text(draw, (x + 4, ly), f"= {seat['sum']}", size=26, bold=True, anchor="lm")
-            x += text_width(f"= {seat['sum']}", 26, True) + 16
-        elif card == "envy" and scored:
-            base = history[view["round"] - 1]["base"][s]
-            draw_text(draw, (x + 4, ly), f"= {base} (copied)", size=26, bold=True, anchor="lm")
+            total = _board(text, "sum", n=seat["sum"])
+            draw_text(draw, (x + 4, ly), total, size=26, bold=True, anchor="lm")
+            x += text_width(total, 26, True) + 16
+        elif card == "envy" and seat["base"] is not None:
+            draw_text(draw, (x + 4, ly), _board(text, "copied", n=seat["base"]), size=26, bold=True, anchor="lm")
         if seat["penalty"]:
-            _tag(draw, x + 4, ly, f"off the table −{seat['penalty']}", size=20, fill=DEVIL_RED, ink=WHITE,
-                 bold=True)
+            _tag(draw, x + 4, ly, _board(text, "off_table", n=seat["penalty"]), size=20, fill=DEVIL_RED,
+                 ink=WHITE, bold=True)
         # line 3: played strip and cards left
         py = y + 124
         prev = seat["previous"]
-        draw_text(draw, (40, py), "Played:", size=20, fill=MUTED, anchor="lm")
-        px = 40 + text_width("Played:", 20) + 8
+        played = _board(text, "played")
+        draw_text(draw, (40, py), played, size=20, fill=MUTED, anchor="lm")
+        px = 40 + text_width(played, 20) + 8
         if not prev:
             draw_text(draw, (px, py), "—", size=20, fill=MUTED, anchor="lm")
         for sin in prev:
-            abbrev = _sin_title(sin)[:5]
-            px = _tag(draw, px, py, abbrev, size=20, fill=PANEL) + 4
+            px = _tag(draw, px, py, _sin_title(text, sin)[:5], size=20, fill=PANEL) + 4
         left = seat["hand"]
         lx = max(px + 20, 600)
-        txt = f"Left {len(left)}: " + " ".join(_sin_title(x)[:5] for x in SIN_ORDER if x in left)
-        if not left:
-            txt = "Left: —"
+        if left:
+            short = " ".join(_sin_title(text, x)[:5] for x in SINS if x in left)
+            txt = _board(text, "left", n=len(left), sins=short)
+        else:
+            txt = _board(text, "left_none")
         draw_text(draw, (lx, py), txt, size=20, fill=INK, anchor="lm", max_width=WIDTH - 30 - lx)
         y += row_h
     return y
 
 
-def _draw_scores(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], top: int) -> int:
+def _draw_scores(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], text: Text, top: int) -> int:
     n = view["players"]
     rounds = view["rounds"]
-    draw_text(draw, (20, top + 18), "Score sheet", size=26, bold=True, anchor="lm")
+    draw_text(draw, (20, top + 18), _board(text, "score_sheet"), size=26, bold=True, anchor="lm")
     y = top + 40
     label_w = 150
     col_w = (WIDTH - 40 - label_w) / n
     row_h = 34
     # header
     draw.rectangle((20, y, WIDTH - 20, y + row_h), fill=PANEL)
-    draw_text(draw, (30, y + row_h / 2), "Round", size=20, bold=True, anchor="lm")
+    draw_text(draw, (30, y + row_h / 2), _board(text, "round_column"), size=20, bold=True, anchor="lm")
     for s in range(n):
         cx = 20 + label_w + col_w * (s + 0.5)
         draw.rectangle((20 + label_w + col_w * s + 4, y + 4, 20 + label_w + col_w * s + 14, y + row_h - 4),
@@ -693,7 +687,7 @@ def _draw_scores(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequenc
         draw_text(draw, (cx + 6, y + row_h / 2), f"{_letter(s)} {_name(names, s)}", size=20, bold=True,
                   anchor="mm", max_width=col_w - 26)
     y += row_h
-    history = view.get("history") or []
+    devils = view["round_devils"]
     current = view["round"] if view["phase"] != "over" else None
     for r in range(rounds):
         fill = (255, 248, 220) if current == r + 1 else (WHITE if r % 2 == 0 else BG)
@@ -701,168 +695,122 @@ def _draw_scores(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequenc
         draw_text(draw, (30, y + row_h / 2), f"{r + 1}", size=20, anchor="lm")
         if r < len(view["round_scores"]):
             row = view["round_scores"][r]
-            info = history[r] if r < len(history) else {}
             for s in range(n):
                 cx = 20 + label_w + col_w * (s + 0.5)
-                mark = ""
-                cards = info.get("cards") or []
-                if s < len(cards) and cards[s]:
-                    mark = f" {_sin_title(cards[s])[:3]}"
-                text = f"{row[s]}{mark}"
-                draw_text(draw, (cx, y + row_h / 2), text, size=20, anchor="mm", max_width=col_w - 8,
-                          bold=info.get("devil") == s)
+                played = view["seats"][s]["played"]
+                mark = f" {_sin_title(text, played[r])[:3]}" if r < len(played) else ""
+                draw_text(draw, (cx, y + row_h / 2), f"{row[s]}{mark}", size=20, anchor="mm", max_width=col_w - 8,
+                          bold=r < len(devils) and devils[r] == s)
         y += row_h
     draw.rectangle((20, y, WIDTH - 20, y + row_h + 4), fill=PANEL)
-    draw_text(draw, (30, y + row_h / 2 + 2), "Total", size=22, bold=True, anchor="lm")
+    draw_text(draw, (30, y + row_h / 2 + 2), _board(text, "total_row"), size=22, bold=True, anchor="lm")
     winners = set((view.get("outcome") or {}).get("winners", []))
     for s in range(n):
         cx = 20 + label_w + col_w * (s + 0.5)
-        text = f"{view['totals'][s]}" + (" ★" if s in winners else "")
-        draw_text(draw, (cx, y + row_h / 2 + 2), text, size=24, bold=True, anchor="mm")
+        cell = f"{view['totals'][s]}" + (" ★" if s in winners else "")
+        draw_text(draw, (cx, y + row_h / 2 + 2), cell, size=24, bold=True, anchor="mm")
     y += row_h + 4
-    draw_text(draw, (20, y + 16), "Bold = that round's Devil holder (roller).", size=20, fill=MUTED,
-              anchor="lm")
+    draw_text(draw, (20, y + 16), _board(text, "bold_note"), size=20, fill=MUTED, anchor="lm")
     return y + 34
-
-
-def _draw_log(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str], top: int) -> int:
-    lines = (view.get("recent") or [])[-5:]
-    if not lines:
-        return top
-    draw_text(draw, (20, top + 16), "Latest", size=24, bold=True, anchor="lm")
-    y = top + 40
-    for line in lines:
-        wrapped = wrap_text(format_text(line, names), 20, WIDTH - 70)
-        for i, part in enumerate(wrapped[:3]):
-            if i == 2 and len(wrapped) > 3:
-                part = fit_text(part + " " + wrapped[3], 20, WIDTH - 70)
-            draw_text(draw, (28 if i == 0 else 48, y + 12), part, size=20, anchor="lm",
-                      fill=INK if i == 0 else (60, 60, 70))
-            y += 27
-        y += 4
-    return y + 10
-
-
-def wrap_text(text: str, size: int, max_width: float) -> list[str]:
-    """Split ``text`` into lines of at most ``max_width`` px (word wrap; long words are cut)."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split(" "):
-        trial = f"{current} {word}" if current else word
-        if text_width(trial, size) <= max_width:
-            current = trial
-            continue
-        if current:
-            lines.append(current)
-        while text_width(word, size) > max_width:
-            cut = len(word)
-            while cut > 1 and text_width(word[:cut], size) > max_width:
-                cut -= 1
-            lines.append(word[:cut])
-            word = word[cut:]
-        current = word
-    if current:
-        lines.append(current)
-    return lines
 
 
 # --------------------------------------------------------------------------- public API
 
 
-def render_board(view: dict[str, Any], *, names: Sequence[str], highlight: str | None = None) -> Image.Image:
-    """Draw the public board (spec carnival §11).
+def render_board(view: PublicView, *, names: Sequence[str], text: Text, highlight: str | None = None) -> Image.Image:
+    """Draw the public board (spec docs/rules/carnival.md §11 Board image).
 
     Args:
-        view: ``CarnivalEngine.player_view(state, None)``.
+        view: ``CarnivalEngine.player_view(state, None)`` (``PublicView``).
         names: display names by seat.
+        text: the host's formatter of messages (``bot.text.Texts`` of this game).
         highlight: a die id (``"d12"``) to ring in yellow, or None.
 
     Returns:
         An RGB image ``render.base.WIDTH`` px wide.
     """
     n = view["players"]
-    height = TABLE_BOTTOM + 10 + 132 * n + 60 + 34 * (view["rounds"] + 2) + 80 + 5 * (3 * 27 + 4) + 60
+    height = TABLE_BOTTOM + 10 + 150 * n + 60 + 34 * (view["rounds"] + 2) + 80
     img, draw = canvas(height)
     # header
     draw.rectangle((0, 0, WIDTH, TABLE_TOP - 8), fill=(40, 24, 60))
-    draw_text(draw, (20, 22), "Carnival of Sins 罪のカーニバル", size=28, fill=WHITE, bold=True, anchor="lm")
-    rnd = f"Round {view['round']}/{view['rounds']}"
-    draw_text(draw, (WIDTH - 20, 22), rnd, size=28, fill=HIGHLIGHT, bold=True, anchor="rm")
-    model = "spatial table" if view["table_model"] == "spatial" else "zone table"
-    draw_text(draw, (20, 50), _phase_text(view, names), size=22, fill=WHITE, anchor="lm", max_width=WIDTH - 230)
+    draw_text(draw, (20, 22), _board(text, "title"), size=28, fill=WHITE, bold=True, anchor="lm")
+    draw_text(draw, (WIDTH - 20, 22), _board(text, "round", round=view["round"], rounds=view["rounds"]), size=28,
+              fill=HIGHLIGHT, bold=True, anchor="rm")
+    model = _board(text, "spatial" if view["table_model"] == "spatial" else "zones")
+    draw_text(draw, (20, 50), _phase_text(view, text), size=22, fill=WHITE, anchor="lm", max_width=WIDTH - 230)
     draw_text(draw, (WIDTH - 20, 50), model, size=20, fill=(210, 200, 230), anchor="rm")
-    _draw_table(draw, view, names, highlight)
+    _draw_table(draw, view, names, text, highlight)
     if view["table_model"] == "spatial" and view.get("rolled"):
-        draw_text(draw, (20, TABLE_BOTTOM - 14), "Lines: the die Sloth would take for each seat.",
+        draw_text(draw, (20, TABLE_BOTTOM - 14), _board(text, "sloth_lines", sin=term("sin.sloth")),
                   size=20, fill=MUTED, anchor="lm")
-    y = _draw_panels(draw, view, names, TABLE_BOTTOM + 10, highlight)
-    y = _draw_scores(draw, view, names, y + 6)
-    y = _draw_log(draw, view, names, y + 4)
+    y = _draw_panels(draw, view, names, text, TABLE_BOTTOM + 10, highlight)
+    y = _draw_scores(draw, view, names, text, y + 6)
     return img.crop((0, 0, WIDTH, min(height, y + 10)))
 
 
-def render_private(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image:
+def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Image.Image:
     """Draw one seat's private view: current secret pick, remaining sins with one-line
-    hints, played sins and the dice now on the table (spec carnival §7, §11).
+    hints, played sins and the dice now on the table (spec docs/rules/carnival.md §7, §11).
 
     Args:
-        view: ``CarnivalEngine.player_view(state, seat)``.
+        view: ``CarnivalEngine.player_view(state, seat)`` (``PrivateView``).
         names: display names by seat.
+        text: the host's formatter of messages (``bot.text.Texts`` of this game).
     """
     seat = int(view["seat"])
-    hints = view.get("hand_hints") or []
     pick = view.get("pick")
     me = view["seats"][seat]
-    height = 200 + 86 * max(1, len(hints)) + 260
+    hand = me["hand"]
+    height = 200 + 86 * max(1, len(hand)) + 260
     img, draw = canvas(height)
     col = seat_colour(seat)
     draw.rectangle((0, 0, WIDTH, 70), fill=(40, 24, 60))
     draw.ellipse((16, 14, 58, 56), fill=col, outline=WHITE, width=2)
     draw_text(draw, (37, 35), _letter(seat), size=24, fill=WHITE, bold=True, anchor="mm")
-    draw_text(draw, (70, 35), f"Your sins — {_name(names, seat)}", size=28, fill=WHITE, bold=True, anchor="lm",
-              max_width=700)
-    draw_text(draw, (WIDTH - 20, 35), f"Round {view['round']}/{view['rounds']}", size=26, fill=HIGHLIGHT,
-              bold=True, anchor="rm")
+    draw_text(draw, (70, 35), _board(text, "your_sins", seat=seat_ref(seat)), size=28, fill=WHITE, bold=True,
+              anchor="lm", max_width=700)
+    draw_text(draw, (WIDTH - 20, 35), _board(text, "round", round=view["round"], rounds=view["rounds"]), size=26,
+              fill=HIGHLIGHT, bold=True, anchor="rm")
     y = 96
     if me["card"]:
-        status = f"Revealed this round: {_sin_title(me['card'])} {SIN_JP[me['card']]}"
+        status = _board(text, "revealed", card=_card_title(text, me["card"]))
     elif pick:
-        status = f"Your secret pick: {_sin_title(pick)} {SIN_JP[pick]}"
-        if me["random_pick"]:
-            status += " (picked at random)"
+        status = _board(text, "your_pick_random" if me["random_pick"] else "your_pick", card=_card_title(text, pick))
     elif view["phase"] == "choose":
-        status = "You have not picked yet."
+        status = _board(text, "not_picked")
     else:
-        status = "No pick to make now."
+        status = _board(text, "no_pick")
     draw_text(draw, (20, y), status, size=28, bold=True, anchor="lm", max_width=WIDTH - 40)
     y += 36
     if view["phase"] == "choose" and view["round"] < view["rounds"]:
-        draw_text(draw, (20, y), "You may change your pick until everyone has picked.", size=20, fill=MUTED,
-                  anchor="lm")
+        draw_text(draw, (20, y), _board(text, "may_change"), size=20, fill=MUTED, anchor="lm")
     y += 30
-    for h in hints:
-        sid = h["id"]
+    for sid in hand:
         chosen = sid == pick
         box = (16, y, WIDTH - 16, y + 76)
         draw.rounded_rectangle(box, radius=12, fill=(255, 246, 200) if chosen else WHITE,
                                outline=HIGHLIGHT if chosen else LINE, width=5 if chosen else 2)
-        draw_text(draw, (36, y + 24), f"{h['name']} {h['japanese']}", size=28, bold=True, anchor="lm")
+        draw_text(draw, (36, y + 24), _card_title(text, sid), size=28, bold=True, anchor="lm")
         if chosen:
-            _tag(draw, WIDTH - 190, y + 24, "your pick ✓", size=22, fill=HIGHLIGHT, bold=True)
-        draw_text(draw, (36, y + 56), h["hint"], size=22, fill=INK, anchor="lm", max_width=WIDTH - 80)
+            _tag(draw, WIDTH - 190, y + 24, _board(text, "your_pick_tag"), size=22, fill=HIGHLIGHT, bold=True)
+        draw_text(draw, (36, y + 56), text(msg(f"hint.{sid}")), size=22, fill=INK, anchor="lm", max_width=WIDTH - 80)
         y += 86
-    if not hints:
-        draw_text(draw, (20, y + 20), "No sins left in your hand.", size=24, anchor="lm")
+    if not hand:
+        draw_text(draw, (20, y + 20), _board(text, "no_sins"), size=24, anchor="lm")
         y += 50
-    played = me["played"] if "played" in me else me["previous"]
-    draw_text(draw, (20, y + 20), "Played: " + (", ".join(_sin_title(s) for s in played) or "—"), size=22,
-              anchor="lm", max_width=WIDTH - 40)
+    played = ", ".join(_sin_title(text, s) for s in me["played"]) or "—"
+    draw_text(draw, (20, y + 20), _board(text, "played_list", sins=played), size=22, anchor="lm",
+              max_width=WIDTH - 40)
     y += 52
     if view.get("rolled"):
-        draw_text(draw, (20, y + 12), "Dice now:", size=22, bold=True, anchor="lm")
+        draw_text(draw, (20, y + 12), _board(text, "dice_now"), size=22, bold=True, anchor="lm")
         x = 150.0
         for d in view["dice"]:
-            where = "table" if d["place"] == "table" else f"{_letter(d['owner'])}'s card"
+            if d["place"] == "table" or d["owner"] is None:
+                where = _board(text, "where_table")
+            else:
+                where = fit_text(_board(text, "where_card", seat=seat_ref(d["owner"])), 20, 128)
             draw_die(draw, d["id"], d["value"], x, y + 40, 24, label=True)
             draw_text(draw, (x, y + 100), where, size=20, fill=MUTED, anchor="mm")
             x += 132

@@ -1,9 +1,12 @@
-"""E Guan (惡貫) renderer (spec eguan §11 Digital play notes; design §6).
+"""E Guan (惡貫) renderer (docs/rules/eguan.md §11 Digital play notes; design §6).
 
-``render_board(view, *, names, highlight=None)`` draws every player's 4 × 4 board from
-the public view; ``render_private(view, *, names)`` draws a seat's hand and kept card;
-``render_placement_preview(view, card_id, *, names)`` draws the seat's own board with
-the chosen card's 18 placements (anchor × rotation) and the resulting counts.
+``render_board(view, *, names, text, highlight=None)`` draws every player's 4 × 4 board
+from the public view; ``render_private(view, *, names, text)`` draws a seat's hand and
+kept card; ``render_placement_preview(view, card_id, *, names, text)`` draws the seat's
+own board with the chosen card's 18 placements (anchor × rotation) and the resulting
+counts. Views are ``engines.eguan.view.PublicView`` / ``PrivateView``; card, set, title
+and icon names come from the catalog through ``text`` (English names) and from
+engines/eguan/data.py (shapes, icons, Chinese names).
 
 Icons are told apart without colour: Heart = circle "H", Strength = square "S",
 Skill = diamond "K", Evil = hexagon "惡"; a double corner shows "×2".
@@ -12,13 +15,15 @@ Skill = diamond "K", Evil = hexagon "惡"; a double corner shows "×2".
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engines.eguan.data import CARDS, SKILLS, START_ID
-from engines.eguan.engine import board_cells, board_counts, card_dict, topmost
+from engines.base import Msg
+from engines.eguan.data import CARDS, SKILLS, START_ID, TITLES, effect_msg
+from engines.eguan.rules import board_counts, topmost
+from engines.eguan.view import PrivateView, PublicView, SeatView, cells_view
 from render.base import (
     BG,
     HIGHLIGHT,
@@ -36,6 +41,8 @@ from render.base import (
 )
 
 RGB = tuple[int, int, int]
+Text = Callable[[Any], str]
+"""Formats a message (``Msg`` JSON) for the reader: ``bot.text.Texts``."""
 
 ICON_FILL: dict[str, RGB] = {
     "H": (204, 51, 51),  # red
@@ -45,12 +52,6 @@ ICON_FILL: dict[str, RGB] = {
 }
 ICON_TEXT: dict[str, RGB] = {"H": WHITE, "S": INK, "K": INK, "E": (255, 205, 60)}
 ICON_GLYPH = {"H": "H", "S": "S", "K": "K", "E": "惡"}
-TITLE_SHORT = {
-    "heart": "[H] Heart of Stone 鐵石心腸",
-    "strength": "[S] Brute Strength 力大無窮",
-    "skill": "[K] Master Hand 神乎其技",
-    "most_wanted": "★ Most Wanted 罪大惡極",
-}
 CELL_BG = (255, 253, 248)
 EMPTY_BG = (222, 216, 204)
 GHOST = (255, 236, 150)
@@ -152,13 +153,29 @@ def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if seat < len(names) else f"Seat {seat + 1}"
 
 
-def render_board(view: dict[str, Any], *, names: Sequence[str], highlight: str | None = None) -> Image.Image:
+def _term(text: Text, key: str) -> str:
+    """The catalog's name of a game term (``card.H01``, ``set.A``, ``title.heart``)."""
+    return text(Msg(f"term.{key}").to_json())
+
+
+def _title(text: Text, key: str) -> str:
+    """A title as the boards show it: ``[H] Heart of Stone 鐵石心腸``, ``★ Most Wanted 罪大惡極``."""
+    icon, zh = next((i, z) for k, i, z in TITLES if k == key)
+    badge = "★" if key == "most_wanted" else f"[{icon}]"
+    return f"{badge} {_term(text, f'title.{key}')} {zh}"
+
+
+def _faces(text: Text, letter: str, faces: Sequence[Any] | None = None, sep: str = " · ") -> str:
+    """Die faces of a set in a few words: ``1 +1 · 2 steal 1 · ...``."""
+    shown = SKILLS[letter] if faces is None else faces
+    return sep.join(f"{f.face} {text(effect_msg(f, short=True).to_json())}" for f in shown)
+
+
+def render_board(view: PublicView, *, names: Sequence[str], text: Text,
+                 highlight: str | None = None) -> Image.Image:
     """Draw the public board: one panel per player (2 per row) and a footer.
 
-    Uses view keys: players, phase, round, active, start_player, deck_count,
-    triggered, final_round, most_wanted, last_roll, removed_cards, result, seats[*]
-    (letter, infamy, skill, skill_name, skill_chosen, board, cells, counts, topmost,
-    hand_count, pile_counts, has_kept, removed_kept_count, leading_titles).
+    ``text`` formats catalog messages (names of sets, titles, die faces);
     ``highlight`` (optional) is a card id to emphasise on the boards.
     """
     n = int(view["players"])
@@ -179,9 +196,9 @@ def render_board(view: dict[str, Any], *, names: Sequence[str], highlight: str |
     for s in range(n):
         px = 8 + (s % 2) * (panel_w + 8)
         py = head_h + (s // 2) * (panel_h + 8)
-        _draw_panel(draw, px, py, panel_w, panel_h, seats[s], view, names, highlight)
+        _draw_panel(draw, px, py, panel_w, panel_h, seats[s], view, names, text, highlight)
     if n % 2 == 1:
-        _draw_legend(draw, 8 + panel_w + 8, head_h + (n // 2) * (panel_h + 8), panel_w, panel_h, view)
+        _draw_legend(draw, 8 + panel_w + 8, head_h + (n // 2) * (panel_h + 8), panel_w, panel_h, view, text)
     # footer
     fy = head_h + rows * (panel_h + 8)
     start = view.get("start_player")
@@ -209,27 +226,13 @@ def render_board(view: dict[str, Any], *, names: Sequence[str], highlight: str |
     return img
 
 
-_SHORT_EFFECT = {
-    "none": "—",
-    "gain": "+{n}",
-    "steal": "steal {n}",
-    "steal_richer": "steal {n} from richer",
-    "steal_each_richer": "steal {n} from each richer",
-    "all_others_lose": "others lose {n}",
-    "income_again": "+E (max {n})",
-    "move_topmost": "move top card",
-    "extra_play": "extra play",
-    "draw_kept": "draw kept card",
-    "remove_topmost": "remove top card",
-}
-
-
-def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view: dict[str, Any]) -> None:
+def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view: PublicView, text: Text) -> None:
     """Icon key and the die faces of the skill sets in play (fills an empty slot)."""
     draw.rectangle((x, y, x + w, y + h), fill=BG, outline=LINE, width=2)
     draw_text(draw, (x + 14, y + 12), "Key", size=24, bold=True)
     ky = y + 48
-    for i, (kind, label) in enumerate((("H", "Heart"), ("S", "Strength"), ("K", "Skill"), ("E", "Evil 惡"))):
+    for i, kind in enumerate(("H", "S", "K", "E")):
+        label = _term(text, f"icon.{kind}") + (" 惡" if kind == "E" else "")
         kx = x + 14 + (i % 2) * (w // 2)
         draw_icon(draw, kx + 16, ky + (i // 2) * 40 + 16, kind, 30)
         draw_text(draw, (kx + 40, ky + (i // 2) * 40 + 16), label, size=21, anchor="lm")
@@ -242,16 +245,16 @@ def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view
     sets = sorted({str(st["skill"]) for st in view["seats"] if st.get("skill")})
     for letter_ in sets:
         faces = SKILLS[letter_]
-        draw_text(draw, (x + 14, ky), f"Set {letter_} {faces[0].set_name_en} {faces[0].set_name_zh}", size=21, bold=True)
+        draw_text(draw, (x + 14, ky), f"Set {letter_} {_term(text, f'set.{letter_}')} {faces[0].set_name_zh}",
+                  size=21, bold=True)
         ky += 28
         for half in (faces[:3], faces[3:]):
-            text = " · ".join(f"{f.face} {_SHORT_EFFECT[f.effect].format(n=f.amount)}" for f in half)
-            draw_text(draw, (x + 24, ky), text, size=20, max_width=w - 36)
+            draw_text(draw, (x + 24, ky), _faces(text, letter_, half), size=20, max_width=w - 36)
             ky += 26
         ky += 6
 
 
-def _status(view: dict[str, Any], names: Sequence[str]) -> str:
+def _status(view: PublicView, names: Sequence[str]) -> str:
     if view["phase"] == "over":
         return "Game over"
     if view["phase"] == "skill":
@@ -262,9 +265,9 @@ def _status(view: dict[str, Any], names: Sequence[str]) -> str:
     if active is None:
         return ""
     text = f"{SEAT_LETTERS[active]} · {_name(names, active)} to play"
-    roll = view.get("last_roll")
-    if roll and roll.get("seat") == active:
-        text += f" · die {roll['roll']}" + (f"→{roll['value']}" if roll.get("adjusted") else "")
+    die = view.get("die")
+    if die:
+        text += f" · die {die['roll']}" + (f"→{die['value']}" if die["value"] != die["roll"] else "")
     return text
 
 
@@ -274,9 +277,10 @@ def _draw_panel(
     y: int,
     w: int,
     h: int,
-    seat: dict[str, Any],
-    view: dict[str, Any],
+    seat: SeatView,
+    view: PublicView,
     names: Sequence[str],
+    text: Text,
     highlight: str | None,
 ) -> None:
     s = int(seat["seat"])
@@ -319,7 +323,7 @@ def _draw_panel(
         iy += 38
     iy += 4
     skill = seat.get("skill")
-    skill_text = f"Set {skill} {seat['skill_name'].split(' (')[0]}" if skill else (
+    skill_text = f"Set {skill} {_term(text, f'set.{skill}')}" if skill else (
         "Skill: chosen" if seat.get("skill_chosen") else "Skill: choosing…"
     )
     draw_text(draw, (ix, iy), skill_text, size=20, max_width=x + w - ix - 6)
@@ -338,7 +342,7 @@ def _draw_panel(
         draw_text(
             draw,
             (x + 14 + (i % 2) * (w // 2 - 4), ty + (i // 2) * 26),
-            TITLE_SHORT[t],
+            _title(text, t),
             size=19,
             bold=True,
             max_width=w // 2 - 18,
@@ -359,8 +363,10 @@ def _draw_panel(
 # --------------------------------------------------------------------------- private views
 
 
-def draw_card(draw: ImageDraw.ImageDraw, x: float, y: float, card: dict[str, Any], *, w: int = 200, rot: int = 0) -> None:
-    """A mini card: 2 × 2 corners (rotated if ``rot`` = 180), name, requirement, die."""
+def draw_card(draw: ImageDraw.ImageDraw, x: float, y: float, card: Mapping[str, Any], *, w: int = 200,
+              rot: int = 0) -> None:
+    """A mini card: its 2 × 2 corners (``card["corners"]``: corner codes), rotated if
+    ``rot`` = 180."""
     cell = w / 2
     draw.rectangle((x, y, x + w, y + w), fill=CELL_BG, outline=INK, width=3)
     for corner, (dr, dc) in _CORNER_OFFSET[rot].items():
@@ -370,19 +376,15 @@ def draw_card(draw: ImageDraw.ImageDraw, x: float, y: float, card: dict[str, Any
     draw.line((x, y + cell, x + w, y + cell), fill=LINE, width=1)
 
 
-def _req_text(card: dict[str, Any]) -> str:
+def _req_text(card: Mapping[str, Any]) -> str:
     req = card["req"]
     parts = [f"{k}{req[k]}" for k in ("H", "S", "K") if req[k]]
     return "needs " + (" ".join(parts) if parts else "nothing")
 
 
-def render_private(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image:
+def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Image.Image:
     """Draw a seat's hand and kept card (``view["you"]``): corners, requirement,
-    payment now, die mark; plus the seat's skill set faces when known.
-
-    Uses view keys: you.seat, you.hand[*] (id, name_en, name_zh, req, corners, die,
-    payment, playable), you.kept (… usable), you.skill, you.skill_name, seats.
-    """
+    payment now, die mark; plus the seat's skill set faces when known."""
     you = view["you"]
     seat = int(you["seat"])
     cards = list(you["hand"])
@@ -411,10 +413,9 @@ def render_private(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image
     skill = you.get("skill")
     if skill:
         faces = SKILLS[str(skill)]
-        draw_text(draw, (20, y), f"Your skill set: {skill} {faces[0].set_name_en} {faces[0].set_name_zh}"
+        draw_text(draw, (20, y), f"Your skill set: {skill} {_term(text, f'set.{skill}')} {faces[0].set_name_zh}"
                   " (what your trouble die does)", size=24, bold=True, max_width=WIDTH - 40)
-        text = " · ".join(f"{f.face} {_SHORT_EFFECT[f.effect].format(n=f.amount)}" for f in faces)
-        draw_text(draw, (20, y + 34), text, size=22, max_width=WIDTH - 40)
+        draw_text(draw, (20, y + 34), _faces(text, str(skill)), size=22, max_width=WIDTH - 40)
     else:
         draw_text(draw, (20, y), "Skill set: not chosen yet (Play ▶ to choose)", size=24, fill=MUTED)
     y += skill_h
@@ -430,11 +431,11 @@ def render_private(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image
     for i, card in enumerate(cards):
         cx = 20 + (i % per_row) * slot_w
         cy = y + (i // per_row) * 330
-        _card_block(draw, cx, cy, card, card_w)
+        _card_block(draw, cx, cy, card, card_w, text)
     y += hand_h
     if kept:
         draw_text(draw, (20, y), "Kept card (face down)", size=24, bold=True)
-        _card_block(draw, 20, y + 34, kept, card_w)
+        _card_block(draw, 20, y + 34, kept, card_w, text, marked=False)
         note = "usable now (play it, or ±1 on your die)" if kept.get("usable") else "usable from your next turn"
         draw_text(draw, (20 + slot_w, y + 80), note, size=22)
     else:
@@ -442,19 +443,24 @@ def render_private(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image
     return img
 
 
-def _card_block(draw: ImageDraw.ImageDraw, x: float, y: float, card: dict[str, Any], w: int) -> None:
+def _card_block(draw: ImageDraw.ImageDraw, x: float, y: float, card: Mapping[str, Any], w: int, text: Text,
+                *, marked: bool = True) -> None:
+    """A card of the seat's with its id, names, requirement and payment; an unaffordable
+    hand card (``marked``) in red."""
     draw_card(draw, x, y, card, w=w)
     die = " · 鬧! trouble die" if card.get("die") else ""
     draw_text(draw, (x, y + w + 8), f"{card['id']}{die}", size=22, bold=True, max_width=250)
-    draw_text(draw, (x, y + w + 36), f"{card['name_zh']} {card['name_en']}", size=20, max_width=250)
+    draw_text(draw, (x, y + w + 36), f"{CARDS[card['id']].name_zh} {_term(text, 'card.' + card['id'])}", size=20,
+              max_width=250)
     pay = int(card.get("payment", 0))
     cost = "free" if pay == 0 else f"pay {pay}"
-    colour = INK if card.get("playable", True) else (170, 30, 30)
-    extra = "" if card.get("playable", True) else " ✗"
+    playable = card.get("playable", True) or not marked
+    colour = INK if playable else (170, 30, 30)
+    extra = "" if playable else " ✗"
     draw_text(draw, (x, y + w + 62), f"{_req_text(card)} · {cost}{extra}", size=20, fill=colour, max_width=250)
 
 
-def render_placement_preview(view: dict[str, Any], card_id: str, *, names: Sequence[str]) -> Image.Image:
+def render_placement_preview(view: PrivateView, card_id: str, *, names: Sequence[str], text: Text) -> Image.Image:
     """Your board with ``card_id`` (from your hand, your kept card, or — for Schemer 3 —
     one of your topmost cards being moved) and every placement: a table of anchors
     1–9 × ↑0°/↓180° with the resulting visible H S K E (spec §11 Placement flow).
@@ -468,7 +474,7 @@ def render_placement_preview(view: dict[str, Any], card_id: str, *, names: Seque
     you = view["you"]
     seat = int(you["seat"])
     me = view["seats"][seat]
-    pool = list(you["hand"]) + ([you["kept"]] if you.get("kept") else [])
+    pool: list[Mapping[str, Any]] = [*you["hand"], *([you["kept"]] if you["kept"] else [])]
     card = next((c for c in pool if c["id"] == card_id), None)
     board = [list(p) for p in me["board"]]
     moving_from: list[Any] | None = None
@@ -476,8 +482,9 @@ def render_placement_preview(view: dict[str, Any], card_id: str, *, names: Seque
         placed = next((p for p in board if p[0] == card_id and card_id != START_ID), None)
         if placed is None:
             raise KeyError(card_id)
-        card = card_dict(card_id)
-        card["payment"] = 0
+        data = CARDS[card_id]
+        card = {"id": card_id, "corners": dict(data.codes), "req": dict(data.req), "die": data.trouble_die,
+                "payment": 0}
         moving_from = placed
         board.remove(placed)
     img, draw = canvas(800)
@@ -485,17 +492,18 @@ def render_placement_preview(view: dict[str, Any], card_id: str, *, names: Seque
     draw.rectangle((0, 0, WIDTH, 60), fill=colour)
     pay = int(card.get("payment", 0))
     cost = "free" if pay == 0 else f"pay {pay} Infamy"
+    name = _term(text, f"card.{card_id}")
     if moving_from is not None:
-        what = f"moving {card['id']} {card['name_en']} (now at {moving_from[1]} {_rot(int(moving_from[2]))})"
+        what = f"moving {card_id} {name} (now at {moving_from[1]} {_term(text, f'rot.{moving_from[2]}')})"
     else:
-        src = "your kept card " if you.get("kept") and you["kept"]["id"] == card_id else ""
-        what = f"placing {src}{card['id']} {card['name_en']} · {cost}"
+        src = "your kept card " if you["kept"] and you["kept"]["id"] == card_id else ""
+        what = f"placing {src}{card_id} {name} · {cost}"
     draw_text(draw, (16, 30), f"{seat_label(seat, names)} · {what}", size=26, fill=WHITE, bold=True,
               anchor="lm", max_width=WIDTH - 32)
     cell = 80
     gx, gy = 20, 80
     counts = board_counts(board)
-    draw_grid(draw, gx, gy, cell, _cells(board), board=board, topmost=topmost(board), outline=colour)
+    draw_grid(draw, gx, gy, cell, cells_view(board), board=board, topmost=topmost(board), outline=colour)
     if moving_from is not None:
         x1, y1, x2, y2 = _block_rect(gx, gy, cell, int(moving_from[1]))
         _dashed_rect(draw, (x1 + 4, y1 + 4, x2 - 4, y2 - 4), HIGHLIGHT, 5)
@@ -504,9 +512,9 @@ def render_placement_preview(view: dict[str, Any], card_id: str, *, names: Seque
     # the card in both orientations
     for i, rot in enumerate((0, 180)):
         cx = 380 + i * 180
-        draw_text(draw, (cx, 80), _rot(rot), size=24, bold=True)
+        draw_text(draw, (cx, 80), _term(text, f"rot.{rot}"), size=24, bold=True)
         draw_card(draw, cx, 112, card, w=150, rot=rot)
-    draw_text(draw, (740, 112), f"{card['id']} {card['name_zh']}", size=22, bold=True, max_width=WIDTH - 760)
+    draw_text(draw, (740, 112), f"{card_id} {CARDS[card_id].name_zh}", size=22, bold=True, max_width=WIDTH - 760)
     if moving_from is None:
         draw_text(draw, (740, 142), _req_text(card), size=22)
         draw_text(draw, (740, 172), cost, size=22, bold=True)
@@ -532,7 +540,7 @@ def render_placement_preview(view: dict[str, Any], card_id: str, *, names: Seque
     best_e = max(c["E"] for c in results.values())
     for i, rot in enumerate((0, 180)):
         ry = ty + 44 + i * 84
-        draw_text(draw, (20, ry + 20), _rot(rot), size=22, bold=True)
+        draw_text(draw, (20, ry + 20), _term(text, f"rot.{rot}"), size=22, bold=True)
         for a in range(1, 10):
             c = results[(a, rot)]
             bx = 110 + (a - 1) * col_w
@@ -543,31 +551,15 @@ def render_placement_preview(view: dict[str, Any], card_id: str, *, names: Seque
     return img
 
 
-def render_decision(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image | None:
+def render_decision(view: PrivateView, *, names: Sequence[str], text: Text) -> Image.Image | None:
     """The image for the seat's pending decision, shown in its private Play panel:
     the placement preview (``render_placement_preview``) while the seat chooses where
     a card goes (a play, a kept-card play, an extra play or a Schemer move); None for
-    every other decision.
-
-    Uses view keys: you.pending (step, card), plus those of the preview.
-    """
-    pend = (view.get("you") or {}).get("pending")
-    if not pend or pend.get("step") != "place" or not pend.get("card"):
+    every other decision (``you.pending``)."""
+    pend = view["you"]["pending"]
+    if not pend or pend["step"] != "place" or "card" not in pend:
         return None
-    return render_placement_preview(view, str(pend["card"]), names=names)
-
-
-def _rot(rot: int) -> str:
-    """The rotation as the panel's labels write it (↑0° / ↓180°)."""
-    return "↑0°" if rot == 0 else "↓180°"
-
-
-def _cells(board: Sequence[Sequence[Any]]) -> list[list[dict[str, str] | None]]:
-    """What each cell shows, in the view's ``cells`` format (for a board not in the view)."""
-    return [
-        [None if c is None else {"card": c[0], "corner": c[1], "icon": CARDS[c[0]].codes[c[1]]} for c in row]
-        for row in board_cells(board)
-    ]
+    return render_placement_preview(view, pend["card"], names=names, text=text)
 
 
 def _dashed_rect(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill: RGB, width: int) -> None:

@@ -65,3 +65,12 @@ def test_only_settings_reads_the_environment() -> None:
                 continue
             text = path.read_text(encoding="utf-8")
             assert "os.environ" not in text and "getenv" not in text, path
+
+
+@pytest.mark.parametrize("path", files("bot/ui"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_ui_never_imports_the_bot_class(path: Path) -> None:
+    """docs/TEMPLATE.md "The host, by role": bot/ui/ takes the service, repository,
+    delivery and settings as arguments (``bot.ui.context.HostContext``), so ``bot.app``
+    → ``bot.ui`` is the only direction (type-checking imports included)."""
+    names = imports(path)
+    assert not any(n == "bot.app" or n.startswith("bot.app.") for n in names), f"{path.name} imports bot.app"

@@ -11,27 +11,42 @@ custom_id formats (all ≤100 characters):
 | ``ActionSelect`` | ``as:{game}:{version}:{page}`` | pick a legal action (values are indices) |
 | ``NavButton`` | ``n:{game}:{version}:{page}:{group}`` | page or group navigation in a panel |
 
-Callbacks only parse and hand over to ``bot.ui.flow.Flow`` (``interaction.client.flow``).
+Callbacks only parse and hand over to the handler of their role (``bot/ui/lobby.py``,
+``moves.py``, ``notices.py``), reached through ``interaction.client.flow``; their
+errors take the one error path of ``bot/ui/errors.py`` (``Reported``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import re
+from typing import Any
 
 import discord
 
+from bot.service import HostError
+from bot.ui.context import flow_of
+from bot.ui.errors import report
 from bot.ui.limits import BUTTON_LABEL, SELECT_LABEL, clip
 
-if TYPE_CHECKING:
-    from bot.ui.flow import Flow
+
+class Reported:
+    """Mixin of every persistent item: ``callback`` runs ``run`` as a handler in flight
+    and sends whatever it raises to ``bot.ui.errors.report`` (discord.py would only log
+    it, and the user would see "This interaction failed")."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            async with flow_of(interaction).ctx.tracked():
+                await self.run(interaction)
+        except Exception as exc:
+            await report(interaction, exc)
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        """Handle a press or a pick (each item says what it hands over to)."""
+        raise NotImplementedError
 
 
-def _flow(interaction: discord.Interaction) -> Flow:
-    flow: Flow = interaction.client.flow  # type: ignore[attr-defined]
-    return flow
-
-
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"l:(?P<game>\d+):(?P<verb>join|leave|start)"):
+class LobbyButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"l:(?P<game>\d+):(?P<verb>join|leave|start)"):
     """Join / Leave / Start on a lobby message."""
 
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
@@ -44,15 +59,15 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"l:(
         self.game, self.verb = game, verb
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: Any) -> LobbyButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LobbyButton:
         return cls(int(match["game"]), match["verb"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _flow(interaction).lobby_click(interaction, self.game, self.verb)
+    async def run(self, interaction: discord.Interaction) -> None:
+        await flow_of(interaction).lobby.click(interaction, self.game, self.verb)
 
 
-class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class BoardButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"g:(?P<game>\d+):(?P<version>\d+):(?P<verb>play|hand|log|rules)"):
     """The buttons on a board or turn notice."""
 
@@ -66,15 +81,24 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.game, self.version, self.verb = game, version, verb
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: Any) -> BoardButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> BoardButton:
         return cls(int(match["game"]), int(match["version"]), match["verb"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _flow(interaction).board_click(interaction, self.game, self.version, self.verb)
+    async def run(self, interaction: discord.Interaction) -> None:
+        flow = flow_of(interaction)
+        if self.verb == "play":
+            await flow.moves.open_panel(interaction, self.game)  # the panel always shows the current position
+        elif self.verb == "hand":
+            await flow.notices.show_private(interaction, self.game)
+        elif self.verb == "log":
+            await flow.notices.show_log(interaction, self.game)
+        else:
+            record = await flow.ctx.service.get(self.game)
+            await flow.notices.show_rules(interaction, record.game_id)
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class ActionButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"a:(?P<game>\d+):(?P<version>\d+):(?P<index>\d+)"):
     """One legal action in a private panel."""
 
@@ -85,12 +109,12 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.game, self.version, self.index = game, version, index
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: Any) -> ActionButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ActionButton:
         return cls(int(match["game"]), int(match["version"]), int(match["index"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _flow(interaction).choose(interaction, self.game, self.version, self.index)
+    async def run(self, interaction: discord.Interaction) -> None:
+        await flow_of(interaction).moves.choose(interaction, self.game, self.version, self.index)
 
 
 def encode_path(path: tuple[int, ...]) -> str:
@@ -109,7 +133,7 @@ def decode_path(text: str) -> tuple[int, ...]:
         return ()
 
 
-class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+class ActionSelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]],
                    template=r"as:(?P<game>\d+):(?P<version>\d+):(?P<page>\d+)(?::(?P<path>[0-9.]*))?"):
     """A select menu of legal actions (one page of at most 25); an option ``s<k>`` opens
     step ``k`` below ``path`` (engines/decisions.py)."""
@@ -130,25 +154,24 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                                     description=clip(description, SELECT_LABEL) if description else None)
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select[Any],
-                             match: Any) -> ActionSelect:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ActionSelect:
         return cls(int(match["game"]), int(match["version"]), int(match["page"]),
                    path=decode_path(match["path"] or ""))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def run(self, interaction: discord.Interaction) -> None:
         values = self.item.values
         value = values[0] if values else ""
+        moves = flow_of(interaction).moves
         if value.startswith("s") and value[1:].isdigit():
-            await _flow(interaction).navigate(interaction, self.game, self.version, 0,
-                                              (*self.path, int(value[1:])))
+            await moves.navigate(interaction, self.game, self.version, 0, (*self.path, int(value[1:])))
             return
         if not value.isdigit():
-            await _flow(interaction).refuse(interaction, "Pick one of the listed moves.")
-            return
-        await _flow(interaction).choose(interaction, self.game, self.version, int(value))
+            raise HostError("Pick one of the listed moves.", "bad_pick")
+        await moves.choose(interaction, self.game, self.version, int(value))
 
 
-class NavButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+class NavButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
                 template=r"n:(?P<game>\d+):(?P<version>\d+):(?P<page>\d+):(?P<path>-?[0-9.]*)"):
     """Page and step navigation inside a private panel: open ``path`` (a decision path,
     ``engines/decisions.py``) at ``page``."""
@@ -160,12 +183,12 @@ class NavButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.game, self.version, self.page, self.path = game, version, page, path
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: Any) -> NavButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> NavButton:
         return cls(int(match["game"]), int(match["version"]), int(match["page"]), decode_path(match["path"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _flow(interaction).navigate(interaction, self.game, self.version, self.page, self.path)
+    async def run(self, interaction: discord.Interaction) -> None:
+        await flow_of(interaction).moves.navigate(interaction, self.game, self.version, self.page, self.path)
 
 
 DYNAMIC_ITEMS = (LobbyButton, BoardButton, ActionButton, ActionSelect, NavButton)

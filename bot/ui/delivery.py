@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING
 import discord
 from PIL import Image
 
+from bot.service import texts
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
 from render import registry as renders
 
 if TYPE_CHECKING:
-    from bot.app import GameBot
-    from bot.storage import GameRecord
+    from bot.service import GameService
+    from bot.storage import GameRecord, Repository
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +37,14 @@ with the default pool of 6, database-lock waits reached seconds at 50 games)."""
 
 
 class Delivery:
-    """Posts and edits messages for ``bot``; one board updater task per game."""
+    """Posts and edits messages through ``client`` (channels, guilds and users by id);
+    reads games through ``service`` and stores board pointers in ``repo``; one board
+    updater task per game."""
 
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
+    def __init__(self, client: discord.Client, service: GameService, repo: Repository) -> None:
+        self.client = client
+        self.service = service
+        self.repo = repo
         self._dirty: dict[int, bool] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._render_slots = asyncio.Semaphore(RENDER_THREADS)
@@ -48,13 +53,13 @@ class Delivery:
     # ------------------------------------------------------------------ basics
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         """A messageable for a channel or thread id (works after a restart, without cache)."""
-        return self.bot.get_partial_messageable(channel_id)
+        return self.client.get_partial_messageable(channel_id)
 
     def upload_limit(self, guild_id: int | None) -> int:
         """The guild's upload limit in bytes: ``guild.filesize_limit`` (from its boost tier;
         10 MiB when unknown), lowered to the ``attachment_size_limit`` Discord last sent with
         an interaction from that guild (the authoritative value; see ``note_interaction``)."""
-        guild = self.bot.get_guild(guild_id) if guild_id else None
+        guild = self.client.get_guild(guild_id) if guild_id else None
         limit = guild.filesize_limit if guild is not None else DEFAULT_UPLOAD
         seen = self._seen_limits.get(guild_id or 0)
         return min(limit, seen) if seen else limit
@@ -92,11 +97,12 @@ class Delivery:
                                           everyone=False)
         last: discord.Message | None = None
         for i, chunk in enumerate(chunks):
-            kwargs: dict[str, object] = {"allowed_mentions": allowed}
-            if view is not None and i == len(chunks) - 1:
-                kwargs["view"] = view
+            channel = self.channel(channel_id)
             try:
-                last = await self.channel(channel_id).send(chunk, **kwargs)  # type: ignore[arg-type]
+                if view is not None and i == len(chunks) - 1:
+                    last = await channel.send(chunk, allowed_mentions=allowed, view=view)
+                else:
+                    last = await channel.send(chunk, allowed_mentions=allowed)
             except discord.HTTPException as exc:
                 log.warning("could not post in channel %s: %s", channel_id, exc)
                 return None
@@ -105,7 +111,7 @@ class Delivery:
     async def dm(self, user_id: int, text: str) -> bool:
         """Optional DM notification; False (and no error) when DMs are closed (50007)."""
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
             await user.send(text[:2000])
             return True
         except discord.HTTPException as exc:
@@ -140,7 +146,7 @@ class Delivery:
     async def update_board(self, game: int) -> None:
         """Edit the game's board message to its newest state (replacing the image), or
         post a fresh board when there is none or the old one can no longer be edited."""
-        record = await self.bot.service.get(game)
+        record = await self.service.get(game)
         if record.state is None:
             return
         embed, file, view = await self.board_payload(record)
@@ -162,18 +168,18 @@ class Delivery:
         if embed is None or file is None:
             embed, file, view = await self.board_payload(record)
         channel_id = record.home_channel_id
-        kwargs: dict[str, object] = {"embed": embed, "file": file}
+        channel = self.channel(channel_id)
         if view is not None:
-            kwargs["view"] = view
-        message = await self.channel(channel_id).send(**kwargs)  # type: ignore[arg-type]
-        await self.bot.repo.set_fields(record.id, board_channel_id=channel_id, board_message_id=message.id)
+            message = await channel.send(embed=embed, file=file, view=view)
+        else:
+            message = await channel.send(embed=embed, file=file)
+        await self.repo.set_fields(record.id, board_channel_id=channel_id, board_message_id=message.id)
 
     async def board_payload(self, record: GameRecord) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
         """Embed, image file and buttons of the public board (from the public view only)."""
-        from bot.service import texts
-        from bot.ui.panels import board_embed, board_view
+        from bot.ui.panels import board_embed, board_view  # (panels → components → context → delivery)
 
-        service = self.bot.service
+        service = self.service
         engine = service.engine(record)
         state = service.state(record)
         public = engine.player_view(state, None)
@@ -181,6 +187,16 @@ class Delivery:
         file = await self.image_file(lambda: renders.board_image(record.game_id, public, names, tx), "board",
                                      self.upload_limit(record.guild_id))
         assert file is not None  # every game draws a board
-        recent = await self.bot.flow.recent_public_lines(record, limit=6)
+        recent = await self.recent_public_lines(record, limit=6)
         embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=recent)
         return embed, file, board_view(record)
+
+    async def recent_public_lines(self, record: GameRecord, limit: int = 6) -> list[str]:
+        """The last ``limit`` public event lines of a game (the start left out), names
+        filled in: the board's "recent" list."""
+        lines: list[str] = []
+        for entry in await self.repo.log(record.id, last=max(40, limit * 8)):
+            for e in entry.events:
+                if e.get("visible_to") is None and e.get("kind") not in ("start",):
+                    lines.append(texts(record).event(e))
+        return lines[-limit:]

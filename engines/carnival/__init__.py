@@ -1,4 +1,8 @@
-"""Carnival of Sins (``carnival``): see ``engine.py`` and spec carnival."""
+"""Carnival of Sins (``carnival``), spec docs/rules/carnival.md: the engine package.
+
+Floors, each importing only those below it: ``data`` < ``rules`` < ``effects`` <
+``chance``, ``notation`` < ``view`` < ``engine`` (see ``engine.py``).
+"""
 
 from __future__ import annotations
 

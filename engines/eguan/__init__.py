@@ -1,4 +1,4 @@
-"""E Guan (惡貫): villains overlap deed cards to become the most notorious (spec eguan)."""
+"""E Guan (惡貫): villains overlap deed cards to become the most notorious (docs/rules/eguan.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,12 @@
-"""Card and skill data for E Guan (spec eguan §2.2, §2.3), loaded and validated once.
+"""Card and skill data for E Guan (docs/rules/eguan.md §2), loaded and validated once;
+the constants of the rules and the option schema.
 
 ``CARDS`` maps a card id to a ``Card``; ``DECK_IDS`` lists the 48 deed cards in file
 order; ``SKILLS`` maps a set letter to its six ``Face`` values (index 0 = face 1).
+``card_ref``/``card_short``/``set_ref`` name a card or a skill set as a message
+parameter: the English names are catalog terms (``term.card.<id>``, ``term.set.<letter>``
+in bot/text/en/eguan.toml, checked against the data files by the rule tests); the
+original Chinese names are data and go as they are.
 """
 
 from __future__ import annotations
@@ -9,6 +14,9 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from engines.base import Msg, OptionSpec, msg, term
 
 _HERE = Path(__file__).parent
 
@@ -19,6 +27,27 @@ RESOURCES: tuple[str, ...] = ("H", "S", "K")
 """The three resource icons (E never counts as a resource)."""
 
 CORNERS: tuple[str, ...] = ("tl", "tr", "bl", "br")
+"""Card corners: top-left, top-right, bottom-left, bottom-right (spec §2.2)."""
+
+ANCHORS: tuple[int, ...] = tuple(range(1, 10))
+"""Anchor labels 1-9 in reading order, (0,0) = 1 ... (2,2) = 9 (spec §2.6)."""
+
+ROTATIONS: tuple[int, ...] = (0, 180)
+"""A card is placed upright or upside down, never sideways (spec §2.6, D1)."""
+
+TITLES: tuple[tuple[str, str, str], ...] = (
+    ("heart", "H", "鐵石心腸"),
+    ("strength", "S", "力大無窮"),
+    ("skill", "K", "神乎其技"),
+    ("most_wanted", "E", "罪大惡極"),
+)
+"""The title cards (spec §2.4): key, the icon it counts, Chinese name. English names are
+the catalog terms ``term.title.<key>``."""
+
+TITLE_OF: dict[str, str] = {icon: key for key, icon, _ in TITLES if icon != "E"}
+"""Resource icon → the title awarded for most of it (spec §8 step 2)."""
+
+TITLE_ZH: dict[str, str] = {key: zh for key, _, zh in TITLES}
 
 START_ID = "ST"
 """The starting card Petty Villainy (小奸小惡)."""
@@ -178,3 +207,44 @@ SHORTFALL_PRICE = 2
 """Infamy paid per missing requirement icon (spec §5.1, D9)."""
 START_ANCHOR = 5
 """The starting card's anchor label ((1,1) = 5, spec §2.6, D2)."""
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        key="end_rule",
+        default="equal_turns",
+        choices=("equal_turns", "one_more_each"),
+        description="After the last card is drawn: finish the round plus one full round "
+        "(equal_turns) or one more turn each, drawer last (one_more_each).",
+    ),
+)
+"""The option schema (spec §1 Game options, D14); ``turn_timeout`` is the host's move timer."""
+
+
+def card_ref(card_id: str) -> dict[str, Any]:
+    """A card as a message parameter, ``H01 Crocodile Tears (虛情假意)`` in English
+    (catalog ``name.card``): for the log."""
+    return msg("name.card", id=card_id, name=term(f"card.{card_id}"),
+               native=CARDS[card_id].name_zh).to_json()
+
+
+def card_short(card_id: str) -> dict[str, Any]:
+    """A card as a message parameter without its Chinese name, ``H01 Crocodile Tears``
+    (catalog ``name.card_short``): for labels, which must stay short."""
+    return msg("name.card_short", id=card_id, name=term(f"card.{card_id}")).to_json()
+
+
+def set_ref(letter: str) -> dict[str, Any]:
+    """A skill set as a message parameter, ``Thug (打手, set A)`` (catalog ``name.set``)."""
+    return msg("name.set", set=letter, name=term(f"set.{letter}"),
+               native=SKILLS[letter][0].set_name_zh).to_json()
+
+
+def effect_msg(face: Face, short: bool = False) -> Msg:
+    """What a die face does in a few words (catalog ``effect.<effect>`` or, for the
+    skill-set summaries, ``effect_short.<effect>``) with its amount ``n``."""
+    return msg(f"{'effect_short' if short else 'effect'}.{face.effect}", n=face.amount)
+
+
+def faces_summary(letter: str) -> list[dict[str, Any]]:
+    """The six faces of a set as message parameters (``1 +1``, ``2 steal 1``, ...)."""
+    return [msg("name.face", face=f.face, effect=effect_msg(f, short=True)).to_json() for f in SKILLS[letter]]

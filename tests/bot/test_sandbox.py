@@ -114,7 +114,7 @@ class Tiny(app_commands.Group):
 
     @app_commands.command(description="a slow answer")
     async def slow(self, interaction: discord.Interaction) -> None:
-        await asyncio.sleep(0.05)
+        await self.bot.release.wait()  # the test lets it answer once Discord's clock moved on
         try:
             await interaction.response.send_message("late")
         except discord.NotFound as e:
@@ -149,7 +149,7 @@ class Tiny(app_commands.Group):
     @app_commands.command(description="thinking, then follow-ups")
     async def think(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(thinking=True, ephemeral=True)
-        await asyncio.sleep(0.3)  # no REST call meanwhile: idle() must still wait for the handler
+        await self.bot.release.wait()  # no REST call meanwhile: idle() must still wait for the handler
         await interaction.followup.send("first")
         await interaction.followup.send("second", ephemeral=True)
 
@@ -187,6 +187,7 @@ class TinyBot(commands.Bot):
         super().__init__(command_prefix="!", intents=intents)
         self.http_errors: list[discord.HTTPException] = []
         self.last_interaction: discord.Interaction | None = None
+        self.release = asyncio.Event()  # lets a waiting handler go on
 
     async def setup_hook(self) -> None:
         self.tree.add_command(Tiny(self))
@@ -372,7 +373,11 @@ async def test_option_named_dm_and_explicit_context(fake: FakeDiscord, bot: Tiny
 async def test_first_followup_replaces_thinking_and_idle_waits_for_handlers(fake: FakeDiscord, bot: TinyBot) -> None:
     tok = await fake.slash(fake.owner, "t", "think")
     await fake.response(tok)  # the defer
-    await fake.idle(0.05)  # returns only once the handler is done, though it makes no call for 0.3 s
+    idle = asyncio.create_task(fake.idle(0.02))
+    done, _ = await asyncio.wait({idle}, timeout=0.2)  # ten quiet periods without a REST call…
+    assert not done  # …and still not idle: the handler runs
+    bot.release.set()
+    await idle  # returns once the handler is done
     first, second = (m for m in fake.channel_messages(fake.channel["id"]))
     assert fake.message_for(tok) is first and first["content"] == "first" and not first["flags"] & 128
     assert first["flags"] & 64 and second["content"] == "second" and second["flags"] & 64
@@ -498,7 +503,8 @@ async def test_second_response_is_40060(fake: FakeDiscord, bot: TinyBot) -> None
 
 async def test_first_response_after_3s_is_unknown_interaction(fake: FakeDiscord, bot: TinyBot) -> None:
     tok = await fake.slash(fake.owner, "t", "slow")
-    fake.advance(3.5)  # the bot answers 50 ms later in real time, 3.55 s later for Discord
+    fake.advance(3.5)  # the bot answers only now, 3.5 s later for Discord
+    bot.release.set()
     await fake.wait_for(lambda: bot.http_errors)
     (err,) = bot.http_errors
     assert (err.status, err.code) == (404, 10062)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from bot.service import format_names
+from bot.service import format_names, texts
 from tests.e2e.driver import Driver
 
 
@@ -137,6 +137,24 @@ async def test_nothing_secret_reaches_a_public_message(driver: Driver, players, 
     for line in private_lines:
         assert not any(line in t for t in texts), line
     assert not any(str(record.seed) in t for t in texts)
+
+
+async def test_public_lines_are_the_catalog_texts_with_display_names(driver: Driver, players, bot) -> None:
+    """The thread reads each public event in the English catalog with the players' names
+    (bot.service.texts), never a catalog key or a seat placeholder."""
+    alice, bob = players[:2]
+    game = await driver.start_game("carnival", [alice, bob])
+    record = await driver.play_to_end(game, random.Random(13))
+    tx = texts(record)
+    public = [e for entry in await bot.repo.log(game) for e in entry.events if e["visible_to"] is None]
+    kinds = {e["kind"] for e in public}
+    assert {"first_devil", "roll", "picked", "reveal", "round_scored", "game_over"} <= kinds
+    content = "\n".join(m["content"] for m in driver.public_messages())
+    reveal = next(tx.event(e) for e in public if e["kind"] == "reveal")
+    assert reveal.split(" reveals ")[0] in ("alice", "bob") and reveal in content
+    scored = [tx.event(e) for e in public if e["kind"] == "round_scored"]
+    assert len(scored) == 7 and all(line.startswith(f"Round {i + 1}: base ") for i, line in enumerate(scored))
+    assert not any("{" in tx.event(e) or "event." in tx.event(e) for e in public)
 
 
 async def test_long_typed_move_and_repeated_option_are_refused_privately(driver: Driver, players, bot) -> None:

@@ -3,7 +3,7 @@
 placement preview carried by the private Play panel (and by no other game's), a restart
 between a trouble-die roll and its ±1 decision, typed moves, ``/game rules``, and a
 check that no hand, waiting pile, kept card or unrevealed skill choice reaches a
-public message or the public board image (spec eguan §7, §11).
+public message or the public board image (docs/rules/eguan.md §7, §11).
 
 Positions that random play reaches too rarely (a kept card from an earlier turn when
 a die card is played) are reached by ordinary clicks with a *rigged deck*: the
@@ -23,10 +23,10 @@ import pytest
 from PIL import Image
 
 from bot.sandbox.fakecord import iter_components
-from bot.service import format_names
+from bot.service import format_names, texts
 from engines.base import CHANCE, Action
 from engines.eguan.data import CARDS, SKILLS
-from engines.eguan.engine import board_counts
+from engines.eguan.rules import active, board_counts, final_scoring, turns_taken
 from engines.registry import GAME_IDS
 from engines.registry import get as get_engine
 from render import registry as renders
@@ -140,9 +140,9 @@ class Table:
         seat = record.seat_of(int(user["id"]))
         pend = state.get("pending") or {}
         attachments = panel.get("attachments") or []
-        if record.status == "active" and state["active"] == seat and pend.get("step") == "place":
+        if record.status == "active" and active(state) == seat and pend.get("step") == "place":
             assert [a["filename"] for a in attachments] == ["preview.png"], panel["content"]
-            image = render_decision(ENGINE.player_view(state, seat), names=record.names)
+            image = render_decision(ENGINE.player_view(state, seat), names=record.names, text=texts(record))
             assert image is not None
             data, _ = renders.encode(image)
             assert self.fake.image_bytes(attachments[0]) == data
@@ -258,7 +258,7 @@ class LeakWatch:
         # the board image is the public view drawn
         board = await self.d.board(self.game)
         assert len(board["attachments"]) == 1
-        image = renders.board_image("eguan", public, names)
+        image = renders.board_image("eguan", public, names, texts(record))
         data, _ = renders.encode(image, self.d.bot.delivery.upload_limit(record.guild_id))
         assert self.d.fake.image_bytes(board["attachments"][0]) == data
         self.checks += 1
@@ -284,7 +284,7 @@ async def assert_final(driver: Driver, game: int) -> JSONDict:
     record = await driver.record(game)
     assert record.status == "finished"
     state = driver.bot.service.state(record)
-    result = state["result"]
+    result = final_scoring(state)
     outcome = ENGINE.outcome(state)
     assert outcome is not None
     # the engine's scores are Infamy plus each held title's bonus (spec §8)
@@ -306,7 +306,7 @@ async def assert_final(driver: Driver, game: int) -> JSONDict:
     board = await driver.board(game)
     assert len(board["attachments"]) == 1
     assert board["embeds"][0]["description"].startswith("🏁 **Game over.** ")
-    assert format_names(outcome.reason, record.names) in board["embeds"][0]["description"]
+    assert format_names(outcome.reason, record.names, "eguan") in board["embeds"][0]["description"]
     assert await driver.bot.service.replay_matches(game)
     return state
 
@@ -333,7 +333,7 @@ async def test_three_player_game_to_the_final_scores_by_clicks(driver: Driver, p
     await driver.settle()
     state = await assert_final(driver, game)
     assert state["options"]["end_rule"] == "equal_turns"
-    assert len(set(state["turns_taken"])) == 1           # everyone had the same number of turns
+    assert len(set(turns_taken(state))) == 1             # everyone had the same number of turns
     assert table.previews > 20 and watch.checks > 5
 
 
@@ -352,12 +352,12 @@ async def test_four_player_game_with_one_more_each(driver: Driver, players, bot)
     # after the last draw every player took exactly one more turn, the drawer last
     entries = await bot.repo.log(game)
     events = [e for entry in entries for e in entry.events]
-    trigger = next(e["data"] for e in events if e["kind"] == "end_trigger")
-    after = [e["data"] for e in events[events.index(next(e for e in events if e["kind"] == "end_trigger")):]
-             if e["kind"] == "turn"]
-    drawer = trigger["seat"]
-    assert [t["seat"] for t in after] == [(drawer + i) % 4 for i in range(1, 5)]
-    assert state["turns_taken"][drawer] == max(state["turns_taken"])
+    trigger = next(e for e in events if e["kind"] == "end_trigger")
+    after = [e["params"] for e in events[events.index(trigger):] if e["kind"] == "turn"]
+    drawer = trigger["params"]["seat"]["seat"]
+    assert texts(record).event(trigger) == f"{record.names[drawer]} draws the last card: the end is near."
+    assert [t["seat"]["seat"] for t in after] == [(drawer + i) % 4 for i in range(1, 5)]
+    assert turns_taken(state)[drawer] == max(turns_taken(state))
 
 
 # --------------------------------------------------------------------------- the preview
@@ -380,7 +380,7 @@ async def test_placement_preview_comes_and_goes_with_the_placement_step(driver: 
     assert "Keep H09 Stone Cold — face down, ends your turn" in opts
     await t.choose(0, "Play K05 Graft and Swap")
     panel = t.fake.messages[t.panels[alice["id"]]]
-    assert panel["content"].startswith("✓ Play K05 Graft and Swap — pay 2 Infamy\n**Choose where to place the card")
+    assert panel["content"].startswith("✓ Play K05 Graft and Swap\n**Choose where to place the card")
     labels = [o[0] for o in panel_options(panel)]
     assert len(labels) == 19 and labels[-1] == "← Back: not K05 Graft and Swap"
     assert labels[0] == "1 ↑0° — pay 2 Infamy → H1 S2 K2 E1"     # K05 (K H - S): its S covers the start H
@@ -400,7 +400,7 @@ async def test_placement_preview_comes_and_goes_with_the_placement_step(driver: 
     assert len(panel["attachments"]) == 1
     await t.choose(0, "5 ↓180°")
     state = await t.state()
-    assert state["boards"][0][-1] == ["H01", 5, 180] and state["active"] == 1
+    assert state["boards"][0][-1] == ["H01", 5, 180] and active(state) == 1
     assert t.fake.messages[t.panels[alice["id"]]]["attachments"] == []
     assert "alice plays H01 Crocodile Tears (虛情假意) at 5 ↓180°." in \
         " ".join(public_text(m) for m in driver.public_messages())
@@ -454,21 +454,22 @@ async def test_skill_decisions_by_clicks(driver: Driver, players, bot, rig) -> N
     assert len(panel["attachments"]) == 1
     await t.choose(0, "9 ↓180°")                              # covers the start E: E 1
     state = await t.state()
-    assert state["boards"][0] == [["ST", 5, 0], ["S02", 9, 180]] and state["active"] == 1
+    assert state["boards"][0] == [["ST", 5, 0], ["S02", 9, 180]] and active(state) == 1
     await t.choose(1, "Play S04 Might Makes Right")
     await t.choose(1, "1 ↑0°")                                # rolls 6: A6 steal 2
     panel = t.fake.messages[t.panels[bob["id"]]]
     assert "Choose the player to steal 2 Infamy from." in panel["content"]
-    assert [o[0] for o in panel_options(panel)] == ["Steal 2 from C — has 2 Infamy", "Steal 2 from A — has 3 Infamy"]
-    await t.choose(1, "Steal 2 from A")
+    assert [o[0] for o in panel_options(panel)] == ["Steal 2 from carol — has 2 Infamy",
+                                                    "Steal 2 from alice — has 3 Infamy"]
+    await t.choose(1, "Steal 2 from alice")
     state = await t.state()
     assert state["infamy"][:2] == [1, 2 + 2 + 1]              # bob: +2 stolen, +1 income
     await t.choose(2, "Play K04 Fish in Troubled Waters")
     await t.choose(2, "5 ↑0°")                                # rolls 3: D3 remove
     panel = t.fake.messages[t.panels[carol["id"]]]
-    assert [o[0] for o in panel_options(panel)] == ["Remove A's S02 Stir Up Trouble",
-                                                    "Remove B's S04 Might Makes Right"]
-    await t.choose(2, "Remove B's S04")
+    assert [o[0] for o in panel_options(panel)] == ["Remove alice's S02 Stir Up Trouble",
+                                                    "Remove bob's S04 Might Makes Right"]
+    await t.choose(2, "Remove bob's S04")
     state = await t.state()
     assert state["boards"][1] == [["ST", 5, 0]] and state["removed_cards"] == [{"seat": 1, "card": "S04"}]
     await t.choose(0, "Play K02 Flimflam")                    # carol's pile: K02 K01 K03 K05
@@ -481,7 +482,7 @@ async def test_skill_decisions_by_clicks(driver: Driver, players, bot, rig) -> N
     assert len(t.fake.messages[t.panels[alice["id"]]]["attachments"]) == 1
     await t.choose(0, "7 ↑0°")
     state = await t.state()
-    assert [p[0] for p in state["boards"][0]] == ["ST", "S02", "K02", "K01"] and state["active"] == 1
+    assert [p[0] for p in state["boards"][0]] == ["ST", "S02", "K02", "K01"] and active(state) == 1
     public = " ".join(public_text(m) for m in driver.public_messages())
     for line in ("alice moves S02 Stir Up Trouble (惹是生非) to 9 ↓180°.", "bob steals 2 Infamy from alice.",
                  "carol removes S04 Might Makes Right (恃強凌弱) from bob's board.",
@@ -513,13 +514,13 @@ async def test_restart_between_the_roll_and_the_die_modifier(fake, make_bot, pla
     await t.choose(1, "Keep S01")
     await t.choose(2, "Keep K01")
     state = await t.state()
-    assert state["round"] == 2 and state["active"] == 0 and state["kept"][0] == {"card": "H01", "turn": 1}
+    assert state["round"] == 2 and active(state) == 0 and state["kept"][0] == {"card": "H01", "turn": 1}
     assert {"S02", "K03", "K05", "K07"} <= set(state["hands"][0]) and len(state["hands"][0]) == 5
     infamy = state["infamy"][0]
     await t.choose(0, "Play S02 Stir Up Trouble")
     await t.choose(0, "1 ↑0°")                   # S02 (E - - -) at 1: E at (0,0)
     state = await t.state()
-    assert state["pending"] == {"step": "adjust", "roll": 4}
+    assert state["pending"] == {"step": "adjust"} and state["die"] == {"roll": 4, "value": 4}
     panel = t.fake.messages[t.panels[alice["id"]]]
     assert panel["attachments"] == []
     assert "You rolled 4: spend your kept card to change it by 1?" in panel["content"]
@@ -544,11 +545,13 @@ async def test_restart_between_the_roll_and_the_die_modifier(fake, make_bot, pla
     state = bot2.service.state(await d2.record(game))
     assert state["kept"][0] is None and state["removed_kept"][0] == ["H01"]
     events = [e for entry in await bot2.repo.log(game) for e in entry.events]
-    assert [e["data"] for e in events if e["kind"] == "adjust"] == [{"seat": 0, "delta": -1, "value": 3}]
-    assert [e["data"]["face"] for e in events if e["kind"] == "face"] == ["A3"]
+    adjusts = [e for e in events if e["kind"] == "adjust"]
+    assert [e["params"] for e in adjusts] == [{"seat": {"seat": 0}, "delta": -1, "value": 3}]
+    assert texts(await d2.record(game)).event(adjusts[0]) == "alice spends the kept card to turn the die into 3."
+    assert [e["params"]["face"] for e in events if e["kind"] == "face"] == ["A3"]
     e = board_counts(state["boards"][0])["E"]
     assert state["infamy"][0] == infamy + 1 + e       # A3 gains 1, then income
-    assert state["active"] == 1
+    assert active(state) == 1
     public = " ".join(public_text(m) for m in d2.public_messages())
     assert "alice spends the kept card to turn the die into 3." in public
     assert "alice's A3: Gain 1 Infamy." in public and "H01" not in public

@@ -177,3 +177,18 @@ async def test_end_is_logged_announced_and_stops_the_game(driver: Driver, player
     await driver.settle()
     assert all(t.startswith("⚠️") for t in private_to(fake, bob, mark) + private_to(fake, alice, mark))
     assert (await driver.record(game)).version == record.version
+
+
+async def test_a_mistyped_user_id_is_refused_with_a_sentence(driver: Driver, players, bot) -> None:
+    alice, bob = players[:2]
+    fake = driver.fake
+    game = await driver.start_game("carnival", [alice, bob])
+    before = await driver.record(game)
+    last = max(fake.messages)
+    for typed in ("bob", "²", "9" * 25):
+        await fake.slash(alice, "game", "kick", game=game, user_id=typed)
+        await driver.settle()
+    told = private_to(fake, alice, last)
+    assert told == [f"⚠️ {t!r} is not a user id (copy it with Developer Mode → Copy User ID)."
+                    for t in ("bob", "²", "9" * 25)], told
+    assert (await driver.record(game)).seats == before.seats

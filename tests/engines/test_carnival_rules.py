@@ -1,8 +1,11 @@
 """Rule tests for Carnival of Sins (spec docs/rules/carnival.md).
 
 One test per worked example E1–E19 (named after the rule it checks), the §2.4
-geometry tables, option ranges, chance validation and every error class.
-Dice are set with scripted chance actions applied as ``CHANCE``.
+geometry tables, option ranges, chance validation and every error class; then the
+engine shape: the sin table, the multi-step Wrath choice, the state layout, and seeded
+playouts whose every text is found in the catalog. Dice are set with scripted chance
+actions applied as ``CHANCE``. Texts are read in English with the players named by
+their seat letters (``Texts("carnival", "ABCDE", strict=True)``).
 """
 
 from __future__ import annotations
@@ -10,24 +13,31 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from typing import Any
 
 import pytest
 
-from engines.base import CHANCE, GameOver, IllegalAction, InvalidOptions, NotYourTurn
-from engines.carnival.engine import (
-    DICE,
-    CarnivalEngine,
+from bot.text import Texts
+from engines.base import CHANCE, Event, GameOver, IllegalAction, InvalidOptions, NotYourTurn, seat_ref
+from engines.carnival import rules
+from engines.carnival.data import DICE, SINS
+from engines.carnival.effects import SIN_TABLE
+from engines.carnival.engine import CarnivalEngine
+from engines.carnival.rules import (
     card_spots,
     clip,
     dist2,
     inside,
+    knock_candidates,
     seat_points,
     zone_search_order,
 )
+from engines.decisions import DecisionTree
 
 E = CarnivalEngine()
 A, B, C, D, EE = 0, 1, 2, 3, 4
+TX = Texts("carnival", list("ABCDE"), strict=True)
 
 # Default spread-out positions for dice an example does not place.
 POS = {
@@ -92,7 +102,17 @@ def wrath_result(**kw: Any) -> dict[str, Any]:
 
 
 def last(state: dict[str, Any]) -> dict[str, Any]:
-    return dict(state["history"][-1])
+    """The scoring of the round just scored (spec §8.1), read back from the state: the
+    dice are still on the cards until the next roll."""
+    assert state["phase"] in ("roll", "over")
+    result = rules.round_result(state)
+    assert result["scores"] == state["round_scores"][-1] and result["next"] == rules.holder(state)
+    return {"base": result["base"], "envy_from": result["copy_from"], "white_bonus": result["bonus"],
+            "scores": state["round_scores"][-1], "next_devil": rules.holder(state), "cards": rules.revealed(state)}
+
+
+def lines(events: Any) -> list[str]:
+    return [TX.event(e) for e in events]
 
 
 def value(state: dict[str, Any], die: str) -> int:
@@ -168,8 +188,9 @@ def test_first_devil_is_a_validated_chance_event() -> None:
         E.apply(state, CHANCE, {"type": "first_devil", "seat": 3})
     with pytest.raises(NotYourTurn):
         E.apply(state, 0, {"type": "choose", "sin": "lust"})
-    state, _ = E.apply(state, CHANCE, {"type": "first_devil", "seat": 2})
-    assert state["devil"] == 2 and state["phase"] == "roll"
+    state, events = E.apply(state, CHANCE, {"type": "first_devil", "seat": 2})
+    assert rules.holder(state) == 2 and state["phase"] == "roll"
+    assert lines(events) == ["C receives the Devil card."]
 
 
 def test_roll_scripted_outcome_is_validated() -> None:
@@ -208,7 +229,7 @@ def test_roll_sampler_stays_inside_and_keeps_spacing() -> None:
 
 def test_e1_reveal_order_and_devil_tie_goes_to_last_revealed() -> None:
     state = roll(new(4, devil=C), {"d4": 4, "d6": 6, "d8": 8, "d10": 10, "d12": 12, "d20": 20, "W": 2})
-    assert state["order"] == [C, D, A, B]
+    assert rules.order(state) == [C, D, A, B]
     state, _ = pick(state, {A: "wrath", B: "wrath", C: "gluttony", D: "gluttony"})
     # C took d20, D took d12; now A's Wrath
     assert E.to_move(state) == frozenset({A})
@@ -218,7 +239,7 @@ def test_e1_reveal_order_and_devil_tie_goes_to_last_revealed() -> None:
     state, _ = E.apply(state, CHANCE, wrath_result(value=1))
     summary = last(state)
     assert summary["scores"] == [2, 2, 20, 12]
-    assert summary["next_devil"] == B and state["devil"] == B
+    assert summary["next_devil"] == B and rules.holder(state) == B
 
 
 def test_e2_greed_single_pair_is_automatic_and_white_never_counts() -> None:
@@ -227,7 +248,7 @@ def test_e2_greed_single_pair_is_automatic_and_white_never_counts() -> None:
     assert state["phase"] == "roll"  # no prompt: resolved and scored
     assert state["dice"]["d10"]["owner"] == A and state["dice"]["d12"]["owner"] == A
     assert last(state)["base"] == [14, 14]
-    assert any("takes d10=7 + d12=7 = 14" in e.text for e in events)
+    assert "A (Greed) takes d10=7 + d12=7 = 14." in lines(events)
 
 
 def test_e3_greed_choice_order_illegal_pair_and_no_pair() -> None:
@@ -236,7 +257,7 @@ def test_e3_greed_choice_order_illegal_pair_and_no_pair() -> None:
     acts = E.legal_actions(state, A)
     assert [E.describe_action(state, a) for a in acts] == [
         "greed d10+d12", "greed d6+d8", "greed d4+d8", "greed d4+d6"]
-    assert E.action_label(state, acts[0]) == "Take d10+d12 = 18"
+    assert TX(E.action_label(state, acts[0])) == "Take d10+d12 = 18"
     with pytest.raises(IllegalAction):
         E.apply(state, A, {"type": "greed", "dice": ["d4", "d10"]})
     state = act(state, A, "greed d12+d10")  # parse accepts either order
@@ -244,7 +265,7 @@ def test_e3_greed_choice_order_illegal_pair_and_no_pair() -> None:
     other = roll(new(2), {"d4": 1, "d6": 2, "d8": 3, "d10": 5, "d12": 6, "d20": 7})
     other, events = pick(other, {A: "greed", B: "envy"})
     assert last(other)["base"] == [0, 0]
-    assert any("(Greed) takes nothing" in e.text for e in events)
+    assert "A (Greed) takes nothing." in lines(events)
 
 
 def test_e4_gluttony_tie_is_a_choice_and_white_is_ignored() -> None:
@@ -278,8 +299,9 @@ def test_e5_lust_steals_one_die_from_another_card() -> None:
     acts = E.legal_actions(state, D)
     assert [E.describe_action(state, a) for a in acts] == [
         "lust d10+d12", "lust d12+d20", "lust d8+d10", "lust d8+d20", "lust d4+d12", "lust d4+d8"]
-    assert E.action_label(state, acts[0]) == "Take d10+d12 = 21 (steal d12 from C)"
-    state = act(state, D, "lust d12 d10")
+    assert TX(E.action_label(state, acts[0])) == "Take d10+d12 = 21 (steal d12 from C)"
+    state, events = E.apply(state, D, E.parse_action(state, D, "lust d12 d10"))
+    assert "D (Lust) takes d10=9 + d12=12 = 21, stealing d12 from C." in lines(events)
     assert last(state)["base"] == [5, 8, 0, 21]
 
 
@@ -313,7 +335,7 @@ def test_e7_sloth_finds_nothing_when_every_die_is_locked() -> None:
         state = lock(state, d, A)
     state, events = pick(state, {A: "envy", B: "sloth", C: "envy", D: "envy"})
     assert last(state)["base"][B] == 0
-    assert any("(Sloth) takes nothing" in e.text for e in events)
+    assert "B (Sloth) takes nothing." in lines(events)
 
 
 def test_e8_wrath_gentle_reroll_of_a_locked_die() -> None:
@@ -323,7 +345,7 @@ def test_e8_wrath_gentle_reroll_of_a_locked_die() -> None:
     assert state["dice"]["d20"]["owner"] == B
     acts = E.legal_actions(state, C)
     assert len(acts) == 6 * 7  # six targets × (none + six other dice)
-    assert E.action_group(state, acts[0]) == "d20 on B's card (18)"
+    assert [TX(step) for step in E.action_path(state, acts[0])] == ["d20 on B's card (18)"]
     assert E.timeout_action(state, C) == {"type": "wrath", "target": "d20", "aim": "none"}
     state = act(state, C, "wrath d20 aim none")
     assert E.to_move(state) == frozenset({CHANCE})
@@ -332,7 +354,7 @@ def test_e8_wrath_gentle_reroll_of_a_locked_die() -> None:
     with pytest.raises(IllegalAction):  # value outside faces
         E.apply(state, CHANCE, wrath_result(value=21))
     state, events = E.apply(state, CHANCE, wrath_result(value=3))
-    assert any(e.text == "{p2} reveals Wrath: d20 on {p1}'s card rerolled 18 → 3." for e in events)
+    assert "C reveals Wrath: d20 on B's card rerolled 18 → 3." in lines(events)
     assert state["dice"]["d20"]["owner"] == B and value(state, "d20") == 3
     assert last(state)["base"] == [0, 3, 0]  # A: Devil holder playing Envy scores 0 (D18)
     for d in DICE:
@@ -350,7 +372,7 @@ def _e9_state() -> dict[str, Any]:
 
 def test_e9_wrath_aimed_knocks_only_candidates() -> None:
     state = _e9_state()
-    assert E.knock_candidates(state, "d12", (-60, 260)) == ["d6", "d8", "W"]
+    assert knock_candidates(state, "d12", (-60, 260)) == ["d6", "d8", "W"]
     bad = wrath_result(value=11, landing=[-60, 260], knocks=[{"die": "d4", "value": 1, "pos": [-40, 420]}])
     with pytest.raises(IllegalAction):
         E.apply(state, CHANCE, bad)
@@ -367,7 +389,8 @@ def test_e9_wrath_aimed_knocks_only_candidates() -> None:
     assert (dice["d6"]["value"], dice["d6"]["pos"]) == (2, [0, 150])
     assert (dice["W"]["value"], dice["W"]["pos"]) == (6, [-170, 350])
     assert (dice["d4"]["value"], dice["d4"]["pos"]) == (3, [-40, 420])
-    assert any("knocks d8 on the table 8 → 3, W on the table 1 → 6" in e.text for e in events)
+    assert ("D reveals Wrath: d12 on the table rerolled 6 → 11, lands near d8; knocks d8 on the table 8 → 3, "
+            "W on the table 1 → 6.") in lines(events)
 
 
 def test_e10_wrath_off_the_table_penalty_and_return_to_owner() -> None:
@@ -404,7 +427,7 @@ def test_e11_single_pride_with_empty_table_still_takes_devil() -> None:
     summary = last(state)
     assert summary["base"] == [0, 12, 9, 8, 5]
     assert summary["scores"] == [3, 12, 9, 8, 5]
-    assert summary["next_devil"] == A and state["devil"] == A
+    assert summary["next_devil"] == A and rules.holder(state) == A
 
 
 def test_e12_envy_copies_devil_after_wrath_and_pride() -> None:
@@ -418,8 +441,9 @@ def test_e12_envy_copies_devil_after_wrath_and_pride() -> None:
     assert summary["white_bonus"] == [0, 0, 4, 0]
     assert summary["scores"] == [6, 6, 4, 20]
     assert summary["next_devil"] == D
-    text = next(e.text for e in events if e.kind == "round_scored")
-    assert "{p1} 6 (Envy of {p0})" in text and "next Devil {p3} (Pride)" in text
+    text = next(TX.event(e) for e in events if e.kind == "round_scored")
+    assert text == ("Round 1: base A 6, B 6 (Envy of A), C 0 (Wrath), D 20; white die 4 → C; "
+                    "round scores A 6, B 6, C 4, D 20; next Devil D (Pride).")
 
 
 def test_e13_devil_holder_playing_envy_scores_zero() -> None:
@@ -442,8 +466,12 @@ def test_e14_round_seven_card_is_forced() -> None:
     state, events = E.apply(state, CHANCE, roll_action({"d8": 8}))
     kinds = [e.kind for e in events]
     assert "pick" not in kinds and "picked" not in kinds
-    reveals = [e.data["seat"] for e in events if e.kind == "reveal"]
-    assert reveals == [A, B, C]
+    reveals = [e.params["seat"] for e in events if e.kind == "reveal"]
+    # the Devil follows from the made-up history (§8.1 step 4: Pride in rounds 4 and 5, ties
+    # elsewhere → revealed last): round 7 is C's, so the usual order is C, A, B
+    assert rules.devils(state)[:7] == [A, C, B, A, C, A, C]
+    assert reveals == [seat_ref(C), seat_ref(A), seat_ref(B)]
+    assert "Round 7: every player's last card is played." in lines(events)
     assert E.to_move(state) == frozenset()
     assert E.outcome(state) is not None
     with pytest.raises(GameOver):
@@ -453,16 +481,18 @@ def test_e14_round_seven_card_is_forced() -> None:
 def test_e15_final_tie_breaks_best_round_then_shared() -> None:
     state = new(3)
     state["phase"] = "over"
-    state["totals"] = [60, 60, 58]
     rounds = [[19, 22, 10]] + [[7, 6, 8]] * 5 + [[6, 8, 8]]
     state["round_scores"] = rounds
+    assert rules.totals(state) == [60, 60, 58] and E.scores(state) == (60.0, 60.0, 58.0)
     out = E.outcome(state)
     assert out is not None and out.winners == frozenset({B}) and out.ranking == (B, A, C)
+    assert TX(out.reason) == ("Final totals: B 60 (best round 22), A 60 (best round 19), C 58 (best round 10). "
+                              "B wins: tied on 60 points, best single round 22.")
     rounds2 = [[22, 22, 10]] + [[6, 6, 8]] * 5 + [[8, 8, 8]]
     state["round_scores"] = rounds2
     out = E.outcome(state)
     assert out is not None and out.winners == frozenset({A, B})
-    assert "share the win" in out.reason
+    assert TX(out.reason).endswith("A and B share the win: 60 points and best single round 22.")
 
 
 def test_e16_zones_sloth_searches_own_zone_then_centre() -> None:
@@ -504,8 +534,11 @@ def test_e17_pick_may_change_until_all_picked_and_timeout_picks_at_random() -> N
     with pytest.raises(IllegalAction):  # sloth was already played
         E.apply(state, CHANCE, {"type": "random_sin", "seat": C, "sin": "sloth"})
     state, events = E.apply(state, CHANCE, {"type": "random_sin", "seat": C, "sin": "envy"})
-    private = [e for e in events if e.kind == "pick"]
-    assert private[0].visible_to == frozenset({C}) and "Envy" in private[0].text
+    private = [e for e in events if e.visible_to is not None]
+    assert [(e.visible_to, TX.event(e)) for e in private] == [
+        (frozenset({C}), "Time ran out: Envy was picked for you at random.")]
+    assert "C has picked a sin (at random)." in lines(events)
+    assert "C reveals Envy (picked at random)." in lines(events)
     assert last(state)["cards"] == ["pride", "lust", "envy"]
     with pytest.raises(NotYourTurn):  # all picked: no further changes
         E.apply(state, B, {"type": "choose", "sin": "greed"})
@@ -537,7 +570,7 @@ def test_e19_zones_wrath_aimed_at_centre_then_sloth() -> None:
     acts = E.legal_actions(state, A)
     assert len(acts) == 6 * 5  # none, centre, seat0..2
     state = act(state, A, "wrath d20 aim centre")
-    assert E.knock_candidates(state, "d20", "centre") == ["d6", "d12", "W"]
+    assert knock_candidates(state, "d20", "centre") == ["d6", "d12", "W"]
     with pytest.raises(IllegalAction):  # must land in the aim zone
         E.apply(state, CHANCE, wrath_result(value=9, landing="seat2"))
     with pytest.raises(IllegalAction):  # d8 is not in the centre
@@ -570,7 +603,7 @@ def test_wrath_timeout_prefers_locked_dice_then_highest_table_die() -> None:
     state, _ = pick(state, {A: "wrath", B: "envy"})
     assert E.timeout_action(state, A) == {"type": "wrath", "target": "d12", "aim": "none"}
     label = E.action_label(state, {"type": "wrath", "target": "d12", "aim": "none"})
-    assert label.startswith("No aim")
+    assert TX(label) == "No aim: gentle reroll in place, knocks nothing"
 
 
 def test_wrath_sampler_outcomes_are_valid() -> None:
@@ -622,7 +655,7 @@ def test_public_view_hides_picks_and_private_view_shows_hints() -> None:
     pub = E.player_view(state, None)
     assert "pick" not in pub and [s["picked"] for s in pub["seats"]] == [True, True, False]
     mine = E.player_view(state, A)
-    assert mine["pick"] == "wrath" and len(mine["hand_hints"]) == 7
+    assert mine["pick"] == "wrath" and len(mine["seats"][A]["hand"]) == 7
     shuffled = E.shuffle_hidden(state, None, random.Random(2))
     assert E.player_view(shuffled, None) == pub
     differs = any(E.shuffle_hidden(state, C, random.Random(i))["picks"] != state["picks"] for i in range(10))
@@ -636,5 +669,123 @@ def test_notation_round_trips_and_labels_fit() -> None:
     for a in E.legal_actions(state, D):
         text = E.describe_action(state, a)
         assert E.parse_action(state, D, text) == a
-        assert len(E.action_label(state, a)) <= 80
+        assert 0 < len(TX(E.action_label(state, a))) <= 80
     assert E.parse_action(state, D, "LUST d12+d10") == {"type": "lust", "dice": ["d10", "d12"]}
+
+
+# ----------------------------------------------------------------------- engine shape
+
+
+def _walk_strings(obj: Any) -> list[str]:
+    if isinstance(obj, str):
+        return [obj]
+    if isinstance(obj, dict):
+        return [s for k, v in obj.items() for s in [k, *_walk_strings(v)]]
+    if isinstance(obj, list):
+        return [s for v in obj for s in _walk_strings(v)]
+    return []
+
+
+def test_state_holds_only_what_the_rules_need() -> None:
+    state = _e9_state()
+    assert set(state) == {
+        "game", "state_version", "players", "options", "phase", "round", "first_devil", "reveal_index",
+        "hands", "played", "picks", "random_pick", "random_pending", "dice", "penalties", "throw",
+        "pride_turn", "round_scores"}
+    assert state["state_version"] == 2 and state["throw"] == {"target": "d12", "aim": "d8"}
+    # no sentence anywhere: every string is an id (sin, die, zone, phase, option key)
+    assert all(re.fullmatch(r"[A-Za-z0-9_]+", s) for s in _walk_strings(state)), _walk_strings(state)
+
+
+def test_sin_table_has_one_entry_per_sin_with_its_timing() -> None:
+    assert set(SIN_TABLE) == set(SINS)
+    assert {s: e.when for s, e in SIN_TABLE.items()} == {
+        "greed": "reveal", "gluttony": "reveal", "envy": "scoring", "lust": "reveal", "pride": "round_end",
+        "sloth": "reveal", "wrath": "reveal"}
+    state = _e5_state()  # D resolves Lust: its legal actions are the table's options
+    assert E.legal_actions(state, D) == SIN_TABLE["lust"].options(state, D)
+    assert TX(E.prompt(state, D)) == "Lust: choose one odd and one even die to take."
+    assert TX(E.prompt(state, A)) == TX.template("host.nothing")
+
+
+def test_wrath_is_chosen_in_two_steps_target_then_aim() -> None:
+    state = roll(new(3), {"d20": 18, "d4": 1, "d6": 2})
+    state, _ = pick(state, {A: "envy", B: "gluttony", C: "wrath"})
+    tree = DecisionTree.of(E, state, C)
+    root, trail = tree.node(())
+    assert trail == () and len(root) == 6 and all(c.step is not None and c.size == 7 for c in root)
+    assert [TX(c.label) for c in root][:2] == ["d20 on B's card (18)", "d6 on the table (2)"]
+    aims, trail = tree.node((0,))
+    assert [TX(t) for t in trail] == ["d20 on B's card (18)"]
+    assert [TX(c.label) for c in aims][:2] == ["No aim: gentle reroll in place, knocks nothing",
+                                               "Aim at d4=1 (table) — may knock d4"]
+    assert tree.actions[aims[0].action or 0] == {"type": "wrath", "target": "d20", "aim": "none"}
+
+
+def test_pick_labels_and_hints_come_from_the_catalog() -> None:
+    state = roll(new(2), {})
+    first = E.legal_actions(state, A)[0]
+    assert (TX(E.action_label(state, first)), TX(E.action_hint(state, first))) == (
+        "Greed 貪欲", "Take 2 table dice showing the same value.")
+    assert E.action_path(state, first) == ()
+    assert TX(E.prompt(state, A)) == "Choose your sin for round 1."
+    assert TX(E.action_label(state, {"type": "timeout"})) == "🎲 Pick a sin at random"
+
+
+@pytest.mark.parametrize("model", ["spatial", "zones"])
+def test_every_text_of_seeded_playouts_is_in_the_catalog(model: str) -> None:
+    """Every event, prompt, label, hint, path step and end reason of whole games formats
+    with the strict English catalog (a missing key or parameter raises), names fill in,
+    and no placeholder or catalog key is left in the text."""
+    for seed in range(4):
+        n = 2 + seed
+        tx = Texts("carnival", [f"Player{i}" for i in range(n)], strict=True)
+        rng = random.Random(seed)
+        state = E.new_game(n, seed, {"table_model": model, "wrath_off_table_prob": 0.3})
+        out: list[str] = []
+        kinds: set[str] = set()
+        while E.to_move(state):
+            seat = rng.choice(sorted(E.to_move(state)))
+            if seat == CHANCE:
+                action = E.sample_chance(state, rng)
+            else:
+                acts = E.legal_actions(state, seat)
+                out.append(tx(E.prompt(state, seat)))
+                for a in acts:
+                    out += [tx(E.action_label(state, a)), tx(E.action_hint(state, a))]
+                    out += [tx(step) for step in E.action_path(state, a)]
+                action = rng.choice([E.timeout_action(state, seat), *acts])
+            state, events = E.apply(state, seat, action)
+            assert all(isinstance(e, Event) and e.params is not None and not e.text for e in events)
+            kinds |= {e.kind for e in events}
+            out += [tx.event(e) for e in events]
+        outcome = E.outcome(state)
+        assert outcome is not None
+        out.append(tx(outcome.reason))
+        assert {"roll", "reveal", "round_scored", "game_over"} <= kinds
+        assert not [line for line in out if "{" in line or "event." in line or "label." in line]
+        assert any("Player0" in line for line in out)
+
+
+def test_each_module_imports_only_the_floors_below_it() -> None:
+    """docs/TEMPLATE.md floors: data < rules < effects < chance, notation < view < engine."""
+    import ast
+    import sys
+    from pathlib import Path
+
+    below = {"data": set(), "rules": {"data"}, "effects": {"rules", "data"},
+             "chance": {"rules", "data"}, "notation": {"effects", "rules", "data"},
+             "view": {"notation", "effects", "rules", "data"},
+             "engine": {"view", "notation", "chance", "effects", "rules", "data"}}
+    package = Path(rules.__file__).parent
+    for name, allowed in below.items():
+        tree = ast.parse((package / f"{name}.py").read_text(encoding="utf-8"))
+        used = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                and node.module == "engines.carnival" for alias in node.names}
+        used |= {node.module.rsplit(".", 1)[1] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                 and (node.module or "").startswith("engines.carnival.")}
+        assert used <= allowed, (name, used - allowed)
+        roots = {(node.module or "").split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        roots |= {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                  for alias in node.names}
+        assert roots <= set(sys.stdlib_module_names) | {"engines", "__future__"}, (name, roots)

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.text import Texts
 from engines.base import (
     CHANCE,
     Engine,
@@ -24,6 +25,9 @@ from engines.base import (
     replay,
 )
 from engines.registry import ENGINES, GAME_IDS, get
+
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+"""Display names by seat for formatting messages."""
 
 MAX_STEPS = 6000
 
@@ -62,7 +66,8 @@ def playout(engine: Engine, players: int, seed: int, options: dict | None = None
                 text = engine.describe_action(state, action)
                 assert engine.parse_action(state, seat, text) == action, text
                 assert engine.prompt(state, seat)
-                label = engine.action_label(state, action)
+                label = Texts(engine.info.game_id, NAMES,
+                              strict=True)(engine.action_label(state, action))
                 assert 0 < len(label) <= 80, label
         before = copy.deepcopy(state)
         new_state, events = engine.apply(state, seat, action)

@@ -1,4 +1,4 @@
-"""Rule tests for E Guan (spec eguan §10 worked examples E1–E28, plus error classes)."""
+"""Rule tests for E Guan (docs/rules/eguan.md §10 worked examples E1–E28, plus error classes, texts and the catalog)."""
 
 from __future__ import annotations
 
@@ -9,17 +9,33 @@ from typing import Any
 
 import pytest
 
-from engines.base import CHANCE, GameOver, IllegalAction, InvalidOptions, NotYourTurn
-from engines.eguan.data import CARDS, DECK_IDS
-from engines.eguan.engine import (
-    EguanEngine,
+from bot.text import Texts, catalog
+from engines.base import (
+    CHANCE,
+    Event,
+    GameOver,
+    IllegalAction,
+    InvalidOptions,
+    NotYourTurn,
+    msg,
+    seat_ref,
+    term,
+)
+from engines.decisions import DecisionTree
+from engines.eguan.data import CARDS, DECK_IDS, SKILLS
+from engines.eguan.engine import EguanEngine
+from engines.eguan.rules import (
+    active,
     board_cells,
     board_counts,
     corner_cells,
+    final_scoring,
     most_wanted,
     payment_for,
     score_table,
     topmost,
+    turn_no,
+    turns_taken,
 )
 
 E = EguanEngine()
@@ -46,7 +62,7 @@ def setup(n: int = 3, skills: str = "AAAA", start: int = 0, end_rule: str = "equ
     for s in range(n):
         st, _ = E.apply(st, s, {"type": "skill", "set": skills[s]})
     st, _ = E.apply(st, CHANCE, {"type": "start", "seat": start})
-    assert st["active"] == start and st["pending"] == {"step": "main"}
+    assert active(st) == start and st["pending"] == {"step": "main"}
     return st
 
 
@@ -75,13 +91,20 @@ def give(st: dict[str, Any], seat: int, card: str) -> None:
     raise AssertionError(f"{card} not found")
 
 
+def param_seat(e: Event, key: str = "seat") -> int:
+    """The seat an event's parameter names (``seat_ref``)."""
+    assert e.params is not None
+    return int(e.params[key]["seat"])
+
+
 def go(st: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
     new, _ = E.apply(st, seat, action)
     return new
 
 
 def play(st: dict[str, Any], card: str, anchor: int, rot: int = 0) -> dict[str, Any]:
-    me = st["active"]
+    me = active(st)
+    assert me is not None
     st = go(st, me, {"type": "select", "card": card})
     return go(st, me, {"type": "place", "anchor": anchor, "rot": rot})
 
@@ -99,8 +122,9 @@ def refill(st: dict[str, Any]) -> dict[str, Any]:
 def advance_to(st: dict[str, Any], seat: int) -> dict[str, Any]:
     """Other players keep their first card until ``seat`` is at its main step."""
     st = refill(st)
-    while st["active"] != seat:
-        me = st["active"]
+    while active(st) != seat:
+        me = active(st)
+        assert me is not None
         hand = st["hands"][me]
         st = go(st, me, {"type": "keep", "card": hand[0]} if hand else {"type": "pass"})
         st = refill(st)
@@ -113,7 +137,6 @@ def at_roll(n: int, skills: str, boards: dict[int, list[list[Any]]], infamy: lis
     for s, b in boards.items():
         st["boards"][s] = copy.deepcopy(b)
     st["infamy"] = list(infamy)
-    st["most_wanted"] = most_wanted(st["boards"])
     st["pending"] = {"step": "roll"}
     return st
 
@@ -152,7 +175,7 @@ def test_e3_four_turn_board() -> None:
     st = advance_to(st, 0)
     give(st, 0, "H03")
     st = go(st, 0, {"type": "select", "card": "H03"})
-    assert st["pending"]["payment"] == 2
+    assert E.player_view(st, 0)["you"]["pending"]["payment"] == 2
     st = go(st, 0, {"type": "place", "anchor": 3, "rot": 0})
     assert counts(st["boards"][0]) == (1, 0, 1, 3)
     assert topmost(st["boards"][0]) == ["S02", "H03"]
@@ -235,12 +258,11 @@ def test_e9_most_wanted_immune_to_harmful_die() -> None:
     st = setup(3, "AAA", start=1)
     st["boards"][0] = copy.deepcopy(E3_T2)  # E3
     st["boards"][1] = copy.deepcopy(E3_T2)  # E3
-    st["most_wanted"] = most_wanted(st["boards"])
-    assert st["most_wanted"] is None
+    assert most_wanted(st["boards"]) is None
     give(st, 1, "S03")
     st, ev = E.apply(go(st, 1, {"type": "select", "card": "S03"}), 1, {"type": "place", "anchor": 7, "rot": 0})
     assert board_counts(st["boards"][1])["E"] == 4
-    assert any(e.kind == "most_wanted" and e.data["seat"] == 1 for e in ev)
+    assert [param_seat(e) for e in ev if e.kind == "most_wanted"] == [1]
     assert E.player_view(st, None)["most_wanted"] == 1
     st = advance_to(st, 0)
     give(st, 0, "H02")
@@ -293,7 +315,7 @@ def test_e10_keeping_replaces_and_play_kept_passes_whole_hand() -> None:
     st = refill(st)
     st = go(st, 0, {"type": "keep", "card": st["hands"][0][0]})
     deck_before = len(st["deck"])
-    assert st["active"] == 1 and st["pending"] == {"step": "main"}
+    assert active(st) == 1 and st["pending"] == {"step": "main"}
     assert len(st["hands"][1]) == 5 and len(st["deck"]) == deck_before
 
 
@@ -302,13 +324,13 @@ def test_e11_kept_card_not_usable_on_the_turn_it_was_kept() -> None:
     give(st, 0, "H02")
     card = st["hands"][0].pop(0)
     assert card != "H02"
-    st["kept"][0] = {"card": card, "turn": st["turn_no"]}
+    st["kept"][0] = {"card": card, "turn": turn_no(st)}
     assert {"type": "select_kept"} not in E.legal_actions(st, 0)
     with pytest.raises(IllegalAction):
         E.apply(st, 0, {"type": "select_kept"})
     st = play(st, "H02", 1, 0)
     st = roll(st, 4)  # no ADJUST offered: the kept card is from this turn
-    assert st["active"] == 1
+    assert active(st) == 1
     # C3 draw_kept: a card drawn this turn is not usable either
     st = at_roll(3, "CAA", {}, [2, 2, 2])
     st = roll(st, 3)
@@ -325,7 +347,7 @@ def test_e12_adjust_options_and_cost() -> None:
         return roll(st, v)
 
     st = with_kept(4)
-    assert st["pending"] == {"step": "adjust", "roll": 4}
+    assert st["pending"] == {"step": "adjust"} and st["die"] == {"roll": 4, "value": 4}
     assert E.legal_actions(st, 0) == [{"type": "adjust", "delta": d} for d in (-1, 0, 1)]
     kept = st["kept"][0]["card"]
     st0 = go(st, 0, {"type": "adjust", "delta": 0})
@@ -375,7 +397,7 @@ def test_e15_move_topmost_card() -> None:
     assert counts(board) == (1, 2, 0, 5)
     assert topmost(board) == ["H03", "S10"]
     assert st["infamy"][0] == 2 + 5
-    assert any(e.kind == "income" and e.data["amount"] == 5 for e in ev)
+    assert [(e.params or {})["amount"] for e in ev if e.kind == "income"] == [5]
 
 
 def test_e15_move_can_be_skipped_or_backed_out() -> None:
@@ -383,7 +405,7 @@ def test_e15_move_can_be_skipped_or_backed_out() -> None:
     st2 = go(go(st, 0, {"type": "move", "card": "S10"}), 0, {"type": "back"})
     assert st2["pending"] == {"step": "move_pick"}
     st3 = go(st, 0, {"type": "skip"})
-    assert st3["boards"][0] == E3_FINAL and st3["active"] == 1
+    assert st3["boards"][0] == E3_FINAL and active(st3) == 1
 
 
 def test_e16_remove_topmost_card() -> None:
@@ -393,25 +415,25 @@ def test_e16_remove_topmost_card() -> None:
     assert st["pending"] == {"step": "remove"}
     acts = E.legal_actions(st, 0)
     assert acts == [{"type": "remove", "seat": 1, "card": c} for c in ("S02", "H03", "K06", "S10")]
-    assert E.action_group(st, acts[0]) == "Player B"
+    assert E.action_path(st, acts[0]) == (msg("step.player", target=seat_ref(1)),)
     st = go(st, 0, {"type": "remove", "seat": 1, "card": "S10"})
     assert board_cells(st["boards"][1])[2][2] == ("ST", "br")
     assert counts(st["boards"][1]) == (1, 0, 1, 4)
     assert {"seat": 1, "card": "S10"} in st["removed_cards"]
-    assert st["most_wanted"] is None
+    assert most_wanted(st["boards"]) is None
 
 
 def test_e16_remove_skips_most_wanted_and_start_card() -> None:
     st = at_roll(3, "DAA", {1: [*E3_T2, ["S03", 7, 0]]}, [2, 2, 2])
     st = roll(st, 3)  # seat 1 is Most Wanted, seat 2 has only the starting card
-    assert st["active"] == 1 and st["boards"][1][-1][0] == "S03"
+    assert active(st) == 1 and st["boards"][1][-1][0] == "S03"
 
 
 def test_e17_income_again_capped_at_3() -> None:
     st = at_roll(3, "CAA", {0: E3_FINAL}, [2, 2, 2])
     st, ev = E.apply(st, CHANCE, {"type": "roll", "value": 4})
     assert st["infamy"][0] == 2 + 3 + 4
-    assert [e.data["amount"] for e in ev if e.kind in ("gain", "income")] == [3, 4]
+    assert [(e.params or {})["amount"] for e in ev if e.kind in ("gain", "income")] == [3, 4]
 
 
 def test_e18_extra_play_without_die() -> None:
@@ -432,7 +454,7 @@ def test_e18_extra_play_without_die() -> None:
     st = go(st, 0, {"type": "keep", "card": st["hands"][0][0]})
     deck = len(st["deck"])
     st = refill(st)
-    assert st["active"] == 1 and deck - len(st["deck"]) == 2
+    assert active(st) == 1 and deck - len(st["deck"]) == 2
 
 
 def test_e19_steal_from_each_richer() -> None:
@@ -450,7 +472,7 @@ def test_e20_hand_passing() -> None:
     remaining = {}
     for s in range(4):
         st = refill(st)
-        assert st["active"] == s
+        assert active(st) == s
         remaining[s] = list(st["hands"][s][1:])
         st = go(st, s, {"type": "keep", "card": st["hands"][s][0]})
         if s < 3:
@@ -469,7 +491,8 @@ def test_e20_hand_passing() -> None:
 
 
 def keep_policy(st: dict[str, Any]) -> dict[str, Any]:
-    me = st["active"]
+    me = active(st)
+    assert me is not None
     hand = st["hands"][me]
     return {"type": "keep", "card": hand[0]} if hand else {"type": "pass"}
 
@@ -481,8 +504,8 @@ def run(st: dict[str, Any], policy: Any) -> tuple[dict[str, Any], list[tuple[int
         if E.to_move(st) == frozenset({CHANCE}):
             st, ev = E.apply(st, CHANCE, E.legal_actions(st, CHANCE)[0])
         else:
-            st, ev = E.apply(st, st["active"], policy(st))
-        trigger += [(e.data["round"], e.data["seat"]) for e in ev if e.kind == "end_trigger"]
+            st, ev = E.apply(st, active(st), policy(st))
+        trigger += [((e.params or {})["round"], param_seat(e)) for e in ev if e.kind == "end_trigger"]
     return st, trigger
 
 
@@ -491,7 +514,7 @@ def test_e21_normal_end_four_players() -> None:
     assert len(st["deck"]) == 28
     st, trig = run(st, keep_policy)
     assert trig == [(8, 3)]
-    assert st["turns_taken"] == [9, 9, 9, 9] and st["round"] == 9
+    assert turns_taken(st) == [9, 9, 9, 9] and st["round"] == 9
     assert E.outcome(st) is not None and E.to_move(st) == frozenset()
 
 
@@ -502,7 +525,7 @@ def available(st: dict[str, Any], card: str) -> bool:
 
 def kept_policy(st: dict[str, Any]) -> dict[str, Any]:
     """Seat 0 alternates KEEP (of a free card) and PLAY_KEPT in rounds 1-6."""
-    me = st["active"]
+    me = active(st)
     if me == 0 and st["round"] <= 6:
         if st["round"] % 2 == 0:
             return {"type": "select_kept"}
@@ -521,8 +544,8 @@ def run_kept(st: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[int, int]]]
             st, ev = E.apply(st, 0, {"type": "place", "anchor": 1, "rot": 0})
         else:
             st = copy.deepcopy(st)
-            st, ev = E.apply(st, st["active"], kept_policy(st))
-        trigger += [(e.data["round"], e.data["seat"]) for e in ev if e.kind == "end_trigger"]
+            st, ev = E.apply(st, active(st), kept_policy(st))
+        trigger += [((e.params or {})["round"], param_seat(e)) for e in ev if e.kind == "end_trigger"]
     return st, trigger
 
 
@@ -531,13 +554,13 @@ def test_e27_trigger_mid_round_equal_turns() -> None:
         assert c in DECK_IDS
     st, trig = run_kept(setup(4, "AAAA", start=0))
     assert trig == [(9, 2)]
-    assert st["turns_taken"] == [10, 10, 10, 10]
+    assert turns_taken(st) == [10, 10, 10, 10]
 
 
 def test_e27_trigger_mid_round_one_more_each() -> None:
     st, trig = run_kept(setup(4, "AAAA", start=0, end_rule="one_more_each"))
     assert trig == [(9, 2)]
-    assert st["turns_taken"] == [10, 10, 10, 9]
+    assert turns_taken(st) == [10, 10, 10, 9]
 
 
 def test_e28_nothing_to_do_still_collects_income() -> None:
@@ -640,7 +663,7 @@ def test_outcome_matches_final_scoring() -> None:
     st, _ = run(setup(3, "ABC"), keep_policy)
     out = E.outcome(st)
     assert out is not None
-    res = E.final_scoring(st)
+    res = final_scoring(st)
     assert list(out.scores) == res["scores"] and sorted(out.winners) == res["winners"]
     assert E.scores(st) == out.scores
 
@@ -724,19 +747,90 @@ def test_timeouts_follow_spec() -> None:
     assert E.timeout_action(st, 0) == {"type": "target", "seat": 1}
 
 
-def test_labels_and_groups() -> None:
+def test_labels_hints_and_paths() -> None:
+    tx = Texts("eguan", ["Ann", "Bo", "Cy"], strict=True)
     st = setup(3)
     st["hands"][0] = ["H09", "S01"]
     st["boards"][0] = copy.deepcopy(E3_T2)
     st["infamy"][0] = 5
+    main = E.legal_actions(st, 0)
+    assert [tx(E.action_label(st, a)) for a in main] == [
+        "Play H09 Stone Cold", "Play S01 Throw Your Weight Around", "Keep H09 Stone Cold",
+        "Keep S01 Throw Your Weight Around"]
+    assert tx(E.action_hint(st, main[0])) == "pay 4 Infamy · 🎲 trouble die"  # needs H3, the board shows H1
+    assert tx(E.action_hint(st, main[2])) == "face down, ends your turn"
+    assert [tx(p) for p in E.action_path(st, main[0]) + E.action_path(st, main[2])] == ["Play a card", "Keep a card"]
     st = go(st, 0, {"type": "select", "card": "H09"})
     acts = E.legal_actions(st, 0)
     assert len(acts) == 19
-    label = E.action_label(st, {"type": "place", "anchor": 2, "rot": 180})
-    assert label.startswith("2 ↓180° — pay 4 Infamy")
+    place = {"type": "place", "anchor": 2, "rot": 180}
+    after = board_counts([*E3_T2, ["H09", 2, 180]])
+    assert tx(E.action_label(st, place)) == "2 ↓180°"
+    assert tx(E.action_hint(st, place)) == (
+        f"pay 4 Infamy → H{after['H']} S{after['S']} K{after['K']} E{after['E']}")
     assert E.describe_action(st, acts[0]) == "at 1 0"
-    assert E.parse_action(st, 0, "AT 2 180") == {"type": "place", "anchor": 2, "rot": 180}
+    assert E.parse_action(st, 0, "AT 2 180") == place
     assert len({E.describe_action(st, a) for a in acts}) == len(acts)
-    assert E.action_group(st, acts[0]) == "↑0° placements"
-    assert "H09" not in E.prompt(st, 0)  # the prompt is public: the card stays secret
-    assert E.action_label(st, acts[-1]) == "← Back: not H09 Stone Cold"
+    assert E.action_path(st, acts[0]) == (msg("step.rotation", rot=term("rot.0")),)
+    assert tx(E.action_path(st, acts[0])[0]) == "↑0° placements"
+    prompt = E.prompt(st, 0)
+    assert "H09" not in json.dumps(prompt.to_json()) and "Stone" not in tx(prompt)  # the card stays secret
+    assert tx(E.action_label(st, acts[-1])) == "← Back: not H09 Stone Cold"
+    assert E.prompt(st, 1) == msg("host.nothing")
+
+
+def test_skill_labels_summarise_the_six_faces() -> None:
+    tx = Texts("eguan", ["Ann", "Bo", "Cy"], strict=True)
+    st = E.new_game(3, 0)
+    while st["phase"] == "deal":
+        st = go(st, CHANCE, {"type": "draw", "card": st["deck"][0]})
+    acts = E.legal_actions(st, 0)
+    assert [tx(E.action_label(st, a)) for a in acts] == ["Thug 打手", "Schemer 軍師", "Fence 銷贓", "Ruffian 惡霸"]
+    assert tx(E.action_hint(st, acts[0])) == "1 +1, 2 steal 1, 3 +1, 4 —, 5 steal 1 from richer, 6 steal 2"
+    st, ev = E.apply(st, 0, acts[2])
+    assert [tx.event(e) for e in ev] == ["Ann has chosen a skill set.", "You chose Fence (銷贓, set C)."]
+    assert [e.visible_to for e in ev] == [None, frozenset({0})]
+
+
+def test_catalog_names_are_the_data_files_names() -> None:
+    cat = catalog("eguan")
+    assert {k[len("term.card."):]: v for k, v in cat.items() if k.startswith("term.card.")} == {
+        c.id: c.name_en for c in CARDS.values()}
+    assert {k[len("term.set."):]: v for k, v in cat.items() if k.startswith("term.set.")} == {
+        x: faces[0].set_name_en for x, faces in SKILLS.items()}
+    assert {k[len("term.face."):]: v for k, v in cat.items() if k.startswith("term.face.")} == {
+        f.id: f.text for faces in SKILLS.values() for f in faces}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_every_message_of_a_playout_formats(seed: int) -> None:
+    """Seeded random playouts: every event, prompt, label, hint, path step and the end
+    reason has its catalog key and parameters (strict formatting); events are a kind
+    plus parameters; English labels fit a Discord button (80 characters)."""
+    rng = random.Random(seed)
+    players = 3 + seed % 2
+    tx = Texts("eguan", ["Ann", "小明", "Cy", "Di"][:players], strict=True)
+    st = E.new_game(players, seed, {"end_rule": ("equal_turns", "one_more_each")[seed % 2]})
+    kinds: set[str] = set()
+    while E.to_move(st):
+        seat = rng.choice(sorted(E.to_move(st)))
+        if seat == CHANCE:
+            action = E.sample_chance(st, rng)
+        else:
+            assert tx(E.prompt(st, seat))
+            for a in E.legal_actions(st, seat):
+                assert 0 < len(tx(E.action_label(st, a))) <= 80
+                hint = E.action_hint(st, a)
+                assert hint is None or tx(hint)
+                assert all(tx(step) for step in E.action_path(st, a))
+            DecisionTree.of(E, st, seat)
+            plays = [a for a in E.legal_actions(st, seat) if a["type"] not in ("keep", "back", "skip")]
+            action = rng.choice(plays if plays and rng.random() < 0.8 else E.legal_actions(st, seat))
+        st, events = E.apply(st, seat, action)
+        for e in events:
+            assert e.params is not None and e.text == "" and not e.data
+            assert tx.event(Event.from_json(json.loads(json.dumps(e.to_json()))))
+            kinds.add(e.kind)
+    out = E.outcome(st)
+    assert out is not None and tx(out.reason)
+    assert {"turn", "income", "pass", "final_scores", "end_trigger"} <= kinds

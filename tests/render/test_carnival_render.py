@@ -1,25 +1,27 @@
 """Render tests for Carnival of Sins: initial, mid-game and final views render
 (both table models), private views, CJK names, packed dice stay readable (placed
-glyph boxes never overlap each other, a card spot or a seat label); PNGs saved to
-/tmp/carnival_*.png."""
+glyph boxes never overlap each other, a card spot or a seat label); every word on the
+images comes from the catalog (strict formatter); PNGs saved to ``tmp_path``."""
 
 from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.text import Texts
 from engines.base import CHANCE
 from engines.carnival.engine import CarnivalEngine
 from render.base import WIDTH, to_png
 from render.carnival import (
     PlacedDie,
+    _phase_text,
     _to_px,
     boxes_overlap,
     card_layout,
-    format_text,
     place_dice,
     render_board,
     render_private,
@@ -28,6 +30,15 @@ from render.carnival import (
 
 E = CarnivalEngine()
 NAMES = ["Alice", "ボブ", "陈小明", "Dmitri the Long-Named Sinner", "Eve"]
+TX = Texts("carnival", NAMES, strict=True)
+
+
+def board(view: Any, n: int, highlight: str | None = None) -> Any:
+    return render_board(view, names=NAMES[:n], text=TX, highlight=highlight)
+
+
+def private(view: Any, n: int) -> Any:
+    return render_private(view, names=NAMES[:n], text=TX)
 
 
 def _play(n: int, seed: int, options: dict[str, Any] | None, stop: Any) -> dict[str, Any]:
@@ -44,52 +55,73 @@ def _play(n: int, seed: int, options: dict[str, Any] | None, stop: Any) -> dict[
     return state
 
 
-def _save(img: Any, name: str) -> bytes:
-    img.save(f"/tmp/carnival_{name}.png")
+def _save(img: Any, name: str, out: Path) -> bytes:
+    img.save(out / f"carnival_{name}.png")
     return to_png(img)
 
 
-def test_initial_board_renders() -> None:
+def test_initial_board_renders(tmp_path: Path) -> None:
     state = _play(4, 1, None, lambda s: s["phase"] == "choose")
-    img = render_board(E.player_view(state, None), names=NAMES[:4])
+    img = board(E.player_view(state, None), 4)
     assert img.width == WIDTH and img.height > 800
-    _save(img, "initial")
+    _save(img, "initial", tmp_path)
 
 
-def test_mid_game_boards_render_both_models() -> None:
+def test_mid_game_boards_render_both_models(tmp_path: Path) -> None:
     for model, n in (("spatial", 5), ("zones", 4)):
         state = _play(n, 7, {"table_model": model},
                       lambda s: s["round"] >= 3 and s["phase"] in ("resolve", "pride"))
         view = E.player_view(state, None)
-        img = render_board(view, names=NAMES[:n], highlight="d20")
+        img = board(view, n, highlight="d20")
         assert img.width == WIDTH
-        _save(img, f"mid_{model}")
+        _save(img, f"mid_{model}", tmp_path)
         seat = 0
-        priv = render_private(E.player_view(state, seat), names=NAMES[:n])
+        priv = private(E.player_view(state, seat), n)
         assert priv.width == WIDTH
-        _save(priv, f"private_{model}")
+        _save(priv, f"private_{model}", tmp_path)
 
 
-def test_choose_phase_private_view_shows_pick() -> None:
+def test_choose_phase_private_view_shows_pick(tmp_path: Path) -> None:
     state = _play(3, 3, None, lambda s: s["phase"] == "choose" and s["round"] == 2)
     state, _ = E.apply(state, 1, {"type": "choose", "sin": state["hands"][1][0]})
-    _save(render_board(E.player_view(state, None), names=NAMES[:3]), "choose")
-    _save(render_private(E.player_view(state, 1), names=NAMES[:3]), "private_choose")
+    _save(board(E.player_view(state, None), 3), "choose", tmp_path)
+    _save(private(E.player_view(state, 1), 3), "private_choose", tmp_path)
 
 
-def test_final_board_renders_and_is_deterministic() -> None:
+def test_final_board_renders_and_is_deterministic(tmp_path: Path) -> None:
     state = _play(3, 11, None, lambda s: False)
     view = E.player_view(state, None)
     assert view["outcome"] is not None
-    a = _save(render_board(view, names=NAMES[:3]), "final")
-    b = to_png(render_board(view, names=NAMES[:3]))
+    a = _save(board(view, 3), "final", tmp_path)
+    b = to_png(board(view, 3))
     assert a == b
     zstate = _play(2, 12, {"table_model": "zones"}, lambda s: False)
-    _save(render_board(E.player_view(zstate, None), names=NAMES[:2]), "final_zones")
+    _save(board(E.player_view(zstate, None), 2), "final_zones", tmp_path)
 
 
-def test_format_text_fills_names() -> None:
-    assert format_text("{p1} reveals Wrath", NAMES) == "B·ボブ reveals Wrath"
+class _Recorder:
+    """A formatter that records every message key a renderer asks for."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+
+    def __call__(self, message: Any) -> str:
+        self.keys.append(message.key)
+        return TX(message)
+
+
+def test_every_word_on_the_images_comes_from_the_catalog() -> None:
+    """Board and private views ask the strict formatter for their words (a missing key
+    raises); the phase line names players by display name."""
+    rec = _Recorder()
+    state = _play(3, 3, None, lambda s: s["phase"] == "choose" and s["round"] == 2)
+    render_board(E.player_view(state, None), names=NAMES[:3], text=rec)
+    render_private(E.player_view(state, 1), names=NAMES[:3], text=rec)
+    assert {"board.title", "board.phase_choose", "board.score_sheet", "board.your_sins", "hint.greed",
+            "term.sin.greed"} <= set(rec.keys)
+    assert all(k.startswith(("board.", "term.", "hint.")) for k in rec.keys)
+    assert _phase_text(E.player_view(state, None), TX) == (
+        "Round 2: secret sin picks — waiting for Alice, ボブ and 陈小明")
 
 
 # --------------------------------------------------------------------------- packed dice
@@ -111,7 +143,7 @@ def _packed_roll(n: int, seed: int, centre: tuple[int, int]) -> dict[str, Any]:
 
 
 def _assert_readable(view: dict[str, Any], names: list[str], highlight: str | None = None) -> list[PlacedDie]:
-    placed = place_dice(view, names, highlight)
+    placed = place_dice(view, names, TX, highlight)
     table = [d["id"] for d in view["dice"] if d["place"] == "table"]
     assert sorted(p.die for p in placed) == sorted(table)
     for i, a in enumerate(placed):
@@ -121,8 +153,8 @@ def _assert_readable(view: dict[str, Any], names: list[str], highlight: str | No
         for b in placed:
             if b is not a:
                 assert not (a.box[0] <= b.anchor[0] <= a.box[2] and a.box[1] <= b.anchor[1] <= a.box[3]), (a, b)
-    obstacles = [c.box for c in card_layout(view)]
-    for lab in seat_label_layout(view, names):
+    obstacles = [c.box for c in card_layout(view, TX)]
+    for lab in seat_label_layout(view, names, TX):
         obstacles += [lab.box] + ([lab.devil] if lab.devil else [])
     for p in placed:
         assert all(not boxes_overlap(p.box, o) for o in obstacles), p
@@ -146,16 +178,16 @@ def test_packed_dice_glyph_boxes_do_not_overlap() -> None:
             assert any(p.moved for p in placed)
             for p in placed:  # moved or not, the anchor is the true position
                 assert p.anchor == pytest.approx(_to_px(*pos[p.die]))
-            assert [(p.die, p.box) for p in place_dice(view, NAMES[:n], "d12")] == [
+            assert [(p.die, p.box) for p in place_dice(view, NAMES[:n], TX, "d12")] == [
                 (p.die, p.box) for p in placed]  # deterministic
 
 
-def test_packed_dice_board_renders() -> None:
+def test_packed_dice_board_renders(tmp_path: Path) -> None:
     state = _packed_roll(3, 5, (-40, -760))
     view = E.player_view(state, None)
-    img = render_board(view, names=NAMES[:3], highlight="d8")
+    img = board(view, 3, highlight="d8")
     assert img.width == WIDTH
-    _save(img, "packed")
+    _save(img, "packed", tmp_path)
     # scattered dice stay where they lie
     state = _play(4, 1, None, lambda s: s["phase"] == "choose")
     view = E.player_view(state, None)
@@ -172,13 +204,12 @@ def test_dice_avoid_cards_with_locked_dice_both_models() -> None:
 
 
 def test_roll_text_lists_values_only() -> None:
-    """The public roll line reads "Round 1: {pK} rolls d4=3, …, W=4."; positions stay in
-    the event data (engine event text, shown in the board's "Latest" lines)."""
+    """The public roll line reads "Round 1: <holder> rolls d4=3, …, W=4."; positions stay in
+    the logged roll action, not in the line."""
     state = _play(3, 5, None, lambda s: s["phase"] == "roll")
     dice = {d: {"value": VALUES[d], "pos": [100, 100 + 10 * i]} for i, d in enumerate(DICE_IDS)}
-    _, events = E.apply(state, CHANCE, {"type": "roll", "dice": dice})
+    after, events = E.apply(state, CHANCE, {"type": "roll", "dice": dice})
     roll = next(e for e in events if e.kind == "roll")
-    holder = state["devil"]
-    assert roll.text == f"Round 1: {{p{holder}}} rolls d4=3, d6=2, d8=4, d10=1, d12=7, d20=1, W=4."
-    assert roll.data["dice"]["d8"]["pos"] == [100, 120]
-    assert format_text(roll.text, NAMES).startswith(f"Round 1: {'ABC'[holder]}·")
+    holder = E.player_view(after, None)["round_devil"]
+    assert TX.event(roll) == f"Round 1: {NAMES[holder]} rolls d4=3, d6=2, d8=4, d10=1, d12=7, d20=1, W=4."
+    assert after["dice"]["d8"]["pos"] == [100, 120]

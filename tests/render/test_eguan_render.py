@@ -1,18 +1,24 @@
-"""Render tests for E Guan: initial, mid-game and final views, private hand, preview."""
+"""Render tests for E Guan: initial, mid-game and final views, private hand, the
+placement preview (a play and a Schemer move) and the decision image."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
 
+from bot.text import Texts
 from engines.base import CHANCE
 from engines.eguan import ENGINE as E
-from render.eguan import render_board, render_placement_preview, render_private
+from engines.eguan.rules import active
+from render.eguan import render_board, render_decision, render_placement_preview, render_private
+from tests.engines.test_eguan_rules import E3_FINAL, at_roll, go, roll
 
 NAMES = ["Alice", "小明", "Bob", "惡霸王"]
+TEXT = Texts("eguan", NAMES, strict=True)
 
 
 def play_until(n: int, until_round: int | None, seed: int = 7) -> dict[str, Any]:
@@ -30,49 +36,61 @@ def play_until(n: int, until_round: int | None, seed: int = 7) -> dict[str, Any]
     return st
 
 
-def check(img: Image.Image, path: str) -> None:
+def check(img: Image.Image, path: Path) -> None:
     assert 1000 <= img.width <= 1200
     assert img.height > 300
     img.save(path)
 
 
-def test_initial_board_renders() -> None:
+def test_initial_board_renders(tmp_path: Path) -> None:
     st = E.new_game(4, 0)
-    img = render_board(E.player_view(st, None), names=NAMES)
-    check(img, "/tmp/eguan_initial.png")
+    check(render_board(E.player_view(st, None), names=NAMES, text=TEXT), tmp_path / "initial.png")
 
 
-def test_mid_game_board_and_private_render() -> None:
+def test_mid_game_board_and_private_render(tmp_path: Path) -> None:
     st = play_until(4, 5)
     assert E.to_move(st)
     view = E.player_view(st, None)
-    a = render_board(view, names=NAMES)
-    b = render_board(view, names=NAMES)
+    a = render_board(view, names=NAMES, text=TEXT)
+    b = render_board(view, names=NAMES, text=TEXT)
     assert a.tobytes() == b.tobytes()  # deterministic
-    check(a, "/tmp/eguan_mid.png")
-    seat = st["active"]
+    check(a, tmp_path / "mid.png")
+    seat = active(st)
+    assert seat is not None
     pv = E.player_view(st, seat)
-    check(render_private(pv, names=NAMES), "/tmp/eguan_private.png")
+    check(render_private(pv, names=NAMES, text=TEXT), tmp_path / "private.png")
     card = pv["you"]["hand"][0]["id"] if pv["you"]["hand"] else None
     if card:
-        check(render_placement_preview(pv, card, names=NAMES), "/tmp/eguan_preview.png")
+        check(render_placement_preview(pv, card, names=NAMES, text=TEXT), tmp_path / "preview.png")
 
 
-def test_final_board_renders_three_players() -> None:
+def test_final_board_renders_three_players(tmp_path: Path) -> None:
     st = play_until(3, None)
     assert not E.to_move(st)
-    check(render_board(E.player_view(st, None), names=NAMES[:3]), "/tmp/eguan_final.png")
+    check(render_board(E.player_view(st, None), names=NAMES[:3], text=TEXT), tmp_path / "final.png")
 
 
 def test_placement_preview_of_kept_card_and_unknown_card() -> None:
     st = play_until(4, 3)
-    seat = st["active"]
+    seat = active(st)
+    assert seat is not None
     pv = E.player_view(st, seat)
-    assert "hand" not in E.player_view(st, None)
+    assert "hand" not in E.player_view(st, None) and "you" not in E.player_view(st, None)
     hand = pv["you"]["hand"]
     assert hand
     pv["you"]["kept"] = dict(hand[0], usable=True, kept_turn=0)
-    img = render_placement_preview(pv, hand[0]["id"], names=NAMES)
+    img = render_placement_preview(pv, hand[0]["id"], names=NAMES, text=TEXT)
     assert img.width == 1100
     with pytest.raises(KeyError):
-        render_placement_preview(pv, "ZZZ", names=NAMES)
+        render_placement_preview(pv, "ZZZ", names=NAMES, text=TEXT)
+
+
+def test_decision_image_only_while_placing_and_for_a_move(tmp_path: Path) -> None:
+    st = roll(at_roll(3, "BCD", {0: E3_FINAL}, [2, 5, 9]), 3)  # Schemer 3: move a topmost card
+    assert st["pending"] == {"step": "move_pick"}
+    assert render_decision(E.player_view(st, 0), names=NAMES[:3], text=TEXT) is None
+    st = go(st, 0, {"type": "move", "card": "S10"})
+    image = render_decision(E.player_view(st, 0), names=NAMES[:3], text=TEXT)
+    assert image is not None and image.size == (1100, 800)
+    image.save(tmp_path / "move.png")
+    assert render_decision(E.player_view(st, 1), names=NAMES[:3], text=TEXT) is None

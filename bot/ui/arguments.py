@@ -1,0 +1,95 @@
+"""The ``game`` argument of the slash commands (STYLE: options are typed, autocomplete
+only suggests): ``GameArgument`` turns ``"#12"`` or ``"12"`` into the stored game, refuses
+an unknown one by its number, and suggests the caller's games here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.service import HostError
+from bot.storage import GameRecord
+from bot.ui.context import flow_of
+from engines.registry import ENGINES
+
+CHOICES = 25
+"""Discord shows at most this many autocomplete choices."""
+
+MAX_DIGITS = 18
+"""Longer numbers are no game's (and would not fit the database's integers)."""
+
+
+def game_number(text: object) -> int | None:
+    """``"#12"``, ``" 12 "`` or ``12`` → 12; None for anything else (the raw value of a
+    ``game`` option, e.g. as ``interaction.namespace`` holds it for autocomplete)."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        return text if 0 <= text < 10 ** MAX_DIGITS else None
+    if not isinstance(text, str):
+        return None
+    digits = text.strip().removeprefix("#").strip()
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
+        return None
+    return int(digits)
+
+
+ChoiceList = list[app_commands.Choice[int | float | str]]
+"""What an autocomplete answers (the values here are game numbers as text)."""
+
+
+async def game_choices(interaction: discord.Interaction, current: str) -> ChoiceList:
+    """The caller's lobbies and running games in this server, with the other games of
+    this channel: those waiting on the caller first, then this channel's; filtered by
+    what was typed (``current``, matched against the label)."""
+    repo = flow_of(interaction).ctx.repo
+    user = interaction.user.id
+    mine = await repo.games(user_id=user)
+    here = await repo.games(channel_id=interaction.channel_id) if interaction.channel_id else []
+    games = {g.id: g for g in [*mine, *here] if g.guild_id == interaction.guild_id}
+    typed = current.strip().removeprefix("#")
+
+    def rank(g: GameRecord) -> tuple[bool, bool, int]:
+        seat = g.seat_of(user)
+        waiting = seat is not None and seat in g.waiting
+        in_channel = interaction.channel_id in (g.channel_id, g.thread_id)
+        return not waiting, not in_channel, g.id
+
+    out: ChoiceList = []
+    for g in sorted(games.values(), key=rank):
+        seat = g.seat_of(user)
+        waiting = seat is not None and seat in g.waiting
+        label = f"#{g.id} {ENGINES[g.game_id].info.name} — {'your move!' if waiting else g.status}"
+        if typed in label:
+            out.append(app_commands.Choice(name=label[:100], value=str(g.id)))
+    return out[:CHOICES]
+
+
+class GameArgument(app_commands.Transformer[Any]):
+    """A ``game`` option: typed as text (``"#12"`` or ``"12"``), given to the command as
+    its ``GameRecord``."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.string
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> GameRecord:
+        """The stored game ``value`` names.
+
+        Raises:
+            HostError: not a game number, or no such game.
+        """
+        number = game_number(value)
+        if number is None:
+            raise HostError(f"{str(value)[:40]!r} is not a game number; write it like `12` or `#12`.",
+                            "bad_game")
+        return await flow_of(interaction).ctx.service.get(number)
+
+    async def autocomplete(self, interaction: discord.Interaction, value: Any, /,
+                           ) -> ChoiceList:
+        return await game_choices(interaction, str(value))
+
+
+GameOption = app_commands.Transform[GameRecord, GameArgument]
+"""The annotation of a ``game`` parameter: ``game: GameOption`` (or ``GameOption | None``)."""

@@ -1,0 +1,100 @@
+"""One error path for every command and component (docs/DISCORD.md, STYLE: "checks fail
+with a sentence").
+
+A refusal — ``GameError`` (the engine's), ``HostError`` (the host's), a failed check,
+an argument that does not convert — becomes a private ``⚠️`` reply with its sentence
+and changes nothing. Anything else is a bug: it is logged once with its traceback and
+answered privately with a short apology.
+
+``GameTree.on_error`` is the path of slash commands; ``GameItem`` (the base of every
+persistent button and select in ``bot/ui/components.py``) sends its callback's errors
+down the same ``report``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.service import HostError
+from bot.ui.limits import MESSAGE_CHARS, clip
+from engines.base import GameError
+
+if TYPE_CHECKING:
+    from bot.ui.context import HostContext
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "⚠️ Sorry — that failed on our side; the game is unchanged. Please try again."
+"""The private answer to an unexpected error (the traceback goes to the log)."""
+
+STALE_COMMANDS = "⚠️ This command has just changed; try again in a minute (Discord is updating it)."
+
+
+def refusal(error: BaseException) -> str | None:
+    """The private sentence for an error a user can cause, or None for a bug.
+
+    Looks through discord.py's wrappers (``CommandInvokeError.original``, a
+    ``TransformerError``'s cause) to the ``GameError`` / ``HostError`` inside.
+    """
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    elif isinstance(error, app_commands.TransformerError):
+        cause = error.__cause__
+        if isinstance(cause, GameError | HostError):
+            error = cause
+        else:
+            return f"⚠️ {error.value!r} is not a valid {error.transformer._error_display_name}."
+    if isinstance(error, GameError | HostError):
+        return f"⚠️ {error.message}"
+    if isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
+        return STALE_COMMANDS
+    if isinstance(error, app_commands.CheckFailure | app_commands.CommandOnCooldown):
+        return f"⚠️ {error}"
+    return None
+
+
+async def report(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer ``error`` privately: its sentence for a refusal; for anything else, log it
+    with its traceback and apologise. A Discord failure while answering is logged too,
+    never raised."""
+    text = refusal(error)
+    if text is None:
+        log.error("unexpected error handling an interaction", exc_info=error)
+        text = APOLOGY
+    elif text == STALE_COMMANDS:
+        log.warning("command out of date: %s", error)
+    try:
+        text = clip(text, MESSAGE_CHARS)
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException as exc:
+        log.warning("could not tell the user about an error: %s", exc)
+
+
+class GameTree(app_commands.CommandTree[Any]):
+    """The bot's command tree: every command error goes to ``report``, and every call
+    counts as a handler in flight (``HostContext.tracked``) once ``attach`` was called."""
+
+    context: HostContext | None = None
+
+    def attach(self, context: HostContext) -> None:
+        """Count calls in ``context`` (``GameBot.__init__`` does this)."""
+        self.context = context
+
+    async def _call(self, interaction: discord.Interaction) -> None:
+        # (overrides discord.py's dispatch, which also runs on_error, so the whole
+        # handler and its error answer count as one call in flight)
+        if self.context is None:
+            await super()._call(interaction)
+            return
+        async with self.context.tracked():
+            await super()._call(interaction)
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
+        await report(interaction, error)

@@ -1,0 +1,145 @@
+"""The lobby (docs/DESIGN.md §5): ``/game new`` opens a message with Join / Leave / Start;
+Start closes it, opens the game's thread and posts the board.
+
+Handlers raise refusals (``GameError``, ``HostError``); ``bot/ui/errors.py`` answers them.
+"""
+
+from __future__ import annotations
+
+import logging
+import shlex
+
+import discord
+
+from bot.service import ActResult, HostError
+from bot.settings import TIMEOUT_PRESETS
+from bot.storage import GameRecord
+from bot.ui.context import HostContext
+from bot.ui.moderation import is_moderator
+from bot.ui.notices import Notices
+from bot.ui.panels import game_title, lobby_embed, lobby_view
+from engines.base import InvalidOptions
+from engines.registry import get as get_engine
+from render.base import clean_text
+
+log = logging.getLogger(__name__)
+
+
+def timeout_label(seconds: int) -> str:
+    """``"24 hours"`` for a preset, else a plain duration (whole hours, or minutes)."""
+    for label, value in TIMEOUT_PRESETS.items():
+        if value == seconds:
+            return label
+    if seconds % 3600 == 0:
+        return f"{seconds // 3600} hours"
+    return f"{max(1, seconds // 60)} minutes"
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """``"table_model=zones roll_sigma=300"`` → ``{"table_model": "zones", "roll_sigma": "300"}``.
+
+    Raises:
+        InvalidOptions: an item without ``=``, or a key given twice.
+    """
+    out: dict[str, str] = {}
+    for item in shlex.split(text or ""):
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise InvalidOptions(f"Write options as key=value (got {item!r}).", key=item)
+        key = key.strip()
+        if key in out:
+            raise InvalidOptions(f"Option '{key}' is given twice.", key=key)
+        out[key] = value.strip()
+    return out
+
+
+class Lobby:
+    """Opening, joining, starting; ``notices`` tells the table once the game runs."""
+
+    def __init__(self, ctx: HostContext, notices: Notices) -> None:
+        self.ctx = ctx
+        self.notices = notices
+
+    async def new_game(self, interaction: discord.Interaction, game_id: str, options: str | None,
+                       timeout: int | None) -> None:
+        """``/game new``: open a lobby message with Join / Leave / Start.
+
+        Raises:
+            HostError: used in a DM, or an unknown game.
+            InvalidOptions: bad options.
+        """
+        if interaction.guild_id is None:
+            raise HostError("Games are played in a server channel, not in DMs.", "dm")
+        engine = get_engine(game_id)
+        record = await self.ctx.service.create_lobby(
+            game_id=game_id, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
+            host_user_id=interaction.user.id, host_name=clean_text(interaction.user.display_name)[:80],
+            options=parse_options(options), move_timeout=timeout or self.ctx.settings.move_timeout)
+        view = lobby_view(record)
+        embed = lobby_embed(engine, record, timeout_label(record.move_timeout))
+        if view is None:  # (a new lobby is open: it always has buttons)
+            await interaction.response.send_message(embed=embed)
+        else:
+            await interaction.response.send_message(embed=embed, view=view)
+        message = await interaction.original_response()
+        await self.ctx.repo.set_fields(record.id, lobby_message_id=message.id)
+
+    async def click(self, interaction: discord.Interaction, game: int, verb: str) -> None:
+        """Join / Leave / Start pressed on a lobby (``verb``).
+
+        Raises:
+            HostError: the service's refusal (closed or full lobby, not the host…).
+        """
+        await interaction.response.defer()  # before the database: its lock can wait under load
+        name = clean_text(interaction.user.display_name)[:80]
+        if verb == "join":
+            record = await self.ctx.service.join(game, interaction.user.id, name)
+        elif verb == "leave":
+            record = await self.ctx.service.leave(game, interaction.user.id)
+        else:
+            result = await self.ctx.service.start(game, interaction.user.id,
+                                                  is_moderator=await is_moderator(self.ctx, interaction))
+            await self.started(interaction, result)
+            return
+        engine = get_engine(record.game_id)
+        await interaction.edit_original_response(
+            embed=lobby_embed(engine, record, timeout_label(record.move_timeout)), view=lobby_view(record))
+
+    async def started(self, interaction: discord.Interaction, result: ActResult) -> None:
+        """After Start: close the lobby message, open a thread, post the board, ping.
+        The game has started whatever Discord answers: failures are logged, not shown."""
+        try:
+            await self._announce_start(interaction, result)
+        except Exception:
+            log.exception("delivering the start of game %s failed", result.game.id)
+
+    async def _announce_start(self, interaction: discord.Interaction, result: ActResult) -> None:
+        record = result.game
+        engine = get_engine(record.game_id)
+        await interaction.edit_original_response(
+            embed=lobby_embed(engine, record, timeout_label(record.move_timeout)), view=None)
+        thread_id = await self.open_thread(record, interaction)
+        if thread_id:
+            await self.ctx.repo.set_fields(record.id, thread_id=thread_id)
+            record = await self.ctx.service.get(record.id)
+            await self.ctx.delivery.send_text(
+                record.channel_id, f"▶ {game_title(engine, record)} has started in <#{thread_id}>.")
+        await self.ctx.delivery.post_board(record)
+        await self.notices.after(ActResult(record, result.entries, result.events, frozenset(),
+                                           result.waiting_after, result.outcome), board=False)
+
+    async def open_thread(self, record: GameRecord, interaction: discord.Interaction) -> int | None:
+        """A public thread for the game from its lobby message; None (use the channel) when
+        threads are not allowed here or the command was used inside a thread."""
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel) or record.lobby_message_id is None:
+            return None
+        engine = get_engine(record.game_id)
+        try:
+            message = channel.get_partial_message(record.lobby_message_id)
+            thread = await message.create_thread(name=f"{engine.info.name} #{record.id}"[:100],
+                                                 auto_archive_duration=10080)
+            return thread.id
+        except (discord.HTTPException, ValueError) as exc:
+            log.info("no thread for game %s (%s); using the channel", record.id, exc)
+            return None

@@ -1,0 +1,147 @@
+"""Moderation (docs/DISCORD.md failure mode 13, docs/DESIGN.md §5): who counts as a
+moderator, the ``moderator_only`` check of the moderator commands, and ending, kicking,
+replacing and pausing, each logged by the service and announced here. Users are named
+by id, so a member who left the server can still be removed or replaced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.service import ActResult, HostError
+from bot.storage import GameRecord
+from bot.ui.context import HostContext, flow_of
+from bot.ui.notices import Notices
+from engines.base import seat_letter
+
+T = TypeVar("T")
+
+NOT_A_MODERATOR = ("Only moderators (Manage Server or Manage Messages, or the moderator role) "
+                   "can do that.")
+
+
+class NotModerator(app_commands.CheckFailure):
+    """The caller may not moderate; the message is the sentence they are shown."""
+
+
+async def is_moderator(ctx: HostContext, interaction: discord.Interaction) -> bool:
+    """Manage Server, Manage Messages or Administrator in the server, or the server's
+    moderator role (``Settings.moderator_role_id`` or the one stored for the server)."""
+    member = interaction.user
+    if not isinstance(member, discord.Member):
+        return False
+    perms = member.guild_permissions
+    if perms.manage_guild or perms.manage_messages or perms.administrator:
+        return True
+    roles = {r.id for r in member.roles}
+    configured = ctx.settings.moderator_role_id
+    stored = await ctx.repo.moderator_role(member.guild.id)
+    return bool(roles & {r for r in (configured, stored) if r})
+
+
+def moderator_only() -> Callable[[T], T]:
+    """An ``app_commands.check``: the command runs for moderators only (``is_moderator``);
+    others are refused privately with ``NOT_A_MODERATOR`` (``NotModerator``)."""
+
+    async def predicate(interaction: discord.Interaction) -> bool:
+        if await is_moderator(flow_of(interaction).ctx, interaction):
+            return True
+        raise NotModerator(NOT_A_MODERATOR)
+
+    return app_commands.check(predicate)
+
+
+def parse_user_id(text: str) -> int:
+    """``"<@123>"``, ``"<@!123>"`` or ``"123"`` → 123.
+
+    Raises:
+        HostError: not a user id (a Discord snowflake: ASCII digits, below 2**63).
+    """
+    digits = text.strip().strip("<@!>")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 20 or int(digits) >= 2 ** 63:
+        raise HostError(f"{text!r} is not a user id (copy it with Developer Mode → Copy User ID).", "bad_user")
+    return int(digits)
+
+
+class Moderation:
+    """The moderator commands' work (the check ran before), for ``ctx``."""
+
+    def __init__(self, ctx: HostContext, notices: Notices) -> None:
+        self.ctx = ctx
+        self.notices = notices
+
+    async def end(self, interaction: discord.Interaction, game: GameRecord, reason: str | None) -> None:
+        """End a lobby or running game now; announced with the reason.
+
+        Raises:
+            HostError: the game is already over.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record = await self.ctx.service.end(game.id, interaction.user.id, reason or "")
+        await self.ctx.delivery.send_text(
+            record.home_channel_id,
+            f"⛔ Game #{record.id} was ended by moderator <@{interaction.user.id}>."
+            + (f" Reason: {reason}" if reason else ""))
+        if record.state is not None:
+            self.ctx.delivery.request_board(record.id)
+        await interaction.followup.send(f"Game #{record.id} ended.", ephemeral=True)
+
+    async def kick(self, interaction: discord.Interaction, game: GameRecord, user_id: str) -> None:
+        """Remove a player (from a lobby; in a running game their moves are played
+        automatically from now on); announced.
+
+        Raises:
+            HostError: not a user id, or the member does not play in the game.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        uid = parse_user_id(user_id)
+        result = await self.ctx.service.kick(game.id, uid, interaction.user.id)
+        record = result.game if isinstance(result, ActResult) else result
+        await self.ctx.delivery.send_text(
+            record.home_channel_id, f"🛡 <@{uid}> was removed from game #{record.id} by a moderator.")
+        if isinstance(result, ActResult):
+            await self.notices.after(result)
+        await interaction.followup.send("Done.", ephemeral=True)
+
+    async def replace(self, interaction: discord.Interaction, game: GameRecord, old_user_id: str,
+                      new_user_id: str) -> None:
+        """Give a player's seat to another member; announced, the new player pinged.
+
+        Raises:
+            HostError: not user ids, the old one has no seat, the new one already plays.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record = await self.ctx.service.get(game.id)
+        old, new = parse_user_id(old_user_id), parse_user_id(new_user_id)
+        seat = record.seat_of(old)
+        if seat is None:
+            raise HostError("That user has no seat in this game.", "not_a_player")
+        member = interaction.guild.get_member(new) if interaction.guild else None
+        name = member.display_name if member else f"user {new}"
+        record = await self.ctx.service.replace(game.id, seat, new, name, interaction.user.id)
+        await self.ctx.delivery.send_text(
+            record.home_channel_id,
+            f"🛡 Seat {seat_letter(seat)} of game #{record.id} now belongs to <@{new}> (was <@{old}>).",
+            mentions=[new])
+        self.ctx.delivery.request_board(record.id)
+        await interaction.followup.send("Done.", ephemeral=True)
+
+    async def pause(self, interaction: discord.Interaction, game: GameRecord, paused: bool) -> None:
+        """Pause (no moves, no timer) or resume a running game; announced.
+
+        Raises:
+            HostError: the game is not running, or already paused / running.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record = await self.ctx.service.set_paused(game.id, paused, interaction.user.id)
+        await self.ctx.delivery.send_text(
+            record.home_channel_id,
+            f"{'⏸' if paused else '▶'} Game #{record.id} was {'paused' if paused else 'resumed'} "
+            f"by moderator <@{interaction.user.id}>.")
+        await interaction.followup.send(
+            f"Game #{record.id} is {'paused' if paused else 'running again'}.", ephemeral=True)
+        self.ctx.delivery.request_board(record.id)

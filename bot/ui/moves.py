@@ -1,0 +1,171 @@
+"""Moves (docs/DESIGN.md §5: every action by taps, and by typing): the board's Play
+button opens a private panel of the seat's legal actions (``bot/ui/panels.py``); the
+panel navigates the engine's decision tree, a pick applies the action, and a typed
+``/<game> play action:<notation>`` does the same from the keyboard. A panel shows the
+image of the pending decision where the game draws one (E Guan's placement preview).
+
+Every handler acknowledges within Discord's 3 seconds (it defers before loading,
+applying or rendering) and raises refusals for ``bot/ui/errors.py`` to answer; once a
+move is committed, delivery failures are logged and never undo it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.service import ActResult, HostError, texts
+from bot.storage import GameRecord
+from bot.ui.context import HostContext
+from bot.ui.limits import MESSAGE_CHARS
+from bot.ui.notices import Notices, private_notes
+from bot.ui.panels import Panel, build_panel
+from engines.base import State
+from render import registry as renders
+
+log = logging.getLogger(__name__)
+
+
+class Moves:
+    """Panels, picks and typed moves; ``notices`` tells the table what a move did."""
+
+    def __init__(self, ctx: HostContext, notices: Notices) -> None:
+        self.ctx = ctx
+        self.notices = notices
+
+    async def open_panel(self, interaction: discord.Interaction, game: int) -> None:
+        """Send the caller's private Play panel (ephemeral).
+
+        Raises:
+            HostError: no such game, not a player, or the game is not running.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record, seat = await self.ctx.seated(game, interaction.user.id)
+        if record.status != "active":
+            raise HostError("This game is not running.", "not_active")
+        state = self.ctx.service.state(record)
+        panel = build_panel(self.ctx.service.engine(record), record, state, seat)
+        await self._send_panel(interaction, record, state, seat, panel, panel.content)
+
+    async def navigate(self, interaction: discord.Interaction, game: int, version: int, page: int,
+                       path: tuple[int, ...]) -> None:
+        """Prev / Next / step / Back inside a panel: redraw the panel in place at ``path``
+        (the current position's root when the game moved on since ``version``).
+
+        Raises:
+            HostError: no such game, or not a player.
+        """
+        await interaction.response.defer()  # before the database: its lock can wait under load
+        record, seat = await self.ctx.seated(game, interaction.user.id)
+        note = ""
+        if version != record.version:
+            note, page, path = "*(The game moved on; here is the current position.)*", 0, ()
+        panel = build_panel(self.ctx.service.engine(record), record, self.ctx.service.state(record), seat,
+                            page=page, path=path, note=note)
+        await interaction.edit_original_response(content=panel.content, view=panel.view)
+
+    async def choose(self, interaction: discord.Interaction, game: int, version: int, index: int) -> None:
+        """Legal action ``index`` picked in a panel of ``version``: apply it, then tell the
+        table and show the seat's next decision in the panel.
+
+        Raises:
+            HostError: not a player, a stale panel, or the choice is gone.
+            GameError: the engine's refusal.
+        """
+        await interaction.response.defer()
+        service = self.ctx.service
+        record, seat = await self.ctx.seated(game, interaction.user.id)
+        if record.version != version and not await service.same_choice_since(record, seat, version):
+            # (only other players acted since, e.g. simultaneous picks: the index means the same)
+            raise HostError("The board has moved on since that panel; press Play ▶ again.", "stale")
+        engine = service.engine(record)
+        state = service.state(record)
+        actions = engine.legal_actions(state, seat)
+        if not 0 <= index < len(actions):
+            raise HostError("That choice is no longer available; press Play ▶ again.", "stale")
+        action = actions[index]
+        label = texts(record)(engine.action_label(state, action))
+        result = await service.act(game, interaction.user.id, action, expected_version=version)
+        await self.ctx.delivered(self.notices.after(result))
+        await self.ctx.delivered(self.edit_panel_after(interaction, result, seat, f"✓ {label}"))
+
+    async def act_text(self, interaction: discord.Interaction, game: GameRecord | None, game_id: str,
+                       text: str) -> None:
+        """``/<game> play action:<notation>`` for keyboard users: apply the move, tell the
+        table, confirm privately with the seat's next decision.
+
+        Raises:
+            HostError: no game found, not a player, the game is not running.
+            GameError: the engine's refusal (a notation it cannot parse, an illegal move).
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record = await self.ctx.resolve_game(interaction, game, game_id)
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise HostError("You are not playing in this game.", "not_a_player")
+        result = await self.ctx.service.act(record.id, interaction.user.id, text)
+        await self.ctx.delivered(self.notices.after(result))
+        await self.ctx.delivered(self._confirm_text(interaction, result, seat, text))
+
+    async def _confirm_text(self, interaction: discord.Interaction, result: ActResult, seat: int,
+                            text: str) -> None:
+        """Confirm a typed move privately and show the seat's next decision."""
+        note = f"✓ {text.strip()}" + private_notes(result, seat)
+        record = result.game
+        if record.status != "active":
+            await interaction.followup.send(note[:MESSAGE_CHARS], ephemeral=True)
+            return
+        state = self.ctx.service.state(record)
+        panel = build_panel(self.ctx.service.engine(record), record, state, seat, note=note)
+        await self._send_panel(interaction, record, state, seat, panel, panel.content[:MESSAGE_CHARS])
+
+    async def _send_panel(self, interaction: discord.Interaction, record: GameRecord, state: State, seat: int,
+                          panel: Panel, content: str) -> None:
+        """Send ``panel`` as a new private follow-up, with the decision image if any."""
+        kwargs: dict[str, Any] = {"ephemeral": True}
+        if panel.view is not None:
+            kwargs["view"] = panel.view
+        file = await self.decision_file(record, state, seat)
+        if file is not None:
+            kwargs["file"] = file
+        await interaction.followup.send(content, **kwargs)
+
+    async def edit_panel_after(self, interaction: discord.Interaction, result: ActResult, seat: int,
+                               note: str) -> None:
+        """Replace the panel with ``note``, the private lines of the result and the seat's
+        next decision, if any (its decision image replaced, or a stale one dropped)."""
+        record = result.game
+        note += private_notes(result, seat)
+        extra: dict[str, Any] = {}
+        if renders.has_decision(record.game_id):
+            file = None
+            if record.status == "active":
+                file = await self.decision_file(record, self.ctx.service.state(record), seat)
+            extra["attachments"] = [file] if file is not None else []
+        if record.status == "active":
+            panel = build_panel(self.ctx.service.engine(record), record, self.ctx.service.state(record), seat,
+                                note=note)
+            await interaction.edit_original_response(content=panel.content[:MESSAGE_CHARS], view=panel.view,
+                                                     **extra)
+        else:
+            await interaction.edit_original_response(content=f"{note}\nThe game is over.", view=None, **extra)
+
+    async def decision_file(self, record: GameRecord, state: State, seat: int) -> discord.File | None:
+        """The image of ``seat``'s pending decision for its private panel (e.g. E Guan's
+        placement preview), rendered in a worker thread and fitted under the guild's
+        upload limit; None when the game draws none for this decision, or its drawing
+        failed (logged: the panel itself matters more than its picture)."""
+        if not renders.has_decision(record.game_id):
+            return None
+        delivery = self.ctx.delivery
+        try:
+            view = self.ctx.service.engine(record).player_view(state, seat)
+            names, tx = record.names, texts(record)
+            return await delivery.image_file(
+                lambda: renders.decision_image(record.game_id, view, names, tx), "preview",
+                delivery.upload_limit(record.guild_id))
+        except Exception:
+            log.exception("decision image of game %s failed", record.id)
+            return None

@@ -1,0 +1,223 @@
+"""Carnival of Sins views: what each seat may see (spec docs/rules/carnival.md §7, §11
+Board image) and the no-leak shuffle.
+
+``PublicView`` / ``PrivateView`` are the renderer's input type (``render/carnival.py``).
+The public view never holds a face-down pick; a seat's private view adds its own. Views
+hold no English: the end reason is ``Msg`` JSON. Imports ``notation``, ``rules``, ``data``.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any, NotRequired, TypedDict
+
+from engines.base import Seat, State
+from engines.carnival import rules
+from engines.carnival.data import COLOURS, DICE, FACES, R_PLAY, ROUNDS, SHAPES
+from engines.carnival.notation import final_outcome
+
+
+class DieView(TypedDict):
+    """One die: ``id``, ``faces``, ``shape``, ``colour`` (data file), ``value`` (None
+    before the first roll), ``place`` (``table``/``card``/``none`` before the roll),
+    ``owner`` (seat of the card it lies on), ``pos`` ([x, y] milli-units, spatial),
+    ``zone`` (zones), and its ``location`` (spatial: position or card spot) or
+    ``location_zone`` (zones: zone or ``seat<owner>``) once rolled."""
+
+    id: str
+    faces: int
+    shape: str
+    colour: str
+    value: int | None
+    place: str
+    owner: int | None
+    pos: list[int] | None
+    zone: str | None
+    location: NotRequired[list[int]]
+    location_zone: NotRequired[str]
+
+
+class SeatView(TypedDict):
+    """One seat: ``hand`` (sins not yet revealed), ``played`` (revealed, round order),
+    ``previous`` (played before this round's card), ``picked`` (a card is down or
+    revealed), ``random_pick``, ``timed_out``, ``card`` (this round's revealed sin),
+    ``locked`` (dice on its card), ``sum`` (their values), ``penalty`` (Wrath off-table),
+    ``base`` (its base score once the round is scored, else None), ``total``, ``to_move``."""
+
+    seat: int
+    hand: list[str]
+    played: list[str]
+    previous: list[str]
+    picked: bool
+    random_pick: bool
+    timed_out: bool
+    card: str | None
+    locked: list[str]
+    sum: int
+    penalty: int
+    base: int | None
+    total: int
+    to_move: bool
+
+
+class PublicView(TypedDict):
+    """The public view (``player_view(state, None)``): everything but the face-down picks.
+
+    ``round`` is capped at ``rounds``; ``devil`` is the holder now, ``round_devil`` the
+    roller of the dice round, ``round_devils`` the roller of each scored round;
+    ``pending`` {seat, sin} of the R3 decision; ``throw`` {seat, target, aim} of the
+    Wrath throw in the air; ``pride`` {players, turn} in R4; ``nearest`` the die Sloth
+    would take per seat (spatial); ``zones`` the dice per zone (zones); ``outcome`` the
+    ``Outcome`` JSON at the end (its ``reason`` a ``Msg`` JSON)."""
+
+    game: str
+    players: int
+    round: int
+    rounds: int
+    phase: str
+    table_model: str
+    options: dict[str, Any]
+    devil: int | None
+    round_devil: int | None
+    round_devils: list[int]
+    order: list[int]
+    reveal_index: int
+    to_move: list[int]
+    rolled: bool
+    scored: bool
+    dice: list[DieView]
+    seat_points: list[list[int]]
+    card_spots: list[list[int]]
+    r_play: int
+    zones: dict[str, list[str]]
+    nearest: list[str | None]
+    seats: list[SeatView]
+    round_scores: list[list[int]]
+    totals: list[int]
+    pending: dict[str, Any] | None
+    throw: dict[str, Any] | None
+    pride: dict[str, Any] | None
+    outcome: dict[str, Any] | None
+
+
+class PrivateView(PublicView):
+    """A seat's view: the public view plus ``seat`` and its face-down ``pick`` (or None)."""
+
+    seat: int
+    pick: str | None
+
+
+def _dice(state: State) -> list[DieView]:
+    spatial = rules.spatial(state)
+    rolled = rules.rolled(state)
+    out: list[DieView] = []
+    for d in DICE:
+        info = state["dice"][d]
+        entry: DieView = {
+            "id": d, "faces": FACES[d], "shape": SHAPES[d], "colour": COLOURS[d],
+            "value": info["value"] if rolled else None,
+            "place": info["place"] if rolled else "none",
+            "owner": info["owner"],
+            "pos": list(info["pos"]) if info["pos"] is not None else None,
+            "zone": info["zone"],
+        }
+        if rolled and spatial:
+            entry["location"] = list(rules.location(state, d))
+        elif rolled:
+            entry["location_zone"] = rules.zone_of(state, d)
+        out.append(entry)
+    return out
+
+
+def _seats(state: State, to_move: frozenset[Seat], scored: bool) -> list[SeatView]:
+    rolled = rules.rolled(state)
+    cards = rules.revealed(state)
+    totals = rules.totals(state)
+    base = rules.base_scores(state)[0] if scored else None
+    out: list[SeatView] = []
+    for s in range(state["players"]):
+        locked = rules.locked_dice(state, s) if rolled else []
+        played = list(state["played"][s])
+        out.append({
+            "seat": s,
+            "hand": list(state["hands"][s]),
+            "played": played,
+            "previous": played[:-1] if cards[s] is not None else played,
+            "picked": rules.picked(state, s),
+            "random_pick": bool(state["random_pick"][s]),
+            "timed_out": s in state["random_pending"],
+            "card": cards[s],
+            "locked": locked,
+            "sum": sum(rules.value(state, d) for d in locked),
+            "penalty": state["penalties"][s],
+            "base": base[s] if base is not None else None,
+            "total": totals[s],
+            "to_move": s in to_move,
+        })
+    return out
+
+
+def player_view(state: State, seat: Seat | None, game_id: str) -> PublicView | PrivateView:
+    """The public view (``seat=None``) or ``seat``'s private view (spec §7): never the
+    face-down picks of others. Shapes: see ``PublicView`` / ``PrivateView``."""
+    n = state["players"]
+    spatial = rules.spatial(state)
+    rolled = rules.rolled(state)
+    to_move = rules.to_move(state)
+    scored = rolled and len(state["round_scores"]) >= rules.dice_round(state) > 0
+    nearest: list[str | None] = []
+    zones: dict[str, list[str]] = {}
+    if rolled and spatial:
+        nearest = [rules.sloth_spatial_die(state, s) for s in range(n)]
+    elif rolled:
+        zones = {z: [d for d in DICE if rules.zone_of(state, d) == z] for z in rules.zone_names(n)}
+    pending = rules.pending(state)
+    order = rules.order(state)
+    throw = state["throw"]
+    pride = rules.pride_players(state) if state["phase"] == "pride" else []
+    outcome = final_outcome(state)
+    view: PublicView = {
+        "game": game_id,
+        "players": n,
+        "round": min(state["round"], ROUNDS),
+        "rounds": ROUNDS,
+        "phase": state["phase"],
+        "table_model": state["options"]["table_model"],
+        "options": dict(state["options"]),
+        "devil": rules.holder(state),
+        "round_devil": rules.round_devil(state),
+        "round_devils": rules.devils(state)[:len(state["round_scores"])],
+        "order": order,
+        "reveal_index": state["reveal_index"],
+        "to_move": sorted(to_move),
+        "rolled": rolled,
+        "scored": scored,
+        "dice": _dice(state),
+        "seat_points": [list(p) for p in rules.seat_points(n)],
+        "card_spots": [list(p) for p in rules.card_spots(n)],
+        "r_play": R_PLAY,
+        "zones": zones,
+        "nearest": nearest,
+        "seats": _seats(state, to_move, scored),
+        "round_scores": [list(r) for r in state["round_scores"]],
+        "totals": rules.totals(state),
+        "pending": {"seat": pending[0], "sin": pending[1]} if pending else None,
+        "throw": None if throw is None else {"seat": order[state["reveal_index"]], **throw},
+        "pride": {"players": pride, "turn": state["pride_turn"]} if pride else None,
+        "outcome": outcome.to_json() if outcome else None,
+    }
+    if seat is None or not 0 <= seat < n:
+        return view
+    private: PrivateView = {**view, "seat": seat, "pick": state["picks"][seat]}
+    return private
+
+
+def shuffle_hidden(state: State, seat: Seat | None, rng: random.Random) -> State:
+    """Re-draw every face-down pick that ``seat`` cannot see from its owner's hand
+    (spec §7); everything else is public."""
+    new = copy.deepcopy(state)
+    for s in range(new["players"]):
+        if s != seat and new["picks"][s] is not None:
+            new["picks"][s] = rng.choice(new["hands"][s])
+    return new

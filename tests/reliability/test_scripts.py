@@ -1,0 +1,89 @@
+"""No tofu (trust issue, point 7): a name or text in any common script, or with emoji,
+draws with a font that has its glyphs (render/base.py fallback faces), right-to-left
+text is shaped and ordered, and a character no font has is drawn as its name."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image, ImageChops
+
+from render.base import _coverage, _primary, canvas, draw_text, missing_glyphs, text_runs, text_width
+
+NAMES = {
+    "latin": "Zoë Ångström",
+    "cyrillic": "Мария",
+    "greek": "Ελένη",
+    "arabic": "محمد علي",
+    "hebrew": "שרה לוי",
+    "thai": "สมชาย",
+    "devanagari": "देवी",
+    "bengali": "বাংলা",
+    "tamil": "தமிழ்",
+    "georgian": "ქეთევანი",
+    "armenian": "Հայկ",
+    "ethiopic": "ሰላም",
+    "khmer": "ខ្មែរ",
+    "chinese": "李小龍",
+    "japanese": "さくら",
+    "korean": "김민지",
+    "emoji": "🎲 Dice Queen 👑",
+    "emoji_sequence": "👨‍👩‍👧 ❤️",
+}
+
+
+@pytest.mark.parametrize("script", sorted(NAMES))
+def test_every_character_has_a_font_that_draws_it(script: str) -> None:
+    name = NAMES[script]
+    assert missing_glyphs(name) == []
+    primary = _primary()
+    assert primary is not None
+    for run, path in text_runs(name):
+        cover = _coverage(*primary) if path is None else _coverage(path)
+        assert all(ord(c) in cover for c in run if not c.isspace()), (script, run, path)
+
+
+def test_scripts_outside_cjk_use_their_own_faces() -> None:
+    assert [p.split("/")[-1] if p else None for _, p in text_runs(NAMES["arabic"])] == ["NotoSansArabic[wght].ttf"]
+    assert [p.split("/")[-1] if p else None for _, p in text_runs(NAMES["thai"])] == ["NotoSansThai[wght].ttf"]
+    assert text_runs("Ann") == [("Ann", None)]            # the primary face alone: pixels as before
+    # a word is drawn in one face where one covers it all (no Greek word in two typefaces)
+    assert len(text_runs(NAMES["greek"])) == 1
+
+
+def test_right_to_left_runs_are_in_visual_order() -> None:
+    runs = text_runs("محمد Ann")                       # a right-to-left paragraph: Ann stands left
+    assert runs[0][0] == "Ann" and runs[-1][0].strip() == "محمد"
+    runs = text_runs("Ann محمد")                       # a left-to-right paragraph: Ann stands left
+    assert runs[0][0].strip() == "Ann" and runs[-1][0] == "محمد"
+
+
+def test_a_character_no_font_has_is_drawn_as_its_name() -> None:
+    text = "x\u0378y"                                    # an unassigned code point: no font has it
+    assert missing_glyphs(text) == ["\u0378"]
+    assert "".join(run for run, _ in text_runs(text)) == "x⟨U+0378⟩y"
+
+
+def test_emoji_and_bidi_controls_are_dropped_or_drawn_not_boxed() -> None:
+    assert "".join(r for r, _ in text_runs("\u202eevil")) == "evil"
+    assert "".join(r for r, _ in text_runs("❤️")) == "❤"   # the variation selector is dropped
+
+
+@pytest.mark.parametrize("script", ["arabic", "thai", "emoji", "devanagari"])
+def test_drawn_text_has_ink_and_width(script: str) -> None:
+    img, draw = canvas(80, 600)
+    blank = img.copy()
+    draw_text(draw, (300, 40), NAMES[script], size=28, anchor="mm")
+    assert ImageChops.difference(img, blank).getbbox() is not None
+    assert text_width(NAMES[script], 28) > 20
+
+
+def test_a_board_with_names_in_many_scripts_renders(tmp_path) -> None:
+    from engines.registry import get
+    from render.registry import board_image
+
+    engine = get("carnival")
+    state = engine.new_game(5, 1, None)
+    names = [NAMES[s] for s in ("arabic", "thai", "emoji", "hebrew", "devanagari")]
+    image = board_image("carnival", engine.player_view(state, None), names)
+    assert isinstance(image, Image.Image) and image.width >= 1000
+    image.save(tmp_path / "scripts.png")
