@@ -232,8 +232,10 @@ async def test_restart_in_the_middle_of_a_settlement_phase(fixed_seed, fake: Fak
     await choose(d2, user, game, lambda label: label == "Done", panel)
     st = await state_of(d2, game)
     assert st["win"] is None or st["win"]["seat"] != seat or st["win"]["kind"] != "settle"
-    # the phase goes on and the game reaches its end on the new process
-    await play(d2, game, random.Random(12), 4000)
-    st = await state_of(d2, game)
-    assert st["over"] and st["phase"] == 4
+    # the phase goes on to its end on the new process: every player receives the Artists' Colony
+    await play(d2, game, random.Random(12), 400, stop=lambda s: s["phase"] == 1)
+    record = await d2.record(game)
+    st = bot2.service.state(record)
+    view = bot2.service.engine(record).player_view(st, None)
+    assert st["phase"] == 1 and all("S05" in o["supply"] for o in view["owners"])
     assert await bot2.service.replay_matches(game)
