@@ -731,3 +731,148 @@ def test_every_mode_and_country_plays_to_the_end(players: int, family: str, vari
     if mode.regular is not None:
         assert st["unit"] == mode.regular + (1 if mode.bonus else 0)
     assert replay(E, players, 1, opts, log) == st
+
+
+# --------------------------------------------------------------------------- named terms of §2.6
+
+
+def test_cloister_garden_uses_an_unoccupied_neighbour_fr7() -> None:
+    st = new(4)
+    put(st, 0, 3, 1, "F09")  # neighbours: Farmyard (2,1), Cloister Office (4,1), empty (3,0)
+    goods(st, 0)
+    st = play(st, 0, "use F09 lay")
+    assert set(labels(st)) == {"borrow A L2", "borrow A L3", "skip"}
+    st = play(st, 0, "borrow A L3", "wheel coin")
+    assert have(st, 0) == {"grapes": 1, "coin": 2}
+    assert st["pl"][0]["clergy"][1:] == [[0, "3,1"], None]
+
+
+def test_bathhouse_recalls_all_of_the_users_clergy() -> None:
+    st = new(4)
+    put(st, 0, 3, 1, "F23")
+    st["pl"][0]["clergy"][0] = [0, "4,0"]
+    goods(st, 0, coin=1)
+    st = play(st, 0, "use F23 lay", "do 1x")
+    assert have(st, 0) == {"book": 1, "ceramic": 1} and st["pl"][0]["clergy"] == [None, None, None]
+
+
+def test_locutory_brings_the_prior_home_then_builds() -> None:
+    st = new(4, variant="ireland")
+    put(st, 0, 3, 1, "I23")
+    st["pl"][0]["clergy"][0] = [0, "4,0"]
+    goods(st, 0, coin=2, clay=1)
+    st = play(st, 0, "use I23 lay", "do 1x")
+    assert st["pl"][0]["clergy"][0] is None and "build G07 3 0" in labels(st)
+    st = play(st, 0, "build G07 3 0", "prior")
+    assert st["pl"][0]["clergy"][0] == [0, "3,0"]
+
+
+def test_calefactory_fells_and_cuts_once_each() -> None:
+    st = new(4)
+    put(st, 0, 3, 1, "F32")
+    goods(st, 0, coin=1)
+    st = play(st, 0, "use F32 lay", "do 1x", "fell_trees 1 0")
+    assert not [a for a in labels(st) if a.startswith("fell_trees")]
+    st = play(st, 0, "cut_peat 0 0 joker")
+    assert have(st, 0) == {"wood": 2, "peat": 2} and not st["stack"]
+
+
+def test_bulwark_takes_the_top_tiles_free() -> None:
+    st = new(4, variant="ireland")
+    put(st, 0, 3, 1, "I37")
+    goods(st, 0, book=1)
+    st = play(st, 0, "use I37 lay", "do 1x", "take_district plains 2", "take_plot coast 0")
+    assert R.tiles_taken(st["pl"]) == (1, 1) and have(st, 0) == {}
+    assert E.player_view(st, None)["piles"]["district"]["price"] == 3
+    assert st["pl"][0]["bought"] != st["unit"]
+
+
+def test_printing_office_removes_forests_for_books() -> None:
+    st = new(4)
+    put(st, 0, 3, 1, "F38")
+    goods(st, 0)
+    st = play(st, 0, "use F38 lay")
+    assert [a for a in labels(st) if a.startswith("do")] == ["do 1x", "do 2x", "do 3x"]
+    st = play(st, 0, "do 2x", "forest 1 0")
+    rejected(st, 0, "forest 1 0")
+    st = play(st, 0, "forest 2 0")
+    assert have(st, 0) == {"book": 2} and R.cards(st["pl"][0]["land"], "forest") == ["1,1"]
+
+
+def test_shipping_company_uses_only_the_joker() -> None:
+    st = new(4)
+    add_tile(st, 0, "plot", "coast", 0)
+    put(st, 0, -1, 0, "F33")
+    st["wheel"]["joker"] = 5  # value 6
+    goods(st, 0, peat_coal=1)
+    st = play(st, 0, "use F33 lay", "do 1x meat", "pay peat_coal")
+    assert have(st, 0) == {"meat": 6} and st["wheel"]["joker"] == 0
+
+
+def test_spinning_mill_pays_by_livestock_held() -> None:
+    for livestock, coins in ((0, 0), (1, 3), (8, 5), (9, 6)):
+        st = new(4, variant="ireland")
+        put(st, 0, 3, 1, "I09")
+        goods(st, 0, livestock=livestock)
+        st = play(st, 0, "use I09 lay")
+        assert st["pl"][0]["goods"]["coin"] == coins
+
+
+def test_round_tower_pays_whiskey_coins_and_fourteen_points() -> None:
+    st = new(4, variant="ireland")
+    put(st, 0, 4, 0, None)
+    put(st, 0, 4, 0, "I35")
+    st["pl"][0]["land"]["4,0"][0] = "hillside"
+    goods(st, 0, whiskey=1, coin=15, ornament=3)
+    st = play(st, 0, "use I35 lay", "do 1x")
+    rejected(st, 0, "pay ornament*3")  # 12 points < 14
+    st = play(st, 0, "pay ornament*3 coin5")
+    assert have(st, 0) == {"wonder": 1, "coin": 5}
+
+
+def test_druids_house_needs_two_different_basic_goods() -> None:
+    st = new(4, variant="ireland")
+    add_tile(st, 0, "district", "hills", 2)
+    put(st, 0, 3, 2, "I15")
+    goods(st, 0, book=1)
+    st = play(st, 0, "use I15 lay")
+    assert "do 1x wood peat" in labels(st) and "do 1x wood wood" not in labels(st)
+    rejected(st, 0, "do 1x clay clay")
+    st = play(st, 0, "do 1x clay coin")
+    assert have(st, 0) == {"clay": 5, "coin": 3}
+
+
+def test_festival_ground_entitlement_counts_forest_and_moor_cards() -> None:
+    st = new(4, variant="ireland")
+    put(st, 0, 3, 1, "I38")
+    goods(st, 0, beer=1)
+    assert F.entitlement(st, 0, "cards") == 5
+    st = play(st, 0, "use I38 lay")
+    assert {"do 1x points:ceramic+book", "do 1x points:ornament", "do 1x points:book*2"} < set(labels(st))
+    rejected(st, 0, "do 1x points:ornament+book")
+    st = play(st, 0, "do 1x points:ceramic+book")
+    assert have(st, 0) == {"ceramic": 1, "book": 1}
+
+
+def test_no_tap_list_holds_more_than_25_options() -> None:
+    from engines.decisions import DecisionTree
+
+    def sizes(tree: DecisionTree, path: tuple[int, ...] = ()) -> list[int]:
+        options, _ = tree.node(path)
+        out = [len(options)]
+        for i, c in enumerate(options):
+            if c.step is not None:
+                out += sizes(tree, (*path, i))
+        return out
+
+    for players, opts in ((4, {}), (3, {"variant": "ireland"}), (1, {})):
+        rng = random.Random(players)
+        st = E.new_game(players, 0, opts)
+        while E.to_move(st):
+            seat = min(E.to_move(st))
+            if seat == CHANCE:
+                a = E.sample_chance(st, rng)
+            else:
+                assert max(sizes(DecisionTree.of(E, st, seat))) <= 25
+                a = rng.choice(list(E.legal_actions(st, seat)))
+            st, _ = E.apply(st, seat, a)
