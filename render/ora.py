@@ -9,8 +9,6 @@
 * ``render_private`` — one owner's large landscape with names, every good of the variant in a
   grid (zeros greyed), the settlement cards in supply with their costs and the score breakdown.
   Nothing is hidden in this game (§7): it is the seat's own "My view".
-* ``render_decision`` — the deciding seat's large landscape while it chooses a space (build,
-  settle, fell, cut, landscape tiles), so the coordinates it taps are in front of it.
 
 Input: ``engines.ora.view.PublicView`` / ``PrivateView``; names, costs, wheel values and
 price rows from ``engines.ora.data``; building, good and settlement names and the one-line
@@ -62,8 +60,6 @@ COST_ABBR = {"wood": "wood", "clay": "clay", "stone": "stone", "straw": "straw",
 TERRAIN_ABBR = {"water": "water", "coast": "coast", "plains": "plains", "hillside": "hill", "mountain": "mtn"}
 WHEEL_SHORT = {"livestock": "Sheep", "joker": "Joker", "grapes": "Grapes"}
 """Wheel token labels that must fit one 80 px space (livestock is drawn as sheep, as printed)."""
-SPATIAL = frozenset({"build", "settle", "fellcut", "take", "neutral"})
-"""Pending frames whose options are spaces (render_decision shows the landscape)."""
 
 
 # --------------------------------------------------------------------------- text
@@ -575,21 +571,5 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: TextFn | No
     return render_owner(view, view["seat"], names=names, text=text)
 
 
-def render_decision(view: PrivateView, *, names: Sequence[str], text: TextFn | None = None) -> Image.Image | None:
-    """The deciding seat's landscape while its options are spaces (a main-action window, or a
-    build/settle/fell-cut/landscape/neutral frame); None otherwise (payments, answers). In solo
-    the neutral build shows the neutral landscape."""
-    pending = view["pending"]
-    if pending["seat"] != view["seat"]:
-        return None
-    kind = pending["kind"]
-    if kind in ("neutral",):
-        neutral = next((o["seat"] for o in view["owners"] if o["neutral"]), None)
-        return None if neutral is None else render_owner(view, neutral, names=names, text=text)
-    if kind in SPATIAL or (kind in ("action", "bonus", "settle") and not pending["main_done"]):
-        return render_private(view, names=names, text=text)
-    return None
-
-
 __all__ = ["building_name", "draw_landscape", "effect_line", "good_name", "goods_grid", "render_board",
-           "render_decision", "render_owner", "render_private"]
+           "render_owner", "render_private"]

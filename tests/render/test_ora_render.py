@@ -1,6 +1,6 @@
-"""Render tests for Ora et Labora (render/ora.py): the shared board, the per-owner image and
-the decision image for solo, two-player and four-player games at the start, in the middle
-and at the end; deterministic, phone width, under the upload limit."""
+"""Render tests for Ora et Labora (render/ora.py): the shared board and the per-owner image
+for solo, two-player, three- and four-player games at the start, in the middle and at the
+end; deterministic, phone width, under the upload limit."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from bot.text import Texts
 from engines.base import CHANCE
 from engines.ora import ENGINE as E
 from render.base import WIDTH, missing_glyphs, to_png
-from render.ora import render_board, render_decision, render_owner, render_private
+from render.ora import render_board, render_owner, render_private
 from render.registry import DEFAULT_LIMIT
 
 NAMES = ["Alice", "张伟", "さくら", "Bob"]
@@ -70,20 +70,6 @@ def test_neutral_landscape_and_no_formatter() -> None:
     assert neutral.width == WIDTH
     plain = render_board(view, names=["Alice"])
     assert plain.width == WIDTH
-
-
-def test_decision_image_only_while_choosing_spaces() -> None:
-    st = _run(2, {}, 1)
-    seat = min(E.to_move(st))
-    view = E.player_view(st, seat)
-    assert view["pending"]["kind"] == "action" and not view["pending"]["main_done"]
-    image = render_decision(view, names=NAMES[:2], text=Texts("ora", NAMES[:2]))
-    assert image is not None and image.width == WIDTH
-    other = E.player_view(st, 1 - seat)
-    assert render_decision(other, names=NAMES[:2]) is None
-    # a payment frame (a settlement's food) has no spatial choice: no image
-    paying = dict(view, pending=dict(view["pending"], kind="pay"))
-    assert render_decision(paying, names=NAMES[:2]) is None
 
 
 def test_names_in_every_script_have_glyphs() -> None:
