@@ -15,7 +15,7 @@ NEEDLES = {
     "heaven": ("**Our decisions**", "reaction_timeout", "turn_timeout", "`guardian_pref`", "`auto_advance`",
                "`auto_draw`", "Timeout = ALLOW (no defence)"),
     "eguan": ("**Our decisions**", "Timeouts:"),
-    "ora": ("**Timeouts**", "`wc_reply_timeout`"),
+    "ora": ("Readings taken by this implementation", "`wc_reply_timeout`"),
 }
 
 
