@@ -142,6 +142,7 @@ class BackupLoop:
 
     Attributes:
         last: path of the newest backup this loop took, or None.
+        passes: how many passes the loop has made (a backup or not).
     """
 
     def __init__(self, settings: Settings, clock: Callable[[], float]) -> None:
@@ -150,6 +151,7 @@ class BackupLoop:
         self.folder = backup_folder(settings)
         self.database = Path(settings.database_path)
         self.last: Path | None = None
+        self.passes = 0
         self._inflight: asyncio.Future[Path] | None = None
         interval = settings.backup_every_minutes * 60
         self.loop = tasks.loop(seconds=min(60.0, interval) if interval > 0 else 60.0,
@@ -190,6 +192,7 @@ class BackupLoop:
             await self.tick()
         except Exception:
             log.exception("backup of %s into %s failed", self.database, self.folder)
+        self.passes += 1
 
     async def tick(self, now: float | None = None) -> Path | None:
         """One pass at ``now`` (default ``clock()``): back up if :meth:`due`, in a worker thread.

@@ -54,8 +54,9 @@ def canonical(command: Mapping[str, Any]) -> JSONDict:
     """A command payload (what a sync sends, or what Discord returns) reduced to what a user
     sees, with Discord's defaults filled in, so that the two compare equal when in sync.
 
-    ``contexts`` and ``integration_types`` count only when the code sets them (None = Discord's
-    default); server-side fields (``id``, ``version``, ``application_id``…) are dropped.
+    Server-side fields (``id``, ``version``, ``application_id``…) and the deprecated
+    ``dm_permission`` are dropped; :func:`diff` counts ``contexts`` and ``integration_types``
+    only when the code sets them.
     """
     out: JSONDict = {}
     for k in _COMMAND_KEYS:
@@ -105,12 +106,16 @@ def diff(code: Iterable[Mapping[str, Any]], discord_side: Iterable[Mapping[str, 
     def key(c: Mapping[str, Any]) -> tuple[int, str]:
         return (c.get("type") or 1, c["name"])
 
+    def same(mine: JSONDict, held: JSONDict) -> bool:
+        unset = {k: None for k in ("contexts", "integration_types") if mine[k] is None}
+        return mine == dict(held, **unset)  # Discord fills these in when the code leaves them unset
+
     mine = {key(c): canonical(c) for c in code}
     theirs = {key(c): canonical(c) for c in discord_side}
     return CommandDiff(
         added=tuple(sorted(n for k, n in mine if (k, n) not in theirs)),
         removed=tuple(sorted(n for k, n in theirs if (k, n) not in mine)),
-        changed=tuple(sorted(n for (k, n), c in mine.items() if (k, n) in theirs and theirs[k, n] != c)),
+        changed=tuple(sorted(n for (k, n), c in mine.items() if (k, n) in theirs and not same(c, theirs[k, n]))),
     )
 
 
