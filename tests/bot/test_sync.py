@@ -5,6 +5,7 @@ publishes them; a development server is synced at start. Through the offline Dis
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -22,6 +23,11 @@ COMMANDS = r"/applications/\d+/commands"
 GUILD_COMMANDS = r"/applications/\d+/guilds/\d+/commands"
 
 
+def settings(tmp_path: Path, **values: object) -> Settings:
+    return Settings(database_path=str(tmp_path / "games.db"), token=BOT_TOKEN, tick_seconds=3600,
+                    backup_every_minutes=0, **values)  # type: ignore[arg-type]
+
+
 @pytest_asyncio.fixture
 async def fake() -> AsyncIterator[FakeDiscord]:
     async with FakeDiscord(owner_name="alice") as fd:
@@ -30,15 +36,14 @@ async def fake() -> AsyncIterator[FakeDiscord]:
         assert not fd.violations, fd.violations
 
 
-def settings(tmp_path: Path, **values: object) -> Settings:
-    return Settings(database_path=str(tmp_path / "games.db"), token=BOT_TOKEN, tick_seconds=3600,
-                    backup_every_minutes=0, **values)  # type: ignore[arg-type]
-
-
-async def start(fake: FakeDiscord, conf: Settings) -> GameBot:
+@contextlib.asynccontextmanager
+async def running(fake: FakeDiscord, conf: Settings) -> AsyncIterator[GameBot]:
     bot = GameBot(conf, clock=fake.now)
     await fake.start_bot(bot, sync_commands=False)  # Discord as it is: no operator sync by the rig
-    return bot
+    try:
+        yield bot
+    finally:
+        await fake.stop_bot(bot)
 
 
 def stale_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -49,8 +54,7 @@ def stale_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
 async def test_start_does_not_sync_and_warns_that_discord_lacks_the_commands(
         fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="bot.sync")
-    bot = await start(fake, settings(tmp_path))
-    try:
+    async with running(fake, settings(tmp_path)) as bot:
         assert fake.calls("PUT", COMMANDS) == [] and fake.calls("PUT", GUILD_COMMANDS) == []
         assert fake.commands == []
         assert len(fake.calls("GET", COMMANDS)) == 1  # the one comparison
@@ -59,8 +63,6 @@ async def test_start_does_not_sync_and_warns_that_discord_lacks_the_commands(
         assert "game" in names
         assert f"added {', '.join('/' + n for n in names)}" in warning
         assert "python -m bot sync" in warning
-    finally:
-        await fake.stop_bot(bot)
 
 
 async def test_sync_publishes_the_commands_and_the_next_start_is_quiet(
@@ -70,13 +72,10 @@ async def test_sync_publishes_the_commands_and_the_next_start_is_quiet(
     assert sorted(names) == sorted(c["name"] for c in fake.global_commands)
     assert "game" in names and fake.guild_commands == []
     assert not (tmp_path / "games.db").exists()  # a sync opens no database
-    bot = await start(fake, settings(tmp_path))
-    try:
+    async with running(fake, settings(tmp_path)):
         assert stale_warnings(caplog) == []
         assert "slash commands on Discord match the code" in caplog.messages
         assert len(fake.calls("PUT", COMMANDS)) == 1  # the operator's, none at start
-    finally:
-        await fake.stop_bot(bot)
 
 
 async def test_a_command_changed_or_gone_on_discord_is_named_in_the_warning(
@@ -86,19 +85,15 @@ async def test_a_command_changed_or_gone_on_discord_is_named_in_the_warning(
     game["options"] = [o for o in game["options"] if o["name"] != "rules"]  # an older /game
     fake.global_commands.append(dict(game, name="oldgame", id="1"))  # a command the code dropped
     caplog.set_level(logging.INFO, logger="bot.sync")
-    bot = await start(fake, settings(tmp_path))
-    try:
+    async with running(fake, settings(tmp_path)):
         [warning] = stale_warnings(caplog)
         assert "(removed /oldgame; changed /game)" in warning
-    finally:
-        await fake.stop_bot(bot)
 
 
 async def test_a_development_server_is_synced_at_every_start(
         fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="bot.sync")
-    bot = await start(fake, settings(tmp_path, dev_guild_id=fake.guild_id))
-    try:
+    async with running(fake, settings(tmp_path, dev_guild_id=fake.guild_id)) as bot:
         assert fake.global_commands == [] and fake.calls("GET", COMMANDS) == []
         assert {c["guild_id"] for c in fake.guild_commands} == {str(fake.guild_id)}
         assert sorted(c["name"] for c in fake.guild_commands) == sorted(c.name for c in bot.tree.get_commands())
@@ -106,8 +101,6 @@ async def test_a_development_server_is_synced_at_every_start(
         token = await fake.slash(fake.owner, "game", "rules", game="carnival")  # usable at once
         assert (await fake.response(token))["type"] in (4, 5)
         await fake.idle()
-    finally:
-        await fake.stop_bot(bot)
 
 
 async def test_sync_to_one_server(fake: FakeDiscord, tmp_path: Path) -> None:
