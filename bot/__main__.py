@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -87,11 +86,12 @@ def backup(settings: Settings, folder: str | None) -> int:
     import time
 
     from bot.backup import backup_folder, take_backup
+    from bot.storage.backup import DatabaseFileError
 
     try:
         path = take_backup(settings.database_path, Path(folder) if folder else backup_folder(settings),
                            at=time.time(), keep=settings.backup_keep)
-    except (OSError, sqlite3.Error) as exc:
+    except (OSError, DatabaseFileError) as exc:
         sys.stderr.write(f"backup failed: {exc}\n")
         return 2
     sys.stdout.write(f"backup written: {path}\n")
@@ -101,10 +101,11 @@ def backup(settings: Settings, folder: str | None) -> int:
 def restore(file: str, target: str) -> int:
     """``python -m bot restore``: restore ``file`` into the new database ``target`` and replay it."""
     from bot.backup import restore as restore_backup
+    from bot.storage.backup import DatabaseFileError
 
     try:
         done = asyncio.run(restore_backup(file, target))
-    except (OSError, sqlite3.Error) as exc:
+    except (OSError, DatabaseFileError) as exc:
         sys.stderr.write(f"not restored: {exc}\n")
         return 2
     for game in done.differ:

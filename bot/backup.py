@@ -1,7 +1,7 @@
 """Online backups of the game database and restoring one (issue 18 point 2; design §4: the
 log is the truth, so a restored database is verified by replaying it).
 
-A backup is a copy made with SQLite's online backup API (``sqlite3.Connection.backup``) on a
+A backup is a copy made with SQLite's online backup API (bot/storage/backup.py) on a
 connection of its own, in one step: it reads one consistent snapshot of the live database
 (WAL mode lets the bot's writer go on meanwhile) and never copies the file, which could catch
 a half-written transaction. Backups are named ``<database stem>-YYYYMMDD-HHMMSS.db`` (UTC),
@@ -19,7 +19,6 @@ import datetime as dt
 import logging
 import os
 import re
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ from discord.ext import tasks
 
 from bot.check import check
 from bot.settings import Settings
+from bot.storage.backup import copy_database
 
 log = logging.getLogger(__name__)
 
@@ -71,28 +71,6 @@ def prune(folder: Path, stem: str, keep: int) -> list[Path]:
     return old
 
 
-def _copy(source: sqlite3.Connection, target: Path) -> None:
-    """Copy ``source`` into a new file ``target`` with the backup API (one step: one consistent
-    snapshot), in rollback-journal mode so that it is one file, and check the copy
-    (``PRAGMA quick_check``).
-
-    Raises:
-        sqlite3.DatabaseError: the copy is damaged (``target`` is removed).
-    """
-    dest = sqlite3.connect(target)
-    try:
-        source.backup(dest)  # pages=-1: the whole database under one read transaction
-        dest.execute("PRAGMA journal_mode=DELETE")  # one self-contained file (the bot turns WAL back on)
-        verdict = dest.execute("PRAGMA quick_check").fetchone()
-        if verdict is None or verdict[0] != "ok":
-            raise sqlite3.DatabaseError(f"backup copy failed its check: {verdict}")
-    except BaseException:
-        dest.close()
-        target.unlink(missing_ok=True)
-        raise
-    dest.close()
-
-
 def take_backup(database: str | Path, folder: str | Path, *, at: float, keep: int) -> Path:
     """Back up the (live) SQLite database ``database`` into ``folder`` and delete the oldest
     backups beyond ``keep``. Blocking: the bot runs it in a worker thread.
@@ -107,7 +85,7 @@ def take_backup(database: str | Path, folder: str | Path, *, at: float, keep: in
 
     Raises:
         FileNotFoundError: ``database`` does not exist (nothing is created).
-        sqlite3.DatabaseError: ``database`` is not a database or the copy failed its check.
+        DatabaseFileError: ``database`` is not a database or the copy failed its check.
     """
     database, folder = Path(database), Path(folder)
     if not database.is_file():
@@ -120,11 +98,7 @@ def take_backup(database: str | Path, folder: str | Path, *, at: float, keep: in
         n += 1
         name = f"{base}-{n}.db"
     part = folder / f".{name}.part"  # never matches the backup pattern: a crash leaves no "backup"
-    source = sqlite3.connect(database)
-    try:
-        _copy(source, part)
-    finally:
-        source.close()
+    copy_database(database, part)
     final = folder / name
     os.replace(part, final)
     for old in prune(folder, stem, keep):
@@ -201,7 +175,7 @@ class BackupLoop:
             The new backup, or None when none was due.
 
         Raises:
-            OSError, sqlite3.Error: the backup failed (the loop logs it).
+            OSError, DatabaseFileError: the backup failed (the loop logs it).
         """
         now = self.clock() if now is None else now
         if not self.due(now):
@@ -242,7 +216,7 @@ async def restore(backup: str | Path, target: str | Path) -> Restored:
         FileExistsError: a database (or its ``-wal``/``-shm`` file) exists at ``target``: a restore
             never overwrites one.
         FileNotFoundError: ``backup`` does not exist.
-        sqlite3.DatabaseError: ``backup`` is not a SQLite database, or it is damaged.
+        DatabaseFileError: ``backup`` is not a SQLite database, or it is damaged.
     """
     backup, target = Path(backup), Path(target)
     if taken := [p for p in _sidecars(target) if p.exists()]:
@@ -254,14 +228,7 @@ async def restore(backup: str | Path, target: str | Path) -> Restored:
     for p in _sidecars(work):
         p.unlink(missing_ok=True)
 
-    def copy() -> None:
-        source = sqlite3.connect(f"{backup.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            _copy(source, work)
-        finally:
-            source.close()
-
-    await asyncio.to_thread(copy)
+    await asyncio.to_thread(copy_database, backup, work, read_only=True)
     try:
         games, differ = await check(str(work))
         if differ:
