@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test play lint bench check install clean golden
+.PHONY: run test play lint bench check install clean golden sync backup restore
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -36,6 +36,19 @@ clean:
 
 check: $(STAMP)
 	$(BIN)/python -m bot.check
+
+# Publish the slash commands (after a change to them); GUILD=<server id> syncs to one server only.
+sync: $(STAMP)
+	$(BIN)/python -m bot sync $(if $(GUILD),--guild $(GUILD))
+
+# A backup of the database now (the running bot also takes them by itself: BACKUP_* in .env).
+backup: $(STAMP)
+	$(BIN)/python -m bot backup
+
+# Restore a backup into a new database and verify it by replay: make restore FILE=data/backups/… [TO=path]
+restore: $(STAMP)
+	@test -n "$(FILE)" || { echo "usage: make restore FILE=<backup> [TO=<new database>]"; exit 2; }
+	$(BIN)/python -m bot restore "$(FILE)" $(if $(TO),--to "$(TO)")
 
 # Rewrite the golden playthroughs and images (tests/golden/, tests/render/golden/); review the diff.
 golden: $(STAMP)

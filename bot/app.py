@@ -1,6 +1,7 @@
 """The ``commands.Bot`` subclass: one start-up point (``setup_hook``) that opens the
-database, loads the cogs, registers the persistent buttons, syncs the commands and
-starts the game clock (design §5, STYLE: discord.py examples)."""
+database, loads the cogs, registers the persistent buttons, checks the synced commands
+(synced to a development server only; bot/sync.py), starts the game clock and the backups
+(bot/backup.py) (design §5, STYLE: discord.py examples)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from typing import cast
 import discord
 from discord.ext import commands
 
+from bot import sync
+from bot.backup import BackupLoop
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Repository
@@ -53,6 +56,7 @@ class GameBot(commands.Bot):
     Attributes:
         settings: the ``Settings`` it runs with.
         repo / service / delivery: storage, game service, delivery layer.
+        backups: the periodic database backup (``bot/backup.py``).
         flow: the handlers by role (``bot/ui/flow.py``) over a ``HostContext`` of those
             parts (``bot/ui/`` never sees this class).
     """
@@ -69,24 +73,27 @@ class GameBot(commands.Bot):
         self.delivery = Delivery(self, self.service, self.repo)
         self.flow = Flow(HostContext(self.service, self.repo, self.delivery, settings, clock))
         cast(GameTree, self.tree).attach(self.flow.ctx)
+        self.backups = BackupLoop(settings, clock)
 
-    async def setup_hook(self) -> None:
-        await self.repo.open()
-        await self.service.upgrade_snapshots()
+    async def load_commands(self) -> None:
+        """Load the cogs (their commands join ``tree``) and register the persistent buttons."""
         for ext in EXTENSIONS:
             try:
                 await self.load_extension(ext)
             except commands.ExtensionError:
                 log.exception("extension %s failed to load; skipped", ext)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        if self.settings.sync_commands:
-            if self.settings.dev_guild_id:
-                guild = discord.Object(self.settings.dev_guild_id)
-                self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
-            else:
-                await self.tree.sync()
+
+    async def setup_hook(self) -> None:
+        await self.repo.open()
+        await self.service.upgrade_snapshots()
+        await self.load_commands()
+        if self.settings.dev_guild_id:  # a development server: its commands are current at once
+            await sync.sync(self.tree, self.settings.dev_guild_id)
+        else:  # global commands are synced on request (python -m bot sync); only say when stale
+            await sync.warn_if_stale(self, self.tree)
         self.flow.clock.start(self.wait_until_ready)
+        self.backups.start()
 
     async def on_ready(self) -> None:
         assert self.user is not None
@@ -97,6 +104,7 @@ class GameBot(commands.Bot):
 
     async def close(self) -> None:
         await self.flow.clock.stop()
+        await self.backups.stop()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.delivery.drain(), 10)
         await super().close()

@@ -30,13 +30,18 @@ class Settings:
     Attributes:
         token: the Discord bot token (``DISCORD_TOKEN``); empty = not configured.
         database_path: SQLite file (``DATABASE_PATH``, default ``data/games.db``).
-        dev_guild_id: sync slash commands to this guild only (``DEV_GUILD_ID``);
-            None = global sync.
+        dev_guild_id: a development server (``DEV_GUILD_ID``): the commands are synced to it
+            at every start, for instant testing. None = no sync at start; the bot compares
+            the global commands with its own and warns when they differ (run
+            ``python -m bot sync``, bot/sync.py).
         log_level: ``LOG_LEVEL`` (default INFO).
         move_timeout: default move timeout in seconds (``MOVE_TIMEOUT_HOURS``, 24 h).
         tick_seconds: how often the clock loop checks deadlines (``CLOCK_TICK_SECONDS``).
-        sync_commands: push the command tree at start (``SYNC_COMMANDS``, default on).
         moderator_role_id: a role that counts as moderator (``MODERATOR_ROLE_ID``).
+        backup_dir: the folder of the periodic database backups (``BACKUP_DIR``); empty =
+            ``backups/`` next to the database (bot/backup.py).
+        backup_every_minutes: minutes between backups (``BACKUP_EVERY_MINUTES``, 60; 0 = off).
+        backup_keep: how many backups to keep, the oldest deleted first (``BACKUP_KEEP``, 48).
     """
 
     token: str = ""
@@ -45,8 +50,10 @@ class Settings:
     log_level: str = "INFO"
     move_timeout: int = 24 * 60 * 60
     tick_seconds: float = 30.0
-    sync_commands: bool = True
     moderator_role_id: int | None = None
+    backup_dir: str = ""
+    backup_every_minutes: float = 60.0
+    backup_keep: int = 48
 
     @classmethod
     def from_env(
@@ -57,7 +64,8 @@ class Settings:
         and apply ``overrides`` (field name -> value).
 
         Raises:
-            ValueError: a numeric setting is not a number (the message names it).
+            ValueError: a numeric setting is not a number, or ``BACKUP_KEEP`` is below 1 (the
+                message names it).
         """
         if env is None:
             merged: dict[str, str] = {}
@@ -81,6 +89,14 @@ class Settings:
         except ValueError:
             raise ValueError(f"MOVE_TIMEOUT_HOURS must be a number, not {hours!r}") from None
         tick = (env.get("CLOCK_TICK_SECONDS") or "30").strip()
+        every = (env.get("BACKUP_EVERY_MINUTES") or "60").strip()
+        try:
+            backup_every = float(every)
+        except ValueError:
+            raise ValueError(f"BACKUP_EVERY_MINUTES must be a number, not {every!r}") from None
+        keep = opt_int("BACKUP_KEEP")
+        if keep is not None and keep < 1:
+            raise ValueError(f"BACKUP_KEEP must be at least 1, not {keep}")
         settings = cls(
             token=(env.get("DISCORD_TOKEN") or "").strip(),
             database_path=(env.get("DATABASE_PATH") or "data/games.db").strip(),
@@ -88,8 +104,10 @@ class Settings:
             log_level=(env.get("LOG_LEVEL") or "INFO").strip().upper(),
             move_timeout=move_timeout,
             tick_seconds=float(tick),
-            sync_commands=(env.get("SYNC_COMMANDS") or "1").strip().lower() not in ("0", "false", "no"),
             moderator_role_id=opt_int("MODERATOR_ROLE_ID"),
+            backup_dir=(env.get("BACKUP_DIR") or "").strip(),
+            backup_every_minutes=max(backup_every, 0.0),
+            backup_keep=48 if keep is None else keep,
         )
         if overrides:
             known = {f.name for f in fields(cls)}

@@ -1609,8 +1609,12 @@ class FakeDiscord:
             await ws.close()
         await self._runner.cleanup()
 
-    async def start_bot(self, bot: discord.Client, timeout: float = 10.0) -> asyncio.Task[None]:
-        """Start ``bot`` against the fake and wait until it is ready (commands synced, guild cached)."""
+    async def start_bot(self, bot: discord.Client, timeout: float = 10.0, *,
+                        sync_commands: bool = True) -> asyncio.Task[None]:
+        """Start ``bot`` against the fake and wait until it is ready (guild cached). With
+        ``sync_commands``, a bot with a command tree whose commands this Discord does not hold yet
+        then has them synced globally, as its operator's ``python -m bot sync`` once did for a
+        real application (the bot itself syncs only to a development server, bot/sync.py)."""
         bot._connection.guild_ready_timeout = 0.05  # default: 2 s wait for more GUILD_CREATEs
         task = asyncio.create_task(bot.start(BOT_TOKEN), name="bot-under-test")
         ready = asyncio.create_task(bot.wait_until_ready())
@@ -1623,6 +1627,9 @@ class FakeDiscord:
                 task.result()  # re-raise the startup error
             raise TimeoutError("bot did not become ready")
         bot._fakecord_task = task  # type: ignore[attr-defined]
+        tree = getattr(bot, "tree", None)
+        if sync_commands and isinstance(tree, discord.app_commands.CommandTree) and not self.commands:
+            await tree.sync()
         return task
 
     async def stop_bot(self, bot: discord.Client) -> None:

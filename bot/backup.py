@@ -1,0 +1,240 @@
+"""Online backups of the game database and restoring one (issue 18 point 2; design §4: the
+log is the truth, so a restored database is verified by replaying it).
+
+A backup is a copy made with SQLite's online backup API (bot/storage/backup.py) on a
+connection of its own, in one step: it reads one consistent snapshot of the live database
+(WAL mode lets the bot's writer go on meanwhile) and never copies the file, which could catch
+a half-written transaction. Backups are named ``<database stem>-YYYYMMDD-HHMMSS.db`` (UTC),
+so names sort by age; only files of that shape are ever deleted. The running bot takes one
+every ``Settings.backup_every_minutes`` in a ``discord.ext.tasks`` loop (:class:`BackupLoop`)
+and keeps the newest ``Settings.backup_keep``. ``python -m bot backup`` takes one now,
+``python -m bot restore FILE [--to PATH]`` restores one (:func:`restore`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from discord.ext import tasks
+
+from bot.check import check
+from bot.settings import Settings
+from bot.storage.backup import copy_database
+
+log = logging.getLogger(__name__)
+
+STAMP = "%Y%m%d-%H%M%S"
+"""The UTC time in a backup's name (``time.strftime`` format)."""
+
+
+def backup_folder(settings: Settings) -> Path:
+    """Where backups go: ``Settings.backup_dir``, else ``backups/`` next to the database."""
+    return Path(settings.backup_dir) if settings.backup_dir else Path(settings.database_path).parent / "backups"
+
+
+def _pattern(stem: str) -> re.Pattern[str]:
+    return re.compile(re.escape(stem) + r"-(\d{8}-\d{6})(?:-(\d+))?\.db")
+
+
+def backup_time(path: Path, stem: str) -> float | None:
+    """The unix time (seconds) in the name of backup ``path`` of a database named ``stem``,
+    or None when ``path`` is not named like one."""
+    m = _pattern(stem).fullmatch(path.name)
+    if m is None:
+        return None
+    return dt.datetime.strptime(m[1], STAMP).replace(tzinfo=dt.UTC).timestamp()
+
+
+def backups(folder: Path, stem: str) -> list[Path]:
+    """The backups of database ``stem`` in ``folder``, oldest first (empty if none or no folder)."""
+    if not folder.is_dir():
+        return []
+    pattern = _pattern(stem)
+    found = [(m[1], int(m[2] or 0), p) for p in folder.iterdir() if (m := pattern.fullmatch(p.name))]
+    return [p for _, _, p in sorted(found)]
+
+
+def prune(folder: Path, stem: str, keep: int) -> list[Path]:
+    """Delete all but the newest ``keep`` (≥ 1) backups of ``stem`` in ``folder``; returns the
+    deleted paths, oldest first. Other files are never touched."""
+    old = backups(folder, stem)[:-max(keep, 1)]
+    for p in old:
+        p.unlink(missing_ok=True)
+    return old
+
+
+def take_backup(database: str | Path, folder: str | Path, *, at: float, keep: int) -> Path:
+    """Back up the (live) SQLite database ``database`` into ``folder`` and delete the oldest
+    backups beyond ``keep``. Blocking: the bot runs it in a worker thread.
+
+    Args:
+        at: unix time in seconds the backup is named after.
+        keep: how many backups of this database to keep (≥ 1).
+
+    Returns:
+        The new backup's path (``<stem>-YYYYMMDD-HHMMSS.db``, ``-2``… appended when a backup of
+        the same second exists).
+
+    Raises:
+        FileNotFoundError: ``database`` does not exist (nothing is created).
+        DatabaseFileError: ``database`` is not a database or the copy failed its check.
+    """
+    database, folder = Path(database), Path(folder)
+    if not database.is_file():
+        raise FileNotFoundError(f"no database at {database}")
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = database.stem
+    base = f"{stem}-{dt.datetime.fromtimestamp(at, dt.UTC).strftime(STAMP)}"
+    name, n = f"{base}.db", 1
+    while (folder / name).exists():
+        n += 1
+        name = f"{base}-{n}.db"
+    part = folder / f".{name}.part"  # never matches the backup pattern: a crash leaves no "backup"
+    copy_database(database, part)
+    final = folder / name
+    os.replace(part, final)
+    for old in prune(folder, stem, keep):
+        log.info("backup %s deleted (keeping %d)", old.name, keep)
+    return final
+
+
+class BackupLoop:
+    """The periodic backup of the bot's database (``Settings.backup_every_minutes``, 0 = off).
+
+    The loop wakes every minute (or every interval, when shorter) and backs up when the newest
+    backup in the folder is at least one interval old by ``clock`` — so the first backup is at
+    start only when none is recent, and a bot restarting in a loop does not rotate the good
+    backups away. A failed backup is logged and the loop goes on.
+
+    Attributes:
+        last: path of the newest backup this loop took, or None.
+        passes: how many passes the loop has made (a backup or not).
+    """
+
+    def __init__(self, settings: Settings, clock: Callable[[], float]) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.folder = backup_folder(settings)
+        self.database = Path(settings.database_path)
+        self.last: Path | None = None
+        self.passes = 0
+        self._inflight: asyncio.Future[Path] | None = None
+        interval = settings.backup_every_minutes * 60
+        self.loop = tasks.loop(seconds=min(60.0, interval) if interval > 0 else 60.0,
+                               name="backup")(self._pass)
+
+    @property
+    def enabled(self) -> bool:
+        """Whether backups are on (an interval above 0 and a database file, not ``:memory:``)."""
+        return self.settings.backup_every_minutes > 0 and self.settings.database_path != ":memory:"
+
+    def start(self) -> None:
+        """Start the loop (its first pass runs at once); does nothing when not :attr:`enabled`."""
+        if self.enabled:
+            log.info("backups every %g minutes into %s, keeping %d", self.settings.backup_every_minutes,
+                     self.folder, self.settings.backup_keep)
+            self.loop.start()
+
+    async def stop(self) -> None:
+        """Cancel the loop; a backup under way is finished first (its thread cannot be stopped)."""
+        task = self.loop.get_task()
+        self.loop.cancel()
+        if task is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._inflight is not None:
+            with contextlib.suppress(Exception):
+                await self._inflight
+
+    def due(self, now: float) -> bool:
+        """Whether a backup is due at ``now`` (unix seconds): no backup of the database in the
+        folder is younger than the interval."""
+        times = [t for p in backups(self.folder, self.database.stem)
+                 if (t := backup_time(p, self.database.stem)) is not None]
+        return not times or now - max(times) >= self.settings.backup_every_minutes * 60
+
+    async def _pass(self) -> None:
+        try:
+            await self.tick()
+        except Exception:
+            log.exception("backup of %s into %s failed", self.database, self.folder)
+        self.passes += 1
+
+    async def tick(self, now: float | None = None) -> Path | None:
+        """One pass at ``now`` (default ``clock()``): back up if :meth:`due`, in a worker thread.
+
+        Returns:
+            The new backup, or None when none was due.
+
+        Raises:
+            OSError, DatabaseFileError: the backup failed (the loop logs it).
+        """
+        now = self.clock() if now is None else now
+        if not self.due(now):
+            return None
+        self._inflight = asyncio.ensure_future(asyncio.to_thread(
+            take_backup, self.database, self.folder, at=now, keep=self.settings.backup_keep))
+        path = await asyncio.shield(self._inflight)
+        self.last = path
+        log.info("backup written: %s", path)
+        return path
+
+
+@dataclass(frozen=True)
+class Restored:
+    """What :func:`restore` did: ``games`` started games replayed, ``differ`` the ids of those
+    whose replay differs from the snapshot, ``installed`` whether ``target`` now holds the copy."""
+
+    target: Path
+    games: int
+    differ: list[int]
+    installed: bool
+
+
+def _sidecars(path: Path) -> list[Path]:
+    return [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm"),
+            path.with_name(path.name + "-journal")]
+
+
+async def restore(backup: str | Path, target: str | Path) -> Restored:
+    """Restore ``backup`` into a new database at ``target`` and verify it by replay (the check
+    of ``python -m bot.check``, bot/check.py): the copy is made and checked beside ``target``
+    and put in place only when every started game replays to its snapshot.
+
+    Returns:
+        A :class:`Restored`; ``installed`` is False when some game differs (nothing is left behind).
+
+    Raises:
+        FileExistsError: a database (or its ``-wal``/``-shm`` file) exists at ``target``: a restore
+            never overwrites one.
+        FileNotFoundError: ``backup`` does not exist.
+        DatabaseFileError: ``backup`` is not a SQLite database, or it is damaged.
+    """
+    backup, target = Path(backup), Path(target)
+    if taken := [p for p in _sidecars(target) if p.exists()]:
+        raise FileExistsError(f"{taken[0]} exists; restore into a new path (--to) or move it away first")
+    if not backup.is_file():
+        raise FileNotFoundError(f"no backup at {backup}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = target.with_name(f".{target.name}.restoring")
+    for p in _sidecars(work):
+        p.unlink(missing_ok=True)
+
+    await asyncio.to_thread(copy_database, backup, work, read_only=True)
+    try:
+        games, differ = await check(str(work))
+        if differ:
+            return Restored(target, games, differ, installed=False)
+        os.link(work, target)  # fails if a database appeared at target meanwhile: never overwrite
+        return Restored(target, games, differ, installed=True)
+    finally:
+        for p in _sidecars(work):
+            p.unlink(missing_ok=True)
