@@ -534,7 +534,7 @@ class Playground:
         elif cmd.kind == "show":
             self._show(cmd.args[0])
         elif cmd.kind == "dm":
-            self._show_dm(cmd.args[0])
+            await self._show_dm(cmd.args[0])
         elif cmd.kind == "dm_slash":
             await self._slash(cmd.args[0], dm=True)
         elif cmd.kind == "advance":
@@ -743,7 +743,7 @@ class Playground:
             self.out("(nothing to show yet)")
         self._listing(entries)
 
-    def _show_dm(self, count: int) -> None:
+    async def _show_dm(self, count: int) -> None:
         """Print the last ``count`` messages of the current member's DM channel with the bot."""
         channel = self.fake.dm_channels.get(self.current["id"])
         messages = self.fake.channel_messages(channel["id"]) if channel is not None else []
@@ -751,6 +751,8 @@ class Playground:
         if not messages:
             self.out(f"(no DMs between the bot and {self.current['username']} yet)")
             return
+        for m in messages:
+            await self._save_images(m)
         self._listing([(m, "edited" if m.get("edited_timestamp") else "") for m in messages])
 
     @property
