@@ -175,7 +175,8 @@ class Clock:
 
     async def _pass(self) -> None:
         try:
-            await self.tick()
+            async with self.ctx.tracked():  # (a pass in flight counts: ``wait_idle`` waits for it)
+                await self.tick()
         except Exception:
             log.exception("game clock pass failed")
 

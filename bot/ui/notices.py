@@ -54,12 +54,13 @@ def private_notes(result: ActResult, seat: int) -> str:
 
 
 def newly_awaited(waiting_before: Sequence[int] | frozenset[int], waiting_after: Sequence[int] | frozenset[int],
-                  entries: Sequence[LogEntry]) -> list[int]:
+                  entries: Sequence[LogEntry], *, movers_too: bool = False) -> list[int]:
     """The seats the game starts waiting for: waiting after and not before, or waiting
     before but their decision was made for them in ``entries`` (a timeout, a pre-set
     answer: a player entry without a user). A player who moved themselves and decides
-    again is not among them (their panel shows the next decision)."""
-    automatic = {e.seat for e in entries if e.kind == "player" and e.user_id is None}
+    again is not among them (their panel shows the next decision) unless ``movers_too``
+    (after a restart, when that panel may never have been shown)."""
+    automatic = {e.seat for e in entries if e.kind == "player" and (movers_too or e.user_id is None)}
     still = set(waiting_before) - automatic
     return sorted(s for s in waiting_after if s not in still)
 
@@ -204,7 +205,7 @@ class Notices:
             if record.status != "active" or record.version <= version or record.updated_at >= self._started:
                 continue
             entries = await self.ctx.repo.log(game, after=version)
-            fresh = newly_awaited(waiting, record.waiting, entries)
+            fresh = newly_awaited(waiting, record.waiting, entries, movers_too=True)
             self.ctx.delivery.request_board(game)
             await self.ctx.delivered(self.dms.update_hands(record))
             if fresh:
