@@ -651,7 +651,8 @@ class Repository:
         """Move the deadline of ``game`` at ``version`` (quiet hours, a vacation day): with
         ``window`` its reminders start over; ``vacations`` replaces the vacation record.
         False, and nothing written, when the game moved on meanwhile."""
-        sets, params = ["deadline=?"], [deadline]
+        sets: list[str] = ["deadline=?"]
+        params: list[Any] = [deadline]
         if window is not None:
             sets += ["deadline_window=?", "reminded=0"]
             params.append(window)

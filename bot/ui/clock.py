@@ -246,7 +246,9 @@ class Clock:
         vacations = {k: dict(v) for k, v in record.vacations.items()}
         for seat in seats:
             vacations[str(record.user_of(seat))]["used"] += 1
-        deadline = max(record.deadline, now) + DAY
+        deadline = record.deadline + DAY
+        if deadline <= now:  # (the bot was offline past the day too: a day from now)
+            deadline = now + DAY
         quiet = await quiet_hours(self.ctx, record.guild_id)
         if quiet is not None:
             deadline = quiet.end_after(deadline)
@@ -286,8 +288,12 @@ class Clock:
 
             engine = self.ctx.service.engine(record)
             message = self.ctx.delivery.channel(record.channel_id).get_partial_message(record.lobby_message_id)
-            await self.ctx.delivered(message.edit(embed=lobby_embed(engine, record, timeout_label(record.move_timeout)),
-                                                  view=lobby_view(record)))
+
+            async def edit() -> None:
+                await message.edit(embed=lobby_embed(engine, record, timeout_label(record.move_timeout)),
+                                   view=lobby_view(record))
+
+            await self.ctx.delivered(edit())
         await interaction.followup.send(
             f"🏖 You have {days} vacation day{'s' if days != 1 else ''} in game #{record.id}: each one is used "
             "only when a deadline would expire, and moves it a day on.", ephemeral=True)

@@ -138,19 +138,17 @@ class DirectMessages:
 
     # ------------------------------------------------------------------ hands
     async def update_hands(self, record: GameRecord, users: Sequence[int] | None = None, *,
-                           force: bool = False) -> int:
+                           force: bool = False) -> None:
         """Bring the DM hand message of every active player of ``record`` (or of ``users``)
         up to date: edited in place when the hidden part of their view changed (``force``:
         always), posted when there is none or it can no longer be edited. Players with DM
-        hands off, paused DMs, or a game without a private view are left out. Returns how
-        many hand messages were sent or edited."""
+        hands off, paused DMs, or a game without a private view are left out."""
         service = self.ctx.service
         engine = service.engine(record)
         if not engine.info.has_hidden_info or record.state is None or record.status != "active":
-            return 0
+            return
         state = service.state(record)
         public = engine.player_view(state, None)
-        done = 0
         for seat in record.seats:
             if seat.status != "active" or (users is not None and seat.user_id not in users):
                 continue
@@ -164,9 +162,7 @@ class DirectMessages:
                 stored = await self.ctx.repo.dm_message(record.id, seat.user_id, "hand")
                 if stored is not None and stored[2] == shown and not force:
                     continue
-                if await self._post_hand(record, seat.seat, seat.user_id, view, shown, stored):
-                    done += 1
-        return done
+                await self._post_hand(record, seat.seat, seat.user_id, view, shown, stored)
 
     async def _post_hand(self, record: GameRecord, seat: int, user_id: int, view: dict[str, Any], shown: str,
                          stored: tuple[int, int, str | None] | None) -> bool:
@@ -202,19 +198,19 @@ class DirectMessages:
         return True
 
     # ------------------------------------------------------------------ turn notices
-    async def turn_notice(self, record: GameRecord, seat: int, text: str, *, image: bool = True) -> bool:
+    async def turn_notice(self, record: GameRecord, seat: int, text: str, *, image: bool = True) -> None:
         """DM the player at ``seat`` a turn notice ``text`` (with a small board image unless
         ``image`` is False) and Play ▶ / My view / the thread link; the previous turn notice
         of that game is deleted. Nothing when the player switched turn notices off or their
-        DMs are paused. Returns whether it was sent."""
+        DMs are paused."""
         user_id = record.user_of(seat)
         if user_id is None:
-            return False
+            return
         _, turns = await self.ctx.repo.notify_settings(user_id, record.id)
         if not turns or await self.ctx.repo.dm_block(user_id) is not None:
             if turns:
                 await self.tell_blocked(record, user_id)
-            return False
+            return
         thumb = await self.board_thumbnail(record) if image else None
         buttons = dm_view(record)
 
@@ -227,11 +223,10 @@ class DirectMessages:
 
         sent = await self._send(record, user_id, send)
         if sent is None:
-            return False
+            return
         previous = await self.ctx.repo.dm_message(record.id, user_id, "turn")
         await self.ctx.repo.set_dm_message(record.id, user_id, "turn", sent.channel.id, sent.id)
         await self._forget(previous)
-        return True
 
     async def board_thumbnail(self, record: GameRecord) -> tuple[bytes, str] | None:
         """The public board of ``record`` at its version, small (``delivery.thumbnail``) and

@@ -125,8 +125,9 @@ class Notices:
             await delivery.send_text(record.home_channel_id, "\n".join(lines))
         # a change nobody else may see (e.g. a changed secret pick) leaves the board alone,
         # so watchers cannot tell that anything happened
-        if board and (result.public_changed or lines or result.waiting_after != result.waiting_before
-                      or result.outcome is not None):
+        moved = record.deadline != result.game.deadline  # (quiet hours moved it: the board shows it)
+        if moved or (board and (result.public_changed or lines or result.waiting_after != result.waiting_before
+                                or result.outcome is not None)):
             delivery.request_board(record.id)
         if result.outcome is not None:
             await self.announce_end(record, result)
