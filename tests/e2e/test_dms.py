@@ -17,6 +17,7 @@ from PIL import Image
 from bot.sandbox.fakecord import EPHEMERAL, FakeDiscord, iter_components
 from bot.sandbox.play import Playground, real_bot_factory, run_lines
 from tests.e2e.driver import Driver
+from tests.e2e.test_pings import sins, typed
 
 JSONDict = dict[str, Any]
 
@@ -40,16 +41,6 @@ def dm_posts(fake: FakeDiscord, user: JSONDict) -> int:
 
 def closed_notices(driver: Driver, user: JSONDict) -> list[JSONDict]:
     return [m for m in driver.public_messages() if m["content"].startswith("📪") and f"<@{user['id']}>" in m["content"]]
-
-
-async def typed(driver: Driver, user: JSONDict, game: int, text: str) -> None:
-    await driver.fake.slash(user, "carnival", "play", action=text, game=game)
-    await driver.settle()
-
-
-async def sins(driver: Driver, game: int, user: JSONDict) -> list[str]:
-    record = await driver.record(game)
-    return list(driver.bot.service.state(record)["hands"][record.seat_of(int(user["id"]))])
 
 
 async def test_each_player_gets_one_hand_dm_edited_in_place(driver: Driver, players, bot) -> None:

@@ -13,19 +13,13 @@ from typing import Any
 from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.ui.clock import DAY, QuietHours
 from tests.e2e.driver import Driver
+from tests.e2e.test_pings import sins, typed
 
 JSONDict = dict[str, Any]
 
 
-async def typed(driver: Driver, user: JSONDict, game: int, text: str) -> None:
-    await driver.fake.slash(user, "carnival", "play", action=text, game=game)
-    await driver.settle()
-
-
 async def pick_first(driver: Driver, game: int, user: JSONDict) -> None:
-    record = await driver.record(game)
-    hand = driver.bot.service.state(record)["hands"][record.seat_of(int(user["id"]))]
-    await typed(driver, user, game, f"choose {hand[0]}")
+    await typed(driver, user, game, f"choose {(await sins(driver, game, user))[0]}")
 
 
 def timeouts(driver: Driver) -> list[JSONDict]:
