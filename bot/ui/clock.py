@@ -213,7 +213,9 @@ class Clock:
                 count = 2 if now >= deadline - window * 0.1 else 1  # the 90 % reminder, else the 50 % one
                 if count <= record.reminded:
                     continue
-                if await self.ctx.repo.mark_reminded(record.id, record.version, count):
+                async with self.ctx.service.lock(record.id):  # (a move under way keeps its count)
+                    marked = await self.ctx.repo.mark_reminded(record.id, record.version, count)
+                if marked:
                     await self.notices.notify_turn(record, record.waiting, prefix="⏰ Reminder: ", reminder=True)
             except Exception:
                 log.exception("clock failed for game %s", record.id)

@@ -91,6 +91,11 @@ class DirectMessages:
         self.ctx = ctx
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
 
+    def upload_limit(self, record: GameRecord) -> int:
+        """Bytes a DM attachment may have: Discord's default, or less when the game's server
+        is known to allow less (never more: a server's boost does not reach DMs)."""
+        return min(DEFAULT_UPLOAD, self.ctx.delivery.upload_limit(record.guild_id))
+
     # ------------------------------------------------------------------ sending
     async def _send(self, record: GameRecord, user_id: int,
                     send: Callable[[discord.abc.Messageable], Awaitable[discord.Message]]) -> discord.Message | None:
@@ -168,7 +173,7 @@ class DirectMessages:
                          stored: tuple[int, int, str | None] | None) -> bool:
         names, tx = record.names, texts(record)
         file = await self.ctx.delivery.image_file(
-            lambda: renders.private_image(record.game_id, view, names, tx), "hand", DEFAULT_UPLOAD)
+            lambda: renders.private_image(record.game_id, view, names, tx), "hand", self.upload_limit(record))
         if file is None:  # the game draws no private view
             return False
         engine = self.ctx.service.engine(record)
@@ -240,10 +245,11 @@ class DirectMessages:
         engine = self.ctx.service.engine(record)
         public = engine.player_view(self.ctx.service.state(record), None)
         names, tx = record.names, texts(record)
+        limit = self.upload_limit(record)
 
         def draw() -> tuple[bytes, str]:
             image = small if small is not None else thumbnail(renders.board_image(record.game_id, public, names, tx))
-            return renders.encode(image, DEFAULT_UPLOAD)
+            return renders.encode(image, limit)
 
         try:
             return await asyncio.to_thread(draw)
