@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test play lint bench check install clean
+.PHONY: run test play lint bench check install clean golden
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -36,3 +36,7 @@ clean:
 
 check: $(STAMP)
 	$(BIN)/python -m bot.check
+
+# Rewrite the golden playthroughs and images (tests/golden/, tests/render/golden/); review the diff.
+golden: $(STAMP)
+	$(BIN)/python -m tests.golden.generate $(ARGS)

@@ -45,6 +45,7 @@ from typing import Any, Literal
 from bot.app import GameBot
 from bot.sandbox.fakecord import LOADING, FakeDiscord, Req, iter_components
 from bot.settings import Settings
+from bot.text import Texts
 from bot.ui.panels import offered_choices
 from engines.base import CHANCE
 from engines.registry import ENGINES
@@ -392,7 +393,7 @@ def render_times(game_id: str, views: Sequence[tuple[JSONDict, list[str]]]) -> l
     out = []
     for view, names in views:
         t = time.perf_counter()
-        renders.encode(renders.board_image(game_id, view, names))
+        renders.encode(renders.board_image(game_id, view, names, Texts(game_id, names)))
         out.append(time.perf_counter() - t)
     return out
 
@@ -474,7 +475,7 @@ def report_renders(runs: list[Run], views: int, seed: int) -> None:
     for r in runs:
         if r.final_views:
             times = render_times(GAME_ID, r.final_views)
-            size = statistics.median(len(renders.encode(renders.board_image(GAME_ID, v, n))[0])
+            size = statistics.median(len(renders.encode(renders.board_image(GAME_ID, v, n, Texts(GAME_ID, n)))[0])
                                      for v, n in r.final_views[:5])
             print(f"{f'{GAME_ID}: the {r.games} benched game(s)':<34} {len(times):>4} {med_p95(times):>15} "
                   f"{size / 1024:>14.0f}")
@@ -486,7 +487,7 @@ def report_renders(runs: list[Run], views: int, seed: int) -> None:
             continue
         sample = playout_views(game_id, views, seed)
         times = render_times(game_id, sample)
-        size = statistics.median(len(renders.encode(renders.board_image(game_id, v, n))[0]) for v, n in sample[:5])
+        size = statistics.median(len(renders.encode(renders.board_image(game_id, v, n, Texts(game_id, n)))[0]) for v, n in sample[:5])
         print(f"{f'{game_id}: random playouts':<34} {len(times):>4} {med_p95(times):>15} {size / 1024:>14.0f}")
 
 

@@ -2,9 +2,10 @@
 panel (buttons and selects built from the engine's legal actions, labels and prompts)
 and from ``/canterbury play action:<notation>`` with autocomplete.
 
-The panel plays a card in steps (the card, then its target); typed moves may name the
-whole move at once as the spec writes it (``sin greed red``, ``relic felix red greed``,
-``pass discard pardon-pride,sin-wrath``), so the engine's ``typed_moves`` offers those whole moves to autocomplete.
+A card play is one action (``sin greed red``, ``relic felix red greed``, ``pass discard
+pardon-pride,sin-wrath``, as docs/rules/canterbury.md §5.1 writes it); the panel reaches it in
+steps (the card, then its target) through the engine's ``action_path``, and autocomplete
+offers the same whole moves (``typed_moves``: all but the many discarding passes).
 """
 
 from __future__ import annotations

@@ -1,12 +1,16 @@
-"""The Way to Heaven (天路) renderer (spec heaven §11 Digital play notes; design §6).
+"""The Way to Heaven (天路) renderer (docs/rules/heaven.md §11 Digital play notes; design §6).
 
-``render_board(view, *, names, highlight=None)`` draws the public board from
+``render_board(view, *, names, text, highlight=None)`` draws the public board from
 ``player_view(state, None)``: the track 0–6 with its condition rows (advanced side: a
 saint sum row and a sinner combination row; easy side: one shared row), every pawn (seat
 letter on the seat colour), one strip per player (faction badge, public cards, hand count,
 skips, Gate marker), and a footer (draw pile, discard top, saint/sinner/none counts, lock).
 
-``render_private(view, *, names)`` draws a seat's hand from ``player_view(state, seat)``.
+``render_private(view, *, names, text)`` draws a seat's hand from ``player_view(state, seat)``.
+
+``text`` formats the messages the views carry (``Msg`` JSON: the declared USE, the end
+reason, the next-space test, the abilities) and this module's own lines (catalog
+``bot/text/en/heaven.toml`` ``board.*``): ``bot.text.Texts`` for the game and the reader.
 
 Cards are colour-blind safe: every card shows its colour as a letter and word
 ("R · red"), its number, its name and an S/N side mark.
@@ -14,19 +18,20 @@ Cards are colour-blind safe: every card shows its colour as a letter and word
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engines.base import msg, seat_letter
+from engines.heaven.data import COLOUR_LETTER, COLOURS
+from engines.heaven.view import CardView, PrivateView, PublicView
 from render.base import (
     HIGHLIGHT,
     INK,
     LINE,
     MUTED,
     PANEL,
-    SEAT_LETTERS,
     WHITE,
     WIDTH,
     canvas,
@@ -34,6 +39,8 @@ from render.base import (
     fit_text,
     seat_colour,
 )
+
+TextFormatter = Callable[[Any], str]
 
 RGB = tuple[int, int, int]
 
@@ -49,16 +56,12 @@ CARD_EDGE: dict[str, RGB] = {
     "green": (30, 130, 60),
     "wild": (170, 120, 20),
 }
-COLOUR_WORD = {"red": "red", "blue": "blue", "green": "green", "wild": "any"}
 SAINT_INK: RGB = (150, 110, 10)
 SINNER_INK: RGB = (120, 30, 110)
 FACTION_TEXT = {"saint": "SAINT 聖徒", "sinner": "SINNER 罪人", "none": "NO FACTION"}
 FACTION_FILL: dict[str, RGB] = {"saint": (255, 236, 170), "sinner": (232, 205, 235), "none": (225, 225, 225)}
 SPACE_NAMES = {0: "City 毀滅之城", 6: "Gate 天堂之門"}
-COMBO_LEGEND = (
-    "C1 three 3s one colour · C2 two 3s one colour + a 2 · C3 three 3s mixed colours",
-    "C4 three 2s one colour · C5 two 2s one colour + a 3 · Paradise W3 = a 3 of any colour",
-)
+assert set(CARD_FILL) == set(CARD_EDGE) == {*COLOURS, "wild"}, "a fill and an edge per card colour"
 
 MARGIN = 20
 COL_W = (WIDTH - 2 * MARGIN) // 7
@@ -71,19 +74,11 @@ def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
 
 
-def _fill_names(text: str, names: Sequence[str]) -> str:
-    """Replace ``{p0}``-style placeholders with seat letter + name."""
-    return re.sub(r"\{p(\d+)\}", lambda m: f"{SEAT_LETTERS[int(m.group(1))]} {_name(names, int(m.group(1)))}", text)
-
-
 def _pawn(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: int = 19, ring: bool = False) -> None:
     if ring:
         draw.ellipse((cx - r - 5, cy - r - 5, cx + r + 5, cy + r + 5), fill=HIGHLIGHT)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=seat_colour(seat), outline=INK, width=2)
-    draw_text(draw, (cx, cy), SEAT_LETTERS[seat], size=22, fill=WHITE, bold=True, anchor="mm")
-
-
-USABLE_TEXT = {"saint": "Saints only", "sinner": "Sinners only", "any": "Anyone"}
+    draw_text(draw, (cx, cy), seat_letter(seat), size=22, fill=WHITE, bold=True, anchor="mm")
 
 
 def _wrap(text: str, size: int, width: float, lines: int) -> list[str]:
@@ -100,15 +95,15 @@ def _wrap(text: str, size: int, width: float, lines: int) -> list[str]:
     return out
 
 
-def _card(draw: ImageDraw.ImageDraw, x: float, y: float, card: dict[str, Any], w: int = CARD_W,
+def _card(draw: ImageDraw.ImageDraw, x: float, y: float, card: CardView, text: TextFormatter, w: int = CARD_W,
           h: int = CARD_H, mark: str | None = None, detail: bool = False) -> None:
     """One card box: colour letter+word, big number, name (en + zh), S/N corner; with
     ``detail`` also who may use it and its ability in three small lines (the hand view)."""
     col = str(card["colour"])
     draw.rounded_rectangle((x, y, x + w, y + h), radius=10, fill=CARD_FILL[col], outline=CARD_EDGE[col], width=4)
-    letter = {"red": "R", "blue": "B", "green": "G", "wild": "W"}[col]
-    draw_text(draw, (x + 12, y + 6), f"{letter}{card['number']}", size=34, bold=True, fill=CARD_EDGE[col])
-    draw_text(draw, (x + 66, y + 13), COLOUR_WORD[col], size=22, fill=INK, max_width=w - 100)
+    draw_text(draw, (x + 12, y + 6), f"{COLOUR_LETTER[col]}{card['number']}", size=34, bold=True,
+              fill=CARD_EDGE[col])
+    draw_text(draw, (x + 66, y + 13), text(msg(f"colour.{col}").to_json()), size=22, fill=INK, max_width=w - 100)
     side = "S" if card["side"] == "saint" else "N"
     sx, sy = x + w - 22, y + 22
     draw.ellipse((sx - 15, sy - 15, sx + 15, sy + 15),
@@ -116,36 +111,38 @@ def _card(draw: ImageDraw.ImageDraw, x: float, y: float, card: dict[str, Any], w
     draw_text(draw, (sx, sy), side, size=20, fill=WHITE, bold=True, anchor="mm")
     draw_text(draw, (x + 12, y + 50), f"{card['name']} {card['name_zh']}", size=22, fill=INK, bold=True,
               max_width=w - 20)
-    if detail and card.get("ability"):
-        text = f"{USABLE_TEXT.get(str(card.get('usable_by')), '')}: {card['ability']}"
-        for i, line in enumerate(_wrap(text, 17, w - 20, 3)):
+    if detail:
+        line_text = text(msg("board.usable", who=msg(f"usable.{card['usable_by']}"),
+                             ability=card["ability"]).to_json())
+        for i, line in enumerate(_wrap(line_text, 17, w - 20, 3)):
             draw_text(draw, (x + 12, y + 80 + i * 21), line, size=17, fill=MUTED)
     if mark:
         draw_text(draw, (x + w - 10, y + h - 6), mark, size=20, fill=INK, bold=True, anchor="rd")
 
 
-def _status(view: dict[str, Any], names: Sequence[str]) -> str:
+def _status(view: PublicView, names: Sequence[str]) -> str:
     phase = view["phase"]
     if phase == "over":
-        winners = ", ".join(f"{SEAT_LETTERS[w]} {_name(names, w)}" for w in view.get("winners", []))
-        return "GAME OVER — winner" + ("s: " if len(view.get("winners", [])) > 1 else ": ") + winners
+        winners = ", ".join(f"{seat_letter(w)} {_name(names, w)}" for w in view["winners"])
+        return "GAME OVER — winner" + ("s: " if len(view["winners"]) > 1 else ": ") + winners
     if phase == "deal":
         return "Dealing 6 cards to each player…"
     if phase == "split":
-        waiting = [SEAT_LETTERS[s] for s, done in enumerate(view["split_done"]) if not done]
+        waiting = [seat_letter(s) for s, done in enumerate(view["split_done"]) if not done]
         return "Choosing public sets — waiting for " + ", ".join(waiting)
     if phase == "start":
         return "Choosing the start player…"
-    active = view.get("active")
-    who = f"{SEAT_LETTERS[active]} {_name(names, active)}" if active is not None else "?"
-    if view.get("stage") == "react" and view.get("reacting") is not None:
-        r = view["reacting"]
-        return f"{who} attacks — waiting for {SEAT_LETTERS[r]} {_name(names, r)} to react"
+    active = view["active"]
+    who = f"{seat_letter(active)} {_name(names, active)}" if active is not None else "?"
+    r = view["reacting"]
+    if view["stage"] == "react" and r is not None:
+        return f"{who} attacks — waiting for {seat_letter(r)} {_name(names, r)} to react"
     return f"{who} to play"
 
 
-def render_board(view: dict[str, Any], *, names: Sequence[str], highlight: str | None = None) -> Image.Image:
-    """Draw the public board from ``player_view(state, None)``.
+def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
+                 highlight: str | None = None) -> Image.Image:
+    """Draw the public board from ``player_view(state, None)``; ``text`` formats its messages.
 
     Uses view keys: players, phase, stage, round, round_limit, start, active, options
     (board_side, gate_same_colour), track, positions, public, factions, public_sums,
@@ -211,17 +208,18 @@ def render_board(view: dict[str, Any], *, names: Sequence[str], highlight: str |
     by_space: dict[int, list[int]] = {}
     for s, p in enumerate(view["positions"]):
         by_space.setdefault(int(p), []).append(s)
-    ring = SEAT_LETTERS.index(highlight) if highlight and highlight in SEAT_LETTERS[:n] else None
+    letters = [seat_letter(s) for s in range(n)]
+    ring = letters.index(highlight) if highlight in letters else None
     for sp, seats in by_space.items():
         x = MARGIN + sp * COL_W
         for i, s in enumerate(seats):
             cx = x + COL_W / 2 + ((i % 3) - 1) * 44
             cy = pawn_top + 22 + (i // 3) * 46
-            _pawn(draw, cx, cy, s, ring=(s == ring or s == view.get("active")))
+            _pawn(draw, cx, cy, s, ring=(s == ring or s == view["active"]))
 
     # -- legend
     ly = y0 + track_h + 4
-    for i, line in enumerate(COMBO_LEGEND):
+    for i, line in enumerate(text(msg(f"board.legend_{k}").to_json()) for k in (1, 2)):
         draw_text(draw, (MARGIN, ly + i * 28), line, size=20, fill=INK, max_width=WIDTH - 2 * MARGIN)
 
     # -- player strips
@@ -229,7 +227,7 @@ def render_board(view: dict[str, Any], *, names: Sequence[str], highlight: str |
     factions = view["factions"]
     for s in range(n):
         y = sy + s * (STRIP_H + 8)
-        active = view.get("active") == s and view["phase"] == "play"
+        active = view["active"] == s and view["phase"] == "play"
         draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + STRIP_H), radius=10,
                                fill=(255, 246, 214) if active else PANEL,
                                outline=HIGHLIGHT if active else LINE, width=4 if active else 2)
@@ -249,7 +247,7 @@ def render_board(view: dict[str, Any], *, names: Sequence[str], highlight: str |
         draw_text(draw, (bx + 95, y + 67), badge, size=20, bold=True, anchor="mm")
         pos = int(view["positions"][s])
         info = "on the Gate" if pos == 6 else f"space {pos}"
-        if s in view.get("winners", []):
+        if s in view["winners"]:
             info = "★ WINNER · " + info
         info += f" · hand {view['hand_counts'][s]}"
         if view["skips"][s]:
@@ -260,7 +258,7 @@ def render_board(view: dict[str, Any], *, names: Sequence[str], highlight: str |
         for i in range(3):
             x = cx0 + i * (CARD_W + 10)
             if i < len(cards):
-                _card(draw, x, y + 11, cards[i])
+                _card(draw, x, y + 11, cards[i], text)
             else:
                 draw.rounded_rectangle((x, y + 11, x + CARD_W, y + 11 + CARD_H), radius=10, outline=LINE,
                                        width=2)
@@ -282,52 +280,52 @@ def render_board(view: dict[str, Any], *, names: Sequence[str], highlight: str |
               size=22, bold=True, max_width=WIDTH - 2 * MARGIN)
     discard = view["discard"]
     top = f"top {discard[-1]['label']}" if discard else "empty"
-    start = view.get("start")
-    start_text = f" · start player {SEAT_LETTERS[start]}" if start is not None else ""
+    start = view["start"]
+    start_text = f" · start player {seat_letter(start)}" if start is not None else ""
     draw_text(draw, (MARGIN, fy + 34), f"Draw pile {view['deck_count']} · discard {len(discard)} ({top})"
               + start_text, size=22, max_width=WIDTH - 2 * MARGIN)
-    turn = view.get("turn") or {}
+    turn = view["turn"]
     extra = []
-    if turn.get("modifier") == "x3":
+    if turn["modifier"] == "x3":
         extra.append("×3 this turn")
-    elif turn.get("modifier") == "law":
-        extra.append(f"Law: numbers read as {turn.get('law')}")
-    elif turn.get("modifier") == "miracle":
+    elif turn["modifier"] == "law":
+        extra.append(f"Law: numbers read as {turn['law']}")
+    elif turn["modifier"] == "miracle":
         extra.append("Miracle: one colour this turn")
-    if turn.get("borrowed"):
+    if turn["borrowed"]:
         extra.append(f"borrowed +{turn['borrowed']}")
-    if view["phase"] == "over" and view.get("end_reason"):
-        extra.append(_fill_names(str(view["end_reason"]), names))
-    if view.get("declared"):
-        extra.append("Declared: " + _fill_names(str(view["declared"]), names))
+    if view["end_reason"] is not None:
+        extra.append(text(view["end_reason"]))
+    if view["declared"] is not None:
+        extra.append(text(msg("board.declared", use=view["declared"]).to_json()))
     if extra:
         draw_text(draw, (MARGIN, fy + 68), " · ".join(extra), size=22, fill=SINNER_INK,
                   max_width=WIDTH - 2 * MARGIN)
     return img
 
 
-def render_private(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image:
+def render_private(view: PrivateView, *, names: Sequence[str], text: TextFormatter) -> Image.Image:
     """Draw a seat's hand from ``player_view(state, seat)``: hand cards (usable ones marked),
     the split choice during setup, cards drawn but not yet placed, and the next-space test.
 
     Uses view keys: seat, hand, usable, split_choice, buffer, next_test, public, factions, phase.
     """
     seat = int(view["seat"])
-    hand = view.get("hand", [])
-    buffer = view.get("buffer", [])
+    hand = view["hand"]
+    buffer = view["buffer"]
     rows = 1 + (len(hand) - 1) // 4 if hand else 1
     brows = (1 + (len(buffer) - 1) // 4) if buffer else 0
-    has_public = bool(view.get("public", [[]] * (seat + 1))[seat])
+    public = view["public"][seat]
     hand_h = CARD_H + 86  # room for the ability lines and the "✓ usable" / "★ public" mark
     height = (100 + rows * (hand_h + 14) + (50 + brows * (hand_h + 14) if brows else 0) + 150
-              + (44 + CARD_H + 14 if has_public else 0))
+              + (44 + CARD_H + 14 if public else 0))
     img, draw = canvas(height)
     _pawn(draw, MARGIN + 22, 36, seat, r=22)
     draw_text(draw, (MARGIN + 56, 36), f"{_name(names, seat)} — your hand ({len(hand)})", size=28, bold=True,
               anchor="lm", max_width=WIDTH - 2 * MARGIN - 60)
-    usable = set(view.get("usable", []))
-    chosen = set(view.get("split_choice") or [])
-    draw_text(draw, (MARGIN, 70), "✓ = can be used now" if view.get("phase") == "play" else
+    usable = set(view["usable"])
+    chosen = set(view["split_choice"] or [])
+    draw_text(draw, (MARGIN, 70), "✓ = can be used now" if view["phase"] == "play" else
               ("★ = chosen for your public set" if chosen else "Choose 3 cards to make public"), size=20,
               fill=MUTED)
     cw = (WIDTH - 2 * MARGIN - 3 * 12) // 4
@@ -338,32 +336,31 @@ def render_private(view: dict[str, Any], *, names: Sequence[str]) -> Image.Image
         x = MARGIN + (i % 4) * (cw + 12)
         cy = y + (i // 4) * (hand_h + 14)
         mark = "✓ usable" if card["id"] in usable else ("★ public" if card["id"] in chosen else None)
-        _card(draw, x, cy, card, w=cw, h=hand_h, mark=mark, detail=True)
+        _card(draw, x, cy, card, text, w=cw, h=hand_h, mark=mark, detail=True)
     y += rows * (hand_h + 14)
     if buffer:
         draw_text(draw, (MARGIN, y + 10), "Drawn, still to place:", size=22, bold=True)
         y += 50
         for i, card in enumerate(buffer):
             x = MARGIN + (i % 4) * (cw + 12)
-            _card(draw, x, y + (i // 4) * (hand_h + 14), card, w=cw, h=hand_h, detail=True)
+            _card(draw, x, y + (i // 4) * (hand_h + 14), card, text, w=cw, h=hand_h, detail=True)
         y += brows * (hand_h + 14)
-    public = view.get("public", [[]] * (seat + 1))[seat]
     if public:
         draw_text(draw, (MARGIN, y + 10), "Your public set:", size=22, bold=True)
         y += 44
         for i, card in enumerate(public):
-            _card(draw, MARGIN + i * (cw + 12), y, card, w=cw)
+            _card(draw, MARGIN + i * (cw + 12), y, card, text, w=cw)
         y += CARD_H + 14
-    test = view.get("next_test")
-    fac = view.get("factions", ["none"] * (seat + 1))[seat]
+    test = view["next_test"]
+    fac = view["factions"][seat]
     y += 10
-    if view.get("phase") == "play":
+    if view["phase"] == "play":
         draw_text(draw, (MARGIN, y), f"Your faction: {FACTION_TEXT.get(fac, fac)}", size=22, bold=True)
     if test:
-        met = bool(test.get("met"))
+        met = test["met"]
         draw.rounded_rectangle((MARGIN, y + 36, WIDTH - MARGIN, y + 80), radius=8,
                                fill=(210, 240, 212) if met else (245, 225, 225))
-        draw_text(draw, (MARGIN + 12, y + 58), ("✓ " if met else "X ") + str(test.get("text", "")), size=22,
+        draw_text(draw, (MARGIN + 12, y + 58), ("✓ " if met else "X ") + text(test["text"]), size=22,
                   anchor="lm", max_width=WIDTH - 2 * MARGIN - 24)
     return img
 

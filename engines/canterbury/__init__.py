@@ -1,4 +1,9 @@
-"""The Road to Canterbury (spec canterbury): ``ENGINE`` for the registry."""
+"""The Road to Canterbury (docs/rules/canterbury.md): ``ENGINE`` for the registry.
+
+Modules, each importing only those above it in this list: ``data`` (data files,
+constants, option), ``rules`` (pure rule helpers), ``effects`` (the card table),
+``chance``, ``view``, ``notation``, ``engine`` (the flow of a turn).
+"""
 
 from __future__ import annotations
 

@@ -1,8 +1,10 @@
-"""Card and track data for The Way to Heaven (spec heaven §2), loaded and validated once.
+"""Card and track data for The Way to Heaven (docs/rules/heaven.md §2), loaded and
+validated once; the constants of the rules and the option schema (§1).
 
 ``CARDS`` maps a card id (``S01``…``N54``) to a ``Card``; ``CARD_IDS`` lists all 54 in file
-order; ``KIND_USABLE_BY`` maps each of the 18 kinds to ``saint``/``sinner``/``any``.
-``TRACK`` holds the §2.3 conditions of spaces 1–5 (sum threshold, allowed combinations).
+order; ``KINDS`` the 18 kinds in file order; ``KIND_USABLE_BY`` maps each kind to
+``saint``/``sinner``/``any``. ``TRACK`` holds the §2.3 conditions of spaces 1–5 (sum
+threshold, allowed combinations). ``OPTIONS`` and ``PREFERENCES`` are the option schema.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from engines.base import OptionSpec
+
 _HERE = Path(__file__).parent
 
 COLOURS: tuple[str, ...] = ("red", "blue", "green")
@@ -20,7 +24,22 @@ COLOURS: tuple[str, ...] = ("red", "blue", "green")
 COLOUR_LETTER: dict[str, str] = {"red": "R", "blue": "B", "green": "G", "wild": "W"}
 
 GATE = 6
-"""Position of the Gate of Heaven (spec §2.3)."""
+"""Position of the Gate of Heaven (docs/rules/heaven.md §2.3)."""
+
+LAST_SPACE = 5
+"""The last path space; the Gate is entered only from here (§2.3)."""
+
+PUBLIC_SIZE = 3
+"""Cards in a full public set (§3, §5.3)."""
+
+HAND_SIZE = 3
+"""The hand size a draw (§4 step 3), Grace (D22) and a refill (§5.4) fill up to."""
+
+DEAL = 6
+"""Cards dealt to each player at setup (§3)."""
+
+GRACE_DRAW = 4
+"""Cards Grace draws (§5.4)."""
 
 TRACK: dict[int, tuple[int, tuple[str, ...]]] = {
     1: (7, ("C1", "C2", "C3", "C4", "C5")),
@@ -29,37 +48,24 @@ TRACK: dict[int, tuple[int, tuple[str, ...]]] = {
     4: (19, ("C1", "C2", "C3")),
     5: (21, ("C1", "C2")),
 }
-"""Space to enter -> (sum threshold, allowed combination codes) (spec §2.3)."""
-
-COMBO_TEXT: dict[str, str] = {
-    "C1": "three 3s, one colour",
-    "C2": "two 3s of one colour + a 2",
-    "C3": "three 3s, mixed colours",
-    "C4": "three 2s, one colour",
-    "C5": "two 2s of one colour + a 3",
-}
+"""Space to enter -> (sum threshold, allowed combination codes) (docs/rules/heaven.md §2.3)."""
 
 HOLINESS_COPIES: tuple[str, ...] = ("mercy", "miracle", "shepherd", "sacrifice", "repentance", "grace")
-"""Kinds Holiness may copy (spec §5.4, D17)."""
+"""Kinds Holiness may copy (docs/rules/heaven.md §5.4, D17)."""
 
 IGNORANCE_COPIES: tuple[str, ...] = (
     "greed", "pride", "law", "destruction", "cruelty", "hypocrisy", "arrogance", "wrath",
 )
-"""Kinds Ignorance may copy (spec §5.4, D17)."""
-
-NOT_USABLE: frozenset[str] = frozenset({"paradise", "guardian"})
-"""Kinds that can never be USEd (D16)."""
+"""Kinds Ignorance may copy (docs/rules/heaven.md §5.4, D17)."""
 
 NOT_TAKEABLE: frozenset[str] = frozenset({"arrogance", "paradise", "guardian"})
-"""Kinds Arrogance cannot take (spec §5.4, D18)."""
+"""Kinds Arrogance cannot take (docs/rules/heaven.md §5.4, D18)."""
 
-ATTACK_KINDS: frozenset[str] = frozenset({"pride", "destruction", "cruelty", "hypocrisy"})
-"""Kinds whose resolved effect targets another player (spec §5.5)."""
 
 
 @dataclass(frozen=True)
 class Card:
-    """One row of ``heaven_cards.csv`` (spec §2.1)."""
+    """One row of ``heaven_cards.csv`` (docs/rules/heaven.md §2.1)."""
 
     id: str
     kind: str
@@ -71,9 +77,14 @@ class Card:
     usable_by: str
 
     @property
+    def code(self) -> str:
+        """``"R1"``: colour letter and number (the notation of §10)."""
+        return f"{COLOUR_LETTER[self.colour]}{self.number}"
+
+    @property
     def short(self) -> str:
-        """``"Mercy R1"``: name plus colour letter and number."""
-        return f"{self.name_en} {COLOUR_LETTER[self.colour]}{self.number}"
+        """``"Mercy R1"``: the English name from the data file plus ``code``."""
+        return f"{self.name_en} {self.code}"
 
 
 def _load() -> dict[str, Card]:
@@ -125,28 +136,45 @@ def _kind_table() -> dict[str, str]:
 
 
 KIND_USABLE_BY: dict[str, str] = _kind_table()
-KIND_SIDE: dict[str, str] = {c.kind: c.side for c in CARDS.values()}
-KIND_NAME: dict[str, str] = {c.kind: c.name_en for c in CARDS.values()}
-KIND_NAME_ZH: dict[str, str] = {c.kind: c.name_zh for c in CARDS.values()}
+KINDS: tuple[str, ...] = tuple(dict.fromkeys(c.kind for c in CARDS.values()))
+"""The 18 kinds in file order (§2.1)."""
 
-KIND_TEXT: dict[str, str] = {
-    "holiness": "all your public cards saint: copy a saint ability",
-    "mercy": "saints are the minority: add the sinners' public sums",
-    "miracle": "all public numbers equal: they count as one colour",
-    "shepherd": "saints are the majority: add the other saints' sums",
-    "sacrifice": "your public numbers ×3, then discard a public card",
-    "guardian": "when attacked: cancel the attack, then draw 1",
-    "repentance": "discard all your sinner cards, refill to 3 + 3",
-    "grace": "draw 4, keep some (hand of 3), discard the rest",
-    "paradise": "a 3 of any colour (cannot be used)",
-    "ignorance": "all your public cards sinner: copy a sinner ability",
-    "greed": "sinners are the minority: your public numbers ×3",
-    "pride": "sinners are the majority: a player skips a turn",
-    "law": "public cards one colour: read every number as 1, 2 or 3",
-    "destruction": "a player with 4+ cards loses a public and a random hand card",
-    "cruelty": "push back a pawn on your space by 1",
-    "hypocrisy": "swap 1 or 2 public cards with a player",
-    "arrogance": "take any public card, discard it and use its ability",
-    "wrath": "discard all your saint cards, refill to 3 + 3",
-}
-"""One line per kind for the hand view (spec §2.1 "ability in one line")."""
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("board_side", "easy", choices=("easy", "advanced"),
+               description="Board side: easy (sum or combination) or advanced (saints sum, sinners combination)."),
+    OptionSpec("gate_same_colour", True, kind="bool",
+               description="The Gate needs three 1s of one colour (true) or of any colours (false)."),
+    OptionSpec("c3_rule", "not_all_same", choices=("not_all_same", "all_different"),
+               description="Combination C3: three 3s not all one colour, or one of each colour."),
+    OptionSpec("x3_mode", "per_card", choices=("per_card", "sum_only"),
+               description="Sacrifice/Greed ×3: every public number, or only the sum."),
+    OptionSpec("borrow_scope", "all", choices=("all", "one"),
+               description="Mercy/Shepherd add the numbers of all such players, or of one chosen player."),
+    OptionSpec("guardian_scope", "sinner_card", choices=("sinner_card", "sinner_attacker"),
+               description="Guardian answers every attack, or only attacks by a sinner-faction player."),
+    OptionSpec("grace_cap", "3", choices=("3", "none"),
+               description="Grace keeps cards up to a hand of 3, or any number."),
+    OptionSpec("allow_three", False, kind="bool",
+               description="Allow an unofficial 3-player game."),
+    OptionSpec("round_limit", 40, kind="int", minimum=10, maximum=99,
+               description="The game ends after this round even if nobody reached the Gate."),
+    OptionSpec("turn_timeout", 0, kind="int", minimum=0, maximum=168,
+               description="Hours for every decision except a Guardian reaction; "
+                           "0 = the lobby's move timer."),
+    OptionSpec("reaction_timeout", 0, kind="int", minimum=0, maximum=168,
+               description="Hours for a Guardian reaction; 0 = the lobby's move timer."),
+)
+"""The game options of docs/rules/heaven.md §1, default first."""
+
+PREFERENCES: tuple[OptionSpec, ...] = (
+    OptionSpec("auto_advance", True, kind="bool",
+               description="Advance at once whenever you may enter the next space (spec D29); off = "
+                           "you are asked Advance/Stay."),
+    OptionSpec("auto_draw", True, kind="bool",
+               description="Draw at once whenever your hand has fewer than 3 cards (spec D30); off = "
+                           "you are asked Draw/No draw."),
+    OptionSpec("guardian_pref", "ask", choices=("ask", "auto_guard", "never"),
+               description="When attacked (spec D20): ask = a window opens; auto_guard = play your "
+                           "lowest Guardian at once (allow at once without one); never = allow at once."),
+)
+"""The per-player preferences of docs/rules/heaven.md §1 (D20, D29, D30)."""

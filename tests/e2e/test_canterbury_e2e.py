@@ -20,7 +20,8 @@ import pytest
 
 from bot.sandbox.fakecord import iter_components
 from bot.service import format_names
-from engines.canterbury.engine import CARDS, card_name
+from bot.text import Texts
+from engines.canterbury.data import CARDS
 from engines.registry import get as get_engine
 from tests.e2e.driver import Driver, rig_chance
 
@@ -28,6 +29,12 @@ JSONDict = dict[str, Any]
 ENGINE = get_engine("canterbury")
 NAV = ("◀ Prev", "Next ▶", "◀ Back")
 QUIET = 0.005
+CATALOG = Texts("canterbury", [])
+
+
+def card_name(kind: str) -> str:
+    """A card's English name from the catalog ("Greed (Sin card)")."""
+    return CATALOG.template(f"term.card.{kind}")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -54,6 +61,10 @@ def panel_options(panel: JSONDict) -> list[tuple[str, str, str, str | None]]:
         elif cid.startswith("n:") and c.get("label") not in NAV:
             out.append((c["label"], "group", cid, None))
     return out
+
+
+def _matcher(want: Callable[[str], bool] | str) -> Callable[[str], bool]:
+    return (lambda label: label.startswith(want)) if isinstance(want, str) else want
 
 
 class Table:
@@ -117,10 +128,13 @@ class Table:
             await self.fake.click(user, msg, cid)
         await self.settle()
 
-    async def choose(self, seat: int, want: Callable[[str], bool] | str) -> str:
+    async def choose(self, seat: int, want: Callable[[str], bool] | str,
+                     via: Callable[[str], bool] | str | None = None) -> str:
         """Click the first offered option whose label matches (a prefix or a predicate);
-        steps through a group menu when the action is one level down. Returns the label."""
-        match = (lambda label: label.startswith(want)) if isinstance(want, str) else want
+        when it is not offered yet, open the step matching ``via`` (the card of a card
+        play; any step when None) and look there. Returns the label."""
+        match = _matcher(want)
+        step = _matcher(via) if via is not None else (lambda label: True)
         user = await self.seat_user(seat)
         for _ in range(4):
             panel = await self.panel(user)
@@ -129,7 +143,11 @@ class Table:
             if hit:
                 await self.click(user, hit[0])
                 return hit[0][0]
-            groups = [o for o in opts if o[1] == "group"]
+            groups = [o for o in opts if (o[1] == "group" or str(o[3]).startswith("s")) and step(o[0])]
+            single = [o for o in opts if o not in groups and via is not None and step(o[0])]
+            if not groups and single:  # a card with one target: its step is the action itself
+                await self.click(user, single[0])
+                return single[0][0]
             assert groups, f"no option like {want!r} in {[o[0] for o in opts]}"
             await self.click(user, groups[0])
         raise AssertionError(f"never found {want!r}")
@@ -201,10 +219,10 @@ class LeakWatch:
                 line = format_names(e, record.names, record.game_id)
                 if e["visible_to"] is None:
                     self.public_lines.add(line)
-                    data = e["data"]
+                    params = e.get("params") or {}
                     for key in ("coins", "award"):
-                        if isinstance(data.get(key), int):
-                            step_payouts.add(data[key])
+                        if isinstance(params.get(key), int):
+                            step_payouts.add(params[key])
                     if e["kind"] == "hildegard":
                         step_payouts.add(5)
                 else:
@@ -262,7 +280,7 @@ async def assert_final(driver: Driver, game: int) -> None:
     state = bot.service.state(record)
     outcome = ENGINE.outcome(state)
     assert outcome is not None
-    final = state["final"]
+    final = ENGINE.player_view(state, None)["final"]
     assert state["deaths"] == 5 or state["turn"] > 600
     assert outcome.scores == tuple(float(t) for t in final["totals"])
     for q in range(state["players"]):
@@ -339,8 +357,7 @@ async def refill(table: Table, seat: int, source: str) -> None:
 
 async def play_sin_and_draw(table: Table, seat: int, company: str, source: str) -> None:
     """A whole ordinary turn by clicks: a Sin card onto ``company``, one card drawn."""
-    await table.choose(seat, is_sin_card)
-    await table.choose(seat, on(company))
+    await table.choose(seat, on(company), via=is_sin_card)
     await table.choose(seat, f"Draw blind from the {source} deck")
 
 
@@ -381,12 +398,11 @@ async def test_restart_in_the_middle_of_benedict_philip_and_isidore(fake, make_b
     await play_sin_and_draw(t, 1, "yellow", "Pardon")
 
     # St. Benedict: steal a random Sin card from bob, then restart before giving one back
-    await t.choose(0, "Play St. Benedict's Scrambled Eggs")
-    await t.choose(0, "Benedict: take a random Sin card from B")
+    await t.choose(0, "Benedict: take a random Sin card from bob", via="Play St. Benedict's Scrambled Eggs")
     state = await t.state()
     assert state["stack"][-1]["f"] == "give"
     panel = t.fake.messages[t.panels[alice["id"]]]
-    assert "St. Benedict: choose a card to give to B" in panel["content"]
+    assert "St. Benedict: choose a card to give to bob." in panel["content"]
     gives = [o[0] for o in panel_options(panel)]
     assert gives and all(g.startswith("Give ") for g in gives)
     hands = [list(h) for h in state["hands"]]
@@ -405,11 +421,9 @@ async def test_restart_in_the_middle_of_benedict_philip_and_isidore(fake, make_b
     await play_sin_and_draw(t, 1, "yellow", "Pardon")
 
     # St. Philip: "later", a follow-up Sin card, then restart with the second window open
-    await t.choose(0, "Play St. Philip's Accusing Finger")
-    await t.choose(0, "Philip: move the Parson")
+    await t.choose(0, "Philip: move the Parson", via="Play St. Philip's Accusing Finger")
     await t.choose(0, "Move the Parson later")
-    await t.choose(0, is_sin_card)
-    await t.choose(0, on("blue"))
+    await t.choose(0, on("blue"), via=is_sin_card)
     state = await t.state()
     assert state["stack"][-1]["f"] == "philip" and state["stack"][-1]["stage"] == "after"
     parson = state["parson"]
@@ -428,8 +442,7 @@ async def test_restart_in_the_middle_of_benedict_philip_and_isidore(fake, make_b
     await play_sin_and_draw(t, 1, "yellow", "Pardon")
 
     # St. Isidore: three Pardon cards seen, restart before keeping one
-    await t.choose(0, "Play St. Isidore's Eyeball")
-    await t.choose(0, "Isidore: look at 3 Pardon cards, keep 1")
+    await t.choose(0, "Isidore: look at 3 Pardon cards, keep 1", via="Play St. Isidore's Eyeball")
     state = await t.state()
     frame = state["stack"][-1]
     assert frame["f"] == "isidore" and len(frame["drawn"]) == 3
@@ -462,8 +475,7 @@ async def test_restart_with_a_last_rites_prompt_pending(fake, make_bot, players,
     t = Table(d1, game)
     for turn in range(6):                                   # six Sin cards onto red …
         await play_sin_and_draw(t, turn % 2, "red", "Pardon")
-    await t.choose(0, is_sin_card)                          # … and alice's seventh dooms it
-    label = await t.choose(0, on("red"))
+    label = await t.choose(0, on("red"), via=is_sin_card)  # … and alice's seventh dooms it
     assert "(red, 7/7: doomed, +token)" in label, label
     await t.choose(0, "Draw blind from the Pardon deck")
     state = await t.state()

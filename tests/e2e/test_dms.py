@@ -120,7 +120,7 @@ async def test_play_and_my_view_work_from_the_dm_with_version_checks(driver: Dri
     await fake.click(carol, hand, f"d:{game}:play", channel=fake.dm_channel(carol)["id"])
     await driver.settle()
     told = driver.newest_ephemeral(carol, after=last)
-    assert told is not None and "not your game" in told["content"]
+    assert told is not None and told["content"].startswith("⚠️") and "your game" in told["content"]
 
 
 async def test_closed_dms_are_said_once_never_retried_and_resumed_by_notify(driver: Driver, players, bot) -> None:

@@ -1,6 +1,7 @@
 """The Way to Heaven (天路) end to end through discord.py and the offline Discord: whole
 games by panel clicks on both board sides, a Guardian window that times out, a pre-set
-Guardian answer, a restart with a window open, no hand in any public message, and /game rules."""
+Guardian answer, a restart with a window open, a USE declared through the panel's steps
+(engines/decisions.py), and no hand in any public message."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ import pytest
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.service import format_names, texts
+from bot.ui.panels import NAV_LABELS
 from engines.heaven.data import CARDS
+from engines.heaven.rules import active, chain_of
 from tests.e2e.driver import Driver
 
 JSONDict = dict[str, Any]
@@ -31,7 +34,8 @@ def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> int:
 
 
 def labelled(panel: JSONDict) -> list[tuple[str, tuple[str, str, str | None]]]:
-    """(label, choice) of every action in a private panel (buttons and select options)."""
+    """(label, choice) of every action and every step of a private panel (buttons, step
+    buttons and select options; a step's select label ends in " ▸")."""
     out: list[tuple[str, tuple[str, str, str | None]]] = []
     for c in iter_components(panel.get("components") or []):
         cid = c.get("custom_id", "")
@@ -39,8 +43,11 @@ def labelled(panel: JSONDict) -> list[tuple[str, tuple[str, str, str | None]]]:
             continue
         if cid.startswith("a:"):
             out.append((c["label"], ("button", cid, None)))
+        elif cid.startswith("n:") and c["label"] not in NAV_LABELS:
+            out.append((c["label"], ("group", cid, None)))
         elif cid.startswith("as:"):
-            out += [(o["label"], ("select", cid, o["value"])) for o in c["options"]]
+            out += [(o["label"].removesuffix(" ▸"), ("group" if o["value"].startswith("s") else "select", cid,
+                                                     o["value"])) for o in c["options"]]
     return out
 
 
@@ -56,6 +63,32 @@ async def choose(driver: Driver, user: JSONDict, game: int, wanted: Callable[[st
     assert match is not None, (panel["content"], [label for label, _ in options])
     await driver.pick(user, panel, match)
     return driver.fake.messages[int(panel["id"])]
+
+
+async def declare(driver: Driver, user: JSONDict, game: int, steps: list[Callable[[str], bool]],
+                  whole: Callable[[str], bool], check: Callable[[], Awaitable[None]] | None = None) -> int:
+    """Declare a USE through the Play panel: open the steps matching ``steps`` (a step with
+    a single option opens by itself, a short list shows no steps at all) until an action
+    whose label satisfies ``whole`` is offered, and pick it. ``check`` runs after each step
+    (nothing is applied before the last pick). Returns the number of steps opened."""
+    panel = await driver.open_panel(user, game)
+    version = (await driver.record(game)).version
+    for opened in range(len(steps) + 1):
+        panel = driver.fake.messages[int(panel["id"])]
+        options = labelled(panel)
+        done = next((c for label, c in options if c[0] != "group" and whole(label)), None)
+        if done is not None:
+            await driver.pick(user, panel, done)
+            return opened
+        found = [(i, c) for i, step in enumerate(steps) for label, c in options if step(label)]
+        assert found, (panel["content"], [label for label, _ in options])
+        i, choice = max(found, key=lambda f: f[0])
+        steps = steps[i + 1:]
+        await driver.pick(user, panel, choice)
+        assert (await driver.record(game)).version == version      # a step applies nothing
+        if check is not None:
+            await check()
+    raise AssertionError("the USE was never offered whole")
 
 
 async def start(driver: Driver, people: list[JSONDict], options: str = "") -> int:
@@ -106,25 +139,18 @@ async def open_hypocrisy_attack(driver: Driver, game: int, people: list[JSONDict
     """Play turns (``cycle_a_card``) until the active player holds Hypocrisy and another
     player fits (holds a Guardian, or not); the active player then swaps 1 card with them
     by clicks. Returns (attacker seat, target seat) with the window open."""
+    names = (await driver.record(game)).names
     for _ in range(12):
         st = await state_of(driver, game)
-        a = st["active"]
+        a = seat_of(st)
         hyp = [c for c in st["hands"][a] if CARDS[c].kind == "hypocrisy"]
         targets = [s for s in range(st["players"]) if s != a and st["positions"][s] < 6
                    and ("guardian" in kinds(st["hands"][s])) == want_target_guardian]
         user = await user_of(driver, game, a, people)
         if hyp and targets:
             t = targets[0]
-            steps = [has("Use", CARDS[hyp[0]].short), has("Swap 1 card"), has(f"Target {'ABCDEF'[t]} "),
-                     has("Give your"), has("Take their")]
-            panel = None
-            for step in steps:
-                panel = await choose(driver, user, game, step, panel)
-                if check is not None:
-                    await check()                 # the build stage never shows the card publicly
-                if step is steps[0]:
-                    assert "finish the Use" in panel["content"]
-                    assert "Hypocrisy" not in panel["content"].split("\n")[1]
+            # dozens of declarations (k, target, cards): the panel steps through them
+            assert await declare(driver, user, game, *swap_one(CARDS[hyp[0]].short, names[t]), check=check) >= 2
             st = await state_of(driver, game)
             assert st["stage"] == "react" and driver.bot.service.engine(
                 await driver.record(game)).to_move(st) == {t}
@@ -133,15 +159,27 @@ async def open_hypocrisy_attack(driver: Driver, game: int, people: list[JSONDict
     raise AssertionError("no Hypocrisy attack came up")
 
 
+def seat_of(st: dict[str, Any]) -> int:
+    a = active(st)
+    assert a is not None
+    return a
+
+
+def swap_one(card: str, target: str) -> tuple[list[Callable[[str], bool]], Callable[[str], bool]]:
+    """The steps and the whole label of a Hypocrisy ``card`` swapping 1 card with ``target``."""
+    return ([has(f"Use {card}"), has("Swap 1 card"), has(f"Target {target} ("), has("Give your")],
+            lambda label: label.startswith(f"Use {card}: target {target}, give ") and " + " not in label)
+
+
 async def cycle_a_card(driver: Driver, game: int, user: JSONDict, st: dict[str, Any]) -> None:
     """The active player discards a hand card that is neither Hypocrisy nor a Guardian and
     draws (or passes), advancing when offered: hands change until an attack comes up."""
-    a = st["active"]
+    a = seat_of(st)
     junk = [c for c in st["hands"][a] if CARDS[c].kind not in ("hypocrisy", "guardian")]
     wanted = has("Discard", CARDS[junk[0]].short) if junk else has("Pass")
     panel = await choose(driver, user, game, wanted)
     st = await state_of(driver, game)
-    while st["active"] == a and st["phase"] == "play":   # advance / Sacrifice / draw offers
+    while active(st) == a:   # advance / Sacrifice / draw offers
         panel = await choose(driver, user, game,
                              lambda label: label.startswith(("Advance", "Draw 1", "Sacrifice")), panel)
         st = await state_of(driver, game)
@@ -284,7 +322,8 @@ async def test_guardian_window_times_out_to_no_defence(fixed_seed, driver: Drive
             and "may guard" in m["content"]]
     assert ping, "the attacked player is pinged for the window"
     before = await state_of(driver, game)
-    mine, theirs = before["use"]["params"]["mine"], before["use"]["params"]["theirs"]
+    params = chain_of(before["use"]["card"], before["use"]["plan"])[2]
+    mine, theirs = params["mine"], params["theirs"]
     driver.fake.advance(2 * 3600 - 60)
     await bot.flow.tick()
     await driver.settle()
@@ -316,7 +355,7 @@ async def test_auto_defend_plays_the_guardian_without_asking(fixed_seed, driver:
     # open_hypocrisy_attack asserts the window; with auto_guard it must never open, so drive by hand
     for _ in range(12):
         st = await state_of(driver, game)
-        a = st["active"]
+        a = seat_of(st)
         hyp = [c for c in st["hands"][a] if CARDS[c].kind == "hypocrisy"]
         targets = [s for s in range(4) if s != a and "guardian" in kinds(st["hands"][s])]
         user = await user_of(driver, game, a, people)
@@ -330,11 +369,7 @@ async def test_auto_defend_plays_the_guardian_without_asking(fixed_seed, driver:
     guards = sorted(c for c in st["hands"][t] if CARDS[c].kind == "guardian")
     record = await driver.record(game)
     last = max(driver.fake.messages)
-    panel = await choose(driver, user, game, has("Use", CARDS[hyp[0]].short))
-    panel = await choose(driver, user, game, has("Swap 1 card"), panel)
-    panel = await choose(driver, user, game, has(f"Target {'ABCDEF'[t]} "), panel)
-    panel = await choose(driver, user, game, has("Give your"), panel)
-    await choose(driver, user, game, has("Take their"), panel)
+    await declare(driver, user, game, *swap_one(CARDS[hyp[0]].short, record.names[t]))
     after = await state_of(driver, game)
     assert after["stage"] != "react"
     assert guards[0] in after["discard"] and guards[0] not in after["hands"][t]

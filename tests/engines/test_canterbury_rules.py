@@ -9,8 +9,13 @@ from typing import Any
 
 import pytest
 
+from bot.text import Texts
 from engines.base import CHANCE, GameOver, IllegalAction, InvalidOptions, InvalidState, NotYourTurn
-from engines.canterbury.engine import CARDS, CanterburyEngine
+from engines.canterbury import effects, rules
+from engines.canterbury.chance import chance_weights
+from engines.canterbury.data import CARDS
+from engines.canterbury.engine import CanterburyEngine
+from engines.decisions import DecisionTree
 
 E = CanterburyEngine()
 A, B, C = 0, 1, 2
@@ -39,6 +44,14 @@ def reveal(s: dict[str, Any], card: str) -> dict[str, Any]:
     return chance(s, {"type": "reveal", "card": card})
 
 
+TX = Texts("canterbury", ["Ann", "Bo", "Cy"], strict=True)
+
+
+def lines(events: list[Any], seat: int | None) -> list[str]:
+    """The English lines of ``events`` that ``seat`` (None: the public) may see."""
+    return [TX.event(e) for e in events if e.visible(seat)]
+
+
 def start(players: int = 3, edition: str = "2021", parson: str = "pride") -> dict[str, Any]:
     """A game after setup with A (seat 0) to play T1; setup draws sampled."""
     s = E.new_game(players, 7, {"edition": edition})
@@ -56,12 +69,7 @@ def start(players: int = 3, edition: str = "2021", parson: str = "pride") -> dic
 def set_pilgrim(s: dict[str, Any], co: str, pid: str, cards: list[tuple[str, bool]] | None = None,
                 cubes: list[int] | None = None) -> None:
     comp = s["companies"][co]
-    if comp["pilgrim"] != pid:
-        if pid in s["pilgrim_deck"]:
-            s["pilgrim_deck"].remove(pid)
-        if comp["pilgrim"]:
-            s["pilgrim_deck"].append(comp["pilgrim"])
-    comp["pilgrim"] = pid
+    comp["pilgrim"] = pid  # the pilgrim deck is what is on no company (rules.pilgrim_deck)
     comp["cards"] = [{"kind": k, "up": up} for k, up in (cards or [])]
     comp["cubes"] = list(cubes or [0] * s["players"])
 
@@ -135,7 +143,7 @@ def test_options_and_player_count_are_validated() -> None:
 def test_error_classes() -> None:
     s = start()
     with pytest.raises(NotYourTurn):
-        E.apply(s, B, {"type": "pass"})
+        E.apply(s, B, {"type": "pass", "discard": []})
     with pytest.raises(NotYourTurn):
         E.apply(s, CHANCE, {"type": "reveal", "card": "sin-greed"})
     with pytest.raises(IllegalAction):
@@ -144,7 +152,7 @@ def test_error_classes() -> None:
         E.apply(s, A, {"nope": 1})  # type: ignore[arg-type]
     with pytest.raises(IllegalAction):
         E.parse_action(s, A, "sin greed purple")
-    s, _ = do(s, "pass", "pass confirm")
+    s, _ = do(s, "pass")
     with pytest.raises(IllegalAction):  # scripted chance outcome must be in the deck
         E.apply(*_draw_missing(s))
     with pytest.raises(InvalidState):
@@ -152,10 +160,9 @@ def test_error_classes() -> None:
     with pytest.raises(InvalidState):
         E.state_from_json({**s, "state_version": 99})
     over = copy.deepcopy(s)
-    over["over"] = True
-    over["final"] = {"totals": [0, 0, 0], "ranking": [0, 1, 2], "winners": [0, 1, 2], "reason": "x"}
+    over["deaths"] = 5
     with pytest.raises(GameOver):
-        E.apply(over, A, {"type": "pass"})
+        E.apply(over, A, {"type": "pass", "discard": []})
 
 
 def _draw_missing(s: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, Any]]:
@@ -171,14 +178,14 @@ def test_e1_pardon_with_death_card_and_parson() -> None:
     s = start(parson="greed")
     set_pilgrim(s, "red", "friar", up("sin-greed", "sin-greed", "death-red", "sin-wrath"))
     set_hand(s, A, ["pardon-greed", "sin-pride"])
-    s, ev = do(s, "choose pardon-greed", "pardon greed red")
+    s, ev = do(s, "pardon greed red")
     assert s["coins"][A] == 3 + 16
     assert s["parson"] == "lust"
     red = s["companies"]["red"]
     assert red["cubes"] == [1, 0, 0]
     assert [c["up"] for c in red["cards"]] == [False, False, False, True]
     assert len(red["cards"]) == 4
-    assert any(e.kind == "pardon" and e.data["points"] == 4 for e in ev)
+    assert any(e.kind == "pardon" and e.params["points"] == 4 for e in ev)
 
 
 @pytest.mark.parametrize(
@@ -193,7 +200,7 @@ def test_e2_payout_table(cards: list[str], parson: str, coins: int, parson_after
     s = start(parson=parson)
     set_pilgrim(s, "yellow", "monk", up(*cards))
     set_hand(s, A, ["pardon-envy"])
-    s, _ = do(s, "choose pardon-envy", "pardon envy yellow")
+    s, _ = do(s, "pardon envy yellow")
     assert s["coins"][A] == 3 + coins
     assert s["parson"] == parson_after
 
@@ -202,10 +209,10 @@ def test_e2_payout_capped_at_16() -> None:
     s = start(parson="pride")
     set_pilgrim(s, "blue", "knight", up("sin-pride", "sin-pride", "sin-pride", "sin-pride", "death-blue"))
     set_hand(s, A, ["pardon-pride"])
-    s, ev = do(s, "choose pardon-pride", "pardon pride blue")
+    s, ev = do(s, "pardon pride blue")
     assert s["coins"][A] == 3 + 16
     assert s["parson"] == "greed"
-    assert [e.data["points"] for e in ev if e.kind == "pardon"] == [6]
+    assert [e.params["points"] for e in ev if e.kind == "pardon"] == [6]
 
 
 def test_e3_pardon_legality() -> None:
@@ -213,19 +220,18 @@ def test_e3_pardon_legality() -> None:
     set_pilgrim(s, "red", "prioress", [("sin-envy", False), ("sin-greed", True), ("death-red", True)])
     set_hand(s, A, ["pardon-envy", "pardon-envy", "pardon-lust"])
     legal = [E.describe_action(s, a) for a in E.legal_actions(s, A)]
-    assert "choose pardon-envy" in legal and "choose pardon-lust" not in legal
+    assert "pardon envy red" in legal and not any(m.startswith("pardon lust") for m in legal)
     with pytest.raises(IllegalAction):
-        do(s, "choose pardon-lust")
-    s, _ = do(s, "choose pardon-envy", "pardon envy red")
+        do(s, "pardon lust red")
+    s, _ = do(s, "pardon envy red")
     assert s["coins"][A] == 4
     assert [c["up"] for c in s["companies"]["red"]["cards"]] == [False, True, False]
     # a second Pardon of envy on the Prioress is now illegal
     t = copy.deepcopy(s)
-    t["stack"] = [{"f": "turn", "stage": "t2start"},
-                  {"f": "play", "ctx": "main", "allow": ["sin", "pardon", "relic"], "sel": None, "co": None,
-                   "passing": False, "disc": []}]
+    t["stack"] = [{"f": "turn", "stage": "t2start"}, {"f": "play", "ctx": "main"}]
+    assert not any(a["type"] == "pardon" for a in E.legal_actions(t, A))
     with pytest.raises(IllegalAction):
-        do(t, "choose pardon-envy")
+        do(t, "pardon envy red")
 
 
 # --------------------------------------------------------------------------- E4 circle
@@ -235,28 +241,27 @@ def test_e4_circle_cubes_and_completion() -> None:
     s = start()
     s["circle"][A] = ["pride", "greed", "lust", "envy", "gluttony", "wrath"]
     set_hand(s, A, ["sin-greed", "sin-sloth"])
-    t, _ = do(s, "choose sin-greed", "sin greed blue")
+    t, _ = do(s, "sin greed blue")
     assert t["circle"][A] == ["pride", "greed", "lust", "envy", "gluttony", "wrath"]
     assert t["coins"][A] == 3
-    s, ev = do(s, "choose sin-sloth", "sin sloth red")
+    s, ev = do(s, "sin sloth red")
     assert s["coins"][A] == 23
     assert s["centre"][A] == 1 and s["circle"][A] == []
-    assert any(e.kind == "completion" and e.data["award"] == 20 for e in ev)
+    assert any(e.kind == "completion" and e.params["award"] == 20 for e in ev)
     # later B completes (+10), A again (+0, centre 2), C (+5)
     for seat, award in ((B, 10), (A, 0), (C, 5)):
         s["stack"] = [{"f": "turn", "stage": "t2start"},
-                      {"f": "play", "ctx": "main", "allow": ["sin", "pardon", "relic"], "sel": None,
-                       "co": None, "passing": False, "disc": []}]
+                      {"f": "play", "ctx": "main"}]
         s["active"] = seat
         s["circle"][seat] = ["pride", "greed", "lust", "envy", "gluttony", "wrath"]
         set_hand(s, seat, ["sin-sloth"])
         before = s["coins"][seat]
-        s, _ = do(s, "choose sin-sloth", "sin sloth red")
+        s, _ = do(s, "sin sloth red")
         assert s["coins"][seat] == before + award
     assert s["centre"] == [2, 1, 1]
     assert s["completions"] == [A, B, C]
     s["circle"][A] = ["pride", "greed"]
-    assert E.circle_strength(s, A) == 16
+    assert rules.circle_strength(s, A) == 16
 
 
 def test_e4_two_players_only_two_completion_awards() -> None:
@@ -264,13 +269,12 @@ def test_e4_two_players_only_two_completion_awards() -> None:
     got = []
     for seat in (A, B, A):
         s["stack"] = [{"f": "turn", "stage": "t2start"},
-                      {"f": "play", "ctx": "main", "allow": ["sin", "pardon", "relic"], "sel": None,
-                       "co": None, "passing": False, "disc": []}]
+                      {"f": "play", "ctx": "main"}]
         s["active"] = seat
         s["circle"][seat] = ["pride", "greed", "lust", "envy", "gluttony", "wrath"]
         set_hand(s, seat, ["sin-sloth"])
         before = s["coins"][seat]
-        s, _ = do(s, "choose sin-sloth", "sin sloth red")
+        s, _ = do(s, "sin sloth red")
         got.append(s["coins"][seat] - before)
     assert got == [20, 10, 0]
 
@@ -283,7 +287,7 @@ def test_e5_seventh_card_token_and_clear_majority() -> None:
     set_pilgrim(s, "yellow", "miller", up("sin-pride", "sin-greed", "sin-envy", "sin-wrath", "sin-sloth",
                                            "sin-pride"), cubes=[1, 3, 0])
     set_hand(s, A, ["sin-lust", "sin-greed", "sin-greed", "sin-greed", "sin-greed"])
-    s, ev = do(s, "choose sin-lust", "sin lust yellow")
+    s, ev = do(s, "sin lust yellow")
     y = s["companies"]["yellow"]
     assert y["doomed"] and s["doom_order"] == ["yellow"]
     assert s["tokens"][A] == 1 and s["token_supply"] == 4
@@ -313,7 +317,7 @@ def test_e6_unpardoned_death() -> None:
     s["doom_order"] = ["blue"]
     coins = list(s["coins"])
     set_hand(s, A, ["sin-pride"] * 5)
-    s, _ = do(s, "choose sin-pride", "sin pride red")
+    s, _ = do(s, "sin pride red")
     s = finish_refill(s)
     assert s["road"][1] == [1, 1, 1]
     assert s["coins"] == coins
@@ -325,7 +329,7 @@ def test_e7_death_card_as_seventh_card_gives_no_token() -> None:
     set_pilgrim(s, "red", "friar", up("sin-pride"))
     set_pilgrim(s, "blue", "monk", up(*["sin-greed"] * 6))
     set_hand(s, A, ["pardon-pride", "sin-greed", "sin-greed", "sin-greed", "sin-greed"])
-    s, _ = do(s, "choose pardon-pride", "pardon pride red")
+    s, _ = do(s, "pardon pride red")
     assert len(s["hands"][A]) == 4
     s, _ = do(s, "draw sin-deck")
     s = reveal(s, "death-blue")
@@ -349,7 +353,7 @@ def _e8(edition: str = "2021", coins: int = 4) -> dict[str, Any]:
 
 def test_e8_pass_discards_three_and_pays_three() -> None:
     s = _e8()
-    s, ev = do(s, "pass", "discard pardon-pride", "discard pardon-pride", "discard sin-wrath", "pass confirm")
+    s, ev = do(s, "pass discard sin-wrath,pardon-pride,pardon-pride")
     assert s["coins"][A] == 1
     assert s["hands"][A] == ["sin-greed", "relic-hildegard"]
     assert s["discards"]["pardon"][-2:] == ["pardon-pride", "pardon-pride"]
@@ -359,17 +363,17 @@ def test_e8_pass_discards_three_and_pays_three() -> None:
 
 
 def test_e8_four_discards_illegal_in_2021_legal_in_2011() -> None:
-    moves = ("pass", "discard pardon-pride", "discard pardon-pride", "discard sin-wrath")
-    s, _ = do(_e8("2021"), *moves)
+    four = "pass discard pardon-pride,pardon-pride,sin-wrath,sin-greed"
     with pytest.raises(IllegalAction):
-        do(s, "discard sin-greed")
-    s, _ = do(_e8("2011"), *moves, "discard sin-greed", "pass confirm")
+        do(_e8("2021"), four)
+    assert max(len(a["discard"]) for a in E.legal_actions(_e8("2021"), A) if a["type"] == "pass") == 3
+    s, _ = do(_e8("2011"), four)
     assert s["hands"][A] == ["relic-hildegard"] and s["coins"][A] == 1
 
 
 def test_e8_pass_needs_three_coins_when_a_card_is_playable() -> None:
     s = _e8(coins=2)
-    assert {"type": "pass"} not in E.legal_actions(s, A)
+    assert not any(a["type"] == "pass" for a in E.legal_actions(s, A))
     with pytest.raises(IllegalAction):
         do(s, "pass")
 
@@ -380,8 +384,9 @@ def test_e8_pass_with_nothing_playable_costs_everything() -> None:
     set_hand(s, A, ["pardon-pride", "pardon-greed", "pardon-lust", "pardon-envy", "pardon-sloth"])
     for co in ("red", "yellow", "blue"):
         s["companies"][co]["cards"] = []
-    assert E.legal_actions(s, A) == [{"type": "pass"}]
-    s, _ = do(s, "pass", "pass confirm")
+    legal = E.legal_actions(s, A)
+    assert {a["type"] for a in legal} == {"pass"} and len(legal) == 1 + 5 + 10 + 10  # ≤ 3 of 5 cards
+    s, _ = do(s, "pass")
     assert s["coins"][A] == 0
 
 
@@ -391,9 +396,9 @@ def test_e8_pass_with_nothing_playable_costs_everything() -> None:
 def _doom_turn(s: dict[str, Any]) -> dict[str, Any]:
     set_pilgrim(s, "red", "friar", up(*["sin-greed"] * 6), cubes=[1, 0, 0])
     set_hand(s, s["active"], ["sin-wrath"] * 5)
-    s, _ = do(s, "choose sin-wrath", "sin wrath red")
+    s, _ = do(s, "sin wrath red")
     s = finish_refill(s)
-    return chance(s, {"type": "pilgrim", "pilgrim": s["pilgrim_deck"][0]})
+    return chance(s, {"type": "pilgrim", "pilgrim": rules.pilgrim_deck(s)[0]})
 
 
 def test_e9_no_two_last_rites_in_a_row_2021() -> None:
@@ -401,7 +406,7 @@ def test_e9_no_two_last_rites_in_a_row_2021() -> None:
     s["tokens"][A] = 1
     s["token_supply"] = 4
     set_hand(s, A, ["sin-pride"] * 5)
-    s, _ = do(s, "choose sin-pride", "sin pride blue")
+    s, _ = do(s, "sin pride blue")
     s = finish_refill(s)
     s, _ = do(s, "lastrites use")
     assert s["active"] == A and s["lastrites_turn"] and s["tokens"][A] == 0
@@ -411,11 +416,11 @@ def test_e9_no_two_last_rites_in_a_row_2021() -> None:
     # A's next normal turn may use it
     for seat in (B, C):
         set_hand(s, seat, ["sin-pride"] * 5)
-        s, _ = do(s, "choose sin-pride", "sin pride blue")
+        s, _ = do(s, "sin pride blue")
         s = finish_refill(s)
     assert s["active"] == A
     set_hand(s, A, ["sin-pride"] * 5)
-    s, _ = do(s, "choose sin-pride", "sin pride yellow")
+    s, _ = do(s, "sin pride yellow")
     s = finish_refill(s)
     assert [a["choice"] for a in E.legal_actions(s, A)] == ["use", "keep"]
 
@@ -425,7 +430,7 @@ def test_e9_2011_allows_consecutive_last_rites() -> None:
     s["tokens"][A] = 1
     s["token_supply"] = 4
     set_hand(s, A, ["sin-pride"] * 5)
-    s, _ = do(s, "choose sin-pride", "sin pride blue")
+    s, _ = do(s, "sin pride blue")
     s = finish_refill(s)
     s, _ = do(s, "lastrites use")
     s = _doom_turn(s)
@@ -438,7 +443,7 @@ def test_lastrites_keep_passes_play_on() -> None:
     s = start()
     s["tokens"][A] = 1
     set_hand(s, A, ["sin-pride"] * 5)
-    s, _ = do(s, "choose sin-pride", "sin pride blue")
+    s, _ = do(s, "sin pride blue")
     s = finish_refill(s)
     s, _ = do(s, "lastrites keep")
     assert s["active"] == B and s["tokens"][A] == 1
@@ -458,21 +463,21 @@ def test_e10_end_scoring() -> None:
     for co, cubes in (("red", [3, 1, 0]), ("yellow", [0, 2, 2]), ("blue", [1, 1, 3])):
         s["companies"][co]["cubes"] = [0, 0, 0]
         s["companies"][co]["dead"] = [{"pilgrim": "x", "cubes": cubes}]
-    events: list[Any] = []
-    E._finish(s, events)
-    f = s["final"]
+    f = rules.final_scores(s)
     assert f["strength"] == [9, 4, 6]
     assert f["road"] == [20, 10, 5]
     assert f["companies"] == {"red": [15, 7, 0], "yellow": [0, 7, 15], "blue": [7, 3, 15]}
     assert f["tokens"] == [0, 3, 0]
     assert f["totals"] == [82, 65, 73]
+    assert E.outcome(s) is None  # the game goes on until the fifth death
+    s["deaths"], s["stack"] = 5, []
     out = E.outcome(s)
     assert out is not None and out.winners == frozenset({A}) and out.ranking == (A, C, B)
     assert E.to_move(s) == frozenset()
 
 
 def test_shared_place_consumes_next_place_and_overall_tie_rules() -> None:
-    from engines.canterbury.engine import place_awards
+    from engines.canterbury.rules import place_awards
     assert place_awards([2, 2, 1], [3, 3, 0], [20, 10, 5]) == [20, 20, 5]
     assert place_awards([0, 0, 1], [3, 3, 0], [20, 10]) == [0, 0, 20]
     assert place_awards([1, 1, 1], [0, 0, 0], [15, 7, 3]) == [15, 15, 15]
@@ -481,14 +486,14 @@ def test_shared_place_consumes_next_place_and_overall_tie_rules() -> None:
     for co in ("red", "yellow", "blue"):
         s["companies"][co]["cubes"] = [0, 0]
     s["circle"] = [["pride"], []]
-    E._finish(s, [])
+    s["deaths"], s["stack"] = 5, []
     out = E.outcome(s)
     assert out is not None and out.winners == frozenset({A})
+    assert TX(out.reason) == "Ann wins with 50 coins on circle strength 1."
     s["circle"] = [[], []]
-    s["over"] = False
-    E._finish(s, [])
     out = E.outcome(s)
     assert out is not None and out.winners == frozenset({A, B})
+    assert TX(out.reason) == "Shared win: Ann and Bo with 50 coins."
 
 
 def test_game_ends_after_fifth_death_other_doomed_unresolved() -> None:
@@ -501,13 +506,14 @@ def test_game_ends_after_fifth_death_other_doomed_unresolved() -> None:
     s["doom_order"] = ["red", "yellow"]
     s["tokens"][A] = 1
     set_hand(s, A, ["sin-pride"] * 5)
-    s, ev = do(s, "choose sin-pride", "sin pride blue")
+    s, ev = do(s, "sin pride blue")
     s = finish_refill(s)
-    assert s["over"] and s["deaths"] == 5 and E.to_move(s) == frozenset()
+    assert E.outcome(s) is not None and s["deaths"] == 5 and E.to_move(s) == frozenset()
     assert s["road"][4] == [1, 0, 0]
     assert s["companies"]["yellow"]["pilgrim"] == "monk"  # not resolved
-    assert s["final"]["companies"]["yellow"] == [0, 15, 0]
-    assert s["final"]["tokens"][A] == 3
+    assert rules.final_scores(s)["companies"]["yellow"] == [0, 15, 0]
+    assert rules.final_scores(s)["tokens"][A] == 3
+    assert E.player_view(s, None)["final"] == {**rules.final_scores(s), "reason": E.outcome(s).reason.to_json()}
     assert E.legal_actions(s, A) == []
     with pytest.raises(GameOver):
         E.apply(s, A, {"type": "lastrites", "choice": "use"})
@@ -521,7 +527,7 @@ def test_death_tie_broken_by_sin_cards_in_hand() -> None:
     set_hand(s, A, ["sin-pride"] * 5)
     set_hand(s, B, ["sin-pride", "sin-pride", "pardon-envy"])
     set_hand(s, C, ["sin-pride", "pardon-envy", "pardon-envy"])
-    s, _ = do(s, "choose sin-pride", "sin pride blue")
+    s, _ = do(s, "sin pride blue")
     coins = list(s["coins"])
     s = finish_refill(s)  # A ends with 5 Sin cards, B 2, C 1
     assert s["road"][0] == [1, 0, 0]
@@ -538,7 +544,7 @@ def test_death_tie_still_tied_all_score_on_the_same_space() -> None:
     set_hand(s, A, ["sin-pride"] * 4 + ["pardon-envy"])
     set_hand(s, B, ["sin-pride"] * 3 + ["pardon-envy"])
     set_hand(s, C, ["sin-pride"] * 5)
-    s, _ = do(s, "choose sin-pride", "sin pride blue", "draw pardon-deck")
+    s, _ = do(s, "sin pride blue", "draw pardon-deck")
     s["decks"]["pardon"]["pardon-envy"] = s["decks"]["pardon"].get("pardon-envy", 0) + 1
     coins = list(s["coins"])
     s = reveal(s, "pardon-envy")  # A: 3 Sin + 2 Pardon, B: 3 Sin
@@ -554,7 +560,7 @@ def test_e11_st_felix_hairball() -> None:
     s = start(parson="greed")
     set_pilgrim(s, "red", "friar", up("sin-greed", "sin-greed", "death-red", "sin-pride"))
     set_hand(s, A, ["relic-felix", "sin-lust"])
-    s, _ = do(s, "choose relic-felix", "relic felix red greed")
+    s, _ = do(s, "relic felix red greed")
     red = s["companies"]["red"]
     assert [c["up"] for c in red["cards"]] == [False, False, False, True]
     assert red["cubes"] == [1, 0, 0]
@@ -568,7 +574,7 @@ def test_e12_st_bernard_collar() -> None:
     set_hand(s, A, ["relic-bernard"])
     set_hand(s, B, ["pardon-lust", "pardon-lust", "pardon-pride", "sin-greed", "sin-envy"])
     set_hand(s, C, ["pardon-pride", "sin-greed"])
-    s, ev = do(s, "choose relic-bernard", "relic bernard lust")
+    s, ev = do(s, "relic bernard lust")
     assert s["hands"][B] == ["sin-greed", "sin-envy", "pardon-pride"]
     assert s["hands"][C] == ["pardon-pride", "sin-greed"][::-1]
     assert s["discards"]["pardon"][-2:] == ["pardon-lust", "pardon-lust"]
@@ -582,10 +588,10 @@ def test_e13_st_vincent_and_st_hildegard() -> None:
     s["companies"]["blue"]["dead"] = [{"pilgrim": "knight", "cubes": [0, 0, 4]}]
     set_hand(s, A, ["relic-vincent", "relic-hildegard"])
     with pytest.raises(IllegalAction):
-        do(s, "choose relic-vincent", "relic vincent blue p2")
-    t, _ = do(s, "choose relic-vincent", "relic vincent blue p1")
+        do(s, "relic vincent blue p2")
+    t, _ = do(s, "relic vincent blue p1")
     assert t["companies"]["blue"]["cubes"] == [1, 1, 0]
-    t, _ = do(s, "choose relic-hildegard", "relic hildegard")
+    t, _ = do(s, "relic hildegard")
     assert t["coins"][A] == 8
 
 
@@ -593,9 +599,9 @@ def test_e14_st_benedict_scrambled_eggs() -> None:
     s = start()
     set_hand(s, A, ["relic-benedict", "sin-greed", "sin-wrath", "pardon-envy", "pardon-pride"])
     set_hand(s, B, ["sin-sloth", "sin-sloth", "pardon-greed", "pardon-lust", "relic-anselm"])
-    s, ev1 = do(s, "choose relic-benedict", "relic benedict p1 pardon")
+    s, ev1 = do(s, "relic benedict p1 pardon")
     assert E.to_move(s) == frozenset({CHANCE})
-    weights = E._chance_weights(s, s["stack"][-1])
+    weights = chance_weights(s)
     assert weights == [({"type": "steal", "card": "pardon-greed"}, 1), ({"type": "steal", "card": "pardon-lust"}, 1)]
     s2, ev2 = E.apply(s, CHANCE, {"type": "steal", "card": "pardon-greed"})
     assert len(s2["hands"][A]) == 5
@@ -604,12 +610,15 @@ def test_e14_st_benedict_scrambled_eggs() -> None:
     assert counts[A] == {"sin": 1, "pardon": 3, "relic": 0, "total": 4}
     assert counts[B] == {"sin": 3, "pardon": 1, "relic": 1, "total": 5}
     assert "sin-wrath" in s3["hands"][B] and "pardon-greed" in s3["hands"][A]
-    for e in list(ev1) + list(ev2) + list(ev3):
-        if e.visible(C):
-            assert "Greed" not in e.text and "Wrath" not in e.text
-    assert any(e.visible(A) and e.visible(B) and not e.visible(C) and "Greed" in e.text for e in ev2)
+    seen_by_c = " ".join(lines([*ev1, *ev2, *ev3], C))
+    assert "Greed" not in seen_by_c and "Wrath" not in seen_by_c
+    assert "St. Benedict: Ann takes a Pardon card from Bo." in seen_by_c
+    assert "Ann gives a card to Bo: a card was exchanged." in seen_by_c
+    for seat in (A, B):  # what the old private notes said is in each one's own log
+        assert "St. Benedict: Ann takes Pardon of Greed from Bo." in lines(ev2, seat)
+        assert "St. Benedict: Ann gives Wrath (Sin card) to Bo." in lines(ev3, seat)
     # naming Sin would have given sin-sloth for certain
-    u, _ = do(_benedict_start(), "choose relic-benedict", "relic benedict p1 sin")
+    u, _ = do(_benedict_start(), "relic benedict p1 sin")
     assert E.legal_actions(u, CHANCE) == [{"type": "steal", "card": "sin-sloth"}]
 
 
@@ -624,8 +633,7 @@ def test_e15_st_philip_move_before_followup() -> None:
     s = start(parson="wrath")
     set_pilgrim(s, "red", "friar", up("sin-greed", "sin-greed"))
     set_hand(s, A, ["relic-philip", "pardon-greed"])
-    s, _ = do(s, "choose relic-philip", "relic philip", "parson greed", "choose pardon-greed",
-              "pardon greed red")
+    s, _ = do(s, "relic philip", "parson greed", "pardon greed red")
     assert s["coins"][A] == 3 + 9
     assert s["parson"] == "lust"
     assert stage(s) == "t2"  # no second window
@@ -635,8 +643,7 @@ def test_e15_st_philip_move_after_followup() -> None:
     s = start(parson="wrath")
     set_pilgrim(s, "yellow", "miller", up("sin-wrath"))
     set_hand(s, A, ["relic-philip", "pardon-wrath"])
-    s, _ = do(s, "choose relic-philip", "relic philip", "parson later", "choose pardon-wrath",
-              "pardon wrath yellow")
+    s, _ = do(s, "relic philip", "parson later", "pardon wrath yellow")
     assert s["coins"][A] == 3 + 4
     assert s["parson"] == "sloth"
     assert {"type": "parson", "sin": "stay"} in E.legal_actions(s, A)
@@ -649,9 +656,9 @@ def test_e16_st_anselm_completes_the_circle() -> None:
     s["completions"] = [B]
     s["circle"][A] = ["pride", "greed", "lust", "envy", "gluttony", "wrath"]
     set_hand(s, A, ["relic-anselm"])
-    legal = [E.describe_action(s, a) for a in E._targets(s, "relic-anselm", None)]
+    legal = [E.describe_action(s, a) for a in effects.targets(s, "relic-anselm")]
     assert "relic anselm circle greed" not in legal and "relic anselm pilgrim red" in legal
-    s, _ = do(s, "choose relic-anselm", "relic anselm circle sloth")
+    s, _ = do(s, "relic anselm circle sloth")
     assert s["coins"][A] == 13 and s["centre"][A] == 1 and s["circle"][A] == []
     assert s["completions"] == [B, A]
 
@@ -661,11 +668,11 @@ def test_e17_st_jonah_snorkel() -> None:
     set_pilgrim(s, "red", "prioress", [("sin-envy", False), ("sin-envy", False), ("sin-greed", True),
                                        ("death-red", True), ("sin-wrath", True), ("sin-pride", False)])
     set_hand(s, A, ["relic-jonah", "sin-lust"])
-    s, _ = do(s, "choose relic-jonah", "company red", "relic jonah red sin-pride down")
+    s, _ = do(s, "relic jonah red sin-pride down")
     assert len(s["companies"]["red"]["cards"]) == 5
     assert s["discards"]["sin"][-1] == "sin-pride"
     assert stage(s) == "followup"
-    s, _ = do(s, "choose sin-lust", "sin lust red")
+    s, _ = do(s, "sin lust red")
     assert len(s["companies"]["red"]["cards"]) == 6 and not s["companies"]["red"]["doomed"]
 
 
@@ -673,9 +680,9 @@ def test_e17_jonah_does_not_undo_doom() -> None:
     s = start()
     set_pilgrim(s, "red", "prioress", up(*["sin-greed"] * 6))
     set_hand(s, A, ["relic-vitus", "sin-lust", "relic-jonah"])
-    s, _ = do(s, "choose relic-vitus", "relic vitus", "choose sin-lust", "sin lust red")
+    s, _ = do(s, "relic vitus", "sin lust red")
     assert s["companies"]["red"]["doomed"]
-    s, _ = do(s, "choose relic-jonah", "company red", "relic jonah red sin-greed up")
+    s, _ = do(s, "relic jonah red sin-greed up")
     assert len(s["companies"]["red"]["cards"]) == 6 and s["companies"]["red"]["doomed"]
     s = finish_refill(s)
     assert s["deaths"] == 1 and s["companies"]["red"]["dead"][0]["pilgrim"] == "prioress"
@@ -686,7 +693,7 @@ def test_e18_slot_refill_death_card_and_empty_deck() -> None:
     set_pilgrim(s, "yellow", "monk", up(*["sin-greed"] * 6))
     s["rows"]["sin"][1] = "sin-greed"
     set_hand(s, A, ["sin-pride", "sin-pride"])
-    s, _ = do(s, "choose sin-pride", "sin pride red")
+    s, _ = do(s, "sin pride red")
     s, _ = do(s, "draw sin-row:2")
     assert "sin-greed" in s["hands"][A]
     s = reveal(s, "death-yellow")
@@ -702,8 +709,8 @@ def test_e18_slot_refill_death_card_and_empty_deck() -> None:
     assert s["discards"]["pardon"] == []
     assert E.legal_actions(s, CHANCE) == [{"type": "reveal", "card": k} for k in
                                           ("pardon-pride", "pardon-lust", "pardon-wrath")]
-    assert dict(E._chance_weights(s, s["stack"][-1])[0][0]) == {"type": "reveal", "card": "pardon-pride"}
-    assert E._chance_weights(s, s["stack"][-1])[0][1] == 2
+    assert dict(chance_weights(s)[0][0]) == {"type": "reveal", "card": "pardon-pride"}
+    assert chance_weights(s)[0][1] == 2
 
 
 def test_empty_source_unavailable_and_slot_refilled_at_next_t2() -> None:
@@ -711,7 +718,7 @@ def test_empty_source_unavailable_and_slot_refilled_at_next_t2() -> None:
     s["decks"]["pardon"] = {}
     s["discards"]["pardon"] = []
     set_hand(s, A, ["sin-pride"])
-    s, _ = do(s, "choose sin-pride", "sin pride red")
+    s, _ = do(s, "sin pride red")
     srcs = [a["source"] for a in E.legal_actions(s, A)]
     assert "pardon-deck" not in srcs and "pardon-row:1" in srcs
     s, _ = do(s, "draw pardon-row:1")
@@ -720,7 +727,7 @@ def test_empty_source_unavailable_and_slot_refilled_at_next_t2() -> None:
     # the next T2 (B's turn) refills the empty slot first
     s = finish_refill(s)
     set_hand(s, B, ["sin-pride"] * 4)
-    s, _ = do(s, "choose sin-pride", "sin pride red")
+    s, _ = do(s, "sin pride red")
     assert E.to_move(s) == frozenset({CHANCE})
     s = reveal(s, "pardon-envy")
     assert s["rows"]["pardon"][0] == "pardon-envy"
@@ -732,7 +739,7 @@ def test_e19_st_wilgefortis_beard() -> None:
     set_pilgrim(s, "yellow", "miller", up("sin-pride", "sin-pride", "sin-pride"))
     set_hand(s, A, ["relic-wilgefortis"])
     circle = list(s["circle"][A])
-    s, _ = do(s, "choose relic-wilgefortis", "company red", "relic wilgefortis red sin-lust yellow")
+    s, _ = do(s, "relic wilgefortis red sin-lust yellow")
     assert [c["kind"] for c in s["companies"]["red"]["cards"]] == ["sin-greed"]
     assert len(s["companies"]["yellow"]["cards"]) == 4
     assert s["circle"][A] == circle and s["tokens"][A] == 0
@@ -744,7 +751,7 @@ def test_wilgefortis_doom_gives_token() -> None:
     set_pilgrim(s, "red", "friar", up("sin-greed", "death-red"))
     set_pilgrim(s, "yellow", "miller", up(*["sin-pride"] * 6))
     set_hand(s, A, ["relic-wilgefortis"])
-    s, _ = do(s, "choose relic-wilgefortis", "company red", "relic wilgefortis red death-red yellow")
+    s, _ = do(s, "relic wilgefortis red death-red yellow")
     assert s["companies"]["yellow"]["doomed"] and s["tokens"][A] == 1
 
 
@@ -752,10 +759,10 @@ def test_e20_st_nicholas_underpants() -> None:
     s = start(parson="greed")
     set_pilgrim(s, "blue", "knight", up("sin-greed"))
     set_hand(s, A, ["relic-nicholas", "pardon-pride"])
-    s, _ = do(s, "choose relic-nicholas", "relic nicholas blue")
+    s, _ = do(s, "relic nicholas blue")
     assert [c["kind"] for c in s["companies"]["blue"]["cards"]] == ["sin-greed", "relic-nicholas"]
     assert {"type": "done"} in E.legal_actions(s, A)
-    s, _ = do(s, "choose pardon-pride", "pardon pride blue")
+    s, _ = do(s, "pardon pride blue")
     assert s["coins"][A] == 4
     assert [c["up"] for c in s["companies"]["blue"]["cards"]] == [True, False]
     assert s["companies"]["blue"]["cubes"][A] == 1 and s["parson"] == "greed"
@@ -765,7 +772,7 @@ def test_nicholas_dooms_gives_token_and_goes_to_relic_discard_on_death() -> None
     s = start()
     set_pilgrim(s, "blue", "knight", up(*["sin-greed"] * 6), cubes=[0, 1, 0])
     set_hand(s, A, ["relic-nicholas"])
-    s, _ = do(s, "choose relic-nicholas", "relic nicholas blue")
+    s, _ = do(s, "relic nicholas blue")
     assert s["tokens"][A] == 1 and s["companies"]["blue"]["doomed"]
     s = finish_refill(s)
     assert s["discards"]["relic"] == ["relic-nicholas"]
@@ -774,11 +781,11 @@ def test_nicholas_dooms_gives_token_and_goes_to_relic_discard_on_death() -> None
 def test_e21_st_vitus_dancing_shoes() -> None:
     s = start()
     set_hand(s, A, ["relic-vitus", "relic-hildegard", "sin-envy", "pardon-greed", "pardon-wrath"])
-    s, _ = do(s, "choose relic-vitus", "relic vitus", "choose relic-hildegard", "relic hildegard")
+    s, _ = do(s, "relic vitus", "relic hildegard")
     assert s["coins"][A] == 8 and stage(s) == "vitus"
     t, _ = do(s, "done")
     assert stage(t) == "t2"
-    s, _ = do(s, "choose sin-envy", "sin envy blue")
+    s, _ = do(s, "sin envy blue")
     assert "envy" in s["circle"][A] and len(s["hands"][A]) == 2
     assert stage(s) == "t2"
     s = finish_refill(s)
@@ -789,7 +796,7 @@ def test_e22_st_isidore_eyeball() -> None:
     s = start()
     set_pilgrim(s, "red", "friar", up("sin-sloth"))
     set_hand(s, A, ["relic-isidore"])
-    s, _ = do(s, "choose relic-isidore", "relic isidore pardon")
+    s, _ = do(s, "relic isidore pardon")
     for k in ("pardon-lust", "pardon-lust", "pardon-sloth"):
         s = reveal(s, k)
     assert E.player_view(s, A)["isidore_drawn"] == ["pardon-lust", "pardon-lust", "pardon-sloth"]
@@ -799,14 +806,14 @@ def test_e22_st_isidore_eyeball() -> None:
     s, _ = do(s, "keep pardon-sloth")
     assert s["discards"]["pardon"][discards:] == ["pardon-lust", "pardon-lust"]
     assert s["hands"][A] == ["pardon-sloth"]
-    s, _ = do(s, "choose pardon-sloth", "pardon sloth red")
+    s, _ = do(s, "pardon sloth red")
     assert s["coins"][A] == 4
 
 
 def test_isidore_death_card_replaced() -> None:
     s = start()
     set_hand(s, A, ["relic-isidore"])
-    s, _ = do(s, "choose relic-isidore", "relic isidore sin")
+    s, _ = do(s, "relic isidore sin")
     s = reveal(s, "death-red")
     assert s["companies"]["red"]["cards"][-1]["kind"] == "death-red"
     for k in ("sin-greed", "sin-lust", "sin-envy"):
@@ -836,21 +843,27 @@ def test_timeouts_follow_digital_play_notes() -> None:
     set_pilgrim(s, "red", "friar", up("sin-greed", "sin-greed"))
     set_pilgrim(s, "yellow", "monk", up("sin-envy"))
     set_hand(s, A, ["pardon-envy", "pardon-greed", "sin-lust"])
-    assert E.timeout_action(s, A) == {"type": "choose", "card": "pardon-greed"}
-    s2, _ = do(s, "choose pardon-greed")
-    assert E.timeout_action(s2, A) == {"type": "pardon", "sin": "greed", "company": "red"}
+    assert E.timeout_action(s, A) == {"type": "pardon", "sin": "greed", "company": "red"}
     set_hand(s, A, ["sin-pride", "sin-lust"])
     s["circle"][A] = ["pride"]
-    assert E.timeout_action(s, A) == {"type": "choose", "card": "sin-lust"}
-    s3, _ = do(s, "choose sin-lust")
-    assert E.timeout_action(s3, A) == {"type": "sin", "sin": "lust", "company": "blue"}
-    s3, _ = do(s3, "sin lust blue")
+    assert E.timeout_action(s, A) == {"type": "sin", "sin": "lust", "company": "blue"}
+    s3, _ = do(s, "sin lust blue")
     assert E.timeout_action(s3, A) == {"type": "draw", "source": "sin-deck"}
     with pytest.raises(NotYourTurn):
         E.timeout_action(s3, B)
 
 
 # --------------------------------------------------------------------------- playouts
+
+
+def assert_tree_fits(tree: DecisionTree) -> None:
+    """Every step of the panel offers at most 25 options (one select page)."""
+    todo: list[tuple[int, ...]] = [()]
+    while todo:
+        path = todo.pop()
+        choices, _ = tree.node(path)
+        assert 0 < len(choices) <= 25, (path, len(choices))
+        todo += [(*path, c.step) for c in choices if c.step is not None]
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -871,9 +884,11 @@ def test_random_playouts_always_end(players: int, edition: str) -> None:
                 a = E.sample_chance(s, rng)
             else:
                 acts = E.legal_actions(s, seat)
-                assert 0 < len(acts) <= 40
+                assert acts
                 a = rng.choice(acts) if rng.random() < 0.7 else E.timeout_action(s, seat)
             if steps % 7 == 0:
+                if seat != CHANCE:  # every panel step fits one select page (25 options)
+                    assert_tree_fits(DecisionTree.of(E, s, seat))
                 for viewer in (None, *range(players)):
                     t = E.shuffle_hidden(s, viewer, rng)
                     assert E.player_view(t, viewer) == E.player_view(s, viewer)
@@ -893,12 +908,12 @@ def test_random_playouts_always_end(players: int, edition: str) -> None:
 def test_draw_is_private_and_public_twin_names_only_the_deck() -> None:
     s = start()
     set_hand(s, A, ["sin-pride"])
-    s, _ = do(s, "choose sin-pride", "sin pride red", "draw relic-deck")
+    s, _ = do(s, "sin pride red", "draw relic-deck")
     s2, ev = E.apply(s, CHANCE, {"type": "reveal", "card": "relic-jonah"})
     private = [e for e in ev if e.kind == "draw" and e.visible_to == frozenset({A})]
-    public = [e for e in ev if e.kind == "draw" and e.visible_to is None]
-    assert private and "Jonah" in private[0].text
-    assert public and "Jonah" not in public[0].text and "Relic deck" in public[0].text
+    public = [e for e in ev if e.kind == "draw_public" and e.visible_to is None]
+    assert private and TX.event(private[0]) == "You draw St. Jonah's Snorkel."
+    assert public and TX.event(public[0]) == "Ann draws a card from the Relic deck."
     assert E.player_view(s2, None)["hand_counts"][A] == {"sin": 0, "pardon": 0, "relic": 1, "total": 1}
 
 
@@ -906,9 +921,103 @@ def test_vincent_may_target_own_cube_and_back_undoes_selection() -> None:
     s = start()
     set_pilgrim(s, "red", "friar", [], cubes=[1, 0, 0])
     set_hand(s, A, ["relic-vincent"])
-    s, _ = do(s, "choose relic-vincent")
-    assert [E.describe_action(s, a) for a in E.legal_actions(s, A)] == ["relic vincent red p0", "back"]
-    t, _ = do(s, "back")
-    assert t["stack"][-1]["sel"] is None and t["hands"][A] == ["relic-vincent"]
+    assert [E.describe_action(s, a) for a in E.legal_actions(s, A)] == ["relic vincent red p0", "pass"] + [
+        "pass discard relic-vincent"]
+    # the taps of an old log (choose, back) only navigated: the state does not change
+    for tap in ({"type": "choose", "card": "relic-vincent"}, {"type": "back"}):
+        t, ev = E.apply(s, A, tap)
+        assert t == s and ev == ()
     s, _ = do(s, "relic vincent red p0")
     assert s["companies"]["red"]["cubes"] == [0, 0, 0]
+
+
+# --------------------------------------------------------------------------- panels, texts, old logs
+
+
+def test_panel_steps_card_then_target_and_pass_then_count() -> None:
+    """§11 Prompts: a hand card, then only its legal targets, each saying its effect; the
+    pass is a step of its own, then how many cards to discard."""
+    s = start(parson="greed")
+    set_pilgrim(s, "red", "friar", up("sin-greed", "sin-greed"))
+    set_hand(s, A, ["sin-lust", "sin-wrath", "pardon-greed", "pardon-envy", "relic-felix"])
+    tree = DecisionTree(E.legal_actions(s, A), [E.action_label(s, a) for a in E.legal_actions(s, A)],
+                        [None] * len(E.legal_actions(s, A)), [E.action_path(s, a) for a in E.legal_actions(s, A)])
+    root, _ = tree.node(())
+    assert [TX(c.label) for c in root] == [
+        "Play Lust (Sin card)", "Play Wrath (Sin card)",
+        "Pardon Greed on the Friar (red): 2 card(s) + Parson = 9 coins",  # a single target: no card step
+        "Felix: forgive Greed on the Friar (2 card(s))",
+        "Pass: pay 3 coin(s), discard cards, redraw"]
+    lust, _, pardon, felix, passing = root
+    assert pardon.action is not None and felix.action is not None and lust.step is not None
+    targets, trail = tree.node((lust.step,))
+    assert [TX(x) for x in trail] == ["Play Lust (Sin card)"]
+    assert [TX(c.label) for c in targets] == [f"Lust on the {p} ({co}, {n}/7) + Circle cube"
+                                              for p, co, n in (("Friar", "red", 3), ("Monk", "yellow", 1),
+                                                               ("Knight", "blue", 1))]
+    s["companies"]["yellow"]["cards"] = [{"kind": "sin-envy", "up": True}]
+    paths = {TX(E.action_label(s, a)): [TX(m) for m in E.action_path(s, a)] for a in E.legal_actions(s, A)}
+    assert paths["Felix: forgive Envy on the Monk (1 card(s))"] == [
+        "Play St. Felix's Hairball (pardon one sin on a pilgrim, no coins)", "The Monk (yellow)"]
+    counts, _ = tree.node((passing.step,))
+    assert [TX(c.label) for c in counts] == ["Discard nothing"] + [f"Discard {n} card(s)" for n in (1, 2, 3)]
+    threes, _ = tree.node((passing.step, counts[3].step))
+    assert len(threes) == 10 and TX(threes[0].label) == "Pass (pay 3): discard Lust, Wrath, Pardon of Greed"
+
+
+@pytest.mark.parametrize(("players", "edition", "seed"), [(2, "2021", 1), (3, "2011", 2), (3, "2021", 3)])
+def test_every_text_of_a_playout_is_in_the_catalog(players: int, edition: str, seed: int) -> None:
+    """Strict formatting of every event, prompt, label, hint, step and the end reason."""
+    tx = Texts("canterbury", ["Ann", "Bo", "Cy"][:players], strict=True)
+    rng = random.Random(seed)
+    s = E.new_game(players, seed, {"edition": edition})
+    kinds: set[str] = set()
+    while E.to_move(s):
+        seat = min(E.to_move(s))
+        if seat == CHANCE:
+            a = E.sample_chance(s, rng)
+        else:
+            assert tx(E.prompt(s, seat))
+            for act in E.legal_actions(s, seat):
+                assert 0 < len(tx(E.action_label(s, act))) <= 80
+                assert all(tx(step) for step in E.action_path(s, act))
+                assert E.action_hint(s, act) is None
+            a = rng.choice(E.legal_actions(s, seat))
+        s, events = E.apply(s, seat, a)
+        for e in events:
+            assert e.params is not None and "{" not in tx.event(e)
+            kinds.add(e.kind)
+        view = E.player_view(s, None)
+        if view["final"]:
+            assert tx(view["final"]["reason"]) == tx(E.outcome(s).reason)
+    assert {"turn", "sin", "draw", "draw_public", "final", "final_row"} <= kinds
+    out = E.outcome(s)
+    assert out is not None and any(tx.name(w) in tx(out.reason) for w in out.winners)
+
+
+def test_old_tap_logs_replay_like_whole_moves() -> None:
+    """Logs of state_version 1 tapped a card play in steps; they still apply, with the
+    same result as the whole move (a pass with discards; a relic with a pilgrim step)."""
+    s = _e8()
+    taps = [{"type": "pass"}, {"type": "discard", "card": "pardon-pride"}, {"type": "back"},
+            {"type": "choose", "card": "sin-greed"}, {"type": "back"}, {"type": "pass"},
+            {"type": "discard", "card": "sin-wrath"}, {"type": "discard", "card": "pardon-pride"},
+            {"type": "confirm"}]
+    old = s
+    for tap in taps:
+        old, _ = E.apply(old, A, tap)
+    new, _ = do(s, "pass discard pardon-pride,sin-wrath")
+    assert old["hands"] == new["hands"] and old["coins"] == new["coins"] == [1, 3, 3]
+    assert old["discards"]["sin"] == new["discards"]["sin"] and old["stack"] == new["stack"]
+    with pytest.raises(IllegalAction):  # a discard needs a pass begun
+        E.apply(s, A, {"type": "discard", "card": "sin-greed"})
+    with pytest.raises(IllegalAction):  # a card not in hand
+        E.apply(s, A, {"type": "choose", "card": "relic-jonah"})
+    t = start()
+    set_pilgrim(t, "red", "friar", up("sin-greed", "sin-lust"))
+    set_hand(t, A, ["relic-wilgefortis"])
+    for tap in ({"type": "choose", "card": "relic-wilgefortis"}, {"type": "company", "company": "red"}):
+        t, _ = E.apply(t, A, tap)
+    t, _ = E.apply(t, A, {"type": "relic", "relic": "wilgefortis", "company": "red", "card": "sin-lust",
+                         "to": "yellow"})
+    assert [c["kind"] for c in t["companies"]["yellow"]["cards"]][-1] == "sin-lust"

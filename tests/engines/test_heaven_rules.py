@@ -1,4 +1,5 @@
-"""Rule tests for The Way to Heaven (spec heaven §10 worked examples E1–E34 plus errors)."""
+"""Rule tests for The Way to Heaven (docs/rules/heaven.md §10 worked examples E1–E34 plus
+errors, the host hooks, the texts and the replay of state_version 1 logs)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,17 @@ from typing import Any
 
 import pytest
 
-from engines.base import CHANCE, GameOver, IllegalAction, InvalidOptions, NotYourTurn
+from bot.text import Texts
+from engines.base import CHANCE, GameOver, IllegalAction, InvalidOptions, Msg, NotYourTurn
+from engines.decisions import DecisionTree
 from engines.heaven.data import CARD_IDS, CARDS
+from engines.heaven.effects import card_plans
 from engines.heaven.engine import HeavenEngine
-from engines.heaven.rules_core import card_plans, faction
+from engines.heaven.rules import active, faction
 
 E = HeavenEngine()
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"]
+TX = Texts("heaven", NAMES, strict=True)
 
 BY_LABEL: dict[str, list[str]] = {}
 for _c in CARDS.values():
@@ -48,7 +54,7 @@ def make(
     st["hands"] = [[take(x) for x in h] for h in hands]
     st["discard"] = [take(x) for x in (discard or [])]
     st["deck"] = sorted(take(x) for x in deck) if deck is not None else sorted(set(CARD_IDS) - used)
-    st.update(phase="play", chance=None, start=0, round=1, turn_index=active, active=active, stage="action",
+    st.update(phase="play", chance=None, start=0, round=1, turn_index=active, stage="action",
               positions=list(positions or [0] * n))
     return st
 
@@ -72,25 +78,44 @@ def act(st: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]
     return new
 
 
-def use(st: dict[str, Any], label: str, *picks: tuple[str, Any]) -> dict[str, Any]:
-    """Active player USEs hand card ``label`` with the given (key, value) picks."""
-    a = st["active"]
-    st = act(st, a, {"type": "use", "card": find(st, label)})
+def plan_of(st: dict[str, Any], picks: tuple[tuple[str, Any], ...]) -> list[list[Any]]:
+    """A USE's plan from (key, value) picks with cards written as labels."""
+    plan: list[list[Any]] = []
     for key, value in picks:
         if key in ("take", "card"):
             value = find(st, value)
         elif key in ("mine", "theirs"):
             value = [find(st, v) for v in value]
-        st = act(st, a, {"type": "pick", "key": key, "value": value})
-    return st
+        plan.append([key, value])
+    return plan
+
+
+def use(st: dict[str, Any], label: str, *picks: tuple[str, Any]) -> dict[str, Any]:
+    """Active player USEs hand card ``label`` with the whole declaration ``picks``."""
+    return act(st, seat_of(st), {"type": "use", "card": find(st, label), "plan": plan_of(st, picks)})
+
+
+def seat_of(st: dict[str, Any]) -> int:
+    a = active(st)
+    assert a is not None
+    return a
+
+
+def options_after(st: dict[str, Any], label: str, *picks: tuple[str, Any]) -> list[Any]:
+    """The values the next parameter of a USE of ``label`` may take after ``picks``, read
+    from the legal actions (in their order)."""
+    card, prefix = find(st, label), plan_of(st, picks)
+    out: list[Any] = []
+    for a in E.legal_actions(st, seat_of(st)):
+        plan = a.get("plan") or []
+        if a["type"] == "use" and a["card"] == card and plan[: len(prefix)] == prefix and len(plan) > len(prefix):
+            if plan[len(prefix)][1] not in out:
+                out.append(plan[len(prefix)][1])
+    return out
 
 
 def usable(st: dict[str, Any], seat: int, label: str) -> bool:
     return bool(card_plans(st, seat, find(st, label)))
-
-
-def next_options(st: dict[str, Any]) -> list[Any]:
-    return [a["value"] for a in E.legal_actions(st, st["active"]) if a["type"] == "pick"]
 
 
 def draw(st: dict[str, Any], label: str) -> dict[str, Any]:
@@ -177,16 +202,14 @@ def test_e3_lock_blocks_faction_cards_and_arrogance_judges_after_removal() -> No
     st = _e3_state(["Miracle R1", "Mercy B1", "Grace G2"])
     assert not usable(st, 0, "Sacrifice B1")
     assert usable(st, 0, "Grace R2")
-    st2 = act(st, 0, {"type": "use", "card": find(st, "Arrogance R2")})
-    takes = next_options(st2)
+    takes = options_after(st, "Arrogance R2")
     assert find(st, "Miracle R1") not in takes
     assert find(st, "Grace G2") in takes
-    st3 = act(st2, 0, {"type": "pick", "key": "take", "value": find(st, "Grace G2")})
+    st3 = use(st, "Arrogance R2", ("take", "Grace G2"))
     assert E.to_move(st3) == frozenset({1}) and st3["stage"] == "react"
     # variant: B drops to no faction once Miracle is removed, the lock lifts
     st = _e3_state(["Miracle R1", "Grace G2", "Greed B1"])
-    st2 = act(st, 0, {"type": "use", "card": find(st, "Arrogance R2")})
-    assert find(st, "Miracle R1") in next_options(st2)
+    assert find(st, "Miracle R1") in options_after(st, "Arrogance R2")
 
 
 def test_e4_action_legality() -> None:
@@ -197,13 +220,15 @@ def test_e4_action_legality() -> None:
     with pytest.raises(IllegalAction):
         E.apply(st, 0, {"type": "add", "card": find(st, "Guardian B3")})
     assert {"type": "discard", "card": find(st, "Paradise W3")} in E.legal_actions(st, 0)
-    assert {"type": "use", "card": find(st, "Paradise W3")} not in E.legal_actions(st, 0)
-    st["active"] = st["turn_index"] = 1
+    assert not [a for a in E.legal_actions(st, 0) if a["type"] == "use"]
+    st["turn_index"] = 1
     types = {a["type"] for a in E.legal_actions(st, 1)}
     assert types == {"pass", "add", "discard"}
     with pytest.raises(IllegalAction):
-        E.apply(st, 1, {"type": "use", "card": find(st, "Guardian R2")})
-    st["active"] = st["turn_index"] = 2
+        E.apply(st, 1, {"type": "use", "card": find(st, "Guardian R2"), "plan": []})
+    with pytest.raises(IllegalAction):
+        E.apply(st, 1, {"type": "use", "card": find(st, "Guardian R2")})  # nor as a version-1 step
+    st["turn_index"] = 2
     assert E.legal_actions(st, 2) == [{"type": "pass"}]
 
 
@@ -362,8 +387,7 @@ def _e18(b_public: list[str], b_hand: list[str]) -> dict[str, Any]:
 
 def test_e18_destruction() -> None:
     st = _e18(["Mercy R1", "Grace B2"], ["Law R1"])
-    st2 = act(st, 2, {"type": "use", "card": find(st, "Destruction B2")})
-    assert 1 not in next_options(st2)
+    assert options_after(st, "Destruction B2") == [0]  # B holds 3 cards, A 4
     st = _e18(["Mercy R1", "Grace B2", "Holiness G1"], ["Law R1", "Greed B1"])
     st = use(st, "Destruction B2", ("target", 1), ("card", "Mercy R1"))
     assert E.to_move(st) == frozenset({1})
@@ -399,8 +423,8 @@ def test_e19_cruelty_and_guardian() -> None:
 
 def _finish_turn(st: dict[str, Any]) -> dict[str, Any]:
     """Play out the rest of the current turn: stay, lose first, keep none, no draw."""
-    a = st["active"]
-    while E.to_move(st) == frozenset({a}) and st["active"] == a and st["stage"] != "action":
+    a = active(st)
+    while E.to_move(st) == frozenset({a}) and active(st) == a and st["stage"] != "action":
         stage = st["stage"]
         choice = {"advance": {"type": "stay"}, "draw_offer": {"type": "no_draw"}}.get(stage)
         st = act(st, a, choice or E.legal_actions(st, a)[0])
@@ -415,22 +439,22 @@ def test_e20_pride_skips_whole_turns_and_stacks() -> None:
     st = act(st, 0, {"type": "allow"})
     assert st["skips"][0] == 1
     st = _finish_turn(st)
-    assert st["active"] == 3
+    assert active(st) == 3
     st2 = act(st, 3, {"type": "pass"})
     st2 = _finish_turn(st2)
-    assert st2["active"] == 4
+    assert active(st2) == 4
     st2 = _finish_turn(act(st2, 4, {"type": "pass"}))
-    assert st2["active"] == 1 and st2["skips"][0] == 0 and st2["round"] == 2
+    assert active(st2) == 1 and st2["skips"][0] == 0 and st2["round"] == 2
     # D also Prides A: two turns skipped
     st3 = use(st, "Pride G1", ("target", 0))
     st3 = _finish_turn(act(st3, 0, {"type": "allow"}))
     assert st3["skips"][0] == 2
     st3 = _finish_turn(act(st3, 4, {"type": "pass"}))
-    assert st3["active"] == 1 and st3["skips"][0] == 1
+    assert active(st3) == 1 and st3["skips"][0] == 1
     for s in (1, 2, 3, 4):
-        assert st3["active"] == s
+        assert active(st3) == s
         st3 = _finish_turn(act(st3, s, {"type": "pass"}))
-    assert st3["active"] == 1 and st3["skips"][0] == 0 and st3["round"] == 3
+    assert active(st3) == 1 and st3["skips"][0] == 0 and st3["round"] == 3
 
 
 def _e21() -> dict[str, Any]:
@@ -458,8 +482,7 @@ def test_e21_arrogance_borrows_sacrifice() -> None:
 def test_e22_arrogance_refused_cards() -> None:
     st = make([["Wrath R3", "Pride R1"], ["Holiness G1", "Arrogance B2", "Paradise W3"], ["Guardian R2"],
                ["Greed G1", "Law B1"]], [["Arrogance R2"], [], [], []])
-    st2 = act(st, 0, {"type": "use", "card": find(st, "Arrogance R2")})
-    takes = next_options(st2)
+    takes = options_after(st, "Arrogance R2")
     for bad in ("Holiness G1", "Arrogance B2", "Paradise W3", "Guardian R2"):
         assert find(st, bad) not in takes
     assert find(st, "Greed G1") not in takes  # greed: sinners are not the minority
@@ -482,7 +505,7 @@ def test_e23_grace_cap() -> None:
     assert E.timeout_action(st, 0) == {"type": "keep", "cards": st["buffer"][:2]}
     st = act(st, 0, {"type": "keep", "cards": [find(st, "Law B1"), find(st, "Mercy R1")]})
     assert labels(st["hands"][0]) == ["Pride R1", "Law B1", "Mercy R1"]
-    assert st["stage"] != "draw_offer" and st["active"] == 1
+    assert st["stage"] != "draw_offer" and active(st) == 1
     st = start("none")
     assert max(len(a["cards"]) for a in E.legal_actions(st, 0)) == 4
     st = act(st, 0, {"type": "keep", "cards": list(st["buffer"])})
@@ -494,9 +517,9 @@ def test_e24_holiness() -> None:
     assert not usable(st, 0, "Holiness R1")
     st = make([["Guardian R2", "Guardian B3", "Repentance G2"], ["Greed B1"], [], []],
               [["Holiness R1"], [], [], []], positions=[4, 0, 0, 0])
-    st2 = act(st, 0, {"type": "use", "card": find(st, "Holiness R1")})
-    assert "mercy" not in next_options(st2)  # nS = nN
-    st2 = act(st2, 0, {"type": "pick", "key": "copy", "value": "sacrifice"})
+    assert "mercy" not in options_after(st, "Holiness R1")  # nS = nN
+    assert "sacrifice" in options_after(st, "Holiness R1")
+    st2 = use(st, "Holiness R1", ("copy", "sacrifice"))
     assert st2["stage"] == "advance"
     st2 = act(st2, 0, {"type": "advance"})
     assert st2["positions"][0] == 5 and st2["stage"] == "sac_discard"
@@ -547,15 +570,14 @@ def test_e28_wrath_refill() -> None:
     assert labels(st["public"][0]) == ["Hypocrisy R2", "Cruelty G2", "Repentance G2"]
     assert labels(st["hands"][0]) == ["Pride R1", "Greed B1", "Law R1"]
     assert faction(st["public"][0]) == "sinner"
-    assert st["positions"][0] == 0 and st["active"] == 1  # no combination, hand 3: turn over
+    assert st["positions"][0] == 0 and active(st) == 1  # no combination, hand 3: turn over
 
 
 def test_e29_hypocrisy_one_for_one() -> None:
     st = make([["Grace R2", "Mercy B1", "Holiness G1"], ["Wrath B3", "Pride R1", "Cruelty G2"], ["Law R1"], []],
               [["Hypocrisy R2"], [], [], []])
-    st2 = act(st, 0, {"type": "use", "card": find(st, "Hypocrisy R2")})
-    st2 = act(st2, 0, {"type": "pick", "key": "k", "value": 2})
-    assert 2 not in next_options(st2) and 1 in next_options(st2)
+    assert options_after(st, "Hypocrisy R2", ("k", 2)) == [1]  # C has only 1 public card
+    assert options_after(st, "Hypocrisy R2", ("k", 1)) == [1, 2]
     st = use(st, "Hypocrisy R2", ("k", 1), ("target", 1), ("mine", ["Mercy B1"]), ("theirs", ["Wrath B3"]))
     st = act(st, 1, {"type": "allow"})
     assert labels(st["public"][0]) == ["Grace R2", "Wrath B3", "Holiness G1"]
@@ -603,13 +625,15 @@ def test_e34_end_of_round_single_winner_and_round_limit() -> None:
     st["public"][1], st["public"][2] = st["public"][2], st["public"][1]
     st = act(st, 2, {"type": "pass"})
     assert st["positions"][2] == 6 and E.outcome(st) is None
-    assert st["active"] == 3
+    assert active(st) == 3
     st = _finish_turn(act(st, 3, {"type": "pass"}))
-    assert st["active"] == 0 and E.outcome(st) is None
+    assert active(st) == 0 and E.outcome(st) is None
     st = _finish_turn(act(st, 0, {"type": "pass"}))
     out = E.outcome(st)
     assert out is not None and out.winners == frozenset({2}) and E.to_move(st) == frozenset()
-    assert out.reason == "{p2} wins: reached the Gate of Heaven."
+    assert out.reason == Msg("reason.gate_one", {"winners": {"seats": [2]}})
+    assert TX(out.reason) == "Cy wins: reached the Gate of Heaven."
+    assert E.player_view(st, None)["end_reason"] == out.reason.to_json()
     with pytest.raises(GameOver):
         E.apply(st, 1, {"type": "pass"})
     # round limit variant
@@ -618,6 +642,7 @@ def test_e34_end_of_round_single_winner_and_round_limit() -> None:
     st = _finish_turn(act(st, 0, {"type": "pass"}))
     out = E.outcome(st)
     assert out is not None and out.winners == frozenset({1, 2})
+    assert TX(out.reason) == "Bo and Cy share the win: stand furthest along (space 5) after the round limit."
 
 
 def test_gate_entry_on_last_seat_ends_at_once() -> None:
@@ -646,15 +671,32 @@ def test_errors_not_your_turn_illegal_and_bad_chance() -> None:
         E.apply(st, CHANCE, {"type": "draw", "card": find(st, "Mercy R1")})  # in a hand, not the pile
 
 
-def test_use_flow_can_be_cancelled_and_timeout_passes() -> None:
+def test_version_1_use_steps_still_apply_cancel_and_time_out() -> None:
+    """A log written under state_version 1 declared a USE in steps (use, pick…, cancel):
+    they still apply, to the same state as today's whole USE (docs/rules/heaven.md D21)."""
     st = _e18(["Mercy R1", "Grace B2", "Holiness G1"], ["Law R1", "Greed B1"])
+    legal = E.legal_actions(st, 2)
+    assert {"type": "use", "card": find(st, "Destruction B2")} not in legal          # never offered
+    assert not [a for a in legal if a["type"] in ("pick", "cancel")]
     st2 = act(st, 2, {"type": "use", "card": find(st, "Destruction B2")})
-    assert {"type": "cancel"} in E.legal_actions(st2, 2)
+    assert st2["build"] == {"card": find(st, "Destruction B2"), "chosen": []} and st2["stage"] == "action"
     back = act(st2, 2, {"type": "cancel"})
-    assert back["stage"] == "action" and find(back, "Destruction B2") in back["hands"][2]
+    assert back["build"] is None and find(back, "Destruction B2") in back["hands"][2]
     assert E.timeout_action(st2, 2) == {"type": "pass"}
     passed = act(st2, 2, {"type": "pass"})
-    assert find(passed, "Destruction B2") in passed["hands"][2]
+    assert find(passed, "Destruction B2") in passed["hands"][2] and passed["build"] is None
+    with pytest.raises(IllegalAction):                                                 # D holds no card
+        E.apply(st2, 2, {"type": "pick", "key": "target", "value": 3})
+    st3 = act(st2, 2, {"type": "pick", "key": "target", "value": 1})
+    assert st3["stage"] == "action" and st3["build"]["chosen"] == [["target", 1]]
+    st3 = act(st3, 2, {"type": "pick", "key": "card", "value": find(st, "Mercy R1")})
+    whole, events = E.apply(st, 2, {"type": "use", "card": find(st, "Destruction B2"),
+                                    "plan": [["target", 1], ["card", find(st, "Mercy R1")]]})
+    assert st3 == whole and st3["stage"] == "react" and E.to_move(st3) == frozenset({1})
+    assert [e.kind for e in events] == ["use"]
+    assert TX.event(events[0]) == "Cy uses Destruction B2: target Bo, remove Mercy R1."
+    with pytest.raises(IllegalAction):
+        E.apply(st, 2, {"type": "cancel"})                                             # nothing to cancel
 
 
 def test_public_view_hides_hands_and_deck() -> None:
@@ -679,11 +721,10 @@ def _chain_state() -> dict[str, Any]:
 
 def test_arrogance_chain_opens_owner_then_target_windows() -> None:
     st = _chain_state()
-    st2 = use(st, "Arrogance R2", ("take", "Ignorance R1"))
-    assert "arrogance" not in next_options(st2) and "ignorance" not in next_options(st2)
-    st2 = act(st2, 0, {"type": "pick", "key": "copy", "value": "destruction"})
-    st2 = act(st2, 0, {"type": "pick", "key": "target", "value": 2})
-    st2 = act(st2, 0, {"type": "pick", "key": "card", "value": find(st, "Mercy R1")})
+    copies = options_after(st, "Arrogance R2", ("take", "Ignorance R1"))
+    assert "arrogance" not in copies and "ignorance" not in copies and "destruction" in copies
+    st2 = use(st, "Arrogance R2", ("take", "Ignorance R1"), ("copy", "destruction"), ("target", 2),
+              ("card", "Mercy R1"))
     assert E.to_move(st2) == frozenset({1})
     st2 = act(st2, 1, {"type": "allow"})
     assert find(st2, "Ignorance R1") in st2["discard"]
@@ -728,18 +769,21 @@ def test_shepherd_borrow_scope_one() -> None:
     st = make([["Holiness R1", "Grace B2", "Miracle G1"], ["Grace R2", "Guardian B3"], ["Holiness B1", "Grace G2"],
                ["Wrath R3"], []], [["Shepherd R1"], [], [], [], []], positions=[1, 0, 0, 0, 0],
               options={"borrow_scope": "one"})
-    st2 = act(st, 0, {"type": "use", "card": find(st, "Shepherd R1")})
-    assert next_options(st2) == [1, 2]
-    st2 = act(st2, 0, {"type": "pick", "key": "borrow", "value": 1})
+    assert options_after(st, "Shepherd R1") == [1, 2]
+    st2 = use(st, "Shepherd R1", ("borrow", 1))
     assert st2["turn"]["borrowed"] == 5 and st2["stage"] != "advance"
 
 
 def test_public_view_during_reaction_window() -> None:
     st = use(_e19(3), "Cruelty R2", ("target", 1))
     view = E.player_view(st, None)
-    assert view["reacting"] == 1 and view["stage"] == "react" and "Cruelty" in view["declared"]
+    assert view["reacting"] == 1 and view["stage"] == "react"
+    assert view["declared"] == Msg("use.plan", {"card": {"msg": "card", "params": {
+        "name": {"term": "card.cruelty"}, "code": "R2"}}, "details": [
+        {"msg": "use.target", "params": {"seat": {"seat": 1}}}]}).to_json()
+    assert TX(view["declared"]) == "Cruelty R2: target Bo"
     assert "Guardian" not in str(view)
-    assert E.prompt(st, 1).startswith("C attacks B")
+    assert TX(E.prompt(st, 1)).startswith("Cy attacks Bo")
 
 
 # --------------------------------------------------------------------------- host hooks: preferences, timeouts
@@ -818,31 +862,72 @@ def test_timeout_seconds_reaction_and_turn_options() -> None:
     assert E.timeout_seconds(split, frozenset({0, 1, 2, 3}), 600) == 3 * 3600
 
 
-def test_build_prompt_never_names_the_hand_card() -> None:
-    st = use(_e19(3), "Cruelty R2")
-    assert st["stage"] == "build"
-    prompt = E.prompt(st, 2)
-    assert "Cruelty" not in prompt and "R2" not in prompt and "finish the Use" in prompt
-    cancel = E.legal_actions(st, 2)[-2]
-    assert cancel == {"type": "cancel"} and E.action_label(st, cancel) == "Back: do not use Cruelty R2"
+def test_a_use_is_one_action_whose_steps_are_the_card_then_its_parameters() -> None:
+    """§11 USE flows (kind → target → cards): the Play panel walks ``action_path`` steps
+    (engines/decisions.py); nothing is applied, so no hand card shows, until the whole
+    declaration is chosen; the prompt never names a hand card."""
+    st = make([["Grace R2", "Mercy B1", "Holiness G1"], ["Wrath B3", "Pride R1", "Cruelty G2"],
+               ["Law R1", "Wrath G3"], ["Greed B1", "Greed G1"]],
+              [["Hypocrisy R2", "Cruelty R2", "Law B1"], [], [], []])
+    uses = [a for a in E.legal_actions(st, 0) if a["type"] == "use"]
+    assert len(uses) == 3 * (3 + 2 + 2) + 3 * (3 + 1 + 1)             # k=1, k=2 with B, C, D; no Cruelty, Law
+    tree = DecisionTree.of(E, st, 0)
+    root, _ = tree.node(())
+    labels_ = [TX(c.label) for c in root]
+    assert labels_[:2] == ["Pass (do nothing)", "Replace with Hypocrisy R2"]
+    assert "Use Hypocrisy R2" in labels_ and not any("Cruelty R2" in x and "Use" in x for x in labels_)
+    step = next(c for c in root if TX(c.label) == "Use Hypocrisy R2")
+    assert step.step is not None and step.size == len(uses)
+    swaps, trail = tree.node((step.step,))
+    assert [TX(c.label) for c in swaps] == ["Swap 1 card each way", "Swap 2 cards each way"]
+    assert [TX(t) for t in trail] == ["Use Hypocrisy R2"]
+    targets, _ = tree.node((step.step, 1))
+    assert [TX(c.label) for c in targets] == ["Target Bo (space 0)", "Target Cy (space 0)", "Target Di (space 0)"]
+    gives, _ = tree.node((step.step, 1, 1))                                     # Cy: 2 public cards
+    assert [TX(c.label) for c in gives] == ["Give your Grace R2 + Mercy B1", "Give your Grace R2 + Holiness G1",
+                                            "Give your Mercy B1 + Holiness G1"]
+    assert gives[0].action is not None                                          # one action each: no 4th step
+    whole = tree.actions[gives[0].action]
+    assert TX(E.action_label(st, whole)) == "Use Hypocrisy R2: target Cy, give R2+B1, get R1+G3"
+    assert E.describe_action(st, whole) == f"use {whole['card']} k 2 target C mine {'+'.join(whole['plan'][2][1])} " \
+        f"theirs {'+'.join(whole['plan'][3][1])}"
+    assert E.parse_action(st, 0, E.describe_action(st, whole)) == whole
+    prompt = TX(E.prompt(st, 0))
+    assert prompt == "Round 1: choose your action (pass, add, replace, use or discard)."
+    # a chain opens one step for the whole chain, and no path is deeper than the shared limit
+    chain = _chain_state()
+    paths = [E.action_path(chain, a) for a in E.legal_actions(chain, 0) if a["type"] == "use"]
+    assert max(len(p) for p in paths) == 4
+    assert [TX(m) for m in paths[0]] == ["Use Arrogance R2", "Take your public Wrath R3"]
+    deepest = next(p for p in paths if len(p) == 4)
+    assert [TX(m) for m in deepest] == ["Use Arrogance R2", "Take Bo's public Ignorance R1 → copy Hypocrisy",
+                                        "Swap 1 card each way", "Target Bo (space 0)"]
 
 
 def test_reaction_prompt_names_attacker_and_target() -> None:
     st = use(_e19(3), "Cruelty R2", ("target", 1))
-    assert E.prompt(st, 1) == ("C attacks B (Cruelty R2: target B): B may guard with a Guardian from hand, "
-                               "or allow it.")
+    assert E.prompt(st, 1) == Msg("prompt.react", {
+        "attacker": {"seat": 2}, "target": {"seat": 1},
+        "use": {"msg": "use.plan", "params": {"card": {"msg": "card", "params": {
+            "name": {"term": "card.cruelty"}, "code": "R2"}}, "details": [
+            {"msg": "use.target", "params": {"seat": {"seat": 1}}}]}}})
+    assert TX(E.prompt(st, 1)) == "Cy attacks Bo (Cruelty R2: target Bo): Bo may guard with a Guardian from hand, " \
+        "or allow it."
+    assert [TX(E.action_label(st, a)) for a in E.legal_actions(st, 1)] == ["GUARD with Guardian R2 (then draw 1)",
+                                                                           "ALLOW (no defence)"]
 
 
 def test_split_labels_carry_faction_sum_and_first_space_hint() -> None:
     st = make([[], [], [], []], [["Guardian R2", "Guardian B3", "Repentance G2", "Wrath R3", "Greed B1",
                                   "Law G1"], [], [], []])
-    st.update(phase="split", stage=None, active=None, split=[None] * 4)
+    st.update(phase="split", stage=None, split=[None] * 4)
     acts = E.legal_actions(st, 0)
-    first = E.action_label(st, acts[0])
-    assert first == "Guardian R2 + Guardian B3 + Repentance G2 — saint · sum 7 · space 1 ✓"
-    labels_ = [E.action_label(st, a) for a in acts]
-    assert "Wrath R3 + Greed B1 + Law G1 — sinner · sum 5 · space 1 ✗" in labels_
-    assert all(len(x) <= 80 for x in labels_)
+    assert TX(E.action_label(st, acts[0])) == "Guardian R2 + Guardian B3 + Repentance G2"
+    assert TX(E.action_hint(st, acts[0])) == "saint · sum 7 · space 1 ✓"
+    shown = [(TX(E.action_label(st, a)), TX(E.action_hint(st, a))) for a in acts]
+    assert ("Wrath R3 + Greed B1 + Law G1", "sinner · sum 5 · space 1 ✗") in shown
+    assert ("Guardian R2 + Wrath R3 + Greed B1", "sinner · sum 6 · space 1 ✗") in shown
+    assert all(len(x) <= 80 for x, _ in shown)
 
 
 def test_refill_labels_carry_the_resulting_faction_and_test() -> None:
@@ -852,4 +937,75 @@ def test_refill_labels_carry_the_resulting_faction_and_test() -> None:
     for x in ("Cruelty G2", "Greed B1", "Repentance G2", "Law R1"):
         st = draw(st, x)
     chosen = {"type": "assign", "public": [find(st, "Cruelty G2"), find(st, "Repentance G2")]}
-    assert E.action_label(st, chosen) == "Cruelty G2 + Repentance G2 — sinner · sum 6 · space 1 ✗"
+    assert chosen in E.legal_actions(st, 0)
+    assert TX(E.action_label(st, chosen)) == "Cruelty G2 + Repentance G2"
+    assert TX(E.action_hint(st, chosen)) == "sinner · sum 6 · space 1 ✗"
+    assert TX(E.prompt(st, 0)) == ("Refill: choose which 2 of your new cards go to your public set "
+                                   "(the rest go to your hand).")
+
+
+# --------------------------------------------------------------------------- texts
+
+
+def _strings(obj: Any) -> list[str]:
+    if isinstance(obj, str):
+        return [obj]
+    if isinstance(obj, dict):
+        return [s for k, v in obj.items() for s in (k, *_strings(v))]
+    if isinstance(obj, list):
+        return [s for v in obj for s in _strings(v)]
+    return []
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), [
+    (4, 1, {"round_limit": 12}),
+    (5, 2, {"board_side": "advanced", "borrow_scope": "one", "round_limit": 10}),
+    (6, 3, {"grace_cap": "none", "x3_mode": "sum_only", "guardian_scope": "sinner_attacker", "round_limit": 10}),
+])
+def test_every_message_formats_with_the_catalog_in_seeded_playouts(players: int, seed: int,
+                                                                   options: dict[str, Any]) -> None:
+    """Every event, prompt, label, hint, menu step, end reason and view message of random
+    games formats with ``bot/text/en/heaven.toml`` (strict: a missing key or parameter
+    raises); events are kind + parameters only; no state holds a sentence."""
+    tx = Texts("heaven", NAMES[:players], strict=True)
+    rng = random.Random(seed)
+    st = E.new_game(players, seed, options)
+    kinds: set[str] = set()
+    while E.to_move(st):
+        seat = rng.choice(sorted(E.to_move(st)))
+        if seat == CHANCE:
+            action = E.sample_chance(st, rng)
+        else:
+            assert tx(E.prompt(st, seat))
+            actions = E.legal_actions(st, seat)
+            for a in actions:
+                assert tx(E.action_label(st, a))
+                hint = E.action_hint(st, a)
+                assert hint is None or tx(hint)
+                assert all(tx(step) for step in E.action_path(st, a))
+            action = rng.choice(list(actions))
+        st, events = E.apply(st, seat, action)
+        for e in events:
+            assert e.params is not None and e.text == "" and not e.data
+            assert tx.event(e.to_json())
+            kinds.add(e.kind)
+        assert not [s for s in _strings(st) if " " in s], "a state holds no sentence"
+        public = E.player_view(st, None)
+        for key in ("declared", "end_reason"):
+            assert public[key] is None or tx(public[key])
+        for c in public["discard"]:
+            assert tx(c["ability"])
+        for s in range(players):
+            test = E.player_view(st, s)["next_test"]
+            assert test is None or tx(test["text"])
+    out = E.outcome(st)
+    assert out is not None and tx(out.reason).startswith(tuple(NAMES[:players]))
+    assert {"start", "reveal", "round", "use", "game_over"} <= kinds
+
+
+def test_card_terms_are_the_data_file_names() -> None:
+    """The catalog's published card names (``term.card.<kind>``) are the English names of
+    heaven_cards.csv (§2.1), and every kind has its one-line ability."""
+    for card in CARDS.values():
+        assert TX(Msg("card", {"name": {"term": f"card.{card.kind}"}, "code": card.code})) == card.short
+        assert TX(Msg(f"ability.{card.kind}"))

@@ -78,12 +78,13 @@ def test_drawn_text_has_ink_and_width(script: str) -> None:
 
 
 def test_a_board_with_names_in_many_scripts_renders(tmp_path) -> None:
+    from bot.text import Texts
     from engines.registry import get
     from render.registry import board_image
 
     engine = get("carnival")
     state = engine.new_game(5, 1, None)
     names = [NAMES[s] for s in ("arabic", "thai", "emoji", "hebrew", "devanagari")]
-    image = board_image("carnival", engine.player_view(state, None), names)
+    image = board_image("carnival", engine.player_view(state, None), names, Texts("carnival", names, strict=True))
     assert isinstance(image, Image.Image) and image.width >= 1000
     image.save(tmp_path / "scripts.png")

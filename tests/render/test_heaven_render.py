@@ -1,18 +1,22 @@
-"""Render tests for The Way to Heaven: initial, mid-game, final and private views."""
+"""Render tests for The Way to Heaven: initial, mid-game, final and private views (images
+go to tmp_path), drawn with the English catalog as the ``text`` formatter."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
+from bot.text import Texts
 from engines.base import CHANCE
 from engines.heaven import ENGINE as E
 from render.base import WIDTH
 from render.heaven import render_board, render_private
 
 NAMES = ["Alice", "小明", "Bob", "さくら", "Eve", "김민수"]
+TEXT = Texts("heaven", NAMES, strict=True)
 
 
 def _run(players: int, seed: int, steps: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -28,30 +32,30 @@ def _run(players: int, seed: int, steps: int, options: dict[str, Any] | None = N
     return st
 
 
-def _check(img: Image.Image, path: str) -> None:
+def _check(img: Image.Image, path: Path) -> None:
     assert img.width == WIDTH and img.height > 300
     img.save(path)
 
 
-def test_initial_split_and_private_views_render() -> None:
+def test_initial_split_and_private_views_render(tmp_path: Path) -> None:
     st = _run(4, 1, 24)  # dealt, splitting
     assert st["phase"] == "split"
-    _check(render_board(E.player_view(st, None), names=NAMES[:4]), "/tmp/heaven_initial.png")
-    _check(render_private(E.player_view(st, 0), names=NAMES[:4]), "/tmp/heaven_private_split.png")
+    _check(render_board(E.player_view(st, None), names=NAMES[:4], text=TEXT), tmp_path / "heaven_initial.png")
+    _check(render_private(E.player_view(st, 0), names=NAMES[:4], text=TEXT), tmp_path / "heaven_private_split.png")
 
 
-def test_mid_game_advanced_renders_deterministically() -> None:
+def test_mid_game_advanced_renders_deterministically(tmp_path: Path) -> None:
     st = _run(6, 7, 160, {"board_side": "advanced"})
     assert st["phase"] == "play"
     view = E.player_view(st, None)
-    a = render_board(view, names=NAMES, highlight="C")
-    b = render_board(view, names=NAMES, highlight="C")
+    a = render_board(view, names=NAMES, text=TEXT, highlight="C")
+    b = render_board(view, names=NAMES, text=TEXT, highlight="C")
     assert a.tobytes() == b.tobytes()
-    _check(a, "/tmp/heaven_mid.png")
-    _check(render_private(E.player_view(st, st["active"]), names=NAMES), "/tmp/heaven_private.png")
+    _check(a, tmp_path / "heaven_mid.png")
+    _check(render_private(E.player_view(st, view["active"]), names=NAMES, text=TEXT), tmp_path / "heaven_private.png")
 
 
-def test_final_view_with_gate_winner_renders() -> None:
+def test_final_view_with_gate_winner_renders(tmp_path: Path) -> None:
     st = _run(5, 3, 120)
     # put seat 1 on the Gate and finish the game by the end of the round
     st = dict(st)
@@ -63,10 +67,42 @@ def test_final_view_with_gate_winner_renders() -> None:
         st, _ = E.apply(st, seat, action)
     view = E.player_view(st, None)
     assert 1 in view["winners"]
-    _check(render_board(view, names=NAMES[:5]), "/tmp/heaven_final.png")
+    _check(render_board(view, names=NAMES[:5], text=TEXT), tmp_path / "heaven_final.png")
 
 
-def test_round_limit_final_renders() -> None:
+def test_round_limit_final_renders(tmp_path: Path) -> None:
     st = _run(3, 11, 5000, {"allow_three": True, "board_side": "advanced", "round_limit": 10})
     assert st["phase"] == "over"
-    _check(render_board(E.player_view(st, None), names=NAMES[:3]), "/tmp/heaven_final_limit.png")
+    _check(render_board(E.player_view(st, None), names=NAMES[:3], text=TEXT), tmp_path / "heaven_final_limit.png")
+
+
+def test_view_messages_are_formatted_through_text(tmp_path: Path) -> None:
+    """The declared USE, the end reason, the next-space test and the abilities reach the
+    image only through ``text`` (views carry ``Msg`` JSON, never sentences)."""
+    rng = random.Random(4)
+    st = E.new_game(4, 4, None)
+    while st.get("stage") != "react":
+        seat = rng.choice(sorted(E.to_move(st)))
+        if seat == CHANCE:
+            action = E.sample_chance(st, rng)
+        else:
+            actions = list(E.legal_actions(st, seat))
+            uses = [a for a in actions if a["type"] == "use" and a["plan"]]
+            action = rng.choice(uses or actions)
+        st, _ = E.apply(st, seat, action)
+    seen: list[Any] = []
+
+    def text(message: Any) -> str:
+        seen.append(message)
+        return TEXT(message)
+
+    view = E.player_view(st, None)
+    _check(render_board(view, names=NAMES[:4], text=text), tmp_path / "heaven_react.png")
+    assert {"msg": "board.declared", "params": {"use": view["declared"]}} in seen
+    assert TEXT(view["declared"]).split(":")[0] in TEXT(seen[-1])
+    mine = E.player_view(st, 0)
+    seen.clear()
+    _check(render_private(mine, names=NAMES[:4], text=text), tmp_path / "heaven_react_private.png")
+    assert mine["next_test"]["text"] in seen
+    assert {c["ability"]["msg"] for c in mine["hand"]} <= {m["params"]["ability"]["msg"] for m in seen
+                                                         if m.get("msg") == "board.usable"}
