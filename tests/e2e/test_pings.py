@@ -13,6 +13,7 @@ from typing import Any
 from PIL import Image
 
 from bot.sandbox.fakecord import FakeDiscord, iter_components
+from bot.ui.notices import digest_lines
 from tests.e2e.driver import Driver
 from tests.e2e.test_heaven_e2e import open_hypocrisy_attack, split_keeping
 from tests.e2e.test_heaven_e2e import start as start_heaven
@@ -100,16 +101,20 @@ async def test_a_timeout_pings_the_timed_out_player_for_their_next_decision(driv
     # carol's pick was played for her; whatever she decides next (her sin's choice, or round 2's
     # pick) is a new wait: she is pinged again, with everyone else the game now waits for
     now_waiting = await waiting_ids(driver, game)
+    after = await driver.record(game)
     assert carol["id"] in now_waiting
     (ping,) = turn_pings(fake, thread, after=mark)
     assert mentioned(fake, ping) == now_waiting
     assert "time ran out" in " ".join(m["content"] for m in fake.channel_messages(thread) if int(m["id"]) > mark)
-    # carol's DM digest shows what was played for her (her eyes only); alice's does not
-    played_for_carol = next(line for line in dm_turn_notices(fake, carol)[-1]["content"].split("\n")
-                            if "Played for you" in line)
-    assert played_for_carol.startswith("• 🔒")
+    # the digest is redacted per reader: what was played for carol is hers alone
+    entries = await bot.repo.log(game)
+    timed_out = next(e for e in entries if any(ev["kind"] == "timeout" for ev in e.events))
+    hers = digest_lines(after, entries, 2, after=timed_out.seq - 1)
+    assert any(line.startswith("🔒 Played for you") for line in hers)
+    assert not any("Played for you" in line for line in digest_lines(after, entries, 0, after=timed_out.seq - 1))
     assert "Played for you" not in dm_turn_notices(fake, alice)[-1]["content"]
     assert "Played for you" not in ping["content"]
+    assert "Since your last turn" in dm_turn_notices(fake, carol)[-1]["content"]
     # another pass of the clock: no second ping
     await bot.flow.tick()
     await driver.settle()
