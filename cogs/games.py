@@ -12,8 +12,8 @@ from discord.ext import commands
 from bot.service import HostError
 from bot.settings import TIMEOUT_PRESETS
 from bot.ui.arguments import GameOption, engine_named
+from bot.ui.clock import MAX_VACATION_DAYS
 from bot.ui.components import refuse_foreign
-from bot.ui.limits import split_text
 from bot.ui.lobby import parse_options
 from bot.ui.moderation import moderator_only
 from engines.registry import ENGINES
@@ -121,29 +121,36 @@ class Games(commands.GroupCog, group_name="game"):
 
     @app_commands.command(name="mine")
     async def mine(self, interaction: discord.Interaction) -> None:
-        """Your games, those waiting on you first (oldest first)."""
-        games = await self.bot.repo.games(user_id=interaction.user.id)
-        lines = []
-        for g in sorted(games, key=lambda g: (g.seat_of(interaction.user.id) not in g.waiting, g.updated_at)):
-            seat = g.seat_of(interaction.user.id)
-            where = f"<#{g.home_channel_id}>"
-            if seat is not None and seat in g.waiting:
-                state = f"**your move** (timer <t:{int(g.deadline)}:R>)" if g.deadline else "**your move**"
-            else:
-                state = g.status
-            lines.append(f"#{g.id} {ENGINES[g.game_id].info.name} in {where} — {state}")
-        text = "\n".join(lines) or "You are not in any lobby or running game."
-        chunks = split_text(text)
-        await interaction.response.send_message(chunks[0], ephemeral=True)
-        for chunk in chunks[1:]:
-            await interaction.followup.send(chunk, ephemeral=True)
+        """Your games: those waiting on you first (oldest deadline first), with jump links."""
+        await self.bot.flow.notices.show_mine(interaction)
 
     @app_commands.command(name="notify")
-    @app_commands.describe(dm="Also send me a DM when a game waits for me")
-    async def notify(self, interaction: discord.Interaction, dm: bool) -> None:
-        """Choose whether turn notices also come by DM (the channel ping always comes)."""
-        await self.bot.repo.set_preference(interaction.user.id, "*", "dm_notify", "on" if dm else "off")
-        await interaction.response.send_message(f"DM notices are now {'on' if dm else 'off'}.", ephemeral=True)
+    @app_commands.describe(dm="DM me my hand and my turn notices (both; the thread ping always comes)",
+                           hands="DM me my hand (private view) as it changes", turns="DM me when a game waits for me",
+                           game="Only this game (default: every game)")
+    async def notify(self, interaction: discord.Interaction, dm: bool | None = None, hands: bool | None = None,
+                     turns: bool | None = None, game: GameOption | None = None) -> None:
+        """Choose your DMs: your hand, turn notices (per game or all); also resumes refused DMs."""
+        await self.bot.flow.notices.dms.configure(interaction, both=dm, hands=hands, turns=turns, game=game)
+
+    @app_commands.command(name="vacation")
+    @app_commands.describe(days=f"Vacation days (0–{MAX_VACATION_DAYS}), each used only when a deadline would expire",
+                           game="Lobby number (default: your lobby in this channel)")
+    async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 0, MAX_VACATION_DAYS],
+                       game: GameOption | None = None) -> None:
+        """In a lobby: set your vacation days for that game (shown to everyone)."""
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        await self.bot.flow.clock.set_vacation(interaction, record, days)
+
+    @app_commands.command(name="quiet")
+    @app_commands.describe(start="Start of the quiet hours, e.g. 22:00 (leave out start and end to clear)",
+                           end="End of the quiet hours, e.g. 07:00",
+                           timezone="The server's time zone: Europe/Berlin, UTC+2… (default UTC)")
+    @moderator_only()
+    async def quiet(self, interaction: discord.Interaction, start: str | None = None, end: str | None = None,
+                    timezone: str | None = None) -> None:
+        """Moderator: the server's quiet hours — no deadline expires and no ping goes out in them."""
+        await self.bot.flow.clock.set_quiet(interaction, start, end, timezone)
 
     @app_commands.command(name="prefs")
     @app_commands.describe(game="Which game", settings="key=value items, e.g. auto_defend=true (autocomplete)")

@@ -14,6 +14,8 @@ not a terminal::
     select 3 2   choose 3 1,2       pick option(s) of select menu [3] (also: choose 3.2)
     modal 1:"my text" 2:other       fill in the modal the bot opened
     show [n]                        the last n messages the current member can see (default 6)
+    dm [n]                          the last n messages of your DM channel with the bot (default 6)
+    dm /game mine                   a slash command sent from your DM with the bot
     wait                            wait until the bot is idle
     advance 25h                     move the clock forward (deadlines, reminders, token expiry)
     restart                         stop and start the bot on the same database
@@ -21,7 +23,8 @@ not a terminal::
 
 After every step the playground prints each message the bot created or edited: where (``#games``, a thread
 ``#games › Carnival #3``, ``DM to bob``), author, content, embeds and numbered components; ephemeral
-messages only to their owner, marked "(only you)". Every image attachment is written to the images folder
+messages only to their owner, marked "(only you)"; DMs are their own channel (``DM to bob``), shown only to
+their recipient (the others see a count). Every image attachment is written to the images folder
 with a sequence number and its path is printed.
 """
 
@@ -83,6 +86,8 @@ commands:
   select N M | choose N M      pick option M of select [N]; several: select N 1,2; also choose N.M
   modal 1:text 2:"more text"   fill in the modal the bot opened (fields by number or custom_id)
   show [n]                     re-print the last n messages you can see (default 6)
+  dm [n]                       your DM channel with the bot: its last n messages (default 6)
+  dm /NAME ...                 a slash command from your DM with the bot, e.g. dm /game mine
   wait                         wait until the bot is idle
   advance 25h                  move Discord's and the bot's clock forward (d, h, m, s), e.g. to pass a deadline
   restart                      stop and start the bot on the same database
@@ -252,6 +257,10 @@ def parse_command(line: str) -> Command:
         return Command("modal", (fields,))
     if verb == "show":
         return Command("show", (_number(words[0], "the count") if words else 6,))
+    if verb == "dm":
+        if rest.startswith("/"):
+            return Command("dm_slash", (parse_slash(rest),))
+        return Command("dm", (_number(words[0], "the count") if words else 6,))
     if verb == "advance":
         seconds = parse_duration(rest)
         if seconds is None:
@@ -524,6 +533,10 @@ class Playground:
             await self._modal(cmd.args[0])
         elif cmd.kind == "show":
             self._show(cmd.args[0])
+        elif cmd.kind == "dm":
+            await self._show_dm(cmd.args[0])
+        elif cmd.kind == "dm_slash":
+            await self._slash(cmd.args[0], dm=True)
         elif cmd.kind == "advance":
             self.fake.advance(cmd.args[0])
             self.out(f"(the clock moved {cmd.args[0] / 3600:g} h forward; now {self.fake.now_dt():%Y-%m-%d %H:%M} UTC)")
@@ -547,17 +560,19 @@ class Playground:
             return self.members[value.name.lower()]
         return value
 
-    async def _slash(self, cmd: SlashCommand) -> None:
+    async def _slash(self, cmd: SlashCommand, *, dm: bool = False) -> None:
         options = {k: self._resolve(v) for k, v in cmd.options.items()}
+        context = "dm" if dm else None
         if cmd.autocomplete is not None:
             choices = await self.fake.autocomplete(self.current, cmd.name, *cmd.sub, focused=cmd.autocomplete,
-                                                   timeout=self.answer_timeout, options=options)
+                                                   timeout=self.answer_timeout, options=options, context=context)
             self.out(f"{cmd.autocomplete}: " + (", ".join(str(c["value"]) if c["name"] == str(c["value"])
                                                           else f"{c['name']} ({c['value']})" for c in choices)
                                                   or "(no suggestions)"))
             await self._report()
             return
-        await self._interact(self.fake.slash(self.current, cmd.name, *cmd.sub, options=options), None)
+        await self._interact(self.fake.slash(self.current, cmd.name, *cmd.sub, options=options, context=context),
+                             None)
 
     def _control(self, number: int, kind: str) -> Control:
         control = self.controls.get(number)
@@ -634,10 +649,16 @@ class Playground:
         names.update({cid: ch.get("name", cid) for cid, ch in self.fake.channels.items()})
         return names
 
+    def _dm_recipient(self, msg: Mapping[str, Any]) -> str | None:
+        """The id of the member whose DM channel holds ``msg``, or None for a server channel."""
+        ch = self.fake.channel_of(msg["channel_id"])
+        return str(ch["recipients"][0]["id"]) if ch is not None and ch.get("type") == 1 else None
+
     def _visible(self, msg: Mapping[str, Any]) -> bool:
         if int(msg.get("flags") or 0) & EPHEMERAL:
             return bool(self.fake.ephemeral_owner(dict(msg)) == self.current["id"])
-        return True
+        recipient = self._dm_recipient(msg)
+        return recipient is None or recipient == self.current["id"]
 
     async def _save_images(self, msg: Mapping[str, Any]) -> None:
         for att in msg.get("attachments") or []:
@@ -678,15 +699,16 @@ class Playground:
                 status[mid] = "gone" if status[mid] == "new" else "deleted"
             latest[mid] = msg
         entries: list[tuple[JSONDict, str]] = []
-        hidden: dict[str, int] = {}
+        hidden: dict[tuple[str, str], int] = {}
         for mid, state in status.items():
             msg = latest[mid]
             if state == "gone":
                 continue
             if not self._visible(msg):
-                owner = self.fake.find_member(self.fake.ephemeral_owner(msg) or "")
+                owner = self.fake.find_member(self.fake.ephemeral_owner(msg) or self._dm_recipient(msg) or "")
                 name = owner["username"] if owner else "someone"
-                hidden[name] = hidden.get(name, 0) + 1
+                kind = "DM" if self._dm_recipient(msg) else "private message"
+                hidden[(name, kind)] = hidden.get((name, kind), 0) + 1
                 continue
             if state == "deleted":
                 self.out(f"── {self.fake.describe_channel(msg['channel_id'])}: a message was deleted")
@@ -696,8 +718,9 @@ class Playground:
             await self._save_images(msg)
             entries.append((msg, "edited" if state == "edited" else ""))
         self._listing(entries)
-        for name, count in hidden.items():
-            self.out(f"   (+{count} private message{'s' if count > 1 else ''} only {name} can see)")
+        for (name, kind), count in hidden.items():
+            where = f"in {name}'s DMs" if kind == "DM" else f"only {name} can see"
+            self.out(f"   (+{count} {kind}{'s' if count > 1 else ''} {where})")
         self._problems()
 
     def _problems(self) -> None:
@@ -719,6 +742,18 @@ class Playground:
         if not entries:
             self.out("(nothing to show yet)")
         self._listing(entries)
+
+    async def _show_dm(self, count: int) -> None:
+        """Print the last ``count`` messages of the current member's DM channel with the bot."""
+        channel = self.fake.dm_channels.get(self.current["id"])
+        messages = self.fake.channel_messages(channel["id"]) if channel is not None else []
+        messages = [m for m in messages if self._visible(m)][-count:]
+        if not messages:
+            self.out(f"(no DMs between the bot and {self.current['username']} yet)")
+            return
+        for m in messages:
+            await self._save_images(m)
+        self._listing([(m, "edited" if m.get("edited_timestamp") else "") for m in messages])
 
     @property
     def problems(self) -> int:

@@ -88,6 +88,7 @@ class GameRecord:
     created_at: float
     updated_at: float
     seats: tuple[SeatRecord, ...] = ()
+    vacations: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def seat_of(self, user_id: int) -> int | None:
         """The active seat of ``user_id``, or None."""
@@ -102,6 +103,11 @@ class GameRecord:
             if s.seat == seat:
                 return s.user_id
         return None
+
+    def vacation_left(self, seat: int) -> int:
+        """Vacation days the player at ``seat`` has left in this game (issue 10; 0 when none)."""
+        entry = self.vacations.get(str(self.user_of(seat)), {})
+        return max(0, int(entry.get("days", 0)) - int(entry.get("used", 0)))
 
     @property
     def names(self) -> list[str]:
@@ -125,6 +131,7 @@ def _row_to_game(row: aiosqlite.Row, seats: Sequence[SeatRecord]) -> GameRecord:
         move_timeout=row["move_timeout"], deadline=row["deadline"], reminded=row["reminded"],
         waiting=json.loads(row["waiting"]), deadline_window=row["deadline_window"], created_at=row["created_at"], updated_at=row["updated_at"],
         seats=tuple(seats),
+        vacations=json.loads(row["vacations"]) if "vacations" in row.keys() else {},
     )
 
 
@@ -519,8 +526,176 @@ class Repository:
             )
 
     async def delete_user_data(self, user_id: int) -> int:
-        """Forget a user's preferences (data-deletion path). Seats in game logs stay,
-        as they are needed to replay games. Returns rows deleted."""
+        """Forget a user's preferences and DM settings (data-deletion path). Seats in game
+        logs stay, as they are needed to replay games. Returns rows deleted."""
         async with self._tx() as db:
             cur = await db.execute("DELETE FROM preferences WHERE user_id=?", (user_id,))
-            return cur.rowcount
+            count = cur.rowcount
+            for table in ("notify_settings", "dm_blocks", "dm_messages"):
+                cur = await db.execute(f"DELETE FROM {table} WHERE user_id=?", (user_id,))
+                count += cur.rowcount
+            return count
+
+    # ------------------------------------------------------------------ DMs (issue 10, bot/ui/dm.py)
+    async def dm_message(self, game: int, user_id: int, kind: str) -> tuple[int, int, str | None] | None:
+        """The stored DM message of ``kind`` (``"hand"`` or ``"turn"``) for a player of
+        ``game``: ``(channel_id, message_id, shown)``, or None."""
+        async with self._read() as db, db.execute(
+            "SELECT channel_id, message_id, shown FROM dm_messages WHERE game=? AND user_id=? AND kind=?",
+            (game, user_id, kind)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else (int(row[0]), int(row[1]), row[2])
+
+    async def set_dm_message(self, game: int, user_id: int, kind: str, channel_id: int, message_id: int,
+                             shown: str | None = None) -> None:
+        """Store (or replace) the DM message of ``kind`` for a player of ``game``."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO dm_messages(game, user_id, kind, channel_id, message_id, shown) VALUES (?,?,?,?,?,?)"
+                " ON CONFLICT(game, user_id, kind) DO UPDATE SET channel_id=excluded.channel_id,"
+                " message_id=excluded.message_id, shown=excluded.shown",
+                (game, user_id, kind, channel_id, message_id, shown))
+
+    async def notify_settings(self, user_id: int, game: int) -> tuple[bool, bool]:
+        """``(hands, turns)``: whether ``user_id`` gets DM hands and DM turn notices for
+        ``game``. The game's own setting wins over the every-game one (``game`` 0); a
+        turns setting stored by the old ``/game notify`` (preference ``dm_notify``) comes
+        next; the default is on."""
+        async with self._read() as db:
+            async with db.execute("SELECT game, hands, turns FROM notify_settings WHERE user_id=? AND game IN (?, 0)",
+                                  (user_id, game)) as cur:
+                rows = {int(r[0]): (r[1], r[2]) for r in await cur.fetchall()}
+            async with db.execute("SELECT value FROM preferences WHERE user_id=? AND game_id='*' AND key='dm_notify'",
+                                  (user_id,)) as cur:
+                legacy = await cur.fetchone()
+        layers = [rows.get(game, (None, None)), rows.get(0, (None, None)),
+                  (None, None if legacy is None else int(legacy[0] == "on"))]
+        hands = next((v for v, _ in layers if v is not None), 1)
+        turns = next((v for _, v in layers if v is not None), 1)
+        return bool(hands), bool(turns)
+
+    async def set_notify(self, user_id: int, game: int, *, hands: bool | None, turns: bool | None) -> None:
+        """Store DM settings of ``user_id`` for ``game`` (0: every game); None leaves one as
+        it was. Setting every game also clears the per-game settings of what it sets."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO notify_settings(user_id, game, hands, turns) VALUES (?,?,?,?)"
+                " ON CONFLICT(user_id, game) DO UPDATE SET hands=COALESCE(excluded.hands, hands),"
+                " turns=COALESCE(excluded.turns, turns)",
+                (user_id, game, None if hands is None else int(hands), None if turns is None else int(turns)))
+            if game == 0:
+                for column, value in (("hands", hands), ("turns", turns)):
+                    if value is not None:
+                        await db.execute(f"UPDATE notify_settings SET {column}=NULL WHERE user_id=? AND game<>0",
+                                         (user_id,))
+
+    async def dm_block(self, user_id: int) -> list[int] | None:
+        """The games told that ``user_id``'s DMs are refused, or None when DMs are not paused."""
+        async with self._read() as db, db.execute("SELECT told FROM dm_blocks WHERE user_id=?", (user_id,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else [int(g) for g in json.loads(row[0])]
+
+    async def block_dms(self, user_id: int, told: Sequence[int] = ()) -> None:
+        """Pause DMs to ``user_id`` (a DM was refused) and record the games told so far."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO dm_blocks(user_id, since, told) VALUES (?,?,?)"
+                " ON CONFLICT(user_id) DO UPDATE SET told=excluded.told",
+                (user_id, self.clock(), json.dumps(sorted(set(told)))))
+
+    async def clear_dm_block(self, user_id: int) -> bool:
+        """Let DMs to ``user_id`` be tried again; True when they were paused."""
+        async with self._tx() as db:
+            cur = await db.execute("DELETE FROM dm_blocks WHERE user_id=?", (user_id,))
+            return cur.rowcount > 0
+
+    # ------------------------------------------------------------------ pings and the clock (issue 10)
+    async def defer_pings(self, game: int, seats: Sequence[int]) -> None:
+        """Hold the pings of ``seats`` back until the server's quiet hours end."""
+        async with self._tx() as db:
+            for seat in seats:
+                await db.execute("INSERT OR IGNORE INTO deferred_pings(game, seat, since) VALUES (?,?,?)",
+                                 (game, seat, self.clock()))
+
+    async def deferred_pings(self) -> dict[int, list[int]]:
+        """The pings held back: seats by game, oldest game first."""
+        async with self._read() as db, db.execute(
+                "SELECT game, seat FROM deferred_pings ORDER BY since, game, seat") as cur:
+            out: dict[int, list[int]] = {}
+            for game, seat in await cur.fetchall():
+                out.setdefault(int(game), []).append(int(seat))
+        return out
+
+    async def clear_deferred_pings(self, game: int) -> None:
+        """Forget the held-back pings of ``game`` (sent, or nobody waits any more)."""
+        async with self._tx() as db:
+            await db.execute("DELETE FROM deferred_pings WHERE game=?", (game,))
+
+    async def notice_marks(self) -> dict[int, tuple[int, list[int]]]:
+        """Per game, the version up to which its notices were delivered and the seats it
+        then waited for."""
+        async with self._read() as db, db.execute("SELECT game, version, waiting FROM notice_marks") as cur:
+            return {int(g): (int(v), [int(s) for s in json.loads(w)]) for g, v, w in await cur.fetchall()}
+
+    async def set_notice_mark(self, game: int, version: int, waiting: Sequence[int]) -> None:
+        """Record that ``game``'s notices up to ``version`` were delivered, when it waited
+        for ``waiting`` (an older version never overwrites a newer mark)."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO notice_marks(game, version, waiting) VALUES (?,?,?)"
+                " ON CONFLICT(game) DO UPDATE SET version=excluded.version, waiting=excluded.waiting"
+                " WHERE excluded.version >= notice_marks.version", (game, version, json.dumps(sorted(waiting))))
+
+    async def set_deadline(self, game: int, version: int, deadline: float, *, window: int | None = None,
+                           vacations: dict[str, dict[str, int]] | None = None) -> bool:
+        """Move the deadline of ``game`` at ``version`` (quiet hours, a vacation day): with
+        ``window`` its reminders start over; ``vacations`` replaces the vacation record.
+        False, and nothing written, when the game moved on meanwhile."""
+        sets: list[str] = ["deadline=?"]
+        params: list[Any] = [deadline]
+        if window is not None:
+            sets += ["deadline_window=?", "reminded=0"]
+            params.append(window)
+        if vacations is not None:
+            sets.append("vacations=?")
+            params.append(json.dumps(vacations))
+        async with self._tx() as db:
+            cur = await db.execute(f"UPDATE games SET {', '.join(sets)} WHERE id=? AND version=? AND status='active'",
+                                   (*params, game, version))
+            return cur.rowcount == 1
+
+    async def set_vacation(self, game: int, user_id: int, days: int) -> bool:
+        """Give the player ``user_id`` of the lobby ``game`` ``days`` vacation days (0 clears
+        them). False when the game is no longer a lobby or they are not seated."""
+        async with self._tx() as db:
+            record = await self._game(db, game)
+            if record is None or record.status != "lobby" or record.seat_of(user_id) is None:
+                return False
+            vacations = dict(record.vacations)
+            if days > 0:
+                vacations[str(user_id)] = {"days": days, "used": 0}
+            else:
+                vacations.pop(str(user_id), None)
+            await db.execute("UPDATE games SET vacations=?, updated_at=? WHERE id=?",
+                             (json.dumps(vacations), self.clock(), game))
+            return True
+
+    async def quiet_hours(self, guild_id: int) -> tuple[int, int, str] | None:
+        """The quiet hours of a server: ``(start, end, zone)`` in minutes after local
+        midnight and the zone name, or None."""
+        async with self._read() as db, db.execute(
+                "SELECT quiet_start, quiet_end, quiet_tz FROM guild_settings WHERE guild_id=?", (guild_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None or row[0] is None or row[1] is None:
+            return None
+        return int(row[0]), int(row[1]), str(row[2] or "UTC")
+
+    async def set_quiet_hours(self, guild_id: int, hours: tuple[int, int, str] | None) -> None:
+        """Set (or clear with None) the quiet hours of a server."""
+        start, end, zone = hours if hours is not None else (None, None, None)
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO guild_settings(guild_id, quiet_start, quiet_end, quiet_tz) VALUES (?,?,?,?)"
+                " ON CONFLICT(guild_id) DO UPDATE SET quiet_start=excluded.quiet_start,"
+                " quiet_end=excluded.quiet_end, quiet_tz=excluded.quiet_tz",
+                (guild_id, start, end, zone))

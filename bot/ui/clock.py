@@ -1,5 +1,18 @@
 """The game clock (docs/DESIGN.md §5 Time control): reminders at 50 % and 90 % of a
-decision's window, the timeout moves at its deadline.
+decision's window, the timeout moves at its deadline — and, for people with lives
+(issue 10): vacation days, quiet hours, and the pings held back by them.
+
+- **Vacation days** (per player and game, set in the lobby with ``/game vacation``): when a
+  deadline would expire while a player with days left is among those waited for, one day
+  of each such player is used and the deadline moves a day on instead; announced in the
+  thread, shown on the lobby and the board. The game waits for that player anyway, so the
+  others waited for get the same day (one clock per game).
+- **Quiet hours** (per server, set by moderators with ``/game quiet``): inside them no
+  deadline expires (a deadline falling inside is moved to their end, so the timestamp
+  shown is the real one), no reminder goes out, and turn pings are held back
+  (``deferred_pings``) and sent when they end.
+- **After a restart** the first pass pings whoever a change committed before the restart
+  started waiting for, when its notices had not gone out (``Notices.catch_up``).
 
 ``tick`` is one pass; tests call it with the fake Discord's clock (no waiting). The
 running bot runs it every ``Settings.tick_seconds`` in a ``discord.ext.tasks`` loop,
@@ -11,23 +24,136 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import logging
+import re
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import discord
 from discord.ext import tasks
 
+from bot.service import HostError
+from bot.storage import GameRecord
 from bot.ui.context import HostContext
-from bot.ui.notices import Notices
+
+if TYPE_CHECKING:
+    from bot.ui.notices import Notices
 
 log = logging.getLogger(__name__)
 
+DAY = 86400
+"""Seconds in one vacation day."""
+
+MAX_VACATION_DAYS = 30
+"""The most vacation days a player can set for one game."""
+
+_OFFSET = re.compile(r"(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?", re.IGNORECASE)
+_CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?")
+
+
+def parse_zone(name: str) -> dt.tzinfo:
+    """``"UTC"``, ``"UTC+2"``, ``"-05:30"`` or an IANA name (``"Europe/Berlin"``) as a zone.
+
+    Raises:
+        HostError: not a zone this server knows.
+    """
+    text = name.strip()
+    if text.upper() in ("", "UTC", "GMT", "Z"):
+        return dt.UTC
+    if m := _OFFSET.fullmatch(text):
+        hours, minutes = int(m[2]), int(m[3] or 0)
+        if hours <= 14 and minutes < 60:
+            sign = 1 if m[1] == "+" else -1
+            return dt.timezone(sign * dt.timedelta(hours=hours, minutes=minutes))
+    try:
+        return ZoneInfo(text)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise HostError(f"{name!r} is not a time zone I know; use a name like Europe/Berlin or an offset "
+                        "like UTC+2.", "bad_zone") from None
+
+
+def parse_clock(text: str) -> int:
+    """``"22:30"`` or ``"7"`` → minutes after midnight.
+
+    Raises:
+        HostError: not a time of day.
+    """
+    m = _CLOCK.fullmatch(text.strip())
+    if not m or int(m[1]) > 23 or int(m[2] or 0) > 59:
+        raise HostError(f"{text!r} is not a time of day; write it like 22:00 or 7:30.", "bad_time")
+    return int(m[1]) * 60 + int(m[2] or 0)
+
+
+@dataclass(frozen=True)
+class QuietHours:
+    """A server's quiet hours: from ``start`` to ``end`` (minutes after local midnight; a
+    period over midnight when ``start > end``) in ``zone``."""
+
+    start: int
+    end: int
+    zone: str = "UTC"
+
+    def _local(self, t: float) -> dt.datetime:
+        return dt.datetime.fromtimestamp(t, parse_zone(self.zone))
+
+    def contains(self, t: float) -> bool:
+        """True when unix time ``t`` falls inside the quiet hours."""
+        local = self._local(t)
+        minute = local.hour * 60 + local.minute
+        if self.start < self.end:
+            return self.start <= minute < self.end
+        if self.start > self.end:
+            return minute >= self.start or minute < self.end
+        return False
+
+    def end_after(self, t: float) -> float:
+        """The unix time the quiet period holding ``t`` ends (``t`` itself when outside)."""
+        if not self.contains(t):
+            return t
+        local = self._local(t)
+        end = local.replace(hour=self.end // 60, minute=self.end % 60, second=0, microsecond=0)
+        if end <= local:
+            end += dt.timedelta(days=1)
+        return end.timestamp()
+
+    def describe(self) -> str:
+        """``"22:00–07:00 (Europe/Berlin)"``."""
+        return f"{self.start // 60:02d}:{self.start % 60:02d}–{self.end // 60:02d}:{self.end % 60:02d} ({self.zone})"
+
+
+async def quiet_hours(ctx: HostContext, guild_id: int | None) -> QuietHours | None:
+    """The quiet hours of a server, or None (none set, or a DM game)."""
+    if not guild_id:
+        return None
+    stored = await ctx.repo.quiet_hours(guild_id)
+    return None if stored is None else QuietHours(*stored)
+
+
+async def fit_deadline(ctx: HostContext, record: GameRecord) -> GameRecord:
+    """``record`` with a deadline that falls inside its server's quiet hours moved to
+    their end (stored, so every timestamp shown is the real one)."""
+    if record.status != "active" or record.deadline is None:
+        return record
+    quiet = await quiet_hours(ctx, record.guild_id)
+    if quiet is None or not quiet.contains(record.deadline):
+        return record
+    if await ctx.repo.set_deadline(record.id, record.version, quiet.end_after(record.deadline)):
+        return await ctx.service.get(record.id)
+    return record
+
+
 class Clock:
-    """Deadlines, reminders and timeouts for ``ctx``; ``notices`` tells the table."""
+    """Deadlines, reminders, timeouts, vacation days and quiet hours for ``ctx``;
+    ``notices`` tells the table."""
 
     def __init__(self, ctx: HostContext, notices: Notices) -> None:
         self.ctx = ctx
         self.notices = notices
         self.loop = tasks.loop(seconds=ctx.settings.tick_seconds, name="game-clock")(self._pass)
+        self._caught_up = False
 
     def start(self, ready: Callable[[], Awaitable[None]]) -> None:
         """Run ``tick`` every ``Settings.tick_seconds``, the first once ``ready()`` returned
@@ -49,15 +175,23 @@ class Clock:
 
     async def _pass(self) -> None:
         try:
-            await self.tick()
+            async with self.ctx.tracked():  # (a pass in flight counts: ``wait_idle`` waits for it)
+                await self.tick()
         except Exception:
             log.exception("game clock pass failed")
 
     async def tick(self, now: float | None = None) -> int:
         """One pass of the clock at ``now`` (unix seconds; default the context's clock):
-        the timeout moves of games past their deadline, and the reminders due. Returns
-        how many games it looked at; a game that fails is logged and the others go on."""
+        after a restart, the pings that never went out; the pings held back by quiet
+        hours that have ended; then the games past their deadline (a vacation day, or the
+        timeout moves) and the reminders due — none inside their server's quiet hours.
+        Returns how many games with a deadline it looked at; a game that fails is logged
+        and the others go on."""
         now = self.ctx.clock() if now is None else now
+        if not self._caught_up:
+            self._caught_up = True
+            await self.notices.catch_up()
+        await self.send_deferred(now)
         touched = 0
         for record in await self.ctx.repo.due(now):
             touched += 1
@@ -65,7 +199,12 @@ class Clock:
                 deadline = record.deadline
                 if deadline is None:  # (``due`` only returns games with a deadline)
                     continue
+                quiet = await quiet_hours(self.ctx, record.guild_id)
+                if quiet is not None and quiet.contains(now):
+                    continue
                 if now >= deadline:
+                    if await self.use_vacation(record, now):
+                        continue
                     result = await self.ctx.service.expire(record.id, record.version)
                     if result is not None:
                         await self.notices.after(result)
@@ -74,8 +213,116 @@ class Clock:
                 count = 2 if now >= deadline - window * 0.1 else 1  # the 90 % reminder, else the 50 % one
                 if count <= record.reminded:
                     continue
-                if await self.ctx.repo.mark_reminded(record.id, record.version, count):
-                    await self.notices.notify_turn(record, record.waiting, prefix="⏰ Reminder: ")
+                async with self.ctx.service.lock(record.id):  # (a move under way keeps its count)
+                    marked = await self.ctx.repo.mark_reminded(record.id, record.version, count)
+                if marked:
+                    await self.notices.notify_turn(record, record.waiting, prefix="⏰ Reminder: ", reminder=True)
             except Exception:
                 log.exception("clock failed for game %s", record.id)
         return touched
+
+    async def send_deferred(self, now: float) -> None:
+        """Send the pings quiet hours held back, for servers whose quiet hours are over, to
+        the players the game still waits for."""
+        for game, seats in (await self.ctx.repo.deferred_pings()).items():
+            try:
+                record = await self.ctx.service.get(game)
+                quiet = await quiet_hours(self.ctx, record.guild_id)
+                if quiet is not None and quiet.contains(now):
+                    continue
+                await self.ctx.repo.clear_deferred_pings(game)
+                waiting = sorted(set(seats) & set(record.waiting))
+                if record.status == "active" and waiting:
+                    await self.notices.notify_turn(record, waiting)
+            except Exception:
+                log.exception("held-back pings of game %s failed", game)
+
+    async def use_vacation(self, record: GameRecord, now: float) -> bool:
+        """At an expired deadline: if players waited for have vacation days left, use one
+        day of each and move the deadline a day on (past quiet hours), announced in the
+        thread. Returns True when a day was used (or the game moved on meanwhile)."""
+        active = {s.seat for s in record.seats if s.status == "active"}
+        seats = [s for s in record.waiting if s in active and record.vacation_left(s) > 0]
+        if not seats or record.deadline is None:
+            return False
+        vacations = {k: dict(v) for k, v in record.vacations.items()}
+        for seat in seats:
+            vacations[str(record.user_of(seat))]["used"] += 1
+        deadline = record.deadline + DAY
+        if deadline <= now:  # (the bot was offline past the day too: a day from now)
+            deadline = now + DAY
+        quiet = await quiet_hours(self.ctx, record.guild_id)
+        if quiet is not None:
+            deadline = quiet.end_after(deadline)
+        if not await self.ctx.repo.set_deadline(record.id, record.version, deadline, window=DAY,
+                                                vacations=vacations):
+            return True
+        record = await self.ctx.service.get(record.id)
+        names = [record.names[s] for s in seats]
+        left = ", ".join(f"{record.names[s]} {record.vacation_left(s)}" for s in seats)
+        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+        await self.ctx.delivery.send_text(
+            record.home_channel_id,
+            f"🏖 {who} {'is' if len(names) == 1 else 'are'} on vacation: a vacation day was used instead of the "
+            f"timeout (days left: {left}). The deadline is now <t:{int(deadline)}:R>.")
+        self.ctx.delivery.request_board(record.id)
+        return True
+
+    # ------------------------------------------------------------------ commands
+    async def set_vacation(self, interaction: discord.Interaction, record: GameRecord, days: int) -> None:
+        """``/game vacation``: the caller's vacation days for the lobby ``record``; the
+        lobby message shows them to everyone.
+
+        Raises:
+            HostError: not a lobby, the caller is not in it, or too many days.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not 0 <= days <= MAX_VACATION_DAYS:
+            raise HostError(f"Vacation days go from 0 to {MAX_VACATION_DAYS}.", "bad_days")
+        if record.status != "lobby":
+            raise HostError("Vacation days are set in the lobby, before the game starts.", "not_lobby")
+        if not await self.ctx.repo.set_vacation(record.id, interaction.user.id, days):
+            raise HostError("Join the lobby first; then set your vacation days.", "not_a_player")
+        record = await self.ctx.service.get(record.id)
+        if record.lobby_message_id is not None:
+            from bot.ui.lobby import timeout_label
+            from bot.ui.panels import lobby_embed, lobby_view
+
+            engine = self.ctx.service.engine(record)
+            message = self.ctx.delivery.channel(record.channel_id).get_partial_message(record.lobby_message_id)
+
+            async def edit() -> None:
+                await message.edit(embed=lobby_embed(engine, record, timeout_label(record.move_timeout)),
+                                   view=lobby_view(record))
+
+            await self.ctx.delivered(edit())
+        await interaction.followup.send(
+            f"🏖 You have {days} vacation day{'s' if days != 1 else ''} in game #{record.id}: each one is used "
+            "only when a deadline would expire, and moves it a day on.", ephemeral=True)
+
+    async def set_quiet(self, interaction: discord.Interaction, start: str | None, end: str | None,
+                        zone: str | None) -> None:
+        """``/game quiet`` (moderators): set the server's quiet hours, clear them (no
+        ``start``/``end``), or show them.
+
+        Raises:
+            HostError: used in a DM, only one of start and end, a bad time or zone.
+        """
+        if interaction.guild_id is None:
+            raise HostError("Quiet hours belong to a server; use this in the server.", "dm")
+        if (start is None) != (end is None):
+            raise HostError("Give both start and end (or neither, to clear the quiet hours).", "bad_time")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if start is None or end is None:
+            await self.ctx.repo.set_quiet_hours(interaction.guild_id, None)
+            await interaction.followup.send("🌙 Quiet hours are off for this server.", ephemeral=True)
+            return
+        zone = (zone or "UTC").strip()
+        parse_zone(zone)
+        quiet = QuietHours(parse_clock(start), parse_clock(end), zone)
+        if quiet.start == quiet.end:
+            raise HostError("Quiet hours must start and end at different times.", "bad_time")
+        await self.ctx.repo.set_quiet_hours(interaction.guild_id, (quiet.start, quiet.end, quiet.zone))
+        await interaction.followup.send(
+            f"🌙 Quiet hours {quiet.describe()}: no deadline expires and no ping goes out inside them; pings "
+            "wait for their end.", ephemeral=True)

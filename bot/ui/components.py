@@ -10,6 +10,7 @@ custom_id formats (all ≤100 characters):
 | ``ActionButton`` | ``a:{game}:{version}:{index}`` | play legal action ``index`` |
 | ``ActionSelect`` | ``as:{game}:{version}:{page}`` | pick a legal action (values are indices) |
 | ``NavButton`` | ``n:{game}:{version}:{page}:{group}`` | page or group navigation in a panel |
+| ``DmButton`` | ``d:{game}:{verb}`` | play / hand from a player's DM (``bot/ui/dm.py``) |
 
 Callbacks only parse and hand over to the handler of their role (``bot/ui/lobby.py``,
 ``moves.py``, ``notices.py``), reached through ``interaction.client.flow``; their
@@ -218,7 +219,34 @@ class NavButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
         await flow_of(interaction).moves.navigate(interaction, self.game, self.version, self.page, self.path)
 
 
-DYNAMIC_ITEMS = (LobbyButton, BoardButton, ActionButton, ActionSelect, NavButton)
+class DmButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"d:(?P<game>\d+):(?P<verb>play|hand)"):
+    """Play ▶ / My view on a DM hand message or DM turn notice (issue 10). The id carries
+    the game (no version: a DM lives long; the panel it opens carries the version checks
+    of ``ActionButton``), so a check of the interaction's origin can resolve the game and
+    accept the seated player's DM."""
+
+    STYLES = {"play": discord.ButtonStyle.primary, "hand": discord.ButtonStyle.secondary}
+    LABELS = {"play": "Play ▶", "hand": "My view"}
+
+    def __init__(self, game: int, verb: str) -> None:
+        super().__init__(discord.ui.Button(label=self.LABELS[verb], style=self.STYLES[verb],
+                                           custom_id=f"d:{game}:{verb}"))
+        self.game, self.verb = game, verb
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> DmButton:
+        return cls(int(match["game"]), match["verb"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        flow = flow_of(interaction)
+        if self.verb == "play":
+            await flow.moves.open_panel(interaction, self.game)
+        else:
+            await flow.notices.show_private(interaction, self.game)
+
+
+DYNAMIC_ITEMS = (LobbyButton, BoardButton, ActionButton, ActionSelect, NavButton, DmButton)
 """Registered in ``setup_hook`` with ``bot.add_dynamic_items``."""
 
 

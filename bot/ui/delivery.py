@@ -30,10 +30,26 @@ log = logging.getLogger(__name__)
 EDIT_REFUSED_CODES = {30046, 10008}
 """Discord codes after which a board is re-posted: edit cap on old messages, unknown message."""
 
+BOARD_SCROLL = 8
+"""Messages after the board message after which the next board update re-posts it at the
+bottom and deletes the old one (issue 10: a phone player finds the board a swipe away)."""
+
 RENDER_THREADS = 2
 """Images rendered at once. Rendering is mostly GIL-bound Python: more threads add no
 throughput but starve the event loop and the database thread (bench/bot_latency.py:
 with the default pool of 6, database-lock waits reached seconds at 50 games)."""
+
+
+THUMBNAIL_WIDTH = 480
+"""Width in pixels of the small board in DM turn notices (the board message has the full one)."""
+
+
+def thumbnail(image: Image.Image) -> Image.Image:
+    """``image`` scaled down to ``THUMBNAIL_WIDTH`` wide (unchanged when narrower)."""
+    if image.width <= THUMBNAIL_WIDTH:
+        return image.copy()
+    height = max(1, round(image.height * THUMBNAIL_WIDTH / image.width))
+    return image.resize((THUMBNAIL_WIDTH, height), Image.Resampling.BILINEAR)
 
 
 class Delivery:
@@ -49,6 +65,8 @@ class Delivery:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._render_slots = asyncio.Semaphore(RENDER_THREADS)
         self._seen_limits: dict[int, int] = {}
+        self.board_thumbnails: dict[int, tuple[int, Image.Image]] = {}
+        """Per game: the version and a small copy of the board last drawn (DM turn notices)."""
 
     # ------------------------------------------------------------------ basics
     def channel(self, channel_id: int) -> discord.PartialMessageable:
@@ -127,6 +145,12 @@ class Delivery:
         if task is None or task.done():
             self._tasks[game] = asyncio.create_task(self._board_loop(game), name=f"board-{game}")
 
+    async def board_settled(self, game: int) -> None:
+        """Wait until the board update of ``game`` under way (if any) has finished."""
+        task = self._tasks.get(game)
+        if task is not None and not task.done():
+            await asyncio.wait([task])
+
     async def drain(self) -> None:
         """Wait until every pending board update has been delivered (tests, shutdown)."""
         while True:
@@ -150,6 +174,10 @@ class Delivery:
         if record.state is None:
             return
         embed, file, view = await self.board_payload(record)
+        if record.board_message_id and record.board_channel_id and await self.scrolled_away(record):
+            await self.post_board(record, embed=embed, file=file, view=view)
+            await self.delete_message(record.board_channel_id, record.board_message_id)
+            return
         if record.board_message_id and record.board_channel_id:
             message = self.channel(record.board_channel_id).get_partial_message(record.board_message_id)
             try:
@@ -161,6 +189,25 @@ class Delivery:
                 log.info("board of game %s cannot be edited (%s); posting a fresh one", game, exc.code)
                 embed, file, view = await self.board_payload(record)
         await self.post_board(record, embed=embed, file=file, view=view)
+
+    async def scrolled_away(self, record: GameRecord) -> bool:
+        """True when ``BOARD_SCROLL`` messages or more came after the board message in its
+        channel (issue 10: the board follows the conversation); one history request."""
+        assert record.board_channel_id is not None and record.board_message_id is not None
+        try:
+            newer = [m async for m in self.channel(record.board_channel_id).history(
+                limit=BOARD_SCROLL, after=discord.Object(record.board_message_id))]
+        except discord.HTTPException as exc:
+            log.info("history of channel %s not read (%s); the board stays", record.board_channel_id, exc)
+            return False
+        return len(newer) >= BOARD_SCROLL
+
+    async def delete_message(self, channel_id: int, message_id: int) -> None:
+        """Delete a message of the bot's (best effort: a failure is logged)."""
+        try:
+            await self.channel(channel_id).get_partial_message(message_id).delete()
+        except discord.HTTPException as exc:
+            log.info("message %s not deleted (%s)", message_id, exc)
 
     async def post_board(self, record: GameRecord, *, embed: discord.Embed | None = None,
                          file: discord.File | None = None, view: discord.ui.View | None = None) -> None:
@@ -184,8 +231,12 @@ class Delivery:
         state = service.state(record)
         public = engine.player_view(state, None)
         names, tx = record.names, texts(record)
-        file = await self.image_file(lambda: renders.board_image(record.game_id, public, names, tx), "board",
-                                     self.upload_limit(record.guild_id))
+        def draw() -> Image.Image:
+            image = renders.board_image(record.game_id, public, names, tx)
+            self.board_thumbnails[record.id] = (record.version, thumbnail(image))
+            return image
+
+        file = await self.image_file(draw, "board", self.upload_limit(record.guild_id))
         assert file is not None  # every game draws a board
         recent = await self.recent_public_lines(record, limit=6)
         embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=recent)

@@ -17,7 +17,6 @@ from bot.service import ActResult, HostError
 from bot.storage import GameRecord
 from bot.ui.context import HostContext, check_origin, flow_of
 from bot.ui.notices import Notices
-from engines.base import seat_letter
 
 T = TypeVar("T")
 
@@ -137,11 +136,7 @@ class Moderation:
         member = interaction.guild.get_member(new) if interaction.guild else None
         name = member.display_name if member else f"user {new}"
         record = await self.ctx.service.replace(game.id, seat, new, name, interaction.user.id)
-        await self.ctx.delivery.send_text(
-            record.home_channel_id,
-            f"🛡 Seat {seat_letter(seat)} of game #{record.id} now belongs to <@{new}> (was <@{old}>).",
-            mentions=[new])
-        self.ctx.delivery.request_board(record.id)
+        await self.notices.seat_replaced(record, seat, old, new)  # (one message: the new player's one ping)
         await interaction.followup.send("Done.", ephemeral=True)
 
     async def pause(self, interaction: discord.Interaction, game: GameRecord, paused: bool) -> None:

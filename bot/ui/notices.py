@@ -1,6 +1,16 @@
 """What the table is told (docs/DESIGN.md §5): the public event lines after a move, the
 board update, the pings of exactly the players the game now waits for, the end; and on
-request the private view, the log and the rules.
+request the private view, the log, the rules and the caller's games (``/game mine``).
+
+**Exactly one ping each time the game starts waiting for a player** (issue 10): after a
+move, a timeout's automatic move, a reaction window opening or closing, a kick or a replace
+and, after a restart, for a change whose notices never went out (``catch_up``). A seat is
+newly awaited when it waits now and did not before, or its last decision was made for it
+(timeout, pre-set answer). The ping mentions only those players, says what they are to
+decide and by when (``<t:…:R>``), carries Play ▶, and a "since your last turn" digest: the
+public lines in the thread; in each player's DM turn notice (``bot/ui/dm.py``) the lines
+that player may see, with a small board image. Inside the server's quiet hours pings are
+held back until they end (``bot/ui/clock.py``).
 
 Sentences built here are the host's (English for now); engine messages go through
 ``bot.service.texts(record)`` (``bot/text/``).
@@ -8,20 +18,31 @@ Sentences built here are the host's (English for now); engine messages go throug
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
-from bot.service import ActResult, texts
-from bot.storage import GameRecord
+from bot.service import ActResult, HostError, texts
+from bot.storage import GameRecord, LogEntry
+from bot.ui.clock import fit_deadline, quiet_hours
 from bot.ui.components import BoardButton
 from bot.ui.context import HostContext
+from bot.ui.dm import DirectMessages, jump_url
 from bot.ui.limits import split_text
 from bot.ui.panels import board_view, game_title, mention_list
 from engines.base import Msg, seat_letter
+from engines.registry import ENGINES
 from engines.registry import get as get_engine
 from render import registry as renders
 
 MODERATION_ENTRIES = ("end", "replace", "kick", "pause", "resume")
 """System log entries that the log shows as a moderator's act."""
+
+DIGEST_LINES = 8
+"""At most this many lines in a "since your last turn" digest (the newest)."""
+
+DIGEST_ENTRIES = 400
+"""How far back (log entries) a digest looks."""
 
 
 def private_notes(result: ActResult, seat: int) -> str:
@@ -32,16 +53,71 @@ def private_notes(result: ActResult, seat: int) -> str:
     return "".join(f"\n🔒 {line}" for line in lines)
 
 
+def newly_awaited(waiting_before: Sequence[int] | frozenset[int], waiting_after: Sequence[int] | frozenset[int],
+                  entries: Sequence[LogEntry], *, movers_too: bool = False) -> list[int]:
+    """The seats the game starts waiting for: waiting after and not before, or waiting
+    before but their decision was made for them in ``entries`` (a timeout, a pre-set
+    answer: a player entry without a user). A player who moved themselves and decides
+    again is not among them (their panel shows the next decision) unless ``movers_too``
+    (after a restart, when that panel may never have been shown)."""
+    automatic = {e.seat for e in entries if e.kind == "player" and (movers_too or e.user_id is None)}
+    still = set(waiting_before) - automatic
+    return sorted(s for s in waiting_after if s not in still)
+
+
+def last_turns(record: GameRecord, entries: Sequence[LogEntry]) -> dict[int, int]:
+    """Per seat, the seq of the last entry its current player made themselves (0: none)."""
+    out = {s.seat: 0 for s in record.seats}
+    for e in entries:
+        if e.kind == "player" and e.seat is not None and e.user_id is not None and e.user_id == record.user_of(e.seat):
+            out[e.seat] = max(out.get(e.seat, 0), e.seq)
+    return out
+
+
+def digest_lines(record: GameRecord, entries: Sequence[LogEntry], viewer: int | None, *, after: int,
+                 upto: int | None = None) -> list[str]:
+    """The event lines of ``entries`` with ``after < seq <= upto`` as ``viewer`` may see
+    them (None: the public; their own secret lines marked 🔒), at most ``DIGEST_LINES``
+    (the newest, after a line counting the ones left out)."""
+    tx = texts(record)
+    lines: list[str] = []
+    for e in entries:
+        if e.seq <= after or (upto is not None and e.seq > upto):
+            continue
+        for event in e.events:
+            vis = event.get("visible_to")
+            if vis is None:
+                lines.append(tx.event(event))
+            elif viewer is not None and viewer in vis:
+                lines.append(f"🔒 {tx.event(event)}")
+    if len(lines) > DIGEST_LINES:
+        lines = [f"… {len(lines) - DIGEST_LINES} earlier", *lines[-DIGEST_LINES:]]
+    return lines
+
+
+def board_link(record: GameRecord) -> str:
+    """A link to the game's board message (or lobby message, or thread)."""
+    guild = record.guild_id or "@me"
+    if record.board_message_id and record.board_channel_id:
+        return f"https://discord.com/channels/{guild}/{record.board_channel_id}/{record.board_message_id}"
+    if record.status == "lobby" and record.lobby_message_id:
+        return f"https://discord.com/channels/{guild}/{record.channel_id}/{record.lobby_message_id}"
+    return jump_url(record)
+
+
 class Notices:
     """Messages to the table and to one player, for ``ctx``."""
 
     def __init__(self, ctx: HostContext) -> None:
         self.ctx = ctx
+        self.dms = DirectMessages(ctx)
+        self._started = ctx.clock()
 
     async def after(self, result: ActResult, *, board: bool = True) -> None:
         """Deliver an applied action: public event lines, the board (unless ``board`` is
-        False), turn pings, the end."""
-        record = result.game
+        False), the players' DM hands, turn pings of the newly awaited, the end; then
+        record that this version's notices went out (``catch_up``)."""
+        record = await fit_deadline(self.ctx, result.game)
         tx = texts(record)
         lines = [tx.event(e) for e in result.events if e.visible_to is None]
         delivery = self.ctx.delivery
@@ -49,35 +125,118 @@ class Notices:
             await delivery.send_text(record.home_channel_id, "\n".join(lines))
         # a change nobody else may see (e.g. a changed secret pick) leaves the board alone,
         # so watchers cannot tell that anything happened
-        if board and (result.public_changed or lines or result.waiting_after != result.waiting_before
-                      or result.outcome is not None):
+        moved = record.deadline != result.game.deadline  # (quiet hours moved it: the board shows it)
+        if moved or (board and (result.public_changed or lines or result.waiting_after != result.waiting_before
+                                or result.outcome is not None)):
             delivery.request_board(record.id)
         if result.outcome is not None:
             await self.announce_end(record, result)
-            return
-        fresh = result.waiting_after - result.waiting_before
-        if fresh and record.status == "active":
-            await self.notify_turn(record, sorted(fresh))
+        elif record.status == "active":
+            await self.ctx.delivered(self.dms.update_hands(record))
+            fresh = newly_awaited(result.waiting_before, result.waiting_after, result.entries)
+            if fresh:
+                before = result.entries[0].seq - 1 if result.entries else record.version
+                await self.notify_turn(record, fresh, shown_upto=before)
+        await self.ctx.repo.set_notice_mark(record.id, record.version, sorted(result.waiting_after))
 
-    async def notify_turn(self, record: GameRecord, seats: list[int], *, prefix: str = "") -> None:
-        """Ping exactly the players at ``seats`` with their prompt, the timer and a Play
-        button; a DM too for those who asked for it (``/game notify``)."""
+    def _active(self, record: GameRecord, seats: Sequence[int]) -> list[int]:
+        active = {s.seat for s in record.seats if s.status == "active"}
+        return sorted(s for s in set(seats) if s in active)
+
+    async def notify_turn(self, record: GameRecord, seats: Sequence[int], *, prefix: str = "",
+                          reminder: bool = False, shown_upto: int | None = None) -> None:
+        """Ping exactly the (active) players at ``seats`` in the thread with their prompt,
+        the deadline and Play ▶ / My view, and DM each of them a turn notice (unless they
+        switched those off). A ping that is not a ``reminder`` carries the "since your last
+        turn" digest (in the thread: public lines up to ``shown_upto``, the ones not just
+        posted above; in the DM: every line that player may see) and is held back while
+        the server has quiet hours."""
+        seats = self._active(record, seats)
+        if not seats or record.status != "active":
+            return
+        if not reminder:
+            quiet = await quiet_hours(self.ctx, record.guild_id)
+            if quiet is not None and quiet.contains(self.ctx.clock()):
+                await self.ctx.repo.defer_pings(record.id, seats)
+                return
         service = self.ctx.service
         engine = service.engine(record)
         state = service.state(record)
         tx = texts(record)
-        prompts = {tx(engine.prompt(state, s)) for s in seats}
-        prompt = prompts.pop() if len(prompts) == 1 else tx(Msg("host.your_move"))
+        prompts = {s: tx(engine.prompt(state, s)) for s in seats}
+        shared = set(prompts.values())
+        prompt = shared.pop() if len(shared) == 1 else tx(Msg("host.your_move"))
         when = f" (timer <t:{int(record.deadline)}:R>)" if record.deadline else ""
         text = f"{prefix}{mention_list(record, seats)} — {prompt}{when}"
+        entries: list[LogEntry] = []
+        turns: dict[int, int] = {}
+        if not reminder:
+            entries = await self.ctx.repo.log(record.id, last=DIGEST_ENTRIES)
+            turns = last_turns(record, entries)
+            public = digest_lines(record, entries, None, after=min(turns.get(s, 0) for s in seats), upto=shown_upto)
+            if public:
+                text += "\n**Since your last turn:**\n" + "\n".join(f"• {line}" for line in public)
         view = discord.ui.View(timeout=None)
         view.add_item(BoardButton(record.id, record.version, "play"))
         view.add_item(BoardButton(record.id, record.version, "hand"))
         users = [u for u in (record.user_of(s) for s in seats) if u]
         await self.ctx.delivery.send_text(record.home_channel_id, text, mentions=users, view=view)
-        for user_id in users:
-            if await self.ctx.repo.get_preference(user_id, "*", "dm_notify") == "on":
-                await self.ctx.delivery.dm(user_id, f"{game_title(engine, record)}: {prompt}")
+        title = game_title(engine, record)
+        for seat in seats:
+            if reminder:
+                note = f"⏰ Reminder — **{title}**: {prompts[seat]}{when}"
+            else:
+                note = f"🔔 **{title}** — {prompts[seat]}{when}"
+                mine = digest_lines(record, entries, seat, after=turns.get(seat, 0))
+                if mine:
+                    note += "\n**Since your last turn:**\n" + "\n".join(f"• {line}" for line in mine)
+            await self.ctx.delivered(self.dms.turn_notice(record, seat, note, image=not reminder))
+
+    async def catch_up(self) -> int:
+        """After a restart: ping the players that changes committed before it started
+        waiting for, where those changes' notices never went out (the game's notice mark
+        is behind its version). Games without a mark (stored before it existed) are left
+        alone. Returns how many games were caught up."""
+        caught = 0
+        for game, (version, waiting) in (await self.ctx.repo.notice_marks()).items():
+            try:
+                record = await self.ctx.service.get(game)
+            except HostError:
+                continue
+            if record.status != "active" or record.version <= version or record.updated_at >= self._started:
+                continue
+            entries = await self.ctx.repo.log(game, after=version)
+            fresh = newly_awaited(waiting, record.waiting, entries, movers_too=True)
+            self.ctx.delivery.request_board(game)
+            await self.ctx.delivered(self.dms.update_hands(record))
+            if fresh:
+                await self.notify_turn(record, fresh)
+            await self.ctx.repo.set_notice_mark(game, record.version, record.waiting)
+            caught += 1
+        return caught
+
+    async def seat_replaced(self, record: GameRecord, seat: int, old: int, new: int) -> None:
+        """Announce a moderator's replace; when the game waits for that seat, the same
+        message is the new player's one ping (their prompt, the deadline, Play ▶)."""
+        text = f"🛡 Seat {seat_letter(seat)} of game #{record.id} now belongs to <@{new}> (was <@{old}>)."
+        view = None
+        if record.status == "active" and seat in record.waiting:
+            engine = self.ctx.service.engine(record)
+            prompt = texts(record)(engine.prompt(self.ctx.service.state(record), seat))
+            when = f" (timer <t:{int(record.deadline)}:R>)" if record.deadline else ""
+            text += f"\n<@{new}> — {prompt}{when}"
+            view = discord.ui.View(timeout=None)
+            view.add_item(BoardButton(record.id, record.version, "play"))
+            view.add_item(BoardButton(record.id, record.version, "hand"))
+        await self.ctx.delivery.send_text(record.home_channel_id, text, mentions=[new], view=view)
+        self.ctx.delivery.request_board(record.id)
+        if record.status == "active":
+            await self.ctx.delivered(self.dms.update_hands(record, [new]))
+            if seat in record.waiting:
+                note = f"🔔 **{game_title(self.ctx.service.engine(record), record)}** — you now play seat " \
+                       f"{seat_letter(seat)}, and it is your move."
+                await self.ctx.delivered(self.dms.turn_notice(record, seat, note))
+        await self.ctx.repo.set_notice_mark(record.id, record.version, record.waiting)
 
     async def announce_end(self, record: GameRecord, result: ActResult) -> None:
         """The final message: ranking with scores, the reason, the winners pinged."""
@@ -139,6 +298,34 @@ class Notices:
         chunks = split_text(f"📜 Log of game #{record.id} (last {min(limit, len(lines))} lines)\n{text}")
         for chunk in chunks[-3:]:
             await interaction.followup.send(chunk, ephemeral=True)
+
+    async def show_mine(self, interaction: discord.Interaction) -> None:
+        """``/game mine``: the caller's lobbies and running games, those waiting on them
+        first (oldest deadline first), each with a jump link to its board; ephemeral."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        user_id = interaction.user.id
+        games = await self.ctx.repo.games(user_id=user_id)
+
+        def waits(g: GameRecord) -> bool:
+            return g.status == "active" and g.seat_of(user_id) in g.waiting
+
+        games.sort(key=lambda g: (not waits(g), g.deadline if waits(g) and g.deadline else float("inf"),
+                                  g.updated_at))
+        lines = []
+        for g in games:
+            name = ENGINES[g.game_id].info.name
+            when = f" · deadline <t:{int(g.deadline)}:R>" if g.deadline else ""
+            if waits(g):
+                state = f"**your move**{when}"
+            elif g.status == "active":
+                others = mention_list(g, g.waiting)
+                state = f"waiting for {others}{when}" if others else "running"
+            else:
+                state = f"lobby ({len(g.seats)} players)"
+            lines.append(f"[#{g.id} {name}]({board_link(g)}) — {state}")
+        text = "\n".join(lines) or "You are not in any lobby or running game."
+        for chunk in split_text(text):
+            await interaction.followup.send(chunk, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
     @staticmethod
     async def show_rules(interaction: discord.Interaction, game_id: str) -> None:

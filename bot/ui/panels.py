@@ -51,10 +51,20 @@ def mention_list(record: GameRecord, seats: Sequence[int]) -> str:
     return ", ".join(f"<@{record.user_of(s)}>" for s in sorted(seats) if record.user_of(s))
 
 
+def vacation_note(record: GameRecord, seat: int) -> str:
+    """``" · 🏖 3 vacation days"`` for a player who set some in the lobby (``/game vacation``,
+    bot/ui/clock.py), ``""`` otherwise."""
+    if str(record.user_of(seat)) not in record.vacations:
+        return ""
+    days = record.vacation_left(seat)
+    return f" · 🏖 {days} vacation day{'s' if days != 1 else ''}"
+
+
 def lobby_embed(engine: Engine, record: GameRecord, timeout_label: str) -> discord.Embed:
     """The lobby: players, options, timer and how to start."""
     info = engine.info
-    players = "\n".join(f"{i + 1}. <@{s.user_id}>" for i, s in enumerate(record.seats)) or "—"
+    players = "\n".join(f"{i + 1}. <@{s.user_id}>{vacation_note(record, s.seat)}"
+                        for i, s in enumerate(record.seats)) or "—"
     changed = {k: v for k, v in record.options.items() if v != info.defaults().get(k)}
     opts = ", ".join(f"{k}={v}" for k, v in changed.items()) or "defaults"
     if record.status == "lobby":
@@ -99,6 +109,9 @@ def board_embed(engine: Engine, record: GameRecord, state: State | None, *, imag
                 lines.append(f"Timer: <t:{int(record.deadline)}:R>")
         if record.paused:
             lines.append("⏸ Paused by a moderator.")
+        if record.vacations:
+            lines.append("🏖 Vacation days left: " + " · ".join(
+                f"{s.name} {record.vacation_left(s.seat)}" for s in record.seats if str(s.user_id) in record.vacations))
     if recent:
         lines.append("")
         lines += [f"• {r}" for r in recent]

@@ -329,8 +329,8 @@ async def test_repl_end_to_end_with_stand_in_bot(tmp_path: Path) -> None:
     # bob joins (an edit), then picks two sins (ephemeral, shown to bob)
     assert "── #games · testbot (edited)" in text and "alice, bob" in text
     assert "── #games · testbot (only you)\n   you chose lust and greed" in text
-    # carol's ephemeral hand is hers; the DM to bob is labelled
-    assert "carol's hand: lust" in text and "── DM to bob · testbot\n   carol pokes you" in text
+    # carol's ephemeral hand is hers; the DM to bob is bob's own channel: carol sees only a count
+    assert "carol's hand: lust" in text and "(+1 DM in bob's DMs)" in text and "carol pokes you" not in text
     # the modal round trip
     assert "── modal: Leave a note" in text and "   1. Note" in text and "noted: see you tomorrow" in text
     # mistakes are explained, not fatal

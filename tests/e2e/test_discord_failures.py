@@ -297,6 +297,7 @@ async def test_board_edited_hundreds_of_times_keeps_one_image_and_reposts_when_r
         return Image.new("RGB", (48, 32), (calls % 256, 40, 90))
 
     monkeypatch.setattr(renders, "board_image", cheap)
+    monkeypatch.setattr("bot.ui.delivery.BOARD_SCROLL", 10**6)  # (no re-post because the chat moved on)
     rng = random.Random(8)
     first_board = (await driver.record(game)).board_message_id
     for i in range(150):

@@ -13,7 +13,7 @@ import pytest
 
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, iter_components
-from bot.service import format_names
+from bot.service import format_names, texts
 from bot.ui.panels import NAV_LABELS
 from engines.heaven.data import CARDS
 from engines.heaven.rules import active, chain_of
@@ -213,9 +213,19 @@ class SecrecyWatch:
         hands = {c["label"] for seat in range(self.seats) for c in engine.player_view(state, seat)["hand"]}
         secret = hands - self.seen_public
         fresh = [m for mid, m in driver.fake.messages.items() if mid > self.last and not m["flags"] & 64]
+        # a DM may show its recipient what they were shown privately (their hand, their draws)
+        tx = texts(record)
+        shown: dict[int, set[str]] = {s: {c["label"] for c in engine.player_view(state, s)["hand"]}
+                                      for s in range(self.seats)}
+        for entry in await driver.bot.repo.log(self.game):
+            for e in entry.events:
+                for s in e.get("visible_to") or ():
+                    shown[s] |= {label for label in secret if label in tx.event(e)}
         for m in [*fresh, await driver.board(self.game)]:
             text = m["content"] + " ".join(str(e) for e in m["embeds"])
-            leaked = [label for label in secret if label in text]
+            channel = driver.fake.channel_of(m["channel_id"]) or {}
+            seat = record.seat_of(int(channel["recipients"][0]["id"])) if channel.get("type") == 1 else None
+            leaked = [label for label in secret - shown.get(seat, set()) if label in text]
             assert not leaked, (leaked, text[:300])
         self.last = max(driver.fake.messages)
         self.checks += 1

@@ -1,0 +1,288 @@
+"""Hidden hands in DMs and DM turn notices (docs/DESIGN.md §5 "Hidden information", issue 10).
+
+Each player of a game with hidden information gets **one DM hand message** per game: their
+private view (``Engine.player_view(state, seat)`` drawn by ``render_private``) with a short
+text, **Play ▶** and **My view** buttons (``bot.ui.components.DmButton``, acting on that game
+from the DM with the panel's usual version checks) and a link to the game's thread. It is
+edited in place when the hidden part of the view changes, so the DM channel does not fill up.
+A **DM turn notice** (a new message, so the phone rings; the previous one is deleted) carries
+the prompt, the deadline, the "since your last turn" digest redacted for that player and a
+small image of the board.
+
+``/game notify`` switches hands and turn notices separately, per game or for all (default
+on). A refused DM (Discord 50007) pauses every DM to that player until they run
+``/game notify`` again; each game's thread says so once, mentioning them. Nothing is retried
+each turn, and a failed DM never touches the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import json
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import discord
+
+from bot.service import texts
+from bot.storage import GameRecord
+from bot.ui.components import DmButton
+from bot.ui.context import HostContext
+from bot.ui.delivery import thumbnail
+from bot.ui.limits import DEFAULT_UPLOAD, MESSAGE_CHARS, clip
+from bot.ui.panels import game_title
+from engines.base import seat_letter
+from render import registry as renders
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED = 50007
+"""Discord's "Cannot send messages to this user": DMs closed, or the bot blocked."""
+
+_MISSING = object()
+
+
+def jump_url(record: GameRecord) -> str:
+    """The link to the game's thread (or channel): ``https://discord.com/channels/{guild}/{thread}``."""
+    return f"https://discord.com/channels/{record.guild_id or '@me'}/{record.home_channel_id}"
+
+
+def hidden_part(private: Any, public: Any = _MISSING) -> Any:
+    """What a private view shows beyond the public one: dicts and equally long lists are
+    compared item by item, equal items dropped (None when nothing is hidden). Two private
+    views with the same hidden part show the player the same secrets."""
+    if isinstance(private, dict) and isinstance(public, dict):
+        out = {k: hidden_part(v, public.get(k, _MISSING)) for k, v in private.items()
+               if public.get(k, _MISSING) != v}
+        return out or None
+    if isinstance(private, list) and isinstance(public, list) and len(private) == len(public):
+        items = [hidden_part(a, b) for a, b in zip(private, public, strict=True)]
+        return items if any(i is not None for i in items) else None
+    return None if private == public else private
+
+
+def fingerprint(value: Any) -> str:
+    """A short stable digest of a JSON value (what a DM hand message shows)."""
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def dm_view(record: GameRecord) -> discord.ui.View:
+    """Play ▶ and My view for ``record`` (working from the DM) and a link to its thread."""
+    view = discord.ui.View(timeout=None)
+    if record.status == "active":
+        view.add_item(DmButton(record.id, "play"))
+    view.add_item(DmButton(record.id, "hand"))
+    view.add_item(discord.ui.Button(label="Go to the game", url=jump_url(record)))
+    return view
+
+
+def refused(exc: discord.HTTPException) -> bool:
+    """True when Discord refused a DM because the player's DMs are closed (50007)."""
+    return getattr(exc, "code", None) == DM_CLOSED
+
+
+class DirectMessages:
+    """DM hand messages and DM turn notices for ``ctx`` (see the module docstring)."""
+
+    def __init__(self, ctx: HostContext) -> None:
+        self.ctx = ctx
+        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+
+    def upload_limit(self, record: GameRecord) -> int:
+        """Bytes a DM attachment may have: Discord's default, or less when the game's server
+        is known to allow less (never more: a server's boost does not reach DMs)."""
+        return min(DEFAULT_UPLOAD, self.ctx.delivery.upload_limit(record.guild_id))
+
+    # ------------------------------------------------------------------ sending
+    async def _send(self, record: GameRecord, user_id: int,
+                    send: Callable[[discord.abc.Messageable], Awaitable[discord.Message]]) -> discord.Message | None:
+        """Send one DM to ``user_id`` through ``send(channel)``, unless their DMs are paused.
+        A refusal (50007) pauses them and is said once in the game's thread; any other
+        failure is logged. Returns the message, or None."""
+        if await self.ctx.repo.dm_block(user_id) is not None:
+            await self.tell_blocked(record, user_id)
+            return None
+        client = self.ctx.delivery.client
+        try:
+            user = client.get_user(user_id) or await client.fetch_user(user_id)
+            channel = user.dm_channel or await user.create_dm()
+            return await send(channel)
+        except discord.HTTPException as exc:
+            if refused(exc):
+                log.info("DMs to %s are closed; paused until /game notify", user_id)
+                await self.ctx.repo.block_dms(user_id)
+                await self.tell_blocked(record, user_id)
+            else:
+                log.warning("DM to %s not delivered (%s); the game goes on", user_id, exc)
+            return None
+
+    async def tell_blocked(self, record: GameRecord, user_id: int) -> None:
+        """Say once per game, in its thread and mentioning the player, that their DMs are
+        refused (they can still use My view; ``/game notify`` tries again)."""
+        told = await self.ctx.repo.dm_block(user_id)
+        if told is None or record.id in told:
+            return
+        await self.ctx.repo.block_dms(user_id, [*told, record.id])
+        await self.ctx.delivery.send_text(
+            record.home_channel_id,
+            f"📪 <@{user_id}>, Discord does not let me send you DMs (they are closed to me), so your "
+            "hand and turn notices stay here: press **My view** on the board to see your hand. Run "
+            "`/game notify` once your DMs are open to get them again.", mentions=[user_id])
+
+    async def _forget(self, stored: tuple[int, int, str | None] | None) -> None:
+        """Delete a DM this bot sent earlier (best effort: it may be gone already)."""
+        if stored is None:
+            return
+        try:
+            await self.ctx.delivery.channel(stored[0]).get_partial_message(stored[1]).delete()
+        except discord.HTTPException as exc:
+            log.info("old DM %s not deleted (%s)", stored[1], exc)
+
+    # ------------------------------------------------------------------ hands
+    async def update_hands(self, record: GameRecord, users: Sequence[int] | None = None, *,
+                           force: bool = False) -> None:
+        """Bring the DM hand message of every active player of ``record`` (or of ``users``)
+        up to date: edited in place when the hidden part of their view changed (``force``:
+        always), posted when there is none or it can no longer be edited. Players with DM
+        hands off, paused DMs, or a game without a private view are left out."""
+        service = self.ctx.service
+        engine = service.engine(record)
+        if not engine.info.has_hidden_info or record.state is None or record.status != "active":
+            return
+        state = service.state(record)
+        public = engine.player_view(state, None)
+        for seat in record.seats:
+            if seat.status != "active" or (users is not None and seat.user_id not in users):
+                continue
+            lock = self._locks.setdefault((record.id, seat.user_id), asyncio.Lock())
+            async with lock:
+                hands, _ = await self.ctx.repo.notify_settings(seat.user_id, record.id)
+                if not hands or await self.ctx.repo.dm_block(seat.user_id) is not None:
+                    continue
+                view = engine.player_view(state, seat.seat)
+                shown = fingerprint(hidden_part(view, public))
+                stored = await self.ctx.repo.dm_message(record.id, seat.user_id, "hand")
+                if stored is not None and stored[2] == shown and not force:
+                    continue
+                await self._post_hand(record, seat.seat, seat.user_id, view, shown, stored)
+
+    async def _post_hand(self, record: GameRecord, seat: int, user_id: int, view: dict[str, Any], shown: str,
+                         stored: tuple[int, int, str | None] | None) -> bool:
+        names, tx = record.names, texts(record)
+        file = await self.ctx.delivery.image_file(
+            lambda: renders.private_image(record.game_id, view, names, tx), "hand", self.upload_limit(record))
+        if file is None:  # the game draws no private view
+            return False
+        engine = self.ctx.service.engine(record)
+        content = (f"🔒 **{game_title(engine, record)}** — your private view (seat {seat_letter(seat)}), "
+                   f"updated <t:{int(self.ctx.clock())}:R>. Only you see this; it changes here as your "
+                   "hand does. **Play ▶** works from this DM.")
+        buttons = dm_view(record)
+        if stored is not None:
+            message = self.ctx.delivery.channel(stored[0]).get_partial_message(stored[1])
+            try:
+                await message.edit(content=content, attachments=[file], view=buttons)
+                await self.ctx.repo.set_dm_message(record.id, user_id, "hand", stored[0], stored[1], shown)
+                return True
+            except discord.HTTPException as exc:
+                if refused(exc):
+                    await self.ctx.repo.block_dms(user_id)
+                    await self.tell_blocked(record, user_id)
+                    return False
+                log.info("DM hand of game %s cannot be edited (%s); sending a fresh one", record.id, exc)
+                file.reset()
+        sent = await self._send(record, user_id,
+                                lambda ch: ch.send(content, file=file, view=buttons, silent=True))
+        if sent is None:
+            return False
+        await self.ctx.repo.set_dm_message(record.id, user_id, "hand", sent.channel.id, sent.id, shown)
+        await self._forget(stored)
+        return True
+
+    # ------------------------------------------------------------------ turn notices
+    async def turn_notice(self, record: GameRecord, seat: int, text: str, *, image: bool = True) -> None:
+        """DM the player at ``seat`` a turn notice ``text`` (with a small board image unless
+        ``image`` is False) and Play ▶ / My view / the thread link; the previous turn notice
+        of that game is deleted. Nothing when the player switched turn notices off or their
+        DMs are paused."""
+        user_id = record.user_of(seat)
+        if user_id is None:
+            return
+        _, turns = await self.ctx.repo.notify_settings(user_id, record.id)
+        if not turns or await self.ctx.repo.dm_block(user_id) is not None:
+            if turns:
+                await self.tell_blocked(record, user_id)
+            return
+        thumb = await self.board_thumbnail(record) if image else None
+        buttons = dm_view(record)
+
+        async def send(channel: discord.abc.Messageable) -> discord.Message:
+            if thumb is None:
+                return await channel.send(clip(text, MESSAGE_CHARS), view=buttons)
+            data, ext = thumb
+            return await channel.send(clip(text, MESSAGE_CHARS), view=buttons,
+                                      file=discord.File(io.BytesIO(data), filename=f"board.{ext}"))
+
+        sent = await self._send(record, user_id, send)
+        if sent is None:
+            return
+        previous = await self.ctx.repo.dm_message(record.id, user_id, "turn")
+        await self.ctx.repo.set_dm_message(record.id, user_id, "turn", sent.channel.id, sent.id)
+        await self._forget(previous)
+
+    async def board_thumbnail(self, record: GameRecord) -> tuple[bytes, str] | None:
+        """The public board of ``record`` at its version, small (``delivery.thumbnail``) and
+        encoded (PNG or JPEG bytes and the extension): the copy the board update just drew
+        when there is one, else drawn here. None when drawing fails (logged; the notice
+        goes without it)."""
+        delivery = self.ctx.delivery
+        await delivery.board_settled(record.id)
+        cached = delivery.board_thumbnails.get(record.id)
+        small = cached[1] if cached is not None and cached[0] == record.version else None
+        engine = self.ctx.service.engine(record)
+        public = engine.player_view(self.ctx.service.state(record), None)
+        names, tx = record.names, texts(record)
+        limit = self.upload_limit(record)
+
+        def draw() -> tuple[bytes, str]:
+            image = small if small is not None else thumbnail(renders.board_image(record.game_id, public, names, tx))
+            return renders.encode(image, limit)
+
+        try:
+            return await asyncio.to_thread(draw)
+        except Exception:
+            log.exception("board thumbnail of game %s failed", record.id)
+            return None
+
+    # ------------------------------------------------------------------ /game notify
+    async def configure(self, interaction: discord.Interaction, *, both: bool | None, hands: bool | None,
+                        turns: bool | None, game: GameRecord | None) -> None:
+        """``/game notify``: store the caller's DM settings (``both`` sets hands and turn
+        notices together; None leaves a setting as it is), for ``game`` or every game; DMs
+        paused after a refusal are tried again. Answers privately with the settings, then
+        brings the caller's DM hands up to date."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        user_id = interaction.user.id
+        hands = both if hands is None else hands
+        turns = both if turns is None else turns
+        scope = game.id if game is not None else 0
+        if hands is not None or turns is not None:
+            await self.ctx.repo.set_notify(user_id, scope, hands=hands, turns=turns)
+        resumed = await self.ctx.repo.clear_dm_block(user_id)
+        now_hands, now_turns = await self.ctx.repo.notify_settings(user_id, scope)
+        where = f"game #{game.id}" if game is not None else "every game"
+        lines = [f"DMs for {where}: your hand **{'on' if now_hands else 'off'}**, "
+                 f"turn notices **{'on' if now_turns else 'off'}**. The ping in the game's thread always comes."]
+        if resumed:
+            lines.append("Your DMs were paused after Discord refused one; I will try again now.")
+        await interaction.followup.send("\n".join(lines), ephemeral=True)
+        games = [game] if game is not None else await self.ctx.repo.games(status=("active",), user_id=user_id)
+        for record in games:
+            fresh = await self.ctx.service.get(record.id)
+            await self.ctx.delivered(self._refresh(fresh, user_id, force=resumed))
+
+    async def _refresh(self, record: GameRecord, user_id: int, *, force: bool) -> None:
+        await self.update_hands(record, [user_id], force=force)
