@@ -542,13 +542,8 @@ class Engine:
         (Wrath: ``(msg("step.target", target=seat_ref(2)),)``; a card then a target:
         two steps). Actions sharing a step's label share that step. The shared helper
         ``engines.decisions.DecisionTree`` turns these paths into menus with Back.
-        Default: ``(action_group,)`` when the legacy ``action_group`` gives one, else ``()``."""
-        group = self.action_group(state, action)
-        return () if group is None else (group,)
-
-    def action_group(self, state: State, action: Action) -> Text | None:
-        """Legacy one-step grouping, read only by the default ``action_path``."""
-        return None
+        Default: ``()`` (the action is listed directly)."""
+        return ()
 
     def timeout_action(self, state: State, seat: Seat) -> Action:
         """What is played for ``seat`` when its move timer expires (each spec's

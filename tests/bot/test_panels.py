@@ -38,8 +38,9 @@ class ManyChoices(Engine):
     def action_label(self, state: State, action: Action) -> str:
         return self._label(action["i"])
 
-    def action_group(self, state: State, action: Action) -> str | None:
-        return self._group(action["i"])
+    def action_path(self, state: State, action: Action) -> tuple[str, ...]:
+        group = self._group(action["i"])
+        return () if group is None else (group,)
 
     def prompt(self, state: State, seat: Seat) -> str:
         return "Choose one of many things."
