@@ -234,6 +234,9 @@ class FakeDiscord:
         self.enforce_command_permissions = True
         self._threads_allowed = True
         self._rate_limits: list[tuple[re.Pattern[str], str | None, float]] = []
+        self._nonces: dict[tuple[str, str], int] = {}
+        #: Message creates answered with an earlier message of the same nonce (``enforce_nonce``).
+        self.nonce_hits = 0
         self._closed_dms: set[str] = set()
         self._custom_perms: dict[str, int] = {}
         self._role_ids: dict[str, str] = {}
@@ -846,7 +849,19 @@ class FakeDiscord:
                 return self._refusal(403, _error(50007, "Cannot send messages to this user"), what)
         if err := self._check_message(b, files, what, create=True):
             return err
-        return 200, self._new_message(cid, self.bot_user, b, files, flags=int(b.get("flags") or 0) & ~EPHEMERAL)
+        nonce = b.get("nonce")
+        if nonce is not None and b.get("enforce_nonce"):
+            # Discord: a message with the same author and nonce seen recently is returned, not re-created
+            seen = self._nonces.get((cid, str(nonce)))
+            if seen is not None and seen in self.messages:
+                self.nonce_hits += 1
+                return 200, self.messages[seen]
+        msg = self._new_message(cid, self.bot_user, b, files, flags=int(b.get("flags") or 0) & ~EPHEMERAL)
+        if nonce is not None:
+            msg["nonce"] = str(nonce)
+            if b.get("enforce_nonce"):
+                self._nonces[(cid, str(nonce))] = int(msg["id"])
+        return 200, msg
 
     def _history(self, cid: str, query: dict[str, str]) -> Result:
         if self.channel_of(cid) is None:

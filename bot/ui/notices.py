@@ -4,6 +4,10 @@ request the private view, the log and the rules.
 
 Sentences built here are the host's (English for now); engine messages go through
 ``bot.service.texts(record)`` (``bot/text/``).
+
+What a move causes is queued in the outbox with the move (``bot.service.plan_deliveries``)
+and sent by the delivery layer (``Delivery.flush``), which asks this module for the
+sentences of pings and of the end (``turn_message``, ``end_message``).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from bot.ui.components import BoardButton
 from bot.ui.context import HostContext
 from bot.ui.limits import split_text
 from bot.ui.panels import board_view, game_title, mention_list
-from engines.base import Msg, seat_letter
+from engines.base import Msg, Outcome, seat_letter
 from engines.registry import get as get_engine
 from render import registry as renders
 
@@ -37,31 +41,20 @@ class Notices:
 
     def __init__(self, ctx: HostContext) -> None:
         self.ctx = ctx
+        ctx.delivery.notices = self  # the outbox composes pings and the end here
 
     async def after(self, result: ActResult, *, board: bool = True) -> None:
-        """Deliver an applied action: public event lines, the board (unless ``board`` is
-        False), turn pings, the end."""
-        record = result.game
-        tx = texts(record)
-        lines = [tx.event(e) for e in result.events if e.visible_to is None]
-        delivery = self.ctx.delivery
-        if lines:
-            await delivery.send_text(record.home_channel_id, "\n".join(lines))
-        # a change nobody else may see (e.g. a changed secret pick) leaves the board alone,
-        # so watchers cannot tell that anything happened
-        if board and (result.public_changed or lines or result.waiting_after != result.waiting_before
-                      or result.outcome is not None):
-            delivery.request_board(record.id)
-        if result.outcome is not None:
-            await self.announce_end(record, result)
-            return
-        fresh = result.waiting_after - result.waiting_before
-        if fresh and record.status == "active":
-            await self.notify_turn(record, sorted(fresh))
+        """Deliver an applied action: what the service queued with it in the outbox
+        (public event lines, the board, turn pings, the end) goes out now, in order.
+        ``board`` is kept for callers that posted the board themselves (the posted board
+        marks its rows done)."""
+        await self.ctx.delivery.flush(result.game.id)
 
-    async def notify_turn(self, record: GameRecord, seats: list[int], *, prefix: str = "") -> None:
-        """Ping exactly the players at ``seats`` with their prompt, the timer and a Play
-        button; a DM too for those who asked for it (``/game notify``)."""
+    def turn_message(self, record: GameRecord, seats: list[int], *, prefix: str = "",
+                     version: int | None = None) -> tuple[str, list[int], discord.ui.View, str]:
+        """The ping of the players at ``seats``: (text with their mentions, prompt and
+        timer; their user ids; Play and My view buttons of ``version``, default the
+        game's; the prompt alone, for DMs)."""
         service = self.ctx.service
         engine = service.engine(record)
         state = service.state(record)
@@ -70,19 +63,32 @@ class Notices:
         prompt = prompts.pop() if len(prompts) == 1 else tx(Msg("host.your_move"))
         when = f" (timer <t:{int(record.deadline)}:R>)" if record.deadline else ""
         text = f"{prefix}{mention_list(record, seats)} — {prompt}{when}"
+        version = record.version if version is None else version
         view = discord.ui.View(timeout=None)
-        view.add_item(BoardButton(record.id, record.version, "play"))
-        view.add_item(BoardButton(record.id, record.version, "hand"))
+        view.add_item(BoardButton(record.id, version, "play"))
+        view.add_item(BoardButton(record.id, version, "hand"))
         users = [u for u in (record.user_of(s) for s in seats) if u]
-        await self.ctx.delivery.send_text(record.home_channel_id, text, mentions=users, view=view)
+        return text, users, view, prompt
+
+    async def dm_turn(self, record: GameRecord, users: list[int], prompt: str, *, nonce: str | None = None) -> None:
+        """A DM with ``prompt`` to those of ``users`` who asked for one (``/game notify``)."""
+        engine = self.ctx.service.engine(record)
         for user_id in users:
             if await self.ctx.repo.get_preference(user_id, "*", "dm_notify") == "on":
-                await self.ctx.delivery.dm(user_id, f"{game_title(engine, record)}: {prompt}")
+                await self.ctx.delivery.dm(user_id, f"{game_title(engine, record)}: {prompt}",
+                                           nonce=None if nonce is None else f"{nonce}d")
 
-    async def announce_end(self, record: GameRecord, result: ActResult) -> None:
-        """The final message: ranking with scores, the reason, the winners pinged."""
-        outcome = result.outcome
-        assert outcome is not None
+    async def notify_turn(self, record: GameRecord, seats: list[int], *, prefix: str = "") -> None:
+        """Ping exactly the players at ``seats`` with their prompt, the timer and a Play
+        button; a DM too for those who asked for it (``/game notify``). (Reminders; a
+        move's pings go through the outbox.)"""
+        text, users, view, prompt = self.turn_message(record, seats, prefix=prefix)
+        await self.ctx.delivery.send_text(record.home_channel_id, text, mentions=users, view=view)
+        await self.dm_turn(record, users, prompt)
+
+    def end_message(self, record: GameRecord, outcome: Outcome) -> tuple[str, list[int], discord.ui.View | None]:
+        """The final message: ranking with scores and the reason; the winners' user ids
+        (pinged); the board's buttons."""
         lines = [f"🏁 **{game_title(self.ctx.service.engine(record), record)} is over.** "
                  f"{texts(record)(outcome.reason)}"]
         for place, seat in enumerate(outcome.ranking, start=1):
@@ -91,8 +97,13 @@ class Notices:
             shown = int(score) if float(score).is_integer() else score
             lines.append(f"{place}. <@{record.user_of(seat)}> — {shown}{crown}")
         winners = [u for u in (record.user_of(s) for s in outcome.winners) if u]
-        await self.ctx.delivery.send_text(record.home_channel_id, "\n".join(lines), mentions=winners,
-                                          view=board_view(record))
+        return "\n".join(lines), winners, board_view(record)
+
+    async def announce_end(self, record: GameRecord, result: ActResult) -> None:
+        """Post the final message (``end_message``) of ``result``."""
+        assert result.outcome is not None
+        text, winners, view = self.end_message(record, result.outcome)
+        await self.ctx.delivery.send_text(record.home_channel_id, text, mentions=winners, view=view)
 
     async def show_private(self, interaction: discord.Interaction, game: int) -> None:
         """The caller's private view (hand, secret pick…), ephemeral, rendered on demand.

@@ -28,14 +28,15 @@ async def new_lobby(repo: Repository, timeout: int = 100):
 
 async def test_migrations_from_empty_set_user_version_and_pragmas(repo: Repository) -> None:
     async with repo.db.execute("PRAGMA user_version") as cur:
-        assert (await cur.fetchone())[0] == 2
+        assert (await cur.fetchone())[0] == 3
     async with repo.db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
     async with repo.db.execute("PRAGMA foreign_keys") as cur:
         assert (await cur.fetchone())[0] == 1
-    assert await repo.migrate() == 2  # idempotent
+    assert await repo.migrate() == 3  # idempotent
     async with repo.db.execute("SELECT deadline_window FROM games") as cur:
         assert await cur.fetchall() == []
+    assert await repo.pending() == []  # 003: the outbox
 
 
 async def test_lobby_join_leave_renumbers_seats(repo: Repository) -> None:
