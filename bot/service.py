@@ -346,7 +346,7 @@ class GameService:
             entry = LogEntry(0, "player", seat, engine.action_to_json(action),
                              [e.to_json() for e in events], user_id=user_id)
             return await self._advance(record, engine, state, [entry], list(events),
-                                       waiting_before=waiting_before)
+                                       waiting_before=waiting_before, answer=answer)
 
     @_refuses_storage_faults
     async def expire(self, game: int, version: int) -> ActResult | None:
