@@ -23,18 +23,27 @@ To try the games offline right now, without any token:
 
 
 def main() -> int:
-    """Run the bot; returns the process exit code (2 when no token is configured)."""
+    """Run the bot; returns the process exit code (2 when no token is configured, 4 when
+    the database cannot be written)."""
     settings = Settings.from_env()
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not settings.token:
         sys.stderr.write(NO_TOKEN)
         return 2
+    import asyncio
+
     import aiohttp
     import discord
 
     from bot.app import GameBot
+    from bot.storage import Repository, StorageError
 
+    try:  # before connecting: a database that cannot be written stops the bot here
+        asyncio.run(Repository.check(settings.database_path))
+    except StorageError as exc:
+        sys.stderr.write(f"The bot cannot start: {exc}\n")
+        return 4
     bot = GameBot(settings)
     try:
         bot.run(settings.token, log_handler=None)

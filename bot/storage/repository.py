@@ -260,6 +260,17 @@ class Repository:
                 raise
             raise fault from exc
 
+    @classmethod
+    async def check(cls, path: str) -> None:
+        """Open (migrating) and close the database at ``path``: the start-up check.
+
+        Raises:
+            StorageUnwritable / StorageBusy: as ``open``.
+        """
+        repo = cls(path)
+        await repo.open()
+        await repo.close()
+
     async def close(self) -> None:
         """Close the connection (idempotent)."""
         if self._db is not None:
