@@ -377,9 +377,12 @@ class Delivery:
             record = await self.service.get(game)
         except HostError:
             return
+        board_asked = False
         for row in rows:
             if row.kind == "board":
-                self.request_board(game)
+                if not board_asked:  # one board update shows the newest version: rows coalesce
+                    self.request_board(game)
+                    board_asked = True
                 continue
             if row.kind == "answer" and row.payload.get("token") in self._claimed:
                 continue
