@@ -241,6 +241,8 @@ class Repository:
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                if Path(self.path).is_dir():  # (checked first: a failed aiosqlite.connect leaks its thread)
+                    raise StorageUnwritable(self.path, "it is a folder, not a database file")
             self._db = await aiosqlite.connect(self.path, isolation_level=None)
             self._db.row_factory = aiosqlite.Row
             await self._db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout_ms)}")

@@ -4,7 +4,9 @@ clicks, and a typed legal move of a waiting player."""
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -45,3 +47,23 @@ def member(fake: FakeDiscord, user_id: int) -> JSON:
 async def carnival(driver: Driver, players: list[JSON]) -> int:
     """A started Carnival of ``players``; returns its number."""
     return await driver.start_game("carnival", players)
+
+
+@contextlib.asynccontextmanager
+async def checked_fake(*, errors: bool = True) -> AsyncIterator[FakeDiscord]:
+    """The offline Discord; on exit: no payload Discord would refuse, no interaction left
+    unanswered and (``errors``) no ERROR log line."""
+    async with FakeDiscord(owner_name="alice") as fd:
+        yield fd
+        if errors:
+            assert not fd.errors.records, [r.getMessage() for r in fd.errors.records]
+        assert not fd.violations, fd.violations
+        assert not fd.unacked()
+
+
+async def two_player_game(fake: FakeDiscord, db: Path) -> tuple[GameBot, Driver, int]:
+    """A bot on ``db`` and a started two-player Carnival of alice and bob."""
+    bot = await start_bot(fake, db)
+    bob = await fake.add_member("bob")
+    driver = Driver(fake, bot)
+    return bot, driver, await carnival(driver, [fake.owner, bob])

@@ -18,18 +18,15 @@ from bot.service import plan_deliveries
 from bot.storage import OutboxItem, Repository
 from engines.base import Event, Outcome
 from tests.e2e.driver import Driver
-from tests.reliability.botkit import carnival, legal_text, start_bot
+from tests.reliability.botkit import carnival, checked_fake, legal_text, start_bot, two_player_game
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "pre_shape_v1.db"
 
 
 @pytest.fixture
 async def fake():
-    async with FakeDiscord(owner_name="alice") as fd:
+    async with checked_fake() as fd:
         yield fd
-        assert not fd.errors.records, [r.getMessage() for r in fd.errors.records]
-        assert not fd.violations, fd.violations
-        assert not fd.unacked()
 
 
 def board_version(fake: FakeDiscord, message_id: int) -> set[int]:
@@ -104,10 +101,7 @@ async def test_what_a_crash_left_in_the_outbox_is_delivered_at_start(fake: FakeD
 
 
 async def test_board_rows_coalesce_into_one_edit(fake: FakeDiscord, tmp_path: Path) -> None:
-    bot = await start_bot(fake, tmp_path / "games.db")
-    bob = await fake.add_member("bob")
-    driver = Driver(fake, bot)
-    game = await carnival(driver, [fake.owner, bob])
+    bot, driver, game = await two_player_game(fake, tmp_path / "games.db")
     rng = random.Random(8)
     for _ in range(3):
         user, text = await legal_text(bot, game, rng)
@@ -125,10 +119,7 @@ async def test_board_rows_coalesce_into_one_edit(fake: FakeDiscord, tmp_path: Pa
 
 
 async def test_an_answer_whose_token_expired_is_given_in_the_channel(fake: FakeDiscord, tmp_path: Path) -> None:
-    bot = await start_bot(fake, tmp_path / "games.db")
-    bob = await fake.add_member("bob")
-    driver = Driver(fake, bot)
-    game = await carnival(driver, [fake.owner, bob])
+    bot, driver, game = await two_player_game(fake, tmp_path / "games.db")
     user, text = await legal_text(bot, game, random.Random(1))
     ticket = {"token": "tok-gone", "app": fake.app_id, "user": user, "text": text, "at": fake.now()}
     await bot.service.act(game, user, text, answer=ticket)  # then the bot "crashed"
@@ -146,10 +137,7 @@ async def test_an_answer_whose_token_expired_is_given_in_the_channel(fake: FakeD
 
 
 async def test_a_failed_delivery_is_tried_again(fake: FakeDiscord, tmp_path: Path) -> None:
-    bot = await start_bot(fake, tmp_path / "games.db")
-    bob = await fake.add_member("bob")
-    driver = Driver(fake, bot)
-    game = await carnival(driver, [fake.owner, bob])
+    bot, driver, game = await two_player_game(fake, tmp_path / "games.db")
     bot.delivery.retry_delays = (0.05,)
     bot.http.max_ratelimit_timeout = 1.0  # a 30 s rate limit fails the call instead of sleeping
     user, text = await legal_text(bot, game, random.Random(2))

@@ -21,15 +21,13 @@ from bot.sandbox.fakecord import FakeDiscord
 from bot.service import BUSY, UNWRITABLE
 from bot.storage import Repository, StorageUnwritable
 from tests.e2e.driver import Driver
-from tests.reliability.botkit import carnival, legal_text, member, start_bot
+from tests.reliability.botkit import checked_fake, legal_text, member, two_player_game
 
 
 @pytest.fixture
 async def fake():
-    async with FakeDiscord(owner_name="alice") as fd:
+    async with checked_fake() as fd:
         yield fd
-        assert not fd.violations, fd.violations
-        assert not fd.unacked()
 
 
 async def move_reply(fake: FakeDiscord, driver: Driver, game: int, rng: random.Random) -> tuple[str, str]:
@@ -44,10 +42,7 @@ async def move_reply(fake: FakeDiscord, driver: Driver, game: int, rng: random.R
 
 async def test_locked_beyond_the_busy_timeout_answers_busy_and_applies_nothing(fake, tmp_path: Path) -> None:
     db = tmp_path / "games.db"
-    bot = await start_bot(fake, db)
-    bob = await fake.add_member("bob")
-    driver = Driver(fake, bot)
-    game = await carnival(driver, [fake.owner, bob])
+    bot, driver, game = await two_player_game(fake, db)
     before = await bot.service.get(game)
     entries = await bot.repo.count_actions(game)
     await bot.repo.db.execute("PRAGMA busy_timeout=50")
@@ -72,10 +67,7 @@ async def test_locked_beyond_the_busy_timeout_answers_busy_and_applies_nothing(f
 async def test_unwritable_while_running_is_explained_logged_and_recovers_without_restart(
         fake, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     db = tmp_path / "games.db"
-    bot = await start_bot(fake, db)
-    bob = await fake.add_member("bob")
-    driver = Driver(fake, bot)
-    game = await carnival(driver, [fake.owner, bob])
+    bot, driver, game = await two_player_game(fake, db)
     before = await bot.service.get(game)
     await bot.repo.db.execute("PRAGMA query_only=1")  # the file turned read-only under the bot
     with caplog.at_level(logging.WARNING, logger="bot.storage"):
