@@ -147,7 +147,13 @@ def run(settings: Settings) -> int:
     import discord
 
     from bot.app import GameBot
+    from bot.storage import Repository, StorageError
 
+    try:  # before connecting: a database that cannot be written stops the bot here
+        asyncio.run(Repository.check(settings.database_path))
+    except StorageError as exc:
+        sys.stderr.write(f"The bot cannot start: {exc}\n")
+        return 4
     bot = GameBot(settings)
     try:
         bot.run(settings.token, log_handler=None)

@@ -69,6 +69,7 @@ class GameBot(commands.Bot):
         self.settings = settings
         self.clock = clock
         self.repo = Repository(settings.database_path, clock=clock)
+        self._outbox_resume: asyncio.Task[None] | None = None
         self.service = GameService(self.repo, clock=clock)
         self.delivery = Delivery(self, self.service, self.repo)
         self.flow = Flow(HostContext(self.service, self.repo, self.delivery, settings, clock))
@@ -94,6 +95,13 @@ class GameBot(commands.Bot):
             await sync.warn_if_stale(self, self.tree)
         self.flow.clock.start(self.wait_until_ready)
         self.backups.start()
+        self._outbox_resume = asyncio.create_task(self._resume_outbox(), name="outbox-start")
+
+    async def _resume_outbox(self) -> None:
+        """Once connected, deliver what the outbox still holds (a crash between a commit
+        and Discord's answer left it there: docs/DESIGN.md §4)."""
+        await self.wait_until_ready()
+        await self.delivery.start_resume()
 
     async def on_ready(self) -> None:
         assert self.user is not None
@@ -103,9 +111,12 @@ class GameBot(commands.Bot):
         self.delivery.note_interaction(interaction)
 
     async def close(self) -> None:
+        if self._outbox_resume is not None and not self._outbox_resume.done():
+            self._outbox_resume.cancel()
         await self.flow.clock.stop()
         await self.backups.stop()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.delivery.drain(), 10)
+        await self.delivery.close()
         await super().close()
         await self.repo.close()

@@ -3,21 +3,37 @@
 ``act`` takes the game's ``asyncio.Lock``, loads the game, maps the Discord user to a
 seat, asks the engine to apply the action, samples chance outcomes with an RNG
 derived from (seed, log position), and appends everything to the log with a version
-compare-and-set in one transaction. Discord delivery happens after, outside: a failed
-Discord call never rolls back a move.
+compare-and-set in one transaction. The same transaction queues the deliveries the
+change causes in the outbox (``plan_deliveries``: board, public lines, turn pings, the
+end, the answer to a typed move); the delivery layer (``bot/ui/delivery.py``) sends them
+after the commit and marks each done once Discord accepted it, so a failed Discord call
+never rolls back a move and a crash never leaves the table uninformed (docs/DESIGN.md §4).
+
+Storage faults are refusals: a database locked beyond the busy timeout or one that
+cannot be written answers a sentence (``BUSY`` / ``UNWRITABLE``) and applies nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
+import functools
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
-from bot.storage import GameRecord, LogEntry, Repository, StaleVersion
+from bot.storage import (
+    GameRecord,
+    LogEntry,
+    OutboxItem,
+    Repository,
+    StaleVersion,
+    StorageBusy,
+    StorageUnwritable,
+)
 from bot.text import Texts
 from engines.base import CHANCE, Action, Engine, Event, GameError, Msg, Outcome, State, seat_ref
 from engines.registry import get as get_engine
@@ -30,6 +46,59 @@ MAX_CHANCE_STEPS = 10_000
 
 MAX_TIMEOUT_STEPS = 50
 """Safety cap on the steps of one timed-out seat's turn played automatically."""
+
+BUSY = "The game is busy — try again in a moment."
+"""The answer when the database stayed locked beyond the busy timeout (nothing applied)."""
+
+UNWRITABLE = ("The game could not be saved: the bot's storage cannot be written right now, so nothing "
+              "changed. The bot's operator has been told; please try again in a few minutes.")
+"""The answer when the database cannot be written (nothing applied)."""
+
+CRASH_POINTS = ("after_commit", "after_post", "before_board_edit", "after_board_edit")
+"""Where ``crash_point`` is called: right after an action's transaction committed; after
+Discord accepted a posted message and before it is marked done; after the board was
+rendered and before its edit is sent; after the edit was accepted and before it is
+marked done."""
+
+crash_hook: Callable[[str], None] | None = None
+"""Installed only by a test launcher (``bot/sandbox/serve.py --crash``); None otherwise."""
+
+
+def crash_point(name: str) -> None:
+    """A named point (``CRASH_POINTS``) at which a test may kill the bot; a no-op unless
+    ``crash_hook`` is set."""
+    if crash_hook is not None:
+        crash_hook(name)
+
+
+def start_event(players: int) -> Event:
+    """The public line of a game's start (the ``start`` system entry of the log)."""
+    return Event("start", f"The game starts with {players} players.")
+
+
+@contextlib.contextmanager
+def storage_refusals() -> Iterator[None]:
+    """Turn a storage fault into the player's sentence (``HostError`` ``busy`` /
+    ``storage``); the repository wrote nothing."""
+    try:
+        yield
+    except StorageBusy:
+        raise HostError(BUSY, "busy") from None
+    except StorageUnwritable:
+        raise HostError(UNWRITABLE, "storage") from None
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _refuses_storage_faults(method: Callable[_P, Awaitable[_R]]) -> Callable[_P, Awaitable[_R]]:
+    @functools.wraps(method)
+    async def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with storage_refusals():
+            return await method(*args, **kwargs)
+
+    return wrapper
 
 
 class HostError(Exception):
@@ -77,6 +146,41 @@ def format_names(text: Any, names: Sequence[str], game_id: str | None = None) ->
 
 def _json_text(text: Any) -> Any:
     return text.to_json() if isinstance(text, Msg) else text
+
+
+def plan_deliveries(
+    after: int, version: int, events: Sequence[Event], waiting_before: frozenset[int], waiting_after: frozenset[int],
+    outcome: Outcome | None, public_changed: bool, answer: dict[str, Any] | None = None,
+    automatic: frozenset[int] = frozenset(), movers: frozenset[int] = frozenset(),
+) -> list[OutboxItem]:
+    """The deliveries a change from version ``after`` to ``version`` causes (docs/DESIGN.md
+    §4, §5), in order: the public event lines of the log entries ``after`` < seq ≤
+    ``version`` (when any event is public), the board (unless nothing anyone
+    else may see changed, e.g. a changed secret pick, so watchers cannot tell), then the
+    final ranking when the game ended, else a ping of exactly the seats the game newly
+    waits for (waiting now and not before, or whose decision was made for them:
+    ``automatic``, a timeout or a pre-set answer; issue 10); last the answer owed to a
+    typed move. The ping's ``after`` is where the change began (its digest stops there);
+    its ``movers`` are the seats that moved themselves (``movers``) and decide again:
+    their panel shows that, so they are pinged only when the row is sent after a restart
+    (``Delivery._deliver_ping``), when that panel may never have been shown."""
+    public = any(e.visible_to is None for e in events)
+    items: list[OutboxItem] = []
+    if public:
+        items.append(OutboxItem("lines", version, {"after": after}))
+    if public_changed or public or waiting_after != waiting_before or outcome is not None:
+        items.append(OutboxItem("board", version))
+    still = waiting_before - automatic
+    fresh = sorted(s for s in waiting_after if s not in still)
+    if outcome is not None:
+        items.append(OutboxItem("end", version))
+    elif fresh:
+        again = sorted(waiting_after & still & movers)
+        items.append(OutboxItem("ping", version, {"seats": fresh, "after": after,
+                                                  **({"movers": again} if again else {})}))
+    if answer is not None:
+        items.append(OutboxItem("answer", version, {**answer, "after": after}))
+    return items
 
 
 class GameService:
@@ -130,6 +234,7 @@ class GameService:
         return frozenset(s for s in self.engine(record).to_move(self.state(record)) if s != CHANCE)
 
     # ------------------------------------------------------------------ lobby
+    @_refuses_storage_faults
     async def create_lobby(
         self, *, game_id: str, guild_id: int | None, channel_id: int, host_user_id: int, host_name: str,
         options: dict[str, Any] | None, move_timeout: int,
@@ -152,6 +257,7 @@ class GameService:
             host_name=host_name, seed=new_seed(), options=checked, move_timeout=move_timeout,
         )
 
+    @_refuses_storage_faults
     async def join(self, game: int, user_id: int, name: str) -> GameRecord:
         """Seat a user in a lobby.
 
@@ -165,6 +271,7 @@ class GameService:
             except ValueError as exc:
                 raise HostError(str(exc), "lobby") from None
 
+    @_refuses_storage_faults
     async def leave(self, game: int, user_id: int) -> GameRecord:
         """Remove a user from a lobby; the lobby closes when its last player leaves.
 
@@ -183,6 +290,7 @@ class GameService:
                 record = await self.get(game)
             return record
 
+    @_refuses_storage_faults
     async def start(self, game: int, user_id: int, *, is_moderator: bool) -> ActResult:
         """Start a lobby: the host or a moderator, once the player count fits.
 
@@ -203,19 +311,22 @@ class GameService:
                     f"the lobby has {n}.", "player_count")
             state = engine.new_game(n, record.seed, record.options)
             entry = LogEntry(0, "system", None, {"type": "start", "players": n}, user_id=user_id)
-            start_event = Event("start", f"The game starts with {n} players.")
-            return await self._advance(record, engine, state, [entry], [start_event], players=n,
+            return await self._advance(record, engine, state, [entry], [start_event(n)], players=n,
                                        waiting_before=frozenset())
 
     # ------------------------------------------------------------------ play
+    @_refuses_storage_faults
     async def act(
-        self, game: int, user_id: int, action: Action | str, *, expected_version: int | None = None
+        self, game: int, user_id: int, action: Action | str, *, expected_version: int | None = None,
+        answer: dict[str, Any] | None = None,
     ) -> ActResult:
         """Apply a player's action (a dict, or notation text parsed by the engine).
 
         Args:
             expected_version: the version the player saw (from a button); a mismatch is
                 refused so a stale panel never acts on a newer position.
+            answer: the answer a typed move is owed (``Delivery.answer_ticket``), queued
+                in the outbox with the action so it is given even after a crash.
 
         Raises:
             HostError: unknown game, not active, not a player, stale version.
@@ -244,8 +355,9 @@ class GameService:
             entry = LogEntry(0, "player", seat, engine.action_to_json(action),
                              [e.to_json() for e in events], user_id=user_id)
             return await self._advance(record, engine, state, [entry], list(events),
-                                       waiting_before=waiting_before)
+                                       waiting_before=waiting_before, answer=answer)
 
+    @_refuses_storage_faults
     async def expire(self, game: int, version: int) -> ActResult | None:
         """Play the timeout moves of every seat the game waits for, if the game is still
         at ``version`` and its deadline has passed (design §5 Time control). Exactly once:
@@ -295,9 +407,10 @@ class GameService:
     async def _advance(
         self, record: GameRecord, engine: Engine, state: State, entries: list[LogEntry],
         events: list[Event], *, waiting_before: frozenset[int], players: int | None = None,
+        answer: dict[str, Any] | None = None,
     ) -> ActResult:
         """Sample chance, auto-play seats of players who left and pre-set answers
-        (``Engine.auto_action``), then store (CAS)."""
+        (``Engine.auto_action``), then store (CAS) with the deliveries it causes."""
         position = record.version + len(entries)
         left = {s.seat for s in record.seats if s.status == "left"}
         prefs = await self.seat_preferences(record, engine)
@@ -353,16 +466,24 @@ class GameService:
                 deadline, window, reminded = record.deadline, record.deadline_window, record.reminded
             else:
                 deadline = self.clock() + window
+        public_changed = record.state is None or (
+            engine.player_view(engine.state_from_json(record.state), None) != engine.player_view(state, None))
+        outbox = plan_deliveries(record.version, record.version + len(entries), events, waiting_before, waiting_after,
+                                 outcome, public_changed, answer,
+                                 frozenset(e.seat for e in entries if e.kind == "player" and e.user_id is None
+                                           and e.seat is not None),
+                                 frozenset(e.seat for e in entries if e.kind == "player" and e.user_id is not None
+                                           and e.seat is not None))
         try:
             await self.repo.append(record.id, record.version, entries, state=engine.state_to_json(state),
                                    status=status, players=players, deadline=deadline,
-                                   waiting=sorted(waiting_after), window=window, reminded=reminded)
+                                   waiting=sorted(waiting_after), window=window, reminded=reminded,
+                                   outbox=outbox)
         except StaleVersion:
             raise HostError("Someone else moved at the same moment; please try again.", "stale") from None
+        crash_point("after_commit")
         new_record = await self.get(record.id)
         stored = await self.repo.log(record.id, after=record.version)
-        public_changed = record.state is None or (
-            engine.player_view(engine.state_from_json(record.state), None) != engine.player_view(state, None))
         return ActResult(new_record, stored, events, waiting_before, waiting_after, outcome, public_changed)
 
     async def seat_preferences(self, record: GameRecord, engine: Engine) -> dict[int, dict[str, Any]]:
@@ -386,6 +507,7 @@ class GameService:
             out[seat.seat] = values
         return out
 
+    @_refuses_storage_faults
     async def set_preferences(self, user_id: int, game_id: str, text: dict[str, str]) -> dict[str, Any]:
         """Store a player's preferences for ``game_id`` after checking them.
 
@@ -406,6 +528,7 @@ class GameService:
         return {k: checked[k] for k in text}
 
     # ------------------------------------------------------------------ moderation
+    @_refuses_storage_faults
     async def end(self, game: int, by_user: int, reason: str = "") -> GameRecord:
         """End (abandon) a lobby or running game; logged.
 
@@ -421,6 +544,7 @@ class GameService:
                 entry=LogEntry(0, "system", None, {"type": "end", "reason": reason}, user_id=by_user))
             return await self.get(game)
 
+    @_refuses_storage_faults
     async def replace(self, game: int, seat: int, user_id: int, name: str, by_user: int) -> GameRecord:
         """Give ``seat`` to another user (by id; works after the old one left the server); logged.
 
@@ -442,6 +566,7 @@ class GameService:
                                                    "new_user": user_id}, user_id=by_user))
             return await self.get(game)
 
+    @_refuses_storage_faults
     async def kick(self, game: int, user_id: int, by_user: int) -> ActResult | GameRecord:
         """Remove a player: from a lobby, their seat; in a running game, their seat is
         marked left and its moves are played automatically from now on; logged.
@@ -467,6 +592,7 @@ class GameService:
             waiting = frozenset(s for s in engine.to_move(state) if s != CHANCE)
             return await self._advance(record, engine, state, [], [], waiting_before=waiting)
 
+    @_refuses_storage_faults
     async def set_paused(self, game: int, paused: bool, by_user: int | None = None) -> GameRecord:
         """Pause or resume a running game's clock and moves; logged (a system entry
         ``pause``/``resume``). On resume the clock gets back the time that was left when

@@ -28,6 +28,7 @@ import logging
 import re
 import secrets
 import time
+import zlib
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -379,9 +380,9 @@ class FakeDiscord:
     Knobs: :attr:`upload_limit` (bytes, default 10 MiB), :attr:`threads_allowed`,
     :attr:`old_message_edit_cap` (edits allowed on a message older than an hour before 30046; None = no cap),
     :attr:`enforce_command_permissions`, :meth:`close_dms`, :meth:`member_permissions`,
-    :meth:`refuse_edits`, :meth:`rate_limit_next`, :meth:`advance`, :meth:`add_guild`. What a modified
-    client could send: :meth:`redeliver` (the same interaction twice), ``forge=True`` on :meth:`click` and
-    :meth:`select`, ``client_checks=False`` on :meth:`slash`.
+    :meth:`refuse_edits`, :meth:`rate_limit_next`, :meth:`rate_limit_buckets`, :meth:`advance`,
+    :meth:`add_guild`. What a modified client could send: :meth:`redeliver` (the same interaction twice),
+    ``forge=True`` on :meth:`click` and :meth:`select`, ``client_checks=False`` on :meth:`slash`.
     """
 
     def __init__(self, *, owner_name: str = "owner", log_names: Iterable[str] = ("discord", "bot", "cogs")) -> None:
@@ -403,6 +404,11 @@ class FakeDiscord:
         self.old_message_edit_cap: int | None = None
         self.enforce_command_permissions = True
         self._rate_limits: list[tuple[re.Pattern[str], str | None, float]] = []
+        self._nonces: dict[tuple[str, str], int] = {}
+        self._bucket_rules: tuple[tuple[int, float] | None, tuple[int, float] | None] = (None, None)
+        self._buckets: dict[str, tuple[float, int]] = {}
+        #: Message creates answered with an earlier message of the same nonce (``enforce_nonce``).
+        self.nonce_hits = 0
         self._closed_dms: set[str] = set()
         self._sockets: list[web.WebSocketResponse] = []
         self._pending: set[asyncio.Task[None]] = set()
@@ -856,14 +862,66 @@ class FakeDiscord:
             body = await request.json()
         req = Req(request.method, path, body, files, dict(request.query), self.now())
         self.requests.append(req)
-        status, data = await self.route(req)
         headers = {"Content-Type": "application/json"}
+        limited = self._take_bucket(req, headers)
+        status, data = limited if limited is not None else await self.route(req)
         if status == 429:
             headers["Via"] = "1.1 google"  # discord.py treats a 429 without Via as a Cloudflare ban
         if data is None:
             return web.Response(status=status)
         # discord.py's json_or_text() wants exactly "application/json" (no charset), like the real API sends
         return web.Response(body=json.dumps(data).encode(), status=status, headers=headers)
+
+    def rate_limit_buckets(self, per_channel: tuple[int, float] | None = (5, 5.0),
+                           global_limit: tuple[int, float] | None = (50, 1.0)) -> None:
+        """Emulate Discord's rate limits with fixed-window buckets on the fake's clock (:meth:`advance`
+        resets them): ``per_channel`` = (requests, seconds) per route and channel (e.g. 5 messages per 5 s in
+        a channel), ``global_limit`` = (requests, seconds) over every bot-token channel route. Each answer
+        carries the ``X-RateLimit-*`` headers discord.py reads (Limit, Remaining, Reset, Reset-After, Bucket);
+        a request over a limit is answered 429 with ``retry_after`` (and ``global``, ``X-RateLimit-Scope``,
+        ``Retry-After``) and recorded in :attr:`refusals`. Interaction callbacks and webhooks are exempt, as
+        on Discord. ``None`` for both turns the buckets off (the default)."""
+        self._bucket_rules = (per_channel, global_limit)
+        self._buckets.clear()
+
+    def _take_bucket(self, r: Req, headers: dict[str, str]) -> Result | None:
+        """Count ``r`` in its buckets; a 429 result when one is full, else None (headers filled in)."""
+        per_channel, global_limit = self._bucket_rules
+        mm = re.match(r"/channels/(\d+)(/messages(?:/\d+)?)?", r.path)
+        if mm is None or (per_channel is None and global_limit is None):
+            return None
+        now, what = self.now(), f"{r.method} {r.path}"
+
+        def window(key: str, limit: tuple[int, float]) -> tuple[int, float]:
+            count, per = limit
+            start, used = self._buckets.get(key, (now, 0))
+            if now >= start + per:
+                start, used = now, 0
+            self._buckets[key] = (start, used + 1)
+            return count - used - 1, start + per - now
+
+        if global_limit is not None:
+            left, reset_after = window("global", global_limit)
+            if left < 0:
+                self._buckets["global"] = (self._buckets["global"][0], global_limit[0])
+                headers.update({"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global",
+                                "Retry-After": str(max(1, round(reset_after)))})
+                return self._refusal(429, {"code": 0, "message": "You are being rate limited.",
+                                           "retry_after": round(reset_after, 3), "global": True}, what)
+        if per_channel is None:
+            return None
+        template = re.sub(r"/\d+", "/:id", mm[2] or "")
+        bucket = f"{zlib.crc32(f'{r.method} {template}'.encode()):08x}"
+        key = f"{bucket}:{mm[1]}"
+        left, reset_after = window(key, per_channel)
+        headers.update({"X-RateLimit-Limit": str(per_channel[0]), "X-RateLimit-Remaining": str(max(0, left)),
+                        "X-RateLimit-Reset": f"{now + reset_after:.3f}",
+                        "X-RateLimit-Reset-After": f"{reset_after:.3f}", "X-RateLimit-Bucket": bucket})
+        if left < 0:
+            headers.update({"X-RateLimit-Scope": "user", "Retry-After": str(max(1, round(reset_after)))})
+            return self._refusal(429, {"code": 0, "message": "You are being rate limited.",
+                                       "retry_after": round(reset_after, 3), "global": False}, what)
+        return None
 
     def rate_limit_next(self, route_regex: str, retry_after: float = 0.1, method: str | None = None) -> None:
         """Answer the next request whose path matches ``route_regex`` (and ``method``) with a 429 telling
@@ -1014,7 +1072,19 @@ class FakeDiscord:
                 return self._refusal(403, _error(50007, "Cannot send messages to this user"), what)
         if err := self._check_message(b, files, what, create=True, channel_id=cid):
             return err
-        return 200, self._new_message(cid, self.bot_user, b, files, flags=int(b.get("flags") or 0) & ~EPHEMERAL)
+        nonce = b.get("nonce")
+        if nonce is not None and b.get("enforce_nonce"):
+            # Discord: a message with the same author and nonce seen recently is returned, not re-created
+            seen = self._nonces.get((cid, str(nonce)))
+            if seen is not None and seen in self.messages:
+                self.nonce_hits += 1
+                return 200, self.messages[seen]
+        msg = self._new_message(cid, self.bot_user, b, files, flags=int(b.get("flags") or 0) & ~EPHEMERAL)
+        if nonce is not None:
+            msg["nonce"] = str(nonce)
+            if b.get("enforce_nonce"):
+                self._nonces[(cid, str(nonce))] = int(msg["id"])
+        return 200, msg
 
     def _history(self, cid: str, query: dict[str, str]) -> Result:
         if self.channel_of(cid) is None:

@@ -1,5 +1,17 @@
 """Storage: SQLite schema migrations and the repository (the only SQL in the project)."""
 
-from bot.storage.repository import GameRecord, LogEntry, Repository, SeatRecord, StaleVersion
+from bot.storage.repository import (
+    GameRecord,
+    LogEntry,
+    OutboxItem,
+    OutboxRow,
+    Repository,
+    SeatRecord,
+    StaleVersion,
+    StorageBusy,
+    StorageError,
+    StorageUnwritable,
+)
 
-__all__ = ["GameRecord", "LogEntry", "Repository", "SeatRecord", "StaleVersion"]
+__all__ = ["GameRecord", "LogEntry", "OutboxItem", "OutboxRow", "Repository", "SeatRecord", "StaleVersion",
+           "StorageBusy", "StorageError", "StorageUnwritable"]

@@ -5,13 +5,24 @@ One aiosqlite connection (WAL, ``busy_timeout``, ``foreign_keys=ON``,
 statements as one unit, writes inside ``BEGIN IMMEDIATE`` … ``COMMIT``. The action log
 is append-only; ``games.state`` is a snapshot cache that a replay of the log must equal;
 ``games.version`` is the seq of the last log entry and guards every write
-(compare-and-set).
+(compare-and-set). The ``outbox`` holds the deliveries an action causes, written in the
+action's transaction (docs/DESIGN.md §4).
+
+Storage faults become two exceptions the service turns into sentences: ``StorageBusy``
+(the file stayed locked beyond the busy timeout; nothing was written) and
+``StorageUnwritable`` (the file cannot be written: read-only, disk full, I/O error,
+missing folder). The repository needs no restart after a fault: the next write simply
+tries again, and the first one that succeeds logs that storage has recovered.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
+import secrets
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -21,6 +32,79 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_MS = 5000
+"""How long a write waits for another writer's lock before ``StorageBusy`` (milliseconds)."""
+
+OUTBOX_KINDS = ("board", "lines", "ping", "end", "answer")
+"""The kinds of outbox rows (see migrations/003_outbox.sql)."""
+
+
+class StorageError(Exception):
+    """The database file could not be used; ``path`` is the file, ``reason`` SQLite's or
+    the system's own words."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path, self.reason = path, reason
+
+
+class StorageBusy(StorageError):
+    """Another process held the database lock beyond the busy timeout; nothing was written."""
+
+
+class StorageUnwritable(StorageError):
+    """The database cannot be written (read-only file, full disk, I/O error, missing or
+    unusable folder); nothing was written."""
+
+    def __str__(self) -> str:
+        return (f"The database {self.path} cannot be written ({self.reason}). Check that the file and "
+                "its folder exist, are writable by this user and that the disk has space "
+                "(or set DATABASE_PATH to another file).")
+
+
+BUSY_WORDS = ("locked", "busy")
+
+
+def storage_fault(path: str, exc: BaseException) -> StorageError | None:
+    """The storage fault that an SQLite or OS error means, or None for other errors
+    (constraint violations and programming errors stay what they are)."""
+    if isinstance(exc, sqlite3.OperationalError | OSError) or type(exc) is sqlite3.DatabaseError:
+        reason = str(exc) or type(exc).__name__
+        if isinstance(exc, sqlite3.OperationalError) and any(w in reason for w in BUSY_WORDS):
+            return StorageBusy(path, reason)
+        if isinstance(exc, sqlite3.OperationalError) and "no such" in reason:
+            return None  # a schema bug, not a fault of the file
+        return StorageUnwritable(path, reason)
+    return None
+
+
+@dataclass(frozen=True)
+class OutboxItem:
+    """A delivery to write with an action (docs/DESIGN.md §4): ``kind`` (``OUTBOX_KINDS``),
+    ``version`` (the game version it belongs to) and a JSON ``payload``."""
+
+    kind: str
+    version: int
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """A row of ``outbox``: ``id`` orders a game's deliveries; ``nonce`` is the Discord
+    message nonce that makes a re-sent message a no-op; ``done_at`` is None while pending."""
+
+    id: int
+    game: int
+    version: int
+    kind: str
+    payload: dict[str, Any]
+    nonce: str
+    attempts: int
+    created_at: float
+    done_at: float | None = None
 
 
 class StaleVersion(Exception):
@@ -141,24 +225,60 @@ class Repository:
     ``clock`` returns unix time in seconds (injectable for tests).
     """
 
-    def __init__(self, path: str, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, path: str, *, clock: Callable[[], float] = time.time,
+                 busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         self.path = path
         self.clock = clock
+        self.busy_timeout_ms = busy_timeout_ms
+        self.fault: str | None = None
+        """The reason writes are failing now (None when healthy)."""
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
 
     # ------------------------------------------------------------------ lifecycle
     async def open(self) -> None:
-        """Open the connection, set the pragmas and apply pending migrations."""
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        self._db.row_factory = aiosqlite.Row
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute("PRAGMA synchronous=NORMAL")
-        await self._db.execute("PRAGMA foreign_keys=ON")
-        await self._db.execute("PRAGMA busy_timeout=5000")
-        await self.migrate()
+        """Open the connection, set the pragmas, apply pending migrations and check that
+        the file can be written (one header write).
+
+        Raises:
+            StorageUnwritable: the file or its folder cannot be created, opened or written,
+                or it is not a database; the message names the path and the reason.
+            StorageBusy: another process holds the database lock beyond the busy timeout.
+        """
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                if Path(self.path).is_dir():  # (checked first: a failed aiosqlite.connect leaks its thread)
+                    raise StorageUnwritable(self.path, "it is a folder, not a database file")
+            self._db = await aiosqlite.connect(self.path, isolation_level=None)
+            self._db.row_factory = aiosqlite.Row
+            await self._db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout_ms)}")
+            await self._db.execute("PRAGMA journal_mode=WAL")
+            await self._db.execute("PRAGMA synchronous=NORMAL")
+            await self._db.execute("PRAGMA foreign_keys=ON")
+            version = await self.migrate()
+            async with self._tx() as db:  # the write probe: a read-only file fails here
+                await db.execute(f"PRAGMA user_version={version}")
+        except (OSError, sqlite3.Error, StorageError) as exc:
+            with contextlib.suppress(Exception):
+                await self.close()
+            fault = exc if isinstance(exc, StorageError) else storage_fault(self.path, exc)
+            if fault is None:
+                raise
+            if fault is exc:
+                raise
+            raise fault from exc
+
+    @classmethod
+    async def check(cls, path: str) -> None:
+        """Open (migrating) and close the database at ``path``: the start-up check.
+
+        Raises:
+            StorageUnwritable / StorageBusy: as ``open``.
+        """
+        repo = cls(path)
+        await repo.open()
+        await repo.close()
 
     async def close(self) -> None:
         """Close the connection (idempotent)."""
@@ -179,15 +299,40 @@ class Repository:
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction (``BEGIN IMMEDIATE`` … ``COMMIT``); SQLite faults become
+        ``StorageBusy`` / ``StorageUnwritable`` and nothing is written."""
         async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                await self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise self._faulted(exc) from exc
             try:
                 yield self.db
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-            else:
                 await self.db.execute("COMMIT")
+            except BaseException as exc:
+                with contextlib.suppress(sqlite3.Error):  # (SQLite may have rolled back already)
+                    await self.db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error) and storage_fault(self.path, exc) is not None:
+                    raise self._faulted(exc) from exc
+                raise
+            if self.fault is not None:
+                log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
+                self.fault = None
+
+    def _faulted(self, exc: sqlite3.Error) -> BaseException:
+        """The storage fault ``exc`` means (logged for the operator once per episode), or
+        ``exc`` itself when it is not a fault of the file."""
+        fault = storage_fault(self.path, exc)
+        if fault is None:
+            return exc
+        if isinstance(fault, StorageUnwritable) and self.fault != fault.reason:
+            log.error("storage %s cannot be written: %s. Moves are refused until it can; "
+                      "no restart is needed once it is fixed.", self.path, fault.reason)
+            self.fault = fault.reason
+        elif isinstance(fault, StorageBusy):
+            log.warning("storage %s stayed locked beyond %d ms; the write was refused", self.path,
+                        self.busy_timeout_ms)
+        return fault
 
     async def migrate(self) -> int:
         """Apply the numbered ``migrations/NNN_*.sql`` files above ``PRAGMA user_version``.
@@ -325,10 +470,11 @@ class Repository:
         self, game: int, expected_version: int, entries: Sequence[LogEntry], *,
         state: dict[str, Any], status: str, players: int | None = None,
         deadline: float | None = None, waiting: Sequence[int] = (), window: int | None = None,
-        reminded: int = 0,
+        reminded: int = 0, outbox: Sequence[OutboxItem] = (),
     ) -> int:
-        """Append ``entries`` (seq = expected_version+1, +2, …) and store the new snapshot
-        in one transaction, if the game is still at ``expected_version``.
+        """Append ``entries`` (seq = expected_version+1, +2, …), store the new snapshot and
+        queue the ``outbox`` deliveries in one transaction, if the game is still at
+        ``expected_version``.
 
         Returns:
             The new version.
@@ -359,7 +505,17 @@ class Repository:
                     " VALUES (?,?,?,?,?,?,?,?)",
                     (game, i, e.kind, e.seat, json.dumps(e.action), json.dumps(e.events), e.user_id, now),
                 )
+            await self._queue(db, game, outbox, now)
         return new_version
+
+    @staticmethod
+    async def _queue(db: aiosqlite.Connection, game: int, items: Sequence[OutboxItem], now: float) -> None:
+        for item in items:
+            if item.kind not in OUTBOX_KINDS:
+                raise ValueError(f"unknown outbox kind {item.kind!r}")
+            await db.execute(
+                "INSERT INTO outbox(game, version, kind, payload, nonce, created_at) VALUES (?,?,?,?,?,?)",
+                (game, item.version, item.kind, json.dumps(item.payload), secrets.token_hex(10), now))
 
     async def _system_change(self, game: int, expected_version: int, entry: LogEntry, sql: str,
                              params: tuple[Any, ...]) -> int:
@@ -631,21 +787,6 @@ class Repository:
         async with self._tx() as db:
             await db.execute("DELETE FROM deferred_pings WHERE game=?", (game,))
 
-    async def notice_marks(self) -> dict[int, tuple[int, list[int]]]:
-        """Per game, the version up to which its notices were delivered and the seats it
-        then waited for."""
-        async with self._read() as db, db.execute("SELECT game, version, waiting FROM notice_marks") as cur:
-            return {int(g): (int(v), [int(s) for s in json.loads(w)]) for g, v, w in await cur.fetchall()}
-
-    async def set_notice_mark(self, game: int, version: int, waiting: Sequence[int]) -> None:
-        """Record that ``game``'s notices up to ``version`` were delivered, when it waited
-        for ``waiting`` (an older version never overwrites a newer mark)."""
-        async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO notice_marks(game, version, waiting) VALUES (?,?,?)"
-                " ON CONFLICT(game) DO UPDATE SET version=excluded.version, waiting=excluded.waiting"
-                " WHERE excluded.version >= notice_marks.version", (game, version, json.dumps(sorted(waiting))))
-
     async def set_deadline(self, game: int, version: int, deadline: float, *, window: int | None = None,
                            vacations: dict[str, dict[str, int]] | None = None) -> bool:
         """Move the deadline of ``game`` at ``version`` (quiet hours, a vacation day): with
@@ -699,3 +840,50 @@ class Repository:
                 " ON CONFLICT(guild_id) DO UPDATE SET quiet_start=excluded.quiet_start,"
                 " quiet_end=excluded.quiet_end, quiet_tz=excluded.quiet_tz",
                 (guild_id, start, end, zone))
+
+    # ------------------------------------------------------------------ outbox
+    async def pending(self, game: int | None = None) -> list[OutboxRow]:
+        """The deliveries not yet done, of ``game`` (or of every game), in order."""
+        sql = "SELECT * FROM outbox WHERE done_at IS NULL"
+        params: tuple[Any, ...] = ()
+        if game is not None:
+            sql += " AND game=?"
+            params = (game,)
+        async with self._read() as db, db.execute(sql + " ORDER BY id", params) as cur:
+            rows = await cur.fetchall()
+        return [_row_to_outbox(r) for r in rows]
+
+    async def outbox(self, game: int) -> list[OutboxRow]:
+        """Every outbox row of ``game``, done or not, in order (inspection, tests)."""
+        async with self._read() as db, db.execute("SELECT * FROM outbox WHERE game=? ORDER BY id",
+                                                  (game,)) as cur:
+            return [_row_to_outbox(r) for r in await cur.fetchall()]
+
+    async def delivered(self, row_ids: Sequence[int]) -> None:
+        """Mark rows done (Discord accepted them); an answer's interaction token is wiped."""
+        if not row_ids:
+            return
+        marks = ",".join("?" * len(row_ids))
+        async with self._tx() as db:
+            await db.execute(
+                f"UPDATE outbox SET done_at=?, payload=CASE kind WHEN 'answer' THEN json_remove(payload, '$.token')"
+                f" ELSE payload END WHERE id IN ({marks}) AND done_at IS NULL", (self.clock(), *row_ids))
+
+    async def boards_delivered(self, game: int, version: int) -> int:
+        """Mark done every pending board row of ``game`` asked for at or before ``version``
+        (the board now shows ``version``: rows coalesce). Returns how many."""
+        async with self._tx() as db:
+            cur = await db.execute("UPDATE outbox SET done_at=? WHERE game=? AND kind='board' AND version<=?"
+                                   " AND done_at IS NULL", (self.clock(), game, version))
+            return cur.rowcount
+
+    async def delivery_failed(self, row_id: int, error: str) -> None:
+        """Count a failed attempt of a row (it stays pending)."""
+        async with self._tx() as db:
+            await db.execute("UPDATE outbox SET attempts=attempts+1, last_error=? WHERE id=?",
+                             (error[:500], row_id))
+
+
+def _row_to_outbox(r: aiosqlite.Row) -> OutboxRow:
+    return OutboxRow(r["id"], r["game"], r["version"], r["kind"], json.loads(r["payload"]), r["nonce"],
+                     r["attempts"], r["created_at"], r["done_at"])

@@ -11,8 +11,8 @@ decision's window, the timeout moves at its deadline — and, for people with li
   deadline expires (a deadline falling inside is moved to their end, so the timestamp
   shown is the real one), no reminder goes out, and turn pings are held back
   (``deferred_pings``) and sent when they end.
-- **After a restart** the first pass pings whoever a change committed before the restart
-  started waiting for, when its notices had not gone out (``Notices.catch_up``).
+- **After a restart** the pings a change committed before it never sent are sent by the
+  outbox (``Delivery.resume``: its pending ping rows), not by the clock.
 
 ``tick`` is one pass; tests call it with the fake Discord's clock (no waiting). The
 running bot runs it every ``Settings.tick_seconds`` in a ``discord.ext.tasks`` loop,
@@ -153,7 +153,6 @@ class Clock:
         self.ctx = ctx
         self.notices = notices
         self.loop = tasks.loop(seconds=ctx.settings.tick_seconds, name="game-clock")(self._pass)
-        self._caught_up = False
 
     def start(self, ready: Callable[[], Awaitable[None]]) -> None:
         """Run ``tick`` every ``Settings.tick_seconds``, the first once ``ready()`` returned
@@ -182,15 +181,12 @@ class Clock:
 
     async def tick(self, now: float | None = None) -> int:
         """One pass of the clock at ``now`` (unix seconds; default the context's clock):
-        after a restart, the pings that never went out; the pings held back by quiet
-        hours that have ended; then the games past their deadline (a vacation day, or the
-        timeout moves) and the reminders due — none inside their server's quiet hours.
+        the pings held back by quiet hours that have ended; then the games past their
+        deadline (a vacation day, or the timeout moves) and the reminders due — none inside
+        their server's quiet hours.
         Returns how many games with a deadline it looked at; a game that fails is logged
         and the others go on."""
         now = self.ctx.clock() if now is None else now
-        if not self._caught_up:
-            self._caught_up = True
-            await self.notices.catch_up()
         await self.send_deferred(now)
         touched = 0
         for record in await self.ctx.repo.due(now):

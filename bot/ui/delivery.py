@@ -4,26 +4,44 @@ under the upload limit, attachments replaced on edit, rapid board edits coalesce
 a fresh board message when the old one can no longer be edited, and closed DMs
 tolerated. Uses the bot token (channel endpoints), never interaction tokens, for
 anything posted after the first answer.
+
+The outbox (docs/DESIGN.md §4): the service queues a move's deliveries in the move's
+own transaction; ``flush(game)`` sends a game's pending rows in order and marks each
+done only after Discord accepted it; ``resume()`` does the same for every game at start,
+and a failed delivery is tried again later (``retry_delays``). Messages carry a nonce
+(Discord's ``enforce_nonce``), so a message re-sent after a crash between Discord's
+answer and the mark is not posted twice. Board rows coalesce: one edit shows the newest
+version and marks every older board row done.
+
+Order (docs/DESIGN.md §5): every message to a channel goes through one ordered queue per
+channel (``post``), and a game's rows are sent one after another, so the public lines of
+a game reach the channel in log order even while Discord rate-limits and discord.py
+sleeps and retries.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
 import io
 import logging
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from PIL import Image
 
-from bot.service import texts
+from bot.service import HostError, crash_point, texts
+from bot.storage import OutboxRow, StorageError
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
 from render import registry as renders
 
 if TYPE_CHECKING:
     from bot.service import GameService
     from bot.storage import GameRecord, Repository
+    from bot.ui.notices import Notices
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +56,26 @@ RENDER_THREADS = 2
 """Images rendered at once. Rendering is mostly GIL-bound Python: more threads add no
 throughput but starve the event loop and the database thread (bench/bot_latency.py:
 with the default pool of 6, database-lock waits reached seconds at 50 games)."""
+
+RETRY_DELAYS = (1.0, 2.0, 5.0, 15.0, 60.0)
+"""Seconds before a game's outbox is drained again after its n-th failed delivery in a row."""
+
+TOKEN_LIFETIME = 15 * 60.0
+TOKEN_MARGIN = 60.0
+"""An interaction token works for 15 minutes; an answer is sent through it only while at
+least ``TOKEN_MARGIN`` seconds are left, else in the game's channel."""
+
+TRANSIENT = (discord.RateLimited, discord.DiscordServerError, aiohttp.ClientError, OSError,
+             asyncio.TimeoutError, StorageError)
+"""Failures after which a delivery is tried again later (anything else is refused for good)."""
+
+
+def transient(exc: BaseException) -> bool:
+    """True when a failed delivery may succeed later: network trouble, a 5xx, a rate limit
+    beyond discord.py's patience, a 429, or storage that could not mark it done."""
+    if isinstance(exc, discord.HTTPException) and exc.status == 429:
+        return True
+    return isinstance(exc, TRANSIENT)
 
 
 THUMBNAIL_WIDTH = 480
@@ -67,6 +105,17 @@ class Delivery:
         self._seen_limits: dict[int, int] = {}
         self.board_thumbnails: dict[int, tuple[int, Image.Image]] = {}
         """Per game: the version and a small copy of the board last drawn (DM turn notices)."""
+        self.notices: Notices | None = None
+        self.started = service.clock()
+        """When this process started (a ping row older than that is sent after a restart)."""
+        """Composes turn pings and the end (set by ``Notices``); rows wait while None."""
+        self.retry_delays: Sequence[float] = RETRY_DELAYS
+        self._game_locks: collections.defaultdict[int, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
+        self._channel_locks: collections.defaultdict[int, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
+        self._claimed: set[str] = set()
+        self._failures: dict[int, int] = {}
+        self._retries: dict[int, asyncio.Task[None]] = {}
+        self._resuming: asyncio.Task[list[int]] | None = None
 
     # ------------------------------------------------------------------ basics
     def channel(self, channel_id: int) -> discord.PartialMessageable:
@@ -106,31 +155,54 @@ class Delivery:
         data, ext = encoded
         return discord.File(io.BytesIO(data), filename=f"{name}.{ext}")
 
-    async def send_text(self, channel_id: int, text: str, *, mentions: Sequence[int] = (),
-                        view: discord.ui.View | None = None) -> discord.Message | None:
-        """Post ``text`` split into ≤2000-character messages; the view goes on the last.
-        Only ``mentions`` (user ids) are pinged. Returns the last message, or None on failure."""
+    async def post(self, channel_id: int, text: str, *, mentions: Sequence[int] = (),
+                   view: discord.ui.View | None = None, nonce: str | None = None) -> discord.Message:
+        """Post ``text`` split into ≤2000-character messages through the channel's ordered
+        queue; the view goes on the last. Only ``mentions`` (user ids) are pinged. With a
+        ``nonce`` (≤ 22 characters) each part carries ``nonce`` + its index, so Discord
+        drops a repeat. Every message of the bot to a channel goes through here.
+
+        Returns:
+            The last message.
+
+        Raises:
+            discord.HTTPException (and network errors): Discord did not accept a part;
+                the parts before it were posted.
+        """
         chunks = split_text(text) or ["\u200b"]
         allowed = discord.AllowedMentions(users=[discord.Object(u) for u in mentions], roles=False,
                                           everyone=False)
         last: discord.Message | None = None
-        for i, chunk in enumerate(chunks):
-            channel = self.channel(channel_id)
-            try:
+        async with self._channel_locks[channel_id]:
+            for i, chunk in enumerate(chunks):
+                kwargs: dict[str, Any] = {"allowed_mentions": allowed}
                 if view is not None and i == len(chunks) - 1:
-                    last = await channel.send(chunk, allowed_mentions=allowed, view=view)
-                else:
-                    last = await channel.send(chunk, allowed_mentions=allowed)
-            except discord.HTTPException as exc:
-                log.warning("could not post in channel %s: %s", channel_id, exc)
-                return None
+                    kwargs["view"] = view
+                if nonce is not None:
+                    kwargs["nonce"] = f"{nonce}{i}"
+                last = await self.channel(channel_id).send(chunk, **kwargs)
+        assert last is not None
         return last
 
-    async def dm(self, user_id: int, text: str) -> bool:
-        """Optional DM notification; False (and no error) when DMs are closed (50007)."""
+    async def send_text(self, channel_id: int, text: str, *, mentions: Sequence[int] = (),
+                        view: discord.ui.View | None = None) -> discord.Message | None:
+        """``post``, for messages that may be lost: returns the last message, or None on
+        failure (logged as a warning)."""
+        try:
+            return await self.post(channel_id, text, mentions=mentions, view=view)
+        except discord.HTTPException as exc:
+            log.warning("could not post in channel %s: %s", channel_id, exc)
+            return None
+
+    async def dm(self, user_id: int, text: str, *, nonce: str | None = None) -> bool:
+        """Optional DM notification; False (and no error) when DMs are closed (50007).
+        ``nonce`` makes a repeat a no-op (see ``post``)."""
         try:
             user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            await user.send(text[:2000])
+            if nonce is not None:
+                await user.send(text[:2000], nonce=nonce)
+            else:
+                await user.send(text[:2000])
             return True
         except discord.HTTPException as exc:
             log.info("DM to %s not delivered (%s); the game goes on", user_id, getattr(exc, "code", exc))
@@ -152,20 +224,35 @@ class Delivery:
             await asyncio.wait([task])
 
     async def drain(self) -> None:
-        """Wait until every pending board update has been delivered (tests, shutdown)."""
+        """Wait until every pending board update, and the start-up drain of the outbox,
+        has been delivered (tests, shutdown); retries still waiting are not awaited."""
         while True:
-            pending = [t for t in self._tasks.values() if not t.done()]
+            pending: list[asyncio.Task[Any]] = [t for t in self._tasks.values() if not t.done()]
+            if self._resuming is not None and not self._resuming.done():
+                pending.append(self._resuming)
             if not pending:
                 return
             await asyncio.gather(*pending, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Cancel the retries still waiting (shutdown)."""
+        for task in list(self._retries.values()):
+            task.cancel()
+        for task in list(self._retries.values()):
+            with contextlib.suppress(BaseException):
+                await task
 
     async def _board_loop(self, game: int) -> None:
         while self._dirty.get(game):
             self._dirty[game] = False
             try:
                 await self.update_board(game)
-            except Exception:  # a failed Discord call never rolls back a move; log and go on
-                log.exception("board update of game %s failed", game)
+            except Exception as exc:  # a failed Discord call never rolls back a move; log and go on
+                if transient(exc):
+                    log.warning("board update of game %s failed (%s); trying again later", game, exc)
+                    self._retry_later(game)
+                else:
+                    log.exception("board update of game %s failed", game)
 
     async def update_board(self, game: int) -> None:
         """Edit the game's board message to its newest state (replacing the image), or
@@ -181,7 +268,10 @@ class Delivery:
         if record.board_message_id and record.board_channel_id:
             message = self.channel(record.board_channel_id).get_partial_message(record.board_message_id)
             try:
+                crash_point("before_board_edit")
                 await message.edit(embed=embed, attachments=[file], view=view)
+                crash_point("after_board_edit")
+                await self.repo.boards_delivered(game, record.version)
                 return
             except discord.HTTPException as exc:
                 if getattr(exc, "code", None) not in EDIT_REFUSED_CODES and exc.status != 404:
@@ -211,16 +301,22 @@ class Delivery:
 
     async def post_board(self, record: GameRecord, *, embed: discord.Embed | None = None,
                          file: discord.File | None = None, view: discord.ui.View | None = None) -> None:
-        """Post a new board message in the game's home channel and store the pointer."""
+        """Post a new board message in the game's home channel, store the pointer and mark
+        the board rows of the outbox done. The nonce of the oldest pending board row
+        goes with it, so a board posted just before a crash is not posted twice."""
         if embed is None or file is None:
             embed, file, view = await self.board_payload(record)
         channel_id = record.home_channel_id
-        channel = self.channel(channel_id)
+        kwargs: dict[str, Any] = {"embed": embed, "file": file}
         if view is not None:
-            message = await channel.send(embed=embed, file=file, view=view)
-        else:
-            message = await channel.send(embed=embed, file=file)
+            kwargs["view"] = view
+        boards = [r for r in await self.repo.pending(record.id) if r.kind == "board"]
+        if boards:
+            kwargs["nonce"] = boards[0].nonce
+        async with self._channel_locks[channel_id]:
+            message = await self.channel(channel_id).send(**kwargs)
         await self.repo.set_fields(record.id, board_channel_id=channel_id, board_message_id=message.id)
+        await self.repo.boards_delivered(record.id, record.version)
 
     async def board_payload(self, record: GameRecord) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
         """Embed, image file and buttons of the public board (from the public view only)."""
@@ -251,3 +347,199 @@ class Delivery:
                 if e.get("visible_to") is None and e.get("kind") not in ("start",):
                     lines.append(texts(record).event(e))
         return lines[-limit:]
+
+    # ------------------------------------------------------------------ outbox
+    async def flush(self, game: int) -> None:
+        """Deliver the pending outbox rows of ``game`` in order: lines, pings, the end and
+        answers are sent now (each marked done once Discord accepted it); board rows ask
+        for a board update (coalesced). Stops at the first failure that may pass, and
+        tries again later; a row Discord refuses for good (4xx) is logged and skipped.
+        Never raises."""
+        async with self._game_locks[game]:
+            try:
+                await self._drain_game(game)
+            except Exception as exc:
+                if transient(exc):
+                    log.warning("outbox of game %s: %s; trying again later", game, exc)
+                    self._retry_later(game)
+                else:
+                    log.exception("outbox of game %s failed", game)
+
+    async def resume(self) -> list[int]:
+        """Drain the outbox of every game with pending rows (at start: whatever a crash
+        left undelivered), then bring their players' DM hands up to date. Returns the game
+        ids."""
+        games = sorted({row.game for row in await self.repo.pending()})
+        if games:
+            log.info("delivering what was left in the outbox of %d game(s)", len(games))
+
+        async def one(game: int) -> None:
+            await self.flush(game)
+            if self.notices is not None:
+                await self.notices.update_hands(game)
+
+        await asyncio.gather(*(one(g) for g in games))
+        return games
+
+    def start_resume(self) -> asyncio.Task[list[int]]:
+        """``resume`` in a task (``drain`` waits for it)."""
+        self._resuming = asyncio.create_task(self.resume(), name="outbox-resume")
+        return self._resuming
+
+    def answer_ticket(self, interaction: discord.Interaction, text: str) -> dict[str, Any]:
+        """The outbox payload of the answer a typed move is owed; claimed by the caller,
+        who answers itself (``answered``) unless it crashes."""
+        ticket = {"token": interaction.token, "app": interaction.application_id, "user": interaction.user.id,
+                  "text": text.strip(), "at": interaction.created_at.timestamp()}
+        self._claimed.add(interaction.token)
+        return ticket
+
+    def release(self, ticket: dict[str, Any]) -> None:
+        """Give up the claim on ``ticket`` (the move was refused, or the answer failed)."""
+        self._claimed.discard(ticket["token"])
+
+    async def answered(self, game: int, ticket: dict[str, Any], step: Awaitable[None]) -> None:
+        """Await the caller's own answer ``step`` to a typed move; then mark the row done, or
+        (the step failed: logged) leave it to the outbox, which answers it again."""
+        try:
+            await step
+        except Exception:
+            log.exception("answering a typed move of game %s failed; the outbox answers it", game)
+            self.release(ticket)
+            await self.flush(game)
+            return
+        self.release(ticket)
+        rows = [r for r in await self.repo.pending(game)
+                if r.kind == "answer" and r.payload.get("token") == ticket["token"]]
+        with contextlib.suppress(StorageError):
+            await self.repo.delivered([r.id for r in rows])
+
+    def _retry_later(self, game: int) -> None:
+        task = self._retries.get(game)
+        if task is not None and not task.done():
+            return
+        count = self._failures.get(game, 0)
+        self._failures[game] = count + 1
+        delay = self.retry_delays[min(count, len(self.retry_delays) - 1)]
+        self._retries[game] = asyncio.create_task(self._retry(game, delay), name=f"outbox-retry-{game}")
+
+    async def _retry(self, game: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self._retries.pop(game, None)
+        await self.flush(game)
+
+    async def _drain_game(self, game: int) -> None:
+        rows = await self.repo.pending(game)
+        if not rows:
+            self._failures.pop(game, None)
+            return
+        try:
+            record = await self.service.get(game)
+        except HostError:
+            return
+        board_asked = False
+        for row in rows:
+            if row.kind == "board":
+                if not board_asked:  # one board update shows the newest version: rows coalesce
+                    self.request_board(game)
+                    board_asked = True
+                continue
+            if row.kind == "answer" and row.payload.get("token") in self._claimed:
+                continue
+            if self.notices is None and row.kind in ("ping", "end"):
+                return  # (no composer yet: wait, keeping the order)
+            try:
+                await self._deliver(record, row)
+            except Exception as exc:
+                if transient(exc):
+                    with contextlib.suppress(StorageError):
+                        await self.repo.delivery_failed(row.id, str(exc))
+                    raise
+                if isinstance(exc, discord.HTTPException):
+                    log.warning("delivery %s (%s) of game %s refused by Discord for good (%s); skipped",
+                                row.id, row.kind, game, exc)
+                else:
+                    log.exception("delivery %s (%s) of game %s failed; skipped", row.id, row.kind, game)
+            crash_point("after_post")
+            await self.repo.delivered([row.id])
+        self._failures.pop(game, None)
+
+    async def _deliver(self, record: GameRecord, row: OutboxRow) -> None:
+        """Send one outbox row (not a board row) to Discord."""
+        if row.kind == "lines":
+            lines = await self.public_lines(record, int(row.payload.get("after", 0)), row.version)
+            if lines:
+                await self.post(record.home_channel_id, "\n".join(lines), nonce=row.nonce)
+        elif row.kind == "ping":
+            await self._deliver_ping(record, row)
+        elif row.kind == "end":
+            assert self.notices is not None
+            outcome = self.service.engine(record).outcome(self.service.state(record))
+            if outcome is not None:
+                text, winners, view = self.notices.end_message(record, outcome)
+                await self.post(record.home_channel_id, text, mentions=winners, view=view, nonce=row.nonce)
+        elif row.kind == "answer":
+            await self._deliver_answer(record, row)
+
+    async def _deliver_ping(self, record: GameRecord, row: OutboxRow) -> None:
+        """A turn ping of the seats still waited for (all of them while the game is at the
+        row's version); nothing once the game stopped waiting for them. A row queued before
+        this process started also pings its ``movers`` still waited for (their panel may
+        never have been shown: the answer to their move was lost in the crash)."""
+        assert self.notices is not None
+        if record.status != "active" or record.paused:
+            return
+        seats = [int(s) for s in row.payload.get("seats", [])]
+        if row.created_at < self.started:
+            seats = sorted({*seats, *(int(s) for s in row.payload.get("movers", []))})
+        if record.version != row.version:
+            waiting = self.service.waiting(record)
+            seats = [s for s in seats if s in waiting]
+        if not seats:
+            return
+        await self.notices.deliver_ping(record, seats, after=int(row.payload.get("after", row.version - 1)),
+                                        version=row.version, nonce=row.nonce)
+
+    async def _deliver_answer(self, record: GameRecord, row: OutboxRow) -> None:
+        """The answer to a typed move applied before a crash: the interaction's own
+        (private) answer while its token is valid, else a line in the game's channel."""
+        payload = row.payload
+        user, text = int(payload["user"]), str(payload.get("text", ""))
+        token = payload.get("token")
+        if token and self.service.clock() - float(payload.get("at", 0)) < TOKEN_LIFETIME - TOKEN_MARGIN:
+            seat = record.seat_of(user)
+            notes = [] if seat is None else await self.private_lines(record, seat, row)
+            content = "\n".join([f"✓ {text}", *(f"🔒 {n}" for n in notes)])[:2000]
+            webhook = discord.Webhook.partial(int(payload["app"]), str(token), client=self.client)
+            try:
+                await webhook.edit_message("@original", content=content, view=None)  # type: ignore[call-overload]
+                return
+            except discord.HTTPException as exc:
+                if transient(exc) or exc.status >= 500:
+                    raise
+                log.info("answer of game %s: the interaction is gone (%s); answering in the channel",
+                         record.id, exc.code)
+        await self.post(record.home_channel_id, f"<@{user}> ✓ your move `{text}` was applied.", mentions=[user],
+                        nonce=row.nonce)
+
+    async def public_lines(self, record: GameRecord, after: int, upto: int) -> list[str]:
+        """The public event lines of the log entries ``after`` < seq ≤ ``upto``, names
+        filled in; the start of the game has its line too."""
+        from bot.service import start_event
+
+        tx = texts(record)
+        lines: list[str] = []
+        for entry in await self.repo.log(record.id, after=after):
+            if entry.seq > upto:
+                break
+            if entry.kind == "system" and entry.action.get("type") == "start":
+                lines.append(tx.event(start_event(int(entry.action.get("players", 0))).to_json()))
+            lines += [tx.event(e) for e in entry.events if e.get("visible_to") is None]
+        return lines
+
+    async def private_lines(self, record: GameRecord, seat: int, row: OutboxRow) -> list[str]:
+        """The lines only ``seat`` may see among the entries of the move ``row`` answers."""
+        tx = texts(record)
+        after = int(row.payload.get("after", 0))
+        return [tx.event(e) for entry in await self.repo.log(record.id, after=after) if entry.seq <= row.version
+                for e in entry.events if e.get("visible_to") is not None and seat in e["visible_to"]]

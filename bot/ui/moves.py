@@ -105,9 +105,15 @@ class Moves:
         seat = record.seat_of(interaction.user.id)
         if seat is None:
             raise HostError("You are not playing in this game.", "not_a_player")
-        result = await self.ctx.service.act(record.id, interaction.user.id, text)
+        delivery = self.ctx.delivery
+        ticket = delivery.answer_ticket(interaction, text)  # queued with the move: answered even after a crash
+        try:
+            result = await self.ctx.service.act(record.id, interaction.user.id, text, answer=ticket)
+        except BaseException:
+            delivery.release(ticket)
+            raise
         await self.ctx.delivered(self.notices.after(result))
-        await self.ctx.delivered(self._confirm_text(interaction, result, seat, text))
+        await delivery.answered(record.id, ticket, self._confirm_text(interaction, result, seat, text))
 
     async def _confirm_text(self, interaction: discord.Interaction, result: ActResult, seat: int,
                             text: str) -> None:

@@ -2,9 +2,15 @@
 board update, the pings of exactly the players the game now waits for, the end; and on
 request the private view, the log, the rules and the caller's games (``/game mine``).
 
+What a change causes is queued in the outbox with the change (``bot.service.plan_deliveries``:
+event lines, the board, the end or the ping, a typed move's answer) and sent by the
+delivery layer (``Delivery.flush``) exactly once and in order, also after a crash (pending
+rows are sent at start); it asks this module for the sentences of a ping row
+(``deliver_ping``) and of the end (``end_message``) when it sends them.
+
 **Exactly one ping each time the game starts waiting for a player** (issue 10): after a
 move, a timeout's automatic move, a reaction window opening or closing, a kick or a replace
-and, after a restart, for a change whose notices never went out (``catch_up``). A seat is
+and, after a restart, for a change whose ping row was never sent (the outbox). A seat is
 newly awaited when it waits now and did not before, or its last decision was made for it
 (timeout, pre-set answer). The ping mentions only those players, says what they are to
 decide and by when (``<t:…:R>``), carries Play ▶, and a "since your last turn" digest: the
@@ -30,7 +36,7 @@ from bot.ui.context import HostContext
 from bot.ui.dm import DirectMessages, jump_url
 from bot.ui.limits import split_text
 from bot.ui.panels import board_view, game_title, mention_list
-from engines.base import Msg, seat_letter
+from engines.base import Msg, Outcome, seat_letter
 from engines.registry import ENGINES
 from engines.registry import get as get_engine
 from render import registry as renders
@@ -51,18 +57,6 @@ def private_notes(result: ActResult, seat: int) -> str:
     tx = texts(result.game)
     lines = [tx.event(e) for e in result.events if e.visible_to is not None and seat in e.visible_to]
     return "".join(f"\n🔒 {line}" for line in lines)
-
-
-def newly_awaited(waiting_before: Sequence[int] | frozenset[int], waiting_after: Sequence[int] | frozenset[int],
-                  entries: Sequence[LogEntry], *, movers_too: bool = False) -> list[int]:
-    """The seats the game starts waiting for: waiting after and not before, or waiting
-    before but their decision was made for them in ``entries`` (a timeout, a pre-set
-    answer: a player entry without a user). A player who moved themselves and decides
-    again is not among them (their panel shows the next decision) unless ``movers_too``
-    (after a restart, when that panel may never have been shown)."""
-    automatic = {e.seat for e in entries if e.kind == "player" and (movers_too or e.user_id is None)}
-    still = set(waiting_before) - automatic
-    return sorted(s for s in waiting_after if s not in still)
 
 
 def last_turns(record: GameRecord, entries: Sequence[LogEntry]) -> dict[int, int]:
@@ -111,46 +105,59 @@ class Notices:
     def __init__(self, ctx: HostContext) -> None:
         self.ctx = ctx
         self.dms = DirectMessages(ctx)
-        self._started = ctx.clock()
+        ctx.delivery.notices = self  # the outbox composes pings and the end here
 
     async def after(self, result: ActResult, *, board: bool = True) -> None:
-        """Deliver an applied action: public event lines, the board (unless ``board`` is
-        False), the players' DM hands, turn pings of the newly awaited, the end; then
-        record that this version's notices went out (``catch_up``)."""
+        """Deliver an applied action: what the service queued with it in the outbox (public
+        event lines, the board, the ping of the newly awaited, the end) goes out now, in
+        order (``Delivery.flush``); then the players' DM hands are brought up to date. A
+        deadline inside the server's quiet hours is first moved to their end. ``board`` is
+        kept for callers that posted the board themselves (the posted board marks its rows
+        done)."""
         record = await fit_deadline(self.ctx, result.game)
-        tx = texts(record)
-        lines = [tx.event(e) for e in result.events if e.visible_to is None]
-        delivery = self.ctx.delivery
-        if lines:
-            await delivery.send_text(record.home_channel_id, "\n".join(lines))
-        # a change nobody else may see (e.g. a changed secret pick) leaves the board alone,
-        # so watchers cannot tell that anything happened
-        moved = record.deadline != result.game.deadline  # (quiet hours moved it: the board shows it)
-        if moved or (board and (result.public_changed or lines or result.waiting_after != result.waiting_before
-                                or result.outcome is not None)):
-            delivery.request_board(record.id)
-        if result.outcome is not None:
-            await self.announce_end(record, result)
-        elif record.status == "active":
+        if record.deadline != result.game.deadline:  # (quiet hours moved it: the board shows it)
+            self.ctx.delivery.request_board(record.id)
+        await self.ctx.delivery.flush(record.id)
+        await self.update_hands(record.id)
+
+    async def update_hands(self, game: int) -> None:
+        """Bring the DM hands of the players of ``game`` up to date (never raises)."""
+        try:
+            record = await self.ctx.service.get(game)
+        except HostError:
+            return
+        if record.status == "active":
             await self.ctx.delivered(self.dms.update_hands(record))
-            fresh = newly_awaited(result.waiting_before, result.waiting_after, result.entries)
-            if fresh:
-                before = result.entries[0].seq - 1 if result.entries else record.version
-                await self.notify_turn(record, fresh, shown_upto=before)
-        await self.ctx.repo.set_notice_mark(record.id, record.version, sorted(result.waiting_after))
+
+    async def deliver_ping(self, record: GameRecord, seats: Sequence[int], *, after: int, version: int,
+                           nonce: str) -> None:
+        """Send an outbox ping row: ``notify_turn`` of ``seats`` with the digest up to
+        ``after`` (the lines row of the same change posted the rest), buttons of
+        ``version``, and ``nonce`` on the thread message so a repeat after a crash is
+        dropped by Discord.
+
+        Raises:
+            discord.HTTPException (and network errors): the thread message was not accepted
+                (the row stays pending and is tried again).
+        """
+        record = await fit_deadline(self.ctx, record)
+        await self.notify_turn(record, seats, shown_upto=after, version=version, nonce=nonce)
 
     def _active(self, record: GameRecord, seats: Sequence[int]) -> list[int]:
         active = {s.seat for s in record.seats if s.status == "active"}
         return sorted(s for s in set(seats) if s in active)
 
     async def notify_turn(self, record: GameRecord, seats: Sequence[int], *, prefix: str = "",
-                          reminder: bool = False, shown_upto: int | None = None) -> None:
+                          reminder: bool = False, shown_upto: int | None = None, version: int | None = None,
+                          nonce: str | None = None) -> None:
         """Ping exactly the (active) players at ``seats`` in the thread with their prompt,
         the deadline and Play ▶ / My view, and DM each of them a turn notice (unless they
         switched those off). A ping that is not a ``reminder`` carries the "since your last
         turn" digest (in the thread: public lines up to ``shown_upto``, the ones not just
         posted above; in the DM: every line that player may see) and is held back while
-        the server has quiet hours."""
+        the server has quiet hours. The buttons act on ``version`` (default the game's).
+        With a ``nonce`` (an outbox row) the thread message is posted through
+        ``Delivery.post`` and its failure raised; else a failure is logged."""
         seats = self._active(record, seats)
         if not seats or record.status != "active":
             return
@@ -176,11 +183,15 @@ class Notices:
             public = digest_lines(record, entries, None, after=min(turns.get(s, 0) for s in seats), upto=shown_upto)
             if public:
                 text += "\n**Since your last turn:**\n" + "\n".join(f"• {line}" for line in public)
+        version = record.version if version is None else version
         view = discord.ui.View(timeout=None)
-        view.add_item(BoardButton(record.id, record.version, "play"))
-        view.add_item(BoardButton(record.id, record.version, "hand"))
+        view.add_item(BoardButton(record.id, version, "play"))
+        view.add_item(BoardButton(record.id, version, "hand"))
         users = [u for u in (record.user_of(s) for s in seats) if u]
-        await self.ctx.delivery.send_text(record.home_channel_id, text, mentions=users, view=view)
+        if nonce is None:
+            await self.ctx.delivery.send_text(record.home_channel_id, text, mentions=users, view=view)
+        else:
+            await self.ctx.delivery.post(record.home_channel_id, text, mentions=users, view=view, nonce=nonce)
         title = game_title(engine, record)
         for seat in seats:
             if reminder:
@@ -191,29 +202,6 @@ class Notices:
                 if mine:
                     note += "\n**Since your last turn:**\n" + "\n".join(f"• {line}" for line in mine)
             await self.ctx.delivered(self.dms.turn_notice(record, seat, note, image=not reminder))
-
-    async def catch_up(self) -> int:
-        """After a restart: ping the players that changes committed before it started
-        waiting for, where those changes' notices never went out (the game's notice mark
-        is behind its version). Games without a mark (stored before it existed) are left
-        alone. Returns how many games were caught up."""
-        caught = 0
-        for game, (version, waiting) in (await self.ctx.repo.notice_marks()).items():
-            try:
-                record = await self.ctx.service.get(game)
-            except HostError:
-                continue
-            if record.status != "active" or record.version <= version or record.updated_at >= self._started:
-                continue
-            entries = await self.ctx.repo.log(game, after=version)
-            fresh = newly_awaited(waiting, record.waiting, entries, movers_too=True)
-            self.ctx.delivery.request_board(game)
-            await self.ctx.delivered(self.dms.update_hands(record))
-            if fresh:
-                await self.notify_turn(record, fresh)
-            await self.ctx.repo.set_notice_mark(game, record.version, record.waiting)
-            caught += 1
-        return caught
 
     async def seat_replaced(self, record: GameRecord, seat: int, old: int, new: int) -> None:
         """Announce a moderator's replace; when the game waits for that seat, the same
@@ -236,12 +224,10 @@ class Notices:
                 note = f"🔔 **{game_title(self.ctx.service.engine(record), record)}** — you now play seat " \
                        f"{seat_letter(seat)}, and it is your move."
                 await self.ctx.delivered(self.dms.turn_notice(record, seat, note))
-        await self.ctx.repo.set_notice_mark(record.id, record.version, record.waiting)
 
-    async def announce_end(self, record: GameRecord, result: ActResult) -> None:
-        """The final message: ranking with scores, the reason, the winners pinged."""
-        outcome = result.outcome
-        assert outcome is not None
+    def end_message(self, record: GameRecord, outcome: Outcome) -> tuple[str, list[int], discord.ui.View | None]:
+        """The final message: ranking with scores and the reason; the winners' user ids
+        (pinged); the board's buttons."""
         lines = [f"🏁 **{game_title(self.ctx.service.engine(record), record)} is over.** "
                  f"{texts(record)(outcome.reason)}"]
         for place, seat in enumerate(outcome.ranking, start=1):
@@ -250,8 +236,7 @@ class Notices:
             shown = int(score) if float(score).is_integer() else score
             lines.append(f"{place}. <@{record.user_of(seat)}> — {shown}{crown}")
         winners = [u for u in (record.user_of(s) for s in outcome.winners) if u]
-        await self.ctx.delivery.send_text(record.home_channel_id, "\n".join(lines), mentions=winners,
-                                          view=board_view(record))
+        return "\n".join(lines), winners, board_view(record)
 
     async def show_private(self, interaction: discord.Interaction, game: int) -> None:
         """The caller's private view (hand, secret pick…), ephemeral, rendered on demand.

@@ -42,6 +42,7 @@ async def test_migrations_from_empty_set_user_version_and_pragmas(repo: Reposito
     assert await repo.migrate() == LATEST_MIGRATION  # idempotent
     async with repo.db.execute("SELECT deadline_window FROM games") as cur:
         assert await cur.fetchall() == []
+    assert await repo.pending() == []  # 003: the outbox
 
 
 async def test_lobby_join_leave_renumbers_seats(repo: Repository) -> None:

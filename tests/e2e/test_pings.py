@@ -109,9 +109,9 @@ async def test_a_timeout_pings_the_timed_out_player_for_their_next_decision(driv
     # the digest is redacted per reader: what was played for carol is hers alone
     entries = await bot.repo.log(game)
     timed_out = next(e for e in entries if any(ev["kind"] == "timeout" for ev in e.events))
-    hers = digest_lines(after, entries, 2, after=timed_out.seq - 1)
+    hers = digest_lines(after, entries, 2, after=timed_out.seq - 1, upto=timed_out.seq)
     assert any(line.startswith("🔒 Played for you") for line in hers)
-    assert not any("Played for you" in line for line in digest_lines(after, entries, 0, after=timed_out.seq - 1))
+    assert not any("Played for you" in line for line in digest_lines(after, entries, 0, after=timed_out.seq - 1, upto=timed_out.seq))
     assert "Played for you" not in dm_turn_notices(fake, alice)[-1]["content"]
     assert "Played for you" not in ping["content"]
     assert "Since your last turn" in dm_turn_notices(fake, carol)[-1]["content"]

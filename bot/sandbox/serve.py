@@ -1,0 +1,115 @@
+"""Run the real bot in this process against an offline Discord listening on 127.0.0.1
+(``bot/sandbox/fakecord.py`` in another process, usually a test): the reliability tests
+start it as a child process, kill it, and start it again on the same database.
+
+    python -m bot.sandbox.serve --api http://127.0.0.1:PORT --db PATH [--crash POINT[:N]]
+
+``--crash after_post:2`` installs the one crash hook (``bot.service.crash_hook``): the
+second time the code passes the named point (``bot.service.CRASH_POINTS``) the process
+sends itself SIGKILL, as a host that loses power would die: no clean-up, no flush.
+
+Exit codes: 0 after a clean stop (SIGTERM), 4 when the database cannot be used (the
+reason and the path on stderr), 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import signal
+import sys
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+
+import bot.service
+from bot.service import CRASH_POINTS
+from bot.settings import Settings
+from bot.storage import StorageError
+
+log = logging.getLogger(__name__)
+
+
+def install_crash(spec: str) -> None:
+    """Kill this process with SIGKILL at the ``N``-th pass of the point of ``spec``
+    (``POINT`` or ``POINT:N``, N ≥ 1, default 1).
+
+    Raises:
+        ValueError: an unknown point or a bad count.
+    """
+    point, _, count = spec.partition(":")
+    if point not in CRASH_POINTS:
+        raise ValueError(f"unknown crash point {point!r}; known: {', '.join(CRASH_POINTS)}")
+    left = int(count or 1)
+    if left < 1:
+        raise ValueError("the crash count must be at least 1")
+
+    def hook(name: str) -> None:
+        nonlocal left
+        if name != point:
+            return
+        left -= 1
+        if left == 0:
+            sys.stderr.write(f"serve: crash point {point} reached; SIGKILL\n")
+            sys.stderr.flush()
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    bot.service.crash_hook = hook
+
+
+async def serve(api: str, db: str, *, tick_seconds: float) -> None:
+    """Point discord.py at the offline Discord at ``api`` and run the bot until SIGTERM."""
+    from bot.app import GameBot
+
+    base = api.rstrip("/")
+    discord.http.Route.BASE = f"{base}/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(base.replace("http", "ws", 1) + "/gateway")
+    settings = Settings(database_path=db, token="offline", tick_seconds=tick_seconds)
+    client = GameBot(settings)
+    client._connection.guild_ready_timeout = 0.05
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    runner = asyncio.create_task(client.start(settings.token))
+    waiter = asyncio.create_task(stop.wait())
+    await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    if runner.done():
+        waiter.cancel()
+        runner.result()  # re-raise a start-up failure
+        return
+    await client.close()
+    await runner
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments and run; returns the exit code."""
+    parser = argparse.ArgumentParser(prog="python -m bot.sandbox.serve", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--api", required=True, help="the offline Discord, e.g. http://127.0.0.1:8123")
+    parser.add_argument("--db", required=True, help="the SQLite database file")
+    parser.add_argument("--crash", default="", help=f"POINT[:N], POINT one of {', '.join(CRASH_POINTS)}")
+    parser.add_argument("--tick", type=float, default=3600.0, help="seconds between clock passes")
+    parser.add_argument("--log-level", default="WARNING")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.crash:
+        try:
+            install_crash(args.crash)
+        except ValueError as exc:
+            parser.error(str(exc))
+    try:
+        asyncio.run(serve(args.api, args.db, tick_seconds=args.tick))
+    except StorageError as exc:
+        sys.stderr.write(f"The bot cannot start: {exc}\n")
+        return 4
+    except discord.HTTPException as exc:  # pragma: no cover - the offline Discord refused the login
+        sys.stderr.write(f"The offline Discord refused the bot: {exc}\n")
+        return 3
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

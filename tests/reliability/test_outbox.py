@@ -1,0 +1,171 @@
+"""The outbox (trust issue, point 2; docs/DESIGN.md §4), in process: what a move queues,
+delivery at start of what a crash left, coalesced board rows, the answer of a typed
+move after its token expired, a failed delivery tried again, Discord's nonce, and the
+migration on the old database. The SIGKILL trials with a real subprocess are in
+test_sigkill.py."""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bot.sandbox.fakecord import FakeDiscord, iter_components
+from bot.service import plan_deliveries
+from bot.storage import OutboxItem, Repository
+from engines.base import Event, Outcome
+from tests.e2e.driver import Driver
+from tests.reliability.botkit import carnival, checked_fake, legal_text, start_bot, two_player_game
+
+FIXTURE = Path(__file__).parent.parent / "fixtures" / "pre_shape_v1.db"
+
+
+@pytest.fixture
+async def fake():
+    async with checked_fake() as fd:
+        yield fd
+
+
+def board_version(fake: FakeDiscord, message_id: int) -> set[int]:
+    return {int(c["custom_id"].split(":")[2]) for c in iter_components(fake.messages[message_id]["components"])
+            if re.fullmatch(r"g:\d+:\d+:\w+", c.get("custom_id", ""))}
+
+
+def pings(fake: FakeDiscord, channel: int) -> list[str]:
+    return [m["content"] for m in fake.channel_messages(channel, ephemeral=False)
+            if not m["embeds"] and m["components"] and "<@" in m["content"]]
+
+
+def test_a_move_queues_lines_board_ping_and_answer_in_that_order() -> None:
+    public, secret = Event("x", params={}), Event("y", params={}, visible_to=frozenset({0}))
+    items = plan_deliveries(4, 5, [public, secret], frozenset({0}), frozenset({1}), None, True, {"token": "t"})
+    assert [(i.kind, i.version, i.payload) for i in items] == [
+        ("lines", 5, {"after": 4}), ("board", 5, {}), ("ping", 5, {"seats": [1], "after": 4}),
+        ("answer", 5, {"token": "t", "after": 4})]
+    # a seat whose decision was made for it (a timeout) and that decides again is pinged
+    items = plan_deliveries(4, 5, [public], frozenset({0, 1}), frozenset({0, 1}), None, True, automatic=frozenset({1}))
+    assert [(i.kind, i.payload) for i in items] == [("lines", {"after": 4}), ("board", {}),
+                                                   ("ping", {"seats": [1], "after": 4})]
+    # a change only its owner may see leaves the channel and the board alone
+    assert plan_deliveries(4, 5, [secret], frozenset({1}), frozenset({1}), None, False) == []
+    # the end replaces the ping
+    end = Outcome(scores=(1.0, 0.0), ranking=(0, 1), winners=frozenset({0}), reason="done")
+    assert [i.kind for i in plan_deliveries(4, 6, [public], frozenset({0}), frozenset(), end, True)] == \
+        ["lines", "board", "end"]
+
+
+async def test_migration_adds_the_outbox_to_the_old_database(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    shutil.copy(FIXTURE, db)
+    repo = Repository(str(db))
+    await repo.open()
+    try:
+        async with repo.db.execute("PRAGMA user_version") as cur:
+            assert (await cur.fetchone())[0] == 4  # 003 the outbox, 004 DMs and time
+        games = await repo.games(status=("lobby", "active", "finished", "abandoned"))
+        assert games and await repo.pending() == []
+        await repo.append(games[0].id, games[0].version, [], state=games[0].state or {}, status=games[0].status,
+                          outbox=[OutboxItem("board", games[0].version)])
+        assert [(r.kind, r.version) for r in await repo.pending()] == [("board", games[0].version)]
+    finally:
+        await repo.close()
+
+
+async def test_what_a_crash_left_in_the_outbox_is_delivered_at_start(fake: FakeDiscord, tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    bot1 = await start_bot(fake, db)
+    bob = await fake.add_member("bob")
+    game = await carnival(Driver(fake, bot1), [fake.owner, bob])
+    rng = random.Random(4)
+    # two moves committed and nothing sent: what a crash right after the commit leaves
+    for _ in range(2):
+        user, text = await legal_text(bot1, game, rng)
+        await bot1.service.act(game, user, text)
+    record = await bot1.service.get(game)
+    pending = await bot1.repo.pending(game)
+    assert {r.kind for r in pending} >= {"lines", "board"}
+    stale = board_version(fake, record.board_message_id)
+    assert stale != {record.version}
+    pings_before = len(pings(fake, record.home_channel_id))
+    await fake.stop_bot(bot1)
+
+    bot2 = await start_bot(fake, db)
+    await Driver(fake, bot2).settle()
+    assert board_version(fake, record.board_message_id) == {record.version}
+    assert await bot2.repo.pending(game) == []
+    fresh = [r for r in pending if r.kind == "ping"]
+    assert len(pings(fake, record.home_channel_id)) == pings_before + len(fresh)
+    lines = await bot2.delivery.public_lines(record, 0, record.version)
+    posted = [m["content"] for m in fake.channel_messages(record.home_channel_id, ephemeral=False)]
+    assert lines[-1] in "\n".join(posted[-3:])
+    await fake.stop_bot(bot2)
+
+
+async def test_board_rows_coalesce_into_one_edit(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot, driver, game = await two_player_game(fake, tmp_path / "games.db")
+    rng = random.Random(8)
+    for _ in range(3):
+        user, text = await legal_text(bot, game, rng)
+        await bot.service.act(game, user, text)
+    record = await bot.service.get(game)
+    assert len([r for r in await bot.repo.pending(game) if r.kind == "board"]) == 3
+    log_before = len(fake.message_log)
+    await bot.delivery.flush(game)
+    await driver.settle()
+    edits = [m for kind, m in fake.message_log[log_before:] if kind == "edit"
+             and m["id"] == str(record.board_message_id)]
+    assert len(edits) == 1 and board_version(fake, record.board_message_id) == {record.version}
+    assert await bot.repo.pending(game) == []
+    await fake.stop_bot(bot)
+
+
+async def test_an_answer_whose_token_expired_is_given_in_the_channel(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot, driver, game = await two_player_game(fake, tmp_path / "games.db")
+    user, text = await legal_text(bot, game, random.Random(1))
+    ticket = {"token": "tok-gone", "app": fake.app_id, "user": user, "text": text, "at": fake.now()}
+    await bot.service.act(game, user, text, answer=ticket)  # then the bot "crashed"
+    fake.advance(16 * 60)
+    await bot.delivery.flush(game)
+    await driver.settle()
+    record = await bot.service.get(game)
+    answers = [m for m in fake.channel_messages(record.home_channel_id, ephemeral=False)
+               if m["content"] == f"<@{user}> ✓ your move `{text}` was applied."]
+    assert len(answers) == 1
+    assert not [r for r in fake.requests if "tok-gone" in r.path]  # the dead token was not used
+    done = [r for r in await bot.repo.outbox(game) if r.kind == "answer"]
+    assert len(done) == 1 and done[0].done_at is not None and "token" not in done[0].payload  # wiped
+    await fake.stop_bot(bot)
+
+
+async def test_a_failed_delivery_is_tried_again(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot, driver, game = await two_player_game(fake, tmp_path / "games.db")
+    bot.delivery.retry_delays = (0.05,)
+    bot.http.max_ratelimit_timeout = 1.0  # a 30 s rate limit fails the call instead of sleeping
+    user, text = await legal_text(bot, game, random.Random(2))
+    await bot.service.act(game, user, text)
+    record = await bot.service.get(game)
+    fake.rate_limit_next(rf"/channels/{record.home_channel_id}/messages", retry_after=30, method="POST")
+    await bot.delivery.flush(game)
+    first = [r for r in await bot.repo.pending(game) if r.kind == "lines"]
+    assert len(first) == 1 and first[0].attempts == 1  # failed, still pending
+    await fake.wait_for(lambda: not bot.delivery._retries, timeout=10)
+    await driver.settle()
+    assert await bot.repo.pending(game) == []
+    lines = await bot.delivery.public_lines(record, record.version - 1, record.version)
+    posted = [m for m in fake.channel_messages(record.home_channel_id, ephemeral=False)
+              if m["content"] == "\n".join(lines)]
+    assert len(posted) == 1
+    await fake.stop_bot(bot)
+
+
+async def test_a_repeated_nonce_is_posted_once(fake: FakeDiscord, tmp_path: Path) -> None:
+    bot = await start_bot(fake, tmp_path / "games.db")
+    channel = int(fake.channel["id"])
+    first = await bot.delivery.post(channel, "once", nonce="n1")
+    again = await bot.delivery.post(channel, "once", nonce="n1")
+    assert first.id == again.id and fake.nonce_hits == 1
+    assert [m["content"] for m in fake.channel_messages(channel, ephemeral=False)] == ["once"]
+    await fake.stop_bot(bot)
