@@ -140,8 +140,10 @@ class Notices:
             discord.HTTPException (and network errors): the thread message was not accepted
                 (the row stays pending and is tried again).
         """
-        record = await fit_deadline(self.ctx, record)
-        await self.notify_turn(record, seats, shown_upto=after, version=version, nonce=nonce)
+        fitted = await fit_deadline(self.ctx, record)  # (after a restart: not done by ``after``)
+        if fitted.deadline != record.deadline:
+            self.ctx.delivery.request_board(record.id)
+        await self.notify_turn(fitted, seats, shown_upto=after, version=version, nonce=nonce)
 
     def _active(self, record: GameRecord, seats: Sequence[int]) -> list[int]:
         active = {s.seat for s in record.seats if s.status == "active"}
