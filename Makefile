@@ -48,7 +48,7 @@ i18n: $(STAMP)
 	$(BIN)/pybabel extract --no-location --omit-header --no-wrap -F bot/text/babel.cfg -o bot/text/messages.pot .
 	for lang in $(I18N_LANGS); do \
 	  if [ -f bot/text/locale/$$lang/LC_MESSAGES/messages.po ]; then \
-	    $(BIN)/pybabel update --no-wrap --omit-header --ignore-obsolete --no-fuzzy-matching -i bot/text/messages.pot -d bot/text/locale -l $$lang; \
+	    $(BIN)/pybabel update --no-wrap --ignore-obsolete --no-fuzzy-matching -i bot/text/messages.pot -d bot/text/locale -l $$lang; \
 	  else \
 	    $(BIN)/pybabel init --no-wrap -i bot/text/messages.pot -d bot/text/locale -l $$lang; \
 	  fi; \
