@@ -81,6 +81,13 @@ def _name(text: TextFormatter, seat: int) -> str:
     return _b(text, "seat", letter=seat_letter(seat), name={"seat": seat})
 
 
+def _short(text: TextFormatter, card: CardView) -> str:
+    """``"Mercy R1"``: a card's name in the reader's language and its colour-number code
+    (catalog ``card``; the view's ``label`` is the English one)."""
+    code = f"{COLOUR_LETTER[str(card['colour'])]}{card['number']}"
+    return text(msg("card", name=msg(f"term.card.{card['kind']}"), code=code).to_json())
+
+
 def _faction(text: TextFormatter, fac: str) -> str:
     return _b(text, f"faction_{fac}")
 
@@ -306,7 +313,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
         line = " · ".join((line, _b(text, "lock")))
     draw_text(draw, (MARGIN, fy), line, size=22, bold=True, max_width=WIDTH - 2 * MARGIN)
     discard = view["discard"]
-    top = _b(text, "top", card=discard[-1]["label"]) if discard else _b(text, "empty")
+    top = _b(text, "top", card=_short(text, discard[-1])) if discard else _b(text, "empty")
     start = view["start"]
     line = _b(text, "piles", deck=view["deck_count"], discard=len(discard), top=top)
     if start is not None:
