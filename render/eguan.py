@@ -166,7 +166,7 @@ def _term(text: Text, key: str) -> str:
 def _title(text: Text, key: str) -> str:
     """A title as the boards show it: ``[H] Heart of Stone 鐵石心腸``, ``★ Most Wanted 罪大惡極``."""
     icon, zh = next((i, z) for k, i, z in TITLES if k == key)
-    badge = "★" if key == "most_wanted" else f"[{icon}]"
+    badge = "★" if key == "most_wanted" else _b(text, "title_badge", icon=_b(text, f"letter_{icon}"))
     return _b(text, "title_line", badge=badge, name=_term(text, f"title.{key}"), native=zh)
 
 
@@ -224,7 +224,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text,
     if res:
         ranks = sorted(range(n), key=lambda s: res["ranking"].index(s))
         txt = "  ".join(
-            _b(text, "score_star" if s in res["winners"] else "score", seat=SEAT_LETTERS[s], score=res["scores"][s])
+            _b(text, "score_star" if s in res["winners"] else "score", seat={"seat": s}, score=res["scores"][s])
             for s in ranks
         )
         win = {"seats": list(res["winners"])}
@@ -473,7 +473,8 @@ def _card_block(draw: ImageDraw.ImageDraw, x: float, y: float, card: Mapping[str
     playable = card.get("playable", True) or not marked
     colour = INK if playable else (170, 30, 30)
     extra = "" if playable else " ✗"
-    draw_text(draw, (x, y + w + 62), f"{_req_text(text, card)} · {cost}{extra}", size=20, fill=colour, max_width=250)
+    draw_text(draw, (x, y + w + 62), _req_text(text, card), size=20, fill=colour, max_width=250)
+    draw_text(draw, (x, y + w + 86), f"{cost}{extra}", size=20, fill=colour, max_width=250)
 
 
 def render_placement_preview(view: PrivateView, card_id: str, *, names: Sequence[str], text: Text) -> Image.Image:

@@ -13,7 +13,8 @@ language. The ``.po`` files are read as they are (``babel.messages.pofile``), no
 
 Parameter values (``engines/base.py``): ``{"seat": n}`` → the player's display name;
 ``{"seats": [..]}`` → "Ann, Bo and Cy"; ``{"term": key}`` → the catalog's ``term.<key>``;
-``{"msg": key, "params": {..}}`` → a nested message; a list → its items joined by ", ";
+``{"msg": key, "params": {..}}`` → a nested message; a list → its items joined by the
+catalog's ``host.comma`` (", "; "、" in Chinese and Japanese);
 numbers and notation strings as they are (so ``{n:+d}`` works in a template).
 """
 
@@ -194,7 +195,8 @@ class Texts:
         """``"a"``, ``"a and b"``, ``"a, b and c"`` in the catalog's words."""
         if len(items) <= 1:
             return "".join(items)
-        return self.template("host.and").format(head=", ".join(items[:-1]), last=items[-1])
+        head = self.template("host.comma").join(items[:-1])
+        return self.template("host.and").format(head=head, last=items[-1])
 
     # -- formatting --------------------------------------------------------------
     def value(self, value: Any) -> Any:
@@ -211,7 +213,7 @@ class Texts:
         if isinstance(value, Msg):
             return self.format(value)
         if isinstance(value, list | tuple):
-            return ", ".join(str(self.value(v)) for v in value)
+            return self.template("host.comma").join(str(self.value(v)) for v in value)
         return value
 
     def format(self, message: Msg) -> str:
