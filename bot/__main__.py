@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 
+from bot import logsafe
 from bot.settings import Settings
 
 NO_TOKEN = """\
@@ -27,6 +28,8 @@ def main() -> int:
     settings = Settings.from_env()
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # interaction, webhook and bot tokens never reach a log line (bot/logsafe.py)
+    logsafe.install(logging.getLogger().handlers, secrets=[settings.token or ""])
     if not settings.token:
         sys.stderr.write(NO_TOKEN)
         return 2

@@ -11,7 +11,8 @@ from discord.ext import commands
 
 from bot.service import HostError
 from bot.settings import TIMEOUT_PRESETS
-from bot.ui.arguments import GameOption
+from bot.ui.arguments import GameOption, engine_named
+from bot.ui.components import refuse_foreign
 from bot.ui.limits import split_text
 from bot.ui.lobby import parse_options
 from bot.ui.moderation import moderator_only
@@ -115,6 +116,7 @@ class Games(commands.GroupCog, group_name="game"):
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         """The rules summary and the decisions this bot plays by."""
+        engine_named(game)
         await self.bot.flow.notices.show_rules(interaction, game)
 
     @app_commands.command(name="mine")
@@ -149,7 +151,7 @@ class Games(commands.GroupCog, group_name="game"):
     @app_commands.autocomplete(settings=prefs_autocomplete)
     async def prefs(self, interaction: discord.Interaction, game: str, settings: str | None = None) -> None:
         """Pre-set answers for a game (e.g. always defend), so games need not wait for you."""
-        engine = ENGINES[game]
+        engine = engine_named(game)
         if not engine.info.preferences:
             raise HostError(f"{engine.info.name} has no preferences to set.", "no_prefs")
         if settings:
@@ -160,6 +162,13 @@ class Games(commands.GroupCog, group_name="game"):
             value = stored.get(spec.key, str(spec.default).lower())
             lines.append(f"`{spec.key}` = **{value}** — {spec.description} (allowed: {spec.allowed()})")
         await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A custom id of ours on a message that does not show it is refused privately
+        (``bot.ui.components.refuse_foreign``; discord.py would leave it unanswered)."""
+        async with self.bot.flow.ctx.tracked():
+            await refuse_foreign(interaction)
 
     # ------------------------------------------------------------------ moderation
     @app_commands.command(name="end")

@@ -10,7 +10,7 @@ from types import MappingProxyType
 
 from engines.base import Engine
 
-GAME_IDS: tuple[str, ...] = ("carnival", "canterbury", "heaven", "eguan")
+GAME_IDS: tuple[str, ...] = ("carnival", "canterbury", "heaven", "eguan", "illumination", "ora")
 """Games this build hosts, in menu order."""
 
 

@@ -20,11 +20,13 @@ Adapted from the offline-Discord prototype the project started from.
 from __future__ import annotations
 
 import asyncio
+import base64
 import copy
 import datetime as dt
 import json
 import logging
 import re
+import secrets
 import time
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
@@ -37,8 +39,11 @@ import discord.utils
 import yarl
 from aiohttp import BodyPartReader, WSMsgType, web
 
+from bot import logsafe
+
 __all__ = [
     "ALL_PERMS",
+    "BOT_TOKEN",
     "DEFAULT_PERMS",
     "EPHEMERAL",
     "HANDLER_TASKS",
@@ -46,6 +51,7 @@ __all__ = [
     "CommandNotPermitted",
     "ErrorCollector",
     "FakeDiscord",
+    "FakeGuild",
     "JSONDict",
     "Perm",
     "Req",
@@ -61,6 +67,8 @@ SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 TOKEN_LIFETIME = 15 * 60.0
 ACK_DEADLINE = 3.0
 DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
+#: The token every bot started by :meth:`FakeDiscord.start_bot` logs in with (shaped like a real one).
+BOT_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GfAkEt.ZmFrZS1ib3QtdG9rZW4tZm9yLW9mZmxpbmUtdGVzdHM"
 #: Names of the tasks discord.py 2.7 runs handlers in (see :meth:`FakeDiscord.idle`).
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch", "discord-ui-dynamic-item",
                  "discord-ui-modal-dispatch", "discord.py: on_interaction", "discord.py: on_message")
@@ -193,11 +201,172 @@ def iter_components(components: Iterable[JSONDict]) -> Iterable[JSONDict]:
             yield from iter_components([comp["component"]])
 
 
+class FakeGuild:
+    """One server of the offline Discord: its members, roles and permissions, text channels and
+    threads, preferred locale and upload limit. Made by :meth:`FakeDiscord.add_guild` (the first one,
+    "Test Guild", by the constructor: :attr:`FakeDiscord.default_guild`).
+
+    Attributes:
+        fake: the :class:`FakeDiscord` it belongs to.
+        id / name / owner: the guild's snowflake, its name, and the owner's user payload (all permissions).
+        members: member user payloads (the bot and the owner first).
+        channel: its first text channel, ``#games``.
+        bot_role_id: the bot's managed role in this guild.
+        upload_limit: bytes an attachment of a message in this guild may have (10 MiB by default).
+        locale: the guild's preferred locale (``guild_locale`` of its interactions).
+    """
+
+    def __init__(self, fake: FakeDiscord, name: str, owner: JSONDict, *, locale: str = "en-US",
+                 upload_limit: int = DEFAULT_UPLOAD_LIMIT) -> None:
+        self.fake = fake
+        self.id = fake.snowflake()
+        self.name = name
+        self.owner = owner
+        self.locale = locale
+        self.upload_limit = upload_limit
+        self.bot_role_id = str(fake.snowflake())
+        self.members: list[JSONDict] = [fake.bot_user, owner]
+        self._custom_perms: dict[str, int] = {}
+        self._role_ids: dict[str, str] = {}
+        self._threads_allowed = True
+        fake.guilds[self.id] = self
+        self.channel = self._text_channel("games")
+
+    # ------------------------------------------------------------------ members and permissions
+    def is_member(self, user: JSONDict | str | int) -> bool:
+        """Whether ``user`` (a payload or an id) is a member of this guild now."""
+        uid = str(user["id"] if isinstance(user, dict) else user)
+        return any(u["id"] == uid for u in self.members)
+
+    async def add_member(self, user: str | JSONDict, *, bot: bool = False) -> JSONDict:
+        """Make ``user`` a member (a name creates a new user; a user payload of another guild's member
+        joins this one too) and announce it (GUILD_MEMBER_ADD). Returns the user."""
+        u = self.fake.user(user, bot=bot) if isinstance(user, str) else user
+        if not self.is_member(u):
+            self.members.append(u)
+        await self.fake.dispatch("GUILD_MEMBER_ADD", dict(self.member(u), guild_id=str(self.id)))
+        return u
+
+    def permissions_of(self, user: JSONDict) -> int:
+        """The member's permissions here: all for the owner, those set by :meth:`member_permissions`,
+        else the defaults of ordinary members (:data:`DEFAULT_PERMS`)."""
+        if user["id"] == self.owner["id"]:
+            return ALL_PERMS
+        if user["id"] == self.fake.bot_user["id"]:
+            return self._bot_perms()
+        return self._custom_perms.get(user["id"], self._everyone_perms())
+
+    def member_permissions(self, user: JSONDict, perms: int) -> None:
+        """Give ``user`` exactly the permissions ``perms`` in this guild (e.g. ``Perm.MANAGE_GUILD``, or
+        0 for none); other guilds are not affected.
+
+        Interactions by this member here carry ``member.permissions == perms``; the member also gets a
+        role with these permissions so ``member.guild_permissions`` agrees. Announced to a connected bot
+        before the next injected event.
+        """
+        known = user["id"] in self._role_ids
+        self._custom_perms[user["id"]] = perms
+        gid = str(self.id)
+        role = self._member_role(user)
+        self.fake._later(self.fake.dispatch("GUILD_ROLE_UPDATE" if known else "GUILD_ROLE_CREATE",
+                                            {"guild_id": gid, "role": role}))
+        self.fake._later(self.fake.dispatch("GUILD_MEMBER_UPDATE", dict(self.member(user), guild_id=gid)))
+
+    @property
+    def threads_allowed(self) -> bool:
+        """Whether the bot may create threads here (default True). When False, thread creation answers
+        403 ``{"code": 50013, "message": "Missing Permissions"}`` and the bot's role lacks the thread
+        permissions."""
+        return self._threads_allowed
+
+    @threads_allowed.setter
+    def threads_allowed(self, value: bool) -> None:
+        self._threads_allowed = value
+        for role in self._base_roles():
+            self.fake._later(self.fake.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(self.id), "role": role}))
+
+    def _everyone_perms(self) -> int:
+        return DEFAULT_PERMS if self._threads_allowed else DEFAULT_PERMS & ~Perm.THREADS
+
+    def _bot_perms(self) -> int:
+        perms = ALL_PERMS & ~Perm.ADMINISTRATOR
+        return perms if self._threads_allowed else perms & ~Perm.THREADS
+
+    @staticmethod
+    def _role(rid: str, name: str, perms: int, position: int, managed: bool = False) -> JSONDict:
+        return {"id": rid, "name": name, "permissions": str(perms), "position": position, "color": 0,
+                "hoist": False, "managed": managed, "mentionable": False, "flags": 0}
+
+    def _base_roles(self) -> list[JSONDict]:
+        return [self._role(str(self.id), "@everyone", self._everyone_perms(), 0),
+                self._role(self.bot_role_id, "testbot", self._bot_perms(), 1, managed=True)]
+
+    def _member_role(self, user: JSONDict) -> JSONDict:
+        rid = self._role_ids.setdefault(user["id"], str(self.fake.snowflake()))
+        return self._role(rid, f"perms-{user['username']}", self._custom_perms[user["id"]], 2)
+
+    @property
+    def roles(self) -> list[JSONDict]:
+        """The role payloads: @everyone, the bot's, one per member given :meth:`member_permissions`."""
+        return self._base_roles() + [self._member_role(u) for u in self.members if u["id"] in self._custom_perms]
+
+    def member(self, user: JSONDict) -> JSONDict:
+        """The member payload of ``user`` here (with its computed ``permissions``)."""
+        roles = []
+        if user["id"] == self.fake.bot_user["id"]:
+            roles = [self.bot_role_id]
+        elif user["id"] in self._custom_perms:
+            roles = [self._member_role(user)["id"]]
+        return {"user": user, "roles": roles, "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False,
+                "mute": False, "flags": 0, "nick": None, "avatar": None, "pending": False,
+                "permissions": str(self.permissions_of(user))}
+
+    # ------------------------------------------------------------------ channels
+    def _text_channel(self, name: str) -> JSONDict:
+        ch: JSONDict = {"id": str(self.fake.snowflake()), "type": 0, "guild_id": str(self.id), "name": name,
+                        "position": len(self.text_channels()), "permission_overwrites": [], "nsfw": False,
+                        "parent_id": None, "topic": None, "last_message_id": None, "rate_limit_per_user": 0}
+        self.fake.channels[ch["id"]] = ch
+        return ch
+
+    async def add_channel(self, name: str) -> JSONDict:
+        """Another text channel in this guild, announced with CHANNEL_CREATE. Returns its payload."""
+        ch = self._text_channel(name)
+        await self.fake.dispatch("CHANNEL_CREATE", ch)
+        return ch
+
+    def text_channels(self) -> list[JSONDict]:
+        """This guild's text channels."""
+        return [c for c in self.fake.channels.values() if c["type"] == 0 and c["guild_id"] == str(self.id)]
+
+    def threads(self) -> list[JSONDict]:
+        """This guild's threads."""
+        return [c for c in self.fake.channels.values() if c["type"] in (11, 12) and c["guild_id"] == str(self.id)]
+
+    def payload(self) -> JSONDict:
+        """The GUILD_CREATE payload: members, roles, text channels and active threads."""
+        tier = 3 if self.upload_limit >= 100 << 20 else 2 if self.upload_limit >= 50 << 20 else 0
+        return {"id": str(self.id), "name": self.name, "icon": None, "owner_id": self.owner["id"],
+                "roles": self.roles, "emojis": [], "stickers": [], "features": [],
+                "member_count": len(self.members), "members": [self.member(u) for u in self.members],
+                "channels": self.text_channels(), "threads": self.threads(),
+                "presences": [], "voice_states": [], "stage_instances": [], "guild_scheduled_events": [],
+                "soundboard_sounds": [], "large": False, "unavailable": False, "premium_tier": tier,
+                "preferred_locale": self.locale, "joined_at": "2024-01-01T00:00:00+00:00", "mfa_level": 0,
+                "verification_level": 0, "explicit_content_filter": 0, "default_message_notifications": 0,
+                "nsfw_level": 0, "system_channel_flags": 0}
+
+
 class FakeDiscord:
-    """A fake Discord server for one guild ("Test Guild") with a ``#games`` text channel.
+    """A fake Discord hosting one guild ("Test Guild", :attr:`default_guild`, with a ``#games`` text
+    channel) and as many more as :meth:`add_guild` makes, each a :class:`FakeGuild` with its own members,
+    roles, permissions, channels, locale and upload limit. The single-guild API (:attr:`owner`,
+    :attr:`members`, :attr:`channel`, :meth:`add_member`, :meth:`member_permissions`, :attr:`upload_limit`,
+    :attr:`threads_allowed`) is the default guild's; an interaction carries the guild of the channel it
+    happens in.
 
     Use as ``async with FakeDiscord() as fake: await fake.start_bot(bot) ...``. Users are plain Discord user
-    payload dicts (``{"id": "...", "username": "bob", ...}``); :attr:`owner` owns the guild.
+    payload dicts (``{"id": "...", "username": "bob", ...}``); :attr:`owner` owns the default guild.
 
     Inspectable state: :attr:`requests` (every REST call), :attr:`messages` (id -> message payload),
     :attr:`interactions` (token -> record with ``acked_at``, ``callback``, ``response_message_id``,
@@ -210,7 +379,9 @@ class FakeDiscord:
     Knobs: :attr:`upload_limit` (bytes, default 10 MiB), :attr:`threads_allowed`,
     :attr:`old_message_edit_cap` (edits allowed on a message older than an hour before 30046; None = no cap),
     :attr:`enforce_command_permissions`, :meth:`close_dms`, :meth:`member_permissions`,
-    :meth:`refuse_edits`, :meth:`rate_limit_next`, :meth:`advance`.
+    :meth:`refuse_edits`, :meth:`rate_limit_next`, :meth:`advance`, :meth:`add_guild`. What a modified
+    client could send: :meth:`redeliver` (the same interaction twice), ``forge=True`` on :meth:`click` and
+    :meth:`select`, ``client_checks=False`` on :meth:`slash`.
     """
 
     def __init__(self, *, owner_name: str = "owner", log_names: Iterable[str] = ("discord", "bot", "cogs")) -> None:
@@ -229,28 +400,22 @@ class FakeDiscord:
         self.identifies: list[JSONDict] = []
         self.violations: list[str] = []
         self.refusals: list[str] = []
-        self.upload_limit = DEFAULT_UPLOAD_LIMIT
         self.old_message_edit_cap: int | None = None
         self.enforce_command_permissions = True
-        self._threads_allowed = True
         self._rate_limits: list[tuple[re.Pattern[str], str | None, float]] = []
         self._closed_dms: set[str] = set()
-        self._custom_perms: dict[str, int] = {}
-        self._role_ids: dict[str, str] = {}
         self._sockets: list[web.WebSocketResponse] = []
         self._pending: set[asyncio.Task[None]] = set()
         self._seq = 0
         self._log_names = tuple(log_names)
         self.errors = ErrorCollector()
+        self.users: dict[str, JSONDict] = {}
+        self.channels: dict[str, JSONDict] = {}
+        self.dm_channels: dict[str, JSONDict] = {}
+        self.guilds: dict[int, FakeGuild] = {}
         self.app_id = self.snowflake()
         self.bot_user = self.user("testbot", bot=True, id=self.app_id)
-        self.owner = self.user(owner_name)
-        self.guild_id = self.snowflake()
-        self.bot_role_id = str(self.snowflake())
-        self.members: list[JSONDict] = [self.bot_user, self.owner]
-        self.channels: dict[str, JSONDict] = {}
-        self.channel = self._text_channel("games")
-        self.dm_channels: dict[str, JSONDict] = {}
+        self.default_guild = FakeGuild(self, "Test Guild", self.user(owner_name))
 
     # ------------------------------------------------------------------ clock and ids
     def now(self) -> float:
@@ -270,113 +435,111 @@ class FakeDiscord:
         self._last_id = max(self._last_id + 1, discord.utils.time_snowflake(self.now_dt()))
         return self._last_id
 
-    # ------------------------------------------------------------------ guild, members, channels
-    def user(self, name: str, *, bot: bool = False, id: int | None = None) -> JSONDict:
-        """A user payload (not yet a member; see :meth:`add_member`)."""
-        return {"id": str(id or self.snowflake()), "username": name, "global_name": name, "discriminator": "0",
-                "avatar": None, "bot": bot, "public_flags": 0}
+    # ------------------------------------------------------------------ guilds, members, channels
+    def add_guild(self, name: str, *, owner_name: str | None = None, owner: JSONDict | None = None,
+                  locale: str = "en-US", upload_limit: int = DEFAULT_UPLOAD_LIMIT) -> FakeGuild:
+        """Another server with its own ``#games`` channel, owned by a new user ``owner_name`` (or by the
+        existing user ``owner``). A connected bot is told with GUILD_CREATE before the next injected event;
+        a bot connecting later gets it at connect. Returns the guild handle."""
+        boss = owner or self.user(owner_name or f"owner{len(self.guilds) + 1}")
+        guild = FakeGuild(self, name, boss, locale=locale, upload_limit=upload_limit)
+        if self._sockets:
+            self._later(self.dispatch("GUILD_CREATE", guild.payload()))
+        return guild
 
-    async def add_member(self, name: str, *, bot: bool = False) -> JSONDict:
-        """Create a user, make them a guild member and announce it (GUILD_MEMBER_ADD). Returns the user."""
-        u = self.user(name, bot=bot)
-        self.members.append(u)
-        await self.dispatch("GUILD_MEMBER_ADD", dict(self.member(u), guild_id=str(self.guild_id)))
-        return u
+    def guild_of(self, channel: JSONDict | str | int | None) -> FakeGuild | None:
+        """The guild a channel or thread (payload or id) belongs to; None for a DM or an unknown channel."""
+        if channel is None:
+            return None
+        ch = channel if isinstance(channel, dict) else self.channel_of(channel)
+        if ch is None or not ch.get("guild_id"):
+            return None
+        return self.guilds.get(int(ch["guild_id"]))
 
-    def find_member(self, key: str | int) -> JSONDict | None:
-        """The member user whose id or username is ``key``, or None."""
-        return next((u for u in self.members if str(key) in (u["id"], u["username"])), None)
+    # The single-guild API of the first tests: everything below acts on the default guild.
+    @property
+    def guild_id(self) -> int:
+        """The default guild's id."""
+        return self.default_guild.id
 
-    def permissions_of(self, user: JSONDict) -> int:
-        """The member's guild permissions: all for the owner, those set by :meth:`member_permissions`, else
-        the defaults of ordinary members (:data:`DEFAULT_PERMS`)."""
-        if user["id"] == self.owner["id"]:
-            return ALL_PERMS
-        if user["id"] == self.bot_user["id"]:
-            return self._bot_perms()
-        return self._custom_perms.get(user["id"], self._everyone_perms())
+    @property
+    def owner(self) -> JSONDict:
+        """The default guild's owner."""
+        return self.default_guild.owner
 
-    def member_permissions(self, user: JSONDict, perms: int) -> None:
-        """Give ``user`` exactly the permissions ``perms`` (e.g. ``Perm.MANAGE_GUILD``, or 0 for none).
+    @property
+    def members(self) -> list[JSONDict]:
+        """The default guild's members (the list itself: removing a user makes them leave, silently)."""
+        return self.default_guild.members
 
-        Interactions by this member carry ``member.permissions == perms``; the member also gets a role with
-        these permissions so ``member.guild_permissions`` agrees. Announced to a connected bot before the
-        next injected event.
-        """
-        known = user["id"] in self._role_ids
-        self._custom_perms[user["id"]] = perms
-        gid = str(self.guild_id)
-        role = self._member_role(user)
-        self._later(self.dispatch("GUILD_ROLE_UPDATE" if known else "GUILD_ROLE_CREATE", {"guild_id": gid, "role": role}))
-        self._later(self.dispatch("GUILD_MEMBER_UPDATE", dict(self.member(user), guild_id=gid)))
+    @property
+    def channel(self) -> JSONDict:
+        """The default guild's ``#games``."""
+        return self.default_guild.channel
+
+    @property
+    def bot_role_id(self) -> str:
+        """The bot's role in the default guild."""
+        return self.default_guild.bot_role_id
+
+    @property
+    def upload_limit(self) -> int:
+        """The default guild's upload limit in bytes."""
+        return self.default_guild.upload_limit
+
+    @upload_limit.setter
+    def upload_limit(self, value: int) -> None:
+        self.default_guild.upload_limit = value
 
     @property
     def threads_allowed(self) -> bool:
-        """Whether the bot may create threads (default True). When False, thread creation answers 403
-        ``{"code": 50013, "message": "Missing Permissions"}`` and the bot's role lacks the thread permissions."""
-        return self._threads_allowed
+        """Whether the bot may create threads in the default guild (:attr:`FakeGuild.threads_allowed`)."""
+        return self.default_guild.threads_allowed
 
     @threads_allowed.setter
     def threads_allowed(self, value: bool) -> None:
-        self._threads_allowed = value
-        gid = str(self.guild_id)
-        for role in self._base_roles():
-            self._later(self.dispatch("GUILD_ROLE_UPDATE", {"guild_id": gid, "role": role}))
+        self.default_guild.threads_allowed = value
+
+    def user(self, name: str, *, bot: bool = False, id: int | None = None) -> JSONDict:
+        """A user payload (not yet a member; see :meth:`add_member`)."""
+        u: JSONDict = {"id": str(id or self.snowflake()), "username": name, "global_name": name, "discriminator": "0",
+             "avatar": None, "bot": bot, "public_flags": 0}
+        self.users[u["id"]] = u
+        return u
+
+    async def add_member(self, name: str, *, bot: bool = False) -> JSONDict:
+        """Create a user, make them a member of the default guild and announce it (GUILD_MEMBER_ADD)."""
+        return await self.default_guild.add_member(name, bot=bot)
+
+    def find_member(self, key: str | int) -> JSONDict | None:
+        """The user (of any guild, also one who left) whose id or username is ``key``, or None."""
+        return next((u for u in self.users.values() if str(key) in (u["id"], u["username"])), None)
+
+    def permissions_of(self, user: JSONDict, guild: FakeGuild | None = None) -> int:
+        """The member's permissions in ``guild`` (default: the default guild)."""
+        return (guild or self.default_guild).permissions_of(user)
+
+    def member_permissions(self, user: JSONDict, perms: int) -> None:
+        """Give ``user`` exactly ``perms`` in the default guild (:meth:`FakeGuild.member_permissions`)."""
+        self.default_guild.member_permissions(user, perms)
 
     def close_dms(self, user: JSONDict, closed: bool = True) -> None:
         """Make messages to ``user``'s DM channel fail with 403 50007 (DMs closed or bot blocked)."""
         (self._closed_dms.add if closed else self._closed_dms.discard)(user["id"])
 
-    def _everyone_perms(self) -> int:
-        return DEFAULT_PERMS if self._threads_allowed else DEFAULT_PERMS & ~Perm.THREADS
+    def _bot_perms(self, guild: FakeGuild | None = None) -> int:
+        return (guild or self.default_guild)._bot_perms()
 
-    def _bot_perms(self) -> int:
-        perms = ALL_PERMS & ~Perm.ADMINISTRATOR
-        return perms if self._threads_allowed else perms & ~Perm.THREADS
-
-    @staticmethod
-    def _role(rid: str, name: str, perms: int, position: int, managed: bool = False) -> JSONDict:
-        return {"id": rid, "name": name, "permissions": str(perms), "position": position, "color": 0,
-                "hoist": False, "managed": managed, "mentionable": False, "flags": 0}
-
-    def _base_roles(self) -> list[JSONDict]:
-        return [self._role(str(self.guild_id), "@everyone", self._everyone_perms(), 0),
-                self._role(self.bot_role_id, "testbot", self._bot_perms(), 1, managed=True)]
-
-    def _member_role(self, user: JSONDict) -> JSONDict:
-        rid = self._role_ids.setdefault(user["id"], str(self.snowflake()))
-        return self._role(rid, f"perms-{user['username']}", self._custom_perms[user["id"]], 2)
-
-    @property
-    def _roles_sent(self) -> list[JSONDict]:
-        return self._base_roles() + [self._member_role(u) for u in self.members if u["id"] in self._custom_perms]
-
-    def member(self, user: JSONDict) -> JSONDict:
-        """The guild member payload of ``user`` (with its computed ``permissions``)."""
-        roles = []
-        if user["id"] == self.bot_user["id"]:
-            roles = [self.bot_role_id]
-        elif user["id"] in self._custom_perms:
-            roles = [self._member_role(user)["id"]]
-        return {"user": user, "roles": roles, "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False,
-                "mute": False, "flags": 0, "nick": None, "avatar": None, "pending": False,
-                "permissions": str(self.permissions_of(user))}
-
-    def _text_channel(self, name: str) -> JSONDict:
-        ch: JSONDict = {"id": str(self.snowflake()), "type": 0, "guild_id": str(self.guild_id), "name": name,
-              "position": len(self.channels), "permission_overwrites": [], "nsfw": False, "parent_id": None,
-              "topic": None, "last_message_id": None, "rate_limit_per_user": 0}
-        self.channels[ch["id"]] = ch
-        return ch
+    def member(self, user: JSONDict, guild: FakeGuild | None = None) -> JSONDict:
+        """The member payload of ``user`` in ``guild`` (default: the default guild)."""
+        return (guild or self.default_guild).member(user)
 
     async def add_channel(self, name: str) -> JSONDict:
-        """A second (third...) text channel in the guild, announced with CHANNEL_CREATE. Returns its payload."""
-        ch = self._text_channel(name)
-        await self.dispatch("CHANNEL_CREATE", ch)
-        return ch
+        """A second (third...) text channel in the default guild, announced with CHANNEL_CREATE."""
+        return await self.default_guild.add_channel(name)
 
     def threads(self) -> list[JSONDict]:
-        """Every thread created so far."""
+        """Every thread created so far, in every guild."""
         return [c for c in self.channels.values() if c["type"] in (11, 12)]
 
     def channel_of(self, channel_id: str | int) -> JSONDict | None:
@@ -385,7 +548,8 @@ class FakeDiscord:
         return self.channels.get(cid) or next((c for c in self.dm_channels.values() if c["id"] == cid), None)
 
     def describe_channel(self, channel_id: str | int) -> str:
-        """A readable channel name: ``#games``, ``#games › Carnival #3`` for a thread, ``DM to bob``."""
+        """A readable channel name: ``#games``, ``#games › Carnival #3`` for a thread, ``DM to bob``;
+        a channel of another guild than the default is prefixed with its guild's name."""
         ch = self.channel_of(channel_id)
         if ch is None:
             return f"<channel {channel_id}>"
@@ -393,25 +557,23 @@ class FakeDiscord:
             return f"DM to {ch['recipients'][0]['username']}"
         if ch["type"] in (11, 12):
             return f"{self.describe_channel(ch['parent_id'])} › {ch['name']}"
-        return f"#{ch['name']}"
+        guild = self.guild_of(ch)
+        prefix = f"{guild.name} " if guild is not None and guild is not self.default_guild else ""
+        return f"{prefix}#{ch['name']}"
 
     def dm_channel(self, user: JSONDict) -> JSONDict:
         """The DM channel between the bot and ``user`` (created on first use)."""
         return self.dm_channels.setdefault(user["id"], {"id": str(self.snowflake()), "type": 1,
                                                         "recipients": [user], "last_message_id": None})
 
-    def guild_payload(self) -> JSONDict:
-        """The GUILD_CREATE payload: members, roles, text channels and active threads."""
-        tier = 3 if self.upload_limit >= 100 << 20 else 2 if self.upload_limit >= 50 << 20 else 0
-        return {"id": str(self.guild_id), "name": "Test Guild", "icon": None, "owner_id": self.owner["id"],
-                "roles": self._roles_sent, "emojis": [], "stickers": [], "features": [],
-                "member_count": len(self.members), "members": [self.member(u) for u in self.members],
-                "channels": [c for c in self.channels.values() if c["type"] == 0], "threads": self.threads(),
-                "presences": [], "voice_states": [], "stage_instances": [], "guild_scheduled_events": [],
-                "soundboard_sounds": [], "large": False, "unavailable": False, "premium_tier": tier,
-                "preferred_locale": "en-US", "joined_at": "2024-01-01T00:00:00+00:00", "mfa_level": 0,
-                "verification_level": 0, "explicit_content_filter": 0, "default_message_notifications": 0,
-                "nsfw_level": 0, "system_channel_flags": 0}
+    def guild_payload(self, guild: FakeGuild | None = None) -> JSONDict:
+        """The GUILD_CREATE payload of ``guild`` (default: the default guild)."""
+        return (guild or self.default_guild).payload()
+
+    def upload_limit_of(self, channel_id: str | int | None) -> int:
+        """The attachment limit in bytes for a message in that channel: its guild's, or 10 MiB in a DM."""
+        guild = self.guild_of(channel_id)
+        return guild.upload_limit if guild is not None else DEFAULT_UPLOAD_LIMIT
 
     # ------------------------------------------------------------------ messages
     def _new_message(self, channel_id: str | int, author: JSONDict, payload: JSONDict,
@@ -424,7 +586,7 @@ class FakeDiscord:
                          "mention_everyone": False, "mentions": [], "mention_roles": [], "content": "",
                          "embeds": [], "components": [], "attachments": [], "flags": flags}
         if ch is not None and ch["type"] != 1:
-            msg["guild_id"] = str(self.guild_id)
+            msg["guild_id"] = ch["guild_id"]
         meta = _MsgMeta(created=self.now())
         if interaction is not None:
             msg["interaction_metadata"] = {"id": str(interaction["id"]), "type": interaction["type"],
@@ -508,13 +670,15 @@ class FakeDiscord:
         return status, body
 
     def _check_message(self, b: JSONDict, files: list[tuple[str, str | None, bytes]], what: str, *,
-                       create: bool, editing: JSONDict | None = None) -> Result | None:
-        """Validate a message create/edit payload (``editing``: the message an edit applies to); None when
-        Discord would accept it."""
+                       create: bool, channel_id: str | int | None, editing: JSONDict | None = None,
+                       ) -> Result | None:
+        """Validate a message create/edit payload in ``channel_id`` (its guild's upload limit applies;
+        ``editing``: the message an edit applies to); None when Discord would accept it."""
         size = sum(len(data) for _, _, data in files)
-        if size > self.upload_limit:
+        limit = self.upload_limit_of(channel_id)
+        if size > limit:
             return self._violation(413, _error(40005, "Request entity too large"),
-                                   f"{what} ({size} bytes of files > {self.upload_limit})")
+                                   f"{what} ({size} bytes of files > {limit})")
         inv = _Invalid()
         content = b.get("content")
         if content is not None:
@@ -732,14 +896,17 @@ class FakeDiscord:
             if u is None:
                 return 404, _error(10013, "Unknown User")
             return 200, self.dm_channel(u)
-        if mm := re.fullmatch(r"/guilds/(\d+)", p):
-            return (200, self.guild_payload()) if int(mm[1]) == self.guild_id else (404, _error(10004, "Unknown Guild"))
-        if mm := re.fullmatch(r"/guilds/(\d+)/channels", p):
-            return 200, [c for c in self.channels.values() if c["type"] == 0]
-        if mm := re.fullmatch(r"/guilds/(\d+)/members/(\d+)", p):
-            u = self.find_member(mm[2])
-            if m == "GET":
-                return (200, self.member(u)) if u else (404, _error(10007, "Unknown Member"))
+        if mm := re.fullmatch(r"/guilds/(\d+)(/.*)?", p):
+            guild = self.guilds.get(int(mm[1]))
+            if guild is None:
+                return 404, _error(10004, "Unknown Guild")
+            if mm[2] is None:
+                return 200, guild.payload()
+            if mm[2] == "/channels":
+                return 200, guild.text_channels()
+            if (mem := re.fullmatch(r"/members/(\d+)", mm[2])) and m == "GET":
+                u = self.find_member(mem[1])
+                return (200, guild.member(u)) if u and guild.is_member(u) else (404, _error(10007, "Unknown Member"))
         if mm := re.fullmatch(r"/channels/(\d+)", p):
             ch = self.channel_of(mm[1])
             if m == "GET":
@@ -801,7 +968,8 @@ class FakeDiscord:
             return 404, _error(10003, "Unknown Channel")
         if parent["type"] != 0:
             return self._violation(400, _error(50024, "Cannot execute action on this channel type"), what)
-        if not self._threads_allowed:
+        guild = self.guild_of(parent)
+        if guild is None or not guild.threads_allowed:
             return self._refusal(403, _error(50013, "Missing Permissions"), what)
         inv = _Invalid()
         inv.min_len(["name"], b.get("name"))
@@ -821,7 +989,7 @@ class FakeDiscord:
             ttype = int(b.get("type") or 12)
             tid = str(self.snowflake())
         now = self.now_dt().isoformat()
-        thread = {"id": tid, "type": ttype, "guild_id": str(self.guild_id), "parent_id": cid, "name": b["name"],
+        thread = {"id": tid, "type": ttype, "guild_id": parent["guild_id"], "parent_id": cid, "name": b["name"],
                   "owner_id": self.bot_user["id"], "last_message_id": None, "message_count": 0,
                   "member_count": 1, "total_message_sent": 0, "rate_limit_per_user": 0, "flags": 0,
                   "thread_metadata": {"archived": False, "auto_archive_duration": b.get("auto_archive_duration")
@@ -844,7 +1012,7 @@ class FakeDiscord:
             rid = ch["recipients"][0]["id"]
             if rid in self._closed_dms or ch["recipients"][0].get("bot"):
                 return self._refusal(403, _error(50007, "Cannot send messages to this user"), what)
-        if err := self._check_message(b, files, what, create=True):
+        if err := self._check_message(b, files, what, create=True, channel_id=cid):
             return err
         return 200, self._new_message(cid, self.bot_user, b, files, flags=int(b.get("flags") or 0) & ~EPHEMERAL)
 
@@ -882,7 +1050,7 @@ class FakeDiscord:
             if meta.edit_refused or msg.get("edit_refused") or capped:
                 return self._refusal(400, _error(30046, "Maximum number of edits to messages older than 1 hour "
                                                         "reached. Try again later."), what)
-            if err := self._check_message(b, files, what, create=False, editing=msg):
+            if err := self._check_message(b, files, what, create=False, channel_id=cid, editing=msg):
                 return err
             self._edit(msg, b, files)
             return 200, msg
@@ -910,8 +1078,8 @@ class FakeDiscord:
             return self._violation(400, _error(50035, "Invalid Form Body"), f"{what} (no message to update)")
         err = None
         if t in (4, 7):
-            err = self._check_message(d, files, what, create=t == 4, editing=self.messages.get(it["message_id"] or 0)
-                                      if t == 7 else None)
+            err = self._check_message(d, files, what, create=t == 4, channel_id=it["channel_id"],
+                                      editing=self.messages.get(it["message_id"] or 0) if t == 7 else None)
         elif t == 8:
             err = self._check_choices(d, what)
         elif t == 9:
@@ -956,7 +1124,7 @@ class FakeDiscord:
         if which is None:
             if m != "POST":
                 return 405, _error(0, "405: Method Not Allowed")
-            if err := self._check_message(b, files, what, create=True):
+            if err := self._check_message(b, files, what, create=True, channel_id=it["channel_id"]):
                 return err
             original = self.messages.get(it["response_message_id"] or 0)
             if (it["callback"] or {}).get("type") == 5 and original is not None and original["flags"] & LOADING:
@@ -977,7 +1145,7 @@ class FakeDiscord:
             if meta.edit_refused or found.get("edit_refused"):
                 return self._refusal(400, _error(30046, "Maximum number of edits to messages older than 1 hour "
                                                         "reached. Try again later."), what)
-            if err := self._check_message(b, files, what, create=False, editing=found):
+            if err := self._check_message(b, files, what, create=False, channel_id=it["channel_id"], editing=found):
                 return err
             self._edit(found, b, files)
         elif m == "DELETE":
@@ -1000,16 +1168,19 @@ class FakeDiscord:
                 self.identifies.append(msg["d"])
                 self._sockets.append(ws)
                 await self.dispatch("READY", {
-                    "v": 10, "user": self.bot_user, "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                    "v": 10, "user": self.bot_user,
+                    "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
                     "session_id": "fake-session",
                     "resume_gateway_url": str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY),
                     "application": {"id": str(self.app_id), "flags": 0}, "private_channels": [],
                     "relationships": []})
-                await self.dispatch("GUILD_CREATE", self.guild_payload())
+                for guild in list(self.guilds.values()):
+                    await self.dispatch("GUILD_CREATE", guild.payload())
             elif msg["op"] == 8:  # request guild members: everybody in one chunk
+                asked = self.guilds.get(int(msg["d"].get("guild_id") or self.guild_id), self.default_guild)
                 await self.dispatch("GUILD_MEMBERS_CHUNK", {
-                    "guild_id": str(self.guild_id), "chunk_index": 0, "chunk_count": 1,
-                    "members": [self.member(u) for u in self.members], "nonce": msg["d"].get("nonce")})
+                    "guild_id": str(asked.id), "chunk_index": 0, "chunk_count": 1,
+                    "members": [asked.member(u) for u in asked.members], "nonce": msg["d"].get("nonce")})
         if ws in self._sockets:
             self._sockets.remove(ws)
         return ws
@@ -1048,28 +1219,43 @@ class FakeDiscord:
     def _interaction(self, type_: int, user: JSONDict, data: JSONDict, *, channel: JSONDict,
                      message: JSONDict | None = None) -> JSONDict:
         iid = self.snowflake()
-        token = f"tok-{iid}"
+        # shaped like Discord's (base64 of "interaction:<id>:" and a random tail), so a test that looks
+        # for leaked tokens cannot be fooled by a recognisable prefix
+        token = (base64.urlsafe_b64encode(f"interaction:{iid}:".encode()).decode().rstrip("=")
+                 + secrets.token_urlsafe(48))
         in_dm = channel["type"] == 1
+        guild = None if in_dm else self.guild_of(channel)
+        if not in_dm and guild is None:
+            raise KeyError(f"channel {channel['id']} belongs to no guild")
+        if guild is not None and not guild.is_member(user):
+            raise LookupError(f"{user['username']} is not a member of {guild.name}")
         self.interactions[token] = {"id": iid, "type": type_, "channel_id": int(channel["id"]),
                                     "message_id": message and int(message["id"]), "acked_at": None,
                                     "created": self.now(), "response_message_id": None, "callback": None,
-                                    "user_id": user["id"], "user": user, "dm": in_dm}
-        perms = self.permissions_of(user)
+                                    "user_id": user["id"], "user": user, "dm": in_dm,
+                                    "guild_id": guild and guild.id}
         payload: JSONDict = {
             "id": str(iid), "application_id": str(self.app_id), "type": type_, "data": data, "token": token,
             "version": 1, "channel_id": channel["id"], "locale": "en-US", "entitlements": [],
-            "attachment_size_limit": self.upload_limit}
-        if in_dm:
+            "attachment_size_limit": self.upload_limit_of(channel["id"])}
+        if guild is None:
             payload.update(user=user, channel=channel, context=1, app_permissions=str(self._bot_perms()),
                            authorizing_integration_owners={"0": str(self.guild_id)})
         else:
-            payload.update(guild_id=str(self.guild_id), guild_locale="en-US", member=self.member(user),
-                           channel=dict(channel, permissions=str(perms)), context=0,
-                           app_permissions=str(self._bot_perms()),
-                           authorizing_integration_owners={"0": str(self.guild_id)})
+            payload.update(guild_id=str(guild.id), guild_locale=guild.locale, member=guild.member(user),
+                           channel=dict(channel, permissions=str(guild.permissions_of(user))), context=0,
+                           app_permissions=str(guild._bot_perms()),
+                           authorizing_integration_owners={"0": str(guild.id)})
         if message is not None:
             payload["message"] = copy.deepcopy(message)
+        self.interactions[token]["payload"] = payload
         return payload
+
+    async def redeliver(self, token: str) -> None:
+        """Send the interaction ``token`` again, unchanged (same id, same token): Discord retries a
+        delivery it is unsure of, so a bot must drop the copy."""
+        await self._flush()
+        await self.dispatch("INTERACTION_CREATE", copy.deepcopy(self.interactions[token]["payload"]))
 
     def _command_schema(self, name: str, sub: tuple[str, ...]) -> tuple[JSONDict | None, list[JSONDict], list[int]]:
         """The synced command, the options under the subcommand path ``sub`` and the type of each ``sub`` name
@@ -1115,7 +1301,8 @@ class FakeDiscord:
             if choices and str(v) not in {str(c["value"]) for c in choices}:
                 raise ValueError(f"/{path} {k} must be one of: {', '.join(str(c['value']) for c in choices)}")
 
-    def _option(self, name: str, value: Any, schema: list[JSONDict], resolved: JSONDict, in_dm: bool) -> JSONDict:
+    def _option(self, name: str, value: Any, schema: list[JSONDict], resolved: JSONDict,
+                guild: FakeGuild | None) -> JSONDict:
         decl = next((o for o in schema if o["name"] == name), None)
         if decl is not None:
             otype = decl["type"]
@@ -1136,8 +1323,8 @@ class FakeDiscord:
             if user is None:
                 raise KeyError(f"unknown user {value!r}")
             resolved.setdefault("users", {})[user["id"]] = user
-            if not in_dm and self.find_member(user["id"]):
-                m = {k: v for k, v in self.member(user).items() if k not in ("user", "deaf", "mute")}
+            if guild is not None and guild.is_member(user):
+                m = {k: v for k, v in guild.member(user).items() if k not in ("user", "deaf", "mute")}
                 resolved.setdefault("members", {})[user["id"]] = m
             return {"name": name, "type": otype, "value": user["id"]}
         if otype == 7:  # CHANNEL
@@ -1157,13 +1344,14 @@ class FakeDiscord:
         return {"name": name, "type": otype, "value": value}
 
     def _command_data(self, user: JSONDict, name: str, sub: tuple[str, ...], options: dict[str, Any],
-                      in_dm: bool, focused: str | None = None) -> JSONDict:
+                      guild: FakeGuild | None, focused: str | None = None, *, client_checks: bool = True,
+                      ) -> JSONDict:
         cmd, schema, sub_types = self._command_schema(name, sub)
-        if cmd is not None:
+        if cmd is not None and client_checks:
             self._check_options(" ".join((name, *sub)), schema, options, focused)
             need = int(cmd.get("default_member_permissions") or 0)
-            have = self.permissions_of(user)
-            if (need and not in_dm and self.enforce_command_permissions and not have & Perm.ADMINISTRATOR
+            have = guild.permissions_of(user) if guild is not None else 0
+            if (need and guild is not None and self.enforce_command_permissions and not have & Perm.ADMINISTRATOR
                     and have & need != need):
                 raise CommandNotPermitted(f"/{name} needs permissions {need:#x}; {user['username']} has {have:#x}")
         resolved: JSONDict = {}
@@ -1173,7 +1361,7 @@ class FakeDiscord:
                 decl = next((o for o in schema if o["name"] == k), None)
                 opts.append({"name": k, "type": decl["type"] if decl else 3, "value": str(v), "focused": True})
             else:
-                opts.append(self._option(k, v, schema, resolved, in_dm))
+                opts.append(self._option(k, v, schema, resolved, guild))
         if focused is not None and focused not in options:
             decl = next((o for o in schema if o["name"] == focused), None)
             opts.append({"name": focused, "type": decl["type"] if decl else 3, "value": "", "focused": True})
@@ -1207,7 +1395,7 @@ class FakeDiscord:
 
     async def slash(self, user: JSONDict, name: str, *sub: str, channel: JSONDict | str | int | None = None,
                     dm: Any = None, context: str | None = None, options: dict[str, Any] | None = None,
-                    **kw_options: Any) -> str:
+                    client_checks: bool = True, **kw_options: Any) -> str:
         """Send a CHAT_INPUT interaction, e.g. ``slash(bob, "game", "new", game="carnival")``. Returns its token.
 
         Option types come from the synced command when there is one (else from the Python type); a user
@@ -1220,11 +1408,13 @@ class FakeDiscord:
         When the command is synced, what the Discord client itself enforces is checked first: LookupError
         for an unknown subcommand or option, ValueError for a missing required option or a value outside
         fixed choices, :class:`CommandNotPermitted` when the member lacks the command's default permissions.
+        ``client_checks=False`` skips those checks: the interaction a modified client (or a forger) could
+        send, e.g. a value outside the fixed choices.
         """
         await self._flush()
         opts, in_dm = self._split_reserved(name, sub, {**(options or {}), **kw_options}, dm, context)
         ch = self._resolve_channel(channel, user, in_dm)
-        data = self._command_data(user, name, sub, opts, ch["type"] == 1)
+        data = self._command_data(user, name, sub, opts, self.guild_of(ch), client_checks=client_checks)
         payload = self._interaction(2, user, data, channel=ch)
         await self.dispatch("INTERACTION_CREATE", payload)
         return str(payload["token"])
@@ -1242,7 +1432,7 @@ class FakeDiscord:
         await self._flush()
         opts, in_dm = self._split_reserved(name, sub, {**(options or {}), **kw_options}, dm, context)
         ch = self._resolve_channel(channel, user, in_dm)
-        data = self._command_data(user, name, sub, opts, ch["type"] == 1, focused=focused)
+        data = self._command_data(user, name, sub, opts, self.guild_of(ch), focused=focused)
         payload = self._interaction(4, user, data, channel=ch)
         await self.dispatch("INTERACTION_CREATE", payload)
         cb = await self.response(str(payload["token"]), timeout)
@@ -1269,17 +1459,19 @@ class FakeDiscord:
         return comp
 
     async def click(self, user: JSONDict, message: JSONDict, custom_id: str, *,
-                    channel: JSONDict | str | int | None = None) -> str:
+                    channel: JSONDict | str | int | None = None, forge: bool = False) -> str:
         """Press the button ``custom_id`` on ``message`` (the payload as the user sees it) as ``user``.
 
         The interaction comes from the message's channel (a thread or a DM included) unless ``channel``
-        says otherwise. Raises :class:`LookupError` when the message has no such enabled component.
-        Returns the token.
+        says otherwise. Raises :class:`LookupError` when the message has no such enabled component, unless
+        ``forge=True``: then the ``custom_id`` is sent on ``message`` whatever it carries (what a modified
+        client could try). Returns the token.
         """
         await self._flush()
-        comp = self._component(message, custom_id)
-        if comp.get("type") != 2:
-            raise LookupError(f"component {custom_id!r} is not a button")
+        if not forge:
+            comp = self._component(message, custom_id)
+            if comp.get("type") != 2:
+                raise LookupError(f"component {custom_id!r} is not a button")
         ch = self._component_channel(message, channel)
         payload = self._interaction(3, user, {"custom_id": custom_id, "component_type": 2}, channel=ch,
                                     message=message)
@@ -1287,31 +1479,35 @@ class FakeDiscord:
         return str(payload["token"])
 
     async def select(self, user: JSONDict, message: JSONDict, custom_id: str, values: list[str], *,
-                     channel: JSONDict | str | int | None = None) -> str:
+                     channel: JSONDict | str | int | None = None, forge: bool = False) -> str:
         """Pick ``values`` in the select menu ``custom_id`` on ``message`` (component_type 3 with ``values``);
         the channel is the message's unless ``channel`` says otherwise.
 
         Raises :class:`LookupError` for a missing menu and :class:`ValueError` for values the menu does not
-        offer or a count outside ``min_values..max_values`` (the Discord client cannot send those).
+        offer or a count outside ``min_values..max_values`` (the Discord client cannot send those), unless
+        ``forge=True``: then ``custom_id`` and ``values`` are sent as given (a string select).
         """
         await self._flush()
-        comp = self._component(message, custom_id)
-        if comp.get("type") not in SELECT_TYPES:
-            raise LookupError(f"component {custom_id!r} is not a select menu")
         values = [str(v) for v in values]
-        if comp["type"] == 3:
-            offered = {o["value"] for o in comp.get("options") or []}
-            if bad := [v for v in values if v not in offered]:
-                raise ValueError(f"select {custom_id!r} offers no {bad}")
-        if not comp.get("min_values", 1) <= len(values) <= comp.get("max_values", 1):
-            raise ValueError(f"select {custom_id!r} takes {comp.get('min_values', 1)}..{comp.get('max_values', 1)}")
+        if forge:
+            comp: JSONDict = {"type": 3}
+        else:
+            comp = self._component(message, custom_id)
+            if comp.get("type") not in SELECT_TYPES:
+                raise LookupError(f"component {custom_id!r} is not a select menu")
+            if comp["type"] == 3:
+                offered = {o["value"] for o in comp.get("options") or []}
+                if bad := [v for v in values if v not in offered]:
+                    raise ValueError(f"select {custom_id!r} offers no {bad}")
+            if not comp.get("min_values", 1) <= len(values) <= comp.get("max_values", 1):
+                raise ValueError(f"select {custom_id!r} takes {comp.get('min_values', 1)}..{comp.get('max_values', 1)}")
         ch = self._component_channel(message, channel)
         data: JSONDict = {"custom_id": custom_id, "component_type": comp["type"], "values": values}
         if comp["type"] in (5, 6, 7):
             resolved: JSONDict = {}
             for v in values:
                 self._option("x", v, [{"name": "x", "type": 7 if comp["type"] == 8 else 6}], resolved,
-                             ch["type"] == 1)
+                             self.guild_of(ch))
             data["resolved"] = resolved
         payload = self._interaction(3, user, data, channel=ch, message=message)
         await self.dispatch("INTERACTION_CREATE", payload)
@@ -1332,7 +1528,8 @@ class FakeDiscord:
         await self._flush()
         ch = self._resolve_channel(channel, user, False)
         msg = self._new_message(ch["id"], user, {"content": content}, [])
-        await self.dispatch("MESSAGE_CREATE", dict(msg, member=self.member(user)))
+        guild = self.guild_of(ch)
+        await self.dispatch("MESSAGE_CREATE", dict(msg, member=guild.member(user)) if guild else msg)
         return msg
 
     # ------------------------------------------------------------------ waiting and inspection
@@ -1397,11 +1594,16 @@ class FakeDiscord:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
         for name in self._log_names:
             logging.getLogger(name).addHandler(self.errors)
+        # tokens never reach a log line of the rig either (bot/logsafe.py): the collector's and every
+        # handler on the root logger when the fake opens (pytest's capture included)
+        self._redacted = [self.errors, *logging.getLogger().handlers]
+        self.redactor = logsafe.install(self._redacted, secrets=[BOT_TOKEN])
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         for name in self._log_names:
             logging.getLogger(name).removeHandler(self.errors)
+        logsafe.uninstall(self.redactor, self._redacted)
         discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
         for ws in list(self._sockets):
             await ws.close()
@@ -1410,7 +1612,7 @@ class FakeDiscord:
     async def start_bot(self, bot: discord.Client, timeout: float = 10.0) -> asyncio.Task[None]:
         """Start ``bot`` against the fake and wait until it is ready (commands synced, guild cached)."""
         bot._connection.guild_ready_timeout = 0.05  # default: 2 s wait for more GUILD_CREATEs
-        task = asyncio.create_task(bot.start("fake-token"), name="bot-under-test")
+        task = asyncio.create_task(bot.start(BOT_TOKEN), name="bot-under-test")
         ready = asyncio.create_task(bot.wait_until_ready())
         done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         if ready not in done:

@@ -12,27 +12,40 @@ from discord import app_commands
 
 from bot.service import HostError
 from bot.storage import GameRecord
-from bot.ui.context import flow_of
+from bot.ui.context import MAX_GAME_NUMBER, check_origin, flow_of
+from engines.base import Engine
 from engines.registry import ENGINES
 
 CHOICES = 25
 """Discord shows at most this many autocomplete choices."""
 
-MAX_DIGITS = 18
-"""Longer numbers are no game's (and would not fit the database's integers)."""
 
 
 def game_number(text: object) -> int | None:
     """``"#12"``, ``" 12 "`` or ``12`` → 12; None for anything else (the raw value of a
     ``game`` option, e.g. as ``interaction.namespace`` holds it for autocomplete)."""
     if isinstance(text, int) and not isinstance(text, bool):
-        return text if 0 <= text < 10 ** MAX_DIGITS else None
+        return text if 0 <= text < MAX_GAME_NUMBER else None
     if not isinstance(text, str):
         return None
     digits = text.strip().removeprefix("#").strip()
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(MAX_GAME_NUMBER)) - 1:
         return None
     return int(digits)
+
+
+def engine_named(game_id: str) -> Engine:
+    """The engine of a ``game`` choice (``/game new``, ``rules``, ``prefs``): the Discord
+    client offers only the known ones, but a forged value must be refused, not crash.
+
+    Raises:
+        HostError: no game of that id (code ``unknown_game``), naming it and the known ones.
+    """
+    engine = ENGINES.get(game_id)
+    if engine is None:
+        raise HostError(f"There is no game called {game_id[:40]!r}; choose one of: {', '.join(ENGINES)}.",
+                        "unknown_game")
+    return engine
 
 
 ChoiceList = list[app_commands.Choice[int | float | str]]
@@ -78,13 +91,16 @@ class GameArgument(app_commands.Transformer[Any]):
         """The stored game ``value`` names.
 
         Raises:
-            HostError: not a game number, or no such game.
+            HostError: not a game number, no such game, or a game of another server
+                (``bot.ui.context.check_origin``).
         """
         number = game_number(value)
         if number is None:
             raise HostError(f"{str(value)[:40]!r} is not a game number; write it like `12` or `#12`.",
                             "bad_game")
-        return await flow_of(interaction).ctx.service.get(number)
+        record = await flow_of(interaction).ctx.service.get(number)
+        check_origin(interaction, record)
+        return record
 
     async def autocomplete(self, interaction: discord.Interaction, value: Any, /,
                            ) -> ChoiceList:

@@ -24,19 +24,26 @@ from typing import Any
 import discord
 
 from bot.service import HostError
-from bot.ui.context import flow_of
+from bot.ui.context import check_message, flow_of
 from bot.ui.errors import report
 from bot.ui.limits import BUTTON_LABEL, SELECT_LABEL, clip
 
 
 class Reported:
-    """Mixin of every persistent item: ``callback`` runs ``run`` as a handler in flight
-    and sends whatever it raises to ``bot.ui.errors.report`` (discord.py would only log
-    it, and the user would see "This interaction failed")."""
+    """Mixin of every persistent item: ``callback`` drops a second delivery of the same
+    interaction, refuses a ``custom_id`` that is not on the message it came from
+    (``bot.ui.context.check_message``), runs ``run`` as a handler in flight and sends
+    whatever it raises to ``bot.ui.errors.report`` (discord.py would only log it, and the
+    user would see "This interaction failed"). The handlers check the game's server and
+    channel (``HostContext.game`` / ``seated``) before they change anything."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        ctx = flow_of(interaction).ctx
+        if not ctx.first_delivery(interaction):
+            return
         try:
-            async with flow_of(interaction).ctx.tracked():
+            async with ctx.tracked():
+                check_message(interaction)
                 await self.run(interaction)
         except Exception as exc:
             await report(interaction, exc)
@@ -94,7 +101,7 @@ class BoardButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
         elif self.verb == "log":
             await flow.notices.show_log(interaction, self.game)
         else:
-            record = await flow.ctx.service.get(self.game)
+            record = await flow.ctx.game(interaction, self.game)
             await flow.notices.show_rules(interaction, record.game_id)
 
 
@@ -159,9 +166,29 @@ class ActionSelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["game"]), int(match["version"]), int(match["page"]),
                    path=decode_path(match["path"] or ""))
 
+    @staticmethod
+    def offered(interaction: discord.Interaction, custom_id: str) -> list[str]:
+        """The values the select ``custom_id`` of the interaction's message offers (empty
+        when the message has no such select)."""
+        for row in (interaction.message.components if interaction.message else []):
+            for comp in getattr(row, "children", ()):
+                if isinstance(comp, discord.SelectMenu) and comp.custom_id == custom_id:
+                    return [o.value for o in comp.options]
+        return []
+
     async def run(self, interaction: discord.Interaction) -> None:
+        """Open the picked step, or apply the picked action.
+
+        Raises:
+            HostError: not exactly one value, or a value the menu does not offer (named).
+        """
         values = self.item.values
-        value = values[0] if values else ""
+        if len(values) != 1:
+            raise HostError("Pick exactly one of the listed moves.", "bad_pick")
+        value = values[0]
+        if value not in self.offered(interaction, self.item.custom_id):
+            raise HostError(f"{value[:40]!r} is not one of this menu's choices; pick one of the listed moves.",
+                            "bad_pick")
         moves = flow_of(interaction).moves
         if value.startswith("s") and value[1:].isdigit():
             await moves.navigate(interaction, self.game, self.version, 0, (*self.path, int(value[1:])))
@@ -193,3 +220,27 @@ class NavButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 DYNAMIC_ITEMS = (LobbyButton, BoardButton, ActionButton, ActionSelect, NavButton)
 """Registered in ``setup_hook`` with ``bot.add_dynamic_items``."""
+
+
+def ours(custom_id: object) -> bool:
+    """Whether ``custom_id`` has the shape of one of this bot's persistent items."""
+    return isinstance(custom_id, str) and any(
+        item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
+
+
+async def refuse_foreign(interaction: discord.Interaction) -> None:
+    """Answer a component interaction that carries one of our custom ids on a message that
+    does not show it (a forged or mismatched ``custom_id``): discord.py drops those without
+    calling any item, so without this the user would only see "This interaction failed".
+    Nothing is read or changed; the answer is the private ``FOREIGN_MESSAGE``. Called for
+    every interaction (``cogs/games.py`` listens); a genuine one is left to its item."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    data: dict[str, object] = dict(interaction.data or {})
+    if not ours(data.get("custom_id")):
+        return
+    try:
+        check_message(interaction)
+    except HostError as exc:
+        if flow_of(interaction).ctx.first_delivery(interaction):
+            await report(interaction, exc)

@@ -4,15 +4,18 @@ passed in as one ``HostContext`` — never the bot class, so ``bot/app.py`` and
 ``bot/ui/`` import each other in one direction only (``bot.app`` → ``bot.ui``).
 
 It also counts the handlers in flight (``wait_idle``), keeps delivery failures after a
-committed move from surfacing (``delivered``) and finds the game a command means
-(``resolve_game``, ``seated``).
+committed move from surfacing (``delivered``), drops a second delivery of the same
+interaction (``first_delivery``) and finds the game a command means (``resolve_game``,
+``game``, ``seated``) — refusing a game of another server (docs/DESIGN.md §5 "A game
+belongs to its server": ``check_origin``, ``check_message``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -30,6 +33,89 @@ if TYPE_CHECKING:
     from bot.ui.flow import Flow
 
 log = logging.getLogger(__name__)
+
+MAX_GAME_NUMBER = 10 ** 18
+"""Game numbers are below this (larger ones are nobody's, and would not fit the database)."""
+
+OTHER_SERVER = "Game #{game} belongs to another server; it can only be played and moderated there."
+NOT_YOURS_IN_DM = ("Game #{game} is not one of your games; in a DM with the bot you can only use the games "
+                   "you play in.")
+OTHER_CHANNEL = "That button is not on one of game #{game}'s messages; use the game's own board in <#{channel}>."
+FOREIGN_MESSAGE = "That button does not belong to this message; nothing was changed."
+UNKNOWN_GAME = "There is no game #{game}."
+
+REMEMBERED_INTERACTIONS = 4096
+"""How many interaction ids ``first_delivery`` remembers (Discord retries within seconds)."""
+
+
+def component_ids(components: Iterable[object]) -> Iterator[tuple[int, str]]:
+    """``(component type, custom_id)`` of every component with a custom id in a message's
+    components (discord.py ``Component`` objects: action rows and their children, v2
+    containers and section accessories), depth first."""
+    for comp in components:
+        custom_id = getattr(comp, "custom_id", None)
+        kind = getattr(comp, "type", None)
+        if isinstance(custom_id, str) and isinstance(kind, discord.ComponentType):
+            yield kind.value, custom_id
+        yield from component_ids(getattr(comp, "children", None) or ())
+        for attr in ("accessory", "component"):
+            inner = getattr(comp, attr, None)
+            if inner is not None:
+                yield from component_ids((inner,))
+
+
+def check_message(interaction: discord.Interaction) -> None:
+    """A component interaction must come from a message of this bot that carries the pressed
+    ``custom_id`` on a component of that type (docs/DESIGN.md §5: a ``custom_id`` arriving
+    on another message changes nothing). Needs no database, so it runs before anything else.
+
+    Raises:
+        HostError: ``FOREIGN_MESSAGE`` (code ``foreign_message``).
+    """
+    message = interaction.message
+    me = interaction.client.user
+    data: dict[str, object] = dict(interaction.data or {})
+    pressed = (data.get("component_type"), data.get("custom_id"))
+    if (message is None or me is None or message.author.id != me.id
+            or pressed not in set(component_ids(message.components))):
+        raise HostError(FOREIGN_MESSAGE, "foreign_message")
+
+
+def _private_to(message: discord.Message | None, user_id: int) -> bool:
+    """Whether ``message`` is an ephemeral message the bot sent ``user_id`` (a private panel)."""
+    if message is None or not message.flags.ephemeral:
+        return False
+    meta = message.interaction_metadata
+    return meta is not None and meta.user.id == user_id
+
+
+def check_origin(interaction: discord.Interaction, record: GameRecord) -> None:
+    """Refuse anything about ``record`` that comes from elsewhere than its own server
+    (docs/DESIGN.md §5 "A game belongs to its server"):
+
+    - in a server: the game must be this server's; a button or select must moreover be on
+      the game's own messages — in its channel or thread (lobby, board, pings) or a
+      private panel the bot sent this user;
+    - in a DM with the bot: the user must play in the game.
+
+    Reads nothing; ``check_message`` has already checked the message itself.
+
+    Raises:
+        HostError: ``OTHER_SERVER``, ``NOT_YOURS_IN_DM`` or ``OTHER_CHANNEL`` (codes
+            ``other_server``, ``not_yours``, ``other_channel``).
+    """
+    if interaction.guild_id is None:
+        if record.seat_of(interaction.user.id) is None:
+            raise HostError(NOT_YOURS_IN_DM.format(game=record.id), "not_yours")
+        return
+    if record.guild_id != interaction.guild_id:
+        raise HostError(OTHER_SERVER.format(game=record.id), "other_server")
+    if interaction.type is not discord.InteractionType.component:
+        return
+    own = {record.channel_id, record.thread_id, record.board_channel_id} - {None}
+    if interaction.channel_id in own or _private_to(interaction.message, interaction.user.id):
+        return
+    raise HostError(OTHER_CHANNEL.format(game=record.id, channel=record.home_channel_id), "other_channel")
 
 
 @runtime_checkable
@@ -69,6 +155,7 @@ class HostContext:
     clock: Callable[[], float]
     _busy: int = field(default=0, init=False)
     _idle: asyncio.Event = field(default_factory=asyncio.Event, init=False)
+    _seen: collections.OrderedDict[int, None] = field(default_factory=collections.OrderedDict, init=False)
 
     def __post_init__(self) -> None:
         self._idle.set()
@@ -93,6 +180,17 @@ class HostContext:
             if self._busy == 0:
                 return
 
+    def first_delivery(self, interaction: discord.Interaction) -> bool:
+        """True the first time an interaction id arrives; False for a copy (Discord may deliver
+        an interaction twice): the caller drops it quietly, nothing is applied twice."""
+        if interaction.id in self._seen:
+            log.info("dropped a second delivery of interaction %s", interaction.id)
+            return False
+        self._seen[interaction.id] = None
+        while len(self._seen) > REMEMBERED_INTERACTIONS:
+            self._seen.popitem(last=False)
+        return True
+
     @staticmethod
     async def delivered(step: Awaitable[None]) -> None:
         """Await a delivery step after a committed move: a failure is logged and never
@@ -113,6 +211,7 @@ class HostContext:
                 message says how to choose).
         """
         if game is not None:
+            check_origin(interaction, game)
             if game_id and game.game_id != game_id:
                 raise HostError(f"Game #{game.id} is not a {get_engine(game_id).info.name} game.", "wrong_game")
             return game
@@ -131,14 +230,26 @@ class HostContext:
                 raise HostError("Several games are here; choose one with the `game` option.", "ambiguous")
         raise HostError("No game here. Start one with `/game new`, or pass the `game` number.", "no_game")
 
-    async def seated(self, game: int, user_id: int) -> tuple[GameRecord, int]:
-        """The game ``game`` and the seat of ``user_id`` in it.
+    async def game(self, interaction: discord.Interaction, game: int) -> GameRecord:
+        """The game numbered ``game``, if ``interaction`` may touch it (``check_origin``).
 
         Raises:
-            HostError: no such game, or the user does not play in it.
+            HostError: no such game (``UNKNOWN_GAME``), or one of another server / channel.
         """
+        if not 0 <= game < MAX_GAME_NUMBER:
+            raise HostError(UNKNOWN_GAME.format(game=game), "unknown_game")
         record = await self.service.get(game)
-        seat = record.seat_of(user_id)
+        check_origin(interaction, record)
+        return record
+
+    async def seated(self, interaction: discord.Interaction, game: int) -> tuple[GameRecord, int]:
+        """The game ``game`` (``HostContext.game``) and the seat of the interaction's user in it.
+
+        Raises:
+            HostError: no such game, one of another server, or the user does not play in it.
+        """
+        record = await self.game(interaction, game)
+        seat = record.seat_of(interaction.user.id)
         if seat is None:
             raise HostError("This is not your game — you are not playing in it.", "not_a_player")
         return record, seat

@@ -87,6 +87,13 @@ class GameTree(app_commands.CommandTree[Any]):
         """Count calls in ``context`` (``GameBot.__init__`` does this)."""
         self.context = context
 
+    def _from_interaction(self, interaction: discord.Interaction) -> None:
+        # (a second delivery of the same interaction — Discord retries — is dropped quietly
+        # here, before discord.py schedules the command)
+        if self.context is not None and not self.context.first_delivery(interaction):
+            return
+        super()._from_interaction(interaction)
+
     async def _call(self, interaction: discord.Interaction) -> None:
         # (overrides discord.py's dispatch, which also runs on_error, so the whole
         # handler and its error answer count as one call in flight)

@@ -14,6 +14,7 @@ import discord
 from bot.service import ActResult, HostError
 from bot.settings import TIMEOUT_PRESETS
 from bot.storage import GameRecord
+from bot.ui.arguments import engine_named
 from bot.ui.context import HostContext
 from bot.ui.moderation import is_moderator
 from bot.ui.notices import Notices
@@ -35,14 +36,49 @@ def timeout_label(seconds: int) -> str:
     return f"{max(1, seconds // 60)} minutes"
 
 
+def _open_quote(text: str) -> int | None:
+    """The index of the quote in ``text`` that is never closed (shell rules: a backslash
+    escapes outside single quotes), or None when every quote is closed."""
+    quote: str | None = None
+    start = 0
+    escaped = False
+    for i, ch in enumerate(text):
+        if escaped:
+            escaped = False
+        elif ch == "\\" and quote != "'":
+            escaped = True
+        elif quote is None and ch in "'\"":
+            quote, start = ch, i
+        elif ch == quote:
+            quote = None
+    return start if quote is not None else None
+
+
 def parse_options(text: str | None) -> dict[str, str]:
-    """``"table_model=zones roll_sigma=300"`` → ``{"table_model": "zones", "roll_sigma": "300"}``.
+    """``"table_model=zones roll_sigma=300"`` → ``{"table_model": "zones", "roll_sigma": "300"}``;
+    values may be quoted (``name="two words"``).
 
     Raises:
-        InvalidOptions: an item without ``=``, or a key given twice.
+        InvalidOptions: an item without ``=``, a key given twice, or a quote that is never
+            closed (naming the key it is in).
     """
+    text = text or ""
+    try:
+        items = shlex.split(text)
+    except ValueError:  # "No closing quotation" / "No escaped character"
+        at = _open_quote(text)
+        before = text[:at] if at is not None else text.rstrip("\\")
+        words = before.split()
+        item = words[-1] if words and not before[-1:].isspace() else ""
+        key = item.partition("=")[0].strip() if "=" in item else ""
+        if not key:
+            got = text[at:].split()[0] if at is not None else text.split()[-1]
+            raise InvalidOptions(f"Write options as key=value (got {got[:40]!r}).", key=got[:40]) from None
+        what = "a quote that is never closed" if at is not None else "a lone backslash at the end"
+        raise InvalidOptions(f"Option '{key}' has {what}; write it as {key}=\"…\" or leave the quotes out.",
+                             key=key) from None
     out: dict[str, str] = {}
-    for item in shlex.split(text or ""):
+    for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise InvalidOptions(f"Write options as key=value (got {item!r}).", key=item)
@@ -65,12 +101,15 @@ class Lobby:
         """``/game new``: open a lobby message with Join / Leave / Start.
 
         Raises:
-            HostError: used in a DM, or an unknown game.
-            InvalidOptions: bad options.
+            HostError: used in a DM, a timer that is not one of ``TIMEOUT_PRESETS``, or an
+                unknown game.
+            InvalidOptions: bad options (``parse_options``, then the engine's schema).
         """
         if interaction.guild_id is None:
             raise HostError("Games are played in a server channel, not in DMs.", "dm")
-        engine = get_engine(game_id)
+        if timeout is not None and timeout not in TIMEOUT_PRESETS.values():
+            raise HostError(f"The timer must be one of the presets: {', '.join(TIMEOUT_PRESETS)}.", "bad_timer")
+        engine = engine_named(game_id)
         record = await self.ctx.service.create_lobby(
             game_id=game_id, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             host_user_id=interaction.user.id, host_name=clean_text(interaction.user.display_name)[:80],
@@ -88,9 +127,11 @@ class Lobby:
         """Join / Leave / Start pressed on a lobby (``verb``).
 
         Raises:
-            HostError: the service's refusal (closed or full lobby, not the host…).
+            HostError: a lobby of another server or channel (``HostContext.game``), or the
+                service's refusal (closed or full lobby, not the host…).
         """
         await interaction.response.defer()  # before the database: its lock can wait under load
+        await self.ctx.game(interaction, game)
         name = clean_text(interaction.user.display_name)[:80]
         if verb == "join":
             record = await self.ctx.service.join(game, interaction.user.id, name)

@@ -6,6 +6,7 @@ by id, so a member who left the server can still be removed or replaced.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -14,7 +15,7 @@ from discord import app_commands
 
 from bot.service import ActResult, HostError
 from bot.storage import GameRecord
-from bot.ui.context import HostContext, flow_of
+from bot.ui.context import HostContext, check_origin, flow_of
 from bot.ui.notices import Notices
 from engines.base import seat_letter
 
@@ -55,16 +56,26 @@ def moderator_only() -> Callable[[T], T]:
     return app_commands.check(predicate)
 
 
+USER_ID = re.compile(r"<@!?([0-9]{1,20})>|([0-9]{1,20})")
+"""A user mention (``<@123>``, ``<@!123>``) or a bare id, in ASCII digits."""
+
+MAX_SNOWFLAKE = 2 ** 63 - 1
+"""Discord ids are 1 … 2**63 − 1 (and the database's integers hold no more)."""
+
+
 def parse_user_id(text: str) -> int:
-    """``"<@123>"``, ``"<@!123>"`` or ``"123"`` → 123.
+    """``"<@123>"``, ``"<@!123>"`` or ``"123"`` → 123 (surrounding spaces ignored).
 
     Raises:
-        HostError: not a user id (a Discord snowflake: ASCII digits, below 2**63).
+        HostError: not a user id: a Discord snowflake is a number from 1 to 2**63 − 1 in
+            ASCII digits, or a user mention (a role or channel mention is refused).
     """
-    digits = text.strip().strip("<@!>")
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > 20 or int(digits) >= 2 ** 63:
-        raise HostError(f"{text!r} is not a user id (copy it with Developer Mode → Copy User ID).", "bad_user")
-    return int(digits)
+    found = USER_ID.fullmatch(text.strip())
+    value = int(found[1] or found[2]) if found else 0
+    if not 1 <= value <= MAX_SNOWFLAKE:
+        raise HostError(f"{text[:40]!r} is not a user id (copy it with Developer Mode → Copy User ID).",
+                        "bad_user")
+    return value
 
 
 class Moderation:
@@ -80,6 +91,7 @@ class Moderation:
         Raises:
             HostError: the game is already over.
         """
+        check_origin(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.ctx.service.end(game.id, interaction.user.id, reason or "")
         await self.ctx.delivery.send_text(
@@ -97,6 +109,7 @@ class Moderation:
         Raises:
             HostError: not a user id, or the member does not play in the game.
         """
+        check_origin(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         uid = parse_user_id(user_id)
         result = await self.ctx.service.kick(game.id, uid, interaction.user.id)
@@ -114,6 +127,7 @@ class Moderation:
         Raises:
             HostError: not user ids, the old one has no seat, the new one already plays.
         """
+        check_origin(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.ctx.service.get(game.id)
         old, new = parse_user_id(old_user_id), parse_user_id(new_user_id)
@@ -136,6 +150,7 @@ class Moderation:
         Raises:
             HostError: the game is not running, or already paused / running.
         """
+        check_origin(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.ctx.service.set_paused(game.id, paused, interaction.user.id)
         await self.ctx.delivery.send_text(

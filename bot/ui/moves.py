@@ -42,7 +42,7 @@ class Moves:
             HostError: no such game, not a player, or the game is not running.
         """
         await interaction.response.defer(ephemeral=True, thinking=True)
-        record, seat = await self.ctx.seated(game, interaction.user.id)
+        record, seat = await self.ctx.seated(interaction, game)
         if record.status != "active":
             raise HostError("This game is not running.", "not_active")
         state = self.ctx.service.state(record)
@@ -58,7 +58,7 @@ class Moves:
             HostError: no such game, or not a player.
         """
         await interaction.response.defer()  # before the database: its lock can wait under load
-        record, seat = await self.ctx.seated(game, interaction.user.id)
+        record, seat = await self.ctx.seated(interaction, game)
         note = ""
         if version != record.version:
             note, page, path = "*(The game moved on; here is the current position.)*", 0, ()
@@ -76,7 +76,7 @@ class Moves:
         """
         await interaction.response.defer()
         service = self.ctx.service
-        record, seat = await self.ctx.seated(game, interaction.user.id)
+        record, seat = await self.ctx.seated(interaction, game)
         if record.version != version and not await service.same_choice_since(record, seat, version):
             # (only other players acted since, e.g. simultaneous picks: the index means the same)
             raise HostError("The board has moved on since that panel; press Play ▶ again.", "stale")

@@ -101,7 +101,7 @@ class Notices:
             HostError: no such game, or the caller does not play in it.
         """
         await interaction.response.defer(ephemeral=True, thinking=True)
-        record, seat = await self.ctx.seated(game, interaction.user.id)
+        record, seat = await self.ctx.seated(interaction, game)
         service, delivery = self.ctx.service, self.ctx.delivery
         engine = service.engine(record)
         view = engine.player_view(service.state(record), seat)
@@ -121,10 +121,10 @@ class Notices:
         (ephemeral, at most three messages).
 
         Raises:
-            HostError: no such game.
+            HostError: no such game, or one of another server (``HostContext.game``).
         """
         await interaction.response.defer(ephemeral=True, thinking=True)
-        record = await self.ctx.service.get(game)
+        record = await self.ctx.game(interaction, game)
         seat = record.seat_of(interaction.user.id)
         tx = texts(record)
         lines: list[str] = []

@@ -341,10 +341,30 @@ PICKS: dict[str, Pick] = {
 """One entry per plan key (§5.4 parameters)."""
 
 
-def plan_msg(card: str, plan: Plan) -> Msg:
+def _codes(cids: list[str]) -> Msg:
+    return msg("cards.codes", codes="+".join(CARDS[c].code for c in cids))
+
+
+SHORT_PICKS: dict[str, Callable[[Any], Msg]] = {
+    "take": lambda v: msg("use.take", card=_codes([v])),
+    "card": lambda v: msg("use.remove", card=_codes([v])),
+    "mine": lambda v: msg("use.give", cards=_codes(v)),
+    "theirs": lambda v: msg("use.get", cards=_codes(v)),
+}
+"""Cards by code only, for a USE's button label (a chain or a swap names up to four cards;
+the panel's steps above the button name them in full)."""
+
+
+def plan_msg(card: str, plan: Plan, *, short: bool = False) -> Msg:
     """A declared USE as a message: "Hypocrisy R2: target Bo, give Mercy B1, get Wrath B3"
-    (``use.plan``), or just the card (``use.bare``) when it has no parameters."""
-    details = [d.to_json() for d in (PICKS[k].detail(v) for k, v in plan) if d is not None]
+    (``use.plan``), or just the card (``use.bare``) when it has no parameters. ``short``
+    names the cards a plan takes, removes or swaps by code ("give B1, get B3"), so a label fits a button (80 chars)."""
+    def detail(key: str, value: Any) -> Msg | None:
+        if short and key in SHORT_PICKS:
+            return SHORT_PICKS[key](value)
+        return PICKS[key].detail(value)
+
+    details = [d.to_json() for d in (detail(k, v) for k, v in plan) if d is not None]
     if not details:
         return msg("use.bare", card=card_ref(card))
     return msg("use.plan", card=card_ref(card), details=details)

@@ -104,7 +104,7 @@ def action_label(state: State, action: Action) -> Msg:
     if t == "replace":
         return msg("label.replace", out=card_ref(action["out"]), card=card_ref(action["card"]))
     if t == "use":
-        return msg("label.use", use=plan_msg(action["card"], action["plan"]))
+        return msg("label.use", use=plan_msg(action["card"], action["plan"], short=True))
     if t == "allow":
         holds = any(CARDS[c].kind == "guardian" for c in state["hands"][_reactor(state)])
         return msg("label.allow" if holds else "label.ok")

@@ -614,3 +614,113 @@ async def test_wrong_callback_type_is_refused(fake: FakeDiscord, bot: TinyBot) -
     with pytest.raises(discord.HTTPException) as info:
         await bot.http.request(route, json={"type": 7, "data": {"content": "x"}})
     assert info.value.code == 50035 and "callback type 7" in fake.violations[0]
+
+
+# ---------------------------------------------------------------------------------------------- several guilds
+
+
+async def test_several_guilds_each_with_its_own_members_channels_and_limits(fake: FakeDiscord) -> None:
+    beta = fake.add_guild("Beta", owner_name="zed", locale="fr", upload_limit=50 << 20)
+    yan = await beta.add_member("yan")
+    bot = TinyBot()
+    await fake.start_bot(bot)
+    try:
+        assert {g.id for g in bot.guilds} == {fake.guild_id, beta.id}            # a GUILD_CREATE for each
+        g_beta = bot.get_guild(beta.id)
+        assert g_beta is not None and g_beta.name == "Beta" and g_beta.owner_id == int(beta.owner["id"])
+        assert {m.name for m in g_beta.members} == {"testbot", "zed", "yan"}
+        assert [c.name for c in g_beta.text_channels] == ["games"] and g_beta.preferred_locale.value == "fr"
+        assert g_beta.filesize_limit == 50 << 20
+        assert beta.channel["id"] != fake.channel["id"] and fake.guild_of(beta.channel) is beta
+        assert fake.describe_channel(beta.channel["id"]) == "Beta #games"
+        # an interaction carries the guild of the channel it happens in
+        tok = await fake.slash(yan, "t", "where", channel=beta.channel)
+        assert f"guild={beta.id} " in (await answer(fake, tok))["data"]["content"]
+        payload = fake.interactions[tok]["payload"]
+        assert (payload["guild_id"], payload["guild_locale"]) == (str(beta.id), "fr")
+        assert payload["attachment_size_limit"] == 50 << 20
+        tok = await fake.slash(yan, "t", "hello", channel=beta.channel)
+        await answer(fake, tok)
+        board = fake.message_for(tok)
+        assert board is not None and board["guild_id"] == str(beta.id)
+        cb = await answer(fake, await fake.click(yan, board, "t:join"))
+        assert cb["data"]["content"] == "joined yan guild Member"
+        # a member of one guild cannot act in another's channels (the Discord client shows them nothing)
+        with pytest.raises(LookupError):
+            await fake.slash(yan, "t", "where")
+        with pytest.raises(LookupError):
+            await fake.slash(fake.owner, "t", "where", channel=beta.channel)
+        # one user may be a member of both
+        await beta.add_member(fake.owner)
+        tok = await fake.slash(fake.owner, "t", "where", channel=beta.channel)
+        assert "perm=False" in (await answer(fake, tok))["data"]["content"]       # owner of A, member of B
+        # a guild added while the bot is connected is announced
+        gamma = fake.add_guild("Gamma", owner=yan)
+        await fake.slash(yan, "t", "where", channel=gamma.channel)
+        await fake.idle(0.05)
+        assert bot.get_guild(gamma.id) is not None and bot.get_guild(gamma.id).owner_id == int(yan["id"])
+        assert not fake.violations and not fake.unacked()
+    finally:
+        await fake.stop_bot(bot)
+
+
+async def test_member_permissions_are_per_guild(fake: FakeDiscord, bot: TinyBot) -> None:
+    beta = fake.add_guild("Beta", owner_name="zed")
+    bob = await fake.add_member("bob")
+    await beta.add_member(bob)
+    beta.member_permissions(bob, Perm.MANAGE_GUILD)
+    tok = await fake.slash(bob, "t", "where", channel=beta.channel)
+    assert "perm=True guildperm=True" in (await answer(fake, tok))["data"]["content"]
+    tok = await fake.slash(bob, "t", "where")
+    assert "perm=False guildperm=False" in (await answer(fake, tok))["data"]["content"]
+    assert fake.permissions_of(bob) != beta.permissions_of(bob) == Perm.MANAGE_GUILD
+    # the owner of a guild has every permission there only
+    tok = await fake.slash(beta.owner, "t", "where", channel=beta.channel)
+    assert "perm=True guildperm=True" in (await answer(fake, tok))["data"]["content"]
+
+
+async def test_upload_limit_is_the_channels_guilds(fake: FakeDiscord, bot: TinyBot) -> None:
+    beta = fake.add_guild("Beta", owner_name="zed", upload_limit=2048)
+    await fake.idle(0.05)
+    in_beta = bot.get_channel(int(beta.channel["id"]))
+    in_alpha = bot.get_channel(int(fake.channel["id"]))
+    assert isinstance(in_beta, discord.TextChannel) and isinstance(in_alpha, discord.TextChannel)
+    with pytest.raises(discord.HTTPException) as info:
+        await in_beta.send(file=discord.File(io.BytesIO(b"x" * 4096), "board.png"))
+    assert (info.value.status, info.value.code) == (413, 40005)
+    await in_alpha.send(file=discord.File(io.BytesIO(b"x" * 4096), "board.png"))  # 10 MiB in the default guild
+    assert len(fake.violations) == 1 and "4096 bytes of files > 2048" in fake.violations[0]
+    fake.violations.clear()
+
+
+async def test_redeliver_and_forged_components(fake: FakeDiscord, bot: TinyBot) -> None:
+    tok = await fake.slash(fake.owner, "t", "hello")
+    await answer(fake, tok)
+    board = fake.message_for(tok)
+    assert board is not None
+    tok = await fake.click(fake.owner, board, "t:join")
+    await answer(fake, tok)
+    first = fake.interactions[tok]["payload"]
+    await fake.redeliver(tok)                                  # the same id and token again: answering is 40060
+    await fake.idle(0.05)
+    assert any(v.startswith("40060") for v in fake.violations)
+    assert fake.interactions[tok]["payload"] == first
+    fake.violations.clear()
+    fake.errors.records.clear()                                # the tiny bot logs that failed second answer
+    # forge=True sends a custom id the message does not carry, or values the menu does not offer
+    clicked = await fake.click(fake.owner, board, "t:nope", forge=True)
+    picked = await fake.select(fake.owner, board, "t:pick", ["zzz"], forge=True)
+    assert fake.interactions[clicked]["payload"]["data"] == {"custom_id": "t:nope", "component_type": 2}
+    assert fake.interactions[picked]["payload"]["data"] == {"custom_id": "t:pick", "component_type": 3,
+                                                             "values": ["zzz"]}
+    await fake.idle(0.05)
+    assert fake.interactions[clicked]["acked_at"] is None     # discord.py drops a custom id the message lacks
+
+
+async def test_client_checks_false_sends_what_the_client_would_refuse(fake: FakeDiscord, bot: TinyBot) -> None:
+    with pytest.raises(LookupError):
+        await fake.slash(fake.owner, "t", "pick", game="carnival", colour="red")
+    tok = await fake.slash(fake.owner, "t", "hello", client_checks=False, extra="x")
+    sent = fake.interactions[tok]["payload"]["data"]["options"]
+    assert sent == [{"name": "hello", "type": 1, "options": [{"name": "extra", "type": 3, "value": "x"}]}]
+    await fake.idle(0.05)

@@ -888,7 +888,7 @@ def test_a_use_is_one_action_whose_steps_are_the_card_then_its_parameters() -> N
                                             "Give your Mercy B1 + Holiness G1"]
     assert gives[0].action is not None                                          # one action each: no 4th step
     whole = tree.actions[gives[0].action]
-    assert TX(E.action_label(st, whole)) == "Use Hypocrisy R2: target Cy, give Grace R2 + Mercy B1, get Law R1 + Wrath G3"
+    assert TX(E.action_label(st, whole)) == "Use Hypocrisy R2: target Cy, give R2+B1, get R1+G3"
     assert E.describe_action(st, whole) == f"use {whole['card']} k 2 target C mine {'+'.join(whole['plan'][2][1])} " \
         f"theirs {'+'.join(whole['plan'][3][1])}"
     assert E.parse_action(st, 0, E.describe_action(st, whole)) == whole

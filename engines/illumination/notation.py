@@ -1,0 +1,288 @@
+"""Notation and text of Illumination (spec docs/rules/illumination.md §2.4 cell names, §11 turn UI).
+
+``describe_action`` gives the canonical short notation (``AnR II-b3``, ``row1``, ``motus II-f2
+III-f1``, ``exchange candle-5``); ``parse_action`` reads it back with the spec's spellings of
+cells (``2b3``, ``ii c3``, ``II-C3`` are all ``II-b3``) and a bare cell for a placement.
+Labels, hints, steps (``action_path``) and prompts are ``Msg`` values; their English is in
+``bot/text/en/illumination.toml``. Event builders shared by the engine and the card effects
+(``tile_msg``, ``reward_msg``, ``battle_events``) live here too.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engines.base import Action, Event, IllegalAction, Msg, State, msg, seat_letter, seat_ref, term
+
+from .data import CARD_BUY_COST, CELLS, SLOT_TIERS, TILES
+from .rules import altar_token, items, line_book, over_limit, redirect_cost, rewards, slot_parts
+
+_CELL = re.compile(r"(?<![a-z0-9])(iii|ii|i|[123])\s*-?\s*([a-f])\s*([1-4])(?![a-z0-9])")
+_BOOK_OF = {"1": "I", "2": "II", "3": "III", "i": "I", "ii": "II", "iii": "III"}
+
+
+def canonical_cells(text: str) -> str:
+    """``text`` lower-cased with every cell name in canonical form (``"2b3"`` → ``"ii-b3"``) and
+    single spaces (§2.4: case-insensitive, separator optional, 1/2/3 for I/II/III)."""
+    low = re.sub(r"\s+", " ", text.strip().lower())
+    return _CELL.sub(lambda m: f"{_BOOK_OF[m.group(1)].lower()}-{m.group(2)}{m.group(3)}", low)
+
+
+# --------------------------------------------------------------------------- message parts
+
+
+def tile_json(tile: str) -> dict[str, Any]:
+    """``Angel/red`` as a nested message parameter (``Msg.to_json`` form, built directly: events
+    are made on every move); a coin tile is ``coin tile``."""
+    t = TILES[tile]
+    if t.faction is None:
+        return {"msg": "tile_coin", "params": {}}
+    return {"msg": "tile", "params": {"faction": {"term": f"faction.{t.faction}"},
+                                      "colour": {"term": f"colour.{t.colour}"}, "code": t.code}}
+
+
+def tile_msg(tile: str) -> Msg:
+    """``tile_json`` as a ``Msg``."""
+    return Msg.from_json(tile_json(tile))
+
+
+def reward_json(coins: int, tokens: int, token: str) -> dict[str, Any]:
+    """``+1 coin, +1 bread`` (or ``no reward``) as a nested message parameter (§5.2)."""
+    items: list[dict[str, Any]] = []
+    if coins:
+        items.append({"msg": "reward.coins", "params": {"n": coins, "unit": {"term": "coin" if coins == 1 else "coins"}}})
+    if tokens:
+        items.append({"msg": "reward.tokens", "params": {"n": tokens, "token": {"term": f"token.{token}"}}})
+    return {"msg": "reward.list", "params": {"items": items}} if items else {"msg": "reward.none", "params": {}}
+
+
+def reward_msg(coins: int, tokens: int, token: str) -> Msg:
+    """``reward_json`` as a ``Msg`` (the hint of a landing)."""
+    return Msg.from_json(reward_json(coins, tokens, token))
+
+
+def battle_events(state: State, battles: list[dict[str, Any]]) -> list[Event]:
+    """One public ``battle`` event per resolved battle (§4.3; §11 log lines)."""
+    out = []
+    for b in battles:
+        w, lo = b["winner"], b["loser"]
+        faction = TILES[state["board"][b["flipped"][0]][0]].faction
+        out.append(Event("battle", params={
+            "pair": term(f"pair.{b['pair']}"), "book": b["book"], "winner": seat_ref(w), "loser": seat_ref(lo),
+            "won": b["counts"][w], "lost": b["counts"][lo], "flipped": len(b["flipped"]),
+            "faction": term(f"faction.{faction}"), "cells": list(b["flipped"])}))
+    return out
+
+
+# --------------------------------------------------------------------------- notation
+
+
+def _code(tile: str) -> str:
+    return TILES[tile].code
+
+
+def describe_action(state: State, action: Action) -> str:
+    """Canonical notation of ``action`` (round-trips through ``parse_action``)."""
+    t = action.get("type")
+    if t == "place":
+        return f"{_code(action['tile'])} {action['cell']}"
+    if t == "activate":
+        return str(action["line"])
+    if t == "redirect":
+        src = next((b for tile, b in state["staged"] if tile == action["tile"]), "?")
+        return f"{_code(action['tile'])} {src}>{action['book']}"
+    if t == "abbot":
+        return f"abbot {action['station']}"
+    if t == "exchange":
+        return f"exchange {action['slot']}"
+    if t == "discard":
+        return f"discard {action['item']}"
+    if t == "exile":
+        return str(action["cell"])
+    if t == "choose_side":
+        return f"reverent {seat_letter(action['reverent'])}"
+    if t == "play":
+        card = action["card"]
+        if card == "motus":
+            return f"motus {action['altar']}" if "altar" in action else f"motus {action['from']} {action['to']}"
+        if card in ("mutatio", "porticus"):
+            a, b = action["cells" if card == "mutatio" else "lines"]
+            return f"{card} {a} {b}"
+        if card == "exilium":
+            return f"exilium {action['from']} {action['book']}"
+        if card == "scriptum":
+            return f"scriptum {_code(action['tile'])} {action['cell']}"
+        return f"ritus {action['token']}"
+    if t in ("pass", "confirm_pass", "cancel_pass", "buy", "end_turn"):
+        return {"pass": "pass", "confirm_pass": "pass confirm", "cancel_pass": "pass cancel", "buy": "buy",
+                "end_turn": "end"}[t]
+    # chance outcomes
+    if t == "assign_sides":
+        return f"sides {seat_letter(action['reverent'])}"
+    if t == "abbot_start":
+        return f"abbot start {action['station']}"
+    if t == "deal_crusade":
+        return f"crusade {seat_letter(action['seat'])} {action['card']}"
+    if t == "shuffle_tiles":
+        return f"tiles {seat_letter(action['seat'])}"
+    return str(t)
+
+
+def parse_action(state: State, legal: list[Action], text: str) -> Action:
+    """The legal action ``text`` names (spellings of §2.4; a bare cell places the one staged tile
+    that may go there).
+
+    Raises:
+        IllegalAction: nothing matches (``unknown_move``), or a bare cell fits several staged
+            tiles (``ambiguous_move``).
+    """
+    wanted = canonical_cells(text)
+    for action in legal:
+        if canonical_cells(describe_action(state, action)) == wanted:
+            return dict(action)
+    if re.fullmatch(r"(i|ii|iii)-[a-f][1-4]", wanted):
+        hits = [a for a in legal if a.get("type") == "place" and a["cell"].lower() == wanted]
+        if len(hits) == 1:
+            return dict(hits[0])
+        if len({_code(a["tile"]) for a in hits}) > 1:
+            raise IllegalAction(f"Several staged tiles can go to {text.strip()}; name the tile too, e.g. "
+                                f"'{describe_action(state, hits[0])}'.", code="ambiguous_move", text=text)
+    raise IllegalAction(f"'{text.strip()}' is not a legal move now.", code="unknown_move", text=text)
+
+
+# --------------------------------------------------------------------------- labels, hints, paths
+
+
+def _staged_book(state: State, tile: str) -> str:
+    return str(next(b for t, b in state["staged"] if t == tile))
+
+
+def action_label(state: State, action: Action) -> Msg:
+    """The button/select label of ``action`` (§11 turn UI), English ≤ 80 characters."""
+    t = action.get("type")
+    if t == "activate":
+        seat = int(state["active"])
+        return msg("label.activate", line=term(f"line.{action['line']}"), book=line_book(state, seat, action["line"]))
+    if t == "place":
+        return msg("label.place", tile=tile_msg(action["tile"]), cell=action["cell"])
+    if t == "redirect":
+        src = _staged_book(state, action["tile"])
+        return msg("label.redirect", tile=tile_msg(action["tile"]), src=src, dst=action["book"],
+                   cost=redirect_cost(src, action["book"]))
+    if t == "abbot":
+        return msg("label.abbot", station=term(f"station.{action['station']}"))
+    if t == "buy":
+        return msg("label.buy", cost=CARD_BUY_COST)
+    if t == "exchange":
+        altar, n = slot_parts(action["slot"])
+        return msg("label.exchange", slot=action["slot"], n=n, token=term(f"token.{altar_token(altar)}"),
+                   vp=SLOT_TIERS[n])
+    if t == "end_turn":
+        n = len(state["staged"])
+        return msg("label.end_turn_sheepfold", n=n) if n else msg("label.end_turn")
+    if t == "discard":
+        return msg("label.discard", item=term("coin" if action["item"] == "coin" else f"token.{action['item']}"))
+    if t == "exile":
+        return msg("label.exile", cell=action["cell"])
+    if t == "choose_side":
+        return msg("label.choose_side", seat=seat_ref(action["reverent"]))
+    if t in ("pass", "confirm_pass", "cancel_pass"):
+        return msg(f"label.{t}")
+    if t == "play":
+        return _card_label(state, action)
+    return Msg("host.notation", {"text": describe_action(state, action)})
+
+
+def _card_label(state: State, action: Action) -> Msg:
+    card = action["card"]
+    if card == "motus":
+        if "altar" in action:
+            return msg("label.motus_abbot", station=term(f"station.{action['altar']}"))
+        tile = state["board"][action["from"]][0]
+        return msg("label.motus_tile", tile=tile_msg(tile), src=action["from"], dst=action["to"])
+    if card == "mutatio":
+        a, b = action["cells"]
+        return msg("label.mutatio", a=a, b=b)
+    if card == "porticus":
+        a, b = action["lines"]
+        return msg("label.porticus", a=term(f"line.{a}"), b=term(f"line.{b}"))
+    if card == "exilium":
+        tile = state["board"][action["from"]][0]
+        return msg("label.exilium", tile=tile_msg(tile), src=action["from"], book=action["book"])
+    if card == "scriptum":
+        return msg("label.scriptum", tile=tile_msg(action["tile"]), cell=action["cell"])
+    return msg("label.ritus", token=term(f"token.{action['token']}"))
+
+
+def action_hint(state: State, action: Action) -> Msg | None:
+    """The immediate reward of a landing, shown under the cell (``+1 coin, +1 bread``, §11), and the
+    cost of an Abbot step; None for other actions."""
+    t = action.get("type")
+    if t == "place":
+        return reward_msg(*rewards(state, action["tile"], action["cell"]))
+    if t == "exile":
+        return reward_msg(*rewards(state, state["exile"]["tile"], action["cell"]))
+    if t == "play" and action["card"] == "motus" and "to" in action:
+        tile = state["board"][action["from"]][0]
+        lifted = dict(state, board={c: v for c, v in state["board"].items() if c != action["from"]})
+        return reward_msg(*rewards(lifted, tile, action["to"]))
+    if t == "play" and action["card"] == "scriptum":
+        return reward_msg(*rewards(state, action["tile"], action["cell"], quill_coin=False))
+    return None
+
+
+def action_path(state: State, action: Action) -> tuple[Msg, ...]:
+    """The steps before ``action`` in a long panel (§11): one step per staged tile for its cells;
+    Redirect → tile; Abbot; Exchange; Play card → card → (Book → tile → Book) for Motus and
+    Exilium, so no list exceeds 24 options."""
+    t = action.get("type")
+    if t == "place":
+        return (msg("step.place", tile=tile_msg(action["tile"]), book=CELLS[action["cell"]].book),)
+    if t == "redirect":
+        return (msg("step.redirect"), msg("step.tile_at", tile=tile_msg(action["tile"]),
+                                          book=_staged_book(state, action["tile"])))
+    if t in ("abbot", "exchange"):
+        return (msg(f"step.{t}"),)
+    if t != "play":
+        return ()
+    card, play = action["card"], msg("step.play")
+    if card == "motus" and "from" in action:
+        src = action["from"]
+        tile = state["board"][src][0]
+        return (play, msg("step.motus_from", book=CELLS[src].book),
+                msg("step.tile_on", tile=tile_msg(tile), cell=src), msg("step.to_book", book=CELLS[action["to"]].book))
+    if card == "motus":
+        return (play, msg("step.motus_abbot"))
+    if card == "exilium":
+        src = action["from"]
+        tile = state["board"][src][0]
+        return (play, msg("step.exilium_from", book=CELLS[src].book), msg("step.tile_on", tile=tile_msg(tile), cell=src))
+    if card == "mutatio":
+        first = action["cells"][0]
+        return (play, msg("step.card", card=term("card.mutatio")), msg("step.mat_cell", cell=first))
+    if card == "scriptum":
+        return (play, msg("step.card", card=term("card.scriptum")),
+                msg("step.tile_at", tile=tile_msg(action["tile"]), book=CELLS[action["cell"]].book))
+    return (play, msg("step.card", card=term(f"card.{card}")))
+
+
+def prompt(state: State, seat: int) -> Msg:
+    """What ``seat`` decides now (public: never names a card from a hand)."""
+    phase = state["phase"]
+    if phase == "setup":
+        return msg("prompt.choose_side")
+    if phase == "turn_start":
+        return msg("prompt.turn_start")
+    if phase == "confirm_pass":
+        return msg("prompt.confirm_pass")
+    if phase == "main":
+        return msg("prompt.main", n=len(state["staged"]))
+    if phase == "exile":
+        exile = state["exile"]
+        return msg("prompt.exile", seat=seat_ref(int(state["active"])), tile=tile_msg(exile["tile"]),
+                   book=exile["book"])
+    if phase == "discard":
+        return msg("prompt.discard", items=items(state, seat), n=over_limit(state, seat))
+    return Msg("host.nothing")
+

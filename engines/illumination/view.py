@@ -1,0 +1,208 @@
+"""Views of Illumination (spec docs/rules/illumination.md §7): what the public and each seat may see.
+
+``player_view(state, None)`` is a ``PublicView``: everything on the table (Books with face-down
+tiles' faction and colour, mats, staged tiles, coins, tokens, counts of hands and stacks, the
+Monastery, Battle markers, the discard pile). ``player_view(state, seat)`` is a ``PrivateView``:
+the public view plus that seat's hand and Crusade card. Both Crusades are public once the game
+is over. ``shuffle_hidden`` reshuffles what a viewer cannot see (the deck, every stack, the other
+hand and Crusade) for the conformance no-leak check.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, TypedDict
+
+from engines.base import State
+
+from .data import BOOK_CELLS, BOOKS, CELLS, CRUSADE_POOL, DROLLERIES, LINES, TILES, TOKENS
+from .rules import (
+    clone,
+    conflict_groups,
+    crusade_n,
+    final_result,
+    is_open,
+    items,
+    line_book,
+    owner,
+    score_breakdown,
+    side_of,
+)
+
+
+class TileView(TypedDict):
+    """A tile as the views show it: ``code`` such as ``"AnR"`` (``"$"`` for a coin tile)."""
+
+    id: str
+    code: str
+    faction: str | None
+    colour: str | None
+    owner: int
+
+
+class CellView(TypedDict):
+    """One Book cell: ``quill`` is the matching tile colour or None (text space)."""
+
+    id: str
+    row: int
+    column: str
+    quill: str | None
+    drollery: bool
+    tile: TileView | None
+    down: bool
+
+
+class BookView(TypedDict):
+    name: str
+    open: bool
+    cells: list[CellView]
+
+
+class StagedView(TypedDict):
+    tile: TileView
+    book: str
+
+
+class ExileView(TypedDict):
+    tile: TileView
+    origin: str
+    book: str
+
+
+class ConflictView(TypedDict):
+    book: str
+    pair: str
+    cells: list[str]
+    counts: list[int]
+    bounded: bool
+
+
+class PublicView(TypedDict):
+    """The public view (§7 Public; §11 board image)."""
+
+    game: str
+    phase: str
+    active: int | None
+    sides: list[str] | None
+    line_mapping: str
+    books: list[BookView]
+    lines: list[dict[str, str]]
+    mats: list[list[TileView | None]]
+    staged: list[StagedView]
+    coins: list[int]
+    tokens: list[dict[str, int]]
+    items: list[int]
+    hand_counts: list[int]
+    stacks_left: list[int]
+    sheepfold: list[int]
+    passed: list[bool]
+    abbot: str | None
+    slots: dict[str, int]
+    markers: dict[str, list[int]]
+    deck_count: int
+    discard: list[str]
+    exile: ExileView | None
+    conflicts: list[ConflictView]
+    scores: list[dict[str, int]]
+    crusade: list[str | None]
+    crusade_n: list[int | None]
+    over: bool
+    winners: list[int]
+
+
+class PrivateView(PublicView):
+    """A seat's view: the public view plus its hand and Crusade (§7 Owner only)."""
+
+    seat: int
+    hand: list[str]
+    my_crusade: str | None
+    my_crusade_n: int
+
+
+def tile_view(state: State, tile: str) -> TileView:
+    """The view of one tile."""
+    t = TILES[tile]
+    return {"id": tile, "code": t.code, "faction": t.faction, "colour": t.colour, "owner": owner(state, tile)}
+
+
+def public_view(state: State) -> PublicView:
+    """The public view of ``state`` (no secret: §7)."""
+    ready = state["reverent"] is not None
+    board = state["board"]
+    books: list[BookView] = []
+    for book in BOOKS:
+        cells: list[CellView] = []
+        for cid in BOOK_CELLS[book]:
+            c = CELLS[cid]
+            entry = board.get(cid)
+            cells.append({"id": cid, "row": c.row, "column": c.column, "quill": c.quill, "drollery": cid in DROLLERIES,
+                          "tile": tile_view(state, entry[0]) if entry else None, "down": bool(entry and entry[1])})
+        books.append({"name": book, "open": is_open(state, book), "cells": cells})
+    over = state["phase"] == "over"
+    exile = state["exile"]
+    return {
+        "game": "illumination",
+        "phase": state["phase"],
+        "active": state["active"],
+        "sides": [side_of(state, s) for s in (0, 1)] if ready else None,
+        "line_mapping": state["options"]["line_mapping"],
+        "books": books,
+        "lines": [{line: line_book(state, s, line) for line in LINES} if ready else {} for s in (0, 1)],
+        "mats": [[tile_view(state, t) if t is not None else None for t in state["mats"][s]] for s in (0, 1)],
+        "staged": [{"tile": tile_view(state, t), "book": b} for t, b in state["staged"]],
+        "coins": list(state["coins"]),
+        "tokens": [{k: state["tokens"][s][k] for k in TOKENS} for s in (0, 1)],
+        "items": [items(state, s) for s in (0, 1)],
+        "hand_counts": [len(h) for h in state["hands"]],
+        "stacks_left": [len(st) // 3 if st is not None else 0 for st in state["stacks"]],
+        "sheepfold": list(state["sheepfold"]),
+        "passed": list(state["passed"]),
+        "abbot": state["abbot"],
+        "slots": dict(state["slots"]),
+        "markers": {p: list(v) for p, v in state["markers"].items()},
+        "deck_count": len(state["deck"] or []),
+        "discard": list(state["discard"]),
+        "exile": ({"tile": tile_view(state, exile["tile"]), "origin": exile["from"], "book": exile["book"]}
+                  if exile else None),
+        "conflicts": [{"book": b, **g} for b in BOOKS for g in conflict_groups(state, b)] if ready else [],  # type: ignore[typeddict-item]
+        "scores": [score_breakdown(state, s, crusade=over) if ready else {} for s in (0, 1)],
+        "crusade": list(state["crusade"]) if over else [None, None],
+        "crusade_n": [crusade_n(state, s) for s in (0, 1)] if over else [None, None],
+        "over": over,
+        "winners": sorted(final_result(state)[2]) if over else [],
+    }
+
+
+def player_view(state: State, seat: int | None) -> dict[str, Any]:
+    """``PublicView`` for ``seat`` None (or not 0/1), else that seat's ``PrivateView`` (§7)."""
+    view: dict[str, Any] = dict(public_view(state))
+    if seat not in (0, 1):
+        return view
+    view["seat"] = seat
+    view["hand"] = sorted(state["hands"][seat])
+    view["my_crusade"] = state["crusade"][seat]
+    view["my_crusade_n"] = crusade_n(state, seat)
+    return view
+
+
+def shuffle_hidden(state: State, seat: int | None, rng: random.Random) -> State:
+    """A copy of ``state`` differing only in what ``seat`` cannot see (§7): the deck order, the
+    contents of every face-down stack, and the other seat's hand and Crusade."""
+    st = clone(state)
+    for s in (0, 1):
+        stack = st["stacks"][s]
+        if stack:
+            rng.shuffle(stack)
+    pool = list(st["deck"] or [])
+    others = [s for s in (0, 1) if s != seat]
+    for s in others:
+        pool += st["hands"][s]
+    rng.shuffle(pool)
+    for s in others:
+        st["hands"][s] = [pool.pop() for _ in st["hands"][s]]
+        if st["crusade"][s] is not None and st["reverent"] is not None and st["phase"] != "over":
+            st["crusade"][s] = rng.choice(CRUSADE_POOL[side_of(st, s)])
+    if st["deck"] is not None:
+        st["deck"] = pool
+    return st
+

@@ -1,0 +1,27 @@
+"""Chance in Ora et Labora (spec docs/rules/ora.md §6): only the first start player."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from engines.base import Action, IllegalAction
+
+
+def sample_chance(st: Mapping[str, Any], rng: random.Random) -> Action:
+    """The CHANCE ``start_player`` outcome: a uniform seat (§6)."""
+    return {"type": "start_player", "seat": rng.randrange(st["n"])}
+
+
+def check_chance(st: Mapping[str, Any], action: Mapping[str, Any]) -> int:
+    """Validate a scripted ``start_player`` outcome; return the seat.
+
+    Raises:
+        IllegalAction: not a start-player outcome or a seat out of range.
+    """
+    seat = action.get("seat")
+    if action.get("type") != "start_player" or not isinstance(seat, int) or isinstance(seat, bool) \
+            or not 0 <= seat < st["n"]:
+        raise IllegalAction("The chance outcome must be a start seat.", code="bad_chance")
+    return seat

@@ -1,0 +1,408 @@
+"""Ora et Labora notation, labels, hints, paths and prompts (spec docs/rules/ora.md §5, §11).
+
+The typed notation follows philihp/kennerspiel's commands where it can (``build G06 3 1``,
+``use LB2`` → ``use L2 lay``, ``cut_peat 0 0 joker``), in lower case, one decision per
+command. Landscape owners are seat letters, ``N`` is the solo neutral player and ``display``
+the building display. Goods bundles are written ``peat_coal*2 wood``.
+
+| action | notation |
+|---|---|
+| place / contract / bonus | ``use G07 lay``, ``contract B L1 [gift]``, ``bonus B G07`` |
+| fell / cut | ``fell_trees 1 0 [joker]``, ``cut_peat 0 0``, ``fell_trees`` (no card) |
+| build / settle / neutral | ``build G06 3 1``, ``settle S02 3 1``, ``neutral G12 3 1`` |
+| free | ``flip_grain 2``, ``sell_wine 1``, ``sell_whiskey 1``, ``buy_district hills 2``, ``buy_plot coast 0`` |
+| function parts | ``do 3x``, ``do 1x coin``, ``do 1x points:ornament*2+book``, ``do #1 #2``, ``wheel grain joker`` |
+| payments | ``pay meat peat_coal*2``, ``add grain 2``, ``pick wood``, ``forest 1 0`` |
+| answers | ``assign lay``, ``prior``, ``borrow B G07``, ``take_district plains -1``, ``neutral_prior G03 [gift]``, ``skip``, ``pass``, ``done`` |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engines.base import SEAT_LETTERS, Action, IllegalAction, Msg, msg, seat_letter, seat_ref, term
+from engines.ora import flow as F
+from engines.ora.data import BUILDINGS, GOODS, SETTLEMENTS
+
+FLIP_TYPES = ("flip_grain", "sell_wine", "sell_whiskey")
+TILE_TYPES = ("buy_district", "buy_plot", "take_district", "take_plot")
+PAGE = 20
+"""Options per page when a list has to be split (§11: lists over 25 are split)."""
+
+
+def owner_code(st: Mapping[str, Any], owner: int) -> str:
+    """Notation of a landscape owner: seat letter, ``N`` (neutral) or ``display``."""
+    if owner < 0:
+        return "display"
+    if owner == F.neutral(st):
+        return "N"
+    return seat_letter(owner)
+
+
+def parse_owner(st: Mapping[str, Any], text: str) -> int:
+    """Inverse of ``owner_code``.
+
+    Raises:
+        IllegalAction: no such owner.
+    """
+    t = text.upper()
+    if t == "DISPLAY":
+        return -1
+    n = F.neutral(st)
+    if t == "N" and n is not None:
+        return n
+    if len(t) == 1 and t in SEAT_LETTERS and SEAT_LETTERS.index(t) < st["n"]:
+        return SEAT_LETTERS.index(t)
+    raise IllegalAction(f"No landscape {text!r}.", code="bad_owner")
+
+
+def goods_text(goods: Mapping[str, int]) -> str:
+    """``"peat_coal*2 wood"``."""
+    return F.goods_text(goods)
+
+
+def parse_goods(tokens: list[str], sep: str = " ") -> dict[str, int]:
+    """Inverse of ``goods_text`` for a token list (``good`` or ``good*n``).
+
+    Raises:
+        IllegalAction: an unknown good or a bad count.
+    """
+    out: dict[str, int] = {}
+    for tok in tokens:
+        good, _, count = tok.partition("*")
+        if good not in GOODS:
+            raise IllegalAction(f"Unknown good {good!r}.", code="bad_good")
+        try:
+            n = int(count) if count else 1
+        except ValueError:
+            raise IllegalAction(f"Bad count in {tok!r}.", code="bad_count") from None
+        out[good] = out.get(good, 0) + n
+    return out
+
+
+def _pick_text(pick: Any) -> str:
+    if isinstance(pick, dict):
+        return "points:" + "+".join(g if n == 1 else f"{g}*{n}" for g, n in pick.items())
+    return str(pick)
+
+
+def describe(st: Mapping[str, Any], a: Mapping[str, Any]) -> str:
+    """The notation of action ``a`` (see the module table)."""
+    t = str(a["type"])
+    if t in ("pass", "done", "skip", "prior"):
+        return t
+    if t == "start_player":
+        return f"start {seat_letter(a['seat'])}"
+    if t == "place":
+        return f"use {a['b']} {a['c']}"
+    if t == "contract":
+        return f"contract {owner_code(st, a['owner'])} {a['b']}" + (" gift" if a.get("gift") else "")
+    if t in ("bonus", "borrow"):
+        return f"{t} {owner_code(st, a['owner'])} {a['b']}"
+    if t in ("fell_trees", "cut_peat"):
+        if "x" not in a:
+            return t
+        return f"{t} {a['x']} {a['y']}" + (" joker" if a["joker"] else "")
+    if t in ("build", "settle", "neutral"):
+        return f"{t} {a['b' if t != 'settle' else 's']} {a['x']} {a['y']}"
+    if t in FLIP_TYPES:
+        return f"{t} {a['n']}"
+    if t in TILE_TYPES:
+        return f"{t} {a['side']} {a['y']}"
+    if t == "do":
+        head = " ".join(f"#{i + 1}" for i in a["alts"]) if "alts" in a else f"{a['n']}x"
+        return " ".join(["do", head, *(_pick_text(p) for p in a.get("pick", []))])
+    if t == "wheel":
+        return f"wheel {a['good']}" + (" joker" if a["joker"] else "")
+    if t == "pay":
+        return f"pay {goods_text(a['goods'])}"
+    if t == "add":
+        return f"add {a['good']} {a['n']}"
+    if t == "pick":
+        return f"pick {a['good']}"
+    if t == "forest":
+        return f"forest {a['x']} {a['y']}"
+    if t == "assign":
+        return f"assign {a['c']}"
+    if t == "neutral_prior":
+        return f"neutral_prior {a['b']}" + (" gift" if a.get("gift") else "")
+    return t
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise IllegalAction(f"{text!r} is not a number.", code="bad_number") from None
+
+
+def parse(st: Mapping[str, Any], text: str) -> Action:
+    """Parse notation into an action dict (legality is checked by ``apply``).
+
+    Raises:
+        IllegalAction: the text is not notation of any action.
+    """
+    tok = text.strip().split()
+    if not tok:
+        raise IllegalAction("Empty move.", code="unknown_move", text=text)
+    t, rest = tok[0].lower(), tok[1:]
+    bad = IllegalAction(f"'{text.strip()}' is not a move.", code="unknown_move", text=text)
+    try:
+        if t in ("pass", "done", "skip", "prior") and not rest:
+            return {"type": t}
+        if t == "use" and len(rest) == 2:
+            return {"type": "place", "b": rest[0].upper(), "c": rest[1].lower()}
+        if t == "contract" and len(rest) in (2, 3):
+            a: Action = {"type": "contract", "owner": parse_owner(st, rest[0]), "b": rest[1].upper()}
+            if len(rest) == 3:
+                if rest[2].lower() != "gift":
+                    raise bad
+                a["gift"] = True
+            return a
+        if t in ("bonus", "borrow") and len(rest) == 2:
+            return {"type": t, "owner": parse_owner(st, rest[0]), "b": rest[1].upper()}
+        if t in ("fell_trees", "cut_peat"):
+            if not rest:
+                return {"type": t}
+            if len(rest) in (2, 3):
+                joker = len(rest) == 3
+                if joker and rest[2].lower() != "joker":
+                    raise bad
+                return {"type": t, "x": _int(rest[0]), "y": _int(rest[1]), "joker": joker}
+        if t in ("build", "settle", "neutral") and len(rest) == 3:
+            return {"type": t, "b" if t != "settle" else "s": rest[0].upper(), "x": _int(rest[1]),
+                    "y": _int(rest[2])}
+        if t in FLIP_TYPES and len(rest) == 1:
+            return {"type": t, "n": _int(rest[0])}
+        if t in TILE_TYPES and len(rest) == 2:
+            return {"type": t, "side": rest[0].lower(), "y": _int(rest[1])}
+        if t == "do" and rest:
+            a = {"type": "do"}
+            picks = rest
+            if rest[0].startswith("#"):
+                alts = []
+                while picks and picks[0].startswith("#"):
+                    alts.append(_int(picks[0][1:]) - 1)
+                    picks = picks[1:]
+                a["alts"] = alts
+            elif rest[0].endswith("x"):
+                a["n"] = _int(rest[0][:-1])
+                picks = rest[1:]
+            else:
+                raise bad
+            if picks:
+                a["pick"] = [parse_goods(p[7:].split("+")) if p.startswith("points:") else p.lower()
+                             for p in picks]
+            return a
+        if t == "wheel" and len(rest) in (1, 2):
+            if len(rest) == 2 and rest[1].lower() != "joker":
+                raise bad
+            return {"type": "wheel", "good": rest[0].lower(), "joker": len(rest) == 2}
+        if t == "pay" and rest:
+            return {"type": "pay", "goods": parse_goods([r.lower() for r in rest])}
+        if t == "add" and len(rest) == 2:
+            return {"type": "add", "good": rest[0].lower(), "n": _int(rest[1])}
+        if t == "pick" and len(rest) == 1:
+            return {"type": "pick", "good": rest[0].lower()}
+        if t == "forest" and len(rest) == 2:
+            return {"type": "forest", "x": _int(rest[0]), "y": _int(rest[1])}
+        if t == "assign" and len(rest) == 1:
+            return {"type": "assign", "c": rest[0].lower()}
+        if t == "neutral_prior" and len(rest) in (1, 2):
+            a = {"type": "neutral_prior", "b": rest[0].upper()}
+            if len(rest) == 2:
+                if rest[1].lower() != "gift":
+                    raise bad
+                a["gift"] = True
+            return a
+        if t == "start" and len(rest) == 1:
+            return {"type": "start_player", "seat": parse_owner(st, rest[0])}
+    except IllegalAction:
+        raise
+    raise bad
+
+
+# --------------------------------------------------------------------------- labels
+
+
+def _b(bid: str) -> dict[str, str]:
+    return term(f"building.{bid}")
+
+
+def _g(good: str) -> dict[str, str]:
+    return term(f"good.{good}")
+
+
+def _goods_msg(goods: Mapping[str, int]) -> list[Any]:
+    return [msg("goods.item", n=n, good=_g(g)).to_json() for g, n in goods.items()]
+
+
+def _owner_ref(st: Mapping[str, Any], owner: int) -> Any:
+    if owner < 0:
+        return term("display")
+    if owner == F.neutral(st):
+        return term("neutral")
+    return seat_ref(owner)
+
+
+def label(st: Mapping[str, Any], a: Mapping[str, Any]) -> Msg:
+    """The button/select label of ``a`` (a ``Msg``; English under 80 characters)."""
+    t = a["type"]
+    if t in ("pass", "done", "skip", "prior"):
+        return msg(f"label.{t}")
+    if t == "start_player":
+        return msg("label.start_player", seat=seat_ref(a["seat"]))
+    if t == "place":
+        return msg("label.place", b=_b(a["b"]), clergy=term(f"clergy.{a['c']}"))
+    if t == "contract":
+        return msg("label.contract_gift" if a.get("gift") else "label.contract", b=_b(a["b"]),
+                   owner=_owner_ref(st, a["owner"]))
+    if t in ("bonus", "borrow"):
+        return msg(f"label.{t}", b=_b(a["b"]), owner=_owner_ref(st, a["owner"]))
+    if t in ("fell_trees", "cut_peat"):
+        if "x" not in a:
+            return msg(f"label.{t}_none")
+        return msg(f"label.{t}", x=a["x"], y=a["y"],
+                   ind=term("good.joker" if a["joker"] else ("good.wood" if t == "fell_trees" else "good.peat")))
+    if t == "build":
+        return msg("label.build", b=_b(a["b"]), x=a["x"], y=a["y"])
+    if t == "neutral":
+        return msg("label.neutral", b=_b(a["b"]), x=a["x"], y=a["y"])
+    if t == "settle":
+        return msg("label.settle", s=term(f"settlement.{a['s']}"), x=a["x"], y=a["y"])
+    if t in FLIP_TYPES:
+        return msg(f"label.{t}", n=a["n"])
+    if t in TILE_TYPES:
+        return msg(f"label.{t}", side=term(f"side.{a['side']}"), y=a["y"])
+    if t == "do":
+        if "alts" in a:
+            return msg("label.do_alts", alts=" ".join(f"#{i + 1}" for i in a["alts"]),
+                       picks=[_pick_msg(p) for p in a.get("pick", [])])
+        if a.get("pick"):
+            return msg("label.do_pick", n=a["n"], picks=[_pick_msg(p) for p in a["pick"]])
+        return msg("label.do", n=a["n"])
+    if t == "wheel":
+        return msg("label.wheel_joker" if a["joker"] else "label.wheel", good=_g(a["good"]))
+    if t == "pay":
+        return msg("label.pay", goods=_goods_msg(a["goods"]))
+    if t == "add":
+        return msg("label.add", n=a["n"], good=_g(a["good"]))
+    if t == "pick":
+        return msg("label.pick", good=_g(a["good"]))
+    if t == "forest":
+        return msg("label.forest", x=a["x"], y=a["y"])
+    if t == "assign":
+        return msg("label.assign", clergy=term(f"clergy.{a['c']}"))
+    if t == "neutral_prior":
+        return msg("label.neutral_prior_gift" if a.get("gift") else "label.neutral_prior", b=_b(a["b"]))
+    return msg("host.notation", text=describe(st, a))
+
+
+def _pick_msg(pick: Any) -> Any:
+    if isinstance(pick, dict):
+        return msg("goods.list", goods=_goods_msg(pick)).to_json()
+    return _g(str(pick))
+
+
+def hint(st: Mapping[str, Any], a: Mapping[str, Any]) -> Msg | None:
+    """A short description under a label: a building's effect line, a payment's waste."""
+    t = a["type"]
+    if t in ("place", "contract", "bonus", "borrow", "build", "neutral", "neutral_prior"):
+        return msg(f"effect.{a['b']}")
+    if t == "settle":
+        card = SETTLEMENTS[a["s"]]
+        return msg("hint.settle", food=card.food, energy=card.energy, e=card.economic, d=card.dwelling)
+    return None
+
+
+def _rows_step(y: int) -> Msg:
+    return msg("step.row", y=y)
+
+
+def _stage(st: Mapping[str, Any], a: Mapping[str, Any]) -> tuple[Msg, ...]:
+    """A stage step for display buildings when the display holds more than 25."""
+    if len(st["display"]) <= 25 or (a["type"] == "borrow" and a["owner"] >= 0):
+        return ()
+    return (msg("step.stage", stage=BUILDINGS[a["b"]].stage),)
+
+
+def path(st: Mapping[str, Any], a: Mapping[str, Any]) -> tuple[Msg, ...]:
+    """The tap steps before ``a`` (§11): kind of action, then building/owner/row; free actions
+    under one step; long lists in pages of ``PAGE``."""
+    t = a["type"]
+    seat = F.decider(st)
+    goods = st["pl"][seat]["goods"] if seat is not None else {}
+    if t in FLIP_TYPES:
+        held = goods.get({"flip_grain": "grain", "sell_wine": "wine", "sell_whiskey": "whiskey"}[t], 0)
+        steps = [msg("step.free"), msg(f"step.{t}")]
+        if held > 25:
+            lo = (a["n"] - 1) // PAGE * PAGE + 1
+            steps.append(msg("step.page", lo=lo, hi=min(held, lo + PAGE - 1)))
+        return tuple(steps)
+    if t in ("buy_district", "buy_plot"):
+        return (msg("step.free"), msg(f"step.{t}"), msg("step.side", side=term(f"side.{a['side']}")))
+    if t in ("take_district", "take_plot"):
+        return (msg(f"step.{t}"), msg("step.side", side=term(f"side.{a['side']}")))
+    if t == "place":
+        return (msg("step.place"), msg("step.building", b=_b(a["b"])))
+    if t in ("contract", "bonus"):
+        return (msg(f"step.{t}"), msg("step.owner", owner=_owner_ref(st, a["owner"])))
+    if t == "borrow":
+        return (msg("step.owner", owner=_owner_ref(st, a["owner"])), *_stage(st, a))
+    if t in ("fell_trees", "cut_peat"):
+        return (msg(f"step.{t}"),) if "x" in a else ()
+    if t in ("build", "neutral"):
+        return (msg(f"step.{t}"), *_stage(st, a), msg("step.building", b=_b(a["b"])), _rows_step(a["y"]))
+    if t == "settle":
+        return (msg("step.settle"), msg("step.settlement", s=term(f"settlement.{a['s']}")), _rows_step(a["y"]))
+    if t == "do":
+        if "n" in a and a.get("pick"):
+            return (msg("step.reps", n=a["n"]),) if a["n"] > 1 else (msg("step.pick_goods"),)
+        if "n" in a and a["n"] > 25:
+            lo = (a["n"] - 1) // PAGE * PAGE + 1
+            return (msg("step.page", lo=lo, hi=lo + PAGE - 1),)
+        if "alts" in a:
+            return (msg("step.first_alt", alt=a["alts"][0] + 1),) if len(a["alts"]) > 1 else ()
+        return ()
+    if t == "add":
+        return (msg("step.add"), msg("step.add_good", good=_g(a["good"])))
+    if t == "neutral_prior":
+        return (msg("step.building", b=_b(a["b"])),)
+    return ()
+
+
+def prompt(st: Mapping[str, Any], seat: int) -> Msg:
+    """What ``seat`` is asked now (public: nothing is secret in this game)."""
+    if st["over"]:
+        return msg("host.nothing")
+    if st["s0"] is None:
+        return msg("prompt.chance")
+    if F.decider(st) != seat:
+        return msg("host.nothing")
+    if st["stack"]:
+        top = st["stack"][-1]
+        f = top["f"]
+        if f == "use":
+            return msg("prompt.use", b=_b(top["b"]), part=top["i"] + 1)
+        if f == "pay":
+            req = top["req"][0]
+            if req[0] in ("food", "energy", "points"):
+                return msg("prompt.pay_value", amount=f"{req[1]:g}", kind=term(f"value.{req[0]}"))
+            return msg(f"prompt.pay_{req[0]}", n=req[1])
+        if f == "assign":
+            return msg("prompt.assign", b=_b(top["b"]), seat=seat_ref(top["u"]))
+        if f == "prior":
+            return msg("prompt.prior", b=_b(top["b"]))
+        return msg(f"prompt.{f}")
+    win = st["win"]
+    if win["kind"] == "settle":
+        return msg("prompt.settle_turn")
+    if win["main"]:
+        return msg("prompt.after_main")
+    return msg("prompt.bonus" if win["kind"] == "bonus" else "prompt.main", unit=st["unit"])
+
+
+def building_name(bid: str) -> str:
+    """English name of a building (for docs and tests; text goes through the catalog)."""
+    return BUILDINGS[bid].name

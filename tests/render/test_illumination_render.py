@@ -1,0 +1,110 @@
+"""Render tests for Illumination (spec docs/rules/illumination.md §11): the board at the start,
+mid-game with staged tiles, conflicts, an Exilium waiting and a battle fought, the final board,
+and a private view. Images go to ``tmp_path``."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from bot.text import Texts
+from engines.base import CHANCE
+from engines.illumination import ENGINE as E
+from render.base import WIDTH
+from render.illumination import render_board, render_private
+
+NAMES = ["Alice", "小明"]
+TX = Texts("illumination", NAMES, strict=True)
+
+
+def greedy(st: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    """Placements and exchanges first, sometimes a card or a purchase; never a pass."""
+    acts = list(E.legal_actions(st, seat))
+    for kind in ("exchange", "exile", "place", "discard"):
+        found = [a for a in acts if a["type"] == kind]
+        if found:
+            return rng.choice(found)
+    for kind in ("play", "buy"):
+        found = [a for a in acts if a["type"] == kind]
+        if found and rng.random() < 0.5:
+            return rng.choice(found)
+    return E.timeout_action(st, seat)
+
+
+def run(seed: int, until: Any = None) -> dict[str, Any]:
+    rng = random.Random(seed)
+    st = E.new_game(2, seed, None)
+    while E.to_move(st):
+        if until is not None and until(st):
+            return st
+        seat = min(E.to_move(st))
+        action = E.sample_chance(st, rng) if seat == CHANCE else greedy(st, seat, rng)
+        st, _ = E.apply(st, seat, action)
+    return st
+
+
+def _wanted(s: dict[str, Any]) -> bool:
+    return (s["phase"] == "main" and len(s["staged"]) >= 2 and sum(map(sum, s["markers"].values())) >= 1
+            and any(g["bounded"] is False for g in E.player_view(s, None)["conflicts"]))
+
+
+def mid_game() -> dict[str, Any]:
+    """The first greedy game (by seed) reaching a MAIN with two staged tiles after a battle and
+    with an open conflict on the board."""
+    for seed in range(60):
+        st = run(seed, _wanted)
+        if st["phase"] != "over":
+            return st
+    raise AssertionError("no seed reaches the mid-game position")
+
+
+def _check(img: Image.Image, path: Path) -> None:
+    assert img.width == WIDTH and img.height > 400
+    img.save(path)
+
+
+def test_board_at_start_renders(tmp_path: Path) -> None:
+    st = run(1, lambda s: s["phase"] == "turn_start")
+    view = E.player_view(st, None)
+    assert not view["conflicts"] and view["abbot"] is not None
+    _check(render_board(view, names=NAMES, text=TX), tmp_path / "start.png")
+
+
+def test_mid_game_with_battle_and_staged_tiles_renders_deterministically(tmp_path: Path) -> None:
+    st = mid_game()
+    view = E.player_view(st, None)
+    assert view["staged"] and any(c["down"] for b in view["books"] for c in b["cells"])
+    a = render_board(view, names=NAMES, text=TX, highlight="II-b3")
+    b = render_board(view, names=NAMES, text=TX, highlight="II-b3")
+    assert a.tobytes() == b.tobytes()
+    _check(a, tmp_path / "mid.png")
+
+
+def test_exilium_waiting_renders(tmp_path: Path) -> None:
+    st = mid_game()
+    st["hands"][st["active"]].append("exilium-4")
+    exiles = [a for a in E.legal_actions(st, st["active"]) if a.get("card") == "exilium"]
+    st, _ = E.apply(st, st["active"], exiles[-1])
+    view = E.player_view(st, None)
+    assert st["phase"] == "exile" and view["exile"] is not None
+    _check(render_board(view, names=NAMES, text=TX), tmp_path / "exile.png")
+
+
+def test_final_board_reveals_crusades(tmp_path: Path) -> None:
+    st = run(2)
+    view = E.player_view(st, None)
+    assert view["over"] and all(view["crusade"])
+    _check(render_board(view, names=NAMES, text=TX), tmp_path / "final.png")
+
+
+def test_private_view_with_hand_renders(tmp_path: Path) -> None:
+    st = mid_game()
+    seat = st["active"]
+    st["hands"][seat] = ["motus-1", "exilium-2", "ritus-3", "scriptum-1", "porticus-2"]
+    view = E.player_view(st, seat)
+    _check(render_private(view, names=NAMES, text=TX), tmp_path / "private.png")
+    # without the host's formatter the card names still render
+    _check(render_private(view, names=NAMES), tmp_path / "private_plain.png")
