@@ -48,6 +48,10 @@ from tests.golden.cases import Case, cases, initial_state, play
 GAMES = ("carnival", "canterbury", "heaven", "eguan")
 """The games whose catalogs are translated (issue 13 part 1)."""
 
+PENDING = frozenset({"illumination", "ora"})
+"""Catalogs merged after part 1 whose translations are still to be written: the
+completeness test skips them, and fails once one of them is complete (remove it here)."""
+
 FORMATTER = string.Formatter()
 
 
@@ -56,11 +60,13 @@ def fields(template: str) -> list[str]:
     return sorted(name for _, name, _, _ in FORMATTER.parse(template) if name is not None)
 
 
-def english_keys() -> Iterator[tuple[str, str, str]]:
-    """``(namespace, key, english)`` of every English catalog entry."""
+def english_keys(*, pending: bool = True) -> Iterator[tuple[str, str, str]]:
+    """``(namespace, key, english)`` of every English catalog entry (without the
+    ``PENDING`` namespaces when ``pending`` is false)."""
     for namespace in namespaces():
-        for key, english in catalog(namespace).items():
-            yield namespace, key, english
+        if pending or namespace not in PENDING:
+            for key, english in catalog(namespace).items():
+                yield namespace, key, english
 
 
 # --------------------------------------------------------------------------- the catalogs
@@ -68,10 +74,17 @@ def english_keys() -> Iterator[tuple[str, str, str]]:
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_key_has_a_translation(lang: str) -> None:
-    missing = [f"{ns}: {key}" for ns, key, english in english_keys()
+    missing = [f"{ns}: {key}" for ns, key, english in english_keys(pending=False)
                if english and key not in catalog(ns, lang)]
     assert not missing, f"{len(missing)} keys lack a {lang} translation (run `make i18n`, then translate " \
                         f"{po_path(lang)}): {missing[:20]}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_pending_catalogs_are_really_pending(lang: str) -> None:
+    assert PENDING <= set(namespaces())
+    complete = [ns for ns in PENDING if all(k in catalog(ns, lang) for k, e in catalog(ns).items() if e)]
+    assert not complete, f"{complete} are translated into {lang}: remove them from PENDING"
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
