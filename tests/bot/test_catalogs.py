@@ -45,12 +45,8 @@ from render import registry as renderers
 from tests.engines.test_conformance import messages_in
 from tests.golden.cases import Case, cases, initial_state, play
 
-GAMES = ("carnival", "canterbury", "heaven", "eguan", "illumination")
-"""The games whose catalogs are translated (issue 13 part 1)."""
-
-PENDING = frozenset({"ora"})
-"""Catalogs merged after part 1 whose translations are still to be written: the
-completeness test skips them, and fails once one of them is complete (remove it here)."""
+GAMES = ("carnival", "canterbury", "heaven", "eguan", "illumination", "ora")
+"""The games whose playouts and board texts are checked in every language."""
 
 FORMATTER = string.Formatter()
 
@@ -60,13 +56,11 @@ def fields(template: str) -> list[str]:
     return sorted(name for _, name, _, _ in FORMATTER.parse(template) if name is not None)
 
 
-def english_keys(*, pending: bool = True) -> Iterator[tuple[str, str, str]]:
-    """``(namespace, key, english)`` of every English catalog entry (without the
-    ``PENDING`` namespaces when ``pending`` is false)."""
+def english_keys() -> Iterator[tuple[str, str, str]]:
+    """``(namespace, key, english)`` of every English catalog entry."""
     for namespace in namespaces():
-        if pending or namespace not in PENDING:
-            for key, english in catalog(namespace).items():
-                yield namespace, key, english
+        for key, english in catalog(namespace).items():
+            yield namespace, key, english
 
 
 # --------------------------------------------------------------------------- the catalogs
@@ -74,17 +68,10 @@ def english_keys(*, pending: bool = True) -> Iterator[tuple[str, str, str]]:
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_key_has_a_translation(lang: str) -> None:
-    missing = [f"{ns}: {key}" for ns, key, english in english_keys(pending=False)
+    missing = [f"{ns}: {key}" for ns, key, english in english_keys()
                if english and key not in catalog(ns, lang)]
     assert not missing, f"{len(missing)} keys lack a {lang} translation (run `make i18n`, then translate " \
                         f"{po_path(lang)}): {missing[:20]}"
-
-
-@pytest.mark.parametrize("lang", TRANSLATED)
-def test_pending_catalogs_are_really_pending(lang: str) -> None:
-    assert PENDING <= set(namespaces())
-    complete = [ns for ns in PENDING if all(k in catalog(ns, lang) for k, e in catalog(ns).items() if e)]
-    assert not complete, f"{complete} are translated into {lang}: remove them from PENDING"
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -256,8 +243,13 @@ def messages_of_playout(case: Case, texts: Texts, every: int = 1) -> None:
     texts(outcome.reason)
 
 
+RAW_IDS = pytest.mark.xfail(strict=True, reason="engines/ora passes raw ids as parameters (a 'lay' clergyman, "
+                            "'wood*3', 'cut_peat') where a term or a goods message belongs")
+"""Ora's events still leak ids in every language (English too): an engine fix, then drop this mark."""
+
+
 @pytest.mark.parametrize("lang", TRANSLATED)
-@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("game_id", [pytest.param(g, marks=RAW_IDS) if g == "ora" else g for g in GAMES])
 def test_seeded_playout_formats_in_every_language_without_leaks(game_id: str, lang: str) -> None:
     case = _case(game_id)
     texts = Recording(game_id, case.names, lang)
