@@ -115,7 +115,7 @@ def _wrap(text: str, size: int, width: float, lines: int) -> list[str]:
     return out
 
 
-_TOKEN = re.compile(r"\s*(?:[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef][、。，：；！？）」』]?|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+)")
+_TOKEN = re.compile(r"\s*(?:[（「『]?[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef][、。，：；！？）」』]?|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+)")
 """Wrapping units: a Latin word, or one CJK character (with a following closing mark)."""
 
 
