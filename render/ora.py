@@ -1,10 +1,19 @@
-"""Ora et Labora board image (spec docs/rules/ora.md §11), a first legible version: the
-timeline, the production wheel with each indicator's value, the landscape piles, the building
-display by stage (cost, E/D, terrain, one-line function), then one panel per landscape owner
-(grid with coordinates, cards, buildings, settlements, clergy; goods; settlement supply; score).
+"""Ora et Labora images (spec docs/rules/ora.md §11), phone-first at ``render.base.WIDTH``.
 
-Input: ``engines.ora.view.PublicView``; names and costs from ``engines.ora.data``; the
-one-line functions through the ``text`` formatter (catalog ``effect.<id>``).
+* ``render_board`` — the shared board: the timeline (round or turn, start player, settlement
+  phases, bonus round, work-contract price), the production wheel as a 13-space strip with each
+  space's value and the indicators on it, the landscape piles with their price rows, the live
+  score table, the building display by stage (cost, E/D, terrain, cloister mark, one-line
+  function) and one compact landscape per owner (coordinates, cards, buildings, settlements,
+  clergy, goods).
+* ``render_private`` — one owner's large landscape with names, every good of the variant in a
+  grid (zeros greyed), the settlement cards in supply with their costs and the score breakdown.
+  Nothing is hidden in this game (§7): it is the seat's own "My view".
+
+Input: ``engines.ora.view.PublicView`` / ``PrivateView``; names, costs, wheel values and
+price rows from ``engines.ora.data``; building, good and settlement names and the one-line
+functions through the ``text`` formatter (catalog ``term.*`` and ``effect.<id>``) when given.
+Seats are told apart by colour and letter; a prior is a round token, a lay brother a square.
 """
 
 from __future__ import annotations
@@ -14,167 +23,553 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engines.ora.data import BUILDINGS, GOODS, SETTLEMENTS
-from render.base import INK, LINE, MUTED, PANEL, WHITE, canvas, draw_text, seat_colour, seat_label
-
-WIDTH = 1400
-CELL = 64
-TERRAIN_COLOURS: dict[str, tuple[int, int, int]] = {
-    "water": (120, 170, 215), "coast": (225, 210, 160), "plains": (190, 215, 150),
-    "hillside": (205, 185, 140), "mountain": (150, 140, 135)}
-CARD_COLOURS: dict[str, tuple[int, int, int]] = {"forest": (60, 120, 60), "moor": (120, 90, 60)}
-COST_ABBR = {"wood": "W", "clay": "C", "stone": "S", "straw": "St", "coin": "$"}
+from engines.ora.data import BUILDINGS, GOODS, MODES, PHASES, SETTLEMENTS
+from engines.ora.view import PlayerView, PrivateView, PublicView, SpaceView
+from render.base import (
+    HIGHLIGHT,
+    INK,
+    LINE,
+    MUTED,
+    PANEL,
+    SEAT_LETTERS,
+    WHITE,
+    WIDTH,
+    canvas,
+    draw_text,
+    fit_text,
+    seat_colour,
+    text_width,
+)
 
 TextFn = Callable[[Any], str]
+RGB = tuple[int, int, int]
+
+MARGIN = 16
+TERRAIN_COLOURS: dict[str, RGB] = {
+    "water": (120, 170, 215), "coast": (232, 216, 160), "plains": (196, 222, 156),
+    "hillside": (212, 186, 140), "mountain": (150, 142, 138)}
+FOREST = (46, 110, 52)
+MOOR = (110, 80, 52)
+BUILDING_FILL = (252, 248, 236)
+CLOISTER_FILL = (236, 230, 250)
+SETTLEMENT_FILL = (255, 222, 196)
+NEUTRAL_COLOUR = (120, 120, 128)
+COLUMN_NAMES = {-2: "W −2", -1: "C −1", 5: "H 5", 6: "M 6"}
+"""Column labels of §11: water, coast, hillside and mountain columns carry their letter."""
+COST_ABBR = {"wood": "wood", "clay": "clay", "stone": "stone", "straw": "straw", "coin": "coins"}
+TERRAIN_ABBR = {"water": "water", "coast": "coast", "plains": "plains", "hillside": "hill", "mountain": "mtn"}
+WHEEL_SHORT = {"livestock": "Sheep", "joker": "Joker", "grapes": "Grapes"}
+"""Wheel token labels that must fit one 80 px space (livestock is drawn as sheep, as printed)."""
 
 
-def _effect(text: TextFn | None, bid: str) -> str:
+# --------------------------------------------------------------------------- text
+
+
+def _say(text: TextFn | None, key: str, default: str) -> str:
+    """The catalog's ``term.<key>`` through ``text`` (``host.notation`` passes a value on), or
+    ``default`` without a formatter."""
+    if text is None:
+        return default
+    return text({"msg": "host.notation", "params": {"text": {"term": key}}})
+
+
+def building_name(text: TextFn | None, bid: str) -> str:
+    """A building's name (catalog ``term.building.<id>``)."""
+    return _say(text, f"building.{bid}", BUILDINGS[bid].name)
+
+
+def good_name(text: TextFn | None, good: str) -> str:
+    """A good's name (catalog ``term.good.<id>``)."""
+    return _say(text, f"good.{good}", "Joker" if good == "joker" else GOODS[good].name)
+
+
+def piece_name(text: TextFn | None, piece: str) -> str:
+    """A building's or settlement's name."""
+    if piece in BUILDINGS:
+        return building_name(text, piece)
+    return _say(text, f"settlement.{piece}", SETTLEMENTS[piece].name)
+
+
+def effect_line(text: TextFn | None, bid: str) -> str:
+    """The one-line function of a building (catalog ``effect.<id>``; the handler without one)."""
     if text is None:
         return BUILDINGS[bid].handler
     return text({"msg": f"effect.{bid}", "params": {}})
 
 
-def _cost(bid: str) -> str:
-    cost = BUILDINGS[bid].cost
-    return " ".join(f"{n}{COST_ABBR.get(g, g)}" for g, n in cost.items()) or "–"
+def _owner_title(owner: PlayerView, names: Sequence[str]) -> str:
+    if owner["neutral"]:
+        return "Neutral player"
+    seat = owner["seat"]
+    return names[seat] if seat < len(names) and names[seat] else f"Seat {SEAT_LETTERS[seat]}"
 
 
-def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str]) -> int:
-    unit = view["unit"]
-    total = view["regular_units"]
-    kind = "Turn" if view["unit_kind"] == "turn" else "Round"
-    when = f"{kind} {unit}" + (" · bonus round" if view["bonus_round"] else (f"/{total}" if total else ""))
-    title = f"Ora et Labora · {view['variant'].title()} · {view['mode']} · {when}"
-    draw_text(draw, (16, 10), title, size=30, bold=True)
-    parts = []
-    if view["start_player"] is not None:
-        parts.append(f"start: {seat_label(view['start_player'], names)}")
-    if view["next_phase"]:
-        parts.append(f"phase {view['next_phase']['letter']} at the start of {kind.lower()} "
-                     f"{view['next_phase']['unit']}")
-    parts.append(f"work contract {view['contract_price']} coin(s)")
-    if view["last_turn"]:
-        parts.append("LAST TURN")
-    if view["over"]:
-        parts.append("game over")
-    draw_text(draw, (16, 50), " · ".join(parts), size=20, fill=MUTED, max_width=WIDTH - 32)
-    return 84
+def _wrap(line: str, size: int, width: float, lines: int) -> list[str]:
+    """``line`` broken at spaces into at most ``lines`` lines of ``width`` px (the last one
+    shortened with '…')."""
+    words = line.split()
+    out: list[str] = []
+    cur = ""
+    for w in words:
+        trial = f"{cur} {w}".strip()
+        if text_width(trial, size) <= width or not cur:
+            cur = trial
+        else:
+            out.append(cur)
+            cur = w
+    if cur:
+        out.append(cur)
+    if len(out) > lines:
+        out = out[:lines - 1] + [" ".join(out[lines - 1:])]
+    return [fit_text(s, size, width) for s in out]
 
 
-def _wheel(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
-    x = 16
-    draw_text(draw, (x, y), f"Wheel ({view['wheel_side']})", size=20, bold=True)
-    x += 150
-    for entry in view["wheel"]:
-        name = "Joker" if entry["good"] == "joker" else GOODS[entry["good"]].name
-        draw.rounded_rectangle((x, y - 2, x + 118, y + 48), 8, fill=PANEL, outline=LINE)
-        draw_text(draw, (x + 59, y + 2), name, size=17, anchor="ma")
-        draw_text(draw, (x + 59, y + 22), f"{entry['value']}  (age {entry['age']})", size=18, bold=True, anchor="ma")
-        x += 126
-    for entry in view["entering"]:
-        draw_text(draw, (x, y + 12), f"{entry['good']} enters {entry['unit']}", size=16, fill=MUTED)
-        x += 150
-    piles = view["piles"]
-    text = (f"Districts: next {piles['district']['price'] or '–'} ({piles['district']['left']} left)   "
-            f"Plots: next {piles['plot']['price'] or '–'} ({piles['plot']['left']} left)")
-    draw_text(draw, (16, y + 58), text, size=19)
-    return y + 92
+# --------------------------------------------------------------------------- tokens
 
 
-def _display(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int, text: TextFn | None) -> int:
-    draw_text(draw, (16, y), f"Display ({len(view['display'])})", size=22, bold=True)
-    y += 32
-    col_w = (WIDTH - 32) // 2
-    for i, bid in enumerate(view["display"]):
-        b = BUILDINGS[bid]
-        cx = 16 + (i % 2) * col_w
-        cy = y + (i // 2) * 46
-        mark = " (cloister)" if b.cloister else ""
-        head = f"{bid} {b.name}{mark} [{b.stage}]  {_cost(bid)}  E{b.economic}/D{b.dwelling}  {'/'.join(b.terrain)}"
-        draw_text(draw, (cx, cy), head, size=17, bold=True, max_width=col_w - 12)
-        draw_text(draw, (cx + 12, cy + 21), _effect(text, bid), size=15, fill=MUTED, max_width=col_w - 24)
-    return y + ((len(view["display"]) + 1) // 2) * 46 + 8
+def badge(draw: ImageDraw.ImageDraw, xy: tuple[float, float], seat: int | None, size: int = 26) -> None:
+    """A seat badge: the seat's colour with its letter (neutral: grey ``N``); ``xy`` = top left."""
+    x, y = xy
+    colour = NEUTRAL_COLOUR if seat is None else seat_colour(seat)
+    letter = "N" if seat is None else SEAT_LETTERS[seat % len(SEAT_LETTERS)]
+    draw.rounded_rectangle((x, y, x + size, y + size), 6, fill=colour, outline=INK)
+    draw_text(draw, (x + size / 2, y + size / 2), letter, size=int(size * 0.62), fill=WHITE, bold=True,
+              anchor="mm")
 
 
-def _grid_size(owner: dict[str, Any]) -> tuple[int, int, int, int]:
+def clergy_token(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, kind: str, neutral: bool,
+                 r: int) -> None:
+    """A clergyman: prior round, lay brother square; the seat's colour and letter."""
+    colour = NEUTRAL_COLOUR if neutral else seat_colour(seat)
+    box = (cx - r, cy - r, cx + r, cy + r)
+    if kind == "prior":
+        draw.ellipse(box, fill=colour, outline=INK, width=2)
+    else:
+        draw.rectangle(box, fill=colour, outline=INK, width=2)
+    draw_text(draw, (cx, cy), "N" if neutral else SEAT_LETTERS[seat % len(SEAT_LETTERS)], size=int(r * 1.2),
+              fill=WHITE, bold=True, anchor="mm")
+
+
+def _tree(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    for dx in (0.3, 0.7):
+        cx = x0 + w * dx
+        draw.polygon([(cx, y0 + h * 0.12), (cx - w * 0.2, y0 + h * 0.7), (cx + w * 0.2, y0 + h * 0.7)], fill=FOREST)
+        draw.rectangle((cx - w * 0.03, y0 + h * 0.7, cx + w * 0.03, y0 + h * 0.85), fill=MOOR)
+
+
+def _moor(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+    x0, y0, x1, y1 = box
+    draw.rectangle((x0 + 4, y0 + 4, x1 - 4, y1 - 4), fill=MOOR)
+    step = max(6, int((x1 - x0) / 6))
+    for i in range(int(x0) + 4, int(x1) - 4, step):
+        draw.line((i, y1 - 6, i + step / 2, y0 + 6), fill=(150, 118, 80), width=2)
+
+
+# --------------------------------------------------------------------------- landscape grid
+
+
+def _extent(owner: PlayerView) -> tuple[int, int, int, int]:
     xs = [s["x"] for s in owner["spaces"]]
     ys = [s["y"] for s in owner["spaces"]] + [s["y"] + 1 for s in owner["spaces"] if s["terrain"] == "mountain"]
     return min(xs), max(xs), min(ys), max(ys)
 
 
-def _panel_height(owner: dict[str, Any]) -> int:
-    _, _, y0, y1 = _grid_size(owner)
-    return 60 + (y1 - y0 + 1) * CELL + 30 + 96
+def grid_size(owner: PlayerView, cell: int) -> tuple[int, int]:
+    """Pixel size of an owner's landscape grid with its coordinate labels."""
+    x0, x1, y0, y1 = _extent(owner)
+    return 34 + (x1 - x0 + 1) * cell, 22 + (y1 - y0 + 1) * cell
 
 
-def _panel(draw: ImageDraw.ImageDraw, owner: dict[str, Any], x: int, y: int, w: int, names: Sequence[str]) -> None:
-    h = _panel_height(owner)
-    draw.rounded_rectangle((x, y, x + w, y + h), 10, fill=WHITE, outline=LINE)
-    seat = owner["seat"]
-    title = "Neutral player" if owner["neutral"] else seat_label(seat, names)
-    colour = MUTED if owner["neutral"] else seat_colour(seat)
-    draw.rectangle((x + 1, y + 1, x + 12, y + h - 1), fill=colour)
-    sc = owner["score"]
-    home = owner["home"]
-    info = (f"home: prior {home['prior']}, lay {home['lay']}/{owner['clergy_total']['lay']}")
-    if not owner["neutral"]:
-        info += f" · score {sc['total']} (goods {sc['goods']}, econ {sc['economic']}, settl {sc['settlements']})"
-    draw_text(draw, (x + 22, y + 8), title, size=22, bold=True, max_width=w * 0.35)
-    draw_text(draw, (x + w - 10, y + 12), info, size=17, fill=MUTED, anchor="ra", max_width=w * 0.62)
-    gx0, gx1, gy0, gy1 = _grid_size(owner)
-    ox, oy = x + 46, y + 62
-    for col in range(gx0, gx1 + 1):
-        draw_text(draw, (ox + (col - gx0) * CELL + CELL // 2, oy - 4), str(col), size=14, fill=MUTED, anchor="md")
-    for row in range(gy0, gy1 + 1):
-        draw_text(draw, (ox - 8, oy + (row - gy0) * CELL + CELL // 2), str(row), size=14, fill=MUTED, anchor="rm")
+def draw_landscape(draw: ImageDraw.ImageDraw, owner: PlayerView, ox: int, oy: int, cell: int,
+                   text: TextFn | None, *, detail: bool) -> None:
+    """An owner's landscape (§2.4) with x labels on top (W/C/H/M columns lettered) and y labels
+    on the left; ``detail`` adds names and E/D to pieces (the large private image)."""
+    x0, x1, y0, y1 = _extent(owner)
+    gx, gy = ox + 34, oy + 22
+    for col in range(x0, x1 + 1):
+        label = COLUMN_NAMES.get(col, str(col)) if cell >= 60 else str(col)
+        draw_text(draw, (gx + (col - x0) * cell + cell / 2, oy + 18), label, size=14 if cell < 60 else 16,
+                  fill=MUTED, anchor="ms", bold=True)
+    for row in range(y0, y1 + 1):
+        draw_text(draw, (ox + 28, gy + (row - y0) * cell + cell / 2), str(row), size=14 if cell < 60 else 16,
+                  fill=MUTED, anchor="rm", bold=True)
+    neutral = owner["seat"] if owner["neutral"] else None
     for s in owner["spaces"]:
-        cx = ox + (s["x"] - gx0) * CELL
-        cy = oy + (s["y"] - gy0) * CELL
-        tall = CELL * (2 if s["terrain"] == "mountain" else 1)
-        draw.rectangle((cx, cy, cx + CELL - 2, cy + tall - 2), fill=TERRAIN_COLOURS[s["terrain"]], outline=LINE)
-        if s["card"]:
-            draw.ellipse((cx + 14, cy + 14, cx + CELL - 16, cy + CELL - 16), fill=CARD_COLOURS[s["card"]])
-        piece = s["piece"]
-        if piece:
-            name = BUILDINGS[piece].name if piece in BUILDINGS else SETTLEMENTS[piece].name
-            fill = (250, 245, 230) if piece in BUILDINGS else (255, 225, 200)
-            draw.rectangle((cx + 3, cy + 3, cx + CELL - 5, cy + CELL - 5), fill=fill, outline=INK)
-            draw_text(draw, (cx + CELL // 2 - 1, cy + 6), piece, size=15, bold=True, anchor="ma")
-            draw_text(draw, (cx + CELL // 2 - 1, cy + 24), name, size=10, anchor="ma", max_width=CELL - 8)
-        for i, c in enumerate(s["clergy"]):
-            r = 8 if c["kind"] == "prior" else 6
-            px, py = cx + 10 + i * 16, cy + CELL - 14
-            draw.ellipse((px - r, py - r, px + r, py + r), fill=seat_colour(c["seat"]), outline=INK)
-    gy = oy + (gy1 - gy0 + 1) * CELL + 8
-    if not owner["neutral"]:
-        goods = [f"{GOODS[g].name} {n}" for g, n in owner["goods"].items() if n]
-        line, lines = "", []
-        for item in goods:
-            if len(line) + len(item) > 70:
-                lines.append(line)
-                line = ""
-            line += ("  · " if line else "") + item
-        lines.append(line or "no goods")
-        for i, ln in enumerate(lines[:3]):
-            draw_text(draw, (x + 22, gy + i * 22), ln, size=17, max_width=w - 32)
-        supply = ", ".join(SETTLEMENTS[s].name for s in owner["supply"])
-        draw_text(draw, (x + 22, gy + 70), f"Settlements: {supply or '–'}", size=16, fill=MUTED, max_width=w - 32)
+        _space(draw, s, gx + (s["x"] - x0) * cell, gy + (s["y"] - y0) * cell, cell, text, detail, neutral)
 
 
-def render_board(view: dict[str, Any], *, names: Sequence[str], text: TextFn | None = None,
+def _space(draw: ImageDraw.ImageDraw, s: SpaceView, cx: int, cy: int, cell: int, text: TextFn | None,
+           detail: bool, neutral: int | None) -> None:
+    tall = cell * (2 if s["terrain"] == "mountain" else 1)
+    box = (cx, cy, cx + cell - 2, cy + tall - 2)
+    draw.rectangle(box, fill=TERRAIN_COLOURS[s["terrain"]], outline=LINE)
+    if s["terrain"] == "mountain":
+        draw.polygon([(cx + cell * 0.15, cy + tall * 0.62), (cx + cell / 2, cy + tall * 0.3),
+                      (cx + cell * 0.85, cy + tall * 0.62)], fill=(120, 112, 108))
+    if s["terrain"] == "water":
+        for k in (0.35, 0.6):
+            draw.arc((cx + 6, cy + cell * k - 6, cx + cell - 8, cy + cell * k + 6), 200, 340, fill=WHITE, width=2)
+    if s["card"] == "forest":
+        _tree(draw, (cx + 4, cy + 4, cx + cell - 6, cy + cell - 6))
+    elif s["card"] == "moor":
+        _moor(draw, (cx + 4, cy + cell * 0.3, cx + cell - 6, cy + cell - 6))
+    piece = s["piece"]
+    if piece:
+        info = BUILDINGS.get(piece)
+        fill = SETTLEMENT_FILL if info is None else (CLOISTER_FILL if info.cloister else BUILDING_FILL)
+        pb = (cx + 3, cy + 3, cx + cell - 5, cy + tall - 5)
+        draw.rectangle(pb, fill=fill, outline=INK, width=2 if info is None else 1)
+        id_size = 15 if cell < 60 else 18
+        draw_text(draw, (cx + cell / 2, cy + 5), piece, size=id_size, bold=True, anchor="ma")
+        name = piece_name(text, piece)
+        if detail:
+            lines = _wrap(name, 13, cell - 12, 2)
+            for i, ln in enumerate(lines):
+                draw_text(draw, (cx + cell / 2, cy + 27 + i * 16), ln, size=13, anchor="ma")
+            e, d = (info.economic, info.dwelling) if info else (SETTLEMENTS[piece].economic,
+                                                                 SETTLEMENTS[piece].dwelling)
+            draw_text(draw, (cx + cell - 8, cy + tall - 8), f"E{e} D{d}", size=12, fill=MUTED, anchor="rd")
+        else:
+            draw_text(draw, (cx + cell / 2, cy + 24), name, size=11 if cell >= 50 else 10, anchor="ma", max_width=cell - 8)
+    r = max(6, cell // 9)
+    for i, c in enumerate(s["clergy"]):
+        clergy_token(draw, cx + r + 5 + i * (2 * r + 3), cy + tall - r - 6, c["seat"], c["kind"],
+                     c["seat"] == neutral, r)
+
+
+# --------------------------------------------------------------------------- goods
+
+
+def goods_grid(draw: ImageDraw.ImageDraw, goods: dict[str, int], x: int, y: int, width: int, cols: int,
+               text: TextFn | None, *, zeros: bool, size: int = 16) -> int:
+    """Goods as a grid of "name count" cells, ``cols`` per row, in the data file's order; with
+    ``zeros`` every good is listed (a zero greyed). Returns the height used."""
+    items = [(g, n) for g, n in goods.items() if zeros or n]
+    if not items:
+        draw_text(draw, (x, y), "no goods", size=size, fill=MUTED)
+        return size + 8
+    col_w = width // cols
+    row_h = size + 9
+    for i, (g, n) in enumerate(items):
+        cx, cy = x + (i % cols) * col_w, y + (i // cols) * row_h
+        colour = INK if n else MUTED
+        draw.rounded_rectangle((cx, cy, cx + col_w - 6, cy + row_h - 3), 4, fill=PANEL if n else WHITE, outline=LINE)
+        mid = cy + (row_h - 3) / 2
+        draw_text(draw, (cx + 6, mid), good_name(text, g), size=size, fill=colour, max_width=col_w - 48, anchor="lm")
+        draw_text(draw, (cx + col_w - 12, mid), str(n), size=size, fill=colour, bold=bool(n), anchor="rm")
+    return ((len(items) + cols - 1) // cols) * row_h
+
+
+def _home_text(owner: PlayerView) -> str:
+    home, total = owner["home"], owner["clergy_total"]
+    return f"home: prior {home['prior']}/1, lay brothers {home['lay']}/{total['lay']}"
+
+
+# --------------------------------------------------------------------------- board parts
+
+
+def _title(view: PublicView) -> str:
+    family = {"standard": "standard", "two_player": "two-player", "two_player_long": "two-player long",
+              "solo": "solo", "short": "short"}.get(view["family"], view["family"])
+    return f"Ora et Labora · {view['variant'].title()} · {family}, {view['players']}p"
+
+
+def _timeline(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[str]) -> int:
+    kind = "Turn" if view["unit_kind"] == "turn" else "Round"
+    unit = view["unit"]
+    regular = view["regular_units"]
+    mode = MODES[view["mode"]]
+    when = f"{kind} {unit}" + (f" of {regular}" if regular else "")
+    if view["bonus_round"]:
+        when = f"{kind} {unit}: bonus round"
+    if view["over"]:
+        when = "Game over"
+    draw_text(draw, (MARGIN, y), when, size=24, bold=True)
+    right = WIDTH - MARGIN
+    parts: list[str] = [f"contract {view['contract_price']} coin" + ("s" if view["contract_price"] > 1 else "")]
+    if view["next_phase"]:
+        parts.insert(0, f"phase {view['next_phase']['letter']} at {kind.lower()} {view['next_phase']['unit']}")
+    elif not view["over"] and mode.bonus:
+        parts.insert(0, "phase E after the bonus round")
+    if view["last_turn"]:
+        parts.insert(0, "LAST TURN")
+    info = " · ".join(parts)
+    draw_text(draw, (right, y + 4), info, size=18, anchor="ra", max_width=WIDTH - 420)
+    start = view["start_player"]
+    if start is not None and not view["over"]:
+        label = "turn" if view["unit_kind"] == "turn" else "start"
+        sx = MARGIN + text_width(when, 24, True) + 20
+        draw_text(draw, (sx, y + 4), label, size=18, fill=MUTED)
+        sx += text_width(label, 18) + 8
+        badge(draw, (sx, y + 2), start, 24)
+        draw_text(draw, (sx + 30, y + 4), names[start] if start < len(names) else "", size=18,
+                  max_width=160)
+    # the bar: one tick per unit, phases after their units, bonus round shaded
+    y += 44
+    last = (regular + (1 if mode.bonus else 0)) if regular else max(30, unit + 3)
+    x0, x1 = MARGIN + 6, WIDTH - MARGIN - 6
+    step = (x1 - x0) / last
+    draw.rounded_rectangle((x0, y, x1, y + 18), 6, fill=PANEL, outline=LINE)
+    if unit:
+        draw.rounded_rectangle((x0, y, x0 + step * min(unit, last), y + 18), 6, fill=(190, 200, 225))
+    if mode.bonus and regular:
+        draw.rectangle((x0 + step * regular, y + 1, x1 - 1, y + 17), fill=(235, 215, 150))
+    for u in range(5, last + 1, 5):
+        draw_text(draw, (x0 + step * (u - 0.5), y + 9), str(u), size=12, fill=INK, anchor="mm")
+    for i, after in enumerate(mode.phases):
+        px = x0 + step * after
+        done = i < view["phases_done"]
+        draw.line((px, y - 4, px, y + 22), fill=INK if not done else MUTED, width=3)
+        draw_text(draw, (px, y + 22), PHASES[i], size=15, bold=True, anchor="ma", fill=INK if not done else MUTED)
+    if regular:
+        draw_text(draw, (x1, y + 22), "E", size=15, bold=True, anchor="ra")
+    if unit:
+        ux = x0 + step * (min(unit, last) - 0.5)
+        draw.polygon([(ux - 7, y - 9), (ux + 7, y - 9), (ux, y - 1)], fill=INK)
+    return y + 44
+
+
+def _wheel(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
+    values = MODES[view["mode"]].wheel
+    draw_text(draw, (MARGIN, y), f"Production wheel ({view['wheel_side']} side)", size=20, bold=True)
+    entering = [f"{good_name(text, e['good'])} enters at {view['unit_kind']} {e['unit']}" for e in view["entering"]]
+    if entering:
+        draw_text(draw, (WIDTH - MARGIN, y + 2), " · ".join(entering), size=17, fill=MUTED, anchor="ra")
+    y += 30
+    by_age: dict[int, list[dict[str, Any]]] = {}
+    for entry in view["wheel"]:
+        by_age.setdefault(entry["age"], []).append(dict(entry))
+    stack = max((len(v) for v in by_age.values()), default=1)
+    slot = (WIDTH - 2 * MARGIN) / 13
+    height = 34 + stack * 26 + 6
+    for age in range(13):
+        sx = MARGIN + age * slot
+        draw.rectangle((sx, y, sx + slot - 3, y + height), fill=PANEL, outline=LINE)
+        draw_text(draw, (sx + slot / 2, y + 3), str(values[age]), size=22, bold=True, anchor="ma")
+        draw_text(draw, (sx + 4, y + 3), str(age), size=11, fill=MUTED)
+        for i, token in enumerate(by_age.get(age, [])):
+            g = token["good"]
+            ty = y + 34 + i * 26
+            fill = (255, 236, 160) if g == "joker" else WHITE
+            draw.rounded_rectangle((sx + 4, ty, sx + slot - 7, ty + 22), 8, fill=fill, outline=INK)
+            label = WHEEL_SHORT.get(g, good_name(text, g))
+            draw_text(draw, (sx + slot / 2 - 1, ty + 11), label, size=14, anchor="mm", max_width=slot - 14)
+    return y + height + 10
+
+
+def _piles(draw: ImageDraw.ImageDraw, view: PublicView, y: int) -> int:
+    mode = MODES[view["mode"]]
+    x = MARGIN
+    for pile, prices, label in (("district", mode.districts, "Districts"), ("plot", mode.plots, "Plots")):
+        left = view["piles"][pile]["left"]
+        taken = len(prices) - left
+        draw_text(draw, (x, y + 2), label, size=19, bold=True)
+        px = x + 92
+        for i, p in enumerate(prices):
+            box = (px, y, px + 26, y + 26)
+            if i < taken:
+                draw.rectangle(box, fill=WHITE, outline=LINE)
+                draw_text(draw, (px + 13, y + 13), str(p), size=15, fill=MUTED, anchor="mm")
+                draw.line((px + 3, y + 23, px + 23, y + 3), fill=MUTED, width=2)
+            else:
+                nxt = i == taken
+                draw.rectangle(box, fill=HIGHLIGHT if nxt else PANEL, outline=INK if nxt else LINE,
+                               width=2 if nxt else 1)
+                draw_text(draw, (px + 13, y + 13), str(p), size=16, bold=nxt, anchor="mm")
+            px += 29
+        x += (WIDTH - 2 * MARGIN) // 2
+    return y + 38
+
+
+def _scores(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[str]) -> int:
+    seats = [o for o in view["owners"] if not o["neutral"]]
+    draw_text(draw, (MARGIN, y), "Score", size=20, bold=True)
+    draw_text(draw, (WIDTH - MARGIN, y + 3), "total = goods + economic + settlements", size=15, fill=MUTED,
+              anchor="ra")
+    y += 28
+    for o in seats:
+        sc = o["score"]
+        badge(draw, (MARGIN, y), o["seat"], 24)
+        draw_text(draw, (MARGIN + 32, y + 2), _owner_title(o, names), size=18, max_width=260)
+        draw_text(draw, (MARGIN + 360, y), str(sc["total"]), size=22, bold=True, anchor="ra")
+        draw_text(draw, (MARGIN + 376, y + 3), f"= {sc['goods']} + {sc['economic']} + {sc['settlements']}",
+                  size=17)
+        draw_text(draw, (MARGIN + 560, y + 3), f"{_home_text(o)} · coins {o['goods'].get('coin', 0)}", size=16,
+                  fill=MUTED, max_width=WIDTH - MARGIN - 560)
+        y += 30
+    return y + 6
+
+
+def _cost_text(bid: str) -> str:
+    cost = BUILDINGS[bid].cost
+    return ", ".join(f"{n} {COST_ABBR.get(g, g)}" for g, n in cost.items()) or "free"
+
+
+def display_height(view: PublicView) -> int:
+    """Height of the display section (stage headers plus two columns of entries)."""
+    groups = _stages(view["display"])
+    return 34 + sum(30 + ((len(ids) + 1) // 2) * ENTRY_H for _, ids in groups) if groups else 64
+
+
+ENTRY_H = 78
+
+
+def _stages(display: list[str]) -> list[tuple[str, list[str]]]:
+    out: list[tuple[str, list[str]]] = []
+    for bid in display:
+        stage = BUILDINGS[bid].stage
+        if not out or out[-1][0] != stage:
+            out.append((stage, []))
+        out[-1][1].append(bid)
+    return out
+
+
+def _display(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
+    draw_text(draw, (MARGIN, y), f"Building display ({len(view['display'])})", size=20, bold=True)
+    draw_text(draw, (WIDTH - MARGIN, y + 3), "✚ cloister building · E economic / D dwelling value", size=15,
+              fill=MUTED, anchor="ra")
+    y += 34
+    if not view["display"]:
+        draw_text(draw, (MARGIN, y), "empty", size=17, fill=MUTED)
+        return y + 30
+    col_w = (WIDTH - 2 * MARGIN) // 2
+    for stage, ids in _stages(view["display"]):
+        draw_text(draw, (MARGIN, y), "Start buildings" if stage == "start" else f"Stage {stage}", size=17,
+                  bold=True, fill=MUTED)
+        y += 26
+        for i, bid in enumerate(ids):
+            b = BUILDINGS[bid]
+            cx = MARGIN + (i % 2) * col_w
+            cy = y + (i // 2) * ENTRY_H
+            draw.rounded_rectangle((cx, cy, cx + col_w - 8, cy + ENTRY_H - 6), 6,
+                                   fill=CLOISTER_FILL if b.cloister else WHITE, outline=LINE)
+            head = f"{bid} {building_name(text, bid)}" + (" ✚" if b.cloister else "")
+            meta = f"E{b.economic} D{b.dwelling}"
+            draw_text(draw, (cx + col_w - 16, cy + 5), meta, size=15, bold=True, anchor="ra")
+            draw_text(draw, (cx + 8, cy + 4), head, size=17, bold=True, max_width=col_w - 90)
+            terrain = "/".join(TERRAIN_ABBR[t] for t in b.terrain)
+            draw_text(draw, (cx + 8, cy + 28), f"cost {_cost_text(bid)} · on {terrain}", size=15, fill=MUTED,
+                      max_width=col_w - 24)
+            draw_text(draw, (cx + 8, cy + 49), effect_line(text, bid), size=15, fill=INK, max_width=col_w - 24)
+        y += ((len(ids) + 1) // 2) * ENTRY_H + 4
+    return y
+
+
+COMPACT_W = (WIDTH - 2 * MARGIN - 10) // 2
+"""Width of one compact landscape panel (two per row)."""
+
+
+def compact_cell(owner: PlayerView) -> int:
+    """Cell size of an owner's compact landscape: as large as the panel allows, 40–62 px."""
+    x0, x1, _, _ = _extent(owner)
+    return max(40, min(62, (COMPACT_W - 50) // (x1 - x0 + 1)))
+
+
+def _compact_height(owner: PlayerView) -> int:
+    _, gh = grid_size(owner, compact_cell(owner))
+    goods_rows = (sum(1 for n in owner["goods"].values() if n) + 3) // 4
+    return 40 + gh + 8 + (max(1, goods_rows) * 25 if not owner["neutral"] else 0) + 34
+
+
+def _compact(draw: ImageDraw.ImageDraw, owner: PlayerView, x: int, y: int, w: int, h: int,
+             names: Sequence[str], text: TextFn | None) -> None:
+    draw.rounded_rectangle((x, y, x + w, y + h), 10, fill=WHITE, outline=LINE)
+    neutral = owner["neutral"]
+    badge(draw, (x + 8, y + 8), None if neutral else owner["seat"], 26)
+    draw_text(draw, (x + 42, y + 9), _owner_title(owner, names), size=20, bold=True, max_width=w * 0.5)
+    if not neutral:
+        draw_text(draw, (x + w - 10, y + 10), f"{owner['score']['total']} pts", size=20, bold=True, anchor="ra")
+    cell = compact_cell(owner)
+    gw, gh = grid_size(owner, cell)
+    draw_landscape(draw, owner, x + max(6, (w - gw) // 2), y + 40, cell, text, detail=False)
+    cy = y + 40 + gh + 8
+    if not neutral:
+        cy += goods_grid(draw, owner["goods"], x + 10, cy, w - 16, 4, text, zeros=False, size=15)
+    supply = " ".join(owner["supply"]) or "–"
+    draw_text(draw, (x + 10, cy + 4), f"{_home_text(owner)} · supply {supply}", size=14, fill=MUTED,
+              max_width=w - 20)
+
+
+def render_board(view: PublicView, *, names: Sequence[str], text: TextFn | None = None,
                  highlight: str | None = None) -> Image.Image:
-    """The public board (``PublicView``): shared part on top, then the owners two per row."""
+    """The shared board (``PublicView``; §11 items 1–5), ``WIDTH`` px wide: timeline, wheel,
+    piles, scores, display by stage, then every owner's compact landscape two per row.
+    ``highlight`` is accepted for the protocol and unused."""
     owners = view["owners"]
-    col_w = (WIDTH - 36) // 2
     rows = [owners[i:i + 2] for i in range(0, len(owners), 2)]
-    display_h = 40 + ((len(view["display"]) + 1) // 2) * 46 + 8
-    owners_h = sum(max(_panel_height(o) for o in row) + 12 for row in rows)
-    img, draw = canvas(84 + 92 + display_h + owners_h + 20, WIDTH)
-    y = _header(draw, view, names)
-    y = _wheel(draw, view, y)
-    y = _display(draw, view, y, text)
-    for row in rows:
+    row_h = [max(_compact_height(o) for o in row) for row in rows]
+    stack = max((sum(1 for e in view["wheel"] if e["age"] == a) for a in range(13)), default=1)
+    seats = sum(1 for o in owners if not o["neutral"])
+    height = (44 + 88 + 30 + 40 + stack * 26 + 10 + 38 + 34 + seats * 30 + 6 + display_height(view) + 12
+              + sum(h + 12 for h in row_h) + 8)
+    img, draw = canvas(height)
+    draw_text(draw, (MARGIN, 8), _title(view), size=28, bold=True)
+    y = _timeline(draw, view, 48, names)
+    y = _wheel(draw, view, y, text)
+    y = _piles(draw, view, y)
+    y = _scores(draw, view, y, names)
+    y = _display(draw, view, y, text) + 8
+    col_w = COMPACT_W
+    for row, h in zip(rows, row_h, strict=True):
         for i, owner in enumerate(row):
-            _panel(draw, owner, 12 + i * (col_w + 12), y, col_w, names)
-        y += max(_panel_height(o) for o in row) + 12
+            _compact(draw, owner, MARGIN + i * (col_w + 10), y, col_w, h, names, text)
+        y += h + 12
     return img
+
+
+# --------------------------------------------------------------------------- private
+
+
+def _owner_of(view: PublicView, seat: int) -> PlayerView:
+    return next(o for o in view["owners"] if o["seat"] == seat)
+
+
+def render_owner(view: PublicView, seat: int, *, names: Sequence[str], text: TextFn | None = None) -> Image.Image:
+    """One owner's large image (§11 item 5): landscape with names and E/D, the goods grid with
+    every good of the variant, settlement supply with costs, clergy at home, score breakdown."""
+    owner = _owner_of(view, seat)
+    x0, x1, _, _ = _extent(owner)
+    cell = max(64, min(110, (WIDTH - 2 * MARGIN - 40) // (x1 - x0 + 1)))
+    gw, gh = grid_size(owner, cell)
+    neutral = owner["neutral"]
+    goods_h = ((len(owner["goods"]) + 4) // 5) * 27 + 8 if not neutral else 0
+    supply_h = 30 + len(owner["supply"]) * 24 if not neutral else 0
+    height = 110 + gh + 20 + (34 + goods_h if not neutral else 0) + supply_h + 20
+    img, draw = canvas(height)
+    badge(draw, (MARGIN, 12), None if neutral else seat, 34)
+    draw_text(draw, (MARGIN + 44, 12), _owner_title(owner, names), size=28, bold=True, max_width=520)
+    if not neutral:
+        sc = owner["score"]
+        draw_text(draw, (WIDTH - MARGIN, 12), f"{sc['total']} points", size=28, bold=True, anchor="ra")
+        draw_text(draw, (WIDTH - MARGIN, 50), f"goods {sc['goods']} + economic {sc['economic']} + "
+                  f"settlements {sc['settlements']}", size=18, anchor="ra")
+    kind = "turn" if view["unit_kind"] == "turn" else "round"
+    draw_text(draw, (MARGIN, 56), f"{_home_text(owner)} · {kind} {view['unit']}", size=18, fill=MUTED)
+    draw_text(draw, (MARGIN, 80), "prior ● / lay brother ■ in the owner's colour and letter", size=14, fill=MUTED)
+    y = 108
+    draw_landscape(draw, owner, max(MARGIN, (WIDTH - gw) // 2), y, cell, text, detail=True)
+    y += gh + 20
+    if not neutral:
+        draw_text(draw, (MARGIN, y), "Goods", size=20, bold=True)
+        y += 30
+        y += goods_grid(draw, owner["goods"], MARGIN, y, WIDTH - 2 * MARGIN, 5, text, zeros=True, size=16) + 8
+        draw_text(draw, (MARGIN, y), "Settlements in supply (food / energy · E / D · terrain)", size=20, bold=True)
+        y += 30
+        for s in owner["supply"]:
+            card = SETTLEMENTS[s]
+            terrain = "/".join(TERRAIN_ABBR[t] for t in card.terrain)
+            draw_text(draw, (MARGIN, y), f"{s} {piece_name(text, s)}: food {card.food}, energy {card.energy} · "
+                      f"E{card.economic} D{card.dwelling} · {terrain}", size=17)
+            y += 24
+    return img
+
+
+def render_private(view: PrivateView, *, names: Sequence[str], text: TextFn | None = None) -> Image.Image:
+    """The seat's own image (``PrivateView``): ``render_owner`` of ``view["seat"]``."""
+    return render_owner(view, view["seat"], names=names, text=text)
+
+
+__all__ = ["building_name", "draw_landscape", "effect_line", "good_name", "goods_grid", "render_board",
+           "render_owner", "render_private"]

@@ -1,0 +1,487 @@
+"""Replay a philihp/kennerspiel game record through our engine (issue 12 point 4).
+
+``python -m engines.ora.importer FILE [--as-recorded]`` prints each seat's final score
+breakdown (§8), or the first command it cannot follow and why.
+
+The record is kennerspiel's command list, one command per line (``#`` starts a comment):
+
+* ``CONFIG <players> <france|ireland> <long|short>`` and ``START <seed> <colours…>``. The
+  colours (``R G B W``) are the seats in order: seat 0 is the first colour and starts round 1
+  (kennerspiel seats players by its own seeded shuffle, which is not reproduced: write the
+  colours in player order). Modes: 1 player → ``solo``; 2 players ``long`` → two_player_long,
+  ``short`` → two_player; 3–4 players ``long`` → standard, ``short`` → short.
+* ``USE B [params…]``, ``BUILD B x y``, ``WORK_CONTRACT B pay``, ``WITH_PRIOR``,
+  ``WITH_LAYBROTHER``, ``FELL_TREES x y [Jo]``, ``CUT_PEAT x y [Jo]``, ``BUY_DISTRICT y
+  PLAINS|HILLS``, ``BUY_PLOT y COAST|MOUNTAIN``, ``SETTLE S<colour><n> x y payment``,
+  ``CONVERT goods``, ``COMMIT``. Building ids are ours (``LR1`` → the red seat's ``L1``);
+  coordinates are ours; goods are two-letter tokens (``Wo`` wood, ``Pn`` coin, ``Jo`` the
+  joker, …, table ``TOKENS``).
+
+A ``USE`` or ``SETTLE`` names the goods it pays and the choices it makes; ours asks for
+them step by step, so the importer searches the legal steps of that function
+(``_resolve``) for the one whose payment and choices match the record best.
+
+Modes: the default replays under docs/rules/ora.md and stops at the first command it cannot
+follow. ``--as-recorded`` applies the differences of docs/rules/ora-kennerspiel.md that a
+record can show: K1 (3-player grapes in round 9), K2 (an entering indicator worth one step in
+its entry round), K3 (Whiskey Distillery without cost), K4 (Coal Harbor pays peat), K5/K6
+(building rosters), K7 (solo without phase E), K11 (Forger's Workshop without straw). K8 needs
+nothing (a record never exceeds 8 Wonders); K9 and K10 are not reproduced (reported when met).
+The standard library only, like every engine module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.base import Action, GameError, State
+from engines.ora import flow as F
+from engines.ora import rules as R
+from engines.ora.data import BUILDINGS, MODES
+from engines.ora.engine import OraEngine
+
+ENGINE = OraEngine()
+TOKENS: dict[str, tuple[str, int]] = {
+    "Wo": ("wood", 1), "Wh": ("whiskey", 1), "Gn": ("grain", 1), "Sw": ("straw", 1), "Sh": ("livestock", 1),
+    "Mt": ("meat", 1), "Cl": ("clay", 1), "Ce": ("ceramic", 1), "Po": ("ceramic", 1), "Pt": ("peat", 1),
+    "Co": ("peat_coal", 1), "Pn": ("coin", 1), "Ni": ("coin", 5), "Bo": ("book", 1), "Sn": ("stone", 1),
+    "Or": ("ornament", 1), "Fl": ("flour", 1), "Br": ("bread", 1), "Gp": ("grapes", 1), "Wn": ("wine", 1),
+    "Rq": ("reliquary", 1), "Ma": ("malt", 1), "Ho": ("malt", 1), "Be": ("beer", 1),
+}
+"""kennerspiel's two-letter goods → (our good, count); ``Jo`` (joker) and ``Bp`` are flags."""
+COLOURS = "RGBW"
+SIDES = {"PLAINS": "plains", "HILLS": "hills", "COAST": "coast", "MOUNTAIN": "mountain"}
+SEARCH_LIMIT = 4000
+"""Most states examined when matching one USE/SETTLE to our steps."""
+INNER = frozenset({"use", "pay"})
+"""Frames that belong to the function being matched (others are the record's next command)."""
+
+
+class RecordError(Exception):
+    """A record that cannot be followed: ``line`` (1-based), the command, why."""
+
+    def __init__(self, line: int, command: str, reason: str) -> None:
+        super().__init__(f"line {line}: `{command}`: {reason}")
+        self.line, self.command, self.reason = line, command, reason
+
+
+@dataclass
+class Replay:
+    """A replay in progress: the state, the seats' colours, the mode and what was applied."""
+
+    state: State
+    colours: str
+    as_recorded: bool
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+    last_window: Any = None
+    phantom: int = 0
+    notes: list[str] = field(default_factory=list)
+    _entered: set[tuple[int, str]] = field(default_factory=set)
+    _roster_done: bool = False
+
+    # -- applying ---------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` for the deciding seat and count the settlement turns our engine
+        closed by itself (nothing to do in them) as turns the record will ``COMMIT``.
+
+        Raises:
+            GameError: our engine refuses the action.
+        """
+        seat = F.decider(self.state)
+        if seat is None:
+            raise GameError("The game is over.")
+        before = _settles(self.state)
+        window = _window(self.state)
+        phase = self.state["phase"]
+        self.state, events = ENGINE.apply(self.state, seat, action)
+        self.actions.append((seat, action))
+        if self.as_recorded:
+            self._patch(phase)
+        settlers = 1 if self.state["mode"] == "solo" else self.state["n"]
+        added = settlers * sum(1 for e in events if e.kind == "phase")
+        consumed = before + added - _settles(self.state)
+        own = int(window is not None and window[3] == "settle" and _window(self.state) != window)
+        self.phantom += max(0, consumed - own)
+
+    def _patch(self, phase: int) -> None:
+        """The as-recorded differences that change a state (K1, K2, K5, K6)."""
+        st = self.state
+        mode = MODES[st["mode"]]
+        unit = st["unit"]
+        if st["mode"] == "std3" and st["variant"] == "france":  # K1: grapes in round 9
+            if unit == mode.grapes and st["wheel"].get("grapes") == 0:
+                del st["wheel"]["grapes"]
+            if unit == (mode.grapes or 0) + 1 and "grapes" not in st["wheel"]:
+                st["wheel"]["grapes"] = 1
+        for good, entry in (("grapes", mode.grapes), ("stone", mode.stone)):  # K2: enters one step on
+            if entry == unit and st["wheel"].get(good) == 0 and (unit, good) not in self._entered:
+                st["wheel"][good] = 1
+                self._entered.add((unit, good))
+        roster = {"2pl": "2p", "sh3": "std3"}.get(st["mode"])  # K5, K6
+        if roster is not None and (phase != st["phase"] or not self._roster_done):
+            released = {"start", *"ABCD"[:st["phase"]]}
+            built = {b for p in st["pl"] for _, b in R.pieces(p["land"])}
+            chosen = R.game_set(roster, st["variant"], False)
+            st["display"] = [b for b in BUILDINGS if b in chosen and BUILDINGS[b].stage in released
+                             and b not in built]
+            self._roster_done = True
+
+    # -- queries ----------------------------------------------------------------
+    def legal(self) -> list[Action]:
+        seat = F.decider(self.state)
+        return [] if seat is None else list(ENGINE.legal_actions(self.state, seat))
+
+    def owner_of(self, bid: str) -> tuple[int, str]:
+        """(owner, our id) of a building named in the record (``LR1`` → the red seat's L1);
+        owner -1 for the display."""
+        if len(bid) == 3 and bid[0] == "L" and bid[1] in COLOURS:
+            if bid[1] not in self.colours:
+                raise GameError(f"No {bid[1]} player in this game.")
+            return self.colours.index(bid[1]), f"L{bid[2]}"
+        for o, p in enumerate(self.state["pl"]):
+            if R.find(p["land"], bid) is not None:
+                return o, bid
+        if bid in self.state["display"]:
+            return -1, bid
+        raise GameError(f"No building {bid} is in play.")
+
+
+def _window(st: Mapping[str, Any]) -> tuple[int, int, int, str] | None:
+    win = st["win"]
+    if win is None:
+        return None
+    return (st["unit"], len(st["queue"]), win["seat"], win["kind"])
+
+
+def _settles(st: Mapping[str, Any]) -> int:
+    """Settlement turns still to come or open (queue items plus an open settlement window)."""
+    open_turn = 1 if st["win"] is not None and st["win"]["kind"] == "settle" else 0
+    return sum(1 for item in st["queue"] if item[0] == "settle") + open_turn
+
+
+def _goods(params: Iterable[str]) -> tuple[Counter[str], bool]:
+    """The goods named by kennerspiel parameters and whether the joker (``Jo``) is used."""
+    out: Counter[str] = Counter()
+    joker = False
+    for p in params:
+        for i in range(0, len(p) - 1, 2):
+            tok = p[i:i + 2]
+            if tok == "Jo":
+                joker = True
+            elif tok in TOKENS:
+                good, n = TOKENS[tok]
+                out[good] += n
+            elif tok != "Bp":
+                raise GameError(f"Unknown goods token {tok!r}.")
+    return out, joker
+
+
+def _delta(before: Mapping[str, int], after: Mapping[str, int]) -> tuple[Counter[str], Counter[str]]:
+    """(goods that went down, goods that went up) from ``before`` to ``after``."""
+    paid: Counter[str] = Counter()
+    got: Counter[str] = Counter()
+    for g in set(before) | set(after):
+        d = after.get(g, 0) - before.get(g, 0)
+        if d < 0:
+            paid[g] = -d
+        elif d > 0:
+            got[g] = d
+    return paid, got
+
+
+def _uses_joker(action: Mapping[str, Any]) -> bool:
+    if action.get("joker"):
+        return True
+    return any(p == "joker" for p in action.get("pick", []) if isinstance(p, str))
+
+
+def _resolve(rp: Replay, params: Sequence[str]) -> None:
+    """Resolve the function (or payment) on top of the stack the way ``params`` say: search
+    our legal steps (conversions and purchases left out) for the sequence whose payments and
+    gains match the record's goods and joker flag best, then apply it.
+
+    Raises:
+        GameError: nothing in our steps can follow it.
+    """
+    want, joker = _goods(params)
+    st0 = rp.state
+    if not st0["stack"] or st0["stack"][-1]["f"] not in INNER:
+        return
+    depth = len(st0["stack"])
+    decider = F.decider(st0)
+    if decider is None:
+        return
+    seat: int = decider
+    best: tuple[tuple[float, ...], list[Action]] | None = None
+    seen = 0
+
+    def done(st: Mapping[str, Any]) -> bool:
+        return (len(st["stack"]) < depth or not st["stack"] or st["stack"][-1]["f"] not in INNER
+                or F.decider(st) != seat)
+
+    def walk(st: State, seq: list[Action], paid: Counter[str], got: Counter[str], used_joker: bool) -> None:
+        nonlocal best, seen
+        seen += 1
+        if seen > SEARCH_LIMIT:
+            return
+        if done(st):
+            net_paid, net_got = _delta(st0["pl"][seat]["goods"], st["pl"][seat]["goods"])
+            extra = sum(((net_paid - want) + (want - net_paid)).values())
+            hit = sum((net_got & want).values())
+            score = (float(extra - hit), float(joker != used_joker), -float(sum(got.values())), float(len(seq)))
+            if best is None or score < best[0]:
+                best = (score, list(seq))
+            return
+        for a in ENGINE.legal_actions(st, seat):
+            if a["type"] in ("flip_grain", "sell_wine", "sell_whiskey", "buy_district", "buy_plot"):
+                continue
+            nxt, _ = ENGINE.apply(st, seat, a)
+            step_paid, step_got = _delta(st["pl"][seat]["goods"], nxt["pl"][seat]["goods"])
+            p2, g2 = paid + step_paid, got + step_got
+            if any(p2[g] > want[g] for g in p2):
+                continue
+            walk(nxt, [*seq, a], p2, g2, used_joker or _uses_joker(a))
+
+    walk(st0, [], Counter(), Counter(), False)
+    if best is None:
+        raise GameError("No way to resolve it with those goods under our rules.")
+    if best[0][0] > 0 or best[0][1] > 0:
+        raise GameError(f"Our rules cannot pay or choose exactly {' '.join(params) or 'nothing'} here.")
+    for a in best[1]:
+        rp.apply(a)
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise GameError(f"{text!r} is not a number.") from None
+
+
+def _skip_offers(rp: Replay, keep: str | None = None) -> None:
+    """Decline an open prior-bonus offer (a record that goes on without ``WITH_PRIOR``)."""
+    while rp.state["stack"] and rp.state["stack"][-1]["f"] == "prior" and keep != "prior":
+        rp.apply({"type": "skip"})
+
+
+def command(rp: Replay, words: list[str]) -> None:
+    """Apply one record command (after CONFIG/START).
+
+    Raises:
+        GameError: our engine refuses it (the message says why).
+    """
+    verb, args = words[0].upper(), words[1:]
+    if verb == "COMMIT":
+        _commit(rp)
+        return
+    _skip_offers(rp, "prior" if verb == "WITH_PRIOR" else None)
+    rp.last_window = _window(rp.state)
+    if verb in ("WITH_PRIOR", "WITH_LAYBROTHER"):
+        top = rp.state["stack"][-1] if rp.state["stack"] else None
+        if top is not None and top["f"] == "prior" and verb == "WITH_PRIOR":
+            rp.apply({"type": "prior"})
+        elif top is not None and top["f"] == "assign":
+            rp.apply({"type": "assign", "c": "prior" if verb == "WITH_PRIOR" else "lay"})
+        return  # only one kind at home: our engine placed it already
+    if verb == "CONVERT":
+        goods, _ = _goods(args)
+        for good, kind in (("grain", "flip_grain"), ("wine", "sell_wine"), ("whiskey", "sell_whiskey")):
+            if goods[good]:
+                rp.apply({"type": kind, "n": goods[good]})
+        return
+    if verb in ("BUY_DISTRICT", "BUY_PLOT"):
+        rp.apply({"type": verb.lower(), "side": SIDES[args[1].upper()], "y": _int(args[0])})
+        return
+    if verb in ("FELL_TREES", "CUT_PEAT"):
+        joker = len(args) > 2 and args[2] == "Jo"
+        rp.apply({"type": verb.lower(), "x": _int(args[0]), "y": _int(args[1]), "joker": joker})
+        return
+    if verb == "BUILD":
+        b = args[0]
+        if rp.as_recorded:
+            _lenient_cost(rp, b)
+        rp.apply({"type": "build", "b": b, "x": _int(args[1]), "y": _int(args[2])})
+        return
+    if verb == "WORK_CONTRACT":
+        owner, b = rp.owner_of(args[0])
+        gift = len(args) > 1 and args[1] in ("Wn", "Wh")
+        rp.apply({"type": "contract", "owner": owner, "b": b, **({"gift": True} if gift else {})})
+        return
+    if verb == "SETTLE":
+        s = args[0]
+        if len(s) != 3 or s[0] != "S":
+            raise GameError(f"No settlement {s!r}.")
+        rp.apply({"type": "settle", "s": f"S0{s[2]}", "x": _int(args[1]), "y": _int(args[2])})
+        _resolve(rp, args[3:])
+        return
+    if verb == "USE":
+        _use(rp, args)
+        return
+    raise GameError(f"Unknown command {verb}.")
+
+
+def _lenient_cost(rp: Replay, b: str) -> None:
+    """K3 (Whiskey Distillery free) and K11 (Forger's Workshop without straw): give the
+    builder what kennerspiel did not ask for, so our cost is paid with it."""
+    seat = F.decider(rp.state)
+    if seat is None:
+        return
+    goods = rp.state["pl"][seat]["goods"]
+    extra: dict[str, int] = {}
+    if b == "I21":
+        extra = dict(BUILDINGS[b].cost)
+    elif b == "F35" and goods.get("straw", 0) + goods.get("grain", 0) < 1:
+        extra = {"straw": 1}
+    for g, n in extra.items():
+        goods[g] = goods.get(g, 0) + n
+    if extra:
+        rp.notes.append(f"{'K3' if b == 'I21' else 'K11'}: {b} built without {F.goods_text(extra)}")
+
+
+def _use(rp: Replay, args: list[str]) -> None:
+    owner, b = rp.owner_of(args[0])
+    params = args[1:]
+    st = rp.state
+    top = st["stack"][-1] if st["stack"] else None
+    if top is not None and top["f"] == "borrow":
+        rp.apply({"type": "borrow", "owner": owner, "b": b})
+    elif top is not None and top["f"] == "use" and top["b"] == b:
+        pass
+    elif st["win"] is not None and not st["win"]["main"] and not st["stack"]:
+        seat = st["win"]["seat"]
+        if st["win"]["kind"] == "bonus":
+            rp.apply({"type": "bonus", "owner": owner, "b": b})
+        else:
+            kind = "lay" if R.home(st["pl"][seat], "lay") is not None else "prior"
+            rp.apply({"type": "place", "b": b, "c": kind})
+    elif top is not None and top["f"] == "nprior":
+        rp.apply({"type": "neutral_prior", "b": b})
+    else:
+        raise GameError(f"{b} cannot be used now.")
+    if rp.as_recorded and b == "I31":  # K4: kennerspiel's Coal Harbor pays peat
+        params = [p.replace("Pt", "Co") for p in params]
+        seat = F.decider(rp.state)
+        if seat is not None:
+            goods = rp.state["pl"][seat]["goods"]
+            n = min(goods.get("peat", 0), sum(p.count("Co") for p in params))
+            goods["peat"] -= n
+            goods["peat_coal"] += n
+    _resolve(rp, params)
+
+
+def _commit(rp: Replay) -> None:
+    """End the turn: decline what is pending, pass if no main action was taken, close the
+    window. A bare ``COMMIT`` for a settlement turn our engine skipped (nothing to do in it)
+    is consumed; after a command whose window already closed by itself it does nothing."""
+    current = _window(rp.state)
+    last, rp.last_window = rp.last_window, None
+    if last is None and rp.phantom > 0:
+        rp.phantom -= 1
+        return
+    if last is not None and current != last:
+        return
+    seat = None if current is None else current[2]
+    while rp.state["stack"] and F.decider(rp.state) == seat:
+        if {"type": "skip"} not in rp.legal():
+            raise GameError("A decision is still open.")
+        rp.apply({"type": "skip"})
+    win = rp.state["win"]
+    if win is not None and _window(rp.state) == current:
+        if win["kind"] in ("action", "bonus") and not win["main"]:
+            rp.apply({"type": "pass"})
+        if rp.state["win"] is not None and _window(rp.state) == current:
+            rp.apply({"type": "done"})
+
+
+def mode_options(players: int, length: str) -> dict[str, str]:
+    """Our ``mode`` option for a kennerspiel CONFIG (see the module docstring)."""
+    if players == 2:
+        return {"mode": "long" if length == "long" else "standard"}
+    return {"mode": "short" if length == "short" and players > 2 else "standard"}
+
+
+def replay(text: str, *, as_recorded: bool = False) -> Replay:
+    """Replay a record (the file's text).
+
+    Raises:
+        RecordError: the first command that cannot be followed (line, command, reason).
+    """
+    rp: Replay | None = None
+    players, country, length = 0, "france", "long"
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        words = line.split()
+        verb = words[0].upper()
+        try:
+            if verb == "CONFIG":
+                players, country, length = _int(words[1]), words[2].lower(), words[3].lower()
+                continue
+            if verb == "START":
+                colours = "".join(w.upper() for w in words[2:])
+                if not players or len(colours) != players or any(c not in COLOURS for c in colours):
+                    raise GameError("START needs one colour (R, G, B, W) per configured player.")
+                options = {**mode_options(players, length), "variant": country, "start_player": "host"}
+                rp = Replay(ENGINE.new_game(players, _int(words[1]), options), colours, as_recorded)
+                if as_recorded:
+                    rp._patch(-1)
+                continue
+            if rp is None:
+                raise GameError("The record needs CONFIG and START first.")
+            if rp.state["over"]:
+                raise GameError("The game is already over under our rules.")
+            command(rp, words)
+        except GameError as exc:
+            raise RecordError(number, line, str(exc)) from None
+        except (IndexError, KeyError, ValueError) as exc:
+            raise RecordError(number, line, f"malformed command ({exc})") from None
+    if rp is None:
+        raise RecordError(0, "", "no START in the record")
+    if as_recorded and rp.state["mode"] == "solo" and not rp.state["over"]:  # K7: no phase E
+        win = rp.state["win"]
+        if win is not None and win["kind"] == "settle" and rp.state["unit"] == 30:
+            rp.apply({"type": "done"})
+            rp.notes.append("K7: no phase E after round 30")
+    return rp
+
+
+def report(rp: Replay) -> str:
+    """Each seat's score breakdown (§8), whether the game is over, and the differences applied."""
+    st = rp.state
+    kind = "turn" if st["mode"] == "2p" else "round"
+    head = "game over" if st["over"] else f"record ends in {kind} {st['unit']} (game not over)"
+    lines = [f"ora {st['mode']} {st['variant']}: {len(rp.actions)} actions, {head}"]
+    for seat in range(st["n"]):
+        sc = R.score(st, seat)
+        lines.append(f"{rp.colours[seat]} (seat {seat}): goods {sc['goods']} + economic {sc['economic']} + "
+                     f"settlements {sc['settlements']} = {sc['total']}")
+    lines += [f"as recorded: {note}" for note in rp.notes]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line: 0 when the record replays, 1 when a command cannot be followed."""
+    parser = argparse.ArgumentParser(prog="python -m engines.ora.importer", description=__doc__.split("\n")[0])
+    parser.add_argument("file")
+    parser.add_argument("--as-recorded", action="store_true",
+                        help="apply kennerspiel's rule differences (docs/rules/ora-kennerspiel.md)")
+    args = parser.parse_args(argv)
+    with open(args.file, encoding="utf-8") as fh:
+        text = fh.read()
+    try:
+        rp = replay(text, as_recorded=args.as_recorded)
+    except RecordError as exc:
+        sys.stdout.write(f"cannot follow the record at {exc}\n")
+        return 1
+    sys.stdout.write(report(rp) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,95 @@
+"""The kennerspiel record importer (engines/ora/importer.py, issue 12 point 4): hand-written
+records in tests/engines/records/ replayed under our spec and --as-recorded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engines.ora import rules as R
+from engines.ora.engine import OraEngine
+from engines.ora.importer import RecordError, Replay, command, main, replay
+
+RECORDS = Path(__file__).parent / "records"
+
+
+def _text(name: str) -> str:
+    return (RECORDS / name).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("as_recorded", [False, True])
+def test_two_standard_rounds_replay_to_exact_goods(as_recorded: bool) -> None:
+    rp = replay(_text("std4_two_rounds.txt"), as_recorded=as_recorded)
+    st = rp.state
+    r, g, b, w = (p["goods"] for p in st["pl"])
+    assert st["mode"] == "std4" and st["unit"] == 3 and not st["over"]
+    assert r["coin"] == 0 and r["clay"] == 4 and r["livestock"] == 3          # 1+2-2-1; 1+3; 1+2
+    assert g["peat_coal"] == 2 and g["peat"] == 0 and g["coin"] == 2 and g["grain"] == 3
+    assert b["coin"] == 7 and b["clay"] == 0 and b["grain"] == 0              # Courtyard: 6 coins; R's fee
+    assert w["grain"] == 4 and w["peat"] == 3
+    # used in round 2 (joker by G, clay by R's contract, grain by W), then round 3's rotation
+    assert st["wheel"]["joker"] == st["wheel"]["clay"] == st["wheel"]["grain"] == 1 and st["wheel"]["wood"] == 2
+    assert R.find(st["pl"][1]["land"], "G07") == "3,0" and R.find(st["pl"][2]["land"], "G02") == "3,1"
+    assert st["pl"][0]["land"]["0,2"][0] == "plains"                          # R's district at y = 2
+    assert st["pl"][2]["clergy"][1] == [2, "4,0"]                             # B's lay brother on his Clay Mound
+    assert [R.score(st, s)["total"] for s in range(4)] == [0, 4, 6, 0]
+    assert st["win"]["seat"] == 2                                             # round 3 starts with B
+
+
+def test_entry_round_difference_stops_the_default_replay() -> None:
+    with pytest.raises(RecordError) as err:
+        replay(_text("short3_grapes.txt"))
+    assert err.value.line == 44 and err.value.command.startswith("SETTLE SR2")
+    assert "cannot pay" in err.value.reason
+
+
+def test_entry_round_difference_replays_as_recorded() -> None:
+    rp = replay(_text("short3_grapes.txt"), as_recorded=True)
+    st = rp.state
+    assert st["mode"] == "sh3" and st["unit"] == 5 and st["phase"] == 2
+    assert R.find(st["pl"][0]["land"], "S02") == "3,2" and R.find(st["pl"][0]["land"], "F14") == "4,2"
+    assert st["pl"][0]["goods"]["grapes"] == 0                                # 2 (K2) + 1 bonus, all paid
+    assert R.score(st, 0) == {"goods": 0, "economic": 4, "settlements": 7, "total": 11}
+
+
+def test_bad_commands_name_their_line_and_reason() -> None:
+    record = "CONFIG 3 france long\nSTART 9 R G B\nBUILD G02 3 1\n"
+    with pytest.raises(RecordError) as err:
+        replay(record)
+    assert err.value.line == 3 and "cannot pay" in err.value.reason
+    with pytest.raises(RecordError) as err:
+        replay("CONFIG 3 france long\nSTART 9 R G B\nJUMP 1 2\n")
+    assert err.value.reason == "Unknown command JUMP."
+    with pytest.raises(RecordError) as err:
+        replay("USE LR1\n")
+    assert "CONFIG and START" in err.value.reason
+    with pytest.raises(RecordError) as err:
+        replay("CONFIG 2 france long\nSTART 9 R G B\n")
+    assert err.value.line == 2
+
+
+def test_whiskey_distillery_is_free_only_as_recorded() -> None:
+    """K3 on a replay whose display holds the Whiskey Distillery and whose builder has no clay."""
+    engine = OraEngine()
+    state = engine.new_game(3, 1, {"variant": "ireland", "start_player": "host"})
+    state["display"].append("I21")
+    state["pl"][0]["goods"]["clay"] = 0
+    plain = Replay(state, "RGB", as_recorded=False)
+    with pytest.raises(Exception, match="cannot pay"):
+        command(plain, ["BUILD", "I21", "3", "1"])
+    lenient = Replay(state, "RGB", as_recorded=True)
+    command(lenient, ["BUILD", "I21", "3", "1"])
+    assert R.find(lenient.state["pl"][0]["land"], "I21") == "3,1"
+    assert lenient.state["pl"][0]["goods"]["clay"] == 0 and lenient.notes == ["K3: I21 built without clay*2 straw*2"]
+
+
+def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(RECORDS / "std4_two_rounds.txt")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "ora std4 france: 34 actions, record ends in round 3 (game not over)"
+    assert out[3] == "B (seat 2): goods 2 + economic 4 + settlements 0 = 6"
+    assert main([str(RECORDS / "short3_grapes.txt")]) == 1
+    assert capsys.readouterr().out.startswith("cannot follow the record at line 44: `SETTLE SR2")
+    assert main([str(RECORDS / "short3_grapes.txt"), "--as-recorded"]) == 0
+    assert "R (seat 0): goods 0 + economic 4 + settlements 7 = 11" in capsys.readouterr().out

@@ -1,0 +1,76 @@
+"""Render tests for Ora et Labora (render/ora.py): the shared board and the per-owner image
+for solo, two-player, three- and four-player games at the start, in the middle and at the
+end; deterministic, phone width, under the upload limit."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.text import Texts
+from engines.base import CHANCE
+from engines.ora import ENGINE as E
+from render.base import WIDTH, missing_glyphs, to_png
+from render.ora import render_board, render_owner, render_private
+from render.registry import DEFAULT_LIMIT
+
+NAMES = ["Alice", "张伟", "さくら", "Bob"]
+
+
+def _run(players: int, options: dict[str, Any], steps: int, seed: int = 7) -> dict[str, Any]:
+    rng = random.Random(seed)
+    st = E.new_game(players, seed, options)
+    for _ in range(steps):
+        movers = E.to_move(st)
+        if not movers:
+            break
+        seat = min(movers)
+        action = E.sample_chance(st, rng) if seat == CHANCE else rng.choice(list(E.legal_actions(st, seat)))
+        st, _ = E.apply(st, seat, action)
+    return st
+
+
+CASES = [
+    ("solo_start", 1, {}, 0), ("solo_mid", 1, {}, 90), ("solo_end", 1, {}, 10**6),
+    ("two_mid", 2, {"variant": "ireland"}, 250), ("two_long_end", 2, {"mode": "long"}, 10**6),
+    ("four_start", 4, {}, 1), ("four_mid", 4, {}, 260), ("four_end", 4, {"variant": "ireland"}, 10**6),
+    ("three_short_end", 3, {"mode": "short"}, 10**6),
+]
+
+
+@pytest.mark.parametrize(("name", "players", "options", "steps"), CASES, ids=[c[0] for c in CASES])
+def test_board_and_owner_images(tmp_path: Path, name: str, players: int, options: dict[str, Any],
+                                steps: int) -> None:
+    st = _run(players, options, steps)
+    if steps >= 10**6:
+        assert E.outcome(st) is not None
+    names = NAMES[:players]
+    text = Texts("ora", names)
+    view = E.player_view(st, None)
+    board = render_board(view, names=names, text=text)
+    again = render_board(view, names=names, text=text)
+    assert board.tobytes() == again.tobytes()
+    assert board.width == WIDTH and board.height > 800
+    data = to_png(board)
+    assert len(data) < DEFAULT_LIMIT // 4
+    (tmp_path / f"{name}.png").write_bytes(data)
+    for seat in range(players):
+        own = render_private(E.player_view(st, seat), names=names, text=text)
+        assert own.width == WIDTH and own.height > 400
+        (tmp_path / f"{name}_{seat}.png").write_bytes(to_png(own))
+
+
+def test_neutral_landscape_and_no_formatter() -> None:
+    st = _run(1, {}, 0)
+    view = E.player_view(st, None)
+    neutral = render_owner(view, 1, names=["Alice"])
+    assert neutral.width == WIDTH
+    plain = render_board(view, names=["Alice"])
+    assert plain.width == WIDTH
+
+
+def test_names_in_every_script_have_glyphs() -> None:
+    assert all(missing_glyphs(n) == [] for n in NAMES)
