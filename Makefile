@@ -53,3 +53,4 @@ i18n: $(STAMP)
 	    $(BIN)/pybabel init --no-wrap -i bot/text/messages.pot -d bot/text/locale -l $$lang; \
 	  fi; \
 	done
+	sed -i '/^"POT-Creation-Date: /d' bot/text/locale/*/LC_MESSAGES/messages.po
