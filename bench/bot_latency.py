@@ -171,8 +171,9 @@ class Table:
     many tables play at once): every step waits only for its own answer."""
 
     def __init__(self, fake: FakeDiscord, bot: GameBot, users: list[JSONDict], rng: random.Random,
-                 probe: Probe) -> None:
+                 probe: Probe, game_id: str = GAME_ID) -> None:
         self.fake, self.bot, self.users, self.rng, self.probe = fake, bot, users, rng, probe
+        self.game_id = game_id
         self.game = 0
 
     async def until(self, pred: Callable[[], Any], what: str, period: float = 0.005) -> Any:
@@ -209,7 +210,7 @@ class Table:
     # ------------------------------------------------------------------ setup (not measured)
     async def start(self) -> None:
         fake, host = self.fake, self.users[0]
-        token = await fake.slash(host, "game", "new", game=GAME_ID)
+        token = await fake.slash(host, "game", "new", game=self.game_id)
         await self.until(lambda: fake.message_for(token), "lobby message")
         lobby = fake.message_for(token)
         assert lobby is not None
