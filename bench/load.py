@@ -1,6 +1,6 @@
 """Open-loop load bench: what players feel when moves arrive at a set rate (issue 14).
 
-Usage: ``python -m bench.load --game <game_id>|all [--rates 5,10,15,20,30,45,60,80] [--step 5]
+Usage: ``python -m bench.load --game <game_id>|all [--rates 4,6,8,10,15,20,30,45,60,80] [--step 8]
 [--tables 40] [--variants before,after] [--render-views 6] [--no-render]``
 
 For every game and every variant a fresh :class:`bot.sandbox.fakecord.FakeDiscord` and a real
@@ -49,7 +49,7 @@ from typing import Any
 
 from bench.bot_latency import Probe, Table, choices, ms, pct, playout_views, running_bot
 from bot.app import GameBot
-from bot.sandbox.fakecord import LOADING, FakeDiscord, iter_components
+from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.service import ActResult
 from bot.text import Texts
 from engines.registry import ENGINES
@@ -186,21 +186,9 @@ class LoadTable(Table):
         record = mirror.results[self.game].game
         user_id = str(record.user_of(self.rng.choice(seats)))
         user = next(u for u in self.users if u["id"] == user_id)
-        board = fake.messages[self.board_id]
-        play = next(c["custom_id"] for c in iter_components(board["components"])
-                    if c.get("custom_id", "").endswith(":play"))
-        mark = len(fake.requests)
-        token = await fake.click(user, board, play)
-
-        def panel_ready() -> JSONDict | None:
-            m = fake.message_for(token)
-            return m if m is not None and not m["flags"] & LOADING else None
-
-        panel = await self.until(panel_ready, "panel")
-        step.ack.append(self.ack_time(token))
-        shown = self.first_request(mark, "POST", f"/webhooks/{fake.app_id}/{token}")()
-        assert shown is not None
-        step.panel.append(shown.at - fake.interactions[token]["created"])
+        panel, ack, shown = await self.open_panel(user, fake.messages[self.board_id])
+        step.ack.append(ack)
+        step.panel.append(shown)
         for _ in range(8):
             panel = fake.messages[int(panel["id"])]
             options = choices(panel)
@@ -208,12 +196,7 @@ class LoadTable(Table):
                 raise AssertionError(f"game #{self.game}: panel without actions: {panel['content'][:200]}")
             actions = [o for o in options if o[0] != "group"]
             if not actions:  # a step of a multi-step decision: the panel is redrawn in place
-                _, cid, value = self.rng.choice(options)
-                mark = len(fake.requests)
-                t = (await fake.select(user, panel, cid, [value]) if value is not None
-                     else await fake.click(user, panel, cid))
-                await self.redrawn(t, mark, "step")
-                step.ack.append(self.ack_time(t))
+                step.ack.append(await self.open_group(user, panel, options))
                 continue
             kind, cid, value = self.rng.choice(actions)
             done = mirror.count.get(self.game, 0)
@@ -428,8 +411,8 @@ def report_renders(games: Sequence[str], count: int, seed: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="all", help="a game id or 'all' (default)")
-    parser.add_argument("--rates", default="5,10,15,20,30,45,60,80", help="moves per second, rising (comma-separated)")
-    parser.add_argument("--step", type=float, default=5.0, help="seconds of arrivals per rate (default 5)")
+    parser.add_argument("--rates", default="4,6,8,10,15,20,30,45,60,80", help="moves per second, rising (comma-separated)")
+    parser.add_argument("--step", type=float, default=8.0, help="seconds of arrivals per rate (default 8)")
     parser.add_argument("--tables", type=int, default=40, help="games played at once (default 40)")
     parser.add_argument("--variants", default="before,after", help="render variants: before, after (default both)")
     parser.add_argument("--render-views", type=int, default=6, help="views per game in the render table (default 6)")
