@@ -4,7 +4,8 @@ Renderers are pure: ``render_board(view, *, names, highlight=...) -> Image`` tak
 view (never a state), imports nothing from ``discord``, and is deterministic.
 This module holds the theme, the fonts, text helpers and PNG encoding.
 
-Fonts: Noto Sans CJK (``noto-cjk-sans-otc``) draws Latin, Chinese, Japanese and Korean;
+Fonts: Noto Sans CJK (``noto-cjk-sans-otc``) draws Latin, Chinese, Japanese and Korean,
+bold text in the weight-700 instance of its variable version (``manimgx-fonts-cjk``);
 for every other script and for emoji, ``draw_text`` falls back character by character to
 the Noto faces of the ``manimgx-fonts`` package (Arabic, Hebrew, Thai, Devanagari and
 the other Indic scripts, Armenian, Georgian, Ethiopic, Khmer, Lao, Myanmar, Sinhala,
