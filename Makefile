@@ -27,7 +27,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# BENCH_ARGS: e.g. --step 20 --tables 80 for a longer load run (the default takes about 10 minutes).
 bench: $(STAMP)
+	$(BIN)/python -m bench.load --game all $(BENCH_ARGS)
 	$(BIN)/python -m bench.bot_latency
 	$(BIN)/python -m bench.eguan_balance --games 2000
 
