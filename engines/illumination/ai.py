@@ -8,26 +8,23 @@ import random
 
 from engines.base import Seat, State
 
-from .data import CRUSADE_POOL
-from .rules import clone, side_of
+from .rules import clone
+from .view import shuffle_hidden
 
 
 def determinize(state: State, seat: Seat, rng: random.Random) -> State:
-    """A copy of ``state`` with each face-down stack reordered, the deck and the other hand
-    redealt from their sorted pool and the other Crusade redrawn from its side's pool; a
-    function of ``seat``'s view and ``rng`` only."""
+    """``shuffle_hidden`` (each face-down stack reordered, the deck and the other hand
+    redealt, the other Crusade redrawn) applied to a canonical form of ``state``: stacks
+    sorted, the deck and the other hand refilled in sorted order from their pooled cards.
+    So the result is a function of ``seat``'s view and ``rng`` only."""
     st = clone(state)
-    for s in (0, 1):
-        stack = st["stacks"][s]
+    for stack in st["stacks"]:
         if stack:
             stack.sort()
-            rng.shuffle(stack)
     other = 1 - seat
+    size = len(st["deck"] or [])
     pool = sorted([*(st["deck"] or []), *st["hands"][other]])
-    rng.shuffle(pool)
-    st["hands"][other] = [pool.pop() for _ in st["hands"][other]]
-    if st["crusade"][other] is not None and st["reverent"] is not None and st["phase"] != "over":
-        st["crusade"][other] = rng.choice(CRUSADE_POOL[side_of(st, other)])
     if st["deck"] is not None:
-        st["deck"] = pool
-    return st
+        st["deck"] = pool[:size]
+    st["hands"][other] = pool[size:]
+    return shuffle_hidden(st, seat, rng)
