@@ -124,7 +124,11 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _run(job: tuple[str, int, dict[str, Any], int | None, str, Budget, int]) -> GameResult:
+Job = tuple[str, int, dict[str, Any], int | None, str, Budget, int]
+"""The arguments of ``play``."""
+
+
+def _run(job: Job) -> GameResult:
     return play(*job)
 
 
@@ -153,7 +157,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"AI: normal level, {budget.iterations} iterations per decision, no wall-clock cap")
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
 
-    def run_all(jobs: list[tuple[str, int, dict[str, Any], int | None, str, Budget, int]]) -> list[GameResult]:
+    def run_all(jobs: list[Job]) -> list[GameResult]:
         return list(pool.map(_run, jobs)) if pool else [_run(j) for j in jobs]
 
     print(f"{'game':<13}{'vs':<8}{'games':>6}{'win %':>8}{'95% CI':>15}{'goal':>6}"
@@ -162,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
         players, options = TABLES[game_id]
         for opponent in args.opponents.split(","):
             t0 = time.perf_counter()
-            jobs = [(game_id, players, options, g % players, opponent, budget, args.seed * 100003 + g)
+            jobs: list[Job] = [(game_id, players, options, g % players, opponent, budget, args.seed * 100003 + g)
                     for g in range(args.games)]
             results = run_all(jobs)
             wins = sum(r.share for r in results)
@@ -180,8 +184,8 @@ def main(argv: list[str] | None = None) -> None:
         for who in ("ai", "random", "greedy"):
             seat = 0 if who == "ai" else None
             opp = "random" if who == "ai" else who
-            jobs = [("ora", 1, {}, seat, opp, budget, args.seed * 100003 + g) for g in range(n)]
-            results = run_all(jobs)
+            solo: list[Job] = [("ora", 1, {}, seat, opp, budget, args.seed * 100003 + g) for g in range(n)]
+            results = run_all(solo)
             scores = [r.score for r in results]
             think = [t for r in results for t in r.think]
             extra = (f"  think median {statistics.median(think):.3f} s, p95 {percentile(think, 0.95):.3f} s"
