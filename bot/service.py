@@ -203,7 +203,7 @@ class GameService:
                     f"the lobby has {n}.", "player_count")
             state = engine.new_game(n, record.seed, record.options)
             entry = LogEntry(0, "system", None, {"type": "start", "players": n}, user_id=user_id)
-            start_event = Event("start", params={"n": n})
+            start_event = Event("game_started", params={"n": n})
             return await self._advance(record, engine, state, [entry], [start_event], players=n,
                                        waiting_before=frozenset())
 
