@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test play lint bench check install clean golden sync backup restore
+.PHONY: run test play lint bench check install clean golden i18n sync backup restore
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -27,7 +27,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# BENCH_ARGS: e.g. --step 20 --tables 80 for a longer load run (the default takes about 10 minutes).
 bench: $(STAMP)
+	$(BIN)/python -m bench.load --game all $(BENCH_ARGS)
 	$(BIN)/python -m bench.bot_latency
 	$(BIN)/python -m bench.eguan_balance --games 2000
 
@@ -53,3 +55,17 @@ restore: $(STAMP)
 # Rewrite the golden playthroughs and images (tests/golden/, tests/render/golden/); review the diff.
 golden: $(STAMP)
 	$(BIN)/python -m tests.golden.generate $(ARGS)
+
+# Message catalogs: the English TOML files (bot/text/en/) are the source strings. Extract them to
+# bot/text/messages.pot and merge it into each language's .po file; translate the new entries there.
+I18N_LANGS := zh_TW zh_CN ja
+i18n: $(STAMP)
+	$(BIN)/pybabel extract --no-location --omit-header --no-wrap -F bot/text/babel.cfg -o bot/text/messages.pot .
+	for lang in $(I18N_LANGS); do \
+	  if [ -f bot/text/locale/$$lang/LC_MESSAGES/messages.po ]; then \
+	    $(BIN)/pybabel update --no-wrap --ignore-obsolete --no-fuzzy-matching -i bot/text/messages.pot -d bot/text/locale -l $$lang; \
+	  else \
+	    $(BIN)/pybabel init --no-wrap -i bot/text/messages.pot -d bot/text/locale -l $$lang; \
+	  fi; \
+	done
+	sed -i '/^"POT-Creation-Date: /d' bot/text/locale/*/LC_MESSAGES/messages.po

@@ -171,8 +171,9 @@ class Table:
     many tables play at once): every step waits only for its own answer."""
 
     def __init__(self, fake: FakeDiscord, bot: GameBot, users: list[JSONDict], rng: random.Random,
-                 probe: Probe) -> None:
+                 probe: Probe, game_id: str = GAME_ID) -> None:
         self.fake, self.bot, self.users, self.rng, self.probe = fake, bot, users, rng, probe
+        self.game_id = game_id
         self.game = 0
 
     async def until(self, pred: Callable[[], Any], what: str, period: float = 0.005) -> Any:
@@ -209,7 +210,7 @@ class Table:
     # ------------------------------------------------------------------ setup (not measured)
     async def start(self) -> None:
         fake, host = self.fake, self.users[0]
-        token = await fake.slash(host, "game", "new", game=GAME_ID)
+        token = await fake.slash(host, "game", "new", game=self.game_id)
         await self.until(lambda: fake.message_for(token), "lobby message")
         lobby = fake.message_for(token)
         assert lobby is not None
@@ -251,20 +252,9 @@ class Table:
         user = next(u for u in self.users if u["id"] == user_id)
         board_channel, board_id = record.board_channel_id, record.board_message_id
         board = fake.messages[board_id]  # type: ignore[index]
-        play = next(c["custom_id"] for c in iter_components(board["components"])
-                    if c.get("custom_id", "").endswith(":play"))
-        mark = len(fake.requests)
-        token = await fake.click(user, board, play)
-
-        def panel_ready() -> JSONDict | None:
-            m = fake.message_for(token)
-            return m if m is not None and not m["flags"] & LOADING else None
-
-        panel = await self.until(panel_ready, "panel")
-        self.probe.ack["play"].append(self.ack_time(token))
-        shown = self.first_request(mark, "POST", f"/webhooks/{fake.app_id}/{token}")()
-        assert shown is not None
-        self.probe.panel.append(shown.at - fake.interactions[token]["created"])
+        panel, ack, shown = await self.open_panel(user, board)
+        self.probe.ack["play"].append(ack)
+        self.probe.panel.append(shown)
         for _ in range(5):
             panel = fake.messages[int(panel["id"])]
             options = choices(panel)
@@ -272,12 +262,7 @@ class Table:
                 raise AssertionError(f"game #{self.game}: panel without actions: {panel['content'][:200]}")
             actions = [o for o in options if o[0] != "group"]
             if not actions:  # two-step menu: open a group, the panel is redrawn in place
-                _, cid, value = self.rng.choice(options)
-                mark = len(fake.requests)
-                t = (await fake.select(user, panel, cid, [value]) if value is not None
-                     else await fake.click(user, panel, cid))
-                await self.redrawn(t, mark, "group")
-                self.probe.ack["nav"].append(self.ack_time(t))
+                self.probe.ack["nav"].append(await self.open_group(user, panel, options))
                 continue
             kind, cid, value = self.rng.choice(actions)
             mark = len(fake.requests)
@@ -295,6 +280,37 @@ class Table:
             return True
         raise AssertionError(f"game #{self.game}: panel never offered an action")
 
+
+    async def open_panel(self, user: JSONDict, board: JSONDict) -> tuple[JSONDict, float, float]:
+        """Press Play ▶ on the board message as ``user`` and wait for the private panel.
+
+        Returns:
+            (the panel message, seconds to acknowledge, seconds until the panel was shown).
+        """
+        fake = self.fake
+        play = next(c["custom_id"] for c in iter_components(board["components"])
+                    if c.get("custom_id", "").endswith(":play"))
+        mark = len(fake.requests)
+        token = await fake.click(user, board, play)
+
+        def panel_ready() -> JSONDict | None:
+            m = fake.message_for(token)
+            return m if m is not None and not m["flags"] & LOADING else None
+
+        panel = await self.until(panel_ready, "panel")
+        shown = self.first_request(mark, "POST", f"/webhooks/{fake.app_id}/{token}")()
+        assert shown is not None
+        return panel, self.ack_time(token), shown.at - fake.interactions[token]["created"]
+
+    async def open_group(self, user: JSONDict, panel: JSONDict, options: list[tuple[str, str, str | None]]) -> float:
+        """Take a random step of a multi-step decision (``options`` are all groups) and wait for the panel's
+        redraw; returns the seconds to acknowledge."""
+        fake = self.fake
+        _, cid, value = self.rng.choice(options)
+        mark = len(fake.requests)
+        t = await fake.select(user, panel, cid, [value]) if value is not None else await fake.click(user, panel, cid)
+        await self.redrawn(t, mark, "group")
+        return self.ack_time(t)
 
     def first_request(self, start: int, method: str, path: str, files: bool = False) -> Callable[[], Req | None]:
         """A predicate finding the first ``method`` request to ``path`` (with a file if ``files``) among the

@@ -73,7 +73,7 @@ def crash_point(name: str) -> None:
 
 def start_event(players: int) -> Event:
     """The public line of a game's start (the ``start`` system entry of the log)."""
-    return Event("start", f"The game starts with {players} players.")
+    return Event("game_started", params={"n": players})
 
 
 @contextlib.contextmanager

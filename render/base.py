@@ -4,7 +4,8 @@ Renderers are pure: ``render_board(view, *, names, highlight=...) -> Image`` tak
 view (never a state), imports nothing from ``discord``, and is deterministic.
 This module holds the theme, the fonts, text helpers and PNG encoding.
 
-Fonts: Noto Sans CJK (``noto-cjk-sans-otc``) draws Latin, Chinese, Japanese and Korean;
+Fonts: Noto Sans CJK (``noto-cjk-sans-otc``) draws Latin, Chinese, Japanese and Korean,
+bold text in the weight-700 instance of its variable version (``manimgx-fonts-cjk``);
 for every other script and for emoji, ``draw_text`` falls back character by character to
 the Noto faces of the ``manimgx-fonts`` package (Arabic, Hebrew, Thai, Devanagari and
 the other Indic scripts, Armenian, Georgian, Ethiopic, Khmer, Lao, Myanmar, Sinhala,
@@ -59,6 +60,28 @@ simulate a missing font)."""
 _DEBIAN_CJK = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
 
 
+BOLD_FACE = True
+"""Draw bold text in the weight-700 instance of the variable Noto Sans CJK of the
+``manimgx-fonts-cjk`` package (the same typeface as the regular face, covering Latin and
+CJK alike) instead of faking it with a stroke: about a third of the stroke's rasterizing
+cost, and real bold letter shapes. Off only to measure it (``python -m bench.load``) or
+when the package is missing (then the stroke is drawn)."""
+
+BOLD_WEIGHT = 700
+"""The ``wght`` axis value of bold text (the variable face's named instance "Bold")."""
+
+
+@lru_cache(maxsize=1)
+def _variable_cjk() -> str | None:
+    """The path of the variable Noto Sans CJK collection (weight axis 100–900), or None."""
+    try:
+        import manimgx_fonts_cjk
+    except ImportError:  # pragma: no cover - the package is a dependency
+        return None
+    path = Path(manimgx_fonts_cjk.__file__).parent / "NotoSansCJK-VF.otf.ttc"
+    return str(path) if path.exists() else None
+
+
 def _font_candidates(bold: bool) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = list(EXTRA_FONTS)
     try:
@@ -69,6 +92,9 @@ def _font_candidates(bold: bool) -> list[tuple[str, int]]:
             bold_path = base.replace("Regular", "Bold")
             if os.path.exists(bold_path):
                 out.append((bold_path, 2))
+            variable = _variable_cjk() if BOLD_FACE else None
+            if variable is not None:
+                out.append((variable, 2))  # face 2 = Simplified Chinese, as below
         out.append((base, 2))  # face 2 = Simplified Chinese; covers Japanese kana too
     except ImportError:  # pragma: no cover - the package is a hard dependency
         pass
@@ -78,13 +104,17 @@ def _font_candidates(bold: bool) -> list[tuple[str, int]]:
 
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """A font of ``size`` px covering CJK; falls back to Pillow's built-in font with a
-    warning when no font file can be opened (DISCORD.md failure mode 15)."""
+    """A font of ``size`` px covering CJK (bold: a real bold face when one is installed,
+    see ``BOLD_FACE``); falls back to Pillow's built-in font with a warning when no font
+    file can be opened (DISCORD.md failure mode 15)."""
     for path, index in _font_candidates(bold):
         try:
-            return ImageFont.truetype(path, size, index=index)
+            face = ImageFont.truetype(path, size, index=index)
         except OSError:
             continue
+        if bold and path == _variable_cjk():
+            face.set_variation_by_axes([BOLD_WEIGHT])
+        return face
     log.warning("No CJK font found; falling back to Pillow's default font")
     return ImageFont.load_default(size)
 
@@ -323,10 +353,16 @@ def _blit(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,
     draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, colour)
 
 
-@lru_cache(maxsize=1)
 def has_bold_face() -> bool:
-    """True when a real bold font file is available."""
-    return any("Bold" in path for path, _ in _font_candidates(True)[len(EXTRA_FONTS):] if os.path.exists(path))
+    """True when bold text is drawn in a real bold font file (no stroke)."""
+    return _has_bold_face(BOLD_FACE, tuple(EXTRA_FONTS))
+
+
+@lru_cache(maxsize=8)
+def _has_bold_face(bold_face: bool, extra: tuple[tuple[str, int], ...]) -> bool:
+    variable = _variable_cjk() if bold_face else None
+    return any("Bold" in path or path == variable
+               for path, _ in _font_candidates(True)[len(extra):] if os.path.exists(path))
 
 
 BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f"))
@@ -349,11 +385,39 @@ def seat_label(seat: int, names: Sequence[str]) -> str:
     return f"{SEAT_LETTERS[seat % len(SEAT_LETTERS)]} · {name}"
 
 
+PALETTE_PNG = True
+"""Encode boards as 256-colour palette PNGs (Pillow's fast octree quantizer, no
+dithering) instead of RGB PNGs: about 0.6× the encoding time and 40 % of the bytes. A
+board is flat colour and anti-aliased text (1,500–4,000 distinct colours); the octree
+keeps every edge crisp and moves a flat colour by a few levels at most (measured by
+``python -m bench.load --render``: mean change under 2 %, no visible difference). Off
+only to measure it."""
+
+
 def to_png(image: Image.Image) -> bytes:
-    """Encode as PNG bytes (deterministic: no timestamps)."""
+    """Encode as PNG bytes (deterministic: no timestamps): a palette PNG when
+    ``PALETTE_PNG`` is on and the image is RGB, else a PNG of the image's own mode."""
     buf = io.BytesIO()
+    if PALETTE_PNG and image.mode == "RGB":
+        image = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     image.save(buf, "PNG", optimize=False, compress_level=3)  # ~40 % faster than 6, ~15 % larger
     return buf.getvalue()
+
+
+def configure(*, bold_face: bool | None = None, palette_png: bool | None = None,
+              memo_text: bool | None = None) -> None:
+    """Switch the speed options (``BOLD_FACE``, ``PALETTE_PNG``, ``MEMO_TEXT``; None
+    leaves one as it is) and drop the caches that depend on them. Used by the benchmark
+    to measure old and new side by side in one process."""
+    global BOLD_FACE, PALETTE_PNG, MEMO_TEXT
+    if bold_face is not None:
+        BOLD_FACE = bold_face
+    if palette_png is not None:
+        PALETTE_PNG = palette_png
+    if memo_text is not None:
+        MEMO_TEXT = memo_text
+    font.cache_clear()
+    _mask.cache_clear()
 
 
 def to_jpeg(image: Image.Image, quality: int = 85) -> bytes:

@@ -18,7 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engines.base import msg, seat_letter, term
+from engines.base import msg, seat_letter, seat_ref, term
 from engines.canterbury.data import (
     CARDS,
     COMPANIES,
@@ -44,7 +44,6 @@ from render.base import (
     draw_text,
     fit_text,
     seat_colour,
-    seat_label,
     text_width,
 )
 
@@ -61,6 +60,11 @@ HEAD = 100
 def _b(text: Text, key: str, **params: Any) -> str:
     """A ``board.<key>`` text."""
     return text(msg(f"board.{key}", **params).to_json())
+
+
+def _label(text: Text, seat: int) -> str:
+    """``"A · Ann"``: the seat letter (a badge) and the display name (``Texts.name``)."""
+    return _b(text, "seat_label", letter=seat_letter(seat), name=seat_ref(seat))
 
 
 def _term(text: Text, key: str) -> str:
@@ -115,14 +119,14 @@ def _banner(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], t
     draw_text(draw, (PAD, y + 32), _b(text, "title"), size=30, fill=WHITE, bold=True, anchor="lm")
     if view["over"]:
         winners = view["final"]["winners"] if view["final"] else []
-        line = (_b(text, "winner", names=[seat_label(w, names) for w in winners]) if winners
+        line = (_b(text, "winner", names=[_label(text, w) for w in winners]) if winners
                 else _b(text, "game_over"))
         draw_text(draw, (WIDTH - PAD, y + 32), line, size=26, fill=HIGHLIGHT, bold=True, anchor="rm",
                   max_width=WIDTH - 420)
     else:
         seat = view["active"] % n
         key = "turn_lastrites" if view["lastrites_turn"] else "turn"
-        line = _b(text, key, turn=view["turn"], player=seat_label(seat, names))
+        line = _b(text, key, turn=view["turn"], player=_label(text, seat))
         draw.rectangle([WIDTH - PAD - 8 - text_width(line, 26, True) - 16, y + 12, WIDTH - PAD, y + 52],
                        fill=seat_colour(seat))
         draw_text(draw, (WIDTH - PAD - 8, y + 32), line, size=26, fill=WHITE, bold=True, anchor="rm")
@@ -155,7 +159,8 @@ def _circle(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, x0: int, y0
             draw.ellipse([sx - r - 8, sy - r - 8, sx + r + 8, sy + r + 8], fill=HIGHLIGHT, outline=INK, width=3)
         draw.ellipse([sx - r, sy - r, sx + r, sy + r], fill=SIN_FILL[sin], outline=INK, width=2)
         draw_text(draw, (sx, sy - 28), _term(text, f"sin.{sin}"), size=21, fill=WHITE, bold=True, anchor="mm")
-        draw_text(draw, (sx, sy - 7), sin_zh(sin), size=17, fill=WHITE, anchor="mm")
+        draw_text(draw, (sx, sy - 7), _b(text, "circle_native", native=sin_zh(sin)), size=17, fill=WHITE,
+                  anchor="mm")
         owners = [q for q in range(n) if sin in view["circle"][q]]
         cs = 22
         total = len(owners) * (cs + 4) - 4
@@ -222,7 +227,7 @@ def _scoreboard(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
         draw.rounded_rectangle([x0, y, x0 + w, y + 102], radius=10, fill=HIGHLIGHT if active else PANEL,
                                outline=seat_colour(q), width=4)
         _cube(draw, x0 + 10, y + 10, q, 32)
-        draw_text(draw, (x0 + 52, y + 26), seat_label(q, names), size=24, bold=True, anchor="lm",
+        draw_text(draw, (x0 + 52, y + 26), _label(text, q), size=24, bold=True, anchor="lm",
                   max_width=w - 62)
         hc = view["hand_counts"][q]
         done = view["completions"].count(q)
@@ -365,7 +370,7 @@ def _final(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], te
         win = q in final["winners"]
         if win:
             draw.rectangle([PAD - 6, y - 4, WIDTH - PAD, y + 30], fill=HIGHLIGHT)
-        vals = [seat_label(q, names), final["coins"][q], final["road"][q],
+        vals = [_label(text, q), final["coins"][q], final["road"][q],
                 *(final["companies"][co][q] for co in COMPANIES), final["tokens"][q], final["totals"][q]]
         for i, (v, x) in enumerate(zip(vals, xs, strict=True)):
             draw_text(draw, (x, y), str(v), size=22, bold=win or i == 7, max_width=(xs[1] - xs[0] - 10) if i == 0
@@ -432,7 +437,7 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Im
     height = 200 + 60 * max(1, len(hand)) + 34 * len(options) + (80 if drawn else 0) + 120
     img, draw = canvas(height)
     draw.rectangle([0, 0, WIDTH, 70], fill=seat_colour(seat))
-    draw_text(draw, (PAD, 35), _b(text, "your_hand", player=seat_label(seat, names)), size=30, fill=WHITE,
+    draw_text(draw, (PAD, 35), _b(text, "your_hand", player=_label(text, seat)), size=30, fill=WHITE,
               bold=True, anchor="lm", max_width=WIDTH - 320)
     draw_text(draw, (WIDTH - PAD, 35), _b(text, "coins", coins=view["coins"]), size=32, fill=WHITE, bold=True,
               anchor="rm")

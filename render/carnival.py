@@ -67,8 +67,9 @@ CY = TABLE_TOP + TABLE_MARGIN + int(1000 * SCALE)
 TABLE_BOTTOM = CY + int(1000 * SCALE) + TABLE_MARGIN
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+def _name(text: Text, seat: int) -> str:
+    """The display name of ``seat`` as every text shows it (``Texts.name``)."""
+    return _board(text, "name", name=seat_ref(seat))
 
 
 def _letter(seat: int) -> str:
@@ -363,13 +364,13 @@ def seat_label_layout(view: PublicView, names: Sequence[str], text: Text) -> lis
         h = 40
         if side:
             room = (sx - 30 if math.cos(ang) < 0 else WIDTH - sx - 30) - 8
-            name = fit_text(_name(names, s), 24, max(60, room - 50), True)
+            name = fit_text(_name(text, s), 24, max(60, room - 50), True)
             w = text_width(name, 24, True) + 52
             left = sx - 30 - w if math.cos(ang) < 0 else sx + 30
             left = min(max(left, 6), WIDTH - 6 - w)
             top = sy - h / 2
         else:
-            name = fit_text(_name(names, s), 24, 300, True)
+            name = fit_text(_name(text, s), 24, 300, True)
             w = text_width(name, 24, True) + 52
             left = sx - w / 2
             top = sy - h / 2 + (-34 if math.sin(ang) > 0 else 34)
@@ -613,8 +614,8 @@ def _draw_panels(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[st
         # line 1: letter, name, devil, total
         draw.ellipse((40, y + 8, 76, y + 44), fill=col, outline=INK, width=2)
         draw_text(draw, (58, y + 26), _letter(s), size=24, fill=WHITE, bold=True, anchor="mm")
-        draw_text(draw, (86, y + 26), _name(names, s), size=26, bold=True, anchor="lm", max_width=420)
-        nx = 86 + min(420, text_width(_name(names, s), 26, True)) + 14
+        draw_text(draw, (86, y + 26), _name(text, s), size=26, bold=True, anchor="lm", max_width=420)
+        nx = 86 + min(420, text_width(_name(text, s), 26, True)) + 14
         if view.get("devil") == s:
             nx = _devil_tag(draw, nx, y + 26, text) + 8
         if seat["to_move"] and view["phase"] != "over":
@@ -684,7 +685,7 @@ def _draw_scores(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[st
         cx = 20 + label_w + col_w * (s + 0.5)
         draw.rectangle((20 + label_w + col_w * s + 4, y + 4, 20 + label_w + col_w * s + 14, y + row_h - 4),
                        fill=seat_colour(s))
-        draw_text(draw, (cx + 6, y + row_h / 2), f"{_letter(s)} {_name(names, s)}", size=20, bold=True,
+        draw_text(draw, (cx + 6, y + row_h / 2), _board(text, "seat", letter=_letter(s), name=seat_ref(s)), size=20, bold=True,
                   anchor="mm", max_width=col_w - 26)
     y += row_h
     devils = view["round_devils"]

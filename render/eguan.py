@@ -37,7 +37,6 @@ from render.base import (
     canvas,
     draw_text,
     seat_colour,
-    seat_label,
 )
 
 RGB = tuple[int, int, int]
@@ -149,8 +148,14 @@ def _counts_line(draw: ImageDraw.ImageDraw, x: float, y: float, counts: dict[str
         x += 66
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if seat < len(names) else f"Seat {seat + 1}"
+def _b(text: Text, key: str, **params: Any) -> str:
+    """A board text: catalog ``board.<key>`` in the reader's language."""
+    return text(Msg(f"board.{key}", params).to_json())
+
+
+def _label(text: Text, seat: int) -> str:
+    """``"A · Ann"``: the seat letter (a badge) and the display name (``Texts.name``)."""
+    return _b(text, "seat_label", letter=SEAT_LETTERS[seat % len(SEAT_LETTERS)], name={"seat": seat})
 
 
 def _term(text: Text, key: str) -> str:
@@ -161,14 +166,14 @@ def _term(text: Text, key: str) -> str:
 def _title(text: Text, key: str) -> str:
     """A title as the boards show it: ``[H] Heart of Stone 鐵石心腸``, ``★ Most Wanted 罪大惡極``."""
     icon, zh = next((i, z) for k, i, z in TITLES if k == key)
-    badge = "★" if key == "most_wanted" else f"[{icon}]"
-    return f"{badge} {_term(text, f'title.{key}')} {zh}"
+    badge = "★" if key == "most_wanted" else _b(text, "title_badge", icon=_b(text, f"letter_{icon}"))
+    return _b(text, "title_line", badge=badge, name=_term(text, f"title.{key}"), native=zh)
 
 
 def _faces(text: Text, letter: str, faces: Sequence[Any] | None = None, sep: str = " · ") -> str:
     """Die faces of a set in a few words: ``1 +1 · 2 steal 1 · ...``."""
     shown = SKILLS[letter] if faces is None else faces
-    return sep.join(f"{f.face} {text(effect_msg(f, short=True).to_json())}" for f in shown)
+    return sep.join(_b(text, "face", face=f.face, effect=text(effect_msg(f, short=True).to_json())) for f in shown)
 
 
 def render_board(view: PublicView, *, names: Sequence[str], text: Text,
@@ -186,9 +191,9 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text,
     height = head_h + rows * (panel_h + 8) + foot_h
     img, draw = canvas(height)
     # header
-    title = f"E Guan 惡貫 · Round {view['round']}" if view["round"] else "E Guan 惡貫 · Setup"
+    title = _b(text, "title_round", round=view["round"]) if view["round"] else _b(text, "title_setup")
     draw_text(draw, (18, 14), title, size=34, bold=True)
-    status = _status(view, names)
+    status = _status(view, text)
     draw_text(draw, (WIDTH - 18, 20), status, size=22, fill=MUTED, anchor="ra", max_width=520)
     if view.get("final_round") and view["phase"] != "over":
         draw.rectangle((0, 60, WIDTH, 72), fill=HIGHLIGHT)
@@ -202,51 +207,51 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text,
     # footer
     fy = head_h + rows * (panel_h + 8)
     start = view.get("start_player")
-    parts = [f"Deck {view['deck_count']}"]
+    parts = [_b(text, "deck", n=view["deck_count"])]
     if start is not None:
-        parts.append(f"Start: {SEAT_LETTERS[start]}")
+        parts.append(_b(text, "start", seat={"seat": start}))
     if view.get("triggered") and view["phase"] != "over":
         if view.get("final_round"):
-            parts.append("FINAL ROUND")
+            parts.append(_b(text, "final_round"))
         elif view.get("end_rule") == "one_more_each":
-            parts.append("Last card drawn: one more turn each, the drawer last")
+            parts.append(_b(text, "end_one_more"))
         else:
-            parts.append("Last card drawn: round ends, then final round")
+            parts.append(_b(text, "end_round"))
     if view.get("removed_cards"):
-        parts.append(f"Removed: {', '.join(r['card'] for r in view['removed_cards'][-6:])}")
+        parts.append(_b(text, "removed", cards=", ".join(r["card"] for r in view["removed_cards"][-6:])))
     draw_text(draw, (18, fy + 14), "  ·  ".join(parts), size=22, bold=bool(view.get("final_round")), max_width=WIDTH - 36)
     res = view.get("result")
     if res:
         ranks = sorted(range(n), key=lambda s: res["ranking"].index(s))
         txt = "  ".join(
-            f"{SEAT_LETTERS[s]} {res['scores'][s]}" + (" ★" if s in res["winners"] else "") for s in ranks
+            _b(text, "score_star" if s in res["winners"] else "score", seat={"seat": s}, score=res["scores"][s])
+            for s in ranks
         )
-        win = ", ".join(_name(names, s) for s in res["winners"])
-        draw_text(draw, (18, fy + 50), f"Final: {txt}   Winner: {win}", size=24, bold=True, max_width=WIDTH - 36)
+        win = {"seats": list(res["winners"])}
+        draw_text(draw, (18, fy + 50), _b(text, "final", scores=txt, winners=win), size=24, bold=True,
+                  max_width=WIDTH - 36)
     return img
 
 
 def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view: PublicView, text: Text) -> None:
     """Icon key and the die faces of the skill sets in play (fills an empty slot)."""
     draw.rectangle((x, y, x + w, y + h), fill=BG, outline=LINE, width=2)
-    draw_text(draw, (x + 14, y + 12), "Key", size=24, bold=True)
+    draw_text(draw, (x + 14, y + 12), _b(text, "key"), size=24, bold=True)
     ky = y + 48
     for i, kind in enumerate(("H", "S", "K", "E")):
-        label = _term(text, f"icon.{kind}") + (" 惡" if kind == "E" else "")
+        label = _b(text, "icon_evil" if kind == "E" else "icon", name=_term(text, f"icon.{kind}"))
         kx = x + 14 + (i % 2) * (w // 2)
         draw_icon(draw, kx + 16, ky + (i // 2) * 40 + 16, kind, 30)
         draw_text(draw, (kx + 40, ky + (i // 2) * 40 + 16), label, size=21, anchor="lm")
     ky += 90
-    draw_text(draw, (x + 14, ky), "Outline = topmost card · ①–⑨ anchors", size=20, fill=MUTED, max_width=w - 28)
+    draw_text(draw, (x + 14, ky), _b(text, "outline_key"), size=20, fill=MUTED, max_width=w - 28)
     ky += 28
-    draw_text(draw, (x + 14, ky), "Titles under a board: leading now (ties share)", size=20, fill=MUTED,
-              max_width=w - 28)
+    draw_text(draw, (x + 14, ky), _b(text, "titles_key"), size=20, fill=MUTED, max_width=w - 28)
     ky += 34
     sets = sorted({str(st["skill"]) for st in view["seats"] if st.get("skill")})
     for letter_ in sets:
         faces = SKILLS[letter_]
-        draw_text(draw, (x + 14, ky), f"Set {letter_} {_term(text, f'set.{letter_}')} {faces[0].set_name_zh}",
-                  size=21, bold=True)
+        draw_text(draw, (x + 14, ky), _set_name(text, letter_), size=21, bold=True, max_width=w - 28)
         ky += 28
         for half in (faces[:3], faces[3:]):
             draw_text(draw, (x + 24, ky), _faces(text, letter_, half), size=20, max_width=w - 36)
@@ -254,21 +259,27 @@ def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view
         ky += 6
 
 
-def _status(view: PublicView, names: Sequence[str]) -> str:
+def _set_name(text: Text, letter: str) -> str:
+    """``"Set A Thug 打手"``: a skill set's letter, name and native name."""
+    return _b(text, "set", set=letter, name=_term(text, f"set.{letter}"), native=SKILLS[letter][0].set_name_zh)
+
+
+def _status(view: PublicView, text: Text) -> str:
     if view["phase"] == "over":
-        return "Game over"
+        return _b(text, "game_over")
     if view["phase"] == "skill":
-        return "Choosing skill sets…"
+        return _b(text, "choosing_skills")
     if view["phase"] in ("deal", "start"):
-        return "Setting up…"
+        return _b(text, "setting_up")
     active = view.get("active")
     if active is None:
         return ""
-    text = f"{SEAT_LETTERS[active]} · {_name(names, active)} to play"
+    line = _b(text, "to_play", seat=_label(text, active))
     die = view.get("die")
     if die:
-        text += f" · die {die['roll']}" + (f"→{die['value']}" if die["value"] != die["roll"] else "")
-    return text
+        line = _b(text, "die_changed" if die["value"] != die["roll"] else "die", status=line, roll=die["roll"],
+                  value=die["value"])
+    return line
 
 
 def _draw_panel(
@@ -289,9 +300,10 @@ def _draw_panel(
     draw.rectangle((x, y, x + w, y + h), fill=PANEL, outline=colour if active else LINE, width=5 if active else 2)
     # name bar
     draw.rectangle((x, y, x + w, y + 44), fill=colour)
-    draw_text(draw, (x + 12, y + 22), seat_label(s, names), size=26, fill=WHITE, bold=True, anchor="lm", max_width=w - 150)
+    draw_text(draw, (x + 12, y + 22), _label(text, s), size=26, fill=WHITE, bold=True, anchor="lm", max_width=w - 150)
     if active:
-        draw_text(draw, (x + w - 12, y + 22), "▶ TO PLAY", size=20, fill=WHITE, bold=True, anchor="rm")
+        draw_text(draw, (x + w - 12, y + 22), _b(text, "active"), size=20, fill=WHITE, bold=True, anchor="rm",
+                  max_width=130)
     cell = 78
     gx, gy = x + 14, y + 58
     draw_grid(
@@ -312,32 +324,35 @@ def _draw_panel(
     # info column
     ix = gx + 4 * cell + 16
     iy = gy
-    draw_text(draw, (ix, iy), "Infamy", size=20, fill=MUTED)
+    draw_text(draw, (ix, iy), _b(text, "infamy"), size=20, fill=MUTED)
     draw_text(draw, (ix, iy + 22), str(seat["infamy"]), size=52, bold=True)
     iy += 88
     counts = seat["counts"]
     for kind in ("H", "S", "K", "E"):
         draw_icon(draw, ix + 16, iy + 16, kind, 30)
         draw_text(draw, (ix + 40, iy + 16), f"{counts[kind]}", size=26, bold=True, anchor="lm")
-        draw_text(draw, (ix + 76, iy + 16), {"H": "Heart", "S": "Str.", "K": "Skill", "E": "Evil"}[kind], size=20, fill=MUTED, anchor="lm")
+        draw_text(draw, (ix + 76, iy + 16), _b(text, f"icon_{kind}"), size=20, fill=MUTED, anchor="lm",
+                  max_width=x + w - ix - 82)
         iy += 38
     iy += 4
     skill = seat.get("skill")
-    skill_text = f"Set {skill} {_term(text, f'set.{skill}')}" if skill else (
-        "Skill: chosen" if seat.get("skill_chosen") else "Skill: choosing…"
+    skill_text = _b(text, "set_short", set=skill, name=_term(text, f"set.{skill}")) if skill else (
+        _b(text, "skill_chosen" if seat.get("skill_chosen") else "skill_choosing")
     )
     draw_text(draw, (ix, iy), skill_text, size=20, max_width=x + w - ix - 6)
     iy += 28
-    draw_text(draw, (ix, iy), f"Hand {seat['hand_count']}" + (" · Kept ■" if seat["has_kept"] else " · Kept —"), size=20, max_width=x + w - ix - 6)
+    draw_text(draw, (ix, iy), _b(text, "hand_kept" if seat["has_kept"] else "hand_no_kept", n=seat["hand_count"]),
+              size=20, max_width=x + w - ix - 6)
     iy += 28
     piles = (seat.get("pile_counts") or []) if view["phase"] != "over" else []
     if piles:
-        draw_text(draw, (ix, iy), "Waiting: " + "+".join(str(p) for p in piles), size=20, fill=MUTED, max_width=x + w - ix - 6)
+        draw_text(draw, (ix, iy), _b(text, "waiting", piles="+".join(str(p) for p in piles)), size=20, fill=MUTED,
+                  max_width=x + w - ix - 6)
     # titles under the grid
     ty = gy + 4 * cell + 10
     titles = seat.get("leading_titles") or []
     if not titles:
-        draw_text(draw, (x + 14, ty), "no title", size=20, fill=MUTED)
+        draw_text(draw, (x + 14, ty), _b(text, "no_title"), size=20, fill=MUTED)
     for i, t in enumerate(titles):
         draw_text(
             draw,
@@ -354,9 +369,10 @@ def _draw_panel(
         draw_text(
             draw,
             (x + 14, ty + 2),
-            f"Final {res['scores'][s]} = {res['infamy'][s]} + {bonus} title bonus",
+            _b(text, "final_score", score=res["scores"][s], infamy=res["infamy"][s], bonus=bonus),
             size=20,
             bold=True,
+            max_width=w - 28,
         )
 
 
@@ -376,10 +392,10 @@ def draw_card(draw: ImageDraw.ImageDraw, x: float, y: float, card: Mapping[str, 
     draw.line((x, y + cell, x + w, y + cell), fill=LINE, width=1)
 
 
-def _req_text(card: Mapping[str, Any]) -> str:
+def _req_text(text: Text, card: Mapping[str, Any]) -> str:
     req = card["req"]
-    parts = [f"{k}{req[k]}" for k in ("H", "S", "K") if req[k]]
-    return "needs " + (" ".join(parts) if parts else "nothing")
+    parts = [_b(text, "req", icon=_b(text, f"letter_{k}"), n=req[k]) for k in ("H", "S", "K") if req[k]]
+    return _b(text, "needs", req=" ".join(parts)) if parts else _b(text, "needs_nothing")
 
 
 def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Image.Image:
@@ -402,7 +418,7 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Im
     draw_text(
         draw,
         (16, 30),
-        f"{seat_label(seat, names)} · your hand · Infamy {me['infamy']}",
+        _b(text, "your_hand", seat=_label(text, seat), infamy=me["infamy"]),
         size=28,
         fill=WHITE,
         bold=True,
@@ -413,33 +429,33 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Im
     skill = you.get("skill")
     if skill:
         faces = SKILLS[str(skill)]
-        draw_text(draw, (20, y), f"Your skill set: {skill} {_term(text, f'set.{skill}')} {faces[0].set_name_zh}"
-                  " (what your trouble die does)", size=24, bold=True, max_width=WIDTH - 40)
+        draw_text(draw, (20, y), _b(text, "your_set", set=skill, name=_term(text, f"set.{skill}"),
+                                    native=faces[0].set_name_zh), size=24, bold=True,
+                  max_width=WIDTH - 40)
         draw_text(draw, (20, y + 34), _faces(text, str(skill)), size=22, max_width=WIDTH - 40)
     else:
-        draw_text(draw, (20, y), "Skill set: not chosen yet (Play ▶ to choose)", size=24, fill=MUTED)
+        draw_text(draw, (20, y), _b(text, "no_set"), size=24, fill=MUTED, max_width=WIDTH - 40)
     y += skill_h
     if not cards:
         piles = me.get("pile_counts") or []
-        draw_text(draw, (20, y + 4), "Your hand is empty.", size=26, bold=True)
+        draw_text(draw, (20, y + 4), _b(text, "hand_empty"), size=26, bold=True)
         if piles:
             waiting = sum(int(p) for p in piles)
-            draw_text(draw, (20, y + 40), f"You passed it on. At your next turn your hand is the pile passed to you "
-                      f"({waiting} cards,", size=21, fill=MUTED, max_width=WIDTH - 40)
-            rest = "topped up to 5 from the deck." if view.get("deck_count") else "no top-up: the deck is empty."
-            draw_text(draw, (20, y + 68), f"hidden until then), {rest}", size=21, fill=MUTED, max_width=WIDTH - 40)
+            draw_text(draw, (20, y + 40), _b(text, "passed_1", n=waiting), size=21, fill=MUTED, max_width=WIDTH - 40)
+            rest = _b(text, "passed_topped" if view.get("deck_count") else "passed_no_top")
+            draw_text(draw, (20, y + 68), _b(text, "passed_2", rest=rest), size=21, fill=MUTED, max_width=WIDTH - 40)
     for i, card in enumerate(cards):
         cx = 20 + (i % per_row) * slot_w
         cy = y + (i // per_row) * 330
         _card_block(draw, cx, cy, card, card_w, text)
     y += hand_h
     if kept:
-        draw_text(draw, (20, y), "Kept card (face down)", size=24, bold=True)
+        draw_text(draw, (20, y), _b(text, "kept"), size=24, bold=True)
         _card_block(draw, 20, y + 34, kept, card_w, text, marked=False)
-        note = "usable now (play it, or ±1 on your die)" if kept.get("usable") else "usable from your next turn"
-        draw_text(draw, (20 + slot_w, y + 80), note, size=22)
+        note = _b(text, "kept_usable" if kept.get("usable") else "kept_later")
+        draw_text(draw, (20 + slot_w, y + 80), note, size=22, max_width=WIDTH - slot_w - 40)
     else:
-        draw_text(draw, (20, y + 10), "No kept card.", size=22, fill=MUTED)
+        draw_text(draw, (20, y + 10), _b(text, "no_kept"), size=22, fill=MUTED)
     return img
 
 
@@ -448,16 +464,17 @@ def _card_block(draw: ImageDraw.ImageDraw, x: float, y: float, card: Mapping[str
     """A card of the seat's with its id, names, requirement and payment; an unaffordable
     hand card (``marked``) in red."""
     draw_card(draw, x, y, card, w=w)
-    die = " · 鬧! trouble die" if card.get("die") else ""
-    draw_text(draw, (x, y + w + 8), f"{card['id']}{die}", size=22, bold=True, max_width=250)
-    draw_text(draw, (x, y + w + 36), f"{CARDS[card['id']].name_zh} {_term(text, 'card.' + card['id'])}", size=20,
-              max_width=250)
+    die = _b(text, "card_die" if card.get("die") else "card_id", id=card["id"])
+    draw_text(draw, (x, y + w + 8), die, size=22, bold=True, max_width=250)
+    draw_text(draw, (x, y + w + 36), _b(text, "card_name", native=CARDS[card["id"]].name_zh,
+                                          name=_term(text, "card." + card["id"])), size=20, max_width=250)
     pay = int(card.get("payment", 0))
-    cost = "free" if pay == 0 else f"pay {pay}"
+    cost = _b(text, "free") if pay == 0 else _b(text, "pay", n=pay)
     playable = card.get("playable", True) or not marked
     colour = INK if playable else (170, 30, 30)
     extra = "" if playable else " ✗"
-    draw_text(draw, (x, y + w + 62), f"{_req_text(card)} · {cost}{extra}", size=20, fill=colour, max_width=250)
+    draw_text(draw, (x, y + w + 62), _req_text(text, card), size=20, fill=colour, max_width=250)
+    draw_text(draw, (x, y + w + 86), f"{cost}{extra}", size=20, fill=colour, max_width=250)
 
 
 def render_placement_preview(view: PrivateView, card_id: str, *, names: Sequence[str], text: Text) -> Image.Image:
@@ -491,15 +508,16 @@ def render_placement_preview(view: PrivateView, card_id: str, *, names: Sequence
     colour = seat_colour(seat)
     draw.rectangle((0, 0, WIDTH, 60), fill=colour)
     pay = int(card.get("payment", 0))
-    cost = "free" if pay == 0 else f"pay {pay} Infamy"
+    cost = _b(text, "free") if pay == 0 else _b(text, "pay_infamy", n=pay)
     name = _term(text, f"card.{card_id}")
     if moving_from is not None:
-        what = f"moving {card_id} {name} (now at {moving_from[1]} {_term(text, f'rot.{moving_from[2]}')})"
+        what = _b(text, "moving", id=card_id, name=name, anchor=moving_from[1],
+                  rot=_term(text, f"rot.{moving_from[2]}"))
     else:
-        src = "your kept card " if you["kept"] and you["kept"]["id"] == card_id else ""
-        what = f"placing {src}{card_id} {name} · {cost}"
-    draw_text(draw, (16, 30), f"{seat_label(seat, names)} · {what}", size=26, fill=WHITE, bold=True,
-              anchor="lm", max_width=WIDTH - 32)
+        kept_card = bool(you["kept"] and you["kept"]["id"] == card_id)
+        what = _b(text, "placing_kept" if kept_card else "placing", id=card_id, name=name, cost=cost)
+    draw_text(draw, (16, 30), _b(text, "preview_title", seat=_label(text, seat), what=what), size=26, fill=WHITE,
+              bold=True, anchor="lm", max_width=WIDTH - 32)
     cell = 80
     gx, gy = 20, 80
     counts = board_counts(board)
@@ -507,33 +525,35 @@ def render_placement_preview(view: PrivateView, card_id: str, *, names: Sequence
     if moving_from is not None:
         x1, y1, x2, y2 = _block_rect(gx, gy, cell, int(moving_from[1]))
         _dashed_rect(draw, (x1 + 4, y1 + 4, x2 - 4, y2 - 4), HIGHLIGHT, 5)
-    draw_text(draw, (gx, gy + 4 * cell + 12), "Now:" if moving_from is None else "Without it:", size=22, bold=True)
+    draw_text(draw, (gx, gy + 4 * cell + 12), _b(text, "now" if moving_from is None else "without"), size=22,
+              bold=True)
     _counts_line(draw, gx + (60 if moving_from is None else 130), gy + 4 * cell + 8, counts)
     # the card in both orientations
     for i, rot in enumerate((0, 180)):
         cx = 380 + i * 180
         draw_text(draw, (cx, 80), _term(text, f"rot.{rot}"), size=24, bold=True)
         draw_card(draw, cx, 112, card, w=150, rot=rot)
-    draw_text(draw, (740, 112), f"{card_id} {CARDS[card_id].name_zh}", size=22, bold=True, max_width=WIDTH - 760)
+    draw_text(draw, (740, 112), _b(text, "card_native", id=card_id, native=CARDS[card_id].name_zh), size=22,
+              bold=True, max_width=WIDTH - 760)
     if moving_from is None:
-        draw_text(draw, (740, 142), _req_text(card), size=22)
-        draw_text(draw, (740, 172), cost, size=22, bold=True)
+        draw_text(draw, (740, 142), _req_text(text, card), size=22, max_width=WIDTH - 760)
+        draw_text(draw, (740, 172), cost, size=22, bold=True, max_width=WIDTH - 760)
         if card.get("die"):
-            draw_text(draw, (740, 202), "rolls the trouble die", size=22)
+            draw_text(draw, (740, 202), _b(text, "rolls_die"), size=22, max_width=WIDTH - 760)
     else:
-        draw_text(draw, (740, 142), "no payment, no die", size=22)
-    draw_text(draw, (380, 290), "Each numbered circle is the centre of", size=20, fill=MUTED)
-    draw_text(draw, (380, 316), "a place (2 × 2 cells) the card can go.", size=20, fill=MUTED)
-    draw_text(draw, (380, 352), "Choose the anchor and rotation", size=22, bold=True)
-    draw_text(draw, (380, 380), "in the menu below this image.", size=22, bold=True)
+        draw_text(draw, (740, 142), _b(text, "no_payment"), size=22, max_width=WIDTH - 760)
+    for i, key in enumerate(("help_1", "help_2")):
+        draw_text(draw, (380, 290 + 26 * i), _b(text, key), size=20, fill=MUTED, max_width=WIDTH - 400)
+    for i, key in enumerate(("help_3", "help_4")):
+        draw_text(draw, (380, 352 + 28 * i), _b(text, key), size=22, bold=True, max_width=WIDTH - 400)
     # table of results
     ty = 480
-    draw_text(draw, (20, ty), "Your visible icons after placing it there:", size=22, bold=True)
+    draw_text(draw, (20, ty), _b(text, "icons_after"), size=22, bold=True, max_width=530)
     draw.rectangle((560, ty + 2, 590, ty + 26), fill=GHOST, outline=LINE)
-    draw_text(draw, (598, ty), "= most Evil (惡 = income)", size=20, fill=MUTED)
+    draw_text(draw, (598, ty), _b(text, "most_evil"), size=20, fill=MUTED, max_width=WIDTH - 618)
     ty += 36
     col_w = 108
-    draw_text(draw, (20, ty + 8), "anchor", size=20, fill=MUTED)
+    draw_text(draw, (20, ty + 8), _b(text, "anchor"), size=20, fill=MUTED, max_width=86)
     for a in range(1, 10):
         draw_text(draw, (110 + (a - 1) * col_w + col_w / 2, ty + 8), str(a), size=22, bold=True, anchor="ma")
     results = {(a, r): board_counts([*board, [card["id"], a, r]]) for a in range(1, 10) for r in (0, 180)}
@@ -546,8 +566,9 @@ def render_placement_preview(view: PrivateView, card_id: str, *, names: Sequence
             bx = 110 + (a - 1) * col_w
             fill = GHOST if c["E"] == best_e else CELL_BG
             draw.rectangle((bx + 3, ry, bx + col_w - 3, ry + 76), fill=fill, outline=LINE)
-            draw_text(draw, (bx + col_w / 2, ry + 8), f"H{c['H']} S{c['S']}", size=20, anchor="ma")
-            draw_text(draw, (bx + col_w / 2, ry + 40), f"K{c['K']} E{c['E']}", size=20, bold=True, anchor="ma")
+            draw_text(draw, (bx + col_w / 2, ry + 8), _b(text, "counts_hs", h=c["H"], s=c["S"]), size=20, anchor="ma")
+            draw_text(draw, (bx + col_w / 2, ry + 40), _b(text, "counts_ke", k=c["K"], e=c["E"]), size=20, bold=True,
+                      anchor="ma")
     return img
 
 

@@ -18,6 +18,7 @@ Cards are colour-blind safe: every card shows its colour as a letter and word
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -58,9 +59,9 @@ CARD_EDGE: dict[str, RGB] = {
 }
 SAINT_INK: RGB = (150, 110, 10)
 SINNER_INK: RGB = (120, 30, 110)
-FACTION_TEXT = {"saint": "SAINT 聖徒", "sinner": "SINNER 罪人", "none": "NO FACTION"}
 FACTION_FILL: dict[str, RGB] = {"saint": (255, 236, 170), "sinner": (232, 205, 235), "none": (225, 225, 225)}
-SPACE_NAMES = {0: "City 毀滅之城", 6: "Gate 天堂之門"}
+SPACE_NAMES = {0: "city", 6: "gate"}
+"""Track spaces with a name (catalog ``board.space_<name>`` and ``board.space_<name>_native``)."""
 assert set(CARD_FILL) == set(CARD_EDGE) == {*COLOURS, "wild"}, "a fill and an edge per card colour"
 
 MARGIN = 20
@@ -70,8 +71,25 @@ CARD_W = 200
 CARD_H = 96
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+def _b(text: TextFormatter, key: str, **params: Any) -> str:
+    """A board text: catalog ``board.<key>`` in the reader's language."""
+    return text(msg(f"board.{key}", **params).to_json())
+
+
+def _name(text: TextFormatter, seat: int) -> str:
+    """``"A Ann"``: seat letter (a badge) and display name (``Texts.name``)."""
+    return _b(text, "seat", letter=seat_letter(seat), name={"seat": seat})
+
+
+def _short(text: TextFormatter, card: CardView) -> str:
+    """``"Mercy R1"``: a card's name in the reader's language and its colour-number code
+    (catalog ``card``; the view's ``label`` is the English one)."""
+    code = f"{COLOUR_LETTER[str(card['colour'])]}{card['number']}"
+    return text(msg("card", name=msg(f"term.card.{card['kind']}"), code=code).to_json())
+
+
+def _faction(text: TextFormatter, fac: str) -> str:
+    return _b(text, f"faction_{fac}")
 
 
 def _pawn(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: int = 19, ring: bool = False) -> None:
@@ -84,15 +102,21 @@ def _pawn(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: int = 1
 def _wrap(text: str, size: int, width: float, lines: int) -> list[str]:
     """``text`` in at most ``lines`` lines of ``width`` pixels (the last one shortened)."""
     out: list[str] = []
-    words = text.split()
+    words = _TOKEN.findall(text)
     while words and len(out) < lines:
-        line = words.pop(0)
-        while words and fit_text(f"{line} {words[0]}", size, width, False) == f"{line} {words[0]}":
-            line = f"{line} {words.pop(0)}"
-        out.append(line)
+        line = words.pop(0).strip()
+        while words and fit_text(line + words[0], size, width, False) == line + words[0]:
+            line += words.pop(0)
+        out.append(line.strip())
+        while words and words[0].isspace():
+            words.pop(0)
     if words:
-        out[-1] = fit_text(f"{out[-1]} {' '.join(words)}", size, width, False)
+        out[-1] = fit_text(out[-1] + "".join(words), size, width, False)
     return out
+
+
+_TOKEN = re.compile(r"\s*(?:[（「『]?[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef][、。，：；！？）」』]?|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+)")
+"""Wrapping units: a Latin word, or one CJK character (with a following closing mark)."""
 
 
 def _card(draw: ImageDraw.ImageDraw, x: float, y: float, card: CardView, text: TextFormatter, w: int = CARD_W,
@@ -109,8 +133,9 @@ def _card(draw: ImageDraw.ImageDraw, x: float, y: float, card: CardView, text: T
     draw.ellipse((sx - 15, sy - 15, sx + 15, sy + 15),
                  fill=SAINT_INK if side == "S" else SINNER_INK)
     draw_text(draw, (sx, sy), side, size=20, fill=WHITE, bold=True, anchor="mm")
-    draw_text(draw, (x + 12, y + 50), f"{card['name']} {card['name_zh']}", size=22, fill=INK, bold=True,
-              max_width=w - 20)
+    name = text(msg(f"term.card.{card['kind']}").to_json())
+    draw_text(draw, (x + 12, y + 50), _b(text, "card_name", name=name, native=card["name_zh"]), size=22,
+              fill=INK, bold=True, max_width=w - 20)
     if detail:
         line_text = text(msg("board.usable", who=msg(f"usable.{card['usable_by']}"),
                              ability=card["ability"]).to_json())
@@ -120,24 +145,24 @@ def _card(draw: ImageDraw.ImageDraw, x: float, y: float, card: CardView, text: T
         draw_text(draw, (x + w - 10, y + h - 6), mark, size=20, fill=INK, bold=True, anchor="rd")
 
 
-def _status(view: PublicView, names: Sequence[str]) -> str:
+def _status(view: PublicView, text: TextFormatter) -> str:
     phase = view["phase"]
     if phase == "over":
-        winners = ", ".join(f"{seat_letter(w)} {_name(names, w)}" for w in view["winners"])
-        return "GAME OVER — winner" + ("s: " if len(view["winners"]) > 1 else ": ") + winners
+        winners = [_name(text, w) for w in view["winners"]]
+        return _b(text, "over_many" if len(winners) > 1 else "over_one", winners=", ".join(winners))
     if phase == "deal":
-        return "Dealing 6 cards to each player…"
+        return _b(text, "dealing")
     if phase == "split":
         waiting = [seat_letter(s) for s, done in enumerate(view["split_done"]) if not done]
-        return "Choosing public sets — waiting for " + ", ".join(waiting)
+        return _b(text, "splitting", seats=", ".join(waiting))
     if phase == "start":
-        return "Choosing the start player…"
+        return _b(text, "choosing_start")
     active = view["active"]
-    who = f"{seat_letter(active)} {_name(names, active)}" if active is not None else "?"
+    who = _name(text, active) if active is not None else "?"
     r = view["reacting"]
     if view["stage"] == "react" and r is not None:
-        return f"{who} attacks — waiting for {seat_letter(r)} {_name(names, r)} to react"
-    return f"{who} to play"
+        return _b(text, "reacting", who=who, target=_name(text, r))
+    return _b(text, "to_play", who=who)
 
 
 def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
@@ -156,17 +181,18 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
     img, draw = canvas(height)
 
     # -- header
-    side = "advanced side 進階版" if advanced else "easy side 簡易版"
-    draw_text(draw, (MARGIN, 14), "The Way to Heaven 天路", size=34, bold=True)
+    side = _b(text, "side_advanced" if advanced else "side_easy")
+    draw_text(draw, (MARGIN, 14), _b(text, "title"), size=34, bold=True)
     rnd = view["round"]
     limit = view["round_limit"]
-    rtext = f"Round {rnd} / {limit}" if rnd else "Setup"
-    draw_text(draw, (WIDTH - MARGIN, 18), f"{rtext} · {side}", size=22, anchor="ra")
+    rtext = _b(text, "round", round=rnd, limit=limit) if rnd else _b(text, "setup")
+    draw_text(draw, (WIDTH - MARGIN, 18), _b(text, "round_side", round=rtext, side=side), size=22, anchor="ra")
     last = view["phase"] == "play" and rnd == limit
-    status = _status(view, names)
+    status = _status(view, text)
     draw.rounded_rectangle((MARGIN, 62, WIDTH - MARGIN, 108), radius=8,
                            fill=(255, 226, 200) if last else PANEL)
-    draw_text(draw, (MARGIN + 12, 85), ("LAST ROUND · " if last else "") + status, size=22, bold=True,
+    draw_text(draw, (MARGIN + 12, 85), _b(text, "last_round", status=status) if last else status, size=22,
+              bold=True,
               anchor="lm", max_width=WIDTH - 2 * MARGIN - 24)
 
     # -- track
@@ -180,27 +206,33 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
                                outline=LINE, width=2)
         draw_text(draw, (x + COL_W / 2, y0 + 8), str(sp), size=30, bold=True, anchor="ma")
         if sp in SPACE_NAMES:
-            draw_text(draw, (x + COL_W / 2, row_y), SPACE_NAMES[sp].split()[0], size=22, anchor="ma", bold=True)
-            draw_text(draw, (x + COL_W / 2, row_y + 28), SPACE_NAMES[sp].split()[1], size=20, anchor="ma")
+            draw_text(draw, (x + COL_W / 2, row_y), _b(text, f"space_{SPACE_NAMES[sp]}"), size=22, anchor="ma",
+                      bold=True, max_width=COL_W - 12)
+            draw_text(draw, (x + COL_W / 2, row_y + 28), _b(text, f"space_{SPACE_NAMES[sp]}_native"), size=20,
+                      anchor="ma", max_width=COL_W - 12)
             if sp == 6:
-                colour_rule = "one colour" if view["options"]["gate_same_colour"] else "any colours"
-                draw_text(draw, (x + COL_W / 2, row_y + 58), "saint, 1+1+1", size=20, anchor="ma")
-                draw_text(draw, (x + COL_W / 2, row_y + 82), colour_rule, size=20, anchor="ma")
+                colour_rule = _b(text, "gate_one_colour" if view["options"]["gate_same_colour"] else "gate_any_colour")
+                draw_text(draw, (x + COL_W / 2, row_y + 58), _b(text, "gate_rule"), size=20, anchor="ma",
+                          max_width=COL_W - 12)
+                draw_text(draw, (x + COL_W / 2, row_y + 82), colour_rule, size=20, anchor="ma", max_width=COL_W - 12)
             continue
         t = track[sp]
         combos = "C" + "".join(c[1] for c in t["combos"])
         combos = combos if len(t["combos"]) < 5 else "C1–C5"
         if advanced:
-            draw_text(draw, (x + COL_W / 2, row_y), "Saint", size=20, fill=SAINT_INK, anchor="ma", bold=True)
-            draw_text(draw, (x + COL_W / 2, row_y + 24), f"sum ≥ {t['sum']}", size=22, anchor="ma")
+            draw_text(draw, (x + COL_W / 2, row_y), _b(text, "row_saint"), size=20, fill=SAINT_INK, anchor="ma",
+                      bold=True, max_width=COL_W - 12)
+            draw_text(draw, (x + COL_W / 2, row_y + 24), _b(text, "sum_at_least", sum=t["sum"]), size=22,
+                      anchor="ma", max_width=COL_W - 12)
             draw.line((x + 14, row_y + 56, x + COL_W - 14, row_y + 56), fill=LINE, width=1)
-            draw_text(draw, (x + COL_W / 2, row_y + 62), "Sinner", size=20, fill=SINNER_INK, anchor="ma",
-                      bold=True)
+            draw_text(draw, (x + COL_W / 2, row_y + 62), _b(text, "row_sinner"), size=20, fill=SINNER_INK,
+                      anchor="ma", bold=True, max_width=COL_W - 12)
             draw_text(draw, (x + COL_W / 2, row_y + 86), ", ".join(t["combos"]) if len(t["combos"]) < 5
                       else "C1–C5", size=20, anchor="ma")
         else:
-            draw_text(draw, (x + COL_W / 2, row_y), f"sum ≥ {t['sum']}", size=22, anchor="ma")
-            draw_text(draw, (x + COL_W / 2, row_y + 28), "or", size=20, fill=MUTED, anchor="ma")
+            draw_text(draw, (x + COL_W / 2, row_y), _b(text, "sum_at_least", sum=t["sum"]), size=22, anchor="ma",
+                      max_width=COL_W - 12)
+            draw_text(draw, (x + COL_W / 2, row_y + 28), _b(text, "or"), size=20, fill=MUTED, anchor="ma")
             draw_text(draw, (x + COL_W / 2, row_y + 54), ", ".join(t["combos"]) if len(t["combos"]) < 5
                       else "C1–C5", size=20, anchor="ma")
     # pawns: 3 per row, two rows at the bottom of each column
@@ -234,24 +266,26 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
         if active:
             draw_text(draw, (MARGIN + 6, y + STRIP_H / 2), "▶", size=26, anchor="lm", fill=INK)
         _pawn(draw, MARGIN + 50, y + 26, s, r=20)
-        draw_text(draw, (MARGIN + 80, y + 26), _name(names, s), size=24, bold=True, anchor="lm", max_width=240)
+        draw_text(draw, (MARGIN + 80, y + 26), text({"msg": "board.name", "params": {"name": {"seat": s}}}),
+                  size=24, bold=True, anchor="lm", max_width=240)
         fac = str(factions[s]) if view["phase"] in ("play", "over") else "none"
         if view["phase"] in ("play", "over"):
-            badge = FACTION_TEXT[fac]
+            badge = _faction(text, fac)
         elif view["phase"] == "split":
-            badge = "chosen ✓" if view["split_done"][s] else "choosing…"
+            badge = _b(text, "chosen" if view["split_done"][s] else "choosing")
         else:
             badge = "—"
         bx = MARGIN + 30
         draw.rounded_rectangle((bx, y + 52, bx + 190, y + 82), radius=8, fill=FACTION_FILL[fac], outline=INK)
-        draw_text(draw, (bx + 95, y + 67), badge, size=20, bold=True, anchor="mm")
+        draw_text(draw, (bx + 95, y + 67), badge, size=20, bold=True, anchor="mm", max_width=180)
         pos = int(view["positions"][s])
-        info = "on the Gate" if pos == 6 else f"space {pos}"
+        parts = [_b(text, "on_gate") if pos == 6 else _b(text, "space", space=pos)]
         if s in view["winners"]:
-            info = "★ WINNER · " + info
-        info += f" · hand {view['hand_counts'][s]}"
+            parts.insert(0, _b(text, "winner"))
+        parts.append(_b(text, "hand", n=view["hand_counts"][s]))
         if view["skips"][s]:
-            info += f" · skips {view['skips'][s]}"
+            parts.append(_b(text, "skips", n=view["skips"][s]))
+        info = " · ".join(parts)
         draw_text(draw, (MARGIN + 30, y + 88), info, size=20, fill=INK, max_width=330)
         cards = view["public"][s]
         cx0 = WIDTH - MARGIN - 3 * (CARD_W + 10)
@@ -263,37 +297,38 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
                 draw.rounded_rectangle((x, y + 11, x + CARD_W, y + 11 + CARD_H), radius=10, outline=LINE,
                                        width=2)
                 hidden = view["phase"] in ("deal", "split")
-                draw_text(draw, (x + CARD_W / 2, y + 11 + CARD_H / 2), "face down" if hidden else "empty",
+                draw_text(draw, (x + CARD_W / 2, y + 11 + CARD_H / 2), _b(text, "face_down" if hidden else "empty"),
                           size=20, fill=MUTED,
                           anchor="mm")
         if cards:
-            draw_text(draw, (cx0 - 12, y + STRIP_H - 10), f"sum {view['public_sums'][s]}", size=20,
+            draw_text(draw, (cx0 - 12, y + STRIP_H - 10), _b(text, "sum", sum=view["public_sums"][s]), size=20,
                       anchor="rd", fill=MUTED)
 
     # -- footer
     fy = sy + n * (STRIP_H + 8) + 4
     counts = view["counts"]
-    maj = {"saint": "saints are the majority", "sinner": "sinners are the majority",
-           "none": "no majority"}[view["majority"]]
-    draw_text(draw, (MARGIN, fy), f"Saints {counts['saint']} · Sinners {counts['sinner']} · "
-              f"None {counts['none']} → {maj}" + (" · LOCK: faction cards blocked" if view["lock"] else ""),
-              size=22, bold=True, max_width=WIDTH - 2 * MARGIN)
+    maj = _b(text, f"majority_{view['majority']}")
+    line = _b(text, "counts", saint=counts["saint"], sinner=counts["sinner"], none=counts["none"], majority=maj)
+    if view["lock"]:
+        line = " · ".join((line, _b(text, "lock")))
+    draw_text(draw, (MARGIN, fy), line, size=22, bold=True, max_width=WIDTH - 2 * MARGIN)
     discard = view["discard"]
-    top = f"top {discard[-1]['label']}" if discard else "empty"
+    top = _b(text, "top", card=_short(text, discard[-1])) if discard else _b(text, "empty")
     start = view["start"]
-    start_text = f" · start player {seat_letter(start)}" if start is not None else ""
-    draw_text(draw, (MARGIN, fy + 34), f"Draw pile {view['deck_count']} · discard {len(discard)} ({top})"
-              + start_text, size=22, max_width=WIDTH - 2 * MARGIN)
+    line = _b(text, "piles", deck=view["deck_count"], discard=len(discard), top=top)
+    if start is not None:
+        line = " · ".join((line, _b(text, "start_player", seat=_name(text, start))))
+    draw_text(draw, (MARGIN, fy + 34), line, size=22, max_width=WIDTH - 2 * MARGIN)
     turn = view["turn"]
     extra = []
     if turn["modifier"] == "x3":
-        extra.append("×3 this turn")
+        extra.append(_b(text, "times_three"))
     elif turn["modifier"] == "law":
-        extra.append(f"Law: numbers read as {turn['law']}")
+        extra.append(_b(text, "law", n=turn["law"]))
     elif turn["modifier"] == "miracle":
-        extra.append("Miracle: one colour this turn")
+        extra.append(_b(text, "miracle"))
     if turn["borrowed"]:
-        extra.append(f"borrowed +{turn['borrowed']}")
+        extra.append(_b(text, "borrowed", n=turn["borrowed"]))
     if view["end_reason"] is not None:
         extra.append(text(view["end_reason"]))
     if view["declared"] is not None:
@@ -321,32 +356,32 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: TextFormatt
               + (44 + CARD_H + 14 if public else 0))
     img, draw = canvas(height)
     _pawn(draw, MARGIN + 22, 36, seat, r=22)
-    draw_text(draw, (MARGIN + 56, 36), f"{_name(names, seat)} — your hand ({len(hand)})", size=28, bold=True,
+    draw_text(draw, (MARGIN + 56, 36), _b(text, "your_hand", seat={"seat": seat}, n=len(hand)), size=28, bold=True,
               anchor="lm", max_width=WIDTH - 2 * MARGIN - 60)
     usable = set(view["usable"])
     chosen = set(view["split_choice"] or [])
-    draw_text(draw, (MARGIN, 70), "✓ = can be used now" if view["phase"] == "play" else
-              ("★ = chosen for your public set" if chosen else "Choose 3 cards to make public"), size=20,
-              fill=MUTED)
+    key = "usable_key" if view["phase"] == "play" else ("chosen_key" if chosen else "choose_public")
+    draw_text(draw, (MARGIN, 70), _b(text, key), size=20, fill=MUTED, max_width=WIDTH - 2 * MARGIN)
     cw = (WIDTH - 2 * MARGIN - 3 * 12) // 4
     y = 100
     if not hand:
-        draw_text(draw, (MARGIN, y + 20), "(no cards in hand)", size=24, fill=MUTED)
+        draw_text(draw, (MARGIN, y + 20), _b(text, "no_hand"), size=24, fill=MUTED)
     for i, card in enumerate(hand):
         x = MARGIN + (i % 4) * (cw + 12)
         cy = y + (i // 4) * (hand_h + 14)
-        mark = "✓ usable" if card["id"] in usable else ("★ public" if card["id"] in chosen else None)
+        mark = (_b(text, "usable_mark") if card["id"] in usable
+                else _b(text, "public_mark") if card["id"] in chosen else None)
         _card(draw, x, cy, card, text, w=cw, h=hand_h, mark=mark, detail=True)
     y += rows * (hand_h + 14)
     if buffer:
-        draw_text(draw, (MARGIN, y + 10), "Drawn, still to place:", size=22, bold=True)
+        draw_text(draw, (MARGIN, y + 10), _b(text, "buffer"), size=22, bold=True)
         y += 50
         for i, card in enumerate(buffer):
             x = MARGIN + (i % 4) * (cw + 12)
             _card(draw, x, y + (i // 4) * (hand_h + 14), card, text, w=cw, h=hand_h, detail=True)
         y += brows * (hand_h + 14)
     if public:
-        draw_text(draw, (MARGIN, y + 10), "Your public set:", size=22, bold=True)
+        draw_text(draw, (MARGIN, y + 10), _b(text, "your_public"), size=22, bold=True)
         y += 44
         for i, card in enumerate(public):
             _card(draw, MARGIN + i * (cw + 12), y, card, text, w=cw)
@@ -355,7 +390,7 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: TextFormatt
     fac = view["factions"][seat]
     y += 10
     if view["phase"] == "play":
-        draw_text(draw, (MARGIN, y), f"Your faction: {FACTION_TEXT.get(fac, fac)}", size=22, bold=True)
+        draw_text(draw, (MARGIN, y), _b(text, "your_faction", faction=_faction(text, str(fac or "none"))), size=22, bold=True)
     if test:
         met = test["met"]
         draw.rounded_rectangle((MARGIN, y + 36, WIDTH - MARGIN, y + 80), radius=8,

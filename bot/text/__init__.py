@@ -1,19 +1,27 @@
 """Text: turning the engines' messages (a kind plus parameters) into sentences.
 
 Engines never write prose (``engines/base.py`` ``Msg``): events, prompts, labels, hints
-and end reasons are a catalog key plus JSON parameters. This package holds the catalogs
-(``bot/text/<locale>/<game_id>.toml`` and ``host.toml``, flat dotted keys) and the one
-formatter that fills them, used for every message, button, select and board text.
+and end reasons are a catalog key plus JSON parameters. This package holds the catalogs and
+the one formatter that fills them, used for every message, button, select and board text.
+
+Catalogs (docs/PROTOCOL.md "Text"): the English templates are the source strings,
+``bot/text/en/<namespace>.toml`` (flat dotted keys; a namespace is a game id or ``host``).
+``make i18n`` extracts them (``bot/text/extract.py``) into ``bot/text/messages.pot`` and
+merges that into ``bot/text/locale/<lang>/LC_MESSAGES/messages.po`` for ``zh_TW``, ``zh_CN``
+and ``ja``: ``msgctxt`` is the namespace, ``msgid`` the key, ``msgstr`` the template in that
+language. The ``.po`` files are read as they are (``babel.messages.pofile``), no compile step.
 
 Parameter values (``engines/base.py``): ``{"seat": n}`` → the player's display name;
 ``{"seats": [..]}`` → "Ann, Bo and Cy"; ``{"term": key}`` → the catalog's ``term.<key>``;
-``{"msg": key, "params": {..}}`` → a nested message; a list → its items joined by ", ";
+``{"msg": key, "params": {..}}`` → a nested message; a list → its items joined by the
+catalog's ``host.comma`` (", "; "、" in Chinese and Japanese);
 numbers and notation strings as they are (so ``{n:+d}`` works in a template).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import string
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -23,35 +31,96 @@ from typing import Any
 
 from engines.base import SEAT_LETTERS, Event, Msg
 
+from .extract import flatten
+
 log = logging.getLogger(__name__)
 
 HERE = Path(__file__).parent
 DEFAULT_LOCALE = "en"
+LOCALES = ("en", "zh_TW", "zh_CN", "ja")
+"""The catalog locales: English (the source) and the translations in ``bot/text/locale/``."""
+TRANSLATED = LOCALES[1:]
+
+NAME_LIMIT = 32
+"""Longest display name (characters) shown anywhere; longer ones end in an ellipsis."""
+
+_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u061c]")
+_SPACES = re.compile(r"\s+")
 
 
-def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
-    out: dict[str, str] = {}
-    for key, value in table.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, Mapping):
-            out |= _flatten(value, f"{name}.")
-        else:
-            out[name] = str(value)
+def short_name(name: str, limit: int = NAME_LIMIT) -> str:
+    """A display name as every text shows it: bidirectional controls and zero-width
+    characters removed, runs of whitespace (newlines too) as one space, at most ``limit``
+    characters (the last one ``…`` when cut). An empty result stays ``""``."""
+    cleaned = _SPACES.sub(" ", _INVISIBLE.sub("", name)).strip()
+    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1].rstrip() + "…"
+
+
+def locale_of(tag: str | None) -> str:
+    """The catalog locale of a Discord locale string (``"en-US"``, ``"zh-TW"``, ``"ja"``;
+    ``discord.Locale`` values are the same strings) or of a catalog locale (``"zh_TW"``).
+    Unknown or missing → ``"en"``."""
+    if not tag:
+        return DEFAULT_LOCALE
+    norm = str(tag).replace("-", "_")
+    lower = norm.lower()
+    for known in LOCALES:
+        if lower == known.lower():
+            return known
+    if lower.startswith("ja"):
+        return "ja"
+    if lower in ("zh_hant", "zh_hk", "zh_mo"):
+        return "zh_TW"
+    if lower in ("zh", "zh_hans", "zh_sg"):
+        return "zh_CN"
+    return DEFAULT_LOCALE
+
+
+def po_path(locale: str) -> Path:
+    """Where the ``.po`` file of a translated ``locale`` lives."""
+    return HERE / "locale" / locale / "LC_MESSAGES" / "messages.po"
+
+
+@cache
+def _translations(locale: str) -> dict[str, dict[str, str]]:
+    """``{namespace: {key: template}}`` of one language's ``.po`` file: fuzzy and empty
+    entries are left out (they fall back to English)."""
+    from babel.messages.pofile import read_po
+
+    path = po_path(locale)
+    if not path.exists():
+        return {}
+    with path.open("rb") as fh:
+        po = read_po(fh, ignore_obsolete=True)
+    out: dict[str, dict[str, str]] = {}
+    for message in po:
+        if not message.id or message.fuzzy or not isinstance(message.id, str):
+            continue
+        if isinstance(message.string, str) and message.string:
+            out.setdefault(message.context or "host", {})[message.id] = message.string
     return out
 
 
 @cache
 def catalog(namespace: str, locale: str = DEFAULT_LOCALE) -> dict[str, str]:
-    """The flat catalog ``bot/text/<locale>/<namespace>.toml`` (``{}`` when absent).
+    """The flat catalog of ``namespace`` in ``locale`` (``{}`` when absent): the English
+    TOML file, or the translated entries of that language's ``.po`` file.
 
     Raises:
-        tomllib.TOMLDecodeError: the file is not valid TOML.
+        tomllib.TOMLDecodeError: the English file is not valid TOML.
     """
+    if locale != DEFAULT_LOCALE:
+        return dict(_translations(locale).get(namespace, {}))
     path = HERE / locale / f"{namespace}.toml"
     if not path.exists():
         return {}
     with path.open("rb") as fh:
-        return _flatten(tomllib.load(fh))
+        return flatten(tomllib.load(fh))
+
+
+def namespaces() -> list[str]:
+    """Every catalog namespace (the stems of ``bot/text/en/*.toml``), sorted."""
+    return sorted(p.stem for p in (HERE / DEFAULT_LOCALE).glob("*.toml"))
 
 
 class MissingText(KeyError):
@@ -68,10 +137,13 @@ class Texts:
 
     Args:
         game_id: the game whose catalog is searched first (None: host messages only).
-        names: display names by seat.
-        locale: catalog locale (``"en"`` today).
-        strict: raise ``MissingText`` for an unknown key (tests); otherwise log it and
-            show the key, so a missing string never breaks a game.
+        names: display names by seat (shortened with ``short_name``).
+        locale: the reader's locale, a Discord locale string or a catalog locale
+            (``locale_of``: unknown → English).
+        strict: raise ``MissingText`` for an unknown key or a key not translated into
+            ``locale`` (tests); otherwise an untranslated key is logged and shown in
+            English, and an unknown key is logged and shown as the key, so a missing string
+            never breaks a game.
 
     Calling it formats a ``Msg``, a message JSON dict, an event's JSON dict, or a legacy
     string with ``{p0}`` placeholders (events stored before the engine-shape change).
@@ -80,23 +152,37 @@ class Texts:
     def __init__(self, game_id: str | None, names: Sequence[str], locale: str = DEFAULT_LOCALE,
                  *, strict: bool = False) -> None:
         self.game_id = game_id
-        self.names = list(names)
-        self.locale = locale
+        self.names = [short_name(n) for n in names]
+        self.locale = locale_of(locale)
         self.strict = strict
         self._formatter = string.Formatter()
 
     # -- lookups ---------------------------------------------------------------
     def template(self, key: str) -> str:
-        """The template of ``key``: the game's catalog, then the host's.
+        """The template of ``key`` in the reader's language: the game's catalog, then the
+        host's; a key that language lacks falls back to English (logged once).
 
         Raises:
-            MissingText: in neither.
+            MissingText: in no catalog, or (``strict``) not translated.
         """
+        found = self._lookup(key, self.locale)
+        if found is not None:
+            return found
+        english = self._lookup(key, DEFAULT_LOCALE) if self.locale != DEFAULT_LOCALE else None
+        if english is None:
+            raise MissingText(key)
+        if english and self.strict:
+            raise MissingText(f"{key} (no {self.locale} translation)")
+        if english:
+            _untranslated(self.locale, self.game_id, key)
+        return english
+
+    def _lookup(self, key: str, locale: str) -> str | None:
         for namespace in ((self.game_id,) if self.game_id else ()) + ("host",):
-            found = catalog(namespace, self.locale).get(key)
+            found = catalog(namespace, locale).get(key)
             if found is not None:
                 return found
-        raise MissingText(key)
+        return None
 
     def name(self, seat: int) -> str:
         """The display name of ``seat`` (``"Seat A"`` when no name is known)."""
@@ -109,7 +195,8 @@ class Texts:
         """``"a"``, ``"a and b"``, ``"a, b and c"`` in the catalog's words."""
         if len(items) <= 1:
             return "".join(items)
-        return self.template("host.and").format(head=", ".join(items[:-1]), last=items[-1])
+        head = self.template("host.comma").join(items[:-1])
+        return self.template("host.and").format(head=head, last=items[-1])
 
     # -- formatting --------------------------------------------------------------
     def value(self, value: Any) -> Any:
@@ -126,7 +213,7 @@ class Texts:
         if isinstance(value, Msg):
             return self.format(value)
         if isinstance(value, list | tuple):
-            return ", ".join(str(self.value(v)) for v in value)
+            return self.template("host.comma").join(str(self.value(v)) for v in value)
         return value
 
     def format(self, message: Msg) -> str:
@@ -147,8 +234,6 @@ class Texts:
 
     def legacy(self, text: str) -> str:
         """A stored English line with ``{p0}`` placeholders, names filled in."""
-        import re
-
         return re.sub(r"\{p(\d+)\}", lambda m: self.name(int(m.group(1))), text)
 
     def __call__(self, text: Msg | Mapping[str, Any] | str | None) -> str:
@@ -165,3 +250,8 @@ class Texts:
         if isinstance(event, Mapping):
             event = Event.from_json(event)
         return self(event.message)
+
+
+@cache
+def _untranslated(locale: str, game_id: str | None, key: str) -> None:
+    log.warning("text %s/%s has no %s translation; shown in English", game_id, key, locale)

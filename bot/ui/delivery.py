@@ -344,7 +344,7 @@ class Delivery:
         lines: list[str] = []
         for entry in await self.repo.log(record.id, last=max(40, limit * 8)):
             for e in entry.events:
-                if e.get("visible_to") is None and e.get("kind") not in ("start",):
+                if e.get("visible_to") is None and e.get("kind") not in ("start", "game_started"):
                     lines.append(texts(record).event(e))
         return lines[-limit:]
 

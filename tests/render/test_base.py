@@ -3,11 +3,12 @@ images are fitted under an upload limit (failure mode 12)."""
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Iterator
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageFont
 
 from render import base
 
@@ -55,3 +56,53 @@ def test_fit_under_keeps_to_the_limit(limit: int) -> None:
     small = Image.new("RGB", (100, 100), (1, 2, 3))
     data, ext = base.fit_under(small, limit)
     assert ext == "png" and data == base.to_png(small)
+
+
+@pytest.fixture
+def speed_options() -> Iterator[None]:
+    saved = {"bold_face": base.BOLD_FACE, "palette_png": base.PALETTE_PNG}
+    yield
+    base.configure(**saved)
+
+
+def _bold_line() -> Image.Image:
+    img, draw = base.canvas(50, 400)
+    base.draw_text(draw, (10, 10), "Round 5 罪のカーニバル", size=24, bold=True)
+    return img
+
+
+def test_bold_is_a_real_face_not_a_stroke(speed_options) -> None:
+    base.configure(bold_face=False)
+    assert not base.has_bold_face()
+    stroked = _bold_line()
+    base.configure(bold_face=True)
+    assert base.has_bold_face()                       # manimgx-fonts-cjk is a dependency
+    face = base.font(24, bold=True)
+    assert isinstance(face, ImageFont.FreeTypeFont) and face.font.family == "Noto Sans CJK SC"
+    real = _bold_line()
+    regular, draw = base.canvas(50, 400)
+    base.draw_text(draw, (10, 10), "Round 5 罪のカーニバル", size=24)
+    assert ImageChops.difference(real, stroked).getbbox() is not None
+    assert ImageChops.difference(real, regular).getbbox() is not None
+    # a bold face is wider than the regular one, and text_width measures what draw_text draws
+    assert base.text_width("Round 5", 24, bold=True) > base.text_width("Round 5", 24) > 0
+
+
+def test_palette_png_is_smaller_and_keeps_the_picture(speed_options) -> None:
+    img, draw = base.canvas(120, 500)
+    draw.rectangle((20, 20, 200, 100), fill=base.SEAT_COLOURS[0])
+    base.draw_text(draw, (220, 30), "Alice 天路 · Ünïcødé", size=28, fill=base.SEAT_COLOURS[1], bold=True)
+    base.configure(palette_png=False)
+    rgb = base.to_png(img)
+    base.configure(palette_png=True)
+    pal = base.to_png(img)
+    assert len(pal) < len(rgb)
+    with Image.open(io.BytesIO(pal)) as decoded:
+        assert decoded.mode == "P"
+        back = decoded.convert("RGB")
+    with Image.open(io.BytesIO(rgb)) as decoded:
+        assert decoded.convert("RGB").tobytes() == img.tobytes()      # RGB PNG: lossless
+    diff = ImageChops.difference(back, img).convert("L")
+    assert max(diff.getextrema()) <= 48                               # no pixel far off
+    assert sum(diff.histogram()[9:]) <= img.width * img.height // 100  # ≤ 1 % visibly changed
+    assert base.to_png(img) == pal                                    # deterministic

@@ -1,0 +1,443 @@
+"""Open-loop load bench: what players feel when moves arrive at a set rate (issue 14).
+
+Usage: ``python -m bench.load --game <game_id>|all [--rates 4,6,8,10,15,20,30,45,60,80] [--step 8]
+[--tables 40] [--variants before,after] [--render-views 6] [--no-render]``
+
+For every game and every variant a fresh :class:`bot.sandbox.fakecord.FakeDiscord` and a real
+:class:`bot.app.GameBot` on a temporary database are started and ``--tables`` games are opened, joined
+and started (not measured). Then, for each rate of ``--rates`` (moves per second, rising), moves arrive
+for ``--step`` seconds as a Poisson stream spread over the tables (open loop: an arrival does not wait for
+the previous answers; it goes to a random table that is not in the middle of a move, or waits in a queue
+when every table is busy). A move is what a player does: Play ▶ on the board, the private panel, every
+step of a multi-step decision (``bot.ui.panels.offered_choices``), the pick. Measured per move:
+
+* acknowledgement: every click's interaction created → first callback;
+* panel shown: Play ▶ → the follow-up that replaces "thinking…" with the panel;
+* board delivered: the pick → the edit of the board message that shows the new version, waited for
+  only when the public view changed (``ActResult.public_changed``, seen by wrapping ``service.act``);
+* CPU ms per move: the process's CPU time over the step (bot, fake Discord and bench together: one
+  process, as the old bench) divided by the moves made;
+* queue wait: arrival → the move's first click (non-zero only when every table was busy).
+
+A rate passes when p95 board delivery ≤ ``BOARD_P95`` s, no acknowledgement exceeds ``ACK_MAX`` s, at least
+90 % of the arrivals were played within the step (plus a drain of ``DRAIN`` s) and p95 queue wait ≤ ``BOARD_P95``
+(a longer wait means the tables, not the bot, limited the rate: raise ``--tables``).
+The capacity is the highest passing rate; the ladder stops at the first failure.
+
+Variants (render options of ``render.base.configure``, switched in this one process): ``before`` is the
+render side of main as this branch found it (bold faked with a stroke, RGB PNG), ``after`` this branch's
+(a real bold face, palette PNG). The render table (``--render-views``) draws random-playout boards of
+every game under both variants and reports render and encode time and bytes. This is a script, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import functools
+import logging
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.bot_latency import Probe, Table, choices, ms, pct, playout_views, running_bot
+from bot.app import GameBot
+from bot.sandbox.fakecord import FakeDiscord, iter_components
+from bot.service import ActResult
+from bot.text import Texts
+from engines.registry import ENGINES
+from render import base
+from render import registry as renders
+
+log = logging.getLogger("bench.load")
+
+BOARD_P95 = 0.4
+"""Capacity criterion: p95 of board delivery, seconds."""
+ACK_MAX = 1.0
+"""Capacity criterion: the slowest acknowledgement, seconds."""
+DRAIN = 10.0
+"""Seconds after a step's last arrival that moves still in flight may take to finish."""
+WAIT = 30.0
+"""Longest wait for one answer before the move is counted as failed."""
+VARIANTS: dict[str, dict[str, bool]] = {
+    "before": {"bold_face": False, "palette_png": False},
+    "after": {"bold_face": True, "palette_png": True},
+}
+"""Render options (``render.base.configure``) of each variant."""
+
+JSONDict = dict[str, Any]
+
+
+def players_for(game_id: str) -> int:
+    """Seats per benched game: 3 where the game allows it, else its nearest count."""
+    info = ENGINES[game_id].info
+    return max(info.min_players, min(3, info.max_players))
+
+
+@contextlib.contextmanager
+def variant(name: str) -> Iterator[None]:
+    """Render with the options of variant ``name``; the defaults of ``render.base`` after."""
+    saved = {"bold_face": base.BOLD_FACE, "palette_png": base.PALETTE_PNG}
+    base.configure(**VARIANTS[name])
+    try:
+        yield
+    finally:
+        base.configure(**saved)
+
+
+# --------------------------------------------------------------------------- what the bot did
+
+
+class Mirror:
+    """The last ``ActResult`` of every game, seen by wrapping the service's ``start`` and ``act`` (the bench
+    learns who is to move and whether the public view changed without reading the database)."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.results: dict[int, ActResult] = {}
+        self.count: dict[int, int] = {}
+        self.changed: dict[int, asyncio.Event] = {}
+        service = bot.service
+        for name in ("start", "act"):
+            setattr(service, name, self._wrap(getattr(service, name)))
+
+    def _wrap(self, method: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(method)
+        async def wrapped(*args: Any, **kwargs: Any) -> Any:
+            result = await method(*args, **kwargs)
+            game = result.game.id
+            self.results[game] = result
+            self.count[game] = self.count.get(game, 0) + 1
+            self.event(game).set()
+            return result
+        return wrapped
+
+    def event(self, game: int) -> asyncio.Event:
+        return self.changed.setdefault(game, asyncio.Event())
+
+    def waiting(self, game: int) -> list[int]:
+        result = self.results.get(game)
+        if result is None or result.outcome is not None or result.game.status != "active":
+            return []
+        return sorted(result.waiting_after)
+
+
+@dataclass
+class Step:
+    """What one rate step measured."""
+
+    rate: float
+    arrivals: int = 0
+    moves: int = 0
+    ack: list[float] = field(default_factory=list)
+    panel: list[float] = field(default_factory=list)
+    board: list[float] = field(default_factory=list)
+    queue: list[float] = field(default_factory=list)
+    cpu_s: float = 0.0
+    wall_s: float = 0.0
+    failures: list[str] = field(default_factory=list)
+
+    def passed(self) -> bool:
+        return (self.moves >= 0.9 * self.arrivals and not self.failures
+                and pct(self.board, 0.95) <= BOARD_P95 and max(self.ack, default=0.0) <= ACK_MAX
+                and pct(self.queue, 0.95) <= BOARD_P95)
+
+
+class LoadTable(Table):
+    """One game of the load bench: moves on demand, every wait bounded by ``WAIT``."""
+
+    def __init__(self, fake: FakeDiscord, bot: GameBot, users: list[JSONDict], rng: random.Random,
+                 game_id: str, mirror: Mirror) -> None:
+        super().__init__(fake, bot, users, rng, Probe(), game_id)
+        self.mirror = mirror
+        self.busy = False
+        self.board_id = 0
+        self.scan_from = 0
+
+    async def start(self) -> None:
+        await super().start()
+        record = await self.bot.service.get(self.game)
+        assert record.board_message_id is not None
+        self.board_id = record.board_message_id
+
+    def over(self) -> bool:
+        return not self.mirror.waiting(self.game)
+
+    def board_version(self, payload: JSONDict | None) -> int:
+        """The version in the board's Play button (``g:{game}:{version}:play``); -1 when none."""
+        for c in iter_components((payload or {}).get("components") or []):
+            cid = c.get("custom_id", "")
+            if cid.startswith(f"g:{self.game}:") and cid.endswith(":play"):
+                return int(cid.split(":")[2])
+        return -1
+
+    async def measured_move(self, step: Step) -> bool:
+        """One decision of a waiting seat, measured into ``step``; False when the game is over."""
+        fake, mirror = self.fake, self.mirror
+        seats = mirror.waiting(self.game)
+        if not seats:
+            return False
+        record = mirror.results[self.game].game
+        user_id = str(record.user_of(self.rng.choice(seats)))
+        user = next(u for u in self.users if u["id"] == user_id)
+        panel, ack, shown = await self.open_panel(user, fake.messages[self.board_id])
+        step.ack.append(ack)
+        step.panel.append(shown)
+        for _ in range(8):
+            panel = fake.messages[int(panel["id"])]
+            options = choices(panel)
+            if not options:
+                raise AssertionError(f"game #{self.game}: panel without actions: {panel['content'][:200]}")
+            actions = [o for o in options if o[0] != "group"]
+            if not actions:  # a step of a multi-step decision: the panel is redrawn in place
+                step.ack.append(await self.open_group(user, panel, options))
+                continue
+            kind, cid, value = self.rng.choice(actions)
+            done = mirror.count.get(self.game, 0)
+            mirror.event(self.game).clear()
+            t = await (fake.select(user, panel, cid, [str(value)]) if kind == "select" else fake.click(user, panel, cid))
+            clicked = fake.interactions[t]["created"]
+            await self.until(functools.partial(self.acked, t), "pick")
+            step.ack.append(self.ack_time(t))
+            while mirror.count.get(self.game, 0) == done:
+                await asyncio.wait_for(mirror.event(self.game).wait(), WAIT)
+                mirror.event(self.game).clear()
+            result = mirror.results[self.game]
+            if result.public_changed:
+                edit = await self.until(self.board_edit(result.game.version), "board update")
+                step.board.append(edit - clicked)
+            step.moves += 1
+            return True
+        raise AssertionError(f"game #{self.game}: panel never offered an action")
+
+    def board_edit(self, version: int) -> Callable[[], float | None]:
+        """A predicate: when (``Req.at``) the board message was first edited with an image showing
+        ``version`` or later, among the requests since this move began (``scan_from``: an edit may land
+        before the pick is acknowledged)."""
+        path = f"/channels/{self.fake.messages[self.board_id]['channel_id']}/messages/{self.board_id}"
+        pos = self.scan_from
+
+        def scan() -> float | None:
+            nonlocal pos
+            reqs = self.fake.requests
+            while pos < len(reqs):
+                r = reqs[pos]
+                pos += 1
+                if r.method == "PATCH" and r.path == path and r.files and self.board_version(r.json) >= version:
+                    return r.at
+            return None
+
+        return scan
+
+
+# --------------------------------------------------------------------------- one game, one variant
+
+
+async def setup_tables(fake: FakeDiscord, bot: GameBot, game_id: str, count: int, seed: int, first: int,
+                       mirror: Mirror) -> list[LoadTable]:
+    """``count`` started games of ``game_id`` with fresh members (not measured)."""
+    players = players_for(game_id)
+    tables = []
+    for g in range(first, first + count):
+        users = [await fake.add_member(f"p{g}-{k}") for k in range(players)]
+        tables.append(LoadTable(fake, bot, users, random.Random(seed * 1000 + g), game_id, mirror))
+    for chunk in range(0, len(tables), 10):  # a few at a time: setup is not what is measured
+        await asyncio.gather(*(t.start() for t in tables[chunk:chunk + 10]))
+    await bot.flow.wait_idle()
+    await fake.idle(0.05, timeout=60)
+    return tables
+
+
+async def run_step(fake: FakeDiscord, tables: list[LoadTable], rate: float, seconds: float,
+                   rng: random.Random) -> Step:
+    """Poisson arrivals at ``rate`` per second for ``seconds``, each played on an idle table."""
+    step = Step(rate)
+    queue: asyncio.Queue[float] = asyncio.Queue()
+    tasks: set[asyncio.Task[None]] = set()
+
+    async def play(table: LoadTable, arrived: float) -> None:
+        table.busy = True
+        table.scan_from = len(fake.requests)
+        step.queue.append(time.perf_counter() - arrived)
+        try:
+            await table.measured_move(step)
+        except Exception as exc:  # noqa: BLE001 - a failed move is a finding, not a crash
+            step.failures.append(f"game #{table.game}: {type(exc).__name__}: {exc}")
+        finally:
+            table.busy = False
+            dispatch()
+
+    def dispatch() -> None:
+        while not queue.empty():
+            idle = [t for t in tables if not t.busy and not t.over()]
+            if not idle:
+                return
+            task = asyncio.create_task(play(rng.choice(idle), queue.get_nowait()))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+
+    cpu0, t0 = time.process_time(), time.perf_counter()
+    at = t0
+    while True:
+        at += rng.expovariate(rate)
+        if at - t0 > seconds:
+            break
+        await asyncio.sleep(max(0.0, at - time.perf_counter()))
+        step.arrivals += 1
+        queue.put_nowait(at)
+        dispatch()
+    deadline = time.perf_counter() + DRAIN
+    while (tasks or not queue.empty()) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.02)
+    for task in list(tasks):
+        task.cancel()
+    step.cpu_s, step.wall_s = time.process_time() - cpu0, time.perf_counter() - t0
+    return step
+
+
+async def bench_game(game_id: str, variant_name: str, rates: Sequence[float], seconds: float, tables_n: int,
+                     seed: int) -> list[Step]:
+    """The rate ladder of one game under one variant, on a fresh bot; stops after the first failure."""
+    steps: list[Step] = []
+    with variant(variant_name), tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
+        async with FakeDiscord(owner_name="alice") as fake, running_bot(fake, Path(tmp) / "games.db") as bot:
+            mirror = Mirror(bot)
+            tables = await setup_tables(fake, bot, game_id, tables_n, seed, 0, mirror)
+            made = tables_n
+            rng = random.Random(seed)
+            for rate in rates:
+                tables = [t for t in tables if not t.over()]
+                if len(tables) < tables_n:  # replace the games that ended (not measured)
+                    fresh = tables_n - len(tables)
+                    tables += await setup_tables(fake, bot, game_id, fresh, seed, made, mirror)
+                    made += fresh
+                step = await run_step(fake, tables, rate, seconds, rng)
+                await bot.flow.wait_idle()
+                with contextlib.suppress(TimeoutError):
+                    await fake.idle(0.05, timeout=DRAIN)
+                steps.append(step)
+                print(f"  {game_id:<12} {variant_name:<6} {line(step)}", flush=True)
+                if not step.passed():
+                    break
+            step_errors = [r.getMessage() for r in fake.errors.records]
+            if step_errors or fake.violations:
+                print(f"    errors logged: {len(step_errors)}, violations: {len(fake.violations)}")
+                for text in (step_errors + list(fake.violations))[:3]:
+                    print(f"      {text[:200]}")
+    return steps
+
+
+# --------------------------------------------------------------------------- report
+
+
+def p3(values: Sequence[float]) -> str:
+    """``p50/p95/p99`` in ms."""
+    return "/".join(ms(pct(values, q)) for q in (0.5, 0.95, 0.99))
+
+
+def line(step: Step) -> str:
+    cpu = step.cpu_s / step.moves * 1000 if step.moves else float("nan")
+    return (f"{step.rate:>5.0f}/s {step.moves:>4}/{step.arrivals:<4} ack {p3(step.ack):>14}  panel {p3(step.panel):>14}"
+            f"  board {p3(step.board):>14}  queue p95 {ms(pct(step.queue, 0.95)):>5}  cpu {cpu:5.1f} ms/move"
+            f"  {'pass' if step.passed() else 'FAIL'}" + (f" ({len(step.failures)} failed moves)" if step.failures else ""))
+
+
+def capacity(steps: Sequence[Step]) -> float:
+    """The highest passing rate below the first failure (0 when the first rate fails)."""
+    best = 0.0
+    for step in steps:
+        if not step.passed():
+            break
+        best = step.rate
+    return best
+
+
+def cpu_per_move(steps: Sequence[Step]) -> float:
+    """CPU ms per move over the passing steps (all steps when none passed)."""
+    chosen = [s for s in steps if s.passed()] or list(steps)
+    moves = sum(s.moves for s in chosen)
+    return sum(s.cpu_s for s in chosen) / moves * 1000 if moves else float("nan")
+
+
+def report_capacity(results: dict[str, dict[str, list[Step]]]) -> None:
+    variants = sorted({v for per in results.values() for v in per}, key=list(VARIANTS).index)
+    print(f"\nCapacity (moves/s with p95 board ≤ {BOARD_P95 * 1000:.0f} ms and every ack ≤ {ACK_MAX * 1000:.0f} ms)"
+          f" and CPU ms per move; load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    head = f"{'game':<13}" + "".join(f"{v + ' moves/s':>16}{v + ' cpu ms':>14}" for v in variants)
+    print(head)
+    print("-" * len(head))
+    for game_id, per in results.items():
+        print(f"{game_id:<13}" + "".join(f"{capacity(per[v]):>16.0f}{cpu_per_move(per[v]):>14.1f}" for v in variants))
+
+
+def encode_sizes(game_id: str, views: Sequence[tuple[JSONDict, list[str]]]) -> tuple[list[float], list[float],
+                                                                                          list[int]]:
+    """Render seconds, encode seconds and encoded bytes per view, one at a time in this thread."""
+    render_s, encode_s, sizes = [], [], []
+    for view, names in views:
+        t = time.perf_counter()
+        image = renders.board_image(game_id, view, names, Texts(game_id, names))
+        t1 = time.perf_counter()
+        data, _ = renders.encode(image)
+        render_s.append(t1 - t)
+        encode_s.append(time.perf_counter() - t1)
+        sizes.append(len(data))
+    return render_s, encode_s, sizes
+
+
+def report_renders(games: Sequence[str], count: int, seed: int) -> None:
+    print(f"\nBoard render and encode alone (ms median, one thread; {count} random-playout views per game, "
+          "each drawn twice per variant: the second draw shows the text memo warm)")
+    head = f"{'game':<13}{'variant':<8}{'render':>8}{'encode':>8}{'total':>8}{'KiB':>7}"
+    print(head)
+    print("-" * len(head))
+    for game_id in games:
+        views = playout_views(game_id, count, seed)
+        for name in VARIANTS:
+            with variant(name):
+                encode_sizes(game_id, views)  # warm the memo as a running bot has it
+                r, e, b = encode_sizes(game_id, views)
+            print(f"{game_id:<13}{name:<8}{ms(statistics.median(r)):>8}{ms(statistics.median(e)):>8}"
+                  f"{ms(statistics.median(x + y for x, y in zip(r, e, strict=True))):>8}"
+                  f"{statistics.median(b) / 1024:>7.0f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="all", help="a game id or 'all' (default)")
+    parser.add_argument("--rates", default="4,6,8,10,15,20,30,45,60,80", help="moves per second, rising (comma-separated)")
+    parser.add_argument("--step", type=float, default=8.0, help="seconds of arrivals per rate (default 8)")
+    parser.add_argument("--tables", type=int, default=40, help="games played at once (default 40)")
+    parser.add_argument("--variants", default="before,after", help="render variants: before, after (default both)")
+    parser.add_argument("--render-views", type=int, default=6, help="views per game in the render table (default 6)")
+    parser.add_argument("--no-render", action="store_true", help="leave out the render table")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    games = list(ENGINES) if args.game == "all" else [args.game]
+    unknown = [g for g in games if g not in ENGINES] + [v for v in args.variants.split(",") if v not in VARIANTS]
+    if unknown:
+        parser.error(f"unknown game or variant: {', '.join(unknown)}")
+    rates = [float(x) for x in args.rates.split(",") if x.strip()]
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    t = time.perf_counter()
+    results: dict[str, dict[str, list[Step]]] = {}
+    for game_id in games:
+        for name in args.variants.split(","):  # variants interleaved per game: the machine's load drifts
+            results.setdefault(game_id, {})[name] = asyncio.run(
+                bench_game(game_id, name, rates, args.step, args.tables, args.seed))
+    report_capacity(results)
+    if not args.no_render:
+        report_renders(games, args.render_views, args.seed)
+    print(f"\n(total {time.perf_counter() - t:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,77 @@
+"""Per-game AI hooks (issue 15 point 1): a registry, so ``engines/base.py`` stays untouched.
+
+Each game may have a module ``engines/<game_id>/ai.py`` exposing
+
+* ``determinize(state, seat, rng) -> State``: a full state consistent with what ``seat`` sees
+  (``player_view(state, seat)``), every fact hidden from ``seat`` resampled from ``rng``. It must
+  be a function of that seat's view and ``rng`` only: two states that differ only in what
+  ``seat`` cannot see give equal results for equal ``rng`` streams (the no-peeking rule).
+* optionally ``rollout_policy(state, seat, actions, rng) -> Action``: the move a playout
+  picks among ``actions`` (the seat's legal actions); uniform random when absent.
+
+A game without that module has no hidden information: its state is its own determinization.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from engines.base import Action, Engine, Seat, State
+
+Determinize = Callable[[State, Seat, random.Random], State]
+"""``determinize(state, seat, rng)``: see the module docstring."""
+
+RolloutPolicy = Callable[[State, Seat, Sequence[Action], random.Random], Action]
+"""``rollout_policy(state, seat, actions, rng)``: one of ``actions``."""
+
+
+def random_rollout(state: State, seat: Seat, actions: Sequence[Action], rng: random.Random) -> Action:
+    """The default playout move: uniform among ``actions`` (non-empty)."""
+    return actions[rng.randrange(len(actions))]
+
+
+def identity_determinize(state: State, seat: Seat, rng: random.Random) -> State:
+    """The determinization of a game with no hidden information: the state itself (the
+    search never mutates it)."""
+    return state
+
+
+@dataclass(frozen=True)
+class GameHooks:
+    """The AI hooks of one game.
+
+    Attributes:
+        determinize: samples the hidden information (see the module docstring).
+        rollout: the playout policy.
+    """
+
+    determinize: Determinize
+    rollout: RolloutPolicy
+
+
+@cache
+def hooks_for(engine: Engine) -> GameHooks:
+    """The hooks of ``engine``'s game: ``engines.<game_id>.ai`` when it exists, else the
+    defaults (identity determinization, random playouts).
+
+    Raises:
+        NotImplementedError: the game has hidden information (``info.has_hidden_info``) but
+            no ``determinize`` hook; a search on the true state would peek.
+    """
+    game_id = engine.info.game_id
+    try:
+        module = importlib.import_module(f"engines.{game_id}.ai")
+    except ModuleNotFoundError as err:
+        if err.name != f"engines.{game_id}.ai":
+            raise
+        module = None
+    det = getattr(module, "determinize", None)
+    if det is None:
+        if engine.info.has_hidden_info:
+            raise NotImplementedError(f"{game_id} has hidden information but no determinize hook")
+        det = identity_determinize
+    return GameHooks(determinize=det, rollout=getattr(module, "rollout_policy", random_rollout))

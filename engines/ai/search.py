@@ -1,0 +1,266 @@
+"""One search for every game (issue 15 point 1): single-observer information-set MCTS.
+
+Each iteration samples a determinization of the root state from the searching seat's view
+(``engines.ai.hooks``: the per-game ``determinize``), walks an open-loop tree keyed by the
+actions taken (chance outcomes are sampled with ``engine.sample_chance`` as the host does,
+and are not tree nodes), expands one action, plays the game out with the game's rollout
+policy and backs up each seat's reward into the nodes that seat chose. Selection is UCB1
+with availability counts (an action is scored against the iterations in which it was
+legal), as in Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search" (2012).
+
+Rewards: a seat's share of the win (``1/len(winners)`` for a winner, else 0); a game with one
+seat (Ora et Labora solo) uses its final score, normalised by the scores the search saw. A
+playout cut by ``Budget.rollout_limit`` is scored by ``engine.scores`` the same way (the
+leaders share the win).
+
+Everything here is a pure function of its arguments (the ``rng`` stream included): no
+globals are written, and ``choose`` can run in a worker process (engines and actions pickle).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Final
+
+from engines.base import CHANCE, Action, Engine, GameError, NotYourTurn, Seat, State
+
+from .hooks import RolloutPolicy, hooks_for
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much a search may think.
+
+    Attributes:
+        iterations: determinize-select-playout-backup iterations (≥ 1).
+        seconds: a wall-clock cap in seconds, or None (deterministic: iterations only).
+        rollout_limit: most actions a playout takes past the tree before it is scored by
+            ``engine.scores``.
+        exploration: the UCB1 constant for rewards in [0, 1].
+    """
+
+    iterations: int
+    seconds: float | None = None
+    rollout_limit: int = 2000
+    exploration: float = 0.7
+
+
+LEVELS: Final[dict[str, Budget]] = {
+    "easy": Budget(iterations=24, seconds=1.0),
+    "normal": Budget(iterations=120, seconds=3.0),
+    "hard": Budget(iterations=600, seconds=8.0),
+}
+"""The levels a lobby offers (issue 15: easy, normal, hard) and their budgets."""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found.
+
+    Attributes:
+        action: the chosen action (a deep copy of one of ``legal_actions(state, seat)``).
+        iterations: iterations run.
+        visits: root visits per legal action, in ``legal_actions`` order.
+        errors: playouts cut short because the engine refused a move in a determinization
+            (scored where they stopped; expected 0).
+        cpu_seconds: process CPU time the search used.
+    """
+
+    action: Action
+    iterations: int
+    visits: tuple[int, ...]
+    errors: int
+    cpu_seconds: float
+
+
+class _Node:
+    """An open-loop tree node: the statistics of one action from its parent."""
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 1
+
+
+def _key(action: Action) -> str:
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def budget_of(level: str) -> Budget:
+    """The ``Budget`` of ``level`` (``"easy"``, ``"normal"``, ``"hard"``).
+
+    Raises:
+        ValueError: unknown level, naming the known ones.
+    """
+    try:
+        return LEVELS[level]
+    except KeyError:
+        raise ValueError(f"unknown AI level {level!r}; known: {', '.join(LEVELS)}") from None
+
+
+def choose(engine: Engine, state: State, seat: Seat, level: str, rng: random.Random,
+           budget: Budget | None = None) -> Action:
+    """The AI's move for ``seat`` (issue 15 point 1): always a member of
+    ``engine.legal_actions(state, seat)`` (a deep copy).
+
+    ``level`` picks the budget (``LEVELS``); ``budget`` overrides it. Only what ``seat`` may
+    see is used: the hidden rest is resampled by the game's ``determinize`` hook each
+    iteration, so with the same ``rng`` stream and an iteration-only budget the move depends
+    on ``player_view(state, seat)`` alone.
+
+    Raises:
+        NotYourTurn: ``seat`` has no legal action now.
+        ValueError: unknown level.
+    """
+    return search(engine, state, seat, budget or budget_of(level), rng).action
+
+
+def search(engine: Engine, state: State, seat: Seat, budget: Budget, rng: random.Random) -> SearchResult:
+    """Run the information-set search of the module docstring from ``state`` for ``seat``.
+
+    Returns a ``SearchResult``; a single legal action is returned without searching.
+
+    Raises:
+        NotYourTurn: ``seat`` has no legal action now.
+    """
+    cpu0 = time.process_time()
+    actions = list(engine.legal_actions(state, seat))
+    if not actions:
+        raise NotYourTurn("Nothing to play for this seat.", seat=seat)
+    if len(actions) == 1:
+        return SearchResult(copy.deepcopy(actions[0]), 0, (0,), 0, time.process_time() - cpu0)
+    hooks = hooks_for(engine)
+    players = len(engine.scores(state))
+    root = _Node()
+    root_keys = [_key(a) for a in actions]
+    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+    bounds = [math.inf, -math.inf]  # lowest and highest reward seen (solo normalisation)
+    errors = 0
+    done = 0
+    while done < max(1, budget.iterations):
+        if deadline is not None and done and time.perf_counter() > deadline:
+            break
+        det = hooks.determinize(state, seat, rng)
+        errors += _iterate(engine, det, seat, root, root_keys, actions, players, budget, rng,
+                           hooks.rollout, bounds)
+        done += 1
+    visits = tuple(root.children[k].visits if k in root.children else 0 for k in root_keys)
+
+    def rank(i: int) -> tuple[int, float]:
+        child = root.children.get(root_keys[i])
+        return (0, 0.0) if child is None else (child.visits, child.total / max(1, child.visits))
+
+    best = max(range(len(actions)), key=rank)
+    return SearchResult(copy.deepcopy(actions[best]), done, visits, errors, time.process_time() - cpu0)
+
+
+def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list[str],
+             root_actions: list[Action], players: int, budget: Budget, rng: random.Random,
+             rollout: RolloutPolicy, bounds: list[float]) -> int:
+    """One iteration from the determinization ``st``; returns 1 when the engine refused a
+    move (the playout is scored where it stopped), else 0."""
+    path: list[tuple[_Node, Seat]] = []
+    node = root
+    error = 0
+    expanded = False
+    try:
+        first = True
+        while not expanded:
+            movers = engine.to_move(st)
+            if not movers:
+                break
+            if CHANCE in movers:
+                st, _ = engine.apply(st, CHANCE, engine.sample_chance(st, rng))
+                continue
+            if first:
+                mover, acts, keys = seat, root_actions, root_keys
+                first = False
+            else:
+                mover = min(movers)
+                acts = list(engine.legal_actions(st, mover))
+                if len(acts) == 1:
+                    st, _ = engine.apply(st, mover, acts[0])
+                    continue
+                keys = [_key(a) for a in acts]
+            children = node.children
+            untried = []
+            for i, k in enumerate(keys):
+                child = children.get(k)
+                if child is None:
+                    untried.append(i)
+                else:
+                    child.avail += 1
+            if untried:
+                pick = untried[rng.randrange(len(untried))]
+                child = children[keys[pick]] = _Node()
+                expanded = True
+            else:
+                pick = _ucb(children, keys, budget.exploration, bounds)
+                child = children[keys[pick]]
+            st, _ = engine.apply(st, mover, acts[pick])
+            path.append((child, mover))
+            node = child
+        st = _playout(engine, st, budget.rollout_limit, rng, rollout)
+    except GameError:
+        error = 1
+    reward = _reward(engine, st, players)
+    for value in reward:
+        bounds[0] = min(bounds[0], value)
+        bounds[1] = max(bounds[1], value)
+    for child, mover in path:
+        child.visits += 1
+        child.total += reward[mover]
+    return error
+
+
+def _ucb(children: dict[str, _Node], keys: list[str], c: float, bounds: list[float]) -> int:
+    lo, hi = bounds
+    span = hi - lo if hi > lo else 1.0
+    base = lo if hi > lo else 0.0
+    best, best_value = 0, -math.inf
+    for i, k in enumerate(keys):
+        child = children[k]
+        mean = (child.total / child.visits - base) / span
+        value = mean + c * math.sqrt(math.log(child.avail) / child.visits)
+        if value > best_value:
+            best, best_value = i, value
+    return best
+
+
+def _playout(engine: Engine, st: State, limit: int, rng: random.Random, policy: RolloutPolicy) -> State:
+    for _ in range(limit):
+        movers = engine.to_move(st)
+        if not movers:
+            break
+        if CHANCE in movers:
+            action = engine.sample_chance(st, rng)
+            st, _ = engine.apply(st, CHANCE, action)
+            continue
+        mover = min(movers)
+        acts = engine.legal_actions(st, mover)
+        action = acts[0] if len(acts) == 1 else policy(st, mover, acts, rng)
+        st, _ = engine.apply(st, mover, action)
+    return st
+
+
+def _reward(engine: Engine, st: State, players: int) -> tuple[float, ...]:
+    """Per-seat reward of a finished (or cut) playout, see the module docstring."""
+    outcome = engine.outcome(st)
+    scores = tuple(outcome.scores) if outcome is not None else tuple(engine.scores(st))
+    if players == 1:
+        return (float(scores[0]),)
+    if outcome is not None:
+        winners = sorted(outcome.winners)
+    else:
+        top = max(scores)
+        winners = [s for s in range(players) if scores[s] == top]
+    share = 1.0 / len(winners)
+    return tuple(share if s in winners else 0.0 for s in range(players))

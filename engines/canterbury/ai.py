@@ -1,0 +1,57 @@
+"""AI hooks of The Canterbury Tales (issue 15; engines/ai/hooks.py): the other hands (their
+backs are public), the deck contents behind the backs and the other seats' coins are hidden
+(docs/rules/canterbury.md §7, D20; engines/canterbury/view.py).
+
+Decision: the searching seat has no log, so it cannot add up the public payouts; it takes each
+other seat's coins to equal its own (a neutral guess that keeps the pass fine plausible).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from engines.base import Seat, State
+
+from .data import CARDS
+from .rules import hand_type, is_over, sort_cards
+
+
+def determinize(state: State, seat: Seat, rng: random.Random) -> State:
+    """A copy of ``state`` where every other seat's hand is redealt, back by back, from the
+    sorted pool of unseen cards of that back (the deck's non-Death cards plus those hands;
+    cards the active seat has already discarded in a pass stay in its hand), and other
+    seats' coins set to ``seat``'s own. A function of ``seat``'s view and ``rng`` only."""
+    s = copy.deepcopy(state)
+    top = s["stack"][-1] if s["stack"] else None
+    locked = list(top.get("pass_discards", [])) if top is not None else []
+    others = [q for q in range(s["players"]) if q != seat]
+    pools: dict[str, list[str]] = {}
+    wanted: dict[int, list[str]] = {}
+    kept: dict[int, list[str]] = {}
+    for deck_name, deck in s["decks"].items():
+        pools[deck_name] = [x for x, v in deck.items() for _ in range(v) if CARDS[x].kind != "death"]
+    for q in others:
+        keep = list(locked) if q == s["active"] else []
+        kept[q], wanted[q] = [], []
+        for k in s["hands"][q]:
+            if k in keep:
+                keep.remove(k)
+                kept[q].append(k)
+            else:
+                wanted[q].append(hand_type(k))
+                pools[hand_type(k)].append(k)
+        wanted[q].sort()
+        if not is_over(s):
+            s["coins"][q] = s["coins"][seat]
+    for pool in pools.values():
+        pool.sort()
+        rng.shuffle(pool)
+    for q in others:
+        s["hands"][q] = sort_cards(kept[q] + [pools[t].pop() for t in wanted[q]])
+    for deck_name, deck in s["decks"].items():
+        counts: dict[str, int] = {x: v for x, v in deck.items() if CARDS[x].kind == "death"}
+        for x in pools[deck_name]:
+            counts[x] = counts.get(x, 0) + 1
+        s["decks"][deck_name] = {x: counts[x] for x in sort_cards(list(counts))}
+    return s

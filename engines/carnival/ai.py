@@ -1,0 +1,19 @@
+"""AI hooks of Carnival of Sins (issue 15; engines/ai/hooks.py): hidden information is only the
+face-down picks of the other seats (docs/rules/carnival.md §7); hands are public."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from engines.base import Seat, State
+
+
+def determinize(state: State, seat: Seat, rng: random.Random) -> State:
+    """A copy of ``state`` where every other seat's face-down pick is redrawn uniformly from
+    its owner's (public) hand; a function of ``seat``'s view and ``rng`` only."""
+    new = copy.deepcopy(state)
+    for s in range(new["players"]):
+        if s != seat and new["picks"][s] is not None:
+            new["picks"][s] = rng.choice(new["hands"][s])
+    return new

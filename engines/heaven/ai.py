@@ -1,0 +1,39 @@
+"""AI hooks of Heaven (issue 15; engines/ai/hooks.py): the other hands, their secret split
+choices, the draw pile and the cards another seat drew and must still place are hidden
+(docs/rules/heaven.md §11; engines/heaven/view.py)."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from engines.base import Seat, State
+
+from .rules import order_seat
+
+
+def determinize(st: State, seat: Seat, rng: random.Random) -> State:
+    """A copy of ``st`` with every card ``seat`` cannot see redealt from the sorted pool of
+    unseen cards (every size kept), other seats' confirmed split choices redrawn from their
+    new hands; a function of ``seat``'s view and ``rng`` only."""
+    out = copy.deepcopy(st)
+    others = [s for s in range(out["players"]) if s != seat]
+    buffer_hidden = out["phase"] != "play" or order_seat(out) != seat
+    pool: list[str] = list(out["deck"])
+    for s in others:
+        pool += out["hands"][s]
+    if buffer_hidden:
+        pool += out["buffer"]
+    pool.sort()
+    rng.shuffle(pool)
+    for s in others:
+        hand = [pool.pop() for _ in out["hands"][s]]
+        if out["split"][s] is not None:
+            out["split"][s] = rng.sample(hand, len(out["split"][s]))
+        out["hands"][s] = hand
+    if buffer_hidden:
+        out["buffer"] = [pool.pop() for _ in out["buffer"]]
+    out["deck"] = sorted(pool)
+    if out["build"] is not None and out["build"]["card"] not in out["hands"][order_seat(out)]:
+        out["build"] = None
+    return out

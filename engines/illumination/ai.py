@@ -1,0 +1,30 @@
+"""AI hooks of Illumination (issue 15; engines/ai/hooks.py): the deck order, the contents of
+the face-down stacks, the other seat's hand and its Crusade card are hidden
+(docs/rules/illumination.md §7; engines/illumination/view.py)."""
+
+from __future__ import annotations
+
+import random
+
+from engines.base import Seat, State
+
+from .rules import clone
+from .view import shuffle_hidden
+
+
+def determinize(state: State, seat: Seat, rng: random.Random) -> State:
+    """``shuffle_hidden`` (each face-down stack reordered, the deck and the other hand
+    redealt, the other Crusade redrawn) applied to a canonical form of ``state``: stacks
+    sorted, the deck and the other hand refilled in sorted order from their pooled cards.
+    So the result is a function of ``seat``'s view and ``rng`` only."""
+    st = clone(state)
+    for stack in st["stacks"]:
+        if stack:
+            stack.sort()
+    other = 1 - seat
+    size = len(st["deck"] or [])
+    pool = sorted([*(st["deck"] or []), *st["hands"][other]])
+    if st["deck"] is not None:
+        st["deck"] = pool[:size]
+    st["hands"][other] = pool[size:]
+    return shuffle_hidden(st, seat, rng)

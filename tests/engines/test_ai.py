@@ -1,0 +1,131 @@
+"""The AI search (issue 15 point 1; engines/ai/): legal moves everywhere, no peeking.
+
+Budgets are small (a few iterations) so the file stays fast; strength is measured by
+bench/ai_strength.py, not here.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+
+import pytest
+
+from engines.ai import LEVELS, Budget, budget_of, choose, search
+from engines.ai.hooks import hooks_for
+from engines.base import CHANCE, Engine, NotYourTurn, Seat, State
+from engines.registry import ENGINES, GAME_IDS
+
+HIDDEN = [g for g in GAME_IDS if ENGINES[g].info.has_hidden_info]
+SMALL = Budget(iterations=6, rollout_limit=300)
+
+
+def positions(engine: Engine, players: int, seed: int, every: int) -> list[tuple[State, Seat]]:
+    """Positions of a random game (``random.Random(seed)``) where a player seat has at least
+    two legal actions, one in ``every`` of them, with that seat."""
+    rng = random.Random(seed)
+    state = engine.new_game(players, seed, {})
+    found: list[tuple[State, Seat]] = []
+    count = 0
+    while movers := sorted(engine.to_move(state)):
+        if movers == [CHANCE]:
+            state, _ = engine.apply(state, CHANCE, engine.sample_chance(state, rng))
+            continue
+        for seat in movers:
+            if len(engine.legal_actions(state, seat)) > 1:
+                count += 1
+                if count % every == 0:
+                    found.append((state, seat))
+        seat = rng.choice(movers)
+        state, _ = engine.apply(state, seat, rng.choice(list(engine.legal_actions(state, seat))))
+    return found
+
+
+def player_counts(engine: Engine) -> list[int]:
+    return sorted({engine.info.min_players, engine.info.max_players})
+
+
+@pytest.mark.parametrize("game_id", HIDDEN)
+def test_determinize_keeps_the_view_and_reads_nothing_hidden(game_id: str) -> None:
+    engine = ENGINES[game_id]
+    det = hooks_for(engine).determinize
+    for players in player_counts(engine):
+        for state, seat in positions(engine, players, 11 + players, every=7)[:20]:
+            view = engine.player_view(state, seat)
+            mine = det(state, seat, random.Random(5))
+            assert engine.player_view(mine, seat) == view
+            other = engine.shuffle_hidden(state, seat, random.Random(9))
+            assert det(other, seat, random.Random(5)) == mine, "determinize read a hidden fact"
+
+
+@pytest.mark.parametrize("game_id", HIDDEN)
+def test_determinize_resamples_what_the_seat_cannot_see(game_id: str) -> None:
+    engine = ENGINES[game_id]
+    det = hooks_for(engine).determinize
+    states = positions(engine, engine.info.max_players, 3, every=5)
+    assert any(det(s, seat, random.Random(1)) != det(s, seat, random.Random(2)) for s, seat in states)
+
+
+@pytest.mark.parametrize("game_id", HIDDEN)
+def test_same_move_when_only_another_seats_secrets_differ(game_id: str) -> None:
+    engine = ENGINES[game_id]
+    checked = 0
+    for state, seat in positions(engine, engine.info.max_players, 21, every=9)[:6]:
+        other = engine.shuffle_hidden(state, seat, random.Random(4))
+        a = search(engine, state, seat, SMALL, random.Random(8))
+        b = search(engine, other, seat, SMALL, random.Random(8))
+        assert a.action == b.action and a.visits == b.visits
+        checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_move_is_legal_in_random_positions(game_id: str) -> None:
+    engine = ENGINES[game_id]
+    for players in player_counts(engine):
+        for state, seat in positions(engine, players, 31 + players, every=11)[:5]:
+            before = copy.deepcopy(state)
+            result = search(engine, state, seat, SMALL, random.Random(2))
+            assert result.action in list(engine.legal_actions(state, seat))
+            assert result.errors == 0
+            assert result.iterations == SMALL.iterations
+            assert sum(result.visits) == SMALL.iterations
+            assert state == before, "the search mutated the state"
+
+
+def test_a_single_legal_action_is_played_without_search() -> None:
+    engine = ENGINES["heaven"]
+    rng = random.Random(0)
+    state = engine.new_game(4, 0, {})
+    while movers := sorted(engine.to_move(state)):
+        seat = movers[0]
+        if seat == CHANCE:
+            state, _ = engine.apply(state, CHANCE, engine.sample_chance(state, rng))
+            continue
+        acts = list(engine.legal_actions(state, seat))
+        if len(acts) == 1:
+            result = search(engine, state, seat, SMALL, rng)
+            assert result.action == acts[0] and result.iterations == 0
+            return
+        state, _ = engine.apply(state, seat, acts[-1])
+    raise AssertionError("no forced move in the game")
+
+
+def test_levels_and_errors() -> None:
+    assert [LEVELS[k].iterations for k in ("easy", "normal", "hard")] == sorted(
+        LEVELS[k].iterations for k in LEVELS)
+    with pytest.raises(ValueError, match="easy"):
+        budget_of("grandmaster")
+    engine = ENGINES["illumination"]
+    state = engine.new_game(2, 0, {})
+    idle = next(s for s in range(2) if s not in engine.to_move(state))
+    with pytest.raises(NotYourTurn):
+        choose(engine, state, idle, "easy", random.Random(0))
+
+
+def test_choose_runs_from_pickled_arguments() -> None:
+    engine = ENGINES["ora"]
+    state, seat = positions(engine, 2, 5, every=3)[0]
+    args = pickle.loads(pickle.dumps((engine, state, seat, "easy", random.Random(3), SMALL)))
+    assert choose(*args) == choose(engine, state, seat, "easy", random.Random(3), SMALL)
