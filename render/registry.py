@@ -12,7 +12,6 @@ language; renderers never hold English sentences of the rules.
 from __future__ import annotations
 
 import importlib
-import inspect
 import logging
 from collections.abc import Callable, Sequence
 from types import ModuleType
@@ -44,7 +43,7 @@ TextFormatter = Callable[[Any], str]
 def _draw(draw: Callable[..., Any], view: dict[str, Any], names: Sequence[str],
           text: TextFormatter | None) -> Any:
     kwargs: dict[str, Any] = {"names": list(names)}
-    if text is not None and "text" in inspect.signature(draw).parameters:
+    if text is not None:
         kwargs["text"] = text
     return draw(view, **kwargs)
 
