@@ -174,7 +174,7 @@ def plan_deliveries(
     fresh = sorted(s for s in waiting_after if s not in still)
     if outcome is not None:
         items.append(OutboxItem("end", version))
-    elif fresh:
+    elif fresh or waiting_after & still & movers:  # (only movers: a row that pings after a restart)
         again = sorted(waiting_after & still & movers)
         items.append(OutboxItem("ping", version, {"seats": fresh, "after": after,
                                                   **({"movers": again} if again else {})}))

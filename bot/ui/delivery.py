@@ -234,6 +234,10 @@ class Delivery:
                 return
             await asyncio.gather(*pending, return_exceptions=True)
 
+    def retrying(self) -> list[asyncio.Task[Any]]:
+        """The retries of failed deliveries still waiting for their turn (``retry_delays``)."""
+        return [t for t in self._retries.values() if not t.done()]
+
     async def close(self) -> None:
         """Cancel the retries still waiting (shutdown)."""
         for task in list(self._retries.values()):
@@ -466,6 +470,7 @@ class Delivery:
 
     async def _deliver(self, record: GameRecord, row: OutboxRow) -> None:
         """Send one outbox row (not a board row) to Discord."""
+        log.debug("outbox row %s (%s, v%s) of game %s at v%s", row.id, row.kind, row.version, record.id, record.version)
         if row.kind == "lines":
             lines = await self.public_lines(record, int(row.payload.get("after", 0)), row.version)
             if lines:

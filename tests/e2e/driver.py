@@ -3,6 +3,8 @@ slash commands, clicks on lobby and board buttons, picks in private panels."""
 
 from __future__ import annotations
 
+import asyncio
+
 import random
 import re
 from collections.abc import Callable
@@ -31,6 +33,17 @@ class Driver:
         await self.fake.idle(0.02, timeout=30)
         await self.bot.flow.wait_idle()
         await self.fake.idle(0.02, timeout=30)
+
+    async def delivered(self, rounds: int = 10) -> None:
+        """``settle``, and also wait for the retries of deliveries that failed (e.g. a 429
+        that outlasted discord.py's own retries), at most ``rounds`` times."""
+        for _ in range(rounds):
+            await self.settle()
+            retries = self.bot.delivery.retrying()
+            if not retries:
+                return
+            await asyncio.wait(retries)
+        raise AssertionError("deliveries still failing after %d retries" % rounds)
 
     # ------------------------------------------------------------------ lobby
     async def open_lobby(self, host: JSONDict, game_id: str, **options: Any) -> tuple[int, JSONDict]:

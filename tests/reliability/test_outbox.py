@@ -49,6 +49,10 @@ def test_a_move_queues_lines_board_ping_and_answer_in_that_order() -> None:
     items = plan_deliveries(4, 5, [public], frozenset({0, 1}), frozenset({0, 1}), None, True, automatic=frozenset({1}))
     assert [(i.kind, i.payload) for i in items] == [("lines", {"after": 4}), ("board", {}),
                                                    ("ping", {"seats": [1], "after": 4})]
+    # only the mover decides again: a ping row naming them, sent only after a restart
+    items = plan_deliveries(4, 5, [public], frozenset({0, 1}), frozenset({1}), None, True, movers=frozenset({1}))
+    assert [(i.kind, i.payload) for i in items] == [("lines", {"after": 4}), ("board", {}),
+                                                   ("ping", {"seats": [], "after": 4, "movers": [1]})]
     # a change only its owner may see leaves the channel and the board alone
     assert plan_deliveries(4, 5, [secret], frozenset({1}), frozenset({1}), None, False) == []
     # the end replaces the ping
