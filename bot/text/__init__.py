@@ -5,7 +5,8 @@ and end reasons are a catalog key plus JSON parameters. This package holds the c
 the one formatter that fills them, used for every message, button, select and board text.
 
 Catalogs (docs/PROTOCOL.md "Text"): the English templates are the source strings,
-``bot/text/en/<namespace>.toml`` (flat dotted keys; a namespace is a game id or ``host``).
+``bot/text/en/<namespace>.toml`` (flat dotted keys; a namespace is a game id, ``host``, or a host area such as ``table``
+whose keys all begin ``<area>.``: ``host_areas``).
 ``make i18n`` extracts them (``bot/text/extract.py``) into ``bot/text/messages.pot`` and
 merges that into ``bot/text/locale/<lang>/LC_MESSAGES/messages.po`` for ``zh_TW``, ``zh_CN``
 and ``ja``: ``msgctxt`` is the namespace, ``msgid`` the key, ``msgstr`` the template in that
@@ -123,6 +124,15 @@ def namespaces() -> list[str]:
     return sorted(p.stem for p in (HERE / DEFAULT_LOCALE).glob("*.toml"))
 
 
+@cache
+def host_areas() -> frozenset[str]:
+    """The host's own catalog namespaces besides ``host`` (e.g. ``table``, ``ops``): each
+    ``bot/text/en/<area>.toml`` that is not a game's holds the keys that begin ``<area>.``."""
+    from engines.registry import GAME_IDS
+
+    return frozenset(n for n in namespaces() if n != "host" and n not in GAME_IDS)
+
+
 class MissingText(KeyError):
     """A message key (or a parameter its template names) is not in the catalogs."""
 
@@ -178,7 +188,9 @@ class Texts:
         return english
 
     def _lookup(self, key: str, locale: str) -> str | None:
-        for namespace in ((self.game_id,) if self.game_id else ()) + ("host",):
+        area = key.split(".", 1)[0]
+        areas = (area,) if area in host_areas() and area != self.game_id else ()
+        for namespace in ((self.game_id,) if self.game_id else ()) + areas + ("host",):
             found = catalog(namespace, locale).get(key)
             if found is not None:
                 return found
