@@ -38,7 +38,7 @@ import logging
 import re
 import shlex
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -114,6 +114,7 @@ class SlashCommand:
     sub: tuple[str, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
     autocomplete: str | None = None
+    text: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -150,11 +151,13 @@ def _typed(value: str) -> Any:
     return value
 
 
-def parse_slash(text: str) -> SlashCommand:
+def parse_slash(text: str, known: Collection[str] | None = None) -> SlashCommand:
     """Parse ``/name sub... key:value...`` (the leading ``/`` is optional).
 
     Words before the first ``key:`` are subcommands; a value runs on over the following words until the next
-    ``key:`` (``action:choose lust``), quotes group words (``note:"a: b"``). Whole integers become ``int``,
+    ``key:`` (``action:choose lust``), quotes group words (``note:"a: b"``). With ``known`` (the command's
+    option names), a ``word:`` that names no option belongs to the value before it, so a move's own notation
+    needs no quotes (``action:move pilgrim:3``). Whole integers become ``int``,
     ``@bob`` a :class:`UserRef`; a value ending in ``?`` marks that option for autocomplete. Raises
     :class:`PlayError` for an empty command or a repeated option.
     """
@@ -168,7 +171,7 @@ def parse_slash(text: str) -> SlashCommand:
     current: str | None = None
     for word in words[1:]:
         m = _OPTION.fullmatch(word)
-        if m:
+        if m and (known is None or current is None or m[1] in known):
             current = m[1]
             if current in raw:
                 raise PlayError(f"option {current} given twice")
@@ -186,7 +189,7 @@ def parse_slash(text: str) -> SlashCommand:
             options[key] = value
         else:
             options[key] = _typed(value)
-    return SlashCommand(name, tuple(sub), options, focus)
+    return SlashCommand(name, tuple(sub), options, focus, text)
 
 
 def _number(word: str, what: str) -> int:
@@ -561,6 +564,12 @@ class Playground:
         return value
 
     async def _slash(self, cmd: SlashCommand, *, dm: bool = False) -> None:
+        try:
+            names = {o["name"] for o in self.fake._command_schema(cmd.name, cmd.sub)[1]}
+        except (LookupError, ValueError):
+            names = set()
+        if names and cmd.text and not set(cmd.options) <= names:  # a ``word:`` inside a move's notation
+            cmd = parse_slash(cmd.text, names)
         options = {k: self._resolve(v) for k, v in cmd.options.items()}
         context = "dm" if dm else None
         if cmd.autocomplete is not None:

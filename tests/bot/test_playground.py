@@ -57,6 +57,14 @@ def test_parse_slash(text: str, expected: SlashCommand) -> None:
     assert parse_slash(text) == expected
 
 
+def test_parse_slash_keeps_a_colon_word_that_names_no_option_in_the_value() -> None:
+    text = "/canterbury play action:relic anselm x:3 pilgrim red game:2"
+    assert parse_slash(text, {"action", "game"}) == SlashCommand(
+        "canterbury", ("play",), {"action": "relic anselm x:3 pilgrim red", "game": 2})
+    assert parse_slash(text) == SlashCommand(  # (without the names: every word: starts an option)
+        "canterbury", ("play",), {"action": "relic anselm", "x": "3 pilgrim red", "game": 2})
+
+
 @pytest.mark.parametrize("text", ["/", "/ game:x", "/game a:1 a:2", '/game a:"open', "/g a:x? b:y?"])
 def test_parse_slash_errors(text: str) -> None:
     with pytest.raises(PlayError):
@@ -273,6 +281,10 @@ class StandInBot(commands.Bot):
             await player.send(f"{interaction.user.name} pokes you")
             await interaction.response.send_message(f"poked {player.name}")
 
+        @game.command(name="say", description="echo")
+        async def say(interaction: discord.Interaction, text: str) -> None:
+            await interaction.response.send_message(f"said: {text}")
+
         @game.command(name="note", description="a modal")
         async def note(interaction: discord.Interaction) -> None:
             await interaction.response.send_modal(NoteModal())
@@ -297,6 +309,7 @@ as carol
 show 2
 /game hand
 /game poke player:@bob
+/game say text:relic x:3 red
 /game note
 modal 1:"see you tomorrow"
 as nobody
@@ -331,6 +344,8 @@ async def test_repl_end_to_end_with_stand_in_bot(tmp_path: Path) -> None:
     assert "── #games · testbot (only you)\n   you chose lust and greed" in text
     # carol's ephemeral hand is hers; the DM to bob is bob's own channel: carol sees only a count
     assert "carol's hand: lust" in text and "(+1 DM in bob's DMs)" in text and "carol pokes you" not in text
+    # a word: that names no option of the command stays in the value
+    assert "said: relic x:3 red" in text
     # the modal round trip
     assert "── modal: Leave a note" in text and "   1. Note" in text and "noted: see you tomorrow" in text
     # mistakes are explained, not fatal
