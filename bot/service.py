@@ -16,7 +16,6 @@ cannot be written answers a sentence (``BUSY`` / ``UNWRITABLE``) and applies not
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import functools
 import logging
@@ -25,6 +24,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ParamSpec, TypeVar
 
+from bot.locks import KeyedLocks
 from bot.storage import (
     GameRecord,
     LogEntry,
@@ -194,7 +194,7 @@ class GameService:
     def __init__(self, repo: Repository, *, clock: Callable[[], float] = time.time) -> None:
         self.repo = repo
         self.clock = clock
-        self._locks: collections.defaultdict[int, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
+        self._locks: KeyedLocks[int] = KeyedLocks()
 
     def lock(self, game: int) -> asyncio.Lock:
         """The per-game lock (also held by the delivery layer while it edits the board)."""

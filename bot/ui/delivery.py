@@ -22,7 +22,6 @@ sleeps and retries.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import io
 import logging
@@ -31,8 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
+from cachetools import LRUCache
 from PIL import Image
 
+from bot.locks import KeyedLocks
 from bot.service import HostError, crash_point, texts
 from bot.storage import OutboxRow, StorageError
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
@@ -78,6 +79,10 @@ def transient(exc: BaseException) -> bool:
     return isinstance(exc, TRANSIENT)
 
 
+THUMBNAILS_KEPT = 32
+"""Board thumbnails kept for DM turn notices (each about 1 MB decoded): a notice follows its
+board update at once, so only the games that moved last need one (issue 14, point 3)."""
+
 THUMBNAIL_WIDTH = 480
 """Width in pixels of the small board in DM turn notices (the board message has the full one)."""
 
@@ -103,15 +108,16 @@ class Delivery:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._render_slots = asyncio.Semaphore(RENDER_THREADS)
         self._seen_limits: dict[int, int] = {}
-        self.board_thumbnails: dict[int, tuple[int, Image.Image]] = {}
-        """Per game: the version and a small copy of the board last drawn (DM turn notices)."""
+        self.board_thumbnails: LRUCache[int, tuple[int, Image.Image]] = LRUCache(THUMBNAILS_KEPT)
+        """Per game: the version and a small copy of the board last drawn (DM turn notices,
+        sent right after it; the newest ``THUMBNAILS_KEPT`` games only)."""
         self.notices: Notices | None = None
         self.started = service.clock()
         """When this process started (a ping row older than that is sent after a restart)."""
         """Composes turn pings and the end (set by ``Notices``); rows wait while None."""
         self.retry_delays: Sequence[float] = RETRY_DELAYS
-        self._game_locks: collections.defaultdict[int, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
-        self._channel_locks: collections.defaultdict[int, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
+        self._game_locks: KeyedLocks[int] = KeyedLocks()
+        self._channel_locks: KeyedLocks[int] = KeyedLocks()
         self._claimed: set[str] = set()
         self._failures: dict[int, int] = {}
         self._retries: dict[int, asyncio.Task[None]] = {}
@@ -257,6 +263,10 @@ class Delivery:
                     self._retry_later(game)
                 else:
                     log.exception("board update of game %s failed", game)
+        # (nothing left to draw: the game's entries go, so 1,000 games keep no tasks)
+        self._dirty.pop(game, None)
+        if self._tasks.get(game) is asyncio.current_task():
+            del self._tasks[game]
 
     async def update_board(self, game: int) -> None:
         """Edit the game's board message to its newest state (replacing the image), or

@@ -27,6 +27,7 @@ from typing import Any
 
 import discord
 
+from bot.locks import KeyedLocks
 from bot.service import texts
 from bot.storage import GameRecord
 from bot.ui.components import DmButton
@@ -89,7 +90,7 @@ class DirectMessages:
 
     def __init__(self, ctx: HostContext) -> None:
         self.ctx = ctx
-        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+        self._locks: KeyedLocks[tuple[int, int]] = KeyedLocks()
 
     def upload_limit(self, record: GameRecord) -> int:
         """Bytes a DM attachment may have: Discord's default, or less when the game's server
@@ -157,8 +158,7 @@ class DirectMessages:
         for seat in record.seats:
             if seat.status != "active" or (users is not None and seat.user_id not in users):
                 continue
-            lock = self._locks.setdefault((record.id, seat.user_id), asyncio.Lock())
-            async with lock:
+            async with self._locks[record.id, seat.user_id]:
                 hands, _ = await self.ctx.repo.notify_settings(seat.user_id, record.id)
                 if not hands or await self.ctx.repo.dm_block(seat.user_id) is not None:
                     continue

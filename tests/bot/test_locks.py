@@ -1,0 +1,53 @@
+"""Per-game tables that must not grow with the number of games (bot/locks.py; issue 14, point 3)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+
+from bot.locks import KeyedLocks
+from bot.ui.delivery import THUMBNAILS_KEPT
+
+
+async def test_a_lock_is_shared_while_in_use_and_forgotten_after() -> None:
+    locks: KeyedLocks[int] = KeyedLocks()
+    order: list[str] = []
+
+    async def hold(name: str, entered: asyncio.Event, release: asyncio.Event) -> None:
+        async with locks[7]:
+            order.append(f"{name} in")
+            entered.set()
+            await release.wait()
+            order.append(f"{name} out")
+
+    first_in, second_in, go = asyncio.Event(), asyncio.Event(), asyncio.Event()
+    first = asyncio.create_task(hold("a", first_in, go))
+    await first_in.wait()
+    second = asyncio.create_task(hold("b", second_in, go))
+    await asyncio.sleep(0)  # (b now waits for a's lock: the same object)
+    assert len(locks) == 1 and order == ["a in"]
+    go.set()
+    await asyncio.gather(first, second)
+    assert order == ["a in", "a out", "b in", "b out"]
+    del first, second
+    gc.collect()
+    assert len(locks) == 0
+
+
+async def test_a_thousand_games_leave_no_locks_and_few_thumbnails(tmp_path) -> None:
+    from bot.service import GameService
+    from bot.storage import Repository
+    from bot.ui.delivery import Delivery
+
+    repo = Repository(str(tmp_path / "g.db"))
+    await repo.open()
+    service = GameService(repo)
+    delivery = Delivery(None, service, repo)  # type: ignore[arg-type]
+    for game in range(1000):
+        async with service.lock(game), delivery._game_locks[game]:
+            pass
+        delivery.board_thumbnails[game] = (1, None)  # type: ignore[assignment]
+    gc.collect()
+    assert len(service._locks) == 0 and len(delivery._game_locks) == 0
+    assert list(delivery.board_thumbnails) == list(range(1000 - THUMBNAILS_KEPT, 1000))
+    await repo.close()
