@@ -7,11 +7,12 @@ from bot.storage.repository import (
     OutboxRow,
     Repository,
     SeatRecord,
+    Shards,
     StaleVersion,
     StorageBusy,
     StorageError,
     StorageUnwritable,
 )
 
-__all__ = ["GameRecord", "LogEntry", "OutboxItem", "OutboxRow", "Repository", "SeatRecord", "StaleVersion",
+__all__ = ["GameRecord", "LogEntry", "OutboxItem", "OutboxRow", "Repository", "SeatRecord", "Shards", "StaleVersion",
            "StorageBusy", "StorageError", "StorageUnwritable"]
