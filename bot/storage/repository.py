@@ -80,7 +80,11 @@ PG_UNWRITABLE = (asyncpg.exceptions.ReadOnlySQLTransactionError, asyncpg.excepti
                  asyncpg.exceptions.PostgresConnectionError, asyncpg.exceptions.InterfaceError,
                  asyncpg.exceptions.InsufficientPrivilegeError, asyncpg.exceptions.OperatorInterventionError,
                  asyncpg.exceptions.InvalidCatalogNameError, asyncpg.exceptions.InvalidAuthorizationSpecificationError,
-                 asyncpg.exceptions.InvalidPasswordError, asyncpg.exceptions.PostgresSystemError)
+                 asyncpg.exceptions.InvalidPasswordError, asyncpg.exceptions.PostgresSystemError,
+                 asyncpg.exceptions.InternalClientError)
+PG_LOST = (asyncpg.exceptions.PostgresConnectionError, asyncpg.exceptions.InterfaceError,
+           asyncpg.exceptions.InternalClientError, asyncpg.exceptions.AdminShutdownError, OSError)
+"""Errors after which a PostgreSQL connection is not used again (the next call opens a new one)."""
 
 Connection = aiosqlite.Connection | PgConnection
 """The connection a repository method gets from ``_read`` / ``_tx``: aiosqlite's, or the
@@ -282,14 +286,18 @@ class Repository:
 
     ``clock`` returns unix time in seconds (injectable for tests). ``backend`` is
     ``"sqlite"`` or ``"postgresql"``; ``path`` the file, or the URL without its password.
+    ``shards``: the Discord shards this process runs (issue 17); when given, the work
+    queues that a process serves by itself (``due``, ``deferred_pings``, ``pending`` of
+    every game) hold only the games of servers on these shards.
 
     Raises:
         ValueError: an unknown URL scheme.
     """
 
     def __init__(self, path: str, *, clock: Callable[[], float] = time.time,
-                 busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
+                 busy_timeout_ms: int = BUSY_TIMEOUT_MS, shards: Shards | None = None) -> None:
         url = parse_database_url(path)
+        self.shards = shards
         self.backend = url.backend
         self._target = url.target
         self.path = url.shown
@@ -299,6 +307,7 @@ class Repository:
         """The reason writes are failing now (None when healthy)."""
         self._db: aiosqlite.Connection | None = None
         self._pg: PgConnection | None = None
+        self._pg_lost = False
         self._lock = asyncio.Lock()
 
     # ------------------------------------------------------------------ lifecycle
@@ -369,8 +378,12 @@ class Repository:
         (the next write after an outage simply tries again)."""
         if self._pg is None:
             raise RuntimeError("repository is not open")
-        if self._pg.is_closed():
+        if self._pg_lost or self._pg.is_closed():
+            old = self._pg
             self._pg = await self._connect_pg()
+            self._pg_lost = False
+            with contextlib.suppress(Exception):
+                old.raw.terminate()
         return self._pg
 
     @classmethod
@@ -415,6 +428,7 @@ class Repository:
                 try:
                     yield await self._pg_live()
                 except BaseException as exc:
+                    self._pg_lost = self._pg_lost or isinstance(exc, PG_LOST)
                     fault = storage_fault(self.path, exc)
                     if fault is None:
                         raise
@@ -452,16 +466,21 @@ class Repository:
     @asynccontextmanager
     async def _pg_tx(self) -> AsyncIterator[PgConnection]:
         async with self._lock:
-            try:
-                conn = await self._pg_live()
-                tr = conn.raw.transaction()
-                await tr.start()
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-                raise self._faulted(exc) from exc
+            for attempt in (1, 2):  # (a connection found dropped at BEGIN is opened again once)
+                try:
+                    conn = await self._pg_live()
+                    tr = conn.raw.transaction()
+                    await tr.start()
+                    break
+                except (*PG_LOST, asyncpg.PostgresError) as exc:
+                    self._pg_lost = isinstance(exc, PG_LOST)
+                    if attempt == 2 or not self._pg_lost:
+                        raise self._faulted(exc) from exc
             try:
                 yield conn
                 await tr.commit()
             except BaseException as exc:
+                self._pg_lost = isinstance(exc, PG_LOST)
                 with contextlib.suppress(Exception):
                     await tr.rollback()
                 if storage_fault(self.path, exc) is not None:
@@ -829,6 +848,7 @@ class Repository:
         """Active, unpaused games with a deadline whose next reminder or expiry is due
         (50 %, 90 % of the window, and the deadline itself); only the games on ``shards``
         when given (issue 17: each process runs the clock of its own servers)."""
+        shards = shards or self.shards
         where, params = shards.where() if shards is not None else ("1=1", ())
         async with self._read() as db:
             async with db.execute(
@@ -985,6 +1005,7 @@ class Repository:
     async def deferred_pings(self, shards: Shards | None = None) -> dict[int, list[int]]:
         """The pings held back: seats by game, oldest game first (only the games of
         ``shards`` when given)."""
+        shards = shards or self.shards
         where, params = shards.where("g.guild_id") if shards is not None else ("1=1", ())
         async with self._read() as db, db.execute(
                 "SELECT d.game, d.seat FROM deferred_pings d JOIN games g ON g.id = d.game"
@@ -1059,12 +1080,16 @@ class Repository:
 
     # ------------------------------------------------------------------ outbox
     async def pending(self, game: int | None = None) -> list[OutboxRow]:
-        """The deliveries not yet done, of ``game`` (or of every game), in order."""
+        """The deliveries not yet done, of ``game`` (or of every game on ``shards``), in
+        order."""
         sql = "SELECT * FROM outbox WHERE done_at IS NULL"
         params: tuple[Any, ...] = ()
         if game is not None:
             sql += " AND game=?"
             params = (game,)
+        elif self.shards is not None:
+            where, params = self.shards.where("g.guild_id")
+            sql += f" AND game IN (SELECT g.id FROM games g WHERE {where})"
         async with self._read() as db, db.execute(sql + " ORDER BY id", params) as cur:
             rows = await cur.fetchall()
         return [_row_to_outbox(r) for r in rows]
