@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import discord.http
-import pytest
 
 from bot.app import GameBot, ShardedGameBot
 from bot.sandbox.fakecord import FakeDiscord, FakeGuild
