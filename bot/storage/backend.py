@@ -177,6 +177,10 @@ class PgConnection:
         last = str(status).rsplit(" ", 1)[-1]
         return PgCursor([], int(last) if last.isdigit() else -1)
 
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        """Run one statement with ``?`` placeholders once per row (bulk copies)."""
+        await self.raw.executemany(to_numbered(sql), [tuple(r) for r in rows])
+
     async def executescript(self, script: str) -> None:
         """Run several statements without parameters (migrations)."""
         await self.raw.execute(script)

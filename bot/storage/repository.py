@@ -582,6 +582,75 @@ class Repository:
                 row = await cur.fetchone()
         return int(row[0]) if row is not None and row[0] is not None else 0
 
+    # ------------------------------------------------------------------ whole tables (bot/migrate.py)
+    async def tables(self) -> dict[str, dict[str, str]]:
+        """The data tables, each referenced table before those that refer to it: table name
+        -> column name -> declared type (upper case). The schema bookkeeping tables are left
+        out."""
+        columns: dict[str, dict[str, str]] = {}
+        parents: dict[str, set[str]] = {}
+        async with self._read() as db:
+            if isinstance(db, PgConnection):
+                async with db.execute(
+                        "SELECT table_name, column_name, data_type FROM information_schema.columns"
+                        " WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position") as cur:
+                    for table, column, kind in await cur.fetchall():
+                        columns.setdefault(str(table), {})[str(column)] = str(kind).upper()
+                async with db.execute(
+                        "SELECT c.conrelid::regclass::text, c.confrelid::regclass::text FROM pg_constraint c"
+                        " JOIN pg_namespace n ON n.oid = c.connamespace"
+                        " WHERE c.contype = 'f' AND n.nspname = current_schema()") as cur:
+                    for child, parent in await cur.fetchall():
+                        parents.setdefault(str(child).split(".")[-1].strip('"'), set()).add(
+                            str(parent).split(".")[-1].strip('"'))
+            else:
+                async with db.execute("SELECT name FROM sqlite_master WHERE type='table'"
+                                      " AND name NOT LIKE 'sqlite_%' ORDER BY name") as sc:
+                    names = [str(r[0]) for r in await sc.fetchall()]
+                for table in names:
+                    async with db.execute(f"PRAGMA table_info({table})") as sc:
+                        columns[table] = {str(r[1]): str(r[2]).upper() for r in await sc.fetchall()}
+                    async with db.execute(f"PRAGMA foreign_key_list({table})") as sc:
+                        parents[table] = {str(r[2]) for r in await sc.fetchall()}
+        columns.pop("schema_version", None)
+        ordered: dict[str, dict[str, str]] = {}
+
+        def visit(table: str, path: frozenset[str] = frozenset()) -> None:
+            if table in ordered or table in path or table not in columns:
+                return
+            for parent in sorted(parents.get(table, ())):
+                visit(parent, path | {table})
+            ordered[table] = columns[table]
+
+        for table in sorted(columns):
+            visit(table)
+        return ordered
+
+    async def rows(self, table: str, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+        """Every row of ``table`` (``columns`` in that order), in primary-key order where
+        the table has an ``id`` or ``game`` column (a name from ``tables``)."""
+        order = "id" if "id" in columns else ("game" if "game" in columns else columns[0])
+        async with self._read() as db, db.execute(
+                f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}") as cur:
+            return [tuple(r) for r in await cur.fetchall()]
+
+    async def copy_in(self, data: Sequence[tuple[str, Sequence[str], Sequence[tuple[Any, ...]]]]) -> None:
+        """Insert ``(table, columns, rows)`` in this order, all in one transaction, then move
+        the generated ids past the largest copied one (the tool of bot/migrate.py).
+
+        Raises:
+            StorageError: as every write; nothing is written then.
+        """
+        async with self._tx() as db:
+            for table, columns, rows in data:
+                if rows:
+                    sql = f"INSERT INTO {table}({', '.join(columns)}) VALUES ({','.join('?' * len(columns))})"
+                    await db.executemany(sql, [tuple(r) for r in rows])
+            if isinstance(db, PgConnection):
+                for table in sorted(db.generated):
+                    await db.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                                     f" (SELECT COALESCE(MAX(id), 0) + 1 FROM {table}), false)")
+
     # ------------------------------------------------------------------ games
     async def _seats(self, db: Connection, game: int) -> list[SeatRecord]:
         async with db.execute(
