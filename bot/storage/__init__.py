@@ -1,4 +1,5 @@
-"""Storage: SQLite schema migrations and the repository (the only SQL in the project)."""
+"""Storage: schema migrations and the repository (the only SQL in the project), on SQLite or
+PostgreSQL (bot/storage/backend.py)."""
 
 from bot.storage.repository import (
     GameRecord,

@@ -9,6 +9,7 @@ import asyncio
 import asyncpg
 import pytest
 
+from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import LogEntry, OutboxItem, Repository, Shards, StaleVersion, StorageUnwritable
 from bot.storage.backend import parse_database_url, pg_migration, to_numbered
@@ -181,3 +182,27 @@ async def test_postgresql_connection_lost_is_reopened_by_the_next_call(postgres_
         assert (await repo.get_game(g.id)).seats == g.seats
     finally:
         await repo.close()
+
+
+async def test_a_deadline_fires_once_when_two_processes_expire_it(database_url: str) -> None:
+    now = [10_000.0]
+    a = GameService(Repository(database_url, clock=lambda: now[0]), clock=lambda: now[0])
+    b = GameService(Repository(database_url, clock=lambda: now[0]), clock=lambda: now[0])
+    await a.repo.open()
+    await b.repo.open()
+    try:
+        lobby = await a.create_lobby(game_id="carnival", guild_id=1, channel_id=5, host_user_id=101,
+                                     host_name="Ann", options=None, move_timeout=600)
+        await a.join(lobby.id, 102, "Bo")
+        game = (await a.start(lobby.id, 101, is_moderator=False)).game
+        await a.act(game.id, 101, "choose greed")
+        game = await b.get(game.id)
+        now[0] = game.deadline + 1
+        results = await asyncio.gather(a.expire(game.id, game.version), b.expire(game.id, game.version))
+        assert sum(r is not None for r in results) == 1
+        timeouts = [e for e in await a.repo.log(game.id) if e.kind == "player" and e.user_id is None]
+        assert [e.seat for e in timeouts] == [1]
+        assert await b.replay_matches(game.id)
+    finally:
+        await a.repo.close()
+        await b.repo.close()
