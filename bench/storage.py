@@ -29,9 +29,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from bot.sandbox.localpg import LocalPostgres, NoServer, create_schema
 from bot.service import GameService
 from bot.storage import Repository
-from bot.sandbox.localpg import LocalPostgres, NoServer, create_schema
 from engines.base import CHANCE
 from engines.registry import get as get_engine
 

@@ -9,11 +9,11 @@ import asyncio
 import asyncpg
 import pytest
 
+from bot.sandbox.localpg import free_port
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import LogEntry, OutboxItem, Repository, Shards, StaleVersion, StorageUnwritable
 from bot.storage.backend import parse_database_url, pg_migration, to_numbered
-from bot.sandbox.localpg import free_port
 
 # Discord's documented example: a guild id and its shard out of 2 (snowflake >> 22 is the ms timestamp)
 GUILD_SHARD0 = 4 << 22
