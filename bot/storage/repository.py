@@ -86,6 +86,13 @@ PG_LOST = (asyncpg.exceptions.PostgresConnectionError, asyncpg.exceptions.Interf
            asyncpg.exceptions.InternalClientError, asyncpg.exceptions.AdminShutdownError, OSError)
 """Errors after which a PostgreSQL connection is not used again (the next call opens a new one)."""
 
+
+
+def _lost(exc: BaseException) -> bool:
+    """True when ``exc`` means the PostgreSQL connection is unusable (not a bad value)."""
+    return isinstance(exc, PG_LOST) and not isinstance(exc, ValueError)
+
+
 Connection = aiosqlite.Connection | PgConnection
 """The connection a repository method gets from ``_read`` / ``_tx``: aiosqlite's, or the
 PostgreSQL one that speaks the same ``execute`` (bot/storage/backend.py)."""
@@ -94,6 +101,8 @@ PostgreSQL one that speaks the same ``execute`` (bot/storage/backend.py)."""
 def storage_fault(path: str, exc: BaseException) -> StorageError | None:
     """The storage fault that an SQLite, PostgreSQL or OS error means, or None for other
     errors (constraint violations and programming errors stay what they are)."""
+    if isinstance(exc, asyncpg.exceptions.DataError | ValueError):
+        return None  # a value of the wrong type (asyncpg's client-side DataError is a ValueError): a bug
     if isinstance(exc, PG_BUSY):
         return StorageBusy(path, str(exc) or type(exc).__name__)
     if isinstance(exc, PG_UNWRITABLE):
@@ -428,7 +437,7 @@ class Repository:
                 try:
                     yield await self._pg_live()
                 except BaseException as exc:
-                    self._pg_lost = self._pg_lost or isinstance(exc, PG_LOST)
+                    self._pg_lost = self._pg_lost or _lost(exc)
                     fault = storage_fault(self.path, exc)
                     if fault is None:
                         raise
@@ -473,14 +482,14 @@ class Repository:
                     await tr.start()
                     break
                 except (*PG_LOST, asyncpg.PostgresError) as exc:
-                    self._pg_lost = isinstance(exc, PG_LOST)
+                    self._pg_lost = _lost(exc)
                     if attempt == 2 or not self._pg_lost:
                         raise self._faulted(exc) from exc
             try:
                 yield conn
                 await tr.commit()
             except BaseException as exc:
-                self._pg_lost = isinstance(exc, PG_LOST)
+                self._pg_lost = _lost(exc)
                 with contextlib.suppress(Exception):
                     await tr.rollback()
                 if storage_fault(self.path, exc) is not None:
