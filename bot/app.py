@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
-from typing import cast
+from typing import Any, cast
 
 import discord
 from discord.ext import commands
@@ -48,6 +49,11 @@ def invite_url(application_id: int) -> str:
 class GameBot(commands.Bot):
     """The board-game host.
 
+    With ``Settings.shard_count`` set, ``GameBot(settings)`` builds a ``ShardedGameBot``
+    (discord.py's ``AutoShardedBot``) that runs the shards ``Settings.shard_ids`` of
+    ``shard_count``; its repository then serves only the games of servers on those
+    shards (the clock, the outbox at start: issue 17).
+
     Args:
         settings: the ``Settings`` it runs with.
         clock: unix time in seconds for storage, deadlines and the game clock (tests
@@ -61,19 +67,29 @@ class GameBot(commands.Bot):
             parts (``bot/ui/`` never sees this class).
     """
 
+    def __new__(cls, settings: Settings, *args: Any, **kwargs: Any) -> GameBot:
+        if settings.shard_count is not None and not issubclass(cls, commands.AutoShardedBot):
+            cls = ShardedGameBot
+        return super().__new__(cls)
+
     def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.time,
                  **kwargs: object) -> None:
         intents = discord.Intents.default()  # no privileged intents are needed
+        if settings.shard_count is not None:
+            kwargs = {"shard_count": settings.shard_count,
+                      "shard_ids": list(settings.shard_ids or range(settings.shard_count)), **kwargs}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          tree_cls=GameTree, **kwargs)  # type: ignore[arg-type]
         self.settings = settings
         self.clock = clock
-        self.repo = Repository(settings.database_path, clock=clock)
+        self.repo = Repository(settings.database_path, clock=clock, shards=settings.shards)
         self._outbox_resume: asyncio.Task[None] | None = None
         self.service = GameService(self.repo, clock=clock)
         self.delivery = Delivery(self, self.service, self.repo)
         self.flow = Flow(HostContext(self.service, self.repo, self.delivery, settings, clock))
         cast(GameTree, self.tree).attach(self.flow.ctx)
+        if settings.postgres:  # (PostgreSQL is backed up by its own tools: README "Running at scale")
+            settings = dataclasses.replace(settings, backup_every_minutes=0)
         self.backups = BackupLoop(settings, clock)
 
     async def load_commands(self) -> None:
@@ -120,3 +136,7 @@ class GameBot(commands.Bot):
         await self.delivery.close()
         await super().close()
         await self.repo.close()
+
+
+class ShardedGameBot(GameBot, commands.AutoShardedBot):
+    """``GameBot`` on discord.py's sharded client (``Settings.shard_count``; issue 17)."""

@@ -401,8 +401,13 @@ class GameService:
                     events += [*notes, *evs]
             if not entries:
                 return None
-            return await self._advance(record, engine, state, entries, events,
-                                       waiting_before=waiting_before)
+            try:
+                return await self._advance(record, engine, state, entries, events,
+                                           waiting_before=waiting_before)
+            except HostError as exc:  # another process moved or expired it first (issue 17)
+                if exc.code == "stale":
+                    return None
+                raise
 
     async def _advance(
         self, record: GameRecord, engine: Engine, state: State, entries: list[LogEntry],

@@ -14,6 +14,9 @@ from typing import Any
 
 from dotenv import dotenv_values
 
+from bot.storage.backend import parse_database_url
+from bot.storage.repository import Shards
+
 TIMEOUT_PRESETS: dict[str, int] = {
     "10 minutes (live)": 10 * 60,
     "1 hour": 60 * 60,
@@ -29,7 +32,10 @@ class Settings:
 
     Attributes:
         token: the Discord bot token (``DISCORD_TOKEN``); empty = not configured.
-        database_path: SQLite file (``DATABASE_PATH``, default ``data/games.db``).
+        database_path: the database: an SQLite file (``DATABASE_PATH``, default
+            ``data/games.db``), or what ``DATABASE_URL`` names when set (it wins):
+            ``sqlite:///data/games.db`` gives that file, ``postgresql://user:pass@host/db``
+            the PostgreSQL database kept as the URL (issue 17; bot/storage/backend.py).
         dev_guild_id: a development server (``DEV_GUILD_ID``): the commands are synced to it
             at every start, for instant testing. None = no sync at start; the bot compares
             the global commands with its own and warns when they differ (run
@@ -42,6 +48,11 @@ class Settings:
             ``backups/`` next to the database (bot/backup.py).
         backup_every_minutes: minutes between backups (``BACKUP_EVERY_MINUTES``, 60; 0 = off).
         backup_keep: how many backups to keep, the oldest deleted first (``BACKUP_KEEP``, 48).
+        shard_count: the number of Discord shards of the whole bot (``SHARD_COUNT``); None =
+            one process, unsharded (discord.py's plain client).
+        shard_ids: the shards this process runs (``SHARD_IDS``, comma-separated, e.g.
+            ``0,1``); None = all of them. Each process handles only the games of the servers
+            on its shards, their clock included (issue 17).
     """
 
     token: str = ""
@@ -54,6 +65,20 @@ class Settings:
     backup_dir: str = ""
     backup_every_minutes: float = 60.0
     backup_keep: int = 48
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    @property
+    def postgres(self) -> bool:
+        """True when the database is a PostgreSQL URL."""
+        return self.database_path.lower().startswith(("postgresql://", "postgres://"))
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards this process runs (None when unsharded)."""
+        if self.shard_count is None:
+            return None
+        return Shards(self.shard_count, self.shard_ids or tuple(range(self.shard_count)))
 
     @classmethod
     def from_env(
@@ -64,8 +89,9 @@ class Settings:
         and apply ``overrides`` (field name -> value).
 
         Raises:
-            ValueError: a numeric setting is not a number, or ``BACKUP_KEEP`` is below 1 (the
-                message names it).
+            ValueError: a numeric setting is not a number, ``BACKUP_KEEP`` is below 1,
+                ``DATABASE_URL`` has an unknown scheme, ``SHARD_IDS`` lie outside
+                ``0 … SHARD_COUNT-1`` or are given without ``SHARD_COUNT`` (the message names it).
         """
         if env is None:
             merged: dict[str, str] = {}
@@ -97,9 +123,27 @@ class Settings:
         keep = opt_int("BACKUP_KEEP")
         if keep is not None and keep < 1:
             raise ValueError(f"BACKUP_KEEP must be at least 1, not {keep}")
+        database = (env.get("DATABASE_PATH") or "data/games.db").strip()
+        url = (env.get("DATABASE_URL") or "").strip()
+        if url:
+            parsed = parse_database_url(url)
+            database = parsed.target
+        shard_count = opt_int("SHARD_COUNT")
+        raw_ids = (env.get("SHARD_IDS") or "").strip()
+        try:
+            shard_ids = tuple(int(x) for x in raw_ids.split(",") if x.strip()) if raw_ids else None
+        except ValueError:
+            raise ValueError(f"SHARD_IDS must be whole numbers separated by commas, not {raw_ids!r}") from None
+        if shard_ids is not None and shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (the number of shards of the whole bot)")
+        if shard_count is not None:
+            try:
+                Shards(shard_count, shard_ids or tuple(range(max(shard_count, 1))))
+            except ValueError as exc:
+                raise ValueError(f"SHARD_COUNT / SHARD_IDS: {exc}") from None
         settings = cls(
             token=(env.get("DISCORD_TOKEN") or "").strip(),
-            database_path=(env.get("DATABASE_PATH") or "data/games.db").strip(),
+            database_path=database,
             dev_guild_id=opt_int("DEV_GUILD_ID"),
             log_level=(env.get("LOG_LEVEL") or "INFO").strip().upper(),
             move_timeout=move_timeout,
@@ -108,6 +152,8 @@ class Settings:
             backup_dir=(env.get("BACKUP_DIR") or "").strip(),
             backup_every_minutes=max(backup_every, 0.0),
             backup_keep=48 if keep is None else keep,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
         if overrides:
             known = {f.name for f in fields(cls)}

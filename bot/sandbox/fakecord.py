@@ -11,6 +11,11 @@ and recorded in :attr:`FakeDiscord.violations`, so a test can assert that the bo
 Refusals caused by the environment rather than by the bot (closed DMs, threads not allowed, an edit cap,
 rate limits) are recorded in :attr:`FakeDiscord.refusals` instead.
 
+The gateway is sharded as Discord's is (issue 17): ``GET /gateway/bot`` recommends
+:attr:`FakeDiscord.shard_count` shards; a connection that IDENTIFYs with ``shard: [id, count]`` gets
+READY and GUILD_CREATE for the servers on its shard (``(guild_id >> 22) % count``) and only the events of
+those servers (events without a server, DMs, go to shard 0); one without ``shard`` gets everything.
+
 Time is injectable: :meth:`FakeDiscord.advance` moves the fake's clock forward, which ages interactions
 (3 s to answer, 15 min for the token), messages (the one-hour edit cap) and the snowflakes of new objects.
 
@@ -411,6 +416,10 @@ class FakeDiscord:
         self.nonce_hits = 0
         self._closed_dms: set[str] = set()
         self._sockets: list[web.WebSocketResponse] = []
+        #: The shard ``(id, count)`` each connection IDENTIFYed with (None: unsharded, gets every event).
+        self._socket_shards: dict[web.WebSocketResponse, tuple[int, int] | None] = {}
+        #: The shard count ``GET /gateway/bot`` recommends.
+        self.shard_count = 1
         self._pending: set[asyncio.Task[None]] = set()
         self._seq = 0
         self._log_names = tuple(log_names)
@@ -940,6 +949,10 @@ class FakeDiscord:
         what = f"{m} {p}"
         if (m, p) == ("GET", "/users/@me"):
             return 200, self.bot_user
+        if (m, p) in (("GET", "/gateway"), ("GET", "/gateway/bot")):
+            url = str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+            return 200, {"url": url, "shards": self.shard_count, "session_start_limit": {
+                "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}}
         if (m, p) == ("GET", "/oauth2/applications/@me"):
             return 200, {"id": str(self.app_id), "name": "testbot", "description": "", "icon": None,
                          "bot_public": True, "bot_require_code_grant": False, "verify_key": "0" * 64,
@@ -1236,16 +1249,22 @@ class FakeDiscord:
                 await ws.send_json({"op": 11, "d": None, "s": None, "t": None})
             elif msg["op"] == 2:  # identify
                 self.identifies.append(msg["d"])
+                shard = msg["d"].get("shard")
+                self._socket_shards[ws] = (int(shard[0]), int(shard[1])) if shard else None
                 self._sockets.append(ws)
-                await self.dispatch("READY", {
+                mine = [g for g in self.guilds.values() if self._on_shard(ws, g.id)]
+                ready: JSONDict = {
                     "v": 10, "user": self.bot_user,
-                    "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
-                    "session_id": "fake-session",
+                    "guilds": [{"id": str(g.id), "unavailable": True} for g in mine],
+                    "session_id": f"fake-session-{len(self.identifies)}",
                     "resume_gateway_url": str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY),
                     "application": {"id": str(self.app_id), "flags": 0}, "private_channels": [],
-                    "relationships": []})
-                for guild in list(self.guilds.values()):
-                    await self.dispatch("GUILD_CREATE", guild.payload())
+                    "relationships": []}
+                if shard:
+                    ready["shard"] = [int(shard[0]), int(shard[1])]
+                await self._send(ws, "READY", ready)
+                for guild in mine:
+                    await self._send(ws, "GUILD_CREATE", guild.payload())
             elif msg["op"] == 8:  # request guild members: everybody in one chunk
                 asked = self.guilds.get(int(msg["d"].get("guild_id") or self.guild_id), self.default_guild)
                 await self.dispatch("GUILD_MEMBERS_CHUNK", {
@@ -1253,13 +1272,33 @@ class FakeDiscord:
                     "members": [asked.member(u) for u in asked.members], "nonce": msg["d"].get("nonce")})
         if ws in self._sockets:
             self._sockets.remove(ws)
+        self._socket_shards.pop(ws, None)
         return ws
 
-    async def dispatch(self, event: str, data: JSONDict) -> None:
-        """Send a gateway event to every connected bot."""
+    def _on_shard(self, ws: web.WebSocketResponse, guild_id: int | None) -> bool:
+        """True when the events of server ``guild_id`` (None: no server, a DM) go to ``ws``."""
+        shard = self._socket_shards.get(ws)
+        if shard is None:
+            return True
+        return ((guild_id or 0) >> 22) % shard[1] == shard[0]
+
+    @property
+    def shards_connected(self) -> list[tuple[int, int] | None]:
+        """The shard ``(id, count)`` of each open gateway connection (None: unsharded)."""
+        return [self._socket_shards.get(ws) for ws in self._sockets]
+
+    async def _send(self, ws: web.WebSocketResponse, event: str, data: JSONDict) -> None:
         self._seq += 1
+        await ws.send_json({"op": 0, "t": event, "s": self._seq, "d": data})
+
+    async def dispatch(self, event: str, data: JSONDict) -> None:
+        """Send a gateway event to every connected bot whose shard holds the event's server
+        (``guild_id``, or ``id`` for the GUILD_* events; none: shard 0)."""
+        raw = data.get("id") if event.startswith("GUILD_") and "guild_id" not in data else data.get("guild_id")
+        guild_id = int(raw) if raw else None
         for ws in list(self._sockets):
-            await ws.send_json({"op": 0, "t": event, "s": self._seq, "d": data})
+            if self._on_shard(ws, guild_id):
+                await self._send(ws, event, data)
 
     def _later(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run a dispatch soon (from sync code); injected events wait for it first, so order is kept."""

@@ -2,7 +2,11 @@
 (``bot/sandbox/fakecord.py`` in another process, usually a test): the reliability tests
 start it as a child process, kill it, and start it again on the same database.
 
-    python -m bot.sandbox.serve --api http://127.0.0.1:PORT --db PATH [--crash POINT[:N]]
+    python -m bot.sandbox.serve --api http://127.0.0.1:PORT --db PATH|URL [--crash POINT[:N]]
+        [--shard-count N --shard-ids 0,1]
+
+``--db`` takes a file or a database URL (``postgresql://…``: several processes on one
+database); ``--shard-count`` / ``--shard-ids`` run the given shards only (issue 17).
 
 ``--crash after_post:2`` installs the one crash hook (``bot.service.crash_hook``): the
 second time the code passes the named point (``bot.service.CRASH_POINTS``) the process
@@ -61,14 +65,16 @@ def install_crash(spec: str) -> None:
     bot.service.crash_hook = hook
 
 
-async def serve(api: str, db: str, *, tick_seconds: float) -> None:
+async def serve(api: str, db: str, *, tick_seconds: float, shard_count: int | None = None,
+                shard_ids: tuple[int, ...] | None = None) -> None:
     """Point discord.py at the offline Discord at ``api`` and run the bot until SIGTERM."""
     from bot.app import GameBot
 
     base = api.rstrip("/")
     discord.http.Route.BASE = f"{base}/api/v10"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(base.replace("http", "ws", 1) + "/gateway")
-    settings = Settings(database_path=db, token="offline", tick_seconds=tick_seconds)
+    settings = Settings(database_path=db, token="offline", tick_seconds=tick_seconds, shard_count=shard_count,
+                        shard_ids=shard_ids)
     client = GameBot(settings)
     client._connection.guild_ready_timeout = 0.05
     stop = asyncio.Event()
@@ -91,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", required=True, help="the SQLite database file")
     parser.add_argument("--crash", default="", help=f"POINT[:N], POINT one of {', '.join(CRASH_POINTS)}")
     parser.add_argument("--tick", type=float, default=3600.0, help="seconds between clock passes")
+    parser.add_argument("--shard-count", type=int, default=None, help="shards of the whole bot")
+    parser.add_argument("--shard-ids", default="", help="the shards this process runs, e.g. 0,1")
     parser.add_argument("--log-level", default="WARNING")
     args = parser.parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
@@ -101,7 +109,9 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as exc:
             parser.error(str(exc))
     try:
-        asyncio.run(serve(args.api, args.db, tick_seconds=args.tick))
+        shard_ids = tuple(int(x) for x in args.shard_ids.split(",") if x.strip()) or None
+        asyncio.run(serve(args.api, args.db, tick_seconds=args.tick, shard_count=args.shard_count,
+                          shard_ids=shard_ids))
     except StorageError as exc:
         sys.stderr.write(f"The bot cannot start: {exc}\n")
         return 4

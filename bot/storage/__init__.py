@@ -1,4 +1,5 @@
-"""Storage: SQLite schema migrations and the repository (the only SQL in the project)."""
+"""Storage: schema migrations and the repository (the only SQL in the project), on SQLite or
+PostgreSQL (bot/storage/backend.py)."""
 
 from bot.storage.repository import (
     GameRecord,
@@ -7,11 +8,12 @@ from bot.storage.repository import (
     OutboxRow,
     Repository,
     SeatRecord,
+    Shards,
     StaleVersion,
     StorageBusy,
     StorageError,
     StorageUnwritable,
 )
 
-__all__ = ["GameRecord", "LogEntry", "OutboxItem", "OutboxRow", "Repository", "SeatRecord", "StaleVersion",
+__all__ = ["GameRecord", "LogEntry", "OutboxItem", "OutboxRow", "Repository", "SeatRecord", "Shards", "StaleVersion",
            "StorageBusy", "StorageError", "StorageUnwritable"]

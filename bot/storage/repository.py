@@ -1,8 +1,12 @@
 """The repository: the only place with SQL (design §2, §4).
 
-One aiosqlite connection (WAL, ``busy_timeout``, ``foreign_keys=ON``,
-``isolation_level=None``) serialised by an ``asyncio.Lock``: each method runs its
-statements as one unit, writes inside ``BEGIN IMMEDIATE`` … ``COMMIT``. The action log
+One connection serialised by an ``asyncio.Lock``: each method runs its statements as one
+unit, writes inside one transaction. The backend is chosen by the database URL (issue 17;
+bot/storage/backend.py): SQLite through aiosqlite (WAL, ``busy_timeout``,
+``foreign_keys=ON``, ``isolation_level=None``; writes in ``BEGIN IMMEDIATE`` … ``COMMIT``)
+by default, PostgreSQL through asyncpg for ``postgresql://`` URLs (several processes, one
+database). The SQL below is written once, portable (``?`` placeholders, no SQLite-only
+functions, ``ON CONFLICT`` upserts) and runs unchanged on both. The action log
 is append-only; ``games.state`` is a snapshot cache that a replay of the log must equal;
 ``games.version`` is the seq of the last log entry and guards every write
 (compare-and-set). The ``outbox`` holds the deliveries an action causes, written in the
@@ -32,6 +36,9 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+import asyncpg
+
+from bot.storage.backend import POSTGRESQL, PgConnection, parse_database_url, pg_migration
 
 log = logging.getLogger(__name__)
 
@@ -67,10 +74,39 @@ class StorageUnwritable(StorageError):
 
 BUSY_WORDS = ("locked", "busy")
 
+PG_BUSY = (asyncpg.exceptions.LockNotAvailableError, asyncpg.exceptions.DeadlockDetectedError,
+           asyncpg.exceptions.QueryCanceledError, asyncpg.exceptions.TooManyConnectionsError)
+PG_UNWRITABLE = (asyncpg.exceptions.ReadOnlySQLTransactionError, asyncpg.exceptions.InsufficientResourcesError,
+                 asyncpg.exceptions.PostgresConnectionError, asyncpg.exceptions.InterfaceError,
+                 asyncpg.exceptions.InsufficientPrivilegeError, asyncpg.exceptions.OperatorInterventionError,
+                 asyncpg.exceptions.InvalidCatalogNameError, asyncpg.exceptions.InvalidAuthorizationSpecificationError,
+                 asyncpg.exceptions.InvalidPasswordError, asyncpg.exceptions.PostgresSystemError,
+                 asyncpg.exceptions.InternalClientError)
+PG_LOST = (asyncpg.exceptions.PostgresConnectionError, asyncpg.exceptions.InterfaceError,
+           asyncpg.exceptions.InternalClientError, asyncpg.exceptions.AdminShutdownError, OSError)
+"""Errors after which a PostgreSQL connection is not used again (the next call opens a new one)."""
+
+
+
+def _lost(exc: BaseException) -> bool:
+    """True when ``exc`` means the PostgreSQL connection is unusable (not a bad value)."""
+    return isinstance(exc, PG_LOST) and not isinstance(exc, ValueError)
+
+
+Connection = aiosqlite.Connection | PgConnection
+"""The connection a repository method gets from ``_read`` / ``_tx``: aiosqlite's, or the
+PostgreSQL one that speaks the same ``execute`` (bot/storage/backend.py)."""
+
 
 def storage_fault(path: str, exc: BaseException) -> StorageError | None:
-    """The storage fault that an SQLite or OS error means, or None for other errors
-    (constraint violations and programming errors stay what they are)."""
+    """The storage fault that an SQLite, PostgreSQL or OS error means, or None for other
+    errors (constraint violations and programming errors stay what they are)."""
+    if isinstance(exc, asyncpg.exceptions.DataError | ValueError):
+        return None  # a value of the wrong type (asyncpg's client-side DataError is a ValueError): a bug
+    if isinstance(exc, PG_BUSY):
+        return StorageBusy(path, str(exc) or type(exc).__name__)
+    if isinstance(exc, PG_UNWRITABLE):
+        return StorageUnwritable(path, str(exc) or type(exc).__name__)
     if isinstance(exc, sqlite3.OperationalError | OSError) or type(exc) is sqlite3.DatabaseError:
         reason = str(exc) or type(exc).__name__
         if isinstance(exc, sqlite3.OperationalError) and any(w in reason for w in BUSY_WORDS):
@@ -105,6 +141,39 @@ class OutboxRow:
     attempts: int
     created_at: float
     done_at: float | None = None
+
+
+@dataclass(frozen=True)
+class Shards:
+    """The Discord shards one process runs (issue 17): ``ids`` out of ``count``. A server
+    (guild) is on shard ``(guild_id >> 22) % count`` (Discord's rule); games without a
+    server (DMs) are on shard 0.
+
+    Raises:
+        ValueError: ``count`` below 1, or an id outside ``0 … count-1``.
+    """
+
+    count: int
+    ids: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.count < 1 or not self.ids or any(not 0 <= i < self.count for i in self.ids):
+            raise ValueError(f"shard ids {list(self.ids)} must lie in 0..{self.count - 1}")
+
+    @staticmethod
+    def of(guild_id: int | None, count: int) -> int:
+        """The shard of the server ``guild_id`` among ``count`` shards."""
+        return ((guild_id or 0) >> 22) % count
+
+    def owns(self, guild_id: int | None) -> bool:
+        """True when the server ``guild_id`` is on one of these shards."""
+        return self.of(guild_id, self.count) in self.ids
+
+    def where(self, column: str = "guild_id") -> tuple[str, tuple[int, ...]]:
+        """An SQL condition (portable) keeping the rows whose ``column`` is on these shards,
+        and its parameters."""
+        marks = ",".join("?" * len(self.ids))
+        return f"((COALESCE({column}, 0) / 4194304) % ? IN ({marks}))", (self.count, *self.ids)
 
 
 class StaleVersion(Exception):
@@ -204,7 +273,7 @@ class GameRecord:
         return self.thread_id or self.channel_id
 
 
-def _row_to_game(row: aiosqlite.Row, seats: Sequence[SeatRecord]) -> GameRecord:
+def _row_to_game(row: Any, seats: Sequence[SeatRecord]) -> GameRecord:
     return GameRecord(
         id=row["id"], game_id=row["game_id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
         thread_id=row["thread_id"], board_channel_id=row["board_channel_id"],
@@ -220,19 +289,34 @@ def _row_to_game(row: aiosqlite.Row, seats: Sequence[SeatRecord]) -> GameRecord:
 
 
 class Repository:
-    """Async access to the database file at ``path`` (``":memory:"`` works too).
+    """Async access to the database at ``path``: an SQLite file path (``":memory:"`` works
+    too) or a database URL (``sqlite:///data/games.db``, ``postgresql://user@host/db``;
+    bot/storage/backend.py ``parse_database_url``).
 
-    ``clock`` returns unix time in seconds (injectable for tests).
+    ``clock`` returns unix time in seconds (injectable for tests). ``backend`` is
+    ``"sqlite"`` or ``"postgresql"``; ``path`` the file, or the URL without its password.
+    ``shards``: the Discord shards this process runs (issue 17); when given, the work
+    queues that a process serves by itself (``due``, ``deferred_pings``, ``pending`` of
+    every game) hold only the games of servers on these shards.
+
+    Raises:
+        ValueError: an unknown URL scheme.
     """
 
     def __init__(self, path: str, *, clock: Callable[[], float] = time.time,
-                 busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
-        self.path = path
+                 busy_timeout_ms: int = BUSY_TIMEOUT_MS, shards: Shards | None = None) -> None:
+        url = parse_database_url(path)
+        self.shards = shards
+        self.backend = url.backend
+        self._target = url.target
+        self.path = url.shown
         self.clock = clock
         self.busy_timeout_ms = busy_timeout_ms
         self.fault: str | None = None
         """The reason writes are failing now (None when healthy)."""
         self._db: aiosqlite.Connection | None = None
+        self._pg: PgConnection | None = None
+        self._pg_lost = False
         self._lock = asyncio.Lock()
 
     # ------------------------------------------------------------------ lifecycle
@@ -245,6 +329,9 @@ class Repository:
                 or it is not a database; the message names the path and the reason.
             StorageBusy: another process holds the database lock beyond the busy timeout.
         """
+        if self.backend == POSTGRESQL:
+            await self._open_pg()
+            return
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -269,6 +356,45 @@ class Repository:
                 raise
             raise fault from exc
 
+    async def _connect_pg(self) -> PgConnection:
+        """A new PostgreSQL connection; locks wait at most the busy timeout."""
+        try:
+            raw = await asyncpg.connect(self._target, timeout=max(self.busy_timeout_ms / 1000, 1.0),
+                                        server_settings={"lock_timeout": str(int(self.busy_timeout_ms))})
+        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            fault = storage_fault(self.path, exc)
+            raise (fault or StorageUnwritable(self.path, str(exc) or type(exc).__name__)) from exc
+        conn = PgConnection(raw)
+        if self._pg is not None:
+            conn.generated = self._pg.generated
+        return conn
+
+    async def _open_pg(self) -> None:
+        self._pg = await self._connect_pg()
+        try:
+            await self.migrate()
+            await self._pg.refresh_generated()
+        except BaseException as exc:
+            with contextlib.suppress(Exception):
+                await self.close()
+            fault = storage_fault(self.path, exc)
+            if fault is None:
+                raise
+            raise fault from exc
+
+    async def _pg_live(self) -> PgConnection:
+        """The PostgreSQL connection, opened again when the server or network dropped it
+        (the next write after an outage simply tries again)."""
+        if self._pg is None:
+            raise RuntimeError("repository is not open")
+        if self._pg_lost or self._pg.is_closed():
+            old = self._pg
+            self._pg = await self._connect_pg()
+            self._pg_lost = False
+            with contextlib.suppress(Exception):
+                old.raw.terminate()
+        return self._pg
+
     @classmethod
     async def check(cls, path: str) -> None:
         """Open (migrating) and close the database at ``path``: the start-up check.
@@ -285,22 +411,49 @@ class Repository:
         if self._db is not None:
             await self._db.close()
             self._db = None
+        if self._pg is not None:
+            pg, self._pg = self._pg, None
+            with contextlib.suppress(Exception):
+                await pg.close()
 
     @property
     def db(self) -> aiosqlite.Connection:
+        """The SQLite connection (tests and SQLite-only tools; see ``conn`` for both)."""
         if self._db is None:
-            raise RuntimeError("repository is not open")
+            raise RuntimeError("repository is not open" if self._pg is None else "not an SQLite repository")
         return self._db
 
+    @property
+    def conn(self) -> Connection:
+        """The open connection of either backend (``execute`` with ``?`` placeholders)."""
+        if self._pg is not None:
+            return self._pg
+        return self.db
+
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _read(self) -> AsyncIterator[Connection]:
         async with self._lock:
+            if self._pg is not None:
+                try:
+                    yield await self._pg_live()
+                except BaseException as exc:
+                    self._pg_lost = self._pg_lost or _lost(exc)
+                    fault = storage_fault(self.path, exc)
+                    if fault is None:
+                        raise
+                    raise fault from exc
+                return
             yield self.db
 
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction (``BEGIN IMMEDIATE`` … ``COMMIT``); SQLite faults become
-        ``StorageBusy`` / ``StorageUnwritable`` and nothing is written."""
+    async def _tx(self) -> AsyncIterator[Connection]:
+        """One write transaction (SQLite: ``BEGIN IMMEDIATE`` … ``COMMIT``; PostgreSQL: a
+        READ COMMITTED transaction); storage faults become ``StorageBusy`` /
+        ``StorageUnwritable`` and nothing is written."""
+        if self._pg is not None:
+            async with self._pg_tx() as conn:
+                yield conn
+            return
         async with self._lock:
             try:
                 await self.db.execute("BEGIN IMMEDIATE")
@@ -319,7 +472,42 @@ class Repository:
                 log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
                 self.fault = None
 
-    def _faulted(self, exc: sqlite3.Error) -> BaseException:
+    @asynccontextmanager
+    async def _pg_tx(self) -> AsyncIterator[PgConnection]:
+        async with self._lock:
+            for attempt in (1, 2):  # (a connection found dropped at BEGIN is opened again once)
+                try:
+                    conn = await self._pg_live()
+                    tr = conn.raw.transaction()
+                    await tr.start()
+                    break
+                except (*PG_LOST, asyncpg.PostgresError) as exc:
+                    self._pg_lost = _lost(exc)
+                    if attempt == 2 or not self._pg_lost:
+                        raise self._faulted(exc) from exc
+            try:
+                yield conn
+                await tr.commit()
+            except BaseException as exc:
+                self._pg_lost = _lost(exc)
+                with contextlib.suppress(Exception):
+                    await tr.rollback()
+                if storage_fault(self.path, exc) is not None:
+                    raise self._faulted(exc) from exc
+                raise
+            if self.fault is not None:
+                log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
+                self.fault = None
+
+    async def lock_game(self, db: Connection, game: int) -> None:
+        """Inside a write transaction: hold the row of ``game`` until the commit, so a
+        read-then-write of the same game by another process waits (PostgreSQL ``SELECT …
+        FOR UPDATE``). SQLite needs nothing: ``BEGIN IMMEDIATE`` already holds the only
+        write lock of the file."""
+        if isinstance(db, PgConnection):
+            await db.execute("SELECT id FROM games WHERE id=? FOR UPDATE", (game,))
+
+    def _faulted(self, exc: BaseException) -> BaseException:
         """The storage fault ``exc`` means (logged for the operator once per episode), or
         ``exc`` itself when it is not a fault of the file."""
         fault = storage_fault(self.path, exc)
@@ -335,7 +523,9 @@ class Repository:
         return fault
 
     async def migrate(self) -> int:
-        """Apply the numbered ``migrations/NNN_*.sql`` files above ``PRAGMA user_version``.
+        """Apply the numbered ``migrations/NNN_*.sql`` files above the schema version
+        (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``schema_version`` table, each
+        file translated by ``backend.pg_migration`` unless ``migrations/pg/`` has its own).
 
         Returns:
             The schema version after migrating.
@@ -345,6 +535,8 @@ class Repository:
              if p.name.endswith(".sql")),
             key=lambda p: p.name,
         )
+        if self._pg is not None:
+            return await self._migrate_pg(files)
         async with self._lock:
             async with self.db.execute("PRAGMA user_version") as cur:
                 row = await cur.fetchone()
@@ -360,14 +552,122 @@ class Repository:
                 current = number
         return current
 
+    async def _migrate_pg(self, files: Sequence[Any]) -> int:
+        """PostgreSQL migrations, all pending ones in one transaction under an advisory lock
+        (two processes starting at once migrate once)."""
+        folder = resources.files("bot.storage").joinpath("migrations", "pg")
+        overrides = {p.name.split("_", 1)[0]: p for p in (folder.iterdir() if folder.is_dir() else ())
+                     if p.name.endswith(".sql")}
+        async with self._pg_tx() as conn:
+            await conn.executescript("SELECT pg_advisory_xact_lock(1702);"
+                                     " CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+            async with conn.execute("SELECT MAX(version) FROM schema_version") as cur:
+                row = await cur.fetchone()
+            current = int(row[0]) if row is not None and row[0] is not None else 0
+            start = current
+            for f in files:
+                prefix = f.name.split("_", 1)[0]
+                number = int(prefix)
+                if number <= current:
+                    continue
+                if prefix in overrides:
+                    script = overrides[prefix].read_text(encoding="utf-8")
+                else:
+                    script = pg_migration(f.read_text(encoding="utf-8"))
+                await conn.executescript(script)
+                current = number
+            if current != start:
+                await conn.execute("DELETE FROM schema_version")
+                await conn.execute("INSERT INTO schema_version(version) VALUES (?)", (current,))
+        return current
+
+    async def schema_version(self) -> int:
+        """The schema version: the number of the last migration applied."""
+        if self._pg is not None:
+            async with self._read() as db, db.execute("SELECT MAX(version) FROM schema_version") as cur:
+                row = await cur.fetchone()
+        else:
+            async with self._read() as db, db.execute("PRAGMA user_version") as cur:
+                row = await cur.fetchone()
+        return int(row[0]) if row is not None and row[0] is not None else 0
+
+    # ------------------------------------------------------------------ whole tables (bot/migrate.py)
+    async def tables(self) -> dict[str, dict[str, str]]:
+        """The data tables, each referenced table before those that refer to it: table name
+        -> column name -> declared type (upper case). The schema bookkeeping tables are left
+        out."""
+        columns: dict[str, dict[str, str]] = {}
+        parents: dict[str, set[str]] = {}
+        async with self._read() as db:
+            if isinstance(db, PgConnection):
+                async with db.execute(
+                        "SELECT table_name, column_name, data_type FROM information_schema.columns"
+                        " WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position") as cur:
+                    for table, column, kind in await cur.fetchall():
+                        columns.setdefault(str(table), {})[str(column)] = str(kind).upper()
+                async with db.execute(
+                        "SELECT c.conrelid::regclass::text, c.confrelid::regclass::text FROM pg_constraint c"
+                        " JOIN pg_namespace n ON n.oid = c.connamespace"
+                        " WHERE c.contype = 'f' AND n.nspname = current_schema()") as cur:
+                    for child, parent in await cur.fetchall():
+                        parents.setdefault(str(child).split(".")[-1].strip('"'), set()).add(
+                            str(parent).split(".")[-1].strip('"'))
+            else:
+                async with db.execute("SELECT name FROM sqlite_master WHERE type='table'"
+                                      " AND name NOT LIKE 'sqlite_%' ORDER BY name") as sc:
+                    names = [str(r[0]) for r in await sc.fetchall()]
+                for table in names:
+                    async with db.execute(f"PRAGMA table_info({table})") as sc:
+                        columns[table] = {str(r[1]): str(r[2]).upper() for r in await sc.fetchall()}
+                    async with db.execute(f"PRAGMA foreign_key_list({table})") as sc:
+                        parents[table] = {str(r[2]) for r in await sc.fetchall()}
+        columns.pop("schema_version", None)
+        ordered: dict[str, dict[str, str]] = {}
+
+        def visit(table: str, path: frozenset[str] = frozenset()) -> None:
+            if table in ordered or table in path or table not in columns:
+                return
+            for parent in sorted(parents.get(table, ())):
+                visit(parent, path | {table})
+            ordered[table] = columns[table]
+
+        for table in sorted(columns):
+            visit(table)
+        return ordered
+
+    async def rows(self, table: str, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+        """Every row of ``table`` (``columns`` in that order), in primary-key order where
+        the table has an ``id`` or ``game`` column (a name from ``tables``)."""
+        order = "id" if "id" in columns else ("game" if "game" in columns else columns[0])
+        async with self._read() as db, db.execute(
+                f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}") as cur:
+            return [tuple(r) for r in await cur.fetchall()]
+
+    async def copy_in(self, data: Sequence[tuple[str, Sequence[str], Sequence[tuple[Any, ...]]]]) -> None:
+        """Insert ``(table, columns, rows)`` in this order, all in one transaction, then move
+        the generated ids past the largest copied one (the tool of bot/migrate.py).
+
+        Raises:
+            StorageError: as every write; nothing is written then.
+        """
+        async with self._tx() as db:
+            for table, columns, rows in data:
+                if rows:
+                    sql = f"INSERT INTO {table}({', '.join(columns)}) VALUES ({','.join('?' * len(columns))})"
+                    await db.executemany(sql, [tuple(r) for r in rows])
+            if isinstance(db, PgConnection):
+                for table in sorted(db.generated):
+                    await db.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                                     f" (SELECT COALESCE(MAX(id), 0) + 1 FROM {table}), false)")
+
     # ------------------------------------------------------------------ games
-    async def _seats(self, db: aiosqlite.Connection, game: int) -> list[SeatRecord]:
+    async def _seats(self, db: Connection, game: int) -> list[SeatRecord]:
         async with db.execute(
             "SELECT game, seat, user_id, name, status FROM seats WHERE game=? ORDER BY seat", (game,)
         ) as cur:
             return [SeatRecord(r[0], r[1], r[2], r[3], r[4]) for r in await cur.fetchall()]
 
-    async def _game(self, db: aiosqlite.Connection, game: int) -> GameRecord | None:
+    async def _game(self, db: Connection, game: int) -> GameRecord | None:
         async with db.execute("SELECT * FROM games WHERE id=?", (game,)) as cur:
             row = await cur.fetchone()
         if row is None:
@@ -430,6 +730,7 @@ class Repository:
             ValueError: not a lobby, already seated, or the lobby is full (message says which).
         """
         async with self._tx() as db:
+            await self.lock_game(db, game)
             record = await self._game(db, game)
             if record is None or record.status != "lobby":
                 raise ValueError("This lobby is closed.")
@@ -451,6 +752,7 @@ class Repository:
             ValueError: not a lobby or not seated.
         """
         async with self._tx() as db:
+            await self.lock_game(db, game)
             record = await self._game(db, game)
             if record is None or record.status != "lobby":
                 raise ValueError("This lobby is closed.")
@@ -509,7 +811,7 @@ class Repository:
         return new_version
 
     @staticmethod
-    async def _queue(db: aiosqlite.Connection, game: int, items: Sequence[OutboxItem], now: float) -> None:
+    async def _queue(db: Connection, game: int, items: Sequence[OutboxItem], now: float) -> None:
         for item in items:
             if item.kind not in OUTBOX_KINDS:
                 raise ValueError(f"unknown outbox kind {item.kind!r}")
@@ -566,7 +868,7 @@ class Repository:
             game, expected_version, entry, "UPDATE seats SET status='left' WHERE game=? AND seat=?",
             (game, seat))
 
-    async def _insert(self, db: aiosqlite.Connection, game: int, seq: int, e: LogEntry) -> None:
+    async def _insert(self, db: Connection, game: int, seq: int, e: LogEntry) -> None:
         await db.execute(
             "INSERT INTO actions(game, seq, kind, seat, action, events, user_id, at) VALUES (?,?,?,?,?,?,?,?)",
             (game, seq, e.kind, e.seat, json.dumps(e.action), json.dumps(e.events), e.user_id, self.clock()),
@@ -578,7 +880,7 @@ class Repository:
         sql = "SELECT seq, kind, seat, action, events, user_id, at FROM actions WHERE game=? AND seq>?"
         params: tuple[Any, ...] = (game, after)
         if last is not None:
-            sql = f"SELECT * FROM ({sql} ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+            sql = f"SELECT * FROM ({sql} ORDER BY seq DESC LIMIT ?) AS recent ORDER BY seq"
             params = (*params, last)
         else:
             sql += " ORDER BY seq"
@@ -587,11 +889,12 @@ class Repository:
         return [LogEntry(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6]) for r in rows]
 
     async def mark_reminded(self, game: int, version: int, count: int) -> bool:
-        """Record that ``count`` reminders went out for the deadline of ``version``.
-        Returns False when the game moved on meanwhile."""
+        """Claim the ``count``-th reminder of the deadline of ``version``: True for the one
+        caller that moves the count up (it sends the reminder); False when the game moved
+        on or the reminder was claimed already (by this or another process)."""
         async with self._tx() as db:
-            cur = await db.execute("UPDATE games SET reminded=? WHERE id=? AND version=?",
-                                   (count, game, version))
+            cur = await db.execute("UPDATE games SET reminded=? WHERE id=? AND version=? AND reminded<?",
+                                   (count, game, version, count))
             return cur.rowcount == 1
 
     async def games(self, *, status: Sequence[str] = ("lobby", "active"), user_id: int | None = None,
@@ -619,16 +922,19 @@ class Repository:
                     out.append(rec)
         return out
 
-    async def due(self, now: float) -> list[GameRecord]:
+    async def due(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
         """Active, unpaused games with a deadline whose next reminder or expiry is due
-        (50 %, 90 % of the window, and the deadline itself)."""
+        (50 %, 90 % of the window, and the deadline itself); only the games on ``shards``
+        when given (issue 17: each process runs the clock of its own servers)."""
+        shards = shards or self.shards
+        where, params = shards.where() if shards is not None else ("1=1", ())
         async with self._read() as db:
             async with db.execute(
                 "SELECT id FROM games WHERE status='active' AND paused=0 AND deadline IS NOT NULL"
                 " AND ((reminded = 0 AND ? >= deadline - COALESCE(deadline_window, move_timeout) * 0.5)"
                 "   OR (reminded <= 1 AND ? >= deadline - COALESCE(deadline_window, move_timeout) * 0.1)"
-                "   OR ? >= deadline) ORDER BY deadline",
-                (now, now, now),
+                f"   OR ? >= deadline) AND {where} ORDER BY deadline",
+                (now, now, now, *params),
             ) as cur:
                 ids = [r[0] for r in await cur.fetchall()]
             return [g for g in [await self._game(db, pk) for pk in ids] if g is not None]
@@ -770,22 +1076,30 @@ class Repository:
         """Hold the pings of ``seats`` back until the server's quiet hours end."""
         async with self._tx() as db:
             for seat in seats:
-                await db.execute("INSERT OR IGNORE INTO deferred_pings(game, seat, since) VALUES (?,?,?)",
+                await db.execute("INSERT INTO deferred_pings(game, seat, since) VALUES (?,?,?)"
+                                 " ON CONFLICT(game, seat) DO NOTHING",
                                  (game, seat, self.clock()))
 
-    async def deferred_pings(self) -> dict[int, list[int]]:
-        """The pings held back: seats by game, oldest game first."""
+    async def deferred_pings(self, shards: Shards | None = None) -> dict[int, list[int]]:
+        """The pings held back: seats by game, oldest game first (only the games of
+        ``shards`` when given)."""
+        shards = shards or self.shards
+        where, params = shards.where("g.guild_id") if shards is not None else ("1=1", ())
         async with self._read() as db, db.execute(
-                "SELECT game, seat FROM deferred_pings ORDER BY since, game, seat") as cur:
+                "SELECT d.game, d.seat FROM deferred_pings d JOIN games g ON g.id = d.game"
+                f" WHERE {where} ORDER BY d.since, d.game, d.seat", params) as cur:
             out: dict[int, list[int]] = {}
             for game, seat in await cur.fetchall():
                 out.setdefault(int(game), []).append(int(seat))
         return out
 
-    async def clear_deferred_pings(self, game: int) -> None:
-        """Forget the held-back pings of ``game`` (sent, or nobody waits any more)."""
+    async def clear_deferred_pings(self, game: int) -> bool:
+        """Forget the held-back pings of ``game`` (sent, or nobody waits any more). True
+        when there were some: the caller has claimed them (another process that clears
+        them at the same moment gets False and sends nothing)."""
         async with self._tx() as db:
-            await db.execute("DELETE FROM deferred_pings WHERE game=?", (game,))
+            cur = await db.execute("DELETE FROM deferred_pings WHERE game=?", (game,))
+            return cur.rowcount > 0
 
     async def set_deadline(self, game: int, version: int, deadline: float, *, window: int | None = None,
                            vacations: dict[str, dict[str, int]] | None = None) -> bool:
@@ -809,6 +1123,7 @@ class Repository:
         """Give the player ``user_id`` of the lobby ``game`` ``days`` vacation days (0 clears
         them). False when the game is no longer a lobby or they are not seated."""
         async with self._tx() as db:
+            await self.lock_game(db, game)
             record = await self._game(db, game)
             if record is None or record.status != "lobby" or record.seat_of(user_id) is None:
                 return False
@@ -843,12 +1158,16 @@ class Repository:
 
     # ------------------------------------------------------------------ outbox
     async def pending(self, game: int | None = None) -> list[OutboxRow]:
-        """The deliveries not yet done, of ``game`` (or of every game), in order."""
+        """The deliveries not yet done, of ``game`` (or of every game on ``shards``), in
+        order."""
         sql = "SELECT * FROM outbox WHERE done_at IS NULL"
         params: tuple[Any, ...] = ()
         if game is not None:
             sql += " AND game=?"
             params = (game,)
+        elif self.shards is not None:
+            where, params = self.shards.where("g.guild_id")
+            sql += f" AND game IN (SELECT g.id FROM games g WHERE {where})"
         async with self._read() as db, db.execute(sql + " ORDER BY id", params) as cur:
             rows = await cur.fetchall()
         return [_row_to_outbox(r) for r in rows]
@@ -865,9 +1184,14 @@ class Repository:
             return
         marks = ",".join("?" * len(row_ids))
         async with self._tx() as db:
-            await db.execute(
-                f"UPDATE outbox SET done_at=?, payload=CASE kind WHEN 'answer' THEN json_remove(payload, '$.token')"
-                f" ELSE payload END WHERE id IN ({marks}) AND done_at IS NULL", (self.clock(), *row_ids))
+            async with db.execute(f"SELECT id, payload FROM outbox WHERE kind='answer' AND id IN ({marks})"
+                                  " AND done_at IS NULL", tuple(row_ids)) as cur:
+                answers = await cur.fetchall()
+            for row_id, payload in answers:
+                wiped = {k: v for k, v in json.loads(payload).items() if k != "token"}
+                await db.execute("UPDATE outbox SET payload=? WHERE id=?", (json.dumps(wiped), row_id))
+            await db.execute(f"UPDATE outbox SET done_at=? WHERE id IN ({marks}) AND done_at IS NULL",
+                             (self.clock(), *row_ids))
 
     async def boards_delivered(self, game: int, version: int) -> int:
         """Mark done every pending board row of ``game`` asked for at or before ``version``
@@ -884,6 +1208,6 @@ class Repository:
                              (error[:500], row_id))
 
 
-def _row_to_outbox(r: aiosqlite.Row) -> OutboxRow:
+def _row_to_outbox(r: Any) -> OutboxRow:
     return OutboxRow(r["id"], r["game"], r["version"], r["kind"], json.loads(r["payload"]), r["nonce"],
                      r["attempts"], r["created_at"], r["done_at"])

@@ -226,7 +226,8 @@ class Clock:
                 quiet = await quiet_hours(self.ctx, record.guild_id)
                 if quiet is not None and quiet.contains(now):
                     continue
-                await self.ctx.repo.clear_deferred_pings(game)
+                if not await self.ctx.repo.clear_deferred_pings(game):
+                    continue  # (another process claimed them)
                 waiting = sorted(set(seats) & set(record.waiting))
                 if record.status == "active" and waiting:
                     await self.notices.notify_turn(record, waiting)

@@ -16,9 +16,9 @@ ANN, BO, CY = 101, 102, 103
 
 
 @pytest.fixture
-async def service(tmp_path):
+async def service(database_url):
     now = [10_000.0]
-    repo = Repository(str(tmp_path / "s.db"), clock=lambda: now[0])
+    repo = Repository(database_url, clock=lambda: now[0])
     await repo.open()
     svc = GameService(repo, clock=lambda: now[0])
     svc.now = now  # type: ignore[attr-defined]

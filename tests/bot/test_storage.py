@@ -12,9 +12,9 @@ from bot.storage import LogEntry, Repository, StaleVersion
 
 
 @pytest.fixture
-async def repo(tmp_path):
+async def repo(database_url):
     now = [1000.0]
-    r = Repository(str(tmp_path / "g.db"), clock=lambda: now[0])
+    r = Repository(database_url, clock=lambda: now[0])
     r.now = now  # type: ignore[attr-defined]
     await r.open()
     yield r
@@ -33,14 +33,16 @@ LATEST_MIGRATION = max(int(p.name.split("_", 1)[0]) for p in
 
 async def test_migrations_from_empty_set_user_version_and_pragmas(repo: Repository) -> None:
     assert LATEST_MIGRATION >= 2
-    async with repo.db.execute("PRAGMA user_version") as cur:
-        assert (await cur.fetchone())[0] == LATEST_MIGRATION
-    async with repo.db.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"
-    async with repo.db.execute("PRAGMA foreign_keys") as cur:
-        assert (await cur.fetchone())[0] == 1
+    assert await repo.schema_version() == LATEST_MIGRATION
+    if repo.backend == "sqlite":
+        async with repo.db.execute("PRAGMA user_version") as cur:
+            assert (await cur.fetchone())[0] == LATEST_MIGRATION
+        async with repo.db.execute("PRAGMA journal_mode") as cur:
+            assert (await cur.fetchone())[0] == "wal"
+        async with repo.db.execute("PRAGMA foreign_keys") as cur:
+            assert (await cur.fetchone())[0] == 1
     assert await repo.migrate() == LATEST_MIGRATION  # idempotent
-    async with repo.db.execute("SELECT deadline_window FROM games") as cur:
+    async with repo.conn.execute("SELECT deadline_window FROM games") as cur:
         assert await cur.fetchall() == []
     assert await repo.pending() == []  # 003: the outbox
 

@@ -78,8 +78,8 @@ async def test_migration_adds_the_outbox_to_the_old_database(tmp_path: Path) -> 
         await repo.close()
 
 
-async def test_what_a_crash_left_in_the_outbox_is_delivered_at_start(fake: FakeDiscord, tmp_path: Path) -> None:
-    db = tmp_path / "games.db"
+async def test_what_a_crash_left_in_the_outbox_is_delivered_at_start(fake: FakeDiscord, database_url: str) -> None:
+    db = database_url
     bot1 = await start_bot(fake, db)
     bob = await fake.add_member("bob")
     game = await carnival(Driver(fake, bot1), [fake.owner, bob])
@@ -108,8 +108,8 @@ async def test_what_a_crash_left_in_the_outbox_is_delivered_at_start(fake: FakeD
     await fake.stop_bot(bot2)
 
 
-async def test_board_rows_coalesce_into_one_edit(fake: FakeDiscord, tmp_path: Path) -> None:
-    bot, driver, game = await two_player_game(fake, tmp_path / "games.db")
+async def test_board_rows_coalesce_into_one_edit(fake: FakeDiscord, database_url: str) -> None:
+    bot, driver, game = await two_player_game(fake, database_url)
     rng = random.Random(8)
     for _ in range(3):
         user, text = await legal_text(bot, game, rng)
@@ -126,8 +126,8 @@ async def test_board_rows_coalesce_into_one_edit(fake: FakeDiscord, tmp_path: Pa
     await fake.stop_bot(bot)
 
 
-async def test_an_answer_whose_token_expired_is_given_in_the_channel(fake: FakeDiscord, tmp_path: Path) -> None:
-    bot, driver, game = await two_player_game(fake, tmp_path / "games.db")
+async def test_an_answer_whose_token_expired_is_given_in_the_channel(fake: FakeDiscord, database_url: str) -> None:
+    bot, driver, game = await two_player_game(fake, database_url)
     user, text = await legal_text(bot, game, random.Random(1))
     ticket = {"token": "tok-gone", "app": fake.app_id, "user": user, "text": text, "at": fake.now()}
     await bot.service.act(game, user, text, answer=ticket)  # then the bot "crashed"
@@ -144,8 +144,8 @@ async def test_an_answer_whose_token_expired_is_given_in_the_channel(fake: FakeD
     await fake.stop_bot(bot)
 
 
-async def test_a_failed_delivery_is_tried_again(fake: FakeDiscord, tmp_path: Path) -> None:
-    bot, driver, game = await two_player_game(fake, tmp_path / "games.db")
+async def test_a_failed_delivery_is_tried_again(fake: FakeDiscord, database_url: str) -> None:
+    bot, driver, game = await two_player_game(fake, database_url)
     bot.delivery.retry_delays = (0.05,)
     bot.http.max_ratelimit_timeout = 1.0  # a 30 s rate limit fails the call instead of sleeping
     user, text = await legal_text(bot, game, random.Random(2))
@@ -165,8 +165,8 @@ async def test_a_failed_delivery_is_tried_again(fake: FakeDiscord, tmp_path: Pat
     await fake.stop_bot(bot)
 
 
-async def test_a_repeated_nonce_is_posted_once(fake: FakeDiscord, tmp_path: Path) -> None:
-    bot = await start_bot(fake, tmp_path / "games.db")
+async def test_a_repeated_nonce_is_posted_once(fake: FakeDiscord, database_url: str) -> None:
+    bot = await start_bot(fake, database_url)
     channel = int(fake.channel["id"])
     first = await bot.delivery.post(channel, "once", nonce="n1")
     again = await bot.delivery.post(channel, "once", nonce="n1")
