@@ -4,7 +4,6 @@ slash commands, clicks on lobby and board buttons, picks in private panels."""
 from __future__ import annotations
 
 import asyncio
-
 import random
 import re
 from collections.abc import Callable
@@ -43,7 +42,7 @@ class Driver:
             if not retries:
                 return
             await asyncio.wait(retries)
-        raise AssertionError("deliveries still failing after %d retries" % rounds)
+        raise AssertionError(f"deliveries still failing after {rounds} retries")
 
     # ------------------------------------------------------------------ lobby
     async def open_lobby(self, host: JSONDict, game_id: str, **options: Any) -> tuple[int, JSONDict]:
