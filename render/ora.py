@@ -54,12 +54,9 @@ BUILDING_FILL = (252, 248, 236)
 CLOISTER_FILL = (236, 230, 250)
 SETTLEMENT_FILL = (255, 222, 196)
 NEUTRAL_COLOUR = (120, 120, 128)
-COLUMN_NAMES = {-2: "W −2", -1: "C −1", 5: "H 5", 6: "M 6"}
-"""Column labels of §11: water, coast, hillside and mountain columns carry their letter."""
-COST_ABBR = {"wood": "wood", "clay": "clay", "stone": "stone", "straw": "straw", "coin": "coins"}
-TERRAIN_ABBR = {"water": "water", "coast": "coast", "plains": "plains", "hillside": "hill", "mountain": "mtn"}
-WHEEL_SHORT = {"livestock": "Sheep", "joker": "Joker", "grapes": "Grapes"}
-"""Wheel token labels that must fit one 80 px space (livestock is drawn as sheep, as printed)."""
+COLUMN_KEYS = {-2: "board.col_water", -1: "board.col_coast", 5: "board.col_hillside", 6: "board.col_mountain"}
+"""Column labels of §11: water, coast, hillside and mountain columns carry their letter
+(catalog ``board.col_*``, e.g. "W {x}")."""
 
 
 # --------------------------------------------------------------------------- text
@@ -67,10 +64,36 @@ WHEEL_SHORT = {"livestock": "Sheep", "joker": "Joker", "grapes": "Grapes"}
 
 def _say(text: TextFn | None, key: str, default: str) -> str:
     """The catalog's ``term.<key>`` through ``text`` (``host.notation`` passes a value on), or
-    ``default`` without a formatter."""
+    ``default`` (a name from the data files) without a formatter."""
     if text is None:
         return default
     return text({"msg": "host.notation", "params": {"text": {"term": key}}})
+
+
+def label(text: TextFn | None, key: str, **params: Any) -> str:
+    """A board label: the catalog message ``key`` (``board.*`` in bot/text/en/ora.toml) with
+    ``params`` (numbers, ``{"term": ..}``, nested message JSON) through ``text``; without a
+    formatter the key itself (tests only: the host always passes one)."""
+    return key if text is None else text({"msg": key, "params": params})
+
+
+def _term(key: str) -> dict[str, str]:
+    return {"term": key}
+
+
+def _goods_param(goods: dict[str, int]) -> list[dict[str, Any]]:
+    return [{"msg": "goods.item", "params": {"n": n, "good": _term(f"good.{g}")}} for g, n in goods.items() if n]
+
+
+def _terrains(text: TextFn | None, terrains: Sequence[str]) -> str:
+    return "/".join(_say(text, f"terrain.{t}", t) for t in terrains)
+
+
+def _unit_label(text: TextFn | None, view: PublicView, n: int, key: str = "", **params: Any) -> str:
+    """``board.round`` / ``board.turn`` of unit ``n`` (``key`` ``_of``: with the total of
+    regular units; ``_phase``: a settlement phase ``letter`` at that unit)."""
+    kind = "turn" if view["unit_kind"] == "turn" else "round"
+    return label(text, f"board.{kind}{key}", n=n, total=view["regular_units"] or 0, **params)
 
 
 def building_name(text: TextFn | None, bid: str) -> str:
@@ -97,21 +120,24 @@ def effect_line(text: TextFn | None, bid: str) -> str:
     return text({"msg": f"effect.{bid}", "params": {}})
 
 
-def _owner_title(owner: PlayerView, names: Sequence[str]) -> str:
+def _owner_title(owner: PlayerView, names: Sequence[str], text: TextFn | None) -> str:
     if owner["neutral"]:
-        return "Neutral player"
+        return label(text, "board.neutral")
     seat = owner["seat"]
-    return names[seat] if seat < len(names) and names[seat] else f"Seat {SEAT_LETTERS[seat]}"
+    if seat < len(names) and names[seat]:
+        return names[seat]
+    return label(text, "host.seat", letter=SEAT_LETTERS[seat])
 
 
 def _wrap(line: str, size: int, width: float, lines: int) -> list[str]:
-    """``line`` broken at spaces into at most ``lines`` lines of ``width`` px (the last one
-    shortened with '…')."""
-    words = line.split()
+    """``line`` broken at spaces (between any two characters of a CJK name) into at most
+    ``lines`` lines of ``width`` px (the last one shortened with '…')."""
+    words = line.split() if " " in line or line.isascii() else list(line)
+    joiner = " " if " " in line or line.isascii() else ""
     out: list[str] = []
     cur = ""
     for w in words:
-        trial = f"{cur} {w}".strip()
+        trial = f"{cur}{joiner}{w}" if cur else w
         if text_width(trial, size) <= width or not cur:
             cur = trial
         else:
@@ -120,7 +146,7 @@ def _wrap(line: str, size: int, width: float, lines: int) -> list[str]:
     if cur:
         out.append(cur)
     if len(out) > lines:
-        out = out[:lines - 1] + [" ".join(out[lines - 1:])]
+        out = out[:lines - 1] + [joiner.join(out[lines - 1:])]
     return [fit_text(s, size, width) for s in out]
 
 
@@ -189,8 +215,8 @@ def draw_landscape(draw: ImageDraw.ImageDraw, owner: PlayerView, ox: int, oy: in
     x0, x1, y0, y1 = _extent(owner)
     gx, gy = ox + 34, oy + 22
     for col in range(x0, x1 + 1):
-        label = COLUMN_NAMES.get(col, str(col)) if cell >= 60 else str(col)
-        draw_text(draw, (gx + (col - x0) * cell + cell / 2, oy + 18), label, size=14 if cell < 60 else 16,
+        head = label(text, COLUMN_KEYS[col], x=col) if cell >= 60 and col in COLUMN_KEYS else str(col)
+        draw_text(draw, (gx + (col - x0) * cell + cell / 2, oy + 18), head, size=14 if cell < 60 else 16,
                   fill=MUTED, anchor="ms", bold=True)
     for row in range(y0, y1 + 1):
         draw_text(draw, (ox + 28, gy + (row - y0) * cell + cell / 2), str(row), size=14 if cell < 60 else 16,
@@ -221,18 +247,18 @@ def _space(draw: ImageDraw.ImageDraw, s: SpaceView, cx: int, cy: int, cell: int,
         fill = SETTLEMENT_FILL if info is None else (CLOISTER_FILL if info.cloister else BUILDING_FILL)
         pb = (cx + 3, cy + 3, cx + cell - 5, cy + tall - 5)
         draw.rectangle(pb, fill=fill, outline=INK, width=2 if info is None else 1)
-        id_size = 15 if cell < 60 else 18
+        id_size = 14 if cell < 70 else 18
         draw_text(draw, (cx + cell / 2, cy + 5), piece, size=id_size, bold=True, anchor="ma")
         name = piece_name(text, piece)
+        size = 16 if detail else 13
+        top = cy + (27 if detail else 21)
+        for i, ln in enumerate(_wrap(name, size, cell - 10, 2)):
+            draw_text(draw, (cx + cell / 2, top + i * (size + 2)), ln, size=size, anchor="ma")
         if detail:
-            lines = _wrap(name, 13, cell - 12, 2)
-            for i, ln in enumerate(lines):
-                draw_text(draw, (cx + cell / 2, cy + 27 + i * 16), ln, size=13, anchor="ma")
             e, d = (info.economic, info.dwelling) if info else (SETTLEMENTS[piece].economic,
                                                                  SETTLEMENTS[piece].dwelling)
-            draw_text(draw, (cx + cell - 8, cy + tall - 8), f"E{e} D{d}", size=12, fill=MUTED, anchor="rd")
-        else:
-            draw_text(draw, (cx + cell / 2, cy + 24), name, size=11 if cell >= 50 else 10, anchor="ma", max_width=cell - 8)
+            draw_text(draw, (cx + cell - 8, cy + tall - 8), label(text, "board.values", e=e, d=d), size=14,
+                      fill=MUTED, anchor="rd")
     r = max(6, cell // 9)
     for i, c in enumerate(s["clergy"]):
         clergy_token(draw, cx + r + 5 + i * (2 * r + 3), cy + tall - r - 6, c["seat"], c["kind"],
@@ -248,7 +274,7 @@ def goods_grid(draw: ImageDraw.ImageDraw, goods: dict[str, int], x: int, y: int,
     ``zeros`` every good is listed (a zero greyed). Returns the height used."""
     items = [(g, n) for g, n in goods.items() if zeros or n]
     if not items:
-        draw_text(draw, (x, y), "no goods", size=size, fill=MUTED)
+        draw_text(draw, (x, y), label(text, "board.no_goods"), size=size, fill=MUTED)
         return size + 8
     col_w = width // cols
     row_h = size + 9
@@ -262,47 +288,47 @@ def goods_grid(draw: ImageDraw.ImageDraw, goods: dict[str, int], x: int, y: int,
     return ((len(items) + cols - 1) // cols) * row_h
 
 
-def _home_text(owner: PlayerView) -> str:
+def _home_text(owner: PlayerView, text: TextFn | None) -> str:
     home, total = owner["home"], owner["clergy_total"]
-    return f"home: prior {home['prior']}/1, lay brothers {home['lay']}/{total['lay']}"
+    return label(text, "board.home", prior=home["prior"], lay=home["lay"], total=total["lay"])
 
 
 # --------------------------------------------------------------------------- board parts
 
 
-def _title(view: PublicView) -> str:
-    family = {"standard": "standard", "two_player": "two-player", "two_player_long": "two-player long",
-              "solo": "solo", "short": "short"}.get(view["family"], view["family"])
-    return f"Ora et Labora · {view['variant'].title()} · {family}, {view['players']}p"
+def _title(view: PublicView, text: TextFn | None) -> str:
+    return label(text, "board.title", variant=_term(f"variant.{view['variant']}"),
+                 family=_term(f"family.{view['family']}"), players=view["players"])
 
 
-def _timeline(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[str]) -> int:
-    kind = "Turn" if view["unit_kind"] == "turn" else "Round"
+def _timeline(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[str],
+              text: TextFn | None) -> int:
     unit = view["unit"]
     regular = view["regular_units"]
     mode = MODES[view["mode"]]
-    when = f"{kind} {unit}" + (f" of {regular}" if regular else "")
+    when = _unit_label(text, view, unit, "_of" if regular else "")
     if view["bonus_round"]:
-        when = f"{kind} {unit}: bonus round"
+        when = label(text, "board.bonus_round", n=unit)
     if view["over"]:
-        when = "Game over"
+        when = label(text, "board.over")
     draw_text(draw, (MARGIN, y), when, size=24, bold=True)
     right = WIDTH - MARGIN
-    parts: list[str] = [f"contract {view['contract_price']} coin" + ("s" if view["contract_price"] > 1 else "")]
+    parts: list[str] = [label(text, "board.contract", price=view["contract_price"])]
     if view["next_phase"]:
-        parts.insert(0, f"phase {view['next_phase']['letter']} at {kind.lower()} {view['next_phase']['unit']}")
+        parts.insert(0, _unit_label(text, view, view["next_phase"]["unit"], "_phase",
+                                    letter=view["next_phase"]["letter"]))
     elif not view["over"] and mode.bonus:
-        parts.insert(0, "phase E after the bonus round")
+        parts.insert(0, label(text, "board.phase_e"))
     if view["last_turn"]:
-        parts.insert(0, "LAST TURN")
+        parts.insert(0, label(text, "board.last_turn"))
     info = " · ".join(parts)
     draw_text(draw, (right, y + 4), info, size=18, anchor="ra", max_width=WIDTH - 420)
     start = view["start_player"]
     if start is not None and not view["over"]:
-        label = "turn" if view["unit_kind"] == "turn" else "start"
+        tag = label(text, "board.turn_seat" if view["unit_kind"] == "turn" else "board.start_seat")
         sx = MARGIN + text_width(when, 24, True) + 20
-        draw_text(draw, (sx, y + 4), label, size=18, fill=MUTED)
-        sx += text_width(label, 18) + 8
+        draw_text(draw, (sx, y + 4), tag, size=18, fill=MUTED)
+        sx += text_width(tag, 18) + 8
         badge(draw, (sx, y + 2), start, 24)
         draw_text(draw, (sx + 30, y + 4), names[start] if start < len(names) else "", size=18,
                   max_width=160)
@@ -324,7 +350,7 @@ def _timeline(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequen
         draw.line((px, y - 4, px, y + 22), fill=INK if not done else MUTED, width=3)
         draw_text(draw, (px, y + 22), PHASES[i], size=15, bold=True, anchor="ma", fill=INK if not done else MUTED)
     if regular:
-        draw_text(draw, (x1, y + 22), "E", size=15, bold=True, anchor="ra")
+        draw_text(draw, (x1, y + 22), PHASES[-1], size=15, bold=True, anchor="ra")
     if unit:
         ux = x0 + step * (min(unit, last) - 0.5)
         draw.polygon([(ux - 7, y - 9), (ux + 7, y - 9), (ux, y - 1)], fill=INK)
@@ -333,8 +359,11 @@ def _timeline(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequen
 
 def _wheel(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
     values = MODES[view["mode"]].wheel
-    draw_text(draw, (MARGIN, y), f"Production wheel ({view['wheel_side']} side)", size=20, bold=True)
-    entering = [f"{good_name(text, e['good'])} enters at {view['unit_kind']} {e['unit']}" for e in view["entering"]]
+    draw_text(draw, (MARGIN, y), label(text, "board.wheel", side=_term(f"wheel.{view['wheel_side']}")), size=20,
+              bold=True)
+    kind = "turn" if view["unit_kind"] == "turn" else "round"
+    entering = [label(text, f"board.enters_{kind}", good=_term(f"good.{e['good']}"), n=e["unit"])
+                for e in view["entering"]]
     if entering:
         draw_text(draw, (WIDTH - MARGIN, y + 2), " · ".join(entering), size=17, fill=MUTED, anchor="ra")
     y += 30
@@ -354,19 +383,20 @@ def _wheel(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | N
             ty = y + 34 + i * 26
             fill = (255, 236, 160) if g == "joker" else WHITE
             draw.rounded_rectangle((sx + 4, ty, sx + slot - 7, ty + 22), 8, fill=fill, outline=INK)
-            label = WHEEL_SHORT.get(g, good_name(text, g))
-            draw_text(draw, (sx + slot / 2 - 1, ty + 11), label, size=14, anchor="mm", max_width=slot - 14)
+            draw_text(draw, (sx + slot / 2 - 1, ty + 11), good_name(text, g), size=14, anchor="mm",
+                      max_width=slot - 14)
     return y + height + 10
 
 
-def _piles(draw: ImageDraw.ImageDraw, view: PublicView, y: int) -> int:
+def _piles(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
     mode = MODES[view["mode"]]
     x = MARGIN
-    for pile, prices, label in (("district", mode.districts, "Districts"), ("plot", mode.plots, "Plots")):
+    for pile, prices in (("district", mode.districts), ("plot", mode.plots)):
         left = view["piles"][pile]["left"]
         taken = len(prices) - left
-        draw_text(draw, (x, y + 2), label, size=19, bold=True)
-        px = x + 92
+        head = label(text, f"board.{pile}s")
+        draw_text(draw, (x, y + 2), head, size=19, bold=True)
+        px = x + max(92, int(text_width(head, 19, True)) + 12)
         for i, p in enumerate(prices):
             box = (px, y, px + 26, y + 26)
             if i < taken:
@@ -383,28 +413,31 @@ def _piles(draw: ImageDraw.ImageDraw, view: PublicView, y: int) -> int:
     return y + 38
 
 
-def _scores(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[str]) -> int:
+def _scores(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[str],
+            text: TextFn | None) -> int:
     seats = [o for o in view["owners"] if not o["neutral"]]
-    draw_text(draw, (MARGIN, y), "Score", size=20, bold=True)
-    draw_text(draw, (WIDTH - MARGIN, y + 3), "total = goods + economic + settlements", size=15, fill=MUTED,
-              anchor="ra")
+    draw_text(draw, (MARGIN, y), label(text, "board.score"), size=20, bold=True)
+    draw_text(draw, (WIDTH - MARGIN, y + 3), label(text, "board.score_key"), size=15, fill=MUTED, anchor="ra")
     y += 28
     for o in seats:
         sc = o["score"]
         badge(draw, (MARGIN, y), o["seat"], 24)
-        draw_text(draw, (MARGIN + 32, y + 2), _owner_title(o, names), size=18, max_width=260)
+        draw_text(draw, (MARGIN + 32, y + 2), _owner_title(o, names, text), size=18, max_width=260)
         draw_text(draw, (MARGIN + 360, y), str(sc["total"]), size=22, bold=True, anchor="ra")
         draw_text(draw, (MARGIN + 376, y + 3), f"= {sc['goods']} + {sc['economic']} + {sc['settlements']}",
                   size=17)
-        draw_text(draw, (MARGIN + 560, y + 3), f"{_home_text(o)} · coins {o['goods'].get('coin', 0)}", size=16,
+        coins = label(text, "board.coins", n=o["goods"].get("coin", 0))
+        draw_text(draw, (MARGIN + 560, y + 3), f"{_home_text(o, text)} · {coins}", size=16,
                   fill=MUTED, max_width=WIDTH - MARGIN - 560)
         y += 30
     return y + 6
 
 
-def _cost_text(bid: str) -> str:
+def _cost_text(bid: str, text: TextFn | None) -> str:
     cost = BUILDINGS[bid].cost
-    return ", ".join(f"{n} {COST_ABBR.get(g, g)}" for g, n in cost.items()) or "free"
+    if not any(cost.values()):
+        return label(text, "board.free")
+    return label(text, "goods.list", goods=_goods_param(dict(cost)))
 
 
 def display_height(view: PublicView) -> int:
@@ -427,17 +460,16 @@ def _stages(display: list[str]) -> list[tuple[str, list[str]]]:
 
 
 def _display(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
-    draw_text(draw, (MARGIN, y), f"Building display ({len(view['display'])})", size=20, bold=True)
-    draw_text(draw, (WIDTH - MARGIN, y + 3), "✚ cloister building · E economic / D dwelling value", size=15,
-              fill=MUTED, anchor="ra")
+    draw_text(draw, (MARGIN, y), label(text, "board.display", n=len(view["display"])), size=20, bold=True)
+    draw_text(draw, (WIDTH - MARGIN, y + 3), label(text, "board.display_key"), size=15, fill=MUTED, anchor="ra")
     y += 34
     if not view["display"]:
-        draw_text(draw, (MARGIN, y), "empty", size=17, fill=MUTED)
+        draw_text(draw, (MARGIN, y), label(text, "board.empty"), size=17, fill=MUTED)
         return y + 30
     col_w = (WIDTH - 2 * MARGIN) // 2
     for stage, ids in _stages(view["display"]):
-        draw_text(draw, (MARGIN, y), "Start buildings" if stage == "start" else f"Stage {stage}", size=17,
-                  bold=True, fill=MUTED)
+        head = label(text, "board.start_buildings") if stage == "start" else label(text, "board.stage", stage=stage)
+        draw_text(draw, (MARGIN, y), head, size=17, bold=True, fill=MUTED)
         y += 26
         for i, bid in enumerate(ids):
             b = BUILDINGS[bid]
@@ -446,12 +478,11 @@ def _display(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn |
             draw.rounded_rectangle((cx, cy, cx + col_w - 8, cy + ENTRY_H - 6), 6,
                                    fill=CLOISTER_FILL if b.cloister else WHITE, outline=LINE)
             head = f"{bid} {building_name(text, bid)}" + (" ✚" if b.cloister else "")
-            meta = f"E{b.economic} D{b.dwelling}"
+            meta = label(text, "board.values", e=b.economic, d=b.dwelling)
             draw_text(draw, (cx + col_w - 16, cy + 5), meta, size=15, bold=True, anchor="ra")
             draw_text(draw, (cx + 8, cy + 4), head, size=17, bold=True, max_width=col_w - 90)
-            terrain = "/".join(TERRAIN_ABBR[t] for t in b.terrain)
-            draw_text(draw, (cx + 8, cy + 28), f"cost {_cost_text(bid)} · on {terrain}", size=15, fill=MUTED,
-                      max_width=col_w - 24)
+            line = label(text, "board.cost", cost=_cost_text(bid, text), terrain=_terrains(text, b.terrain))
+            draw_text(draw, (cx + 8, cy + 28), line, size=15, fill=MUTED, max_width=col_w - 24)
             draw_text(draw, (cx + 8, cy + 49), effect_line(text, bid), size=15, fill=INK, max_width=col_w - 24)
         y += ((len(ids) + 1) // 2) * ENTRY_H + 4
     return y
@@ -462,15 +493,16 @@ COMPACT_W = (WIDTH - 2 * MARGIN - 10) // 2
 
 
 def compact_cell(owner: PlayerView) -> int:
-    """Cell size of an owner's compact landscape: as large as the panel allows, 40–62 px."""
+    """Cell size of an owner's compact landscape: as large as the panel allows, 48–80 px
+    (a name in 13 px type on two lines)."""
     x0, x1, _, _ = _extent(owner)
-    return max(40, min(62, (COMPACT_W - 50) // (x1 - x0 + 1)))
+    return max(48, min(80, (COMPACT_W - 50) // (x1 - x0 + 1)))
 
 
 def _compact_height(owner: PlayerView) -> int:
     _, gh = grid_size(owner, compact_cell(owner))
     goods_rows = (sum(1 for n in owner["goods"].values() if n) + 3) // 4
-    return 40 + gh + 8 + (max(1, goods_rows) * 25 if not owner["neutral"] else 0) + 34
+    return 40 + gh + 8 + (max(1, goods_rows) * 25 if not owner["neutral"] else 0) + 74
 
 
 def _compact(draw: ImageDraw.ImageDraw, owner: PlayerView, x: int, y: int, w: int, h: int,
@@ -478,18 +510,22 @@ def _compact(draw: ImageDraw.ImageDraw, owner: PlayerView, x: int, y: int, w: in
     draw.rounded_rectangle((x, y, x + w, y + h), 10, fill=WHITE, outline=LINE)
     neutral = owner["neutral"]
     badge(draw, (x + 8, y + 8), None if neutral else owner["seat"], 26)
-    draw_text(draw, (x + 42, y + 9), _owner_title(owner, names), size=20, bold=True, max_width=w * 0.5)
+    draw_text(draw, (x + 42, y + 9), _owner_title(owner, names, text), size=20, bold=True, max_width=w * 0.5)
     if not neutral:
-        draw_text(draw, (x + w - 10, y + 10), f"{owner['score']['total']} pts", size=20, bold=True, anchor="ra")
+        draw_text(draw, (x + w - 10, y + 10), label(text, "board.pts", n=owner["score"]["total"]), size=20,
+                  bold=True, anchor="ra")
     cell = compact_cell(owner)
     gw, gh = grid_size(owner, cell)
     draw_landscape(draw, owner, x + max(6, (w - gw) // 2), y + 40, cell, text, detail=False)
     cy = y + 40 + gh + 8
     if not neutral:
         cy += goods_grid(draw, owner["goods"], x + 10, cy, w - 16, 4, text, zeros=False, size=15)
-    supply = " ".join(owner["supply"]) or "–"
-    draw_text(draw, (x + 10, cy + 4), f"{_home_text(owner)} · supply {supply}", size=14, fill=MUTED,
-              max_width=w - 20)
+    draw_text(draw, (x + 10, cy + 4), _home_text(owner, text), size=14, fill=MUTED, max_width=w - 20)
+    if not neutral:
+        supply = [_term(f"settlement.{s}") for s in owner["supply"]]
+        line = label(text, "board.supply", settlements=supply if supply else {"msg": "goods.none", "params": {}})
+        for i, part in enumerate(_wrap(line, 14, w - 20, 2)):
+            draw_text(draw, (x + 10, cy + 26 + i * 19), part, size=14, fill=MUTED)
 
 
 def render_board(view: PublicView, *, names: Sequence[str], text: TextFn | None = None,
@@ -505,11 +541,11 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFn | None 
     height = (44 + 88 + 30 + 40 + stack * 26 + 10 + 38 + 34 + seats * 30 + 6 + display_height(view) + 12
               + sum(h + 12 for h in row_h) + 8)
     img, draw = canvas(height)
-    draw_text(draw, (MARGIN, 8), _title(view), size=28, bold=True)
-    y = _timeline(draw, view, 48, names)
+    draw_text(draw, (MARGIN, 8), _title(view, text), size=28, bold=True)
+    y = _timeline(draw, view, 48, names, text)
     y = _wheel(draw, view, y, text)
-    y = _piles(draw, view, y)
-    y = _scores(draw, view, y, names)
+    y = _piles(draw, view, y, text)
+    y = _scores(draw, view, y, names, text)
     y = _display(draw, view, y, text) + 8
     col_w = COMPACT_W
     for row, h in zip(rows, row_h, strict=True):
@@ -539,29 +575,30 @@ def render_owner(view: PublicView, seat: int, *, names: Sequence[str], text: Tex
     height = 110 + gh + 20 + (34 + goods_h if not neutral else 0) + supply_h + 20
     img, draw = canvas(height)
     badge(draw, (MARGIN, 12), None if neutral else seat, 34)
-    draw_text(draw, (MARGIN + 44, 12), _owner_title(owner, names), size=28, bold=True, max_width=520)
+    draw_text(draw, (MARGIN + 44, 12), _owner_title(owner, names, text), size=28, bold=True, max_width=520)
     if not neutral:
         sc = owner["score"]
-        draw_text(draw, (WIDTH - MARGIN, 12), f"{sc['total']} points", size=28, bold=True, anchor="ra")
-        draw_text(draw, (WIDTH - MARGIN, 50), f"goods {sc['goods']} + economic {sc['economic']} + "
-                  f"settlements {sc['settlements']}", size=18, anchor="ra")
-    kind = "turn" if view["unit_kind"] == "turn" else "round"
-    draw_text(draw, (MARGIN, 56), f"{_home_text(owner)} · {kind} {view['unit']}", size=18, fill=MUTED)
-    draw_text(draw, (MARGIN, 80), "prior ● / lay brother ■ in the owner's colour and letter", size=14, fill=MUTED)
+        draw_text(draw, (WIDTH - MARGIN, 12), label(text, "board.points", n=sc["total"]), size=28, bold=True,
+                  anchor="ra")
+        draw_text(draw, (WIDTH - MARGIN, 50), label(text, "board.breakdown", goods=sc["goods"],
+                  economic=sc["economic"], settlements=sc["settlements"]), size=18, anchor="ra")
+    draw_text(draw, (MARGIN, 56), f"{_home_text(owner, text)} · {_unit_label(text, view, view['unit'])}", size=18,
+              fill=MUTED)
+    draw_text(draw, (MARGIN, 80), label(text, "board.legend"), size=14, fill=MUTED)
     y = 108
     draw_landscape(draw, owner, max(MARGIN, (WIDTH - gw) // 2), y, cell, text, detail=True)
     y += gh + 20
     if not neutral:
-        draw_text(draw, (MARGIN, y), "Goods", size=20, bold=True)
+        draw_text(draw, (MARGIN, y), label(text, "board.goods"), size=20, bold=True)
         y += 30
         y += goods_grid(draw, owner["goods"], MARGIN, y, WIDTH - 2 * MARGIN, 5, text, zeros=True, size=16) + 8
-        draw_text(draw, (MARGIN, y), "Settlements in supply (food / energy · E / D · terrain)", size=20, bold=True)
+        draw_text(draw, (MARGIN, y), label(text, "board.supply_title"), size=20, bold=True)
         y += 30
         for s in owner["supply"]:
             card = SETTLEMENTS[s]
-            terrain = "/".join(TERRAIN_ABBR[t] for t in card.terrain)
-            draw_text(draw, (MARGIN, y), f"{s} {piece_name(text, s)}: food {card.food}, energy {card.energy} · "
-                      f"E{card.economic} D{card.dwelling} · {terrain}", size=17)
+            line = label(text, "board.supply_line", s=_term(f"settlement.{s}"), food=card.food, energy=card.energy,
+                         e=card.economic, d=card.dwelling, terrain=_terrains(text, card.terrain))
+            draw_text(draw, (MARGIN, y), line, size=17)
             y += 24
     return img
 

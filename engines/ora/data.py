@@ -399,18 +399,43 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
 """The option schema (§1, §11)."""
 
 
+FAMILY_COUNTS: Final[dict[str, tuple[int, ...]]] = {"standard": (1, 2, 3, 4), "long": (2,), "short": (3, 4)}
+"""The player counts each ``mode`` option value is for (§1 table: ``two_player_long`` is 2
+players, ``short`` 3–4; ``standard`` means solo, two-player or standard by the count)."""
+
+def modes_for(players: int) -> list[str]:
+    """The ``mode`` option values valid for ``players`` seats (§1), in schema order."""
+    return [f for f in MODE_FAMILIES if players in FAMILY_COUNTS[f]]
+
+
 def mode_code(family: str, players: int) -> str:
     """The mode code for the ``mode`` option value and the player count (§1 table).
 
-    ``standard``: 1 → ``solo``, 2 → ``2p``, 3/4 → ``std3``/``std4``; ``long``: 2 → ``2pl``,
-    otherwise as ``standard``; ``short``: 3/4 → ``sh3``/``sh4``, otherwise as ``standard``.
+    ``standard``: 1 → ``solo``, 2 → ``2p``, 3/4 → ``std3``/``std4``; ``long``: 2 → ``2pl``;
+    ``short``: 3/4 → ``sh3``/``sh4``.
 
     Raises:
-        InvalidOptions: a player count outside 1–4 or an unknown family.
+        InvalidOptions: a player count outside 1–4, an unknown family, or a family that is
+            not for this count (§1: "Any other player count for a mode is rejected at game
+            creation"); code ``mode_players``, params ``mode``, ``players``, ``valid`` and
+            ``text`` (the sentence as a catalog message, ``error.mode_players``).
     """
     if players not in (1, 2, 3, 4) or family not in MODE_FAMILIES:
         raise InvalidOptions(f"Ora et Labora: no mode for {players} players and mode {family!r}.",
                              key="mode", value=family)
+    if players not in FAMILY_COUNTS[family]:
+        valid = modes_for(players)
+        choices = [{"msg": "error.mode_choice", "params": {
+            "value": f, "name": {"term": f"family.{MODES[_code(f, players)].family}"}}} for f in valid]
+        raise InvalidOptions(
+            f"Ora et Labora: mode={family} does not fit this player count ({players}); choose "
+            + " or ".join(f"mode={f}" for f in valid) + ".",
+            code="mode_players", key="mode", value=family, players=players, valid=valid,
+            text={"msg": "error.mode_players", "params": {"mode": family, "players": players, "choices": choices}})
+    return _code(family, players)
+
+
+def _code(family: str, players: int) -> str:
     if players == 1:
         return "solo"
     if players == 2:

@@ -29,7 +29,8 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from engines.base import Action, Event, IllegalAction, seat_ref
+from engines.base import Action, Event, IllegalAction, msg, seat_ref
+from engines.base import term as term_ref
 from engines.ora import rules as R
 from engines.ora.data import (
     BASIC_GOODS,
@@ -65,6 +66,23 @@ USER_FRAMES = frozenset({"use", "pay", "borrow", "build", "prior", "settle", "fe
 def ev(kind: str, **params: Any) -> Event:
     """A public event ``kind`` with ``params``."""
     return Event(kind, params=params)
+
+
+def b_ref(bid: str) -> dict[str, str]:
+    """A message parameter naming building ``bid`` (catalog ``term.building.<id>``)."""
+    return term_ref(f"building.{bid}")
+
+
+def good_ref(good: str) -> dict[str, str]:
+    """A message parameter naming a good (catalog ``term.good.<good>``, §2.1)."""
+    return term_ref(f"good.{good}")
+
+
+def goods_ref(goods: Mapping[str, int]) -> list[Any] | dict[str, Any]:
+    """A message parameter for a goods bundle: a list of ``goods.item`` messages ("2 Clay",
+    joined by the catalog's comma), or the ``goods.none`` message when it is empty."""
+    items = [msg("goods.item", n=n, good=good_ref(g)).to_json() for g, n in goods.items() if n]
+    return items or msg("goods.none").to_json()
 
 
 def goods_text(goods: Mapping[str, int]) -> str:
@@ -152,15 +170,15 @@ def _begin_unit(st: State, out: Events) -> None:
     for ind in list(wheel):
         if wheel[ind] == 12 and mode.remove_at_end:
             del wheel[ind]
-            out.append(ev("indicator_removed", good=ind))
+            out.append(ev("indicator_removed", good=good_ref(ind)))
         else:
             wheel[ind] = min(12, wheel[ind] + 1)
     if st["variant"] == "france" and mode.grapes == u:
         wheel["grapes"] = 0
-        out.append(ev("indicator_enters", good="grapes"))
+        out.append(ev("indicator_enters", good=good_ref("grapes")))
     if mode.stone == u:
         wheel["stone"] = 0
-        out.append(ev("indicator_enters", good="stone"))
+        out.append(ev("indicator_enters", good=good_ref("stone")))
     bonus = is_bonus_round(st)
     out.append(ev("bonus_round" if bonus else ("turn" if st["mode"] == "2p" else "round"), n=u,
                   start=seat_ref(start_seat(st))))
@@ -209,8 +227,9 @@ def _run_item(st: State, item: list[Any], out: Events) -> None:
         chosen = R.in_game(st)
         new = [b for b in BUILDINGS if b in chosen and BUILDINGS[b].stage == letter]
         st["display"] += new
-        out.append(ev("phase_end", letter=letter, buildings=" ".join(new),
-                      settlement=next((s for s in SETTLEMENTS if SETTLEMENTS[s].phase == st["phase"] - 1), "")))
+        out.append(ev("phase_end", letter=letter, buildings=[b_ref(b) for b in new],
+                      settlement=[term_ref(f"settlement.{s}") for s in SETTLEMENTS
+                                  if SETTLEMENTS[s].phase == st["phase"] - 1][:1]))
     elif kind == "neutral_build":
         if st["display"]:
             st["win"] = {"seat": 0, "kind": "neutral", "main": True, "used": [], "bought": True}
@@ -375,7 +394,8 @@ def do_free(st: State, seat: int, action: Action, out: Events) -> bool:
             st["win"]["bought"] = True
         else:
             st["pl"][seat]["bought"] = st["unit"]
-        out.append(ev("bought", seat=seat_ref(seat), tile=tile, side=action["side"], y=action["y"], price=cost))
+        out.append(ev("bought", seat=seat_ref(seat), tile=term_ref(f"tile.{tile}"), side=term_ref(f"side.{action['side']}"),
+                      y=action["y"], price=cost))
         return True
     return False
 
@@ -523,7 +543,7 @@ def do_main(st: State, seat: int, action: Action, out: Events) -> None:
             raise IllegalAction("No such building, or your prior is not at home.", code="bad_target")
         st["pl"][seat]["clergy"][0] = [owner, k]
         win["main"] = True
-        out.append(ev("bonus_placed", seat=seat_ref(seat), b=b, owner=_owner_ref(st, owner)))
+        out.append(ev("bonus_placed", seat=seat_ref(seat), b=b_ref(b), owner=_owner_ref(st, owner)))
         push_use(st, seat, owner, b)
         return
     if t == "place":
@@ -539,7 +559,7 @@ def do_main(st: State, seat: int, action: Action, out: Events) -> None:
             raise IllegalAction(f"Your {c} is not at home.", code="no_clergy")
         st["pl"][seat]["clergy"][i] = [seat, k]
         win["main"] = True
-        out.append(ev("placed", seat=seat_ref(seat), b=b, clergy=c))
+        out.append(ev("placed", seat=seat_ref(seat), b=b_ref(b), clergy=term_ref(f"clergy.{c}")))
         push_use(st, seat, seat, b)
         return
     if t == "contract":
@@ -588,8 +608,8 @@ def _contract(st: State, seat: int, action: Action, out: Events) -> None:
         goods["coin"] -= price
         if owner != neutral(st):
             st["pl"][owner]["goods"]["coin"] += price
-    out.append(ev("contract", seat=seat_ref(seat), owner=_owner_ref(st, owner), b=b,
-                  pay=GIFT[st["variant"]] if gift else f"coin*{price}"))
+    out.append(ev("contract", seat=seat_ref(seat), owner=_owner_ref(st, owner), b=b_ref(b),
+                  pay=goods_ref({GIFT[st["variant"]]: 1} if gift else {"coin": price})))
     push_use(st, seat, owner, b, clergy_from=owner)
     st["stack"].append({"f": "assign", "o": owner, "u": seat, "b": b, "k": k})
 
@@ -601,7 +621,7 @@ def _fell_cut(st: State, seat: int, action: Action, out: Events) -> None:
     if "x" not in action:
         if R.cards(land, card):
             raise IllegalAction("Choose which card to remove.", code="choose_space")
-        out.append(ev("no_card", seat=seat_ref(seat), verb=t))
+        out.append(ev("no_card", seat=seat_ref(seat), verb=term_ref(f"action.{t}")))
         return
     k = _space(action)
     joker = bool(action.get("joker", False))
@@ -612,7 +632,7 @@ def _fell_cut(st: State, seat: int, action: Action, out: Events) -> None:
     R.set_space(land, k, card=None)
     n = use_wheel(st, seat, good, joker)
     out.append(ev("felled" if t == "fell_trees" else "cut", seat=seat_ref(seat), x=R.xy(k)[0], y=R.xy(k)[1],
-                  goods=goods_text({good: n})))
+                  goods=goods_ref({good: n})))
 
 
 def _space(action: Action) -> str:
@@ -653,7 +673,7 @@ def _build(st: State, seat: int, action: Action, out: Events) -> None:
     R.set_space(land, k, piece=b)
     st["display"].remove(b)
     x, y = R.xy(k)
-    out.append(ev("built", seat=seat_ref(seat), b=b, x=x, y=y))
+    out.append(ev("built", seat=seat_ref(seat), b=b_ref(b), x=x, y=y))
     if b in ("F21", "I21"):
         out.append(ev("price_rises", price=2))
     if st["pl"][seat]["clergy"][0] is None:
@@ -707,7 +727,7 @@ def _place_settlement(st: State, seat: int, action: Action, out: Events) -> None
     k = _space(action)
     R.set_space(st["pl"][seat]["land"], k, piece=action["s"])
     x, y = R.xy(k)
-    out.append(ev("settled", seat=seat_ref(seat), s=action["s"], x=x, y=y))
+    out.append(ev("settled", seat=seat_ref(seat), s=term_ref(f"settlement.{action['s']}"), x=x, y=y))
 
 
 # --------------------------------------------------------------------------- functions
@@ -809,7 +829,7 @@ def _assign(st: State, kind: str, out: Events) -> None:
     if i is None:
         raise IllegalAction(f"No {kind} at home.", code="no_clergy")
     owner["clergy"][i] = [top["o"], top["k"]]
-    out.append(ev("assigned", owner=_owner_ref(st, top["o"]), clergy=kind, b=top["b"]))
+    out.append(ev("assigned", owner=_owner_ref(st, top["o"]), clergy=term_ref(f"clergy.{kind}"), b=b_ref(top["b"])))
 
 
 # -- part options -----------------------------------------------------------
@@ -986,7 +1006,7 @@ def do_part(st: State, action: Action, out: Events) -> None:
         use["i"] += 1
         use["prev"] = True
         n = use_wheel(st, user, action["good"], bool(action["joker"]))
-        out.append(ev("produced", seat=seat_ref(user), b=use["b"], goods=goods_text({action["good"]: n})))
+        out.append(ev("produced", seat=seat_ref(user), b=b_ref(use["b"]), goods=goods_ref({action["good"]: n})))
         return
     if part.ordered:
         use["i"] += 1
@@ -1065,10 +1085,11 @@ def _gain(st: State, use: dict[str, Any], part: Part, action: Mapping[str, Any],
         for t in frames:
             _open_frame(st, use, t)
     delta = {g: goods[g] - before.get(g, 0) for g in goods if goods[g] != before.get(g, 0)}
-    gained = goods_text({g: n for g, n in delta.items() if n > 0})
-    paid = goods_text({g: -n for g, n in delta.items() if n < 0})
+    gained = {g: n for g, n in delta.items() if n > 0}
+    paid = {g: -n for g, n in delta.items() if n < 0}
     if gained or paid:
-        out.append(ev("converted", seat=seat_ref(user), b=use["b"], goods=gained or "–", paid=paid or "–"))
+        kind = "converted" if gained and paid else ("produced" if gained else "spent")
+        out.append(ev(kind, seat=seat_ref(user), b=b_ref(use["b"]), goods=goods_ref(gained), paid=goods_ref(paid)))
 
 
 # -- payments ---------------------------------------------------------------
@@ -1312,11 +1333,11 @@ def do_frame(st: State, action: Action, out: Events) -> None:
     elif f == "prior":
         st["stack"].pop()
         st["pl"][frame["u"]]["clergy"][0] = [frame["u"], frame["k"]]
-        out.append(ev("prior_bonus", seat=seat_ref(frame["u"]), b=frame["b"]))
+        out.append(ev("prior_bonus", seat=seat_ref(frame["u"]), b=b_ref(frame["b"])))
         push_use(st, frame["u"], frame["u"], frame["b"])
     elif f == "borrow":
         st["stack"].pop()
-        out.append(ev("borrowed", seat=seat_ref(frame["u"]), b=action["b"]))
+        out.append(ev("borrowed", seat=seat_ref(frame["u"]), b=b_ref(action["b"])))
         push_use(st, frame["u"], action["owner"], action["b"])
     elif f == "build":
         st["stack"].pop()
@@ -1328,17 +1349,17 @@ def do_frame(st: State, action: Action, out: Events) -> None:
         tile = t[5:]
         frame["left"].remove(tile)
         R.place_tile(st["pl"][frame["u"]]["land"], tile, action["side"], action["y"])
-        out.append(ev("took", seat=seat_ref(frame["u"]), tile=tile, side=action["side"], y=action["y"]))
+        out.append(ev("took", seat=seat_ref(frame["u"]), tile=term_ref(f"tile.{tile}"),
+                      side=term_ref(f"side.{action['side']}"), y=action["y"]))
     elif f == "neutral":
         n = neutral(st)
         assert n is not None
         k = _space(action)
         land = st["pl"][n]["land"]
-        covered = land[k][2]
         R.set_space(land, k, piece=action["b"])
         st["display"].remove(action["b"])
         frame["placed"].append(action["b"])
-        out.append(ev("neutral_built", b=action["b"], x=action["x"], y=action["y"], covered=covered or ""))
+        out.append(ev("neutral_built", b=b_ref(action["b"]), x=action["x"], y=action["y"]))
     elif f == "nprior":
         n = neutral(st)
         assert n is not None
@@ -1349,7 +1370,7 @@ def do_frame(st: State, action: Action, out: Events) -> None:
         else:
             goods["coin"] -= R.contract_price(st)
         st["pl"][n]["clergy"][0] = [n, R.find(st["pl"][n]["land"], action["b"])]
-        out.append(ev("neutral_prior", b=action["b"]))
+        out.append(ev("neutral_prior", b=b_ref(action["b"])))
         push_use(st, 0, n, action["b"])
 
 

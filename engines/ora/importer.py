@@ -25,8 +25,11 @@ Modes: the default replays under docs/rules/ora.md and stops at the first comman
 follow. ``--as-recorded`` applies the differences of docs/rules/ora-kennerspiel.md that a
 record can show: K1 (3-player grapes in round 9), K2 (an entering indicator worth one step in
 its entry round), K3 (Whiskey Distillery without cost), K4 (Coal Harbor pays peat), K5/K6
-(building rosters), K7 (solo without phase E), K11 (Forger's Workshop without straw). K8 needs
-nothing (a record never exceeds 8 Wonders); K9 and K10 are not reproduced (reported when met).
+(building rosters), K7 (solo without phase E), K10 (the Bulwark's free landscape leaves the
+price pile where it was), K11 (Forger's Workshop without straw). K8 needs nothing (a record
+never exceeds 8 Wonders). K9 (the four-player short table's jump from phase D back to round 1's
+last turn) is followed through the repeated round 2 (``Replay._k9_jump``); a record that goes on
+past it is reported as not reproduced.
 The standard library only, like every engine module.
 """
 
@@ -81,6 +84,11 @@ class Replay:
     last_window: Any = None
     phantom: int = 0
     notes: list[str] = field(default_factory=list)
+    k9: int = 0
+    """K9 progress: 0 not met, 1 phase D cut short (its first two settlement turns, then the
+    start player's turn from round 1), 2 round 2 played again."""
+    free_tiles: Counter[str] = field(default_factory=Counter)
+    """K10: districts / plots taken free with the Bulwark, which kennerspiel's price piles skip."""
     _entered: set[tuple[int, str]] = field(default_factory=set)
     _roster_done: bool = False
 
@@ -102,6 +110,7 @@ class Replay:
         self.actions.append((seat, action))
         if self.as_recorded:
             self._patch(phase)
+            self._k9_jump()
         settlers = 1 if self.state["mode"] == "solo" else self.state["n"]
         added = settlers * sum(1 for e in events if e.kind == "phase")
         consumed = before + added - _settles(self.state)
@@ -130,6 +139,28 @@ class Replay:
             st["display"] = [b for b in BUILDINGS if b in chosen and BUILDINGS[b].stage in released
                              and b not in built]
             self._roster_done = True
+
+    def _k9_jump(self) -> None:
+        """K9, kennerspiel's four-player short table: after the first two settlement turns of
+        phase D it goes back to round 1's last turn (the start player acts once more) and then
+        plays round 2 again (its round goods, its start player), with no end of phase D (no
+        stage-D buildings, no Hilltop Village). When round 8's last turn is open, the rest of
+        round 8 becomes those two settlement turns and that turn; once that turn is open our
+        round counter is set back, so the next round our engine begins is round 2."""
+        st = self.state
+        mode = MODES[st["mode"]]
+        if st["mode"] != "sh4" or st["win"] is None:
+            return
+        s0 = int(st["s0"])
+        if (self.k9 == 0 and st["phase"] == 3 and st["unit"] == mode.phases[3]
+                and st["queue"] == [["unit_end"]]):
+            st["queue"] = [["settle", s0], ["settle", (s0 + 1) % st["n"]], ["window", s0, "action"]]
+            self.k9 = 1
+            self.notes.append("K9: phase D ends after two settlement turns; the table goes back to "
+                              "round 1's last turn, then round 2 again")
+        elif self.k9 == 1 and not st["queue"] and st["win"]["kind"] == "action" and st["win"]["seat"] == s0:
+            st["unit"] = 1
+            self.k9 = 2
 
     # -- queries ----------------------------------------------------------------
     def legal(self) -> list[Action]:
@@ -276,6 +307,8 @@ def command(rp: Replay, words: list[str]) -> None:
         GameError: our engine refuses it (the message says why).
     """
     verb, args = words[0].upper(), words[1:]
+    if rp.k9 == 2 and rp.state["unit"] > 2:
+        raise GameError("K9: the record follows kennerspiel's loop past the repeated round 2; not reproduced.")
     if verb == "COMMIT":
         _commit(rp)
         return
@@ -295,7 +328,7 @@ def command(rp: Replay, words: list[str]) -> None:
                 rp.apply({"type": kind, "n": goods[good]})
         return
     if verb in ("BUY_DISTRICT", "BUY_PLOT"):
-        rp.apply({"type": verb.lower(), "side": SIDES[args[1].upper()], "y": _int(args[0])})
+        _buy(rp, verb[4:].lower(), SIDES[args[1].upper()], _int(args[0]))
         return
     if verb in ("FELL_TREES", "CUT_PEAT"):
         joker = len(args) > 2 and args[2] == "Jo"
@@ -323,6 +356,31 @@ def command(rp: Replay, words: list[str]) -> None:
         _use(rp, args)
         return
     raise GameError(f"Unknown command {verb}.")
+
+
+def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
+    """A ``BUY_DISTRICT``/``BUY_PLOT``: the Bulwark's free landscape when its offer is open
+    (kennerspiel records it as a purchase; ours takes the top tile, §2.6 I37), else a
+    purchase. As recorded (K10) the free tile leaves kennerspiel's price pile where it was:
+    a later purchase of that kind costs the price before it, so the buyer is credited the
+    difference before our engine charges its own price."""
+    top = rp.state["stack"][-1] if rp.state["stack"] else None
+    if top is not None and top["f"] == "take" and tile in top["left"]:
+        rp.apply({"type": f"take_{tile}", "side": side, "y": y})
+        if rp.as_recorded:
+            rp.free_tiles[tile] += 1
+        return
+    seat = F.decider(rp.state)
+    if rp.as_recorded and rp.free_tiles[tile] and seat is not None:
+        mode = MODES[rp.state["mode"]]
+        taken = R.tiles_taken(rp.state["pl"])[0 if tile == "district" else 1]
+        ours = R.next_price(mode, tile, taken)
+        theirs = R.next_price(mode, tile, taken - rp.free_tiles[tile])
+        if ours is not None and theirs is not None and ours > theirs:
+            rp.state["pl"][seat]["goods"]["coin"] += ours - theirs
+            rp.notes.append(f"K10: {tile} for {theirs} coins, not {ours} (the Bulwark's free {tile} "
+                            "did not advance the price pile)")
+    rp.apply({"type": f"buy_{tile}", "side": side, "y": y})
 
 
 def _lenient_cost(rp: Replay, b: str) -> None:

@@ -226,16 +226,9 @@ def parse(st: Mapping[str, Any], text: str) -> Action:
 # --------------------------------------------------------------------------- labels
 
 
-def _b(bid: str) -> dict[str, str]:
-    return term(f"building.{bid}")
-
-
-def _g(good: str) -> dict[str, str]:
-    return term(f"good.{good}")
-
-
-def _goods_msg(goods: Mapping[str, int]) -> list[Any]:
-    return [msg("goods.item", n=n, good=_g(g)).to_json() for g, n in goods.items()]
+_b = F.b_ref
+_g = F.good_ref
+_goods_msg = F.goods_ref
 
 
 def _owner_ref(st: Mapping[str, Any], owner: int) -> Any:

@@ -243,13 +243,8 @@ def messages_of_playout(case: Case, texts: Texts, every: int = 1) -> None:
     texts(outcome.reason)
 
 
-RAW_IDS = pytest.mark.xfail(strict=True, reason="engines/ora passes raw ids as parameters (a 'lay' clergyman, "
-                            "'wood*3', 'cut_peat') where a term or a goods message belongs")
-"""Ora's events still leak ids in every language (English too): an engine fix, then drop this mark."""
-
-
 @pytest.mark.parametrize("lang", TRANSLATED)
-@pytest.mark.parametrize("game_id", [pytest.param(g, marks=RAW_IDS) if g == "ora" else g for g in GAMES])
+@pytest.mark.parametrize("game_id", GAMES)
 def test_seeded_playout_formats_in_every_language_without_leaks(game_id: str, lang: str) -> None:
     case = _case(game_id)
     texts = Recording(game_id, case.names, lang)
@@ -257,6 +252,21 @@ def test_seeded_playout_formats_in_every_language_without_leaks(game_id: str, la
     assert len(texts.lines) > 50
     bad = leaks(texts.lines, case.names)
     assert not bad, f"{len(bad)} leaking lines: {bad[:10]}"
+
+
+ORA_RAW = re.compile(r"\b[GFIL]\d{1,2}\b|\bS0\d\b|\w\*\d|\b[a-z]+_[a-z_]+\b")
+"""A raw Ora id in a line: a building (``G06``, ``L1``) or settlement id, a goods token
+(``clay*2``) or an underscore id (``cut_peat``)."""
+
+
+@pytest.mark.parametrize("case", [c for c in cases() if c.game_id == "ora"], ids=lambda c: f"{c.players}p")
+def test_ora_event_lines_in_english_name_things_not_ids(case: Case) -> None:
+    texts = Texts("ora", case.names, "en", strict=True)
+    lines = [texts.event(event.to_json()) for step in play(case) for event in step.events]
+    kinds = {event.kind for step in play(case) for event in step.events}
+    assert len(lines) > 100 and {"placed", "built", "produced"} <= kinds
+    bad = [line for line in lines if ORA_RAW.search(line)]
+    assert not bad, f"{len(bad)} lines with raw ids: {bad[:10]}"
 
 
 def board_texts(case: Case, texts: Texts) -> None:

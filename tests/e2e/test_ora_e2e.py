@@ -12,6 +12,7 @@ import pytest
 
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, iter_components
+from engines.ora.data import BUILDINGS, SETTLEMENTS
 from tests.e2e.driver import Driver
 
 JSONDict = dict[str, Any]
@@ -78,11 +79,12 @@ QUIET = ("Pass", "Skip / do nothing")
 
 
 async def play(driver: Driver, game: int, rng: random.Random, max_clicks: int,
-               stop: Callable[[dict[str, Any]], bool] | None = None) -> int:
+               stop: Callable[[dict[str, Any]], bool] | None = None, busy: float = 0.75) -> int:
     """Scripted players: each waiting player opens Play ▶ (or goes on in the panel the last
     click edited) and picks an option at random, avoiding Pass / Skip while anything else is
-    offered in three picks of four. Stops when the game ends or ``stop(state)`` holds;
-    returns the clicks made."""
+    offered in a ``busy`` share of picks (three of four by default; a lower share is a cheap
+    policy that passes often, so a long game stays quick). Stops when the game ends or
+    ``stop(state)`` holds; returns the clicks made."""
     panels: dict[str, JSONDict] = {}
     for click in range(max_clicks):
         record = await driver.record(game)
@@ -102,8 +104,8 @@ async def play(driver: Driver, game: int, rng: random.Random, max_clicks: int,
         panels[user["id"]] = panel
         options = labelled(panel)
         assert options, panel["content"]
-        busy = [o for o in options if o[0] not in QUIET]
-        pool = busy if busy and rng.random() < 0.75 else options
+        active = [o for o in options if o[0] not in QUIET]
+        pool = active if active and rng.random() < busy else options
         await driver.pick(user, panel, rng.choice(pool)[1])
     raise AssertionError("game did not end")
 
@@ -151,6 +153,45 @@ async def test_whole_three_player_game_by_clicks(fixed_seed, driver: Driver, pla
     assert st["over"] and st["unit"] == 13                          # 12 rounds + the bonus round
     assert clicks > 150
     await finish_checks(driver, bot, game, 3)
+
+
+async def test_whole_standard_three_player_game_by_clicks(fixed_seed, driver: Driver, players,
+                                                          bot: GameBot) -> None:
+    game = await start(driver, players[:3], "variant=france mode=standard")
+    st = await state_of(driver, game)
+    assert st["mode"] == "std3" and st["variant"] == "france"
+    clicks = await play(driver, game, random.Random(8), 4000, busy=0.35)
+    st = await state_of(driver, game)
+    assert st["over"] and st["unit"] == 25 and st["phase"] == 4      # A-D, E after the bonus round 25
+    record = await driver.record(game)
+    engine = bot.service.engine(record)
+    pieces = [space[2] for p in st["pl"] for space in p["land"].values() if space[2]]
+    built = [b for b in pieces if b in BUILDINGS and not b.startswith("L")]   # beyond the heartland's L1-L3
+    assert clicks > 150 and len(built) >= 3 and any(b in SETTLEMENTS for b in pieces)
+    assert engine.outcome(st) is not None
+    await finish_checks(driver, bot, game, 3)
+
+
+# --------------------------------------------------------------------------- lobby
+
+
+@pytest.mark.parametrize(("count", "family", "valid"), [(3, "long", "mode=standard or mode=short"),
+                                                        (1, "long", "mode=standard")])
+async def test_a_mode_that_does_not_fit_the_seats_is_refused_at_start(driver: Driver, players, count: int,
+                                                                      family: str, valid: str) -> None:
+    people = players[:count]
+    game, lobby = await driver.open_lobby(people[0], "ora", options={"options": f"mode={family}"})
+    for user in people[1:]:
+        await driver.fake.click(user, driver.fake.messages[int(lobby["id"])], f"l:{game}:join")
+        await driver.settle()
+    last = max(driver.fake.messages)
+    await driver.fake.click(people[0], driver.fake.messages[int(lobby["id"])], f"l:{game}:start")
+    await driver.settle()
+    assert (await driver.record(game)).status == "lobby"
+    answer = driver.newest_ephemeral(people[0], after=last)
+    assert answer is not None
+    assert answer["content"] == (f"⚠️ Ora et Labora: mode={family} does not fit this player count ({count}); "
+                                 f"choose {valid}.")
 
 
 # --------------------------------------------------------------------------- work contract

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from engines.base import GameError
 from engines.ora import rules as R
+from engines.ora.data import BUILDINGS
 from engines.ora.engine import OraEngine
-from engines.ora.importer import RecordError, Replay, command, main, replay
+from engines.ora.importer import ENGINE, RecordError, Replay, command, main, replay
 
 RECORDS = Path(__file__).parent / "records"
 
@@ -93,3 +95,67 @@ def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.startswith("cannot follow the record at line 44: `SETTLE SR2")
     assert main([str(RECORDS / "short3_grapes.txt"), "--as-recorded"]) == 0
     assert "R (seat 0): goods 0 + economic 4 + settlements 7 = 11" in capsys.readouterr().out
+
+
+def test_four_player_short_table_jump_stops_the_default_replay() -> None:
+    """K9: under ora.md phase D goes on with B's settlement turn, where R cannot act."""
+    with pytest.raises(RecordError) as err:
+        replay(_text("short4_table_jump.txt"))
+    assert err.value.command.startswith("USE LR3") and "settlement turn" in err.value.reason
+
+
+def test_four_player_short_table_jump_replays_as_recorded() -> None:
+    rp = replay(_text("short4_table_jump.txt"), as_recorded=True)
+    st = rp.state
+    # round 2 again, G's second turn; phase D never ended: no stage-D building, no Hilltop Village
+    assert st["mode"] == "sh4" and st["unit"] == 2 and st["phase"] == 3 and st["win"]["seat"] == 1
+    assert not [b for b in st["display"] if BUILDINGS[b].stage == "D"]
+    assert all("S08" not in ENGINE.player_view(st, None)["owners"][s]["supply"] for s in range(4))
+    r, g, b, w = (p["goods"] for p in st["pl"])
+    # start 1 + rounds 1-4 + round 2 again + the short game's bonus grain of G's Farmyard
+    assert b["grain"] == w["grain"] == r["grain"] == 7 and b["clay"] == 4       # clay: 1 + r2 + r6 + r2 again
+    assert g["grain"] == 7 + 8                                                # the grain indicator at age 9
+    assert r["coin"] == 1 + 5 + 1 + 7 and b["coin"] == 7                      # R's Office at round 8's age 8
+    assert st["wheel"]["coin"] == 1 and st["wheel"]["grain"] == 0
+    assert rp.notes == ["K9: phase D ends after two settlement turns; the table goes back to round 1's "
+                        "last turn, then round 2 again"]
+    with pytest.raises(RecordError) as err:
+        replay(_text("short4_table_jump.txt") + "COMMIT\nCOMMIT\n", as_recorded=True)
+    assert "K9" in err.value.reason and err.value.line == len(_text("short4_table_jump.txt").splitlines()) + 2
+
+
+BULWARK = ["USE I37 Bo", "BUY_DISTRICT 2 PLAINS", "COMMIT",   # R: the Bulwark's free district
+           "COMMIT", "COMMIT",                                 # G and B pass
+           "BUY_DISTRICT 3 HILLS", "COMMIT"]                   # R buys the next district
+"""Hand-written commands (kennerspiel's notation) from a prepared Ireland position: R owns a
+built Bulwark, 1 book and 2 coins."""
+
+
+def _bulwark(as_recorded: bool) -> Replay:
+    state = ENGINE.new_game(3, 1, {"variant": "ireland", "start_player": "host"})
+    R.set_space(state["pl"][0]["land"], "3,0", piece="I37")
+    state["pl"][0]["goods"].update(book=1, coin=2)
+    return Replay(state, "RGB", as_recorded=as_recorded)
+
+
+def test_bulwark_landscape_advances_the_price_pile_under_our_rules() -> None:
+    rp = _bulwark(False)
+    for line in BULWARK[:5]:
+        command(rp, line.split())
+    st = rp.state
+    assert st["pl"][0]["land"]["0,2"][0] == "plains" and st["pl"][0]["goods"]["book"] == 0
+    assert st["pl"][0]["goods"]["coin"] == 2 and R.tiles_taken(st["pl"]) == (1, 0)
+    with pytest.raises(GameError, match="cannot be bought"):                # the next district costs 3
+        command(rp, BULWARK[5].split())
+
+
+def test_bulwark_landscape_leaves_the_price_pile_as_recorded() -> None:
+    rp = _bulwark(True)
+    for line in BULWARK:
+        command(rp, line.split())
+    st = rp.state
+    assert R.tiles_taken(st["pl"]) == (2, 0) and st["pl"][0]["land"]["0,3"][0] == "plains"
+    assert st["pl"][0]["goods"]["coin"] == 0                                  # paid 2, the pile's first price
+    assert rp.notes == ["K10: district for 2 coins, not 3 (the Bulwark's free district did not advance the "
+                        "price pile)"]
+    assert st["win"]["seat"] == 1 and st["unit"] == 2

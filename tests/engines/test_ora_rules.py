@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bot.text import Texts
 from engines.base import CHANCE, GameOver, IllegalAction, InvalidOptions, NotYourTurn, replay
 from engines.ora import ENGINE as E
 from engines.ora import flow as F
@@ -130,10 +131,24 @@ def test_building_sets_per_mode_match_the_modes_file() -> None:
 
 def test_mode_option_resolves_by_player_count() -> None:
     assert [mode_code("standard", n) for n in (1, 2, 3, 4)] == ["solo", "2p", "std3", "std4"]
-    assert [mode_code("long", n) for n in (1, 2, 3, 4)] == ["solo", "2pl", "std3", "std4"]
-    assert [mode_code("short", n) for n in (1, 2, 3, 4)] == ["solo", "2p", "sh3", "sh4"]
+    assert mode_code("long", 2) == "2pl" and [mode_code("short", n) for n in (3, 4)] == ["sh3", "sh4"]
     with pytest.raises(InvalidOptions):
         E.new_game(5, 0, None)
+
+
+@pytest.mark.parametrize(("players", "family", "valid"), [
+    (1, "long", ["standard"]), (3, "long", ["standard", "short"]), (4, "long", ["standard", "short"]),
+    (1, "short", ["standard"]), (2, "short", ["standard", "long"])])
+def test_a_mode_that_does_not_fit_the_player_count_is_refused(players: int, family: str, valid: list[str]) -> None:
+    with pytest.raises(InvalidOptions) as caught:
+        E.new_game(players, 0, {"mode": family})
+    error = caught.value
+    assert error.code == "mode_players" and error.params["valid"] == valid and error.params["players"] == players
+    english = Texts("ora", [], strict=True)(error.params["text"])
+    assert english.startswith(f"Mode {family} does not fit this player count ({players}).")
+    assert all(f"mode={v}" in english for v in valid) and f"mode={family}" not in english
+    chinese = Texts("ora", [], "zh_TW", strict=True)(error.params["text"])
+    assert all(f"mode={v}" in chinese for v in valid) and "Mode" not in chinese
 
 
 def test_notation_round_trips_in_a_playout() -> None:

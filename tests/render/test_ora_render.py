@@ -5,6 +5,7 @@ end; deterministic, phone width, under the upload limit."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -74,3 +75,26 @@ def test_neutral_landscape_and_no_formatter() -> None:
 
 def test_names_in_every_script_have_glyphs() -> None:
     assert all(missing_glyphs(n) == [] for n in NAMES)
+
+
+@pytest.mark.parametrize("lang", ["zh_TW", "ja"])
+def test_translated_boards_draw_no_english_word(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    import render.ora as R
+
+    drawn: list[str] = []
+    real = R.draw_text
+
+    def recording(draw: Any, xy: Any, s: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(s)
+        return real(draw, xy, s, *args, **kwargs)
+
+    monkeypatch.setattr(R, "draw_text", recording)
+    for players, options, steps in ((4, {}, 400), (1, {}, 150), (2, {"variant": "ireland"}, 250)):
+        st = _run(players, options, steps)
+        names = NAMES[:players]
+        text = Texts("ora", names, lang, strict=True)
+        render_board(E.player_view(st, None), names=names, text=text)
+        render_private(E.player_view(st, 0), names=names, text=text)
+    allowed = {"Alice", "Bob"}
+    english = sorted({w for s in drawn for w in re.findall(r"[A-Za-z]{2,}", s)} - allowed)
+    assert len(drawn) > 300 and english == []
