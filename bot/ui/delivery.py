@@ -79,7 +79,7 @@ def transient(exc: BaseException) -> bool:
     return isinstance(exc, TRANSIENT)
 
 
-THUMBNAILS_KEPT = 32
+THUMBNAILS_KEPT = 8
 """Board thumbnails kept for DM turn notices (each about 1 MB decoded): a notice follows its
 board update at once, so only the games that moved last need one (issue 14, point 3)."""
 
