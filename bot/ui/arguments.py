@@ -13,7 +13,7 @@ from discord import app_commands
 from bot.service import HostError
 from bot.storage import GameRecord
 from bot.ui.context import MAX_GAME_NUMBER, check_origin, flow_of
-from engines.base import Engine
+from engines.base import Engine, Msg
 from engines.registry import ENGINES
 
 CHOICES = 25
@@ -43,7 +43,7 @@ def engine_named(game_id: str) -> Engine:
     """
     engine = ENGINES.get(game_id)
     if engine is None:
-        raise HostError(f"There is no game called {game_id[:40]!r}; choose one of: {', '.join(ENGINES)}.",
+        raise HostError(Msg("ui.error.no_such_game", {"game": game_id[:40], "games": list(ENGINES)}),
                         "unknown_game")
     return engine
 
@@ -96,8 +96,7 @@ class GameArgument(app_commands.Transformer[Any]):
         """
         number = game_number(value)
         if number is None:
-            raise HostError(f"{str(value)[:40]!r} is not a game number; write it like `12` or `#12`.",
-                            "bad_game")
+            raise HostError(Msg("ui.error.bad_game_number", {"value": str(value)[:40]}), "bad_game")
         record = await flow_of(interaction).ctx.service.get(number)
         check_origin(interaction, record)
         return record

@@ -29,12 +29,12 @@ import discord
 
 from bot.service import texts
 from bot.storage import GameRecord
-from bot.ui.components import DmButton
+from bot.ui.components import DmButton, button_label
 from bot.ui.context import HostContext
 from bot.ui.delivery import thumbnail
 from bot.ui.limits import DEFAULT_UPLOAD, MESSAGE_CHARS, clip
 from bot.ui.panels import game_title
-from engines.base import seat_letter
+from engines.base import Msg, seat_letter
 from render import registry as renders
 
 log = logging.getLogger(__name__)
@@ -69,13 +69,14 @@ def fingerprint(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
-def dm_view(record: GameRecord) -> discord.ui.View:
-    """Play ▶ and My view for ``record`` (working from the DM) and a link to its thread."""
+def dm_view(record: GameRecord, locale: str = "en") -> discord.ui.View:
+    """Play ▶ and My view for ``record`` (working from the DM) and a link to its thread,
+    labelled in ``locale``."""
     view = discord.ui.View(timeout=None)
     if record.status == "active":
-        view.add_item(DmButton(record.id, "play"))
-    view.add_item(DmButton(record.id, "hand"))
-    view.add_item(discord.ui.Button(label="Go to the game", url=jump_url(record)))
+        view.add_item(DmButton(record.id, "play", locale))
+    view.add_item(DmButton(record.id, "hand", locale))
+    view.add_item(discord.ui.Button(label=button_label("go_to_game", locale), url=jump_url(record)))
     return view
 
 
@@ -126,11 +127,8 @@ class DirectMessages:
         if told is None or record.id in told:
             return
         await self.ctx.repo.block_dms(user_id, [*told, record.id])
-        await self.ctx.delivery.send_text(
-            record.home_channel_id,
-            f"📪 <@{user_id}>, Discord does not let me send you DMs (they are closed to me), so your "
-            "hand and turn notices stay here: press **My view** on the board to see your hand. Run "
-            "`/game notify` once your DMs are open to get them again.", mentions=[user_id])
+        text = self.ctx.delivery.public_texts(record)(Msg("ui.dm.closed", {"user": user_id}))
+        await self.ctx.delivery.send_text(record.home_channel_id, text, mentions=[user_id])
 
     async def _forget(self, stored: tuple[int, int, str | None] | None) -> None:
         """Delete a DM this bot sent earlier (best effort: it may be gone already)."""
@@ -171,16 +169,16 @@ class DirectMessages:
 
     async def _post_hand(self, record: GameRecord, seat: int, user_id: int, view: dict[str, Any], shown: str,
                          stored: tuple[int, int, str | None] | None) -> bool:
-        names, tx = record.names, texts(record)
+        reader = self.ctx.delivery.locales.of_user(user_id, record.guild_id)
+        names, tx = record.names, texts(record, reader)
         file = await self.ctx.delivery.image_file(
             lambda: renders.private_image(record.game_id, view, names, tx), "hand", self.upload_limit(record))
         if file is None:  # the game draws no private view
             return False
         engine = self.ctx.service.engine(record)
-        content = (f"🔒 **{game_title(engine, record)}** — your private view (seat {seat_letter(seat)}), "
-                   f"updated <t:{int(self.ctx.clock())}:R>. Only you see this; it changes here as your "
-                   "hand does. **Play ▶** works from this DM.")
-        buttons = dm_view(record)
+        content = tx(Msg("ui.dm.hand", {"title": game_title(engine, record, reader), "letter": seat_letter(seat),
+                                        "when": f"<t:{int(self.ctx.clock())}:R>"}))
+        buttons = dm_view(record, reader)
         if stored is not None:
             message = self.ctx.delivery.channel(stored[0]).get_partial_message(stored[1])
             try:
@@ -217,7 +215,7 @@ class DirectMessages:
                 await self.tell_blocked(record, user_id)
             return
         thumb = await self.board_thumbnail(record) if image else None
-        buttons = dm_view(record)
+        buttons = dm_view(record, self.ctx.delivery.locales.of_user(user_id, record.guild_id))
 
         async def send(channel: discord.abc.Messageable) -> discord.Message:
             if thumb is None:
@@ -244,7 +242,7 @@ class DirectMessages:
         small = cached[1] if cached is not None and cached[0] == record.version else None
         engine = self.ctx.service.engine(record)
         public = engine.player_view(self.ctx.service.state(record), None)
-        names, tx = record.names, texts(record)
+        names, tx = record.names, delivery.public_texts(record)
         limit = self.upload_limit(record)
 
         def draw() -> tuple[bytes, str]:
