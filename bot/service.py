@@ -157,8 +157,9 @@ def lobby_refusal(exc: ValueError) -> Msg:
 
 
 def texts(record: GameRecord, locale: str = "en") -> Texts:
-    """The formatter of ``record``'s messages, with its players' display names."""
-    return Texts(record.game_id, record.names, locale)
+    """The formatter of ``record``'s messages, with its players' display names shortened
+    and escaped for a Discord message (``bot.text.escape_name``; ``.plain()`` for images)."""
+    return Texts(record.game_id, record.names, locale, markdown=True)
 
 
 def format_names(text: Any, names: Sequence[str], game_id: str | None = None) -> str:

@@ -37,6 +37,7 @@ from discord.ext import tasks
 
 from bot.service import HostError
 from bot.storage import GameRecord
+from bot.text import Texts
 from bot.ui.context import HostContext
 from engines.base import Msg
 
@@ -254,13 +255,11 @@ class Clock:
                                                 vacations=vacations):
             return True
         record = await self.ctx.service.get(record.id)
-        names = [record.names[s] for s in seats]
-        left = ", ".join(f"{record.names[s]} {record.vacation_left(s)}" for s in seats)
-        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
-        await self.ctx.delivery.send_text(
-            record.home_channel_id,
-            f"🏖 {who} {'is' if len(names) == 1 else 'are'} on vacation: a vacation day was used instead of the "
-            f"timeout (days left: {left}). The deadline is now <t:{int(deadline)}:R>.")
+        tx = self.ctx.delivery.public_texts(record)
+        left = tx(Msg("host.comma")).join(f"{tx.name(s)} {record.vacation_left(s)}" for s in seats)
+        key = "ui.clock.vacation" if len(seats) == 1 else "ui.clock.vacation_many"
+        await self.ctx.delivery.send_text(record.home_channel_id, tx(Msg(key, {
+            "who": {"seats": list(seats)}, "left": left, "when": f"<t:{int(deadline)}:R>"})))
         self.ctx.delivery.request_board(record.id)
         return True
 
@@ -293,9 +292,9 @@ class Clock:
                                    view=lobby_view(record, locale))
 
             await self.ctx.delivered(edit())
-        await interaction.followup.send(
-            f"🏖 You have {days} vacation day{'s' if days != 1 else ''} in game #{record.id}: each one is used "
-            "only when a deadline would expire, and moves it a day on.", ephemeral=True)
+        tx = Texts(None, [], self.ctx.delivery.locales.private(interaction))
+        await interaction.followup.send(tx(Msg("ui.clock.vacation_set_one" if days == 1 else "ui.clock.vacation_set",
+                                               {"n": days, "game": record.id})), ephemeral=True)
 
     async def set_quiet(self, interaction: discord.Interaction, start: str | None, end: str | None,
                         zone: str | None) -> None:
@@ -312,7 +311,8 @@ class Clock:
         await interaction.response.defer(ephemeral=True, thinking=True)
         if start is None or end is None:
             await self.ctx.repo.set_quiet_hours(interaction.guild_id, None)
-            await interaction.followup.send("🌙 Quiet hours are off for this server.", ephemeral=True)
+            tx = Texts(None, [], self.ctx.delivery.locales.private(interaction))
+            await interaction.followup.send(tx(Msg("ui.clock.quiet_off")), ephemeral=True)
             return
         zone = (zone or "UTC").strip()
         parse_zone(zone)
@@ -320,6 +320,5 @@ class Clock:
         if quiet.start == quiet.end:
             raise HostError(Msg("ui.error.quiet_same"), "bad_time")
         await self.ctx.repo.set_quiet_hours(interaction.guild_id, (quiet.start, quiet.end, quiet.zone))
-        await interaction.followup.send(
-            f"🌙 Quiet hours {quiet.describe()}: no deadline expires and no ping goes out inside them; pings "
-            "wait for their end.", ephemeral=True)
+        tx = Texts(None, [], self.ctx.delivery.locales.private(interaction))
+        await interaction.followup.send(tx(Msg("ui.clock.quiet_on", {"hours": quiet.describe()})), ephemeral=True)

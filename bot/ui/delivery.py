@@ -341,7 +341,7 @@ class Delivery:
         public = engine.player_view(state, None)
         names, tx = record.names, self.public_texts(record)
         def draw() -> Image.Image:
-            image = renders.board_image(record.game_id, public, names, tx)
+            image = renders.board_image(record.game_id, public, names, tx.plain())
             self.board_thumbnails[record.id] = (record.version, thumbnail(image))
             return image
 

@@ -172,7 +172,7 @@ class DirectMessages:
         reader = self.ctx.delivery.locales.of_user(user_id, record.guild_id)
         names, tx = record.names, texts(record, reader)
         file = await self.ctx.delivery.image_file(
-            lambda: renders.private_image(record.game_id, view, names, tx), "hand", self.upload_limit(record))
+            lambda: renders.private_image(record.game_id, view, names, tx.plain()), "hand", self.upload_limit(record))
         if file is None:  # the game draws no private view
             return False
         engine = self.ctx.service.engine(record)
@@ -246,7 +246,7 @@ class DirectMessages:
         limit = self.upload_limit(record)
 
         def draw() -> tuple[bytes, str]:
-            image = small if small is not None else thumbnail(renders.board_image(record.game_id, public, names, tx))
+            image = small if small is not None else thumbnail(renders.board_image(record.game_id, public, names, tx.plain()))
             return renders.encode(image, limit)
 
         try:

@@ -179,7 +179,7 @@ class Moves:
             view = self.ctx.service.engine(record).player_view(state, seat)
             names, tx = record.names, texts(record, locale)
             return await delivery.image_file(
-                lambda: renders.decision_image(record.game_id, view, names, tx), "preview",
+                lambda: renders.decision_image(record.game_id, view, names, tx.plain()), "preview",
                 delivery.upload_limit(record.guild_id))
         except Exception:
             log.exception("decision image of game %s failed", record.id)

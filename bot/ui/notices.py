@@ -24,20 +24,23 @@ Sentences built here are the host's (English for now); engine messages go throug
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import discord
 
 from bot.service import ActResult, HostError, texts
 from bot.storage import GameRecord, LogEntry
-from bot.text import Texts
+from bot.text import Texts, locale_of
 from bot.ui.clock import fit_deadline, quiet_hours
 from bot.ui.components import BoardButton
 from bot.ui.context import HostContext
 from bot.ui.dm import DirectMessages, jump_url
+from bot.ui.errors import reader_locale
 from bot.ui.limits import split_text
 from bot.ui.panels import board_view, game_title, mention_list
-from engines.base import Msg, Outcome, seat_letter
+from engines.base import Engine, Msg, Outcome, seat_letter
 from engines.registry import get as get_engine
 from render import registry as renders
 
@@ -87,6 +90,19 @@ def digest_lines(record: GameRecord, entries: Sequence[LogEntry], viewer: int | 
     if len(lines) > DIGEST_LINES:
         lines = [tx(Msg("ui.notice.earlier", {"n": len(lines) - DIGEST_LINES})), *lines[-DIGEST_LINES:]]
     return lines
+
+
+def rules_in(engine: Engine, locale: str) -> str:
+    """The rules text of ``engine`` (``Engine.rules_text``) in ``locale``: the translation
+    ``rules.<locale>.md`` beside the engine's ``rules.md`` (``rules.zh_TW.md``,
+    ``rules.zh_CN.md``, ``rules.ja.md``), else the English."""
+    lang = locale_of(locale)
+    if lang != "en":
+        module = sys.modules[type(engine).__module__]
+        path = Path(module.__file__ or "").parent / f"rules.{lang}.md"
+        if path.exists():
+            return path.read_text(encoding="utf-8")
+    return engine.rules_text()
 
 
 def board_link(record: GameRecord) -> str:
@@ -268,7 +284,7 @@ class Notices:
         reader = delivery.locales.private(interaction)
         names, tx = record.names, texts(record, reader)
         file = await delivery.image_file(
-            lambda: renders.private_image(record.game_id, view, names, tx), "private",
+            lambda: renders.private_image(record.game_id, view, names, tx.plain()), "private",
             delivery.upload_limit(record.guild_id))
         text = tx(Msg("ui.notice.private", {"title": game_title(engine, record, reader), "letter": seat_letter(seat)}))
         if file is None:
@@ -334,9 +350,10 @@ class Notices:
 
     @staticmethod
     async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
-        """``/game rules``: the rules summary and our decisions, ephemeral, split."""
+        """``/game rules``: the rules summary and our decisions in the reader's language
+        (``rules_in``), ephemeral, split."""
         engine = get_engine(game_id)
-        chunks = split_text(engine.rules_text())
+        chunks = split_text(rules_in(engine, reader_locale(interaction)))
         first, rest = chunks[0], chunks[1:]
         if interaction.response.is_done():
             await interaction.followup.send(first, ephemeral=True)
