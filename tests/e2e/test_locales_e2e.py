@@ -7,6 +7,7 @@ in another gives each their own (the board the server's, the panel the player's)
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
@@ -14,6 +15,8 @@ import pytest
 
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, iter_components
+from bot.ui.notices import rules_in
+from engines.registry import get as get_engine
 from tests.bot.test_catalogs import leaks
 from tests.e2e.driver import Driver
 
@@ -112,3 +115,35 @@ async def test_game_language_sets_a_players_own_and_a_moderator_sets_the_servers
     token = await fake.slash(bob, "game", "language", language="auto")
     await Driver(fake, restarted).settle()
     assert fake.message_for(token)["content"].startswith("Your language: English, from your Discord settings")
+
+
+TRANSLATED_RULES = ("carnival", "heaven")
+"""The games whose rules.md is translated into every language (the others answer in English)."""
+
+
+@pytest.mark.parametrize("game_id", TRANSLATED_RULES)
+@pytest.mark.parametrize("lang", ["zh_TW", "zh_CN", "ja"])
+def test_a_translated_rules_file_keeps_the_english_one_s_shape(game_id: str, lang: str) -> None:
+    engine = get_engine(game_id)
+    english = engine.rules_text()
+    translated = rules_in(engine, lang)
+    assert translated != english
+    for mark in ("•", "`", "\n"):
+        assert translated.count(mark) == english.count(mark), mark
+    assert translated.count("**") % 2 == 0 and translated.count("**") >= english.count("**")
+    assert re.findall(r"`[^`]*`", translated) == re.findall(r"`[^`]*`", english)  # the notation stays
+
+
+@pytest.mark.parametrize("lang", ["zh-TW", "ja"])
+async def test_game_rules_answers_in_the_readers_language(fake, make_bot, lang: str) -> None:
+    driver, users = await localized_bot(fake, make_bot, "en-US", {"alice": lang})
+    for game_id in TRANSLATED_RULES:
+        last = max(fake.messages) if fake.messages else 0
+        await fake.slash(users[0], "game", "rules", game=game_id)
+        await driver.settle()
+        chunks = [m["content"] for mid, m in sorted(fake.messages.items()) if mid > last and m["flags"] & 64]
+        assert chunks and all(len(c) <= 2000 for c in chunks)
+        expected = rules_in(get_engine(game_id), lang)
+        assert "\n".join(chunks).split() == expected.split()
+        assert expected.startswith("**" + {"carnival": {"zh-TW": "罪之嘉年華", "ja": "罪のカーニバル"},
+                                           "heaven": {"zh-TW": "天路", "ja": "天路"}}[game_id][lang])
