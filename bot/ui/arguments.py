@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot.service import HostError
 from bot.storage import GameRecord
+from bot.text import Texts, locale_of
 from bot.ui.context import MAX_GAME_NUMBER, check_origin, flow_of
 from engines.base import Engine, Msg
 from engines.registry import ENGINES
@@ -73,7 +74,9 @@ async def game_choices(interaction: discord.Interaction, current: str) -> Choice
     for g in sorted(games.values(), key=rank):
         seat = g.seat_of(user)
         waiting = seat is not None and seat in g.waiting
-        label = f"#{g.id} {ENGINES[g.game_id].info.name} — {'your move!' if waiting else g.status}"
+        tx = Texts(None, [], locale_of(str(interaction.locale)))
+        state = tx(Msg("ui.choice.your_move" if waiting else f"ui.choice.{g.status}"))
+        label = f"#{g.id} {tx(Msg(f'ui.game.{g.game_id}'))} — {state}"
         if typed in label:
             out.append(app_commands.Choice(name=label[:100], value=str(g.id)))
     return out[:CHOICES]

@@ -271,11 +271,12 @@ class DirectMessages:
             await self.ctx.repo.set_notify(user_id, scope, hands=hands, turns=turns)
         resumed = await self.ctx.repo.clear_dm_block(user_id)
         now_hands, now_turns = await self.ctx.repo.notify_settings(user_id, scope)
-        where = f"game #{game.id}" if game is not None else "every game"
-        lines = [f"DMs for {where}: your hand **{'on' if now_hands else 'off'}**, "
-                 f"turn notices **{'on' if now_turns else 'off'}**. The ping in the game's thread always comes."]
+        tx = self.ctx.delivery.locales.host(self.ctx.delivery.locales.private(interaction))
+        where = tx(Msg("ui.dm.where_game", {"game": game.id}) if game is not None else Msg("ui.dm.where_all"))
+        lines = [tx(Msg("ui.dm.settings", {"where": where, "hands": {"msg": f"ui.dm.{'on' if now_hands else 'off'}"},
+                                           "turns": {"msg": f"ui.dm.{'on' if now_turns else 'off'}"}}))]
         if resumed:
-            lines.append("Your DMs were paused after Discord refused one; I will try again now.")
+            lines.append(tx(Msg("ui.dm.resumed")))
         await interaction.followup.send("\n".join(lines), ephemeral=True)
         games = [game] if game is not None else await self.ctx.repo.games(status=("active",), user_id=user_id)
         for record in games:

@@ -147,3 +147,32 @@ async def test_game_rules_answers_in_the_readers_language(fake, make_bot, lang: 
         assert "\n".join(chunks).split() == expected.split()
         assert expected.startswith("**" + {"carnival": {"zh-TW": "罪之嘉年華", "ja": "罪のカーニバル"},
                                            "heaven": {"zh-TW": "天路", "ja": "天路"}}[game_id][lang])
+
+
+async def test_a_refusal_is_written_in_the_readers_language(fake, make_bot) -> None:
+    driver, users = await localized_bot(fake, make_bot, "en-US", {"alice": "en-US", "bob": "zh-TW"})
+    game, lobby = await driver.open_lobby(users[0], "carnival")
+    await fake.click(users[1], fake.messages[int(lobby["id"])], f"l:{game}:join")
+    await driver.settle()
+    await fake.click(users[1], fake.messages[int(lobby["id"])], f"l:{game}:start")
+    await driver.settle()
+    refusal = driver.newest_ephemeral(users[1])
+    assert refusal is not None and refusal["content"] == "⚠️ 只有主持人或管理員可以開始遊戲。"
+    token = await fake.slash(users[0], "game", "board", game="#99")
+    await driver.settle()
+    assert fake.message_for(token)["content"] == "⚠️ There is no game #99."
+
+
+async def test_names_are_escaped_in_messages_and_drawn_as_they_are(fake, make_bot) -> None:
+    fake.default_guild.locale = "en-US"
+    users = [fake.owner, await fake.add_member("b_o_b"), await fake.add_member("**cy**")]
+    bot = await make_bot()
+    driver = Driver(fake, bot)
+    game = await driver.start_game("carnival", users)
+    await driver.play_to_end(game, random.Random(3))
+    await driver.delivered()
+    public = "\n".join(m["content"] for m in driver.public_messages())
+    assert "b\\_o\\_b" in public and "\\*\\*cy\\*\\*" in public
+    assert "b_o_b" not in public.replace("b\\_o\\_b", "") and "**cy**" not in public
+    record = await driver.record(game)
+    assert bot.delivery.public_texts(record).plain().name(1) == "b_o_b"
