@@ -117,7 +117,7 @@ async def test_game_language_sets_a_players_own_and_a_moderator_sets_the_servers
     assert fake.message_for(token)["content"].startswith("Your language: English, from your Discord settings")
 
 
-TRANSLATED_RULES = ("carnival", "heaven", "illumination", "eguan")
+TRANSLATED_RULES = ("carnival", "heaven", "illumination", "eguan", "canterbury")
 """The games whose rules.md is translated into every language (the others answer in English)."""
 
 
@@ -146,7 +146,8 @@ async def test_game_rules_answers_in_the_readers_language(fake, make_bot, lang: 
         expected = rules_in(get_engine(game_id), lang)
         assert "\n".join(chunks).split() == expected.split()
         title = {"carnival": {"zh-TW": "罪之嘉年華", "ja": "罪のカーニバル"}}.get(game_id, {}).get(lang)
-        assert (title or {"heaven": "天路", "illumination": "闡明", "eguan": "悪貫" if lang == "ja" else "惡貫"}[game_id]) in expected.splitlines()[0]
+        assert (title or {"heaven": "天路", "illumination": "闡明", "eguan": "悪貫" if lang == "ja" else "惡貫",
+                           "canterbury": "カンタベリー" if lang == "ja" else "坎特伯里"}[game_id]) in expected.splitlines()[0]
 
 
 async def test_a_refusal_is_written_in_the_readers_language(fake, make_bot) -> None:
