@@ -25,16 +25,21 @@ from typing import Any
 import discord
 
 from bot.service import HostError
-from bot.text import Texts
+from bot.text import MissingText, Texts
 from bot.ui.context import check_message, flow_of
 from bot.ui.errors import report
 from bot.ui.limits import BUTTON_LABEL, SELECT_LABEL, clip
 from engines.base import Msg
 
 
-def button_label(verb: str, locale: str = "en") -> str:
-    """The label of a lobby, board or DM button (``ui.button.<verb>``) in ``locale``."""
-    return Texts(None, [], locale)(Msg(f"ui.button.{verb}"))
+def button_label(verb: str, locale: str = "en", fallback: str | None = None) -> str:
+    """The label of a lobby, board or DM button (``ui.button.<verb>``) in ``locale``; a
+    verb the catalog lacks (or lacks in ``locale``) shows ``fallback`` (an item's English
+    ``LABELS``), else the English catalog's label."""
+    try:
+        return Texts(None, [], locale, strict=True)(Msg(f"ui.button.{verb}"))
+    except MissingText:
+        return fallback if fallback is not None else Texts(None, [])(Msg(f"ui.button.{verb}"))
 
 
 class Reported:
@@ -69,8 +74,8 @@ class LobbyButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
     LABELS = {"join": "Join", "leave": "Leave", "start": "Start"}
 
     def __init__(self, game: int, verb: str, locale: str = "en") -> None:
-        super().__init__(discord.ui.Button(label=button_label(verb, locale), style=self.STYLES[verb],
-                                           custom_id=f"l:{game}:{verb}"))
+        super().__init__(discord.ui.Button(label=button_label(verb, locale, self.LABELS.get(verb)),
+                                           style=self.STYLES[verb], custom_id=f"l:{game}:{verb}"))
         self.game, self.verb = game, verb
 
     @classmethod
@@ -91,7 +96,8 @@ class BoardButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
     LABELS = {"play": "Play ▶", "hand": "My view", "log": "Log", "rules": "Rules"}
 
     def __init__(self, game: int, version: int, verb: str, label: str | None = None, locale: str = "en") -> None:
-        super().__init__(discord.ui.Button(label=label or button_label(verb, locale), style=self.STYLES[verb],
+        super().__init__(discord.ui.Button(label=label or button_label(verb, locale, self.LABELS.get(verb)),
+                                           style=self.STYLES[verb],
                                            custom_id=f"g:{game}:{version}:{verb}"))
         self.game, self.version, self.verb = game, version, verb
 
@@ -235,8 +241,8 @@ class DmButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
     LABELS = {"play": "Play ▶", "hand": "My view"}
 
     def __init__(self, game: int, verb: str, locale: str = "en") -> None:
-        super().__init__(discord.ui.Button(label=button_label(verb, locale), style=self.STYLES[verb],
-                                           custom_id=f"d:{game}:{verb}"))
+        super().__init__(discord.ui.Button(label=button_label(verb, locale, self.LABELS.get(verb)),
+                                           style=self.STYLES[verb], custom_id=f"d:{game}:{verb}"))
         self.game, self.verb = game, verb
 
     @classmethod
