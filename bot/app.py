@@ -21,6 +21,7 @@ from bot.backup import BackupLoop
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Repository
+from bot.ui.commands import CatalogTranslator
 from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.context import HostContext
 from bot.ui.delivery import Delivery
@@ -94,6 +95,7 @@ class GameBot(commands.Bot):
 
     async def load_commands(self) -> None:
         """Load the cogs (their commands join ``tree``) and register the persistent buttons."""
+        await self.tree.set_translator(CatalogTranslator())  # (localized names: bot/ui/commands.py)
         for ext in EXTENSIONS:
             try:
                 await self.load_extension(ext)
@@ -104,6 +106,7 @@ class GameBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.repo.open()
         await self.service.upgrade_snapshots()
+        await self.delivery.locales.load(self.repo)
         await self.load_commands()
         if self.settings.dev_guild_id:  # a development server: its commands are current at once
             await sync.sync(self.tree, self.settings.dev_guild_id)

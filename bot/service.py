@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -36,6 +37,7 @@ from bot.storage import (
 )
 from bot.text import Texts
 from engines.base import CHANCE, Action, Engine, Event, GameError, Msg, Outcome, State, seat_ref
+from engines.registry import GAME_IDS
 from engines.registry import get as get_engine
 from engines.rng import derive_rng, new_seed
 
@@ -83,9 +85,9 @@ def storage_refusals() -> Iterator[None]:
     try:
         yield
     except StorageBusy:
-        raise HostError(BUSY, "busy") from None
+        raise HostError(Msg("ui.error.busy"), "busy") from None
     except StorageUnwritable:
-        raise HostError(UNWRITABLE, "storage") from None
+        raise HostError(Msg("ui.error.storage"), "storage") from None
 
 
 _P = ParamSpec("_P")
@@ -103,12 +105,20 @@ def _refuses_storage_faults(method: Callable[_P, Awaitable[_R]]) -> Callable[_P,
 
 class HostError(Exception):
     """A user-facing refusal from the host (not a rules error): unknown game, not a
-    player, stale board, lobby problems. ``message`` is shown privately; ``code`` is stable."""
+    player, stale board, lobby problems. ``msg`` is the sentence as a catalog message
+    (bot/text/en/ui.toml ``ui.error.*``), formatted in the reader's language where it is
+    answered (``text``); ``message`` is its English text (logs, tests); ``code`` is stable.
+    A plain string is accepted as an English sentence already written (shown as it is)."""
 
-    def __init__(self, message: str, code: str = "host_error") -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: Msg | str, code: str = "host_error") -> None:
+        self.msg = message if isinstance(message, Msg) else Msg("host.notation", {"text": message})
+        self.message = Texts(None, [])(self.msg)
+        super().__init__(self.message)
         self.code = code
+
+    def text(self, locale: str = "en") -> str:
+        """The sentence in ``locale`` (a Discord or catalog locale)."""
+        return Texts(None, [], locale)(self.msg)
 
 
 @dataclass
@@ -134,9 +144,22 @@ class ActResult:
     public_changed: bool = True
 
 
+def lobby_refusal(exc: ValueError) -> Msg:
+    """The catalog message of a lobby refusal of ``Repository.join`` / ``leave`` (their
+    English ``ValueError`` sentences); an unknown sentence is kept as it is."""
+    text = str(exc)
+    full = re.fullmatch(r"The lobby is full \((\d+) players\)\.", text)
+    if full:
+        return Msg("ui.error.lobby_full", {"n": int(full[1])})
+    known = {"This lobby is closed.": "ui.error.lobby_closed", "You are already in this game.": "ui.error.already_in",
+             "You are not in this game.": "ui.error.not_in"}
+    return Msg(known[text]) if text in known else Msg("host.notation", {"text": text})
+
+
 def texts(record: GameRecord, locale: str = "en") -> Texts:
-    """The formatter of ``record``'s messages, with its players' display names."""
-    return Texts(record.game_id, record.names, locale)
+    """The formatter of ``record``'s messages, with its players' display names shortened
+    and escaped for a Discord message (``bot.text.escape_name``; ``.plain()`` for images)."""
+    return Texts(record.game_id, record.names, locale, markdown=True)
 
 
 def format_names(text: Any, names: Sequence[str], game_id: str | None = None) -> str:
@@ -209,7 +232,7 @@ class GameService:
         """
         record = await self.repo.get_game(game)
         if record is None:
-            raise HostError(f"There is no game #{game}.", "unknown_game")
+            raise HostError(Msg("ui.error.unknown_game", {"game": game}), "unknown_game")
         return record
 
     @staticmethod
@@ -224,7 +247,7 @@ class GameService:
             HostError: the game has not started.
         """
         if record.state is None:
-            raise HostError("This game has not started yet.", "not_started")
+            raise HostError(Msg("ui.error.not_started"), "not_started")
         return self.engine(record).state_from_json(record.state)
 
     def waiting(self, record: GameRecord) -> frozenset[int]:
@@ -247,8 +270,8 @@ class GameService:
         """
         try:
             engine = get_engine(game_id)
-        except KeyError as exc:
-            raise HostError(str(exc.args[0]), "unknown_game") from None
+        except KeyError:
+            raise HostError(Msg("ui.error.unknown_game_id", {"game": str(game_id)[:40], "games": list(GAME_IDS)}), "unknown_game") from None
         from engines.base import validate_options
 
         checked = validate_options(engine.info, options)
@@ -269,7 +292,7 @@ class GameService:
             try:
                 return await self.repo.join(game, user_id, name, self.engine(record).info.max_players)
             except ValueError as exc:
-                raise HostError(str(exc), "lobby") from None
+                raise HostError(lobby_refusal(exc), "lobby") from None
 
     @_refuses_storage_faults
     async def leave(self, game: int, user_id: int) -> GameRecord:
@@ -282,7 +305,7 @@ class GameService:
             try:
                 record = await self.repo.leave(game, user_id)
             except ValueError as exc:
-                raise HostError(str(exc), "lobby") from None
+                raise HostError(lobby_refusal(exc), "lobby") from None
             if not record.seats:
                 await self.repo.set_status(game, "abandoned", expected_version=record.version,
                                            entry=LogEntry(0, "system", None, {"type": "lobby_closed"},
@@ -301,14 +324,14 @@ class GameService:
             record = await self.get(game)
             engine = self.engine(record)
             if record.status != "lobby":
-                raise HostError("This game has already started.", "lobby")
+                raise HostError(Msg("ui.error.already_started"), "lobby")
             if user_id != record.host_user_id and not is_moderator:
-                raise HostError("Only the host or a moderator can start the game.", "forbidden")
+                raise HostError(Msg("ui.error.start_forbidden"), "forbidden")
             n = len(record.seats)
             if not engine.info.min_players <= n <= engine.info.max_players:
-                raise HostError(
-                    f"{engine.info.name} needs {engine.info.min_players}–{engine.info.max_players} players; "
-                    f"the lobby has {n}.", "player_count")
+                raise HostError(Msg("ui.error.player_count", {
+                    "game": {"msg": f"ui.game.{record.game_id}"}, "min": engine.info.min_players,
+                    "max": engine.info.max_players, "n": n}), "player_count")
             state = engine.new_game(n, record.seed, record.options)
             entry = LogEntry(0, "system", None, {"type": "start", "players": n}, user_id=user_id)
             return await self._advance(record, engine, state, [entry], [start_event(n)], players=n,
@@ -335,16 +358,15 @@ class GameService:
         async with self.lock(game):
             record = await self.get(game)
             if record.status != "active":
-                raise HostError("This game is not running.", "not_active")
+                raise HostError(Msg("ui.error.not_running"), "not_active")
             if record.paused:
-                raise HostError("A moderator has paused this game.", "paused")
+                raise HostError(Msg("ui.error.paused"), "paused")
             seat = record.seat_of(user_id)
             if seat is None:
-                raise HostError("You are not playing in this game.", "not_a_player")
+                raise HostError(Msg("ui.error.not_playing"), "not_a_player")
             if expected_version is not None and expected_version != record.version \
                     and not await self.same_choice_since(record, seat, expected_version):
-                raise HostError("The board has moved on since that message; use the newest board.",
-                                "stale")
+                raise HostError(Msg("ui.error.stale_board"), "stale")
             engine = self.engine(record)
             state = self.state(record)
             if isinstance(action, str):
@@ -485,7 +507,7 @@ class GameService:
                                    waiting=sorted(waiting_after), window=window, reminded=reminded,
                                    outbox=outbox)
         except StaleVersion:
-            raise HostError("Someone else moved at the same moment; please try again.", "stale") from None
+            raise HostError(Msg("ui.error.moved_meanwhile"), "stale") from None
         crash_point("after_commit")
         new_record = await self.get(record.id)
         stored = await self.repo.log(record.id, after=record.version)
@@ -522,8 +544,8 @@ class GameService:
         """
         try:
             engine = get_engine(game_id)
-        except KeyError as exc:
-            raise HostError(str(exc.args[0]), "unknown_game") from None
+        except KeyError:
+            raise HostError(Msg("ui.error.unknown_game_id", {"game": str(game_id)[:40], "games": list(GAME_IDS)}), "unknown_game") from None
         from engines.base import EngineInfo, validate_options
 
         info = EngineInfo(game_id, engine.info.name, "", 1, 1, options=engine.info.preferences)
@@ -543,7 +565,7 @@ class GameService:
         async with self.lock(game):
             record = await self.get(game)
             if record.status not in ("lobby", "active"):
-                raise HostError("This game is already over.", "not_active")
+                raise HostError(Msg("ui.error.already_over"), "not_active")
             await self.repo.set_status(
                 game, "abandoned", expected_version=record.version,
                 entry=LogEntry(0, "system", None, {"type": "end", "reason": reason}, user_id=by_user))
@@ -559,11 +581,11 @@ class GameService:
         async with self.lock(game):
             record = await self.get(game)
             if record.status != "active":
-                raise HostError("Only a running game's seats can be replaced.", "not_active")
+                raise HostError(Msg("ui.error.replace_not_running"), "not_active")
             if not 0 <= seat < len(record.seats):
-                raise HostError(f"There is no seat {seat + 1}.", "bad_seat")
+                raise HostError(Msg("ui.error.bad_seat", {"seat": seat + 1}), "bad_seat")
             if record.seat_of(user_id) is not None:
-                raise HostError("That member already plays in this game.", "already_seated")
+                raise HostError(Msg("ui.error.already_seated"), "already_seated")
             old = record.user_of(seat)
             await self.repo.replace_seat(
                 game, seat, user_id, name, expected_version=record.version,
@@ -586,7 +608,7 @@ class GameService:
             record = await self.get(game)
             seat = record.seat_of(user_id)
             if seat is None or record.status != "active":
-                raise HostError("That member is not playing in this running game.", "not_a_player")
+                raise HostError(Msg("ui.error.member_not_playing"), "not_a_player")
             await self.repo.mark_seat_left(
                 game, seat, expected_version=record.version,
                 entry=LogEntry(0, "system", None, {"type": "kick", "seat": seat, "user": user_id},
@@ -609,9 +631,9 @@ class GameService:
         async with self.lock(game):
             record = await self.get(game)
             if record.status != "active" or record.state is None:
-                raise HostError("Only a running game can be paused or resumed.", "not_active")
+                raise HostError(Msg("ui.error.pause_not_running"), "not_active")
             if record.paused == paused:
-                raise HostError(f"This game is already {'paused' if paused else 'running'}.", "paused")
+                raise HostError(Msg("ui.error.already_paused" if paused else "ui.error.already_running"), "paused")
             deadline = record.deadline
             if not paused and deadline is not None:
                 paused_at = next((e.at for e in reversed(await self.repo.log(game))
@@ -623,7 +645,7 @@ class GameService:
                                        deadline=deadline, waiting=record.waiting, window=record.deadline_window,
                                        reminded=record.reminded)
             except StaleVersion:
-                raise HostError("The game changed at the same moment; please try again.", "stale") from None
+                raise HostError(Msg("ui.error.changed_meanwhile"), "stale") from None
             await self.repo.set_fields(game, paused=int(paused))
             return await self.get(game)
 

@@ -51,7 +51,7 @@ class GameCog(commands.GroupCog):
             return []
         engine = get_engine(self.game_id)
         state = ctx.service.state(record)
-        tx = texts(record)
+        tx = texts(record, ctx.delivery.locales.private(interaction))
         wanted = current.lower().split()
         out = []
         for action in engine.typed_moves(state, seat):

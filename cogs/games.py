@@ -11,11 +11,14 @@ from discord.ext import commands
 
 from bot.service import HostError
 from bot.settings import TIMEOUT_PRESETS
+from bot.text import LOCALES, Texts
 from bot.ui.arguments import GameOption, engine_named
 from bot.ui.clock import MAX_VACATION_DAYS
 from bot.ui.components import refuse_foreign
 from bot.ui.lobby import parse_options
+from bot.ui.locales import LANGUAGE_NAMES, choose_language
 from bot.ui.moderation import moderator_only
+from engines.base import Msg
 from engines.registry import ENGINES
 
 if TYPE_CHECKING:
@@ -23,6 +26,7 @@ if TYPE_CHECKING:
 
 GAME_CHOICES = [app_commands.Choice(name=f"{e.info.name} ({e.info.min_players}–{e.info.max_players})",
                                     value=gid) for gid, e in ENGINES.items()]
+LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in (*LOCALES, "auto")]
 TIMER_CHOICES = [app_commands.Choice(name=label, value=seconds) for label, seconds in TIMEOUT_PRESETS.items()]
 
 
@@ -87,9 +91,10 @@ class Games(commands.GroupCog, group_name="game"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.bot.flow.ctx.resolve_game(interaction, game)
         if record.state is None:
-            raise HostError("This game has not started yet.", "not_started")
+            raise HostError(Msg("ui.error.not_started"), "not_started")
         await self.bot.delivery.post_board(record)
-        await interaction.followup.send("Board posted.", ephemeral=True)
+        reader = self.bot.delivery.locales.private(interaction)
+        await interaction.followup.send(Texts(None, [], reader)(Msg("ui.notice.board_posted")), ephemeral=True)
 
     @app_commands.command(name="hand")
     @app_commands.describe(game="Game number (default: your game in this channel)")
@@ -160,7 +165,7 @@ class Games(commands.GroupCog, group_name="game"):
         """Pre-set answers for a game (e.g. always defend), so games need not wait for you."""
         engine = engine_named(game)
         if not engine.info.preferences:
-            raise HostError(f"{engine.info.name} has no preferences to set.", "no_prefs")
+            raise HostError(Msg("ui.error.no_prefs", {"game": {"msg": f"ui.game.{engine.info.game_id}"}}), "no_prefs")
         if settings:
             await self.bot.service.set_preferences(interaction.user.id, game, parse_options(settings))
         stored = await self.bot.repo.preferences(interaction.user.id, game)
@@ -207,6 +212,16 @@ class Games(commands.GroupCog, group_name="game"):
     async def pause(self, interaction: discord.Interaction, game: GameOption, paused: bool = True) -> None:
         """Moderator: pause (or resume) a game: no moves, no timer."""
         await self.bot.flow.moderation.pause(interaction, game, paused)
+
+
+    @app_commands.command(name="language")
+    @app_commands.describe(language="Your language for DMs and private replies (default: your Discord language)",
+                           server="Moderator: the server's language for public messages and boards")
+    @app_commands.choices(language=LANGUAGE_CHOICES, server=LANGUAGE_CHOICES)
+    async def language(self, interaction: discord.Interaction, language: str | None = None,
+                       server: str | None = None) -> None:
+        """Choose your language (DMs, private replies) or, as a moderator, the server's."""
+        await choose_language(self.bot.flow.ctx, interaction, language, server)
 
 
 async def setup(bot: GameBot) -> None:

@@ -91,14 +91,18 @@ def _name(names: Sequence[str], seat: int) -> str:
 # --------------------------------------------------------------------------- tiles and cells
 
 
-def _tile(img: Image.Image, x: float, y: float, size: int, tile: TileView, side: str, *, down: bool = False) -> None:
-    """Paste a tile at (x, y): colour fill, faction code, colour letter, owner frame (§11)."""
-    face = _tile_image(size, tile.get("faction"), tile.get("colour"), side, down)
+def _tile(img: Image.Image, x: float, y: float, size: int, tile: TileView, side: str, *, down: bool = False,
+          text: Formatter = None) -> None:
+    """Paste a tile at (x, y): colour fill, faction code (``board.code.<faction>`` in the
+    reader's language), colour letter, owner frame (§11)."""
+    faction = tile.get("faction")
+    code = _say(text, f"board.code.{faction}", FACTION_CODE[faction]) if faction is not None else ""
+    face = _tile_image(size, faction, tile.get("colour"), side, down, code)
     img.paste(face, (int(x), int(y)), face)
 
 
 @lru_cache(maxsize=256)
-def _tile_image(size: int, faction: str | None, colour: str | None, side: str, down: bool) -> Image.Image:
+def _tile_image(size: int, faction: str | None, colour: str | None, side: str, down: bool, code: str) -> Image.Image:
     """One tile drawn once on a transparent square (tiles repeat; text rendering is the cost)."""
     face = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(face)
@@ -107,7 +111,7 @@ def _tile_image(size: int, faction: str | None, colour: str | None, side: str, d
         draw.rounded_rectangle(box, radius=6, fill=(235, 200, 90), outline=SIDE_FRAME[side], width=4)
         draw_text(draw, (size / 2, size / 2), "$2", size=int(size * 0.38), anchor="mm", bold=True)
         return face
-    code, letter = FACTION_CODE[faction], COLOUR_LETTER[colour]
+    letter = COLOUR_LETTER[colour]
     if down:
         draw.rounded_rectangle(box, radius=6, fill=FACE_DOWN, outline=SIDE_FRAME[side] if side == "reverent"
                                else (110, 110, 110), width=2)
@@ -141,12 +145,13 @@ def _space_image(quill: str | None, drollery: bool) -> Image.Image:
     return face
 
 
-def _cell(img: Image.Image, x: float, y: float, cell: CellView, sides: list[str] | None) -> None:
+def _cell(img: Image.Image, x: float, y: float, cell: CellView, sides: list[str] | None,
+          text: Formatter = None) -> None:
     """One Book cell and its tile (§11)."""
     img.paste(_space_image(cell["quill"], cell["drollery"]), (int(x), int(y)))
     tile = cell["tile"]
     if tile is not None and sides is not None:
-        _tile(img, x, y, CELL, tile, sides[tile["owner"]], down=cell["down"])
+        _tile(img, x, y, CELL, tile, sides[tile["owner"]], down=cell["down"], text=text)
 
 
 def _dashed_rect(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], colour: RGB, width: int) -> None:
@@ -171,7 +176,7 @@ def _book_origin(index: int) -> float:
     return MARGIN + index * (width + BOOK_GAP)
 
 
-def _draw_books(img: Image.Image, view: PublicView, top: int, names: Sequence[str]) -> int:
+def _draw_books(img: Image.Image, view: PublicView, top: int, names: Sequence[str], text: Formatter = None) -> int:
     draw = ImageDraw.Draw(img)
     sides = view["sides"]
     width = (WIDTH - 2 * MARGIN - 2 * BOOK_GAP) / 3
@@ -180,8 +185,9 @@ def _draw_books(img: Image.Image, view: PublicView, top: int, names: Sequence[st
     for index, book in enumerate(view["books"]):
         x0 = _book_origin(index)
         draw.rounded_rectangle((x0, top, x0 + width, top + 34 + 20 + 4 * CELL + STRIP_H + 8), radius=10, fill=PANEL)
-        state = "open" if book["open"] else "closed ✓"
-        draw_text(draw, (x0 + 10, top + 5), f"Book {book['name']}", size=22, bold=True)
+        state = _say(text, "board.open", "open") if book["open"] else _say(text, "board.closed", "closed ✓")
+        draw_text(draw, (x0 + 10, top + 5), _say(text, "board.book", f"Book {book['name']}", name=book["name"]),
+                  size=22, bold=True)
         draw_text(draw, (x0 + width - 10, top + 8), state, size=17, fill=MUTED, anchor="ra")
         gx, gy = x0 + grid_left_pad + LABEL_W, top + 34 + 20
         for k, col in enumerate("abcdef"):
@@ -193,7 +199,7 @@ def _draw_books(img: Image.Image, view: PublicView, top: int, names: Sequence[st
             cx = gx + "abcdef".index(cell["column"]) * CELL
             cy = gy + (cell["row"] - 1) * CELL
             places[cell["id"]] = (cx, cy)
-            _cell(img, cx, cy, cell, sides)
+            _cell(img, cx, cy, cell, sides, text)
         for group in view["conflicts"]:
             if group["book"] != book["name"]:
                 continue
@@ -211,16 +217,18 @@ def _draw_books(img: Image.Image, view: PublicView, top: int, names: Sequence[st
         staged = [s["tile"] for s in view["staged"] if s["book"] == book["name"]]
         sx = x0 + 10
         if staged and sides is not None:
-            draw_text(draw, (sx, sy + STRIP_H / 2), "staged", size=15, fill=MUTED, anchor="lm")
+            draw_text(draw, (sx, sy + STRIP_H / 2), _say(text, "board.staged", "staged"), size=15, fill=MUTED,
+                      anchor="lm")
             sx += 58
             for tile in staged:
-                _tile(img, sx, sy + 6, 44, tile, sides[tile["owner"]])
+                _tile(img, sx, sy + 6, 44, tile, sides[tile["owner"]], text=text)
                 sx += 46
         exile = view["exile"]
         if exile is not None and exile["book"] == book["name"] and sides is not None:
-            _tile(img, sx, sy + 6, 44, exile["tile"], sides[exile["tile"]["owner"]])
-            draw_text(draw, (sx + 50, sy + STRIP_H / 2), f"exiled from {exile['origin']}", size=15, fill=INK,
-                      anchor="lm")
+            _tile(img, sx, sy + 6, 44, exile["tile"], sides[exile["tile"]["owner"]], text=text)
+            draw_text(draw, (sx + 50, sy + STRIP_H / 2),
+                      _say(text, "board.exiled_from", f"exiled from {exile['origin']}", origin=exile["origin"]),
+                      size=15, fill=INK, anchor="lm")
         bottom = int(sy + STRIP_H + 8)
     return bottom
 
@@ -228,10 +236,11 @@ def _draw_books(img: Image.Image, view: PublicView, top: int, names: Sequence[st
 # --------------------------------------------------------------------------- players
 
 
-def _token_icon(draw: ImageDraw.ImageDraw, x: float, y: float, token: str, count: int) -> float:
+def _token_icon(draw: ImageDraw.ImageDraw, x: float, y: float, token: str, count: int, text: Formatter = None) -> float:
     colour = TOKEN_COLOUR[token]
     draw.ellipse((x, y, x + 30, y + 30), fill=TILE_FILL[colour], outline=INK, width=1)
-    draw_text(draw, (x + 15, y + 15), TOKEN_CODE[token], size=13, fill=TILE_INK[colour], anchor="mm", bold=True)
+    draw_text(draw, (x + 15, y + 15), _say(text, f"board.token_code.{token}", TOKEN_CODE[token]), size=13,
+              fill=TILE_INK[colour], anchor="mm", bold=True)
     draw_text(draw, (x + 35, y + 15), str(count), size=21, anchor="lm", bold=True)
     return x + 62
 
@@ -250,11 +259,14 @@ def _draw_player(img: Image.Image, view: PublicView, seat: int, top: int, names:
     draw.rectangle((MARGIN + 12, top + 12, MARGIN + 30, top + 30), fill=frame)
     draw_text(draw, (MARGIN + 40, top + 8), f"{'AB'[seat]} · {_name(names, seat)}", size=24, bold=True,
               max_width=430)
-    draw_text(draw, (MARGIN + 40, top + 40), f"{side_name} monk" + ((" · to answer the Exilium" if view["phase"] == "exile" else " · to move") if active else ""), size=18,
-              fill=MUTED)
+    doing = ((_say(text, "board.to_answer", " · to answer the Exilium") if view["phase"] == "exile"
+              else _say(text, "board.to_move", " · to move")) if active else "")
+    draw_text(draw, (MARGIN + 40, top + 40), _say(text, "board.monk", f"{side_name} monk", side=side_name) + doing,
+              size=18, fill=MUTED)
     if view["passed"][seat]:
         draw.rounded_rectangle((MARGIN + 330, top + 40, MARGIN + 420, top + 64), radius=6, fill=(120, 30, 30))
-        draw_text(draw, (MARGIN + 375, top + 52), "PASSED", size=16, fill=WHITE, anchor="mm", bold=True)
+        draw_text(draw, (MARGIN + 375, top + 52), _say(text, "board.passed", "PASSED"), size=16, fill=WHITE,
+                  anchor="mm", bold=True)
     # holdings
     y = top + 76
     draw.ellipse((MARGIN + 14, y, MARGIN + 44, y + 30), fill=(235, 200, 90), outline=INK)
@@ -262,24 +274,32 @@ def _draw_player(img: Image.Image, view: PublicView, seat: int, top: int, names:
     draw_text(draw, (MARGIN + 50, y + 15), str(view["coins"][seat]), size=21, anchor="lm", bold=True)
     x: float = MARGIN + 84
     for token in TOKENS:
-        x = _token_icon(draw, x, y, token, view["tokens"][seat][token])
+        x = _token_icon(draw, x, y, token, view["tokens"][seat][token], text)
     items = view["items"][seat]
-    draw_text(draw, (x + 4, y + 15), f"items {items}/7" + (" — over!" if items > 7 else ""), size=17,
+    draw_text(draw, (x + 4, y + 15), _say(text, "board.items", f"items {items}/7", n=items)
+              + (_say(text, "board.items_over", " — over!") if items > 7 else ""), size=17,
               fill=(170, 40, 30) if items > 7 else MUTED, anchor="lm")
     y += 42
-    facts = (f"hand {view['hand_counts'][seat]}  ·  stacks {view['stacks_left'][seat]}  ·  "
-             f"sheepfold {view['sheepfold'][seat]}")
+    facts = _say(text, "board.facts", f"hand {view['hand_counts'][seat]}  ·  stacks {view['stacks_left'][seat]}  ·  "
+                 f"sheepfold {view['sheepfold'][seat]}", hand=view["hand_counts"][seat],
+                 stacks=view["stacks_left"][seat], sheep=view["sheepfold"][seat])
     draw_text(draw, (MARGIN + 14, y), facts, size=19)
     y += 32
     parts = view["scores"][seat]
     if parts:
         card = view["crusade"][seat]
-        crusade = f"{FACTION_CODE[card.split('-', 1)[1]]} {parts['crusade']}" if card else "?"
+        faction = card.split('-', 1)[1] if card else ""
+        code = _say(text, f"board.code.{faction}", FACTION_CODE[faction]) if card else ""
+        crusade = f"{code} {parts['crusade']}" if card else "?"
         total = parts["total"]
-        draw_text(draw, (MARGIN + 14, y), f"score {total}{'' if view['over'] else ' + ?'}", size=22, bold=True)
-        draw_text(draw, (MARGIN + 170, y + 3), f"rituals {parts['rituals']} · tiles {parts['tiles']} · battles "
-                  f"{parts['battles']} · crusade {crusade} · sheep {parts['sheepfold']}", size=16, fill=MUTED,
-                  max_width=420)
+        score = (_say(text, "board.score", f"score {total}", total=total) if view["over"]
+                 else _say(text, "board.score_open", f"score {total} + ?", total=total))
+        draw_text(draw, (MARGIN + 14, y), score, size=22, bold=True)
+        draw_text(draw, (MARGIN + 170, y + 3), _say(
+            text, "board.parts", f"rituals {parts['rituals']} · tiles {parts['tiles']} · battles "
+            f"{parts['battles']} · crusade {crusade} · sheep {parts['sheepfold']}", rituals=parts["rituals"],
+            tiles=parts["tiles"], battles=parts["battles"], crusade=crusade, sheep=parts["sheepfold"]),
+            size=16, fill=MUTED, max_width=420)
     # the mat, lines labelled by the Book they feed
     size = 50
     mx = WIDTH - MARGIN - 16 - 3 * size - 56
@@ -290,7 +310,7 @@ def _draw_player(img: Image.Image, view: PublicView, seat: int, top: int, names:
         cx, cy = mx + c * size, my + r * size
         draw.rectangle((cx, cy, cx + size, cy + size), fill=BG, outline=LINE)
         if tile is not None:
-            _tile(img, cx, cy, size, tile, side)
+            _tile(img, cx, cy, size, tile, side, text=text)
     for k, line in enumerate(LINES):
         book = lines.get(line, "")
         if line.startswith("row"):
@@ -299,7 +319,7 @@ def _draw_player(img: Image.Image, view: PublicView, seat: int, top: int, names:
         else:
             draw_text(draw, (mx + (k - 3) * size + size / 2, my + 3 * size + 2), f"↓{book}", size=16, fill=MUTED,
                       anchor="ma")
-    draw_text(draw, (mx - 10, my + 1.5 * size), "mat", size=16, fill=MUTED, anchor="rm")
+    draw_text(draw, (mx - 10, my + 1.5 * size), _say(text, "board.mat", "mat"), size=16, fill=MUTED, anchor="rm")
     return top + PANEL_H
 
 
@@ -309,7 +329,7 @@ def _draw_player(img: Image.Image, view: PublicView, seat: int, top: int, names:
 def _draw_monastery(draw: ImageDraw.ImageDraw, view: PublicView, top: int, text: Formatter) -> int:
     left, step = MARGIN + 70, 150
     draw.rounded_rectangle((MARGIN, top, MARGIN + 560, top + MONASTERY_H), radius=12, fill=PANEL)
-    draw_text(draw, (MARGIN + 12, top + 6), "Monastery", size=22, bold=True)
+    draw_text(draw, (MARGIN + 12, top + 6), _say(text, "board.monastery", "Monastery"), size=22, bold=True)
     sides = view["sides"]
 
     def pos(sid: str) -> tuple[float, float]:
@@ -327,7 +347,8 @@ def _draw_monastery(draw: ImageDraw.ImageDraw, view: PublicView, top: int, text:
             colour = TOKEN_COLOUR[st.token]
             draw.rounded_rectangle((x - 34, y - 26, x + 34, y + 26), radius=8, fill=TILE_FILL[colour], outline=INK,
                                    width=2)
-            draw_text(draw, (x, y - 2), TOKEN_CODE[st.token], size=20, fill=TILE_INK[colour], anchor="mm", bold=True)
+            draw_text(draw, (x, y - 2), _say(text, f"board.token_code.{st.token}", TOKEN_CODE[st.token]), size=20,
+                      fill=TILE_INK[colour], anchor="mm", bold=True)
             # slots: 3→2 / 4→4 / 5→7
             sx = x - 60
             sy = y + 30 if st.row == 1 else y - 58
@@ -348,51 +369,58 @@ def _draw_monastery(draw: ImageDraw.ImageDraw, view: PublicView, top: int, text:
             ax = x + 52 if st.altar else x  # beside an altar, so its token stays readable
             draw.polygon([(ax - 15, y + 16), (ax + 15, y + 16), (ax, y - 20)], fill=(110, 20, 30), outline=WHITE)
             draw_text(draw, (ax, y + 6), "A", size=14, fill=WHITE, anchor="mm", bold=True)
-    draw_text(draw, (MARGIN + 548, top + 10), "▲A the Abbot · slot: tokens→VP / owner:VP", size=15, fill=MUTED,
-              anchor="ra")
+    draw_text(draw, (MARGIN + 548, top + 10), _say(text, "board.abbot_legend", "▲A the Abbot · slot: tokens→VP / owner:VP"),
+              size=15, fill=MUTED, anchor="ra")
     return top + MONASTERY_H
 
 
 def _draw_battles(draw: ImageDraw.ImageDraw, view: PublicView, top: int, text: Formatter) -> None:
     x0 = MARGIN + 576
     draw.rounded_rectangle((x0, top, WIDTH - MARGIN, top + MONASTERY_H), radius=12, fill=PANEL)
-    draw_text(draw, (x0 + 12, top + 6), "Battle cards", size=22, bold=True)
+    draw_text(draw, (x0 + 12, top + 6), _say(text, "board.battles", "Battle cards"), size=22, bold=True)
     sides = view["sides"]
     for k, pair in enumerate(PAIRS):
         y = top + 40 + k * 58
         a, b = pair.split("-")
         draw.rounded_rectangle((x0 + 12, y, WIDTH - MARGIN - 12, y + 50), radius=8, fill=WHITE, outline=LINE)
-        draw_text(draw, (x0 + 22, y + 25), f"{FACTION_CODE[a]}↔{FACTION_CODE[b]}", size=20, anchor="lm", bold=True)
+        codes = [_say(text, f"board.code.{f}", FACTION_CODE[f]) for f in (a, b)]
+        draw_text(draw, (x0 + 22, y + 25), "↔".join(codes), size=20, anchor="lm", bold=True)
         counts = view["markers"][pair]
         if sides is not None:
             rev = sides.index("reverent")
-            line = f"Rev {counts[rev]} · Irr {counts[1 - rev]}"
+            line = _say(text, "board.counts", f"Rev {counts[rev]} · Irr {counts[1 - rev]}", rev=counts[rev],
+                        irr=counts[1 - rev])
             draw_text(draw, (WIDTH - MARGIN - 24, y + 25), line, size=19, anchor="rm")
     y = top + 40 + 4 * 58 + 6
-    deck = f"Scriptorium deck {view['deck_count']} · discard {len(view['discard'])}"
+    deck = _say(text, "board.deck", f"Scriptorium deck {view['deck_count']} · discard {len(view['discard'])}",
+                n=view["deck_count"], discard=len(view["discard"]))
     draw_text(draw, (x0 + 14, y), deck, size=17)
     if view["discard"]:
         kind = card_kind(view["discard"][-1])
-        draw_text(draw, (x0 + 14, y + 26), "last played: " + _say(text, f"term.card.{kind}", kind.capitalize()),
+        card = _say(text, f"term.card.{kind}", kind.capitalize())
+        draw_text(draw, (x0 + 14, y + 26), _say(text, "board.last_played", "last played: " + card, card=card),
                   size=17, fill=MUTED)
 
 
 # --------------------------------------------------------------------------- the board
 
 
-def _status(view: PublicView, names: Sequence[str]) -> str:
+def _status(view: PublicView, names: Sequence[str], text: Formatter = None) -> str:
     if view["over"]:
         winners = view["winners"]
         if len(winners) == 2:
-            return "Game over — a shared victory"
-        return f"Game over — {_name(names, winners[0])} wins"
+            return _say(text, "board.over_shared", "Game over — a shared victory")
+        return _say(text, "board.over_one", f"Game over — {_name(names, winners[0])} wins",
+                    name=_name(names, winners[0]))
     active = view["active"]
     if active is None:
-        return "Setting up"
+        return _say(text, "board.setting_up", "Setting up")
     if view["phase"] == "exile":
-        return f"Waiting for {_name(names, 1 - active)} (Exilium)"
+        return _say(text, "board.waiting_exile", f"Waiting for {_name(names, 1 - active)} (Exilium)",
+                    name=_name(names, 1 - active))
     phase = {"turn_start": "choose a line", "confirm_pass": "pass?", "main": "placing", "discard": "discarding"}
-    return f"{_name(names, active)}'s turn — {phase.get(view['phase'], view['phase'])}"
+    doing = _say(text, f"board.phase.{view['phase']}", phase.get(view["phase"], view["phase"]))
+    return _say(text, "board.turn", f"{_name(names, active)}'s turn — {doing}", name=_name(names, active), phase=doing)
 
 
 def render_board(view: dict[str, Any], *, names: Sequence[str], text: Formatter = None,
@@ -401,12 +429,12 @@ def render_board(view: dict[str, Any], *, names: Sequence[str], text: Formatter 
     pv: PublicView = view  # type: ignore[assignment]
     height = 52 + PANEL_H + 10 + (34 + 20 + 4 * CELL + STRIP_H + 8) + 10 + PANEL_H + 10 + MONASTERY_H + MARGIN
     img, draw = canvas(height)
-    draw_text(draw, (MARGIN, 12), "Illumination 闡明", size=26, bold=True)
-    draw_text(draw, (WIDTH - MARGIN, 16), _status(pv, names), size=21, anchor="ra", max_width=700)
+    draw_text(draw, (MARGIN, 12), _say(text, "board.title", "Illumination 闡明"), size=26, bold=True)
+    draw_text(draw, (WIDTH - MARGIN, 16), _status(pv, names, text), size=21, anchor="ra", max_width=700)
     sides = pv["sides"]
     rev = sides.index("reverent") if sides else 0
     y = _draw_player(img, pv, 1 - rev, 52, names, text) + 10
-    y = _draw_books(img, pv, y, names) + 10
+    y = _draw_books(img, pv, y, names, text) + 10
     y = _draw_player(img, pv, rev, y, names, text) + 10
     _draw_monastery(draw, pv, y, text)
     _draw_battles(draw, pv, y, text)
@@ -440,29 +468,36 @@ def render_private(view: dict[str, Any], *, names: Sequence[str], text: Formatte
     rows = max(1, (len(hand) + 3) // 4)
     img, draw = canvas(120 + 190 + rows * (CARD_H + 14) + 20)
     side = pv["sides"][seat] if pv["sides"] else "reverent"
-    draw_text(draw, (MARGIN, 12), f"Your private view · {'AB'[seat]} · {_name(names, seat)}", size=26, bold=True,
+    draw_text(draw, (MARGIN, 12), _say(text, "board.private_title", f"Your private view · {'AB'[seat]} · "
+              f"{_name(names, seat)}", letter="AB"[seat], name=_name(names, seat)), size=26, bold=True,
               max_width=WIDTH - 2 * MARGIN)
-    draw_text(draw, (MARGIN, 50), f"{_say(text, f'term.side.{side}', side.capitalize())} monk · only you see "
-              "this", size=18, fill=MUTED)
+    side_name = _say(text, f"term.side.{side}", side.capitalize())
+    draw_text(draw, (MARGIN, 50), _say(text, "board.private_side", f"{side_name} monk · only you see this",
+                                       side=side_name), size=18, fill=MUTED)
     # Crusade
     y = 90
     draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + 170), radius=12, fill=PANEL, outline=(150, 20, 30), width=3)
-    draw_text(draw, (MARGIN + 16, y + 10), "Crusade (secret)", size=22, bold=True)
+    draw_text(draw, (MARGIN + 16, y + 10), _say(text, "board.crusade", "Crusade (secret)"), size=22, bold=True)
     card = pv["my_crusade"]
     if card is not None:
         faction = card.split("-", 1)[1]
         fname = _say(text, f"term.faction.{faction}", faction.capitalize())
         n = pv["my_crusade_n"]
         vp = CRUSADE_VP[min(n, len(CRUSADE_VP) - 1)]
-        draw_text(draw, (MARGIN + 16, y + 46), f"{fname} ({FACTION_CODE[faction]})", size=30, bold=True)
-        draw_text(draw, (MARGIN + 16, y + 92), f"face-down {fname} tiles now: {n} → {vp} VP", size=20)
+        code = _say(text, f"board.code.{faction}", FACTION_CODE[faction])
+        draw_text(draw, (MARGIN + 16, y + 46), f"{fname} ({code})", size=30, bold=True)
+        draw_text(draw, (MARGIN + 16, y + 92), _say(text, "board.crusade_count", f"face-down {fname} tiles now: {n} → "
+                  f"{vp} VP", faction=fname, n=n, vp=vp), size=20)
         table = " · ".join(f"{k}{'+' if k == 5 else ''}: {v}" for k, v in enumerate(CRUSADE_VP))
-        draw_text(draw, (MARGIN + 16, y + 126), f"n → VP   {table}", size=18, fill=MUTED)
+        draw_text(draw, (MARGIN + 16, y + 126), _say(text, "board.crusade_table", f"n → VP   {table}", table=table),
+                  size=18, fill=MUTED)
     y += 190
-    draw_text(draw, (MARGIN, y), f"Hand ({len(hand)} Scriptorium cards)", size=22, bold=True)
+    draw_text(draw, (MARGIN, y), _say(text, "board.hand", f"Hand ({len(hand)} Scriptorium cards)", n=len(hand)),
+              size=22, bold=True)
     y += 34
     if not hand:
-        draw_text(draw, (MARGIN, y), "No cards. Buy one for 2 coins during your turn.", size=19, fill=MUTED)
+        draw_text(draw, (MARGIN, y), _say(text, "board.no_cards", "No cards. Buy one for 2 coins during your turn."),
+                  size=19, fill=MUTED)
     for i, cid in enumerate(hand):
         r, c = divmod(i, 4)
         x = MARGIN + c * (CARD_W + 17)

@@ -401,6 +401,9 @@ class FakeDiscord:
         self.message_log: list[tuple[str, JSONDict]] = []
         self.blobs: dict[str, bytes] = {}
         self.interactions: dict[str, JSONDict] = {}
+        self.user_locales: dict[str, str] = {}
+        """The Discord client language of a user by id (the ``locale`` of their interactions;
+        default ``en-US``)."""
         self.global_commands: list[JSONDict] = []
         self.guild_commands: list[JSONDict] = []
         self.identifies: list[JSONDict] = []
@@ -1345,7 +1348,8 @@ class FakeDiscord:
                                     "guild_id": guild and guild.id}
         payload: JSONDict = {
             "id": str(iid), "application_id": str(self.app_id), "type": type_, "data": data, "token": token,
-            "version": 1, "channel_id": channel["id"], "locale": "en-US", "entitlements": [],
+            "version": 1, "channel_id": channel["id"], "locale": self.user_locales.get(user["id"], "en-US"),
+            "entitlements": [],
             "attachment_size_limit": self.upload_limit_of(channel["id"])}
         if guild is None:
             payload.update(user=user, channel=channel, context=1, app_permissions=str(self._bot_perms()),

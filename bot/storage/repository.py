@@ -987,13 +987,44 @@ class Repository:
                 (guild_id, role_id),
             )
 
+    async def locales(self) -> tuple[dict[int, str], dict[int, str]]:
+        """The languages chosen with ``/game language`` (migration 008): ``({guild id:
+        locale}, {user id: locale})``, catalog locales."""
+        async with self._read() as db:
+            async with db.execute("SELECT guild_id, locale FROM guild_settings WHERE locale IS NOT NULL") as cur:
+                guilds = {int(r[0]): str(r[1]) for r in await cur.fetchall()}
+            async with db.execute("SELECT user_id, locale FROM user_locales") as cur:
+                users = {int(r[0]): str(r[1]) for r in await cur.fetchall()}
+        return guilds, users
+
+    async def set_guild_locale(self, guild_id: int, locale: str | None) -> None:
+        """Set (or clear with None: Discord's preferred locale again) a server's language."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO guild_settings(guild_id, locale) VALUES (?,?)"
+                " ON CONFLICT(guild_id) DO UPDATE SET locale=excluded.locale",
+                (guild_id, locale),
+            )
+
+    async def set_user_locale(self, user_id: int, locale: str | None) -> None:
+        """Set (or clear with None: their Discord client's again) a user's own language."""
+        async with self._tx() as db:
+            if locale is None:
+                await db.execute("DELETE FROM user_locales WHERE user_id=?", (user_id,))
+            else:
+                await db.execute(
+                    "INSERT INTO user_locales(user_id, locale) VALUES (?,?)"
+                    " ON CONFLICT(user_id) DO UPDATE SET locale=excluded.locale",
+                    (user_id, locale),
+                )
+
     async def delete_user_data(self, user_id: int) -> int:
         """Forget a user's preferences and DM settings (data-deletion path). Seats in game
         logs stay, as they are needed to replay games. Returns rows deleted."""
         async with self._tx() as db:
             cur = await db.execute("DELETE FROM preferences WHERE user_id=?", (user_id,))
             count = cur.rowcount
-            for table in ("notify_settings", "dm_blocks", "dm_messages"):
+            for table in ("notify_settings", "dm_blocks", "dm_messages", "user_locales"):
                 cur = await db.execute(f"DELETE FROM {table} WHERE user_id=?", (user_id,))
                 count += cur.rowcount
             return count

@@ -57,6 +57,15 @@ def short_name(name: str, limit: int = NAME_LIMIT) -> str:
     return cleaned if len(cleaned) <= limit else cleaned[: limit - 1].rstrip() + "…"
 
 
+def escape_name(name: str) -> str:
+    """A (shortened) display name as a Discord message writes it: markdown characters
+    (``*_~`|>``, links) and mentions (``@everyone``, ``@here``, ``<@…>``) escaped, so a name
+    is shown as typed and pings nobody (``discord.utils.escape_markdown`` / ``escape_mentions``)."""
+    from discord.utils import escape_markdown, escape_mentions
+
+    return escape_mentions(escape_markdown(name))
+
+
 def locale_of(tag: str | None) -> str:
     """The catalog locale of a Discord locale string (``"en-US"``, ``"zh-TW"``, ``"ja"``;
     ``discord.Locale`` values are the same strings) or of a catalog locale (``"zh_TW"``).
@@ -150,6 +159,8 @@ class Texts:
         names: display names by seat (shortened with ``short_name``).
         locale: the reader's locale, a Discord locale string or a catalog locale
             (``locale_of``: unknown → English).
+        markdown: the text goes into a Discord message: names are escaped
+            (``escape_name``); images take ``plain()``.
         strict: raise ``MissingText`` for an unknown key or a key not translated into
             ``locale`` (tests); otherwise an untranslated key is logged and shown in
             English, and an unknown key is logged and shown as the key, so a missing string
@@ -160,12 +171,18 @@ class Texts:
     """
 
     def __init__(self, game_id: str | None, names: Sequence[str], locale: str = DEFAULT_LOCALE,
-                 *, strict: bool = False) -> None:
+                 *, strict: bool = False, markdown: bool = False) -> None:
         self.game_id = game_id
-        self.names = [short_name(n) for n in names]
+        self.raw_names = list(names)
+        self.names = [escape_name(short_name(n)) if markdown else short_name(n) for n in names]
+        self.markdown = markdown
         self.locale = locale_of(locale)
         self.strict = strict
         self._formatter = string.Formatter()
+
+    def plain(self) -> Texts:
+        """The same formatter with names as they are (for images, not messages)."""
+        return Texts(self.game_id, self.raw_names, self.locale, strict=self.strict)
 
     # -- lookups ---------------------------------------------------------------
     def template(self, key: str) -> str:

@@ -12,8 +12,9 @@ from discord import app_commands
 
 from bot.service import HostError
 from bot.storage import GameRecord
+from bot.text import Texts, locale_of
 from bot.ui.context import MAX_GAME_NUMBER, check_origin, flow_of
-from engines.base import Engine
+from engines.base import Engine, Msg
 from engines.registry import ENGINES
 
 CHOICES = 25
@@ -43,7 +44,7 @@ def engine_named(game_id: str) -> Engine:
     """
     engine = ENGINES.get(game_id)
     if engine is None:
-        raise HostError(f"There is no game called {game_id[:40]!r}; choose one of: {', '.join(ENGINES)}.",
+        raise HostError(Msg("ui.error.no_such_game", {"game": game_id[:40], "games": list(ENGINES)}),
                         "unknown_game")
     return engine
 
@@ -73,7 +74,9 @@ async def game_choices(interaction: discord.Interaction, current: str) -> Choice
     for g in sorted(games.values(), key=rank):
         seat = g.seat_of(user)
         waiting = seat is not None and seat in g.waiting
-        label = f"#{g.id} {ENGINES[g.game_id].info.name} — {'your move!' if waiting else g.status}"
+        tx = Texts(None, [], locale_of(str(interaction.locale)))
+        state = tx(Msg("ui.choice.your_move" if waiting else f"ui.choice.{g.status}"))
+        label = f"#{g.id} {tx(Msg(f'ui.game.{g.game_id}'))} — {state}"
         if typed in label:
             out.append(app_commands.Choice(name=label[:100], value=str(g.id)))
     return out[:CHOICES]
@@ -96,8 +99,7 @@ class GameArgument(app_commands.Transformer[Any]):
         """
         number = game_number(value)
         if number is None:
-            raise HostError(f"{str(value)[:40]!r} is not a game number; write it like `12` or `#12`.",
-                            "bad_game")
+            raise HostError(Msg("ui.error.bad_game_number", {"value": str(value)[:40]}), "bad_game")
         record = await flow_of(interaction).ctx.service.get(number)
         check_origin(interaction, record)
         return record

@@ -37,7 +37,9 @@ from discord.ext import tasks
 
 from bot.service import HostError
 from bot.storage import GameRecord
+from bot.text import Texts
 from bot.ui.context import HostContext
+from engines.base import Msg
 
 if TYPE_CHECKING:
     from bot.ui.notices import Notices
@@ -71,8 +73,7 @@ def parse_zone(name: str) -> dt.tzinfo:
     try:
         return ZoneInfo(text)
     except (ZoneInfoNotFoundError, ValueError):
-        raise HostError(f"{name!r} is not a time zone I know; use a name like Europe/Berlin or an offset "
-                        "like UTC+2.", "bad_zone") from None
+        raise HostError(Msg("ui.error.bad_zone", {"zone": name[:40]}), "bad_zone") from None
 
 
 def parse_clock(text: str) -> int:
@@ -83,7 +84,7 @@ def parse_clock(text: str) -> int:
     """
     m = _CLOCK.fullmatch(text.strip())
     if not m or int(m[1]) > 23 or int(m[2] or 0) > 59:
-        raise HostError(f"{text!r} is not a time of day; write it like 22:00 or 7:30.", "bad_time")
+        raise HostError(Msg("ui.error.bad_clock", {"value": text[:40]}), "bad_time")
     return int(m[1]) * 60 + int(m[2] or 0)
 
 
@@ -255,13 +256,11 @@ class Clock:
                                                 vacations=vacations):
             return True
         record = await self.ctx.service.get(record.id)
-        names = [record.names[s] for s in seats]
-        left = ", ".join(f"{record.names[s]} {record.vacation_left(s)}" for s in seats)
-        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
-        await self.ctx.delivery.send_text(
-            record.home_channel_id,
-            f"🏖 {who} {'is' if len(names) == 1 else 'are'} on vacation: a vacation day was used instead of the "
-            f"timeout (days left: {left}). The deadline is now <t:{int(deadline)}:R>.")
+        tx = self.ctx.delivery.public_texts(record)
+        left = tx(Msg("host.comma")).join(f"{tx.name(s)} {record.vacation_left(s)}" for s in seats)
+        key = "ui.clock.vacation" if len(seats) == 1 else "ui.clock.vacation_many"
+        await self.ctx.delivery.send_text(record.home_channel_id, tx(Msg(key, {
+            "who": {"seats": list(seats)}, "left": left, "when": f"<t:{int(deadline)}:R>"})))
         self.ctx.delivery.request_board(record.id)
         return True
 
@@ -275,11 +274,11 @@ class Clock:
         """
         await interaction.response.defer(ephemeral=True, thinking=True)
         if not 0 <= days <= MAX_VACATION_DAYS:
-            raise HostError(f"Vacation days go from 0 to {MAX_VACATION_DAYS}.", "bad_days")
+            raise HostError(Msg("ui.error.bad_days", {"max": MAX_VACATION_DAYS}), "bad_days")
         if record.status != "lobby":
-            raise HostError("Vacation days are set in the lobby, before the game starts.", "not_lobby")
+            raise HostError(Msg("ui.error.vacation_not_lobby"), "not_lobby")
         if not await self.ctx.repo.set_vacation(record.id, interaction.user.id, days):
-            raise HostError("Join the lobby first; then set your vacation days.", "not_a_player")
+            raise HostError(Msg("ui.error.vacation_join_first"), "not_a_player")
         record = await self.ctx.service.get(record.id)
         if record.lobby_message_id is not None:
             from bot.ui.lobby import timeout_label
@@ -289,13 +288,14 @@ class Clock:
             message = self.ctx.delivery.channel(record.channel_id).get_partial_message(record.lobby_message_id)
 
             async def edit() -> None:
-                await message.edit(embed=lobby_embed(engine, record, timeout_label(record.move_timeout)),
-                                   view=lobby_view(record))
+                locale = self.ctx.delivery.locales.public(record.guild_id)
+                await message.edit(embed=lobby_embed(engine, record, timeout_label(record.move_timeout, locale), locale),
+                                   view=lobby_view(record, locale))
 
             await self.ctx.delivered(edit())
-        await interaction.followup.send(
-            f"🏖 You have {days} vacation day{'s' if days != 1 else ''} in game #{record.id}: each one is used "
-            "only when a deadline would expire, and moves it a day on.", ephemeral=True)
+        tx = Texts(None, [], self.ctx.delivery.locales.private(interaction))
+        await interaction.followup.send(tx(Msg("ui.clock.vacation_set_one" if days == 1 else "ui.clock.vacation_set",
+                                               {"n": days, "game": record.id})), ephemeral=True)
 
     async def set_quiet(self, interaction: discord.Interaction, start: str | None, end: str | None,
                         zone: str | None) -> None:
@@ -306,20 +306,20 @@ class Clock:
             HostError: used in a DM, only one of start and end, a bad time or zone.
         """
         if interaction.guild_id is None:
-            raise HostError("Quiet hours belong to a server; use this in the server.", "dm")
+            raise HostError(Msg("ui.error.quiet_dm"), "dm")
         if (start is None) != (end is None):
-            raise HostError("Give both start and end (or neither, to clear the quiet hours).", "bad_time")
+            raise HostError(Msg("ui.error.quiet_both"), "bad_time")
         await interaction.response.defer(ephemeral=True, thinking=True)
         if start is None or end is None:
             await self.ctx.repo.set_quiet_hours(interaction.guild_id, None)
-            await interaction.followup.send("🌙 Quiet hours are off for this server.", ephemeral=True)
+            tx = Texts(None, [], self.ctx.delivery.locales.private(interaction))
+            await interaction.followup.send(tx(Msg("ui.clock.quiet_off")), ephemeral=True)
             return
         zone = (zone or "UTC").strip()
         parse_zone(zone)
         quiet = QuietHours(parse_clock(start), parse_clock(end), zone)
         if quiet.start == quiet.end:
-            raise HostError("Quiet hours must start and end at different times.", "bad_time")
+            raise HostError(Msg("ui.error.quiet_same"), "bad_time")
         await self.ctx.repo.set_quiet_hours(interaction.guild_id, (quiet.start, quiet.end, quiet.zone))
-        await interaction.followup.send(
-            f"🌙 Quiet hours {quiet.describe()}: no deadline expires and no ping goes out inside them; pings "
-            "wait for their end.", ephemeral=True)
+        tx = Texts(None, [], self.ctx.delivery.locales.private(interaction))
+        await interaction.followup.send(tx(Msg("ui.clock.quiet_on", {"hours": quiet.describe()})), ephemeral=True)

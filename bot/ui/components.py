@@ -25,9 +25,21 @@ from typing import Any
 import discord
 
 from bot.service import HostError
+from bot.text import MissingText, Texts
 from bot.ui.context import check_message, flow_of
 from bot.ui.errors import report
 from bot.ui.limits import BUTTON_LABEL, SELECT_LABEL, clip
+from engines.base import Msg
+
+
+def button_label(verb: str, locale: str = "en", fallback: str | None = None) -> str:
+    """The label of a lobby, board or DM button (``ui.button.<verb>``) in ``locale``; a
+    verb the catalog lacks (or lacks in ``locale``) shows ``fallback`` (an item's English
+    ``LABELS``), else the English catalog's label."""
+    try:
+        return Texts(None, [], locale, strict=True)(Msg(f"ui.button.{verb}"))
+    except MissingText:
+        return fallback if fallback is not None else Texts(None, [])(Msg(f"ui.button.{verb}"))
 
 
 class Reported:
@@ -61,9 +73,9 @@ class LobbyButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
               "start": discord.ButtonStyle.primary}
     LABELS = {"join": "Join", "leave": "Leave", "start": "Start"}
 
-    def __init__(self, game: int, verb: str) -> None:
-        super().__init__(discord.ui.Button(label=self.LABELS[verb], style=self.STYLES[verb],
-                                           custom_id=f"l:{game}:{verb}"))
+    def __init__(self, game: int, verb: str, locale: str = "en") -> None:
+        super().__init__(discord.ui.Button(label=button_label(verb, locale, self.LABELS.get(verb)),
+                                           style=self.STYLES[verb], custom_id=f"l:{game}:{verb}"))
         self.game, self.verb = game, verb
 
     @classmethod
@@ -83,8 +95,9 @@ class BoardButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
               "log": discord.ButtonStyle.secondary, "rules": discord.ButtonStyle.secondary}
     LABELS = {"play": "Play ▶", "hand": "My view", "log": "Log", "rules": "Rules"}
 
-    def __init__(self, game: int, version: int, verb: str, label: str | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label or self.LABELS[verb], style=self.STYLES[verb],
+    def __init__(self, game: int, version: int, verb: str, label: str | None = None, locale: str = "en") -> None:
+        super().__init__(discord.ui.Button(label=label or button_label(verb, locale, self.LABELS.get(verb)),
+                                           style=self.STYLES[verb],
                                            custom_id=f"g:{game}:{version}:{verb}"))
         self.game, self.version, self.verb = game, version, verb
 
@@ -185,17 +198,16 @@ class ActionSelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]],
         """
         values = self.item.values
         if len(values) != 1:
-            raise HostError("Pick exactly one of the listed moves.", "bad_pick")
+            raise HostError(Msg("ui.error.pick_one"), "bad_pick")
         value = values[0]
         if value not in self.offered(interaction, self.item.custom_id):
-            raise HostError(f"{value[:40]!r} is not one of this menu's choices; pick one of the listed moves.",
-                            "bad_pick")
+            raise HostError(Msg("ui.error.not_a_choice", {"value": value[:40]}), "bad_pick")
         moves = flow_of(interaction).moves
         if value.startswith("s") and value[1:].isdigit():
             await moves.navigate(interaction, self.game, self.version, 0, (*self.path, int(value[1:])))
             return
         if not value.isdigit():
-            raise HostError("Pick one of the listed moves.", "bad_pick")
+            raise HostError(Msg("ui.error.pick_listed"), "bad_pick")
         await moves.choose(interaction, self.game, self.version, int(value))
 
 
@@ -228,9 +240,9 @@ class DmButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
     STYLES = {"play": discord.ButtonStyle.primary, "hand": discord.ButtonStyle.secondary}
     LABELS = {"play": "Play ▶", "hand": "My view"}
 
-    def __init__(self, game: int, verb: str) -> None:
-        super().__init__(discord.ui.Button(label=self.LABELS[verb], style=self.STYLES[verb],
-                                           custom_id=f"d:{game}:{verb}"))
+    def __init__(self, game: int, verb: str, locale: str = "en") -> None:
+        super().__init__(discord.ui.Button(label=button_label(verb, locale, self.LABELS.get(verb)),
+                                           style=self.STYLES[verb], custom_id=f"d:{game}:{verb}"))
         self.game, self.verb = game, verb
 
     @classmethod

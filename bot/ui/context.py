@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 import discord
 
 from bot.service import HostError
-from engines.registry import get as get_engine
+from engines.base import Msg
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -78,7 +78,7 @@ def check_message(interaction: discord.Interaction) -> None:
     pressed = (data.get("component_type"), data.get("custom_id"))
     if (message is None or me is None or message.author.id != me.id
             or pressed not in set(component_ids(message.components))):
-        raise HostError(FOREIGN_MESSAGE, "foreign_message")
+        raise HostError(Msg("ui.error.foreign_message"), "foreign_message")
 
 
 def _private_to(message: discord.Message | None, user_id: int) -> bool:
@@ -106,16 +106,17 @@ def check_origin(interaction: discord.Interaction, record: GameRecord) -> None:
     """
     if interaction.guild_id is None:
         if record.seat_of(interaction.user.id) is None:
-            raise HostError(NOT_YOURS_IN_DM.format(game=record.id), "not_yours")
+            raise HostError(Msg("ui.error.not_yours_in_dm", {"game": record.id}), "not_yours")
         return
     if record.guild_id != interaction.guild_id:
-        raise HostError(OTHER_SERVER.format(game=record.id), "other_server")
+        raise HostError(Msg("ui.error.other_server", {"game": record.id}), "other_server")
     if interaction.type is not discord.InteractionType.component:
         return
     own = {record.channel_id, record.thread_id, record.board_channel_id} - {None}
     if interaction.channel_id in own or _private_to(interaction.message, interaction.user.id):
         return
-    raise HostError(OTHER_CHANNEL.format(game=record.id, channel=record.home_channel_id), "other_channel")
+    raise HostError(Msg("ui.error.other_channel", {"game": record.id, "channel": record.home_channel_id}),
+                    "other_channel")
 
 
 @runtime_checkable
@@ -213,7 +214,8 @@ class HostContext:
         if game is not None:
             check_origin(interaction, game)
             if game_id and game.game_id != game_id:
-                raise HostError(f"Game #{game.id} is not a {get_engine(game_id).info.name} game.", "wrong_game")
+                raise HostError(Msg("ui.error.wrong_game", {"game": game.id, "name": {"msg": f"ui.game.{game_id}"}}),
+                                "wrong_game")
             return game
         here = await self.repo.games(status=("lobby", "active", "finished"), channel_id=interaction.channel_id)
         if game_id:
@@ -225,10 +227,9 @@ class HostContext:
                 return candidates[0]
             if len(candidates) > 1:
                 if not mine:
-                    raise HostError(f"You are not playing in any of the {len(candidates)} games here; pass "
-                                    "the `game` number to look at one.", "ambiguous")
-                raise HostError("Several games are here; choose one with the `game` option.", "ambiguous")
-        raise HostError("No game here. Start one with `/game new`, or pass the `game` number.", "no_game")
+                    raise HostError(Msg("ui.error.ambiguous_not_mine", {"n": len(candidates)}), "ambiguous")
+                raise HostError(Msg("ui.error.ambiguous"), "ambiguous")
+        raise HostError(Msg("ui.error.no_game"), "no_game")
 
     async def game(self, interaction: discord.Interaction, game: int) -> GameRecord:
         """The game numbered ``game``, if ``interaction`` may touch it (``check_origin``).
@@ -237,7 +238,7 @@ class HostContext:
             HostError: no such game (``UNKNOWN_GAME``), or one of another server / channel.
         """
         if not 0 <= game < MAX_GAME_NUMBER:
-            raise HostError(UNKNOWN_GAME.format(game=game), "unknown_game")
+            raise HostError(Msg("ui.error.unknown_game", {"game": game}), "unknown_game")
         record = await self.service.get(game)
         check_origin(interaction, record)
         return record
@@ -251,5 +252,5 @@ class HostContext:
         record = await self.game(interaction, game)
         seat = record.seat_of(interaction.user.id)
         if seat is None:
-            raise HostError("This is not your game — you are not playing in it.", "not_a_player")
+            raise HostError(Msg("ui.error.not_your_game"), "not_a_player")
         return record, seat

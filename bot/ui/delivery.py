@@ -36,7 +36,10 @@ from PIL import Image
 from bot.locks import KeyedLocks
 from bot.service import HostError, crash_point, texts
 from bot.storage import OutboxRow, StorageError
+from bot.text import Texts
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
+from bot.ui.locales import Locales
+from engines.base import Msg
 from render import registry as renders
 
 if TYPE_CHECKING:
@@ -122,8 +125,14 @@ class Delivery:
         self._failures: dict[int, int] = {}
         self._retries: dict[int, asyncio.Task[None]] = {}
         self._resuming: asyncio.Task[list[int]] | None = None
+        self.locales = Locales(client)
+        """The languages of servers and users (public messages use the server's)."""
 
     # ------------------------------------------------------------------ basics
+    def public_texts(self, record: GameRecord) -> Texts:
+        """The formatter of ``record``'s public messages and boards: its server's language."""
+        return texts(record, self.locales.public(record.guild_id))
+
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         """A messageable for a channel or thread id (works after a restart, without cache)."""
         return self.client.get_partial_messageable(channel_id)
@@ -340,17 +349,18 @@ class Delivery:
         engine = service.engine(record)
         state = service.state(record)
         public = engine.player_view(state, None)
-        names, tx = record.names, texts(record)
+        names, tx = record.names, self.public_texts(record)
         def draw() -> Image.Image:
-            image = renders.board_image(record.game_id, public, names, tx)
+            image = renders.board_image(record.game_id, public, names, tx.plain())
             self.board_thumbnails[record.id] = (record.version, thumbnail(image))
             return image
 
         file = await self.image_file(draw, "board", self.upload_limit(record.guild_id))
         assert file is not None  # every game draws a board
         recent = await self.recent_public_lines(record, limit=6)
-        embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=recent)
-        return embed, file, board_view(record)
+        embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=recent,
+                            locale=tx.locale)
+        return embed, file, board_view(record, locale=tx.locale)
 
     async def recent_public_lines(self, record: GameRecord, limit: int = 6) -> list[str]:
         """The last ``limit`` public event lines of a game (the start left out), names
@@ -359,7 +369,7 @@ class Delivery:
         for entry in await self.repo.log(record.id, last=max(40, limit * 8)):
             for e in entry.events:
                 if e.get("visible_to") is None and e.get("kind") not in ("start", "game_started"):
-                    lines.append(texts(record).event(e))
+                    lines.append(self.public_texts(record).event(e))
         return lines[-limit:]
 
     # ------------------------------------------------------------------ outbox
@@ -534,15 +544,15 @@ class Delivery:
                     raise
                 log.info("answer of game %s: the interaction is gone (%s); answering in the channel",
                          record.id, exc.code)
-        await self.post(record.home_channel_id, f"<@{user}> ✓ your move `{text}` was applied.", mentions=[user],
-                        nonce=row.nonce)
+        applied = self.public_texts(record)(Msg("ui.notice.applied", {"text": text}))
+        await self.post(record.home_channel_id, f"<@{user}> {applied}", mentions=[user], nonce=row.nonce)
 
     async def public_lines(self, record: GameRecord, after: int, upto: int) -> list[str]:
         """The public event lines of the log entries ``after`` < seq ≤ ``upto``, names
         filled in; the start of the game has its line too."""
         from bot.service import start_event
 
-        tx = texts(record)
+        tx = self.public_texts(record)
         lines: list[str] = []
         for entry in await self.repo.log(record.id, after=after):
             if entry.seq > upto:
@@ -554,7 +564,7 @@ class Delivery:
 
     async def private_lines(self, record: GameRecord, seat: int, row: OutboxRow) -> list[str]:
         """The lines only ``seat`` may see among the entries of the move ``row`` answers."""
-        tx = texts(record)
+        tx = texts(record, self.locales.of_user(record.user_of(seat) or 0, record.guild_id))
         after = int(row.payload.get("after", 0))
         return [tx.event(e) for entry in await self.repo.log(record.id, after=after) if entry.seq <= row.version
                 for e in entry.events if e.get("visible_to") is not None and seat in e["visible_to"]]

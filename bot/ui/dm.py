@@ -30,12 +30,12 @@ import discord
 from bot.locks import KeyedLocks
 from bot.service import texts
 from bot.storage import GameRecord
-from bot.ui.components import DmButton
+from bot.ui.components import DmButton, button_label
 from bot.ui.context import HostContext
 from bot.ui.delivery import thumbnail
 from bot.ui.limits import DEFAULT_UPLOAD, MESSAGE_CHARS, clip
 from bot.ui.panels import game_title
-from engines.base import seat_letter
+from engines.base import Msg, seat_letter
 from render import registry as renders
 
 log = logging.getLogger(__name__)
@@ -70,13 +70,14 @@ def fingerprint(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
-def dm_view(record: GameRecord) -> discord.ui.View:
-    """Play ▶ and My view for ``record`` (working from the DM) and a link to its thread."""
+def dm_view(record: GameRecord, locale: str = "en") -> discord.ui.View:
+    """Play ▶ and My view for ``record`` (working from the DM) and a link to its thread,
+    labelled in ``locale``."""
     view = discord.ui.View(timeout=None)
     if record.status == "active":
-        view.add_item(DmButton(record.id, "play"))
-    view.add_item(DmButton(record.id, "hand"))
-    view.add_item(discord.ui.Button(label="Go to the game", url=jump_url(record)))
+        view.add_item(DmButton(record.id, "play", locale))
+    view.add_item(DmButton(record.id, "hand", locale))
+    view.add_item(discord.ui.Button(label=button_label("go_to_game", locale), url=jump_url(record)))
     return view
 
 
@@ -127,11 +128,8 @@ class DirectMessages:
         if told is None or record.id in told:
             return
         await self.ctx.repo.block_dms(user_id, [*told, record.id])
-        await self.ctx.delivery.send_text(
-            record.home_channel_id,
-            f"📪 <@{user_id}>, Discord does not let me send you DMs (they are closed to me), so your "
-            "hand and turn notices stay here: press **My view** on the board to see your hand. Run "
-            "`/game notify` once your DMs are open to get them again.", mentions=[user_id])
+        text = self.ctx.delivery.public_texts(record)(Msg("ui.dm.closed", {"user": user_id}))
+        await self.ctx.delivery.send_text(record.home_channel_id, text, mentions=[user_id])
 
     async def _forget(self, stored: tuple[int, int, str | None] | None) -> None:
         """Delete a DM this bot sent earlier (best effort: it may be gone already)."""
@@ -171,16 +169,16 @@ class DirectMessages:
 
     async def _post_hand(self, record: GameRecord, seat: int, user_id: int, view: dict[str, Any], shown: str,
                          stored: tuple[int, int, str | None] | None) -> bool:
-        names, tx = record.names, texts(record)
+        reader = self.ctx.delivery.locales.of_user(user_id, record.guild_id)
+        names, tx = record.names, texts(record, reader)
         file = await self.ctx.delivery.image_file(
-            lambda: renders.private_image(record.game_id, view, names, tx), "hand", self.upload_limit(record))
+            lambda: renders.private_image(record.game_id, view, names, tx.plain()), "hand", self.upload_limit(record))
         if file is None:  # the game draws no private view
             return False
         engine = self.ctx.service.engine(record)
-        content = (f"🔒 **{game_title(engine, record)}** — your private view (seat {seat_letter(seat)}), "
-                   f"updated <t:{int(self.ctx.clock())}:R>. Only you see this; it changes here as your "
-                   "hand does. **Play ▶** works from this DM.")
-        buttons = dm_view(record)
+        content = tx(Msg("ui.dm.hand", {"title": game_title(engine, record, reader), "letter": seat_letter(seat),
+                                        "when": f"<t:{int(self.ctx.clock())}:R>"}))
+        buttons = dm_view(record, reader)
         if stored is not None:
             message = self.ctx.delivery.channel(stored[0]).get_partial_message(stored[1])
             try:
@@ -217,7 +215,7 @@ class DirectMessages:
                 await self.tell_blocked(record, user_id)
             return
         thumb = await self.board_thumbnail(record) if image else None
-        buttons = dm_view(record)
+        buttons = dm_view(record, self.ctx.delivery.locales.of_user(user_id, record.guild_id))
 
         async def send(channel: discord.abc.Messageable) -> discord.Message:
             if thumb is None:
@@ -244,11 +242,11 @@ class DirectMessages:
         small = cached[1] if cached is not None and cached[0] == record.version else None
         engine = self.ctx.service.engine(record)
         public = engine.player_view(self.ctx.service.state(record), None)
-        names, tx = record.names, texts(record)
+        names, tx = record.names, delivery.public_texts(record)
         limit = self.upload_limit(record)
 
         def draw() -> tuple[bytes, str]:
-            image = small if small is not None else thumbnail(renders.board_image(record.game_id, public, names, tx))
+            image = small if small is not None else thumbnail(renders.board_image(record.game_id, public, names, tx.plain()))
             return renders.encode(image, limit)
 
         try:
@@ -273,11 +271,12 @@ class DirectMessages:
             await self.ctx.repo.set_notify(user_id, scope, hands=hands, turns=turns)
         resumed = await self.ctx.repo.clear_dm_block(user_id)
         now_hands, now_turns = await self.ctx.repo.notify_settings(user_id, scope)
-        where = f"game #{game.id}" if game is not None else "every game"
-        lines = [f"DMs for {where}: your hand **{'on' if now_hands else 'off'}**, "
-                 f"turn notices **{'on' if now_turns else 'off'}**. The ping in the game's thread always comes."]
+        tx = self.ctx.delivery.locales.host(self.ctx.delivery.locales.private(interaction))
+        where = tx(Msg("ui.dm.where_game", {"game": game.id}) if game is not None else Msg("ui.dm.where_all"))
+        lines = [tx(Msg("ui.dm.settings", {"where": where, "hands": {"msg": f"ui.dm.{'on' if now_hands else 'off'}"},
+                                           "turns": {"msg": f"ui.dm.{'on' if now_turns else 'off'}"}}))]
         if resumed:
-            lines.append("Your DMs were paused after Discord refused one; I will try again now.")
+            lines.append(tx(Msg("ui.dm.resumed")))
         await interaction.followup.send("\n".join(lines), ephemeral=True)
         games = [game] if game is not None else await self.ctx.repo.games(status=("active",), user_id=user_id)
         for record in games:

@@ -20,8 +20,10 @@ import discord
 from discord import app_commands
 
 from bot.service import HostError
+from bot.text import Texts, locale_of
+from bot.ui.context import flow_of
 from bot.ui.limits import MESSAGE_CHARS, clip
-from engines.base import GameError
+from engines.base import GameError, Msg
 
 if TYPE_CHECKING:
     from bot.ui.context import HostContext
@@ -34,8 +36,8 @@ APOLOGY = "⚠️ Sorry — that failed on our side; the game is unchanged. Plea
 STALE_COMMANDS = "⚠️ This command has just changed; try again in a minute (Discord is updating it)."
 
 
-def refusal(error: BaseException) -> str | None:
-    """The private sentence for an error a user can cause, or None for a bug.
+def refusal(error: BaseException, locale: str = "en") -> str | None:
+    """The private sentence (in ``locale``) for an error a user can cause, or None for a bug.
 
     Looks through discord.py's wrappers (``CommandInvokeError.original``, a
     ``TransformerError``'s cause) to the ``GameError`` / ``HostError`` inside.
@@ -47,25 +49,40 @@ def refusal(error: BaseException) -> str | None:
         if isinstance(cause, GameError | HostError):
             error = cause
         else:
-            return f"⚠️ {error.value!r} is not a valid {error.transformer._error_display_name}."
-    if isinstance(error, GameError | HostError):
+            return "⚠️ " + Texts(None, [], locale)(Msg("ui.error.bad_value", {
+                "value": str(error.value)[:40], "what": error.transformer._error_display_name}))
+    if isinstance(error, HostError):
+        return f"⚠️ {error.text(locale)}"
+    if isinstance(error, GameError):
         return f"⚠️ {error.message}"
     if isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
-        return STALE_COMMANDS
+        return "⚠️ " + Texts(None, [], locale)(Msg("ui.error.stale_commands"))
+    if isinstance(error, app_commands.CheckFailure) and isinstance(getattr(error, "key", None), str):
+        return "⚠️ " + Texts(None, [], locale)(Msg(error.key))  # type: ignore[attr-defined]
     if isinstance(error, app_commands.CheckFailure | app_commands.CommandOnCooldown):
         return f"⚠️ {error}"
     return None
+
+
+def reader_locale(interaction: discord.Interaction) -> str:
+    """The language of a private reply to ``interaction`` (``bot/ui/locales.py``): the
+    reader's chosen one when the client carries the handlers, else the interaction's."""
+    try:
+        return flow_of(interaction).ctx.delivery.locales.private(interaction)
+    except (TypeError, AttributeError):
+        return locale_of(str(interaction.locale))
 
 
 async def report(interaction: discord.Interaction, error: BaseException) -> None:
     """Answer ``error`` privately: its sentence for a refusal; for anything else, log it
     with its traceback and apologise. A Discord failure while answering is logged too,
     never raised."""
-    text = refusal(error)
+    locale = reader_locale(interaction)
+    text = refusal(error, locale)
     if text is None:
         log.error("unexpected error handling an interaction", exc_info=error)
-        text = APOLOGY
-    elif text == STALE_COMMANDS:
+        text = "⚠️ " + Texts(None, [], locale)(Msg("ui.error.apology"))
+    elif isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
         log.warning("command out of date: %s", error)
     try:
         text = clip(text, MESSAGE_CHARS)

@@ -14,26 +14,29 @@ import discord
 from bot.service import ActResult, HostError
 from bot.settings import TIMEOUT_PRESETS
 from bot.storage import GameRecord
+from bot.text import Texts, locale_of
 from bot.ui.arguments import engine_named
 from bot.ui.context import HostContext
 from bot.ui.moderation import is_moderator
 from bot.ui.notices import Notices
 from bot.ui.panels import game_title, lobby_embed, lobby_view
-from engines.base import InvalidOptions
+from engines.base import InvalidOptions, Msg
 from engines.registry import get as get_engine
 from render.base import clean_text
 
 log = logging.getLogger(__name__)
 
 
-def timeout_label(seconds: int) -> str:
-    """``"24 hours"`` for a preset, else a plain duration (whole hours, or minutes)."""
+def timeout_label(seconds: int, locale: str = "en") -> str:
+    """``"24 hours"`` for a preset in English, else a plain duration (whole hours, or
+    minutes) in ``locale``."""
     for label, value in TIMEOUT_PRESETS.items():
-        if value == seconds:
+        if value == seconds and locale_of(locale) == "en":
             return label
+    tx = Texts(None, [], locale)
     if seconds % 3600 == 0:
-        return f"{seconds // 3600} hours"
-    return f"{max(1, seconds // 60)} minutes"
+        return tx(Msg("ui.timer.hours", {"n": seconds // 3600}))
+    return tx(Msg("ui.timer.minutes", {"n": max(1, seconds // 60)}))
 
 
 def _open_quote(text: str) -> int | None:
@@ -106,16 +109,17 @@ class Lobby:
             InvalidOptions: bad options (``parse_options``, then the engine's schema).
         """
         if interaction.guild_id is None:
-            raise HostError("Games are played in a server channel, not in DMs.", "dm")
+            raise HostError(Msg("ui.error.lobby_dm"), "dm")
         if timeout is not None and timeout not in TIMEOUT_PRESETS.values():
-            raise HostError(f"The timer must be one of the presets: {', '.join(TIMEOUT_PRESETS)}.", "bad_timer")
+            raise HostError(Msg("ui.error.bad_timer", {"presets": list(TIMEOUT_PRESETS)}), "bad_timer")
         engine = engine_named(game_id)
         record = await self.ctx.service.create_lobby(
             game_id=game_id, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             host_user_id=interaction.user.id, host_name=clean_text(interaction.user.display_name)[:80],
             options=parse_options(options), move_timeout=timeout or self.ctx.settings.move_timeout)
-        view = lobby_view(record)
-        embed = lobby_embed(engine, record, timeout_label(record.move_timeout))
+        locale = self.ctx.delivery.locales.public(record.guild_id)
+        view = lobby_view(record, locale)
+        embed = lobby_embed(engine, record, timeout_label(record.move_timeout, locale), locale)
         if view is None:  # (a new lobby is open: it always has buttons)
             await interaction.response.send_message(embed=embed)
         else:
@@ -143,8 +147,10 @@ class Lobby:
             await self.started(interaction, result)
             return
         engine = get_engine(record.game_id)
+        locale = self.ctx.delivery.locales.public(record.guild_id)
         await interaction.edit_original_response(
-            embed=lobby_embed(engine, record, timeout_label(record.move_timeout)), view=lobby_view(record))
+            embed=lobby_embed(engine, record, timeout_label(record.move_timeout, locale), locale),
+            view=lobby_view(record, locale))
 
     async def started(self, interaction: discord.Interaction, result: ActResult) -> None:
         """After Start: close the lobby message, open a thread, post the board, ping.
@@ -157,14 +163,15 @@ class Lobby:
     async def _announce_start(self, interaction: discord.Interaction, result: ActResult) -> None:
         record = result.game
         engine = get_engine(record.game_id)
+        locale = self.ctx.delivery.locales.public(record.guild_id)
         await interaction.edit_original_response(
-            embed=lobby_embed(engine, record, timeout_label(record.move_timeout)), view=None)
+            embed=lobby_embed(engine, record, timeout_label(record.move_timeout, locale), locale), view=None)
         thread_id = await self.open_thread(record, interaction)
         if thread_id:
             await self.ctx.repo.set_fields(record.id, thread_id=thread_id)
             record = await self.ctx.service.get(record.id)
-            await self.ctx.delivery.send_text(
-                record.channel_id, f"▶ {game_title(engine, record)} has started in <#{thread_id}>.")
+            await self.ctx.delivery.send_text(record.channel_id, Texts(None, [], locale)(Msg(
+                "ui.lobby.started", {"title": game_title(engine, record, locale), "thread": thread_id})))
         await self.ctx.delivery.post_board(record)
         await self.notices.after(ActResult(record, result.entries, result.events, frozenset(),
                                            result.waiting_after, result.outcome), board=False)
@@ -178,7 +185,9 @@ class Lobby:
         engine = get_engine(record.game_id)
         try:
             message = channel.get_partial_message(record.lobby_message_id)
-            thread = await message.create_thread(name=f"{engine.info.name} #{record.id}"[:100],
+            name = Texts(None, [], self.ctx.delivery.locales.public(record.guild_id))(Msg(
+                "ui.thread", {"game": {"msg": f"ui.game.{engine.info.game_id}"}, "id": record.id}))
+            thread = await message.create_thread(name=name[:100],
                                                  auto_archive_duration=10080)
             return thread.id
         except (discord.HTTPException, ValueError) as exc:

@@ -15,8 +15,10 @@ from discord import app_commands
 
 from bot.service import ActResult, HostError
 from bot.storage import GameRecord
+from bot.text import Texts
 from bot.ui.context import HostContext, check_origin, flow_of
 from bot.ui.notices import Notices
+from engines.base import Msg
 
 T = TypeVar("T")
 
@@ -25,7 +27,10 @@ NOT_A_MODERATOR = ("Only moderators (Manage Server or Manage Messages, or the mo
 
 
 class NotModerator(app_commands.CheckFailure):
-    """The caller may not moderate; the message is the sentence they are shown."""
+    """The caller may not moderate; the message is the sentence they are shown (``key``:
+    its catalog message, formatted in the reader's language by ``bot/ui/errors.py``)."""
+
+    key = "ui.error.not_a_moderator"
 
 
 async def is_moderator(ctx: HostContext, interaction: discord.Interaction) -> bool:
@@ -72,8 +77,7 @@ def parse_user_id(text: str) -> int:
     found = USER_ID.fullmatch(text.strip())
     value = int(found[1] or found[2]) if found else 0
     if not 1 <= value <= MAX_SNOWFLAKE:
-        raise HostError(f"{text[:40]!r} is not a user id (copy it with Developer Mode → Copy User ID).",
-                        "bad_user")
+        raise HostError(Msg("ui.error.bad_user", {"value": text[:40]}), "bad_user")
     return value
 
 
@@ -84,6 +88,12 @@ class Moderation:
         self.ctx = ctx
         self.notices = notices
 
+    def _texts(self, interaction: discord.Interaction, record: GameRecord) -> tuple[Texts, Texts]:
+        """The formatters of the public announcement (the server's language) and of the
+        moderator's private answer (theirs)."""
+        locales = self.ctx.delivery.locales
+        return Texts(None, [], locales.public(record.guild_id)), Texts(None, [], locales.private(interaction))
+
     async def end(self, interaction: discord.Interaction, game: GameRecord, reason: str | None) -> None:
         """End a lobby or running game now; announced with the reason.
 
@@ -93,13 +103,15 @@ class Moderation:
         check_origin(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.ctx.service.end(game.id, interaction.user.id, reason or "")
+        public, private = self._texts(interaction, record)
         await self.ctx.delivery.send_text(
             record.home_channel_id,
-            f"⛔ Game #{record.id} was ended by moderator <@{interaction.user.id}>."
-            + (f" Reason: {reason}" if reason else ""))
+            public(Msg("ui.moderation.ended", {"game": record.id, "user": interaction.user.id}))
+            + (public(Msg("ui.moderation.reason", {"reason": reason})) if reason else ""))
         if record.state is not None:
             self.ctx.delivery.request_board(record.id)
-        await interaction.followup.send(f"Game #{record.id} ended.", ephemeral=True)
+        await interaction.followup.send(private(Msg("ui.moderation.ended_private", {"game": record.id})),
+                                        ephemeral=True)
 
     async def kick(self, interaction: discord.Interaction, game: GameRecord, user_id: str) -> None:
         """Remove a player (from a lobby; in a running game their moves are played
@@ -113,11 +125,12 @@ class Moderation:
         uid = parse_user_id(user_id)
         result = await self.ctx.service.kick(game.id, uid, interaction.user.id)
         record = result.game if isinstance(result, ActResult) else result
+        public, private = self._texts(interaction, record)
         await self.ctx.delivery.send_text(
-            record.home_channel_id, f"🛡 <@{uid}> was removed from game #{record.id} by a moderator.")
+            record.home_channel_id, public(Msg("ui.moderation.removed", {"user": uid, "game": record.id})))
         if isinstance(result, ActResult):
             await self.notices.after(result)
-        await interaction.followup.send("Done.", ephemeral=True)
+        await interaction.followup.send(private(Msg("ui.moderation.done")), ephemeral=True)
 
     async def replace(self, interaction: discord.Interaction, game: GameRecord, old_user_id: str,
                       new_user_id: str) -> None:
@@ -132,12 +145,12 @@ class Moderation:
         old, new = parse_user_id(old_user_id), parse_user_id(new_user_id)
         seat = record.seat_of(old)
         if seat is None:
-            raise HostError("That user has no seat in this game.", "not_a_player")
+            raise HostError(Msg("ui.error.no_seat"), "not_a_player")
         member = interaction.guild.get_member(new) if interaction.guild else None
         name = member.display_name if member else f"user {new}"
         record = await self.ctx.service.replace(game.id, seat, new, name, interaction.user.id)
         await self.notices.seat_replaced(record, seat, old, new)  # (one message: the new player's one ping)
-        await interaction.followup.send("Done.", ephemeral=True)
+        await interaction.followup.send(self._texts(interaction, record)[1](Msg("ui.moderation.done")), ephemeral=True)
 
     async def pause(self, interaction: discord.Interaction, game: GameRecord, paused: bool) -> None:
         """Pause (no moves, no timer) or resume a running game; announced.
@@ -148,10 +161,10 @@ class Moderation:
         check_origin(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.ctx.service.set_paused(game.id, paused, interaction.user.id)
+        public, private = self._texts(interaction, record)
+        what = "paused" if paused else "resumed"
         await self.ctx.delivery.send_text(
-            record.home_channel_id,
-            f"{'⏸' if paused else '▶'} Game #{record.id} was {'paused' if paused else 'resumed'} "
-            f"by moderator <@{interaction.user.id}>.")
-        await interaction.followup.send(
-            f"Game #{record.id} is {'paused' if paused else 'running again'}.", ephemeral=True)
+            record.home_channel_id, public(Msg(f"ui.moderation.{what}", {"game": record.id, "user": interaction.user.id})))
+        await interaction.followup.send(private(Msg(f"ui.moderation.{what}_private", {"game": record.id})),
+                                        ephemeral=True)
         self.ctx.delivery.request_board(record.id)

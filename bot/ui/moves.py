@@ -18,11 +18,12 @@ import discord
 
 from bot.service import ActResult, HostError, texts
 from bot.storage import GameRecord
+from bot.text import Texts
 from bot.ui.context import HostContext
 from bot.ui.limits import MESSAGE_CHARS
 from bot.ui.notices import Notices, private_notes
 from bot.ui.panels import Panel, build_panel
-from engines.base import State
+from engines.base import Msg, State
 from render import registry as renders
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,10 @@ class Moves:
         self.ctx = ctx
         self.notices = notices
 
+    def _reader(self, interaction: discord.Interaction) -> str:
+        """The language of ``interaction``'s private panel (``bot/ui/locales.py``)."""
+        return self.ctx.delivery.locales.private(interaction)
+
     async def open_panel(self, interaction: discord.Interaction, game: int) -> None:
         """Send the caller's private Play panel (ephemeral).
 
@@ -44,9 +49,9 @@ class Moves:
         await interaction.response.defer(ephemeral=True, thinking=True)
         record, seat = await self.ctx.seated(interaction, game)
         if record.status != "active":
-            raise HostError("This game is not running.", "not_active")
+            raise HostError(Msg("ui.error.not_running"), "not_active")
         state = self.ctx.service.state(record)
-        panel = build_panel(self.ctx.service.engine(record), record, state, seat)
+        panel = build_panel(self.ctx.service.engine(record), record, state, seat, locale=self._reader(interaction))
         await self._send_panel(interaction, record, state, seat, panel, panel.content)
 
     async def navigate(self, interaction: discord.Interaction, game: int, version: int, page: int,
@@ -61,9 +66,9 @@ class Moves:
         record, seat = await self.ctx.seated(interaction, game)
         note = ""
         if version != record.version:
-            note, page, path = "*(The game moved on; here is the current position.)*", 0, ()
+            note, page, path = Texts(None, [], self._reader(interaction))(Msg("ui.panel.moved_on")), 0, ()
         panel = build_panel(self.ctx.service.engine(record), record, self.ctx.service.state(record), seat,
-                            page=page, path=path, note=note)
+                            page=page, path=path, note=note, locale=self._reader(interaction))
         await interaction.edit_original_response(content=panel.content, view=panel.view)
 
     async def choose(self, interaction: discord.Interaction, game: int, version: int, index: int) -> None:
@@ -79,14 +84,14 @@ class Moves:
         record, seat = await self.ctx.seated(interaction, game)
         if record.version != version and not await service.same_choice_since(record, seat, version):
             # (only other players acted since, e.g. simultaneous picks: the index means the same)
-            raise HostError("The board has moved on since that panel; press Play ▶ again.", "stale")
+            raise HostError(Msg("ui.error.panel_stale"), "stale")
         engine = service.engine(record)
         state = service.state(record)
         actions = engine.legal_actions(state, seat)
         if not 0 <= index < len(actions):
-            raise HostError("That choice is no longer available; press Play ▶ again.", "stale")
+            raise HostError(Msg("ui.error.choice_gone"), "stale")
         action = actions[index]
-        label = texts(record)(engine.action_label(state, action))
+        label = texts(record, self._reader(interaction))(engine.action_label(state, action))
         result = await service.act(game, interaction.user.id, action, expected_version=version)
         await self.ctx.delivered(self.notices.after(result))
         await self.ctx.delivered(self.edit_panel_after(interaction, result, seat, f"✓ {label}"))
@@ -104,7 +109,7 @@ class Moves:
         record = await self.ctx.resolve_game(interaction, game, game_id)
         seat = record.seat_of(interaction.user.id)
         if seat is None:
-            raise HostError("You are not playing in this game.", "not_a_player")
+            raise HostError(Msg("ui.error.not_playing"), "not_a_player")
         delivery = self.ctx.delivery
         ticket = delivery.answer_ticket(interaction, text)  # queued with the move: answered even after a crash
         try:
@@ -118,13 +123,14 @@ class Moves:
     async def _confirm_text(self, interaction: discord.Interaction, result: ActResult, seat: int,
                             text: str) -> None:
         """Confirm a typed move privately and show the seat's next decision."""
-        note = f"✓ {text.strip()}" + private_notes(result, seat)
+        reader = self._reader(interaction)
+        note = f"✓ {text.strip()}" + private_notes(result, seat, reader)
         record = result.game
         if record.status != "active":
             await interaction.followup.send(note[:MESSAGE_CHARS], ephemeral=True)
             return
         state = self.ctx.service.state(record)
-        panel = build_panel(self.ctx.service.engine(record), record, state, seat, note=note)
+        panel = build_panel(self.ctx.service.engine(record), record, state, seat, note=note, locale=reader)
         await self._send_panel(interaction, record, state, seat, panel, panel.content[:MESSAGE_CHARS])
 
     async def _send_panel(self, interaction: discord.Interaction, record: GameRecord, state: State, seat: int,
@@ -133,7 +139,7 @@ class Moves:
         kwargs: dict[str, Any] = {"ephemeral": True}
         if panel.view is not None:
             kwargs["view"] = panel.view
-        file = await self.decision_file(record, state, seat)
+        file = await self.decision_file(record, state, seat, self._reader(interaction))
         if file is not None:
             kwargs["file"] = file
         await interaction.followup.send(content, **kwargs)
@@ -143,22 +149,25 @@ class Moves:
         """Replace the panel with ``note``, the private lines of the result and the seat's
         next decision, if any (its decision image replaced, or a stale one dropped)."""
         record = result.game
-        note += private_notes(result, seat)
+        reader = self._reader(interaction)
+        note += private_notes(result, seat, reader)
         extra: dict[str, Any] = {}
         if renders.has_decision(record.game_id):
             file = None
             if record.status == "active":
-                file = await self.decision_file(record, self.ctx.service.state(record), seat)
+                file = await self.decision_file(record, self.ctx.service.state(record), seat, reader)
             extra["attachments"] = [file] if file is not None else []
         if record.status == "active":
             panel = build_panel(self.ctx.service.engine(record), record, self.ctx.service.state(record), seat,
-                                note=note)
+                                note=note, locale=reader)
             await interaction.edit_original_response(content=panel.content[:MESSAGE_CHARS], view=panel.view,
                                                      **extra)
         else:
-            await interaction.edit_original_response(content=f"{note}\nThe game is over.", view=None, **extra)
+            over = Texts(None, [], reader)(Msg("ui.panel.over"))
+            await interaction.edit_original_response(content=f"{note}\n{over}", view=None, **extra)
 
-    async def decision_file(self, record: GameRecord, state: State, seat: int) -> discord.File | None:
+    async def decision_file(self, record: GameRecord, state: State, seat: int,
+                            locale: str = "en") -> discord.File | None:
         """The image of ``seat``'s pending decision for its private panel (e.g. E Guan's
         placement preview), rendered in a worker thread and fitted under the guild's
         upload limit; None when the game draws none for this decision, or its drawing
@@ -168,9 +177,9 @@ class Moves:
         delivery = self.ctx.delivery
         try:
             view = self.ctx.service.engine(record).player_view(state, seat)
-            names, tx = record.names, texts(record)
+            names, tx = record.names, texts(record, locale)
             return await delivery.image_file(
-                lambda: renders.decision_image(record.game_id, view, names, tx), "preview",
+                lambda: renders.decision_image(record.game_id, view, names, tx.plain()), "preview",
                 delivery.upload_limit(record.guild_id))
         except Exception:
             log.exception("decision image of game %s failed", record.id)

@@ -24,20 +24,23 @@ Sentences built here are the host's (English for now); engine messages go throug
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import discord
 
 from bot.service import ActResult, HostError, texts
 from bot.storage import GameRecord, LogEntry
+from bot.text import Texts, locale_of
 from bot.ui.clock import fit_deadline, quiet_hours
 from bot.ui.components import BoardButton
 from bot.ui.context import HostContext
 from bot.ui.dm import DirectMessages, jump_url
+from bot.ui.errors import reader_locale
 from bot.ui.limits import split_text
 from bot.ui.panels import board_view, game_title, mention_list
-from engines.base import Msg, Outcome, seat_letter
-from engines.registry import ENGINES
+from engines.base import Engine, Msg, Outcome, seat_letter
 from engines.registry import get as get_engine
 from render import registry as renders
 
@@ -51,10 +54,10 @@ DIGEST_ENTRIES = 400
 """How far back (log entries) a digest looks."""
 
 
-def private_notes(result: ActResult, seat: int) -> str:
+def private_notes(result: ActResult, seat: int, locale: str = "en") -> str:
     """Lines (each starting ``\\n🔒``) of the events only ``seat`` may see, e.g. the card
-    they drew; empty when there are none."""
-    tx = texts(result.game)
+    they drew, in ``locale``; empty when there are none."""
+    tx = texts(result.game, locale)
     lines = [tx.event(e) for e in result.events if e.visible_to is not None and seat in e.visible_to]
     return "".join(f"\n🔒 {line}" for line in lines)
 
@@ -69,11 +72,11 @@ def last_turns(record: GameRecord, entries: Sequence[LogEntry]) -> dict[int, int
 
 
 def digest_lines(record: GameRecord, entries: Sequence[LogEntry], viewer: int | None, *, after: int,
-                 upto: int | None = None) -> list[str]:
+                 upto: int | None = None, locale: str = "en") -> list[str]:
     """The event lines of ``entries`` with ``after < seq <= upto`` as ``viewer`` may see
     them (None: the public; their own secret lines marked 🔒), at most ``DIGEST_LINES``
-    (the newest, after a line counting the ones left out)."""
-    tx = texts(record)
+    (the newest, after a line counting the ones left out), in ``locale``."""
+    tx = texts(record, locale)
     lines: list[str] = []
     for e in entries:
         if e.seq <= after or (upto is not None and e.seq > upto):
@@ -85,8 +88,21 @@ def digest_lines(record: GameRecord, entries: Sequence[LogEntry], viewer: int | 
             elif viewer is not None and viewer in vis:
                 lines.append(f"🔒 {tx.event(event)}")
     if len(lines) > DIGEST_LINES:
-        lines = [f"… {len(lines) - DIGEST_LINES} earlier", *lines[-DIGEST_LINES:]]
+        lines = [tx(Msg("ui.notice.earlier", {"n": len(lines) - DIGEST_LINES})), *lines[-DIGEST_LINES:]]
     return lines
+
+
+def rules_in(engine: Engine, locale: str) -> str:
+    """The rules text of ``engine`` (``Engine.rules_text``) in ``locale``: the translation
+    ``rules.<locale>.md`` beside the engine's ``rules.md`` (``rules.zh_TW.md``,
+    ``rules.zh_CN.md``, ``rules.ja.md``), else the English."""
+    lang = locale_of(locale)
+    if lang != "en":
+        module = sys.modules[type(engine).__module__]
+        path = Path(module.__file__ or "").parent / f"rules.{lang}.md"
+        if path.exists():
+            return path.read_text(encoding="utf-8")
+    return engine.rules_text()
 
 
 def board_link(record: GameRecord) -> str:
@@ -171,74 +187,88 @@ class Notices:
         service = self.ctx.service
         engine = service.engine(record)
         state = service.state(record)
-        tx = texts(record)
+        locales = self.ctx.delivery.locales
+        public = locales.public(record.guild_id)
+        tx = texts(record, public)
         prompts = {s: tx(engine.prompt(state, s)) for s in seats}
         shared = set(prompts.values())
         prompt = shared.pop() if len(shared) == 1 else tx(Msg("host.your_move"))
-        when = f" (timer <t:{int(record.deadline)}:R>)" if record.deadline else ""
+        stamp = f"<t:{int(record.deadline)}:R>" if record.deadline else ""
+        when = tx(Msg("ui.notice.timer", {"when": stamp})) if record.deadline else ""
         text = f"{prefix}{mention_list(record, seats)} — {prompt}{when}"
         entries: list[LogEntry] = []
         turns: dict[int, int] = {}
         if not reminder:
             entries = await self.ctx.repo.log(record.id, last=DIGEST_ENTRIES)
             turns = last_turns(record, entries)
-            public = digest_lines(record, entries, None, after=min(turns.get(s, 0) for s in seats), upto=shown_upto)
-            if public:
-                text += "\n**Since your last turn:**\n" + "\n".join(f"• {line}" for line in public)
+            lines = digest_lines(record, entries, None, after=min(turns.get(s, 0) for s in seats), upto=shown_upto,
+                                 locale=public)
+            if lines:
+                text += f"\n{tx(Msg('ui.notice.since'))}\n" + "\n".join(f"• {line}" for line in lines)
         version = record.version if version is None else version
         view = discord.ui.View(timeout=None)
-        view.add_item(BoardButton(record.id, version, "play"))
-        view.add_item(BoardButton(record.id, version, "hand"))
+        view.add_item(BoardButton(record.id, version, "play", locale=public))
+        view.add_item(BoardButton(record.id, version, "hand", locale=public))
         users = [u for u in (record.user_of(s) for s in seats) if u]
         if nonce is None:
             await self.ctx.delivery.send_text(record.home_channel_id, text, mentions=users, view=view)
         else:
             await self.ctx.delivery.post(record.home_channel_id, text, mentions=users, view=view, nonce=nonce)
-        title = game_title(engine, record)
         for seat in seats:
+            reader = locales.of_user(record.user_of(seat) or 0, record.guild_id)
+            utx = texts(record, reader)
+            title = game_title(engine, record, reader)
+            mine_when = utx(Msg("ui.notice.timer", {"when": stamp})) if record.deadline else ""
+            fields = {"title": title, "prompt": utx(engine.prompt(state, seat)), "when": mine_when}
             if reminder:
-                note = f"⏰ Reminder — **{title}**: {prompts[seat]}{when}"
+                note = utx(Msg("ui.notice.reminder", fields))
             else:
-                note = f"🔔 **{title}** — {prompts[seat]}{when}"
-                mine = digest_lines(record, entries, seat, after=turns.get(seat, 0))
+                note = utx(Msg("ui.notice.turn", fields))
+                mine = digest_lines(record, entries, seat, after=turns.get(seat, 0), locale=reader)
                 if mine:
-                    note += "\n**Since your last turn:**\n" + "\n".join(f"• {line}" for line in mine)
+                    note += f"\n{utx(Msg('ui.notice.since'))}\n" + "\n".join(f"• {line}" for line in mine)
             await self.ctx.delivered(self.dms.turn_notice(record, seat, note, image=not reminder))
 
     async def seat_replaced(self, record: GameRecord, seat: int, old: int, new: int) -> None:
         """Announce a moderator's replace; when the game waits for that seat, the same
         message is the new player's one ping (their prompt, the deadline, Play ▶)."""
-        text = f"🛡 Seat {seat_letter(seat)} of game #{record.id} now belongs to <@{new}> (was <@{old}>)."
+        public = self.ctx.delivery.locales.public(record.guild_id)
+        tx = texts(record, public)
+        text = tx(Msg("ui.notice.replaced", {"letter": seat_letter(seat), "game": record.id, "new": new, "old": old}))
         view = None
         if record.status == "active" and seat in record.waiting:
             engine = self.ctx.service.engine(record)
-            prompt = texts(record)(engine.prompt(self.ctx.service.state(record), seat))
-            when = f" (timer <t:{int(record.deadline)}:R>)" if record.deadline else ""
+            prompt = tx(engine.prompt(self.ctx.service.state(record), seat))
+            when = tx(Msg("ui.notice.timer", {"when": f"<t:{int(record.deadline)}:R>"})) if record.deadline else ""
             text += f"\n<@{new}> — {prompt}{when}"
             view = discord.ui.View(timeout=None)
-            view.add_item(BoardButton(record.id, record.version, "play"))
-            view.add_item(BoardButton(record.id, record.version, "hand"))
+            view.add_item(BoardButton(record.id, record.version, "play", locale=public))
+            view.add_item(BoardButton(record.id, record.version, "hand", locale=public))
         await self.ctx.delivery.send_text(record.home_channel_id, text, mentions=[new], view=view)
         self.ctx.delivery.request_board(record.id)
         if record.status == "active":
             await self.ctx.delivered(self.dms.update_hands(record, [new]))
             if seat in record.waiting:
-                note = f"🔔 **{game_title(self.ctx.service.engine(record), record)}** — you now play seat " \
-                       f"{seat_letter(seat)}, and it is your move."
+                reader = self.ctx.delivery.locales.of_user(new, record.guild_id)
+                note = texts(record, reader)(Msg("ui.notice.replaced_turn", {
+                    "title": game_title(self.ctx.service.engine(record), record, reader),
+                    "letter": seat_letter(seat)}))
                 await self.ctx.delivered(self.dms.turn_notice(record, seat, note))
 
     def end_message(self, record: GameRecord, outcome: Outcome) -> tuple[str, list[int], discord.ui.View | None]:
         """The final message: ranking with scores and the reason; the winners' user ids
         (pinged); the board's buttons."""
-        lines = [f"🏁 **{game_title(self.ctx.service.engine(record), record)} is over.** "
-                 f"{texts(record)(outcome.reason)}"]
+        public = self.ctx.delivery.locales.public(record.guild_id)
+        tx = texts(record, public)
+        lines = [tx(Msg("ui.notice.over", {"title": game_title(self.ctx.service.engine(record), record, public),
+                                           "reason": tx(outcome.reason)}))]
         for place, seat in enumerate(outcome.ranking, start=1):
             crown = " 👑" if seat in outcome.winners else ""
             score = outcome.scores[seat]
             shown = int(score) if float(score).is_integer() else score
             lines.append(f"{place}. <@{record.user_of(seat)}> — {shown}{crown}")
         winners = [u for u in (record.user_of(s) for s in outcome.winners) if u]
-        return "\n".join(lines), winners, board_view(record)
+        return "\n".join(lines), winners, board_view(record, locale=public)
 
     async def show_private(self, interaction: discord.Interaction, game: int) -> None:
         """The caller's private view (hand, secret pick…), ephemeral, rendered on demand.
@@ -251,13 +281,14 @@ class Notices:
         service, delivery = self.ctx.service, self.ctx.delivery
         engine = service.engine(record)
         view = engine.player_view(service.state(record), seat)
-        names, tx = record.names, texts(record)
+        reader = delivery.locales.private(interaction)
+        names, tx = record.names, texts(record, reader)
         file = await delivery.image_file(
-            lambda: renders.private_image(record.game_id, view, names, tx), "private",
+            lambda: renders.private_image(record.game_id, view, names, tx.plain()), "private",
             delivery.upload_limit(record.guild_id))
-        text = f"🔒 Your private view of {game_title(engine, record)} (seat {seat_letter(seat)})."
+        text = tx(Msg("ui.notice.private", {"title": game_title(engine, record, reader), "letter": seat_letter(seat)}))
         if file is None:
-            text += "\nThis game has no hidden hand; everything is on the board."
+            text += "\n" + tx(Msg("ui.notice.no_hand"))
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.followup.send(text, ephemeral=True, file=file)
@@ -272,17 +303,18 @@ class Notices:
         await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.ctx.game(interaction, game)
         seat = record.seat_of(interaction.user.id)
-        tx = texts(record)
+        tx = texts(record, self.ctx.delivery.locales.private(interaction))
         lines: list[str] = []
         for entry in await self.ctx.repo.log(record.id):
             if entry.kind == "system" and entry.action.get("type") in MODERATION_ENTRIES:
-                lines.append(f"🛡 moderator: {entry.action['type']}")
+                lines.append(tx(Msg("ui.notice.log_moderator", {"what": {"msg": f"ui.moderation.{entry.action['type']}_entry"}})))
             for e in entry.events:
                 vis = e.get("visible_to")
                 if vis is None or (seat is not None and seat in vis):
                     lines.append(("🔒 " if vis is not None else "") + tx.event(e))
-        text = "\n".join(lines[-limit:]) or "Nothing has happened yet."
-        chunks = split_text(f"📜 Log of game #{record.id} (last {min(limit, len(lines))} lines)\n{text}")
+        text = "\n".join(lines[-limit:]) or tx(Msg("ui.notice.log_empty"))
+        title = tx(Msg("ui.notice.log_title", {"game": record.id, "n": min(limit, len(lines))}))
+        chunks = split_text(f"{title}\n{text}")
         for chunk in chunks[-3:]:
             await interaction.followup.send(chunk, ephemeral=True)
 
@@ -299,26 +331,29 @@ class Notices:
         games.sort(key=lambda g: (not waits(g), g.deadline if waits(g) and g.deadline else float("inf"),
                                   g.updated_at))
         lines = []
+        tx = Texts(None, [], self.ctx.delivery.locales.private(interaction))
         for g in games:
-            name = ENGINES[g.game_id].info.name
-            when = f" · deadline <t:{int(g.deadline)}:R>" if g.deadline else ""
+            name = tx(Msg(f"ui.game.{g.game_id}"))
+            when = tx(Msg("ui.notice.mine_deadline", {"when": f"<t:{int(g.deadline)}:R>"})) if g.deadline else ""
             if waits(g):
-                state = f"**your move**{when}"
+                state = tx(Msg("ui.notice.mine_your_move", {"when": when}))
             elif g.status == "active":
                 others = mention_list(g, g.waiting)
-                state = f"waiting for {others}{when}" if others else "running"
+                state = tx(Msg("ui.notice.mine_waiting", {"who": others, "when": when}) if others
+                           else Msg("ui.notice.mine_running"))
             else:
-                state = f"lobby ({len(g.seats)} players)"
+                state = tx(Msg("ui.notice.mine_lobby", {"n": len(g.seats)}))
             lines.append(f"[#{g.id} {name}]({board_link(g)}) — {state}")
-        text = "\n".join(lines) or "You are not in any lobby or running game."
+        text = "\n".join(lines) or tx(Msg("ui.notice.mine_none"))
         for chunk in split_text(text):
             await interaction.followup.send(chunk, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
     @staticmethod
     async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
-        """``/game rules``: the rules summary and our decisions, ephemeral, split."""
+        """``/game rules``: the rules summary and our decisions in the reader's language
+        (``rules_in``), ephemeral, split."""
         engine = get_engine(game_id)
-        chunks = split_text(engine.rules_text())
+        chunks = split_text(rules_in(engine, reader_locale(interaction)))
         first, rest = chunks[0], chunks[1:]
         if interaction.response.is_done():
             await interaction.followup.send(first, ephemeral=True)

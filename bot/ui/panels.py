@@ -16,10 +16,10 @@ import discord
 
 from bot.service import texts
 from bot.storage import GameRecord
-from bot.text import Texts
+from bot.text import LOCALES, Texts
 from bot.ui.components import ActionButton, ActionSelect, BoardButton, LobbyButton, NavButton
 from bot.ui.limits import EMBED_DESCRIPTION, EMBED_TITLE, SELECT_OPTIONS, clip, pages
-from engines.base import Engine, State, seat_letter
+from engines.base import Engine, Msg, State, seat_letter
 from engines.decisions import Choice, DecisionTree
 
 MAX_BUTTONS = 20
@@ -27,8 +27,15 @@ MAX_BUTTONS = 20
 
 COLOUR = 0x6B3FA0
 
+NAV_KEYS = ("ui.button.prev", "ui.button.next", "ui.button.back")
 NAV_LABELS = ("◀ Prev", "Next ▶", "◀ Back")
-"""Labels of the panel's paging and back buttons (everything else on a panel is a choice)."""
+"""Labels of the panel's paging and back buttons (everything else on a panel is a choice),
+in English; ``nav_labels`` has them in every language."""
+
+
+def nav_labels() -> frozenset[str]:
+    """The paging and back labels in every catalog language."""
+    return frozenset(Texts(None, [], lang)(Msg(key)) for lang in LOCALES for key in NAV_KEYS)
 
 
 @dataclass
@@ -39,11 +46,11 @@ class Panel:
     view: discord.ui.View | None
 
 
-def game_title(engine: Engine, record: GameRecord) -> str:
-    """``"Carnival of Sins (罪のカーニバル) #12"``."""
-    native = (f" ({engine.info.native_name})"
-              if engine.info.native_name and engine.info.native_name != engine.info.name else "")
-    return clip(f"{engine.info.name}{native} #{record.id}", EMBED_TITLE)
+def game_title(engine: Engine, record: GameRecord, locale: str = "en") -> str:
+    """``"Carnival of Sins (罪のカーニバル) #12"`` (``ui.title`` in ``locale``)."""
+    tx = Texts(None, [], locale)
+    return clip(tx(Msg("ui.title", {"game": {"msg": f"ui.game.{engine.info.game_id}"}, "id": record.id})),
+                EMBED_TITLE)
 
 
 def mention_list(record: GameRecord, seats: Sequence[int]) -> str:
@@ -51,90 +58,95 @@ def mention_list(record: GameRecord, seats: Sequence[int]) -> str:
     return ", ".join(f"<@{record.user_of(s)}>" for s in sorted(seats) if record.user_of(s))
 
 
-def vacation_note(record: GameRecord, seat: int) -> str:
+def vacation_note(record: GameRecord, seat: int, locale: str = "en") -> str:
     """``" · 🏖 3 vacation days"`` for a player who set some in the lobby (``/game vacation``,
     bot/ui/clock.py), ``""`` otherwise."""
     if str(record.user_of(seat)) not in record.vacations:
         return ""
     days = record.vacation_left(seat)
-    return f" · 🏖 {days} vacation day{'s' if days != 1 else ''}"
+    return Texts(None, [], locale)(Msg("ui.lobby.vacation_one" if days == 1 else "ui.lobby.vacation", {"n": days}))
 
 
-def lobby_embed(engine: Engine, record: GameRecord, timeout_label: str) -> discord.Embed:
-    """The lobby: players, options, timer and how to start."""
+def lobby_embed(engine: Engine, record: GameRecord, timeout_label: str, locale: str = "en") -> discord.Embed:
+    """The lobby: players, options, timer and how to start (in ``locale``: the server's)."""
     info = engine.info
-    players = "\n".join(f"{i + 1}. <@{s.user_id}>{vacation_note(record, s.seat)}"
+    tx = Texts(None, [], locale)
+    players = "\n".join(f"{i + 1}. <@{s.user_id}>{vacation_note(record, s.seat, locale)}"
                         for i, s in enumerate(record.seats)) or "—"
     changed = {k: v for k, v in record.options.items() if v != info.defaults().get(k)}
-    opts = ", ".join(f"{k}={v}" for k, v in changed.items()) or "defaults"
+    opts = ", ".join(f"{k}={v}" for k, v in changed.items()) or tx(Msg("ui.lobby.defaults"))
     if record.status == "lobby":
-        description = (f"Open — press **Join**. {info.min_players}–{info.max_players} players.\n"
-                       f"The host (<@{record.host_user_id}>) or a moderator presses **Start**.")
+        description = tx(Msg("ui.lobby.open", {"min": info.min_players, "max": info.max_players,
+                                               "host": record.host_user_id}))
     else:
-        description = {"active": "▶ Started — the game is in its thread (or below).",
-                       "abandoned": "⛔ Closed.", "finished": "🏁 Finished."}[record.status]
-    embed = discord.Embed(title=f"Lobby: {game_title(engine, record)}", colour=COLOUR, description=description)
-    embed.add_field(name=f"Players ({len(record.seats)}/{info.max_players})", value=players, inline=True)
-    embed.add_field(name="Options", value=clip(opts, 1024), inline=True)
-    embed.add_field(name="Move timer", value=timeout_label, inline=True)
+        description = tx(Msg(f"ui.lobby.{record.status}"))
+    title = tx(Msg("ui.lobby.title", {"title": game_title(engine, record, locale)}))
+    embed = discord.Embed(title=title, colour=COLOUR, description=description)
+    embed.add_field(name=tx(Msg("ui.lobby.players", {"n": len(record.seats), "max": info.max_players})),
+                    value=players, inline=True)
+    embed.add_field(name=tx(Msg("ui.lobby.options")), value=clip(opts, 1024), inline=True)
+    embed.add_field(name=tx(Msg("ui.lobby.timer")), value=timeout_label, inline=True)
     return embed
 
 
-def lobby_view(record: GameRecord) -> discord.ui.View | None:
+def lobby_view(record: GameRecord, locale: str = "en") -> discord.ui.View | None:
     """Join / Leave / Start buttons while the lobby is open."""
     if record.status != "lobby":
         return None
     view = discord.ui.View(timeout=None)
     for verb in ("join", "leave", "start"):
-        view.add_item(LobbyButton(record.id, verb))
+        view.add_item(LobbyButton(record.id, verb, locale))
     return view
 
 
 def board_embed(engine: Engine, record: GameRecord, state: State | None, *, image_name: str,
-                recent: Sequence[str] = ()) -> discord.Embed:
-    """The board message: title, who is waited for and why, recent public events, the image."""
+                recent: Sequence[str] = (), locale: str = "en") -> discord.Embed:
+    """The board message: title, who is waited for and why, recent public events, the image
+    (in ``locale``: the server's)."""
     lines: list[str] = []
+    tx = texts(record, locale)
     if record.status == "finished" and state is not None:
         outcome = engine.outcome(state)
         if outcome is not None:
-            lines.append(f"🏁 **Game over.** {texts(record)(outcome.reason)}")
+            lines.append(tx(Msg("ui.board.game_over", {"reason": tx(outcome.reason)})))
     elif record.status == "abandoned":
-        lines.append("⛔ This game was ended by a moderator.")
+        lines.append(tx(Msg("ui.board.ended_by_moderator")))
     elif state is not None:
         waiting = sorted(s for s in engine.to_move(state) if s >= 0)
         if waiting:
-            prompt = texts(record)(engine.prompt(state, waiting[0]))
-            lines.append(f"⏳ Waiting for {mention_list(record, waiting)}: {prompt}")
+            prompt = tx(engine.prompt(state, waiting[0]))
+            lines.append(tx(Msg("ui.board.waiting", {"who": mention_list(record, waiting), "prompt": prompt})))
             if record.deadline:
-                lines.append(f"Timer: <t:{int(record.deadline)}:R>")
+                lines.append(tx(Msg("ui.board.timer", {"when": f"<t:{int(record.deadline)}:R>"})))
         if record.paused:
-            lines.append("⏸ Paused by a moderator.")
+            lines.append(tx(Msg("ui.board.paused")))
         if record.vacations:
-            lines.append("🏖 Vacation days left: " + " · ".join(
-                f"{s.name} {record.vacation_left(s.seat)}" for s in record.seats if str(s.user_id) in record.vacations))
+            lines.append(tx(Msg("ui.board.vacations", {"days": " · ".join(
+                f"{tx.name(s.seat)} {record.vacation_left(s.seat)}" for s in record.seats
+                if str(s.user_id) in record.vacations)})))
     if recent:
         lines.append("")
         lines += [f"• {r}" for r in recent]
-    embed = discord.Embed(title=game_title(engine, record), colour=COLOUR,
+    embed = discord.Embed(title=game_title(engine, record, locale), colour=COLOUR,
                           description=clip("\n".join(lines), EMBED_DESCRIPTION))
     embed.set_image(url=f"attachment://{image_name}")
-    embed.set_footer(text="Play ▶ opens your private move panel · My view shows your hand")
+    embed.set_footer(text=tx(Msg("ui.board.footer")))
     return embed
 
 
-def board_view(record: GameRecord, *, play: bool = True) -> discord.ui.View | None:
+def board_view(record: GameRecord, *, play: bool = True, locale: str = "en") -> discord.ui.View | None:
     """Play / My view / Log / Rules buttons for a running game (Log and Rules only after the end)."""
     view = discord.ui.View(timeout=None)
     if record.status == "active" and play:
-        view.add_item(BoardButton(record.id, record.version, "play"))
-        view.add_item(BoardButton(record.id, record.version, "hand"))
-    view.add_item(BoardButton(record.id, record.version, "log"))
-    view.add_item(BoardButton(record.id, record.version, "rules"))
+        view.add_item(BoardButton(record.id, record.version, "play", locale=locale))
+        view.add_item(BoardButton(record.id, record.version, "hand", locale=locale))
+    view.add_item(BoardButton(record.id, record.version, "log", locale=locale))
+    view.add_item(BoardButton(record.id, record.version, "rules", locale=locale))
     return view
 
 
 def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, page: int = 0,
-                path: tuple[int, ...] = (), note: str = "") -> Panel:
+                path: tuple[int, ...] = (), note: str = "", locale: str = "en") -> Panel:
     """The private panel of ``seat``'s legal actions, one step of the engine's
     ``DecisionTree`` (``engines/decisions.py``) at a time, with Back.
 
@@ -142,16 +154,17 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
         page: the page of a long list (0-based).
         path: the steps taken so far (indices from the root; a stale path shows the root).
         note: a line shown above the prompt (e.g. "✓ You chose Lust.").
+        locale: the reader's language.
     """
-    tx = texts(record)
+    tx = texts(record, locale)
     header = f"{note}\n" if note else ""
-    you = f"*{game_title(engine, record)} · you are seat {seat_letter(seat)}*"
+    you = tx(Msg("ui.panel.you", {"title": game_title(engine, record, locale), "letter": seat_letter(seat)}))
     tree = DecisionTree.of(engine, state, seat)
     if not tree.actions:
         waiting = sorted(s for s in engine.to_move(state) if s >= 0)
-        text = "Nothing for you to decide right now."
+        text = tx(Msg("ui.panel.nothing"))
         if waiting:
-            text += f" Waiting for {mention_list(record, waiting)}."
+            text += tx(Msg("ui.panel.waiting", {"who": mention_list(record, waiting)}))
         return Panel(f"{header}{text}\n{you}", None)
     try:
         choices, trail = tree.node(path)
@@ -164,11 +177,11 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
     steps = any(c.step is not None for c in choices)
     lines = [f"{header}**{title}**"]
     if steps:
-        lines.append("Pick one; its choices follow:")
+        lines.append(tx(Msg("ui.panel.steps")))
     lines.append(you)
     _add_choices(view, record.id, record.version, tx, choices, page, path)
     if path:
-        view.add_item(NavButton(record.id, record.version, 0, path[:-1], NAV_LABELS[2]))
+        view.add_item(NavButton(record.id, record.version, 0, path[:-1], tx(Msg(NAV_KEYS[2]))))
     return Panel("\n".join(lines), view)
 
 
@@ -203,7 +216,8 @@ def _add_choices(view: discord.ui.View, game: int, version: int, tx: Texts, choi
     total = pages(len(shown), SELECT_OPTIONS)
     page = max(0, min(page, total - 1))
     chunk = shown[page * SELECT_OPTIONS:(page + 1) * SELECT_OPTIONS]
-    placeholder = f"Choose… (page {page + 1}/{total})" if total > 1 else "Choose…"
+    placeholder = tx(Msg("ui.panel.choose_page", {"page": page + 1, "pages": total}) if total > 1
+                     else Msg("ui.panel.choose"))
     options = []
     for choice, label, hint in chunk:
         if choice.step is not None:
@@ -213,8 +227,8 @@ def _add_choices(view: discord.ui.View, game: int, version: int, tx: Texts, choi
             options.append(ActionSelect.option(str(choice.action), label, hint))
     view.add_item(ActionSelect(game, version, page, options, placeholder, path=path))
     if total > 1:
-        view.add_item(NavButton(game, version, max(0, page - 1), path, NAV_LABELS[0], disabled=page == 0))
-        view.add_item(NavButton(game, version, min(total - 1, page + 1), path, NAV_LABELS[1],
+        view.add_item(NavButton(game, version, max(0, page - 1), path, tx(Msg(NAV_KEYS[0])), disabled=page == 0))
+        view.add_item(NavButton(game, version, min(total - 1, page + 1), path, tx(Msg(NAV_KEYS[1])),
                                 disabled=page >= total - 1))
 
 
@@ -225,6 +239,7 @@ def offered_choices(components: list[dict[str, Any]]) -> list[tuple[str, str, st
     choice: a button, or a select option when ``value`` is set). Disabled items and paging/back buttons are left out. Used by the test
     driver, the playground tools and the benchmark."""
     out: list[tuple[str, str, str | None]] = []
+    nav = nav_labels()
     for row in components:
         for c in row.get("components", [row]):
             cid = c.get("custom_id", "")
@@ -235,6 +250,6 @@ def offered_choices(components: list[dict[str, Any]]) -> list[tuple[str, str, st
             elif cid.startswith("as:"):
                 out += [("group" if o["value"].startswith("s") else "select", cid, o["value"])
                         for o in c.get("options", [])]
-            elif cid.startswith("n:") and c.get("label") not in NAV_LABELS:
+            elif cid.startswith("n:") and c.get("label") not in nav:
                 out.append(("group", cid, None))
     return out

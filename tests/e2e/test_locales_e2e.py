@@ -1,0 +1,179 @@
+"""Every player in their own language (issue 13 §2, "Done when"): whole games through
+discord.py and the offline Discord with the server and every player in Traditional Chinese
+(or Japanese) show no English word in any message, embed, button or select the bot sent —
+public, private (panels, My view) or in a DM; and a server in one language with a player
+in another gives each their own (the board the server's, the panel the player's)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import pytest
+
+from bot.app import GameBot
+from bot.sandbox.fakecord import FakeDiscord, iter_components
+from bot.ui.notices import rules_in
+from engines.registry import get as get_engine
+from tests.bot.test_catalogs import leaks
+from tests.e2e.driver import Driver
+
+JSONDict = dict[str, Any]
+NAMES = ["alice", "bob", "carol", "dave"]
+
+
+def shown_texts(message: JSONDict) -> Iterator[str]:
+    """Every text a player sees in a message payload: content, embed title, description,
+    fields and footer, button labels, select placeholders and option labels/descriptions."""
+    if message.get("content"):
+        yield message["content"]
+    for embed in message.get("embeds") or []:
+        for key in ("title", "description"):
+            if embed.get(key):
+                yield embed[key]
+        for fld in embed.get("fields") or []:
+            yield fld["name"]
+            yield fld["value"]
+        if (embed.get("footer") or {}).get("text"):
+            yield embed["footer"]["text"]
+    for comp in iter_components(message.get("components") or []):
+        for key in ("label", "placeholder"):
+            if comp.get(key):
+                yield comp[key]
+        for option in comp.get("options") or []:
+            yield option["label"]
+            if option.get("description"):
+                yield option["description"]
+
+
+async def localized_bot(fake: FakeDiscord, make_bot: Callable[..., Awaitable[GameBot]], server: str,
+                        players: dict[str, str]) -> tuple[Driver, list[JSONDict]]:
+    """A bot on a server whose preferred locale is ``server``, with members ``players``
+    (name → the locale of their Discord client)."""
+    fake.default_guild.locale = server
+    users = [fake.owner] + [await fake.add_member(n) for n in NAMES[1:len(players)]]
+    for user, name in zip(users, players, strict=True):
+        fake.user_locales[user["id"]] = players[name]
+    bot = await make_bot()
+    return Driver(fake, bot), users
+
+
+@pytest.mark.parametrize("lang", ["zh-TW", "ja"])
+@pytest.mark.parametrize(("game_id", "count"), [("carnival", 3), ("heaven", 4)])
+async def test_a_whole_game_in_one_language_shows_no_english(fake, make_bot, lang: str, game_id: str,
+                                                             count: int) -> None:
+    driver, users = await localized_bot(fake, make_bot, lang, {n: lang for n in NAMES[:count]})
+    game = await driver.start_game(game_id, users)
+    record = await driver.play_to_end(game, random.Random(7))
+    assert record.status == "finished"
+    await driver.delivered()
+    seen = [text for message in fake.messages.values() for text in shown_texts(message)]
+    threads = [c["name"] for c in fake.channels.values() if c.get("type") == 11]
+    assert len(seen) > 50 and threads
+    assert any(m["flags"] & 64 for m in fake.messages.values()), "no private panel was checked"
+    bad = leaks(seen + threads, NAMES)
+    assert not bad, f"{len(bad)} English texts: {bad[:10]}"
+
+
+async def test_the_board_speaks_the_servers_language_and_a_panel_the_players(fake, make_bot) -> None:
+    driver, users = await localized_bot(fake, make_bot, "ja", {"alice": "zh-TW", "bob": "en-US", "carol": "ja"})
+    game = await driver.start_game("carnival", users)
+    board = await driver.board(game)
+    assert board["embeds"][0]["title"].startswith("罪のカーニバル #")
+    assert [c["label"] for c in iter_components(board["components"]) if c.get("label")][:2] == ["プレイ ▶", "自分の画面"]
+    panels = {user["username"]: (await driver.open_panel(user, game))["content"] for user in users[:2]}
+    assert "你是座位 A" in panels["alice"] and "罪之嘉年華" in panels["alice"]
+    assert "you are seat B" in panels["bob"] and "Carnival of Sins" in panels["bob"]
+
+
+async def test_game_language_sets_a_players_own_and_a_moderator_sets_the_servers(fake, make_bot) -> None:
+    driver, users = await localized_bot(fake, make_bot, "en-US", {"alice": "en-US", "bob": "en-US"})
+    alice, bob = users
+    token = await fake.slash(bob, "game", "language", server="ja")
+    await driver.settle()
+    assert fake.message_for(token)["content"].startswith("⚠️ Only moderators")
+    token = await fake.slash(bob, "game", "language", language="zh_TW")
+    await driver.settle()
+    assert fake.message_for(token)["content"] == "你的語言：繁體中文（私訊與私人回覆）。\n" \
+                                                 "這個伺服器的語言：English，來自伺服器的 Discord 設定。"
+    token = await fake.slash(alice, "game", "language", server="ja")
+    await driver.settle()
+    assert "このサーバーの言語" not in fake.message_for(token)["content"]  # (alice reads English)
+    assert "This server's language: 日本語 (public messages and boards; set by a moderator)." in \
+        fake.message_for(token)["content"]
+    game = await driver.start_game("carnival", users + [await fake.add_member("carol")])
+    board = await driver.board(game)
+    assert board["embeds"][0]["title"].startswith("罪のカーニバル #")
+    assert "你是座位 B" in (await driver.open_panel(bob, game))["content"]
+    # the choices are stored: a restarted bot keeps them
+    await fake.stop_bot(driver.bot)
+    restarted = await make_bot()
+    assert restarted.delivery.locales.users[int(bob["id"])] == "zh_TW"
+    assert restarted.delivery.locales.public(int(fake.default_guild.id)) == "ja"
+    token = await fake.slash(bob, "game", "language", language="auto")
+    await Driver(fake, restarted).settle()
+    assert fake.message_for(token)["content"].startswith("Your language: English, from your Discord settings")
+
+
+TRANSLATED_RULES = ("carnival", "heaven", "illumination", "eguan", "canterbury")
+"""The games whose rules.md is translated into every language (the others answer in English)."""
+
+
+@pytest.mark.parametrize("game_id", TRANSLATED_RULES)
+@pytest.mark.parametrize("lang", ["zh_TW", "zh_CN", "ja"])
+def test_a_translated_rules_file_keeps_the_english_one_s_shape(game_id: str, lang: str) -> None:
+    engine = get_engine(game_id)
+    english = engine.rules_text()
+    translated = rules_in(engine, lang)
+    assert translated != english
+    for mark in ("•", "`", "\n"):
+        assert translated.count(mark) == english.count(mark), mark
+    assert translated.count("**") % 2 == 0 and translated.count("**") >= english.count("**")
+    assert re.findall(r"`[^`]*`", translated) == re.findall(r"`[^`]*`", english)  # the notation stays
+
+
+@pytest.mark.parametrize("lang", ["zh-TW", "ja"])
+async def test_game_rules_answers_in_the_readers_language(fake, make_bot, lang: str) -> None:
+    driver, users = await localized_bot(fake, make_bot, "en-US", {"alice": lang})
+    for game_id in TRANSLATED_RULES:
+        last = max(fake.messages) if fake.messages else 0
+        await fake.slash(users[0], "game", "rules", game=game_id)
+        await driver.settle()
+        chunks = [m["content"] for mid, m in sorted(fake.messages.items()) if mid > last and m["flags"] & 64]
+        assert chunks and all(len(c) <= 2000 for c in chunks)
+        expected = rules_in(get_engine(game_id), lang)
+        assert "\n".join(chunks).split() == expected.split()
+        title = {"carnival": {"zh-TW": "罪之嘉年華", "ja": "罪のカーニバル"}}.get(game_id, {}).get(lang)
+        assert (title or {"heaven": "天路", "illumination": "闡明", "eguan": "悪貫" if lang == "ja" else "惡貫",
+                           "canterbury": "カンタベリー" if lang == "ja" else "坎特伯里"}[game_id]) in expected.splitlines()[0]
+
+
+async def test_a_refusal_is_written_in_the_readers_language(fake, make_bot) -> None:
+    driver, users = await localized_bot(fake, make_bot, "en-US", {"alice": "en-US", "bob": "zh-TW"})
+    game, lobby = await driver.open_lobby(users[0], "carnival")
+    await fake.click(users[1], fake.messages[int(lobby["id"])], f"l:{game}:join")
+    await driver.settle()
+    await fake.click(users[1], fake.messages[int(lobby["id"])], f"l:{game}:start")
+    await driver.settle()
+    refusal = driver.newest_ephemeral(users[1])
+    assert refusal is not None and refusal["content"] == "⚠️ 只有主持人或管理員可以開始遊戲。"
+    token = await fake.slash(users[0], "game", "board", game="#99")
+    await driver.settle()
+    assert fake.message_for(token)["content"] == "⚠️ There is no game #99."
+
+
+async def test_names_are_escaped_in_messages_and_drawn_as_they_are(fake, make_bot) -> None:
+    fake.default_guild.locale = "en-US"
+    users = [fake.owner, await fake.add_member("b_o_b"), await fake.add_member("**cy**")]
+    bot = await make_bot()
+    driver = Driver(fake, bot)
+    game = await driver.start_game("carnival", users)
+    await driver.play_to_end(game, random.Random(3))
+    await driver.delivered()
+    public = "\n".join(m["content"] for m in driver.public_messages())
+    assert "b\\_o\\_b" in public and "\\*\\*cy\\*\\*" in public
+    assert "b_o_b" not in public.replace("b\\_o\\_b", "") and "**cy**" not in public
+    record = await driver.record(game)
+    assert bot.delivery.public_texts(record).plain().name(1) == "b_o_b"
