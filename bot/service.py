@@ -21,7 +21,7 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ParamSpec, TypeVar
 
@@ -181,6 +181,48 @@ def plan_deliveries(
     if answer is not None:
         items.append(OutboxItem("answer", version, {**answer, "after": after}))
     return items
+
+
+UNDO = "undo"
+"""The ``type`` of the system log entry that takes back player entries (DESIGN §4: undo
+appends, it never deletes): ``{"type": "undo", "seqs": [seq, ...]}``."""
+
+UNDO_CHECKS = 3
+"""How many ``Engine.shuffle_hidden`` variants ``reveals`` tries per viewer."""
+
+
+def undone_seqs(entries: Iterable[LogEntry]) -> frozenset[int]:
+    """The seqs of the log entries that ``undo`` system entries among ``entries`` took back
+    (each replay, line and digest path skips them; a log without undo gives the empty set)."""
+    out: set[int] = set()
+    for e in entries:
+        if e.kind == "system" and e.action.get("type") == UNDO:
+            out.update(int(s) for s in e.action.get("seqs", ()))
+    return frozenset(out)
+
+
+def reveals(engine: Engine, players: int, before: State, seat: int, action: Action, after: State,
+            seed: int) -> bool:
+    """Conservatively, whether applying ``action`` of ``seat`` to ``before`` (giving
+    ``after``) told anyone something hidden (DESIGN §4: no undo once something was
+    revealed or drawn). For every viewer (each seat, the mover included, and the public),
+    ``Engine.shuffle_hidden`` makes states the viewer cannot tell from ``before``; if the
+    action is refused in one of them or the viewer's ``player_view`` after it differs,
+    the action's result depended on something the viewer could not see: it revealed.
+    An engine error counts as a reveal. ``players``: the seat count; ``seed``: the game's
+    (the shuffles are deterministic)."""
+    for viewer in (*range(players), None):
+        seen = engine.player_view(after, viewer)
+        for k in range(UNDO_CHECKS):
+            rng = derive_rng(seed, 7_000_000 + k * 10 + (players if viewer is None else viewer))
+            try:
+                other = engine.shuffle_hidden(before, viewer, rng)
+                changed, _ = engine.apply(other, seat, action)
+                if engine.player_view(changed, viewer) != seen:
+                    return True
+            except GameError:
+                return True
+    return False
 
 
 class GameService:
@@ -356,6 +398,76 @@ class GameService:
                              [e.to_json() for e in events], user_id=user_id)
             return await self._advance(record, engine, state, [entry], list(events),
                                        waiting_before=waiting_before, answer=answer)
+
+    # ------------------------------------------------------------------ undo
+    def undo_candidate(self, record: GameRecord, entries: Sequence[LogEntry], user_id: int) -> LogEntry | None:
+        """The log entry ``user_id`` may take back now, or None (DESIGN §4, strict policy;
+        docs/rules/ora.md §5.7 allows several in a row: each undo makes the one before the
+        candidate). Allowed only when, counting no entry already undone: the game runs and
+        is not paused; the last player or chance entry is the user's own action, made by
+        them (not a timeout or a pre-set answer) in their current seat, so no one else
+        acted and nothing was rolled or drawn since; it ended nothing and asked no other
+        seat to decide; none of its events was told privately to another seat; and it
+        revealed nothing (``reveals``)."""
+        seat = record.seat_of(user_id)
+        if seat is None or record.status != "active" or record.paused or record.state is None:
+            return None
+        undone = undone_seqs(entries)
+        moves = [e for e in entries if e.seq not in undone and e.kind in ("player", "chance")]
+        if not moves:
+            return None
+        last = moves[-1]
+        if last.kind != "player" or last.seat != seat or last.user_id != user_id:
+            return None
+        if any(ev.get("visible_to") is not None and set(ev["visible_to"]) - {seat} for ev in last.events):
+            return None
+        engine = self.engine(record)
+        after = self.state(record)
+        before = self._replay(record, [e for e in entries if e.seq != last.seq])
+        if before is None or engine.outcome(after) is not None:
+            return None
+        waiting_before = engine.to_move(before)
+        if seat not in waiting_before or not (engine.to_move(after) - {seat, CHANCE}) <= waiting_before:
+            return None
+        if reveals(engine, len(record.seats), before, seat, last.action, after, record.seed):
+            return None
+        return last
+
+    async def can_undo(self, record: GameRecord, user_id: int) -> bool:
+        """Whether ``user_id`` may undo in ``record`` now (``undo_candidate``); the cheap
+        checks come first, the log is read only for a seated player of a running game."""
+        if record.seat_of(user_id) is None or record.status != "active" or record.paused:
+            return False
+        return self.undo_candidate(record, await self.repo.log(record.id), user_id) is not None
+
+    @_refuses_storage_faults
+    async def undo(self, game: int, user_id: int, *, expected_version: int | None = None) -> ActResult:
+        """Take back the caller's last action (``undo_candidate``): appends an ``undo``
+        system entry naming it (the log keeps it; every replay skips it) with the public
+        event ``table.undo``, and stores the state rebuilt without it.
+
+        Raises:
+            HostError: no such game; a stale panel (``expected_version``); nothing the
+                caller may undo now (code ``undo``).
+        """
+        async with self.lock(game):
+            record = await self.get(game)
+            if expected_version is not None and expected_version != record.version:
+                raise HostError("The board has moved on since that panel; press Play ▶ again.", "stale")
+            entries = await self.repo.log(game)
+            last = self.undo_candidate(record, entries, user_id)
+            seat = record.seat_of(user_id)
+            if last is None or seat is None:
+                raise HostError("You cannot undo now: only your own last action, while no one else has "
+                                "acted and nothing was revealed, drawn or rolled since.", "undo")
+            engine = self.engine(record)
+            state = self._replay(record, [e for e in entries if e.seq != last.seq])
+            assert state is not None  # (undo_candidate replayed it)
+            event = Event("table.undo", params={"seat": seat_ref(seat)})
+            entry = LogEntry(0, "system", None, {"type": UNDO, "seqs": [last.seq]}, [event.to_json()],
+                             user_id=user_id)
+            waiting = frozenset(s for s in engine.to_move(self.state(record)) if s != CHANCE) | {seat}
+            return await self._advance(record, engine, state, [entry], [event], waiting_before=waiting)
 
     @_refuses_storage_faults
     async def expire(self, game: int, version: int) -> ActResult | None:
@@ -659,12 +771,16 @@ class GameService:
         return state is not None and self.engine(record).state_to_json(state) == record.state
 
     def _replay(self, record: GameRecord, entries: Sequence[LogEntry], upto: int | None = None) -> State | None:
-        """The state after the log entries with ``seq <= upto`` (all when None); None before the start."""
+        """The state after the log entries with ``seq <= upto`` (all when None), skipping the
+        entries an ``undo`` entry among them took back (``undone_seqs``); None before the start."""
         engine = self.engine(record)
         state: State | None = None
+        undone = undone_seqs(e for e in entries if upto is None or e.seq <= upto)
         for e in entries:
             if upto is not None and e.seq > upto:
                 break
+            if e.seq in undone:
+                continue
             if e.kind == "system" and e.action.get("type") == "start":
                 state = engine.new_game(int(e.action["players"]), record.seed, record.options)
             elif e.kind in ("player", "chance") and state is not None:

@@ -105,6 +105,13 @@ class Games(commands.GroupCog, group_name="game"):
         record = await self.bot.flow.ctx.resolve_game(interaction, game)
         await self.bot.flow.moves.open_panel(interaction, record.id)
 
+    @app_commands.command(name="undo")
+    @app_commands.describe(game="Game number (default: your game in this channel)")
+    async def undo(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+        """Take back your last action, while no one else has acted and nothing was revealed since."""
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        await self.bot.flow.table.undo(interaction, record.id, None)
+
     @app_commands.command(name="log")
     @app_commands.describe(game="Game number (default: the game in this channel)")
     async def log(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:

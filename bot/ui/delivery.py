@@ -33,7 +33,7 @@ import aiohttp
 import discord
 from PIL import Image
 
-from bot.service import HostError, crash_point, texts
+from bot.service import HostError, crash_point, texts, undone_seqs
 from bot.storage import OutboxRow, StorageError
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
 from render import registry as renders
@@ -346,7 +346,11 @@ class Delivery:
         """The last ``limit`` public event lines of a game (the start left out), names
         filled in: the board's "recent" list."""
         lines: list[str] = []
-        for entry in await self.repo.log(record.id, last=max(40, limit * 8)):
+        entries = await self.repo.log(record.id, last=max(40, limit * 8))
+        undone = undone_seqs(entries)
+        for entry in entries:
+            if entry.seq in undone:  # (taken back: its lines no longer describe the game)
+                continue
             for e in entry.events:
                 if e.get("visible_to") is None and e.get("kind") not in ("start", "game_started"):
                     lines.append(texts(record).event(e))
@@ -534,9 +538,13 @@ class Delivery:
 
         tx = texts(record)
         lines: list[str] = []
-        for entry in await self.repo.log(record.id, after=after):
+        entries = await self.repo.log(record.id, after=after)
+        undone = undone_seqs(entries)
+        for entry in entries:
             if entry.seq > upto:
                 break
+            if entry.seq in undone:  # (taken back before its lines went out: never shown)
+                continue
             if entry.kind == "system" and entry.action.get("type") == "start":
                 lines.append(tx.event(start_event(int(entry.action.get("players", 0))).to_json()))
             lines += [tx.event(e) for e in entry.events if e.get("visible_to") is None]

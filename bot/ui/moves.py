@@ -22,6 +22,7 @@ from bot.ui.context import HostContext
 from bot.ui.limits import MESSAGE_CHARS
 from bot.ui.notices import Notices, private_notes
 from bot.ui.panels import Panel, build_panel
+from bot.ui.table import with_undo
 from engines.base import State
 from render import registry as renders
 
@@ -153,6 +154,7 @@ class Moves:
         if record.status == "active":
             panel = build_panel(self.ctx.service.engine(record), record, self.ctx.service.state(record), seat,
                                 note=note)
+            panel = await with_undo(self.ctx, record, interaction.user.id, panel)
             await interaction.edit_original_response(content=panel.content[:MESSAGE_CHARS], view=panel.view,
                                                      **extra)
         else:

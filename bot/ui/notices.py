@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.service import ActResult, HostError, texts
+from bot.service import ActResult, HostError, texts, undone_seqs
 from bot.storage import GameRecord, LogEntry
 from bot.ui.clock import fit_deadline, quiet_hours
 from bot.ui.components import BoardButton
@@ -75,8 +75,9 @@ def digest_lines(record: GameRecord, entries: Sequence[LogEntry], viewer: int | 
     (the newest, after a line counting the ones left out)."""
     tx = texts(record)
     lines: list[str] = []
+    undone = undone_seqs(entries)
     for e in entries:
-        if e.seq <= after or (upto is not None and e.seq > upto):
+        if e.seq <= after or (upto is not None and e.seq > upto) or e.seq in undone:
             continue
         for event in e.events:
             vis = event.get("visible_to")
@@ -274,13 +275,16 @@ class Notices:
         seat = record.seat_of(interaction.user.id)
         tx = texts(record)
         lines: list[str] = []
-        for entry in await self.ctx.repo.log(record.id):
+        entries = await self.ctx.repo.log(record.id)
+        undone = undone_seqs(entries)
+        for entry in entries:
             if entry.kind == "system" and entry.action.get("type") in MODERATION_ENTRIES:
                 lines.append(f"🛡 moderator: {entry.action['type']}")
             for e in entry.events:
                 vis = e.get("visible_to")
                 if vis is None or (seat is not None and seat in vis):
-                    lines.append(("🔒 " if vis is not None else "") + tx.event(e))
+                    line = ("🔒 " if vis is not None else "") + tx.event(e)
+                    lines.append(f"~~{line}~~" if entry.seq in undone else line)  # (taken back: struck)
         text = "\n".join(lines[-limit:]) or "Nothing has happened yet."
         chunks = split_text(f"📜 Log of game #{record.id} (last {min(limit, len(lines))} lines)\n{text}")
         for chunk in chunks[-3:]:
