@@ -279,9 +279,10 @@ class GameService:
     @_refuses_storage_faults
     async def create_lobby(
         self, *, game_id: str, guild_id: int | None, channel_id: int, host_user_id: int, host_name: str,
-        options: dict[str, Any] | None, move_timeout: int,
+        options: dict[str, Any] | None, move_timeout: int, seated: bool = True,
     ) -> GameRecord:
-        """Open a lobby for ``game_id`` with the host seated.
+        """Open a lobby for ``game_id`` with the host seated (``seated`` False: the host
+        only runs the lobby; Start stays theirs).
 
         Raises:
             HostError: unknown game.
@@ -294,10 +295,13 @@ class GameService:
         from engines.base import validate_options
 
         checked = validate_options(engine.info, options)
-        return await self.repo.create_game(
+        record = await self.repo.create_game(
             game_id=game_id, guild_id=guild_id, channel_id=channel_id, host_user_id=host_user_id,
             host_name=host_name, seed=new_seed(), options=checked, move_timeout=move_timeout,
         )
+        if not seated:  # (issue 16: the host runs the lobby without playing)
+            record = await self.repo.leave(record.id, host_user_id)
+        return record
 
     @_refuses_storage_faults
     async def join(self, game: int, user_id: int, name: str) -> GameRecord:
@@ -537,7 +541,7 @@ class GameService:
                                         [e.to_json() for e in evs]))
             elif movers & left:
                 seat = min(movers & left)
-                auto = engine.timeout_action(state, seat)
+                auto = self.stand_in_action(record, engine, state, seat)
                 state, evs = engine.apply(state, seat, auto)
                 evs = (Event("autoplay", params={"seat": seat_ref(seat)}), *evs)
                 entries.append(LogEntry(0, "player", seat, engine.action_to_json(auto),
@@ -689,6 +693,16 @@ class GameService:
         record = await self.get(game)
         if record.status == "lobby":
             return await self.leave(game, user_id)
+        return await self._seat_leaves(game, user_id, "kick", by_user)
+
+    async def _seat_leaves(self, game: int, user_id: int, kind: str, by_user: int,
+                           events: Sequence[Event] = ()) -> ActResult:
+        """Mark ``user_id``'s seat left with a system entry ``kind`` (``kick``, ``resign``)
+        carrying ``events``, then play what the seat now owes (``stand_in_action``).
+
+        Raises:
+            HostError: the user has no seat in this running game.
+        """
         async with self.lock(game):
             record = await self.get(game)
             seat = record.seat_of(user_id)
@@ -696,13 +710,35 @@ class GameService:
                 raise HostError("That member is not playing in this running game.", "not_a_player")
             await self.repo.mark_seat_left(
                 game, seat, expected_version=record.version,
-                entry=LogEntry(0, "system", None, {"type": "kick", "seat": seat, "user": user_id},
-                               user_id=by_user))
+                entry=LogEntry(0, "system", None, {"type": kind, "seat": seat, "user": user_id},
+                               [e.to_json() for e in events], user_id=by_user))
             record = await self.get(game)
             engine = self.engine(record)
             state = self.state(record)
             waiting = frozenset(s for s in engine.to_move(state) if s != CHANCE)
             return await self._advance(record, engine, state, [], [], waiting_before=waiting)
+
+    @_refuses_storage_faults
+    async def resign(self, game: int, user_id: int) -> ActResult:
+        """The caller resigns a running game (issue 16 point 2): their seat is marked left
+        with a ``resign`` system entry (public event ``table.resign``) and from now on plays
+        by ``stand_in_action``; it stays in the ranking.
+
+        Raises:
+            HostError: the caller has no seat in this running game.
+        """
+        record = await self.get(game)
+        seat = record.seat_of(user_id)
+        if seat is None or record.status != "active":
+            raise HostError("You are not playing in this running game.", "not_a_player")
+        return await self._seat_leaves(game, user_id, "resign", user_id,
+                                       [Event("table.resign", params={"seat": seat_ref(seat)})])
+
+    def stand_in_action(self, record: GameRecord, engine: Engine, state: State, seat: int) -> Action:
+        """The move played for ``seat`` once nobody plays it (kicked or resigned): the one
+        place that decides who plays a left seat. Today the seat plays the spec's timeout
+        default (``Engine.timeout_action``); an AI seat-filler hooks in here."""
+        return engine.timeout_action(state, seat)
 
     @_refuses_storage_faults
     async def set_paused(self, game: int, paused: bool, by_user: int | None = None) -> GameRecord:

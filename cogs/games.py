@@ -71,14 +71,15 @@ class Games(commands.GroupCog, group_name="game"):
 
     @app_commands.command(name="new")
     @app_commands.describe(game="Which game", options="Game options as key=value (autocomplete lists them)",
-                           timer="Time each player has per decision (default 24 hours)")
+                           timer="Time each player has per decision (default 24 hours)",
+                           play="Take a seat yourself (default yes; no: you only run the lobby)")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.choices(timer=TIMER_CHOICES)
     @app_commands.autocomplete(options=options_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
-                  timer: int | None = None) -> None:
+                  timer: int | None = None, play: bool = True) -> None:
         """Open a lobby: players press Join, the host presses Start."""
-        await self.bot.flow.lobby.new_game(interaction, game, options, timer)
+        await self.bot.flow.lobby.new_game(interaction, game, options, timer, seated=play)
 
     @app_commands.command(name="board")
     @app_commands.describe(game="Game number (default: the game in this channel)")
@@ -111,6 +112,13 @@ class Games(commands.GroupCog, group_name="game"):
         """Take back your last action, while no one else has acted and nothing was revealed since."""
         record = await self.bot.flow.ctx.resolve_game(interaction, game)
         await self.bot.flow.table.undo(interaction, record.id, None)
+
+    @app_commands.command(name="resign")
+    @app_commands.describe(game="Game number (default: your game in this channel)")
+    async def resign(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+        """Resign a running game (asks to confirm); your seat then plays automatically."""
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        await self.bot.flow.table.ask_resign(interaction, record)
 
     @app_commands.command(name="log")
     @app_commands.describe(game="Game number (default: the game in this channel)")

@@ -97,8 +97,9 @@ class Lobby:
         self.notices = notices
 
     async def new_game(self, interaction: discord.Interaction, game_id: str, options: str | None,
-                       timeout: int | None) -> None:
-        """``/game new``: open a lobby message with Join / Leave / Start.
+                       timeout: int | None, *, seated: bool = True) -> None:
+        """``/game new``: open a lobby message with Join / Leave / Start (``seated`` False:
+        the host runs the lobby without taking a seat).
 
         Raises:
             HostError: used in a DM, a timer that is not one of ``TIMEOUT_PRESETS``, or an
@@ -113,7 +114,7 @@ class Lobby:
         record = await self.ctx.service.create_lobby(
             game_id=game_id, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             host_user_id=interaction.user.id, host_name=clean_text(interaction.user.display_name)[:80],
-            options=parse_options(options), move_timeout=timeout or self.ctx.settings.move_timeout)
+            options=parse_options(options), move_timeout=timeout or self.ctx.settings.move_timeout, seated=seated)
         view = lobby_view(record)
         embed = lobby_embed(engine, record, timeout_label(record.move_timeout))
         if view is None:  # (a new lobby is open: it always has buttons)

@@ -6,6 +6,7 @@ Buttons are ``TableButton``s, ``t:{game}:{version}:{verb}``:
 | verb | where | what |
 |---|---|---|
 | ``undo`` | a player's panel after their move | take back their last action (``GameService.undo``) |
+| ``resign`` | the private answer to ``/game resign`` | confirm: resign (``GameService.resign``) |
 
 The handlers live in ``Table`` (``bot.flow.table``); the sentences are the ``table.*``
 keys of ``bot/text/en/table.toml``.
@@ -19,6 +20,7 @@ from typing import Any
 
 import discord
 
+from bot.service import HostError
 from bot.storage import GameRecord
 from bot.text import Texts
 from bot.ui.components import Reported
@@ -41,10 +43,10 @@ def say(key: str, **params: Any) -> str:
 
 
 class TableButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"t:(?P<game>\d+):(?P<version>\d+):(?P<verb>undo)"):
+                  template=r"t:(?P<game>\d+):(?P<version>\d+):(?P<verb>undo|resign)"):
     """A table button (module docstring): the game, the version it was offered at, the verb."""
 
-    STYLES = {"undo": discord.ButtonStyle.secondary}
+    STYLES = {"undo": discord.ButtonStyle.secondary, "resign": discord.ButtonStyle.danger}
 
     def __init__(self, game: int, version: int, verb: str) -> None:
         super().__init__(discord.ui.Button(label=say(f"{verb}_button"), style=self.STYLES[verb],
@@ -60,6 +62,8 @@ class TableButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
         table = flow_of(interaction).table
         if self.verb == "undo":
             await table.undo(interaction, self.game, self.version)
+        elif self.verb == "resign":
+            await table.resign(interaction, self.game)
 
 
 TABLE_ITEMS = (TableButton,)
@@ -112,3 +116,30 @@ class Table:
             await interaction.followup.send(content, view=panel.view, ephemeral=True)
         else:
             await interaction.followup.send(content, ephemeral=True)
+
+    async def ask_resign(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        """``/game resign``: a private question with a confirm button (nothing changes yet).
+
+        Raises:
+            HostError: the caller has no seat in this running game.
+        """
+        if record.seat_of(interaction.user.id) is None or record.status != "active":
+            raise HostError(say("not_playing", game=record.id), "not_a_player")
+        view = discord.ui.View(timeout=None)
+        view.add_item(TableButton(record.id, record.version, "resign"))
+        await interaction.response.send_message(say("resign_ask", game=record.id), view=view, ephemeral=True)
+
+    async def resign(self, interaction: discord.Interaction, game: int) -> None:
+        """The resign confirmation pressed: the seat is left (``GameService.resign``), the
+        table is told publicly, and the game goes on with the seat played automatically.
+
+        Raises:
+            HostError: the caller no longer plays in this running game.
+        """
+        await interaction.response.defer()
+        record, seat = await self.ctx.seated(interaction, game)
+        result = await self.ctx.service.resign(record.id, interaction.user.id)
+        await self.ctx.delivery.send_text(
+            record.home_channel_id, say("resigned_public", user=f"<@{interaction.user.id}>", game=record.id))
+        await self.ctx.delivered(self.notices.after(result))
+        await interaction.edit_original_response(content=say("resigned", game=record.id), view=None)
