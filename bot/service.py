@@ -225,6 +225,19 @@ def reveals(engine: Engine, players: int, before: State, seat: int, action: Acti
     return False
 
 
+def ranks(outcome: Outcome) -> list[int]:
+    """Per seat, its place in ``outcome`` (1 = best): seats with equal final scores that
+    are both winners or both not share a place (docs/DESIGN.md §3 ``outcome``)."""
+    places = [0] * len(outcome.scores)
+    previous: int | None = None
+    for i, seat in enumerate(outcome.ranking):
+        tied = previous is not None and outcome.scores[seat] == outcome.scores[previous] \
+            and (seat in outcome.winners) == (previous in outcome.winners)
+        places[seat] = places[previous] if tied and previous is not None else i + 1
+        previous = seat
+    return places
+
+
 class GameService:
     """Creates lobbies, starts games and applies actions (design §4).
 
@@ -599,8 +612,36 @@ class GameService:
             raise HostError("Someone else moved at the same moment; please try again.", "stale") from None
         crash_point("after_commit")
         new_record = await self.get(record.id)
+        if outcome is not None:
+            await self.rate(new_record, outcome)
         stored = await self.repo.log(record.id, after=record.version)
         return ActResult(new_record, stored, events, waiting_before, waiting_after, outcome, public_changed)
+
+    async def rate(self, record: GameRecord, outcome: Outcome) -> bool:
+        """Update the ratings of a game that just finished normally (issue 16 point 5;
+        abandoned or moderator-ended games never come here): openskill's Plackett-Luce
+        model, one rating per player per game per server, ranked by ``outcome`` (``ranks``),
+        resigned seats included. Only server games of at least two players are rated, each
+        once (``Repository.record_ratings``). A failure is logged and never touches the
+        game. Returns whether ratings were stored."""
+        if record.guild_id is None or len(record.seats) < 2:
+            return False
+        try:
+            from openskill.models import PlackettLuce
+
+            model = PlackettLuce()
+            users = [s.user_id for s in record.seats]
+            teams = []
+            for user in users:
+                found = await self.repo.ratings(record.guild_id, record.game_id, user_id=user, limit=1)
+                teams.append([model.rating(mu=found[0][2], sigma=found[0][3]) if found else model.rating()])
+            rated = model.rate(teams, ranks=[float(r) for r in ranks(outcome)])
+            rows = [(user, team[0].mu, team[0].sigma, seat in outcome.winners)
+                    for seat, (user, team) in enumerate(zip(users, rated, strict=True))]
+            return await self.repo.record_ratings(record.id, record.guild_id, record.game_id, rows)
+        except Exception:
+            log.exception("ratings of game %s not updated", record.id)
+            return False
 
     async def seat_preferences(self, record: GameRecord, engine: Engine) -> dict[int, dict[str, Any]]:
         """Each seated player's preferences for this game: the game's defaults

@@ -120,6 +120,38 @@ class Games(commands.GroupCog, group_name="game"):
         record = await self.bot.flow.ctx.resolve_game(interaction, game)
         await self.bot.flow.table.ask_resign(interaction, record)
 
+    @app_commands.command(name="watch")
+    @app_commands.describe(game="Game number (default: the game in this channel)",
+                           mode="Its public board in your DMs as it changes, or one DM when it ends")
+    @app_commands.choices(mode=[app_commands.Choice(name="The board in my DMs", value="board"),
+                                app_commands.Choice(name="Only tell me when it ends", value="end")])
+    async def watch(self, interaction: discord.Interaction, game: GameOption | None = None,
+                    mode: str = "board") -> None:
+        """Follow a game of this server as a spectator (public board only)."""
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        await self.bot.flow.table.watch(interaction, record, mode)
+
+    @app_commands.command(name="unwatch")
+    @app_commands.describe(game="Game number (default: the game in this channel)")
+    async def unwatch(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+        """Stop following a game."""
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        await self.bot.flow.table.unwatch(interaction, record)
+
+    @app_commands.command(name="leaderboard")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        """This server's ratings for a game."""
+        engine_named(game)
+        await self.bot.flow.table.leaderboard(interaction, game)
+
+    @app_commands.command(name="stats")
+    @app_commands.describe(user="The member (default: you)")
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        """A member's games, wins, ratings and favourite game in this server."""
+        await self.bot.flow.table.stats(interaction, user or interaction.user)
+
     @app_commands.command(name="log")
     @app_commands.describe(game="Game number (default: the game in this channel)")
     async def log(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:

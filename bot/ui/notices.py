@@ -24,7 +24,7 @@ Sentences built here are the host's (English for now); engine messages go throug
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
@@ -107,6 +107,8 @@ class Notices:
         self.ctx = ctx
         self.dms = DirectMessages(ctx)
         ctx.delivery.notices = self  # the outbox composes pings and the end here
+        self.followers: list[Callable[[int], Awaitable[None]]] = []
+        """Called with the game's id after each change was delivered (``after``)."""
 
     async def after(self, result: ActResult, *, board: bool = True) -> None:
         """Deliver an applied action: what the service queued with it in the outbox (public
@@ -120,6 +122,8 @@ class Notices:
             self.ctx.delivery.request_board(record.id)
         await self.ctx.delivery.flush(record.id)
         await self.update_hands(record.id)
+        for follow in self.followers:  # (e.g. spectators, bot/ui/table.py)
+            await self.ctx.delivered(follow(record.id))
 
     async def update_hands(self, game: int) -> None:
         """Bring the DM hands of the players of ``game`` up to date (never raises)."""

@@ -14,23 +14,29 @@ keys of ``bot/text/en/table.toml``.
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 from typing import Any
 
 import discord
 
-from bot.service import HostError
+from bot.service import HostError, texts
 from bot.storage import GameRecord
 from bot.text import Texts
 from bot.ui.components import Reported
 from bot.ui.context import HostContext, flow_of
-from bot.ui.limits import MESSAGE_CHARS
+from bot.ui.dm import jump_url
+from bot.ui.limits import MESSAGE_CHARS, clip
 from bot.ui.notices import Notices
-from bot.ui.panels import Panel, build_panel
+from bot.ui.panels import Panel, build_panel, game_title
 from engines.base import Msg
+from engines.registry import get as get_engine
 
 log = logging.getLogger(__name__)
+
+LEADERBOARD_SIZE = 20
+"""Players a leaderboard lists."""
 
 HOST_TEXT = Texts(None, [])
 """The formatter of the table's host sentences that name no player."""
@@ -88,6 +94,7 @@ class Table:
     def __init__(self, ctx: HostContext, notices: Notices) -> None:
         self.ctx = ctx
         self.notices = notices
+        notices.followers.append(self.update_watchers)
 
     async def undo(self, interaction: discord.Interaction, game: int, version: int | None) -> None:
         """Undo pressed in a panel of ``version`` (or ``/game undo``, ``version`` None): take
@@ -143,3 +150,134 @@ class Table:
             record.home_channel_id, say("resigned_public", user=f"<@{interaction.user.id}>", game=record.id))
         await self.ctx.delivered(self.notices.after(result))
         await interaction.edit_original_response(content=say("resigned", game=record.id), view=None)
+
+    # ------------------------------------------------------------------ spectators
+    async def watch(self, interaction: discord.Interaction, record: GameRecord, mode: str) -> None:
+        """``/game watch``: follow a game of this server (``HostContext.resolve_game`` refused
+        others) — ``mode`` ``"board"``: its public board in DMs, edited as it changes;
+        ``"end"``: one DM when it ends. Players already see everything they may.
+
+        Raises:
+            HostError: a player of the game, or a game that is over.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if any(s.user_id == interaction.user.id for s in record.seats):
+            raise HostError(say("watch_player", game=record.id), "player")
+        if record.status not in ("lobby", "active"):
+            raise HostError(say("watch_over", game=record.id), "not_active")
+        await self.ctx.repo.watch(record.id, interaction.user.id, mode)
+        await interaction.followup.send(say(f"watching_{mode}", game=record.id), ephemeral=True)
+        if mode == "board" and record.status == "active":
+            await self.ctx.delivered(self.update_watchers(record.id))
+
+    async def unwatch(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        """``/game unwatch``: stop following a game; its DM board is deleted.
+
+        Raises:
+            HostError: the caller did not follow it.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        stored = await self.ctx.repo.unwatch(record.id, interaction.user.id)
+        if stored is None:
+            raise HostError(say("not_watching", game=record.id), "not_watching")
+        if stored[1]:
+            await self.ctx.delivery.delete_message(*stored)
+        await interaction.followup.send(say("unwatched", game=record.id), ephemeral=True)
+
+    async def update_watchers(self, game: int) -> None:
+        """Bring each spectator of ``game`` up to date (``Notices.followers``): a ``board``
+        watcher's DM shows the public board of the current version (only
+        ``player_view(state, None)`` is drawn, so nothing private reaches them); an ``end``
+        watcher gets one DM when the game finished. Each is marked with the version shown,
+        so nothing is sent twice."""
+        record = await self.ctx.service.get(game)
+        if record.state is None:
+            return
+        dms = self.notices.dms
+        engine = self.ctx.service.engine(record)
+        link = discord.ui.View(timeout=None)
+        link.add_item(discord.ui.Button(label=say("go_to_game"), url=jump_url(record)))
+        over = record.status == "finished"
+        for user_id, mode, channel_id, message_id, shown in await self.ctx.repo.watchers(game):
+            if shown >= record.version or (mode == "end" and not over):
+                continue
+            sent: tuple[int, int] | None
+            if mode == "end":
+                outcome = engine.outcome(self.ctx.service.state(record))
+                reason = texts(record)(outcome.reason) if outcome is not None else ""
+                text = say("watch_ended", title=game_title(engine, record), reason=reason)
+
+                async def send(channel: discord.abc.Messageable, text: str = text) -> discord.Message:
+                    return await channel.send(text, view=link)
+
+                message = await dms._send(record, user_id, send)
+                sent = (message.channel.id, message.id) if message is not None else None
+            else:
+                sent = await self._board_dm(record, user_id, channel_id, message_id, link)
+            if sent is not None:
+                await self.ctx.repo.set_watcher_message(game, user_id, sent[0], sent[1], record.version)
+
+    async def _board_dm(self, record: GameRecord, user_id: int, channel_id: int | None, message_id: int | None,
+                        link: discord.ui.View) -> tuple[int, int] | None:
+        """Post or edit a spectator's DM board; ``(channel_id, message_id)`` or None."""
+        thumb = await self.notices.dms.board_thumbnail(record)
+        if thumb is None:
+            return None
+        engine = self.ctx.service.engine(record)
+        text = say("watch_board", title=game_title(engine, record), at=int(self.ctx.clock()))
+        data, ext = thumb
+
+        def file() -> discord.File:
+            return discord.File(io.BytesIO(data), filename=f"board.{ext}")
+
+        if channel_id and message_id:
+            try:
+                await self.ctx.delivery.channel(channel_id).get_partial_message(message_id).edit(
+                    content=text, attachments=[file()], view=link)
+                return channel_id, message_id
+            except discord.HTTPException as exc:
+                log.info("spectator board of game %s cannot be edited (%s); sending a fresh one", record.id, exc)
+        sent = await self.notices.dms._send(record, user_id, lambda ch: ch.send(text, file=file(), view=link,
+                                                                                  silent=True))
+        return (sent.channel.id, sent.id) if sent is not None else None
+
+    # ------------------------------------------------------------------ ratings
+    async def leaderboard(self, interaction: discord.Interaction, game_id: str) -> None:
+        """``/game leaderboard``: this server's best rated players of ``game_id`` (ordinal
+        ``mu − 3·sigma`` first), with games and wins; ephemeral.
+
+        Raises:
+            HostError: used in a DM.
+        """
+        if interaction.guild_id is None:
+            raise HostError(say("server_only"), "dm")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        engine = get_engine(game_id)
+        rows = await self.ctx.repo.ratings(interaction.guild_id, game_id, limit=LEADERBOARD_SIZE)
+        lines = [say("leaderboard_title", game=engine.info.name)]
+        lines += [say("leaderboard_line", place=i + 1, user=f"<@{user}>", rating=mu - 3 * sigma, games=games,
+                      wins=wins) for i, (_, user, mu, sigma, games, wins) in enumerate(rows)]
+        if not rows:
+            lines.append(say("leaderboard_empty"))
+        await interaction.followup.send(clip("\n".join(lines), MESSAGE_CHARS), ephemeral=True)
+
+    async def stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
+        """``/game stats``: a member's rated games in this server: games, wins, rating per
+        game and their favourite game (the one they played most); ephemeral.
+
+        Raises:
+            HostError: used in a DM.
+        """
+        if interaction.guild_id is None:
+            raise HostError(say("server_only"), "dm")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        rows = await self.ctx.repo.ratings(interaction.guild_id, user_id=user.id)
+        if not rows:
+            await interaction.followup.send(say("stats_empty", user=f"<@{user.id}>"), ephemeral=True)
+            return
+        favourite = max(rows, key=lambda r: (r[4], r[5], r[0]))
+        lines = [say("stats_title", user=f"<@{user.id}>", games=sum(r[4] for r in rows), wins=sum(r[5] for r in rows),
+                     favourite=get_engine(favourite[0]).info.name)]
+        lines += [say("stats_line", game=get_engine(gid).info.name, rating=mu - 3 * sigma, games=games, wins=wins)
+                  for gid, _, mu, sigma, games, wins in sorted(rows, key=lambda r: -r[4])]
+        await interaction.followup.send(clip("\n".join(lines), MESSAGE_CHARS), ephemeral=True)
