@@ -373,6 +373,37 @@ class GameService:
             return await self._advance(record, engine, state, [entry], [start_event(n)], players=n,
                                        waiting_before=frozenset())
 
+    @_refuses_storage_faults
+    async def rematch(self, game: int, user_id: int, name: str) -> tuple[GameRecord, bool]:
+        """A new lobby after the finished ``game`` (issue 16 point 4): same game, options,
+        timer, server and channel; the same players, seats rotated by one (seat 1 first,
+        seat 0 last); the caller, one of its players, is the host. An open lobby that is
+        already this rematch is returned instead (``False``: not new).
+
+        Raises:
+            HostError: the game is not finished, or the caller did not play in it.
+        """
+        async with self.lock(game):
+            record = await self.get(game)
+            if record.status != "finished":
+                raise HostError("Only a finished game can be played again.", "not_finished")
+            if all(s.user_id != user_id for s in record.seats):
+                raise HostError("Only the game's players can start a rematch.", "not_a_player")
+            users = [s.user_id for s in record.seats]
+            rotated = record.seats[1:] + record.seats[:1]
+            for lobby in await self.repo.games(status=("lobby",), channel_id=record.channel_id):
+                if lobby.game_id == record.game_id and lobby.options == record.options \
+                        and sorted(s.user_id for s in lobby.seats) == sorted(users):
+                    return lobby, False
+            new = await self.repo.create_game(
+                game_id=record.game_id, guild_id=record.guild_id, channel_id=record.channel_id,
+                host_user_id=user_id, host_name=name, seed=new_seed(), options=record.options,
+                move_timeout=record.move_timeout)
+            await self.repo.leave(new.id, user_id)
+            for seat in rotated:
+                await self.repo.join(new.id, seat.user_id, seat.name, len(rotated))
+            return await self.get(new.id), True
+
     # ------------------------------------------------------------------ play
     @_refuses_storage_faults
     async def act(

@@ -22,7 +22,7 @@ from bot.ui.context import HostContext
 from bot.ui.limits import MESSAGE_CHARS
 from bot.ui.notices import Notices, private_notes
 from bot.ui.panels import Panel, build_panel
-from bot.ui.table import with_undo
+from bot.ui.table import check_own_panel, with_undo
 from engines.base import State
 from render import registry as renders
 
@@ -59,6 +59,7 @@ class Moves:
             HostError: no such game, or not a player.
         """
         await interaction.response.defer()  # before the database: its lock can wait under load
+        check_own_panel(interaction)
         record, seat = await self.ctx.seated(interaction, game)
         note = ""
         if version != record.version:
@@ -76,6 +77,7 @@ class Moves:
             GameError: the engine's refusal.
         """
         await interaction.response.defer()
+        check_own_panel(interaction)
         service = self.ctx.service
         record, seat = await self.ctx.seated(interaction, game)
         if record.version != version and not await service.same_choice_since(record, seat, version):

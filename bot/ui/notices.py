@@ -234,7 +234,7 @@ class Notices:
 
     def end_message(self, record: GameRecord, outcome: Outcome) -> tuple[str, list[int], discord.ui.View | None]:
         """The final message: ranking with scores and the reason; the winners' user ids
-        (pinged); the board's buttons."""
+        (pinged); the board's buttons and Rematch (``bot.ui.table.end_view``)."""
         lines = [f"🏁 **{game_title(self.ctx.service.engine(record), record)} is over.** "
                  f"{texts(record)(outcome.reason)}"]
         for place, seat in enumerate(outcome.ranking, start=1):
@@ -243,7 +243,9 @@ class Notices:
             shown = int(score) if float(score).is_integer() else score
             lines.append(f"{place}. <@{record.user_of(seat)}> — {shown}{crown}")
         winners = [u for u in (record.user_of(s) for s in outcome.winners) if u]
-        return "\n".join(lines), winners, board_view(record)
+        from bot.ui.table import end_view  # (table.py builds on this module)
+
+        return "\n".join(lines), winners, end_view(record, board_view(record))
 
     async def show_private(self, interaction: discord.Interaction, game: int) -> None:
         """The caller's private view (hand, secret pick…), ephemeral, rendered on demand.

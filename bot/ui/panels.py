@@ -118,7 +118,10 @@ def board_embed(engine: Engine, record: GameRecord, state: State | None, *, imag
     embed = discord.Embed(title=game_title(engine, record), colour=COLOUR,
                           description=clip("\n".join(lines), EMBED_DESCRIPTION))
     embed.set_image(url=f"attachment://{image_name}")
-    embed.set_footer(text="Play ▶ opens your private move panel · My view shows your hand")
+    if record.status == "active":
+        embed.set_footer(text="Play ▶ opens your private move panel · My view shows your hand")
+    else:  # (issue 16: an ended game has no Play button)
+        embed.set_footer(text="Log shows what happened · /game replay steps through a finished game")
     return embed
 
 

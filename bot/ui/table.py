@@ -7,6 +7,7 @@ Buttons are ``TableButton``s, ``t:{game}:{version}:{verb}``:
 |---|---|---|
 | ``undo`` | a player's panel after their move | take back their last action (``GameService.undo``) |
 | ``resign`` | the private answer to ``/game resign`` | confirm: resign (``GameService.resign``) |
+| ``rematch`` | the end message | a new lobby, same players and options (``GameService.rematch``) |
 
 The handlers live in ``Table`` (``bot.flow.table``); the sentences are the ``table.*``
 keys of ``bot/text/en/table.toml``.
@@ -28,10 +29,12 @@ from bot.ui.components import Reported
 from bot.ui.context import HostContext, flow_of
 from bot.ui.dm import jump_url
 from bot.ui.limits import MESSAGE_CHARS, clip
+from bot.ui.lobby import timeout_label
 from bot.ui.notices import Notices
-from bot.ui.panels import Panel, build_panel, game_title
+from bot.ui.panels import Panel, build_panel, game_title, lobby_embed, lobby_view
 from engines.base import Msg
 from engines.registry import get as get_engine
+from render.base import clean_text
 
 log = logging.getLogger(__name__)
 
@@ -49,10 +52,11 @@ def say(key: str, **params: Any) -> str:
 
 
 class TableButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"t:(?P<game>\d+):(?P<version>\d+):(?P<verb>undo|resign)"):
+                  template=r"t:(?P<game>\d+):(?P<version>\d+):(?P<verb>undo|resign|rematch)"):
     """A table button (module docstring): the game, the version it was offered at, the verb."""
 
-    STYLES = {"undo": discord.ButtonStyle.secondary, "resign": discord.ButtonStyle.danger}
+    STYLES = {"undo": discord.ButtonStyle.secondary, "resign": discord.ButtonStyle.danger,
+              "rematch": discord.ButtonStyle.success}
 
     def __init__(self, game: int, version: int, verb: str) -> None:
         super().__init__(discord.ui.Button(label=say(f"{verb}_button"), style=self.STYLES[verb],
@@ -70,10 +74,33 @@ class TableButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
             await table.undo(interaction, self.game, self.version)
         elif self.verb == "resign":
             await table.resign(interaction, self.game)
+        elif self.verb == "rematch":
+            await table.rematch(interaction, self.game)
 
 
 TABLE_ITEMS = (TableButton,)
 """Registered with the other dynamic items (``bot/app.py``)."""
+
+
+def check_own_panel(interaction: discord.Interaction) -> None:
+    """A press on a private panel must come from the player it was sent to: another
+    member's click on it (only a forged one can reach it) is told it is not their panel,
+    before anything is read.
+
+    Raises:
+        HostError: ``table.not_your_panel`` (code ``not_your_panel``).
+    """
+    message = interaction.message
+    meta = message.interaction_metadata if message is not None else None
+    if message is not None and message.flags.ephemeral and meta is not None and meta.user.id != interaction.user.id:
+        raise HostError(say("not_your_panel"), "not_your_panel")
+
+
+def end_view(record: GameRecord, view: discord.ui.View | None) -> discord.ui.View:
+    """The end message's buttons: ``view`` (the board's) plus Rematch."""
+    view = view or discord.ui.View(timeout=None)
+    view.add_item(TableButton(record.id, record.version, "rematch"))
+    return view
 
 
 async def with_undo(ctx: HostContext, record: GameRecord, user_id: int, panel: Panel) -> Panel:
@@ -107,6 +134,7 @@ class Table:
         from_panel = version is not None
         if from_panel:
             await interaction.response.defer()
+            check_own_panel(interaction)
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
         record, seat = await self.ctx.seated(interaction, game)
@@ -281,3 +309,35 @@ class Table:
         lines += [say("stats_line", game=get_engine(gid).info.name, rating=mu - 3 * sigma, games=games, wins=wins)
                   for gid, _, mu, sigma, games, wins in sorted(rows, key=lambda r: -r[4])]
         await interaction.followup.send(clip("\n".join(lines), MESSAGE_CHARS), ephemeral=True)
+
+    # ------------------------------------------------------------------ rematch
+    async def rematch(self, interaction: discord.Interaction, game: int) -> None:
+        """Rematch pressed on the end message: a new lobby with the same players (seats
+        rotated) and options, posted in the game's channel and mentioning them; the presser
+        hosts it. A second press finds that lobby.
+
+        Raises:
+            HostError: a game of another server, not finished, or not one of its players.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record = await self.ctx.game(interaction, game)
+        lobby, new = await self.ctx.service.rematch(record.id, interaction.user.id,
+                                                    clean_text(interaction.user.display_name)[:80])
+        if not new:
+            await interaction.followup.send(say("rematch_open", game=lobby.id, channel=lobby.channel_id),
+                                            ephemeral=True)
+            return
+        engine = get_engine(lobby.game_id)
+        view = lobby_view(lobby)
+        users = [s.user_id for s in lobby.seats]
+        text = say("rematch_public", old=record.id, users=" ".join(f"<@{u}>" for u in users))
+        embed = lobby_embed(engine, lobby, timeout_label(lobby.move_timeout))
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in users], roles=False, everyone=False)
+        try:
+            posted = await self.ctx.delivery.channel(lobby.channel_id).send(
+                text, embed=embed, view=view or discord.utils.MISSING, allowed_mentions=mentions)
+            await self.ctx.repo.set_fields(lobby.id, lobby_message_id=posted.id)
+        except discord.HTTPException as exc:  # (the lobby exists: /game board and the buttons' ids still work)
+            log.warning("rematch lobby %s not posted: %s", lobby.id, exc)
+        await interaction.followup.send(say("rematch_opened", game=lobby.id, channel=lobby.channel_id),
+                                        ephemeral=True)
