@@ -191,6 +191,17 @@ UNDO_CHECKS = 3
 """How many ``Engine.shuffle_hidden`` variants ``reveals`` tries per viewer."""
 
 
+@dataclass(frozen=True)
+class ReplayStep:
+    """One step of a replay (``GameService.replay_steps``): the last log ``seq`` it covers,
+    the seat that acted (None: the start), the public view after it and its public events."""
+
+    seq: int
+    seat: int | None
+    view: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
 def undone_seqs(entries: Iterable[LogEntry]) -> frozenset[int]:
     """The seqs of the log entries that ``undo`` system entries among ``entries`` took back
     (each replay, line and digest path skips them; a log without undo gives the empty set)."""
@@ -869,6 +880,41 @@ class GameService:
                          engine.info.state_version)
                 rebuilt.append(record.id)
         return rebuilt
+
+    async def replay_steps(self, record: GameRecord) -> list[ReplayStep]:
+        """The public steps of a game's log (issue 16 point 6, ``/game replay``): the start,
+        then one step per player entry not undone (the chance entries that follow it folded
+        in), each with the public view after it and its public events (JSON). Only
+        ``player_view(state, None)`` is kept, so nothing private is in them.
+
+        Raises:
+            HostError: the game has not started.
+        """
+        if record.state is None:
+            raise HostError("This game has not started yet.", "not_started")
+        engine = self.engine(record)
+        entries = await self.repo.log(record.id)
+        undone = undone_seqs(entries)
+        steps: list[ReplayStep] = []
+        state: State | None = None
+        for e in entries:
+            if e.seq in undone:
+                continue
+            public = [ev for ev in e.events if ev.get("visible_to") is None]
+            if e.kind == "system" and e.action.get("type") == "start":
+                state = engine.new_game(int(e.action["players"]), record.seed, record.options)
+                steps.append(ReplayStep(e.seq, None, engine.player_view(state, None),
+                                        [start_event(int(e.action["players"])).to_json()]))
+            elif e.kind in ("player", "chance") and state is not None:
+                state, _ = engine.apply(state, CHANCE if e.kind == "chance" else int(e.seat or 0), e.action)
+                view = engine.player_view(state, None)
+                if e.kind == "chance" and steps:
+                    steps[-1] = replace(steps[-1], seq=e.seq, view=view, events=[*steps[-1].events, *public])
+                else:
+                    steps.append(ReplayStep(e.seq, e.seat, view, public))
+            elif steps and public:  # (a system entry with public lines: resign, undo)
+                steps[-1] = replace(steps[-1], events=[*steps[-1].events, *public])
+        return steps
 
     async def replay_matches(self, game: int) -> bool:
         """True when replaying the log from ``new_game(seed)`` equals the stored snapshot."""

@@ -152,6 +152,19 @@ class Games(commands.GroupCog, group_name="game"):
         """A member's games, wins, ratings and favourite game in this server."""
         await self.bot.flow.table.stats(interaction, user or interaction.user)
 
+    @app_commands.command(name="replay")
+    @app_commands.describe(game="Game number of a finished game")
+    async def replay(self, interaction: discord.Interaction, game: GameOption) -> None:
+        """Step through a finished game (◀ ▶, jump to a round); only you see it."""
+        await self.bot.flow.table.replay(interaction, game.id, None)
+
+    @app_commands.command(name="export")
+    @app_commands.describe(game="Game number")
+    async def export(self, interaction: discord.Interaction, game: GameOption) -> None:
+        """The game's log as JSON and text (public information only); only you see it."""
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        await self.bot.flow.table.export(interaction, record)
+
     @app_commands.command(name="log")
     @app_commands.describe(game="Game number (default: the game in this channel)")
     async def log(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:

@@ -8,6 +8,9 @@ Buttons are ``TableButton``s, ``t:{game}:{version}:{verb}``:
 | ``undo`` | a player's panel after their move | take back their last action (``GameService.undo``) |
 | ``resign`` | the private answer to ``/game resign`` | confirm: resign (``GameService.resign``) |
 | ``rematch`` | the end message | a new lobby, same players and options (``GameService.rematch``) |
+| ``prev`` / ``next`` | a replay (ephemeral) | show step ``version`` (here: the step index) |
+
+``ReplaySelect`` (``tj:{game}``) jumps a replay to a round (or a step).
 
 The handlers live in ``Table`` (``bot.flow.table``); the sentences are the ``table.*``
 keys of ``bot/text/en/table.toml``.
@@ -15,15 +18,19 @@ keys of ``bot/text/en/table.toml``.
 
 from __future__ import annotations
 
+import collections
+import datetime as dt
 import io
+import json
 import logging
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
-from bot.service import HostError, texts
-from bot.storage import GameRecord
+from bot.service import HostError, ReplayStep, start_event, texts, undone_seqs
+from bot.storage import GameRecord, LogEntry
 from bot.text import Texts
 from bot.ui.components import Reported
 from bot.ui.context import HostContext, flow_of
@@ -32,11 +39,15 @@ from bot.ui.limits import MESSAGE_CHARS, clip
 from bot.ui.lobby import timeout_label
 from bot.ui.notices import Notices
 from bot.ui.panels import Panel, build_panel, game_title, lobby_embed, lobby_view
-from engines.base import Msg
+from engines.base import Msg, Outcome
 from engines.registry import get as get_engine
+from render import registry as renders
 from render.base import clean_text
 
 log = logging.getLogger(__name__)
+
+REPLAY_CACHE = 8
+"""Finished games whose replay steps are kept in memory (a finished game never changes)."""
 
 LEADERBOARD_SIZE = 20
 """Players a leaderboard lists."""
@@ -52,14 +63,15 @@ def say(key: str, **params: Any) -> str:
 
 
 class TableButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"t:(?P<game>\d+):(?P<version>\d+):(?P<verb>undo|resign|rematch)"):
+                  template=r"t:(?P<game>\d+):(?P<version>\d+):(?P<verb>undo|resign|rematch|prev|next)"):
     """A table button (module docstring): the game, the version it was offered at, the verb."""
 
     STYLES = {"undo": discord.ButtonStyle.secondary, "resign": discord.ButtonStyle.danger,
-              "rematch": discord.ButtonStyle.success}
+              "rematch": discord.ButtonStyle.success, "prev": discord.ButtonStyle.secondary,
+              "next": discord.ButtonStyle.secondary}
 
-    def __init__(self, game: int, version: int, verb: str) -> None:
-        super().__init__(discord.ui.Button(label=say(f"{verb}_button"), style=self.STYLES[verb],
+    def __init__(self, game: int, version: int, verb: str, *, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=say(f"{verb}_button"), style=self.STYLES[verb], disabled=disabled,
                                            custom_id=f"t:{game}:{version}:{verb}"))
         self.game, self.version, self.verb = game, version, verb
 
@@ -76,9 +88,31 @@ class TableButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
             await table.resign(interaction, self.game)
         elif self.verb == "rematch":
             await table.rematch(interaction, self.game)
+        else:
+            await table.replay(interaction, self.game, self.version)
 
 
-TABLE_ITEMS = (TableButton,)
+class ReplaySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tj:(?P<game>\d+)"):
+    """Jump a replay to a round or step (the values are step indices)."""
+
+    def __init__(self, game: int, options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"tj:{game}", placeholder=say("jump"),
+                                           options=options or [discord.SelectOption(label="…", value="0")]))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ReplaySelect:
+        return cls(int(match["game"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        if len(values) != 1 or not values[0].isdigit():
+            raise HostError(say("bad_jump"), "bad_pick")
+        await flow_of(interaction).table.replay(interaction, self.game, int(values[0]))
+
+
+TABLE_ITEMS = (TableButton, ReplaySelect)
 """Registered with the other dynamic items (``bot/app.py``)."""
 
 
@@ -122,6 +156,7 @@ class Table:
         self.ctx = ctx
         self.notices = notices
         notices.followers.append(self.update_watchers)
+        self._replays: collections.OrderedDict[int, list[ReplayStep]] = collections.OrderedDict()
 
     async def undo(self, interaction: discord.Interaction, game: int, version: int | None) -> None:
         """Undo pressed in a panel of ``version`` (or ``/game undo``, ``version`` None): take
@@ -341,3 +376,123 @@ class Table:
             log.warning("rematch lobby %s not posted: %s", lobby.id, exc)
         await interaction.followup.send(say("rematch_opened", game=lobby.id, channel=lobby.channel_id),
                                         ephemeral=True)
+
+    # ------------------------------------------------------------------ replays and export
+    async def steps(self, record: GameRecord) -> list[ReplayStep]:
+        """The replay steps of a finished game (``GameService.replay_steps``), cached."""
+        if record.id in self._replays:
+            self._replays.move_to_end(record.id)
+            return self._replays[record.id]
+        steps = await self.ctx.service.replay_steps(record)
+        self._replays[record.id] = steps
+        while len(self._replays) > REPLAY_CACHE:
+            self._replays.popitem(last=False)
+        return steps
+
+    async def replay(self, interaction: discord.Interaction, game: int, step: int | None) -> None:
+        """``/game replay`` (``step`` None: the start, as a new private message) or ◀ ▶ /
+        a jump in that message (edited in place): the public board of step ``step`` drawn
+        from the log, its public lines, and the buttons. Only the asker sees and moves it.
+
+        Raises:
+            HostError: a game of another server, or one that has not finished.
+        """
+        fresh = step is None
+        if fresh:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+            check_own_panel(interaction)
+        record = await self.ctx.game(interaction, game)
+        if record.status != "finished":
+            raise HostError(say("replay_unfinished", game=record.id), "not_finished")
+        steps = await self.steps(record)
+        index = max(0, min(step or 0, len(steps) - 1))
+        current = steps[index]
+        engine = self.ctx.service.engine(record)
+        tx = texts(record)
+        delivery = self.ctx.delivery
+        file = await delivery.image_file(
+            lambda: renders.board_image(record.game_id, current.view, record.names, tx), "replay",
+            delivery.upload_limit(record.guild_id))
+        round_no = current.view.get("round")
+        lines = [say("replay_step", step=index, last=len(steps) - 1)
+                 + (say("replay_round", round=round_no) if isinstance(round_no, int) else "")]
+        lines += [f"• {tx.event(e)}" for e in current.events]
+        embed = discord.Embed(title=clip(say("replay_title", title=game_title(engine, record)), 256),
+                              description=clip("\n".join(lines), 4096), colour=0x6B3FA0)
+        view = discord.ui.View(timeout=None)
+        view.add_item(TableButton(record.id, max(0, index - 1), "prev", disabled=index == 0))
+        view.add_item(TableButton(record.id, min(len(steps) - 1, index + 1), "next", disabled=index >= len(steps) - 1))
+        view.add_item(ReplaySelect(record.id, jump_options(steps)))
+        if file is not None:
+            embed.set_image(url=f"attachment://{file.filename}")
+        if fresh:
+            kwargs: dict[str, Any] = {"file": file} if file is not None else {}
+            await interaction.followup.send(embed=embed, view=view, ephemeral=True, **kwargs)
+        else:
+            await interaction.edit_original_response(embed=embed, view=view,
+                                                     attachments=[file] if file is not None else [])
+
+    async def export(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        """``/game export``: the game's log as JSON and as readable text, public
+        information only (``export_log``), attached to a private answer.
+
+        Raises:
+            HostError: the game has not started.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if record.state is None:
+            raise HostError(say("export_not_started", game=record.id), "not_started")
+        data, text = export_log(record, self.ctx.service.engine(record).info.name,
+                                await self.ctx.repo.log(record.id),
+                                self.ctx.service.engine(record).outcome(self.ctx.service.state(record)))
+        files = [discord.File(io.BytesIO(json.dumps(data, ensure_ascii=False, indent=1).encode()),
+                              filename=f"game-{record.id}.json"),
+                 discord.File(io.BytesIO(text.encode()), filename=f"game-{record.id}.txt")]
+        await interaction.followup.send(say("exported", game=record.id), files=files, ephemeral=True)
+
+
+def jump_options(steps: Sequence[ReplayStep]) -> list[discord.SelectOption]:
+    """The jump menu of a replay: the first step of each round when the public view says
+    its ``round`` (at most 25, evenly spread), else up to 25 evenly spread steps."""
+    firsts: dict[int, int] = {}
+    for i, step in enumerate(steps):
+        r = step.view.get("round")
+        if isinstance(r, int) and not isinstance(r, bool):
+            firsts.setdefault(r, i)
+    if len(firsts) > 1:
+        marks = [(say("jump_round", round=r), i) for r, i in sorted(firsts.items())]
+    else:
+        marks = [(say("jump_step", step=i), i) for i in range(len(steps))]
+    if len(marks) > 25:
+        marks = [marks[round(k * (len(marks) - 1) / 24)] for k in range(25)]
+    return [discord.SelectOption(label=label, value=str(i)) for label, i in marks]
+
+
+def export_log(record: GameRecord, name: str, entries: Sequence[LogEntry],
+               outcome: Outcome | None) -> tuple[dict[str, Any], str]:
+    """A game's log as JSON and as text with public information only (issue 16 point 6):
+    per entry its seq, kind, seat, time and public event lines — no actions (a player's
+    action may be a secret pick, a chance entry a hidden draw) and no private lines;
+    undone entries are marked. Returns ``(json_data, text)``."""
+    tx = texts(record)
+    undone = undone_seqs(entries)
+    out: list[dict[str, Any]] = []
+    lines = [f"{name} #{record.id} · {record.status} · " + ", ".join(record.names)]
+    for e in entries:
+        events = [ev for ev in e.events if ev.get("visible_to") is None]
+        if e.kind == "system" and e.action.get("type") == "start":
+            events = [start_event(int(e.action.get("players", 0))).to_json(), *events]
+        shown = [tx.event(ev) for ev in events]
+        out.append({"seq": e.seq, "kind": e.kind, "seat": e.seat, "at": e.at, "undone": e.seq in undone,
+                    **({"system": e.action.get("type")} if e.kind == "system" else {}),
+                    "events": [{**ev, "line": line} for ev, line in zip(events, shown, strict=True)]})
+        stamp = dt.datetime.fromtimestamp(e.at, dt.UTC).strftime("%Y-%m-%d %H:%M")
+        lines += [f"{e.seq:>4} {stamp} " + (f"~~{line}~~" if e.seq in undone else line) for line in shown]
+    data: dict[str, Any] = {"game": record.id, "game_id": record.game_id, "status": record.status,
+                            "players": record.names, "options": record.options, "entries": out}
+    if outcome is not None:
+        data["outcome"] = outcome.to_json()
+        lines.append(tx(outcome.reason))
+    return data, "\n".join(lines) + "\n"
