@@ -1,5 +1,6 @@
 """``/game …``: the commands every game shares (design §5) — lobby, board, private view,
-log, rules, your waiting games, and moderation (end, kick, replace, pause) by user id."""
+log, rules, your waiting games, the table (undo, resign, watch, replay, export, ratings:
+bot/ui/table.py), and moderation (end, kick, replace, pause) with member pickers."""
 
 from __future__ import annotations
 
@@ -246,20 +247,20 @@ class Games(commands.GroupCog, group_name="game"):
         await self.bot.flow.moderation.end(interaction, game, reason)
 
     @app_commands.command(name="kick")
-    @app_commands.describe(game="Game number", user_id="The member's user id (works after they left the server)")
+    @app_commands.describe(game="Game number", member="The player (pick them, or paste the id of one who left)")
     @moderator_only()
-    async def kick(self, interaction: discord.Interaction, game: GameOption, user_id: str) -> None:
+    async def kick(self, interaction: discord.Interaction, game: GameOption, member: discord.User) -> None:
         """Moderator: remove a player; their moves are played automatically from now on (logged)."""
-        await self.bot.flow.moderation.kick(interaction, game, user_id)
+        await self.bot.flow.moderation.kick(interaction, game, member)
 
     @app_commands.command(name="replace")
-    @app_commands.describe(game="Game number", old_user_id="User id of the player to replace",
-                           new_user_id="User id of the member who takes the seat")
+    @app_commands.describe(game="Game number", player="The player to replace (or paste the id of one who left)",
+                           member="The member who takes the seat")
     @moderator_only()
-    async def replace(self, interaction: discord.Interaction, game: GameOption, old_user_id: str,
-                      new_user_id: str) -> None:
+    async def replace(self, interaction: discord.Interaction, game: GameOption, player: discord.User,
+                      member: discord.User) -> None:
         """Moderator: give a player's seat to another member (logged)."""
-        await self.bot.flow.moderation.replace(interaction, game, old_user_id, new_user_id)
+        await self.bot.flow.moderation.replace(interaction, game, player, member)
 
     @app_commands.command(name="pause")
     @app_commands.describe(game="Game number", paused="True to pause, False to resume")

@@ -31,7 +31,6 @@ import discord
 
 from bot.service import HostError, ReplayStep, start_event, texts, undone_seqs
 from bot.storage import GameRecord, LogEntry
-from bot.text import Texts
 from bot.ui.components import Reported
 from bot.ui.context import HostContext, flow_of
 from bot.ui.dm import jump_url
@@ -39,7 +38,8 @@ from bot.ui.limits import MESSAGE_CHARS, clip
 from bot.ui.lobby import timeout_label
 from bot.ui.notices import Notices
 from bot.ui.panels import Panel, build_panel, game_title, lobby_embed, lobby_view
-from engines.base import Msg, Outcome
+from bot.ui.table_text import say
+from engines.base import Outcome
 from engines.registry import get as get_engine
 from render import registry as renders
 from render.base import clean_text
@@ -52,14 +52,6 @@ REPLAY_CACHE = 8
 LEADERBOARD_SIZE = 20
 """Players a leaderboard lists."""
 
-HOST_TEXT = Texts(None, [])
-"""The formatter of the table's host sentences that name no player."""
-
-
-def say(key: str, **params: Any) -> str:
-    """The host sentence ``table.<key>`` with ``params`` (English until the reader's locale
-    reaches the host)."""
-    return HOST_TEXT.format(Msg(f"table.{key}", params))
 
 
 class TableButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
