@@ -342,6 +342,34 @@ class GameService:
                 raise HostError(str(exc), "lobby") from None
 
     @_refuses_storage_faults
+    async def set_lobby(self, game: int, user_id: int, *, is_moderator: bool, move_timeout: int | None = None,
+                        options: dict[str, Any] | None = None) -> GameRecord:
+        """Change a lobby's move timer (seconds) and/or some of its options (merged into
+        the ones it has, checked by the engine's schema): the host or a moderator only.
+
+        Raises:
+            HostError: not a lobby, or not allowed.
+            InvalidOptions: a bad option value.
+        """
+        async with self.lock(game):
+            record = await self.get(game)
+            if record.status != "lobby":
+                raise HostError("This lobby is closed; its options can no longer change.", "lobby")
+            if user_id != record.host_user_id and not is_moderator:
+                raise HostError("Only the host or a moderator can change the lobby's options and timer.",
+                                "forbidden")
+            from engines.base import validate_options
+
+            fields: dict[str, Any] = {}
+            if options:
+                fields["options"] = validate_options(self.engine(record).info, {**record.options, **options})
+            if move_timeout is not None:
+                fields["move_timeout"] = int(move_timeout)
+            if fields:
+                await self.repo.set_fields(game, **fields)
+            return await self.get(game)
+
+    @_refuses_storage_faults
     async def leave(self, game: int, user_id: int) -> GameRecord:
         """Remove a user from a lobby; the lobby closes when its last player leaves.
 

@@ -6,6 +6,7 @@ Handlers raise refusals (``GameError``, ``HostError``); ``bot/ui/errors.py`` ans
 
 from __future__ import annotations
 
+import json
 import logging
 import shlex
 
@@ -15,10 +16,12 @@ from bot.service import ActResult, HostError
 from bot.settings import TIMEOUT_PRESETS
 from bot.storage import GameRecord
 from bot.ui.arguments import engine_named
+from bot.ui.components import ActionSelect
 from bot.ui.context import HostContext
 from bot.ui.moderation import is_moderator
 from bot.ui.notices import Notices
 from bot.ui.panels import game_title, lobby_embed, lobby_view
+from bot.ui.table_text import say
 from engines.base import InvalidOptions
 from engines.registry import get as get_engine
 from render.base import clean_text
@@ -146,6 +149,37 @@ class Lobby:
         engine = get_engine(record.game_id)
         await interaction.edit_original_response(
             embed=lobby_embed(engine, record, timeout_label(record.move_timeout)), view=lobby_view(record))
+
+    async def choose(self, interaction: discord.Interaction, game: int, what: str, value: str) -> None:
+        """A pick in a lobby menu (``bot.ui.lobby_options``): ``timer`` sets the move timer,
+        ``key`` shows that option's values, ``v:<key>`` sets the option; the lobby message is
+        redrawn with the new settings. Only the host or a moderator may change them.
+
+        Raises:
+            HostError: not the host or a moderator, a closed lobby, or a value the menu
+                does not offer.
+            InvalidOptions: the engine refuses the value.
+        """
+        await interaction.response.defer()
+        record = await self.ctx.game(interaction, game)
+        moderator = await is_moderator(self.ctx, interaction)
+        key: str | None = None
+        offered = ActionSelect.offered(interaction, f"lo:{game}:{what}")
+        if value not in offered:
+            raise HostError(say("lobby_bad_value"), "bad_pick")
+        if what == "key":
+            if interaction.user.id != record.host_user_id and not moderator:
+                raise HostError(say("lobby_not_host"), "forbidden")
+            key = value
+        elif what == "timer":
+            record = await self.ctx.service.set_lobby(game, interaction.user.id, is_moderator=moderator,
+                                                      move_timeout=int(value))
+        else:
+            record = await self.ctx.service.set_lobby(game, interaction.user.id, is_moderator=moderator,
+                                                      options={what[2:]: json.loads(value)})
+        engine = get_engine(record.game_id)
+        await interaction.edit_original_response(
+            embed=lobby_embed(engine, record, timeout_label(record.move_timeout)), view=lobby_view(record, key))
 
     async def started(self, interaction: discord.Interaction, result: ActResult) -> None:
         """After Start: close the lobby message, open a thread, post the board, ping.

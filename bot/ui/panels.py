@@ -80,13 +80,19 @@ def lobby_embed(engine: Engine, record: GameRecord, timeout_label: str) -> disco
     return embed
 
 
-def lobby_view(record: GameRecord) -> discord.ui.View | None:
-    """Join / Leave / Start buttons while the lobby is open."""
+def lobby_view(record: GameRecord, key: str | None = None) -> discord.ui.View | None:
+    """Join / Leave / Start buttons while the lobby is open, and the menus of its timer and
+    options (``bot.ui.lobby_options``; ``key``: the option whose values are shown)."""
     if record.status != "lobby":
         return None
+    from bot.ui.lobby_options import option_rows  # (it builds on components, as this does)
+    from engines.registry import get as get_engine
+
     view = discord.ui.View(timeout=None)
     for verb in ("join", "leave", "start"):
         view.add_item(LobbyButton(record.id, verb))
+    for item in option_rows(record, get_engine(record.game_id), key):
+        view.add_item(item)
     return view
 
 

@@ -36,6 +36,7 @@ from bot.ui.context import HostContext, flow_of
 from bot.ui.dm import jump_url
 from bot.ui.limits import MESSAGE_CHARS, clip
 from bot.ui.lobby import timeout_label
+from bot.ui.lobby_options import LobbySelect
 from bot.ui.notices import Notices
 from bot.ui.panels import Panel, build_panel, game_title, lobby_embed, lobby_view
 from bot.ui.table_text import say
@@ -104,7 +105,7 @@ class ReplaySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]], tem
         await flow_of(interaction).table.replay(interaction, self.game, int(values[0]))
 
 
-TABLE_ITEMS = (TableButton, ReplaySelect)
+TABLE_ITEMS = (TableButton, ReplaySelect, LobbySelect)
 """Registered with the other dynamic items (``bot/app.py``)."""
 
 

@@ -12,7 +12,7 @@ HOST_TEXT = Texts(None, [])
 """The formatter of the table's host sentences that name no player."""
 
 
-def say(key: str, **params: Any) -> str:
+def say(key: str, /, **params: Any) -> str:
     """The host sentence ``table.<key>`` with ``params`` (English until the reader's locale
     reaches the host)."""
     return HOST_TEXT.format(Msg(f"table.{key}", params))
