@@ -311,7 +311,7 @@ class Table:
         engine = get_engine(game_id)
         rows = await self.ctx.repo.ratings(interaction.guild_id, game_id, limit=LEADERBOARD_SIZE)
         lines = [say("leaderboard_title", game=engine.info.name)]
-        lines += [say("leaderboard_line", place=i + 1, user=f"<@{user}>", rating=mu - 3 * sigma, games=games,
+        lines += [say("leaderboard_line", place=i + 1, user=f"<@{user}>", rating=f"{mu - 3 * sigma:.1f}", games=games,
                       wins=wins) for i, (_, user, mu, sigma, games, wins) in enumerate(rows)]
         if not rows:
             lines.append(say("leaderboard_empty"))
@@ -334,7 +334,7 @@ class Table:
         favourite = max(rows, key=lambda r: (r[4], r[5], r[0]))
         lines = [say("stats_title", user=f"<@{user.id}>", games=sum(r[4] for r in rows), wins=sum(r[5] for r in rows),
                      favourite=get_engine(favourite[0]).info.name)]
-        lines += [say("stats_line", game=get_engine(gid).info.name, rating=mu - 3 * sigma, games=games, wins=wins)
+        lines += [say("stats_line", game=get_engine(gid).info.name, rating=f"{mu - 3 * sigma:.1f}", games=games, wins=wins)
                   for gid, _, mu, sigma, games, wins in sorted(rows, key=lambda r: -r[4])]
         await interaction.followup.send(clip("\n".join(lines), MESSAGE_CHARS), ephemeral=True)
 
