@@ -531,7 +531,8 @@ class GameService:
     async def undo(self, game: int, user_id: int, *, expected_version: int | None = None) -> ActResult:
         """Take back the caller's last action (``undo_candidate``): appends an ``undo``
         system entry naming it (the log keeps it; every replay skips it) with the public
-        event ``table.undo``, and stores the state rebuilt without it.
+        event ``table.undo``, and stores the state rebuilt without it. The clock runs on:
+        the deadline the seat had is kept (an undo never buys time).
 
         Raises:
             HostError: no such game; a stale panel (``expected_version``); nothing the
@@ -554,7 +555,8 @@ class GameService:
             entry = LogEntry(0, "system", None, {"type": UNDO, "seqs": [last.seq]}, [event.to_json()],
                              user_id=user_id)
             waiting = frozenset(s for s in engine.to_move(self.state(record)) if s != CHANCE) | {seat}
-            return await self._advance(record, engine, state, [entry], [event], waiting_before=waiting)
+            return await self._advance(record, engine, state, [entry], [event], waiting_before=waiting,
+                                       keep_clock=True)
 
     @_refuses_storage_faults
     async def expire(self, game: int, version: int) -> ActResult | None:
@@ -606,10 +608,11 @@ class GameService:
     async def _advance(
         self, record: GameRecord, engine: Engine, state: State, entries: list[LogEntry],
         events: list[Event], *, waiting_before: frozenset[int], players: int | None = None,
-        answer: dict[str, Any] | None = None,
+        answer: dict[str, Any] | None = None, keep_clock: bool = False,
     ) -> ActResult:
         """Sample chance, auto-play seats of players who left and pre-set answers
-        (``Engine.auto_action``), then store (CAS) with the deliveries it causes."""
+        (``Engine.auto_action``), then store (CAS) with the deliveries it causes.
+        ``keep_clock``: the running deadline stays (an undo must not restart the timer)."""
         position = record.version + len(entries)
         left = {s.seat for s in record.seats if s.status == "left"}
         prefs = await self.seat_preferences(record, engine)
@@ -658,7 +661,7 @@ class GameService:
         if outcome is None and waiting_after:
             # the same clock runs on while the game waits for a subset of the same seats,
             # unless it has run out (after a timeout the next decision gets a fresh window)
-            keep = (record.deadline is not None and waiting_after <= frozenset(record.waiting)
+            keep = (record.deadline is not None and (keep_clock or waiting_after <= frozenset(record.waiting))
                     and record.status == "active" and self.clock() < record.deadline)
             window = engine.timeout_seconds(state, waiting_after, record.move_timeout)
             if keep:  # the same clock runs on: its reminders already sent stay sent

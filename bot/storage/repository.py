@@ -682,12 +682,12 @@ class Repository:
             )
 
     async def delete_user_data(self, user_id: int) -> int:
-        """Forget a user's preferences and DM settings (data-deletion path). Seats in game
-        logs stay, as they are needed to replay games. Returns rows deleted."""
+        """Forget a user's preferences, DM settings, games watched and ratings (data-deletion
+        path). Seats in game logs stay, as they are needed to replay games. Returns rows deleted."""
         async with self._tx() as db:
             cur = await db.execute("DELETE FROM preferences WHERE user_id=?", (user_id,))
             count = cur.rowcount
-            for table in ("notify_settings", "dm_blocks", "dm_messages"):
+            for table in ("notify_settings", "dm_blocks", "dm_messages", "watchers", "ratings"):
                 cur = await db.execute(f"DELETE FROM {table} WHERE user_id=?", (user_id,))
                 count += cur.rowcount
             return count

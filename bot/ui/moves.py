@@ -128,6 +128,7 @@ class Moves:
             return
         state = self.ctx.service.state(record)
         panel = build_panel(self.ctx.service.engine(record), record, state, seat, note=note)
+        panel = await with_undo(self.ctx, record, interaction.user.id, panel)
         await self._send_panel(interaction, record, state, seat, panel, panel.content[:MESSAGE_CHARS])
 
     async def _send_panel(self, interaction: discord.Interaction, record: GameRecord, state: State, seat: int,

@@ -105,3 +105,25 @@ def test_places_are_shared_only_by_true_ties() -> None:
     assert ranks(Outcome((3, 5, 5, 1), (1, 2, 0, 3), frozenset({1, 2}), reason)) == [3, 1, 1, 4]
     # equal scores but a tie-break decided the winner: not shared
     assert ranks(Outcome((5, 5), (1, 0), frozenset({1}), reason)) == [2, 1]
+
+
+async def test_watchers_and_ratings_are_stored_portably_and_forgotten_with_the_user(tmp_path) -> None:
+    repo = Repository(str(tmp_path / "new.db"))
+    await repo.open()
+    try:
+        game = await repo.create_game(game_id="carnival", guild_id=5, channel_id=6, host_user_id=1, host_name="a",
+                                      seed=1, options={}, move_timeout=60)
+        await repo.watch(game.id, 7, "board")
+        await repo.watch(game.id, 7, "end")                              # a second call changes the mode
+        await repo.watch(game.id, 8, "board")
+        assert [(w[0], w[1]) for w in await repo.watchers(game.id)] == [(7, "end"), (8, "board")]
+        assert await repo.record_ratings(game.id, 5, "carnival", [(7, 30.0, 7.0, True), (9, 20.0, 7.0, False)])
+        assert not await repo.record_ratings(game.id, 5, "carnival", [(7, 99.0, 1.0, True)])
+        assert [r[1] for r in await repo.ratings(5, "carnival")] == [7, 9]          # best first
+        assert await repo.ratings(5, user_id=7) == [("carnival", 7, 30.0, 7.0, 1, 1)]
+        assert await repo.delete_user_data(7) == 2                       # the watcher row and the rating
+        assert [w[0] for w in await repo.watchers(game.id)] == [8]
+        assert [r[1] for r in await repo.ratings(5)] == [9]
+        assert await repo.unwatch(game.id, 8) == (0, 0) and await repo.unwatch(game.id, 8) is None
+    finally:
+        await repo.close()

@@ -69,6 +69,7 @@ async def test_carnival_undo_of_a_secret_pick_until_someone_else_acts(driver: Dr
     assert log[-2].seq == picked.version and log[-2].kind == "player"      # the log keeps the undone move
     assert undone.version == picked.version + 1
     assert undone.state == before.state                                   # the state before the pick
+    assert undone.deadline == before.deadline                             # the clock was not restarted
     assert await bot.service.replay_matches(game)
     public = [m["content"] for m in driver.public_messages() if int(m["id"]) > last]
     assert any("bob took back their last action." in t for t in public), public
