@@ -187,8 +187,9 @@ UNDO = "undo"
 """The ``type`` of the system log entry that takes back player entries (DESIGN §4: undo
 appends, it never deletes): ``{"type": "undo", "seqs": [seq, ...]}``."""
 
-UNDO_CHECKS = 3
-"""How many ``Engine.shuffle_hidden`` variants ``reveals`` tries per viewer."""
+UNDO_CHECKS = 12
+"""How many ``Engine.shuffle_hidden`` variants ``reveals`` tries per viewer (a variant
+equal to the real state proves nothing and is passed over)."""
 
 
 @dataclass(frozen=True)
@@ -228,6 +229,8 @@ def reveals(engine: Engine, players: int, before: State, seat: int, action: Acti
             rng = derive_rng(seed, 7_000_000 + k * 10 + (players if viewer is None else viewer))
             try:
                 other = engine.shuffle_hidden(before, viewer, rng)
+                if other == before:
+                    continue
                 changed, _ = engine.apply(other, seat, action)
                 if engine.player_view(changed, viewer) != seen:
                     return True

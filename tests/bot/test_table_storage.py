@@ -6,8 +6,6 @@ game replays, and places in an outcome are shared only by true ties."""
 from __future__ import annotations
 
 import random
-import shutil
-from pathlib import Path
 
 import pytest
 
@@ -16,20 +14,15 @@ from bot.service import GameService, HostError, ranks
 from bot.storage import Repository
 from engines.base import CHANCE, Outcome
 from engines.registry import get
-
-FIXTURE = Path(__file__).parent.parent / "fixtures" / "pre_shape_v1.db"
+from tests.bot.test_old_database import old  # noqa: F401  (the fixture: a copy of the old database)
 
 
 @pytest.fixture
-async def old(tmp_path):
-    path = tmp_path / "old.db"
-    shutil.copy(FIXTURE, path)
-    repo = Repository(str(path))
-    await repo.open()
-    service = GameService(repo)
+async def upgraded(old):
+    """The old database (``tests/bot/test_old_database.py``'s ``old``) with its snapshots rebuilt."""
+    service, path = old
     await service.upgrade_snapshots()
-    yield service, str(path)
-    await repo.close()
+    return service, path
 
 
 async def play_to_end(service: GameService, game: int, rng: random.Random) -> None:
@@ -46,8 +39,8 @@ async def play_to_end(service: GameService, game: int, rng: random.Random) -> No
     raise AssertionError("game did not end")
 
 
-async def test_an_old_database_migrates_and_its_games_finish_rated_once(old) -> None:
-    service, path = old
+async def test_an_old_database_migrates_and_its_games_finish_rated_once(upgraded) -> None:
+    service, path = upgraded
     repo = service.repo
     assert await repo.migrate() >= 5
     assert await repo.ratings(1) == []                                   # nothing rated from before
@@ -68,8 +61,8 @@ async def test_an_old_database_migrates_and_its_games_finish_rated_once(old) -> 
     await repo.open()
 
 
-async def test_undo_in_an_old_game_appends_and_replays(old) -> None:
-    service, path = old
+async def test_undo_in_an_old_game_appends_and_replays(upgraded) -> None:
+    service, path = upgraded
     record = await service.get(1)                                        # the old active carnival game
     engine = get(record.game_id)
     state = service.state(record)

@@ -11,16 +11,11 @@ from typing import Any
 import pytest
 
 from bot.sandbox.fakecord import EPHEMERAL, iter_components
+from bot.service import reveals
 from tests.e2e.driver import Driver
 
 JSONDict = dict[str, Any]
 SEED = 20261201
-
-
-@pytest.fixture
-def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> int:
-    monkeypatch.setattr("bot.service.new_seed", lambda: SEED)
-    return SEED
 
 
 def undo_button(panel: JSONDict) -> str | None:
@@ -48,8 +43,7 @@ def private_to(driver: Driver, user: JSONDict, after: int) -> list[str]:
             if mid > after and m["flags"] & EPHEMERAL and fake.ephemeral_owner(m) == user["id"]]
 
 
-async def test_carnival_undo_of_a_secret_pick_until_someone_else_acts(driver: Driver, players, bot,
-                                                                      fixed_seed: int) -> None:
+async def test_carnival_undo_of_a_secret_pick_until_someone_else_acts(driver: Driver, players, bot) -> None:
     alice, bob, carol = players[:3]
     fake = driver.fake
     game = await driver.start_game("carnival", [alice, bob, carol])
@@ -95,17 +89,32 @@ async def test_carnival_undo_of_a_secret_pick_until_someone_else_acts(driver: Dr
     assert "bob took back their last action." in shown and "~~" in shown
 
 
-async def test_carnival_the_last_pick_reveals_so_it_offers_no_undo(driver: Driver, players, bot,
-                                                                   fixed_seed: int) -> None:
+async def test_carnival_a_pick_that_reveals_another_card_offers_no_undo(driver: Driver, players, bot) -> None:
     alice, bob = players[:2]
     game = await driver.start_game("carnival", [alice, bob])
-    await pick_first(driver, alice, await driver.open_panel(alice, game))
-    panel = await pick_first(driver, bob, await driver.open_panel(bob, game))
+    record = await driver.record(game)
+    # cards are revealed clockwise from the Devil holder (docs/rules/carnival.md R3): the
+    # first in that order picks first, so the other's last pick turns that hidden card up
+    order = bot.service.engine(record).player_view(bot.service.state(record), None)["order"]
+    first, last = (next(p for p in (alice, bob) if p["id"] == str(record.user_of(s))) for s in order)
+    await pick_first(driver, first, await driver.open_panel(first, game))
+    panel = await pick_first(driver, last, await driver.open_panel(last, game))
     assert undo_button(panel) is None, panel["content"]
-    assert not await bot.service.can_undo(await driver.record(game), int(bob["id"]))
+    record = await driver.record(game)
+    assert not await bot.service.can_undo(record, int(last["id"]))
+    # and for the reason named: the pick itself turned the other's card up
+    log = await bot.repo.log(game)
+    pick = next(e for e in reversed(log) if e.kind == "player")
+    engine = bot.service.engine(record)
+    before = bot.service._replay(record, [e for e in log if e.seq < pick.seq])
+    assert before is not None and pick.seat is not None
+    after, _ = engine.apply(before, pick.seat, pick.action)
+    assert reveals(engine, 2, before, pick.seat, pick.action, after, record.seed)
 
 
-async def test_ora_undoes_several_own_actions_in_a_row(driver: Driver, players, bot, fixed_seed: int) -> None:
+async def test_ora_undoes_several_own_actions_in_a_row(driver: Driver, players, bot,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.service.new_seed", lambda: SEED)          # (a fixed start player)
     alice, bob = players[:2]
     fake = driver.fake
     game = await driver.start_game("ora", [alice, bob])
