@@ -18,7 +18,7 @@ from tests.bot.test_old_database import old  # noqa: F401  (the fixture: a copy 
 
 
 @pytest.fixture
-async def upgraded(old):
+async def upgraded(old):  # noqa: F811  (pytest passes the imported fixture)
     """The old database (``tests/bot/test_old_database.py``'s ``old``) with its snapshots rebuilt."""
     service, path = old
     await service.upgrade_snapshots()
