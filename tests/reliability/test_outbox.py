@@ -68,7 +68,7 @@ async def test_migration_adds_the_outbox_to_the_old_database(tmp_path: Path) -> 
     await repo.open()
     try:
         async with repo.db.execute("PRAGMA user_version") as cur:
-            assert (await cur.fetchone())[0] == 4  # 003 the outbox, 004 DMs and time
+            assert (await cur.fetchone())[0] >= 4  # 003 the outbox, 004 DMs and time (and later ones)
         games = await repo.games(status=("lobby", "active", "finished", "abandoned"))
         assert games and await repo.pending() == []
         await repo.append(games[0].id, games[0].version, [], state=games[0].state or {}, status=games[0].status,
