@@ -27,6 +27,7 @@ from bot.ui.context import HostContext
 from bot.ui.delivery import Delivery
 from bot.ui.errors import GameTree
 from bot.ui.flow import Flow
+from bot.ui.table import TABLE_ITEMS
 from engines.registry import ENGINES
 
 log = logging.getLogger(__name__)
@@ -101,7 +102,7 @@ class GameBot(commands.Bot):
                 await self.load_extension(ext)
             except commands.ExtensionError:
                 log.exception("extension %s failed to load; skipped", ext)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *TABLE_ITEMS)
 
     async def setup_hook(self) -> None:
         await self.repo.open()

@@ -21,7 +21,7 @@ import functools
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ParamSpec, TypeVar
 
@@ -206,6 +206,75 @@ def plan_deliveries(
     return items
 
 
+UNDO = "undo"
+"""The ``type`` of the system log entry that takes back player entries (DESIGN §4: undo
+appends, it never deletes): ``{"type": "undo", "seqs": [seq, ...]}``."""
+
+UNDO_CHECKS = 12
+"""How many ``Engine.shuffle_hidden`` variants ``reveals`` tries per viewer (a variant
+equal to the real state proves nothing and is passed over)."""
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One step of a replay (``GameService.replay_steps``): the last log ``seq`` it covers,
+    the seat that acted (None: the start), the public view after it and its public events."""
+
+    seq: int
+    seat: int | None
+    view: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+def undone_seqs(entries: Iterable[LogEntry]) -> frozenset[int]:
+    """The seqs of the log entries that ``undo`` system entries among ``entries`` took back
+    (each replay, line and digest path skips them; a log without undo gives the empty set)."""
+    out: set[int] = set()
+    for e in entries:
+        if e.kind == "system" and e.action.get("type") == UNDO:
+            out.update(int(s) for s in e.action.get("seqs", ()))
+    return frozenset(out)
+
+
+def reveals(engine: Engine, players: int, before: State, seat: int, action: Action, after: State,
+            seed: int) -> bool:
+    """Conservatively, whether applying ``action`` of ``seat`` to ``before`` (giving
+    ``after``) told anyone something hidden (DESIGN §4: no undo once something was
+    revealed or drawn). For every viewer (each seat, the mover included, and the public),
+    ``Engine.shuffle_hidden`` makes states the viewer cannot tell from ``before``; if the
+    action is refused in one of them or the viewer's ``player_view`` after it differs,
+    the action's result depended on something the viewer could not see: it revealed.
+    An engine error counts as a reveal. ``players``: the seat count; ``seed``: the game's
+    (the shuffles are deterministic)."""
+    for viewer in (*range(players), None):
+        seen = engine.player_view(after, viewer)
+        for k in range(UNDO_CHECKS):
+            rng = derive_rng(seed, 7_000_000 + k * 10 + (players if viewer is None else viewer))
+            try:
+                other = engine.shuffle_hidden(before, viewer, rng)
+                if other == before:
+                    continue
+                changed, _ = engine.apply(other, seat, action)
+                if engine.player_view(changed, viewer) != seen:
+                    return True
+            except GameError:
+                return True
+    return False
+
+
+def ranks(outcome: Outcome) -> list[int]:
+    """Per seat, its place in ``outcome`` (1 = best): seats with equal final scores that
+    are both winners or both not share a place (docs/DESIGN.md §3 ``outcome``)."""
+    places = [0] * len(outcome.scores)
+    previous: int | None = None
+    for i, seat in enumerate(outcome.ranking):
+        tied = previous is not None and outcome.scores[seat] == outcome.scores[previous] \
+            and (seat in outcome.winners) == (previous in outcome.winners)
+        places[seat] = places[previous] if tied and previous is not None else i + 1
+        previous = seat
+    return places
+
+
 class GameService:
     """Creates lobbies, starts games and applies actions (design §4).
 
@@ -260,9 +329,10 @@ class GameService:
     @_refuses_storage_faults
     async def create_lobby(
         self, *, game_id: str, guild_id: int | None, channel_id: int, host_user_id: int, host_name: str,
-        options: dict[str, Any] | None, move_timeout: int,
+        options: dict[str, Any] | None, move_timeout: int, seated: bool = True,
     ) -> GameRecord:
-        """Open a lobby for ``game_id`` with the host seated.
+        """Open a lobby for ``game_id`` with the host seated (``seated`` False: the host
+        only runs the lobby; Start stays theirs).
 
         Raises:
             HostError: unknown game.
@@ -275,10 +345,13 @@ class GameService:
         from engines.base import validate_options
 
         checked = validate_options(engine.info, options)
-        return await self.repo.create_game(
+        record = await self.repo.create_game(
             game_id=game_id, guild_id=guild_id, channel_id=channel_id, host_user_id=host_user_id,
             host_name=host_name, seed=new_seed(), options=checked, move_timeout=move_timeout,
         )
+        if not seated:  # (issue 16: the host runs the lobby without playing)
+            record = await self.repo.leave(record.id, host_user_id)
+        return record
 
     @_refuses_storage_faults
     async def join(self, game: int, user_id: int, name: str) -> GameRecord:
@@ -293,6 +366,34 @@ class GameService:
                 return await self.repo.join(game, user_id, name, self.engine(record).info.max_players)
             except ValueError as exc:
                 raise HostError(lobby_refusal(exc), "lobby") from None
+
+    @_refuses_storage_faults
+    async def set_lobby(self, game: int, user_id: int, *, is_moderator: bool, move_timeout: int | None = None,
+                        options: dict[str, Any] | None = None) -> GameRecord:
+        """Change a lobby's move timer (seconds) and/or some of its options (merged into
+        the ones it has, checked by the engine's schema): the host or a moderator only.
+
+        Raises:
+            HostError: not a lobby, or not allowed.
+            InvalidOptions: a bad option value.
+        """
+        async with self.lock(game):
+            record = await self.get(game)
+            if record.status != "lobby":
+                raise HostError("This lobby is closed; its options can no longer change.", "lobby")
+            if user_id != record.host_user_id and not is_moderator:
+                raise HostError("Only the host or a moderator can change the lobby's options and timer.",
+                                "forbidden")
+            from engines.base import validate_options
+
+            fields: dict[str, Any] = {}
+            if options:
+                fields["options"] = validate_options(self.engine(record).info, {**record.options, **options})
+            if move_timeout is not None:
+                fields["move_timeout"] = int(move_timeout)
+            if fields:
+                await self.repo.set_fields(game, **fields)
+            return await self.get(game)
 
     @_refuses_storage_faults
     async def leave(self, game: int, user_id: int) -> GameRecord:
@@ -337,6 +438,37 @@ class GameService:
             return await self._advance(record, engine, state, [entry], [start_event(n)], players=n,
                                        waiting_before=frozenset())
 
+    @_refuses_storage_faults
+    async def rematch(self, game: int, user_id: int, name: str) -> tuple[GameRecord, bool]:
+        """A new lobby after the finished ``game`` (issue 16 point 4): same game, options,
+        timer, server and channel; the same players, seats rotated by one (seat 1 first,
+        seat 0 last); the caller, one of its players, is the host. An open lobby that is
+        already this rematch is returned instead (``False``: not new).
+
+        Raises:
+            HostError: the game is not finished, or the caller did not play in it.
+        """
+        async with self.lock(game):
+            record = await self.get(game)
+            if record.status != "finished":
+                raise HostError("Only a finished game can be played again.", "not_finished")
+            if all(s.user_id != user_id for s in record.seats):
+                raise HostError("Only the game's players can start a rematch.", "not_a_player")
+            users = [s.user_id for s in record.seats]
+            rotated = record.seats[1:] + record.seats[:1]
+            for lobby in await self.repo.games(status=("lobby",), channel_id=record.channel_id):
+                if lobby.game_id == record.game_id and lobby.options == record.options \
+                        and sorted(s.user_id for s in lobby.seats) == sorted(users):
+                    return lobby, False
+            new = await self.repo.create_game(
+                game_id=record.game_id, guild_id=record.guild_id, channel_id=record.channel_id,
+                host_user_id=user_id, host_name=name, seed=new_seed(), options=record.options,
+                move_timeout=record.move_timeout)
+            await self.repo.leave(new.id, user_id)
+            for seat in rotated:
+                await self.repo.join(new.id, seat.user_id, seat.name, len(rotated))
+            return await self.get(new.id), True
+
     # ------------------------------------------------------------------ play
     @_refuses_storage_faults
     async def act(
@@ -378,6 +510,78 @@ class GameService:
                              [e.to_json() for e in events], user_id=user_id)
             return await self._advance(record, engine, state, [entry], list(events),
                                        waiting_before=waiting_before, answer=answer)
+
+    # ------------------------------------------------------------------ undo
+    def undo_candidate(self, record: GameRecord, entries: Sequence[LogEntry], user_id: int) -> LogEntry | None:
+        """The log entry ``user_id`` may take back now, or None (DESIGN §4, strict policy;
+        docs/rules/ora.md §5.7 allows several in a row: each undo makes the one before the
+        candidate). Allowed only when, counting no entry already undone: the game runs and
+        is not paused; the last player or chance entry is the user's own action, made by
+        them (not a timeout or a pre-set answer) in their current seat, so no one else
+        acted and nothing was rolled or drawn since; it ended nothing and asked no other
+        seat to decide; none of its events was told privately to another seat; and it
+        revealed nothing (``reveals``)."""
+        seat = record.seat_of(user_id)
+        if seat is None or record.status != "active" or record.paused or record.state is None:
+            return None
+        undone = undone_seqs(entries)
+        moves = [e for e in entries if e.seq not in undone and e.kind in ("player", "chance")]
+        if not moves:
+            return None
+        last = moves[-1]
+        if last.kind != "player" or last.seat != seat or last.user_id != user_id:
+            return None
+        if any(ev.get("visible_to") is not None and set(ev["visible_to"]) - {seat} for ev in last.events):
+            return None
+        engine = self.engine(record)
+        after = self.state(record)
+        before = self._replay(record, [e for e in entries if e.seq != last.seq])
+        if before is None or engine.outcome(after) is not None:
+            return None
+        waiting_before = engine.to_move(before)
+        if seat not in waiting_before or not (engine.to_move(after) - {seat, CHANCE}) <= waiting_before:
+            return None
+        if reveals(engine, len(record.seats), before, seat, last.action, after, record.seed):
+            return None
+        return last
+
+    async def can_undo(self, record: GameRecord, user_id: int) -> bool:
+        """Whether ``user_id`` may undo in ``record`` now (``undo_candidate``); the cheap
+        checks come first, the log is read only for a seated player of a running game."""
+        if record.seat_of(user_id) is None or record.status != "active" or record.paused:
+            return False
+        return self.undo_candidate(record, await self.repo.log(record.id), user_id) is not None
+
+    @_refuses_storage_faults
+    async def undo(self, game: int, user_id: int, *, expected_version: int | None = None) -> ActResult:
+        """Take back the caller's last action (``undo_candidate``): appends an ``undo``
+        system entry naming it (the log keeps it; every replay skips it) with the public
+        event ``table.undo``, and stores the state rebuilt without it. The clock runs on:
+        the deadline the seat had is kept (an undo never buys time).
+
+        Raises:
+            HostError: no such game; a stale panel (``expected_version``); nothing the
+                caller may undo now (code ``undo``).
+        """
+        async with self.lock(game):
+            record = await self.get(game)
+            if expected_version is not None and expected_version != record.version:
+                raise HostError("The board has moved on since that panel; press Play ▶ again.", "stale")
+            entries = await self.repo.log(game)
+            last = self.undo_candidate(record, entries, user_id)
+            seat = record.seat_of(user_id)
+            if last is None or seat is None:
+                raise HostError("You cannot undo now: only your own last action, while no one else has "
+                                "acted and nothing was revealed, drawn or rolled since.", "undo")
+            engine = self.engine(record)
+            state = self._replay(record, [e for e in entries if e.seq != last.seq])
+            assert state is not None  # (undo_candidate replayed it)
+            event = Event("table.undo", params={"seat": seat_ref(seat)})
+            entry = LogEntry(0, "system", None, {"type": UNDO, "seqs": [last.seq]}, [event.to_json()],
+                             user_id=user_id)
+            waiting = frozenset(s for s in engine.to_move(self.state(record)) if s != CHANCE) | {seat}
+            return await self._advance(record, engine, state, [entry], [event], waiting_before=waiting,
+                                       keep_clock=True)
 
     @_refuses_storage_faults
     async def expire(self, game: int, version: int) -> ActResult | None:
@@ -434,10 +638,11 @@ class GameService:
     async def _advance(
         self, record: GameRecord, engine: Engine, state: State, entries: list[LogEntry],
         events: list[Event], *, waiting_before: frozenset[int], players: int | None = None,
-        answer: dict[str, Any] | None = None,
+        answer: dict[str, Any] | None = None, keep_clock: bool = False,
     ) -> ActResult:
         """Sample chance, auto-play seats of players who left and pre-set answers
-        (``Engine.auto_action``), then store (CAS) with the deliveries it causes."""
+        (``Engine.auto_action``), then store (CAS) with the deliveries it causes.
+        ``keep_clock``: the running deadline stays (an undo must not restart the timer)."""
         position = record.version + len(entries)
         left = {s.seat for s in record.seats if s.status == "left"}
         prefs = await self.seat_preferences(record, engine)
@@ -452,7 +657,7 @@ class GameService:
                                         [e.to_json() for e in evs]))
             elif movers & left:
                 seat = min(movers & left)
-                auto = engine.timeout_action(state, seat)
+                auto = self.stand_in_action(record, engine, state, seat)
                 state, evs = engine.apply(state, seat, auto)
                 evs = (Event("autoplay", params={"seat": seat_ref(seat)}), *evs)
                 entries.append(LogEntry(0, "player", seat, engine.action_to_json(auto),
@@ -486,7 +691,7 @@ class GameService:
         if outcome is None and waiting_after:
             # the same clock runs on while the game waits for a subset of the same seats,
             # unless it has run out (after a timeout the next decision gets a fresh window)
-            keep = (record.deadline is not None and waiting_after <= frozenset(record.waiting)
+            keep = (record.deadline is not None and (keep_clock or waiting_after <= frozenset(record.waiting))
                     and record.status == "active" and self.clock() < record.deadline)
             window = engine.timeout_seconds(state, waiting_after, record.move_timeout)
             if keep:  # the same clock runs on: its reminders already sent stay sent
@@ -510,8 +715,36 @@ class GameService:
             raise HostError(Msg("ui.error.moved_meanwhile"), "stale") from None
         crash_point("after_commit")
         new_record = await self.get(record.id)
+        if outcome is not None:
+            await self.rate(new_record, outcome)
         stored = await self.repo.log(record.id, after=record.version)
         return ActResult(new_record, stored, events, waiting_before, waiting_after, outcome, public_changed)
+
+    async def rate(self, record: GameRecord, outcome: Outcome) -> bool:
+        """Update the ratings of a game that just finished normally (issue 16 point 5;
+        abandoned or moderator-ended games never come here): openskill's Plackett-Luce
+        model, one rating per player per game per server, ranked by ``outcome`` (``ranks``),
+        resigned seats included. Only server games of at least two players are rated, each
+        once (``Repository.record_ratings``). A failure is logged and never touches the
+        game. Returns whether ratings were stored."""
+        if record.guild_id is None or len(record.seats) < 2:
+            return False
+        try:
+            from openskill.models import PlackettLuce
+
+            model = PlackettLuce()
+            users = [s.user_id for s in record.seats]
+            teams = []
+            for user in users:
+                found = await self.repo.ratings(record.guild_id, record.game_id, user_id=user, limit=1)
+                teams.append([model.rating(mu=found[0][2], sigma=found[0][3]) if found else model.rating()])
+            rated = model.rate(teams, ranks=[float(r) for r in ranks(outcome)])
+            rows = [(user, team[0].mu, team[0].sigma, seat in outcome.winners)
+                    for seat, (user, team) in enumerate(zip(users, rated, strict=True))]
+            return await self.repo.record_ratings(record.id, record.guild_id, record.game_id, rows)
+        except Exception:
+            log.exception("ratings of game %s not updated", record.id)
+            return False
 
     async def seat_preferences(self, record: GameRecord, engine: Engine) -> dict[int, dict[str, Any]]:
         """Each seated player's preferences for this game: the game's defaults
@@ -604,6 +837,16 @@ class GameService:
         record = await self.get(game)
         if record.status == "lobby":
             return await self.leave(game, user_id)
+        return await self._seat_leaves(game, user_id, "kick", by_user)
+
+    async def _seat_leaves(self, game: int, user_id: int, kind: str, by_user: int,
+                           events: Sequence[Event] = ()) -> ActResult:
+        """Mark ``user_id``'s seat left with a system entry ``kind`` (``kick``, ``resign``)
+        carrying ``events``, then play what the seat now owes (``stand_in_action``).
+
+        Raises:
+            HostError: the user has no seat in this running game.
+        """
         async with self.lock(game):
             record = await self.get(game)
             seat = record.seat_of(user_id)
@@ -611,13 +854,35 @@ class GameService:
                 raise HostError(Msg("ui.error.member_not_playing"), "not_a_player")
             await self.repo.mark_seat_left(
                 game, seat, expected_version=record.version,
-                entry=LogEntry(0, "system", None, {"type": "kick", "seat": seat, "user": user_id},
-                               user_id=by_user))
+                entry=LogEntry(0, "system", None, {"type": kind, "seat": seat, "user": user_id},
+                               [e.to_json() for e in events], user_id=by_user))
             record = await self.get(game)
             engine = self.engine(record)
             state = self.state(record)
             waiting = frozenset(s for s in engine.to_move(state) if s != CHANCE)
             return await self._advance(record, engine, state, [], [], waiting_before=waiting)
+
+    @_refuses_storage_faults
+    async def resign(self, game: int, user_id: int) -> ActResult:
+        """The caller resigns a running game (issue 16 point 2): their seat is marked left
+        with a ``resign`` system entry (public event ``table.resign``) and from now on plays
+        by ``stand_in_action``; it stays in the ranking.
+
+        Raises:
+            HostError: the caller has no seat in this running game.
+        """
+        record = await self.get(game)
+        seat = record.seat_of(user_id)
+        if seat is None or record.status != "active":
+            raise HostError("You are not playing in this running game.", "not_a_player")
+        return await self._seat_leaves(game, user_id, "resign", user_id,
+                                       [Event("table.resign", params={"seat": seat_ref(seat)})])
+
+    def stand_in_action(self, record: GameRecord, engine: Engine, state: State, seat: int) -> Action:
+        """The move played for ``seat`` once nobody plays it (kicked or resigned): the one
+        place that decides who plays a left seat. Today the seat plays the spec's timeout
+        default (``Engine.timeout_action``); an AI seat-filler hooks in here."""
+        return engine.timeout_action(state, seat)
 
     @_refuses_storage_faults
     async def set_paused(self, game: int, paused: bool, by_user: int | None = None) -> GameRecord:
@@ -677,6 +942,41 @@ class GameService:
                 rebuilt.append(record.id)
         return rebuilt
 
+    async def replay_steps(self, record: GameRecord) -> list[ReplayStep]:
+        """The public steps of a game's log (issue 16 point 6, ``/game replay``): the start,
+        then one step per player entry not undone (the chance entries that follow it folded
+        in), each with the public view after it and its public events (JSON). Only
+        ``player_view(state, None)`` is kept, so nothing private is in them.
+
+        Raises:
+            HostError: the game has not started.
+        """
+        if record.state is None:
+            raise HostError("This game has not started yet.", "not_started")
+        engine = self.engine(record)
+        entries = await self.repo.log(record.id)
+        undone = undone_seqs(entries)
+        steps: list[ReplayStep] = []
+        state: State | None = None
+        for e in entries:
+            if e.seq in undone:
+                continue
+            public = [ev for ev in e.events if ev.get("visible_to") is None]
+            if e.kind == "system" and e.action.get("type") == "start":
+                state = engine.new_game(int(e.action["players"]), record.seed, record.options)
+                steps.append(ReplayStep(e.seq, None, engine.player_view(state, None),
+                                        [start_event(int(e.action["players"])).to_json()]))
+            elif e.kind in ("player", "chance") and state is not None:
+                state, _ = engine.apply(state, CHANCE if e.kind == "chance" else int(e.seat or 0), e.action)
+                view = engine.player_view(state, None)
+                if e.kind == "chance" and steps:
+                    steps[-1] = replace(steps[-1], seq=e.seq, view=view, events=[*steps[-1].events, *public])
+                else:
+                    steps.append(ReplayStep(e.seq, e.seat, view, public))
+            elif steps and public:  # (a system entry with public lines: resign, undo)
+                steps[-1] = replace(steps[-1], events=[*steps[-1].events, *public])
+        return steps
+
     async def replay_matches(self, game: int) -> bool:
         """True when replaying the log from ``new_game(seed)`` equals the stored snapshot."""
         record = await self.get(game)
@@ -686,12 +986,16 @@ class GameService:
         return state is not None and self.engine(record).state_to_json(state) == record.state
 
     def _replay(self, record: GameRecord, entries: Sequence[LogEntry], upto: int | None = None) -> State | None:
-        """The state after the log entries with ``seq <= upto`` (all when None); None before the start."""
+        """The state after the log entries with ``seq <= upto`` (all when None), skipping the
+        entries an ``undo`` entry among them took back (``undone_seqs``); None before the start."""
         engine = self.engine(record)
         state: State | None = None
+        undone = undone_seqs(e for e in entries if upto is None or e.seq <= upto)
         for e in entries:
             if upto is not None and e.seq > upto:
                 break
+            if e.seq in undone:
+                continue
             if e.kind == "system" and e.action.get("type") == "start":
                 state = engine.new_game(int(e.action["players"]), record.seed, record.options)
             elif e.kind in ("player", "chance") and state is not None:

@@ -1,5 +1,6 @@
 """``/game …``: the commands every game shares (design §5) — lobby, board, private view,
-log, rules, your waiting games, and moderation (end, kick, replace, pause) by user id."""
+log, rules, your waiting games, the table (undo, resign, watch, replay, export, ratings:
+bot/ui/table.py), and moderation (end, kick, replace, pause) with member pickers."""
 
 from __future__ import annotations
 
@@ -75,14 +76,15 @@ class Games(commands.GroupCog, group_name="game"):
 
     @app_commands.command(name="new")
     @app_commands.describe(game="Which game", options="Game options as key=value (autocomplete lists them)",
-                           timer="Time each player has per decision (default 24 hours)")
+                           timer="Time each player has per decision (default 24 hours)",
+                           play="Take a seat yourself (default yes; no: you only run the lobby)")
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.choices(timer=TIMER_CHOICES)
     @app_commands.autocomplete(options=options_autocomplete)
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
-                  timer: int | None = None) -> None:
+                  timer: int | None = None, play: bool = True) -> None:
         """Open a lobby: players press Join, the host presses Start."""
-        await self.bot.flow.lobby.new_game(interaction, game, options, timer)
+        await self.bot.flow.lobby.new_game(interaction, game, options, timer, seated=play)
 
     @app_commands.command(name="board")
     @app_commands.describe(game="Game number (default: the game in this channel)")
@@ -109,6 +111,65 @@ class Games(commands.GroupCog, group_name="game"):
         """Open your private move panel."""
         record = await self.bot.flow.ctx.resolve_game(interaction, game)
         await self.bot.flow.moves.open_panel(interaction, record.id)
+
+    @app_commands.command(name="undo")
+    @app_commands.describe(game="Game number (default: your game in this channel)")
+    async def undo(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+        """Take back your last action, while no one else has acted and nothing was revealed since."""
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        await self.bot.flow.table.undo(interaction, record.id, None)
+
+    @app_commands.command(name="resign")
+    @app_commands.describe(game="Game number (default: your game in this channel)")
+    async def resign(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+        """Resign a running game (asks to confirm); your seat then plays automatically."""
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        await self.bot.flow.table.ask_resign(interaction, record)
+
+    @app_commands.command(name="watch")
+    @app_commands.describe(game="Game number (default: the game in this channel)",
+                           mode="Its public board in your DMs as it changes, or one DM when it ends")
+    @app_commands.choices(mode=[app_commands.Choice(name="The board in my DMs", value="board"),
+                                app_commands.Choice(name="Only tell me when it ends", value="end")])
+    async def watch(self, interaction: discord.Interaction, game: GameOption | None = None,
+                    mode: str = "board") -> None:
+        """Follow a game of this server as a spectator (public board only)."""
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        await self.bot.flow.table.watch(interaction, record, mode)
+
+    @app_commands.command(name="unwatch")
+    @app_commands.describe(game="Game number (default: the game in this channel)")
+    async def unwatch(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+        """Stop following a game."""
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        await self.bot.flow.table.unwatch(interaction, record)
+
+    @app_commands.command(name="leaderboard")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        """This server's ratings for a game."""
+        engine_named(game)
+        await self.bot.flow.table.leaderboard(interaction, game)
+
+    @app_commands.command(name="stats")
+    @app_commands.describe(user="The member (default: you)")
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        """A member's games, wins, ratings and favourite game in this server."""
+        await self.bot.flow.table.stats(interaction, user or interaction.user)
+
+    @app_commands.command(name="replay")
+    @app_commands.describe(game="Game number of a finished game")
+    async def replay(self, interaction: discord.Interaction, game: GameOption) -> None:
+        """Step through a finished game (◀ ▶, jump to a round); only you see it."""
+        await self.bot.flow.table.replay(interaction, game.id, None)
+
+    @app_commands.command(name="export")
+    @app_commands.describe(game="Game number")
+    async def export(self, interaction: discord.Interaction, game: GameOption) -> None:
+        """The game's log as JSON and text (public information only); only you see it."""
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        await self.bot.flow.table.export(interaction, record)
 
     @app_commands.command(name="log")
     @app_commands.describe(game="Game number (default: the game in this channel)")
@@ -191,20 +252,20 @@ class Games(commands.GroupCog, group_name="game"):
         await self.bot.flow.moderation.end(interaction, game, reason)
 
     @app_commands.command(name="kick")
-    @app_commands.describe(game="Game number", user_id="The member's user id (works after they left the server)")
+    @app_commands.describe(game="Game number", member="The player (pick them, or paste the id of one who left)")
     @moderator_only()
-    async def kick(self, interaction: discord.Interaction, game: GameOption, user_id: str) -> None:
+    async def kick(self, interaction: discord.Interaction, game: GameOption, member: discord.User) -> None:
         """Moderator: remove a player; their moves are played automatically from now on (logged)."""
-        await self.bot.flow.moderation.kick(interaction, game, user_id)
+        await self.bot.flow.moderation.kick(interaction, game, member)
 
     @app_commands.command(name="replace")
-    @app_commands.describe(game="Game number", old_user_id="User id of the player to replace",
-                           new_user_id="User id of the member who takes the seat")
+    @app_commands.describe(game="Game number", player="The player to replace (or paste the id of one who left)",
+                           member="The member who takes the seat")
     @moderator_only()
-    async def replace(self, interaction: discord.Interaction, game: GameOption, old_user_id: str,
-                      new_user_id: str) -> None:
+    async def replace(self, interaction: discord.Interaction, game: GameOption, player: discord.User,
+                      member: discord.User) -> None:
         """Moderator: give a player's seat to another member (logged)."""
-        await self.bot.flow.moderation.replace(interaction, game, old_user_id, new_user_id)
+        await self.bot.flow.moderation.replace(interaction, game, player, member)
 
     @app_commands.command(name="pause")
     @app_commands.describe(game="Game number", paused="True to pause, False to resume")

@@ -1019,12 +1019,12 @@ class Repository:
                 )
 
     async def delete_user_data(self, user_id: int) -> int:
-        """Forget a user's preferences and DM settings (data-deletion path). Seats in game
-        logs stay, as they are needed to replay games. Returns rows deleted."""
+        """Forget a user's preferences, DM settings, games watched and ratings (data-deletion
+        path). Seats in game logs stay, as they are needed to replay games. Returns rows deleted."""
         async with self._tx() as db:
             cur = await db.execute("DELETE FROM preferences WHERE user_id=?", (user_id,))
             count = cur.rowcount
-            for table in ("notify_settings", "dm_blocks", "dm_messages", "user_locales"):
+            for table in ("notify_settings", "dm_blocks", "dm_messages", "user_locales", "watchers", "ratings"):
                 cur = await db.execute(f"DELETE FROM {table} WHERE user_id=?", (user_id,))
                 count += cur.rowcount
             return count
@@ -1237,6 +1237,80 @@ class Repository:
         async with self._tx() as db:
             await db.execute("UPDATE outbox SET attempts=attempts+1, last_error=? WHERE id=?",
                              (error[:500], row_id))
+
+    # ------------------------------------------------------------------ the table (issue 16, migration 005)
+    async def watch(self, game: int, user_id: int, mode: str) -> None:
+        """Follow ``game`` as a spectator (``mode`` ``"board"`` or ``"end"``); a second call
+        changes the mode."""
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO watchers(game, user_id, mode) VALUES (?,?,?)"
+                " ON CONFLICT(game, user_id) DO UPDATE SET mode=excluded.mode", (game, user_id, mode))
+
+    async def unwatch(self, game: int, user_id: int) -> tuple[int, int] | None:
+        """Stop following ``game``: the DM board message ``(channel_id, message_id)`` it
+        had, if any; None when the user did not watch it."""
+        async with self._tx() as db:
+            async with db.execute("SELECT channel_id, message_id FROM watchers WHERE game=? AND user_id=?",
+                                  (game, user_id)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return None
+            await db.execute("DELETE FROM watchers WHERE game=? AND user_id=?", (game, user_id))
+        return (int(row[0]), int(row[1])) if row[0] is not None and row[1] is not None else (0, 0)
+
+    async def watchers(self, game: int) -> list[tuple[int, str, int | None, int | None, int]]:
+        """``(user_id, mode, channel_id, message_id, shown version)`` of ``game``'s spectators."""
+        async with self._read() as db, db.execute(
+            "SELECT user_id, mode, channel_id, message_id, shown FROM watchers WHERE game=? ORDER BY user_id",
+            (game,)
+        ) as cur:
+            return [(int(r[0]), str(r[1]), r[2], r[3], int(r[4])) for r in await cur.fetchall()]
+
+    async def set_watcher_message(self, game: int, user_id: int, channel_id: int, message_id: int,
+                                  shown: int) -> None:
+        """Remember the spectator's DM board message and the version it shows."""
+        async with self._tx() as db:
+            await db.execute("UPDATE watchers SET channel_id=?, message_id=?, shown=? WHERE game=? AND user_id=?",
+                             (channel_id, message_id, shown, game, user_id))
+
+    async def record_ratings(self, game: int, guild_id: int, game_id: str,
+                             rows: Sequence[tuple[int, float, float, bool]]) -> bool:
+        """Store the new ratings of a finished game's players, ``(user_id, mu, sigma, won)``,
+        counting one more game (and a win) each, once per game: False, and nothing written,
+        when ``game`` was already rated."""
+        now = self.clock()
+        async with self._tx() as db:
+            cur = await db.execute("INSERT INTO rated_games(game, rated_at) VALUES (?,?) ON CONFLICT(game) DO NOTHING",
+                                   (game, now))
+            if cur.rowcount != 1:
+                return False
+            for user_id, mu, sigma, won in rows:
+                await db.execute(
+                    "INSERT INTO ratings(guild_id, game_id, user_id, mu, sigma, games, wins, updated_at)"
+                    " VALUES (?,?,?,?,?,1,?,?) ON CONFLICT(guild_id, game_id, user_id) DO UPDATE SET"
+                    " mu=excluded.mu, sigma=excluded.sigma, games=ratings.games+1,"
+                    " wins=ratings.wins+excluded.wins, updated_at=excluded.updated_at",
+                    (guild_id, game_id, user_id, mu, sigma, int(won), now))
+        return True
+
+    async def ratings(self, guild_id: int, game_id: str | None = None, *, user_id: int | None = None,
+                      limit: int = 100) -> list[tuple[str, int, float, float, int, int]]:
+        """Stored ratings of a server, ``(game_id, user_id, mu, sigma, games, wins)``, best
+        first (by ``mu - 3·sigma``, openskill's ordinal); of one game and/or one user."""
+        sql = "SELECT game_id, user_id, mu, sigma, games, wins FROM ratings WHERE guild_id=?"
+        params: list[Any] = [guild_id]
+        if game_id is not None:
+            sql += " AND game_id=?"
+            params.append(game_id)
+        if user_id is not None:
+            sql += " AND user_id=?"
+            params.append(user_id)
+        sql += " ORDER BY mu - 3 * sigma DESC, user_id LIMIT ?"
+        params.append(limit)
+        async with self._read() as db, db.execute(sql, tuple(params)) as cur:
+            return [(str(r[0]), int(r[1]), float(r[2]), float(r[3]), int(r[4]), int(r[5]))
+                    for r in await cur.fetchall()]
 
 
 def _row_to_outbox(r: Any) -> OutboxRow:

@@ -205,7 +205,8 @@ class Texts:
         return english
 
     def _lookup(self, key: str, locale: str) -> str | None:
-        area = key.split(".", 1)[0]
+        parts = key.split(".")
+        area = parts[1] if parts[0] == "event" and len(parts) > 2 else parts[0]  # (event.<area>.<kind>)
         areas = (area,) if area in host_areas() and area != self.game_id else ()
         for namespace in ((self.game_id,) if self.game_id else ()) + areas + ("host",):
             found = catalog(namespace, locale).get(key)

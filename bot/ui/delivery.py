@@ -34,7 +34,7 @@ from cachetools import LRUCache
 from PIL import Image
 
 from bot.locks import KeyedLocks
-from bot.service import HostError, crash_point, texts
+from bot.service import HostError, crash_point, texts, undone_seqs
 from bot.storage import OutboxRow, StorageError
 from bot.text import Texts
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
@@ -366,7 +366,11 @@ class Delivery:
         """The last ``limit`` public event lines of a game (the start left out), names
         filled in: the board's "recent" list."""
         lines: list[str] = []
-        for entry in await self.repo.log(record.id, last=max(40, limit * 8)):
+        entries = await self.repo.log(record.id, last=max(40, limit * 8))
+        undone = undone_seqs(entries)
+        for entry in entries:
+            if entry.seq in undone:  # (taken back: its lines no longer describe the game)
+                continue
             for e in entry.events:
                 if e.get("visible_to") is None and e.get("kind") not in ("start", "game_started"):
                     lines.append(self.public_texts(record).event(e))
@@ -554,9 +558,13 @@ class Delivery:
 
         tx = self.public_texts(record)
         lines: list[str] = []
-        for entry in await self.repo.log(record.id, after=after):
+        entries = await self.repo.log(record.id, after=after)
+        undone = undone_seqs(entries)
+        for entry in entries:
             if entry.seq > upto:
                 break
+            if entry.seq in undone:  # (taken back before its lines went out: never shown)
+                continue
             if entry.kind == "system" and entry.action.get("type") == "start":
                 lines.append(tx.event(start_event(int(entry.action.get("players", 0))).to_json()))
             lines += [tx.event(e) for e in entry.events if e.get("visible_to") is None]

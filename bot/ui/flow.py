@@ -14,6 +14,7 @@ from bot.ui.lobby import Lobby
 from bot.ui.moderation import Moderation
 from bot.ui.moves import Moves
 from bot.ui.notices import Notices
+from bot.ui.table import Table
 
 
 class Flow:
@@ -26,6 +27,7 @@ class Flow:
         self.moves = Moves(ctx, self.notices)
         self.clock = Clock(ctx, self.notices)
         self.moderation = Moderation(ctx, self.notices)
+        self.table = Table(ctx, self.notices)
 
     async def wait_idle(self) -> None:
         """Wait until no handler is in flight and every board update is delivered."""

@@ -6,6 +6,7 @@ Handlers raise refusals (``GameError``, ``HostError``); ``bot/ui/errors.py`` ans
 
 from __future__ import annotations
 
+import json
 import logging
 import shlex
 
@@ -16,10 +17,12 @@ from bot.settings import TIMEOUT_PRESETS
 from bot.storage import GameRecord
 from bot.text import Texts, locale_of
 from bot.ui.arguments import engine_named
+from bot.ui.components import ActionSelect
 from bot.ui.context import HostContext
 from bot.ui.moderation import is_moderator
 from bot.ui.notices import Notices
 from bot.ui.panels import game_title, lobby_embed, lobby_view
+from bot.ui.table_text import tmsg
 from engines.base import InvalidOptions, Msg
 from engines.registry import get as get_engine
 from render.base import clean_text
@@ -100,8 +103,9 @@ class Lobby:
         self.notices = notices
 
     async def new_game(self, interaction: discord.Interaction, game_id: str, options: str | None,
-                       timeout: int | None) -> None:
-        """``/game new``: open a lobby message with Join / Leave / Start.
+                       timeout: int | None, *, seated: bool = True) -> None:
+        """``/game new``: open a lobby message with Join / Leave / Start (``seated`` False:
+        the host runs the lobby without taking a seat).
 
         Raises:
             HostError: used in a DM, a timer that is not one of ``TIMEOUT_PRESETS``, or an
@@ -116,7 +120,7 @@ class Lobby:
         record = await self.ctx.service.create_lobby(
             game_id=game_id, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             host_user_id=interaction.user.id, host_name=clean_text(interaction.user.display_name)[:80],
-            options=parse_options(options), move_timeout=timeout or self.ctx.settings.move_timeout)
+            options=parse_options(options), move_timeout=timeout or self.ctx.settings.move_timeout, seated=seated)
         locale = self.ctx.delivery.locales.public(record.guild_id)
         view = lobby_view(record, locale)
         embed = lobby_embed(engine, record, timeout_label(record.move_timeout, locale), locale)
@@ -151,6 +155,39 @@ class Lobby:
         await interaction.edit_original_response(
             embed=lobby_embed(engine, record, timeout_label(record.move_timeout, locale), locale),
             view=lobby_view(record, locale))
+
+    async def choose(self, interaction: discord.Interaction, game: int, what: str, value: str) -> None:
+        """A pick in a lobby menu (``bot.ui.lobby_options``): ``timer`` sets the move timer,
+        ``key`` shows that option's values, ``v:<key>`` sets the option; the lobby message is
+        redrawn with the new settings. Only the host or a moderator may change them.
+
+        Raises:
+            HostError: not the host or a moderator, a closed lobby, or a value the menu
+                does not offer.
+            InvalidOptions: the engine refuses the value.
+        """
+        await interaction.response.defer()
+        record = await self.ctx.game(interaction, game)
+        moderator = await is_moderator(self.ctx, interaction)
+        key: str | None = None
+        offered = ActionSelect.offered(interaction, f"lo:{game}:{what}")
+        if value not in offered:
+            raise HostError(tmsg("lobby_bad_value"), "bad_pick")
+        if what == "key":
+            if interaction.user.id != record.host_user_id and not moderator:
+                raise HostError(tmsg("lobby_not_host"), "forbidden")
+            key = value
+        elif what == "timer":
+            record = await self.ctx.service.set_lobby(game, interaction.user.id, is_moderator=moderator,
+                                                      move_timeout=int(value))
+        else:
+            record = await self.ctx.service.set_lobby(game, interaction.user.id, is_moderator=moderator,
+                                                      options={what[2:]: json.loads(value)})
+        engine = get_engine(record.game_id)
+        locale = self.ctx.delivery.locales.public(record.guild_id)
+        await interaction.edit_original_response(
+            embed=lobby_embed(engine, record, timeout_label(record.move_timeout, locale), locale),
+            view=lobby_view(record, locale, key))
 
     async def started(self, interaction: discord.Interaction, result: ActResult) -> None:
         """After Start: close the lobby message, open a thread, post the board, ping.

@@ -1,12 +1,12 @@
 """Moderation (docs/DISCORD.md failure mode 13, docs/DESIGN.md §5): who counts as a
 moderator, the ``moderator_only`` check of the moderator commands, and ending, kicking,
-replacing and pausing, each logged by the service and announced here. Users are named
-by id, so a member who left the server can still be removed or replaced.
+replacing and pausing, each logged by the service and announced here. Users are user
+options (issue 16: a member picker, which also takes a pasted id), so a member who left
+the server can still be removed or replaced.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -18,7 +18,8 @@ from bot.storage import GameRecord
 from bot.text import Texts
 from bot.ui.context import HostContext, check_origin, flow_of
 from bot.ui.notices import Notices
-from engines.base import Msg
+from engines.base import Msg, seat_letter
+from render.base import clean_text
 
 T = TypeVar("T")
 
@@ -60,27 +61,6 @@ def moderator_only() -> Callable[[T], T]:
     return app_commands.check(predicate)
 
 
-USER_ID = re.compile(r"<@!?([0-9]{1,20})>|([0-9]{1,20})")
-"""A user mention (``<@123>``, ``<@!123>``) or a bare id, in ASCII digits."""
-
-MAX_SNOWFLAKE = 2 ** 63 - 1
-"""Discord ids are 1 … 2**63 − 1 (and the database's integers hold no more)."""
-
-
-def parse_user_id(text: str) -> int:
-    """``"<@123>"``, ``"<@!123>"`` or ``"123"`` → 123 (surrounding spaces ignored).
-
-    Raises:
-        HostError: not a user id: a Discord snowflake is a number from 1 to 2**63 − 1 in
-            ASCII digits, or a user mention (a role or channel mention is refused).
-    """
-    found = USER_ID.fullmatch(text.strip())
-    value = int(found[1] or found[2]) if found else 0
-    if not 1 <= value <= MAX_SNOWFLAKE:
-        raise HostError(Msg("ui.error.bad_user", {"value": text[:40]}), "bad_user")
-    return value
-
-
 class Moderation:
     """The moderator commands' work (the check ran before), for ``ctx``."""
 
@@ -113,16 +93,17 @@ class Moderation:
         await interaction.followup.send(private(Msg("ui.moderation.ended_private", {"game": record.id})),
                                         ephemeral=True)
 
-    async def kick(self, interaction: discord.Interaction, game: GameRecord, user_id: str) -> None:
+    async def kick(self, interaction: discord.Interaction, game: GameRecord, member: discord.abc.User) -> None:
         """Remove a player (from a lobby; in a running game their moves are played
-        automatically from now on); announced.
+        automatically from now on); announced. ``member`` is a user option, so a member who
+        left the server is given by pasting their id.
 
         Raises:
-            HostError: not a user id, or the member does not play in the game.
+            HostError: the member does not play in the game.
         """
         check_origin(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        uid = parse_user_id(user_id)
+        uid = member.id
         result = await self.ctx.service.kick(game.id, uid, interaction.user.id)
         record = result.game if isinstance(result, ActResult) else result
         public, private = self._texts(interaction, record)
@@ -130,27 +111,31 @@ class Moderation:
             record.home_channel_id, public(Msg("ui.moderation.removed", {"user": uid, "game": record.id})))
         if isinstance(result, ActResult):
             await self.notices.after(result)
-        await interaction.followup.send(private(Msg("ui.moderation.done")), ephemeral=True)
+        key = "kicked_lobby" if record.status == "lobby" or not isinstance(result, ActResult) else "kicked"
+        await interaction.followup.send(private(Msg(f"table.{key}", {"user": f"<@{uid}>", "game": record.id})),
+                                        ephemeral=True)
 
-    async def replace(self, interaction: discord.Interaction, game: GameRecord, old_user_id: str,
-                      new_user_id: str) -> None:
-        """Give a player's seat to another member; announced, the new player pinged.
+    async def replace(self, interaction: discord.Interaction, game: GameRecord, player: discord.abc.User,
+                      member: discord.abc.User) -> None:
+        """Give ``player``'s seat to ``member``; announced, the new player pinged. Both are
+        user options (a pasted id works for a member who left the server).
 
         Raises:
-            HostError: not user ids, the old one has no seat, the new one already plays.
+            HostError: the old one has no seat, the new one already plays.
         """
         check_origin(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.ctx.service.get(game.id)
-        old, new = parse_user_id(old_user_id), parse_user_id(new_user_id)
+        old, new = player.id, member.id
         seat = record.seat_of(old)
         if seat is None:
             raise HostError(Msg("ui.error.no_seat"), "not_a_player")
-        member = interaction.guild.get_member(new) if interaction.guild else None
-        name = member.display_name if member else f"user {new}"
+        found = interaction.guild.get_member(new) if interaction.guild else None
+        name = clean_text((found or member).display_name)[:80] or f"user {new}"
         record = await self.ctx.service.replace(game.id, seat, new, name, interaction.user.id)
         await self.notices.seat_replaced(record, seat, old, new)  # (one message: the new player's one ping)
-        await interaction.followup.send(self._texts(interaction, record)[1](Msg("ui.moderation.done")), ephemeral=True)
+        await interaction.followup.send(self._texts(interaction, record)[1](Msg("table.replaced", {
+            "seat": seat_letter(seat), "game": record.id, "old": f"<@{old}>", "new": f"<@{new}>"})), ephemeral=True)
 
     async def pause(self, interaction: discord.Interaction, game: GameRecord, paused: bool) -> None:
         """Pause (no moves, no timer) or resume a running game; announced.

@@ -23,6 +23,7 @@ from bot.ui.context import HostContext
 from bot.ui.limits import MESSAGE_CHARS
 from bot.ui.notices import Notices, private_notes
 from bot.ui.panels import Panel, build_panel
+from bot.ui.table import check_own_panel, with_undo
 from engines.base import Msg, State
 from render import registry as renders
 
@@ -63,6 +64,7 @@ class Moves:
             HostError: no such game, or not a player.
         """
         await interaction.response.defer()  # before the database: its lock can wait under load
+        check_own_panel(interaction)
         record, seat = await self.ctx.seated(interaction, game)
         note = ""
         if version != record.version:
@@ -80,6 +82,7 @@ class Moves:
             GameError: the engine's refusal.
         """
         await interaction.response.defer()
+        check_own_panel(interaction)
         service = self.ctx.service
         record, seat = await self.ctx.seated(interaction, game)
         if record.version != version and not await service.same_choice_since(record, seat, version):
@@ -131,6 +134,7 @@ class Moves:
             return
         state = self.ctx.service.state(record)
         panel = build_panel(self.ctx.service.engine(record), record, state, seat, note=note, locale=reader)
+        panel = await with_undo(self.ctx, record, interaction.user.id, panel, reader)
         await self._send_panel(interaction, record, state, seat, panel, panel.content[:MESSAGE_CHARS])
 
     async def _send_panel(self, interaction: discord.Interaction, record: GameRecord, state: State, seat: int,
@@ -160,6 +164,7 @@ class Moves:
         if record.status == "active":
             panel = build_panel(self.ctx.service.engine(record), record, self.ctx.service.state(record), seat,
                                 note=note, locale=reader)
+            panel = await with_undo(self.ctx, record, interaction.user.id, panel, reader)
             await interaction.edit_original_response(content=panel.content[:MESSAGE_CHARS], view=panel.view,
                                                      **extra)
         else:

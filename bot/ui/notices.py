@@ -25,12 +25,12 @@ Sentences built here are the host's (English for now); engine messages go throug
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 import discord
 
-from bot.service import ActResult, HostError, texts
+from bot.service import ActResult, HostError, texts, undone_seqs
 from bot.storage import GameRecord, LogEntry
 from bot.text import Texts, locale_of
 from bot.ui.clock import fit_deadline, quiet_hours
@@ -78,8 +78,9 @@ def digest_lines(record: GameRecord, entries: Sequence[LogEntry], viewer: int | 
     (the newest, after a line counting the ones left out), in ``locale``."""
     tx = texts(record, locale)
     lines: list[str] = []
+    undone = undone_seqs(entries)
     for e in entries:
-        if e.seq <= after or (upto is not None and e.seq > upto):
+        if e.seq <= after or (upto is not None and e.seq > upto) or e.seq in undone:
             continue
         for event in e.events:
             vis = event.get("visible_to")
@@ -122,6 +123,8 @@ class Notices:
         self.ctx = ctx
         self.dms = DirectMessages(ctx)
         ctx.delivery.notices = self  # the outbox composes pings and the end here
+        self.followers: list[Callable[[int], Awaitable[None]]] = []
+        """Called with the game's id after each change was delivered (``after``)."""
 
     async def after(self, result: ActResult, *, board: bool = True) -> None:
         """Deliver an applied action: what the service queued with it in the outbox (public
@@ -135,6 +138,8 @@ class Notices:
             self.ctx.delivery.request_board(record.id)
         await self.ctx.delivery.flush(record.id)
         await self.update_hands(record.id)
+        for follow in self.followers:  # (e.g. spectators, bot/ui/table.py)
+            await self.ctx.delivered(follow(record.id))
 
     async def update_hands(self, game: int) -> None:
         """Bring the DM hands of the players of ``game`` up to date (never raises)."""
@@ -257,7 +262,7 @@ class Notices:
 
     def end_message(self, record: GameRecord, outcome: Outcome) -> tuple[str, list[int], discord.ui.View | None]:
         """The final message: ranking with scores and the reason; the winners' user ids
-        (pinged); the board's buttons."""
+        (pinged); the board's buttons and Rematch (``bot.ui.table.end_view``)."""
         public = self.ctx.delivery.locales.public(record.guild_id)
         tx = texts(record, public)
         lines = [tx(Msg("ui.notice.over", {"title": game_title(self.ctx.service.engine(record), record, public),
@@ -268,7 +273,9 @@ class Notices:
             shown = int(score) if float(score).is_integer() else score
             lines.append(f"{place}. <@{record.user_of(seat)}> — {shown}{crown}")
         winners = [u for u in (record.user_of(s) for s in outcome.winners) if u]
-        return "\n".join(lines), winners, board_view(record, locale=public)
+        from bot.ui.table import end_view  # (table.py builds on this module)
+
+        return "\n".join(lines), winners, end_view(record, board_view(record, locale=public), public)
 
     async def show_private(self, interaction: discord.Interaction, game: int) -> None:
         """The caller's private view (hand, secret pick…), ephemeral, rendered on demand.
@@ -305,13 +312,16 @@ class Notices:
         seat = record.seat_of(interaction.user.id)
         tx = texts(record, self.ctx.delivery.locales.private(interaction))
         lines: list[str] = []
-        for entry in await self.ctx.repo.log(record.id):
+        entries = await self.ctx.repo.log(record.id)
+        undone = undone_seqs(entries)
+        for entry in entries:
             if entry.kind == "system" and entry.action.get("type") in MODERATION_ENTRIES:
                 lines.append(tx(Msg("ui.notice.log_moderator", {"what": {"msg": f"ui.moderation.{entry.action['type']}_entry"}})))
             for e in entry.events:
                 vis = e.get("visible_to")
                 if vis is None or (seat is not None and seat in vis):
-                    lines.append(("🔒 " if vis is not None else "") + tx.event(e))
+                    line = ("🔒 " if vis is not None else "") + tx.event(e)
+                    lines.append(f"~~{line}~~" if entry.seq in undone else line)  # (taken back: struck)
         text = "\n".join(lines[-limit:]) or tx(Msg("ui.notice.log_empty"))
         title = tx(Msg("ui.notice.log_title", {"game": record.id, "n": min(limit, len(lines))}))
         chunks = split_text(f"{title}\n{text}")

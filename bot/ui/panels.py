@@ -89,13 +89,19 @@ def lobby_embed(engine: Engine, record: GameRecord, timeout_label: str, locale: 
     return embed
 
 
-def lobby_view(record: GameRecord, locale: str = "en") -> discord.ui.View | None:
-    """Join / Leave / Start buttons while the lobby is open."""
+def lobby_view(record: GameRecord, locale: str = "en", key: str | None = None) -> discord.ui.View | None:
+    """Join / Leave / Start buttons while the lobby is open, and the menus of its timer and
+    options (``bot.ui.lobby_options``; ``key``: the option whose values are shown)."""
     if record.status != "lobby":
         return None
+    from bot.ui.lobby_options import option_rows  # (it builds on components, as this does)
+    from engines.registry import get as get_engine
+
     view = discord.ui.View(timeout=None)
     for verb in ("join", "leave", "start"):
         view.add_item(LobbyButton(record.id, verb, locale))
+    for item in option_rows(record, get_engine(record.game_id), key, locale):
+        view.add_item(item)
     return view
 
 
@@ -130,7 +136,8 @@ def board_embed(engine: Engine, record: GameRecord, state: State | None, *, imag
     embed = discord.Embed(title=game_title(engine, record, locale), colour=COLOUR,
                           description=clip("\n".join(lines), EMBED_DESCRIPTION))
     embed.set_image(url=f"attachment://{image_name}")
-    embed.set_footer(text=tx(Msg("ui.board.footer")))
+    # (issue 16: an ended game has no Play button)
+    embed.set_footer(text=tx(Msg("ui.board.footer" if record.status == "active" else "ui.board.footer_ended")))
     return embed
 
 

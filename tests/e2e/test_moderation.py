@@ -35,8 +35,8 @@ async def test_a_member_without_permissions_is_refused_and_nothing_changes(drive
     count = await bot.repo.count_actions(game)
     last = max(fake.messages)
     commands: list[tuple[str, dict[str, Any]]] = [
-        ("end", {"game": game}), ("kick", {"game": game, "user_id": carol["id"]}),
-        ("replace", {"game": game, "old_user_id": carol["id"], "new_user_id": players[3]["id"]}),
+        ("end", {"game": game}), ("kick", {"game": game, "member": carol}),
+        ("replace", {"game": game, "player": carol, "member": players[3]}),
         ("pause", {"game": game, "paused": True})]
     for name, options in commands:
         await fake.slash(bob, "game", name, **options)
@@ -98,7 +98,7 @@ async def test_kick_then_moves_are_played_automatically(driver: Driver, players,
     record = await driver.record(game)
     assert 1 in record.waiting
     last = max(fake.messages)
-    await fake.slash(alice, "game", "kick", game=game, user_id=bob["id"])
+    await fake.slash(alice, "game", "kick", game=game, member=bob)
     await driver.settle()
     record = await driver.record(game)
     assert record.seats[1].status == "left" and 1 not in record.waiting
@@ -132,7 +132,7 @@ async def test_replace_by_user_id_also_after_the_player_left_the_server(driver: 
     fake.members.remove(erin)
     await fake.dispatch("GUILD_MEMBER_REMOVE", {"guild_id": str(fake.guild_id), "user": erin})
     last = max(fake.messages)
-    await fake.slash(alice, "game", "replace", game=game, old_user_id=erin["id"], new_user_id=dave["id"])
+    await fake.slash(alice, "game", "replace", game=game, player=erin, member=dave)
     await driver.settle()
     record = await driver.record(game)
     assert record.user_of(2) == int(dave["id"]) and record.seat_of(int(erin["id"])) is None
@@ -140,16 +140,19 @@ async def test_replace_by_user_id_also_after_the_player_left_the_server(driver: 
     (entry,) = [e for e in await bot.repo.log(game) if e.action.get("type") == "replace"]
     assert entry.action == {"type": "replace", "seat": 2, "old_user": int(erin["id"]), "new_user": int(dave["id"])}
     assert any(f"now belongs to <@{dave['id']}>" in t for t in public_since(driver, last))
-    # dave plays the seat through the panel; a user id given as a mention works too
+    # dave plays the seat through the panel; the moderator is told what happened
     panel = await driver.open_panel(dave, game)
     assert driver.choices(panel)
-    await fake.slash(alice, "game", "replace", game=game, old_user_id=f"<@{bob['id']}>", new_user_id=carol["id"])
+    mark = max(fake.messages)
+    await fake.slash(alice, "game", "replace", game=game, player=bob, member=carol)
     await driver.settle()
     assert (await driver.record(game)).user_of(1) == int(carol["id"])
+    assert private_to(fake, alice, mark) == [
+        f"🛡 Seat B of game #{game} now belongs to <@{carol['id']}> (was <@{bob['id']}>)."]
     # a new player who already sits in the game is refused privately
     mark = max(fake.messages)
     version = (await driver.record(game)).version
-    await fake.slash(alice, "game", "replace", game=game, old_user_id=carol["id"], new_user_id=dave["id"])
+    await fake.slash(alice, "game", "replace", game=game, player=carol, member=dave)
     await driver.settle()
     assert private_to(fake, alice, mark)[0].startswith("⚠️")
     assert (await driver.record(game)).version == version
@@ -179,16 +182,20 @@ async def test_end_is_logged_announced_and_stops_the_game(driver: Driver, player
     assert (await driver.record(game)).version == record.version
 
 
-async def test_a_mistyped_user_id_is_refused_with_a_sentence(driver: Driver, players, bot) -> None:
+async def test_kicking_a_member_who_does_not_play_is_refused_with_a_sentence(driver: Driver, players, bot) -> None:
     alice, bob = players[:2]
     fake = driver.fake
     game = await driver.start_game("carnival", [alice, bob])
     before = await driver.record(game)
+    ghost = fake.user("ghost")                                   # not even in the server: a pasted id
     last = max(fake.messages)
-    for typed in ("bob", "²", "9" * 25):
-        await fake.slash(alice, "game", "kick", game=game, user_id=typed)
+    for member in (players[2], ghost):
+        await fake.slash(alice, "game", "kick", game=game, member=member)
         await driver.settle()
     told = private_to(fake, alice, last)
-    assert told == [f"⚠️ {t!r} is not a user id (copy it with Developer Mode → Copy User ID)."
-                    for t in ("bob", "²", "9" * 25)], told
+    assert told == ["⚠️ That member is not playing in this running game."] * 2, told
     assert (await driver.record(game)).seats == before.seats
+    await fake.slash(alice, "game", "kick", game=game, member=bob)
+    await driver.settle()
+    assert private_to(fake, alice, last)[-1] == (
+        f"🛡 <@{bob['id']}> no longer plays in game #{game}; their seat is played automatically from now on.")

@@ -103,8 +103,8 @@ async def test_every_command_naming_a_game_of_another_server_is_refused(driver: 
     other = OTHER_SERVER.format(game=a1)
     commands: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
         ("game", ("end",), {"game": a1, "reason": "mine now"}),
-        ("game", ("kick",), {"game": a1, "user_id": w.bob["id"]}),
-        ("game", ("replace",), {"game": a1, "old_user_id": w.bob["id"], "new_user_id": zed["id"]}),
+        ("game", ("kick",), {"game": a1, "member": w.bob}),
+        ("game", ("replace",), {"game": a1, "player": w.bob, "member": zed}),
         ("game", ("pause",), {"game": a1, "paused": True}),
         ("game", ("board",), {"game": a1}),
         ("game", ("hand",), {"game": a1}),
@@ -122,8 +122,8 @@ async def test_every_command_naming_a_game_of_another_server_is_refused(driver: 
     await w.refused(yan, NOT_A_MODERATOR, lambda: fake.slash(yan, "game", "end", game=a1, channel=beta))
     # zed moderates B only: in A, where he is an ordinary member, he is no moderator
     for name, options in (("end", {"game": a1}), ("pause", {"game": a1, "paused": True}),
-                          ("kick", {"game": a1, "user_id": w.bob["id"]}),
-                          ("replace", {"game": a1, "old_user_id": w.bob["id"], "new_user_id": zed["id"]})):
+                          ("kick", {"game": a1, "member": w.bob}),
+                          ("replace", {"game": a1, "player": w.bob, "member": zed})):
         await w.refused(zed, NOT_A_MODERATOR, partial(fake.slash, zed, "game", name, **options))
     # autocomplete from B offers nothing of A: neither its games nor its moves
     choices = await fake.autocomplete(zed, "carnival", "play", focused="action", game=a1, channel=beta)

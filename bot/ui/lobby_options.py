@@ -1,0 +1,111 @@
+"""The lobby's option and timer menus (issue 16 point 7: taps, not typed ``key=value``):
+built from each engine's declared options (``EngineInfo.options``, ``OptionSpec``), in the
+lobby message under Join / Leave / Start.
+
+| item | custom_id | values |
+|---|---|---|
+| timer | ``lo:{game}:timer`` | the ``TIMEOUT_PRESETS`` in seconds |
+| option | ``lo:{game}:key`` | the option keys: the pick shows that option's values |
+| value | ``lo:{game}:v:{key}`` | the values offered for ``key`` (``offered_values``) |
+
+A pick goes to ``bot.ui.lobby.Lobby.choose``; only the host or a moderator changes anything.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import discord
+
+from bot.service import HostError
+from bot.settings import TIMEOUT_PRESETS
+from bot.storage import GameRecord
+from bot.text import locale_of
+from bot.ui.components import Reported
+from bot.ui.context import flow_of
+from bot.ui.limits import SELECT_LABEL, SELECT_OPTIONS, clip
+from bot.ui.table_text import say, tmsg
+from engines.base import Engine, OptionSpec
+
+NUMERIC_STEPS = 6
+"""A numeric option offers its bounds and this many steps between them (plus its default
+and its current value)."""
+
+
+def offered_values(spec: OptionSpec, current: Any) -> list[Any]:
+    """The values a lobby offers for ``spec``, in order: its choices; ``True``/``False``;
+    for numbers the bounds, ``NUMERIC_STEPS`` even steps between them, the default and the
+    current value (at most ``SELECT_OPTIONS``)."""
+    if spec.kind == "choice":
+        values = list(spec.choices)
+    elif spec.kind == "bool":
+        values = [True, False]
+    elif spec.minimum is None or spec.maximum is None:
+        values = [spec.default]
+    else:
+        lo, hi = spec.minimum, spec.maximum
+        raw = [lo + (hi - lo) * k / NUMERIC_STEPS for k in range(NUMERIC_STEPS + 1)]
+        values = [int(round(v)) if spec.kind == "int" else round(v, 3) for v in raw]
+    values += [v for v in (spec.default, current) if v not in values]
+    if spec.kind in ("int", "float"):
+        values.sort()
+    return values[:SELECT_OPTIONS]
+
+
+def shown(value: Any) -> str:
+    """A value as a menu shows it (``true``, ``0.5``, ``zones``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+class LobbySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=r"lo:(?P<game>\d+):(?P<what>timer|key|v:[A-Za-z0-9_]{1,60})"):
+    """A lobby menu (module docstring)."""
+
+    def __init__(self, game: int, what: str, options: list[discord.SelectOption] | None = None,
+                 placeholder: str = "…") -> None:
+        super().__init__(discord.ui.Select(custom_id=f"lo:{game}:{what}", placeholder=clip(placeholder, 150),
+                                           options=options or [discord.SelectOption(label="…", value="0")]))
+        self.game, self.what = game, what
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LobbySelect:
+        return cls(int(match["game"]), match["what"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        if len(values) != 1:
+            raise HostError(tmsg("bad_jump"), "bad_pick")
+        await flow_of(interaction).lobby.choose(interaction, self.game, self.what, values[0])
+
+
+def option_rows(record: GameRecord, engine: Engine, key: str | None = None,
+                locale: str = "en") -> list[discord.ui.Item[Any]]:
+    """The lobby's menus in ``locale``: the timer, the option to change (when the game has
+    options) and, after one was picked (``key``), that option's values. Values are JSON in
+    the menu. (An option's one-line description is English: shown in English only.)"""
+    from bot.ui.lobby import timeout_label  # (lobby → panels → this module)
+
+    items: list[discord.ui.Item[Any]] = []
+    timers = [discord.SelectOption(label=timeout_label(seconds, locale), value=str(seconds),
+                                   default=seconds == record.move_timeout)
+              for seconds in TIMEOUT_PRESETS.values()]
+    items.append(LobbySelect(record.id, "timer", timers, say("lobby_timer", locale)))
+    english = locale_of(locale) == "en"
+    specs = engine.info.options[:SELECT_OPTIONS]
+    if specs:
+        keys = [discord.SelectOption(
+            label=clip(f"{s.key} = {shown(record.options.get(s.key, s.default))}", SELECT_LABEL), value=s.key,
+            description=clip(s.description, SELECT_LABEL) if s.description and english else None,
+            default=s.key == key)
+            for s in specs]
+        items.append(LobbySelect(record.id, "key", keys, say("lobby_option", locale)))
+    spec = next((s for s in specs if s.key == key), None)
+    if spec is not None:
+        current = record.options.get(spec.key, spec.default)
+        values = [discord.SelectOption(label=clip(shown(v), SELECT_LABEL), value=json.dumps(v), default=v == current)
+                  for v in offered_values(spec, current)]
+        items.append(LobbySelect(record.id, f"v:{spec.key}", values, say("lobby_value", locale, key=spec.key)))
+    return items

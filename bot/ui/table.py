@@ -1,0 +1,505 @@
+"""The table around the game (issue 16), for every game at once and with no game-specific
+code: undo (docs/DESIGN.md §4), resign, spectators, rematch, ratings and replays.
+
+Buttons are ``TableButton``s, ``t:{game}:{version}:{verb}``:
+
+| verb | where | what |
+|---|---|---|
+| ``undo`` | a player's panel after their move | take back their last action (``GameService.undo``) |
+| ``resign`` | the private answer to ``/game resign`` | confirm: resign (``GameService.resign``) |
+| ``rematch`` | the end message | a new lobby, same players and options (``GameService.rematch``) |
+| ``prev`` / ``next`` | a replay (ephemeral) | show step ``version`` (here: the step index) |
+
+``ReplaySelect`` (``tj:{game}``) jumps a replay to a round (or a step).
+
+The handlers live in ``Table`` (``bot.flow.table``); the sentences are the ``table.*``
+keys of ``bot/text/en/table.toml``.
+"""
+
+from __future__ import annotations
+
+import collections
+import datetime as dt
+import io
+import json
+import logging
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.service import HostError, ReplayStep, start_event, texts, undone_seqs
+from bot.storage import GameRecord, LogEntry
+from bot.text import Texts
+from bot.ui.components import Reported
+from bot.ui.context import HostContext, flow_of
+from bot.ui.dm import jump_url
+from bot.ui.limits import MESSAGE_CHARS, clip
+from bot.ui.lobby import timeout_label
+from bot.ui.lobby_options import LobbySelect
+from bot.ui.notices import Notices
+from bot.ui.panels import Panel, build_panel, game_title, lobby_embed, lobby_view
+from bot.ui.table_text import say, tmsg
+from engines.base import Msg, Outcome
+from engines.registry import get as get_engine
+from render import registry as renders
+from render.base import clean_text
+
+log = logging.getLogger(__name__)
+
+REPLAY_CACHE = 8
+"""Finished games whose replay steps are kept in memory (a finished game never changes)."""
+
+LEADERBOARD_SIZE = 20
+"""Players a leaderboard lists."""
+
+
+
+class TableButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"t:(?P<game>\d+):(?P<version>\d+):(?P<verb>undo|resign|rematch|prev|next)"):
+    """A table button (module docstring): the game, the version it was offered at, the verb."""
+
+    STYLES = {"undo": discord.ButtonStyle.secondary, "resign": discord.ButtonStyle.danger,
+              "rematch": discord.ButtonStyle.success, "prev": discord.ButtonStyle.secondary,
+              "next": discord.ButtonStyle.secondary}
+
+    def __init__(self, game: int, version: int, verb: str, *, disabled: bool = False, locale: str = "en") -> None:
+        super().__init__(discord.ui.Button(label=say(f"{verb}_button", locale), style=self.STYLES[verb], disabled=disabled,
+                                           custom_id=f"t:{game}:{version}:{verb}"))
+        self.game, self.version, self.verb = game, version, verb
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> TableButton:
+        return cls(int(match["game"]), int(match["version"]), match["verb"])
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        table = flow_of(interaction).table
+        if self.verb == "undo":
+            await table.undo(interaction, self.game, self.version)
+        elif self.verb == "resign":
+            await table.resign(interaction, self.game)
+        elif self.verb == "rematch":
+            await table.rematch(interaction, self.game)
+        else:
+            await table.replay(interaction, self.game, self.version)
+
+
+class ReplaySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tj:(?P<game>\d+)"):
+    """Jump a replay to a round or step (the values are step indices)."""
+
+    def __init__(self, game: int, options: list[discord.SelectOption] | None = None, locale: str = "en") -> None:
+        super().__init__(discord.ui.Select(custom_id=f"tj:{game}", placeholder=say("jump", locale),
+                                           options=options or [discord.SelectOption(label="…", value="0")]))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ReplaySelect:
+        return cls(int(match["game"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        if len(values) != 1 or not values[0].isdigit():
+            raise HostError(tmsg("bad_jump"), "bad_pick")
+        await flow_of(interaction).table.replay(interaction, self.game, int(values[0]))
+
+
+TABLE_ITEMS = (TableButton, ReplaySelect, LobbySelect)
+"""Registered with the other dynamic items (``bot/app.py``)."""
+
+
+def check_own_panel(interaction: discord.Interaction) -> None:
+    """A press on a private panel must come from the player it was sent to: another
+    member's click on it (only a forged one can reach it) is told it is not their panel,
+    before anything is read.
+
+    Raises:
+        HostError: ``table.not_your_panel`` (code ``not_your_panel``).
+    """
+    message = interaction.message
+    meta = message.interaction_metadata if message is not None else None
+    if message is not None and message.flags.ephemeral and meta is not None and meta.user.id != interaction.user.id:
+        raise HostError(tmsg("not_your_panel"), "not_your_panel")
+
+
+def end_view(record: GameRecord, view: discord.ui.View | None, locale: str = "en") -> discord.ui.View:
+    """The end message's buttons: ``view`` (the board's) plus Rematch (labels in ``locale``)."""
+    view = view or discord.ui.View(timeout=None)
+    view.add_item(TableButton(record.id, record.version, "rematch", locale=locale))
+    return view
+
+
+async def with_undo(ctx: HostContext, record: GameRecord, user_id: int, panel: Panel, locale: str = "en") -> Panel:
+    """``panel`` with an Undo button (labelled in ``locale``) when ``user_id`` may undo now
+    (``GameService.can_undo``); a panel with nothing to click gets a view for it."""
+    if not await ctx.service.can_undo(record, user_id):
+        return panel
+    view = panel.view or discord.ui.View(timeout=None)
+    if len(view.children) >= 25:  # (a full panel: /game undo still works)
+        return panel
+    view.add_item(TableButton(record.id, record.version, "undo", locale=locale))
+    return Panel(panel.content, view)
+
+
+class Table:
+    """Undo, resign, spectators, rematch, ratings and replays over ``ctx``."""
+
+    def __init__(self, ctx: HostContext, notices: Notices) -> None:
+        self.ctx = ctx
+        self.notices = notices
+        notices.followers.append(self.update_watchers)
+        self._replays: collections.OrderedDict[int, list[ReplayStep]] = collections.OrderedDict()
+
+    async def undo(self, interaction: discord.Interaction, game: int, version: int | None) -> None:
+        """Undo pressed in a panel of ``version`` (or ``/game undo``, ``version`` None): take
+        back the caller's last action, tell the table (the log line ``event.table.undo`` and
+        the board), and show the caller's decision again, with Undo when another is allowed.
+
+        Raises:
+            HostError: not a player; a stale panel; nothing to undo now.
+        """
+        from_panel = version is not None
+        if from_panel:
+            await interaction.response.defer()
+            check_own_panel(interaction)
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        record, seat = await self.ctx.seated(interaction, game)
+        result = await self.ctx.service.undo(record.id, interaction.user.id, expected_version=version)
+        await self.ctx.delivered(self.notices.after(result))
+        record = result.game
+        panel = build_panel(self.ctx.service.engine(record), record, self.ctx.service.state(record), seat,
+                            note=say("undone", self.ctx.delivery.locales.private(interaction)), locale=self.ctx.delivery.locales.private(interaction))
+        panel = await with_undo(self.ctx, record, interaction.user.id, panel,
+                                self.ctx.delivery.locales.private(interaction))
+        content = panel.content[:MESSAGE_CHARS]
+        if from_panel:
+            await interaction.edit_original_response(content=content, view=panel.view)
+        elif panel.view is not None:
+            await interaction.followup.send(content, view=panel.view, ephemeral=True)
+        else:
+            await interaction.followup.send(content, ephemeral=True)
+
+    async def ask_resign(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        """``/game resign``: a private question with a confirm button (nothing changes yet).
+
+        Raises:
+            HostError: the caller has no seat in this running game.
+        """
+        if record.seat_of(interaction.user.id) is None or record.status != "active":
+            raise HostError(tmsg("not_playing", game=record.id), "not_a_player")
+        view = discord.ui.View(timeout=None)
+        view.add_item(TableButton(record.id, record.version, "resign",
+                                  locale=self.ctx.delivery.locales.private(interaction)))
+        await interaction.response.send_message(say("resign_ask", self.ctx.delivery.locales.private(interaction), game=record.id), view=view, ephemeral=True)
+
+    async def resign(self, interaction: discord.Interaction, game: int) -> None:
+        """The resign confirmation pressed: the seat is left (``GameService.resign``), the
+        table is told publicly, and the game goes on with the seat played automatically.
+
+        Raises:
+            HostError: the caller no longer plays in this running game.
+        """
+        await interaction.response.defer()
+        record, seat = await self.ctx.seated(interaction, game)
+        result = await self.ctx.service.resign(record.id, interaction.user.id)
+        await self.ctx.delivery.send_text(
+            record.home_channel_id, say("resigned_public", self.ctx.delivery.locales.public(record.guild_id), user=f"<@{interaction.user.id}>", game=record.id))
+        await self.ctx.delivered(self.notices.after(result))
+        await interaction.edit_original_response(content=say("resigned", self.ctx.delivery.locales.private(interaction), game=record.id), view=None)
+
+    # ------------------------------------------------------------------ spectators
+    async def watch(self, interaction: discord.Interaction, record: GameRecord, mode: str) -> None:
+        """``/game watch``: follow a game of this server (``HostContext.resolve_game`` refused
+        others) — ``mode`` ``"board"``: its public board in DMs, edited as it changes;
+        ``"end"``: one DM when it ends. Players already see everything they may.
+
+        Raises:
+            HostError: a player of the game, or a game that is over.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if any(s.user_id == interaction.user.id for s in record.seats):
+            raise HostError(tmsg("watch_player", game=record.id), "player")
+        if record.status not in ("lobby", "active"):
+            raise HostError(tmsg("watch_over", game=record.id), "not_active")
+        await self.ctx.repo.watch(record.id, interaction.user.id, mode)
+        await interaction.followup.send(say(f"watching_{mode}", self.ctx.delivery.locales.private(interaction), game=record.id), ephemeral=True)
+        if mode == "board" and record.status == "active":
+            await self.ctx.delivered(self.update_watchers(record.id))
+
+    async def unwatch(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        """``/game unwatch``: stop following a game; its DM board is deleted.
+
+        Raises:
+            HostError: the caller did not follow it.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        stored = await self.ctx.repo.unwatch(record.id, interaction.user.id)
+        if stored is None:
+            raise HostError(tmsg("not_watching", game=record.id), "not_watching")
+        if stored[1]:
+            await self.ctx.delivery.delete_message(*stored)
+        await interaction.followup.send(say("unwatched", self.ctx.delivery.locales.private(interaction), game=record.id), ephemeral=True)
+
+    async def update_watchers(self, game: int) -> None:
+        """Bring each spectator of ``game`` up to date (``Notices.followers``): a ``board``
+        watcher's DM shows the public board of the current version (only
+        ``player_view(state, None)`` is drawn, so nothing private reaches them); an ``end``
+        watcher gets one DM when the game finished. Each is marked with the version shown,
+        so nothing is sent twice."""
+        record = await self.ctx.service.get(game)
+        if record.state is None:
+            return
+        dms = self.notices.dms
+        engine = self.ctx.service.engine(record)
+        over = record.status == "finished"
+        for user_id, mode, channel_id, message_id, shown in await self.ctx.repo.watchers(game):
+            if shown >= record.version or (mode == "end" and not over):
+                continue
+            loc = self.ctx.delivery.locales.of_user(user_id, record.guild_id)
+            link = discord.ui.View(timeout=None)
+            link.add_item(discord.ui.Button(label=say("go_to_game", loc), url=jump_url(record)))
+            sent: tuple[int, int] | None
+            if mode == "end":
+                outcome = engine.outcome(self.ctx.service.state(record))
+                reason = texts(record, loc)(outcome.reason) if outcome is not None else ""
+                text = say("watch_ended", loc, title=game_title(engine, record, loc), reason=reason)
+
+                async def send(channel: discord.abc.Messageable, text: str = text,
+                               link: discord.ui.View = link) -> discord.Message:
+                    return await channel.send(text, view=link)
+
+                message = await dms._send(record, user_id, send)
+                sent = (message.channel.id, message.id) if message is not None else None
+            else:
+                sent = await self._board_dm(record, user_id, channel_id, message_id, link, loc)
+            if sent is not None:
+                await self.ctx.repo.set_watcher_message(game, user_id, sent[0], sent[1], record.version)
+
+    async def _board_dm(self, record: GameRecord, user_id: int, channel_id: int | None, message_id: int | None,
+                        link: discord.ui.View, locale: str = "en") -> tuple[int, int] | None:
+        """Post or edit a spectator's DM board; ``(channel_id, message_id)`` or None."""
+        thumb = await self.notices.dms.board_thumbnail(record)
+        if thumb is None:
+            return None
+        engine = self.ctx.service.engine(record)
+        text = say("watch_board", locale, title=game_title(engine, record, locale), at=int(self.ctx.clock()))
+        data, ext = thumb
+
+        def file() -> discord.File:
+            return discord.File(io.BytesIO(data), filename=f"board.{ext}")
+
+        if channel_id and message_id:
+            try:
+                await self.ctx.delivery.channel(channel_id).get_partial_message(message_id).edit(
+                    content=text, attachments=[file()], view=link)
+                return channel_id, message_id
+            except discord.HTTPException as exc:
+                log.info("spectator board of game %s cannot be edited (%s); sending a fresh one", record.id, exc)
+        sent = await self.notices.dms._send(record, user_id, lambda ch: ch.send(text, file=file(), view=link,
+                                                                                  silent=True))
+        return (sent.channel.id, sent.id) if sent is not None else None
+
+    # ------------------------------------------------------------------ ratings
+    async def leaderboard(self, interaction: discord.Interaction, game_id: str) -> None:
+        """``/game leaderboard``: this server's best rated players of ``game_id`` (ordinal
+        ``mu − 3·sigma`` first), with games and wins; ephemeral.
+
+        Raises:
+            HostError: used in a DM.
+        """
+        if interaction.guild_id is None:
+            raise HostError(tmsg("server_only"), "dm")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        loc = self.ctx.delivery.locales.private(interaction)
+        rows = await self.ctx.repo.ratings(interaction.guild_id, game_id, limit=LEADERBOARD_SIZE)
+        lines = [say("leaderboard_title", loc, game=game_name(game_id, loc))]
+        lines += [say("leaderboard_line", loc, place=i + 1, user=f"<@{user}>", rating=f"{mu - 3 * sigma:.1f}", games=games,
+                      wins=wins) for i, (_, user, mu, sigma, games, wins) in enumerate(rows)]
+        if not rows:
+            lines.append(say("leaderboard_empty", loc))
+        await interaction.followup.send(clip("\n".join(lines), MESSAGE_CHARS), ephemeral=True)
+
+    async def stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
+        """``/game stats``: a member's rated games in this server: games, wins, rating per
+        game and their favourite game (the one they played most); ephemeral.
+
+        Raises:
+            HostError: used in a DM.
+        """
+        if interaction.guild_id is None:
+            raise HostError(tmsg("server_only"), "dm")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        rows = await self.ctx.repo.ratings(interaction.guild_id, user_id=user.id)
+        loc = self.ctx.delivery.locales.private(interaction)
+        if not rows:
+            await interaction.followup.send(say("stats_empty", loc, user=f"<@{user.id}>"), ephemeral=True)
+            return
+        favourite = max(rows, key=lambda r: (r[4], r[5], r[0]))
+        lines = [say("stats_title", loc, user=f"<@{user.id}>", games=sum(r[4] for r in rows),
+                     wins=sum(r[5] for r in rows), favourite=game_name(favourite[0], loc))]
+        lines += [say("stats_line", loc, game=game_name(gid, loc), rating=f"{mu - 3 * sigma:.1f}", games=games, wins=wins)
+                  for gid, _, mu, sigma, games, wins in sorted(rows, key=lambda r: -r[4])]
+        await interaction.followup.send(clip("\n".join(lines), MESSAGE_CHARS), ephemeral=True)
+
+    # ------------------------------------------------------------------ rematch
+    async def rematch(self, interaction: discord.Interaction, game: int) -> None:
+        """Rematch pressed on the end message: a new lobby with the same players (seats
+        rotated) and options, posted in the game's channel and mentioning them; the presser
+        hosts it. A second press finds that lobby.
+
+        Raises:
+            HostError: a game of another server, not finished, or not one of its players.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record = await self.ctx.game(interaction, game)
+        lobby, new = await self.ctx.service.rematch(record.id, interaction.user.id,
+                                                    clean_text(interaction.user.display_name)[:80])
+        if not new:
+            await interaction.followup.send(say("rematch_open", self.ctx.delivery.locales.private(interaction), game=lobby.id, channel=lobby.channel_id),
+                                            ephemeral=True)
+            return
+        engine = get_engine(lobby.game_id)
+        locale = self.ctx.delivery.locales.public(lobby.guild_id)
+        view = lobby_view(lobby, locale)
+        users = [s.user_id for s in lobby.seats]
+        text = say("rematch_public", locale, old=record.id, users=" ".join(f"<@{u}>" for u in users))
+        embed = lobby_embed(engine, lobby, timeout_label(lobby.move_timeout, locale), locale)
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in users], roles=False, everyone=False)
+        try:
+            posted = await self.ctx.delivery.channel(lobby.channel_id).send(
+                text, embed=embed, view=view or discord.utils.MISSING, allowed_mentions=mentions)
+            await self.ctx.repo.set_fields(lobby.id, lobby_message_id=posted.id)
+        except discord.HTTPException as exc:  # (the lobby exists: /game board and the buttons' ids still work)
+            log.warning("rematch lobby %s not posted: %s", lobby.id, exc)
+        await interaction.followup.send(say("rematch_opened", self.ctx.delivery.locales.private(interaction), game=lobby.id, channel=lobby.channel_id),
+                                        ephemeral=True)
+
+    # ------------------------------------------------------------------ replays and export
+    async def steps(self, record: GameRecord) -> list[ReplayStep]:
+        """The replay steps of a finished game (``GameService.replay_steps``), cached."""
+        if record.id in self._replays:
+            self._replays.move_to_end(record.id)
+            return self._replays[record.id]
+        steps = await self.ctx.service.replay_steps(record)
+        self._replays[record.id] = steps
+        while len(self._replays) > REPLAY_CACHE:
+            self._replays.popitem(last=False)
+        return steps
+
+    async def replay(self, interaction: discord.Interaction, game: int, step: int | None) -> None:
+        """``/game replay`` (``step`` None: the start, as a new private message) or ◀ ▶ /
+        a jump in that message (edited in place): the public board of step ``step`` drawn
+        from the log, its public lines, and the buttons. Only the asker sees and moves it.
+
+        Raises:
+            HostError: a game of another server, or one that has not finished.
+        """
+        fresh = step is None
+        if fresh:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+            check_own_panel(interaction)
+        record = await self.ctx.game(interaction, game)
+        if record.status != "finished":
+            raise HostError(tmsg("replay_unfinished", game=record.id), "not_finished")
+        steps = await self.steps(record)
+        index = max(0, min(step or 0, len(steps) - 1))
+        current = steps[index]
+        engine = self.ctx.service.engine(record)
+        loc = self.ctx.delivery.locales.private(interaction)
+        tx = texts(record, loc)
+        delivery = self.ctx.delivery
+        file = await delivery.image_file(
+            lambda: renders.board_image(record.game_id, current.view, record.names, tx.plain()), "replay",
+            delivery.upload_limit(record.guild_id))
+        round_no = current.view.get("round")
+        lines = [say("replay_step", loc, step=index, last=len(steps) - 1)
+                 + (say("replay_round", loc, round=round_no) if isinstance(round_no, int) else "")]
+        lines += [f"• {tx.event(e)}" for e in current.events]
+        embed = discord.Embed(title=clip(say("replay_title", loc, title=game_title(engine, record, loc)), 256),
+                              description=clip("\n".join(lines), 4096), colour=0x6B3FA0)
+        view = discord.ui.View(timeout=None)
+        view.add_item(TableButton(record.id, max(0, index - 1), "prev", disabled=index == 0, locale=loc))
+        view.add_item(TableButton(record.id, min(len(steps) - 1, index + 1), "next", disabled=index >= len(steps) - 1,
+                                  locale=loc))
+        view.add_item(ReplaySelect(record.id, jump_options(steps, loc), loc))
+        if file is not None:
+            embed.set_image(url=f"attachment://{file.filename}")
+        if fresh:
+            kwargs: dict[str, Any] = {"file": file} if file is not None else {}
+            await interaction.followup.send(embed=embed, view=view, ephemeral=True, **kwargs)
+        else:
+            await interaction.edit_original_response(embed=embed, view=view,
+                                                     attachments=[file] if file is not None else [])
+
+    async def export(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        """``/game export``: the game's log as JSON and as readable text, public
+        information only (``export_log``), attached to a private answer.
+
+        Raises:
+            HostError: the game has not started.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if record.state is None:
+            raise HostError(tmsg("export_not_started", game=record.id), "not_started")
+        data, text = export_log(record, self.ctx.service.engine(record).info.name,
+                                await self.ctx.repo.log(record.id),
+                                self.ctx.service.engine(record).outcome(self.ctx.service.state(record)))
+        files = [discord.File(io.BytesIO(json.dumps(data, ensure_ascii=False, indent=1).encode()),
+                              filename=f"game-{record.id}.json"),
+                 discord.File(io.BytesIO(text.encode()), filename=f"game-{record.id}.txt")]
+        await interaction.followup.send(say("exported", self.ctx.delivery.locales.private(interaction), game=record.id), files=files, ephemeral=True)
+
+
+def game_name(game_id: str, locale: str) -> str:
+    """A game's name in ``locale`` (``ui.game.<id>``)."""
+    return Texts(None, [], locale)(Msg(f"ui.game.{game_id}"))
+
+
+def jump_options(steps: Sequence[ReplayStep], locale: str = "en") -> list[discord.SelectOption]:
+    """The jump menu of a replay: the first step of each round when the public view says
+    its ``round`` (at most 25, evenly spread), else up to 25 evenly spread steps."""
+    firsts: dict[int, int] = {}
+    for i, step in enumerate(steps):
+        r = step.view.get("round")
+        if isinstance(r, int) and not isinstance(r, bool):
+            firsts.setdefault(r, i)
+    if len(firsts) > 1:
+        marks = [(say("jump_round", locale, round=r), i) for r, i in sorted(firsts.items())]
+    else:
+        marks = [(say("jump_step", locale, step=i), i) for i in range(len(steps))]
+    if len(marks) > 25:
+        marks = [marks[round(k * (len(marks) - 1) / 24)] for k in range(25)]
+    return [discord.SelectOption(label=label, value=str(i)) for label, i in marks]
+
+
+def export_log(record: GameRecord, name: str, entries: Sequence[LogEntry],
+               outcome: Outcome | None) -> tuple[dict[str, Any], str]:
+    """A game's log as JSON and as text with public information only (issue 16 point 6):
+    per entry its seq, kind, seat, time and public event lines — no actions (a player's
+    action may be a secret pick, a chance entry a hidden draw) and no private lines;
+    undone entries are marked. Returns ``(json_data, text)``."""
+    tx = texts(record)
+    undone = undone_seqs(entries)
+    out: list[dict[str, Any]] = []
+    lines = [f"{name} #{record.id} · {record.status} · " + ", ".join(record.names)]
+    for e in entries:
+        events = [ev for ev in e.events if ev.get("visible_to") is None]
+        if e.kind == "system" and e.action.get("type") == "start":
+            events = [start_event(int(e.action.get("players", 0))).to_json(), *events]
+        shown = [tx.event(ev) for ev in events]
+        out.append({"seq": e.seq, "kind": e.kind, "seat": e.seat, "at": e.at, "undone": e.seq in undone,
+                    **({"system": e.action.get("type")} if e.kind == "system" else {}),
+                    "events": [{**ev, "line": line} for ev, line in zip(events, shown, strict=True)]})
+        stamp = dt.datetime.fromtimestamp(e.at, dt.UTC).strftime("%Y-%m-%d %H:%M")
+        lines += [f"{e.seq:>4} {stamp} " + (f"~~{line}~~" if e.seq in undone else line) for line in shown]
+    data: dict[str, Any] = {"game": record.id, "game_id": record.game_id, "status": record.status,
+                            "players": record.names, "options": record.options, "entries": out}
+    if outcome is not None:
+        data["outcome"] = outcome.to_json()
+        lines.append(tx(outcome.reason))
+    return data, "\n".join(lines) + "\n"

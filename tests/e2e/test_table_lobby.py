@@ -1,0 +1,70 @@
+"""The lobby's menus end to end (issue 16 point 7: taps, not typed ``key=value``): the host
+picks the move timer and an option's value in the lobby message, built from the engine's
+declared options; another player's pick is refused and changes nothing; the game starts
+with what was picked."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from bot.sandbox.fakecord import EPHEMERAL, iter_components
+from bot.settings import TIMEOUT_PRESETS
+from engines.registry import get
+from tests.e2e.driver import Driver
+
+JSONDict = dict[str, Any]
+
+
+def menu(message: JSONDict, custom_id: str) -> JSONDict:
+    return next(c for c in iter_components(message["components"]) if c.get("custom_id") == custom_id)
+
+
+@pytest.mark.parametrize("game_id", ["carnival", "heaven"])
+async def test_the_host_picks_timer_and_options_in_the_lobby(driver: Driver, players, bot, game_id: str) -> None:
+    alice, bob = players[:2]
+    fake = driver.fake
+    game, lobby = await driver.open_lobby(alice, game_id)
+    for user in players[1:get(game_id).info.min_players]:
+        await fake.click(user, fake.messages[int(lobby["id"])], f"l:{game}:join")
+        await driver.settle()
+    lobby = fake.messages[int(lobby["id"])]
+    timers = menu(lobby, f"lo:{game}:timer")
+    assert [o["label"] for o in timers["options"]] == list(TIMEOUT_PRESETS)
+    live = str(TIMEOUT_PRESETS["10 minutes (live)"])
+    await fake.select(alice, lobby, f"lo:{game}:timer", [live])
+    await driver.settle()
+    assert (await driver.record(game)).move_timeout == int(live)
+    # the first option: the host opens its values and picks one that is not the default
+    spec = get(game_id).info.options[0]
+    lobby = fake.messages[int(lobby["id"])]
+    keys = menu(lobby, f"lo:{game}:key")
+    assert [o["value"] for o in keys["options"]] == [s.key for s in get(game_id).info.options]
+    await fake.select(alice, lobby, f"lo:{game}:key", [spec.key])
+    await driver.settle()
+    lobby = fake.messages[int(lobby["id"])]
+    values = menu(lobby, f"lo:{game}:v:{spec.key}")
+    wanted = next(o["value"] for o in values["options"] if json.loads(o["value"]) != spec.default)
+    # bob, not the host, is refused and nothing changes
+    before = await driver.record(game)
+    mark = max(fake.messages)
+    await fake.select(bob, lobby, f"lo:{game}:v:{spec.key}", [wanted])
+    await driver.settle()
+    told = [m["content"] for mid, m in fake.messages.items()
+            if mid > mark and m["flags"] & EPHEMERAL and fake.ephemeral_owner(m) == bob["id"]]
+    assert told == ["⚠️ Only the host or a moderator can change the lobby's options and timer."]
+    assert (await driver.record(game)).options == before.options
+    await fake.select(alice, lobby, f"lo:{game}:v:{spec.key}", [wanted])
+    await driver.settle()
+    record = await driver.record(game)
+    assert record.options[spec.key] == json.loads(wanted)
+    lobby = fake.messages[int(lobby["id"])]
+    assert f"{spec.key}={json.loads(wanted)}" in lobby["embeds"][0]["fields"][1]["value"]
+    await fake.click(alice, lobby, f"l:{game}:start")
+    await driver.settle()
+    record = await driver.record(game)
+    assert record.status == "active" and record.move_timeout == int(live)
+    assert record.options[spec.key] == json.loads(wanted)
+    assert record.deadline is not None and record.deadline - fake.now() <= int(live)
