@@ -42,6 +42,9 @@ class Settings:
             ``backups/`` next to the database (bot/backup.py).
         backup_every_minutes: minutes between backups (``BACKUP_EVERY_MINUTES``, 60; 0 = off).
         backup_keep: how many backups to keep, the oldest deleted first (``BACKUP_KEEP``, 48).
+        ai_workers: worker processes that compute AI moves (``AI_WORKERS``, 1; bot/ui/ai.py).
+        ai_iterations: above 0, every AI move searches that many iterations with short
+            playouts and no time cap instead of its level's budget (tests, the sandbox).
     """
 
     token: str = ""
@@ -54,6 +57,8 @@ class Settings:
     backup_dir: str = ""
     backup_every_minutes: float = 60.0
     backup_keep: int = 48
+    ai_workers: int = 1
+    ai_iterations: int = 0
 
     @classmethod
     def from_env(
@@ -108,6 +113,7 @@ class Settings:
             backup_dir=(env.get("BACKUP_DIR") or "").strip(),
             backup_every_minutes=max(backup_every, 0.0),
             backup_keep=48 if keep is None else keep,
+            ai_workers=max(1, opt_int("AI_WORKERS") or 1),
         )
         if overrides:
             known = {f.name for f in fields(cls)}

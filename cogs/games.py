@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.service import HostError
 from bot.settings import TIMEOUT_PRESETS
+from bot.ui.ai import say
 from bot.ui.arguments import GameOption, engine_named
 from bot.ui.clock import MAX_VACATION_DAYS
 from bot.ui.components import refuse_foreign
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
 
 GAME_CHOICES = [app_commands.Choice(name=f"{e.info.name} ({e.info.min_players}–{e.info.max_players})",
                                     value=gid) for gid, e in ENGINES.items()]
+AI_CHOICES = [app_commands.Choice(name=level, value=level) for level in ("easy", "normal", "hard")]
+"""The AI levels (engines/ai LEVELS) a seat can be handed to (issue 15)."""
 TIMER_CHOICES = [app_commands.Choice(name=label, value=seconds) for label, seconds in TIMEOUT_PRESETS.items()]
 
 
@@ -186,20 +189,44 @@ class Games(commands.GroupCog, group_name="game"):
         await self.bot.flow.moderation.end(interaction, game, reason)
 
     @app_commands.command(name="kick")
-    @app_commands.describe(game="Game number", user_id="The member's user id (works after they left the server)")
+    @app_commands.describe(game="Game number", user_id="The member's user id (works after they left the server)",
+                           ai="Hand their seat to an AI of this level instead of the timeout default")
+    @app_commands.choices(ai=AI_CHOICES)
     @moderator_only()
-    async def kick(self, interaction: discord.Interaction, game: GameOption, user_id: str) -> None:
+    async def kick(self, interaction: discord.Interaction, game: GameOption, user_id: str,
+                   ai: str | None = None) -> None:
         """Moderator: remove a player; their moves are played automatically from now on (logged)."""
+        if ai is not None and game.status == "active":
+            await self.bot.flow.ai.hand_over(interaction, game, user_id, ai, reason="kick")
+            return
         await self.bot.flow.moderation.kick(interaction, game, user_id)
 
     @app_commands.command(name="replace")
     @app_commands.describe(game="Game number", old_user_id="User id of the player to replace",
-                           new_user_id="User id of the member who takes the seat")
+                           new_user_id="User id of the member who takes the seat",
+                           ai="Or: hand the seat to an AI of this level")
+    @app_commands.choices(ai=AI_CHOICES)
     @moderator_only()
     async def replace(self, interaction: discord.Interaction, game: GameOption, old_user_id: str,
-                      new_user_id: str) -> None:
-        """Moderator: give a player's seat to another member (logged)."""
+                      new_user_id: str | None = None, ai: str | None = None) -> None:
+        """Moderator: give a player's seat to another member or an AI (logged)."""
+        if (new_user_id is None) == (ai is None):
+            raise HostError(say("ai.refuse.replace_either", str(interaction.locale)), "bad_replace")
+        if ai is not None:
+            await self.bot.flow.ai.hand_over(interaction, game, old_user_id, ai, reason="replace")
+            return
+        assert new_user_id is not None
         await self.bot.flow.moderation.replace(interaction, game, old_user_id, new_user_id)
+
+    @app_commands.command(name="autopilot")
+    @app_commands.describe(game="Game number (default: your game in this channel)",
+                           on="True: an AI plays your seat; False: take it back", level="The AI's level")
+    @app_commands.choices(level=AI_CHOICES)
+    async def autopilot(self, interaction: discord.Interaction, on: bool = True, level: str | None = None,
+                        game: GameOption | None = None) -> None:
+        """Let an AI play your seat (on), or take it back (on: False)."""
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        await self.bot.flow.ai.autopilot(interaction, record, on, level)
 
     @app_commands.command(name="pause")
     @app_commands.describe(game="Game number", paused="True to pause, False to resume")

@@ -155,7 +155,7 @@ class DirectMessages:
         state = service.state(record)
         public = engine.player_view(state, None)
         for seat in record.seats:
-            if seat.status != "active" or (users is not None and seat.user_id not in users):
+            if seat.status != "active" or seat.is_bot or (users is not None and seat.user_id not in users):
                 continue
             lock = self._locks.setdefault((record.id, seat.user_id), asyncio.Lock())
             async with lock:

@@ -48,7 +48,9 @@ def game_title(engine: Engine, record: GameRecord) -> str:
 
 def mention_list(record: GameRecord, seats: Sequence[int]) -> str:
     """``"<@1>, <@2>"`` for the users at ``seats``."""
-    return ", ".join(f"<@{record.user_of(s)}>" for s in sorted(seats) if record.user_of(s))
+    bots = {s.seat: s.name for s in record.seats if s.is_bot}  # (an AI seat has no user to mention)
+    return ", ".join(f"**{bots[s]}**" if s in bots else f"<@{record.user_of(s)}>"
+                     for s in sorted(seats) if record.user_of(s))
 
 
 def vacation_note(record: GameRecord, seat: int) -> str:
@@ -63,7 +65,7 @@ def vacation_note(record: GameRecord, seat: int) -> str:
 def lobby_embed(engine: Engine, record: GameRecord, timeout_label: str) -> discord.Embed:
     """The lobby: players, options, timer and how to start."""
     info = engine.info
-    players = "\n".join(f"{i + 1}. <@{s.user_id}>{vacation_note(record, s.seat)}"
+    players = "\n".join(f"{i + 1}. {f'🤖 {s.name}' if s.is_bot else f'<@{s.user_id}>'}{vacation_note(record, s.seat)}"
                         for i, s in enumerate(record.seats)) or "—"
     changed = {k: v for k, v in record.options.items() if v != info.defaults().get(k)}
     opts = ", ".join(f"{k}={v}" for k, v in changed.items()) or "defaults"
@@ -87,6 +89,9 @@ def lobby_view(record: GameRecord) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     for verb in ("join", "leave", "start"):
         view.add_item(LobbyButton(record.id, verb))
+    from bot.ui.ai import AiLobbySelect  # (the Add AI select, issue 15)
+
+    view.add_item(AiLobbySelect(record.id))
     return view
 
 
