@@ -26,6 +26,7 @@ import concurrent.futures
 import logging
 import multiprocessing
 import re
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import discord
@@ -127,7 +128,7 @@ class AiPlayers:
         try:
             action = await self._think(record.game_id, record.state, seat, level,
                                        f"ai:{record.seed}:{record.version}:{seat}")
-        except (GameError, concurrent.futures.process.BrokenProcessPool, OSError):
+        except (GameError, BrokenProcessPool, OSError):
             log.exception("AI of game %s seat %s could not think", game, seat)
             self._failures[key] = self._failures.get(key, 0) + 1
             return self._failures[key] < MAX_FAILURES
@@ -155,7 +156,7 @@ class AiPlayers:
         try:
             return await loop.run_in_executor(pool, think, game_id, state, seat, level, seed,
                                               self.ctx.settings.ai_iterations)
-        except concurrent.futures.process.BrokenProcessPool:
+        except BrokenProcessPool:
             self._pool = None  # (a worker died: the next move gets a fresh pool)
             pool.shutdown(wait=False, cancel_futures=True)
             raise
