@@ -250,9 +250,12 @@ class AiPlayers:
         else:
             public = host_text("ai.say.autopilot_off", name=name)
             private = say("ai.say.autopilot_off_private", locale, game=record.id)
-        await self.ctx.delivered(self.ctx.delivery.send_text(updated.home_channel_id, public))
+        await self.ctx.delivered(self._announce(updated.home_channel_id, public))
         self.ctx.delivery.request_board(record.id)
         await interaction.followup.send(private, ephemeral=True)
+
+    async def _announce(self, channel_id: int, text: str) -> None:
+        await self.ctx.delivery.send_text(channel_id, text)
 
     async def hand_over(self, interaction: discord.Interaction, record: GameRecord, user_id: str, level: str,
                         *, reason: str) -> None:
@@ -274,7 +277,7 @@ class AiPlayers:
                                                     reason=reason, new_bot=True)
         text = host_text(f"ai.say.{'replaced' if reason == 'replace' else 'kicked'}", old=uid, game=record.id,
                          name=ai_name(level))
-        await self.ctx.delivered(self.ctx.delivery.send_text(updated.home_channel_id, text))
+        await self.ctx.delivered(self._announce(updated.home_channel_id, text))
         self.ctx.delivery.request_board(record.id)
         await interaction.followup.send(say("ai.say.done", str(interaction.locale)), ephemeral=True)
 

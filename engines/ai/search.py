@@ -26,8 +26,8 @@ import json
 import math
 import random
 import time
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from engines.base import CHANCE, Action, Engine, GameError, NotYourTurn, Seat, State
