@@ -351,11 +351,7 @@ class GameService:
             GameError: the engine's refusal (NotYourTurn, IllegalAction, GameOver).
         """
         async with self.lock(game):
-            record = await self.get(game)
-            if record.status != "active":
-                raise HostError("This game is not running.", "not_active")
-            if record.paused:
-                raise HostError("A moderator has paused this game.", "paused")
+            record = await self._running(game)
             seat = record.seat_of(user_id)
             if seat is None:
                 raise HostError("You are not playing in this game.", "not_a_player")
@@ -363,17 +359,31 @@ class GameService:
                     and not await self.same_choice_since(record, seat, expected_version):
                 raise HostError("The board has moved on since that message; use the newest board.",
                                 "stale")
-            engine = self.engine(record)
-            state = self.state(record)
             if isinstance(action, str):
-                action = engine.parse_action(state, seat, action)
-            action = engine.action_from_json(action)
-            waiting_before = frozenset(s for s in engine.to_move(state) if s != CHANCE)
-            state, events = engine.apply(state, seat, action)
-            entry = LogEntry(0, "player", seat, engine.action_to_json(action),
-                             [e.to_json() for e in events], user_id=user_id)
-            return await self._advance(record, engine, state, [entry], list(events),
-                                       waiting_before=waiting_before, answer=answer)
+                action = self.engine(record).parse_action(self.state(record), seat, action)
+            return await self._play(record, seat, action, user_id, answer)
+
+    async def _running(self, game: int) -> GameRecord:
+        """The game ``game``, refused unless it is running and not paused (lock held)."""
+        record = await self.get(game)
+        if record.status != "active":
+            raise HostError("This game is not running.", "not_active")
+        if record.paused:
+            raise HostError("A moderator has paused this game.", "paused")
+        return record
+
+    async def _play(self, record: GameRecord, seat: int, action: Action, user_id: int,
+                    answer: dict[str, Any] | None = None) -> ActResult:
+        """Apply ``seat``'s ``action`` by ``user_id`` and advance (lock held, checks done)."""
+        engine = self.engine(record)
+        state = self.state(record)
+        action = engine.action_from_json(action)
+        waiting_before = frozenset(s for s in engine.to_move(state) if s != CHANCE)
+        state, events = engine.apply(state, seat, action)
+        entry = LogEntry(0, "player", seat, engine.action_to_json(action),
+                         [e.to_json() for e in events], user_id=user_id)
+        return await self._advance(record, engine, state, [entry], list(events),
+                                   waiting_before=waiting_before, answer=answer)
 
     def changed(self, game: int) -> None:
         """Tell the ``listeners`` that ``game`` changed (a listener that fails is logged)."""
@@ -394,25 +404,13 @@ class GameService:
             GameError: the engine's refusal.
         """
         async with self.lock(game):
-            record = await self.get(game)
-            if record.status != "active":
-                raise HostError("This game is not running.", "not_active")
-            if record.paused:
-                raise HostError("A moderator has paused this game.", "paused")
+            record = await self._running(game)
             seated = next((s for s in record.seats if s.seat == seat and s.status == "active" and s.is_ai), None)
             if seated is None:
                 raise HostError(f"Seat {seat + 1} is not played by an AI.", "not_ai")
             if expected_version != record.version:
                 raise HostError("The board has moved on since that message; use the newest board.", "stale")
-            engine = self.engine(record)
-            state = self.state(record)
-            action = engine.action_from_json(action)
-            waiting_before = frozenset(s for s in engine.to_move(state) if s != CHANCE)
-            state, events = engine.apply(state, seat, action)
-            entry = LogEntry(0, "player", seat, engine.action_to_json(action),
-                             [e.to_json() for e in events], user_id=seated.user_id)
-            return await self._advance(record, engine, state, [entry], list(events),
-                                       waiting_before=waiting_before)
+            return await self._play(record, seat, action, seated.user_id)
 
     @_refuses_storage_faults
     async def add_ai(self, game: int, level: str, by_user: int, *, is_moderator: bool) -> GameRecord:

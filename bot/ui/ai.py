@@ -11,7 +11,7 @@ answer, an Exilium) are just more seats to move. At start-up and on every clock 
 ``resume`` pokes every active game awaiting an AI seat, so a restart in the middle of an
 AI's turn resumes it. ``settled`` waits until no AI move is pending (tests never sleep).
 
-Decisions (documented in README "AI players"): an AI seat added in the lobby or handed over
+Decisions: an AI seat added in the lobby or handed over
 by a moderator gets a synthetic negative user id and the AI's name (``ai.seat_name``); a
 player's own seat on autopilot keeps its player, who takes it back with
 ``/game autopilot on:False`` (their own moves stay allowed meanwhile: whoever is first
