@@ -193,8 +193,8 @@ class AiPlayers:
                 await task
             except (asyncio.CancelledError, Exception):
                 pass
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+        if self._pool is not None:  # (a search under way ends within its budget; not on the loop)
+            await asyncio.to_thread(self._pool.shutdown, wait=True, cancel_futures=True)
             self._pool = None
 
     # ------------------------------------------------------------------ lobby

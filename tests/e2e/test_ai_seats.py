@@ -89,8 +89,7 @@ async def test_one_person_and_ais_play_every_game_from_lobby_to_end(fake, ai_bot
     await d.final_message(game)  # (exactly one ranking)
     public = "\n".join(m["content"] for m in d.public_messages())
     assert "<@-" not in public  # an AI seat is never mentioned (pinged)
-    assert not any(ch.get("type") == 1 and any(r.get("id", "").startswith("-") for r in ch.get("recipients", []))
-                   for ch in fake.channels.values())  # nor sent a DM
+    assert set(fake.dm_channels) <= {alice["id"]}  # nor sent a DM: only the person gets DMs
 
 
 async def test_start_refuses_a_table_of_ais_only_with_a_sentence(fake, ai_bot, players) -> None:
