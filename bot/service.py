@@ -750,7 +750,9 @@ class GameService:
             except StaleVersion:
                 raise HostError("The game changed at the same moment; please try again.", "stale") from None
             await self.repo.set_fields(game, paused=int(paused))
-            return await self.get(game)
+        if not paused:
+            self.changed(game)  # (an AI seat waited for moves on at once)
+        return await self.get(game)
 
     # ------------------------------------------------------------------ checks
     async def upgrade_snapshots(self) -> list[int]:

@@ -153,3 +153,18 @@ async def test_seats_handed_to_an_ai_keep_a_person_at_the_table(service) -> None
     record = await service.replace(game, 1, BO, "Bo", ANN)  # a person takes the AI's seat back
     assert (record.seats[1].user_id, record.seats[1].ai_level) == (BO, None)
     assert await service.replay_matches(game)
+
+
+async def test_a_resumed_game_tells_the_listeners_and_a_paused_one_refuses_ai_moves(service) -> None:
+    game = await lobby(service, "illumination")
+    await service.add_ai(game, "easy", ANN, is_moderator=False)
+    record = (await service.start(game, ANN, is_moderator=False)).game
+    seen: list[int] = []
+    service.listeners.append(seen.append)
+    record = await service.set_paused(game, True, ANN)
+    assert seen == []
+    with pytest.raises(HostError) as err:
+        await service.act_for_seat(game, 1, {"type": "pass"}, expected_version=record.version)
+    assert err.value.code == "paused"
+    await service.set_paused(game, False, ANN)
+    assert seen == [game]
