@@ -21,6 +21,7 @@ from bot.backup import BackupLoop
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Repository
+from bot.ui.ai import AI_ITEMS
 from bot.ui.commands import CatalogTranslator
 from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.context import HostContext
@@ -102,7 +103,7 @@ class GameBot(commands.Bot):
                 await self.load_extension(ext)
             except commands.ExtensionError:
                 log.exception("extension %s failed to load; skipped", ext)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *TABLE_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *TABLE_ITEMS, *AI_ITEMS)
 
     async def setup_hook(self) -> None:
         await self.repo.open()
@@ -122,6 +123,7 @@ class GameBot(commands.Bot):
         and Discord's answer left it there: docs/DESIGN.md §4)."""
         await self.wait_until_ready()
         await self.delivery.start_resume()
+        await self.flow.ai.resume()  # (a restart in the middle of an AI's turn resumes it)
 
     async def on_ready(self) -> None:
         assert self.user is not None
@@ -134,6 +136,7 @@ class GameBot(commands.Bot):
         if self._outbox_resume is not None and not self._outbox_resume.done():
             self._outbox_resume.cancel()
         await self.flow.clock.stop()
+        await self.flow.ai.close()
         await self.backups.stop()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.delivery.drain(), 10)

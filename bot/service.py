@@ -162,6 +162,17 @@ def texts(record: GameRecord, locale: str = "en") -> Texts:
     return Texts(record.game_id, record.names, locale, markdown=True)
 
 
+def host_text(key: str, **params: Any) -> str:
+    """A host sentence of the catalogs (``bot/text/en/<area>.toml``) in English, for a
+    refusal or announcement that has no reader's locale at hand."""
+    return Texts(None, []).format(Msg(key, params))
+
+
+def ai_name(level: str) -> str:
+    """The seat name of an AI at ``level``: ``"Bot · Hard"`` (``ai.seat_name``)."""
+    return host_text("ai.seat_name", level=host_text(f"ai.level.{level}"))
+
+
 def format_names(text: Any, names: Sequence[str], game_id: str | None = None) -> str:
     """A message (``Msg``, its JSON, or a legacy ``{p0}`` string) as text with names."""
     return Texts(game_id, names)(text)
@@ -287,6 +298,10 @@ class GameService:
         self.repo = repo
         self.clock = clock
         self._locks: KeyedLocks[int] = KeyedLocks()
+        self.listeners: list[Callable[[int], None]] = []
+        """Called with a game's id after each committed change that may make it await
+        someone new (a start, a move, a timeout, a seat handed over); must not block (the
+        AI driver, bot/ui/ai.py, schedules its moves from here)."""
 
     def lock(self, game: int) -> asyncio.Lock:
         """The per-game lock (also held by the delivery layer while it edits the board)."""
@@ -433,6 +448,9 @@ class GameService:
                 raise HostError(Msg("ui.error.player_count", {
                     "game": {"msg": f"ui.game.{record.game_id}"}, "min": engine.info.min_players,
                     "max": engine.info.max_players, "n": n}), "player_count")
+            if sum(s.is_ai for s in record.seats) > n - 1:
+                raise HostError(Msg("ai.refuse.no_person", {"game": {"msg": f"ui.game.{record.game_id}"},
+                                                            "most": n - 1, "n": n}), "ai_seats")
             state = engine.new_game(n, record.seed, record.options)
             entry = LogEntry(0, "system", None, {"type": "start", "players": n}, user_id=user_id)
             return await self._advance(record, engine, state, [entry], [start_event(n)], players=n,
@@ -488,28 +506,139 @@ class GameService:
             GameError: the engine's refusal (NotYourTurn, IllegalAction, GameOver).
         """
         async with self.lock(game):
-            record = await self.get(game)
-            if record.status != "active":
-                raise HostError(Msg("ui.error.not_running"), "not_active")
-            if record.paused:
-                raise HostError(Msg("ui.error.paused"), "paused")
+            record = await self._running(game)
             seat = record.seat_of(user_id)
             if seat is None:
                 raise HostError(Msg("ui.error.not_playing"), "not_a_player")
             if expected_version is not None and expected_version != record.version \
                     and not await self.same_choice_since(record, seat, expected_version):
                 raise HostError(Msg("ui.error.stale_board"), "stale")
-            engine = self.engine(record)
-            state = self.state(record)
             if isinstance(action, str):
-                action = engine.parse_action(state, seat, action)
-            action = engine.action_from_json(action)
-            waiting_before = frozenset(s for s in engine.to_move(state) if s != CHANCE)
-            state, events = engine.apply(state, seat, action)
-            entry = LogEntry(0, "player", seat, engine.action_to_json(action),
-                             [e.to_json() for e in events], user_id=user_id)
-            return await self._advance(record, engine, state, [entry], list(events),
-                                       waiting_before=waiting_before, answer=answer)
+                action = self.engine(record).parse_action(self.state(record), seat, action)
+            return await self._play(record, seat, action, user_id, answer)
+
+    async def _running(self, game: int) -> GameRecord:
+        """The game ``game``, refused unless it is running and not paused (lock held)."""
+        record = await self.get(game)
+        if record.status != "active":
+            raise HostError(Msg("ui.error.not_running"), "not_active")
+        if record.paused:
+            raise HostError(Msg("ui.error.paused"), "paused")
+        return record
+
+    async def _play(self, record: GameRecord, seat: int, action: Action, user_id: int,
+                    answer: dict[str, Any] | None = None) -> ActResult:
+        """Apply ``seat``'s ``action`` by ``user_id`` and advance (lock held, checks done)."""
+        engine = self.engine(record)
+        state = self.state(record)
+        action = engine.action_from_json(action)
+        waiting_before = frozenset(s for s in engine.to_move(state) if s != CHANCE)
+        state, events = engine.apply(state, seat, action)
+        entry = LogEntry(0, "player", seat, engine.action_to_json(action),
+                         [e.to_json() for e in events], user_id=user_id)
+        return await self._advance(record, engine, state, [entry], list(events),
+                                   waiting_before=waiting_before, answer=answer)
+
+    def changed(self, game: int) -> None:
+        """Tell the ``listeners`` that ``game`` changed (a listener that fails is logged)."""
+        for listener in self.listeners:
+            try:
+                listener(game)
+            except Exception:
+                log.exception("a change listener failed for game %s", game)
+
+    @_refuses_storage_faults
+    async def act_for_seat(self, game: int, seat: int, action: Action, *, expected_version: int) -> ActResult:
+        """Apply the move the AI chose for ``seat`` (issue 15), exactly as a player's move
+        (``act``) by that seat's user: same checks, same log entry, same deliveries.
+
+        Raises:
+            HostError: unknown game, not active, paused, ``seat`` is not an active AI seat,
+                or the game moved past ``expected_version`` (``stale``).
+            GameError: the engine's refusal.
+        """
+        async with self.lock(game):
+            record = await self._running(game)
+            seated = next((s for s in record.seats if s.seat == seat and s.status == "active" and s.is_ai), None)
+            if seated is None:
+                raise HostError(f"Seat {seat + 1} is not played by an AI.", "not_ai")
+            if expected_version != record.version:
+                raise HostError(Msg("ui.error.stale_board"), "stale")
+            return await self._play(record, seat, action, seated.user_id)
+
+    @_refuses_storage_faults
+    async def add_ai(self, game: int, level: str, by_user: int, *, is_moderator: bool) -> GameRecord:
+        """Seat an AI of ``level`` in a lobby (issue 15), named ``ai.seat_name``; by the
+        host or a moderator.
+
+        Raises:
+            HostError: unknown level, not allowed, closed or full lobby.
+        """
+        from engines.ai import LEVELS
+
+        if level not in LEVELS:
+            raise HostError(host_text("ai.refuse.unknown_level", level=level[:20]), "bad_level")
+        async with self.lock(game):
+            record = await self.get(game)
+            if by_user != record.host_user_id and not is_moderator:
+                raise HostError(host_text("ai.refuse.not_host"), "forbidden")
+            try:
+                return await self.repo.add_ai(game, level, ai_name(level), self.engine(record).info.max_players)
+            except ValueError as exc:
+                raise HostError(str(exc), "lobby") from None
+
+    @_refuses_storage_faults
+    async def remove_ai(self, game: int, by_user: int, *, is_moderator: bool) -> GameRecord:
+        """Free the last AI seat of a lobby; by the host or a moderator.
+
+        Raises:
+            HostError: not allowed, closed lobby, no AI seat.
+        """
+        record = await self.get(game)
+        if by_user != record.host_user_id and not is_moderator:
+            raise HostError(host_text("ai.refuse.not_host"), "forbidden")
+        bots = [s for s in record.seats if s.is_ai]
+        if not bots:
+            raise HostError(host_text("ai.refuse.no_ai"), "no_ai")
+        return await self.leave(game, bots[-1].user_id)
+
+    @_refuses_storage_faults
+    async def hand_to_ai(self, game: int, seat: int, level: str | None, by_user: int | None, *,
+                         reason: str, new_bot: bool) -> GameRecord:
+        """Hand a running game's ``seat`` to the AI at ``level`` (None: back to its person),
+        logged as a system entry ``{"type": "ai_seat", "seat", "level", "reason"}``
+        (``reason``: ``autopilot``, ``replace`` or ``kick``). With ``new_bot`` the seat gets
+        a new synthetic user id and the AI's name (a moderator's replace or kick: the person
+        is gone); otherwise the person keeps the seat (autopilot: they may take it back).
+
+        Raises:
+            HostError: unknown level, game not running, no such seat, or the change would
+                leave no person at the table.
+        """
+        from engines.ai import LEVELS
+
+        if level is not None and level not in LEVELS:
+            raise HostError(host_text("ai.refuse.unknown_level", level=level[:20]), "bad_level")
+        async with self.lock(game):
+            record = await self.get(game)
+            if record.status != "active":
+                raise HostError(host_text("ai.refuse.not_running"), "not_active")
+            if not 0 <= seat < len(record.seats):
+                raise HostError(f"There is no seat {seat + 1}.", "bad_seat")
+            if level is not None and not any(not s.is_ai and s.seat != seat and s.status == "active"
+                                             for s in record.seats):
+                raise HostError(host_text("ai.refuse.last_person"), "ai_seats")
+            old = record.user_of(seat)
+            from bot.storage.repository import bot_user_id
+
+            user_id = bot_user_id(record) if new_bot else None
+            await self.repo.set_seat_ai(
+                game, seat, level, expected_version=record.version, user_id=user_id,
+                name=ai_name(level) if new_bot and level is not None else None,
+                entry=LogEntry(0, "system", None, {"type": "ai_seat", "seat": seat, "level": level,
+                                                   "reason": reason, "old_user": old}, user_id=by_user))
+        self.changed(game)
+        return await self.get(game)
 
     # ------------------------------------------------------------------ undo
     def undo_candidate(self, record: GameRecord, entries: Sequence[LogEntry], user_id: int) -> LogEntry | None:
@@ -714,6 +843,7 @@ class GameService:
         except StaleVersion:
             raise HostError(Msg("ui.error.moved_meanwhile"), "stale") from None
         crash_point("after_commit")
+        self.changed(record.id)
         new_record = await self.get(record.id)
         if outcome is not None:
             await self.rate(new_record, outcome)
@@ -912,7 +1042,9 @@ class GameService:
             except StaleVersion:
                 raise HostError(Msg("ui.error.changed_meanwhile"), "stale") from None
             await self.repo.set_fields(game, paused=int(paused))
-            return await self.get(game)
+        if not paused:
+            self.changed(game)  # (an AI seat waited for moves on at once)
+        return await self.get(game)
 
     # ------------------------------------------------------------------ checks
     async def upgrade_snapshots(self) -> list[int]:

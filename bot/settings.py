@@ -53,6 +53,9 @@ class Settings:
         shard_ids: the shards this process runs (``SHARD_IDS``, comma-separated, e.g.
             ``0,1``); None = all of them. Each process handles only the games of the servers
             on its shards, their clock included (issue 17).
+        ai_workers: worker processes that compute AI moves (``AI_WORKERS``, 1; bot/ui/ai.py).
+        ai_iterations: above 0, every AI move searches that many iterations with short
+            playouts and no time cap instead of its level's budget (tests, the sandbox).
     """
 
     token: str = ""
@@ -67,6 +70,8 @@ class Settings:
     backup_keep: int = 48
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    ai_workers: int = 1
+    ai_iterations: int = 0
 
     @property
     def postgres(self) -> bool:
@@ -154,6 +159,7 @@ class Settings:
             backup_keep=48 if keep is None else keep,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            ai_workers=max(1, opt_int("AI_WORKERS") or 1),
         )
         if overrides:
             known = {f.name for f in fields(cls)}

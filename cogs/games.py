@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 GAME_CHOICES = [app_commands.Choice(name=f"{e.info.name} ({e.info.min_players}–{e.info.max_players})",
                                     value=gid) for gid, e in ENGINES.items()]
 LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in (*LOCALES, "auto")]
+AI_CHOICES = [app_commands.Choice(name=level, value=level) for level in ("easy", "normal", "hard")]
+"""The AI levels (engines/ai LEVELS) a seat can be handed to (issue 15)."""
 TIMER_CHOICES = [app_commands.Choice(name=label, value=seconds) for label, seconds in TIMEOUT_PRESETS.items()]
 
 
@@ -252,20 +254,43 @@ class Games(commands.GroupCog, group_name="game"):
         await self.bot.flow.moderation.end(interaction, game, reason)
 
     @app_commands.command(name="kick")
-    @app_commands.describe(game="Game number", member="The player (pick them, or paste the id of one who left)")
+    @app_commands.describe(game="Game number", member="The player (pick them, or paste the id of one who left)",
+                           ai="Hand their seat to an AI of this level instead of the timeout default")
+    @app_commands.choices(ai=AI_CHOICES)
     @moderator_only()
-    async def kick(self, interaction: discord.Interaction, game: GameOption, member: discord.User) -> None:
+    async def kick(self, interaction: discord.Interaction, game: GameOption, member: discord.User,
+                   ai: str | None = None) -> None:
         """Moderator: remove a player; their moves are played automatically from now on (logged)."""
+        if ai is not None and game.status == "active":
+            await self.bot.flow.ai.hand_over(interaction, game, member, ai, reason="kick")
+            return
         await self.bot.flow.moderation.kick(interaction, game, member)
 
     @app_commands.command(name="replace")
     @app_commands.describe(game="Game number", player="The player to replace (or paste the id of one who left)",
-                           member="The member who takes the seat")
+                           member="The member who takes the seat", ai="Or: hand the seat to an AI of this level")
+    @app_commands.choices(ai=AI_CHOICES)
     @moderator_only()
     async def replace(self, interaction: discord.Interaction, game: GameOption, player: discord.User,
-                      member: discord.User) -> None:
-        """Moderator: give a player's seat to another member (logged)."""
+                      member: discord.User | None = None, ai: str | None = None) -> None:
+        """Moderator: give a player's seat to another member or an AI (logged)."""
+        if (member is None) == (ai is None):
+            raise HostError(Msg("ai.refuse.replace_either"), "bad_replace")
+        if ai is not None:
+            await self.bot.flow.ai.hand_over(interaction, game, player, ai, reason="replace")
+            return
+        assert member is not None
         await self.bot.flow.moderation.replace(interaction, game, player, member)
+
+    @app_commands.command(name="autopilot")
+    @app_commands.describe(game="Game number (default: your game in this channel)",
+                           on="True: an AI plays your seat; False: take it back", level="The AI's level")
+    @app_commands.choices(level=AI_CHOICES)
+    async def autopilot(self, interaction: discord.Interaction, on: bool = True, level: str | None = None,
+                        game: GameOption | None = None) -> None:
+        """Let an AI play your seat (on), or take it back (on: False)."""
+        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        await self.bot.flow.ai.autopilot(interaction, record, on, level)
 
     @app_commands.command(name="pause")
     @app_commands.describe(game="Game number", paused="True to pause, False to resume")

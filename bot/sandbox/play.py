@@ -19,6 +19,8 @@ not a terminal::
     wait                            wait until the bot is idle
     advance 25h                     move the clock forward (deadlines, reminders, token expiry)
     restart                         stop and start the bot on the same database
+    select 4 2                      in a lobby: the Add AI select (its options: Easy, Normal, Hard,
+                                    Remove the last AI) seats a computer player; ``wait`` waits for its moves
     help, quit
 
 After every step the playground prints each message the bot created or edited: where (``#games``, a thread
@@ -416,11 +418,12 @@ def modal_inputs(data: Mapping[str, Any]) -> list[tuple[str, JSONDict]]:
 BotFactory = Callable[[], discord.Client]
 
 
-def real_bot_factory(db_path: Path, fake: FakeDiscord | None = None) -> BotFactory:
+def real_bot_factory(db_path: Path, fake: FakeDiscord | None = None, *, ai_iterations: int = 0) -> BotFactory:
     """A factory of the real bot (``bot.app.GameBot``) on the playground database with an offline token.
 
     With ``fake``, the bot runs on the fake's clock (``advance`` moves both) and checks its deadlines every
-    second, when its ``GameBot`` and ``Settings`` support that.
+    second, when its ``GameBot`` and ``Settings`` support that. ``ai_iterations`` above 0 makes every AI
+    move a quick search of that many iterations (``Settings.ai_iterations``) instead of its level's budget.
     """
     import dataclasses
     import inspect
@@ -429,6 +432,8 @@ def real_bot_factory(db_path: Path, fake: FakeDiscord | None = None) -> BotFacto
     from bot.settings import Settings
 
     overrides: dict[str, Any] = {"database_path": str(db_path), "token": "offline"}
+    if ai_iterations > 0:
+        overrides["ai_iterations"] = ai_iterations
     kwargs: dict[str, Any] = {}
     if fake is not None:
         if "tick_seconds" in {f.name for f in dataclasses.fields(Settings)}:
@@ -781,6 +786,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="folder for the images the bot posts (default: %(default)s)")
     p.add_argument("--script", type=Path, help="read the commands from this file (one a line)")
     p.add_argument("--fresh", action="store_true", help="start with an empty database")
+    p.add_argument("--ai-iterations", type=int, default=0, metavar="N",
+                   help="AI seats think N search iterations per move instead of their level's budget (quick games)")
     p.add_argument("--strict", action="store_true", help="exit with status 1 if Discord refused a payload or "
                                                          "the bot logged an error")
     return p
@@ -816,7 +823,7 @@ async def amain(argv: Sequence[str] | None = None, *, bot_factory: BotFactory | 
             Path(f"{args.db}{suffix}").unlink(missing_ok=True)
     args.db.parent.mkdir(parents=True, exist_ok=True)
     async with FakeDiscord(owner_name=OWNER) as fake:
-        factory = bot_factory or real_bot_factory(args.db, fake)
+        factory = bot_factory or real_bot_factory(args.db, fake, ai_iterations=args.ai_iterations)
         pg = Playground(fake, factory, images_dir=args.images, out=out)
         await pg.start()
         try:

@@ -193,6 +193,19 @@ class SeatRecord:
     user_id: int
     name: str
     status: str = "active"
+    ai_level: str | None = None
+    """The AI level playing this seat (issue 15: ``easy``/``normal``/``hard``), None for a person."""
+
+    @property
+    def is_ai(self) -> bool:
+        """Whether the computer plays this seat (an AI seat, or a player's autopilot)."""
+        return self.ai_level is not None
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether the seat belongs to no person (a synthetic negative user id): never
+        pinged, never sent a DM."""
+        return self.user_id < 0
 
 
 @dataclass(frozen=True)
@@ -271,6 +284,12 @@ class GameRecord:
     def home_channel_id(self) -> int:
         """Where the game's messages go: its thread, else its channel."""
         return self.thread_id or self.channel_id
+
+
+def bot_user_id(record: GameRecord) -> int:
+    """A new synthetic user id for an AI seat of ``record``: below 0 and below every id
+    seated there (so unique within the game, and never a Discord id)."""
+    return min([0, *(s.user_id for s in record.seats)]) - 1
 
 
 def _row_to_game(row: Any, seats: Sequence[SeatRecord]) -> GameRecord:
@@ -663,9 +682,9 @@ class Repository:
     # ------------------------------------------------------------------ games
     async def _seats(self, db: Connection, game: int) -> list[SeatRecord]:
         async with db.execute(
-            "SELECT game, seat, user_id, name, status FROM seats WHERE game=? ORDER BY seat", (game,)
+            "SELECT game, seat, user_id, name, status, ai_level FROM seats WHERE game=? ORDER BY seat", (game,)
         ) as cur:
-            return [SeatRecord(r[0], r[1], r[2], r[3], r[4]) for r in await cur.fetchall()]
+            return [SeatRecord(r[0], r[1], r[2], r[3], r[4], r[5]) for r in await cur.fetchall()]
 
     async def _game(self, db: Connection, game: int) -> GameRecord | None:
         async with db.execute("SELECT * FROM games WHERE id=?", (game,)) as cur:
@@ -761,12 +780,48 @@ class Repository:
             await db.execute("DELETE FROM seats WHERE game=?", (game,))
             rest = [s for s in record.seats if s.user_id != user_id]
             for i, s in enumerate(rest):
-                await db.execute("INSERT INTO seats(game, seat, user_id, name) VALUES (?,?,?,?)",
-                                 (game, i, s.user_id, s.name))
+                await db.execute("INSERT INTO seats(game, seat, user_id, name, ai_level) VALUES (?,?,?,?,?)",
+                                 (game, i, s.user_id, s.name, s.ai_level))
             await db.execute("UPDATE games SET updated_at=? WHERE id=?", (self.clock(), game))
             out = await self._game(db, game)
         assert out is not None
         return out
+
+    async def add_ai(self, game: int, level: str, name: str, max_players: int) -> GameRecord:
+        """Seat an AI of ``level`` named ``name`` in the lobby at the next seat, under a new
+        synthetic user id (below every id in the game and below 0).
+
+        Raises:
+            ValueError: not a lobby, or the lobby is full (message says which).
+        """
+        async with self._tx() as db:
+            record = await self._game(db, game)
+            if record is None or record.status != "lobby":
+                raise ValueError("This lobby is closed.")
+            if len(record.seats) >= max_players:
+                raise ValueError(f"The lobby is full ({max_players} players).")
+            await db.execute("INSERT INTO seats(game, seat, user_id, name, ai_level) VALUES (?,?,?,?,?)",
+                             (game, len(record.seats), bot_user_id(record), name, level))
+            await db.execute("UPDATE games SET updated_at=? WHERE id=?", (self.clock(), game))
+            out = await self._game(db, game)
+        assert out is not None
+        return out
+
+    async def set_seat_ai(self, game: int, seat: int, level: str | None, *, expected_version: int,
+                          entry: LogEntry, user_id: int | None = None, name: str | None = None) -> int:
+        """Hand ``seat`` of a running game to the AI at ``level`` (None: back to its
+        person), optionally under a new ``user_id`` and ``name``, with a system log entry;
+        the seat is active afterwards. CAS on the version.
+
+        Raises:
+            StaleVersion: the version moved.
+        """
+        sets = "ai_level=?, status='active'" + (", user_id=?" if user_id is not None else "") \
+            + (", name=?" if name is not None else "")
+        params = (level, *((user_id,) if user_id is not None else ()), *((name,) if name is not None else ()),
+                  game, seat)
+        return await self._system_change(game, expected_version, entry,
+                                         f"UPDATE seats SET {sets} WHERE game=? AND seat=?", params)
 
     async def append(
         self, game: int, expected_version: int, entries: Sequence[LogEntry], *,
@@ -855,7 +910,7 @@ class Repository:
         """
         return await self._system_change(
             game, expected_version, entry,
-            "UPDATE seats SET user_id=?, name=?, status='active' WHERE game=? AND seat=?",
+            "UPDATE seats SET user_id=?, name=?, status='active', ai_level=NULL WHERE game=? AND seat=?",
             (user_id, name, game, seat))
 
     async def mark_seat_left(self, game: int, seat: int, *, expected_version: int, entry: LogEntry) -> int:

@@ -154,6 +154,8 @@ class Clock:
         self.ctx = ctx
         self.notices = notices
         self.loop = tasks.loop(seconds=ctx.settings.tick_seconds, name="game-clock")(self._pass)
+        self.after_pass: list[Callable[[], Awaitable[object]]] = []
+        """Run at the end of every pass (the AI driver's ``resume``, bot/ui/ai.py)."""
 
     def start(self, ready: Callable[[], Awaitable[None]]) -> None:
         """Run ``tick`` every ``Settings.tick_seconds``, the first once ``ready()`` returned
@@ -216,6 +218,11 @@ class Clock:
                     await self.notices.notify_turn(record, record.waiting, prefix="⏰ Reminder: ", reminder=True)
             except Exception:
                 log.exception("clock failed for game %s", record.id)
+        for hook in self.after_pass:
+            try:
+                await hook()
+            except Exception:
+                log.exception("a clock pass hook failed")
         return touched
 
     async def send_deferred(self, now: float) -> None:

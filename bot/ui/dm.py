@@ -154,7 +154,7 @@ class DirectMessages:
         state = service.state(record)
         public = engine.player_view(state, None)
         for seat in record.seats:
-            if seat.status != "active" or (users is not None and seat.user_id not in users):
+            if seat.status != "active" or seat.is_bot or (users is not None and seat.user_id not in users):
                 continue
             async with self._locks[record.id, seat.user_id]:
                 hands, _ = await self.ctx.repo.notify_settings(seat.user_id, record.id)

@@ -8,6 +8,7 @@ through ``interaction.client`` (``bot.ui.context.flow_of``), cogs through their 
 
 from __future__ import annotations
 
+from bot.ui.ai import AiPlayers
 from bot.ui.clock import Clock
 from bot.ui.context import HostContext
 from bot.ui.lobby import Lobby
@@ -28,6 +29,8 @@ class Flow:
         self.clock = Clock(ctx, self.notices)
         self.moderation = Moderation(ctx, self.notices)
         self.table = Table(ctx, self.notices)
+        self.ai = AiPlayers(ctx, self.notices)
+        self.clock.after_pass.append(self.ai.resume)
 
     async def wait_idle(self) -> None:
         """Wait until no handler is in flight and every board update is delivered."""

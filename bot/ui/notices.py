@@ -167,7 +167,7 @@ class Notices:
         await self.notify_turn(fitted, seats, shown_upto=after, version=version, nonce=nonce)
 
     def _active(self, record: GameRecord, seats: Sequence[int]) -> list[int]:
-        active = {s.seat for s in record.seats if s.status == "active"}
+        active = {s.seat for s in record.seats if s.status == "active" and not s.is_ai}  # (an AI is never pinged)
         return sorted(s for s in set(seats) if s in active)
 
     async def notify_turn(self, record: GameRecord, seats: Sequence[int], *, prefix: str = "",
@@ -271,8 +271,8 @@ class Notices:
             crown = " 👑" if seat in outcome.winners else ""
             score = outcome.scores[seat]
             shown = int(score) if float(score).is_integer() else score
-            lines.append(f"{place}. <@{record.user_of(seat)}> — {shown}{crown}")
-        winners = [u for u in (record.user_of(s) for s in outcome.winners) if u]
+            lines.append(f"{place}. {mention_list(record, [seat])} — {shown}{crown}")
+        winners = [u for u in (record.user_of(s) for s in outcome.winners) if u and u > 0]  # (no AI pinged)
         from bot.ui.table import end_view  # (table.py builds on this module)
 
         return "\n".join(lines), winners, end_view(record, board_view(record, locale=public), public)

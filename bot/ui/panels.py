@@ -55,7 +55,9 @@ def game_title(engine: Engine, record: GameRecord, locale: str = "en") -> str:
 
 def mention_list(record: GameRecord, seats: Sequence[int]) -> str:
     """``"<@1>, <@2>"`` for the users at ``seats``."""
-    return ", ".join(f"<@{record.user_of(s)}>" for s in sorted(seats) if record.user_of(s))
+    bots = {s.seat: s.name for s in record.seats if s.is_bot}  # (an AI seat has no user to mention)
+    return ", ".join(f"**{bots[s]}**" if s in bots else f"<@{record.user_of(s)}>"
+                     for s in sorted(seats) if record.user_of(s))
 
 
 def vacation_note(record: GameRecord, seat: int, locale: str = "en") -> str:
@@ -71,7 +73,8 @@ def lobby_embed(engine: Engine, record: GameRecord, timeout_label: str, locale: 
     """The lobby: players, options, timer and how to start (in ``locale``: the server's)."""
     info = engine.info
     tx = Texts(None, [], locale)
-    players = "\n".join(f"{i + 1}. <@{s.user_id}>{vacation_note(record, s.seat, locale)}"
+    players = "\n".join(f"{i + 1}. {f'🤖 {s.name}' if s.is_bot else f'<@{s.user_id}>'}"
+                        f"{vacation_note(record, s.seat, locale)}"
                         for i, s in enumerate(record.seats)) or "—"
     changed = {k: v for k, v in record.options.items() if v != info.defaults().get(k)}
     opts = ", ".join(f"{k}={v}" for k, v in changed.items()) or tx(Msg("ui.lobby.defaults"))
@@ -100,6 +103,9 @@ def lobby_view(record: GameRecord, locale: str = "en", key: str | None = None) -
     view = discord.ui.View(timeout=None)
     for verb in ("join", "leave", "start"):
         view.add_item(LobbyButton(record.id, verb, locale))
+    from bot.ui.ai import AiLobbySelect  # (the Add AI select, issue 15)
+
+    view.add_item(AiLobbySelect(record.id, locale))
     for item in option_rows(record, get_engine(record.game_id), key, locale):
         view.add_item(item)
     return view

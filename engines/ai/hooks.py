@@ -8,6 +8,11 @@ Each game may have a module ``engines/<game_id>/ai.py`` exposing
   ``seat`` cannot see give equal results for equal ``rng`` streams (the no-peeking rule).
 * optionally ``rollout_policy(state, seat, actions, rng) -> Action``: the move a playout
   picks among ``actions`` (the seat's legal actions); uniform random when absent.
+* optionally ``evaluate(state) -> Sequence[float]`` with ``PLAYOUT_DEPTH`` (int) and
+  ``EVAL_SCALE`` (float): a cut-off evaluation. A playout then stops after ``PLAYOUT_DEPTH``
+  actions past the tree and each seat's reward is ``1 / (1 + exp(-(v_s - max_o v_o) /
+  EVAL_SCALE))`` over the values ``v`` of ``evaluate`` (the others' best, ``o != s``): where
+  random play to the end is noise, the position a few moves on says more.
 
 A game without that module has no hidden information: its state is its own determinization.
 """
@@ -21,6 +26,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from engines.base import Action, Engine, Seat, State
+
+Evaluate = Callable[[State], Sequence[float]]
+"""``evaluate(state)``: a value per seat of an unfinished (determinized) state, higher better."""
 
 Determinize = Callable[[State, Seat, random.Random], State]
 """``determinize(state, seat, rng)``: see the module docstring."""
@@ -47,10 +55,17 @@ class GameHooks:
     Attributes:
         determinize: samples the hidden information (see the module docstring).
         rollout: the playout policy.
+        evaluate: the cut-off evaluation, or None (playouts run to the end).
+        depth: actions a playout takes past the tree before ``evaluate`` scores it (None:
+            ``Budget.rollout_limit``).
+        scale: the evaluation's unit in the logistic reward (see the module docstring).
     """
 
     determinize: Determinize
     rollout: RolloutPolicy
+    evaluate: Evaluate | None = None
+    depth: int | None = None
+    scale: float = 1.0
 
 
 @cache
@@ -74,4 +89,7 @@ def hooks_for(engine: Engine) -> GameHooks:
         if engine.info.has_hidden_info:
             raise NotImplementedError(f"{game_id} has hidden information but no determinize hook")
         det = identity_determinize
-    return GameHooks(determinize=det, rollout=getattr(module, "rollout_policy", random_rollout))
+    evaluate = getattr(module, "evaluate", None)
+    return GameHooks(determinize=det, rollout=getattr(module, "rollout_policy", random_rollout),
+                     evaluate=evaluate, depth=getattr(module, "PLAYOUT_DEPTH", None) if evaluate else None,
+                     scale=float(getattr(module, "EVAL_SCALE", 1.0)))

@@ -11,7 +11,9 @@ legal), as in Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Se
 Rewards: a seat's share of the win (``1/len(winners)`` for a winner, else 0); a game with one
 seat (Ora et Labora solo) uses its final score, normalised by the scores the search saw. A
 playout cut by ``Budget.rollout_limit`` is scored by ``engine.scores`` the same way (the
-leaders share the win).
+leaders share the win). A game with a cut-off evaluation (``engines.ai.hooks``: ``evaluate``,
+``PLAYOUT_DEPTH``, ``EVAL_SCALE``) stops its playouts at that depth and scores the position
+by a logistic of each seat's lead over the best other seat.
 
 Everything here is a pure function of its arguments (the ``rng`` stream included): no
 globals are written, and ``choose`` can run in a worker process (engines and actions pickle).
@@ -24,12 +26,13 @@ import json
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from engines.base import CHANCE, Action, Engine, GameError, NotYourTurn, Seat, State
 
-from .hooks import RolloutPolicy, hooks_for
+from .hooks import GameHooks, RolloutPolicy, hooks_for
 
 
 @dataclass(frozen=True)
@@ -150,7 +153,7 @@ def search(engine: Engine, state: State, seat: Seat, budget: Budget, rng: random
             break
         det = hooks.determinize(state, seat, rng)
         errors += _iterate(engine, det, seat, root, root_keys, actions, players, budget, rng,
-                           hooks.rollout, bounds)
+                           hooks, bounds)
         done += 1
     visits = tuple(root.children[k].visits if k in root.children else 0 for k in root_keys)
 
@@ -164,7 +167,7 @@ def search(engine: Engine, state: State, seat: Seat, budget: Budget, rng: random
 
 def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list[str],
              root_actions: list[Action], players: int, budget: Budget, rng: random.Random,
-             rollout: RolloutPolicy, bounds: list[float]) -> int:
+             hooks: GameHooks, bounds: list[float]) -> int:
     """One iteration from the determinization ``st``; returns 1 when the engine refused a
     move (the playout is scored where it stopped), else 0."""
     path: list[tuple[_Node, Seat]] = []
@@ -208,10 +211,14 @@ def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list
             st, _ = engine.apply(st, mover, acts[pick])
             path.append((child, mover))
             node = child
-        st = _playout(engine, st, budget.rollout_limit, rng, rollout)
+        depth = budget.rollout_limit if hooks.depth is None else min(hooks.depth, budget.rollout_limit)
+        st = _playout(engine, st, depth, rng, hooks.rollout)
     except GameError:
         error = 1
-    reward = _reward(engine, st, players)
+    if hooks.evaluate is not None and players > 1 and engine.outcome(st) is None:
+        reward = _evaluated(hooks.evaluate(st), hooks.scale)
+    else:
+        reward = _reward(engine, st, players)
     for value in reward:
         bounds[0] = min(bounds[0], value)
         bounds[1] = max(bounds[1], value)
@@ -249,6 +256,15 @@ def _playout(engine: Engine, st: State, limit: int, rng: random.Random, policy: 
         action = acts[0] if len(acts) == 1 else policy(st, mover, acts, rng)
         st, _ = engine.apply(st, mover, action)
     return st
+
+
+def _evaluated(values: Sequence[float], scale: float) -> tuple[float, ...]:
+    """Each seat's logistic reward of its lead over the best other seat, in units of ``scale``."""
+    out = []
+    for s, v in enumerate(values):
+        best_other = max(x for o, x in enumerate(values) if o != s)
+        out.append(1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -(v - best_other) / scale)))))
+    return tuple(out)
 
 
 def _reward(engine: Engine, st: State, players: int) -> tuple[float, ...]:

@@ -14,7 +14,7 @@ import random
 from engines.base import Seat, State
 
 from .data import CARDS
-from .rules import hand_type, is_over, sort_cards
+from .rules import final_scores, hand_type, is_over, sort_cards
 
 
 def determinize(state: State, seat: Seat, rng: random.Random) -> State:
@@ -55,3 +55,19 @@ def determinize(state: State, seat: Seat, rng: random.Random) -> State:
             counts[x] = counts.get(x, 0) + 1
         s["decks"][deck_name] = {x: counts[x] for x in sort_cards(list(counts))}
     return s
+
+
+PLAYOUT_DEPTH = 16
+"""Actions a playout takes past the tree before ``evaluate`` scores it (issue 15 part 2:
+random playouts to the end were no better than random play, bench/ai_strength.py)."""
+
+EVAL_SCALE = 6.0
+"""Coins of lead that make a seat's reward about 0.73 (the logistic's unit)."""
+
+
+def evaluate(state: State) -> list[float]:
+    """Each seat's total if the road were scored now (docs/rules/canterbury.md §8:
+    ``final_scores``: coins, Road awards, company majorities, tokens). In a determinization
+    the other seats' coins are the searching seat's guess (``determinize``), so what counts
+    is what changed since."""
+    return [float(x) for x in final_scores(state)["totals"]]

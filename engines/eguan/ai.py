@@ -10,7 +10,7 @@ import random
 from engines.base import Seat, State
 
 from .data import SET_LETTERS
-from .rules import active
+from .rules import active, board_counts, final_scoring
 
 
 def determinize(state: State, seat: Seat, rng: random.Random) -> State:
@@ -55,3 +55,21 @@ def determinize(state: State, seat: Seat, rng: random.Random) -> State:
             if st["skills"][s] is not None:
                 st["skills"][s] = rng.choice(SET_LETTERS)
     return st
+
+
+PLAYOUT_DEPTH = 24
+"""Actions a playout takes past the tree before ``evaluate`` scores it (issue 15 part 2:
+random playouts to the end were no better than random play, bench/ai_strength.py)."""
+
+EVAL_SCALE = 4.0
+"""Points of lead that make a seat's reward about 0.73 (the logistic's unit)."""
+
+
+def evaluate(state: State) -> list[float]:
+    """Each seat's value of a (determinized) position: its score if the game were scored
+    now (Infamy plus the title bonuses it leads, docs/rules/eguan.md §8) plus the Infamy its
+    visible Evil icons would bring in each of its turns left (about the deck shared out)."""
+    table = final_scoring(state)
+    turns_left = len(state["deck"]) / max(1, state["players"])
+    return [float(table["scores"][s]) + board_counts(b)["E"] * turns_left
+            for s, b in enumerate(state["boards"])]

@@ -7,6 +7,7 @@ bench/ai_strength.py, not here.
 from __future__ import annotations
 
 import copy
+import math
 import pickle
 import random
 
@@ -129,3 +130,25 @@ def test_choose_runs_from_pickled_arguments() -> None:
     state, seat = positions(engine, 2, 5, every=3)[0]
     args = pickle.loads(pickle.dumps((engine, state, seat, "easy", random.Random(3), SMALL)))
     assert choose(*args) == choose(engine, state, seat, "easy", random.Random(3), SMALL)
+
+
+def test_a_cut_off_evaluation_scores_each_seats_lead_over_the_best_other() -> None:
+    from engines.ai.search import _evaluated
+
+    a, b, c = _evaluated([10.0, 4.0, 7.0], 3.0)
+    assert a == pytest.approx(1 / (1 + math.exp(-1)))  # 10 leads 7 by one unit
+    assert b == pytest.approx(1 / (1 + math.exp(2)))  # 4 trails 10 by two
+    assert c == pytest.approx(1 / (1 + math.exp(1)))
+
+
+@pytest.mark.parametrize("game_id", ["eguan", "canterbury"])
+def test_eguan_and_canterbury_playouts_stop_at_their_depth_and_are_evaluated(game_id: str) -> None:
+    engine = ENGINES[game_id]
+    hooks = hooks_for(engine)
+    assert hooks.evaluate is not None and hooks.depth is not None and hooks.depth < 100
+    state, seat = positions(engine, 3, 5, every=4)[2]
+    values = hooks.evaluate(hooks.determinize(state, seat, random.Random(1)))
+    assert len(values) == 3
+    found = search(engine, state, seat, Budget(iterations=20), random.Random(3))
+    assert found.action in engine.legal_actions(state, seat) and found.errors == 0
+    assert sum(found.visits) == 20

@@ -1,0 +1,319 @@
+"""AI seats in play (issue 15 part 2): the host's AI driver, the lobby's **Add AI** select,
+``/game autopilot`` and the moderators' hand-over of a seat to an AI.
+
+The driver (``AiPlayers``) is told of every committed change (``GameService.listeners``);
+whenever a running game awaits a seat the computer plays (``SeatRecord.is_ai``), it computes
+the move in a worker process (``engines.ai.worker.think`` in a
+``concurrent.futures.ProcessPoolExecutor`` of ``Settings.ai_workers`` processes; never on the
+event loop) and applies it through ``GameService.act_for_seat`` exactly as a player's move:
+a version check, the same log entry, the outbox delivers it. Reactions (a work-contract
+answer, an Exilium) are just more seats to move. At start-up and on every clock pass,
+``resume`` pokes every active game awaiting an AI seat, so a restart in the middle of an
+AI's turn resumes it. ``settled`` waits until no AI move is pending (tests never sleep).
+
+Decisions: an AI seat added in the lobby or handed over
+by a moderator gets a synthetic negative user id and the AI's name (``ai.seat_name``); a
+player's own seat on autopilot keeps its player, who takes it back with
+``/game autopilot on:False`` (their own moves stay allowed meanwhile: whoever is first
+moves). A table keeps at least one person: a lobby may hold at most all seats but one as AI,
+and no seat is handed to an AI when that would leave only AIs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+import re
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import discord
+
+from bot.service import GameService, HostError, ai_name, host_text
+from bot.storage import GameRecord
+from bot.text import Texts
+from bot.ui.components import Reported
+from bot.ui.context import HostContext, check_origin, flow_of
+from bot.ui.moderation import is_moderator
+from bot.ui.notices import Notices
+from engines.ai import LEVELS
+from engines.ai.worker import think
+from engines.base import GameError, Msg
+
+log = logging.getLogger(__name__)
+
+MAX_FAILURES = 3
+"""How often the driver retries a game whose AI move failed (a worker crash, an engine
+refusal) before it leaves that position to the move timer."""
+
+
+def ai_seats_waited(service: GameService, record: GameRecord) -> list[int]:
+    """The active AI seats ``record`` waits for now, lowest first (empty when paused, not
+    running or none)."""
+    if record.status != "active" or record.paused or record.state is None:
+        return []
+    waiting = service.waiting(record)
+    return sorted(s.seat for s in record.seats if s.is_ai and s.status == "active" and s.seat in waiting)
+
+
+def say(key: str, locale: str = "en", **params: Any) -> str:
+    """The ``ai.*`` sentence ``key`` in ``locale`` (bot/text/en/ai.toml)."""
+    from engines.base import Msg
+
+    return Texts(None, [], locale).format(Msg(key, params))
+
+
+class AiPlayers:
+    """The AI driver of one bot (see the module docstring).
+
+    Args:
+        ctx: the host context (its ``settings.ai_workers`` sizes the pool; its
+            ``settings.ai_iterations``, when above 0, fixes the search budget: tests).
+        notices: delivers each applied AI move.
+    """
+
+    def __init__(self, ctx: HostContext, notices: Notices) -> None:
+        self.ctx = ctx
+        self.notices = notices
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        self._failures: dict[tuple[int, int], int] = {}
+        self._closed = False
+        ctx.service.listeners.append(self.poke)
+
+    # ------------------------------------------------------------------ driving
+    def poke(self, game: int) -> None:
+        """``game`` changed: make sure a driver task looks at it (never blocks)."""
+        if self._closed:
+            return
+        task = self._tasks.get(game)
+        if task is not None and not task.done():
+            self._again.add(game)
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # (no loop: a synchronous caller; the next pass resumes it)
+            return
+        self._tasks[game] = loop.create_task(self._run(game), name=f"ai-{game}")
+
+    async def _run(self, game: int) -> None:
+        async with self.ctx.tracked():
+            while not self._closed:
+                self._again.discard(game)
+                try:
+                    moved = await self._step(game)
+                except Exception:
+                    log.exception("AI move in game %s failed", game)
+                    moved = False
+                if not moved and game not in self._again:
+                    return
+
+    async def _step(self, game: int) -> bool:
+        """Play one AI move of ``game`` if it awaits an AI seat; True when something moved
+        (or the position changed meanwhile), so the caller looks again."""
+        service = self.ctx.service
+        record = await service.get(game)
+        seats = ai_seats_waited(service, record)
+        if not seats:
+            return False
+        seat = seats[0]
+        key = (game, record.version)
+        if self._failures.get(key, 0) >= MAX_FAILURES:
+            return False
+        level = next(s.ai_level for s in record.seats if s.seat == seat) or "normal"
+        assert record.state is not None
+        try:
+            action = await self._think(record.game_id, record.state, seat, level,
+                                       f"ai:{record.seed}:{record.version}:{seat}")
+        except (GameError, BrokenProcessPool, OSError):
+            log.exception("AI of game %s seat %s could not think", game, seat)
+            self._failures[key] = self._failures.get(key, 0) + 1
+            return self._failures[key] < MAX_FAILURES
+        try:
+            result = await service.act_for_seat(game, seat, action, expected_version=record.version)
+        except HostError as exc:
+            if exc.code == "stale":  # someone moved meanwhile: think again on the new position
+                return True
+            log.info("AI move in game %s refused: %s", game, exc.message)
+            return False
+        except GameError:
+            log.exception("the engine refused the AI's move in game %s", game)
+            self._failures[key] = self._failures.get(key, 0) + 1
+            return self._failures[key] < MAX_FAILURES
+        self._failures.pop(key, None)
+        await self.ctx.delivered(self.notices.after(result))
+        return True
+
+    async def _think(self, game_id: str, state: dict[str, Any], seat: int, level: str, seed: str) -> dict[str, Any]:
+        pool = self._pool
+        if pool is None:
+            pool = self._pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=max(1, self.ctx.settings.ai_workers), mp_context=multiprocessing.get_context("spawn"))
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(pool, think, game_id, state, seat, level, seed,
+                                              self.ctx.settings.ai_iterations)
+        except BrokenProcessPool:
+            self._pool = None  # (a worker died: the next move gets a fresh pool)
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+    async def resume(self) -> list[int]:
+        """Poke every active game awaiting an AI seat (at start-up and on each clock pass:
+        a restart mid-turn resumes the AI); returns their ids."""
+        found = []
+        for record in await self.ctx.repo.games(status=("active",)):
+            if any(s.is_ai for s in record.seats) and ai_seats_waited(self.ctx.service, record):
+                found.append(record.id)
+                self.poke(record.id)
+        return found
+
+    def busy(self) -> bool:
+        """Whether an AI move is being computed or applied."""
+        return any(not t.done() for t in self._tasks.values())
+
+    async def settled(self) -> None:
+        """Wait until every AI move due is made and delivered (those it causes included)."""
+        while True:
+            tasks = [t for t in self._tasks.values() if not t.done()]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop: cancel the driver tasks and shut the worker processes down."""
+        self._closed = True
+        for task in self._tasks.values():
+            task.cancel()
+        for task in self._tasks.values():
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        if self._pool is not None:  # (a search under way ends within its budget; not on the loop)
+            await asyncio.to_thread(self._pool.shutdown, wait=True, cancel_futures=True)
+            self._pool = None
+
+    # ------------------------------------------------------------------ lobby
+    async def lobby_pick(self, interaction: discord.Interaction, game: int, value: str) -> None:
+        """The lobby's Add AI select: ``easy``/``normal``/``hard`` seats an AI of that level,
+        ``remove`` frees the last AI seat; the lobby message shows the change.
+
+        Raises:
+            HostError: a lobby of another server or channel, not the host or a moderator,
+                unknown level, full or closed lobby, no AI to remove.
+        """
+        await interaction.response.defer()
+        await self.ctx.game(interaction, game)
+        moderator = await is_moderator(self.ctx, interaction)
+        if value == "remove":
+            record = await self.ctx.service.remove_ai(game, interaction.user.id, is_moderator=moderator)
+        else:
+            record = await self.ctx.service.add_ai(game, value, interaction.user.id, is_moderator=moderator)
+        from bot.ui.lobby import timeout_label
+        from bot.ui.panels import lobby_embed, lobby_view
+
+        engine = self.ctx.service.engine(record)
+        await interaction.edit_original_response(
+            embed=lobby_embed(engine, record, timeout_label(record.move_timeout)), view=lobby_view(record))
+
+    # ------------------------------------------------------------------ seats
+    async def autopilot(self, interaction: discord.Interaction, record: GameRecord, on: bool,
+                        level: str | None) -> None:
+        """``/game autopilot``: the caller hands their own seat to an AI (``on``) or takes it
+        back; announced in the game's thread.
+
+        Raises:
+            HostError: not playing in the game, the game is not running, already (not) on
+                autopilot, or it would leave only AIs.
+        """
+        check_origin(interaction, record)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = self.ctx.delivery.locales.private(interaction)
+        seat = record.seat_of(interaction.user.id)
+        if seat is None:
+            raise HostError(say("ai.refuse.not_a_player", locale), "not_a_player")
+        current = next(s for s in record.seats if s.seat == seat)
+        if on == current.is_ai:
+            raise HostError(say("ai.refuse.already_ai" if on else "ai.refuse.not_ai", locale), "autopilot")
+        level = (level or "normal") if on else None
+        updated = await self.ctx.service.hand_to_ai(record.id, seat, level, interaction.user.id,
+                                                    reason="autopilot", new_bot=False)
+        name = current.name
+        if level is not None:
+            public = host_text("ai.say.autopilot_on", name=name, level=host_text(f"ai.level.{level}"))
+            private = say("ai.say.autopilot_on_private", locale, game=record.id,
+                          level=say(f"ai.level.{level}", locale))
+        else:
+            public = host_text("ai.say.autopilot_off", name=name)
+            private = say("ai.say.autopilot_off_private", locale, game=record.id)
+        await self.ctx.delivered(self._announce(updated.home_channel_id, public))
+        self.ctx.delivery.request_board(record.id)
+        await interaction.followup.send(private, ephemeral=True)
+
+    async def _announce(self, channel_id: int, text: str) -> None:
+        await self.ctx.delivery.send_text(channel_id, text)
+
+    async def hand_over(self, interaction: discord.Interaction, record: GameRecord, user: discord.abc.User,
+                        level: str, *, reason: str) -> None:
+        """A moderator's ``/game replace … ai:`` or ``/game kick … ai:`` (``reason``
+        ``replace``/``kick``): the member's seat goes to a new AI of ``level``; announced.
+
+        Raises:
+            HostError: the member has no seat, the game is not running, or it would leave
+                only AIs.
+        """
+        check_origin(interaction, record)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        uid = user.id
+        record = await self.ctx.service.get(record.id)
+        seat = record.seat_of(uid)
+        if seat is None:
+            raise HostError(Msg("ai.refuse.no_seat"), "not_a_player")
+        updated = await self.ctx.service.hand_to_ai(record.id, seat, level, interaction.user.id,
+                                                    reason=reason, new_bot=True)
+        text = host_text(f"ai.say.{'replaced' if reason == 'replace' else 'kicked'}", old=uid, game=record.id,
+                         name=ai_name(level))
+        await self.ctx.delivered(self._announce(updated.home_channel_id, text))
+        self.ctx.delivery.request_board(record.id)
+        await interaction.followup.send(say("ai.say.done", self.ctx.delivery.locales.private(interaction)), ephemeral=True)
+
+
+class AiLobbySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"la:(?P<game>\d+)"):
+    """The lobby's **Add AI** select: a level (easy / normal / hard) fills the next seat;
+    the last option frees the last AI seat (``AiPlayers.lobby_pick``)."""
+
+    def __init__(self, game: int, locale: str = "en") -> None:
+        options = [discord.SelectOption(label=say("ai.add_option", locale, level=say(f"ai.level.{level}", locale)),
+                                        value=level, description=say("ai.add_option_hint", locale), emoji="🤖")
+                   for level in LEVELS]
+        options.append(discord.SelectOption(label=say("ai.remove_option", locale), value="remove",
+                                            description=say("ai.remove_option_hint", locale)))
+        super().__init__(discord.ui.Select(custom_id=f"la:{game}", placeholder=say("ai.add_placeholder", locale),
+                                           options=options, min_values=1, max_values=1))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> AiLobbySelect:
+        return cls(int(match["game"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        """Seat or remove an AI.
+
+        Raises:
+            HostError: a value the select does not offer.
+        """
+        values = self.item.values
+        if len(values) != 1 or values[0] not in (*LEVELS, "remove"):
+            raise HostError(say("ai.refuse.unknown_level", level=(values or ["?"])[0][:20]), "bad_level")
+        await flow_of(interaction).ai.lobby_pick(interaction, self.game, values[0])
+
+
+AI_ITEMS = (AiLobbySelect,)
+"""The persistent items of this module (registered beside ``DYNAMIC_ITEMS``)."""
+
+__all__ = ["AI_ITEMS", "AiLobbySelect", "AiPlayers", "ai_seats_waited", "say"]

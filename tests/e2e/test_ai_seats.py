@@ -1,0 +1,182 @@
+"""AI seats end to end (issue 15 part 2) through the offline Discord: every game from the
+lobby's **Add AI** select to its end with one person and AIs; a restart in the middle of an
+AI's turn resumes it; autopilot, and a moderator handing a kicked player's seat to an AI.
+
+The AI thinks in the bot's worker processes; the bots here search a fixed few iterations
+(``Settings.ai_iterations``) so a game is quick and the same on every machine. Nothing
+waits on the wall clock: ``settled`` waits for the driver's pending AI moves."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.app import GameBot
+from bot.sandbox.fakecord import EPHEMERAL
+from tests.e2e.driver import Driver
+
+JSONDict = dict[str, Any]
+
+PEOPLE_AND_AIS = {"carnival": 2, "canterbury": 2, "heaven": 4, "eguan": 3, "illumination": 2, "ora": 2}
+"""Seats per game in the lobby-to-end test: one person, the rest AI seats at the easy level."""
+
+
+async def settled(d: Driver) -> None:
+    """Wait until the bot answered everything and every AI move due is made and delivered."""
+    for _ in range(100):
+        await d.settle()
+        if not d.bot.flow.ai.busy():
+            return
+        await d.bot.flow.ai.settled()
+    raise AssertionError("AI moves never settled")
+
+
+async def open_with_ais(d: Driver, host: JSONDict, game_id: str, ais: int, level: str = "easy") -> int:
+    game, lobby = await d.open_lobby(host, game_id)
+    for _ in range(ais):
+        await d.fake.select(host, d.fake.messages[int(lobby["id"])], f"la:{game}", [level])
+        await settled(d)
+    return game
+
+
+async def start(d: Driver, host: JSONDict, game: int) -> None:
+    record = await d.record(game)
+    assert record.lobby_message_id is not None
+    await d.fake.click(host, d.fake.messages[record.lobby_message_id], f"l:{game}:start")
+    await settled(d)
+
+
+async def play_person_to_end(d: Driver, game: int, rng: random.Random, max_steps: int = 3000) -> None:
+    for _ in range(max_steps):
+        await settled(d)
+        record = await d.record(game)
+        if record.status != "active":
+            return
+        assert await d.waiting_users(game), "the game waits for an AI that never moves"
+        await d.play_once(game, rng)
+    raise AssertionError("game did not end")
+
+
+@pytest.fixture
+async def ai_bot(make_bot) -> GameBot:
+    return await make_bot(ai_iterations=3)
+
+
+@pytest.mark.parametrize("game_id", sorted(PEOPLE_AND_AIS))
+async def test_one_person_and_ais_play_every_game_from_lobby_to_end(fake, ai_bot, players, game_id) -> None:
+    d = Driver(fake, ai_bot)
+    alice = players[0]
+    seats = PEOPLE_AND_AIS[game_id]
+    game = await open_with_ais(d, alice, game_id, seats - 1)
+    record = await d.record(game)
+    lobby = fake.messages[record.lobby_message_id or 0]
+    names = lobby["embeds"][0]["fields"][0]["value"]
+    assert names.count("🤖 Bot · Easy") == seats - 1, names
+    await start(d, alice, game)
+    await play_person_to_end(d, game, random.Random(f"ai-e2e-{game_id}"))
+    record = await d.record(game)
+    assert record.status == "finished"
+    log = await ai_bot.repo.log(game)
+    bots = {s.seat: s.user_id for s in record.seats if s.is_ai}
+    assert len(bots) == seats - 1 and all(uid < 0 for uid in bots.values())
+    moved = {e.seat for e in log if e.kind == "player" and e.seat in bots and e.user_id == bots[e.seat]}
+    assert moved == set(bots)
+    assert await ai_bot.service.replay_matches(game)
+    await d.final_message(game)  # (exactly one ranking)
+    public = "\n".join(m["content"] for m in d.public_messages())
+    assert "<@-" not in public  # an AI seat is never mentioned (pinged)
+    assert set(fake.dm_channels) <= {alice["id"]}  # nor sent a DM: only the person gets DMs
+
+
+async def test_start_refuses_a_table_of_ais_only_with_a_sentence(fake, ai_bot, players) -> None:
+    d = Driver(fake, ai_bot)
+    alice = players[0]
+    game = await open_with_ais(d, alice, "illumination", 1)
+    record = await d.record(game)
+    lobby = fake.messages[record.lobby_message_id or 0]
+    await fake.click(alice, fake.messages[int(lobby["id"])], f"l:{game}:leave")
+    await settled(d)
+    await fake.select(alice, fake.messages[int(lobby["id"])], f"la:{game}", ["hard"])
+    await settled(d)
+    last = max(fake.messages)
+    await fake.click(alice, fake.messages[int(lobby["id"])], f"l:{game}:start")  # alice moderates
+    await settled(d)
+    told = [m["content"] for mid, m in sorted(fake.messages.items())
+            if mid > last and m["flags"] & EPHEMERAL and fake.ephemeral_owner(m) == alice["id"]]
+    assert told == ["⚠️ Illumination needs at least one person at the table: at most 1 of its 2 seats can be "
+                    "AI players."], told
+    assert (await d.record(game)).status == "lobby"
+
+
+async def test_a_restart_in_the_middle_of_an_ais_turn_resumes_it(fake, make_bot, players, tmp_path: Path) -> None:
+    db = tmp_path / "restart.db"
+    first = await make_bot(db, ai_iterations=3)
+    d = Driver(fake, first)
+    alice = players[0]
+    died = asyncio.Event()
+
+    async def dies(*args: Any) -> dict[str, Any]:  # the bot dies while the worker thinks
+        died.set()
+        raise asyncio.CancelledError
+
+    game = await open_with_ais(d, alice, "canterbury", 1)
+    await start(d, alice, game)
+    rng = random.Random(3)
+    first.flow.ai._think = dies  # type: ignore[method-assign]
+    for _ in range(50):
+        await d.settle()
+        if died.is_set():
+            break
+        await d.play_once(game, rng)
+    assert died.is_set()
+    before = await d.record(game)
+    ai_seat = next(s.seat for s in before.seats if s.is_ai)
+    assert ai_seat in first.service.waiting(before)
+    await fake.stop_bot(first)
+    second = await make_bot(db, ai_iterations=3)
+    d2 = Driver(fake, second)
+    await settled(d2)
+    after = await d2.record(game)
+    assert after.version > before.version
+    log = await second.repo.log(game, after=before.version)
+    assert log[0].kind == "player" and log[0].seat == ai_seat
+    assert after.status == "finished" or await d2.waiting_users(game)  # the person's turn again
+
+
+async def test_autopilot_plays_a_players_seat_until_they_take_it_back(fake, ai_bot, players) -> None:
+    d = Driver(fake, ai_bot)
+    alice, bob = players[:2]
+    game = await d.start_game("illumination", [alice, bob])
+    await fake.slash(bob, "game", "autopilot", game=game, on=True, level="easy")
+    await settled(d)
+    record = await d.record(game)
+    assert (record.seats[1].user_id, record.seats[1].ai_level) == (int(bob["id"]), "easy")
+    assert all(u["id"] != bob["id"] for u in await d.waiting_users(game))  # the AI moved for bob
+    public = [m["content"] for m in d.public_messages()]
+    assert any(c.startswith("🤖 bob is on autopilot") for c in public), public
+    await fake.slash(bob, "game", "autopilot", game=game, on=False)
+    await settled(d)
+    record = await d.record(game)
+    assert record.seats[1].ai_level is None and record.seat_of(int(bob["id"])) == 1
+    log = await ai_bot.repo.log(game)
+    assert [e.action["level"] for e in log if e.action.get("type") == "ai_seat"] == ["easy", None]
+
+
+async def test_a_moderator_kicks_a_player_and_hands_the_seat_to_an_ai(fake, ai_bot, players) -> None:
+    d = Driver(fake, ai_bot)
+    alice, bob, carol = players[:3]
+    game = await d.start_game("eguan", [alice, bob, carol])
+    await fake.slash(alice, "game", "kick", game=game, user_id=carol["id"], ai="normal")
+    await settled(d)
+    record = await d.record(game)
+    seat = record.seats[2]
+    assert (seat.user_id < 0, seat.name, seat.ai_level, seat.status) == (True, "Bot · Normal", "normal", "active")
+    assert record.seat_of(int(carol["id"])) is None
+    public = [m["content"] for m in d.public_messages()]
+    assert f"🛡 <@{carol['id']}> was removed from game #{game} by a moderator; Bot · Normal plays their seat " \
+        "from now on." in public
+    assert 2 not in ai_bot.service.waiting(record)
