@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.service import HostError
-from bot.text import Texts, locale_of
+from bot.text import MissingText, Texts, locale_of
 from bot.ui.context import flow_of
 from bot.ui.limits import MESSAGE_CHARS, clip
 from engines.base import GameError, Msg
@@ -54,7 +54,7 @@ def refusal(error: BaseException, locale: str = "en") -> str | None:
     if isinstance(error, HostError):
         return f"⚠️ {error.text(locale)}"
     if isinstance(error, GameError):
-        return f"⚠️ {error.message}"
+        return f"⚠️ {engine_sentence(error, locale)}"
     if isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
         return "⚠️ " + Texts(None, [], locale)(Msg("ui.error.stale_commands"))
     if isinstance(error, app_commands.CheckFailure) and isinstance(getattr(error, "key", None), str):
@@ -62,6 +62,24 @@ def refusal(error: BaseException, locale: str = "en") -> str | None:
     if isinstance(error, app_commands.CheckFailure | app_commands.CommandOnCooldown):
         return f"⚠️ {error}"
     return None
+
+
+def engine_sentence(error: GameError, locale: str = "en") -> str:
+    """An engine's refusal in ``locale``: its ``text`` parameter when the engine gave the
+    sentence as a catalog message (``{"msg": key, "params": {...}}``, looked up in the
+    games' catalogs), else its English ``message``."""
+    text = error.params.get("text")
+    if isinstance(text, dict) and isinstance(text.get("msg"), str):
+        from engines.registry import GAME_IDS
+
+        for game_id in GAME_IDS:
+            tx = Texts(game_id, [], locale)
+            try:
+                tx.template(text["msg"])
+            except MissingText:
+                continue
+            return tx(text)
+    return error.message
 
 
 def reader_locale(interaction: discord.Interaction) -> str:
