@@ -17,7 +17,8 @@ def mode_error() -> GameError:
 
 def test_a_refusal_the_engine_gave_as_a_catalog_message_is_said_in_the_readers_language() -> None:
     error = mode_error()
-    assert refusal(error, "en") == f"⚠️ {error.message}"
+    assert refusal(error, "en") == ("⚠️ Mode long does not fit this player count (3). "
+                                    "Choose mode=standard (standard), mode=short (short), or change the seats.")
     japanese = refusal(error, "ja")
     assert japanese is not None and "3" in japanese and "long" in japanese
     assert japanese != refusal(error, "en") and "Choose" not in japanese
