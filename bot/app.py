@@ -72,6 +72,7 @@ class GameBot(commands.Bot):
         self._outbox_resume: asyncio.Task[None] | None = None
         self.service = GameService(self.repo, clock=clock)
         self.delivery = Delivery(self, self.service, self.repo)
+        self.delivery.away_after = settings.dm_away_seconds
         self.flow = Flow(HostContext(self.service, self.repo, self.delivery, settings, clock))
         cast(GameTree, self.tree).attach(self.flow.ctx)
         self.backups = BackupLoop(settings, clock)
@@ -109,6 +110,13 @@ class GameBot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         self.delivery.note_interaction(interaction)
+
+    async def on_message(self, message: discord.Message) -> None:
+        self.delivery.note_message(message.channel.id, message.id)  # (where the boards stand)
+        await self.process_commands(message)
+
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        self.delivery.note_deleted(payload.channel_id, payload.message_id)
 
     async def close(self) -> None:
         if self._outbox_resume is not None and not self._outbox_resume.done():

@@ -42,6 +42,9 @@ class Settings:
             ``backups/`` next to the database (bot/backup.py).
         backup_every_minutes: minutes between backups (``BACKUP_EVERY_MINUTES``, 60; 0 = off).
         backup_keep: how many backups to keep, the oldest deleted first (``BACKUP_KEEP``, 48).
+        dm_away_seconds: seconds without an interaction after which a player counts as away
+            (``DM_AWAY_SECONDS``, 300): DM hands and turn notices go to players who are away
+            only; 0 = always (bot/ui/delivery.py ``Delivery.present``).
     """
 
     token: str = ""
@@ -54,6 +57,7 @@ class Settings:
     backup_dir: str = ""
     backup_every_minutes: float = 60.0
     backup_keep: int = 48
+    dm_away_seconds: float = 300.0
 
     @classmethod
     def from_env(
@@ -94,6 +98,11 @@ class Settings:
             backup_every = float(every)
         except ValueError:
             raise ValueError(f"BACKUP_EVERY_MINUTES must be a number, not {every!r}") from None
+        away = (env.get("DM_AWAY_SECONDS") or "300").strip()
+        try:
+            dm_away = max(float(away), 0.0)
+        except ValueError:
+            raise ValueError(f"DM_AWAY_SECONDS must be a number, not {away!r}") from None
         keep = opt_int("BACKUP_KEEP")
         if keep is not None and keep < 1:
             raise ValueError(f"BACKUP_KEEP must be at least 1, not {keep}")
@@ -108,6 +117,7 @@ class Settings:
             backup_dir=(env.get("BACKUP_DIR") or "").strip(),
             backup_every_minutes=max(backup_every, 0.0),
             backup_keep=48 if keep is None else keep,
+            dm_away_seconds=dm_away,
         )
         if overrides:
             known = {f.name for f in fields(cls)}

@@ -29,6 +29,7 @@ async def make_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Callable[
     running: list[GameBot] = []
 
     async def make(db: Path | None = None, **settings: Any) -> GameBot:
+        settings.setdefault("dm_away_seconds", 0)  # (DMs as if every player were away; test_ops_budget.py: presence)
         conf = Settings(database_path=str(db or tmp_path / "games.db"), token="offline",
                         tick_seconds=3600, **settings)
         bot = GameBot(conf, clock=fake.now)
