@@ -40,6 +40,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, Req
@@ -95,7 +96,7 @@ def players_for(game_id: str, wanted: int) -> int:
     return max(info.min_players, min(info.max_players, wanted))
 
 
-async def measure(game_id: str, seed: int, players: int, trace: bool = False, away: float = 0.0) -> dict[str, object]:
+async def measure(game_id: str, seed: int, players: int, trace: bool = False, away: float = 0.0) -> dict[str, Any]:
     """Play one whole game of ``game_id`` by random legal moves (``seed``); returns moves,
     requests per move and the count of requests per kind. ``away``: seconds the fake clock
     moves on before each move (players leave between their moves, so the others are away
@@ -142,14 +143,14 @@ async def measure(game_id: str, seed: int, players: int, trace: bool = False, aw
             "per_move": len(reqs) / max(moves, 1), "kinds": dict(kinds), "errors": errors}
 
 
-def table(results: Sequence[dict[str, object]]) -> str:
+def table(results: Sequence[dict[str, Any]]) -> str:
     """The results side by side with ``BEFORE``."""
-    kinds = sorted({k for r in results for k in r["kinds"]})  # type: ignore[attr-defined]
+    kinds = sorted({k for r in results for k in r["kinds"]})
     head = f"{'game':<13}{'seats':>5}{'moves':>6}{'before':>8}{'after':>7}  " + "  ".join(kinds)
     lines = [head, "-" * len(head)]
     for r in results:
         before = BEFORE.get(str(r["game"]))
-        split = "  ".join(f"{r['kinds'].get(k, 0) / max(int(r['moves']), 1):>{len(k)}.2f}"  # type: ignore[attr-defined]
+        split = "  ".join(f"{r['kinds'].get(k, 0) / max(int(r['moves']), 1):>{len(k)}.2f}"
                           for k in kinds)
         lines.append(f"{r['game']:<13}{r['players']:>5}{r['moves']:>6}"
                      f"{before if before is not None else float('nan'):>8.2f}{r['per_move']:>7.2f}  {split}")
@@ -187,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         with contextlib.suppress(BrokenPipeError):
             print(json.dumps({"table": results, "away": away}, indent=1))
-    over = [r["game"] for r in results if float(r["per_move"]) > BUDGET]  # type: ignore[arg-type]
+    over = [r["game"] for r in results if float(r["per_move"]) > BUDGET]
     if over:
         print(f"over the budget: {', '.join(map(str, over))}")
     return 1 if over else 0

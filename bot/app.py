@@ -73,6 +73,7 @@ class GameBot(commands.Bot):
         self.service = GameService(self.repo, clock=clock)
         self.delivery = Delivery(self, self.service, self.repo)
         self.delivery.away_after = settings.dm_away_seconds
+        self.delivery.lean = settings.lean_requests
         self.flow = Flow(HostContext(self.service, self.repo, self.delivery, settings, clock))
         cast(GameTree, self.tree).attach(self.flow.ctx)
         self.backups = BackupLoop(settings, clock)

@@ -45,6 +45,10 @@ class Settings:
         dm_away_seconds: seconds without an interaction after which a player counts as away
             (``DM_AWAY_SECONDS``, 300): DM hands and turn notices go to players who are away
             only; 0 = always (bot/ui/delivery.py ``Delivery.present``).
+        lean_requests: spend fewer bot-token requests (``LEAN_REQUESTS``, on): a move's
+            event lines ride on the board edit, and its ping and the end go through the
+            mover's interaction (bot/ui/delivery.py; bench/requests.py). Off: every line
+            is posted, every ping with the bot token (the end-to-end tests' default).
     """
 
     token: str = ""
@@ -58,6 +62,7 @@ class Settings:
     backup_every_minutes: float = 60.0
     backup_keep: int = 48
     dm_away_seconds: float = 300.0
+    lean_requests: bool = True
 
     @classmethod
     def from_env(
@@ -118,6 +123,7 @@ class Settings:
             backup_every_minutes=max(backup_every, 0.0),
             backup_keep=48 if keep is None else keep,
             dm_away_seconds=dm_away,
+            lean_requests=(env.get("LEAN_REQUESTS") or "1").strip().lower() not in ("0", "false", "no", "off"),
         )
         if overrides:
             known = {f.name for f in fields(cls)}

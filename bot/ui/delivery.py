@@ -136,6 +136,9 @@ class Delivery:
         """Per user id: when they last interacted with the bot (``note_interaction``)."""
         self.away_after: float = DM_AWAY
         """Seconds without an interaction after which a player is away (``present``)."""
+        self.lean = True
+        """Lines ride on the board edit, pings and the end go through the mover's
+        interaction (settings ``LEAN_REQUESTS``); False: all posted with the bot token."""
 
     # ------------------------------------------------------------------ basics
     def channel(self, channel_id: int) -> discord.PartialMessageable:
@@ -248,7 +251,7 @@ class Delivery:
         (a follow-up: not counted against the bot token's budget): a component interaction
         (answered by a deferred update, so a follow-up is a new message) in that very
         channel whose token has ``TOKEN_MARGIN`` left."""
-        if via is None or via.type != discord.InteractionType.component or via.channel_id != channel_id:
+        if not self.lean or via is None or via.type != discord.InteractionType.component or via.channel_id != channel_id:
             return False
         return self.service.clock() - via.created_at.timestamp() < TOKEN_LIFETIME - TOKEN_MARGIN
 
@@ -588,7 +591,8 @@ class Delivery:
         log.debug("outbox row %s (%s, v%s) of game %s at v%s", row.id, row.kind, row.version, record.id, record.version)
         if row.kind == "lines":  # folded into the board edit that follows; posted: what it cannot carry
             lines = await self.public_lines(record, int(row.payload.get("after", 0)), row.version)
-            overflow = lines[:max(len(lines) - RECENT_LINES, 0)] if record.board_message_id else lines
+            folded = RECENT_LINES if self.lean and record.board_message_id else 0
+            overflow = lines[:max(len(lines) - folded, 0)]
             if overflow:
                 await self.post(record.home_channel_id, "\n".join(overflow), nonce=row.nonce)
         elif row.kind == "ping":

@@ -28,7 +28,7 @@ def channel_lines(fake: FakeDiscord, channel_id: int, after: int) -> list[JSONDi
 
 async def test_a_move_costs_one_board_edit_its_lines_on_the_board_its_ping_through_the_interaction(
         make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
-    bot = await make_bot(dm_away_seconds=300)
+    bot = await make_bot(dm_away_seconds=300, lean_requests=True)
     driver = Driver(fake, bot)
     alice, bob = players[:2]
     game = await driver.start_game("canterbury", [alice, bob])
@@ -63,7 +63,7 @@ async def test_a_move_costs_one_board_edit_its_lines_on_the_board_its_ping_throu
 
 async def test_lines_that_do_not_fit_the_board_are_posted(make_bot: Callable[..., Awaitable[GameBot]],
                                                           fake: FakeDiscord, players: list[JSONDict]) -> None:
-    bot = await make_bot(dm_away_seconds=300)
+    bot = await make_bot(dm_away_seconds=300, lean_requests=True)
     driver = Driver(fake, bot)
     game = await driver.start_game("carnival", players[:3])
     record = await driver.record(game)
@@ -86,7 +86,7 @@ async def test_lines_that_do_not_fit_the_board_are_posted(make_bot: Callable[...
 
 async def test_the_board_scrolls_without_reading_history(make_bot: Callable[..., Awaitable[GameBot]],
                                                          fake: FakeDiscord, players: list[JSONDict]) -> None:
-    bot = await make_bot(dm_away_seconds=300)
+    bot = await make_bot(dm_away_seconds=300, lean_requests=True)
     driver = Driver(fake, bot)
     game = await driver.start_game("canterbury", players[:2])
     record = await driver.record(game)
@@ -102,7 +102,7 @@ async def test_the_board_scrolls_without_reading_history(make_bot: Callable[...,
     assert len(fake.calls("GET", r"/channels/\d+/messages")) == history
     # a restarted bot has not watched the channel: it reads the history once, then counts
     await fake.stop_bot(bot)
-    bot2 = await make_bot(dm_away_seconds=300)
+    bot2 = await make_bot(dm_away_seconds=300, lean_requests=True)
     bot2.delivery.request_board(game)
     await Driver(fake, bot2).settle()
     bot2.delivery.request_board(game)
@@ -113,7 +113,7 @@ async def test_the_board_scrolls_without_reading_history(make_bot: Callable[...,
 
 async def test_dms_go_to_players_who_are_away_with_no_user_fetch(
         make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
-    bot = await make_bot(dm_away_seconds=300)
+    bot = await make_bot(dm_away_seconds=300, lean_requests=True)
     driver = Driver(fake, bot)
     alice, bob = players[:2]
     game = await driver.start_game("canterbury", [alice, bob])
@@ -136,7 +136,7 @@ async def test_dms_go_to_players_who_are_away_with_no_user_fetch(
 
 async def test_a_whole_game_stays_within_the_budget(make_bot: Callable[..., Awaitable[GameBot]],
                                                     fake: FakeDiscord, players: list[JSONDict]) -> None:
-    bot = await make_bot(dm_away_seconds=300)
+    bot = await make_bot(dm_away_seconds=300, lean_requests=True)
     driver = Driver(fake, bot)
     game = await driver.start_game("carnival", players[:3])
     await driver.delivered()
