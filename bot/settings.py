@@ -35,6 +35,8 @@ class Settings:
             the global commands with its own and warns when they differ (run
             ``python -m bot sync``, bot/sync.py).
         log_level: ``LOG_LEVEL`` (default INFO).
+        log_format: ``LOG_FORMAT``: ``text`` (default) or ``json`` (one JSON object a line
+            with game and interaction ids: bot/logsafe.py ``JsonLines``).
         move_timeout: default move timeout in seconds (``MOVE_TIMEOUT_HOURS``, 24 h).
         tick_seconds: how often the clock loop checks deadlines (``CLOCK_TICK_SECONDS``).
         moderator_role_id: a role that counts as moderator (``MODERATOR_ROLE_ID``).
@@ -55,6 +57,7 @@ class Settings:
     database_path: str = "data/games.db"
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    log_format: str = "text"
     move_timeout: int = 24 * 60 * 60
     tick_seconds: float = 30.0
     moderator_role_id: int | None = None
@@ -108,6 +111,9 @@ class Settings:
             dm_away = max(float(away), 0.0)
         except ValueError:
             raise ValueError(f"DM_AWAY_SECONDS must be a number, not {away!r}") from None
+        log_format = (env.get("LOG_FORMAT") or "text").strip().lower()
+        if log_format not in ("text", "json"):
+            raise ValueError(f"LOG_FORMAT must be text or json, not {log_format!r}")
         keep = opt_int("BACKUP_KEEP")
         if keep is not None and keep < 1:
             raise ValueError(f"BACKUP_KEEP must be at least 1, not {keep}")
@@ -116,6 +122,7 @@ class Settings:
             database_path=(env.get("DATABASE_PATH") or "data/games.db").strip(),
             dev_guild_id=opt_int("DEV_GUILD_ID"),
             log_level=(env.get("LOG_LEVEL") or "INFO").strip().upper(),
+            log_format=log_format,
             move_timeout=move_timeout,
             tick_seconds=float(tick),
             moderator_role_id=opt_int("MODERATOR_ROLE_ID"),

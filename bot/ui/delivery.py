@@ -33,6 +33,7 @@ import aiohttp
 import discord
 from PIL import Image
 
+from bot import logsafe
 from bot.service import HostError, crash_point, texts
 from bot.storage import OutboxRow, StorageError
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
@@ -350,6 +351,7 @@ class Delivery:
                 await task
 
     async def _board_loop(self, game: int) -> None:
+        logsafe.bind(game=game)
         while self._dirty.get(game):
             self._dirty[game] = False
             try:
@@ -477,6 +479,7 @@ class Delivery:
         tries again later; a row Discord refuses for good (4xx) is logged and skipped.
         ``via``: the interaction of the move just applied; pings and the end go through it
         when it is ``usable``. Never raises."""
+        logsafe.bind(game=game)
         async with self._game_locks[game]:
             try:
                 await self._drain_game(game, via)
