@@ -56,8 +56,9 @@ def option_problem(tree: app_commands.CommandTree[Any], data: Mapping[str, Any],
                    autocomplete: bool = False) -> str | None:
     """The name of the first option of a chat-input payload ``data`` that does not fit the
     command it names in ``tree`` (see the module docstring), or None when all fit or the
-    command is unknown (discord.py answers that itself). For ``autocomplete`` the focused
-    option may hold partial text and required options may still be missing."""
+    command is unknown (discord.py answers that itself). For ``autocomplete`` exactly one
+    option must be focused, one that has autocomplete, holding the partial text typed (a string of at most 100
+    characters), and required options may still be missing."""
     if data.get("type", 1) != 1:
         return None
     try:
@@ -71,6 +72,7 @@ def option_problem(tree: app_commands.CommandTree[Any], data: Mapping[str, Any],
     if not isinstance(options, list):
         return "options"
     sent: set[str] = set()
+    focused = 0
     for option in options:
         if not isinstance(option, Mapping):
             return "options"
@@ -82,11 +84,14 @@ def option_problem(tree: app_commands.CommandTree[Any], data: Mapping[str, Any],
         if option.get("type") != param.type.value:
             return param.display_name
         if autocomplete and option.get("focused"):
-            if not isinstance(option.get("value"), str | int | float):
-                return param.display_name
+            if not param.autocomplete or not isinstance(option.get("value"), str) or len(option["value"]) > 100:
+                return param.display_name  # (Discord sends the partial text typed, a string)
+            focused += 1
             continue
         if not value_fits(param.type.value, option.get("value"), resolved):
             return param.display_name
+    if autocomplete and focused != 1:
+        return "focused"  # (Discord marks exactly one option as the one being typed)
     if not autocomplete:
         for param in command.parameters:
             if param.required and param.display_name not in sent:

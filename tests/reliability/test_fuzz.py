@@ -33,9 +33,9 @@ from tests.reliability.botkit import start_bot
 
 JSON = dict[str, Any]
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "80"))
 """Examples per test (``FUZZ_EXAMPLES``); each sends a batch of 1–8 payloads at once (about
-4.5 on average), so three tests send about 540 payloads by default (FUZZ_EXAMPLES=400
+4.5 on average), so three tests send about 1100 payloads by default (FUZZ_EXAMPLES=400
 for a longer run: about 5400)."""
 
 BATCH = 8
