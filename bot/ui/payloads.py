@@ -4,7 +4,8 @@ of its declared type, with a value of that type's JSON shape (a snowflake for us
 channels, roles, mentionables and attachments, present in ``resolved``), and no required
 option may be missing. Discord's own client never sends anything else, but a forged or
 stale payload would reach the handlers with values of the wrong type; it gets a private
-answer instead (``ops.bad_option``), and nothing runs.
+answer instead (``ops.bad_option``), and nothing runs. One exception: a number sent for a
+text option (commands not synced yet since the option became text) is read as its text.
 """
 
 from __future__ import annotations
@@ -62,11 +63,12 @@ def option_problem(tree: app_commands.CommandTree[Any], data: Mapping[str, Any],
     if data.get("type", 1) != 1:
         return None
     try:
-        command, options = tree._get_app_command_options(data)  # type: ignore[arg-type]
+        command, sent_options = tree._get_app_command_options(data)  # type: ignore[arg-type]
     except discord.DiscordException:
         return None
     if not isinstance(command, app_commands.Command):
         return None
+    options: Any = sent_options  # (JSON as Discord sent it, any shape)
     declared = {p.display_name: p for p in command.parameters}
     resolved = data.get("resolved") or {}
     if not isinstance(options, list):
@@ -81,6 +83,11 @@ def option_problem(tree: app_commands.CommandTree[Any], data: Mapping[str, Any],
         if param is None or name in sent:
             return str(name)[:40]
         sent.add(param.display_name)
+        if (param.type.value == 3 and option.get("type") in (4, 10) and isinstance(option, dict)
+                and value_fits(int(option["type"]), option.get("value"), resolved)):
+            # (a number where the command takes text: Discord still holds an older version of
+            # the command, before `make sync`; read as its text, as discord.py did)
+            option["type"], option["value"] = 3, str(option["value"])
         if option.get("type") != param.type.value:
             return param.display_name
         if autocomplete and option.get("focused"):
