@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.load --game all $(BENCH_ARGS)
 	$(BIN)/python -m bench.bot_latency
 	$(BIN)/python -m bench.eguan_balance --games 2000
+	$(BIN)/python -m bench.requests
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -67,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if settings.log_format == "json":  # one JSON object a line, with game and interaction ids
+        for handler in logging.getLogger().handlers:
+            handler.setFormatter(logsafe.JsonLines())
     # interaction, webhook and bot tokens never reach a log line (bot/logsafe.py)
     logsafe.install(logging.getLogger().handlers, secrets=[settings.token or ""])
     if args.command == "backup":

@@ -89,6 +89,8 @@ class GameBot(commands.Bot):
         self._outbox_resume: asyncio.Task[None] | None = None
         self.service = GameService(self.repo, clock=clock)
         self.delivery = Delivery(self, self.service, self.repo)
+        self.delivery.away_after = settings.dm_away_seconds
+        self.delivery.lean = settings.lean_requests
         self.flow = Flow(HostContext(self.service, self.repo, self.delivery, settings, clock))
         cast(GameTree, self.tree).attach(self.flow.ctx)
         if settings.postgres:  # (PostgreSQL is backed up by its own tools: README "Running at scale")
@@ -131,6 +133,13 @@ class GameBot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         self.delivery.note_interaction(interaction)
+
+    async def on_message(self, message: discord.Message) -> None:
+        self.delivery.note_message(message.channel.id, message.id)  # (where the boards stand)
+        await self.process_commands(message)
+
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        self.delivery.note_deleted(payload.channel_id, payload.message_id)
 
     async def close(self) -> None:
         if self._outbox_resume is not None and not self._outbox_resume.done():

@@ -7,13 +7,21 @@ gateway events with ``'token': '…'``, tracebacks of failed requests.
 stack text with every secret replaced by ``[redacted]`` before any handler formats it; it
 never drops a record. ``install`` puts one on handlers (``bot/__main__.py`` on the root
 handlers, ``bot.sandbox.fakecord.FakeDiscord`` on the test rig's).
+
+JSON lines (``LOG_FORMAT=json``, issue 18 point 3): ``JsonLines`` writes each record as one
+JSON object with the game id and the interaction id the emitting task is working on
+(``bind``: context variables, so each handler task has its own).
 """
 
 from __future__ import annotations
 
+import contextvars
+import datetime as dt
+import json
 import logging
 import re
 from collections.abc import Iterable
+from typing import Any
 
 MASK = "[redacted]"
 """What a secret is replaced by."""
@@ -90,3 +98,41 @@ def uninstall(redactor: RedactSecrets, handlers: Iterable[logging.Handler]) -> N
     """Take ``redactor`` off ``handlers`` (those without it are left alone)."""
     for handler in handlers:
         handler.removeFilter(redactor)
+
+
+GAME: contextvars.ContextVar[int | None] = contextvars.ContextVar("game", default=None)
+"""The game id the current task is working on (None: none)."""
+
+INTERACTION: contextvars.ContextVar[int | None] = contextvars.ContextVar("interaction", default=None)
+"""The Discord interaction id the current task is answering (None: none)."""
+
+
+def bind(*, game: int | None = None, interaction: int | None = None) -> None:
+    """Name the game and/or interaction the current task works on, for its log lines (a
+    value left None is kept as it was). Context variables: every asyncio task has its own
+    copy, taken when it was created."""
+    if game is not None:
+        GAME.set(game)
+    if interaction is not None:
+        INTERACTION.set(interaction)
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object per record: ``time`` (UTC, ISO 8601), ``level``, ``logger``,
+    ``message``, ``game`` and ``interaction`` (ids or null, from ``bind``), and ``exc``
+    (the traceback text) when there is one. Secrets are redacted before (``RedactSecrets``
+    on the handler)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": dt.datetime.fromtimestamp(record.created, dt.UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname, "logger": record.name, "message": record.getMessage(),
+            "game": GAME.get(), "interaction": INTERACTION.get(),
+        }
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            line["exc"] = record.exc_text
+        if record.stack_info:
+            line["stack"] = self.formatStack(record.stack_info)
+        return json.dumps(line, ensure_ascii=False, default=str)

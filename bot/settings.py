@@ -41,6 +41,8 @@ class Settings:
             the global commands with its own and warns when they differ (run
             ``python -m bot sync``, bot/sync.py).
         log_level: ``LOG_LEVEL`` (default INFO).
+        log_format: ``LOG_FORMAT``: ``text`` (default) or ``json`` (one JSON object a line
+            with game and interaction ids: bot/logsafe.py ``JsonLines``).
         move_timeout: default move timeout in seconds (``MOVE_TIMEOUT_HOURS``, 24 h).
         tick_seconds: how often the clock loop checks deadlines (``CLOCK_TICK_SECONDS``).
         moderator_role_id: a role that counts as moderator (``MODERATOR_ROLE_ID``).
@@ -56,12 +58,20 @@ class Settings:
         ai_workers: worker processes that compute AI moves (``AI_WORKERS``, 1; bot/ui/ai.py).
         ai_iterations: above 0, every AI move searches that many iterations with short
             playouts and no time cap instead of its level's budget (tests, the sandbox).
+        dm_away_seconds: seconds without an interaction after which a player counts as away
+            (``DM_AWAY_SECONDS``, 300): DM hands and turn notices go to players who are away
+            only; 0 = always (bot/ui/delivery.py ``Delivery.present``).
+        lean_requests: spend fewer bot-token requests (``LEAN_REQUESTS``, on): a move's
+            event lines ride on the board edit, and its ping and the end go through the
+            mover's interaction (bot/ui/delivery.py; bench/requests.py). Off: every line
+            is posted, every ping with the bot token (the end-to-end tests' default).
     """
 
     token: str = ""
     database_path: str = "data/games.db"
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    log_format: str = "text"
     move_timeout: int = 24 * 60 * 60
     tick_seconds: float = 30.0
     moderator_role_id: int | None = None
@@ -84,6 +94,8 @@ class Settings:
         if self.shard_count is None:
             return None
         return Shards(self.shard_count, self.shard_ids or tuple(range(self.shard_count)))
+    dm_away_seconds: float = 300.0
+    lean_requests: bool = True
 
     @classmethod
     def from_env(
@@ -125,6 +137,14 @@ class Settings:
             backup_every = float(every)
         except ValueError:
             raise ValueError(f"BACKUP_EVERY_MINUTES must be a number, not {every!r}") from None
+        away = (env.get("DM_AWAY_SECONDS") or "300").strip()
+        try:
+            dm_away = max(float(away), 0.0)
+        except ValueError:
+            raise ValueError(f"DM_AWAY_SECONDS must be a number, not {away!r}") from None
+        log_format = (env.get("LOG_FORMAT") or "text").strip().lower()
+        if log_format not in ("text", "json"):
+            raise ValueError(f"LOG_FORMAT must be text or json, not {log_format!r}")
         keep = opt_int("BACKUP_KEEP")
         if keep is not None and keep < 1:
             raise ValueError(f"BACKUP_KEEP must be at least 1, not {keep}")
@@ -151,6 +171,7 @@ class Settings:
             database_path=database,
             dev_guild_id=opt_int("DEV_GUILD_ID"),
             log_level=(env.get("LOG_LEVEL") or "INFO").strip().upper(),
+            log_format=log_format,
             move_timeout=move_timeout,
             tick_seconds=float(tick),
             moderator_role_id=opt_int("MODERATOR_ROLE_ID"),
@@ -160,6 +181,8 @@ class Settings:
             shard_count=shard_count,
             shard_ids=shard_ids,
             ai_workers=max(1, opt_int("AI_WORKERS") or 1),
+            dm_away_seconds=dm_away,
+            lean_requests=(env.get("LEAN_REQUESTS") or "1").strip().lower() not in ("0", "false", "no", "off"),
         )
         if overrides:
             known = {f.name for f in fields(cls)}

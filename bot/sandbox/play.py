@@ -438,6 +438,8 @@ def real_bot_factory(db_path: Path, fake: FakeDiscord | None = None, *, ai_itera
     if fake is not None:
         if "tick_seconds" in {f.name for f in dataclasses.fields(Settings)}:
             overrides["tick_seconds"] = 1.0
+        if "dm_away_seconds" in {f.name for f in dataclasses.fields(Settings)}:
+            overrides["dm_away_seconds"] = 0  # (one person plays every seat here: show every DM)
         if "clock" in inspect.signature(GameBot).parameters:
             kwargs["clock"] = fake.now
 

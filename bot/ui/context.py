@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import discord
 
+from bot import logsafe
 from bot.service import HostError
 from engines.base import Msg
 
@@ -237,9 +238,11 @@ class HostContext:
         Raises:
             HostError: no such game (``UNKNOWN_GAME``), or one of another server / channel.
         """
+        logsafe.bind(interaction=interaction.id)
         if not 0 <= game < MAX_GAME_NUMBER:
             raise HostError(Msg("ui.error.unknown_game", {"game": game}), "unknown_game")
         record = await self.service.get(game)
+        logsafe.bind(game=record.id)  # (this handler's log lines name the game: LOG_FORMAT=json)
         check_origin(interaction, record)
         return record
 

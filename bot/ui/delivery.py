@@ -22,6 +22,7 @@ sleeps and retries.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import io
 import logging
@@ -33,6 +34,7 @@ import discord
 from cachetools import LRUCache
 from PIL import Image
 
+from bot import logsafe
 from bot.locks import KeyedLocks
 from bot.service import HostError, crash_point, texts, undone_seqs
 from bot.storage import OutboxRow, StorageError
@@ -55,6 +57,19 @@ EDIT_REFUSED_CODES = {30046, 10008}
 BOARD_SCROLL = 8
 """Messages after the board message after which the next board update re-posts it at the
 bottom and deletes the old one (issue 10: a phone player finds the board a swipe away)."""
+
+RECENT_LINES = 6
+"""Public event lines the board message carries ("recent"). A change's lines are folded
+into the board edit that follows it; only the lines beyond these are posted on their own
+(issue 18 point 5: the request budget)."""
+
+SEEN_MESSAGES = 64
+"""Message ids remembered per channel to count what came after a board (``scrolled_away``)."""
+
+DM_AWAY = 300.0
+"""Default seconds after a player's last interaction with the bot after which they count
+as away: DM hands and DM turn notices go only to players who are away (the thread ping
+reaches a player at the table; issue 18 point 5). 0 = always DM (settings: DM_AWAY_SECONDS)."""
 
 RENDER_THREADS = 2
 """Images rendered at once. Rendering is mostly GIL-bound Python: more threads add no
@@ -127,6 +142,16 @@ class Delivery:
         self._resuming: asyncio.Task[list[int]] | None = None
         self.locales = Locales(client)
         """The languages of servers and users (public messages use the server's)."""
+        self._seen: dict[int, collections.deque[int]] = {}
+        self._seen_from: dict[int, int] = {}
+        self._dm_channels: dict[int, int] = {}
+        self.last_seen: dict[int, float] = {}
+        """Per user id: when they last interacted with the bot (``note_interaction``)."""
+        self.away_after: float = DM_AWAY
+        """Seconds without an interaction after which a player is away (``present``)."""
+        self.lean = True
+        """Lines ride on the board edit, pings and the end go through the mover's
+        interaction (settings ``LEAN_REQUESTS``); False: all posted with the bot token."""
 
     # ------------------------------------------------------------------ basics
     def public_texts(self, record: GameRecord) -> Texts:
@@ -152,6 +177,44 @@ class Delivery:
         limit = getattr(interaction, "filesize_limit", None)
         if interaction.guild_id and isinstance(limit, int) and limit > 0:
             self._seen_limits[interaction.guild_id] = limit
+        self.last_seen[interaction.user.id] = self.service.clock()
+
+    def present(self, user_id: int) -> bool:
+        """True when ``user_id`` interacted with the bot less than ``away_after`` seconds ago
+        (they are at the table: no DM hand edits or DM turn notices for them; the thread ping
+        mentions them). Always False when ``away_after`` is 0."""
+        seen = self.last_seen.get(user_id)
+        return bool(self.away_after) and seen is not None and self.service.clock() - seen < self.away_after
+
+    def note_message(self, channel_id: int, message_id: int) -> None:
+        """Count a message that appeared in a channel (the bot's own posts, and others' from
+        the gateway): the board's distance from the bottom (``scrolled_away``) is known
+        without reading the channel's history."""
+        seen = self._seen.get(channel_id)
+        if seen is None:
+            seen = self._seen[channel_id] = collections.deque(maxlen=SEEN_MESSAGES)
+            self._seen_from.setdefault(channel_id, message_id)
+        if message_id not in seen:  # (the bot's own posts come back through the gateway too)
+            seen.append(message_id)
+
+    def note_deleted(self, channel_id: int, message_id: int) -> None:
+        """Forget a message that was deleted (it no longer pushes the board up)."""
+        seen = self._seen.get(channel_id)
+        if seen is not None and message_id in seen:
+            seen.remove(message_id)
+
+    async def dm_channel(self, user_id: int) -> discord.PartialMessageable:
+        """The DM channel with ``user_id``: opened once (one request), then known by id, so a
+        DM costs no user fetch (issue 18 point 5).
+
+        Raises:
+            discord.HTTPException: Discord refused to open it.
+        """
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            channel = await self.client.create_dm(discord.Object(user_id))
+            channel_id = self._dm_channels[user_id] = channel.id
+        return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def image_file(self, image_factory: Callable[[], Image.Image | None], name: str,
                          limit: int) -> discord.File | None:
@@ -196,8 +259,50 @@ class Delivery:
                 if nonce is not None:
                     kwargs["nonce"] = f"{nonce}{i}"
                 last = await self.channel(channel_id).send(chunk, **kwargs)
+                self.note_message(channel_id, last.id)
         assert last is not None
         return last
+
+    def usable(self, via: discord.Interaction | None, channel_id: int) -> bool:
+        """True when a public message to ``channel_id`` can go through the interaction ``via``
+        (a follow-up: not counted against the bot token's budget): a component interaction
+        (answered by a deferred update, so a follow-up is a new message) in that very
+        channel whose token has ``TOKEN_MARGIN`` left."""
+        if not self.lean or via is None or via.type != discord.InteractionType.component or via.channel_id != channel_id:
+            return False
+        return self.service.clock() - via.created_at.timestamp() < TOKEN_LIFETIME - TOKEN_MARGIN
+
+    async def post_via(self, via: discord.Interaction | None, channel_id: int, text: str, *,
+                       mentions: Sequence[int] = (), view: discord.ui.View | None = None,
+                       nonce: str | None = None) -> discord.Message:
+        """``post``, through the interaction ``via`` as follow-ups when it is ``usable``
+        (issue 18 point 5: answer through the interaction where one exists), in the channel's
+        ordered queue; else, or when the follow-up fails, with the bot token (``nonce``). A
+        follow-up carries no nonce: a crash between it and the mark repeats the message.
+
+        Raises:
+            discord.HTTPException (and network errors): as ``post``.
+        """
+        if via is not None and self.usable(via, channel_id):
+            chunks = split_text(text) or ["\u200b"]
+            allowed = discord.AllowedMentions(users=[discord.Object(u) for u in mentions], roles=False,
+                                              everyone=False)
+            try:
+                async with self._channel_locks[channel_id]:
+                    last: discord.Message | None = None
+                    for i, chunk in enumerate(chunks):
+                        kwargs: dict[str, Any] = {"allowed_mentions": allowed, "wait": True}
+                        if view is not None and i == len(chunks) - 1:
+                            kwargs["view"] = view
+                        last = await via.followup.send(chunk, **kwargs)
+                        self.note_message(channel_id, last.id)
+                assert last is not None
+                return last
+            except discord.HTTPException as exc:
+                if i > 0:
+                    raise
+                log.info("follow-up in channel %s refused (%s); posting with the bot token", channel_id, exc)
+        return await self.post(channel_id, text, mentions=mentions, view=view, nonce=nonce)
 
     async def send_text(self, channel_id: int, text: str, *, mentions: Sequence[int] = (),
                         view: discord.ui.View | None = None) -> discord.Message | None:
@@ -213,11 +318,11 @@ class Delivery:
         """Optional DM notification; False (and no error) when DMs are closed (50007).
         ``nonce`` makes a repeat a no-op (see ``post``)."""
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            channel = await self.dm_channel(user_id)
             if nonce is not None:
-                await user.send(text[:2000], nonce=nonce)
+                await channel.send(text[:2000], nonce=nonce)
             else:
-                await user.send(text[:2000])
+                await channel.send(text[:2000])
             return True
         except discord.HTTPException as exc:
             log.info("DM to %s not delivered (%s); the game goes on", user_id, getattr(exc, "code", exc))
@@ -262,6 +367,7 @@ class Delivery:
                 await task
 
     async def _board_loop(self, game: int) -> None:
+        logsafe.bind(game=game)
         while self._dirty.get(game):
             self._dirty[game] = False
             try:
@@ -305,20 +411,33 @@ class Delivery:
 
     async def scrolled_away(self, record: GameRecord) -> bool:
         """True when ``BOARD_SCROLL`` messages or more came after the board message in its
-        channel (issue 10: the board follows the conversation); one history request."""
-        assert record.board_channel_id is not None and record.board_message_id is not None
+        channel (issue 10: the board follows the conversation). Counted from the messages
+        this process saw appear there (``note_message``); one history request only when it
+        has not watched the channel since the board was posted (after a restart), which
+        then fills the count in."""
+        channel_id, board = record.board_channel_id, record.board_message_id
+        assert channel_id is not None and board is not None
+        seen = self._seen.get(channel_id)
+        if seen is not None and self._seen_from[channel_id] <= board:
+            newer = sum(1 for m in seen if m > board)
+            return newer >= BOARD_SCROLL or (len(seen) == seen.maxlen and seen[0] > board)
         try:
-            newer = [m async for m in self.channel(record.board_channel_id).history(
-                limit=BOARD_SCROLL, after=discord.Object(record.board_message_id))]
+            ids = sorted([m.id async for m in self.channel(channel_id).history(
+                limit=BOARD_SCROLL, after=discord.Object(board))])
         except discord.HTTPException as exc:
-            log.info("history of channel %s not read (%s); the board stays", record.board_channel_id, exc)
+            log.info("history of channel %s not read (%s); the board stays", channel_id, exc)
             return False
-        return len(newer) >= BOARD_SCROLL
+        if len(ids) < BOARD_SCROLL:  # every message after the board is known now: watch from it
+            known = sorted({*(seen or ()), *ids})
+            self._seen[channel_id] = collections.deque(known, maxlen=SEEN_MESSAGES)
+            self._seen_from[channel_id] = board
+        return len(ids) >= BOARD_SCROLL
 
     async def delete_message(self, channel_id: int, message_id: int) -> None:
         """Delete a message of the bot's (best effort: a failure is logged)."""
         try:
             await self.channel(channel_id).get_partial_message(message_id).delete()
+            self.note_deleted(channel_id, message_id)
         except discord.HTTPException as exc:
             log.info("message %s not deleted (%s)", message_id, exc)
 
@@ -338,6 +457,7 @@ class Delivery:
             kwargs["nonce"] = boards[0].nonce
         async with self._channel_locks[channel_id]:
             message = await self.channel(channel_id).send(**kwargs)
+            self.note_message(channel_id, message.id)
         await self.repo.set_fields(record.id, board_channel_id=channel_id, board_message_id=message.id)
         await self.repo.boards_delivered(record.id, record.version)
 
@@ -357,7 +477,7 @@ class Delivery:
 
         file = await self.image_file(draw, "board", self.upload_limit(record.guild_id))
         assert file is not None  # every game draws a board
-        recent = await self.recent_public_lines(record, limit=6)
+        recent = await self.recent_public_lines(record, limit=RECENT_LINES)
         embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=recent,
                             locale=tx.locale)
         return embed, file, board_view(record, locale=tx.locale)
@@ -377,15 +497,17 @@ class Delivery:
         return lines[-limit:]
 
     # ------------------------------------------------------------------ outbox
-    async def flush(self, game: int) -> None:
+    async def flush(self, game: int, via: discord.Interaction | None = None) -> None:
         """Deliver the pending outbox rows of ``game`` in order: lines, pings, the end and
         answers are sent now (each marked done once Discord accepted it); board rows ask
         for a board update (coalesced). Stops at the first failure that may pass, and
         tries again later; a row Discord refuses for good (4xx) is logged and skipped.
-        Never raises."""
+        ``via``: the interaction of the move just applied; pings and the end go through it
+        when it is ``usable``. Never raises."""
+        logsafe.bind(game=game)
         async with self._game_locks[game]:
             try:
-                await self._drain_game(game)
+                await self._drain_game(game, via)
             except Exception as exc:
                 if transient(exc):
                     log.warning("outbox of game %s: %s; trying again later", game, exc)
@@ -456,7 +578,7 @@ class Delivery:
         self._retries.pop(game, None)
         await self.flush(game)
 
-    async def _drain_game(self, game: int) -> None:
+    async def _drain_game(self, game: int, via: discord.Interaction | None = None) -> None:
         rows = await self.repo.pending(game)
         if not rows:
             self._failures.pop(game, None)
@@ -477,7 +599,7 @@ class Delivery:
             if self.notices is None and row.kind in ("ping", "end"):
                 return  # (no composer yet: wait, keeping the order)
             try:
-                await self._deliver(record, row)
+                await self._deliver(record, row, via)
             except Exception as exc:
                 if transient(exc):
                     with contextlib.suppress(StorageError):
@@ -492,25 +614,27 @@ class Delivery:
             await self.repo.delivered([row.id])
         self._failures.pop(game, None)
 
-    async def _deliver(self, record: GameRecord, row: OutboxRow) -> None:
+    async def _deliver(self, record: GameRecord, row: OutboxRow, via: discord.Interaction | None = None) -> None:
         """Send one outbox row (not a board row) to Discord."""
         log.debug("outbox row %s (%s, v%s) of game %s at v%s", row.id, row.kind, row.version, record.id, record.version)
-        if row.kind == "lines":
+        if row.kind == "lines":  # folded into the board edit that follows; posted: what it cannot carry
             lines = await self.public_lines(record, int(row.payload.get("after", 0)), row.version)
-            if lines:
-                await self.post(record.home_channel_id, "\n".join(lines), nonce=row.nonce)
+            folded = RECENT_LINES if self.lean and record.board_message_id else 0
+            overflow = lines[:max(len(lines) - folded, 0)]
+            if overflow:
+                await self.post(record.home_channel_id, "\n".join(overflow), nonce=row.nonce)
         elif row.kind == "ping":
-            await self._deliver_ping(record, row)
+            await self._deliver_ping(record, row, via)
         elif row.kind == "end":
             assert self.notices is not None
             outcome = self.service.engine(record).outcome(self.service.state(record))
             if outcome is not None:
                 text, winners, view = self.notices.end_message(record, outcome)
-                await self.post(record.home_channel_id, text, mentions=winners, view=view, nonce=row.nonce)
+                await self.post_via(via, record.home_channel_id, text, mentions=winners, view=view, nonce=row.nonce)
         elif row.kind == "answer":
             await self._deliver_answer(record, row)
 
-    async def _deliver_ping(self, record: GameRecord, row: OutboxRow) -> None:
+    async def _deliver_ping(self, record: GameRecord, row: OutboxRow, via: discord.Interaction | None = None) -> None:
         """A turn ping of the seats still waited for (all of them while the game is at the
         row's version); nothing once the game stopped waiting for them. A row queued before
         this process started also pings its ``movers`` still waited for (their panel may
@@ -527,7 +651,7 @@ class Delivery:
         if not seats:
             return
         await self.notices.deliver_ping(record, seats, after=int(row.payload.get("after", row.version - 1)),
-                                        version=row.version, nonce=row.nonce)
+                                        version=row.version, nonce=row.nonce, via=via)
 
     async def _deliver_answer(self, record: GameRecord, row: OutboxRow) -> None:
         """The answer to a typed move applied before a crash: the interaction's own

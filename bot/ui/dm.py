@@ -107,11 +107,8 @@ class DirectMessages:
         if await self.ctx.repo.dm_block(user_id) is not None:
             await self.tell_blocked(record, user_id)
             return None
-        client = self.ctx.delivery.client
         try:
-            user = client.get_user(user_id) or await client.fetch_user(user_id)
-            channel = user.dm_channel or await user.create_dm()
-            return await send(channel)
+            return await send(await self.ctx.delivery.dm_channel(user_id))
         except discord.HTTPException as exc:
             if refused(exc):
                 log.info("DMs to %s are closed; paused until /game notify", user_id)
@@ -146,7 +143,8 @@ class DirectMessages:
         """Bring the DM hand message of every active player of ``record`` (or of ``users``)
         up to date: edited in place when the hidden part of their view changed (``force``:
         always), posted when there is none or it can no longer be edited. Players with DM
-        hands off, paused DMs, or a game without a private view are left out."""
+        hands off, paused DMs, or a game without a private view are left out, and (``users``
+        None) players at the table (``Delivery.present``)."""
         service = self.ctx.service
         engine = service.engine(record)
         if not engine.info.has_hidden_info or record.state is None or record.status != "active":
@@ -156,6 +154,8 @@ class DirectMessages:
         for seat in record.seats:
             if seat.status != "active" or seat.is_bot or (users is not None and seat.user_id not in users):
                 continue
+            if users is None and self.ctx.delivery.present(seat.user_id):
+                continue  # (at the table: My view shows the hand; the DM catches up once they are away)
             async with self._locks[record.id, seat.user_id]:
                 hands, _ = await self.ctx.repo.notify_settings(seat.user_id, record.id)
                 if not hands or await self.ctx.repo.dm_block(seat.user_id) is not None:

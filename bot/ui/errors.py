@@ -132,6 +132,16 @@ class GameTree(app_commands.CommandTree[Any]):
     async def _call(self, interaction: discord.Interaction) -> None:
         # (overrides discord.py's dispatch, which also runs on_error, so the whole
         # handler and its error answer count as one call in flight)
+        from bot import logsafe
+        from bot.ui import payloads  # (options of the wrong shape never reach a handler)
+
+        logsafe.bind(interaction=interaction.id)
+
+        bad = payloads.option_problem(self, interaction.data or {},
+                                      autocomplete=interaction.type == discord.InteractionType.autocomplete)
+        if bad is not None:
+            await payloads.refuse(interaction, bad)
+            return
         if self.context is None:
             await super()._call(interaction)
             return

@@ -96,7 +96,7 @@ class Moves:
         action = actions[index]
         label = texts(record, self._reader(interaction))(engine.action_label(state, action))
         result = await service.act(game, interaction.user.id, action, expected_version=version)
-        await self.ctx.delivered(self.notices.after(result))
+        await self.ctx.delivered(self.notices.after(result, via=interaction))
         await self.ctx.delivered(self.edit_panel_after(interaction, result, seat, f"✓ {label}"))
 
     async def act_text(self, interaction: discord.Interaction, game: GameRecord | None, game_id: str,

@@ -126,17 +126,18 @@ class Notices:
         self.followers: list[Callable[[int], Awaitable[None]]] = []
         """Called with the game's id after each change was delivered (``after``)."""
 
-    async def after(self, result: ActResult, *, board: bool = True) -> None:
+    async def after(self, result: ActResult, *, board: bool = True, via: discord.Interaction | None = None) -> None:
         """Deliver an applied action: what the service queued with it in the outbox (public
         event lines, the board, the ping of the newly awaited, the end) goes out now, in
         order (``Delivery.flush``); then the players' DM hands are brought up to date. A
         deadline inside the server's quiet hours is first moved to their end. ``board`` is
         kept for callers that posted the board themselves (the posted board marks its rows
-        done)."""
+        done). ``via``: the interaction that made the move (the ping and the end go through it
+        where they can: ``Delivery.post_via``)."""
         record = await fit_deadline(self.ctx, result.game)
         if record.deadline != result.game.deadline:  # (quiet hours moved it: the board shows it)
             self.ctx.delivery.request_board(record.id)
-        await self.ctx.delivery.flush(record.id)
+        await self.ctx.delivery.flush(record.id, via)
         await self.update_hands(record.id)
         for follow in self.followers:  # (e.g. spectators, bot/ui/table.py)
             await self.ctx.delivered(follow(record.id))
@@ -151,7 +152,7 @@ class Notices:
             await self.ctx.delivered(self.dms.update_hands(record))
 
     async def deliver_ping(self, record: GameRecord, seats: Sequence[int], *, after: int, version: int,
-                           nonce: str) -> None:
+                           nonce: str, via: discord.Interaction | None = None) -> None:
         """Send an outbox ping row: ``notify_turn`` of ``seats`` with the digest up to
         ``after`` (the lines row of the same change posted the rest), buttons of
         ``version``, and ``nonce`` on the thread message so a repeat after a crash is
@@ -164,7 +165,7 @@ class Notices:
         fitted = await fit_deadline(self.ctx, record)  # (after a restart: not done by ``after``)
         if fitted.deadline != record.deadline:
             self.ctx.delivery.request_board(record.id)
-        await self.notify_turn(fitted, seats, shown_upto=after, version=version, nonce=nonce)
+        await self.notify_turn(fitted, seats, shown_upto=after, version=version, nonce=nonce, via=via)
 
     def _active(self, record: GameRecord, seats: Sequence[int]) -> list[int]:
         active = {s.seat for s in record.seats if s.status == "active" and not s.is_ai}  # (an AI is never pinged)
@@ -172,15 +173,17 @@ class Notices:
 
     async def notify_turn(self, record: GameRecord, seats: Sequence[int], *, prefix: str = "",
                           reminder: bool = False, shown_upto: int | None = None, version: int | None = None,
-                          nonce: str | None = None) -> None:
+                          nonce: str | None = None, via: discord.Interaction | None = None) -> None:
         """Ping exactly the (active) players at ``seats`` in the thread with their prompt,
         the deadline and Play ▶ / My view, and DM each of them a turn notice (unless they
         switched those off). A ping that is not a ``reminder`` carries the "since your last
         turn" digest (in the thread: public lines up to ``shown_upto``, the ones not just
         posted above; in the DM: every line that player may see) and is held back while
-        the server has quiet hours. The buttons act on ``version`` (default the game's).
+        the server has quiet hours. A player at the table (``Delivery.present``) gets no DM
+        turn notice but for a reminder. The buttons act on ``version`` (default the game's).
         With a ``nonce`` (an outbox row) the thread message is posted through
-        ``Delivery.post`` and its failure raised; else a failure is logged."""
+        ``Delivery.post_via`` (through ``via`` where it can) and its failure raised; else a
+        failure is logged."""
         seats = self._active(record, seats)
         if not seats or record.status != "active":
             return
@@ -218,8 +221,11 @@ class Notices:
         if nonce is None:
             await self.ctx.delivery.send_text(record.home_channel_id, text, mentions=users, view=view)
         else:
-            await self.ctx.delivery.post(record.home_channel_id, text, mentions=users, view=view, nonce=nonce)
+            await self.ctx.delivery.post_via(via, record.home_channel_id, text, mentions=users, view=view,
+                                             nonce=nonce)
         for seat in seats:
+            if not reminder and self.ctx.delivery.present(record.user_of(seat) or 0):
+                continue  # (at the table: the thread ping reaches them; no DM)
             reader = locales.of_user(record.user_of(seat) or 0, record.guild_id)
             utx = texts(record, reader)
             title = game_title(engine, record, reader)

@@ -1,0 +1,150 @@
+"""Within Discord's request budget (issue 18 point 5; bench/requests.py): a move's public
+lines ride on the board edit, the ping goes through the mover's interaction, the board's
+place in its channel is counted from what the bot saw (no history read), a DM needs no
+user fetch, and players at the table get no DM (``Delivery.present``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bench.requests import BUDGET, counted
+from bot.app import GameBot
+from bot.sandbox.fakecord import FakeDiscord
+from tests.e2e.driver import Driver
+from tests.e2e.test_pings import dm_turn_notices
+
+JSONDict = dict[str, Any]
+
+
+def channel_lines(fake: FakeDiscord, channel_id: int, after: int) -> list[JSONDict]:
+    """Plain messages (no embed, no buttons) after message id ``after``: event line posts."""
+    return [m for m in fake.channel_messages(channel_id, ephemeral=False)
+            if int(m["id"]) > after and not m["embeds"] and not m["components"]]
+
+
+async def test_a_move_costs_one_board_edit_its_lines_on_the_board_its_ping_through_the_interaction(
+        make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
+    bot = await make_bot(dm_away_seconds=300, lean_requests=True)
+    driver = Driver(fake, bot)
+    alice, bob = players[:2]
+    game = await driver.start_game("canterbury", [alice, bob])
+    record = await driver.record(game)
+    await driver.open_panel((await driver.waiting_users(game))[0], game)  # (the Play ▶ callback is exempt)
+    mark, newest = len(fake.requests), max(fake.messages)
+    mover = (await driver.waiting_users(game))[0]
+    panel = driver.newest_ephemeral(mover)
+    assert panel is not None
+    rng = random.Random(2)
+    for _ in range(5):
+        options = [o for o in driver.choices(fake.messages[int(panel["id"])]) if o[0] != "group"] or \
+            driver.choices(fake.messages[int(panel["id"])])
+        kind = options[0][0]
+        await driver.pick(mover, panel, rng.choice(options))
+        if kind != "group":
+            break
+    after = await driver.record(game)
+    assert after.version > record.version
+    spent = counted(fake.requests[mark:])
+    assert [(r.method, re.sub(r"\d+", "N", r.path)) for r in spent] == [("PATCH", "/channels/N/messages/N")]
+    board = fake.messages[after.board_message_id]  # type: ignore[index]
+    tx_lines = await bot.delivery.public_lines(after, record.version, after.version)
+    assert tx_lines and all(f"• {line}" in board["embeds"][0]["description"] for line in tx_lines)
+    assert channel_lines(fake, after.home_channel_id, newest) == []
+    pinged = [r for r in fake.requests[mark:] if r.method == "POST" and r.path.startswith("/webhooks/")
+              and re.search(r"<@\d+>", (r.json or {}).get("content", ""))]
+    awaited = await driver.waiting_users(game)
+    if {u["id"] for u in awaited} != {mover["id"]}:  # (who is awaited changed: one ping, as a follow-up)
+        assert len(pinged) == 1 and f"<@{awaited[0]['id']}>" in pinged[0].json["content"]
+
+
+async def test_lines_that_do_not_fit_the_board_are_posted(make_bot: Callable[..., Awaitable[GameBot]],
+                                                          fake: FakeDiscord, players: list[JSONDict]) -> None:
+    bot = await make_bot(dm_away_seconds=300, lean_requests=True)
+    driver = Driver(fake, bot)
+    game = await driver.start_game("carnival", players[:3])
+    record = await driver.record(game)
+    from bot.ui import delivery as module
+
+    many = await bot.delivery.public_lines(record, 0, record.version)
+    # a row whose lines outnumber the board's recent list: the older ones are posted, in order
+    rows = [r for r in await bot.repo.outbox(game) if r.kind == "lines"]
+    newest = max(fake.messages)
+    saved = module.RECENT_LINES
+    module.RECENT_LINES = 1
+    try:
+        await bot.delivery._deliver(record, dataclasses.replace(rows[0], nonce="again"))
+    finally:
+        module.RECENT_LINES = saved
+    posted = channel_lines(fake, record.home_channel_id, newest)
+    assert len(many) > 1
+    assert [m["content"] for m in posted] == ["\n".join(many[:-1])]
+
+
+async def test_the_board_scrolls_without_reading_history(make_bot: Callable[..., Awaitable[GameBot]],
+                                                         fake: FakeDiscord, players: list[JSONDict]) -> None:
+    bot = await make_bot(dm_away_seconds=300, lean_requests=True)
+    driver = Driver(fake, bot)
+    game = await driver.start_game("canterbury", players[:2])
+    record = await driver.record(game)
+    old_board = record.board_message_id
+    history = len(fake.calls("GET", r"/channels/\d+/messages"))
+    for i in range(8):  # players chat in the thread: the board is pushed up
+        await fake.say(players[i % 2], f"hm {i}", channel=record.home_channel_id)
+    await driver.settle()
+    bot.delivery.request_board(game)
+    await driver.settle()
+    moved = await driver.record(game)
+    assert moved.board_message_id != old_board and old_board not in fake.messages
+    assert len(fake.calls("GET", r"/channels/\d+/messages")) == history
+    # a restarted bot has not watched the channel: it reads the history once, then counts
+    await fake.stop_bot(bot)
+    bot2 = await make_bot(dm_away_seconds=300, lean_requests=True)
+    bot2.delivery.request_board(game)
+    await Driver(fake, bot2).settle()
+    bot2.delivery.request_board(game)
+    await Driver(fake, bot2).settle()
+    assert len(fake.calls("GET", r"/channels/\d+/messages")) == history + 1
+    assert (await bot2.service.get(game)).board_message_id == moved.board_message_id
+
+
+async def test_dms_go_to_players_who_are_away_with_no_user_fetch(
+        make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
+    bot = await make_bot(dm_away_seconds=300, lean_requests=True)
+    driver = Driver(fake, bot)
+    alice, bob = players[:2]
+    game = await driver.start_game("canterbury", [alice, bob])
+    rng = random.Random(3)
+    # bob pressed Start's lobby Join a moment ago: at the table, so the turn that comes to him is no DM
+    while (await driver.waiting_users(game))[0]["id"] != bob["id"]:
+        await driver.play_once(game, rng)
+    assert dm_turn_notices(fake, bob) == []
+    # bob leaves; once he has been away long enough, alice's move sends him a DM turn notice
+    while (await driver.waiting_users(game))[0]["id"] != alice["id"]:
+        await driver.play_once(game, rng)
+    fake.advance(301)
+    await driver.play_once(game, rng)
+    assert (await driver.waiting_users(game))[0]["id"] == bob["id"]
+    assert len(dm_turn_notices(fake, bob)) == 1
+    assert fake.calls("GET", r"/users/\d+") == []
+    assert len(fake.calls("POST", "/users/@me/channels")) == len({r.json["recipient_id"] for r in
+                                                                   fake.calls("POST", "/users/@me/channels")})
+
+
+async def test_a_whole_game_stays_within_the_budget(make_bot: Callable[..., Awaitable[GameBot]],
+                                                    fake: FakeDiscord, players: list[JSONDict]) -> None:
+    bot = await make_bot(dm_away_seconds=300, lean_requests=True)
+    driver = Driver(fake, bot)
+    game = await driver.start_game("carnival", players[:3])
+    await driver.delivered()
+    mark, moves = len(fake.requests), 0
+    rng = random.Random(1)
+    while (await driver.record(game)).status == "active":
+        await driver.play_once(game, rng)
+        moves += 1
+    await driver.delivered()
+    assert moves > 10
+    assert len(counted(fake.requests[mark:])) / moves <= BUDGET
