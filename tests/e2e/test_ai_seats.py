@@ -107,7 +107,7 @@ async def test_start_refuses_a_table_of_ais_only_with_a_sentence(fake, ai_bot, p
     await settled(d)
     told = [m["content"] for mid, m in sorted(fake.messages.items())
             if mid > last and m["flags"] & EPHEMERAL and fake.ephemeral_owner(m) == alice["id"]]
-    assert told == ["⚠️ Illumination needs at least one person at the table: at most 1 of its 2 seats can be "
+    assert told == ["⚠️ Illumination (闡明) needs at least one person at the table: at most 1 of its 2 seats can be "
                     "AI players."], told
     assert (await d.record(game)).status == "lobby"
 
@@ -170,7 +170,7 @@ async def test_a_moderator_kicks_a_player_and_hands_the_seat_to_an_ai(fake, ai_b
     d = Driver(fake, ai_bot)
     alice, bob, carol = players[:3]
     game = await d.start_game("eguan", [alice, bob, carol])
-    await fake.slash(alice, "game", "kick", game=game, user_id=carol["id"], ai="normal")
+    await fake.slash(alice, "game", "kick", game=game, member=carol, ai="normal")
     await settled(d)
     record = await d.record(game)
     seat = record.seats[2]
