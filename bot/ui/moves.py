@@ -52,7 +52,9 @@ class Moves:
         if record.status != "active":
             raise HostError(Msg("ui.error.not_running"), "not_active")
         state = self.ctx.service.state(record)
-        panel = build_panel(self.ctx.service.engine(record), record, state, seat, locale=self._reader(interaction))
+        reader = self._reader(interaction)
+        panel = build_panel(self.ctx.service.engine(record), record, state, seat, locale=reader)
+        panel = await with_undo(self.ctx, record, interaction.user.id, panel, reader)  # (Undo is offered here too)
         await self._send_panel(interaction, record, state, seat, panel, panel.content)
 
     async def navigate(self, interaction: discord.Interaction, game: int, version: int, page: int,
