@@ -51,6 +51,8 @@ async def test_carnival_undo_of_a_secret_pick_until_someone_else_acts(driver: Dr
     panel = await pick_first(driver, bob, await driver.open_panel(bob, game))
     undo = undo_button(panel)
     assert undo is not None, panel["content"]
+    reopened = await driver.open_panel(bob, game)  # (Play ▶ again: the new panel offers it too)
+    assert undo_button(reopened) is not None, reopened["content"]
     picked = await driver.record(game)
     assert picked.version == before.version + 1 and picked.state != before.state
     last = max(fake.messages)
