@@ -175,8 +175,8 @@ async def test_whole_standard_three_player_game_by_clicks(fixed_seed, driver: Dr
 # --------------------------------------------------------------------------- lobby
 
 
-@pytest.mark.parametrize(("count", "family", "valid"), [(3, "long", "mode=standard or mode=short"),
-                                                        (1, "long", "mode=standard")])
+@pytest.mark.parametrize(("count", "family", "valid"), [(3, "long", "mode=standard (standard), mode=short (short)"),
+                                                        (1, "long", "mode=standard (solo)")])
 async def test_a_mode_that_does_not_fit_the_seats_is_refused_at_start(driver: Driver, players, count: int,
                                                                       family: str, valid: str) -> None:
     people = players[:count]
@@ -190,8 +190,8 @@ async def test_a_mode_that_does_not_fit_the_seats_is_refused_at_start(driver: Dr
     assert (await driver.record(game)).status == "lobby"
     answer = driver.newest_ephemeral(people[0], after=last)
     assert answer is not None
-    assert answer["content"] == (f"⚠️ Ora et Labora: mode={family} does not fit this player count ({count}); "
-                                 f"choose {valid}.")
+    assert answer["content"] == (f"⚠️ Mode {family} does not fit this player count ({count}). "
+                                 f"Choose {valid}, or change the seats.")
 
 
 # --------------------------------------------------------------------------- work contract
