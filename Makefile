@@ -33,6 +33,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.bot_latency
 	$(BIN)/python -m bench.eguan_balance --games 2000
 	$(BIN)/python -m bench.requests
+	$(BIN)/python -m bench.footprint
 
 clean:
 	rm -rf $(VENV) build *.egg-info
