@@ -15,7 +15,7 @@ NEEDLES = {
     "heaven": ("**Our decisions**", "reaction_timeout", "turn_timeout", "`guardian_pref`", "`auto_advance`",
                "`auto_draw`", "Timeout = ALLOW (no defence)"),
     "eguan": ("**Our decisions**", "Timeouts:"),
-    "illumination": ("## Our decisions", "`exilium_timeout`", "**Pass** asks for a confirmation", "**Not hosted:**"),
+    "illumination": ("## Our decisions", "`exilium_timeout`", "**Pass** asks for a confirmation", "**Undo (spec §5.5, D39):**"),
     "ora": ("Readings taken by this implementation", "`wc_reply_timeout`"),
 }
 
