@@ -26,6 +26,7 @@ from pathlib import Path
 from discord.ext import tasks
 
 from bot.check import check
+from bot.loops import stop_loop
 from bot.settings import Settings
 from bot.storage.backup import copy_database
 
@@ -145,11 +146,7 @@ class BackupLoop:
 
     async def stop(self) -> None:
         """Cancel the loop; a backup under way is finished first (its thread cannot be stopped)."""
-        task = self.loop.get_task()
-        self.loop.cancel()
-        if task is not None:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await stop_loop(self.loop)
         if self._inflight is not None:
             with contextlib.suppress(Exception):
                 await self._inflight

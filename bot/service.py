@@ -35,7 +35,7 @@ from bot.storage import (
     StorageBusy,
     StorageUnwritable,
 )
-from bot.text import Texts
+from bot.text import Texts, host_sentence
 from engines.base import CHANCE, Action, Engine, Event, GameError, Msg, Outcome, State, seat_ref
 from engines.registry import GAME_IDS
 from engines.registry import get as get_engine
@@ -165,7 +165,7 @@ def texts(record: GameRecord, locale: str = "en") -> Texts:
 def host_text(key: str, **params: Any) -> str:
     """A host sentence of the catalogs (``bot/text/en/<area>.toml``) in English, for a
     refusal or announcement that has no reader's locale at hand."""
-    return Texts(None, []).format(Msg(key, params))
+    return host_sentence(key, **params)
 
 
 def ai_name(level: str) -> str:

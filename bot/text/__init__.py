@@ -285,3 +285,9 @@ class Texts:
 @cache
 def _untranslated(locale: str, game_id: str | None, key: str) -> None:
     log.warning("text %s/%s has no %s translation; shown in English", game_id, key, locale)
+
+
+def host_sentence(key: str, /, locale: str = DEFAULT_LOCALE, **params: Any) -> str:
+    """The host sentence ``key`` (any host area: ``ai.*``, ``table.*``, ``ui.*``) with
+    ``params``, in ``locale``; for text that names no player (``Texts`` does the rest)."""
+    return Texts(None, [], locale)(Msg(key, params))

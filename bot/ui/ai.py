@@ -33,7 +33,7 @@ import discord
 
 from bot.service import GameService, HostError, ai_name, host_text
 from bot.storage import GameRecord
-from bot.text import Texts
+from bot.text import host_sentence
 from bot.ui.components import Reported
 from bot.ui.context import HostContext, check_origin, flow_of
 from bot.ui.moderation import is_moderator
@@ -58,11 +58,8 @@ def ai_seats_waited(service: GameService, record: GameRecord) -> list[int]:
     return sorted(s.seat for s in record.seats if s.is_ai and s.status == "active" and s.seat in waiting)
 
 
-def say(key: str, locale: str = "en", **params: Any) -> str:
-    """The ``ai.*`` sentence ``key`` in ``locale`` (bot/text/en/ai.toml)."""
-    from engines.base import Msg
-
-    return Texts(None, [], locale).format(Msg(key, params))
+say = host_sentence
+"""The ``ai.*`` sentence ``key`` in ``locale`` (bot/text/en/ai.toml)."""
 
 
 class AiPlayers:

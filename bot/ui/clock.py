@@ -22,8 +22,6 @@ goes on.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import datetime as dt
 import logging
 import re
@@ -35,6 +33,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import discord
 from discord.ext import tasks
 
+from bot.loops import stop_loop
 from bot.service import HostError
 from bot.storage import GameRecord
 from bot.text import Texts
@@ -169,11 +168,7 @@ class Clock:
 
     async def stop(self) -> None:
         """Cancel the loop and wait for it to end (a pass under way is cancelled too)."""
-        task = self.loop.get_task()
-        self.loop.cancel()
-        if task is not None:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await stop_loop(self.loop)
 
     async def _pass(self) -> None:
         try:

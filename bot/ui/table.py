@@ -31,7 +31,7 @@ import discord
 
 from bot.service import HostError, ReplayStep, start_event, texts, undone_seqs
 from bot.storage import GameRecord, LogEntry
-from bot.text import Texts
+from bot.text import host_sentence
 from bot.ui.components import Reported
 from bot.ui.context import HostContext, flow_of
 from bot.ui.dm import jump_url
@@ -41,7 +41,7 @@ from bot.ui.lobby_options import LobbySelect
 from bot.ui.notices import Notices
 from bot.ui.panels import Panel, build_panel, game_title, lobby_embed, lobby_view
 from bot.ui.table_text import say, tmsg
-from engines.base import Msg, Outcome
+from engines.base import Outcome
 from engines.registry import get as get_engine
 from render import registry as renders
 from render.base import clean_text
@@ -457,7 +457,7 @@ class Table:
 
 def game_name(game_id: str, locale: str) -> str:
     """A game's name in ``locale`` (``ui.game.<id>``)."""
-    return Texts(None, [], locale)(Msg(f"ui.game.{game_id}"))
+    return host_sentence(f"ui.game.{game_id}", locale)
 
 
 def jump_options(steps: Sequence[ReplayStep], locale: str = "en") -> list[discord.SelectOption]:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.text import Texts
+from bot.text import host_sentence
 from engines.base import Msg
 
 
 def say(key: str, /, locale: str = "en", **params: Any) -> str:
     """The host sentence ``table.<key>`` with ``params``, in ``locale`` (a catalog or Discord
     locale; bot/ui/locales.py picks the reader's)."""
-    return Texts(None, [], locale)(Msg(f"table.{key}", params))
+    return host_sentence(f"table.{key}", locale, **params)
 
 
 def tmsg(key: str, /, **params: Any) -> Msg:
