@@ -36,6 +36,7 @@ import time
 import zlib
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -452,6 +453,65 @@ class FakeDiscord:
         """A fresh, increasing snowflake whose timestamp is the fake's :meth:`now`."""
         self._last_id = max(self._last_id + 1, discord.utils.time_snowflake(self.now_dt()))
         return self._last_id
+
+    # ------------------------------------------------------------------ a world that outlives a run
+    def save_world(self, path: Path) -> None:
+        """Write the servers, users, channels, threads and (non-ephemeral) messages to ``path``
+        (JSON), so a later run of the playground finds its games where it left them
+        (:meth:`load_world`). Uploaded image bytes are not kept (the playground saves them as files)."""
+        messages = {str(mid): m for mid, m in self.messages.items() if self._meta[mid].owner_id is None}
+        world: JSONDict = {
+            "last_id": self._last_id, "offset": self._offset, "app_id": self.app_id,
+            "users": self.users, "channels": self.channels, "dm_channels": self.dm_channels,
+            "messages": messages,
+            "created": {mid: self._meta[int(mid)].created for mid in messages},
+            "user_locales": self.user_locales,
+            "guilds": [{"id": g.id, "name": g.name, "owner": g.owner["id"], "locale": g.locale,
+                        "upload_limit": g.upload_limit, "bot_role_id": g.bot_role_id,
+                        "members": [u["id"] for u in g.members], "perms": g._custom_perms,
+                        "role_ids": g._role_ids, "threads_allowed": g._threads_allowed,
+                        "channel": g.channel["id"]} for g in self.guilds.values()],
+            "default_guild": self.default_guild.id,
+        }
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(world), encoding="utf-8")
+        tmp.replace(path)
+
+    def load_world(self, path: Path) -> None:
+        """Replace this (not yet started) fake's world by the one :meth:`save_world` wrote.
+
+        Raises ``ValueError`` when the file is not such a world."""
+        try:
+            world = json.loads(path.read_text(encoding="utf-8"))
+            self._last_id = int(world["last_id"])
+            self._offset = float(world["offset"])
+            self.app_id = int(world["app_id"])
+            self.users = dict(world["users"])
+            self.channels = dict(world["channels"])
+            self.dm_channels = dict(world["dm_channels"])
+            self.user_locales = dict(world.get("user_locales", {}))
+            self.messages = {int(mid): m for mid, m in world["messages"].items()}
+            self._meta = {int(mid): _MsgMeta(created=float(world["created"][mid])) for mid in world["messages"]}
+            self.bot_user = self.users[str(self.app_id)]
+            self.guilds = {}
+            for g in world["guilds"]:
+                guild = FakeGuild.__new__(FakeGuild)
+                guild.fake = self
+                guild.id = int(g["id"])
+                guild.name = g["name"]
+                guild.owner = self.users[g["owner"]]
+                guild.locale = g["locale"]
+                guild.upload_limit = int(g["upload_limit"])
+                guild.bot_role_id = g["bot_role_id"]
+                guild.members = [self.users[uid] for uid in g["members"]]
+                guild._custom_perms = dict(g["perms"])
+                guild._role_ids = dict(g["role_ids"])
+                guild._threads_allowed = bool(g["threads_allowed"])
+                guild.channel = self.channels[g["channel"]]
+                self.guilds[guild.id] = guild
+            self.default_guild = self.guilds[int(world["default_guild"])]
+        except (OSError, KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{path} is not a saved playground world: {exc}") from exc
 
     # ------------------------------------------------------------------ guilds, members, channels
     def add_guild(self, name: str, *, owner_name: str | None = None, owner: JSONDict | None = None,

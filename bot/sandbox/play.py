@@ -440,6 +440,8 @@ def real_bot_factory(db_path: Path, fake: FakeDiscord | None = None, *, ai_itera
             overrides["tick_seconds"] = 1.0
         if "dm_away_seconds" in {f.name for f in dataclasses.fields(Settings)}:
             overrides["dm_away_seconds"] = 0  # (one person plays every seat here: show every DM)
+        # (the playground's server is a development server: its commands are synced at start)
+        overrides["dev_guild_id"] = fake.default_guild.id
         if "clock" in inspect.signature(GameBot).parameters:
             kwargs["clock"] = fake.now
 
@@ -485,8 +487,8 @@ class Playground:
     async def start(self) -> None:
         """Add the members and start the bot."""
         self.members[self.fake.owner["username"]] = self.fake.owner
-        for name in MEMBERS:
-            self.members[name] = await self.fake.add_member(name)
+        for name in MEMBERS:  # (a saved world has them already: the same users again)
+            self.members[name] = await self.fake.add_member(self.fake.find_member(name) or name)
         await self._start_bot()
         self._cursor = len(self.fake.message_log)
         self.out(f"Test Guild: {', '.join(self.members)} ({self.fake.owner['username']} owns the server). "
@@ -804,6 +806,15 @@ async def run_lines(pg: Playground, lines: Iterable[str], *, echo: bool = True) 
             break
 
 
+async def run_piped(pg: Playground) -> None:
+    """Execute lines from a pipe as they arrive (echoed after the prompt), until its end or
+    ``quit``: ``(echo "new carnival"; sleep 5; echo board) | make play`` acts at once."""
+    while line := await asyncio.to_thread(sys.stdin.readline):
+        pg.out(pg.prompt + line.rstrip("\n"))
+        if not await pg.execute(line):
+            return
+
+
 async def interactive(pg: Playground) -> None:
     """Read commands from the terminal (``input()`` in a thread, so the bot keeps running meanwhile)."""
     while True:
@@ -820,11 +831,20 @@ async def amain(argv: Sequence[str] | None = None, *, bot_factory: BotFactory | 
                 out: Callable[[str], None] | None = None) -> int:
     """Run the playground with command-line arguments ``argv``; returns the exit status."""
     args = _parser().parse_args(argv)
+    world = world_file(args.db)
     if args.fresh:
         for suffix in ("", "-wal", "-shm"):
             Path(f"{args.db}{suffix}").unlink(missing_ok=True)
+        world.unlink(missing_ok=True)
     args.db.parent.mkdir(parents=True, exist_ok=True)
-    async with FakeDiscord(owner_name=OWNER) as fake:
+    fake = FakeDiscord(owner_name=OWNER)
+    if world.exists() and args.db.exists():
+        try:
+            fake.load_world(world)
+        except ValueError as exc:
+            (out or print)(f"(could not reopen the last session's server, starting a new one: {exc})")
+            fake = FakeDiscord(owner_name=OWNER)
+    async with fake:
         factory = bot_factory or real_bot_factory(args.db, fake, ai_iterations=args.ai_iterations)
         pg = Playground(fake, factory, images_dir=args.images, out=out)
         await pg.start()
@@ -832,12 +852,19 @@ async def amain(argv: Sequence[str] | None = None, *, bot_factory: BotFactory | 
             if args.script is not None:
                 await run_lines(pg, args.script.read_text(encoding="utf-8").splitlines())
             elif not sys.stdin.isatty():
-                await run_lines(pg, (await asyncio.to_thread(sys.stdin.read)).splitlines())
+                await run_piped(pg)
             else:
                 await interactive(pg)
         finally:
             await pg.stop()
+            fake.save_world(world)
         return 1 if args.strict and pg.problems else 0
+
+
+def world_file(db: Path) -> Path:
+    """Where the playground keeps its offline server between runs: beside the database
+    (``playground/games.db`` → ``playground/games.world.json``)."""
+    return db.with_name(db.stem + ".world.json")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

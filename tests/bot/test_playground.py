@@ -395,3 +395,28 @@ async def test_repl_with_the_real_bot(tmp_path: Path) -> None:
     assert status == 0, text
     assert "This interaction failed" not in text and "!!" not in text, text
     assert "── #games" in text, text
+
+
+@pytest.mark.skipif(importlib.util.find_spec("bot.app") is None, reason="bot.app is not written yet")
+async def test_a_second_playground_run_finds_the_first_runs_lobby(tmp_path: Path) -> None:
+    """The offline server outlives a run (``games.world.json`` beside the database): the same
+    members, channel and lobby message, so bob joins alice's lobby of the run before."""
+    args = ["--db", str(tmp_path / "games.db"), "--images", str(tmp_path / "img"), "--strict"]
+    first = tmp_path / "first.txt"
+    first.write_text("/game new game:carnival\nwait\nquit\n", encoding="utf-8")
+    assert await amain(["--script", str(first), *args], out=lambda _line: None) == 0
+    assert (tmp_path / "games.world.json").exists()
+    out: list[str] = []
+    second = tmp_path / "second.txt"
+    second.write_text("as bob\nshow 1\nclick 1\nwait\n/game mine\nquit\n", encoding="utf-8")
+    assert await amain(["--script", str(second), *args], out=out.append) == 0
+    text = "\n".join(out)
+    assert "Players (2/5)" in text and "2. @bob" in text, text
+    assert "#1 Carnival of Sins" in text and "lobby (2 players)" in text, text
+
+
+def test_a_damaged_world_file_is_refused_by_name(tmp_path: Path) -> None:
+    world = tmp_path / "games.world.json"
+    world.write_text("{\"last_id\": 1}", encoding="utf-8")
+    with pytest.raises(ValueError, match="games.world.json is not a saved playground world"):
+        FakeDiscord().load_world(world)
