@@ -19,6 +19,7 @@ from bot.ui.components import refuse_foreign
 from bot.ui.lobby import parse_options
 from bot.ui.locales import LANGUAGE_NAMES, choose_language
 from bot.ui.moderation import moderator_only
+from bot.ui.notices import board_link
 from engines.base import Msg
 from engines.registry import ENGINES
 
@@ -97,8 +98,10 @@ class Games(commands.GroupCog, group_name="game"):
         if record.state is None:
             raise HostError(Msg("ui.error.not_started"), "not_started")
         await self.bot.delivery.post_board(record)
+        link = board_link(await self.bot.repo.get_game(record.id) or record)
         reader = self.bot.delivery.locales.private(interaction)
-        await interaction.followup.send(Texts(None, [], reader)(Msg("ui.notice.board_posted")), ephemeral=True)
+        await interaction.followup.send(Texts(None, [], reader)(Msg("ui.notice.board_posted", {"link": link})),
+                                        ephemeral=True)
 
     @app_commands.command(name="hand")
     @app_commands.describe(game="Game number (default: your game in this channel)")

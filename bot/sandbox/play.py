@@ -488,7 +488,7 @@ class Playground:
         """Add the members and start the bot."""
         self.members[self.fake.owner["username"]] = self.fake.owner
         for name in MEMBERS:  # (a saved world has them already: the same users again)
-            self.members[name] = await self.fake.add_member(self.fake.find_member(name) or name)
+            self.members[name] = await self.fake.default_guild.add_member(self.fake.find_member(name) or name)
         await self._start_bot()
         self._cursor = len(self.fake.message_log)
         self.out(f"Test Guild: {', '.join(self.members)} ({self.fake.owner['username']} owns the server). "

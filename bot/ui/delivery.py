@@ -442,10 +442,10 @@ class Delivery:
             log.info("message %s not deleted (%s)", message_id, exc)
 
     async def post_board(self, record: GameRecord, *, embed: discord.Embed | None = None,
-                         file: discord.File | None = None, view: discord.ui.View | None = None) -> None:
+                         file: discord.File | None = None, view: discord.ui.View | None = None) -> discord.Message:
         """Post a new board message in the game's home channel, store the pointer and mark
-        the board rows of the outbox done. The nonce of the oldest pending board row
-        goes with it, so a board posted just before a crash is not posted twice."""
+        the board rows of the outbox done; returns the message. The nonce of the oldest
+        pending board row goes with it, so a board posted just before a crash is not posted twice."""
         if embed is None or file is None:
             embed, file, view = await self.board_payload(record)
         channel_id = record.home_channel_id
@@ -460,6 +460,7 @@ class Delivery:
             self.note_message(channel_id, message.id)
         await self.repo.set_fields(record.id, board_channel_id=channel_id, board_message_id=message.id)
         await self.repo.boards_delivered(record.id, record.version)
+        return message
 
     async def board_payload(self, record: GameRecord) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
         """Embed, image file and buttons of the public board (from the public view only)."""

@@ -173,3 +173,16 @@ async def test_long_typed_move_and_repeated_option_are_refused_privately(driver:
     await driver.settle()
     reply = driver.newest_ephemeral(alice, after=last)
     assert reply is not None and "given twice" in reply["content"]
+
+
+async def test_game_board_reposts_and_says_where(driver: Driver, players, bot) -> None:
+    alice, bob = players[:2]
+    game = await driver.start_game("carnival", [alice, bob])
+    old = await driver.board(game)
+    token = await driver.fake.slash(bob, "game", "board", game=f"#{game}")
+    await driver.settle()
+    new = await driver.board(game)
+    assert new["id"] != old["id"]
+    record = await driver.record(game)
+    link = f"https://discord.com/channels/{driver.fake.default_guild.id}/{record.thread_id}/{new['id']}"
+    assert driver.fake.message_for(token)["content"] == f"Board posted: {link}"
