@@ -64,6 +64,10 @@ into the board edit that follows it; only the lines beyond these are posted on t
 (issue 18 point 5: the request budget)."""
 
 SEEN_MESSAGES = 64
+WATCHED_CHANNELS = 4096
+"""Channels whose newest messages are counted (least recently used forgotten first)."""
+KNOWN_USERS = 65536
+"""Users whose DM channel id and last interaction are remembered (least recent forgotten)."""
 """Message ids remembered per channel to count what came after a board (``scrolled_away``)."""
 
 DM_AWAY = 300.0
@@ -142,10 +146,12 @@ class Delivery:
         self._resuming: asyncio.Task[list[int]] | None = None
         self.locales = Locales(client)
         """The languages of servers and users (public messages use the server's)."""
-        self._seen: dict[int, collections.deque[int]] = {}
-        self._seen_from: dict[int, int] = {}
-        self._dm_channels: dict[int, int] = {}
-        self.last_seen: dict[int, float] = {}
+        # (bounded: a channel forgotten costs one history request, a DM channel one open,
+        # a user forgotten counts as away)
+        self._seen: LRUCache[int, collections.deque[int]] = LRUCache(WATCHED_CHANNELS)
+        self._seen_from: LRUCache[int, int] = LRUCache(WATCHED_CHANNELS)
+        self._dm_channels: LRUCache[int, int] = LRUCache(KNOWN_USERS)
+        self.last_seen: LRUCache[int, float] = LRUCache(KNOWN_USERS)
         """Per user id: when they last interacted with the bot (``note_interaction``)."""
         self.away_after: float = DM_AWAY
         """Seconds without an interaction after which a player is away (``present``)."""
@@ -191,9 +197,9 @@ class Delivery:
         the gateway): the board's distance from the bottom (``scrolled_away``) is known
         without reading the channel's history."""
         seen = self._seen.get(channel_id)
-        if seen is None:
+        if seen is None or channel_id not in self._seen_from:
             seen = self._seen[channel_id] = collections.deque(maxlen=SEEN_MESSAGES)
-            self._seen_from.setdefault(channel_id, message_id)
+            self._seen_from[channel_id] = message_id
         if message_id not in seen:  # (the bot's own posts come back through the gateway too)
             seen.append(message_id)
 
@@ -417,8 +423,8 @@ class Delivery:
         then fills the count in."""
         channel_id, board = record.board_channel_id, record.board_message_id
         assert channel_id is not None and board is not None
-        seen = self._seen.get(channel_id)
-        if seen is not None and self._seen_from[channel_id] <= board:
+        seen, since = self._seen.get(channel_id), self._seen_from.get(channel_id)
+        if seen is not None and since is not None and since <= board:
             newer = sum(1 for m in seen if m > board)
             return newer >= BOARD_SCROLL or (len(seen) == seen.maxlen and seen[0] > board)
         try:

@@ -51,3 +51,28 @@ async def test_a_thousand_games_leave_no_locks_and_few_thumbnails(tmp_path) -> N
     assert len(service._locks) == 0 and len(delivery._game_locks) == 0
     assert list(delivery.board_thumbnails) == list(range(1000 - THUMBNAILS_KEPT, 1000))
     await repo.close()
+
+
+async def test_what_delivery_remembers_of_channels_and_users_is_bounded(tmp_path) -> None:
+    """Issue 14 §3: nothing grows without bound — message counts per channel, DM channel ids
+    and last interactions are kept for the most recent channels and users only."""
+    from bot.service import GameService
+    from bot.storage import Repository
+    from bot.ui import delivery as delivery_module
+    from bot.ui.delivery import Delivery
+
+    repo = Repository(str(tmp_path / "g.db"))
+    await repo.open()
+    delivery = Delivery(None, GameService(repo), repo)  # type: ignore[arg-type]
+    channels = delivery_module.WATCHED_CHANNELS + 50
+    for channel in range(channels):
+        for message in range(3):
+            delivery.note_message(channel, 1000 * channel + message)
+    assert len(delivery._seen) == len(delivery._seen_from) == delivery_module.WATCHED_CHANNELS
+    newest = channels - 1
+    assert list(delivery._seen[newest]) == [1000 * newest, 1000 * newest + 1, 1000 * newest + 2]
+    assert delivery._seen_from[newest] == 1000 * newest and 0 not in delivery._seen
+    for user in range(delivery_module.KNOWN_USERS + 10):
+        delivery.last_seen[user] = float(user)
+    assert len(delivery.last_seen) == delivery_module.KNOWN_USERS and 0 not in delivery.last_seen
+    await repo.close()
