@@ -835,30 +835,38 @@ class GameService:
                                            and e.seat is not None),
                                  frozenset(e.seat for e in entries if e.kind == "player" and e.user_id is not None
                                            and e.seat is not None))
+        rated = await self.ratings_of(record, outcome) if outcome is not None else None
         try:
             await self.repo.append(record.id, record.version, entries, state=engine.state_to_json(state),
                                    status=status, players=players, deadline=deadline,
                                    waiting=sorted(waiting_after), window=window, reminded=reminded,
-                                   outbox=outbox)
+                                   outbox=outbox, ratings=rated)
         except StaleVersion:
             raise HostError(Msg("ui.error.moved_meanwhile"), "stale") from None
         crash_point("after_commit")
         self.changed(record.id)
         new_record = await self.get(record.id)
-        if outcome is not None:
-            await self.rate(new_record, outcome)
         stored = await self.repo.log(record.id, after=record.version)
         return ActResult(new_record, stored, events, waiting_before, waiting_after, outcome, public_changed)
 
     async def rate(self, record: GameRecord, outcome: Outcome) -> bool:
-        """Update the ratings of a game that just finished normally (issue 16 point 5;
-        abandoned or moderator-ended games never come here): openskill's Plackett-Luce
-        model, one rating per player per game per server, ranked by ``outcome`` (``ranks``),
-        resigned seats included. Only server games of at least two players are rated, each
-        once (``Repository.record_ratings``). A failure is logged and never touches the
-        game. Returns whether ratings were stored."""
+        """Store the ratings of a game that finished (``ratings_of``) now, each game once
+        (``Repository.record_ratings``); ``act`` stores them with the final move instead.
+        Returns whether ratings were stored."""
+        rated = await self.ratings_of(record, outcome)
+        return rated is not None and await self.repo.record_ratings(record.id, *rated)
+
+    async def ratings_of(self, record: GameRecord, outcome: Outcome
+                         ) -> tuple[int, str, list[tuple[int, float, float, bool]]] | None:
+        """The new ratings of a game that finishes normally (issue 16 point 5; abandoned or
+        moderator-ended games never come here), to store in the transaction of its final
+        move, so a crash cannot lose them: ``(guild_id, game_id, [(user_id, mu, sigma, won)])``
+        by openskill's Plackett-Luce model, one rating per player per game per server,
+        ranked by ``outcome`` (``ranks``), resigned seats included. Only server games of at
+        least two players are rated (None otherwise). A failure is logged and never touches
+        the game (None)."""
         if record.guild_id is None or len(record.seats) < 2:
-            return False
+            return None
         try:
             from openskill.models import PlackettLuce
 
@@ -871,10 +879,10 @@ class GameService:
             rated = model.rate(teams, ranks=[float(r) for r in ranks(outcome)])
             rows = [(user, team[0].mu, team[0].sigma, seat in outcome.winners)
                     for seat, (user, team) in enumerate(zip(users, rated, strict=True))]
-            return await self.repo.record_ratings(record.id, record.guild_id, record.game_id, rows)
+            return record.guild_id, record.game_id, rows
         except Exception:
             log.exception("ratings of game %s not updated", record.id)
-            return False
+            return None
 
     async def seat_preferences(self, record: GameRecord, engine: Engine) -> dict[int, dict[str, Any]]:
         """Each seated player's preferences for this game: the game's defaults

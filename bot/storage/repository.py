@@ -828,10 +828,12 @@ class Repository:
         state: dict[str, Any], status: str, players: int | None = None,
         deadline: float | None = None, waiting: Sequence[int] = (), window: int | None = None,
         reminded: int = 0, outbox: Sequence[OutboxItem] = (),
+        ratings: tuple[int, str, Sequence[tuple[int, float, float, bool]]] | None = None,
     ) -> int:
-        """Append ``entries`` (seq = expected_version+1, +2, …), store the new snapshot and
-        queue the ``outbox`` deliveries in one transaction, if the game is still at
-        ``expected_version``.
+        """Append ``entries`` (seq = expected_version+1, +2, …), store the new snapshot,
+        queue the ``outbox`` deliveries and store the ``ratings`` of a game that ends here
+        (``(guild_id, game_id, rows)``, as ``record_ratings``) in one transaction, if the
+        game is still at ``expected_version``.
 
         Returns:
             The new version.
@@ -863,6 +865,8 @@ class Repository:
                     (game, i, e.kind, e.seat, json.dumps(e.action), json.dumps(e.events), e.user_id, now),
                 )
             await self._queue(db, game, outbox, now)
+            if ratings is not None:
+                await self._write_ratings(db, game, *ratings, now)
         return new_version
 
     @staticmethod
@@ -1334,19 +1338,23 @@ class Repository:
         """Store the new ratings of a finished game's players, ``(user_id, mu, sigma, won)``,
         counting one more game (and a win) each, once per game: False, and nothing written,
         when ``game`` was already rated."""
-        now = self.clock()
         async with self._tx() as db:
-            cur = await db.execute("INSERT INTO rated_games(game, rated_at) VALUES (?,?) ON CONFLICT(game) DO NOTHING",
-                                   (game, now))
-            if cur.rowcount != 1:
-                return False
-            for user_id, mu, sigma, won in rows:
-                await db.execute(
-                    "INSERT INTO ratings(guild_id, game_id, user_id, mu, sigma, games, wins, updated_at)"
-                    " VALUES (?,?,?,?,?,1,?,?) ON CONFLICT(guild_id, game_id, user_id) DO UPDATE SET"
-                    " mu=excluded.mu, sigma=excluded.sigma, games=ratings.games+1,"
-                    " wins=ratings.wins+excluded.wins, updated_at=excluded.updated_at",
-                    (guild_id, game_id, user_id, mu, sigma, int(won), now))
+            return await self._write_ratings(db, game, guild_id, game_id, rows, self.clock())
+
+    @staticmethod
+    async def _write_ratings(db: Connection, game: int, guild_id: int, game_id: str,
+                             rows: Sequence[tuple[int, float, float, bool]], now: float) -> bool:
+        cur = await db.execute("INSERT INTO rated_games(game, rated_at) VALUES (?,?) ON CONFLICT(game) DO NOTHING",
+                               (game, now))
+        if cur.rowcount != 1:
+            return False
+        for user_id, mu, sigma, won in rows:
+            await db.execute(
+                "INSERT INTO ratings(guild_id, game_id, user_id, mu, sigma, games, wins, updated_at)"
+                " VALUES (?,?,?,?,?,1,?,?) ON CONFLICT(guild_id, game_id, user_id) DO UPDATE SET"
+                " mu=excluded.mu, sigma=excluded.sigma, games=ratings.games+1,"
+                " wins=ratings.wins+excluded.wins, updated_at=excluded.updated_at",
+                (guild_id, game_id, user_id, mu, sigma, int(won), now))
         return True
 
     async def ratings(self, guild_id: int, game_id: str | None = None, *, user_id: int | None = None,

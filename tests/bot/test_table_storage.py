@@ -120,3 +120,37 @@ async def test_watchers_and_ratings_are_stored_portably_and_forgotten_with_the_u
         assert await repo.unwatch(game.id, 8) == (0, 0) and await repo.unwatch(game.id, 8) is None
     finally:
         await repo.close()
+
+
+async def test_a_crash_right_after_the_final_move_keeps_its_ratings(upgraded, monkeypatch) -> None:
+    """The ratings are written in the transaction of the final move: with a crash at
+    ``after_commit`` of every move (the rest of ``act`` never runs), the game still ends
+    finished and rated once."""
+    import bot.service as service_module
+
+    service, _ = upgraded
+    game = next(g for g in await service.repo.games(status=("active",)))
+
+    class Crash(Exception):
+        pass
+
+    def hook(name: str) -> None:
+        if name == "after_commit":
+            raise Crash
+
+    monkeypatch.setattr(service_module, "crash_hook", hook)
+    rng = random.Random(5)
+    record = await service.get(game.id)
+    while record.status == "active":
+        engine = get(record.game_id)
+        state = service.state(record)
+        seat = rng.choice(sorted(s for s in engine.to_move(state) if s != CHANCE))
+        with pytest.raises(Crash):
+            await service.act(game.id, record.user_of(seat), rng.choice(list(engine.legal_actions(state, seat))))
+        record = await service.get(game.id)
+    assert record.status == "finished"
+    rated = {r[1]: (r[4], r[5]) for r in await service.repo.ratings(1, record.game_id)}
+    outcome = get(record.game_id).outcome(service.state(record))
+    assert outcome is not None
+    assert {s.user_id: rated[s.user_id] for s in record.seats} == {
+        s.user_id: (1, int(s.seat in outcome.winners)) for s in record.seats}
