@@ -76,12 +76,39 @@ def postgres_url(request: pytest.FixtureRequest) -> Iterator[str]:
     yield from postgres_database(request)
 
 
-def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untyped-def]
-    """Say whether the PostgreSQL runs ran, and why not when they were skipped."""
-    if _pg["reason"] is not None:
-        terminalreporter.write_sep("=", "PostgreSQL tests SKIPPED", yellow=True)
-        terminalreporter.write_line(f"no PostgreSQL server could be started: {_pg['reason']}")
-    elif _pg["server"] is not None:
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Under pytest-xdist, a worker hands what its PostgreSQL runs did to the controller."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
         server = _pg["server"]
-        assert isinstance(server, LocalPostgres)
-        terminalreporter.write_line(f"PostgreSQL: {_pg['ran']} test database(s) (schemas) on a server from {server.bindir}")
+        workeroutput["postgres"] = {"reason": _pg["reason"], "ran": _pg["ran"],
+                                    "bindir": str(server.bindir) if isinstance(server, LocalPostgres) else None}
+
+
+_workers: list[dict[str, object]] = []
+
+
+def pytest_testnodedown(node, error) -> None:  # type: ignore[no-untyped-def]
+    """(pytest-xdist, in the controller) collect a worker's PostgreSQL summary."""
+    report = getattr(node, "workeroutput", {}).get("postgres")
+    if report is not None:
+        _workers.append(report)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untyped-def]
+    """Say whether the PostgreSQL runs ran (on each worker's server, under pytest-xdist),
+    and why not when they were skipped."""
+    server = _pg["server"]
+    reports = _workers or [{"reason": _pg["reason"], "ran": _pg["ran"],
+                            "bindir": str(server.bindir) if isinstance(server, LocalPostgres) else None}]
+    reasons = {str(r["reason"]) for r in reports if r["reason"] is not None}
+    if reasons:
+        terminalreporter.write_sep("=", "PostgreSQL tests SKIPPED", yellow=True)
+        for reason in sorted(reasons):
+            terminalreporter.write_line(f"no PostgreSQL server could be started: {reason}")
+    ran = sum(int(str(r["ran"])) for r in reports)
+    bindirs = sorted({str(r["bindir"]) for r in reports if r["bindir"]})
+    if bindirs:
+        terminalreporter.write_line(f"PostgreSQL: {ran} test database(s) (schemas) on "
+                                    f"{sum(1 for r in reports if r['bindir'])} server(s) "
+                                    f"from {', '.join(bindirs)}")
