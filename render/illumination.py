@@ -384,7 +384,12 @@ def _draw_battles(draw: ImageDraw.ImageDraw, view: PublicView, top: int, text: F
         a, b = pair.split("-")
         draw.rounded_rectangle((x0 + 12, y, WIDTH - MARGIN - 12, y + 50), radius=8, fill=WHITE, outline=LINE)
         codes = [_say(text, f"board.code.{f}", FACTION_CODE[f]) for f in (a, b)]
-        draw_text(draw, (x0 + 22, y + 25), "↔".join(codes), size=20, anchor="lm", bold=True)
+        shown = "↔".join(codes)
+        draw_text(draw, (x0 + 22, y + 25), shown, size=20, anchor="lm", bold=True)
+        # (the full names beside the codes: the legend of the codes on the books' tiles)
+        name = _say(text, f"term.pair.{pair}", f"{a.capitalize()}↔{b.capitalize()}")
+        draw_text(draw, (x0 + 32 + text_width(shown, 20, bold=True), y + 25), name, size=16, fill=MUTED,
+                  anchor="lm")
         counts = view["markers"][pair]
         if sides is not None:
             rev = sides.index("reverent")
