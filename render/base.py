@@ -215,7 +215,7 @@ def text_runs(text: str) -> list[tuple[str, str | None]]:
     """``text`` cut into runs drawn by one font each: ``(run, font path or None for the
     primary face)``. Each word takes one font that covers all of it where there is one,
     else each character its own; spaces join the run before them. Characters no font
-    covers become ``⟨Name⟩``. Runs are in visual order: reversed when the text's first
+    covers become ``‹Name›`` (brackets the primary face has). Runs are in visual order: reversed when the text's first
     strong character is right-to-left."""
     runs: list[tuple[str, str | None]] = []
 
@@ -238,7 +238,7 @@ def text_runs(text: str) -> list[tuple[str, str | None]]:
             path = chosen if chosen != "*" else font_for(char)
             if path == "":
                 known = unicodedata.name(char, "")
-                char, path = f"⟨{known.title() if known else f'U+{ord(char):04X}'}⟩", None
+                char, path = f"‹{known.title() if known else f'U+{ord(char):04X}'}›", None
             add(char, path)
     # spaces at a change of font are the primary face's (an emoji font's space is wide)
     split: list[tuple[str, str | None]] = []

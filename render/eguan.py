@@ -472,9 +472,9 @@ def _card_block(draw: ImageDraw.ImageDraw, x: float, y: float, card: Mapping[str
     cost = _b(text, "free") if pay == 0 else _b(text, "pay", n=pay)
     playable = card.get("playable", True) or not marked
     colour = INK if playable else (170, 30, 30)
-    extra = "" if playable else " ✗"
     draw_text(draw, (x, y + w + 62), _req_text(text, card), size=20, fill=colour, max_width=250)
-    draw_text(draw, (x, y + w + 86), f"{cost}{extra}", size=20, fill=colour, max_width=250)
+    draw_text(draw, (x, y + w + 86), cost if playable else _b(text, "cannot_pay", cost=cost), size=20, fill=colour,
+              max_width=250)
 
 
 def render_placement_preview(view: PrivateView, card_id: str, *, names: Sequence[str], text: Text) -> Image.Image:

@@ -60,7 +60,7 @@ def test_right_to_left_runs_are_in_visual_order() -> None:
 def test_a_character_no_font_has_is_drawn_as_its_name() -> None:
     text = "x\u0378y"                                    # an unassigned code point: no font has it
     assert missing_glyphs(text) == ["\u0378"]
-    assert "".join(run for run, _ in text_runs(text)) == "x⟨U+0378⟩y"
+    assert "".join(run for run, _ in text_runs(text)) == "x‹U+0378›y"
 
 
 def test_emoji_and_bidi_controls_are_dropped_or_drawn_not_boxed() -> None:
@@ -88,3 +88,22 @@ def test_a_board_with_names_in_many_scripts_renders(tmp_path) -> None:
     image = board_image("carnival", engine.player_view(state, None), names, Texts("carnival", names, strict=True))
     assert isinstance(image, Image.Image) and image.width >= 1000
     image.save(tmp_path / "scripts.png")
+
+
+def test_every_character_drawn_from_the_catalogs_and_renderers_has_a_glyph() -> None:
+    """No tofu and no ‹Name› from our own texts on images: every character of the catalog
+    entries that boards draw (``board.*`` and ``term.*``, English and translations) and of
+    the renderers' source has a font that draws it; the fallback's brackets too."""
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    root = Path(__file__).resolve().parents[2]
+    drawn = [p.read_text(encoding="utf-8") for p in (root / "render").glob("*.py")]
+    for po in (root / "bot" / "text" / "locale").glob("*/LC_MESSAGES/messages.po"):
+        with po.open("rb") as f:
+            catalog = read_po(f)
+        drawn += [f"{m.string} {m.auto_comments}" for m in catalog
+                  if isinstance(m.id, str) and m.id.startswith(("board.", "term.")) and isinstance(m.string, str)]
+    chars = {c for t in drawn for c in t if not c.isspace() and ord(c) > 0x7f}
+    assert sorted(missing_glyphs("".join(sorted(chars)) + "‹›")) == []
