@@ -474,6 +474,7 @@ class Playground:
         self.controls: dict[int, Control] = {}
         self.modal: JSONDict | None = None  # the modal the bot opened, with the message it came from
         self.images: dict[str, str] = {}  # attachment id -> saved path
+        self._first_image: int | None = None  # the number of this session's first saved image
         self._cursor = 0
         self._violations = 0
         self._refusals = 0
@@ -684,7 +685,10 @@ class Playground:
             if aid in self.images or not is_image(att) or aid not in self.fake.blobs:
                 continue
             self.images_dir.mkdir(parents=True, exist_ok=True)
-            path = self.images_dir / f"{len(self.images) + 1:04d}-{att.get('filename', 'image')}"
+            if self._first_image is None:  # (numbered on from the files of earlier sessions)
+                self._first_image = 1 + max((int(f.name[:4]) for f in self.images_dir.glob("[0-9][0-9][0-9][0-9]-*")),
+                                            default=0)
+            path = self.images_dir / f"{self._first_image + len(self.images):04d}-{att.get('filename', 'image')}"
             await asyncio.to_thread(path.write_bytes, self.fake.blobs[aid])
             self.images[aid] = str(path)
 

@@ -415,6 +415,24 @@ async def test_a_second_playground_run_finds_the_first_runs_lobby(tmp_path: Path
     assert "#1 Carnival of Sins" in text and "lobby (2 players)" in text, text
 
 
+@pytest.mark.skipif(importlib.util.find_spec("bot.app") is None, reason="bot.app is not written yet")
+async def test_a_second_run_numbers_its_images_on(tmp_path: Path) -> None:
+    """The images of an earlier session stay: the next session's files are numbered on."""
+    args = ["--db", str(tmp_path / "games.db"), "--images", str(tmp_path / "img"), "--strict"]
+    first = tmp_path / "first.txt"
+    first.write_text("/game new game:carnival\nas bob\nshow 1\nclick 1\nas alice\nshow 1\nclick 3\nwait\nquit\n",
+                     encoding="utf-8")
+    assert await amain(["--script", str(first), *args], out=lambda _line: None) == 0
+    before = sorted(p.name for p in (tmp_path / "img").glob("*.png"))
+    assert before and before[0].startswith("0001-")
+    second = tmp_path / "second.txt"
+    second.write_text("/game board game:1\nwait\nquit\n", encoding="utf-8")
+    assert await amain(["--script", str(second), *args], out=lambda _line: None) == 0
+    after = sorted(p.name for p in (tmp_path / "img").glob("*.png"))
+    assert after[:len(before)] == before and len(after) > len(before)
+    assert [int(name[:4]) for name in after] == list(range(1, len(after) + 1))
+
+
 def test_a_damaged_world_file_is_refused_by_name(tmp_path: Path) -> None:
     world = tmp_path / "games.world.json"
     world.write_text("{\"last_id\": 1}", encoding="utf-8")

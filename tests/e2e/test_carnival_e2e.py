@@ -183,6 +183,7 @@ async def test_game_board_reposts_and_says_where(driver: Driver, players, bot) -
     await driver.settle()
     new = await driver.board(game)
     assert new["id"] != old["id"]
+    assert int(old["id"]) not in driver.fake.messages                 # one live board, not a pile
     record = await driver.record(game)
     link = f"https://discord.com/channels/{driver.fake.default_guild.id}/{record.thread_id}/{new['id']}"
     assert driver.fake.message_for(token)["content"] == f"Board posted: {link}"
