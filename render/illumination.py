@@ -345,10 +345,15 @@ def _draw_monastery(draw: ImageDraw.ImageDraw, view: PublicView, top: int, text:
         name = _say(text, f"term.station.{sid}", sid.capitalize())
         if st.altar and st.token is not None:
             colour = TOKEN_COLOUR[st.token]
-            draw.rounded_rectangle((x - 34, y - 26, x + 34, y + 26), radius=8, fill=TILE_FILL[colour], outline=INK,
+            draw.rounded_rectangle((x - 38, y - 26, x + 38, y + 26), radius=8, fill=TILE_FILL[colour], outline=INK,
                                    width=2)
-            draw_text(draw, (x, y - 2), _say(text, f"board.token_code.{st.token}", TOKEN_CODE[st.token]), size=20,
-                      fill=TILE_INK[colour], anchor="mm", bold=True)
+            # (the altar names its token in words: the legend of the token codes on the player panels)
+            code = _say(text, f"board.token_code.{st.token}", TOKEN_CODE[st.token])
+            word = _say(text, f"term.token.{st.token}", st.token)
+            word = word[:1].upper() + word[1:]
+            draw_text(draw, (x, y - 11), code, size=18, fill=TILE_INK[colour], anchor="mm", bold=True)
+            size = 15 if text_width(word, 15) <= 70 else 12
+            draw_text(draw, (x, y + 12), word, size=size, fill=TILE_INK[colour], anchor="mm", max_width=72)
             # slots: 3→2 / 4→4 / 5→7
             sx = x - 60
             sy = y + 30 if st.row == 1 else y - 58
