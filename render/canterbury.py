@@ -278,7 +278,7 @@ def _company(draw: ImageDraw.ImageDraw, comp: CompanyView, co: str, text: Text, 
     # cubes on the living pilgrim
     cubes = _b(text, "cubes")
     draw_text(draw, (x0 + 12, y + 13), cubes, size=20, anchor="lm")
-    after = max(x0 + 84, x0 + 12 + text_width(cubes, 20) + 10)  # (a longer label, e.g. ja キューブ, pushes on)
+    after = max(x0 + 84, x0 + 12 + text_width(cubes, 20) + 8)  # (a longer label, e.g. ja キューブ, pushes on)
     if any(comp["cubes"]):
         _cube_row(draw, after, y, comp["cubes"])
     else:
