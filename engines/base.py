@@ -31,6 +31,11 @@ Seat = int
 CHANCE: Final[int] = -1
 """The seat of randomness (dice, shuffles, draws, timeouts that pick at random)."""
 
+NO_TIMER: Final[int] = 365 * 86400
+"""What ``Engine.timeout_seconds`` returns for a decision without a move timer (e.g. Ora's
+solo game, docs/rules/ora.md §11): a year, the abandonment horizon only. The host shows no
+deadline for a window this long (``bot.ui.panels.timer_shown``)."""
+
 State = dict[str, Any]
 """A game state: a plain JSON-ready dict. Engines never mutate a state they were given."""
 

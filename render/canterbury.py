@@ -276,11 +276,13 @@ def _company(draw: ImageDraw.ImageDraw, comp: CompanyView, co: str, text: Text, 
         draw_text(draw, (x0 + w / 2, y + 16), _b(text, "doomed"), size=20, fill=WHITE, bold=True, anchor="mm")
         y += 40
     # cubes on the living pilgrim
-    draw_text(draw, (x0 + 12, y + 13), _b(text, "cubes"), size=20, anchor="lm")
+    cubes = _b(text, "cubes")
+    draw_text(draw, (x0 + 12, y + 13), cubes, size=20, anchor="lm")
+    after = max(x0 + 84, x0 + 12 + text_width(cubes, 20) + 8)  # (a longer label, e.g. ja キューブ, pushes on)
     if any(comp["cubes"]):
-        _cube_row(draw, x0 + 84, y, comp["cubes"])
+        _cube_row(draw, after, y, comp["cubes"])
     else:
-        draw_text(draw, (x0 + 84, y + 13), _b(text, "no_cubes_here"), size=20, fill=MUTED, anchor="lm")
+        draw_text(draw, (after, y + 13), _b(text, "no_cubes_here"), size=20, fill=MUTED, anchor="lm")
     y += 36
     # cards: two columns
     cw = (w - 30) / 2

@@ -495,7 +495,8 @@ def render_private(view: dict[str, Any], *, names: Sequence[str], text: Formatte
         n = pv["my_crusade_n"]
         vp = CRUSADE_VP[min(n, len(CRUSADE_VP) - 1)]
         code = _say(text, f"board.code.{faction}", FACTION_CODE[faction])
-        draw_text(draw, (MARGIN + 16, y + 46), f"{fname} ({code})", size=30, bold=True)
+        # the tile code beside the name, unless the language's code is the name itself (ja 犬)
+        draw_text(draw, (MARGIN + 16, y + 46), fname if code == fname else f"{fname} ({code})", size=30, bold=True)
         draw_text(draw, (MARGIN + 16, y + 92), _say(text, "board.crusade_count", f"face-down {fname} tiles now: {n} → "
                   f"{vp} VP", faction=fname, n=n, vp=vp), size=20)
         table = " · ".join(f"{k}{'+' if k == 5 else ''}: {v}" for k, v in enumerate(CRUSADE_VP))

@@ -257,7 +257,7 @@ def _space(draw: ImageDraw.ImageDraw, s: SpaceView, cx: int, cy: int, cell: int,
         if detail:
             e, d = (info.economic, info.dwelling) if info else (SETTLEMENTS[piece].economic,
                                                                  SETTLEMENTS[piece].dwelling)
-            draw_text(draw, (cx + cell - 8, cy + tall - 8), label(text, "board.values", e=e, d=d), size=14,
+            draw_text(draw, (cx + cell - 8, cy + tall - 8), label(text, "board.values", e=signed(e), d=signed(d)), size=14,
                       fill=MUTED, anchor="rd")
     r = max(6, cell // 9)
     for i, c in enumerate(s["clergy"]):
@@ -413,6 +413,20 @@ def _piles(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | N
     return y + 38
 
 
+def signed(n: int) -> str:
+    """An integer as the boards write it: a negative one with the minus sign (``−3``)."""
+    return f"\u2212{-n}" if n < 0 else str(n)
+
+
+def sum_text(values: Sequence[int]) -> str:
+    """A score breakdown as a sum: ``[0, 8, -3]`` → ``"0 + 8 − 3"`` (a negative part is
+    subtracted, never ``+ -3``)."""
+    out = signed(values[0]) if values else "0"
+    for v in values[1:]:
+        out += f" \u2212 {-v}" if v < 0 else f" + {v}"
+    return out
+
+
 def _scores(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[str],
             text: TextFn | None) -> int:
     seats = [o for o in view["owners"] if not o["neutral"]]
@@ -424,7 +438,7 @@ def _scores(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence
         badge(draw, (MARGIN, y), o["seat"], 24)
         draw_text(draw, (MARGIN + 32, y + 2), _owner_title(o, names, text), size=18, max_width=260)
         draw_text(draw, (MARGIN + 360, y), str(sc["total"]), size=22, bold=True, anchor="ra")
-        draw_text(draw, (MARGIN + 376, y + 3), f"= {sc['goods']} + {sc['economic']} + {sc['settlements']}",
+        draw_text(draw, (MARGIN + 376, y + 3), f"= {sum_text([sc['goods'], sc['economic'], sc['settlements']])}",
                   size=17)
         coins = label(text, "board.coins", n=o["goods"].get("coin", 0))
         draw_text(draw, (MARGIN + 560, y + 3), f"{_home_text(o, text)} · {coins}", size=16,
@@ -478,7 +492,7 @@ def _display(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn |
             draw.rounded_rectangle((cx, cy, cx + col_w - 8, cy + ENTRY_H - 6), 6,
                                    fill=CLOISTER_FILL if b.cloister else WHITE, outline=LINE)
             head = f"{bid} {building_name(text, bid)}" + (" ✚" if b.cloister else "")
-            meta = label(text, "board.values", e=b.economic, d=b.dwelling)
+            meta = label(text, "board.values", e=signed(b.economic), d=signed(b.dwelling))
             draw_text(draw, (cx + col_w - 16, cy + 5), meta, size=15, bold=True, anchor="ra")
             draw_text(draw, (cx + 8, cy + 4), head, size=17, bold=True, max_width=col_w - 90)
             line = label(text, "board.cost", cost=_cost_text(bid, text), terrain=_terrains(text, b.terrain))
@@ -581,7 +595,7 @@ def render_owner(view: PublicView, seat: int, *, names: Sequence[str], text: Tex
         draw_text(draw, (WIDTH - MARGIN, 12), label(text, "board.points", n=sc["total"]), size=28, bold=True,
                   anchor="ra")
         draw_text(draw, (WIDTH - MARGIN, 50), label(text, "board.breakdown", goods=sc["goods"],
-                  economic=sc["economic"], settlements=sc["settlements"]), size=18, anchor="ra")
+                  economic=sc["economic"], settlements=signed(sc["settlements"])), size=18, anchor="ra")
     draw_text(draw, (MARGIN, 56), f"{_home_text(owner, text)} · {_unit_label(text, view, view['unit'])}", size=18,
               fill=MUTED)
     draw_text(draw, (MARGIN, 80), label(text, "board.legend"), size=14, fill=MUTED)
@@ -597,7 +611,7 @@ def render_owner(view: PublicView, seat: int, *, names: Sequence[str], text: Tex
         for s in owner["supply"]:
             card = SETTLEMENTS[s]
             line = label(text, "board.supply_line", s=_term(f"settlement.{s}"), food=card.food, energy=card.energy,
-                         e=card.economic, d=card.dwelling, terrain=_terrains(text, card.terrain))
+                         e=signed(card.economic), d=signed(card.dwelling), terrain=_terrains(text, card.terrain))
             draw_text(draw, (MARGIN, y), line, size=17)
             y += 24
     return img

@@ -39,7 +39,7 @@ from bot.ui.context import HostContext
 from bot.ui.dm import DirectMessages, jump_url
 from bot.ui.errors import reader_locale
 from bot.ui.limits import split_text
-from bot.ui.panels import board_view, game_title, mention_list
+from bot.ui.panels import board_view, game_title, mention_list, timer_shown
 from engines.base import Engine, Msg, Outcome, seat_letter
 from engines.registry import get as get_engine
 from render import registry as renders
@@ -201,8 +201,9 @@ class Notices:
         prompts = {s: tx(engine.prompt(state, s)) for s in seats}
         shared = set(prompts.values())
         prompt = shared.pop() if len(shared) == 1 else tx(Msg("host.your_move"))
-        stamp = f"<t:{int(record.deadline)}:R>" if record.deadline else ""
-        when = tx(Msg("ui.notice.timer", {"when": stamp})) if record.deadline else ""
+        timed = record.deadline is not None and timer_shown(record)
+        stamp = f"<t:{int(record.deadline)}:R>" if record.deadline and timed else ""
+        when = tx(Msg("ui.notice.timer", {"when": stamp})) if timed else ""
         text = f"{prefix}{mention_list(record, seats)} — {prompt}{when}"
         entries: list[LogEntry] = []
         turns: dict[int, int] = {}
@@ -229,7 +230,7 @@ class Notices:
             reader = locales.of_user(record.user_of(seat) or 0, record.guild_id)
             utx = texts(record, reader)
             title = game_title(engine, record, reader)
-            mine_when = utx(Msg("ui.notice.timer", {"when": stamp})) if record.deadline else ""
+            mine_when = utx(Msg("ui.notice.timer", {"when": stamp})) if timed else ""
             fields = {"title": title, "prompt": utx(engine.prompt(state, seat)), "when": mine_when}
             if reminder:
                 note = utx(Msg("ui.notice.reminder", fields))

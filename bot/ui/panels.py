@@ -19,7 +19,7 @@ from bot.storage import GameRecord
 from bot.text import LOCALES, Texts
 from bot.ui.components import ActionButton, ActionSelect, BoardButton, LobbyButton, NavButton
 from bot.ui.limits import EMBED_DESCRIPTION, EMBED_TITLE, SELECT_OPTIONS, clip, pages
-from engines.base import Engine, Msg, State, seat_letter
+from engines.base import NO_TIMER, Engine, Msg, State, seat_letter
 from engines.decisions import Choice, DecisionTree
 
 MAX_BUTTONS = 20
@@ -111,6 +111,12 @@ def lobby_view(record: GameRecord, locale: str = "en", key: str | None = None) -
     return view
 
 
+def timer_shown(record: GameRecord) -> bool:
+    """Whether the texts show ``record``'s deadline: it has one and its window is a move
+    timer, not ``engines.base.NO_TIMER`` (a decision without a timer, e.g. Ora solo)."""
+    return record.deadline is not None and (record.deadline_window or record.move_timeout) < NO_TIMER
+
+
 def board_embed(engine: Engine, record: GameRecord, state: State | None, *, image_name: str,
                 recent: Sequence[str] = (), locale: str = "en") -> discord.Embed:
     """The board message: title, who is waited for and why, recent public events, the image
@@ -128,7 +134,7 @@ def board_embed(engine: Engine, record: GameRecord, state: State | None, *, imag
         if waiting:
             prompt = tx(engine.prompt(state, waiting[0]))
             lines.append(tx(Msg("ui.board.waiting", {"who": mention_list(record, waiting), "prompt": prompt})))
-            if record.deadline:
+            if record.deadline and timer_shown(record):
                 lines.append(tx(Msg("ui.board.timer", {"when": f"<t:{int(record.deadline)}:R>"})))
         if record.paused:
             lines.append(tx(Msg("ui.board.paused")))

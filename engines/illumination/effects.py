@@ -109,7 +109,9 @@ def _porticus_resolve(state: State, seat: int, action: Action) -> list[Event]:
     first, second = (line_cells(line) for line in action["lines"])
     for a, b in zip(first, second, strict=True):
         mat[a], mat[b] = mat[b], mat[a]
-    return [Event("porticus", params={"seat": seat_ref(seat), "a": action["lines"][0], "b": action["lines"][1]})]
+    a_line, b_line = action["lines"]
+    return [Event("porticus", params={"seat": seat_ref(seat), "a": term(f"line.{a_line}"),
+                                      "b": term(f"line.{b_line}")})]
 
 
 # --------------------------------------------------------------------------- Exilium

@@ -577,7 +577,7 @@ def _h_exchange(st: State, seat: int, action: Action) -> list[Event]:
     token = altar_token(altar)
     st["tokens"][seat][token] -= n
     st["slots"][slot] = seat
-    return [Event("exchange", params={"seat": seat_ref(seat), "slot": slot, "n": n, "token": term(f"token.{token}"),
+    return [Event("exchange", params={"seat": seat_ref(seat), "slot": term(f"station.{altar}"), "n": n, "token": term(f"token.{token}"),
                                       "vp": SLOT_TIERS[n]}), *_give_card(st, 1 - seat, "compensation")]
 
 

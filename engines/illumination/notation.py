@@ -176,7 +176,7 @@ def action_label(state: State, action: Action) -> Msg:
         return msg("label.buy", cost=CARD_BUY_COST)
     if t == "exchange":
         altar, n = slot_parts(action["slot"])
-        return msg("label.exchange", slot=action["slot"], n=n, token=term(f"token.{altar_token(altar)}"),
+        return msg("label.exchange", slot=term(f"station.{altar}"), n=n, token=term(f"token.{altar_token(altar)}"),
                    vp=SLOT_TIERS[n])
     if t == "end_turn":
         n = len(state["staged"])

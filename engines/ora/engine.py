@@ -14,6 +14,7 @@ from typing import Any
 
 from engines.base import (
     CHANCE,
+    NO_TIMER,
     Action,
     Engine,
     EngineInfo,
@@ -39,8 +40,8 @@ from engines.ora import view as V
 from engines.ora.data import OPTIONS, mode_code
 
 FREE = frozenset({"flip_grain", "sell_wine", "sell_whiskey", "buy_district", "buy_plot"})
-SOLO_TIMEOUT = 365 * 86400
-"""Solo has no timeouts except abandonment (§11): a year stands for "none"."""
+SOLO_TIMEOUT = NO_TIMER
+"""Solo has no timeouts except abandonment (§11): ``NO_TIMER`` (a year) stands for "none"."""
 
 
 def _copy(state: State) -> State:

@@ -6,8 +6,10 @@ in another gives each their own (the board the server's, the panel the player's)
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
+import sys
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
@@ -16,6 +18,7 @@ import pytest
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.ui.notices import rules_in
+from engines.registry import GAME_IDS
 from engines.registry import get as get_engine
 from tests.bot.test_catalogs import leaks
 from tests.e2e.driver import Driver
@@ -60,21 +63,70 @@ async def localized_bot(fake: FakeDiscord, make_bot: Callable[..., Awaitable[Gam
     return Driver(fake, bot), users
 
 
+def record_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every string the renderers draw from now on (``render.base.draw_text``, patched in
+    ``render.base`` and in each game's renderer module, which import it by name)."""
+    import render.base
+
+    for game_id in GAME_IDS:
+        importlib.import_module(f"render.{game_id}")
+    drawn: list[str] = []
+    real = render.base.draw_text
+
+    def recording(draw: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> None:
+        drawn.append(text)
+        real(draw, xy, text, *args, **kwargs)
+
+    for name, module in list(sys.modules.items()):
+        if (name == "render" or name.startswith("render.")) and getattr(module, "draw_text", None) is real:
+            monkeypatch.setattr(module, "draw_text", recording)
+    return drawn
+
+
+async def open_my_view(driver: Driver, user: JSONDict, game: int) -> JSONDict | None:
+    """Press My view on the board (the player's private image); returns the reply."""
+    board = await driver.board(game)
+    hand = next(c["custom_id"] for c in iter_components(board["components"])
+                if c.get("custom_id", "").endswith(":hand"))
+    last = max(driver.fake.messages)
+    await driver.fake.click(user, board, hand)
+    await driver.settle()
+    return driver.newest_ephemeral(user, after=last)
+
+
+WHOLE_GAMES = [pytest.param(g, n, id=f"{g}{n}", marks=[pytest.mark.slow] if (g, n) == ("ora", 2) else [])
+               for g, n in (("carnival", 3), ("heaven", 4), ("canterbury", 3), ("eguan", 3), ("illumination", 2),
+                            ("ora", 1), ("ora", 2))]
+"""(game, players) of the whole games played in each language (Ora: the solo
+game, with its neutral player, and the two-player game, with work contracts: the longest)."""
+
+
 @pytest.mark.parametrize("lang", ["zh-TW", "ja"])
-@pytest.mark.parametrize(("game_id", "count"), [("carnival", 3), ("heaven", 4)])
-async def test_a_whole_game_in_one_language_shows_no_english(fake, make_bot, lang: str, game_id: str,
+@pytest.mark.parametrize(("game_id", "count"), WHOLE_GAMES)
+async def test_a_whole_game_in_one_language_shows_no_english(fake, make_bot, monkeypatch, lang: str, game_id: str,
                                                              count: int) -> None:
+    drawn = record_drawn(monkeypatch)
     driver, users = await localized_bot(fake, make_bot, lang, {n: lang for n in NAMES[:count]})
     game = await driver.start_game(game_id, users)
-    record = await driver.play_to_end(game, random.Random(7))
+    rng = random.Random(7)
+    for step in range(5000):
+        record = await driver.record(game)
+        if record.status != "active":
+            break
+        if step % 40 == 0:  # every player's own image now and then
+            for user in users:
+                assert await open_my_view(driver, user, game) is not None
+        await driver.play_once(game, rng)
     assert record.status == "finished"
     await driver.delivered()
     seen = [text for message in fake.messages.values() for text in shown_texts(message)]
     threads = [c["name"] for c in fake.channels.values() if c.get("type") == 11]
-    assert len(seen) > 50 and threads
+    assert len(seen) > 50 and threads and len(drawn) > 100
     assert any(m["flags"] & 64 for m in fake.messages.values()), "no private panel was checked"
     bad = leaks(seen + threads, NAMES)
     assert not bad, f"{len(bad)} English texts: {bad[:10]}"
+    bad = leaks(drawn, NAMES)
+    assert not bad, f"{len(bad)} English texts drawn: {bad[:10]}"
 
 
 async def test_the_board_speaks_the_servers_language_and_a_panel_the_players(fake, make_bot) -> None:
@@ -117,8 +169,8 @@ async def test_game_language_sets_a_players_own_and_a_moderator_sets_the_servers
     assert fake.message_for(token)["content"].startswith("Your language: English, from your Discord settings")
 
 
-TRANSLATED_RULES = ("carnival", "heaven", "illumination", "eguan", "canterbury")
-"""The games whose rules.md is translated into every language (the others answer in English)."""
+TRANSLATED_RULES = ("carnival", "heaven", "illumination", "eguan", "canterbury", "ora")
+"""The games whose rules.md is translated into every language (all six)."""
 
 
 @pytest.mark.parametrize("game_id", TRANSLATED_RULES)
@@ -147,7 +199,8 @@ async def test_game_rules_answers_in_the_readers_language(fake, make_bot, lang: 
         assert "\n".join(chunks).split() == expected.split()
         title = {"carnival": {"zh-TW": "罪之嘉年華", "ja": "罪のカーニバル"}}.get(game_id, {}).get(lang)
         assert (title or {"heaven": "天路", "illumination": "闡明", "eguan": "悪貫" if lang == "ja" else "惡貫",
-                           "canterbury": "カンタベリー" if lang == "ja" else "坎特伯里"}[game_id]) in expected.splitlines()[0]
+                           "canterbury": "カンタベリー" if lang == "ja" else "坎特伯里",
+                           "ora": "オラ・エト・ラボラ" if lang == "ja" else "祈禱與工作"}[game_id]) in expected.splitlines()[0]
 
 
 async def test_a_refusal_is_written_in_the_readers_language(fake, make_bot) -> None:
@@ -177,3 +230,17 @@ async def test_names_are_escaped_in_messages_and_drawn_as_they_are(fake, make_bo
     assert "b_o_b" not in public.replace("b\\_o\\_b", "") and "**cy**" not in public
     record = await driver.record(game)
     assert bot.delivery.public_texts(record).plain().name(1) == "b_o_b"
+
+
+async def test_ora_solo_shows_no_timer_and_a_two_player_game_does(fake, make_bot) -> None:
+    """Ora's solo game has no move timer (docs/rules/ora.md §11; engines.base.NO_TIMER): no
+    deadline on its board or in its turn notices; a two-player game shows its timer."""
+    driver, users = await localized_bot(fake, make_bot, "ja", {"alice": "ja", "bob": "ja"})
+    solo = await driver.start_game("ora", users[:1])
+    await driver.play_once(solo, random.Random(1))
+    record = await driver.record(solo)
+    assert record.deadline is not None  # (the abandonment horizon stays stored)
+    assert "<t:" not in (await driver.board(solo))["embeds"][0]["description"]
+    assert not [m["content"] for m in driver.public_messages() if "<t:" in m["content"]]
+    duo = await driver.start_game("ora", users)
+    assert "<t:" in (await driver.board(duo))["embeds"][0]["description"]

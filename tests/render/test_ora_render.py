@@ -15,7 +15,7 @@ from bot.text import Texts
 from engines.base import CHANCE
 from engines.ora import ENGINE as E
 from render.base import WIDTH, missing_glyphs, to_png
-from render.ora import render_board, render_owner, render_private
+from render.ora import render_board, render_owner, render_private, signed, sum_text
 from render.registry import DEFAULT_LIMIT
 
 NAMES = ["Alice", "张伟", "さくら", "Bob"]
@@ -98,3 +98,11 @@ def test_translated_boards_draw_no_english_word(monkeypatch: pytest.MonkeyPatch,
     allowed = {"Alice", "Bob"}
     english = sorted({w for s in drawn for w in re.findall(r"[A-Za-z]{2,}", s)} - allowed)
     assert len(drawn) > 300 and english == []
+
+
+def test_a_negative_part_of_the_score_is_subtracted() -> None:
+    """The score line of a player with a Shanty Town (dwelling −3) reads ``0 + 8 − 3``."""
+    assert sum_text([0, 8, -3]) == "0 + 8 \u2212 3"
+    assert sum_text([13, 44, 5]) == "13 + 44 + 5"
+    assert sum_text([-2, 0]) == "\u22122 + 0"
+    assert (signed(-4), signed(0), signed(7)) == ("\u22124", "0", "7")
