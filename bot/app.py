@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot import sync
 from bot.backup import BackupLoop
+from bot.render_pool import Renderer
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Repository
@@ -91,6 +92,7 @@ class GameBot(commands.Bot):
         self.delivery = Delivery(self, self.service, self.repo)
         self.delivery.away_after = settings.dm_away_seconds
         self.delivery.lean = settings.lean_requests
+        self.delivery.renderer = Renderer(settings.render_workers)
         self.flow = Flow(HostContext(self.service, self.repo, self.delivery, settings, clock))
         cast(GameTree, self.tree).attach(self.flow.ctx)
         if settings.postgres:  # (PostgreSQL is backed up by its own tools: README "Running at scale")
@@ -108,6 +110,7 @@ class GameBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS, *TABLE_ITEMS, *AI_ITEMS)
 
     async def setup_hook(self) -> None:
+        self.delivery.renderer.start()  # (the render workers warm up while the rest starts)
         await self.repo.open()
         await self.service.upgrade_snapshots()
         await self.delivery.locales.load(self.repo)
