@@ -110,7 +110,6 @@ class GameBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS, *TABLE_ITEMS, *AI_ITEMS)
 
     async def setup_hook(self) -> None:
-        self.delivery.renderer.start()  # (the render workers warm up while the rest starts)
         await self.repo.open()
         await self.service.upgrade_snapshots()
         await self.delivery.locales.load(self.repo)
@@ -127,6 +126,7 @@ class GameBot(commands.Bot):
         """Once connected, deliver what the outbox still holds (a crash between a commit
         and Discord's answer left it there: docs/DESIGN.md §4)."""
         await self.wait_until_ready()
+        self.delivery.renderer.start()  # (the render workers warm up once the bot is ready)
         await self.delivery.start_resume()
         await self.flow.ai.resume()  # (a restart in the middle of an AI's turn resumes it)
 
