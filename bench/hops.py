@@ -48,10 +48,9 @@ async def measure(game_id: str, moves: int, tables_n: int, seed: int) -> dict[st
     """Play ``moves`` moves on ``tables_n`` tables of ``game_id``; hop and call counts."""
     import aiosqlite
 
+    from bench.bot_latency import running_bot
     from bench.load import LoadTable, Mirror, Step, setup_tables
-    from bot.app import GameBot
     from bot.sandbox.fakecord import FakeDiscord
-    from bot.settings import Settings
     from bot.storage import repository
 
     hops: collections.Counter[str] = collections.Counter()
@@ -94,10 +93,8 @@ async def measure(game_id: str, moves: int, tables_n: int, seed: int) -> dict[st
             super().release()
 
     with tempfile.TemporaryDirectory(prefix="bench-hops-") as tmp:
-        async with FakeDiscord(owner_name="alice") as fake:
-            bot = GameBot(Settings(database_path=str(Path(tmp) / "games.db"), token="offline", tick_seconds=3600),
-                          clock=fake.now)  # (render workers off: Settings' default)
-            await fake.start_bot(bot)
+        async with FakeDiscord(owner_name="alice") as fake, running_bot(fake, Path(tmp) / "games.db") as bot:
+            # (render workers off: Settings' default)
             bot.repo._lock = TimedLock()
             mirror = Mirror(bot)
             tables: list[LoadTable] = await setup_tables(fake, bot, game_id, tables_n, seed, 0, mirror)
@@ -121,7 +118,6 @@ async def measure(game_id: str, moves: int, tables_n: int, seed: int) -> dict[st
                 await bot.flow.wait_idle()
                 await fake.idle(0.02, timeout=30)
             counting = False
-            await fake.stop_bot(bot)
     return {"moves": step.moves, "hops": dict(hops), "calls": dict(calls), "held_s": held}
 
 

@@ -52,13 +52,13 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bench import trees
-from bench.bot_latency import Probe, Table, choices, ms, pct, playout_views
+from bench.bot_latency import Probe, Table, choices, ms, pct, playout_views, running_bot
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.service import ActResult
@@ -319,20 +319,9 @@ async def run_step(fake: FakeDiscord, tables: list[LoadTable], rate: float, seco
     return step
 
 
-@contextlib.asynccontextmanager
-async def running_bot(fake: FakeDiscord, db: Path, render_workers: int) -> AsyncIterator[GameBot]:
-    """A bot on ``db`` started against ``fake``, with ``render_workers`` worker processes where
-    this tree's code has them (``Settings.render_workers``)."""
-    conf = Settings(database_path=str(db), token="offline", tick_seconds=3600)
-    if "render_workers" in {f.name for f in dataclasses.fields(Settings)}:
-        conf = dataclasses.replace(conf, render_workers=render_workers)
-    bot = GameBot(conf, clock=fake.now)
-    await fake.start_bot(bot)
-    try:
-        yield bot
-    finally:
-        if not bot.is_closed():
-            await fake.stop_bot(bot)
+def worker_settings(render_workers: int) -> dict[str, Any]:
+    """``Settings`` fields for ``render_workers`` worker processes where this tree's code has them."""
+    return {"render_workers": render_workers} if "render_workers" in {f.name for f in dataclasses.fields(Settings)} else {}
 
 
 async def bench_game(game_id: str, variant_name: str, rates: Sequence[float], seconds: float, tables_n: int,
@@ -340,7 +329,7 @@ async def bench_game(game_id: str, variant_name: str, rates: Sequence[float], se
     """The rate ladder of one game under one variant, on a fresh bot; stops after the first failure."""
     steps: list[Step] = []
     with variant(variant_name), tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
-        async with FakeDiscord(owner_name="alice") as fake, running_bot(fake, Path(tmp) / "games.db", render_workers) as bot:
+        async with FakeDiscord(owner_name="alice") as fake, running_bot(fake, Path(tmp) / "games.db", **worker_settings(render_workers)) as bot:
             mirror = Mirror(bot)
             tables = await setup_tables(fake, bot, game_id, tables_n, seed, 0, mirror)
             made = tables_n

@@ -68,28 +68,26 @@ def cpu_s(pids: list[int]) -> dict[int, float]:
     return out
 
 
-def rss_mb(pid: int | None = None) -> float:
-    """Resident set size of ``pid`` (default this process) in MB (``VmRSS``)."""
+def _kib_field(path: str, key: str) -> float:
+    """The ``key:`` line of a ``/proc`` file in MB (its value is in kB), or 0 when absent."""
     try:
-        with open(f"/proc/{pid or 'self'}/status") as fh:
+        with open(path) as fh:
             for line in fh:
-                if line.startswith("VmRSS:"):
+                if line.startswith(key + ":"):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
     return 0.0
+
+
+def rss_mb(pid: int | None = None) -> float:
+    """Resident set size of ``pid`` (default this process) in MB (``VmRSS``)."""
+    return _kib_field(f"/proc/{pid or 'self'}/status", "VmRSS")
 
 
 def pss_mb(pid: int) -> float:
     """Proportional set size of ``pid`` in MB (its share of pages shared with others), or 0."""
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as fh:
-            for line in fh:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
+    return _kib_field(f"/proc/{pid}/smaps_rollup", "Pss")
 
 
 class TreeCpu:
