@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import heapq
 import itertools
 import logging
@@ -251,26 +252,30 @@ class Renderer:
         return sorted(processes)
 
     async def run(self, job: RenderJob) -> Rendered | None:
-        """Draw and encode ``job`` (``render``), waiting for a slot (``Slots``).
+        """Draw and encode ``job`` (``render``), waiting for a slot (``Slots``). A worker that
+        died (killed, out of memory) is replaced and the job tried once more.
 
         Raises:
-            whatever the renderer raised; ``BrokenProcessPool`` when a worker died (the next
-            job gets a fresh pool).
+            whatever the renderer raised; ``BrokenProcessPool`` when the fresh pool broke too.
         """
         if not job.options:
-            job = RenderJob(**{**job.__dict__, "options": render_options()})
+            job = dataclasses.replace(job, options=render_options())
         async with self.slots.slot(job.urgent):
             try:
                 if not self.workers:
                     return await asyncio.to_thread(render, job)
-                pool = self._executor()
-                try:
-                    return await asyncio.get_running_loop().run_in_executor(pool, render, job)
-                except BrokenProcessPool:
-                    log.warning("a render worker died; starting a fresh pool")
-                    self._pool = None
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    raise
+                for attempt in (1, 2):
+                    pool = self._executor()
+                    try:
+                        return await asyncio.get_running_loop().run_in_executor(pool, render, job)
+                    except BrokenProcessPool:
+                        log.warning("a render worker died; starting a fresh pool")
+                        if self._pool is pool:
+                            self._pool = None
+                        pool.shutdown(wait=False, cancel_futures=True)
+                        if attempt == 2:
+                            raise
+                raise AssertionError("unreachable")
             finally:
                 self.done += 1
 

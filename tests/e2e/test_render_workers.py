@@ -38,5 +38,5 @@ async def test_boards_hands_and_previews_come_from_the_workers(fake, make_bot, p
     assert hand is not None
     assert fake.image_bytes(hands[0]["attachments"][0]) == renders.encode(hand)[0]
     pids = bot.delivery.renderer.pids()
-    assert len(pids) == 2 and os.getpid() not in pids
+    assert 1 <= len(pids) <= 2 and os.getpid() not in pids
     assert bot.delivery.renderer.done >= 4  # (boards, hands and the preview went through the workers)
