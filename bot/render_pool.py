@@ -70,7 +70,7 @@ class RenderJob:
         names: display names by seat, as they are (``bot.text.Texts.plain``).
         locale: the reader's catalog locale.
         limit: the upload limit in bytes the encoded image must fit (``render.base.fit_under``).
-        thumbnail: for ``board``: also return the board small (``Rendered.thumbnail``).
+        thumbnail: for ``board``: also return the board small, as pixels (``Rendered.thumbnail``).
         strict: the formatter raises on a missing or untranslated key (tests).
         options: ``render_options()`` at submission (empty: the worker's own).
     """
@@ -94,11 +94,20 @@ class RenderJob:
 @dataclass(frozen=True)
 class Rendered:
     """An encoded image: ``data`` (bytes), ``ext`` (``"png"`` or ``"jpg"``), and for a board
-    job asked for it, its thumbnail encoded the same way (``(bytes, ext)``)."""
+    job asked for it, its thumbnail as raw pixels ``(mode, (width, height), bytes)`` (encoded
+    only when a DM turn notice needs it: ``image_of``)."""
 
     data: bytes
     ext: str
-    thumbnail: tuple[bytes, str] | None = None
+    thumbnail: tuple[str, tuple[int, int], bytes] | None = None
+
+
+def image_of(pixels: tuple[str, tuple[int, int], bytes]) -> Any:
+    """The PIL image of raw ``(mode, size, bytes)`` pixels (``Rendered.thumbnail``)."""
+    from PIL import Image
+
+    mode, size, data = pixels
+    return Image.frombytes(mode, size, data)
 
 
 def small(image: Any) -> Any:
@@ -137,7 +146,12 @@ def render(job: RenderJob) -> Rendered | None:
     if job.kind == "thumbnail":
         image = small(image)
     data, ext = renders.encode(image, job.limit)
-    thumb = renders.encode(small(image), job.limit) if job.thumbnail and job.kind == "board" else None
+    thumb = None
+    if job.thumbnail and job.kind == "board":
+        scaled = small(image)
+        if scaled.mode not in ("RGB", "RGBA", "L"):  # (raw bytes carry no palette)
+            scaled = scaled.convert("RGBA")
+        thumb = (scaled.mode, scaled.size, scaled.tobytes())
     return Rendered(data, ext, thumb)
 
 

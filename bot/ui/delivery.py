@@ -36,7 +36,7 @@ from PIL import Image
 
 from bot import logsafe
 from bot.locks import KeyedLocks
-from bot.render_pool import Kind, Renderer, RenderJob
+from bot.render_pool import Kind, Renderer, RenderJob, image_of
 from bot.service import HostError, crash_point, texts, undone_seqs
 from bot.storage import OutboxRow, StorageError
 from bot.text import Texts
@@ -114,9 +114,9 @@ class Delivery:
         """Draws and encodes the images (bot/render_pool.py): in threads until the bot gives
         it worker processes (``Settings.render_workers``)."""
         self._seen_limits: dict[int, int] = {}
-        self.board_thumbnails: LRUCache[int, tuple[int, tuple[bytes, str]]] = LRUCache(THUMBNAILS_KEPT)
-        """Per game: the version and the small copy of the board last drawn, encoded (bytes,
-        extension; DM turn notices, sent right after it; the newest ``THUMBNAILS_KEPT`` games)."""
+        self.board_thumbnails: LRUCache[int, tuple[int, Image.Image]] = LRUCache(THUMBNAILS_KEPT)
+        """Per game: the version and a small copy of the board last drawn (DM turn notices,
+        sent right after it; the newest ``THUMBNAILS_KEPT`` games only)."""
         self.notices: Notices | None = None
         self.started = service.clock()
         """When this process started (a ping row older than that is sent after a restart)."""
@@ -480,7 +480,7 @@ class Delivery:
                         self.upload_limit(record.guild_id), thumbnail=True)
         done = await self.renderer.run(job)
         assert done is not None and done.thumbnail is not None  # every game draws a board
-        self.board_thumbnails[record.id] = (record.version, done.thumbnail)
+        self.board_thumbnails[record.id] = (record.version, image_of(done.thumbnail))
         file = discord.File(io.BytesIO(done.data), filename=f"board.{done.ext}")
         recent = await self.recent_public_lines(record, limit=RECENT_LINES)
         embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=recent,
