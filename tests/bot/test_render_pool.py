@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.render_pool import Renderer, RenderJob, Slots, image_of, render, small
+from bot.settings import Settings
 from bot.text import Texts
 from engines.base import CHANCE
 from engines.registry import get as get_engine
@@ -149,3 +150,13 @@ async def test_a_killed_worker_is_replaced_and_the_job_done() -> None:
         await renderer.close()
     assert first is not None and again == first
     assert new and not set(new) & set(old)
+
+
+def test_render_workers_setting() -> None:
+    assert Settings.from_env({}, dotenv_path=None).render_workers == 2  # a running bot
+    assert Settings.from_env({"RENDER_WORKERS": "0"}, dotenv_path=None).render_workers == 0
+    assert Settings.from_env({"RENDER_WORKERS": "3"}, dotenv_path=None).render_workers == 3
+    assert Settings.from_env({"RENDER_WORKERS": "-1"}, dotenv_path=None).render_workers == 0
+    assert Settings().render_workers == 0  # (built directly, as the tests do: threads)
+    with pytest.raises(ValueError, match="RENDER_WORKERS"):
+        Settings.from_env({"RENDER_WORKERS": "two"}, dotenv_path=None)
