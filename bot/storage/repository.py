@@ -1106,18 +1106,15 @@ class Repository:
     # ------------------------------------------------------------------ settings
     async def get_preference(self, user_id: int, game_id: str, key: str) -> str | None:
         """A user's stored preference (e.g. heaven auto_defend), or None."""
-        async with self._read() as db, db.execute(
-            "SELECT value FROM preferences WHERE user_id=? AND game_id=? AND key=?", (user_id, game_id, key)
-        ) as cur:
-            row = await cur.fetchone()
-        return None if row is None else str(row[0])
+        (rows,) = await self._fetch([(
+            "SELECT value FROM preferences WHERE user_id=? AND game_id=? AND key=?", (user_id, game_id, key))])
+        return str(rows[0][0]) if rows else None
 
     async def preferences(self, user_id: int, game_id: str) -> dict[str, str]:
         """Every stored preference of a user for one game (key -> raw text value)."""
-        async with self._read() as db, db.execute(
-            "SELECT key, value FROM preferences WHERE user_id=? AND game_id=?", (user_id, game_id)
-        ) as cur:
-            return {r[0]: r[1] for r in await cur.fetchall()}
+        (rows,) = await self._fetch([("SELECT key, value FROM preferences WHERE user_id=? AND game_id=?",
+                                      (user_id, game_id))])
+        return {r[0]: r[1] for r in rows}
 
     async def set_preference(self, user_id: int, game_id: str, key: str, value: str) -> None:
         """Store a user's preference."""
@@ -1130,11 +1127,8 @@ class Repository:
 
     async def moderator_role(self, guild_id: int) -> int | None:
         """The moderator role set for a guild, or None."""
-        async with self._read() as db, db.execute(
-            "SELECT moderator_role_id FROM guild_settings WHERE guild_id=?", (guild_id,)
-        ) as cur:
-            row = await cur.fetchone()
-        return None if row is None else row[0]
+        (rows,) = await self._fetch([("SELECT moderator_role_id FROM guild_settings WHERE guild_id=?", (guild_id,))])
+        return rows[0][0] if rows else None
 
     async def set_moderator_role(self, guild_id: int, role_id: int | None) -> None:
         """Set (or clear with None) the moderator role of a guild."""
@@ -1148,12 +1142,10 @@ class Repository:
     async def locales(self) -> tuple[dict[int, str], dict[int, str]]:
         """The languages chosen with ``/game language`` (migration 008): ``({guild id:
         locale}, {user id: locale})``, catalog locales."""
-        async with self._read() as db:
-            async with db.execute("SELECT guild_id, locale FROM guild_settings WHERE locale IS NOT NULL") as cur:
-                guilds = {int(r[0]): str(r[1]) for r in await cur.fetchall()}
-            async with db.execute("SELECT user_id, locale FROM user_locales") as cur:
-                users = {int(r[0]): str(r[1]) for r in await cur.fetchall()}
-        return guilds, users
+        guild_rows, user_rows = await self._fetch([
+            ("SELECT guild_id, locale FROM guild_settings WHERE locale IS NOT NULL", ()),
+            ("SELECT user_id, locale FROM user_locales", ())])
+        return {int(r[0]): str(r[1]) for r in guild_rows}, {int(r[0]): str(r[1]) for r in user_rows}
 
     async def set_guild_locale(self, guild_id: int, locale: str | None) -> None:
         """Set (or clear with None: Discord's preferred locale again) a server's language."""
