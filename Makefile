@@ -28,12 +28,15 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 # BENCH_ARGS: e.g. --step 20 --tables 80 for a longer load run (the default takes about 10 minutes).
+# BENCH_BEFORE=PATH (a git worktree of an older commit): load, hops and footprint measure it beside this tree
+COMPARE = $(if $(BENCH_BEFORE),--compare $(BENCH_BEFORE))
 bench: $(STAMP)
-	$(BIN)/python -m bench.load --game all $(BENCH_ARGS)
+	$(BIN)/python -m bench.load --game all $(COMPARE) $(BENCH_ARGS)
+	$(BIN)/python -m bench.hops --game all $(COMPARE)
 	$(BIN)/python -m bench.bot_latency
 	$(BIN)/python -m bench.eguan_balance --games 2000
 	$(BIN)/python -m bench.requests
-	$(BIN)/python -m bench.footprint
+	$(BIN)/python -m bench.footprint $(COMPARE)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -354,8 +354,9 @@ class Run:
 
 
 @contextlib.asynccontextmanager
-async def running_bot(fake: FakeDiscord, db: Path) -> AsyncIterator[GameBot]:
-    conf = Settings(database_path=str(db), token="offline", tick_seconds=3600)
+async def running_bot(fake: FakeDiscord, db: Path, **settings: Any) -> AsyncIterator[GameBot]:
+    """A bot on ``db`` started against ``fake`` (``settings``: more ``Settings`` fields)."""
+    conf = Settings(database_path=str(db), token="offline", tick_seconds=3600, **settings)
     bot = GameBot(conf, clock=fake.now)
     await fake.start_bot(bot)
     try:

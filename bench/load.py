@@ -1,7 +1,8 @@
 """Open-loop load bench: what players feel when moves arrive at a set rate (issue 14).
 
 Usage: ``python -m bench.load --game <game_id>|all [--rates 4,6,8,10,15,20,30,45,60,80] [--step 8]
-[--tables 40] [--variants before,after] [--render-views 6] [--no-render]``
+[--tables 40] [--variants before,after] [--render-views 6] [--no-render] [--render-workers 2]
+[--compare PATH]``
 
 For every game and every variant a fresh :class:`bot.sandbox.fakecord.FakeDiscord` and a real
 :class:`bot.app.GameBot` on a temporary database are started and ``--tables`` games are opened, joined
@@ -15,8 +16,8 @@ step of a multi-step decision (``bot.ui.panels.offered_choices``), the pick. Mea
 * panel shown: Play ▶ → the follow-up that replaces "thinking…" with the panel;
 * board delivered: the pick → the edit of the board message that shows the new version, waited for
   only when the public view changed (``ActResult.public_changed``, seen by wrapping ``service.act``);
-* CPU ms per move: the process's CPU time over the step (bot, fake Discord and bench together: one
-  process, as the old bench) divided by the moves made;
+* CPU ms per move: the CPU time over the step of the process (bot, fake Discord and bench together)
+  and of its child processes (the render and AI workers), divided by the moves made;
 * queue wait: arrival → the move's first click (non-zero only when every table was busy).
 
 A rate passes when p95 board delivery ≤ ``BOARD_P95`` s, no acknowledgement exceeds ``ACK_MAX`` s, at least
@@ -28,6 +29,12 @@ Variants (render options of ``render.base.configure``, switched in this one proc
 render side of main as this branch found it (bold faked with a stroke, RGB PNG), ``after`` this branch's
 (a real bold face, palette PNG). The render table (``--render-views``) draws random-playout boards of
 every game under both variants and reports render and encode time and bytes. This is a script, not a test.
+
+``--compare PATH`` measures two source trees side by side in one run: for every game, the code of
+``PATH`` (a ``git worktree`` of the commit before, e.g. ``git worktree add ../before 7167f20``) and then
+this tree's, each in a child process running this very script on that tree's code (bench/trees.py), with
+the render options of ``after`` (both trees' defaults); the table's columns are then ``before`` (PATH) and
+``after`` (this tree). ``--render-workers`` sets ``Settings.render_workers`` where the code has it.
 """
 
 from __future__ import annotations
@@ -35,7 +42,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import functools
+import json
 import logging
 import os
 import random
@@ -48,10 +57,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench import trees
 from bench.bot_latency import Probe, Table, choices, ms, pct, playout_views, running_bot
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.service import ActResult
+from bot.settings import Settings
 from bot.text import Texts
 from engines.registry import ENGINES
 from render import base
@@ -141,6 +152,9 @@ class Step:
     board: list[float] = field(default_factory=list)
     queue: list[float] = field(default_factory=list)
     cpu_s: float = 0.0
+    """CPU seconds of the bench's process and its children (render and AI workers) over the step."""
+    worker_cpu_s: float = 0.0
+    """Of ``cpu_s``, the children's."""
     wall_s: float = 0.0
     failures: list[str] = field(default_factory=list)
 
@@ -283,7 +297,9 @@ async def run_step(fake: FakeDiscord, tables: list[LoadTable], rate: float, seco
             tasks.add(task)
             task.add_done_callback(tasks.discard)
 
-    cpu0, t0 = time.process_time(), time.perf_counter()
+    cpu = trees.TreeCpu()
+    cpu.start()
+    t0 = time.perf_counter()
     at = t0
     while True:
         at += rng.expovariate(rate)
@@ -298,16 +314,22 @@ async def run_step(fake: FakeDiscord, tables: list[LoadTable], rate: float, seco
         await asyncio.sleep(0.02)
     for task in list(tasks):
         task.cancel()
-    step.cpu_s, step.wall_s = time.process_time() - cpu0, time.perf_counter() - t0
+    own, kids = cpu.elapsed()
+    step.cpu_s, step.worker_cpu_s, step.wall_s = own + kids, kids, time.perf_counter() - t0
     return step
 
 
+def worker_settings(render_workers: int) -> dict[str, Any]:
+    """``Settings`` fields for ``render_workers`` worker processes where this tree's code has them."""
+    return {"render_workers": render_workers} if "render_workers" in {f.name for f in dataclasses.fields(Settings)} else {}
+
+
 async def bench_game(game_id: str, variant_name: str, rates: Sequence[float], seconds: float, tables_n: int,
-                     seed: int) -> list[Step]:
+                     seed: int, render_workers: int = 2, label: str = "") -> list[Step]:
     """The rate ladder of one game under one variant, on a fresh bot; stops after the first failure."""
     steps: list[Step] = []
     with variant(variant_name), tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
-        async with FakeDiscord(owner_name="alice") as fake, running_bot(fake, Path(tmp) / "games.db") as bot:
+        async with FakeDiscord(owner_name="alice") as fake, running_bot(fake, Path(tmp) / "games.db", **worker_settings(render_workers)) as bot:
             mirror = Mirror(bot)
             tables = await setup_tables(fake, bot, game_id, tables_n, seed, 0, mirror)
             made = tables_n
@@ -323,7 +345,7 @@ async def bench_game(game_id: str, variant_name: str, rates: Sequence[float], se
                 with contextlib.suppress(TimeoutError):
                     await fake.idle(0.05, timeout=DRAIN)
                 steps.append(step)
-                print(f"  {game_id:<12} {variant_name:<6} {line(step)}", flush=True)
+                print(f"  {game_id:<12} {label or variant_name:<6} {line(step)}", flush=True)
                 if not step.passed():
                     break
             step_errors = [r.getMessage() for r in fake.errors.records]
@@ -346,6 +368,7 @@ def line(step: Step) -> str:
     cpu = step.cpu_s / step.moves * 1000 if step.moves else float("nan")
     return (f"{step.rate:>5.0f}/s {step.moves:>4}/{step.arrivals:<4} ack {p3(step.ack):>14}  panel {p3(step.panel):>14}"
             f"  board {p3(step.board):>14}  queue p95 {ms(pct(step.queue, 0.95)):>5}  cpu {cpu:5.1f} ms/move"
+            f" (workers {step.worker_cpu_s / step.moves * 1000 if step.moves else 0.0:4.1f})"
             f"  {'pass' if step.passed() else 'FAIL'}" + (f" ({len(step.failures)} failed moves)" if step.failures else ""))
 
 
@@ -409,6 +432,28 @@ def report_renders(games: Sequence[str], count: int, seed: int) -> None:
                   f"{statistics.median(b) / 1024:>7.0f}")
 
 
+def compare(tree: Path, games: Sequence[str], args: argparse.Namespace) -> dict[str, dict[str, list[Step]]]:
+    """Each game on the code of ``tree`` ("before") and of this tree ("after"), one after the other in
+    child processes running this script (bench/trees.py ``in_tree``): the same measuring code for both."""
+    results: dict[str, dict[str, list[Step]]] = {}
+    script = Path(__file__).resolve()
+    for game_id in games:
+        for label, root in (("before", tree), ("after", trees.tree_root())):
+            with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
+                out = Path(tmp) / "steps.json"
+                child = trees.in_tree(root, script, [
+                    "--game", game_id, "--variants", "after", "--no-render", "--rates", args.rates,
+                    "--step", str(args.step), "--tables", str(args.tables), "--seed", str(args.seed),
+                    "--render-workers", str(args.render_workers), "--json-out", str(out), "--label", label])
+                sys.stdout.write(child.stdout.split("\nCapacity")[0].rstrip("\n") + "\n")
+                if child.returncode or not out.exists():
+                    print(child.stderr[-3000:], file=sys.stderr)
+                    raise SystemExit(f"the {label} run of {game_id} failed")
+                data = json.loads(out.read_text())
+            results.setdefault(game_id, {})[label] = [Step(**step) for step in data[game_id]["after"]]
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="all", help="a game id or 'all' (default)")
@@ -418,6 +463,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variants", default="before,after", help="render variants: before, after (default both)")
     parser.add_argument("--render-views", type=int, default=6, help="views per game in the render table (default 6)")
     parser.add_argument("--no-render", action="store_true", help="leave out the render table")
+    parser.add_argument("--render-workers", type=int, default=2,
+                        help="render worker processes (Settings.render_workers; default 2, 0 = threads)")
+    parser.add_argument("--compare", type=Path, metavar="PATH",
+                        help="also measure the source tree at PATH (before) beside this one (after)")
+    parser.add_argument("--json-out", type=Path, help=argparse.SUPPRESS)  # (a child of --compare)
+    parser.add_argument("--label", default="", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     games = list(ENGINES) if args.game == "all" else [args.game]
@@ -427,11 +478,23 @@ def main(argv: list[str] | None = None) -> int:
     rates = [float(x) for x in args.rates.split(",") if x.strip()]
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     t = time.perf_counter()
+    load0 = os.getloadavg()[0]
     results: dict[str, dict[str, list[Step]]] = {}
-    for game_id in games:
-        for name in args.variants.split(","):  # variants interleaved per game: the machine's load drifts
-            results.setdefault(game_id, {})[name] = asyncio.run(
-                bench_game(game_id, name, rates, args.step, args.tables, args.seed))
+    if args.compare:
+        results = compare(args.compare.resolve(), games, args)
+    else:
+        for game_id in games:
+            for name in args.variants.split(","):  # variants interleaved per game: the machine's load drifts
+                results.setdefault(game_id, {})[name] = asyncio.run(
+                    bench_game(game_id, name, rates, args.step, args.tables, args.seed, args.render_workers,
+                               args.label))
+    if args.json_out:
+        args.json_out.write_text(json.dumps({g: {v: [dataclasses.asdict(s) for s in steps] for v, steps in per.items()}
+                                             for g, per in results.items()}))
+        return 0
+    if args.compare:
+        print(f"\nbefore = {args.compare}, after = {trees.tree_root()} (render workers {args.render_workers})")
+    print(f"load average at the start {load0:.1f}")
     report_capacity(results)
     if not args.no_render:
         report_renders(games, args.render_views, args.seed)

@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot import sync
 from bot.backup import BackupLoop
+from bot.render_pool import Renderer
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Repository
@@ -91,6 +92,7 @@ class GameBot(commands.Bot):
         self.delivery = Delivery(self, self.service, self.repo)
         self.delivery.away_after = settings.dm_away_seconds
         self.delivery.lean = settings.lean_requests
+        self.delivery.renderer = Renderer(settings.render_workers)
         self.flow = Flow(HostContext(self.service, self.repo, self.delivery, settings, clock))
         cast(GameTree, self.tree).attach(self.flow.ctx)
         if settings.postgres:  # (PostgreSQL is backed up by its own tools: README "Running at scale")
@@ -124,6 +126,7 @@ class GameBot(commands.Bot):
         """Once connected, deliver what the outbox still holds (a crash between a commit
         and Discord's answer left it there: docs/DESIGN.md §4)."""
         await self.wait_until_ready()
+        self.delivery.renderer.start()  # (the render workers warm up once the bot is ready)
         await self.delivery.start_resume()
         await self.flow.ai.resume()  # (a restart in the middle of an AI's turn resumes it)
 

@@ -65,6 +65,10 @@ class Settings:
             event lines ride on the board edit, and its ping and the end go through the
             mover's interaction (bot/ui/delivery.py; bench/requests.py). Off: every line
             is posted, every ping with the bot token (the end-to-end tests' default).
+        render_workers: worker processes that draw and encode boards (``RENDER_WORKERS``; 2
+            when read from the environment, 0 when built directly as the tests do): 0 = in
+            threads of the bot's process (bot/render_pool.py; one more process is kept for
+            private images).
     """
 
     token: str = ""
@@ -96,6 +100,7 @@ class Settings:
         return Shards(self.shard_count, self.shard_ids or tuple(range(self.shard_count)))
     dm_away_seconds: float = 300.0
     lean_requests: bool = True
+    render_workers: int = 0
 
     @classmethod
     def from_env(
@@ -166,6 +171,7 @@ class Settings:
                 Shards(shard_count, shard_ids or tuple(range(max(shard_count, 1))))
             except ValueError as exc:
                 raise ValueError(f"SHARD_COUNT / SHARD_IDS: {exc}") from None
+        render_workers = opt_int("RENDER_WORKERS")
         settings = cls(
             token=(env.get("DISCORD_TOKEN") or "").strip(),
             database_path=database,
@@ -182,6 +188,7 @@ class Settings:
             shard_ids=shard_ids,
             ai_workers=max(1, opt_int("AI_WORKERS") or 1),
             dm_away_seconds=dm_away,
+            render_workers=max(0, 2 if render_workers is None else render_workers),
             lean_requests=(env.get("LEAN_REQUESTS") or "1").strip().lower() not in ("0", "false", "no", "off"),
         )
         if overrides:

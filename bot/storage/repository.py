@@ -33,7 +33,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 import asyncpg
@@ -96,6 +96,21 @@ def _lost(exc: BaseException) -> bool:
 Connection = aiosqlite.Connection | PgConnection
 """The connection a repository method gets from ``_read`` / ``_tx``: aiosqlite's, or the
 PostgreSQL one that speaks the same ``execute`` (bot/storage/backend.py)."""
+
+
+T = TypeVar("T")
+
+
+async def _on_thread(db: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
+    """Run ``fn(connection)`` on aiosqlite's own thread: one trip there and back however many
+    statements it runs (aiosqlite's ``Connection._execute``, the way its own ``execute_fetchall``
+    works; aiosqlite is pinned in pyproject.toml)."""
+    result: T = await db._execute(fn, db._conn)  # type: ignore[no-untyped-call]
+    return result
+
+
+class _Unchanged(Exception):
+    """A guarded batch's first statement changed no row (``Repository._batch``)."""
 
 
 def storage_fault(path: str, exc: BaseException) -> StorageError | None:
@@ -292,6 +307,16 @@ def bot_user_id(record: GameRecord) -> int:
     return min([0, *(s.user_id for s in record.seats)]) - 1
 
 
+GAME_SQL = "SELECT * FROM games WHERE id=?"
+SEATS_SQL = "SELECT game, seat, user_id, name, status, ai_level FROM seats WHERE game=? ORDER BY seat"
+GAMES_AT_ONCE = 500
+"""Games read per trip by ``Repository.games`` and ``due`` (well under SQLite's bound-parameter limit)."""
+
+
+def _row_to_seat(r: Any) -> SeatRecord:
+    return SeatRecord(r[0], r[1], r[2], r[3], r[4], r[5])
+
+
 def _row_to_game(row: Any, seats: Sequence[SeatRecord]) -> GameRecord:
     return GameRecord(
         id=row["id"], game_id=row["game_id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
@@ -305,6 +330,40 @@ def _row_to_game(row: Any, seats: Sequence[SeatRecord]) -> GameRecord:
         seats=tuple(seats),
         vacations=json.loads(row["vacations"]) if "vacations" in row.keys() else {},
     )
+
+
+INSERT_ACTION = ("INSERT INTO actions(game, seq, kind, seat, action, events, user_id, at)"
+                 " VALUES (?,?,?,?,?,?,?,?)")
+
+
+def _rating_statements(game: int, guild_id: int, game_id: str, rows: Sequence[tuple[int, float, float, bool]],
+                       now: float) -> list[tuple[str, Sequence[Any]]]:
+    """The statements that store a finished game's ratings (``Repository.record_ratings``):
+    first the ``rated_games`` mark (it changes no row when the game was rated already),
+    then one upsert per player, counting one more game (and a win)."""
+    out: list[tuple[str, Sequence[Any]]] = [
+        ("INSERT INTO rated_games(game, rated_at) VALUES (?,?) ON CONFLICT(game) DO NOTHING", (game, now))]
+    out += [("INSERT INTO ratings(guild_id, game_id, user_id, mu, sigma, games, wins, updated_at)"
+             " VALUES (?,?,?,?,?,1,?,?) ON CONFLICT(guild_id, game_id, user_id) DO UPDATE SET"
+             " mu=excluded.mu, sigma=excluded.sigma, games=ratings.games+1,"
+             " wins=ratings.wins+excluded.wins, updated_at=excluded.updated_at",
+             (guild_id, game_id, user_id, mu, sigma, int(won), now)) for user_id, mu, sigma, won in rows]
+    return out
+
+
+def _queued(game: int, items: Sequence[OutboxItem], now: float) -> list[tuple[str, Sequence[Any]]]:
+    """The statements that queue ``items`` in the outbox of ``game``.
+
+    Raises:
+        ValueError: an unknown kind (nothing is written).
+    """
+    out: list[tuple[str, Sequence[Any]]] = []
+    for item in items:
+        if item.kind not in OUTBOX_KINDS:
+            raise ValueError(f"unknown outbox kind {item.kind!r}")
+        out.append(("INSERT INTO outbox(game, version, kind, payload, nonce, created_at) VALUES (?,?,?,?,?,?)",
+                    (game, item.version, item.kind, json.dumps(item.payload), secrets.token_hex(10), now)))
+    return out
 
 
 class Repository:
@@ -518,6 +577,73 @@ class Repository:
                 log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
                 self.fault = None
 
+    async def _fetch(self, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
+        """The rows of each read query, in one trip to the database (issue 14: SQLite runs them
+        all in one call on aiosqlite's thread, instead of an execute, a fetch and a close
+        each; PostgreSQL one round trip a query). Under the lock, like ``_read``."""
+        async with self._read() as db:
+            if isinstance(db, PgConnection):
+                out = []
+                for sql, params in queries:
+                    async with db.execute(sql, params) as cur:
+                        out.append(list(await cur.fetchall()))
+                return out
+
+            def run(conn: sqlite3.Connection) -> list[list[Any]]:
+                return [conn.execute(sql, tuple(params)).fetchall() for sql, params in queries]
+
+            return await _on_thread(db, run)
+
+    async def _batch(self, statements: Sequence[tuple[str, Sequence[Any]]], *,
+                     guard: bool = False) -> list[int] | None:
+        """Run the write ``statements`` in one transaction, in one trip to the database
+        (SQLite: ``BEGIN IMMEDIATE``, the statements and ``COMMIT`` in one call on aiosqlite's
+        thread; PostgreSQL: one transaction, a round trip a statement). Returns each
+        statement's row count. ``guard``: when the first statement changes no row (a failed
+        compare-and-set), nothing is written and None is returned.
+
+        Raises:
+            StorageBusy / StorageUnwritable: as ``_tx``; nothing was written.
+        """
+        if self._pg is not None:
+            try:
+                async with self._pg_tx() as conn:
+                    counts: list[int] = []
+                    for sql, params in statements:
+                        cur = await conn.execute(sql, params)
+                        counts.append(cur.rowcount)
+                        if guard and len(counts) == 1 and cur.rowcount != 1:
+                            raise _Unchanged
+                    return counts
+            except _Unchanged:
+                return None
+
+        def run(conn: sqlite3.Connection) -> list[int] | None:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                counts: list[int] = []
+                for sql, params in statements:
+                    counts.append(conn.execute(sql, tuple(params)).rowcount)
+                    if guard and len(counts) == 1 and counts[0] != 1:
+                        conn.execute("ROLLBACK")
+                        return None
+                conn.execute("COMMIT")
+                return counts
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):  # (SQLite may have rolled back already)
+                    conn.execute("ROLLBACK")
+                raise
+
+        async with self._lock:
+            try:
+                done = await _on_thread(self.db, run)
+            except sqlite3.Error as exc:
+                raise self._faulted(exc) from exc
+            if self.fault is not None:
+                log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
+                self.fault = None
+            return done
+
     async def lock_game(self, db: Connection, game: int) -> None:
         """Inside a write transaction: hold the row of ``game`` until the commit, so a
         read-then-write of the same game by another process waits (PostgreSQL ``SELECT …
@@ -681,17 +807,33 @@ class Repository:
 
     # ------------------------------------------------------------------ games
     async def _seats(self, db: Connection, game: int) -> list[SeatRecord]:
-        async with db.execute(
-            "SELECT game, seat, user_id, name, status, ai_level FROM seats WHERE game=? ORDER BY seat", (game,)
-        ) as cur:
-            return [SeatRecord(r[0], r[1], r[2], r[3], r[4], r[5]) for r in await cur.fetchall()]
+        async with db.execute(SEATS_SQL, (game,)) as cur:
+            return [_row_to_seat(r) for r in await cur.fetchall()]
 
     async def _game(self, db: Connection, game: int) -> GameRecord | None:
-        async with db.execute("SELECT * FROM games WHERE id=?", (game,)) as cur:
+        async with db.execute(GAME_SQL, (game,)) as cur:
             row = await cur.fetchone()
         if row is None:
             return None
         return _row_to_game(row, await self._seats(db, game))
+
+    async def _games(self, ids: Sequence[int]) -> list[GameRecord]:
+        """The games ``ids`` in that order (those that exist), their rows and seats read in
+        one trip to the database per ``GAMES_AT_ONCE`` games."""
+        out: list[GameRecord] = []
+        for start in range(0, len(ids), GAMES_AT_ONCE):
+            chunk = list(ids[start:start + GAMES_AT_ONCE])
+            marks = ",".join("?" * len(chunk))
+            rows, seat_rows = await self._fetch([
+                (f"SELECT * FROM games WHERE id IN ({marks})", chunk),
+                (f"SELECT game, seat, user_id, name, status, ai_level FROM seats WHERE game IN ({marks})"
+                 " ORDER BY game, seat", chunk)])
+            seats: dict[int, list[SeatRecord]] = {}
+            for r in seat_rows:
+                seats.setdefault(int(r[0]), []).append(_row_to_seat(r))
+            by_id = {int(r["id"]): r for r in rows}
+            out += [_row_to_game(by_id[pk], seats.get(pk, [])) for pk in chunk if pk in by_id]
+        return out
 
     async def create_game(
         self, *, game_id: str, guild_id: int | None, channel_id: int, host_user_id: int,
@@ -714,9 +856,9 @@ class Repository:
         return record
 
     async def get_game(self, game: int) -> GameRecord | None:
-        """The game with primary key ``game``, or None."""
-        async with self._read() as db:
-            return await self._game(db, game)
+        """The game with primary key ``game``, or None (one trip to the database: ``_fetch``)."""
+        rows, seats = await self._fetch([(GAME_SQL, (game,)), (SEATS_SQL, (game,))])
+        return _row_to_game(rows[0], [_row_to_seat(r) for r in seats]) if rows else None
 
     async def set_fields(self, game: int, **values: Any) -> None:
         """Update plain pointer columns (thread_id, board_channel_id, board_message_id,
@@ -729,9 +871,7 @@ class Repository:
         if "options" in values:
             values["options"] = json.dumps(values["options"])
         cols = ", ".join(f"{k}=?" for k in values)
-        async with self._tx() as db:
-            await db.execute(f"UPDATE games SET {cols}, updated_at=? WHERE id=?",
-                             (*values.values(), self.clock(), game))
+        await self._batch([(f"UPDATE games SET {cols}, updated_at=? WHERE id=?", (*values.values(), self.clock(), game))])
 
     async def replace_snapshot(self, game: int, version: int, state: dict[str, Any]) -> bool:
         """Store a rebuilt snapshot of ``game`` at the same ``version`` (a cache refresh after
@@ -843,40 +983,30 @@ class Repository:
         """
         now = self.clock()
         new_version = expected_version + len(entries)
-        async with self._tx() as db:
-            players_sql = ", players=?" if players is not None else ""
-            params: list[Any] = [json.dumps(state), new_version, status, deadline, json.dumps(list(waiting)),
-                                 reminded, window, now]
-            if players is not None:
-                params.append(players)
-            cur = await db.execute(
-                "UPDATE games SET state=?, version=?, status=?, deadline=?, waiting=?, reminded=?,"
-                f" deadline_window=?, updated_at=?{players_sql} WHERE id=? AND version=?",
-                (*params, game, expected_version),
-            )
-            if cur.rowcount != 1:
-                async with db.execute("SELECT version FROM games WHERE id=?", (game,)) as c2:
-                    row = await c2.fetchone()
-                raise StaleVersion(game, expected_version, None if row is None else row[0])
-            for i, e in enumerate(entries, start=expected_version + 1):
-                await db.execute(
-                    "INSERT INTO actions(game, seq, kind, seat, action, events, user_id, at)"
-                    " VALUES (?,?,?,?,?,?,?,?)",
-                    (game, i, e.kind, e.seat, json.dumps(e.action), json.dumps(e.events), e.user_id, now),
-                )
-            await self._queue(db, game, outbox, now)
-            if ratings is not None:
-                await self._write_ratings(db, game, *ratings, now)
+        players_sql = ", players=?" if players is not None else ""
+        params: list[Any] = [json.dumps(state), new_version, status, deadline, json.dumps(list(waiting)),
+                             reminded, window, now]
+        if players is not None:
+            params.append(players)
+        statements: list[tuple[str, Sequence[Any]]] = [(
+            "UPDATE games SET state=?, version=?, status=?, deadline=?, waiting=?, reminded=?,"
+            f" deadline_window=?, updated_at=?{players_sql} WHERE id=? AND version=?",
+            (*params, game, expected_version))]
+        statements += [(INSERT_ACTION, (game, i, e.kind, e.seat, json.dumps(e.action), json.dumps(e.events),
+                                        e.user_id, now))
+                       for i, e in enumerate(entries, start=expected_version + 1)]
+        statements += _queued(game, outbox, now)
+        if ratings is not None:  # (a game finishes once, by this compare-and-set: never rated before)
+            statements += _rating_statements(game, *ratings, now)
+        if await self._batch(statements, guard=True) is None:  # (one trip; the compare-and-set failed)
+            (rows,) = await self._fetch([("SELECT version FROM games WHERE id=?", (game,))])
+            raise StaleVersion(game, expected_version, rows[0][0] if rows else None)
         return new_version
 
     @staticmethod
     async def _queue(db: Connection, game: int, items: Sequence[OutboxItem], now: float) -> None:
-        for item in items:
-            if item.kind not in OUTBOX_KINDS:
-                raise ValueError(f"unknown outbox kind {item.kind!r}")
-            await db.execute(
-                "INSERT INTO outbox(game, version, kind, payload, nonce, created_at) VALUES (?,?,?,?,?,?)",
-                (game, item.version, item.kind, json.dumps(item.payload), secrets.token_hex(10), now))
+        for sql, params in _queued(game, items, now):
+            await db.execute(sql, params)
 
     async def _system_change(self, game: int, expected_version: int, entry: LogEntry, sql: str,
                              params: tuple[Any, ...]) -> int:
@@ -885,13 +1015,15 @@ class Repository:
         Raises:
             StaleVersion: the version moved; nothing was written.
         """
-        async with self._tx() as db:
-            cur = await db.execute("UPDATE games SET version=?, updated_at=? WHERE id=? AND version=?",
-                                   (expected_version + 1, self.clock(), game, expected_version))
-            if cur.rowcount != 1:
-                raise StaleVersion(game, expected_version, None)
-            await db.execute(sql, params)
-            await self._insert(db, game, expected_version + 1, entry)
+        e = entry
+        done = await self._batch([
+            ("UPDATE games SET version=?, updated_at=? WHERE id=? AND version=?",
+             (expected_version + 1, self.clock(), game, expected_version)),
+            (sql, params),
+            (INSERT_ACTION, (game, expected_version + 1, e.kind, e.seat, json.dumps(e.action), json.dumps(e.events),
+                             e.user_id, self.clock()))], guard=True)
+        if done is None:
+            raise StaleVersion(game, expected_version, None)
         return expected_version + 1
 
     async def set_status(self, game: int, status: str, *, expected_version: int, entry: LogEntry) -> int:
@@ -928,10 +1060,8 @@ class Repository:
             (game, seat))
 
     async def _insert(self, db: Connection, game: int, seq: int, e: LogEntry) -> None:
-        await db.execute(
-            "INSERT INTO actions(game, seq, kind, seat, action, events, user_id, at) VALUES (?,?,?,?,?,?,?,?)",
-            (game, seq, e.kind, e.seat, json.dumps(e.action), json.dumps(e.events), e.user_id, self.clock()),
-        )
+        await db.execute(INSERT_ACTION, (game, seq, e.kind, e.seat, json.dumps(e.action), json.dumps(e.events),
+                                         e.user_id, self.clock()))
 
     async def log(self, game: int, *, after: int = 0, last: int | None = None) -> list[LogEntry]:
         """The log entries of ``game`` in order: those with seq > ``after``, and only the
@@ -943,18 +1073,16 @@ class Repository:
             params = (*params, last)
         else:
             sql += " ORDER BY seq"
-        async with self._read() as db, db.execute(sql, params) as cur:
-            rows = await cur.fetchall()
+        (rows,) = await self._fetch([(sql, params)])
         return [LogEntry(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6]) for r in rows]
 
     async def mark_reminded(self, game: int, version: int, count: int) -> bool:
         """Claim the ``count``-th reminder of the deadline of ``version``: True for the one
         caller that moves the count up (it sends the reminder); False when the game moved
         on or the reminder was claimed already (by this or another process)."""
-        async with self._tx() as db:
-            cur = await db.execute("UPDATE games SET reminded=? WHERE id=? AND version=? AND reminded<?",
-                                   (count, game, version, count))
-            return cur.rowcount == 1
+        done = await self._batch([("UPDATE games SET reminded=? WHERE id=? AND version=? AND reminded<?",
+                                   (count, game, version, count))], guard=True)
+        return done is not None
 
     async def games(self, *, status: Sequence[str] = ("lobby", "active"), user_id: int | None = None,
                     channel_id: int | None = None) -> list[GameRecord]:
@@ -971,15 +1099,8 @@ class Repository:
             where.append("(g.channel_id = ? OR g.thread_id = ?)")
             params += [channel_id, channel_id]
         sql += " WHERE " + " AND ".join(where) + " ORDER BY g.updated_at, g.id"
-        async with self._read() as db:
-            async with db.execute(sql, params) as cur:
-                ids = [r[0] for r in await cur.fetchall()]
-            out = []
-            for pk in dict.fromkeys(ids):
-                rec = await self._game(db, pk)
-                if rec is not None:
-                    out.append(rec)
-        return out
+        (rows,) = await self._fetch([(sql, params)])
+        return await self._games(list(dict.fromkeys(int(r[0]) for r in rows)))
 
     async def due(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
         """Active, unpaused games with a deadline whose next reminder or expiry is due
@@ -987,16 +1108,13 @@ class Repository:
         when given (issue 17: each process runs the clock of its own servers)."""
         shards = shards or self.shards
         where, params = shards.where() if shards is not None else ("1=1", ())
-        async with self._read() as db:
-            async with db.execute(
-                "SELECT id FROM games WHERE status='active' AND paused=0 AND deadline IS NOT NULL"
-                " AND ((reminded = 0 AND ? >= deadline - COALESCE(deadline_window, move_timeout) * 0.5)"
-                "   OR (reminded <= 1 AND ? >= deadline - COALESCE(deadline_window, move_timeout) * 0.1)"
-                f"   OR ? >= deadline) AND {where} ORDER BY deadline",
-                (now, now, now, *params),
-            ) as cur:
-                ids = [r[0] for r in await cur.fetchall()]
-            return [g for g in [await self._game(db, pk) for pk in ids] if g is not None]
+        (rows,) = await self._fetch([(
+            "SELECT id FROM games WHERE status='active' AND paused=0 AND deadline IS NOT NULL"
+            " AND ((reminded = 0 AND ? >= deadline - COALESCE(deadline_window, move_timeout) * 0.5)"
+            "   OR (reminded <= 1 AND ? >= deadline - COALESCE(deadline_window, move_timeout) * 0.1)"
+            f"   OR ? >= deadline) AND {where} ORDER BY deadline",
+            (now, now, now, *params))])
+        return await self._games([int(r[0]) for r in rows])
 
     async def count_actions(self, game: int) -> int:
         """Number of log entries of ``game``."""
@@ -1007,18 +1125,15 @@ class Repository:
     # ------------------------------------------------------------------ settings
     async def get_preference(self, user_id: int, game_id: str, key: str) -> str | None:
         """A user's stored preference (e.g. heaven auto_defend), or None."""
-        async with self._read() as db, db.execute(
-            "SELECT value FROM preferences WHERE user_id=? AND game_id=? AND key=?", (user_id, game_id, key)
-        ) as cur:
-            row = await cur.fetchone()
-        return None if row is None else str(row[0])
+        (rows,) = await self._fetch([(
+            "SELECT value FROM preferences WHERE user_id=? AND game_id=? AND key=?", (user_id, game_id, key))])
+        return str(rows[0][0]) if rows else None
 
     async def preferences(self, user_id: int, game_id: str) -> dict[str, str]:
         """Every stored preference of a user for one game (key -> raw text value)."""
-        async with self._read() as db, db.execute(
-            "SELECT key, value FROM preferences WHERE user_id=? AND game_id=?", (user_id, game_id)
-        ) as cur:
-            return {r[0]: r[1] for r in await cur.fetchall()}
+        (rows,) = await self._fetch([("SELECT key, value FROM preferences WHERE user_id=? AND game_id=?",
+                                      (user_id, game_id))])
+        return {r[0]: r[1] for r in rows}
 
     async def set_preference(self, user_id: int, game_id: str, key: str, value: str) -> None:
         """Store a user's preference."""
@@ -1031,11 +1146,8 @@ class Repository:
 
     async def moderator_role(self, guild_id: int) -> int | None:
         """The moderator role set for a guild, or None."""
-        async with self._read() as db, db.execute(
-            "SELECT moderator_role_id FROM guild_settings WHERE guild_id=?", (guild_id,)
-        ) as cur:
-            row = await cur.fetchone()
-        return None if row is None else row[0]
+        (rows,) = await self._fetch([("SELECT moderator_role_id FROM guild_settings WHERE guild_id=?", (guild_id,))])
+        return rows[0][0] if rows else None
 
     async def set_moderator_role(self, guild_id: int, role_id: int | None) -> None:
         """Set (or clear with None) the moderator role of a guild."""
@@ -1049,12 +1161,10 @@ class Repository:
     async def locales(self) -> tuple[dict[int, str], dict[int, str]]:
         """The languages chosen with ``/game language`` (migration 008): ``({guild id:
         locale}, {user id: locale})``, catalog locales."""
-        async with self._read() as db:
-            async with db.execute("SELECT guild_id, locale FROM guild_settings WHERE locale IS NOT NULL") as cur:
-                guilds = {int(r[0]): str(r[1]) for r in await cur.fetchall()}
-            async with db.execute("SELECT user_id, locale FROM user_locales") as cur:
-                users = {int(r[0]): str(r[1]) for r in await cur.fetchall()}
-        return guilds, users
+        guild_rows, user_rows = await self._fetch([
+            ("SELECT guild_id, locale FROM guild_settings WHERE locale IS NOT NULL", ()),
+            ("SELECT user_id, locale FROM user_locales", ())])
+        return {int(r[0]): str(r[1]) for r in guild_rows}, {int(r[0]): str(r[1]) for r in user_rows}
 
     async def set_guild_locale(self, guild_id: int, locale: str | None) -> None:
         """Set (or clear with None: Discord's preferred locale again) a server's language."""
@@ -1092,34 +1202,30 @@ class Repository:
     async def dm_message(self, game: int, user_id: int, kind: str) -> tuple[int, int, str | None] | None:
         """The stored DM message of ``kind`` (``"hand"`` or ``"turn"``) for a player of
         ``game``: ``(channel_id, message_id, shown)``, or None."""
-        async with self._read() as db, db.execute(
+        (rows,) = await self._fetch([(
             "SELECT channel_id, message_id, shown FROM dm_messages WHERE game=? AND user_id=? AND kind=?",
-            (game, user_id, kind)) as cur:
-            row = await cur.fetchone()
-        return None if row is None else (int(row[0]), int(row[1]), row[2])
+            (game, user_id, kind))])
+        return (int(rows[0][0]), int(rows[0][1]), rows[0][2]) if rows else None
 
     async def set_dm_message(self, game: int, user_id: int, kind: str, channel_id: int, message_id: int,
                              shown: str | None = None) -> None:
         """Store (or replace) the DM message of ``kind`` for a player of ``game``."""
-        async with self._tx() as db:
-            await db.execute(
-                "INSERT INTO dm_messages(game, user_id, kind, channel_id, message_id, shown) VALUES (?,?,?,?,?,?)"
-                " ON CONFLICT(game, user_id, kind) DO UPDATE SET channel_id=excluded.channel_id,"
-                " message_id=excluded.message_id, shown=excluded.shown",
-                (game, user_id, kind, channel_id, message_id, shown))
+        await self._batch([(
+            "INSERT INTO dm_messages(game, user_id, kind, channel_id, message_id, shown) VALUES (?,?,?,?,?,?)"
+            " ON CONFLICT(game, user_id, kind) DO UPDATE SET channel_id=excluded.channel_id,"
+            " message_id=excluded.message_id, shown=excluded.shown",
+            (game, user_id, kind, channel_id, message_id, shown))])
 
     async def notify_settings(self, user_id: int, game: int) -> tuple[bool, bool]:
         """``(hands, turns)``: whether ``user_id`` gets DM hands and DM turn notices for
         ``game``. The game's own setting wins over the every-game one (``game`` 0); a
         turns setting stored by the old ``/game notify`` (preference ``dm_notify``) comes
         next; the default is on."""
-        async with self._read() as db:
-            async with db.execute("SELECT game, hands, turns FROM notify_settings WHERE user_id=? AND game IN (?, 0)",
-                                  (user_id, game)) as cur:
-                rows = {int(r[0]): (r[1], r[2]) for r in await cur.fetchall()}
-            async with db.execute("SELECT value FROM preferences WHERE user_id=? AND game_id='*' AND key='dm_notify'",
-                                  (user_id,)) as cur:
-                legacy = await cur.fetchone()
+        settings, legacy_rows = await self._fetch([
+            ("SELECT game, hands, turns FROM notify_settings WHERE user_id=? AND game IN (?, 0)", (user_id, game)),
+            ("SELECT value FROM preferences WHERE user_id=? AND game_id='*' AND key='dm_notify'", (user_id,))])
+        rows = {int(r[0]): (r[1], r[2]) for r in settings}
+        legacy = legacy_rows[0] if legacy_rows else None
         layers = [rows.get(game, (None, None)), rows.get(0, (None, None)),
                   (None, None if legacy is None else int(legacy[0] == "on"))]
         hands = next((v for v, _ in layers if v is not None), 1)
@@ -1143,9 +1249,8 @@ class Repository:
 
     async def dm_block(self, user_id: int) -> list[int] | None:
         """The games told that ``user_id``'s DMs are refused, or None when DMs are not paused."""
-        async with self._read() as db, db.execute("SELECT told FROM dm_blocks WHERE user_id=?", (user_id,)) as cur:
-            row = await cur.fetchone()
-        return None if row is None else [int(g) for g in json.loads(row[0])]
+        (rows,) = await self._fetch([("SELECT told FROM dm_blocks WHERE user_id=?", (user_id,))])
+        return [int(g) for g in json.loads(rows[0][0])] if rows else None
 
     async def block_dms(self, user_id: int, told: Sequence[int] = ()) -> None:
         """Pause DMs to ``user_id`` (a DM was refused) and record the games told so far."""
@@ -1187,9 +1292,8 @@ class Repository:
         """Forget the held-back pings of ``game`` (sent, or nobody waits any more). True
         when there were some: the caller has claimed them (another process that clears
         them at the same moment gets False and sends nothing)."""
-        async with self._tx() as db:
-            cur = await db.execute("DELETE FROM deferred_pings WHERE game=?", (game,))
-            return cur.rowcount > 0
+        counts = await self._batch([("DELETE FROM deferred_pings WHERE game=?", (game,))])
+        return bool(counts and counts[0] > 0)
 
     async def set_deadline(self, game: int, version: int, deadline: float, *, window: int | None = None,
                            vacations: dict[str, dict[str, int]] | None = None) -> bool:
@@ -1204,10 +1308,9 @@ class Repository:
         if vacations is not None:
             sets.append("vacations=?")
             params.append(json.dumps(vacations))
-        async with self._tx() as db:
-            cur = await db.execute(f"UPDATE games SET {', '.join(sets)} WHERE id=? AND version=? AND status='active'",
-                                   (*params, game, version))
-            return cur.rowcount == 1
+        done = await self._batch([(f"UPDATE games SET {', '.join(sets)} WHERE id=? AND version=? AND status='active'",
+                                   (*params, game, version))], guard=True)
+        return done is not None
 
     async def set_vacation(self, game: int, user_id: int, days: int) -> bool:
         """Give the player ``user_id`` of the lobby ``game`` ``days`` vacation days (0 clears
@@ -1229,9 +1332,9 @@ class Repository:
     async def quiet_hours(self, guild_id: int) -> tuple[int, int, str] | None:
         """The quiet hours of a server: ``(start, end, zone)`` in minutes after local
         midnight and the zone name, or None."""
-        async with self._read() as db, db.execute(
-                "SELECT quiet_start, quiet_end, quiet_tz FROM guild_settings WHERE guild_id=?", (guild_id,)) as cur:
-            row = await cur.fetchone()
+        (rows,) = await self._fetch([(
+            "SELECT quiet_start, quiet_end, quiet_tz FROM guild_settings WHERE guild_id=?", (guild_id,))])
+        row = rows[0] if rows else None
         if row is None or row[0] is None or row[1] is None:
             return None
         return int(row[0]), int(row[1]), str(row[2] or "UTC")
@@ -1258,44 +1361,42 @@ class Repository:
         elif self.shards is not None:
             where, params = self.shards.where("g.guild_id")
             sql += f" AND game IN (SELECT g.id FROM games g WHERE {where})"
-        async with self._read() as db, db.execute(sql + " ORDER BY id", params) as cur:
-            rows = await cur.fetchall()
+        (rows,) = await self._fetch([(sql + " ORDER BY id", params)])
         return [_row_to_outbox(r) for r in rows]
 
     async def outbox(self, game: int) -> list[OutboxRow]:
         """Every outbox row of ``game``, done or not, in order (inspection, tests)."""
-        async with self._read() as db, db.execute("SELECT * FROM outbox WHERE game=? ORDER BY id",
-                                                  (game,)) as cur:
-            return [_row_to_outbox(r) for r in await cur.fetchall()]
+        (rows,) = await self._fetch([("SELECT * FROM outbox WHERE game=? ORDER BY id", (game,))])
+        return [_row_to_outbox(r) for r in rows]
 
     async def delivered(self, row_ids: Sequence[int]) -> None:
         """Mark rows done (Discord accepted them); an answer's interaction token is wiped."""
         if not row_ids:
             return
         marks = ",".join("?" * len(row_ids))
-        async with self._tx() as db:
-            async with db.execute(f"SELECT id, payload FROM outbox WHERE kind='answer' AND id IN ({marks})"
-                                  " AND done_at IS NULL", tuple(row_ids)) as cur:
-                answers = await cur.fetchall()
-            for row_id, payload in answers:
-                wiped = {k: v for k, v in json.loads(payload).items() if k != "token"}
-                await db.execute("UPDATE outbox SET payload=? WHERE id=?", (json.dumps(wiped), row_id))
-            await db.execute(f"UPDATE outbox SET done_at=? WHERE id IN ({marks}) AND done_at IS NULL",
-                             (self.clock(), *row_ids))
+        (answers,) = await self._fetch([(f"SELECT id, payload FROM outbox WHERE kind='answer' AND id IN ({marks})"
+                                         " AND done_at IS NULL", tuple(row_ids))])
+        # (two trips, the read outside the write: wiping a token twice is harmless)
+        statements: list[tuple[str, Sequence[Any]]] = [
+            ("UPDATE outbox SET payload=? WHERE id=?",
+             (json.dumps({k: v for k, v in json.loads(payload).items() if k != "token"}), row_id))
+            for row_id, payload in answers]
+        statements.append((f"UPDATE outbox SET done_at=? WHERE id IN ({marks}) AND done_at IS NULL",
+                           (self.clock(), *row_ids)))
+        await self._batch(statements)
 
     async def boards_delivered(self, game: int, version: int) -> int:
         """Mark done every pending board row of ``game`` asked for at or before ``version``
         (the board now shows ``version``: rows coalesce). Returns how many."""
-        async with self._tx() as db:
-            cur = await db.execute("UPDATE outbox SET done_at=? WHERE game=? AND kind='board' AND version<=?"
-                                   " AND done_at IS NULL", (self.clock(), game, version))
-            return cur.rowcount
+        counts = await self._batch([("UPDATE outbox SET done_at=? WHERE game=? AND kind='board' AND version<=?"
+                                     " AND done_at IS NULL", (self.clock(), game, version))])
+        assert counts is not None
+        return counts[0]
 
     async def delivery_failed(self, row_id: int, error: str) -> None:
         """Count a failed attempt of a row (it stays pending)."""
-        async with self._tx() as db:
-            await db.execute("UPDATE outbox SET attempts=attempts+1, last_error=? WHERE id=?",
-                             (error[:500], row_id))
+        await self._batch([("UPDATE outbox SET attempts=attempts+1, last_error=? WHERE id=?",
+                            (error[:500], row_id))])
 
     # ------------------------------------------------------------------ the table (issue 16, migration 005)
     async def watch(self, game: int, user_id: int, mode: str) -> None:
@@ -1320,42 +1421,24 @@ class Repository:
 
     async def watchers(self, game: int) -> list[tuple[int, str, int | None, int | None, int]]:
         """``(user_id, mode, channel_id, message_id, shown version)`` of ``game``'s spectators."""
-        async with self._read() as db, db.execute(
+        (rows,) = await self._fetch([(
             "SELECT user_id, mode, channel_id, message_id, shown FROM watchers WHERE game=? ORDER BY user_id",
-            (game,)
-        ) as cur:
-            return [(int(r[0]), str(r[1]), r[2], r[3], int(r[4])) for r in await cur.fetchall()]
+            (game,))])
+        return [(int(r[0]), str(r[1]), r[2], r[3], int(r[4])) for r in rows]
 
     async def set_watcher_message(self, game: int, user_id: int, channel_id: int, message_id: int,
                                   shown: int) -> None:
         """Remember the spectator's DM board message and the version it shows."""
-        async with self._tx() as db:
-            await db.execute("UPDATE watchers SET channel_id=?, message_id=?, shown=? WHERE game=? AND user_id=?",
-                             (channel_id, message_id, shown, game, user_id))
+        await self._batch([("UPDATE watchers SET channel_id=?, message_id=?, shown=? WHERE game=? AND user_id=?",
+                            (channel_id, message_id, shown, game, user_id))])
 
     async def record_ratings(self, game: int, guild_id: int, game_id: str,
                              rows: Sequence[tuple[int, float, float, bool]]) -> bool:
         """Store the new ratings of a finished game's players, ``(user_id, mu, sigma, won)``,
         counting one more game (and a win) each, once per game: False, and nothing written,
         when ``game`` was already rated."""
-        async with self._tx() as db:
-            return await self._write_ratings(db, game, guild_id, game_id, rows, self.clock())
-
-    @staticmethod
-    async def _write_ratings(db: Connection, game: int, guild_id: int, game_id: str,
-                             rows: Sequence[tuple[int, float, float, bool]], now: float) -> bool:
-        cur = await db.execute("INSERT INTO rated_games(game, rated_at) VALUES (?,?) ON CONFLICT(game) DO NOTHING",
-                               (game, now))
-        if cur.rowcount != 1:
-            return False
-        for user_id, mu, sigma, won in rows:
-            await db.execute(
-                "INSERT INTO ratings(guild_id, game_id, user_id, mu, sigma, games, wins, updated_at)"
-                " VALUES (?,?,?,?,?,1,?,?) ON CONFLICT(guild_id, game_id, user_id) DO UPDATE SET"
-                " mu=excluded.mu, sigma=excluded.sigma, games=ratings.games+1,"
-                " wins=ratings.wins+excluded.wins, updated_at=excluded.updated_at",
-                (guild_id, game_id, user_id, mu, sigma, int(won), now))
-        return True
+        return await self._batch(_rating_statements(game, guild_id, game_id, rows, self.clock()),
+                                 guard=True) is not None
 
     async def ratings(self, guild_id: int, game_id: str | None = None, *, user_id: int | None = None,
                       limit: int = 100) -> list[tuple[str, int, float, float, int, int]]:

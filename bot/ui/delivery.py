@@ -36,6 +36,7 @@ from PIL import Image
 
 from bot import logsafe
 from bot.locks import KeyedLocks
+from bot.render_pool import Kind, Renderer, RenderJob, image_of
 from bot.service import HostError, crash_point, texts, undone_seqs
 from bot.storage import OutboxRow, StorageError
 from bot.text import Texts
@@ -75,11 +76,6 @@ DM_AWAY = 300.0
 as away: DM hands and DM turn notices go only to players who are away (the thread ping
 reaches a player at the table; issue 18 point 5). 0 = always DM (settings: DM_AWAY_SECONDS)."""
 
-RENDER_THREADS = 2
-"""Images rendered at once. Rendering is mostly GIL-bound Python: more threads add no
-throughput but starve the event loop and the database thread (bench/bot_latency.py:
-with the default pool of 6, database-lock waits reached seconds at 50 games)."""
-
 RETRY_DELAYS = (1.0, 2.0, 5.0, 15.0, 60.0)
 """Seconds before a game's outbox is drained again after its n-th failed delivery in a row."""
 
@@ -105,16 +101,6 @@ THUMBNAILS_KEPT = 8
 """Board thumbnails kept for DM turn notices (each about 1 MB decoded): a notice follows its
 board update at once, so only the games that moved last need one (issue 14, point 3)."""
 
-THUMBNAIL_WIDTH = 480
-"""Width in pixels of the small board in DM turn notices (the board message has the full one)."""
-
-
-def thumbnail(image: Image.Image) -> Image.Image:
-    """``image`` scaled down to ``THUMBNAIL_WIDTH`` wide (unchanged when narrower)."""
-    if image.width <= THUMBNAIL_WIDTH:
-        return image.copy()
-    height = max(1, round(image.height * THUMBNAIL_WIDTH / image.width))
-    return image.resize((THUMBNAIL_WIDTH, height), Image.Resampling.BILINEAR)
 
 
 class Delivery:
@@ -128,7 +114,9 @@ class Delivery:
         self.repo = repo
         self._dirty: dict[int, bool] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
-        self._render_slots = asyncio.Semaphore(RENDER_THREADS)
+        self.renderer = Renderer(0)
+        """Draws and encodes the images (bot/render_pool.py): in threads until the bot gives
+        it worker processes (``Settings.render_workers``)."""
         self._seen_limits: dict[int, int] = {}
         self.board_thumbnails: LRUCache[int, tuple[int, Image.Image]] = LRUCache(THUMBNAILS_KEPT)
         """Per game: the version and a small copy of the board last drawn (DM turn notices,
@@ -224,20 +212,37 @@ class Delivery:
 
     async def image_file(self, image_factory: Callable[[], Image.Image | None], name: str,
                          limit: int) -> discord.File | None:
-        """Render in a worker thread (``image_factory()`` returns a PIL image, or None for
-        nothing to draw) and encode it under ``limit`` bytes; returns a ``discord.File``
-        named ``name.png`` or ``name.jpg``, or None."""
+        """Render in a worker thread of this process (``image_factory()`` returns a PIL image,
+        or None for nothing to draw) and encode it under ``limit`` bytes; returns a
+        ``discord.File`` named ``name.png`` or ``name.jpg``, or None. (The host's own images
+        go through ``render_file``, in the worker processes.)"""
 
         def work() -> tuple[bytes, str] | None:
             image = image_factory()
             return None if image is None else renders.encode(image, limit)
 
-        async with self._render_slots:
+        async with self.renderer.slots.slot(False):
             encoded = await asyncio.to_thread(work)
         if encoded is None:
             return None
         data, ext = encoded
         return discord.File(io.BytesIO(data), filename=f"{name}.{ext}")
+
+    async def render_file(self, kind: Kind, record: GameRecord, view: dict[str, Any], locale: str, name: str,
+                          limit: int) -> discord.File | None:
+        """Draw ``kind`` (bot/render_pool.py ``Kind``) of ``record``'s game from ``view`` with its
+        names in ``locale``, encoded under ``limit`` bytes, in the render workers (a private
+        kind does not wait behind boards); a ``discord.File`` named ``name.png`` or
+        ``name.jpg``, or None when the game draws nothing for it.
+
+        Raises:
+            whatever the renderer raised (a worker's exception comes back as it was).
+        """
+        job = RenderJob(kind, record.game_id, view, tuple(record.names), locale, limit)
+        done = await self.renderer.run(job)
+        if done is None:
+            return None
+        return discord.File(io.BytesIO(done.data), filename=f"{name}.{done.ext}")
 
     async def post(self, channel_id: int, text: str, *, mentions: Sequence[int] = (),
                    view: discord.ui.View | None = None, nonce: str | None = None) -> discord.Message:
@@ -365,12 +370,13 @@ class Delivery:
         return [t for t in self._retries.values() if not t.done()]
 
     async def close(self) -> None:
-        """Cancel the retries still waiting (shutdown)."""
+        """Cancel the retries still waiting and stop the render workers (shutdown)."""
         for task in list(self._retries.values()):
             task.cancel()
         for task in list(self._retries.values()):
             with contextlib.suppress(BaseException):
                 await task
+        await self.renderer.close()
 
     async def _board_loop(self, game: int) -> None:
         logsafe.bind(game=game)
@@ -476,14 +482,13 @@ class Delivery:
         engine = service.engine(record)
         state = service.state(record)
         public = engine.player_view(state, None)
-        names, tx = record.names, self.public_texts(record)
-        def draw() -> Image.Image:
-            image = renders.board_image(record.game_id, public, names, tx.plain())
-            self.board_thumbnails[record.id] = (record.version, thumbnail(image))
-            return image
-
-        file = await self.image_file(draw, "board", self.upload_limit(record.guild_id))
-        assert file is not None  # every game draws a board
+        tx = self.public_texts(record)
+        job = RenderJob("board", record.game_id, public, tuple(record.names), tx.locale,
+                        self.upload_limit(record.guild_id), thumbnail=True)
+        done = await self.renderer.run(job)
+        assert done is not None and done.thumbnail is not None  # every game draws a board
+        self.board_thumbnails[record.id] = (record.version, image_of(done.thumbnail))
+        file = discord.File(io.BytesIO(done.data), filename=f"board.{done.ext}")
         recent = await self.recent_public_lines(record, limit=RECENT_LINES)
         embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=recent,
                             locale=tx.locale)

@@ -28,11 +28,11 @@ from typing import Any
 import discord
 
 from bot.locks import KeyedLocks
+from bot.render_pool import RenderJob
 from bot.service import texts
 from bot.storage import GameRecord
 from bot.ui.components import DmButton, button_label
 from bot.ui.context import HostContext
-from bot.ui.delivery import thumbnail
 from bot.ui.limits import DEFAULT_UPLOAD, MESSAGE_CHARS, clip
 from bot.ui.panels import game_title
 from engines.base import Msg, seat_letter
@@ -170,9 +170,8 @@ class DirectMessages:
     async def _post_hand(self, record: GameRecord, seat: int, user_id: int, view: dict[str, Any], shown: str,
                          stored: tuple[int, int, str | None] | None) -> bool:
         reader = self.ctx.delivery.locales.of_user(user_id, record.guild_id)
-        names, tx = record.names, texts(record, reader)
-        file = await self.ctx.delivery.image_file(
-            lambda: renders.private_image(record.game_id, view, names, tx.plain()), "hand", self.upload_limit(record))
+        tx = texts(record, reader)
+        file = await self.ctx.delivery.render_file("private", record, view, tx.locale, "hand", self.upload_limit(record))
         if file is None:  # the game draws no private view
             return False
         engine = self.ctx.service.engine(record)
@@ -232,28 +231,30 @@ class DirectMessages:
         await self._forget(previous)
 
     async def board_thumbnail(self, record: GameRecord) -> tuple[bytes, str] | None:
-        """The public board of ``record`` at its version, small (``delivery.thumbnail``) and
-        encoded (PNG or JPEG bytes and the extension): the copy the board update just drew
-        when there is one, else drawn here. None when drawing fails (logged; the notice
+        """The public board of ``record`` at its version, small (bot/render_pool.py ``small``)
+        and encoded (PNG or JPEG bytes and the extension): the copy the board update just
+        drew when there is one, else drawn here. None when drawing fails (logged; the notice
         goes without it)."""
         delivery = self.ctx.delivery
         await delivery.board_settled(record.id)
         cached = delivery.board_thumbnails.get(record.id)
-        small = cached[1] if cached is not None and cached[0] == record.version else None
+        limit = self.upload_limit(record)
+        if cached is not None and cached[0] == record.version:
+            try:
+                return await asyncio.to_thread(renders.encode, cached[1], limit)
+            except Exception:
+                log.exception("board thumbnail of game %s failed", record.id)
+                return None
         engine = self.ctx.service.engine(record)
         public = engine.player_view(self.ctx.service.state(record), None)
-        names, tx = record.names, delivery.public_texts(record)
-        limit = self.upload_limit(record)
-
-        def draw() -> tuple[bytes, str]:
-            image = small if small is not None else thumbnail(renders.board_image(record.game_id, public, names, tx.plain()))
-            return renders.encode(image, limit)
-
+        job = RenderJob("thumbnail", record.game_id, public, tuple(record.names),
+                        delivery.public_texts(record).locale, limit)
         try:
-            return await asyncio.to_thread(draw)
+            done = await delivery.renderer.run(job)
         except Exception:
             log.exception("board thumbnail of game %s failed", record.id)
             return None
+        return None if done is None else (done.data, done.ext)
 
     # ------------------------------------------------------------------ /game notify
     async def configure(self, interaction: discord.Interaction, *, both: bool | None, hands: bool | None,

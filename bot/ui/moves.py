@@ -176,7 +176,7 @@ class Moves:
     async def decision_file(self, record: GameRecord, state: State, seat: int,
                             locale: str = "en") -> discord.File | None:
         """The image of ``seat``'s pending decision for its private panel (e.g. E Guan's
-        placement preview), rendered in a worker thread and fitted under the guild's
+        placement preview), rendered in a render worker (ahead of the boards) and fitted under the guild's
         upload limit; None when the game draws none for this decision, or its drawing
         failed (logged: the panel itself matters more than its picture)."""
         if not renders.has_decision(record.game_id):
@@ -184,10 +184,8 @@ class Moves:
         delivery = self.ctx.delivery
         try:
             view = self.ctx.service.engine(record).player_view(state, seat)
-            names, tx = record.names, texts(record, locale)
-            return await delivery.image_file(
-                lambda: renders.decision_image(record.game_id, view, names, tx.plain()), "preview",
-                delivery.upload_limit(record.guild_id))
+            return await delivery.render_file("decision", record, view, texts(record, locale).locale, "preview",
+                                              delivery.upload_limit(record.guild_id))
         except Exception:
             log.exception("decision image of game %s failed", record.id)
             return None

@@ -42,7 +42,6 @@ from bot.ui.limits import split_text
 from bot.ui.panels import board_view, game_title, mention_list, timer_shown
 from engines.base import Engine, Msg, Outcome, seat_letter
 from engines.registry import get as get_engine
-from render import registry as renders
 
 MODERATION_ENTRIES = ("end", "replace", "kick", "pause", "resume")
 """System log entries that the log shows as a moderator's act."""
@@ -296,10 +295,9 @@ class Notices:
         engine = service.engine(record)
         view = engine.player_view(service.state(record), seat)
         reader = delivery.locales.private(interaction)
-        names, tx = record.names, texts(record, reader)
-        file = await delivery.image_file(
-            lambda: renders.private_image(record.game_id, view, names, tx.plain()), "private",
-            delivery.upload_limit(record.guild_id))
+        tx = texts(record, reader)
+        file = await delivery.render_file("private", record, view, tx.locale, "private",
+                                          delivery.upload_limit(record.guild_id))
         text = tx(Msg("ui.notice.private", {"title": game_title(engine, record, reader), "letter": seat_letter(seat)}))
         if file is None:
             text += "\n" + tx(Msg("ui.notice.no_hand"))

@@ -43,7 +43,6 @@ from bot.ui.panels import Panel, build_panel, game_title, lobby_embed, lobby_vie
 from bot.ui.table_text import say, tmsg
 from engines.base import Outcome
 from engines.registry import get as get_engine
-from render import registry as renders
 from render.base import clean_text
 
 log = logging.getLogger(__name__)
@@ -413,9 +412,8 @@ class Table:
         loc = self.ctx.delivery.locales.private(interaction)
         tx = texts(record, loc)
         delivery = self.ctx.delivery
-        file = await delivery.image_file(
-            lambda: renders.board_image(record.game_id, current.view, record.names, tx.plain()), "replay",
-            delivery.upload_limit(record.guild_id))
+        file = await delivery.render_file("board", record, current.view, tx.locale, "replay",
+                                          delivery.upload_limit(record.guild_id))
         round_no = current.view.get("round")
         lines = [say("replay_step", loc, step=index, last=len(steps) - 1)
                  + (say("replay_round", loc, round=round_no) if isinstance(round_no, int) else "")]

@@ -1,0 +1,119 @@
+"""Helpers of the benches that compare two source trees in one run (issue 14: "before and
+after, side by side in one run") and count the CPU and memory of worker processes.
+
+``in_tree(tree, script, args)`` runs *this* tree's bench script on another tree's code (a
+``git worktree`` of an older commit): the child starts in ``tree`` with it first on
+``sys.path``, so ``bot``, ``engines``, ``render`` and ``bench`` come from there while the
+measuring code is the same for both. The scripts read whatever the older code lacks
+through ``getattr`` (e.g. ``Settings.render_workers``).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def in_tree(tree: Path, script: Path, args: list[str], *, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` (a file of this tree) as ``__main__`` with ``args`` on the code of
+    ``tree``; stdout and stderr captured as text. This module is loaded from this tree as
+    ``bench.trees`` (the older tree may lack it)."""
+    here = Path(__file__).resolve()
+    code = (f"import importlib.util, runpy, sys; sys.path.insert(0, {str(tree)!r}); import bench; "
+            f"spec = importlib.util.spec_from_file_location('bench.trees', {str(here)!r}); "
+            "mod = importlib.util.module_from_spec(spec); sys.modules['bench.trees'] = mod; "
+            "spec.loader.exec_module(mod); bench.trees = mod; "
+            f"sys.argv = [{str(script)!r}, *sys.argv[1:]]; runpy.run_path({str(script)!r}, run_name='__main__')"
+            )
+    env = {**os.environ, "PYTHONPATH": str(tree), "LOG_LEVEL": "WARNING"}
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=tree, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def children(pid: int | None = None) -> list[int]:
+    """Every descendant process of ``pid`` (default this one), from ``/proc``."""
+    found: list[int] = []
+    todo = [pid or os.getpid()]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{tid}/children") as fh:
+                    kids = [int(x) for x in fh.read().split()]
+            except OSError:
+                continue
+            found += kids
+            todo += kids
+    return found
+
+
+def cpu_s(pids: list[int]) -> dict[int, float]:
+    """User + system CPU seconds of each live process of ``pids`` (``/proc/<pid>/stat``)."""
+    out: dict[int, float] = {}
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[pid] = (int(fields[11]) + int(fields[12])) / TICKS
+    return out
+
+
+def _kib_field(path: str, key: str) -> float:
+    """The ``key:`` line of a ``/proc`` file in MB (its value is in kB), or 0 when absent."""
+    try:
+        with open(path) as fh:
+            for line in fh:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def rss_mb(pid: int | None = None) -> float:
+    """Resident set size of ``pid`` (default this process) in MB (``VmRSS``)."""
+    return _kib_field(f"/proc/{pid or 'self'}/status", "VmRSS")
+
+
+def pss_mb(pid: int) -> float:
+    """Proportional set size of ``pid`` in MB (its share of pages shared with others), or 0."""
+    return _kib_field(f"/proc/{pid}/smaps_rollup", "Pss")
+
+
+class TreeCpu:
+    """CPU seconds of this process and its children since ``start()``: the bot's process
+    with its render and AI workers. A child that started meanwhile counts from zero."""
+
+    def __init__(self) -> None:
+        self._own = 0.0
+        self._kids: dict[int, float] = {}
+
+    def start(self) -> None:
+        self._own = self._process()
+        self._kids = cpu_s(children())
+
+    @staticmethod
+    def _process() -> float:
+        import time
+
+        return time.process_time()
+
+    def elapsed(self) -> tuple[float, float]:
+        """(this process's CPU s, the children's CPU s) since ``start``."""
+        kids = cpu_s(children())
+        return self._process() - self._own, sum(v - self._kids.get(pid, 0.0) for pid, v in kids.items())
+
+
+def tree_root() -> Path:
+    """The root of this source tree."""
+    return Path(__file__).resolve().parent.parent

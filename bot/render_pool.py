@@ -1,0 +1,300 @@
+"""Images drawn and encoded off the event loop, in worker processes (issue 14 point 2).
+
+A ``RenderJob`` is plain, picklable data (the game id, the view, the seats' names, the
+reader's locale, the upload limit); ``render`` turns it into encoded bytes. ``Renderer`` runs
+jobs in a ``concurrent.futures.ProcessPoolExecutor`` of ``Settings.render_workers`` processes
+(``RENDER_WORKERS``), so drawing and PNG encoding leave the bot's interpreter lock and its
+FreeType faces live in the workers (each worker opens a face once, on first use: the
+``render.base.font`` cache); with 0 workers (the tests' default) jobs run in threads of this
+process, as before.
+
+Priority (issue 14: private images must not wait behind public boards): at most ``workers``
+public boards are drawn at once; one more slot (and one more worker process) is kept for
+private images (a seat's hand, E Guan's placement preview, the caller's private view), and a
+private job waiting for a slot goes before every waiting board. So a private image waits for
+no board at all while its slot is free.
+
+The AI has its own pool (bot/ui/ai.py): a search takes up to seconds, a board tens of
+milliseconds, so sharing one would queue boards behind thinking.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import dataclasses
+import heapq
+import itertools
+import logging
+import multiprocessing
+import os
+from collections.abc import AsyncIterator
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+log = logging.getLogger(__name__)
+
+Kind = Literal["board", "thumbnail", "private", "decision"]
+"""What a job draws: the public board (``render_board``), the public board small (DM turn
+notices), a seat's private view (``render_private``), or its pending decision
+(``render_decision``)."""
+
+RENDER_THREADS = 2
+"""Public images drawn at once in threads when there are no worker processes. Rendering is
+mostly GIL-bound Python: more threads add no throughput but starve the event loop and the
+database thread (bench/bot_latency.py)."""
+
+THUMBNAIL_WIDTH = 480
+"""Width in pixels of the small board in DM turn notices (the board message has the full one)."""
+
+
+def render_options() -> dict[str, bool]:
+    """The speed options of ``render.base`` in this process (``render.base.configure``): a job
+    carries them, so a worker draws as the bot would (the benchmark switches them)."""
+    from render import base
+
+    return {"bold_face": base.BOLD_FACE, "palette_png": base.PALETTE_PNG, "memo_text": base.MEMO_TEXT}
+
+
+@dataclass(frozen=True)
+class RenderJob:
+    """One image to draw and encode; every field pickles.
+
+    Attributes:
+        kind: what to draw (``Kind``).
+        game_id: the game's id (``render/<game_id>.py``).
+        view: the view drawn: the public view for ``board``/``thumbnail``, the seat's own
+            view for ``private``/``decision`` (never a state).
+        names: display names by seat, as they are (``bot.text.Texts.plain``).
+        locale: the reader's catalog locale.
+        limit: the upload limit in bytes the encoded image must fit (``render.base.fit_under``).
+        thumbnail: for ``board``: also return the board small, as pixels (``Rendered.thumbnail``).
+        strict: the formatter raises on a missing or untranslated key (tests).
+        options: ``render_options()`` at submission (empty: the worker's own).
+    """
+
+    kind: Kind
+    game_id: str
+    view: dict[str, Any]
+    names: tuple[str, ...]
+    locale: str = "en"
+    limit: int = 10 * 1024 * 1024
+    thumbnail: bool = False
+    strict: bool = False
+    options: dict[str, bool] = field(default_factory=dict)
+
+    @property
+    def urgent(self) -> bool:
+        """True for a private image (it may take the reserved slot and goes first)."""
+        return self.kind in ("private", "decision")
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """An encoded image: ``data`` (bytes), ``ext`` (``"png"`` or ``"jpg"``), and for a board
+    job asked for it, its thumbnail as raw pixels ``(mode, (width, height), bytes)`` (encoded
+    only when a DM turn notice needs it: ``image_of``)."""
+
+    data: bytes
+    ext: str
+    thumbnail: tuple[str, tuple[int, int], bytes] | None = None
+
+
+def image_of(pixels: tuple[str, tuple[int, int], bytes]) -> Any:
+    """The PIL image of raw ``(mode, size, bytes)`` pixels (``Rendered.thumbnail``)."""
+    from PIL import Image
+
+    mode, size, data = pixels
+    return Image.frombytes(mode, size, data)
+
+
+def small(image: Any) -> Any:
+    """``image`` (a PIL image) scaled down to ``THUMBNAIL_WIDTH`` wide (a copy when narrower)."""
+    from PIL import Image
+
+    if image.width <= THUMBNAIL_WIDTH:
+        return image.copy()
+    height = max(1, round(image.height * THUMBNAIL_WIDTH / image.width))
+    return image.resize((THUMBNAIL_WIDTH, height), Image.Resampling.BILINEAR)
+
+
+def render(job: RenderJob) -> Rendered | None:
+    """Draw and encode ``job`` (in a worker process or a thread); None when the game draws
+    nothing for it (no private view, no image for this decision).
+
+    Raises:
+        whatever the renderer raises (the caller logs it).
+    """
+    from bot.text import Texts
+    from render import base
+    from render import registry as renders
+
+    if job.options and job.options != render_options():
+        base.configure(**job.options)
+    text = Texts(job.game_id, list(job.names), job.locale, strict=job.strict)
+    image: Any
+    if job.kind in ("board", "thumbnail"):
+        image = renders.board_image(job.game_id, job.view, job.names, text)
+    elif job.kind == "private":
+        image = renders.private_image(job.game_id, job.view, job.names, text)
+    else:
+        image = renders.decision_image(job.game_id, job.view, job.names, text)
+    if image is None:
+        return None
+    if job.kind == "thumbnail":
+        image = small(image)
+    data, ext = renders.encode(image, job.limit)
+    thumb = None
+    if job.thumbnail and job.kind == "board":
+        scaled = small(image)
+        if scaled.mode not in ("RGB", "RGBA", "L"):  # (raw bytes carry no palette)
+            scaled = scaled.convert("RGBA")
+        thumb = (scaled.mode, scaled.size, scaled.tobytes())
+    return Rendered(data, ext, thumb)
+
+
+def warm(_: int = 0) -> int:
+    """Import the renderers and open the common faces in a fresh worker (its first board is
+    then as fast as the next); returns the worker's pid."""
+    from engines.registry import GAME_IDS
+    from render import base
+    from render import registry as renders
+
+    for game_id in GAME_IDS:
+        renders.module(game_id)
+    for size in (14, 16, 18, 20, 22, 24, 28):
+        base.font(size)
+        base.font(size, bold=True)
+    return os.getpid()
+
+
+class Slots:
+    """At most ``public`` boards at once and ``public + reserved`` jobs in all; a waiting
+    urgent job is admitted before every waiting public one (first come, first served within
+    each)."""
+
+    def __init__(self, public: int, reserved: int = 1) -> None:
+        self.public = max(1, public)
+        self.total = self.public + max(0, reserved)
+        self.busy_public = 0
+        self.busy = 0
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    def _fits(self, urgent: bool) -> bool:
+        return self.busy < self.total and (urgent or self.busy_public < self.public)
+
+    def _wake(self) -> None:
+        """Admit waiting jobs in order (urgent first) while the head fits."""
+        while self._waiting:
+            rank, _, fut = self._waiting[0]
+            if fut.done():  # (its waiter was cancelled)
+                heapq.heappop(self._waiting)
+                continue
+            if not self._fits(rank == 0):
+                return  # (the head is urgent and nothing is free, or only boards wait)
+            heapq.heappop(self._waiting)
+            self._take(rank == 0)
+            fut.set_result(None)
+
+    def _take(self, urgent: bool) -> None:
+        self.busy += 1
+        if not urgent:
+            self.busy_public += 1
+
+    def _give(self, urgent: bool) -> None:
+        self.busy -= 1
+        if not urgent:
+            self.busy_public -= 1
+        self._wake()
+
+    @asynccontextmanager
+    async def slot(self, urgent: bool) -> AsyncIterator[None]:
+        """Hold a slot while the body runs (waits for one)."""
+        if self._fits(urgent) and not any(e[0] <= (0 if urgent else 1) and not e[2].done() for e in self._waiting):
+            self._take(urgent)
+        else:
+            fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            heapq.heappush(self._waiting, (0 if urgent else 1, next(self._order), fut))
+            try:
+                await fut
+            except asyncio.CancelledError:
+                if fut.done() and not fut.cancelled():  # (admitted, then cancelled: give it back)
+                    self._give(urgent)
+                raise
+        try:
+            yield
+        finally:
+            self._give(urgent)
+
+
+class Renderer:
+    """Runs ``RenderJob``s: in ``workers`` worker processes (plus one for private images), or
+    in threads of this process when ``workers`` is 0.
+
+    Args:
+        workers: worker processes for public boards (``Settings.render_workers``); 0 = threads.
+    """
+
+    def __init__(self, workers: int = 0) -> None:
+        self.workers = max(0, workers)
+        self.slots = Slots(self.workers or RENDER_THREADS, reserved=1)
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self.done = 0
+        """Jobs finished (any outcome)."""
+
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.slots.total, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    def start(self) -> None:
+        """Start the worker processes now, each warming its renderers in the background
+        (``warm``); nothing with 0 workers. Never blocks."""
+        if not self.workers:
+            return
+        pool = self._executor()
+        for i in range(self.slots.total):
+            pool.submit(warm, i)
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (empty with 0 workers or before the first job)."""
+        processes = getattr(self._pool, "_processes", None) or {}
+        return sorted(processes)
+
+    async def run(self, job: RenderJob) -> Rendered | None:
+        """Draw and encode ``job`` (``render``), waiting for a slot (``Slots``). A worker that
+        died (killed, out of memory) is replaced and the job tried once more.
+
+        Raises:
+            whatever the renderer raised; ``BrokenProcessPool`` when the fresh pool broke too.
+        """
+        if not job.options:
+            job = dataclasses.replace(job, options=render_options())
+        async with self.slots.slot(job.urgent):
+            try:
+                if not self.workers:
+                    return await asyncio.to_thread(render, job)
+                for attempt in (1, 2):
+                    pool = self._executor()
+                    try:
+                        return await asyncio.get_running_loop().run_in_executor(pool, render, job)
+                    except BrokenProcessPool:
+                        log.warning("a render worker died; starting a fresh pool")
+                        if self._pool is pool:
+                            self._pool = None
+                        pool.shutdown(wait=False, cancel_futures=True)
+                        if attempt == 2:
+                            raise
+                raise AssertionError("unreachable")
+            finally:
+                self.done += 1
+
+    async def close(self) -> None:
+        """Stop the worker processes (jobs still queued are dropped)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
