@@ -469,7 +469,8 @@ class Delivery:
         engine = service.engine(record)
         state = service.state(record)
         public = engine.player_view(state, None)
-        names, tx = record.names, self.public_texts(record)
+        tx = self.public_texts(record)
+        names = tx.raw_names
         def draw() -> Image.Image:
             image = renders.board_image(record.game_id, public, names, tx.plain())
             self.board_thumbnails[record.id] = (record.version, thumbnail(image))

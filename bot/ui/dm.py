@@ -170,7 +170,8 @@ class DirectMessages:
     async def _post_hand(self, record: GameRecord, seat: int, user_id: int, view: dict[str, Any], shown: str,
                          stored: tuple[int, int, str | None] | None) -> bool:
         reader = self.ctx.delivery.locales.of_user(user_id, record.guild_id)
-        names, tx = record.names, texts(record, reader)
+        tx = texts(record, reader)
+        names = tx.raw_names
         file = await self.ctx.delivery.image_file(
             lambda: renders.private_image(record.game_id, view, names, tx.plain()), "hand", self.upload_limit(record))
         if file is None:  # the game draws no private view
@@ -242,7 +243,8 @@ class DirectMessages:
         small = cached[1] if cached is not None and cached[0] == record.version else None
         engine = self.ctx.service.engine(record)
         public = engine.player_view(self.ctx.service.state(record), None)
-        names, tx = record.names, delivery.public_texts(record)
+        tx = delivery.public_texts(record)
+        names = tx.raw_names
         limit = self.upload_limit(record)
 
         def draw() -> tuple[bytes, str]:

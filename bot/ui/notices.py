@@ -203,7 +203,7 @@ class Notices:
         prompt = shared.pop() if len(shared) == 1 else tx(Msg("host.your_move"))
         stamp = f"<t:{int(record.deadline)}:R>" if record.deadline else ""
         when = tx(Msg("ui.notice.timer", {"when": stamp})) if record.deadline else ""
-        text = f"{prefix}{mention_list(record, seats)} — {prompt}{when}"
+        text = f"{prefix}{mention_list(record, seats, public)} — {prompt}{when}"
         entries: list[LogEntry] = []
         turns: dict[int, int] = {}
         if not reminder:
@@ -277,7 +277,7 @@ class Notices:
             crown = " 👑" if seat in outcome.winners else ""
             score = outcome.scores[seat]
             shown = int(score) if float(score).is_integer() else score
-            lines.append(f"{place}. {mention_list(record, [seat])} — {shown}{crown}")
+            lines.append(f"{place}. {mention_list(record, [seat], public)} — {shown}{crown}")
         winners = [u for u in (record.user_of(s) for s in outcome.winners) if u and u > 0]  # (no AI pinged)
         from bot.ui.table import end_view  # (table.py builds on this module)
 
@@ -295,7 +295,8 @@ class Notices:
         engine = service.engine(record)
         view = engine.player_view(service.state(record), seat)
         reader = delivery.locales.private(interaction)
-        names, tx = record.names, texts(record, reader)
+        tx = texts(record, reader)
+        names = tx.raw_names
         file = await delivery.image_file(
             lambda: renders.private_image(record.game_id, view, names, tx.plain()), "private",
             delivery.upload_limit(record.guild_id))
@@ -354,7 +355,7 @@ class Notices:
             if waits(g):
                 state = tx(Msg("ui.notice.mine_your_move", {"when": when}))
             elif g.status == "active":
-                others = mention_list(g, g.waiting)
+                others = mention_list(g, g.waiting, tx.locale)
                 state = tx(Msg("ui.notice.mine_waiting", {"who": others, "when": when}) if others
                            else Msg("ui.notice.mine_running"))
             else:

@@ -414,7 +414,7 @@ class Table:
         tx = texts(record, loc)
         delivery = self.ctx.delivery
         file = await delivery.image_file(
-            lambda: renders.board_image(record.game_id, current.view, record.names, tx.plain()), "replay",
+            lambda: renders.board_image(record.game_id, current.view, tx.raw_names, tx.plain()), "replay",
             delivery.upload_limit(record.guild_id))
         round_no = current.view.get("round")
         lines = [say("replay_step", loc, step=index, last=len(steps) - 1)
