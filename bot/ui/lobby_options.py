@@ -59,11 +59,18 @@ def shown(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def value_text(tx: Texts, value: Any) -> str:
-    """A value in the reader's words: ``options.true`` / ``options.false`` for a flag, the
-    value itself otherwise (choices are the notation a player types: ``zones``)."""
+def value_text(tx: Texts, value: Any, spec: OptionSpec | None = None) -> str:
+    """A value in the reader's words: ``options.true`` / ``options.false`` for a flag; a
+    choice of ``spec`` by its name in the game's catalog (``option.<key>.values.<value>``,
+    e.g. bot/text/en/heaven.toml ``option.board_side.values``); else the value itself
+    (numbers, and the notation ``/game prefs`` and ``/game new`` take)."""
     if isinstance(value, bool):
         return tx(Msg(f"options.{str(value).lower()}"))
+    if spec is not None and spec.kind == "choice":
+        try:
+            return tx.template(f"option.{spec.key}.values.{shown(value)}")
+        except MissingText:
+            pass
     return shown(value)
 
 
@@ -121,7 +128,7 @@ def option_rows(record: GameRecord, engine: Engine, key: str | None = None,
         keys = []
         for s in specs:
             name, about = option_text(tx, s)
-            label = tx(Msg("options.label", {"name": name, "value": value_text(tx, record.options.get(s.key, s.default))}))
+            label = tx(Msg("options.label", {"name": name, "value": value_text(tx, record.options.get(s.key, s.default), s)}))
             keys.append(discord.SelectOption(label=clip(label, SELECT_LABEL), value=s.key,
                                              description=clip(about, SELECT_LABEL) if about else None,
                                              default=s.key == key))
@@ -129,7 +136,7 @@ def option_rows(record: GameRecord, engine: Engine, key: str | None = None,
     spec = next((s for s in specs if s.key == key), None)
     if spec is not None:
         current = record.options.get(spec.key, spec.default)
-        values = [discord.SelectOption(label=clip(value_text(tx, v), SELECT_LABEL), value=json.dumps(v),
+        values = [discord.SelectOption(label=clip(value_text(tx, v, spec), SELECT_LABEL), value=json.dumps(v),
                                        default=v == current)
                   for v in offered_values(spec, current)]
         items.append(LobbySelect(record.id, f"v:{spec.key}", values,

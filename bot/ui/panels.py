@@ -78,8 +78,14 @@ def lobby_embed(engine: Engine, record: GameRecord, timeout_label: str, locale: 
     players = "\n".join(f"{i + 1}. {f'🤖 {names[i]}' if s.is_bot else f'<@{s.user_id}>'}"
                         f"{vacation_note(record, s.seat, locale)}"
                         for i, s in enumerate(record.seats)) or "—"
-    changed = {k: v for k, v in record.options.items() if v != info.defaults().get(k)}
-    opts = ", ".join(f"{k}={v}" for k, v in changed.items()) or tx(Msg("ui.lobby.defaults"))
+    from bot.ui.lobby_options import option_text, value_text  # (it builds on components, as this does)
+
+    game_tx = Texts(info.game_id, [], locale)
+    changed = [(spec, record.options[spec.key]) for spec in info.options
+               if spec.key in record.options and record.options[spec.key] != spec.default]
+    opts = tx(Msg("host.comma")).join(
+        game_tx(Msg("options.label", {"name": option_text(game_tx, spec)[0], "value": value_text(game_tx, v, spec)}))
+        for spec, v in changed) or tx(Msg("ui.lobby.defaults"))
     if record.status == "lobby":
         description = tx(Msg("ui.lobby.open", {"min": info.min_players, "max": info.max_players,
                                                "host": record.host_user_id}))
