@@ -83,10 +83,10 @@ async def test_an_ora_rules_refusal_of_a_typed_move_is_the_games_own_sentence(fa
 
 async def test_a_bad_lobby_option_is_refused_in_the_readers_language(fake, make_bot) -> None:
     driver, users = await localized_bot(fake, make_bot, "en-US", {"alice": "zh-TW"})
-    token = await fake.slash(users[0], "game", "new", game="heaven", options="round_limit=5")
+    token = await fake.slash(users[0], "game", "new", game="heaven", options={"options": "round_limit=5"})
     await driver.settle()
     assert fake.message_for(token)["content"] == "⚠️ 選項「round_limit」不能是「5」；可用的值：10 到 99 的整數。"
-    token = await fake.slash(users[0], "game", "new", game="heaven", options="no_such=1")
+    token = await fake.slash(users[0], "game", "new", game="heaven", options={"options": "no_such=1"})
     await driver.settle()
     content = fake.message_for(token)["content"]
     assert content.startswith("⚠️ 沒有選項「no_such」；已知的選項：allow_three, board_side,"), content
