@@ -9,6 +9,7 @@ import pytest
 
 from bot.text import TRANSLATED, Texts, catalog
 from bot.ui.errors import InGame, engine_sentence, refusal
+from bot.ui.lobby import parse_options
 from bot.ui.lobby_options import option_text
 from engines.base import (
     CHANCE,
@@ -49,7 +50,7 @@ def test_an_unknown_move_quotes_the_typed_text() -> None:
         get("heaven").parse_action(heaven_start(), 0, "  fly away ")
     assert caught.value.code == "unknown_move"
     assert engine_sentence(caught.value, "ja") == "「fly away」は今は指せる手ではありません。"
-    assert engine_sentence(caught.value, "en") == "“fly away” is not a legal move now."
+    assert engine_sentence(caught.value, "en") == "'fly away' is not a legal move now."
 
 
 def test_a_game_words_its_own_codes_and_a_typed_move_is_quoted_first() -> None:
@@ -57,7 +58,7 @@ def test_a_game_words_its_own_codes_and_a_typed_move_is_quoted_first() -> None:
     assert engine_sentence(error, "zh_TW", "ora") == "那座建築不在展示區。"
     assert engine_sentence(error, "zh_TW") == "現在不能這樣行動。"  # (no game known: the class's sentence)
     assert engine_sentence(InGame(error, "ora", "build G01 9 9"), "ja") == "「build G01 9 9」：その建物は展示エリアにありません。"
-    assert engine_sentence(InGame(NotYourTurn("x"), "carnival", "lust"), "en") == "“lust”: It is not your turn."
+    assert engine_sentence(InGame(NotYourTurn("x"), "carnival", "lust"), "en") == "'lust': It is not your turn."
     wrapped = InGame(error, "ora")
     assert (wrapped.code, wrapped.message, refusal(wrapped, "ja")) == (
         "not_in_display", "That building is not in the display.", "⚠️ その建物は展示エリアにありません。")
@@ -74,7 +75,7 @@ def test_option_refusals_are_catalog_messages() -> None:
     assert refusal(caught.value, "ja") == "⚠️ オプション「board_side」は「hard」にできません。使える値：easy, advanced。"
     with pytest.raises(InvalidOptions) as caught:
         validate_options(get("eguan").info, {"speed": "1"})
-    assert refusal(caught.value, "en") == "⚠️ Unknown option “speed”; known options: end_rule."
+    assert refusal(caught.value, "en") == "⚠️ Unknown option 'speed'; known options: end_rule."
     with pytest.raises(InvalidOptions) as caught:
         get("carnival").new_game(9, 1)
     assert refusal(caught.value, "zh_CN") == "⚠️ 罪之嘉年华 需要 2–5 名玩家，而不是 9 名。"
@@ -105,3 +106,16 @@ def heaven_start() -> dict[str, Any]:
         state, _ = engine.apply(state, CHANCE, engine.sample_chance(state, rng))
     assert 0 in engine.to_move(state)
     return state
+
+
+@pytest.mark.parametrize(("typed", "english", "japanese"), [
+    ("a=1 a=2", "Option 'a' is given twice.", "オプション「a」が2回指定されています。"),
+    ("zones", "Write options as key=value (got 'zones').", "オプションは key=value の形で書いてください（受け取った値：「zones」）。"),
+    ('k="open', "Option 'k' has a quote that is never closed; write it as k=\"…\" or leave the quotes out.",
+     "オプション「k」の引用符が閉じていません。k=\"…\" と書くか、引用符を外してください。"),
+])
+def test_options_as_typed_are_refused_in_the_readers_language(typed: str, english: str, japanese: str) -> None:
+    with pytest.raises(InvalidOptions) as caught:
+        parse_options(typed)
+    assert (caught.value.message, engine_sentence(caught.value), engine_sentence(caught.value, "ja")) == (
+        english, english, japanese)
