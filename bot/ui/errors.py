@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.service import HostError
-from bot.text import MissingText, Texts, locale_of
+from bot.text import MissingText, Texts, escape_name, locale_of
 from bot.ui.context import flow_of
 from bot.ui.limits import MESSAGE_CHARS, clip
 from engines.base import GameError, Msg
@@ -103,13 +103,14 @@ def engine_sentence(error: GameError, locale: str = "en", game_id: str | None = 
     ``error.<code>``; the host's ``refusal.<code>``; the sentence of its class
     (``refusal.not_your_turn``, ``refusal.illegal_action``, ...). Templates take the error's
     parameters and ``{move}``: ``move``, else a typed ``text`` string the engine kept; a
-    sentence that does not quote a known move is prefixed with it (``refusal.quoted``).
+    sentence that does not quote a known move is prefixed with it (``refusal.quoted``; markdown
+    and mentions escaped).
     ``InGame`` carries its own game and move. The English ``message`` is for logs only."""
     if isinstance(error, InGame):
         return engine_sentence(error.error, locale, error.game_id, error.move if move is None else move)
     text = error.params.get("text")
     typed = move if move is not None else (text if isinstance(text, str) else None)
-    typed = typed.strip()[:80] if typed is not None and typed.strip() else None
+    typed = escape_name(typed.strip()[:80]) if typed is not None and typed.strip() else None  # (shown, never pinging)
     params = {k: v for k, v in error.params.items() if k != "text"}
     if typed is not None:
         params["move"] = typed

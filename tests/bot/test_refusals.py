@@ -119,3 +119,8 @@ def test_options_as_typed_are_refused_in_the_readers_language(typed: str, englis
         parse_options(typed)
     assert (caught.value.message, engine_sentence(caught.value), engine_sentence(caught.value, "ja")) == (
         english, english, japanese)
+
+
+def test_a_quoted_move_is_escaped_so_it_pings_no_one() -> None:
+    error = InGame(NotYourTurn("It is not your turn."), "heaven", "@everyone **now**")
+    assert engine_sentence(error) == "'@\u200beveryone \\*\\*now\\*\\*': It is not your turn."
