@@ -43,13 +43,15 @@ async def options_autocomplete(interaction: discord.Interaction, current: str) -
         return []
     done, _, last = current.rpartition(" ")
     prefix = f"{done} " if done else ""
+    tx = Texts(engine.info.game_id, [], reader_locale(interaction))
     out: list[app_commands.Choice[str]] = []
     for spec in engine.info.options:
         values = spec.choices if spec.kind == "choice" else (spec.default,)
         for v in values:
             item = f"{spec.key}={v}"
-            if item.startswith(last):
-                out.append(app_commands.Choice(name=(prefix + item)[:100], value=(prefix + item)[:100]))
+            if item.startswith(last):  # (shown with the option's name and value in the reader's words)
+                said = tx(Msg("options.label", {"name": option_text(tx, spec)[0], "value": value_text(tx, v, spec)}))
+                out.append(app_commands.Choice(name=f"{prefix}{item} · {said}"[:100], value=(prefix + item)[:100]))
     return out[:25]
 
 

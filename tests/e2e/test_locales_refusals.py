@@ -150,3 +150,12 @@ async def test_an_ai_seat_is_named_in_the_readers_language(fake, make_bot) -> No
     seen = [t for m in fake.messages.values() for t in shown_texts(m)]
     assert not any("Bot" in t for t in seen)
     assert any("ボット · むずかしい" in "\n".join(shown_texts(m)) for m in driver.public_messages())
+
+
+async def test_the_options_autocomplete_names_options_in_the_readers_language(fake, make_bot) -> None:
+    driver, users = await localized_bot(fake, make_bot, "en-US", {"alice": "zh-TW"})
+    await driver.settle()
+    found = await fake.autocomplete(users[0], "game", "new", focused="options", game="heaven",
+                                    options={"options": "board"})
+    assert [(c["name"], c["value"]) for c in found] == [
+        ("board_side=easy · 圖板面 = 簡易版", "board_side=easy"), ("board_side=advanced · 圖板面 = 進階版", "board_side=advanced")]
