@@ -142,6 +142,9 @@ class ActResult:
     waiting_after: frozenset[int] = frozenset()
     outcome: Outcome | None = None
     public_changed: bool = True
+    typed_label: Msg | str | None = None
+    """For a typed move (``act`` with notation): the applied action's ``action_label`` in the
+    position it was typed in, so the confirmation reads like its button."""
 
 
 def lobby_refusal(exc: ValueError) -> Msg:
@@ -157,9 +160,17 @@ def lobby_refusal(exc: ValueError) -> Msg:
 
 
 def texts(record: GameRecord, locale: str = "en") -> Texts:
-    """The formatter of ``record``'s messages, with its players' display names shortened
-    and escaped for a Discord message (``bot.text.escape_name``; ``.plain()`` for images)."""
-    return Texts(record.game_id, record.names, locale, markdown=True)
+    """The formatter of ``record``'s messages, with its players' display names
+    (``seat_names`` in ``locale``) shortened and escaped for a Discord message
+    (``bot.text.escape_name``; ``.plain()`` for images)."""
+    return Texts(record.game_id, seat_names(record, locale), locale, markdown=True)
+
+
+def seat_names(record: GameRecord, locale: str = "en") -> list[str]:
+    """Display names by seat in ``locale``: a person's own name; an AI's seat (a synthetic
+    negative user id, issue 15) its ``ai_name`` at its level in the reader's language, not the
+    English name stored with it."""
+    return [ai_name(s.ai_level, locale) if s.is_bot and s.ai_level else s.name for s in record.seats]
 
 
 def host_text(key: str, **params: Any) -> str:
@@ -168,9 +179,9 @@ def host_text(key: str, **params: Any) -> str:
     return host_sentence(key, **params)
 
 
-def ai_name(level: str) -> str:
-    """The seat name of an AI at ``level``: ``"Bot · Hard"`` (``ai.seat_name``)."""
-    return host_text("ai.seat_name", level=host_text(f"ai.level.{level}"))
+def ai_name(level: str, locale: str = "en") -> str:
+    """The seat name of an AI at ``level`` in ``locale``: ``"Bot · Hard"`` (``ai.seat_name``)."""
+    return host_sentence("ai.seat_name", locale, level=Msg(f"ai.level.{level}"))
 
 
 def format_names(text: Any, names: Sequence[str], game_id: str | None = None) -> str:
@@ -395,10 +406,9 @@ class GameService:
         async with self.lock(game):
             record = await self.get(game)
             if record.status != "lobby":
-                raise HostError("This lobby is closed; its options can no longer change.", "lobby")
+                raise HostError(Msg("refusal.host.lobby_closed"), "lobby")
             if user_id != record.host_user_id and not is_moderator:
-                raise HostError("Only the host or a moderator can change the lobby's options and timer.",
-                                "forbidden")
+                raise HostError(Msg("refusal.host.lobby_forbidden"), "forbidden")
             from engines.base import validate_options
 
             fields: dict[str, Any] = {}
@@ -469,9 +479,9 @@ class GameService:
         async with self.lock(game):
             record = await self.get(game)
             if record.status != "finished":
-                raise HostError("Only a finished game can be played again.", "not_finished")
+                raise HostError(Msg("refusal.host.rematch_unfinished"), "not_finished")
             if all(s.user_id != user_id for s in record.seats):
-                raise HostError("Only the game's players can start a rematch.", "not_a_player")
+                raise HostError(Msg("refusal.host.rematch_not_player"), "not_a_player")
             users = [s.user_id for s in record.seats]
             rotated = record.seats[1:] + record.seats[:1]
             for lobby in await self.repo.games(status=("lobby",), channel_id=record.channel_id):
@@ -513,9 +523,14 @@ class GameService:
             if expected_version is not None and expected_version != record.version \
                     and not await self.same_choice_since(record, seat, expected_version):
                 raise HostError(Msg("ui.error.stale_board"), "stale")
+            label = None
             if isinstance(action, str):
-                action = self.engine(record).parse_action(self.state(record), seat, action)
-            return await self._play(record, seat, action, user_id, answer)
+                engine, state = self.engine(record), self.state(record)
+                action = engine.parse_action(state, seat, action)
+                label = engine.action_label(state, action)
+            result = await self._play(record, seat, action, user_id, answer)
+            result.typed_label = label
+            return result
 
     async def _running(self, game: int) -> GameRecord:
         """The game ``game``, refused unless it is running and not paused (lock held)."""
@@ -561,7 +576,7 @@ class GameService:
             record = await self._running(game)
             seated = next((s for s in record.seats if s.seat == seat and s.status == "active" and s.is_ai), None)
             if seated is None:
-                raise HostError(f"Seat {seat + 1} is not played by an AI.", "not_ai")
+                raise HostError(Msg("refusal.host.not_ai", {"seat": seat + 1}), "not_ai")
             if expected_version != record.version:
                 raise HostError(Msg("ui.error.stale_board"), "stale")
             return await self._play(record, seat, action, seated.user_id)
@@ -577,15 +592,15 @@ class GameService:
         from engines.ai import LEVELS
 
         if level not in LEVELS:
-            raise HostError(host_text("ai.refuse.unknown_level", level=level[:20]), "bad_level")
+            raise HostError(Msg("ai.refuse.unknown_level", {"level": level[:20]}), "bad_level")
         async with self.lock(game):
             record = await self.get(game)
             if by_user != record.host_user_id and not is_moderator:
-                raise HostError(host_text("ai.refuse.not_host"), "forbidden")
+                raise HostError(Msg("ai.refuse.not_host"), "forbidden")
             try:
                 return await self.repo.add_ai(game, level, ai_name(level), self.engine(record).info.max_players)
             except ValueError as exc:
-                raise HostError(str(exc), "lobby") from None
+                raise HostError(lobby_refusal(exc), "lobby") from None
 
     @_refuses_storage_faults
     async def remove_ai(self, game: int, by_user: int, *, is_moderator: bool) -> GameRecord:
@@ -596,10 +611,10 @@ class GameService:
         """
         record = await self.get(game)
         if by_user != record.host_user_id and not is_moderator:
-            raise HostError(host_text("ai.refuse.not_host"), "forbidden")
+            raise HostError(Msg("ai.refuse.not_host"), "forbidden")
         bots = [s for s in record.seats if s.is_ai]
         if not bots:
-            raise HostError(host_text("ai.refuse.no_ai"), "no_ai")
+            raise HostError(Msg("ai.refuse.no_ai"), "no_ai")
         return await self.leave(game, bots[-1].user_id)
 
     @_refuses_storage_faults
@@ -618,16 +633,16 @@ class GameService:
         from engines.ai import LEVELS
 
         if level is not None and level not in LEVELS:
-            raise HostError(host_text("ai.refuse.unknown_level", level=level[:20]), "bad_level")
+            raise HostError(Msg("ai.refuse.unknown_level", {"level": level[:20]}), "bad_level")
         async with self.lock(game):
             record = await self.get(game)
             if record.status != "active":
-                raise HostError(host_text("ai.refuse.not_running"), "not_active")
+                raise HostError(Msg("ai.refuse.not_running"), "not_active")
             if not 0 <= seat < len(record.seats):
-                raise HostError(f"There is no seat {seat + 1}.", "bad_seat")
+                raise HostError(Msg("refusal.host.no_seat", {"seat": seat + 1}), "bad_seat")
             if level is not None and not any(not s.is_ai and s.seat != seat and s.status == "active"
                                              for s in record.seats):
-                raise HostError(host_text("ai.refuse.last_person"), "ai_seats")
+                raise HostError(Msg("ai.refuse.last_person"), "ai_seats")
             old = record.user_of(seat)
             from bot.storage.repository import bot_user_id
 
@@ -695,13 +710,12 @@ class GameService:
         async with self.lock(game):
             record = await self.get(game)
             if expected_version is not None and expected_version != record.version:
-                raise HostError("The board has moved on since that panel; press Play ▶ again.", "stale")
+                raise HostError(Msg("refusal.host.undo_stale"), "stale")
             entries = await self.repo.log(game)
             last = self.undo_candidate(record, entries, user_id)
             seat = record.seat_of(user_id)
             if last is None or seat is None:
-                raise HostError("You cannot undo now: only your own last action, while no one else has "
-                                "acted and nothing was revealed, drawn or rolled since.", "undo")
+                raise HostError(Msg("refusal.host.undo_now"), "undo")
             engine = self.engine(record)
             state = self._replay(record, [e for e in entries if e.seq != last.seq])
             assert state is not None  # (undo_candidate replayed it)
@@ -1012,7 +1026,7 @@ class GameService:
         record = await self.get(game)
         seat = record.seat_of(user_id)
         if seat is None or record.status != "active":
-            raise HostError("You are not playing in this running game.", "not_a_player")
+            raise HostError(Msg("refusal.host.not_playing"), "not_a_player")
         return await self._seat_leaves(game, user_id, "resign", user_id,
                                        [Event("table.resign", params={"seat": seat_ref(seat)})])
 
@@ -1092,7 +1106,7 @@ class GameService:
             HostError: the game has not started.
         """
         if record.state is None:
-            raise HostError("This game has not started yet.", "not_started")
+            raise HostError(Msg("refusal.host.not_started"), "not_started")
         engine = self.engine(record)
         entries = await self.repo.log(record.id)
         undone = undone_seqs(entries)

@@ -16,11 +16,13 @@ from bot.text import LOCALES, Texts
 from bot.ui.arguments import GameOption, engine_named
 from bot.ui.clock import MAX_VACATION_DAYS
 from bot.ui.components import refuse_foreign
+from bot.ui.errors import reader_locale
 from bot.ui.lobby import parse_options
+from bot.ui.lobby_options import option_text, value_text
 from bot.ui.locales import LANGUAGE_NAMES, choose_language
 from bot.ui.moderation import moderator_only
 from bot.ui.notices import board_link
-from engines.base import Msg
+from engines.base import InvalidOptions, Msg
 from engines.registry import ENGINES
 
 if TYPE_CHECKING:
@@ -42,13 +44,15 @@ async def options_autocomplete(interaction: discord.Interaction, current: str) -
         return []
     done, _, last = current.rpartition(" ")
     prefix = f"{done} " if done else ""
+    tx = Texts(engine.info.game_id, [], reader_locale(interaction))
     out: list[app_commands.Choice[str]] = []
     for spec in engine.info.options:
         values = spec.choices if spec.kind == "choice" else (spec.default,)
         for v in values:
             item = f"{spec.key}={v}"
-            if item.startswith(last):
-                out.append(app_commands.Choice(name=(prefix + item)[:100], value=(prefix + item)[:100]))
+            if item.startswith(last):  # (shown with the option's name and value in the reader's words)
+                said = tx(Msg("options.label", {"name": option_text(tx, spec)[0], "value": value_text(tx, v, spec)}))
+                out.append(app_commands.Choice(name=f"{prefix}{item} · {said}"[:100], value=(prefix + item)[:100]))
     return out[:25]
 
 
@@ -238,10 +242,17 @@ class Games(commands.GroupCog, group_name="game"):
         if settings:
             await self.bot.service.set_preferences(interaction.user.id, game, parse_options(settings))
         stored = await self.bot.repo.preferences(interaction.user.id, game)
-        lines = [f"**{engine.info.name} preferences**"]
+        tx = Texts(engine.info.game_id, [], reader_locale(interaction))
+        lines = [tx(Msg("options.prefs_title", {"game": {"msg": f"ui.game.{engine.info.game_id}"}}))]
         for spec in engine.info.preferences:
-            value = stored.get(spec.key, str(spec.default).lower())
-            lines.append(f"`{spec.key}` = **{value}** — {spec.description} (allowed: {spec.allowed()})")
+            name, about = option_text(tx, spec, "pref")
+            try:
+                value = spec.coerce(stored.get(spec.key, spec.default))
+            except InvalidOptions:  # (a value stored under an older schema: shown as it is)
+                value = stored.get(spec.key)
+            lines.append(tx(Msg("options.prefs_line", {
+                "name": name, "key": spec.key, "value": value_text(tx, value), "about": about,
+                "allowed": spec.allowed_msg().to_json()})))
         await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
 
     @commands.Cog.listener()

@@ -295,6 +295,16 @@ class OptionSpec:
             return "true, false"
         return f"{self.kind} from {self.minimum} to {self.maximum}"
 
+    def allowed_msg(self) -> Msg:
+        """``allowed`` as a message for the reader's language (bot/text/en/refusal.toml):
+        the choices, ``true, false``, or ``refusal.option_range``."""
+        if self.kind == "choice":
+            return Msg("host.notation", {"text": ", ".join(str(c) for c in self.choices)})
+        if self.kind == "bool":
+            return Msg("host.notation", {"text": "true, false"})
+        return msg("refusal.option_range", kind=Msg(f"refusal.kind_{self.kind}"), minimum=self.minimum,
+                   maximum=self.maximum)
+
     def coerce(self, value: Any) -> Any:
         """Return ``value`` converted to this option's type.
 
@@ -306,6 +316,8 @@ class OptionSpec:
             key=self.key,
             value=str(value),
             allowed=self.allowed(),
+            text=Msg("refusal.option_value", {"key": self.key, "value": str(value)[:40],
+                                               "allowed": self.allowed_msg().to_json()}).to_json(),
         )
         try:
             if self.kind == "choice":
@@ -399,6 +411,9 @@ def validate_options(info: EngineInfo, options: Mapping[str, Any] | None) -> dic
                 f"{', '.join(sorted(known)) or 'none'}.",
                 key=key,
                 known=sorted(known),
+                text=Msg("refusal.option_unknown", {
+                    "key": str(key)[:40],
+                    "known": ", ".join(sorted(known)) or Msg("refusal.option_none").to_json()}).to_json(),
             )
         result[key] = info.option(key).coerce(value)
     return result
@@ -411,6 +426,8 @@ def check_player_count(info: EngineInfo, players: int) -> None:
             f"{info.name} needs {info.min_players}–{info.max_players} players, not {players}.",
             key="players",
             value=players,
+            text=msg("refusal.player_count", game=Msg(f"ui.game.{info.game_id}"), min=info.min_players,
+                     max=info.max_players, n=players).to_json(),
         )
 
 

@@ -31,7 +31,7 @@ from typing import Any
 
 import discord
 
-from bot.service import GameService, HostError, ai_name, host_text
+from bot.service import GameService, HostError, ai_name
 from bot.storage import GameRecord
 from bot.text import host_sentence
 from bot.ui.components import Reported
@@ -214,8 +214,9 @@ class AiPlayers:
         from bot.ui.panels import lobby_embed, lobby_view
 
         engine = self.ctx.service.engine(record)
+        loc = self.ctx.delivery.locales.public(record.guild_id)  # (the lobby message is public)
         await interaction.edit_original_response(
-            embed=lobby_embed(engine, record, timeout_label(record.move_timeout)), view=lobby_view(record))
+            embed=lobby_embed(engine, record, timeout_label(record.move_timeout, loc), loc), view=lobby_view(record, loc))
 
     # ------------------------------------------------------------------ seats
     async def autopilot(self, interaction: discord.Interaction, record: GameRecord, on: bool,
@@ -240,12 +241,13 @@ class AiPlayers:
         updated = await self.ctx.service.hand_to_ai(record.id, seat, level, interaction.user.id,
                                                     reason="autopilot", new_bot=False)
         name = current.name
+        loc = self.ctx.delivery.locales.public(record.guild_id)
         if level is not None:
-            public = host_text("ai.say.autopilot_on", name=name, level=host_text(f"ai.level.{level}"))
+            public = say("ai.say.autopilot_on", loc, name=name, level=say(f"ai.level.{level}", loc))
             private = say("ai.say.autopilot_on_private", locale, game=record.id,
                           level=say(f"ai.level.{level}", locale))
         else:
-            public = host_text("ai.say.autopilot_off", name=name)
+            public = say("ai.say.autopilot_off", loc, name=name)
             private = say("ai.say.autopilot_off_private", locale, game=record.id)
         await self.ctx.delivered(self._announce(updated.home_channel_id, public))
         self.ctx.delivery.request_board(record.id)
@@ -272,8 +274,9 @@ class AiPlayers:
             raise HostError(Msg("ai.refuse.no_seat"), "not_a_player")
         updated = await self.ctx.service.hand_to_ai(record.id, seat, level, interaction.user.id,
                                                     reason=reason, new_bot=True)
-        text = host_text(f"ai.say.{'replaced' if reason == 'replace' else 'kicked'}", old=uid, game=record.id,
-                         name=ai_name(level))
+        loc = self.ctx.delivery.locales.public(record.guild_id)
+        text = say(f"ai.say.{'replaced' if reason == 'replace' else 'kicked'}", loc, old=uid, game=record.id,
+                   name=ai_name(level, loc))
         await self.ctx.delivered(self._announce(updated.home_channel_id, text))
         self.ctx.delivery.request_board(record.id)
         await interaction.followup.send(say("ai.say.done", self.ctx.delivery.locales.private(interaction)), ephemeral=True)
@@ -306,7 +309,7 @@ class AiLobbySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]], te
         """
         values = self.item.values
         if len(values) != 1 or values[0] not in (*LEVELS, "remove"):
-            raise HostError(say("ai.refuse.unknown_level", level=(values or ["?"])[0][:20]), "bad_level")
+            raise HostError(Msg("ai.refuse.unknown_level", {"level": (values or ["?"])[0][:20]}), "bad_level")
         await flow_of(interaction).ai.lobby_pick(interaction, self.game, values[0])
 
 

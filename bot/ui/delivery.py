@@ -37,7 +37,7 @@ from PIL import Image
 from bot import logsafe
 from bot.locks import KeyedLocks
 from bot.render_pool import Kind, Renderer, RenderJob, image_of
-from bot.service import HostError, crash_point, texts, undone_seqs
+from bot.service import HostError, crash_point, seat_names, texts, undone_seqs
 from bot.storage import OutboxRow, StorageError
 from bot.text import Texts
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
@@ -238,7 +238,7 @@ class Delivery:
         Raises:
             whatever the renderer raised (a worker's exception comes back as it was).
         """
-        job = RenderJob(kind, record.game_id, view, tuple(record.names), locale, limit)
+        job = RenderJob(kind, record.game_id, view, tuple(seat_names(record, locale)), locale, limit)
         done = await self.renderer.run(job)
         if done is None:
             return None
@@ -483,7 +483,7 @@ class Delivery:
         state = service.state(record)
         public = engine.player_view(state, None)
         tx = self.public_texts(record)
-        job = RenderJob("board", record.game_id, public, tuple(record.names), tx.locale,
+        job = RenderJob("board", record.game_id, public, tuple(tx.raw_names), tx.locale,
                         self.upload_limit(record.guild_id), thumbnail=True)
         done = await self.renderer.run(job)
         assert done is not None and done.thumbnail is not None  # every game draws a board

@@ -247,8 +247,8 @@ class DirectMessages:
                 return None
         engine = self.ctx.service.engine(record)
         public = engine.player_view(self.ctx.service.state(record), None)
-        job = RenderJob("thumbnail", record.game_id, public, tuple(record.names),
-                        delivery.public_texts(record).locale, limit)
+        tx = delivery.public_texts(record)
+        job = RenderJob("thumbnail", record.game_id, public, tuple(tx.raw_names), tx.locale, limit)
         try:
             done = await delivery.renderer.run(job)
         except Exception:

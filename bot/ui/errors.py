@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.service import HostError
-from bot.text import MissingText, Texts, locale_of
+from bot.text import MissingText, Texts, escape_name, locale_of
 from bot.ui.context import flow_of
 from bot.ui.limits import MESSAGE_CHARS, clip
 from engines.base import GameError, Msg
@@ -64,22 +64,80 @@ def refusal(error: BaseException, locale: str = "en") -> str | None:
     return None
 
 
-def engine_sentence(error: GameError, locale: str = "en") -> str:
-    """An engine's refusal in ``locale``: its ``text`` parameter when the engine gave the
-    sentence as a catalog message (``{"msg": key, "params": {...}}``, looked up in the
-    games' catalogs), else its English ``message``."""
+class InGame(GameError):
+    """An engine's refusal met in a known game: ``error`` with the ``game_id`` whose catalog
+    words it, and the ``move`` as the player typed it (None for a button), so the reader's
+    sentence can quote it (``engine_sentence``). Raised by ``bot/ui/moves.py`` in place of
+    ``error``; ``code``, ``params`` and the English ``message`` are the engine's."""
+
+    def __init__(self, error: GameError, game_id: str, move: str | None = None) -> None:
+        super().__init__(error.message, code=error.code, **error.params)
+        self.error, self.game_id, self.move = error, game_id, move
+
+
+def _class_code(error: GameError) -> str:
+    """The code of the engines/base.py class of ``error`` (``illegal_action`` for an
+    ``IllegalAction`` raised with the code ``unknown_move``)."""
+    for cls in type(error).__mro__:
+        code = cls.__dict__.get("code")
+        if isinstance(code, str):
+            return code
+    return GameError.code
+
+
+def _try(tx: Texts, key: str, params: dict[str, Any]) -> tuple[str, str] | None:
+    """``(sentence, template)`` of ``key`` filled with ``params``, or None when no catalog
+    has ``key`` or its template names a parameter ``params`` lacks."""
+    try:
+        template = tx.template(key)
+        return template.format_map({k: tx.value(v) for k, v in params.items()}), template
+    except (MissingText, KeyError, IndexError, ValueError):
+        return None
+
+
+def engine_sentence(error: GameError, locale: str = "en", game_id: str | None = None,
+                    move: str | None = None) -> str:
+    """An engine's refusal in ``locale`` (bot/text/en/refusal.toml), the first that exists of:
+    its ``text`` parameter when that is a catalog message (``{"msg": key, "params": {...}}``,
+    looked up in ``game_id``'s catalog, or in every game's when None); the game's
+    ``error.<code>``; the host's ``refusal.<code>``; the sentence of its class
+    (``refusal.not_your_turn``, ``refusal.illegal_action``, ...). Templates take the error's
+    parameters and ``{move}``: ``move``, else a typed ``text`` string the engine kept; a
+    sentence that does not quote a known move is prefixed with it (``refusal.quoted``; markdown
+    and mentions escaped).
+    ``InGame`` carries its own game and move. The English ``message`` is for logs only."""
+    if isinstance(error, InGame):
+        return engine_sentence(error.error, locale, error.game_id, error.move if move is None else move)
     text = error.params.get("text")
+    typed = move if move is not None else (text if isinstance(text, str) else None)
+    typed = escape_name(typed.strip()[:80]) if typed is not None and typed.strip() else None  # (shown, never pinging)
+    params = {k: v for k, v in error.params.items() if k != "text"}
+    if typed is not None:
+        params["move"] = typed
+    found: tuple[str, str] | None = None
     if isinstance(text, dict) and isinstance(text.get("msg"), str):
         from engines.registry import GAME_IDS
 
-        for game_id in GAME_IDS:
-            tx = Texts(game_id, [], locale)
+        for gid in (game_id,) if game_id else GAME_IDS:
+            tx = Texts(gid, [], locale)
             try:
                 tx.template(text["msg"])
             except MissingText:
                 continue
-            return tx(text)
-    return error.message
+            found = tx(text), ""
+            break
+    tx = Texts(game_id, [], locale)
+    keys = ([f"error.{error.code}"] if game_id else []) + [f"refusal.{error.code}", f"refusal.{_class_code(error)}",
+                                                           "refusal.game_error"]
+    for key in keys:
+        if found is not None:
+            break
+        found = _try(tx, key, params)
+    sentence, template = found or (error.message, "")
+    if typed is not None and "{move}" not in template:
+        quoted = _try(tx, "refusal.quoted", {"move": typed, "sentence": sentence})
+        sentence = quoted[0] if quoted else sentence
+    return sentence
 
 
 def reader_locale(interaction: discord.Interaction) -> str:

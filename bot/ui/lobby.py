@@ -79,18 +79,22 @@ def parse_options(text: str | None) -> dict[str, str]:
         key = item.partition("=")[0].strip() if "=" in item else ""
         if not key:
             got = text[at:].split()[0] if at is not None else text.split()[-1]
-            raise InvalidOptions(f"Write options as key=value (got {got[:40]!r}).", key=got[:40]) from None
+            raise InvalidOptions(f"Write options as key=value (got {got[:40]!r}).", key=got[:40],
+                                 text=Msg("refusal.option_syntax", {"got": got[:40]}).to_json()) from None
         what = "a quote that is never closed" if at is not None else "a lone backslash at the end"
         raise InvalidOptions(f"Option '{key}' has {what}; write it as {key}=\"…\" or leave the quotes out.",
-                             key=key) from None
+                             key=key, text=Msg("refusal.option_quote" if at is not None else "refusal.option_backslash",
+                                               {"key": key[:40]}).to_json()) from None
     out: dict[str, str] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key:
-            raise InvalidOptions(f"Write options as key=value (got {item!r}).", key=item)
+            raise InvalidOptions(f"Write options as key=value (got {item!r}).", key=item,
+                                 text=Msg("refusal.option_syntax", {"got": item[:40]}).to_json())
         key = key.strip()
         if key in out:
-            raise InvalidOptions(f"Option '{key}' is given twice.", key=key)
+            raise InvalidOptions(f"Option '{key}' is given twice.", key=key,
+                                 text=Msg("refusal.option_twice", {"key": key[:40]}).to_json())
         out[key] = value.strip()
     return out
 

@@ -22,12 +22,12 @@ import discord
 from bot.service import HostError
 from bot.settings import TIMEOUT_PRESETS
 from bot.storage import GameRecord
-from bot.text import locale_of
+from bot.text import MissingText, Texts
 from bot.ui.components import Reported
 from bot.ui.context import flow_of
 from bot.ui.limits import SELECT_LABEL, SELECT_OPTIONS, clip
 from bot.ui.table_text import say, tmsg
-from engines.base import Engine, OptionSpec
+from engines.base import Engine, Msg, OptionSpec
 
 NUMERIC_STEPS = 6
 """A numeric option offers its bounds and this many steps between them (plus its default
@@ -59,6 +59,35 @@ def shown(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def value_text(tx: Texts, value: Any, spec: OptionSpec | None = None) -> str:
+    """A value in the reader's words: ``options.true`` / ``options.false`` for a flag; a
+    choice of ``spec`` by its name in the game's catalog (``option.<key>.values.<value>``,
+    e.g. bot/text/en/heaven.toml ``option.board_side.values``); else the value itself
+    (numbers, and the notation ``/game prefs`` and ``/game new`` take)."""
+    if isinstance(value, bool):
+        return tx(Msg(f"options.{str(value).lower()}"))
+    if spec is not None and spec.kind == "choice":
+        try:
+            return tx.template(f"option.{spec.key}.values.{shown(value)}")
+        except MissingText:
+            pass
+    return shown(value)
+
+
+def option_text(tx: Texts, spec: OptionSpec, kind: str = "option") -> tuple[str, str]:
+    """``(name, about)`` of an option (``kind="option"``) or preference (``"pref"``) of
+    ``tx``'s game in its reader's language: the game catalog's ``<kind>.<key>.name`` and
+    ``.about`` (e.g. bot/text/en/heaven.toml ``pref.auto_draw``); the key and the English
+    ``description`` where the catalog has none."""
+    out: list[str] = []
+    for part, fallback in (("name", spec.key), ("about", spec.description)):
+        try:
+            out.append(tx.template(f"{kind}.{spec.key}.{part}"))
+        except MissingText:
+            out.append(fallback)
+    return out[0], out[1]
+
+
 class LobbySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"lo:(?P<game>\d+):(?P<what>timer|key|v:[A-Za-z0-9_]{1,60})"):
     """A lobby menu (module docstring)."""
@@ -84,8 +113,8 @@ class LobbySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]],
 def option_rows(record: GameRecord, engine: Engine, key: str | None = None,
                 locale: str = "en") -> list[discord.ui.Item[Any]]:
     """The lobby's menus in ``locale``: the timer, the option to change (when the game has
-    options) and, after one was picked (``key``), that option's values. Values are JSON in
-    the menu. (An option's one-line description is English: shown in English only.)"""
+    options: its name, value and description, ``option_text``) and, after one was picked
+    (``key``), that option's values. Values are JSON in the menu."""
     from bot.ui.lobby import timeout_label  # (lobby → panels → this module)
 
     items: list[discord.ui.Item[Any]] = []
@@ -93,19 +122,23 @@ def option_rows(record: GameRecord, engine: Engine, key: str | None = None,
                                    default=seconds == record.move_timeout)
               for seconds in TIMEOUT_PRESETS.values()]
     items.append(LobbySelect(record.id, "timer", timers, say("lobby_timer", locale)))
-    english = locale_of(locale) == "en"
+    tx = Texts(engine.info.game_id, [], locale)
     specs = engine.info.options[:SELECT_OPTIONS]
     if specs:
-        keys = [discord.SelectOption(
-            label=clip(f"{s.key} = {shown(record.options.get(s.key, s.default))}", SELECT_LABEL), value=s.key,
-            description=clip(s.description, SELECT_LABEL) if s.description and english else None,
-            default=s.key == key)
-            for s in specs]
+        keys = []
+        for s in specs:
+            name, about = option_text(tx, s)
+            label = tx(Msg("options.label", {"name": name, "value": value_text(tx, record.options.get(s.key, s.default), s)}))
+            keys.append(discord.SelectOption(label=clip(label, SELECT_LABEL), value=s.key,
+                                             description=clip(about, SELECT_LABEL) if about else None,
+                                             default=s.key == key))
         items.append(LobbySelect(record.id, "key", keys, say("lobby_option", locale)))
     spec = next((s for s in specs if s.key == key), None)
     if spec is not None:
         current = record.options.get(spec.key, spec.default)
-        values = [discord.SelectOption(label=clip(shown(v), SELECT_LABEL), value=json.dumps(v), default=v == current)
+        values = [discord.SelectOption(label=clip(value_text(tx, v, spec), SELECT_LABEL), value=json.dumps(v),
+                                       default=v == current)
                   for v in offered_values(spec, current)]
-        items.append(LobbySelect(record.id, f"v:{spec.key}", values, say("lobby_value", locale, key=spec.key)))
+        items.append(LobbySelect(record.id, f"v:{spec.key}", values,
+                                 say("lobby_value", locale, key=option_text(tx, spec)[0])))
     return items

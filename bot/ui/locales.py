@@ -81,7 +81,9 @@ class Locales:
     # -- formatters ----------------------------------------------------------
     def texts(self, record: GameRecord, locale: str) -> Texts:
         """The formatter of ``record``'s messages in ``locale``."""
-        return Texts(record.game_id, record.names, locale)
+        from bot.service import seat_names
+
+        return Texts(record.game_id, seat_names(record, locale), locale)
 
     def host(self, locale: str) -> Texts:
         """A formatter of host messages only, in ``locale``."""

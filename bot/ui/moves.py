@@ -20,11 +20,12 @@ from bot.service import ActResult, HostError, texts
 from bot.storage import GameRecord
 from bot.text import Texts
 from bot.ui.context import HostContext
+from bot.ui.errors import InGame
 from bot.ui.limits import MESSAGE_CHARS
 from bot.ui.notices import Notices, private_notes
 from bot.ui.panels import Panel, build_panel
 from bot.ui.table import check_own_panel, with_undo
-from engines.base import Msg, State
+from engines.base import GameError, Msg, State
 from render import registry as renders
 
 log = logging.getLogger(__name__)
@@ -97,7 +98,10 @@ class Moves:
             raise HostError(Msg("ui.error.choice_gone"), "stale")
         action = actions[index]
         label = texts(record, self._reader(interaction))(engine.action_label(state, action))
-        result = await service.act(game, interaction.user.id, action, expected_version=version)
+        try:
+            result = await service.act(game, interaction.user.id, action, expected_version=version)
+        except GameError as exc:
+            raise InGame(exc, record.game_id) from exc
         await self.ctx.delivered(self.notices.after(result, via=interaction))
         await self.ctx.delivered(self.edit_panel_after(interaction, result, seat, f"✓ {label}"))
 
@@ -119,6 +123,9 @@ class Moves:
         ticket = delivery.answer_ticket(interaction, text)  # queued with the move: answered even after a crash
         try:
             result = await self.ctx.service.act(record.id, interaction.user.id, text, answer=ticket)
+        except GameError as exc:
+            delivery.release(ticket)
+            raise InGame(exc, record.game_id, text) from exc
         except BaseException:
             delivery.release(ticket)
             raise
@@ -127,9 +134,11 @@ class Moves:
 
     async def _confirm_text(self, interaction: discord.Interaction, result: ActResult, seat: int,
                             text: str) -> None:
-        """Confirm a typed move privately and show the seat's next decision."""
+        """Confirm a typed move privately, in the words of its button (the typed notation
+        when the engine gave no label), and show the seat's next decision."""
         reader = self._reader(interaction)
-        note = f"✓ {text.strip()}" + private_notes(result, seat, reader)
+        said = texts(result.game, reader)(result.typed_label) if result.typed_label is not None else text.strip()
+        note = f"✓ {said}" + private_notes(result, seat, reader)
         record = result.game
         if record.status != "active":
             await interaction.followup.send(note[:MESSAGE_CHARS], ephemeral=True)

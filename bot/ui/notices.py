@@ -203,7 +203,7 @@ class Notices:
         timed = record.deadline is not None and timer_shown(record)
         stamp = f"<t:{int(record.deadline)}:R>" if record.deadline and timed else ""
         when = tx(Msg("ui.notice.timer", {"when": stamp})) if timed else ""
-        text = f"{prefix}{mention_list(record, seats)} — {prompt}{when}"
+        text = f"{prefix}{mention_list(record, seats, public)} — {prompt}{when}"
         entries: list[LogEntry] = []
         turns: dict[int, int] = {}
         if not reminder:
@@ -277,7 +277,7 @@ class Notices:
             crown = " 👑" if seat in outcome.winners else ""
             score = outcome.scores[seat]
             shown = int(score) if float(score).is_integer() else score
-            lines.append(f"{place}. {mention_list(record, [seat])} — {shown}{crown}")
+            lines.append(f"{place}. {mention_list(record, [seat], public)} — {shown}{crown}")
         winners = [u for u in (record.user_of(s) for s in outcome.winners) if u and u > 0]  # (no AI pinged)
         from bot.ui.table import end_view  # (table.py builds on this module)
 
@@ -353,7 +353,7 @@ class Notices:
             if waits(g):
                 state = tx(Msg("ui.notice.mine_your_move", {"when": when}))
             elif g.status == "active":
-                others = mention_list(g, g.waiting)
+                others = mention_list(g, g.waiting, tx.locale)
                 state = tx(Msg("ui.notice.mine_waiting", {"who": others, "when": when}) if others
                            else Msg("ui.notice.mine_running"))
             else:

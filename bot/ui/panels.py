@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.service import texts
+from bot.service import seat_names, texts
 from bot.storage import GameRecord
 from bot.text import LOCALES, Texts
 from bot.ui.components import ActionButton, ActionSelect, BoardButton, LobbyButton, NavButton
@@ -53,9 +53,10 @@ def game_title(engine: Engine, record: GameRecord, locale: str = "en") -> str:
                 EMBED_TITLE)
 
 
-def mention_list(record: GameRecord, seats: Sequence[int]) -> str:
-    """``"<@1>, <@2>"`` for the users at ``seats``."""
-    bots = {s.seat: s.name for s in record.seats if s.is_bot}  # (an AI seat has no user to mention)
+def mention_list(record: GameRecord, seats: Sequence[int], locale: str = "en") -> str:
+    """``"<@1>, <@2>"`` for the users at ``seats`` (an AI's seat by its name in ``locale``)."""
+    names = seat_names(record, locale)
+    bots = {s.seat: names[s.seat] for s in record.seats if s.is_bot}  # (an AI seat has no user to mention)
     return ", ".join(f"**{bots[s]}**" if s in bots else f"<@{record.user_of(s)}>"
                      for s in sorted(seats) if record.user_of(s))
 
@@ -73,11 +74,18 @@ def lobby_embed(engine: Engine, record: GameRecord, timeout_label: str, locale: 
     """The lobby: players, options, timer and how to start (in ``locale``: the server's)."""
     info = engine.info
     tx = Texts(None, [], locale)
-    players = "\n".join(f"{i + 1}. {f'🤖 {s.name}' if s.is_bot else f'<@{s.user_id}>'}"
+    names = seat_names(record, locale)
+    players = "\n".join(f"{i + 1}. {f'🤖 {names[i]}' if s.is_bot else f'<@{s.user_id}>'}"
                         f"{vacation_note(record, s.seat, locale)}"
                         for i, s in enumerate(record.seats)) or "—"
-    changed = {k: v for k, v in record.options.items() if v != info.defaults().get(k)}
-    opts = ", ".join(f"{k}={v}" for k, v in changed.items()) or tx(Msg("ui.lobby.defaults"))
+    from bot.ui.lobby_options import option_text, value_text  # (it builds on components, as this does)
+
+    game_tx = Texts(info.game_id, [], locale)
+    changed = [(spec, record.options[spec.key]) for spec in info.options
+               if spec.key in record.options and record.options[spec.key] != spec.default]
+    opts = tx(Msg("host.comma")).join(
+        game_tx(Msg("options.label", {"name": option_text(game_tx, spec)[0], "value": value_text(game_tx, v, spec)}))
+        for spec, v in changed) or tx(Msg("ui.lobby.defaults"))
     if record.status == "lobby":
         description = tx(Msg("ui.lobby.open", {"min": info.min_players, "max": info.max_players,
                                                "host": record.host_user_id}))
@@ -133,7 +141,7 @@ def board_embed(engine: Engine, record: GameRecord, state: State | None, *, imag
         waiting = sorted(s for s in engine.to_move(state) if s >= 0)
         if waiting:
             prompt = tx(engine.prompt(state, waiting[0]))
-            lines.append(tx(Msg("ui.board.waiting", {"who": mention_list(record, waiting), "prompt": prompt})))
+            lines.append(tx(Msg("ui.board.waiting", {"who": mention_list(record, waiting, tx.locale), "prompt": prompt})))
             if record.deadline and timer_shown(record):
                 lines.append(tx(Msg("ui.board.timer", {"when": f"<t:{int(record.deadline)}:R>"})))
         if record.paused:
@@ -183,7 +191,7 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
         waiting = sorted(s for s in engine.to_move(state) if s >= 0)
         text = tx(Msg("ui.panel.nothing"))
         if waiting:
-            text += tx(Msg("ui.panel.waiting", {"who": mention_list(record, waiting)}))
+            text += tx(Msg("ui.panel.waiting", {"who": mention_list(record, waiting, tx.locale)}))
         return Panel(f"{header}{text}\n{you}", None)
     try:
         choices, trail = tree.node(path)

@@ -103,7 +103,9 @@ class HeavenEngine(Engine):
         if not isinstance(players, int) or not low <= players <= self.info.max_players:
             raise InvalidOptions(
                 f"The Way to Heaven needs {low}–{self.info.max_players} players, not {players}.",
-                key="players", value=players)
+                key="players", value=players,
+                text=Msg("refusal.player_count", {"game": {"msg": "ui.game.heaven"}, "min": low,
+                                                  "max": self.info.max_players, "n": players}).to_json())
         return {
             "game": self.info.game_id, "state_version": self.info.state_version,
             "players": players, "options": opts, "phase": "deal",

@@ -147,7 +147,8 @@ def parse_action(state: State, legal: list[Action], text: str) -> Action:
             return dict(hits[0])
         if len({_code(a["tile"]) for a in hits}) > 1:
             raise IllegalAction(f"Several staged tiles can go to {text.strip()}; name the tile too, e.g. "
-                                f"'{describe_action(state, hits[0])}'.", code="ambiguous_move", text=text)
+                                f"'{describe_action(state, hits[0])}'.", code="ambiguous_move", text=text,
+                                example=describe_action(state, hits[0]))
     raise IllegalAction(f"'{text.strip()}' is not a legal move now.", code="unknown_move", text=text)
 
 

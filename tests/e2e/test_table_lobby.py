@@ -12,6 +12,7 @@ import pytest
 
 from bot.sandbox.fakecord import EPHEMERAL, iter_components
 from bot.settings import TIMEOUT_PRESETS
+from bot.text import catalog
 from engines.registry import get
 from tests.e2e.driver import Driver
 
@@ -61,7 +62,8 @@ async def test_the_host_picks_timer_and_options_in_the_lobby(driver: Driver, pla
     record = await driver.record(game)
     assert record.options[spec.key] == json.loads(wanted)
     lobby = fake.messages[int(lobby["id"])]
-    assert f"{spec.key}={json.loads(wanted)}" in lobby["embeds"][0]["fields"][1]["value"]
+    name = catalog(game_id)[f"option.{spec.key}.name"]  # (the option by its name: bot/ui/lobby_options.py)
+    assert f"{name} = {json.loads(wanted)}" in lobby["embeds"][0]["fields"][1]["value"]
     await fake.click(alice, lobby, f"l:{game}:start")
     await driver.settle()
     record = await driver.record(game)

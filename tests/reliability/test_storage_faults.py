@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from bot.sandbox.fakecord import FakeDiscord
-from bot.service import BUSY, UNWRITABLE
+from bot.service import BUSY, UNWRITABLE, texts
 from bot.storage import Repository, StorageUnwritable
 from tests.e2e.driver import Driver
 from tests.reliability.botkit import checked_fake, legal_text, member, two_player_game
@@ -31,13 +31,18 @@ async def fake():
 
 
 async def move_reply(fake: FakeDiscord, driver: Driver, game: int, rng: random.Random) -> tuple[str, str]:
-    """Type a legal move of a waiting player; (the private reply, the move text)."""
+    """Type a legal move of a waiting player; (the private reply, the move's label: what a
+    confirmation says, issue 13)."""
     user_id, text = await legal_text(driver.bot, game, rng)
+    record = await driver.bot.service.get(game)
+    engine, state, seat = driver.bot.service.engine(record), driver.bot.service.state(record), record.seat_of(user_id)
+    assert seat is not None
+    label = texts(record)(engine.action_label(state, engine.parse_action(state, seat, text)))
     token = await fake.slash(member(fake, user_id), "carnival", "play", action=text, game=game)
     await driver.settle()
     reply = fake.message_for(token)
     assert reply is not None and reply["flags"] & 64  # private
-    return reply["content"], text
+    return reply["content"], label
 
 
 async def test_locked_beyond_the_busy_timeout_answers_busy_and_applies_nothing(fake, tmp_path: Path) -> None:
@@ -58,8 +63,8 @@ async def test_locked_beyond_the_busy_timeout_answers_busy_and_applies_nothing(f
     assert (after.version, after.state) == (before.version, before.state)
     assert await bot.repo.count_actions(game) == entries
     assert not fake.errors.records  # a refusal, not a bug
-    reply, text = await move_reply(fake, driver, game, random.Random(1))  # the lock is gone: it works
-    assert reply.startswith(f"✓ {text}")
+    reply, said = await move_reply(fake, driver, game, random.Random(1))  # the lock is gone: it works
+    assert reply.startswith(f"✓ {said}")
     assert (await bot.service.get(game)).version > before.version
     await fake.stop_bot(bot)
 
@@ -81,8 +86,8 @@ async def test_unwritable_while_running_is_explained_logged_and_recovers_without
         assert reply == f"⚠️ {UNWRITABLE}"
         assert len([r for r in caplog.records if r.levelno == logging.ERROR]) == 1
         await bot.repo.db.execute("PRAGMA query_only=0")  # the operator fixed it: no restart
-        reply, text = await move_reply(fake, driver, game, random.Random(2))
-        assert reply.startswith(f"✓ {text}")
+        reply, said = await move_reply(fake, driver, game, random.Random(2))
+        assert reply.startswith(f"✓ {said}")
         assert any("writable again" in r.getMessage() for r in caplog.records)
     assert (await bot.service.get(game)).version > before.version
     assert bot.repo.fault is None
