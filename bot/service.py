@@ -169,8 +169,16 @@ def texts(record: GameRecord, locale: str = "en") -> Texts:
 def seat_names(record: GameRecord, locale: str = "en") -> list[str]:
     """Display names by seat in ``locale``: a person's own name; an AI's seat (a synthetic
     negative user id, issue 15) its ``ai_name`` at its level in the reader's language, not the
-    English name stored with it."""
-    return [ai_name(s.ai_level, locale) if s.is_bot and s.ai_level else s.name for s in record.seats]
+    English name stored with it. AIs of the same level are numbered in seat order
+    ("Bot · Easy 1", "Bot · Easy 2"), so lines about them say which one."""
+    names = [ai_name(s.ai_level, locale) if s.is_bot and s.ai_level else s.name for s in record.seats]
+    bots = [s.seat for s in record.seats if s.is_bot and s.ai_level]
+    for seat in bots:
+        same = [b for b in bots if names[b] == names[seat]]
+        if len(same) > 1 and seat == same[0]:
+            for k, b in enumerate(same, start=1):
+                names[b] = f"{names[b]} {k}"
+    return names
 
 
 def host_text(key: str, **params: Any) -> str:

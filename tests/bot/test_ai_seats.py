@@ -168,3 +168,20 @@ async def test_a_resumed_game_tells_the_listeners_and_a_paused_one_refuses_ai_mo
     assert err.value.code == "paused"
     await service.set_paused(game, False, ANN)
     assert seen == [game]
+
+
+def test_ais_of_the_same_level_are_numbered_and_others_keep_their_names() -> None:
+    from bot.service import seat_names
+    from bot.storage import GameRecord, SeatRecord
+
+    seats = (SeatRecord(1, 0, 111, "bob"), SeatRecord(1, 1, -1, "Bot · Easy", ai_level="easy"),
+             SeatRecord(1, 2, -2, "Bot · Hard", ai_level="hard"), SeatRecord(1, 3, -3, "Bot · Easy", ai_level="easy"),
+             SeatRecord(1, 4, 222, "carol", ai_level="normal"))               # carol on autopilot keeps her name
+    record = GameRecord(id=1, game_id="heaven", guild_id=1, channel_id=2, thread_id=None, board_channel_id=None,
+                        board_message_id=None, lobby_message_id=None, host_user_id=111, status="active",
+                        paused=False, seed=1, options={}, players=5, state={}, version=1, move_timeout=3600,
+                        deadline=None, reminded=0, waiting=[0], deadline_window=None, created_at=0.0,
+                        updated_at=0.0, seats=seats)
+    assert seat_names(record) == ["bob", "Bot · Easy 1", "Bot · Hard", "Bot · Easy 2", "carol"]
+    easy = ai_name("easy", "ja")
+    assert seat_names(record, "ja")[1::2] == [f"{easy} 1", f"{easy} 2"] and easy != "Bot · Easy"
