@@ -65,6 +65,9 @@ class Settings:
             event lines ride on the board edit, and its ping and the end go through the
             mover's interaction (bot/ui/delivery.py; bench/requests.py). Off: every line
             is posted, every ping with the bot token (the end-to-end tests' default).
+        guild_purge_days: days after the bot was removed from a server until that server's
+            data is purged (``GUILD_PURGE_DAYS``, 30; cancelled when the bot rejoins first;
+            bot/ui/operator.py). 0 = at the purge loop's next pass.
     """
 
     token: str = ""
@@ -96,6 +99,7 @@ class Settings:
         return Shards(self.shard_count, self.shard_ids or tuple(range(self.shard_count)))
     dm_away_seconds: float = 300.0
     lean_requests: bool = True
+    guild_purge_days: float = 30.0
 
     @classmethod
     def from_env(
@@ -142,6 +146,11 @@ class Settings:
             dm_away = max(float(away), 0.0)
         except ValueError:
             raise ValueError(f"DM_AWAY_SECONDS must be a number, not {away!r}") from None
+        purge = (env.get("GUILD_PURGE_DAYS") or "30").strip()
+        try:
+            purge_days = max(float(purge), 0.0)
+        except ValueError:
+            raise ValueError(f"GUILD_PURGE_DAYS must be a number, not {purge!r}") from None
         log_format = (env.get("LOG_FORMAT") or "text").strip().lower()
         if log_format not in ("text", "json"):
             raise ValueError(f"LOG_FORMAT must be text or json, not {log_format!r}")
@@ -183,6 +192,7 @@ class Settings:
             ai_workers=max(1, opt_int("AI_WORKERS") or 1),
             dm_away_seconds=dm_away,
             lean_requests=(env.get("LEAN_REQUESTS") or "1").strip().lower() not in ("0", "false", "no", "off"),
+            guild_purge_days=purge_days,
         )
         if overrides:
             known = {f.name for f in fields(cls)}

@@ -33,7 +33,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 import asyncpg
@@ -47,6 +47,10 @@ BUSY_TIMEOUT_MS = 5000
 
 OUTBOX_KINDS = ("board", "lines", "ping", "end", "answer")
 """The kinds of outbox rows (see migrations/003_outbox.sql)."""
+
+ANON_USER = 0
+"""The user id of a player who asked to be forgotten, in the games kept for their scores
+(``Repository.anonymise_user``): never a Discord id, nor an AI seat's (below 0)."""
 
 
 class StorageError(Exception):
@@ -1366,6 +1370,113 @@ class Repository:
         async with self._read() as db, db.execute(sql, tuple(params)) as cur:
             return [(str(r[0]), int(r[1]), float(r[2]), float(r[3]), int(r[4]), int(r[5]))
                     for r in await cur.fetchall()]
+
+    # ------------------------------------------------------------------ the operator (issue 18, migration 006)
+    async def anonymise_user(self, user_id: int, names: Callable[[int], str]) -> list[int]:
+        """Replace ``user_id`` by ``ANON_USER`` in every game where their seat is over: the
+        finished and abandoned games, and the running ones they left (resigned, kicked):
+        the seat (its name becomes ``names(seat)``), the log entries' user, the ``old_user``
+        / ``new_user`` of replace and AI-seat entries, and the host of games that are over.
+        The actions, events, states and scores stay as they are, so every game still
+        replays to its snapshot (``make check``). Returns the game ids changed, ascending.
+        A seat the user still plays (lobby or running game) is left alone."""
+        async with self._tx() as db:
+            async with db.execute(
+                "SELECT s.game, s.seat FROM seats s JOIN games g ON g.id = s.game WHERE s.user_id=?"
+                " AND (g.status IN ('finished', 'abandoned') OR s.status = 'left') ORDER BY s.game",
+                (user_id,)) as cur:
+                seats = [(int(r[0]), int(r[1])) for r in await cur.fetchall()]
+            games = sorted({g for g, _ in seats})
+            for game, seat in seats:
+                await db.execute("UPDATE seats SET user_id=?, name=? WHERE game=? AND seat=?",
+                                 (ANON_USER, names(seat), game, seat))
+            for game in games:
+                await db.execute("UPDATE actions SET user_id=? WHERE game=? AND user_id=?", (ANON_USER, game, user_id))
+                async with db.execute("SELECT seq, action FROM actions WHERE game=? AND kind='system'", (game,)) as cur:
+                    system = [(int(r[0]), json.loads(r[1])) for r in await cur.fetchall()]
+                for seq, action in system:
+                    keys = [k for k in ("old_user", "new_user") if action.get(k) == user_id]
+                    if keys:
+                        await db.execute("UPDATE actions SET action=? WHERE game=? AND seq=?",
+                                         (json.dumps({**action, **dict.fromkeys(keys, ANON_USER)}), game, seq))
+            await db.execute("UPDATE games SET host_user_id=? WHERE host_user_id=? AND status IN ('finished', 'abandoned')",
+                             (ANON_USER, user_id))
+        return games
+
+    async def operator_counts(self, *, day_start: float, hour_ago: float,
+                              guild_id: int | None = None) -> dict[str, int]:
+        """The figures of ``/game status`` (of one server, or of every one with None):
+        ``active`` running games, ``finished`` games finished since ``day_start`` (their last
+        change), ``actions`` log entries since ``hour_ago`` and ``pending`` deliveries not
+        yet done (unix seconds)."""
+        scope, params = ("", ()) if guild_id is None else (" AND g.guild_id=?", (guild_id,))
+        queries = {
+            "active": ("SELECT COUNT(*) FROM games g WHERE g.status='active'" + scope, params),
+            "finished": ("SELECT COUNT(*) FROM games g WHERE g.status='finished' AND g.updated_at>=?" + scope,
+                         (day_start, *params)),
+            "actions": ("SELECT COUNT(*) FROM actions a JOIN games g ON g.id = a.game WHERE a.at>=?" + scope,
+                        (hour_ago, *params)),
+            "pending": ("SELECT COUNT(*) FROM outbox o JOIN games g ON g.id = o.game WHERE o.done_at IS NULL" + scope,
+                        params),
+        }
+        out: dict[str, int] = {}
+        async with self._read() as db:
+            for name, (sql, args) in queries.items():
+                async with db.execute(sql, args) as cur:
+                    row = await cur.fetchone()
+                out[name] = int(row[0]) if row else 0
+        return out
+
+    async def database_bytes(self) -> int | None:
+        """The database's size in bytes (SQLite: the file and its WAL; PostgreSQL:
+        ``pg_database_size``); None for an in-memory database."""
+        if self._pg is not None:
+            async with self._read() as db, db.execute("SELECT pg_database_size(current_database())") as cur:
+                row = await cur.fetchone()
+            return int(row[0]) if row else None
+        if self.path == ":memory:":
+            return None
+        return sum(p.stat().st_size for p in (Path(self.path), Path(f"{self.path}-wal")) if p.is_file())
+
+    async def schedule_guild_purge(self, guild_id: int, left_at: float, purge_at: float) -> None:
+        """Remember that the bot left ``guild_id`` at ``left_at``: its data is purged at
+        ``purge_at`` (a second call keeps the first departure's times)."""
+        async with self._tx() as db:
+            await db.execute("INSERT INTO guild_purges(guild_id, left_at, purge_at) VALUES (?,?,?)"
+                             " ON CONFLICT(guild_id) DO NOTHING", (guild_id, left_at, purge_at))
+
+    async def cancel_guild_purge(self, guild_id: int) -> bool:
+        """The bot is back in ``guild_id``: its purge is called off. True when one was due."""
+        async with self._tx() as db:
+            cur = await db.execute("DELETE FROM guild_purges WHERE guild_id=?", (guild_id,))
+            return cur.rowcount > 0
+
+    async def guild_purges(self, due_by: float | None = None) -> list[tuple[int, float, float]]:
+        """``(guild_id, left_at, purge_at)`` of the servers waiting for their purge (those
+        due by ``due_by`` only, when given), soonest first."""
+        sql, params = "SELECT guild_id, left_at, purge_at FROM guild_purges", cast(tuple[Any, ...], ())
+        if due_by is not None:
+            sql, params = sql + " WHERE purge_at<=?", (due_by,)
+        async with self._read() as db, db.execute(sql + " ORDER BY purge_at, guild_id", params) as cur:
+            return [(int(r[0]), float(r[1]), float(r[2])) for r in await cur.fetchall()]
+
+    async def purge_guild(self, guild_id: int) -> int:
+        """Delete everything stored about ``guild_id``: its games (their seats, logs,
+        deliveries, DM messages, spectators and marks go with them), settings, ratings and
+        its pending purge. Returns the number of games deleted."""
+        async with self._tx() as db:
+            async with db.execute("SELECT id FROM games WHERE guild_id=?", (guild_id,)) as cur:
+                games = [int(r[0]) for r in await cur.fetchall()]
+            for table in ("outbox", "dm_messages", "watchers", "deferred_pings", "notice_marks", "rated_games",
+                          "actions", "seats"):  # (also without ON DELETE CASCADE at work)
+                for game in games:
+                    await db.execute(f"DELETE FROM {table} WHERE game=?", (game,))
+            await db.execute("DELETE FROM notify_settings WHERE game IN (SELECT id FROM games WHERE guild_id=?)",
+                             (guild_id,))
+            await db.execute("DELETE FROM games WHERE guild_id=?", (guild_id,))
+            for table in ("guild_settings", "ratings", "guild_purges"):
+                await db.execute(f"DELETE FROM {table} WHERE guild_id=?", (guild_id,))
+        return len(games)
 
 
 def _row_to_outbox(r: Any) -> OutboxRow:

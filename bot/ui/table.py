@@ -230,7 +230,7 @@ class Table:
             await self.ctx.delivered(self.update_watchers(record.id))
 
     async def unwatch(self, interaction: discord.Interaction, record: GameRecord) -> None:
-        """``/game unwatch``: stop following a game; its DM board is deleted.
+        """``/game watch mode:stop``: stop following a game; its DM board is deleted.
 
         Raises:
             HostError: the caller did not follow it.
@@ -322,9 +322,11 @@ class Table:
             lines.append(say("leaderboard_empty", loc))
         await interaction.followup.send(clip("\n".join(lines), MESSAGE_CHARS), ephemeral=True)
 
-    async def stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
-        """``/game stats``: a member's rated games in this server: games, wins, rating per
-        game and their favourite game (the one they played most); ephemeral.
+    async def stats(self, interaction: discord.Interaction, user: discord.abc.User,
+                    game_id: str | None = None) -> None:
+        """``/game leaderboard player:``: a member's rated games in this server (of
+        ``game_id`` only when given): games, wins, rating per game and their favourite game
+        (the one they played most); ephemeral.
 
         Raises:
             HostError: used in a DM.
@@ -332,7 +334,7 @@ class Table:
         if interaction.guild_id is None:
             raise HostError(tmsg("server_only"), "dm")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        rows = await self.ctx.repo.ratings(interaction.guild_id, user_id=user.id)
+        rows = await self.ctx.repo.ratings(interaction.guild_id, game_id, user_id=user.id)
         loc = self.ctx.delivery.locales.private(interaction)
         if not rows:
             await interaction.followup.send(say("stats_empty", loc, user=f"<@{user.id}>"), ephemeral=True)
