@@ -45,8 +45,8 @@ log = logging.getLogger(__name__)
 BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another writer's lock before ``StorageBusy`` (milliseconds)."""
 
-OUTBOX_KINDS = ("board", "lines", "ping", "end", "answer")
-"""The kinds of outbox rows (see migrations/003_outbox.sql)."""
+OUTBOX_KINDS = ("board", "lines", "ping", "end", "answer", "notice")
+"""The kinds of outbox rows (see migrations/003_outbox.sql; ``notice``: 010_outbox_notices.sql)."""
 
 ANON_USER = 0
 """The user id of a player who asked to be forgotten, in the games kept for their scores
@@ -879,8 +879,9 @@ class Repository:
                 (game, item.version, item.kind, json.dumps(item.payload), secrets.token_hex(10), now))
 
     async def _system_change(self, game: int, expected_version: int, entry: LogEntry, sql: str,
-                             params: tuple[Any, ...]) -> int:
-        """One transaction: bump the version (CAS), run ``sql`` and log ``entry``.
+                             params: tuple[Any, ...], outbox: Sequence[OutboxItem] = ()) -> int:
+        """One transaction: bump the version (CAS), run ``sql``, log ``entry`` and queue
+        ``outbox`` (e.g. the change's announcement).
 
         Raises:
             StaleVersion: the version moved; nothing was written.
@@ -892,9 +893,11 @@ class Repository:
                 raise StaleVersion(game, expected_version, None)
             await db.execute(sql, params)
             await self._insert(db, game, expected_version + 1, entry)
+            await self._queue(db, game, outbox, self.clock())
         return expected_version + 1
 
-    async def set_status(self, game: int, status: str, *, expected_version: int, entry: LogEntry) -> int:
+    async def set_status(self, game: int, status: str, *, expected_version: int, entry: LogEntry,
+                         outbox: Sequence[OutboxItem] = ()) -> int:
         """Change the status (e.g. abandoned) with a system log entry; CAS on the version.
 
         Raises:
@@ -902,10 +905,11 @@ class Repository:
         """
         return await self._system_change(
             game, expected_version, entry,
-            "UPDATE games SET status=?, deadline=NULL, waiting='[]' WHERE id=?", (status, game))
+            "UPDATE games SET status=?, deadline=NULL, waiting='[]' WHERE id=?", (status, game), outbox)
 
     async def replace_seat(
-        self, game: int, seat: int, user_id: int, name: str, *, expected_version: int, entry: LogEntry
+        self, game: int, seat: int, user_id: int, name: str, *, expected_version: int, entry: LogEntry,
+        outbox: Sequence[OutboxItem] = (),
     ) -> int:
         """Give ``seat`` to ``user_id`` (moderator replace) with a system log entry.
 
@@ -915,9 +919,10 @@ class Repository:
         return await self._system_change(
             game, expected_version, entry,
             "UPDATE seats SET user_id=?, name=?, status='active', ai_level=NULL WHERE game=? AND seat=?",
-            (user_id, name, game, seat))
+            (user_id, name, game, seat), outbox)
 
-    async def mark_seat_left(self, game: int, seat: int, *, expected_version: int, entry: LogEntry) -> int:
+    async def mark_seat_left(self, game: int, seat: int, *, expected_version: int, entry: LogEntry,
+                             outbox: Sequence[OutboxItem] = ()) -> int:
         """Mark ``seat`` as left (kicked) with a system log entry; CAS on the version.
 
         Raises:
@@ -925,7 +930,7 @@ class Repository:
         """
         return await self._system_change(
             game, expected_version, entry, "UPDATE seats SET status='left' WHERE game=? AND seat=?",
-            (game, seat))
+            (game, seat), outbox)
 
     async def _insert(self, db: Connection, game: int, seq: int, e: LogEntry) -> None:
         await db.execute(
@@ -1375,8 +1380,9 @@ class Repository:
     async def anonymise_user(self, user_id: int, names: Callable[[int], str]) -> list[int]:
         """Replace ``user_id`` by ``ANON_USER`` in every game where their seat is over: the
         finished and abandoned games, and the running ones they left (resigned, kicked):
-        the seat (its name becomes ``names(seat)``), the log entries' user, the ``old_user``
-        / ``new_user`` of replace and AI-seat entries, and the host of games that are over.
+        the seat (its name becomes ``names(seat)``), the log entries' user, the ``user`` of
+        kick and resign entries and the ``old_user`` / ``new_user`` of replace and AI-seat
+        entries, and the host of games that are over.
         The actions, events, states and scores stay as they are, so every game still
         replays to its snapshot (``make check``). Returns the game ids changed, ascending.
         A seat the user still plays (lobby or running game) is left alone."""
@@ -1395,7 +1401,7 @@ class Repository:
                 async with db.execute("SELECT seq, action FROM actions WHERE game=? AND kind='system'", (game,)) as cur:
                     system = [(int(r[0]), json.loads(r[1])) for r in await cur.fetchall()]
                 for seq, action in system:
-                    keys = [k for k in ("old_user", "new_user") if action.get(k) == user_id]
+                    keys = [k for k in ("user", "old_user", "new_user") if action.get(k) == user_id]
                     if keys:
                         await db.execute("UPDATE actions SET action=? WHERE game=? AND seq=?",
                                          (json.dumps({**action, **dict.fromkeys(keys, ANON_USER)}), game, seq))
@@ -1477,6 +1483,21 @@ class Repository:
             for table in ("guild_settings", "ratings", "guild_purges"):
                 await db.execute(f"DELETE FROM {table} WHERE guild_id=?", (guild_id,))
         return len(games)
+
+    async def claim_reminder(self, game: int, version: int, count: int, seats: Sequence[int]) -> bool:
+        """``mark_reminded``, and in the same transaction queue the reminder as a ``ping``
+        row (payload ``seats``, ``reminder``: ``count``): sent once by the outbox, with its
+        nonce, whatever crashes (issue 18 point 4). False, and nothing queued, when the game
+        moved on or the reminder was claimed already."""
+        now = self.clock()
+        async with self._tx() as db:
+            cur = await db.execute("UPDATE games SET reminded=? WHERE id=? AND version=? AND reminded<?",
+                                   (count, game, version, count))
+            if cur.rowcount != 1:
+                return False
+            await self._queue(db, game, [OutboxItem("ping", version, {"seats": sorted(seats), "reminder": count})],
+                              now)
+        return True
 
 
 def _row_to_outbox(r: Any) -> OutboxRow:

@@ -633,6 +633,8 @@ class Delivery:
                 await self.post_via(via, record.home_channel_id, text, mentions=winners, view=view, nonce=row.nonce)
         elif row.kind == "answer":
             await self._deliver_answer(record, row)
+        elif row.kind == "notice":
+            await self._deliver_notice(record, row)
 
     async def _deliver_ping(self, record: GameRecord, row: OutboxRow, via: discord.Interaction | None = None) -> None:
         """A turn ping of the seats still waited for (all of them while the game is at the
@@ -643,6 +645,10 @@ class Delivery:
         if record.status != "active" or record.paused:
             return
         seats = [int(s) for s in row.payload.get("seats", [])]
+        if row.payload.get("reminder"):  # (a reminder of the deadline of its version only)
+            if record.version == row.version:
+                await self.notices.notify_turn(record, seats, prefix="⏰ Reminder: ", reminder=True, nonce=row.nonce)
+            return
         if row.created_at < self.started:
             seats = sorted({*seats, *(int(s) for s in row.payload.get("movers", []))})
         if record.version != row.version:
@@ -652,6 +658,28 @@ class Delivery:
             return
         await self.notices.deliver_ping(record, seats, after=int(row.payload.get("after", row.version - 1)),
                                         version=row.version, nonce=row.nonce, via=via)
+
+    async def _deliver_notice(self, record: GameRecord, row: OutboxRow) -> None:
+        """A queued announcement (migration 010; ``bot.service.notice_payload``): its catalog
+        messages in the server's language, pinging its ``mentions``; when the game waits for
+        the seat of its ``turn``, that player's prompt, deadline and Play ▶ / My view too;
+        posted with the row's nonce."""
+        from bot.ui.components import BoardButton  # (components → context → delivery)
+
+        payload = row.payload
+        tx = self.public_texts(record)
+        text = "".join(tx(Msg(str(key), dict(params))) for key, params in payload.get("msgs", []))
+        view: discord.ui.View | None = None
+        turn = payload.get("turn")
+        if turn is not None and record.status == "active" and int(turn[0]) in record.waiting:
+            prompt = tx(self.service.engine(record).prompt(self.service.state(record), int(turn[0])))
+            when = tx(Msg("ui.notice.timer", {"when": f"<t:{int(record.deadline)}:R>"})) if record.deadline else ""
+            text += f"\n<@{int(turn[1])}> — {prompt}{when}"
+            view = discord.ui.View(timeout=None)
+            for verb in ("play", "hand"):
+                view.add_item(BoardButton(record.id, record.version, verb, locale=tx.locale))
+        await self.post(record.home_channel_id, text, mentions=[int(u) for u in payload.get("mentions", [])],
+                        view=view, nonce=row.nonce)
 
     async def _deliver_answer(self, record: GameRecord, row: OutboxRow) -> None:
         """The answer to a typed move applied before a crash: the interaction's own

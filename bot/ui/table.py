@@ -29,7 +29,7 @@ from typing import Any
 
 import discord
 
-from bot.service import HostError, ReplayStep, start_event, texts, undone_seqs
+from bot.service import HostError, ReplayStep, notice_payload, start_event, texts, undone_seqs
 from bot.storage import GameRecord, LogEntry
 from bot.text import host_sentence
 from bot.ui.components import Reported
@@ -41,7 +41,7 @@ from bot.ui.lobby_options import LobbySelect
 from bot.ui.notices import Notices
 from bot.ui.panels import Panel, build_panel, game_title, lobby_embed, lobby_view
 from bot.ui.table_text import say, tmsg
-from engines.base import Outcome
+from engines.base import Msg, Outcome
 from engines.registry import get as get_engine
 from render import registry as renders
 from render.base import clean_text
@@ -204,10 +204,9 @@ class Table:
         """
         await interaction.response.defer()
         record, seat = await self.ctx.seated(interaction, game)
-        result = await self.ctx.service.resign(record.id, interaction.user.id)
-        await self.ctx.delivery.send_text(
-            record.home_channel_id, say("resigned_public", self.ctx.delivery.locales.public(record.guild_id), user=f"<@{interaction.user.id}>", game=record.id))
-        await self.ctx.delivered(self.notices.after(result))
+        notice = notice_payload(Msg("table.resigned_public", {"user": f"<@{interaction.user.id}>", "game": record.id}))
+        result = await self.ctx.service.resign(record.id, interaction.user.id, notice)
+        await self.ctx.delivered(self.notices.after(result))  # (the public line first: queued with the change)
         await interaction.edit_original_response(content=say("resigned", self.ctx.delivery.locales.private(interaction), game=record.id), view=None)
 
     # ------------------------------------------------------------------ spectators

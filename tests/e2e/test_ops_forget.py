@@ -82,8 +82,10 @@ async def test_forget_me_asks_refuses_while_playing_and_anonymises_finished_game
         assert seat.name == anon_name(seat.seat)
         entries = await bot.repo.log(game)
         assert all(e.user_id != uid for e in entries)
-        assert all(uid not in (e.action.get("old_user"), e.action.get("new_user")) for e in entries)
+        assert all(uid not in (e.action.get(k) for k in ("user", "old_user", "new_user")) for e in entries)
         assert any(e.user_id == ANON_USER for e in entries)             # their moves are kept, anonymous
+    (resigned,) = [e for e in await bot.repo.log(running) if e.action.get("type") == "resign"]
+    assert resigned.action["user"] == ANON_USER and resigned.user_id == ANON_USER
     record = await driver.record(done)
     assert record.status == "finished" and record.version == finished.version
     assert bot.service.engine(record).outcome(bot.service.state(record)) == outcome_before
