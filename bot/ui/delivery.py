@@ -66,6 +66,10 @@ into the board edit that follows it; only the lines beyond these are posted on t
 SEEN_MESSAGES = 64
 """Message ids remembered per channel to count what came after a board (``scrolled_away``)."""
 
+RECHECK_MESSAGES = 20
+"""Messages read back to find a ping or end a crash left pending that went out as an
+interaction follow-up (no nonce): Discord cannot drop that repeat, so the bot looks first."""
+
 DM_AWAY = 300.0
 """Default seconds after a player's last interaction with the bot after which they count
 as away: DM hands and DM turn notices go only to players who are away (the thread ping
@@ -152,6 +156,9 @@ class Delivery:
         self.lean = True
         """Lines ride on the board edit, pings and the end go through the mover's
         interaction (settings ``LEAN_REQUESTS``); False: all posted with the bot token."""
+        self._recheck: set[str] = set()
+        """Nonces of rows a crash left that may have gone out as an interaction follow-up
+        (which carries no nonce): ``post`` looks for them in the channel first."""
 
     # ------------------------------------------------------------------ basics
     def public_texts(self, record: GameRecord) -> Texts:
@@ -251,6 +258,12 @@ class Delivery:
         allowed = discord.AllowedMentions(users=[discord.Object(u) for u in mentions], roles=False,
                                           everyone=False)
         last: discord.Message | None = None
+        if nonce is not None and nonce in self._recheck:
+            self._recheck.discard(nonce)
+            found = await self._already_posted(channel_id, chunks[-1])
+            if found is not None:
+                log.info("channel %s: a message of a row left by a crash was already posted; not again", channel_id)
+                return found
         async with self._channel_locks[channel_id]:
             for i, chunk in enumerate(chunks):
                 kwargs: dict[str, Any] = {"allowed_mentions": allowed}
@@ -262,6 +275,18 @@ class Delivery:
                 self.note_message(channel_id, last.id)
         assert last is not None
         return last
+
+    async def _already_posted(self, channel_id: int, text: str) -> discord.Message | None:
+        """The bot's message with content ``text`` among the channel's last
+        ``RECHECK_MESSAGES``, or None (one history read; only for rows a crash left)."""
+        me = self.client.user
+        try:
+            async for message in self.channel(channel_id).history(limit=RECHECK_MESSAGES):
+                if me is not None and message.author.id == me.id and message.content == text:
+                    return message
+        except discord.HTTPException as exc:
+            log.info("channel %s history not read (%s); posting", channel_id, exc)
+        return None
 
     def usable(self, via: discord.Interaction | None, channel_id: int) -> bool:
         """True when a public message to ``channel_id`` can go through the interaction ``via``
@@ -278,7 +303,8 @@ class Delivery:
         """``post``, through the interaction ``via`` as follow-ups when it is ``usable``
         (issue 18 point 5: answer through the interaction where one exists), in the channel's
         ordered queue; else, or when the follow-up fails, with the bot token (``nonce``). A
-        follow-up carries no nonce: a crash between it and the mark repeats the message.
+        follow-up carries no nonce: after a crash between it and the mark, the row's retry
+        first looks for the message in the channel (``_already_posted``).
 
         Raises:
             discord.HTTPException (and network errors): as ``post``.
@@ -598,6 +624,8 @@ class Delivery:
                 continue
             if self.notices is None and row.kind in ("ping", "end"):
                 return  # (no composer yet: wait, keeping the order)
+            if row.kind in ("ping", "end") and row.created_at < self.started and self.lean:
+                self._recheck.add(row.nonce)  # (it may have gone out as a follow-up before the crash)
             try:
                 await self._deliver(record, row, via)
             except Exception as exc:

@@ -2,11 +2,13 @@
 is queued in the transaction of its change (a ``notice`` row) and a reminder with its claim
 (a ``ping`` row with ``reminder``), so a crash after the commit neither loses them (the next
 start sends them) nor doubles them (a row sent just before the crash is sent again with the
-same nonce, and Discord keeps one message). On both backends (the PostgreSQL migration
+same nonce, and Discord keeps one message; one that went out as an interaction follow-up,
+which carries no nonce, is looked for in the channel first). On both backends (the PostgreSQL migration
 changes the CHECK in place)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -16,7 +18,7 @@ from bot.service import notice_payload
 from bot.text import host_sentence
 from engines.base import Msg
 from tests.e2e.driver import Driver
-from tests.reliability.botkit import checked_fake, start_bot, two_player_game
+from tests.reliability.botkit import checked_fake, legal_text, start_bot, two_player_game
 
 
 @pytest.fixture
@@ -87,3 +89,30 @@ async def test_a_reminder_of_a_version_that_moved_on_is_not_sent(fake: FakeDisco
                 if m["content"].startswith("⏰")]
     assert await bot.repo.pending(game) == []
     await fake.stop_bot(bot)
+
+
+async def test_a_ping_that_went_out_as_a_follow_up_before_a_crash_is_not_posted_again(
+        fake: FakeDiscord, database_url: str) -> None:
+    bot1, _, game = await two_player_game(fake, database_url)
+    rng = random.Random(5)
+    for _ in range(50):                                      # moves until one waits for someone new
+        user, text = await legal_text(bot1, game, rng)
+        await bot1.service.act(game, user, text)             # committed; then only its ping goes out:
+        rows = [r for r in await bot1.repo.pending(game) if r.kind == "ping" and r.payload["seats"]]
+        if rows:
+            break
+        await bot1.delivery.flush(game)
+    record = await bot1.service.get(game)
+    (row,) = rows
+    before = len(fake.channel_messages(record.home_channel_id, ephemeral=False))
+    await bot1.delivery._deliver(record, dataclasses.replace(row, nonce=None))  # (as a follow-up: no nonce)
+    (ping,) = fake.channel_messages(record.home_channel_id, ephemeral=False)[before:]
+    await fake.stop_bot(bot1)                                # the crash, before the row was marked
+    fake.advance(5)
+
+    bot2 = await start_bot(fake, database_url)
+    await Driver(fake, bot2).settle()
+    assert await bot2.repo.pending(game) == []
+    assert posted(fake, record.home_channel_id, ping["content"]) == 1
+    assert any(r.method == "GET" and r.path == f"/channels/{record.home_channel_id}/messages" for r in fake.requests)
+    await fake.stop_bot(bot2)
