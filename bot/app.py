@@ -29,6 +29,7 @@ from bot.ui.context import HostContext
 from bot.ui.delivery import Delivery
 from bot.ui.errors import GameTree
 from bot.ui.flow import Flow
+from bot.ui.operator import Operator, RateLimits
 from bot.ui.table import TABLE_ITEMS
 from engines.registry import ENGINES
 
@@ -67,6 +68,8 @@ class GameBot(commands.Bot):
         settings: the ``Settings`` it runs with.
         repo / service / delivery: storage, game service, delivery layer.
         backups: the periodic database backup (``bot/backup.py``).
+        operator: ``/game status``, ``/game forget-me`` and the purge of servers the bot
+            left (``bot/ui/operator.py``).
         flow: the handlers by role (``bot/ui/flow.py``) over a ``HostContext`` of those
             parts (``bot/ui/`` never sees this class).
     """
@@ -82,8 +85,9 @@ class GameBot(commands.Bot):
         if settings.shard_count is not None:
             kwargs = {"shard_count": settings.shard_count,
                       "shard_ids": list(settings.shard_ids or range(settings.shard_count)), **kwargs}
+        rate_limits = RateLimits(clock)  # (every 429 the HTTP layer sees: /game status)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         tree_cls=GameTree, **kwargs)  # type: ignore[arg-type]
+                         tree_cls=GameTree, http_trace=rate_limits.trace(), **kwargs)  # type: ignore[arg-type]
         self.settings = settings
         self.clock = clock
         self.repo = Repository(settings.database_path, clock=clock, shards=settings.shards)
@@ -98,6 +102,7 @@ class GameBot(commands.Bot):
         if settings.postgres:  # (PostgreSQL is backed up by its own tools: README "Running at scale")
             settings = dataclasses.replace(settings, backup_every_minutes=0)
         self.backups = BackupLoop(settings, clock)
+        self.operator = Operator(self.flow.ctx, self.backups, rate_limits, started=clock())
 
     async def load_commands(self) -> None:
         """Load the cogs (their commands join ``tree``) and register the persistent buttons."""
@@ -120,6 +125,7 @@ class GameBot(commands.Bot):
             await sync.warn_if_stale(self, self.tree)
         self.flow.clock.start(self.wait_until_ready)
         self.backups.start()
+        self.operator.start()
         self._outbox_resume = asyncio.create_task(self._resume_outbox(), name="outbox-start")
 
     async def _resume_outbox(self) -> None:
@@ -150,6 +156,7 @@ class GameBot(commands.Bot):
         await self.flow.clock.stop()
         await self.flow.ai.close()
         await self.backups.stop()
+        await self.operator.stop()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.delivery.drain(), 10)
         await self.delivery.close()

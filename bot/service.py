@@ -236,6 +236,23 @@ def plan_deliveries(
     return items
 
 
+def notice_payload(*msgs: Msg, mentions: Sequence[int] = (), turn: tuple[int, int] | None = None) -> dict[str, Any]:
+    """The payload of a ``notice`` outbox row (migration 010; ``Delivery._deliver_notice``):
+    ``msgs`` formatted one after another at delivery in the server's language, ``mentions``
+    (user ids) pinged; ``turn`` ``(seat, user id)``: when the game then waits for that seat,
+    the notice also carries its prompt, the deadline and Play ▶ / My view (the player's ping).
+    No English is stored: only catalog keys and their parameters."""
+    payload: dict[str, Any] = {"msgs": [[m.key, dict(m.params)] for m in msgs], "mentions": list(mentions)}
+    if turn is not None:
+        payload["turn"] = list(turn)
+    return payload
+
+
+def notice_rows(version: int, notice: dict[str, Any] | None) -> list[OutboxItem]:
+    """The outbox rows of a change's announcement: one ``notice`` row of ``version``, or none."""
+    return [] if notice is None else [OutboxItem("notice", version, notice)]
+
+
 UNDO = "undo"
 """The ``type`` of the system log entry that takes back player entries (DESIGN §4: undo
 appends, it never deletes): ``{"type": "undo", "seqs": [seq, ...]}``."""
@@ -949,8 +966,10 @@ class GameService:
 
     # ------------------------------------------------------------------ moderation
     @_refuses_storage_faults
-    async def end(self, game: int, by_user: int, reason: str = "") -> GameRecord:
-        """End (abandon) a lobby or running game; logged.
+    async def end(self, game: int, by_user: int, reason: str = "",
+                  notice: dict[str, Any] | None = None) -> GameRecord:
+        """End (abandon) a lobby or running game; logged. ``notice``: the payload of its
+        announcement, queued in the same transaction (``notice_rows``; issue 18 point 4).
 
         Raises:
             HostError: already over.
@@ -961,12 +980,15 @@ class GameService:
                 raise HostError(Msg("ui.error.already_over"), "not_active")
             await self.repo.set_status(
                 game, "abandoned", expected_version=record.version,
-                entry=LogEntry(0, "system", None, {"type": "end", "reason": reason}, user_id=by_user))
+                entry=LogEntry(0, "system", None, {"type": "end", "reason": reason}, user_id=by_user),
+                outbox=notice_rows(record.version + 1, notice))
             return await self.get(game)
 
     @_refuses_storage_faults
-    async def replace(self, game: int, seat: int, user_id: int, name: str, by_user: int) -> GameRecord:
-        """Give ``seat`` to another user (by id; works after the old one left the server); logged.
+    async def replace(self, game: int, seat: int, user_id: int, name: str, by_user: int,
+                      notice: dict[str, Any] | None = None) -> GameRecord:
+        """Give ``seat`` to another user (by id; works after the old one left the server); logged,
+        with the announcement ``notice`` queued in the same transaction (``notice_rows``).
 
         Raises:
             HostError: no such seat, game over, or the new user already plays.
@@ -983,11 +1005,13 @@ class GameService:
             await self.repo.replace_seat(
                 game, seat, user_id, name, expected_version=record.version,
                 entry=LogEntry(0, "system", None, {"type": "replace", "seat": seat, "old_user": old,
-                                                   "new_user": user_id}, user_id=by_user))
+                                                   "new_user": user_id}, user_id=by_user),
+                outbox=notice_rows(record.version + 1, notice))
             return await self.get(game)
 
     @_refuses_storage_faults
-    async def kick(self, game: int, user_id: int, by_user: int) -> ActResult | GameRecord:
+    async def kick(self, game: int, user_id: int, by_user: int,
+                   notice: dict[str, Any] | None = None) -> ActResult | GameRecord:
         """Remove a player: from a lobby, their seat; in a running game, their seat is
         marked left and its moves are played automatically from now on; logged.
 
@@ -997,10 +1021,10 @@ class GameService:
         record = await self.get(game)
         if record.status == "lobby":
             return await self.leave(game, user_id)
-        return await self._seat_leaves(game, user_id, "kick", by_user)
+        return await self._seat_leaves(game, user_id, "kick", by_user, notice=notice)
 
     async def _seat_leaves(self, game: int, user_id: int, kind: str, by_user: int,
-                           events: Sequence[Event] = ()) -> ActResult:
+                           events: Sequence[Event] = (), notice: dict[str, Any] | None = None) -> ActResult:
         """Mark ``user_id``'s seat left with a system entry ``kind`` (``kick``, ``resign``)
         carrying ``events``, then play what the seat now owes (``stand_in_action``).
 
@@ -1015,7 +1039,8 @@ class GameService:
             await self.repo.mark_seat_left(
                 game, seat, expected_version=record.version,
                 entry=LogEntry(0, "system", None, {"type": kind, "seat": seat, "user": user_id},
-                               [e.to_json() for e in events], user_id=by_user))
+                               [e.to_json() for e in events], user_id=by_user),
+                outbox=notice_rows(record.version + 1, notice))
             record = await self.get(game)
             engine = self.engine(record)
             state = self.state(record)
@@ -1023,7 +1048,7 @@ class GameService:
             return await self._advance(record, engine, state, [], [], waiting_before=waiting)
 
     @_refuses_storage_faults
-    async def resign(self, game: int, user_id: int) -> ActResult:
+    async def resign(self, game: int, user_id: int, notice: dict[str, Any] | None = None) -> ActResult:
         """The caller resigns a running game (issue 16 point 2): their seat is marked left
         with a ``resign`` system entry (public event ``table.resign``) and from now on plays
         by ``stand_in_action``; it stays in the ranking.
@@ -1036,7 +1061,7 @@ class GameService:
         if seat is None or record.status != "active":
             raise HostError(Msg("refusal.host.not_playing"), "not_a_player")
         return await self._seat_leaves(game, user_id, "resign", user_id,
-                                       [Event("table.resign", params={"seat": seat_ref(seat)})])
+                                       [Event("table.resign", params={"seat": seat_ref(seat)})], notice)
 
     def stand_in_action(self, record: GameRecord, engine: Engine, state: State, seat: int) -> Action:
         """The move played for ``seat`` once nobody plays it (kicked or resigned): the one
@@ -1045,7 +1070,8 @@ class GameService:
         return engine.timeout_action(state, seat)
 
     @_refuses_storage_faults
-    async def set_paused(self, game: int, paused: bool, by_user: int | None = None) -> GameRecord:
+    async def set_paused(self, game: int, paused: bool, by_user: int | None = None,
+                         notice: dict[str, Any] | None = None) -> GameRecord:
         """Pause or resume a running game's clock and moves; logged (a system entry
         ``pause``/``resume``). On resume the clock gets back the time that was left when
         it was paused.
@@ -1068,7 +1094,7 @@ class GameService:
             try:
                 await self.repo.append(game, record.version, [entry], state=record.state, status=record.status,
                                        deadline=deadline, waiting=record.waiting, window=record.deadline_window,
-                                       reminded=record.reminded)
+                                       reminded=record.reminded, outbox=notice_rows(record.version + 1, notice))
             except StaleVersion:
                 raise HostError(Msg("ui.error.changed_meanwhile"), "stale") from None
             await self.repo.set_fields(game, paused=int(paused))

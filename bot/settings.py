@@ -69,6 +69,9 @@ class Settings:
             when read from the environment, 0 when built directly as the tests do): 0 = in
             threads of the bot's process (bot/render_pool.py; one more process is kept for
             private images).
+        guild_purge_days: days after the bot was removed from a server until that server's
+            data is purged (``GUILD_PURGE_DAYS``, 30; cancelled when the bot rejoins first;
+            bot/ui/operator.py). 0 = at the purge loop's next pass.
     """
 
     token: str = ""
@@ -101,6 +104,7 @@ class Settings:
     dm_away_seconds: float = 300.0
     lean_requests: bool = True
     render_workers: int = 0
+    guild_purge_days: float = 30.0
 
     @classmethod
     def from_env(
@@ -147,6 +151,11 @@ class Settings:
             dm_away = max(float(away), 0.0)
         except ValueError:
             raise ValueError(f"DM_AWAY_SECONDS must be a number, not {away!r}") from None
+        purge = (env.get("GUILD_PURGE_DAYS") or "30").strip()
+        try:
+            purge_days = max(float(purge), 0.0)
+        except ValueError:
+            raise ValueError(f"GUILD_PURGE_DAYS must be a number, not {purge!r}") from None
         log_format = (env.get("LOG_FORMAT") or "text").strip().lower()
         if log_format not in ("text", "json"):
             raise ValueError(f"LOG_FORMAT must be text or json, not {log_format!r}")
@@ -190,6 +199,7 @@ class Settings:
             dm_away_seconds=dm_away,
             render_workers=max(0, 2 if render_workers is None else render_workers),
             lean_requests=(env.get("LEAN_REQUESTS") or "1").strip().lower() not in ("0", "false", "no", "off"),
+            guild_purge_days=purge_days,
         )
         if overrides:
             known = {f.name for f in fields(cls)}

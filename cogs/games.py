@@ -1,6 +1,10 @@
 """``/game …``: the commands every game shares (design §5) — lobby, board, private view,
 log, rules, your waiting games, the table (undo, resign, watch, replay, export, ratings:
-bot/ui/table.py), and moderation (end, kick, replace, pause) with member pickers."""
+bot/ui/table.py), moderation (end, kick, replace, pause) with member pickers, and the
+operator's side (status, forget-me, the purge of servers the bot left: bot/ui/operator.py).
+
+Discord allows 25 subcommands in a group: ``/game`` has that many (``unwatch`` is ``watch
+mode:stop``, ``stats`` is ``leaderboard player:``)."""
 
 from __future__ import annotations
 
@@ -140,35 +144,32 @@ class Games(commands.GroupCog, group_name="game"):
 
     @app_commands.command(name="watch")
     @app_commands.describe(game="Game number (default: the game in this channel)",
-                           mode="Its public board in your DMs as it changes, or one DM when it ends")
+                           mode="Its public board in your DMs as it changes, one DM when it ends, or stop")
     @app_commands.choices(mode=[app_commands.Choice(name="The board in my DMs", value="board"),
-                                app_commands.Choice(name="Only tell me when it ends", value="end")])
+                                app_commands.Choice(name="Only tell me when it ends", value="end"),
+                                app_commands.Choice(name="Stop watching", value="stop")])
     async def watch(self, interaction: discord.Interaction, game: GameOption | None = None,
                     mode: str = "board") -> None:
-        """Follow a game of this server as a spectator (public board only)."""
+        """Follow a game of this server as a spectator (public board only), or stop."""
         record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        if mode == "stop":
+            await self.bot.flow.table.unwatch(interaction, record)
+            return
         await self.bot.flow.table.watch(interaction, record, mode)
 
-    @app_commands.command(name="unwatch")
-    @app_commands.describe(game="Game number (default: the game in this channel)")
-    async def unwatch(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
-        """Stop following a game."""
-        record = await self.bot.flow.ctx.resolve_game(interaction, game)
-        await self.bot.flow.table.unwatch(interaction, record)
-
     @app_commands.command(name="leaderboard")
-    @app_commands.describe(game="Which game")
+    @app_commands.describe(game="Which game (leave out for your own stats in every game)",
+                           player="Show this member's games, wins and ratings instead (default: you)")
     @app_commands.choices(game=GAME_CHOICES)
-    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
-        """This server's ratings for a game."""
-        engine_named(game)
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None,
+                          player: discord.User | None = None) -> None:
+        """This server's ratings for a game, or a member's stats (player:, or no game: you)."""
+        if game is not None:
+            engine_named(game)
+        if game is None or player is not None:
+            await self.bot.flow.table.stats(interaction, player or interaction.user, game)
+            return
         await self.bot.flow.table.leaderboard(interaction, game)
-
-    @app_commands.command(name="stats")
-    @app_commands.describe(user="The member (default: you)")
-    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
-        """A member's games, wins, ratings and favourite game in this server."""
-        await self.bot.flow.table.stats(interaction, user or interaction.user)
 
     @app_commands.command(name="replay")
     @app_commands.describe(game="Game number of a finished game")
@@ -316,6 +317,27 @@ class Games(commands.GroupCog, group_name="game"):
         """Moderator: pause (or resume) a game: no moves, no timer."""
         await self.bot.flow.moderation.pause(interaction, game, paused)
 
+
+    @app_commands.command(name="status")
+    async def status(self, interaction: discord.Interaction) -> None:
+        """Owner or moderator: what the bot is doing — games, actions, deliveries, backups."""
+        await self.bot.operator.status(interaction)
+
+    @app_commands.command(name="forget-me")
+    @app_commands.describe(confirm="True: delete your data now (without it: what would be deleted)")
+    async def forget_me(self, interaction: discord.Interaction, confirm: bool = False) -> None:
+        """Delete your data; your name and id in past games become anonymous."""
+        await self.bot.operator.forget_me(interaction, confirm)
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server: its data is purged after the grace period (bot/ui/operator.py)."""
+        await self.bot.operator.guild_removed(guild.id)
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Added (back) to a server: a purge waiting for it is called off."""
+        await self.bot.operator.guild_joined(guild.id)
 
     @app_commands.command(name="language")
     @app_commands.describe(language="Your language for DMs and private replies (default: your Discord language)",

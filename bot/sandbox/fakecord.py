@@ -525,6 +525,18 @@ class FakeDiscord:
             self._later(self.dispatch("GUILD_CREATE", guild.payload()))
         return guild
 
+    async def remove_bot(self, guild: FakeGuild) -> None:
+        """The bot is removed from ``guild`` (kicked, or the server deleted): a connected bot gets
+        GUILD_DELETE (discord.py's ``on_guild_remove``). The fake keeps the guild (``add_bot_back``)."""
+        await self.dispatch("GUILD_DELETE", {"id": str(guild.id)})
+
+    async def add_bot_back(self, guild: FakeGuild) -> None:
+        """The bot is added to ``guild`` again: GUILD_CREATE without ``unavailable``, as Discord sends
+        it for a join (discord.py's ``on_guild_join``; ``unavailable: false`` means back from an outage)."""
+        payload = guild.payload()
+        payload.pop("unavailable", None)
+        await self.dispatch("GUILD_CREATE", payload)
+
     def guild_of(self, channel: JSONDict | str | int | None) -> FakeGuild | None:
         """The guild a channel or thread (payload or id) belongs to; None for a DM or an unknown channel."""
         if channel is None:

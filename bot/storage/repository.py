@@ -33,7 +33,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 import asyncpg
@@ -45,8 +45,12 @@ log = logging.getLogger(__name__)
 BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another writer's lock before ``StorageBusy`` (milliseconds)."""
 
-OUTBOX_KINDS = ("board", "lines", "ping", "end", "answer")
-"""The kinds of outbox rows (see migrations/003_outbox.sql)."""
+OUTBOX_KINDS = ("board", "lines", "ping", "end", "answer", "notice")
+"""The kinds of outbox rows (see migrations/003_outbox.sql; ``notice``: 010_outbox_notices.sql)."""
+
+ANON_USER = 0
+"""The user id of a player who asked to be forgotten, in the games kept for their scores
+(``Repository.anonymise_user``): never a Discord id, nor an AI seat's (below 0)."""
 
 
 class StorageError(Exception):
@@ -1009,24 +1013,28 @@ class Repository:
             await db.execute(sql, params)
 
     async def _system_change(self, game: int, expected_version: int, entry: LogEntry, sql: str,
-                             params: tuple[Any, ...]) -> int:
-        """One transaction: bump the version (CAS), run ``sql`` and log ``entry``.
+                             params: tuple[Any, ...], outbox: Sequence[OutboxItem] = ()) -> int:
+        """One transaction: bump the version (CAS), run ``sql``, log ``entry`` and queue
+        ``outbox`` (e.g. the change's announcement).
 
         Raises:
             StaleVersion: the version moved; nothing was written.
         """
         e = entry
+        now = self.clock()
         done = await self._batch([
             ("UPDATE games SET version=?, updated_at=? WHERE id=? AND version=?",
-             (expected_version + 1, self.clock(), game, expected_version)),
+             (expected_version + 1, now, game, expected_version)),
             (sql, params),
             (INSERT_ACTION, (game, expected_version + 1, e.kind, e.seat, json.dumps(e.action), json.dumps(e.events),
-                             e.user_id, self.clock()))], guard=True)
+                             e.user_id, now)),
+            *_queued(game, outbox, now)], guard=True)
         if done is None:
             raise StaleVersion(game, expected_version, None)
         return expected_version + 1
 
-    async def set_status(self, game: int, status: str, *, expected_version: int, entry: LogEntry) -> int:
+    async def set_status(self, game: int, status: str, *, expected_version: int, entry: LogEntry,
+                         outbox: Sequence[OutboxItem] = ()) -> int:
         """Change the status (e.g. abandoned) with a system log entry; CAS on the version.
 
         Raises:
@@ -1034,10 +1042,11 @@ class Repository:
         """
         return await self._system_change(
             game, expected_version, entry,
-            "UPDATE games SET status=?, deadline=NULL, waiting='[]' WHERE id=?", (status, game))
+            "UPDATE games SET status=?, deadline=NULL, waiting='[]' WHERE id=?", (status, game), outbox)
 
     async def replace_seat(
-        self, game: int, seat: int, user_id: int, name: str, *, expected_version: int, entry: LogEntry
+        self, game: int, seat: int, user_id: int, name: str, *, expected_version: int, entry: LogEntry,
+        outbox: Sequence[OutboxItem] = (),
     ) -> int:
         """Give ``seat`` to ``user_id`` (moderator replace) with a system log entry.
 
@@ -1047,9 +1056,10 @@ class Repository:
         return await self._system_change(
             game, expected_version, entry,
             "UPDATE seats SET user_id=?, name=?, status='active', ai_level=NULL WHERE game=? AND seat=?",
-            (user_id, name, game, seat))
+            (user_id, name, game, seat), outbox)
 
-    async def mark_seat_left(self, game: int, seat: int, *, expected_version: int, entry: LogEntry) -> int:
+    async def mark_seat_left(self, game: int, seat: int, *, expected_version: int, entry: LogEntry,
+                             outbox: Sequence[OutboxItem] = ()) -> int:
         """Mark ``seat`` as left (kicked) with a system log entry; CAS on the version.
 
         Raises:
@@ -1057,7 +1067,7 @@ class Repository:
         """
         return await self._system_change(
             game, expected_version, entry, "UPDATE seats SET status='left' WHERE game=? AND seat=?",
-            (game, seat))
+            (game, seat), outbox)
 
     async def _insert(self, db: Connection, game: int, seq: int, e: LogEntry) -> None:
         await db.execute(INSERT_ACTION, (game, seq, e.kind, e.seat, json.dumps(e.action), json.dumps(e.events),
@@ -1457,6 +1467,129 @@ class Repository:
         async with self._read() as db, db.execute(sql, tuple(params)) as cur:
             return [(str(r[0]), int(r[1]), float(r[2]), float(r[3]), int(r[4]), int(r[5]))
                     for r in await cur.fetchall()]
+
+    # ------------------------------------------------------------------ the operator (issue 18, migration 006)
+    async def anonymise_user(self, user_id: int, names: Callable[[int], str]) -> list[int]:
+        """Replace ``user_id`` by ``ANON_USER`` in every game where their seat is over: the
+        finished and abandoned games, and the running ones they left (resigned, kicked):
+        the seat (its name becomes ``names(seat)``), the log entries' user, the ``user`` of
+        kick and resign entries and the ``old_user`` / ``new_user`` of replace and AI-seat
+        entries, and the host of games that are over.
+        The actions, events, states and scores stay as they are, so every game still
+        replays to its snapshot (``make check``). Returns the game ids changed, ascending.
+        A seat the user still plays (lobby or running game) is left alone."""
+        async with self._tx() as db:
+            async with db.execute(
+                "SELECT s.game, s.seat FROM seats s JOIN games g ON g.id = s.game WHERE s.user_id=?"
+                " AND (g.status IN ('finished', 'abandoned') OR s.status = 'left') ORDER BY s.game",
+                (user_id,)) as cur:
+                seats = [(int(r[0]), int(r[1])) for r in await cur.fetchall()]
+            games = sorted({g for g, _ in seats})
+            for game, seat in seats:
+                await db.execute("UPDATE seats SET user_id=?, name=? WHERE game=? AND seat=?",
+                                 (ANON_USER, names(seat), game, seat))
+            for game in games:
+                await db.execute("UPDATE actions SET user_id=? WHERE game=? AND user_id=?", (ANON_USER, game, user_id))
+                async with db.execute("SELECT seq, action FROM actions WHERE game=? AND kind='system'", (game,)) as cur:
+                    system = [(int(r[0]), json.loads(r[1])) for r in await cur.fetchall()]
+                for seq, action in system:
+                    keys = [k for k in ("user", "old_user", "new_user") if action.get(k) == user_id]
+                    if keys:
+                        await db.execute("UPDATE actions SET action=? WHERE game=? AND seq=?",
+                                         (json.dumps({**action, **dict.fromkeys(keys, ANON_USER)}), game, seq))
+            await db.execute("UPDATE games SET host_user_id=? WHERE host_user_id=? AND status IN ('finished', 'abandoned')",
+                             (ANON_USER, user_id))
+        return games
+
+    async def operator_counts(self, *, day_start: float, hour_ago: float,
+                              guild_id: int | None = None) -> dict[str, int]:
+        """The figures of ``/game status`` (of one server, or of every one with None):
+        ``active`` running games, ``finished`` games finished since ``day_start`` (their last
+        change), ``actions`` log entries since ``hour_ago`` and ``pending`` deliveries not
+        yet done (unix seconds)."""
+        scope, params = ("", ()) if guild_id is None else (" AND g.guild_id=?", (guild_id,))
+        queries = {
+            "active": ("SELECT COUNT(*) FROM games g WHERE g.status='active'" + scope, params),
+            "finished": ("SELECT COUNT(*) FROM games g WHERE g.status='finished' AND g.updated_at>=?" + scope,
+                         (day_start, *params)),
+            "actions": ("SELECT COUNT(*) FROM actions a JOIN games g ON g.id = a.game WHERE a.at>=?" + scope,
+                        (hour_ago, *params)),
+            "pending": ("SELECT COUNT(*) FROM outbox o JOIN games g ON g.id = o.game WHERE o.done_at IS NULL" + scope,
+                        params),
+        }
+        out: dict[str, int] = {}
+        async with self._read() as db:
+            for name, (sql, args) in queries.items():
+                async with db.execute(sql, args) as cur:
+                    row = await cur.fetchone()
+                out[name] = int(row[0]) if row else 0
+        return out
+
+    async def database_bytes(self) -> int | None:
+        """The database's size in bytes (SQLite: the file and its WAL; PostgreSQL:
+        ``pg_database_size``); None for an in-memory database."""
+        if self._pg is not None:
+            async with self._read() as db, db.execute("SELECT pg_database_size(current_database())") as cur:
+                row = await cur.fetchone()
+            return int(row[0]) if row else None
+        if self.path == ":memory:":
+            return None
+        return sum(p.stat().st_size for p in (Path(self.path), Path(f"{self.path}-wal")) if p.is_file())
+
+    async def schedule_guild_purge(self, guild_id: int, left_at: float, purge_at: float) -> None:
+        """Remember that the bot left ``guild_id`` at ``left_at``: its data is purged at
+        ``purge_at`` (a second call keeps the first departure's times)."""
+        async with self._tx() as db:
+            await db.execute("INSERT INTO guild_purges(guild_id, left_at, purge_at) VALUES (?,?,?)"
+                             " ON CONFLICT(guild_id) DO NOTHING", (guild_id, left_at, purge_at))
+
+    async def cancel_guild_purge(self, guild_id: int) -> bool:
+        """The bot is back in ``guild_id``: its purge is called off. True when one was due."""
+        async with self._tx() as db:
+            cur = await db.execute("DELETE FROM guild_purges WHERE guild_id=?", (guild_id,))
+            return cur.rowcount > 0
+
+    async def guild_purges(self, due_by: float | None = None) -> list[tuple[int, float, float]]:
+        """``(guild_id, left_at, purge_at)`` of the servers waiting for their purge (those
+        due by ``due_by`` only, when given), soonest first."""
+        sql, params = "SELECT guild_id, left_at, purge_at FROM guild_purges", cast(tuple[Any, ...], ())
+        if due_by is not None:
+            sql, params = sql + " WHERE purge_at<=?", (due_by,)
+        async with self._read() as db, db.execute(sql + " ORDER BY purge_at, guild_id", params) as cur:
+            return [(int(r[0]), float(r[1]), float(r[2])) for r in await cur.fetchall()]
+
+    async def purge_guild(self, guild_id: int) -> int:
+        """Delete everything stored about ``guild_id``: its games (their seats, logs,
+        deliveries, DM messages, spectators and marks go with them), settings, ratings and
+        its pending purge. Returns the number of games deleted."""
+        async with self._tx() as db:
+            async with db.execute("SELECT id FROM games WHERE guild_id=?", (guild_id,)) as cur:
+                games = [int(r[0]) for r in await cur.fetchall()]
+            for table in ("outbox", "dm_messages", "watchers", "deferred_pings", "notice_marks", "rated_games",
+                          "actions", "seats"):  # (also without ON DELETE CASCADE at work)
+                for game in games:
+                    await db.execute(f"DELETE FROM {table} WHERE game=?", (game,))
+            await db.execute("DELETE FROM notify_settings WHERE game IN (SELECT id FROM games WHERE guild_id=?)",
+                             (guild_id,))
+            await db.execute("DELETE FROM games WHERE guild_id=?", (guild_id,))
+            for table in ("guild_settings", "ratings", "guild_purges"):
+                await db.execute(f"DELETE FROM {table} WHERE guild_id=?", (guild_id,))
+        return len(games)
+
+    async def claim_reminder(self, game: int, version: int, count: int, seats: Sequence[int]) -> bool:
+        """``mark_reminded``, and in the same transaction queue the reminder as a ``ping``
+        row (payload ``seats``, ``reminder``: ``count``): sent once by the outbox, with its
+        nonce, whatever crashes (issue 18 point 4). False, and nothing queued, when the game
+        moved on or the reminder was claimed already."""
+        now = self.clock()
+        async with self._tx() as db:
+            cur = await db.execute("UPDATE games SET reminded=? WHERE id=? AND version=? AND reminded<?",
+                                   (count, game, version, count))
+            if cur.rowcount != 1:
+                return False
+            await self._queue(db, game, [OutboxItem("ping", version, {"seats": sorted(seats), "reminder": count})],
+                              now)
+        return True
 
 
 def _row_to_outbox(r: Any) -> OutboxRow:

@@ -208,9 +208,9 @@ class Clock:
                 if count <= record.reminded:
                     continue
                 async with self.ctx.service.lock(record.id):  # (a move under way keeps its count)
-                    marked = await self.ctx.repo.mark_reminded(record.id, record.version, count)
-                if marked:
-                    await self.notices.notify_turn(record, record.waiting, prefix="⏰ Reminder: ", reminder=True)
+                    marked = await self.ctx.repo.claim_reminder(record.id, record.version, count, record.waiting)
+                if marked:  # (queued with the claim: the outbox sends it once, crash or not)
+                    await self.ctx.delivery.flush(record.id)
             except Exception:
                 log.exception("clock failed for game %s", record.id)
         for hook in self.after_pass:

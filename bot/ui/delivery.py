@@ -71,6 +71,10 @@ KNOWN_USERS = 65536
 """Users whose DM channel id and last interaction are remembered (least recent forgotten)."""
 """Message ids remembered per channel to count what came after a board (``scrolled_away``)."""
 
+RECHECK_MESSAGES = 20
+"""Messages read back to find a ping or end a crash left pending that went out as an
+interaction follow-up (no nonce): Discord cannot drop that repeat, so the bot looks first."""
+
 DM_AWAY = 300.0
 """Default seconds after a player's last interaction with the bot after which they count
 as away: DM hands and DM turn notices go only to players who are away (the thread ping
@@ -146,6 +150,9 @@ class Delivery:
         self.lean = True
         """Lines ride on the board edit, pings and the end go through the mover's
         interaction (settings ``LEAN_REQUESTS``); False: all posted with the bot token."""
+        self._recheck: set[str] = set()
+        """Nonces of rows a crash left that may have gone out as an interaction follow-up
+        (which carries no nonce): ``post`` looks for them in the channel first."""
 
     # ------------------------------------------------------------------ basics
     def public_texts(self, record: GameRecord) -> Texts:
@@ -262,6 +269,12 @@ class Delivery:
         allowed = discord.AllowedMentions(users=[discord.Object(u) for u in mentions], roles=False,
                                           everyone=False)
         last: discord.Message | None = None
+        if nonce is not None and nonce in self._recheck:
+            self._recheck.discard(nonce)
+            found = await self._already_posted(channel_id, chunks[-1])
+            if found is not None:
+                log.info("channel %s: a message of a row left by a crash was already posted; not again", channel_id)
+                return found
         async with self._channel_locks[channel_id]:
             for i, chunk in enumerate(chunks):
                 kwargs: dict[str, Any] = {"allowed_mentions": allowed}
@@ -273,6 +286,18 @@ class Delivery:
                 self.note_message(channel_id, last.id)
         assert last is not None
         return last
+
+    async def _already_posted(self, channel_id: int, text: str) -> discord.Message | None:
+        """The bot's message with content ``text`` among the channel's last
+        ``RECHECK_MESSAGES``, or None (one history read; only for rows a crash left)."""
+        me = self.client.user
+        try:
+            async for message in self.channel(channel_id).history(limit=RECHECK_MESSAGES):
+                if me is not None and message.author.id == me.id and message.content == text:
+                    return message
+        except discord.HTTPException as exc:
+            log.info("channel %s history not read (%s); posting", channel_id, exc)
+        return None
 
     def usable(self, via: discord.Interaction | None, channel_id: int) -> bool:
         """True when a public message to ``channel_id`` can go through the interaction ``via``
@@ -289,7 +314,8 @@ class Delivery:
         """``post``, through the interaction ``via`` as follow-ups when it is ``usable``
         (issue 18 point 5: answer through the interaction where one exists), in the channel's
         ordered queue; else, or when the follow-up fails, with the bot token (``nonce``). A
-        follow-up carries no nonce: a crash between it and the mark repeats the message.
+        follow-up carries no nonce: after a crash between it and the mark, the row's retry
+        first looks for the message in the channel (``_already_posted``).
 
         Raises:
             discord.HTTPException (and network errors): as ``post``.
@@ -610,6 +636,8 @@ class Delivery:
                 continue
             if self.notices is None and row.kind in ("ping", "end"):
                 return  # (no composer yet: wait, keeping the order)
+            if row.kind in ("ping", "end") and row.created_at < self.started and self.lean:
+                self._recheck.add(row.nonce)  # (it may have gone out as a follow-up before the crash)
             try:
                 await self._deliver(record, row, via)
             except Exception as exc:
@@ -645,6 +673,8 @@ class Delivery:
                 await self.post_via(via, record.home_channel_id, text, mentions=winners, view=view, nonce=row.nonce)
         elif row.kind == "answer":
             await self._deliver_answer(record, row)
+        elif row.kind == "notice":
+            await self._deliver_notice(record, row)
 
     async def _deliver_ping(self, record: GameRecord, row: OutboxRow, via: discord.Interaction | None = None) -> None:
         """A turn ping of the seats still waited for (all of them while the game is at the
@@ -655,6 +685,10 @@ class Delivery:
         if record.status != "active" or record.paused:
             return
         seats = [int(s) for s in row.payload.get("seats", [])]
+        if row.payload.get("reminder"):  # (a reminder of the deadline of its version only)
+            if record.version == row.version:
+                await self.notices.notify_turn(record, seats, prefix="⏰ Reminder: ", reminder=True, nonce=row.nonce)
+            return
         if row.created_at < self.started:
             seats = sorted({*seats, *(int(s) for s in row.payload.get("movers", []))})
         if record.version != row.version:
@@ -664,6 +698,28 @@ class Delivery:
             return
         await self.notices.deliver_ping(record, seats, after=int(row.payload.get("after", row.version - 1)),
                                         version=row.version, nonce=row.nonce, via=via)
+
+    async def _deliver_notice(self, record: GameRecord, row: OutboxRow) -> None:
+        """A queued announcement (migration 010; ``bot.service.notice_payload``): its catalog
+        messages in the server's language, pinging its ``mentions``; when the game waits for
+        the seat of its ``turn``, that player's prompt, deadline and Play ▶ / My view too;
+        posted with the row's nonce."""
+        from bot.ui.components import BoardButton  # (components → context → delivery)
+
+        payload = row.payload
+        tx = self.public_texts(record)
+        text = "".join(tx(Msg(str(key), dict(params))) for key, params in payload.get("msgs", []))
+        view: discord.ui.View | None = None
+        turn = payload.get("turn")
+        if turn is not None and record.status == "active" and int(turn[0]) in record.waiting:
+            prompt = tx(self.service.engine(record).prompt(self.service.state(record), int(turn[0])))
+            when = tx(Msg("ui.notice.timer", {"when": f"<t:{int(record.deadline)}:R>"})) if record.deadline else ""
+            text += f"\n<@{int(turn[1])}> — {prompt}{when}"
+            view = discord.ui.View(timeout=None)
+            for verb in ("play", "hand"):
+                view.add_item(BoardButton(record.id, record.version, verb, locale=tx.locale))
+        await self.post(record.home_channel_id, text, mentions=[int(u) for u in payload.get("mentions", [])],
+                        view=view, nonce=row.nonce)
 
     async def _deliver_answer(self, record: GameRecord, row: OutboxRow) -> None:
         """The answer to a typed move applied before a crash: the interaction's own

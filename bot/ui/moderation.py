@@ -13,7 +13,7 @@ from typing import TypeVar
 import discord
 from discord import app_commands
 
-from bot.service import ActResult, HostError
+from bot.service import ActResult, HostError, notice_payload
 from bot.storage import GameRecord
 from bot.text import Texts
 from bot.ui.context import HostContext, check_origin, flow_of
@@ -82,12 +82,12 @@ class Moderation:
         """
         check_origin(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        record = await self.ctx.service.end(game.id, interaction.user.id, reason or "")
+        msgs = [Msg("ui.moderation.ended", {"game": game.id, "user": interaction.user.id})]
+        if reason:
+            msgs.append(Msg("ui.moderation.reason", {"reason": reason}))
+        record = await self.ctx.service.end(game.id, interaction.user.id, reason or "", notice_payload(*msgs))
         public, private = self._texts(interaction, record)
-        await self.ctx.delivery.send_text(
-            record.home_channel_id,
-            public(Msg("ui.moderation.ended", {"game": record.id, "user": interaction.user.id}))
-            + (public(Msg("ui.moderation.reason", {"reason": reason})) if reason else ""))
+        await self.ctx.delivery.flush(record.id)  # (the announcement, queued with the change)
         if record.state is not None:
             self.ctx.delivery.request_board(record.id)
         await interaction.followup.send(private(Msg("ui.moderation.ended_private", {"game": record.id})),
@@ -104,13 +104,14 @@ class Moderation:
         check_origin(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         uid = member.id
-        result = await self.ctx.service.kick(game.id, uid, interaction.user.id)
+        removed = Msg("ui.moderation.removed", {"user": uid, "game": game.id})
+        result = await self.ctx.service.kick(game.id, uid, interaction.user.id, notice_payload(removed))
         record = result.game if isinstance(result, ActResult) else result
         public, private = self._texts(interaction, record)
-        await self.ctx.delivery.send_text(
-            record.home_channel_id, public(Msg("ui.moderation.removed", {"user": uid, "game": record.id})))
         if isinstance(result, ActResult):
-            await self.notices.after(result)
+            await self.notices.after(result)  # (the announcement first: queued with the change)
+        else:  # (from a lobby: nothing was queued)
+            await self.ctx.delivery.send_text(record.home_channel_id, public(removed))
         key = "kicked_lobby" if record.status == "lobby" or not isinstance(result, ActResult) else "kicked"
         await interaction.followup.send(private(Msg(f"table.{key}", {"user": f"<@{uid}>", "game": record.id})),
                                         ephemeral=True)
@@ -132,7 +133,9 @@ class Moderation:
             raise HostError(Msg("ui.error.no_seat"), "not_a_player")
         found = interaction.guild.get_member(new) if interaction.guild else None
         name = clean_text((found or member).display_name)[:80] or f"user {new}"
-        record = await self.ctx.service.replace(game.id, seat, new, name, interaction.user.id)
+        notice = notice_payload(Msg("ui.notice.replaced", {"letter": seat_letter(seat), "game": record.id, "new": new,
+                                                           "old": old}), mentions=[new], turn=(seat, new))
+        record = await self.ctx.service.replace(game.id, seat, new, name, interaction.user.id, notice)
         await self.notices.seat_replaced(record, seat, old, new)  # (one message: the new player's one ping)
         await interaction.followup.send(self._texts(interaction, record)[1](Msg("table.replaced", {
             "seat": seat_letter(seat), "game": record.id, "old": f"<@{old}>", "new": f"<@{new}>"})), ephemeral=True)
@@ -145,11 +148,11 @@ class Moderation:
         """
         check_origin(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        record = await self.ctx.service.set_paused(game.id, paused, interaction.user.id)
-        public, private = self._texts(interaction, record)
         what = "paused" if paused else "resumed"
-        await self.ctx.delivery.send_text(
-            record.home_channel_id, public(Msg(f"ui.moderation.{what}", {"game": record.id, "user": interaction.user.id})))
+        notice = notice_payload(Msg(f"ui.moderation.{what}", {"game": game.id, "user": interaction.user.id}))
+        record = await self.ctx.service.set_paused(game.id, paused, interaction.user.id, notice)
+        public, private = self._texts(interaction, record)
+        await self.ctx.delivery.flush(record.id)  # (the announcement, queued with the change)
         await interaction.followup.send(private(Msg(f"ui.moderation.{what}_private", {"game": record.id})),
                                         ephemeral=True)
         self.ctx.delivery.request_board(record.id)

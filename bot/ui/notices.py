@@ -241,21 +241,11 @@ class Notices:
             await self.ctx.delivered(self.dms.turn_notice(record, seat, note, image=not reminder))
 
     async def seat_replaced(self, record: GameRecord, seat: int, old: int, new: int) -> None:
-        """Announce a moderator's replace; when the game waits for that seat, the same
-        message is the new player's one ping (their prompt, the deadline, Play ▶)."""
-        public = self.ctx.delivery.locales.public(record.guild_id)
-        tx = texts(record, public)
-        text = tx(Msg("ui.notice.replaced", {"letter": seat_letter(seat), "game": record.id, "new": new, "old": old}))
-        view = None
-        if record.status == "active" and seat in record.waiting:
-            engine = self.ctx.service.engine(record)
-            prompt = tx(engine.prompt(self.ctx.service.state(record), seat))
-            when = tx(Msg("ui.notice.timer", {"when": f"<t:{int(record.deadline)}:R>"})) if record.deadline else ""
-            text += f"\n<@{new}> — {prompt}{when}"
-            view = discord.ui.View(timeout=None)
-            view.add_item(BoardButton(record.id, record.version, "play", locale=public))
-            view.add_item(BoardButton(record.id, record.version, "hand", locale=public))
-        await self.ctx.delivery.send_text(record.home_channel_id, text, mentions=[new], view=view)
+        """After a moderator's replace: its announcement (queued with the change, a
+        ``notice`` row whose ``turn`` makes it the new player's one ping when the game waits
+        for that seat: ``Delivery._deliver_notice``) goes out, the board is updated, and the
+        new player gets their DM hand and turn notice."""
+        await self.ctx.delivery.flush(record.id)
         self.ctx.delivery.request_board(record.id)
         if record.status == "active":
             await self.ctx.delivered(self.dms.update_hands(record, [new]))

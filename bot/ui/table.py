@@ -29,7 +29,7 @@ from typing import Any
 
 import discord
 
-from bot.service import HostError, ReplayStep, start_event, texts, undone_seqs
+from bot.service import HostError, ReplayStep, notice_payload, start_event, texts, undone_seqs
 from bot.storage import GameRecord, LogEntry
 from bot.text import host_sentence
 from bot.ui.components import Reported
@@ -41,7 +41,7 @@ from bot.ui.lobby_options import LobbySelect
 from bot.ui.notices import Notices
 from bot.ui.panels import Panel, build_panel, game_title, lobby_embed, lobby_view
 from bot.ui.table_text import say, tmsg
-from engines.base import Outcome
+from engines.base import Msg, Outcome
 from engines.registry import get as get_engine
 from render.base import clean_text
 
@@ -203,10 +203,9 @@ class Table:
         """
         await interaction.response.defer()
         record, seat = await self.ctx.seated(interaction, game)
-        result = await self.ctx.service.resign(record.id, interaction.user.id)
-        await self.ctx.delivery.send_text(
-            record.home_channel_id, say("resigned_public", self.ctx.delivery.locales.public(record.guild_id), user=f"<@{interaction.user.id}>", game=record.id))
-        await self.ctx.delivered(self.notices.after(result))
+        notice = notice_payload(Msg("table.resigned_public", {"user": f"<@{interaction.user.id}>", "game": record.id}))
+        result = await self.ctx.service.resign(record.id, interaction.user.id, notice)
+        await self.ctx.delivered(self.notices.after(result))  # (the public line first: queued with the change)
         await interaction.edit_original_response(content=say("resigned", self.ctx.delivery.locales.private(interaction), game=record.id), view=None)
 
     # ------------------------------------------------------------------ spectators
@@ -229,7 +228,7 @@ class Table:
             await self.ctx.delivered(self.update_watchers(record.id))
 
     async def unwatch(self, interaction: discord.Interaction, record: GameRecord) -> None:
-        """``/game unwatch``: stop following a game; its DM board is deleted.
+        """``/game watch mode:stop``: stop following a game; its DM board is deleted.
 
         Raises:
             HostError: the caller did not follow it.
@@ -321,9 +320,11 @@ class Table:
             lines.append(say("leaderboard_empty", loc))
         await interaction.followup.send(clip("\n".join(lines), MESSAGE_CHARS), ephemeral=True)
 
-    async def stats(self, interaction: discord.Interaction, user: discord.abc.User) -> None:
-        """``/game stats``: a member's rated games in this server: games, wins, rating per
-        game and their favourite game (the one they played most); ephemeral.
+    async def stats(self, interaction: discord.Interaction, user: discord.abc.User,
+                    game_id: str | None = None) -> None:
+        """``/game leaderboard player:``: a member's rated games in this server (of
+        ``game_id`` only when given): games, wins, rating per game and their favourite game
+        (the one they played most); ephemeral.
 
         Raises:
             HostError: used in a DM.
@@ -331,7 +332,7 @@ class Table:
         if interaction.guild_id is None:
             raise HostError(tmsg("server_only"), "dm")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        rows = await self.ctx.repo.ratings(interaction.guild_id, user_id=user.id)
+        rows = await self.ctx.repo.ratings(interaction.guild_id, game_id, user_id=user.id)
         loc = self.ctx.delivery.locales.private(interaction)
         if not rows:
             await interaction.followup.send(say("stats_empty", loc, user=f"<@{user.id}>"), ephemeral=True)

@@ -1,8 +1,8 @@
 """Spectators and ratings end to end (issue 16 points 3 and 5): ``/game watch`` puts the
 public board in a spectator's DMs (one message, edited as the game moves, drawn from the
 public view only) or sends one DM at the end; it is refused for players and for a game of
-another server; ``/game unwatch`` stops it. A game that finishes normally updates the
-server's ratings once (``/game leaderboard``, ``/game stats``); an ended one does not."""
+another server; ``/game watch mode:stop`` stops it. A game that finishes normally updates the
+server's ratings once (``/game leaderboard``, and with ``player:`` a member's stats); an ended one does not."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ async def test_spectators_get_the_public_board_or_the_end_and_ratings_count_once
     assert board_dm["attachments"] and "public board" in board_dm["content"]
     assert not dms(driver, dave)
     first = board_dm["attachments"][0]["id"]
-    await fake.slash(erin, "game", "unwatch", game=game)
+    await fake.slash(erin, "game", "watch", game=game, mode="stop")
     await driver.settle()
     assert "no longer follow" in private_to(driver, erin, mark)[-1]
     await driver.play_once(game, random.Random(1))
@@ -67,11 +67,15 @@ async def test_spectators_get_the_public_board_or_the_end_and_ratings_count_once
     assert not await bot.service.rate(record, outcome)                    # counted once
     mark = max(fake.messages)
     await fake.slash(carol, "game", "leaderboard", game=game_id)
-    await fake.slash(carol, "game", "stats", options={"user": bob})
+    await fake.slash(carol, "game", "leaderboard", options={"player": bob})
+    await fake.slash(bob, "game", "leaderboard")                         # no game: your own stats
+    await fake.slash(carol, "game", "leaderboard", game="heaven", options={"player": bob})
     await driver.settle()
-    board, stats = private_to(driver, carol, mark)
+    board, stats = private_to(driver, carol, mark)[:2]
     assert board.count(" games · ") == 2 and f"<@{rows[0][1]}>" in board.splitlines()[1]
     assert stats.startswith(f"📊 <@{bob['id']}>: 1 rated games") and bot.service.engine(record).info.name in stats
+    assert private_to(driver, bob, mark) == [stats]
+    assert private_to(driver, carol, mark)[2] == f"<@{bob['id']}> has no rated games in this server yet."
 
 
 async def test_watch_is_refused_for_a_game_of_another_server_and_ended_games_are_not_rated(
