@@ -681,7 +681,10 @@ async def test_member_permissions_are_per_guild(fake: FakeDiscord, bot: TinyBot)
 
 async def test_upload_limit_is_the_channels_guilds(fake: FakeDiscord, bot: TinyBot) -> None:
     beta = fake.add_guild("Beta", owner_name="zed", upload_limit=2048)
-    await fake.idle(0.05)
+    for _ in range(200):  # until the bot has handled GUILD_CREATE (a loaded machine may take a while)
+        await fake.idle(0.05)
+        if bot.get_channel(int(beta.channel["id"])) is not None:
+            break
     in_beta = bot.get_channel(int(beta.channel["id"]))
     in_alpha = bot.get_channel(int(fake.channel["id"]))
     assert isinstance(in_beta, discord.TextChannel) and isinstance(in_alpha, discord.TextChannel)
