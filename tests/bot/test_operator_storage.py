@@ -35,14 +35,12 @@ async def played(service: GameService, guild: int, users: tuple[int, ...], moves
     for uid in users[1:]:
         await service.join(lobby.id, uid, f"u{uid}")
     game = (await service.start(lobby.id, users[0], is_moderator=False)).game
-    engine = get("carnival")
-    for _ in range(moves):
-        if game.status != "active":
-            break
+    engine, left = get("carnival"), moves
+    while game.status == "active" and left > 0:               # the first waiting seat's first legal move
+        left -= 1
         state = service.state(game)
-        seat = sorted(engine.to_move(state) - {CHANCE})[0]
-        game = (await service.act(game.id, game.user_of(seat), engine.legal_actions(state, seat)[0],
-                                  expected_version=game.version)).game
+        seat = min(engine.to_move(state) - {CHANCE})
+        game = (await service.act(game.id, game.user_of(seat), engine.legal_actions(state, seat)[0])).game
     return game.id
 
 
