@@ -115,10 +115,12 @@ class Moderation:
         await interaction.followup.send(private(Msg(f"table.{key}", {"user": f"<@{uid}>", "game": record.id})),
                                         ephemeral=True)
 
-    async def replace(self, interaction: discord.Interaction, game: GameRecord, player: discord.abc.User,
-                      member: discord.abc.User) -> None:
-        """Give ``player``'s seat to ``member``; announced, the new player pinged. Both are
-        user options (a pasted id works for a member who left the server).
+    async def replace(self, interaction: discord.Interaction, game: GameRecord, player: discord.abc.User | None,
+                      member: discord.abc.User, *, seat: int | None = None) -> None:
+        """Give ``player``'s seat (or ``seat``, by index: an AI seat has no user to pick) to
+        ``member``; announced, the new player pinged. Both are user options (a pasted id
+        works for a member who left the server). An AI seat given to a person stops being
+        the computer's: ``bot.ui.ai.AiPlayers.stop`` cancels its think.
 
         Raises:
             HostError: the old one has no seat, the new one already plays.
@@ -126,16 +128,21 @@ class Moderation:
         check_origin(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.ctx.service.get(game.id)
-        old, new = player.id, member.id
-        seat = record.seat_of(old)
+        if seat is None:
+            seat = record.seat_of(player.id) if player is not None else None
         if seat is None:
             raise HostError(Msg("ui.error.no_seat"), "not_a_player")
+        before = next((s for s in record.seats if s.seat == seat), None)
+        old, new = (before.user_id if before is not None else 0), member.id
         found = interaction.guild.get_member(new) if interaction.guild else None
         name = clean_text((found or member).display_name)[:80] or f"user {new}"
         record = await self.ctx.service.replace(game.id, seat, new, name, interaction.user.id)
-        await self.notices.seat_replaced(record, seat, old, new)  # (one message: the new player's one ping)
+        flow_of(interaction).ai.stop(record.id, seat)
+        bot_name = before.name if before is not None and before.is_bot else None
+        await self.notices.seat_replaced(record, seat, old, new, old_name=bot_name)  # (one message: one ping)
         await interaction.followup.send(self._texts(interaction, record)[1](Msg("table.replaced", {
-            "seat": seat_letter(seat), "game": record.id, "old": f"<@{old}>", "new": f"<@{new}>"})), ephemeral=True)
+            "seat": seat_letter(seat), "game": record.id, "old": f"**{bot_name}**" if bot_name else f"<@{old}>",
+            "new": f"<@{new}>"})), ephemeral=True)
 
     async def pause(self, interaction: discord.Interaction, game: GameRecord, paused: bool) -> None:
         """Pause (no moves, no timer) or resume a running game; announced.

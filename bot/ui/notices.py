@@ -30,7 +30,7 @@ from pathlib import Path
 
 import discord
 
-from bot.service import ActResult, HostError, texts, undone_seqs
+from bot.service import ActResult, HostError, left_seats, table_outcome, texts, undone_seqs
 from bot.storage import GameRecord, LogEntry
 from bot.text import Texts, locale_of
 from bot.ui.clock import fit_deadline, quiet_hours
@@ -240,12 +240,16 @@ class Notices:
                     note += f"\n{utx(Msg('ui.notice.since'))}\n" + "\n".join(f"• {line}" for line in mine)
             await self.ctx.delivered(self.dms.turn_notice(record, seat, note, image=not reminder))
 
-    async def seat_replaced(self, record: GameRecord, seat: int, old: int, new: int) -> None:
+    async def seat_replaced(self, record: GameRecord, seat: int, old: int, new: int,
+                            old_name: str | None = None) -> None:
         """Announce a moderator's replace; when the game waits for that seat, the same
-        message is the new player's one ping (their prompt, the deadline, Play ▶)."""
+        message is the new player's one ping (their prompt, the deadline, Play ▶).
+        ``old_name``: the AI seat's name when the seat was an AI's (no user to mention)."""
         public = self.ctx.delivery.locales.public(record.guild_id)
         tx = texts(record, public)
-        text = tx(Msg("ui.notice.replaced", {"letter": seat_letter(seat), "game": record.id, "new": new, "old": old}))
+        params = {"letter": seat_letter(seat), "game": record.id, "new": new, "old": old}
+        text = tx(Msg("ai.say.replaced_by_person", {**params, "name": old_name}) if old_name
+                  else Msg("ui.notice.replaced", params))
         view = None
         if record.status == "active" and seat in record.waiting:
             engine = self.ctx.service.engine(record)
@@ -268,9 +272,12 @@ class Notices:
 
     def end_message(self, record: GameRecord, outcome: Outcome) -> tuple[str, list[int], discord.ui.View | None]:
         """The final message: ranking with scores and the reason; the winners' user ids
-        (pinged); the board's buttons and Rematch (``bot.ui.table.end_view``)."""
+        (pinged); the board's buttons and Rematch (``bot.ui.table.end_view``). The ranking
+        is the host's (``bot.service.table_outcome``): seats that left (resigned) come
+        last, and a line says so."""
         public = self.ctx.delivery.locales.public(record.guild_id)
         tx = texts(record, public)
+        outcome = table_outcome(record, outcome)
         lines = [tx(Msg("ui.notice.over", {"title": game_title(self.ctx.service.engine(record), record, public),
                                            "reason": tx(outcome.reason)}))]
         for place, seat in enumerate(outcome.ranking, start=1):
@@ -278,6 +285,9 @@ class Notices:
             score = outcome.scores[seat]
             shown = int(score) if float(score).is_integer() else score
             lines.append(f"{place}. {mention_list(record, [seat])} — {shown}{crown}")
+        left = sorted(left_seats(record))
+        if left:
+            lines.append(tx(Msg("table.ranked_last", {"seats": {"seats": left}})))
         winners = [u for u in (record.user_of(s) for s in outcome.winners) if u and u > 0]  # (no AI pinged)
         from bot.ui.table import end_view  # (table.py builds on this module)
 

@@ -119,7 +119,7 @@ async def test_a_restart_in_the_middle_of_an_ais_turn_resumes_it(fake, make_bot,
     alice = players[0]
     died = asyncio.Event()
 
-    async def dies(*args: Any) -> dict[str, Any]:  # the bot dies while the worker thinks
+    async def dies(*args: Any, **kwargs: Any) -> dict[str, Any]:  # the bot dies while the worker thinks
         died.set()
         raise asyncio.CancelledError
 
