@@ -1,6 +1,8 @@
 """AI seats end to end (issue 15 part 2) through the offline Discord: every game from the
 lobby's **Add AI** select to its end with one person and AIs; a restart in the middle of an
-AI's turn resumes it; autopilot, and a moderator handing a kicked player's seat to an AI.
+AI's turn resumes it; autopilot, and a moderator handing a kicked player's seat to an AI; a
+moderator giving an AI seat to a person (``/game replace seat:``) and a player taking their
+seat back from autopilot both cancel the AI's pending search (``AiPlayers.stop``).
 
 The AI thinks in the bot's worker processes; the bots here search a fixed few iterations
 (``Settings.ai_iterations``) so a game is quick and the same on every machine. Nothing
@@ -200,11 +202,16 @@ class HeldWorkers(concurrent.futures.Executor):
             job.cancel()
 
 
-async def until_bobs_turn(d: Driver, game: int, bob: JSONDict, rng: random.Random) -> None:
-    """Play random moves until the game waits for bob."""
+async def held_game_at_bobs_turn(d: Driver, alice: JSONDict, bob: JSONDict, seed: int) -> tuple[int, HeldWorkers]:
+    """An Illumination game of alice and bob on a bot whose AI searches are held
+    (``HeldWorkers``), played at random until it waits for bob."""
+    held = HeldWorkers()
+    d.bot.flow.ai._pool = held  # type: ignore[assignment]
+    game = await d.start_game("illumination", [alice, bob])
+    rng = random.Random(seed)
     for _ in range(200):
         if bob["id"] in [u["id"] for u in await d.waiting_users(game)]:
-            return
+            return game, held
         await d.play_once(game, rng)
     raise AssertionError("bob never had to move")
 
@@ -218,10 +225,7 @@ async def answered(d: Driver) -> None:
 async def test_a_moderator_gives_an_ai_seat_to_a_person_and_the_ais_think_is_cancelled(fake, ai_bot, players) -> None:
     d = Driver(fake, ai_bot)
     alice, bob, carol = players[:3]
-    held = HeldWorkers()
-    ai_bot.flow.ai._pool = held  # type: ignore[assignment]
-    game = await d.start_game("illumination", [alice, bob])
-    await until_bobs_turn(d, game, bob, random.Random(7))
+    game, held = await held_game_at_bobs_turn(d, alice, bob, 7)
     await fake.slash(alice, "game", "replace", game=game, player=bob, ai="easy")
     await answered(d)
     assert len(held.jobs) == 1 and not held.jobs[0].done()                # the AI thinks for seat B
@@ -262,10 +266,7 @@ async def test_a_moderator_gives_an_ai_seat_to_a_person_and_the_ais_think_is_can
 async def test_taking_a_seat_back_from_autopilot_cancels_the_ais_pending_think(fake, ai_bot, players) -> None:
     d = Driver(fake, ai_bot)
     alice, bob = players[:2]
-    held = HeldWorkers()
-    ai_bot.flow.ai._pool = held  # type: ignore[assignment]
-    game = await d.start_game("illumination", [alice, bob])
-    await until_bobs_turn(d, game, bob, random.Random(2))
+    game, held = await held_game_at_bobs_turn(d, alice, bob, 2)
     await fake.slash(bob, "game", "autopilot", game=game, on=True, level="easy")
     await answered(d)
     (pending,) = held.jobs
