@@ -309,17 +309,55 @@ def reveals(engine: Engine, players: int, before: State, seat: int, action: Acti
     return False
 
 
-def ranks(outcome: Outcome) -> list[int]:
+def ranks(outcome: Outcome, left: frozenset[int] = frozenset()) -> list[int]:
     """Per seat, its place in ``outcome`` (1 = best): seats with equal final scores that
-    are both winners or both not share a place (docs/DESIGN.md §3 ``outcome``)."""
+    are both winners or both not (and both in ``left`` or both not: ``table_outcome``)
+    share a place (docs/DESIGN.md §3 ``outcome``)."""
     places = [0] * len(outcome.scores)
     previous: int | None = None
     for i, seat in enumerate(outcome.ranking):
         tied = previous is not None and outcome.scores[seat] == outcome.scores[previous] \
-            and (seat in outcome.winners) == (previous in outcome.winners)
+            and (seat in outcome.winners) == (previous in outcome.winners) \
+            and (seat in left) == (previous in left)
         places[seat] = places[previous] if tied and previous is not None else i + 1
         previous = seat
     return places
+
+
+def left_seats(record: GameRecord) -> frozenset[int]:
+    """The seats of ``record`` whose player left the running game (resigned, or removed by
+    a moderator without an AI taking over): ``SeatRecord.status == "left"``."""
+    return frozenset(s.seat for s in record.seats if s.status == "left")
+
+
+def table_outcome(record: GameRecord, outcome: Outcome) -> Outcome:
+    """The host's result of a finished game (docs/DESIGN.md §4 "Resign"): the engine's
+    ``outcome`` with every seat that left (``left_seats``) ranked after every seat that
+    stayed (each group in the engine's order) and never among the winners. When the
+    engine's winners all left, the best seats that stayed win: the first of them and any
+    stayed seat with its final score (the engine's tie-breaks are not in an ``Outcome``),
+    and the reason becomes ``table.won_after_leaving`` (naming them). Scores are unchanged.
+    A table where nobody or everybody left keeps the engine's outcome. Used by the end
+    message and the ratings."""
+    left = left_seats(record) & frozenset(range(len(outcome.scores)))
+    stayed = [s for s in outcome.ranking if s not in left]
+    if not left or not stayed:
+        return outcome
+    ranking = (*stayed, *(s for s in outcome.ranking if s in left))
+    winners = outcome.winners - left
+    reason = outcome.reason
+    if not winners:
+        best = outcome.scores[stayed[0]]
+        winners = frozenset(s for s in stayed if outcome.scores[s] == best)
+        reason = Msg("table.won_after_leaving", {"winners": {"seats": sorted(winners)}})
+    return Outcome(outcome.scores, ranking, winners, reason)
+
+
+def is_last_person(record: GameRecord, seat: int) -> bool:
+    """Whether ``seat`` is the only active seat of ``record`` a person plays: every other
+    seat is an AI, on autopilot or left (the rule ``hand_to_ai`` and the lobby keep: a
+    table keeps at least one person)."""
+    return not any(s.seat != seat and s.status == "active" and not s.is_ai for s in record.seats)
 
 
 class GameService:
@@ -665,8 +703,7 @@ class GameService:
                 raise HostError(Msg("ai.refuse.not_running"), "not_active")
             if not 0 <= seat < len(record.seats):
                 raise HostError(Msg("refusal.host.no_seat", {"seat": seat + 1}), "bad_seat")
-            if level is not None and not any(not s.is_ai and s.seat != seat and s.status == "active"
-                                             for s in record.seats):
+            if level is not None and is_last_person(record, seat):
                 raise HostError(Msg("ai.refuse.last_person"), "ai_seats")
             old = record.user_of(seat)
             from bot.storage.repository import bot_user_id
@@ -901,8 +938,8 @@ class GameService:
         moderator-ended games never come here), to store in the transaction of its final
         move, so a crash cannot lose them: ``(guild_id, game_id, [(user_id, mu, sigma, won)])``
         by openskill's Plackett-Luce model, one rating per player per game per server,
-        ranked by ``outcome`` (``ranks``), resigned seats included. Only server games of at
-        least two players are rated (None otherwise). A failure is logged and never touches
+        ranked by ``table_outcome`` (``ranks``): resigned seats are rated, after every seat
+        that stayed. Only server games of at least two players are rated (None otherwise). A failure is logged and never touches
         the game (None)."""
         if record.guild_id is None or len(record.seats) < 2:
             return None
@@ -910,12 +947,14 @@ class GameService:
             from openskill.models import PlackettLuce
 
             model = PlackettLuce()
+            left = left_seats(record)
+            outcome = table_outcome(record, outcome)
             users = [s.user_id for s in record.seats]
             teams = []
             for user in users:
                 found = await self.repo.ratings(record.guild_id, record.game_id, user_id=user, limit=1)
                 teams.append([model.rating(mu=found[0][2], sigma=found[0][3]) if found else model.rating()])
-            rated = model.rate(teams, ranks=[float(r) for r in ranks(outcome)])
+            rated = model.rate(teams, ranks=[float(r) for r in ranks(outcome, left)])
             rows = [(user, team[0].mu, team[0].sigma, seat in outcome.winners)
                     for seat, (user, team) in enumerate(zip(users, rated, strict=True))]
             return record.guild_id, record.game_id, rows
@@ -1048,10 +1087,17 @@ class GameService:
             return await self._advance(record, engine, state, [], [], waiting_before=waiting)
 
     @_refuses_storage_faults
-    async def resign(self, game: int, user_id: int, notice: dict[str, Any] | None = None) -> ActResult:
+    async def resign(self, game: int, user_id: int, notice: dict[str, Any] | None = None, *,
+                     abandoned_notice: dict[str, Any] | None = None) -> ActResult | GameRecord:
         """The caller resigns a running game (issue 16 point 2): their seat is marked left
         with a ``resign`` system entry (public event ``table.resign``) and from now on plays
-        by ``stand_in_action``; it stays in the ranking.
+        by ``stand_in_action``; it stays in the ranking, after every seat that stayed
+        (``table_outcome``). Returns the ``ActResult`` of what the seat then owed.
+
+        When no other seat would be played by a person (only AIs, autopilots and seats that
+        left: ``is_last_person``), the game ends instead: status ``abandoned`` with one
+        ``resign`` entry marked ``"abandoned": true``, no ratings change (docs/DESIGN.md §4
+        "Resign"); the ``GameRecord`` is returned.
 
         Raises:
             HostError: the caller has no seat in this running game.
@@ -1060,8 +1106,20 @@ class GameService:
         seat = record.seat_of(user_id)
         if seat is None or record.status != "active":
             raise HostError(Msg("refusal.host.not_playing"), "not_a_player")
-        return await self._seat_leaves(game, user_id, "resign", user_id,
-                                       [Event("table.resign", params={"seat": seat_ref(seat)})], notice)
+        events = [Event("table.resign", params={"seat": seat_ref(seat)})]
+        if not is_last_person(record, seat):
+            return await self._seat_leaves(game, user_id, "resign", user_id, events, notice)
+        async with self.lock(game):
+            record = await self.get(game)
+            if record.seat_of(user_id) != seat or record.status != "active":
+                raise HostError(Msg("refusal.host.not_playing"), "not_a_player")
+            await self.repo.set_status(
+                game, "abandoned", expected_version=record.version,
+                entry=LogEntry(0, "system", None, {"type": "resign", "seat": seat, "user": user_id, "abandoned": True},
+                               [e.to_json() for e in events], user_id=user_id),
+                outbox=notice_rows(record.version + 1, abandoned_notice))
+        self.changed(game)
+        return await self.get(game)
 
     def stand_in_action(self, record: GameRecord, engine: Engine, state: State, seat: int) -> Action:
         """The move played for ``seat`` once nobody plays it (kicked or resigned): the one

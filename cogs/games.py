@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.service import HostError
 from bot.settings import TIMEOUT_PRESETS
 from bot.text import LOCALES, Texts
+from bot.ui.ai import seat_choices, seat_named
 from bot.ui.arguments import GameOption, engine_named
 from bot.ui.clock import MAX_VACATION_DAYS
 from bot.ui.components import refuse_foreign
@@ -286,19 +287,24 @@ class Games(commands.GroupCog, group_name="game"):
 
     @app_commands.command(name="replace")
     @app_commands.describe(game="Game number", player="The player to replace (or paste the id of one who left)",
-                           member="The member who takes the seat", ai="Or: hand the seat to an AI of this level")
+                           member="The member who takes the seat", ai="Or: hand the seat to an AI of this level",
+                           seat="Or, instead of player: the seat to replace (an AI seat too)")
     @app_commands.choices(ai=AI_CHOICES)
+    @app_commands.autocomplete(seat=seat_choices)
     @moderator_only()
-    async def replace(self, interaction: discord.Interaction, game: GameOption, player: discord.User,
-                      member: discord.User | None = None, ai: str | None = None) -> None:
-        """Moderator: give a player's seat to another member or an AI (logged)."""
+    async def replace(self, interaction: discord.Interaction, game: GameOption, player: discord.User | None = None,
+                      member: discord.User | None = None, ai: str | None = None, seat: str | None = None) -> None:
+        """Moderator: give a player's seat (or an AI's) to another member or an AI (logged)."""
+        if (player is None) == (seat is None):
+            raise HostError(Msg("ai.refuse.replace_which"), "bad_replace")
         if (member is None) == (ai is None):
             raise HostError(Msg("ai.refuse.replace_either"), "bad_replace")
+        index = seat_named(game, seat) if seat is not None else None
         if ai is not None:
-            await self.bot.flow.ai.hand_over(interaction, game, player, ai, reason="replace")
+            await self.bot.flow.ai.hand_over(interaction, game, player, ai, reason="replace", seat=index)
             return
         assert member is not None
-        await self.bot.flow.moderation.replace(interaction, game, player, member)
+        await self.bot.flow.moderation.replace(interaction, game, player, member, seat=index)
 
     @app_commands.command(name="autopilot")
     @app_commands.describe(game="Game number (default: your game in this channel)",

@@ -30,17 +30,19 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.service import GameService, HostError, ai_name
 from bot.storage import GameRecord
-from bot.text import host_sentence
+from bot.text import host_sentence, locale_of
+from bot.ui.arguments import game_number
 from bot.ui.components import Reported
 from bot.ui.context import HostContext, check_origin, flow_of
 from bot.ui.moderation import is_moderator
 from bot.ui.notices import Notices
 from engines.ai import LEVELS
 from engines.ai.worker import think
-from engines.base import GameError, Msg
+from engines.base import SEAT_LETTERS, GameError, Msg, seat_letter
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +80,7 @@ class AiPlayers:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         self._failures: dict[tuple[int, int], int] = {}
+        self._thinking: dict[int, tuple[int, asyncio.Future[dict[str, Any]]]] = {}
         self._closed = False
         ctx.service.listeners.append(self.poke)
 
@@ -124,7 +127,12 @@ class AiPlayers:
         assert record.state is not None
         try:
             action = await self._think(record.game_id, record.state, seat, level,
-                                       f"ai:{record.seed}:{record.version}:{seat}")
+                                       f"ai:{record.seed}:{record.version}:{seat}", game=game)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise
+            return True  # (``stop``: the seat changed hands; look at the game again)
         except (GameError, BrokenProcessPool, OSError):
             log.exception("AI of game %s seat %s could not think", game, seat)
             self._failures[key] = self._failures.get(key, 0) + 1
@@ -144,19 +152,38 @@ class AiPlayers:
         await self.ctx.delivered(self.notices.after(result))
         return True
 
-    async def _think(self, game_id: str, state: dict[str, Any], seat: int, level: str, seed: str) -> dict[str, Any]:
+    async def _think(self, game_id: str, state: dict[str, Any], seat: int, level: str, seed: str, *,
+                     game: int) -> dict[str, Any]:
         pool = self._pool
         if pool is None:
             pool = self._pool = concurrent.futures.ProcessPoolExecutor(
                 max_workers=max(1, self.ctx.settings.ai_workers), mp_context=multiprocessing.get_context("spawn"))
         loop = asyncio.get_running_loop()
+        job = loop.run_in_executor(pool, think, game_id, state, seat, level, seed, self.ctx.settings.ai_iterations)
+        self._thinking[game] = (seat, job)
         try:
-            return await loop.run_in_executor(pool, think, game_id, state, seat, level, seed,
-                                              self.ctx.settings.ai_iterations)
+            return await job
         except BrokenProcessPool:
             self._pool = None  # (a worker died: the next move gets a fresh pool)
             pool.shutdown(wait=False, cancel_futures=True)
             raise
+        finally:
+            if self._thinking.get(game, (None, None))[1] is job:
+                del self._thinking[game]
+
+    def stop(self, game: int, seat: int) -> bool:
+        """``seat`` of ``game`` is no longer the computer's (a moderator gave it to a person,
+        or its player took it back from autopilot): cancel the AI's think for it, if one is
+        under way, and look at the game again (another AI seat may be due). A search still
+        queued for a worker never runs; one a worker already runs ends within its budget
+        and its move is dropped (``act_for_seat`` refuses a seat that is not an AI's, too).
+        Returns whether a think was cancelled."""
+        seat_job = self._thinking.get(game)
+        cancelled = False
+        if seat_job is not None and seat_job[0] == seat and not seat_job[1].done():
+            cancelled = seat_job[1].cancel()
+        self.poke(game)
+        return cancelled
 
     async def resume(self) -> list[int]:
         """Poke every active game awaiting an AI seat (at start-up and on each clock pass:
@@ -240,6 +267,8 @@ class AiPlayers:
         level = (level or "normal") if on else None
         updated = await self.ctx.service.hand_to_ai(record.id, seat, level, interaction.user.id,
                                                     reason="autopilot", new_bot=False)
+        if level is None:
+            self.stop(record.id, seat)
         name = current.name
         loc = self.ctx.delivery.locales.public(record.guild_id)
         if level is not None:
@@ -256,10 +285,11 @@ class AiPlayers:
     async def _announce(self, channel_id: int, text: str) -> None:
         await self.ctx.delivery.send_text(channel_id, text)
 
-    async def hand_over(self, interaction: discord.Interaction, record: GameRecord, user: discord.abc.User,
-                        level: str, *, reason: str) -> None:
+    async def hand_over(self, interaction: discord.Interaction, record: GameRecord, user: discord.abc.User | None,
+                        level: str, *, reason: str, seat: int | None = None) -> None:
         """A moderator's ``/game replace … ai:`` or ``/game kick … ai:`` (``reason``
-        ``replace``/``kick``): the member's seat goes to a new AI of ``level``; announced.
+        ``replace``/``kick``): the member's seat (or ``seat``, by index) goes to a new AI of
+        ``level``; announced.
 
         Raises:
             HostError: the member has no seat, the game is not running, or it would leave
@@ -267,11 +297,12 @@ class AiPlayers:
         """
         check_origin(interaction, record)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        uid = user.id
         record = await self.ctx.service.get(record.id)
-        seat = record.seat_of(uid)
+        if seat is None:
+            seat = record.seat_of(user.id) if user is not None else None
         if seat is None:
             raise HostError(Msg("ai.refuse.no_seat"), "not_a_player")
+        uid = record.user_of(seat)
         updated = await self.ctx.service.hand_to_ai(record.id, seat, level, interaction.user.id,
                                                     reason=reason, new_bot=True)
         loc = self.ctx.delivery.locales.public(record.guild_id)
@@ -280,6 +311,45 @@ class AiPlayers:
         await self.ctx.delivered(self._announce(updated.home_channel_id, text))
         self.ctx.delivery.request_board(record.id)
         await interaction.followup.send(say("ai.say.done", self.ctx.delivery.locales.private(interaction)), ephemeral=True)
+
+
+def seat_named(record: GameRecord, value: str) -> int:
+    """The seat index a ``seat:`` option names: its letter (``"B"``) or number (``"2"``),
+    as ``seat_choices`` offers them.
+
+    Raises:
+        HostError: no such seat in ``record`` (``ai.refuse.bad_seat``).
+    """
+    text = value.strip().upper()
+    seat = SEAT_LETTERS.find(text) if len(text) == 1 and text.isalpha() else \
+        (int(text) - 1 if text.isascii() and text.isdigit() and len(text) < 3 else -1)
+    if not 0 <= seat < len(record.seats):
+        raise HostError(Msg("ai.refuse.bad_seat", {"game": record.id, "seat": value[:20]}), "bad_seat")
+    return seat
+
+
+async def seat_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete of a ``seat:`` option (``/game replace``): the seats of the chosen game
+    of this server, by letter and name, AI seats marked with their level; filtered by what
+    was typed. Empty before a game of this server is chosen."""
+    number = game_number(getattr(interaction.namespace, "game", None))
+    if number is None:
+        return []
+    try:
+        record = await flow_of(interaction).ctx.service.get(number)
+    except HostError:
+        return []
+    if record.guild_id != interaction.guild_id:
+        return []
+    locale = locale_of(str(interaction.locale))
+    out = []
+    for s in record.seats:
+        letter = seat_letter(s.seat)
+        label = say("ai.seat_choice_ai" if s.is_ai else "ai.seat_choice", locale, letter=letter, name=s.name,
+                    level=say(f"ai.level.{s.ai_level}", locale) if s.ai_level in LEVELS else "")
+        if current.strip().lower() in label.lower():
+            out.append(app_commands.Choice(name=label[:100], value=letter))
+    return out[:25]
 
 
 class AiLobbySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"la:(?P<game>\d+)"):
@@ -316,4 +386,4 @@ class AiLobbySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]], te
 AI_ITEMS = (AiLobbySelect,)
 """The persistent items of this module (registered beside ``DYNAMIC_ITEMS``)."""
 
-__all__ = ["AI_ITEMS", "AiLobbySelect", "AiPlayers", "ai_seats_waited", "say"]
+__all__ = ["AI_ITEMS", "AiLobbySelect", "AiPlayers", "ai_seats_waited", "say", "seat_choices", "seat_named"]

@@ -8,12 +8,12 @@ the server can still be removed or replaced.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 
-from bot.service import ActResult, HostError, notice_payload
+from bot.service import ActResult, HostError, notice_payload, seat_names
 from bot.storage import GameRecord
 from bot.text import Texts
 from bot.ui.context import HostContext, check_origin, flow_of
@@ -116,10 +116,12 @@ class Moderation:
         await interaction.followup.send(private(Msg(f"table.{key}", {"user": f"<@{uid}>", "game": record.id})),
                                         ephemeral=True)
 
-    async def replace(self, interaction: discord.Interaction, game: GameRecord, player: discord.abc.User,
-                      member: discord.abc.User) -> None:
-        """Give ``player``'s seat to ``member``; announced, the new player pinged. Both are
-        user options (a pasted id works for a member who left the server).
+    async def replace(self, interaction: discord.Interaction, game: GameRecord, player: discord.abc.User | None,
+                      member: discord.abc.User, *, seat: int | None = None) -> None:
+        """Give ``player``'s seat (or ``seat``, by index: an AI seat has no user to pick) to
+        ``member``; announced, the new player pinged. Both are user options (a pasted id
+        works for a member who left the server). An AI seat given to a person stops being
+        the computer's: ``bot.ui.ai.AiPlayers.stop`` cancels its think.
 
         Raises:
             HostError: the old one has no seat, the new one already plays.
@@ -127,18 +129,27 @@ class Moderation:
         check_origin(interaction, game)
         await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.ctx.service.get(game.id)
-        old, new = player.id, member.id
-        seat = record.seat_of(old)
+        if seat is None:
+            seat = record.seat_of(player.id) if player is not None else None
         if seat is None:
             raise HostError(Msg("ui.error.no_seat"), "not_a_player")
+        before = next((s for s in record.seats if s.seat == seat), None)
+        old, new = (before.user_id if before is not None else 0), member.id
         found = interaction.guild.get_member(new) if interaction.guild else None
         name = clean_text((found or member).display_name)[:80] or f"user {new}"
-        notice = notice_payload(Msg("ui.notice.replaced", {"letter": seat_letter(seat), "game": record.id, "new": new,
-                                                           "old": old}), mentions=[new], turn=(seat, new))
+        bot_name = seat_names(record, self._texts(interaction, record)[1].locale)[seat] \
+            if before is not None and before.is_bot else None
+        params: dict[str, Any] = {"letter": seat_letter(seat), "game": record.id, "new": new, "old": old}
+        announce = (Msg("ai.say.replaced_by_person", {**params, "name": {
+            "msg": "ai.seat_name", "params": {"level": {"msg": f"ai.level.{before.ai_level}"}}}})
+            if bot_name and before is not None and before.ai_level else Msg("ui.notice.replaced", params))
+        notice = notice_payload(announce, mentions=[new], turn=(seat, new))
         record = await self.ctx.service.replace(game.id, seat, new, name, interaction.user.id, notice)
+        flow_of(interaction).ai.stop(record.id, seat)
         await self.notices.seat_replaced(record, seat, old, new)  # (one message: the new player's one ping)
         await interaction.followup.send(self._texts(interaction, record)[1](Msg("table.replaced", {
-            "seat": seat_letter(seat), "game": record.id, "old": f"<@{old}>", "new": f"<@{new}>"})), ephemeral=True)
+            "seat": seat_letter(seat), "game": record.id, "old": f"**{bot_name}**" if bot_name else f"<@{old}>",
+            "new": f"<@{new}>"})), ephemeral=True)
 
     async def pause(self, interaction: discord.Interaction, game: GameRecord, paused: bool) -> None:
         """Pause (no moves, no timer) or resume a running game; announced.

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import discord
 
-from bot.service import ActResult, HostError, texts, undone_seqs
+from bot.service import ActResult, HostError, left_seats, table_outcome, texts, undone_seqs
 from bot.storage import GameRecord, LogEntry
 from bot.text import Texts, locale_of
 from bot.ui.clock import fit_deadline, quiet_hours
@@ -258,9 +258,12 @@ class Notices:
 
     def end_message(self, record: GameRecord, outcome: Outcome) -> tuple[str, list[int], discord.ui.View | None]:
         """The final message: ranking with scores and the reason; the winners' user ids
-        (pinged); the board's buttons and Rematch (``bot.ui.table.end_view``)."""
+        (pinged); the board's buttons and Rematch (``bot.ui.table.end_view``). The ranking
+        is the host's (``bot.service.table_outcome``): seats that left (resigned) come
+        last, and a line says so."""
         public = self.ctx.delivery.locales.public(record.guild_id)
         tx = texts(record, public)
+        outcome = table_outcome(record, outcome)
         lines = [tx(Msg("ui.notice.over", {"title": game_title(self.ctx.service.engine(record), record, public),
                                            "reason": tx(outcome.reason)}))]
         for place, seat in enumerate(outcome.ranking, start=1):
@@ -268,6 +271,9 @@ class Notices:
             score = outcome.scores[seat]
             shown = int(score) if float(score).is_integer() else score
             lines.append(f"{place}. {mention_list(record, [seat], public)} — {shown}{crown}")
+        left = sorted(left_seats(record))
+        if left:
+            lines.append(tx(Msg("table.ranked_last", {"seats": {"seats": left}})))
         winners = [u for u in (record.user_of(s) for s in outcome.winners) if u and u > 0]  # (no AI pinged)
         from bot.ui.table import end_view  # (table.py builds on this module)
 

@@ -29,7 +29,16 @@ from typing import Any
 
 import discord
 
-from bot.service import HostError, ReplayStep, notice_payload, start_event, texts, undone_seqs
+from bot.service import (
+    ActResult,
+    HostError,
+    ReplayStep,
+    is_last_person,
+    notice_payload,
+    start_event,
+    texts,
+    undone_seqs,
+)
 from bot.storage import GameRecord, LogEntry
 from bot.text import host_sentence
 from bot.ui.components import Reported
@@ -192,21 +201,33 @@ class Table:
         view = discord.ui.View(timeout=None)
         view.add_item(TableButton(record.id, record.version, "resign",
                                   locale=self.ctx.delivery.locales.private(interaction)))
-        await interaction.response.send_message(say("resign_ask", self.ctx.delivery.locales.private(interaction), game=record.id), view=view, ephemeral=True)
+        seat = record.seat_of(interaction.user.id)
+        ask = "resign_ask_last" if seat is not None and is_last_person(record, seat) else "resign_ask"
+        await interaction.response.send_message(say(ask, self.ctx.delivery.locales.private(interaction), game=record.id), view=view, ephemeral=True)
 
     async def resign(self, interaction: discord.Interaction, game: int) -> None:
         """The resign confirmation pressed: the seat is left (``GameService.resign``), the
-        table is told publicly, and the game goes on with the seat played automatically.
+        table is told publicly, and the game goes on with the seat played automatically;
+        when only AIs would play on, the game ends as abandoned instead (no ratings change)
+        and both sentences say so.
 
         Raises:
             HostError: the caller no longer plays in this running game.
         """
         await interaction.response.defer()
         record, seat = await self.ctx.seated(interaction, game)
-        notice = notice_payload(Msg("table.resigned_public", {"user": f"<@{interaction.user.id}>", "game": record.id}))
-        result = await self.ctx.service.resign(record.id, interaction.user.id, notice)
-        await self.ctx.delivered(self.notices.after(result))  # (the public line first: queued with the change)
-        await interaction.edit_original_response(content=say("resigned", self.ctx.delivery.locales.private(interaction), game=record.id), view=None)
+        who = {"user": f"<@{interaction.user.id}>", "game": record.id}
+        result = await self.ctx.service.resign(
+            record.id, interaction.user.id, notice_payload(Msg("table.resigned_public", who)),
+            abandoned_notice=notice_payload(Msg("table.resigned_public_abandoned", who)))
+        ended = not isinstance(result, ActResult)
+        suffix = "_abandoned" if ended else ""
+        if isinstance(result, ActResult):
+            await self.ctx.delivered(self.notices.after(result))  # (the public line first: queued with the change)
+        else:
+            await self.ctx.delivered(self.ctx.delivery.flush(record.id))
+            self.ctx.delivery.request_board(record.id)
+        await interaction.edit_original_response(content=say(f"resigned{suffix}", self.ctx.delivery.locales.private(interaction), game=record.id), view=None)
 
     # ------------------------------------------------------------------ spectators
     async def watch(self, interaction: discord.Interaction, record: GameRecord, mode: str) -> None:

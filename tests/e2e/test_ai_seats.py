@@ -1,6 +1,8 @@
 """AI seats end to end (issue 15 part 2) through the offline Discord: every game from the
 lobby's **Add AI** select to its end with one person and AIs; a restart in the middle of an
-AI's turn resumes it; autopilot, and a moderator handing a kicked player's seat to an AI.
+AI's turn resumes it; autopilot, and a moderator handing a kicked player's seat to an AI; a
+moderator giving an AI seat to a person (``/game replace seat:``) and a player taking their
+seat back from autopilot both cancel the AI's pending search (``AiPlayers.stop``).
 
 The AI thinks in the bot's worker processes; the bots here search a fixed few iterations
 (``Settings.ai_iterations``) so a game is quick and the same on every machine. Nothing
@@ -9,6 +11,7 @@ waits on the wall clock: ``settled`` waits for the driver's pending AI moves."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import random
 from pathlib import Path
 from typing import Any
@@ -119,7 +122,7 @@ async def test_a_restart_in_the_middle_of_an_ais_turn_resumes_it(fake, make_bot,
     alice = players[0]
     died = asyncio.Event()
 
-    async def dies(*args: Any) -> dict[str, Any]:  # the bot dies while the worker thinks
+    async def dies(*args: Any, **kwargs: Any) -> dict[str, Any]:  # the bot dies while the worker thinks
         died.set()
         raise asyncio.CancelledError
 
@@ -180,3 +183,99 @@ async def test_a_moderator_kicks_a_player_and_hands_the_seat_to_an_ai(fake, ai_b
     assert f"🛡 <@{carol['id']}> was removed from game #{game} by a moderator; Bot · Normal plays their seat " \
         "from now on." in public
     assert 2 not in ai_bot.service.waiting(record)
+
+
+class HeldWorkers(concurrent.futures.Executor):
+    """A worker pool whose searches never finish by themselves: what the driver asked for
+    stays pending, so a test sees it cancelled (``AiPlayers.stop``)."""
+
+    def __init__(self) -> None:
+        self.jobs: list[concurrent.futures.Future[Any]] = []
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+        job: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self.jobs.append(job)
+        return job
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        for job in self.jobs:
+            job.cancel()
+
+
+async def held_game_at_bobs_turn(d: Driver, alice: JSONDict, bob: JSONDict, seed: int) -> tuple[int, HeldWorkers]:
+    """An Illumination game of alice and bob on a bot whose AI searches are held
+    (``HeldWorkers``), played at random until it waits for bob."""
+    held = HeldWorkers()
+    d.bot.flow.ai._pool = held  # type: ignore[assignment]
+    game = await d.start_game("illumination", [alice, bob])
+    rng = random.Random(seed)
+    for _ in range(200):
+        if bob["id"] in [u["id"] for u in await d.waiting_users(game)]:
+            return game, held
+        await d.play_once(game, rng)
+    raise AssertionError("bob never had to move")
+
+
+async def answered(d: Driver) -> None:
+    """Wait until the bot answered the last interaction (not ``settle``: that also waits for
+    the AI's search, which a ``HeldWorkers`` pool never finishes)."""
+    await d.fake.idle(0.02, timeout=30)
+
+
+async def test_a_moderator_gives_an_ai_seat_to_a_person_and_the_ais_think_is_cancelled(fake, ai_bot, players) -> None:
+    d = Driver(fake, ai_bot)
+    alice, bob, carol = players[:3]
+    game, held = await held_game_at_bobs_turn(d, alice, bob, 7)
+    await fake.slash(alice, "game", "replace", game=game, player=bob, ai="easy")
+    await answered(d)
+    assert len(held.jobs) == 1 and not held.jobs[0].done()                # the AI thinks for seat B
+    record = await d.record(game)
+    assert record.seats[1].is_bot and 1 in ai_bot.service.waiting(record)
+    choices = await fake.autocomplete(alice, "game", "replace", focused="seat", game=str(game), seat="")
+    assert [(c["name"], c["value"]) for c in choices] == [("A · alice", "A"), ("B · Bot · Easy · 🤖 AI (Easy)", "B")]
+    mark = max(fake.messages)
+    await fake.slash(alice, "game", "replace", game=game, seat="B", member=carol)
+    await answered(d)
+    assert held.jobs[0].cancelled()                                        # the AI stopped thinking
+    await d.settle()
+    assert not ai_bot.flow.ai.busy() and len(held.jobs) == 1
+    record = await d.record(game)
+    seat = record.seats[1]
+    assert (seat.user_id, seat.name, seat.ai_level, seat.status) == (int(carol["id"]), "carol", None, "active")
+    public = [m["content"] for m in d.public_messages() if int(m["id"]) > mark]
+    assert public[0].startswith(f"🛡 Seat B of game #{game} now belongs to <@{carol['id']}> (was Bot · Easy, an AI).")
+    assert not any("<@-" in t for t in public)
+    (_, entry) = [e for e in await ai_bot.repo.log(game) if e.action.get("type") in ("replace", "ai_seat")]
+    assert entry.action["type"] == "replace" and entry.action["old_user"] < 0
+    assert entry.action["new_user"] == int(carol["id"])
+    assert [u["id"] for u in await d.waiting_users(game)] == [carol["id"]]  # carol's move now, through her panel
+    panel = await d.open_panel(carol, game)
+    assert d.choices(panel)
+    # a seat that does not exist, and player with seat, are refused with a sentence
+    for options in ({"seat": "F", "member": bob}, {"seat": "A", "player": alice, "member": bob}):
+        mark = max(fake.messages)
+        await fake.slash(alice, "game", "replace", game=game, **options)
+        await d.settle()
+        told = [m["content"] for mid, m in sorted(fake.messages.items())
+                if mid > mark and m["flags"] & EPHEMERAL and fake.ephemeral_owner(m) == alice["id"]]
+        assert told == [f"⚠️ Game #{game} has no seat 'F'; pick one from the list." if "player" not in options else
+                        "⚠️ Name the seat to replace with either player (a person) or seat (any seat, an AI's too), "
+                        "not both."], told
+
+
+async def test_taking_a_seat_back_from_autopilot_cancels_the_ais_pending_think(fake, ai_bot, players) -> None:
+    d = Driver(fake, ai_bot)
+    alice, bob = players[:2]
+    game, held = await held_game_at_bobs_turn(d, alice, bob, 2)
+    await fake.slash(bob, "game", "autopilot", game=game, on=True, level="easy")
+    await answered(d)
+    (pending,) = held.jobs
+    assert not pending.done()
+    await fake.slash(bob, "game", "autopilot", game=game, on=False)
+    await answered(d)
+    assert pending.cancelled()
+    await d.settle()
+    assert not ai_bot.flow.ai.busy() and len(held.jobs) == 1
+    record = await d.record(game)
+    assert record.seats[1].ai_level is None and 1 in ai_bot.service.waiting(record)
+    assert not [e for e in await ai_bot.repo.log(game, after=record.version - 2) if e.kind == "player"]
