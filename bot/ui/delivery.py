@@ -687,7 +687,7 @@ class Delivery:
         seats = [int(s) for s in row.payload.get("seats", [])]
         if row.payload.get("reminder"):  # (a reminder of the deadline of its version only)
             if record.version == row.version:
-                await self.notices.notify_turn(record, seats, prefix="⏰ Reminder: ", reminder=True, nonce=row.nonce)
+                await self.notices.notify_turn(record, seats, reminder=True, nonce=row.nonce)
             return
         if row.created_at < self.started:
             seats = sorted({*seats, *(int(s) for s in row.payload.get("movers", []))})

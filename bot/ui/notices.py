@@ -203,6 +203,8 @@ class Notices:
         timed = record.deadline is not None and timer_shown(record)
         stamp = f"<t:{int(record.deadline)}:R>" if record.deadline and timed else ""
         when = tx(Msg("ui.notice.timer", {"when": stamp})) if timed else ""
+        if reminder and not prefix:
+            prefix = tx(Msg("ui.notice.reminder_prefix"))
         text = f"{prefix}{mention_list(record, seats, public)} — {prompt}{when}"
         entries: list[LogEntry] = []
         turns: dict[int, int] = {}
