@@ -81,6 +81,7 @@ class AiPlayers:
         self._again: set[int] = set()
         self._failures: dict[tuple[int, int], int] = {}
         self._thinking: dict[int, tuple[int, asyncio.Future[dict[str, Any]]]] = {}
+        self._stopped: set[int] = set()
         self._closed = False
         ctx.service.listeners.append(self.poke)
 
@@ -129,9 +130,9 @@ class AiPlayers:
             action = await self._think(record.game_id, record.state, seat, level,
                                        f"ai:{record.seed}:{record.version}:{seat}", game=game)
         except asyncio.CancelledError:
-            task = asyncio.current_task()
-            if task is not None and task.cancelling():
+            if game not in self._stopped:
                 raise
+            self._stopped.discard(game)
             return True  # (``stop``: the seat changed hands; look at the game again)
         except (GameError, BrokenProcessPool, OSError):
             log.exception("AI of game %s seat %s could not think", game, seat)
@@ -182,6 +183,8 @@ class AiPlayers:
         cancelled = False
         if seat_job is not None and seat_job[0] == seat and not seat_job[1].done():
             cancelled = seat_job[1].cancel()
+            if cancelled:
+                self._stopped.add(game)
         self.poke(game)
         return cancelled
 
