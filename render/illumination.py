@@ -351,9 +351,12 @@ def _draw_monastery(draw: ImageDraw.ImageDraw, view: PublicView, top: int, text:
             code = _say(text, f"board.token_code.{st.token}", TOKEN_CODE[st.token])
             word = _say(text, f"term.token.{st.token}", st.token)
             word = word[:1].upper() + word[1:]
-            draw_text(draw, (x, y - 11), code, size=18, fill=TILE_INK[colour], anchor="mm", bold=True)
-            size = 15 if text_width(word, 15) <= 70 else 12
-            draw_text(draw, (x, y + 12), word, size=size, fill=TILE_INK[colour], anchor="mm", max_width=72)
+            if word == code:  # (a language whose code is the whole word: once is enough)
+                draw_text(draw, (x, y - 2), code, size=20, fill=TILE_INK[colour], anchor="mm", bold=True)
+            else:
+                draw_text(draw, (x, y - 11), code, size=18, fill=TILE_INK[colour], anchor="mm", bold=True)
+                size = 15 if text_width(word, 15) <= 70 else 12
+                draw_text(draw, (x, y + 12), word, size=size, fill=TILE_INK[colour], anchor="mm", max_width=72)
             # slots: 3→2 / 4→4 / 5→7
             sx = x - 60
             sy = y + 30 if st.row == 1 else y - 58
