@@ -18,7 +18,7 @@ run: $(STAMP)
 	$(BIN)/python -m bot
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 4 $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n 4 --dist worksteal $(PYTEST_ARGS)
 
 play: $(STAMP)
 	$(BIN)/python -m bot.sandbox.play $(ARGS)

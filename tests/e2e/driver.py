@@ -98,6 +98,12 @@ class Driver:
                  if mid > after and m["flags"] & 64 and self.fake.ephemeral_owner(m) == user["id"]]
         return found[-1] if found else None
 
+    def private_to(self, user: JSONDict, after: int = 0) -> list[str]:
+        """The contents of the ephemeral messages only ``user`` can see with an id above
+        ``after``, oldest first."""
+        return [m["content"] for mid, m in sorted(self.fake.messages.items())
+                if mid > after and m["flags"] & 64 and self.fake.ephemeral_owner(m) == user["id"]]
+
     def public_messages(self) -> list[JSONDict]:
         """Every non-ephemeral message in guild channels and threads."""
         out = []

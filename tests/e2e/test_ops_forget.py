@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from bot.check import check
-from bot.sandbox.fakecord import EPHEMERAL
 from bot.storage.repository import ANON_USER
 from bot.text import host_sentence
 from bot.ui.operator import DAY, anon_name
@@ -24,12 +23,6 @@ from tests.e2e.driver import Driver
 from tests.e2e.test_table_resign import resign
 
 JSONDict = dict[str, Any]
-
-
-def private_to(driver: Driver, user: JSONDict, after: int) -> list[str]:
-    fake = driver.fake
-    return [m["content"] for mid, m in sorted(fake.messages.items())
-            if mid > after and m["flags"] & EPHEMERAL and fake.ephemeral_owner(m) == user["id"]]
 
 
 async def test_forget_me_asks_refuses_while_playing_and_anonymises_finished_games(
@@ -53,7 +46,7 @@ async def test_forget_me_asks_refuses_while_playing_and_anonymises_finished_game
     mark = max(fake.messages)
     await fake.slash(bob, "game", "forget-me", confirm=True)            # still seated in a running game
     await driver.settle()
-    assert private_to(driver, bob, mark) == [
+    assert driver.private_to(bob, mark) == [
         "⚠️ " + host_sentence("ops.forget_playing", games=f"#{running}")]
     assert await bot.repo.preferences(uid, "heaven")                      # nothing deleted
 
@@ -64,13 +57,13 @@ async def test_forget_me_asks_refuses_while_playing_and_anonymises_finished_game
     mark = max(fake.messages)
     await fake.slash(bob, "game", "forget-me")                           # no confirm: it asks first
     await driver.settle()
-    assert private_to(driver, bob, mark) == [host_sentence("ops.forget_ask", "ja")]
+    assert driver.private_to(bob, mark) == [host_sentence("ops.forget_ask", "ja")]
     assert await bot.repo.preferences(uid, "heaven")
 
     mark = max(fake.messages)
     await fake.slash(bob, "game", "forget-me", confirm=True)
     await driver.settle()
-    assert private_to(driver, bob, mark) == [host_sentence("ops.forget_done", "ja", games=2)]
+    assert driver.private_to(bob, mark) == [host_sentence("ops.forget_done", "ja", games=2)]
     assert not await bot.repo.preferences(uid, "heaven")
     assert not await bot.repo.ratings(fake.guild_id, user_id=uid)
     assert not await bot.repo.watchers(watched)

@@ -10,18 +10,11 @@ import random
 from typing import Any
 
 from bot.backup import backup_time
-from bot.sandbox.fakecord import EPHEMERAL
 from bot.text import host_sentence
 from bot.ui.operator import version
 from tests.e2e.driver import Driver
 
 JSONDict = dict[str, Any]
-
-
-def private_to(driver: Driver, user: JSONDict, after: int) -> list[str]:
-    fake = driver.fake
-    return [m["content"] for mid, m in sorted(fake.messages.items())
-            if mid > after and m["flags"] & EPHEMERAL and fake.ephemeral_owner(m) == user["id"]]
 
 
 async def test_the_owner_sees_everything_a_moderator_their_server_and_a_player_nothing(
@@ -49,7 +42,7 @@ async def test_the_owner_sees_everything_a_moderator_their_server_and_a_player_n
     await fake.slash(yan, "game", "status", channel=beta.channel)
     await driver.settle()
 
-    (owner,) = private_to(driver, alice, mark)
+    (owner,) = driver.private_to(alice, mark)
     lines = owner.splitlines()
     assert lines[0] == host_sentence("ops.status_all")
     assert lines[1] == host_sentence("ops.status_uptime", since=int(bot.operator.started), version=version())
@@ -63,7 +56,7 @@ async def test_the_owner_sees_everything_a_moderator_their_server_and_a_player_n
     assert at is not None and lines[6] == host_sentence("ops.status_backup", at=int(at))
     assert lines[7] == host_sentence("ops.status_rate_limits", hits=1)
 
-    (moderator,) = private_to(driver, zed, mark)
+    (moderator,) = driver.private_to(zed, mark)
     assert moderator.splitlines() == [
         host_sentence("ops.status_server", "ja"),
         host_sentence("ops.status_uptime", "ja", since=int(bot.operator.started), version=version()),
@@ -71,8 +64,8 @@ async def test_the_owner_sees_everything_a_moderator_their_server_and_a_player_n
         host_sentence("ops.status_actions", "ja", actions=actions[b1]),
         host_sentence("ops.status_pending", "ja", pending=0)]
     refused = f"⚠️ {host_sentence('ops.status_refused')}"
-    assert private_to(driver, bob, mark) == [refused]
-    assert private_to(driver, yan, mark) == [refused]
+    assert driver.private_to(bob, mark) == [refused]
+    assert driver.private_to(yan, mark) == [refused]
 
 
 async def test_a_game_finished_today_is_counted_and_status_in_a_dm_is_the_owners_only(
@@ -85,6 +78,6 @@ async def test_a_game_finished_today_is_counted_and_status_in_a_dm_is_the_owners
     await fake.slash(alice, "game", "status", dm=True)
     await fake.slash(bob, "game", "status", dm=True)
     await driver.settle()
-    (owner,) = private_to(driver, alice, mark)
+    (owner,) = driver.private_to(alice, mark)
     assert host_sentence("ops.status_games", active=0, finished=1) in owner.splitlines()
-    assert private_to(driver, bob, mark) == [f"⚠️ {host_sentence('ops.status_refused')}"]
+    assert driver.private_to(bob, mark) == [f"⚠️ {host_sentence('ops.status_refused')}"]
