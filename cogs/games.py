@@ -8,6 +8,7 @@ mode:stop``, ``stats`` is ``leaderboard player:``)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 import discord
@@ -106,11 +107,9 @@ class Games(commands.GroupCog, group_name="game"):
         record = await self.bot.flow.ctx.resolve_game(interaction, game)
         if record.state is None:
             raise HostError(Msg("ui.error.not_started"), "not_started")
-        old = (record.board_channel_id, record.board_message_id)
-        await self.bot.delivery.post_board(record)
-        if old[0] is not None and old[1] is not None:  # (one live board: the old one goes, as on a repost)
-            await self.bot.delivery.delete_message(old[0], old[1])
-        link = board_link(await self.bot.repo.get_game(record.id) or record)
+        message = await self.bot.delivery.repost_board(record)
+        link = board_link(dataclasses.replace(record, board_channel_id=message.channel.id,
+                                              board_message_id=message.id))
         reader = self.bot.delivery.locales.private(interaction)
         await interaction.followup.send(Texts(None, [], reader)(Msg("ui.notice.board_posted", {"link": link})),
                                         ephemeral=True)

@@ -429,8 +429,7 @@ class Delivery:
             return
         embed, file, view = await self.board_payload(record)
         if record.board_message_id and record.board_channel_id and await self.scrolled_away(record):
-            await self.post_board(record, embed=embed, file=file, view=view)
-            await self.delete_message(record.board_channel_id, record.board_message_id)
+            await self.repost_board(record, embed=embed, file=file, view=view)
             return
         if record.board_message_id and record.board_channel_id:
             message = self.channel(record.board_channel_id).get_partial_message(record.board_message_id)
@@ -498,6 +497,16 @@ class Delivery:
             self.note_message(channel_id, message.id)
         await self.repo.set_fields(record.id, board_channel_id=channel_id, board_message_id=message.id)
         await self.repo.boards_delivered(record.id, record.version)
+        return message
+
+    async def repost_board(self, record: GameRecord, *, embed: discord.Embed | None = None,
+                           file: discord.File | None = None, view: discord.ui.View | None = None) -> discord.Message:
+        """Post the board again at the bottom of its channel (``post_board``) and delete the
+        one it replaces, so a game has one live board; returns the new message."""
+        old = (record.board_channel_id, record.board_message_id)
+        message = await self.post_board(record, embed=embed, file=file, view=view)
+        if old[0] is not None and old[1] is not None and old[1] != message.id:
+            await self.delete_message(old[0], old[1])
         return message
 
     async def board_payload(self, record: GameRecord) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
