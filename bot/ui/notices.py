@@ -170,7 +170,7 @@ class Notices:
         active = {s.seat for s in record.seats if s.status == "active" and not s.is_ai}  # (an AI is never pinged)
         return sorted(s for s in set(seats) if s in active)
 
-    async def notify_turn(self, record: GameRecord, seats: Sequence[int], *, prefix: str = "",
+    async def notify_turn(self, record: GameRecord, seats: Sequence[int], *,
                           reminder: bool = False, shown_upto: int | None = None, version: int | None = None,
                           nonce: str | None = None, via: discord.Interaction | None = None) -> None:
         """Ping exactly the (active) players at ``seats`` in the thread with their prompt,
@@ -203,8 +203,7 @@ class Notices:
         timed = record.deadline is not None and timer_shown(record)
         stamp = f"<t:{int(record.deadline)}:R>" if record.deadline and timed else ""
         when = tx(Msg("ui.notice.timer", {"when": stamp})) if timed else ""
-        if reminder and not prefix:
-            prefix = tx(Msg("ui.notice.reminder_prefix"))
+        prefix = tx(Msg("ui.notice.reminder_prefix")) if reminder else ""
         text = f"{prefix}{mention_list(record, seats, public)} — {prompt}{when}"
         entries: list[LogEntry] = []
         turns: dict[int, int] = {}
