@@ -140,6 +140,51 @@ class Mirror:
         return sorted(result.waiting_after)
 
 
+class Pulse:
+    """Wakes the bench's waiters whenever the fake Discord has answered a request (its ``route`` is
+    wrapped), so a wait re-checks its condition when something changed instead of polling every 5 ms
+    (the polling cost more CPU per move than parts of the bot, and grew with the latency measured)."""
+
+    @staticmethod
+    def of(fake: FakeDiscord) -> Pulse:
+        """The pulse of ``fake`` (made on first use)."""
+        pulse: Pulse | None = getattr(fake, "_bench_pulse", None)
+        if pulse is None:
+            pulse = Pulse(fake)
+            fake._bench_pulse = pulse  # type: ignore[attr-defined]
+        return pulse
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self._event = asyncio.Event()
+        route = fake.route
+
+        @functools.wraps(route)
+        async def routed(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await route(*args, **kwargs)
+            finally:
+                self.fire()
+
+        fake.route = routed  # type: ignore[method-assign]
+
+    def fire(self) -> None:
+        self._event.set()
+        self._event = asyncio.Event()
+
+    async def until(self, pred: Callable[[], Any], what: str) -> Any:
+        """``pred()`` once it is truthy, re-checked after every answered request; TimeoutError after
+        ``WAIT`` seconds."""
+        deadline = time.monotonic() + WAIT
+        while not (res := pred()):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(what)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(min(left, 0.5)):  # (a change without a request: re-check now and then)
+                    await self._event.wait()
+        return res
+
+
 @dataclass
 class Step:
     """What one rate step measured."""
@@ -171,6 +216,7 @@ class LoadTable(Table):
                  game_id: str, mirror: Mirror) -> None:
         super().__init__(fake, bot, users, rng, Probe(), game_id)
         self.mirror = mirror
+        self.pulse = Pulse.of(fake)
         self.busy = False
         self.board_id = 0
         self.scan_from = 0
@@ -183,6 +229,13 @@ class LoadTable(Table):
 
     def over(self) -> bool:
         return not self.mirror.waiting(self.game)
+
+    async def until(self, pred: Callable[[], Any], what: str, period: float = 0.005) -> Any:
+        """As ``Table.until``, woken by the fake's answers (``Pulse``) instead of polling."""
+        try:
+            return await self.pulse.until(pred, what)
+        except TimeoutError:
+            raise TimeoutError(f"game #{self.game}: {what}") from None
 
     def board_version(self, payload: JSONDict | None) -> int:
         """The version in the board's Play button (``g:{game}:{version}:play``); -1 when none."""
