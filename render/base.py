@@ -163,8 +163,21 @@ def _coverage(path: str, index: int = 0) -> frozenset[int]:
     return frozenset(cmap)
 
 
+def _fonts_key() -> tuple[Any, ...]:
+    """What the choice of fonts depends on (``EXTRA_FONTS``, ``_font_candidates`` as tests
+    patch them): the key of the memos below."""
+    return (tuple(EXTRA_FONTS), _font_candidates)
+
+
 def _primary() -> tuple[str, int] | None:
-    for path, index in _font_candidates(False):
+    """The primary face's (path, index): the first candidate file that exists (memoized:
+    ``text_runs`` asks once a word)."""
+    return _primary_of(_fonts_key())
+
+
+@lru_cache(maxsize=8)
+def _primary_of(key: tuple[Any, ...]) -> tuple[str, int] | None:
+    for path, index in key[1](False):
         if os.path.exists(path):
             return path, index
     return None
@@ -216,7 +229,13 @@ def text_runs(text: str) -> list[tuple[str, str | None]]:
     primary face)``. Each word takes one font that covers all of it where there is one,
     else each character its own; spaces join the run before them. Characters no font
     covers become ``‹Name›`` (brackets the primary face has). Runs are in visual order: reversed when the text's first
-    strong character is right-to-left."""
+    strong character is right-to-left. Memoized per text (a board lays out the same labels
+    at every update: 5 % of a move's CPU before, bench/profile.py)."""
+    return list(_text_runs(text, _fonts_key()))
+
+
+@lru_cache(maxsize=8192)
+def _text_runs(text: str, key: tuple[Any, ...]) -> tuple[tuple[str, str | None], ...]:
     runs: list[tuple[str, str | None]] = []
 
     def add(piece: str, path: str | None) -> None:
@@ -257,7 +276,7 @@ def text_runs(text: str) -> list[tuple[str, str | None]]:
         if direction in ("R", "AL"):
             runs.reverse()
             break
-    return runs
+    return tuple(runs)
 
 
 def _run_font(path: str | None, size: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
@@ -271,7 +290,13 @@ def canvas(height: int, width: int = WIDTH) -> tuple[Image.Image, ImageDraw.Imag
 
 
 def text_width(text: str, size: int, bold: bool = False) -> float:
-    """Rendered width of ``text`` in px (with the fallback fonts ``draw_text`` uses)."""
+    """Rendered width of ``text`` in px (with the fallback fonts ``draw_text`` uses);
+    memoized per text and face (``fit_text`` measures the same labels at every update)."""
+    return _text_width(text, font(size, bold), size, bold, _fonts_key())
+
+
+@lru_cache(maxsize=8192)
+def _text_width(text: str, face: Any, size: int, bold: bool, key: tuple[Any, ...]) -> float:
     runs = text_runs(text)
     if len(runs) == 1 and runs[0][1] is None:
         return font(size, bold).getlength(runs[0][0])
@@ -418,6 +443,7 @@ def configure(*, bold_face: bool | None = None, palette_png: bool | None = None,
         MEMO_TEXT = memo_text
     font.cache_clear()
     _mask.cache_clear()
+    _text_width.cache_clear()
 
 
 def to_jpeg(image: Image.Image, quality: int = 85) -> bytes:
