@@ -25,6 +25,8 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ParamSpec, TypeVar
 
+from cachetools import LRUCache
+
 from bot.locks import KeyedLocks
 from bot.storage import (
     GameRecord,
@@ -257,6 +259,15 @@ UNDO = "undo"
 """The ``type`` of the system log entry that takes back player entries (DESIGN §4: undo
 appends, it never deletes): ``{"type": "undo", "seqs": [seq, ...]}``."""
 
+UNDO_TAIL = 16
+"""Log entries ``can_undo`` reads first (the newest); the whole log only when they hold no
+move left to take back, or the state before that move is not remembered (``GameService``
+``_before``)."""
+
+MOVES_REMEMBERED = 512
+"""Per move: the state it was applied to and whether it ``reveals`` (the newest moves of
+this process), so the Undo check neither replays the log nor shuffles again (issue 14)."""
+
 UNDO_CHECKS = 12
 """How many ``Engine.shuffle_hidden`` variants ``reveals`` tries per viewer (a variant
 equal to the real state proves nothing and is passed over)."""
@@ -376,6 +387,12 @@ class GameService:
         """Called with a game's id after each committed change that may make it await
         someone new (a start, a move, a timeout, a seat handed over); must not block (the
         AI driver, bot/ui/ai.py, schedules its moves from here)."""
+        self._before: LRUCache[tuple[int, int], State] = LRUCache(MOVES_REMEMBERED)
+        """(game, seq of a player's log entry) → the state that move was applied to (set by
+        ``_play`` once it is stored; a log entry never changes, so any process's answer is
+        this one's). Read only: engines never change a state in place."""
+        self._revealed: LRUCache[tuple[int, int], bool] = LRUCache(MOVES_REMEMBERED)
+        """(game, seq of a player's log entry) → whether that move ``reveals``."""
 
     def lock(self, game: int) -> asyncio.Lock:
         """The per-game lock (also held by the delivery layer while it edits the board)."""
@@ -611,11 +628,14 @@ class GameService:
         state = self.state(record)
         action = engine.action_from_json(action)
         waiting_before = frozenset(s for s in engine.to_move(state) if s != CHANCE)
+        before = state
         state, events = engine.apply(state, seat, action)
         entry = LogEntry(0, "player", seat, engine.action_to_json(action),
                          [e.to_json() for e in events], user_id=user_id)
-        return await self._advance(record, engine, state, [entry], list(events),
-                                   waiting_before=waiting_before, answer=answer)
+        result = await self._advance(record, engine, state, [entry], list(events),
+                                     waiting_before=waiting_before, answer=answer)
+        self._before[(record.id, record.version + 1)] = before  # (its seq: repository.append)
+        return result
 
     def changed(self, game: int) -> None:
         """Tell the ``listeners`` that ``game`` changed (a listener that fails is logged)."""
@@ -741,22 +761,39 @@ class GameService:
             return None
         engine = self.engine(record)
         after = self.state(record)
-        before = self._replay(record, [e for e in entries if e.seq != last.seq])
+        key = (record.id, last.seq)
+        before = self._before.get(key)
+        if before is None:
+            before = self._replay(record, [e for e in entries if e.seq != last.seq])
         if before is None or engine.outcome(after) is not None:
             return None
         waiting_before = engine.to_move(before)
         if seat not in waiting_before or not (engine.to_move(after) - {seat, CHANCE}) <= waiting_before:
             return None
-        if reveals(engine, len(record.seats), before, seat, last.action, after, record.seed):
-            return None
-        return last
+        revealed = self._revealed.get(key)
+        if revealed is None:
+            revealed = self._revealed[key] = reveals(engine, len(record.seats), before, seat, last.action, after,
+                                                     record.seed)
+        return None if revealed else last
+
+    def _last_move(self, entries: Sequence[LogEntry]) -> LogEntry | None:
+        """The last player or chance entry of ``entries`` that no ``undo`` among them took
+        back (an undo names earlier entries only, so a tail of the log answers for itself)."""
+        undone = undone_seqs(entries)
+        return next((e for e in reversed(entries) if e.seq not in undone and e.kind in ("player", "chance")), None)
 
     async def can_undo(self, record: GameRecord, user_id: int) -> bool:
         """Whether ``user_id`` may undo in ``record`` now (``undo_candidate``); the cheap
         checks come first, the log is read only for a seated player of a running game."""
         if record.seat_of(user_id) is None or record.status != "active" or record.paused:
             return False
-        return self.undo_candidate(record, await self.repo.log(record.id), user_id) is not None
+        entries = await self.repo.log(record.id, last=UNDO_TAIL)
+        if len(entries) == UNDO_TAIL:  # (a shorter tail is the whole log)
+            last = self._last_move(entries)
+            if last is None or (last.kind == "player" and last.user_id == user_id
+                                and (record.id, last.seq) not in self._before):
+                entries = await self.repo.log(record.id)  # (the replay needs it all)
+        return self.undo_candidate(record, entries, user_id) is not None
 
     @_refuses_storage_faults
     async def undo(self, game: int, user_id: int, *, expected_version: int | None = None) -> ActResult:
