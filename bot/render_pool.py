@@ -114,9 +114,9 @@ def small(image: Any) -> Any:
     """``image`` (a PIL image) scaled down to ``THUMBNAIL_WIDTH`` wide (a copy when narrower).
 
     A board at least twice as wide is first halved (or more) by an integer box filter
-    (``Image.reduce``), then resampled bilinear to the width: a third of the time of one
-    bilinear resize from full size (bench/profile.py: 15 ms → 5 ms for an 1100 × 1844 board,
-    every board drawn), and as sharp."""
+    (``Image.reduce``), then resampled bilinear to the width: half the time of one
+    bilinear resize from full size (14 → 6-8 ms for an 1100 × 1844 board, on every board
+    drawn; bench/profile.py), and as sharp."""
     from PIL import Image
 
     if image.width <= THUMBNAIL_WIDTH:
