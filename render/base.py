@@ -423,8 +423,8 @@ PALETTE_SAMPLE = ((250_000, 3), (60_000, 2))
 """(pixels at least, factor): the palette of a palette PNG is chosen from the image shrunk by
 ``factor`` (``Image.reduce``: the mean of each factor × factor block), and every pixel of the
 full image then takes its nearest palette colour: about half the quantizing time of the
-octree over every pixel of a board (the whole encoding 0.7×) (bench/profile.py, issue 14: the largest encoding cost), as faithful
-(six random-playout boards of every game: the largest error per channel ≤ 29 and at most
+octree over every pixel of a board, the whole encoding 0.7× (bench/profile.py, issue 14:
+the largest cost of a move), as faithful (six random-playout boards of every game: the largest error per channel ≤ 29 and at most
 0.2 % of the pixels off by more than 8, as with the full octree; a factor of 4 moved a flat
 colour of one Canterbury board by 19 on 2 % of its pixels). Smaller images use every pixel."""
 
