@@ -52,7 +52,8 @@ async def test_a_move_costs_no_bot_token_request_board_edit_through_play_and_pin
     assert spent == []  # the board edit went through the Play ▶ token, the ping as a follow-up
     play = next(t for t, it in reversed(fake.interactions.items())
                 if it["message_id"] == record.board_message_id and it["callback"]["type"] == 6)
-    edits = [r for r in fake.requests[mark:] if r.method == "PATCH" and r.path.endswith("/messages/@original")]
+    edits = [r for r in fake.requests[mark:] if r.method == "PATCH" and r.path.endswith("/messages/@original")
+             and fake.interactions[r.path.split("/")[3]]["response_message_id"] == record.board_message_id]
     assert [r.path for r in edits] == [f"/webhooks/{fake.app_id}/{play}/messages/@original"]
     board = fake.messages[after.board_message_id]  # type: ignore[index]
     tx_lines = await bot.delivery.public_lines(after, record.version, after.version)
