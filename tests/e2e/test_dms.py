@@ -278,3 +278,18 @@ click 2
     assert "Play ▶" in bob_part and "My view" in bob_part
     assert "(only you)" in bob_part.split("[bob] > click 2", 1)[1]
     assert "image: " in bob_part.split("[bob] > click 2", 1)[0]          # the DM images are saved too
+
+
+async def test_a_replacing_player_awaited_gets_one_dm_the_turn_notice_with_the_hand(
+        driver: Driver, players, bot) -> None:
+    alice, bob, carol = players[:3]
+    fake = driver.fake
+    game = await driver.start_game("carnival", [alice, bob])
+    assert 1 in (await driver.record(game)).waiting                       # bob's secret pick is awaited
+    await fake.slash(alice, "game", "replace", game=game, player=bob, member=carol)
+    await driver.settle()
+    assert (await driver.record(game)).user_of(1) == int(carol["id"])
+    assert dm_posts(fake, carol) == 1 and hand_messages(fake, carol, game) == []
+    (notice,) = dm_messages(fake, carol)
+    assert [a["filename"].split(".")[0] for a in notice["attachments"]] == ["board", "hand"]
+    assert "Your private view as of" in notice["content"]
