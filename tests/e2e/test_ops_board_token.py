@@ -50,11 +50,23 @@ async def lean(make_bot: Callable[..., Awaitable[GameBot]]) -> GameBot:
     return await make_bot(dm_away_seconds=300, lean_requests=True)
 
 
-async def test_every_move_edits_the_board_through_the_play_token(
-        make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
+async def canterbury(make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord,
+                     players: list[JSONDict]) -> tuple[GameBot, Driver, int]:
+    """A lean bot, its driver and a started two-player Canterbury game."""
     bot = await lean(make_bot)
     driver = Driver(fake, bot)
-    game = await driver.start_game("canterbury", players[:2])
+    return bot, driver, await driver.start_game("canterbury", players[:2])
+
+
+def shows(fake: FakeDiscord, board: int, game: int, version: int) -> bool:
+    """True when message ``board`` carries the buttons of ``game`` at ``version``."""
+    return any(c.get("custom_id", "").startswith(f"g:{game}:{version}:")
+               for c in iter_components(fake.messages[board]["components"]))
+
+
+async def test_every_move_edits_the_board_through_the_play_token(
+        make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
+    bot, driver, game = await canterbury(make_bot, fake, players)
     rng = random.Random(5)
     for _ in range(6):
         record = await driver.record(game)
@@ -67,19 +79,15 @@ async def test_every_move_edits_the_board_through_the_play_token(
         assert own == []
         assert [r.path for r in hooks] == [f"/webhooks/{fake.app_id}/{play_token(fake, board)}/messages/@original"]
         assert fake.interactions[play_token(fake, board)]["callback"]["type"] == 6  # a deferred update
-        shown = fake.messages[board]
-        assert any(c.get("custom_id", "").startswith(f"g:{game}:{after.version}:")
-                   for c in iter_components(shown["components"]))               # the board shows the move
-        assert len(shown["attachments"]) == 1
+        assert shows(fake, board, game, after.version)                        # the board shows the move
+        assert len(fake.messages[board]["attachments"]) == 1
         assert after.board_message_id == board
     assert not [r for r in await bot.repo.pending(game) if r.kind == "board"]
 
 
 async def test_a_refused_or_old_token_falls_back_to_the_bot_token(
         make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
-    bot = await lean(make_bot)
-    driver = Driver(fake, bot)
-    game = await driver.start_game("canterbury", players[:2])
+    bot, driver, game = await canterbury(make_bot, fake, players)
     rng = random.Random(6)
     # Discord refuses the token (expired or invalidated): one refused webhook edit, then the bot token's
     board = (await driver.record(game)).board_message_id
@@ -92,9 +100,7 @@ async def test_a_refused_or_old_token_falls_back_to_the_bot_token(
     own, hooks = board_edits(fake, mark, board)
     assert len(hooks) == 1 and len(own) == 1
     assert any(r.startswith("50027") for r in fake.refusals)
-    after = await driver.record(game)
-    assert any(c.get("custom_id", "").startswith(f"g:{game}:{after.version}:")
-               for c in iter_components(fake.messages[board]["components"]))
+    assert shows(fake, board, game, (await driver.record(game)).version)
     assert bot.delivery.board_tokens.get(game) is None                     # forgotten: not tried again
     # a token within a minute of its 15 is not tried at all
     mover = (await driver.waiting_users(game))[0]
@@ -153,8 +159,7 @@ async def test_a_restart_between_the_commit_and_the_edit_edits_once_with_the_bot
     own, hooks = board_edits(fake, mark, board)
     assert hooks == [] and len(own) == 1                                      # the new process holds no token
     assert (await bot2.service.get(game)).board_message_id == board         # no second board
-    assert any(c.get("custom_id", "").startswith(f"g:{game}:{moved.version}:")
-               for c in iter_components(fake.messages[board]["components"]))
+    assert shows(fake, board, game, moved.version)
     assert await bot2.repo.pending(game) == []
     awaited = {str(moved.user_of(s)) for s in moved.waiting}
     new = [m for m in fake.channel_messages(record.home_channel_id, ephemeral=False)][posts:]
