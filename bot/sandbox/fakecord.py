@@ -386,7 +386,7 @@ class FakeDiscord:
     Knobs: :attr:`upload_limit` (bytes, default 10 MiB), :attr:`threads_allowed`,
     :attr:`old_message_edit_cap` (edits allowed on a message older than an hour before 30046; None = no cap),
     :attr:`enforce_command_permissions`, :meth:`close_dms`, :meth:`member_permissions`,
-    :meth:`refuse_edits`, :meth:`rate_limit_next`, :meth:`rate_limit_buckets`, :meth:`advance`,
+    :meth:`refuse_edits`, :meth:`revoke_token`, :meth:`rate_limit_next`, :meth:`rate_limit_buckets`, :meth:`advance`,
     :meth:`add_guild`. What a modified client could send: :meth:`redeliver` (the same interaction twice),
     ``forge=True`` on :meth:`click` and :meth:`select`, ``client_checks=False`` on :meth:`slash`.
     """
@@ -745,6 +745,13 @@ class FakeDiscord:
         payload)."""
         mid = int(message["id"] if isinstance(message, dict) else message)
         self._meta[mid].edit_refused = refused
+
+    def revoke_token(self, token: str) -> None:
+        """Make Discord refuse the interaction ``token`` from now on, as it does once a token has
+        expired or been invalidated: every webhook call with it (follow-ups, ``@original`` edits)
+        fails with 401 Invalid Webhook Token (50027), recorded in :attr:`refusals` (not the bot's
+        fault: it cannot know)."""
+        self.interactions[token]["revoked"] = True
 
     def image_bytes(self, attachment: JSONDict) -> bytes:
         """The uploaded bytes behind an attachment payload."""
@@ -1273,6 +1280,8 @@ class FakeDiscord:
         it = self.interactions.get(token)
         if it is None:
             return 404, _error(10015, "Unknown Webhook")
+        if it.get("revoked"):
+            return self._refusal(401, _error(50027, "Invalid Webhook Token"), f"{what} (token revoked)")
         age = self.now() - it["created"]
         if age > TOKEN_LIFETIME:
             return self._violation(401, _error(50027, "Invalid Webhook Token"),

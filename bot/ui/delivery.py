@@ -2,8 +2,13 @@
 Discord's limits are kept (DISCORD.md): text split at 2000 characters, images fitted
 under the upload limit, attachments replaced on edit, rapid board edits coalesced,
 a fresh board message when the old one can no longer be edited, and closed DMs
-tolerated. Uses the bot token (channel endpoints), never interaction tokens, for
-anything posted after the first answer.
+tolerated. Uses the bot token (channel endpoints) for anything posted after the first
+answer, but two ways through interactions, which Discord does not count against the bot
+token's budget (docs/DISCORD.md "Interaction tokens"): pings and the end as follow-ups of
+the mover's interaction (``post_via``), and the board edit through the token of the last
+Play ▶ pressed on the board (``note_board_interaction``: answered by a deferred update, its
+``@original`` is the board message for 15 minutes). A token this process does not hold
+(a restart) or that Discord refuses falls back to the bot-token edit.
 
 The outbox (docs/DESIGN.md §4): the service queues a move's deliveries in the move's
 own transaction; ``flush(game)`` sends a game's pending rows in order and marks each
@@ -24,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
@@ -101,6 +107,24 @@ def transient(exc: BaseException) -> bool:
     return isinstance(exc, TRANSIENT)
 
 
+BOARD_TOKENS_KEPT = 4096
+"""Games whose last Play ▶ token on the board is remembered (least recently used forgotten:
+a forgotten token costs one bot-token edit)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardToken:
+    """The interaction of a Play ▶ press on a board message, answered by a deferred update
+    (type 6), so its ``@original`` is that board message: ``app`` and ``token`` address the
+    webhook, ``message_id`` is the board it was pressed on, ``at`` when (the service's clock,
+    seconds; it works ``TOKEN_LIFETIME`` seconds)."""
+
+    app: int
+    token: str
+    message_id: int
+    at: float
+
+
 THUMBNAILS_KEPT = 8
 """Board thumbnails kept for DM turn notices (each about 1 MB decoded): a notice follows its
 board update at once, so only the games that moved last need one (issue 14, point 3)."""
@@ -150,6 +174,9 @@ class Delivery:
         self.lean = True
         """Lines ride on the board edit, pings and the end go through the mover's
         interaction (settings ``LEAN_REQUESTS``); False: all posted with the bot token."""
+        self.board_tokens: LRUCache[int, BoardToken] = LRUCache(BOARD_TOKENS_KEPT)
+        """Per game: the last Play ▶ pressed on its board (``note_board_interaction``), whose
+        token edits the board for free; in memory only (a restart falls back to the bot token)."""
         self._recheck: set[str] = set()
         """Nonces of rows a crash left that may have gone out as an interaction follow-up
         (which carries no nonce): ``post`` looks for them in the channel first."""
@@ -179,6 +206,59 @@ class Delivery:
         if interaction.guild_id and isinstance(limit, int) and limit > 0:
             self._seen_limits[interaction.guild_id] = limit
         self.last_seen[interaction.user.id] = self.service.clock()
+
+    def note_board_interaction(self, record: GameRecord, interaction: discord.Interaction) -> None:
+        """Remember ``interaction`` as ``record``'s board token when it is a component press on
+        the game's board message answered by a deferred update (``@original`` is then the board
+        message: ``update_board`` edits it through the webhook, not counted against the bot
+        token's budget). Anything else (a press on a ping or in a DM, a slash command, a
+        thinking defer) is not remembered. Only while ``lean``."""
+        message = interaction.message
+        if (not self.lean or interaction.type != discord.InteractionType.component or message is None
+                or message.id != record.board_message_id or interaction.response.type
+                != discord.InteractionResponseType.deferred_message_update):
+            return
+        self.board_tokens[record.id] = BoardToken(int(interaction.application_id), interaction.token, message.id,
+                                                  interaction.created_at.timestamp())
+
+    def board_token(self, record: GameRecord) -> BoardToken | None:
+        """The remembered board token of ``record`` while it can still edit its current board
+        message (``TOKEN_MARGIN`` left of its ``TOKEN_LIFETIME``), else None (and forgotten)."""
+        held = self.board_tokens.get(record.id)
+        if held is None:
+            return None
+        if held.message_id != record.board_message_id or \
+                self.service.clock() - held.at >= TOKEN_LIFETIME - TOKEN_MARGIN:
+            self.board_tokens.pop(record.id, None)
+            return None
+        return held
+
+    async def _edit_board_via_token(self, record: GameRecord, embed: discord.Embed, file: discord.File,
+                                    view: discord.ui.View | None) -> bool:
+        """Edit ``record``'s board message through its board token (``board_token``): True when
+        Discord accepted it. False when there is no usable token or Discord refused it for
+        good (401 Invalid Webhook Token, 404 Unknown Webhook / Message, an edit cap…): the
+        token is forgotten and the caller edits with the bot token (``file`` rewound).
+
+        Raises:
+            discord.HTTPException: a failure that may pass (5xx, 429); the board loop retries.
+        """
+        held = self.board_token(record)
+        if held is None:
+            return False
+        webhook = discord.Webhook.partial(held.app, held.token, client=self.client)
+        try:
+            await webhook.edit_message("@original", embed=embed, attachments=[file],  # type: ignore[call-overload]
+                                       view=view)
+            return True
+        except discord.HTTPException as exc:
+            if transient(exc) or exc.status >= 500:
+                raise
+            log.info("board of game %s: its Play ▶ token is refused (%s %s); editing with the bot token",
+                     record.id, exc.status, exc.code)
+            self.board_tokens.pop(record.id, None)
+            file.reset()
+            return False
 
     def present(self, user_id: int) -> bool:
         """True when ``user_id`` interacted with the bot less than ``away_after`` seconds ago
@@ -422,8 +502,12 @@ class Delivery:
             del self._tasks[game]
 
     async def update_board(self, game: int) -> None:
-        """Edit the game's board message to its newest state (replacing the image), or
-        post a fresh board when there is none or the old one can no longer be edited."""
+        """Edit the game's board message to its newest state (replacing the image): through
+        the last Play ▶ token on it while one is held (``board_token``), else with the bot
+        token; or post a fresh board when there is none or the old one can no longer be
+        edited. The board rows are marked done only after Discord accepted the edit, so a
+        crash before it leaves them to ``resume``, which edits again (an edit twice shows
+        the same board once)."""
         record = await self.service.get(game)
         if record.state is None:
             return
@@ -435,7 +519,8 @@ class Delivery:
             message = self.channel(record.board_channel_id).get_partial_message(record.board_message_id)
             try:
                 crash_point("before_board_edit")
-                await message.edit(embed=embed, attachments=[file], view=view)
+                if not await self._edit_board_via_token(record, embed, file, view):
+                    await message.edit(embed=embed, attachments=[file], view=view)
                 crash_point("after_board_edit")
                 await self.repo.boards_delivered(game, record.version)
                 return

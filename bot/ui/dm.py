@@ -1,13 +1,19 @@
 """Hidden hands in DMs and DM turn notices (docs/DESIGN.md §5 "Hidden information", issue 10).
 
-Each player of a game with hidden information gets **one DM hand message** per game: their
-private view (``Engine.player_view(state, seat)`` drawn by ``render_private``) with a short
-text, **Play ▶** and **My view** buttons (``bot.ui.components.DmButton``, acting on that game
-from the DM with the panel's usual version checks) and a link to the game's thread. It is
-edited in place when the hidden part of the view changes, so the DM channel does not fill up.
-A **DM turn notice** (a new message, so the phone rings; the previous one is deleted) carries
-the prompt, the deadline, the "since your last turn" digest redacted for that player and a
-small image of the board.
+A player who is away (``Delivery.present``) gets **one DM per turn**: the **DM turn notice**
+(a new message, so the phone rings) carries the prompt, the deadline, the "since your last
+turn" digest redacted for that player, a small image of the board and, in a game with hidden
+information, their private view (``Engine.player_view(state, seat)`` drawn by
+``render_private``) "as of" that moment, with **Play ▶** and **My view** buttons
+(``bot.ui.components.DmButton``, acting on that game from the DM with the panel's usual
+version checks) and a link to the game's thread. Older notices are left as they are (a
+delete or a strike-through would cost a bot-token request each turn: issue 18 point 5).
+Hand changes between their turns wait for the next notice; **My view** and ``/game hand``
+always show the current hand.
+
+A player who keeps hands on but turns off gets **one DM hand message** per game instead,
+edited in place when the hidden part of their view changes; ``/game notify`` also sends
+a player with turn notices on a snapshot of their hand.
 
 ``/game notify`` switches hands and turn notices separately, per game or for all (default
 on). A refused DM (Discord 50007) pauses every DM to that player until they run
@@ -144,7 +150,9 @@ class DirectMessages:
         up to date: edited in place when the hidden part of their view changed (``force``:
         always), posted when there is none or it can no longer be edited. Players with DM
         hands off, paused DMs, or a game without a private view are left out, and (``users``
-        None) players at the table (``Delivery.present``)."""
+        None, i.e. after a change) players at the table (``Delivery.present``) and players
+        with turn notices on: their hand comes with their next turn notice (``turn_notice``;
+        one DM per turn, issue 18 point 5)."""
         service = self.ctx.service
         engine = service.engine(record)
         if not engine.info.has_hidden_info or record.state is None or record.status != "active":
@@ -157,26 +165,29 @@ class DirectMessages:
             if users is None and self.ctx.delivery.present(seat.user_id):
                 continue  # (at the table: My view shows the hand; the DM catches up once they are away)
             async with self._locks[record.id, seat.user_id]:
-                hands, _ = await self.ctx.repo.notify_settings(seat.user_id, record.id)
-                if not hands or await self.ctx.repo.dm_block(seat.user_id) is not None:
+                hands, turns = await self.ctx.repo.notify_settings(seat.user_id, record.id)
+                if not hands or (turns and users is None) or await self.ctx.repo.dm_block(seat.user_id) is not None:
                     continue
                 view = engine.player_view(state, seat.seat)
                 shown = fingerprint(hidden_part(view, public))
                 stored = await self.ctx.repo.dm_message(record.id, seat.user_id, "hand")
                 if stored is not None and stored[2] == shown and not force:
                     continue
-                await self._post_hand(record, seat.seat, seat.user_id, view, shown, stored)
+                await self._post_hand(record, seat.seat, seat.user_id, view, shown, stored, live=not turns)
 
     async def _post_hand(self, record: GameRecord, seat: int, user_id: int, view: dict[str, Any], shown: str,
-                         stored: tuple[int, int, str | None] | None) -> bool:
+                         stored: tuple[int, int, str | None] | None, *, live: bool = True) -> bool:
+        """Post or edit the DM hand message; ``live``: it is kept up to date (turn notices
+        off), else it says it is a snapshot (turn notices bring the hand anew)."""
         reader = self.ctx.delivery.locales.of_user(user_id, record.guild_id)
         tx = texts(record, reader)
         file = await self.ctx.delivery.render_file("private", record, view, tx.locale, "hand", self.upload_limit(record))
         if file is None:  # the game draws no private view
             return False
         engine = self.ctx.service.engine(record)
-        content = tx(Msg("ui.dm.hand", {"title": game_title(engine, record, reader), "letter": seat_letter(seat),
-                                        "when": f"<t:{int(self.ctx.clock())}:R>"}))
+        content = tx(Msg("ui.dm.hand" if live else "ops.dm_hand_snapshot",
+                         {"title": game_title(engine, record, reader), "letter": seat_letter(seat),
+                          "when": f"<t:{int(self.ctx.clock())}:R>"}))
         buttons = dm_view(record, reader)
         if stored is not None:
             message = self.ctx.delivery.channel(stored[0]).get_partial_message(stored[1])
@@ -201,34 +212,58 @@ class DirectMessages:
 
     # ------------------------------------------------------------------ turn notices
     async def turn_notice(self, record: GameRecord, seat: int, text: str, *, image: bool = True) -> None:
-        """DM the player at ``seat`` a turn notice ``text`` (with a small board image unless
-        ``image`` is False) and Play ▶ / My view / the thread link; the previous turn notice
-        of that game is deleted. Nothing when the player switched turn notices off or their
-        DMs are paused."""
+        """DM the player at ``seat`` a turn notice ``text`` and Play ▶ / My view / the thread
+        link, in one message (one bot-token request: issue 18 point 5). Unless ``image`` is
+        False it carries a small board image and, in a game with hidden information and with
+        DM hands on, the player's private view as of now (a line after the first says so).
+        The previous turn notice is left as it is. Nothing when the player switched turn
+        notices off or their DMs are paused."""
         user_id = record.user_of(seat)
         if user_id is None:
             return
-        _, turns = await self.ctx.repo.notify_settings(user_id, record.id)
+        hands, turns = await self.ctx.repo.notify_settings(user_id, record.id)
         if not turns or await self.ctx.repo.dm_block(user_id) is not None:
             if turns:
                 await self.tell_blocked(record, user_id)
             return
+        reader = self.ctx.delivery.locales.of_user(user_id, record.guild_id)
         thumb = await self.board_thumbnail(record) if image else None
-        buttons = dm_view(record, self.ctx.delivery.locales.of_user(user_id, record.guild_id))
+        hand = await self.hand_file(record, seat, reader) if image and hands else None
+        if hand is not None:
+            first, _, rest = text.partition("\n")
+            line = texts(record, reader)(Msg("ops.dm_hand_as_of", {"when": f"<t:{int(self.ctx.clock())}:R>"}))
+            text = "\n".join(part for part in (first, line, rest) if part)
+        buttons = dm_view(record, reader)
 
         async def send(channel: discord.abc.Messageable) -> discord.Message:
-            if thumb is None:
+            files = [] if thumb is None else [discord.File(io.BytesIO(thumb[0]), filename=f"board.{thumb[1]}")]
+            if hand is not None:
+                hand.reset()  # (a send tried again re-reads it)
+                files.append(hand)
+            if not files:
                 return await channel.send(clip(text, MESSAGE_CHARS), view=buttons)
-            data, ext = thumb
-            return await channel.send(clip(text, MESSAGE_CHARS), view=buttons,
-                                      file=discord.File(io.BytesIO(data), filename=f"board.{ext}"))
+            return await channel.send(clip(text, MESSAGE_CHARS), view=buttons, files=files)
 
         sent = await self._send(record, user_id, send)
         if sent is None:
             return
-        previous = await self.ctx.repo.dm_message(record.id, user_id, "turn")
         await self.ctx.repo.set_dm_message(record.id, user_id, "turn", sent.channel.id, sent.id)
-        await self._forget(previous)
+
+    async def hand_file(self, record: GameRecord, seat: int, locale: str) -> discord.File | None:
+        """The private view of ``seat`` now, drawn for a DM (``hand.png``/``.jpg``, in the
+        render workers) when ``record``'s game has hidden information; None when it has
+        none, draws none, or drawing failed (logged: the notice goes without it)."""
+        service = self.ctx.service
+        engine = service.engine(record)
+        if not engine.info.has_hidden_info or record.state is None:
+            return None
+        view = engine.player_view(service.state(record), seat)
+        try:
+            return await self.ctx.delivery.render_file("private", record, view, texts(record, locale).locale, "hand",
+                                                       self.upload_limit(record))
+        except Exception:
+            log.exception("DM hand of game %s failed", record.id)
+            return None
 
     async def board_thumbnail(self, record: GameRecord) -> tuple[bytes, str] | None:
         """The public board of ``record`` at its version, small (bot/render_pool.py ``small``)

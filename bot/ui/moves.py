@@ -43,15 +43,23 @@ class Moves:
         return self.ctx.delivery.locales.private(interaction)
 
     async def open_panel(self, interaction: discord.Interaction, game: int) -> None:
-        """Send the caller's private Play panel (ephemeral).
+        """Send the caller's private Play panel (an ephemeral follow-up). A press on a message
+        (the board's Play ▶, a ping's, a DM's) is answered by a deferred update (type 6, no
+        "thinking"), so that interaction's ``@original`` stays the message pressed: on the
+        board, its token edits the board after the move (``Delivery.note_board_interaction``;
+        issue 18 point 5).
 
         Raises:
             HostError: no such game, not a player, or the game is not running.
         """
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if interaction.type == discord.InteractionType.component and interaction.message is not None:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
         record, seat = await self.ctx.seated(interaction, game)
         if record.status != "active":
             raise HostError(Msg("ui.error.not_running"), "not_active")
+        self.ctx.delivery.note_board_interaction(record, interaction)
         state = self.ctx.service.state(record)
         reader = self._reader(interaction)
         panel = build_panel(self.ctx.service.engine(record), record, state, seat, locale=reader)

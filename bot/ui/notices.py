@@ -245,11 +245,14 @@ class Notices:
         """After a moderator's replace: its announcement (queued with the change, a
         ``notice`` row whose ``turn`` makes it the new player's one ping when the game waits
         for that seat: ``Delivery._deliver_notice``) goes out, the board is updated, and the
-        new player gets their DM hand and turn notice."""
+        new player gets their DM turn notice with their hand when the game waits for them
+        (else, or with turn notices off, their DM hand)."""
         await self.ctx.delivery.flush(record.id)
         self.ctx.delivery.request_board(record.id)
         if record.status == "active":
-            await self.ctx.delivered(self.dms.update_hands(record, [new]))
+            _, turns = await self.ctx.repo.notify_settings(new, record.id)
+            if not (turns and seat in record.waiting):  # (else the turn notice carries the hand: one DM)
+                await self.ctx.delivered(self.dms.update_hands(record, [new]))
             if seat in record.waiting:
                 reader = self.ctx.delivery.locales.of_user(new, record.guild_id)
                 note = texts(record, reader)(Msg("ui.notice.replaced_turn", {

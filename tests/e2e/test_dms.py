@@ -1,8 +1,9 @@
-"""Hidden hands in DMs (issue 10 items 1–2; bot/ui/dm.py) through the offline Discord: one DM
-hand message per player and game, edited in place when the hidden part changes; Play ▶ and My
-view acting on that game from the DM with the usual version checks; a jump link; closed DMs
-said once and never retried until /game notify; /game notify per game and for all; and the
-playground showing DMs as their recipient's own channel."""
+"""Hidden hands in DMs (issue 10 items 1–2, issue 18 point 5; bot/ui/dm.py) through the offline
+Discord: one DM per turn, the turn notice carrying the hand as of then, older notices left alone
+and no DM between turns; a player with turn notices off gets one hand message edited in place;
+Play ▶ and My view acting on that game from the DM with the usual version checks; a jump link;
+closed DMs said once and never retried until /game notify; /game notify per game and for all;
+and the playground showing DMs as their recipient's own channel."""
 
 from __future__ import annotations
 
@@ -16,8 +17,11 @@ from PIL import Image
 
 from bot.sandbox.fakecord import EPHEMERAL, FakeDiscord, iter_components
 from bot.sandbox.play import Playground, real_bot_factory, run_lines
+from bot.service import texts
+from engines.registry import get as get_engine
+from render import registry as renders
 from tests.e2e.driver import Driver
-from tests.e2e.test_pings import sins, typed
+from tests.e2e.test_pings import dm_turn_notices, sins, typed
 
 JSONDict = dict[str, Any]
 
@@ -43,39 +47,89 @@ def closed_notices(driver: Driver, user: JSONDict) -> list[JSONDict]:
     return [m for m in driver.public_messages() if m["content"].startswith("📪") and f"<@{user['id']}>" in m["content"]]
 
 
-async def test_each_player_gets_one_hand_dm_edited_in_place(driver: Driver, players, bot) -> None:
+def dm_requests(fake: FakeDiscord, user: JSONDict, mark: int = 0) -> list[str]:
+    """Method and path of every request to ``user``'s DM channel since request ``mark``."""
+    channel = fake.dm_channels.get(user["id"])
+    return [] if channel is None else [f"{r.method} {r.path}" for r in fake.requests[mark:]
+                                       if r.path.startswith(f"/channels/{channel['id']}/")]
+
+
+async def test_one_dm_per_turn_the_notice_carries_the_hand(driver: Driver, players, bot) -> None:
     alice, bob = players[:2]
     fake = driver.fake
     game = await driver.start_game("carnival", [alice, bob])
     record = await driver.record(game)
-    (a_hand,) = hand_messages(fake, alice, game)
-    (b_hand,) = hand_messages(fake, bob, game)
-    assert "seat A" in a_hand["content"] and "seat B" in b_hand["content"]
+    # both are awaited (their secret picks): one turn notice each, with the board and the hand as of now
+    assert hand_messages(fake, alice, game) == [] and hand_messages(fake, bob, game) == []
+    (a_note,) = dm_turn_notices(fake, alice)
+    (b_note,) = dm_turn_notices(fake, bob)
+    assert dm_posts(fake, alice) == 1 and dm_posts(fake, bob) == 1
+    board, hand = a_note["attachments"]
+    assert board["filename"].startswith("board.") and hand["filename"].startswith("hand.")
+    assert Image.open(io.BytesIO(fake.image_bytes(hand))).width == 1100
+    assert Image.open(io.BytesIO(fake.image_bytes(board))).width == 480
+    state = bot.service.state(record)
+    for user, note in ((alice, a_note), (bob, b_note)):
+        first, second = note["content"].split("\n")[:2]
+        assert first.startswith("🔔") and "Choose your sin" in first
+        assert second.startswith("🔒 Your private view as of <t:") and "**My view**" in second
+        seat = record.seat_of(int(user["id"]))
+        shown = Image.open(io.BytesIO(fake.image_bytes(note["attachments"][1])))
+        own = renders.private_image("carnival", get_engine("carnival").player_view(state, seat), record.names,
+                                    texts(record).plain())
+        assert own is not None and shown.size == own.size
+    ids = {c.get("custom_id") for c in iter_components(a_note["components"])}
+    assert {f"d:{game}:play", f"d:{game}:hand"} <= ids
+    (link,) = [c for c in iter_components(a_note["components"]) if c.get("style") == 5]
+    assert link["url"] == f"https://discord.com/channels/{fake.guild_id}/{record.home_channel_id}"
+    # alice's secret pick changes her hidden view: no DM at all (no edit, no post) until her next turn
+    mark = len(fake.requests)
+    await typed(driver, alice, game, f"choose {(await sins(driver, game, alice))[0]}")
+    assert dm_requests(fake, alice, mark) == [] and dm_requests(fake, bob, mark) == []
+    # a few more moves: every request to a DM is a post of a turn notice; none is edited or deleted
+    rng = random.Random(4)
+    for _ in range(8):
+        if (await driver.record(game)).status != "active":
+            break
+        await driver.play_once(game, rng)
+    for user in (alice, bob):
+        sent = dm_requests(fake, user)
+        assert sent and all(r.startswith("POST ") for r in sent)
+        notices = dm_turn_notices(fake, user)
+        assert len(notices) == len(sent)                                # older notices left as they were
+        assert all(n["edited_timestamp"] is None for n in notices)
+        assert all(any(a["filename"].startswith("hand.") for a in n["attachments"]) for n in notices)
+
+
+async def test_turn_notices_off_keep_one_hand_message_edited_in_place(driver: Driver, players, bot) -> None:
+    alice, bob = players[:2]
+    fake = driver.fake
+    game = await driver.start_game("carnival", [alice, bob])
+    token = await fake.slash(alice, "game", "notify", turns=False)
+    await driver.settle()
+    assert "turn notices **off**" in fake.message_for(token)["content"]
+    notices = len(dm_turn_notices(fake, alice))
+    (a_hand,) = hand_messages(fake, alice, game)                  # /game notify's refresh sent it
+    assert "it changes here as your hand does" in a_hand["content"]
     (attachment,) = a_hand["attachments"]
     assert attachment["filename"].startswith("hand.")
-    assert Image.open(io.BytesIO(fake.image_bytes(attachment))).width == 1100
-    ids = {c.get("custom_id") for c in iter_components(a_hand["components"])}
-    assert {f"d:{game}:play", f"d:{game}:hand"} <= ids
-    (link,) = [c for c in iter_components(a_hand["components"]) if c.get("style") == 5]
-    assert link["url"] == f"https://discord.com/channels/{fake.guild_id}/{record.home_channel_id}"
     # a hand DM is silent: the ping is the notification
     post = next(r for r in fake.calls("POST", rf"/channels/{a_hand['channel_id']}/messages")
-                if "🔒" in str(r.json or r.form))
-    assert post is not None
-    # alice's secret pick changes her hidden view: her one message is edited, bob's is not
+                if str((r.json or {}).get("content", "")).startswith("🔒"))
+    assert post.json.get("flags", 0) & 4096                       # SUPPRESS_NOTIFICATIONS
+    # alice's secret pick changes her hidden view: her one message is edited, the image replaced
     await typed(driver, alice, game, f"choose {(await sins(driver, game, alice))[0]}")
     (a_after,) = hand_messages(fake, alice, game)
-    (b_after,) = hand_messages(fake, bob, game)
     assert a_after["id"] == a_hand["id"] and a_after["edited_timestamp"] is not None
-    assert a_after["attachments"][0]["id"] != attachment["id"]             # the image was replaced
-    assert b_after["edited_timestamp"] is None
-    # a few more moves: still one hand message each
+    assert a_after["attachments"][0]["id"] != attachment["id"]
+    assert hand_messages(fake, bob, game) == []                   # bob's hand rides on his notices
     rng = random.Random(4)
     for _ in range(6):
         if (await driver.record(game)).status != "active":
             break
         await driver.play_once(game, rng)
-    assert len(hand_messages(fake, alice, game)) == 1 and len(hand_messages(fake, bob, game)) == 1
+    assert len(hand_messages(fake, alice, game)) == 1
+    assert len(dm_turn_notices(fake, alice)) == notices                   # none since she switched them off
 
 
 async def test_play_and_my_view_work_from_the_dm_with_version_checks(driver: Driver, players, bot) -> None:
@@ -83,7 +137,7 @@ async def test_play_and_my_view_work_from_the_dm_with_version_checks(driver: Dri
     fake = driver.fake
     game = await driver.start_game("carnival", [alice, bob])
     version = (await driver.record(game)).version
-    (hand,) = hand_messages(fake, bob, game)
+    hand = dm_turn_notices(fake, bob)[-1]  # (Play ▶ / My view are on every DM of a game)
     dm_id = fake.dm_channels[bob["id"]]["id"]
     # My view from the DM: an ephemeral private view in the DM
     last = max(fake.messages)
@@ -143,7 +197,7 @@ async def test_closed_dms_are_said_once_never_retried_and_resumed_by_notify(driv
             break
         await driver.play_once(game, rng)
     assert dm_posts(fake, bob) == 1 and len(closed_notices(driver, bob)) == 1
-    assert hand_messages(fake, alice, game)                            # alice's DMs are unaffected
+    assert dm_turn_notices(fake, alice)                                # alice's DMs are unaffected
     # My view (ephemeral) still works for bob
     record = await driver.record(game)
     if record.status == "active":
@@ -165,7 +219,7 @@ async def test_notify_switches_hands_and_turn_notices_per_game_and_for_all(drive
     fake = driver.fake
     one = await driver.start_game("carnival", [alice, bob])
     two = await driver.start_game("carnival", [alice, bob])
-    assert hand_messages(fake, alice, one) and hand_messages(fake, alice, two)
+    assert dm_turn_notices(fake, alice)
     # alice: no hand DMs for game one only; no turn notices anywhere
     token = await fake.slash(alice, "game", "notify", hands=False, game=one)
     await driver.settle()
@@ -173,13 +227,14 @@ async def test_notify_switches_hands_and_turn_notices_per_game_and_for_all(drive
     token = await fake.slash(alice, "game", "notify", turns=False)
     await driver.settle()
     assert "turn notices **off**" in fake.message_for(token)["content"]
-    (hand_one,) = hand_messages(fake, alice, one)
+    # turn notices off: game two's hand comes as one message kept up to date; game one's not at all
+    assert hand_messages(fake, alice, one) == []
     (hand_two,) = hand_messages(fake, alice, two)
     posts_before = dm_posts(fake, alice)
     for game in (one, two):
         await typed(driver, alice, game, f"choose {(await sins(driver, game, alice))[0]}")
         await typed(driver, bob, game, f"choose {(await sins(driver, game, bob))[0]}")
-    assert fake.messages[int(hand_one["id"])]["edited_timestamp"] is None     # hands off for game one
+    assert hand_messages(fake, alice, one) == []                               # hands off for game one
     assert fake.messages[int(hand_two["id"])]["edited_timestamp"] is not None  # still on for game two
     assert dm_posts(fake, alice) == posts_before                               # no turn notices
     turn_notices = [m for m in dm_messages(fake, bob) if m["content"].startswith("🔔")]
@@ -217,9 +272,24 @@ click 2
     # alice sees her own DM channel, and only a count of bob's
     assert "── DM to alice · testbot" in before_bob and "DM to bob" not in before_bob
     assert "in bob's DMs)" in before_bob
-    # bob lists his DM channel (his hand, with Play ▶ / My view) and presses My view there
+    # bob lists his DM channel (his turn notice with his hand, Play ▶ / My view) and presses My view there
     bob_part = text.split("[bob] > dm 2", 1)[1]
-    assert "── DM to bob · testbot" in bob_part and "your private view (seat B)" in bob_part
+    assert "── DM to bob · testbot" in bob_part and "Your private view as of" in bob_part
     assert "Play ▶" in bob_part and "My view" in bob_part
     assert "(only you)" in bob_part.split("[bob] > click 2", 1)[1]
     assert "image: " in bob_part.split("[bob] > click 2", 1)[0]          # the DM images are saved too
+
+
+async def test_a_replacing_player_awaited_gets_one_dm_the_turn_notice_with_the_hand(
+        driver: Driver, players, bot) -> None:
+    alice, bob, carol = players[:3]
+    fake = driver.fake
+    game = await driver.start_game("carnival", [alice, bob])
+    assert 1 in (await driver.record(game)).waiting                       # bob's secret pick is awaited
+    await fake.slash(alice, "game", "replace", game=game, player=bob, member=carol)
+    await driver.settle()
+    assert (await driver.record(game)).user_of(1) == int(carol["id"])
+    assert dm_posts(fake, carol) == 1 and hand_messages(fake, carol, game) == []
+    (notice,) = dm_messages(fake, carol)
+    assert [a["filename"].split(".")[0] for a in notice["attachments"]] == ["board", "hand"]
+    assert "Your private view as of" in notice["content"]

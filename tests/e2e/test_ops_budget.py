@@ -26,7 +26,7 @@ def channel_lines(fake: FakeDiscord, channel_id: int, after: int) -> list[JSONDi
             if int(m["id"]) > after and not m["embeds"] and not m["components"]]
 
 
-async def test_a_move_costs_one_board_edit_its_lines_on_the_board_its_ping_through_the_interaction(
+async def test_a_move_costs_no_bot_token_request_board_edit_through_play_and_ping_through_the_interaction(
         make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
     bot = await make_bot(dm_away_seconds=300, lean_requests=True)
     driver = Driver(fake, bot)
@@ -49,7 +49,12 @@ async def test_a_move_costs_one_board_edit_its_lines_on_the_board_its_ping_throu
     after = await driver.record(game)
     assert after.version > record.version
     spent = counted(fake.requests[mark:])
-    assert [(r.method, re.sub(r"\d+", "N", r.path)) for r in spent] == [("PATCH", "/channels/N/messages/N")]
+    assert spent == []  # the board edit went through the Play ▶ token, the ping as a follow-up
+    play = next(t for t, it in reversed(fake.interactions.items())
+                if it["message_id"] == record.board_message_id and it["callback"]["type"] == 6)
+    edits = [r for r in fake.requests[mark:] if r.method == "PATCH" and r.path.endswith("/messages/@original")
+             and fake.interactions[r.path.split("/")[3]]["response_message_id"] == record.board_message_id]
+    assert [r.path for r in edits] == [f"/webhooks/{fake.app_id}/{play}/messages/@original"]
     board = fake.messages[after.board_message_id]  # type: ignore[index]
     tx_lines = await bot.delivery.public_lines(after, record.version, after.version)
     assert tx_lines and all(f"• {line}" in board["embeds"][0]["description"] for line in tx_lines)

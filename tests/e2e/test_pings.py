@@ -76,11 +76,17 @@ async def test_start_and_moves_ping_only_the_newly_awaited_once(driver: Driver, 
     pings = turn_pings(fake, thread, after=mark)
     assert set().union(*(mentioned(fake, p) for p in pings)) == expected
     assert len(pings) == (1 if expected else 0)
-    # each pinged player got one DM turn notice with a small board image; older ones were deleted
+    # each pinged player got one more DM turn notice with a small board image (and their hand);
+    # the older ones are left as they were
+    for user in players[:3]:
+        first, *more = dm_turn_notices(fake, user)
+        assert len(more) == (1 if user["id"] in expected else 0)
+        assert first["edited_timestamp"] is None
     for user in (u for u in players[:3] if u["id"] in expected):
-        (notice,) = dm_turn_notices(fake, user)
-        (attachment,) = notice["attachments"]
-        assert Image.open(io.BytesIO(fake.image_bytes(attachment))).width == 480
+        notice = dm_turn_notices(fake, user)[-1]
+        board, hand = notice["attachments"]
+        assert board["filename"].startswith("board.") and hand["filename"].startswith("hand.")
+        assert Image.open(io.BytesIO(fake.image_bytes(board))).width == 480
         assert "Since your last turn" in notice["content"]
         assert any(c.get("custom_id") == f"d:{game}:play" for c in iter_components(notice["components"]))
 
