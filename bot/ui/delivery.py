@@ -594,6 +594,14 @@ class Delivery:
             await self.delete_message(old[0], old[1])
         return message
 
+    def wants_thumbnail(self, record: GameRecord) -> bool:
+        """Whether a board update of ``record`` should also draw the board small: only when a
+        person it waits for is away (``present``), so a DM turn notice (bot/ui/dm.py) will
+        follow and carry it. Otherwise the small copy is not made (6-8 ms a board, issue 14);
+        a notice that finds none draws its own (``DirectMessages.board_thumbnail``)."""
+        return any(s.seat in record.waiting and s.status == "active" and not s.is_ai and not self.present(s.user_id)
+                   for s in record.seats)
+
     async def board_payload(self, record: GameRecord) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
         """Embed, image file and buttons of the public board (from the public view only)."""
         from bot.ui.panels import board_embed, board_view  # (panels → components → context → delivery)
@@ -604,10 +612,11 @@ class Delivery:
         public = engine.player_view(state, None)
         tx = self.public_texts(record)
         job = RenderJob("board", record.game_id, public, tuple(tx.raw_names), tx.locale,
-                        self.upload_limit(record.guild_id), thumbnail=True)
+                        self.upload_limit(record.guild_id), thumbnail=self.wants_thumbnail(record))
         done = await self.renderer.run(job)
-        assert done is not None and done.thumbnail is not None  # every game draws a board
-        self.board_thumbnails[record.id] = (record.version, image_of(done.thumbnail))
+        assert done is not None  # every game draws a board
+        if done.thumbnail is not None:
+            self.board_thumbnails[record.id] = (record.version, image_of(done.thumbnail))
         file = discord.File(io.BytesIO(done.data), filename=f"board.{done.ext}")
         recent = await self.recent_public_lines(record, limit=RECENT_LINES)
         embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=recent,

@@ -293,3 +293,24 @@ async def test_a_replacing_player_awaited_gets_one_dm_the_turn_notice_with_the_h
     (notice,) = dm_messages(fake, carol)
     assert [a["filename"].split(".")[0] for a in notice["attachments"]] == ["board", "hand"]
     assert "Your private view as of" in notice["content"]
+
+
+async def test_a_board_is_drawn_small_only_when_a_player_it_waits_for_is_away(driver: Driver, players, bot) -> None:
+    """The board's small copy (for DM turn notices) is made only when a person the game waits
+    for is away (bot/ui/delivery.py ``wants_thumbnail``, issue 14): at the table nobody gets
+    a turn notice, so it would be drawn for nothing."""
+    alice, bob = players[:2]
+    game = await driver.start_game("carnival", [alice, bob])
+    record = await driver.record(game)
+    assert set(record.waiting) == {0, 1}
+    delivery = bot.delivery
+    delivery.away_after = 300.0
+    for user in (alice, bob):
+        delivery.last_seen[int(user["id"])] = bot.service.clock()
+    delivery.board_thumbnails.pop(game, None)
+    await delivery.board_payload(record)
+    assert game not in delivery.board_thumbnails
+    del delivery.last_seen[int(bob["id"])]  # bob has left the table
+    await delivery.board_payload(record)
+    version, image = delivery.board_thumbnails[game]
+    assert version == record.version and image.width == 480
