@@ -251,7 +251,8 @@ class Table:
         user_id = str(record.user_of(self.rng.choice(seats)))
         user = next(u for u in self.users if u["id"] == user_id)
         board_channel, board_id = record.board_channel_id, record.board_message_id
-        board = fake.messages[board_id]  # type: ignore[index]
+        assert board_channel is not None and board_id is not None  # (a started game has a board)
+        board = fake.messages[board_id]
         panel, ack, shown = await self.open_panel(user, board)
         self.probe.ack["play"].append(ack)
         self.probe.panel.append(shown)
@@ -271,8 +272,7 @@ class Table:
             else:
                 t = await fake.click(user, panel, cid)
             clicked = fake.interactions[t]["created"]
-            patch = await self.until(self.first_request(mark, "PATCH", f"/channels/{board_channel}/messages/"
-                                                                       f"{board_id}", files=True), "board update")
+            patch = await self.until(self.board_request(mark, board_channel, board_id), "board update")
             self.probe.board.append(patch.at - clicked)
             await self.until(functools.partial(self.acked, t), "pick")
             self.probe.ack["pick"].append(self.ack_time(t))
@@ -294,8 +294,14 @@ class Table:
         token = await fake.click(user, board, play)
 
         def panel_ready() -> JSONDict | None:
-            m = fake.message_for(token)
-            return m if m is not None and not m["flags"] & LOADING else None
+            # (Play ▶ is answered by a deferred update and the panel sent as a follow-up; an answer
+            # that is itself the panel, "thinking…" replaced, counts too)
+            it = fake.interactions[token]
+            followups = it.get("followup_ids") or []
+            m = fake.messages.get(followups[0]) if followups else fake.message_for(token)
+            if m is None or m["flags"] & LOADING or int(m["id"]) == int(board["id"]):
+                return None
+            return m
 
         panel = await self.until(panel_ready, "panel")
         shown = self.first_request(mark, "POST", f"/webhooks/{fake.app_id}/{token}")()
@@ -311,6 +317,24 @@ class Table:
         t = await fake.select(user, panel, cid, [value]) if value is not None else await fake.click(user, panel, cid)
         await self.redrawn(t, mark, "group")
         return self.ack_time(t)
+
+    def board_request(self, start: int, channel: int | str, board_id: int | str) -> Callable[[], Req | None]:
+        """A predicate finding the first edit with an image of board message ``board_id`` among the
+        requests from index ``start`` on: with the bot token, or through the token of a Play ▶
+        pressed on it (``@original``, bot/ui/delivery.py)."""
+        pos = start
+
+        def scan() -> Req | None:
+            nonlocal pos
+            reqs = self.fake.requests
+            while pos < len(reqs):
+                r = reqs[pos]
+                pos += 1
+                if r.files and edits_board(self.fake, r, channel, board_id, self.game):
+                    return r
+            return None
+
+        return scan
 
     def first_request(self, start: int, method: str, path: str, files: bool = False) -> Callable[[], Req | None]:
         """A predicate finding the first ``method`` request to ``path`` (with a file if ``files``) among the
@@ -328,6 +352,36 @@ class Table:
             return None
 
         return scan
+
+
+def edits_board(fake: FakeDiscord, r: Req, channel: int | str, board_id: int | str, game: int) -> bool:
+    """Whether request ``r`` (with files) updates board message ``board_id`` of game ``game`` in
+    ``channel``: a bot-token PATCH of it, a webhook PATCH of ``@original`` with the token of an
+    interaction on it (the board edit through Play ▶, bot/ui/delivery.py), or a new board posted
+    in its place (a board scrolled away is posted again, ``Delivery.repost_board``: a post with
+    the game's Play ▶ button; the caller then follows ``reposted_board``)."""
+    if r.path == f"/channels/{channel}/messages/{board_id}":
+        return True
+    if r.method == "POST" and r.path == f"/channels/{channel}/messages":
+        return any(c.get("custom_id", "").startswith(f"g:{game}:") and c["custom_id"].endswith(":play")
+                   for c in iter_components((r.json or {}).get("components") or []))
+    parts = r.path.split("/")  # /webhooks/{app}/{token}/messages/@original
+    if len(parts) != 6 or parts[1] != "webhooks" or parts[5] != "@original":
+        return False
+    it = fake.interactions.get(parts[3])
+    return it is not None and it["response_message_id"] == int(board_id)
+
+
+def reposted_board(fake: FakeDiscord, channel: int | str, game: int) -> int | None:
+    """The id of the newest message in ``channel`` with game ``game``'s Play ▶ button and an image
+    (its board after a repost), or None."""
+    for mid in sorted(fake.messages, reverse=True):
+        m = fake.messages[mid]
+        if str(m["channel_id"]) == str(channel) and m.get("attachments") and any(
+                c.get("custom_id", "").startswith(f"g:{game}:") and c["custom_id"].endswith(":play")
+                for c in iter_components(m.get("components") or [])):
+            return int(mid)
+    return None
 
 
 def choices(panel: JSONDict) -> list[tuple[str, str, str | None]]:

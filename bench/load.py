@@ -82,7 +82,17 @@ from pathlib import Path
 from typing import Any
 
 from bench import trees
-from bench.bot_latency import Probe, Table, choices, ms, pct, playout_views, running_bot
+from bench.bot_latency import (
+    Probe,
+    Table,
+    choices,
+    edits_board,
+    ms,
+    pct,
+    playout_views,
+    reposted_board,
+    running_bot,
+)
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.service import ActResult
@@ -312,8 +322,8 @@ class LoadTable(Table):
         """A predicate: when (``Req.at``) the board message was first edited with an image showing
         ``version`` or later, among the requests since this move began (``scan_from``: an edit may land
         before the pick is acknowledged)."""
-        path = f"/channels/{self.fake.messages[self.board_id]['channel_id']}/messages/{self.board_id}"
         pos = self.scan_from
+        fake, channel = self.fake, self.fake.messages[self.board_id]["channel_id"]
 
         def scan() -> float | None:
             nonlocal pos
@@ -321,7 +331,10 @@ class LoadTable(Table):
             while pos < len(reqs):
                 r = reqs[pos]
                 pos += 1
-                if r.method == "PATCH" and r.path == path and r.files and self.board_version(r.json) >= version:
+                if (r.files and edits_board(fake, r, channel, self.board_id, self.game)
+                        and self.board_version(r.json) >= version):
+                    if r.method == "POST":  # (posted again, scrolled away: follow the new board)
+                        self.board_id = reposted_board(fake, channel, self.game) or self.board_id
                     return r.at
             return None
 
