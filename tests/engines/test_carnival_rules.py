@@ -354,12 +354,25 @@ def test_e8_wrath_gentle_reroll_of_a_locked_die() -> None:
     with pytest.raises(IllegalAction):  # value outside faces
         E.apply(state, CHANCE, wrath_result(value=21))
     state, events = E.apply(state, CHANCE, wrath_result(value=3))
-    assert "C reveals Wrath: d20 on B's card rerolled 18 → 3." in lines(events)
+    assert lines(events)[0] == "C (Wrath) rerolls d20 on B's card gently: 18 → 3."
     assert state["dice"]["d20"]["owner"] == B and value(state, "d20") == 3
     assert last(state)["base"] == [0, 3, 0]  # A: Devil holder playing Envy scores 0 (D18)
     for d in DICE:
         if d != "d20":
             assert state["dice"][d]["pos"] == before[d]["pos"]
+
+
+def test_wrath_reveal_is_logged_once() -> None:
+    """One Wrath, two lines: its reveal, then the throw with its result (the choice itself
+    writes nothing, and the result does not reveal the card again)."""
+    state = roll(new(3), {"d20": 18, "d4": 1, "d6": 2})
+    state, reveal = pick(state, {A: "envy", B: "gluttony", C: "wrath"})
+    state, choice = E.apply(state, C, E.parse_action(state, C, "wrath d20 aim none"))
+    state, result = E.apply(state, CHANCE, wrath_result(value=3))
+    text = lines([*reveal, *choice, *result])
+    assert [t for t in text if "Wrath" in t and t.startswith("C ")] == [
+        "C reveals Wrath.", "C (Wrath) rerolls d20 on B's card gently: 18 → 3."]
+    assert choice == ()
 
 
 def _e9_state() -> dict[str, Any]:
@@ -389,8 +402,8 @@ def test_e9_wrath_aimed_knocks_only_candidates() -> None:
     assert (dice["d6"]["value"], dice["d6"]["pos"]) == (2, [0, 150])
     assert (dice["W"]["value"], dice["W"]["pos"]) == (6, [-170, 350])
     assert (dice["d4"]["value"], dice["d4"]["pos"]) == (3, [-40, 420])
-    assert ("D reveals Wrath: d12 on the table rerolled 6 → 11, lands near d8; knocks d8 on the table 8 → 3, "
-            "W on the table 1 → 6.") in lines(events)
+    assert lines(events)[0] == ("D (Wrath) throws d12 on the table: 6 → 11, lands near d8; knocks d8 on the "
+                                "table 8 → 3, W on the table 1 → 6.")
 
 
 def test_e10_wrath_off_the_table_penalty_and_return_to_owner() -> None:
@@ -406,7 +419,9 @@ def test_e10_wrath_off_the_table_penalty_and_return_to_owner() -> None:
     with pytest.raises(IllegalAction):  # no knocks off the table
         E.apply(state, CHANCE, wrath_result(off_table=True, penalty=10, value=5,
                                             knocks=[{"die": "d20", "value": 1, "pos": [0, 0]}]))
-    state, _ = E.apply(state, CHANCE, wrath_result(off_table=True, penalty=10, value=5))
+    state, events = E.apply(state, CHANCE, wrath_result(off_table=True, penalty=10, value=5))
+    assert lines(events)[0] == ("B (Wrath) throws d12 on A's card: it flies off the table! −10 for B; "
+                                "rerolled gently 9 → 5.")
     assert state["dice"]["d12"]["owner"] == A and value(state, "d12") == 5
     summary = last(state)
     assert summary["base"] == [14, -10, 14, 14]
