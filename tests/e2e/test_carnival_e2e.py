@@ -152,7 +152,8 @@ async def test_public_lines_are_the_catalog_texts_with_display_names(driver: Dri
     content = "\n".join(m["content"] for m in driver.public_messages())
     reveal = next(tx.event(e) for e in public if e["kind"] == "reveal")
     assert reveal.split(" reveals ")[0] in ("alice", "bob") and reveal in content
-    scored = [tx.event(e) for e in public if e["kind"] == "round_scored"]
+    scored = [tx.event(e) for e in public if e["kind"] in ("round_scored", "last_round_scored")]
+    assert public[-2]["kind"] == "last_round_scored" and "next Devil" not in scored[-1]
     assert len(scored) == 7 and all(line.startswith(f"Round {i + 1}: base ") for i, line in enumerate(scored))
     assert not any("{" in tx.event(e) or "event." in tx.event(e) for e in public)
 

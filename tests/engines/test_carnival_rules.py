@@ -782,6 +782,37 @@ def test_every_text_of_seeded_playouts_is_in_the_catalog(model: str) -> None:
         assert any("Player0" in line for line in out)
 
 
+def test_the_last_round_names_no_next_devil_and_the_view_shows_places() -> None:
+    """Spec §8.2: the game ends after round 7's scoring: its line names no next Devil, and
+    the public view has no Devil holder, no Sloth lines and each seat's place."""
+    rng = random.Random(5)
+    state = E.new_game(3, 5, {})
+    scored: list[Event] = []
+    while E.to_move(state):
+        seat = min(E.to_move(state))
+        action = E.sample_chance(state, rng) if seat == CHANCE else E.legal_actions(state, seat)[0]
+        state, events = E.apply(state, seat, action)
+        scored += [e for e in events if e.kind.endswith("round_scored")]
+    assert [e.kind for e in scored] == ["round_scored"] * 6 + ["last_round_scored"]
+    assert "devil" not in (scored[-1].params or {}) and "next Devil" not in TX.event(scored[-1])
+    assert TX.event(scored[-1]).startswith("Round 7: base ")
+    view = E.player_view(state, None)
+    assert view["devil"] is None and view["nearest"] == []
+    totals, best = rules.totals(state), rules.best_rounds(state)
+    assert view["places"] == [1 + sum((totals[t], best[t]) > (totals[s], best[s]) for t in range(3))
+                              for s in range(3)]
+    assert sorted(view["places"])[0] == 1
+    assert {s for s in range(3) if view["places"][s] == 1} == set(view["outcome"]["winners"])
+
+
+def test_places_share_equal_totals_and_best_rounds() -> None:
+    state = new(3)
+    state["round_scores"] = [[5, 5, 1], [3, 3, 9]]
+    assert rules.places(state) == [2, 2, 1]
+    state["round_scores"] = [[5, 4, 1], [3, 4, 9]]
+    assert rules.places(state) == [2, 3, 1]
+
+
 def test_each_module_imports_only_the_floors_below_it() -> None:
     """docs/TEMPLATE.md floors: data < rules < effects < chance, notation < view < engine."""
     import ast
