@@ -543,6 +543,7 @@ def test_e17_pick_may_change_until_all_picked_and_timeout_picks_at_random() -> N
     assert E.timeout_action(state, C) == {"type": "timeout"}
     state, _ = pick(state, {A: "pride"})
     state, events = E.apply(state, C, E.timeout_action(state, C))
+    assert lines(events) == ["No pick from C: a random sin will be picked."]  # the host says why
     assert E.to_move(state) == frozenset({CHANCE})
     options = E.legal_actions(state, CHANCE)
     assert len(options) == 6 and {o["sin"] for o in options} == set(state["hands"][C])
@@ -551,7 +552,7 @@ def test_e17_pick_may_change_until_all_picked_and_timeout_picks_at_random() -> N
     state, events = E.apply(state, CHANCE, {"type": "random_sin", "seat": C, "sin": "envy"})
     private = [e for e in events if e.visible_to is not None]
     assert [(e.visible_to, TX.event(e)) for e in private] == [
-        (frozenset({C}), "Time ran out: Envy was picked for you at random.")]
+        (frozenset({C}), "Envy was picked for you at random.")]
     assert "C has picked a sin (at random)." in lines(events)
     assert "C reveals Envy (picked at random)." in lines(events)
     assert last(state)["cards"] == ["pride", "lust", "envy"]
