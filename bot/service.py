@@ -1049,10 +1049,14 @@ class GameService:
             return await self.get(game)
 
     @_refuses_storage_faults
-    async def kick(self, game: int, user_id: int, by_user: int,
-                   notice: dict[str, Any] | None = None) -> ActResult | GameRecord:
+    async def kick(self, game: int, user_id: int, by_user: int, notice: dict[str, Any] | None = None, *,
+                   abandoned_notice: dict[str, Any] | None = None) -> ActResult | GameRecord:
         """Remove a player: from a lobby, their seat; in a running game, their seat is
-        marked left and its moves are played automatically from now on; logged.
+        marked left and its moves are played automatically from now on; logged. When no
+        other seat would be played by a person (``is_last_person``), the game ends instead,
+        as a resign does (docs/DESIGN.md §4 "Resign"): status ``abandoned``, one ``kick``
+        entry marked ``"abandoned": true``, the announcement ``abandoned_notice``, no ratings
+        change; the ``GameRecord`` is returned.
 
         Raises:
             HostError: not seated.
@@ -1060,6 +1064,9 @@ class GameService:
         record = await self.get(game)
         if record.status == "lobby":
             return await self.leave(game, user_id)
+        seat = record.seat_of(user_id)
+        if seat is not None and record.status == "active" and is_last_person(record, seat):
+            return await self._abandon_on_leaving(game, user_id, seat, "kick", by_user, (), abandoned_notice)
         return await self._seat_leaves(game, user_id, "kick", by_user, notice=notice)
 
     async def _seat_leaves(self, game: int, user_id: int, kind: str, by_user: int,
@@ -1109,15 +1116,26 @@ class GameService:
         events = [Event("table.resign", params={"seat": seat_ref(seat)})]
         if not is_last_person(record, seat):
             return await self._seat_leaves(game, user_id, "resign", user_id, events, notice)
+        return await self._abandon_on_leaving(game, user_id, seat, "resign", user_id, events, abandoned_notice)
+
+    async def _abandon_on_leaving(self, game: int, user_id: int, seat: int, kind: str, by_user: int,
+                                  events: Sequence[Event], notice: dict[str, Any] | None) -> GameRecord:
+        """End ``game`` as abandoned because the last person at it leaves (``kind``:
+        ``resign`` or ``kick``): one ``kind`` system entry marked ``"abandoned": true``
+        carrying ``events``, with the announcement ``notice`` queued in the same transaction.
+
+        Raises:
+            HostError: ``user_id`` no longer plays ``seat`` of this running game.
+        """
         async with self.lock(game):
             record = await self.get(game)
             if record.seat_of(user_id) != seat or record.status != "active":
                 raise HostError(Msg("refusal.host.not_playing"), "not_a_player")
             await self.repo.set_status(
                 game, "abandoned", expected_version=record.version,
-                entry=LogEntry(0, "system", None, {"type": "resign", "seat": seat, "user": user_id, "abandoned": True},
-                               [e.to_json() for e in events], user_id=user_id),
-                outbox=notice_rows(record.version + 1, abandoned_notice))
+                entry=LogEntry(0, "system", None, {"type": kind, "seat": seat, "user": user_id, "abandoned": True},
+                               [e.to_json() for e in events], user_id=by_user),
+                outbox=notice_rows(record.version + 1, notice))
         self.changed(game)
         return await self.get(game)
 

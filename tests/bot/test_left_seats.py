@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.service import GameService, texts
+from bot.storage import GameRecord
 from engines.base import CHANCE
 from engines.registry import GAME_IDS, get
 
@@ -78,3 +79,20 @@ async def test_carnival_pick_of_a_seat_that_left_says_a_random_sin_is_picked(ser
     stand_in = next(e for e in log if e.kind == "player" and e.seat == 1)
     assert [tx.event(e) for e in stand_in.events if e["visible_to"] is None] == [
         "u102 has left; played automatically.", "No pick from u102: a random sin will be picked."]
+
+
+async def test_kicking_the_last_person_ends_the_game_as_abandoned(service: GameService) -> None:
+    """After one of two players resigned, a kick of the other leaves nobody: the game ends as
+    abandoned with one ``kick`` entry marked abandoned, its notice queued, nothing played."""
+    game = await started(service, "carnival", USERS[:2])
+    await service.resign(game, USERS[1])
+    before = await service.get(game)
+    ended = await service.kick(game, USERS[0], by_user=999, notice={"content": "plays on"},
+                               abandoned_notice={"content": "abandoned"})
+    assert isinstance(ended, GameRecord)
+    record = await service.get(game)
+    assert record.status == "abandoned" and record.version == before.version + 1
+    last = (await service.repo.log(game))[-1]
+    assert (last.kind, last.action, last.user_id) == (
+        "system", {"type": "kick", "seat": 0, "user": USERS[0], "abandoned": True}, 999)
+    assert await service.replay_matches(game)
