@@ -36,6 +36,7 @@ from bot.storage import (
     StorageUnwritable,
 )
 from bot.text import Texts, host_sentence
+from bot.typed_moves import parse_typed
 from engines.base import CHANCE, Action, Engine, Event, GameError, Msg, Outcome, State, seat_ref
 from engines.registry import GAME_IDS
 from engines.registry import get as get_engine
@@ -576,7 +577,8 @@ class GameService:
 
         Raises:
             HostError: unknown game, not active, not a player, stale version.
-            GameError: the engine's refusal (NotYourTurn, IllegalAction, GameOver).
+            GameError: the engine's refusal (NotYourTurn, IllegalAction, GameOver); a typed
+                move nothing fits lists the closest legal ones (``bot.typed_moves``).
         """
         async with self.lock(game):
             record = await self._running(game)
@@ -589,7 +591,7 @@ class GameService:
             label = None
             if isinstance(action, str):
                 engine, state = self.engine(record), self.state(record)
-                action = engine.parse_action(state, seat, action)
+                action = parse_typed(engine, state, seat, action)
                 label = engine.action_label(state, action)
             result = await self._play(record, seat, action, user_id, answer)
             result.typed_label = label
