@@ -383,9 +383,20 @@ def _wheel(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | N
             ty = y + 34 + i * 26
             fill = (255, 236, 160) if g == "joker" else WHITE
             draw.rounded_rectangle((sx + 4, ty, sx + slot - 7, ty + 22), 8, fill=fill, outline=INK)
-            draw_text(draw, (sx + slot / 2 - 1, ty + 11), good_name(text, g), size=14, anchor="mm",
-                      max_width=slot - 14)
+            name = good_name(text, g)
+            draw_text(draw, (sx + slot / 2 - 1, ty + 11), name, size=fitting_size(name, slot - 14, 14, 11),
+                      anchor="mm", max_width=slot - 14)
     return y + height + 10
+
+
+def fitting_size(line: str, width: float, size: int, smallest: int) -> int:
+    """The largest type size from ``size`` down to ``smallest`` at which ``line`` fits
+    ``width`` px (``smallest`` when none does: the line is then shortened with '…'); a
+    wheel token's good name, "ジョーカー" in Japanese, stays whole."""
+    for s in range(size, smallest, -1):
+        if text_width(line, s) <= width:
+            return s
+    return smallest
 
 
 def _piles(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:

@@ -141,3 +141,22 @@ def test_the_board_explains_every_id_letter_it_draws(monkeypatch: pytest.MonkeyP
     ids = {s for s, _ in drawn if re.fullmatch(r"[GFILS]\d+", s)} | set(view["display"])
     assert {i[0] for i in ids} == set(id_letters(view)) and "S" in id_letters(view)
     assert [s for s, _ in drawn if s.startswith("Building ids:")] == [key]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_TW", "zh_CN", "ja"])
+def test_every_wheel_token_name_is_drawn_whole(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """A good's name on the production wheel (e.g. ja "ジョーカー") gets a smaller face rather
+    than an ellipsis."""
+    from render.base import text_width
+    from render.ora import good_name
+
+    st = _run(4, {}, 1)
+    view = E.player_view(st, None)
+    text = Texts("ora", NAMES, lang, strict=True)
+    names = {good_name(text, e["good"]) for e in view["wheel"]}
+    assert good_name(text, "joker") in names
+    drawn = _drawn(monkeypatch)
+    render_board(view, names=NAMES, text=text)
+    tokens = [(s, kw) for s, kw in drawn if s in names and kw.get("anchor") == "mm"]
+    assert {s for s, _ in tokens} == names
+    assert all(text_width(s, kw["size"]) <= kw["max_width"] and kw["size"] >= 11 for s, kw in tokens)
