@@ -284,6 +284,15 @@ def undone_seqs(entries: Iterable[LogEntry]) -> frozenset[int]:
     return frozenset(out)
 
 
+def live_entries(entries: Iterable[LogEntry]) -> list[LogEntry]:
+    """The entries of a log that no ``undo`` entry among them took back, in order: what every
+    replay, line and digest path reads (DESIGN §4: undo appends, it never deletes). The views
+    that show taken-back entries struck through use ``undone_seqs``."""
+    listed = list(entries)
+    undone = undone_seqs(listed)
+    return [e for e in listed if e.seq not in undone]
+
+
 def reveals(engine: Engine, players: int, before: State, seat: int, action: Action, after: State,
             seed: int) -> bool:
     """Conservatively, whether applying ``action`` of ``seat`` to ``before`` (giving
@@ -732,8 +741,7 @@ class GameService:
         seat = record.seat_of(user_id)
         if seat is None or record.status != "active" or record.paused or record.state is None:
             return None
-        undone = undone_seqs(entries)
-        moves = [e for e in entries if e.seq not in undone and e.kind in ("player", "chance")]
+        moves = [e for e in live_entries(entries) if e.kind in ("player", "chance")]
         if not moves:
             return None
         last = moves[-1]
@@ -1220,13 +1228,9 @@ class GameService:
         if record.state is None:
             raise HostError(Msg("refusal.host.not_started"), "not_started")
         engine = self.engine(record)
-        entries = await self.repo.log(record.id)
-        undone = undone_seqs(entries)
         steps: list[ReplayStep] = []
         state: State | None = None
-        for e in entries:
-            if e.seq in undone:
-                continue
+        for e in live_entries(await self.repo.log(record.id)):
             public = [ev for ev in e.events if ev.get("visible_to") is None]
             if e.kind == "system" and e.action.get("type") == "start":
                 state = engine.new_game(int(e.action["players"]), record.seed, record.options)
@@ -1253,15 +1257,10 @@ class GameService:
 
     def _replay(self, record: GameRecord, entries: Sequence[LogEntry], upto: int | None = None) -> State | None:
         """The state after the log entries with ``seq <= upto`` (all when None), skipping the
-        entries an ``undo`` entry among them took back (``undone_seqs``); None before the start."""
+        entries an ``undo`` entry among them took back (``live_entries``); None before the start."""
         engine = self.engine(record)
         state: State | None = None
-        undone = undone_seqs(e for e in entries if upto is None or e.seq <= upto)
-        for e in entries:
-            if upto is not None and e.seq > upto:
-                break
-            if e.seq in undone:
-                continue
+        for e in live_entries(e for e in entries if upto is None or e.seq <= upto):
             if e.kind == "system" and e.action.get("type") == "start":
                 state = engine.new_game(int(e.action["players"]), record.seed, record.options)
             elif e.kind in ("player", "chance") and state is not None:
