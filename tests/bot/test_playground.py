@@ -498,3 +498,22 @@ async def test_every_command_waits_for_the_ai_moves_so_the_listing_is_current(tm
         await pg.stop()
     text = "\n".join(out)
     assert "board after the AI" in text and "[1] Play (version 2)" in text
+
+
+async def test_a_saved_world_brings_back_every_guild_attribute(tmp_path: Path) -> None:
+    """``save_world`` / ``load_world`` keep each guild whole (``FakeGuild.WORLD``): a guild
+    attribute the world forgot would differ here."""
+    async with FakeDiscord(owner_name="alice") as fake:
+        other = fake.add_guild("Second", locale="ja")
+        bob = await other.add_member("bob")
+        other.member_permissions(bob, 8)
+        other._threads_allowed = False
+        fake.save_world(tmp_path / "w.json")
+        loaded = FakeDiscord()
+        loaded.load_world(tmp_path / "w.json")
+        assert set(loaded.guilds) == set(fake.guilds)
+        for gid, guild in fake.guilds.items():
+            again = loaded.guilds[gid]
+            mine = {k: v for k, v in vars(guild).items() if k != "fake"}
+            assert mine == {k: v for k, v in vars(again).items() if k != "fake"} and again.fake is loaded
+        assert loaded.default_guild.id == fake.default_guild.id
