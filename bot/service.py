@@ -38,6 +38,7 @@ from bot.storage import (
     StorageUnwritable,
 )
 from bot.text import Texts, host_sentence
+from bot.typed_moves import parse_typed
 from engines.base import CHANCE, Action, Engine, Event, GameError, Msg, Outcome, State, seat_ref
 from engines.registry import GAME_IDS
 from engines.registry import get as get_engine
@@ -292,6 +293,15 @@ def undone_seqs(entries: Iterable[LogEntry]) -> frozenset[int]:
         if e.kind == "system" and e.action.get("type") == UNDO:
             out.update(int(s) for s in e.action.get("seqs", ()))
     return frozenset(out)
+
+
+def live_entries(entries: Iterable[LogEntry]) -> list[LogEntry]:
+    """The entries of a log that no ``undo`` entry among them took back, in order: what every
+    replay, line and digest path reads (DESIGN §4: undo appends, it never deletes). The views
+    that show taken-back entries struck through use ``undone_seqs``."""
+    listed = list(entries)
+    undone = undone_seqs(listed)
+    return [e for e in listed if e.seq not in undone]
 
 
 def reveals(engine: Engine, players: int, before: State, seat: int, action: Action, after: State,
@@ -593,7 +603,8 @@ class GameService:
 
         Raises:
             HostError: unknown game, not active, not a player, stale version.
-            GameError: the engine's refusal (NotYourTurn, IllegalAction, GameOver).
+            GameError: the engine's refusal (NotYourTurn, IllegalAction, GameOver); a typed
+                move nothing fits lists the closest legal ones (``bot.typed_moves``).
         """
         async with self.lock(game):
             record = await self._running(game)
@@ -606,7 +617,7 @@ class GameService:
             label = None
             if isinstance(action, str):
                 engine, state = self.engine(record), self.state(record)
-                action = engine.parse_action(state, seat, action)
+                action = parse_typed(engine, state, seat, action)
                 label = engine.action_label(state, action)
             result = await self._play(record, seat, action, user_id, answer)
             result.typed_label = label
@@ -750,8 +761,7 @@ class GameService:
         seat = record.seat_of(user_id)
         if seat is None or record.status != "active" or record.paused or record.state is None:
             return None
-        undone = undone_seqs(entries)
-        moves = [e for e in entries if e.seq not in undone and e.kind in ("player", "chance")]
+        moves = [e for e in live_entries(entries) if e.kind in ("player", "chance")]
         if not moves:
             return None
         last = moves[-1]
@@ -1086,10 +1096,14 @@ class GameService:
             return await self.get(game)
 
     @_refuses_storage_faults
-    async def kick(self, game: int, user_id: int, by_user: int,
-                   notice: dict[str, Any] | None = None) -> ActResult | GameRecord:
+    async def kick(self, game: int, user_id: int, by_user: int, notice: dict[str, Any] | None = None, *,
+                   abandoned_notice: dict[str, Any] | None = None) -> ActResult | GameRecord:
         """Remove a player: from a lobby, their seat; in a running game, their seat is
-        marked left and its moves are played automatically from now on; logged.
+        marked left and its moves are played automatically from now on; logged. When no
+        other seat would be played by a person (``is_last_person``), the game ends instead,
+        as a resign does (docs/DESIGN.md §4 "Resign"): status ``abandoned``, one ``kick``
+        entry marked ``"abandoned": true``, the announcement ``abandoned_notice``, no ratings
+        change; the ``GameRecord`` is returned.
 
         Raises:
             HostError: not seated.
@@ -1097,6 +1111,9 @@ class GameService:
         record = await self.get(game)
         if record.status == "lobby":
             return await self.leave(game, user_id)
+        seat = record.seat_of(user_id)
+        if seat is not None and record.status == "active" and is_last_person(record, seat):
+            return await self._abandon_on_leaving(game, user_id, seat, "kick", by_user, (), abandoned_notice)
         return await self._seat_leaves(game, user_id, "kick", by_user, notice=notice)
 
     async def _seat_leaves(self, game: int, user_id: int, kind: str, by_user: int,
@@ -1146,15 +1163,26 @@ class GameService:
         events = [Event("table.resign", params={"seat": seat_ref(seat)})]
         if not is_last_person(record, seat):
             return await self._seat_leaves(game, user_id, "resign", user_id, events, notice)
+        return await self._abandon_on_leaving(game, user_id, seat, "resign", user_id, events, abandoned_notice)
+
+    async def _abandon_on_leaving(self, game: int, user_id: int, seat: int, kind: str, by_user: int,
+                                  events: Sequence[Event], notice: dict[str, Any] | None) -> GameRecord:
+        """End ``game`` as abandoned because the last person at it leaves (``kind``:
+        ``resign`` or ``kick``): one ``kind`` system entry marked ``"abandoned": true``
+        carrying ``events``, with the announcement ``notice`` queued in the same transaction.
+
+        Raises:
+            HostError: ``user_id`` no longer plays ``seat`` of this running game.
+        """
         async with self.lock(game):
             record = await self.get(game)
             if record.seat_of(user_id) != seat or record.status != "active":
                 raise HostError(Msg("refusal.host.not_playing"), "not_a_player")
             await self.repo.set_status(
                 game, "abandoned", expected_version=record.version,
-                entry=LogEntry(0, "system", None, {"type": "resign", "seat": seat, "user": user_id, "abandoned": True},
-                               [e.to_json() for e in events], user_id=user_id),
-                outbox=notice_rows(record.version + 1, abandoned_notice))
+                entry=LogEntry(0, "system", None, {"type": kind, "seat": seat, "user": user_id, "abandoned": True},
+                               [e.to_json() for e in events], user_id=by_user),
+                outbox=notice_rows(record.version + 1, notice))
         self.changed(game)
         return await self.get(game)
 
@@ -1237,13 +1265,9 @@ class GameService:
         if record.state is None:
             raise HostError(Msg("refusal.host.not_started"), "not_started")
         engine = self.engine(record)
-        entries = await self.repo.log(record.id)
-        undone = undone_seqs(entries)
         steps: list[ReplayStep] = []
         state: State | None = None
-        for e in entries:
-            if e.seq in undone:
-                continue
+        for e in live_entries(await self.repo.log(record.id)):
             public = [ev for ev in e.events if ev.get("visible_to") is None]
             if e.kind == "system" and e.action.get("type") == "start":
                 state = engine.new_game(int(e.action["players"]), record.seed, record.options)
@@ -1270,15 +1294,10 @@ class GameService:
 
     def _replay(self, record: GameRecord, entries: Sequence[LogEntry], upto: int | None = None) -> State | None:
         """The state after the log entries with ``seq <= upto`` (all when None), skipping the
-        entries an ``undo`` entry among them took back (``undone_seqs``); None before the start."""
+        entries an ``undo`` entry among them took back (``live_entries``); None before the start."""
         engine = self.engine(record)
         state: State | None = None
-        undone = undone_seqs(e for e in entries if upto is None or e.seq <= upto)
-        for e in entries:
-            if upto is not None and e.seq > upto:
-                break
-            if e.seq in undone:
-                continue
+        for e in live_entries(e for e in entries if upto is None or e.seq <= upto):
             if e.kind == "system" and e.action.get("type") == "start":
                 state = engine.new_game(int(e.action["players"]), record.seed, record.options)
             elif e.kind in ("player", "chance") and state is not None:

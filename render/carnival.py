@@ -5,7 +5,8 @@
 die drawn as its shape (``engines.carnival.data.SHAPES``: d4 triangle … d20 hexagon, W
 white square) with its id and big value, card spots with locked dice (and their ids),
 the Devil marker, thin "Sloth would take" lines (spatial), or sectors + centre circle
-(zones); then one panel per player and the score sheet. Dice lying close together never
+(zones); then one panel per player and the score sheet. A finished game (spec §8.2)
+shows each player's place and the winners instead of a Devil marker or Sloth lines. Dice lying close together never
 hide each other: ``place_dice`` (pure, tested) nudges a glyph that would overlap another
 glyph, a card spot or a seat label to the nearest free spot, and the board draws a thin
 leader line back to a dot at the die's true position. ``render_private(view, *, names,
@@ -618,6 +619,11 @@ def _draw_panels(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[st
         nx = 86 + min(420, text_width(_name(text, s), 26, True)) + 14
         if view.get("devil") == s:
             nx = _devil_tag(draw, nx, y + 26, text) + 8
+        places = view.get("places") or []
+        if places:  # the end (spec §8.2): each seat's place, the winners starred
+            winners = (view.get("outcome") or {}).get("winners", [])
+            label = _board(text, "winner") if s in winners else _board(text, "place", n=places[s])
+            nx = _tag(draw, nx, y + 26, label, fill=HIGHLIGHT if s in winners else PANEL, bold=True) + 8
         if seat["to_move"] and view["phase"] != "over":
             _tag(draw, nx, y + 26, _board(text, "to_move"), fill=HIGHLIGHT, bold=True)
         draw_text(draw, (WIDTH - 32, y + 26), _board(text, "total", n=seat["total"]), size=28, bold=True,
@@ -742,7 +748,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text, highligh
     draw_text(draw, (20, 50), _phase_text(view, text), size=22, fill=WHITE, anchor="lm", max_width=WIDTH - 230)
     draw_text(draw, (WIDTH - 20, 50), model, size=20, fill=(210, 200, 230), anchor="rm")
     _draw_table(draw, view, names, text, highlight)
-    if view["table_model"] == "spatial" and view.get("rolled"):
+    if view.get("nearest"):
         draw_text(draw, (20, TABLE_BOTTOM - 14), _board(text, "sloth_lines", sin=term("sin.sloth")),
                   size=20, fill=MUTED, anchor="lm")
     y = _draw_panels(draw, view, names, text, TABLE_BOTTOM + 10, highlight)

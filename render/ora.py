@@ -4,8 +4,8 @@
   phases, bonus round, work-contract price), the production wheel as a 13-space strip with each
   space's value and the indicators on it, the landscape piles with their price rows, the live
   score table, the building display by stage (cost, E/D, terrain, cloister mark, one-line
-  function) and one compact landscape per owner (coordinates, cards, buildings, settlements,
-  clergy, goods).
+  function), a key to the id letters on the board (``G`` shared, ``F`` France, …) and one compact
+  landscape per owner (coordinates, cards, buildings, settlements, clergy, goods).
 * ``render_private`` — one owner's large landscape with names, every good of the variant in a
   grid (zeros greyed), the settlement cards in supply with their costs and the score breakdown.
   Nothing is hidden in this game (§7): it is the seat's own "My view".
@@ -383,9 +383,20 @@ def _wheel(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | N
             ty = y + 34 + i * 26
             fill = (255, 236, 160) if g == "joker" else WHITE
             draw.rounded_rectangle((sx + 4, ty, sx + slot - 7, ty + 22), 8, fill=fill, outline=INK)
-            draw_text(draw, (sx + slot / 2 - 1, ty + 11), good_name(text, g), size=14, anchor="mm",
-                      max_width=slot - 14)
+            name = good_name(text, g)
+            draw_text(draw, (sx + slot / 2 - 1, ty + 11), name, size=fitting_size(name, slot - 14, 14, 11),
+                      anchor="mm", max_width=slot - 14)
     return y + height + 10
+
+
+def fitting_size(line: str, width: float, size: int, smallest: int) -> int:
+    """The largest type size from ``size`` down to ``smallest`` at which ``line`` fits
+    ``width`` px (``smallest`` when none does: the line is then shortened with '…'); a
+    wheel token's good name, "ジョーカー" in Japanese, stays whole."""
+    for s in range(size, smallest, -1):
+        if text_width(line, s) <= width:
+            return s
+    return smallest
 
 
 def _piles(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
@@ -502,6 +513,30 @@ def _display(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn |
     return y
 
 
+ID_LETTERS = "GFILS"
+"""The letters that begin building and settlement ids (docs/rules/ora.md §2: ``G`` shared,
+``F`` France, ``I`` Ireland, ``L`` heartland buildings; ``S`` settlements), in key order."""
+ID_KEY_H = 28
+
+
+def id_letters(view: PublicView) -> list[str]:
+    """The id letters of every building and settlement the board shows (display and
+    landscapes), in ``ID_LETTERS`` order: what the id key explains."""
+    shown = {bid[:1] for bid in view["display"]}
+    shown |= {s["piece"][:1] for o in view["owners"] for s in o["spaces"] if s["piece"]}
+    return [c for c in ID_LETTERS if c in shown]
+
+
+def _id_key(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
+    """One line saying what the id letters on this board mean (catalog ``board.id.<letter>``)."""
+    letters = id_letters(view)
+    if letters:
+        parts = " · ".join(label(text, f"board.id.{c}") for c in letters)
+        draw_text(draw, (MARGIN, y), label(text, "board.id_key", letters=parts), size=16, fill=MUTED,
+                  max_width=WIDTH - 2 * MARGIN)
+    return y + ID_KEY_H
+
+
 COMPACT_W = (WIDTH - 2 * MARGIN - 10) // 2
 """Width of one compact landscape panel (two per row)."""
 
@@ -553,14 +588,14 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFn | None 
     stack = max((sum(1 for e in view["wheel"] if e["age"] == a) for a in range(13)), default=1)
     seats = sum(1 for o in owners if not o["neutral"])
     height = (44 + 88 + 30 + 40 + stack * 26 + 10 + 38 + 34 + seats * 30 + 6 + display_height(view) + 12
-              + sum(h + 12 for h in row_h) + 8)
+              + ID_KEY_H + sum(h + 12 for h in row_h) + 8)
     img, draw = canvas(height)
     draw_text(draw, (MARGIN, 8), _title(view, text), size=28, bold=True)
     y = _timeline(draw, view, 48, names, text)
     y = _wheel(draw, view, y, text)
     y = _piles(draw, view, y, text)
     y = _scores(draw, view, y, names, text)
-    y = _display(draw, view, y, text) + 8
+    y = _id_key(draw, view, _display(draw, view, y, text) + 4, text) + 4
     col_w = COMPACT_W
     for row, h in zip(rows, row_h, strict=True):
         for i, owner in enumerate(row):

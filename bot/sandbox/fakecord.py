@@ -37,7 +37,7 @@ import zlib
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 import discord.gateway
@@ -238,6 +238,34 @@ class FakeGuild:
         self._threads_allowed = True
         fake.guilds[self.id] = self
         self.channel = self._text_channel("games")
+
+    # ------------------------------------------------------------------ a world that outlives a run
+    WORLD: ClassVar[dict[str, tuple[str, Callable[[Any], Any]]]] = {
+        "id": ("id", int), "name": ("name", str), "locale": ("locale", str), "upload_limit": ("upload_limit", int),
+        "bot_role_id": ("bot_role_id", str), "perms": ("_custom_perms", dict), "role_ids": ("_role_ids", dict),
+        "threads_allowed": ("_threads_allowed", bool)}
+    """The attributes a saved world keeps as they are: its JSON key → (attribute, type). The owner,
+    members and ``#games`` channel are kept by id (:meth:`to_world`)."""
+
+    def to_world(self) -> JSONDict:
+        """This guild in a saved world (:meth:`FakeDiscord.save_world`): ``WORLD`` and ids."""
+        return {key: getattr(self, attr) for key, (attr, _) in self.WORLD.items()} | {
+            "owner": self.owner["id"], "members": [u["id"] for u in self.members], "channel": self.channel["id"]}
+
+    @classmethod
+    def from_world(cls, fake: FakeDiscord, saved: JSONDict) -> FakeGuild:
+        """The guild :meth:`to_world` wrote, in ``fake`` (whose users and channels are loaded).
+
+        Raises ``KeyError`` / ``TypeError`` / ``ValueError`` for a damaged entry."""
+        guild = cls.__new__(cls)
+        guild.fake = fake
+        for key, (attr, kind) in cls.WORLD.items():
+            setattr(guild, attr, kind(saved[key]))
+        guild.owner = fake.users[saved["owner"]]
+        guild.members = [fake.users[uid] for uid in saved["members"]]
+        guild.channel = fake.channels[saved["channel"]]
+        fake.guilds[guild.id] = guild
+        return guild
 
     # ------------------------------------------------------------------ members and permissions
     def is_member(self, user: JSONDict | str | int) -> bool:
@@ -466,11 +494,7 @@ class FakeDiscord:
             "messages": messages,
             "created": {mid: self._meta[int(mid)].created for mid in messages},
             "user_locales": self.user_locales,
-            "guilds": [{"id": g.id, "name": g.name, "owner": g.owner["id"], "locale": g.locale,
-                        "upload_limit": g.upload_limit, "bot_role_id": g.bot_role_id,
-                        "members": [u["id"] for u in g.members], "perms": g._custom_perms,
-                        "role_ids": g._role_ids, "threads_allowed": g._threads_allowed,
-                        "channel": g.channel["id"]} for g in self.guilds.values()],
+            "guilds": [g.to_world() for g in self.guilds.values()],
             "default_guild": self.default_guild.id,
         }
         tmp = path.with_name(path.name + ".tmp")
@@ -495,20 +519,7 @@ class FakeDiscord:
             self.bot_user = self.users[str(self.app_id)]
             self.guilds = {}
             for g in world["guilds"]:
-                guild = FakeGuild.__new__(FakeGuild)
-                guild.fake = self
-                guild.id = int(g["id"])
-                guild.name = g["name"]
-                guild.owner = self.users[g["owner"]]
-                guild.locale = g["locale"]
-                guild.upload_limit = int(g["upload_limit"])
-                guild.bot_role_id = g["bot_role_id"]
-                guild.members = [self.users[uid] for uid in g["members"]]
-                guild._custom_perms = dict(g["perms"])
-                guild._role_ids = dict(g["role_ids"])
-                guild._threads_allowed = bool(g["threads_allowed"])
-                guild.channel = self.channels[g["channel"]]
-                self.guilds[guild.id] = guild
+                FakeGuild.from_world(self, g)
             self.default_guild = self.guilds[int(world["default_guild"])]
         except (OSError, KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"{path} is not a saved playground world: {exc}") from exc

@@ -16,7 +16,7 @@ not a terminal::
     show [n]                        the last n messages the current member can see (default 6)
     dm [n]                          the last n messages of your DM channel with the bot (default 6)
     dm /game mine                   a slash command sent from your DM with the bot
-    wait                            wait until the bot is idle
+    wait                            wait until the bot is idle (every command waits for the AI seats' moves)
     advance 25h                     move the clock forward (deadlines, reminders, token expiry)
     restart                         stop and start the bot on the same database
     select 4 2                      in a lobby: the Add AI select (its options: Easy, Normal, Hard,
@@ -554,10 +554,10 @@ class Playground:
             self.fake.advance(cmd.args[0])
             self.out(f"(the clock moved {cmd.args[0] / 3600:g} h forward; now {self.fake.now_dt():%Y-%m-%d %H:%M} UTC)")
             await asyncio.sleep(self.advance_settle)  # one pass of the bot's game clock
-            await self.fake.idle(0.2, self.idle_timeout)
+            await self._settle(0.2)
             await self._report()
         elif cmd.kind == "wait":
-            await self.fake.idle(0.2, self.idle_timeout)
+            await self._settle(0.2)
             await self._report()
         elif cmd.kind == "restart":
             await self.stop()
@@ -648,13 +648,29 @@ class Playground:
             original = self.fake.message_for(token) or {}
             with contextlib.suppress(TimeoutError):
                 await self.fake.wait_for(lambda: not int(original.get("flags") or 0) & LOADING, self.idle_timeout)
-        await self.fake.idle(0.15, self.idle_timeout)
+        await self._settle(0.15)
         if callback is None and self.fake.interactions[token]["acked_at"] is None:
             self.out("!! the bot did not answer in time: Discord shows \"This interaction failed\"")
         elif callback is not None and callback.get("type") == 9:
             self.modal = callback
             self._print_modal(callback["data"])
         await self._report()
+
+    async def _settle(self, quiet: float) -> None:
+        """Wait until the bot is idle for ``quiet`` seconds and the AI seats it drives
+        (``bot.flow.ai``, when the bot has them) made every move now due, so the listing printed
+        next, and its numbers, show the messages after those moves (not the board before them)."""
+        await self.fake.idle(quiet, self.idle_timeout)
+        ai = getattr(getattr(self.bot, "flow", None), "ai", None)
+        for _ in range(1000):
+            if ai is None or not ai.busy():
+                return
+            try:
+                await asyncio.wait_for(asyncio.shield(ai.settled()), self.idle_timeout)
+            except TimeoutError:  # (a long think: the next wait shows its move)
+                self.out("(an AI is still thinking; wait shows its move)")
+                return
+            await self.fake.idle(quiet, self.idle_timeout)
 
     def _print_modal(self, data: Mapping[str, Any]) -> None:
         self.out(f"── modal: {data.get('title', '')}   (answer with: modal 1:text 2:\"more text\")")

@@ -1565,7 +1565,7 @@ class Repository:
         async with self._tx() as db:
             async with db.execute("SELECT id FROM games WHERE guild_id=?", (guild_id,)) as cur:
                 games = [int(r[0]) for r in await cur.fetchall()]
-            for table in ("outbox", "dm_messages", "watchers", "deferred_pings", "notice_marks", "rated_games",
+            for table in ("outbox", "dm_messages", "watchers", "deferred_pings", "rated_games",
                           "actions", "seats"):  # (also without ON DELETE CASCADE at work)
                 for game in games:
                     await db.execute(f"DELETE FROM {table} WHERE game=?", (game,))

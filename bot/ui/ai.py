@@ -32,7 +32,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.service import GameService, HostError, ai_name
+from bot.service import GameService, HostError, ai_name, seat_names
 from bot.storage import GameRecord
 from bot.text import host_sentence, locale_of
 from bot.ui.arguments import game_number
@@ -306,14 +306,22 @@ class AiPlayers:
         if seat is None:
             raise HostError(Msg("ai.refuse.no_seat"), "not_a_player")
         uid = record.user_of(seat)
+        was_ai = any(s.seat == seat and s.is_bot for s in record.seats)  # (no user to mention: its name)
         updated = await self.ctx.service.hand_to_ai(record.id, seat, level, interaction.user.id,
                                                     reason=reason, new_bot=True)
-        loc = self.ctx.delivery.locales.public(record.guild_id)
-        text = say(f"ai.say.{'replaced' if reason == 'replace' else 'kicked'}", loc, old=uid, game=record.id,
-                   name=ai_name(level, loc))
+        loc, mine = self.ctx.delivery.locales.public(record.guild_id), self.ctx.delivery.locales.private(interaction)
+        if was_ai:
+            def ai_to_ai(key: str, locale: str) -> str:
+                return say(key, locale, letter=seat_letter(seat), game=record.id,
+                           old=seat_names(record, locale)[seat], name=ai_name(level, locale))
+            text, answer = ai_to_ai("table.ai_seat_to_ai", loc), ai_to_ai("table.ai_seat_to_ai_private", mine)
+        else:
+            text = say(f"ai.say.{'replaced' if reason == 'replace' else 'kicked'}", loc, old=uid, game=record.id,
+                       name=ai_name(level, loc))
+            answer = say("ai.say.done", mine)
         await self.ctx.delivered(self._announce(updated.home_channel_id, text))
         self.ctx.delivery.request_board(record.id)
-        await interaction.followup.send(say("ai.say.done", self.ctx.delivery.locales.private(interaction)), ephemeral=True)
+        await interaction.followup.send(answer, ephemeral=True)
 
 
 def seat_named(record: GameRecord, value: str) -> int:

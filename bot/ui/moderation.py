@@ -95,7 +95,8 @@ class Moderation:
 
     async def kick(self, interaction: discord.Interaction, game: GameRecord, member: discord.abc.User) -> None:
         """Remove a player (from a lobby; in a running game their moves are played
-        automatically from now on); announced. ``member`` is a user option, so a member who
+        automatically from now on, or, when only AI seats would be left, the game ends as
+        abandoned: ``GameService.kick``); announced. ``member`` is a user option, so a member who
         left the server is given by pasting their id.
 
         Raises:
@@ -105,14 +106,21 @@ class Moderation:
         await interaction.response.defer(ephemeral=True, thinking=True)
         uid = member.id
         removed = Msg("ui.moderation.removed", {"user": uid, "game": game.id})
-        result = await self.ctx.service.kick(game.id, uid, interaction.user.id, notice_payload(removed))
+        result = await self.ctx.service.kick(
+            game.id, uid, interaction.user.id, notice_payload(removed),
+            abandoned_notice=notice_payload(Msg("table.kicked_public_abandoned", {"user": uid, "game": game.id})))
         record = result.game if isinstance(result, ActResult) else result
         public, private = self._texts(interaction, record)
+        ended = not isinstance(result, ActResult) and game.status == "active"  # the last person: abandoned
         if isinstance(result, ActResult):
             await self.notices.after(result)  # (the announcement first: queued with the change)
+        elif ended:  # (the announcement, queued with the change)
+            await self.ctx.delivery.flush(record.id)
+            self.ctx.delivery.request_board(record.id)
         else:  # (from a lobby: nothing was queued)
             await self.ctx.delivery.send_text(record.home_channel_id, public(removed))
-        key = "kicked_lobby" if record.status == "lobby" or not isinstance(result, ActResult) else "kicked"
+        key = "kicked_abandoned" if ended else \
+            "kicked_lobby" if record.status == "lobby" or not isinstance(result, ActResult) else "kicked"
         await interaction.followup.send(private(Msg(f"table.{key}", {"user": f"<@{uid}>", "game": record.id})),
                                         ephemeral=True)
 

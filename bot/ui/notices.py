@@ -30,7 +30,7 @@ from pathlib import Path
 
 import discord
 
-from bot.service import ActResult, HostError, left_seats, table_outcome, texts, undone_seqs
+from bot.service import ActResult, HostError, left_seats, live_entries, table_outcome, texts, undone_seqs
 from bot.storage import GameRecord, LogEntry
 from bot.text import Texts, locale_of
 from bot.ui.clock import fit_deadline, quiet_hours
@@ -77,9 +77,8 @@ def digest_lines(record: GameRecord, entries: Sequence[LogEntry], viewer: int | 
     (the newest, after a line counting the ones left out), in ``locale``."""
     tx = texts(record, locale)
     lines: list[str] = []
-    undone = undone_seqs(entries)
-    for e in entries:
-        if e.seq <= after or (upto is not None and e.seq > upto) or e.seq in undone:
+    for e in live_entries(entries):
+        if e.seq <= after or (upto is not None and e.seq > upto):
             continue
         for event in e.events:
             vis = event.get("visible_to")

@@ -20,7 +20,7 @@ from typing import Any
 
 from engines.base import Action, Event, Msg, Seat, State, msg, seat_ref, term
 from engines.carnival import rules
-from engines.carnival.data import BLACK, RESOLVES, SINS
+from engines.carnival.data import RESOLVES, SINS
 
 # --------------------------------------------------------------------------- message parts
 
@@ -157,18 +157,11 @@ def _wrath_options(state: State, seat: Seat) -> list[Action]:
 
 
 def _wrath_apply(state: State, seat: Seat, action: Action, events: list[Event]) -> bool:
-    target, aim = action["target"], action["aim"]
-    state["throw"] = {"target": target, "aim": aim}
+    """Wrath's choice (spec §5.3): the throw waits for the chance ``wrath_result``. No event
+    here: the result's one line (``wrath_reroll`` / ``wrath_aimed`` / ``wrath_off_table``)
+    names the thrower, the die and where it landed, after the card's ``reveal`` line."""
+    state["throw"] = {"target": action["target"], "aim": action["aim"]}
     state["phase"] = "wrath_chance"
-    if aim == "none":
-        aim_msg = msg("aim.none")
-    elif aim in BLACK or aim == "W":
-        aim_msg = msg("aim.die", die=aim)
-    else:
-        aim_msg = msg("aim.zone", zone=zone_ref(aim))
-    events.append(Event("wrath_throw", params={
-        "seat": seat_ref(seat), "sin": sin_term("wrath"),
-        "target": die_ref(target, state["dice"][target]).to_json(), "aim": aim_msg.to_json()}))
     return False
 
 

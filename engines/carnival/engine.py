@@ -311,15 +311,19 @@ class CarnivalEngine(Engine):
             else:
                 part = msg("score.base", **who)
             parts.append(part.to_json())
-        events.append(Event("round_scored", params={
+        params = {
             "round": state["round"],
             "base": parts,
             "white": result["white"],
             "bonus": seats_ref(s for s in range(state["players"]) if result["bonus"][s]),
             "scores": [msg("score.base", seat=seat_ref(s), n=scores[s]).to_json() for s in order],
-            "devil": seat_ref(result["next"]),
-            "why": msg(f"why.{result['why']}", sin=sin_term("pride")).to_json(),
-        }))
+        }
+        if state["round"] < ROUNDS:
+            events.append(Event("round_scored", params=params | {
+                "devil": seat_ref(result["next"]),
+                "why": msg(f"why.{result['why']}", sin=sin_term("pride")).to_json()}))
+        else:  # spec §8.2: the game ends here, no next Devil
+            events.append(Event("last_round_scored", params=params))
         state["round_scores"].append(scores)
         state["throw"] = None
         state["round"] += 1

@@ -296,6 +296,13 @@ def best_rounds(state: State) -> list[int]:
     return [max((r[s] for r in state["round_scores"]), default=0) for s in range(state["players"])]
 
 
+def places(state: State) -> list[int]:
+    """Each seat's final place, 1 = the winners (spec §8.2: total, then best single round;
+    seats equal on both share a place, the next place skips as many): ``[1, 3, 2]``."""
+    key = list(zip(totals(state), best_rounds(state), strict=True))
+    return [1 + sum(1 for other in key if other > mine) for mine in key]
+
+
 def picked(state: State, seat: Seat) -> bool:
     """True when ``seat`` has a card down or revealed this round (public, spec §7)."""
     if state["phase"] not in ("choose", "resolve", "wrath_chance", "pride"):

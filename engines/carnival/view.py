@@ -64,12 +64,14 @@ class SeatView(TypedDict):
 class PublicView(TypedDict):
     """The public view (``player_view(state, None)``): everything but the face-down picks.
 
-    ``round`` is capped at ``rounds``; ``devil`` is the holder now, ``round_devil`` the
-    roller of the dice round, ``round_devils`` the roller of each scored round;
-    ``pending`` {seat, sin} of the R3 decision; ``throw`` {seat, target, aim} of the
-    Wrath throw in the air; ``pride`` {players, turn} in R4; ``nearest`` the die Sloth
-    would take per seat (spatial); ``zones`` the dice per zone (zones); ``outcome`` the
-    ``Outcome`` JSON at the end (its ``reason`` a ``Msg`` JSON)."""
+    ``round`` is capped at ``rounds``; ``devil`` is the holder now (None once the game is
+    over: no round follows, spec §8.2), ``round_devil`` the roller of the dice round,
+    ``round_devils`` the roller of each scored round; ``pending`` {seat, sin} of the R3
+    decision; ``throw`` {seat, target, aim} of the Wrath throw in the air; ``pride``
+    {players, turn} in R4; ``nearest`` the die Sloth would take per seat (spatial, while
+    the game goes on); ``zones`` the dice per zone (zones); ``outcome`` the ``Outcome``
+    JSON at the end (its ``reason`` a ``Msg`` JSON) and ``places`` each seat's final
+    place (``rules.places``; empty before the end)."""
 
     game: str
     players: int
@@ -99,6 +101,7 @@ class PublicView(TypedDict):
     throw: dict[str, Any] | None
     pride: dict[str, Any] | None
     outcome: dict[str, Any] | None
+    places: list[int]
 
 
 class PrivateView(PublicView):
@@ -168,8 +171,9 @@ def player_view(state: State, seat: Seat | None, game_id: str) -> PublicView | P
     scored = rolled and len(state["round_scores"]) >= rules.dice_round(state) > 0
     nearest: list[str | None] = []
     zones: dict[str, list[str]] = {}
+    over = state["phase"] == "over"
     if rolled and spatial:
-        nearest = [rules.sloth_spatial_die(state, s) for s in range(n)]
+        nearest = [] if over else [rules.sloth_spatial_die(state, s) for s in range(n)]
     elif rolled:
         zones = {z: [d for d in DICE if rules.zone_of(state, d) == z] for z in rules.zone_names(n)}
     pending = rules.pending(state)
@@ -185,7 +189,7 @@ def player_view(state: State, seat: Seat | None, game_id: str) -> PublicView | P
         "phase": state["phase"],
         "table_model": state["options"]["table_model"],
         "options": dict(state["options"]),
-        "devil": rules.holder(state),
+        "devil": None if over else rules.holder(state),
         "round_devil": rules.round_devil(state),
         "round_devils": rules.devils(state)[:len(state["round_scores"])],
         "order": order,
@@ -206,6 +210,7 @@ def player_view(state: State, seat: Seat | None, game_id: str) -> PublicView | P
         "throw": None if throw is None else {"seat": order[state["reveal_index"]], **throw},
         "pride": {"players": pride, "turn": state["pride_turn"]} if pride else None,
         "outcome": outcome.to_json() if outcome else None,
+        "places": rules.places(state) if over else [],
     }
     if seat is None or not 0 <= seat < n:
         return view

@@ -65,3 +65,43 @@ async def test_old_games_play_on_and_their_old_log_lines_still_read(old) -> None
             result = await service.act(g.id, record.user_of(seat), action, expected_version=before)
             assert result.game.version > before
         assert await service.replay_matches(g.id)
+
+
+async def test_migration_014_drops_the_unused_notice_marks_of_an_old_database(tmp_path) -> None:
+    """A database at schema 10 (the old fixture migrated by the files up to 010 by hand) with a
+    ``notice_marks`` row: opening it applies 014, the table is gone, the games are intact and
+    replay, and a server's purge still works without it."""
+    import sqlite3
+    from importlib import resources
+
+    path = tmp_path / "v10.db"
+    shutil.copy(FIXTURE, path)
+    folder = resources.files("bot.storage").joinpath("migrations")
+    with sqlite3.connect(path) as raw:
+        start = raw.execute("PRAGMA user_version").fetchone()[0]
+        for f in sorted((p for p in folder.iterdir() if p.name.endswith(".sql")), key=lambda p: p.name):
+            number = int(f.name.split("_", 1)[0])
+            if start < number <= 10:
+                raw.executescript(f"BEGIN;\n{f.read_text(encoding='utf-8')}\nPRAGMA user_version={number};\nCOMMIT;")
+        game = raw.execute("SELECT id FROM games WHERE status='active' ORDER BY id").fetchone()[0]
+        raw.execute("INSERT INTO notice_marks(game, version, waiting) VALUES (?, 3, '[0]')", (game,))
+        games_before = raw.execute("SELECT id, status, version FROM games ORDER BY id").fetchall()
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == 10
+    repo = Repository(str(path))
+    await repo.open()
+    try:
+        assert await repo.schema_version() >= 14
+        assert "notice_marks" not in await repo.tables()
+        service = GameService(repo)
+        await service.upgrade_snapshots()
+        assert await service.replay_matches(game)
+        everything = ("lobby", "active", "finished", "abandoned")
+        assert sorted((g.id, g.status, g.version) for g in await repo.games(status=everything)) == games_before
+        guild = (await service.get(game)).guild_id
+        here = [g for g in await repo.games(status=everything) if g.guild_id == guild]
+        assert await repo.purge_guild(guild) == len(here) >= 1
+    finally:
+        await repo.close()
+    with sqlite3.connect(path) as raw:
+        assert not raw.execute("SELECT name FROM sqlite_master WHERE name='notice_marks'").fetchall()
+        assert raw.execute("PRAGMA user_version").fetchone()[0] >= 14

@@ -3,6 +3,7 @@ REPL loop end to end with a small stand-in bot (and with the real bot when ``bot
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import io
 from pathlib import Path
@@ -438,3 +439,81 @@ def test_a_damaged_world_file_is_refused_by_name(tmp_path: Path) -> None:
     world.write_text("{\"last_id\": 1}", encoding="utf-8")
     with pytest.raises(ValueError, match="games.world.json is not a saved playground world"):
         FakeDiscord().load_world(world)
+
+
+class _SlowAi:
+    """A stand-in of ``bot.flow.ai``: moves that land a while after the command that caused them."""
+
+    def __init__(self) -> None:
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def busy(self) -> bool:
+        return any(not t.done() for t in self.tasks)
+
+    async def settled(self) -> None:
+        while self.busy():
+            await asyncio.gather(*self.tasks)
+
+
+class AiStandInBot(commands.Bot):
+    """``/game new`` posts a board with a ``v1`` button; an "AI" moves 0.6 s later (longer than
+    the playground's idle wait) and edits the board to carry a ``v2`` button."""
+
+    def __init__(self) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default())
+        self.flow = type("Flow", (), {"ai": _SlowAi()})()
+
+    async def setup_hook(self) -> None:
+        game = app_commands.Group(name="game", description="games")
+
+        def board(version: int) -> discord.ui.View:
+            view = discord.ui.View(timeout=None)
+            view.add_item(discord.ui.Button(label=f"Play (version {version})", custom_id=f"board:v{version}"))
+            return view
+
+        @game.command(name="new", description="open a game")
+        async def new(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("board", view=board(1))
+            message = await interaction.original_response()
+
+            async def ai_moves() -> None:
+                await asyncio.sleep(0.6)
+                await message.edit(content="board after the AI", view=board(2))
+
+            self.flow.ai.tasks.append(asyncio.create_task(ai_moves()))
+
+        self.tree.add_command(game)
+        await self.tree.sync()
+
+
+async def test_every_command_waits_for_the_ai_moves_so_the_listing_is_current(tmp_path: Path) -> None:
+    """The listing after a command shows the board after the AI moves it caused, and its
+    numbers press the current buttons (no ``wait`` needed)."""
+    out: list[str] = []
+    async with FakeDiscord(owner_name="alice") as fake:
+        pg = Playground(fake, AiStandInBot, images_dir=tmp_path, out=out.append)
+        await pg.start()
+        await pg.execute("/game new")
+        assert pg.controls[1].custom_id == "board:v2"
+        await pg.stop()
+    text = "\n".join(out)
+    assert "board after the AI" in text and "[1] Play (version 2)" in text
+
+
+async def test_a_saved_world_brings_back_every_guild_attribute(tmp_path: Path) -> None:
+    """``save_world`` / ``load_world`` keep each guild whole (``FakeGuild.WORLD``): a guild
+    attribute the world forgot would differ here."""
+    async with FakeDiscord(owner_name="alice") as fake:
+        other = fake.add_guild("Second", locale="ja")
+        bob = await other.add_member("bob")
+        other.member_permissions(bob, 8)
+        other._threads_allowed = False
+        fake.save_world(tmp_path / "w.json")
+        loaded = FakeDiscord()
+        loaded.load_world(tmp_path / "w.json")
+        assert set(loaded.guilds) == set(fake.guilds)
+        for gid, guild in fake.guilds.items():
+            again = loaded.guilds[gid]
+            mine = {k: v for k, v in vars(guild).items() if k != "fake"}
+            assert mine == {k: v for k, v in vars(again).items() if k != "fake"} and again.fake is loaded
+        assert loaded.default_guild.id == fake.default_guild.id

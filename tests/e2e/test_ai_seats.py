@@ -279,3 +279,24 @@ async def test_taking_a_seat_back_from_autopilot_cancels_the_ais_pending_think(f
     record = await d.record(game)
     assert record.seats[1].ai_level is None and 1 in ai_bot.service.waiting(record)
     assert not [e for e in await ai_bot.repo.log(game, after=record.version - 2) if e.kind == "player"]
+
+
+async def test_replacing_an_ai_seat_by_another_ai_names_both_ais(fake, ai_bot, players) -> None:
+    """``/game replace seat: ai:`` on an AI seat: the announcement and the moderator's answer
+    name the old AI by its seat name (``bot.service.seat_names``), never a mention of its
+    synthetic user id (``<@-1>``)."""
+    d = Driver(fake, ai_bot)
+    alice = players[0]
+    game = await open_with_ais(d, alice, "carnival", 1)
+    await start(d, alice, game)
+    record = await d.record(game)
+    assert record.seats[1].is_bot
+    mark = max(fake.messages)
+    await fake.slash(alice, "game", "replace", game=game, seat="B", ai="hard")
+    await settled(d)
+    public = [m["content"] for m in d.public_messages() if int(m["id"]) > mark]
+    assert f"🤖 Seat B of game #{game} (Bot · Easy, an AI) was handed to Bot · Hard by a moderator." in public
+    private = d.private_to(alice, mark)
+    assert private[0] == f"🤖 Seat B of game #{game} now plays as Bot · Hard (was Bot · Easy)."
+    assert not any("<@-" in t for t in public + private)
+    assert (await d.record(game)).seats[1].ai_level == "hard"

@@ -152,7 +152,8 @@ async def test_public_lines_are_the_catalog_texts_with_display_names(driver: Dri
     content = "\n".join(m["content"] for m in driver.public_messages())
     reveal = next(tx.event(e) for e in public if e["kind"] == "reveal")
     assert reveal.split(" reveals ")[0] in ("alice", "bob") and reveal in content
-    scored = [tx.event(e) for e in public if e["kind"] == "round_scored"]
+    scored = [tx.event(e) for e in public if e["kind"] in ("round_scored", "last_round_scored")]
+    assert public[-2]["kind"] == "last_round_scored" and "next Devil" not in scored[-1]
     assert len(scored) == 7 and all(line.startswith(f"Round {i + 1}: base ") for i, line in enumerate(scored))
     assert not any("{" in tx.event(e) or "event." in tx.event(e) for e in public)
 
@@ -187,3 +188,24 @@ async def test_game_board_reposts_and_says_where(driver: Driver, players, bot) -
     record = await driver.record(game)
     link = f"https://discord.com/channels/{driver.fake.default_guild.id}/{record.thread_id}/{new['id']}"
     assert driver.fake.message_for(token)["content"] == f"Board posted: {link}"
+
+
+async def test_a_typed_move_forgives_case_spaces_and_a_prefix_and_a_refusal_lists_the_closest(
+        driver: Driver, players, bot) -> None:
+    """bot/typed_moves.py through ``/carnival play``: a shouted, spaced-out prefix is the move;
+    a move nothing fits is refused privately with the five closest legal notations."""
+    alice, bob = players[:2]
+    game = await driver.start_game("carnival", [alice, bob])
+    version = (await driver.record(game)).version
+    mark = max(driver.fake.messages)
+    await driver.fake.slash(alice, "carnival", "play", action="chose  gred", game=game)
+    await driver.settle()
+    told = driver.private_to(alice, mark)
+    assert told[0].startswith("⚠️ 'chose  gred': not a legal move now. The closest legal moves: `choose greed`, ")
+    assert told[0].count("`choose ") == 5 and (await driver.record(game)).version == version
+    mark = max(driver.fake.messages)
+    await driver.fake.slash(alice, "carnival", "play", action="  CHOOSE   Lu ", game=game)
+    await driver.settle()
+    assert driver.private_to(alice, mark)[0].startswith("✓ Lust")
+    record = await driver.record(game)
+    assert bot.service.state(record)["picks"][0] == "lust"

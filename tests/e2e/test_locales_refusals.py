@@ -12,6 +12,7 @@ import pytest
 
 from bot.sandbox.fakecord import iter_components
 from bot.service import texts
+from bot.typed_moves import closest
 from engines.base import CHANCE
 from engines.registry import GAME_IDS
 from engines.registry import get as get_engine
@@ -21,7 +22,9 @@ from tests.e2e.test_locales_e2e import NAMES, localized_bot, shown_texts
 
 JSONDict = dict[str, Any]
 
-UNKNOWN = {"zh-TW": "⚠️ 「{move}」現在不是合法的行動。", "ja": "⚠️ 「{move}」は今は指せる手ではありません。"}
+UNKNOWN = {"zh-TW": "⚠️ 「{move}」：現在不是合法的行動。最接近的合法行動：{closest}。",
+           "ja": "⚠️ 「{move}」：今は指せる手ではありません。近い合法手：{closest}。"}
+"""A typed move nothing fits (bot/typed_moves.py): quoted, then the closest legal notations."""
 NOT_YOUR_TURN = {"zh-TW": "⚠️ 「{move}」：還沒輪到你。", "ja": "⚠️ 「{move}」：あなたの手番ではありません。"}
 
 
@@ -55,7 +58,9 @@ async def test_a_typed_move_is_refused_and_confirmed_in_the_readers_language(fak
     seat = record.seat_of(int(mover["id"]))
     assert seat is not None
     # notation the engine does not know: refused, quoting it, in the reader's language
-    assert await typed(driver, mover, game_id, game, "zzz 9") == UNKNOWN[lang].format(move="zzz 9")
+    legal = [engine.describe_action(state, a) for a in engine.typed_moves(state, seat)]
+    near = "、".join(f"`{n}`" for n in closest("zzz 9", legal))
+    assert await typed(driver, mover, game_id, game, "zzz 9") == UNKNOWN[lang].format(move="zzz 9", closest=near)
     move = engine.typed_moves(state, seat)[0]
     notation = engine.describe_action(state, move)
     # a player the game does not wait for: not their turn

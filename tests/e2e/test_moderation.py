@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.sandbox.fakecord import EPHEMERAL
 from tests.e2e.driver import Driver
+from tests.e2e.test_table_resign import ended_abandoned
 
 JSONDict = dict[str, Any]
 
@@ -199,3 +200,39 @@ async def test_kicking_a_member_who_does_not_play_is_refused_with_a_sentence(dri
     await driver.settle()
     assert private_to(fake, alice, last)[-1] == (
         f"🛡 <@{bob['id']}> no longer plays in game #{game}; their seat is played automatically from now on.")
+
+
+async def test_kicking_the_last_person_at_a_table_of_ais_ends_the_game_as_abandoned(fake, make_bot,
+                                                                                    players) -> None:
+    """docs/DESIGN.md §4 "Resign": a kick that would leave only AI seats ends the game as
+    abandoned, as a resign does: one ``kick`` entry marked abandoned, both sentences say so,
+    no ranking, no ratings, and the AI plays no more."""
+    ai_bot = await make_bot(ai_iterations=3)
+    driver = Driver(fake, ai_bot)
+    alice, bob = players[:2]
+    game, lobby = await driver.open_lobby(alice, "carnival", play=False)
+    await fake.click(bob, fake.messages[int(lobby["id"])], f"l:{game}:join")
+    await driver.settle()
+    await fake.select(alice, fake.messages[int(lobby["id"])], f"la:{game}", ["easy"])
+    await driver.settle()
+    await fake.click(alice, fake.messages[int(lobby["id"])], f"l:{game}:start")
+    await driver.settle()
+    await ai_bot.flow.ai.settled()
+    record = await driver.record(game)
+    assert record.status == "active" and [s.is_ai for s in record.seats] == [False, True]
+    mark = max(fake.messages)
+    await fake.slash(alice, "game", "kick", game=game, member=bob)
+    await driver.settle()
+    await ai_bot.flow.ai.settled()
+    await driver.settle()
+    assert private_to(fake, alice, mark)[-1] == (
+        f"🛡 <@{bob['id']}> no longer plays in game #{game}; only AI players were left, so it ended as abandoned "
+        "(no ratings change).")
+    record = await driver.record(game)
+    assert record.status == "abandoned"
+    last = (await ai_bot.repo.log(game))[-1]
+    assert (last.kind, last.action, last.user_id) == (
+        "system", {"type": "kick", "seat": 0, "user": int(bob["id"]), "abandoned": True}, int(alice["id"]))
+    await ended_abandoned(driver, game, record.version, mark,
+                          f"🛡 <@{bob['id']}> was removed from game #{game} by a moderator; only AI players were "
+                          "left, so the game ends as abandoned: no winner, no ratings change.")

@@ -136,13 +136,23 @@ async def test_resigning_the_last_person_at_a_table_of_ais_ends_the_game_as_aban
     assert (last.kind, last.action, last.user_id) == (
         "system", {"type": "resign", "seat": 0, "user": int(alice["id"]), "abandoned": True}, int(alice["id"]))
     assert last.events[0]["kind"] == "table.resign"
+    await ended_abandoned(driver, game, record.version, mark,
+                          f"🏳 <@{alice['id']}> resigned from game #{game}; only AI players were left, so the game "
+                          "ends as abandoned: no winner, no ratings change.")
+
+
+async def ended_abandoned(driver: Driver, game: int, version: int, mark: int, announcement: str) -> None:
+    """Check a game that ended as abandoned because its last person left (a resign or a kick):
+    ``announcement`` was posted after ``mark``, with no ranking; no ratings; the AI seats play
+    no more (still ``version``); the log replays."""
+    bot = driver.bot
     public = [m["content"] for m in driver.public_messages() if int(m["id"]) > mark]
-    assert f"🏳 <@{alice['id']}> resigned from game #{game}; only AI players were left, so the game ends as " \
-        "abandoned: no winner, no ratings change." in public
+    assert announcement in public
     assert not any(t.startswith("🏁") for t in public)                    # no ranking
-    assert not await ai_bot.repo.ratings(fake.guild_id, "illumination")
-    assert (await driver.record(game)).version == record.version         # the AI plays no more
-    assert await ai_bot.service.replay_matches(game)
+    record = await driver.record(game)
+    assert not await bot.repo.ratings(driver.fake.guild_id, record.game_id)
+    assert record.version == version                                     # the AI plays no more
+    assert await bot.service.replay_matches(game)
 
 
 async def resign_confirmed(driver: Driver, user: JSONDict, game: int, mark: int) -> JSONDict:

@@ -354,12 +354,25 @@ def test_e8_wrath_gentle_reroll_of_a_locked_die() -> None:
     with pytest.raises(IllegalAction):  # value outside faces
         E.apply(state, CHANCE, wrath_result(value=21))
     state, events = E.apply(state, CHANCE, wrath_result(value=3))
-    assert "C reveals Wrath: d20 on B's card rerolled 18 → 3." in lines(events)
+    assert lines(events)[0] == "C (Wrath) rerolls d20 on B's card gently: 18 → 3."
     assert state["dice"]["d20"]["owner"] == B and value(state, "d20") == 3
     assert last(state)["base"] == [0, 3, 0]  # A: Devil holder playing Envy scores 0 (D18)
     for d in DICE:
         if d != "d20":
             assert state["dice"][d]["pos"] == before[d]["pos"]
+
+
+def test_wrath_reveal_is_logged_once() -> None:
+    """One Wrath, two lines: its reveal, then the throw with its result (the choice itself
+    writes nothing, and the result does not reveal the card again)."""
+    state = roll(new(3), {"d20": 18, "d4": 1, "d6": 2})
+    state, reveal = pick(state, {A: "envy", B: "gluttony", C: "wrath"})
+    state, choice = E.apply(state, C, E.parse_action(state, C, "wrath d20 aim none"))
+    state, result = E.apply(state, CHANCE, wrath_result(value=3))
+    text = lines([*reveal, *choice, *result])
+    assert [t for t in text if "Wrath" in t and t.startswith("C ")] == [
+        "C reveals Wrath.", "C (Wrath) rerolls d20 on B's card gently: 18 → 3."]
+    assert choice == ()
 
 
 def _e9_state() -> dict[str, Any]:
@@ -389,8 +402,8 @@ def test_e9_wrath_aimed_knocks_only_candidates() -> None:
     assert (dice["d6"]["value"], dice["d6"]["pos"]) == (2, [0, 150])
     assert (dice["W"]["value"], dice["W"]["pos"]) == (6, [-170, 350])
     assert (dice["d4"]["value"], dice["d4"]["pos"]) == (3, [-40, 420])
-    assert ("D reveals Wrath: d12 on the table rerolled 6 → 11, lands near d8; knocks d8 on the table 8 → 3, "
-            "W on the table 1 → 6.") in lines(events)
+    assert lines(events)[0] == ("D (Wrath) throws d12 on the table: 6 → 11, lands near d8; knocks d8 on the "
+                                "table 8 → 3, W on the table 1 → 6.")
 
 
 def test_e10_wrath_off_the_table_penalty_and_return_to_owner() -> None:
@@ -406,7 +419,9 @@ def test_e10_wrath_off_the_table_penalty_and_return_to_owner() -> None:
     with pytest.raises(IllegalAction):  # no knocks off the table
         E.apply(state, CHANCE, wrath_result(off_table=True, penalty=10, value=5,
                                             knocks=[{"die": "d20", "value": 1, "pos": [0, 0]}]))
-    state, _ = E.apply(state, CHANCE, wrath_result(off_table=True, penalty=10, value=5))
+    state, events = E.apply(state, CHANCE, wrath_result(off_table=True, penalty=10, value=5))
+    assert lines(events)[0] == ("B (Wrath) throws d12 on A's card: it flies off the table! −10 for B; "
+                                "rerolled gently 9 → 5.")
     assert state["dice"]["d12"]["owner"] == A and value(state, "d12") == 5
     summary = last(state)
     assert summary["base"] == [14, -10, 14, 14]
@@ -528,6 +543,7 @@ def test_e17_pick_may_change_until_all_picked_and_timeout_picks_at_random() -> N
     assert E.timeout_action(state, C) == {"type": "timeout"}
     state, _ = pick(state, {A: "pride"})
     state, events = E.apply(state, C, E.timeout_action(state, C))
+    assert lines(events) == ["No pick from C: a random sin will be picked."]  # the host says why
     assert E.to_move(state) == frozenset({CHANCE})
     options = E.legal_actions(state, CHANCE)
     assert len(options) == 6 and {o["sin"] for o in options} == set(state["hands"][C])
@@ -536,7 +552,7 @@ def test_e17_pick_may_change_until_all_picked_and_timeout_picks_at_random() -> N
     state, events = E.apply(state, CHANCE, {"type": "random_sin", "seat": C, "sin": "envy"})
     private = [e for e in events if e.visible_to is not None]
     assert [(e.visible_to, TX.event(e)) for e in private] == [
-        (frozenset({C}), "Time ran out: Envy was picked for you at random.")]
+        (frozenset({C}), "Envy was picked for you at random.")]
     assert "C has picked a sin (at random)." in lines(events)
     assert "C reveals Envy (picked at random)." in lines(events)
     assert last(state)["cards"] == ["pride", "lust", "envy"]
@@ -765,6 +781,37 @@ def test_every_text_of_seeded_playouts_is_in_the_catalog(model: str) -> None:
         assert {"roll", "reveal", "round_scored", "game_over"} <= kinds
         assert not [line for line in out if "{" in line or "event." in line or "label." in line]
         assert any("Player0" in line for line in out)
+
+
+def test_the_last_round_names_no_next_devil_and_the_view_shows_places() -> None:
+    """Spec §8.2: the game ends after round 7's scoring: its line names no next Devil, and
+    the public view has no Devil holder, no Sloth lines and each seat's place."""
+    rng = random.Random(5)
+    state = E.new_game(3, 5, {})
+    scored: list[Event] = []
+    while E.to_move(state):
+        seat = min(E.to_move(state))
+        action = E.sample_chance(state, rng) if seat == CHANCE else E.legal_actions(state, seat)[0]
+        state, events = E.apply(state, seat, action)
+        scored += [e for e in events if e.kind.endswith("round_scored")]
+    assert [e.kind for e in scored] == ["round_scored"] * 6 + ["last_round_scored"]
+    assert "devil" not in (scored[-1].params or {}) and "next Devil" not in TX.event(scored[-1])
+    assert TX.event(scored[-1]).startswith("Round 7: base ")
+    view = E.player_view(state, None)
+    assert view["devil"] is None and view["nearest"] == []
+    totals, best = rules.totals(state), rules.best_rounds(state)
+    assert view["places"] == [1 + sum((totals[t], best[t]) > (totals[s], best[s]) for t in range(3))
+                              for s in range(3)]
+    assert sorted(view["places"])[0] == 1
+    assert {s for s in range(3) if view["places"][s] == 1} == set(view["outcome"]["winners"])
+
+
+def test_places_share_equal_totals_and_best_rounds() -> None:
+    state = new(3)
+    state["round_scores"] = [[5, 5, 1], [3, 3, 9]]
+    assert rules.places(state) == [2, 2, 1]
+    state["round_scores"] = [[5, 4, 1], [3, 4, 9]]
+    assert rules.places(state) == [2, 3, 1]
 
 
 def test_each_module_imports_only_the_floors_below_it() -> None:

@@ -17,6 +17,7 @@ from engines.base import CHANCE
 from engines.carnival.engine import CarnivalEngine
 from render.base import WIDTH, to_png
 from render.carnival import (
+    DEVIL_RED,
     PlacedDie,
     _phase_text,
     _to_px,
@@ -122,6 +123,22 @@ def test_every_word_on_the_images_comes_from_the_catalog() -> None:
     assert all(k.startswith(("board.", "term.", "hint.")) for k in rec.keys)
     assert _phase_text(E.player_view(state, None), TX) == (
         "Round 2: secret sin picks — waiting for Alice, ボブ and 陈小明")
+
+
+def test_finished_board_shows_places_not_the_devil_or_sloth_lines(tmp_path: Path) -> None:
+    """Spec §8.2: after round 7 no round follows, so the board draws no Devil marker and
+    no "Sloth would take" lines; each panel tags the winner or the seat's place."""
+    state = _play(3, 11, None, lambda s: False)
+    view = E.player_view(state, None)
+    assert view["phase"] == "over" and all(seat["penalty"] == 0 for seat in view["seats"])
+    rec = _Recorder()
+    img = render_board(view, names=NAMES[:3], text=rec)
+    img.save(tmp_path / "carnival_over.png")
+    assert "board.sloth_lines" not in rec.keys
+    assert rec.keys.count("board.winner") == len(view["outcome"]["winners"]) >= 1
+    assert rec.keys.count("board.place") == 3 - len(view["outcome"]["winners"])
+    assert all(lab.devil is None for lab in seat_label_layout(view, NAMES[:3], TX))
+    assert DEVIL_RED not in {colour for _, colour in img.getcolors(1 << 24) or []}  # no DEVIL tag
 
 
 # --------------------------------------------------------------------------- packed dice

@@ -106,3 +106,57 @@ def test_a_negative_part_of_the_score_is_subtracted() -> None:
     assert sum_text([13, 44, 5]) == "13 + 44 + 5"
     assert sum_text([-2, 0]) == "\u22122 + 0"
     assert (signed(-4), signed(0), signed(7)) == ("\u22124", "0", "7")
+
+
+def _drawn(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """Every string ``render.ora`` draws from now on, with its keyword arguments."""
+    import render.ora as R
+
+    drawn: list[tuple[str, dict[str, Any]]] = []
+    real = R.draw_text
+
+    def recording(draw: Any, xy: Any, s: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append((s, kwargs))
+        return real(draw, xy, s, *args, **kwargs)
+
+    monkeypatch.setattr(R, "draw_text", recording)
+    return drawn
+
+
+@pytest.mark.parametrize(("options", "key"), [({}, "Building ids: G shared building · F France building · "
+                                                   "L heartland · S settlement"),
+                                              ({"variant": "ireland"}, "Building ids: G shared building · "
+                                                                       "I Ireland building · L heartland · "
+                                                                       "S settlement")])
+def test_the_board_explains_every_id_letter_it_draws(monkeypatch: pytest.MonkeyPatch, options: dict[str, Any],
+                                                     key: str) -> None:
+    """Building and settlement ids begin with a letter (G, F, I, L, S): the board keys the
+    ones it shows, in one line below the display."""
+    from render.ora import id_letters
+
+    st = _run(4, options, 260)
+    view = E.player_view(st, None)
+    drawn = _drawn(monkeypatch)
+    render_board(view, names=NAMES, text=Texts("ora", NAMES, strict=True))
+    ids = {s for s, _ in drawn if re.fullmatch(r"[GFILS]\d+", s)} | set(view["display"])
+    assert {i[0] for i in ids} == set(id_letters(view)) and "S" in id_letters(view)
+    assert [s for s, _ in drawn if s.startswith("Building ids:")] == [key]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_TW", "zh_CN", "ja"])
+def test_every_wheel_token_name_is_drawn_whole(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """A good's name on the production wheel (e.g. ja "ジョーカー") gets a smaller face rather
+    than an ellipsis."""
+    from render.base import text_width
+    from render.ora import good_name
+
+    st = _run(4, {}, 1)
+    view = E.player_view(st, None)
+    text = Texts("ora", NAMES, lang, strict=True)
+    names = {good_name(text, e["good"]) for e in view["wheel"]}
+    assert good_name(text, "joker") in names
+    drawn = _drawn(monkeypatch)
+    render_board(view, names=NAMES, text=text)
+    tokens = [(s, kw) for s, kw in drawn if s in names and kw.get("anchor") == "mm"]
+    assert {s for s, _ in tokens} == names
+    assert all(text_width(s, kw["size"]) <= kw["max_width"] and kw["size"] >= 11 for s, kw in tokens)

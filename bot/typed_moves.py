@@ -1,0 +1,89 @@
+"""Typed moves (``/<game> play action:<notation>``): what a keyboard user's text means.
+
+The engine reads its own notation first (``Engine.parse_action``: its spellings, pairs in
+either order, …). When it finds no move there (``unknown_move`` / ``ambiguous_move``), the
+host matches the text against the notation of the seat's whole moves
+(``Engine.typed_moves`` described by ``Engine.describe_action``), forgiving what a phone
+keyboard does: case, full-width characters (NFKC), extra spaces around and inside the text
+and around signs (``greed d10 + d12``); and a unique prefix of one move's notation
+(``choose gl`` → ``choose gluttony``), also word by word (``ch l`` → ``choose lust``). When nothing fits, the refusal lists up to
+``CLOSEST`` legal notations closest to the text (``difflib``), in the catalog's sentence
+(``refusal.typed_closest`` / ``refusal.typed_ambiguous``, bot/text/en/refusal.toml).
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from engines.base import Action, Engine, IllegalAction, Msg, Seat, State
+
+CLOSEST = 5
+"""How many legal notations a refusal of a typed move lists at most."""
+
+_SIGN_SPACES = re.compile(r"\s*([^\w\s])\s*")
+_SPACES = re.compile(r"\s+")
+
+
+def notation_key(text: str) -> str:
+    """The comparison form of typed notation: NFKC, case folded, no spaces around signs
+    (``+ = , :`` …), runs of spaces as one, stripped (``" Greed  d10 + d12"`` →
+    ``"greed d10+d12"``)."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return _SPACES.sub(" ", _SIGN_SPACES.sub(r"\1", folded)).strip()
+
+
+def closest(text: str, notations: Sequence[str], n: int = CLOSEST) -> list[str]:
+    """Up to ``n`` of ``notations`` closest to ``text`` (``difflib`` ratio of their
+    ``notation_key``), best first; ties keep the order given."""
+    keys: dict[str, str] = {}
+    for notation in notations:
+        keys.setdefault(notation_key(notation), notation)
+    return [keys[k] for k in difflib.get_close_matches(notation_key(text), list(keys), n=n, cutoff=0.0)]
+
+
+def _word_prefix(key: str, notation: str) -> bool:
+    """Whether each word of ``key`` begins the notation's word at its place (``ch l`` →
+    ``choose lust``)."""
+    typed, words = key.split(), notation.split()
+    return bool(typed) and len(typed) <= len(words) and all(w.startswith(t) for t, w in zip(typed, words, strict=False))
+
+
+def parse_typed(engine: Engine, state: State, seat: Seat, text: str) -> Action:
+    """The move ``seat`` means by ``text``: the engine's own reading, else the one typed
+    move whose notation equals ``text`` (``notation_key``), else the one it begins, else the
+    one whose words it begins word by word (``ch l`` → ``choose lust``).
+
+    Raises:
+        NotYourTurn, GameOver: as ``Engine.parse_action``.
+        IllegalAction: the engine's refusal when it is not about the notation (its own
+            code), or none / several of the moves fit: code ``unknown_move`` /
+            ``ambiguous_move``, ``params["text"]`` the catalog sentence listing the closest
+            (or the fitting) notations.
+    """
+    try:
+        return engine.parse_action(state, seat, text)
+    except IllegalAction as exc:
+        if exc.code not in ("unknown_move", "ambiguous_move"):
+            raise
+        refused = exc
+    moves = [(engine.describe_action(state, a), a) for a in engine.typed_moves(state, seat)]
+    if not moves:
+        raise refused
+    key = notation_key(text)
+    several: list[str] = []
+    for fits in (lambda n: n == key, lambda n: bool(key) and n.startswith(key), lambda n: _word_prefix(key, n)):
+        found = [(n, a) for n, a in moves if fits(notation_key(n))]
+        if len(found) == 1:
+            return copy.deepcopy(found[0][1])
+        several = several or [n for n, _ in found]
+    if refused.code == "ambiguous_move" and not several:
+        raise refused  # (the engine's own sentence says how to name the move)
+    sentence = "refusal.typed_ambiguous" if several else "refusal.typed_closest"
+    names = closest(text, several or [n for n, _ in moves])
+    raise IllegalAction(f"'{text.strip()[:80]}' is not a legal move now; closest: {', '.join(names)}.",
+                        code="ambiguous_move" if several else "unknown_move",
+                        text=Msg(sentence, {"closest": [f"`{n}`" for n in names]}).to_json())
