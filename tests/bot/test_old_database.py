@@ -67,9 +67,9 @@ async def test_old_games_play_on_and_their_old_log_lines_still_read(old) -> None
         assert await service.replay_matches(g.id)
 
 
-async def test_migration_014_drops_the_unused_notice_marks_of_an_old_database(tmp_path) -> None:
+async def test_migration_011_drops_the_unused_notice_marks_of_an_old_database(tmp_path) -> None:
     """A database at schema 10 (the old fixture migrated by the files up to 010 by hand) with a
-    ``notice_marks`` row: opening it applies 014, the table is gone, the games are intact and
+    ``notice_marks`` row: opening it applies 011, the table is gone, the games are intact and
     replay, and a server's purge still works without it."""
     import sqlite3
     from importlib import resources
@@ -90,7 +90,7 @@ async def test_migration_014_drops_the_unused_notice_marks_of_an_old_database(tm
     repo = Repository(str(path))
     await repo.open()
     try:
-        assert await repo.schema_version() >= 14
+        assert await repo.schema_version() >= 11
         assert "notice_marks" not in await repo.tables()
         service = GameService(repo)
         await service.upgrade_snapshots()
@@ -104,4 +104,4 @@ async def test_migration_014_drops_the_unused_notice_marks_of_an_old_database(tm
         await repo.close()
     with sqlite3.connect(path) as raw:
         assert not raw.execute("SELECT name FROM sqlite_master WHERE name='notice_marks'").fetchall()
-        assert raw.execute("PRAGMA user_version").fetchone()[0] >= 14
+        assert raw.execute("PRAGMA user_version").fetchone()[0] >= 11
