@@ -4,10 +4,9 @@ choices, the draw pile and the cards another seat drew and must still place are 
 
 from __future__ import annotations
 
-import copy
 import random
 
-from engines.base import Seat, State
+from engines.base import Seat, State, copy_state
 
 from .rules import order_seat
 
@@ -16,7 +15,7 @@ def determinize(st: State, seat: Seat, rng: random.Random) -> State:
     """A copy of ``st`` with every card ``seat`` cannot see redealt from the sorted pool of
     unseen cards (every size kept), other seats' confirmed split choices redrawn from their
     new hands; a function of ``seat``'s view and ``rng`` only."""
-    out = copy.deepcopy(st)
+    out = copy_state(st)
     others = [s for s in range(out["players"]) if s != seat]
     buffer_hidden = out["phase"] != "play" or order_seat(out) != seat
     pool: list[str] = list(out["deck"])
