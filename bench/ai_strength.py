@@ -23,7 +23,8 @@ soon as it ends, ``--resume`` skips the games FILE already holds (same game, opp
 iteration count), and ``--report FILE ...`` prints the table from such files without playing.
 Games are interleaved over the game/opponent pairs: the next game goes to the pair that has
 used the least CPU time so far (then the fewest games), so every pair gets games early and a
-cheap pair gets more of them than an expensive one.
+cheap pair gets more of them than an expensive one; a pair already significant (10 games, the
+95 % interval above one half) waits until the others are too (``schedule``).
 """
 
 from __future__ import annotations
@@ -221,34 +222,44 @@ def jobs_for(game_ids: Sequence[str], opponents: Sequence[str], games: int, solo
     return [jobs for jobs in pairs if jobs]
 
 
+SETTLED_GAMES = 10
+"""Games after which a pair whose interval is above one half yields to the unsettled ones."""
+
+
 def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], workers: int,
              sink: Callable[[Job, GameResult], None],
              run: Callable[[Job], GameResult] = _run) -> None:
     """Play every job of ``pairs`` whose key is not among the records ``done``, handing each
     result to ``sink`` as it finishes; ``workers`` processes at a time (1: here, with ``run``).
-    The next job goes to the pair with the least CPU seconds so far (``done`` included, a game
-    in flight counting as half a game), then the fewest games, then the first in ``pairs``."""
+    The next job goes to an unsettled pair before a settled one (``SETTLED``: at least
+    ``SETTLED_GAMES`` games and a 95 % interval above one half, or a solo row with that many
+    games), then to the pair with the least CPU seconds so far (``done`` included), then the
+    fewest games (a game in flight counts as half), then the first in ``pairs``."""
     done = list(done)
     have = {(r["game"], r["vs"], r["seed"], r["iterations"]) for r in done}
-    spent: dict[tuple[str, str], list[float]] = {}
+    spent: dict[tuple[str, str], list[float]] = {}  # CPU seconds, games, win shares
     for r in done:
-        c = spent.setdefault((r["game"], r["vs"]), [0.0, 0.0])
+        c = spent.setdefault((r["game"], r["vs"]), [0.0, 0.0, 0.0])
         c[0] += r["cpu"]
         c[1] += 1
+        c[2] += r["share"]
     queues = [[j for j in jobs if j.key not in have] for jobs in pairs]
 
-    def cost(i: int) -> tuple[float, float, int]:
-        c = spent.setdefault((pairs[i][0].game_id, pairs[i][0].vs), [0.0, 0.0])
-        return (c[0], c[1], i)
+    def cost(i: int) -> tuple[bool, float, float, int]:
+        c = spent.setdefault((pairs[i][0].game_id, pairs[i][0].vs), [0.0, 0.0, 0.0])
+        games = int(c[1])
+        settled = games >= SETTLED_GAMES and (pairs[i][0].vs in SOLO or wilson(c[2], games)[0] > 0.5)
+        return (settled, c[0], c[1], i)
 
     def take() -> Job | None:
         waiting = [i for i, q in enumerate(queues) if q]
         return queues[min(waiting, key=cost)].pop(0) if waiting else None
 
     def finish(job: Job, result: GameResult) -> None:
-        c = spent.setdefault((job.game_id, job.vs), [0.0, 0.0])
+        c = spent.setdefault((job.game_id, job.vs), [0.0, 0.0, 0.0])
         c[0] += result.cpu
         c[1] += 1
+        c[2] += result.share
         sink(job, result)
 
     if workers <= 1:
@@ -260,7 +271,7 @@ def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], wor
         while True:
             while len(running) < workers and (job := take()) is not None:
                 running[pool.submit(_run, job)] = job
-                spent.setdefault((job.game_id, job.vs), [0.0, 0.0])[1] += 0.5
+                spent.setdefault((job.game_id, job.vs), [0.0, 0.0, 0.0])[1] += 0.5
             if not running:
                 return
             finished, _ = wait(list(running), return_when=FIRST_COMPLETED)

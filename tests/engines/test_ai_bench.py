@@ -65,3 +65,13 @@ def test_the_report_counts_shares_and_marks_the_goal() -> None:
     markdown = report(rows, markdown=True).splitlines()
     assert markdown[2].startswith("| Carnival of Sins (2 p) | random | 120 | 10 | 95.0 | [")
     assert "not yet shown" in markdown[2] and "missed" in markdown[3]
+
+
+def test_a_settled_pair_waits_for_the_unsettled_ones() -> None:
+    pairs = jobs_for(["carnival", "eguan"], ["random"], 12, 0, BUDGET, seed=1)
+    done = [record(job, GameResult(1.0, 0.0, cpu=0.1)) for job in pairs[0][:10]]  # 10 wins: settled
+    done.append(record(pairs[1][0], GameResult(1.0, 0.0, cpu=50.0)))
+    played: list[str] = []
+    schedule(pairs, done, 1, lambda job, result: played.append(job.game_id),
+             run=lambda job: GameResult(1.0, 0.0, cpu=50.0))
+    assert played == ["eguan"] * 9 + ["carnival"] * 2 + ["eguan"] * 2
