@@ -3,9 +3,9 @@
 ``python -m bench.ai_strength [--games N] [--iterations K] [--only carnival,heaven] [--workers W]
 [--out FILE [--resume]] [--report FILE ...]``
 
-For every game, the AI (``engines.ai.search`` at the ``normal`` level, ``budget_for``: the
-level's iterations times the game's factor; ``--iterations`` overrides the iteration count,
-and the wall-clock cap is off so figures do not depend on the machine's load) plays N games in one seat against opponents that all use
+For every game, the AI (``engines.ai.search`` at the ``normal`` level; ``--iterations``
+overrides its iteration count, and the wall-clock cap is off so figures do not depend on the
+machine's load) plays N games in one seat against opponents that all use
 
 * ``random``: a uniformly random legal action;
 * ``greedy``: one ply: the action that maximises the seat's ``engine.scores()`` after it
@@ -35,12 +35,13 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engines.ai.search import Budget, budget_for, search
+from engines.ai.hooks import hooks_for
+from engines.ai.search import Budget, budget_of, search
 from engines.base import CHANCE, Action, Engine, Seat, State
 from engines.registry import ENGINES, GAME_IDS
 
@@ -169,11 +170,6 @@ class Job:
         """(game, row, seed, iterations): what names a game in a results file."""
         return (self.game_id, self.vs, self.seed, self.budget.iterations)
 
-    @property
-    def row(self) -> tuple[str, str, int]:
-        """(game, row, iterations): the report row the game counts in."""
-        return (self.game_id, self.vs, self.budget.iterations)
-
 
 def _run(job: Job) -> GameResult:
     return play(job.game_id, job.players, job.options, job.ai_seat, job.opponent, job.budget, job.seed)
@@ -210,22 +206,18 @@ def read_records(paths: Iterable[str]) -> list[dict[str, Any]]:
 
 
 def jobs_for(game_ids: Sequence[str], opponents: Sequence[str], games: int, solo_games: int,
-             budget: Budget | Mapping[str, Budget], seed: int) -> list[list[Job]]:
-    """Per game/opponent pair (then the Ora solo rows), its games in seed order, with
-    ``budget`` (one for all, or one per game id). Game ``g`` has seed ``seed * 100003 + g`` and
-    puts the AI in seat ``g % players``."""
-    def of(game_id: str) -> Budget:
-        return budget if isinstance(budget, Budget) else budget[game_id]
-
+             budget: Budget, seed: int) -> list[list[Job]]:
+    """Per game/opponent pair (then the Ora solo rows), its games in seed order. Game ``g``
+    has seed ``seed * 100003 + g`` and puts the AI in seat ``g % players``."""
     pairs: list[list[Job]] = []
     for game_id in game_ids:
         players, options = TABLES[game_id]
         for opponent in opponents:
-            pairs.append([Job(game_id, opponent, players, options, g % players, opponent, of(game_id),
+            pairs.append([Job(game_id, opponent, players, options, g % players, opponent, budget,
                               seed * 100003 + g) for g in range(games)])
     if "ora" in game_ids:
         for vs, (policy, ai) in SOLO.items():
-            pairs.append([Job("ora", vs, 1, {}, 0 if ai else None, policy, of("ora"), seed * 100003 + g)
+            pairs.append([Job("ora", vs, 1, {}, 0 if ai else None, policy, budget, seed * 100003 + g)
                           for g in range(solo_games)])
     return [jobs for jobs in pairs if jobs]
 
@@ -245,16 +237,16 @@ def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], wor
     fewest games (a game in flight counts as half), then the first in ``pairs``."""
     done = list(done)
     have = {(r["game"], r["vs"], r["seed"], r["iterations"]) for r in done}
-    spent: dict[tuple[str, str, int], list[float]] = {}  # CPU seconds, games, win shares
+    spent: dict[tuple[str, str], list[float]] = {}  # CPU seconds, games, win shares
     for r in done:
-        c = spent.setdefault((r["game"], r["vs"], r["iterations"]), [0.0, 0.0, 0.0])
+        c = spent.setdefault((r["game"], r["vs"]), [0.0, 0.0, 0.0])
         c[0] += r["cpu"]
         c[1] += 1
         c[2] += r["share"]
     queues = [[j for j in jobs if j.key not in have] for jobs in pairs]
 
     def cost(i: int) -> tuple[bool, float, float, int]:
-        c = spent.setdefault(pairs[i][0].row, [0.0, 0.0, 0.0])
+        c = spent.setdefault((pairs[i][0].game_id, pairs[i][0].vs), [0.0, 0.0, 0.0])
         games = int(c[1])
         settled = games >= SETTLED_GAMES and (pairs[i][0].vs in SOLO or wilson(c[2], games)[0] > 0.5)
         return (settled, c[0], c[1], i)
@@ -264,7 +256,7 @@ def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], wor
         return queues[min(waiting, key=cost)].pop(0) if waiting else None
 
     def finish(job: Job, result: GameResult) -> None:
-        c = spent.setdefault(job.row, [0.0, 0.0, 0.0])
+        c = spent.setdefault((job.game_id, job.vs), [0.0, 0.0, 0.0])
         c[0] += result.cpu
         c[1] += 1
         c[2] += result.share
@@ -279,13 +271,13 @@ def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], wor
         while True:
             while len(running) < workers and (job := take()) is not None:
                 running[pool.submit(_run, job)] = job
-                spent.setdefault(job.row, [0.0, 0.0, 0.0])[1] += 0.5
+                spent.setdefault((job.game_id, job.vs), [0.0, 0.0, 0.0])[1] += 0.5
             if not running:
                 return
             finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
             for fut in finished:
                 job = running.pop(fut)
-                spent[job.row][1] -= 0.5
+                spent[(job.game_id, job.vs)][1] -= 0.5
                 finish(job, fut.result())
 
 
@@ -362,14 +354,15 @@ def main(argv: list[str] | None = None) -> None:
     if args.report:
         print(report(read_records(args.report), markdown=args.markdown))
         return
-    game_ids = args.only.split(",")
-    budgets = {g: replace(budget_for(ENGINES[g], "normal"), seconds=None) for g in game_ids}
+    budget = replace(budget_of("normal"), seconds=None)
     if args.iterations is not None:
-        budgets = {g: replace(b, iterations=args.iterations) for g, b in budgets.items()}
-    print("AI: normal level, no wall-clock cap, iterations per decision: "
-          + ", ".join(f"{g} {b.iterations}" for g, b in budgets.items()), flush=True)
+        budget = replace(budget, iterations=args.iterations)
+    print(f"AI: normal level, {budget.iterations} iterations per decision, no wall-clock cap", flush=True)
+    game_ids = args.only.split(",")
+    for game_id in game_ids:  # load every game's hooks now: edits made during a long run do not leak in
+        hooks_for(ENGINES[game_id])
     pairs = jobs_for(game_ids, args.opponents.split(","), args.games,
-                     args.games if args.solo_games is None else args.solo_games, budgets, args.seed)
+                     args.games if args.solo_games is None else args.solo_games, budget, args.seed)
     done = read_records([args.out]) if args.out and args.resume else []
     results: list[dict[str, Any]] = []
 

@@ -14,10 +14,6 @@ Each game may have a module ``engines/<game_id>/ai.py`` exposing
   EVAL_SCALE))`` over the values ``v`` of ``evaluate`` (the others' best, ``o != s``): where
   random play to the end is noise, the position a few moves on says more.
 
-* optionally ``ITERATION_FACTOR`` (float): the game's iterations per decision are every level's
-  times this (``engines.ai.search.budget_for``): a cheap game whose outcome turns on few
-  decisions can afford more.
-
 A game without that module has no hidden information: its state is its own determinization.
 """
 
@@ -63,7 +59,6 @@ class GameHooks:
         depth: actions a playout takes past the tree before ``evaluate`` scores it (None:
             ``Budget.rollout_limit``).
         scale: the evaluation's unit in the logistic reward (see the module docstring).
-        iterations: the factor on every level's iteration count (``ITERATION_FACTOR``).
     """
 
     determinize: Determinize
@@ -71,7 +66,6 @@ class GameHooks:
     evaluate: Evaluate | None = None
     depth: int | None = None
     scale: float = 1.0
-    iterations: float = 1.0
 
 
 @cache
@@ -98,5 +92,4 @@ def hooks_for(engine: Engine) -> GameHooks:
     evaluate = getattr(module, "evaluate", None)
     return GameHooks(determinize=det, rollout=getattr(module, "rollout_policy", random_rollout),
                      evaluate=evaluate, depth=getattr(module, "PLAYOUT_DEPTH", None) if evaluate else None,
-                     scale=float(getattr(module, "EVAL_SCALE", 1.0)),
-                     iterations=float(getattr(module, "ITERATION_FACTOR", 1.0)))
+                     scale=float(getattr(module, "EVAL_SCALE", 1.0)))

@@ -16,9 +16,3 @@ def determinize(state: State, seat: Seat, rng: random.Random) -> State:
         if s != seat and new["picks"][s] is not None:
             new["picks"][s] = rng.choice(new["hands"][s])
     return new
-
-
-ITERATION_FACTOR = 3.0
-"""Carnival's searches run three times every level's iterations (normal: 360, about 1 s of
-CPU): a game is 7 picks, a search is cheap, and the bench's losses to random play at 120
-iterations turned into wins at 600 (bench/ai_strength.py, docs/AI.md)."""

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from engines.ai import LEVELS, Budget, budget_for, budget_of, choose, search
+from engines.ai import LEVELS, Budget, budget_of, choose, search
 from engines.ai.hooks import hooks_for
 from engines.base import CHANCE, Engine, NotYourTurn, Seat, State, copy_state
 from engines.registry import ENGINES, GAME_IDS
@@ -198,11 +198,3 @@ def test_the_fast_state_copy_leaves_the_search_unchanged(game_id: str, monkeypat
     slow = [search(engine, st, seat, budget, random.Random(6)) for st, seat in cases]
     assert len(cases) == 3
     assert [(r.action, r.visits) for r in fast] == [(r.action, r.visits) for r in slow]
-
-
-def test_a_game_factor_scales_every_levels_iterations() -> None:
-    carnival, heaven = ENGINES["carnival"], ENGINES["heaven"]
-    assert hooks_for(carnival).iterations == 3.0 and hooks_for(heaven).iterations == 1.0
-    assert [budget_for(carnival, k).iterations for k in LEVELS] == [3 * b.iterations for b in LEVELS.values()]
-    assert budget_for(carnival, "normal").seconds == LEVELS["normal"].seconds
-    assert budget_for(heaven, "hard") == LEVELS["hard"]
