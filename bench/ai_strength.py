@@ -170,6 +170,11 @@ class Job:
         """(game, row, seed, iterations): what names a game in a results file."""
         return (self.game_id, self.vs, self.seed, self.budget.iterations)
 
+    @property
+    def row(self) -> tuple[str, str, int]:
+        """(game, row, iterations): the report row the game counts in."""
+        return (self.game_id, self.vs, self.budget.iterations)
+
 
 def _run(job: Job) -> GameResult:
     return play(job.game_id, job.players, job.options, job.ai_seat, job.opponent, job.budget, job.seed)
@@ -237,16 +242,16 @@ def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], wor
     fewest games (a game in flight counts as half), then the first in ``pairs``."""
     done = list(done)
     have = {(r["game"], r["vs"], r["seed"], r["iterations"]) for r in done}
-    spent: dict[tuple[str, str], list[float]] = {}  # CPU seconds, games, win shares
+    spent: dict[tuple[str, str, int], list[float]] = {}  # CPU seconds, games, win shares
     for r in done:
-        c = spent.setdefault((r["game"], r["vs"]), [0.0, 0.0, 0.0])
+        c = spent.setdefault((r["game"], r["vs"], r["iterations"]), [0.0, 0.0, 0.0])
         c[0] += r["cpu"]
         c[1] += 1
         c[2] += r["share"]
     queues = [[j for j in jobs if j.key not in have] for jobs in pairs]
 
     def cost(i: int) -> tuple[bool, float, float, int]:
-        c = spent.setdefault((pairs[i][0].game_id, pairs[i][0].vs), [0.0, 0.0, 0.0])
+        c = spent.setdefault(pairs[i][0].row, [0.0, 0.0, 0.0])
         games = int(c[1])
         settled = games >= SETTLED_GAMES and (pairs[i][0].vs in SOLO or wilson(c[2], games)[0] > 0.5)
         return (settled, c[0], c[1], i)
@@ -256,7 +261,7 @@ def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], wor
         return queues[min(waiting, key=cost)].pop(0) if waiting else None
 
     def finish(job: Job, result: GameResult) -> None:
-        c = spent.setdefault((job.game_id, job.vs), [0.0, 0.0, 0.0])
+        c = spent.setdefault(job.row, [0.0, 0.0, 0.0])
         c[0] += result.cpu
         c[1] += 1
         c[2] += result.share
@@ -271,13 +276,13 @@ def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], wor
         while True:
             while len(running) < workers and (job := take()) is not None:
                 running[pool.submit(_run, job)] = job
-                spent.setdefault((job.game_id, job.vs), [0.0, 0.0, 0.0])[1] += 0.5
+                spent.setdefault(job.row, [0.0, 0.0, 0.0])[1] += 0.5
             if not running:
                 return
             finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
             for fut in finished:
                 job = running.pop(fut)
-                spent[(job.game_id, job.vs)][1] -= 0.5
+                spent[job.row][1] -= 0.5
                 finish(job, fut.result())
 
 
