@@ -336,7 +336,8 @@ def report(records: Sequence[dict[str, Any]], markdown: bool = False) -> str:
                          f"{f'[{100 * lo:.0f}, {100 * hi:.0f}]':>12}{mark:>6}{p50:>8.3f}{p95:>8.3f}"
                          f"{rate:>9.0f}{cpu:>9.0f}")
     if solo:
-        lines += ["", "Ora et Labora solo: final score"] + [f"  {s}" for s in solo]
+        lines += ["", "Ora et Labora solo: final score"] + ([""] if markdown else [])
+        lines += [f"{'    ' if markdown else '  '}{s}" for s in solo]
     return "\n".join(lines)
 
 
