@@ -1,6 +1,7 @@
 """AI strength bench (issue 15 point 4; engines/ai/): a bench, not a test.
 
-``python -m bench.ai_strength [--games N] [--iterations K] [--only carnival,heaven] [--workers W]``
+``python -m bench.ai_strength [--games N] [--iterations K] [--only carnival,heaven] [--workers W]
+[--out FILE [--resume]] [--report FILE ...]``
 
 For every game, the AI (``engines.ai.search`` at the ``normal`` level; ``--iterations``
 overrides its iteration count, and the wall-clock cap is off so figures do not depend on the
@@ -16,20 +17,30 @@ random, ≥ 60 % against greedy) and the number of games. Ora et Labora solo (on
 the AI's mean score and its standard deviation beside the random and greedy policies'. Think
 time: CPU seconds per AI decision (positions with one legal action excluded), median and p95,
 and the iterations run per CPU second.
+
+Long runs: ``--out FILE`` appends each finished game to FILE as one JSON line (``record``) as
+soon as it ends, ``--resume`` skips the games FILE already holds (same game, opponent, seed and
+iteration count), and ``--report FILE ...`` prints the table from such files without playing.
+Games are interleaved over the game/opponent pairs: the next game goes to the pair that has
+used the least CPU time so far (then the fewest games), so every pair gets games early and a
+cheap pair gets more of them than an expensive one; a pair already significant (10 games, the
+95 % interval above one half) waits until the others are too (``schedule``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engines.ai.hooks import hooks_for
 from engines.ai.search import Budget, budget_of, search
 from engines.base import CHANCE, Action, Engine, Seat, State
 from engines.registry import ENGINES, GAME_IDS
@@ -82,12 +93,15 @@ class GameResult:
     score: float
     think: list[float] = field(default_factory=list)
     iterations: int = 0
+    cpu: float = 0.0
+    moves: int = 0
 
 
 def play(game_id: str, players: int, options: dict[str, Any], ai_seat: int | None, opponent: str,
          budget: Budget, seed: int) -> GameResult:
     """One game: ``ai_seat`` searches with ``budget`` (None: nobody does, solo baselines), every
     other seat plays ``opponent``. Deterministic in ``seed``."""
+    cpu0 = time.process_time()
     engine = ENGINES[game_id]
     rng = random.Random(seed)
     ai_rng = random.Random(seed * 7 + 1)
@@ -106,11 +120,13 @@ def play(game_id: str, players: int, options: dict[str, Any], ai_seat: int | Non
         else:
             action = POLICIES[opponent](engine, state, seat, rng)
         state, _ = engine.apply(state, seat, action)
+        result.moves += 1
     outcome = engine.outcome(state)
     assert outcome is not None
     me = 0 if ai_seat is None else ai_seat
     result.share = 1.0 / len(outcome.winners) if me in outcome.winners else 0.0
     result.score = float(outcome.scores[me])
+    result.cpu = time.process_time() - cpu0
     return result
 
 
@@ -124,14 +140,6 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-Job = tuple[str, int, dict[str, Any], int | None, str, Budget, int]
-"""The arguments of ``play``."""
-
-
-def _run(job: Job) -> GameResult:
-    return play(*job)
-
-
 def percentile(values: Sequence[float], q: float) -> float:
     """The ``q`` quantile (0..1) of ``values``, nearest rank; 0 when empty."""
     if not values:
@@ -140,8 +148,201 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
+SOLO = {"solo-ai": ("random", True), "solo-random": ("random", False), "solo-greedy": ("greedy", False)}
+"""Ora et Labora solo rows: the name in a results file -> (the policy, whether the AI plays)."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One game of the bench: the arguments of ``play`` and the row it counts in (``vs``)."""
+
+    game_id: str
+    vs: str
+    players: int
+    options: dict[str, Any]
+    ai_seat: int | None
+    opponent: str
+    budget: Budget
+    seed: int
+
+    @property
+    def key(self) -> tuple[str, str, int, int]:
+        """(game, row, seed, iterations): what names a game in a results file."""
+        return (self.game_id, self.vs, self.seed, self.budget.iterations)
+
+    @property
+    def row(self) -> tuple[str, str, int]:
+        """(game, row, iterations): the report row the game counts in."""
+        return (self.game_id, self.vs, self.budget.iterations)
+
+
+def _run(job: Job) -> GameResult:
+    return play(job.game_id, job.players, job.options, job.ai_seat, job.opponent, job.budget, job.seed)
+
+
+def record(job: Job, result: GameResult) -> dict[str, Any]:
+    """The JSON line of one finished game: ``game``, ``vs`` (``random``, ``greedy`` or a
+    ``SOLO`` row), ``players``, ``seed``, ``ai_seat``, ``iterations`` (the budget per decision),
+    ``share`` (the AI's win share), ``score`` (its final score), ``think`` (CPU seconds per
+    searched decision), ``iters`` (iterations run), ``cpu`` (CPU seconds of the whole game)
+    and ``moves``."""
+    return {"game": job.game_id, "vs": job.vs, "players": job.players, "seed": job.seed,
+            "ai_seat": job.ai_seat, "iterations": job.budget.iterations, "share": result.share,
+            "score": result.score, "think": [round(t, 4) for t in result.think],
+            "iters": result.iterations, "cpu": round(result.cpu, 3), "moves": result.moves}
+
+
+def read_records(paths: Iterable[str]) -> list[dict[str, Any]]:
+    """The records of results files (a missing file is empty; a torn line, from a run killed
+    while writing, is skipped)."""
+    out: list[dict[str, Any]] = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                lines = fh.read().splitlines()
+        except FileNotFoundError:
+            continue
+        for line in lines:
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return out
+
+
+def jobs_for(game_ids: Sequence[str], opponents: Sequence[str], games: int, solo_games: int,
+             budget: Budget, seed: int) -> list[list[Job]]:
+    """Per game/opponent pair (then the Ora solo rows), its games in seed order. Game ``g``
+    has seed ``seed * 100003 + g`` and puts the AI in seat ``g % players``."""
+    pairs: list[list[Job]] = []
+    for game_id in game_ids:
+        players, options = TABLES[game_id]
+        for opponent in opponents:
+            pairs.append([Job(game_id, opponent, players, options, g % players, opponent, budget,
+                              seed * 100003 + g) for g in range(games)])
+    if "ora" in game_ids:
+        for vs, (policy, ai) in SOLO.items():
+            pairs.append([Job("ora", vs, 1, {}, 0 if ai else None, policy, budget, seed * 100003 + g)
+                          for g in range(solo_games)])
+    return [jobs for jobs in pairs if jobs]
+
+
+SETTLED_GAMES = 10
+"""Games after which a pair whose interval is above one half yields to the unsettled ones."""
+
+
+def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], workers: int,
+             sink: Callable[[Job, GameResult], None],
+             run: Callable[[Job], GameResult] = _run) -> None:
+    """Play every job of ``pairs`` whose key is not among the records ``done``, handing each
+    result to ``sink`` as it finishes; ``workers`` processes at a time (1: here, with ``run``).
+    The next job goes to an unsettled pair before a settled one (``SETTLED``: at least
+    ``SETTLED_GAMES`` games and a 95 % interval above one half, or a solo row with that many
+    games), then to the pair with the least CPU seconds so far (``done`` included), then the
+    fewest games (a game in flight counts as half), then the first in ``pairs``."""
+    done = list(done)
+    have = {(r["game"], r["vs"], r["seed"], r["iterations"]) for r in done}
+    spent: dict[tuple[str, str, int], list[float]] = {}  # CPU seconds, games, win shares
+    for r in done:
+        c = spent.setdefault((r["game"], r["vs"], r["iterations"]), [0.0, 0.0, 0.0])
+        c[0] += r["cpu"]
+        c[1] += 1
+        c[2] += r["share"]
+    queues = [[j for j in jobs if j.key not in have] for jobs in pairs]
+
+    def cost(i: int) -> tuple[bool, float, float, int]:
+        c = spent.setdefault(pairs[i][0].row, [0.0, 0.0, 0.0])
+        games = int(c[1])
+        settled = games >= SETTLED_GAMES and (pairs[i][0].vs in SOLO or wilson(c[2], games)[0] > 0.5)
+        return (settled, c[0], c[1], i)
+
+    def take() -> Job | None:
+        waiting = [i for i, q in enumerate(queues) if q]
+        return queues[min(waiting, key=cost)].pop(0) if waiting else None
+
+    def finish(job: Job, result: GameResult) -> None:
+        c = spent.setdefault(job.row, [0.0, 0.0, 0.0])
+        c[0] += result.cpu
+        c[1] += 1
+        c[2] += result.share
+        sink(job, result)
+
+    if workers <= 1:
+        while (job := take()) is not None:
+            finish(job, run(job))
+        return
+    running: dict[Future[GameResult], Job] = {}
+    with ProcessPoolExecutor(workers) as pool:
+        while True:
+            while len(running) < workers and (job := take()) is not None:
+                running[pool.submit(_run, job)] = job
+                spent.setdefault(job.row, [0.0, 0.0, 0.0])[1] += 0.5
+            if not running:
+                return
+            finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+            for fut in finished:
+                job = running.pop(fut)
+                spent[job.row][1] -= 0.5
+                finish(job, fut.result())
+
+
+NAMES = {"carnival": "Carnival of Sins", "canterbury": "Canterbury", "heaven": "The Way to Heaven",
+         "eguan": "E Guan", "illumination": "Illumination", "ora": "Ora et Labora"}
+
+
+def report(records: Sequence[dict[str, Any]], markdown: bool = False) -> str:
+    """The table of ``records`` (``record`` lines), one row per game, opponent and iteration
+    count: games, the AI's win % with its 95 % Wilson interval and the goal mark (``ok``: the
+    interval clears the goal; ``?``: it straddles it; ``no``: it is below), think time p50 and
+    p95 (CPU seconds per searched decision), iterations per CPU second and CPU seconds per
+    game; then the Ora solo rows (mean score, spread, min, max). ``markdown``: Markdown rows."""
+    groups: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
+    for r in records:
+        groups.setdefault((r["game"], r["vs"], r["iterations"]), []).append(r)
+    order = {g: i for i, g in enumerate(GAME_IDS)}
+    vs_order = {"random": 0, "greedy": 1, **{k: 2 + i for i, k in enumerate(SOLO)}}
+    if markdown:
+        lines = ["| game | vs | iterations | games | AI win % | 95 % CI | goal | think p50 (s) "
+                 "| think p95 (s) | it / CPU s | CPU s / game |",
+                 "|---|---|---:|---:|---:|---|---|---:|---:|---:|---:|"]
+    else:
+        lines = [f"{'game':<13}{'vs':<8}{'iters':>6}{'games':>6}{'win %':>8}{'95% CI':>12}{'goal':>6}"
+                 f"{'p50 s':>8}{'p95 s':>8}{'it/cpu-s':>9}{'cpu/game':>9}"]
+    solo: list[str] = []
+    for (game_id, vs, iters), rows in sorted(groups.items(), key=lambda kv: (
+            order.get(kv[0][0], 99), vs_order.get(kv[0][1], 99), kv[0][2])):
+        think = [t for r in rows for t in r["think"]]
+        rate = sum(r["iters"] for r in rows) / max(1e-9, sum(think))
+        p50, p95 = (statistics.median(think), percentile(think, 0.95)) if think else (0.0, 0.0)
+        cpu = statistics.mean(r["cpu"] for r in rows)
+        if vs in SOLO:
+            scores = [r["score"] for r in rows]
+            timing = f"  think p50 {p50:.2f} s p95 {p95:.2f} s" if think else ""
+            solo.append(f"{vs.removeprefix('solo-'):<7} ({iters} it) games {len(rows):>3}  mean "
+                        f"{statistics.mean(scores):6.1f}  sd {statistics.pstdev(scores):5.1f}  min "
+                        f"{min(scores):.0f}  max {max(scores):.0f}{timing}")
+            continue
+        wins = sum(r["share"] for r in rows)
+        lo, hi = wilson(wins, len(rows))
+        mark = "ok" if lo >= GOALS[vs] else ("?" if hi >= GOALS[vs] else "no")
+        pct = 100 * wins / len(rows)
+        if markdown:
+            lines.append(f"| {NAMES.get(game_id, game_id)} ({rows[0]['players']} p) | {vs} | {iters} "
+                         f"| {len(rows)} | {pct:.1f} | [{100 * lo:.0f}, {100 * hi:.0f}] "
+                         f"| {({'ok': 'met', '?': 'not yet shown', 'no': 'missed'})[mark]} "
+                         f"| {p50:.2f} | {p95:.2f} | {rate:.0f} | {cpu:.0f} |")
+        else:
+            lines.append(f"{game_id:<13}{vs:<8}{iters:>6}{len(rows):>6}{pct:>7.1f}%"
+                         f"{f'[{100 * lo:.0f}, {100 * hi:.0f}]':>12}{mark:>6}{p50:>8.3f}{p95:>8.3f}"
+                         f"{rate:>9.0f}{cpu:>9.0f}")
+    if solo:
+        lines += ["", "Ora et Labora solo: final score"] + ([""] if markdown else [])
+        lines += [f"{'    ' if markdown else '  '}{s}" for s in solo]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Run the bench and print its tables."""
+    """Run the bench (or, with ``--report``, print the table of results files)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=40, help="games per game and opponent")
     parser.add_argument("--iterations", type=int, default=None, help="override the normal budget")
@@ -150,50 +351,38 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--solo-games", type=int, default=None, help="Ora solo games (default --games)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", default=None, help="append each finished game to this JSON-lines file")
+    parser.add_argument("--resume", action="store_true", help="skip the games --out already holds")
+    parser.add_argument("--report", nargs="+", default=None, metavar="FILE",
+                        help="print the table of these results files and exit")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown rows")
     args = parser.parse_args(argv)
+    if args.report:
+        print(report(read_records(args.report), markdown=args.markdown))
+        return
     budget = replace(budget_of("normal"), seconds=None)
     if args.iterations is not None:
         budget = replace(budget, iterations=args.iterations)
-    print(f"AI: normal level, {budget.iterations} iterations per decision, no wall-clock cap")
-    pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+    print(f"AI: normal level, {budget.iterations} iterations per decision, no wall-clock cap", flush=True)
+    game_ids = args.only.split(",")
+    for game_id in game_ids:  # load every game's hooks now: edits made during a long run do not leak in
+        hooks_for(ENGINES[game_id])
+    pairs = jobs_for(game_ids, args.opponents.split(","), args.games,
+                     args.games if args.solo_games is None else args.solo_games, budget, args.seed)
+    done = read_records([args.out]) if args.out and args.resume else []
+    results: list[dict[str, Any]] = []
 
-    def run_all(jobs: list[Job]) -> list[GameResult]:
-        return list(pool.map(_run, jobs)) if pool else [_run(j) for j in jobs]
+    def sink(job: Job, result: GameResult) -> None:
+        line = record(job, result)
+        results.append(line)
+        if args.out:
+            with open(args.out, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(line, separators=(",", ":")) + "\n")
+        print(f"{job.game_id} vs {job.vs} seed {job.seed}: share {result.share:.2f} "
+              f"score {result.score:g} cpu {result.cpu:.0f} s", flush=True)
 
-    print(f"{'game':<13}{'vs':<8}{'games':>6}{'win %':>8}{'95% CI':>15}{'goal':>6}"
-          f"{'think med':>10}{'p95 s':>8}{'it/cpu-s':>9}{'wall s':>8}")
-    for game_id in args.only.split(","):
-        players, options = TABLES[game_id]
-        for opponent in args.opponents.split(","):
-            t0 = time.perf_counter()
-            jobs: list[Job] = [(game_id, players, options, g % players, opponent, budget, args.seed * 100003 + g)
-                    for g in range(args.games)]
-            results = run_all(jobs)
-            wins = sum(r.share for r in results)
-            lo, hi = wilson(wins, len(results))
-            think = [t for r in results for t in r.think]
-            rate = sum(r.iterations for r in results) / max(1e-9, sum(think))
-            goal = GOALS[opponent]
-            mark = "ok" if lo >= goal else ("?" if hi >= goal else "no")
-            print(f"{game_id:<13}{opponent:<8}{len(results):>6}{100 * wins / len(results):>7.1f}%"
-                  f"{f'[{100 * lo:.0f}, {100 * hi:.0f}]':>15}{mark:>6}{statistics.median(think):>10.3f}"
-                  f"{percentile(think, 0.95):>8.3f}{rate:>9.0f}{time.perf_counter() - t0:>8.0f}", flush=True)
-    if "ora" in args.only.split(","):
-        n = args.solo_games or args.games
-        print(f"\nOra et Labora solo ({n} games each): final score")
-        for who in ("ai", "random", "greedy"):
-            seat = 0 if who == "ai" else None
-            opp = "random" if who == "ai" else who
-            solo: list[Job] = [("ora", 1, {}, seat, opp, budget, args.seed * 100003 + g) for g in range(n)]
-            results = run_all(solo)
-            scores = [r.score for r in results]
-            think = [t for r in results for t in r.think]
-            extra = (f"  think median {statistics.median(think):.3f} s, p95 {percentile(think, 0.95):.3f} s"
-                     if think else "")
-            print(f"  {who:<7} mean {statistics.mean(scores):6.1f}  sd {statistics.pstdev(scores):5.1f}"
-                  f"  min {min(scores):.0f}  max {max(scores):.0f}{extra}", flush=True)
-    if pool:
-        pool.shutdown()
+    schedule(pairs, done, args.workers, sink)
+    print(report(done + results, markdown=args.markdown))
 
 
 if __name__ == "__main__":

@@ -81,20 +81,33 @@ class SearchResult:
     cpu_seconds: float
 
 
+_Key = str | tuple[tuple[str, str | int], ...]
+"""An action's name in the tree (``_key``)."""
+
+
 class _Node:
     """An open-loop tree node: the statistics of one action from its parent."""
 
     __slots__ = ("avail", "children", "total", "visits")
 
     def __init__(self) -> None:
-        self.children: dict[str, _Node] = {}
+        self.children: dict[_Key, _Node] = {}
         self.visits = 0
         self.total = 0.0
         self.avail = 1
 
 
-def _key(action: Action) -> str:
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+def _key(action: Action) -> _Key:
+    """The tree's name of ``action``: its sorted items when every value is a str or an int
+    (the common case, cheaper), else its canonical JSON. Two actions get the same key exactly
+    when their canonical JSON is the same."""
+    items = []
+    for k in sorted(action):
+        v = action[k]
+        if type(v) is not str and type(v) is not int:
+            return json.dumps(action, sort_keys=True, separators=(",", ":"))
+        items.append((k, v))
+    return tuple(items)
 
 
 def budget_of(level: str) -> Budget:
@@ -165,7 +178,7 @@ def search(engine: Engine, state: State, seat: Seat, budget: Budget, rng: random
     return SearchResult(copy.deepcopy(actions[best]), done, visits, errors, time.process_time() - cpu0)
 
 
-def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list[str],
+def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list[_Key],
              root_actions: list[Action], players: int, budget: Budget, rng: random.Random,
              hooks: GameHooks, bounds: list[float]) -> int:
     """One iteration from the determinization ``st``; returns 1 when the engine refused a
@@ -228,7 +241,7 @@ def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list
     return error
 
 
-def _ucb(children: dict[str, _Node], keys: list[str], c: float, bounds: list[float]) -> int:
+def _ucb(children: dict[_Key, _Node], keys: list[_Key], c: float, bounds: list[float]) -> int:
     lo, hi = bounds
     span = hi - lo if hi > lo else 1.0
     base = lo if hi > lo else 0.0

@@ -8,10 +8,9 @@ other seat's coins to equal its own (a neutral guess that keeps the pass fine pl
 
 from __future__ import annotations
 
-import copy
 import random
 
-from engines.base import Seat, State
+from engines.base import Seat, State, copy_state
 
 from .data import CARDS
 from .rules import final_scores, hand_type, is_over, sort_cards
@@ -22,7 +21,7 @@ def determinize(state: State, seat: Seat, rng: random.Random) -> State:
     sorted pool of unseen cards of that back (the deck's non-Death cards plus those hands;
     cards the active seat has already discarded in a pass stay in its hand), and other
     seats' coins set to ``seat``'s own. A function of ``seat``'s view and ``rng`` only."""
-    s = copy.deepcopy(state)
+    s = copy_state(state)
     top = s["stack"][-1] if s["stack"] else None
     locked = list(top.get("pass_discards", [])) if top is not None else []
     others = [q for q in range(s["players"]) if q != seat]

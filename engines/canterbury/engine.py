@@ -39,6 +39,7 @@ from engines.base import (
     Seat,
     State,
     check_player_count,
+    copy_state,
     msg,
     normalize_text,
     seat_ref,
@@ -260,7 +261,7 @@ class CanterburyEngine(Engine):
         self._check_can_act(state, seat)
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("An action must be an object with a 'type'.", code="malformed_action")
-        s = copy.deepcopy(state)
+        s = copy_state(state)
         events: list[Event] = []
         if seat == CHANCE:
             chance.check_outcome(state, action)

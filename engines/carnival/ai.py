@@ -3,16 +3,15 @@ face-down picks of the other seats (docs/rules/carnival.md §7); hands are publi
 
 from __future__ import annotations
 
-import copy
 import random
 
-from engines.base import Seat, State
+from engines.base import Seat, State, copy_state
 
 
 def determinize(state: State, seat: Seat, rng: random.Random) -> State:
     """A copy of ``state`` where every other seat's face-down pick is redrawn uniformly from
     its owner's (public) hand; a function of ``seat``'s view and ``rng`` only."""
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     for s in range(new["players"]):
         if s != seat and new["picks"][s] is not None:
             new["picks"][s] = rng.choice(new["hands"][s])

@@ -39,6 +39,7 @@ from engines.base import (
     Seat,
     State,
     check_player_count,
+    copy_state,
     msg,
     seat_ref,
     seats_ref,
@@ -155,7 +156,7 @@ class CarnivalEngine(Engine):
             raise GameOver("The game is over.")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("An action must be an object with a 'type'.", code="malformed_action")
-        new = copy.deepcopy(state)
+        new = copy_state(state)
         events: list[Event] = []
         if seat == CHANCE:
             if CHANCE not in self.to_move(state):

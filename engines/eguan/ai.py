@@ -4,10 +4,9 @@ hidden (docs/rules/eguan.md; engines/eguan/view.py)."""
 
 from __future__ import annotations
 
-import copy
 import random
 
-from engines.base import Seat, State
+from engines.base import Seat, State, copy_state
 
 from .data import SET_LETTERS
 from .rules import active, board_counts, final_scoring
@@ -18,7 +17,7 @@ def determinize(state: State, seat: Seat, rng: random.Random) -> State:
     unseen cards, every size kept; a card another seat is placing stays where it is (it is
     public); other seats' setup skill choices redrawn. A function of ``seat``'s view and
     ``rng`` only."""
-    st = copy.deepcopy(state)
+    st = copy_state(state)
     others = [s for s in range(st["players"]) if s != seat]
     pend = st["pending"]
     placing = pend["card"] if pend is not None and pend.get("step") == "place" and active(st) != seat else None

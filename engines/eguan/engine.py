@@ -28,7 +28,6 @@ The active seat, turn numbers, turns taken, Most Wanted and the scores are deriv
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Mapping
 from typing import Any, cast
@@ -47,6 +46,7 @@ from engines.base import (
     Seat,
     State,
     check_player_count,
+    copy_state,
     msg,
     seat_ref,
     seats_ref,
@@ -190,7 +190,7 @@ class EguanEngine(Engine):
             chance.check_chance(state, action)
         elif not isinstance(action, dict) or action not in self.legal_actions(state, seat):
             raise IllegalAction(self._why_illegal(state, seat, action), action=action)
-        st = copy.deepcopy(state)
+        st = copy_state(state)
         return st, self.apply_in_place(st, seat, action)
 
     def apply_in_place(self, st: State, seat: Seat, action: Action) -> tuple[Event, ...]:

@@ -47,6 +47,7 @@ from engines.base import (
     Outcome,
     Seat,
     State,
+    copy_state,
     rank_seats,
     seat_ref,
     term,
@@ -194,7 +195,7 @@ class HeavenEngine(Engine):
             raise IllegalAction("That chance outcome is impossible now.", action=action)
         if seat != CHANCE and legacy is None and action not in self.legal_actions(state, seat):
             raise IllegalAction(self._illegal_message(state, action), action=action)
-        st = copy.deepcopy(state)
+        st = copy_state(state)
         ev: list[Event] = []
         if seat == CHANCE:
             self._apply_chance(st, action, ev)

@@ -7,15 +7,17 @@ bench/ai_strength.py, not here.
 from __future__ import annotations
 
 import copy
+import importlib
 import math
 import pickle
 import random
+from typing import Any
 
 import pytest
 
 from engines.ai import LEVELS, Budget, budget_of, choose, search
 from engines.ai.hooks import hooks_for
-from engines.base import CHANCE, Engine, NotYourTurn, Seat, State
+from engines.base import CHANCE, Engine, NotYourTurn, Seat, State, copy_state
 from engines.registry import ENGINES, GAME_IDS
 
 HIDDEN = [g for g in GAME_IDS if ENGINES[g].info.has_hidden_info]
@@ -141,14 +143,58 @@ def test_a_cut_off_evaluation_scores_each_seats_lead_over_the_best_other() -> No
     assert c == pytest.approx(1 / (1 + math.exp(1)))
 
 
-@pytest.mark.parametrize("game_id", ["eguan", "canterbury"])
-def test_eguan_and_canterbury_playouts_stop_at_their_depth_and_are_evaluated(game_id: str) -> None:
+@pytest.mark.parametrize(("game_id", "players"), [("eguan", 3), ("canterbury", 3), ("heaven", 4), ("ora", 3)])
+def test_playouts_stop_at_their_depth_and_are_evaluated(game_id: str, players: int) -> None:
     engine = ENGINES[game_id]
     hooks = hooks_for(engine)
     assert hooks.evaluate is not None and hooks.depth is not None and hooks.depth < 100
-    state, seat = positions(engine, 3, 5, every=4)[2]
+    state, seat = positions(engine, players, 5, every=4)[2]
     values = hooks.evaluate(hooks.determinize(state, seat, random.Random(1)))
-    assert len(values) == 3
+    assert len(values) == players
     found = search(engine, state, seat, Budget(iterations=20), random.Random(3))
     assert found.action in engine.legal_actions(state, seat) and found.errors == 0
     assert sum(found.visits) == 20
+
+
+def test_heaven_and_ora_evaluate_pawn_positions_and_live_scores() -> None:
+    heaven, ora = ENGINES["heaven"], ENGINES["ora"]
+    state, _ = positions(heaven, 4, 7, every=10)[-1]
+    moved = copy.deepcopy(state)
+    moved["positions"] = [0, 3, 6, 1]
+    by_position, by_score = hooks_for(heaven).evaluate, hooks_for(ora).evaluate
+    assert by_position is not None and by_score is not None
+    assert by_position(moved) == [0.0, 3.0, 6.0, 1.0]
+    state, _ = positions(ora, 2, 7, every=10)[-1]
+    assert max(ora.scores(state)) > 0
+    assert list(by_score(state)) == list(ora.scores(state))
+
+
+def test_copy_state_is_a_deep_copy_that_keeps_shared_parts_shared() -> None:
+    shared = [1, 2]
+    state: dict[str, Any] = {"a": shared, "b": shared, "c": {"d": [None, True, 1.5, "x"]}, "e": (1, [3])}
+    copied = copy_state(state)
+    assert copied == state
+    assert copied["a"] is not shared and copied["a"] is copied["b"]  # as copy.deepcopy does
+    copied["c"]["d"].append(4)
+    assert state["c"]["d"] == [None, True, 1.5, "x"]
+
+    class Token:
+        pass
+
+    odd = {"t": Token(), "l": [1]}
+    again = copy_state(odd)  # not marshal-able: copy.deepcopy
+    assert isinstance(again["t"], Token) and again["t"] is not odd["t"] and again["l"] == [1]
+
+
+@pytest.mark.parametrize("game_id", ["carnival", "canterbury", "eguan", "heaven"])
+def test_the_fast_state_copy_leaves_the_search_unchanged(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same seed, same move and visits with ``copy_state`` as with ``copy.deepcopy``."""
+    engine = ENGINES[game_id]
+    cases = positions(engine, engine.info.min_players, 17, every=5)[:3]
+    budget = Budget(iterations=12)
+    fast = [search(engine, st, seat, budget, random.Random(6)) for st, seat in cases]
+    for module in (f"engines.{game_id}.engine", f"engines.{game_id}.ai"):
+        monkeypatch.setattr(importlib.import_module(module), "copy_state", copy.deepcopy)
+    slow = [search(engine, st, seat, budget, random.Random(6)) for st, seat in cases]
+    assert len(cases) == 3
+    assert [(r.action, r.visits) for r in fast] == [(r.action, r.visits) for r in slow]

@@ -1,0 +1,77 @@
+"""bench/ai_strength.py's bookkeeping (issue 15 point 4): results lines, resume, interleaving
+and the report. The games themselves are not played here (a fake ``run``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bench.ai_strength import GameResult, Job, jobs_for, read_records, record, report, schedule, wilson
+from engines.ai.search import Budget
+
+BUDGET = Budget(iterations=5)
+
+
+def test_jobs_rotate_the_ai_seat_and_add_the_ora_solo_rows() -> None:
+    pairs = jobs_for(["carnival", "ora"], ["random", "greedy"], 3, 2, BUDGET, seed=2)
+    assert [(p[0].game_id, p[0].vs, len(p)) for p in pairs] == [
+        ("carnival", "random", 3), ("carnival", "greedy", 3), ("ora", "random", 3), ("ora", "greedy", 3),
+        ("ora", "solo-ai", 2), ("ora", "solo-random", 2), ("ora", "solo-greedy", 2)]
+    assert [(j.seed, j.ai_seat) for j in pairs[0]] == [(200006, 0), (200007, 1), (200008, 0)]
+    assert [(j.players, j.ai_seat, j.opponent) for j in pairs[5]] == [(1, None, "random")] * 2
+
+
+def test_the_next_game_goes_to_the_pair_with_the_least_cpu_and_finished_games_are_skipped() -> None:
+    pairs = jobs_for(["carnival", "eguan"], ["random"], 3, 0, BUDGET, seed=1)
+    cost = {"carnival": 1.0, "eguan": 2.5}
+    played: list[tuple[str, int]] = []
+
+    def run(job: Job) -> GameResult:
+        return GameResult(1.0, 0.0, cpu=cost[job.game_id])
+
+    def sink(job: Job, result: GameResult) -> None:
+        played.append((job.game_id, job.seed))
+
+    done = [record(pairs[0][0], GameResult(1.0, 0.0, cpu=1.0))]
+    schedule(pairs, done, 1, sink, run=run)
+    # carnival has 1.0 s done: eguan (0) first, then carnival (1.0 < 2.5), carnival (2.0 < 2.5), eguan...
+    assert played == [("eguan", 100003), ("carnival", 100004), ("carnival", 100005), ("eguan", 100004),
+                      ("eguan", 100005)]
+
+
+def test_results_lines_round_trip_and_a_torn_line_is_skipped(tmp_path: Path) -> None:
+    job = jobs_for(["heaven"], ["greedy"], 1, 0, BUDGET, seed=1)[0][0]
+    line = record(job, GameResult(0.5, 5.0, think=[0.12345, 0.2], iterations=10, cpu=3.21, moves=40))
+    assert line == {"game": "heaven", "vs": "greedy", "players": 4, "seed": 100003, "ai_seat": 0,
+                    "iterations": 5, "share": 0.5, "score": 5.0, "think": [0.1235, 0.2], "iters": 10,
+                    "cpu": 3.21, "moves": 40}
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(line) + "\n" + '{"game": "heav', encoding="utf-8")
+    assert read_records([str(path), str(tmp_path / "missing.jsonl")]) == [line]
+
+
+def test_the_report_counts_shares_and_marks_the_goal() -> None:
+    def rec(share: float, vs: str = "random", score: float = 0.0) -> dict[str, object]:
+        return {"game": "carnival", "vs": vs, "players": 2, "seed": 1, "ai_seat": 0, "iterations": 120,
+                "share": share, "score": score, "think": [0.5, 1.0], "iters": 240, "cpu": 10.0, "moves": 9}
+
+    rows = [rec(1.0)] * 9 + [rec(0.5)] + [rec(0.0, "greedy")] * 4
+    lo, hi = wilson(9.5, 10)
+    text = report(rows).splitlines()
+    assert text[1].split() == ["carnival", "random", "120", "10", "95.0%", f"[{100 * lo:.0f},", f"{100 * hi:.0f}]",
+                               "?", "0.750", "1.000", "160", "10"]
+    assert text[2].split()[:7] == ["carnival", "greedy", "120", "4", "0.0%", "[0,", "49]"]
+    assert text[2].split()[7] == "no"
+    markdown = report(rows, markdown=True).splitlines()
+    assert markdown[2].startswith("| Carnival of Sins (2 p) | random | 120 | 10 | 95.0 | [")
+    assert "not yet shown" in markdown[2] and "missed" in markdown[3]
+
+
+def test_a_settled_pair_waits_for_the_unsettled_ones() -> None:
+    pairs = jobs_for(["carnival", "eguan"], ["random"], 12, 0, BUDGET, seed=1)
+    done = [record(job, GameResult(1.0, 0.0, cpu=0.1)) for job in pairs[0][:10]]  # 10 wins: settled
+    done.append(record(pairs[1][0], GameResult(1.0, 0.0, cpu=50.0)))
+    played: list[str] = []
+    schedule(pairs, done, 1, lambda job, result: played.append(job.game_id),
+             run=lambda job: GameResult(1.0, 0.0, cpu=50.0))
+    assert played == ["eguan"] * 9 + ["carnival"] * 2 + ["eguan"] * 2
