@@ -322,36 +322,32 @@ class Table:
         """A predicate finding the first edit with an image of board message ``board_id`` among the
         requests from index ``start`` on: with the bot token, or through the token of a Play ▶
         pressed on it (``@original``, bot/ui/delivery.py)."""
-        pos = start
-
-        def scan() -> Req | None:
-            nonlocal pos
-            reqs = self.fake.requests
-            while pos < len(reqs):
-                r = reqs[pos]
-                pos += 1
-                if r.files and edits_board(self.fake, r, channel, board_id, self.game):
-                    return r
-            return None
-
-        return scan
+        return scanner(self.fake, start,
+                       lambda r: bool(r.files) and edits_board(self.fake, r, channel, board_id, self.game))
 
     def first_request(self, start: int, method: str, path: str, files: bool = False) -> Callable[[], Req | None]:
         """A predicate finding the first ``method`` request to ``path`` (with a file if ``files``) among the
         requests from index ``start`` on."""
-        pos = start
+        return scanner(self.fake, start, lambda r: r.method == method and r.path == path and bool(r.files or not files))
 
-        def scan() -> Req | None:
-            nonlocal pos
-            reqs = self.fake.requests
-            while pos < len(reqs):
-                r = reqs[pos]
-                pos += 1
-                if r.method == method and r.path == path and (r.files or not files):
-                    return r
-            return None
 
-        return scan
+def scanner(fake: FakeDiscord, start: int, match: Callable[[Req], bool]) -> Callable[[], Req | None]:
+    """A predicate returning the first request the bot made, from index ``start`` of
+    ``fake.requests`` on, that ``match`` accepts (None until there is one); each call reads on
+    from where the last one stopped."""
+    pos = start
+
+    def scan() -> Req | None:
+        nonlocal pos
+        reqs = fake.requests
+        while pos < len(reqs):
+            r = reqs[pos]
+            pos += 1
+            if match(r):
+                return r
+        return None
+
+    return scan
 
 
 def edits_board(fake: FakeDiscord, r: Req, channel: int | str, board_id: int | str, game: int) -> bool:

@@ -92,9 +92,10 @@ from bench.bot_latency import (
     playout_views,
     reposted_board,
     running_bot,
+    scanner,
 )
 from bot.app import GameBot
-from bot.sandbox.fakecord import FakeDiscord, iter_components
+from bot.sandbox.fakecord import FakeDiscord, Req, iter_components
 from bot.service import ActResult
 from bot.settings import Settings
 from bot.text import Texts
@@ -322,21 +323,21 @@ class LoadTable(Table):
         """A predicate: when (``Req.at``) the board message was first edited with an image showing
         ``version`` or later, among the requests since this move began (``scan_from``: an edit may land
         before the pick is acknowledged)."""
-        pos = self.scan_from
         fake, channel = self.fake, self.fake.messages[self.board_id]["channel_id"]
 
+        def shows_version(r: Req) -> bool:
+            return (bool(r.files) and edits_board(fake, r, channel, self.board_id, self.game)
+                    and self.board_version(r.json) >= version)
+
+        find = scanner(fake, self.scan_from, shows_version)
+
         def scan() -> float | None:
-            nonlocal pos
-            reqs = self.fake.requests
-            while pos < len(reqs):
-                r = reqs[pos]
-                pos += 1
-                if (r.files and edits_board(fake, r, channel, self.board_id, self.game)
-                        and self.board_version(r.json) >= version):
-                    if r.method == "POST":  # (posted again, scrolled away: follow the new board)
-                        self.board_id = reposted_board(fake, channel, self.game) or self.board_id
-                    return r.at
-            return None
+            r = find()
+            if r is None:
+                return None
+            if r.method == "POST":  # (posted again, scrolled away: follow the new board)
+                self.board_id = reposted_board(fake, channel, self.game) or self.board_id
+            return r.at
 
         return scan
 
