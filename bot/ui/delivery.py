@@ -796,8 +796,10 @@ class Delivery:
             seats = [s for s in seats if s in waiting]
         if not seats:
             return
-        await self.notices.deliver_ping(record, seats, after=int(row.payload.get("after", row.version - 1)),
-                                        version=row.version, nonce=row.nonce, via=via)
+        # (the digest stops where this change began when its lines were posted just above;
+        # folded into the board edit instead (``lean``), they are the latest news: the ping has them too)
+        after = row.version if self.lean else int(row.payload.get("after", row.version - 1))
+        await self.notices.deliver_ping(record, seats, after=after, version=row.version, nonce=row.nonce, via=via)
 
     async def _deliver_notice(self, record: GameRecord, row: OutboxRow) -> None:
         """A queued announcement (migration 010; ``bot.service.notice_payload``): its catalog

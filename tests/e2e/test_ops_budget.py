@@ -14,6 +14,7 @@ from typing import Any
 from bench.requests import BUDGET, counted
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord
+from bot.ui.notices import DIGEST_LINES
 from tests.e2e.driver import Driver
 from tests.e2e.test_pings import dm_turn_notices
 
@@ -154,3 +155,35 @@ async def test_a_whole_game_stays_within_the_budget(make_bot: Callable[..., Awai
     await driver.delivered()
     assert moves > 10
     assert len(counted(fake.requests[mark:])) / moves <= BUDGET
+
+
+async def test_with_lines_folded_into_the_board_the_ping_carries_the_latest_move_too(
+        make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
+    """Lean, a change's public lines ride on the board edit, not in a post just above the
+    ping: so the ping's "since your last turn" digest runs up to the change that pinged
+    (a trial saw it stop before the latest reveal and throw). (Lines beyond what the board
+    carries are still posted above, and then are in the ping too.)"""
+    from tests.e2e.test_pings import turn_pings
+
+    bot = await make_bot(lean_requests=True)
+    driver = Driver(fake, bot)
+    game = await driver.start_game("carnival", players[:3])
+    thread = (await driver.record(game)).home_channel_id
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        before = await driver.record(game)
+        if before.status != "active":
+            break
+        mark = max(fake.messages)
+        await driver.play_once(game, rng)
+        await driver.delivered()
+        after = await driver.record(game)
+        lines = await bot.delivery.public_lines(after, before.version, after.version)
+        pings = turn_pings(fake, thread, after=mark)
+        if lines and pings:
+            (ping,) = pings
+            shown = lines[-DIGEST_LINES:]  # (a longer digest starts with "n earlier lines")
+            assert all(f"• {line}" in ping["content"] for line in shown), (shown, ping["content"])
+            checked += 1
+    assert checked >= 3
