@@ -54,7 +54,8 @@ def _word_prefix(key: str, notation: str) -> bool:
 
 def parse_typed(engine: Engine, state: State, seat: Seat, text: str) -> Action:
     """The move ``seat`` means by ``text``: the engine's own reading, else the one typed
-    move whose notation equals ``text`` (``notation_key``), else the one it begins, else the
+    move whose notation equals ``text`` (``notation_key``), then with every space left out
+    (``Row 1`` → ``row1``, as the autocomplete's label spells it), else the one it begins, else the
     one whose words it begins word by word (``ch l`` → ``choose lust``).
 
     Raises:
@@ -75,7 +76,9 @@ def parse_typed(engine: Engine, state: State, seat: Seat, text: str) -> Action:
         raise refused
     key = notation_key(text)
     several: list[str] = []
-    for fits in (lambda n: n == key, lambda n: bool(key) and n.startswith(key), lambda n: _word_prefix(key, n)):
+    bare = key.replace(" ", "")
+    for fits in (lambda n: n == key, lambda n: n.replace(" ", "") == bare,
+                 lambda n: bool(key) and n.startswith(key), lambda n: _word_prefix(key, n)):
         found = [(n, a) for n, a in moves if fits(notation_key(n))]
         if len(found) == 1:
             return copy.deepcopy(found[0][1])

@@ -88,7 +88,8 @@ def lobby_embed(engine: Engine, record: GameRecord, timeout_label: str, locale: 
         for spec, v in changed) or tx(Msg("ui.lobby.defaults"))
     if record.status == "lobby":
         description = tx(Msg("ui.lobby.open", {"min": info.min_players, "max": info.max_players,
-                                               "host": record.host_user_id}))
+                                               "host": record.host_user_id}) if info.min_players != info.max_players
+                         else Msg("ui.lobby.open_exact", {"n": info.min_players, "host": record.host_user_id}))
     else:
         description = tx(Msg(f"ui.lobby.{record.status}"))
     title = tx(Msg("ui.lobby.title", {"title": game_title(engine, record, locale)}))

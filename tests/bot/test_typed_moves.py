@@ -40,6 +40,23 @@ def test_case_spaces_and_a_unique_prefix_are_the_move(typed: str) -> None:
     assert parse_typed(CARNIVAL, state, 0, typed) == {"type": "choose", "sin": "lust"}
 
 
+def test_spaces_inside_a_notation_are_forgiven() -> None:
+    """Illumination's ``row1`` typed as its label spells it, ``Row 1`` (a trial found it refused)."""
+    engine = get("illumination")
+    state, rng = engine.new_game(2, 1, {}), random.Random(1)
+    while True:
+        to_move = engine.to_move(state)
+        seat = min(to_move)
+        if to_move != frozenset({CHANCE}) and "row1" in [engine.describe_action(state, a)
+                                                         for a in engine.typed_moves(state, seat)]:
+            break
+        acts = [engine.sample_chance(state, rng)] if seat == CHANCE else engine.legal_actions(state, seat)
+        state, _ = engine.apply(state, seat, acts[rng.randrange(len(acts))])
+    row1 = next(a for a in engine.typed_moves(state, seat) if engine.describe_action(state, a) == "row1")
+    assert parse_typed(engine, state, seat, "Row 1") == row1
+    assert parse_typed(engine, state, seat, "ROW1") == row1
+
+
 def test_a_shared_prefix_lists_the_moves_it_fits() -> None:
     state = carnival_choosing()
     with pytest.raises(IllegalAction) as caught:

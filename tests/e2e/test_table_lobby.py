@@ -70,3 +70,13 @@ async def test_the_host_picks_timer_and_options_in_the_lobby(driver: Driver, pla
     assert record.status == "active" and record.move_timeout == int(live)
     assert record.options[spec.key] == json.loads(wanted)
     assert record.deadline is not None and record.deadline - fake.now() <= int(live)
+
+
+async def test_a_lobby_says_how_many_players_in_one_number_when_the_game_allows_one(driver: Driver, players) -> None:
+    """Illumination is for exactly 2: its lobby says "2 players", not "2–2 players" (a trial
+    found it); Carnival still gives its range."""
+    _, lobby = await driver.open_lobby(players[0], "illumination")
+    text = lobby["embeds"][0]["description"]
+    assert "2 players." in text and "2–2" not in text
+    _, lobby = await driver.open_lobby(players[1], "carnival")
+    assert "2–5 players." in lobby["embeds"][0]["description"]
