@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -155,6 +155,19 @@ class Driver:
                 return
             await self.pick(user, panel, rng.choice(options))  # a group: step two follows in place
         raise AssertionError("panel never offered an action")
+
+    async def random_moves(self, game: int, rng: random.Random, limit: int) -> AsyncIterator[
+            tuple[GameRecord, GameRecord, int]]:
+        """Play up to ``limit`` random decisions (``play_once``) while the game runs, each
+        delivered; yields (record before, record after, the newest message id before it)."""
+        for _ in range(limit):
+            before = await self.record(game)
+            if before.status != "active":
+                return
+            mark = max(self.fake.messages)
+            await self.play_once(game, rng)
+            await self.delivered()
+            yield before, await self.record(game), mark
 
     async def play_to_end(self, game: int, rng: random.Random, max_steps: int = 2000) -> GameRecord:
         """Random decisions by clicks until the game is over."""

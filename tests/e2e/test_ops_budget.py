@@ -171,14 +171,7 @@ async def test_with_lines_folded_into_the_board_the_ping_carries_the_latest_move
     thread = (await driver.record(game)).home_channel_id
     rng = random.Random(5)
     checked = 0
-    for _ in range(40):
-        before = await driver.record(game)
-        if before.status != "active":
-            break
-        mark = max(fake.messages)
-        await driver.play_once(game, rng)
-        await driver.delivered()
-        after = await driver.record(game)
+    async for before, after, mark in driver.random_moves(game, rng, 40):
         lines = await bot.delivery.public_lines(after, before.version, after.version)
         pings = turn_pings(fake, thread, after=mark)
         if lines and pings:
