@@ -363,14 +363,22 @@ async def test_four_player_game_with_one_more_each(driver: Driver, players, bot)
 # --------------------------------------------------------------------------- the preview
 
 
-async def test_placement_preview_comes_and_goes_with_the_placement_step(driver: Driver, players, bot,
-                                                                         rig) -> None:
-    alice, bob, carol = players[:3]
+async def table_with_k05(driver: Driver, players: list[JSONDict], rig: Any) -> Table:
+    """A 3-player E Guan past the skills (A, B, C), alice to play first with K05 Graft and
+    Swap (whose placement step has a preview) in her hand."""
     rig(*deal(["H02", "H01", "K05", "S05", "H09"], ["S01", "S03", "S07", "S08", "S10"],
               ["K01", "K03", "K07", "K08", "K10"]), {"type": "start", "seat": 0})
-    game = await driver.start_game("eguan", [alice, bob, carol])
+    game = await driver.start_game("eguan", players[:3])
     t = Table(driver, game)
     await choose_skills(t, ["A", "B", "C"])
+    return t
+
+
+async def test_placement_preview_comes_and_goes_with_the_placement_step(driver: Driver, players, bot,
+                                                                         rig) -> None:
+    alice, bob = players[:2]
+    t = await table_with_k05(driver, players, rig)
+    game = t.game
     panel = await t.panel(alice)
     assert panel["content"].startswith("**Round 1: play a card or keep one face down (you have 2 Infamy).**")
     opts = [o[0] for o in panel_options(panel)]

@@ -11,7 +11,7 @@ from engines.registry import get as get_engine
 from render import registry as renders
 from tests.e2e.driver import Driver
 from tests.e2e.test_dms import hand_messages
-from tests.e2e.test_eguan_e2e import Table, choose_skills, deal, rig  # noqa: F401 - (rig: a fixture)
+from tests.e2e.test_eguan_e2e import rig, table_with_k05  # noqa: F401 - (rig: a fixture)
 
 ENGINE = get_engine("eguan")
 
@@ -20,11 +20,8 @@ async def test_boards_hands_and_previews_come_from_the_workers(fake, make_bot, p
     bot = await make_bot(render_workers=1, dm_away_seconds=0)
     driver = Driver(fake, bot)
     alice, bob, carol = players[:3]
-    rig(*deal(["H02", "H01", "K05", "S05", "H09"], ["S01", "S03", "S07", "S08", "S10"],
-              ["K01", "K03", "K07", "K08", "K10"]), {"type": "start", "seat": 0})
-    game = await driver.start_game("eguan", [alice, bob, carol])
-    table = Table(driver, game)
-    await choose_skills(table, ["A", "B", "C"])
+    table = await table_with_k05(driver, players, rig)
+    game = table.game
     await table.choose(0, "Play K05 Graft and Swap")  # (Table checks the preview's bytes)
     assert table.previews >= 1
     record = await driver.record(game)
