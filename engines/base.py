@@ -581,6 +581,13 @@ class Engine:
         Default: ``()`` (the action is listed directly)."""
         return ()
 
+    def action_confirm(self, state: State, action: Action) -> tuple[Text, Text] | None:
+        """``(summary, button)`` when choosing ``action`` in a panel should first show
+        ``summary`` (what may happen) with a ``button`` that applies it and Back, still one
+        engine action (Carnival's Wrath throw, docs/rules/carnival.md §11 Prompts);
+        ``engines.decisions.DecisionTree`` adds that step. Default: None (applied at once)."""
+        return None
+
     def timeout_action(self, state: State, seat: Seat) -> Action:
         """What is played for ``seat`` when its move timer expires (each spec's
         Digital play notes). Default: its first legal action.

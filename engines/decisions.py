@@ -17,6 +17,8 @@ Policy (the same for every game):
 * a seat with at most ``FLAT_LIMIT`` legal actions sees them all at once, labelled by
   their last step and their own label, unless the engine marks steps as ``forced``;
 * a step with a single option is skipped (its option is shown in its place);
+* an action with a confirmation (``Engine.action_confirm``) is a step of its own: choosing
+  it shows the engine's summary (``DecisionTree.summary``) and one button that applies it;
 * paths longer than ``MAX_DEPTH`` are refused (``ValueError``): custom ids carry them.
 """
 
@@ -60,6 +62,7 @@ class _Node:
     children: list[_Node] = field(default_factory=list)
     keys: dict[str, int] = field(default_factory=dict)
     action: int | None = None
+    summary: Text | None = None  # a confirmation step: what the engine shows before the action
 
     def count(self) -> int:
         return 1 if self.action is not None else sum(c.count() for c in self.children)
@@ -78,15 +81,19 @@ class DecisionTree:
         hints: ``action_hint`` of each action.
         paths: ``action_path`` of each action.
         flat: list everything at once (the caller decided the list is short).
+        confirms: ``action_confirm`` of each action (``(summary, button)`` or None); None:
+            no action asks for a confirmation.
 
     Raises:
         ValueError: the sequences differ in length, or a path is deeper than MAX_DEPTH.
     """
 
     def __init__(self, actions: Sequence[Action], labels: Sequence[Text], hints: Sequence[Text | None],
-                 paths: Sequence[tuple[Text, ...]], *, flat: bool = False) -> None:
-        if not len(actions) == len(labels) == len(hints) == len(paths):
-            raise ValueError("actions, labels, hints and paths must have one entry per action")
+                 paths: Sequence[tuple[Text, ...]], *, flat: bool = False,
+                 confirms: Sequence[tuple[Text, Text] | None] | None = None) -> None:
+        confirms = [None] * len(actions) if confirms is None else list(confirms)
+        if not len(actions) == len(labels) == len(hints) == len(paths) == len(confirms):
+            raise ValueError("actions, labels, hints, paths and confirms must have one entry per action")
         self.actions = list(actions)
         self.labels = list(labels)
         self.hints = list(hints)
@@ -102,7 +109,11 @@ class DecisionTree:
                     node.keys[key] = len(node.children)
                     node.children.append(_Node(step))
                 node = node.children[node.keys[key]]
-            node.children.append(_Node(labels[index], action=index))
+            confirm = confirms[index]
+            if confirm is not None:  # a step of its own: the summary, then one button
+                node.children.append(_Node(labels[index], summary=confirm[0]))
+                node = node.children[-1]
+            node.children.append(_Node(labels[index] if confirm is None else confirm[1], action=index))
 
     @classmethod
     def of(cls, engine: Engine, state: State, seat: Seat) -> DecisionTree:
@@ -115,6 +126,7 @@ class DecisionTree:
             [engine.action_hint(state, a) for a in actions],
             [engine.action_path(state, a) for a in actions],
             flat=len(actions) <= FLAT_LIMIT,
+            confirms=[engine.action_confirm(state, a) for a in actions],
         )
 
     def _walk(self, path: Sequence[int]) -> tuple[_Node, tuple[Text, ...], tuple[int, ...]]:
@@ -147,17 +159,32 @@ class DecisionTree:
             raise KeyError(tuple(path))
         out: list[Choice] = []
         for index, child in enumerate(node.children):
-            if child.action is not None:
-                out.append(Choice(self.labels[child.action], self.hints[child.action], action=child.action))
+            if child.action is not None:  # (a confirmation step's one option: its button, no hint)
+                out.append(Choice(child.label or self.labels[child.action],
+                                  None if node.summary is not None else self.hints[child.action],
+                                  action=child.action))
                 continue
             leaf = child
-            while leaf.action is None and len(leaf.children) == 1:
+            while leaf.action is None and leaf.summary is None and len(leaf.children) == 1:  # (a confirmation
+                # step is never skipped: it is opened like any step)
                 leaf = leaf.children[0]
             if leaf.action is not None:  # a step with a single action: offer that action
                 out.append(Choice(child.label or "", self.hints[leaf.action], action=leaf.action))
             else:
                 out.append(Choice(child.label or "", None, step=index, size=child.count()))
         return out, trail
+
+    def summary(self, path: Sequence[int] = ()) -> Text | None:
+        """The engine's confirmation text when ``path`` is an action's confirmation step
+        (its one option applies the action), else None.
+
+        Raises:
+            KeyError: ``path`` does not lead to a step.
+        """
+        node = self._walk(path)[0]
+        if node.action is not None:
+            raise KeyError(tuple(path))
+        return node.summary
 
     def depth_of(self, path: Sequence[int]) -> int:
         """How many steps ``path`` has taken (0 at the root); KeyError for a bad path."""

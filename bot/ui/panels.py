@@ -176,7 +176,8 @@ def board_view(record: GameRecord, *, play: bool = True, locale: str = "en") -> 
 def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, page: int = 0,
                 path: tuple[int, ...] = (), note: str = "", locale: str = "en") -> Panel:
     """The private panel of ``seat``'s legal actions, one step of the engine's
-    ``DecisionTree`` (``engines/decisions.py``) at a time, with Back.
+    ``DecisionTree`` (``engines/decisions.py``) at a time, with Back; an action's
+    confirmation step shows the engine's summary above its one button.
 
     Args:
         page: the page of a long list (0-based).
@@ -204,6 +205,9 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
     view = discord.ui.View(timeout=None)
     steps = any(c.step is not None for c in choices)
     lines = [f"{header}**{title}**"]
+    summary = tree.summary(path)  # an action's confirmation step (Carnival's Wrath): what may happen
+    if summary is not None:
+        lines.append(tx(summary))
     if steps:
         lines.append(tx(Msg("ui.panel.steps")))
     lines.append(you)

@@ -20,7 +20,7 @@ from typing import Any
 
 from engines.base import Action, Event, Msg, Seat, State, msg, seat_ref, term
 from engines.carnival import rules
-from engines.carnival.data import RESOLVES, SINS
+from engines.carnival.data import FACES, RESOLVES, SINS
 
 # --------------------------------------------------------------------------- message parts
 
@@ -79,6 +79,9 @@ class SinEffect:
         label: ``(state, action) -> Msg``: the button/select text of a choice.
         path: ``(state, action) -> steps``: steps before the choice (Wrath: the target).
         prompt: ``(state) -> Msg``: what the player is asked.
+        confirm: ``(state, action) -> (summary, button)`` or None: what a panel shows
+            before the choice is applied (Wrath: knock candidates and the off-table
+            chance, §11 Prompts), with the button that applies it.
         rule: the English rule an illegal choice is refused with (``IllegalAction``).
     """
 
@@ -90,6 +93,7 @@ class SinEffect:
     prompt: Callable[[State], Msg]
     rule: str
     path: Callable[[State, Action], tuple[Msg, ...]] = lambda state, action: ()
+    confirm: Callable[[State, Action], tuple[Msg, Msg]] | None = None
 
 
 def take(state: State, seat: Seat, dice: Sequence[str]) -> None:
@@ -182,6 +186,32 @@ def _wrath_path(state: State, action: Action) -> tuple[Msg, ...]:
                 value=rules.value(state, target)),)
 
 
+def _wrath_confirm(state: State, action: Action) -> tuple[Msg, Msg]:
+    """The Wrath confirmation (spec §11 Prompts: "show the knock candidates for the chosen
+    aim and the off-table chance before confirming"): the throw, the dice within the knock
+    radius of the aim point (or in the aim zone) with their values and the chance each is
+    knocked, the off-table chance and its penalty (§6 wrath: minus a roll of the target's
+    faces, D10); and the Throw button. ``aim none`` knocks nothing (D8)."""
+    target, aim = action["target"], action["aim"]
+    options = state["options"]
+    head = {"target": die_ref(target, state["dice"][target]), "value": rules.value(state, target)}
+    if aim == "none":
+        throw = msg("confirm.gentle", **head)
+    else:
+        near = rules.knock_candidates(state, target, rules.aim_landing(state, aim))
+        aimed = (msg("aim.zone", zone=zone_ref(aim)) if not rules.spatial(state)
+                 else msg("confirm.aim_die", die=die_value(state, aim), where=where_ref(state, aim)))
+        knocks = (msg("confirm.knocks", dice=", ".join(die_value(state, d) for d in near),
+                      percent=round(options["wrath_knock_prob"] * 100))
+                  if near else msg("confirm.knocks_none"))
+        zone_or_radius = (msg("confirm.in_zone") if not rules.spatial(state)
+                          else msg("confirm.in_radius", radius=options["wrath_knock_radius"]))
+        throw = msg("confirm.aimed", **head, aim=aimed, near=zone_or_radius, knocks=knocks)
+    off = msg("confirm.off_table", percent=round(options["wrath_off_table_prob"] * 100),
+              faces=FACES[target])
+    return msg("confirm.wrath", throw=throw, off=off), msg("label.throw")
+
+
 def _wrath_prompt(state: State) -> Msg:
     return msg("prompt.wrath", sin=sin_term("wrath"),
                percent=round(state["options"]["wrath_off_table_prob"] * 100))
@@ -241,7 +271,7 @@ SIN_TABLE: dict[str, SinEffect] = {
         rule="Sloth takes a table die from the nearest zone holding one."),
     "wrath": SinEffect(
         "wrath", "reveal", options=_wrath_options, apply=_wrath_apply, label=_wrath_label,
-        path=_wrath_path, prompt=_wrath_prompt,
+        path=_wrath_path, prompt=_wrath_prompt, confirm=_wrath_confirm,
         rule="Wrath targets a black die not on your card and aims at another die (or a zone), or none."),
 }
 """Every sin card by id (spec §2.2, §5.3)."""

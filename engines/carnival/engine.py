@@ -486,6 +486,11 @@ class CarnivalEngine(Engine):
         """Steps before a choice (Wrath: the target, then the aim)."""
         return notation.action_path(state, action)
 
+    def action_confirm(self, state: State, action: Action) -> tuple[Msg, Msg] | None:
+        """The panel's confirmation before a choice (Wrath: knock candidates and the
+        off-table chance, spec §11 Prompts), see ``notation.action_confirm``."""
+        return notation.action_confirm(state, action)
+
     def prompt(self, state: State, seat: Seat) -> Msg:
         """What ``seat`` must decide now (spec §11), see ``notation.prompt``."""
         return notation.prompt(state, seat)

@@ -110,6 +110,14 @@ def action_path(state: State, action: Action) -> tuple[Msg, ...]:
     return () if effect is None else effect.path(state, action)
 
 
+def action_confirm(state: State, action: Action) -> tuple[Msg, Msg] | None:
+    """``(summary, button)`` shown before a choice is applied, from the effect table (Wrath:
+    the knock candidates of the aim and the off-table chance, spec §11 Prompts; still one
+    engine action, §5.4), else None."""
+    effect = effect_of(action)
+    return None if effect is None or effect.confirm is None else effect.confirm(state, action)
+
+
 def prompt(state: State, seat: Seat) -> Msg:
     """What ``seat`` is asked now (public: never names a face-down pick), spec §11."""
     phase = state["phase"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from bot.service import format_names, texts
+from engines.carnival import rules
 from tests.e2e.driver import Driver
 
 
@@ -209,3 +210,52 @@ async def test_a_typed_move_forgives_case_spaces_and_a_prefix_and_a_refusal_list
     assert driver.private_to(alice, mark)[0].startswith("✓ Lust")
     record = await driver.record(game)
     assert bot.service.state(record)["picks"][0] == "lust"
+
+
+async def test_wrath_asks_to_confirm_the_throw_with_its_knock_candidates_and_back_changes_the_aim(
+        driver: Driver, players, bot) -> None:
+    """Spec §11 Prompts: target, then aim, then a confirmation listing the dice near the aim
+    point (with values), the knock chance and the off-table chance and penalty, with Throw
+    and Back; nothing is applied before Throw, and Throw is one engine action (§5.4)."""
+    alice, bob = players[:2]
+    game = await driver.start_game("carnival", [alice, bob])
+    for user in (alice, bob):
+        await driver.fake.slash(user, "carnival", "play", action="choose wrath", game=game)
+        await driver.settle()
+    record = await driver.record(game)
+    state = bot.service.state(record)
+    (user,) = await driver.waiting_users(game)
+    seat = record.seat_of(int(user["id"]))
+    assert state["phase"] == "resolve" and bot.service.engine(record).to_move(state) == {seat}
+    panel = await driver.open_panel(user, game)
+    target = driver.choices(panel)[0]                        # the first target (a step)
+    assert target[0] == "group"
+    await driver.pick(user, panel, target)
+    aims = driver.choices(driver.fake.messages[int(panel["id"])])
+    assert len(aims) == 7 and all(kind == "group" for kind, _, _ in aims)   # no aim throws at once
+    await driver.pick(user, panel, aims[1])                  # aim at the first other die
+    shown = driver.fake.messages[int(panel["id"])]
+    version = (await driver.record(game)).version
+    assert version == record.version                         # nothing applied yet
+    action = bot.service.engine(record).legal_actions(state, seat)[int(driver.choices(shown)[0][1].split(":")[-1])]
+    near = rules.knock_candidates(state, action["target"], rules.aim_landing(state, action["aim"]))
+    listed = ", ".join(f"{d}={rules.value(state, d)}" for d in near)
+    content = shown["content"]
+    assert f"Dice within 150 of the aim point (the landing scatters a little): {listed}; " \
+           "each is knocked (rerolled) with a 50% chance." in content
+    assert "Off-table chance 8%: you then score minus a roll of that die" in content
+    labels = [c["label"] for row in shown["components"] for c in row["components"]]
+    assert labels == ["Throw", "◀ Back"]
+    back = next(c for row in shown["components"] for c in row["components"] if c["label"] == "◀ Back")
+    await driver.fake.click(user, shown, back["custom_id"])
+    await driver.settle()
+    again = driver.choices(driver.fake.messages[int(panel["id"])])
+    assert again == aims                                     # Back: the aims of the same target
+    await driver.pick(user, panel, aims[0])                  # change the aim: no aim
+    shown = driver.fake.messages[int(panel["id"])]
+    assert "gently in place: nothing is knocked." in shown["content"]
+    await driver.pick(user, panel, driver.choices(shown)[0])  # Throw
+    record = await driver.record(game)
+    throws = [e.action for e in await bot.service.repo.log(game) if e.action.get("type") == "wrath"]
+    assert throws == [{"type": "wrath", "target": action["target"], "aim": "none"}]   # one engine action
+    assert record.version > version and bot.service.state(record)["phase"] != "wrath_chance"

@@ -735,7 +735,45 @@ def test_wrath_is_chosen_in_two_steps_target_then_aim() -> None:
     assert [TX(t) for t in trail] == ["d20 on B's card (18)"]
     assert [TX(c.label) for c in aims][:2] == ["No aim: gentle reroll in place, knocks nothing",
                                                "Aim at d4=1 (table) — may knock d4"]
-    assert tree.actions[aims[0].action or 0] == {"type": "wrath", "target": "d20", "aim": "none"}
+    assert all(c.step is not None and c.action is None for c in aims)   # an aim opens its confirmation
+    throw, trail = tree.node((0, 0))
+    assert [TX(t) for t in trail] == ["d20 on B's card (18)", "No aim: gentle reroll in place, knocks nothing"]
+    assert [(TX(c.label), c.hint, c.step) for c in throw] == [("Throw", None, None)]
+    assert tree.actions[throw[0].action or 0] == {"type": "wrath", "target": "d20", "aim": "none"}
+    assert TX(tree.summary((0, 0)) or "") == (
+        "You reroll d20 on B's card (18) gently in place: nothing is knocked.\n"
+        "Off-table chance 8%: you then score minus a roll of that die (−1 to −20), and it is rerolled "
+        "gently, knocking nothing.")
+    assert tree.summary((0,)) is None and tree.summary(()) is None
+
+
+def test_wrath_confirmation_lists_the_knock_candidates_of_the_aim_with_values() -> None:
+    """Spec §11 Prompts: before the throw the panel shows the dice within the knock radius
+    of the aim point (E9's table), the knock chance and the off-table chance; zones list the
+    dice in the aim zone (E19's centre). Other choices ask no confirmation."""
+    pos = {"d12": (200, 200), "d8": (-100, 300), "d6": (0, 150), "W": (-180, 330), "d4": (-40, 420),
+           "d10": (600, -300), "d20": (-500, -500)}
+    state = roll(new(4, devil=D), {"d12": 6, "d8": 8, "d6": 2, "W": 1, "d4": 3}, pos)
+    state, _ = pick(state, {A: "envy", B: "envy", C: "envy", D: "wrath"})
+    summary, button = E.action_confirm(state, {"type": "wrath", "target": "d12", "aim": "d8"}) or ("", "")
+    assert (TX(summary), TX(button)) == (
+        "You throw d12 on the table (6), aiming at d8=8 (table). Dice within 150 of the aim point (the landing "
+        "scatters a little): d4=3, d8=8, W=1; each is knocked (rerolled) with a 50% chance.\n"
+        "Off-table chance 8%: you then score minus a roll of that die (−1 to −12), and it is rerolled gently, "
+        "knocking nothing.", "Throw")
+    far = E.action_confirm(state, {"type": "wrath", "target": "d12", "aim": "d20"})
+    assert far is not None and "aim point (the landing scatters a little): d20=" in TX(far[0])
+    state = roll(new(3, devil=A, table_model="zones", wrath_knock_prob=1, wrath_off_table_prob=0.25),
+                 {"d12": 4, "d6": 2, "W": 3, "d20": 15},
+                 zones={"d12": "centre", "d6": "centre", "W": "centre", "d20": "seat1",
+                        "d4": "seat2", "d8": "seat2", "d10": "seat2"})
+    state, _ = pick(state, {A: "wrath", B: "sloth", C: "envy"})
+    summary, _ = E.action_confirm(state, {"type": "wrath", "target": "d20", "aim": "centre"}) or ("", "")
+    assert TX(summary) == (
+        "You throw d20 on the table (15), aiming at the centre. Dice in that zone: d6=2, d12=4, W=3; each is "
+        "knocked (rerolled) with a 100% chance.\nOff-table chance 25%: you then score minus a roll of that die "
+        "(−1 to −20), and it is rerolled gently, knocking nothing.")
+    assert E.action_confirm(state, {"type": "choose", "sin": "greed"}) is None
 
 
 def test_pick_labels_and_hints_come_from_the_catalog() -> None:
@@ -770,6 +808,7 @@ def test_every_text_of_seeded_playouts_is_in_the_catalog(model: str) -> None:
                 for a in acts:
                     out += [tx(E.action_label(state, a)), tx(E.action_hint(state, a))]
                     out += [tx(step) for step in E.action_path(state, a)]
+                    out += [tx(part) for part in E.action_confirm(state, a) or ()]
                 action = rng.choice([E.timeout_action(state, seat), *acts])
             state, events = E.apply(state, seat, action)
             assert all(isinstance(e, Event) and e.params is not None and not e.text for e in events)
