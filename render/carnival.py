@@ -748,7 +748,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text, highligh
     draw_text(draw, (20, 50), _phase_text(view, text), size=22, fill=WHITE, anchor="lm", max_width=WIDTH - 230)
     draw_text(draw, (WIDTH - 20, 50), model, size=20, fill=(210, 200, 230), anchor="rm")
     _draw_table(draw, view, names, text, highlight)
-    if view.get("nearest"):
+    if any(view.get("nearest") or ()):  # (the legend only when a line is drawn)
         draw_text(draw, (20, TABLE_BOTTOM - 14), _board(text, "sloth_lines", sin=term("sin.sloth")),
                   size=20, fill=MUTED, anchor="lm")
     y = _draw_panels(draw, view, names, text, TABLE_BOTTOM + 10, highlight)

@@ -69,7 +69,8 @@ class PublicView(TypedDict):
     ``round_devils`` the roller of each scored round; ``pending`` {seat, sin} of the R3
     decision; ``throw`` {seat, target, aim} of the Wrath throw in the air; ``pride``
     {players, turn} in R4; ``nearest`` the die Sloth would take per seat (spatial, while
-    the game goes on); ``zones`` the dice per zone (zones); ``outcome`` the ``Outcome``
+    the game goes on; None for a seat that cannot reveal Sloth this round,
+    ``sloth_to_come``); ``zones`` the dice per zone (zones); ``outcome`` the ``Outcome``
     JSON at the end (its ``reason`` a ``Msg`` JSON) and ``places`` each seat's final
     place (``rules.places``; empty before the end)."""
 
@@ -161,6 +162,13 @@ def _seats(state: State, to_move: frozenset[Seat], scored: bool) -> list[SeatVie
     return out
 
 
+def sloth_to_come(state: State, cards: list[str | None], seat: Seat) -> bool:
+    """Whether ``seat`` may still reveal Sloth this round: its card of the round is not
+    revealed yet and Sloth is among its cards not yet revealed (the face-down pick
+    included, spec §7, so this is public). ``cards`` is ``rules.revealed(state)``."""
+    return cards[seat] is None and "sloth" in state["hands"][seat]
+
+
 def player_view(state: State, seat: Seat | None, game_id: str) -> PublicView | PrivateView:
     """The public view (``seat=None``) or ``seat``'s private view (spec §7): never the
     face-down picks of others. Shapes: see ``PublicView`` / ``PrivateView``."""
@@ -173,7 +181,9 @@ def player_view(state: State, seat: Seat | None, game_id: str) -> PublicView | P
     zones: dict[str, list[str]] = {}
     over = state["phase"] == "over"
     if rolled and spatial:
-        nearest = [] if over else [rules.sloth_spatial_die(state, s) for s in range(n)]
+        cards = rules.revealed(state)
+        nearest = [] if over else [rules.sloth_spatial_die(state, s) if sloth_to_come(state, cards, s) else None
+                                   for s in range(n)]
     elif rolled:
         zones = {z: [d for d in DICE if rules.zone_of(state, d) == z] for z in rules.zone_names(n)}
     pending = rules.pending(state)

@@ -875,3 +875,22 @@ def test_each_module_imports_only_the_floors_below_it() -> None:
         roots |= {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
                   for alias in node.names}
         assert roots <= set(sys.stdlib_module_names) | {"engines", "__future__"}, (name, roots)
+
+
+def test_sloth_lines_only_for_seats_that_can_still_reveal_sloth_this_round() -> None:
+    """Spec §11 board: "Sloth would take …" lines only for a seat whose card of the round
+    is not revealed yet and that still holds Sloth (a face-down pick counts as held, §7);
+    the public and private views agree (nothing secret decides it)."""
+    values = {"d4": 1, "d6": 1, "d8": 2, "d10": 2, "d12": 5, "d20": 6}
+    state = roll(new(3, devil=A), values)
+    assert all(die is not None for die in E.player_view(state, None)["nearest"])  # every hand holds Sloth
+    state, _ = pick(state, {A: "greed", B: "sloth", C: "gluttony"})  # A reveals Greed: two pairs, A chooses
+    view = E.player_view(state, None)
+    assert rules.pending(state) == (A, "greed")
+    assert view["nearest"] == [None, "d6", "d10"]        # A's card is revealed; B's face-down Sloth counts
+    assert E.player_view(state, B)["nearest"] == E.player_view(state, C)["nearest"] == view["nearest"]
+    state = act(state, A, "greed d4+d6")                 # then B's Sloth and C's Gluttony resolve
+    assert state["round"] == 2
+    state = roll(state, values)
+    assert E.player_view(state, None)["nearest"] == [rules.sloth_spatial_die(state, A), None,
+                                                     rules.sloth_spatial_die(state, C)]  # B played Sloth

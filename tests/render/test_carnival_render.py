@@ -230,3 +230,24 @@ def test_roll_text_lists_values_only() -> None:
     holder = E.player_view(after, None)["round_devil"]
     assert TX.event(roll) == f"Round 1: {NAMES[holder]} rolls d4=3, d6=2, d8=4, d10=1, d12=7, d20=1, W=4."
     assert after["dice"]["d8"]["pos"] == [100, 120]
+
+
+def test_sloth_lines_and_their_legend_only_for_seats_that_can_still_reveal_sloth(tmp_path: Path) -> None:
+    """Spec §11: no "Sloth would take" line (nor its legend) once no seat can reveal Sloth
+    this round: here both players played Sloth in round 1."""
+    rng = random.Random(4)
+    state = _play(2, 4, None, lambda s: s["phase"] == "choose")
+    rec = _Recorder()
+    render_board(E.player_view(state, None), names=NAMES[:2], text=rec)
+    assert "board.sloth_lines" in rec.keys
+    for seat in (0, 1):
+        state, _ = E.apply(state, seat, {"type": "choose", "sin": "sloth"})
+    while state["round"] == 1 or state["phase"] == "roll":
+        seat = min(E.to_move(state))
+        state, _ = E.apply(state, seat, E.sample_chance(state, rng))
+    view = E.player_view(state, None)
+    assert view["phase"] == "choose" and view["nearest"] == [None, None]
+    rec = _Recorder()
+    img = render_board(view, names=NAMES[:2], text=rec)
+    img.save(tmp_path / "carnival_no_sloth.png")
+    assert "board.sloth_lines" not in rec.keys
