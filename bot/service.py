@@ -1256,7 +1256,9 @@ class GameService:
     async def replay_steps(self, record: GameRecord) -> list[ReplayStep]:
         """The public steps of a game's log (issue 16 point 6, ``/game replay``): the start,
         then one step per player entry not undone (the chance entries that follow it folded
-        in), each with the public view after it and its public events (JSON). Only
+        in), each with the public view after it and its public events (JSON); an entry the
+        engine pauses in (``Engine.replay_stages``: Carnival's automatic round 7) adds a step
+        per pause after the first. Only
         ``player_view(state, None)`` is kept, so nothing private is in them.
 
         Raises:
@@ -1274,12 +1276,20 @@ class GameService:
                 steps.append(ReplayStep(e.seq, None, engine.player_view(state, None),
                                         [start_event(int(e.action["players"])).to_json()]))
             elif e.kind in ("player", "chance") and state is not None:
-                state, _ = engine.apply(state, CHANCE if e.kind == "chance" else int(e.seat or 0), e.action)
-                view = engine.player_view(state, None)
-                if e.kind == "chance" and steps:
-                    steps[-1] = replace(steps[-1], seq=e.seq, view=view, events=[*steps[-1].events, *public])
-                else:
-                    steps.append(ReplayStep(e.seq, e.seat, view, public))
+                stages = engine.replay_stages(state, CHANCE if e.kind == "chance" else int(e.seat or 0), e.action)
+                state = stages[-1][0]
+                cuts = [0]
+                for _, evs in stages:
+                    cuts.append(cuts[-1] + len(evs))
+                if cuts[-1] != len(e.events):  # (events stored by an older engine: one step)
+                    stages, cuts = stages[-1:], [0, len(e.events)]
+                for k, (stage, _) in enumerate(stages):  # (an engine's pause inside one entry: a step of its own)
+                    view = engine.player_view(stage, None)
+                    shown = [ev for ev in e.events[cuts[k]:cuts[k + 1]] if ev.get("visible_to") is None]
+                    if k == 0 and e.kind == "chance" and steps:
+                        steps[-1] = replace(steps[-1], seq=e.seq, view=view, events=[*steps[-1].events, *shown])
+                    else:
+                        steps.append(ReplayStep(e.seq, e.seat, view, shown))
             elif steps and public:  # (a system entry with public lines: resign, undo)
                 steps[-1] = replace(steps[-1], events=[*steps[-1].events, *public])
         return steps

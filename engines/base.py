@@ -581,6 +581,19 @@ class Engine:
         Default: ``()`` (the action is listed directly)."""
         return ()
 
+    def replay_stages(self, state: State, seat: Seat, action: Action) -> list[tuple[State, tuple[Event, ...]]]:
+        """The states a replay shows for one log entry, each with the events that led to it
+        from the one before (``/game replay``, ``bot.service.GameService.replay_steps``).
+        Default: ``[apply(state, seat, action)]``. An engine whose one entry plays a stretch
+        by itself may pause in it (Carnival: round 7's table after its roll, before its
+        automatic reveals, docs/rules/carnival.md E14); the last stage is ``apply``'s result
+        and the events of the stages, in order, are ``apply``'s events.
+
+        Raises:
+            GameError: as ``apply``.
+        """
+        return [self.apply(state, seat, action)]
+
     def action_confirm(self, state: State, action: Action) -> tuple[Text, Text] | None:
         """``(summary, button)`` when choosing ``action`` in a panel should first show
         ``summary`` (what may happen) with a ``button`` that applies it and Back, still one

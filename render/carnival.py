@@ -197,6 +197,8 @@ def _phase_text(view: PublicView, text: Text) -> str:
         if not waiting:
             return _board(text, "phase_random", round=rnd)
         return _board(text, "phase_choose", round=rnd, seats=seats_ref(waiting))
+    if phase == "reveal":  # (only a replay pauses here: round 7's forced picks, before their reveals)
+        return _board(text, "phase_reveal", round=rnd)
     if phase == "resolve" and view.get("pending"):
         p = view["pending"] or {}
         return _board(text, "phase_resolve", seat=seat_ref(p["seat"]), sin=term(f"sin.{p['sin']}"))

@@ -371,8 +371,23 @@ class CarnivalEngine(Engine):
         else:
             self._land_throw(state, chance.check_wrath(state, action), events)
 
-    def _apply_roll(self, state: State, dice: dict[str, Any], events: list[Event]) -> None:
-        """R1 (spec §4): the checked roll lands; the round's per-seat records reset."""
+    def replay_stages(self, state: State, seat: Seat, action: Action) -> list[tuple[State, tuple[Event, ...]]]:
+        """Round 7's roll (spec E14, D21) plays the whole round by itself: a replay pauses on
+        its table after the roll, the forced picks face down, before the reveals; every
+        other entry is one stage (``Engine.replay_stages``)."""
+        full = self.apply(state, seat, action)
+        if seat != CHANCE or state["phase"] != "roll" or state["round"] != ROUNDS:
+            return [full]
+        mid = copy_state(state)
+        events: list[Event] = []
+        self._apply_roll(mid, chance.check_roll(mid, action), events, reveal=False)
+        mid["phase"] = "reveal"
+        return [(mid, tuple(events)), (full[0], full[1][len(events):])]
+
+    def _apply_roll(self, state: State, dice: dict[str, Any], events: list[Event], *, reveal: bool = True) -> None:
+        """R1 (spec §4): the checked roll lands; the round's per-seat records reset. In
+        round 7 the last cards are picked and revealed at once (D21; ``reveal=False``: the
+        picks only, for ``replay_stages``)."""
         n = state["players"]
         state["dice"] = dice
         state["reveal_index"] = 0
@@ -390,7 +405,8 @@ class CarnivalEngine(Engine):
         if state["round"] == ROUNDS:  # D21: the last card is played without a prompt
             state["picks"] = [hand[0] for hand in state["hands"]]
             events.append(Event("forced_picks", params={"round": state["round"]}))
-            self._start_reveal(state, events)
+            if reveal:
+                self._start_reveal(state, events)
 
     def _land_throw(self, state: State, result: chance.WrathOutcome, events: list[Event]) -> None:
         """Apply a checked ``wrath_result`` (spec §5.3 Wrath, §6 wrath) and go on revealing."""

@@ -305,7 +305,7 @@ def places(state: State) -> list[int]:
 
 def picked(state: State, seat: Seat) -> bool:
     """True when ``seat`` has a card down or revealed this round (public, spec §7)."""
-    if state["phase"] not in ("choose", "resolve", "wrath_chance", "pride"):
+    if state["phase"] not in ("choose", "reveal", "resolve", "wrath_chance", "pride"):
         return False
     return (state["picks"][seat] is not None or revealed(state)[seat] is not None
             or state["round"] == ROUNDS)

@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from bot.sandbox.fakecord import EPHEMERAL, iter_components
+from engines.base import CHANCE
 from tests.e2e.driver import Driver
 
 JSONDict = dict[str, Any]
@@ -43,7 +44,10 @@ async def test_replay_steps_through_the_public_boards_and_export_is_public(drive
     steps = await bot.service.replay_steps(record)
     engine = bot.service.engine(record)
     assert steps[-1].view == engine.player_view(bot.service.state(record), None)
-    assert [s.seat for s in steps[1:]] == [e.seat for e in await bot.repo.log(game) if e.kind == "player"]
+    # one step per player entry, plus Carnival's pause inside its automatic round 7 (a chance entry)
+    assert [s.seat for s in steps[1:] if s.seat != CHANCE] == [
+        e.seat for e in await bot.repo.log(game) if e.kind == "player"]
+    assert [s.seat for s in steps].count(CHANCE) == (game_id == "carnival")
     viewer = players[count]                                          # anyone in the server may watch a replay
     mark = max(fake.messages)
     await fake.slash(viewer, "game", "replay", game=game)
@@ -91,3 +95,28 @@ async def test_replay_steps_through_the_public_boards_and_export_is_public(drive
     assert data["outcome"]["winners"] == sorted(engine.outcome(bot.service.state(record)).winners)
     if game_id == "carnival":
         assert private                                                   # (secret picks exist to leave out)
+
+
+async def test_carnival_replay_round_7_is_its_table_after_the_roll_then_its_reveals(
+        driver: Driver, players, bot, tmp_path) -> None:
+    """Spec E14: round 7 plays itself (forced picks, automatic reveals) in the one chance
+    entry of its roll; the replay pauses there: "Round 7" jumps to round 7's table after
+    its roll, every card face down, and the next step is its reveals and the end."""
+    from bot.ui.table import jump_options
+    from render.carnival import render_board
+
+    game = await driver.start_game("carnival", players[:3])
+    record = await driver.play_to_end(game, random.Random(6))
+    steps = await bot.service.replay_steps(record)
+    jumps = {o.label: int(o.value) for o in jump_options(steps)}
+    assert list(jumps) == [f"Round {r}" for r in range(1, 8)]
+    seven = steps[jumps["Round 7"]]
+    assert (seven.view["round"], seven.view["phase"], seven.view["rolled"]) == (7, "reveal", True)
+    assert all(seat["picked"] and seat["card"] is None for seat in seven.view["seats"])
+    assert [e["kind"] for e in seven.events][-2:] == ["roll", "forced_picks"]
+    after = steps[jumps["Round 7"] + 1]
+    assert after.seat == CHANCE and after.events[0]["kind"] == "reveal"
+    assert len(seven.view["round_scores"]) == 6 and steps[-1].view["phase"] == "over"
+    names = list(record.names)
+    from bot.service import texts
+    render_board(seven.view, names=names, text=texts(record)).save(tmp_path / "carnival_replay_round7.png")

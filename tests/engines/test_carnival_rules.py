@@ -894,3 +894,25 @@ def test_sloth_lines_only_for_seats_that_can_still_reveal_sloth_this_round() -> 
     state = roll(state, values)
     assert E.player_view(state, None)["nearest"] == [rules.sloth_spatial_die(state, A), None,
                                                      rules.sloth_spatial_die(state, C)]  # B played Sloth
+
+
+def test_replay_pauses_round_7_after_its_roll_and_other_entries_are_one_stage() -> None:
+    """Spec E14: round 7's roll plays the round by itself; ``replay_stages`` shows its table
+    after the roll (forced picks face down, nothing revealed), then ``apply``'s result; the
+    stages' events, in order, are ``apply``'s. Every other entry is one stage."""
+    rng = random.Random(2)
+    state = E.new_game(3, 2, {})
+    while not (state["phase"] == "roll" and state["round"] == 7):
+        seat = min(E.to_move(state))
+        action = E.sample_chance(state, rng) if seat == CHANCE else E.legal_actions(state, seat)[0]
+        assert len(E.replay_stages(state, seat, action)) == 1
+        state, _ = E.apply(state, seat, action)
+    roll7 = E.sample_chance(state, rng)
+    (mid, first), (end, rest) = E.replay_stages(state, CHANCE, roll7)
+    full, events = E.apply(state, CHANCE, roll7)
+    assert end == full and first + rest == events
+    assert [e.kind for e in first] == ["roll", "forced_picks"] and rest[0].kind == "reveal"
+    view = E.player_view(mid, None)
+    assert view["phase"] == "reveal" and view["to_move"] == [] and view["round_scores"] == state["round_scores"]
+    assert [(s["picked"], s["card"]) for s in view["seats"]] == [(True, None)] * 3
+    assert mid["picks"] == [hand[0] for hand in state["hands"]]
