@@ -248,6 +248,10 @@ RING_STEP = 5.0
 """Distance (px) between two search rings of the placement."""
 LABEL_SIZE = 20
 LABEL_H = 24
+LEGEND_SIZE = 20
+"""Text size (px) of the table's legend lines."""
+LEGEND_STEP = 28
+"""Distance (px) between two legend lines."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,6 +427,14 @@ def _zone_anchors(view: PublicView, cards: Sequence[CardSpot]) -> dict[str, tupl
     return out
 
 
+def leader_dice(view: PublicView, placed: Sequence[PlacedDie]) -> list[PlacedDie]:
+    """The placed dice that get a true-position dot and a leader line (spatial table: a
+    glyph nudged farther than ``LEADER_MIN`` from where the die lies)."""
+    if view["table_model"] != "spatial":
+        return []
+    return [p for p in placed if p.moved and _box_distance(p.anchor, p.box) > LEADER_MIN]
+
+
 def _candidates(ax: float, ay: float, max_dist: float) -> Iterator[tuple[float, float]]:
     """Spots around (ax, ay), nearest first (lazily); on each ring the first spot points
     to the table centre, then alternately either way round (deterministic)."""
@@ -502,7 +514,9 @@ def place_dice(view: PublicView, names: Sequence[str], text: Text, highlight: st
 
 
 def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], text: Text,
-                highlight: str | None) -> None:
+                highlight: str | None) -> bool:
+    """The table, its cards, dice and seat labels; True when a nudged die's true-position
+    dot and leader line were drawn (the legend then explains them)."""
     n = view["players"]
     spatial = view["table_model"] == "spatial"
     r_seat = 1000 * SCALE
@@ -540,7 +554,7 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
 
     # leader lines + true-position dots of moved dice (under the cards: a die lying
     # under a card spot shows its leader line coming out of the card)
-    leaders = [p for p in placed if spatial and p.moved and _box_distance(p.anchor, p.box) > LEADER_MIN]
+    leaders = leader_dice(view, placed)
     for p in leaders:
         ax, ay = p.anchor
         draw.line((ax, ay, *p.centre), fill=(235, 235, 215), width=2)
@@ -597,6 +611,28 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
         draw_text(draw, (left + 42, top + 20), lab.name, size=24, bold=True, anchor="lm")
         if lab.devil:
             _devil_tag(draw, lab.devil[0], (lab.devil[1] + lab.devil[3]) / 2, text)
+    return bool(leaders)
+
+
+def _draw_legend(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, nudged: bool) -> int:
+    """The table's legend under it, one line per mark actually drawn: the "Sloth would
+    take" lines (spec §11) and a nudged die's true-position dot and leader line. Returns
+    the y (px) where the panels begin."""
+    lines: list[tuple[str, str]] = []
+    if any(view.get("nearest") or ()):
+        lines.append(("sloth", _board(text, "sloth_lines", sin=term("sin.sloth"))))
+    if nudged:
+        lines.append(("nudged", _board(text, "nudged_note")))
+    y = TABLE_BOTTOM - 14
+    for kind, line in lines:
+        x = 20.0
+        if kind == "nudged":  # (a sample of the mark: a dot and a short leader line)
+            draw.line((x + DOT_R, y, x + 34, y), fill=MUTED, width=2)
+            draw.ellipse((x, y - DOT_R, x + 2 * DOT_R, y + DOT_R), fill=DIE_BLACK, outline=MUTED, width=2)
+            x += 44
+        draw_text(draw, (x, y), line, size=LEGEND_SIZE, fill=MUTED, anchor="lm", max_width=WIDTH - 20 - x)
+        y += LEGEND_STEP
+    return TABLE_BOTTOM + 10 + LEGEND_STEP * max(0, len(lines) - 1)
 
 
 # --------------------------------------------------------------------------- panels
@@ -739,7 +775,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text, highligh
         An RGB image ``render.base.WIDTH`` px wide.
     """
     n = view["players"]
-    height = TABLE_BOTTOM + 10 + 150 * n + 60 + 34 * (view["rounds"] + 2) + 80
+    height = TABLE_BOTTOM + 10 + LEGEND_STEP + 150 * n + 60 + 34 * (view["rounds"] + 2) + 80
     img, draw = canvas(height)
     # header
     draw.rectangle((0, 0, WIDTH, TABLE_TOP - 8), fill=(40, 24, 60))
@@ -749,11 +785,8 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text, highligh
     model = _board(text, "spatial" if view["table_model"] == "spatial" else "zones")
     draw_text(draw, (20, 50), _phase_text(view, text), size=22, fill=WHITE, anchor="lm", max_width=WIDTH - 230)
     draw_text(draw, (WIDTH - 20, 50), model, size=20, fill=(210, 200, 230), anchor="rm")
-    _draw_table(draw, view, names, text, highlight)
-    if any(view.get("nearest") or ()):  # (the legend only when a line is drawn)
-        draw_text(draw, (20, TABLE_BOTTOM - 14), _board(text, "sloth_lines", sin=term("sin.sloth")),
-                  size=20, fill=MUTED, anchor="lm")
-    y = _draw_panels(draw, view, names, text, TABLE_BOTTOM + 10, highlight)
+    top = _draw_legend(draw, view, text, _draw_table(draw, view, names, text, highlight))
+    y = _draw_panels(draw, view, names, text, top, highlight)
     y = _draw_scores(draw, view, names, text, y + 6)
     return img.crop((0, 0, WIDTH, min(height, y + 10)))
 

@@ -23,6 +23,7 @@ from render.carnival import (
     _to_px,
     boxes_overlap,
     card_layout,
+    leader_dice,
     place_dice,
     render_board,
     render_private,
@@ -251,3 +252,20 @@ def test_sloth_lines_and_their_legend_only_for_seats_that_can_still_reveal_sloth
     img = render_board(view, names=NAMES[:2], text=rec)
     img.save(tmp_path / "carnival_no_sloth.png")
     assert "board.sloth_lines" not in rec.keys
+
+
+def test_a_nudged_die_dot_and_line_are_in_the_legend_only_when_drawn(tmp_path: Path) -> None:
+    """render/carnival.py: a die drawn beside its true position gets a dot and a leader
+    line; the legend explains them only on a board that draws one."""
+    packed = _packed_roll(3, 1, (0, 0))  # seven dice within 80 units: some are nudged
+    view = E.player_view(packed, None)
+    assert leader_dice(view, place_dice(view, NAMES[:3], TX))
+    rec = _Recorder()
+    render_board(view, names=NAMES[:3], text=rec).save(tmp_path / "carnival_nudged.png")
+    assert "board.nudged_note" in rec.keys
+    spread = _play(3, 3, None, lambda s: s["phase"] == "choose")
+    view = E.player_view(spread, None)
+    rec = _Recorder()
+    render_board(view, names=NAMES[:3], text=rec)
+    assert not leader_dice(view, place_dice(view, NAMES[:3], TX))   # the dice lie apart: no dot, no legend
+    assert "board.nudged_note" not in rec.keys
