@@ -30,13 +30,12 @@ from PIL import Image, ImageDraw
 
 from engines.base import msg, seat_ref, seats_ref, term
 from engines.carnival.data import DICE, SHAPES, SIN_JAPANESE, SINS
-from engines.carnival.view import DieView, PrivateView, PublicView
+from engines.carnival.view import DieView, PrivateView, PublicView, SeatView
 from render.base import (
     BG,
     HIGHLIGHT,
     INK,
     LINE,
-    MUTED,
     PANEL,
     SEAT_LETTERS,
     WHITE,
@@ -59,10 +58,19 @@ DIE_BLACK: Colour = (22, 22, 28)
 DEVIL_RED: Colour = (190, 30, 45)
 CARD_BACK: Colour = (70, 40, 110)
 
+SMALL = 32
+"""The smallest text size (px) on the images: a 1100 px board shown ~380 px wide on a
+phone scales it by ~0.35, so this reads as ~11 px there (footnotes, legends, die ids,
+the "Played:" chips, "Left:")."""
+NAME_SIZE = 36
+"""Names and totals in the panels, the headings."""
+GREY: Colour = (70, 70, 82)
+"""Small secondary text: darker than ``render.base.MUTED`` for contrast at SMALL size."""
+
 SCALE = 0.36
 """Pixels per milli-unit (table radius 1000 → 360 px)."""
-TABLE_TOP = 72
-TABLE_MARGIN = 96
+TABLE_TOP = 104
+TABLE_MARGIN = 104
 CX = WIDTH // 2
 CY = TABLE_TOP + TABLE_MARGIN + int(1000 * SCALE)
 TABLE_BOTTOM = CY + int(1000 * SCALE) + TABLE_MARGIN
@@ -148,9 +156,9 @@ def draw_die(
         draw.ellipse((cx - r - 9, cy - r - 9, cx + r + 9, cy + r + 9), outline=HIGHLIGHT, width=5)
     draw.polygon(pts, fill=WHITE if white else DIE_BLACK, outline=INK if white else WHITE, width=3)
     if value is not None:
-        size = int(r * (0.95 if shape != "triangle" else 0.8))
+        size = int(r * (1.05 if shape != "triangle" else 0.85))
         if value >= 10:
-            size = int(size * 0.85)
+            size = int(size * 0.82)
         size = max(18, size)
         ty = cy + (r * 0.18 if shape == "triangle" else -r * 0.12 if shape == "kite" else 0)
         draw_text(draw, (cx, ty), str(value), size=size, fill=INK if white else WHITE, bold=True, anchor="mm")
@@ -170,11 +178,11 @@ def _seat_angle(seat: int, n: int) -> float:
     return math.radians(-90.0 - 360.0 * seat / n)
 
 
-def _tag(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, *, size: int = 20,
+def _tag(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, *, size: int = SMALL,
          fill: Colour = PANEL, ink: Colour = INK, bold: bool = False, outline: Colour | None = None) -> float:
     """Rounded tag with ``text``, left edge at x, vertical centre at y; returns its right edge."""
     w = text_width(text, size, bold) + 16
-    h = size + 12
+    h = size + 10
     draw.rounded_rectangle((x, y - h / 2, x + w, y + h / 2), radius=8, fill=fill, outline=outline or LINE,
                            width=2)
     draw_text(draw, (x + 8, y), text, size=size, fill=ink, bold=bold, anchor="lm")
@@ -225,17 +233,17 @@ def _phase_text(view: PublicView, text: Text) -> str:
 Box = tuple[float, float, float, float]
 """(left, top, right, bottom) in pixels."""
 
-TABLE_DIE_R = 30
+TABLE_DIE_R = 32
 """Radius (px) of a die glyph lying on the spatial table."""
-ZONE_DIE_R = 28
+ZONE_DIE_R = 30
 """Radius (px) of a die glyph in a zone."""
-CARD_DIE_R = 24
+CARD_DIE_R = 28
 """Radius (px) of a die locked on a card spot."""
 CARD_COLS = 3
 """Locked dice per row on a card spot."""
-CARD_PITCH = 58
+CARD_PITCH = 68
 """Horizontal distance (px) of two locked dice on a card spot."""
-CARD_ROW_H = 80
+CARD_ROW_H = 92
 """Height (px) of one row of locked dice (glyph + id) on a card spot."""
 GAP = 4.0
 """Minimum free space (px) between two placed boxes."""
@@ -246,11 +254,11 @@ LEADER_MIN = 10.0
 this (px) from its glyph box (closer, the glyph itself shows where it lies)."""
 RING_STEP = 5.0
 """Distance (px) between two search rings of the placement."""
-LABEL_SIZE = 20
-LABEL_H = 24
-LEGEND_SIZE = 20
+LABEL_SIZE = SMALL
+LABEL_H = 38
+LEGEND_SIZE = SMALL
 """Text size (px) of the table's legend lines."""
-LEGEND_STEP = 28
+LEGEND_STEP = 42
 """Distance (px) between two legend lines."""
 
 
@@ -350,8 +358,8 @@ def card_layout(view: PublicView, text: Text) -> list[CardSpot]:
         title = _card_title(text, card) if card else _board(text, "picked")
         cols = min(len(locked), CARD_COLS)
         rows = -(-len(locked) // CARD_COLS)
-        w = max(text_width(title, 20, True) + 20, CARD_PITCH * cols + 12)
-        h = 40 + CARD_ROW_H * rows + 4 if locked else 44
+        w = max(text_width(title, SMALL, True) + 20, CARD_PITCH * cols + 12)
+        h = 48 + CARD_ROW_H * rows + 4 if locked else 52
         pull = abs(math.cos(ang)) * w / 2 + abs(math.sin(ang)) * h / 2 + 10
         px = CX + (r_seat - pull) * math.cos(ang)
         py = CY - (r_seat - pull) * math.sin(ang)
@@ -363,31 +371,31 @@ def seat_label_layout(view: PublicView, names: Sequence[str], text: Text) -> lis
     """Name labels (and the Devil tag) outside the rim, one per seat."""
     n = view["players"]
     out = []
-    dw = text_width(_board(text, "devil"), 20, True) + 16
+    dw = text_width(_board(text, "devil"), SMALL, True) + 16
     for s in range(n):
         ang = _seat_angle(s, n)
         sx, sy = _to_px(*view["seat_points"][s])
         side = abs(math.cos(ang)) > 0.6
-        h = 40
+        h = 48
         if side:
             room = (sx - 30 if math.cos(ang) < 0 else WIDTH - sx - 30) - 8
-            name = fit_text(_name(text, s), 24, max(60, room - 50), True)
-            w = text_width(name, 24, True) + 52
+            name = fit_text(_name(text, s), SMALL, max(60, room - 56), True)
+            w = text_width(name, SMALL, True) + 58
             left = sx - 30 - w if math.cos(ang) < 0 else sx + 30
             left = min(max(left, 6), WIDTH - 6 - w)
             top = sy - h / 2
         else:
-            name = fit_text(_name(text, s), 24, 300, True)
-            w = text_width(name, 24, True) + 52
+            name = fit_text(_name(text, s), SMALL, 300, True)
+            w = text_width(name, SMALL, True) + 58
             left = sx - w / 2
-            top = sy - h / 2 + (-34 if math.sin(ang) > 0 else 34)
+            top = sy - h / 2 + (-40 if math.sin(ang) > 0 else 40)
         devil: Box | None = None
         if view.get("devil") == s:
             if side:
-                dx, dy = min(max(left + (w - dw) / 2, 6), WIDTH - 6 - dw), top + h + 22
+                dx, dy = min(max(left + (w - dw) / 2, 6), WIDTH - 6 - dw), top + h + 26
             else:
                 dx, dy = left + w + 8, top + h / 2
-            devil = (dx, dy - 16, dx + dw, dy + 16)
+            devil = (dx, dy - (SMALL + 10) / 2, dx + dw, dy + (SMALL + 10) / 2)
         out.append(SeatLabel(s, (left, top, left + w, top + h), name, devil))
     return out
 
@@ -414,16 +422,16 @@ def _zone_anchors(view: PublicView, cards: Sequence[CardSpot]) -> dict[str, tupl
             rc0 = r_seat * 0.26
             if side:
                 room = (inner - rc0) / max(abs(math.cos(a)), 0.01)
-                cols = min(2 if room >= 66 + 62 else 1, len(members))
+                cols = min(2 if room >= 76 + 72 else 1, len(members))
             else:
                 cols = min(3, len(members))
             rows = (len(members) + cols - 1) // cols
-            ext = abs(math.cos(a)) * cols * 33 + abs(math.sin(a)) * rows * 44
+            ext = abs(math.cos(a)) * cols * 38 + abs(math.sin(a)) * rows * 53
             rr = max(inner - ext - 4, rc0 + ext) if not side else (inner + rc0) / 2
             zx, zy = CX + rr * math.cos(a), CY - rr * math.sin(a)
         for i, d in enumerate(members):
             c, r = i % cols, i // cols
-            out[d] = (zx + (c - (cols - 1) / 2) * 70, zy + (r - (rows - 1) / 2) * 92 - 10)
+            out[d] = (zx + (c - (cols - 1) / 2) * 76, zy + (r - (rows - 1) / 2) * 106 - 12)
     return out
 
 
@@ -535,7 +543,7 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
             x1, y1 = CX + r_seat * math.cos(a), CY - r_seat * math.sin(a)
             draw.line((x0, y0, x1, y1), fill=FELT_LIGHT, width=4)
         draw.ellipse((CX - rc, CY - rc, CX + rc, CY + rc), fill=FELT_LIGHT, outline=(200, 220, 200), width=3)
-        draw_text(draw, (CX, CY - rc + 18), _board(text, "centre"), size=20, fill=(225, 240, 225), anchor="mm")
+        draw_text(draw, (CX, CY - rc + 22), _board(text, "centre"), size=SMALL, fill=(225, 240, 225), anchor="mm")
 
     seats = view["seats"]
     seat_pts = view["seat_points"]
@@ -572,23 +580,23 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
         px = spot.x
         if seat["card"]:
             draw.rounded_rectangle(box, radius=8, fill=WHITE, outline=seat_colour(s), width=4)
-            draw_text(draw, (px, box[1] + 20), spot.title, size=20, bold=True, anchor="mm")
+            draw_text(draw, (px, box[1] + 25), spot.title, size=SMALL, bold=True, anchor="mm")
         elif seat["picked"]:
             draw.rounded_rectangle(box, radius=8, fill=CARD_BACK, outline=seat_colour(s), width=4)
-            draw_text(draw, (px, box[1] + 20), _board(text, "picked"), size=20, fill=WHITE, bold=True,
+            draw_text(draw, (px, box[1] + 25), _board(text, "picked"), size=SMALL, fill=WHITE, bold=True,
                       anchor="mm")
         else:
             draw.rounded_rectangle(box, radius=8, fill=FELT_LIGHT, outline=seat_colour(s), width=2)
-            draw_text(draw, (px, box[1] + 20), _board(text, "thinking") if view["phase"] == "choose" else "",
-                      size=20, fill=WHITE, anchor="mm")
+            draw_text(draw, (px, box[1] + 25), _board(text, "thinking") if view["phase"] == "choose" else "",
+                      size=SMALL, fill=WHITE, anchor="mm")
         locked = seat["locked"]
         for i, die in enumerate(locked):
             row, col = divmod(i, CARD_COLS)
             in_row = min(CARD_COLS, len(locked) - row * CARD_COLS)
             dx = px + (col - (in_row - 1) / 2) * CARD_PITCH
-            dy = box[1] + 40 + CARD_DIE_R + 2 + row * CARD_ROW_H
+            dy = box[1] + 48 + CARD_DIE_R + 2 + row * CARD_ROW_H
             draw_die(draw, die, dice[die]["value"], dx, dy, CARD_DIE_R, label=False, highlight=highlight == die)
-            draw_text(draw, (dx, dy + CARD_DIE_R + 14), die, size=18, bold=True, anchor="mm",
+            draw_text(draw, (dx, dy + CARD_DIE_R + 20), die, size=SMALL, bold=True, anchor="mm",
                       fill=INK if seat["card"] else WHITE)
 
     # table dice glyphs, on top of everything on the felt
@@ -606,9 +614,9 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
         outline = HIGHLIGHT if seats[s]["to_move"] else INK
         draw.rounded_rectangle(lab.box, radius=10, fill=WHITE, outline=outline,
                                width=4 if seats[s]["to_move"] else 2)
-        draw.ellipse((left + 6, top + 6, left + 34, top + 34), fill=seat_colour(s), outline=INK)
-        draw_text(draw, (left + 20, top + 20), _letter(s), size=20, fill=WHITE, bold=True, anchor="mm")
-        draw_text(draw, (left + 42, top + 20), lab.name, size=24, bold=True, anchor="lm")
+        draw.ellipse((left + 6, top + 6, left + 42, top + 42), fill=seat_colour(s), outline=INK)
+        draw_text(draw, (left + 24, top + 24), _letter(s), size=26, fill=WHITE, bold=True, anchor="mm")
+        draw_text(draw, (left + 50, top + 24), lab.name, size=SMALL, bold=True, anchor="lm")
         if lab.devil:
             _devil_tag(draw, lab.devil[0], (lab.devil[1] + lab.devil[3]) / 2, text)
     return bool(leaders)
@@ -623,93 +631,119 @@ def _draw_legend(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, nudged
         lines.append(("sloth", _board(text, "sloth_lines", sin=term("sin.sloth"))))
     if nudged:
         lines.append(("nudged", _board(text, "nudged_note")))
-    y = TABLE_BOTTOM - 14
+    y = TABLE_BOTTOM - 8
     for kind, line in lines:
         x = 20.0
         if kind == "nudged":  # (a sample of the mark: a dot and a short leader line)
-            draw.line((x + DOT_R, y, x + 34, y), fill=MUTED, width=2)
-            draw.ellipse((x, y - DOT_R, x + 2 * DOT_R, y + DOT_R), fill=DIE_BLACK, outline=MUTED, width=2)
+            draw.line((x + DOT_R, y, x + 34, y), fill=GREY, width=2)
+            draw.ellipse((x, y - DOT_R, x + 2 * DOT_R, y + DOT_R), fill=DIE_BLACK, outline=GREY, width=2)
             x += 44
-        draw_text(draw, (x, y), line, size=LEGEND_SIZE, fill=MUTED, anchor="lm", max_width=WIDTH - 20 - x)
+        draw_text(draw, (x, y), line, size=LEGEND_SIZE, fill=GREY, anchor="lm", max_width=WIDTH - 20 - x)
         y += LEGEND_STEP
-    return TABLE_BOTTOM + 10 + LEGEND_STEP * max(0, len(lines) - 1)
+    return TABLE_BOTTOM + 18 + LEGEND_STEP * max(0, len(lines) - 1)
 
 
 # --------------------------------------------------------------------------- panels
+
+
+SCORE_ROW_H = 46
+"""Height (px) of a score sheet row."""
+PANEL_DIE_R = 26
+"""Radius (px) of a locked die in a player's panel."""
+
+
+def _panel_lines(view: PublicView, text: Text, seat: SeatView) -> tuple[str, list[str], str, bool]:
+    """The third line of a panel: the "Played:" label, the chips of the previous sins,
+    the "Left n:" text and whether that text needs a line of its own (it does not fit
+    after the chips at ``SMALL`` size)."""
+    played = _board(text, "played")
+    chips = [_sin_title(text, sin)[:5] for sin in seat["previous"]]
+    left = seat["hand"]
+    if left:
+        short = " ".join(_sin_title(text, x)[:5] for x in SINS if x in left)
+        txt = _board(text, "left", n=len(left), sins=short)
+    else:
+        txt = _board(text, "left_none")
+    width = 40 + text_width(played, SMALL) + 8 + sum(text_width(c, SMALL) + 16 + 6 for c in chips) + (
+        text_width("—", SMALL) if not chips else 0)
+    return played, chips, txt, width + 28 + text_width(txt, SMALL) > WIDTH - 30
+
+
+def _panel_height(view: PublicView, text: Text, seat: SeatView) -> int:
+    """Height (px) of a player's panel (row spacing included)."""
+    return 240 if _panel_lines(view, text, seat)[3] else 190
 
 
 def _draw_panels(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], text: Text, top: int,
                  highlight: str | None) -> int:
     dice = {d["id"]: d for d in view["dice"]}
     y = top
-    row_h = 150
     for seat in view["seats"]:
         s = seat["seat"]
         col = seat_colour(s)
+        row_h = _panel_height(view, text, seat)
         box = (16, y, WIDTH - 16, y + row_h - 10)
         draw.rounded_rectangle(box, radius=12, fill=WHITE if not seat["to_move"] else (255, 248, 220),
                                outline=HIGHLIGHT if seat["to_move"] else LINE, width=4 if seat["to_move"] else 2)
         draw.rounded_rectangle((16, y, 30, y + row_h - 10), radius=6, fill=col)
         # line 1: letter, name, devil, total
-        draw.ellipse((40, y + 8, 76, y + 44), fill=col, outline=INK, width=2)
-        draw_text(draw, (58, y + 26), _letter(s), size=24, fill=WHITE, bold=True, anchor="mm")
-        draw_text(draw, (86, y + 26), _name(text, s), size=26, bold=True, anchor="lm", max_width=420)
-        nx = 86 + min(420, text_width(_name(text, s), 26, True)) + 14
+        l1 = y + 34
+        draw.ellipse((40, l1 - 21, 82, l1 + 21), fill=col, outline=INK, width=2)
+        draw_text(draw, (61, l1), _letter(s), size=28, fill=WHITE, bold=True, anchor="mm")
+        draw_text(draw, (94, l1), _name(text, s), size=NAME_SIZE, bold=True, anchor="lm", max_width=400)
+        nx = 94 + min(400, text_width(_name(text, s), NAME_SIZE, True)) + 14
         if view.get("devil") == s:
-            nx = _devil_tag(draw, nx, y + 26, text) + 8
+            nx = _devil_tag(draw, nx, l1, text) + 8
         places = view.get("places") or []
         if places:  # the end (spec §8.2): each seat's place, the winners starred
             winners = (view.get("outcome") or {}).get("winners", [])
             label = _board(text, "winner") if s in winners else _board(text, "place", n=places[s])
-            nx = _tag(draw, nx, y + 26, label, fill=HIGHLIGHT if s in winners else PANEL, bold=True) + 8
+            nx = _tag(draw, nx, l1, label, fill=HIGHLIGHT if s in winners else PANEL, bold=True) + 8
         if seat["to_move"] and view["phase"] != "over":
-            _tag(draw, nx, y + 26, _board(text, "to_move"), fill=HIGHLIGHT, bold=True)
-        draw_text(draw, (WIDTH - 32, y + 26), _board(text, "total", n=seat["total"]), size=28, bold=True,
+            _tag(draw, nx, l1, _board(text, "to_move"), fill=HIGHLIGHT, bold=True)
+        draw_text(draw, (WIDTH - 32, l1), _board(text, "total", n=seat["total"]), size=NAME_SIZE, bold=True,
                   anchor="rm")
-        # line 2: current card + locked dice
-        ly = y + 70
+        # line 2: current card + locked dice (glyph, then its id)
+        ly = y + 92
         card = seat["card"]
         if card:
-            x = _tag(draw, 40, ly, _card_title(text, card), size=22, fill=(255, 255, 255), bold=True, outline=col)
+            x = _tag(draw, 40, ly, _card_title(text, card), fill=(255, 255, 255), bold=True, outline=col)
         elif seat["picked"]:
             label = _board(text, "picked_random" if seat["random_pick"] else "picked")
-            x = _tag(draw, 40, ly, label, size=22, fill=CARD_BACK, ink=WHITE, bold=True)
+            x = _tag(draw, 40, ly, label, fill=CARD_BACK, ink=WHITE, bold=True)
         elif view["phase"] == "choose":
-            x = _tag(draw, 40, ly, _board(text, "timed_out" if seat["timed_out"] else "choosing"), size=22)
+            x = _tag(draw, 40, ly, _board(text, "timed_out" if seat["timed_out"] else "choosing"))
         else:
-            x = _tag(draw, 40, ly, _board(text, "no_card"), size=22, ink=MUTED)
-        x += 16
+            x = _tag(draw, 40, ly, _board(text, "no_card"), ink=GREY)
+        x += 18
         for die in seat["locked"]:
-            draw_die(draw, die, dice[die]["value"], x + 18, ly, 17, label=False, highlight=highlight == die)
-            draw_text(draw, (x + 18, ly + 20), die, size=16, anchor="mt", fill=MUTED)
-            x += 44
+            draw_die(draw, die, dice[die]["value"], x + PANEL_DIE_R, ly, PANEL_DIE_R, label=False,
+                     highlight=highlight == die)
+            x += 2 * PANEL_DIE_R + 6
+            draw_text(draw, (x, ly), die, size=SMALL, anchor="lm", fill=GREY)
+            x += text_width(die, SMALL) + 14
         if seat["locked"]:
             total = _board(text, "sum", n=seat["sum"])
-            draw_text(draw, (x + 4, ly), total, size=26, bold=True, anchor="lm")
-            x += text_width(total, 26, True) + 16
+            draw_text(draw, (x + 4, ly), total, size=NAME_SIZE, bold=True, anchor="lm")
+            x += text_width(total, NAME_SIZE, True) + 16
         elif card == "envy" and seat["base"] is not None:
-            draw_text(draw, (x + 4, ly), _board(text, "copied", n=seat["base"]), size=26, bold=True, anchor="lm")
+            draw_text(draw, (x + 4, ly), _board(text, "copied", n=seat["base"]), size=NAME_SIZE, bold=True,
+                      anchor="lm")
         if seat["penalty"]:
-            _tag(draw, x + 4, ly, _board(text, "off_table", n=seat["penalty"]), size=20, fill=DEVIL_RED,
-                 ink=WHITE, bold=True)
-        # line 3: played strip and cards left
-        py = y + 124
-        prev = seat["previous"]
-        played = _board(text, "played")
-        draw_text(draw, (40, py), played, size=20, fill=MUTED, anchor="lm")
-        px = 40 + text_width(played, 20) + 8
-        if not prev:
-            draw_text(draw, (px, py), "—", size=20, fill=MUTED, anchor="lm")
-        for sin in prev:
-            px = _tag(draw, px, py, _sin_title(text, sin)[:5], size=20, fill=PANEL) + 4
-        left = seat["hand"]
-        lx = max(px + 20, 600)
-        if left:
-            short = " ".join(_sin_title(text, x)[:5] for x in SINS if x in left)
-            txt = _board(text, "left", n=len(left), sins=short)
-        else:
-            txt = _board(text, "left_none")
-        draw_text(draw, (lx, py), txt, size=20, fill=INK, anchor="lm", max_width=WIDTH - 30 - lx)
+            _tag(draw, x + 4, ly, _board(text, "off_table", n=seat["penalty"]), fill=DEVIL_RED, ink=WHITE,
+                 bold=True)
+        # line 3: played strip, and the cards left (on a line of their own when they do not fit)
+        py = y + 146
+        played, chips, left, wrap = _panel_lines(view, text, seat)
+        draw_text(draw, (40, py), played, size=SMALL, fill=GREY, anchor="lm")
+        px = 40 + text_width(played, SMALL) + 8
+        if not chips:
+            draw_text(draw, (px, py), "—", size=SMALL, fill=GREY, anchor="lm")
+            px += text_width("—", SMALL)
+        for chip in chips:
+            px = _tag(draw, px, py, chip, fill=PANEL) + 6
+        lx, ly3 = (40.0, py + 48) if wrap else (px + 28, py)
+        draw_text(draw, (lx, ly3), left, size=SMALL, fill=INK, anchor="lm", max_width=WIDTH - 30 - lx)
         y += row_h
     return y
 
@@ -717,19 +751,20 @@ def _draw_panels(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[st
 def _draw_scores(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], text: Text, top: int) -> int:
     n = view["players"]
     rounds = view["rounds"]
-    draw_text(draw, (20, top + 18), _board(text, "score_sheet"), size=26, bold=True, anchor="lm")
-    y = top + 40
-    label_w = 150
+    draw_text(draw, (20, top + 26), _board(text, "score_sheet"), size=NAME_SIZE, bold=True, anchor="lm")
+    y = top + 54
+    label_w = 132
     col_w = (WIDTH - 40 - label_w) / n
-    row_h = 34
+    row_h = SCORE_ROW_H
     # header
     draw.rectangle((20, y, WIDTH - 20, y + row_h), fill=PANEL)
-    draw_text(draw, (30, y + row_h / 2), _board(text, "round_column"), size=20, bold=True, anchor="lm")
+    draw_text(draw, (30, y + row_h / 2), _board(text, "round_column"), size=SMALL, bold=True, anchor="lm",
+              max_width=label_w - 12)
     for s in range(n):
         cx = 20 + label_w + col_w * (s + 0.5)
         draw.rectangle((20 + label_w + col_w * s + 4, y + 4, 20 + label_w + col_w * s + 14, y + row_h - 4),
                        fill=seat_colour(s))
-        draw_text(draw, (cx + 6, y + row_h / 2), _board(text, "seat", letter=_letter(s), name=seat_ref(s)), size=20, bold=True,
+        draw_text(draw, (cx + 6, y + row_h / 2), _board(text, "seat", letter=_letter(s), name=seat_ref(s)), size=SMALL, bold=True,
                   anchor="mm", max_width=col_w - 26)
     y += row_h
     devils = view["round_devils"]
@@ -737,26 +772,28 @@ def _draw_scores(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[st
     for r in range(rounds):
         fill = (255, 248, 220) if current == r + 1 else (WHITE if r % 2 == 0 else BG)
         draw.rectangle((20, y, WIDTH - 20, y + row_h), fill=fill)
-        draw_text(draw, (30, y + row_h / 2), f"{r + 1}", size=20, anchor="lm")
+        draw_text(draw, (30, y + row_h / 2), f"{r + 1}", size=SMALL, anchor="lm")
         if r < len(view["round_scores"]):
             row = view["round_scores"][r]
             for s in range(n):
                 cx = 20 + label_w + col_w * (s + 0.5)
                 played = view["seats"][s]["played"]
                 mark = f" {_sin_title(text, played[r])[:3]}" if r < len(played) else ""
-                draw_text(draw, (cx, y + row_h / 2), f"{row[s]}{mark}", size=20, anchor="mm", max_width=col_w - 8,
+                draw_text(draw, (cx, y + row_h / 2), f"{row[s]}{mark}", size=SMALL, anchor="mm", max_width=col_w - 8,
                           bold=r < len(devils) and devils[r] == s)
         y += row_h
     draw.rectangle((20, y, WIDTH - 20, y + row_h + 4), fill=PANEL)
-    draw_text(draw, (30, y + row_h / 2 + 2), _board(text, "total_row"), size=22, bold=True, anchor="lm")
+    draw_text(draw, (30, y + row_h / 2 + 2), _board(text, "total_row"), size=SMALL, bold=True, anchor="lm",
+              max_width=label_w - 12)
     winners = set((view.get("outcome") or {}).get("winners", []))
     for s in range(n):
         cx = 20 + label_w + col_w * (s + 0.5)
         cell = f"{view['totals'][s]}" + (" ★" if s in winners else "")
-        draw_text(draw, (cx, y + row_h / 2 + 2), cell, size=24, bold=True, anchor="mm")
+        draw_text(draw, (cx, y + row_h / 2 + 2), cell, size=NAME_SIZE, bold=True, anchor="mm")
     y += row_h + 4
-    draw_text(draw, (20, y + 16), _board(text, "bold_note"), size=20, fill=MUTED, anchor="lm")
-    return y + 34
+    draw_text(draw, (20, y + 24), _board(text, "bold_note"), size=SMALL, fill=GREY, anchor="lm",
+              max_width=WIDTH - 40)
+    return y + 48
 
 
 # --------------------------------------------------------------------------- public API
@@ -774,17 +811,19 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text, highligh
     Returns:
         An RGB image ``render.base.WIDTH`` px wide.
     """
-    n = view["players"]
-    height = TABLE_BOTTOM + 10 + LEGEND_STEP + 150 * n + 60 + 34 * (view["rounds"] + 2) + 80
+    height = (TABLE_BOTTOM + 18 + LEGEND_STEP + sum(_panel_height(view, text, seat) for seat in view["seats"])
+              + 60 + SCORE_ROW_H * (view["rounds"] + 2) + 110)
     img, draw = canvas(height)
-    # header
+    # header: title, model and round; the phase line
     draw.rectangle((0, 0, WIDTH, TABLE_TOP - 8), fill=(40, 24, 60))
-    draw_text(draw, (20, 22), _board(text, "title"), size=28, fill=WHITE, bold=True, anchor="lm")
-    draw_text(draw, (WIDTH - 20, 22), _board(text, "round", round=view["round"], rounds=view["rounds"]), size=28,
-              fill=HIGHLIGHT, bold=True, anchor="rm")
+    draw_text(draw, (20, 28), _board(text, "title"), size=NAME_SIZE, fill=WHITE, bold=True, anchor="lm",
+              max_width=560)
+    rnd = _board(text, "round", round=view["round"], rounds=view["rounds"])
+    draw_text(draw, (WIDTH - 20, 28), rnd, size=NAME_SIZE, fill=HIGHLIGHT, bold=True, anchor="rm")
     model = _board(text, "spatial" if view["table_model"] == "spatial" else "zones")
-    draw_text(draw, (20, 50), _phase_text(view, text), size=22, fill=WHITE, anchor="lm", max_width=WIDTH - 230)
-    draw_text(draw, (WIDTH - 20, 50), model, size=20, fill=(210, 200, 230), anchor="rm")
+    draw_text(draw, (WIDTH - 44 - text_width(rnd, NAME_SIZE, True), 28), model, size=SMALL, fill=(220, 210, 240),
+              anchor="rm", max_width=WIDTH - 640 - text_width(rnd, NAME_SIZE, True))
+    draw_text(draw, (20, 72), _phase_text(view, text), size=SMALL, fill=WHITE, anchor="lm", max_width=WIDTH - 40)
     top = _draw_legend(draw, view, text, _draw_table(draw, view, names, text, highlight))
     y = _draw_panels(draw, view, names, text, top, highlight)
     y = _draw_scores(draw, view, names, text, y + 6)
@@ -804,17 +843,17 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Im
     pick = view.get("pick")
     me = view["seats"][seat]
     hand = me["hand"]
-    height = 200 + 86 * max(1, len(hand)) + 260
+    height = 240 + 104 * max(1, len(hand)) + 340
     img, draw = canvas(height)
     col = seat_colour(seat)
-    draw.rectangle((0, 0, WIDTH, 70), fill=(40, 24, 60))
-    draw.ellipse((16, 14, 58, 56), fill=col, outline=WHITE, width=2)
-    draw_text(draw, (37, 35), _letter(seat), size=24, fill=WHITE, bold=True, anchor="mm")
-    draw_text(draw, (70, 35), _board(text, "your_sins", seat=seat_ref(seat)), size=28, fill=WHITE, bold=True,
-              anchor="lm", max_width=700)
-    draw_text(draw, (WIDTH - 20, 35), _board(text, "round", round=view["round"], rounds=view["rounds"]), size=26,
-              fill=HIGHLIGHT, bold=True, anchor="rm")
-    y = 96
+    draw.rectangle((0, 0, WIDTH, 80), fill=(40, 24, 60))
+    draw.ellipse((16, 16, 64, 64), fill=col, outline=WHITE, width=2)
+    draw_text(draw, (40, 40), _letter(seat), size=28, fill=WHITE, bold=True, anchor="mm")
+    rnd = _board(text, "round", round=view["round"], rounds=view["rounds"])
+    draw_text(draw, (78, 40), _board(text, "your_sins", seat=seat_ref(seat)), size=NAME_SIZE, fill=WHITE, bold=True,
+              anchor="lm", max_width=WIDTH - 130 - text_width(rnd, NAME_SIZE, True))
+    draw_text(draw, (WIDTH - 20, 40), rnd, size=NAME_SIZE, fill=HIGHLIGHT, bold=True, anchor="rm")
+    y = 110
     if me["card"]:
         status = _board(text, "revealed", card=_card_title(text, me["card"]))
     elif pick:
@@ -823,38 +862,42 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Im
         status = _board(text, "not_picked")
     else:
         status = _board(text, "no_pick")
-    draw_text(draw, (20, y), status, size=28, bold=True, anchor="lm", max_width=WIDTH - 40)
-    y += 36
+    draw_text(draw, (20, y), status, size=NAME_SIZE, bold=True, anchor="lm", max_width=WIDTH - 40)
+    y += 44
     if view["phase"] == "choose" and view["round"] < view["rounds"]:
-        draw_text(draw, (20, y), _board(text, "may_change"), size=20, fill=MUTED, anchor="lm")
-    y += 30
+        draw_text(draw, (20, y), _board(text, "may_change"), size=SMALL, fill=GREY, anchor="lm",
+                  max_width=WIDTH - 40)
+    y += 36
     for sid in hand:
         chosen = sid == pick
-        box = (16, y, WIDTH - 16, y + 76)
+        box = (16, y, WIDTH - 16, y + 94)
         draw.rounded_rectangle(box, radius=12, fill=(255, 246, 200) if chosen else WHITE,
                                outline=HIGHLIGHT if chosen else LINE, width=5 if chosen else 2)
-        draw_text(draw, (36, y + 24), _card_title(text, sid), size=28, bold=True, anchor="lm")
+        draw_text(draw, (36, y + 28), _card_title(text, sid), size=NAME_SIZE, bold=True, anchor="lm")
         if chosen:
-            _tag(draw, WIDTH - 190, y + 24, _board(text, "your_pick_tag"), size=22, fill=HIGHLIGHT, bold=True)
-        draw_text(draw, (36, y + 56), text(msg(f"hint.{sid}")), size=22, fill=INK, anchor="lm", max_width=WIDTH - 80)
-        y += 86
+            tag = _board(text, "your_pick_tag")
+            _tag(draw, WIDTH - 40 - text_width(tag, SMALL, True) - 16, y + 28, tag, fill=HIGHLIGHT, bold=True)
+        draw_text(draw, (36, y + 68), text(msg(f"hint.{sid}")), size=SMALL, fill=INK, anchor="lm",
+                  max_width=WIDTH - 64)
+        y += 104
     if not hand:
-        draw_text(draw, (20, y + 20), _board(text, "no_sins"), size=24, anchor="lm")
-        y += 50
+        draw_text(draw, (20, y + 22), _board(text, "no_sins"), size=SMALL, anchor="lm")
+        y += 54
     played = ", ".join(_sin_title(text, s) for s in me["played"]) or "—"
-    draw_text(draw, (20, y + 20), _board(text, "played_list", sins=played), size=22, anchor="lm",
+    draw_text(draw, (20, y + 22), _board(text, "played_list", sins=played), size=SMALL, anchor="lm",
               max_width=WIDTH - 40)
-    y += 52
+    y += 58
     if view.get("rolled"):
-        draw_text(draw, (20, y + 12), _board(text, "dice_now"), size=22, bold=True, anchor="lm")
-        x = 150.0
+        draw_text(draw, (20, y + 16), _board(text, "dice_now"), size=SMALL, bold=True, anchor="lm")
+        y += 40
+        x = 84.0
         for d in view["dice"]:
             if d["place"] == "table" or d["owner"] is None:
                 where = _board(text, "where_table")
             else:
-                where = fit_text(_board(text, "where_card", seat=seat_ref(d["owner"])), 20, 128)
-            draw_die(draw, d["id"], d["value"], x, y + 40, 24, label=True)
-            draw_text(draw, (x, y + 100), where, size=20, fill=MUTED, anchor="mm")
-            x += 132
-        y += 120
+                where = fit_text(_board(text, "where_card", seat=seat_ref(d["owner"])), SMALL, 150)
+            draw_die(draw, d["id"], d["value"], x, y + 40, 26, label=True)
+            draw_text(draw, (x, y + 134), where, size=SMALL, fill=GREY, anchor="mm")
+            x += 155
+        y += 156
     return img.crop((0, 0, WIDTH, min(height, y + 16)))
