@@ -354,9 +354,10 @@ async def seat_choices(interaction: discord.Interaction, current: str) -> list[a
         return []
     locale = locale_of(str(interaction.locale))
     out = []
+    names = seat_names(record, locale)  # (two AIs of a level: by their numbers, "Bot · Easy 2")
     for s in record.seats:
         letter = seat_letter(s.seat)
-        label = say("ai.seat_choice_ai" if s.is_ai else "ai.seat_choice", locale, letter=letter, name=s.name,
+        label = say("ai.seat_choice_ai" if s.is_ai else "ai.seat_choice", locale, letter=letter, name=names[s.seat],
                     level=say(f"ai.level.{s.ai_level}", locale) if s.ai_level in LEVELS else "")
         if current.strip().lower() in label.lower():
             out.append(app_commands.Choice(name=label[:100], value=letter))

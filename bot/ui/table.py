@@ -33,6 +33,7 @@ from bot.service import (
     ActResult,
     HostError,
     ReplayStep,
+    entry_texts,
     is_last_person,
     notice_payload,
     start_event,
@@ -439,7 +440,8 @@ class Table:
         round_no = current.view.get("round")
         lines = [say("replay_step", loc, step=index, last=len(steps) - 1)
                  + (say("replay_round", loc, round=round_no) if isinstance(round_no, int) else "")]
-        lines += [f"• {tx.event(e)}" for e in current.events]
+        then = entry_texts(record, await self.ctx.repo.log(record.id), tx.locale).get(current.seq, tx)
+        lines += [f"• {then.event(e)}" for e in current.events]  # (named after whoever made the move)
         embed = discord.Embed(title=clip(say("replay_title", loc, title=game_title(engine, record, loc)), 256),
                               description=clip("\n".join(lines), 4096), colour=0x6B3FA0)
         view = discord.ui.View(timeout=None)
@@ -503,7 +505,7 @@ def export_log(record: GameRecord, name: str, entries: Sequence[LogEntry],
     per entry its seq, kind, seat, time and public event lines — no actions (a player's
     action may be a secret pick, a chance entry a hidden draw) and no private lines;
     undone entries are marked. Returns ``(json_data, text)``."""
-    tx = texts(record)
+    txs = entry_texts(record, entries)  # (a move keeps the name of whoever made it)
     undone = undone_seqs(entries)
     out: list[dict[str, Any]] = []
     lines = [f"{name} #{record.id} · {record.status} · " + ", ".join(record.names)]
@@ -511,7 +513,7 @@ def export_log(record: GameRecord, name: str, entries: Sequence[LogEntry],
         events = [ev for ev in e.events if ev.get("visible_to") is None]
         if e.kind == "system" and e.action.get("type") == "start":
             events = [start_event(int(e.action.get("players", 0))).to_json(), *events]
-        shown = [tx.event(ev) for ev in events]
+        shown = [txs[e.seq].event(ev) for ev in events]
         out.append({"seq": e.seq, "kind": e.kind, "seat": e.seat, "at": e.at, "undone": e.seq in undone,
                     **({"system": e.action.get("type")} if e.kind == "system" else {}),
                     "events": [{**ev, "line": line} for ev, line in zip(events, shown, strict=True)]})
@@ -521,5 +523,5 @@ def export_log(record: GameRecord, name: str, entries: Sequence[LogEntry],
                             "players": record.names, "options": record.options, "entries": out}
     if outcome is not None:
         data["outcome"] = outcome.to_json()
-        lines.append(tx(outcome.reason))
+        lines.append(texts(record)(outcome.reason))
     return data, "\n".join(lines) + "\n"
