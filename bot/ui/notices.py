@@ -146,8 +146,14 @@ class Notices:
             self.ctx.delivery.request_board(record.id)
         await self.ctx.delivery.flush(record.id, via)
         await self.update_hands(record.id)
-        for follow in self.followers:  # (e.g. spectators, bot/ui/table.py)
-            await self.ctx.delivered(follow(record.id))
+        await self.tell_followers(record.id)
+
+    async def tell_followers(self, game: int) -> None:
+        """Bring the ``followers`` of ``game`` (e.g. spectators, bot/ui/table.py) up to date
+        after a delivered change: each move (``after``), and an end that came without one
+        (a moderator's ``/game end``, the last person kicked or resigned: abandoned)."""
+        for follow in self.followers:
+            await self.ctx.delivered(follow(game))
 
     async def update_hands(self, game: int) -> None:
         """Bring the DM hands of the players of ``game`` up to date (never raises)."""

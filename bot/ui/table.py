@@ -228,6 +228,7 @@ class Table:
         else:
             await self.ctx.delivered(self.ctx.delivery.flush(record.id))
             self.ctx.delivery.request_board(record.id)
+            await self.notices.tell_followers(record.id)  # (spectators see the end too)
         await interaction.edit_original_response(content=say(f"resigned{suffix}", self.ctx.delivery.locales.private(interaction), game=record.id), view=None)
 
     # ------------------------------------------------------------------ spectators
@@ -267,14 +268,15 @@ class Table:
         """Bring each spectator of ``game`` up to date (``Notices.followers``): a ``board``
         watcher's DM shows the public board of the current version (only
         ``player_view(state, None)`` is drawn, so nothing private reaches them); an ``end``
-        watcher gets one DM when the game finished. Each is marked with the version shown,
+        watcher gets one DM when the game finished or was abandoned (a moderator's end or
+        kick, the last person's resign). Each is marked with the version shown,
         so nothing is sent twice."""
         record = await self.ctx.service.get(game)
         if record.state is None:
             return
         dms = self.notices.dms
         engine = self.ctx.service.engine(record)
-        over = record.status == "finished"
+        over = record.status in ("finished", "abandoned")
         for user_id, mode, channel_id, message_id, shown in await self.ctx.repo.watchers(game):
             if shown >= record.version or (mode == "end" and not over):
                 continue
@@ -284,7 +286,8 @@ class Table:
             sent: tuple[int, int] | None
             if mode == "end":
                 outcome = engine.outcome(self.ctx.service.state(record))
-                reason = texts(record, loc)(outcome.reason) if outcome is not None else ""
+                reason = texts(record, loc)(outcome.reason) if outcome is not None else \
+                    say("watch_abandoned", loc) if record.status == "abandoned" else ""
                 text = say("watch_ended", loc, title=game_title(engine, record, loc), reason=reason)
 
                 async def send(channel: discord.abc.Messageable, text: str = text,
