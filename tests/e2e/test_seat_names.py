@@ -2,18 +2,21 @@
 ``names_by_entry``, ``next_ai_name``): a move keeps the name of whoever made it in the
 log, the export and the board's recent lines, whether an AI's seat goes to a person, a
 person's to another person or a person's to an AI; an AI keeps its number when another
-AI leaves; the ``seat:`` choices name two AIs of a level apart."""
+AI leaves; the ``seat:`` choices name two AIs of a level apart; ``/game replay`` names
+each step's mover as they were then."""
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 from bot.sandbox.fakecord import EPHEMERAL
 from bot.service import seat_names
 from tests.e2e.driver import Driver
-from tests.e2e.test_ai_seats import open_with_ais, settled, start
+from tests.e2e.test_ai_seats import open_with_ais, play_person_to_end, settled, start
+from tests.e2e.test_table_replay import button, private_messages
 
 JSONDict = dict[str, Any]
 
@@ -76,3 +79,19 @@ async def test_replaced_seats_keep_their_past_moves_names_and_ais_their_numbers(
         board = recent_lines(await d.board(game))
         shown = [line for lines in after.values() for line in lines][-len(board):]
         assert board and board == shown, (board, shown)                    # (the recent lines: the same names)
+    await play_person_to_end(d, game, rng)
+    record = await d.record(game)
+    assert record.status == "finished"
+    steps = await d.bot.service.replay_steps(record)
+    first = next(i for i, step in enumerate(steps) if step.seat == 1 and step.events)  # (Bot · Easy's first move)
+    mark = max(fake.messages)
+    await fake.slash(dave, "game", "replay", game=game)
+    await settled(d)
+    (replay,) = private_messages(d, dave, mark)
+    for _ in range(first):
+        await fake.click(dave, replay, button(replay, "next")["custom_id"])
+        await settled(d)
+        replay = fake.messages[int(replay["id"])]
+    shown = replay["embeds"][0]["description"]
+    assert f"Step {first} of " in shown and re.search(r"Bot · Easy(?! 2)", shown), shown
+    assert not any(name in shown for name in ("Bot · Hard", "bob", "carol")), shown
