@@ -12,7 +12,9 @@ answer, an Exilium) are just more seats to move. At start-up and on every clock 
 AI's turn resumes it. ``settled`` waits until no AI move is pending (tests never sleep).
 
 Decisions: an AI seat added in the lobby or handed over
-by a moderator gets a synthetic negative user id and the AI's name (``ai.seat_name``); a
+by a moderator gets a synthetic negative user id and the AI's name (``ai.seat_name``, from the
+second AI of a level on with the next number, "Bot · Easy 2", kept for the game's life:
+``bot.service.next_ai_name``); a
 player's own seat on autopilot keeps its player, who takes it back with
 ``/game autopilot on:False`` (their own moves stay allowed meanwhile: whoever is first
 moves). A table keeps at least one person: a lobby may hold at most all seats but one as AI,
