@@ -171,10 +171,12 @@ def texts(record: GameRecord, locale: str = "en") -> Texts:
 
 def seat_names(record: GameRecord, locale: str = "en") -> list[str]:
     """Display names by seat in ``locale``: a person's own name; an AI's seat (a synthetic
-    negative user id, issue 15) its ``ai_name`` at its level in the reader's language, not the
-    English name stored with it. AIs of the same level are numbered in seat order
-    ("Bot · Easy 1", "Bot · Easy 2"), so lines about them say which one."""
-    names = [ai_name(s.ai_level, locale) if s.is_bot and s.ai_level else s.name for s in record.seats]
+    negative user id, issue 15) its ``ai_seat_name`` in the reader's language, not the
+    English name stored with it. An AI keeps the number it was given when it joined
+    (``next_ai_name``: "Bot · Easy", "Bot · Easy 2"), whoever else comes or goes; AIs
+    of a database written before numbers were stored that share a name are numbered in
+    seat order ("Bot · Easy 1", "Bot · Easy 2"), so lines about them say which one."""
+    names = [ai_seat_name(s.name, s.ai_level, locale) if s.is_bot and s.ai_level else s.name for s in record.seats]
     bots = [s.seat for s in record.seats if s.is_bot and s.ai_level]
     for seat in bots:
         same = [b for b in bots if names[b] == names[seat]]
@@ -182,6 +184,76 @@ def seat_names(record: GameRecord, locale: str = "en") -> list[str]:
             for k, b in enumerate(same, start=1):
                 names[b] = f"{names[b]} {k}"
     return names
+
+
+AI_NUMBER = re.compile(r" (\d{1,4})$")
+"""The number an AI's stored (English) seat name ends with, from its second of a level on."""
+
+
+def ai_number(name: str) -> int:
+    """The number of an AI seat's stored name: ``"Bot · Easy 2"`` → 2, ``"Bot · Easy"`` → 1."""
+    found = AI_NUMBER.search(name)
+    return int(found[1]) if found else 1
+
+
+def ai_seat_name(stored: str, level: str, locale: str = "en") -> str:
+    """An AI seat's display name in ``locale`` from its ``stored`` English name and its
+    ``level``: the level's ``ai_name``, with the stored number from 2 on ("Bot · Easy 2")."""
+    number = ai_number(stored)
+    return ai_name(level, locale) + (f" {number}" if number > 1 else "")
+
+
+def next_ai_name(level: str, names: Iterable[str]) -> str:
+    """The stored name of a new AI at ``level``, given the stored ``names`` of the AIs the
+    game has had (seated, and for a running game those that left it, ``holder_entry``):
+    one more than the highest number among those of this level, never a number in use
+    (``"Bot · Easy"`` first, then ``"Bot · Easy 2"``…), so no AI's name changes when
+    another joins or goes."""
+    base = ai_name(level)
+    numbers = [ai_number(n) for n in names if n == base or (n.startswith(base + " ") and AI_NUMBER.search(n))]
+    number = max([0, *numbers, len(numbers)]) + 1
+    return base + (f" {number}" if number > 1 else "")
+
+
+HOLDER_CHANGES = frozenset({"replace", "ai_seat"})
+"""System log entries that may give a seat to someone else (a moderator's replace or kick)."""
+
+
+def holder_entry(record: GameRecord, seat: int) -> dict[str, Any]:
+    """What a log entry that gives ``seat`` to someone else keeps of its holder until then:
+    ``old_name`` (the stored name) and ``old_level`` (an AI's level, None for a person),
+    so the seat's earlier lines keep naming them (``names_by_entry``)."""
+    held = next(s for s in record.seats if s.seat == seat)
+    return {"old_name": held.name, "old_level": held.ai_level if held.is_bot else None}
+
+
+def names_by_entry(record: GameRecord, entries: Sequence[LogEntry], locale: str = "en") -> dict[int, list[str]]:
+    """The display names by seat in ``locale`` as they were at each of ``entries`` (the
+    whole log or its latest part, in order), by seq: the current ``seat_names``, and before
+    an entry that gave a seat to someone else (``HOLDER_CHANGES`` with ``old_name``) the
+    name of whoever held it then, so a move keeps the name of whoever made it. Entries
+    logged before old holders were kept name the seat's current holder. Entries of equal
+    names share one list."""
+    names = seat_names(record, locale)
+    out: dict[int, list[str]] = {}
+    for e in reversed(entries):
+        out[e.seq] = names
+        act = e.action
+        seat = act.get("seat")
+        if e.kind == "system" and act.get("type") in HOLDER_CHANGES and isinstance(act.get("old_name"), str) \
+                and isinstance(seat, int) and 0 <= seat < len(names):
+            names = list(names)
+            level = act.get("old_level")
+            names[seat] = ai_seat_name(act["old_name"], level, locale) if isinstance(level, str) else act["old_name"]
+    return out
+
+
+def entry_texts(record: GameRecord, entries: Sequence[LogEntry], locale: str = "en") -> dict[int, Texts]:
+    """Formatters by seq for ``entries`` (as ``texts``), each with the names of its time
+    (``names_by_entry``)."""
+    made: dict[int, Texts] = {}
+    return {seq: made.setdefault(id(names), Texts(record.game_id, names, locale, markdown=True))
+            for seq, names in names_by_entry(record, entries, locale).items()}
 
 
 def host_text(key: str, **params: Any) -> str:
@@ -692,7 +764,8 @@ class GameService:
             if by_user != record.host_user_id and not is_moderator:
                 raise HostError(Msg("ai.refuse.not_host"), "forbidden")
             try:
-                return await self.repo.add_ai(game, level, ai_name(level), self.engine(record).info.max_players)
+                name = next_ai_name(level, [s.name for s in record.seats if s.is_bot])
+                return await self.repo.add_ai(game, level, name, self.engine(record).info.max_players)
             except ValueError as exc:
                 raise HostError(lobby_refusal(exc), "lobby") from None
 
@@ -715,7 +788,8 @@ class GameService:
     async def hand_to_ai(self, game: int, seat: int, level: str | None, by_user: int | None, *,
                          reason: str, new_bot: bool) -> GameRecord:
         """Hand a running game's ``seat`` to the AI at ``level`` (None: back to its person),
-        logged as a system entry ``{"type": "ai_seat", "seat", "level", "reason"}``
+        logged as a system entry ``{"type": "ai_seat", "seat", "level", "reason"}`` (with a
+        new AI also the old holder's ``holder_entry``)
         (``reason``: ``autopilot``, ``replace`` or ``kick``). With ``new_bot`` the seat gets
         a new synthetic user id and the AI's name (a moderator's replace or kick: the person
         is gone); otherwise the person keeps the seat (autopilot: they may take it back).
@@ -740,11 +814,17 @@ class GameService:
             from bot.storage.repository import bot_user_id
 
             user_id = bot_user_id(record) if new_bot else None
+            name = None
+            if new_bot and level is not None:  # (the AIs it had: seated, and those a replace or kick took out)
+                gone = [e.action["old_name"] for e in await self.repo.log(game) if e.kind == "system"
+                        and e.action.get("type") in HOLDER_CHANGES and isinstance(e.action.get("old_level"), str)]
+                name = next_ai_name(level, [*(s.name for s in record.seats if s.is_bot), *gone])
             await self.repo.set_seat_ai(
-                game, seat, level, expected_version=record.version, user_id=user_id,
-                name=ai_name(level) if new_bot and level is not None else None,
+                game, seat, level, expected_version=record.version, user_id=user_id, name=name,
                 entry=LogEntry(0, "system", None, {"type": "ai_seat", "seat": seat, "level": level,
-                                                   "reason": reason, "old_user": old}, user_id=by_user))
+                                                   "reason": reason, "old_user": old,
+                                                   **(holder_entry(record, seat) if new_bot else {})},
+                               user_id=by_user))
         self.changed(game)
         return await self.get(game)
 
@@ -1091,7 +1171,8 @@ class GameService:
             await self.repo.replace_seat(
                 game, seat, user_id, name, expected_version=record.version,
                 entry=LogEntry(0, "system", None, {"type": "replace", "seat": seat, "old_user": old,
-                                                   "new_user": user_id}, user_id=by_user),
+                                                   "new_user": user_id, **holder_entry(record, seat)},
+                               user_id=by_user),
                 outbox=notice_rows(record.version + 1, notice))
             return await self.get(game)
 

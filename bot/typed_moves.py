@@ -17,7 +17,7 @@ import copy
 import difflib
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engines.base import Action, Engine, IllegalAction, Msg, Seat, State
 
@@ -52,11 +52,43 @@ def _word_prefix(key: str, notation: str) -> bool:
     return bool(typed) and len(typed) <= len(words) and all(w.startswith(t) for t, w in zip(typed, words, strict=False))
 
 
+def _fitting(key: str, moves: Sequence[tuple[Sequence[str], Action]]) -> tuple[list[Action], list[int]]:
+    """The moves (with their indices) one of whose spellings ``key`` fits, at the first of
+    the stages (equal; equal without spaces; begun; begun word by word) where exactly one
+    move fits; else all those of the first stage where several fit (indices), and no move."""
+    several: list[int] = []
+    bare = key.replace(" ", "")
+    for fits in (lambda n: n == key, lambda n: n.replace(" ", "") == bare,
+                 lambda n: bool(key) and n.startswith(key), lambda n: _word_prefix(key, n)):
+        found = [i for i, (spellings, _) in enumerate(moves) if any(fits(notation_key(n)) for n in spellings)]
+        if len(found) == 1:
+            return [moves[found[0]][1]], found
+        several = several or found
+    return [], several
+
+
+def label_spellings(engine: Engine, state: State, action: Action, notation: str,
+                    formatters: Sequence[Callable[[Msg | str], str]]) -> list[str]:
+    """How a player may name ``action`` by what the panel and the autocomplete show: its
+    label in each language of ``formatters`` (``"Use Wrath G3"``), the label after the
+    notation's first word (``"split Greed R1 + …"``), and the autocomplete's whole
+    ``notation · label``."""
+    out: list[str] = []
+    verb = notation.split()[0] if notation.split() else ""
+    label = engine.action_label(state, action)
+    for tx in formatters:
+        shown = tx(label)
+        out += [shown, f"{verb} {shown}", f"{notation} · {shown}"]
+    return out
+
+
 def parse_typed(engine: Engine, state: State, seat: Seat, text: str) -> Action:
     """The move ``seat`` means by ``text``: the engine's own reading, else the one typed
     move whose notation equals ``text`` (``notation_key``), then with every space left out
     (``Row 1`` → ``row1``, as the autocomplete's label spells it), else the one it begins, else the
-    one whose words it begins word by word (``ch l`` → ``choose lust``).
+    one whose words it begins word by word (``ch l`` → ``choose lust``); when no notation
+    fits, the same by the moves' labels (``label_spellings``: a card by its name, ``use
+    wrath g3`` for ``use N54``, as the autocomplete shows it).
 
     Raises:
         NotYourTurn, GameOver: as ``Engine.parse_action``.
@@ -75,14 +107,15 @@ def parse_typed(engine: Engine, state: State, seat: Seat, text: str) -> Action:
     if not moves:
         raise refused
     key = notation_key(text)
-    several: list[str] = []
-    bare = key.replace(" ", "")
-    for fits in (lambda n: n == key, lambda n: n.replace(" ", "") == bare,
-                 lambda n: bool(key) and n.startswith(key), lambda n: _word_prefix(key, n)):
-        found = [(n, a) for n, a in moves if fits(notation_key(n))]
-        if len(found) == 1:
-            return copy.deepcopy(found[0][1])
-        several = several or [n for n, _ in found]
+    found, fitting = _fitting(key, [([n], a) for n, a in moves])
+    if not found and not fitting:  # (no notation fits: the names the panel shows)
+        from bot.text import LOCALES, Texts
+
+        formatters = [Texts(engine.info.game_id, [], locale) for locale in LOCALES]
+        found, fitting = _fitting(key, [(label_spellings(engine, state, a, n, formatters), a) for n, a in moves])
+    if found:
+        return copy.deepcopy(found[0])
+    several = [moves[i][0] for i in fitting]
     if refused.code == "ambiguous_move" and not several:
         raise refused  # (the engine's own sentence says how to name the move)
     sentence = "refusal.typed_ambiguous" if several else "refusal.typed_closest"

@@ -131,8 +131,8 @@ FALLBACK_FACES = (
 """Fallback faces from the ``manimgx-fonts`` package, tried in this order."""
 
 IGNORED = frozenset("\ufe0e\ufe0f\u200d")
-"""Variation selectors and the zero-width joiner: dropped before drawing (emoji
-sequences are drawn as their parts, in the text colour)."""
+"""Variation selectors and the zero-width joiner: dropped before drawing (an emoji
+ZWJ sequence is drawn as its first part, in the text colour: ``text_runs``)."""
 
 
 @lru_cache(maxsize=1)
@@ -227,7 +227,8 @@ def _word_font(word: str) -> str | None:
 def text_runs(text: str) -> list[tuple[str, str | None]]:
     """``text`` cut into runs drawn by one font each: ``(run, font path or None for the
     primary face)``. Each word takes one font that covers all of it where there is one,
-    else each character its own; spaces join the run before them. Characters no font
+    else each character its own; spaces join the run before them. An emoji ZWJ sequence
+    (👨‍👩‍👧‍👦) keeps its first part only (the faces would be drawn side by side). Characters no font
     covers become ``‹Name›`` (brackets the primary face has). Runs are in visual order: reversed when the text's first
     strong character is right-to-left. Memoized per text (a board lays out the same labels
     at every update: 5 % of a move's CPU before, bench/profile.py)."""
@@ -251,7 +252,19 @@ def _text_runs(text: str, key: tuple[Any, ...]) -> tuple[tuple[str, str | None],
             add(word, runs[-1][1] if runs else None)
             continue
         chosen = _word_font(word)
+        joined, prev = "", ""  # (an emoji ZWJ sequence, 👨‍👩‍👧‍👦: its first face only, never four faces)
         for char in word:
+            if joined == "next":  # (a joined part, then its modifiers and any further joins)
+                joined = "tail"
+                continue
+            if joined == "tail" and (char in IGNORED or unicodedata.category(char) == "Sk"):
+                joined = "next" if char == "\u200d" else "tail"
+                continue
+            joined = ""
+            if char == "\u200d" and prev and (prev in IGNORED or unicodedata.category(prev) in ("So", "Sk")):
+                joined = "next"
+                continue
+            prev = char
             if char in IGNORED:
                 continue
             path = chosen if chosen != "*" else font_for(char)

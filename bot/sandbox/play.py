@@ -26,8 +26,9 @@ not a terminal::
 After every step the playground prints each message the bot created or edited: where (``#games``, a thread
 ``#games › Carnival #3``, ``DM to bob``), author, content, embeds and numbered components; ephemeral
 messages only to their owner, marked "(only you)"; DMs are their own channel (``DM to bob``), shown only to
-their recipient (the others see a count). Every image attachment is written to the images folder
-with a sequence number and its path is printed.
+their recipient (the others see a count). Every attachment (an image, or a file such as
+``/game export``'s JSON and text) is written to the images folder with a sequence number and its path is
+printed. ``key:text?`` lists an option's fixed choices too (``/game new game:?``).
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ HELP = """\
 commands:
   as NAME                      act as another member (alice bob carol dave eve frank; alice owns the server)
   /NAME [SUB...] [key:value]   slash command, e.g. /game new game:carnival  or  /carnival play action:choose lust
-                               ints are typed, @bob is a member, key:text? lists the autocomplete choices
+                               ints are typed, @bob is a member, key:text? lists the autocomplete or fixed choices
   click N                      press button [N] of the latest listing
   select N M | choose N M      pick option M of select [N]; several: select N 1,2; also choose N.M
   modal 1:text 2:"more text"   fill in the modal the bot opened (fields by number or custom_id)
@@ -393,8 +394,10 @@ def format_message(msg: Mapping[str, Any], *, where: str, start: int = 1, note: 
     flush_buttons()
     for att in msg.get("attachments") or []:
         path = images.get(str(att.get("id")))
-        if path:
+        if path and is_image(att):
             lines.append(f"   image: {path}")
+        elif path:
+            lines.append(f"   file: {path} ({att.get('size', 0)} bytes)")
         else:
             lines.append(f"   file: {att.get('filename')} ({att.get('size', 0)} bytes)")
     return lines, controls
@@ -583,8 +586,10 @@ class Playground:
         options = {k: self._resolve(v) for k, v in cmd.options.items()}
         context = "dm" if dm else None
         if cmd.autocomplete is not None:
-            choices = await self.fake.autocomplete(self.current, cmd.name, *cmd.sub, focused=cmd.autocomplete,
-                                                   timeout=self.answer_timeout, options=options, context=context)
+            fixed = self._fixed_choices(cmd)
+            choices = fixed if fixed is not None else await self.fake.autocomplete(
+                self.current, cmd.name, *cmd.sub, focused=cmd.autocomplete, timeout=self.answer_timeout,
+                options=options, context=context)
             self.out(f"{cmd.autocomplete}: " + (", ".join(str(c["value"]) if c["name"] == str(c["value"])
                                                           else f"{c['name']} ({c['value']})" for c in choices)
                                                   or "(no suggestions)"))
@@ -592,6 +597,20 @@ class Playground:
             return
         await self._interact(self.fake.slash(self.current, cmd.name, *cmd.sub, options=options, context=context),
                              None)
+
+    def _fixed_choices(self, cmd: SlashCommand) -> list[JSONDict] | None:
+        """The fixed choices of the option ``cmd`` asks suggestions for (``key:text?``) that the typed
+        text is part of (by name or value, any case), as the Discord client lists them; None when the
+        option has no fixed choices (then the bot's autocomplete answers)."""
+        try:
+            schema = self.fake._command_schema(cmd.name, cmd.sub)[1]
+        except (LookupError, ValueError):
+            return None
+        option = next((o for o in schema if o["name"] == cmd.autocomplete), None)
+        if option is None or not option.get("choices"):
+            return None
+        typed = str(cmd.options.get(cmd.autocomplete or "", "")).strip().lower()
+        return [c for c in option["choices"] if typed in str(c["name"]).lower() or typed in str(c["value"]).lower()]
 
     def _control(self, number: int, kind: str) -> Control:
         control = self.controls.get(number)
@@ -696,9 +715,11 @@ class Playground:
         return recipient is None or recipient == self.current["id"]
 
     async def _save_images(self, msg: Mapping[str, Any]) -> None:
+        """Write each attachment of ``msg`` not saved yet into the images folder, numbered on: an
+        image, and any other file too (``/game export``'s JSON and text)."""
         for att in msg.get("attachments") or []:
             aid = str(att["id"])
-            if aid in self.images or not is_image(att) or aid not in self.fake.blobs:
+            if aid in self.images or aid not in self.fake.blobs:
                 continue
             self.images_dir.mkdir(parents=True, exist_ok=True)
             if self._first_image is None:  # (numbered on from the files of earlier sessions)

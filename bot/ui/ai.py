@@ -12,7 +12,9 @@ answer, an Exilium) are just more seats to move. At start-up and on every clock 
 AI's turn resumes it. ``settled`` waits until no AI move is pending (tests never sleep).
 
 Decisions: an AI seat added in the lobby or handed over
-by a moderator gets a synthetic negative user id and the AI's name (``ai.seat_name``); a
+by a moderator gets a synthetic negative user id and the AI's name (``ai.seat_name``, from the
+second AI of a level on with the next number, "Bot · Easy 2", kept for the game's life:
+``bot.service.next_ai_name``); a
 player's own seat on autopilot keeps its player, who takes it back with
 ``/game autopilot on:False`` (their own moves stay allowed meanwhile: whoever is first
 moves). A table keeps at least one person: a lobby may hold at most all seats but one as AI,
@@ -354,9 +356,10 @@ async def seat_choices(interaction: discord.Interaction, current: str) -> list[a
         return []
     locale = locale_of(str(interaction.locale))
     out = []
+    names = seat_names(record, locale)  # (two AIs of a level: by their numbers, "Bot · Easy 2")
     for s in record.seats:
         letter = seat_letter(s.seat)
-        label = say("ai.seat_choice_ai" if s.is_ai else "ai.seat_choice", locale, letter=letter, name=s.name,
+        label = say("ai.seat_choice_ai" if s.is_ai else "ai.seat_choice", locale, letter=letter, name=names[s.seat],
                     level=say(f"ai.level.{s.ai_level}", locale) if s.ai_level in LEVELS else "")
         if current.strip().lower() in label.lower():
             out.append(app_commands.Choice(name=label[:100], value=letter))

@@ -43,7 +43,7 @@ from PIL import Image
 from bot import logsafe
 from bot.locks import KeyedLocks
 from bot.render_pool import Kind, Renderer, RenderJob, image_of
-from bot.service import HostError, crash_point, live_entries, seat_names, texts
+from bot.service import HostError, crash_point, entry_texts, live_entries, seat_names, texts
 from bot.storage import OutboxRow, StorageError
 from bot.text import Texts
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
@@ -628,10 +628,11 @@ class Delivery:
         filled in: the board's "recent" list."""
         lines: list[str] = []
         entries = await self.repo.log(record.id, last=max(40, limit * 8))
+        txs = entry_texts(record, entries, self.locales.public(record.guild_id))  # (a move: who made it)
         for entry in live_entries(entries):  # (taken back: its lines no longer describe the game)
             for e in entry.events:
                 if e.get("visible_to") is None and e.get("kind") not in ("start", "game_started"):
-                    lines.append(self.public_texts(record).event(e))
+                    lines.append(txs[entry.seq].event(e))
         return lines[-limit:]
 
     # ------------------------------------------------------------------ outbox
@@ -850,12 +851,13 @@ class Delivery:
         filled in; the start of the game has its line too."""
         from bot.service import start_event
 
-        tx = self.public_texts(record)
         lines: list[str] = []
         entries = await self.repo.log(record.id, after=after)
+        txs = entry_texts(record, entries, self.locales.public(record.guild_id))  # (a move: who made it)
         for entry in live_entries(entries):  # (taken back before its lines went out: never shown)
             if entry.seq > upto:
                 break
+            tx = txs[entry.seq]
             if entry.kind == "system" and entry.action.get("type") == "start":
                 lines.append(tx.event(start_event(int(entry.action.get("players", 0))).to_json()))
             lines += [tx.event(e) for e in entry.events if e.get("visible_to") is None]

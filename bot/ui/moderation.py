@@ -90,6 +90,7 @@ class Moderation:
         await self.ctx.delivery.flush(record.id)  # (the announcement, queued with the change)
         if record.state is not None:
             self.ctx.delivery.request_board(record.id)
+            await self.notices.tell_followers(record.id)  # (spectators see the end too)
         await interaction.followup.send(private(Msg("ui.moderation.ended_private", {"game": record.id})),
                                         ephemeral=True)
 
@@ -117,6 +118,7 @@ class Moderation:
         elif ended:  # (the announcement, queued with the change)
             await self.ctx.delivery.flush(record.id)
             self.ctx.delivery.request_board(record.id)
+            await self.notices.tell_followers(record.id)  # (spectators see the end too)
         else:  # (from a lobby: nothing was queued)
             await self.ctx.delivery.send_text(record.home_channel_id, public(removed))
         key = "kicked_abandoned" if ended else \

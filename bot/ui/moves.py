@@ -24,6 +24,7 @@ from bot.ui.errors import InGame
 from bot.ui.limits import MESSAGE_CHARS
 from bot.ui.notices import Notices, private_notes
 from bot.ui.panels import Panel, build_panel
+from bot.ui.parked import ParkedPanels
 from bot.ui.table import check_own_panel, with_undo
 from engines.base import GameError, Msg, State
 from render import registry as renders
@@ -37,6 +38,7 @@ class Moves:
     def __init__(self, ctx: HostContext, notices: Notices) -> None:
         self.ctx = ctx
         self.notices = notices
+        self.parked = ParkedPanels(ctx, self._redrawn)  # (a panel left waiting: redrawn on its turn)
 
     def _reader(self, interaction: discord.Interaction) -> str:
         """The language of ``interaction``'s private panel (``bot/ui/locales.py``)."""
@@ -154,18 +156,20 @@ class Moves:
         state = self.ctx.service.state(record)
         panel = build_panel(self.ctx.service.engine(record), record, state, seat, note=note, locale=reader)
         panel = await with_undo(self.ctx, record, interaction.user.id, panel, reader)
-        await self._send_panel(interaction, record, state, seat, panel, panel.content[:MESSAGE_CHARS])
+        await self._send_panel(interaction, record, state, seat, panel, panel.content[:MESSAGE_CHARS], note)
 
     async def _send_panel(self, interaction: discord.Interaction, record: GameRecord, state: State, seat: int,
-                          panel: Panel, content: str) -> None:
-        """Send ``panel`` as a new private follow-up, with the decision image if any."""
+                          panel: Panel, content: str, note: str = "") -> None:
+        """Send ``panel`` (its ``note`` above the prompt) as a new private follow-up, with the
+        decision image if any; parked while it waits for others (``bot/ui/parked.py``)."""
         kwargs: dict[str, Any] = {"ephemeral": True}
         if panel.view is not None:
             kwargs["view"] = panel.view
         file = await self.decision_file(record, state, seat, self._reader(interaction))
         if file is not None:
             kwargs["file"] = file
-        await interaction.followup.send(content, **kwargs)
+        message = await interaction.followup.send(content, wait=True, **kwargs)
+        await self.parked.park(record, seat, interaction.user.id, self._reader(interaction), message.edit, note)
 
     async def edit_panel_after(self, interaction: discord.Interaction, result: ActResult, seat: int,
                                note: str) -> None:
@@ -186,9 +190,25 @@ class Moves:
             panel = await with_undo(self.ctx, record, interaction.user.id, panel, reader)
             await interaction.edit_original_response(content=panel.content[:MESSAGE_CHARS], view=panel.view,
                                                      **extra)
+            await self.parked.park(record, seat, interaction.user.id, reader, interaction.edit_original_response,
+                                   note)
         else:
             over = Texts(None, [], reader)(Msg("ui.panel.over"))
             await interaction.edit_original_response(content=f"{note}\n{over}", view=None, **extra)
+
+    async def _redrawn(self, record: GameRecord, seat: int, reader: str, user_id: int, note: str) -> dict[str, Any]:
+        """The edit of a parked panel (``bot/ui/parked.py``) now that ``record`` awaits
+        ``seat``: its ``note`` and the "moved on" line above its decision, and the decision's
+        image where the game draws one."""
+        state = self.ctx.service.state(record)
+        note = "\n".join(filter(None, [note, Texts(None, [], reader)(Msg("ui.panel.moved_on"))]))
+        panel = build_panel(self.ctx.service.engine(record), record, state, seat, note=note, locale=reader)
+        panel = await with_undo(self.ctx, record, user_id, panel, reader)
+        extra: dict[str, Any] = {}
+        if renders.has_decision(record.game_id):
+            file = await self.decision_file(record, state, seat, reader)
+            extra["attachments"] = [file] if file is not None else []
+        return {"content": panel.content[:MESSAGE_CHARS], "view": panel.view, **extra}
 
     async def decision_file(self, record: GameRecord, state: State, seat: int,
                             locale: str = "en") -> discord.File | None:

@@ -30,7 +30,16 @@ from pathlib import Path
 
 import discord
 
-from bot.service import ActResult, HostError, left_seats, live_entries, table_outcome, texts, undone_seqs
+from bot.service import (
+    ActResult,
+    HostError,
+    entry_texts,
+    left_seats,
+    live_entries,
+    table_outcome,
+    texts,
+    undone_seqs,
+)
 from bot.storage import GameRecord, LogEntry
 from bot.text import Texts, locale_of
 from bot.ui.clock import fit_deadline, quiet_hours
@@ -137,8 +146,14 @@ class Notices:
             self.ctx.delivery.request_board(record.id)
         await self.ctx.delivery.flush(record.id, via)
         await self.update_hands(record.id)
-        for follow in self.followers:  # (e.g. spectators, bot/ui/table.py)
-            await self.ctx.delivered(follow(record.id))
+        await self.tell_followers(record.id)
+
+    async def tell_followers(self, game: int) -> None:
+        """Bring the ``followers`` of ``game`` (e.g. spectators, bot/ui/table.py) up to date
+        after a delivered change: each move (``after``), and an end that came without one
+        (a moderator's ``/game end``, the last person kicked or resigned: abandoned)."""
+        for follow in self.followers:
+            await self.ctx.delivered(follow(game))
 
     async def update_hands(self, game: int) -> None:
         """Bring the DM hands of the players of ``game`` up to date (never raises)."""
@@ -318,13 +333,14 @@ class Notices:
         lines: list[str] = []
         entries = await self.ctx.repo.log(record.id)
         undone = undone_seqs(entries)
+        txs = entry_texts(record, entries, tx.locale)  # (a move keeps the name of whoever made it)
         for entry in entries:
             if entry.kind == "system" and entry.action.get("type") in MODERATION_ENTRIES:
                 lines.append(tx(Msg("ui.notice.log_moderator", {"what": {"msg": f"ui.moderation.{entry.action['type']}_entry"}})))
             for e in entry.events:
                 vis = e.get("visible_to")
                 if vis is None or (seat is not None and seat in vis):
-                    line = ("🔒 " if vis is not None else "") + tx.event(e)
+                    line = ("🔒 " if vis is not None else "") + txs[entry.seq].event(e)
                     lines.append(f"~~{line}~~" if entry.seq in undone else line)  # (taken back: struck)
         text = "\n".join(lines[-limit:]) or tx(Msg("ui.notice.log_empty"))
         title = tx(Msg("ui.notice.log_title", {"game": record.id, "n": min(limit, len(lines))}))

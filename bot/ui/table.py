@@ -33,6 +33,7 @@ from bot.service import (
     ActResult,
     HostError,
     ReplayStep,
+    entry_texts,
     is_last_person,
     notice_payload,
     start_event,
@@ -227,6 +228,7 @@ class Table:
         else:
             await self.ctx.delivered(self.ctx.delivery.flush(record.id))
             self.ctx.delivery.request_board(record.id)
+            await self.notices.tell_followers(record.id)  # (spectators see the end too)
         await interaction.edit_original_response(content=say(f"resigned{suffix}", self.ctx.delivery.locales.private(interaction), game=record.id), view=None)
 
     # ------------------------------------------------------------------ spectators
@@ -266,14 +268,15 @@ class Table:
         """Bring each spectator of ``game`` up to date (``Notices.followers``): a ``board``
         watcher's DM shows the public board of the current version (only
         ``player_view(state, None)`` is drawn, so nothing private reaches them); an ``end``
-        watcher gets one DM when the game finished. Each is marked with the version shown,
+        watcher gets one DM when the game finished or was abandoned (a moderator's end or
+        kick, the last person's resign). Each is marked with the version shown,
         so nothing is sent twice."""
         record = await self.ctx.service.get(game)
         if record.state is None:
             return
         dms = self.notices.dms
         engine = self.ctx.service.engine(record)
-        over = record.status == "finished"
+        over = record.status in ("finished", "abandoned")
         for user_id, mode, channel_id, message_id, shown in await self.ctx.repo.watchers(game):
             if shown >= record.version or (mode == "end" and not over):
                 continue
@@ -283,7 +286,8 @@ class Table:
             sent: tuple[int, int] | None
             if mode == "end":
                 outcome = engine.outcome(self.ctx.service.state(record))
-                reason = texts(record, loc)(outcome.reason) if outcome is not None else ""
+                reason = texts(record, loc)(outcome.reason) if outcome is not None else \
+                    say("watch_abandoned", loc) if record.status == "abandoned" else ""
                 text = say("watch_ended", loc, title=game_title(engine, record, loc), reason=reason)
 
                 async def send(channel: discord.abc.Messageable, text: str = text,
@@ -439,7 +443,8 @@ class Table:
         round_no = current.view.get("round")
         lines = [say("replay_step", loc, step=index, last=len(steps) - 1)
                  + (say("replay_round", loc, round=round_no) if isinstance(round_no, int) else "")]
-        lines += [f"• {tx.event(e)}" for e in current.events]
+        then = entry_texts(record, await self.ctx.repo.log(record.id), tx.locale).get(current.seq, tx)
+        lines += [f"• {then.event(e)}" for e in current.events]  # (named after whoever made the move)
         embed = discord.Embed(title=clip(say("replay_title", loc, title=game_title(engine, record, loc)), 256),
                               description=clip("\n".join(lines), 4096), colour=0x6B3FA0)
         view = discord.ui.View(timeout=None)
@@ -503,7 +508,7 @@ def export_log(record: GameRecord, name: str, entries: Sequence[LogEntry],
     per entry its seq, kind, seat, time and public event lines — no actions (a player's
     action may be a secret pick, a chance entry a hidden draw) and no private lines;
     undone entries are marked. Returns ``(json_data, text)``."""
-    tx = texts(record)
+    txs = entry_texts(record, entries)  # (a move keeps the name of whoever made it)
     undone = undone_seqs(entries)
     out: list[dict[str, Any]] = []
     lines = [f"{name} #{record.id} · {record.status} · " + ", ".join(record.names)]
@@ -511,7 +516,7 @@ def export_log(record: GameRecord, name: str, entries: Sequence[LogEntry],
         events = [ev for ev in e.events if ev.get("visible_to") is None]
         if e.kind == "system" and e.action.get("type") == "start":
             events = [start_event(int(e.action.get("players", 0))).to_json(), *events]
-        shown = [tx.event(ev) for ev in events]
+        shown = [txs[e.seq].event(ev) for ev in events]
         out.append({"seq": e.seq, "kind": e.kind, "seat": e.seat, "at": e.at, "undone": e.seq in undone,
                     **({"system": e.action.get("type")} if e.kind == "system" else {}),
                     "events": [{**ev, "line": line} for ev, line in zip(events, shown, strict=True)]})
@@ -521,5 +526,5 @@ def export_log(record: GameRecord, name: str, entries: Sequence[LogEntry],
                             "players": record.names, "options": record.options, "entries": out}
     if outcome is not None:
         data["outcome"] = outcome.to_json()
-        lines.append(tx(outcome.reason))
+        lines.append(texts(record)(outcome.reason))
     return data, "\n".join(lines) + "\n"

@@ -213,8 +213,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
         key="end_rule",
         default="equal_turns",
         choices=("equal_turns", "one_more_each"),
-        description="After the last card is drawn: finish the round plus one full round "
-        "(equal_turns) or one more turn each, drawer last (one_more_each).",
+        description="Last card drawn: this round and one more (equal_turns), or a turn each, "
+        "drawer last (one_more_each).",
     ),
 )
 """The option schema (spec §1 Game options, D14); ``turn_timeout`` is the host's move timer."""

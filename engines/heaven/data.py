@@ -174,7 +174,7 @@ PREFERENCES: tuple[OptionSpec, ...] = (
                description="Draw at once whenever your hand has fewer than 3 cards (spec D30); off = "
                            "you are asked Draw/No draw."),
     OptionSpec("guardian_pref", "ask", choices=("ask", "auto_guard", "never"),
-               description="When attacked (spec D20): ask = a window opens; auto_guard = play your "
-                           "lowest Guardian at once (allow at once without one); never = allow at once."),
+               description="If attacked (D20): ask = a window opens; auto_guard = lowest Guardian, "
+                           "else allow; never = allow."),
 )
 """The per-player preferences of docs/rules/heaven.md §1 (D20, D29, D30)."""

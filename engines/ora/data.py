@@ -383,8 +383,8 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("variant", "france", choices=("france", "ireland"),
                description="Which face of the double-sided buildings is used (§1)."),
     OptionSpec("mode", "standard", choices=MODE_FAMILIES,
-               description="standard: solo (1), two_player (2) or standard (3-4); long: two_player_long "
-                           "for 2 players; short: the short game for 3-4 players (§4)."),
+               description="standard: by player count (1, 2, 3-4); long: long 2-player game; "
+                           "short: short 3-4-player game (§4)."),
     OptionSpec("short4_remove_quarry_c", False, kind="bool",
                description="Short 4-player game without Quarry (C) (D37)."),
     OptionSpec("round_tower_dwelling", 2, choices=(2, 9), description="Round Tower dwelling value (D1)."),

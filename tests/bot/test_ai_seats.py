@@ -185,3 +185,30 @@ def test_ais_of_the_same_level_are_numbered_and_others_keep_their_names() -> Non
     assert seat_names(record) == ["bob", "Bot · Easy 1", "Bot · Hard", "Bot · Easy 2", "carol"]
     easy = ai_name("easy", "ja")
     assert seat_names(record, "ja")[1::2] == [f"{easy} 1", f"{easy} 2"] and easy != "Bot · Easy"
+
+
+def test_new_ais_take_the_next_number_of_their_level_and_old_logs_name_current_holders() -> None:
+    from bot.service import names_by_entry, next_ai_name
+    from bot.storage import GameRecord, LogEntry, SeatRecord
+
+    assert next_ai_name("easy", []) == "Bot · Easy"
+    assert next_ai_name("easy", ["Bot · Easy", "Bot · Hard"]) == "Bot · Easy 2"
+    assert next_ai_name("easy", ["Bot · Easy 2", "Bot · Hard 3"]) == "Bot · Easy 3"    # (never a number in use)
+    assert next_ai_name("easy", ["Bot · Easy", "Bot · Easy"]) == "Bot · Easy 3"        # (an old database's pair)
+    seats = (SeatRecord(1, 0, 111, "bob"), SeatRecord(1, 1, 333, "dave"))
+    record = GameRecord(id=1, game_id="heaven", guild_id=1, channel_id=2, thread_id=None, board_channel_id=None,
+                        board_message_id=None, lobby_message_id=None, host_user_id=111, status="active",
+                        paused=False, seed=1, options={}, players=2, state={}, version=4, move_timeout=3600,
+                        deadline=None, reminded=0, waiting=[0], deadline_window=None, created_at=0.0,
+                        updated_at=0.0, seats=seats)
+    log = [LogEntry(1, "player", 1, {}), LogEntry(2, "system", None, {"type": "replace", "seat": 1, "old_user": -1,
+                                                                     "new_user": 222}),   # (logged before old_name)
+           LogEntry(3, "player", 1, {}), LogEntry(4, "system", None, {
+               "type": "replace", "seat": 1, "old_user": 222, "new_user": 333, "old_name": "carol", "old_level": None})]
+    names = names_by_entry(record, log, "ja")
+    assert [names[seq] for seq in (1, 2, 3, 4)] == [["bob", "carol"], ["bob", "carol"], ["bob", "carol"],
+                                                    ["bob", "dave"]]
+    names = names_by_entry(record, [*log, LogEntry(5, "system", None, {
+        "type": "ai_seat", "seat": 0, "level": "hard", "old_user": -1, "old_name": "Bot · Easy 2",
+        "old_level": "easy"})], "ja")
+    assert names[1][0] == f"{ai_name('easy', 'ja')} 2" and names[5] == ["bob", "dave"]

@@ -517,3 +517,23 @@ async def test_a_saved_world_brings_back_every_guild_attribute(tmp_path: Path) -
             mine = {k: v for k, v in vars(guild).items() if k != "fake"}
             assert mine == {k: v for k, v in vars(again).items() if k != "fake"} and again.fake is loaded
         assert loaded.default_guild.id == fake.default_guild.id
+
+
+@pytest.mark.skipif(importlib.util.find_spec("bot.app") is None, reason="bot.app is not written yet")
+async def test_fixed_choices_are_listed_and_exported_files_are_saved(tmp_path: Path) -> None:
+    """``key:text?`` on an option of fixed choices lists them (``game:?`` of ``/game new``, which
+    has no autocomplete), and ``/game export``'s JSON and text are written beside the images."""
+    args = ["--db", str(tmp_path / "games.db"), "--images", str(tmp_path / "img"), "--strict"]
+    script = tmp_path / "script.txt"
+    script.write_text("/game new game:?\n/game new game:carn?\n/game new game:carnival\nas bob\nshow 1\nclick 1\n"
+                      "as alice\nshow 1\nclick 3\nwait\n/game export game:1\nwait\nquit\n", encoding="utf-8")
+    out: list[str] = []
+    assert await amain(["--script", str(script), *args], out=out.append) == 0
+    text = "\n".join(out)
+    listed = next(line for line in out if line.startswith("game: ") and "(carnival)" in line)
+    assert "(heaven)" in listed and "(ora)" in listed, listed
+    assert "\ngame: Carnival of Sins (2–5) (carnival)\n" in text and "(no suggestions)" not in text, text
+    saved = {p.name.split("-", 1)[1]: p for p in (tmp_path / "img").iterdir() if not p.name.endswith(".png")}
+    assert sorted(saved) == ["game-1.json", "game-1.txt"], sorted(saved)
+    assert saved["game-1.json"].read_text(encoding="utf-8").lstrip().startswith("{")
+    assert f"file: {saved['game-1.txt']} (" in text

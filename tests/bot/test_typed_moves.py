@@ -121,3 +121,36 @@ def test_every_games_typed_notation_is_read_back_in_capitals_with_spaces(game_id
     move = engine.typed_moves(state, seat)[0]
     shouted = "  " + "  ".join(engine.describe_action(state, move).upper().split()) + "  "
     assert parse_typed(engine, state, seat, shouted) == move
+
+
+def test_heaven_cards_are_typed_by_the_names_the_autocomplete_shows() -> None:
+    """A Heaven move names cards by id (``use N54``); its label (``Use Wrath G3``), the
+    notation's verb with the label (``split Greed R1 + …``), the label in another language
+    and the autocomplete's ``notation · label`` are the same move (a trial typed names)."""
+    from bot.text import Texts
+
+    engine = get("heaven")
+    state, rng = engine.new_game(4, 3, {}), random.Random(3)
+    checked: set[str] = set()
+    for _ in range(300):
+        if engine.outcome(state) is not None:
+            break
+        to_move = engine.to_move(state)
+        seat = min(to_move)
+        if seat != CHANCE:
+            moves = engine.typed_moves(state, seat)
+            labels = [Texts("heaven", [])(engine.action_label(state, a)) for a in moves]
+            for action, label in zip(moves, labels, strict=True):
+                notation = engine.describe_action(state, action)
+                if labels.count(label) > 1 or not any(c.isdigit() for c in notation) \
+                        or notation.split()[0] in checked:
+                    continue  # (one move a kind that names a card by id, by a label of its own)
+                ja = Texts("heaven", [], "ja")(engine.action_label(state, action))
+                verb = notation.split()[0]
+                for typed in (label, label.upper(), f"{notation} · {label}", ja,
+                              label if label.lower().startswith(verb) else f"{verb} {label}"):
+                    assert parse_typed(engine, state, seat, typed) == action, (typed, notation)
+                checked.add(verb)
+        acts = [engine.sample_chance(state, rng)] if seat == CHANCE else engine.legal_actions(state, seat)
+        state, _ = engine.apply(state, seat, acts[rng.randrange(len(acts))])
+    assert {"use", "discard", "split"} <= checked, checked

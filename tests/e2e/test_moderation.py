@@ -139,7 +139,8 @@ async def test_replace_by_user_id_also_after_the_player_left_the_server(driver: 
     assert record.user_of(2) == int(dave["id"]) and record.seat_of(int(erin["id"])) is None
     assert ("replace", int(alice["id"])) in await system_entries(bot, game)
     (entry,) = [e for e in await bot.repo.log(game) if e.action.get("type") == "replace"]
-    assert entry.action == {"type": "replace", "seat": 2, "old_user": int(erin["id"]), "new_user": int(dave["id"])}
+    assert entry.action == {"type": "replace", "seat": 2, "old_user": int(erin["id"]), "new_user": int(dave["id"]),
+                            "old_name": "erin", "old_level": None}  # (so erin's moves keep her name)
     assert any(f"now belongs to <@{dave['id']}>" in t for t in public_since(driver, last))
     # dave plays the seat through the panel; the moderator is told what happened
     panel = await driver.open_panel(dave, game)

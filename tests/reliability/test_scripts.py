@@ -68,6 +68,17 @@ def test_emoji_and_bidi_controls_are_dropped_or_drawn_not_boxed() -> None:
     assert "".join(r for r, _ in text_runs("❤️")) == "❤"   # the variation selector is dropped
 
 
+def test_an_emoji_zwj_sequence_is_drawn_as_its_first_face_only() -> None:
+    """The family emoji (man, woman, girl, boy joined by U+200D) is one face, not four; its
+    parts' skin tones go with it; a joiner inside a word of another script drops no letter."""
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"
+    assert [r for r, _ in text_runs(f"Ann {family}!")] == ["Ann ", "\U0001F468", "!"]
+    assert text_width(family, 20) == text_width("\U0001F468", 20)
+    couple = "\U0001F469\U0001F3FD\u200d\U0001F91D\u200d\U0001F468\U0001F3FF"
+    assert "".join(r for r, _ in text_runs(couple)) == "\U0001F469\U0001F3FD"
+    assert "".join(r for r, _ in text_runs("\u0915\u094d\u200d\u0937")) == "\u0915\u094d\u0937"
+
+
 @pytest.mark.parametrize("script", ["arabic", "thai", "emoji", "devanagari"])
 def test_drawn_text_has_ink_and_width(script: str) -> None:
     img, draw = canvas(80, 600)

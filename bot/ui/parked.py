@@ -1,0 +1,101 @@
+"""Panels left waiting: a player's open private panel that says "Waiting for …" after their
+move is redrawn when the game comes back to them (an AI's move, a timeout, another player's
+move), so it never shows someone else's turn while the board waits for its reader.
+
+``Moves`` parks a panel (``ParkedPanels.park``) when its seat is not awaited after the
+panel was drawn; every committed change (``GameService.listeners``) looks at the game's
+parked panels and redraws those whose seat is now awaited (``ParkedPanels.refresh``). A
+panel is an interaction's message, editable for Discord's 15 minutes only: it is forgotten
+after ``PARK_SECONDS``, when its seat changed hands, or when the game is over (the end
+notice tells that). A player's new panel replaces the parked one of their seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.storage import GameRecord
+from bot.ui.context import HostContext
+
+log = logging.getLogger(__name__)
+
+PARK_SECONDS = 14 * 60
+"""How long a parked panel may be redrawn (an interaction token lasts 15 minutes)."""
+
+Editor = Callable[..., Awaitable[Any]]
+"""Edits a panel's message: ``edit(content=…, view=…, attachments=…)``."""
+
+Drawer = Callable[[GameRecord, int, str, int, str], Awaitable[dict[str, Any]]]
+"""``draw(record, seat, reader, user_id, note)``: the keyword arguments of the panel's edit
+(``note``: the lines it showed above its prompt, e.g. "✓ End turn")."""
+
+
+@dataclass(frozen=True)
+class Parked:
+    """A panel of ``user_id`` in language ``reader`` showing ``note`` above its prompt,
+    editable with ``edit`` until ``until`` (unix seconds)."""
+
+    user_id: int
+    reader: str
+    edit: Editor
+    until: float
+    note: str = ""
+
+
+class ParkedPanels:
+    """The panels waiting for their seat's turn, by (game id, seat)."""
+
+    def __init__(self, ctx: HostContext, draw: Drawer) -> None:
+        self.ctx = ctx
+        self.draw = draw
+        self.panels: dict[tuple[int, int], Parked] = {}
+        ctx.service.listeners.append(self.changed)
+
+    async def park(self, record: GameRecord, seat: int, user_id: int, reader: str, edit: Editor,
+                   note: str = "") -> None:
+        """Remember ``seat``'s panel, drawn from ``record``, when that running game does not
+        await the seat there (else forget its panel: the one drawn now offers the decision);
+        redrawn at once when the game moved on since ``record`` (an AI quicker than the panel)."""
+        key = (record.id, seat)
+        if record.status == "active" and seat not in self.ctx.service.waiting(record):
+            self.panels[key] = Parked(user_id, reader, edit, self.ctx.clock() + PARK_SECONDS, note)
+            if (await self.ctx.service.get(record.id)).version != record.version:
+                await self.refresh(record.id)
+        else:
+            self.panels.pop(key, None)
+
+    def changed(self, game: int) -> None:
+        """``game`` changed (a service listener): redraw its parked panels (never blocks)."""
+        if not any(key[0] == game for key in self.panels):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # (no loop: a synchronous caller)
+            return
+        loop.create_task(self.refresh(game), name=f"panels-{game}")
+
+    async def refresh(self, game: int) -> None:
+        """Redraw the parked panels of ``game`` whose seat it awaits now, and forget them;
+        forget those expired, of a seat that changed hands, or of a game that is over. A
+        failed edit is logged (the board's Play ▶ still opens a panel)."""
+        async with self.ctx.tracked():
+            record = await self.ctx.service.get(game)
+            waiting = self.ctx.service.waiting(record) if not record.paused else frozenset()
+            for key in [k for k in self.panels if k[0] == game]:
+                parked, seat = self.panels[key], key[1]
+                if record.status != "active" or record.user_of(seat) != parked.user_id \
+                        or self.ctx.clock() > parked.until:
+                    del self.panels[key]
+                elif seat in waiting:
+                    del self.panels[key]
+                    try:
+                        await parked.edit(**await self.draw(record, seat, parked.reader, parked.user_id, parked.note))
+                    except Exception:
+                        log.exception("redrawing a waiting panel of game %s failed", game)
+
+
+__all__ = ["PARK_SECONDS", "Parked", "ParkedPanels"]
