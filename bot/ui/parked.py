@@ -53,6 +53,8 @@ class ParkedPanels:
         self.ctx = ctx
         self.draw = draw
         self.panels: dict[tuple[int, int], Parked] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+        """Redraws under way (held so the loop's weak reference does not lose one)."""
         ctx.service.listeners.append(self.changed)
 
     async def park(self, record: GameRecord, seat: int, user_id: int, reader: str, edit: Editor,
@@ -76,7 +78,9 @@ class ParkedPanels:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # (no loop: a synchronous caller)
             return
-        loop.create_task(self.refresh(game), name=f"panels-{game}")
+        task = loop.create_task(self.refresh(game), name=f"panels-{game}")
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def refresh(self, game: int) -> None:
         """Redraw the parked panels of ``game`` whose seat it awaits now, and forget them;
