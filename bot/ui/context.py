@@ -158,6 +158,7 @@ class HostContext:
     _busy: int = field(default=0, init=False)
     _idle: asyncio.Event = field(default_factory=asyncio.Event, init=False)
     _seen: collections.OrderedDict[int, None] = field(default_factory=collections.OrderedDict, init=False)
+    _spawned: set[asyncio.Task[None]] = field(default_factory=set, init=False)
 
     def __post_init__(self) -> None:
         self._idle.set()
@@ -173,6 +174,25 @@ class HostContext:
             self._busy -= 1
             if self._busy == 0:
                 self._idle.set()
+
+    def spawn(self, work: Awaitable[None], name: str) -> asyncio.Task[None]:
+        """Run ``work`` as a task counted in flight from now (not only once it starts), so
+        ``wait_idle`` never returns between a change and the work it set off; the task is
+        held until done (the loop keeps tasks weakly)."""
+        self._busy += 1
+        self._idle.clear()
+
+        async def run() -> None:
+            try:
+                await work
+            finally:
+                self._busy -= 1
+                if self._busy == 0:
+                    self._idle.set()
+        task = asyncio.get_running_loop().create_task(run(), name=name)
+        self._spawned.add(task)
+        task.add_done_callback(self._spawned.discard)
+        return task
 
     async def wait_idle(self) -> None:
         """Wait until no handler is in flight and every board update is delivered."""

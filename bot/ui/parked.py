@@ -53,8 +53,6 @@ class ParkedPanels:
         self.ctx = ctx
         self.draw = draw
         self.panels: dict[tuple[int, int], Parked] = {}
-        self.tasks: set[asyncio.Task[None]] = set()
-        """Redraws under way (held so the loop's weak reference does not lose one)."""
         ctx.service.listeners.append(self.changed)
 
     async def park(self, record: GameRecord, seat: int, user_id: int, reader: str, edit: Editor,
@@ -75,12 +73,10 @@ class ParkedPanels:
         if not any(key[0] == game for key in self.panels):
             return
         try:
-            loop = asyncio.get_running_loop()
+            asyncio.get_running_loop()
         except RuntimeError:  # (no loop: a synchronous caller)
             return
-        task = loop.create_task(self.refresh(game), name=f"panels-{game}")
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        self.ctx.spawn(self.refresh(game), name=f"panels-{game}")
 
     async def refresh(self, game: int) -> None:
         """Redraw the parked panels of ``game`` whose seat it awaits now, and forget them;

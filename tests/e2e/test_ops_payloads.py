@@ -52,3 +52,20 @@ def test_values_fit_the_json_shape_of_their_type() -> None:
     assert value_fits(3, "", {}) and not value_fits(3, None, {})
     assert value_fits(6, "123", resolved) and not value_fits(6, "124", resolved) and not value_fits(6, 123, resolved)
     assert value_fits(9, "9", resolved) and not value_fits(8, "123", resolved)
+
+
+async def test_a_value_outside_an_options_choices_is_answered_privately(driver: Driver, fake: FakeDiscord,
+                                                                        players: list[JSONDict]) -> None:
+    alice, bob = players[:2]
+    game = await driver.start_game("carnival", [alice, bob])
+    cmd = next(c for c in fake.commands if c["name"] == "game")
+    body = {"id": cmd["id"], "name": "game", "type": 1,
+            "options": nest(["game", "watch"], [1], [{"name": "mode", "type": 3, "value": "bogus"},
+                                                     {"name": "game", "type": 3, "value": str(game)}])}
+    last = max(fake.messages, default=0)
+    await fake.dispatch("INTERACTION_CREATE", fake._interaction(2, players[2], body, channel=fake.channel))
+    await driver.settle()
+    (answer,) = [m for mid, m in fake.messages.items() if mid > last]
+    assert answer["flags"] & EPHEMERAL
+    assert answer["content"] == Texts(None, [])(Msg("ops.bad_option", {"name": "mode"}))
+    assert await driver.bot.repo.watchers(game) == []

@@ -181,9 +181,9 @@ def command_paths(commands: list[JSON]) -> list[tuple[list[str], list[int], list
     return out
 
 
-MUTATING = {("game", "new"), ("game", "notify"), ("game", "board")}
+MUTATING = {("game", "new"), ("game", "notify"), ("game", "board"), ("game", "watch")}
 """Commands that store or post something for any caller with valid options (a lobby, DM
-settings, the board posted again): only wrong options are sent to them (an unknown
+settings, the board posted again, a spectator's watch): only wrong options are sent to them (an unknown
 option is always added)."""
 
 
