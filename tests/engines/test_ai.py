@@ -270,3 +270,42 @@ def test_the_blind_search_keeps_the_same_move_for_the_same_seed() -> None:
     first = [search(engine, st, seat, budget, random.Random(2)) for st, seat in cases]
     again = [search(engine, st, seat, budget, random.Random(2)) for st, seat in cases]
     assert [(r.action, r.visits) for r in first] == [(r.action, r.visits) for r in again]
+
+
+def _carnival_lust_position() -> tuple[State, Seat]:
+    """Seed 0 of a random 2-seat Carnival game, at the first Lust choice that may steal: seat 0's
+    (d10 on seat 1's card, d4 d6 d8 d12 d20 on the table)."""
+    engine = ENGINES["carnival"]
+    rng = random.Random(0)
+    state = engine.new_game(2, 0, {})
+    while movers := sorted(engine.to_move(state)):
+        seat = movers[0]
+        acts = [] if seat == CHANCE else list(engine.legal_actions(state, seat))
+        if acts and acts[0]["type"] == "lust" and any(
+                state["dice"][d]["place"] == "card" for a in acts for d in a["dice"]):
+            return state, seat
+        state, _ = engine.apply(state, seat, engine.sample_chance(state, rng) if seat == CHANCE else rng.choice(acts))
+    raise AssertionError("no Lust choice")
+
+
+def test_carnival_playouts_take_the_best_dice_counting_a_steal_twice() -> None:
+    engine = ENGINES["carnival"]
+    policy = hooks_for(engine).rollout
+    state, seat = _carnival_lust_position()
+    assert seat == 0 and state["dice"]["d10"]["place"] == "card" and state["dice"]["d10"]["owner"] == 1
+    for die, value in {"d4": 1, "d6": 1, "d8": 7, "d10": 10, "d12": 12, "d20": 15}.items():
+        state["dice"][die]["value"] = value
+    acts = list(engine.legal_actions(state, seat))
+    # d12+d20 = 27 from the table; d10+d20 = 25, but the stolen 10 also leaves seat 1: 35
+    assert {"type": "lust", "dice": ["d12", "d20"]} in acts
+    assert policy(state, seat, acts, random.Random(1)) == {"type": "lust", "dice": ["d10", "d20"]}
+    state["dice"]["d10"]["value"] = 4  # 4 + 4 + 15 = 23 < 27
+    assert policy(state, seat, acts, random.Random(1)) == {"type": "lust", "dice": ["d12", "d20"]}
+
+
+def test_carnival_playouts_are_scored_by_the_final_margin() -> None:
+    hooks = hooks_for(ENGINES["carnival"])
+    assert hooks.final and hooks.blind and hooks.depth is None and hooks.evaluate is not None
+    state, _ = _carnival_lust_position()
+    state["round_scores"] = [[10, 4], [3, 12]]
+    assert list(hooks.evaluate(state)) == [13, 16]
