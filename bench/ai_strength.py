@@ -309,11 +309,18 @@ NAMES = {"carnival": "Carnival of Sins", "canterbury": "Canterbury", "heaven": "
          "eguan": "E Guan", "illumination": "Illumination", "ora": "Ora et Labora"}
 
 
+MARKS = {"ok": "met, significant", "ok?": "met, not significant", "no?": "below, not significant",
+         "no": "missed, significant"}
+"""The goal marks of ``report`` (text form -> Markdown form): ``ok`` the 95 % interval's lower
+bound reaches the goal; ``ok?`` the point estimate does, the lower bound does not; ``no?`` the
+point estimate is below the goal, the upper bound is not; ``no`` the upper bound is below it."""
+
+
 def report(records: Sequence[dict[str, Any]], markdown: bool = False) -> str:
     """The table of ``records`` (``record`` lines), one row per game, opponent and iteration
-    count: games, the AI's win % with its 95 % Wilson interval and the goal mark (``ok``: the
-    interval clears the goal; ``?``: it straddles it; ``no``: it is below), think time p50 and
-    p95 (CPU seconds per searched decision), iterations per CPU second and CPU seconds per
+    count: games, the AI's win % with its 95 % Wilson interval and the goal mark (``MARKS``:
+    whether the point estimate reaches the goal, and whether the interval shows it), think time
+    p50 and p95 (CPU seconds per searched decision), iterations per CPU second and CPU seconds per
     game; then the Ora solo rows (mean score, spread, min, max). ``markdown``: Markdown rows."""
     groups: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
     for r in records:
@@ -343,12 +350,13 @@ def report(records: Sequence[dict[str, Any]], markdown: bool = False) -> str:
             continue
         wins = sum(r["share"] for r in rows)
         lo, hi = wilson(wins, len(rows))
-        mark = "ok" if lo >= GOALS[vs] else ("?" if hi >= GOALS[vs] else "no")
+        goal = GOALS[vs]
+        mark = "ok" if lo >= goal else "ok?" if wins / len(rows) >= goal else "no?" if hi >= goal else "no"
         pct = 100 * wins / len(rows)
         if markdown:
             lines.append(f"| {NAMES.get(game_id, game_id)} ({rows[0]['players']} p) | {vs} | {iters} "
                          f"| {len(rows)} | {pct:.1f} | [{100 * lo:.0f}, {100 * hi:.0f}] "
-                         f"| {({'ok': 'met', '?': 'not yet shown', 'no': 'missed'})[mark]} "
+                         f"| {MARKS[mark]} "
                          f"| {p50:.2f} | {p95:.2f} | {rate:.0f} | {cpu:.0f} |")
         else:
             lines.append(f"{game_id:<13}{vs:<8}{iters:>6}{len(rows):>6}{pct:>7.1f}%"

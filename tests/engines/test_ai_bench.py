@@ -59,12 +59,24 @@ def test_the_report_counts_shares_and_marks_the_goal() -> None:
     lo, hi = wilson(9.5, 10)
     text = report(rows).splitlines()
     assert text[1].split() == ["carnival", "random", "120", "10", "95.0%", f"[{100 * lo:.0f},", f"{100 * hi:.0f}]",
-                               "?", "0.750", "1.000", "160", "10"]
+                               "ok?", "0.750", "1.000", "160", "10"]
     assert text[2].split()[:7] == ["carnival", "greedy", "120", "4", "0.0%", "[0,", "49]"]
     assert text[2].split()[7] == "no"
     markdown = report(rows, markdown=True).splitlines()
     assert markdown[2].startswith("| Carnival of Sins (2 p) | random | 120 | 10 | 95.0 | [")
-    assert "not yet shown" in markdown[2] and "missed" in markdown[3]
+    assert "| met, not significant |" in markdown[2] and "| missed, significant |" in markdown[3]
+
+
+def test_the_goal_mark_says_whether_the_point_estimate_and_the_interval_reach_the_goal() -> None:
+    def marks(wins: int, n: int) -> str:
+        rows = [{"game": "eguan", "vs": "random", "players": 3, "seed": i, "ai_seat": 0, "iterations": 120,
+                 "share": 1.0 if i < wins else 0.0, "score": 0.0, "think": [0.5], "iters": 1, "cpu": 1.0,
+                 "moves": 9} for i in range(n)]
+        return report(rows).splitlines()[1].split()[7]
+
+    # 90 % goal: 35 of 35 has a lower bound of 90.1 %, 34 of 34 89.8 %, 36 of 40 (90 %) 77 %
+    assert [marks(35, 35), marks(34, 34), marks(36, 40), marks(35, 40), marks(5, 10)] == [
+        "ok", "ok?", "ok?", "no?", "no"]
 
 
 def test_a_settled_pair_waits_for_the_unsettled_ones() -> None:
