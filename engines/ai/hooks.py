@@ -13,9 +13,6 @@ Each game may have a module ``engines/<game_id>/ai.py`` exposing
   actions past the tree and each seat's reward is ``1 / (1 + exp(-(v_s - max_o v_o) /
   EVAL_SCALE))`` over the values ``v`` of ``evaluate`` (the others' best, ``o != s``): where
   random play to the end is noise, the position a few moves on says more.
-* optionally ``EVALUATE_FINAL = True`` (with ``evaluate``): a finished playout is scored by the
-  same logistic of ``evaluate``'s lead instead of the win share (a margin is a steadier signal
-  than a win where the game is noisy).
 * optionally ``BLIND_SIMULTANEOUS = True``: in a simultaneous phase (``to_move`` names several
   seats that pick in secret, e.g. Carnival of Sins' R2), the seats that move after the first
   one choose in the tree without seeing the earlier picks (``engines.ai.search``), instead of
@@ -66,7 +63,6 @@ class GameHooks:
         depth: actions a playout takes past the tree before ``evaluate`` scores it (None:
             ``Budget.rollout_limit``).
         scale: the evaluation's unit in the logistic reward (see the module docstring).
-        final: ``EVALUATE_FINAL``: ``evaluate`` scores finished playouts too.
         blind: ``BLIND_SIMULTANEOUS`` (see the module docstring).
     """
 
@@ -75,7 +71,6 @@ class GameHooks:
     evaluate: Evaluate | None = None
     depth: int | None = None
     scale: float = 1.0
-    final: bool = False
     blind: bool = False
 
 
@@ -104,5 +99,4 @@ def hooks_for(engine: Engine) -> GameHooks:
     return GameHooks(determinize=det, rollout=getattr(module, "rollout_policy", random_rollout),
                      evaluate=evaluate, depth=getattr(module, "PLAYOUT_DEPTH", None) if evaluate else None,
                      scale=float(getattr(module, "EVAL_SCALE", 1.0)),
-                     final=bool(getattr(module, "EVALUATE_FINAL", False)) and evaluate is not None,
                      blind=bool(getattr(module, "BLIND_SIMULTANEOUS", False)))

@@ -13,8 +13,7 @@ seat (Ora et Labora solo) uses its final score, normalised by the scores the sea
 playout cut by ``Budget.rollout_limit`` is scored by ``engine.scores`` the same way (the
 leaders share the win). A game with a cut-off evaluation (``engines.ai.hooks``: ``evaluate``,
 ``PLAYOUT_DEPTH``, ``EVAL_SCALE``) stops its playouts at that depth and scores the position
-by a logistic of each seat's lead over the best other seat; with ``final`` (``EVALUATE_FINAL``)
-a finished playout is scored that way too, by its final margin.
+by a logistic of each seat's lead over the best other seat.
 
 Simultaneous secret picks (a game whose hooks set ``blind``): the tree is turn-based, so a
 seat picking after another in the same simultaneous phase would choose knowing the earlier
@@ -253,7 +252,7 @@ def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list
         st = _playout(engine, st, depth, rng, hooks.rollout)
     except GameError:
         error = 1
-    if hooks.evaluate is not None and players > 1 and (hooks.final or engine.outcome(st) is None):
+    if hooks.evaluate is not None and players > 1 and engine.outcome(st) is None:
         reward = _evaluated(hooks.evaluate(st), hooks.scale)
     else:
         reward = _reward(engine, st, players)
