@@ -205,6 +205,7 @@ def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list
                 break
             if CHANCE in movers:
                 st, _ = engine.apply(st, CHANCE, engine.sample_chance(st, rng))
+                phase, pending = None, frozenset()  # chance ends a simultaneous phase
                 continue
             if first:
                 mover, acts, keys = seat, root_actions, root_keys
@@ -214,6 +215,7 @@ def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list
                 acts = list(engine.legal_actions(st, mover))
                 if len(acts) == 1:
                     st, _ = engine.apply(st, mover, acts[0])
+                    pending = pending - {mover}  # a forced pick is a pick too
                     continue
                 keys = [_key(a) for a in acts]
             stats = node  # the node whose children hold this choice's statistics
