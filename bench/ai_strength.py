@@ -231,15 +231,29 @@ SETTLED_GAMES = 10
 """Games after which a pair whose interval is above one half yields to the unsettled ones."""
 
 
+ORDERS = ("cpu", "cheapest")
+"""``schedule`` orders: ``cpu`` (least CPU so far first) and ``cheapest`` (the cheapest pair
+that has not met its goal first)."""
+
+
 def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], workers: int,
              sink: Callable[[Job, GameResult], None],
-             run: Callable[[Job], GameResult] = _run) -> None:
+             run: Callable[[Job], GameResult] = _run, order: str = "cpu") -> None:
     """Play every job of ``pairs`` whose key is not among the records ``done``, handing each
     result to ``sink`` as it finishes; ``workers`` processes at a time (1: here, with ``run``).
     The next job goes to an unsettled pair before a settled one (``SETTLED``: at least
     ``SETTLED_GAMES`` games and a 95 % interval above one half, or a solo row with that many
     games), then to the pair with the least CPU seconds so far (``done`` included), then the
-    fewest games (a game in flight counts as half), then the first in ``pairs``."""
+    fewest games (a game in flight counts as half), then the first in ``pairs``.
+
+    ``order="cheapest"`` (to make pairs significant one after the other when CPU is short): a
+    pair whose goal is not met yet (the 95 % interval's lower bound below ``GOALS``; a solo row:
+    fewer than ``SETTLED_GAMES`` games) goes first, the one with the least CPU seconds per game
+    so far (a pair with no game: 0) first, so each is finished before a dearer one starts; once
+    every goal is met, the fewest games go first (then the cheapest), so the pairs grow evenly.
+    Raises ValueError on another ``order``."""
+    if order not in ORDERS:
+        raise ValueError(f"unknown order {order!r}: one of {ORDERS}")
     done = list(done)
     have = {(r["game"], r["vs"], r["seed"], r["iterations"]) for r in done}
     spent: dict[tuple[str, str, int], list[float]] = {}  # CPU seconds, games, win shares
@@ -253,7 +267,12 @@ def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], wor
     def cost(i: int) -> tuple[bool, float, float, int]:
         c = spent.setdefault(pairs[i][0].row, [0.0, 0.0, 0.0])
         games = int(c[1])
-        settled = games >= SETTLED_GAMES and (pairs[i][0].vs in SOLO or wilson(c[2], games)[0] > 0.5)
+        vs = pairs[i][0].vs
+        if order == "cheapest":
+            met = games >= SETTLED_GAMES if vs in SOLO else wilson(c[2], games)[0] >= GOALS[vs]
+            per_game = c[0] / games if games else 0.0
+            return (met, c[1], per_game, i) if met else (met, per_game, c[1], i)
+        settled = games >= SETTLED_GAMES and (vs in SOLO or wilson(c[2], games)[0] > 0.5)
         return (settled, c[0], c[1], i)
 
     def take() -> Job | None:
@@ -290,11 +309,18 @@ NAMES = {"carnival": "Carnival of Sins", "canterbury": "Canterbury", "heaven": "
          "eguan": "E Guan", "illumination": "Illumination", "ora": "Ora et Labora"}
 
 
+MARKS = {"ok": "met, significant", "ok?": "met, not significant", "no?": "below, not significant",
+         "no": "missed, significant"}
+"""The goal marks of ``report`` (text form -> Markdown form): ``ok`` the 95 % interval's lower
+bound reaches the goal; ``ok?`` the point estimate does, the lower bound does not; ``no?`` the
+point estimate is below the goal, the upper bound is not; ``no`` the upper bound is below it."""
+
+
 def report(records: Sequence[dict[str, Any]], markdown: bool = False) -> str:
     """The table of ``records`` (``record`` lines), one row per game, opponent and iteration
-    count: games, the AI's win % with its 95 % Wilson interval and the goal mark (``ok``: the
-    interval clears the goal; ``?``: it straddles it; ``no``: it is below), think time p50 and
-    p95 (CPU seconds per searched decision), iterations per CPU second and CPU seconds per
+    count: games, the AI's win % with its 95 % Wilson interval and the goal mark (``MARKS``:
+    whether the point estimate reaches the goal, and whether the interval shows it), think time
+    p50 and p95 (CPU seconds per searched decision), iterations per CPU second and CPU seconds per
     game; then the Ora solo rows (mean score, spread, min, max). ``markdown``: Markdown rows."""
     groups: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
     for r in records:
@@ -324,12 +350,13 @@ def report(records: Sequence[dict[str, Any]], markdown: bool = False) -> str:
             continue
         wins = sum(r["share"] for r in rows)
         lo, hi = wilson(wins, len(rows))
-        mark = "ok" if lo >= GOALS[vs] else ("?" if hi >= GOALS[vs] else "no")
+        goal = GOALS[vs]
+        mark = "ok" if lo >= goal else "ok?" if wins / len(rows) >= goal else "no?" if hi >= goal else "no"
         pct = 100 * wins / len(rows)
         if markdown:
             lines.append(f"| {NAMES.get(game_id, game_id)} ({rows[0]['players']} p) | {vs} | {iters} "
                          f"| {len(rows)} | {pct:.1f} | [{100 * lo:.0f}, {100 * hi:.0f}] "
-                         f"| {({'ok': 'met', '?': 'not yet shown', 'no': 'missed'})[mark]} "
+                         f"| {MARKS[mark]} "
                          f"| {p50:.2f} | {p95:.2f} | {rate:.0f} | {cpu:.0f} |")
         else:
             lines.append(f"{game_id:<13}{vs:<8}{iters:>6}{len(rows):>6}{pct:>7.1f}%"
@@ -350,6 +377,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--opponents", default="random,greedy")
     parser.add_argument("--solo-games", type=int, default=None, help="Ora solo games (default --games)")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--order", choices=ORDERS, default="cpu",
+                        help="cpu: least CPU so far first; cheapest: the cheapest unmet goal first")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=None, help="append each finished game to this JSON-lines file")
     parser.add_argument("--resume", action="store_true", help="skip the games --out already holds")
@@ -381,7 +410,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{job.game_id} vs {job.vs} seed {job.seed}: share {result.share:.2f} "
               f"score {result.score:g} cpu {result.cpu:.0f} s", flush=True)
 
-    schedule(pairs, done, args.workers, sink)
+    schedule(pairs, done, args.workers, sink, order=args.order)
     print(report(done + results, markdown=args.markdown))
 
 

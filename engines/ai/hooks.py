@@ -13,6 +13,10 @@ Each game may have a module ``engines/<game_id>/ai.py`` exposing
   actions past the tree and each seat's reward is ``1 / (1 + exp(-(v_s - max_o v_o) /
   EVAL_SCALE))`` over the values ``v`` of ``evaluate`` (the others' best, ``o != s``): where
   random play to the end is noise, the position a few moves on says more.
+* optionally ``BLIND_SIMULTANEOUS = True``: in a simultaneous phase (``to_move`` names several
+  seats that pick in secret, e.g. Carnival of Sins' R2), the seats that move after the first
+  one choose in the tree without seeing the earlier picks (``engines.ai.search``), instead of
+  answering them as a turn-based tree would let them.
 
 A game without that module has no hidden information: its state is its own determinization.
 """
@@ -59,6 +63,7 @@ class GameHooks:
         depth: actions a playout takes past the tree before ``evaluate`` scores it (None:
             ``Budget.rollout_limit``).
         scale: the evaluation's unit in the logistic reward (see the module docstring).
+        blind: ``BLIND_SIMULTANEOUS`` (see the module docstring).
     """
 
     determinize: Determinize
@@ -66,6 +71,7 @@ class GameHooks:
     evaluate: Evaluate | None = None
     depth: int | None = None
     scale: float = 1.0
+    blind: bool = False
 
 
 @cache
@@ -92,4 +98,5 @@ def hooks_for(engine: Engine) -> GameHooks:
     evaluate = getattr(module, "evaluate", None)
     return GameHooks(determinize=det, rollout=getattr(module, "rollout_policy", random_rollout),
                      evaluate=evaluate, depth=getattr(module, "PLAYOUT_DEPTH", None) if evaluate else None,
-                     scale=float(getattr(module, "EVAL_SCALE", 1.0)))
+                     scale=float(getattr(module, "EVAL_SCALE", 1.0)),
+                     blind=bool(getattr(module, "BLIND_SIMULTANEOUS", False)))

@@ -15,6 +15,13 @@ leaders share the win). A game with a cut-off evaluation (``engines.ai.hooks``: 
 ``PLAYOUT_DEPTH``, ``EVAL_SCALE``) stops its playouts at that depth and scores the position
 by a logistic of each seat's lead over the best other seat.
 
+Simultaneous secret picks (a game whose hooks set ``blind``): the tree is turn-based, so a
+seat picking after another in the same simultaneous phase would choose knowing the earlier
+pick, and the searcher, picking first, would play against opponents that answer its secret
+(too cautious against real ones). With ``blind``, every later pick of the phase is chosen and
+scored in a node shared by all the earlier picks (``_Node.blind``, one per seat, under the
+node where the phase began); the tree below still follows the actual picks.
+
 Everything here is a pure function of its arguments (the ``rng`` stream included): no
 globals are written, and ``choose`` can run in a worker process (engines and actions pickle).
 """
@@ -88,10 +95,11 @@ _Key = str | tuple[tuple[str, str | int], ...]
 class _Node:
     """An open-loop tree node: the statistics of one action from its parent."""
 
-    __slots__ = ("avail", "children", "total", "visits")
+    __slots__ = ("avail", "blind", "children", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[_Key, _Node] = {}
+        self.blind: dict[Seat, _Node] | None = None  # per seat: its picks blind to this phase's earlier ones
         self.visits = 0
         self.total = 0.0
         self.avail = 1
@@ -187,6 +195,8 @@ def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list
     node = root
     error = 0
     expanded = False
+    phase: _Node | None = None  # where the current simultaneous phase began (hooks.blind)
+    pending: frozenset[Seat] = frozenset()  # the seats of that phase that have not picked
     try:
         first = True
         while not expanded:
@@ -195,6 +205,7 @@ def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list
                 break
             if CHANCE in movers:
                 st, _ = engine.apply(st, CHANCE, engine.sample_chance(st, rng))
+                phase, pending = None, frozenset()  # chance ends a simultaneous phase
                 continue
             if first:
                 mover, acts, keys = seat, root_actions, root_keys
@@ -204,9 +215,21 @@ def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list
                 acts = list(engine.legal_actions(st, mover))
                 if len(acts) == 1:
                     st, _ = engine.apply(st, mover, acts[0])
+                    pending = pending - {mover}  # a forced pick is a pick too
                     continue
                 keys = [_key(a) for a in acts]
-            children = node.children
+            stats = node  # the node whose children hold this choice's statistics
+            if hooks.blind:
+                if phase is not None and mover in pending:
+                    blind = phase.blind if phase.blind is not None else {}
+                    phase.blind = blind
+                    stats = blind.setdefault(mover, _Node())
+                    pending = pending - {mover}
+                elif len(movers) > 1:
+                    phase, pending = node, frozenset(movers) - {mover}
+                else:
+                    phase, pending = None, frozenset()
+            children = stats.children
             untried = []
             for i, k in enumerate(keys):
                 child = children.get(k)
@@ -223,7 +246,10 @@ def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list
                 child = children[keys[pick]]
             st, _ = engine.apply(st, mover, acts[pick])
             path.append((child, mover))
-            node = child
+            if stats is node:
+                node = child
+            else:  # a blind pick: the tree below follows the actual picks
+                node = node.children.setdefault(keys[pick], _Node())
         depth = budget.rollout_limit if hooks.depth is None else min(hooks.depth, budget.rollout_limit)
         st = _playout(engine, st, depth, rng, hooks.rollout)
     except GameError:

@@ -16,3 +16,8 @@ def determinize(state: State, seat: Seat, rng: random.Random) -> State:
         if s != seat and new["picks"][s] is not None:
             new["picks"][s] = rng.choice(new["hands"][s])
     return new
+
+
+BLIND_SIMULTANEOUS = True
+"""R2 picks are simultaneous and secret (docs/rules/carnival.md §4, §7): in the search, a seat
+picking after another does not see that pick (``engines.ai.search``, ``blind``)."""

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from engines.ai import LEVELS, Budget, budget_of, choose, search
-from engines.ai.hooks import hooks_for
-from engines.base import CHANCE, Engine, NotYourTurn, Seat, State, copy_state
+from engines.ai.hooks import GameHooks, hooks_for, identity_determinize, random_rollout
+from engines.base import CHANCE, Engine, EngineInfo, NotYourTurn, Outcome, Seat, State, copy_state
 from engines.registry import ENGINES, GAME_IDS
 
 HIDDEN = [g for g in GAME_IDS if ENGINES[g].info.has_hidden_info]
@@ -198,3 +198,75 @@ def test_the_fast_state_copy_leaves_the_search_unchanged(game_id: str, monkeypat
     slow = [search(engine, st, seat, budget, random.Random(6)) for st, seat in cases]
     assert len(cases) == 3
     assert [(r.action, r.visits) for r in fast] == [(r.action, r.visits) for r in slow]
+
+
+class Pennies(Engine):
+    """Two seats pick at once and in secret (a toy game for the blind search): seat 1 wins by
+    matching seat 0's A or B; seat 0 may instead play C, a die that it wins on a 1 in 3."""
+
+    info = EngineInfo("pennies", "Pennies", "Pennies", 2, 2, has_hidden_info=True)
+
+    def new_game(self, players: int, seed: int, options: Any = None) -> State:
+        return {"picks": [None, None], "coin": None}
+
+    def to_move(self, state: State) -> frozenset[Seat]:
+        unpicked = frozenset(s for s in (0, 1) if state["picks"][s] is None)
+        if unpicked:
+            return unpicked
+        return frozenset({CHANCE}) if state["picks"][0] == "C" and state["coin"] is None else frozenset()
+
+    def legal_actions(self, state: State, seat: Seat) -> list[dict[str, Any]]:
+        if seat == CHANCE:
+            return [{"coin": c} for c in range(3)]
+        return [{"pick": p} for p in ("ABC" if seat == 0 else "AB")] if seat in self.to_move(state) else []
+
+    def sample_chance(self, state: State, rng: random.Random) -> dict[str, Any]:
+        return {"coin": rng.randrange(3)}
+
+    def apply(self, state: State, seat: Seat, action: Any) -> tuple[State, tuple[()]]:
+        new = copy.deepcopy(state)
+        if seat == CHANCE:
+            new["coin"] = action["coin"]
+        else:
+            new["picks"][seat] = action["pick"]
+        return new, ()
+
+    def outcome(self, state: State) -> Outcome | None:
+        if self.to_move(state):
+            return None
+        mine, theirs = state["picks"]
+        won = state["coin"] == 0 if mine == "C" else mine != theirs
+        winner = 0 if won else 1
+        return Outcome((1.0 - winner, float(winner)), (winner, 1 - winner), frozenset({winner}), "")
+
+    def scores(self, state: State) -> tuple[float, ...]:
+        out = self.outcome(state)
+        return (0.0, 0.0) if out is None else out.scores
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_blind_search_does_not_let_the_opponent_answer_a_secret_pick(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a turn-based tree seat 1 sees seat 0's pick and matches it, so seat 0 takes the 1 in 3
+    of C; with ``blind`` seat 1 picks without seeing it and A or B (1 in 2) is better."""
+    engine = Pennies()
+    state = engine.new_game(2, 1)
+    budget = Budget(iterations=400)
+    picks = {}
+    for blind in (False, True):
+        hooks = GameHooks(determinize=identity_determinize, rollout=random_rollout, blind=blind)
+        monkeypatch.setattr(importlib.import_module("engines.ai.search"), "hooks_for", lambda engine, hooks=hooks: hooks)
+        picks[blind] = search(engine, state, 0, budget, random.Random(seed)).action["pick"]
+    assert picks[False] == "C"
+    assert picks[True] in ("A", "B")
+
+
+def test_the_blind_search_keeps_the_same_move_for_the_same_seed() -> None:
+    engine = ENGINES["carnival"]
+    assert hooks_for(engine).blind
+    cases = [(st, seat) for st, seat in positions(engine, 3, 21, every=2) if st["phase"] == "choose"][:3]
+    assert len(cases) == 3
+    budget = Budget(iterations=30)
+    first = [search(engine, st, seat, budget, random.Random(2)) for st, seat in cases]
+    again = [search(engine, st, seat, budget, random.Random(2)) for st, seat in cases]
+    assert [(r.action, r.visits) for r in first] == [(r.action, r.visits) for r in again]

@@ -59,12 +59,24 @@ def test_the_report_counts_shares_and_marks_the_goal() -> None:
     lo, hi = wilson(9.5, 10)
     text = report(rows).splitlines()
     assert text[1].split() == ["carnival", "random", "120", "10", "95.0%", f"[{100 * lo:.0f},", f"{100 * hi:.0f}]",
-                               "?", "0.750", "1.000", "160", "10"]
+                               "ok?", "0.750", "1.000", "160", "10"]
     assert text[2].split()[:7] == ["carnival", "greedy", "120", "4", "0.0%", "[0,", "49]"]
     assert text[2].split()[7] == "no"
     markdown = report(rows, markdown=True).splitlines()
     assert markdown[2].startswith("| Carnival of Sins (2 p) | random | 120 | 10 | 95.0 | [")
-    assert "not yet shown" in markdown[2] and "missed" in markdown[3]
+    assert "| met, not significant |" in markdown[2] and "| missed, significant |" in markdown[3]
+
+
+def test_the_goal_mark_says_whether_the_point_estimate_and_the_interval_reach_the_goal() -> None:
+    def marks(wins: int, n: int) -> str:
+        rows = [{"game": "eguan", "vs": "random", "players": 3, "seed": i, "ai_seat": 0, "iterations": 120,
+                 "share": 1.0 if i < wins else 0.0, "score": 0.0, "think": [0.5], "iters": 1, "cpu": 1.0,
+                 "moves": 9} for i in range(n)]
+        return report(rows).splitlines()[1].split()[7]
+
+    # 90 % goal: 35 of 35 has a lower bound of 90.1 %, 34 of 34 89.8 %, 36 of 40 (90 %) 77 %
+    assert [marks(35, 35), marks(34, 34), marks(36, 40), marks(35, 40), marks(5, 10)] == [
+        "ok", "ok?", "ok?", "no?", "no"]
 
 
 def test_a_settled_pair_waits_for_the_unsettled_ones() -> None:
@@ -75,3 +87,40 @@ def test_a_settled_pair_waits_for_the_unsettled_ones() -> None:
     schedule(pairs, done, 1, lambda job, result: played.append(job.game_id),
              run=lambda job: GameResult(1.0, 0.0, cpu=50.0))
     assert played == ["eguan"] * 9 + ["carnival"] * 2 + ["eguan"] * 2
+
+
+def test_the_cheapest_order_finishes_the_cheapest_unmet_goal_first_then_grows_evenly() -> None:
+    pairs = jobs_for(["carnival", "eguan"], ["random", "greedy"], 40, 0, BUDGET, seed=1)
+    cost = {("carnival", "random"): 1.0, ("carnival", "greedy"): 2.0, ("eguan", "random"): 3.0,
+            ("eguan", "greedy"): 3.0}
+
+    def won(job: Job) -> GameResult:
+        return GameResult(1.0, 0.0, cpu=cost[job.game_id, job.vs])
+
+    # carnival vs random 2 wins, eguan vs random 1, eguan vs greedy 12 (goal met: 76 % >= 60 %)
+    done = [record(job, won(job)) for job in pairs[0][:2] + pairs[2][:1] + pairs[3][:12]]
+    played: list[tuple[str, str]] = []
+    schedule(pairs, done, 1, lambda job, result: played.append((job.game_id, job.vs)), run=won,
+             order="cheapest")
+    # carnival vs greedy has no game (0 s a game) first; then carnival vs random (1 s a game)
+    # until 90 % is met (35 straight wins: 90.1 %), carnival vs greedy (2 s) until 60 % is
+    # (6 wins: 61 %), eguan vs random (3 s) until 90 % is
+    assert played[:1] == [("carnival", "greedy")]
+    assert played[1:34] == [("carnival", "random")] * 33
+    assert played[34:39] == [("carnival", "greedy")] * 5
+    assert played[39:73] == [("eguan", "random")] * 34
+    # then every goal is met: the fewest games first (carnival greedy 6 < eguan greedy 12), a
+    # tie to the cheaper pair
+    assert played[73:79] == [("carnival", "greedy")] * 6
+    assert played[79:81] == [("carnival", "greedy"), ("eguan", "greedy")]
+    assert len(played) == 160 - 15
+
+
+def test_an_unknown_order_is_refused() -> None:
+    pairs = jobs_for(["carnival"], ["random"], 1, 0, BUDGET, seed=1)
+    try:
+        schedule(pairs, [], 1, lambda job, result: None, run=lambda job: GameResult(1.0, 0.0), order="x")
+    except ValueError as exc:
+        assert "unknown order" in str(exc)
+    else:
+        raise AssertionError("no ValueError")
