@@ -151,6 +151,8 @@ class Games(commands.GroupCog, group_name="game"):
     async def watch(self, interaction: discord.Interaction, game: GameOption | None = None,
                     mode: str = "board") -> None:
         """Follow a game of this server as a spectator (public board only), or stop."""
+        if mode not in ("board", "end", "stop"):  # (a forged payload: Discord sends a listed choice)
+            raise HostError(Msg("ops.bad_option", {"name": "mode"}))
         record = await self.bot.flow.ctx.resolve_game(interaction, game)
         if mode == "stop":
             await self.bot.flow.table.unwatch(interaction, record)

@@ -97,8 +97,6 @@ def option_problem(tree: app_commands.CommandTree[Any], data: Mapping[str, Any],
             continue
         if not value_fits(param.type.value, option.get("value"), resolved):
             return param.display_name
-        if param.choices and option.get("value") not in {c.value for c in param.choices}:
-            return param.display_name  # (Discord's client sends only a declared choice)
     if autocomplete and focused != 1:
         return "focused"  # (Discord marks exactly one option as the one being typed)
     if not autocomplete:
