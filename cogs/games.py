@@ -149,15 +149,16 @@ class Games(commands.GroupCog, group_name="game"):
                                 app_commands.Choice(name="Only tell me when it ends", value="end"),
                                 app_commands.Choice(name="Stop watching", value="stop")])
     async def watch(self, interaction: discord.Interaction, game: GameOption | None = None,
-                    mode: str = "board") -> None:
+                    mode: app_commands.Choice[str] | None = None) -> None:
         """Follow a game of this server as a spectator (public board only), or stop."""
-        if mode not in ("board", "end", "stop"):  # (a forged payload: Discord sends a listed choice)
-            raise HostError(Msg("ops.bad_option", {"name": "mode"}))
+        # (``mode`` is a ``Choice``: discord.py refuses a value outside the listed choices, a
+        # forged payload, before this runs; bot.ui.errors.refusal words it, ui.error.bad_value)
         record = await self.bot.flow.ctx.resolve_game(interaction, game)
-        if mode == "stop":
+        chosen = "board" if mode is None else mode.value
+        if chosen == "stop":
             await self.bot.flow.table.unwatch(interaction, record)
             return
-        await self.bot.flow.table.watch(interaction, record, mode)
+        await self.bot.flow.table.watch(interaction, record, chosen)
 
     @app_commands.command(name="leaderboard")
     @app_commands.describe(game="Which game (leave out for your own stats in every game)",

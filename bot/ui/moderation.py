@@ -87,10 +87,10 @@ class Moderation:
             msgs.append(Msg("ui.moderation.reason", {"reason": reason}))
         record = await self.ctx.service.end(game.id, interaction.user.id, reason or "", notice_payload(*msgs))
         public, private = self._texts(interaction, record)
-        await self.ctx.delivery.flush(record.id)  # (the announcement, queued with the change)
         if record.state is not None:
-            self.ctx.delivery.request_board(record.id)
-            await self.notices.tell_followers(record.id)  # (spectators see the end too)
+            await self.notices.ended(record.id)
+        else:
+            await self.ctx.delivery.flush(record.id)  # (the announcement, queued with the change)
         await interaction.followup.send(private(Msg("ui.moderation.ended_private", {"game": record.id})),
                                         ephemeral=True)
 
@@ -115,10 +115,8 @@ class Moderation:
         ended = not isinstance(result, ActResult) and game.status == "active"  # the last person: abandoned
         if isinstance(result, ActResult):
             await self.notices.after(result)  # (the announcement first: queued with the change)
-        elif ended:  # (the announcement, queued with the change)
-            await self.ctx.delivery.flush(record.id)
-            self.ctx.delivery.request_board(record.id)
-            await self.notices.tell_followers(record.id)  # (spectators see the end too)
+        elif ended:
+            await self.notices.ended(record.id)
         else:  # (from a lobby: nothing was queued)
             await self.ctx.delivery.send_text(record.home_channel_id, public(removed))
         key = "kicked_abandoned" if ended else \

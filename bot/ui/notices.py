@@ -148,6 +148,14 @@ class Notices:
         await self.update_hands(record.id)
         await self.tell_followers(record.id)
 
+    async def ended(self, game: int) -> None:
+        """An end that came without a move (a moderator's ``/game end``, the last person
+        kicked or resigned: abandoned): the announcement queued with the change goes out,
+        the board is redrawn, and the followers are told, as ``after`` does for a move."""
+        await self.ctx.delivered(self.ctx.delivery.flush(game))
+        self.ctx.delivery.request_board(game)
+        await self.tell_followers(game)
+
     async def tell_followers(self, game: int) -> None:
         """Bring the ``followers`` of ``game`` (e.g. spectators, bot/ui/table.py) up to date
         after a delivered change: each move (``after``), and an end that came without one

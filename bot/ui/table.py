@@ -226,9 +226,7 @@ class Table:
         if isinstance(result, ActResult):
             await self.ctx.delivered(self.notices.after(result))  # (the public line first: queued with the change)
         else:
-            await self.ctx.delivered(self.ctx.delivery.flush(record.id))
-            self.ctx.delivery.request_board(record.id)
-            await self.notices.tell_followers(record.id)  # (spectators see the end too)
+            await self.notices.ended(record.id)
         await interaction.edit_original_response(content=say(f"resigned{suffix}", self.ctx.delivery.locales.private(interaction), game=record.id), view=None)
 
     # ------------------------------------------------------------------ spectators

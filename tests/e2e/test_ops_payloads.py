@@ -67,5 +67,5 @@ async def test_a_value_outside_an_options_choices_is_answered_privately(driver: 
     await driver.settle()
     (answer,) = [m for mid, m in fake.messages.items() if mid > last]
     assert answer["flags"] & EPHEMERAL
-    assert answer["content"].endswith(Texts(None, [])(Msg("ops.bad_option", {"name": "mode"})))
+    assert answer["content"] == "⚠️ " + Texts(None, [])(Msg("ui.error.bad_value", {"value": "bogus", "what": "Choice"}))
     assert await driver.bot.repo.watchers(game) == []
