@@ -836,8 +836,8 @@ class GameService:
         is not paused; the last player or chance entry is the user's own action, made by
         them (not a timeout or a pre-set answer) in their current seat, so no one else
         acted and nothing was rolled or drawn since; it ended nothing and asked no other
-        seat to decide; none of its events was told privately to another seat; and it
-        revealed nothing (``reveals``)."""
+        seat to decide; none of its events was told privately to another seat; the spec
+        allows taking it back (``Engine.undoable``); and it revealed nothing (``reveals``)."""
         seat = record.seat_of(user_id)
         if seat is None or record.status != "active" or record.paused or record.state is None:
             return None
@@ -855,7 +855,8 @@ class GameService:
         before = self._before.get(key)
         if before is None:
             before = self._replay(record, [e for e in entries if e.seq != last.seq])
-        if before is None or engine.outcome(after) is not None:
+        if before is None or engine.outcome(after) is not None \
+                or not engine.undoable(before, seat, last.action, after):  # (the spec's own finality)
             return None
         waiting_before = engine.to_move(before)
         if seat not in waiting_before or not (engine.to_move(after) - {seat, CHANCE}) <= waiting_before:

@@ -594,6 +594,15 @@ class Engine:
         """
         return [self.apply(state, seat, action)]
 
+    def undoable(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+        """Whether the spec lets ``seat`` take back ``action`` (applied to ``before``,
+        giving ``after``) at all; the host's own checks (docs/DESIGN.md §4: no one else acted,
+        nothing revealed or drawn, ``bot.service.GameService.undo_candidate``) come on top.
+        Default: True. An engine whose spec makes some actions final although they reveal
+        nothing hidden says so here (Carnival: a pick is final once every player has picked,
+        docs/rules/carnival.md §5.4)."""
+        return True
+
     def action_confirm(self, state: State, action: Action) -> tuple[Text, Text] | None:
         """``(summary, button)`` when choosing ``action`` in a panel should first show
         ``summary`` (what may happen) with a ``button`` that applies it and Back, still one

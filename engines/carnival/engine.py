@@ -502,6 +502,11 @@ class CarnivalEngine(Engine):
         """Steps before a choice (Wrath: the target, then the aim)."""
         return notation.action_path(state, action)
 
+    def undoable(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+        """Spec §5.4: a ``choose`` may be taken back while the picks go on; once every player
+        has picked (the last pick starts the reveals) it is final, and so is everything else."""
+        return action.get("type") == "choose" and after["phase"] == "choose"
+
     def action_confirm(self, state: State, action: Action) -> tuple[Msg, Msg] | None:
         """The panel's confirmation before a choice (Wrath: knock candidates and the
         off-table chance, spec §11 Prompts), see ``notation.action_confirm``."""
