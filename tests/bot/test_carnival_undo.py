@@ -4,28 +4,16 @@ starts the reveals and is final, although it revealed nothing hidden to its play
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
-import pytest_asyncio
 
 from bot.service import GameService, HostError
 from bot.storage import Repository
 from engines.base import CHANCE
 from engines.registry import get
-from tests.bot.test_undo_memo import new_game
+from tests.bot.test_undo_memo import new_game, repo  # noqa: F401,F811  (the fixture)
 
 
-@pytest_asyncio.fixture
-async def repo(tmp_path: Path) -> AsyncIterator[Repository]:
-    repository = Repository(str(tmp_path / "games.db"))
-    await repository.open()
-    yield repository
-    await repository.close()
-
-
-async def test_a_pick_is_final_once_every_player_has_picked(repo: Repository) -> None:
+async def test_a_pick_is_final_once_every_player_has_picked(repo: Repository) -> None:  # noqa: F811
     service = GameService(repo)
     alice, bob = 11, 12
     game = await new_game(service, "carnival", [alice, bob])
