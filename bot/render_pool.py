@@ -46,8 +46,12 @@ RENDER_THREADS = 2
 mostly GIL-bound Python: more threads add no throughput but starve the event loop and the
 database thread (bench/bot_latency.py)."""
 
-THUMBNAIL_WIDTH = 480
-"""Width in pixels of the small board in DM turn notices (the board message has the full one)."""
+THUMBNAIL_WIDTH = 550
+"""Width in pixels of the small board in DM turn notices (the board message has the full one): half
+of ``render.base.WIDTH``, so a board is halved by a box filter alone (``small``), and the width
+Discord shows an image at on desktop (at most about 550 px; 380 on phones). 3-6 ms less a thumbnail
+than 480 px (a box filter, then a bilinear resize), and 5-20 % fewer bytes encoded
+(``python -m bench.render --thumbnails 480+to_png,small+to_png``)."""
 
 
 def render_options() -> dict[str, bool]:
@@ -114,9 +118,10 @@ def small(image: Any) -> Any:
     """``image`` (a PIL image) scaled down to ``THUMBNAIL_WIDTH`` wide (a copy when narrower).
 
     A board at least twice as wide is first halved (or more) by an integer box filter
-    (``Image.reduce``), then resampled bilinear to the width: half the time of one
-    bilinear resize from full size (14 → 6-8 ms for an 1100 × 1844 board, on every board
-    drawn; bench/profile.py), and as sharp."""
+    (``Image.reduce``), then resampled bilinear to the width when it is not there yet: half
+    the time of one bilinear resize from full size (14 → 6-8 ms for an 1100 × 1844 board;
+    bench/profile.py), and as sharp; a board of ``render.base.WIDTH`` needs the box filter
+    only."""
     from PIL import Image
 
     if image.width <= THUMBNAIL_WIDTH:
@@ -125,6 +130,8 @@ def small(image: Any) -> Any:
     factor = image.width // THUMBNAIL_WIDTH
     if factor >= 2:
         image = image.reduce(factor)
+    if image.width == THUMBNAIL_WIDTH:  # (its height rounded up, where the bilinear one rounds)
+        return image
     return image.resize((THUMBNAIL_WIDTH, height), Image.Resampling.BILINEAR)
 
 

@@ -433,13 +433,21 @@ only to measure it."""
 
 
 PALETTE_SAMPLE = ((250_000, 3), (60_000, 2))
-"""(pixels at least, factor): the palette of a palette PNG is chosen from the image shrunk by
-``factor`` (``Image.reduce``: the mean of each factor × factor block), and every pixel of the
-full image then takes its nearest palette colour: about half the quantizing time of the
-octree over every pixel of a board, the whole encoding 0.7× (bench/profile.py, issue 14:
-the largest cost of a move), as faithful (six random-playout boards of every game: the largest error per channel ≤ 29 and at most
-0.2 % of the pixels off by more than 8, as with the full octree; a factor of 4 moved a flat
-colour of one Canterbury board by 19 on 2 % of its pixels). Smaller images use every pixel."""
+"""(pixels at least, factor): the palette of a palette PNG is chosen from a sample of the image, one
+pixel of every factor × factor block (``Image.resize`` with ``NEAREST``), and every pixel of the full
+image then takes its nearest palette colour: about half the quantizing time of the octree over every
+pixel of a board (bench/profile.py, issue 14: the largest cost of a move), as faithful (six
+random-playout boards of every game: the largest error per channel ≤ 32 and at most 0.05 % of the
+pixels off by more than 8, as with the full octree). A sample of single pixels, not block means
+(``Image.reduce``, before): 1-2 ms less a board, and it keeps each flat colour exact, where a mean
+blends it with its neighbours (``python -m bench.render --encoders main,nearest3``: reduce 1.1-2.7 ms,
+nearest 0.1-0.4 ms a board; fidelity as above). A factor of 4 or 5 saves well under 1 ms more and lets
+the largest error of Ora's boards reach 42-49. Smaller images use every pixel."""
+
+PNG_LEVEL = 1
+"""zlib level of the PNGs: 0.5-1.5 ms (10-15 %) less a board than level 3 for 8-10 % more bytes
+(``python -m bench.render --encoders nearest3,nearest3-level1``); Discord shows the image alike, and
+a board stays near 100 KiB. zlib's run-length strategy was no faster and 30-40 % larger."""
 
 
 def palette_image(image: Image.Image) -> Image.Image:
@@ -447,7 +455,8 @@ def palette_image(image: Image.Image) -> Image.Image:
     deterministic."""
     pixels = image.width * image.height
     factor = next((f for least, f in PALETTE_SAMPLE if pixels >= least), 1)
-    sample = image.reduce(factor) if factor > 1 else image
+    sample = (image.resize((image.width // factor, image.height // factor), Image.Resampling.NEAREST)
+              if factor > 1 else image)
     palette = sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     if factor == 1:
         return palette
@@ -455,13 +464,13 @@ def palette_image(image: Image.Image) -> Image.Image:
 
 
 def to_png(image: Image.Image) -> bytes:
-    """Encode as PNG bytes (deterministic: no timestamps): a palette PNG
-    (``palette_image``) when ``PALETTE_PNG`` is on and the image is RGB, else a PNG of
-    the image's own mode."""
+    """Encode as PNG bytes (deterministic: no timestamps; zlib level ``PNG_LEVEL``): a palette
+    PNG (``palette_image``) when ``PALETTE_PNG`` is on and the image is RGB, else a PNG of the
+    image's own mode."""
     buf = io.BytesIO()
     if PALETTE_PNG and image.mode == "RGB":
         image = palette_image(image)
-    image.save(buf, "PNG", optimize=False, compress_level=3)  # ~40 % faster than 6, ~15 % larger
+    image.save(buf, "PNG", optimize=False, compress_level=PNG_LEVEL)
     return buf.getvalue()
 
 
