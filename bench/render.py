@@ -14,7 +14,7 @@ issue's CPU budget counts, and less disturbed by other processes than wall time)
 * encode (``ENCODERS``): RGB board → PNG bytes; reported as ms, KiB, the largest error of a channel and the
   share of pixels off by more than 8 against the RGB board (``render.base.palette_image`` fidelity);
 * thumbnail (``THUMBNAILS``): RGB board → the small copy of a DM turn notice, encoded;
-* ``--draw``: the drawing itself, with and without the static-layer cache (``render.base.LAYERS``) where
+* ``--draw``: the drawing itself, with and without the tile memo (``render.base.tile``) where
   the game has one, and whether both give the same pixels.
 """
 
@@ -125,13 +125,13 @@ def bench_game(game_id: str, args: argparse.Namespace) -> None:
         for view, names in views:
             t, image = cpu(lambda v=view, n=names: draw(game_id, v, n), args.repeat)
             rows["draw"].append(t)
-            with base.layers_off():
+            with base.tiles_off():
                 t, plain = cpu(lambda v=view, n=names: draw(game_id, v, n), args.repeat)
             rows["draw-uncached"].append(t)
             same = same and image.tobytes() == plain.tobytes() and image.size == plain.size
         for name, times in rows.items():
-            print(f"{game_id:<13}{name:<18}{statistics.median(times) * 1000:>8.1f}")
-        print(f"{game_id:<13}{'(same pixels)':<18}{'yes' if same else 'NO'}")
+            print(f"{game_id:<13}{name:<26}{statistics.median(times) * 1000:>8.1f}")
+        print(f"{game_id:<13}{'(same pixels)':<26}{'yes' if same else 'NO':>8}")
     encoders = args.encoders.split(",")
     times: dict[str, list[float]] = {e: [] for e in encoders}
     sizes: dict[str, list[int]] = {e: [] for e in encoders}

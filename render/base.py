@@ -16,18 +16,20 @@ drawn as its Unicode name in brackets, never as an empty box ("tofu").
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import math
 import os
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 log = logging.getLogger(__name__)
 
@@ -391,6 +393,93 @@ def _blit(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,
     draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, colour)
 
 
+TILES = True
+"""Paste memoized tiles (``tile``): a part of a board drawn the same way at many updates (an Ora
+building in the display, a landscape space) is drawn once per worker and pasted after, with the
+same pixels. Off only to measure it and in the tests that compare both."""
+
+TILE_BYTES = 16 * 1024 * 1024
+"""Pixel bytes of the tiles kept per process (least recently used dropped first): the tiles of
+every Ora building in four languages fit several times over."""
+
+Painter = Callable[[ImageDraw.ImageDraw, int, int], None]
+"""Draws a tile's content with its top left corner at the given (x, y) px."""
+
+TILE_PAD = 32
+"""Px around a tile painted for the first time: ink there means the painting overflows its box
+(a long name's second line below its card), and that tile is then drawn directly every time."""
+
+_tiles: OrderedDict[tuple[Any, ...], Image.Image | None] = OrderedDict()
+_tile_bytes = 0
+
+
+def tile(draw: ImageDraw.ImageDraw, xy: tuple[int, int], size: tuple[int, int], key: Hashable,
+         paint: Painter, bg: tuple[int, int, int] = BG) -> None:
+    """Draw ``paint(draw, x, y)`` at integer ``xy``: the same pixels, the painting memoized.
+
+    The first time, ``paint`` draws on a fresh image of colour ``bg``, ``size`` plus ``TILE_PAD``
+    all round; kept under ``key`` (with ``size``, ``bg``, the fonts and the bold option) is the
+    ``size`` box, pasted at ``xy`` now and whenever ``key`` comes again (``TILES``), or, when the
+    painting has ink outside its box, nothing: such a key is painted directly each time. So the
+    pixels equal drawing directly when (the caller's contract) the box at ``xy`` is plain ``bg``
+    before and nothing else is drawn in it, the painting is the same at any integer position (no
+    shape with float corners that would round otherwise: text is), and ``key`` determines it: the
+    strings it draws, not the formatter (tests/render/test_tiles.py compares both ways on random
+    playouts of every game).
+
+    Args:
+        draw: the board's drawing context (an RGB image).
+        xy: top left of the tile on the board, px (integers: text keeps its sub-pixel start).
+        size: (width, height) px.
+        key: hashable; equal keys must paint equal pixels.
+        paint: the drawing (``Painter``).
+        bg: the colour under the tile.
+    """
+    x, y = xy
+    if not TILES:
+        paint(draw, x, y)
+        return
+    global _tile_bytes
+    full = (key, size, bg, _fonts_key(), BOLD_FACE)
+    if full in _tiles:
+        _tiles.move_to_end(full)
+        image = _tiles[full]
+    else:
+        w, h = size
+        padded = Image.new("RGB", (w + 2 * TILE_PAD, h + 2 * TILE_PAD), bg)
+        paint(ImageDraw.Draw(padded), TILE_PAD, TILE_PAD)
+        ink = ImageChops.difference(padded, Image.new("RGB", padded.size, bg)).getbbox()
+        inside = ink is None or (ink[0] >= TILE_PAD and ink[1] >= TILE_PAD and ink[2] <= TILE_PAD + w
+                                 and ink[3] <= TILE_PAD + h)
+        image = padded.crop((TILE_PAD, TILE_PAD, TILE_PAD + w, TILE_PAD + h)) if inside else None
+        _tiles[full] = image
+        _tile_bytes += w * h * 3 if image is not None else 64
+        while _tile_bytes > TILE_BYTES and len(_tiles) > 1:
+            _, old = _tiles.popitem(last=False)
+            _tile_bytes -= old.width * old.height * 3 if old is not None else 64
+    if image is None:
+        paint(draw, x, y)
+    else:
+        draw.im.paste(image.im, (x, y, x + size[0], y + size[1]))
+
+
+def _clear_tiles() -> None:
+    global _tile_bytes
+    _tiles.clear()
+    _tile_bytes = 0
+
+
+@contextlib.contextmanager
+def tiles_off() -> Iterator[None]:
+    """Draw every tile directly while the block runs (bench/render.py, tests)."""
+    global TILES
+    saved, TILES = TILES, False
+    try:
+        yield
+    finally:
+        TILES = saved
+
+
 def has_bold_face() -> bool:
     """True when bold text is drawn in a real bold font file (no stroke)."""
     return _has_bold_face(BOLD_FACE, tuple(EXTRA_FONTS))
@@ -489,6 +578,7 @@ def configure(*, bold_face: bool | None = None, palette_png: bool | None = None,
     font.cache_clear()
     _mask.cache_clear()
     _text_width.cache_clear()
+    _clear_tiles()
 
 
 def to_jpeg(image: Image.Image, quality: int = 85) -> bytes:

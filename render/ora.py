@@ -19,13 +19,15 @@ Seats are told apart by colour and letter; a prior is a round token, a lay broth
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from engines.ora.data import BUILDINGS, GOODS, MODES, PHASES, SETTLEMENTS
-from engines.ora.view import PlayerView, PrivateView, PublicView, SpaceView
+from engines.ora.view import PlayerView, PrivateView, PublicView
 from render.base import (
+    BG,
     HIGHLIGHT,
     INK,
     LINE,
@@ -39,6 +41,7 @@ from render.base import (
     fit_text,
     seat_colour,
     text_width,
+    tile,
 )
 
 TextFn = Callable[[Any], str]
@@ -209,9 +212,10 @@ def grid_size(owner: PlayerView, cell: int) -> tuple[int, int]:
 
 
 def draw_landscape(draw: ImageDraw.ImageDraw, owner: PlayerView, ox: int, oy: int, cell: int,
-                   text: TextFn | None, *, detail: bool) -> None:
+                   text: TextFn | None, *, detail: bool, bg: RGB = WHITE) -> None:
     """An owner's landscape (§2.4) with x labels on top (W/C/H/M columns lettered) and y labels
-    on the left; ``detail`` adds names and E/D to pieces (the large private image)."""
+    on the left; ``detail`` adds names and E/D to pieces (the large private image). ``bg``: the
+    colour the landscape is drawn on (a space with a piece is a ``render.base.tile``)."""
     x0, x1, y0, y1 = _extent(owner)
     gx, gy = ox + 34, oy + 22
     for col in range(x0, x1 + 1):
@@ -223,25 +227,44 @@ def draw_landscape(draw: ImageDraw.ImageDraw, owner: PlayerView, ox: int, oy: in
                   fill=MUTED, anchor="rm", bold=True)
     neutral = owner["seat"] if owner["neutral"] else None
     for s in owner["spaces"]:
-        _space(draw, s, gx + (s["x"] - x0) * cell, gy + (s["y"] - y0) * cell, cell, text, detail, neutral)
+        piece = s["piece"]
+        lines: tuple[str, ...] = ()
+        if piece:
+            lines = tuple(_wrap(piece_name(text, piece), 16 if detail else 13, cell - 10, 2))
+            if detail:
+                info = BUILDINGS.get(piece)
+                e, d = (info.economic, info.dwelling) if info else (SETTLEMENTS[piece].economic,
+                                                                     SETTLEMENTS[piece].dwelling)
+                lines += (label(text, "board.values", e=signed(e), d=signed(d)),)
+        clergy = tuple((c["seat"], c["kind"], c["seat"] == neutral) for c in s["clergy"])
+        paint = partial(_space, s["terrain"], s["card"], piece, clergy, cell, detail, lines)
+        xy = (gx + (s["x"] - x0) * cell, gy + (s["y"] - y0) * cell)
+        if not piece:  # (a space without a piece is cheap, and its shapes' float corners round by position)
+            paint(draw, *xy)
+            continue
+        tall = cell * (2 if s["terrain"] == "mountain" else 1)  # (the piece covers every shape under it)
+        tile(draw, xy, (cell, tall), ("ora.space", s["terrain"], s["card"], piece, clergy, cell, detail, lines), paint, bg)
 
 
-def _space(draw: ImageDraw.ImageDraw, s: SpaceView, cx: int, cy: int, cell: int, text: TextFn | None,
-           detail: bool, neutral: int | None) -> None:
-    tall = cell * (2 if s["terrain"] == "mountain" else 1)
+def _space(terrain: str, card: str | None, piece: str | None, clergy: tuple[tuple[int, str, bool], ...],
+           cell: int, detail: bool, lines: tuple[str, ...], draw: ImageDraw.ImageDraw, cx: int, cy: int) -> None:
+    """A landscape space at (``cx``, ``cy``): its terrain, card, piece (``lines``: the piece's name
+    wrapped, then with ``detail`` its E/D label) and clergy (seat, kind, neutral); with a piece, a
+    ``render.base.tile`` of ``cell`` × its height (the piece's card covers the terrain's shapes, whose
+    float corners would round otherwise at another position)."""
+    tall = cell * (2 if terrain == "mountain" else 1)
     box = (cx, cy, cx + cell - 2, cy + tall - 2)
-    draw.rectangle(box, fill=TERRAIN_COLOURS[s["terrain"]], outline=LINE)
-    if s["terrain"] == "mountain":
+    draw.rectangle(box, fill=TERRAIN_COLOURS[terrain], outline=LINE)
+    if terrain == "mountain":
         draw.polygon([(cx + cell * 0.15, cy + tall * 0.62), (cx + cell / 2, cy + tall * 0.3),
                       (cx + cell * 0.85, cy + tall * 0.62)], fill=(120, 112, 108))
-    if s["terrain"] == "water":
+    if terrain == "water":
         for k in (0.35, 0.6):
             draw.arc((cx + 6, cy + cell * k - 6, cx + cell - 8, cy + cell * k + 6), 200, 340, fill=WHITE, width=2)
-    if s["card"] == "forest":
+    if card == "forest":
         _tree(draw, (cx + 4, cy + 4, cx + cell - 6, cy + cell - 6))
-    elif s["card"] == "moor":
+    elif card == "moor":
         _moor(draw, (cx + 4, cy + cell * 0.3, cx + cell - 6, cy + cell - 6))
-    piece = s["piece"]
     if piece:
         info = BUILDINGS.get(piece)
         fill = SETTLEMENT_FILL if info is None else (CLOISTER_FILL if info.cloister else BUILDING_FILL)
@@ -249,20 +272,16 @@ def _space(draw: ImageDraw.ImageDraw, s: SpaceView, cx: int, cy: int, cell: int,
         draw.rectangle(pb, fill=fill, outline=INK, width=2 if info is None else 1)
         id_size = 14 if cell < 70 else 18
         draw_text(draw, (cx + cell / 2, cy + 5), piece, size=id_size, bold=True, anchor="ma")
-        name = piece_name(text, piece)
         size = 16 if detail else 13
         top = cy + (27 if detail else 21)
-        for i, ln in enumerate(_wrap(name, size, cell - 10, 2)):
+        names = lines[:-1] if detail else lines
+        for i, ln in enumerate(names):
             draw_text(draw, (cx + cell / 2, top + i * (size + 2)), ln, size=size, anchor="ma")
         if detail:
-            e, d = (info.economic, info.dwelling) if info else (SETTLEMENTS[piece].economic,
-                                                                 SETTLEMENTS[piece].dwelling)
-            draw_text(draw, (cx + cell - 8, cy + tall - 8), label(text, "board.values", e=signed(e), d=signed(d)), size=14,
-                      fill=MUTED, anchor="rd")
+            draw_text(draw, (cx + cell - 8, cy + tall - 8), lines[-1], size=14, fill=MUTED, anchor="rd")
     r = max(6, cell // 9)
-    for i, c in enumerate(s["clergy"]):
-        clergy_token(draw, cx + r + 5 + i * (2 * r + 3), cy + tall - r - 6, c["seat"], c["kind"],
-                     c["seat"] == neutral, r)
+    for i, (seat, kind, neutral) in enumerate(clergy):
+        clergy_token(draw, cx + r + 5 + i * (2 * r + 3), cy + tall - r - 6, seat, kind, neutral, r)
 
 
 # --------------------------------------------------------------------------- goods
@@ -484,6 +503,19 @@ def _stages(display: list[str]) -> list[tuple[str, list[str]]]:
     return out
 
 
+def _entry(cloister: bool, col_w: int, lines: tuple[str, str, str, str], draw: ImageDraw.ImageDraw,
+           cx: int, cy: int) -> None:
+    """A building of the display at (``cx``, ``cy``): its card with ``lines`` (id and name, E/D,
+    cost and terrain, function); a ``render.base.tile`` of ``col_w - 7`` × ``ENTRY_H - 5`` px."""
+    head, meta, line, effect = lines
+    draw.rounded_rectangle((cx, cy, cx + col_w - 8, cy + ENTRY_H - 6), 6,
+                           fill=CLOISTER_FILL if cloister else WHITE, outline=LINE)
+    draw_text(draw, (cx + col_w - 16, cy + 5), meta, size=15, bold=True, anchor="ra")
+    draw_text(draw, (cx + 8, cy + 4), head, size=17, bold=True, max_width=col_w - 90)
+    draw_text(draw, (cx + 8, cy + 28), line, size=15, fill=MUTED, max_width=col_w - 24)
+    draw_text(draw, (cx + 8, cy + 49), effect, size=15, fill=INK, max_width=col_w - 24)
+
+
 def _display(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
     draw_text(draw, (MARGIN, y), label(text, "board.display", n=len(view["display"])), size=20, bold=True)
     draw_text(draw, (WIDTH - MARGIN, y + 3), label(text, "board.display_key"), size=15, fill=MUTED, anchor="ra")
@@ -498,17 +530,12 @@ def _display(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn |
         y += 26
         for i, bid in enumerate(ids):
             b = BUILDINGS[bid]
-            cx = MARGIN + (i % 2) * col_w
-            cy = y + (i // 2) * ENTRY_H
-            draw.rounded_rectangle((cx, cy, cx + col_w - 8, cy + ENTRY_H - 6), 6,
-                                   fill=CLOISTER_FILL if b.cloister else WHITE, outline=LINE)
             head = f"{bid} {building_name(text, bid)}" + (" ✚" if b.cloister else "")
             meta = label(text, "board.values", e=signed(b.economic), d=signed(b.dwelling))
-            draw_text(draw, (cx + col_w - 16, cy + 5), meta, size=15, bold=True, anchor="ra")
-            draw_text(draw, (cx + 8, cy + 4), head, size=17, bold=True, max_width=col_w - 90)
             line = label(text, "board.cost", cost=_cost_text(bid, text), terrain=_terrains(text, b.terrain))
-            draw_text(draw, (cx + 8, cy + 28), line, size=15, fill=MUTED, max_width=col_w - 24)
-            draw_text(draw, (cx + 8, cy + 49), effect_line(text, bid), size=15, fill=INK, max_width=col_w - 24)
+            lines = (head, meta, line, effect_line(text, bid))
+            tile(draw, (MARGIN + (i % 2) * col_w, y + (i // 2) * ENTRY_H), (col_w - 7, ENTRY_H - 5),
+                 ("ora.entry", b.cloister, col_w, lines), partial(_entry, b.cloister, col_w, lines))
         y += ((len(ids) + 1) // 2) * ENTRY_H + 4
     return y
 
@@ -635,7 +662,7 @@ def render_owner(view: PublicView, seat: int, *, names: Sequence[str], text: Tex
               fill=MUTED)
     draw_text(draw, (MARGIN, 80), label(text, "board.legend"), size=14, fill=MUTED)
     y = 108
-    draw_landscape(draw, owner, max(MARGIN, (WIDTH - gw) // 2), y, cell, text, detail=True)
+    draw_landscape(draw, owner, max(MARGIN, (WIDTH - gw) // 2), y, cell, text, detail=True, bg=BG)
     y += gh + 20
     if not neutral:
         draw_text(draw, (MARGIN, y), label(text, "board.goods"), size=20, bold=True)
