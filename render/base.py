@@ -414,7 +414,7 @@ _tile_bytes = 0
 
 
 def tile(draw: ImageDraw.ImageDraw, xy: tuple[int, int], size: tuple[int, int], key: Hashable,
-         paint: Painter, bg: tuple[int, int, int] = BG) -> None:
+         paint: Painter, bg: tuple[int, int, int] = BG, *, anywhere: bool = True) -> None:
     """Draw ``paint(draw, x, y)`` at integer ``xy``: the same pixels, the painting memoized.
 
     The first time, ``paint`` draws on a fresh image of colour ``bg``, ``size`` plus ``TILE_PAD``
@@ -422,10 +422,12 @@ def tile(draw: ImageDraw.ImageDraw, xy: tuple[int, int], size: tuple[int, int], 
     ``size`` box, pasted at ``xy`` now and whenever ``key`` comes again (``TILES``), or, when the
     painting has ink outside its box, nothing: such a key is painted directly each time. So the
     pixels equal drawing directly when (the caller's contract) the box at ``xy`` is plain ``bg``
-    before and nothing else is drawn in it, the painting is the same at any integer position (no
-    shape with float corners that would round otherwise: text is), and ``key`` determines it: the
-    strings it draws, not the formatter (tests/render/test_tiles.py compares both ways on random
-    playouts of every game).
+    before and nothing else is drawn in it, and ``key`` determines the painting: the strings it
+    draws, not the formatter (tests/render/test_tiles.py compares both ways on random playouts of
+    every game). A painting is moved to ``xy`` (``anywhere``) when it is the same at any integer
+    position (text and shapes with integer corners are); one with float corners (a polygon, an
+    ellipse of float centre) rounds them by position, so with ``anywhere=False`` it is painted at
+    ``xy`` itself and kept for that ``xy`` only (a part that is always at one place).
 
     Args:
         draw: the board's drawing context (an RGB image).
@@ -434,24 +436,28 @@ def tile(draw: ImageDraw.ImageDraw, xy: tuple[int, int], size: tuple[int, int], 
         key: hashable; equal keys must paint equal pixels.
         paint: the drawing (``Painter``).
         bg: the colour under the tile.
+        anywhere: the painting may be moved (see above); False keys it on ``xy`` too.
     """
     x, y = xy
     if not TILES:
         paint(draw, x, y)
         return
     global _tile_bytes
-    full = (key, size, bg, _fonts_key(), BOLD_FACE)
+    full = (key, size, bg, _fonts_key(), BOLD_FACE, None if anywhere else xy)
     if full in _tiles:
         _tiles.move_to_end(full)
         image = _tiles[full]
     else:
         w, h = size
-        padded = Image.new("RGB", (w + 2 * TILE_PAD, h + 2 * TILE_PAD), bg)
-        paint(ImageDraw.Draw(padded), TILE_PAD, TILE_PAD)
-        ink = ImageChops.difference(padded, Image.new("RGB", padded.size, bg)).getbbox()
-        inside = ink is None or (ink[0] >= TILE_PAD and ink[1] >= TILE_PAD and ink[2] <= TILE_PAD + w
-                                 and ink[3] <= TILE_PAD + h)
-        image = padded.crop((TILE_PAD, TILE_PAD, TILE_PAD + w, TILE_PAD + h)) if inside else None
+        ox, oy = (TILE_PAD, TILE_PAD) if anywhere else (x, y)
+        padded = Image.new("RGB", (ox + w + TILE_PAD, oy + h + TILE_PAD), bg)
+        paint(ImageDraw.Draw(padded), ox, oy)
+        window = (max(0, ox - TILE_PAD), max(0, oy - TILE_PAD), ox + w + TILE_PAD, oy + h + TILE_PAD)
+        plain = Image.new("RGB", (window[2] - window[0], window[3] - window[1]), bg)
+        ink = ImageChops.difference(padded.crop(window), plain).getbbox()
+        inside = ink is None or (ink[0] + window[0] >= ox and ink[1] + window[1] >= oy
+                                 and ink[2] + window[0] <= ox + w and ink[3] + window[1] <= oy + h)
+        image = padded.crop((ox, oy, ox + w, oy + h)) if inside else None
         _tiles[full] = image
         _tile_bytes += w * h * 3 if image is not None else 64
         while _tile_bytes > TILE_BYTES and len(_tiles) > 1:

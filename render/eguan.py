@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -37,6 +38,7 @@ from render.base import (
     canvas,
     draw_text,
     seat_colour,
+    tile,
 )
 
 RGB = tuple[int, int, int]
@@ -234,27 +236,37 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text,
 
 
 def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view: PublicView, text: Text) -> None:
-    """Icon key and the die faces of the skill sets in play (fills an empty slot)."""
+    """Icon key and the die faces of the skill sets in play (fills an empty slot): a
+    ``render.base.tile`` of its place (its icons have float corners)."""
+    icons = tuple(_b(text, "icon_evil" if kind == "E" else "icon", name=_term(text, f"icon.{kind}"))
+                  for kind in ("H", "S", "K", "E"))
+    sets = tuple((_set_name(text, letter_), tuple(_faces(text, letter_, half) for half in (SKILLS[letter_][:3],
+                                                                                           SKILLS[letter_][3:])))
+                 for letter_ in sorted({str(st["skill"]) for st in view["seats"] if st.get("skill")}))
+    lines = (_b(text, "key"), icons, _b(text, "outline_key"), _b(text, "titles_key"), sets)
+    tile(draw, (x, y), (w + 1, h + 1), ("eguan.legend", w, h, lines), partial(_paint_legend, w, h, lines),
+         anywhere=False)
+
+
+def _paint_legend(w: int, h: int, lines: tuple[Any, ...], draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
+    key, icons, outline_key, titles_key, sets = lines
     draw.rectangle((x, y, x + w, y + h), fill=BG, outline=LINE, width=2)
-    draw_text(draw, (x + 14, y + 12), _b(text, "key"), size=24, bold=True)
+    draw_text(draw, (x + 14, y + 12), key, size=24, bold=True)
     ky = y + 48
-    for i, kind in enumerate(("H", "S", "K", "E")):
-        label = _b(text, "icon_evil" if kind == "E" else "icon", name=_term(text, f"icon.{kind}"))
+    for i, (kind, label) in enumerate(zip(("H", "S", "K", "E"), icons, strict=True)):
         kx = x + 14 + (i % 2) * (w // 2)
         draw_icon(draw, kx + 16, ky + (i // 2) * 40 + 16, kind, 30)
         draw_text(draw, (kx + 40, ky + (i // 2) * 40 + 16), label, size=21, anchor="lm")
     ky += 90
-    draw_text(draw, (x + 14, ky), _b(text, "outline_key"), size=20, fill=MUTED, max_width=w - 28)
+    draw_text(draw, (x + 14, ky), outline_key, size=20, fill=MUTED, max_width=w - 28)
     ky += 28
-    draw_text(draw, (x + 14, ky), _b(text, "titles_key"), size=20, fill=MUTED, max_width=w - 28)
+    draw_text(draw, (x + 14, ky), titles_key, size=20, fill=MUTED, max_width=w - 28)
     ky += 34
-    sets = sorted({str(st["skill"]) for st in view["seats"] if st.get("skill")})
-    for letter_ in sets:
-        faces = SKILLS[letter_]
-        draw_text(draw, (x + 14, ky), _set_name(text, letter_), size=21, bold=True, max_width=w - 28)
+    for name, halves in sets:
+        draw_text(draw, (x + 14, ky), name, size=21, bold=True, max_width=w - 28)
         ky += 28
-        for half in (faces[:3], faces[3:]):
-            draw_text(draw, (x + 24, ky), _faces(text, letter_, half), size=20, max_width=w - 36)
+        for half in halves:
+            draw_text(draw, (x + 24, ky), half, size=20, max_width=w - 36)
             ky += 26
         ky += 6
 

@@ -15,6 +15,7 @@ from engines.base import CHANCE
 from engines.registry import ENGINES
 from render import base
 from render import registry as renders
+from render.base import INK
 
 NAMES = {2: ["Ann", "李白"], 3: ["Ann", "李白", "さくら"], 4: ["Ann", "李白", "さくら", "Zoë"]}
 
@@ -58,20 +59,20 @@ def images(game_id: str, views: list[tuple[dict[str, Any], dict[str, Any]]], nam
 @pytest.mark.parametrize("game_id", sorted(ENGINES))
 def test_tiles_from_the_memo_give_the_pixels_drawn_directly(game_id: str) -> None:
     info = ENGINES[game_id].info
-    players = max(info.min_players, min(4, info.max_players))
-    names = NAMES[min(4, max(2, players))][:players] + [f"P{k}" for k in range(4, players)]
-    views = playout_views(game_id, players, 7, 6) + playout_views(game_id, players, 8, 4)
     base._clear_tiles()
-    for locale in ("en", "ja"):
-        tiled = images(game_id, views, names, locale)          # (the memo filled by earlier states)
-        again = images(game_id, views, names, locale)          # (every tile from the memo)
-        with base.tiles_off():
-            direct = images(game_id, views, names, locale)
-        assert len(tiled) == len(direct) >= len(views)
-        for k, (a, b, c) in enumerate(zip(tiled, again, direct, strict=True)):
-            assert a == c and b == c, f"{game_id} {locale}: image {k} differs with tiles from the memo"
-    if game_id == "ora":
-        assert base._tiles, "Ora draws its display and landscapes in tiles"
+    for players in sorted({info.min_players, max(info.min_players, min(4, info.max_players))}):
+        names = NAMES[min(4, max(2, players))][:players] + [f"P{k}" for k in range(4, players)]
+        views = playout_views(game_id, players, 7, 5) + playout_views(game_id, players, 8, 3)
+        for locale in ("en", "ja"):
+            tiled = images(game_id, views, names, locale)      # (the memo filled by earlier states)
+            again = images(game_id, views, names, locale)      # (every tile from the memo)
+            with base.tiles_off():
+                direct = images(game_id, views, names, locale)
+            assert len(tiled) == len(direct) >= len(views)
+            for k, (a, b, c) in enumerate(zip(tiled, again, direct, strict=True)):
+                assert a == c and b == c, f"{game_id} {players}p {locale}: image {k} differs with tiles from the memo"
+    if game_id in ("ora", "eguan"):
+        assert base._tiles, f"{game_id} draws parts in tiles"
 
 
 def _paint(colour: tuple[int, int, int]) -> base.Painter:
@@ -121,6 +122,24 @@ def test_a_painting_that_overflows_its_box_is_drawn_directly_every_time() -> Non
     assert board.tobytes() == direct.tobytes()
     past = board.crop((70, 0, 300, 60))                         # (the text past the box is there)
     assert ImageChops.difference(past, Image.new("RGB", past.size, base.BG)).getbbox() is not None
+
+
+def test_a_tile_kept_for_its_place_gives_the_pixels_of_float_corners_drawn_there() -> None:
+    base._clear_tiles()
+    calls: list[tuple[int, int]] = []
+
+    def hexagon(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
+        calls.append((x, y))
+        draw.polygon([(x + 10.3 + 8.7 * k % 3, y + 3.1 + 5.55 * k) for k in range(6)], fill=(0, 90, 0), outline=INK)
+
+    board, draw = base.canvas(90, 300)
+    for xy in ((37, 11), (37, 11), (173, 45)):
+        base.tile(draw, xy, (40, 40), "hex", hexagon, anywhere=False)
+    assert calls == [(37, 11), (173, 45)]                        # (painted at its place, once a place)
+    direct, ddraw = base.canvas(90, 300)
+    hexagon(ddraw, 37, 11)
+    hexagon(ddraw, 173, 45)
+    assert board.tobytes() == direct.tobytes()
 
 
 def test_the_memo_drops_the_least_recently_used_tiles_beyond_its_size(monkeypatch: pytest.MonkeyPatch) -> None:
