@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -39,6 +40,7 @@ from render.base import (
     draw_text,
     fit_text,
     seat_colour,
+    tile,
 )
 
 TextFormatter = Callable[[Any], str]
@@ -120,26 +122,40 @@ _TOKEN = re.compile(r"\s*(?:[（「『]?[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef
 
 
 def _card(draw: ImageDraw.ImageDraw, x: float, y: float, card: CardView, text: TextFormatter, w: int = CARD_W,
-          h: int = CARD_H, mark: str | None = None, detail: bool = False) -> None:
+          h: int = CARD_H, mark: str | None = None, detail: bool = False, bg: RGB | None = None) -> None:
     """One card box: colour letter+word, big number, name (en + zh), S/N corner; with
-    ``detail`` also who may use it and its ability in three small lines (the hand view)."""
+    ``detail`` also who may use it and its ability in three small lines (the hand view).
+    ``bg``: the colour under the card when known, so it is a ``render.base.tile`` (at integer
+    ``x``, ``y``)."""
     col = str(card["colour"])
+    lines = [f"{COLOUR_LETTER[col]}{card['number']}", text(msg(f"colour.{col}").to_json()),
+             "S" if card["side"] == "saint" else "N"]
+    name = text(msg(f"term.card.{card['kind']}").to_json())
+    lines.append(_b(text, "card_name", name=name, native=card["name_zh"]))
+    if detail:
+        line_text = text(msg("board.usable", who=msg(f"usable.{card['usable_by']}"),
+                             ability=card["ability"]).to_json())
+        lines += _wrap(line_text, 17, w - 20, 3)
+    paint = partial(_paint_card, col, w, h, tuple(lines), mark, detail)
+    if bg is None or x != int(x) or y != int(y):
+        paint(draw, x, y)  # (float corners: drawn where they are)
+        return
+    tile(draw, (int(x), int(y)), (w + 1, h + 1), ("heaven.card", col, w, h, tuple(lines), mark, detail), paint, bg)
+
+
+def _paint_card(col: str, w: int, h: int, lines: tuple[str, ...], mark: str | None, detail: bool,
+                draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+    number, colour, side, name = lines[:4]
     draw.rounded_rectangle((x, y, x + w, y + h), radius=10, fill=CARD_FILL[col], outline=CARD_EDGE[col], width=4)
-    draw_text(draw, (x + 12, y + 6), f"{COLOUR_LETTER[col]}{card['number']}", size=34, bold=True,
-              fill=CARD_EDGE[col])
-    draw_text(draw, (x + 66, y + 13), text(msg(f"colour.{col}").to_json()), size=22, fill=INK, max_width=w - 100)
-    side = "S" if card["side"] == "saint" else "N"
+    draw_text(draw, (x + 12, y + 6), number, size=34, bold=True, fill=CARD_EDGE[col])
+    draw_text(draw, (x + 66, y + 13), colour, size=22, fill=INK, max_width=w - 100)
     sx, sy = x + w - 22, y + 22
     draw.ellipse((sx - 15, sy - 15, sx + 15, sy + 15),
                  fill=SAINT_INK if side == "S" else SINNER_INK)
     draw_text(draw, (sx, sy), side, size=20, fill=WHITE, bold=True, anchor="mm")
-    name = text(msg(f"term.card.{card['kind']}").to_json())
-    draw_text(draw, (x + 12, y + 50), _b(text, "card_name", name=name, native=card["name_zh"]), size=22,
-              fill=INK, bold=True, max_width=w - 20)
+    draw_text(draw, (x + 12, y + 50), name, size=22, fill=INK, bold=True, max_width=w - 20)
     if detail:
-        line_text = text(msg("board.usable", who=msg(f"usable.{card['usable_by']}"),
-                             ability=card["ability"]).to_json())
-        for i, line in enumerate(_wrap(line_text, 17, w - 20, 3)):
+        for i, line in enumerate(lines[4:]):
             draw_text(draw, (x + 12, y + 80 + i * 21), line, size=17, fill=MUTED)
     if mark:
         draw_text(draw, (x + w - 10, y + h - 6), mark, size=20, fill=INK, bold=True, anchor="rd")
@@ -292,7 +308,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
         for i in range(3):
             x = cx0 + i * (CARD_W + 10)
             if i < len(cards):
-                _card(draw, x, y + 11, cards[i], text)
+                _card(draw, x, y + 11, cards[i], text, bg=(255, 246, 214) if active else PANEL)
             else:
                 draw.rounded_rectangle((x, y + 11, x + CARD_W, y + 11 + CARD_H), radius=10, outline=LINE,
                                        width=2)
