@@ -15,7 +15,8 @@ issue's CPU budget counts, and less disturbed by other processes than wall time)
   share of pixels off by more than 8 against the RGB board (``render.base.palette_image`` fidelity);
 * thumbnail (``THUMBNAILS``): RGB board → the small copy of a DM turn notice, encoded;
 * ``--draw``: the drawing itself, with and without the tile memo (``render.base.tile``) where
-  the game has one, and whether both give the same pixels.
+  the game has one, and whether both give the same pixels; with the encoders ``main`` and
+  ``base.to_png`` also a board's draw + encode before (main: no tiles, main's encoder) and after.
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ def draw(game_id: str, view: dict[str, Any], names: Sequence[str]) -> Image.Imag
 def bench_game(game_id: str, args: argparse.Namespace) -> None:
     views = playout_views(game_id, args.views, args.seed)
     images = [draw(game_id, v, n) for v, n in views]   # (warm: memos, fonts)
-    ms = {}
+    ms: dict[str, float] = {}
     if args.draw:
         rows: dict[str, list[float]] = {"draw": [], "draw-uncached": []}
         same = True
@@ -133,7 +134,8 @@ def bench_game(game_id: str, args: argparse.Namespace) -> None:
             rows["draw-uncached"].append(t)
             same = same and image.tobytes() == plain.tobytes() and image.size == plain.size
         for name, spent in rows.items():
-            print(f"{game_id:<13}{name:<26}{statistics.median(spent) * 1000:>8.1f}")
+            ms[name] = statistics.median(spent) * 1000
+            print(f"{game_id:<13}{name:<26}{ms[name]:>8.1f}")
         print(f"{game_id:<13}{'(same pixels)':<26}{'yes' if same else 'NO':>8}")
     encoders = args.encoders.split(",")
     times: dict[str, list[float]] = {e: [] for e in encoders}
@@ -151,6 +153,9 @@ def bench_game(game_id: str, args: argparse.Namespace) -> None:
         share = max(e[1] for e in errors[name])
         print(f"{game_id:<13}{'encode ' + name:<26}{ms[name]:>8.1f}{statistics.median(sizes[name]) / 1024:>8.0f}"
               f"{worst:>7}{share * 100:>8.2f}")
+    if {"draw", "main", "base.to_png"} <= set(ms):
+        print(f"{game_id:<13}{'board before (main)':<26}{ms['draw-uncached'] + ms['main']:>8.1f}")
+        print(f"{game_id:<13}{'board after (this tree)':<26}{ms['draw'] + ms['base.to_png']:>8.1f}")
     thumbs = [t for t in args.thumbnails.split(",") if t]
     ttimes: dict[str, list[float]] = {t: [] for t in thumbs}
     tsizes: dict[str, list[int]] = {t: [] for t in thumbs}
@@ -173,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--encoders", default="main,base.to_png", help=f"comma-separated, of {', '.join(ENCODERS)}")
     parser.add_argument("--thumbnails", default="main,small+to_png",
                         help=f"comma-separated (empty: none), of {', '.join(THUMBNAILS)}")
-    parser.add_argument("--draw", action="store_true", help="also time the drawing, static layers cached or not")
+    parser.add_argument("--draw", action="store_true", help="also time the drawing, with the tile memo and without")
     args = parser.parse_args(argv)
     games = sorted(ENGINES) if args.game == "all" else [args.game]
     unknown = [g for g in games if g not in ENGINES] + [e for e in args.encoders.split(",") if e not in ENCODERS] + [
