@@ -15,6 +15,7 @@ from typing import Any
 
 from PIL import Image
 
+from bot.render_pool import THUMBNAIL_WIDTH
 from bot.sandbox.fakecord import EPHEMERAL, FakeDiscord, iter_components
 from bot.sandbox.play import Playground, real_bot_factory, run_lines
 from bot.service import texts
@@ -67,7 +68,7 @@ async def test_one_dm_per_turn_the_notice_carries_the_hand(driver: Driver, playe
     board, hand = a_note["attachments"]
     assert board["filename"].startswith("board.") and hand["filename"].startswith("hand.")
     assert Image.open(io.BytesIO(fake.image_bytes(hand))).width == 1100
-    assert Image.open(io.BytesIO(fake.image_bytes(board))).width == 480
+    assert Image.open(io.BytesIO(fake.image_bytes(board))).width == THUMBNAIL_WIDTH == 550
     state = bot.service.state(record)
     for user, note in ((alice, a_note), (bob, b_note)):
         first, second = note["content"].split("\n")[:2]
@@ -313,4 +314,4 @@ async def test_a_board_is_drawn_small_only_when_a_player_it_waits_for_is_away(dr
     del delivery.last_seen[int(bob["id"])]  # bob has left the table
     await delivery.board_payload(record)
     version, image = delivery.board_thumbnails[game]
-    assert version == record.version and image.width == 480
+    assert version == record.version and image.width == THUMBNAIL_WIDTH
