@@ -67,6 +67,9 @@ NAME_SIZE = 36
 DIE_VALUE_MIN = 29
 """The smallest die value size (px; two-digit values on the small dice of the card spots
 and panels): ~10 px at 380 px display width."""
+TRIANGLE_SCALE = 1.25
+"""A d4's triangle is drawn with 1.25 × the radius of the other shapes (its value then
+reaches ``DIE_VALUE_MIN`` inside it on the small dice; its area is still the smallest)."""
 LETTER_SIZE = 30
 """Seat letters in the badges of the seat labels and panels."""
 GREY: Colour = (70, 70, 82)
@@ -120,15 +123,15 @@ def _die_px(die: DieView) -> tuple[float, float]:
 
 
 def _shape_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-    def poly(n: int, rot: float) -> list[tuple[float, float]]:
+    def poly(n: int, rot: float, radius: float = r) -> list[tuple[float, float]]:
         return [
-            (cx + r * math.cos(math.radians(rot + 360 * i / n)), cy + r * math.sin(math.radians(rot + 360 * i / n)))
+            (cx + radius * math.cos(math.radians(rot + 360 * i / n)),
+             cy + radius * math.sin(math.radians(rot + 360 * i / n)))
             for i in range(n)
         ]
 
-    if shape == "triangle":
-        pts = poly(3, -90)
-        return [(x, y + r * 0.22) for x, y in pts]
+    if shape == "triangle":  # (drawn larger: a triangle of radius r holds a smaller digit)
+        return [(x, y + r * TRIANGLE_SCALE * 0.22) for x, y in poly(3, -90, TRIANGLE_SCALE * r)]
     if shape == "square":
         return [(cx + (x - cx) * 1.12, cy + (y - cy) * 1.12) for x, y in poly(4, 45)]
     if shape == "diamond":
@@ -161,11 +164,11 @@ def draw_die(
         draw.ellipse((cx - r - 9, cy - r - 9, cx + r + 9, cy + r + 9), outline=HIGHLIGHT, width=5)
     draw.polygon(pts, fill=WHITE if white else DIE_BLACK, outline=INK if white else WHITE, width=3)
     if value is not None:
-        size = int(r * (1.05 if shape != "triangle" else 0.85))
+        size = int(r * (1.05 if shape != "triangle" else 0.85 * TRIANGLE_SCALE))
         if value >= 10:
             size = int(size * 0.82)
         size = max(DIE_VALUE_MIN, size)
-        ty = cy + (r * 0.18 if shape == "triangle" else -r * 0.12 if shape == "kite" else 0)
+        ty = cy + (r * 0.18 * TRIANGLE_SCALE if shape == "triangle" else -r * 0.12 if shape == "kite" else 0)
         draw_text(draw, (cx, ty), str(value), size=size, fill=INK if white else WHITE, bold=True, anchor="mm")
     if label:
         tag = "W" if white else die
@@ -723,7 +726,7 @@ def _draw_legend(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, nudged
 
 SCORE_ROW_H = 46
 """Height (px) of a score sheet row."""
-PANEL_DIE_R = 26
+PANEL_DIE_R = 28
 """Radius (px) of a locked die in a player's panel."""
 
 
