@@ -174,7 +174,7 @@ def clergy_token(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, kin
         draw.ellipse(box, fill=colour, outline=INK, width=2)
     else:
         draw.rectangle(box, fill=colour, outline=INK, width=2)
-    draw_text(draw, (cx, cy), "N" if neutral else SEAT_LETTERS[seat % len(SEAT_LETTERS)], size=int(r * 1.2),
+    draw_text(draw, (cx, cy), "N" if neutral else SEAT_LETTERS[seat % len(SEAT_LETTERS)], size=int(r * 1.5),
               fill=WHITE, bold=True, anchor="mm")
 
 
@@ -261,7 +261,7 @@ def _space(draw: ImageDraw.ImageDraw, s: SpaceView, cx: int, cy: int, cell: int,
                                                                  SETTLEMENTS[piece].dwelling)
             draw_text(draw, (cx + cell - 8, cy + tall - 8), label(text, "board.values", e=signed(e), d=signed(d)), size=14,
                       fill=MUTED, anchor="rd")
-    r = max(6, cell // 9)
+    r = max(6, cell // 8)
     for i, c in enumerate(s["clergy"]):
         clergy_token(draw, cx + r + 5 + i * (2 * r + 3), cy + tall - r - 6, c["seat"], c["kind"],
                      c["seat"] == neutral, r)
@@ -345,7 +345,7 @@ def _timeline(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequen
     if mode.bonus and regular:
         draw.rectangle((x0 + step * regular, y + 1, x1 - 1, y + 17), fill=(235, 215, 150))
     for u in range(5, last + 1, 5):
-        draw_text(draw, (x0 + step * (u - 0.5), y + 9), str(u), size=12, fill=INK, anchor="mm")
+        draw_text(draw, (x0 + step * (u - 0.5), y + 9), str(u), size=15, fill=INK, anchor="mm")
     for i, after in enumerate(mode.phases):
         px = x0 + step * after
         done = i < view["phases_done"]
@@ -379,7 +379,7 @@ def _wheel(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | N
         sx = MARGIN + age * slot
         draw.rectangle((sx, y, sx + slot - 3, y + height), fill=PANEL, outline=LINE)
         draw_text(draw, (sx + slot / 2, y + 3), str(values[age]), size=22, bold=True, anchor="ma")
-        draw_text(draw, (sx + 4, y + 3), str(age), size=11, fill=MUTED)
+        draw_text(draw, (sx + 4, y + 2), str(age), size=14, fill=MUTED)
         for i, token in enumerate(by_age.get(age, [])):
             g = token["good"]
             ty = y + 34 + i * 26
