@@ -48,7 +48,7 @@ def recording() -> Iterator[list[Drawn]]:
     try:
         yield seen
     finally:
-        base._blit = original  # type: ignore[assignment]
+        base._blit = original
 
 
 def drawn_texts(draw: Callable[[], Any]) -> tuple[Any, list[Drawn]]:
