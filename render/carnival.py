@@ -64,6 +64,10 @@ phone scales it by ~0.35, so this reads as ~11 px there (footnotes, legends, die
 the "Played:" chips, "Left:")."""
 NAME_SIZE = 36
 """Names and totals in the panels, the headings."""
+NOTE_SIZE = 36
+"""The legends (table, score sheet), the table model in the header and the Played / Left
+strips of the panels: long lines of small words, a size up from ``SMALL`` (12 px on a
+380 px phone, capitals 9 px)."""
 DIE_VALUE_MIN = 29
 """The smallest die value size (px; two-digit values on the small dice of the card spots
 and panels): ~10 px at 380 px display width."""
@@ -301,9 +305,9 @@ RING_STEP = 5.0
 """Distance (px) between two search rings of the placement."""
 LABEL_SIZE = SMALL
 LABEL_H = 38
-LEGEND_SIZE = SMALL
+LEGEND_SIZE = NOTE_SIZE
 """Text size (px) of the table's legend lines."""
-LEGEND_STEP = 42
+LEGEND_STEP = 46
 """Distance (px) between two legend lines."""
 
 
@@ -733,7 +737,7 @@ PANEL_DIE_R = 28
 def _panel_lines(view: PublicView, text: Text, seat: SeatView) -> tuple[str, list[str], str, bool]:
     """The third line of a panel: the "Played:" label, the chips of the previous sins,
     the "Left n:" text and whether that text needs a line of its own (it does not fit
-    after the chips at ``SMALL`` size)."""
+    after the chips at ``NOTE_SIZE``)."""
     played = _board(text, "played")
     chips = [_sin_title(text, sin)[:5] for sin in seat["previous"]]
     left = seat["hand"]
@@ -742,9 +746,9 @@ def _panel_lines(view: PublicView, text: Text, seat: SeatView) -> tuple[str, lis
         txt = _board(text, "left", n=len(left), sins=short)
     else:
         txt = _board(text, "left_none")
-    width = 40 + text_width(played, SMALL) + 8 + sum(text_width(c, SMALL) + 16 + 6 for c in chips) + (
-        text_width("—", SMALL) if not chips else 0)
-    return played, chips, txt, width + 28 + text_width(txt, SMALL) > WIDTH - 30
+    width = 40 + text_width(played, NOTE_SIZE) + 8 + sum(text_width(c, NOTE_SIZE) + 16 + 6 for c in chips) + (
+        text_width("—", NOTE_SIZE) if not chips else 0)
+    return played, chips, txt, width + 28 + text_width(txt, NOTE_SIZE) > WIDTH - 30
 
 
 def _panel_height(view: PublicView, text: Text, seat: SeatView) -> int:
@@ -813,15 +817,15 @@ def _draw_panels(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[st
         # line 3: played strip, and the cards left (on a line of their own when they do not fit)
         py = y + 146
         played, chips, left, wrap = _panel_lines(view, text, seat)
-        draw_text(draw, (40, py), played, size=SMALL, fill=GREY, anchor="lm")
-        px = 40 + text_width(played, SMALL) + 8
+        draw_text(draw, (40, py), played, size=NOTE_SIZE, fill=GREY, anchor="lm")
+        px = 40 + text_width(played, NOTE_SIZE) + 8
         if not chips:
-            draw_text(draw, (px, py), "—", size=SMALL, fill=GREY, anchor="lm")
-            px += text_width("—", SMALL)
+            draw_text(draw, (px, py), "—", size=NOTE_SIZE, fill=GREY, anchor="lm")
+            px += text_width("—", NOTE_SIZE)
         for chip in chips:
-            px = _tag(draw, px, py, chip, fill=PANEL) + 6
-        lx, ly3 = (40.0, py + 48) if wrap else (px + 28, py)
-        draw_text(draw, (lx, ly3), left, size=SMALL, fill=INK, anchor="lm", max_width=WIDTH - 30 - lx)
+            px = _tag(draw, px, py, chip, size=NOTE_SIZE, fill=PANEL) + 6
+        lx, ly3 = (40.0, py + 50) if wrap else (px + 28, py)
+        draw_text(draw, (lx, ly3), left, size=NOTE_SIZE, fill=INK, anchor="lm", max_width=WIDTH - 30 - lx)
         y += row_h
     return y
 
@@ -869,9 +873,9 @@ def _draw_scores(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[st
         cell = f"{view['totals'][s]}" + (" ★" if s in winners else "")
         draw_text(draw, (cx, y + row_h / 2 + 2), cell, size=NAME_SIZE, bold=True, anchor="mm")
     y += row_h + 4
-    draw_text(draw, (20, y + 24), _board(text, "bold_note"), size=SMALL, fill=GREY, anchor="lm",
+    draw_text(draw, (20, y + 26), _board(text, "bold_note"), size=NOTE_SIZE, fill=GREY, anchor="lm",
               max_width=WIDTH - 40)
-    return y + 48
+    return y + 52
 
 
 # --------------------------------------------------------------------------- public API
@@ -894,13 +898,14 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text, highligh
     img, draw = canvas(height)
     # header: title, model and round; the phase line
     draw.rectangle((0, 0, WIDTH, TABLE_TOP - 8), fill=(40, 24, 60))
-    draw_text(draw, (20, 28), _board(text, "title"), size=NAME_SIZE, fill=WHITE, bold=True, anchor="lm",
-              max_width=560)
+    title = fit_text(_board(text, "title"), NAME_SIZE, 560, True)
+    draw_text(draw, (20, 28), title, size=NAME_SIZE, fill=WHITE, bold=True, anchor="lm")
     rnd = _board(text, "round", round=view["round"], rounds=view["rounds"])
     draw_text(draw, (WIDTH - 20, 28), rnd, size=NAME_SIZE, fill=HIGHLIGHT, bold=True, anchor="rm")
     model = _board(text, "spatial" if view["table_model"] == "spatial" else "zones")
-    draw_text(draw, (WIDTH - 44 - text_width(rnd, NAME_SIZE, True), 28), model, size=SMALL, fill=(220, 210, 240),
-              anchor="rm", max_width=WIDTH - 640 - text_width(rnd, NAME_SIZE, True))
+    model_right = WIDTH - 44 - text_width(rnd, NAME_SIZE, True)
+    draw_text(draw, (model_right, 28), model, size=NOTE_SIZE, fill=(220, 210, 240), anchor="rm",
+              max_width=model_right - 20 - text_width(title, NAME_SIZE, True) - 24)
     draw_text(draw, (20, 72), _phase_text(view, text), size=SMALL, fill=WHITE, anchor="lm", max_width=PHASE_WIDTH)
     top = _draw_legend(draw, view, text, _draw_table(draw, view, names, text, highlight))
     y = _draw_panels(draw, view, names, text, top, highlight)
@@ -962,7 +967,7 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Im
         draw_text(draw, (20, y + 22), _board(text, "no_sins"), size=SMALL, anchor="lm")
         y += 54
     played = ", ".join(_sin_title(text, s) for s in me["played"]) or "—"
-    draw_text(draw, (20, y + 22), _board(text, "played_list", sins=played), size=SMALL, anchor="lm",
+    draw_text(draw, (20, y + 22), _board(text, "played_list", sins=played), size=NOTE_SIZE, anchor="lm",
               max_width=WIDTH - 40)
     y += 58
     if view.get("rolled"):
@@ -974,7 +979,7 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Im
                 where = _board(text, "where_table")
             else:
                 where = fit_text(_board(text, "where_card", seat=seat_ref(d["owner"])), SMALL, 150)
-            draw_die(draw, d["id"], d["value"], x, y + 40, 26, label=True)
+            draw_die(draw, d["id"], d["value"], x, y + 42, 30, label=True)
             draw_text(draw, (x, y + 134), where, size=SMALL, fill=GREY, anchor="mm")
             x += 155
         y += 156

@@ -279,7 +279,8 @@ def test_the_smallest_text_reads_on_a_phone(monkeypatch: pytest.MonkeyPatch) -> 
     Carnival images is at least ``SMALL`` (32 px → ~11 px there), seat letter badges at
     least ``LETTER_SIZE`` (30 px) and die values, the two-digit ones on the small dice of
     the card spots and panels too, at least ``DIE_VALUE_MIN`` (29 px → 10 px), on boards of
-    both models and the private view."""
+    both models and the private view; the legends, the table model and the Played / Left strips
+    at least ``NOTE_SIZE`` (36 px)."""
     import render.carnival as carnival
 
     sizes: list[tuple[int, str]] = []
@@ -300,6 +301,9 @@ def test_the_smallest_text_reads_on_a_phone(monkeypatch: pytest.MonkeyPatch) -> 
     assert min(size for size, t in sizes if t and t in "ABCDE") >= carnival.LETTER_SIZE >= 30
     assert min(size for size, t in sizes if t.isdigit() and len(t) <= 2 and (size, t) not in words) >= 29
     assert carnival.DIE_VALUE_MIN >= 29
+    notes = [(size, t) for size, t in sizes if t.startswith(("Played", "Left", "Lines:", "Bold =", "spatial table"))]
+    assert len({t.split()[0] for _, t in notes}) == 5, notes
+    assert min(notes) >= (carnival.NOTE_SIZE, ""), [n for n in notes if n[0] < 36]  # (a size up)
 
 
 AI_NAMES = ["Ann", "Bot · Normal", "さくら", "Zoë", "ボット · ふつう"]
