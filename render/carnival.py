@@ -237,15 +237,38 @@ PHASE_WIDTH = WIDTH - 40
 """Width (px) of the phase line under the title (``SMALL`` size)."""
 
 
+NAME_KEEP = 4
+"""The fewest characters of a name the phase line keeps when it shortens names (``_seats_line``)."""
+
+
 def _seats_line(text: Text, line: Callable[[Any], str], seats: Sequence[int]) -> str:
     """``line(seats_ref(seats))`` (a sentence naming ``seats``, e.g. the players a pick waits
     for) when it fits ``PHASE_WIDTH`` at ``SMALL`` size; else the same sentence with every
     name shortened to one common width with '…' (``fit_text``), so that all the names stay
-    (a plain cut at the end would drop the last ones); when even 2-letter names do not fit,
-    the first names and "+n" for the others."""
+    (a plain cut at the end dropped the last ones); when that would keep fewer than
+    ``NAME_KEEP`` characters of a name or make two names alike ("Bot…", "Bot…"), the seat
+    letters the badges show ("A, B, C, D and E")."""
     full = line(seats_ref(seats))
     if len(seats) < 2 or text_width(full, SMALL) <= PHASE_WIDTH:
         return full
+    order = sorted(seats)
+    names = [_name(text, s) for s in order]
+
+    def joined(items: Sequence[str]) -> str:
+        head = text(msg("host.comma")).join(items[:-1])
+        return text(msg("host.and", head=head, last=items[-1]))
+
+    cap = max(text_width(n, SMALL) for n in names)
+    while cap > 0:
+        cap -= 8
+        short = [fit_text(n, SMALL, cap) for n in names]
+        kept = [len(c) - 1 if c != n else len(n) for c, n in zip(short, names, strict=True)]
+        if any(k < min(NAME_KEEP, len(n)) for k, n in zip(kept, names, strict=True)) or len(set(short)) < len(short):
+            break
+        shown = line(joined(short))
+        if text_width(shown, SMALL) <= PHASE_WIDTH:
+            return shown
+    return line(joined([_letter(s) for s in order]))
     names = [_name(text, s) for s in sorted(seats)]
 
     def joined(items: Sequence[str]) -> str:

@@ -327,19 +327,25 @@ def test_side_seat_labels_keep_an_ai_name_whole() -> None:
 
 def test_the_phase_line_names_every_waiting_player() -> None:
     """A phase line too long for the header shortens every name alike instead of cutting the
-    last names off: each waiting player is still named (a prefix of the name and '…')."""
-    names = ["Alexandria Longname", "Bartholomew Fairweather", "Cornelius Ashdown", "Dorothea Winterbourne",
-             "Evangeline Marchetti"]
-    text = Texts("carnival", names, strict=True)
-    state = _play(5, 4, None, lambda s: s["phase"] == "choose" and s["round"] == 2)
+    last names off: each waiting player is still named (at least 4 letters and '…'); when the
+    names would be cut shorter or become alike ("Bot…" twice), the line names the seat letters."""
+    names = ["Alexandria Longname-Smith", "Bartholomew Fairweather", "Cornelius Ashdown"]
+    state = _play(3, 4, None, lambda s: s["phase"] == "choose" and s["round"] == 2)
     view = E.player_view(state, None)
-    assert len([s for s in view["to_move"] if s >= 0]) == 5
-    line = _phase_text(view, text)
+    assert len([s for s in view["to_move"] if s >= 0]) == 3
+    line = _phase_text(view, Texts("carnival", names, strict=True))
     assert text_width(line, SMALL) <= PHASE_WIDTH
     assert line.startswith("Round 2: secret sin picks — waiting for ")
     for name in names:
-        assert name[:2] + "…" in line or name[:3] in line, (name, line)
-    assert line.count("…") == 5
+        assert name[:4] in line, (name, line)
+    assert line.count("…") == 3
+    state = _play(5, 4, None, lambda s: s["phase"] == "choose" and s["round"] == 2)
+    view = E.player_view(state, None)
+    bots = ["Ann", "Bot · Normal", "さくら", "Zoë", "Bot · Hard"]
+    assert _phase_text(view, Texts("carnival", bots, strict=True)) == (
+        "Round 2: secret sin picks — waiting for A, B, C, D and E")
+    assert _phase_text(view, Texts("carnival", ["Al", "Bo", "Cy", "Di", "Ed"], strict=True)) == (
+        "Round 2: secret sin picks — waiting for Al, Bo, Cy, Di and Ed")
 
 
 def test_a_sloth_line_ends_where_it_meets_the_die_and_its_label() -> None:
