@@ -269,28 +269,6 @@ def _seats_line(text: Text, line: Callable[[Any], str], seats: Sequence[int]) ->
         if text_width(shown, SMALL) <= PHASE_WIDTH:
             return shown
     return line(joined([_letter(s) for s in order]))
-    names = [_name(text, s) for s in sorted(seats)]
-
-    def joined(items: Sequence[str]) -> str:
-        if len(items) == 1:
-            return items[0]
-        head = text(msg("host.comma")).join(items[:-1])
-        return text(msg("host.and", head=head, last=items[-1]))
-
-    cap = max(text_width(n, SMALL) for n in names)
-    while cap > 0:
-        cap -= 8
-        shown = line(joined([fit_text(n, SMALL, cap) for n in names]))
-        if text_width(shown, SMALL) <= PHASE_WIDTH:
-            return shown
-        if all(len(fit_text(n, SMALL, cap)) <= 3 for n in names):
-            break
-    for k in range(len(names) - 1, 0, -1):
-        head = text(msg("host.comma")).join(fit_text(n, SMALL, 160) for n in names[:k])
-        shown = line(f"{head} +{len(names) - k}")
-        if text_width(shown, SMALL) <= PHASE_WIDTH:
-            return shown
-    return full
 
 
 # --------------------------------------------------------------------------- table layout
