@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 
 Kind = Literal["board", "thumbnail", "private", "decision"]
 """What a job draws: the public board (``render_board``), the public board small (DM turn
-notices), a seat's private view (``render_private``), or its pending decision
+notices: the game's ``render_thumbnail`` where it has one, else the board scaled), a seat's private view (``render_private``), or its pending decision
 (``render_decision``)."""
 
 RENDER_THREADS = 2
@@ -150,7 +150,12 @@ def render(job: RenderJob) -> Rendered | None:
         base.configure(**job.options)
     text = Texts(job.game_id, list(job.names), job.locale, strict=job.strict)
     image: Any
-    if job.kind in ("board", "thumbnail"):
+    own_thumb = None  # (a game's own small board: render/registry.py thumbnail_image)
+    if job.kind == "thumbnail" or (job.kind == "board" and job.thumbnail):
+        own_thumb = renders.thumbnail_image(job.game_id, job.view, job.names, text)
+    if job.kind == "thumbnail" and own_thumb is not None:
+        image = own_thumb
+    elif job.kind in ("board", "thumbnail"):
         image = renders.board_image(job.game_id, job.view, job.names, text)
     elif job.kind == "private":
         image = renders.private_image(job.game_id, job.view, job.names, text)
@@ -163,7 +168,7 @@ def render(job: RenderJob) -> Rendered | None:
     data, ext = renders.encode(image, job.limit)
     thumb = None
     if job.thumbnail and job.kind == "board":
-        scaled = small(image)
+        scaled = small(image if own_thumb is None else own_thumb)
         if scaled.mode not in ("RGB", "RGBA", "L"):  # (raw bytes carry no palette)
             scaled = scaled.convert("RGBA")
         thumb = (scaled.mode, scaled.size, scaled.tobytes())

@@ -137,6 +137,21 @@ IGNORED = frozenset("\ufe0e\ufe0f\u200d")
 ZWJ sequence is drawn as its first part, in the text colour: ``text_runs``)."""
 
 
+NARROW_PUNCTUATION = frozenset("·‘’“”•×…")
+"""Western punctuation drawn in the Latin face (``LATIN_FACE``) instead of the primary face:
+the primary face (the Simplified Chinese instance of Noto Sans CJK) draws these a full em
+wide, so "Bot · Normal" showed a wide gap round its middle dot (1 em against 0.27 em)."""
+
+LATIN_FACE = "NotoSans[wght].ttf"
+"""The Latin face of ``FALLBACK_FACES`` (Noto Sans) that draws ``NARROW_PUNCTUATION``."""
+
+
+@lru_cache(maxsize=1)
+def _latin_path() -> str | None:
+    """The path of ``LATIN_FACE``, or None when it is missing."""
+    return next((p for p in _fallback_paths() if Path(p).name == LATIN_FACE), None)
+
+
 @lru_cache(maxsize=1)
 def _fallback_paths() -> tuple[str, ...]:
     try:
@@ -231,7 +246,8 @@ def text_runs(text: str) -> list[tuple[str, str | None]]:
     primary face)``. Each word takes one font that covers all of it where there is one,
     else each character its own; spaces join the run before them. An emoji ZWJ sequence
     (👨‍👩‍👧‍👦) keeps its first part only (the faces would be drawn side by side). Characters no font
-    covers become ``‹Name›`` (brackets the primary face has). Runs are in visual order: reversed when the text's first
+    covers become ``‹Name›`` (brackets the primary face has); ``NARROW_PUNCTUATION`` takes the
+    Latin face. Runs are in visual order: reversed when the text's first
     strong character is right-to-left. Memoized per text (a board lays out the same labels
     at every update: 5 % of a move's CPU before, bench/profile.py)."""
     return list(_text_runs(text, _fonts_key()))
@@ -270,6 +286,8 @@ def _text_runs(text: str, key: tuple[Any, ...]) -> tuple[tuple[str, str | None],
             if char in IGNORED:
                 continue
             path = chosen if chosen != "*" else font_for(char)
+            if path is None and char in NARROW_PUNCTUATION:
+                path = _latin_path()
             if path == "":
                 known = unicodedata.name(char, "")
                 char, path = f"‹{known.title() if known else f'U+{ord(char):04X}'}›", None

@@ -93,7 +93,7 @@ def _face_name(text: Text, kind: str) -> str:
 def _cube(draw: ImageDraw.ImageDraw, x: float, y: float, seat: int, size: int = 26, count: int | None = None) -> float:
     """A seat cube: coloured square with the seat badge; returns the right edge."""
     draw.rectangle([x, y, x + size, y + size], fill=seat_colour(seat), outline=INK, width=2)
-    draw_text(draw, (x + size / 2, y + size / 2), seat_letter(seat), size=int(size * 0.7), fill=WHITE, bold=True,
+    draw_text(draw, (x + size / 2, y + size / 2), seat_letter(seat), size=int(size * 0.8), fill=WHITE, bold=True,
               anchor="mm")
     right = x + size
     if count is not None and count != 1:

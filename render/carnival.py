@@ -64,6 +64,18 @@ phone scales it by ~0.35, so this reads as ~11 px there (footnotes, legends, die
 the "Played:" chips, "Left:")."""
 NAME_SIZE = 36
 """Names and totals in the panels, the headings."""
+NOTE_SIZE = 36
+"""The legends (table, score sheet), the table model in the header and the Played / Left
+strips of the panels: long lines of small words, a size up from ``SMALL`` (12 px on a
+380 px phone, capitals 9 px)."""
+DIE_VALUE_MIN = 29
+"""The smallest die value size (px; two-digit values on the small dice of the card spots
+and panels): ~10 px at 380 px display width."""
+TRIANGLE_SCALE = 1.25
+"""A d4's triangle is drawn with 1.25 × the radius of the other shapes (its value then
+reaches ``DIE_VALUE_MIN`` inside it on the small dice; its area is still the smallest)."""
+LETTER_SIZE = 30
+"""Seat letters in the badges of the seat labels and panels."""
 GREY: Colour = (70, 70, 82)
 """Small secondary text: darker than ``render.base.MUTED`` for contrast at SMALL size."""
 
@@ -115,15 +127,15 @@ def _die_px(die: DieView) -> tuple[float, float]:
 
 
 def _shape_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-    def poly(n: int, rot: float) -> list[tuple[float, float]]:
+    def poly(n: int, rot: float, radius: float = r) -> list[tuple[float, float]]:
         return [
-            (cx + r * math.cos(math.radians(rot + 360 * i / n)), cy + r * math.sin(math.radians(rot + 360 * i / n)))
+            (cx + radius * math.cos(math.radians(rot + 360 * i / n)),
+             cy + radius * math.sin(math.radians(rot + 360 * i / n)))
             for i in range(n)
         ]
 
-    if shape == "triangle":
-        pts = poly(3, -90)
-        return [(x, y + r * 0.22) for x, y in pts]
+    if shape == "triangle":  # (drawn larger: a triangle of radius r holds a smaller digit)
+        return [(x, y + r * TRIANGLE_SCALE * 0.22) for x, y in poly(3, -90, TRIANGLE_SCALE * r)]
     if shape == "square":
         return [(cx + (x - cx) * 1.12, cy + (y - cy) * 1.12) for x, y in poly(4, 45)]
     if shape == "diamond":
@@ -156,11 +168,11 @@ def draw_die(
         draw.ellipse((cx - r - 9, cy - r - 9, cx + r + 9, cy + r + 9), outline=HIGHLIGHT, width=5)
     draw.polygon(pts, fill=WHITE if white else DIE_BLACK, outline=INK if white else WHITE, width=3)
     if value is not None:
-        size = int(r * (1.05 if shape != "triangle" else 0.85))
+        size = int(r * (1.05 if shape != "triangle" else 0.85 * TRIANGLE_SCALE))
         if value >= 10:
             size = int(size * 0.82)
-        size = max(18, size)
-        ty = cy + (r * 0.18 if shape == "triangle" else -r * 0.12 if shape == "kite" else 0)
+        size = max(DIE_VALUE_MIN, size)
+        ty = cy + (r * 0.18 * TRIANGLE_SCALE if shape == "triangle" else -r * 0.12 if shape == "kite" else 0)
         draw_text(draw, (cx, ty), str(value), size=size, fill=INK if white else WHITE, bold=True, anchor="mm")
     if label:
         tag = "W" if white else die
@@ -204,7 +216,7 @@ def _phase_text(view: PublicView, text: Text) -> str:
         waiting = [s for s in view["to_move"] if s >= 0]
         if not waiting:
             return _board(text, "phase_random", round=rnd)
-        return _board(text, "phase_choose", round=rnd, seats=seats_ref(waiting))
+        return _seats_line(text, lambda seats: _board(text, "phase_choose", round=rnd, seats=seats), waiting)
     if phase == "reveal":  # (only a replay pauses here: round 7's forced picks, before their reveals)
         return _board(text, "phase_reveal", round=rnd)
     if phase == "resolve" and view.get("pending"):
@@ -217,8 +229,46 @@ def _phase_text(view: PublicView, text: Text) -> str:
         return _board(text, "phase_pride", seat=seat_ref(pr["players"][pr["turn"]]), sin=term("sin.pride"))
     if phase == "over":
         out = view.get("outcome") or {}
-        return _board(text, "phase_over", seats=seats_ref(out.get("winners", [])))
+        return _seats_line(text, lambda seats: _board(text, "phase_over", seats=seats), out.get("winners", []))
     return ""
+
+
+PHASE_WIDTH = WIDTH - 40
+"""Width (px) of the phase line under the title (``SMALL`` size)."""
+
+
+NAME_KEEP = 4
+"""The fewest characters of a name the phase line keeps when it shortens names (``_seats_line``)."""
+
+
+def _seats_line(text: Text, line: Callable[[Any], str], seats: Sequence[int]) -> str:
+    """``line(seats_ref(seats))`` (a sentence naming ``seats``, e.g. the players a pick waits
+    for) when it fits ``PHASE_WIDTH`` at ``SMALL`` size; else the same sentence with every
+    name shortened to one common width with '…' (``fit_text``), so that all the names stay
+    (a plain cut at the end dropped the last ones); when that would keep fewer than
+    ``NAME_KEEP`` characters of a name or make two names alike ("Bot…", "Bot…"), the seat
+    letters the badges show ("A, B, C, D and E")."""
+    full = line(seats_ref(seats))
+    if len(seats) < 2 or text_width(full, SMALL) <= PHASE_WIDTH:
+        return full
+    order = sorted(seats)
+    names = [_name(text, s) for s in order]
+
+    def joined(items: Sequence[str]) -> str:
+        head = text(msg("host.comma")).join(items[:-1])
+        return text(msg("host.and", head=head, last=items[-1]))
+
+    cap = max(text_width(n, SMALL) for n in names)
+    while cap > 0:
+        cap -= 8
+        short = [fit_text(n, SMALL, cap) for n in names]
+        kept = [len(c) - 1 if c != n else len(n) for c, n in zip(short, names, strict=True)]
+        if any(k < min(NAME_KEEP, len(n)) for k, n in zip(kept, names, strict=True)) or len(set(short)) < len(short):
+            break
+        shown = line(joined(short))
+        if text_width(shown, SMALL) <= PHASE_WIDTH:
+            return shown
+    return line(joined([_letter(s) for s in order]))
 
 
 # --------------------------------------------------------------------------- table layout
@@ -256,9 +306,9 @@ RING_STEP = 5.0
 """Distance (px) between two search rings of the placement."""
 LABEL_SIZE = SMALL
 LABEL_H = 38
-LEGEND_SIZE = SMALL
+LEGEND_SIZE = NOTE_SIZE
 """Text size (px) of the table's legend lines."""
-LEGEND_STEP = 42
+LEGEND_STEP = 46
 """Distance (px) between two legend lines."""
 
 
@@ -349,6 +399,7 @@ def card_layout(view: PublicView, text: Text) -> list[CardSpot]:
     """Card spots pulled inside the rim, one per seat (locked dice sit in a row with ids)."""
     n = view["players"]
     r_seat = 1000 * SCALE
+    labels = seat_label_layout(view, (), text)
     out = []
     for s in range(n):
         seat = view["seats"][s]
@@ -361,14 +412,27 @@ def card_layout(view: PublicView, text: Text) -> list[CardSpot]:
         w = max(text_width(title, SMALL, True) + 20, CARD_PITCH * cols + 12)
         h = 48 + CARD_ROW_H * rows + 4 if locked else 52
         pull = abs(math.cos(ang)) * w / 2 + abs(math.sin(ang)) * h / 2 + 10
-        px = CX + (r_seat - pull) * math.cos(ang)
-        py = CY - (r_seat - pull) * math.sin(ang)
-        out.append(CardSpot(s, px, py, w, h, title, r_seat - 2 * pull + 10))
+        while True:
+            px = CX + (r_seat - pull) * math.cos(ang)
+            py = CY - (r_seat - pull) * math.sin(ang)
+            spot = CardSpot(s, px, py, w, h, title, r_seat - 2 * pull + 10)
+            if pull > r_seat / 2 or not boxes_overlap(spot.box, labels[s].box, GAP):
+                break
+            pull += 4
+        out.append(spot)
     return out
 
 
+SIDE_NAME_W = 230
+"""Room (px, ``SMALL`` bold) for the name on a seat label at the left or right of the table:
+"Bot · Normal" and its translations fit whole (a longer name is cut at the end, so an AI's
+level is cut before its name)."""
+
+
 def seat_label_layout(view: PublicView, names: Sequence[str], text: Text) -> list[SeatLabel]:
-    """Name labels (and the Devil tag) outside the rim, one per seat."""
+    """Name labels (and the Devil tag) outside the rim, one per seat; a label at the left
+    or right too wide for the room outside the rim lies over the rim, its seat's card
+    spot pulled inward to clear it (``card_layout``)."""
     n = view["players"]
     out = []
     dw = text_width(_board(text, "devil"), SMALL, True) + 16
@@ -377,9 +441,8 @@ def seat_label_layout(view: PublicView, names: Sequence[str], text: Text) -> lis
         sx, sy = _to_px(*view["seat_points"][s])
         side = abs(math.cos(ang)) > 0.6
         h = 48
-        if side:
-            room = (sx - 30 if math.cos(ang) < 0 else WIDTH - sx - 30) - 8
-            name = fit_text(_name(text, s), SMALL, max(60, room - 56), True)
+        if side:  # (a long name slides the label inward over the rim: card_layout makes room)
+            name = fit_text(_name(text, s), SMALL, SIDE_NAME_W, True)
             w = text_width(name, SMALL, True) + 58
             left = sx - 30 - w if math.cos(ang) < 0 else sx + 30
             left = min(max(left, 6), WIDTH - 6 - w)
@@ -518,6 +581,18 @@ def place_dice(view: PublicView, names: Sequence[str], text: Text, highlight: st
     return placed
 
 
+def _edge_point(start: tuple[float, float], centre: tuple[float, float], box: Box) -> tuple[float, float] | None:
+    """Where the segment from ``start`` to ``centre`` (inside ``box``) enters ``box``; None
+    when ``start`` lies inside it."""
+    enter = 0.0
+    for lo, hi, a, b in ((box[0], box[2], start[0], centre[0]), (box[1], box[3], start[1], centre[1])):
+        if b != a:
+            enter = max(enter, min((lo - a) / (b - a), (hi - a) / (b - a)))
+    if enter <= 0.0:
+        return None
+    return (start[0] + (centre[0] - start[0]) * enter, start[1] + (centre[1] - start[1]) * enter)
+
+
 # --------------------------------------------------------------------------- table drawing
 
 
@@ -549,17 +624,6 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
     seat_pts = view["seat_points"]
     placed = place_dice(view, names, text, highlight)
 
-    # nearest-die lines (spatial): "Sloth would take …", ending at the die's glyph (a
-    # moved glyph has its own leader line to its true position)
-    if spatial and rolled:
-        anchor = {p.die: p.centre for p in placed}
-        for s, die in enumerate(view.get("nearest") or []):
-            if die is None:
-                continue
-            sx, sy = _to_px(*seat_pts[s])
-            dx, dy = anchor.get(die) or _die_px(dice[die])
-            draw.line((sx, sy, dx, dy), fill=seat_colour(s), width=3)
-
     # leader lines + true-position dots of moved dice (under the cards: a die lying
     # under a card spot shows its leader line coming out of the card)
     leaders = leader_dice(view, placed)
@@ -571,6 +635,31 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
         white = p.die == "W"
         draw.ellipse((ax - DOT_R, ay - DOT_R, ax + DOT_R, ay + DOT_R), fill=WHITE if white else DIE_BLACK,
                      outline=INK if white else WHITE, width=2)
+
+    # table dice glyphs (placed clear of the card spots)
+    r_die = TABLE_DIE_R if spatial else ZONE_DIE_R
+    for p in placed:
+        draw_die(draw, p.die, dice[p.die]["value"], p.centre[0], p.centre[1], r_die,
+                 highlight=highlight == p.die)
+
+    # nearest-die lines (spatial): "Sloth would take …", from the seat to the edge of the
+    # die's glyph and id label (a moved glyph has its own leader line to its true position); over the
+    # dice's id labels, edged in ink, so no label hides one; under the glyphs and card spots
+    if spatial and rolled:
+        where = {p.die: p for p in placed}
+        for s, die in enumerate(view.get("nearest") or []):
+            if die is None or die not in where:
+                continue
+            sx, sy = _to_px(*seat_pts[s])
+            end = _edge_point((sx, sy), where[die].centre, where[die].box)
+            if end is None:
+                continue
+            ex, ey = end
+            draw.line((sx, sy, ex, ey), fill=INK, width=7)
+            draw.line((sx, sy, ex, ey), fill=seat_colour(s), width=3)
+        for p in placed:  # (the glyphs again, over the lines: a line never covers a value)
+            draw_die(draw, p.die, dice[p.die]["value"], p.centre[0], p.centre[1], r_die, label=False,
+                     highlight=highlight == p.die)
 
     # cards at their spots (pulled inside the rim) with locked dice and their ids
     for spot in card_layout(view, text):
@@ -599,12 +688,6 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
             draw_text(draw, (dx, dy + CARD_DIE_R + 20), die, size=SMALL, bold=True, anchor="mm",
                       fill=INK if seat["card"] else WHITE)
 
-    # table dice glyphs, on top of everything on the felt
-    r_die = TABLE_DIE_R if spatial else ZONE_DIE_R
-    for p in placed:
-        draw_die(draw, p.die, dice[p.die]["value"], p.centre[0], p.centre[1], r_die,
-                 highlight=highlight == p.die)
-
     # seat markers with names (outside the rim)
     for lab in seat_label_layout(view, names, text):
         s = lab.seat
@@ -615,7 +698,7 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
         draw.rounded_rectangle(lab.box, radius=10, fill=WHITE, outline=outline,
                                width=4 if seats[s]["to_move"] else 2)
         draw.ellipse((left + 6, top + 6, left + 42, top + 42), fill=seat_colour(s), outline=INK)
-        draw_text(draw, (left + 24, top + 24), _letter(s), size=26, fill=WHITE, bold=True, anchor="mm")
+        draw_text(draw, (left + 24, top + 24), _letter(s), size=LETTER_SIZE, fill=WHITE, bold=True, anchor="mm")
         draw_text(draw, (left + 50, top + 24), lab.name, size=SMALL, bold=True, anchor="lm")
         if lab.devil:
             _devil_tag(draw, lab.devil[0], (lab.devil[1] + lab.devil[3]) / 2, text)
@@ -648,14 +731,14 @@ def _draw_legend(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, nudged
 
 SCORE_ROW_H = 46
 """Height (px) of a score sheet row."""
-PANEL_DIE_R = 26
+PANEL_DIE_R = 28
 """Radius (px) of a locked die in a player's panel."""
 
 
 def _panel_lines(view: PublicView, text: Text, seat: SeatView) -> tuple[str, list[str], str, bool]:
     """The third line of a panel: the "Played:" label, the chips of the previous sins,
     the "Left n:" text and whether that text needs a line of its own (it does not fit
-    after the chips at ``SMALL`` size)."""
+    after the chips at ``NOTE_SIZE``)."""
     played = _board(text, "played")
     chips = [_sin_title(text, sin)[:5] for sin in seat["previous"]]
     left = seat["hand"]
@@ -664,9 +747,9 @@ def _panel_lines(view: PublicView, text: Text, seat: SeatView) -> tuple[str, lis
         txt = _board(text, "left", n=len(left), sins=short)
     else:
         txt = _board(text, "left_none")
-    width = 40 + text_width(played, SMALL) + 8 + sum(text_width(c, SMALL) + 16 + 6 for c in chips) + (
-        text_width("—", SMALL) if not chips else 0)
-    return played, chips, txt, width + 28 + text_width(txt, SMALL) > WIDTH - 30
+    width = 40 + text_width(played, NOTE_SIZE) + 8 + sum(text_width(c, NOTE_SIZE) + 16 + 6 for c in chips) + (
+        text_width("—", NOTE_SIZE) if not chips else 0)
+    return played, chips, txt, width + 28 + text_width(txt, NOTE_SIZE) > WIDTH - 30
 
 
 def _panel_height(view: PublicView, text: Text, seat: SeatView) -> int:
@@ -689,7 +772,7 @@ def _draw_panels(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[st
         # line 1: letter, name, devil, total
         l1 = y + 34
         draw.ellipse((40, l1 - 21, 82, l1 + 21), fill=col, outline=INK, width=2)
-        draw_text(draw, (61, l1), _letter(s), size=28, fill=WHITE, bold=True, anchor="mm")
+        draw_text(draw, (61, l1), _letter(s), size=LETTER_SIZE, fill=WHITE, bold=True, anchor="mm")
         draw_text(draw, (94, l1), _name(text, s), size=NAME_SIZE, bold=True, anchor="lm", max_width=400)
         nx = 94 + min(400, text_width(_name(text, s), NAME_SIZE, True)) + 14
         if view.get("devil") == s:
@@ -735,15 +818,15 @@ def _draw_panels(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[st
         # line 3: played strip, and the cards left (on a line of their own when they do not fit)
         py = y + 146
         played, chips, left, wrap = _panel_lines(view, text, seat)
-        draw_text(draw, (40, py), played, size=SMALL, fill=GREY, anchor="lm")
-        px = 40 + text_width(played, SMALL) + 8
+        draw_text(draw, (40, py), played, size=NOTE_SIZE, fill=GREY, anchor="lm")
+        px = 40 + text_width(played, NOTE_SIZE) + 8
         if not chips:
-            draw_text(draw, (px, py), "—", size=SMALL, fill=GREY, anchor="lm")
-            px += text_width("—", SMALL)
+            draw_text(draw, (px, py), "—", size=NOTE_SIZE, fill=GREY, anchor="lm")
+            px += text_width("—", NOTE_SIZE)
         for chip in chips:
-            px = _tag(draw, px, py, chip, fill=PANEL) + 6
-        lx, ly3 = (40.0, py + 48) if wrap else (px + 28, py)
-        draw_text(draw, (lx, ly3), left, size=SMALL, fill=INK, anchor="lm", max_width=WIDTH - 30 - lx)
+            px = _tag(draw, px, py, chip, size=NOTE_SIZE, fill=PANEL) + 6
+        lx, ly3 = (40.0, py + 50) if wrap else (px + 28, py)
+        draw_text(draw, (lx, ly3), left, size=NOTE_SIZE, fill=INK, anchor="lm", max_width=WIDTH - 30 - lx)
         y += row_h
     return y
 
@@ -791,9 +874,9 @@ def _draw_scores(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[st
         cell = f"{view['totals'][s]}" + (" ★" if s in winners else "")
         draw_text(draw, (cx, y + row_h / 2 + 2), cell, size=NAME_SIZE, bold=True, anchor="mm")
     y += row_h + 4
-    draw_text(draw, (20, y + 24), _board(text, "bold_note"), size=SMALL, fill=GREY, anchor="lm",
+    draw_text(draw, (20, y + 26), _board(text, "bold_note"), size=NOTE_SIZE, fill=GREY, anchor="lm",
               max_width=WIDTH - 40)
-    return y + 48
+    return y + 52
 
 
 # --------------------------------------------------------------------------- public API
@@ -816,14 +899,15 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text, highligh
     img, draw = canvas(height)
     # header: title, model and round; the phase line
     draw.rectangle((0, 0, WIDTH, TABLE_TOP - 8), fill=(40, 24, 60))
-    draw_text(draw, (20, 28), _board(text, "title"), size=NAME_SIZE, fill=WHITE, bold=True, anchor="lm",
-              max_width=560)
+    title = fit_text(_board(text, "title"), NAME_SIZE, 560, True)
+    draw_text(draw, (20, 28), title, size=NAME_SIZE, fill=WHITE, bold=True, anchor="lm")
     rnd = _board(text, "round", round=view["round"], rounds=view["rounds"])
     draw_text(draw, (WIDTH - 20, 28), rnd, size=NAME_SIZE, fill=HIGHLIGHT, bold=True, anchor="rm")
     model = _board(text, "spatial" if view["table_model"] == "spatial" else "zones")
-    draw_text(draw, (WIDTH - 44 - text_width(rnd, NAME_SIZE, True), 28), model, size=SMALL, fill=(220, 210, 240),
-              anchor="rm", max_width=WIDTH - 640 - text_width(rnd, NAME_SIZE, True))
-    draw_text(draw, (20, 72), _phase_text(view, text), size=SMALL, fill=WHITE, anchor="lm", max_width=WIDTH - 40)
+    model_right = WIDTH - 44 - text_width(rnd, NAME_SIZE, True)
+    draw_text(draw, (model_right, 28), model, size=NOTE_SIZE, fill=(220, 210, 240), anchor="rm",
+              max_width=model_right - 20 - text_width(title, NAME_SIZE, True) - 24)
+    draw_text(draw, (20, 72), _phase_text(view, text), size=SMALL, fill=WHITE, anchor="lm", max_width=PHASE_WIDTH)
     top = _draw_legend(draw, view, text, _draw_table(draw, view, names, text, highlight))
     y = _draw_panels(draw, view, names, text, top, highlight)
     y = _draw_scores(draw, view, names, text, y + 6)
@@ -848,7 +932,7 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Im
     col = seat_colour(seat)
     draw.rectangle((0, 0, WIDTH, 80), fill=(40, 24, 60))
     draw.ellipse((16, 16, 64, 64), fill=col, outline=WHITE, width=2)
-    draw_text(draw, (40, 40), _letter(seat), size=28, fill=WHITE, bold=True, anchor="mm")
+    draw_text(draw, (40, 40), _letter(seat), size=LETTER_SIZE, fill=WHITE, bold=True, anchor="mm")
     rnd = _board(text, "round", round=view["round"], rounds=view["rounds"])
     draw_text(draw, (78, 40), _board(text, "your_sins", seat=seat_ref(seat)), size=NAME_SIZE, fill=WHITE, bold=True,
               anchor="lm", max_width=WIDTH - 130 - text_width(rnd, NAME_SIZE, True))
@@ -884,7 +968,7 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Im
         draw_text(draw, (20, y + 22), _board(text, "no_sins"), size=SMALL, anchor="lm")
         y += 54
     played = ", ".join(_sin_title(text, s) for s in me["played"]) or "—"
-    draw_text(draw, (20, y + 22), _board(text, "played_list", sins=played), size=SMALL, anchor="lm",
+    draw_text(draw, (20, y + 22), _board(text, "played_list", sins=played), size=NOTE_SIZE, anchor="lm",
               max_width=WIDTH - 40)
     y += 58
     if view.get("rolled"):
@@ -896,7 +980,7 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Im
                 where = _board(text, "where_table")
             else:
                 where = fit_text(_board(text, "where_card", seat=seat_ref(d["owner"])), SMALL, 150)
-            draw_die(draw, d["id"], d["value"], x, y + 40, 26, label=True)
+            draw_die(draw, d["id"], d["value"], x, y + 42, 30, label=True)
             draw_text(draw, (x, y + 134), where, size=SMALL, fill=GREY, anchor="mm")
             x += 155
         y += 156

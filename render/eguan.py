@@ -96,10 +96,10 @@ def draw_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, code: str, size: 
         draw.polygon(pts, fill=fill, outline=INK, width=2)
     draw_text(draw, (cx, cy), ICON_GLYPH[kind], size=int(size * 0.55), fill=ICON_TEXT[kind], bold=True, anchor="mm")
     if count == 2:
-        b = max(10.0, r * 0.62)
+        b = max(11.0, r * 0.7)
         bx, by = cx + r + b * 0.55, cy - r * 0.55
         draw.ellipse((bx - b, by - b, bx + b, by + b), fill=WHITE, outline=INK, width=2)
-        draw_text(draw, (bx, by), "×2", size=int(b * 1.2), bold=True, anchor="mm")
+        draw_text(draw, (bx, by), "×2", size=int(b * 1.35), bold=True, anchor="mm")  # (× from the Latin face)
 
 
 def _block_rect(x0: float, y0: float, cell: float, anchor: int) -> tuple[float, float, float, float]:
@@ -132,8 +132,8 @@ def draw_grid(
         if card_id in topmost:
             x1, y1, x2, y2 = _block_rect(x0, y0, cell, int(anchor))
             draw.rectangle((x1 + 3, y1 + 3, x2 - 3, y2 - 3), outline=outline, width=4)
-            draw.rectangle((x1 + 5, y1 + 5, x1 + 50, y1 + 24), fill=outline)
-            draw_text(draw, (x1 + 27, y1 + 14), str(card_id), size=16, fill=WHITE, bold=True, anchor="mm")
+            draw.rectangle((x1 + 5, y1 + 5, x1 + 54, y1 + 27), fill=outline)
+            draw_text(draw, (x1 + 29, y1 + 16), str(card_id), size=19, fill=WHITE, bold=True, anchor="mm")
     draw.rectangle((x0, y0, x0 + 4 * cell, y0 + 4 * cell), outline=INK, width=3)
     if anchors:
         for a in range(1, 10):

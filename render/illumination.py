@@ -239,7 +239,7 @@ def _draw_books(img: Image.Image, view: PublicView, top: int, names: Sequence[st
 def _token_icon(draw: ImageDraw.ImageDraw, x: float, y: float, token: str, count: int, text: Formatter = None) -> float:
     colour = TOKEN_COLOUR[token]
     draw.ellipse((x, y, x + 30, y + 30), fill=TILE_FILL[colour], outline=INK, width=1)
-    draw_text(draw, (x + 15, y + 15), _say(text, f"board.token_code.{token}", TOKEN_CODE[token]), size=13,
+    draw_text(draw, (x + 15, y + 15), _say(text, f"board.token_code.{token}", TOKEN_CODE[token]), size=15,
               fill=TILE_INK[colour], anchor="mm", bold=True)
     draw_text(draw, (x + 35, y + 15), str(count), size=21, anchor="lm", bold=True)
     return x + 62
@@ -367,7 +367,7 @@ def _draw_monastery(draw: ImageDraw.ImageDraw, view: PublicView, top: int, text:
                 draw.rectangle((bx, sy, bx + 39, sy + 26), fill=fill, outline=INK)
                 ink = INK if owner is None or sides is None or sides[owner] == "reverent" else WHITE
                 label = f"{tier}→{SLOT_TIERS[tier]}" if owner is None else f"{'AB'[owner]}:{SLOT_TIERS[tier]}"
-                draw_text(draw, (bx + 20, sy + 13), label, size=14, fill=ink, anchor="mm")
+                draw_text(draw, (bx + 20, sy + 13), label, size=15, fill=ink, anchor="mm")
         else:
             draw.ellipse((x - 22, y - 22, x + 22, y + 22), fill=BG, outline=INK, width=2)
             w = text_width(name, 15) / 2 + 4
@@ -376,7 +376,7 @@ def _draw_monastery(draw: ImageDraw.ImageDraw, view: PublicView, top: int, text:
         if view["abbot"] == sid:
             ax = x + 52 if st.altar else x  # beside an altar, so its token stays readable
             draw.polygon([(ax - 15, y + 16), (ax + 15, y + 16), (ax, y - 20)], fill=(110, 20, 30), outline=WHITE)
-            draw_text(draw, (ax, y + 6), "A", size=14, fill=WHITE, anchor="mm", bold=True)
+            draw_text(draw, (ax, y + 6), "A", size=16, fill=WHITE, anchor="mm", bold=True)
     draw_text(draw, (MARGIN + 548, top + 10), _say(text, "board.abbot_legend", "▲A the Abbot · slot: tokens→VP / owner:VP"),
               size=15, fill=MUTED, anchor="ra")
     return top + MONASTERY_H

@@ -6,6 +6,8 @@
   score table, the building display by stage (cost, E/D, terrain, cloister mark, one-line
   function), a key to the id letters on the board (``G`` shared, ``F`` France, …) and one compact
   landscape per owner (coordinates, cards, buildings, settlements, clergy, goods).
+* ``render_thumbnail`` — the board's summary for a DM turn notice, 480 px wide: round, next
+  phase, each good's wheel value, every seat's points, clergy at home and coins.
 * ``render_private`` — one owner's large landscape with names, every good of the variant in a
   grid (zeros greyed), the settlement cards in supply with their costs and the score breakdown.
   Nothing is hidden in this game (§7): it is the seat's own "My view".
@@ -175,7 +177,7 @@ def clergy_token(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, kin
         draw.ellipse(box, fill=colour, outline=INK, width=2)
     else:
         draw.rectangle(box, fill=colour, outline=INK, width=2)
-    draw_text(draw, (cx, cy), "N" if neutral else SEAT_LETTERS[seat % len(SEAT_LETTERS)], size=int(r * 1.2),
+    draw_text(draw, (cx, cy), "N" if neutral else SEAT_LETTERS[seat % len(SEAT_LETTERS)], size=int(r * 1.5),
               fill=WHITE, bold=True, anchor="mm")
 
 
@@ -279,7 +281,7 @@ def _space(terrain: str, card: str | None, piece: str | None, clergy: tuple[tupl
             draw_text(draw, (cx + cell / 2, top + i * (size + 2)), ln, size=size, anchor="ma")
         if detail:
             draw_text(draw, (cx + cell - 8, cy + tall - 8), lines[-1], size=14, fill=MUTED, anchor="rd")
-    r = max(6, cell // 9)
+    r = max(6, cell // 8)
     for i, (seat, kind, neutral) in enumerate(clergy):
         clergy_token(draw, cx + r + 5 + i * (2 * r + 3), cy + tall - r - 6, seat, kind, neutral, r)
 
@@ -362,7 +364,7 @@ def _timeline(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequen
     if mode.bonus and regular:
         draw.rectangle((x0 + step * regular, y + 1, x1 - 1, y + 17), fill=(235, 215, 150))
     for u in range(5, last + 1, 5):
-        draw_text(draw, (x0 + step * (u - 0.5), y + 9), str(u), size=12, fill=INK, anchor="mm")
+        draw_text(draw, (x0 + step * (u - 0.5), y + 9), str(u), size=15, fill=INK, anchor="mm")
     for i, after in enumerate(mode.phases):
         px = x0 + step * after
         done = i < view["phases_done"]
@@ -396,7 +398,7 @@ def _wheel(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | N
         sx = MARGIN + age * slot
         draw.rectangle((sx, y, sx + slot - 3, y + height), fill=PANEL, outline=LINE)
         draw_text(draw, (sx + slot / 2, y + 3), str(values[age]), size=22, bold=True, anchor="ma")
-        draw_text(draw, (sx + 4, y + 3), str(age), size=11, fill=MUTED)
+        draw_text(draw, (sx + 4, y + 2), str(age), size=14, fill=MUTED)
         for i, token in enumerate(by_age.get(age, [])):
             g = token["good"]
             ty = y + 34 + i * 26
@@ -631,6 +633,88 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFn | None 
     return img
 
 
+# --------------------------------------------------------------------------- thumbnail
+
+
+THUMB_W = 480
+"""Width (px) of ``render_thumbnail``, at most bot/render_pool.py ``THUMBNAIL_WIDTH`` (550), so a DM turn
+notice sends it as drawn."""
+THUMB_PAD = 12
+
+
+def render_thumbnail(view: PublicView, *, names: Sequence[str], text: TextFn | None = None) -> Image.Image:
+    """The board's summary for a DM turn notice (``PublicView``), drawn at ``THUMB_W`` px (the
+    whole board scaled to 480 px wide had 4–12 px type): the title, the round or turn and the
+    next settlement phase, the production wheel as each good's value now, and every seat's
+    points, clergy at home and coins, the seat to move on a yellow row. Type 17–22 px (13–17 px
+    on a phone). The full board is in the board message."""
+    seats = [o for o in view["owners"] if not o["neutral"]]
+    order = {g: i for i, g in enumerate(GOODS)}
+    wheel = sorted(view["wheel"], key=lambda e: (order.get(e["good"], len(order)), e["good"]))
+    chips = [f"{good_name(text, e['good'])} {e['value']}" for e in wheel]
+    inner = THUMB_W - 2 * THUMB_PAD
+    rows: list[list[str]] = [[]]
+    used = 0.0
+    for chip in chips:
+        w = text_width(chip, 18) + 20
+        if rows[-1] and used + w > inner:
+            rows.append([])
+            used = 0.0
+        rows[-1].append(chip)
+        used += w
+    height = 12 + 32 + 30 + 28 + 34 + 30 * len(rows) + 8 + 32 + 58 * len(seats) + 8
+    img, draw = canvas(height, THUMB_W)
+    y = 10
+    draw_text(draw, (THUMB_PAD, y), _title(view, text), size=20, bold=True, max_width=inner)
+    y += 32
+    regular = view["regular_units"]
+    when = _unit_label(text, view, view["unit"], "_of" if regular else "")
+    if view["bonus_round"]:
+        when = label(text, "board.bonus_round", n=view["unit"])
+    if view["over"]:
+        when = label(text, "board.over")
+    draw_text(draw, (THUMB_PAD, y), when, size=22, bold=True, max_width=inner)
+    y += 30
+    parts = [label(text, "board.contract", price=view["contract_price"])]
+    if view["next_phase"]:
+        parts.insert(0, _unit_label(text, view, view["next_phase"]["unit"], "_phase",
+                                    letter=view["next_phase"]["letter"]))
+    if view["last_turn"]:
+        parts.insert(0, label(text, "board.last_turn"))
+    draw_text(draw, (THUMB_PAD, y), " · ".join(parts), size=17, fill=MUTED, max_width=inner)
+    y += 28
+    draw_text(draw, (THUMB_PAD, y), label(text, "board.wheel", side=_term(f"wheel.{view['wheel_side']}")),
+              size=18, bold=True, max_width=inner)
+    y += 30
+    for row in rows:
+        x = float(THUMB_PAD)
+        for chip in row:
+            w = text_width(chip, 18) + 14
+            draw.rounded_rectangle((x, y, x + w, y + 26), 6, fill=WHITE, outline=INK)
+            draw_text(draw, (x + 7, y + 13), chip, size=18, anchor="lm")
+            x += w + 6
+        y += 30
+    y += 8
+    draw_text(draw, (THUMB_PAD, y), label(text, "board.score"), size=18, bold=True)
+    y += 32
+    moving = (view.get("pending") or {}).get("seat")
+    for o in seats:
+        box = (THUMB_PAD - 4, y - 4, THUMB_W - THUMB_PAD + 4, y + 50)
+        if o["seat"] == moving and not view["over"]:
+            draw.rounded_rectangle(box, 8, fill=(255, 246, 200), outline=HIGHLIGHT, width=3)
+        badge(draw, (THUMB_PAD, y), o["seat"], 26)
+        points = label(text, "board.pts", n=o["score"]["total"])
+        pw = text_width(points, 22, True)
+        draw_text(draw, (THUMB_W - THUMB_PAD, y + 1), points, size=22, bold=True, anchor="ra")
+        draw_text(draw, (THUMB_PAD + 34, y + 1), _owner_title(o, names, text), size=20, bold=True,
+                  max_width=inner - 34 - pw - 10)
+        coins = label(text, "board.coins", n=o["goods"].get("coin", 0))
+        draw_text(draw, (THUMB_PAD + 34, y + 28), f"{_home_text(o, text)} · {coins}", size=17, fill=MUTED,
+                  max_width=inner - 34)
+        y += 58
+    return img.crop((0, 0, THUMB_W, min(height, y + 6)))
+
+
 # --------------------------------------------------------------------------- private
 
 
@@ -685,4 +769,4 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: TextFn | No
 
 
 __all__ = ["building_name", "draw_landscape", "effect_line", "good_name", "goods_grid", "render_board",
-           "render_owner", "render_private"]
+           "render_owner", "render_private", "render_thumbnail"]

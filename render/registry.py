@@ -2,7 +2,9 @@
 
 Each ``render/<game_id>.py`` exposes ``render_board(view, *, names, text, highlight=None)``
 and, for games with hidden information, ``render_private(view, *, names, text)``; optionally
-``render_decision(view, *, names, text)`` (an image for the seat's pending decision, or None).
+``render_decision(view, *, names, text)`` (an image for the seat's pending decision, or None)
+and ``render_thumbnail(view, *, names, text)`` (the small board of DM turn notices, for a
+board that does not read scaled down).
 
 ``text`` formats the messages a view carries (``engines.base.Msg`` JSON: end reasons,
 declarations): the host passes ``bot.text.Texts`` for the game, its names and the reader's
@@ -70,6 +72,15 @@ def private_image(game_id: str, view: dict[str, Any], names: Sequence[str],
     """A seat's private view as an image (``render_private``), or None when the game has
     no private renderer (no hidden information)."""
     return _optional(game_id, "render_private", view, names, text)
+
+
+def thumbnail_image(game_id: str, view: dict[str, Any], names: Sequence[str],
+                    text: TextFormatter | None = None) -> Image.Image | None:
+    """The game's own small board for DM turn notices (``render_thumbnail``: a summary that
+    reads at bot/render_pool.py ``THUMBNAIL_WIDTH``, for a board too dense to shrink), or
+    None when the game has none (the board is then scaled down). ``view`` must be the
+    public view."""
+    return _optional(game_id, "render_thumbnail", view, names, text)
 
 
 def has_decision(game_id: str) -> bool:

@@ -106,3 +106,17 @@ def test_palette_png_is_smaller_and_keeps_the_picture(speed_options) -> None:
     assert max(diff.getextrema()) <= 48                               # no pixel far off
     assert sum(diff.histogram()[9:]) <= img.width * img.height // 100  # ≤ 1 % visibly changed
     assert base.to_png(img) == pal                                    # deterministic
+
+
+def test_the_middle_dot_is_drawn_narrow() -> None:
+    """The primary face (Noto Sans CJK SC) draws "·" a full em wide ("Bot · Normal" had a
+    gap like a missing letter): it and the other ``NARROW_PUNCTUATION`` come from the Latin
+    Noto Sans, the rest of the name from the primary face."""
+    from render import base
+
+    runs = base.text_runs("Bot · Normal")
+    assert [run for run, _ in runs] == ["Bot ", "·", " ", "Normal"]
+    assert runs[1][1] is not None and runs[1][1].endswith(base.LATIN_FACE) and runs[0][1] is None
+    assert base.text_width("·", 32) < 0.35 * 32
+    assert base.text_width("…", 32) < 0.85 * 32
+    assert base.text_width("Bot · Normal", 32, True) < base.text_width("Bot Normal", 32, True) + 0.6 * 32

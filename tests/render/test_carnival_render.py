@@ -15,10 +15,13 @@ import pytest
 from bot.text import Texts
 from engines.base import CHANCE
 from engines.carnival.engine import CarnivalEngine
-from render.base import WIDTH, to_png
+from render.base import WIDTH, text_width, to_png
 from render.carnival import (
     DEVIL_RED,
+    PHASE_WIDTH,
+    SMALL,
     PlacedDie,
+    _edge_point,
     _phase_text,
     _to_px,
     boxes_overlap,
@@ -274,8 +277,10 @@ def test_a_nudged_die_dot_and_line_are_in_the_legend_only_when_drawn(tmp_path: P
 def test_the_smallest_text_reads_on_a_phone(monkeypatch: pytest.MonkeyPatch) -> None:
     """A 1100 px board is shown ~380 px wide on a phone (×0.35): every word on the
     Carnival images is at least ``SMALL`` (32 px → ~11 px there), seat letter badges at
-    least 26 px and die values at least 20 px, on boards of both models and the private
-    view."""
+    least ``LETTER_SIZE`` (30 px) and die values, the two-digit ones on the small dice of
+    the card spots and panels too, at least ``DIE_VALUE_MIN`` (29 px → 10 px), on boards of
+    both models and the private view; the legends, the table model and the Played / Left strips
+    at least ``NOTE_SIZE`` (36 px)."""
     import render.carnival as carnival
 
     sizes: list[tuple[int, str]] = []
@@ -293,5 +298,60 @@ def test_the_smallest_text_reads_on_a_phone(monkeypatch: pytest.MonkeyPatch) -> 
     board(E.player_view(_play(3, 11, None, lambda s: False), None), 3)
     words = [(size, t) for size, t in sizes if t.strip() and not t.isdigit() and t not in "ABCDE"]
     assert min(size for size, _ in words) >= carnival.SMALL >= 32, min(words)
-    assert min(size for size, t in sizes if t and t in "ABCDE") >= 26
-    assert min(size for size, t in sizes if t.isdigit() and len(t) <= 2 and (size, t) not in words) >= 20
+    assert min(size for size, t in sizes if t and t in "ABCDE") >= carnival.LETTER_SIZE >= 30
+    assert min(size for size, t in sizes if t.isdigit() and len(t) <= 2 and (size, t) not in words) >= 29
+    assert carnival.DIE_VALUE_MIN >= 29
+    notes = [(size, t) for size, t in sizes if t.startswith(("Played", "Left", "Lines:", "Bold =", "spatial table"))]
+    assert len({t.split()[0] for _, t in notes}) == 5, notes
+    assert min(notes) >= (carnival.NOTE_SIZE, ""), [n for n in notes if n[0] < 36]  # (a size up)
+
+
+AI_NAMES = ["Ann", "Bot · Normal", "さくら", "Zoë", "ボット · ふつう"]
+
+
+def test_side_seat_labels_keep_an_ai_name_whole() -> None:
+    """The seats at the left and right of a 5-player table have the room for "Bot · Normal"
+    and its translations (they were cut to "Bot…"): the label lies over the rim, its card
+    spot pulled inward clear of it, and the dice still avoid both."""
+    names = AI_NAMES
+    text = Texts("carnival", names, strict=True)
+    state = _play(5, 4, None, lambda s: s["phase"] == "choose" and s["round"] == 3)
+    view = E.player_view(state, None)
+    labels = seat_label_layout(view, names, text)
+    assert [lab.name for lab in labels] == names
+    for spot, lab in zip(card_layout(view, text), labels, strict=True):
+        assert not boxes_overlap(spot.box, lab.box), (spot, lab)
+        assert 0 <= lab.box[0] and lab.box[2] <= WIDTH
+    render_board(view, names=names, text=text)
+
+
+def test_the_phase_line_names_every_waiting_player() -> None:
+    """A phase line too long for the header shortens every name alike instead of cutting the
+    last names off: each waiting player is still named (at least 4 letters and '…'); when the
+    names would be cut shorter or become alike ("Bot…" twice), the line names the seat letters."""
+    names = ["Alexandria Longname-Smith", "Bartholomew Fairweather", "Cornelius Ashdown"]
+    state = _play(3, 4, None, lambda s: s["phase"] == "choose" and s["round"] == 2)
+    view = E.player_view(state, None)
+    assert len([s for s in view["to_move"] if s >= 0]) == 3
+    line = _phase_text(view, Texts("carnival", names, strict=True))
+    assert text_width(line, SMALL) <= PHASE_WIDTH
+    assert line.startswith("Round 2: secret sin picks — waiting for ")
+    for name in names:
+        assert name[:4] in line, (name, line)
+    assert line.count("…") == 3
+    state = _play(5, 4, None, lambda s: s["phase"] == "choose" and s["round"] == 2)
+    view = E.player_view(state, None)
+    bots = ["Ann", "Bot · Normal", "さくら", "Zoë", "Bot · Hard"]
+    assert _phase_text(view, Texts("carnival", bots, strict=True)) == (
+        "Round 2: secret sin picks — waiting for A, B, C, D and E")
+    assert _phase_text(view, Texts("carnival", ["Al", "Bo", "Cy", "Di", "Ed"], strict=True)) == (
+        "Round 2: secret sin picks — waiting for Al, Bo, Cy, Di and Ed")
+
+
+def test_a_sloth_line_ends_where_it_meets_the_die_and_its_label() -> None:
+    """A "Sloth would take" line stops at the edge of its die's glyph + id box (it was drawn
+    under the die labels, and a label could hide it)."""
+    box = (100.0, 100.0, 160.0, 200.0)
+    assert _edge_point((130.0, 400.0), (130.0, 150.0), box) == pytest.approx((130.0, 200.0))
+    assert _edge_point((0.0, 150.0), (130.0, 150.0), box) == pytest.approx((100.0, 150.0))
+    assert _edge_point((120.0, 120.0), (130.0, 150.0), box) is None

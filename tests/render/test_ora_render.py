@@ -160,3 +160,35 @@ def test_every_wheel_token_name_is_drawn_whole(monkeypatch: pytest.MonkeyPatch, 
     tokens = [(s, kw) for s, kw in drawn if s in names and kw.get("anchor") == "mm"]
     assert {s for s, _ in tokens} == names
     assert all(text_width(s, kw["size"]) <= kw["max_width"] and kw["size"] >= 11 for s, kw in tokens)
+
+
+@pytest.mark.parametrize("name,players,options,steps", [c for c in CASES if c[0] in ("solo_mid", "four_mid",
+                                                                                       "four_end")])
+def test_the_dm_thumbnail_is_a_summary_that_reads_at_its_size(name: str, players: int, options: dict[str, Any],
+                                                              steps: int) -> None:
+    """The DM turn notice's small board (render_thumbnail, 480 px wide like THUMBNAIL_WIDTH):
+    the whole board scaled to 480 px had 4–12 px type; the summary's smallest type is 17 px
+    (13 px on a 380 px phone), letter badges 16 px, and it names every seat's points."""
+    from bot.render_pool import THUMBNAIL_WIDTH, RenderJob, image_of, render, small
+    from render import registry
+    from render.ora import THUMB_W, render_thumbnail
+    from tests.render.text_sizes import drawn_texts
+
+    view = E.player_view(_run(players, options, steps), None)
+    text = Texts("ora", NAMES[:players], strict=True)
+    image, seen = drawn_texts(lambda: render_thumbnail(view, names=NAMES[:players], text=text))
+    assert image.width == THUMB_W == THUMBNAIL_WIDTH
+    letters = [d for d in seen if d.text in "ABCDN"]
+    assert min(d.size for d in seen if d not in letters) >= 17 and min(d.size for d in letters) >= 16
+    drawn = " ".join(d.text for d in seen)
+    for owner in view["owners"]:
+        if not owner["neutral"]:
+            assert f"{owner['score']['total']} pts" in drawn
+    # the render workers send it for a DM notice (both ways a thumbnail is made)
+    names = tuple(NAMES[:players])
+    done = render(RenderJob("thumbnail", "ora", view, names, "en"))
+    expected = registry.thumbnail_image("ora", view, names, Texts("ora", list(names)))
+    assert done is not None and expected is not None and (done.data, done.ext) == registry.encode(expected)
+    board = render(RenderJob("board", "ora", view, names, "en", thumbnail=True))
+    assert board is not None and board.thumbnail is not None
+    assert image_of(board.thumbnail).tobytes() == small(expected).tobytes()

@@ -1,0 +1,37 @@
+"""The smallest text of every game's golden images, as a player sees it on a phone
+(tests/render/text_sizes.py: font size × 380 / image width). Carnival's is at least 10 px
+there; the other games keep at least the sizes measured when their smallest texts were
+raised (a change that shrinks one fails here and must say why)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.render.text_sizes import PHONE_WIDTH, golden_texts, phone_px, recording
+
+FLOOR_PX: dict[str, int] = {"carnival": 29, "canterbury": 16, "heaven": 20, "eguan": 15, "illumination": 11,
+                            "ora": 12}
+"""The smallest font size (px at 1100 px image width) of each game's golden images."""
+
+
+@pytest.mark.parametrize("game_id", sorted(FLOOR_PX))
+def test_the_smallest_text_of_each_game(game_id: str) -> None:
+    drawn = golden_texts(game_id)
+    assert drawn, game_id
+    for kind, (image, seen) in drawn.items():
+        least = min(seen, key=lambda d: d.size)
+        assert least.size >= FLOOR_PX[game_id], (kind, least)
+        if game_id == "carnival":
+            assert phone_px(least.size, image.width) >= 10.0 - 1e-9, (kind, least)
+
+
+def test_the_recording_sees_every_text_drawn() -> None:
+    from PIL import Image, ImageDraw
+
+    from render.base import draw_text
+
+    draw = ImageDraw.Draw(Image.new("RGB", (200, 50)))
+    with recording() as seen:
+        draw_text(draw, (0, 0), "Bot · Normal", size=20)
+    assert [(d.size, d.text) for d in seen] == [(20, "Bot "), (20, "·"), (20, "Normal")]
+    assert phone_px(29, 1100) == pytest.approx(29 * PHONE_WIDTH / 1100)
