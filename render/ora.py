@@ -6,7 +6,7 @@
   score table, the building display by stage (cost, E/D, terrain, cloister mark, one-line
   function), a key to the id letters on the board (``G`` shared, ``F`` France, …) and one compact
   landscape per owner (coordinates, cards, buildings, settlements, clergy, goods).
-* ``render_thumbnail`` — the board's summary for a DM turn notice, 480 px wide: round, next
+* ``render_thumbnail`` — the board's summary for a DM turn notice, 550 px wide (THUMBNAIL_WIDTH): round, next
   phase, each good's wheel value, every seat's points, clergy at home and coins.
 * ``render_private`` — one owner's large landscape with names, every good of the variant in a
   grid (zeros greyed), the settlement cards in supply with their costs and the score breakdown.
@@ -636,9 +636,9 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFn | None 
 # --------------------------------------------------------------------------- thumbnail
 
 
-THUMB_W = 480
-"""Width (px) of ``render_thumbnail``, at most bot/render_pool.py ``THUMBNAIL_WIDTH`` (550), so a DM turn
-notice sends it as drawn."""
+THUMB_W = 550
+"""Width (px) of ``render_thumbnail``: bot/render_pool.py ``THUMBNAIL_WIDTH`` (a DM turn notice sends it as
+drawn)."""
 THUMB_PAD = 12
 
 
@@ -646,7 +646,7 @@ def render_thumbnail(view: PublicView, *, names: Sequence[str], text: TextFn | N
     """The board's summary for a DM turn notice (``PublicView``), drawn at ``THUMB_W`` px (the
     whole board scaled to 480 px wide had 4–12 px type): the title, the round or turn and the
     next settlement phase, the production wheel as each good's value now, and every seat's
-    points, clergy at home and coins, the seat to move on a yellow row. Type 17–22 px (13–17 px
+    points, clergy at home and coins, the seat to move on a yellow row. Type 17–22 px (12–15 px
     on a phone). The full board is in the board message."""
     seats = [o for o in view["owners"] if not o["neutral"]]
     order = {g: i for i, g in enumerate(GOODS)}

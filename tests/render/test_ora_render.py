@@ -166,9 +166,9 @@ def test_every_wheel_token_name_is_drawn_whole(monkeypatch: pytest.MonkeyPatch, 
                                                                                        "four_end")])
 def test_the_dm_thumbnail_is_a_summary_that_reads_at_its_size(name: str, players: int, options: dict[str, Any],
                                                               steps: int) -> None:
-    """The DM turn notice's small board (render_thumbnail, 480 px wide like THUMBNAIL_WIDTH):
+    """The DM turn notice's small board (render_thumbnail, 550 px wide like THUMBNAIL_WIDTH):
     the whole board scaled to 480 px had 4–12 px type; the summary's smallest type is 17 px
-    (13 px on a 380 px phone), letter badges 16 px, and it names every seat's points."""
+    (12 px on a 380 px phone), letter badges 16 px, and it names every seat's points."""
     from bot.render_pool import THUMBNAIL_WIDTH, RenderJob, image_of, render, small
     from render import registry
     from render.ora import THUMB_W, render_thumbnail
