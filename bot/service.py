@@ -1391,7 +1391,7 @@ class GameService:
                         states.append(stage)
             elif steps and public:  # (a system entry with public lines: resign, undo)
                 steps[-1] = replace(steps[-1], events=[*steps[-1].events, *public])
-        marks = engine.replay_marks(states)
+        marks = engine.replay_marks(states, [step.view for step in steps])
         return [replace(step, mark=None if mark is None else mark.to_json())
                 for step, mark in zip(steps, marks, strict=True)]
 

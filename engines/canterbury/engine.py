@@ -689,7 +689,7 @@ class CanterburyEngine(Engine):
         return notation.prompt(state)
 
     # ------------------------------------------------------------------ timeouts
-    def replay_marks(self, states: Sequence[State]) -> list[Msg | None]:
+    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
         """Spec §4: the game is a sequence of turns of the active player (T1–T5), a Last
         Rites turn (T4, §5.9) among them; each position is in the turn under way, by its
         number and player (the board's ``board.turn`` / ``board.turn_lastrites``), the

@@ -257,7 +257,7 @@ class IlluminationEngine(Engine):
         return notation.prompt(state, seat)
 
     # ------------------------------------------------------------------ host hooks
-    def replay_marks(self, states: Sequence[State]) -> list[Msg | None]:
+    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
         """Spec §4.1: the game is a sequence of turns (TURN_START → MAIN → END_OF_TURN), the
         Reverent's first (D29); a passed player's turns are skipped, so one seat may take
         several in a row. A turn begins at each position at TURN_START of another seat than

@@ -217,7 +217,7 @@ class OraEngine(Engine):
         return self.legal_actions(state, seat)
 
     # -- time -----------------------------------------------------------------------
-    def replay_marks(self, states: Sequence[State]) -> list[Msg | None]:
+    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
         """Spec §4: the game is a sequence of rounds (turns in ``two_player``, §4.5; the
         bonus round, §4.4), with settlement phases A–E between them (§4.3: its settlement
         turns, and in ``solo`` the neutral player's build before them, §4.7); each position
