@@ -127,14 +127,14 @@ def system_line(entry: LogEntry, tx: Texts) -> str | None:
     if kind == "ai_seat" and act.get("reason") == "autopilot":
         return tx(Msg("ui.log.autopilot_on", {**params, "level": {"msg": f"ai.level.{level}"}})
                   if isinstance(level, str) else Msg("ui.log.autopilot_off", params))
-    old = old_holder_name(entry, tx.locale)
+    old, old_user = old_holder_name(entry, tx.locale), act.get("old_user")
+    key = "ui.log.kick_ai" if kind == "ai_seat" and act.get("reason") == "kick" else "ui.log.replace"
     if old is not None:
         params["old"] = escape_name(short_name(old)) if tx.markdown else short_name(old)
-    else:  # (logged before old holders were kept: a person by mention, else the seat)
-        old_user = act.get("old_user")
-        params["old"] = f"<@{old_user}>" if isinstance(old_user, int) and old_user > 0 else \
-            tx(Msg("host.seat", {"letter": seat_letter(seat)}))
-    key = "ui.log.kick_ai" if kind == "ai_seat" and act.get("reason") == "kick" else "ui.log.replace"
+    elif isinstance(old_user, int) and old_user > 0:  # (logged before old holders were kept: a mention)
+        params["old"] = f"<@{old_user}>"
+    else:  # (an AI's, unnamed then)
+        key = "ui.log.replace_unnamed"
     return tx(Msg(key, params))
 
 
@@ -367,7 +367,8 @@ class Notices:
 
     async def show_log(self, interaction: discord.Interaction, game: int, limit: int = 40) -> None:
         """The last ``limit`` lines of the game's log as the caller may see it
-        (ephemeral, at most three messages).
+        (ephemeral, at most three messages): each event named after whoever made it, and a
+        line for each moderator's act and seat changing hands (``system_line``).
 
         Raises:
             HostError: no such game, or one of another server (``HostContext.game``).
