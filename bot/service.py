@@ -238,14 +238,24 @@ def names_by_entry(record: GameRecord, entries: Sequence[LogEntry], locale: str 
     out: dict[int, list[str]] = {}
     for e in reversed(entries):
         out[e.seq] = names
-        act = e.action
-        seat = act.get("seat")
-        if e.kind == "system" and act.get("type") in HOLDER_CHANGES and isinstance(act.get("old_name"), str) \
-                and isinstance(seat, int) and 0 <= seat < len(names):
+        seat = e.action.get("seat")
+        old = old_holder_name(e, locale)
+        if old is not None and isinstance(seat, int) and 0 <= seat < len(names):
             names = list(names)
-            level = act.get("old_level")
-            names[seat] = ai_seat_name(act["old_name"], level, locale) if isinstance(level, str) else act["old_name"]
+            names[seat] = old
     return out
+
+
+def old_holder_name(entry: LogEntry, locale: str = "en") -> str | None:
+    """The display name in ``locale`` of whoever held the seat before ``entry`` gave it to
+    someone else (a ``HOLDER_CHANGES`` system entry with ``holder_entry``'s ``old_name``:
+    a person's stored name, or an AI's name at its ``old_level``); None for any other
+    entry, and for one logged before old holders were kept."""
+    act = entry.action
+    if entry.kind != "system" or act.get("type") not in HOLDER_CHANGES or not isinstance(act.get("old_name"), str):
+        return None
+    level = act.get("old_level")
+    return ai_seat_name(act["old_name"], level, locale) if isinstance(level, str) else str(act["old_name"])
 
 
 def entry_texts(record: GameRecord, entries: Sequence[LogEntry], locale: str = "en") -> dict[int, Texts]:
@@ -349,12 +359,14 @@ equal to the real state proves nothing and is passed over)."""
 @dataclass(frozen=True)
 class ReplayStep:
     """One step of a replay (``GameService.replay_steps``): the last log ``seq`` it covers,
-    the seat that acted (None: the start), the public view after it and its public events."""
+    the seat that acted (None: the start), the public view after it, its public events, and
+    the rulebook's unit it is in (``Engine.replay_marks``, as message JSON; None: none)."""
 
     seq: int
     seat: int | None
     view: dict[str, Any]
     events: list[dict[str, Any]]
+    mark: dict[str, Any] | None = None
 
 
 def undone_seqs(entries: Iterable[LogEntry]) -> frozenset[int]:
@@ -1340,7 +1352,8 @@ class GameService:
         then one step per player entry not undone (the chance entries that follow it folded
         in), each with the public view after it and its public events (JSON); an entry the
         engine pauses in (``Engine.replay_stages``: Carnival's automatic round 7) adds a step
-        per pause after the first. Only
+        per pause after the first; each step has the rulebook's unit it is in
+        (``Engine.replay_marks``: the jump menu's rounds, turns, phases). Only
         ``player_view(state, None)`` is kept, so nothing private is in them.
 
         Raises:
@@ -1350,6 +1363,7 @@ class GameService:
             raise HostError(Msg("refusal.host.not_started"), "not_started")
         engine = self.engine(record)
         steps: list[ReplayStep] = []
+        states: list[State] = []  # (the state of each step, for its mark)
         state: State | None = None
         for e in live_entries(await self.repo.log(record.id)):
             public = [ev for ev in e.events if ev.get("visible_to") is None]
@@ -1357,6 +1371,7 @@ class GameService:
                 state = engine.new_game(int(e.action["players"]), record.seed, record.options)
                 steps.append(ReplayStep(e.seq, None, engine.player_view(state, None),
                                         [start_event(int(e.action["players"])).to_json()]))
+                states.append(state)
             elif e.kind in ("player", "chance") and state is not None:
                 stages = engine.replay_stages(state, CHANCE if e.kind == "chance" else int(e.seat or 0), e.action)
                 state = stages[-1][0]
@@ -1370,11 +1385,15 @@ class GameService:
                     shown = [ev for ev in e.events[cuts[k]:cuts[k + 1]] if ev.get("visible_to") is None]
                     if k == 0 and e.kind == "chance" and steps:
                         steps[-1] = replace(steps[-1], seq=e.seq, view=view, events=[*steps[-1].events, *shown])
+                        states[-1] = stage
                     else:
                         steps.append(ReplayStep(e.seq, e.seat, view, shown))
+                        states.append(stage)
             elif steps and public:  # (a system entry with public lines: resign, undo)
                 steps[-1] = replace(steps[-1], events=[*steps[-1].events, *public])
-        return steps
+        marks = engine.replay_marks(states, [step.view for step in steps])
+        return [replace(step, mark=None if mark is None else mark.to_json())
+                for step, mark in zip(steps, marks, strict=True)]
 
     async def replay_matches(self, game: int) -> bool:
         """True when replaying the log from ``new_game(seed)`` equals the stored snapshot."""

@@ -594,6 +594,23 @@ class Engine:
         """
         return [self.apply(state, seat, action)]
 
+    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
+        """The rulebook's unit (a round, a turn, a settlement phase…) each position of a
+        replay is in, for ``states`` in order: the start, then the position after each
+        replay step (``bot.service.GameService.replay_steps``), with ``views`` their public
+        views (``player_view(state, None)``, which the host has made already); None for a
+        position in no unit (the set-up before the first one). ``/game replay``'s jump menu
+        lists the first position of each run of equal marks (``bot.ui.table.jump_options``);
+        a mark is a message of the game's catalog, its numbers counted by the engine.
+        Default: the public view's ``round``, as ``table.jump_round`` ("Round 3"), None
+        where a view has no round (Carnival, E Guan, Heaven)."""
+        out: list[Msg | None] = []
+        for view in views:
+            number = view.get("round")
+            out.append(Msg("table.jump_round", {"round": number})
+                       if isinstance(number, int) and not isinstance(number, bool) else None)
+        return out
+
     def undoable(self, before: State, seat: Seat, action: Action, after: State) -> bool:
         """Whether the spec lets ``seat`` take back ``action`` (applied to ``before``,
         giving ``after``) at all; the host's own checks (docs/DESIGN.md §4: no one else acted,

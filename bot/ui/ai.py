@@ -265,7 +265,7 @@ class AiPlayers:
         locale = self.ctx.delivery.locales.private(interaction)
         seat = record.seat_of(interaction.user.id)
         if seat is None:
-            raise HostError(say("ai.refuse.not_a_player", locale), "not_a_player")
+            raise await self.ctx.not_seated(record, interaction.user.id)
         current = next(s for s in record.seats if s.seat == seat)
         if on == current.is_ai:
             raise HostError(say("ai.refuse.already_ai" if on else "ai.refuse.not_ai", locale), "autopilot")
@@ -294,7 +294,8 @@ class AiPlayers:
                         level: str, *, reason: str, seat: int | None = None) -> None:
         """A moderator's ``/game replace … ai:`` or ``/game kick … ai:`` (``reason``
         ``replace``/``kick``): the member's seat (or ``seat``, by index) goes to a new AI of
-        ``level``; announced.
+        ``level``; announced in the game's thread, and the moderator is told privately which
+        seat went from whom to which AI.
 
         Raises:
             HostError: the member has no seat, the game is not running, or it would leave
@@ -320,7 +321,8 @@ class AiPlayers:
         else:
             text = say(f"ai.say.{'replaced' if reason == 'replace' else 'kicked'}", loc, old=uid, game=record.id,
                        name=ai_name(level, loc))
-            answer = say("ai.say.done", mine)
+            answer = say("ai.say.handed_private", mine, letter=seat_letter(seat), game=record.id, old=uid,
+                         name=ai_name(level, mine))
         await self.ctx.delivered(self._announce(updated.home_channel_id, text))
         self.ctx.delivery.request_board(record.id)
         await interaction.followup.send(answer, ephemeral=True)

@@ -226,7 +226,9 @@ class HostContext:
                            game_id: str | None = None) -> GameRecord:
         """The game a command means: ``game`` if given (it must be a ``game_id`` game
         when that is given); else the caller's running game in this channel/thread; else
-        the caller's only game here; else the only game here.
+        the caller's only lobby or running game here; else the only running game here
+        (one the caller was removed from, too: ``seated`` then says they no longer play
+        in it); else the caller's only game here (a finished one); else the only game here.
 
         Raises:
             HostError: a game of another kind, or none or several candidates (the
@@ -243,7 +245,9 @@ class HostContext:
             here = [g for g in here if g.game_id == game_id]
         mine = [g for g in here if g.seat_of(interaction.user.id) is not None]
         active_mine = [g for g in mine if g.status == "active"]
-        for candidates in (active_mine, mine, here):
+        live_mine = [g for g in mine if g.status != "finished"]
+        active_here = [g for g in here if g.status == "active"]  # (before a finished game of the caller's)
+        for candidates in (active_mine, live_mine, active_here, mine, here):
             if len(candidates) == 1:
                 return candidates[0]
             if len(candidates) > 1:
@@ -275,5 +279,25 @@ class HostContext:
         record = await self.game(interaction, game)
         seat = record.seat_of(interaction.user.id)
         if seat is None:
-            raise HostError(Msg("ui.error.not_your_game"), "not_a_player")
+            raise await self.not_seated(record, interaction.user.id)
         return record, seat
+
+    async def not_seated(self, record: GameRecord, user_id: int) -> HostError:
+        """The refusal for ``user_id``, who has no seat in ``record``: that they no longer
+        play in it when they did (``ui.error.resigned``: their seat is marked left by their
+        resign; ``ui.error.removed``: by a moderator's kick, or a moderator gave their seat
+        to someone else or to an AI, a ``replace``/``ai_seat`` entry whose ``old_user`` they
+        are), else that it is not their game (``ui.error.not_your_game``)."""
+        left = next((s.seat for s in record.seats if s.user_id == user_id and s.status == "left"), None)
+        entries = await self.repo.log(record.id) if record.state is not None else []
+        for e in reversed(entries):
+            act = e.action
+            if e.kind != "system":
+                continue
+            if left is not None and act.get("type") in ("resign", "kick") and act.get("seat") == left:
+                key = "resigned" if act["type"] == "resign" else "removed"
+                return HostError(Msg(f"ui.error.{key}", {"game": record.id}), "not_a_player")
+            handed = act.get("type") == "replace" or (act.get("type") == "ai_seat" and act.get("reason") != "autopilot")
+            if handed and act.get("old_user") == user_id:
+                return HostError(Msg("ui.error.removed", {"game": record.id}), "not_a_player")
+        return HostError(Msg("ui.error.not_your_game"), "not_a_player")

@@ -91,8 +91,8 @@ class Moderation:
             await self.notices.ended(record.id)
         else:
             await self.ctx.delivery.flush(record.id)  # (the announcement, queued with the change)
-        await interaction.followup.send(private(Msg("ui.moderation.ended_private", {"game": record.id})),
-                                        ephemeral=True)
+        key = "ended_private" if record.state is not None else "ended_lobby_private"
+        await interaction.followup.send(private(Msg(f"ui.moderation.{key}", {"game": record.id})), ephemeral=True)
 
     async def kick(self, interaction: discord.Interaction, game: GameRecord, member: discord.abc.User) -> None:
         """Remove a player (from a lobby; in a running game their moves are played

@@ -128,7 +128,7 @@ class Moves:
         record = await self.ctx.resolve_game(interaction, game, game_id)
         seat = record.seat_of(interaction.user.id)
         if seat is None:
-            raise HostError(Msg("ui.error.not_playing"), "not_a_player")
+            raise await self.ctx.not_seated(record, interaction.user.id)  # (no longer: says so)
         delivery = self.ctx.delivery
         ticket = delivery.answer_ticket(interaction, text)  # queued with the move: answered even after a crash
         try:

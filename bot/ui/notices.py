@@ -36,12 +36,13 @@ from bot.service import (
     entry_texts,
     left_seats,
     live_entries,
+    old_holder_name,
     table_outcome,
     texts,
     undone_seqs,
 )
 from bot.storage import GameRecord, LogEntry
-from bot.text import Texts, locale_of
+from bot.text import Texts, escape_name, locale_of, short_name
 from bot.ui.clock import fit_deadline, quiet_hours
 from bot.ui.components import BoardButton
 from bot.ui.context import HostContext
@@ -52,8 +53,9 @@ from bot.ui.panels import board_view, game_title, mention_list, timer_shown
 from engines.base import Engine, Msg, Outcome, seat_letter
 from engines.registry import get as get_engine
 
-MODERATION_ENTRIES = ("end", "replace", "kick", "pause", "resume")
-"""System log entries that the log shows as a moderator's act."""
+SEAT_CHANGES = ("replace", "kick", "ai_seat")
+"""System log entries that change who plays a seat (a moderator's replace or kick, a hand-over
+to an AI, autopilot); ``system_line`` names the seat and the players."""
 
 DIGEST_LINES = 8
 """At most this many lines in a "since your last turn" digest (the newest)."""
@@ -98,6 +100,42 @@ def digest_lines(record: GameRecord, entries: Sequence[LogEntry], viewer: int | 
     if len(lines) > DIGEST_LINES:
         lines = [tx(Msg("ui.notice.earlier", {"n": len(lines) - DIGEST_LINES})), *lines[-DIGEST_LINES:]]
     return lines
+
+
+def system_line(entry: LogEntry, tx: Texts) -> str | None:
+    """The ``/game log`` line of a system entry that a moderator made (``end``, ``pause``,
+    ``resume``) or that changed who plays a seat (``SEAT_CHANGES``): which seat, whom it
+    was taken from (the entry's ``old_name``: ``bot.service.old_holder_name``) and who
+    plays it now; ``tx`` has the names as of the entry (``bot.service.entry_texts``: the
+    seat's holder after it). None for other system entries (start, undo…) and unknown
+    shapes. Texts: ``ui.log.*`` (bot/text/en/ui.toml)."""
+    act = entry.action
+    kind, seat = act.get("type"), act.get("seat")
+    if entry.kind != "system":
+        return None
+    if kind == "end":
+        reason = act.get("reason")
+        return tx(Msg("ui.log.end")) + (tx(Msg("ui.moderation.reason", {"reason": reason})) if reason else "")
+    if kind in ("pause", "resume"):
+        return tx(Msg(f"ui.log.{kind}"))
+    if kind not in SEAT_CHANGES or not isinstance(seat, int) or not 0 <= seat < len(tx.names):
+        return None
+    params: dict[str, object] = {"letter": seat_letter(seat), "name": {"seat": seat}}
+    if kind == "kick":
+        return tx(Msg("ui.log.kick_abandoned" if act.get("abandoned") else "ui.log.kick", params))
+    level = act.get("level")
+    if kind == "ai_seat" and act.get("reason") == "autopilot":
+        return tx(Msg("ui.log.autopilot_on", {**params, "level": {"msg": f"ai.level.{level}"}})
+                  if isinstance(level, str) else Msg("ui.log.autopilot_off", params))
+    old, old_user = old_holder_name(entry, tx.locale), act.get("old_user")
+    key = "ui.log.kick_ai" if kind == "ai_seat" and act.get("reason") == "kick" else "ui.log.replace"
+    if old is not None:
+        params["old"] = escape_name(short_name(old)) if tx.markdown else short_name(old)
+    elif isinstance(old_user, int) and old_user > 0:  # (logged before old holders were kept: a mention)
+        params["old"] = f"<@{old_user}>"
+    else:  # (an AI's, unnamed then)
+        key = "ui.log.replace_unnamed"
+    return tx(Msg(key, params))
 
 
 def rules_in(engine: Engine, locale: str) -> str:
@@ -329,7 +367,8 @@ class Notices:
 
     async def show_log(self, interaction: discord.Interaction, game: int, limit: int = 40) -> None:
         """The last ``limit`` lines of the game's log as the caller may see it
-        (ephemeral, at most three messages).
+        (ephemeral, at most three messages): each event named after whoever made it, and a
+        line for each moderator's act and seat changing hands (``system_line``).
 
         Raises:
             HostError: no such game, or one of another server (``HostContext.game``).
@@ -343,8 +382,9 @@ class Notices:
         undone = undone_seqs(entries)
         txs = entry_texts(record, entries, tx.locale)  # (a move keeps the name of whoever made it)
         for entry in entries:
-            if entry.kind == "system" and entry.action.get("type") in MODERATION_ENTRIES:
-                lines.append(tx(Msg("ui.notice.log_moderator", {"what": {"msg": f"ui.moderation.{entry.action['type']}_entry"}})))
+            said = system_line(entry, txs[entry.seq])  # (a moderator's act, a seat changing hands)
+            if said:
+                lines.append(said)
             for e in entry.events:
                 vis = e.get("visible_to")
                 if vis is None or (seat is not None and seat in vis):

@@ -24,7 +24,7 @@ import io
 import json
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -41,7 +41,7 @@ from bot.service import (
     undone_seqs,
 )
 from bot.storage import GameRecord, LogEntry
-from bot.text import host_sentence
+from bot.text import Texts, host_sentence
 from bot.ui.components import Reported
 from bot.ui.context import HostContext, flow_of
 from bot.ui.dm import jump_url
@@ -438,10 +438,10 @@ class Table:
         delivery = self.ctx.delivery
         file = await delivery.render_file("board", record, current.view, tx.locale, "replay",
                                           delivery.upload_limit(record.guild_id))
-        round_no = current.view.get("round")
+        by_seq = entry_texts(record, await self.ctx.repo.log(record.id), tx.locale)
+        then = by_seq.get(current.seq, tx)  # (named after whoever made the move)
         lines = [say("replay_step", loc, step=index, last=len(steps) - 1)
-                 + (say("replay_round", loc, round=round_no) if isinstance(round_no, int) else "")]
-        then = entry_texts(record, await self.ctx.repo.log(record.id), tx.locale).get(current.seq, tx)
+                 + (say("replay_in", loc, unit=then(current.mark)) if current.mark else "")]
         lines += [f"• {then.event(e)}" for e in current.events]  # (named after whoever made the move)
         embed = discord.Embed(title=clip(say("replay_title", loc, title=game_title(engine, record, loc)), 256),
                               description=clip("\n".join(lines), 4096), colour=0x6B3FA0)
@@ -449,7 +449,7 @@ class Table:
         view.add_item(TableButton(record.id, max(0, index - 1), "prev", disabled=index == 0, locale=loc))
         view.add_item(TableButton(record.id, min(len(steps) - 1, index + 1), "next", disabled=index >= len(steps) - 1,
                                   locale=loc))
-        view.add_item(ReplaySelect(record.id, jump_options(steps, loc), loc))
+        view.add_item(ReplaySelect(record.id, jump_options(steps, tx, by_seq), loc))
         if file is not None:
             embed.set_image(url=f"attachment://{file.filename}")
         if fresh:
@@ -483,21 +483,44 @@ def game_name(game_id: str, locale: str) -> str:
     return host_sentence(f"ui.game.{game_id}", locale)
 
 
-def jump_options(steps: Sequence[ReplayStep], locale: str = "en") -> list[discord.SelectOption]:
-    """The jump menu of a replay: the first step of each round when the public view says
-    its ``round`` (at most 25, evenly spread), else up to 25 evenly spread steps."""
-    firsts: dict[int, int] = {}
+def jump_options(steps: Sequence[ReplayStep], tx: Texts,
+                 by_seq: Mapping[int, Texts] | None = None) -> list[discord.SelectOption]:
+    """The jump menu of a replay: the first step of each run of equal marks (the rulebook's
+    units: rounds, turns, settlement phases, ``Engine.replay_marks``), labelled by ``tx``
+    (the game's texts in the reader's language; ``by_seq``: with the names as of each step,
+    ``entry_texts``); more than 25 are thinned by ``thinned``. Without marks, up to 25
+    evenly spread steps."""
+    marks: list[tuple[str, str, int]] = []
+    last: dict[str, Any] | None = None
     for i, step in enumerate(steps):
-        r = step.view.get("round")
-        if isinstance(r, int) and not isinstance(r, bool):
-            firsts.setdefault(r, i)
-    if len(firsts) > 1:
-        marks = [(say("jump_round", locale, round=r), i) for r, i in sorted(firsts.items())]
-    else:
-        marks = [(say("jump_step", locale, step=i), i) for i in range(len(steps))]
-    if len(marks) > 25:
-        marks = [marks[round(k * (len(marks) - 1) / 24)] for k in range(25)]
-    return [discord.SelectOption(label=label, value=str(i)) for label, i in marks]
+        if step.mark is not None and step.mark != last:
+            label = (by_seq or {}).get(step.seq, tx)(step.mark)
+            marks.append((str(step.mark.get("msg")), label, i))
+        last = step.mark
+    if not marks:
+        marks = [("step", say("jump_step", tx.locale, step=i), i) for i in range(len(steps))]
+    return [discord.SelectOption(label=clip(label, 100), value=str(i)) for _, label, i in thinned(marks)]
+
+
+def thinned(marks: Sequence[tuple[str, str, int]], most: int = 25) -> list[tuple[str, str, int]]:
+    """At most ``most`` of ``marks`` (``(kind, label, step)``, in step order; a select holds
+    25 options): all when they fit; else every mark of the rarer kinds (settlement phases,
+    a Last Rites turn, the end) and the most common kind (rounds, turns) evenly spread over
+    the places left, first and last kept; evenly over all when the rarer kinds alone are
+    too many. In step order."""
+    if len(marks) <= most:
+        return list(marks)
+
+    def spread(items: Sequence[tuple[str, str, int]], k: int) -> list[tuple[str, str, int]]:
+        if k <= 1:
+            return list(items[:k])
+        return [items[round(j * (len(items) - 1) / (k - 1))] for j in range(k)]
+
+    common = collections.Counter(kind for kind, _, _ in marks).most_common(1)[0][0]
+    rare = [m for m in marks if m[0] != common]
+    if len(rare) >= most:
+        return spread(marks, most)
+    return sorted(rare + spread([m for m in marks if m[0] == common], most - len(rare)), key=lambda m: m[2])
 
 
 def export_log(record: GameRecord, name: str, entries: Sequence[LogEntry],

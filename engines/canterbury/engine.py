@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.base import (
@@ -689,6 +689,23 @@ class CanterburyEngine(Engine):
         return notation.prompt(state)
 
     # ------------------------------------------------------------------ timeouts
+    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
+        """Spec §4: the game is a sequence of turns of the active player (T1–T5), a Last
+        Rites turn (T4, §5.9) among them; each position is in the turn under way, by its
+        number and player (the board's ``board.turn`` / ``board.turn_lastrites``), the
+        set-up before turn 1 in none, the end in ``board.game_over`` (§8).
+        (``Engine.replay_marks``)"""
+        out: list[Msg | None] = []
+        for s in states:
+            if s["turn"] == 0:
+                out.append(None)
+            elif not self.to_move(s):
+                out.append(msg("board.game_over"))
+            else:
+                out.append(msg("board.turn_lastrites" if s["lastrites_turn"] else "board.turn",
+                               turn=s["turn"], player=seat_ref(s["active"])))
+        return out
+
     def timeout_action(self, state: State, seat: Seat) -> Action:
         """Auto-play on timeout (§11 Timeouts).
 

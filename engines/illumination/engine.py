@@ -33,6 +33,7 @@ from engines.base import (
     Event,
     GameOver,
     IllegalAction,
+    Msg,
     NotYourTurn,
     Outcome,
     Seat,
@@ -256,6 +257,27 @@ class IlluminationEngine(Engine):
         return notation.prompt(state, seat)
 
     # ------------------------------------------------------------------ host hooks
+    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
+        """Spec §4.1: the game is a sequence of turns (TURN_START → MAIN → END_OF_TURN), the
+        Reverent's first (D29); a passed player's turns are skipped, so one seat may take
+        several in a row. A turn begins at each position at TURN_START of another seat than
+        the position before, or after one that was not at TURN_START (a cancelled pass goes
+        back to TURN_START in the same turn); each position is in the turn under way, by its
+        number and player (``replay.turn``), the set-up (choosing sides, the deal) in none,
+        the end in ``replay.end`` (§8). (``Engine.replay_marks``)"""
+        out: list[Msg | None] = []
+        turn, before, active = 0, "setup", None
+        for st in states:
+            phase = st["phase"]
+            if phase == "turn_start" and (before not in ("turn_start", "confirm_pass") or st["active"] != active):
+                turn += 1
+            before, active = phase, st["active"]
+            if phase == "over":
+                out.append(msg("replay.end"))
+            else:
+                out.append(msg("replay.turn", turn=turn, seat=seat_ref(st["active"])) if turn else None)
+        return out
+
     def timeout_action(self, state: State, seat: Seat) -> Action:
         """The autopilot of §11: at TURN_START the first line (row1…col3) holding a tile that feeds
         an open Book, else the first holding a tile (never a voluntary pass); in MAIN the first

@@ -104,6 +104,13 @@ class Driver:
         return [m["content"] for mid, m in sorted(self.fake.messages.items())
                 if mid > after and m["flags"] & 64 and self.fake.ephemeral_owner(m) == user["id"]]
 
+    async def log_lines(self, user: JSONDict, game: int) -> list[str]:
+        """The lines ``/game log`` shows ``user`` of ``game``."""
+        mark = max(self.fake.messages)
+        await self.fake.slash(user, "game", "log", game=game)
+        await self.settle()
+        return "\n".join(self.private_to(user, mark)).splitlines()
+
     def public_messages(self) -> list[JSONDict]:
         """Every non-ephemeral message in guild channels and threads."""
         out = []

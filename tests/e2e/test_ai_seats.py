@@ -167,6 +167,9 @@ async def test_autopilot_plays_a_players_seat_until_they_take_it_back(fake, ai_b
     assert record.seats[1].ai_level is None and record.seat_of(int(bob["id"])) == 1
     log = await ai_bot.repo.log(game)
     assert [e.action["level"] for e in log if e.action.get("type") == "ai_seat"] == ["easy", None]
+    lines = await d.log_lines(alice, game)                       # (the log says both)
+    assert [line for line in lines if "autopilot" in line] == [
+        "🤖 bob put seat B on autopilot (Easy).", "🙋 bob took seat B back from autopilot."]
 
 
 async def test_a_moderator_kicks_a_player_and_hands_the_seat_to_an_ai(fake, ai_bot, players) -> None:
@@ -183,6 +186,16 @@ async def test_a_moderator_kicks_a_player_and_hands_the_seat_to_an_ai(fake, ai_b
     assert f"🛡 <@{carol['id']}> was removed from game #{game} by a moderator; Bot · Normal plays their seat " \
         "from now on." in public
     assert 2 not in ai_bot.service.waiting(record)
+    # the moderator is told what happened (not "Done."), the log names the seat and both players
+    assert d.private_to(alice)[-1] == f"🤖 Seat C of game #{game} (<@{carol['id']}>) is now played by Bot · Normal."
+    assert "🛡 A moderator removed carol from seat C; Bot · Normal plays it from now on." in \
+        await d.log_lines(alice, game)
+    # carol is told she no longer plays in it
+    mark = max(fake.messages)
+    await fake.slash(carol, "eguan", "play")
+    await settled(d)
+    assert d.private_to(carol, mark) == [
+        f"⚠️ You no longer play in game #{game}: a moderator removed you or gave your seat to someone else."]
 
 
 class HeldWorkers(concurrent.futures.Executor):
@@ -300,3 +313,4 @@ async def test_replacing_an_ai_seat_by_another_ai_names_both_ais(fake, ai_bot, p
     assert private[0] == f"🤖 Seat B of game #{game} now plays as Bot · Hard (was Bot · Easy)."
     assert not any("<@-" in t for t in public + private)
     assert (await d.record(game)).seats[1].ai_level == "hard"
+    assert "🛡 A moderator gave seat B (Bot · Easy) to Bot · Hard." in await d.log_lines(alice, game)

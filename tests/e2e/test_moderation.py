@@ -5,6 +5,7 @@ announced. A member without permissions is refused privately and nothing changes
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from bot.sandbox.fakecord import EPHEMERAL
@@ -88,7 +89,7 @@ async def test_pause_and_resume_are_logged_announced_and_keep_the_clock(driver: 
     await fake.slash(bob, "game", "log", game=game)
     await driver.settle()
     log_text = "\n".join(private_to(fake, bob, mark))
-    assert "🛡 moderator: pause" in log_text and "🛡 moderator: resume" in log_text
+    assert "🛡 A moderator paused the game." in log_text and "🛡 A moderator resumed the game." in log_text
     assert await bot.service.replay_matches(game)
 
 
@@ -237,3 +238,53 @@ async def test_kicking_the_last_person_at_a_table_of_ais_ends_the_game_as_abando
     await ended_abandoned(driver, game, record.version, mark,
                           f"🛡 <@{bob['id']}> was removed from game #{game} by a moderator; only AI players were "
                           "left, so the game ends as abandoned: no winner, no ratings change.")
+
+
+async def test_the_log_says_which_seat_a_moderator_gave_or_took_from_whom(driver: Driver, players, bot) -> None:
+    """``/game log`` names the seat and the players of a replace and a kick (the names the
+    entry stored: ``old_name``), in the reader's language, and the end with its reason."""
+    alice, bob, carol, dave = players[:4]
+    fake = driver.fake
+    game = await driver.start_game("carnival", [alice, bob, carol])
+    for command, options in (("replace", {"player": bob, "member": dave}), ("kick", {"member": carol})):
+        await fake.slash(alice, "game", command, game=game, **options)
+        await driver.settle()
+    lines = await driver.log_lines(alice, game)
+    assert "🛡 A moderator gave seat B (bob) to dave." in lines
+    assert "🛡 A moderator removed carol from seat C; its moves are played automatically from now on." in lines
+    assert not any("moderator: " in line for line in lines)
+    fake.user_locales[dave["id"]] = "ja"
+    lines = await driver.log_lines(dave, game)
+    assert "🛡 モデレーターが席 B（bob）を dave に渡しました。" in lines
+    assert "🛡 モデレーターが carol を席 C から外しました。以後その席は自動で進みます。" in lines
+    await fake.slash(alice, "game", "end", game=game, reason="test over")
+    await driver.settle()
+    assert (await driver.log_lines(alice, game))[-1] == "🛡 A moderator ended the game. Reason: test over"
+
+
+async def test_a_removed_player_is_told_they_no_longer_play_in_the_running_game_here(driver: Driver, players,
+                                                                                    bot) -> None:
+    """A player kicked from (or replaced in) the game running in this channel who types
+    ``/carnival play`` there is answered about that game, not about their own finished
+    game of the channel ("not running"): they no longer play in it. Someone who never
+    played in it is told it is not their game."""
+    alice, bob, carol, dave, erin = players[:5]
+    fake = driver.fake
+    earlier = await driver.start_game("carnival", [alice, bob])
+    assert (await driver.play_to_end(earlier, random.Random(3))).status == "finished"
+    game = await driver.start_game("carnival", [alice, bob, carol])
+    await fake.slash(alice, "game", "kick", game=game, member=bob)
+    await driver.settle()
+    await fake.slash(alice, "game", "replace", game=game, player=carol, member=dave)
+    await driver.settle()
+    removed = f"⚠️ You no longer play in game #{game}: a moderator removed you or gave your seat to someone else."
+    for user in (bob, carol):
+        for options in ({}, {"action": "choose lust"}):
+            mark = max(fake.messages)
+            await fake.slash(user, "carnival", "play", **options)
+            await driver.settle()
+            assert private_to(fake, user, mark) == [removed], (user["name"], options)
+    mark = max(fake.messages)
+    await fake.slash(erin, "carnival", "play")
+    await driver.settle()
+    assert private_to(fake, erin, mark) == ["⚠️ This is not your game — you are not playing in it."]

@@ -8,12 +8,14 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 from typing import Any
 
 import pytest
 from PIL import Image
 
 from bot.sandbox.fakecord import EPHEMERAL, iter_components
+from bot.service import texts
 from engines.base import CHANCE
 from tests.e2e.driver import Driver
 
@@ -63,11 +65,22 @@ async def test_replay_steps_through_the_public_boards_and_export_is_public(drive
     assert replay["attachments"][0]["id"] != first
     Image.open(io.BytesIO(fake.blobs[replay["attachments"][0]["id"]])).verify()
     jump = next(c for c in iter_components(replay["components"]) if c.get("custom_id") == f"tj:{game}")
-    target = jump["options"][-1]
+    # the jump menu names the rulebook's units: Carnival's 7 rounds, Illumination's turns (spec §4.1)
+    labels = [o["label"] for o in jump["options"]]
+    names = [p["username"] for p in people]
+    if game_id == "carnival":
+        assert labels == [f"Round {r}" for r in range(1, 8)]
+    else:
+        assert labels[-1] == "Game over" and len(labels) <= 25          # (over 25 turns: spread, first kept)
+        turns = [re.fullmatch(rf"Turn (\d+): ({'|'.join(names)})", label) for label in labels[:-1]]
+        numbers = [int(t[1]) for t in turns if t]
+        assert len(numbers) == len(turns) and numbers[0] == 1 and numbers == sorted(set(numbers)), labels
+    target = jump["options"][-2]
     await fake.select(viewer, replay, jump["custom_id"], [target["value"]])
     await driver.settle()
     replay = fake.messages[int(replay["id"])]
-    assert replay["embeds"][0]["description"].startswith(f"Step {target['value']} of {len(steps) - 1}")
+    assert replay["embeds"][0]["description"].split("\n")[0] == (
+        f"Step {target['value']} of {len(steps) - 1} · {target['label']}")
     # someone else's forged press on this private replay is not theirs
     mark = max(fake.messages)
     await fake.click(people[0], replay, button(replay, "prev")["custom_id"], forge=True)
@@ -108,7 +121,7 @@ async def test_carnival_replay_round_7_is_its_table_after_the_roll_then_its_reve
     game = await driver.start_game("carnival", players[:3])
     record = await driver.play_to_end(game, random.Random(6))
     steps = await bot.service.replay_steps(record)
-    jumps = {o.label: int(o.value) for o in jump_options(steps)}
+    jumps = {o.label: int(o.value) for o in jump_options(steps, texts(record))}
     assert list(jumps) == [f"Round {r}" for r in range(1, 8)]
     seven = steps[jumps["Round 7"]]
     assert (seven.view["round"], seven.view["phase"], seven.view["rolled"]) == (7, "reveal", True)
@@ -118,5 +131,4 @@ async def test_carnival_replay_round_7_is_its_table_after_the_roll_then_its_reve
     assert after.seat == CHANCE and after.events[0]["kind"] == "reveal"
     assert len(seven.view["round_scores"]) == 6 and steps[-1].view["phase"] == "over"
     names = list(record.names)
-    from bot.service import texts
     render_board(seven.view, names=names, text=texts(record)).save(tmp_path / "carnival_replay_round7.png")

@@ -53,6 +53,10 @@ async def test_carnival_resign_confirms_announces_and_the_seat_plays_on(driver: 
     kinds = [(e.action.get("type"), e.user_id) for e in await bot.repo.log(game) if e.kind == "system"]
     assert ("resign", int(bob["id"])) in kinds
     assert 1 not in bot.service.waiting(record)                          # bob's pick was made for him
+    mark = max(driver.fake.messages)
+    await driver.fake.slash(bob, "carnival", "play")                    # bob is told he resigned
+    await driver.settle()
+    assert driver.private_to(bob, mark) == [f"⚠️ You no longer play in game #{game}: you resigned from it."]
     final = await driver.play_to_end(game, random.Random(3))
     assert final.status == "finished"
     autos = [e for e in await bot.repo.log(game) if e.kind == "player" and e.seat == 1 and e.user_id is None]
