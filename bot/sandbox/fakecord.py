@@ -1758,6 +1758,14 @@ class FakeDiscord:
         """Tokens of interactions the bot never answered in time (users would see "This interaction failed")."""
         return [t for t, it in self.interactions.items() if it["acked_at"] is None]
 
+    def awaiting_ack(self) -> list[str]:
+        """Tokens of interactions the bot has not answered yet and may still answer (created less than
+        ``ACK_DEADLINE`` seconds ago on this fake's clock): a test that waits for the bot to settle
+        must wait for these too, since a busy bot may not have made a request for them yet."""
+        now = self.now()
+        return [t for t, it in self.interactions.items()
+                if it["acked_at"] is None and now - it["created"] < ACK_DEADLINE]
+
     async def idle(self, quiet: float = 0.1, timeout: float = 5.0) -> None:
         """Wait until the bot has made no REST call for ``quiet`` seconds and none of discord.py's handler
         tasks (app commands, views, dynamic items, modals) is still running; TimeoutError after ``timeout``."""

@@ -12,6 +12,7 @@ from typing import Any
 
 from PIL import Image
 
+from bot.render_pool import THUMBNAIL_WIDTH
 from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.ui.notices import digest_lines
 from tests.e2e.driver import Driver
@@ -86,7 +87,7 @@ async def test_start_and_moves_ping_only_the_newly_awaited_once(driver: Driver, 
         notice = dm_turn_notices(fake, user)[-1]
         board, hand = notice["attachments"]
         assert board["filename"].startswith("board.") and hand["filename"].startswith("hand.")
-        assert Image.open(io.BytesIO(fake.image_bytes(board))).width == 480
+        assert Image.open(io.BytesIO(fake.image_bytes(board))).width == THUMBNAIL_WIDTH
         assert "Since your last turn" in notice["content"]
         assert any(c.get("custom_id") == f"d:{game}:play" for c in iter_components(notice["components"]))
 

@@ -91,8 +91,9 @@ def query(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]
 
 async def wait_settled(fake: FakeDiscord, child: Child, *, identifies: int | None = None,
                        timeout: float = 60) -> bool:
-    """Wait until the child died (False) or is connected, has delivered its whole outbox
-    and made no request for a moment (True)."""
+    """Wait until the child died (False) or is connected, has answered every interaction it still
+    may (``FakeDiscord.awaiting_ack``), has delivered its whole outbox and made no request for a
+    moment (True)."""
     deadline = time.monotonic() + timeout
     quiet_since, seen = time.monotonic(), len(fake.requests)
     while time.monotonic() < deadline:
@@ -104,6 +105,8 @@ async def wait_settled(fake: FakeDiscord, child: Child, *, identifies: int | Non
             quiet_since, seen = time.monotonic(), len(fake.requests)
             continue
         if identifies is not None and len(fake.identifies) < identifies:
+            continue
+        if fake.awaiting_ack():  # (a loaded bot may not have made a request for a new click yet)
             continue
         if time.monotonic() - quiet_since < 0.25:
             continue
