@@ -75,11 +75,12 @@ import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bench import trees
 from bench.bot_latency import (
@@ -120,6 +121,7 @@ VARIANTS: dict[str, dict[str, bool]] = {
 """Render options (``render.base.configure``) of each variant."""
 
 JSONDict = dict[str, Any]
+T = TypeVar("T")
 
 
 def players_for(game_id: str) -> int:
@@ -142,14 +144,68 @@ def variant(name: str) -> Iterator[None]:
 # --------------------------------------------------------------------------- what the bot did
 
 
+class Bridge:
+    """The bot's event loop seen from the players' (the fake Discord's and the bench's): ``await
+    bridge(coro)`` runs ``coro`` on the bot's loop and waits for it on the caller's; ``notify(fn, *args)``
+    calls ``fn`` on the players' loop, from either. With one loop for both (``Bridge()``, as bench.hops and
+    bench.profile run) both are a plain await and call."""
+
+    def __init__(self, bot_loop: asyncio.AbstractEventLoop | None = None,
+                 players_loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self.bot_loop, self.players_loop = bot_loop, players_loop
+
+    @property
+    def apart(self) -> bool:
+        """Whether the players run on a loop (and thread) of their own."""
+        return self.players_loop is not None and self.players_loop is not self.bot_loop
+
+    async def __call__(self, coro: Coroutine[Any, Any, T]) -> T:
+        if not self.apart or asyncio.get_running_loop() is self.bot_loop:
+            return await coro
+        assert self.bot_loop is not None
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.bot_loop))
+
+    def notify(self, fn: Callable[..., None], *args: Any) -> None:
+        if not self.apart:
+            fn(*args)
+        else:
+            assert self.players_loop is not None
+            self.players_loop.call_soon_threadsafe(fn, *args)
+
+
+class PlayersThread:
+    """A thread with an event loop of its own for the fake Discord and the bench's players (``with
+    PlayersThread() as side: await side.run(coro)``), so that their CPU (``cpu_s``, this thread's
+    ``time.thread_time``) is not billed to the bot, whose loop stays in the calling thread."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="bench-players", daemon=True)
+
+    def __enter__(self) -> PlayersThread:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(10)
+        self.loop.close()
+
+    async def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        """``coro`` run on this thread's loop, awaited from the caller's."""
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.loop))
+
+
 class Mirror:
     """The last ``ActResult`` of every game, seen by wrapping the service's ``start`` and ``act`` (the bench
-    learns who is to move and whether the public view changed without reading the database)."""
+    learns who is to move and whether the public view changed without reading the database). Its fields
+    are the players' (``bridge.notify``)."""
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: GameBot, bridge: Bridge | None = None) -> None:
         self.results: dict[int, ActResult] = {}
         self.count: dict[int, int] = {}
         self.changed: dict[int, asyncio.Event] = {}
+        self.bridge = bridge or Bridge()
         service = bot.service
         for name in ("start", "act"):
             setattr(service, name, self._wrap(getattr(service, name)))
@@ -158,12 +214,15 @@ class Mirror:
         @functools.wraps(method)
         async def wrapped(*args: Any, **kwargs: Any) -> Any:
             result = await method(*args, **kwargs)
-            game = result.game.id
-            self.results[game] = result
-            self.count[game] = self.count.get(game, 0) + 1
-            self.event(game).set()
+            self.bridge.notify(self._note, result)
             return result
         return wrapped
+
+    def _note(self, result: ActResult) -> None:
+        game = result.game.id
+        self.results[game] = result
+        self.count[game] = self.count.get(game, 0) + 1
+        self.event(game).set()
 
     def event(self, game: int) -> asyncio.Event:
         return self.changed.setdefault(game, asyncio.Event())
@@ -232,7 +291,10 @@ class Step:
     board: list[float] = field(default_factory=list)
     queue: list[float] = field(default_factory=list)
     cpu_s: float = 0.0
-    """CPU seconds of the bench's process and its children (render and AI workers) over the step."""
+    """CPU seconds of the bot over the step: its process and children (render and AI workers), less the
+    players' thread (``players_cpu_s``) when the players ran apart."""
+    players_cpu_s: float = 0.0
+    """CPU seconds of the thread of the fake Discord and the players, when apart (not in ``cpu_s``)."""
     worker_cpu_s: float = 0.0
     """Of ``cpu_s``, the children's."""
     wall_s: float = 0.0
@@ -251,6 +313,7 @@ class LoadTable(Table):
                  game_id: str, mirror: Mirror) -> None:
         super().__init__(fake, bot, users, rng, Probe(), game_id)
         self.mirror = mirror
+        self.on_bot = mirror.bridge
         self.pulse = Pulse.of(fake)
         self.busy = False
         self.board_id = 0
@@ -258,7 +321,7 @@ class LoadTable(Table):
 
     async def start(self) -> None:
         await super().start()
-        record = await self.bot.service.get(self.game)
+        record = await self.on_bot(self.bot.service.get(self.game))
         assert record.board_message_id is not None
         self.board_id = record.board_message_id
 
@@ -355,14 +418,15 @@ async def setup_tables(fake: FakeDiscord, bot: GameBot, game_id: str, count: int
         tables.append(LoadTable(fake, bot, users, random.Random(seed * 1000 + g), game_id, mirror))
     for chunk in range(0, len(tables), 10):  # a few at a time: setup is not what is measured
         await asyncio.gather(*(t.start() for t in tables[chunk:chunk + 10]))
-    await bot.flow.wait_idle()
-    await fake.idle(0.05, timeout=60)
+    await mirror.bridge(bot.flow.wait_idle())
+    await mirror.bridge(fake.idle(0.05, timeout=60))  # (on the bot's loop: it looks for the bot's handler tasks)
     return tables
 
 
 async def run_step(fake: FakeDiscord, tables: list[LoadTable], rate: float, seconds: float,
-                   rng: random.Random) -> Step:
-    """Poisson arrivals at ``rate`` per second for ``seconds``, each played on an idle table."""
+                   rng: random.Random, *, apart: bool = False) -> Step:
+    """Poisson arrivals at ``rate`` per second for ``seconds``, each played on an idle table. ``apart``: this
+    runs in the players' own thread (``PlayersThread``), whose CPU is then left out of ``Step.cpu_s``."""
     step = Step(rate)
     queue: asyncio.Queue[float] = asyncio.Queue()
     tasks: set[asyncio.Task[None]] = set()
@@ -390,6 +454,7 @@ async def run_step(fake: FakeDiscord, tables: list[LoadTable], rate: float, seco
 
     cpu = trees.TreeCpu()
     cpu.start()
+    players0 = time.thread_time()
     t0 = time.perf_counter()
     at = t0
     while True:
@@ -406,6 +471,9 @@ async def run_step(fake: FakeDiscord, tables: list[LoadTable], rate: float, seco
     for task in list(tasks):
         task.cancel()
     own, kids = cpu.elapsed()
+    if apart:
+        step.players_cpu_s = time.thread_time() - players0
+        own -= step.players_cpu_s
     step.cpu_s, step.worker_cpu_s, step.wall_s = own + kids, kids, time.perf_counter() - t0
     return step
 
@@ -417,33 +485,47 @@ def worker_settings(render_workers: int) -> dict[str, Any]:
 
 async def bench_game(game_id: str, variant_name: str, rates: Sequence[float], seconds: float, tables_n: int,
                      seed: int, render_workers: int = 2, label: str = "") -> list[Step]:
-    """The rate ladder of one game under one variant, on a fresh bot; stops after the first failure."""
+    """The rate ladder of one game under one variant, on a fresh bot; stops after the first failure. The bot
+    runs on this thread's loop, the fake Discord and the players on a ``PlayersThread``."""
+    with variant(variant_name), tempfile.TemporaryDirectory(prefix="bench-load-") as tmp, PlayersThread() as side:
+        fake = FakeDiscord(owner_name="alice")
+        await side.run(fake.__aenter__())
+        try:
+            async with running_bot(fake, Path(tmp) / "games.db", **worker_settings(render_workers)) as bot:
+                bridge = Bridge(asyncio.get_running_loop(), side.loop)
+                return await side.run(ladder(fake, bot, bridge, game_id, rates, seconds, tables_n, seed,
+                                             label or variant_name))
+        finally:
+            await side.run(fake.__aexit__(None, None, None))
+
+
+async def ladder(fake: FakeDiscord, bot: GameBot, bridge: Bridge, game_id: str, rates: Sequence[float],
+                 seconds: float, tables_n: int, seed: int, label: str) -> list[Step]:
+    """``bench_game``'s rates, on the players' loop."""
     steps: list[Step] = []
-    with variant(variant_name), tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
-        async with FakeDiscord(owner_name="alice") as fake, running_bot(fake, Path(tmp) / "games.db", **worker_settings(render_workers)) as bot:
-            mirror = Mirror(bot)
-            tables = await setup_tables(fake, bot, game_id, tables_n, seed, 0, mirror)
-            made = tables_n
-            rng = random.Random(seed)
-            for rate in rates:
-                tables = [t for t in tables if not t.over()]
-                if len(tables) < tables_n:  # replace the games that ended (not measured)
-                    fresh = tables_n - len(tables)
-                    tables += await setup_tables(fake, bot, game_id, fresh, seed, made, mirror)
-                    made += fresh
-                step = await run_step(fake, tables, rate, seconds, rng)
-                await bot.flow.wait_idle()
-                with contextlib.suppress(TimeoutError):
-                    await fake.idle(0.05, timeout=DRAIN)
-                steps.append(step)
-                print(f"  {game_id:<12} {label or variant_name:<6} {line(step)}", flush=True)
-                if not step.passed():
-                    break
-            step_errors = [r.getMessage() for r in fake.errors.records]
-            if step_errors or fake.violations:
-                print(f"    errors logged: {len(step_errors)}, violations: {len(fake.violations)}")
-                for text in (step_errors + list(fake.violations))[:3]:
-                    print(f"      {text[:200]}")
+    mirror = Mirror(bot, bridge)
+    tables = await setup_tables(fake, bot, game_id, tables_n, seed, 0, mirror)
+    made = tables_n
+    rng = random.Random(seed)
+    for rate in rates:
+        tables = [t for t in tables if not t.over()]
+        if len(tables) < tables_n:  # replace the games that ended (not measured)
+            fresh = tables_n - len(tables)
+            tables += await setup_tables(fake, bot, game_id, fresh, seed, made, mirror)
+            made += fresh
+        step = await run_step(fake, tables, rate, seconds, rng, apart=bridge.apart)
+        await bridge(bot.flow.wait_idle())
+        with contextlib.suppress(TimeoutError):
+            await bridge(fake.idle(0.05, timeout=DRAIN))
+        steps.append(step)
+        print(f"  {game_id:<12} {label:<6} {line(step)}", flush=True)
+        if not step.passed():
+            break
+    step_errors = [r.getMessage() for r in fake.errors.records]
+    if step_errors or fake.violations:
+        print(f"    errors logged: {len(step_errors)}, violations: {len(fake.violations)}")
+        for text in (step_errors + list(fake.violations))[:3]:
+            print(f"      {text[:200]}")
     return steps
 
 
@@ -459,7 +541,8 @@ def line(step: Step) -> str:
     cpu = step.cpu_s / step.moves * 1000 if step.moves else float("nan")
     return (f"{step.rate:>5.0f}/s {step.moves:>4}/{step.arrivals:<4} ack {p3(step.ack):>14}  panel {p3(step.panel):>14}"
             f"  board {p3(step.board):>14}  queue p95 {ms(pct(step.queue, 0.95)):>5}  cpu {cpu:5.1f} ms/move"
-            f" (workers {step.worker_cpu_s / step.moves * 1000 if step.moves else 0.0:4.1f})"
+            f" (workers {step.worker_cpu_s / step.moves * 1000 if step.moves else 0.0:4.1f},"
+            f" not billed: players {step.players_cpu_s / step.moves * 1000 if step.moves else 0.0:4.1f})"
             f"  {'pass' if step.passed() else 'FAIL'}" + (f" ({len(step.failures)} failed moves)" if step.failures else ""))
 
 
