@@ -475,6 +475,8 @@ class GameService:
         this one's). Read only: engines never change a state in place."""
         self._revealed: LRUCache[tuple[int, int], bool] = LRUCache(MOVES_REMEMBERED)
         """(game, seq of a player's log entry) → whether that move ``reveals``."""
+        self._undoable: LRUCache[tuple[int, int, int], bool] = LRUCache(MOVES_REMEMBERED)
+        """(game, version, user) → ``can_undo``'s verdict."""
         self._states: LRUCache[tuple[int, int], tuple[dict[str, Any], State]] = LRUCache(MOVES_REMEMBERED)
         """(game, version) → (the record's parsed snapshot, the engine state loaded from it: ``state``)."""
 
@@ -886,9 +888,19 @@ class GameService:
 
     async def can_undo(self, record: GameRecord, user_id: int) -> bool:
         """Whether ``user_id`` may undo in ``record`` now (``undo_candidate``); the cheap
-        checks come first, the log is read only for a seated player of a running game."""
+        checks come first, the log is read only for a seated player of a running game, once
+        per (game, version, user): every change of the log, the seats or the status moves the
+        version (bot/storage ``append``, ``_system_change``), so the verdict of a version
+        never changes (issue 14: a move asks it for the panel before and after)."""
         if record.seat_of(user_id) is None or record.status != "active" or record.paused:
             return False
+        key = (record.id, record.version, user_id)
+        known = self._undoable.get(key)
+        if known is None:
+            known = self._undoable[key] = await self._can_undo(record, user_id)
+        return known
+
+    async def _can_undo(self, record: GameRecord, user_id: int) -> bool:
         entries = await self.repo.log(record.id, last=UNDO_TAIL)
         if len(entries) == UNDO_TAIL:  # (a shorter tail is the whole log)
             last = self._last_move(entries)
