@@ -475,6 +475,8 @@ class GameService:
         this one's). Read only: engines never change a state in place."""
         self._revealed: LRUCache[tuple[int, int], bool] = LRUCache(MOVES_REMEMBERED)
         """(game, seq of a player's log entry) → whether that move ``reveals``."""
+        self._changing: GameRecord | None = None
+        """The record ``changed`` tells the listeners of (``changing``)."""
         self._undoable: LRUCache[tuple[int, int, int], bool] = LRUCache(MOVES_REMEMBERED)
         """(game, version, user) → ``can_undo``'s verdict."""
         self._states: LRUCache[tuple[int, int], tuple[dict[str, Any], State]] = LRUCache(MOVES_REMEMBERED)
@@ -733,13 +735,26 @@ class GameService:
         self._before[(record.id, record.version + 1)] = before  # (its seq: repository.append)
         return result
 
-    def changed(self, game: int) -> None:
-        """Tell the ``listeners`` that ``game`` changed (a listener that fails is logged)."""
-        for listener in self.listeners:
-            try:
-                listener(game)
-            except Exception:
-                log.exception("a change listener failed for game %s", game)
+    def changed(self, game: int, record: GameRecord | None = None) -> None:
+        """Tell the ``listeners`` that ``game`` changed (a listener that fails is logged).
+        ``record``: the game as this change committed it, which a listener may look at
+        (``changing``) while it is told, instead of reading the game again (issue 14)."""
+        self._changing = record
+        try:
+            for listener in self.listeners:
+                try:
+                    listener(game)
+                except Exception:
+                    log.exception("a change listener failed for game %s", game)
+        finally:
+            self._changing = None
+
+    def changing(self, game: int) -> GameRecord | None:
+        """Inside ``changed`` (a listener being told of a change of ``game``): the game as
+        that change committed it, when known; None otherwise. Not valid afterwards: the game
+        may have moved on."""
+        record = self._changing
+        return record if record is not None and record.id == game else None
 
     @_refuses_storage_faults
     async def act_for_seat(self, game: int, seat: int, action: Action, *, expected_version: int) -> ActResult:
@@ -1071,7 +1086,7 @@ class GameService:
         except StaleVersion:
             raise HostError(Msg("ui.error.moved_meanwhile"), "stale") from None
         crash_point("after_commit")
-        self.changed(record.id)
+        self.changed(record.id, new_record)
         return ActResult(new_record, stored, events, waiting_before, waiting_after, outcome, public_changed)
 
     async def rate(self, record: GameRecord, outcome: Outcome) -> bool:

@@ -1466,6 +1466,15 @@ class Repository:
                 (guild_id, start, end, zone))
 
     # ------------------------------------------------------------------ outbox
+    async def pending_of(self, game: int) -> tuple[list[OutboxRow], GameRecord | None]:
+        """The deliveries of ``game`` not yet done, in order, and the game (None when there
+        is none), in one trip to the database (issue 14: the outbox's drain reads both)."""
+        rows, games, seats = await self._fetch([
+            ("SELECT * FROM outbox WHERE done_at IS NULL AND game=? ORDER BY id", (game,)),
+            (GAME_SQL, (game,)), (SEATS_SQL, (game,))])
+        record = _row_to_game(games[0], [_row_to_seat(r) for r in seats], self._snapshots) if games else None
+        return [_row_to_outbox(r) for r in rows], record
+
     async def pending(self, game: int | None = None) -> list[OutboxRow]:
         """The deliveries not yet done, of ``game`` (or of every game on ``shards``), in
         order."""
@@ -1490,16 +1499,12 @@ class Repository:
         if not row_ids:
             return
         marks = ",".join("?" * len(row_ids))
-        (answers,) = await self._fetch([(f"SELECT id, payload FROM outbox WHERE kind='answer' AND id IN ({marks})"
-                                         " AND done_at IS NULL", tuple(row_ids))])
-        # (two trips, the read outside the write: wiping a token twice is harmless)
-        statements: list[tuple[str, Sequence[Any]]] = [
-            ("UPDATE outbox SET payload=? WHERE id=?",
-             (json.dumps({k: v for k, v in json.loads(payload).items() if k != "token"}), row_id))
-            for row_id, payload in answers]
-        statements.append((f"UPDATE outbox SET done_at=? WHERE id IN ({marks}) AND done_at IS NULL",
-                           (self.clock(), *row_ids)))
-        await self._batch(statements)
+        wiped = ("(payload::jsonb - 'token')::text" if self._pg is not None  # (one trip: the JSON edited in SQL)
+                 else "json_remove(payload, '$.token')")
+        await self._batch([
+            (f"UPDATE outbox SET payload={wiped} WHERE kind='answer' AND id IN ({marks}) AND done_at IS NULL",
+             tuple(row_ids)),
+            (f"UPDATE outbox SET done_at=? WHERE id IN ({marks}) AND done_at IS NULL", (self.clock(), *row_ids))])
 
     async def boards_delivered(self, game: int, version: int) -> int:
         """Mark done every pending board row of ``game`` asked for at or before ``version``

@@ -43,7 +43,7 @@ from PIL import Image
 from bot import logsafe
 from bot.locks import KeyedLocks
 from bot.render_pool import Kind, Renderer, RenderJob, image_of
-from bot.service import HostError, crash_point, entry_texts, live_entries, seat_names, texts
+from bot.service import crash_point, entry_texts, live_entries, seat_names, texts
 from bot.storage import OutboxRow, StorageError
 from bot.text import Texts
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
@@ -718,13 +718,11 @@ class Delivery:
         await self.flush(game)
 
     async def _drain_game(self, game: int, via: discord.Interaction | None = None) -> None:
-        rows = await self.repo.pending(game)
+        rows, record = await self.repo.pending_of(game)  # (one trip for both)
         if not rows:
             self._failures.pop(game, None)
             return
-        try:
-            record = await self.service.get(game)
-        except HostError:
+        if record is None:
             return
         board_asked = False
         for row in rows:
