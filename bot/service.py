@@ -1070,7 +1070,7 @@ class GameService:
             else:
                 deadline = self.clock() + window
         public_changed = record.state is None or (
-            engine.player_view(engine.state_from_json(record.state), None) != engine.player_view(state, None))
+            engine.player_view(self.state(record), None) != engine.player_view(state, None))
         outbox = plan_deliveries(record.version, record.version + len(entries), events, waiting_before, waiting_after,
                                  outcome, public_changed, answer,
                                  frozenset(e.seat for e in entries if e.kind == "player" and e.user_id is None
