@@ -6,7 +6,10 @@ Usage: ``python -m bench.load --game <game_id>|all [--rates 4,6,8,10,15,20,30,45
 
 For every game and every variant a fresh :class:`bot.sandbox.fakecord.FakeDiscord` and a real
 :class:`bot.app.GameBot` on a temporary database are started and ``--tables`` games are opened, joined
-and started (not measured). Then, for each rate of ``--rates`` (moves per second, rising), moves arrive
+and started (not measured). The bot runs on the main thread's event loop; the fake Discord and the
+players run on a thread with an event loop of their own (``PlayersThread``; they reach the bot only
+through Discord's HTTP and gateway, and the bench's peeks at the service through ``Bridge``), so that
+what the bench and the fake cost is not billed to the bot. Then, for each rate of ``--rates`` (moves per second, rising), moves arrive
 for ``--step`` seconds as a Poisson stream spread over the tables (open loop: an arrival does not wait for
 the previous answers; it goes to a random table that is not in the middle of a move, or waits in a queue
 when every table is busy). A move is what a player does: Play ▶ on the board, the private panel, every
@@ -16,8 +19,9 @@ step of a multi-step decision (``bot.ui.panels.offered_choices``), the pick. Mea
 * panel shown: Play ▶ → the follow-up that replaces "thinking…" with the panel;
 * board delivered: the pick → the edit of the board message that shows the new version, waited for
   only when the public view changed (``ActResult.public_changed``, seen by wrapping ``service.act``);
-* CPU ms per move: the CPU time over the step of the process (bot, fake Discord and bench together)
-  and of its child processes (the render and AI workers), divided by the moves made;
+* CPU ms per move: the bot's CPU time over the step, divided by the moves made: the process's CPU
+  less the players' thread's (``time.thread_time``, printed apart as "not billed: players"), plus its
+  child processes' (the render and AI workers, printed as "workers");
 * queue wait: arrival → the move's first click (non-zero only when every table was busy).
 
 A rate passes when p95 board delivery ≤ ``BOARD_P95`` s, no acknowledgement exceeds ``ACK_MAX`` s, at least
@@ -50,13 +54,15 @@ bench                                      0.1         0.7
 total CPU ms per move                    125.0        83.7
 =================================  ===========  ==========
 
-The fake Discord and the bench are 2-5 % of the process, so they run in it (a child process would not
-change the figure much). "storage" and "asyncio" are over-estimated: py-spy counts a thread that waits
-for the interpreter lock as running (aiosqlite's thread waiting in ``queue.get`` is 2/3 of "storage").
+"storage" and "asyncio" are over-estimated: py-spy counts a thread that waits for the interpreter lock
+as running (aiosqlite's thread waiting in ``queue.get`` is 2/3 of "storage"). bench.profile runs the fake
+Discord and the players in the bot's thread (one process, one loop: its table has a "fake Discord" row);
+this bench bills them apart (about 6-9 ms per move of the players' thread at 4 moves/s).
 
 ``--compare PATH`` measures two source trees side by side in one run: for every game, the code of
 ``PATH`` (a ``git worktree`` of the commit before, e.g. ``git worktree add ../before 7167f20``) and then
-this tree's, each in a child process running this very script on that tree's code (bench/trees.py), with
+this tree's, each in a child process running this very script, and this tree's whole ``bench`` package,
+on that tree's ``bot``, ``engines`` and ``render`` (bench/trees.py), with
 the render options of ``after`` (both trees' defaults); the table's columns are then ``before`` (PATH) and
 ``after`` (this tree). ``--render-workers`` sets ``Settings.render_workers`` where the code has it.
 """

@@ -319,6 +319,13 @@ GAMES_AT_ONCE = 500
 """Games read per trip by ``Repository.games`` and ``due`` (well under SQLite's bound-parameter limit)."""
 
 
+def _log_query(game: int, after: int, last: int | None) -> tuple[str, tuple[Any, ...]]:
+    """The query of ``Repository.log``: entries with seq > ``after``, the ``last`` N of them."""
+    if last is None:
+        return LOG_SQL + " ORDER BY seq", (game, after)
+    return f"SELECT * FROM ({LOG_SQL} ORDER BY seq DESC LIMIT ?) AS recent ORDER BY seq", (game, after, last)
+
+
 def _row_to_entry(r: Any) -> LogEntry:
     return LogEntry(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6])
 
@@ -1168,15 +1175,16 @@ class Repository:
     async def log(self, game: int, *, after: int = 0, last: int | None = None) -> list[LogEntry]:
         """The log entries of ``game`` in order: those with seq > ``after``, and only the
         ``last`` N of them when given (without reading the rest)."""
-        sql = LOG_SQL
-        params: tuple[Any, ...] = (game, after)
-        if last is not None:
-            sql = f"SELECT * FROM ({sql} ORDER BY seq DESC LIMIT ?) AS recent ORDER BY seq"
-            params = (*params, last)
-        else:
-            sql += " ORDER BY seq"
-        (rows,) = await self._fetch([(sql, params)])
+        (rows,) = await self._fetch([_log_query(game, after, last)])
         return [_row_to_entry(r) for r in rows]
+
+    async def game_with_log(self, game: int, *, last: int) -> tuple[GameRecord | None, list[LogEntry]]:
+        """The game (None when there is none) and its ``last`` log entries (as ``log``), in one
+        trip to the database (issue 14: a board update reads both)."""
+        rows, seats, logged = await self._fetch([(GAME_SQL, (game,)), (SEATS_SQL, (game,)),
+                                                 _log_query(game, 0, last)])
+        record = _row_to_game(rows[0], [_row_to_seat(r) for r in seats], self._snapshots) if rows else None
+        return record, [_row_to_entry(r) for r in logged]
 
     async def mark_reminded(self, game: int, version: int, count: int) -> bool:
         """Claim the ``count``-th reminder of the deadline of ``version``: True for the one

@@ -167,6 +167,16 @@ async def test_appended_reads_back_the_stored_game_and_its_new_entries(repo: Rep
     assert (await repo.get_game(g.id)).state == {"n": 2} and len(await repo.log(g.id)) == 3
 
 
+async def test_game_with_log_reads_the_game_and_the_last_entries(repo: Repository) -> None:
+    g = await new_lobby(repo)
+    await repo.append(g.id, 0, [LogEntry(0, "player", 0, {"type": f"m{i}"}) for i in range(5)], state={"n": 5},
+                      status="active")
+    record, entries = await repo.game_with_log(g.id, last=2)
+    assert record == await repo.get_game(g.id) and record.version == 5
+    assert entries == await repo.log(g.id, last=2) and [e.seq for e in entries] == [4, 5]
+    assert await repo.game_with_log(g.id + 99, last=2) == (None, [])
+
+
 async def test_preferences_of_reads_every_user_of_one_game(repo: Repository) -> None:
     await repo.set_preference(10, "heaven", "auto_defend", "on")
     await repo.set_preference(10, "heaven", "other", "x")
