@@ -35,24 +35,32 @@ render side of main as this branch found it (bold faked with a stroke, RGB PNG),
 every game under both variants and reports render and encode time and bytes. This is a script, not a test.
 
 Where a move's CPU goes (``python -m bench.profile --game carnival --rate 3 --step 12``: py-spy samples of
-every thread of one process, render in threads, 24 tables; shares of sampled thread time × CPU ms per move;
-machine shared, load average 4.4 before and 6.6 after, so ms are inflated alike):
+every thread of one process, render in threads, 24 tables; shares of sampled thread time × CPU ms per move).
+Before is e540f55, after the host-side work of issue 14 (one parse per snapshot version, fewer database
+trips: about 26 → 17 per move in bench.hops, the undo check once per version, cheaper shuffles in it),
+measured one after the other with this tree's bench (bench/trees.py); machine shared, load average 10.5
+before and 10.1 after, so ms are inflated alike and drawing/encoding (not changed here) show the noise:
 
 =================================  ===========  ==========
 subsystem                          before (ms)  after (ms)
 =================================  ===========  ==========
-PNG encoding (quantize, zlib)             33.9        20.9
-drawing (render/, PIL)                    32.2         9.9
-board thumbnail (DM notices)              13.3         8.6
-asyncio loop, threads, stdlib             16.6        14.0
-storage (aiosqlite thread, hops)          11.2        11.2
-discord.py (HTTP client, aiohttp)          8.6         7.8
-engine (views, undo check)                 3.9         4.1
-fake Discord (aiohttp server)              2.8         4.0
-bot ui + service + text                    2.5         2.7
-bench                                      0.1         0.7
-total CPU ms per move                    125.0        83.7
+PNG encoding (quantize, zlib)             22.5        18.0
+drawing (render/, PIL)                    11.4         9.5
+storage (aiosqlite thread, hops)           9.9         9.5
+asyncio loop, threads, stdlib              8.9         9.3
+discord.py (HTTP client, aiohttp)          5.1         6.6
+engine (views, undo check)                 4.9         2.9
+fake Discord (aiohttp server)              2.9         1.5
+bot ui + service + text                    1.4         1.6
+bench                                      0.1         0.4
+total CPU ms per move                     67.0        59.2
 =================================  ===========  ==========
+
+The bot's own process as bench.load bills it (render workers 2, the players apart; CPU less the
+workers' and the players' thread, ms per move at 4 moves/s, ``--compare``, 24 tables, load average 7.7
+to 11.7): carnival 28.3 before, 22.1 and 22.3 after; ora 28.8 before, 18.6 and 20.2 after; eguan 43.9
+before, 35.6 after. (Capacity could not be read on that machine: at that load even 4 moves/s failed
+some steps, the render workers' 25-40 ms per move on two shared cores being the limit.)
 
 "storage" and "asyncio" are over-estimated: py-spy counts a thread that waits for the interpreter lock
 as running (aiosqlite's thread waiting in ``queue.get`` is 2/3 of "storage"). bench.profile runs the fake
