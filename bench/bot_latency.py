@@ -37,7 +37,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -166,6 +166,10 @@ async def loop_lag(probe: Probe, period: float = 0.01) -> None:
 # --------------------------------------------------------------------------- one game
 
 
+async def _direct(coro: Coroutine[Any, Any, Any]) -> Any:
+    return await coro
+
+
 class Table:
     """One game and its three players, driven without waiting for the whole bot to go idle (so that
     many tables play at once): every step waits only for its own answer."""
@@ -175,6 +179,8 @@ class Table:
         self.fake, self.bot, self.users, self.rng, self.probe = fake, bot, users, rng, probe
         self.game_id = game_id
         self.game = 0
+        self.on_bot: Callable[[Coroutine[Any, Any, Any]], Awaitable[Any]] = _direct
+        """Awaits a coroutine of the bot's (its service) from the players' loop (bench.load: ``Bridge``)."""
 
     async def until(self, pred: Callable[[], Any], what: str, period: float = 0.005) -> Any:
         deadline = time.monotonic() + WAIT
@@ -218,7 +224,7 @@ class Table:
         service = self.bot.service
 
         async def lobby_stored() -> bool:
-            return (await service.get(self.game)).lobby_message_id is not None
+            return (await self.on_bot(service.get(self.game))).lobby_message_id is not None
 
         await self.until_async(lobby_stored, "lobby pointer")
         for user in self.users[1:]:
@@ -228,7 +234,7 @@ class Table:
         await fake.click(host, fake.messages[int(lobby["id"])], f"l:{self.game}:start")
 
         async def board_posted() -> bool:
-            record = await service.get(self.game)
+            record = await self.on_bot(service.get(self.game))
             return record.status == "active" and record.board_message_id in fake.messages
 
         await self.until_async(board_posted, "first board")

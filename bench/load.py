@@ -6,7 +6,10 @@ Usage: ``python -m bench.load --game <game_id>|all [--rates 4,6,8,10,15,20,30,45
 
 For every game and every variant a fresh :class:`bot.sandbox.fakecord.FakeDiscord` and a real
 :class:`bot.app.GameBot` on a temporary database are started and ``--tables`` games are opened, joined
-and started (not measured). Then, for each rate of ``--rates`` (moves per second, rising), moves arrive
+and started (not measured). The bot runs on the main thread's event loop; the fake Discord and the
+players run on a thread with an event loop of their own (``PlayersThread``; they reach the bot only
+through Discord's HTTP and gateway, and the bench's peeks at the service through ``Bridge``), so that
+what the bench and the fake cost is not billed to the bot. Then, for each rate of ``--rates`` (moves per second, rising), moves arrive
 for ``--step`` seconds as a Poisson stream spread over the tables (open loop: an arrival does not wait for
 the previous answers; it goes to a random table that is not in the middle of a move, or waits in a queue
 when every table is busy). A move is what a player does: Play ▶ on the board, the private panel, every
@@ -16,8 +19,9 @@ step of a multi-step decision (``bot.ui.panels.offered_choices``), the pick. Mea
 * panel shown: Play ▶ → the follow-up that replaces "thinking…" with the panel;
 * board delivered: the pick → the edit of the board message that shows the new version, waited for
   only when the public view changed (``ActResult.public_changed``, seen by wrapping ``service.act``);
-* CPU ms per move: the CPU time over the step of the process (bot, fake Discord and bench together)
-  and of its child processes (the render and AI workers), divided by the moves made;
+* CPU ms per move: the bot's CPU time over the step, divided by the moves made: the process's CPU
+  less the players' thread's (``time.thread_time``, printed apart as "not billed: players"), plus its
+  child processes' (the render and AI workers, printed as "workers");
 * queue wait: arrival → the move's first click (non-zero only when every table was busy).
 
 A rate passes when p95 board delivery ≤ ``BOARD_P95`` s, no acknowledgement exceeds ``ACK_MAX`` s, at least
@@ -31,32 +35,42 @@ render side of main as this branch found it (bold faked with a stroke, RGB PNG),
 every game under both variants and reports render and encode time and bytes. This is a script, not a test.
 
 Where a move's CPU goes (``python -m bench.profile --game carnival --rate 3 --step 12``: py-spy samples of
-every thread of one process, render in threads, 24 tables; shares of sampled thread time × CPU ms per move;
-machine shared, load average 4.4 before and 6.6 after, so ms are inflated alike):
+every thread of one process, render in threads, 24 tables; shares of sampled thread time × CPU ms per move).
+Before is e540f55, after the host-side work of issue 14 (one parse per snapshot version, fewer database
+trips: about 26 → 17 per move in bench.hops, the undo check once per version, cheaper shuffles in it),
+measured one after the other with this tree's bench (bench/trees.py); machine shared, load average 10.5
+before and 10.1 after, so ms are inflated alike and drawing/encoding (not changed here) show the noise:
 
 =================================  ===========  ==========
 subsystem                          before (ms)  after (ms)
 =================================  ===========  ==========
-PNG encoding (quantize, zlib)             33.9        20.9
-drawing (render/, PIL)                    32.2         9.9
-board thumbnail (DM notices)              13.3         8.6
-asyncio loop, threads, stdlib             16.6        14.0
-storage (aiosqlite thread, hops)          11.2        11.2
-discord.py (HTTP client, aiohttp)          8.6         7.8
-engine (views, undo check)                 3.9         4.1
-fake Discord (aiohttp server)              2.8         4.0
-bot ui + service + text                    2.5         2.7
-bench                                      0.1         0.7
-total CPU ms per move                    125.0        83.7
+PNG encoding (quantize, zlib)             22.5        18.0
+drawing (render/, PIL)                    11.4         9.5
+storage (aiosqlite thread, hops)           9.9         9.5
+asyncio loop, threads, stdlib              8.9         9.3
+discord.py (HTTP client, aiohttp)          5.1         6.6
+engine (views, undo check)                 4.9         2.9
+fake Discord (aiohttp server)              2.9         1.5
+bot ui + service + text                    1.4         1.6
+bench                                      0.1         0.4
+total CPU ms per move                     67.0        59.2
 =================================  ===========  ==========
 
-The fake Discord and the bench are 2-5 % of the process, so they run in it (a child process would not
-change the figure much). "storage" and "asyncio" are over-estimated: py-spy counts a thread that waits
-for the interpreter lock as running (aiosqlite's thread waiting in ``queue.get`` is 2/3 of "storage").
+The bot's own process as bench.load bills it (render workers 2, the players apart; CPU less the
+workers' and the players' thread, ms per move at 4 moves/s, ``--compare``, 24 tables, load average 7.7
+to 11.7): carnival 28.3 before, 22.1 and 22.3 after; ora 28.8 before, 18.6 and 20.2 after; eguan 43.9
+before, 35.6 after. (Capacity could not be read on that machine: at that load even 4 moves/s failed
+some steps, the render workers' 25-40 ms per move on two shared cores being the limit.)
+
+"storage" and "asyncio" are over-estimated: py-spy counts a thread that waits for the interpreter lock
+as running (aiosqlite's thread waiting in ``queue.get`` is 2/3 of "storage"). bench.profile runs the fake
+Discord and the players in the bot's thread (one process, one loop: its table has a "fake Discord" row);
+this bench bills them apart (about 6-9 ms per move of the players' thread at 4 moves/s).
 
 ``--compare PATH`` measures two source trees side by side in one run: for every game, the code of
 ``PATH`` (a ``git worktree`` of the commit before, e.g. ``git worktree add ../before 7167f20``) and then
-this tree's, each in a child process running this very script on that tree's code (bench/trees.py), with
+this tree's, each in a child process running this very script, and this tree's whole ``bench`` package,
+on that tree's ``bot``, ``engines`` and ``render`` (bench/trees.py), with
 the render options of ``after`` (both trees' defaults); the table's columns are then ``before`` (PATH) and
 ``after`` (this tree). ``--render-workers`` sets ``Settings.render_workers`` where the code has it.
 """
@@ -75,11 +89,12 @@ import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bench import trees
 from bench.bot_latency import (
@@ -120,6 +135,7 @@ VARIANTS: dict[str, dict[str, bool]] = {
 """Render options (``render.base.configure``) of each variant."""
 
 JSONDict = dict[str, Any]
+T = TypeVar("T")
 
 
 def players_for(game_id: str) -> int:
@@ -142,14 +158,68 @@ def variant(name: str) -> Iterator[None]:
 # --------------------------------------------------------------------------- what the bot did
 
 
+class Bridge:
+    """The bot's event loop seen from the players' (the fake Discord's and the bench's): ``await
+    bridge(coro)`` runs ``coro`` on the bot's loop and waits for it on the caller's; ``notify(fn, *args)``
+    calls ``fn`` on the players' loop, from either. With one loop for both (``Bridge()``, as bench.hops and
+    bench.profile run) both are a plain await and call."""
+
+    def __init__(self, bot_loop: asyncio.AbstractEventLoop | None = None,
+                 players_loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self.bot_loop, self.players_loop = bot_loop, players_loop
+
+    @property
+    def apart(self) -> bool:
+        """Whether the players run on a loop (and thread) of their own."""
+        return self.players_loop is not None and self.players_loop is not self.bot_loop
+
+    async def __call__(self, coro: Coroutine[Any, Any, T]) -> T:
+        if not self.apart or asyncio.get_running_loop() is self.bot_loop:
+            return await coro
+        assert self.bot_loop is not None
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.bot_loop))
+
+    def notify(self, fn: Callable[..., None], *args: Any) -> None:
+        if not self.apart:
+            fn(*args)
+        else:
+            assert self.players_loop is not None
+            self.players_loop.call_soon_threadsafe(fn, *args)
+
+
+class PlayersThread:
+    """A thread with an event loop of its own for the fake Discord and the bench's players (``with
+    PlayersThread() as side: await side.run(coro)``), so that their CPU (``cpu_s``, this thread's
+    ``time.thread_time``) is not billed to the bot, whose loop stays in the calling thread."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="bench-players", daemon=True)
+
+    def __enter__(self) -> PlayersThread:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(10)
+        self.loop.close()
+
+    async def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        """``coro`` run on this thread's loop, awaited from the caller's."""
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.loop))
+
+
 class Mirror:
     """The last ``ActResult`` of every game, seen by wrapping the service's ``start`` and ``act`` (the bench
-    learns who is to move and whether the public view changed without reading the database)."""
+    learns who is to move and whether the public view changed without reading the database). Its fields
+    are the players' (``bridge.notify``)."""
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: GameBot, bridge: Bridge | None = None) -> None:
         self.results: dict[int, ActResult] = {}
         self.count: dict[int, int] = {}
         self.changed: dict[int, asyncio.Event] = {}
+        self.bridge = bridge or Bridge()
         service = bot.service
         for name in ("start", "act"):
             setattr(service, name, self._wrap(getattr(service, name)))
@@ -158,12 +228,15 @@ class Mirror:
         @functools.wraps(method)
         async def wrapped(*args: Any, **kwargs: Any) -> Any:
             result = await method(*args, **kwargs)
-            game = result.game.id
-            self.results[game] = result
-            self.count[game] = self.count.get(game, 0) + 1
-            self.event(game).set()
+            self.bridge.notify(self._note, result)
             return result
         return wrapped
+
+    def _note(self, result: ActResult) -> None:
+        game = result.game.id
+        self.results[game] = result
+        self.count[game] = self.count.get(game, 0) + 1
+        self.event(game).set()
 
     def event(self, game: int) -> asyncio.Event:
         return self.changed.setdefault(game, asyncio.Event())
@@ -232,7 +305,10 @@ class Step:
     board: list[float] = field(default_factory=list)
     queue: list[float] = field(default_factory=list)
     cpu_s: float = 0.0
-    """CPU seconds of the bench's process and its children (render and AI workers) over the step."""
+    """CPU seconds of the bot over the step: its process and children (render and AI workers), less the
+    players' thread (``players_cpu_s``) when the players ran apart."""
+    players_cpu_s: float = 0.0
+    """CPU seconds of the thread of the fake Discord and the players, when apart (not in ``cpu_s``)."""
     worker_cpu_s: float = 0.0
     """Of ``cpu_s``, the children's."""
     wall_s: float = 0.0
@@ -251,6 +327,7 @@ class LoadTable(Table):
                  game_id: str, mirror: Mirror) -> None:
         super().__init__(fake, bot, users, rng, Probe(), game_id)
         self.mirror = mirror
+        self.on_bot = mirror.bridge
         self.pulse = Pulse.of(fake)
         self.busy = False
         self.board_id = 0
@@ -258,7 +335,7 @@ class LoadTable(Table):
 
     async def start(self) -> None:
         await super().start()
-        record = await self.bot.service.get(self.game)
+        record = await self.on_bot(self.bot.service.get(self.game))
         assert record.board_message_id is not None
         self.board_id = record.board_message_id
 
@@ -355,14 +432,15 @@ async def setup_tables(fake: FakeDiscord, bot: GameBot, game_id: str, count: int
         tables.append(LoadTable(fake, bot, users, random.Random(seed * 1000 + g), game_id, mirror))
     for chunk in range(0, len(tables), 10):  # a few at a time: setup is not what is measured
         await asyncio.gather(*(t.start() for t in tables[chunk:chunk + 10]))
-    await bot.flow.wait_idle()
-    await fake.idle(0.05, timeout=60)
+    await mirror.bridge(bot.flow.wait_idle())
+    await mirror.bridge(fake.idle(0.05, timeout=60))  # (on the bot's loop: it looks for the bot's handler tasks)
     return tables
 
 
 async def run_step(fake: FakeDiscord, tables: list[LoadTable], rate: float, seconds: float,
-                   rng: random.Random) -> Step:
-    """Poisson arrivals at ``rate`` per second for ``seconds``, each played on an idle table."""
+                   rng: random.Random, *, apart: bool = False) -> Step:
+    """Poisson arrivals at ``rate`` per second for ``seconds``, each played on an idle table. ``apart``: this
+    runs in the players' own thread (``PlayersThread``), whose CPU is then left out of ``Step.cpu_s``."""
     step = Step(rate)
     queue: asyncio.Queue[float] = asyncio.Queue()
     tasks: set[asyncio.Task[None]] = set()
@@ -390,6 +468,7 @@ async def run_step(fake: FakeDiscord, tables: list[LoadTable], rate: float, seco
 
     cpu = trees.TreeCpu()
     cpu.start()
+    players0 = time.thread_time()
     t0 = time.perf_counter()
     at = t0
     while True:
@@ -406,6 +485,9 @@ async def run_step(fake: FakeDiscord, tables: list[LoadTable], rate: float, seco
     for task in list(tasks):
         task.cancel()
     own, kids = cpu.elapsed()
+    if apart:
+        step.players_cpu_s = time.thread_time() - players0
+        own -= step.players_cpu_s
     step.cpu_s, step.worker_cpu_s, step.wall_s = own + kids, kids, time.perf_counter() - t0
     return step
 
@@ -417,33 +499,47 @@ def worker_settings(render_workers: int) -> dict[str, Any]:
 
 async def bench_game(game_id: str, variant_name: str, rates: Sequence[float], seconds: float, tables_n: int,
                      seed: int, render_workers: int = 2, label: str = "") -> list[Step]:
-    """The rate ladder of one game under one variant, on a fresh bot; stops after the first failure."""
+    """The rate ladder of one game under one variant, on a fresh bot; stops after the first failure. The bot
+    runs on this thread's loop, the fake Discord and the players on a ``PlayersThread``."""
+    with variant(variant_name), tempfile.TemporaryDirectory(prefix="bench-load-") as tmp, PlayersThread() as side:
+        fake = FakeDiscord(owner_name="alice")
+        await side.run(fake.__aenter__())
+        try:
+            async with running_bot(fake, Path(tmp) / "games.db", **worker_settings(render_workers)) as bot:
+                bridge = Bridge(asyncio.get_running_loop(), side.loop)
+                return await side.run(ladder(fake, bot, bridge, game_id, rates, seconds, tables_n, seed,
+                                             label or variant_name))
+        finally:
+            await side.run(fake.__aexit__(None, None, None))
+
+
+async def ladder(fake: FakeDiscord, bot: GameBot, bridge: Bridge, game_id: str, rates: Sequence[float],
+                 seconds: float, tables_n: int, seed: int, label: str) -> list[Step]:
+    """``bench_game``'s rates, on the players' loop."""
     steps: list[Step] = []
-    with variant(variant_name), tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
-        async with FakeDiscord(owner_name="alice") as fake, running_bot(fake, Path(tmp) / "games.db", **worker_settings(render_workers)) as bot:
-            mirror = Mirror(bot)
-            tables = await setup_tables(fake, bot, game_id, tables_n, seed, 0, mirror)
-            made = tables_n
-            rng = random.Random(seed)
-            for rate in rates:
-                tables = [t for t in tables if not t.over()]
-                if len(tables) < tables_n:  # replace the games that ended (not measured)
-                    fresh = tables_n - len(tables)
-                    tables += await setup_tables(fake, bot, game_id, fresh, seed, made, mirror)
-                    made += fresh
-                step = await run_step(fake, tables, rate, seconds, rng)
-                await bot.flow.wait_idle()
-                with contextlib.suppress(TimeoutError):
-                    await fake.idle(0.05, timeout=DRAIN)
-                steps.append(step)
-                print(f"  {game_id:<12} {label or variant_name:<6} {line(step)}", flush=True)
-                if not step.passed():
-                    break
-            step_errors = [r.getMessage() for r in fake.errors.records]
-            if step_errors or fake.violations:
-                print(f"    errors logged: {len(step_errors)}, violations: {len(fake.violations)}")
-                for text in (step_errors + list(fake.violations))[:3]:
-                    print(f"      {text[:200]}")
+    mirror = Mirror(bot, bridge)
+    tables = await setup_tables(fake, bot, game_id, tables_n, seed, 0, mirror)
+    made = tables_n
+    rng = random.Random(seed)
+    for rate in rates:
+        tables = [t for t in tables if not t.over()]
+        if len(tables) < tables_n:  # replace the games that ended (not measured)
+            fresh = tables_n - len(tables)
+            tables += await setup_tables(fake, bot, game_id, fresh, seed, made, mirror)
+            made += fresh
+        step = await run_step(fake, tables, rate, seconds, rng, apart=bridge.apart)
+        await bridge(bot.flow.wait_idle())
+        with contextlib.suppress(TimeoutError):
+            await bridge(fake.idle(0.05, timeout=DRAIN))
+        steps.append(step)
+        print(f"  {game_id:<12} {label:<6} {line(step)}", flush=True)
+        if not step.passed():
+            break
+    step_errors = [r.getMessage() for r in fake.errors.records]
+    if step_errors or fake.violations:
+        print(f"    errors logged: {len(step_errors)}, violations: {len(fake.violations)}")
+        for text in (step_errors + list(fake.violations))[:3]:
+            print(f"      {text[:200]}")
     return steps
 
 
@@ -459,7 +555,8 @@ def line(step: Step) -> str:
     cpu = step.cpu_s / step.moves * 1000 if step.moves else float("nan")
     return (f"{step.rate:>5.0f}/s {step.moves:>4}/{step.arrivals:<4} ack {p3(step.ack):>14}  panel {p3(step.panel):>14}"
             f"  board {p3(step.board):>14}  queue p95 {ms(pct(step.queue, 0.95)):>5}  cpu {cpu:5.1f} ms/move"
-            f" (workers {step.worker_cpu_s / step.moves * 1000 if step.moves else 0.0:4.1f})"
+            f" (workers {step.worker_cpu_s / step.moves * 1000 if step.moves else 0.0:4.1f},"
+            f" not billed: players {step.players_cpu_s / step.moves * 1000 if step.moves else 0.0:4.1f})"
             f"  {'pass' if step.passed() else 'FAIL'}" + (f" ({len(step.failures)} failed moves)" if step.failures else ""))
 
 

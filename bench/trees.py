@@ -3,8 +3,9 @@ after, side by side in one run") and count the CPU and memory of worker processe
 
 ``in_tree(tree, script, args)`` runs *this* tree's bench script on another tree's code (a
 ``git worktree`` of an older commit): the child starts in ``tree`` with it first on
-``sys.path``, so ``bot``, ``engines``, ``render`` and ``bench`` come from there while the
-measuring code is the same for both. The scripts read whatever the older code lacks
+``sys.path``, so ``bot``, ``engines`` and ``render`` come from there, while the package
+``bench`` (every measuring module: load, bot_latency, hops, trees, ...) is this tree's, so
+both trees are measured by the same code. The scripts read whatever the older code lacks
 through ``getattr`` (e.g. ``Settings.render_workers``).
 """
 
@@ -20,13 +21,13 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 def in_tree(tree: Path, script: Path, args: list[str], *, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``script`` (a file of this tree) as ``__main__`` with ``args`` on the code of
-    ``tree``; stdout and stderr captured as text. This module is loaded from this tree as
-    ``bench.trees`` (the older tree may lack it)."""
-    here = Path(__file__).resolve()
-    code = (f"import importlib.util, runpy, sys; sys.path.insert(0, {str(tree)!r}); import bench; "
-            f"spec = importlib.util.spec_from_file_location('bench.trees', {str(here)!r}); "
-            "mod = importlib.util.module_from_spec(spec); sys.modules['bench.trees'] = mod; "
-            "spec.loader.exec_module(mod); bench.trees = mod; "
+    ``tree``; stdout and stderr captured as text. The package ``bench`` is loaded from this
+    tree (its ``__path__`` is this tree's bench/), the rest from ``tree``."""
+    here = Path(__file__).resolve().parent
+    code = (f"import importlib.util, runpy, sys; sys.path.insert(0, {str(tree)!r}); "
+            f"spec = importlib.util.spec_from_file_location('bench', {str(here / '__init__.py')!r}, "
+            f"submodule_search_locations=[{str(here)!r}]); "
+            "mod = importlib.util.module_from_spec(spec); sys.modules['bench'] = mod; spec.loader.exec_module(mod); "
             f"sys.argv = [{str(script)!r}, *sys.argv[1:]]; runpy.run_path({str(script)!r}, run_name='__main__')"
             )
     env = {**os.environ, "PYTHONPATH": str(tree), "LOG_LEVEL": "WARNING"}

@@ -487,6 +487,12 @@ class GameService:
         this one's). Read only: engines never change a state in place."""
         self._revealed: LRUCache[tuple[int, int], bool] = LRUCache(MOVES_REMEMBERED)
         """(game, seq of a player's log entry) → whether that move ``reveals``."""
+        self._changing: GameRecord | None = None
+        """The record ``changed`` tells the listeners of (``changing``)."""
+        self._undoable: LRUCache[tuple[int, int, int], bool] = LRUCache(MOVES_REMEMBERED)
+        """(game, version, user) → ``can_undo``'s verdict."""
+        self._states: LRUCache[tuple[int, int], tuple[dict[str, Any], State]] = LRUCache(MOVES_REMEMBERED)
+        """(game, version) → (the record's parsed snapshot, the engine state loaded from it: ``state``)."""
 
     def lock(self, game: int) -> asyncio.Lock:
         """The per-game lock (also held by the delivery layer while it edits the board)."""
@@ -510,14 +516,23 @@ class GameService:
         return get_engine(record.game_id)
 
     def state(self, record: GameRecord) -> State:
-        """The validated state of an active or finished game.
+        """The validated state of an active or finished game, loaded once per stored snapshot
+        (issue 14: records of the same version share their parsed ``state``, bot/storage
+        ``Snapshots``) and shared by every caller: read only, as engines treat states (design
+        §3: ``apply`` never mutates its input).
 
         Raises:
             HostError: the game has not started.
         """
         if record.state is None:
             raise HostError(Msg("ui.error.not_started"), "not_started")
-        return self.engine(record).state_from_json(record.state)
+        key = (record.id, record.version)
+        hit = self._states.get(key)
+        if hit is not None and hit[0] is record.state:
+            return hit[1]
+        state = self.engine(record).state_from_json(record.state)
+        self._states[key] = (record.state, state)
+        return state
 
     def waiting(self, record: GameRecord) -> frozenset[int]:
         """Seats the game waits for (CHANCE excluded); empty for lobbies and ended games."""
@@ -732,13 +747,26 @@ class GameService:
         self._before[(record.id, record.version + 1)] = before  # (its seq: repository.append)
         return result
 
-    def changed(self, game: int) -> None:
-        """Tell the ``listeners`` that ``game`` changed (a listener that fails is logged)."""
-        for listener in self.listeners:
-            try:
-                listener(game)
-            except Exception:
-                log.exception("a change listener failed for game %s", game)
+    def changed(self, game: int, record: GameRecord | None = None) -> None:
+        """Tell the ``listeners`` that ``game`` changed (a listener that fails is logged).
+        ``record``: the game as this change committed it, which a listener may look at
+        (``changing``) while it is told, instead of reading the game again (issue 14)."""
+        self._changing = record
+        try:
+            for listener in self.listeners:
+                try:
+                    listener(game)
+                except Exception:
+                    log.exception("a change listener failed for game %s", game)
+        finally:
+            self._changing = None
+
+    def changing(self, game: int) -> GameRecord | None:
+        """Inside ``changed`` (a listener being told of a change of ``game``): the game as
+        that change committed it, when known; None otherwise. Not valid afterwards: the game
+        may have moved on."""
+        record = self._changing
+        return record if record is not None and record.id == game else None
 
     @_refuses_storage_faults
     async def act_for_seat(self, game: int, seat: int, action: Action, *, expected_version: int) -> ActResult:
@@ -887,9 +915,19 @@ class GameService:
 
     async def can_undo(self, record: GameRecord, user_id: int) -> bool:
         """Whether ``user_id`` may undo in ``record`` now (``undo_candidate``); the cheap
-        checks come first, the log is read only for a seated player of a running game."""
+        checks come first, the log is read only for a seated player of a running game, once
+        per (game, version, user): every change of the log, the seats or the status moves the
+        version (bot/storage ``append``, ``_system_change``), so the verdict of a version
+        never changes (issue 14: a move asks it for the panel before and after)."""
         if record.seat_of(user_id) is None or record.status != "active" or record.paused:
             return False
+        key = (record.id, record.version, user_id)
+        known = self._undoable.get(key)
+        if known is None:
+            known = self._undoable[key] = await self._can_undo(record, user_id)
+        return known
+
+    async def _can_undo(self, record: GameRecord, user_id: int) -> bool:
         entries = await self.repo.log(record.id, last=UNDO_TAIL)
         if len(entries) == UNDO_TAIL:  # (a shorter tail is the whole log)
             last = self._last_move(entries)
@@ -1044,7 +1082,7 @@ class GameService:
             else:
                 deadline = self.clock() + window
         public_changed = record.state is None or (
-            engine.player_view(engine.state_from_json(record.state), None) != engine.player_view(state, None))
+            engine.player_view(self.state(record), None) != engine.player_view(state, None))
         outbox = plan_deliveries(record.version, record.version + len(entries), events, waiting_before, waiting_after,
                                  outcome, public_changed, answer,
                                  frozenset(e.seat for e in entries if e.kind == "player" and e.user_id is None
@@ -1052,17 +1090,15 @@ class GameService:
                                  frozenset(e.seat for e in entries if e.kind == "player" and e.user_id is not None
                                            and e.seat is not None))
         rated = await self.ratings_of(record, outcome) if outcome is not None else None
-        try:
-            await self.repo.append(record.id, record.version, entries, state=engine.state_to_json(state),
-                                   status=status, players=players, deadline=deadline,
-                                   waiting=sorted(waiting_after), window=window, reminded=reminded,
-                                   outbox=outbox, ratings=rated)
+        try:  # (the record as stored and the entries with their seqs come back in the same trip)
+            new_record, stored = await self.repo.appended(
+                record.id, record.version, entries, state=engine.state_to_json(state), status=status,
+                players=players, deadline=deadline, waiting=sorted(waiting_after), window=window,
+                reminded=reminded, outbox=outbox, ratings=rated)
         except StaleVersion:
             raise HostError(Msg("ui.error.moved_meanwhile"), "stale") from None
         crash_point("after_commit")
-        self.changed(record.id)
-        new_record = await self.get(record.id)
-        stored = await self.repo.log(record.id, after=record.version)
+        self.changed(record.id, new_record)
         return ActResult(new_record, stored, events, waiting_before, waiting_after, outcome, public_changed)
 
     async def rate(self, record: GameRecord, outcome: Outcome) -> bool:
@@ -1105,16 +1141,17 @@ class GameService:
     async def seat_preferences(self, record: GameRecord, engine: Engine) -> dict[int, dict[str, Any]]:
         """Each seated player's preferences for this game: the game's defaults
         (``info.preferences``) overlaid with what the player stored, coerced to the
-        ``OptionSpec`` types. Seats that left are not included."""
+        ``OptionSpec`` types. Seats that left are not included. One read for every seat
+        (``Repository.preferences_of``)."""
         specs = {spec.key: spec for spec in engine.info.preferences}
         if not specs:
             return {}
         out: dict[int, dict[str, Any]] = {}
-        for seat in record.seats:
-            if seat.status != "active":
-                continue
+        seats = [seat for seat in record.seats if seat.status == "active"]
+        stored = await self.repo.preferences_of([seat.user_id for seat in seats], record.game_id)
+        for seat in seats:
             values = {key: spec.default for key, spec in specs.items()}
-            for key, value in (await self.repo.preferences(seat.user_id, record.game_id)).items():
+            for key, value in stored.get(seat.user_id, {}).items():
                 if key in specs:
                     try:
                         values[key] = specs[key].coerce(value)

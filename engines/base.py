@@ -656,7 +656,7 @@ class Engine:
         """Return a state that differs from ``state`` only in what ``seat`` cannot see
         (``None``: what the public cannot see), for the no-leak conformance test.
         Games without hidden information return an equal copy."""
-        return copy.deepcopy(state)
+        return copy_state(state)
 
     def rules_text(self) -> str:
         """Rules summary and our decisions in plain words (``/game rules``): the

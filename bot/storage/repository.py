@@ -37,6 +37,7 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 import asyncpg
+from cachetools import LRUCache
 
 from bot.storage.backend import POSTGRESQL, PgConnection, parse_database_url, pg_migration
 
@@ -313,22 +314,64 @@ def bot_user_id(record: GameRecord) -> int:
 
 GAME_SQL = "SELECT * FROM games WHERE id=?"
 SEATS_SQL = "SELECT game, seat, user_id, name, status, ai_level FROM seats WHERE game=? ORDER BY seat"
+LOG_SQL = "SELECT seq, kind, seat, action, events, user_id, at FROM actions WHERE game=? AND seq>?"
 GAMES_AT_ONCE = 500
 """Games read per trip by ``Repository.games`` and ``due`` (well under SQLite's bound-parameter limit)."""
+
+
+def _log_query(game: int, after: int, last: int | None) -> tuple[str, tuple[Any, ...]]:
+    """The query of ``Repository.log``: entries with seq > ``after``, the ``last`` N of them."""
+    if last is None:
+        return LOG_SQL + " ORDER BY seq", (game, after)
+    return f"SELECT * FROM ({LOG_SQL} ORDER BY seq DESC LIMIT ?) AS recent ORDER BY seq", (game, after, last)
+
+
+def _row_to_entry(r: Any) -> LogEntry:
+    return LogEntry(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6])
 
 
 def _row_to_seat(r: Any) -> SeatRecord:
     return SeatRecord(r[0], r[1], r[2], r[3], r[4], r[5])
 
 
-def _row_to_game(row: Any, seats: Sequence[SeatRecord]) -> GameRecord:
+SNAPSHOTS_PARSED = 256
+"""Parsed state snapshots a repository keeps (``Snapshots``): about the games in play at once."""
+
+
+class Snapshots:
+    """The parsed state JSON of recently read games, one per (game, version) (issue 14: a state is
+    parsed once per version, not once per read). Every ``GameRecord`` read of the same stored text
+    shares one parsed dict: it is read-only by contract (the host parses it again into an engine
+    ``State`` with ``Engine.state_from_json``, a copy; nothing writes into ``GameRecord.state``). A
+    hit needs the stored text to be equal too, so a snapshot replaced at the same version
+    (``Repository.replace_snapshot``) is parsed afresh."""
+
+    def __init__(self, size: int = SNAPSHOTS_PARSED) -> None:
+        self._parsed: LRUCache[tuple[int, int], tuple[str, dict[str, Any]]] = LRUCache(size)
+
+    def parse(self, game: int, version: int, text: str | None) -> Any:
+        """``json.loads(text)``, shared with earlier reads of the same ``text`` at ``version``."""
+        if text is None:
+            return None
+        key = (game, version)
+        hit = self._parsed.get(key)
+        if hit is not None and hit[0] == text:
+            return hit[1]
+        state = json.loads(text)
+        self._parsed[key] = (text, state)
+        return state
+
+
+def _row_to_game(row: Any, seats: Sequence[SeatRecord], snapshots: Snapshots | None = None) -> GameRecord:
+    state = (snapshots.parse(row["id"], row["version"], row["state"]) if snapshots is not None
+             else None if row["state"] is None else json.loads(row["state"]))
     return GameRecord(
         id=row["id"], game_id=row["game_id"], guild_id=row["guild_id"], channel_id=row["channel_id"],
         thread_id=row["thread_id"], board_channel_id=row["board_channel_id"],
         board_message_id=row["board_message_id"], lobby_message_id=row["lobby_message_id"],
         host_user_id=row["host_user_id"], status=row["status"], paused=bool(row["paused"]),
         seed=row["seed"], options=json.loads(row["options"]), players=row["players"],
-        state=None if row["state"] is None else json.loads(row["state"]), version=row["version"],
+        state=state, version=row["version"],
         move_timeout=row["move_timeout"], deadline=row["deadline"], reminded=row["reminded"],
         waiting=json.loads(row["waiting"]), deadline_window=row["deadline_window"], created_at=row["created_at"], updated_at=row["updated_at"],
         seats=tuple(seats),
@@ -400,6 +443,7 @@ class Repository:
         self._pg: PgConnection | None = None
         self._pg_lost = False
         self._lock = asyncio.Lock()
+        self._snapshots = Snapshots()
 
     # ------------------------------------------------------------------ lifecycle
     async def open(self) -> None:
@@ -609,6 +653,15 @@ class Repository:
         Raises:
             StorageBusy / StorageUnwritable: as ``_tx``; nothing was written.
         """
+        done = await self._batch_then(statements, (), guard=guard)
+        return None if done is None else done[0]
+
+    async def _batch_then(self, statements: Sequence[tuple[str, Sequence[Any]]],
+                          queries: Sequence[tuple[str, Sequence[Any]]], *,
+                          guard: bool = False) -> tuple[list[int], list[list[Any]]] | None:
+        """As ``_batch``, then the rows of each read query of ``queries`` once committed, in the
+        same trip to the database (SQLite; PostgreSQL: as ``_fetch`` after the commit): (row
+        counts, rows per query), or None when ``guard`` refused (nothing read)."""
         if self._pg is not None:
             try:
                 async with self._pg_tx() as conn:
@@ -618,11 +671,11 @@ class Repository:
                         counts.append(cur.rowcount)
                         if guard and len(counts) == 1 and cur.rowcount != 1:
                             raise _Unchanged
-                    return counts
             except _Unchanged:
                 return None
+            return counts, await self._fetch(queries) if queries else []
 
-        def run(conn: sqlite3.Connection) -> list[int] | None:
+        def run(conn: sqlite3.Connection) -> tuple[list[int], list[list[Any]]] | None:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 counts: list[int] = []
@@ -632,11 +685,11 @@ class Repository:
                         conn.execute("ROLLBACK")
                         return None
                 conn.execute("COMMIT")
-                return counts
             except BaseException:
                 with contextlib.suppress(sqlite3.Error):  # (SQLite may have rolled back already)
                     conn.execute("ROLLBACK")
                 raise
+            return counts, [conn.execute(sql, tuple(params)).fetchall() for sql, params in queries]
 
         async with self._lock:
             try:
@@ -819,7 +872,7 @@ class Repository:
             row = await cur.fetchone()
         if row is None:
             return None
-        return _row_to_game(row, await self._seats(db, game))
+        return _row_to_game(row, await self._seats(db, game), self._snapshots)
 
     async def _games(self, ids: Sequence[int]) -> list[GameRecord]:
         """The games ``ids`` in that order (those that exist), their rows and seats read in
@@ -836,7 +889,7 @@ class Repository:
             for r in seat_rows:
                 seats.setdefault(int(r[0]), []).append(_row_to_seat(r))
             by_id = {int(r["id"]): r for r in rows}
-            out += [_row_to_game(by_id[pk], seats.get(pk, [])) for pk in chunk if pk in by_id]
+            out += [_row_to_game(by_id[pk], seats.get(pk, []), self._snapshots) for pk in chunk if pk in by_id]
         return out
 
     async def create_game(
@@ -862,7 +915,7 @@ class Repository:
     async def get_game(self, game: int) -> GameRecord | None:
         """The game with primary key ``game``, or None (one trip to the database: ``_fetch``)."""
         rows, seats = await self._fetch([(GAME_SQL, (game,)), (SEATS_SQL, (game,))])
-        return _row_to_game(rows[0], [_row_to_seat(r) for r in seats]) if rows else None
+        return _row_to_game(rows[0], [_row_to_seat(r) for r in seats], self._snapshots) if rows else None
 
     async def set_fields(self, game: int, **values: Any) -> None:
         """Update plain pointer columns (thread_id, board_channel_id, board_message_id,
@@ -985,6 +1038,42 @@ class Repository:
         Raises:
             StaleVersion: someone else wrote first; nothing was written.
         """
+        statements = self._append_statements(game, expected_version, entries, state=state, status=status,
+                                              players=players, deadline=deadline, waiting=waiting, window=window,
+                                              reminded=reminded, outbox=outbox, ratings=ratings)
+        await self._appending(game, expected_version, statements, ())
+        return expected_version + len(entries)
+
+    async def appended(
+        self, game: int, expected_version: int, entries: Sequence[LogEntry], *,
+        state: dict[str, Any], status: str, players: int | None = None,
+        deadline: float | None = None, waiting: Sequence[int] = (), window: int | None = None,
+        reminded: int = 0, outbox: Sequence[OutboxItem] = (),
+        ratings: tuple[int, str, Sequence[tuple[int, float, float, bool]]] | None = None,
+    ) -> tuple[GameRecord, list[LogEntry]]:
+        """``append``, then the game as stored and its log entries after ``expected_version``
+        (the ones appended, with their seqs) read back in the same trip to the database
+        (issue 14: the move path's record after the commit, without two more reads).
+
+        Raises:
+            StaleVersion: someone else wrote first; nothing was written.
+        """
+        statements = self._append_statements(game, expected_version, entries, state=state, status=status,
+                                              players=players, deadline=deadline, waiting=waiting, window=window,
+                                              reminded=reminded, outbox=outbox, ratings=ratings)
+        rows, seats, logged = await self._appending(game, expected_version, statements, [
+            (GAME_SQL, (game,)), (SEATS_SQL, (game,)), (LOG_SQL + " ORDER BY seq", (game, expected_version))])
+        return (_row_to_game(rows[0], [_row_to_seat(r) for r in seats], self._snapshots),
+                [_row_to_entry(r) for r in logged])
+
+    def _append_statements(
+        self, game: int, expected_version: int, entries: Sequence[LogEntry], *,
+        state: dict[str, Any], status: str, players: int | None,
+        deadline: float | None, waiting: Sequence[int], window: int | None,
+        reminded: int, outbox: Sequence[OutboxItem],
+        ratings: tuple[int, str, Sequence[tuple[int, float, float, bool]]] | None,
+    ) -> list[tuple[str, Sequence[Any]]]:
+        """The statements of ``append``, the compare-and-set on the version first."""
         now = self.clock()
         new_version = expected_version + len(entries)
         players_sql = ", players=?" if players is not None else ""
@@ -1002,10 +1091,20 @@ class Repository:
         statements += _queued(game, outbox, now)
         if ratings is not None:  # (a game finishes once, by this compare-and-set: never rated before)
             statements += _rating_statements(game, *ratings, now)
-        if await self._batch(statements, guard=True) is None:  # (one trip; the compare-and-set failed)
+        return statements
+
+    async def _appending(self, game: int, expected_version: int, statements: Sequence[tuple[str, Sequence[Any]]],
+                         queries: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
+        """Run ``append``'s ``statements`` (one trip), then ``queries``' rows.
+
+        Raises:
+            StaleVersion: the compare-and-set failed; nothing was written.
+        """
+        done = await self._batch_then(statements, queries, guard=True)
+        if done is None:  # (one trip; the compare-and-set failed)
             (rows,) = await self._fetch([("SELECT version FROM games WHERE id=?", (game,))])
             raise StaleVersion(game, expected_version, rows[0][0] if rows else None)
-        return new_version
+        return done[1]
 
     @staticmethod
     async def _queue(db: Connection, game: int, items: Sequence[OutboxItem], now: float) -> None:
@@ -1076,15 +1175,16 @@ class Repository:
     async def log(self, game: int, *, after: int = 0, last: int | None = None) -> list[LogEntry]:
         """The log entries of ``game`` in order: those with seq > ``after``, and only the
         ``last`` N of them when given (without reading the rest)."""
-        sql = "SELECT seq, kind, seat, action, events, user_id, at FROM actions WHERE game=? AND seq>?"
-        params: tuple[Any, ...] = (game, after)
-        if last is not None:
-            sql = f"SELECT * FROM ({sql} ORDER BY seq DESC LIMIT ?) AS recent ORDER BY seq"
-            params = (*params, last)
-        else:
-            sql += " ORDER BY seq"
-        (rows,) = await self._fetch([(sql, params)])
-        return [LogEntry(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], r[6]) for r in rows]
+        (rows,) = await self._fetch([_log_query(game, after, last)])
+        return [_row_to_entry(r) for r in rows]
+
+    async def game_with_log(self, game: int, *, last: int) -> tuple[GameRecord | None, list[LogEntry]]:
+        """The game (None when there is none) and its ``last`` log entries (as ``log``), in one
+        trip to the database (issue 14: a board update reads both)."""
+        rows, seats, logged = await self._fetch([(GAME_SQL, (game,)), (SEATS_SQL, (game,)),
+                                                 _log_query(game, 0, last)])
+        record = _row_to_game(rows[0], [_row_to_seat(r) for r in seats], self._snapshots) if rows else None
+        return record, [_row_to_entry(r) for r in logged]
 
     async def mark_reminded(self, game: int, version: int, count: int) -> bool:
         """Claim the ``count``-th reminder of the deadline of ``version``: True for the one
@@ -1144,6 +1244,20 @@ class Repository:
         (rows,) = await self._fetch([("SELECT key, value FROM preferences WHERE user_id=? AND game_id=?",
                                       (user_id, game_id))])
         return {r[0]: r[1] for r in rows}
+
+    async def preferences_of(self, user_ids: Sequence[int], game_id: str) -> dict[int, dict[str, str]]:
+        """Every stored preference for one game of each user of ``user_ids`` (user id -> key ->
+        raw text value; a user with none is absent), in one trip to the database (issue 14)."""
+        if not user_ids:
+            return {}
+        users = sorted(set(user_ids))
+        (rows,) = await self._fetch([(
+            f"SELECT user_id, key, value FROM preferences WHERE game_id=? AND user_id IN ({','.join('?' * len(users))})",
+            (game_id, *users))])
+        out: dict[int, dict[str, str]] = {}
+        for user_id, key, value in rows:
+            out.setdefault(int(user_id), {})[key] = value
+        return out
 
     async def set_preference(self, user_id: int, game_id: str, key: str, value: str) -> None:
         """Store a user's preference."""
@@ -1360,6 +1474,15 @@ class Repository:
                 (guild_id, start, end, zone))
 
     # ------------------------------------------------------------------ outbox
+    async def pending_of(self, game: int) -> tuple[list[OutboxRow], GameRecord | None]:
+        """The deliveries of ``game`` not yet done, in order, and the game (None when there
+        is none), in one trip to the database (issue 14: the outbox's drain reads both)."""
+        rows, games, seats = await self._fetch([
+            ("SELECT * FROM outbox WHERE done_at IS NULL AND game=? ORDER BY id", (game,)),
+            (GAME_SQL, (game,)), (SEATS_SQL, (game,))])
+        record = _row_to_game(games[0], [_row_to_seat(r) for r in seats], self._snapshots) if games else None
+        return [_row_to_outbox(r) for r in rows], record
+
     async def pending(self, game: int | None = None) -> list[OutboxRow]:
         """The deliveries not yet done, of ``game`` (or of every game on ``shards``), in
         order."""
@@ -1384,16 +1507,12 @@ class Repository:
         if not row_ids:
             return
         marks = ",".join("?" * len(row_ids))
-        (answers,) = await self._fetch([(f"SELECT id, payload FROM outbox WHERE kind='answer' AND id IN ({marks})"
-                                         " AND done_at IS NULL", tuple(row_ids))])
-        # (two trips, the read outside the write: wiping a token twice is harmless)
-        statements: list[tuple[str, Sequence[Any]]] = [
-            ("UPDATE outbox SET payload=? WHERE id=?",
-             (json.dumps({k: v for k, v in json.loads(payload).items() if k != "token"}), row_id))
-            for row_id, payload in answers]
-        statements.append((f"UPDATE outbox SET done_at=? WHERE id IN ({marks}) AND done_at IS NULL",
-                           (self.clock(), *row_ids)))
-        await self._batch(statements)
+        wiped = ("(payload::jsonb - 'token')::text" if self._pg is not None  # (one trip: the JSON edited in SQL)
+                 else "json_remove(payload, '$.token')")
+        await self._batch([
+            (f"UPDATE outbox SET payload={wiped} WHERE kind='answer' AND id IN ({marks}) AND done_at IS NULL",
+             tuple(row_ids)),
+            (f"UPDATE outbox SET done_at=? WHERE id IN ({marks}) AND done_at IS NULL", (self.clock(), *row_ids))])
 
     async def boards_delivered(self, game: int, version: int) -> int:
         """Mark done every pending board row of ``game`` asked for at or before ``version``

@@ -96,6 +96,9 @@ class AiPlayers:
         if task is not None and not task.done():
             self._again.add(game)
             return
+        committed = self.ctx.service.changing(game)
+        if committed is not None and not ai_seats_waited(self.ctx.service, committed):
+            return  # (no AI seat awaited as this change left the game: nothing to read, ``_step`` would stop)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # (no loop: a synchronous caller; the next pass resumes it)

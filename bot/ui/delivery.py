@@ -43,8 +43,8 @@ from PIL import Image
 from bot import logsafe
 from bot.locks import KeyedLocks
 from bot.render_pool import Kind, Renderer, RenderJob, image_of
-from bot.service import HostError, crash_point, entry_texts, live_entries, seat_names, texts
-from bot.storage import OutboxRow, StorageError
+from bot.service import crash_point, entry_texts, live_entries, seat_names, texts
+from bot.storage import LogEntry, OutboxRow, StorageError
 from bot.text import Texts
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
 from bot.ui.locales import Locales
@@ -69,6 +69,8 @@ RECENT_LINES = 6
 """Public event lines the board message carries ("recent"). A change's lines are folded
 into the board edit that follows it; only the lines beyond these are posted on their own
 (issue 18 point 5: the request budget)."""
+RECENT_READ = max(40, RECENT_LINES * 8)
+"""Log entries a board update reads for its ``RECENT_LINES`` (``recent_public_lines``)."""
 
 SEEN_MESSAGES = 64
 WATCHED_CHANNELS = 4096
@@ -508,10 +510,11 @@ class Delivery:
         edited. The board rows are marked done only after Discord accepted the edit, so a
         crash before it leaves them to ``resume``, which edits again (an edit twice shows
         the same board once)."""
-        record = await self.service.get(game)
+        found, recent = await self.repo.game_with_log(game, last=RECENT_READ)  # (one trip for both)
+        record = found or await self.service.get(game)  # (none: the service's refusal)
         if record.state is None:
             return
-        embed, file, view = await self.board_payload(record)
+        embed, file, view = await self.board_payload(record, recent)
         if record.board_message_id and record.board_channel_id and await self.scrolled_away(record):
             await self.repost_board(record, embed=embed, file=file, view=view)
             return
@@ -602,8 +605,11 @@ class Delivery:
         return any(s.seat in record.waiting and s.status == "active" and not s.is_ai and not self.present(s.user_id)
                    for s in record.seats)
 
-    async def board_payload(self, record: GameRecord) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
-        """Embed, image file and buttons of the public board (from the public view only)."""
+    async def board_payload(self, record: GameRecord, recent: Sequence[LogEntry] | None = None
+                            ) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
+        """Embed, image file and buttons of the public board (from the public view only).
+        ``recent``: the last ``RECENT_READ`` log entries of ``record``'s version, when read
+        already (``recent_public_lines``)."""
         from bot.ui.panels import board_embed, board_view  # (panels → components → context → delivery)
 
         service = self.service
@@ -618,16 +624,19 @@ class Delivery:
         if done.thumbnail is not None:
             self.board_thumbnails[record.id] = (record.version, image_of(done.thumbnail))
         file = discord.File(io.BytesIO(done.data), filename=f"board.{done.ext}")
-        recent = await self.recent_public_lines(record, limit=RECENT_LINES)
-        embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=recent,
+        lines = await self.recent_public_lines(record, limit=RECENT_LINES, entries=recent)
+        embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=lines,
                             locale=tx.locale)
         return embed, file, board_view(record, locale=tx.locale)
 
-    async def recent_public_lines(self, record: GameRecord, limit: int = 6) -> list[str]:
+    async def recent_public_lines(self, record: GameRecord, limit: int = 6,
+                                  entries: Sequence[LogEntry] | None = None) -> list[str]:
         """The last ``limit`` public event lines of a game (the start left out), names
-        filled in: the board's "recent" list."""
+        filled in: the board's "recent" list. ``entries``: the log's last ``max(40, 8 ×
+        limit)`` entries, when read already."""
         lines: list[str] = []
-        entries = await self.repo.log(record.id, last=max(40, limit * 8))
+        if entries is None:
+            entries = await self.repo.log(record.id, last=max(40, limit * 8))
         txs = entry_texts(record, entries, self.locales.public(record.guild_id))  # (a move: who made it)
         for entry in live_entries(entries):  # (taken back: its lines no longer describe the game)
             for e in entry.events:
@@ -718,13 +727,11 @@ class Delivery:
         await self.flush(game)
 
     async def _drain_game(self, game: int, via: discord.Interaction | None = None) -> None:
-        rows = await self.repo.pending(game)
+        rows, record = await self.repo.pending_of(game)  # (one trip for both)
         if not rows:
             self._failures.pop(game, None)
             return
-        try:
-            record = await self.service.get(game)
-        except HostError:
+        if record is None:
             return
         board_asked = False
         for row in rows:

@@ -268,7 +268,9 @@ class Table:
         ``player_view(state, None)`` is drawn, so nothing private reaches them); an ``end``
         watcher gets one DM when the game finished or was abandoned (a moderator's end or
         kick, the last person's resign). Each is marked with the version shown,
-        so nothing is sent twice."""
+        so nothing is sent twice. A game without spectators is not read (issue 14)."""
+        if not await self.ctx.repo.watchers(game):
+            return
         record = await self.ctx.service.get(game)
         if record.state is None:
             return

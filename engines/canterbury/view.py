@@ -10,11 +10,10 @@ seat cannot see, for the no-leak conformance test. Renderers take these TypedDic
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any, NotRequired, TypedDict, cast
 
-from engines.base import Seat, State
+from engines.base import Seat, State, copy_state
 from engines.canterbury.data import CARDS, COMPANIES, DECKS, PILGRIMS, ROAD_VALUES, ROWS
 from engines.canterbury.rules import (
     circle_strength,
@@ -233,7 +232,7 @@ def player_view(state: State, seat: Seat | None, to_move: list[int]) -> PublicVi
 def shuffle_hidden(state: State, seat: Seat | None, rng: random.Random) -> State:
     """Swap other players' hand cards with unseen deck cards of the same back and change
     their coins (§7); ``seat``'s view is unchanged. Coins are public once the game is over."""
-    s = copy.deepcopy(state)
+    s = copy_state(state)
     top = s["stack"][-1] if s["stack"] else None
     locked = list(top.get("pass_discards", [])) if top is not None else []
     for q in range(s["players"]):

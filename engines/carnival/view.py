@@ -8,11 +8,10 @@ hold no English: the end reason is ``Msg`` JSON. Imports ``notation``, ``rules``
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any, NotRequired, TypedDict
 
-from engines.base import Seat, State
+from engines.base import Seat, State, copy_state
 from engines.carnival import rules
 from engines.carnival.data import COLOURS, DICE, FACES, R_PLAY, ROUNDS, SHAPES
 from engines.carnival.notation import final_outcome
@@ -231,7 +230,7 @@ def player_view(state: State, seat: Seat | None, game_id: str) -> PublicView | P
 def shuffle_hidden(state: State, seat: Seat | None, rng: random.Random) -> State:
     """Re-draw every face-down pick that ``seat`` cannot see from its owner's hand
     (spec §7); everything else is public."""
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     for s in range(new["players"]):
         if s != seat and new["picks"][s] is not None:
             new["picks"][s] = rng.choice(new["hands"][s])

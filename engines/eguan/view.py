@@ -11,7 +11,7 @@ import copy
 import random
 from typing import Any, NotRequired, TypedDict
 
-from engines.base import Seat, State
+from engines.base import Seat, State, copy_state
 from engines.eguan.data import CARDS, SET_LETTERS
 from engines.eguan.rules import (
     active,
@@ -275,7 +275,7 @@ def shuffle_hidden(state: State, seat: Seat | None, rng: random.Random) -> State
     hands, all waiting piles, other kept and removed kept cards, other skill choices
     during setup), every size kept. A card another seat is placing stays put: it is in
     that seat's hand or kept slot."""
-    st = copy.deepcopy(state)
+    st = copy_state(state)
     n = st["players"]
     others = [s for s in range(n) if s != seat]
     pend = st["pending"]

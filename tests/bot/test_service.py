@@ -196,3 +196,22 @@ async def test_a_changed_secret_pick_leaves_the_public_view_alone(service: GameS
     assert first.public_changed                      # "has picked" is public
     again = await service.act(game.id, ANN, "choose lust")
     assert not again.public_changed                  # nothing anyone else may see changed
+
+
+async def test_a_version_is_parsed_once_and_a_replaced_snapshot_afresh(service: GameService) -> None:
+    """Issue 14: every read of a game at one version shares its parsed snapshot and its loaded
+    engine state (``Snapshots``, ``GameService.state``); a snapshot replaced at the same version
+    (``replace_snapshot``) is read as the new one, and a new version as its own."""
+    game = (await started(service)).game
+    one, two = await service.get(game.id), await service.get(game.id)
+    assert one is not two and one.state is two.state
+    assert service.state(one) is service.state(two) and service.state(one) == one.state
+    changed = {**one.state, "round": 7}
+    assert await service.repo.replace_snapshot(game.id, game.version, changed)
+    three = await service.get(game.id)
+    assert three.state == changed and three.state is not one.state
+    assert service.state(three)["round"] == 7 and service.state(one)["round"] == one.state["round"]
+    await service.repo.replace_snapshot(game.id, game.version, one.state)
+    moved = await service.act(game.id, ANN, service.engine(one).legal_actions(service.state(one), 0)[0])
+    assert moved.game.version > game.version and moved.game.state is not one.state
+    assert service.state(moved.game) is not service.state(one)

@@ -148,6 +148,47 @@ async def test_games_filters_and_preferences(repo: Repository) -> None:
     assert await repo.moderator_role(1) == 555
 
 
+async def test_appended_reads_back_the_stored_game_and_its_new_entries(repo: Repository) -> None:
+    g = await new_lobby(repo)
+    await repo.append(g.id, 0, [LogEntry(0, "system", None, {"type": "start", "players": 1})],
+                      state={"n": 1}, status="active", players=1)
+    repo.now[0] = 1200.0  # type: ignore[attr-defined]
+    record, entries = await repo.appended(g.id, 1, [LogEntry(0, "player", 0, {"type": "a"}, user_id=10),
+                                                    LogEntry(0, "chance", -1, {"type": "roll"})],
+                                          state={"n": 2}, status="active", deadline=1300.0, waiting=[0])
+    assert record == await repo.get_game(g.id)
+    assert (record.version, record.state, record.deadline, record.waiting, record.updated_at) == (
+        3, {"n": 2}, 1300.0, [0], 1200.0)
+    assert entries == (await repo.log(g.id))[1:]
+    assert [(e.seq, e.kind, e.action["type"], e.user_id) for e in entries] == [(2, "player", "a", 10),
+                                                                              (3, "chance", "roll", None)]
+    with pytest.raises(StaleVersion):
+        await repo.appended(g.id, 1, [LogEntry(0, "player", 0, {"type": "b"})], state={"n": 9}, status="active")
+    assert (await repo.get_game(g.id)).state == {"n": 2} and len(await repo.log(g.id)) == 3
+
+
+async def test_game_with_log_reads_the_game_and_the_last_entries(repo: Repository) -> None:
+    g = await new_lobby(repo)
+    await repo.append(g.id, 0, [LogEntry(0, "player", 0, {"type": f"m{i}"}) for i in range(5)], state={"n": 5},
+                      status="active")
+    record, entries = await repo.game_with_log(g.id, last=2)
+    assert record == await repo.get_game(g.id) and record.version == 5
+    assert entries == await repo.log(g.id, last=2) and [e.seq for e in entries] == [4, 5]
+    assert await repo.game_with_log(g.id + 99, last=2) == (None, [])
+
+
+async def test_preferences_of_reads_every_user_of_one_game(repo: Repository) -> None:
+    await repo.set_preference(10, "heaven", "auto_defend", "on")
+    await repo.set_preference(10, "heaven", "other", "x")
+    await repo.set_preference(11, "heaven", "auto_defend", "off")
+    await repo.set_preference(11, "carnival", "auto_defend", "on")  # another game: not read
+    await repo.set_preference(13, "heaven", "auto_defend", "on")  # not asked for
+    assert await repo.preferences_of([10, 11, 12, 11], "heaven") == {
+        10: {"auto_defend": "on", "other": "x"}, 11: {"auto_defend": "off"}}
+    assert await repo.preferences_of([], "heaven") == {}
+    assert await repo.preferences_of([12], "heaven") == {}
+
+
 async def test_log_after_and_last_read_only_what_is_asked(repo: Repository) -> None:
     g = await new_lobby(repo)
     entries = [LogEntry(0, "player", 0, {"type": f"m{i}"}) for i in range(6)]

@@ -75,3 +75,29 @@ async def test_the_remembered_undo_check_agrees_with_the_full_one(repo: Reposito
             await service.act(game, user, rng.choice(list(engine.legal_actions(state, seat))))
         assert (await service.get(game)).version > UNDO_TAIL  # (the tail did not hold the whole log)
     assert seen[True] > 5 and seen[False] > 5
+
+
+async def test_the_verdict_of_a_version_is_read_once_per_user(repo: Repository) -> None:
+    """Issue 14: the panels before and after a move ask ``can_undo`` of the same version; the
+    log is read once per (game, version, user), and a new version is asked afresh."""
+    service = GameService(repo)
+    game = await new_game(service, "carnival", [11, 12, 13])
+    record = await service.get(game)
+    state = service.state(record)
+    moved = await service.act(game, 11, get("carnival").legal_actions(state, 0)[0])
+    reads: list[int] = []
+    real_log = repo.log
+
+    async def counted_log(game: int, **kwargs: object) -> list:
+        reads.append(game)
+        return await real_log(game, **kwargs)  # type: ignore[arg-type]
+
+    repo.log = counted_log  # type: ignore[method-assign]
+    assert await service.can_undo(moved.game, 11) is True
+    assert await service.can_undo(await service.get(game), 11) is True
+    assert await service.can_undo(moved.game, 12) is False
+    assert len(reads) == 2  # (once for 11, once for 12)
+    await service.undo(game, 11)
+    reads.clear()
+    assert await service.can_undo(await service.get(game), 11) is False
+    assert len(reads) == 1

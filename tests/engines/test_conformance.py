@@ -9,7 +9,8 @@ falsifying example. After ``DRAWN_STEPS`` the game is finished from one drawn se
 
 Promises checked (``Checker``): the game ends within ``MAX_STEPS``; ``to_move`` is empty
 exactly when there is an ``outcome``; every legal action applies, without mutating the
-state it was given; notation round-trips (``parse_action(describe_action(a)) == a``),
+state it was given, and reading a position (prompts, labels, paths, decision trees,
+views) leaves it unchanged too; notation round-trips (``parse_action(describe_action(a)) == a``),
 also for ``typed_moves``; states, actions and events round-trip through JSON; chance
 sampling is a function of its RNG; replaying the log rebuilds the state; views are
 JSON-ready, do not change under ``shuffle_hidden`` (no leak) and the public one holds
@@ -241,9 +242,12 @@ def drawn_playout(checker: Checker, options: Mapping[str, Any], data: st.DataObj
     for step in range(MAX_STEPS):
         drawn = step < DRAWN_STEPS
         thorough = drawn and step % THOROUGH_EVERY == 0
+        frozen = snapshot(state) if thorough else None
         checker.position(state, thorough=thorough)
         if thorough or step % 10 == 0:
             checker.views(state, view_rng)
+        if frozen is not None:  # (the host shares one loaded state among its readers: GameService.state)
+            assert snapshot(state) == frozen, "reading the position (labels, paths, views, ...) changed the state"
         movers = sorted(engine.to_move(state))
         if not movers:
             return state, log

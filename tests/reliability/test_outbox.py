@@ -144,6 +144,7 @@ async def test_an_answer_whose_token_expired_is_given_in_the_channel(fake: FakeD
     assert not [r for r in fake.requests if "tok-gone" in r.path]  # the dead token was not used
     done = [r for r in await bot.repo.outbox(game) if r.kind == "answer"]
     assert len(done) == 1 and done[0].done_at is not None and "token" not in done[0].payload  # wiped
+    assert {k: v for k, v in ticket.items() if k != "token"}.items() <= done[0].payload.items()  # the rest kept
     await fake.stop_bot(bot)
 
 
