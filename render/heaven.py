@@ -297,9 +297,10 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
         if view["skips"][s]:
             parts.append(_b(text, "skips", n=view["skips"][s]))
         info = " · ".join(parts)
-        draw_text(draw, (MARGIN + 30, y + 88), info, size=20, fill=INK, max_width=330)
         cards = view["public"][s]
         cx0 = WIDTH - MARGIN - 3 * (CARD_W + 10)
+        # (the sum stands right of the faction badge, so the info line below has the whole width)
+        draw_text(draw, (MARGIN + 30, y + 88), info, size=20, fill=INK, max_width=cx0 - 12 - (MARGIN + 30))
         for i in range(3):
             x = cx0 + i * (CARD_W + 10)
             if i < len(cards):
@@ -312,8 +313,8 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
                           size=20, fill=MUTED,
                           anchor="mm")
         if cards:
-            draw_text(draw, (cx0 - 12, y + STRIP_H - 10), _b(text, "sum", sum=view["public_sums"][s]), size=20,
-                      anchor="rd", fill=MUTED)
+            draw_text(draw, (cx0 - 12, y + 67), _b(text, "sum", sum=view["public_sums"][s]), size=20,
+                      anchor="rm", fill=MUTED, max_width=cx0 - 12 - (bx + 200))
 
     # -- footer
     fy = sy + n * (STRIP_H + 8) + 4
