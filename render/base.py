@@ -134,7 +134,7 @@ FALLBACK_FACES = (
 
 IGNORED = frozenset("\ufe0e\ufe0f\u200d")
 """Variation selectors and the zero-width joiner: dropped before drawing (an emoji
-ZWJ sequence is drawn as its first part, in the text colour: ``text_runs``)."""
+ZWJ sequence is drawn as one glyph by the emoji face, else as its first part: ``text_runs``)."""
 
 
 NARROW_PUNCTUATION = frozenset("·‘’“”•×…")
@@ -244,8 +244,10 @@ def _word_font(word: str) -> str | None:
 def text_runs(text: str) -> list[tuple[str, str | None]]:
     """``text`` cut into runs drawn by one font each: ``(run, font path or None for the
     primary face)``. Each word takes one font that covers all of it where there is one,
-    else each character its own; spaces join the run before them. An emoji ZWJ sequence
-    (👨‍👩‍👧‍👦) keeps its first part only (the faces would be drawn side by side). Characters no font
+    else each character its own; spaces join the run before them. An emoji sequence
+    (👨‍👩‍👧‍👦, 👍🏽) stays whole in a face that has all its parts when Pillow shapes with libraqm
+    (Noto Emoji draws it as one glyph), else keeps its first part only (the faces would be
+    drawn side by side). Characters no font
     covers become ``‹Name›`` (brackets the primary face has); ``NARROW_PUNCTUATION`` takes the
     Latin face. Runs are in visual order: reversed when the text's first
     strong character is right-to-left. Memoized per text (a board lays out the same labels
@@ -270,19 +272,10 @@ def _text_runs(text: str, key: tuple[Any, ...]) -> tuple[tuple[str, str | None],
             add(word, runs[-1][1] if runs else None)
             continue
         chosen = _word_font(word)
-        joined, prev = "", ""  # (an emoji ZWJ sequence, 👨‍👩‍👧‍👦: its first face only, never four faces)
-        for char in word:
-            if joined == "next":  # (a joined part, then its modifiers and any further joins)
-                joined = "tail"
-                continue
-            if joined == "tail" and (char in IGNORED or unicodedata.category(char) == "Sk"):
-                joined = "next" if char == "\u200d" else "tail"
-                continue
-            joined = ""
-            if char == "\u200d" and prev and (prev in IGNORED or unicodedata.category(prev) in ("So", "Sk")):
-                joined = "next"
-                continue
-            prev = char
+        i = 0
+        while i < len(word):
+            char, end = word[i], _sequence_end(word, i)
+            sequence, i = word[i:end], end
             if char in IGNORED:
                 continue
             path = chosen if chosen != "*" else font_for(char)
@@ -291,6 +284,8 @@ def _text_runs(text: str, key: tuple[Any, ...]) -> tuple[tuple[str, str | None],
             if path == "":
                 known = unicodedata.name(char, "")
                 char, path = f"‹{known.title() if known else f'U+{ord(char):04X}'}›", None
+            elif len(sequence.strip("\ufe0e\ufe0f")) > 1 and path and _shaped() and all(ord(c) in _coverage(path) for c in sequence):
+                char = sequence  # (the face's ligature: one family glyph)
             add(char, path)
     # spaces at a change of font are the primary face's (an emoji font's space is wide)
     split: list[tuple[str, str | None]] = []
@@ -310,6 +305,36 @@ def _text_runs(text: str, key: tuple[Any, ...]) -> tuple[tuple[str, str | None],
             runs.reverse()
             break
     return tuple(runs)
+
+
+EMOJI_MODIFIERS = frozenset(map(chr, range(0x1F3FB, 0x1F400)))
+"""The skin tone modifiers (Fitzpatrick types 1-2 to 6), part of the emoji before them."""
+
+
+def _sequence_end(word: str, i: int) -> int:
+    """The index after the emoji sequence starting at ``word[i]`` (Unicode TR51): an emoji
+    (category So) with its variation selectors and skin tones, and further emoji joined to it by
+    U+200D (👨‍👩‍👧‍👦); ``i + 1`` for any other character (a joiner inside another script's word
+    stays there, to be dropped)."""
+    if unicodedata.category(word[i]) != "So":
+        return i + 1
+    j = i + 1
+    while True:
+        while j < len(word) and (word[j] in "\ufe0e\ufe0f" or word[j] in EMOJI_MODIFIERS):
+            j += 1
+        if j + 1 < len(word) and word[j] == "\u200d" and unicodedata.category(word[j + 1]) == "So":
+            j += 2
+            continue
+        return j
+
+
+@lru_cache(maxsize=1)
+def _shaped() -> bool:
+    """Whether Pillow lays text out with libraqm (``PIL.features.check("raqm")``): then a
+    fallback face's ligatures apply, and Noto Emoji draws an emoji sequence as one glyph."""
+    from PIL import features
+
+    return bool(features.check("raqm"))
 
 
 def _run_font(path: str | None, size: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:

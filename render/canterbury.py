@@ -93,7 +93,7 @@ def _face_name(text: Text, kind: str) -> str:
 def _cube(draw: ImageDraw.ImageDraw, x: float, y: float, seat: int, size: int = 26, count: int | None = None) -> float:
     """A seat cube: coloured square with the seat badge; returns the right edge."""
     draw.rectangle([x, y, x + size, y + size], fill=seat_colour(seat), outline=INK, width=2)
-    draw_text(draw, (x + size / 2, y + size / 2), seat_letter(seat), size=int(size * 0.8), fill=WHITE, bold=True,
+    draw_text(draw, (x + size / 2, y + size / 2), seat_letter(seat), size=int(size * 0.85), fill=WHITE, bold=True,
               anchor="mm")
     right = x + size
     if count is not None and count != 1:
@@ -142,6 +142,15 @@ def _banner(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], t
     return y + 40
 
 
+CIRCLE_CUBE = 26
+"""Px of a seat cube on a sin of the Circle (its letter ``_cube``: 0.85 of it, 22 px); 22 px when
+four cubes share a sin (their row must stay inside the sin's circle)."""
+CIRCLE_CUBE_OF_4 = 22
+PARDONER_LINE = 24
+"""Font size (px) of a pardoner's hand and strength lines (``_scoreboard``; were 20 px: 6.9 px at
+380 px display width, now 8.3 px)."""
+
+
 def _circle(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, x0: int, y0: int) -> int:
     """The Circle of Sin in a 470×470 box."""
     size = 470
@@ -162,7 +171,7 @@ def _circle(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, x0: int, y0
         draw_text(draw, (sx, sy - 7), _b(text, "circle_native", native=sin_zh(sin)), size=17, fill=WHITE,
                   anchor="mm")
         owners = [q for q in range(n) if sin in view["circle"][q]]
-        cs = 22
+        cs = CIRCLE_CUBE if len(owners) <= 3 else CIRCLE_CUBE_OF_4  # (four stay inside the circle)
         total = len(owners) * (cs + 4) - 4
         bx = sx - total / 2
         for q in owners:
@@ -224,7 +233,7 @@ def _scoreboard(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
     y = y0 + 38
     for q in range(view["players"]):
         active = q == view["active"] and not view["over"]
-        draw.rounded_rectangle([x0, y, x0 + w, y + 102], radius=10, fill=HIGHLIGHT if active else PANEL,
+        draw.rounded_rectangle([x0, y, x0 + w, y + 114], radius=10, fill=HIGHLIGHT if active else PANEL,
                                outline=seat_colour(q), width=4)
         _cube(draw, x0 + 10, y + 10, q, 32)
         draw_text(draw, (x0 + 52, y + 26), _label(text, q), size=24, bold=True, anchor="lm",
@@ -238,9 +247,9 @@ def _scoreboard(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
         line2 += _b(text, "road_cubes", n=sum(r[q] for r in view["road"]))
         if done:
             line2 += _b(text, "completions", ticks="✓" * done)
-        draw_text(draw, (x0 + 12, y + 58), line1, size=20, anchor="lm", max_width=w - 24)
-        draw_text(draw, (x0 + 12, y + 84), line2, size=20, fill=INK, anchor="lm", max_width=w - 24)
-        y += 110
+        draw_text(draw, (x0 + 12, y + 62), line1, size=PARDONER_LINE, anchor="lm", max_width=w - 24)
+        draw_text(draw, (x0 + 12, y + 92), line2, size=PARDONER_LINE, fill=INK, anchor="lm", max_width=w - 24)
+        y += 122
     return y
 
 

@@ -15,6 +15,7 @@ Skill = diamond "K", Evil = hexagon "惡"; a double corner shows "×2".
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
@@ -38,6 +39,7 @@ from render.base import (
     canvas,
     draw_text,
     seat_colour,
+    text_width,
     tile,
 )
 
@@ -189,7 +191,8 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text,
     rows = (n + 1) // 2
     panel_w, panel_h = 538, 470
     head_h = 76
-    foot_h = 96 if view.get("result") else 56
+    final_lines = _final_lines(view, text)
+    foot_h = 56 + len(final_lines) * FINAL_LINE_H + (4 if final_lines else 0)
     height = head_h + rows * (panel_h + 8) + foot_h
     img, draw = canvas(height)
     # header
@@ -222,17 +225,37 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text,
     if view.get("removed_cards"):
         parts.append(_b(text, "removed", cards=", ".join(r["card"] for r in view["removed_cards"][-6:])))
     draw_text(draw, (18, fy + 14), "  ·  ".join(parts), size=22, bold=bool(view.get("final_round")), max_width=WIDTH - 36)
-    res = view.get("result")
-    if res:
-        ranks = sorted(range(n), key=lambda s: res["ranking"].index(s))
-        txt = "  ".join(
-            _b(text, "score_star" if s in res["winners"] else "score", seat={"seat": s}, score=res["scores"][s])
-            for s in ranks
-        )
-        win = {"seats": list(res["winners"])}
-        draw_text(draw, (18, fy + 50), _b(text, "final", scores=txt, winners=win), size=24, bold=True,
-                  max_width=WIDTH - 36)
+    for i, line in enumerate(final_lines):
+        draw_text(draw, (18, fy + 50 + i * FINAL_LINE_H), line, size=24, bold=True, max_width=WIDTH - 36)
     return img
+
+
+FINAL_LINE_H = 34
+"""Px between the lines of the final scores in the footer."""
+
+
+def _final_lines(view: PublicView, text: Text) -> list[str]:
+    """The footer's final scores and winners (catalog ``board.final``), broken between scores
+    (the runs of two or more spaces that join them) into lines of the board's width at 24 px
+    bold: five long names were cut at "… 4 Win…" on one line (trial 8, 0324-board.png). ``[]``
+    before the game is over."""
+    res = view.get("result")
+    if not res:
+        return []
+    order = sorted(range(int(view["players"])), key=lambda s: res["ranking"].index(s))
+    scores = "  ".join(
+        _b(text, "score_star" if s in res["winners"] else "score", seat={"seat": s}, score=res["scores"][s])
+        for s in order)
+    line = _b(text, "final", scores=scores, winners={"seats": list(res["winners"])})
+    width = WIDTH - 36
+    out: list[str] = []
+    for part in re.split(r"\s{2,}", line.strip()):
+        trial = f"{out[-1]}  {part}" if out else part
+        if out and text_width(trial, 24, True) <= width:
+            out[-1] = trial
+        else:
+            out.append(part)
+    return out
 
 
 def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view: PublicView, text: Text) -> None:

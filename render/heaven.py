@@ -40,6 +40,7 @@ from render.base import (
     draw_text,
     fit_text,
     seat_colour,
+    text_width,
     tile,
 )
 
@@ -94,11 +95,12 @@ def _faction(text: TextFormatter, fac: str) -> str:
     return _b(text, f"faction_{fac}")
 
 
-def _pawn(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: int = 19, ring: bool = False) -> None:
+def _pawn(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: int = 19, ring: bool = False,
+          size: int = 22) -> None:
     if ring:
         draw.ellipse((cx - r - 5, cy - r - 5, cx + r + 5, cy + r + 5), fill=HIGHLIGHT)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=seat_colour(seat), outline=INK, width=2)
-    draw_text(draw, (cx, cy), seat_letter(seat), size=22, fill=WHITE, bold=True, anchor="mm")
+    draw_text(draw, (cx, cy), seat_letter(seat), size=size, fill=WHITE, bold=True, anchor="mm")
 
 
 def _wrap(text: str, size: int, width: float, lines: int) -> list[str]:
@@ -122,9 +124,9 @@ _TOKEN = re.compile(r"\s*(?:[（「『]?[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef
 
 
 def _card(draw: ImageDraw.ImageDraw, x: float, y: float, card: CardView, text: TextFormatter, w: int = CARD_W,
-          h: int = CARD_H, mark: str | None = None, detail: bool = False, bg: RGB | None = None) -> None:
-    """One card box: colour letter+word, big number, name (en + zh), S/N corner; with
-    ``detail`` also who may use it and its ability in three small lines (the hand view).
+          h: int = CARD_H, mark: str | None = None, bg: RGB | None = None) -> None:
+    """One card box of the board: colour letter+word, big number, name (en + zh), S/N corner
+    (the private view draws a card as a row with its ability: ``_hand_row``).
     ``bg``: the colour under the card when known, so it is a ``render.base.tile`` (at integer
     ``x``, ``y``)."""
     col = str(card["colour"])
@@ -132,18 +134,14 @@ def _card(draw: ImageDraw.ImageDraw, x: float, y: float, card: CardView, text: T
              "S" if card["side"] == "saint" else "N"]
     name = text(msg(f"term.card.{card['kind']}").to_json())
     lines.append(_b(text, "card_name", name=name, native=card["name_zh"]))
-    if detail:
-        line_text = text(msg("board.usable", who=msg(f"usable.{card['usable_by']}"),
-                             ability=card["ability"]).to_json())
-        lines += _wrap(line_text, 17, w - 20, 3)
-    paint = partial(_paint_card, col, w, h, tuple(lines), mark, detail)
+    paint = partial(_paint_card, col, w, h, tuple(lines), mark)
     if bg is None or x != int(x) or y != int(y):
         paint(draw, x, y)  # (float corners: drawn where they are)
         return
-    tile(draw, (int(x), int(y)), (w + 1, h + 1), ("heaven.card", col, w, h, tuple(lines), mark, detail), paint, bg)
+    tile(draw, (int(x), int(y)), (w + 1, h + 1), ("heaven.card", col, w, h, tuple(lines), mark), paint, bg)
 
 
-def _paint_card(col: str, w: int, h: int, lines: tuple[str, ...], mark: str | None, detail: bool,
+def _paint_card(col: str, w: int, h: int, lines: tuple[str, ...], mark: str | None,
                 draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
     number, colour, side, name = lines[:4]
     draw.rounded_rectangle((x, y, x + w, y + h), radius=10, fill=CARD_FILL[col], outline=CARD_EDGE[col], width=4)
@@ -154,9 +152,6 @@ def _paint_card(col: str, w: int, h: int, lines: tuple[str, ...], mark: str | No
                  fill=SAINT_INK if side == "S" else SINNER_INK)
     draw_text(draw, (sx, sy), side, size=20, fill=WHITE, bold=True, anchor="mm")
     draw_text(draw, (x + 12, y + 50), name, size=22, fill=INK, bold=True, max_width=w - 20)
-    if detail:
-        for i, line in enumerate(lines[4:]):
-            draw_text(draw, (x + 12, y + 80 + i * 21), line, size=17, fill=MUTED)
     if mark:
         draw_text(draw, (x + w - 10, y + h - 6), mark, size=20, fill=INK, bold=True, anchor="rd")
 
@@ -302,9 +297,10 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
         if view["skips"][s]:
             parts.append(_b(text, "skips", n=view["skips"][s]))
         info = " · ".join(parts)
-        draw_text(draw, (MARGIN + 30, y + 88), info, size=20, fill=INK, max_width=330)
         cards = view["public"][s]
         cx0 = WIDTH - MARGIN - 3 * (CARD_W + 10)
+        # (the sum stands right of the faction badge, so the info line below has the whole width)
+        draw_text(draw, (MARGIN + 30, y + 88), info, size=20, fill=INK, max_width=cx0 - 12 - (MARGIN + 30))
         for i in range(3):
             x = cx0 + i * (CARD_W + 10)
             if i < len(cards):
@@ -317,8 +313,8 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
                           size=20, fill=MUTED,
                           anchor="mm")
         if cards:
-            draw_text(draw, (cx0 - 12, y + STRIP_H - 10), _b(text, "sum", sum=view["public_sums"][s]), size=20,
-                      anchor="rd", fill=MUTED)
+            draw_text(draw, (cx0 - 12, y + 67), _b(text, "sum", sum=view["public_sums"][s]), size=20,
+                      anchor="rm", fill=MUTED, max_width=cx0 - 12 - (bx + 200))
 
     # -- footer
     fy = sy + n * (STRIP_H + 8) + 4
@@ -355,63 +351,122 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
     return img
 
 
+HAND_TEXT = 29
+"""Font size (px) of a hand row's ability lines, key and mark: 10 px on a phone (Discord shows an
+image about 380 px wide there: tests/render/text_sizes.py), as Carnival's smallest text."""
+HAND_NAME = 32
+HAND_CODE = 44
+HAND_LINES = 3
+"""Ability lines at most per hand row (the last one shortened)."""
+ROW_GAP = 10
+ROW_TEXT_X = 150
+"""Px from a hand row's left edge to its name and ability lines (the code and colour word left of it)."""
+
+
+def _row_lines(card: CardView, text: TextFormatter, width: int) -> tuple[str, ...]:
+    """A hand row's texts: code, colour word, S/N, name (en + zh), then who may use it and its
+    ability wrapped in ``HAND_LINES`` lines of ``width`` px at ``HAND_TEXT`` px."""
+    col = str(card["colour"])
+    name = text(msg(f"term.card.{card['kind']}").to_json())
+    ability = text(msg("board.usable", who=msg(f"usable.{card['usable_by']}"), ability=card["ability"]).to_json())
+    return (f"{COLOUR_LETTER[col]}{card['number']}", text(msg(f"colour.{col}").to_json()),
+            "S" if card["side"] == "saint" else "N", _b(text, "card_name", name=name, native=card["name_zh"]),
+            *_wrap(ability, HAND_TEXT, width, HAND_LINES))
+
+
+def _row_height(lines: Sequence[str]) -> int:
+    """Px of a hand row with these texts (``_row_lines``): name line, then its ability lines."""
+    return 16 + 42 + (len(lines) - 4) * 36 + 14
+
+
+def _hand_row(draw: ImageDraw.ImageDraw, y: int, card: CardView, text: TextFormatter,
+              mark: str | None = None) -> int:
+    """One card of the private view as a full-width row (readable on a phone: ``HAND_TEXT``):
+    colour-number code and colour word on the left, the S/N disc on the right, the name and who
+    may use it with its ability in up to ``HAND_LINES`` lines, and ``mark`` (✓ usable, ★ public)
+    bottom right. Returns the row's height (px)."""
+    col = str(card["colour"])
+    x, w = MARGIN, WIDTH - 2 * MARGIN
+    mark_w = int(text_width(mark, HAND_TEXT, True)) + 24 if mark else 0
+    lines = _row_lines(card, text, w - ROW_TEXT_X - 60 - mark_w)
+    h = _row_height(lines)
+    number, colour, side, name = lines[:4]
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=12, fill=CARD_FILL[col], outline=CARD_EDGE[col], width=4)
+    draw_text(draw, (x + 16, y + 8), number, size=HAND_CODE, bold=True, fill=CARD_EDGE[col])
+    draw_text(draw, (x + 16, y + 64), colour, size=HAND_TEXT, fill=INK, max_width=ROW_TEXT_X - 24)
+    sx, sy = x + w - 30, y + 30
+    draw.ellipse((sx - 19, sy - 19, sx + 19, sy + 19), fill=SAINT_INK if side == "S" else SINNER_INK)
+    draw_text(draw, (sx, sy), side, size=HAND_TEXT, fill=WHITE, bold=True, anchor="mm")
+    draw_text(draw, (x + ROW_TEXT_X, y + 12), name, size=HAND_NAME, fill=INK, bold=True,
+              max_width=w - ROW_TEXT_X - 70)
+    for i, line in enumerate(lines[4:]):
+        draw_text(draw, (x + ROW_TEXT_X, y + 58 + i * 36), line, size=HAND_TEXT, fill=INK)
+    if mark:
+        draw_text(draw, (x + w - 14, y + h - 10), mark, size=HAND_TEXT, fill=INK, bold=True, anchor="rd")
+    return h
+
+
 def render_private(view: PrivateView, *, names: Sequence[str], text: TextFormatter) -> Image.Image:
-    """Draw a seat's hand from ``player_view(state, seat)``: hand cards (usable ones marked),
-    the split choice during setup, cards drawn but not yet placed, and the next-space test.
+    """Draw a seat's hand from ``player_view(state, seat)``: one full-width row per card (hand
+    cards with usable ones marked, the split choice during setup, cards drawn but not yet placed,
+    the public set), then the faction and the next-space test; texts at least ``HAND_TEXT`` px
+    (10 px on a phone).
 
     Uses view keys: seat, hand, usable, split_choice, buffer, next_test, public, factions, phase.
     """
     seat = int(view["seat"])
     hand = view["hand"]
     buffer = view["buffer"]
-    rows = 1 + (len(hand) - 1) // 4 if hand else 1
-    brows = (1 + (len(buffer) - 1) // 4) if buffer else 0
     public = view["public"][seat]
-    hand_h = CARD_H + 86  # room for the ability lines and the "✓ usable" / "★ public" mark
-    height = (100 + rows * (hand_h + 14) + (50 + brows * (hand_h + 14) if brows else 0) + 150
-              + (44 + CARD_H + 14 if public else 0))
-    img, draw = canvas(height)
-    _pawn(draw, MARGIN + 22, 36, seat, r=22)
-    draw_text(draw, (MARGIN + 56, 36), _b(text, "your_hand", seat={"seat": seat}, n=len(hand)), size=28, bold=True,
-              anchor="lm", max_width=WIDTH - 2 * MARGIN - 60)
     usable = set(view["usable"])
     chosen = set(view["split_choice"] or [])
-    key = "usable_key" if view["phase"] == "play" else ("chosen_key" if chosen else "choose_public")
-    draw_text(draw, (MARGIN, 70), _b(text, key), size=20, fill=MUTED, max_width=WIDTH - 2 * MARGIN)
-    cw = (WIDTH - 2 * MARGIN - 3 * 12) // 4
-    y = 100
-    if not hand:
-        draw_text(draw, (MARGIN, y + 20), _b(text, "no_hand"), size=24, fill=MUTED)
-    for i, card in enumerate(hand):
-        x = MARGIN + (i % 4) * (cw + 12)
-        cy = y + (i // 4) * (hand_h + 14)
-        mark = (_b(text, "usable_mark") if card["id"] in usable
+
+    def mark_of(card: CardView) -> str | None:
+        return (_b(text, "usable_mark") if card["id"] in usable
                 else _b(text, "public_mark") if card["id"] in chosen else None)
-        _card(draw, x, cy, card, text, w=cw, h=hand_h, mark=mark, detail=True)
-    y += rows * (hand_h + 14)
-    if buffer:
-        draw_text(draw, (MARGIN, y + 10), _b(text, "buffer"), size=22, bold=True)
+
+    def rows_h(cards: Sequence[CardView], marks: bool) -> int:
+        width = WIDTH - 2 * MARGIN - ROW_TEXT_X - 60
+        return sum(_row_height(_row_lines(c, text, width - (int(text_width(m, HAND_TEXT, True)) + 24
+                                                               if marks and (m := mark_of(c)) else 0)))
+                   + ROW_GAP for c in cards)
+
+    height = (112 + (rows_h(hand, True) if hand else 50) + (56 + rows_h(buffer, False) if buffer else 0)
+              + (56 + rows_h(public, False) if public else 0)
+              + 20 + (110 if view["next_test"] else 44 if view["phase"] == "play" else 0))
+    img, draw = canvas(height)
+    _pawn(draw, MARGIN + 24, 36, seat, r=24, size=HAND_TEXT)
+    draw_text(draw, (MARGIN + 60, 36), _b(text, "your_hand", seat={"seat": seat}, n=len(hand)), size=HAND_NAME,
+              bold=True, anchor="lm", max_width=WIDTH - 2 * MARGIN - 64)
+    key = "usable_key" if view["phase"] == "play" else ("chosen_key" if chosen else "choose_public")
+    draw_text(draw, (MARGIN, 68), _b(text, key), size=HAND_TEXT, fill=MUTED, max_width=WIDTH - 2 * MARGIN)
+    y = 112
+    if not hand:
+        draw_text(draw, (MARGIN, y), _b(text, "no_hand"), size=HAND_TEXT, fill=MUTED)
         y += 50
-        for i, card in enumerate(buffer):
-            x = MARGIN + (i % 4) * (cw + 12)
-            _card(draw, x, y + (i // 4) * (hand_h + 14), card, text, w=cw, h=hand_h, detail=True)
-        y += brows * (hand_h + 14)
+    for card in hand:
+        y += _hand_row(draw, y, card, text, mark_of(card)) + ROW_GAP
+    if buffer:
+        draw_text(draw, (MARGIN, y + 8), _b(text, "buffer"), size=HAND_TEXT, bold=True)
+        y += 56
+        for card in buffer:
+            y += _hand_row(draw, y, card, text) + ROW_GAP
     if public:
-        draw_text(draw, (MARGIN, y + 10), _b(text, "your_public"), size=22, bold=True)
-        y += 44
-        for i, card in enumerate(public):
-            _card(draw, MARGIN + i * (cw + 12), y, card, text, w=cw)
-        y += CARD_H + 14
+        draw_text(draw, (MARGIN, y + 8), _b(text, "your_public"), size=HAND_TEXT, bold=True)
+        y += 56
+        for card in public:
+            y += _hand_row(draw, y, card, text) + ROW_GAP
     test = view["next_test"]
     fac = view["factions"][seat]
     y += 10
     if view["phase"] == "play":
-        draw_text(draw, (MARGIN, y), _b(text, "your_faction", faction=_faction(text, str(fac or "none"))), size=22, bold=True)
+        draw_text(draw, (MARGIN, y), _b(text, "your_faction", faction=_faction(text, str(fac or "none"))),
+                  size=HAND_TEXT, bold=True)
     if test:
         met = test["met"]
-        draw.rounded_rectangle((MARGIN, y + 36, WIDTH - MARGIN, y + 80), radius=8,
+        draw.rounded_rectangle((MARGIN, y + 44, WIDTH - MARGIN, y + 100), radius=8,
                                fill=(210, 240, 212) if met else (245, 225, 225))
-        draw_text(draw, (MARGIN + 12, y + 58), ("✓ " if met else "X ") + text(test["text"]), size=22,
+        draw_text(draw, (MARGIN + 12, y + 72), ("✓ " if met else "X ") + text(test["text"]), size=HAND_TEXT,
                   anchor="lm", max_width=WIDTH - 2 * MARGIN - 24)
     return img
 

@@ -72,6 +72,8 @@ BOOK_GAP = 16
 CELL = 52
 LABEL_W = 18
 STRIP_H = 58
+MAT_X = WIDTH - MARGIN - 16 - 3 * 50 - 56
+"""Left edge (px) of a player's mat of 50 px cells; the score parts line ends 70 px before it."""
 PANEL_H = 196
 MONASTERY_H = 344
 
@@ -101,6 +103,13 @@ def _tile(img: Image.Image, x: float, y: float, size: int, tile: TileView, side:
     img.paste(face, (int(x), int(y)), face)
 
 
+TILE_CODE = 0.44
+"""A tile's faction code (An, Dr…) in px per px of tile side (22 px on a 52 px cell; was 0.40)."""
+TILE_LETTER = 0.30
+"""A tile's colour letter (Y, K, W, R) in px per px of tile side (15 px bold on a 52 px cell; was 13 px
+regular: 4.5 px at 380 px display width, trial 8)."""
+
+
 @lru_cache(maxsize=256)
 def _tile_image(size: int, faction: str | None, colour: str | None, side: str, down: bool, code: str) -> Image.Image:
     """One tile drawn once on a transparent square (tiles repeat; text rendering is the cost)."""
@@ -115,13 +124,13 @@ def _tile_image(size: int, faction: str | None, colour: str | None, side: str, d
     if down:
         draw.rounded_rectangle(box, radius=6, fill=FACE_DOWN, outline=SIDE_FRAME[side] if side == "reverent"
                                else (110, 110, 110), width=2)
-        draw_text(draw, (size / 2, size * 0.44), code, size=int(size * 0.36), fill=FACE_DOWN_INK, anchor="mm")
-        draw_text(draw, (size - 6, size - 5), letter, size=int(size * 0.24), fill=FACE_DOWN_INK, anchor="rd")
+        draw_text(draw, (size * 0.41, size * 0.39), code, size=int(size * 0.40), fill=FACE_DOWN_INK, anchor="mm")
+        draw_text(draw, (size - 5, size - 4), letter, size=int(size * TILE_LETTER), fill=FACE_DOWN_INK, anchor="rd")
         return face
     draw.rounded_rectangle(box, radius=6, fill=TILE_FILL[colour], outline=SIDE_FRAME[side], width=4)
     ink = TILE_INK[colour]
-    draw_text(draw, (size / 2, size * 0.44), code, size=int(size * 0.40), fill=ink, anchor="mm", bold=True)
-    draw_text(draw, (size - 7, size - 6), letter, size=int(size * 0.25), fill=ink, anchor="rd")
+    draw_text(draw, (size * 0.41, size * 0.39), code, size=int(size * TILE_CODE), fill=ink, anchor="mm", bold=True)
+    draw_text(draw, (size - 6, size - 5), letter, size=int(size * TILE_LETTER), fill=ink, anchor="rd", bold=True)
     return face
 
 
@@ -133,7 +142,7 @@ def _space_image(quill: str | None, drollery: bool) -> Image.Image:
     box = (0, 0, CELL, CELL)
     if quill is not None:
         draw.rectangle(box, fill=QUILL_FILL[quill], outline=LINE)
-        draw_text(draw, (4, 2), COLOUR_LETTER[quill], size=15, fill=QUILL_INK[quill], bold=True)
+        draw_text(draw, (4, 2), COLOUR_LETTER[quill], size=18, fill=QUILL_INK[quill], bold=True)
         draw.line((CELL - 10, 8, CELL - 20, 22), fill=QUILL_INK[quill], width=2)  # a small quill stroke
     else:
         draw.rectangle(box, fill=PARCHMENT, outline=LINE)
@@ -299,10 +308,10 @@ def _draw_player(img: Image.Image, view: PublicView, seat: int, top: int, names:
             text, "board.parts", f"rituals {parts['rituals']} · tiles {parts['tiles']} · battles "
             f"{parts['battles']} · crusade {crusade} · sheep {parts['sheepfold']}", rituals=parts["rituals"],
             tiles=parts["tiles"], battles=parts["battles"], crusade=crusade, sheep=parts["sheepfold"]),
-            size=16, fill=MUTED, max_width=420)
+            size=19, fill=MUTED, max_width=MAT_X - 70 - (MARGIN + 170))
     # the mat, lines labelled by the Book they feed
     size = 50
-    mx = WIDTH - MARGIN - 16 - 3 * size - 56
+    mx = MAT_X
     my = top + 18
     lines = view["lines"][seat]
     for i, tile in enumerate(view["mats"][seat]):

@@ -37,6 +37,7 @@ from bot.service import (
     left_seats,
     live_entries,
     old_holder_name,
+    ranking_lines,
     table_outcome,
     texts,
     undone_seqs,
@@ -324,17 +325,13 @@ class Notices:
         """The final message: ranking with scores and the reason; the winners' user ids
         (pinged); the board's buttons and Rematch (``bot.ui.table.end_view``). The ranking
         is the host's (``bot.service.table_outcome``): seats that left (resigned) come
-        last, and a line says so."""
+        last, and a line says so; seats tied on score share a place (``ranking_lines``)."""
         public = self.ctx.delivery.locales.public(record.guild_id)
         tx = texts(record, public)
         outcome = table_outcome(record, outcome)
         lines = [tx(Msg("ui.notice.over", {"title": game_title(self.ctx.service.engine(record), record, public),
                                            "reason": tx(outcome.reason)}))]
-        for place, seat in enumerate(outcome.ranking, start=1):
-            crown = " 👑" if seat in outcome.winners else ""
-            score = outcome.scores[seat]
-            shown = int(score) if float(score).is_integer() else score
-            lines.append(f"{place}. {mention_list(record, [seat], public)} — {shown}{crown}")
+        lines += ranking_lines(outcome, lambda seat: mention_list(record, [seat], public), left_seats(record))
         left = sorted(left_seats(record))
         if left:
             lines.append(tx(Msg("table.ranked_last", {"seats": {"seats": left}})))

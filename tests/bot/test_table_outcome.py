@@ -4,7 +4,7 @@ wins; when the engine's winners all left, the best seats that stayed win."""
 
 from __future__ import annotations
 
-from bot.service import ranks, table_outcome
+from bot.service import ranking_lines, ranks, table_outcome
 from bot.storage import GameRecord, SeatRecord
 from engines.base import Msg, Outcome
 
@@ -46,3 +46,13 @@ def test_nobody_or_everybody_left_keeps_the_engines_outcome() -> None:
     engine = Outcome((5.0, 9.0), (1, 0), frozenset({1}), WON)
     assert table_outcome(record(["active", "active"]), engine) is engine
     assert table_outcome(record(["left", "left"]), engine) is engine
+
+
+def test_the_end_message_gives_players_tied_on_score_one_place() -> None:
+    """Heaven (trial 8): the winner on the Gate, four pawns on space 5, one on 0 were numbered
+    1-6; its spec (docs/rules/heaven.md §8) ranks only the winners and ties share."""
+    outcome = Outcome((0.0, 5.0, 6.0, 5.0, 5.0, 5.0), (2, 1, 3, 4, 5, 0), frozenset({2}), WON)
+    assert ranking_lines(outcome, lambda seat: "ABCDEF"[seat]) == [
+        "1. C — 6 👑", "2. B — 5", "2. D — 5", "2. E — 5", "2. F — 5", "6. A — 0"]
+    left = Outcome((30.0, 20.5, 20.5), (0, 2, 1), frozenset({0}), WON)     # a seat that left: after, own place
+    assert ranking_lines(left, str, frozenset({1})) == ["1. 0 — 30 👑", "2. 2 — 20.5", "3. 1 — 20.5"]

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from bot.sandbox.fakecord import iter_components
-from bot.service import format_names
+from bot.service import format_names, ranks
 from bot.text import Texts
 from engines.canterbury.data import CARDS
 from engines.registry import get as get_engine
@@ -291,7 +291,9 @@ async def assert_final(driver: Driver, game: int) -> None:
     assert f"{winners} wins with" in ends[0]["content"] or "Shared win" in ends[0]["content"]
     board = await driver.board(game)
     assert "{p" not in ends[0]["content"] and "{p" not in board["embeds"][0]["description"]
-    for place, seat in enumerate(outcome.ranking, start=1):
+    places = ranks(outcome)                   # (tied scores share a place: bot.service.ranking_lines)
+    for seat in outcome.ranking:
+        place = places[seat]
         assert f"{place}. <@{record.user_of(seat)}> — {final['totals'][seat]}" in ends[0]["content"]
     scoring = [m for m in driver.fake.channel_messages(record.thread_id, ephemeral=False)
                if "Final scoring —" in m["content"]]

@@ -23,7 +23,7 @@ import pytest
 from PIL import Image
 
 from bot.sandbox.fakecord import iter_components
-from bot.service import format_names, texts
+from bot.service import format_names, ranks, texts
 from engines.base import CHANCE, Action
 from engines.eguan.data import CARDS, SKILLS
 from engines.eguan.rules import active, board_counts, final_scoring, turns_taken
@@ -294,7 +294,9 @@ async def assert_final(driver: Driver, game: int) -> JSONDict:
         assert result["scores"][s] == state["infamy"][s] + bonus
     public = driver.fake.channel_messages(record.thread_id, ephemeral=False)
     ends = [await driver.final_message(game)]
-    for place, seat in enumerate(outcome.ranking, start=1):
+    places = ranks(outcome)                   # (tied scores share a place: bot.service.ranking_lines)
+    for seat in outcome.ranking:
+        place = places[seat]
         line = f"{place}. <@{record.user_of(seat)}> — {result['scores'][seat]}"
         assert line in ends[0]["content"]
         if seat in outcome.winners:

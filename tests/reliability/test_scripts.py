@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageChops
 
-from render.base import _coverage, _primary, canvas, draw_text, missing_glyphs, text_runs, text_width
+from render.base import _coverage, _primary, _shaped, canvas, draw_text, missing_glyphs, text_runs, text_width
 
 NAMES = {
     "latin": "Zoë Ångström",
@@ -68,15 +68,42 @@ def test_emoji_and_bidi_controls_are_dropped_or_drawn_not_boxed() -> None:
     assert "".join(r for r, _ in text_runs("❤️")) == "❤"   # the variation selector is dropped
 
 
-def test_an_emoji_zwj_sequence_is_drawn_as_its_first_face_only() -> None:
-    """The family emoji (man, woman, girl, boy joined by U+200D) is one face, not four; its
-    parts' skin tones go with it; a joiner inside a word of another script drops no letter."""
-    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"
-    assert [r for r, _ in text_runs(f"Ann {family}!")] == ["Ann ", "\U0001F468", "!"]
-    assert text_width(family, 20) == text_width("\U0001F468", 20)
-    couple = "\U0001F469\U0001F3FD\u200d\U0001F91D\u200d\U0001F468\U0001F3FF"
-    assert "".join(r for r, _ in text_runs(couple)) == "\U0001F469\U0001F3FD"
+FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"
+COUPLE = "\U0001F469\U0001F3FD\u200d\U0001F91D\u200d\U0001F468\U0001F3FF"
+
+
+def _ink_width(text: str) -> int:
+    img, draw = canvas(80, 600)
+    blank = img.copy()
+    draw_text(draw, (10, 10), text, size=40)
+    box = ImageChops.difference(img, blank).getbbox()
+    assert box is not None
+    return box[2] - box[0]
+
+
+@pytest.mark.skipif(not _shaped(), reason="Pillow without libraqm draws no ligatures")
+def test_an_emoji_zwj_sequence_is_drawn_as_one_glyph() -> None:
+    """The family emoji (man, woman, girl, boy joined by U+200D) is one glyph of Noto Emoji
+    (its ligature, libraqm shaping), not four faces side by side; skin tones go with their
+    emoji; a joiner inside a word of another script drops no letter."""
+    assert [r for r, _ in text_runs(f"Ann {FAMILY}!")] == ["Ann ", FAMILY, "!"]
+    assert text_width(FAMILY, 20) == text_width("\U0001F468", 20)
+    assert _ink_width(FAMILY) < _ink_width(FAMILY.replace("\u200d", "")) / 2   # one glyph, not four faces
+    assert "".join(r for r, _ in text_runs(COUPLE)) == COUPLE
     assert "".join(r for r, _ in text_runs("\u0915\u094d\u200d\u0937")) == "\u0915\u094d\u0937"
+
+
+def test_without_shaping_an_emoji_zwj_sequence_is_its_first_face_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from render import base
+
+    monkeypatch.setattr(base, "_shaped", lambda: False)
+    base._text_runs.cache_clear()
+    try:
+        assert [r for r, _ in text_runs(f"Ann {FAMILY}!")] == ["Ann ", "\U0001F468", "!"]
+        assert text_width(FAMILY, 20) == text_width("\U0001F468", 20)
+        assert "".join(r for r, _ in text_runs(COUPLE)) == "\U0001F469"
+    finally:
+        base._text_runs.cache_clear()
 
 
 @pytest.mark.parametrize("script", ["arabic", "thai", "emoji", "devanagari"])

@@ -14,6 +14,7 @@ from bot.text import Texts
 from engines.base import CHANCE
 from engines.eguan import ENGINE as E
 from engines.eguan.rules import active
+from render.base import WIDTH
 from render.eguan import render_board, render_decision, render_placement_preview, render_private
 from tests.engines.test_eguan_rules import E3_FINAL, at_roll, go, roll
 
@@ -94,3 +95,25 @@ def test_decision_image_only_while_placing_and_for_a_move(tmp_path: Path) -> Non
     assert image is not None and image.size == (1100, 800)
     image.save(tmp_path / "move.png")
     assert render_decision(E.player_view(st, 1), names=NAMES[:3], text=TEXT) is None
+
+
+@pytest.mark.parametrize("locale", ["en", "zh_TW", "ja"])
+def test_the_final_scores_wrap_between_scores_and_are_never_cut(locale: str) -> None:
+    """Trial 8 (0324-board.png): four long names cut the footer at "… 4 Win…"; the scores and
+    the winners now go on as many lines as they need, broken between two scores."""
+    from render.base import text_width
+    from render.eguan import _final_lines
+
+    long = ["**x** @everyone <@&1> `c` ||s||", "Bot · Normal", "Bot · Easy", "長い名前の人です長い名前"]
+    st = play_until(4, None)
+    view = E.player_view(st, None)
+    text = Texts("eguan", long, locale=locale, strict=True)
+    lines = _final_lines(view, text)
+    assert len(lines) >= 2
+    assert all(text_width(line, 24, True) <= WIDTH - 36 for line in lines)
+    joined = "  ".join(lines)
+    res = view["result"]
+    for s in range(4):
+        assert f"{text.name(s)} {res['scores'][s]}" in joined
+    image = render_board(view, names=long, text=text)
+    assert image.height == 76 + 2 * (470 + 8) + 56 + len(lines) * 34 + 4

@@ -106,3 +106,37 @@ def test_view_messages_are_formatted_through_text(tmp_path: Path) -> None:
     assert mine["next_test"]["text"] in seen
     assert {c["ability"]["msg"] for c in mine["hand"]} <= {m["params"]["ability"]["msg"] for m in seen
                                                          if m.get("msg") == "board.usable"}
+
+
+def test_a_winners_strip_line_is_whole_and_clear_of_the_public_sum(monkeypatch: Any) -> None:
+    """Trial 8 (0137-board.png): "★ WINNER · on the Gate · hand 2" ran into "sum 3" and was cut;
+    the sum now stands right of the faction badge, the info line has the width up to the cards."""
+    import render.heaven as heaven
+    from render.base import draw_text, text_width
+
+    st = _run(6, 4, 400)
+    view = E.player_view(st, None)
+    assert view["phase"] == "play" and all(view["public"])
+    view = {**view, "phase": "over", "winners": [2], "positions": [*view["positions"][:2], 6, *view["positions"][3:]],
+            "hand_counts": [9] * 6, "skips": [2] * 6}
+    drawn: list[tuple[tuple[float, float], str, dict[str, Any]]] = []
+
+    def record(draw: Any, xy: tuple[float, float], text: str, **kw: Any) -> None:
+        drawn.append((xy, text, kw))
+        draw_text(draw, xy, text, **kw)
+
+    monkeypatch.setattr(heaven, "draw_text", record)
+    render_board(view, names=NAMES, text=TEXT)
+    infos = [(xy, t, kw) for xy, t, kw in drawn if "hand 9" in t]
+    sums = [(xy, t, kw) for xy, t, kw in drawn if t.startswith("sum ") and kw.get("anchor", "").startswith("r")]
+    assert len(infos) == 6 and len(sums) == 6
+    winner = next(t for _, t, _ in infos if "WINNER" in t)
+    assert winner == "★ WINNER · on the Gate · hand 9 · skips 2"
+    for ((ix, iy), info, ikw), ((sx, sy), total, skw) in zip(infos, sums, strict=True):
+        size = ikw["size"]
+        right = ix + min(text_width(info, size), ikw["max_width"])
+        assert text_width(info, size) <= ikw["max_width"]                    # not shortened
+        left = sx - text_width(total, skw["size"])
+        overlaps_x = left < right and ix < sx
+        overlaps_y = sy - skw["size"] / 2 < iy + size and iy < sy + skw["size"] / 2
+        assert not (overlaps_x and overlaps_y), (info, total)
