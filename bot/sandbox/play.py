@@ -424,13 +424,10 @@ BotFactory = Callable[[], discord.Client]
 def real_bot_factory(db_path: Path, fake: FakeDiscord | None = None, *, ai_iterations: int = 0) -> BotFactory:
     """A factory of the real bot (``bot.app.GameBot``) on the playground database with an offline token.
 
-    With ``fake``, the bot runs on the fake's clock (``advance`` moves both) and checks its deadlines every
-    second, when its ``GameBot`` and ``Settings`` support that. ``ai_iterations`` above 0 makes every AI
-    move a quick search of that many iterations (``Settings.ai_iterations``) instead of its level's budget.
+    With ``fake``, the bot runs on the fake's clock (``advance`` moves both: ``GameBot(clock=...)``) and
+    checks its deadlines every second. ``ai_iterations`` above 0 makes every AI move a quick search of that
+    many iterations (``Settings.ai_iterations``) instead of its level's budget.
     """
-    import dataclasses
-    import inspect
-
     from bot.app import GameBot  # the real bot; imported late so the parser works without it
     from bot.settings import Settings
 
@@ -439,14 +436,13 @@ def real_bot_factory(db_path: Path, fake: FakeDiscord | None = None, *, ai_itera
         overrides["ai_iterations"] = ai_iterations
     kwargs: dict[str, Any] = {}
     if fake is not None:
-        if "tick_seconds" in {f.name for f in dataclasses.fields(Settings)}:
-            overrides["tick_seconds"] = 1.0
-        if "dm_away_seconds" in {f.name for f in dataclasses.fields(Settings)}:
-            overrides["dm_away_seconds"] = 0  # (one person plays every seat here: show every DM)
+        overrides["tick_seconds"] = 1.0
+        overrides["dm_away_seconds"] = 0  # (one person plays every seat here: show every DM)
         # (the playground's server is a development server: its commands are synced at start)
         overrides["dev_guild_id"] = fake.default_guild.id
-        if "clock" in inspect.signature(GameBot).parameters:
-            kwargs["clock"] = fake.now
+        # (passed outright: ``inspect.signature(GameBot)`` shows ``GameBot.__new__``'s ``*args, **kwargs``,
+        # so asking it whether ``clock`` is taken said no and the bot kept the wall clock)
+        kwargs["clock"] = fake.now
 
     def make() -> discord.Client:
         return GameBot(Settings.from_env(overrides=overrides), **kwargs)

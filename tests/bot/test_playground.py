@@ -537,3 +537,24 @@ async def test_fixed_choices_are_listed_and_exported_files_are_saved(tmp_path: P
     assert sorted(saved) == ["game-1.json", "game-1.txt"], sorted(saved)
     assert saved["game-1.json"].read_text(encoding="utf-8").lstrip().startswith("{")
     assert f"file: {saved['game-1.txt']} (" in text
+
+
+@pytest.mark.skipif(importlib.util.find_spec("bot.app") is None, reason="bot.app is not written yet")
+async def test_advance_moves_the_real_bots_clock_past_a_deadline(tmp_path: Path) -> None:
+    """``advance`` moves the bot's clock too (``GameBot(clock=fake.now)``): 13 h into a 24 h turn
+    timer the reminder of 50 % goes out (before, the bot kept the wall clock and sent nothing)."""
+    from bot.sandbox.play import real_bot_factory
+
+    async with FakeDiscord(owner_name="alice") as fake:
+        assert real_bot_factory(tmp_path / "clock.db", fake)().clock == fake.now  # type: ignore[attr-defined]
+    out: list[str] = []
+    script = tmp_path / "play.txt"
+    script.write_text("/game new game:carnival\nas bob\nshow 1\nclick 1\nas alice\nshow 1\nclick 3\nwait\n"
+                      "advance 13h\nquit\n", encoding="utf-8")
+    status = await amain(["--script", str(script), "--db", str(tmp_path / "games.db"),
+                          "--images", str(tmp_path / "img"), "--strict"], out=out.append)
+    text = "\n".join(out)
+    assert status == 0, text
+    before, after = text.split("[alice] > advance 13h", 1)
+    assert "Reminder" not in before, text
+    assert "⏰ Reminder: @alice, @bob — Choose your sin for round 1." in after, text
