@@ -644,7 +644,8 @@ class GameService:
                 raise HostError(Msg("ui.error.start_forbidden"), "forbidden")
             n = len(record.seats)
             if not engine.info.min_players <= n <= engine.info.max_players:
-                raise HostError(Msg("ui.error.player_count", {
+                exact = engine.info.min_players == engine.info.max_players  # ("needs 2 players", not "2–2")
+                raise HostError(Msg("ui.error.player_count_exact" if exact else "ui.error.player_count", {
                     "game": {"msg": f"ui.game.{record.game_id}"}, "min": engine.info.min_players,
                     "max": engine.info.max_players, "n": n}), "player_count")
             if sum(s.is_ai for s in record.seats) > n - 1:
