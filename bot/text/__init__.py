@@ -172,13 +172,13 @@ class _PluralFormatter(string.Formatter):
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if not format_spec.startswith("plural:"):
-            return super().format_field(value, format_spec)
+            return str(super().format_field(value, format_spec))
         from babel import Locale
 
         forms = format_spec[len("plural:"):].split("|")
         number = value if isinstance(value, int | float) else float(str(value))
         category = Locale.parse(self.locale).plural_form(abs(number))
-        chosen = dict(zip(plural_categories(self.locale), forms)).get(category, forms[-1])
+        chosen = dict(zip(plural_categories(self.locale), forms, strict=False)).get(category, forms[-1])
         return chosen.replace("#", f"{value:g}" if isinstance(value, float) else str(value))
 
 
