@@ -37,6 +37,10 @@ To try the games offline right now, without any token:
   make play
 """
 
+NO_TOKEN_STATUS = 78
+"""The exit status without a token (``EX_CONFIG`` of sysexits.h): ``make run`` ends there with
+status 0 after the help above (a missing token is no failure of make); scripts still see it."""
+
 BAD_TOKEN = ("Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer "
              "Portal (Bot → Reset Token) into .env.\n")
 
@@ -78,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         return restore(args.file, args.to or settings.database_path)
     if not settings.token:
         sys.stderr.write(NO_TOKEN)
-        return 2
+        return NO_TOKEN_STATUS
     if args.command == "sync":
         return sync(settings, args.guild)
     return run(settings)

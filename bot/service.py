@@ -162,6 +162,21 @@ def lobby_refusal(exc: ValueError) -> Msg:
     return Msg(known[text]) if text in known else Msg("host.notation", {"text": text})
 
 
+def not_running(record: GameRecord) -> HostError:
+    """The refusal of a move, panel or press in ``record``, which is not running: a finished
+    game says it is over and where its result is (``ui.error.game_over``: its thread or
+    channel), a lobby that it has not started, a paused game that it is paused, any other
+    (closed) game ``ui.error.not_running``."""
+    if record.status == "finished":
+        return HostError(Msg("ui.error.game_over", {"game": record.id, "channel": record.home_channel_id}),
+                         "not_active")
+    if record.status == "lobby":
+        return HostError(Msg("ui.error.not_started"), "not_active")
+    if record.status == "active" and record.paused:
+        return HostError(Msg("ui.error.paused"), "paused")
+    return HostError(Msg("ui.error.not_running"), "not_active")
+
+
 def texts(record: GameRecord, locale: str = "en") -> Texts:
     """The formatter of ``record``'s messages, with its players' display names
     (``seat_names`` in ``locale``) shortened and escaped for a Discord message
@@ -659,7 +674,8 @@ class GameService:
                 raise HostError(Msg("ui.error.start_forbidden"), "forbidden")
             n = len(record.seats)
             if not engine.info.min_players <= n <= engine.info.max_players:
-                raise HostError(Msg("ui.error.player_count", {
+                exact = engine.info.min_players == engine.info.max_players  # ("needs 2 players", not "2–2")
+                raise HostError(Msg("ui.error.player_count_exact" if exact else "ui.error.player_count", {
                     "game": {"msg": f"ui.game.{record.game_id}"}, "min": engine.info.min_players,
                     "max": engine.info.max_players, "n": n}), "player_count")
             if sum(s.is_ai for s in record.seats) > n - 1:
@@ -740,10 +756,8 @@ class GameService:
     async def _running(self, game: int) -> GameRecord:
         """The game ``game``, refused unless it is running and not paused (lock held)."""
         record = await self.get(game)
-        if record.status != "active":
-            raise HostError(Msg("ui.error.not_running"), "not_active")
-        if record.paused:
-            raise HostError(Msg("ui.error.paused"), "paused")
+        if record.status != "active" or record.paused:
+            raise not_running(record)
         return record
 
     async def _play(self, record: GameRecord, seat: int, action: Action, user_id: int,

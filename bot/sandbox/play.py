@@ -40,7 +40,9 @@ import datetime as dt
 import logging
 import re
 import shlex
+import signal
 import sys
+import threading
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -424,13 +426,10 @@ BotFactory = Callable[[], discord.Client]
 def real_bot_factory(db_path: Path, fake: FakeDiscord | None = None, *, ai_iterations: int = 0) -> BotFactory:
     """A factory of the real bot (``bot.app.GameBot``) on the playground database with an offline token.
 
-    With ``fake``, the bot runs on the fake's clock (``advance`` moves both) and checks its deadlines every
-    second, when its ``GameBot`` and ``Settings`` support that. ``ai_iterations`` above 0 makes every AI
-    move a quick search of that many iterations (``Settings.ai_iterations``) instead of its level's budget.
+    With ``fake``, the bot runs on the fake's clock (``advance`` moves both: ``GameBot(clock=...)``) and
+    checks its deadlines every second. ``ai_iterations`` above 0 makes every AI move a quick search of that
+    many iterations (``Settings.ai_iterations``) instead of its level's budget.
     """
-    import dataclasses
-    import inspect
-
     from bot.app import GameBot  # the real bot; imported late so the parser works without it
     from bot.settings import Settings
 
@@ -439,14 +438,13 @@ def real_bot_factory(db_path: Path, fake: FakeDiscord | None = None, *, ai_itera
         overrides["ai_iterations"] = ai_iterations
     kwargs: dict[str, Any] = {}
     if fake is not None:
-        if "tick_seconds" in {f.name for f in dataclasses.fields(Settings)}:
-            overrides["tick_seconds"] = 1.0
-        if "dm_away_seconds" in {f.name for f in dataclasses.fields(Settings)}:
-            overrides["dm_away_seconds"] = 0  # (one person plays every seat here: show every DM)
+        overrides["tick_seconds"] = 1.0
+        overrides["dm_away_seconds"] = 0  # (one person plays every seat here: show every DM)
         # (the playground's server is a development server: its commands are synced at start)
         overrides["dev_guild_id"] = fake.default_guild.id
-        if "clock" in inspect.signature(GameBot).parameters:
-            kwargs["clock"] = fake.now
+        # (passed outright: ``inspect.signature(GameBot)`` shows ``GameBot.__new__``'s ``*args, **kwargs``,
+        # so asking it whether ``clock`` is taken said no and the bot kept the wall clock)
+        kwargs["clock"] = fake.now
 
     def make() -> discord.Client:
         return GameBot(Settings.from_env(overrides=overrides), **kwargs)
@@ -458,13 +456,16 @@ class Playground:
     """One playground session: the fake Discord, its members, the bot and the latest numbered listing.
 
     ``out`` receives each output line (default: standard output). Use :meth:`start`, then :meth:`execute`
-    for each line, then :meth:`stop`.
+    for each line, then :meth:`stop`. With ``world``, the fake's server is saved there
+    (``FakeDiscord.save_world``: a temporary file, then ``os.replace``) after every command, so a
+    playground killed outright (``kill -9``) still leaves the server its games run in.
     """
 
     def __init__(self, fake: FakeDiscord, bot_factory: BotFactory, *, images_dir: Path,
                  out: Callable[[str], None] | None = None, answer_timeout: float = 5.0,
-                 idle_timeout: float = 30.0, advance_settle: float = 1.2) -> None:
+                 idle_timeout: float = 30.0, advance_settle: float = 1.2, world: Path | None = None) -> None:
         self.fake = fake
+        self.world = world
         self.bot_factory = bot_factory
         self.images_dir = Path(images_dir)
         self.out = out or (lambda line: print(line, flush=True))
@@ -511,7 +512,15 @@ class Playground:
 
     # -------------------------------------------------------------------------------------- commands
     async def execute(self, line: str) -> bool:
-        """Carry out one command line and print what happened; False when the session should end."""
+        """Carry out one command line and print what happened; False when the session should end.
+        Then the server is saved to ``world`` (when given)."""
+        try:
+            return await self._execute(line)
+        finally:
+            if self.world is not None:
+                self.fake.save_world(self.world)
+
+    async def _execute(self, line: str) -> bool:
         try:
             cmd = parse_command(line)
             return await self._run(cmd)
@@ -847,10 +856,37 @@ async def run_lines(pg: Playground, lines: Iterable[str], *, echo: bool = True) 
             break
 
 
+async def _in_daemon_thread(read: Callable[[], str]) -> str:
+    """``read()`` (a blocking read of the terminal or pipe) in a daemon thread: unlike
+    ``asyncio.to_thread``'s pool, which ``asyncio.run`` joins at its end, a read still blocked when
+    SIGTERM ends the session does not hold the process open. Raises what ``read`` raised."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[str] = loop.create_future()
+
+    def settle(result: str | None, error: BaseException | None) -> None:
+        if done.done():  # (the session ended meanwhile)
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(result or "")
+
+    def work() -> None:
+        try:
+            result, error = read(), None
+        except BaseException as exc:  # (EOFError, KeyboardInterrupt: handed to the awaiting task)
+            result, error = None, exc
+        with contextlib.suppress(RuntimeError):  # (the loop closed meanwhile)
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=work, name="playground-input", daemon=True).start()
+    return await done
+
+
 async def run_piped(pg: Playground) -> None:
     """Execute lines from a pipe as they arrive (echoed after the prompt), until its end or
     ``quit``: ``(echo "new carnival"; sleep 5; echo board) | make play`` acts at once."""
-    while line := await asyncio.to_thread(sys.stdin.readline):
+    while line := await _in_daemon_thread(sys.stdin.readline):
         pg.out(pg.prompt + line.rstrip("\n"))
         if not await pg.execute(line):
             return
@@ -860,7 +896,7 @@ async def interactive(pg: Playground) -> None:
     """Read commands from the terminal (``input()`` in a thread, so the bot keeps running meanwhile)."""
     while True:
         try:
-            line = await asyncio.to_thread(input, pg.prompt)
+            line = await _in_daemon_thread(lambda: input(pg.prompt))
         except (EOFError, KeyboardInterrupt):
             pg.out("")
             return
@@ -887,8 +923,19 @@ async def amain(argv: Sequence[str] | None = None, *, bot_factory: BotFactory | 
             fake = FakeDiscord(owner_name=OWNER)
     async with fake:
         factory = bot_factory or real_bot_factory(args.db, fake, ai_iterations=args.ai_iterations)
-        pg = Playground(fake, factory, images_dir=args.images, out=out)
+        pg = Playground(fake, factory, images_dir=args.images, out=out, world=world)
         await pg.start()
+        main_task = asyncio.current_task()
+        terminated: list[bool] = []
+
+        def terminate() -> None:  # (SIGTERM ends the session like ``quit``: the bot stops, the server is saved)
+            terminated.append(True)
+            if main_task is not None:
+                main_task.cancel()
+
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # (none on Windows / off the main thread)
+            loop.add_signal_handler(signal.SIGTERM, terminate)
         try:
             if args.script is not None:
                 await run_lines(pg, args.script.read_text(encoding="utf-8").splitlines())
@@ -896,7 +943,14 @@ async def amain(argv: Sequence[str] | None = None, *, bot_factory: BotFactory | 
                 await run_piped(pg)
             else:
                 await interactive(pg)
+        except asyncio.CancelledError:
+            if not terminated or main_task is None:
+                raise
+            main_task.uncancel()
+            (out or print)("(terminated: the server is saved for the next run)")
         finally:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signal.SIGTERM)
             await pg.stop()
             fake.save_world(world)
         return 1 if args.strict and pg.problems else 0

@@ -962,7 +962,9 @@ class Repository:
         return out
 
     async def leave(self, game: int, user_id: int) -> GameRecord:
-        """Remove ``user_id`` from the lobby and renumber the seats.
+        """Remove ``user_id`` from the lobby and renumber the seats. A host who leaves hands
+        the host role to the player who joined next (the first person left in seat order;
+        with only AIs left the host stays: a moderator can start).
 
         Raises:
             ValueError: not a lobby or not seated.
@@ -979,7 +981,10 @@ class Repository:
             for i, s in enumerate(rest):
                 await db.execute("INSERT INTO seats(game, seat, user_id, name, ai_level) VALUES (?,?,?,?,?)",
                                  (game, i, s.user_id, s.name, s.ai_level))
-            await db.execute("UPDATE games SET updated_at=? WHERE id=?", (self.clock(), game))
+            host = record.host_user_id
+            if user_id == host:
+                host = next((s.user_id for s in rest if not s.is_bot), host)
+            await db.execute("UPDATE games SET updated_at=?, host_user_id=? WHERE id=?", (self.clock(), host, game))
             out = await self._game(db, game)
         assert out is not None
         return out

@@ -146,6 +146,42 @@ class MissingText(KeyError):
     """A message key (or a parameter its template names) is not in the catalogs."""
 
 
+_PLURAL_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+"""CLDR's plural categories in their canonical order (the order of a ``plural:`` field's forms)."""
+
+
+@cache
+def plural_categories(locale: str) -> tuple[str, ...]:
+    """The plural categories ``locale`` distinguishes, in CLDR order, ``other`` last:
+    ``("one", "other")`` in English, ``("other",)`` in Chinese and Japanese (Babel's CLDR data)."""
+    from babel import Locale
+
+    tags = Locale.parse(locale).plural_form.tags
+    return tuple(c for c in _PLURAL_CATEGORIES if c in tags or c == "other")
+
+
+class _PluralFormatter(string.Formatter):
+    """``string.Formatter`` with ICU-style plural fields: ``{n:plural:# card|# cards}`` picks
+    the form of ``n``'s plural category in the locale (``plural_categories``: the forms
+    follow that order; a form missing, e.g. a translation giving one form, falls back to the
+    last) and writes ``n`` for ``#``. Any other format spec (``{n:+d}``) is as usual."""
+
+    def __init__(self, locale: str) -> None:
+        super().__init__()
+        self.locale = locale
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if not format_spec.startswith("plural:"):
+            return str(super().format_field(value, format_spec))
+        from babel import Locale
+
+        forms = format_spec[len("plural:"):].split("|")
+        number = value if isinstance(value, int | float) else float(str(value))
+        category = Locale.parse(self.locale).plural_form(abs(number))
+        chosen = dict(zip(plural_categories(self.locale), forms, strict=False)).get(category, forms[-1])
+        return chosen.replace("#", f"{value:g}" if isinstance(value, float) else str(value))
+
+
 class _Params(dict[str, Any]):
     def __missing__(self, key: str) -> Any:
         raise MissingText(key)
@@ -178,7 +214,7 @@ class Texts:
         self.markdown = markdown
         self.locale = locale_of(locale)
         self.strict = strict
-        self._formatter = string.Formatter()
+        self._formatter = _PluralFormatter(self.locale)
 
     def plain(self) -> Texts:
         """The same formatter with names as they are (for images, not messages)."""

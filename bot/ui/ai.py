@@ -36,7 +36,7 @@ from discord import app_commands
 
 from bot.service import GameService, HostError, ai_name, seat_names
 from bot.storage import GameRecord
-from bot.text import host_sentence, locale_of
+from bot.text import escape_name, host_sentence, locale_of, short_name
 from bot.ui.arguments import game_number
 from bot.ui.components import Reported
 from bot.ui.context import HostContext, check_origin, flow_of
@@ -277,7 +277,7 @@ class AiPlayers:
                                                     reason="autopilot", new_bot=False)
         if level is None:
             self.stop(record.id, seat)
-        name = current.name
+        name = escape_name(short_name(current.name))  # (shown as typed: no markdown, no pings)
         loc = self.ctx.delivery.locales.public(record.guild_id)
         if level is not None:
             public = say("ai.say.autopilot_on", loc, name=name, level=say(f"ai.level.{level}", loc))

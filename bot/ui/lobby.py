@@ -143,12 +143,17 @@ class Lobby:
                 service's refusal (closed or full lobby, not the host…).
         """
         await interaction.response.defer()  # before the database: its lock can wait under load
-        await self.ctx.game(interaction, game)
+        before = await self.ctx.game(interaction, game)
         name = clean_text(interaction.user.display_name)[:80]
         if verb == "join":
             record = await self.ctx.service.join(game, interaction.user.id, name)
         elif verb == "leave":
             record = await self.ctx.service.leave(game, interaction.user.id)
+            if record.status == "lobby" and record.host_user_id != before.host_user_id:  # (the host left)
+                locale = self.ctx.delivery.locales.public(record.guild_id)
+                await self.ctx.delivery.send_text(record.channel_id, Texts(None, [], locale)(Msg(
+                    "ui.lobby.new_host", {"host": record.host_user_id, "game": record.id})),
+                    mentions=[record.host_user_id])
         else:
             result = await self.ctx.service.start(game, interaction.user.id,
                                                   is_moderator=await is_moderator(self.ctx, interaction))

@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.service import ActResult, HostError, texts
+from bot.service import ActResult, HostError, not_running, texts
 from bot.storage import GameRecord
 from bot.text import Texts
 from bot.ui.context import HostContext
@@ -60,7 +60,7 @@ class Moves:
             await interaction.response.defer(ephemeral=True, thinking=True)
         record, seat = await self.ctx.seated(interaction, game)
         if record.status != "active":
-            raise HostError(Msg("ui.error.not_running"), "not_active")
+            raise not_running(record)
         self.ctx.delivery.note_board_interaction(record, interaction)
         state = self.ctx.service.state(record)
         reader = self._reader(interaction)
@@ -91,13 +91,16 @@ class Moves:
         table and show the seat's next decision in the panel.
 
         Raises:
-            HostError: not a player, a stale panel, or the choice is gone.
+            HostError: not a player, the game over or paused (``not_running``), a stale
+                panel, or the choice is gone.
             GameError: the engine's refusal.
         """
         await interaction.response.defer()
         check_own_panel(interaction)
         service = self.ctx.service
         record, seat = await self.ctx.seated(interaction, game)
+        if record.status != "active" or record.paused:  # (over or paused: say so, not "moved on")
+            raise not_running(record)
         if record.version != version and not await service.same_choice_since(record, seat, version):
             # (only other players acted since, e.g. simultaneous picks: the index means the same)
             raise HostError(Msg("ui.error.panel_stale"), "stale")

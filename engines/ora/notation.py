@@ -384,6 +384,8 @@ def prompt(st: Mapping[str, Any], seat: int) -> Msg:
                 return msg("prompt.pay_value", amount=f"{req[1]:g}", kind=term(f"value.{req[0]}"))
             return msg(f"prompt.pay_{req[0]}", n=req[1])
         if f == "assign":
+            if top["o"] == F.neutral(st):  # (solo: the player chooses for the neutral player, §5.2)
+                return msg("prompt.assign_neutral", b=_b(top["b"]))
             return msg("prompt.assign", b=_b(top["b"]), seat=seat_ref(top["u"]))
         if f == "prior":
             return msg("prompt.prior", b=_b(top["b"]))

@@ -52,8 +52,9 @@ FORMATTER = string.Formatter()
 
 
 def fields(template: str) -> list[str]:
-    """The replacement fields of a template, sorted (``"{seat} takes {dice}"`` → ``["dice", "seat"]``)."""
-    return sorted(name for _, name, _, _ in FORMATTER.parse(template) if name is not None)
+    """The replacement fields of a template, sorted, each once (``"{seat} takes {dice}"`` →
+    ``["dice", "seat"]``; English may name a count twice: ``{count} {count:plural:card|cards}``)."""
+    return sorted({name for _, name, _, _ in FORMATTER.parse(template) if name is not None})
 
 
 def english_keys() -> Iterator[tuple[str, str, str]]:
@@ -358,3 +359,16 @@ def test_an_altered_english_catalog_changes_nothing_stored(tmp_path, monkeypatch
         for literal, *_ in FORMATTER.parse(english):
             assert len(literal) < 16 or literal not in dump, f"English text of {key} stored: {literal!r}"
     assert asyncio.run(check(path)) == (played, [])
+
+
+@pytest.mark.parametrize(("locale", "n", "said"), [("en", 1, "You pay 1 coin."), ("en", 3, "You pay 3 coins."),
+                                                 ("en", 0, "You pay 0 coins."), ("ja", 1, "1 コイン")])
+def test_a_plural_field_takes_the_form_of_the_locales_plural_category(locale: str, n: int, said: str) -> None:
+    """``{n:plural:# coin|# coins}`` (``bot.text._PluralFormatter``): English has one/other
+    (Babel's CLDR rules), Japanese only other; ``#`` is the number."""
+    from bot.text import Texts, plural_categories
+
+    assert plural_categories("en") == ("one", "other") and plural_categories("ja") == ("other",)
+    template = "You pay {n:plural:# coin|# coins}." if locale == "en" else "{n:plural:# コイン}"
+    assert Texts(None, [], locale)._formatter.vformat(template, (), {"n": n}) == said
+    assert Texts(None, [], locale)._formatter.vformat("{n:+d}", (), {"n": n}) == f"{n:+d}"  # other specs as before

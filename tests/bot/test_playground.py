@@ -537,3 +537,72 @@ async def test_fixed_choices_are_listed_and_exported_files_are_saved(tmp_path: P
     assert sorted(saved) == ["game-1.json", "game-1.txt"], sorted(saved)
     assert saved["game-1.json"].read_text(encoding="utf-8").lstrip().startswith("{")
     assert f"file: {saved['game-1.txt']} (" in text
+
+
+@pytest.mark.skipif(importlib.util.find_spec("bot.app") is None, reason="bot.app is not written yet")
+async def test_advance_moves_the_real_bots_clock_past_a_deadline(tmp_path: Path) -> None:
+    """``advance`` moves the bot's clock too (``GameBot(clock=fake.now)``): 13 h into a 24 h turn
+    timer the reminder of 50 % goes out (before, the bot kept the wall clock and sent nothing)."""
+    from bot.sandbox.play import real_bot_factory
+
+    async with FakeDiscord(owner_name="alice") as fake:
+        assert real_bot_factory(tmp_path / "clock.db", fake)().clock == fake.now  # type: ignore[attr-defined]
+    out: list[str] = []
+    script = tmp_path / "play.txt"
+    script.write_text("/game new game:carnival\nas bob\nshow 1\nclick 1\nas alice\nshow 1\nclick 3\nwait\n"
+                      "advance 13h\nquit\n", encoding="utf-8")
+    status = await amain(["--script", str(script), "--db", str(tmp_path / "games.db"),
+                          "--images", str(tmp_path / "img"), "--strict"], out=out.append)
+    text = "\n".join(out)
+    assert status == 0, text
+    before, after = text.split("[alice] > advance 13h", 1)
+    assert "Reminder" not in before, text
+    assert "⏰ Reminder: @alice, @bob — Choose your sin for round 1." in after, text
+
+
+async def test_the_server_is_saved_after_every_command_so_a_killed_playground_keeps_it(tmp_path: Path) -> None:
+    """With ``world``, each command leaves the server on disk (no ``quit`` needed: ``kill -9``
+    loses nothing the next run needs); the file is whole (written aside, then ``os.replace``)."""
+    world = tmp_path / "games.world.json"
+    async with FakeDiscord(owner_name="alice") as fake:
+        pg = Playground(fake, lambda: StandInBot({}), images_dir=tmp_path / "img", out=lambda _line: None,
+                        world=world)
+        await pg.start()
+        await pg.execute("/game new game:carnival")
+        saved = FakeDiscord(owner_name="alice")
+        saved.load_world(world)  # (before stop: as a kill would leave it)
+        assert any("Carnival lobby" in str(m) for m in saved.messages.values())
+        assert not world.with_name(world.name + ".tmp").exists()
+        await pg.stop()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("bot.app") is None, reason="bot.app is not written yet")
+async def test_sigterm_ends_a_piped_playground_like_quit_and_keeps_its_server(tmp_path: Path) -> None:
+    """``kill -TERM`` while the playground waits for input: the bot stops, the server is saved and
+    the process ends at once (the blocked read is a daemon thread), status 0."""
+    import signal
+    import sys
+
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.sandbox.play", "--db", str(tmp_path / "games.db"), "--images",
+        str(tmp_path / "img"), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write(b"/game new game:carnival\nwait\n")
+        await proc.stdin.drain()
+        seen: list[str] = []
+        while not any(line.startswith("[alice] > wait") for line in seen):
+            seen.append((await asyncio.wait_for(proc.stdout.readline(), 120)).decode())
+            assert seen[-1], "".join(seen)
+        proc.send_signal(signal.SIGTERM)
+        rest = (await asyncio.wait_for(proc.stdout.read(), 60)).decode()
+        assert await asyncio.wait_for(proc.wait(), 60) == 0, rest
+        assert "(terminated: the server is saved for the next run)" in rest
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    saved = FakeDiscord(owner_name="alice")
+    saved.load_world(tmp_path / "games.world.json")
+    assert any("Carnival" in str(m) for m in saved.messages.values())

@@ -47,6 +47,14 @@ async def test_start_samples_opening_chance_and_waits_for_every_picker(service: 
     assert await service.replay_matches(game.id)
 
 
+async def test_a_game_for_exactly_two_says_it_needs_2_players_not_2_to_2(service: GameService) -> None:
+    lobby = await service.create_lobby(game_id="illumination", guild_id=1, channel_id=5, host_user_id=ANN,
+                                       host_name="Ann", options=None, move_timeout=600)
+    with pytest.raises(HostError, match="needs 2 players; the lobby has 1") as refused:
+        await service.start(lobby.id, ANN, is_moderator=False)
+    assert "2–2" not in str(refused.value)
+
+
 async def test_lobby_rules(service: GameService) -> None:
     lobby = await service.create_lobby(game_id="carnival", guild_id=1, channel_id=5, host_user_id=ANN,
                                        host_name="Ann", options=None, move_timeout=600)
@@ -146,7 +154,7 @@ async def test_whole_game_to_the_end_and_replay(service: GameService) -> None:
     assert game.status == "finished" and result.outcome is not None
     assert game.deadline is None
     assert await service.replay_matches(game.id)
-    with pytest.raises(HostError, match="not running"):
+    with pytest.raises(HostError, match=r"Game #\d+ is over; its result is in <#5>\."):
         await service.act(game.id, ANN, "choose lust")
 
 

@@ -61,6 +61,9 @@ async def test_lobby_join_leave_renumbers_seats(repo: Repository) -> None:
     assert [(s.seat, s.user_id) for s in g.seats] == [(0, 10), (1, 12)]
     with pytest.raises(ValueError, match="not in this game"):
         await repo.leave(g.id, 11)
+    assert g.host_user_id == 10
+    g = await repo.leave(g.id, 10)  # the host leaves: who joined next (12) is the host
+    assert (g.host_user_id, [(s.seat, s.user_id) for s in g.seats]) == (12, [(0, 12)])
 
 
 async def test_append_is_compare_and_set_and_log_is_ordered(repo: Repository) -> None:

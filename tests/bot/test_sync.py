@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.__main__ import main
+from bot.__main__ import NO_TOKEN_STATUS, main
 from bot.app import GameBot
 from bot.sandbox.fakecord import BOT_TOKEN, FakeDiscord
 from bot.settings import Settings
@@ -121,7 +121,7 @@ async def test_python_m_bot_sync_command_line(fake: FakeDiscord, tmp_path: Path,
     assert count > 0 and fake.global_commands == []
     assert capsys.readouterr().out == f"synced {count} commands to server {fake.guild_id}\n"
     monkeypatch.setenv("DISCORD_TOKEN", "")
-    assert main(["sync"]) == 2
+    assert main(["sync"]) == NO_TOKEN_STATUS == 78
     assert "No Discord token" in capsys.readouterr().err
 
 
@@ -144,3 +144,17 @@ def test_discord_defaults_and_server_fields_do_not_count_as_a_difference() -> No
     renamed = {**code, "options": [dict(code["options"][0], description="Open a lobby")]}
     assert diff([renamed], [held]).changed == ("game",)
     assert diff([code], []).describe() == "added /game"
+
+
+def test_make_run_without_a_token_explains_and_ends_with_status_0(tmp_path: Path) -> None:
+    """``make run`` with no token prints how to get one and exits 0 (no ``make: *** Error``);
+    ``python -m bot`` itself still exits ``NO_TOKEN_STATUS``."""
+    import os
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "DISCORD_TOKEN": "", "DATABASE_PATH": str(tmp_path / "games.db")}
+    done = subprocess.run(["make", "-s", "-C", str(root), "run"], env=env, capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "No Discord token" in done.stderr and "Error" not in done.stderr

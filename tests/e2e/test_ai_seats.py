@@ -314,3 +314,21 @@ async def test_replacing_an_ai_seat_by_another_ai_names_both_ais(fake, ai_bot, p
     assert not any("<@-" in t for t in public + private)
     assert (await d.record(game)).seats[1].ai_level == "hard"
     assert "🛡 A moderator gave seat B (Bot · Easy) to Bot · Hard." in await d.log_lines(alice, game)
+
+
+async def test_the_autopilot_announcements_show_a_display_name_as_typed(fake, ai_bot, players) -> None:
+    """A name with markdown and mentions is escaped in both autopilot lines (bot/ui/ai.py), as in
+    every other line (``escape_name``): no bold, no ping of everyone (``<@&1>`` names no real role)."""
+    d = Driver(fake, ai_bot)
+    alice = players[0]
+    odd = await fake.add_member("**x** @everyone <@&1>")
+    game = await d.start_game("illumination", [alice, odd])
+    await fake.slash(odd, "game", "autopilot", game=game, on=True, level="easy")
+    await settled(d)
+    await fake.slash(odd, "game", "autopilot", game=game, on=False)
+    await settled(d)
+    public = [m["content"] for m in d.public_messages() if "autopilot" in m["content"] or "is back" in m["content"]]
+    assert public == [
+        "🤖 \\*\\*x\\*\\* @\u200beveryone <@&1> is on autopilot: an AI (Easy) plays their moves until they take "
+        "the seat back.",
+        "🙋 \\*\\*x\\*\\* @\u200beveryone <@&1> is back and plays their own moves again."], public

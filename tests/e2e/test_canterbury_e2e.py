@@ -549,5 +549,5 @@ async def test_typed_whole_moves_with_autocomplete(driver: Driver, players, bot,
     public = " ".join(public_text(m) for m in driver.public_messages())
     assert (f"bob plays no card, pays the fine and discards {card_name(out[0])}, {card_name(out[1])}."
             in public)
-    assert "You pay 3 coin(s)." not in public
+    assert "You pay 3 coins." not in public
     assert await bot.service.replay_matches(game)

@@ -288,3 +288,38 @@ async def test_a_removed_player_is_told_they_no_longer_play_in_the_running_game_
     await fake.slash(erin, "carnival", "play")
     await driver.settle()
     assert private_to(fake, erin, mark) == ["⚠️ This is not your game — you are not playing in it."]
+
+
+async def test_an_old_panel_in_a_paused_game_and_an_old_play_button_of_a_finished_one_say_why(
+        driver: Driver, players, bot) -> None:
+    """A pick in a panel opened before ``/game pause`` says the game is paused (not that the
+    board moved on); Play ▶ on a DM of a game since finished says it is over and where its
+    result is (not "not running")."""
+    import copy
+    import random
+
+    from bot.sandbox.fakecord import iter_components
+
+    alice, bob = players[:2]
+    fake = driver.fake
+    game = await driver.start_game("illumination", [alice, bob])
+    user = (await driver.waiting_users(game))[0]
+    panel = await driver.open_panel(user, game)
+    choice = next(c for c in driver.choices(panel) if c[0] != "group")
+    await fake.slash(alice, "game", "pause", game=game, paused=True)
+    await driver.settle()
+    version = (await driver.record(game)).version
+    mark = max(fake.messages)
+    await driver.pick(user, panel, choice)
+    assert private_to(fake, user, mark) == ["⚠️ A moderator has paused this game."]
+    assert (await driver.record(game)).version == version
+    await fake.slash(alice, "game", "pause", game=game, paused=False)
+    await driver.settle()
+    board = copy.deepcopy(await driver.board(game))                   # (as a DM's Play ▶ stays pressable)
+    play = next(c["custom_id"] for c in iter_components(board["components"]) if c.get("custom_id", "").endswith(":play"))
+    final = await driver.play_to_end(game, random.Random(7))
+    assert final.status == "finished"
+    mark = max(fake.messages)
+    await fake.click(bob, board, play)
+    await driver.settle()
+    assert private_to(fake, bob, mark) == [f"⚠️ Game #{game} is over; its result is in <#{final.home_channel_id}>."]

@@ -80,3 +80,31 @@ async def test_a_lobby_says_how_many_players_in_one_number_when_the_game_allows_
     assert "2 players." in text and "2–2" not in text
     _, lobby = await driver.open_lobby(players[1], "carnival")
     assert "2–5 players." in lobby["embeds"][0]["description"]
+
+
+async def test_a_host_who_leaves_hands_the_lobby_to_the_player_who_joined_next(driver: Driver, players) -> None:
+    """bob opens, carol then dave join, bob leaves: carol is the host (the lobby names her and
+    the channel is told), dave cannot start, carol can; bob is no longer anyone here."""
+    bob, carol, dave = players[1:4]
+    fake = driver.fake
+    game, lobby = await driver.open_lobby(bob, "carnival")
+    for user in (carol, dave, bob):
+        await fake.click(user, fake.messages[int(lobby["id"])], f"l:{game}:{'leave' if user is bob else 'join'}")
+        await driver.settle()
+    record = await driver.record(game)
+    assert (record.host_user_id, [s.user_id for s in record.seats]) == (int(carol["id"]), [int(carol["id"]),
+                                                                                           int(dave["id"])])
+    assert f"The host (<@{carol['id']}>) or a moderator presses **Start**." in \
+        fake.messages[int(lobby["id"])]["embeds"][0]["description"]
+    said = [m["content"] for m in driver.public_messages() if m["content"].startswith("👑")]
+    assert said == [f"👑 The host left lobby #{game}: <@{carol['id']}> (who joined next) is the host now — "
+                    "they or a moderator press **Start**."]
+    mark = max(fake.messages)
+    await fake.click(dave, fake.messages[int(lobby["id"])], f"l:{game}:start")
+    await driver.settle()
+    told = [m["content"] for mid, m in fake.messages.items()
+            if mid > mark and m["flags"] & EPHEMERAL and fake.ephemeral_owner(m) == dave["id"]]
+    assert told == ["⚠️ Only the host or a moderator can start the game."]
+    await fake.click(carol, fake.messages[int(lobby["id"])], f"l:{game}:start")
+    await driver.settle()
+    assert (await driver.record(game)).status == "active"

@@ -945,9 +945,9 @@ def test_panel_steps_card_then_target_and_pass_then_count() -> None:
     root, _ = tree.node(())
     assert [TX(c.label) for c in root] == [
         "Play Lust (Sin card)", "Play Wrath (Sin card)",
-        "Pardon Greed on the Friar (red): 2 card(s) + Parson = 9 coins",  # a single target: no card step
-        "Felix: forgive Greed on the Friar (2 card(s))",
-        "Pass: pay 3 coin(s), discard cards, redraw"]
+        "Pardon Greed on the Friar (red): 2 cards + Parson = 9 coins",  # a single target: no card step
+        "Felix: forgive Greed on the Friar (2 cards)",
+        "Pass: pay 3 coins, discard cards, redraw"]
     lust, _, pardon, felix, passing = root
     assert pardon.action is not None and felix.action is not None and lust.step is not None
     targets, trail = tree.node((lust.step,))
@@ -957,10 +957,10 @@ def test_panel_steps_card_then_target_and_pass_then_count() -> None:
                                                                ("Knight", "blue", 1))]
     s["companies"]["yellow"]["cards"] = [{"kind": "sin-envy", "up": True}]
     paths = {TX(E.action_label(s, a)): [TX(m) for m in E.action_path(s, a)] for a in E.legal_actions(s, A)}
-    assert paths["Felix: forgive Envy on the Monk (1 card(s))"] == [
+    assert paths["Felix: forgive Envy on the Monk (1 card)"] == [
         "Play St. Felix's Hairball (pardon one sin on a pilgrim, no coins)", "The Monk (yellow)"]
     counts, _ = tree.node((passing.step,))
-    assert [TX(c.label) for c in counts] == ["Discard nothing"] + [f"Discard {n} card(s)" for n in (1, 2, 3)]
+    assert [TX(c.label) for c in counts] == ["Discard nothing"] + ["Discard 1 card", "Discard 2 cards", "Discard 3 cards"]
     threes, _ = tree.node((passing.step, counts[3].step))
     assert len(threes) == 10 and TX(threes[0].label) == "Pass (pay 3): discard Lust, Wrath, Pardon of Greed"
 

@@ -891,3 +891,18 @@ def test_no_tap_list_holds_more_than_25_options() -> None:
                 assert max(sizes(DecisionTree.of(E, st, seat))) <= 25
                 a = rng.choice(list(E.legal_actions(st, seat)))
             st, _ = E.apply(st, seat, a)
+
+
+def test_solo_the_player_sends_the_neutral_players_clergyman_and_is_asked_so() -> None:
+    """§5.2: in ``solo`` the player makes the contract's choice for the neutral player, so the
+    prompt names the neutral player's building and clergymen (not "contracts your …")."""
+    st = skip_to(new(1), 0)
+    goods(st, 0, coin=5)
+    st = play(st, 0, "contract N L1")
+    assert F.decider(st) == 0 and labels(st) == ["assign prior", "assign lay"]
+    assert Texts("ora", ["Ann"], strict=True)(N.prompt(st, 0)) == (
+        "You contract the neutral player's Clay Mound: choose which of its clergymen goes there, its prior "
+        "or a lay brother.")
+    three = play(skip_to(new(3), 1), 1, "contract C L1")                 # (a player's own building: as before)
+    assert Texts("ora", ["Ann", "Bo", "Cy"], strict=True)(N.prompt(three, 2)) == (
+        "Bo contracts your Clay Mound: send your prior or a lay brother.")
