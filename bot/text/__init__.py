@@ -25,7 +25,7 @@ import logging
 import re
 import string
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -160,6 +160,15 @@ def plural_categories(locale: str) -> tuple[str, ...]:
     return tuple(c for c in _PLURAL_CATEGORIES if c in tags or c == "other")
 
 
+@cache
+def plural_rule(locale: str) -> Callable[[float], str]:
+    """Babel's plural rule of ``locale``: a number → its CLDR plural category (``"one"``, ``"other"``…);
+    parsed once per locale."""
+    from babel import Locale
+
+    return Locale.parse(locale).plural_form
+
+
 class _PluralFormatter(string.Formatter):
     """``string.Formatter`` with ICU-style plural fields: ``{n:plural:# card|# cards}`` picks
     the form of ``n``'s plural category in the locale (``plural_categories``: the forms
@@ -173,11 +182,9 @@ class _PluralFormatter(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         if not format_spec.startswith("plural:"):
             return str(super().format_field(value, format_spec))
-        from babel import Locale
-
         forms = format_spec[len("plural:"):].split("|")
         number = value if isinstance(value, int | float) else float(str(value))
-        category = Locale.parse(self.locale).plural_form(abs(number))
+        category = plural_rule(self.locale)(abs(number))
         chosen = dict(zip(plural_categories(self.locale), forms, strict=False)).get(category, forms[-1])
         return chosen.replace("#", f"{value:g}" if isinstance(value, float) else str(value))
 
@@ -291,6 +298,8 @@ class Texts:
         try:
             template = self.template(message.key)
             params = _Params({k: self.value(v) for k, v in message.params.items()})
+            if ":plural:" not in template:  # (str.format_map is C; string.Formatter is Python)
+                return template.format_map(params)
             return self._formatter.vformat(template, (), params)
         except (MissingText, IndexError, ValueError) as exc:
             if self.strict:
