@@ -58,6 +58,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+UNKNOWN_CHANNEL = 10003
+"""Discord's code for a channel or thread that is gone (deleted): a game whose thread is
+gone goes on in its parent channel (``Delivery.thread_gone``)."""
+
 EDIT_REFUSED_CODES = {30046, 10008}
 """Discord codes after which a board is re-posted: edit cap on old messages, unknown message."""
 
@@ -593,13 +597,38 @@ class Delivery:
         boards = [r for r in await self.repo.pending(record.id) if r.kind == "board"]
         if boards:
             kwargs["nonce"] = boards[0].nonce
-        async with self._channel_locks[channel_id]:
-            message = await self.channel(channel_id).send(**kwargs)
-            self.note_message(channel_id, message.id)
+        try:
+            async with self._channel_locks[channel_id]:
+                message = await self.channel(channel_id).send(**kwargs)
+                self.note_message(channel_id, message.id)
+        except discord.NotFound as exc:
+            moved = await self.thread_gone(record, exc, redraw=False)
+            if moved is None:
+                raise
+            return await self.post_board(moved)  # (the file was read: drawn again)
         self._note_shown(record.id, record.version)
         await self.repo.set_fields(record.id, board_channel_id=channel_id, board_message_id=message.id)
         await self.repo.boards_delivered(record.id, record.version)
         return message
+
+    async def thread_gone(self, record: GameRecord, exc: discord.HTTPException, *,
+                          redraw: bool = True) -> GameRecord | None:
+        """When ``exc`` says the game's thread is gone (404 Unknown Channel, 10003;
+        docs/DISCORD.md): the game goes on in its parent channel. Forgets the thread and the
+        board message (stored), asks for a fresh board there (``redraw``: the caller posts
+        it otherwise) and returns the record as it is now; None (nothing changed) for any other failure, or a game without a thread."""
+        if getattr(exc, "code", None) != UNKNOWN_CHANNEL or record.thread_id is None:
+            return None
+        fresh = await self.service.get(record.id)
+        if fresh.thread_id == record.thread_id:
+            log.warning("the thread %s of game %s is gone; the game goes on in channel %s",
+                        record.thread_id, record.id, record.channel_id)
+            await self.repo.set_fields(record.id, thread_id=None, board_channel_id=None, board_message_id=None)
+            fresh = await self.service.get(record.id)
+        self._shown.pop(record.id, None)
+        if redraw:
+            self.request_board(record.id)
+        return fresh
 
     async def repost_board(self, record: GameRecord, *, embed: discord.Embed | None = None,
                            file: discord.File | None = None, view: discord.ui.View | None = None) -> discord.Message:
@@ -776,7 +805,14 @@ class Delivery:
             if row.kind in ("ping", "end") and row.created_at < self.started and self.lean:
                 self._recheck.add(row.nonce)  # (it may have gone out as a follow-up before the crash)
             try:
-                await self._deliver(record, row, via)
+                try:
+                    await self._deliver(record, row, via)
+                except discord.NotFound as exc:
+                    moved = await self.thread_gone(record, exc)
+                    if moved is None:
+                        raise
+                    record = moved
+                    await self._deliver(record, row, None)  # (in the parent channel now)
             except Exception as exc:
                 if transient(exc):
                     with contextlib.suppress(StorageError):
