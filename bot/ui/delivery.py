@@ -77,8 +77,26 @@ drawn (up to ``BOARD_LINES_MAX``; issue 18 point 5: the request budget)."""
 BOARD_LINES_MAX = 24
 """At most this many event lines on one board edit: when a chain of moves (a last pick,
 the reveals, AI and chance moves) is drawn by one coalesced board edit, the board carries
-every line since the board last drawn, up to these; older ones are posted just above it
-(trial 8: lines of a chain went missing from the thread)."""
+every line since the board last drawn, up to these (and ``BOARD_LINES_CHARS``); older ones
+are posted just above it (trial 8: lines of a chain went missing from the thread)."""
+
+BOARD_LINES_CHARS = 3000
+"""At most this many characters of event lines on one board edit (the embed's description
+holds 4096: the prompt, timer and vacations above them)."""
+
+
+def board_carries(lines: Sequence[str]) -> int:
+    """How many of the newest of ``lines`` (oldest first) one board edit carries: at most
+    ``BOARD_LINES_MAX``, within ``BOARD_LINES_CHARS`` (each shown as "• line"); at least one
+    of a non-empty list."""
+    count, size = 0, 0
+    for line in reversed(lines[-BOARD_LINES_MAX:]):
+        size += len(line) + 3
+        if size > BOARD_LINES_CHARS and count:
+            break
+        count += 1
+    return count
+
 
 SEEN_MESSAGES = 64
 WATCHED_CHANNELS = 4096
@@ -527,8 +545,8 @@ class Delivery:
             return
         embed, file, view = await self.board_payload(record)
         unshown = await self._unshown_lines(record)
-        if len(unshown) > BOARD_LINES_MAX:  # (older than the board can carry: posted just above it)
-            await self.post(record.home_channel_id, "\n".join(unshown[:-BOARD_LINES_MAX]))
+        if len(unshown) > board_carries(unshown):  # (older than the board can carry: posted just above it)
+            await self.post(record.home_channel_id, "\n".join(unshown[:-board_carries(unshown)]))
             await self.repost_board(record, embed=embed, file=file, view=view)
             return
         if record.board_message_id and record.board_channel_id and await self.scrolled_away(record):
@@ -664,8 +682,10 @@ class Delivery:
         if done.thumbnail is not None:
             self.board_thumbnails[record.id] = (record.version, image_of(done.thumbnail))
         file = discord.File(io.BytesIO(done.data), filename=f"board.{done.ext}")
-        unshown = len(await self._unshown_lines(record))
-        recent = await self.recent_public_lines(record, limit=min(max(RECENT_LINES, unshown), BOARD_LINES_MAX))
+        unshown = await self._unshown_lines(record)
+        carried = board_carries(unshown)  # (all of them, or the newest that fit: the rest posted above)
+        recent = await self.recent_public_lines(
+            record, limit=carried if carried < len(unshown) else max(RECENT_LINES, len(unshown)))
         embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=recent,
                             locale=tx.locale)
         return embed, file, board_view(record, locale=tx.locale)

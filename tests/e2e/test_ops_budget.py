@@ -70,11 +70,21 @@ async def test_a_move_costs_no_bot_token_request_board_edit_through_play_and_pin
         assert len(pinged) == 1 and f"<@{awaited[0]['id']}>" in pinged[0].json["content"]
 
 
+def test_a_board_carries_the_newest_lines_that_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(delivery_module, "BOARD_LINES_MAX", 3)
+    monkeypatch.setattr(delivery_module, "BOARD_LINES_CHARS", 20)
+    assert delivery_module.board_carries([]) == 0
+    assert delivery_module.board_carries(["a" * 4] * 5) == 2       # (4 + 3 characters a line)
+    assert delivery_module.board_carries(["a", "b", "c", "d"]) == 3
+    assert delivery_module.board_carries(["a", "b" * 40]) == 1      # (the newest always)
+
+
+@pytest.mark.parametrize("limit", [("BOARD_LINES_MAX", 2), ("BOARD_LINES_CHARS", 60)])
 async def test_lines_that_do_not_fit_the_board_are_posted_above_it(
         make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, limit: tuple[str, int]) -> None:
     fake.message_log = Snapshots()
-    monkeypatch.setattr(delivery_module, "BOARD_LINES_MAX", 2)
+    monkeypatch.setattr(delivery_module, *limit)
     bot = await make_bot(dm_away_seconds=300, lean_requests=True)
     driver = Driver(fake, bot)
     game = await driver.start_game("carnival", players[:3])
@@ -88,7 +98,10 @@ async def test_lines_that_do_not_fit_the_board_are_posted_above_it(
     opening = (await bot.delivery.public_lines(record, 0, 1))[0]
     reading = thread_reading(fake, record.thread_id, opening)
     # the older lines posted on their own, the board posted again below them (a reader meets them in order)
-    assert reading[-2][0] == "lines" and reading[-1][0] == "board" and len(reading[-1][1]) == 2
+    posted = max(i for i, (kind, _) in enumerate(reading) if kind == "lines")
+    assert posted > 0 and reading[posted + 1][0] == "board"
+    shown = reading[posted + 1][1]
+    assert len(shown) == 2 if limit[0] == "BOARD_LINES_MAX" else sum(len(x) + 3 for x in shown) <= 60 or len(shown) == 1
     assert [kind for kind, m in fake.message_log if m["id"] == str(record.board_message_id)][0] == "create"
     assert read_through(log, reading) == len(log)
 
