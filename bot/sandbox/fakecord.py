@@ -648,6 +648,14 @@ class FakeDiscord:
         cid = str(channel_id)
         return self.channels.get(cid) or next((c for c in self.dm_channels.values() if c["id"] == cid), None)
 
+    def delete_channel(self, channel_id: str | int) -> None:
+        """Delete a text channel or thread (a moderator's doing) with its messages: every
+        request to it or them is answered 404 *Unknown Channel* (10003) from then on."""
+        cid = str(channel_id)
+        del self.channels[cid]
+        for mid in [mid for mid, m in self.messages.items() if m["channel_id"] == cid]:
+            self._delete(mid)
+
     def describe_channel(self, channel_id: str | int) -> str:
         """A readable channel name: ``#games``, ``#games › Carnival #3`` for a thread, ``DM to bob``;
         a channel of another guild than the default is prefixed with its guild's name."""
@@ -1207,6 +1215,8 @@ class FakeDiscord:
     def _channel_message(self, m: str, cid: str, mid: int, b: JSONDict,
                          files: list[tuple[str, str | None, bytes]], what: str) -> Result:
         msg = self.messages.get(mid)
+        if self.channel_of(cid) is None:
+            return 404, _error(10003, "Unknown Channel")
         if msg is None or msg["channel_id"] != cid:
             return 404, _error(10008, "Unknown Message")
         if msg["flags"] & EPHEMERAL:

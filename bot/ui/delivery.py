@@ -58,6 +58,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+UNKNOWN_CHANNEL = 10003
+"""Discord's code for a channel or thread that is gone (deleted): a game whose thread is
+gone goes on in its parent channel (``Delivery.thread_gone``)."""
+
 EDIT_REFUSED_CODES = {30046, 10008}
 """Discord codes after which a board is re-posted: edit cap on old messages, unknown message."""
 
@@ -66,11 +70,36 @@ BOARD_SCROLL = 8
 bottom and deletes the old one (issue 10: a phone player finds the board a swipe away)."""
 
 RECENT_LINES = 6
-"""Public event lines the board message carries ("recent"). A change's lines are folded
-into the board edit that follows it; only the lines beyond these are posted on their own
-(issue 18 point 5: the request budget)."""
+"""Public event lines the board message carries ("recent") at least. A change's lines are
+folded into the board edit that follows it, which carries every line since the board last
+drawn (up to ``BOARD_LINES_MAX``; issue 18 point 5: the request budget)."""
+
 RECENT_READ = max(40, RECENT_LINES * 8)
 """Log entries a board update reads for its ``RECENT_LINES`` (``recent_public_lines``)."""
+
+BOARD_LINES_MAX = 24
+"""At most this many event lines on one board edit: when a chain of moves (a last pick,
+the reveals, AI and chance moves) is drawn by one coalesced board edit, the board carries
+every line since the board last drawn, up to these (and ``BOARD_LINES_CHARS``); older ones
+are posted just above it (trial 8: lines of a chain went missing from the thread)."""
+
+BOARD_LINES_CHARS = 3000
+"""At most this many characters of event lines on one board edit (the embed's description
+holds 4096: the prompt, timer and vacations above them)."""
+
+
+def board_carries(lines: Sequence[str]) -> int:
+    """How many of the newest of ``lines`` (oldest first) one board edit carries: at most
+    ``BOARD_LINES_MAX``, within ``BOARD_LINES_CHARS`` (each shown as "• line"); at least one
+    of a non-empty list."""
+    count, size = 0, 0
+    for line in reversed(lines[-BOARD_LINES_MAX:]):
+        size += len(line) + 3
+        if size > BOARD_LINES_CHARS and count:
+            break
+        count += 1
+    return count
+
 
 SEEN_MESSAGES = 64
 WATCHED_CHANNELS = 4096
@@ -179,6 +208,10 @@ class Delivery:
         self.board_tokens: LRUCache[int, BoardToken] = LRUCache(BOARD_TOKENS_KEPT)
         """Per game: the last Play ▶ pressed on its board (``note_board_interaction``), whose
         token edits the board for free; in memory only (a restart falls back to the bot token)."""
+        self._shown: LRUCache[int, int] = LRUCache(BOARD_TOKENS_KEPT)
+        """Per game: the log seq up to which its public event lines are in the thread (on a
+        board edit, or posted by a lines row); in memory only (unknown: the board carries
+        ``RECENT_LINES``)."""
         self._recheck: set[str] = set()
         """Nonces of rows a crash left that may have gone out as an interaction follow-up
         (which carries no nonce): ``post`` looks for them in the channel first."""
@@ -515,6 +548,11 @@ class Delivery:
         if record.state is None:
             return
         embed, file, view = await self.board_payload(record, recent)
+        unshown = await self._unshown_lines(record)
+        if len(unshown) > board_carries(unshown):  # (older than the board can carry: posted just above it)
+            await self.post(record.home_channel_id, "\n".join(unshown[:-board_carries(unshown)]))
+            await self.repost_board(record, embed=embed, file=file, view=view)
+            return
         if record.board_message_id and record.board_channel_id and await self.scrolled_away(record):
             await self.repost_board(record, embed=embed, file=file, view=view)
             return
@@ -525,6 +563,7 @@ class Delivery:
                 if not await self._edit_board_via_token(record, embed, file, view):
                     await message.edit(embed=embed, attachments=[file], view=view)
                 crash_point("after_board_edit")
+                self._note_shown(game, record.version)
                 await self.repo.boards_delivered(game, record.version)
                 return
             except discord.HTTPException as exc:
@@ -580,12 +619,38 @@ class Delivery:
         boards = [r for r in await self.repo.pending(record.id) if r.kind == "board"]
         if boards:
             kwargs["nonce"] = boards[0].nonce
-        async with self._channel_locks[channel_id]:
-            message = await self.channel(channel_id).send(**kwargs)
-            self.note_message(channel_id, message.id)
+        try:
+            async with self._channel_locks[channel_id]:
+                message = await self.channel(channel_id).send(**kwargs)
+                self.note_message(channel_id, message.id)
+        except discord.NotFound as exc:
+            moved = await self.thread_gone(record, exc, redraw=False)
+            if moved is None:
+                raise
+            return await self.post_board(moved)  # (the file was read: drawn again)
+        self._note_shown(record.id, record.version)
         await self.repo.set_fields(record.id, board_channel_id=channel_id, board_message_id=message.id)
         await self.repo.boards_delivered(record.id, record.version)
         return message
+
+    async def thread_gone(self, record: GameRecord, exc: discord.HTTPException, *,
+                          redraw: bool = True) -> GameRecord | None:
+        """When ``exc`` says the game's thread is gone (404 Unknown Channel, 10003;
+        docs/DISCORD.md): the game goes on in its parent channel. Forgets the thread and the
+        board message (stored), asks for a fresh board there (``redraw``: the caller posts
+        it otherwise) and returns the record as it is now; None (nothing changed) for any other failure, or a game without a thread."""
+        if getattr(exc, "code", None) != UNKNOWN_CHANNEL or record.thread_id is None:
+            return None
+        fresh = await self.service.get(record.id)
+        if fresh.thread_id == record.thread_id:
+            log.warning("the thread %s of game %s is gone; the game goes on in channel %s",
+                        record.thread_id, record.id, record.channel_id)
+            await self.repo.set_fields(record.id, thread_id=None, board_channel_id=None, board_message_id=None)
+            fresh = await self.service.get(record.id)
+        self._shown.pop(record.id, None)
+        if redraw:
+            self.request_board(record.id)
+        return fresh
 
     async def repost_board(self, record: GameRecord, *, embed: discord.Embed | None = None,
                            file: discord.File | None = None, view: discord.ui.View | None = None) -> discord.Message:
@@ -624,21 +689,42 @@ class Delivery:
         if done.thumbnail is not None:
             self.board_thumbnails[record.id] = (record.version, image_of(done.thumbnail))
         file = discord.File(io.BytesIO(done.data), filename=f"board.{done.ext}")
-        lines = await self.recent_public_lines(record, limit=RECENT_LINES, entries=recent)
+        unshown = await self._unshown_lines(record)
+        carried = board_carries(unshown)  # (all of them, or the newest that fit: the rest posted above)
+        lines = await self.recent_public_lines(
+            record, limit=carried if carried < len(unshown) else max(RECENT_LINES, len(unshown)), entries=recent)
         embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=lines,
                             locale=tx.locale)
         return embed, file, board_view(record, locale=tx.locale)
 
+    def _note_shown(self, game: int, seq: int) -> None:
+        """The public lines of ``game`` up to log seq ``seq`` are in the thread now."""
+        self._shown[game] = max(self._shown.get(game, 0), seq)
+
+    async def _unshown_lines(self, record: GameRecord) -> list[str]:
+        """The public lines (as on the board: the start left out) of the log entries after
+        the seq whose lines are in the thread (``_shown``), up to the game's version: what
+        the next board edit must carry. Empty when that seq is unknown (after a restart) or
+        lines are posted on their own (not ``lean``)."""
+        shown = self._shown.get(record.id)
+        if not self.lean or shown is None or shown >= record.version:
+            return []
+        return [line for line, kind in await self._public_lines(record, shown, record.version)
+                if kind not in ("start", "game_started")]
+
     async def recent_public_lines(self, record: GameRecord, limit: int = 6,
                                   entries: Sequence[LogEntry] | None = None) -> list[str]:
-        """The last ``limit`` public event lines of a game (the start left out), names
-        filled in: the board's "recent" list. ``entries``: the log's last ``max(40, 8 ×
-        limit)`` entries, when read already."""
+        """The last ``limit`` public event lines of a game up to its version (``record``'s:
+        a move made since is not drawn yet; the start left out), names filled in: the
+        board's "recent" list. ``entries``: the log's last ``RECENT_READ`` entries, when read
+        already (used for up to ``RECENT_LINES`` lines; more are read afresh)."""
         lines: list[str] = []
-        if entries is None:
+        if entries is None or limit > RECENT_LINES:
             entries = await self.repo.log(record.id, last=max(40, limit * 8))
         txs = entry_texts(record, entries, self.locales.public(record.guild_id))  # (a move: who made it)
         for entry in live_entries(entries):  # (taken back: its lines no longer describe the game)
+            if entry.seq > record.version:
+                break
             for e in entry.events:
                 if e.get("visible_to") is None and e.get("kind") not in ("start", "game_started"):
                     lines.append(txs[entry.seq].event(e))
@@ -747,7 +833,14 @@ class Delivery:
             if row.kind in ("ping", "end") and row.created_at < self.started and self.lean:
                 self._recheck.add(row.nonce)  # (it may have gone out as a follow-up before the crash)
             try:
-                await self._deliver(record, row, via)
+                try:
+                    await self._deliver(record, row, via)
+                except discord.NotFound as exc:
+                    moved = await self.thread_gone(record, exc)
+                    if moved is None:
+                        raise
+                    record = moved
+                    await self._deliver(record, row, None)  # (in the parent channel now)
             except Exception as exc:
                 if transient(exc):
                     with contextlib.suppress(StorageError):
@@ -765,12 +858,16 @@ class Delivery:
     async def _deliver(self, record: GameRecord, row: OutboxRow, via: discord.Interaction | None = None) -> None:
         """Send one outbox row (not a board row) to Discord."""
         log.debug("outbox row %s (%s, v%s) of game %s at v%s", row.id, row.kind, row.version, record.id, record.version)
-        if row.kind == "lines":  # folded into the board edit that follows; posted: what it cannot carry
+        if row.kind == "lines":  # folded into the board edit that follows (``lean``), else posted
+            if self._shown.get(record.id, -1) >= row.version:  # (a board drawn since carries them)
+                return
+            if self.lean and record.board_message_id:  # (the board edit carries every line since it was last drawn)
+                self._shown.setdefault(record.id, int(row.payload.get("after", 0)))
+                return
             lines = await self.public_lines(record, int(row.payload.get("after", 0)), row.version)
-            folded = RECENT_LINES if self.lean and record.board_message_id else 0
-            overflow = lines[:max(len(lines) - folded, 0)]
-            if overflow:
-                await self.post(record.home_channel_id, "\n".join(overflow), nonce=row.nonce)
+            if lines:
+                await self.post(record.home_channel_id, "\n".join(lines), nonce=row.nonce)
+            self._note_shown(record.id, row.version)
         elif row.kind == "ping":
             await self._deliver_ping(record, row, via)
         elif row.kind == "end":
@@ -856,9 +953,13 @@ class Delivery:
     async def public_lines(self, record: GameRecord, after: int, upto: int) -> list[str]:
         """The public event lines of the log entries ``after`` < seq ≤ ``upto``, names
         filled in; the start of the game has its line too."""
+        return [line for line, _ in await self._public_lines(record, after, upto)]
+
+    async def _public_lines(self, record: GameRecord, after: int, upto: int) -> list[tuple[str, Any]]:
+        """``public_lines`` with each line's event kind (``"start"`` for the start line)."""
         from bot.service import start_event
 
-        lines: list[str] = []
+        lines: list[tuple[str, Any]] = []
         entries = await self.repo.log(record.id, after=after)
         txs = entry_texts(record, entries, self.locales.public(record.guild_id))  # (a move: who made it)
         for entry in live_entries(entries):  # (taken back before its lines went out: never shown)
@@ -866,8 +967,8 @@ class Delivery:
                 break
             tx = txs[entry.seq]
             if entry.kind == "system" and entry.action.get("type") == "start":
-                lines.append(tx.event(start_event(int(entry.action.get("players", 0))).to_json()))
-            lines += [tx.event(e) for e in entry.events if e.get("visible_to") is None]
+                lines.append((tx.event(start_event(int(entry.action.get("players", 0))).to_json()), "start"))
+            lines += [(tx.event(e), e.get("kind")) for e in entry.events if e.get("visible_to") is None]
         return lines
 
     async def private_lines(self, record: GameRecord, seat: int, row: OutboxRow) -> list[str]:

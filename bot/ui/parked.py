@@ -4,7 +4,8 @@ move), so it never shows someone else's turn while the board waits for its reade
 
 ``Moves`` parks a panel (``ParkedPanels.park``) when its seat is not awaited after the
 panel was drawn; every committed change (``GameService.listeners``) looks at the game's
-parked panels and redraws those whose seat is now awaited (``ParkedPanels.refresh``). A
+parked panels and redraws those whose seat is now awaited, or whose "Waiting for …" left
+out a seat now awaited (``ParkedPanels.refresh``). A
 panel is an interaction's message, editable for Discord's 15 minutes only: it is forgotten
 after ``PARK_SECONDS``, when its seat changed hands, or when the game is over (the end
 notice tells that). A player's new panel replaces the parked one of their seat.
@@ -13,6 +14,7 @@ notice tells that). A player's new panel replaces the parked one of their seat.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -37,13 +39,15 @@ Drawer = Callable[[GameRecord, int, str, int, str], Awaitable[dict[str, Any]]]
 @dataclass(frozen=True)
 class Parked:
     """A panel of ``user_id`` in language ``reader`` showing ``note`` above its prompt,
-    editable with ``edit`` until ``until`` (unix seconds)."""
+    editable with ``edit`` until ``until`` (unix seconds), saying the game waits for the
+    seats ``waiting``."""
 
     user_id: int
     reader: str
     edit: Editor
     until: float
     note: str = ""
+    waiting: frozenset[int] = frozenset()
 
 
 class ParkedPanels:
@@ -61,8 +65,9 @@ class ParkedPanels:
         await the seat there (else forget its panel: the one drawn now offers the decision);
         redrawn at once when the game moved on since ``record`` (an AI quicker than the panel)."""
         key = (record.id, seat)
-        if record.status == "active" and seat not in self.ctx.service.waiting(record):
-            self.panels[key] = Parked(user_id, reader, edit, self.ctx.clock() + PARK_SECONDS, note)
+        waiting = self.ctx.service.waiting(record)
+        if record.status == "active" and seat not in waiting:
+            self.panels[key] = Parked(user_id, reader, edit, self.ctx.clock() + PARK_SECONDS, note, frozenset(waiting))
             if (await self.ctx.service.get(record.id)).version != record.version:
                 await self.refresh(record.id)
         else:
@@ -80,8 +85,11 @@ class ParkedPanels:
 
     async def refresh(self, game: int) -> None:
         """Redraw the parked panels of ``game`` whose seat it awaits now, and forget them;
-        forget those expired, of a seat that changed hands, or of a game that is over. A
-        failed edit is logged (the board's Play ▶ still opens a panel)."""
+        redraw (and keep) those whose "Waiting for …" no longer names everyone it awaits
+        (the turn moved on to others: trial 8, a reply said "Waiting for Bot · Easy" after
+        the AI had moved; a seat that moved meanwhile is not a reason to redraw); forget
+        those expired, of a seat that changed hands, or of a game that is over. A failed
+        edit is logged (the board's Play ▶ still opens a panel)."""
         async with self.ctx.tracked():
             record = await self.ctx.service.get(game)
             waiting = self.ctx.service.waiting(record) if not record.paused else frozenset()
@@ -92,10 +100,16 @@ class ParkedPanels:
                     del self.panels[key]
                 elif seat in waiting:
                     del self.panels[key]
-                    try:
-                        await parked.edit(**await self.draw(record, seat, parked.reader, parked.user_id, parked.note))
-                    except Exception:
-                        log.exception("redrawing a waiting panel of game %s failed", game)
+                    await self._redraw(record, seat, parked)
+                elif waiting - parked.waiting:
+                    self.panels[key] = dataclasses.replace(parked, waiting=frozenset(waiting))
+                    await self._redraw(record, seat, parked)
+
+    async def _redraw(self, record: GameRecord, seat: int, parked: Parked) -> None:
+        try:
+            await parked.edit(**await self.draw(record, seat, parked.reader, parked.user_id, parked.note))
+        except Exception:
+            log.exception("redrawing a waiting panel of game %s failed", record.id)
 
 
 __all__ = ["PARK_SECONDS", "Parked", "ParkedPanels"]

@@ -617,3 +617,36 @@ async def test_reminders_at_half_and_ninety_percent_mention_exactly_the_waiting(
     assert len(reminders()) == 2
     assert pinged(reminders()[1]) == {bob["id"], carol["id"]}
     assert (await driver.record(game)).version == record.version + 1   # no timeout yet
+
+
+async def test_a_game_whose_thread_was_deleted_goes_on_in_its_channel(driver: Driver, players, bot) -> None:
+    alice, bob = players[:2]
+    fake = driver.fake
+    game = await driver.start_game("carnival", [alice, bob])
+    record = await driver.record(game)
+    assert record.thread_id is not None
+    fake.delete_channel(record.thread_id)                        # a moderator deleted the thread
+    user = (await driver.waiting_users(game))[0]
+    last = max(fake.messages)
+    await fake.slash(user, "game", "play", game=game)            # (no board left to press Play ▶ on)
+    await driver.settle()
+    panel = driver.newest_ephemeral(user, after=last)
+    assert panel is not None
+    await driver.pick(user, panel, next(c for c in driver.choices(panel) if c[0] != "group"))
+    await driver.delivered()
+    moved = await driver.record(game)
+    assert moved.thread_id is None and moved.version == record.version + 1
+    board = await driver.board(game)                             # a fresh board where the game goes on
+    assert board["channel_id"] == str(record.channel_id)
+    play = [c["custom_id"] for c in iter_components(board["components"]) if c.get("custom_id", "").endswith(":play")]
+    assert len(play) == 1 and play[0].split(":")[2] == str(moved.version), play
+    rng = random.Random(3)
+    for _ in range(4):                                           # the game plays on there
+        await driver.play_once(game, rng)
+    assert (await driver.record(game)).version > moved.version
+    last = max(fake.messages)
+    await fake.slash(alice, "game", "board", game=game)          # and /game board works again
+    await driver.settle()
+    answer = "\n".join(driver.private_to(alice, last))
+    assert "Sorry" not in answer and f"/{record.channel_id}/" in answer, answer
+    # (no ERROR was logged: the ``fake`` fixture checks)

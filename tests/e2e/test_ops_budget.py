@@ -5,18 +5,21 @@ user fetch, and players at the table get no DM (``Delivery.present``)."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
+
 from bench.requests import BUDGET, counted
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord
+from bot.ui import delivery as delivery_module
 from bot.ui.notices import DIGEST_LINES
 from tests.e2e.driver import Driver
 from tests.e2e.test_pings import dm_turn_notices
+from tests.e2e.test_thread_lines import Snapshots, read_through, thread_reading
 
 JSONDict = dict[str, Any]
 
@@ -67,27 +70,40 @@ async def test_a_move_costs_no_bot_token_request_board_edit_through_play_and_pin
         assert len(pinged) == 1 and f"<@{awaited[0]['id']}>" in pinged[0].json["content"]
 
 
-async def test_lines_that_do_not_fit_the_board_are_posted(make_bot: Callable[..., Awaitable[GameBot]],
-                                                          fake: FakeDiscord, players: list[JSONDict]) -> None:
+def test_a_board_carries_the_newest_lines_that_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(delivery_module, "BOARD_LINES_MAX", 3)
+    monkeypatch.setattr(delivery_module, "BOARD_LINES_CHARS", 20)
+    assert delivery_module.board_carries([]) == 0
+    assert delivery_module.board_carries(["a" * 4] * 5) == 2       # (4 + 3 characters a line)
+    assert delivery_module.board_carries(["a", "b", "c", "d"]) == 3
+    assert delivery_module.board_carries(["a", "b" * 40]) == 1      # (the newest always)
+
+
+@pytest.mark.parametrize("limit", [("BOARD_LINES_MAX", 2), ("BOARD_LINES_CHARS", 60)])
+async def test_lines_that_do_not_fit_the_board_are_posted_above_it(
+        make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict],
+        monkeypatch: pytest.MonkeyPatch, limit: tuple[str, int]) -> None:
+    fake.message_log = Snapshots()
+    monkeypatch.setattr(delivery_module, *limit)
     bot = await make_bot(dm_away_seconds=300, lean_requests=True)
     driver = Driver(fake, bot)
     game = await driver.start_game("carnival", players[:3])
+    rng = random.Random(4)
+    for _ in range(3):  # (the last pick of round 1 reveals three cards: more lines than the board carries)
+        await driver.play_once(game, rng)
+    await driver.delivered()
     record = await driver.record(game)
-    from bot.ui import delivery as module
-
-    many = await bot.delivery.public_lines(record, 0, record.version)
-    # a row whose lines outnumber the board's recent list: the older ones are posted, in order
-    rows = [r for r in await bot.repo.outbox(game) if r.kind == "lines"]
-    newest = max(fake.messages)
-    saved = module.RECENT_LINES
-    module.RECENT_LINES = 1
-    try:
-        await bot.delivery._deliver(record, dataclasses.replace(rows[0], nonce="again"))
-    finally:
-        module.RECENT_LINES = saved
-    posted = channel_lines(fake, record.home_channel_id, newest)
-    assert len(many) > 1
-    assert [m["content"] for m in posted] == ["\n".join(many[:-1])]
+    assert record.thread_id is not None
+    log = await bot.delivery.recent_public_lines(record, limit=10**6)
+    opening = (await bot.delivery.public_lines(record, 0, 1))[0]
+    reading = thread_reading(fake, record.thread_id, opening)
+    # the older lines posted on their own, the board posted again below them (a reader meets them in order)
+    posted = max(i for i, (kind, _) in enumerate(reading) if kind == "lines")
+    assert posted > 0 and reading[posted + 1][0] == "board"
+    shown = reading[posted + 1][1]
+    assert len(shown) == 2 if limit[0] == "BOARD_LINES_MAX" else sum(len(x) + 3 for x in shown) <= 60 or len(shown) == 1
+    assert [kind for kind, m in fake.message_log if m["id"] == str(record.board_message_id)][0] == "create"
+    assert read_through(log, reading) == len(log)
 
 
 async def test_the_board_scrolls_without_reading_history(make_bot: Callable[..., Awaitable[GameBot]],

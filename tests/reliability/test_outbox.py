@@ -16,7 +16,6 @@ import pytest
 from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.service import plan_deliveries
 from bot.storage import OutboxItem, Repository, migrations
-from bot.ui import delivery as delivery_module
 from engines.base import Event, Outcome
 from tests.e2e.driver import Driver
 from tests.reliability.botkit import carnival, checked_fake, legal_text, start_bot, two_player_game
@@ -150,8 +149,8 @@ async def test_an_answer_whose_token_expired_is_given_in_the_channel(fake: FakeD
 
 async def test_a_failed_delivery_is_tried_again(fake: FakeDiscord, database_url: str,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(delivery_module, "RECENT_LINES", 0)  # (lines the board cannot carry are posted)
     bot, driver, game = await two_player_game(fake, database_url)
+    bot.delivery.lean = False  # (lines posted on their own, not folded into the board edit)
     bot.delivery.retry_delays = (0.05,)
     bot.http.max_ratelimit_timeout = 1.0  # a 30 s rate limit fails the call instead of sleeping
     user, text = await legal_text(bot, game, random.Random(2))
