@@ -547,8 +547,8 @@ class Delivery:
         record = found or await self.service.get(game)  # (none: the service's refusal)
         if record.state is None:
             return
-        embed, file, view = await self.board_payload(record, recent)
         unshown = await self._unshown_lines(record)
+        embed, file, view = await self.board_payload(record, recent, unshown)
         if len(unshown) > board_carries(unshown):  # (older than the board can carry: posted just above it)
             await self.post(record.home_channel_id, "\n".join(unshown[:-board_carries(unshown)]))
             await self.repost_board(record, embed=embed, file=file, view=view)
@@ -670,11 +670,14 @@ class Delivery:
         return any(s.seat in record.waiting and s.status == "active" and not s.is_ai and not self.present(s.user_id)
                    for s in record.seats)
 
-    async def board_payload(self, record: GameRecord, recent: Sequence[LogEntry] | None = None
+    async def board_payload(self, record: GameRecord, recent: Sequence[LogEntry] | None = None,
+                            unshown: list[str] | None = None
                             ) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
         """Embed, image file and buttons of the public board (from the public view only).
         ``recent``: the last ``RECENT_READ`` log entries of ``record``'s version, when read
-        already (``recent_public_lines``)."""
+        already (``recent_public_lines``); ``unshown``: ``_unshown_lines(record)``, when made
+        already. The board carries the newest ``board_carries(unshown)`` of the unshown lines
+        (no log read), or the last ``RECENT_LINES`` lines when fewer are unshown and all fit."""
         from bot.ui.panels import board_embed, board_view  # (panels → components → context → delivery)
 
         service = self.service
@@ -689,10 +692,13 @@ class Delivery:
         if done.thumbnail is not None:
             self.board_thumbnails[record.id] = (record.version, image_of(done.thumbnail))
         file = discord.File(io.BytesIO(done.data), filename=f"board.{done.ext}")
-        unshown = await self._unshown_lines(record)
+        if unshown is None:
+            unshown = await self._unshown_lines(record)
         carried = board_carries(unshown)  # (all of them, or the newest that fit: the rest posted above)
-        lines = await self.recent_public_lines(
-            record, limit=carried if carried < len(unshown) else max(RECENT_LINES, len(unshown)), entries=recent)
+        if carried < len(unshown) or len(unshown) > RECENT_LINES:
+            lines = unshown[-carried:]
+        else:
+            lines = await self.recent_public_lines(record, limit=RECENT_LINES, entries=recent)
         embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=lines,
                             locale=tx.locale)
         return embed, file, board_view(record, locale=tx.locale)
