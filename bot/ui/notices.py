@@ -37,7 +37,7 @@ from bot.service import (
     left_seats,
     live_entries,
     old_holder_name,
-    ranking_lines,
+    ranks,
     table_outcome,
     texts,
     undone_seqs,
@@ -160,6 +160,22 @@ def board_link(record: GameRecord) -> str:
     if record.status == "lobby" and record.lobby_message_id:
         return f"https://discord.com/channels/{guild}/{record.channel_id}/{record.lobby_message_id}"
     return jump_url(record)
+
+
+
+def ranking_lines(outcome: Outcome, name: Callable[[int], str], left: frozenset[int] = frozenset()) -> list[str]:
+    """The end message's ranking: ``"2. <name> — 5"`` per seat of ``outcome.ranking``, 👑 after
+    a winner. The place is ``ranks``: seats tied on score (both winners or both not) show one
+    place, so The Way to Heaven's pawns that stopped on one space are all "2." (its spec §8
+    ranks only the winners; ties share) and never 2, 3, 4, 5 for one score. ``name(seat)``
+    gives a seat's mention."""
+    places = ranks(outcome, left)
+    lines = []
+    for seat in outcome.ranking:
+        score = outcome.scores[seat]
+        shown = int(score) if float(score).is_integer() else score
+        lines.append(f"{places[seat]}. {name(seat)} — {shown}{' 👑' if seat in outcome.winners else ''}")
+    return lines
 
 
 class Notices:

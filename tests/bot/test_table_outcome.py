@@ -4,8 +4,9 @@ wins; when the engine's winners all left, the best seats that stayed win."""
 
 from __future__ import annotations
 
-from bot.service import ranking_lines, ranks, table_outcome
+from bot.service import ranks, table_outcome
 from bot.storage import GameRecord, SeatRecord
+from bot.ui.notices import ranking_lines
 from engines.base import Msg, Outcome
 
 GAME = 7

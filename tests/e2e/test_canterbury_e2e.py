@@ -291,7 +291,7 @@ async def assert_final(driver: Driver, game: int) -> None:
     assert f"{winners} wins with" in ends[0]["content"] or "Shared win" in ends[0]["content"]
     board = await driver.board(game)
     assert "{p" not in ends[0]["content"] and "{p" not in board["embeds"][0]["description"]
-    places = ranks(outcome)                   # (tied scores share a place: bot.service.ranking_lines)
+    places = ranks(outcome)                   # (tied scores share a place: bot.ui.notices.ranking_lines)
     for seat in outcome.ranking:
         place = places[seat]
         assert f"{place}. <@{record.user_of(seat)}> — {final['totals'][seat]}" in ends[0]["content"]

@@ -294,7 +294,7 @@ async def assert_final(driver: Driver, game: int) -> JSONDict:
         assert result["scores"][s] == state["infamy"][s] + bonus
     public = driver.fake.channel_messages(record.thread_id, ephemeral=False)
     ends = [await driver.final_message(game)]
-    places = ranks(outcome)                   # (tied scores share a place: bot.service.ranking_lines)
+    places = ranks(outcome)                   # (tied scores share a place: bot.ui.notices.ranking_lines)
     for seat in outcome.ranking:
         place = places[seat]
         line = f"{place}. <@{record.user_of(seat)}> — {result['scores'][seat]}"
