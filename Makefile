@@ -33,6 +33,7 @@ lint: $(STAMP)
 COMPARE = $(if $(BENCH_BEFORE),--compare $(BENCH_BEFORE))
 bench: $(STAMP)
 	$(BIN)/python -m bench.load --game all $(COMPARE) $(BENCH_ARGS)
+	$(BIN)/python -m bench.render --draw
 	$(BIN)/python -m bench.hops --game all $(COMPARE)
 	$(BIN)/python -m bench.bot_latency
 	$(BIN)/python -m bench.eguan_balance --games 2000
