@@ -34,9 +34,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.service import GameService, HostError, ai_name, seat_names
+from bot.service import GameService, HostError, ai_name, seat_names, texts
 from bot.storage import GameRecord
-from bot.text import escape_name, host_sentence, locale_of, short_name
+from bot.text import host_sentence, locale_of
 from bot.ui.arguments import game_number
 from bot.ui.components import Reported
 from bot.ui.context import HostContext, check_origin, flow_of
@@ -277,14 +277,15 @@ class AiPlayers:
                                                     reason="autopilot", new_bot=False)
         if level is None:
             self.stop(record.id, seat)
-        name = escape_name(short_name(current.name))  # (shown as typed: no markdown, no pings)
         loc = self.ctx.delivery.locales.public(record.guild_id)
+        tx = texts(record, loc)  # (names the seat as every public line does: shortened, escaped)
+        name = {"seat": seat}
         if level is not None:
-            public = say("ai.say.autopilot_on", loc, name=name, level=say(f"ai.level.{level}", loc))
+            public = tx(Msg("ai.say.autopilot_on", {"name": name, "level": say(f"ai.level.{level}", loc)}))
             private = say("ai.say.autopilot_on_private", locale, game=record.id,
                           level=say(f"ai.level.{level}", locale))
         else:
-            public = say("ai.say.autopilot_off", loc, name=name)
+            public = tx(Msg("ai.say.autopilot_off", {"name": name}))
             private = say("ai.say.autopilot_off_private", locale, game=record.id)
         await self.ctx.delivered(self._announce(updated.home_channel_id, public))
         self.ctx.delivery.request_board(record.id)
