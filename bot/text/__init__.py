@@ -25,14 +25,17 @@ import logging
 import re
 import string
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines.base import SEAT_LETTERS, Event, Msg
 
 from .extract import flatten
+
+if TYPE_CHECKING:
+    from babel.plural import PluralRule
 
 log = logging.getLogger(__name__)
 
@@ -151,22 +154,20 @@ _PLURAL_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 
 
 @cache
-def plural_categories(locale: str) -> tuple[str, ...]:
-    """The plural categories ``locale`` distinguishes, in CLDR order, ``other`` last:
-    ``("one", "other")`` in English, ``("other",)`` in Chinese and Japanese (Babel's CLDR data)."""
-    from babel import Locale
-
-    tags = Locale.parse(locale).plural_form.tags
-    return tuple(c for c in _PLURAL_CATEGORIES if c in tags or c == "other")
-
-
-@cache
-def plural_rule(locale: str) -> Callable[[float], str]:
+def plural_rule(locale: str) -> PluralRule:
     """Babel's plural rule of ``locale``: a number → its CLDR plural category (``"one"``, ``"other"``…);
     parsed once per locale."""
     from babel import Locale
 
     return Locale.parse(locale).plural_form
+
+
+@cache
+def plural_categories(locale: str) -> tuple[str, ...]:
+    """The plural categories ``locale`` distinguishes, in CLDR order, ``other`` last:
+    ``("one", "other")`` in English, ``("other",)`` in Chinese and Japanese (Babel's CLDR data)."""
+    tags = plural_rule(locale).tags
+    return tuple(c for c in _PLURAL_CATEGORIES if c in tags or c == "other")
 
 
 class _PluralFormatter(string.Formatter):
