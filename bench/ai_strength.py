@@ -3,7 +3,7 @@
 ``python -m bench.ai_strength [--games N] [--iterations K] [--only carnival,heaven] [--workers W]
 [--out FILE [--resume]] [--report FILE ...]``
 
-For every game, the AI (``engines.ai.search`` at the ``normal`` level; ``--iterations``
+For every game, the AI (``engines.ai.search`` at the ``normal`` level, ``engines.ai.budget_for``; ``--iterations``
 overrides its iteration count, and the wall-clock cap is off so figures do not depend on the
 machine's load) plays N games in one seat against opponents that all use
 
@@ -40,8 +40,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engines.ai.hooks import hooks_for
-from engines.ai.search import Budget, budget_of, search
+from engines.ai.search import Budget, budget_for, search
 from engines.base import CHANCE, Action, Engine, Seat, State
 from engines.registry import ENGINES, GAME_IDS
 
@@ -389,15 +388,16 @@ def main(argv: list[str] | None = None) -> None:
     if args.report:
         print(report(read_records(args.report), markdown=args.markdown))
         return
-    budget = replace(budget_of("normal"), seconds=None)
-    if args.iterations is not None:
-        budget = replace(budget, iterations=args.iterations)
-    print(f"AI: normal level, {budget.iterations} iterations per decision, no wall-clock cap", flush=True)
     game_ids = args.only.split(",")
+    pairs: list[list[Job]] = []
     for game_id in game_ids:  # load every game's hooks now: edits made during a long run do not leak in
-        hooks_for(ENGINES[game_id])
-    pairs = jobs_for(game_ids, args.opponents.split(","), args.games,
-                     args.games if args.solo_games is None else args.solo_games, budget, args.seed)
+        budget = replace(budget_for(ENGINES[game_id], "normal"), seconds=None)
+        if args.iterations is not None:
+            budget = replace(budget, iterations=args.iterations)
+        print(f"AI in {game_id}: normal level, {budget.iterations} iterations per decision, "
+              "no wall-clock cap", flush=True)
+        pairs += jobs_for([game_id], args.opponents.split(","), args.games,
+                          args.games if args.solo_games is None else args.solo_games, budget, args.seed)
     done = read_records([args.out]) if args.out and args.resume else []
     results: list[dict[str, Any]] = []
 

@@ -5,6 +5,6 @@ per-game hooks (hidden-information sampling, playout policies) live in ``engines
 and are found through ``engines.ai.hooks``.
 """
 
-from engines.ai.search import LEVELS, Budget, SearchResult, budget_of, choose, search
+from engines.ai.search import LEVELS, Budget, SearchResult, budget_for, budget_of, choose, search
 
-__all__ = ["LEVELS", "Budget", "SearchResult", "budget_of", "choose", "search"]
+__all__ = ["LEVELS", "Budget", "SearchResult", "budget_for", "budget_of", "choose", "search"]

@@ -17,6 +17,9 @@ Each game may have a module ``engines/<game_id>/ai.py`` exposing
   seats that pick in secret, e.g. Carnival of Sins' R2), the seats that move after the first
   one choose in the tree without seeing the earlier picks (``engines.ai.search``), instead of
   answering them as a turn-based tree would let them.
+* optionally ``ITERATION_FACTOR`` (float): the game's iterations per decision are every level's
+  times this (``engines.ai.search.budget_for``): a cheap game whose outcome turns on few
+  decisions can afford more.
 
 A game without that module has no hidden information: its state is its own determinization.
 """
@@ -64,6 +67,7 @@ class GameHooks:
             ``Budget.rollout_limit``).
         scale: the evaluation's unit in the logistic reward (see the module docstring).
         blind: ``BLIND_SIMULTANEOUS`` (see the module docstring).
+        iterations: the factor on every level's iteration count (``ITERATION_FACTOR``).
     """
 
     determinize: Determinize
@@ -72,6 +76,7 @@ class GameHooks:
     depth: int | None = None
     scale: float = 1.0
     blind: bool = False
+    iterations: float = 1.0
 
 
 @cache
@@ -99,4 +104,5 @@ def hooks_for(engine: Engine) -> GameHooks:
     return GameHooks(determinize=det, rollout=getattr(module, "rollout_policy", random_rollout),
                      evaluate=evaluate, depth=getattr(module, "PLAYOUT_DEPTH", None) if evaluate else None,
                      scale=float(getattr(module, "EVAL_SCALE", 1.0)),
-                     blind=bool(getattr(module, "BLIND_SIMULTANEOUS", False)))
+                     blind=bool(getattr(module, "BLIND_SIMULTANEOUS", False)),
+                     iterations=float(getattr(module, "ITERATION_FACTOR", 1.0)))

@@ -34,7 +34,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from engines.base import CHANCE, Action, Engine, GameError, NotYourTurn, Seat, State
@@ -130,12 +130,28 @@ def budget_of(level: str) -> Budget:
         raise ValueError(f"unknown AI level {level!r}; known: {', '.join(LEVELS)}") from None
 
 
+def budget_for(engine: Engine, level: str) -> Budget:
+    """The ``Budget`` of ``level`` for ``engine``'s game: ``budget_of(level)`` with its
+    iterations times the game's ``ITERATION_FACTOR`` (``engines.ai.hooks``; at least 1), the
+    time cap unchanged.
+
+    Raises:
+        ValueError: unknown level.
+    """
+    budget = budget_of(level)
+    factor = hooks_for(engine).iterations
+    if factor == 1.0:
+        return budget
+    return replace(budget, iterations=max(1, round(budget.iterations * factor)))
+
+
 def choose(engine: Engine, state: State, seat: Seat, level: str, rng: random.Random,
            budget: Budget | None = None) -> Action:
     """The AI's move for ``seat`` (issue 15 point 1): always a member of
     ``engine.legal_actions(state, seat)`` (a deep copy).
 
-    ``level`` picks the budget (``LEVELS``); ``budget`` overrides it. Only what ``seat`` may
+    ``level`` picks the budget (``budget_for``: ``LEVELS`` times the game's factor); ``budget``
+    overrides it. Only what ``seat`` may
     see is used: the hidden rest is resampled by the game's ``determinize`` hook each
     iteration, so with the same ``rng`` stream and an iteration-only budget the move depends
     on ``player_view(state, seat)`` alone.
@@ -144,7 +160,7 @@ def choose(engine: Engine, state: State, seat: Seat, level: str, rng: random.Ran
         NotYourTurn: ``seat`` has no legal action now.
         ValueError: unknown level.
     """
-    return search(engine, state, seat, budget or budget_of(level), rng).action
+    return search(engine, state, seat, budget or budget_for(engine, level), rng).action
 
 
 def search(engine: Engine, state: State, seat: Seat, budget: Budget, rng: random.Random) -> SearchResult:

@@ -9,7 +9,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from engines.ai.search import budget_of, search
+from engines.ai.search import budget_for, search
 from engines.registry import get as get_engine
 
 
@@ -32,7 +32,7 @@ def think(game_id: str, state_json: dict[str, Any], seat: int, level: str, seed:
     """
     engine = get_engine(game_id)
     state = engine.state_from_json(state_json)
-    budget = budget_of(level)
+    budget = budget_for(engine, level)
     if iterations > 0:
         budget = replace(budget, iterations=iterations, seconds=None, rollout_limit=60)
     result = search(engine, state, seat, budget, random.Random(seed))

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from engines.ai import LEVELS, Budget, budget_of, choose, search
+from engines.ai import LEVELS, Budget, budget_for, budget_of, choose, search
 from engines.ai.hooks import GameHooks, hooks_for, identity_determinize, random_rollout
 from engines.base import CHANCE, Engine, EngineInfo, NotYourTurn, Outcome, Seat, State, copy_state
 from engines.registry import ENGINES, GAME_IDS
@@ -125,6 +125,17 @@ def test_levels_and_errors() -> None:
     idle = next(s for s in range(2) if s not in engine.to_move(state))
     with pytest.raises(NotYourTurn):
         choose(engine, state, idle, "easy", random.Random(0))
+
+
+def test_a_games_iteration_factor_scales_every_level_and_keeps_the_time_cap() -> None:
+    carnival = ENGINES["carnival"]
+    assert {level: budget_for(carnival, level).iterations for level in LEVELS} == {
+        "easy": 96, "normal": 480, "hard": 2400}
+    for level, budget in LEVELS.items():
+        assert budget_for(carnival, level).seconds == budget.seconds
+        assert budget_for(ENGINES["heaven"], level) == budget
+    with pytest.raises(ValueError, match="easy"):
+        budget_for(carnival, "grandmaster")
 
 
 def test_choose_runs_from_pickled_arguments() -> None:
