@@ -645,12 +645,25 @@ class Delivery:
         if fresh.thread_id == record.thread_id:
             log.warning("the thread %s of game %s is gone; the game goes on in channel %s",
                         record.thread_id, record.id, record.channel_id)
+            await self._say_thread_gone(record)
             await self.repo.set_fields(record.id, thread_id=None, board_channel_id=None, board_message_id=None)
             fresh = await self.service.get(record.id)
         self._shown.pop(record.id, None)
         if redraw:
             self.request_board(record.id)
         return fresh
+
+    async def _say_thread_gone(self, record: GameRecord) -> None:
+        """Say once in the parent channel of ``record`` (whose thread is gone) that the game
+        goes on there (``ui.notice.thread_gone``, the server's language; docs/DISCORD.md
+        failure mode 16). Posted before the new place is stored, with a nonce made of the
+        thread id: a crash in between posts it again and Discord drops the repeat. A failure
+        is logged and changes nothing else."""
+        text = self.public_texts(record)(Msg("ui.notice.thread_gone"))
+        try:
+            await self.post(record.channel_id, text, nonce=f"tg{record.thread_id}")
+        except Exception as exc:  # (best effort: the game goes on either way)
+            log.warning("game %s: the line about its deleted thread was not posted (%s)", record.id, exc)
 
     async def repost_board(self, record: GameRecord, *, embed: discord.Embed | None = None,
                            file: discord.File | None = None, view: discord.ui.View | None = None) -> discord.Message:
