@@ -3,7 +3,7 @@
 start it as a child process, kill it, and start it again on the same database.
 
     python -m bot.sandbox.serve --api http://127.0.0.1:PORT --db PATH|URL [--crash POINT[:N]]
-        [--shard-count N --shard-ids 0,1]
+        [--slow-moves SECONDS] [--shard-count N --shard-ids 0,1]
 
 ``--db`` takes a file or a database URL (``postgresql://…``: several processes on one
 database); ``--shard-count`` / ``--shard-ids`` run the given shards only (issue 17).
@@ -11,6 +11,8 @@ database); ``--shard-count`` / ``--shard-ids`` run the given shards only (issue 
 ``--crash after_post:2`` installs the one crash hook (``bot.service.crash_hook``): the
 second time the code passes the named point (``bot.service.CRASH_POINTS``) the process
 sends itself SIGKILL, as a host that loses power would die: no clean-up, no flush.
+``--slow-moves 0.3`` makes every ``GameService.act`` wait that many seconds before it
+loads the game (after the interaction was deferred), as a loaded host would be slow there.
 
 Exit codes: 0 after a clean stop (SIGTERM), 4 when the database cannot be used (the
 reason and the path on stderr), 2 for bad arguments.
@@ -24,6 +26,8 @@ import logging
 import os
 import signal
 import sys
+import time
+from typing import Any
 
 import discord
 import discord.gateway
@@ -58,11 +62,26 @@ def install_crash(spec: str) -> None:
             return
         left -= 1
         if left == 0:
-            sys.stderr.write(f"serve: crash point {point} reached; SIGKILL\n")
+            sys.stderr.write(f"serve: {time.strftime('%H:%M:%S')} crash point {point} reached; SIGKILL\n")
             sys.stderr.flush()
             os.kill(os.getpid(), signal.SIGKILL)
 
     bot.service.crash_hook = hook
+
+
+def install_slow_moves(seconds: float) -> None:
+    """Make every ``GameService.act`` of this process wait ``seconds`` (asyncio sleep) first:
+    the gap between a move's defer and its commit that a loaded host shows, in which the bot
+    makes no request and its outbox is empty (tests/reliability/test_sigkill.py)."""
+    from bot.service import GameService
+
+    act = GameService.act
+
+    async def slow_act(self: GameService, *args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(seconds)
+        return await act(self, *args, **kwargs)
+
+    GameService.act = slow_act  # type: ignore[method-assign]
 
 
 async def serve(api: str, db: str, *, tick_seconds: float, shard_count: int | None = None,
@@ -96,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--api", required=True, help="the offline Discord, e.g. http://127.0.0.1:8123")
     parser.add_argument("--db", required=True, help="the SQLite database file")
     parser.add_argument("--crash", default="", help=f"POINT[:N], POINT one of {', '.join(CRASH_POINTS)}")
+    parser.add_argument("--slow-moves", type=float, default=0.0, help="seconds every move waits before it loads")
     parser.add_argument("--tick", type=float, default=3600.0, help="seconds between clock passes")
     parser.add_argument("--shard-count", type=int, default=None, help="shards of the whole bot")
     parser.add_argument("--shard-ids", default="", help="the shards this process runs, e.g. 0,1")
@@ -108,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
             install_crash(args.crash)
         except ValueError as exc:
             parser.error(str(exc))
+    if args.slow_moves > 0:
+        install_slow_moves(args.slow_moves)
     try:
         shard_ids = tuple(int(x) for x in args.shard_ids.split(",") if x.strip()) or None
         asyncio.run(serve(args.api, args.db, tick_seconds=args.tick, shard_count=args.shard_count,

@@ -210,8 +210,8 @@ class Delivery:
         token edits the board for free; in memory only (a restart falls back to the bot token)."""
         self._shown: LRUCache[int, int] = LRUCache(BOARD_TOKENS_KEPT)
         """Per game: the log seq up to which its public event lines are in the thread (on a
-        board edit, or posted by a lines row); in memory only (unknown: the board carries
-        ``RECENT_LINES``)."""
+        board edit, or posted by a lines row); a cache of what the done board rows say
+        (``_shown_upto``: after a restart, or once forgotten, read from the outbox)."""
         self._recheck: set[str] = set()
         """Nonces of rows a crash left that may have gone out as an interaction follow-up
         (which carries no nonce): ``post`` looks for them in the channel first."""
@@ -645,12 +645,25 @@ class Delivery:
         if fresh.thread_id == record.thread_id:
             log.warning("the thread %s of game %s is gone; the game goes on in channel %s",
                         record.thread_id, record.id, record.channel_id)
+            await self._say_thread_gone(record)
             await self.repo.set_fields(record.id, thread_id=None, board_channel_id=None, board_message_id=None)
             fresh = await self.service.get(record.id)
         self._shown.pop(record.id, None)
         if redraw:
             self.request_board(record.id)
         return fresh
+
+    async def _say_thread_gone(self, record: GameRecord) -> None:
+        """Say once in the parent channel of ``record`` (whose thread is gone) that the game
+        goes on there (``ui.notice.thread_gone``, the server's language; docs/DISCORD.md
+        failure mode 16). Posted before the new place is stored, with a nonce made of the
+        thread id: a crash in between posts it again and Discord drops the repeat. A failure
+        is logged and changes nothing else."""
+        text = self.public_texts(record)(Msg("ui.notice.thread_gone"))
+        try:
+            await self.post(record.channel_id, text, nonce=f"tg{record.thread_id}")
+        except Exception as exc:  # (best effort: the game goes on either way)
+            log.warning("game %s: the line about its deleted thread was not posted (%s)", record.id, exc)
 
     async def repost_board(self, record: GameRecord, *, embed: discord.Embed | None = None,
                            file: discord.File | None = None, view: discord.ui.View | None = None) -> discord.Message:
@@ -707,13 +720,31 @@ class Delivery:
         """The public lines of ``game`` up to log seq ``seq`` are in the thread now."""
         self._shown[game] = max(self._shown.get(game, 0), seq)
 
+    async def _shown_upto(self, game: int) -> int | None:
+        """The log seq up to which the public lines of ``game`` are in its thread: ``_shown``,
+        else (after a restart, or forgotten) the newest version a delivered board row of the
+        game showed (``Repository.board_shown``: every change with a public line queues a
+        board row, and a board marks its rows done only once Discord accepted it), so a
+        restart neither repeats nor drops lines. None when no board row was ever delivered
+        (a game older than the outbox): the board then carries the last ``RECENT_LINES``."""
+        shown = self._shown.get(game)
+        if shown is None:
+            stored = await self.repo.board_shown(game)
+            if stored is None:
+                return None
+            self._note_shown(game, stored)  # (max: a board drawn meanwhile may have noted more)
+            shown = self._shown[game]
+        return shown
+
     async def _unshown_lines(self, record: GameRecord) -> list[str]:
         """The public lines (as on the board: the start left out) of the log entries after
-        the seq whose lines are in the thread (``_shown``), up to the game's version: what
-        the next board edit must carry. Empty when that seq is unknown (after a restart) or
-        lines are posted on their own (not ``lean``)."""
-        shown = self._shown.get(record.id)
-        if not self.lean or shown is None or shown >= record.version:
+        the seq whose lines are in the thread (``_shown_upto``), up to the game's version:
+        what the next board edit must carry. Empty when lines are posted on their own (not
+        ``lean``)."""
+        if not self.lean:
+            return []
+        shown = await self._shown_upto(record.id)
+        if shown is None or shown >= record.version:
             return []
         return [line for line, kind in await self._public_lines(record, shown, record.version)
                 if kind not in ("start", "game_started")]
@@ -868,7 +899,6 @@ class Delivery:
             if self._shown.get(record.id, -1) >= row.version:  # (a board drawn since carries them)
                 return
             if self.lean and record.board_message_id:  # (the board edit carries every line since it was last drawn)
-                self._shown.setdefault(record.id, int(row.payload.get("after", 0)))
                 return
             lines = await self.public_lines(record, int(row.payload.get("after", 0)), row.version)
             if lines:

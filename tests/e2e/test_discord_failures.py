@@ -640,6 +640,12 @@ async def test_a_game_whose_thread_was_deleted_goes_on_in_its_channel(driver: Dr
     assert board["channel_id"] == str(record.channel_id)
     play = [c["custom_id"] for c in iter_components(board["components"]) if c.get("custom_id", "").endswith(":play")]
     assert len(play) == 1 and play[0].split(":")[2] == str(moved.version), play
+
+    def said() -> list[JSONDict]:  # (the one line that tells the channel why the game is here now)
+        return [m for m in fake.channel_messages(record.channel_id, ephemeral=False)
+                if m["content"] == "This game's thread was deleted; the game goes on here."]
+
+    assert len(said()) == 1 and int(said()[0]["id"]) < int(board["id"])
     rng = random.Random(3)
     for _ in range(4):                                           # the game plays on there
         await driver.play_once(game, rng)
@@ -649,4 +655,5 @@ async def test_a_game_whose_thread_was_deleted_goes_on_in_its_channel(driver: Dr
     await driver.settle()
     answer = "\n".join(driver.private_to(alice, last))
     assert "Sorry" not in answer and f"/{record.channel_id}/" in answer, answer
+    assert len(said()) == 1  # (said the first time only)
     # (no ERROR was logged: the ``fake`` fixture checks)

@@ -10,8 +10,11 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
+
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord
+from bot.ui import delivery as delivery_module
 from tests.e2e.driver import Driver
 from tests.e2e.test_ai_seats import open_with_ais, settled, start
 
@@ -88,3 +91,46 @@ async def test_a_chain_of_moves_loses_no_line_from_the_thread(
     opening = (await d.bot.delivery.public_lines(record, 0, 1))[0]
     assert len(log) > 40
     assert read_through(log, thread_reading(fake, record.thread_id, opening)) == len(log)
+
+
+async def test_a_restart_between_two_moves_shows_each_line_once_in_order(
+        fake: FakeDiscord, make_bot: Callable[..., Awaitable[GameBot]], players: list[JSONDict],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process dies after a move's lines row was marked done and before its board update
+    (the board row left pending); the restarted bot knows from the done board rows where the
+    thread's lines stand (``Delivery._shown_upto``), so its board shows the move's lines and the
+    next move's, none twice and none skipped."""
+    fake.message_log = Snapshots()
+    monkeypatch.setattr(delivery_module, "BOARD_LINES_MAX", 1)  # (more lines than the board carries: posted above)
+    first = await make_bot(dm_away_seconds=300, lean_requests=True)
+    d1 = Driver(fake, first)
+    game = await d1.start_game("carnival", players[:3])
+    rng = random.Random(4)
+    for _ in range(2):
+        await d1.play_once(game, rng)
+    await d1.delivered()
+    before = await d1.record(game)
+    monkeypatch.setattr(delivery_module, "RECENT_LINES", 1)  # (a board that knows nothing unshown: its last line)
+    monkeypatch.setattr(first.delivery, "request_board", lambda game: None)  # (killed before the board update)
+    await d1.play_once(game, rng)  # (the last pick of round 1: it reveals three cards)
+    await d1.settle()
+    record = await d1.record(game)
+    unshown = await first.delivery.public_lines(record, before.version, record.version)
+    assert len(unshown) > 1
+    assert [(r.kind, r.version) for r in await first.repo.pending(game)] == [("board", record.version)]
+    await fake.stop_bot(first)
+
+    second = await make_bot(dm_away_seconds=300, lean_requests=True)  # a new process on the same database
+    d2 = Driver(fake, second)
+    await d2.delivered()
+    assert await second.repo.pending(game) == []
+    await d2.play_once(game, rng)
+    await d2.delivered()
+    record = await d2.record(game)
+    assert record.thread_id is not None and record.version > before.version + 1
+    log = await second.delivery.recent_public_lines(record, limit=10**6)
+    opening = (await second.delivery.public_lines(record, 0, 1))[0]
+    reading = thread_reading(fake, record.thread_id, opening)
+    # the move's older lines posted once, above the board that carries its newest (none lost, none twice)
+    assert [lines for kind, lines in reading].count(unshown[:-1]) == 1
+    assert read_through(log, reading) == len(log)

@@ -14,6 +14,12 @@ offline Discord shows:
 * every typed move was answered (in its interaction, else in the channel);
 * every move sent was applied exactly once, and the log replays to the snapshot.
 
+A move is sent only once the bot gave its final answer to the one before (``wait_settled``
+``until``), so each is chosen from the state after the last and every crash point a run
+reaches comes after that move's commit: the exact count holds under load too. Each move and
+each kill is written to the child's log (``bot.log``) with its time; ``diagnose`` names a move
+missing from the log.
+
 ``TRIALS`` holds the figures per crash point for the closing note of the issue.
 """
 
@@ -22,13 +28,14 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import json
 import random
 import re
 import sqlite3
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +54,11 @@ ROUNDS = 32
 MAX_MOVES = 8
 """Moves tried per run before giving up on its crash point (counted as a failure)."""
 
+SLOW_MOVES = 0.3
+"""Seconds each move of the child waits before it loads (``serve --slow-moves``): longer than
+the quiet ``wait_settled`` asks for, so the test proves it waits for each move's answer, as a
+loaded machine needs (a move once went "lost" there: sent on the state before the last)."""
+
 TRIALS: collections.Counter[str] = collections.Counter()
 """Runs killed per crash point (after_post also counts kills while delivering leftovers)."""
 
@@ -61,7 +73,8 @@ class Child:
         self.proc: asyncio.subprocess.Process | None = None
 
     async def start(self, crash: str = "") -> None:
-        args = [sys.executable, "-m", "bot.sandbox.serve", "--api", self.api, "--db", str(self.db)]
+        args = [sys.executable, "-m", "bot.sandbox.serve", "--api", self.api, "--db", str(self.db),
+                "--slow-moves", str(SLOW_MOVES)]
         if crash:
             args += ["--crash", crash]
         with self.log.open("ab") as err:
@@ -90,10 +103,16 @@ def query(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]
 
 
 async def wait_settled(fake: FakeDiscord, child: Child, *, identifies: int | None = None,
-                       timeout: float = 60) -> bool:
-    """Wait until the child died (False) or is connected, has answered every interaction it still
-    may (``FakeDiscord.awaiting_ack``), has delivered its whole outbox and made no request for a
-    moment (True)."""
+                       until: Callable[[], bool] | None = None, timeout: float = 120) -> bool:
+    """Wait until the child died (False) or is connected, has done what was asked of it
+    (``until()``: e.g. the final answer to a typed move), has answered every interaction it
+    still may (``FakeDiscord.awaiting_ack``), has delivered its whole outbox and made no
+    request for a moment (True).
+
+    ``until`` matters: between its first answer to a move (the defer) and the move's commit
+    the bot makes no request and its outbox is empty, so without it a loaded bot looked
+    settled there, and the next move was chosen from the state before (then refused as
+    stale, or sent into a process about to be killed: the move "lost" under load)."""
     deadline = time.monotonic() + timeout
     quiet_since, seen = time.monotonic(), len(fake.requests)
     while time.monotonic() < deadline:
@@ -105,6 +124,8 @@ async def wait_settled(fake: FakeDiscord, child: Child, *, identifies: int | Non
             quiet_since, seen = time.monotonic(), len(fake.requests)
             continue
         if identifies is not None and len(fake.identifies) < identifies:
+            continue
+        if until is not None and not until():
             continue
         if fake.awaiting_ack():  # (a loaded bot may not have made a request for a new click yet)
             continue
@@ -121,6 +142,8 @@ class Table:
     def __init__(self, fake: FakeDiscord, players: list[JSON]) -> None:
         self.fake, self.players = fake, players
         self.moves: list[tuple[str, JSON, str]] = []  # (token, user, text)
+        self.sent: list[dict[str, Any]] = []  # (diagnostics) per move: game, version, run, time
+        self.run = ""
 
     def user(self, user_id: int) -> JSON:
         return next(p for p in self.players if p["id"] == str(user_id))
@@ -211,7 +234,7 @@ def check(fake: FakeDiscord, db: Path, table: Table) -> None:
         assert expected.keys() <= {version for version, _ in pings}, (game["id"], pings, expected)
     # every move sent was applied once, and answered
     sent = collections.Counter(int(user["id"]) for _, user, _ in table.moves)
-    assert played == sent, (played, sent)
+    assert played == sent, (played, sent, diagnose(fake, db, table))
     channel_answers = [m["content"] for m in fake.messages.values() if "✓ your move" in m["content"]]
     for token, user, text in table.moves:
         original = fake.message_for(token)
@@ -220,13 +243,40 @@ def check(fake: FakeDiscord, db: Path, table: Table) -> None:
         assert answered or fallback, (token, text, original, [r.path for r in fake.requests if token in r.path])
 
 
-async def typed_move(fake: FakeDiscord, db: Path, table: Table, rng: random.Random) -> bool:
-    """Send one legal typed move of a waiting player of a running game; False when no
-    game is running."""
+def diagnose(fake: FakeDiscord, db: Path, table: Table) -> list[JSON]:
+    """(diagnostics) The moves sent that no log entry applied: game, version when sent, run
+    (crash point), and what Discord saw of the interaction (ack delay, expired)."""
+    lost = []
+    for i, move in enumerate(table.sent):
+        later = [m["version"] for m in table.sent[i + 1:] if m["game"] == move["game"]]
+        upto = later[0] if later else 10**9
+        entries = query(db, "SELECT seq FROM actions WHERE game=? AND kind='player' AND user_id=? AND seq>? AND seq<=?",
+                        (move["game"], int(move["user"]), move["version"], upto))
+        if not entries:
+            it = fake.interactions[move["token"]]
+            lost.append({**move, "acked_after": it["acked_at"] and it["acked_at"] - it["created"],
+                         "expired": it.get("expired"), "callback": it["callback"],
+                         "requests": [r.path for r in fake.requests if move["token"] in r.path]})
+    return lost
+
+
+def answered(fake: FakeDiscord, token: str) -> bool:
+    """Whether interaction ``token`` has its final answer: the "thinking" message replaced
+    (by the ✓ of the move, or a refusal: ``check`` tells them apart)."""
+    original = fake.message_for(token)
+    return original is not None and not original["flags"] & LOADING
+
+
+async def typed_move(fake: FakeDiscord, db: Path, table: Table, rng: random.Random) -> str | None:
+    """Send one legal typed move of a waiting player of a running game; its interaction
+    token, or None when no game is running."""
     games = query(db, "SELECT * FROM games WHERE status='active' ORDER BY id DESC LIMIT 1")
     if not games:
-        return False
+        return None
     game = games[0]
+    # (chosen from the state after every move sent before: each move committed before its crash point)
+    assert all(m["version"] < game["version"] for m in table.sent if m["game"] == game["id"]), \
+        (game["id"], game["version"], table.sent[-1:])
     engine = get_engine(game["game_id"])
     state = engine.state_from_json(json.loads(game["state"]))
     seats = {r["seat"]: int(r["user_id"]) for r in query(db, "SELECT * FROM seats WHERE game=?", (game["id"],))}
@@ -234,8 +284,13 @@ async def typed_move(fake: FakeDiscord, db: Path, table: Table, rng: random.Rand
     text = engine.describe_action(state, rng.choice(list(engine.legal_actions(state, seat))))
     user = table.user(seats[seat])
     token = await fake.slash(user, game["game_id"], "play", action=text, game=game["id"])
+    with (db.parent / "bot.log").open("a") as out:  # (beside the child's lines: which move came when)
+        out.write(f"--- {time.strftime('%H:%M:%S')} move {text!r} of {user['username']} on game {game['id']} "
+                  f"v{game['version']} ({token[:12]})\n")
     table.moves.append((token, user, text))
-    return True
+    table.sent.append({"token": token, "game": game["id"], "version": game["version"], "run": table.run,
+                       "user": user["id"], "text": text, "at": fake.now()})
+    return token
 
 
 async def new_game(fake: FakeDiscord, child: Child, table: Table) -> bool:
@@ -243,14 +298,16 @@ async def new_game(fake: FakeDiscord, child: Child, table: Table) -> bool:
     bot died on the way (a crash point on the start's commit or deliveries)."""
     alice, bob = table.players[:2]
     token = await fake.slash(alice, "game", "new", game="carnival")
-    assert await wait_settled(fake, child)  # (no crash point before a game starts)
+    assert await wait_settled(fake, child, until=lambda: answered(fake, token))  # (no crash point before a start)
     lobby = fake.message_for(token)
     assert lobby is not None
     game = int(re.search(r"#(\d+)", lobby["embeds"][0]["title"])[1])  # type: ignore[index]
     await fake.click(bob, fake.messages[int(lobby["id"])], f"l:{game}:join")
-    assert await wait_settled(fake, child)
+    assert await wait_settled(fake, child, until=lambda: len(query(child.db, "SELECT 1 FROM seats WHERE game=?",
+                                                                     (game,))) == 2)
     await fake.click(alice, fake.messages[int(lobby["id"])], f"l:{game}:start")
-    return await wait_settled(fake, child)
+    return await wait_settled(fake, child, until=lambda: bool(query(
+        child.db, "SELECT 1 FROM games WHERE id=? AND status != 'lobby'", (game,))))
 
 
 @pytest.fixture
@@ -274,6 +331,7 @@ async def test_sigkill_at_every_crash_point_leaves_nothing_stale(offline: tuple[
         await child.stop()
         for round_ in range(ROUNDS):
             spec = SPECS[round_ % len(SPECS)]
+            table.run = f"{round_}:{spec}"
             await child.start(spec)
             identifies = len(fake.identifies) + 1
             if not await wait_settled(fake, child, identifies=identifies):
@@ -282,11 +340,12 @@ async def test_sigkill_at_every_crash_point_leaves_nothing_stale(offline: tuple[
                 continue
             check(fake, child.db, table)
             for _ in range(MAX_MOVES):
-                if not await typed_move(fake, child.db, table, rng):
+                token = await typed_move(fake, child.db, table, rng)
+                if token is None:
                     if not await new_game(fake, child, table):
                         break
                     continue
-                if not await wait_settled(fake, child):
+                if not await wait_settled(fake, child, until=functools.partial(answered, fake, token)):
                     break
             if child.dead:
                 assert child.proc is not None and child.proc.returncode == -9, child.log.read_text()[-3000:]
@@ -299,7 +358,9 @@ async def test_sigkill_at_every_crash_point_leaves_nothing_stale(offline: tuple[
         check(fake, child.db, table)
     finally:
         await child.stop()
-    print(f"\nSIGKILL trials per crash point: {dict(TRIALS)}; points never reached: {dict(failures)}")
+    acks = sorted(it["acked_at"] - it["created"] for it in fake.interactions.values() if it["acked_at"] is not None)
+    print(f"\nSIGKILL trials per crash point: {dict(TRIALS)}; points never reached: {dict(failures)}; "
+          f"slowest first answers (s): {[round(a, 2) for a in acks[-5:]]}")
     assert not failures
     assert sum(TRIALS.values()) == ROUNDS
     assert fake.nonce_hits > 0  # some message was re-sent after a kill and Discord dropped the repeat
