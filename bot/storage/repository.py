@@ -1530,8 +1530,7 @@ class Repository:
     async def board_shown(self, game: int) -> int | None:
         """The newest version of ``game`` whose board row is done (its board was accepted by
         Discord), None when none: where a restarted bot's thread lines stand (bot/ui/delivery.py
-        ``Delivery._shown_upto``). Reads the outbox backwards from its newest row (no index on
-        done rows: cheap while the game's last board is recent)."""
+        ``Delivery._shown_upto``). One index lookup (``outbox_boards_done``, migration 012)."""
         (rows,) = await self._fetch([("SELECT version FROM outbox WHERE game=? AND kind='board'"
                                       " AND done_at IS NOT NULL ORDER BY id DESC LIMIT 1", (game,))])
         return int(rows[0][0]) if rows else None

@@ -105,3 +105,38 @@ async def test_migration_011_drops_the_unused_notice_marks_of_an_old_database(tm
     with sqlite3.connect(path) as raw:
         assert not raw.execute("SELECT name FROM sqlite_master WHERE name='notice_marks'").fetchall()
         assert raw.execute("PRAGMA user_version").fetchone()[0] >= 11
+
+
+async def test_migration_012_indexes_the_done_boards_of_an_old_database(tmp_path) -> None:
+    """A database at schema 11 (the old fixture migrated by hand) with done and pending board
+    rows: opening it applies 012, where a game's thread lines stand is read through the new
+    index, and it is the newest done board's version (a pending newer board does not count)."""
+    import sqlite3
+    from importlib import resources
+
+    path = tmp_path / "v11.db"
+    shutil.copy(FIXTURE, path)
+    folder = resources.files("bot.storage").joinpath("migrations")
+    query = ("SELECT version FROM outbox WHERE game=? AND kind='board' AND done_at IS NOT NULL"
+             " ORDER BY id DESC LIMIT 1")
+    with sqlite3.connect(path) as raw:
+        start = raw.execute("PRAGMA user_version").fetchone()[0]
+        for f in sorted((p for p in folder.iterdir() if p.name.endswith(".sql")), key=lambda p: p.name):
+            number = int(f.name.split("_", 1)[0])
+            if start < number <= 11:
+                raw.executescript(f"BEGIN;\n{f.read_text(encoding='utf-8')}\nPRAGMA user_version={number};\nCOMMIT;")
+        game = raw.execute("SELECT id FROM games WHERE status='active' ORDER BY id").fetchone()[0]
+        for version, done in ((2, 1.0e9), (4, 1.1e9), (5, None)):
+            raw.execute("INSERT INTO outbox(game, version, kind, payload, nonce, attempts, created_at, done_at)"
+                        " VALUES (?, ?, 'board', '{}', ?, 0, 1.0e9, ?)", (game, version, f"n{version}", done))
+        assert "outbox_boards_done" not in str(raw.execute("EXPLAIN QUERY PLAN " + query, (game,)).fetchall())
+    repo = Repository(str(path))
+    await repo.open()
+    try:
+        assert await repo.schema_version() >= 12
+        assert await repo.board_shown(game) == 4
+        assert await repo.board_shown(game + 10_000) is None
+    finally:
+        await repo.close()
+    with sqlite3.connect(path) as raw:
+        assert "USING INDEX outbox_boards_done" in str(raw.execute("EXPLAIN QUERY PLAN " + query, (game,)).fetchall())
