@@ -12,7 +12,10 @@ rows are sent at start); it asks this module for the sentences of a ping row
 move, a timeout's automatic move, a reaction window opening or closing, a kick or a replace
 and, after a restart, for a change whose ping row was never sent (the outbox). A seat is
 newly awaited when it waits now and did not before, or its last decision was made for it
-(timeout, pre-set answer). The ping mentions only those players, says what they are to
+(timeout, pre-set answer). A player whose turn comes back through AI moves only, minutes
+after their own move, is not pinged again: their open panel is redrawn with the decision
+(``answered_by_ais``, ``bot/ui/parked.py``), so a turn of several steps against AIs is one
+ping. The ping mentions only those players, says what they are to
 decide and by when (``<t:…:R>``), carries Play ▶, and a "since your last turn" digest: the
 public lines in the thread; in each player's DM turn notice (``bot/ui/dm.py``) the lines
 that player may see, with a small board image. Inside the server's quiet hours pings are
@@ -51,6 +54,7 @@ from bot.ui.dm import DirectMessages, jump_url
 from bot.ui.errors import reader_locale
 from bot.ui.limits import split_text
 from bot.ui.panels import board_view, game_title, mention_list, timer_shown
+from bot.ui.parked import PARK_SECONDS
 from engines.base import Engine, Msg, Outcome, seat_letter
 from engines.registry import get as get_engine
 
@@ -80,6 +84,26 @@ def last_turns(record: GameRecord, entries: Sequence[LogEntry]) -> dict[int, int
         if e.kind == "player" and e.seat is not None and e.user_id is not None and e.user_id == record.user_of(e.seat):
             out[e.seat] = max(out.get(e.seat, 0), e.seq)
     return out
+
+
+def answered_by_ais(record: GameRecord, entries: Sequence[LogEntry], seat: int, turns: dict[int, int], *,
+                    since: float, now: float) -> bool:
+    """Whether the game awaits ``seat`` again only through moves the computer made (AI seats,
+    autopilots, chance) since its player's own last move (``turns``: ``last_turns``), made
+    in this process (at or after ``since``, unix seconds) less than ``PARK_SECONDS`` before
+    ``now``. Then that player's panel, parked after their move, is redrawn with the
+    decision (``bot/ui/parked.py``) and a ping would repeat it: one turn against AIs is
+    one ping, not one per step (fresh-user trial: Carnival's Pride picks against an AI
+    pinged the channel and the DM once a die). A move made for the seat (a timeout), a
+    person's move or a system entry (an undo, a replace…) in between, and a move before a
+    restart (its panel is gone), all ping."""
+    own = turns.get(seat, 0)
+    mine = next((e for e in entries if e.seq == own), None)
+    if mine is None or not since <= mine.at or now - mine.at >= PARK_SECONDS:
+        return False
+    computer = {s.seat for s in record.seats if s.is_ai}
+    return all(e.kind == "chance" or (e.kind == "player" and e.seat in computer)
+               for e in entries if e.seq > own)
 
 
 def digest_lines(record: GameRecord, entries: Sequence[LogEntry], viewer: int | None, *, after: int,
@@ -259,11 +283,21 @@ class Notices:
         turn notice but for a reminder. The buttons act on ``version`` (default the game's).
         With a ``nonce`` (an outbox row) the thread message is posted through
         ``Delivery.post_via`` (through ``via`` where it can) and its failure raised; else a
-        failure is logged."""
+        failure is logged. A seat whose turn came back through the computer's moves only,
+        minutes after its player's own move, is left out (``answered_by_ais``: their panel
+        shows the decision)."""
         seats = self._active(record, seats)
         if not seats or record.status != "active":
             return
+        entries: list[LogEntry] = []
+        turns: dict[int, int] = {}
         if not reminder:
+            entries = await self.ctx.repo.log(record.id, last=DIGEST_ENTRIES)
+            turns = last_turns(record, entries)
+            since, now = self.ctx.delivery.started, self.ctx.clock()
+            seats = [s for s in seats if not answered_by_ais(record, entries, s, turns, since=since, now=now)]
+            if not seats:
+                return
             quiet = await quiet_hours(self.ctx, record.guild_id)
             if quiet is not None and quiet.contains(self.ctx.clock()):
                 await self.ctx.repo.defer_pings(record.id, seats)
@@ -282,11 +316,7 @@ class Notices:
         when = tx(Msg("ui.notice.timer", {"when": stamp})) if timed else ""
         prefix = tx(Msg("ui.notice.reminder_prefix")) if reminder else ""
         text = f"{prefix}{mention_list(record, seats, public)} — {prompt}{when}"
-        entries: list[LogEntry] = []
-        turns: dict[int, int] = {}
         if not reminder:
-            entries = await self.ctx.repo.log(record.id, last=DIGEST_ENTRIES)
-            turns = last_turns(record, entries)
             lines = digest_lines(record, entries, None, after=min(turns.get(s, 0) for s in seats), upto=shown_upto,
                                  locale=public)
             if lines:
