@@ -30,10 +30,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import discord
 
 from bot.service import (
+    HOLDER_CHANGES,
     ActResult,
     HostError,
     entry_texts,
@@ -67,6 +69,43 @@ DIGEST_LINES = 8
 
 DIGEST_ENTRIES = 400
 """How far back (log entries) a digest looks."""
+
+
+PERSONAL_EVENTS = frozenset({"timeout_move", "auto"})
+"""The host's private notes to the person who held a seat when they were written ("Played
+for you: …", "Your preset answer was played: …", which tells that person's ``/game prefs``):
+shown to that person only, never to a later holder of the seat (``sees``; docs/DESIGN.md §4
+"A seat's private lines")."""
+
+
+def holders(record: GameRecord, entries: Sequence[LogEntry], seat: int) -> dict[int, int | None]:
+    """The user id that held ``seat`` at each of ``entries`` (the whole log or its latest
+    part, in order), by seq: the seat's current holder, and before a system entry that gave
+    the seat to someone else (``HOLDER_CHANGES`` with its ``old_user``: a replace, a kick to
+    an AI; an autopilot keeps its person) whoever held it then."""
+    holder = record.user_of(seat)
+    out: dict[int, int | None] = {}
+    for e in reversed(entries):
+        out[e.seq] = holder
+        act = e.action
+        if e.kind == "system" and act.get("type") in HOLDER_CHANGES and act.get("seat") == seat \
+                and isinstance(act.get("old_user"), int):
+            holder = act["old_user"]
+    return out
+
+
+def sees(event: dict[str, Any], seat: int | None, viewer: int | None, held_by: int | None) -> bool:
+    """Whether the holder ``viewer`` (a user id) of ``seat`` may read the logged ``event``
+    (its JSON) of an entry made while ``held_by`` held the seat (``holders``): a public
+    event; an event visible to the seat, for its private lines belong to the seat, whose
+    hand and secrets a new holder takes over (docs/DESIGN.md §4); but a ``PERSONAL_EVENTS``
+    note only when ``viewer`` held the seat then. ``seat`` None: a spectator, public only."""
+    vis = event.get("visible_to")
+    if vis is None:
+        return True
+    if seat is None or seat not in vis:
+        return False
+    return event.get("kind") not in PERSONAL_EVENTS or held_by == viewer
 
 
 def private_notes(result: ActResult, seat: int, locale: str = "en") -> str:
@@ -113,14 +152,15 @@ def digest_lines(record: GameRecord, entries: Sequence[LogEntry], viewer: int | 
     (the newest, after a line counting the ones left out), in ``locale``."""
     tx = texts(record, locale)
     lines: list[str] = []
+    user = record.user_of(viewer) if viewer is not None else None
+    held = holders(record, entries, viewer) if viewer is not None else {}
     for e in live_entries(entries):
         if e.seq <= after or (upto is not None and e.seq > upto):
             continue
         for event in e.events:
-            vis = event.get("visible_to")
-            if vis is None:
+            if event.get("visible_to") is None:
                 lines.append(tx.event(event))
-            elif viewer is not None and viewer in vis:
+            elif sees(event, viewer, user, held.get(e.seq)):
                 lines.append(f"🔒 {tx.event(event)}")
     if len(lines) > DIGEST_LINES:
         lines = [tx(Msg("ui.notice.earlier", {"n": len(lines) - DIGEST_LINES})), *lines[-DIGEST_LINES:]]
@@ -411,7 +451,9 @@ class Notices:
     async def show_log(self, interaction: discord.Interaction, game: int, limit: int = 40) -> None:
         """The last ``limit`` lines of the game's log as the caller may see it
         (ephemeral, at most three messages): each event named after whoever made it, and a
-        line for each moderator's act and seat changing hands (``system_line``).
+        line for each moderator's act and seat changing hands (``system_line``). A seat's
+        private lines are its holder's, earlier holders' included, but for the host's
+        personal notes to an earlier holder (``sees``).
 
         Raises:
             HostError: no such game, or one of another server (``HostContext.game``).
@@ -424,13 +466,14 @@ class Notices:
         entries = await self.ctx.repo.log(record.id)
         undone = undone_seqs(entries)
         txs = entry_texts(record, entries, tx.locale)  # (a move keeps the name of whoever made it)
+        held = holders(record, entries, seat) if seat is not None else {}
         for entry in entries:
             said = system_line(entry, txs[entry.seq])  # (a moderator's act, a seat changing hands)
             if said:
                 lines.append(said)
             for e in entry.events:
                 vis = e.get("visible_to")
-                if vis is None or (seat is not None and seat in vis):
+                if sees(e, seat, interaction.user.id, held.get(entry.seq)):  # (a seat's private lines)
                     line = ("🔒 " if vis is not None else "") + txs[entry.seq].event(e)
                     lines.append(f"~~{line}~~" if entry.seq in undone else line)  # (taken back: struck)
         text = "\n".join(lines[-limit:]) or tx(Msg("ui.notice.log_empty"))
