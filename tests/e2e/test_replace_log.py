@@ -6,8 +6,9 @@ was played: …"); the old holder, no longer seated, reads the public lines only
 
 from __future__ import annotations
 
-from bot.storage import GameRecord, LogEntry, SeatRecord
+from bot.storage import LogEntry, SeatRecord
 from bot.ui.notices import holders, sees
+from tests.bot.test_pings_against_ais import table
 from tests.e2e.driver import Driver
 
 
@@ -43,12 +44,7 @@ async def test_the_new_holder_reads_the_seats_private_lines_but_not_the_old_hold
 
 
 def test_holders_follow_replaces_and_kicks_but_not_autopilot() -> None:
-    seats = (SeatRecord(1, 0, 111, "alice"), SeatRecord(1, 1, 333, "carol"))
-    record = GameRecord(id=1, game_id="carnival", guild_id=1, channel_id=2, thread_id=None, board_channel_id=None,
-                        board_message_id=None, lobby_message_id=None, host_user_id=111, status="active",
-                        paused=False, seed=1, options={}, players=2, state={}, version=5, move_timeout=3600,
-                        deadline=None, reminded=0, waiting=[0], deadline_window=None, created_at=0.0,
-                        updated_at=0.0, seats=seats)
+    record = table(SeatRecord(1, 0, 111, "alice"), SeatRecord(1, 1, 333, "carol"))
     entries = [LogEntry(1, "player", 1, {}),
                LogEntry(2, "system", None, {"type": "ai_seat", "seat": 1, "level": "easy", "old_user": 222}),
                LogEntry(3, "player", 1, {}),
