@@ -396,13 +396,22 @@ def format_message(msg: Mapping[str, Any], *, where: str, start: int = 1, note: 
     flush_buttons()
     for att in msg.get("attachments") or []:
         path = images.get(str(att.get("id")))
-        if path and is_image(att):
-            lines.append(f"   image: {path}")
-        elif path:
-            lines.append(f"   file: {path} ({att.get('size', 0)} bytes)")
-        else:
-            lines.append(f"   file: {att.get('filename')} ({att.get('size', 0)} bytes)")
+        mark = "🖼" if is_image(att) else "📎"
+        name = att.get("filename") or "file"
+        lines.append(f"   {mark} {name} — open {path}" if path else f"   {mark} {name} (not saved in this session)")
     return lines, controls
+
+
+def duration_text(seconds: float) -> str:
+    """``seconds`` as the playground says a clock move: ``"31 min"``, ``"1 h 1 min"``,
+    ``"1 d 12 h"``, ``"30 s"`` (whole units, the largest first, zero parts left out)."""
+    left = round(seconds)
+    parts = []
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60), ("s", 1)):
+        count, left = divmod(left, size)
+        if count:
+            parts.append(f"{count} {unit}")
+    return " ".join(parts) or "0 s"
 
 
 def modal_inputs(data: Mapping[str, Any]) -> list[tuple[str, JSONDict]]:
@@ -557,14 +566,14 @@ class Playground:
         elif cmd.kind == "modal":
             await self._modal(cmd.args[0])
         elif cmd.kind == "show":
-            self._show(cmd.args[0])
+            await self._show(cmd.args[0])
         elif cmd.kind == "dm":
             await self._show_dm(cmd.args[0])
         elif cmd.kind == "dm_slash":
             await self._slash(cmd.args[0], dm=True)
         elif cmd.kind == "advance":
             self.fake.advance(cmd.args[0])
-            self.out(f"(the clock moved {cmd.args[0] / 3600:g} h forward; now {self.fake.now_dt():%Y-%m-%d %H:%M} UTC)")
+            self.out(f"(the clock moved {duration_text(cmd.args[0])} forward; now {self.fake.now_dt():%Y-%m-%d %H:%M} UTC)")
             await asyncio.sleep(self.advance_settle)  # one pass of the bot's game clock
             await self._settle(0.2)
             await self._report()
@@ -803,10 +812,12 @@ class Playground:
         self._refusals = len(self.fake.refusals)
         self._errors = len(self.fake.errors.records)
 
-    def _show(self, count: int) -> None:
+    async def _show(self, count: int) -> None:
         visible = [m for m in self.fake.messages.values()
                    if self._visible(m) and m["author"]["id"] == self.fake.bot_user["id"]]
         entries = [(m, "edited" if m.get("edited_timestamp") else "") for m in visible[-count:]]
+        for m, _ in entries:  # (their images too, so that each says where to open it)
+            await self._save_images(m)
         if not entries:
             self.out("(nothing to show yet)")
         self._listing(entries)

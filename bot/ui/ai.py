@@ -16,7 +16,7 @@ by a moderator gets a synthetic negative user id and the AI's name (``ai.seat_na
 second AI of a level on with the next number, "Bot · Easy 2", kept for the game's life:
 ``bot.service.next_ai_name``); a
 player's own seat on autopilot keeps its player, who takes it back with
-``/game autopilot on:False`` (their own moves stay allowed meanwhile: whoever is first
+``/game autopilot`` with ``on`` False (their own moves stay allowed meanwhile: whoever is first
 moves). A table keeps at least one person: a lobby may hold at most all seats but one as AI,
 and no seat is handed to an AI when that would leave only AIs.
 """

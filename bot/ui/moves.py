@@ -202,7 +202,12 @@ class Moves:
     async def _redrawn(self, record: GameRecord, seat: int, reader: str, user_id: int, note: str) -> dict[str, Any]:
         """The edit of a parked panel (``bot/ui/parked.py``) now that ``record`` awaits
         ``seat``: its ``note`` and the "moved on" line above its decision, and the decision's
-        image where the game draws one."""
+        image where the game draws one; once the game is over, its ``note`` and "The game is
+        over." with nothing to press (and no image)."""
+        if record.status != "active":
+            over = Texts(None, [], reader)(Msg("ui.panel.over"))
+            extra = {"attachments": []} if renders.has_decision(record.game_id) else {}
+            return {"content": "\n".join(filter(None, [note, over]))[:MESSAGE_CHARS], "view": None, **extra}
         state = self.ctx.service.state(record)
         note = "\n".join(filter(None, [note, Texts(None, [], reader)(Msg("ui.panel.moved_on"))]))
         panel = build_panel(self.ctx.service.engine(record), record, state, seat, note=note, locale=reader)

@@ -12,7 +12,10 @@ rows are sent at start); it asks this module for the sentences of a ping row
 move, a timeout's automatic move, a reaction window opening or closing, a kick or a replace
 and, after a restart, for a change whose ping row was never sent (the outbox). A seat is
 newly awaited when it waits now and did not before, or its last decision was made for it
-(timeout, pre-set answer). The ping mentions only those players, says what they are to
+(timeout, pre-set answer). A player whose turn comes back through AI moves only, minutes
+after their own move, is not pinged again: their open panel is redrawn with the decision
+(``answered_by_ais``, ``bot/ui/parked.py``), so a turn of several steps against AIs is one
+ping. The ping mentions only those players, says what they are to
 decide and by when (``<t:…:R>``), carries Play ▶, and a "since your last turn" digest: the
 public lines in the thread; in each player's DM turn notice (``bot/ui/dm.py``) the lines
 that player may see, with a small board image. Inside the server's quiet hours pings are
@@ -27,10 +30,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import discord
 
 from bot.service import (
+    HOLDER_CHANGES,
     ActResult,
     HostError,
     entry_texts,
@@ -51,6 +56,7 @@ from bot.ui.dm import DirectMessages, jump_url
 from bot.ui.errors import reader_locale
 from bot.ui.limits import split_text
 from bot.ui.panels import board_view, game_title, mention_list, timer_shown
+from bot.ui.parked import PARK_SECONDS
 from engines.base import Engine, Msg, Outcome, seat_letter
 from engines.registry import get as get_engine
 
@@ -63,6 +69,43 @@ DIGEST_LINES = 8
 
 DIGEST_ENTRIES = 400
 """How far back (log entries) a digest looks."""
+
+
+PERSONAL_EVENTS = frozenset({"timeout_move", "auto"})
+"""The host's private notes to the person who held a seat when they were written ("Played
+for you: …", "Your preset answer was played: …", which tells that person's ``/game prefs``):
+shown to that person only, never to a later holder of the seat (``sees``; docs/DESIGN.md §4
+"A seat's private lines")."""
+
+
+def holders(record: GameRecord, entries: Sequence[LogEntry], seat: int) -> dict[int, int | None]:
+    """The user id that held ``seat`` at each of ``entries`` (the whole log or its latest
+    part, in order), by seq: the seat's current holder, and before a system entry that gave
+    the seat to someone else (``HOLDER_CHANGES`` with its ``old_user``: a replace, a kick to
+    an AI; an autopilot keeps its person) whoever held it then."""
+    holder = record.user_of(seat)
+    out: dict[int, int | None] = {}
+    for e in reversed(entries):
+        out[e.seq] = holder
+        act = e.action
+        if e.kind == "system" and act.get("type") in HOLDER_CHANGES and act.get("seat") == seat \
+                and isinstance(act.get("old_user"), int):
+            holder = act["old_user"]
+    return out
+
+
+def sees(event: dict[str, Any], seat: int | None, viewer: int | None, held_by: int | None) -> bool:
+    """Whether the holder ``viewer`` (a user id) of ``seat`` may read the logged ``event``
+    (its JSON) of an entry made while ``held_by`` held the seat (``holders``): a public
+    event; an event visible to the seat, for its private lines belong to the seat, whose
+    hand and secrets a new holder takes over (docs/DESIGN.md §4); but a ``PERSONAL_EVENTS``
+    note only when ``viewer`` held the seat then. ``seat`` None: a spectator, public only."""
+    vis = event.get("visible_to")
+    if vis is None:
+        return True
+    if seat is None or seat not in vis:
+        return False
+    return event.get("kind") not in PERSONAL_EVENTS or held_by == viewer
 
 
 def private_notes(result: ActResult, seat: int, locale: str = "en") -> str:
@@ -82,6 +125,26 @@ def last_turns(record: GameRecord, entries: Sequence[LogEntry]) -> dict[int, int
     return out
 
 
+def answered_by_ais(record: GameRecord, entries: Sequence[LogEntry], seat: int, turns: dict[int, int], *,
+                    since: float, now: float) -> bool:
+    """Whether the game awaits ``seat`` again only through moves the computer made (AI seats,
+    autopilots, chance) since its player's own last move (``turns``: ``last_turns``), made
+    in this process (at or after ``since``, unix seconds) less than ``PARK_SECONDS`` before
+    ``now``. Then that player's panel, parked after their move, is redrawn with the
+    decision (``bot/ui/parked.py``) and a ping would repeat it: one turn against AIs is
+    one ping, not one per step (fresh-user trial: Carnival's Pride picks against an AI
+    pinged the channel and the DM once a die). A move made for the seat (a timeout), a
+    person's move or a system entry (an undo, a replace…) in between, and a move before a
+    restart (its panel is gone), all ping."""
+    own = turns.get(seat, 0)
+    mine = next((e for e in entries if e.seq == own), None)
+    if mine is None or not since <= mine.at or now - mine.at >= PARK_SECONDS:
+        return False
+    computer = {s.seat for s in record.seats if s.is_ai}
+    return all(e.kind == "chance" or (e.kind == "player" and e.seat in computer)
+               for e in entries if e.seq > own)
+
+
 def digest_lines(record: GameRecord, entries: Sequence[LogEntry], viewer: int | None, *, after: int,
                  upto: int | None = None, locale: str = "en") -> list[str]:
     """The event lines of ``entries`` with ``after < seq <= upto`` as ``viewer`` may see
@@ -89,14 +152,15 @@ def digest_lines(record: GameRecord, entries: Sequence[LogEntry], viewer: int | 
     (the newest, after a line counting the ones left out), in ``locale``."""
     tx = texts(record, locale)
     lines: list[str] = []
+    user = record.user_of(viewer) if viewer is not None else None
+    held = holders(record, entries, viewer) if viewer is not None else {}
     for e in live_entries(entries):
         if e.seq <= after or (upto is not None and e.seq > upto):
             continue
         for event in e.events:
-            vis = event.get("visible_to")
-            if vis is None:
+            if event.get("visible_to") is None:
                 lines.append(tx.event(event))
-            elif viewer is not None and viewer in vis:
+            elif sees(event, viewer, user, held.get(e.seq)):
                 lines.append(f"🔒 {tx.event(event)}")
     if len(lines) > DIGEST_LINES:
         lines = [tx(Msg("ui.notice.earlier", {"n": len(lines) - DIGEST_LINES})), *lines[-DIGEST_LINES:]]
@@ -259,11 +323,21 @@ class Notices:
         turn notice but for a reminder. The buttons act on ``version`` (default the game's).
         With a ``nonce`` (an outbox row) the thread message is posted through
         ``Delivery.post_via`` (through ``via`` where it can) and its failure raised; else a
-        failure is logged."""
+        failure is logged. A seat whose turn came back through the computer's moves only,
+        minutes after its player's own move, is left out (``answered_by_ais``: their panel
+        shows the decision)."""
         seats = self._active(record, seats)
         if not seats or record.status != "active":
             return
+        entries: list[LogEntry] = []
+        turns: dict[int, int] = {}
         if not reminder:
+            entries = await self.ctx.repo.log(record.id, last=DIGEST_ENTRIES)
+            turns = last_turns(record, entries)
+            since, now = self.ctx.delivery.started, self.ctx.clock()
+            seats = [s for s in seats if not answered_by_ais(record, entries, s, turns, since=since, now=now)]
+            if not seats:
+                return
             quiet = await quiet_hours(self.ctx, record.guild_id)
             if quiet is not None and quiet.contains(self.ctx.clock()):
                 await self.ctx.repo.defer_pings(record.id, seats)
@@ -282,11 +356,7 @@ class Notices:
         when = tx(Msg("ui.notice.timer", {"when": stamp})) if timed else ""
         prefix = tx(Msg("ui.notice.reminder_prefix")) if reminder else ""
         text = f"{prefix}{mention_list(record, seats, public)} — {prompt}{when}"
-        entries: list[LogEntry] = []
-        turns: dict[int, int] = {}
         if not reminder:
-            entries = await self.ctx.repo.log(record.id, last=DIGEST_ENTRIES)
-            turns = last_turns(record, entries)
             lines = digest_lines(record, entries, None, after=min(turns.get(s, 0) for s in seats), upto=shown_upto,
                                  locale=public)
             if lines:
@@ -381,7 +451,9 @@ class Notices:
     async def show_log(self, interaction: discord.Interaction, game: int, limit: int = 40) -> None:
         """The last ``limit`` lines of the game's log as the caller may see it
         (ephemeral, at most three messages): each event named after whoever made it, and a
-        line for each moderator's act and seat changing hands (``system_line``).
+        line for each moderator's act and seat changing hands (``system_line``). A seat's
+        private lines are its holder's, earlier holders' included, but for the host's
+        personal notes to an earlier holder (``sees``).
 
         Raises:
             HostError: no such game, or one of another server (``HostContext.game``).
@@ -394,13 +466,14 @@ class Notices:
         entries = await self.ctx.repo.log(record.id)
         undone = undone_seqs(entries)
         txs = entry_texts(record, entries, tx.locale)  # (a move keeps the name of whoever made it)
+        held = holders(record, entries, seat) if seat is not None else {}
         for entry in entries:
             said = system_line(entry, txs[entry.seq])  # (a moderator's act, a seat changing hands)
             if said:
                 lines.append(said)
             for e in entry.events:
                 vis = e.get("visible_to")
-                if vis is None or (seat is not None and seat in vis):
+                if sees(e, seat, interaction.user.id, held.get(entry.seq)):  # (a seat's private lines)
                     line = ("🔒 " if vis is not None else "") + txs[entry.seq].event(e)
                     lines.append(f"~~{line}~~" if entry.seq in undone else line)  # (taken back: struck)
         text = "\n".join(lines[-limit:]) or tx(Msg("ui.notice.log_empty"))

@@ -7,8 +7,13 @@ panel was drawn; every committed change (``GameService.listeners``) looks at the
 parked panels and redraws those whose seat is now awaited, or whose "Waiting for …" left
 out a seat now awaited (``ParkedPanels.refresh``). A
 panel is an interaction's message, editable for Discord's 15 minutes only: it is forgotten
-after ``PARK_SECONDS``, when its seat changed hands, or when the game is over (the end
-notice tells that). A player's new panel replaces the parked one of their seat.
+after ``PARK_SECONDS`` or when its seat changed hands; when the game is over it is redrawn
+once, saying so with nothing to press, and forgotten. A player's new panel replaces the parked one of their seat.
+
+A redrawn panel shows the state as it is now only: its note (the move it confirmed and its
+private lines, e.g. "🔒 You picked Gluttony …") is dropped when an undo since took back a
+move the note may tell of (fresh-user trial: after ``/game undo`` the old panel said
+"You picked Gluttony" above "Choose your sin").
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.service import UNDO
 from bot.storage import GameRecord
 from bot.ui.context import HostContext
 
@@ -40,7 +46,7 @@ Drawer = Callable[[GameRecord, int, str, int, str], Awaitable[dict[str, Any]]]
 class Parked:
     """A panel of ``user_id`` in language ``reader`` showing ``note`` above its prompt,
     editable with ``edit`` until ``until`` (unix seconds), saying the game waits for the
-    seats ``waiting``."""
+    seats ``waiting``, drawn from the game at ``version``."""
 
     user_id: int
     reader: str
@@ -48,6 +54,7 @@ class Parked:
     until: float
     note: str = ""
     waiting: frozenset[int] = frozenset()
+    version: int = 0
 
 
 class ParkedPanels:
@@ -67,7 +74,8 @@ class ParkedPanels:
         key = (record.id, seat)
         waiting = self.ctx.service.waiting(record)
         if record.status == "active" and seat not in waiting:
-            self.panels[key] = Parked(user_id, reader, edit, self.ctx.clock() + PARK_SECONDS, note, frozenset(waiting))
+            self.panels[key] = Parked(user_id, reader, edit, self.ctx.clock() + PARK_SECONDS, note, frozenset(waiting),
+                                      record.version)
             if (await self.ctx.service.get(record.id)).version != record.version:
                 await self.refresh(record.id)
         else:
@@ -87,17 +95,20 @@ class ParkedPanels:
         """Redraw the parked panels of ``game`` whose seat it awaits now, and forget them;
         redraw (and keep) those whose "Waiting for …" no longer names everyone it awaits
         (the turn moved on to others: trial 8, a reply said "Waiting for Bot · Easy" after
-        the AI had moved; a seat that moved meanwhile is not a reason to redraw); forget
-        those expired, of a seat that changed hands, or of a game that is over. A failed
+        the AI had moved; a seat that moved meanwhile is not a reason to redraw); redraw and
+        forget those of a game that is over (trial: a panel said "Waiting for Bot · Normal"
+        under a board saying Game over); forget those expired or of a seat that changed hands. A failed
         edit is logged (the board's Play ▶ still opens a panel)."""
         async with self.ctx.tracked():
             record = await self.ctx.service.get(game)
             waiting = self.ctx.service.waiting(record) if not record.paused else frozenset()
             for key in [k for k in self.panels if k[0] == game]:
                 parked, seat = self.panels[key], key[1]
-                if record.status != "active" or record.user_of(seat) != parked.user_id \
-                        or self.ctx.clock() > parked.until:
+                if record.user_of(seat) != parked.user_id or self.ctx.clock() > parked.until:
                     del self.panels[key]
+                elif record.status != "active":  # (over: the panel says so, with nothing to press)
+                    del self.panels[key]
+                    await self._redraw(record, seat, parked)
                 elif seat in waiting:
                     del self.panels[key]
                     await self._redraw(record, seat, parked)
@@ -105,9 +116,21 @@ class ParkedPanels:
                     self.panels[key] = dataclasses.replace(parked, waiting=frozenset(waiting))
                     await self._redraw(record, seat, parked)
 
+    async def _note(self, game: int, parked: Parked) -> str:
+        """``parked``'s note, or ``""`` when an ``undo`` entry since the panel was drawn took
+        back an entry up to its version (the move the note confirms may be gone)."""
+        if not parked.note:
+            return ""
+        for entry in await self.ctx.repo.log(game, after=parked.version):
+            action = entry.action if entry.kind == "system" and isinstance(entry.action, dict) else {}
+            if action.get("type") == UNDO and any(seq <= parked.version for seq in action.get("seqs", ())):
+                return ""
+        return parked.note
+
     async def _redraw(self, record: GameRecord, seat: int, parked: Parked) -> None:
         try:
-            await parked.edit(**await self.draw(record, seat, parked.reader, parked.user_id, parked.note))
+            note = await self._note(record.id, parked)
+            await parked.edit(**await self.draw(record, seat, parked.reader, parked.user_id, note))
         except Exception:
             log.exception("redrawing a waiting panel of game %s failed", record.id)
 

@@ -166,8 +166,8 @@ def test_format_message_content_embed_components_and_images() -> None:
         "   [7] ▾ Choose a sin (pick 1–2)",
         "       7.1 Lust — take a card",
         "       7.2 Greed (default)",
-        "   image: playground/images/0001-board.png",
-        "   file: log.txt (5 bytes)",
+        "   🖼 board.png — open playground/images/0001-board.png",
+        "   📎 log.txt (not saved in this session)",
     ]
     assert controls == [
         Control(4, "10", "g:3:1:join", "button", 2),
@@ -338,7 +338,7 @@ async def test_repl_end_to_end_with_stand_in_bot(tmp_path: Path) -> None:
     # the board: embed, image saved with a sequence number, numbered controls
     assert "── #games · testbot\n   ┃ ▌Carnival lobby" in text
     board_image = images / "0001-board.png"
-    assert board_image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"image: {board_image}" in text
+    assert board_image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"🖼 board.png — open {board_image}" in text
     assert "[1] Join   [2] Leave" in text and "   [3] ▾ choose (pick 1–2)\n       3.1 Lust\n       3.2 Greed" in text
     # bob joins (an edit), then picks two sins (ephemeral, shown to bob)
     assert "── #games · testbot (edited)" in text and "alice, bob" in text
@@ -536,7 +536,7 @@ async def test_fixed_choices_are_listed_and_exported_files_are_saved(tmp_path: P
     saved = {p.name.split("-", 1)[1]: p for p in (tmp_path / "img").iterdir() if not p.name.endswith(".png")}
     assert sorted(saved) == ["game-1.json", "game-1.txt"], sorted(saved)
     assert saved["game-1.json"].read_text(encoding="utf-8").lstrip().startswith("{")
-    assert f"file: {saved['game-1.txt']} (" in text
+    assert f"📎 game-1.txt — open {saved['game-1.txt']}" in text
 
 
 @pytest.mark.skipif(importlib.util.find_spec("bot.app") is None, reason="bot.app is not written yet")
@@ -558,6 +558,15 @@ async def test_advance_moves_the_real_bots_clock_past_a_deadline(tmp_path: Path)
     before, after = text.split("[alice] > advance 13h", 1)
     assert "Reminder" not in before, text
     assert "⏰ Reminder: @alice, @bob — Choose your sin for round 1." in after, text
+    assert "(the clock moved 13 h forward; now " in after, text
+    assert "bytes)" not in text, text                               # (attachments: 🖼 name — open path)
+
+
+def test_a_clock_move_is_said_in_minutes_hours_and_days() -> None:
+    from bot.sandbox.play import duration_text
+
+    assert [duration_text(s) for s in (31 * 60, 61 * 60, 13 * 3600, 90000, 30, 129600, 0)] == [
+        "31 min", "1 h 1 min", "13 h", "1 d 1 h", "30 s", "1 d 12 h", "0 s"]
 
 
 async def test_the_server_is_saved_after_every_command_so_a_killed_playground_keeps_it(tmp_path: Path) -> None:

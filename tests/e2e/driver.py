@@ -148,6 +148,20 @@ class Driver:
         await self.settle()
         return token
 
+    async def decide(self, user: JSONDict, panel: JSONDict, rng: random.Random) -> None:
+        """Make one decision in ``panel`` at random: pick an action, or step into a group and
+        pick in its step two (shown in place), at most five steps deep.
+
+        Raises:
+            AssertionError: the panel offered no action within five steps."""
+        for _ in range(5):
+            options = self.choices(self.fake.messages[int(panel["id"])])
+            actions = [o for o in options if o[0] != "group"]
+            await self.pick(user, panel, rng.choice(actions or options))
+            if actions:
+                return
+        raise AssertionError("panel never offered an action")
+
     async def play_once(self, game: int, rng: random.Random) -> None:
         """One decision by one waiting player, chosen at random, through the panel."""
         users = await self.waiting_users(game)

@@ -154,15 +154,23 @@ async def test_autopilot_plays_a_players_seat_until_they_take_it_back(fake, ai_b
     d = Driver(fake, ai_bot)
     alice, bob = players[:2]
     game = await d.start_game("illumination", [alice, bob])
+    mark = max(fake.messages)
     await fake.slash(bob, "game", "autopilot", game=game, on=True, level="easy")
     await settled(d)
+    assert d.private_to(bob, mark) == [                         # (a sentence, no `on:False` syntax)
+        f"Autopilot is on for your seat in game #{game}: an AI (Easy) plays your moves. "
+        "To take the seat back, run `/game autopilot` again and choose False."]
     record = await d.record(game)
     assert (record.seats[1].user_id, record.seats[1].ai_level) == (int(bob["id"]), "easy")
     assert all(u["id"] != bob["id"] for u in await d.waiting_users(game))  # the AI moved for bob
     public = [m["content"] for m in d.public_messages()]
     assert any(c.startswith("🤖 bob is on autopilot") for c in public), public
+    await fake.slash(bob, "game", "language", language="ja")
+    await settled(d)
+    mark = max(fake.messages)
     await fake.slash(bob, "game", "autopilot", game=game, on=False)
     await settled(d)
+    assert d.private_to(bob, mark) == [f"ゲーム #{game} のあなたの席のオートパイロットはオフです。また自分で指します。"]
     record = await d.record(game)
     assert record.seats[1].ai_level is None and record.seat_of(int(bob["id"])) == 1
     log = await ai_bot.repo.log(game)

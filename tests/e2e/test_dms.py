@@ -278,7 +278,7 @@ click 2
     assert "── DM to bob · testbot" in bob_part and "Your private view as of" in bob_part
     assert "Play ▶" in bob_part and "My view" in bob_part
     assert "(only you)" in bob_part.split("[bob] > click 2", 1)[1]
-    assert "image: " in bob_part.split("[bob] > click 2", 1)[0]          # the DM images are saved too
+    assert "🖼 " in bob_part and " — open " in bob_part.split("[bob] > click 2", 1)[0]          # the DM images are saved too
 
 
 async def test_a_replacing_player_awaited_gets_one_dm_the_turn_notice_with_the_hand(

@@ -37,13 +37,7 @@ def play_token(fake: FakeDiscord, board: int) -> str:
 
 async def pick_once(driver: Driver, user: JSONDict, panel: JSONDict, rng: random.Random) -> None:
     """Pick actions in ``panel`` until one is applied (a group first opens its step two)."""
-    for _ in range(5):
-        options = driver.choices(driver.fake.messages[int(panel["id"])])
-        actions = [o for o in options if o[0] != "group"]
-        await driver.pick(user, panel, rng.choice(actions or options))
-        if actions:
-            return
-    raise AssertionError("panel never offered an action")
+    await driver.decide(user, panel, rng)
 
 
 async def lean(make_bot: Callable[..., Awaitable[GameBot]]) -> GameBot:

@@ -1,6 +1,8 @@
 """A player's open panel after the AI moves (bot/ui/parked.py): the panel that said
 "Waiting for …" after the player's pick is redrawn with their decision when the AI's moves
-bring the turn back to them, through the offline Discord."""
+bring the turn back to them, through the offline Discord; and that redraw is their notice:
+no new thread ping and no DM turn notice for a turn the AI handed straight back (fresh-user
+trial, leftover 3: Carnival's Pride picks against an AI pinged once a die)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ async def test_a_waiting_panel_offers_the_players_decision_once_the_ai_has_moved
         if record.status != "active" or redrawn >= 2:
             break
         panel = await d.open_panel(alice, game)
+        mark = max(fake.messages)
         for _ in range(5):
             options = d.choices(fake.messages[int(panel["id"])])
             actions = [o for o in options if o[0] != "group"]
@@ -37,5 +40,8 @@ async def test_a_waiting_panel_offers_the_players_decision_once_the_ai_has_moved
             shown = fake.messages[int(panel["id"])]
             assert "Waiting for" not in shown["content"], shown["content"]
             assert "The game moved on" in shown["content"] and d.choices(shown)
+            # (and no ping: the redrawn panel is the notice; bot.ui.notices.answered_by_ais)
+            later = [m["content"] for mid, m in sorted(fake.messages.items()) if mid > mark and not m["flags"] & 64]
+            assert not [c for c in later if f"<@{alice['id']}>" in c or c.startswith("🔔")], later
             redrawn += 1
     assert redrawn == 2

@@ -37,12 +37,7 @@ async def test_a_waiting_panel_names_whoever_the_game_waits_for_now(
         user = rng.choice(await d.waiting_users(game))
         panel = await d.open_panel(user, game)
         newest[user["id"]] = int(panel["id"])
-        for _ in range(5):  # (a group: its step two follows in place)
-            options = d.choices(fake.messages[int(panel["id"])])
-            actions = [o for o in options if o[0] != "group"]
-            await d.pick(user, panel, rng.choice(actions or options))
-            if actions:
-                break
+        await d.decide(user, panel, rng)
         await settled(d)
         record = await d.record(game)
         waiting = d.bot.service.waiting(record)
