@@ -12,9 +12,13 @@ into one valid stream); a band equal to one compressed before (byte for byte: th
 index bytes) is not compressed again. Between two moves most of a board is the same (bench/render.py
 ``--moves``: 65-90 % of 16-row bands), so most of the deflating is skipped.
 
-The file decodes to exactly the pixels of ``quantized(image, palette)`` (a standard PNG: colour
+The file decodes to exactly the pixels of ``image.quantize(palette=...)`` (a standard PNG: colour
 type 3, bit depth 8, no interlace); it is 0-10 % larger than one zlib stream over the whole image
-(the dictionary restarts at each band).
+(the dictionary restarts at each band). Fidelity (tests/render/test_png.py, every golden image): the
+flat colours exact (the palette maker drops the entries that would take their colour cell in
+Pillow's mapping), the largest error of a channel 13-33 (a palette per board: 7-34), 0.02-0.4 % of
+the pixels off by more than 8 (per board: under 0.07 %), all of them anti-aliasing steps of text
+edges; no visible difference at 1100 or 380 px wide.
 """
 
 from __future__ import annotations
