@@ -24,11 +24,14 @@ from __future__ import annotations
 import argparse
 import functools
 import io
+import itertools
 import os
+import random
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageChops
@@ -36,9 +39,15 @@ from PIL import Image, ImageChops
 from bench.bot_latency import playout_views
 from bot.render_pool import small
 from bot.text import Texts
+from engines.base import CHANCE
 from engines.registry import ENGINES
 from render import base
 from render import registry as renders
+
+try:
+    from render import png
+except ImportError:  # (an older tree measured with --before: no fixed palettes)
+    png = None  # type: ignore[assignment]
 
 Q, N = Image.Quantize.FASTOCTREE, Image.Dither.NONE
 
@@ -90,6 +99,116 @@ THUMBNAILS: dict[str, Callable[[Image.Image], bytes]] = {
     "small+to_png": lambda im: base.to_png(small(im)),               # this tree's small() and encoder
 }
 """DM thumbnails (scaled and encoded) of an RGB board, by name."""
+
+
+def random_step(engine: Any, state: Any, rng: random.Random) -> Any:
+    """``state`` after one random move: chance's sample, or a random legal action of a random seat to move."""
+    to_move = engine.to_move(state)
+    if CHANCE in to_move:
+        seat, action = CHANCE, engine.sample_chance(state, rng)
+    else:
+        seat = rng.choice(sorted(to_move))
+        action = rng.choice(list(engine.legal_actions(state, seat)))
+    return engine.apply(state, seat, action)[0]
+
+
+def playout_moves(game_id: str, count: int, seed: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """Up to ``count`` public views of one random playout (random legal actions, 3 players if allowed), in
+    order, each differing from the one before: the boards a game's updates draw one after another."""
+    engine = ENGINES[game_id]
+    players = max(engine.info.min_players, min(3, engine.info.max_players))
+    names = [f"Player {k + 1}" for k in range(players)]
+    rng = random.Random(seed)
+    state = engine.new_game(players, seed)
+    views: list[dict[str, Any]] = [engine.player_view(state, None)]
+    for _ in range(5000):
+        if engine.outcome(state) is not None or len(views) >= count:
+            break
+        state = random_step(engine, state, rng)
+        view = engine.player_view(state, None)
+        if view != views[-1]:
+            views.append(view)
+    return views, names
+
+
+def corpus(game_id: str, seeds: Sequence[int], every: int = 6) -> list[Image.Image]:
+    """Boards and a seat's private images of random playouts (one in ``every`` states) of each seed, at
+    each player count the game allows (the seat colours of a full table too)."""
+    engine = ENGINES[game_id]
+    out: list[Image.Image] = []
+    for seed, players in itertools.product(seeds, range(engine.info.min_players, engine.info.max_players + 1)):
+        names = [f"Player {k + 1}" for k in range(players)]
+        rng, state, step = random.Random(seed), engine.new_game(players, seed), 0
+        text = Texts(game_id, names)
+        while engine.outcome(state) is None and step < 3000:
+            if step % every == 0:
+                out.append(renders.board_image(game_id, engine.player_view(state, None), names, text))
+                private = renders.private_image(game_id, engine.player_view(state, step % players), names, text)
+                if private is not None:
+                    out.append(private)
+            state = random_step(engine, state, rng)
+            step += 1
+        out.append(renders.board_image(game_id, engine.player_view(state, None), names, text))
+    return out
+
+
+EXACT_SHARE = 0.0001
+"""A colour covering at least this share of a game's corpus (a flat colour: a background, a panel, a
+seat's colour) goes into its fixed palette exactly (at most ``EXACT_MAX`` of them)."""
+
+EXACT_MAX = 128
+
+
+def make_palette(images: Sequence[Image.Image]) -> list[str]:
+    """A fixed palette (``render.png``) for ``images``: their frequent colours exactly (``EXACT_SHARE``),
+    the rest of 256 chosen by median cut over the others, each colour once (seen twice at least)."""
+    counts: dict[Any, int] = {}
+    for image in images:
+        for n, colour in image.convert("RGB").getcolors(1 << 18) or []:
+            counts[colour] = counts.get(colour, 0) + n
+    total = sum(counts.values())
+    exact = sorted((c for c, n in counts.items() if n >= EXACT_SHARE * total), key=lambda c: -counts[c])[:EXACT_MAX]
+    rest = [(c, n) for c, n in counts.items() if c not in set(exact)]
+    # the remaining colours (the anti-aliasing ramps), one pixel each: a ramp's rare steps count as much
+    # as a common one
+    pixels = [c for c, n in rest if n >= 2] or [c for c, _ in rest]
+    strip = Image.new("RGB", (len(pixels), 1))
+    strip.putdata(pixels)
+    free = 256 - len(exact)
+    chosen = strip.quantize(free, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    flat = (chosen.getpalette() or [])[:3 * free]
+    others = [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]
+    used = {i for _, i in chosen.getcolors(256) or [] if isinstance(i, int)}
+    colours = list(dict.fromkeys([*exact, *(others[i] for i in sorted(used))]))[:256]
+    # Pillow maps a pixel to the palette through a cache of coarse colour cells, so an exact colour can
+    # come out as another entry near it (the background a few levels off): drop such entries (a rarer
+    # exact colour too) until every exact colour left maps to itself
+    for _ in range(256):
+        strip = Image.new("RGB", (len(exact), 1))
+        strip.putdata(exact)
+        fixed = Image.new("P", (1, 1))
+        fixed.putpalette([v for c in colours for v in c] + list(colours[-1]) * (256 - len(colours)))
+        mapped = strip.quantize(palette=fixed, dither=Image.Dither.NONE).tobytes()
+        rank = {c: k for k, c in enumerate(exact)}  # (the commoner colour keeps its cell)
+        wrong = {colours[min(i, len(colours) - 1)] for c, i in zip(exact, mapped, strict=True)
+                 if colours[min(i, len(colours) - 1)] != c and rank.get(colours[min(i, len(colours) - 1)], 999) > rank[c]}
+        if not wrong:
+            break
+        colours = [c for c in colours if c not in wrong]
+    return [f"{r:02x}{g:02x}{b:02x}" for r, g, b in colours]
+
+
+def make_palettes(games: Sequence[str], seeds: Sequence[int]) -> None:
+    """Write ``render/palettes.json`` for ``games`` (kept for the others), from ``corpus`` of ``seeds``."""
+    import json
+
+    data = json.loads(png.PALETTES.read_text(encoding="utf-8")) if png.PALETTES.exists() else {}
+    for game_id in games:
+        data[game_id] = make_palette(corpus(game_id, seeds))
+        print(f"{game_id}: {len(data[game_id])} colours")
+    png.PALETTES.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    png._palettes.cache_clear()
+    png.palette.cache_clear()
 
 
 def fidelity(image: Image.Image, png: bytes) -> tuple[int, float]:
@@ -169,6 +288,71 @@ def bench_game(game_id: str, args: argparse.Namespace) -> None:
               f"{statistics.median(tsizes[name]) / 1024:>8.0f}")
 
 
+def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
+    """``--moves``: the boards of ``--tables`` random playouts drawn move after move, the tables taking
+    turns, each board sent to one of ``--workers`` simulated workers in turn (each with its own band
+    memo of render/png.py, cold at the start); per board the CPU of the draw, of the encoder of d25d10b
+    (``base.to_png``: a palette sampled per board) and of this tree's (``renders.encode`` with the game:
+    the fixed palette, bands memoized), timed once each (a repeat would find every band memoized).
+    Returns the means in ms (``draw``, ``before``, ``after``); on a tree without render/png.py
+    ``after`` is its own ``renders.encode``."""
+    tables = [playout_moves(game_id, args.moves, args.seed + t) for t in range(args.tables)]
+    order = [(views[i], names) for i in range(args.moves) for views, names in tables if i < len(views)]
+    memos: list[tuple[Any, int]] = [(type(png._bands)() if png else None, 0) for _ in range(args.workers)]
+    rows: dict[str, list[float]] = {"draw": [], "before": [], "after": []}
+    sizes: dict[str, list[int]] = {"before": [], "after": []}
+    errors: dict[str, list[tuple[int, float]]] = {"before": [], "after": []}
+    after: Callable[[Image.Image], tuple[bytes, str]] = (
+        functools.partial(renders.encode, limit=renders.DEFAULT_LIMIT, game_id=game_id) if png else renders.encode)
+    for k, (view, names) in enumerate(order):
+        t, image = cpu(functools.partial(draw, game_id, view, names), 1)
+        rows["draw"].append(t)
+        t, data = cpu(functools.partial(base.to_png, image), 1)
+        rows["before"].append(t)
+        sizes["before"].append(len(data))
+        errors["before"].append(fidelity(image, data) if k % 5 == 0 else (0, 0.0))
+        worker = k % args.workers
+        if png:
+            png._bands, png._band_bytes = memos[worker]
+        t, (data, _) = cpu(functools.partial(after, image), 1)
+        if png:
+            memos[worker] = (png._bands, png._band_bytes)
+        rows["after"].append(t)
+        sizes["after"].append(len(data))
+        errors["after"].append(fidelity(image, data) if k % 5 == 0 else (0, 0.0))
+    means = {name: statistics.fmean(spent) * 1000 for name, spent in rows.items()}
+    for name, spent in rows.items():
+        extra = ""
+        if name in sizes:
+            worst = max(e[0] for e in errors[name])
+            share = max(e[1] for e in errors[name])
+            extra = f"{statistics.median(sizes[name]) / 1024:>8.0f}{worst:>7}{share * 100:>8.2f}"
+        label = {"draw": "draw", "before": "encode d25d10b", "after": "encode this tree"}[name]
+        print(f"{game_id:<13}{label:<26}{means[name]:>8.1f}{statistics.median(spent) * 1000:>8.1f}{extra}")
+    if png:
+        png.clear()
+    return means
+
+
+def moves_before(games: Sequence[str], args: argparse.Namespace) -> dict[str, dict[str, float]]:
+    """``bench_moves`` run on the code of the tree ``--before`` (bench/trees.py ``in_tree``), first: its
+    means by game."""
+    import json
+    import tempfile
+
+    from bench.trees import in_tree
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "before.json"
+        done = in_tree(Path(args.before), Path(__file__).resolve(), [
+            "--game", args.game, "--moves", str(args.moves), "--tables", str(args.tables),
+            "--workers", str(args.workers), "--seed", str(args.seed), "--json-out", str(out)])
+        if done.returncode != 0 or not out.exists():
+            raise SystemExit(f"the --before tree failed:\n{done.stderr[-3000:]}")
+        data: dict[str, dict[str, float]] = json.loads(out.read_text(encoding="utf-8"))
+    return data
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.render", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="all", help="a game id or 'all' (default)")
@@ -179,12 +363,46 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--thumbnails", default="main,small+to_png",
                         help=f"comma-separated (empty: none), of {', '.join(THUMBNAILS)}")
     parser.add_argument("--draw", action="store_true", help="also time the drawing, with the tile memo and without")
+    parser.add_argument("--moves", type=int, default=0,
+                        help="instead: boards of consecutive moves, encoded by d25d10b's encoder and this tree's")
+    parser.add_argument("--tables", type=int, default=4, help="with --moves: playouts taking turns (default 4)")
+    parser.add_argument("--workers", type=int, default=2, help="with --moves: simulated render workers (default 2)")
+    parser.add_argument("--before", default="", help="with --moves: also run them on this tree's code first "
+                        "(a git worktree of the older commit) and print both side by side")
+    parser.add_argument("--json-out", default="", help="with --moves: write the means by game here (JSON)")
+    parser.add_argument("--make-palettes", action="store_true",
+                        help="instead: write render/palettes.json for --game from random playouts (seed 11, every player count)")
     args = parser.parse_args(argv)
     games = sorted(ENGINES) if args.game == "all" else [args.game]
     unknown = [g for g in games if g not in ENGINES] + [e for e in args.encoders.split(",") if e not in ENCODERS] + [
         t for t in args.thumbnails.split(",") if t and t not in THUMBNAILS]
     if unknown:
         parser.error(f"unknown: {', '.join(unknown)}")
+    if args.make_palettes:
+        make_palettes(games, [11])
+        return 0
+    if args.moves:
+        print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs; "
+              f"CPU ms (thread time) a board, {args.tables} tables × up to {args.moves} moves, "
+              f"{args.workers} workers; fidelity of one board in 5")
+        before = moves_before(games, args) if args.before else {}
+        print(f"{'game':<13}{'what':<26}{'mean':>8}{'median':>8}{'KiB':>8}{'worst':>7}{'% >8':>8}")
+        means = {game_id: bench_moves(game_id, args) for game_id in games}
+        if args.json_out:
+            import json
+
+            Path(args.json_out).write_text(json.dumps(means), encoding="utf-8")
+        if before:
+            print(f"\nA board (draw + encode), CPU ms mean: the tree {args.before} (its own draw and encoder) "
+                  f"and this tree")
+            print(f"{'game':<13}{'draw before':>12}{'draw after':>12}{'enc before':>12}{'enc after':>12}"
+                  f"{'total before':>14}{'total after':>13}")
+            for game_id in games:
+                b, a = before[game_id], means[game_id]
+                print(f"{game_id:<13}{b['draw']:>12.1f}{a['draw']:>12.1f}{b['after']:>12.1f}{a['after']:>12.1f}"
+                      f"{b['draw'] + b['after']:>14.1f}{a['draw'] + a['after']:>13.1f}")
+        print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+        return 0
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs; "
           f"CPU ms (thread time), medians of {args.views} views, best of {args.repeat}")
     print(f"{'game':<13}{'what':<26}{'ms':>8}{'KiB':>8}{'worst':>7}{'% >8':>8}")

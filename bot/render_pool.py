@@ -165,7 +165,9 @@ def render(job: RenderJob) -> Rendered | None:
         return None
     if job.kind == "thumbnail":
         image = small(image)
-    data, ext = renders.encode(image, job.limit)
+    # (a board or a private view in the game's own colours: its fixed palette; a scaled copy or a
+    # decision's image: a palette of its own)
+    data, ext = renders.encode(image, job.limit, job.game_id if job.kind in ("board", "private") else None)
     thumb = None
     if job.thumbnail and job.kind == "board":
         scaled = small(image if own_thumb is None else own_thumb)

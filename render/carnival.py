@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -31,6 +32,7 @@ from PIL import Image, ImageDraw
 from engines.base import msg, seat_ref, seats_ref, term
 from engines.carnival.data import DICE, SHAPES, SIN_JAPANESE, SINS
 from engines.carnival.view import DieView, PrivateView, PublicView, SeatView
+from render import base
 from render.base import (
     BG,
     HIGHLIGHT,
@@ -557,12 +559,23 @@ def place_dice(view: PublicView, names: Sequence[str], text: Text, highlight: st
         reach = 1000 * SCALE - r_die - 6
     dots = {d: (a[0] - DOT_R - 2, a[1] - DOT_R - 2, a[0] + DOT_R + 2, a[1] + DOT_R + 2)
             for d, a in anchors.items()} if spatial else {}
+    return list(_search(tuple(table), tuple(anchors.get(d, (float(CX), float(CY))) for d in table), reach,
+                        tuple(obstacles), tuple(dots.items()), r_die, highlight, (base.BOLD_FACE, base._fonts_key())))
+
+
+@lru_cache(maxsize=512)
+def _search(table: tuple[str, ...], anchors: tuple[tuple[float, float], ...], reach: float,
+            obstacles: tuple[Box, ...], dots: tuple[tuple[str, Box], ...], r_die: float,
+            highlight: str | None, fonts: tuple[Any, ...]) -> tuple[PlacedDie, ...]:
+    """``place_dice``'s search, memoized: a board drawn again with the dice where they were (most
+    moves move none) reuses it (about a quarter of a Carnival board's drawing). ``fonts``: the bold
+    option and the fonts (the id labels' widths), so a switch of them (``render.base.configure``)
+    searches again."""
     placed: list[PlacedDie] = []
-    for d in table:
-        ax, ay = anchors.get(d, (float(CX), float(CY)))
+    for d, (ax, ay) in zip(table, anchors, strict=True):
         hl = highlight == d
-        blocked = [p.box for p in placed] + obstacles
-        other_dots = [b for o, b in dots.items() if o != d]
+        blocked = [p.box for p in placed] + list(obstacles)
+        other_dots = [b for o, b in dots if o != d]
         rel = die_box(d, 0.0, 0.0, r_die, highlight=hl)
         chosen: tuple[float, float] | None = None
         for strict in (True, False):
@@ -578,7 +591,7 @@ def place_dice(view: PublicView, names: Sequence[str], text: Text, highlight: st
         cx, cy = chosen
         moved = math.hypot(cx - ax, cy - ay) > 0.5
         placed.append(PlacedDie(d, (ax, ay), (cx, cy), die_box(d, cx, cy, r_die, highlight=hl), moved))
-    return placed
+    return tuple(placed)
 
 
 def _edge_point(start: tuple[float, float], centre: tuple[float, float], box: Box) -> tuple[float, float] | None:

@@ -40,13 +40,14 @@ def test_a_job_pickles_and_gives_the_bytes_drawn_in_process() -> None:
     done = render(job)
     assert done is not None
     image = renders.board_image("eguan", public, NAMES, Texts("eguan", NAMES))
-    assert (done.data, done.ext) == renders.encode(image)
+    assert (done.data, done.ext) == renders.encode(image, game_id="eguan")  # (the game's fixed palette)
+    assert done.data != renders.encode(image)[0]
     assert done.thumbnail is not None
     assert image_of(done.thumbnail).tobytes() == small(image).tobytes() and image_of(done.thumbnail).size == small(image).size
     hand = render(RenderJob("private", "eguan", own, NAMES, "ja"))
     assert hand is not None
     expected = renders.private_image("eguan", own, NAMES, Texts("eguan", NAMES, "ja"))
-    assert expected is not None and (hand.data, hand.ext) == renders.encode(expected)
+    assert expected is not None and (hand.data, hand.ext) == renders.encode(expected, game_id="eguan")
 
 
 def test_a_decision_that_needs_no_image_draws_none() -> None:

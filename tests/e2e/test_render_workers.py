@@ -28,14 +28,14 @@ async def test_boards_hands_and_previews_come_from_the_workers(fake, make_bot, p
     state = bot.service.state(record)
     board = await driver.board(game)
     public = renders.board_image("eguan", ENGINE.player_view(state, None), record.names, texts(record).plain())
-    assert fake.image_bytes(board["attachments"][0]) == renders.encode(public)[0]
+    assert fake.image_bytes(board["attachments"][0]) == renders.encode(public, game_id="eguan")[0]
     # (alice's hand rides on her turn notices; /game notify's refresh posts it as it is now)
     await bot.flow.notices.dms.update_hands(record, [int(alice["id"])], force=True)
     hands = hand_messages(fake, alice, game)
     assert len(hands) == 1 and len(hands[0]["attachments"]) == 1
     hand = renders.private_image("eguan", ENGINE.player_view(state, 0), record.names, texts(record).plain())
     assert hand is not None
-    assert fake.image_bytes(hands[0]["attachments"][0]) == renders.encode(hand)[0]
+    assert fake.image_bytes(hands[0]["attachments"][0]) == renders.encode(hand, game_id="eguan")[0]
     pids = bot.delivery.renderer.pids()
     assert 1 <= len(pids) <= 2 and os.getpid() not in pids
     assert bot.delivery.renderer.done >= 4  # (boards, hands and the preview went through the workers)

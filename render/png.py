@@ -1,0 +1,140 @@
+"""Palette PNGs against a fixed per-game palette, compressed band by band with the bands memoized
+(issue 14: the render workers' CPU per move).
+
+A game's boards use a known set of colours (the theme, the seat colours, the game's own) and the
+anti-aliasing ramps between them, so one palette of at most 256 colours chosen once from many boards
+of the game (``render/palettes.json``, made by ``python -m bench.render --make-palettes``) serves
+every board: no palette is computed per board (the sample and the octree of
+``render.base.palette_image``), and the same pixels always give the same palette indices. Then the
+image data (PNG filter type 0 on every row) is cut into bands of ``BAND_ROWS`` rows and each band
+is deflated on its own (a fresh raw deflate stream ended by a sync flush, so the bands concatenate
+into one valid stream); a band equal to one compressed before (byte for byte: the key is the band's
+index bytes) is not compressed again. Between two moves most of a board is the same (bench/render.py
+``--moves``: 65-90 % of 16-row bands), so most of the deflating is skipped.
+
+The file decodes to exactly the pixels of ``image.quantize(palette=...)`` (a standard PNG: colour
+type 3, bit depth 8, no interlace); it is 0-10 % larger than one zlib stream over the whole image
+(the dictionary restarts at each band). Fidelity (tests/render/test_png.py, every golden image): the
+flat colours exact (the palette maker drops the entries that would take their colour cell in
+Pillow's mapping), the largest error of a channel 13-33 (a palette per board: 7-34), 0.02-0.4 % of
+the pixels off by more than 8 (per board: under 0.07 %), all of them anti-aliasing steps of text
+edges; no visible difference at 1100 or 380 px wide.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from collections import OrderedDict
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image
+
+PALETTES = Path(__file__).with_name("palettes.json")
+"""``{game_id: ["rrggbb", ...]}``: each game's fixed palette (at most 256 colours)."""
+
+BAND_ROWS = 16
+"""Rows of a band compressed (and memoized) on its own: 16 keeps 65-90 % of the bands of a board
+equal to the previous board's (bench/render.py ``--moves``), where 64 keeps 55-85 %."""
+
+LEVEL = 1
+"""zlib level of a band (``render.base.PNG_LEVEL``)."""
+
+BAND_BYTES = 24 * 1024 * 1024
+"""Bytes of memoized bands kept per process (key and compressed data; least recently used dropped
+first): about 12 boards of 1100 × 1800 whose bands all differ; the bands that every board of a game
+shares (headers, frames, empty panels) stay, being used at every board."""
+
+_bands: OrderedDict[tuple[str, bytes], tuple[bytes, int]] = OrderedDict()
+_band_bytes = 0
+
+
+@lru_cache(maxsize=1)
+def _palettes() -> dict[str, list[str]]:
+    if not PALETTES.exists():
+        return {}
+    data: dict[str, list[str]] = json.loads(PALETTES.read_text(encoding="utf-8"))
+    return data
+
+
+@lru_cache(maxsize=32)
+def palette(game_id: str) -> Image.Image | None:
+    """The fixed palette of ``game_id`` as a 1 × 1 "P" image (for ``Image.quantize(palette=...)``),
+    or None when ``render/palettes.json`` has none for it."""
+    colours = _palettes().get(game_id)
+    if not colours:
+        return None
+    flat = b"".join(bytes.fromhex(c) for c in colours)
+    image = Image.new("P", (1, 1), 0)
+    image.putpalette(flat + flat[-3:] * (256 - len(colours)))  # (unused entries repeat the last)
+    return image
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+
+
+def _adler32_combine(a1: int, a2: int, len2: int) -> int:
+    """zlib's ``adler32_combine``: the Adler-32 of A + B from those of A and B and len(B)."""
+    base = 65521
+    rem = len2 % base
+    sum1 = a1 & 0xFFFF
+    sum2 = (rem * sum1) % base
+    sum1 = (sum1 + (a2 & 0xFFFF) + base - 1) % base
+    sum2 = (sum2 + (a1 >> 16) + (a2 >> 16) + base - rem) % base
+    return sum1 | (sum2 << 16)
+
+
+def _band(key: str, data: bytes) -> tuple[bytes, int]:
+    """(raw deflate bytes ended by a sync flush, Adler-32) of ``data``, memoized."""
+    global _band_bytes
+    full = (key, data)
+    found = _bands.get(full)
+    if found is not None:
+        _bands.move_to_end(full)
+        return found
+    packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+    out = (packer.compress(data) + packer.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(data))
+    _bands[full] = out
+    _band_bytes += len(data) + len(out[0]) + 100
+    while _band_bytes > BAND_BYTES and len(_bands) > 1:
+        (_, old), (packed, _) = _bands.popitem(last=False)
+        _band_bytes -= len(old) + len(packed) + 100
+    return out
+
+
+def clear() -> None:
+    """Forget the memoized bands (tests, the benchmark)."""
+    global _band_bytes
+    _bands.clear()
+    _band_bytes = 0
+
+
+def encode(image: Image.Image, game_id: str) -> bytes | None:
+    """``image`` (RGB) as a palette PNG against the fixed palette of ``game_id`` (no dithering:
+    every pixel takes the palette's nearest colour, Pillow's ``Image.quantize(palette=...)``), the
+    deflating memoized by band (module doc); deterministic. None when the game has no fixed palette
+    or the image is not RGB (the caller encodes it otherwise)."""
+    fixed = palette(game_id)
+    if fixed is None or image.mode != "RGB":
+        return None
+    indexed = image.quantize(palette=fixed, dither=Image.Dither.NONE)
+    width, height = indexed.size
+    rows = Image.new("P", (width + 1, height), 0)  # column 0: each row's filter type byte (0, none)
+    rows.paste(indexed, (1, 0))
+    raw = rows.tobytes()
+    stride = (width + 1) * BAND_ROWS
+    parts: list[bytes] = [b"\x78\x01"]  # (zlib header: deflate, 32 KiB window, fastest)
+    adler = 1
+    for start in range(0, len(raw), stride):
+        packed, band_adler = _band(game_id, raw[start:start + stride])
+        parts.append(packed)
+        adler = _adler32_combine(adler, band_adler, min(stride, len(raw) - start))
+    parts.append(b"\x03\x00")  # (a final empty block)
+    parts.append(struct.pack(">I", adler))
+    colours = indexed.getpalette() or []
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header), _chunk(b"PLTE", bytes(colours[:768])),
+                     _chunk(b"IDAT", b"".join(parts)), _chunk(b"IEND", b"")))
