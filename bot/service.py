@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import functools
 import logging
-import marshal
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
@@ -413,45 +412,21 @@ def reveals(engine: Engine, players: int, before: State, seat: int, action: Acti
     action is refused in one of them or the viewer's ``player_view`` after it differs,
     the action's result depended on something the viewer could not see: it revealed.
     An engine error counts as a reveal. ``players``: the seat count; ``seed``: the game's
-    (the shuffles are deterministic).
-
-    Issue 14: the verdict is that of trying every variant, but a variant equal to one this
-    viewer tried already is passed over (the same state gives the same view), and a variant
-    is applied once for all the viewers that draw it (``apply`` is a pure function), both
-    recognised by ``_state_key``."""
-    applied: dict[bytes, State] = {}
+    (the shuffles are deterministic)."""
     for viewer in (*range(players), None):
         seen = engine.player_view(after, viewer)
-        tried: set[bytes] = set()
         for k in range(UNDO_CHECKS):
             rng = derive_rng(seed, 7_000_000 + k * 10 + (players if viewer is None else viewer))
             try:
                 other = engine.shuffle_hidden(before, viewer, rng)
                 if other == before:
                     continue
-                key = _state_key(other)
-                if key is not None and key in tried:
-                    continue
-                changed = applied.get(key) if key is not None else None
-                if changed is None:
-                    changed, _ = engine.apply(other, seat, action)
-                if key is not None:
-                    tried.add(key)
-                    applied[key] = changed
+                changed, _ = engine.apply(other, seat, action)
                 if engine.player_view(changed, viewer) != seen:
                     return True
             except GameError:
                 return True
     return False
-
-
-def _state_key(state: State) -> bytes | None:
-    """``state``'s ``marshal`` bytes (equal bytes: equal states; equal states may still differ in
-    bytes, which only costs a repeat), or None when ``marshal`` cannot write it (``reveals``)."""
-    try:
-        return marshal.dumps(state)
-    except ValueError:
-        return None
 
 
 def ranks(outcome: Outcome, left: frozenset[int] = frozenset()) -> list[int]:

@@ -125,7 +125,7 @@ def tile_view(state: State, tile: str) -> TileView:
     return {"id": tile, "code": t.code, "faction": t.faction, "colour": t.colour, "owner": owner(state, tile)}
 
 
-_BOOK_SPACES: dict[str, tuple[tuple[str, int, int, str | None, bool], ...]] = {
+_BOOK_SPACES: dict[str, tuple[tuple[str, int, str, str | None, bool], ...]] = {
     book: tuple((cid, CELLS[cid].row, CELLS[cid].column, CELLS[cid].quill, cid in DROLLERIES)
                 for cid in BOOK_CELLS[book]) for book in BOOKS}
 """Per Book, the fixed part of each cell's view (id, row, column, quill, drollery), read once
