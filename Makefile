@@ -29,12 +29,13 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 # BENCH_ARGS: e.g. --step 20 --tables 80 for a longer load run (the default takes about 10 minutes).
-# BENCH_BEFORE=PATH (a git worktree of an older commit): load, hops and footprint measure it beside this tree
+# BENCH_BEFORE=PATH (a git worktree of an older commit): load, hops, undo_check and footprint measure it beside this tree
 COMPARE = $(if $(BENCH_BEFORE),--compare $(BENCH_BEFORE))
 bench: $(STAMP)
 	$(BIN)/python -m bench.load --game all $(COMPARE) $(BENCH_ARGS)
 	$(BIN)/python -m bench.render --draw
 	$(BIN)/python -m bench.hops --game all $(COMPARE)
+	$(BIN)/python -m bench.undo_check $(COMPARE)
 	$(BIN)/python -m bench.bot_latency
 	$(BIN)/python -m bench.eguan_balance --games 2000
 	$(BIN)/python -m bench.requests

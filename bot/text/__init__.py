@@ -26,7 +26,7 @@ import re
 import string
 import tomllib
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +67,14 @@ def escape_name(name: str) -> str:
     from discord.utils import escape_markdown, escape_mentions
 
     return escape_mentions(escape_markdown(name))
+
+
+@lru_cache(maxsize=4096)
+def _shown_name(name: str, markdown: bool) -> str:
+    """``short_name(name)``, escaped (``escape_name``) when ``markdown``: what ``Texts`` shows for
+    a seat, remembered per name (issue 14: a move builds a score of ``Texts`` for the same few
+    names; both functions depend on the name alone)."""
+    return escape_name(short_name(name)) if markdown else short_name(name)
 
 
 def locale_of(tag: str | None) -> str:
@@ -218,7 +226,7 @@ class Texts:
                  *, strict: bool = False, markdown: bool = False) -> None:
         self.game_id = game_id
         self.raw_names = list(names)
-        self.names = [escape_name(short_name(n)) if markdown else short_name(n) for n in names]
+        self.names = [_shown_name(n, markdown) for n in names]
         self.markdown = markdown
         self.locale = locale_of(locale)
         self.strict = strict

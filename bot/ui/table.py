@@ -143,11 +143,11 @@ def end_view(record: GameRecord, view: discord.ui.View | None, locale: str = "en
 async def with_undo(ctx: HostContext, record: GameRecord, user_id: int, panel: Panel, locale: str = "en") -> Panel:
     """``panel`` with an Undo button (labelled in ``locale``) when ``user_id`` may undo now
     (``GameService.can_undo``); a panel with nothing to click gets a view for it."""
+    if panel.view is not None and len(panel.view.children) >= 25:  # (a full panel: /game undo still works)
+        return panel
     if not await ctx.service.can_undo(record, user_id):
         return panel
     view = panel.view or discord.ui.View(timeout=None)
-    if len(view.children) >= 25:  # (a full panel: /game undo still works)
-        return panel
     view.add_item(TableButton(record.id, record.version, "undo", locale=locale))
     return Panel(panel.content, view)
 

@@ -29,6 +29,7 @@ holder of every round (§8.1 step 4 applied to each scored round), the totals.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -61,14 +62,21 @@ def _point(k: int, n: int, radius: int) -> tuple[int, int]:
     return (round_half_away(radius * math.cos(angle)), round_half_away(radius * math.sin(angle)))
 
 
+@functools.cache
+def _points(n: int, radius: int) -> tuple[tuple[int, int], ...]:
+    """The ``n`` points of ``_point`` on ``radius``, computed once per (n, radius) (issue 14: the
+    views, the undo check's shuffles and Sloth ask for them at every move)."""
+    return tuple(_point(k, n, radius) for k in range(n))
+
+
 def seat_points(n: int) -> list[tuple[int, int]]:
     """Seat points on the rim (radius R_seat, milli-units) for ``n`` seats (spec §2.4 table)."""
-    return [_point(k, n, R_SEAT) for k in range(n)]
+    return list(_points(n, R_SEAT))
 
 
 def card_spots(n: int) -> list[tuple[int, int]]:
     """Card spots (radius R_card, milli-units) for ``n`` seats (spec §2.4 table)."""
-    return [_point(k, n, R_CARD) for k in range(n)]
+    return list(_points(n, R_CARD))
 
 
 def inside(x: int, y: int) -> bool:
@@ -142,7 +150,7 @@ def location(state: State, die: str) -> tuple[int, int]:
     """A die's location (spec §2.4): its position on the table, or its holder's card spot."""
     info = state["dice"][die]
     if info["place"] == "card":
-        return card_spots(state["players"])[int(info["owner"])]
+        return _points(state["players"], R_CARD)[int(info["owner"])]
     return (int(info["pos"][0]), int(info["pos"][1]))
 
 
@@ -347,7 +355,7 @@ def sloth_spatial_die(state: State, seat: Seat) -> str | None:
     table = table_dice(state)
     if not table:
         return None
-    sp = seat_points(state["players"])[seat]
+    sp = _points(state["players"], R_SEAT)[seat]
     return min(table, key=lambda d: (dist2(location(state, d), sp), SIZE[d]))
 
 

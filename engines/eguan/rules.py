@@ -7,6 +7,7 @@ Boards are stacks of placements ``[card_id, anchor 1-9, rotation 0|180]``, lowes
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -39,47 +40,78 @@ def anchor_rc(anchor: int) -> tuple[int, int]:
     return ((anchor - 1) // 3, (anchor - 1) % 3)
 
 
-def corner_cells(anchor: int, rot: int) -> dict[str, tuple[int, int]]:
-    """Cell of each corner of a card placed at ``anchor`` with ``rot`` (spec §2.6 table)."""
+@functools.cache
+def _corners(anchor: int, rot: int) -> tuple[tuple[str, tuple[int, int]], ...]:
+    """``corner_cells`` as pairs, computed once per (anchor, rotation)."""
     r, c = anchor_rc(anchor)
     if rot == 0:
-        return {"tl": (r, c), "tr": (r, c + 1), "bl": (r + 1, c), "br": (r + 1, c + 1)}
-    return {"tl": (r + 1, c + 1), "tr": (r + 1, c), "bl": (r, c + 1), "br": (r, c)}
+        return (("tl", (r, c)), ("tr", (r, c + 1)), ("bl", (r + 1, c)), ("br", (r + 1, c + 1)))
+    return (("tl", (r + 1, c + 1)), ("tr", (r + 1, c)), ("bl", (r, c + 1)), ("br", (r, c)))
+
+
+def corner_cells(anchor: int, rot: int) -> dict[str, tuple[int, int]]:
+    """Cell of each corner of a card placed at ``anchor`` with ``rot`` (spec §2.6 table)."""
+    return dict(_corners(anchor, rot))
+
+
+BOARDS_REMEMBERED = 256
+"""Boards whose cells, counts and topmost cards are remembered (``_board_key``; issue 14: every
+view and the undo check's variants ask for them several times per board, the AI's playouts too).
+About 7 KiB a board of 12 cards in all three caches (tracemalloc), so under 2 MiB (issue 14's memory
+guard); a move needs only the boards of its own game."""
+
+
+def _board_key(board: Board) -> tuple[tuple[str, int, int], ...]:
+    """A board as a hashable value: its placements (card id, anchor, rotation) in stack order."""
+    return tuple((str(card_id), int(anchor), int(rot)) for card_id, anchor, rot in board)
+
+
+@functools.lru_cache(maxsize=BOARDS_REMEMBERED)
+def _cells(key: tuple[tuple[str, int, int], ...]) -> tuple[tuple[Cell, ...], ...]:
+    grid: list[list[Cell]] = [[None] * 4 for _ in range(4)]
+    for card_id, anchor, rot in key:
+        for corner, (r, c) in _corners(anchor, rot):
+            grid[r][c] = (card_id, corner)
+    return tuple(tuple(row) for row in grid)
 
 
 def board_cells(board: Board) -> list[list[Cell]]:
     """4 × 4 grid of what each cell shows: the highest card's corner (spec §2.6)."""
-    grid: list[list[Cell]] = [[None] * 4 for _ in range(4)]
-    for card_id, anchor, rot in board:
-        for corner, (r, c) in corner_cells(int(anchor), int(rot)).items():
-            grid[r][c] = (str(card_id), corner)
-    return grid
+    return [list(row) for row in _cells(_board_key(board))]
 
 
-def board_counts(board: Board) -> dict[str, int]:
-    """Visible icon counts {H, S, K, E}; a ``2X`` corner counts 2 (spec §2.6, D10)."""
+@functools.lru_cache(maxsize=BOARDS_REMEMBERED)
+def _counts(key: tuple[tuple[str, int, int], ...]) -> tuple[tuple[str, int], ...]:
     counts = {k: 0 for k in KINDS}
-    for row in board_cells(board):
+    for row in _cells(key):
         for cell in row:
             if cell is not None:
                 icon = CARDS[cell[0]].corners[cell[1]]
                 if icon is not None:
                     counts[icon[0]] += icon[1]
-    return counts
+    return tuple(counts.items())
+
+
+def board_counts(board: Board) -> dict[str, int]:
+    """Visible icon counts {H, S, K, E}; a ``2X`` corner counts 2 (spec §2.6, D10)."""
+    return dict(_counts(_board_key(board)))
+
+
+@functools.lru_cache(maxsize=BOARDS_REMEMBERED)
+def _topmost(key: tuple[tuple[str, int, int], ...], deed_only: bool) -> tuple[str, ...]:
+    out: list[str] = []
+    for i, (card_id, anchor, rot) in enumerate(key):
+        mine = {cell for _, cell in _corners(anchor, rot)}
+        covered = any(mine & {cell for _, cell in _corners(a2, r2)} for _, a2, r2 in key[i + 1:])
+        if not covered and not (deed_only and card_id == START_ID):
+            out.append(card_id)
+    return tuple(out)
 
 
 def topmost(board: Board, *, deed_only: bool = True) -> list[str]:
     """Card ids with no cell covered by a later card, in stack order (spec §2.6, D3);
     the starting card only when ``deed_only`` is False (D2)."""
-    out: list[str] = []
-    for i, (card_id, anchor, rot) in enumerate(board):
-        mine = set(corner_cells(int(anchor), int(rot)).values())
-        covered = any(
-            mine & set(corner_cells(int(a2), int(r2)).values()) for _, a2, r2 in board[i + 1 :]
-        )
-        if not covered and not (deed_only and card_id == START_ID):
-            out.append(str(card_id))
-    return out
+    return list(_topmost(_board_key(board), deed_only))
 
 
 def stack_index(board: Board, card: str) -> int:

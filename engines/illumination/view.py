@@ -125,6 +125,13 @@ def tile_view(state: State, tile: str) -> TileView:
     return {"id": tile, "code": t.code, "faction": t.faction, "colour": t.colour, "owner": owner(state, tile)}
 
 
+_BOOK_SPACES: dict[str, tuple[tuple[str, int, str, str | None, bool], ...]] = {
+    book: tuple((cid, CELLS[cid].row, CELLS[cid].column, CELLS[cid].quill, cid in DROLLERIES)
+                for cid in BOOK_CELLS[book]) for book in BOOKS}
+"""Per Book, the fixed part of each cell's view (id, row, column, quill, drollery), read once
+(issue 14: ``public_view`` is built several times per move, by the undo check too)."""
+
+
 def public_view(state: State) -> PublicView:
     """The public view of ``state`` (no secret: §7)."""
     ready = state["reverent"] is not None
@@ -132,10 +139,9 @@ def public_view(state: State) -> PublicView:
     books: list[BookView] = []
     for book in BOOKS:
         cells: list[CellView] = []
-        for cid in BOOK_CELLS[book]:
-            c = CELLS[cid]
+        for cid, row, column, quill, drollery in _BOOK_SPACES[book]:
             entry = board.get(cid)
-            cells.append({"id": cid, "row": c.row, "column": c.column, "quill": c.quill, "drollery": cid in DROLLERIES,
+            cells.append({"id": cid, "row": row, "column": column, "quill": quill, "drollery": drollery,
                           "tile": tile_view(state, entry[0]) if entry else None, "down": bool(entry and entry[1])})
         books.append({"name": book, "open": is_open(state, book), "cells": cells})
     over = state["phase"] == "over"
