@@ -1212,7 +1212,8 @@ class GameService:
                 game, "abandoned", expected_version=record.version,
                 entry=LogEntry(0, "system", None, {"type": "end", "reason": reason}, user_id=by_user),
                 outbox=notice_rows(record.version + 1, notice))
-            return await self.get(game)
+        self.changed(game)  # (parked panels say the game is over: bot/ui/parked.py)
+        return await self.get(game)
 
     @_refuses_storage_faults
     async def replace(self, game: int, seat: int, user_id: int, name: str, by_user: int,

@@ -1,7 +1,7 @@
 """Panels after an undo and after the end (fresh-user trial leftovers 1 and 2): a panel
 redrawn after ``/game undo`` shows the state after the undo only (no "You picked …" of the
 pick taken back), and a panel redrawn after the game's last move says the game is over and
-offers nothing to press."""
+offers nothing to press, also when a moderator ends the game."""
 
 from __future__ import annotations
 
@@ -48,3 +48,17 @@ async def test_a_waiting_panel_says_the_game_is_over_after_the_others_last_move(
         shown = fake.messages[int(panels[uid]["id"])]
         assert shown["content"].splitlines()[-1] == "The game is over.", (uid == mover, shown["content"])
         assert not shown.get("components"), shown
+
+
+async def test_a_waiting_panel_says_the_game_is_over_when_a_moderator_ends_it(driver: Driver, players) -> None:
+    alice, bob, carol = players[:3]
+    fake = driver.fake
+    game = await driver.start_game("carnival", [alice, bob, carol])
+    panel = await pick_first(driver, bob, await driver.open_panel(bob, game))   # (waits for the others)
+    assert panel.get("components"), panel
+    await fake.slash(alice, "game", "end", game=game, reason="closing time")
+    await driver.settle()
+    assert (await driver.record(game)).status == "abandoned"
+    shown = fake.messages[int(panel["id"])]
+    assert shown["content"].splitlines()[-1] == "The game is over.", shown["content"]
+    assert not shown.get("components"), shown
