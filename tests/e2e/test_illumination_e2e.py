@@ -73,7 +73,7 @@ class SecrecyWatch:
         blob = driver.fake.blobs[board["attachments"][-1]["id"]]
         other = E.shuffle_hidden(state, None, self.rng)
         image = renders.board_image("illumination", E.player_view(other, None), record.names, texts(record))
-        assert renders.encode(image)[0] == blob, "the public board depends on hidden information"
+        assert renders.encode(image, game_id="illumination")[0] == blob, "the public board depends on hidden information"
         if state["phase"] != "over":
             for text in public_texts(driver):
                 assert "Crusade:" not in text and "crusade-" not in text
