@@ -38,6 +38,7 @@ from render.base import (
     WIDTH,
     canvas,
     draw_text,
+    polygon,
     seat_colour,
     text_width,
     tile,
@@ -89,13 +90,13 @@ def draw_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, code: str, size: 
         draw.rectangle((cx - q, cy - q, cx + q, cy + q), fill=fill, outline=INK, width=2)
     elif kind == "K":
         pts = [(cx, cy - r * 1.1), (cx + r * 1.1, cy), (cx, cy + r * 1.1), (cx - r * 1.1, cy)]
-        draw.polygon(pts, fill=fill, outline=INK, width=2)
+        polygon(draw, pts, fill=fill, outline=INK, width=2)
     else:
         pts = [
             (cx + r * math.cos(math.pi / 3 * i + math.pi / 6), cy + r * math.sin(math.pi / 3 * i + math.pi / 6))
             for i in range(6)
         ]
-        draw.polygon(pts, fill=fill, outline=INK, width=2)
+        polygon(draw, pts, fill=fill, outline=INK, width=2)
     draw_text(draw, (cx, cy), ICON_GLYPH[kind], size=int(size * 0.55), fill=ICON_TEXT[kind], bold=True, anchor="mm")
     if count == 2:
         b = max(11.0, r * 0.7)
