@@ -527,11 +527,19 @@ def _candidates(ax: float, ay: float, max_dist: float) -> Iterator[tuple[float, 
 
 def _is_free(box: Box, centre: tuple[float, float], reach: float, blocked: Sequence[Box],
              dots: Sequence[Box]) -> bool:
+    """Whether a glyph's ``box`` centred at ``centre`` stays within ``reach`` px of the table centre and
+    the board's sides and clear (``boxes_overlap``) of every box of ``blocked`` by ``GAP`` px and of every
+    box of ``dots``; the overlap tests written out (the search makes some 350 calls a board)."""
     if math.hypot(centre[0] - CX, centre[1] - CY) > reach or box[0] < 4 or box[2] > WIDTH - 4:
         return False
-    if any(boxes_overlap(box, b, GAP) for b in blocked):
-        return False
-    return not any(boxes_overlap(box, b) for b in dots)
+    left, top, right, bottom = box
+    for b in blocked:
+        if left < b[2] + GAP and b[0] < right + GAP and top < b[3] + GAP and b[1] < bottom + GAP:
+            return False
+    for b in dots:
+        if left < b[2] and b[0] < right and top < b[3] and b[1] < bottom:
+            return False
+    return True
 
 
 def place_dice(view: PublicView, names: Sequence[str], text: Text, highlight: str | None = None) -> list[PlacedDie]:
