@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
@@ -71,7 +72,8 @@ def _draw(draw: Callable[..., Any], view: dict[str, Any], names: Sequence[str],
           text: TextFormatter | None) -> Any:
     kwargs: dict[str, Any] = {"names": list(names)}
     if text is not None:
-        kwargs["text"] = OneImageTexts(text)
+        memo = getattr(sys.modules[draw.__module__], "MEMO_TEXTS", True)
+        kwargs["text"] = OneImageTexts(text) if memo else text
     return draw(view, **kwargs)
 
 
