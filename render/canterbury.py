@@ -40,6 +40,7 @@ from render.base import (
     PANEL,
     WHITE,
     WIDTH,
+    as_json,
     canvas,
     draw_text,
     fit_text,
@@ -59,7 +60,7 @@ HEAD = 100
 
 def _b(text: Text, key: str, **params: Any) -> str:
     """A ``board.<key>`` text."""
-    return text(msg(f"board.{key}", **params).to_json())
+    return text(as_json(msg(f"board.{key}", **params)))
 
 
 def _label(text: Text, seat: int) -> str:
@@ -146,6 +147,14 @@ CIRCLE_CUBE = 26
 """Px of a seat cube on a sin of the Circle (its letter ``_cube``: 0.85 of it, 22 px); 22 px when
 four cubes share a sin (their row must stay inside the sin's circle)."""
 CIRCLE_CUBE_OF_4 = 22
+BANNER_H = 104
+"""Height (px) of ``_banner``: the title bar (64) and the status line (40)."""
+CIRCLE_H = 490
+"""Height (px) of ``_circle``: its 470 px box and 20 px under it."""
+ROAD_H = 188
+"""Height (px) of ``_road``: the title (38), the spaces and the note under them (150)."""
+ROWS_H = 188
+"""Height (px) of ``_rows``: the title (40), two rows of 54 and the relic line (40)."""
 PARDONER_LINE = 24
 """Font size (px) of a pardoner's hand and strength lines (``_scoreboard``; were 20 px: 6.9 px at
 380 px display width, now 8.3 px)."""
@@ -405,8 +414,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text, highligh
     Returns:
         An RGB image ``WIDTH`` px wide.
     """
-    height = 2000
-    img, draw = canvas(height)
+    img, draw = canvas(_board_height(view))
     y = _banner(draw, view, names, text, 0)
     top = y + 10
     bottom_left = _circle(draw, view, text, PAD, top)
@@ -424,8 +432,21 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text, highligh
             draw.rounded_rectangle([x - 5, y - 5, x + cw + 5, y + ch + 5], radius=14, outline=HIGHLIGHT, width=6)
     y += ch + 20
     y = _rows(draw, view, text, y)
-    y = _final(draw, view, names, text, y + 6)
-    return img.crop((0, 0, WIDTH, y + 10))
+    _final(draw, view, names, text, y + 6)
+    return img
+
+
+def _board_height(view: PublicView) -> int:
+    """The height (px) of ``render_board``'s image, known before drawing (so that no crop copies the
+    board at the end): the sections' heights as ``_banner``, ``_circle``, ``_road``, ``_scoreboard``,
+    ``_rows`` and ``_final`` lay them out, 10 px under the last."""
+    top = BANNER_H + 10
+    right = top + ROAD_H + 6 + 38 + 122 * view["players"]
+    y = max(top + CIRCLE_H, right) + 10 + _company_height(view) + 20 + ROWS_H + 6
+    final = view["final"]
+    if final:
+        y += 42 + 30 + 36 * len(final["ranking"]) + 40
+    return y + 10
 
 
 def _company_height(view: PublicView) -> int:
@@ -463,7 +484,7 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Im
         draw_text(draw, (PAD + 110, y + 25), _face_name(text, kind), size=24, fill=WHITE, bold=True, anchor="lm",
                   max_width=440)
         if CARDS[kind].kind == "relic":
-            draw_text(draw, (PAD + 575, y + 25), text(msg(f"help.{kind[len('relic-'):]}").to_json()), size=20,
+            draw_text(draw, (PAD + 575, y + 25), text(as_json(msg(f"help.{kind[len('relic-'):]}"))), size=20,
                       fill=INK, anchor="lm", max_width=WIDTH - PAD - (PAD + 575))
         y += 60
     if drawn:

@@ -45,6 +45,7 @@ from render.base import (
     canvas,
     draw_text,
     fit_text,
+    polygon,
     seat_colour,
     text_width,
 )
@@ -168,7 +169,7 @@ def draw_die(
     pts = _shape_points(shape, cx, cy, r)
     if highlight:
         draw.ellipse((cx - r - 9, cy - r - 9, cx + r + 9, cy + r + 9), outline=HIGHLIGHT, width=5)
-    draw.polygon(pts, fill=WHITE if white else DIE_BLACK, outline=INK if white else WHITE, width=3)
+    polygon(draw, pts, fill=WHITE if white else DIE_BLACK, outline=INK if white else WHITE, width=3)
     if value is not None:
         size = int(r * (1.05 if shape != "triangle" else 0.85 * TRIANGLE_SCALE))
         if value >= 10:
@@ -526,11 +527,19 @@ def _candidates(ax: float, ay: float, max_dist: float) -> Iterator[tuple[float, 
 
 def _is_free(box: Box, centre: tuple[float, float], reach: float, blocked: Sequence[Box],
              dots: Sequence[Box]) -> bool:
+    """Whether a glyph's ``box`` centred at ``centre`` stays within ``reach`` px of the table centre and
+    the board's sides and clear (``boxes_overlap``) of every box of ``blocked`` by ``GAP`` px and of every
+    box of ``dots``; the overlap tests written out (the search makes some 350 calls a board)."""
     if math.hypot(centre[0] - CX, centre[1] - CY) > reach or box[0] < 4 or box[2] > WIDTH - 4:
         return False
-    if any(boxes_overlap(box, b, GAP) for b in blocked):
-        return False
-    return not any(boxes_overlap(box, b) for b in dots)
+    left, top, right, bottom = box
+    for b in blocked:
+        if left < b[2] + GAP and b[0] < right + GAP and top < b[3] + GAP and b[1] < bottom + GAP:
+            return False
+    for b in dots:
+        if left < b[2] and b[0] < right and top < b[3] and b[1] < bottom:
+            return False
+    return True
 
 
 def place_dice(view: PublicView, names: Sequence[str], text: Text, highlight: str | None = None) -> list[PlacedDie]:
@@ -610,9 +619,9 @@ def _edge_point(start: tuple[float, float], centre: tuple[float, float], box: Bo
 
 
 def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], text: Text,
-                highlight: str | None) -> bool:
-    """The table, its cards, dice and seat labels; True when a nudged die's true-position
-    dot and leader line were drawn (the legend then explains them)."""
+                highlight: str | None, placed: Sequence[PlacedDie]) -> bool:
+    """The table, its cards, dice and seat labels, the dice at ``placed`` (``place_dice``); True when a
+    nudged die's true-position dot and leader line were drawn (the legend then explains them)."""
     n = view["players"]
     spatial = view["table_model"] == "spatial"
     r_seat = 1000 * SCALE
@@ -635,7 +644,6 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
 
     seats = view["seats"]
     seat_pts = view["seat_points"]
-    placed = place_dice(view, names, text, highlight)
 
     # leader lines + true-position dots of moved dice (under the cards: a die lying
     # under a card spot shows its leader line coming out of the card)
@@ -722,11 +730,7 @@ def _draw_legend(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, nudged
     """The table's legend under it, one line per mark actually drawn: the "Sloth would
     take" lines (spec §11) and a nudged die's true-position dot and leader line. Returns
     the y (px) where the panels begin."""
-    lines: list[tuple[str, str]] = []
-    if any(view.get("nearest") or ()):
-        lines.append(("sloth", _board(text, "sloth_lines", sin=term("sin.sloth"))))
-    if nudged:
-        lines.append(("nudged", _board(text, "nudged_note")))
+    lines = _legend_lines(view, text, nudged)
     y = TABLE_BOTTOM - 8
     for kind, line in lines:
         x = 20.0
@@ -736,7 +740,22 @@ def _draw_legend(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, nudged
             x += 44
         draw_text(draw, (x, y), line, size=LEGEND_SIZE, fill=GREY, anchor="lm", max_width=WIDTH - 20 - x)
         y += LEGEND_STEP
-    return TABLE_BOTTOM + 18 + LEGEND_STEP * max(0, len(lines) - 1)
+    return _legend_end(len(lines))
+
+
+def _legend_lines(view: PublicView, text: Text, nudged: bool) -> list[tuple[str, str]]:
+    """The legend's lines (kind, text), as ``_draw_legend`` draws them."""
+    lines: list[tuple[str, str]] = []
+    if any(view.get("nearest") or ()):
+        lines.append(("sloth", _board(text, "sloth_lines", sin=term("sin.sloth"))))
+    if nudged:
+        lines.append(("nudged", _board(text, "nudged_note")))
+    return lines
+
+
+def _legend_end(lines: int) -> int:
+    """The y (px) where the panels begin under a legend of ``lines`` lines."""
+    return TABLE_BOTTOM + 18 + LEGEND_STEP * max(0, lines - 1)
 
 
 # --------------------------------------------------------------------------- panels
@@ -844,7 +863,13 @@ def _draw_panels(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[st
     return y
 
 
+SCORES_EXTRA = 116
+"""Height (px) of the score sheet beyond its rows of ``SCORE_ROW_H`` (a header, the rounds and the
+total): title 54, the total row's 4 more, the note 52, 6 above it (``render_board``)."""
+
+
 def _draw_scores(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], text: Text, top: int) -> int:
+    """The score sheet from ``top``; returns its bottom, ``top + SCORES_EXTRA - 6`` plus its rows."""
     n = view["players"]
     rounds = view["rounds"]
     draw_text(draw, (20, top + 26), _board(text, "score_sheet"), size=NAME_SIZE, bold=True, anchor="lm")
@@ -907,8 +932,14 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text, highligh
     Returns:
         An RGB image ``render.base.WIDTH`` px wide.
     """
-    height = (TABLE_BOTTOM + 18 + LEGEND_STEP + sum(_panel_height(view, text, seat) for seat in view["seats"])
-              + 60 + SCORE_ROW_H * (view["rounds"] + 2) + 110)
+    placed = place_dice(view, names, text, highlight)
+    nudged = bool(leader_dice(view, placed))
+    panels = sum(_panel_height(view, text, seat) for seat in view["seats"])
+    # (the board's height up front, so no crop copies the image at the end: the legend, the panels,
+    # 6 px, the score sheet as _draw_scores lays it out (116 px and its rows), 10 px under it)
+    height = min(TABLE_BOTTOM + 18 + LEGEND_STEP + panels + 60 + SCORE_ROW_H * (view["rounds"] + 2) + 110,
+                 _legend_end(len(_legend_lines(view, text, nudged))) + panels + SCORES_EXTRA
+                 + SCORE_ROW_H * (view["rounds"] + 2) + 10)
     img, draw = canvas(height)
     # header: title, model and round; the phase line
     draw.rectangle((0, 0, WIDTH, TABLE_TOP - 8), fill=(40, 24, 60))
@@ -921,10 +952,10 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text, highligh
     draw_text(draw, (model_right, 28), model, size=NOTE_SIZE, fill=(220, 210, 240), anchor="rm",
               max_width=model_right - 20 - text_width(title, NAME_SIZE, True) - 24)
     draw_text(draw, (20, 72), _phase_text(view, text), size=SMALL, fill=WHITE, anchor="lm", max_width=PHASE_WIDTH)
-    top = _draw_legend(draw, view, text, _draw_table(draw, view, names, text, highlight))
+    top = _draw_legend(draw, view, text, _draw_table(draw, view, names, text, highlight, placed))
     y = _draw_panels(draw, view, names, text, top, highlight)
-    y = _draw_scores(draw, view, names, text, y + 6)
-    return img.crop((0, 0, WIDTH, min(height, y + 10)))
+    _draw_scores(draw, view, names, text, y + 6)
+    return img
 
 
 def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Image.Image:

@@ -36,8 +36,10 @@ from render.base import (
     SEAT_LETTERS,
     WHITE,
     WIDTH,
+    as_json,
     canvas,
     draw_text,
+    polygon,
     seat_colour,
     text_width,
     tile,
@@ -89,13 +91,13 @@ def draw_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, code: str, size: 
         draw.rectangle((cx - q, cy - q, cx + q, cy + q), fill=fill, outline=INK, width=2)
     elif kind == "K":
         pts = [(cx, cy - r * 1.1), (cx + r * 1.1, cy), (cx, cy + r * 1.1), (cx - r * 1.1, cy)]
-        draw.polygon(pts, fill=fill, outline=INK, width=2)
+        polygon(draw, pts, fill=fill, outline=INK, width=2)
     else:
         pts = [
             (cx + r * math.cos(math.pi / 3 * i + math.pi / 6), cy + r * math.sin(math.pi / 3 * i + math.pi / 6))
             for i in range(6)
         ]
-        draw.polygon(pts, fill=fill, outline=INK, width=2)
+        polygon(draw, pts, fill=fill, outline=INK, width=2)
     draw_text(draw, (cx, cy), ICON_GLYPH[kind], size=int(size * 0.55), fill=ICON_TEXT[kind], bold=True, anchor="mm")
     if count == 2:
         b = max(11.0, r * 0.7)
@@ -154,7 +156,7 @@ def _counts_line(draw: ImageDraw.ImageDraw, x: float, y: float, counts: dict[str
 
 def _b(text: Text, key: str, **params: Any) -> str:
     """A board text: catalog ``board.<key>`` in the reader's language."""
-    return text(Msg(f"board.{key}", params).to_json())
+    return text(as_json(Msg(f"board.{key}", params)))
 
 
 def _label(text: Text, seat: int) -> str:
@@ -164,7 +166,7 @@ def _label(text: Text, seat: int) -> str:
 
 def _term(text: Text, key: str) -> str:
     """The catalog's name of a game term (``card.H01``, ``set.A``, ``title.heart``)."""
-    return text(Msg(f"term.{key}").to_json())
+    return text(as_json(Msg(f"term.{key}")))
 
 
 def _title(text: Text, key: str) -> str:
@@ -177,7 +179,7 @@ def _title(text: Text, key: str) -> str:
 def _faces(text: Text, letter: str, faces: Sequence[Any] | None = None, sep: str = " · ") -> str:
     """Die faces of a set in a few words: ``1 +1 · 2 steal 1 · ...``."""
     shown = SKILLS[letter] if faces is None else faces
-    return sep.join(_b(text, "face", face=f.face, effect=text(effect_msg(f, short=True).to_json())) for f in shown)
+    return sep.join(_b(text, "face", face=f.face, effect=text(as_json(effect_msg(f, short=True)))) for f in shown)
 
 
 def render_board(view: PublicView, *, names: Sequence[str], text: Text,

@@ -59,6 +59,10 @@ BUILDING_FILL = (252, 248, 236)
 CLOISTER_FILL = (236, 230, 250)
 SETTLEMENT_FILL = (255, 222, 196)
 NEUTRAL_COLOUR = (120, 120, 128)
+MEMO_TEXTS = False
+"""No ``render.registry.OneImageTexts`` for Ora's images: one A/B run found it slower (7.3 against 6.6 ms
+a board over 60 boards), within the noise of this shared machine (the same code twice differed by 0.5 ms);
+off until measured in a quiet window."""
 COLUMN_KEYS = {-2: "board.col_water", -1: "board.col_coast", 5: "board.col_hillside", 6: "board.col_mountain"}
 """Column labels of §11: water, coast, hillside and mountain columns carry their letter
 (catalog ``board.col_*``, e.g. "W {x}")."""
