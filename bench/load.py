@@ -535,7 +535,8 @@ async def ladder(fake: FakeDiscord, bot: GameBot, bridge: Bridge, game_id: str, 
         print(f"  {game_id:<12} {label:<6} {line(step)}", flush=True)
         if not step.passed():
             break
-    step_errors = [r.getMessage() for r in fake.errors.records]
+    step_errors = [r.getMessage() + (f" ({r.exc_info[0].__name__}: {r.exc_info[1]})" if r.exc_info and r.exc_info[0] else "")
+                   for r in fake.errors.records]
     if step_errors or fake.violations:
         print(f"    errors logged: {len(step_errors)}, violations: {len(fake.violations)}")
         for text in (step_errors + list(fake.violations))[:3]:

@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.locks import KeyedLocks
 from bot.service import UNDO
 from bot.storage import GameRecord
 from bot.ui.context import HostContext
@@ -64,6 +65,7 @@ class ParkedPanels:
         self.ctx = ctx
         self.draw = draw
         self.panels: dict[tuple[int, int], Parked] = {}
+        self._refreshing: KeyedLocks[int] = KeyedLocks()  # (one refresh of a game at a time)
         ctx.service.listeners.append(self.changed)
 
     async def park(self, record: GameRecord, seat: int, user_id: int, reader: str, edit: Editor,
@@ -98,12 +100,18 @@ class ParkedPanels:
         the AI had moved; a seat that moved meanwhile is not a reason to redraw); redraw and
         forget those of a game that is over (trial: a panel said "Waiting for Bot · Normal"
         under a board saying Game over); forget those expired or of a seat that changed hands. A failed
-        edit is logged (the board's Play ▶ still opens a panel)."""
-        async with self.ctx.tracked():
+        edit is logged (the board's Play ▶ still opens a panel).
+
+        The refreshes of one game run one after the other, each reading the game when its
+        turn comes (a load bench had two in flight: the later one forgot a panel the earlier
+        one was about to read, KeyError, and an earlier record could redraw over a later one)."""
+        async with self.ctx.tracked(), self._refreshing[game]:
             record = await self.ctx.service.get(game)
             waiting = self.ctx.service.waiting(record) if not record.paused else frozenset()
             for key in [k for k in self.panels if k[0] == game]:
-                parked, seat = self.panels[key], key[1]
+                parked, seat = self.panels.get(key), key[1]
+                if parked is None:  # (forgotten meanwhile: its seat's new panel replaced it)
+                    continue
                 if record.user_of(seat) != parked.user_id or self.ctx.clock() > parked.until:
                     del self.panels[key]
                 elif record.status != "active":  # (over: the panel says so, with nothing to press)

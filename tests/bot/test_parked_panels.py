@@ -1,0 +1,82 @@
+"""``bot.ui.parked.ParkedPanels.refresh`` when two refreshes of one game are in flight (a load
+bench logged ``KeyError: (13, 3)``: the later refresh forgot a panel the earlier one, waiting on
+an edit, was about to read): they run one after the other, and each panel is redrawn once."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from bot.storage import GameRecord, SeatRecord
+from bot.ui.parked import ParkedPanels
+
+OVER = GameRecord(id=13, game_id="heaven", guild_id=1, channel_id=2, thread_id=None, board_channel_id=None,
+                  board_message_id=None, lobby_message_id=None, host_user_id=100, status="finished",
+                  paused=False, seed=1, options={}, players=4, state={}, version=40, move_timeout=3600,
+                  deadline=None, reminded=0, waiting=[], deadline_window=None, created_at=0.0, updated_at=0.0,
+                  seats=tuple(SeatRecord(13, s, 100 + s, f"p{s}") for s in range(4)))
+
+
+class FakeService:
+    def __init__(self) -> None:
+        self.listeners: list[Any] = []
+        self.record = replace(OVER, status="active", version=39)
+
+    async def get(self, game: int) -> GameRecord:
+        return self.record
+
+    def waiting(self, record: GameRecord) -> frozenset[int]:
+        return frozenset({0})
+
+
+class FakeRepo:
+    async def log(self, game: int, after: int = 0) -> list[Any]:
+        return []
+
+
+class FakeContext:
+    def __init__(self) -> None:
+        self.service, self.repo = FakeService(), FakeRepo()
+
+    @contextlib.asynccontextmanager
+    async def tracked(self):
+        yield
+
+    def clock(self) -> float:
+        return 0.0
+
+
+async def test_two_refreshes_of_a_game_redraw_each_parked_panel_once(caplog: pytest.LogCaptureFixture) -> None:
+    released = asyncio.Event()
+    edits: list[int] = []
+
+    def editor(seat: int):
+        async def edit(**payload: Any) -> None:
+            await released.wait()          # (the first redraw is slow: the second refresh arrives)
+            edits.append(seat)
+        return edit
+
+    async def draw(record: GameRecord, seat: int, reader: str, user_id: int, note: str) -> dict[str, Any]:
+        return {"content": f"over {seat}"}
+
+    ctx = FakeContext()
+    parked = ParkedPanels(ctx, draw)  # type: ignore[arg-type]
+    for seat in (2, 3):
+        await parked.park(ctx.service.record, seat, 100 + seat, "en", editor(seat))
+    assert sorted(parked.panels) == [(13, 2), (13, 3)]
+    ctx.service.record = OVER                  # (the game ended: both panels are redrawn)
+    with caplog.at_level(logging.ERROR, logger="bot"):
+        first = asyncio.create_task(parked.refresh(13))
+        second = asyncio.create_task(parked.refresh(13))
+        for _ in range(5):
+            await asyncio.sleep(0)         # (both refreshes started; the first waits on its edit)
+        released.set()
+        await asyncio.gather(first, second)
+    assert edits == [2, 3]
+    assert parked.panels == {}
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
