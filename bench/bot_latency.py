@@ -471,6 +471,17 @@ def render_times(game_id: str, views: Sequence[tuple[JSONDict, list[str]]]) -> l
     return out
 
 
+def random_step(engine: Any, state: Any, rng: random.Random) -> Any:
+    """``state`` after one random move: chance's sample, or a random legal action of a random seat to move."""
+    to_move = engine.to_move(state)
+    if CHANCE in to_move:
+        seat, action = CHANCE, engine.sample_chance(state, rng)
+    else:
+        seat = rng.choice(sorted(to_move))
+        action = rng.choice(list(engine.legal_actions(state, seat)))
+    return engine.apply(state, seat, action)[0]
+
+
 def playout_views(game_id: str, count: int, seed: int) -> list[tuple[JSONDict, list[str]]]:
     """``count`` public views spread over random playouts (random legal actions, 3 players if allowed)."""
     engine = ENGINES[game_id]
@@ -486,13 +497,7 @@ def playout_views(game_id: str, count: int, seed: int) -> list[tuple[JSONDict, l
         for _ in range(3000):
             if engine.outcome(state) is not None:
                 break
-            to_move = engine.to_move(state)
-            if CHANCE in to_move:
-                seat, action = CHANCE, engine.sample_chance(state, rng)
-            else:
-                seat = rng.choice(sorted(to_move))
-                action = rng.choice(list(engine.legal_actions(state, seat)))
-            state, _ = engine.apply(state, seat, action)
+            state = random_step(engine, state, rng)
             states.append(state)
         need = count - len(views)
         step = max(1, len(states) // min(need, len(states)))

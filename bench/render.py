@@ -36,10 +36,9 @@ from typing import Any
 
 from PIL import Image, ImageChops
 
-from bench.bot_latency import playout_views
+from bench.bot_latency import playout_views, random_step
 from bot.render_pool import small
 from bot.text import Texts
-from engines.base import CHANCE
 from engines.registry import ENGINES
 from render import base
 from render import registry as renders
@@ -99,17 +98,6 @@ THUMBNAILS: dict[str, Callable[[Image.Image], bytes]] = {
     "small+to_png": lambda im: base.to_png(small(im)),               # this tree's small() and encoder
 }
 """DM thumbnails (scaled and encoded) of an RGB board, by name."""
-
-
-def random_step(engine: Any, state: Any, rng: random.Random) -> Any:
-    """``state`` after one random move: chance's sample, or a random legal action of a random seat to move."""
-    to_move = engine.to_move(state)
-    if CHANCE in to_move:
-        seat, action = CHANCE, engine.sample_chance(state, rng)
-    else:
-        seat = rng.choice(sorted(to_move))
-        action = rng.choice(list(engine.legal_actions(state, seat)))
-    return engine.apply(state, seat, action)[0]
 
 
 def playout_moves(game_id: str, count: int, seed: int) -> tuple[list[dict[str, Any]], list[str]]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 import shutil
+import sqlite3
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,21 @@ from engines.base import CHANCE
 from engines.registry import get
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "pre_shape_v1.db"
+
+
+def fixture_at(folder: Path, schema: int) -> Path:
+    """A copy of the old fixture in ``folder``, migrated by hand (the SQL files, in order) up to
+    ``schema``: a database as a bot of that schema left it."""
+    path = folder / f"v{schema}.db"
+    shutil.copy(FIXTURE, path)
+    migrations = resources.files("bot.storage").joinpath("migrations")
+    with sqlite3.connect(path) as raw:
+        start = raw.execute("PRAGMA user_version").fetchone()[0]
+        for f in sorted((p for p in migrations.iterdir() if p.name.endswith(".sql")), key=lambda p: p.name):
+            number = int(f.name.split("_", 1)[0])
+            if start < number <= schema:
+                raw.executescript(f"BEGIN;\n{f.read_text(encoding='utf-8')}\nPRAGMA user_version={number};\nCOMMIT;")
+    return path
 
 
 @pytest.fixture
@@ -71,18 +88,8 @@ async def test_migration_011_drops_the_unused_notice_marks_of_an_old_database(tm
     """A database at schema 10 (the old fixture migrated by the files up to 010 by hand) with a
     ``notice_marks`` row: opening it applies 011, the table is gone, the games are intact and
     replay, and a server's purge still works without it."""
-    import sqlite3
-    from importlib import resources
-
-    path = tmp_path / "v10.db"
-    shutil.copy(FIXTURE, path)
-    folder = resources.files("bot.storage").joinpath("migrations")
+    path = fixture_at(tmp_path, 10)
     with sqlite3.connect(path) as raw:
-        start = raw.execute("PRAGMA user_version").fetchone()[0]
-        for f in sorted((p for p in folder.iterdir() if p.name.endswith(".sql")), key=lambda p: p.name):
-            number = int(f.name.split("_", 1)[0])
-            if start < number <= 10:
-                raw.executescript(f"BEGIN;\n{f.read_text(encoding='utf-8')}\nPRAGMA user_version={number};\nCOMMIT;")
         game = raw.execute("SELECT id FROM games WHERE status='active' ORDER BY id").fetchone()[0]
         raw.execute("INSERT INTO notice_marks(game, version, waiting) VALUES (?, 3, '[0]')", (game,))
         games_before = raw.execute("SELECT id, status, version FROM games ORDER BY id").fetchall()
@@ -111,20 +118,10 @@ async def test_migration_012_indexes_the_done_boards_of_an_old_database(tmp_path
     """A database at schema 11 (the old fixture migrated by hand) with done and pending board
     rows: opening it applies 012, where a game's thread lines stand is read through the new
     index, and it is the newest done board's version (a pending newer board does not count)."""
-    import sqlite3
-    from importlib import resources
-
-    path = tmp_path / "v11.db"
-    shutil.copy(FIXTURE, path)
-    folder = resources.files("bot.storage").joinpath("migrations")
+    path = fixture_at(tmp_path, 11)
     query = ("SELECT version FROM outbox WHERE game=? AND kind='board' AND done_at IS NOT NULL"
              " ORDER BY id DESC LIMIT 1")
     with sqlite3.connect(path) as raw:
-        start = raw.execute("PRAGMA user_version").fetchone()[0]
-        for f in sorted((p for p in folder.iterdir() if p.name.endswith(".sql")), key=lambda p: p.name):
-            number = int(f.name.split("_", 1)[0])
-            if start < number <= 11:
-                raw.executescript(f"BEGIN;\n{f.read_text(encoding='utf-8')}\nPRAGMA user_version={number};\nCOMMIT;")
         game = raw.execute("SELECT id FROM games WHERE status='active' ORDER BY id").fetchone()[0]
         for version, done in ((2, 1.0e9), (4, 1.1e9), (5, None)):
             raw.execute("INSERT INTO outbox(game, version, kind, payload, nonce, attempts, created_at, done_at)"
