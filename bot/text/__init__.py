@@ -60,13 +60,21 @@ def short_name(name: str, limit: int = NAME_LIMIT) -> str:
     return cleaned if len(cleaned) <= limit else cleaned[: limit - 1].rstrip() + "…"
 
 
+_NUMBERED = re.compile(r"^(\d+)\.(?=\s)")
+"""A name that starts like a numbered list item (``1. …``): its digits, then the dot to escape."""
+
+
 def escape_name(name: str) -> str:
     """A (shortened) display name as a Discord message writes it: markdown characters
     (``*_~`|>``, links) and mentions (``@everyone``, ``@here``, ``<@…>``) escaped, so a name
-    is shown as typed and pings nobody (``discord.utils.escape_markdown`` / ``escape_mentions``)."""
+    is shown as typed and pings nobody (``discord.utils.escape_markdown`` / ``escape_mentions``);
+    also every ``<`` (so ``<#channel>``, ``<t:0:F>``, ``<:emoji:id>`` and ``</command:id>`` are not
+    turned into links, timestamps or emoji) and the dot of a leading ``1.`` (a numbered list when
+    the name starts a line; fresh-user trial 10)."""
     from discord.utils import escape_markdown, escape_mentions
 
-    return escape_mentions(escape_markdown(name))
+    escaped = escape_mentions(escape_markdown(name)).replace("<", "\\<")
+    return _NUMBERED.sub(r"\1\\.", escaped, count=1)
 
 
 @lru_cache(maxsize=4096)

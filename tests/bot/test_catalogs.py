@@ -33,6 +33,7 @@ from bot.text import (
     MissingText,
     Texts,
     catalog,
+    escape_name,
     locale_of,
     namespaces,
     po_path,
@@ -156,6 +157,14 @@ def test_a_key_missing_in_a_language_falls_back_to_english_and_is_logged(monkeyp
         "Ann が悪魔カードを受け取りました。"
     with pytest.raises(MissingText):
         Texts("carnival", ["Ann"], "ja", strict=True)(message)
+
+
+def test_a_name_written_in_a_message_links_formats_and_lists_nothing() -> None:
+    assert escape_name("<#1234567890123456789> <t:0:F> </game:1> <:fox:1>") == \
+        "\\<#1234567890123456789> \\<t:0:F> \\</game:1> \\<:fox:1>"
+    assert escape_name("1. first") == "1\\. first"
+    assert escape_name("2026.12 release") == "2026.12 release"
+    assert escape_name("**x** @everyone") == "\\*\\*x\\*\\* @\u200beveryone"
 
 
 def test_names_are_shortened_the_same_way_everywhere() -> None:

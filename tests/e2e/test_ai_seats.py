@@ -337,6 +337,6 @@ async def test_the_autopilot_announcements_show_a_display_name_as_typed(fake, ai
     await settled(d)
     public = [m["content"] for m in d.public_messages() if "autopilot" in m["content"] or "is back" in m["content"]]
     assert public == [
-        "🤖 \\*\\*x\\*\\* @\u200beveryone <@&1> is on autopilot: an AI (Easy) plays their moves until they take "
+        "🤖 \\*\\*x\\*\\* @\u200beveryone \\<@&1> is on autopilot: an AI (Easy) plays their moves until they take "
         "the seat back.",
-        "🙋 \\*\\*x\\*\\* @\u200beveryone <@&1> is back and plays their own moves again."], public
+        "🙋 \\*\\*x\\*\\* @\u200beveryone \\<@&1> is back and plays their own moves again."], public
