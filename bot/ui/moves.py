@@ -206,8 +206,8 @@ class Moves:
         over." with nothing to press (and no image)."""
         if record.status != "active":
             over = Texts(None, [], reader)(Msg("ui.panel.over"))
-            extra = {"attachments": []} if renders.has_decision(record.game_id) else {}
-            return {"content": "\n".join(filter(None, [note, over]))[:MESSAGE_CHARS], "view": None, **extra}
+            cleared: dict[str, Any] = {"attachments": []} if renders.has_decision(record.game_id) else {}
+            return {"content": "\n".join(filter(None, [note, over]))[:MESSAGE_CHARS], "view": None, **cleared}
         state = self.ctx.service.state(record)
         note = "\n".join(filter(None, [note, Texts(None, [], reader)(Msg("ui.panel.moved_on"))]))
         panel = build_panel(self.ctx.service.engine(record), record, state, seat, note=note, locale=reader)
