@@ -4,7 +4,6 @@ REPL loop end to end with a small stand-in bot (and with the real bot when ``bot
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import io
 from pathlib import Path
 from typing import Any
@@ -385,7 +384,6 @@ async def test_amain_reads_a_script_file(tmp_path: Path) -> None:
     assert out[1] == "[alice] > /game new game:carnival"
 
 
-@pytest.mark.skipif(importlib.util.find_spec("bot.app") is None, reason="bot.app is not written yet")
 async def test_repl_with_the_real_bot(tmp_path: Path) -> None:
     out: list[str] = []
     script = tmp_path / "play.txt"
@@ -398,7 +396,6 @@ async def test_repl_with_the_real_bot(tmp_path: Path) -> None:
     assert "── #games" in text, text
 
 
-@pytest.mark.skipif(importlib.util.find_spec("bot.app") is None, reason="bot.app is not written yet")
 async def test_a_second_playground_run_finds_the_first_runs_lobby(tmp_path: Path) -> None:
     """The offline server outlives a run (``games.world.json`` beside the database): the same
     members, channel and lobby message, so bob joins alice's lobby of the run before."""
@@ -416,7 +413,6 @@ async def test_a_second_playground_run_finds_the_first_runs_lobby(tmp_path: Path
     assert "#1 Carnival of Sins" in text and "lobby (2 players)" in text, text
 
 
-@pytest.mark.skipif(importlib.util.find_spec("bot.app") is None, reason="bot.app is not written yet")
 async def test_a_second_run_numbers_its_images_on(tmp_path: Path) -> None:
     """The images of an earlier session stay: the next session's files are numbered on."""
     args = ["--db", str(tmp_path / "games.db"), "--images", str(tmp_path / "img"), "--strict"]
@@ -519,7 +515,6 @@ async def test_a_saved_world_brings_back_every_guild_attribute(tmp_path: Path) -
         assert loaded.default_guild.id == fake.default_guild.id
 
 
-@pytest.mark.skipif(importlib.util.find_spec("bot.app") is None, reason="bot.app is not written yet")
 async def test_fixed_choices_are_listed_and_exported_files_are_saved(tmp_path: Path) -> None:
     """``key:text?`` on an option of fixed choices lists them (``game:?`` of ``/game new``, which
     has no autocomplete), and ``/game export``'s JSON and text are written beside the images."""
@@ -539,7 +534,6 @@ async def test_fixed_choices_are_listed_and_exported_files_are_saved(tmp_path: P
     assert f"📎 game-1.txt — open {saved['game-1.txt']}" in text
 
 
-@pytest.mark.skipif(importlib.util.find_spec("bot.app") is None, reason="bot.app is not written yet")
 async def test_advance_moves_the_real_bots_clock_past_a_deadline(tmp_path: Path) -> None:
     """``advance`` moves the bot's clock too (``GameBot(clock=fake.now)``): 13 h into a 24 h turn
     timer the reminder of 50 % goes out (before, the bot kept the wall clock and sent nothing)."""
@@ -585,7 +579,6 @@ async def test_the_server_is_saved_after_every_command_so_a_killed_playground_ke
         await pg.stop()
 
 
-@pytest.mark.skipif(importlib.util.find_spec("bot.app") is None, reason="bot.app is not written yet")
 async def test_sigterm_ends_a_piped_playground_like_quit_and_keeps_its_server(tmp_path: Path) -> None:
     """``kill -TERM`` while the playground waits for input: the bot stops, the server is saved and
     the process ends at once (the blocked read is a daemon thread), status 0."""
