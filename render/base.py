@@ -27,12 +27,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
-
-if TYPE_CHECKING:
-    from engines.base import Msg
 
 log = logging.getLogger(__name__)
 
@@ -342,14 +339,6 @@ def _shaped() -> bool:
 
 def _run_font(path: str | None, size: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return font(size, bold) if path is None else _fallback_font(path, size, bold)
-
-
-def as_json(message: Msg) -> dict[str, Any]:
-    """``message.to_json()`` (``{"msg": key, "params": {...}}``, what the formatter ``bot.text.Texts``
-    reads) without its deep copy through ``json`` (engines/base.py ``json_copy``): the params
-    themselves, which the formatter only reads. A Canterbury board formats some 90 texts, and the
-    copies cost about 1.5 ms of it."""
-    return {"msg": message.key, "params": dict(message.params)}
 
 
 def canvas(height: int, width: int = WIDTH) -> tuple[Image.Image, ImageDraw.ImageDraw]:

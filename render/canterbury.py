@@ -40,7 +40,6 @@ from render.base import (
     PANEL,
     WHITE,
     WIDTH,
-    as_json,
     canvas,
     draw_text,
     fit_text,
@@ -60,7 +59,7 @@ HEAD = 100
 
 def _b(text: Text, key: str, **params: Any) -> str:
     """A ``board.<key>`` text."""
-    return text(as_json(msg(f"board.{key}", **params)))
+    return text(msg(f"board.{key}", **params))
 
 
 def _label(text: Text, seat: int) -> str:
@@ -409,7 +408,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text, highligh
     Args:
         view: ``player_view(state, None)`` (``PublicView``).
         names: display names by seat.
-        text: formats ``Msg`` JSON (``bot.text.Texts`` of the game and its names).
+        text: formats a ``Msg`` or its JSON (``bot.text.Texts`` of the game and its names).
         highlight: a company id (``red``/``yellow``/``blue``) to outline, or None.
     Returns:
         An RGB image ``WIDTH`` px wide.
@@ -484,7 +483,7 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Im
         draw_text(draw, (PAD + 110, y + 25), _face_name(text, kind), size=24, fill=WHITE, bold=True, anchor="lm",
                   max_width=440)
         if CARDS[kind].kind == "relic":
-            draw_text(draw, (PAD + 575, y + 25), text(as_json(msg(f"help.{kind[len('relic-'):]}"))), size=20,
+            draw_text(draw, (PAD + 575, y + 25), text(msg(f"help.{kind[len('relic-'):]}")), size=20,
                       fill=INK, anchor="lm", max_width=WIDTH - PAD - (PAD + 575))
         y += 60
     if drawn:

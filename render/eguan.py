@@ -36,7 +36,6 @@ from render.base import (
     SEAT_LETTERS,
     WHITE,
     WIDTH,
-    as_json,
     canvas,
     draw_text,
     polygon,
@@ -156,7 +155,7 @@ def _counts_line(draw: ImageDraw.ImageDraw, x: float, y: float, counts: dict[str
 
 def _b(text: Text, key: str, **params: Any) -> str:
     """A board text: catalog ``board.<key>`` in the reader's language."""
-    return text(as_json(Msg(f"board.{key}", params)))
+    return text(Msg(f"board.{key}", params))
 
 
 def _label(text: Text, seat: int) -> str:
@@ -166,7 +165,7 @@ def _label(text: Text, seat: int) -> str:
 
 def _term(text: Text, key: str) -> str:
     """The catalog's name of a game term (``card.H01``, ``set.A``, ``title.heart``)."""
-    return text(as_json(Msg(f"term.{key}")))
+    return text(Msg(f"term.{key}"))
 
 
 def _title(text: Text, key: str) -> str:
@@ -179,7 +178,7 @@ def _title(text: Text, key: str) -> str:
 def _faces(text: Text, letter: str, faces: Sequence[Any] | None = None, sep: str = " · ") -> str:
     """Die faces of a set in a few words: ``1 +1 · 2 steal 1 · ...``."""
     shown = SKILLS[letter] if faces is None else faces
-    return sep.join(_b(text, "face", face=f.face, effect=text(as_json(effect_msg(f, short=True)))) for f in shown)
+    return sep.join(_b(text, "face", face=f.face, effect=text(effect_msg(f, short=True))) for f in shown)
 
 
 def render_board(view: PublicView, *, names: Sequence[str], text: Text,

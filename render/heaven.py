@@ -36,7 +36,6 @@ from render.base import (
     PANEL,
     WHITE,
     WIDTH,
-    as_json,
     canvas,
     draw_text,
     fit_text,
@@ -77,7 +76,7 @@ CARD_H = 96
 
 def _b(text: TextFormatter, key: str, **params: Any) -> str:
     """A board text: catalog ``board.<key>`` in the reader's language."""
-    return text(as_json(msg(f"board.{key}", **params)))
+    return text(msg(f"board.{key}", **params))
 
 
 def _name(text: TextFormatter, seat: int) -> str:
@@ -89,7 +88,7 @@ def _short(text: TextFormatter, card: CardView) -> str:
     """``"Mercy R1"``: a card's name in the reader's language and its colour-number code
     (catalog ``card``; the view's ``label`` is the English one)."""
     code = f"{COLOUR_LETTER[str(card['colour'])]}{card['number']}"
-    return text(as_json(msg("card", name=msg(f"term.card.{card['kind']}"), code=code)))
+    return text(msg("card", name=msg(f"term.card.{card['kind']}"), code=code))
 
 
 def _faction(text: TextFormatter, fac: str) -> str:
@@ -131,9 +130,9 @@ def _card(draw: ImageDraw.ImageDraw, x: float, y: float, card: CardView, text: T
     ``bg``: the colour under the card when known, so it is a ``render.base.tile`` (at integer
     ``x``, ``y``)."""
     col = str(card["colour"])
-    lines = [f"{COLOUR_LETTER[col]}{card['number']}", text(as_json(msg(f"colour.{col}"))),
+    lines = [f"{COLOUR_LETTER[col]}{card['number']}", text(msg(f"colour.{col}")),
              "S" if card["side"] == "saint" else "N"]
-    name = text(as_json(msg(f"term.card.{card['kind']}")))
+    name = text(msg(f"term.card.{card['kind']}"))
     lines.append(_b(text, "card_name", name=name, native=card["name_zh"]))
     paint = partial(_paint_card, col, w, h, tuple(lines), mark)
     if bg is None or x != int(x) or y != int(y):
@@ -263,7 +262,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
 
     # -- legend
     ly = y0 + track_h + 4
-    for i, line in enumerate(text(as_json(msg(f"board.legend_{k}"))) for k in (1, 2)):
+    for i, line in enumerate(text(msg(f"board.legend_{k}")) for k in (1, 2)):
         draw_text(draw, (MARGIN, ly + i * 28), line, size=20, fill=INK, max_width=WIDTH - 2 * MARGIN)
 
     # -- player strips
@@ -345,7 +344,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
     if view["end_reason"] is not None:
         extra.append(text(view["end_reason"]))
     if view["declared"] is not None:
-        extra.append(text(as_json(msg("board.declared", use=view["declared"]))))
+        extra.append(text(msg("board.declared", use=view["declared"])))
     if extra:
         draw_text(draw, (MARGIN, fy + 68), " · ".join(extra), size=22, fill=SINNER_INK,
                   max_width=WIDTH - 2 * MARGIN)
@@ -368,9 +367,9 @@ def _row_lines(card: CardView, text: TextFormatter, width: int) -> tuple[str, ..
     """A hand row's texts: code, colour word, S/N, name (en + zh), then who may use it and its
     ability wrapped in ``HAND_LINES`` lines of ``width`` px at ``HAND_TEXT`` px."""
     col = str(card["colour"])
-    name = text(as_json(msg(f"term.card.{card['kind']}")))
-    ability = text(as_json(msg("board.usable", who=msg(f"usable.{card['usable_by']}"), ability=card["ability"])))
-    return (f"{COLOUR_LETTER[col]}{card['number']}", text(as_json(msg(f"colour.{col}"))),
+    name = text(msg(f"term.card.{card['kind']}"))
+    ability = text(msg("board.usable", who=msg(f"usable.{card['usable_by']}"), ability=card["ability"]))
+    return (f"{COLOUR_LETTER[col]}{card['number']}", text(msg(f"colour.{col}")),
             "S" if card["side"] == "saint" else "N", _b(text, "card_name", name=name, native=card["name_zh"]),
             *_wrap(ability, HAND_TEXT, width, HAND_LINES))
 

@@ -8,7 +8,8 @@ board that does not read scaled down).
 
 ``text`` formats the messages a view carries (``engines.base.Msg`` JSON: end reasons,
 declarations): the host passes ``bot.text.Texts`` for the game, its names and the reader's
-language; renderers never hold English sentences of the rules.
+language, and a renderer passes its own labels to it as ``Msg`` objects; renderers never hold
+English sentences of the rules.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def module(game_id: str) -> ModuleType:
 
 
 TextFormatter = Callable[[Any], str]
-"""Formats a message (``Msg`` JSON or a legacy string) for the reader: ``bot.text.Texts``."""
+"""Formats a message (a ``Msg``, its JSON or a legacy string) for the reader: ``bot.text.Texts``."""
 
 
 class OneImageTexts:

@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image
 
 from bot.text import Texts
-from engines.base import CHANCE
+from engines.base import CHANCE, Msg
 from engines.canterbury import ENGINE as E
 from render.canterbury import render_board, render_private
 
@@ -86,7 +86,7 @@ def test_every_word_on_the_images_comes_from_the_catalog() -> None:
     real = texts(3)
 
     def record(message: Any) -> str:
-        asked.append(message["msg"])
+        asked.append(message.key if isinstance(message, Msg) else message["msg"])  # (a Msg or its JSON)
         return real(message)
 
     for st in (play(3, turns=14), play(3, turns=None, seed=8)):

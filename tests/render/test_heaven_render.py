@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image
 
 from bot.text import Texts
-from engines.base import CHANCE
+from engines.base import CHANCE, Msg
 from engines.heaven import ENGINE as E
 from render.base import WIDTH
 from render.heaven import render_board, render_private
@@ -93,7 +93,7 @@ def test_view_messages_are_formatted_through_text(tmp_path: Path) -> None:
     seen: list[Any] = []
 
     def text(message: Any) -> str:
-        seen.append(message)
+        seen.append(message.to_json() if isinstance(message, Msg) else message)  # (a Msg or its JSON)
         return TEXT(message)
 
     view = E.player_view(st, None)
