@@ -50,6 +50,14 @@ shares (headers, frames, empty panels) stay, being used at every board."""
 _bands: OrderedDict[tuple[str, bytes], tuple[bytes, int]] = OrderedDict()
 _band_bytes = 0
 
+BOARD_BYTES = 8 * 1024 * 1024
+"""Bytes of the last boards' palette indices kept per process, one board per game and size
+(``encode``; least recently used dropped first): three boards of 1100 × 2200 (2.4 MB each). The
+compressed bands they refer to are the objects of ``_bands``, counted there."""
+
+_boards: OrderedDict[tuple[str, tuple[int, int]], tuple[list[bytes], list[tuple[bytes, int]]]] = OrderedDict()
+_board_bytes = 0
+
 
 @lru_cache(maxsize=1)
 def _palettes() -> dict[str, list[str]]:
@@ -87,18 +95,21 @@ def _adler32_combine(a1: int, a2: int, len2: int) -> int:
     return sum1 | (sum2 << 16)
 
 
-def _band(key: str, data: bytes) -> tuple[bytes, int]:
-    """(raw deflate bytes ended by a sync flush, Adler-32) of ``data``, memoized."""
+def _band(key: str, indices: bytes, width: int) -> tuple[bytes, int]:
+    """(raw deflate bytes ended by a sync flush, Adler-32) of the image data of the rows
+    ``indices`` (palette indices, ``width`` a row): each row behind its filter type byte (0,
+    none); memoized."""
     global _band_bytes
-    full = (key, data)
+    full = (key, indices)
     found = _bands.get(full)
     if found is not None:
         _bands.move_to_end(full)
         return found
+    data = b"".join(b"\x00" + indices[start:start + width] for start in range(0, len(indices), width))
     packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
     out = (packer.compress(data) + packer.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(data))
     _bands[full] = out
-    _band_bytes += len(data) + len(out[0]) + 100
+    _band_bytes += len(indices) + len(out[0]) + 100
     while _band_bytes > BAND_BYTES and len(_bands) > 1:
         (_, old), (packed, _) = _bands.popitem(last=False)
         _band_bytes -= len(old) + len(packed) + 100
@@ -106,10 +117,26 @@ def _band(key: str, data: bytes) -> tuple[bytes, int]:
 
 
 def clear() -> None:
-    """Forget the memoized bands (tests, the benchmark)."""
-    global _band_bytes
+    """Forget the memoized bands and last boards (tests, the benchmark)."""
+    global _band_bytes, _board_bytes
     _bands.clear()
     _band_bytes = 0
+    _boards.clear()
+    _board_bytes = 0
+
+
+def _remember(key: tuple[str, tuple[int, int]], pieces: list[bytes], bands: list[tuple[bytes, int]]) -> None:
+    """Keep a board's index bands and their compressed bands as the last board of its game and
+    size (``BOARD_BYTES``)."""
+    global _board_bytes
+    old = _boards.pop(key, None)
+    if old is not None:
+        _board_bytes -= sum(map(len, old[0]))
+    _boards[key] = (pieces, bands)
+    _board_bytes += sum(map(len, pieces))
+    while _board_bytes > BOARD_BYTES and len(_boards) > 1:
+        _, (dropped, _) = _boards.popitem(last=False)
+        _board_bytes -= sum(map(len, dropped))
 
 
 def encode(image: Image.Image, game_id: str) -> bytes | None:
@@ -122,19 +149,34 @@ def encode(image: Image.Image, game_id: str) -> bytes | None:
         return None
     indexed = image.quantize(palette=fixed, dither=Image.Dither.NONE)
     width, height = indexed.size
-    rows = Image.new("P", (width + 1, height), 0)  # column 0: each row's filter type byte (0, none)
-    rows.paste(indexed, (1, 0))
-    raw = rows.tobytes()
-    stride = (width + 1) * BAND_ROWS
+    raw = indexed.tobytes()
+    stride = width * BAND_ROWS
+    pieces = [raw[start:start + stride] for start in range(0, len(raw), stride)]
+    key = (game_id, indexed.size)
+    last = _boards.get(key)
+    bands: list[tuple[bytes, int]] = []
+    for k, piece in enumerate(pieces):
+        # (a band as the last board of the game and size had it: its bands, no hashing)
+        if last is not None and piece == last[0][k]:
+            bands.append(last[1][k])
+        else:
+            bands.append(_band(game_id, piece, width))
+    _remember(key, pieces, bands)
     parts: list[bytes] = [b"\x78\x01"]  # (zlib header: deflate, 32 KiB window, fastest)
     adler = 1
-    for start in range(0, len(raw), stride):
-        packed, band_adler = _band(game_id, raw[start:start + stride])
+    for piece, (packed, band_adler) in zip(pieces, bands, strict=True):
         parts.append(packed)
-        adler = _adler32_combine(adler, band_adler, min(stride, len(raw) - start))
+        adler = _adler32_combine(adler, band_adler, len(piece) + len(piece) // width)
     parts.append(b"\x03\x00")  # (a final empty block)
     parts.append(struct.pack(">I", adler))
-    colours = indexed.getpalette() or []
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
-    return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header), _chunk(b"PLTE", bytes(colours[:768])),
+    return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header), _chunk(b"PLTE", _colours(game_id)),
                      _chunk(b"IDAT", b"".join(parts)), _chunk(b"IEND", b"")))
+
+
+@lru_cache(maxsize=32)
+def _colours(game_id: str) -> bytes:
+    """The PLTE chunk's data of ``game_id``: its fixed palette, 256 entries (as
+    ``Image.quantize(palette=...)`` gives it to the image)."""
+    fixed = palette(game_id)
+    return bytes(((fixed.getpalette() or []) if fixed is not None else [])[:768])
