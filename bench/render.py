@@ -278,15 +278,18 @@ def bench_game(game_id: str, args: argparse.Namespace) -> None:
 
 def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
     """``--moves``: the boards of ``--tables`` random playouts drawn move after move, the tables taking
-    turns, each board sent to one of ``--workers`` simulated workers in turn (each with its own band
-    memo of render/png.py, cold at the start); per board the CPU of the draw, of the encoder of d25d10b
+    turns, each board sent to one of ``--workers`` simulated workers in turn (each with its own memos
+    of render/png.py, bands and last boards, cold at the start); per board the CPU of the draw, of the encoder of d25d10b
     (``base.to_png``: a palette sampled per board) and of this tree's (``renders.encode`` with the game:
     the fixed palette, bands memoized), timed once each (a repeat would find every band memoized).
     Returns the means in ms (``draw``, ``before``, ``after``); on a tree without render/png.py
     ``after`` is its own ``renders.encode``."""
     tables = [playout_moves(game_id, args.moves, args.seed + t) for t in range(args.tables)]
     order = [(views[i], names) for i in range(args.moves) for views, names in tables if i < len(views)]
-    memos: list[tuple[Any, int]] = [(type(png._bands)() if png else None, 0) for _ in range(args.workers)]
+    # (each simulated worker's own memos of render/png.py: the bands, and where the tree has them, the last
+    # boards; fresh and empty at the start)
+    state = [name for name in ("_bands", "_band_bytes", "_boards", "_board_bytes") if png and hasattr(png, name)]
+    memos: list[dict[str, Any]] = [{name: type(getattr(png, name))() for name in state} for _ in range(args.workers)]
     rows: dict[str, list[float]] = {"draw": [], "before": [], "after": []}
     sizes: dict[str, list[int]] = {"before": [], "after": []}
     errors: dict[str, list[tuple[int, float]]] = {"before": [], "after": []}
@@ -300,11 +303,10 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
         sizes["before"].append(len(data))
         errors["before"].append(fidelity(image, data) if k % 5 == 0 else (0, 0.0))
         worker = k % args.workers
-        if png:
-            png._bands, png._band_bytes = memos[worker]
+        for name, value in memos[worker].items():
+            setattr(png, name, value)
         t, (data, _) = cpu(functools.partial(after, image), 1)
-        if png:
-            memos[worker] = (png._bands, png._band_bytes)
+        memos[worker] = {name: getattr(png, name) for name in state}
         rows["after"].append(t)
         sizes["after"].append(len(data))
         errors["after"].append(fidelity(image, data) if k % 5 == 0 else (0, 0.0))

@@ -10,7 +10,7 @@ import random
 import zlib
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 from engines.registry import ENGINES
 from render import base, png
@@ -126,3 +126,40 @@ def test_the_band_memo_stays_within_its_bytes(monkeypatch: pytest.MonkeyPatch) -
         assert data is not None and decoded(data).size == image.size
         assert png._band_bytes <= 200_000
         assert png._band_bytes == sum(len(k) + len(v[0]) + 100 for (_, k), v in png._bands.items())
+
+
+@pytest.mark.parametrize("game_id", ["carnival", "ora"])
+def test_a_board_after_another_of_its_size_reuses_its_equal_bands_only(
+        game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    board = golden_images(game_id)["mid"]
+    assert board is not None
+    changed = board.copy()
+    ImageDraw.Draw(changed).rectangle((100, 40, 300, 70), fill=(0, 0, 0))  # (rows 40-70: bands 2-4 of 16 rows)
+    png.encode(board, game_id)
+    key = (game_id, board.size)
+    first = png._boards[key][1]
+    looked_up: list[bytes] = []
+    band = png._band
+    monkeypatch.setattr(png, "_band", lambda game, indices, width: looked_up.append(indices) or band(game, indices, width))
+    warm = png.encode(changed, game_id)
+    assert len(looked_up) == 3  # (the other bands: the last board's, not even looked up)
+    monkeypatch.setattr(png, "_band", band)
+    second = png._boards[key][1]
+    assert [k for k, (a, b) in enumerate(zip(first, second, strict=True)) if a is not b] == [2, 3, 4]
+    png.clear()
+    assert warm == png.encode(changed, game_id)
+    assert warm is not None
+    expected = changed.quantize(palette=png.palette(game_id), dither=Image.Dither.NONE)
+    assert decoded(warm).tobytes() == expected.tobytes()
+
+
+def test_the_last_boards_stay_within_their_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    boards = [golden_images(g)["mid"] for g in ("ora", "carnival", "heaven")]
+    sizes = [b.width * b.height for b in boards if b is not None]
+    monkeypatch.setattr(png, "BOARD_BYTES", max(sizes) + 1)
+    for game_id, image in zip(("ora", "carnival", "heaven"), boards, strict=True):
+        assert image is not None
+        png.encode(image, game_id)
+        assert png._board_bytes <= max(sizes) + 1
+        assert png._board_bytes == sum(len(p) for pieces, _ in png._boards.values() for p in pieces)
+        assert next(reversed(png._boards)) == (game_id, image.size)  # (the newest is always kept)
