@@ -119,9 +119,11 @@ def playout_moves(game_id: str, count: int, seed: int) -> tuple[list[dict[str, A
     return views, names
 
 
-def corpus(game_id: str, seeds: Sequence[int], every: int = 6) -> list[Image.Image]:
+def corpus(game_id: str, seeds: Sequence[int], every: int = 6, kind: str = "board") -> list[Image.Image]:
     """Boards and a seat's private images of random playouts (one in ``every`` states) of each seed, at
-    each player count the game allows (the seat colours of a full table too)."""
+    each player count the game allows (the seat colours of a full table too); with ``kind`` "decision"
+    instead the images of every pending decision of those states (``render_decision``: E Guan's
+    placement previews), of each seat to move."""
     engine = ENGINES[game_id]
     out: list[Image.Image] = []
     for seed, players in itertools.product(seeds, range(engine.info.min_players, engine.info.max_players + 1)):
@@ -129,14 +131,20 @@ def corpus(game_id: str, seeds: Sequence[int], every: int = 6) -> list[Image.Ima
         rng, state, step = random.Random(seed), engine.new_game(players, seed), 0
         text = Texts(game_id, names)
         while engine.outcome(state) is None and step < 3000:
-            if step % every == 0:
+            if step % every == 0 and kind == "decision":
+                for seat in sorted(s for s in engine.to_move(state) if isinstance(s, int) and s >= 0):
+                    image = renders.decision_image(game_id, engine.player_view(state, seat), names, text)
+                    if image is not None:
+                        out.append(image)
+            elif step % every == 0:
                 out.append(renders.board_image(game_id, engine.player_view(state, None), names, text))
                 private = renders.private_image(game_id, engine.player_view(state, step % players), names, text)
                 if private is not None:
                     out.append(private)
             state = random_step(engine, state, rng)
             step += 1
-        out.append(renders.board_image(game_id, engine.player_view(state, None), names, text))
+        if kind != "decision":
+            out.append(renders.board_image(game_id, engine.player_view(state, None), names, text))
     return out
 
 
@@ -186,14 +194,20 @@ def make_palette(images: Sequence[Image.Image]) -> list[str]:
     return [f"{r:02x}{g:02x}{b:02x}" for r, g, b in colours]
 
 
-def make_palettes(games: Sequence[str], seeds: Sequence[int]) -> None:
-    """Write ``render/palettes.json`` for ``games`` (kept for the others), from ``corpus`` of ``seeds``."""
+def make_palettes(games: Sequence[str], seeds: Sequence[int], kind: str = "board") -> None:
+    """Write ``render/palettes.json`` for ``games`` (kept for the others and the other kind), from
+    ``corpus`` of ``seeds``: the palettes of their boards and private images, or with ``kind``
+    "decision" of their decisions' images (``render.png.palette_key``; a game drawing none gets none)."""
     import json
 
     data = json.loads(png.PALETTES.read_text(encoding="utf-8")) if png.PALETTES.exists() else {}
     for game_id in games:
-        data[game_id] = make_palette(corpus(game_id, seeds))
-        print(f"{game_id}: {len(data[game_id])} colours")
+        images = corpus(game_id, seeds, every=1 if kind == "decision" else 6, kind=kind)  # (decisions are rarer)
+        if not images:
+            continue
+        key = png.palette_key(game_id, "decision" if kind == "decision" else "board")
+        data[key] = make_palette(images)
+        print(f"{key}: {len(data[key])} colours from {len(images)} images")
     png.PALETTES.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n", encoding="utf-8")
     png._palettes.cache_clear()
     png.palette.cache_clear()
@@ -362,6 +376,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json-out", default="", help="with --moves: write the means by game here (JSON)")
     parser.add_argument("--make-palettes", action="store_true",
                         help="instead: write render/palettes.json for --game from random playouts (seed 11, every player count)")
+    parser.add_argument("--kind", choices=("board", "decision"), default="board",
+                        help="with --make-palettes: the palettes of boards and private images (default) or of decisions' images")
     args = parser.parse_args(argv)
     games = sorted(ENGINES) if args.game == "all" else [args.game]
     unknown = [g for g in games if g not in ENGINES] + [e for e in args.encoders.split(",") if e not in ENCODERS] + [
@@ -369,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown: {', '.join(unknown)}")
     if args.make_palettes:
-        make_palettes(games, [11])
+        make_palettes(games, [11], args.kind)
         return 0
     if args.moves:
         print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs; "

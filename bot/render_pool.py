@@ -54,6 +54,16 @@ than 480 px (a box filter, then a bilinear resize), and 5-20 % fewer bytes encod
 (``python -m bench.render --thumbnails 480+to_png,small+to_png``)."""
 
 
+DECISION_PALETTE = False
+"""Encode a decision's image (E Guan's placement preview) against the fixed palette of the game's
+decisions (render/png.py ``palette_key``, made by ``python -m bench.render --make-palettes --kind
+decision``) instead of a palette chosen for the image (``render.base.to_png``): a preview job (draw and
+encode, 32 previews of random playouts, thread CPU) 10.9 → 8.5 ms, E Guan drawing about three a move;
+as faithful as a board against its palette (tests/render/test_png.py). Off until tests/e2e/test_eguan_e2e.py
+(``check_preview``), which expects the bytes of ``renders.encode(image)``, expects those of
+``renders.encode(image, game_id="eguan.decision")`` when it is on."""
+
+
 def render_options() -> dict[str, bool]:
     """The speed options of ``render.base`` in this process (``render.base.configure``): a job
     carries them, so a worker draws as the bot would (the benchmark switches them)."""
@@ -143,7 +153,7 @@ def render(job: RenderJob) -> Rendered | None:
         whatever the renderer raises (the caller logs it).
     """
     from bot.text import Texts
-    from render import base
+    from render import base, png
     from render import registry as renders
 
     if job.options and job.options != render_options():
@@ -165,9 +175,12 @@ def render(job: RenderJob) -> Rendered | None:
         return None
     if job.kind == "thumbnail":
         image = small(image)
-    # (a board or a private view in the game's own colours: its fixed palette; a scaled copy or a
-    # decision's image: a palette of its own)
-    data, ext = renders.encode(image, job.limit, job.game_id if job.kind in ("board", "private") else None)
+    # (a board or a private view in the game's own colours: its fixed palette; a decision's image: the
+    # fixed palette of the game's decisions where it has one (render/png.py palette_key); a scaled
+    # copy: a palette of its own)
+    key = None if job.kind == "thumbnail" or (job.kind == "decision" and not DECISION_PALETTE) else (
+        png.palette_key(job.game_id, job.kind))
+    data, ext = renders.encode(image, job.limit, key)
     thumb = None
     if job.thumbnail and job.kind == "board":
         scaled = small(image if own_thumb is None else own_thumb)

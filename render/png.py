@@ -67,6 +67,13 @@ def _palettes() -> dict[str, list[str]]:
     return data
 
 
+def palette_key(game_id: str, kind: str) -> str:
+    """The key in ``render/palettes.json`` of the images of ``kind`` of ``game_id``: the game id for
+    its boards and private views (``"board"``, ``"private"``), ``"<game_id>.decision"`` for the images
+    of its pending decisions (E Guan's placement previews: colours of their own, their overlays)."""
+    return f"{game_id}.decision" if kind == "decision" else game_id
+
+
 @lru_cache(maxsize=32)
 def palette(game_id: str) -> Image.Image | None:
     """The fixed palette of ``game_id`` as a 1 × 1 "P" image (for ``Image.quantize(palette=...)``),

@@ -134,8 +134,9 @@ memoized (render/png.py): 2-4× less encoding CPU than a palette chosen per boar
 def encode(image: Image.Image, limit: int = DEFAULT_LIMIT, game_id: str | None = None) -> tuple[bytes, str]:
     """PNG bytes, or a JPEG/downscaled version when the PNG exceeds ``limit`` bytes. With ``game_id``
     (an RGB image of that game drawn with its own colours: a board or a private view, not a scaled
-    copy), the PNG is made against the game's fixed palette (``render.png.encode``, ``FIXED_PALETTE``)
-    when it has one, else as ``render.base.to_png`` makes it.
+    copy; or the key of another palette of the game, ``render.png.palette_key``: its decisions'
+    images), the PNG is made against that fixed palette (``render.png.encode``, ``FIXED_PALETTE``)
+    when there is one, else as ``render.base.to_png`` makes it.
 
     Returns:
         (data, extension) with extension ``"png"`` or ``"jpg"``.
