@@ -10,7 +10,18 @@ image data (PNG filter type 0 on every row) is cut into bands of ``BAND_ROWS`` r
 is deflated on its own (a fresh raw deflate stream ended by a sync flush, so the bands concatenate
 into one valid stream); a band equal to one compressed before (byte for byte: the key is the band's
 index bytes) is not compressed again. Between two moves most of a board is the same (bench/render.py
-``--moves``: 65-90 % of 16-row bands), so most of the deflating is skipped.
+``--moves``: 65-90 % of 16-row bands), so most of the deflating is skipped. A band equal to the band
+at the same place of the last board of the game and size (``_boards``: a memcmp, even when that
+board was another table's) takes that board's compressed band without hashing its bytes for the memo.
+
+What the encoder does not skip (issue 14, measured on Carnival boards of 1100 × 2160, thread CPU):
+quantizing every pixel (``Image.quantize``, 3-4 ms, the same for a plain image: a cost per pixel, not
+the colour cache it builds), deflating the changed bands (1-2 ms). Quantizing only the rows that
+changed since the last board would need a comparison of the RGB pixels, and that costs as much
+(``ImageChops.difference`` 1-2.6 ms, ``tobytes`` 1.6 ms, with 50 % of the bands changed between
+boards of two tables): measured, no gain.
+
+Decisions' images (E Guan's placement previews) have a palette of their own (``palette_key``).
 
 The file decodes to exactly the pixels of ``image.quantize(palette=...)`` (a standard PNG: colour
 type 3, bit depth 8, no interlace); it is 0-10 % larger than one zlib stream over the whole image
@@ -76,7 +87,7 @@ def palette_key(game_id: str, kind: str) -> str:
 
 @lru_cache(maxsize=32)
 def palette(game_id: str) -> Image.Image | None:
-    """The fixed palette of ``game_id`` as a 1 × 1 "P" image (for ``Image.quantize(palette=...)``),
+    """The fixed palette of ``game_id`` (or of a ``palette_key``) as a 1 × 1 "P" image (for ``Image.quantize(palette=...)``),
     or None when ``render/palettes.json`` has none for it."""
     colours = _palettes().get(game_id)
     if not colours:
@@ -147,10 +158,11 @@ def _remember(key: tuple[str, tuple[int, int]], pieces: list[bytes], bands: list
 
 
 def encode(image: Image.Image, game_id: str) -> bytes | None:
-    """``image`` (RGB) as a palette PNG against the fixed palette of ``game_id`` (no dithering:
-    every pixel takes the palette's nearest colour, Pillow's ``Image.quantize(palette=...)``), the
-    deflating memoized by band (module doc); deterministic. None when the game has no fixed palette
-    or the image is not RGB (the caller encodes it otherwise)."""
+    """``image`` (RGB) as a palette PNG against the fixed palette of ``game_id`` (a game id or a
+    ``palette_key``; no dithering: every pixel takes the palette's nearest colour, Pillow's
+    ``Image.quantize(palette=...)``), the deflating memoized by band and the bands kept as the last
+    board of the key and size (module doc); deterministic: the same bytes whatever the memos hold.
+    None when there is no such palette or the image is not RGB (the caller encodes it otherwise)."""
     fixed = palette(game_id)
     if fixed is None or image.mode != "RGB":
         return None
