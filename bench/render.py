@@ -2,7 +2,8 @@
 (issue 14: CPU per move ≤ 25 ms, of which the render workers' share is drawing + encoding + thumbnail).
 
 Usage: ``python -m bench.render [--game <game_id>|all] [--views 8] [--repeat 3] [--seed 1]
-[--encoders main,...] [--thumbnails main,...] [--draw]``
+[--encoders main,...] [--thumbnails main,...] [--draw]``; ``--moves N [--png-before TREE]`` (boards of
+consecutive moves, ``bench_moves``); ``--decisions N`` (decision jobs, ``bench_decisions``).
 
 For every game, ``--views`` public views spread over random playouts (``bench.bot_latency.playout_views``,
 3 players where allowed) are drawn once to warm the memos (a worker has them warm after its first boards),
@@ -297,7 +298,10 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
     (``base.to_png``: a palette sampled per board) and of this tree's (``renders.encode`` with the game:
     the fixed palette, bands memoized), timed once each (a repeat would find every band memoized).
     Returns the means in ms (``draw``, ``before``, ``after``); on a tree without render/png.py
-    ``after`` is its own ``renders.encode``."""
+    ``after`` is its own ``renders.encode``. With ``--png-before TREE`` also the encoder of that tree's
+    render/png.py (``png-before``: its own memos per simulated worker), timed on the same boards
+    interleaved with this tree's (which goes first alternates board by board), and the count of boards
+    whose bytes differ between the two."""
     tables = [playout_moves(game_id, args.moves, args.seed + t) for t in range(args.tables)]
     order = [(views[i], names) for i in range(args.moves) for views, names in tables if i < len(views)]
     # (each simulated worker's own memos of render/png.py: the bands, and where the tree has them, the last
@@ -305,6 +309,11 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
     state = [name for name in ("_bands", "_band_bytes", "_boards", "_board_bytes") if png and hasattr(png, name)]
     memos: list[dict[str, Any]] = [{name: type(getattr(png, name))() for name in state} for _ in range(args.workers)]
     rows: dict[str, list[float]] = {"draw": [], "before": [], "after": []}
+    old = _png_of(args.png_before) if getattr(args, "png_before", "") else None
+    old_memos: list[tuple[Any, int]] = [(type(old._bands)(), 0) if old else (None, 0) for _ in range(args.workers)]
+    if old is not None:
+        rows["png-before"] = []
+    differ = 0
     sizes: dict[str, list[int]] = {"before": [], "after": []}
     errors: dict[str, list[tuple[int, float]]] = {"before": [], "after": []}
     after: Callable[[Image.Image], tuple[bytes, str]] = (
@@ -317,10 +326,22 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
         sizes["before"].append(len(data))
         errors["before"].append(fidelity(image, data) if k % 5 == 0 else (0, 0.0))
         worker = k % args.workers
+        if old is not None and k % 2:
+            old._bands, old._band_bytes = old_memos[worker]
+            t, previous = cpu(functools.partial(old.encode, image, game_id), 1)
+            old_memos[worker] = (old._bands, old._band_bytes)
+            rows["png-before"].append(t)
         for name, value in memos[worker].items():
             setattr(png, name, value)
         t, (data, _) = cpu(functools.partial(after, image), 1)
         memos[worker] = {name: getattr(png, name) for name in state}
+        if old is not None and not k % 2:
+            old._bands, old._band_bytes = old_memos[worker]
+            t_old, previous = cpu(functools.partial(old.encode, image, game_id), 1)
+            old_memos[worker] = (old._bands, old._band_bytes)
+            rows["png-before"].append(t_old)
+        if old is not None:
+            differ += previous != data
         rows["after"].append(t)
         sizes["after"].append(len(data))
         errors["after"].append(fidelity(image, data) if k % 5 == 0 else (0, 0.0))
@@ -331,11 +352,79 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
             worst = max(e[0] for e in errors[name])
             share = max(e[1] for e in errors[name])
             extra = f"{statistics.median(sizes[name]) / 1024:>8.0f}{worst:>7}{share * 100:>8.2f}"
-        label = {"draw": "draw", "before": "encode d25d10b", "after": "encode this tree"}[name]
+        label = {"draw": "draw", "before": "encode d25d10b", "after": "encode this tree",
+                 "png-before": "encode --png-before"}[name]
         print(f"{game_id:<13}{label:<26}{means[name]:>8.1f}{statistics.median(spent) * 1000:>8.1f}{extra}")
+    if old is not None:
+        print(f"{game_id:<13}{'(boards whose bytes differ)':<26}{differ:>8}")
+        old.clear()
     if png:
         png.clear()
     return means
+
+
+def bench_decisions(game_id: str, args: argparse.Namespace) -> None:
+    """``--decisions``: up to that many decision jobs (``bot.render_pool.render`` of kind "decision": E
+    Guan's placement previews) of ``--tables`` random playouts in order, each seat to move's preview at
+    each state, rendered with ``bot.render_pool.DECISION_PALETTE`` off (a palette chosen per image) and
+    on (the decisions' fixed palette; its own render/png.py memos, as a worker has), interleaved (which
+    goes first alternates); the CPU of the whole job (draw and encode), the bytes and the fidelity."""
+    from bot import render_pool
+
+    engine = ENGINES[game_id]
+    players = max(engine.info.min_players, min(3, engine.info.max_players))
+    names = tuple(f"Player {k + 1}" for k in range(players))
+    jobs: list[render_pool.RenderJob] = []
+    for table in range(args.tables):
+        rng, state = random.Random(args.seed + table), engine.new_game(players, args.seed + table)
+        for _ in range(3000):
+            if engine.outcome(state) is not None or len(jobs) >= args.decisions * (table + 1) // args.tables:
+                break
+            for seat in sorted(s for s in engine.to_move(state) if isinstance(s, int) and s >= 0):
+                job = render_pool.RenderJob("decision", game_id, engine.player_view(state, seat), names)
+                if renders.decision_image(game_id, job.view, names, Texts(game_id, list(names))) is not None:
+                    jobs.append(job)
+            state = random_step(engine, state, rng)
+    if not jobs:
+        return
+    saved = render_pool.DECISION_PALETTE
+    rows: dict[bool, list[float]] = {False: [], True: []}
+    sizes: dict[bool, list[int]] = {False: [], True: []}
+    errors: dict[bool, list[tuple[int, float]]] = {False: [], True: []}
+    png.clear()
+    try:
+        for k, job in enumerate(jobs):
+            image = renders.decision_image(game_id, job.view, names, Texts(game_id, list(names)))
+            for on in ((False, True) if k % 2 else (True, False)):
+                render_pool.DECISION_PALETTE = on
+                t, done = cpu(functools.partial(render_pool.render, job), 1)
+                rows[on].append(t)
+                sizes[on].append(len(done.data))
+                errors[on].append(fidelity(image, done.data))
+    finally:
+        render_pool.DECISION_PALETTE = saved
+        png.clear()
+    for on in (False, True):
+        label = "decision job, " + ("fixed palette" if on else "own palette")
+        worst = max(e[0] for e in errors[on])
+        share = max(e[1] for e in errors[on])
+        print(f"{game_id:<13}{label:<30}{statistics.fmean(rows[on]) * 1000:>8.1f}"
+              f"{statistics.median(rows[on]) * 1000:>8.1f}{statistics.median(sizes[on]) / 1024:>8.0f}"
+              f"{worst:>7}{share * 100:>8.2f}")
+    print(f"{game_id:<13}{'(decision jobs)':<30}{len(jobs):>8}")
+
+
+def _png_of(tree: str) -> Any:
+    """The module render/png.py of ``tree`` (another worktree), loaded beside this tree's (its own
+    palettes.json, its own memos)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("png_before", Path(tree) / "render" / "png.py")
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"no render/png.py in {tree}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def moves_before(games: Sequence[str], args: argparse.Namespace) -> dict[str, dict[str, float]]:
@@ -373,6 +462,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="with --moves: simulated render workers (default 2)")
     parser.add_argument("--before", default="", help="with --moves: also run them on this tree's code first "
                         "(a git worktree of the older commit) and print both side by side")
+    parser.add_argument("--decisions", type=int, default=0,
+                        help="instead: that many decision jobs of the games that draw them, fixed palette off and on")
+    parser.add_argument("--png-before", default="", help="with --moves: also time that tree's render/png.py "
+                        "encoder on the same boards, interleaved with this tree's")
     parser.add_argument("--json-out", default="", help="with --moves: write the means by game here (JSON)")
     parser.add_argument("--make-palettes", action="store_true",
                         help="instead: write render/palettes.json for --game from random playouts (seed 11, every player count)")
@@ -386,6 +479,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown: {', '.join(unknown)}")
     if args.make_palettes:
         make_palettes(games, [11], args.kind)
+        return 0
+    if args.decisions:
+        print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}; CPU ms (thread time) a job, "
+              f"{args.tables} tables")
+        print(f"{'game':<13}{'what':<30}{'mean':>8}{'median':>8}{'KiB':>8}{'worst':>7}{'% >8':>8}")
+        for game_id in games:
+            if renders.has_decision(game_id):
+                bench_decisions(game_id, args)
         return 0
     if args.moves:
         print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs; "
