@@ -58,8 +58,9 @@ DECISION_PALETTE = False
 """Encode a decision's image (E Guan's placement preview) against the fixed palette of the game's
 decisions (render/png.py ``palette_key``, made by ``python -m bench.render --make-palettes --kind
 decision``) instead of a palette chosen for the image (``render.base.to_png``): a preview job (draw and
-encode, 32 previews of random playouts, thread CPU) 10.9 → 8.5 ms, E Guan drawing about three a move;
-as faithful as a board against its palette (tests/render/test_png.py). Off until tests/e2e/test_eguan_e2e.py
+encode, thread CPU) 7.5 → 5.4 ms (``python -m bench.render --game eguan --decisions 60 --tables 3``: 49
+previews, interleaved), E Guan drawing about three a move; as faithful as a board against its palette
+(worst channel error 28, 0.06 % of the pixels off by more than 8; tests/render/test_png.py). Off until tests/e2e/test_eguan_e2e.py
 (``check_preview``), which expects the bytes of ``renders.encode(image)``, expects those of
 ``renders.encode(image, game_id="eguan.decision")`` when it is on."""
 
