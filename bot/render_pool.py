@@ -54,15 +54,14 @@ than 480 px (a box filter, then a bilinear resize), and 5-20 % fewer bytes encod
 (``python -m bench.render --thumbnails 480+to_png,small+to_png``)."""
 
 
-DECISION_PALETTE = False
+DECISION_PALETTE = True
 """Encode a decision's image (E Guan's placement preview) against the fixed palette of the game's
 decisions (render/png.py ``palette_key``, made by ``python -m bench.render --make-palettes --kind
 decision``) instead of a palette chosen for the image (``render.base.to_png``): a preview job (draw and
 encode, thread CPU) 7.5 → 5.4 ms (``python -m bench.render --game eguan --decisions 60 --tables 3``: 49
 previews, interleaved), E Guan drawing about three a move; as faithful as a board against its palette
-(worst channel error 28, 0.06 % of the pixels off by more than 8; tests/render/test_png.py). Off until tests/e2e/test_eguan_e2e.py
-(``check_preview``), which expects the bytes of ``renders.encode(image)``, expects those of
-``renders.encode(image, game_id="eguan.decision")`` when it is on."""
+(worst channel error 28, 0.06 % of the pixels off by more than 8; tests/render/test_png.py). False only
+to measure it."""
 
 
 def render_options() -> dict[str, bool]:

@@ -29,6 +29,7 @@ from engines.eguan.data import CARDS, SKILLS
 from engines.eguan.rules import active, board_counts, final_scoring, turns_taken
 from engines.registry import GAME_IDS
 from engines.registry import get as get_engine
+from render import png
 from render import registry as renders
 from render.eguan import render_decision
 from tests.e2e.driver import Driver, rig_chance
@@ -144,7 +145,7 @@ class Table:
             assert [a["filename"] for a in attachments] == ["preview.png"], panel["content"]
             image = render_decision(ENGINE.player_view(state, seat), names=record.names, text=texts(record))
             assert image is not None
-            data, _ = renders.encode(image)
+            data, _ = renders.encode(image, game_id=png.palette_key("eguan", "decision"))  # (bot/render_pool.py DECISION_PALETTE)
             assert self.fake.image_bytes(attachments[0]) == data
             self.previews += 1
         else:
