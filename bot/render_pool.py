@@ -84,7 +84,7 @@ class RenderJob:
         names: display names by seat, as they are (``bot.text.Texts.plain``).
         locale: the reader's catalog locale.
         limit: the upload limit in bytes the encoded image must fit (``render.base.fit_under``).
-        thumbnail: for ``board``: also return the board small, as pixels (``Rendered.thumbnail``).
+        thumbnail: for ``board``: also return the board small, encoded (``Rendered.thumbnail``).
         strict: the formatter raises on a missing or untranslated key (tests).
         options: ``render_options()`` at submission (empty: the worker's own).
     """
@@ -108,20 +108,13 @@ class RenderJob:
 @dataclass(frozen=True)
 class Rendered:
     """An encoded image: ``data`` (bytes), ``ext`` (``"png"`` or ``"jpg"``), and for a board
-    job asked for it, its thumbnail as raw pixels ``(mode, (width, height), bytes)`` (encoded
-    only when a DM turn notice needs it: ``image_of``)."""
+    job asked for it, its thumbnail encoded too, as ``(data, ext)`` (the small copy a DM turn
+    notice carries: encoded here, in the worker, so the bot's process neither receives 1-2 MB
+    of raw pixels nor encodes them under its interpreter lock; issue 14)."""
 
     data: bytes
     ext: str
-    thumbnail: tuple[str, tuple[int, int], bytes] | None = None
-
-
-def image_of(pixels: tuple[str, tuple[int, int], bytes]) -> Any:
-    """The PIL image of raw ``(mode, size, bytes)`` pixels (``Rendered.thumbnail``)."""
-    from PIL import Image
-
-    mode, size, data = pixels
-    return Image.frombytes(mode, size, data)
+    thumbnail: tuple[bytes, str] | None = None
 
 
 def small(image: Any) -> Any:
@@ -183,10 +176,7 @@ def render(job: RenderJob) -> Rendered | None:
     data, ext = renders.encode(image, job.limit, key)
     thumb = None
     if job.thumbnail and job.kind == "board":
-        scaled = small(image if own_thumb is None else own_thumb)
-        if scaled.mode not in ("RGB", "RGBA", "L"):  # (raw bytes carry no palette)
-            scaled = scaled.convert("RGBA")
-        thumb = (scaled.mode, scaled.size, scaled.tobytes())
+        thumb = renders.encode(small(image if own_thumb is None else own_thumb), job.limit)
     return Rendered(data, ext, thumb)
 
 

@@ -42,7 +42,7 @@ from PIL import Image
 
 from bot import logsafe
 from bot.locks import KeyedLocks
-from bot.render_pool import Kind, Renderer, RenderJob, image_of
+from bot.render_pool import Kind, Renderer, RenderJob
 from bot.service import crash_point, entry_texts, live_entries, seat_names, texts
 from bot.storage import LogEntry, OutboxRow, StorageError
 from bot.text import Texts
@@ -157,7 +157,7 @@ class BoardToken:
 
 
 THUMBNAILS_KEPT = 8
-"""Board thumbnails kept for DM turn notices (each about 1 MB decoded): a notice follows its
+"""Board thumbnails kept for DM turn notices (each 50-150 KB encoded): a notice follows its
 board update at once, so only the games that moved last need one (issue 14, point 3)."""
 
 
@@ -177,9 +177,9 @@ class Delivery:
         """Draws and encodes the images (bot/render_pool.py): in threads until the bot gives
         it worker processes (``Settings.render_workers``)."""
         self._seen_limits: dict[int, int] = {}
-        self.board_thumbnails: LRUCache[int, tuple[int, Image.Image]] = LRUCache(THUMBNAILS_KEPT)
-        """Per game: the version and a small copy of the board last drawn (DM turn notices,
-        sent right after it; the newest ``THUMBNAILS_KEPT`` games only)."""
+        self.board_thumbnails: LRUCache[int, tuple[int, tuple[bytes, str]]] = LRUCache(THUMBNAILS_KEPT)
+        """Per game: the version and a small copy of the board last drawn, encoded as ``(data, ext)``
+        (DM turn notices, sent right after it; the newest ``THUMBNAILS_KEPT`` games only)."""
         self.notices: Notices | None = None
         self.started = service.clock()
         """When this process started (a ping row older than that is sent after a restart)."""
@@ -703,7 +703,7 @@ class Delivery:
         done = await self.renderer.run(job)
         assert done is not None  # every game draws a board
         if done.thumbnail is not None:
-            self.board_thumbnails[record.id] = (record.version, image_of(done.thumbnail))
+            self.board_thumbnails[record.id] = (record.version, done.thumbnail)
         file = discord.File(io.BytesIO(done.data), filename=f"board.{done.ext}")
         if unshown is None:
             unshown = await self._unshown_lines(record)

@@ -23,7 +23,6 @@ each turn, and a failed DM never touches the game.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import io
 import json
@@ -42,7 +41,6 @@ from bot.ui.context import HostContext
 from bot.ui.limits import DEFAULT_UPLOAD, MESSAGE_CHARS, clip
 from bot.ui.panels import game_title
 from engines.base import Msg, seat_letter
-from render import registry as renders
 
 log = logging.getLogger(__name__)
 
@@ -274,12 +272,8 @@ class DirectMessages:
         await delivery.board_settled(record.id)
         cached = delivery.board_thumbnails.get(record.id)
         limit = self.upload_limit(record)
-        if cached is not None and cached[0] == record.version:
-            try:
-                return await asyncio.to_thread(renders.encode, cached[1], limit)
-            except Exception:
-                log.exception("board thumbnail of game %s failed", record.id)
-                return None
+        if cached is not None and cached[0] == record.version and len(cached[1][0]) <= limit:
+            return cached[1]
         engine = self.ctx.service.engine(record)
         public = engine.player_view(self.ctx.service.state(record), None)
         tx = delivery.public_texts(record)

@@ -313,5 +313,5 @@ async def test_a_board_is_drawn_small_only_when_a_player_it_waits_for_is_away(dr
     assert game not in delivery.board_thumbnails
     del delivery.last_seen[int(bob["id"])]  # bob has left the table
     await delivery.board_payload(record)
-    version, image = delivery.board_thumbnails[game]
-    assert version == record.version and image.width == THUMBNAIL_WIDTH
+    version, (data, ext) = delivery.board_thumbnails[game]
+    assert version == record.version and ext == "png" and Image.open(io.BytesIO(data)).width == THUMBNAIL_WIDTH
