@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -54,87 +55,89 @@ async def press(fake: FakeDiscord, user: JSONDict, panel: JSONDict, choice: tupl
     return await fake.click(user, message, cid)
 
 
-async def started(make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord,
-                  players: list[JSONDict]) -> tuple[GameBot, Driver, int]:
+@dataclass
+class Ready:
+    """A started two-player Canterbury ``game`` at ``version``: the ``mover``'s open ``panel``
+    and an action ``choice`` in it, shown after the ``steps`` (tokens) that led to it."""
+
+    bot: GameBot
+    driver: Driver
+    game: int
+    version: int
+    mover: JSONDict
+    panel: JSONDict
+    choice: tuple[str, str, str | None]
+    steps: list[str]
+
+
+async def ready(make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> Ready:
     bot = await make_bot()
     driver = Driver(fake, bot)
-    return bot, driver, await driver.start_game("canterbury", players[:2])
+    game = await driver.start_game("canterbury", players[:2])
+    version = (await driver.record(game)).version
+    mover = (await driver.waiting_users(game))[0]
+    panel = await driver.open_panel(mover, game)
+    choice, steps = await first_action(driver, mover, panel)
+    return Ready(bot, driver, game, version, mover, panel, choice, steps)
 
 
 async def test_a_quick_pick_is_answered_by_its_panel_in_the_callback(
         make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
-    bot, driver, game = await started(make_bot, fake, players)
-    before = await driver.record(game)
-    mover = (await driver.waiting_users(game))[0]
-    panel = await driver.open_panel(mover, game)
-    choice, steps = await first_action(driver, mover, panel)
-    token = await driver.pick(mover, panel, choice)
-    await driver.delivered()
-    assert steps                                                                   # (Canterbury: a step first)
-    for step in steps:                                                             # a step: the panel redrawn
+    t = await ready(make_bot, fake, players)
+    token = await t.driver.pick(t.mover, t.panel, t.choice)
+    await t.driver.delivered()
+    assert t.steps                                                                 # (Canterbury: a step first)
+    for step in t.steps:                                                           # a step: the panel redrawn
         assert calls_of(fake, step) == [("POST /interactions/callback", 7)]
     assert calls_of(fake, token)[0] == ("POST /interactions/callback", 7)
     assert [c for c in calls_of(fake, token) if c[0].startswith(("PATCH", "POST /interactions"))] == [
         ("POST /interactions/callback", 7)]                                        # no deferral, no PATCH
-    assert fake.messages[int(panel["id"])]["content"].startswith("✓ ")           # the panel shows the move
-    assert (await driver.record(game)).version == before.version + 1
+    assert fake.messages[int(t.panel["id"])]["content"].startswith("✓ ")         # the panel shows the move
+    assert (await t.driver.record(t.game)).version == t.version + 1
 
 
 async def test_a_slow_pick_defers_then_edits_its_panel_once(
         make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    bot, driver, game = await started(make_bot, fake, players)
+    t = await ready(make_bot, fake, players)
     monkeypatch.setattr(moves, "ANSWER_WAIT", 0.05)
-    before = await driver.record(game)
-    mover = (await driver.waiting_users(game))[0]
-    panel = await driver.open_panel(mover, game)
-    choice, _ = await first_action(driver, mover, panel)
-    shown = fake.messages[int(panel["id"])]["content"]
-    async with bot.repo._lock:                                                    # the move cannot be written
-        token = await press(fake, mover, panel, choice)
+    shown = fake.messages[int(t.panel["id"])]["content"]
+    async with t.bot.repo._lock:                                                  # the move cannot be written
+        token = await press(fake, t.mover, t.panel, t.choice)
         assert (await fake.response(token))["type"] == 6                           # deferred at the bound
         assert calls_of(fake, token) == [("POST /interactions/callback", 6)]
-        assert fake.messages[int(panel["id"])]["content"] == shown
-    await driver.delivered()
+        assert fake.messages[int(t.panel["id"])]["content"] == shown
+    await t.driver.delivered()
     assert [c for c in calls_of(fake, token) if c[0].startswith(("PATCH", "POST /interactions"))] == [
         ("POST /interactions/callback", 6), ("PATCH /webhooks/messages/@original", None)]
-    assert fake.messages[int(panel["id"])]["content"].startswith("✓ ")
-    assert (await driver.record(game)).version == before.version + 1
+    assert fake.messages[int(t.panel["id"])]["content"].startswith("✓ ")
+    assert (await t.driver.record(t.game)).version == t.version + 1
 
 
 async def test_a_double_pick_while_slow_moves_once_and_refuses_the_second_privately(
         make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    bot, driver, game = await started(make_bot, fake, players)
+    t = await ready(make_bot, fake, players)
     monkeypatch.setattr(moves, "ANSWER_WAIT", 0.05)
-    before = await driver.record(game)
-    mover = (await driver.waiting_users(game))[0]
-    panel = await driver.open_panel(mover, game)
-    choice, _ = await first_action(driver, mover, panel)
-    async with bot.repo._lock:
-        first = await press(fake, mover, panel, choice)
-        second = await press(fake, mover, panel, choice)
-        assert [(await fake.response(t))["type"] for t in (first, second)] == [6, 6]
-    await driver.delivered()
-    assert (await driver.record(game)).version == before.version + 1              # one move, not two
+    async with t.bot.repo._lock:
+        tokens = [await press(fake, t.mover, t.panel, t.choice) for _ in range(2)]
+        assert [(await fake.response(token))["type"] for token in tokens] == [6, 6]
+    await t.driver.delivered()
+    assert (await t.driver.record(t.game)).version == t.version + 1              # one move, not two
     refused = [m for m in fake.messages.values() if m.get("content", "").startswith("⚠️")]
     assert len(refused) == 1 and refused[0]["flags"] & 64                         # a private follow-up
-    assert ("POST /webhooks", None) in calls_of(fake, second)
+    assert ("POST /webhooks", None) in calls_of(fake, tokens[1])
 
 
 async def test_a_refused_quick_pick_is_answered_by_a_private_message(
         make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
-    bot, driver, game = await started(make_bot, fake, players)
-    mover = (await driver.waiting_users(game))[0]
-    panel = await driver.open_panel(mover, game)
-    choice, _ = await first_action(driver, mover, panel)
-    paused = await bot.service.set_paused(game, True)                            # (a moderator paused it)
-    await driver.settle()
-    token = await press(fake, mover, panel, choice)
-    await driver.settle()
+    t = await ready(make_bot, fake, players)
+    paused = await t.bot.service.set_paused(t.game, True)                        # (a moderator paused it)
+    await t.driver.settle()
+    token = await press(fake, t.mover, t.panel, t.choice)
+    await t.driver.settle()
     answer = await fake.response(token)
     assert answer["type"] == 4 and answer["data"]["flags"] & 64                   # a new private message
     assert answer["data"]["content"].startswith("⚠️")
     assert calls_of(fake, token) == [("POST /interactions/callback", 4)]
-    assert (await driver.record(game)).version == paused.version                  # nothing changed
-
+    assert (await t.driver.record(t.game)).version == paused.version              # nothing changed
