@@ -38,13 +38,15 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-ANSWER_WAIT = 1.0
+ANSWER_WAIT = 0.5
 """Seconds a pick or a step in a panel waits for its redrawn panel before it defers
 (``update_in_place``). Discord wants the first answer within 3 s of the interaction's
 creation (docs/DISCORD.md), and the handler may start late (gateway lag, a busy event
-loop) while the deferral itself needs a round trip: 1 s leaves about 2 s for those. A
-move nearly always takes far less (tens of ms); the bound is met under database lock
-waits (a busy load) or a slow decision image."""
+loop) while the deferral itself needs a round trip; the capacity bench asks more: every
+answer within 1 s (``bench/load.py`` ``ACK_MAX``), so the bound is half of that, leaving
+0.5 s for the deferral. A move nearly always takes far less (tens of ms; a board is due
+within 0.4 s at p95, ``BOARD_P95``); the bound is met under database lock waits (a busy
+load) or a slow decision image, and those moves cost the two requests they always did."""
 
 Edit = dict[str, Any]
 """The keyword arguments of a panel's edit (``content``, ``view``, maybe ``attachments``)."""
