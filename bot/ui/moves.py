@@ -4,15 +4,20 @@ panel navigates the engine's decision tree, a pick applies the action, and a typ
 ``/<game> play action:<notation>`` does the same from the keyboard. A panel shows the
 image of the pending decision where the game draws one (E Guan's placement preview).
 
-Every handler acknowledges within Discord's 3 seconds (it defers before loading,
-applying or rendering) and raises refusals for ``bot/ui/errors.py`` to answer; once a
-move is committed, delivery failures are logged and never undo it.
+Every handler acknowledges within Discord's 3 seconds and raises refusals for
+``bot/ui/errors.py`` to answer; once a move is committed, delivery failures are logged and
+never undo it. Play ▶ and typed moves defer before loading, applying or rendering; a pick
+or a step inside a panel is answered by the redrawn panel itself when it is ready within
+``ANSWER_WAIT`` (one callback, type 7 UPDATE_MESSAGE), else by a deferral and an edit
+(``update_in_place``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import Any
+from collections.abc import Awaitable, Coroutine
+from typing import Any, TypeVar
 
 import discord
 
@@ -30,6 +35,63 @@ from engines.base import GameError, Msg, State
 from render import registry as renders
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+ANSWER_WAIT = 0.5
+"""Seconds a pick or a step in a panel waits for its redrawn panel before it defers
+(``update_in_place``). Discord wants the first answer within 3 s of the interaction's
+creation (docs/DISCORD.md), and the handler may start late (gateway lag, a busy event
+loop) while the deferral itself needs a round trip; the capacity bench asks more: every
+answer within 1 s (``bench/load.py`` ``ACK_MAX``), so the bound is half of that, leaving
+0.5 s for the deferral. A move nearly always takes far less (tens of ms; a board is due
+within 0.4 s at p95, ``BOARD_P95``); the bound is met under database lock waits (a busy
+load) or a slow decision image, and those moves cost the two requests they always did."""
+
+Edit = dict[str, Any]
+"""The keyword arguments of a panel's edit (``content``, ``view``, maybe ``attachments``)."""
+
+
+async def _answered(step: Awaitable[Any], what: str) -> bool:
+    """Await a Discord answer whose failure must not raise (the work behind it is done or
+    runs on); True when Discord accepted it, else False with a warning logged."""
+    try:
+        await step
+    except discord.HTTPException as exc:
+        log.warning("%s failed: %s", what, exc)
+        return False
+    return True
+
+
+async def update_in_place(interaction: discord.Interaction, work: Coroutine[Any, Any, tuple[T, Edit]]) -> T:
+    """Run ``work`` (a component press's handling: its value and the ``Edit`` of the
+    message pressed) and answer ``interaction`` with that edit: in the callback itself
+    (type 7 UPDATE_MESSAGE, ``response.edit_message``) when ``work`` is done within
+    ``ANSWER_WAIT`` seconds, else by a deferred update (type 6) at the bound and an edit of
+    ``@original`` (the message pressed) when ``work`` is done. ``work`` runs once as a task
+    whichever way the race goes: the bound never cancels it, so a pick's move is
+    committed exactly once; a cancelled caller leaves it running to its end. A refused
+    answer (e.g. 10062, an answer too late) is logged, not raised: the value is returned
+    all the same, and ``@original`` stays editable only when the answer went through.
+
+    Returns:
+        ``work``'s value.
+
+    Raises:
+        Whatever ``work`` raises (a refusal, before or after the deferral: ``report``
+        answers it privately, by a message or a follow-up).
+    """
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=ANSWER_WAIT)
+    if done:
+        value, edit = task.result()
+        await _answered(interaction.response.edit_message(**edit), "answering a press with its panel")
+        return value
+    deferred = await _answered(interaction.response.defer(), "deferring a slow press")
+    value, edit = await task
+    if deferred:
+        await _answered(interaction.edit_original_response(**edit), "editing a panel after a deferral")
+    return value
 
 
 class Moves:
@@ -76,7 +138,15 @@ class Moves:
         Raises:
             HostError: no such game, or not a player.
         """
-        await interaction.response.defer()  # before the database: its lock can wait under load
+        await update_in_place(interaction, self._navigated(interaction, game, version, page, path))
+
+    async def _navigated(self, interaction: discord.Interaction, game: int, version: int, page: int,
+                         path: tuple[int, ...]) -> tuple[None, Edit]:
+        """The panel ``navigate`` draws (the database read may wait for its lock under load).
+
+        Raises:
+            HostError: no such game, or not a player.
+        """
         check_own_panel(interaction)
         record, seat = await self.ctx.seated(interaction, game)
         note = ""
@@ -84,7 +154,7 @@ class Moves:
             note, page, path = Texts(None, [], self._reader(interaction))(Msg("ui.panel.moved_on")), 0, ()
         panel = build_panel(self.ctx.service.engine(record), record, self.ctx.service.state(record), seat,
                             page=page, path=path, note=note, locale=self._reader(interaction))
-        await interaction.edit_original_response(content=panel.content, view=panel.view)
+        return None, {"content": panel.content, "view": panel.view}
 
     async def choose(self, interaction: discord.Interaction, game: int, version: int, index: int) -> None:
         """Legal action ``index`` picked in a panel of ``version``: apply it, then tell the
@@ -95,7 +165,21 @@ class Moves:
                 panel, or the choice is gone.
             GameError: the engine's refusal.
         """
-        await interaction.response.defer()
+        result, seat, note = await update_in_place(interaction, self._picked(interaction, game, version, index))
+        if result.game.status == "active":
+            await self.ctx.delivered(self.parked.park(result.game, seat, interaction.user.id, self._reader(interaction),
+                                                      interaction.edit_original_response, note))
+        await self.ctx.delivered(self.notices.after(result, via=interaction))
+
+    async def _picked(self, interaction: discord.Interaction, game: int, version: int,
+                      index: int) -> tuple[tuple[ActResult, int, str], Edit]:
+        """Apply the pick of ``choose``: the result, the seat, the panel's note and the edit
+        of the panel after the move (once the move is committed, a failure to draw it is
+        logged and the panel shows the note alone: the move stands).
+
+        Raises:
+            HostError, GameError: as ``choose``.
+        """
         check_own_panel(interaction)
         service = self.ctx.service
         record, seat = await self.ctx.seated(interaction, game)
@@ -115,8 +199,13 @@ class Moves:
             result = await service.act(game, interaction.user.id, action, expected_version=version)
         except GameError as exc:
             raise InGame(exc, record.game_id) from exc
-        await self.ctx.delivered(self.notices.after(result, via=interaction))
-        await self.ctx.delivered(self.edit_panel_after(interaction, result, seat, f"✓ {label}"))
+        note = f"✓ {label}" + private_notes(result, seat, self._reader(interaction))
+        try:
+            edit = await self.panel_after(interaction, result, seat, note)
+        except Exception:
+            log.exception("drawing the panel after a move of game %s failed", game)
+            edit = {"content": note[:MESSAGE_CHARS], "view": None}
+        return (result, seat, note), edit
 
     async def act_text(self, interaction: discord.Interaction, game: GameRecord | None, game_id: str,
                        text: str) -> None:
@@ -174,30 +263,25 @@ class Moves:
         message = await interaction.followup.send(content, wait=True, **kwargs)
         await self.parked.park(record, seat, interaction.user.id, self._reader(interaction), message.edit, note)
 
-    async def edit_panel_after(self, interaction: discord.Interaction, result: ActResult, seat: int,
-                               note: str) -> None:
-        """Replace the panel with ``note``, the private lines of the result and the seat's
-        next decision, if any (its decision image replaced, or a stale one dropped)."""
+    async def panel_after(self, interaction: discord.Interaction, result: ActResult, seat: int, note: str) -> Edit:
+        """The edit of the panel after ``result``: ``note`` (the move and its private lines)
+        above the seat's next decision, if any (its decision image replaced, or a stale one
+        dropped); once the game is over, ``note`` and "The game is over." with nothing to press."""
         record = result.game
         reader = self._reader(interaction)
-        note += private_notes(result, seat, reader)
         extra: dict[str, Any] = {}
         if renders.has_decision(record.game_id):
             file = None
             if record.status == "active":
                 file = await self.decision_file(record, self.ctx.service.state(record), seat, reader)
             extra["attachments"] = [file] if file is not None else []
-        if record.status == "active":
-            panel = build_panel(self.ctx.service.engine(record), record, self.ctx.service.state(record), seat,
-                                note=note, locale=reader)
-            panel = await with_undo(self.ctx, record, interaction.user.id, panel, reader)
-            await interaction.edit_original_response(content=panel.content[:MESSAGE_CHARS], view=panel.view,
-                                                     **extra)
-            await self.parked.park(record, seat, interaction.user.id, reader, interaction.edit_original_response,
-                                   note)
-        else:
+        if record.status != "active":
             over = Texts(None, [], reader)(Msg("ui.panel.over"))
-            await interaction.edit_original_response(content=f"{note}\n{over}", view=None, **extra)
+            return {"content": f"{note}\n{over}", "view": None, **extra}
+        panel = build_panel(self.ctx.service.engine(record), record, self.ctx.service.state(record), seat,
+                            note=note, locale=reader)
+        panel = await with_undo(self.ctx, record, interaction.user.id, panel, reader)
+        return {"content": panel.content[:MESSAGE_CHARS], "view": panel.view, **extra}
 
     async def _redrawn(self, record: GameRecord, seat: int, reader: str, user_id: int, note: str) -> dict[str, Any]:
         """The edit of a parked panel (``bot/ui/parked.py``) now that ``record`` awaits

@@ -435,9 +435,12 @@ async def test_other_games_have_no_decision_image(driver: Driver, players, bot) 
     panel = await driver.open_panel(alice, game)
     assert panel["attachments"] == []
     edits_before = len(driver.fake.calls("PATCH", r"/webhooks/.*"))
-    await driver.pick(alice, panel, driver.choices(panel)[0])
+    token = await driver.pick(alice, panel, driver.choices(panel)[0])
+    # (the panel after the pick is the pick's answer itself, type 7: bot/ui/moves.py update_in_place)
+    answer = driver.fake.interactions[token]["callback"]
+    assert answer["type"] == 7 and "attachments" not in answer["data"]
     edits = driver.fake.calls("PATCH", r"/webhooks/.*")[edits_before:]
-    assert edits and all("attachments" not in (r.json or {}) for r in edits)
+    assert all("attachments" not in (r.json or {}) for r in edits)
 
 
 # --------------------------------------------------------------------------- skill decisions
