@@ -608,13 +608,23 @@ def render_placement_preview(view: PrivateView, card_id: str, *, names: Sequence
     return img
 
 
+def draws_decision(view: PrivateView) -> bool:
+    """Whether ``render_decision`` draws an image for this view: while the seat chooses where
+    a card goes (``you.pending`` at its ``place`` step, with the card). Cheap: the bot asks it
+    before sending a job to a render worker (render/registry.py ``draws_decision``)."""
+    pend = view["you"]["pending"]
+    if not pend:
+        return False
+    return pend["step"] == "place" and "card" in pend
+
+
 def render_decision(view: PrivateView, *, names: Sequence[str], text: Text) -> Image.Image | None:
     """The image for the seat's pending decision, shown in its private Play panel:
     the placement preview (``render_placement_preview``) while the seat chooses where
     a card goes (a play, a kept-card play, an extra play or a Schemer move); None for
-    every other decision (``you.pending``)."""
+    every other decision (``draws_decision``)."""
     pend = view["you"]["pending"]
-    if not pend or pend["step"] != "place" or "card" not in pend:
+    if not pend or not draws_decision(view):
         return None
     return render_placement_preview(view, pend["card"], names=names, text=text)
 
@@ -630,4 +640,4 @@ def _dashed_rect(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, floa
         draw.line((x2, y, x2, min(y + dash, y2)), fill=fill, width=width)
 
 
-__all__ = ["render_board", "render_decision", "render_placement_preview", "render_private"]
+__all__ = ["draws_decision", "render_board", "render_decision", "render_placement_preview", "render_private"]

@@ -2,7 +2,8 @@
 
 Each ``render/<game_id>.py`` exposes ``render_board(view, *, names, text, highlight=None)``
 and, for games with hidden information, ``render_private(view, *, names, text)``; optionally
-``render_decision(view, *, names, text)`` (an image for the seat's pending decision, or None)
+``render_decision(view, *, names, text)`` (an image for the seat's pending decision, or None) with
+``draws_decision(view)`` (whether it draws one, asked before a job goes to a render worker)
 and ``render_thumbnail(view, *, names, text)`` (the small board of DM turn notices, for a
 board that does not read scaled down).
 
@@ -114,6 +115,17 @@ def thumbnail_image(game_id: str, view: dict[str, Any], names: Sequence[str],
 def has_decision(game_id: str) -> bool:
     """True when the game draws images for pending decisions (``render_decision``)."""
     return hasattr(module(game_id), "render_decision")
+
+
+def draws_decision(game_id: str, private_view: dict[str, Any]) -> bool:
+    """Whether ``decision_image`` may give an image for this view: the game draws decisions
+    (``has_decision``) and, where its module says so cheaply (``draws_decision(view)``), this
+    decision is one it draws; the bot asks before sending a job to a render worker (issue 14:
+    E Guan's panels had about three jobs a move, most of them drawing nothing)."""
+    if not has_decision(game_id):
+        return False
+    predicate = getattr(module(game_id), "draws_decision", None)
+    return predicate is None or bool(predicate(private_view))
 
 
 def decision_image(game_id: str, private_view: dict[str, Any], names: Sequence[str],

@@ -313,6 +313,8 @@ class Moves:
         delivery = self.ctx.delivery
         try:
             view = self.ctx.service.engine(record).player_view(state, seat)
+            if not renders.draws_decision(record.game_id, view):
+                return None
             return await delivery.render_file("decision", record, view, texts(record, locale).locale, "preview",
                                               delivery.upload_limit(record.guild_id))
         except Exception:

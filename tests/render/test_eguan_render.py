@@ -97,6 +97,32 @@ def test_decision_image_only_while_placing_and_for_a_move(tmp_path: Path) -> Non
     assert render_decision(E.player_view(st, 1), names=NAMES[:3], text=TEXT) is None
 
 
+def test_draws_decision_says_beforehand_whether_a_decision_image_comes() -> None:
+    """The bot asks ``draws_decision`` before sending a decision job to a render worker
+    (render/registry.py): over the decisions of a random playout it agrees with what
+    ``render_decision`` gives, and the registry says False for a game without decisions."""
+    from render import registry
+    from render.eguan import draws_decision
+
+    rng = random.Random(7)
+    st = E.new_game(3, 0)
+    seen = {True: 0, False: 0}
+    for _ in range(400):
+        if not E.to_move(st):
+            break
+        seat = sorted(E.to_move(st))[0]
+        if seat == CHANCE:
+            st, _ = E.apply(st, seat, E.sample_chance(st, rng))
+            continue
+        pv = E.player_view(st, seat)
+        drawn = render_decision(pv, names=NAMES[:3], text=TEXT) is not None
+        assert draws_decision(pv) is drawn and registry.draws_decision("eguan", pv) is drawn
+        seen[drawn] += 1
+        st, _ = E.apply(st, seat, rng.choice(E.legal_actions(st, seat)))
+    assert seen[True] >= 5 and seen[False] >= 5
+    assert registry.draws_decision("heaven", {}) is False
+
+
 @pytest.mark.parametrize("locale", ["en", "zh_TW", "ja"])
 def test_the_final_scores_wrap_between_scores_and_are_never_cut(locale: str) -> None:
     """Trial 8 (0324-board.png): four long names cut the footer at "… 4 Win…"; the scores and
