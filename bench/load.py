@@ -2,26 +2,36 @@
 
 Usage: ``python -m bench.load --game <game_id>|all [--rates 4,6,8,10,15,20,30,45,60,80] [--step 8]
 [--tables 40] [--variants before,after] [--render-views 6] [--no-render] [--render-workers 2]
-[--compare PATH]``
+[--bot-in process|thread] [--compare PATH]``
 
 For every game and every variant a fresh :class:`bot.sandbox.fakecord.FakeDiscord` and a real
 :class:`bot.app.GameBot` on a temporary database are started and ``--tables`` games are opened, joined
-and started (not measured). The bot runs on the main thread's event loop; the fake Discord and the
-players run on a thread with an event loop of their own (``PlayersThread``; they reach the bot only
-through Discord's HTTP and gateway, and the bench's peeks at the service through ``Bridge``), so that
-what the bench and the fake cost is not billed to the bot. Then, for each rate of ``--rates`` (moves per second, rising), moves arrive
-for ``--step`` seconds as a Poisson stream spread over the tables (open loop: an arrival does not wait for
-the previous answers; it goes to a random table that is not in the middle of a move, or waits in a queue
-when every table is busy). A move is what a player does: Play ▶ on the board, the private panel, every
-step of a multi-step decision (``bot.ui.panels.offered_choices``), the pick. Measured per move:
+and started (not measured). The bot runs in a child process of its own (``BotChild``: this tree's bench
+code on the code of the tree under test, so ``--compare`` works); the fake Discord and the players stay
+in this process, on its event loop. The bot reaches the fake only over loopback HTTP and the gateway
+websocket, as it reaches Discord; what the bench learns from inside the bot (every ``service.start`` and
+``service.act`` result, a game's board message, ``bot.flow.wait_idle()``, whether discord.py's handler
+tasks still run, the errors it logged) comes over a socket pair as JSON lines. So the fake and the
+players neither share the bot's interpreter lock nor are billed to it. (``--bot-in thread`` is the
+former one-process bench: the bot on the main thread, the fake and the players on a ``PlayersThread``
+peeking through ``Bridge``. The two threads then share one interpreter lock: at 30 moves/s the bot's
+~23 ms and the players' ~8 ms per move want about all of it, and latency explodes, a bench artefact:
+the real Discord is not in the bot's interpreter.) Then, for each rate of ``--rates`` (moves per
+second, rising), moves arrive for ``--step`` seconds as a Poisson stream spread over the tables (open
+loop: an arrival does not wait for the previous answers; it goes to a random table that is not in the
+middle of a move, or waits in a queue when every table is busy). A move is what a player does: Play ▶ on
+the board, the private panel, every step of a multi-step decision (``bot.ui.panels.offered_choices``),
+the pick. Measured per move:
 
 * acknowledgement: every click's interaction created → first callback;
 * panel shown: Play ▶ → the follow-up that replaces "thinking…" with the panel;
 * board delivered: the pick → the edit of the board message that shows the new version, waited for
   only when the public view changed (``ActResult.public_changed``, seen by wrapping ``service.act``);
-* CPU ms per move: the bot's CPU time over the step, divided by the moves made: the process's CPU
-  less the players' thread's (``time.thread_time``, printed apart as "not billed: players"), plus its
-  child processes' (the render and AI workers, printed as "workers");
+* CPU ms per move: the bot's CPU time over the step, divided by the moves made: the bot's process and
+  its child processes (the render and AI workers, printed as "workers"), from ``/proc/<pid>/stat``
+  (bench/trees.py ``TreeCpu``); this process's (the fake Discord and the players) is printed apart as
+  "not billed: players" (with ``--bot-in thread``: this process's CPU less the players' thread's
+  ``time.thread_time``, which is the figure printed apart);
 * queue wait: arrival → the move's first click (non-zero only when every table was busy).
 
 A rate passes when p95 board delivery ≤ ``BOARD_P95`` s, no acknowledgement exceeds ``ACK_MAX`` s, at least
@@ -56,16 +66,17 @@ bench                                      0.1         0.4
 total CPU ms per move                     67.0        59.2
 =================================  ===========  ==========
 
-The bot's own process as bench.load bills it (render workers 2, the players apart; CPU less the
-workers' and the players' thread, ms per move at 4 moves/s, ``--compare``, 24 tables, load average 7.7
+The bot's own process as bench.load billed it then (render workers 2, the players on a thread of the
+bot's process; CPU less the workers' and the players' thread, ms per move at 4 moves/s, ``--compare``, 24 tables, load average 7.7
 to 11.7): carnival 28.3 before, 22.1 and 22.3 after; ora 28.8 before, 18.6 and 20.2 after; eguan 43.9
 before, 35.6 after. (Capacity could not be read on that machine: at that load even 4 moves/s failed
 some steps, the render workers' 25-40 ms per move on two shared cores being the limit.)
 
 "storage" and "asyncio" are over-estimated: py-spy counts a thread that waits for the interpreter lock
-as running (aiosqlite's thread waiting in ``queue.get`` is 2/3 of "storage"). bench.profile runs the fake
-Discord and the players in the bot's thread (one process, one loop: its table has a "fake Discord" row);
-this bench bills them apart (about 6-9 ms per move of the players' thread at 4 moves/s).
+as running (aiosqlite's thread waiting in ``queue.get`` is 2/3 of "storage"). bench.profile and bench.hops
+run the fake Discord and the players in the bot's thread (one process, one loop: ``Bridge()``; the
+profile's table has a "fake Discord" row); this bench bills them apart (about 6-9 ms per move at
+4 moves/s, measured as the players' thread when the bench ran the bot in a thread).
 
 ``--compare PATH`` measures two source trees side by side in one run: for every game, the code of
 ``PATH`` (a ``git worktree`` of the commit before, e.g. ``git worktree add ../before 7167f20``) and then
@@ -564,10 +575,11 @@ class Step:
     board: list[float] = field(default_factory=list)
     queue: list[float] = field(default_factory=list)
     cpu_s: float = 0.0
-    """CPU seconds of the bot over the step: its process and children (render and AI workers), less the
-    players' thread (``players_cpu_s``) when the players ran apart."""
+    """CPU seconds of the bot over the step: its process and children (render and AI workers); with the
+    bot in this process, less the players' thread (``players_cpu_s``) when the players ran apart."""
     players_cpu_s: float = 0.0
-    """CPU seconds of the thread of the fake Discord and the players, when apart (not in ``cpu_s``)."""
+    """CPU seconds of the fake Discord and the players, not in ``cpu_s``: this process's when the bot ran
+    in a child process (``BotChild``), the players' thread's when they ran apart (``PlayersThread``)."""
     worker_cpu_s: float = 0.0
     """Of ``cpu_s``, the children's."""
     wall_s: float = 0.0
