@@ -397,7 +397,7 @@ class BotChild:
         code = trees.boot_code(root, "from bench.load import bot_child; bot_child()")
         self.config["fd"] = theirs.fileno()
         self._proc = subprocess.Popen([sys.executable, "-c", code, json.dumps(self.config)], cwd=root,
-                                      env=trees.tree_env(root), pass_fds=[theirs.fileno()], stdout=sys.stderr)
+                                      env=trees.tree_env(root), pass_fds=[theirs.fileno()], stdout=2)  # (stdout: ours is a report)
         theirs.close()
         self._reader, self._writer = await asyncio.open_unix_connection(sock=ours, limit=1 << 26)
         self._reading = asyncio.create_task(self._read(), name="bench-bot-child")
@@ -446,7 +446,10 @@ class BotChild:
             self._pending.clear()
 
     async def call(self, op: str, **args: Any) -> Any:
-        """The child's answer to request ``op`` with ``args``."""
+        """The child's answer to request ``op`` with ``args``; RuntimeError when it failed there or the
+        child has closed its channel."""
+        if self._reading.done():
+            raise RuntimeError(f"the bot's process is gone (exit code {self._proc and self._proc.poll()})")
         n = next(self._ids)
         fut = self._pending[n] = asyncio.get_running_loop().create_future()
         self._writer.write(json.dumps({"id": n, "op": op, **args}).encode() + b"\n")
