@@ -239,17 +239,7 @@ class Mirror:
         self.changed: dict[int, asyncio.Event] = {}
         self.bridge = bridge or Bridge()
         if bot is not None:
-            service = bot.service
-            for name in ("start", "act"):
-                setattr(service, name, self._wrap(getattr(service, name)))
-
-    def _wrap(self, method: Callable[..., Any]) -> Callable[..., Any]:
-        @functools.wraps(method)
-        async def wrapped(*args: Any, **kwargs: Any) -> Any:
-            result = await method(*args, **kwargs)
-            self.bridge.notify(self.note, result)
-            return result
-        return wrapped
+            on_results(bot, lambda result: self.bridge.notify(self.note, result))
 
     def note(self, result: ActResult | Outcome) -> None:
         """Record ``result``, the latest of its game, and wake that game's waiters."""
@@ -266,6 +256,22 @@ class Mirror:
         if result is None or result.outcome is not None or result.game.status != "active":
             return []
         return sorted(result.waiting_after)
+
+
+def on_results(bot: GameBot, seen: Callable[[ActResult], None]) -> None:
+    """Have ``bot.service``'s ``start`` and ``act`` pass every result to ``seen`` before they return it."""
+    service = bot.service
+
+    def wrap(method: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(method)
+        async def wrapped(*args: Any, **kwargs: Any) -> Any:
+            result = await method(*args, **kwargs)
+            seen(result)
+            return result
+        return wrapped
+
+    for name in ("start", "act"):
+        setattr(service, name, wrap(getattr(service, name)))
 
 
 class Pulse:
@@ -378,7 +384,8 @@ class BotChild:
     and discord.py), ``stop``. For the bench's code written against a ``GameBot`` (``Table.start``) it is
     its own ``service`` (``get``) and ``flow`` (``wait_idle``).
 
-    Raises RuntimeError when the child exits before it is ready or a request fails in it."""
+    Raises RuntimeError when the child exits before it is ready or a request fails in it, TimeoutError
+    when it is not ready within 60 s."""
 
     def __init__(self, fake: FakeDiscord, mirror: Mirror, db: Path, variant_name: str, settings: JSONDict) -> None:
         self.fake, self.mirror = fake, mirror
@@ -515,16 +522,7 @@ async def serve_bot(config: JSONDict, sock: socket.socket) -> None:
         writer.write(json.dumps(msg).encode() + b"\n")
 
     bot = GameBot(Settings(database_path=config["db"], token="offline", tick_seconds=3600, **config["settings"]))
-    service = bot.service
-    for name in ("start", "act"):
-        def wrap(method: Callable[..., Any]) -> Callable[..., Any]:
-            @functools.wraps(method)
-            async def wrapped(*args: Any, **kwargs: Any) -> Any:
-                result = await method(*args, **kwargs)
-                send({"result": Outcome.of(result)})
-                return result
-            return wrapped
-        setattr(service, name, wrap(getattr(service, name)))
+    on_results(bot, lambda result: send({"result": Outcome.of(result)}))
     shell = fakecord.FakeDiscord(owner_name="alice")  # (not served: its start_bot and stop_bot, on Route.BASE)
     await shell.start_bot(bot)
     send({"ready": os.getpid()})
@@ -534,7 +532,7 @@ async def serve_bot(config: JSONDict, sock: socket.socket) -> None:
         op = msg["op"]
         try:
             if op == "get":
-                value: Any = Record.of(await service.get(msg["game"]))
+                value: Any = Record.of(await bot.service.get(msg["game"]))
             elif op == "wait_idle":
                 await bot.flow.wait_idle()
                 value = None
