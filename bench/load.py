@@ -16,7 +16,10 @@ players neither share the bot's interpreter lock nor are billed to it. (``--bot-
 former one-process bench: the bot on the main thread, the fake and the players on a ``PlayersThread``
 peeking through ``Bridge``. The two threads then share one interpreter lock: at 30 moves/s the bot's
 ~23 ms and the players' ~8 ms per move want about all of it, and latency explodes, a bench artefact:
-the real Discord is not in the bot's interpreter.) Then, for each rate of ``--rates`` (moves per
+the real Discord is not in the bot's interpreter. In a process of their own, the fake and the players
+still take 7-9 ms of CPU per move from the same two cores, in parallel with the bot and its render
+workers now: on a machine loaded by other work that competition, not the lock, can limit the rate;
+bench/results/load_2026-12-02c_thread_vs_process.txt has both modes back to back.) Then, for each rate of ``--rates`` (moves per
 second, rising), moves arrive for ``--step`` seconds as a Poisson stream spread over the tables (open
 loop: an arrival does not wait for the previous answers; it goes to a random table that is not in the
 middle of a move, or waits in a queue when every table is busy). A move is what a player does: Play ▶ on
