@@ -2,26 +2,39 @@
 
 Usage: ``python -m bench.load --game <game_id>|all [--rates 4,6,8,10,15,20,30,45,60,80] [--step 8]
 [--tables 40] [--variants before,after] [--render-views 6] [--no-render] [--render-workers 2]
-[--compare PATH]``
+[--bot-in process|thread] [--compare PATH]``
 
 For every game and every variant a fresh :class:`bot.sandbox.fakecord.FakeDiscord` and a real
 :class:`bot.app.GameBot` on a temporary database are started and ``--tables`` games are opened, joined
-and started (not measured). The bot runs on the main thread's event loop; the fake Discord and the
-players run on a thread with an event loop of their own (``PlayersThread``; they reach the bot only
-through Discord's HTTP and gateway, and the bench's peeks at the service through ``Bridge``), so that
-what the bench and the fake cost is not billed to the bot. Then, for each rate of ``--rates`` (moves per second, rising), moves arrive
-for ``--step`` seconds as a Poisson stream spread over the tables (open loop: an arrival does not wait for
-the previous answers; it goes to a random table that is not in the middle of a move, or waits in a queue
-when every table is busy). A move is what a player does: Play ▶ on the board, the private panel, every
-step of a multi-step decision (``bot.ui.panels.offered_choices``), the pick. Measured per move:
+and started (not measured). The bot runs in a child process of its own (``BotChild``: this tree's bench
+code on the code of the tree under test, so ``--compare`` works); the fake Discord and the players stay
+in this process, on its event loop. The bot reaches the fake only over loopback HTTP and the gateway
+websocket, as it reaches Discord; what the bench learns from inside the bot (every ``service.start`` and
+``service.act`` result, a game's board message, ``bot.flow.wait_idle()``, whether discord.py's handler
+tasks still run, the errors it logged) comes over a socket pair as JSON lines. So the fake and the
+players neither share the bot's interpreter lock nor are billed to it. (``--bot-in thread`` is the
+former one-process bench: the bot on the main thread, the fake and the players on a ``PlayersThread``
+peeking through ``Bridge``. The two threads then share one interpreter lock: at 30 moves/s the bot's
+~23 ms and the players' ~8 ms per move want about all of it, and latency explodes, a bench artefact:
+the real Discord is not in the bot's interpreter. In a process of their own, the fake and the players
+still take 7-9 ms of CPU per move from the same two cores, in parallel with the bot and its render
+workers now: on a machine loaded by other work that competition, not the lock, can limit the rate;
+bench/results/load_2026-12-02c_thread_vs_process.txt has both modes back to back.) Then, for each rate of ``--rates`` (moves per
+second, rising), moves arrive for ``--step`` seconds as a Poisson stream spread over the tables (open
+loop: an arrival does not wait for the previous answers; it goes to a random table that is not in the
+middle of a move, or waits in a queue when every table is busy). A move is what a player does: Play ▶ on
+the board, the private panel, every step of a multi-step decision (``bot.ui.panels.offered_choices``),
+the pick. Measured per move:
 
 * acknowledgement: every click's interaction created → first callback;
 * panel shown: Play ▶ → the follow-up that replaces "thinking…" with the panel;
 * board delivered: the pick → the edit of the board message that shows the new version, waited for
   only when the public view changed (``ActResult.public_changed``, seen by wrapping ``service.act``);
-* CPU ms per move: the bot's CPU time over the step, divided by the moves made: the process's CPU
-  less the players' thread's (``time.thread_time``, printed apart as "not billed: players"), plus its
-  child processes' (the render and AI workers, printed as "workers");
+* CPU ms per move: the bot's CPU time over the step, divided by the moves made: the bot's process and
+  its child processes (the render and AI workers, printed as "workers"), from ``/proc/<pid>/stat``
+  (bench/trees.py ``TreeCpu``); this process's (the fake Discord and the players) is printed apart as
+  "not billed: players" (with ``--bot-in thread``: this process's CPU less the players' thread's
+  ``time.thread_time``, which is the figure printed apart);
 * queue wait: arrival → the move's first click (non-zero only when every table was busy).
 
 A rate passes when p95 board delivery ≤ ``BOARD_P95`` s, no acknowledgement exceeds ``ACK_MAX`` s, at least
@@ -56,16 +69,17 @@ bench                                      0.1         0.4
 total CPU ms per move                     67.0        59.2
 =================================  ===========  ==========
 
-The bot's own process as bench.load bills it (render workers 2, the players apart; CPU less the
-workers' and the players' thread, ms per move at 4 moves/s, ``--compare``, 24 tables, load average 7.7
+The bot's own process as bench.load billed it then (render workers 2, the players on a thread of the
+bot's process; CPU less the workers' and the players' thread, ms per move at 4 moves/s, ``--compare``, 24 tables, load average 7.7
 to 11.7): carnival 28.3 before, 22.1 and 22.3 after; ora 28.8 before, 18.6 and 20.2 after; eguan 43.9
 before, 35.6 after. (Capacity could not be read on that machine: at that load even 4 moves/s failed
 some steps, the render workers' 25-40 ms per move on two shared cores being the limit.)
 
 "storage" and "asyncio" are over-estimated: py-spy counts a thread that waits for the interpreter lock
-as running (aiosqlite's thread waiting in ``queue.get`` is 2/3 of "storage"). bench.profile runs the fake
-Discord and the players in the bot's thread (one process, one loop: its table has a "fake Discord" row);
-this bench bills them apart (about 6-9 ms per move of the players' thread at 4 moves/s).
+as running (aiosqlite's thread waiting in ``queue.get`` is 2/3 of "storage"). bench.profile and bench.hops
+run the fake Discord and the players in the bot's thread (one process, one loop: ``Bridge()``; the
+profile's table has a "fake Discord" row); this bench bills them apart (about 6-9 ms per move at
+4 moves/s, measured as the players' thread when the bench ran the bot in a thread).
 
 ``--compare PATH`` measures two source trees side by side in one run: for every game, the code of
 ``PATH`` (a ``git worktree`` of the commit before, e.g. ``git worktree add ../before 7167f20``) and then
@@ -82,19 +96,25 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import itertools
 import json
 import logging
 import os
 import random
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
+
+import discord.http
 
 from bench import trees
 from bench.bot_latency import (
@@ -213,26 +233,19 @@ class PlayersThread:
 class Mirror:
     """The last ``ActResult`` of every game, seen by wrapping the service's ``start`` and ``act`` (the bench
     learns who is to move and whether the public view changed without reading the database). Its fields
-    are the players' (``bridge.notify``)."""
+    are the players' (``bridge.notify``). With ``bot`` None (the bot in a child process, ``BotChild``) the
+    results come from the child instead, each an ``Outcome`` passed to ``note``."""
 
-    def __init__(self, bot: GameBot, bridge: Bridge | None = None) -> None:
-        self.results: dict[int, ActResult] = {}
+    def __init__(self, bot: GameBot | None, bridge: Bridge | None = None) -> None:
+        self.results: dict[int, ActResult | Outcome] = {}
         self.count: dict[int, int] = {}
         self.changed: dict[int, asyncio.Event] = {}
         self.bridge = bridge or Bridge()
-        service = bot.service
-        for name in ("start", "act"):
-            setattr(service, name, self._wrap(getattr(service, name)))
+        if bot is not None:
+            on_results(bot, lambda result: self.bridge.notify(self.note, result))
 
-    def _wrap(self, method: Callable[..., Any]) -> Callable[..., Any]:
-        @functools.wraps(method)
-        async def wrapped(*args: Any, **kwargs: Any) -> Any:
-            result = await method(*args, **kwargs)
-            self.bridge.notify(self._note, result)
-            return result
-        return wrapped
-
-    def _note(self, result: ActResult) -> None:
+    def note(self, result: ActResult | Outcome) -> None:
+        """Record ``result``, the latest of its game, and wake that game's waiters."""
         game = result.game.id
         self.results[game] = result
         self.count[game] = self.count.get(game, 0) + 1
@@ -246,6 +259,22 @@ class Mirror:
         if result is None or result.outcome is not None or result.game.status != "active":
             return []
         return sorted(result.waiting_after)
+
+
+def on_results(bot: GameBot, seen: Callable[[ActResult], None]) -> None:
+    """Have ``bot.service``'s ``start`` and ``act`` pass every result to ``seen`` before they return it."""
+    service = bot.service
+
+    def wrap(method: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(method)
+        async def wrapped(*args: Any, **kwargs: Any) -> Any:
+            result = await method(*args, **kwargs)
+            seen(result)
+            return result
+        return wrapped
+
+    for name in ("start", "act"):
+        setattr(service, name, wrap(getattr(service, name)))
 
 
 class Pulse:
@@ -293,6 +322,251 @@ class Pulse:
         return res
 
 
+# --------------------------------------------------------------------------- the bot in a child process
+
+
+@dataclass(frozen=True)
+class Record:
+    """What the bench reads of a ``GameRecord`` of the bot in the child process (``BotChild.get``)."""
+
+    id: int
+    version: int
+    status: str
+    board_message_id: int | None
+    lobby_message_id: int | None
+    users: dict[int, int]
+    """Seat → user id."""
+
+    def user_of(self, seat: int) -> int | None:
+        return self.users.get(seat)
+
+    @staticmethod
+    def of(game: Any) -> JSONDict:
+        """``game`` (a ``GameRecord``, in the child) as the JSON the parent reads back with ``Record.load``."""
+        return {"id": game.id, "version": game.version, "status": game.status,
+                "board_message_id": game.board_message_id, "lobby_message_id": game.lobby_message_id,
+                "users": {str(s.seat): s.user_id for s in game.seats}}
+
+    @staticmethod
+    def load(data: JSONDict) -> Record:
+        return Record(**{**data, "users": {int(k): v for k, v in data["users"].items()}})
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the bench reads of an ``ActResult`` of the bot in the child process (``Mirror.note``)."""
+
+    game: Record
+    outcome: str | None
+    """The game's result (its ``repr``) when the move ended it, else None."""
+    waiting_after: frozenset[int]
+    public_changed: bool
+
+    @staticmethod
+    def of(result: ActResult) -> JSONDict:
+        """``result`` (in the child) as the JSON the parent reads back with ``Outcome.load``."""
+        return {"game": Record.of(result.game), "outcome": None if result.outcome is None else repr(result.outcome),
+                "waiting_after": sorted(result.waiting_after), "public_changed": bool(result.public_changed)}
+
+    @staticmethod
+    def load(data: JSONDict) -> Outcome:
+        return Outcome(Record.load(data["game"]), data["outcome"], frozenset(data["waiting_after"]),
+                       data["public_changed"])
+
+
+class BotChild:
+    """The bot under test in a child process of its own, seen from the bench's (``async with BotChild(fake,
+    mirror, db, variant, settings) as bot``): the bot reaches ``fake`` only over loopback HTTP and the
+    gateway websocket, as it would reach Discord, so the fake and the players (this process) do not share
+    its interpreter lock. The child runs this tree's bench on the code of the tree this process's ``bot``
+    comes from (``trees.code_root``: another one under ``--compare``) and speaks JSON lines over a socket
+    pair: it sends every ``service.start``/``service.act`` result (``{"result": Outcome.of(...)}``, fed to
+    ``mirror.note``) and answers requests ``{"id": n, "op": ...}`` with ``{"id": n, "ok": value}`` or
+    ``{"id": n, "error": text}``: ``get`` (a game's ``Record``), ``wait_idle`` (``bot.flow.wait_idle``),
+    ``handlers`` (how many of discord.py's handler tasks run), ``errors`` (the ERROR log lines of the bot
+    and discord.py), ``stop``. For the bench's code written against a ``GameBot`` (``Table.start``) it is
+    its own ``service`` (``get``) and ``flow`` (``wait_idle``).
+
+    Raises RuntimeError when the child exits before it is ready or a request fails in it, TimeoutError
+    when it is not ready within 60 s."""
+
+    def __init__(self, fake: FakeDiscord, mirror: Mirror, db: Path, variant_name: str, settings: JSONDict) -> None:
+        self.fake, self.mirror = fake, mirror
+        port = urllib.parse.urlsplit(discord.http.Route.BASE).port  # (the open fake's: FakeDiscord.__aenter__)
+        self.config = {"port": port, "db": str(db), "variant": variant_name, "settings": settings}
+        self.service = self.flow = self
+        self.pid = 0
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+    async def __aenter__(self) -> BotChild:
+        ours, theirs = socket.socketpair()
+        root = trees.code_root()
+        code = trees.boot_code(root, "from bench.load import bot_child; bot_child()")
+        self.config["fd"] = theirs.fileno()
+        self._proc = subprocess.Popen([sys.executable, "-c", code, json.dumps(self.config)], cwd=root,
+                                      env=trees.tree_env(root), pass_fds=[theirs.fileno()], stdout=2)  # (stdout: ours is a report)
+        theirs.close()
+        self._reader, self._writer = await asyncio.open_unix_connection(sock=ours, limit=1 << 26)
+        self._reading = asyncio.create_task(self._read(), name="bench-bot-child")
+        try:
+            self.pid = await asyncio.wait_for(asyncio.shield(self._ready), 60)
+        except BaseException:
+            await self.__aexit__(None, None, None)
+            raise
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        proc = self._proc
+        assert proc is not None
+        if proc.poll() is None and not self._reading.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.call("stop"), 15)
+        try:
+            await asyncio.to_thread(proc.wait, 15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            await asyncio.to_thread(proc.wait)
+        self._writer.close()
+        self._reading.cancel()
+        with contextlib.suppress(BaseException):
+            await self._reading
+
+    async def _read(self) -> None:
+        """Feed the child's lines to ``mirror`` and to the waiting requests, until it closes."""
+        try:
+            while line := await self._reader.readline():
+                msg = json.loads(line)
+                if "result" in msg:
+                    self.mirror.note(Outcome.load(msg["result"]))
+                elif "ready" in msg:
+                    self._ready.set_result(msg["ready"])
+                elif (fut := self._pending.pop(msg["id"], None)) is not None and not fut.done():
+                    if "error" in msg:
+                        fut.set_exception(RuntimeError(f"in the bot's process: {msg['error']}"))
+                    else:
+                        fut.set_result(msg["ok"])
+        finally:
+            gone = RuntimeError(f"the bot's process closed its channel (exit code {self._proc and self._proc.poll()})")
+            for fut in [self._ready, *self._pending.values()]:
+                if not fut.done():
+                    fut.set_exception(gone)
+            self._pending.clear()
+
+    async def call(self, op: str, **args: Any) -> Any:
+        """The child's answer to request ``op`` with ``args``; RuntimeError when it failed there or the
+        child has closed its channel."""
+        if self._reading.done():
+            raise RuntimeError(f"the bot's process is gone (exit code {self._proc and self._proc.poll()})")
+        n = next(self._ids)
+        fut = self._pending[n] = asyncio.get_running_loop().create_future()
+        self._writer.write(json.dumps({"id": n, "op": op, **args}).encode() + b"\n")
+        return await fut
+
+    async def get(self, game: int) -> Record:
+        """``bot.service.get(game)``, the fields of ``Record``."""
+        return Record.load(await self.call("get", game=game))
+
+    async def wait_idle(self) -> None:
+        """``bot.flow.wait_idle()`` in the child."""
+        await self.call("wait_idle")
+
+    async def idle(self, quiet: float, timeout: float) -> None:
+        """``FakeDiscord.idle`` across the two processes: no request to the fake for ``quiet`` seconds and
+        none of discord.py's handler tasks running in the child; TimeoutError after ``timeout`` s."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            n = len(self.fake.requests)
+            await asyncio.sleep(quiet)
+            if len(self.fake.requests) == n and not await self.call("handlers"):
+                return
+        raise TimeoutError("bot never went idle")
+
+    async def errors(self) -> list[str]:
+        """The ERROR log lines of the bot and discord.py in the child so far."""
+        return list(await self.call("errors"))
+
+
+def error_line(record: logging.LogRecord) -> str:
+    """A logged error as the bench prints it: its message and the exception's type and text."""
+    return record.getMessage() + (f" ({record.exc_info[0].__name__}: {record.exc_info[1]})"
+                                  if record.exc_info and record.exc_info[0] else "")
+
+
+def bot_child() -> None:
+    """The child process of ``BotChild``: ``sys.argv[1]`` is its JSON configuration (``port`` of the fake,
+    ``db``, ``variant``, ``settings``: more ``Settings`` fields, ``fd``: its end of the socket pair)."""
+    config = json.loads(sys.argv[1])
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s (bot process): %(message)s")
+    asyncio.run(serve_bot(config, socket.socket(fileno=int(config["fd"]))))
+
+
+async def serve_bot(config: JSONDict, sock: socket.socket) -> None:
+    """Run the bot against the fake Discord at ``config["port"]`` (as ``FakeDiscord.__aenter__`` and
+    ``start_bot`` would in one process) and answer ``BotChild``'s requests over ``sock`` until ``stop``."""
+    import discord.gateway
+    import yarl
+
+    from bot import logsafe
+    from bot.sandbox import fakecord
+
+    base.configure(**VARIANTS[config["variant"]])
+    discord.http.Route.BASE = f"http://127.0.0.1:{config['port']}{fakecord.API}"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{config['port']}/gateway")
+    errors = fakecord.ErrorCollector()
+    for name in ("discord", "bot", "cogs"):
+        logging.getLogger(name).addHandler(errors)
+    logsafe.install([errors, *logging.getLogger().handlers], secrets=[fakecord.BOT_TOKEN])
+    reader, writer = await asyncio.open_unix_connection(sock=sock, limit=1 << 26)
+
+    def send(msg: JSONDict) -> None:
+        writer.write(json.dumps(msg).encode() + b"\n")
+
+    bot = GameBot(Settings(database_path=config["db"], token="offline", tick_seconds=3600, **config["settings"]))
+    on_results(bot, lambda result: send({"result": Outcome.of(result)}))
+    shell = fakecord.FakeDiscord(owner_name="alice")  # (not served: its start_bot and stop_bot, on Route.BASE)
+    await shell.start_bot(bot)
+    send({"ready": os.getpid()})
+    stopped = asyncio.Event()
+
+    async def answer(msg: JSONDict) -> None:
+        op = msg["op"]
+        try:
+            if op == "get":
+                value: Any = Record.of(await bot.service.get(msg["game"]))
+            elif op == "wait_idle":
+                await bot.flow.wait_idle()
+                value = None
+            elif op == "handlers":
+                value = len(fakecord.FakeDiscord.handlers_running())
+            elif op == "errors":
+                value = [error_line(r) for r in errors.records]
+            elif op == "stop":
+                await shell.stop_bot(bot)
+                stopped.set()
+                value = None
+            else:
+                raise ValueError(f"unknown request {op!r}")
+            send({"id": msg["id"], "ok": value})
+        except Exception as exc:  # noqa: BLE001 - told to the parent, which raises it there
+            send({"id": msg["id"], "error": f"{type(exc).__name__}: {exc}"})
+
+    tasks: set[asyncio.Task[None]] = set()
+    while not stopped.is_set() and (line := await reader.readline()):
+        msg = json.loads(line)
+        task = asyncio.create_task(answer(msg))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+        if msg["op"] == "stop":
+            await task
+    await writer.drain()
+    writer.close()
+    if not bot.is_closed():
+        await bot.close()
+
+
 @dataclass
 class Step:
     """What one rate step measured."""
@@ -305,10 +579,11 @@ class Step:
     board: list[float] = field(default_factory=list)
     queue: list[float] = field(default_factory=list)
     cpu_s: float = 0.0
-    """CPU seconds of the bot over the step: its process and children (render and AI workers), less the
-    players' thread (``players_cpu_s``) when the players ran apart."""
+    """CPU seconds of the bot over the step: its process and children (render and AI workers); with the
+    bot in this process, less the players' thread (``players_cpu_s``) when the players ran apart."""
     players_cpu_s: float = 0.0
-    """CPU seconds of the thread of the fake Discord and the players, when apart (not in ``cpu_s``)."""
+    """CPU seconds of the fake Discord and the players, not in ``cpu_s``: this process's when the bot ran
+    in a child process (``BotChild``), the players' thread's when they ran apart (``PlayersThread``)."""
     worker_cpu_s: float = 0.0
     """Of ``cpu_s``, the children's."""
     wall_s: float = 0.0
@@ -323,9 +598,10 @@ class Step:
 class LoadTable(Table):
     """One game of the load bench: moves on demand, every wait bounded by ``WAIT``."""
 
-    def __init__(self, fake: FakeDiscord, bot: GameBot, users: list[JSONDict], rng: random.Random,
+    def __init__(self, fake: FakeDiscord, bot: GameBot | BotChild, users: list[JSONDict], rng: random.Random,
                  game_id: str, mirror: Mirror) -> None:
-        super().__init__(fake, bot, users, rng, Probe(), game_id)
+        # (of the bot, a table reads only ``bot.service.get``, which a BotChild answers too)
+        super().__init__(fake, cast(GameBot, bot), users, rng, Probe(), game_id)
         self.mirror = mirror
         self.on_bot = mirror.bridge
         self.pulse = Pulse.of(fake)
@@ -422,7 +698,7 @@ class LoadTable(Table):
 # --------------------------------------------------------------------------- one game, one variant
 
 
-async def setup_tables(fake: FakeDiscord, bot: GameBot, game_id: str, count: int, seed: int, first: int,
+async def setup_tables(fake: FakeDiscord, bot: GameBot | BotChild, game_id: str, count: int, seed: int, first: int,
                        mirror: Mirror) -> list[LoadTable]:
     """``count`` started games of ``game_id`` with fresh members (not measured)."""
     players = players_for(game_id)
@@ -433,14 +709,25 @@ async def setup_tables(fake: FakeDiscord, bot: GameBot, game_id: str, count: int
     for chunk in range(0, len(tables), 10):  # a few at a time: setup is not what is measured
         await asyncio.gather(*(t.start() for t in tables[chunk:chunk + 10]))
     await mirror.bridge(bot.flow.wait_idle())
-    await mirror.bridge(fake.idle(0.05, timeout=60))  # (on the bot's loop: it looks for the bot's handler tasks)
+    await settle(fake, bot, mirror.bridge, 0.05, 60)
     return tables
 
 
+async def settle(fake: FakeDiscord, bot: GameBot | BotChild, bridge: Bridge, quiet: float, timeout: float) -> None:
+    """``fake.idle(quiet, timeout)``: no request for ``quiet`` s and none of the bot's handler tasks running,
+    looked for where the bot runs (its loop, ``bridge``, or its process, ``BotChild.idle``)."""
+    if isinstance(bot, BotChild):
+        await bot.idle(quiet, timeout)
+    else:
+        await bridge(fake.idle(quiet, timeout=timeout))
+
+
 async def run_step(fake: FakeDiscord, tables: list[LoadTable], rate: float, seconds: float,
-                   rng: random.Random, *, apart: bool = False) -> Step:
-    """Poisson arrivals at ``rate`` per second for ``seconds``, each played on an idle table. ``apart``: this
-    runs in the players' own thread (``PlayersThread``), whose CPU is then left out of ``Step.cpu_s``."""
+                   rng: random.Random, *, apart: bool = False, bot_pid: int | None = None) -> Step:
+    """Poisson arrivals at ``rate`` per second for ``seconds``, each played on an idle table. The bot's CPU
+    (``Step.cpu_s``): with ``bot_pid`` (the bot in a child process, ``BotChild``) that process's and its
+    children's, this one's apart (``Step.players_cpu_s``); else this process's and its children's, less
+    this thread's when ``apart`` (this runs in the players' own thread, ``PlayersThread``)."""
     step = Step(rate)
     queue: asyncio.Queue[float] = asyncio.Queue()
     tasks: set[asyncio.Task[None]] = set()
@@ -466,9 +753,9 @@ async def run_step(fake: FakeDiscord, tables: list[LoadTable], rate: float, seco
             tasks.add(task)
             task.add_done_callback(tasks.discard)
 
-    cpu = trees.TreeCpu()
+    cpu = trees.TreeCpu(bot_pid)
     cpu.start()
-    players0 = time.thread_time()
+    players0 = time.thread_time() if bot_pid is None else time.process_time()
     t0 = time.perf_counter()
     at = t0
     while True:
@@ -485,7 +772,9 @@ async def run_step(fake: FakeDiscord, tables: list[LoadTable], rate: float, seco
     for task in list(tasks):
         task.cancel()
     own, kids = cpu.elapsed()
-    if apart:
+    if bot_pid is not None:
+        step.players_cpu_s = time.process_time() - players0
+    elif apart:
         step.players_cpu_s = time.thread_time() - players0
         own -= step.players_cpu_s
     step.cpu_s, step.worker_cpu_s, step.wall_s = own + kids, kids, time.perf_counter() - t0
@@ -498,26 +787,41 @@ def worker_settings(render_workers: int) -> dict[str, Any]:
 
 
 async def bench_game(game_id: str, variant_name: str, rates: Sequence[float], seconds: float, tables_n: int,
-                     seed: int, render_workers: int = 2, label: str = "") -> list[Step]:
-    """The rate ladder of one game under one variant, on a fresh bot; stops after the first failure. The bot
-    runs on this thread's loop, the fake Discord and the players on a ``PlayersThread``."""
-    with variant(variant_name), tempfile.TemporaryDirectory(prefix="bench-load-") as tmp, PlayersThread() as side:
-        fake = FakeDiscord(owner_name="alice")
-        await side.run(fake.__aenter__())
-        try:
-            async with running_bot(fake, Path(tmp) / "games.db", **worker_settings(render_workers)) as bot:
-                bridge = Bridge(asyncio.get_running_loop(), side.loop)
-                return await side.run(ladder(fake, bot, bridge, game_id, rates, seconds, tables_n, seed,
-                                             label or variant_name))
-        finally:
-            await side.run(fake.__aexit__(None, None, None))
+                     seed: int, render_workers: int = 2, label: str = "", bot_in: str = "process") -> list[Step]:
+    """The rate ladder of one game under one variant, on a fresh bot; stops after the first failure. The fake
+    Discord and the players run on this thread's loop; the bot (``bot_in``) in a child process (``BotChild``),
+    or, with ``"thread"``, in this process on this thread's loop while the fake and the players move to a
+    ``PlayersThread`` (the two then share one interpreter lock: about 1 s of it per second at 30 moves/s)."""
+    settings = worker_settings(render_workers)
+    with variant(variant_name), tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
+        db = Path(tmp) / "games.db"
+        if bot_in == "process":
+            async with FakeDiscord(owner_name="alice") as fake:
+                mirror = Mirror(None)
+                async with BotChild(fake, mirror, db, variant_name, settings) as child:
+                    steps = await ladder(fake, child, mirror, game_id, rates, seconds, tables_n, seed,
+                                         label or variant_name)
+                    report_errors(fake, await child.errors())
+                    return steps
+        with PlayersThread() as side:
+            fake = FakeDiscord(owner_name="alice")
+            await side.run(fake.__aenter__())
+            try:
+                async with running_bot(fake, db, **settings) as bot:
+                    mirror = Mirror(bot, Bridge(asyncio.get_running_loop(), side.loop))
+                    steps = await side.run(ladder(fake, bot, mirror, game_id, rates, seconds, tables_n, seed,
+                                                  label or variant_name))
+                    report_errors(fake, [])
+                    return steps
+            finally:
+                await side.run(fake.__aexit__(None, None, None))
 
 
-async def ladder(fake: FakeDiscord, bot: GameBot, bridge: Bridge, game_id: str, rates: Sequence[float],
+async def ladder(fake: FakeDiscord, bot: GameBot | BotChild, mirror: Mirror, game_id: str, rates: Sequence[float],
                  seconds: float, tables_n: int, seed: int, label: str) -> list[Step]:
     """``bench_game``'s rates, on the players' loop."""
     steps: list[Step] = []
-    mirror = Mirror(bot, bridge)
+    bridge = mirror.bridge
     tables = await setup_tables(fake, bot, game_id, tables_n, seed, 0, mirror)
     made = tables_n
     rng = random.Random(seed)
@@ -527,21 +831,26 @@ async def ladder(fake: FakeDiscord, bot: GameBot, bridge: Bridge, game_id: str, 
             fresh = tables_n - len(tables)
             tables += await setup_tables(fake, bot, game_id, fresh, seed, made, mirror)
             made += fresh
-        step = await run_step(fake, tables, rate, seconds, rng, apart=bridge.apart)
+        step = await run_step(fake, tables, rate, seconds, rng, apart=bridge.apart,
+                              bot_pid=bot.pid if isinstance(bot, BotChild) else None)
         await bridge(bot.flow.wait_idle())
         with contextlib.suppress(TimeoutError):
-            await bridge(fake.idle(0.05, timeout=DRAIN))
+            await settle(fake, bot, bridge, 0.05, DRAIN)
         steps.append(step)
         print(f"  {game_id:<12} {label:<6} {line(step)}", flush=True)
         if not step.passed():
             break
-    step_errors = [r.getMessage() + (f" ({r.exc_info[0].__name__}: {r.exc_info[1]})" if r.exc_info and r.exc_info[0] else "")
-                   for r in fake.errors.records]
-    if step_errors or fake.violations:
-        print(f"    errors logged: {len(step_errors)}, violations: {len(fake.violations)}")
-        for text in (step_errors + list(fake.violations))[:3]:
-            print(f"      {text[:200]}")
     return steps
+
+
+def report_errors(fake: FakeDiscord, bot_errors: Sequence[str]) -> None:
+    """Print how many errors were logged (``bot_errors``: the bot's process's, when apart) and how many
+    payloads the fake refused, and the first three."""
+    errors = [error_line(r) for r in fake.errors.records] + list(bot_errors)
+    if errors or fake.violations:
+        print(f"    errors logged: {len(errors)}, violations: {len(fake.violations)}")
+        for text in (errors + list(fake.violations))[:3]:
+            print(f"      {text[:200]}")
 
 
 # --------------------------------------------------------------------------- report
@@ -633,7 +942,8 @@ def compare(tree: Path, games: Sequence[str], args: argparse.Namespace) -> dict[
                 child = trees.in_tree(root, script, [
                     "--game", game_id, "--variants", "after", "--no-render", "--rates", args.rates,
                     "--step", str(args.step), "--tables", str(args.tables), "--seed", str(args.seed),
-                    "--render-workers", str(args.render_workers), "--json-out", str(out), "--label", label])
+                    "--render-workers", str(args.render_workers), "--bot-in", args.bot_in, "--json-out", str(out),
+                    "--label", label])
                 sys.stdout.write(child.stdout.split("\nCapacity")[0].rstrip("\n") + "\n")
                 if child.returncode or not out.exists():
                     print(child.stderr[-3000:], file=sys.stderr)
@@ -656,6 +966,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="render worker processes (Settings.render_workers; default 2, 0 = threads)")
     parser.add_argument("--compare", type=Path, metavar="PATH",
                         help="also measure the source tree at PATH (before) beside this one (after)")
+    parser.add_argument("--bot-in", choices=("process", "thread"), default="process",
+                        help="where the bot runs: a child process (default) or a thread of this process, sharing"
+                             " the interpreter lock with the fake Discord and the players (the old bench)")
     parser.add_argument("--json-out", type=Path, help=argparse.SUPPRESS)  # (a child of --compare)
     parser.add_argument("--label", default="", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1)
@@ -676,13 +989,14 @@ def main(argv: list[str] | None = None) -> int:
             for name in args.variants.split(","):  # variants interleaved per game: the machine's load drifts
                 results.setdefault(game_id, {})[name] = asyncio.run(
                     bench_game(game_id, name, rates, args.step, args.tables, args.seed, args.render_workers,
-                               args.label))
+                               args.label, args.bot_in))
     if args.json_out:
         args.json_out.write_text(json.dumps({g: {v: [dataclasses.asdict(s) for s in steps] for v, steps in per.items()}
                                              for g, per in results.items()}))
         return 0
     if args.compare:
-        print(f"\nbefore = {args.compare}, after = {trees.tree_root()} (render workers {args.render_workers})")
+        print(f"\nbefore = {args.compare}, after = {trees.tree_root()} (render workers {args.render_workers},"
+              f" the bot in a {args.bot_in})")
     print(f"load average at the start {load0:.1f}")
     report_capacity(results)
     if not args.no_render:

@@ -19,20 +19,31 @@ from pathlib import Path
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def in_tree(tree: Path, script: Path, args: list[str], *, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``script`` (a file of this tree) as ``__main__`` with ``args`` on the code of
-    ``tree``; stdout and stderr captured as text. The package ``bench`` is loaded from this
-    tree (its ``__path__`` is this tree's bench/), the rest from ``tree``."""
+def boot_code(tree: Path, then: str) -> str:
+    """Python source for ``python -c``: ``tree`` first on ``sys.path`` (its ``bot``, ``engines`` and
+    ``render``), the package ``bench`` loaded from this tree (its ``__path__`` is this tree's bench/),
+    then the statements ``then`` (``sys`` is imported)."""
     here = Path(__file__).resolve().parent
-    code = (f"import importlib.util, runpy, sys; sys.path.insert(0, {str(tree)!r}); "
+    return (f"import importlib.util, sys; sys.path.insert(0, {str(tree)!r}); "
             f"spec = importlib.util.spec_from_file_location('bench', {str(here / '__init__.py')!r}, "
             f"submodule_search_locations=[{str(here)!r}]); "
             "mod = importlib.util.module_from_spec(spec); sys.modules['bench'] = mod; spec.loader.exec_module(mod); "
-            f"sys.argv = [{str(script)!r}, *sys.argv[1:]]; runpy.run_path({str(script)!r}, run_name='__main__')"
-            )
-    env = {**os.environ, "PYTHONPATH": str(tree), "LOG_LEVEL": "WARNING"}
-    return subprocess.run([sys.executable, "-c", code, *args], cwd=tree, env=env, capture_output=True, text=True,
-                          timeout=timeout)
+            + then)
+
+
+def tree_env(tree: Path) -> dict[str, str]:
+    """The environment of a child running on ``tree``'s code (``PYTHONPATH``: its worker processes too)."""
+    return {**os.environ, "PYTHONPATH": str(tree), "LOG_LEVEL": "WARNING"}
+
+
+def in_tree(tree: Path, script: Path, args: list[str], *, timeout: float | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` (a file of this tree) as ``__main__`` with ``args`` on the code of
+    ``tree``; stdout and stderr captured as text. The package ``bench`` is loaded from this
+    tree (``boot_code``), the rest from ``tree``."""
+    code = boot_code(tree, f"import runpy; sys.argv = [{str(script)!r}, *sys.argv[1:]]; "
+                           f"runpy.run_path({str(script)!r}, run_name='__main__')")
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=tree, env=tree_env(tree), capture_output=True,
+                          text=True, timeout=timeout)
 
 
 def children(pid: int | None = None) -> list[int]:
@@ -92,27 +103,38 @@ def pss_mb(pid: int) -> float:
 
 
 class TreeCpu:
-    """CPU seconds of this process and its children since ``start()``: the bot's process
-    with its render and AI workers. A child that started meanwhile counts from zero."""
+    """CPU seconds of a process and its children since ``start()``: the bot's process with its
+    render and AI workers. ``pid``: that process (default this one). A child that started
+    meanwhile counts from zero; a process that ended meanwhile is no longer counted."""
 
-    def __init__(self) -> None:
+    def __init__(self, pid: int | None = None) -> None:
+        self.pid = pid
         self._own = 0.0
         self._kids: dict[int, float] = {}
 
     def start(self) -> None:
         self._own = self._process()
-        self._kids = cpu_s(children())
+        self._kids = cpu_s(children(self.pid))
 
-    @staticmethod
-    def _process() -> float:
-        import time
+    def _process(self) -> float:
+        if self.pid is None:
+            import time
 
-        return time.process_time()
+            return time.process_time()
+        return cpu_s([self.pid]).get(self.pid, 0.0)
 
     def elapsed(self) -> tuple[float, float]:
-        """(this process's CPU s, the children's CPU s) since ``start``."""
-        kids = cpu_s(children())
+        """(the process's CPU s, its children's CPU s) since ``start``."""
+        kids = cpu_s(children(self.pid))
         return self._process() - self._own, sum(v - self._kids.get(pid, 0.0) for pid, v in kids.items())
+
+
+def code_root() -> Path:
+    """The root of the source tree this process's ``bot`` package comes from (another tree's under
+    ``in_tree``)."""
+    import bot
+
+    return Path(bot.__file__).resolve().parent.parent
 
 
 def tree_root() -> Path:

@@ -1,0 +1,46 @@
+"""bench/load.py's bot in a child process (``BotChild``, issue 14): the bot reaches the offline
+Discord of the test's process over loopback only, and the bench learns what it needs (every
+``service.start``/``act`` result, a game's board, the idle check, logged errors) over the socket
+pair, so a table is set up and a measured move played exactly as with the bot in-process."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from bench.load import BotChild, LoadTable, Mirror, Step, settle, setup_tables
+from bot.sandbox.fakecord import FakeDiscord
+
+
+async def test_a_bot_in_a_child_process_sets_up_tables_and_plays_a_measured_move(fake: FakeDiscord,
+                                                                                  tmp_path: Path) -> None:
+    mirror = Mirror(None)
+    async with BotChild(fake, mirror, tmp_path / "games.db", "after", {"render_workers": 0}) as child:
+        assert child.pid > 0 and child.pid != os.getpid()
+        tables: list[LoadTable] = await setup_tables(fake, child, "carnival", 2, 1, 0, mirror)
+        assert len({t.game for t in tables}) == 2
+        for table in tables:
+            record = await child.get(table.game)
+            assert record.status == "active"
+            assert table.board_id == record.board_message_id and table.board_id in fake.messages
+            assert mirror.results[table.game].game.version == record.version  # (the last result: the board's)
+            assert mirror.waiting(table.game)  # (someone is to move: the table is not over)
+
+        table = tables[0]
+        before = (await child.get(table.game)).version
+        seen = mirror.count[table.game]
+        step = Step(0)
+        table.scan_from = len(fake.requests)
+        assert await table.measured_move(step) is True
+        assert step.moves == 1
+        assert mirror.count[table.game] == seen + 1
+        after = await child.get(table.game)
+        assert after.version > before and mirror.results[table.game].game.version == after.version
+        assert len(step.panel) == 1 and len(step.ack) >= 2  # (Play ▶, any group steps, the pick)
+        assert len(step.board) == (1 if mirror.results[table.game].public_changed else 0)  # (board waited for)
+
+        await child.wait_idle()
+        await settle(fake, child, mirror.bridge, 0.05, 10)
+        assert await child.errors() == []
+        proc = child._proc
+    assert proc is not None and proc.returncode == 0  # (stopped on request, not killed)
