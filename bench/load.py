@@ -2,7 +2,7 @@
 
 Usage: ``python -m bench.load --game <game_id>|all [--rates 4,6,8,10,15,20,30,45,60,80] [--step 8]
 [--tables 40] [--variants before,after] [--render-views 6] [--no-render] [--render-workers 2]
-[--bot-in process|thread] [--compare PATH]``
+[--bot-in process|thread] [--players-nice 10] [--compare PATH]``
 
 For every game and every variant a fresh :class:`bot.sandbox.fakecord.FakeDiscord` and a real
 :class:`bot.app.GameBot` on a temporary database are started and ``--tables`` games are opened, joined
@@ -19,7 +19,11 @@ peeking through ``Bridge``. The two threads then share one interpreter lock: at 
 the real Discord is not in the bot's interpreter. In a process of their own, the fake and the players
 still take 7-9 ms of CPU per move from the same two cores, in parallel with the bot and its render
 workers now: on a machine loaded by other work that competition, not the lock, can limit the rate;
-bench/results/load_2026-12-02c_thread_vs_process.txt has both modes back to back.) Then, for each rate of ``--rates`` (moves per
+bench/results/load_2026-12-02c_thread_vs_process.txt has both modes back to back. So by default this
+process runs ``--players-nice`` (10) steps nicer than the bot it starts (``players_aside``; the bot's
+child takes the bench's first niceness back, which needs the privilege to: without it both run at one
+priority and the report says so): the bot and its workers get the cores first, as they would with the
+real Discord on other machines; the fake's CPU is still spent on the same two cores.) Then, for each rate of ``--rates`` (moves per
 second, rising), moves arrive for ``--step`` seconds as a Poisson stream spread over the tables (open
 loop: an arrival does not wait for the previous answers; it goes to a random table that is not in the
 middle of a move, or waits in a queue when every table is busy). A move is what a player does: Play ▶ on
@@ -407,7 +411,8 @@ class BotChild:
         code = trees.boot_code(root, "from bench.load import bot_child; bot_child()")
         self.config["fd"] = theirs.fileno()
         self._proc = subprocess.Popen([sys.executable, "-c", code, json.dumps(self.config)], cwd=root,
-                                      env=trees.tree_env(root), pass_fds=[theirs.fileno()], stdout=2)  # (stdout: ours is a report)
+                                      env=trees.tree_env(root), pass_fds=[theirs.fileno()], stdout=2,  # (stdout: ours is a report)
+                                      preexec_fn=_bot_priority)
         theirs.close()
         self._reader, self._writer = await asyncio.open_unix_connection(sock=ours, limit=1 << 26)
         self._reading = asyncio.create_task(self._read(), name="bench-bot-child")
@@ -786,6 +791,37 @@ def worker_settings(render_workers: int) -> dict[str, Any]:
     return {"render_workers": render_workers} if "render_workers" in {f.name for f in dataclasses.fields(Settings)} else {}
 
 
+BOT_NICENESS: int | None = None
+"""The niceness the bot's process is started with (``--players-nice``: the bench's own process, the fake
+Discord and the players, runs that much nicer); None: as this process."""
+
+
+def _bot_priority() -> None:
+    """In the bot's child, before it runs: take ``BOT_NICENESS`` back (lowering a niceness needs the
+    privilege to; without it the child stays as nice as the bench, and ``main`` said so)."""
+    if BOT_NICENESS is not None:
+        with contextlib.suppress(PermissionError):
+            os.setpriority(os.PRIO_PROCESS, 0, BOT_NICENESS)
+
+
+def players_aside(nice: int) -> str:
+    """Make this process (the fake Discord and the players) ``nice`` steps nicer than the bot it starts
+    (``BOT_NICENESS``), so that on a busy machine the bot gets the cores first, as it would with the real
+    Discord on other machines; returns a line for the report."""
+    global BOT_NICENESS
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    if nice <= 0:
+        return "the bench and the bot at one priority"
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0, base + nice)
+        os.setpriority(os.PRIO_PROCESS, 0, base)  # (can it be taken back? only with the privilege)
+    except PermissionError:
+        return "the bench and the bot at one priority (no privilege to start the bot less nice than the bench)"
+    os.setpriority(os.PRIO_PROCESS, 0, base + nice)
+    BOT_NICENESS = base
+    return f"the fake Discord and the players {nice} steps nicer than the bot"
+
+
 async def bench_game(game_id: str, variant_name: str, rates: Sequence[float], seconds: float, tables_n: int,
                      seed: int, render_workers: int = 2, label: str = "", bot_in: str = "process") -> list[Step]:
     """The rate ladder of one game under one variant, on a fresh bot; stops after the first failure. The fake
@@ -942,7 +978,8 @@ def compare(tree: Path, games: Sequence[str], args: argparse.Namespace) -> dict[
                 child = trees.in_tree(root, script, [
                     "--game", game_id, "--variants", "after", "--no-render", "--rates", args.rates,
                     "--step", str(args.step), "--tables", str(args.tables), "--seed", str(args.seed),
-                    "--render-workers", str(args.render_workers), "--bot-in", args.bot_in, "--json-out", str(out),
+                    "--render-workers", str(args.render_workers), "--bot-in", args.bot_in,
+                    "--players-nice", str(args.players_nice), "--json-out", str(out),
                     "--label", label])
                 sys.stdout.write(child.stdout.split("\nCapacity")[0].rstrip("\n") + "\n")
                 if child.returncode or not out.exists():
@@ -969,6 +1006,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot-in", choices=("process", "thread"), default="process",
                         help="where the bot runs: a child process (default) or a thread of this process, sharing"
                              " the interpreter lock with the fake Discord and the players (the old bench)")
+    parser.add_argument("--players-nice", type=int, default=10,
+                        help="with the bot in a process: run the fake Discord and the players this many steps"
+                             " nicer than the bot (default 10; 0: one priority)")
     parser.add_argument("--json-out", type=Path, help=argparse.SUPPRESS)  # (a child of --compare)
     parser.add_argument("--label", default="", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1)
@@ -982,6 +1022,9 @@ def main(argv: list[str] | None = None) -> int:
     t = time.perf_counter()
     load0 = os.getloadavg()[0]
     results: dict[str, dict[str, list[Step]]] = {}
+    priority = "the bot in a thread of the bench"
+    if args.bot_in == "process" and not args.compare:  # (with --compare: each tree's run does it)
+        priority = players_aside(args.players_nice)
     if args.compare:
         results = compare(args.compare.resolve(), games, args)
     else:
@@ -997,7 +1040,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare:
         print(f"\nbefore = {args.compare}, after = {trees.tree_root()} (render workers {args.render_workers},"
               f" the bot in a {args.bot_in})")
-    print(f"load average at the start {load0:.1f}")
+    print(f"load average at the start {load0:.1f}; {priority if not args.compare else f'--players-nice {args.players_nice}'}")
     report_capacity(results)
     if not args.no_render:
         report_renders(games, args.render_views, args.seed)
