@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot import logsafe
 from bot.service import ActResult, HostError, not_running, texts
 from bot.storage import GameRecord
 from bot.text import Texts
@@ -81,6 +82,8 @@ async def update_in_place(interaction: discord.Interaction, work: Coroutine[Any,
         Whatever ``work`` raises (a refusal, before or after the deferral: ``report``
         answers it privately, by a message or a follow-up).
     """
+    logsafe.bind(interaction=interaction.id)  # (before the task: it runs in a copy of this context, and
+    # what it binds stays there; the lines this handler logs after it, the outbox's among them, name it too)
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=ANSWER_WAIT)
     if done:
