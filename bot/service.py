@@ -412,16 +412,31 @@ def reveals(engine: Engine, players: int, before: State, seat: int, action: Acti
     action is refused in one of them or the viewer's ``player_view`` after it differs,
     the action's result depended on something the viewer could not see: it revealed.
     An engine error counts as a reveal. ``players``: the seat count; ``seed``: the game's
-    (the shuffles are deterministic)."""
+    (the shuffles are deterministic).
+
+    Issue 14, the same verdict for less work (engines are pure: ``apply`` and ``player_view``
+    depend on their arguments only): a variant equal to one already tried for the viewer
+    is passed over (it would give the same answer: a hand of few cards redraws the same
+    pick often); a variant whose result equals ``after`` shows the viewer the same; and the
+    viewer's view of ``after`` is drawn only when a variant's result differs from it."""
     for viewer in (*range(players), None):
-        seen = engine.player_view(after, viewer)
+        seen: dict[str, Any] | None = None
+        tried: list[State] = []
         for k in range(UNDO_CHECKS):
             rng = derive_rng(seed, 7_000_000 + k * 10 + (players if viewer is None else viewer))
             try:
                 other = engine.shuffle_hidden(before, viewer, rng)
-                if other == before:
+                if other == before or other in tried:
                     continue
+                tried.append(other)
                 changed, _ = engine.apply(other, seat, action)
+                if changed == after:
+                    continue
+            except GameError:
+                return True
+            if seen is None:  # (outside the try, as before: an error here is the engine's bug)
+                seen = engine.player_view(after, viewer)
+            try:
                 if engine.player_view(changed, viewer) != seen:
                     return True
             except GameError:
