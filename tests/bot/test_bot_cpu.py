@@ -7,6 +7,7 @@ of another version (after a move, an undo), seat, engine or language."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -147,3 +148,40 @@ async def test_the_remembered_tree_is_never_one_of_another_version_seat_engine_o
     again = decision_tree(engine, undone, 0)
     assert again is not fresh and again.actions == list(engine.legal_actions(undone, 0))
     assert list(shown(again)) == list(shown(tree))
+
+
+async def test_the_public_view_is_drawn_once_a_version_and_never_served_stale(
+        repo: Repository, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    service = GameService(repo)
+    game = await new_game(service, "carnival", [11, 12, 13])
+    engine = get("carnival")
+    drawn: list[int | None] = []
+    plain = engine.player_view
+
+    def counted(state: State, seat: int | None) -> dict[str, Any]:
+        drawn.append(seat)
+        return plain(state, seat)
+
+    monkeypatch.setattr(engine, "player_view", counted)
+
+    async def check() -> dict[str, Any]:
+        record = await service.get(game)
+        view = service.public_view(record)
+        assert view == plain(service.state(record), None) == GameService(repo).public_view(record)
+        return view
+
+    first = await check()
+    record = await service.get(game)
+    moved = await service.act(game, 11, engine.legal_actions(service.state(record), 0)[0])  # a move
+    drawn.clear()
+    assert service.public_view(await service.get(game)) is service.public_view(moved.game)
+    assert drawn == []  # (the move filed the view of the state it stored)
+    after_move = await check()
+    assert after_move != first                         # (seat A has picked: the view says so)
+    await service.undo(game, 11)                                                     # an undo
+    assert await check() == first and service.public_view(await service.get(game)) is not first
+    await service.replace(game, 2, 99, "u9", by_user=11)                            # a replace: a new version
+    assert await check() == first
+    record = await service.get(game)
+    rebuilt = dataclasses.replace(record, state=dict(moved.game.state or {}))  # (a snapshot rebuilt in place)
+    assert service.public_view(rebuilt) == after_move != service.public_view(record)
