@@ -412,16 +412,29 @@ def reveals(engine: Engine, players: int, before: State, seat: int, action: Acti
     action is refused in one of them or the viewer's ``player_view`` after it differs,
     the action's result depended on something the viewer could not see: it revealed.
     An engine error counts as a reveal. ``players``: the seat count; ``seed``: the game's
-    (the shuffles are deterministic)."""
+    (the shuffles are deterministic).
+
+    Issue 14, the same verdict for less work (engines are pure: ``apply`` and ``player_view``
+    depend on their arguments only): a variant equal to one already tried for the viewer
+    is passed over (it would give the same answer: a hand of few cards redraws the same
+    pick often; Carnival's checks cost a third less), and the viewer's view of ``after`` is
+    drawn only when a variant is applied."""
     for viewer in (*range(players), None):
-        seen = engine.player_view(after, viewer)
+        seen: dict[str, Any] | None = None
+        tried: list[State] = []
         for k in range(UNDO_CHECKS):
             rng = derive_rng(seed, 7_000_000 + k * 10 + (players if viewer is None else viewer))
             try:
                 other = engine.shuffle_hidden(before, viewer, rng)
-                if other == before:
+                if other == before or other in tried:
                     continue
+                tried.append(other)
                 changed, _ = engine.apply(other, seat, action)
+            except GameError:
+                return True
+            if seen is None:  # (outside the try, as before: an error here is the engine's bug)
+                seen = engine.player_view(after, viewer)
+            try:
                 if engine.player_view(changed, viewer) != seen:
                     return True
             except GameError:
@@ -508,6 +521,8 @@ class GameService:
         """(game, version, user) → ``can_undo``'s verdict."""
         self._states: LRUCache[tuple[int, int], tuple[dict[str, Any], State]] = LRUCache(MOVES_REMEMBERED)
         """(game, version) → (the record's parsed snapshot, the engine state loaded from it: ``state``)."""
+        self._public: LRUCache[tuple[int, int], tuple[dict[str, Any], dict[str, Any]]] = LRUCache(MOVES_REMEMBERED)
+        """(game, version) → (the record's parsed snapshot, the public view of its state: ``public_view``)."""
 
     def lock(self, game: int) -> asyncio.Lock:
         """The per-game lock (also held by the delivery layer while it edits the board)."""
@@ -548,6 +563,27 @@ class GameService:
         state = self.engine(record).state_from_json(record.state)
         self._states[key] = (record.state, state)
         return state
+
+    def public_view(self, record: GameRecord) -> dict[str, Any]:
+        """``player_view(state(record), None)``, drawn once per stored snapshot (as ``state``:
+        the records of a version share it; a snapshot rebuilt at the same version,
+        ``upgrade_snapshots``, is another) and shared by every caller: read only (issue 14: a
+        move drew the public view of the same state in ``_advance`` twice, before and after,
+        and again for the DM hands). ``_advance`` files the view of the state it stores with
+        the snapshot it stored (the engine's state equals the one loaded from that JSON: the
+        conformance tests' round trip, and views are pure).
+
+        Raises:
+            HostError: the game has not started.
+        """
+        key = (record.id, record.version)
+        hit = self._public.get(key)
+        if hit is not None and record.state is not None and hit[0] is record.state:
+            return hit[1]
+        view = self.engine(record).player_view(self.state(record), None)
+        if record.state is not None:
+            self._public[key] = (record.state, view)
+        return view
 
     def waiting(self, record: GameRecord) -> frozenset[int]:
         """Seats the game waits for (CHANCE excluded); empty for lobbies and ended games."""
@@ -1095,8 +1131,8 @@ class GameService:
                 deadline, window, reminded = record.deadline, record.deadline_window, record.reminded
             else:
                 deadline = self.clock() + window
-        public_changed = record.state is None or (
-            engine.player_view(self.state(record), None) != engine.player_view(state, None))
+        public = engine.player_view(state, None)
+        public_changed = record.state is None or self.public_view(record) != public
         outbox = plan_deliveries(record.version, record.version + len(entries), events, waiting_before, waiting_after,
                                  outcome, public_changed, answer,
                                  frozenset(e.seat for e in entries if e.kind == "player" and e.user_id is None
@@ -1111,6 +1147,8 @@ class GameService:
                 reminded=reminded, outbox=outbox, ratings=rated)
         except StaleVersion:
             raise HostError(Msg("ui.error.moved_meanwhile"), "stale") from None
+        if new_record.state is not None:
+            self._public[(record.id, new_record.version)] = (new_record.state, public)
         crash_point("after_commit")
         self.changed(record.id, new_record)
         return ActResult(new_record, stored, events, waiting_before, waiting_after, outcome, public_changed)

@@ -627,6 +627,13 @@ class Engine:
         ``engines.decisions.DecisionTree`` adds that step. Default: None (applied at once)."""
         return None
 
+    def has_confirm(self, state: State, action: Action) -> bool:
+        """Whether ``action_confirm(state, action)`` is not None, told without making its texts
+        (``DecisionTree.of`` makes them only when the confirmation is shown; issue 14). An
+        engine whose confirmations cost something answers it cheaply. Default: by calling
+        ``action_confirm``."""
+        return self.action_confirm(state, action) is not None
+
     def timeout_action(self, state: State, seat: Seat) -> Action:
         """What is played for ``seat`` when its move timer expires (each spec's
         Digital play notes). Default: its first legal action.

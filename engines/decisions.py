@@ -24,8 +24,9 @@ Policy (the same for every game):
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,7 +64,7 @@ class _Node:
     children: list[_Node] = field(default_factory=list)
     keys: dict[str, int] = field(default_factory=dict)
     action: int | None = None
-    summary: Text | None = None  # a confirmation step: what the engine shows before the action
+    confirm: int | None = None  # the action whose confirmation this shows: its step (the summary), its button
 
     def count(self) -> int:
         return 1 if self.action is not None else sum(c.count() for c in self.children)
@@ -87,8 +88,10 @@ class DecisionTree:
         hints: ``action_hint`` of each action.
         paths: ``action_path`` of each action.
         flat: list everything at once (the caller decided the list is short).
-        confirms: ``action_confirm`` of each action (``(summary, button)`` or None); None:
-            no action asks for a confirmation.
+        confirms: ``action_confirm`` of each action (``(summary, button)`` or None), or a
+            function of no arguments giving that pair, called only when the step or its
+            button is shown (``of``: the texts of a page not shown are never made, issue 14);
+            None: no action asks for a confirmation.
 
     Raises:
         ValueError: the sequences differ in length, or a path is deeper than MAX_DEPTH.
@@ -96,7 +99,8 @@ class DecisionTree:
 
     def __init__(self, actions: Sequence[Action], labels: Sequence[Text], hints: Sequence[Text | None],
                  paths: Sequence[tuple[Text, ...]], *, flat: bool = False,
-                 confirms: Sequence[tuple[Text, Text] | None] | None = None) -> None:
+                 confirms: Sequence[tuple[Text, Text] | Callable[[], tuple[Text, Text] | None] | None] | None = None
+                 ) -> None:
         confirms = [None] * len(actions) if confirms is None else list(confirms)
         if not len(actions) == len(labels) == len(hints) == len(paths) == len(confirms):
             raise ValueError("actions, labels, hints, paths and confirms must have one entry per action")
@@ -104,6 +108,7 @@ class DecisionTree:
         self.labels = list(labels)
         self.hints = list(hints)
         self.paths = [() if flat else tuple(p) for p in paths]
+        self._confirms = confirms
         self.root = _Node(None)
         for index, path in enumerate(self.paths):
             if len(path) > MAX_DEPTH:
@@ -115,11 +120,12 @@ class DecisionTree:
                     node.keys[key] = len(node.children)
                     node.children.append(_Node(step))
                 node = node.children[node.keys[key]]
-            confirm = confirms[index]
-            if confirm is not None:  # a step of its own: the summary, then one button
-                node.children.append(_Node(labels[index], summary=confirm[0]))
+            if confirms[index] is not None:  # a step of its own: the summary, then one button
+                node.children.append(_Node(labels[index], confirm=index))
                 node = node.children[-1]
-            node.children.append(_Node(labels[index] if confirm is None else confirm[1], action=index))
+                node.children.append(_Node(None, action=index, confirm=index))
+            else:
+                node.children.append(_Node(labels[index], action=index))
 
     @classmethod
     def of(cls, engine: Engine, state: State, seat: Seat) -> DecisionTree:
@@ -132,15 +138,39 @@ class DecisionTree:
             [engine.action_hint(state, a) for a in actions],
             [engine.action_path(state, a) for a in actions],
             flat=len(actions) <= FLAT_LIMIT,
-            confirms=[engine.action_confirm(state, a) for a in actions],
+            confirms=[functools.partial(engine.action_confirm, state, a) if engine.has_confirm(state, a) else None
+                      for a in actions],
         )
+
+    def _confirm(self, index: int) -> tuple[Text, Text]:
+        """Action ``index``'s ``(summary, button)``, made on first use (a function given as
+        its confirmation is called once).
+
+        Raises:
+            ValueError: the function gave None (an engine whose ``has_confirm`` said yes).
+        """
+        confirm = self._confirms[index]
+        if callable(confirm):
+            confirm = self._confirms[index] = confirm()
+            if confirm is None:
+                raise ValueError(f"action {index} has no confirmation although has_confirm said so")
+        assert confirm is not None  # (a node names only an action with a confirmation)
+        return confirm
+
+    def _label(self, node: _Node) -> Text | None:
+        """``node``'s label: a confirmation's button says the engine's button text."""
+        return self._confirm(node.confirm)[1] if node.confirm is not None and node.action is not None else node.label
+
+    def _summary(self, node: _Node) -> Text | None:
+        """The summary ``node`` shows when it is a confirmation step, else None."""
+        return self._confirm(node.confirm)[0] if node.confirm is not None and node.action is None else None
 
     def _walk(self, path: Sequence[int]) -> tuple[_Node, tuple[Text, ...], tuple[int, ...]]:
         node, trail, real = self._skip(self.root, (), ())
         for index in path:
             if node.action is not None or not 0 <= index < len(node.children):
                 raise KeyError(tuple(path))
-            node, trail, real = self._skip(node.children[index], (*trail, node.children[index].label or ""),
+            node, trail, real = self._skip(node.children[index], (*trail, self._label(node.children[index]) or ""),
                                            (*real, index))
         return node, trail, real
 
@@ -166,12 +196,12 @@ class DecisionTree:
         out: list[Choice] = []
         for index, child in enumerate(node.children):
             if child.action is not None:  # (a confirmation step's one option: its button, no hint)
-                out.append(Choice(child.label or self.labels[child.action],
-                                  None if node.summary is not None else self.hints[child.action],
+                out.append(Choice(self._label(child) or self.labels[child.action],
+                                  None if node.confirm is not None else self.hints[child.action],
                                   action=child.action))
                 continue
             leaf = child
-            while leaf.action is None and leaf.summary is None and len(leaf.children) == 1:  # (a confirmation
+            while leaf.action is None and leaf.confirm is None and len(leaf.children) == 1:  # (a confirmation
                 # step is never skipped: it is opened like any step)
                 leaf = leaf.children[0]
             if leaf.action is not None:  # a step with a single action: offer that action
@@ -190,7 +220,7 @@ class DecisionTree:
         node = self._walk(path)[0]
         if node.action is not None:
             raise KeyError(tuple(path))
-        return node.summary
+        return self._summary(node)
 
     def depth_of(self, path: Sequence[int]) -> int:
         """How many steps ``path`` has taken (0 at the root); KeyError for a bad path."""

@@ -156,7 +156,7 @@ class DirectMessages:
         if not engine.info.has_hidden_info or record.state is None or record.status != "active":
             return
         state = service.state(record)
-        public = engine.player_view(state, None)
+        public = service.public_view(record)
         for seat in record.seats:
             if seat.status != "active" or seat.is_bot or (users is not None and seat.user_id not in users):
                 continue

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
+from cachetools import LRUCache
 
 from bot.service import seat_names, texts
 from bot.storage import GameRecord
@@ -188,7 +189,7 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
     tx = texts(record, locale)
     header = f"{note}\n" if note else ""
     you = tx(Msg("ui.panel.you", {"title": game_title(engine, record, locale), "letter": seat_letter(seat)}))
-    tree = DecisionTree.of(engine, state, seat)
+    tree = decision_tree(engine, state, seat)
     if not tree.actions:
         waiting = sorted(s for s in engine.to_move(state) if s >= 0)
         text = tx(Msg("ui.panel.nothing"))
@@ -215,6 +216,30 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
     if path:
         view.add_item(NavButton(record.id, record.version, 0, path[:-1], tx(Msg(NAV_KEYS[2]))))
     return Panel("\n".join(lines), view)
+
+
+TREES_KEPT = 256
+"""How many (state, seat) decision trees ``decision_tree`` remembers (the newest)."""
+
+_trees: LRUCache[tuple[int, int, int], tuple[Engine, State, DecisionTree]] = LRUCache(TREES_KEPT)
+
+
+def decision_tree(engine: Engine, state: State, seat: int) -> DecisionTree:
+    """``DecisionTree.of(engine, state, seat)``, built once per state object and seat (issue
+    14: a move draws the mover's panel, then the parked panels and the Play presses of the
+    same version; Carnival's Wrath confirmations alone cost 1.4 ms a tree). A hit needs the
+    very same ``engine`` and ``state`` objects (the entry holds them, so their ids are not
+    reused while it lives): the host's states are shared and read only
+    (``GameService.state``: one parsed object per stored snapshot, a new one for every new
+    version), and a tree holds no locale (its texts are ``Msg`` values). Nothing may change
+    the returned tree (``build_panel`` only reads it)."""
+    key = (id(engine), id(state), seat)
+    hit = _trees.get(key)
+    if hit is not None and hit[0] is engine and hit[1] is state:
+        return hit[2]
+    tree = DecisionTree.of(engine, state, seat)
+    _trees[key] = (engine, state, tree)
+    return tree
 
 
 HINT_SEPARATOR = " — "

@@ -512,6 +512,10 @@ class CarnivalEngine(Engine):
         off-table chance, spec §11 Prompts), see ``notation.action_confirm``."""
         return notation.action_confirm(state, action)
 
+    def has_confirm(self, state: State, action: Action) -> bool:
+        """Whether the action's effect has a confirmation (Wrath), without making its texts."""
+        return notation.has_confirm(action)
+
     def prompt(self, state: State, seat: Seat) -> Msg:
         """What ``seat`` must decide now (spec §11), see ``notation.prompt``."""
         return notation.prompt(state, seat)

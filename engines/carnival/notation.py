@@ -118,6 +118,13 @@ def action_confirm(state: State, action: Action) -> tuple[Msg, Msg] | None:
     return None if effect is None or effect.confirm is None else effect.confirm(state, action)
 
 
+def has_confirm(action: Action) -> bool:
+    """Whether ``action_confirm`` gives a confirmation for ``action`` (its effect has one:
+    every ``confirm`` of the effect table returns a pair), without making it."""
+    effect = effect_of(action)
+    return effect is not None and effect.confirm is not None
+
+
 def prompt(state: State, seat: Seat) -> Msg:
     """What ``seat`` is asked now (public: never names a face-down pick), spec §11."""
     phase = state["phase"]

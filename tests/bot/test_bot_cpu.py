@@ -1,0 +1,187 @@
+"""Issue 14, less CPU per move in the bot: the cheaper computations give exactly what the
+plain ones gave. ``bot.service.reveals`` (it passes over repeated variants and draws views
+only when needed) against the loop it replaced; ``DecisionTree.of`` (confirmation texts made
+only when shown, ``Engine.has_confirm``) against a tree built with every confirmation made;
+``bot.ui.panels.decision_tree`` (one tree per state object and seat) never serving the tree
+of another version (after a move, an undo), seat, engine or language."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from bench.load import players_for
+from bench.undo_check import playout_moves
+from bot.service import UNDO_CHECKS, GameService, reveals
+from bot.storage import Repository
+from bot.ui import panels
+from bot.ui.panels import build_panel, decision_tree
+from engines.base import Action, Engine, GameError, State
+from engines.decisions import DecisionTree
+from engines.registry import ENGINES, GAME_IDS, get
+from engines.rng import derive_rng
+from tests.bot.test_undo_memo import new_game, repo  # noqa: F401  (the fixture)
+
+
+def plain_reveals(engine: Engine, players: int, before: State, seat: int, action: Action, after: State,
+                  seed: int) -> bool:
+    """``reveals`` as it was before issue 14: every variant applied, every view drawn."""
+    for viewer in (*range(players), None):
+        seen = engine.player_view(after, viewer)
+        for k in range(UNDO_CHECKS):
+            rng = derive_rng(seed, 7_000_000 + k * 10 + (players if viewer is None else viewer))
+            try:
+                other = engine.shuffle_hidden(before, viewer, rng)
+                if other == before:
+                    continue
+                changed, _ = engine.apply(other, seat, action)
+                if engine.player_view(changed, viewer) != seen:
+                    return True
+            except GameError:
+                return True
+    return False
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_reveals_gives_the_verdict_of_the_plain_loop(game_id: str) -> None:
+    engine, n = ENGINES[game_id], players_for(game_id)
+    verdicts = [(reveals(engine, n, *move), plain_reveals(engine, n, *move))
+                for move in playout_moves(game_id, 2, 40)]
+    assert len(verdicts) >= 20
+    assert [mine for mine, _ in verdicts] == [plain for _, plain in verdicts]
+
+
+def states_of(game_id: str) -> Iterator[tuple[State, int]]:
+    """(state, seat to move) before each player move of two seeded playouts."""
+    for before, seat, _, _, _ in playout_moves(game_id, 2, 80):
+        yield before, seat
+
+
+def shown(tree: DecisionTree, path: tuple[int, ...] = ()) -> Iterator[Any]:
+    """Everything a panel can show of ``tree``, step after step: every node's options and
+    trail, its summary, and the depth of each path (leaves included)."""
+    choices, trail = tree.node(path)
+    yield path, choices, trail, tree.summary(path)
+    for choice in choices:
+        if choice.step is not None:
+            yield from shown(tree, (*path, choice.step))
+        else:
+            yield path, "depth", tree.depth_of((*path, choices.index(choice)))
+
+
+def eager_tree(engine: Engine, state: State, seat: int) -> DecisionTree:
+    """The tree as ``DecisionTree.of`` built it before issue 14: every confirmation made."""
+    actions = list(engine.legal_actions(state, seat))
+    return DecisionTree(actions, [engine.action_label(state, a) for a in actions],
+                        [engine.action_hint(state, a) for a in actions],
+                        [engine.action_path(state, a) for a in actions],
+                        flat=len(actions) <= 20, confirms=[engine.action_confirm(state, a) for a in actions])
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_tree_with_confirmations_made_when_shown_shows_what_the_eager_one_showed(game_id: str) -> None:
+    engine = ENGINES[game_id]
+    confirmed = 0
+    for state, seat in states_of(game_id):
+        for action in engine.legal_actions(state, seat):
+            assert engine.has_confirm(state, action) == (engine.action_confirm(state, action) is not None)
+            confirmed += engine.has_confirm(state, action)
+        assert list(shown(DecisionTree.of(engine, state, seat))) == list(shown(eager_tree(engine, state, seat)))
+    if game_id == "carnival":
+        assert confirmed > 0  # (Wrath throws were offered: the lazy confirmations were shown)
+
+
+def test_a_confirmation_is_made_only_when_its_step_is_shown() -> None:
+    calls: list[int] = []
+
+    def confirm(i: int) -> Callable[[], tuple[str, str]]:
+        def made() -> tuple[str, str]:
+            calls.append(i)
+            return f"summary {i}", f"throw {i}"
+        return made
+
+    tree = DecisionTree([{"type": "x", "i": i} for i in range(3)], ["a", "b", "c"], [None] * 3, [()] * 3,
+                        flat=True, confirms=[confirm(0), None, confirm(2)])
+    root, _ = tree.node(())
+    assert [(c.label, c.step, c.action) for c in root] == [("a", 0, None), ("b", None, 1), ("c", 2, None)]
+    assert calls == []
+    assert tree.summary((2,)) == "summary 2" and [c.label for c in tree.node((2,))[0]] == ["throw 2"]
+    assert tree.summary((2,)) == "summary 2" and calls == [2]  # (made once)
+
+
+def test_a_confirmation_that_is_not_there_after_all_is_refused() -> None:
+    tree = DecisionTree([{"type": "x"}], ["a"], [None], [()], flat=True, confirms=[lambda: None])
+    with pytest.raises(ValueError, match="has_confirm"):
+        tree.summary((0,))
+
+
+async def test_the_remembered_tree_is_never_one_of_another_version_seat_engine_or_language(
+        repo: Repository) -> None:  # noqa: F811
+    service = GameService(repo)
+    game = await new_game(service, "carnival", [11, 12, 13])
+    engine = get("carnival")
+    record = await service.get(game)
+    state = service.state(record)
+    tree = decision_tree(engine, state, 0)
+    assert decision_tree(engine, service.state(await service.get(game)), 0) is tree  # (same version: kept)
+    assert decision_tree(engine, state, 1) is not tree                              # (another seat)
+    assert decision_tree(type(engine)(), state, 0) is not tree                      # (another engine)
+    english = build_panel(engine, record, state, 0, locale="en")
+    japanese = build_panel(engine, record, state, 0, locale="ja")
+    panels._trees.clear()
+    assert japanese.content == build_panel(engine, record, state, 0, locale="ja").content != english.content
+    assert english.content == build_panel(engine, record, state, 0, locale="en").content
+
+    tree = decision_tree(engine, state, 0)
+    moved = await service.act(game, 11, tree.actions[0])                            # a move: a new version
+    after = service.state(moved.game)
+    fresh = decision_tree(engine, after, 0)
+    assert fresh is not tree and fresh.actions == list(engine.legal_actions(after, 0))
+    assert [c.label for c in fresh.node()[0]] == [c.label for c in DecisionTree.of(engine, after, 0).node()[0]]
+    assert list(shown(fresh)) != list(shown(tree))  # (seat 0 changes its pick now: another decision)
+
+    await service.undo(game, 11)                                                     # an undo: the state of before
+    undone = service.state(await service.get(game))
+    again = decision_tree(engine, undone, 0)
+    assert again is not fresh and again.actions == list(engine.legal_actions(undone, 0))
+    assert list(shown(again)) == list(shown(tree))
+
+
+async def test_the_public_view_is_drawn_once_a_version_and_never_served_stale(
+        repo: Repository, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    service = GameService(repo)
+    game = await new_game(service, "carnival", [11, 12, 13])
+    engine = get("carnival")
+    drawn: list[int | None] = []
+    plain = engine.player_view
+
+    def counted(state: State, seat: int | None) -> dict[str, Any]:
+        drawn.append(seat)
+        return plain(state, seat)
+
+    monkeypatch.setattr(engine, "player_view", counted)
+
+    async def check() -> dict[str, Any]:
+        record = await service.get(game)
+        view = service.public_view(record)
+        assert view == plain(service.state(record), None) == GameService(repo).public_view(record)
+        return view
+
+    first = await check()
+    record = await service.get(game)
+    moved = await service.act(game, 11, engine.legal_actions(service.state(record), 0)[0])  # a move
+    drawn.clear()
+    assert service.public_view(await service.get(game)) is service.public_view(moved.game)
+    assert drawn == []  # (the move filed the view of the state it stored)
+    after_move = await check()
+    assert after_move != first                         # (seat A has picked: the view says so)
+    await service.undo(game, 11)                                                     # an undo
+    assert await check() == first and service.public_view(await service.get(game)) is not first
+    await service.replace(game, 2, 99, "u9", by_user=11)                            # a replace: a new version
+    assert await check() == first
+    record = await service.get(game)
+    rebuilt = dataclasses.replace(record, state=dict(moved.game.state or {}))  # (a snapshot rebuilt in place)
+    assert service.public_view(rebuilt) == after_move != service.public_view(record)
