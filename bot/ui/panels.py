@@ -218,8 +218,10 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
     return Panel("\n".join(lines), view)
 
 
-TREES_KEPT = 256
-"""How many (state, seat) decision trees ``decision_tree`` remembers (the newest)."""
+TREES_KEPT = 64
+"""How many (state, seat) decision trees ``decision_tree`` remembers (the newest): a tree is
+wanted again within one move or a few presses, and an entry keeps its state alive too (an
+Illumination tree with its state is about 180 KB, so 64 entries stay under 12 MB)."""
 
 _trees: LRUCache[tuple[int, int, int], tuple[Engine, State, DecisionTree]] = LRUCache(TREES_KEPT)
 
