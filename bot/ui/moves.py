@@ -169,10 +169,11 @@ class Moves:
             GameError: the engine's refusal.
         """
         result, seat, note = await update_in_place(interaction, self._picked(interaction, game, version, index))
+        await self.ctx.delivered(self.notices.after(result, via=interaction))  # (first: the board is due within
+        # 0.4 s at p95 under load, bench/load.py BOARD_P95; the parked panel waits for the next move anyway)
         if result.game.status == "active":
             await self.ctx.delivered(self.parked.park(result.game, seat, interaction.user.id, self._reader(interaction),
                                                       interaction.edit_original_response, note))
-        await self.ctx.delivered(self.notices.after(result, via=interaction))
 
     async def _picked(self, interaction: discord.Interaction, game: int, version: int,
                       index: int) -> tuple[tuple[ActResult, int, str], Edit]:
