@@ -203,6 +203,10 @@ class Moves:
             result = await service.act(game, interaction.user.id, action, expected_version=version)
         except GameError as exc:
             raise InGame(exc, record.game_id) from exc
+        except HostError as exc:
+            if exc.code == "stale":  # (a move came in between, e.g. this very pick pressed twice: a panel, not the board)
+                raise HostError(Msg("ui.error.panel_stale"), "stale") from exc
+            raise
         note = f"✓ {label}" + private_notes(result, seat, self._reader(interaction))
         try:
             edit = await self.panel_after(interaction, result, seat, note)

@@ -126,6 +126,7 @@ async def test_a_double_pick_while_slow_moves_once_and_refuses_the_second_privat
     assert (await t.driver.record(t.game)).version == t.version + 1              # one move, not two
     refused = [m for m in fake.messages.values() if m.get("content", "").startswith("⚠️")]
     assert len(refused) == 1 and refused[0]["flags"] & 64                         # a private follow-up
+    assert "since that panel; press Play ▶ again" in refused[0]["content"]         # (a panel was pressed, not the board)
     assert ("POST /webhooks", None) in calls_of(fake, tokens[1])
 
 
