@@ -436,7 +436,7 @@ async def test_other_games_have_no_decision_image(driver: Driver, players, bot) 
     assert panel["attachments"] == []
     edits_before = len(driver.fake.calls("PATCH", r"/webhooks/.*"))
     token = await driver.pick(alice, panel, driver.choices(panel)[0])
-    # (the panel after the pick is the pick's answer itself, type 7: bot/ui/moves.py update_in_place)
+    # (the panel after the pick is the pick's answer itself, type 7: bot/ui/answers.py update_in_place)
     answer = driver.fake.interactions[token]["callback"]
     assert answer["type"] == 7 and "attachments" not in answer["data"]
     edits = driver.fake.calls("PATCH", r"/webhooks/.*")[edits_before:]

@@ -1,4 +1,4 @@
-"""A pick or a step in a private panel is answered by the redrawn panel itself (bot/ui/moves.py
+"""A pick or a step in a private panel is answered by the redrawn panel itself (bot/ui/answers.py
 ``update_in_place``): ready within ``ANSWER_WAIT``, one callback of type 7 (UPDATE_MESSAGE)
 and no edit of ``@original``; not ready (here: the repository's lock held, so the move cannot
 be written), a deferred update (type 6) at the bound, then one edit when the move is done.
@@ -15,7 +15,7 @@ import pytest
 
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord
-from bot.ui import moves
+from bot.ui import answers
 from tests.e2e.driver import Driver
 
 JSONDict = dict[str, Any]
@@ -100,7 +100,7 @@ async def test_a_slow_pick_defers_then_edits_its_panel_once(
         make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict],
         monkeypatch: pytest.MonkeyPatch) -> None:
     t = await ready(make_bot, fake, players)
-    monkeypatch.setattr(moves, "ANSWER_WAIT", 0.05)
+    monkeypatch.setattr(answers, "ANSWER_WAIT", 0.05)
     shown = fake.messages[int(t.panel["id"])]["content"]
     async with t.bot.repo._lock:                                                  # the move cannot be written
         token = await press(fake, t.mover, t.panel, t.choice)
@@ -118,7 +118,7 @@ async def test_a_double_pick_while_slow_moves_once_and_refuses_the_second_privat
         make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict],
         monkeypatch: pytest.MonkeyPatch) -> None:
     t = await ready(make_bot, fake, players)
-    monkeypatch.setattr(moves, "ANSWER_WAIT", 0.05)
+    monkeypatch.setattr(answers, "ANSWER_WAIT", 0.05)
     async with t.bot.repo._lock:
         tokens = [await press(fake, t.mover, t.panel, t.choice) for _ in range(2)]
         assert [(await fake.response(token))["type"] for token in tokens] == [6, 6]
