@@ -696,7 +696,7 @@ class Delivery:
         service = self.service
         engine = service.engine(record)
         state = service.state(record)
-        public = engine.player_view(state, None)
+        public = service.public_view(record)  # (shared, read only: renderers never change a view)
         tx = self.public_texts(record)
         job = RenderJob("board", record.game_id, public, tuple(tx.raw_names), tx.locale,
                         self.upload_limit(record.guild_id), thumbnail=self.wants_thumbnail(record))

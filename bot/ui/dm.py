@@ -274,8 +274,7 @@ class DirectMessages:
         limit = self.upload_limit(record)
         if cached is not None and cached[0] == record.version and len(cached[1][0]) <= limit:
             return cached[1]
-        engine = self.ctx.service.engine(record)
-        public = engine.player_view(self.ctx.service.state(record), None)
+        public = self.ctx.service.public_view(record)
         tx = delivery.public_texts(record)
         job = RenderJob("thumbnail", record.game_id, public, tuple(tx.raw_names), tx.locale, limit)
         try:
