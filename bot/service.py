@@ -149,6 +149,12 @@ class ActResult:
     """For a typed move (``act`` with notation): the applied action's ``action_label`` in the
     position it was typed in, so the confirmation reads like its button."""
 
+    @property
+    def board_due(self) -> bool:
+        """Whether the change queued a board row (``plan_deliveries``): the host may ask for
+        the board of ``game.version`` as soon as the move is stored (``Delivery.request_board``)."""
+        return board_due(self.events, self.waiting_before, self.waiting_after, self.outcome, self.public_changed)
+
 
 def lobby_refusal(exc: ValueError) -> Msg:
     """The catalog message of a lobby refusal of ``Repository.join`` / ``leave`` (their
@@ -301,6 +307,15 @@ def _json_text(text: Any) -> Any:
     return text.to_json() if isinstance(text, Msg) else text
 
 
+def board_due(events: Sequence[Event], waiting_before: frozenset[int], waiting_after: frozenset[int],
+              outcome: Outcome | None, public_changed: bool) -> bool:
+    """Whether a change needs a board update (docs/DESIGN.md §4): anything others may see
+    changed (the public view, a public event, who is awaited, the end). False for a change
+    only its owner may see, e.g. a changed secret pick, so watchers cannot tell."""
+    return public_changed or any(e.visible_to is None for e in events) or waiting_after != waiting_before \
+        or outcome is not None
+
+
 def plan_deliveries(
     after: int, version: int, events: Sequence[Event], waiting_before: frozenset[int], waiting_after: frozenset[int],
     outcome: Outcome | None, public_changed: bool, answer: dict[str, Any] | None = None,
@@ -321,7 +336,7 @@ def plan_deliveries(
     items: list[OutboxItem] = []
     if public:
         items.append(OutboxItem("lines", version, {"after": after}))
-    if public_changed or public or waiting_after != waiting_before or outcome is not None:
+    if board_due(events, waiting_before, waiting_after, outcome, public_changed):
         items.append(OutboxItem("board", version))
     still = waiting_before - automatic
     fresh = sorted(s for s in waiting_after if s not in still)

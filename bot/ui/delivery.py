@@ -208,6 +208,11 @@ class Delivery:
         self.board_tokens: LRUCache[int, BoardToken] = LRUCache(BOARD_TOKENS_KEPT)
         """Per game: the last Play ▶ pressed on its board (``note_board_interaction``), whose
         token edits the board for free; in memory only (a restart falls back to the bot token)."""
+        self._drawn: LRUCache[int, int] = LRUCache(BOARD_TOKENS_KEPT)
+        """Per game: the newest version whose board this process delivered (Discord accepted the
+        edit or the post); with ``_drawing`` (the version being drawn now), what lets
+        ``request_board(game, version)`` skip a version already on its way (each drawn once)."""
+        self._drawing: dict[int, int] = {}
         self._shown: LRUCache[int, int] = LRUCache(BOARD_TOKENS_KEPT)
         """Per game: the log seq up to which its public event lines are in the thread (on a
         board edit, or posted by a lines row); a cache of what the done board rows say
@@ -481,9 +486,16 @@ class Delivery:
             return False
 
     # ------------------------------------------------------------------ boards
-    def request_board(self, game: int) -> None:
+    def request_board(self, game: int, version: int | None = None) -> None:
         """Ask for the board of ``game`` to be brought up to date. Rapid requests coalesce:
-        one updater task per game renders the newest state, in order."""
+        one updater task per game renders the newest state, in order. ``version``: the board
+        is due for that version only (a move just stored, or its outbox board row): nothing
+        is asked when this process has delivered that version or newer, or is drawing it
+        now, so a move asking for its board as soon as it is stored and again when its
+        outbox is drained draws it once (issue 14). Without ``version`` (settings, a
+        deadline moved, a thread gone) the board is always drawn again."""
+        if version is not None and max(self._drawn.get(game, -1), self._drawing.get(game, -1)) >= version:
+            return
         self._dirty[game] = True
         task = self._tasks.get(game)
         if task is None or task.done():
@@ -526,11 +538,13 @@ class Delivery:
             try:
                 await self.update_board(game)
             except Exception as exc:  # a failed Discord call never rolls back a move; log and go on
+                self._drawing.pop(game, None)
                 if transient(exc):
                     log.warning("board update of game %s failed (%s); trying again later", game, exc)
                     self._retry_later(game)
                 else:
                     log.exception("board update of game %s failed", game)
+            self._drawing.pop(game, None)
         # (nothing left to draw: the game's entries go, so 1,000 games keep no tasks)
         self._dirty.pop(game, None)
         if self._tasks.get(game) is asyncio.current_task():
@@ -547,6 +561,7 @@ class Delivery:
         record = found or await self.service.get(game)  # (none: the service's refusal)
         if record.state is None:
             return
+        self._drawing[game] = record.version  # (a request for this version meanwhile asks nothing more)
         unshown = await self._unshown_lines(record)
         embed, file, view = await self.board_payload(record, recent, unshown)
         if len(unshown) > board_carries(unshown):  # (older than the board can carry: posted just above it)
@@ -563,7 +578,7 @@ class Delivery:
                 if not await self._edit_board_via_token(record, embed, file, view):
                     await message.edit(embed=embed, attachments=[file], view=view)
                 crash_point("after_board_edit")
-                self._note_shown(game, record.version)
+                self._note_drawn(game, record.version)
                 await self.repo.boards_delivered(game, record.version)
                 return
             except discord.HTTPException as exc:
@@ -628,7 +643,7 @@ class Delivery:
             if moved is None:
                 raise
             return await self.post_board(moved)  # (the file was read: drawn again)
-        self._note_shown(record.id, record.version)
+        self._note_drawn(record.id, record.version)
         await self.repo.set_fields(record.id, board_channel_id=channel_id, board_message_id=message.id)
         await self.repo.boards_delivered(record.id, record.version)
         return message
@@ -649,6 +664,7 @@ class Delivery:
             await self.repo.set_fields(record.id, thread_id=None, board_channel_id=None, board_message_id=None)
             fresh = await self.service.get(record.id)
         self._shown.pop(record.id, None)
+        self._drawn.pop(record.id, None)
         if redraw:
             self.request_board(record.id)
         return fresh
@@ -715,6 +731,12 @@ class Delivery:
         embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=lines,
                             locale=tx.locale)
         return embed, file, board_view(record, locale=tx.locale)
+
+    def _note_drawn(self, game: int, version: int) -> None:
+        """Discord accepted a board of ``game`` at ``version``: its lines are in the thread up
+        to there (``_note_shown``) and the version is delivered (``request_board``)."""
+        self._note_shown(game, version)
+        self._drawn[game] = max(self._drawn.get(game, -1), version)
 
     def _note_shown(self, game: int, seq: int) -> None:
         """The public lines of ``game`` up to log seq ``seq`` are in the thread now."""
@@ -856,11 +878,12 @@ class Delivery:
             return
         if record is None:
             return
+        newest_board = max((row.version for row in rows if row.kind == "board"), default=None)
         board_asked = False
         for row in rows:
             if row.kind == "board":
-                if not board_asked:  # one board update shows the newest version: rows coalesce
-                    self.request_board(game)
+                if not board_asked and newest_board is not None:  # one board update shows the newest
+                    self.request_board(game, newest_board)  # version: rows coalesce (none when on its way)
                     board_asked = True
                 continue
             if row.kind == "answer" and row.payload.get("token") in self._claimed:

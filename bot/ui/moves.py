@@ -145,6 +145,8 @@ class Moves:
             if exc.code == "stale":  # (a move came in between, e.g. this very pick pressed twice: a panel, not the board)
                 raise HostError(Msg("ui.error.panel_stale"), "stale") from exc
             raise
+        if result.board_due:  # (now, not after the panel is drawn and answered: drawn once, bot/ui/delivery.py)
+            self.ctx.delivery.request_board(game, result.game.version)
         note = f"✓ {label}" + private_notes(result, seat, self._reader(interaction))
         try:
             edit = await self.panel_after(interaction, result, seat, note)

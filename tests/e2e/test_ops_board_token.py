@@ -141,6 +141,7 @@ async def test_a_restart_between_the_commit_and_the_edit_edits_once_with_the_bot
         return None
 
     monkeypatch.setattr(bot.delivery, "flush", crashed)
+    monkeypatch.setattr(bot.delivery, "request_board", lambda game, version=None: None)  # (nor the early board)
     await pick_once(driver, mover, panel, random.Random(7))
     moved = await driver.record(game)
     assert moved.version > record.version

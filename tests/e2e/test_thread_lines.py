@@ -111,7 +111,7 @@ async def test_a_restart_between_two_moves_shows_each_line_once_in_order(
     await d1.delivered()
     before = await d1.record(game)
     monkeypatch.setattr(delivery_module, "RECENT_LINES", 1)  # (a board that knows nothing unshown: its last line)
-    monkeypatch.setattr(first.delivery, "request_board", lambda game: None)  # (killed before the board update)
+    monkeypatch.setattr(first.delivery, "request_board", lambda game, version=None: None)  # (killed before the board update)
     await d1.play_once(game, rng)  # (the last pick of round 1: it reveals three cards)
     await d1.settle()
     record = await d1.record(game)

@@ -1,0 +1,125 @@
+"""The board of a pick is asked for as soon as the move is stored (bot/ui/moves.py
+``Moves._picked``), not after the mover's panel is drawn and answered: under load the board
+is the slow part (issue 14). Each version is drawn once although the outbox drain asks for
+it again (``Delivery.request_board(game, version)``), and a change no one else can see (a
+changed secret pick in Carnival) asks for no board at all."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from bot.app import GameBot
+from bot.sandbox.fakecord import FakeDiscord
+from bot.ui.moves import Moves
+from tests.e2e.driver import Driver
+from tests.e2e.test_ops_board_token import board_edits, lean, shows
+
+JSONDict = dict[str, Any]
+
+
+async def test_the_board_is_on_its_way_before_the_panel_is_drawn_and_drawn_once(
+        make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = await lean(make_bot)
+    driver = Driver(fake, bot)
+    game = await driver.start_game("heaven", players[:4])
+    seen: list[tuple[int, bool]] = []
+    panel_after = Moves.panel_after
+
+    async def drawn_after_the_board(self: Moves, interaction: Any, result: Any, seat: int, note: str) -> Any:
+        board = result.game.board_message_id
+        await bot.delivery.board_settled(game)  # (the board update asked for by the pick, if any)
+        seen.append((result.game.version, shows(fake, board, game, result.game.version)))
+        return await panel_after(self, interaction, result, seat, note)
+
+    monkeypatch.setattr(Moves, "panel_after", drawn_after_the_board)
+    rng = random.Random(3)
+    for _ in range(4):
+        record = await driver.record(game)
+        board = record.board_message_id
+        assert board is not None
+        mark = len(fake.requests)
+        await driver.play_once(game, rng)
+        await driver.delivered()
+        after = await driver.record(game)
+        own, hooks = board_edits(fake, mark, board)
+        assert len(own) + len(hooks) == 1                           # one board edit for the move, not two
+        assert shows(fake, board, game, after.version)
+    assert seen and all(on_board for _, on_board in seen)            # each before its panel was drawn
+    assert [version for version, _ in seen] == sorted({version for version, _ in seen})
+
+
+async def test_a_changed_secret_pick_asks_for_no_board(
+        make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
+    bot = await lean(make_bot)
+    driver = Driver(fake, bot)
+    game = await driver.start_game("carnival", players[:3])
+    await driver.delivered()
+    record = await driver.record(game)
+    board = record.board_message_id
+    assert board is not None
+    user = (await driver.waiting_users(game))[0]
+    asked: list[tuple[int, int | None]] = []
+    request_board = bot.delivery.request_board
+
+    def recorded(game: int, version: int | None = None) -> None:
+        asked.append((game, version))
+        request_board(game, version)
+
+    bot.delivery.request_board = recorded  # type: ignore[method-assign]
+    rng = random.Random(1)
+    panel = await driver.open_panel(user, game)
+    await driver.decide(user, panel, rng)                          # the first pick: others see it was made
+    await driver.delivered()
+    first = await driver.record(game)
+    assert (game, first.version) in asked
+    asked.clear()
+    mark = len(fake.requests)
+    panel = await driver.open_panel(user, game)
+    await driver.decide(user, panel, rng)                          # changed before all picked: secret
+    await driver.delivered()
+    second = await driver.record(game)
+    assert second.version == first.version + 1
+    assert asked == []                                             # no board asked for
+    assert board_edits(fake, mark, board) == ([], [])
+
+
+async def test_a_board_still_drawing_when_the_outbox_asks_again_is_drawn_once(
+        make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = await lean(make_bot)
+    driver = Driver(fake, bot)
+    game = await driver.start_game("canterbury", players[:2])
+    delivery = bot.delivery
+    payload, flush = delivery.board_payload, delivery.flush
+    release = asyncio.Event()
+
+    async def slow_payload(record: Any, *args: Any, **kwargs: Any) -> Any:
+        await release.wait()  # (the board is still being drawn when the outbox is drained)
+        return await payload(record, *args, **kwargs)
+
+    async def drained(game: int, via: Any = None) -> None:
+        await flush(game, via)  # (its board row asks for the version being drawn)
+        release.set()
+
+    monkeypatch.setattr(delivery, "board_payload", slow_payload)
+    monkeypatch.setattr(delivery, "flush", drained)
+    rng = random.Random(8)
+    for _ in range(3):
+        release.clear()
+        record = await driver.record(game)
+        board = record.board_message_id
+        assert board is not None
+        mark = len(fake.requests)
+        await driver.play_once(game, rng)
+        await driver.delivered()
+        after = await driver.record(game)
+        own, hooks = board_edits(fake, mark, board)
+        assert len(own) + len(hooks) == 1                           # drawn once, though asked for twice
+        assert shows(fake, board, game, after.version)
+        assert not [r for r in await bot.repo.pending(game) if r.kind == "board"]
