@@ -168,8 +168,12 @@ class Msg:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"msg": key, "params": {...}}``."""
-        return {"msg": self.key, "params": json_copy(dict(self.params))}
+        """``{"msg": key, "params": {...}}`` (a fresh copy of the params: flat ones of strings and
+        numbers copied directly, the others through JSON, ``json_copy``; the same result)."""
+        params = self.params
+        if all(type(k) is str and type(v) in _FLAT for k, v in params.items()):
+            return {"msg": self.key, "params": dict(params)}
+        return {"msg": self.key, "params": json_copy(dict(params))}
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Msg:
@@ -443,6 +447,10 @@ def check_player_count(info: EngineInfo, players: int) -> None:
             text=msg("refusal.player_count", game=Msg(f"ui.game.{info.game_id}"), min=info.min_players,
                      max=info.max_players, n=players).to_json(),
         )
+
+
+_FLAT = frozenset({str, int, float, bool, type(None)})
+"""The param value types ``Msg.to_json`` copies as they are (JSON gives back equal values)."""
 
 
 def json_copy(obj: Any) -> dict[str, Any]:

@@ -9,11 +9,10 @@ its secret split choice, cards it drew and must still place, the test it meets n
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any, TypedDict
 
-from engines.base import Msg, Seat, State, msg
+from engines.base import Msg, Seat, State, copy_state, msg
 
 from .data import CARDS, GATE, LAST_SPACE, TRACK
 from .effects import card_plans, plan_msg
@@ -139,13 +138,26 @@ class PrivateView(PublicView):
 
 
 def card_view(cid: str) -> CardView:
-    """One card for a view (§2.1)."""
-    c = CARDS[cid]
-    return {
-        "id": c.id, "kind": c.kind, "name": c.name_en, "name_zh": c.name_zh, "side": c.side,
-        "colour": c.colour, "number": c.number, "label": c.short, "usable_by": c.usable_by,
-        "ability": msg(f"ability.{c.kind}").to_json(),
-    }
+    """One card for a view (§2.1): a fresh dict each call (callers may change it), copied
+    from one built once per card (cards never change; issue 14: views are drawn for every
+    viewer and every variant of the undo check, bot/service.py ``reveals``).
+
+    Raises:
+        KeyError: no such card.
+    """
+    built = _CARD_VIEWS.get(cid)
+    if built is None:
+        c = CARDS[cid]
+        built = _CARD_VIEWS[cid] = {
+            "id": c.id, "kind": c.kind, "name": c.name_en, "name_zh": c.name_zh, "side": c.side,
+            "colour": c.colour, "number": c.number, "label": c.short, "usable_by": c.usable_by,
+            "ability": msg(f"ability.{c.kind}").to_json(),
+        }
+    ability = built["ability"]
+    return {**built, "ability": {"msg": ability["msg"], "params": dict(ability["params"])}}  # type: ignore[typeddict-item]
+
+
+_CARD_VIEWS: dict[str, CardView] = {}
 
 
 def _met(met: bool) -> Msg:
@@ -245,7 +257,7 @@ def shuffle_hidden(st: State, seat: Seat | None, rng: random.Random) -> State:
     """A state that differs from ``st`` only in what ``seat`` cannot see (the no-leak
     check): other players' hands (their secret split choices follow their cards), the
     draw pile, and the cards another player drew and must still place."""
-    out = copy.deepcopy(st)
+    out = copy_state(st)  # (issue 14: the undo check shuffles many variants)
     others = [s for s in range(out["players"]) if s != seat]
     pool: list[str] = list(out["deck"])
     for s in others:
