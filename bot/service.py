@@ -993,12 +993,12 @@ class GameService:
         return known
 
     async def _can_undo(self, record: GameRecord, user_id: int) -> bool:
-        entries = await self.repo.log(record.id, last=UNDO_TAIL)
+        entries = await self.repo.log(record.id, last=UNDO_TAIL, upto=record.version)  # (from memory, mostly)
         if len(entries) == UNDO_TAIL:  # (a shorter tail is the whole log)
             last = self._last_move(entries)
             if last is None or (last.kind == "player" and last.user_id == user_id
                                 and (record.id, last.seq) not in self._before):
-                entries = await self.repo.log(record.id)  # (the replay needs it all)
+                entries = await self.repo.log(record.id, upto=record.version)  # (the replay needs it all)
         return self.undo_candidate(record, entries, user_id) is not None
 
     @_refuses_storage_faults

@@ -319,11 +319,40 @@ GAMES_AT_ONCE = 500
 """Games read per trip by ``Repository.games`` and ``due`` (well under SQLite's bound-parameter limit)."""
 
 
-def _log_query(game: int, after: int, last: int | None) -> tuple[str, tuple[Any, ...]]:
-    """The query of ``Repository.log``: entries with seq > ``after``, the ``last`` N of them."""
+def _log_query(game: int, after: int, last: int | None, upto: int | None = None) -> tuple[str, tuple[Any, ...]]:
+    """The query of ``Repository.log``: entries with seq > ``after`` (and ≤ ``upto``), the
+    ``last`` N of them."""
+    sql = LOG_SQL
+    params: tuple[Any, ...] = (game, after)
+    if upto is not None:
+        sql, params = sql + " AND seq<=?", (*params, upto)
     if last is None:
-        return LOG_SQL + " ORDER BY seq", (game, after)
-    return f"SELECT * FROM ({LOG_SQL} ORDER BY seq DESC LIMIT ?) AS recent ORDER BY seq", (game, after, last)
+        return sql + " ORDER BY seq", params
+    return f"SELECT * FROM ({sql} ORDER BY seq DESC LIMIT ?) AS recent ORDER BY seq", (*params, last)
+
+
+LOG_TAILS_KEPT = 64
+"""Games whose newest log entries ``Repository`` keeps in memory (``LogTail``)."""
+LOG_TAIL_ENTRIES = 48
+"""Entries kept per game: more than a board's ``RECENT_READ`` (bot/ui/delivery.py) and the undo
+check's ``UNDO_TAIL`` (bot/service.py) read. 64 games × 48 entries stay a few MB (issue 14's
+memory guard: 1,000 games under 150 MB)."""
+
+
+@dataclass
+class LogTail:
+    """What this process knows of a game's log: ``entries`` are exactly its entries with
+    ``after`` < seq ≤ ``upto``, in order. Safe to serve to any process's move (issue 14): an
+    entry's seq is the version its write moved the game to, under the version's
+    compare-and-set, so once a game has been at version ``upto`` no entry with seq ≤ ``upto``
+    is ever added, and entries are never changed (the one exception, ``anonymise_user``,
+    rewrites the user of seats no longer played and drops this process's tails of those
+    games; another process's tail may show the old user id of such a seat until it is
+    evicted, which decides nothing: that user cannot act in the game)."""
+
+    after: int
+    upto: int
+    entries: list[LogEntry]
 
 
 def _row_to_entry(r: Any) -> LogEntry:
@@ -444,6 +473,10 @@ class Repository:
         self._pg_lost = False
         self._lock = asyncio.Lock()
         self._snapshots = Snapshots()
+        self._log_tails: LRUCache[int, LogTail] = LRUCache(LOG_TAILS_KEPT)
+        """Per game: its newest log entries read or written by this process (``log`` with
+        ``upto``; issue 14: a move's panel, undo checks, parked panels and board read them
+        several times)."""
 
     # ------------------------------------------------------------------ lifecycle
     async def open(self) -> None:
@@ -1068,8 +1101,10 @@ class Repository:
                                               reminded=reminded, outbox=outbox, ratings=ratings)
         rows, seats, logged = await self._appending(game, expected_version, statements, [
             (GAME_SQL, (game,)), (SEATS_SQL, (game,)), (LOG_SQL + " ORDER BY seq", (game, expected_version))])
-        return (_row_to_game(rows[0], [_row_to_seat(r) for r in seats], self._snapshots),
-                [_row_to_entry(r) for r in logged])
+        record = _row_to_game(rows[0], [_row_to_seat(r) for r in seats], self._snapshots)
+        entries = [_row_to_entry(r) for r in logged]
+        self._tail_note(game, expected_version, record.version, entries)  # (every entry after the move's start)
+        return record, entries
 
     def _append_statements(
         self, game: int, expected_version: int, entries: Sequence[LogEntry], *,
@@ -1177,11 +1212,54 @@ class Repository:
         await db.execute(INSERT_ACTION, (game, seq, e.kind, e.seat, json.dumps(e.action), json.dumps(e.events),
                                          e.user_id, self.clock()))
 
-    async def log(self, game: int, *, after: int = 0, last: int | None = None) -> list[LogEntry]:
-        """The log entries of ``game`` in order: those with seq > ``after``, and only the
-        ``last`` N of them when given (without reading the rest)."""
-        (rows,) = await self._fetch([_log_query(game, after, last)])
-        return [_row_to_entry(r) for r in rows]
+    async def log(self, game: int, *, after: int = 0, last: int | None = None,
+                  upto: int | None = None) -> list[LogEntry]:
+        """The log entries of ``game`` in order: those with seq > ``after`` (and ≤ ``upto``),
+        and only the ``last`` N of them when given (without reading the rest). With ``upto``
+        (a version the caller read the game at) they come from this process's memory when it
+        holds them (``LogTail``), else from the database, which then fills that memory.
+        Callers never change the entries (they may be shared)."""
+        if upto is not None:
+            known = self._tail_read(game, after, last, upto)
+            if known is not None:
+                return known
+        (rows,) = await self._fetch([_log_query(game, after, last, upto)])
+        entries = [_row_to_entry(r) for r in rows]
+        if upto is not None:
+            complete = last is None or len(entries) < last  # (else: from the first entry read on)
+            self._tail_note(game, after if complete else entries[0].seq - 1 if entries else upto, upto, entries)
+        return entries
+
+    def _tail_read(self, game: int, after: int, last: int | None, upto: int) -> list[LogEntry] | None:
+        """``log(game, after=, last=, upto=)`` from the game's ``LogTail``; None when it does
+        not hold them all."""
+        tail = self._log_tails.get(game)
+        if tail is None or tail.upto < upto or (last is not None and last <= 0):
+            return None
+        picked = [e for e in tail.entries if after < e.seq <= upto]
+        if last is not None and len(picked) >= last:
+            return picked[-last:]
+        return picked if tail.after <= after else None
+
+    def _tail_note(self, game: int, after: int, upto: int, entries: Sequence[LogEntry]) -> None:
+        """Remember ``entries``: exactly the game's entries with ``after`` < seq ≤ ``upto`` (or
+        the newest seq read, when newer), joined to the tail known when the two meet; the
+        newest ``LOG_TAIL_ENTRIES`` are kept."""
+        upto = max(upto, entries[-1].seq if entries else upto)
+        old = self._log_tails.get(game)
+        if old is not None and old.after <= after and old.upto >= upto:
+            return  # (it knows all of these already)
+        if old is not None and old.after <= after <= old.upto:  # (they meet: one run)
+            kept = [e for e in old.entries if e.seq <= after]
+            tail = LogTail(old.after, max(upto, old.upto),
+                           kept + [e for e in entries if e.seq > after]
+                           + [e for e in old.entries if e.seq > upto])
+        else:
+            tail = LogTail(after, upto, list(entries))
+        if len(tail.entries) > LOG_TAIL_ENTRIES:
+            tail.after = tail.entries[-LOG_TAIL_ENTRIES - 1].seq
+            tail.entries = tail.entries[-LOG_TAIL_ENTRIES:]
+        self._log_tails[game] = tail
 
     async def game_with_log(self, game: int, *, last: int) -> tuple[GameRecord | None, list[LogEntry]]:
         """The game (None when there is none) and its ``last`` log entries (as ``log``), in one
@@ -1189,7 +1267,10 @@ class Repository:
         rows, seats, logged = await self._fetch([(GAME_SQL, (game,)), (SEATS_SQL, (game,)),
                                                  _log_query(game, 0, last)])
         record = _row_to_game(rows[0], [_row_to_seat(r) for r in seats], self._snapshots) if rows else None
-        return record, [_row_to_entry(r) for r in logged]
+        entries = [_row_to_entry(r) for r in logged]
+        if record is not None and last > 0:  # (the game was read first: its log is complete up to its version)
+            self._tail_note(game, 0 if len(entries) < last else entries[0].seq - 1, record.version, entries)
+        return record, entries
 
     async def mark_reminded(self, game: int, version: int, count: int) -> bool:
         """Claim the ``count``-th reminder of the deadline of ``version``: True for the one
@@ -1631,6 +1712,8 @@ class Repository:
                                          (json.dumps({**action, **dict.fromkeys(keys, ANON_USER)}), game, seq))
             await db.execute("UPDATE games SET host_user_id=? WHERE host_user_id=? AND status IN ('finished', 'abandoned')",
                              (ANON_USER, user_id))
+        for game in games:
+            self._log_tails.pop(game, None)  # (their entries changed: read afresh)
         return games
 
     async def operator_counts(self, *, day_start: float, hour_ago: float,

@@ -779,7 +779,7 @@ class Delivery:
         already (used for up to ``RECENT_LINES`` lines; more are read afresh)."""
         lines: list[str] = []
         if entries is None or limit > RECENT_LINES:
-            entries = await self.repo.log(record.id, last=max(40, limit * 8))
+            entries = await self.repo.log(record.id, last=max(40, limit * 8), upto=record.version)
         txs = entry_texts(record, entries, self.locales.public(record.guild_id))  # (a move: who made it)
         for entry in live_entries(entries):  # (taken back: its lines no longer describe the game)
             if entry.seq > record.version:
@@ -1019,7 +1019,7 @@ class Delivery:
         from bot.service import start_event
 
         lines: list[tuple[str, Any]] = []
-        entries = await self.repo.log(record.id, after=after)
+        entries = await self.repo.log(record.id, after=after, upto=upto)
         txs = entry_texts(record, entries, self.locales.public(record.guild_id))  # (a move: who made it)
         for entry in live_entries(entries):  # (taken back before its lines went out: never shown)
             if entry.seq > upto:
@@ -1034,5 +1034,5 @@ class Delivery:
         """The lines only ``seat`` may see among the entries of the move ``row`` answers."""
         tx = texts(record, self.locales.of_user(record.user_of(seat) or 0, record.guild_id))
         after = int(row.payload.get("after", 0))
-        return [tx.event(e) for entry in await self.repo.log(record.id, after=after) if entry.seq <= row.version
+        return [tx.event(e) for entry in await self.repo.log(record.id, after=after, upto=row.version)
                 for e in entry.events if e.get("visible_to") is not None and seat in e["visible_to"]]

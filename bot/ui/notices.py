@@ -332,7 +332,7 @@ class Notices:
         entries: list[LogEntry] = []
         turns: dict[int, int] = {}
         if not reminder:
-            entries = await self.ctx.repo.log(record.id, last=DIGEST_ENTRIES)
+            entries = await self.ctx.repo.log(record.id, last=DIGEST_ENTRIES, upto=record.version)
             turns = last_turns(record, entries)
             since, now = self.ctx.delivery.started, self.ctx.clock()
             seats = [s for s in seats if not answered_by_ais(record, entries, s, turns, since=since, now=now)]

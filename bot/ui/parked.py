@@ -124,12 +124,13 @@ class ParkedPanels:
                     self.panels[key] = dataclasses.replace(parked, waiting=frozenset(waiting))
                     await self._redraw(record, seat, parked)
 
-    async def _note(self, game: int, parked: Parked) -> str:
-        """``parked``'s note, or ``""`` when an ``undo`` entry since the panel was drawn took
-        back an entry up to its version (the move the note confirms may be gone)."""
+    async def _note(self, record: GameRecord, parked: Parked) -> str:
+        """``parked``'s note, or ``""`` when an ``undo`` entry since the panel was drawn (up
+        to ``record``'s version) took back an entry up to its version (the move the note
+        confirms may be gone)."""
         if not parked.note:
             return ""
-        for entry in await self.ctx.repo.log(game, after=parked.version):
+        for entry in await self.ctx.repo.log(record.id, after=parked.version, upto=record.version):
             action = entry.action if entry.kind == "system" and isinstance(entry.action, dict) else {}
             if action.get("type") == UNDO and any(seq <= parked.version for seq in action.get("seqs", ())):
                 return ""
@@ -137,7 +138,7 @@ class ParkedPanels:
 
     async def _redraw(self, record: GameRecord, seat: int, parked: Parked) -> None:
         try:
-            note = await self._note(record.id, parked)
+            note = await self._note(record, parked)
             await parked.edit(**await self.draw(record, seat, parked.reader, parked.user_id, note))
         except Exception:
             log.exception("redrawing a waiting panel of game %s failed", record.id)

@@ -154,7 +154,7 @@ def card_view(cid: str) -> CardView:
             "ability": msg(f"ability.{c.kind}").to_json(),
         }
     ability = built["ability"]
-    return {**built, "ability": {"msg": ability["msg"], "params": dict(ability["params"])}}  # type: ignore[typeddict-item]
+    return {**built, "ability": {"msg": ability["msg"], "params": dict(ability["params"])}}
 
 
 _CARD_VIEWS: dict[str, CardView] = {}
