@@ -22,6 +22,21 @@ from tests.e2e.test_ops_board_token import board_edits, lean, shows
 JSONDict = dict[str, Any]
 
 
+async def moved_with_one_board_edit(driver: Driver, fake: FakeDiscord, game: int, rng: random.Random) -> None:
+    """Play one random move in ``game`` and check that its board was edited once (not twice)
+    and shows the new version."""
+    board = (await driver.record(game)).board_message_id
+    assert board is not None
+    mark = len(fake.requests)
+    await driver.play_once(game, rng)
+    await driver.delivered()
+    after = await driver.record(game)
+    own, hooks = board_edits(fake, mark, board)
+    assert len(own) + len(hooks) == 1
+    assert shows(fake, board, game, after.version)
+
+
+
 async def test_the_board_is_on_its_way_before_the_panel_is_drawn_and_drawn_once(
         make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict],
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -40,16 +55,7 @@ async def test_the_board_is_on_its_way_before_the_panel_is_drawn_and_drawn_once(
     monkeypatch.setattr(Moves, "panel_after", drawn_after_the_board)
     rng = random.Random(3)
     for _ in range(4):
-        record = await driver.record(game)
-        board = record.board_message_id
-        assert board is not None
-        mark = len(fake.requests)
-        await driver.play_once(game, rng)
-        await driver.delivered()
-        after = await driver.record(game)
-        own, hooks = board_edits(fake, mark, board)
-        assert len(own) + len(hooks) == 1                           # one board edit for the move, not two
-        assert shows(fake, board, game, after.version)
+        await moved_with_one_board_edit(driver, fake, game, rng)
     assert seen and all(on_board for _, on_board in seen)            # each before its panel was drawn
     assert [version for version, _ in seen] == sorted({version for version, _ in seen})
 
@@ -112,14 +118,5 @@ async def test_a_board_still_drawing_when_the_outbox_asks_again_is_drawn_once(
     rng = random.Random(8)
     for _ in range(3):
         release.clear()
-        record = await driver.record(game)
-        board = record.board_message_id
-        assert board is not None
-        mark = len(fake.requests)
-        await driver.play_once(game, rng)
-        await driver.delivered()
-        after = await driver.record(game)
-        own, hooks = board_edits(fake, mark, board)
-        assert len(own) + len(hooks) == 1                           # drawn once, though asked for twice
-        assert shows(fake, board, game, after.version)
+        await moved_with_one_board_edit(driver, fake, game, rng)   # drawn once, though asked for twice
         assert not [r for r in await bot.repo.pending(game) if r.kind == "board"]
