@@ -37,7 +37,7 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 import asyncpg
-from cachetools import LRUCache
+from cachetools import LRUCache, TTLCache
 
 from bot.storage.backend import POSTGRESQL, PgConnection, parse_database_url, pg_migration
 
@@ -331,6 +331,13 @@ def _log_query(game: int, after: int, last: int | None, upto: int | None = None)
     return f"SELECT * FROM ({sql} ORDER BY seq DESC LIMIT ?) AS recent ORDER BY seq", (*params, last)
 
 
+QUIET_HOURS_FRESH = 10.0
+"""Seconds a server's quiet hours read by ``Repository.quiet_hours`` are used again without
+a read (issue 14: a move read them 1-2 times). A change made by this process is seen at
+once; one made by another process (a shard, bot/storage/shards.py) within this many seconds."""
+QUIET_HOURS_KEPT = 4096
+"""Servers whose quiet hours are remembered (least recently used forgotten first)."""
+
 LOG_TAILS_KEPT = 64
 """Games whose newest log entries ``Repository`` keeps in memory (``LogTail``)."""
 LOG_TAIL_ENTRIES = 48
@@ -474,6 +481,9 @@ class Repository:
         self._lock = asyncio.Lock()
         self._snapshots = Snapshots()
         self._log_tails: LRUCache[int, LogTail] = LRUCache(LOG_TAILS_KEPT)
+        self._quiet: TTLCache[int, tuple[int, int, str] | None] = TTLCache(
+            QUIET_HOURS_KEPT, QUIET_HOURS_FRESH, timer=time.monotonic)
+        """Per server: its quiet hours as read last (``quiet_hours``; QUIET_HOURS_FRESH)."""
         """Per game: its newest log entries read or written by this process (``log`` with
         ``upto``; issue 14: a move's panel, undo checks, parked panels and board read them
         several times)."""
@@ -1541,13 +1551,17 @@ class Repository:
 
     async def quiet_hours(self, guild_id: int) -> tuple[int, int, str] | None:
         """The quiet hours of a server: ``(start, end, zone)`` in minutes after local
-        midnight and the zone name, or None."""
+        midnight and the zone name, or None. Read again at most every
+        ``QUIET_HOURS_FRESH`` seconds (a change by this process: at once)."""
+        if guild_id in self._quiet:
+            return self._quiet[guild_id]
         (rows,) = await self._fetch([(
             "SELECT quiet_start, quiet_end, quiet_tz FROM guild_settings WHERE guild_id=?", (guild_id,))])
         row = rows[0] if rows else None
-        if row is None or row[0] is None or row[1] is None:
-            return None
-        return int(row[0]), int(row[1]), str(row[2] or "UTC")
+        hours = None if row is None or row[0] is None or row[1] is None else (
+            int(row[0]), int(row[1]), str(row[2] or "UTC"))
+        self._quiet[guild_id] = hours
+        return hours
 
     async def set_quiet_hours(self, guild_id: int, hours: tuple[int, int, str] | None) -> None:
         """Set (or clear with None) the quiet hours of a server."""
@@ -1558,6 +1572,7 @@ class Repository:
                 " ON CONFLICT(guild_id) DO UPDATE SET quiet_start=excluded.quiet_start,"
                 " quiet_end=excluded.quiet_end, quiet_tz=excluded.quiet_tz",
                 (guild_id, start, end, zone))
+        self._quiet.pop(guild_id, None)
 
     # ------------------------------------------------------------------ outbox
     async def pending_of(self, game: int) -> tuple[list[OutboxRow], GameRecord | None]:
@@ -1789,6 +1804,9 @@ class Repository:
             await db.execute("DELETE FROM games WHERE guild_id=?", (guild_id,))
             for table in ("guild_settings", "ratings", "guild_purges"):
                 await db.execute(f"DELETE FROM {table} WHERE guild_id=?", (guild_id,))
+        self._quiet.pop(guild_id, None)
+        for game in games:
+            self._log_tails.pop(game, None)
         return len(games)
 
     async def claim_reminder(self, game: int, version: int, count: int, seats: Sequence[int]) -> bool:

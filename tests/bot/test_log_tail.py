@@ -1,14 +1,16 @@
 """The log tail a ``Repository`` keeps in memory (bot/storage/repository.py ``LogTail``,
 issue 14): ``log(..., upto=)`` answers from the newest entries this process wrote or read,
 exactly as the database would, and reads the database whenever memory does not hold them
-all (older entries, a newer version another process wrote, entries anonymised)."""
+all (older entries, a newer version another process wrote, entries anonymised). Also the
+quiet hours it remembers for ``QUIET_HOURS_FRESH`` seconds."""
 
 from __future__ import annotations
 
 import pytest
+from cachetools import TTLCache
 
 from bot.storage import LogEntry, Repository
-from bot.storage.repository import ANON_USER, LOG_TAIL_ENTRIES
+from bot.storage.repository import ANON_USER, LOG_TAIL_ENTRIES, QUIET_HOURS_FRESH
 
 
 @pytest.fixture
@@ -106,3 +108,23 @@ async def test_entries_anonymised_are_read_afresh(repo: Repository) -> None:
     trips = counted(repo)
     assert {e.user_id for e in await repo.log(game, last=3, upto=record.version)} == {10, ANON_USER, None}
     assert trips[0] == 1
+
+
+async def test_quiet_hours_are_read_again_only_after_a_while_or_a_change(repo: Repository, database_url) -> None:
+    now = [0.0]
+    repo._quiet = TTLCache(8, QUIET_HOURS_FRESH, timer=lambda: now[0])
+    assert await repo.quiet_hours(1) is None
+    trips = counted(repo)
+    assert await repo.quiet_hours(1) is None and trips[0] == 0          # (none set: remembered too)
+    await repo.set_quiet_hours(1, (60, 120, "UTC"))
+    assert await repo.quiet_hours(1) == (60, 120, "UTC") and trips[0] == 1  # (its own change: at once)
+    other = Repository(database_url, clock=lambda: 1000.0)
+    await other.open()
+    try:
+        await other.set_quiet_hours(1, (0, 30, "Asia/Tokyo"))
+    finally:
+        await other.close()
+    now[0] = QUIET_HOURS_FRESH - 0.5
+    assert await repo.quiet_hours(1) == (60, 120, "UTC") and trips[0] == 1  # (another process's: not yet)
+    now[0] = QUIET_HOURS_FRESH + 0.5
+    assert await repo.quiet_hours(1) == (0, 30, "Asia/Tokyo") and trips[0] == 2
