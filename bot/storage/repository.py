@@ -334,7 +334,9 @@ def _log_query(game: int, after: int, last: int | None, upto: int | None = None)
 QUIET_HOURS_FRESH = 10.0
 """Seconds a server's quiet hours read by ``Repository.quiet_hours`` are used again without
 a read (issue 14: a move read them 1-2 times). A change made by this process is seen at
-once; one made by another process (a shard, bot/storage/shards.py) within this many seconds."""
+once. Only the process running the server's shard (``Shards``) takes its commands, so
+another process's change (the server moved to another shard) is seen within this many
+seconds."""
 QUIET_HOURS_KEPT = 4096
 """Servers whose quiet hours are remembered (least recently used forgotten first)."""
 
@@ -481,12 +483,12 @@ class Repository:
         self._lock = asyncio.Lock()
         self._snapshots = Snapshots()
         self._log_tails: LRUCache[int, LogTail] = LRUCache(LOG_TAILS_KEPT)
-        self._quiet: TTLCache[int, tuple[int, int, str] | None] = TTLCache(
-            QUIET_HOURS_KEPT, QUIET_HOURS_FRESH, timer=time.monotonic)
-        """Per server: its quiet hours as read last (``quiet_hours``; QUIET_HOURS_FRESH)."""
         """Per game: its newest log entries read or written by this process (``log`` with
         ``upto``; issue 14: a move's panel, undo checks, parked panels and board read them
         several times)."""
+        self._quiet: TTLCache[int, tuple[int, int, str] | None] = TTLCache(
+            QUIET_HOURS_KEPT, QUIET_HOURS_FRESH, timer=time.monotonic)
+        """Per server: its quiet hours as read last (``quiet_hours``; QUIET_HOURS_FRESH)."""
 
     # ------------------------------------------------------------------ lifecycle
     async def open(self) -> None:
@@ -1236,8 +1238,7 @@ class Repository:
         (rows,) = await self._fetch([_log_query(game, after, last, upto)])
         entries = [_row_to_entry(r) for r in rows]
         if upto is not None:
-            complete = last is None or len(entries) < last  # (else: from the first entry read on)
-            self._tail_note(game, after if complete else entries[0].seq - 1 if entries else upto, upto, entries)
+            self._tail_read_back(game, after, last, upto, entries)
         return entries
 
     def _tail_read(self, game: int, after: int, last: int | None, upto: int) -> list[LogEntry] | None:
@@ -1250,6 +1251,17 @@ class Repository:
         if last is not None and len(picked) >= last:
             return picked[-last:]
         return picked if tail.after <= after else None
+
+    def _tail_read_back(self, game: int, after: int, last: int | None, upto: int,
+                        entries: Sequence[LogEntry]) -> None:
+        """Remember what ``log(game, after=, last=, upto=)`` read from the database: all the
+        entries after ``after`` when fewer than ``last`` came back, else those from the
+        first one read on."""
+        if last is not None and last <= 0:
+            return
+        if last is not None and len(entries) >= last:
+            after = entries[0].seq - 1
+        self._tail_note(game, after, upto, entries)
 
     def _tail_note(self, game: int, after: int, upto: int, entries: Sequence[LogEntry]) -> None:
         """Remember ``entries``: exactly the game's entries with ``after`` < seq ≤ ``upto`` (or
@@ -1278,8 +1290,8 @@ class Repository:
                                                  _log_query(game, 0, last)])
         record = _row_to_game(rows[0], [_row_to_seat(r) for r in seats], self._snapshots) if rows else None
         entries = [_row_to_entry(r) for r in logged]
-        if record is not None and last > 0:  # (the game was read first: its log is complete up to its version)
-            self._tail_note(game, 0 if len(entries) < last else entries[0].seq - 1, record.version, entries)
+        if record is not None:  # (the game was read first: its log is complete up to its version)
+            self._tail_read_back(game, 0, last, record.version, entries)
         return record, entries
 
     async def mark_reminded(self, game: int, version: int, count: int) -> bool:

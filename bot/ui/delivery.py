@@ -782,7 +782,7 @@ class Delivery:
             entries = await self.repo.log(record.id, last=max(40, limit * 8), upto=record.version)
         txs = entry_texts(record, entries, self.locales.public(record.guild_id))  # (a move: who made it)
         for entry in live_entries(entries):  # (taken back: its lines no longer describe the game)
-            if entry.seq > record.version:
+            if entry.seq > record.version:  # (``entries`` given: read with a newer game, maybe)
                 break
             for e in entry.events:
                 if e.get("visible_to") is None and e.get("kind") not in ("start", "game_started"):
@@ -1022,8 +1022,6 @@ class Delivery:
         entries = await self.repo.log(record.id, after=after, upto=upto)
         txs = entry_texts(record, entries, self.locales.public(record.guild_id))  # (a move: who made it)
         for entry in live_entries(entries):  # (taken back before its lines went out: never shown)
-            if entry.seq > upto:
-                break
             tx = txs[entry.seq]
             if entry.kind == "system" and entry.action.get("type") == "start":
                 lines.append((tx.event(start_event(int(entry.action.get("players", 0))).to_json()), "start"))
