@@ -243,7 +243,7 @@ async def test_wrath_asks_to_confirm_the_throw_with_its_knock_candidates_and_bac
     content = shown["content"]
     assert f"Dice within 150 of the aim point (the landing scatters a little): {listed}; " \
            "each is knocked (rerolled) with a 50% chance." in content
-    assert "Off-table chance 8%: you then score minus a roll of that die" in content
+    assert "Off-table chance 8%: you then score minus the number it shows off the table" in content
     labels = [c["label"] for row in shown["components"] for c in row["components"]]
     assert labels == ["Throw", "◀ Back"]
     back = next(c for row in shown["components"] for c in row["components"] if c["label"] == "◀ Back")

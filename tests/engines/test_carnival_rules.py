@@ -420,8 +420,8 @@ def test_e10_wrath_off_the_table_penalty_and_return_to_owner() -> None:
         E.apply(state, CHANCE, wrath_result(off_table=True, penalty=10, value=5,
                                             knocks=[{"die": "d20", "value": 1, "pos": [0, 0]}]))
     state, events = E.apply(state, CHANCE, wrath_result(off_table=True, penalty=10, value=5))
-    assert lines(events)[0] == ("B (Wrath) throws d12 on A's card: it flies off the table! −10 for B; "
-                                "rerolled gently 9 → 5.")
+    assert lines(events)[0] == ("B (Wrath) throws d12 on A's card: it flies off the table and shows 10! "
+                                "−10 for B; it comes back rerolled gently, 9 → 5.")
     assert state["dice"]["d12"]["owner"] == A and value(state, "d12") == 5
     summary = last(state)
     assert summary["base"] == [14, -10, 14, 14]
@@ -742,8 +742,8 @@ def test_wrath_is_chosen_in_two_steps_target_then_aim() -> None:
     assert tree.actions[throw[0].action or 0] == {"type": "wrath", "target": "d20", "aim": "none"}
     assert TX(tree.summary((0, 0)) or "") == (
         "You reroll d20 on B's card (18) gently in place: nothing is knocked.\n"
-        "Off-table chance 8%: you then score minus a roll of that die (−1 to −20), and it is rerolled "
-        "gently, knocking nothing.")
+        "Off-table chance 8%: you then score minus the number it shows off the table (−1 to −20), and it comes "
+        "back rerolled gently, knocking nothing.")
     assert tree.summary((0,)) is None and tree.summary(()) is None
 
 
@@ -759,8 +759,8 @@ def test_wrath_confirmation_lists_the_knock_candidates_of_the_aim_with_values() 
     assert (TX(summary), TX(button)) == (
         "You throw d12 on the table (6), aiming at d8=8 (table). Dice within 150 of the aim point (the landing "
         "scatters a little): d4=3, d8=8, W=1; each is knocked (rerolled) with a 50% chance.\n"
-        "Off-table chance 8%: you then score minus a roll of that die (−1 to −12), and it is rerolled gently, "
-        "knocking nothing.", "Throw")
+        "Off-table chance 8%: you then score minus the number it shows off the table (−1 to −12), and it comes "
+        "back rerolled gently, knocking nothing.", "Throw")
     far = E.action_confirm(state, {"type": "wrath", "target": "d12", "aim": "d20"})
     assert far is not None and "aim point (the landing scatters a little): d20=" in TX(far[0])
     state = roll(new(3, devil=A, table_model="zones", wrath_knock_prob=1, wrath_off_table_prob=0.25),
@@ -771,8 +771,8 @@ def test_wrath_confirmation_lists_the_knock_candidates_of_the_aim_with_values() 
     summary, _ = E.action_confirm(state, {"type": "wrath", "target": "d20", "aim": "centre"}) or ("", "")
     assert TX(summary) == (
         "You throw d20 on the table (15), aiming at the centre. Dice in that zone: d6=2, d12=4, W=3; each is "
-        "knocked (rerolled) with a 100% chance.\nOff-table chance 25%: you then score minus a roll of that die "
-        "(−1 to −20), and it is rerolled gently, knocking nothing.")
+        "knocked (rerolled) with a 100% chance.\nOff-table chance 25%: you then score minus the number it shows "
+        "off the table (−1 to −20), and it comes back rerolled gently, knocking nothing.")
     assert E.action_confirm(state, {"type": "choose", "sin": "greed"}) is None
 
 
