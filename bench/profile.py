@@ -1,6 +1,6 @@
 """Where a move's CPU goes: the load bench at one fixed rate, sampled by py-spy, grouped by subsystem.
 
-Usage: ``python -m bench.profile --game <game_id> [--rate 10] [--step 8] [--tables 24] [--hz 200]``
+Usage: ``python -m bench.profile --game <game_id> [--rate 10] [--step 8] [--tables 24] [--hz 200] [--gil]``
 (py-spy must be installed in the environment for the measurement only: ``pip install py-spy``; it is not
 a dependency of the project).
 
@@ -101,8 +101,9 @@ def tables(raw: str) -> tuple[collections.Counter[str], collections.Counter[str]
 
 
 async def profiled(game_id: str, rate: float, seconds: float, tables_n: int, seed: int, hz: int,
-                   out: Path) -> Step:
-    """Set up ``tables_n`` games, then one step at ``rate`` sampled by py-spy into ``out``."""
+                   out: Path, gil: bool = False) -> Step:
+    """Set up ``tables_n`` games, then one step at ``rate`` sampled by py-spy into ``out``
+    (``gil``: only the thread holding the interpreter lock, ``py-spy --gil``)."""
     spy = shutil.which("py-spy", path=str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
     if spy is None:
         raise SystemExit("py-spy is not installed (pip install py-spy into the environment, for the measurement)")
@@ -112,7 +113,8 @@ async def profiled(game_id: str, rate: float, seconds: float, tables_n: int, see
             tabs = await setup_tables(fake, bot, game_id, tables_n, seed, 0, mirror)
             proc = subprocess.Popen([spy, "record", "--pid", str(os.getpid()), "--threads", "--nonblocking",
                                      "--rate", str(hz), "--format", "raw", "--duration", str(int(seconds + 3)),
-                                     "--output", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                     "--output", str(out), *(["--gil"] if gil else [])],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             await asyncio.sleep(1.0)  # py-spy attaches
             cpu0 = time.process_time()
             step = await run_step(fake, tabs, rate, seconds, random.Random(seed))
@@ -131,12 +133,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hz", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--raw", type=Path, help="keep py-spy's raw output here")
+    parser.add_argument("--gil", action="store_true",
+                        help="sample only the thread holding the interpreter lock (no thread waiting for it is"
+                             " counted; C code that lets the lock go, Pillow's encoding, SQLite, is left out)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         out = args.raw or Path(tmp) / "raw.txt"
-        step = asyncio.run(profiled(args.game, args.rate, args.step, args.tables, args.seed, args.hz, out))
+        step = asyncio.run(profiled(args.game, args.rate, args.step, args.tables, args.seed, args.hz, out, args.gil))
         per, cross, total = tables(out.read_text())
     cpu = step.cpu_s / step.moves * 1000 if step.moves else float("nan")
     print(f"{args.game}: {line(step)}; load average {load:.1f} → {os.getloadavg()[0]:.1f}")

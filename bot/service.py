@@ -433,8 +433,12 @@ def reveals(engine: Engine, players: int, before: State, seat: int, action: Acti
     depend on their arguments only): a variant equal to one already tried for the viewer
     is passed over (it would give the same answer: a hand of few cards redraws the same
     pick often; Carnival's checks cost a third less), and the viewer's view of ``after`` is
-    drawn only when a variant is applied."""
-    for viewer in (*range(players), None):
+    drawn only when a variant is applied. The viewers are tried from the one who sees the
+    least (the public) to the mover, who sees the most of what the move touches: the verdict
+    is the same in any order (each viewer's variants are drawn from its own seed), and a
+    move that shows its mover's hidden card to the others is found at the first variant
+    of the first viewer instead of after all of the mover's."""
+    for viewer in (None, *(s for s in range(players) if s != seat), *((seat,) if 0 <= seat < players else ())):
         seen: dict[str, Any] | None = None
         tried: list[State] = []
         for k in range(UNDO_CHECKS):

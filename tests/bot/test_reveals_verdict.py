@@ -1,0 +1,64 @@
+"""The undo check's verdict (bot/service.py ``reveals``, DESIGN §4) is the one of its definition
+in every game: a move revealed something exactly when, for some viewer (each seat and the public)
+and some of its ``UNDO_CHECKS`` shuffled variants of the state before, the move is refused or the
+viewer's view after it differs. ``reveals`` tries the viewers in an order of its own and stops at
+the first difference (issue 14); the oracle below tries every variant of every viewer, seats in
+order, and must agree at every player move of seeded random playouts, reveals and non-reveals
+both occurring."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bot.service import UNDO_CHECKS, reveals
+from engines.base import CHANCE, Engine, GameError
+from engines.registry import ENGINES
+from engines.rng import derive_rng
+
+MOVES = 60
+"""Player moves checked per game."""
+
+
+def oracle(engine: Engine, players: int, before: Any, seat: int, action: Any, after: Any, seed: int) -> bool:
+    """Every viewer, every variant (the same seeds as ``reveals``): any refusal or difference."""
+    found = False
+    for viewer in (*range(players), None):
+        seen = engine.player_view(after, viewer)
+        for k in range(UNDO_CHECKS):
+            rng = derive_rng(seed, 7_000_000 + k * 10 + (players if viewer is None else viewer))
+            other = engine.shuffle_hidden(before, viewer, rng)
+            try:
+                changed, _ = engine.apply(other, seat, action)
+            except GameError:
+                found = True
+                continue
+            found = found or engine.player_view(changed, viewer) != seen
+    return found
+
+
+@pytest.mark.parametrize("game_id", sorted(ENGINES))
+def test_reveals_agrees_with_its_definition(game_id: str) -> None:
+    engine = ENGINES[game_id]
+    info = engine.info
+    players = max(info.min_players, min(info.max_players, 3))
+    rng = random.Random(5)
+    seed = 17
+    state = engine.new_game(players, seed, {})
+    verdicts = []
+    while engine.outcome(state) is None and len(verdicts) < MOVES:
+        to_move = engine.to_move(state)
+        if CHANCE in to_move:
+            state, _ = engine.apply(state, CHANCE, engine.sample_chance(state, rng))
+            continue
+        seat = min(to_move)
+        action = rng.choice(list(engine.legal_actions(state, seat)))
+        after, _ = engine.apply(state, seat, action)
+        verdict = reveals(engine, players, state, seat, action, after, seed)
+        assert verdict == oracle(engine, players, state, seat, action, after, seed), (len(verdicts), action)
+        verdicts.append(verdict)
+        state = after
+    assert len(verdicts) >= 20, len(verdicts)
+    assert False in verdicts, "no move without a reveal: the check was not exercised"
