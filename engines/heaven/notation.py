@@ -16,7 +16,7 @@ from engines.base import CHANCE, Action, Msg, State, msg, seat_letter, seat_ref,
 from engines.decisions import MAX_DEPTH
 
 from .data import CARDS, LAST_SPACE
-from .effects import PICKS, plan_msg
+from .effects import PICKS, clashing_codes, plan_msg
 from .rules import (
     CHAIN_KEYS,
     can_enter_next,
@@ -91,7 +91,8 @@ def _reactor(state: State) -> int:
 
 def action_label(state: State, action: Action) -> Msg:
     """The button / select text of a legal action (§11 Private prompts), English ≤ 80
-    characters for the common cases; a USE names the whole declaration."""
+    characters for the common cases; a USE names the whole declaration, its cards by code
+    unless the code alone is ambiguous (``clashing_codes``)."""
     t = action.get("type")
     if t == "split":
         return msg("label.cards", cards=cards_ref(action["public"]))
@@ -104,7 +105,8 @@ def action_label(state: State, action: Action) -> Msg:
     if t == "replace":
         return msg("label.replace", out=card_ref(action["out"]), card=card_ref(action["card"]))
     if t == "use":
-        return msg("label.use", use=plan_msg(action["card"], action["plan"], short=True))
+        named = clashing_codes(state, order_seat(state), action["card"], action["plan"])
+        return msg("label.use", use=plan_msg(action["card"], action["plan"], short=True, named=named))
     if t == "allow":
         holds = any(CARDS[c].kind == "guardian" for c in state["hands"][_reactor(state)])
         return msg("label.allow" if holds else "label.ok")
