@@ -8,18 +8,19 @@ both occurring."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
+from bench.load import players_for
+from bench.undo_check import playout_moves
 from bot.service import UNDO_CHECKS, reveals
-from engines.base import CHANCE, Engine, GameError
+from engines.base import Engine, GameError
 from engines.registry import ENGINES
 from engines.rng import derive_rng
 
-MOVES = 60
-"""Player moves checked per game."""
+MOVES = 40
+"""Player moves checked per playout (two playouts a game)."""
 
 
 def oracle(engine: Engine, players: int, before: Any, seat: int, action: Any, after: Any, seed: int) -> bool:
@@ -42,23 +43,11 @@ def oracle(engine: Engine, players: int, before: Any, seat: int, action: Any, af
 @pytest.mark.parametrize("game_id", sorted(ENGINES))
 def test_reveals_agrees_with_its_definition(game_id: str) -> None:
     engine = ENGINES[game_id]
-    info = engine.info
-    players = max(info.min_players, min(info.max_players, 3))
-    rng = random.Random(5)
-    seed = 17
-    state = engine.new_game(players, seed, {})
+    players = players_for(game_id)
     verdicts = []
-    while engine.outcome(state) is None and len(verdicts) < MOVES:
-        to_move = engine.to_move(state)
-        if CHANCE in to_move:
-            state, _ = engine.apply(state, CHANCE, engine.sample_chance(state, rng))
-            continue
-        seat = min(to_move)
-        action = rng.choice(list(engine.legal_actions(state, seat)))
-        after, _ = engine.apply(state, seat, action)
-        verdict = reveals(engine, players, state, seat, action, after, seed)
-        assert verdict == oracle(engine, players, state, seat, action, after, seed), (len(verdicts), action)
+    for before, seat, action, after, seed in playout_moves(game_id, 2, MOVES):  # (seeded random playouts)
+        verdict = reveals(engine, players, before, seat, action, after, seed)
+        assert verdict == oracle(engine, players, before, seat, action, after, seed), (len(verdicts), action)
         verdicts.append(verdict)
-        state = after
     assert len(verdicts) >= 20, len(verdicts)
     assert False in verdicts, "no move without a reveal: the check was not exercised"
