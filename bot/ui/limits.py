@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
+
 MESSAGE_CHARS = 2000
 EMBED_DESCRIPTION = 4096
 EMBED_TITLE = 256
@@ -22,6 +25,63 @@ DEFAULT_UPLOAD = 10 * 1024 * 1024
 def clip(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters, ending in '…' when cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+LABEL_HEAD = 20
+"""Characters a label cut in the middle (``distinct_labels``) keeps of its start at least."""
+
+
+LABEL_CONTEXT = 12
+"""Characters before the point where colliding labels part that a middle cut may go back, to
+keep the word it is in."""
+
+
+def distinct_labels(labels: Sequence[str], limit: int) -> list[str]:
+    """``labels`` (the choices of one panel) cut to ``limit`` characters so that labels that
+    differ still differ once cut (a fresh-user trial: two Heaven buttons both read "Use Arrogance
+    G2: take R2, target Alexandra_K, give Shepherd+Sacrifice, get B1+…", cut at the end where
+    they differed). A label is cut at the end (``clip``) unless that makes it equal to another
+    cut label whose text differs; then it keeps its start and, after a '…', its end from where
+    the colliding labels part (at least ``LABEL_HEAD`` characters of the start); if even that
+    leaves two alike, each such label ends in " #k" (k = 1, 2, … for each text, in the given
+    order). Labels that are equal before the cut stay equal (they name the same thing). Returns
+    the labels in order, each at most ``limit`` characters (Discord's: DISCORD.md, components)."""
+    out = [clip(label, limit) for label in labels]
+    for _ in range(2):
+        groups: dict[str, set[str]] = {}
+        for label, cut in zip(labels, out, strict=True):
+            groups.setdefault(cut, set()).add(label)
+        clashing = {cut: sorted(texts) for cut, texts in groups.items() if len(texts) > 1}
+        if not clashing:
+            return out
+        for k, (label, cut) in enumerate(zip(labels, out, strict=True)):
+            if cut in clashing:
+                out[k] = _cut_middle(label, limit, os.path.commonprefix(clashing[cut]))
+    seen: dict[str, list[int]] = {}
+    for k, cut in enumerate(out):
+        seen.setdefault(cut, []).append(k)
+    for where in seen.values():
+        texts = {labels[k] for k in where}
+        if len(texts) > 1:
+            prefix = os.path.commonprefix(sorted(texts))
+            number = {text: n for n, text in enumerate(dict.fromkeys(labels[k] for k in where), start=1)}
+            for k in where:
+                suffix = f" #{number[labels[k]]}"
+                out[k] = _cut_middle(labels[k], limit - len(suffix), prefix) + suffix
+    return out
+
+
+def _cut_middle(label: str, limit: int, prefix: str) -> str:
+    """``label`` in ``limit`` characters: its start, '…', and its end from the word in which it
+    parts from ``prefix`` (what it shares with the labels it collides with) where that fits."""
+    if len(label) <= limit:
+        return label
+    start = len(prefix)
+    space = label.rfind(" ", max(0, start - LABEL_CONTEXT), start)
+    start = space + 1 if space >= 0 else start  # (from the word where they part: "get B1+R2")
+    tail = min(len(label) - start, limit - 1 - LABEL_HEAD)
+    tail = max(tail, 1)
+    return label[: limit - 1 - tail] + "…" + label[len(label) - tail:]
 
 
 def split_text(text: str, limit: int = MESSAGE_CHARS) -> list[str]:

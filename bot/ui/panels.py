@@ -19,7 +19,16 @@ from bot.service import seat_names, texts
 from bot.storage import GameRecord
 from bot.text import LOCALES, Texts
 from bot.ui.components import ActionButton, ActionSelect, BoardButton, LobbyButton, NavButton
-from bot.ui.limits import EMBED_DESCRIPTION, EMBED_TITLE, SELECT_OPTIONS, clip, pages
+from bot.ui.limits import (
+    BUTTON_LABEL,
+    EMBED_DESCRIPTION,
+    EMBED_TITLE,
+    SELECT_LABEL,
+    SELECT_OPTIONS,
+    clip,
+    distinct_labels,
+    pages,
+)
 from engines.base import NO_TIMER, Engine, Msg, State, seat_letter
 from engines.decisions import Choice, DecisionTree
 
@@ -260,11 +269,13 @@ def _add_choices(view: discord.ui.View, game: int, version: int, tx: Texts, choi
                  page: int, path: tuple[int, ...]) -> None:
     """Buttons (≤ MAX_BUTTONS short labels, no hints) or a paginated select, plus
     Prev/Next. Steps are always buttons (a node has at most MAX_BUTTONS steps) or, when
-    there are more, select options that open the step."""
+    there are more, select options that open the step. Labels over Discord's limit are cut
+    so that the choices of one panel still read apart (``bot.ui.limits.distinct_labels``)."""
     shown = [(c, *_label_hint(tx, c)) for c in choices]
     hinted = any(hint for _, _, hint in shown)
     if len(shown) <= MAX_BUTTONS and (not hinted or all(c.step is not None for c, _, _ in shown)):
-        for choice, label, _ in shown:
+        labels = distinct_labels([label for _, label, _ in shown], BUTTON_LABEL)
+        for (choice, _, _), label in zip(shown, labels, strict=True):
             if choice.step is not None:
                 view.add_item(NavButton(game, version, 0, (*path, choice.step), label,
                                         discord.ButtonStyle.primary))
@@ -278,9 +289,11 @@ def _add_choices(view: discord.ui.View, game: int, version: int, tx: Texts, choi
     placeholder = tx(Msg("ui.panel.choose_page", {"page": page + 1, "pages": total}) if total > 1
                      else Msg("ui.panel.choose"))
     options = []
-    for choice, label, hint in chunk:
+    labels = distinct_labels([f"{label} ▸" if choice.step is not None else label for choice, label, _ in chunk],
+                             SELECT_LABEL)
+    for (choice, _, hint), label in zip(chunk, labels, strict=True):
         if choice.step is not None:
-            options.append(ActionSelect.option(f"s{choice.step}", f"{label} ▸", hint))
+            options.append(ActionSelect.option(f"s{choice.step}", label, hint))
         else:
             assert choice.action is not None
             options.append(ActionSelect.option(str(choice.action), label, hint))

@@ -194,3 +194,42 @@ async def test_grouped_groups_with_long_names_and_a_stale_page_number() -> None:
     panel = build_panel(engine, record(), {}, 0, path=(17,))
     assert panel.content == build_panel(engine, record(), {}, 0).content
     check_limits(panel.view.to_components())
+
+
+TRIAL = "Use Arrogance G2: take R2, target Alexandra_K, give Shepherd+Sacrifice, get B1+"
+"""A Heaven label of 81+ characters from a fresh-user trial (11-character names): its buttons
+differed only in their last cards, which the cut at the end took away."""
+
+
+async def test_over_long_labels_that_differ_at_the_end_still_read_apart_as_buttons() -> None:
+    ends = ["R2", "B2", "G3"]
+    panel = build_panel(ManyChoices(3, label=lambda i: TRIAL + ends[i]), record(), {}, 0)
+    rows = panel.view.to_components()
+    check_limits(rows)
+    labels = [c["label"] for row in rows for c in row["components"]]
+    assert labels == [TRIAL[:74] + "…B1+" + end for end in ends]
+    assert all(len(label) == 80 for label in labels)
+
+
+async def test_over_long_options_that_differ_at_the_end_still_read_apart() -> None:
+    long = TRIAL + "G3+" * 10   # 110 + characters: over a select option's 100
+    found, _ = reachable(ManyChoices(30, label=lambda i: f"{long} and {i:02d}"))
+    assert sorted(found) == list(range(30))
+    assert len(set(found.values())) == 30
+    assert all(text.startswith(TRIAL[:20]) and text.endswith(f"…{i:02d}") and len(text) == 100
+               for i, text in found.items())
+
+
+def test_distinct_labels_cuts_at_the_end_unless_that_makes_two_alike() -> None:
+    from bot.ui.limits import distinct_labels
+
+    # short labels, and long ones that a cut at the end leaves different, are cut at the end
+    assert distinct_labels(["Pass", "a" * 90, "b" * 90], 80) == ["Pass", "a" * 79 + "…", "b" * 79 + "…"]
+    # labels equal before the cut stay equal (the same card twice: Heaven's three Paradise W3)
+    assert distinct_labels(["Take Paradise W3"] * 2 + ["c" * 90] * 2, 80) == ["Take Paradise W3"] * 2 + \
+        ["c" * 79 + "…"] * 2
+    # they part beyond both ends of a cut in the middle: the start, the end and a number
+    a, b = "s" * 85 + "A" + "e" * 114, "s" * 85 + "B" + "e" * 114
+    assert distinct_labels([a, b, a], 80) == ["s" * 20 + "…" + "e" * 56 + " #1",
+                                              "s" * 20 + "…" + "e" * 56 + " #2",
+                                              "s" * 20 + "…" + "e" * 56 + " #1"]
