@@ -576,6 +576,13 @@ class Engine:
         characters. Default: the notation (``Msg("host.notation", {"text": ...})``)."""
         return Msg("host.notation", {"text": self.describe_action(state, action)})
 
+    def action_label_full(self, state: State, action: Action) -> Text | None:
+        """A longer label for an action whose ``action_label`` reads like another legal
+        action's (Heaven names cards by code on a button, and nine cards are "G1"): what tells
+        it apart, e.g. the cards by name and code. ``DecisionTree.of`` asks for it only for the
+        actions whose labels collide. Default: None (the short label is all there is)."""
+        return None
+
     def action_hint(self, state: State, action: Action) -> Text | None:
         """A short description shown under the label in a select (``"Take 2 equal
         dice"``), or None."""

@@ -79,6 +79,21 @@ def _key(text: Text) -> str:
     return "\0" + json.dumps({"msg": text.key, "params": dict(text.params)})
 
 
+def action_labels(engine: Engine, state: State, actions: Sequence[Action]) -> list[Text]:
+    """``action_label`` of each of ``actions`` (one decision's), but ``action_label_full``
+    (where the engine has one) for the actions whose labels read alike, so that the buttons
+    of one decision tell them apart (Heaven's "get G1" twice)."""
+    labels = [engine.action_label(state, a) for a in actions]
+    alike: dict[str, list[int]] = {}
+    for index, label in enumerate(labels):
+        alike.setdefault(_key(label), []).append(index)
+    for indices in alike.values():
+        if len(indices) > 1:
+            for index in indices:
+                labels[index] = engine.action_label_full(state, actions[index]) or labels[index]
+    return labels
+
+
 class DecisionTree:
     """The legal actions of one seat arranged into steps (see the module docstring).
 
@@ -130,11 +145,11 @@ class DecisionTree:
     @classmethod
     def of(cls, engine: Engine, state: State, seat: Seat) -> DecisionTree:
         """The tree of ``seat``'s legal actions in ``state`` (flat when there are at most
-        ``FLAT_LIMIT`` of them)."""
+        ``FLAT_LIMIT`` of them), labelled by ``action_labels``."""
         actions = list(engine.legal_actions(state, seat))
         return cls(
             actions,
-            [engine.action_label(state, a) for a in actions],
+            action_labels(engine, state, actions),
             [engine.action_hint(state, a) for a in actions],
             [engine.action_path(state, a) for a in actions],
             flat=len(actions) <= FLAT_LIMIT,

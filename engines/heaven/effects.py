@@ -341,94 +341,27 @@ PICKS: dict[str, Pick] = {
 """One entry per plan key (§5.4 parameters)."""
 
 
-def _codes(cids: list[str], named: frozenset[str], *, full: bool = False) -> Msg:
-    """Cards by code ("R2+B1"); a card in ``named`` by its name ("Shepherd+B1"), or by
-    name and code when ``full`` ("take Pride G1")."""
-    if not named.intersection(cids):
-        return msg("cards.codes", codes="+".join(CARDS[c].code for c in cids))
-    refs = [msg("cards.codes", codes=CARDS[c].code) if c not in named
-            else card_ref(c) if full else msg("cards.codes", codes=term(f"card.{CARDS[c].kind}")) for c in cids]
-    out = refs[-1]
-    for ref in reversed(refs[:-1]):
-        out = msg("cards.tight", head=ref, tail=out)
-    return out
+def _codes(cids: list[str]) -> Msg:
+    return msg("cards.codes", codes="+".join(CARDS[c].code for c in cids))
 
 
-SHORT_PICKS: dict[str, Callable[[Any, frozenset[str]], Msg]] = {
-    "take": lambda v, named: msg("use.take", card=_codes([v], named, full=True)),
-    "card": lambda v, named: msg("use.remove", card=_codes([v], named)),
-    "mine": lambda v, named: msg("use.give", cards=_codes(v, named)),
-    "theirs": lambda v, named: msg("use.get", cards=_codes(v, named)),
+SHORT_PICKS: dict[str, Callable[[Any], Msg]] = {
+    "take": lambda v: msg("use.take", card=_codes([v])),
+    "card": lambda v: msg("use.remove", card=_codes([v])),
+    "mine": lambda v: msg("use.give", cards=_codes(v)),
+    "theirs": lambda v: msg("use.get", cards=_codes(v)),
 }
 """Cards by code only, for a USE's button label (a chain or a swap names up to four cards;
-the panel's steps above the button name them in full), except the ``named`` ones: by name
-in one public set (three cards cannot hold two same-kind cards that each share a code),
-by name and code for a ``take`` (any public set)."""
-
-SHORT_SILENT_COPIES: frozenset[str] = frozenset({"arrogance", "hypocrisy"})
-"""Copied kinds a button label leaves out, as the next detail says them: only Arrogance
-takes ("take B2") and only Hypocrisy gives and gets cards ("give …, get …"); room for the
-names ``clashing_codes`` asks for."""
+the panel's steps above the button name them in full)."""
 
 
-def _by_code(plan: Plan) -> list[tuple[str, Any]]:
-    """``plan`` as a short label reads it: cards by code (``SHORT_PICKS``), ``k`` left out."""
-    def read(key: str, value: Any) -> Any:
-        if key not in SHORT_PICKS:
-            return value
-        return tuple(CARDS[c].code for c in ([value] if isinstance(value, str) else value))
-    return [(k, read(k, v)) for k, v in plan if k != "k"]
-
-
-def clashing_codes(st: State, seat: int, card: str, plan: Plan) -> frozenset[str]:
-    """The cards of ``seat``'s USE of hand card ``card`` with ``plan`` that its short label
-    (``plan_msg(short=True)``) must name in full, so no two buttons of one decision read the
-    same (§5.4 parameters, §11 Private prompts): each card a parameter picks where another
-    card with the same code would give a legal USE read alike. ``mine`` picks from
-    ``seat``'s public set, ``theirs`` and ``card`` from the target's (every choice there is
-    legal; "G1+G1" from two G1s and a B1 needs no name); ``take`` from every public set, where
-    the other card must allow the same rest of the plan (§5.4 copy/borrow chains). Twins (the
-    three Paradise W3, one kind and code) are not named: a name would not tell them apart."""
-    out: set[str] = set()
-    target, taken = seat, set[str]()
-    chain = {CARDS[card].kind}
-    for i, (key, value) in enumerate(plan):
-        if key == "target":
-            target = value
-        elif key == "copy":
-            chain.add(value)
-        elif key == "take":
-            tail = _by_code(plan[i + 1:])
-            for owner in range(st["players"]):
-                if owner != seat and st["positions"][owner] == GATE:
-                    continue
-                for other in st["public"][owner]:
-                    kind = CARDS[other].kind
-                    if (other != value and CARDS[other].code == CARDS[value].code and kind not in NOT_TAKEABLE
-                            and kind not in chain
-                            and any(_by_code(p) == tail for p in plans(without(st, other), seat, kind, frozenset(chain | {kind})))):
-                        out.add(value)
-            taken.add(value)
-            chain.add(CARDS[value].kind)
-        elif key in ("mine", "theirs", "card"):
-            pool = [c for c in st["public"][seat if key == "mine" else target] if c not in taken]
-            chosen = [value] if isinstance(value, str) else list(value)
-            out.update(c for c in chosen if any(o not in chosen and CARDS[o].code == CARDS[c].code
-                                                and CARDS[o].kind != CARDS[c].kind for o in pool))
-    return frozenset(out)
-
-
-def plan_msg(card: str, plan: Plan, *, short: bool = False, named: frozenset[str] = frozenset()) -> Msg:
+def plan_msg(card: str, plan: Plan, *, short: bool = False) -> Msg:
     """A declared USE as a message: "Hypocrisy R2: target Bo, give Mercy B1, get Wrath B3"
-    (``use.plan``), or just the card (``use.bare``) when it has no parameters (§5.4). ``short``
-    names the cards a plan takes, removes or swaps by code ("give B1, get B3"), so a label fits a button (80 chars),
-    but the cards in ``named`` by name ("get Pride"; ``clashing_codes``, §11), and leaves out
-    ``SHORT_SILENT_COPIES``."""
+    (``use.plan``), or just the card (``use.bare``) when it has no parameters. ``short``
+    names the cards a plan takes, removes or swaps by code ("give B1, get B3"), so a label fits a button (80 chars)."""
     def detail(key: str, value: Any) -> Msg | None:
-        if short and key == "copy" and value in SHORT_SILENT_COPIES:
-            return None
         if short and key in SHORT_PICKS:
-            return SHORT_PICKS[key](value, named)
+            return SHORT_PICKS[key](value)
         return PICKS[key].detail(value)
 
     details = [d.to_json() for d in (detail(k, v) for k, v in plan) if d is not None]

@@ -593,6 +593,10 @@ class HeavenEngine(Engine):
         """``notation.action_label``."""
         return notation.action_label(state, action)
 
+    def action_label_full(self, state: State, action: Action) -> Msg | None:
+        """``notation.action_label_full``: a USE with its cards by name and code."""
+        return notation.action_label_full(state, action)
+
     def action_hint(self, state: State, action: Action) -> Msg | None:
         """``notation.action_hint``."""
         return notation.action_hint(state, action)

@@ -16,7 +16,7 @@ from engines.base import CHANCE, Action, Msg, State, msg, seat_letter, seat_ref,
 from engines.decisions import MAX_DEPTH
 
 from .data import CARDS, LAST_SPACE
-from .effects import PICKS, clashing_codes, plan_msg
+from .effects import PICKS, plan_msg
 from .rules import (
     CHAIN_KEYS,
     can_enter_next,
@@ -89,10 +89,20 @@ def _reactor(state: State) -> int:
     return int(use["windows"][0][1]) if use and use["windows"] else order_seat(state)
 
 
+def action_label_full(state: State, action: Action) -> Msg | None:
+    """A USE's label with every card by name and code ("Use Hypocrisy R2: target Bo, give
+    Wrath R3, get Pride G1"), for a panel where its short label (cards by code: nine cards
+    are "G1") reads like another's (§11 Private prompts: the USE flows offer only legal
+    choices, so each must be told apart); None for the other actions (their labels name
+    cards in full already)."""
+    if action.get("type") != "use":
+        return None
+    return msg("label.use", use=plan_msg(action["card"], action["plan"]))
+
+
 def action_label(state: State, action: Action) -> Msg:
     """The button / select text of a legal action (§11 Private prompts), English ≤ 80
-    characters for the common cases; a USE names the whole declaration, its cards by code
-    unless the code alone is ambiguous (``clashing_codes``)."""
+    characters for the common cases; a USE names the whole declaration."""
     t = action.get("type")
     if t == "split":
         return msg("label.cards", cards=cards_ref(action["public"]))
@@ -105,8 +115,7 @@ def action_label(state: State, action: Action) -> Msg:
     if t == "replace":
         return msg("label.replace", out=card_ref(action["out"]), card=card_ref(action["card"]))
     if t == "use":
-        named = clashing_codes(state, order_seat(state), action["card"], action["plan"])
-        return msg("label.use", use=plan_msg(action["card"], action["plan"], short=True, named=named))
+        return msg("label.use", use=plan_msg(action["card"], action["plan"], short=True))
     if t == "allow":
         holds = any(CARDS[c].kind == "guardian" for c in state["hands"][_reactor(state)])
         return msg("label.allow" if holds else "label.ok")

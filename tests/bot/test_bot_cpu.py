@@ -20,7 +20,7 @@ from bot.storage import Repository
 from bot.ui import panels
 from bot.ui.panels import build_panel, decision_tree
 from engines.base import Action, Engine, GameError, State
-from engines.decisions import DecisionTree
+from engines.decisions import DecisionTree, action_labels
 from engines.registry import ENGINES, GAME_IDS, get
 from engines.rng import derive_rng
 from tests.bot.test_undo_memo import new_game, repo  # noqa: F401  (the fixture)
@@ -75,7 +75,7 @@ def shown(tree: DecisionTree, path: tuple[int, ...] = ()) -> Iterator[Any]:
 def eager_tree(engine: Engine, state: State, seat: int) -> DecisionTree:
     """The tree as ``DecisionTree.of`` built it before issue 14: every confirmation made."""
     actions = list(engine.legal_actions(state, seat))
-    return DecisionTree(actions, [engine.action_label(state, a) for a in actions],
+    return DecisionTree(actions, action_labels(engine, state, actions),
                         [engine.action_hint(state, a) for a in actions],
                         [engine.action_path(state, a) for a in actions],
                         flat=len(actions) <= 20, confirms=[engine.action_confirm(state, a) for a in actions])

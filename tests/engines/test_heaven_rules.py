@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bot.text import Texts
+from bot.ui.limits import BUTTON_LABEL, distinct_labels
 from engines.base import CHANCE, GameOver, IllegalAction, InvalidOptions, Msg, NotYourTurn
 from engines.decisions import DecisionTree
 from engines.heaven.data import CARD_IDS, CARDS
@@ -906,9 +907,10 @@ def test_a_use_is_one_action_whose_steps_are_the_card_then_its_parameters() -> N
 
 def _shown_labels(tree: DecisionTree, path: tuple[int, ...] = ()) -> list[list[str]]:
     """The English labels of every node of ``tree`` (one list per decision shown), as the
-    Play panel renders them (``bot/ui/panels.py``: the host's ``Texts``)."""
+    Play panel shows them (``bot/ui/panels.py``: the host's ``Texts``, cut to a button's 80
+    characters by ``distinct_labels``)."""
     choices, _ = tree.node(path)
-    out = [[TX(c.label) for c in choices]]
+    out = [distinct_labels([TX(c.label) for c in choices], BUTTON_LABEL)]
     for c in choices:
         if c.step is not None:
             out += _shown_labels(tree, (*path, c.step))
@@ -918,25 +920,29 @@ def _shown_labels(tree: DecisionTree, path: tuple[int, ...] = ()) -> list[list[s
 @pytest.mark.parametrize("publics, hands, shown", [
     # Hypocrisy: Bo's Shepherd G1 and Pride G1 (the play-tester's case: two "get G1")
     ([["Wrath R3"], ["Shepherd G1", "Pride G1"], [], []], [["Hypocrisy R2"], [], [], []],
-     ["Use Hypocrisy R2: target Bo, give R3, get Shepherd", "Use Hypocrisy R2: target Bo, give R3, get Pride"]),
+     ["Use Hypocrisy R2: target Bo, give Wrath R3, get Shepherd G1",
+      "Use Hypocrisy R2: target Bo, give Wrath R3, get Pride G1"]),
     # own cards sharing a code (give), Destruction's card and Arrogance's take: a deep tree
     ([["Pride G1", "Greed G1", "Wrath R3"], ["Shepherd G1", "Holiness G1", "Law B1"], ["Mercy G1"], []],
      [["Hypocrisy B2", "Destruction B2", "Arrogance R2"], ["Grace R2", "Grace B2"], [], []],
-     ["Use Hypocrisy B2: target Bo, give G1+G1, get Shepherd+B1", "Use Hypocrisy B2: target Cy, give Greed, get G1"]),
+     ["Use Hypocrisy B2: target Cy, give Greed G1, get Mercy G1", "Use Destruction B2: target Bo, remove Shepherd G1"]),
 ])
 def test_the_labels_of_one_decision_tell_cards_with_one_code_apart(
         publics: list[list[str]], hands: list[list[str]], shown: list[str]) -> None:
     """§11 Private prompts (USE flows offer only legal choices, each a button ≤ 80
-    characters): a USE label names cards by code, but by name where the code alone would not
-    tell two offered cards apart, so no two buttons of one decision read the same."""
+    characters): a USE label names cards by code, but where that reads like another legal
+    action's label, by name and code (``action_label_full``), so no two buttons of one
+    decision read the same."""
     st = make(publics, hands)
     tree = DecisionTree.of(E, st, 0)
     for node in _shown_labels(tree):
         assert len(set(node)) == len(node), [x for x in node if node.count(x) > 1]
         assert all(len(x) <= 80 for x in node), node
-    flat = [TX(E.action_label(st, a)) for a in E.legal_actions(st, 0)]
-    assert len(set(flat)) == len(flat), sorted(x for x in flat if flat.count(x) > 1)
-    assert set(shown) <= set(flat)
+    labels = [TX(label) for label in tree.labels]
+    assert len(set(labels)) == len(labels), sorted(x for x in labels if labels.count(x) > 1)
+    assert set(shown) <= set(labels), sorted(labels)
+    # (a label that reads like no other keeps its codes)
+    assert "Use Hypocrisy R2: target Bo, give R3, get G1" not in labels
 
 
 def test_reaction_prompt_names_attacker_and_target() -> None:
