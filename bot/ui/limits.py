@@ -47,16 +47,15 @@ def distinct_labels(labels: Sequence[str], limit: int) -> list[str]:
     order). Labels that are equal before the cut stay equal (they name the same thing). Returns
     the labels in order, each at most ``limit`` characters (Discord's: DISCORD.md, components)."""
     out = [clip(label, limit) for label in labels]
-    for _ in range(2):
-        groups: dict[str, set[str]] = {}
-        for label, cut in zip(labels, out, strict=True):
-            groups.setdefault(cut, set()).add(label)
-        clashing = {cut: sorted(texts) for cut, texts in groups.items() if len(texts) > 1}
-        if not clashing:
-            return out
-        for k, (label, cut) in enumerate(zip(labels, out, strict=True)):
-            if cut in clashing:
-                out[k] = _cut_middle(label, limit, os.path.commonprefix(clashing[cut]))
+    groups: dict[str, set[str]] = {}
+    for label, cut in zip(labels, out, strict=True):
+        groups.setdefault(cut, set()).add(label)
+    clashing = {cut: sorted(texts) for cut, texts in groups.items() if len(texts) > 1}
+    if not clashing:
+        return out
+    for k, (label, cut) in enumerate(zip(labels, out, strict=True)):
+        if cut in clashing:
+            out[k] = _cut_middle(label, limit, os.path.commonprefix(clashing[cut]))
     seen: dict[str, list[int]] = {}
     for k, cut in enumerate(out):
         seen.setdefault(cut, []).append(k)
