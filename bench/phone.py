@@ -58,6 +58,7 @@ from tests.render.text_sizes import (
     BOARD_FLOOR,
     DECISION_FLOOR,
     HEIGHT_SPREAD,
+    PHONE,
     Layout,
     cut_labels,
     height_spread,
@@ -118,6 +119,8 @@ class Violation:
     lang: str
     text: str
     boxes: str
+    group: str = ""
+    """What ``--details`` lists violations of one kind under (small texts: the image kind and font size)."""
 
 
 @dataclass
@@ -330,8 +333,8 @@ def check(game_id: str, items: Sequence[Measured]) -> GameReport:
         floor = DECISION_FLOOR if decision else BOARD_FLOOR
         v = report.violations
         for t in small_texts(shown, floor):
-            v.append(Violation("small", d.label, d.lang, t.text,
-                               f"{t.size}px on {shown.width}px = {t.size * 360 / shown.width:.1f} {_box(t.box)}"))
+            v.append(Violation("small", d.label, d.lang, t.text, _box(t.box),
+                               f"{d.kind} {t.size}px on {shown.width}px = {t.size * PHONE / shown.width:.1f}"))
         for a, b in overlaps(shown):
             v.append(Violation("overlap", d.label, d.lang, f"{a.text!r} × {b.text!r}", f"{_box(a.box)} {_box(b.box)}"))
         for t, panel in outside(shown):
@@ -408,32 +411,39 @@ def presses(engine: Any, record: Any, state: Any, seat: int, index: int) -> int:
     raise LookupError(f"{engine.info.game_id}: no way to action {index} in the panel of seat {seat}")
 
 
+def turn_taps(engine: Any, record: Any, steps: Sequence[Any]) -> list[int]:
+    """Presses per turn of ``steps`` (log entries: ``seat``, ``action``, ``before``) played in the
+    game of ``record``: a turn is a maximal run of one seat's entries (chance entries skipped),
+    one Play ▶ press and the ``presses`` of each of its decisions."""
+    from engines.base import CHANCE
+
+    out: list[int] = []
+    seat, count = None, 0
+    for step in steps:
+        if step.seat == CHANCE:
+            continue
+        actions = list(engine.legal_actions(step.before, step.seat))
+        pressed = presses(engine, record, step.before, step.seat, actions.index(step.action))
+        if step.seat != seat:
+            if seat is not None:
+                out.append(count)
+            seat, count = step.seat, 1  # Play ▶
+        count += pressed
+    if seat is not None:
+        out.append(count)
+    return out
+
+
 @cache
 def taps(game_id: str) -> tuple[int, ...]:
     """Presses per turn over the playouts of every player count (see the module docstring)."""
-    from engines.base import CHANCE
     from engines.registry import ENGINES
 
-    engine = ENGINES[game_id]
     out: list[int] = []
     for players in player_counts(game_id):
         if players == 1:
             continue  # (a solo game is one run of decisions: its panel never waits for anyone)
-        _, steps = playout(game_id, players)
-        record = _record(game_id, players)
-        seat, count = None, 0
-        for step in steps:
-            if step.seat == CHANCE:
-                continue
-            actions = list(engine.legal_actions(step.before, step.seat))
-            pressed = presses(engine, record, step.before, step.seat, actions.index(step.action))
-            if step.seat != seat:
-                if seat is not None:
-                    out.append(count)
-                seat, count = step.seat, 1  # Play ▶
-            count += pressed
-        if seat is not None:
-            out.append(count)
+        out += turn_taps(ENGINES[game_id], _record(game_id, players), playout(game_id, players)[1])
     return tuple(out)
 
 
@@ -463,13 +473,22 @@ def details(r: GameReport) -> str:
              + (f"; height spread +{r.spread:.0%} at {r.spread_at}" if r.spread > HEIGHT_SPREAD else "")]
     groups: dict[tuple[str, str], list[Violation]] = {}
     for v in r.violations:
-        groups.setdefault((v.check, v.text), []).append(v)
-    for (check_, text), found in groups.items():
+        groups.setdefault((v.check, v.group or v.text), []).append(v)
+    for (check_, key), found in sorted(groups.items(), key=lambda kv: kv[0][0] == "small"):
         first = found[0]
         langs = ",".join(dict.fromkeys(v.lang for v in found))
         more = f" (×{len(found)}, {langs})" if len(found) > 1 else ""
-        lines.append(f"  {check_:<8} {first.lang:<6} {first.where}: {text} {first.boxes}{more}")
+        if first.group:
+            texts = list(dict.fromkeys(v.text for v in found))
+            shown = ", ".join(repr(t) for t in texts[:SHOWN_TEXTS]) + (", …" if len(texts) > SHOWN_TEXTS else "")
+            lines.append(f"  {check_:<8} {key}{more}: {shown}; e.g. {first.lang} {first.where} {first.boxes}")
+            continue
+        lines.append(f"  {check_:<8} {first.lang:<6} {first.where}: {key} {first.boxes}{more}")
     return "\n".join(lines)
+
+
+SHOWN_TEXTS = 12
+"""How many of the small texts of one image kind and font size ``--details`` names."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -28,7 +28,7 @@ over every game; docs/DISCORD.md "Phone limits"):
 * ``cut_labels``: a string shortened with '…' by ``fit_text``, unless the cut falls inside a
   player name longer than ``NAME_KEPT`` characters;
 * ``latin_codes``: in Chinese and Japanese, a string made of Latin code letters only (capitals
-  and digits: "S", "H2", "K · 3") whose codes the image gives no legend for;
+  and digits: "S", "H2", "K · 3") whose codes the image gives no legend for (``explained``);
 * ``height_spread``: (max − min) ÷ min of a game's board heights.
 
 Usage: ``python -m tests.render.text_sizes [game_id …]`` prints the smallest texts of the golden
@@ -37,6 +37,7 @@ images.
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -44,7 +45,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from render import base
 
@@ -125,9 +126,9 @@ def effective(size: float, width: int) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """One string drawn (one ``draw_text`` call): ``text`` as drawn, its font ``size`` px, its ink
-    ``box`` (x0, y0, x1, y1) in image px, its drawing ``order`` and ``full``, the text before
-    ``fit_text`` cut it (None when not cut)."""
+    """One string drawn (one ``draw_text`` call): ``text`` as drawn, its font ``size`` px, its
+    ink ``box`` (x0, y0, x1, y1; end exclusive) in image px, its drawing ``order`` and ``full``,
+    the text before ``fit_text`` cut it (None when not cut)."""
 
     text: str
     size: int
@@ -182,9 +183,9 @@ class _Recorder:
         image = getattr(draw, "_image", None)
         if image is None:
             return
-        left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
-        x, y = xy
-        box = (int(x + left), int(y + top), int(x + right + 0.999), int(y + bottom + 0.999))
+        box = _ink(draw, xy, text, face, anchor, stroke)
+        if box is None:
+            return
         caller = sys._getframe(2)
         items = self.items(image)
         if caller.f_code is base.draw_text.__code__:
@@ -236,6 +237,22 @@ class _Recorder:
                 out.append(Shown(item.text, item.size, _shift(item.box, dx, dy), self.next_order(), item.full))
             else:
                 out.append(Panel(_shift(item.box, dx, dy), self.next_order()))
+
+
+def _ink(draw: Any, xy: tuple[float, float], text: str, face: Any, anchor: str, stroke: int) -> Box | None:
+    """The box of the pixels ``render.base._blit`` inks for ``text`` (its memoized glyph mask, at
+    the place ``_blit`` puts it), or of Pillow's ``getbbox`` for a face that is not FreeType."""
+    x, y = xy
+    if not isinstance(face, ImageFont.FreeTypeFont):
+        left, top, right, bottom = face.getbbox(text, anchor=anchor)
+        return (int(x + left), int(y + top), int(x + right + 0.999), int(y + bottom + 0.999))
+    start = (math.modf(x)[0], math.modf(y)[0])
+    mask, offset = base._mask(face, text, draw.fontmode, stroke, anchor, start)
+    bbox = mask.getbbox()
+    if bbox is None:
+        return None
+    left, top = int(x) + offset[0], int(y) + offset[1]
+    return (left + bbox[0], top + bbox[1], left + bbox[2], top + bbox[3])
 
 
 def _union(a: Box, b: Box) -> Box:
@@ -468,7 +485,13 @@ def latin_codes(shown: Layout, names: Sequence[str]) -> list[Shown]:
     (``render.base.legend``); player names are not codes. For Chinese and Japanese images."""
     own = {n.strip() for n in names}
     return [t for t in shown.texts
-            if t.text.strip() not in own and any(c not in shown.legends for c in codes_of(t.text))]
+            if t.text.strip() not in own and any(not explained(c, shown.legends) for c in codes_of(t.text))]
+
+
+def explained(code: str, legends: set[str]) -> bool:
+    """Whether a legend explains ``code``: the code itself, or its letters before its number
+    ("H" explains "H2" and "H01")."""
+    return code in legends or code.rstrip("0123456789") in legends
 
 
 def height_spread(heights: Iterable[int]) -> float:
