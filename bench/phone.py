@@ -52,7 +52,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tests.render.text_sizes import (
     BOARD_FLOOR,
@@ -69,6 +69,9 @@ from tests.render.text_sizes import (
     overlaps,
     small_texts,
 )
+
+if TYPE_CHECKING:
+    from bot.storage import GameRecord
 
 SEED = 2
 """The seed of every playout (the golden games' seed 2)."""
@@ -359,7 +362,8 @@ def check(game_id: str, items: Sequence[Measured]) -> GameReport:
 # -- taps -----------------------------------------------------------------------------------
 
 
-def _record(game_id: str, players: int) -> Any:
+def panel_record(game_id: str, players: int) -> GameRecord:
+    """A running game of ``players`` seats of ``game_id``, for ``build_panel``."""
     from bot.storage import GameRecord, SeatRecord
 
     seats = tuple(SeatRecord(1, s, 1000 + s, f"P{s + 1}") for s in range(players))
@@ -443,7 +447,7 @@ def taps(game_id: str) -> tuple[int, ...]:
     for players in player_counts(game_id):
         if players == 1:
             continue  # (a solo game is one run of decisions: its panel never waits for anyone)
-        out += turn_taps(ENGINES[game_id], _record(game_id, players), playout(game_id, players)[1])
+        out += turn_taps(ENGINES[game_id], panel_record(game_id, players), playout(game_id, players)[1])
     return tuple(out)
 
 

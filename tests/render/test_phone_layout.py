@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from bench import phone
-from bot.storage import GameRecord, SeatRecord
+from bot.storage import GameRecord
 from engines.base import CHANCE, Action, Engine, EngineInfo, Seat, State
 from render import base
 from render.base import canvas, draw_text, fit_text
@@ -248,7 +248,7 @@ class Stub(Engine):
 
 
 def record() -> GameRecord:
-    return phone._record("stub", 2)
+    return phone.panel_record("stub", 2)
 
 
 @pytest.mark.parametrize(("engine", "index", "expected"), [
