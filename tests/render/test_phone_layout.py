@@ -6,6 +6,7 @@ small hand-made images and a stub game."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw
@@ -280,3 +281,26 @@ def test_the_bench_line_names_every_limit_a_game_misses() -> None:
     assert report.missed() == ["taps"] and report.line().endswith("taps=5 FAIL(taps)")
     report.taps = [4, 5, 1]
     assert report.missed() == [] and report.line().endswith("taps=4 ok")
+
+
+def test_the_bench_draws_every_zoom_region_of_a_game_that_has_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    import render.heaven
+
+    drawn: list[tuple[str, str]] = []
+
+    def render_zoom(view: dict[str, Any], region: str, *, names: Sequence[str], text: Any) -> Image.Image:
+        drawn.append((region, text.locale))
+        img, d = canvas(100, 360)
+        draw_text(d, (10, 10), region, size=12)
+        return img
+
+    monkeypatch.setattr(render.heaven, "zoom_regions", lambda view: [("table", "Table"), ("score", "Scores")],
+                        raising=False)
+    monkeypatch.setattr(render.heaven, "render_zoom", render_zoom, raising=False)
+    zooms = [d for d in phone.drawings("heaven") if d.kind == "zoom"]
+    assert [d.label for d in zooms[:2]] == ["zoom 4p mid table (public)", "zoom 4p mid score (public)"]
+    assert len(zooms) == 3 * 4 * 2  # 4 to 6 players, four languages, each region once
+    report = phone.check("heaven", [phone.Measured(d, shown) for d in zooms[:2] for _, shown in [layout(d.draw)]
+                                    if shown is not None])
+    assert drawn == [("table", "en"), ("score", "en")]
+    assert report.decision_min == pytest.approx(12.0) and report.missed() == []

@@ -241,11 +241,12 @@ class _Recorder:
 
 def _ink(draw: Any, xy: tuple[float, float], text: str, face: Any, anchor: str, stroke: int) -> Box | None:
     """The box of the pixels ``render.base._blit`` inks for ``text`` (its memoized glyph mask, at
-    the place ``_blit`` puts it), or of Pillow's ``getbbox`` for a face that is not FreeType."""
+    the place ``_blit`` puts it), or Pillow's ``textbbox`` for lines of text or a face that is not
+    FreeType (``_blit`` leaves those to ``ImageDraw.text``)."""
     x, y = xy
-    if not isinstance(face, ImageFont.FreeTypeFont):
-        left, top, right, bottom = face.getbbox(text, anchor=anchor)
-        return (int(x + left), int(y + top), int(x + right + 0.999), int(y + bottom + 0.999))
+    if not isinstance(face, ImageFont.FreeTypeFont) or "\n" in text:
+        left, top, right, bottom = draw.textbbox(xy, text, font=face, anchor=anchor, stroke_width=stroke)
+        return (int(left), int(top), int(right + 0.999), int(bottom + 0.999))
     start = (math.modf(x)[0], math.modf(y)[0])
     mask, offset = base._mask(face, text, draw.fontmode, stroke, anchor, start)
     bbox = mask.getbbox()
