@@ -25,12 +25,13 @@ longer than 16 characters, board height spread ≤ 10 % (per player count, langu
 and in Chinese and Japanese no Latin code letters without a legend.
 
 Taps: over the same playouts played to the end (of two players or more: a solo game is one run of
-decisions, its panel never waits for anyone), the interactions of each turn (a maximal run of
-one seat's consecutive decisions; chance entries between them do not end it): one Play ▶ press
-(``bot/ui/moves.py``: after a pick the panel redraws itself in place with the seat's next
-decision, so a run needs one press), then for each decision the fewest presses through the real
-private panel (``bot.ui.panels.build_panel``: buttons, select choices, steps, paging, the
-confirmation step of ``Engine.has_confirm``) to the action played.
+decisions, its panel never waits for anyone), the interactions of each turn (a seat's run of
+decisions while the game awaits it; others' moves in between, e.g. simultaneous choices, and
+chance do not end it: ``turn_taps``): one Play ▶ press (``bot/ui/moves.py``: after a pick the
+panel redraws itself in place with the seat's next decision, so a run needs one press; a panel
+parked while others play is not counted on, its token lasts 15 minutes), then for each decision
+the fewest presses through the real private panel (``bot.ui.panels.build_panel``: buttons, select
+choices, steps, paging, the confirmation step of ``Engine.has_confirm``) to the action played.
 
 One line per game::
 
@@ -416,25 +417,27 @@ def presses(engine: Any, record: Any, state: Any, seat: int, index: int) -> int:
 
 
 def turn_taps(engine: Any, record: Any, steps: Sequence[Any]) -> list[int]:
-    """Presses per turn of ``steps`` (log entries: ``seat``, ``action``, ``before``) played in the
-    game of ``record``: a turn is a maximal run of one seat's entries (chance entries skipped),
-    one Play ▶ press and the ``presses`` of each of its decisions."""
+    """Presses per turn of ``steps`` (log entries: ``seat``, ``action``, ``before``, ``after``)
+    played in the game of ``record``, in the order the turns begin. A seat's turn lasts while the
+    game awaits it: from its first decision until a state (once chance is done: the host applies
+    chance at once) that does not await it; it counts one Play ▶ press and the ``presses`` of each
+    of its decisions (other seats' moves in between do not end it: the panel redraws in place)."""
     from engines.base import CHANCE
 
     out: list[int] = []
-    seat, count = None, 0
+    open_turns: dict[int, int] = {}  # seat -> its turn's index in out
     for step in steps:
-        if step.seat == CHANCE:
-            continue
-        actions = list(engine.legal_actions(step.before, step.seat))
-        pressed = presses(engine, record, step.before, step.seat, actions.index(step.action))
-        if step.seat != seat:
-            if seat is not None:
-                out.append(count)
-            seat, count = step.seat, 1  # Play ▶
-        count += pressed
-    if seat is not None:
-        out.append(count)
+        if step.seat != CHANCE:
+            actions = list(engine.legal_actions(step.before, step.seat))
+            pressed = presses(engine, record, step.before, step.seat, actions.index(step.action))
+            if step.seat not in open_turns:
+                open_turns[step.seat] = len(out)
+                out.append(1)  # Play ▶
+            out[open_turns[step.seat]] += pressed
+        awaited = engine.to_move(step.after)
+        if CHANCE not in awaited:
+            for seat in [s for s in open_turns if s not in awaited]:
+                del open_turns[seat]
     return out
 
 

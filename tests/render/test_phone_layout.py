@@ -216,7 +216,7 @@ def test_a_report_misses_the_limits_it_measures() -> None:
 
 class Stub(Engine):
     """A stub game: ``count`` legal actions for every seat, those of ``confirm`` asking to confirm,
-    those from ``grouped`` on behind one step."""
+    those from ``grouped`` on behind one step; the state's ``"to"`` lists the seats to move."""
 
     info = EngineInfo("stub", "Stub Game", "スタブ", 2, 2)
 
@@ -224,7 +224,7 @@ class Stub(Engine):
         self.count, self.confirm, self.grouped = count, set(confirm), grouped
 
     def to_move(self, state: State) -> frozenset[Seat]:
-        return frozenset({0, 1})
+        return frozenset(state.get("to", (0, 1)))
 
     def legal_actions(self, state: State, seat: Seat) -> Sequence[Action]:
         return [{"i": i} for i in range(self.count)]
@@ -266,14 +266,17 @@ def test_presses_follow_the_real_panel(engine: Engine, index: int, expected: int
     assert phone.presses(engine, record(), {}, 0, index) == expected
 
 
-def test_a_turn_is_one_seats_run_of_decisions_with_one_play_press() -> None:
+def test_a_turn_lasts_while_the_game_awaits_the_seat_and_takes_one_play_press() -> None:
     engine = Stub(3, confirm=[2])
 
-    def step(seat: int, i: int) -> Step:
-        return Step(0, seat, {"i": i}, {}, {}, ())
+    def step(seat: int, i: int, after: list[int]) -> Step:
+        return Step(0, seat, {"i": i}, {}, {"to": after}, ())
 
-    steps = [step(0, 0), step(0, 2), step(CHANCE, 0), step(0, 1), step(1, 2), step(0, 0)]
-    assert phone.turn_taps(engine, record(), steps) == [1 + 1 + 2 + 1, 1 + 2, 1 + 1]
+    steps = [step(0, 0, [0]), step(0, 2, [CHANCE]), step(CHANCE, 0, [0]), step(0, 1, [1]),  # A: 1 + 1 + 2 + 1
+             step(1, 2, [0, 1]),                                                            # B: 1 + 2 ...
+             step(0, 0, [1]),                                                               # A: 1 + 1
+             step(1, 0, [])]                                                                # ... B: + 1
+    assert phone.turn_taps(engine, record(), steps) == [5, 4, 2]
 
 
 def test_the_bench_line_names_every_limit_a_game_misses() -> None:
