@@ -1,23 +1,17 @@
 """The smallest text of every game's golden images, as a player sees it on a phone
 (tests/render/text_sizes.py: font size × 380 / image width). Carnival's is at least 10 px
-there; the other games keep at least the effective sizes (``effective``: at 360 px display
-width) measured when their smallest texts were raised on 1100-px images (a change that shrinks
-one fails here and must say why; a narrower image may use smaller fonts of the same effective
-size). The phone-first limits themselves are tests/render/test_phone_layout.py's."""
+there; the other games keep at least the sizes measured when their smallest texts were
+raised (a change that shrinks one fails here and must say why)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.render.text_sizes import PHONE_WIDTH, effective, golden_texts, phone_px, recording
+from tests.render.text_sizes import PHONE_WIDTH, golden_texts, phone_px, recording
 
 FLOOR_PX: dict[str, int] = {"carnival": 29, "canterbury": 16, "heaven": 20, "eguan": 15, "illumination": 13,
                             "ora": 12}
-"""The smallest font size (px at 1100 px image width: the effective size ``effective(px, 1100)``)
-of each game's golden images."""
-
-MEASURED_WIDTH = 1100
-"""The image width the floors were measured at."""
+"""The smallest font size (px at 1100 px image width) of each game's golden images."""
 
 KIND_FLOOR_PX: dict[tuple[str, str], int] = {("heaven", "private"): 29}
 """Higher floors of single image kinds: Heaven's hand is a list at 29 px (10 px on a phone)."""
@@ -36,17 +30,16 @@ def test_the_smallest_text_of_each_game(game_id: str) -> None:
     assert drawn, game_id
     for kind, (image, seen) in drawn.items():
         least = min(seen, key=lambda d: d.size)
-        floor = effective(KIND_FLOOR_PX.get((game_id, kind), FLOOR_PX[game_id]), MEASURED_WIDTH)
-        assert effective(least.size, image.width) >= floor - 1e-9, (kind, least)
+        assert least.size >= KIND_FLOOR_PX.get((game_id, kind), FLOOR_PX[game_id]), (kind, least)
         if game_id == "carnival":
             assert phone_px(least.size, image.width) >= 10.0 - 1e-9, (kind, least)
 
 
 @pytest.mark.parametrize(("game_id", "kind", "start", "floor"), TEXT_FLOOR_PX)
 def test_texts_raised_on_their_own_keep_their_size(game_id: str, kind: str, start: str, floor: int) -> None:
-    image, seen = golden_texts(game_id)[kind]
+    _, seen = golden_texts(game_id)[kind]
     sizes = [d.size for d in seen if d.text.startswith(start)]
-    assert sizes and effective(min(sizes), image.width) >= effective(floor, MEASURED_WIDTH) - 1e-9, (start, sizes)
+    assert sizes and min(sizes) >= floor, (start, sizes)
 
 
 def test_the_recording_sees_every_text_drawn() -> None:
