@@ -161,6 +161,11 @@ def test_outside_finds_strings_that_leave_their_panel_or_the_image() -> None:
     ], [card, dot])
     found = [(t.text, p) for t, p in outside(shown)]
     assert found == [("too long", card), ("off the edge", None)]
+    track, fill = Panel((20, 250, 300, 270), 3), Panel((20, 250, 150, 270), 4)  # a bar and its fill
+    inner = Panel((30, 200, 100, 240), 5)  # a card inside the bar's panel, not a band of it
+    shown = Layout(400, 300, [text("60", (140, 252, 170, 268)), text("Mercha…", (35, 205, 110, 238))],
+                   [Panel((0, 190, 399, 299), 2), track, fill, inner])
+    assert [(t.text, p) for t, p in outside(shown)] == [("Mercha…", inner)]
 
 
 def test_cut_labels_spare_only_names_longer_than_16_characters() -> None:

@@ -21,9 +21,10 @@ over every game; docs/DISCORD.md "Phone limits"):
 * ``overlaps``: two strings whose ink boxes intersect by more than ``SLACK`` px each way (the
   same text drawn twice at nearly the same place, a shadow, is one string);
 * ``outside``: a string that leaves the image, or its panel: the panel of a string is the
-  topmost panel drawn before it, at least ``PANEL_MIN`` px, that holds the middle of its
-  first ``SLACK`` ... ``size`` px (the start of its ink box, halfway down); the whole ink box must
-  lie in that panel (``SLACK`` px of tolerance). A string that starts on the background, or on a
+  topmost panel drawn before it, at least ``PANEL_MIN`` px, that holds the start of its ink box
+  (``SLACK`` px in, halfway down), or the panel that one is a band of (a bar's fill, a row's
+  stripe: as high or as wide as a panel drawn before it, inside it); the whole ink box must lie
+  in that panel (``SLACK`` px of tolerance). A string that starts on the background, or on a
   mark smaller than ``PANEL_MIN``, has no panel and only has to stay in the image;
 * ``cut_labels``: a string shortened with '…' by ``fit_text``, unless the cut falls inside a
   player name longer than ``NAME_KEPT`` characters;
@@ -410,7 +411,8 @@ def overlaps(shown: Layout) -> list[tuple[Shown, Shown]]:
 
 def panel_of(shown: Layout, text: Shown) -> Panel | None:
     """The panel ``text`` starts in: the topmost panel drawn before it, at least ``PANEL_MIN``,
-    holding the start of its ink box (``SLACK`` px in from its left edge, halfway down)."""
+    holding the start of its ink box (``SLACK`` px in from its left edge, halfway down), or the
+    panel that one is a band of (``_band_of``: a bar's fill stands for its bar)."""
     x0, y0, _, y1 = text.box
     point = (x0 + SLACK, (y0 + y1) // 2)
     best: Panel | None = None
@@ -422,7 +424,22 @@ def panel_of(shown: Layout, text: Shown) -> Panel | None:
             continue
         if px0 <= point[0] <= px1 and py0 <= point[1] <= py1 and (best is None or p.order > best.order):
             best = p
+    while best is not None:  # a band of a panel (a bar's fill, a row's stripe) stands for that panel
+        band = best
+        best = next((p for p in shown.panels if p.order < band.order and _band_of(band.box, p.box)), None)
+        if best is None:
+            return band
     return best
+
+
+def _band_of(band: Box, panel: Box) -> bool:
+    """Whether ``band`` lies in ``panel`` from its top to its bottom or from its left to its right
+    (1 px of tolerance)."""
+    inside = (band[0] >= panel[0] - 1 and band[1] >= panel[1] - 1 and band[2] <= panel[2] + 1
+              and band[3] <= panel[3] + 1)
+    across = abs(band[1] - panel[1]) <= 1 and abs(band[3] - panel[3]) <= 1
+    down = abs(band[0] - panel[0]) <= 1 and abs(band[2] - panel[2]) <= 1
+    return inside and (across or down) and band != panel
 
 
 def _within(inner: Box, outer: Box, slack: int = SLACK) -> bool:
