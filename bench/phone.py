@@ -108,15 +108,17 @@ class Drawing:
 
 @dataclass(frozen=True)
 class Measured:
-    """A drawing and its layout."""
+    """A drawing and its layout, or the ``error`` its drawing raised."""
 
     drawing: Drawing
     layout: Layout
+    error: str = ""
 
 
 @dataclass
 class Violation:
-    """One miss: ``check`` (small, overlap, outside, cut, latin), where, and what."""
+    """One miss: ``check`` (small, overlap, outside, cut, latin, or error: the drawing raised),
+    where, and what."""
 
     check: str
     where: str
@@ -155,7 +157,7 @@ class GameReport:
             out.append("min_eff")
         if self.decision_min is not None and self.decision_min < DECISION_FLOOR - 1e-9:
             out.append("decision_min")
-        out += [check for check in ("overlap", "outside", "cut", "latin") if self.count(check)]
+        out += [check for check in ("overlap", "outside", "cut", "latin", "error") if self.count(check)]
         if self.spread > HEIGHT_SPREAD + 1e-9:
             out.append("height")
         if self.taps_median > TAPS_LIMIT:
@@ -308,7 +310,11 @@ def measured(game_id: str) -> tuple[Measured, ...]:
     """The layouts of every drawing of ``game_id`` (``drawings``) that draws an image."""
     out: list[Measured] = []
     for drawing in drawings(game_id):
-        _, shown = layout(drawing.draw)
+        try:
+            _, shown = layout(drawing.draw)
+        except Exception as exc:  # (a renderer's failure is reported as one, not a crash of the bench)
+            out.append(Measured(drawing, Layout(0, 0), f"{type(exc).__name__}: {exc}"))
+            continue
         if shown is not None:
             out.append(Measured(drawing, shown))
     return tuple(out)
@@ -324,6 +330,9 @@ def check(game_id: str, items: Sequence[Measured]) -> GameReport:
     heights: dict[tuple[int, str, tuple[str, ...]], list[int]] = {}
     for item in items:
         d, shown = item.drawing, item.layout
+        if item.error:
+            report.violations.append(Violation("error", d.label, d.lang, item.error, ""))
+            continue
         widths, lo, hi = report.sizes.get(d.kind, (set(), shown.height, shown.height))
         widths.add(shown.width)
         report.sizes[d.kind] = (widths, min(lo, shown.height), max(hi, shown.height))

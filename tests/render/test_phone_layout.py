@@ -214,6 +214,8 @@ def test_a_report_misses_the_limits_it_measures() -> None:
                                   phone.Measured(zoom, tall)])
     assert report.spread == pytest.approx(0.12) and report.decision_min == pytest.approx(10.0)
     assert report.missed() == ["height"]
+    report = phone.check("stub", [phone.Measured(zoom, Layout(0, 0), "KeyError: 'land:9'")])
+    assert report.missed() == ["error"] and "KeyError: 'land:9'" in phone.details(report)
 
 
 # -- taps -----------------------------------------------------------------------------------
