@@ -3,8 +3,8 @@ takes (docs/DISCORD.md "Phone limits").
 
 Usage: ``python -m bench.phone [game_id …] [--details] [--taps]``
 
-Images: for every game and player count (min..max), a seeded playout (``SEED``, as the golden
-games are played: tests/golden/cases.py) gives the states drawn:
+Images: for every game and player count (min..max), a seeded playout (``SEED``; uniformly random
+legal actions, as the golden games are played: tests/golden/cases.py) gives the states drawn:
 
 * ``board``: the public board at ``BOARD_POINTS`` of the playout (start once the opening chance is
   done, quarters, end);
@@ -32,6 +32,8 @@ panel redraws itself in place with the seat's next decision, so a run needs one 
 parked while others play is not counted on, its token lasts 15 minutes), then for each decision
 the fewest presses through the real private panel (``bot.ui.panels.build_panel``: buttons, select
 choices, steps, paging, the confirmation step of ``Engine.has_confirm``) to the action played.
+Random play takes optional actions a player seldom takes (Illumination's Abbot moved again and
+again), so its turns run longer than a person's.
 
 One line per game::
 
@@ -40,7 +42,7 @@ One line per game::
 
 The exit status is 1 when any game misses a limit. ``--details`` gives the count of each kind of
 violation and lists them (kind, language, image, text, boxes), the same text of one kind once with
-how many times and in which languages it was found; ``--taps`` prints only the table of taps
+how many times and in which languages it was found (small texts: by image kind and font size); ``--taps`` prints only the table of taps
 per turn (median, mean, turns, largest).
 """
 
