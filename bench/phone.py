@@ -42,8 +42,9 @@ One line per game::
 
 The exit status is 1 when any game misses a limit. ``--details`` gives the count of each kind of
 violation and lists them (kind, language, image, text, boxes), the same text of one kind once with
-how many times and in which languages it was found (small texts: by image kind and font size); ``--taps`` prints only the table of taps
-per turn (median, mean, turns, largest).
+how many times and in which languages it was found (small texts: by image kind and font size),
+and the taps by prompt; ``--taps`` prints only the table of taps per turn (turns, median, mean,
+largest; with ``--details`` the presses of each prompt's decisions too).
 """
 
 from __future__ import annotations
@@ -427,12 +428,14 @@ def presses(engine: Any, record: Any, state: Any, seat: int, index: int) -> int:
     raise LookupError(f"{engine.info.game_id}: no way to action {index} in the panel of seat {seat}")
 
 
-def turn_taps(engine: Any, record: Any, steps: Sequence[Any]) -> list[int]:
+def turn_taps(engine: Any, record: Any, steps: Sequence[Any],
+              by_prompt: dict[str, list[int]] | None = None) -> list[int]:
     """Presses per turn of ``steps`` (log entries: ``seat``, ``action``, ``before``, ``after``)
     played in the game of ``record``, in the order the turns begin. A seat's turn lasts while the
     game awaits it: from its first decision until a state (once chance is done: the host applies
     chance at once) that does not await it; it counts one Play ▶ press and the ``presses`` of each
-    of its decisions (other seats' moves in between do not end it: the panel redraws in place)."""
+    of its decisions (other seats' moves in between do not end it: the panel redraws in place).
+    ``by_prompt`` (when given) gets the presses of each decision under its prompt's key."""
     from engines.base import CHANCE
 
     out: list[int] = []
@@ -445,6 +448,9 @@ def turn_taps(engine: Any, record: Any, steps: Sequence[Any]) -> list[int]:
                 open_turns[step.seat] = len(out)
                 out.append(1)  # Play ▶
             out[open_turns[step.seat]] += pressed
+            if by_prompt is not None:
+                prompt = engine.prompt(step.before, step.seat)
+                by_prompt.setdefault(str(getattr(prompt, "key", prompt)), []).append(pressed)
         awaited = engine.to_move(step.after)
         if CHANCE not in awaited:
             for seat in [s for s in open_turns if s not in awaited]:
@@ -453,16 +459,23 @@ def turn_taps(engine: Any, record: Any, steps: Sequence[Any]) -> list[int]:
 
 
 @cache
-def taps(game_id: str) -> tuple[int, ...]:
-    """Presses per turn over the playouts of every player count (see the module docstring)."""
+def taps_of(game_id: str) -> tuple[tuple[int, ...], dict[str, list[int]]]:
+    """Presses per turn over the playouts of every player count (see the module docstring), and
+    the presses of the decisions of each prompt (its key)."""
     from engines.registry import ENGINES
 
     out: list[int] = []
+    by_prompt: dict[str, list[int]] = {}
     for players in player_counts(game_id):
         if players == 1:
             continue  # (a solo game is one run of decisions: its panel never waits for anyone)
-        out += turn_taps(ENGINES[game_id], panel_record(game_id, players), playout(game_id, players)[1])
-    return tuple(out)
+        out += turn_taps(ENGINES[game_id], panel_record(game_id, players), playout(game_id, players)[1], by_prompt)
+    return tuple(out), by_prompt
+
+
+def taps(game_id: str) -> tuple[int, ...]:
+    """Presses per turn over the playouts of every player count (``taps_of``)."""
+    return taps_of(game_id)[0]
 
 
 # -- the report -----------------------------------------------------------------------------
@@ -477,11 +490,18 @@ def report(game_id: str, with_taps: bool = True) -> GameReport:
     return out
 
 
-def taps_table(game_ids: Sequence[str]) -> str:
+def taps_table(game_ids: Sequence[str], prompts: bool = False) -> str:
+    """The taps per turn of each game (turns, median, mean, largest); with ``prompts``, below each
+    game the presses of its decisions by prompt (decisions, mean presses, largest), most presses
+    first."""
     lines = [f"{'game':<13}{'turns':>6}{'median':>8}{'mean':>7}{'max':>5}"]
     for game_id in game_ids:
-        t = taps(game_id)
+        t, by_prompt = taps_of(game_id)
         lines.append(f"{game_id:<13}{len(t):>6}{statistics.median(t):>8g}{statistics.mean(t):>7.2f}{max(t):>5}")
+        if prompts:
+            for key, pressed in sorted(by_prompt.items(), key=lambda kv: -sum(kv[1])):
+                lines.append(f"  {key:<40}{len(pressed):>6} decisions{statistics.mean(pressed):>6.2f} presses"
+                             f" (max {max(pressed)})")
     return "\n".join(lines)
 
 
@@ -520,7 +540,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown game ids: {', '.join(unknown)} (known: {', '.join(games())})")
     if args.taps:
-        print(taps_table(chosen))
+        print(taps_table(chosen, prompts=args.details))
         return 1 if any(statistics.median(taps(g)) > TAPS_LIMIT for g in chosen) else 0
     reports = [report(g) for g in chosen]
     for r in reports:
@@ -530,7 +550,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for r in reports:
             print(details(r))
         print()
-        print(taps_table(chosen))
+        print(taps_table(chosen, prompts=True))
     return 1 if any(r.missed() for r in reports) else 0
 
 
