@@ -356,16 +356,17 @@ class Delivery:
         return discord.File(io.BytesIO(data), filename=f"{name}.{ext}")
 
     async def render_file(self, kind: Kind, record: GameRecord, view: dict[str, Any], locale: str, name: str,
-                          limit: int) -> discord.File | None:
+                          limit: int, region: str = "") -> discord.File | None:
         """Draw ``kind`` (bot/render_pool.py ``Kind``) of ``record``'s game from ``view`` with its
         names in ``locale``, encoded under ``limit`` bytes, in the render workers (a private
         kind does not wait behind boards); a ``discord.File`` named ``name.png`` or
-        ``name.jpg``, or None when the game draws nothing for it.
+        ``name.jpg``, or None when the game draws nothing for it. ``region``: the part drawn by a
+        ``zoom`` job.
 
         Raises:
             whatever the renderer raised (a worker's exception comes back as it was).
         """
-        job = RenderJob(kind, record.game_id, view, tuple(seat_names(record, locale)), locale, limit)
+        job = RenderJob(kind, record.game_id, view, tuple(seat_names(record, locale)), locale, limit, region=region)
         done = await self.renderer.run(job)
         if done is None:
             return None
@@ -702,11 +703,12 @@ class Delivery:
     async def board_payload(self, record: GameRecord, recent: Sequence[LogEntry] | None = None,
                             unshown: list[str] | None = None
                             ) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
-        """Embed, image file and buttons of the public board (from the public view only).
+        """Embed, image file, buttons and "🔍 Look at…" of the public board (from the public view only).
         ``recent``: the last ``RECENT_READ`` log entries of ``record``'s version, when read
         already (``recent_public_lines``); ``unshown``: ``_unshown_lines(record)``, when made
         already. The board carries the newest ``board_carries(unshown)`` of the unshown lines
         (no log read), or the last ``RECENT_LINES`` lines when fewer are unshown and all fit."""
+        from bot.ui.looks import board_look  # (looks → panels → components → context → delivery)
         from bot.ui.panels import board_embed, board_view  # (panels → components → context → delivery)
 
         service = self.service
@@ -730,7 +732,7 @@ class Delivery:
             lines = await self.recent_public_lines(record, limit=RECENT_LINES, entries=recent)
         embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=lines,
                             locale=tx.locale)
-        return embed, file, board_view(record, locale=tx.locale)
+        return embed, file, board_view(record, locale=tx.locale, look=board_look(record, public, tx))
 
     def _note_drawn(self, game: int, version: int) -> None:
         """Discord accepted a board of ``game`` at ``version``: its lines are in the thread up

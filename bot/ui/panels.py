@@ -172,14 +172,18 @@ def board_embed(engine: Engine, record: GameRecord, state: State | None, *, imag
     return embed
 
 
-def board_view(record: GameRecord, *, play: bool = True, locale: str = "en") -> discord.ui.View | None:
-    """Play / My view / Log / Rules buttons for a running game (Log and Rules only after the end)."""
+def board_view(record: GameRecord, *, play: bool = True, locale: str = "en",
+               look: discord.ui.Item[Any] | None = None) -> discord.ui.View | None:
+    """Play / My view / Log / Rules buttons for a running game (Log and Rules only after the end),
+    and on a row of its own the board's "🔍 Look at…" select when given (``bot.ui.looks.board_look``)."""
     view = discord.ui.View(timeout=None)
     if record.status == "active" and play:
         view.add_item(BoardButton(record.id, record.version, "play", locale=locale))
         view.add_item(BoardButton(record.id, record.version, "hand", locale=locale))
     view.add_item(BoardButton(record.id, record.version, "log", locale=locale))
     view.add_item(BoardButton(record.id, record.version, "rules", locale=locale))
+    if look is not None:
+        view.add_item(look)
     return view
 
 
