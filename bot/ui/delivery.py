@@ -45,7 +45,7 @@ from bot.locks import KeyedLocks
 from bot.render_pool import Kind, Renderer, RenderJob
 from bot.service import crash_point, entry_texts, live_entries, seat_names, texts
 from bot.storage import LogEntry, OutboxRow, StorageError
-from bot.text import Texts
+from bot.text import Texts, locale_of
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
 from bot.ui.locales import Locales
 from engines.base import Msg
@@ -156,9 +156,10 @@ class BoardToken:
     at: float
 
 
-THUMBNAILS_KEPT = 8
-"""Board thumbnails kept for DM turn notices (each 50-150 KB encoded): a notice follows its
-board update at once, so only the games that moved last need one (issue 14, point 3)."""
+THUMBNAILS_KEPT = 16
+"""Board thumbnails kept for DM turn notices (each 50-150 KB encoded), per game and language: a
+notice follows its board update at once, so only the games that moved last need one (issue 14,
+point 3), in the languages of their readers."""
 
 
 
@@ -177,9 +178,10 @@ class Delivery:
         """Draws and encodes the images (bot/render_pool.py): in threads until the bot gives
         it worker processes (``Settings.render_workers``)."""
         self._seen_limits: dict[int, int] = {}
-        self.board_thumbnails: LRUCache[int, tuple[int, tuple[bytes, str]]] = LRUCache(THUMBNAILS_KEPT)
-        """Per game: the version and a small copy of the board last drawn, encoded as ``(data, ext)``
-        (DM turn notices, sent right after it; the newest ``THUMBNAILS_KEPT`` games only)."""
+        self.board_thumbnails: LRUCache[tuple[int, str], tuple[int, tuple[bytes, str]]] = LRUCache(THUMBNAILS_KEPT)
+        """Per game and catalog locale: the version and a small copy of the board last drawn in that
+        language, encoded as ``(data, ext)`` (DM turn notices, sent right after it, are drawn in
+        their reader's language; the newest ``THUMBNAILS_KEPT`` only)."""
         self.notices: Notices | None = None
         self.started = service.clock()
         """When this process started (a ping row older than that is sent after a restart)."""
@@ -694,10 +696,13 @@ class Delivery:
 
     def wants_thumbnail(self, record: GameRecord) -> bool:
         """Whether a board update of ``record`` should also draw the board small: only when a
-        person it waits for is away (``present``), so a DM turn notice (bot/ui/dm.py) will
-        follow and carry it. Otherwise the small copy is not made (6-8 ms a board, issue 14);
-        a notice that finds none draws its own (``DirectMessages.board_thumbnail``)."""
+        person it waits for is away (``present``) and reads the server's language, so a DM turn
+        notice (bot/ui/dm.py) will follow and carry this very copy. Otherwise the small copy is
+        not made (6-8 ms a board, issue 14); a notice that finds none draws its own, in its
+        reader's language (``DirectMessages.board_thumbnail``)."""
+        public = locale_of(self.locales.public(record.guild_id))
         return any(s.seat in record.waiting and s.status == "active" and not s.is_ai and not self.present(s.user_id)
+                   and locale_of(self.locales.of_user(s.user_id, record.guild_id)) == public
                    for s in record.seats)
 
     async def board_payload(self, record: GameRecord, recent: Sequence[LogEntry] | None = None,
@@ -721,7 +726,7 @@ class Delivery:
         done = await self.renderer.run(job)
         assert done is not None  # every game draws a board
         if done.thumbnail is not None:
-            self.board_thumbnails[record.id] = (record.version, done.thumbnail)
+            self.board_thumbnails[record.id, tx.locale] = (record.version, done.thumbnail)
         file = discord.File(io.BytesIO(done.data), filename=f"board.{done.ext}")
         if unshown is None:
             unshown = await self._unshown_lines(record)

@@ -2,7 +2,8 @@
 
 A player who is away (``Delivery.present``) gets **one DM per turn**: the **DM turn notice**
 (a new message, so the phone rings) carries the prompt, the deadline, the "since your last
-turn" digest redacted for that player, a small image of the board and, in a game with hidden
+turn" digest redacted for that player, a small image of the board (drawn in the reader's
+language, as the whole DM is) and, in a game with hidden
 information, their private view (``Engine.player_view(state, seat)`` drawn by
 ``render_private``) "as of" that moment, with **Play ▶** and **My view** buttons
 (``bot.ui.components.DmButton``, acting on that game from the DM with the panel's usual
@@ -225,7 +226,7 @@ class DirectMessages:
                 await self.tell_blocked(record, user_id)
             return
         reader = self.ctx.delivery.locales.of_user(user_id, record.guild_id)
-        thumb = await self.board_thumbnail(record) if image else None
+        thumb = await self.board_thumbnail(record, reader) if image else None
         hand = await self.hand_file(record, seat, reader) if image and hands else None
         if hand is not None:
             first, _, rest = text.partition("\n")
@@ -263,26 +264,31 @@ class DirectMessages:
             log.exception("DM hand of game %s failed", record.id)
             return None
 
-    async def board_thumbnail(self, record: GameRecord) -> tuple[bytes, str] | None:
-        """The public board of ``record`` at its version, small (bot/render_pool.py ``small``)
-        and encoded (PNG or JPEG bytes and the extension): the copy the board update just
-        drew when there is one, else drawn here. None when drawing fails (logged; the notice
-        goes without it)."""
+    async def board_thumbnail(self, record: GameRecord, locale: str) -> tuple[bytes, str] | None:
+        """The public board of ``record`` at its version, small (bot/render_pool.py ``small``),
+        drawn in ``locale`` (a DM is private: its reader's language) and encoded (PNG or JPEG
+        bytes and the extension): the copy drawn in that language at this version when there is
+        one (the board update's, in the server's language, or a notice's before), else drawn
+        here and kept for the next reader of that language. None when drawing fails (logged;
+        the notice goes without it)."""
         delivery = self.ctx.delivery
         await delivery.board_settled(record.id)
-        cached = delivery.board_thumbnails.get(record.id)
+        tx = texts(record, locale)
+        cached = delivery.board_thumbnails.get((record.id, tx.locale))
         limit = self.upload_limit(record)
         if cached is not None and cached[0] == record.version and len(cached[1][0]) <= limit:
             return cached[1]
         public = self.ctx.service.public_view(record)
-        tx = delivery.public_texts(record)
         job = RenderJob("thumbnail", record.game_id, public, tuple(tx.raw_names), tx.locale, limit)
         try:
             done = await delivery.renderer.run(job)
         except Exception:
             log.exception("board thumbnail of game %s failed", record.id)
             return None
-        return None if done is None else (done.data, done.ext)
+        if done is None:
+            return None
+        delivery.board_thumbnails[record.id, tx.locale] = (record.version, (done.data, done.ext))
+        return done.data, done.ext
 
     # ------------------------------------------------------------------ /game notify
     async def configure(self, interaction: discord.Interaction, *, both: bool | None, hands: bool | None,

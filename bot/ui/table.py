@@ -304,7 +304,7 @@ class Table:
     async def _board_dm(self, record: GameRecord, user_id: int, channel_id: int | None, message_id: int | None,
                         link: discord.ui.View, locale: str = "en") -> tuple[int, int] | None:
         """Post or edit a spectator's DM board; ``(channel_id, message_id)`` or None."""
-        thumb = await self.notices.dms.board_thumbnail(record)
+        thumb = await self.notices.dms.board_thumbnail(record, locale)
         if thumb is None:
             return None
         engine = self.ctx.service.engine(record)
