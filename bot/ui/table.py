@@ -193,7 +193,7 @@ async def with_undo(ctx: HostContext, record: GameRecord, user_id: int, panel: P
         return panel
     view = panel.view or discord.ui.View(timeout=None)
     view.add_item(TableButton(record.id, record.version, "undo", locale=locale))
-    return Panel(panel.content, view)
+    return Panel(panel.content, view, panel.prompt)
 
 
 class Table:
