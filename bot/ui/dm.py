@@ -7,7 +7,8 @@ language, as the whole DM is) and, in a game with hidden
 information, their private view (``Engine.player_view(state, seat)`` drawn by
 ``render_private``) "as of" that moment, with **Play ▶** and **My view** buttons
 (``bot.ui.components.DmButton``, acting on that game from the DM with the panel's usual
-version checks) and a link to the game's thread. Older notices are left as they are (a
+version checks), the "🔍 Look at…" select of their own view where the game has one
+(bot/ui/looks.py), and a link to the game's thread. Older notices are left as they are (a
 delete or a strike-through would cost a bot-token request each turn: issue 18 point 5).
 Hand changes between their turns wait for the next notice; **My view** and ``/game hand``
 always show the current hand.
@@ -40,8 +41,10 @@ from bot.storage import GameRecord
 from bot.ui.components import DmButton, button_label
 from bot.ui.context import HostContext
 from bot.ui.limits import DEFAULT_UPLOAD, MESSAGE_CHARS, clip
+from bot.ui.looks import look_select
 from bot.ui.panels import game_title
 from engines.base import Msg, seat_letter
+from render import registry as renders
 
 log = logging.getLogger(__name__)
 
@@ -75,15 +78,27 @@ def fingerprint(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
-def dm_view(record: GameRecord, locale: str = "en") -> discord.ui.View:
+def dm_view(record: GameRecord, locale: str = "en", look: discord.ui.Item[Any] | None = None) -> discord.ui.View:
     """Play ▶ and My view for ``record`` (working from the DM) and a link to its thread,
-    labelled in ``locale``."""
+    labelled in ``locale``; on a row of its own the "🔍 Look at…" select ``look`` when given
+    (``dm_look``)."""
     view = discord.ui.View(timeout=None)
     if record.status == "active":
         view.add_item(DmButton(record.id, "play", locale))
     view.add_item(DmButton(record.id, "hand", locale))
     view.add_item(discord.ui.Button(label=button_label("go_to_game", locale), url=jump_url(record)))
+    if look is not None:
+        view.add_item(look)
     return view
+
+
+def dm_look(record: GameRecord, view: dict[str, Any], locale: str) -> discord.ui.Item[Any] | None:
+    """The "🔍 Look at…" select of a DM turn notice (bot/ui/looks.py): the regions of the
+    player's own ``view``, in the reader's ``locale`` (a DM is private); None when the game has
+    none."""
+    if not renders.has_zoom(record.game_id):
+        return None
+    return look_select(record.id, renders.zoom_regions(record.game_id, view), texts(record, locale))
 
 
 def refused(exc: discord.HTTPException) -> bool:
@@ -232,7 +247,11 @@ class DirectMessages:
             first, _, rest = text.partition("\n")
             line = texts(record, reader)(Msg("ops.dm_hand_as_of", {"when": f"<t:{int(self.ctx.clock())}:R>"}))
             text = "\n".join(part for part in (first, line, rest) if part)
-        buttons = dm_view(record, reader)
+        look = None
+        if record.state is not None and renders.has_zoom(record.game_id):
+            service = self.ctx.service
+            look = dm_look(record, service.engine(record).player_view(service.state(record), seat), reader)
+        buttons = dm_view(record, reader, look)
 
         async def send(channel: discord.abc.Messageable) -> discord.Message:
             files = [] if thumb is None else [discord.File(io.BytesIO(thumb[0]), filename=f"board.{thumb[1]}")]

@@ -9,6 +9,8 @@ reader's language, with that region drawn in a render worker (bot/render_pool.py
 ``zoom``) from the reader's own view: their private view when they hold a seat, else the public
 view, so nobody ever sees another seat's hidden information. The answer carries the same select,
 with the regions of the reader's own view (a seat may have more, e.g. its hand), to look further.
+A DM turn notice carries it too (bot/ui/dm.py ``dm_look``): a DM is private, so its options are
+those of the player's own view in their language.
 
 Discord's limits (docs/DISCORD.md): at most ``SELECT_OPTIONS`` options (the first of the game's
 order), labels cut apart at ``SELECT_LABEL`` (``bot.ui.limits.distinct_labels``), values (the region

@@ -158,3 +158,24 @@ async def test_a_game_without_regions_has_no_look_menu(driver: Driver, players: 
     game = await driver.start_game("carnival", players[:2])
     board = await driver.board(game)
     assert not [c for c in iter_components(board["components"]) if c.get("custom_id", "").startswith("z:")]
+
+
+async def test_a_dm_turn_notice_looks_from_the_players_own_view_in_their_language(
+        driver: Driver, players: list[JSONDict], zoom: Zoom) -> None:
+    """A DM is private: its "🔍 Look at…" lists the regions of the player's own view in their
+    language, and a pick from the DM answers there, from that view."""
+    alice, bob = players[:2]
+    fake = driver.fake
+    await fake.slash(bob, "game", "language", language="ja")
+    await driver.settle()
+    game = await driver.start_game("carnival", [alice, bob])
+    record = await driver.record(game)
+    channel = fake.dm_channels[bob["id"]]
+    (notice,) = [m for m in fake.channel_messages(channel["id"], ephemeral=False) if m["content"].startswith("🔔")]
+    menu = look_menu(notice, game)
+    assert menu["placeholder"] == "🔍 見る…"
+    assert [(o["label"], o["value"]) for o in menu["options"]] == [("テーブル", "table"), ("自分の画面", "mine")]
+    answer = await look(driver, bob, notice, game, "mine")
+    bob_view = get_engine("carnival").player_view(driver.bot.service.state(record), record.seat_of(int(bob["id"])))
+    assert zoom.drawn == [("mine", bob_view)] and width(fake, answer) == 401
+    assert answer["content"] == "🔍 **自分の画面** — 罪のカーニバル #1（あなただけに表示）"
