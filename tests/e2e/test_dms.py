@@ -315,6 +315,11 @@ async def test_a_board_is_drawn_small_only_when_a_player_it_waits_for_is_away(dr
     await delivery.board_payload(record)
     version, (data, ext) = delivery.board_thumbnails[game, "en"]
     assert version == record.version and ext == "png" and Image.open(io.BytesIO(data)).width == THUMBNAIL_WIDTH
+    # bob reads Japanese: his notice draws its own board in Japanese, so the English small copy is not made
+    delivery.locales.users[int(bob["id"])] = "ja"
+    delivery.board_thumbnails.clear()
+    await delivery.board_payload(record)
+    assert not delivery.board_thumbnails
 
 
 async def test_a_dm_board_is_drawn_in_its_readers_language(driver: Driver, players, bot) -> None:
