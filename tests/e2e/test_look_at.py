@@ -179,3 +179,27 @@ async def test_a_dm_turn_notice_looks_from_the_players_own_view_in_their_languag
     bob_view = get_engine("carnival").player_view(driver.bot.service.state(record), record.seat_of(int(bob["id"])))
     assert zoom.drawn == [("mine", bob_view)] and width(fake, answer) == 401
     assert answer["content"] == "🔍 **自分の画面** — 罪のカーニバル #1（あなただけに表示）"
+
+
+async def test_the_playground_lists_the_look_menu_and_answers_a_pick(
+        zoom: Zoom, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``make play`` (bot/sandbox/play.py): the board lists "🔍 Look at…" as a numbered select, and
+    ``select`` on it answers privately with the region's image saved like any other."""
+    from bot.sandbox.play import Playground, real_bot_factory, run_lines
+
+    monkeypatch.setenv("RENDER_WORKERS", "0")  # (the test's renderer lives in this process)
+    out: list[str] = []
+    async with FakeDiscord(owner_name="alice") as fake:
+        pg = Playground(fake, real_bot_factory(tmp_path / "games.db", fake), images_dir=tmp_path / "images",
+                        out=out.append)
+        await pg.start()
+        marker = len(out)
+        await run_lines(pg, ["/game new game:carnival", "as bob", "click 1", "as alice", "click 3", "select 5 1"])
+        await pg.stop()
+        assert not fake.violations and not fake.errors.records
+    text = "\n".join(out[marker:])
+    board, answer = text.split("[alice] > select 5 1", 1)
+    assert "   [5] ▾ 🔍 Look at… (pick 1)\n       5.1 table\n" in board
+    assert "(only you)\n   🔍 **table** — Carnival of Sins (罪のカーニバル) #1 (only you see this)\n" in answer
+    assert "       1.1 table (default)\n       1.2 My view\n" in answer and "🖼 look.png — open " in answer
+    assert [region for region, _ in zoom.drawn] == ["table"]
