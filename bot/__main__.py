@@ -108,6 +108,7 @@ def backup(settings: Settings, folder: str | None) -> int:
 def restore(file: str, target: str) -> int:
     """``python -m bot restore``: restore ``file`` into the new database ``target`` and replay it."""
     from bot.backup import restore as restore_backup
+    from bot.check import replayed_line
     from bot.storage.backup import DatabaseFileError
 
     try:
@@ -117,7 +118,7 @@ def restore(file: str, target: str) -> int:
         return 2
     for game in done.differ:
         sys.stdout.write(f"game #{game}: replay differs from the stored snapshot\n")
-    sys.stdout.write(f"{done.games} games replayed, {len(done.differ)} differ\n")
+    sys.stdout.write(replayed_line(done.games, len(done.differ)))
     if not done.installed:
         sys.stdout.write(f"not restored: {target} was not written\n")
         return 1

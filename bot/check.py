@@ -13,6 +13,7 @@ import sys
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Repository
+from bot.text import plural_rule
 
 
 async def check(path: str) -> tuple[int, list[int]]:
@@ -33,6 +34,13 @@ async def check(path: str) -> tuple[int, list[int]]:
         await repo.close()
 
 
+def replayed_line(games: int, differ: int) -> str:
+    """The operator's summary of a replay check: ``"1 game replayed, 0 differ"`` (Babel's
+    English plural rule picks "game" or "games")."""
+    noun = "game" if plural_rule("en")(games) == "one" else "games"
+    return f"{games} {noun} replayed, {differ} differ\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point; prints one line per result."""
     parser = argparse.ArgumentParser(prog="python -m bot.check", description=__doc__)
@@ -42,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     checked, bad = asyncio.run(check(path))
     for game in bad:
         sys.stdout.write(f"game #{game}: replay differs from the stored snapshot\n")
-    sys.stdout.write(f"{checked} games replayed, {len(bad)} differ\n")
+    sys.stdout.write(replayed_line(checked, len(bad)))
     return 1 if bad else 0
 
 

@@ -36,10 +36,11 @@ from typing import Any, Literal
 
 log = logging.getLogger(__name__)
 
-Kind = Literal["board", "thumbnail", "private", "decision"]
+Kind = Literal["board", "thumbnail", "private", "decision", "zoom"]
 """What a job draws: the public board (``render_board``), the public board small (DM turn
-notices: the game's ``render_thumbnail`` where it has one, else the board scaled), a seat's private view (``render_private``), or its pending decision
-(``render_decision``)."""
+notices: the game's ``render_thumbnail`` where it has one, else the board scaled), a seat's private view (``render_private``), its pending decision
+(``render_decision``), or one part of the table at phone size for a reader who asked to look at it
+(``render_zoom``, the region ``RenderJob.region``; bot/ui/looks.py)."""
 
 RENDER_THREADS = 2
 """Public images drawn at once in threads when there are no worker processes. Rendering is
@@ -87,6 +88,7 @@ class RenderJob:
         thumbnail: for ``board``: also return the board small, encoded (``Rendered.thumbnail``).
         strict: the formatter raises on a missing or untranslated key (tests).
         options: ``render_options()`` at submission (empty: the worker's own).
+        region: for ``zoom``: the region key drawn (the game's ``zoom_regions``).
     """
 
     kind: Kind
@@ -98,11 +100,12 @@ class RenderJob:
     thumbnail: bool = False
     strict: bool = False
     options: dict[str, bool] = field(default_factory=dict)
+    region: str = ""
 
     @property
     def urgent(self) -> bool:
-        """True for a private image (it may take the reserved slot and goes first)."""
-        return self.kind in ("private", "decision")
+        """True for an image one reader waits for (it may take the reserved slot and goes first)."""
+        return self.kind in ("private", "decision", "zoom")
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,8 @@ def render(job: RenderJob) -> Rendered | None:
         image = renders.board_image(job.game_id, job.view, job.names, text)
     elif job.kind == "private":
         image = renders.private_image(job.game_id, job.view, job.names, text)
+    elif job.kind == "zoom":
+        image = renders.zoom_image(job.game_id, job.view, job.region, job.names, text)
     else:
         image = renders.decision_image(job.game_id, job.view, job.names, text)
     if image is None:
@@ -170,8 +175,8 @@ def render(job: RenderJob) -> Rendered | None:
         image = small(image)
     # (a board or a private view in the game's own colours: its fixed palette; a decision's image: the
     # fixed palette of the game's decisions where it has one (render/png.py palette_key); a scaled
-    # copy: a palette of its own)
-    key = None if job.kind == "thumbnail" or (job.kind == "decision" and not DECISION_PALETTE) else (
+    # copy or a zoom (its own scale and overlays): a palette of its own)
+    key = None if job.kind in ("thumbnail", "zoom") or (job.kind == "decision" and not DECISION_PALETTE) else (
         png.palette_key(job.game_id, job.kind))
     data, ext = renders.encode(image, job.limit, key)
     thumb = None

@@ -5,7 +5,10 @@ and, for games with hidden information, ``render_private(view, *, names, text)``
 ``render_decision(view, *, names, text)`` (an image for the seat's pending decision, or None) with
 ``draws_decision(view)`` (whether it draws one, asked before a job goes to a render worker)
 and ``render_thumbnail(view, *, names, text)`` (the small board of DM turn notices, for a
-board that does not read scaled down).
+board that does not read scaled down); optionally ``zoom_regions(view)`` (the parts of the table a
+reader may look at closely: ``[(region key, label as a Msg)]``, from the reader's own view) with
+``render_zoom(view, region, *, names, text)`` (that part drawn at phone size), the "🔍 Look at…"
+select of the board message (bot/ui/looks.py).
 
 ``text`` formats the messages a view carries (``engines.base.Msg`` JSON: end reasons,
 declarations): the host passes ``bot.text.Texts`` for the game, its names and the reader's
@@ -24,6 +27,7 @@ from typing import Any
 
 from PIL import Image
 
+from engines.base import Msg
 from render import png
 from render.base import fit_under
 
@@ -135,6 +139,37 @@ def decision_image(game_id: str, private_view: dict[str, Any], names: Sequence[s
     ``render_decision(view, *, names)``; None when the game has none or the decision
     needs no image. ``private_view`` must be the deciding seat's own view."""
     return _optional(game_id, "render_decision", private_view, names, text)
+
+
+def has_zoom(game_id: str) -> bool:
+    """True when the game lets a reader look closely at parts of its table (``zoom_regions`` and
+    ``render_zoom``)."""
+    game = module(game_id)
+    return hasattr(game, "zoom_regions") and hasattr(game, "render_zoom")
+
+
+def zoom_regions(game_id: str, view: dict[str, Any]) -> list[tuple[str, Msg]]:
+    """The parts of the table ``view`` lets its reader look at closely (the game's
+    ``zoom_regions(view)``): ``(region key, label)`` in the game's order; empty when the game has
+    none. ``view`` is the reader's own view: a seated player's private view, else the public one."""
+    if not has_zoom(game_id):
+        return []
+    return [(str(key), label) for key, label in module(game_id).zoom_regions(view)]
+
+
+def zoom_image(game_id: str, view: dict[str, Any], region: str, names: Sequence[str],
+               text: TextFormatter | None = None) -> Image.Image | None:
+    """The part ``region`` of the table drawn from ``view`` at phone size (the game's
+    ``render_zoom(view, region, *, names, text)``); None when the game has no zoom or ``view``
+    offers no such region (``zoom_regions``)."""
+    if not has_zoom(game_id) or region not in {key for key, _ in zoom_regions(game_id, view)}:
+        return None
+    game = module(game_id)
+    kwargs: dict[str, Any] = {"names": list(names)}
+    if text is not None:
+        kwargs["text"] = OneImageTexts(text) if getattr(game, "MEMO_TEXTS", True) else text
+    image: Image.Image = game.render_zoom(view, region, **kwargs)
+    return image
 
 
 FIXED_PALETTE = True

@@ -11,6 +11,7 @@ custom_id formats (all ≤100 characters):
 | ``ActionSelect`` | ``as:{game}:{version}:{page}`` | pick a legal action (values are indices) |
 | ``NavButton`` | ``n:{game}:{version}:{page}:{group}`` | page or group navigation in a panel |
 | ``DmButton`` | ``d:{game}:{verb}`` | play / hand from a player's DM (``bot/ui/dm.py``) |
+| ``LookSelect`` | ``z:{game}`` | look at one part of the table, privately (values are region keys; ``bot/ui/looks.py``) |
 
 Callbacks only parse and hand over to the handler of their role (``bot/ui/lobby.py``,
 ``moves.py``, ``notices.py``), reached through ``interaction.client.flow``; their
@@ -258,7 +259,41 @@ class DmButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
             await flow.notices.show_private(interaction, self.game)
 
 
-DYNAMIC_ITEMS = (LobbyButton, BoardButton, ActionButton, ActionSelect, NavButton, DmButton)
+class LookSelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"z:(?P<game>\d+)"):
+    """"🔍 Look at…" on a board message (and on the private answer it gives): the parts of the
+    table the game lets a reader look at closely (``render.registry.zoom_regions``); a pick
+    answers privately with that part drawn at phone size from the reader's own view
+    (``bot.ui.looks.Looks.look``). The id carries the game only: the answer is drawn from
+    the game as it is when the pick arrives, so an old board's menu keeps working."""
+
+    def __init__(self, game: int, options: list[discord.SelectOption] | None = None,
+                 placeholder: str = "🔍 Look at…") -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"z:{game}", placeholder=clip(placeholder, 150),
+            options=options or [discord.SelectOption(label="…", value="-")], min_values=1, max_values=1))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LookSelect:
+        return cls(int(match["game"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        """Answer the picked region privately.
+
+        Raises:
+            HostError: not exactly one value, or a value the menu does not offer (named).
+        """
+        values = self.item.values
+        if len(values) != 1:
+            raise HostError(Msg("ui.error.pick_one_look"), "bad_pick")
+        value = values[0]
+        if value not in ActionSelect.offered(interaction, self.item.custom_id):
+            raise HostError(Msg("ui.error.not_a_look", {"value": value[:40]}), "bad_pick")
+        await flow_of(interaction).looks.look(interaction, self.game, value)
+
+
+DYNAMIC_ITEMS = (LobbyButton, BoardButton, ActionButton, ActionSelect, NavButton, DmButton, LookSelect)
 """Registered in ``setup_hook`` with ``bot.add_dynamic_items``."""
 
 

@@ -45,7 +45,7 @@ from bot.locks import KeyedLocks
 from bot.render_pool import Kind, Renderer, RenderJob
 from bot.service import crash_point, entry_texts, live_entries, seat_names, texts
 from bot.storage import LogEntry, OutboxRow, StorageError
-from bot.text import Texts
+from bot.text import Texts, locale_of
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
 from bot.ui.locales import Locales
 from engines.base import Msg
@@ -156,9 +156,10 @@ class BoardToken:
     at: float
 
 
-THUMBNAILS_KEPT = 8
-"""Board thumbnails kept for DM turn notices (each 50-150 KB encoded): a notice follows its
-board update at once, so only the games that moved last need one (issue 14, point 3)."""
+THUMBNAILS_KEPT = 16
+"""Board thumbnails kept for DM turn notices (each 50-150 KB encoded), per game and language: a
+notice follows its board update at once, so only the games that moved last need one (issue 14,
+point 3), in the languages of their readers."""
 
 
 
@@ -177,9 +178,10 @@ class Delivery:
         """Draws and encodes the images (bot/render_pool.py): in threads until the bot gives
         it worker processes (``Settings.render_workers``)."""
         self._seen_limits: dict[int, int] = {}
-        self.board_thumbnails: LRUCache[int, tuple[int, tuple[bytes, str]]] = LRUCache(THUMBNAILS_KEPT)
-        """Per game: the version and a small copy of the board last drawn, encoded as ``(data, ext)``
-        (DM turn notices, sent right after it; the newest ``THUMBNAILS_KEPT`` games only)."""
+        self.board_thumbnails: LRUCache[tuple[int, str], tuple[int, tuple[bytes, str]]] = LRUCache(THUMBNAILS_KEPT)
+        """Per game and catalog locale: the version and a small copy of the board last drawn in that
+        language, encoded as ``(data, ext)`` (DM turn notices, sent right after it, are drawn in
+        their reader's language; the newest ``THUMBNAILS_KEPT`` only)."""
         self.notices: Notices | None = None
         self.started = service.clock()
         """When this process started (a ping row older than that is sent after a restart)."""
@@ -356,16 +358,17 @@ class Delivery:
         return discord.File(io.BytesIO(data), filename=f"{name}.{ext}")
 
     async def render_file(self, kind: Kind, record: GameRecord, view: dict[str, Any], locale: str, name: str,
-                          limit: int) -> discord.File | None:
+                          limit: int, region: str = "") -> discord.File | None:
         """Draw ``kind`` (bot/render_pool.py ``Kind``) of ``record``'s game from ``view`` with its
         names in ``locale``, encoded under ``limit`` bytes, in the render workers (a private
         kind does not wait behind boards); a ``discord.File`` named ``name.png`` or
-        ``name.jpg``, or None when the game draws nothing for it.
+        ``name.jpg``, or None when the game draws nothing for it. ``region``: the part drawn by a
+        ``zoom`` job.
 
         Raises:
             whatever the renderer raised (a worker's exception comes back as it was).
         """
-        job = RenderJob(kind, record.game_id, view, tuple(seat_names(record, locale)), locale, limit)
+        job = RenderJob(kind, record.game_id, view, tuple(seat_names(record, locale)), locale, limit, region=region)
         done = await self.renderer.run(job)
         if done is None:
             return None
@@ -693,20 +696,24 @@ class Delivery:
 
     def wants_thumbnail(self, record: GameRecord) -> bool:
         """Whether a board update of ``record`` should also draw the board small: only when a
-        person it waits for is away (``present``), so a DM turn notice (bot/ui/dm.py) will
-        follow and carry it. Otherwise the small copy is not made (6-8 ms a board, issue 14);
-        a notice that finds none draws its own (``DirectMessages.board_thumbnail``)."""
+        person it waits for is away (``present``) and reads the server's language, so a DM turn
+        notice (bot/ui/dm.py) will follow and carry this very copy. Otherwise the small copy is
+        not made (6-8 ms a board, issue 14); a notice that finds none draws its own, in its
+        reader's language (``DirectMessages.board_thumbnail``)."""
+        public = locale_of(self.locales.public(record.guild_id))
         return any(s.seat in record.waiting and s.status == "active" and not s.is_ai and not self.present(s.user_id)
+                   and locale_of(self.locales.of_user(s.user_id, record.guild_id)) == public
                    for s in record.seats)
 
     async def board_payload(self, record: GameRecord, recent: Sequence[LogEntry] | None = None,
                             unshown: list[str] | None = None
                             ) -> tuple[discord.Embed, discord.File, discord.ui.View | None]:
-        """Embed, image file and buttons of the public board (from the public view only).
+        """Embed, image file, buttons and "🔍 Look at…" of the public board (from the public view only).
         ``recent``: the last ``RECENT_READ`` log entries of ``record``'s version, when read
         already (``recent_public_lines``); ``unshown``: ``_unshown_lines(record)``, when made
         already. The board carries the newest ``board_carries(unshown)`` of the unshown lines
         (no log read), or the last ``RECENT_LINES`` lines when fewer are unshown and all fit."""
+        from bot.ui.looks import board_look  # (looks → panels → components → context → delivery)
         from bot.ui.panels import board_embed, board_view  # (panels → components → context → delivery)
 
         service = self.service
@@ -719,7 +726,7 @@ class Delivery:
         done = await self.renderer.run(job)
         assert done is not None  # every game draws a board
         if done.thumbnail is not None:
-            self.board_thumbnails[record.id] = (record.version, done.thumbnail)
+            self.board_thumbnails[record.id, tx.locale] = (record.version, done.thumbnail)
         file = discord.File(io.BytesIO(done.data), filename=f"board.{done.ext}")
         if unshown is None:
             unshown = await self._unshown_lines(record)
@@ -730,7 +737,7 @@ class Delivery:
             lines = await self.recent_public_lines(record, limit=RECENT_LINES, entries=recent)
         embed = board_embed(engine, record, state, image_name=file.filename or "board.png", recent=lines,
                             locale=tx.locale)
-        return embed, file, board_view(record, locale=tx.locale)
+        return embed, file, board_view(record, locale=tx.locale, look=board_look(record, public, tx))
 
     def _note_drawn(self, game: int, version: int) -> None:
         """Discord accepted a board of ``game`` at ``version``: its lines are in the thread up

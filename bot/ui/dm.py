@@ -2,11 +2,13 @@
 
 A player who is away (``Delivery.present``) gets **one DM per turn**: the **DM turn notice**
 (a new message, so the phone rings) carries the prompt, the deadline, the "since your last
-turn" digest redacted for that player, a small image of the board and, in a game with hidden
+turn" digest redacted for that player, a small image of the board (drawn in the reader's
+language, as the whole DM is) and, in a game with hidden
 information, their private view (``Engine.player_view(state, seat)`` drawn by
 ``render_private``) "as of" that moment, with **Play ▶** and **My view** buttons
 (``bot.ui.components.DmButton``, acting on that game from the DM with the panel's usual
-version checks) and a link to the game's thread. Older notices are left as they are (a
+version checks), the "🔍 Look at…" select of their own view where the game has one
+(bot/ui/looks.py), and a link to the game's thread. Older notices are left as they are (a
 delete or a strike-through would cost a bot-token request each turn: issue 18 point 5).
 Hand changes between their turns wait for the next notice; **My view** and ``/game hand``
 always show the current hand.
@@ -39,8 +41,10 @@ from bot.storage import GameRecord
 from bot.ui.components import DmButton, button_label
 from bot.ui.context import HostContext
 from bot.ui.limits import DEFAULT_UPLOAD, MESSAGE_CHARS, clip
+from bot.ui.looks import look_select
 from bot.ui.panels import game_title
 from engines.base import Msg, seat_letter
+from render import registry as renders
 
 log = logging.getLogger(__name__)
 
@@ -74,15 +78,27 @@ def fingerprint(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
-def dm_view(record: GameRecord, locale: str = "en") -> discord.ui.View:
+def dm_view(record: GameRecord, locale: str = "en", look: discord.ui.Item[Any] | None = None) -> discord.ui.View:
     """Play ▶ and My view for ``record`` (working from the DM) and a link to its thread,
-    labelled in ``locale``."""
+    labelled in ``locale``; on a row of its own the "🔍 Look at…" select ``look`` when given
+    (``dm_look``)."""
     view = discord.ui.View(timeout=None)
     if record.status == "active":
         view.add_item(DmButton(record.id, "play", locale))
     view.add_item(DmButton(record.id, "hand", locale))
     view.add_item(discord.ui.Button(label=button_label("go_to_game", locale), url=jump_url(record)))
+    if look is not None:
+        view.add_item(look)
     return view
+
+
+def dm_look(record: GameRecord, view: dict[str, Any], locale: str) -> discord.ui.Item[Any] | None:
+    """The "🔍 Look at…" select of a DM turn notice (bot/ui/looks.py): the regions of the
+    player's own ``view``, in the reader's ``locale`` (a DM is private); None when the game has
+    none."""
+    if not renders.has_zoom(record.game_id):
+        return None
+    return look_select(record.id, renders.zoom_regions(record.game_id, view), texts(record, locale))
 
 
 def refused(exc: discord.HTTPException) -> bool:
@@ -225,13 +241,17 @@ class DirectMessages:
                 await self.tell_blocked(record, user_id)
             return
         reader = self.ctx.delivery.locales.of_user(user_id, record.guild_id)
-        thumb = await self.board_thumbnail(record) if image else None
+        thumb = await self.board_thumbnail(record, reader) if image else None
         hand = await self.hand_file(record, seat, reader) if image and hands else None
         if hand is not None:
             first, _, rest = text.partition("\n")
             line = texts(record, reader)(Msg("ops.dm_hand_as_of", {"when": f"<t:{int(self.ctx.clock())}:R>"}))
             text = "\n".join(part for part in (first, line, rest) if part)
-        buttons = dm_view(record, reader)
+        look = None
+        if record.state is not None and renders.has_zoom(record.game_id):
+            service = self.ctx.service
+            look = dm_look(record, service.engine(record).player_view(service.state(record), seat), reader)
+        buttons = dm_view(record, reader, look)
 
         async def send(channel: discord.abc.Messageable) -> discord.Message:
             files = [] if thumb is None else [discord.File(io.BytesIO(thumb[0]), filename=f"board.{thumb[1]}")]
@@ -263,26 +283,31 @@ class DirectMessages:
             log.exception("DM hand of game %s failed", record.id)
             return None
 
-    async def board_thumbnail(self, record: GameRecord) -> tuple[bytes, str] | None:
-        """The public board of ``record`` at its version, small (bot/render_pool.py ``small``)
-        and encoded (PNG or JPEG bytes and the extension): the copy the board update just
-        drew when there is one, else drawn here. None when drawing fails (logged; the notice
-        goes without it)."""
+    async def board_thumbnail(self, record: GameRecord, locale: str) -> tuple[bytes, str] | None:
+        """The public board of ``record`` at its version, small (bot/render_pool.py ``small``),
+        drawn in ``locale`` (a DM is private: its reader's language) and encoded (PNG or JPEG
+        bytes and the extension): the copy drawn in that language at this version when there is
+        one (the board update's, in the server's language, or a notice's before), else drawn
+        here and kept for the next reader of that language. None when drawing fails (logged;
+        the notice goes without it)."""
         delivery = self.ctx.delivery
         await delivery.board_settled(record.id)
-        cached = delivery.board_thumbnails.get(record.id)
+        tx = texts(record, locale)
+        cached = delivery.board_thumbnails.get((record.id, tx.locale))
         limit = self.upload_limit(record)
         if cached is not None and cached[0] == record.version and len(cached[1][0]) <= limit:
             return cached[1]
         public = self.ctx.service.public_view(record)
-        tx = delivery.public_texts(record)
         job = RenderJob("thumbnail", record.game_id, public, tuple(tx.raw_names), tx.locale, limit)
         try:
             done = await delivery.renderer.run(job)
         except Exception:
             log.exception("board thumbnail of game %s failed", record.id)
             return None
-        return None if done is None else (done.data, done.ext)
+        if done is None:
+            return None
+        delivery.board_thumbnails[record.id, tx.locale] = (record.version, (done.data, done.ext))
+        return done.data, done.ext
 
     # ------------------------------------------------------------------ /game notify
     async def configure(self, interaction: discord.Interaction, *, both: bool | None, hands: bool | None,

@@ -1,6 +1,6 @@
 """The handlers of the host, by role (docs/TEMPLATE.md "The host, by role"), wired to
 one ``HostContext``: ``lobby`` (bot/ui/lobby.py), ``moves`` (moves.py), ``notices``
-(notices.py), ``clock`` (clock.py) and ``moderation`` (moderation.py).
+(notices.py), ``clock`` (clock.py), ``moderation`` (moderation.py) and ``looks`` (looks.py).
 
 ``GameBot`` holds one ``Flow`` as ``bot.flow``; buttons, checks and transformers reach it
 through ``interaction.client`` (``bot.ui.context.flow_of``), cogs through their bot.
@@ -12,6 +12,7 @@ from bot.ui.ai import AiPlayers
 from bot.ui.clock import Clock
 from bot.ui.context import HostContext
 from bot.ui.lobby import Lobby
+from bot.ui.looks import Looks
 from bot.ui.moderation import Moderation
 from bot.ui.moves import Moves
 from bot.ui.notices import Notices
@@ -30,6 +31,7 @@ class Flow:
         self.moderation = Moderation(ctx, self.notices)
         self.table = Table(ctx, self.notices)
         self.ai = AiPlayers(ctx, self.notices)
+        self.looks = Looks(ctx)
         self.clock.after_pass.append(self.ai.resume)
 
     async def wait_idle(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 
 MESSAGE_CHARS = 2000
@@ -36,6 +37,11 @@ LABEL_CONTEXT = 12
 keep the word it is in."""
 
 
+NUMBERED = re.compile(r"\d+ · ")
+"""The leading number of a choice that names a numbered candidate on its decision's picture
+("3 · +2 coins, wins the battle"; docs/DESIGN.md §6): a cut never takes it."""
+
+
 def distinct_labels(labels: Sequence[str], limit: int) -> list[str]:
     """``labels`` (the choices of one panel) cut to ``limit`` characters so that labels that
     differ still differ once cut (a fresh-user trial: two Heaven buttons both read "Use Arrogance
@@ -44,8 +50,29 @@ def distinct_labels(labels: Sequence[str], limit: int) -> list[str]:
     cut label whose text differs; then it keeps its start and, after a '…', its end from where
     the colliding labels part (at least ``LABEL_HEAD`` characters of the start); if even that
     leaves two alike, each such label ends in " #k" (k = 1, 2, … for each text, in the given
-    order). Labels that are equal before the cut stay equal (they name the same thing). Returns
-    the labels in order, each at most ``limit`` characters (Discord's: DISCORD.md, components)."""
+    order). Labels that are equal before the cut stay equal (they name the same thing). A label's
+    leading "N · " (``NUMBERED``: the number of a candidate on the decision's picture) is never
+    cut: what is cut is the rest of it, and labels with different numbers are told apart by them.
+    Returns the labels in order, each at most ``limit`` characters (Discord's: DISCORD.md, components)."""
+    numbers = [NUMBERED.match(label) for label in labels]
+    if any(numbers):
+        rests = [label[m.end():] if m else label for label, m in zip(labels, numbers, strict=True)]
+        heads = [m.group() if m else "" for m in numbers]
+        by_head: dict[str, list[int]] = {}
+        for k, head in enumerate(heads):
+            by_head.setdefault(head, []).append(k)
+        out = list(labels)
+        for head, where in by_head.items():  # (one number, one candidate: its labels cut apart among themselves)
+            cut = _distinct(
+                [rests[k] for k in where], limit - len(head)) if head else _distinct([labels[k] for k in where], limit)
+            for k, text in zip(where, cut, strict=True):
+                out[k] = head + text
+        return out
+    return _distinct(labels, limit)
+
+
+def _distinct(labels: Sequence[str], limit: int) -> list[str]:
+    """``distinct_labels`` of labels without numbers."""
     out = [clip(label, limit) for label in labels]
     groups: dict[str, set[str]] = {}
     for label, cut in zip(labels, out, strict=True):

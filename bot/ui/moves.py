@@ -27,7 +27,7 @@ from bot.ui.context import HostContext
 from bot.ui.errors import InGame
 from bot.ui.limits import MESSAGE_CHARS
 from bot.ui.notices import Notices, private_notes
-from bot.ui.panels import Panel, build_panel
+from bot.ui.panels import Panel, build_panel, pointing_at_picture
 from bot.ui.parked import ParkedPanels
 from bot.ui.table import check_own_panel, with_undo
 from engines.base import GameError, Msg, State
@@ -93,9 +93,13 @@ class Moves:
         note = ""
         if version != record.version:
             note, page, path = Texts(None, [], self._reader(interaction))(Msg("ui.panel.moved_on")), 0, ()
-        panel = build_panel(self.ctx.service.engine(record), record, self.ctx.service.state(record), seat,
-                            page=page, path=path, note=note, locale=self._reader(interaction))
-        return None, {"content": panel.content, "view": panel.view}
+        engine, state = self.ctx.service.engine(record), self.ctx.service.state(record)
+        panel = build_panel(engine, record, state, seat, page=page, path=path, note=note, locale=self._reader(interaction))
+        content = panel.content
+        if not note and renders.has_decision(record.game_id) and renders.draws_decision(
+                record.game_id, engine.player_view(state, seat)):  # (its picture stays attached)
+            content = pointing_at_picture(content, panel.prompt, self._reader(interaction))
+        return None, {"content": content[:MESSAGE_CHARS], "view": panel.view}
 
     async def choose(self, interaction: discord.Interaction, game: int, version: int, index: int) -> None:
         """Legal action ``index`` picked in a panel of ``version``: apply it, then tell the
@@ -208,6 +212,7 @@ class Moves:
         file = await self.decision_file(record, state, seat, self._reader(interaction))
         if file is not None:
             kwargs["file"] = file
+            content = pointing_at_picture(content, panel.prompt, self._reader(interaction))[:MESSAGE_CHARS]
         message = await interaction.followup.send(content, wait=True, **kwargs)
         await self.parked.park(record, seat, interaction.user.id, self._reader(interaction), message.edit, note)
 
@@ -218,8 +223,8 @@ class Moves:
         record = result.game
         reader = self._reader(interaction)
         extra: dict[str, Any] = {}
+        file = None
         if renders.has_decision(record.game_id):
-            file = None
             if record.status == "active":
                 file = await self.decision_file(record, self.ctx.service.state(record), seat, reader)
             extra["attachments"] = [file] if file is not None else []
@@ -229,7 +234,8 @@ class Moves:
         panel = build_panel(self.ctx.service.engine(record), record, self.ctx.service.state(record), seat,
                             note=note, locale=reader)
         panel = await with_undo(self.ctx, record, interaction.user.id, panel, reader)
-        return {"content": panel.content[:MESSAGE_CHARS], "view": panel.view, **extra}
+        content = panel.content if file is None else pointing_at_picture(panel.content, panel.prompt, reader)
+        return {"content": content[:MESSAGE_CHARS], "view": panel.view, **extra}
 
     async def _redrawn(self, record: GameRecord, seat: int, reader: str, user_id: int, note: str) -> dict[str, Any]:
         """The edit of a parked panel (``bot/ui/parked.py``) now that ``record`` awaits
@@ -245,10 +251,13 @@ class Moves:
         panel = build_panel(self.ctx.service.engine(record), record, state, seat, note=note, locale=reader)
         panel = await with_undo(self.ctx, record, user_id, panel, reader)
         extra: dict[str, Any] = {}
+        content = panel.content
         if renders.has_decision(record.game_id):
             file = await self.decision_file(record, state, seat, reader)
             extra["attachments"] = [file] if file is not None else []
-        return {"content": panel.content[:MESSAGE_CHARS], "view": panel.view, **extra}
+            if file is not None:
+                content = pointing_at_picture(content, panel.prompt, reader)
+        return {"content": content[:MESSAGE_CHARS], "view": panel.view, **extra}
 
     async def decision_file(self, record: GameRecord, state: State, seat: int,
                             locale: str = "en") -> discord.File | None:

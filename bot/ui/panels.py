@@ -50,10 +50,23 @@ def nav_labels() -> frozenset[str]:
 
 @dataclass
 class Panel:
-    """A private panel: text and components (``view`` is None when nothing to click)."""
+    """A private panel: text and components (``view`` is None when nothing to click);
+    ``prompt``: its bold prompt line (``pointing_at_picture`` puts a line after it)."""
 
     content: str
     view: discord.ui.View | None
+    prompt: str = ""
+
+
+def pointing_at_picture(content: str, prompt: str, locale: str = "en") -> str:
+    """A panel's ``content`` with a line after its ``prompt`` line (the whole line, as in
+    ``Panel.prompt``) saying that the numbers of its choices are those of the decision's picture
+    attached below (``render_decision``'s numbered candidates, "3 · +2 coins…"); at the end when
+    the prompt line is not found."""
+    line = Texts(None, [], locale)(Msg("ui.panel.picture"))
+    lines = content.split("\n")
+    at = lines.index(prompt) + 1 if prompt and prompt in lines else len(lines)
+    return "\n".join([*lines[:at], line, *lines[at:]])
 
 
 def game_title(engine: Engine, record: GameRecord, locale: str = "en") -> str:
@@ -172,14 +185,18 @@ def board_embed(engine: Engine, record: GameRecord, state: State | None, *, imag
     return embed
 
 
-def board_view(record: GameRecord, *, play: bool = True, locale: str = "en") -> discord.ui.View | None:
-    """Play / My view / Log / Rules buttons for a running game (Log and Rules only after the end)."""
+def board_view(record: GameRecord, *, play: bool = True, locale: str = "en",
+               look: discord.ui.Item[Any] | None = None) -> discord.ui.View | None:
+    """Play / My view / Log / Rules buttons for a running game (Log and Rules only after the end),
+    and on a row of its own the board's "🔍 Look at…" select when given (``bot.ui.looks.board_look``)."""
     view = discord.ui.View(timeout=None)
     if record.status == "active" and play:
         view.add_item(BoardButton(record.id, record.version, "play", locale=locale))
         view.add_item(BoardButton(record.id, record.version, "hand", locale=locale))
     view.add_item(BoardButton(record.id, record.version, "log", locale=locale))
     view.add_item(BoardButton(record.id, record.version, "rules", locale=locale))
+    if look is not None:
+        view.add_item(look)
     return view
 
 
@@ -215,6 +232,7 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
     view = discord.ui.View(timeout=None)
     steps = any(c.step is not None for c in choices)
     lines = [f"{header}**{title}**"]
+    prompt_line = lines[0].rpartition("\n")[2]
     summary = tree.summary(path)  # an action's confirmation step (Carnival's Wrath): what may happen
     if summary is not None:
         lines.append(tx(summary))
@@ -224,7 +242,7 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
     _add_choices(view, record.id, record.version, tx, choices, page, path)
     if path:
         view.add_item(NavButton(record.id, record.version, 0, path[:-1], tx(Msg(NAV_KEYS[2]))))
-    return Panel("\n".join(lines), view)
+    return Panel("\n".join(lines), view, prompt_line)
 
 
 TREES_KEPT = 64

@@ -63,6 +63,50 @@ REPLAY_CACHE = 8
 LEADERBOARD_SIZE = 20
 """Players a leaderboard lists."""
 
+RATING_BASE = 1500.0
+RATING_SCALE = 20.0
+"""A rating is shown on a chess-like scale: openskill's ordinal (``mu − 3·sigma``, a cautious
+estimate: 0 for a new player) as ``RATING_BASE + RATING_SCALE · ordinal``, rounded (openskill's
+``Rating.ordinal(z, alpha, target)``): a new player 1500, one win of two players 1569, one loss 1463."""
+
+PROVISIONAL_GAMES = 5
+"""A rating from fewer rated games than this is provisional, shown with a ``?`` (as chess sites do)."""
+
+
+def shown_rating(mu: float, sigma: float, games: int) -> str:
+    """A stored rating as players read it (``RATING_SCALE``): ``"1569?"`` while provisional
+    (``PROVISIONAL_GAMES``), ``"1612"`` after."""
+    from openskill.models import PlackettLuce
+
+    points = round(PlackettLuce().rating(mu=mu, sigma=sigma).ordinal(3.0, RATING_SCALE, RATING_BASE))
+    return f"{points}?" if games < PROVISIONAL_GAMES else str(points)
+
+
+def leaderboard_lines(game_id: str, rows: Sequence[tuple[str, int, float, float, int, int]], locale: str) -> list[str]:
+    """``/game leaderboard``'s answer: the title, one line per player of ``rows``
+    (``Repository.ratings``, best first) and what the numbers mean; or that nobody is rated."""
+    lines = [say("leaderboard_title", locale, game=game_name(game_id, locale))]
+    lines += [say("leaderboard_line", locale, place=i + 1, user=f"<@{user}>", rating=shown_rating(mu, sigma, games),
+                  games=games, wins=wins) for i, (_, user, mu, sigma, games, wins) in enumerate(rows)]
+    if not rows:
+        lines.append(say("leaderboard_empty", locale))
+    else:
+        lines.append(say("rating_about", locale, base=int(RATING_BASE), provisional=PROVISIONAL_GAMES))
+    return lines
+
+
+def stats_lines(user_id: int, rows: Sequence[tuple[str, int, float, float, int, int]], locale: str) -> list[str]:
+    """``/game leaderboard player:``'s answer for a member with rated games ``rows``: totals and
+    their favourite game (the one they played most), a line per game (most played first) and
+    what the ratings mean."""
+    favourite = max(rows, key=lambda r: (r[4], r[5], r[0]))
+    lines = [say("stats_title", locale, user=f"<@{user_id}>", games=sum(r[4] for r in rows),
+                 wins=sum(r[5] for r in rows), favourite=game_name(favourite[0], locale))]
+    lines += [say("stats_line", locale, game=game_name(gid, locale), rating=shown_rating(mu, sigma, games),
+                  games=games, wins=wins) for gid, _, mu, sigma, games, wins in sorted(rows, key=lambda r: -r[4])]
+    lines.append(say("rating_about", locale, base=int(RATING_BASE), provisional=PROVISIONAL_GAMES))
+    return lines
+
 
 
 class TableButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -149,7 +193,7 @@ async def with_undo(ctx: HostContext, record: GameRecord, user_id: int, panel: P
         return panel
     view = panel.view or discord.ui.View(timeout=None)
     view.add_item(TableButton(record.id, record.version, "undo", locale=locale))
-    return Panel(panel.content, view)
+    return Panel(panel.content, view, panel.prompt)
 
 
 class Table:
@@ -304,7 +348,7 @@ class Table:
     async def _board_dm(self, record: GameRecord, user_id: int, channel_id: int | None, message_id: int | None,
                         link: discord.ui.View, locale: str = "en") -> tuple[int, int] | None:
         """Post or edit a spectator's DM board; ``(channel_id, message_id)`` or None."""
-        thumb = await self.notices.dms.board_thumbnail(record)
+        thumb = await self.notices.dms.board_thumbnail(record, locale)
         if thumb is None:
             return None
         engine = self.ctx.service.engine(record)
@@ -328,7 +372,8 @@ class Table:
     # ------------------------------------------------------------------ ratings
     async def leaderboard(self, interaction: discord.Interaction, game_id: str) -> None:
         """``/game leaderboard``: this server's best rated players of ``game_id`` (ordinal
-        ``mu − 3·sigma`` first), with games and wins; ephemeral.
+        ``mu − 3·sigma`` first), with their ratings as players read them (``shown_rating``),
+        games and wins, and what the ratings mean; ephemeral.
 
         Raises:
             HostError: used in a DM.
@@ -338,11 +383,7 @@ class Table:
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = self.ctx.delivery.locales.private(interaction)
         rows = await self.ctx.repo.ratings(interaction.guild_id, game_id, limit=LEADERBOARD_SIZE)
-        lines = [say("leaderboard_title", loc, game=game_name(game_id, loc))]
-        lines += [say("leaderboard_line", loc, place=i + 1, user=f"<@{user}>", rating=f"{mu - 3 * sigma:.1f}", games=games,
-                      wins=wins) for i, (_, user, mu, sigma, games, wins) in enumerate(rows)]
-        if not rows:
-            lines.append(say("leaderboard_empty", loc))
+        lines = leaderboard_lines(game_id, rows, loc)
         await interaction.followup.send(clip("\n".join(lines), MESSAGE_CHARS), ephemeral=True)
 
     async def stats(self, interaction: discord.Interaction, user: discord.abc.User,
@@ -362,11 +403,7 @@ class Table:
         if not rows:
             await interaction.followup.send(say("stats_empty", loc, user=f"<@{user.id}>"), ephemeral=True)
             return
-        favourite = max(rows, key=lambda r: (r[4], r[5], r[0]))
-        lines = [say("stats_title", loc, user=f"<@{user.id}>", games=sum(r[4] for r in rows),
-                     wins=sum(r[5] for r in rows), favourite=game_name(favourite[0], loc))]
-        lines += [say("stats_line", loc, game=game_name(gid, loc), rating=f"{mu - 3 * sigma:.1f}", games=games, wins=wins)
-                  for gid, _, mu, sigma, games, wins in sorted(rows, key=lambda r: -r[4])]
+        lines = stats_lines(user.id, rows, loc)
         await interaction.followup.send(clip("\n".join(lines), MESSAGE_CHARS), ephemeral=True)
 
     # ------------------------------------------------------------------ rematch

@@ -178,7 +178,7 @@ async def test_restore_command_line(service: GameService, tmp_path: Path, capsys
     path = take_backup(tmp_path / "games.db", tmp_path / "b", at=T0, keep=2)
     target = tmp_path / "new" / "games.db"
     assert await asyncio.to_thread(main, ["restore", str(path), "--to", str(target)]) == 0
-    assert capsys.readouterr().out == f"1 games replayed, 0 differ\nrestored into {target}\n"
+    assert capsys.readouterr().out == f"1 game replayed, 0 differ\nrestored into {target}\n"
     assert actions_in(target) == actions_in(tmp_path / "games.db")
     assert await asyncio.to_thread(main, ["restore", str(path), "--to", str(target)]) == 2
     assert capsys.readouterr().err.startswith(f"not restored: {target} exists")

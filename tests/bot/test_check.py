@@ -33,3 +33,10 @@ def test_check_command_exit_status(tmp_path, capsys) -> None:
     path = str(tmp_path / "empty.db")
     assert main([path]) == 0
     assert capsys.readouterr().out == "0 games replayed, 0 differ\n"
+
+
+def test_the_replay_summary_counts_games_in_english_plural() -> None:
+    from bot.check import replayed_line
+
+    assert [replayed_line(n, 0) for n in (0, 1, 2)] == [
+        "0 games replayed, 0 differ\n", "1 game replayed, 0 differ\n", "2 games replayed, 0 differ\n"]

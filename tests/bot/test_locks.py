@@ -46,10 +46,10 @@ async def test_a_thousand_games_leave_no_locks_and_few_thumbnails(tmp_path) -> N
     for game in range(1000):
         async with service.lock(game), delivery._game_locks[game]:
             pass
-        delivery.board_thumbnails[game] = (1, None)  # type: ignore[assignment]
+        delivery.board_thumbnails[game, "en"] = (1, None)  # type: ignore[assignment]
     gc.collect()
     assert len(service._locks) == 0 and len(delivery._game_locks) == 0
-    assert list(delivery.board_thumbnails) == list(range(1000 - THUMBNAILS_KEPT, 1000))
+    assert list(delivery.board_thumbnails) == [(g, "en") for g in range(1000 - THUMBNAILS_KEPT, 1000)]
     await repo.close()
 
 

@@ -233,3 +233,32 @@ def test_distinct_labels_cuts_at_the_end_unless_that_makes_two_alike() -> None:
     assert distinct_labels([a, b, a], 80) == ["s" * 20 + "…" + "e" * 56 + " #1",
                                               "s" * 20 + "…" + "e" * 56 + " #2",
                                               "s" * 20 + "…" + "e" * 56 + " #1"]
+
+
+def test_distinct_labels_never_cuts_the_number_of_a_numbered_candidate() -> None:
+    """A choice that names a numbered candidate of its decision's picture ("3 · +2 coins…")
+    keeps its "N · " whatever is cut: the rest is cut, and numbers alone tell labels apart."""
+    from bot.ui.limits import distinct_labels
+
+    same = "+2 coins, wins the battle against the strongest rival at the crossing of the two rivers"
+    assert distinct_labels(["3 · " + same, "12 · " + same, "Pass"], 40) == [
+        "3 · +2 coins, wins the battle against t…", "12 · +2 coins, wins the battle against …", "Pass"]
+    # the same candidate twice, with outcomes that part only at the end: its number, then the cut rest
+    a, b = "7 · " + same + " (take the coins)", "7 · " + same + " (take the relic)"
+    cut = distinct_labels([a, b], 40)
+    assert cut == ["7 · +2 coins, wins the battle aga…coins)", "7 · +2 coins, wins the battle aga…relic)"]
+    assert all(len(label) <= 40 for label in cut)
+    # without numbers, as before
+    assert distinct_labels(["x" * 50, "y" * 50], 40) == ["x" * 39 + "…", "y" * 39 + "…"]
+
+
+def test_a_panel_points_at_its_picture_right_below_its_prompt() -> None:
+    from bot.ui.panels import pointing_at_picture
+
+    content = "✓ You placed a tile.\n**Choose where to build**\n*Ora #3 · you are seat A*"
+    assert pointing_at_picture(content, "**Choose where to build**") == (
+        "✓ You placed a tile.\n**Choose where to build**\n🖼 The numbers are those on the picture below.\n"
+        "*Ora #3 · you are seat A*")
+    assert pointing_at_picture(content, "**Choose where to build**", "ja").split("\n")[2] == \
+        "🖼 番号は下の画像の番号と対応しています。"
+    assert pointing_at_picture("text", "**gone**") == "text\n🖼 The numbers are those on the picture below."

@@ -308,10 +308,46 @@ async def test_a_board_is_drawn_small_only_when_a_player_it_waits_for_is_away(dr
     delivery.away_after = 300.0
     for user in (alice, bob):
         delivery.last_seen[int(user["id"])] = bot.service.clock()
-    delivery.board_thumbnails.pop(game, None)
+    delivery.board_thumbnails.pop((game, "en"), None)
     await delivery.board_payload(record)
-    assert game not in delivery.board_thumbnails
+    assert (game, "en") not in delivery.board_thumbnails
     del delivery.last_seen[int(bob["id"])]  # bob has left the table
     await delivery.board_payload(record)
-    version, (data, ext) = delivery.board_thumbnails[game]
+    version, (data, ext) = delivery.board_thumbnails[game, "en"]
     assert version == record.version and ext == "png" and Image.open(io.BytesIO(data)).width == THUMBNAIL_WIDTH
+    # bob reads Japanese: his notice draws its own board in Japanese, so the English small copy is not made
+    delivery.locales.users[int(bob["id"])] = "ja"
+    delivery.board_thumbnails.clear()
+    await delivery.board_payload(record)
+    assert not delivery.board_thumbnails
+
+
+async def test_a_dm_board_is_drawn_in_its_readers_language(driver: Driver, players, bot) -> None:
+    """A DM is private, so its board image is drawn in the reader's language (bot/ui/dm.py
+    ``board_thumbnail``), as its text is: on a server in English, bob (Japanese) gets the board in
+    Japanese and alice the board in English; each language's copy is kept per game."""
+    from bot.render_pool import RenderJob, render
+    from bot.service import seat_names
+
+    alice, bob = players[:2]
+    fake = driver.fake
+    await fake.slash(bob, "game", "language", language="ja")
+    await driver.settle()
+    game = await driver.start_game("carnival", [alice, bob])
+    record = await driver.record(game)
+    public = bot.service.public_view(record)
+
+    def drawn(locale: str) -> bytes:
+        done = render(RenderJob("thumbnail", "carnival", public, tuple(seat_names(record, locale)), locale))
+        assert done is not None
+        return done.data
+
+    english, japanese = drawn("en"), drawn("ja")
+    assert english != japanese
+    (a_note,) = dm_turn_notices(fake, alice)
+    (b_note,) = dm_turn_notices(fake, bob)
+    assert b_note["content"].startswith("🔔") and "Choose your sin" not in b_note["content"]
+    assert fake.image_bytes(a_note["attachments"][0]) == english
+    assert fake.image_bytes(b_note["attachments"][0]) == japanese
+    assert bot.delivery.board_thumbnails[game, "ja"] == (record.version, (japanese, "png"))
+    assert bot.delivery.board_thumbnails[game, "en"] == (record.version, (english, "png"))

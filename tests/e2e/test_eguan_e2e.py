@@ -147,9 +147,13 @@ class Table:
             assert image is not None
             data, _ = renders.encode(image, game_id=png.palette_key("eguan", "decision"))  # (bot/render_pool.py DECISION_PALETTE)
             assert self.fake.image_bytes(attachments[0]) == data
+            lines = panel["content"].split("\n")  # (the text points at it, right below the prompt)
+            prompt = next(i for i, line in enumerate(lines) if line.startswith("**"))
+            assert lines[prompt + 1] == "🖼 The numbers are those on the picture below.", panel["content"]
             self.previews += 1
         else:
             assert attachments == [], panel["content"]
+            assert "🖼" not in panel["content"]
 
     async def click(self, user: JSONDict, option: tuple[str, str, str, str | None]) -> None:
         label, kind, cid, value = option

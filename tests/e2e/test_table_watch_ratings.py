@@ -72,8 +72,10 @@ async def test_spectators_get_the_public_board_or_the_end_and_ratings_count_once
     await fake.slash(carol, "game", "leaderboard", game="heaven", options={"player": bob})
     await driver.settle()
     board, stats = private_to(driver, carol, mark)[:2]
-    assert board.count(" games · ") == 2 and f"<@{rows[0][1]}>" in board.splitlines()[1]
-    assert stats.startswith(f"📊 <@{bob['id']}>: 1 rated games") and bot.service.engine(record).info.name in stats
+    assert board.count(" · 1 game · ") == 2 and f"<@{rows[0][1]}>" in board.splitlines()[1]
+    assert board.splitlines()[1].endswith(" · 1 game · 1 win") and "rating 1569? ·" in board.splitlines()[1]
+    assert board.splitlines()[-1].startswith("-# A rating starts at 1500")
+    assert stats.startswith(f"📊 <@{bob['id']}>: 1 rated game, ") and bot.service.engine(record).info.name in stats
     assert private_to(driver, bob, mark) == [stats]
     assert private_to(driver, carol, mark)[2] == f"<@{bob['id']}> has no rated games in this server yet."
 
