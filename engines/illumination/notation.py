@@ -16,7 +16,21 @@ from typing import Any
 from engines.base import Action, Event, IllegalAction, Msg, State, msg, seat_letter, seat_ref, term
 
 from .data import CARD_BUY_COST, CELLS, SLOT_TIERS, TILES
-from .rules import altar_token, items, line_book, over_limit, redirect_cost, rewards, slot_parts
+from .rules import (
+    altar_token,
+    clone,
+    is_open,
+    items,
+    land,
+    line_book,
+    numbered_squares,
+    over_limit,
+    redirect_cost,
+    resolve_battles,
+    rewards,
+    slot_parts,
+    staged_choices,
+)
 
 _CELL = re.compile(r"(?<![a-z0-9])(iii|ii|i|[123])\s*-?\s*([a-f])\s*([1-4])(?![a-z0-9])")
 _BOOK_OF = {"1": "I", "2": "II", "3": "III", "i": "I", "ii": "II", "iii": "III"}
@@ -166,7 +180,11 @@ def action_label(state: State, action: Action) -> Msg:
         seat = int(state["active"])
         return msg("label.activate", line=term(f"line.{action['line']}"), book=line_book(state, seat, action["line"]))
     if t == "place":
-        return msg("label.place", tile=tile_msg(action["tile"]), cell=action["cell"])
+        n = square_number(state, action["cell"])
+        outcome = place_outcome(state, action["tile"], action["cell"])
+        if action["tile"] != placeable_tiles(state)[0][0]:  # (the prompt names the first tile)
+            return msg("label.place_tile", n=n, tile=tile_msg(action["tile"]), outcome=outcome)
+        return msg("label.place", n=n, outcome=outcome)
     if t == "redirect":
         src = _staged_book(state, action["tile"])
         return msg("label.redirect", tile=tile_msg(action["tile"]), src=src, dst=action["book"],
@@ -185,7 +203,8 @@ def action_label(state: State, action: Action) -> Msg:
     if t == "discard":
         return msg("label.discard", item=term("coin" if action["item"] == "coin" else f"token.{action['item']}"))
     if t == "exile":
-        return msg("label.exile", cell=action["cell"])
+        return msg("label.exile", n=square_number(state, action["cell"]),
+                   outcome=place_outcome(state, state["exile"]["tile"], action["cell"], exile=True))
     if t == "choose_side":
         return msg("label.choose_side", seat=seat_ref(action["reverent"]))
     if t in ("pass", "confirm_pass", "cancel_pass"):
@@ -216,14 +235,46 @@ def _card_label(state: State, action: Action) -> Msg:
     return msg("label.ritus", token=term(f"token.{action['token']}"))
 
 
+def placeable_tiles(state: State) -> list[tuple[str, str]]:
+    """The staged tiles that may still be placed, one per kind of tile and Book (``staged_choices``
+    at open Books); the first is the one the panel offers first (``action_path``)."""
+    return [(t, b) for t, b in staged_choices(state) if is_open(state, b)]
+
+
+def square_number(state: State, cell: str) -> int:
+    """The number of ``cell`` on the decision picture (``rules.numbered_squares``)."""
+    return numbered_squares(state).index(cell) + 1
+
+
+def place_outcome(state: State, tile: str, cell: str, *, exile: bool = False) -> Msg:
+    """What landing ``tile`` on ``cell`` does, in a few words for its button (§5.2, §4.3): the
+    reward, each battle it settles (won or lost, from the tile owner's side) and the Book it
+    closes: ``+1 coin, +1 bread, wins Angel↔Demon``."""
+    trial = clone(state)
+    if exile:
+        trial["board"].pop(trial["exile"]["from"], None)
+    trial["staged"] = [s for s in trial["staged"] if s[0] != tile]
+    paid = land(trial, tile, cell)
+    seat = int(trial["reverent"]) if TILES[tile].side == "reverent" else 1 - int(trial["reverent"])
+    parts: list[Msg] = []
+    coins, tokens, token = paid
+    if coins:
+        parts.append(msg("reward.coins", n=coins, unit=term("coin" if coins == 1 else "coins")))
+    if tokens:
+        parts.append(msg("reward.tokens", n=tokens, token=term(f"token.{token}")))
+    book = CELLS[cell].book
+    for battle in resolve_battles(trial, (book,)):
+        key = "outcome.wins" if battle["winner"] == seat else "outcome.loses"
+        parts.append(msg(key, pair=term(f"pair.{battle['pair']}")))
+    if not is_open(trial, book):
+        parts.append(msg("outcome.closes", book=book))
+    return msg("outcome.list", items=[p.to_json() for p in parts]) if parts else msg("reward.none")
+
+
 def action_hint(state: State, action: Action) -> Msg | None:
-    """The immediate reward of a landing, shown under the cell (``+1 coin, +1 bread``, §11), and the
-    cost of an Abbot step; None for other actions."""
+    """The cost of an Abbot step, the reward of a card's landing (Motus, Scriptum); None for
+    other actions (a placement's outcome is in its label)."""
     t = action.get("type")
-    if t == "place":
-        return reward_msg(*rewards(state, action["tile"], action["cell"]))
-    if t == "exile":
-        return reward_msg(*rewards(state, state["exile"]["tile"], action["cell"]))
     if t == "play" and action["card"] == "motus" and "to" in action:
         tile = state["board"][action["from"]][0]
         lifted = dict(state, board={c: v for c, v in state["board"].items() if c != action["from"]})
@@ -234,11 +285,15 @@ def action_hint(state: State, action: Action) -> Msg | None:
 
 
 def action_path(state: State, action: Action) -> tuple[Msg, ...]:
-    """The steps before ``action`` in a long panel (§11): one step per staged tile for its cells;
+    """The steps before ``action`` in a long panel (§11): the first placeable tile's numbered
+    squares at the top, a step for each other staged tile;
     Redirect → tile; Abbot; Exchange; Play card → card → (Book → tile → Book) for Motus and
     Exilium, so no list exceeds 24 options."""
     t = action.get("type")
     if t == "place":
+        lead = placeable_tiles(state)[0][0]
+        if action["tile"] == lead:  # the first tile's squares at the top of the panel
+            return ()
         return (msg("step.place", tile=tile_msg(action["tile"]), book=CELLS[action["cell"]].book),)
     if t == "redirect":
         return (msg("step.redirect"), msg("step.tile_at", tile=tile_msg(action["tile"]),
@@ -278,7 +333,11 @@ def prompt(state: State, seat: int) -> Msg:
     if phase == "confirm_pass":
         return msg("prompt.confirm_pass")
     if phase == "main":
-        return msg("prompt.main", n=len(state["staged"]))
+        placeable = placeable_tiles(state)
+        if not placeable:
+            return msg("prompt.main_done", n=len(state["staged"]))
+        tile, book = placeable[0]
+        return msg("prompt.main", tile=tile_msg(tile), book=book, n=len(state["staged"]))
     if phase == "exile":
         exile = state["exile"]
         return msg("prompt.exile", seat=seat_ref(int(state["active"])), tile=tile_msg(exile["tile"]),
