@@ -110,16 +110,19 @@ def _code(text: Formatter, faction: str) -> str:
 def _tile(img: Image.Image, x: float, y: float, size: int, tile: TileView, side: str, *, down: bool = False,
           text: Formatter = None, letter: bool = False) -> None:
     """Paste a tile at (x, y): colour fill, faction code (``board.code.<faction>`` in the reader's
-    language), an owner frame (§11); ``letter`` adds the colour letter (large pictures only)."""
+    language), an owner frame (§11); ``letter`` adds the colour's letter in the reader's language
+    (``board.colour_code.<colour>``; large pictures only)."""
     faction = tile.get("faction")
     code = _code(text, faction) if faction is not None else ""
-    face = _tile_image(size, faction, tile.get("colour"), side, down, code, letter)
+    colour = tile.get("colour")
+    mark = _say(text, f"board.colour_code.{colour}", COLOUR_LETTER[colour]) if letter and colour else ""
+    face = _tile_image(size, faction, colour, side, down, code, mark)
     img.paste(face, (int(x), int(y)), face)
 
 
 @lru_cache(maxsize=256)
 def _tile_image(size: int, faction: str | None, colour: str | None, side: str, down: bool, code: str,
-                letter: bool) -> Image.Image:
+                letter: str) -> Image.Image:
     """One tile drawn once on a transparent square (tiles repeat; text rendering is the cost)."""
     face = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(face)
@@ -130,7 +133,7 @@ def _tile_image(size: int, faction: str | None, colour: str | None, side: str, d
         draw.rounded_rectangle(box, radius=5, fill=COIN_FILL, outline=SIDE_FRAME[side], width=frame)
         draw_text(draw, (size / 2, size / 2), "$2", size=code_size, anchor="mm", bold=True)
         return face
-    centre = (size / 2, size * (0.42 if letter else 0.5))
+    centre = (size / 2 - (size * 0.06 if letter else 0), size * (0.42 if letter else 0.5))
     if down:
         draw.rounded_rectangle(box, radius=5, fill=FACE_DOWN, outline=SIDE_FRAME[side] if side == "reverent"
                                else (110, 110, 110), width=2)
@@ -140,7 +143,7 @@ def _tile_image(size: int, faction: str | None, colour: str | None, side: str, d
     ink = TILE_INK[colour]
     draw_text(draw, centre, code, size=code_size, fill=ink, anchor="mm", bold=True)
     if letter:
-        draw_text(draw, (size - frame - 3, size - frame - 1), COLOUR_LETTER[colour], size=max(ZOOM_MIN_FONT, size // 5),
+        draw_text(draw, (size - frame - 2, size - frame), letter, size=max(ZOOM_MIN_FONT, size // 5),
                   fill=ink, anchor="rd", bold=True)
     return face
 
@@ -416,8 +419,9 @@ def _mini_monastery(img: Image.Image, view: PublicView, box: tuple[float, float,
                 draw_text(draw, (bx + 12, by + 11), str(SLOT_TIERS[tier]), size=BOARD_MIN_FONT, fill=ink, anchor="mm")
         else:
             draw.rounded_rectangle(cell, radius=6, fill=BG, outline=LINE)
-            draw_text(draw, (cx + cw / 2, cy + ch / 2), _say(text, f"term.station.{sid}", sid.capitalize()),
-                      size=BOARD_MIN_FONT, fill=MUTED, anchor="mm", max_width=cw - 8)
+            draw_text(draw, (cx + cw / 2, cy + ch * (0.66 if abbot else 0.5)),
+                      _say(text, f"term.station.{sid}", sid.capitalize()), size=BOARD_MIN_FONT, fill=MUTED, anchor="mm",
+                      max_width=cw - 8)
         if abbot:
             draw.rounded_rectangle(cell, radius=6, outline=(110, 20, 30), width=4)
             _abbot_pawn(draw, cx + cw - 16, cy + 16, 11)
@@ -743,7 +747,7 @@ def _number(img: Image.Image, x: float, y: float, square: dict[str, Any], lead: 
 # --------------------------------------------------------------------------- private view
 
 
-CARD_W, CARD_H = (ZOOM_W - 2 * MARGIN - 10) // 2, 150
+HAND_W, HAND_H = (ZOOM_W - 2 * MARGIN - 10) // 2, 150
 
 
 def render_private(view: dict[str, Any], *, names: Sequence[str], text: Formatter = None) -> Image.Image:
@@ -753,7 +757,7 @@ def render_private(view: dict[str, Any], *, names: Sequence[str], text: Formatte
     seat = pv["seat"]
     hand = pv["hand"]
     rows = max(1, (len(hand) + 1) // 2)
-    img, draw = canvas(86 + 210 + 40 + rows * (CARD_H + 10) + 10, ZOOM_W)
+    img, draw = canvas(86 + 210 + 40 + rows * (HAND_H + 10) + 10, ZOOM_W)
     side = pv["sides"][seat] if pv["sides"] else "reverent"
     draw_text(draw, (MARGIN, 10), _say(text, "board.private_title", f"Your private view · {'AB'[seat]} · "
               f"{_name(names, seat)}", letter="AB"[seat], name=_name(names, seat)), size=22, bold=True,
@@ -787,12 +791,12 @@ def render_private(view: dict[str, Any], *, names: Sequence[str], text: Formatte
                   size=18, fill=MUTED, max_width=ZOOM_W - 2 * MARGIN)
     for i, cid in enumerate(hand):
         r, c = divmod(i, 2)
-        x = MARGIN + c * (CARD_W + 10)
-        cy = y + r * (CARD_H + 10)
+        x = MARGIN + c * (HAND_W + 10)
+        cy = y + r * (HAND_H + 10)
         kind = card_kind(cid)
-        draw.rounded_rectangle((x, cy, x + CARD_W, cy + CARD_H), radius=10, fill=WHITE, outline=(110, 80, 30), width=3)
+        draw.rounded_rectangle((x, cy, x + HAND_W, cy + HAND_H), radius=10, fill=WHITE, outline=(110, 80, 30), width=3)
         draw_text(draw, (x + 10, cy + 8), _say(text, f"term.card.{kind}", kind.capitalize()), size=22, bold=True)
-        _wrap(draw, _say(text, f"card_text.{kind}", ""), x + 10, cy + 42, CARD_W - 20, ZOOM_MIN_FONT + 1)
+        _wrap(draw, _say(text, f"card_text.{kind}", ""), x + 10, cy + 42, HAND_W - 20, ZOOM_MIN_FONT + 1)
     return img
 
 
@@ -800,19 +804,23 @@ def _wrap(draw: ImageDraw.ImageDraw, body: str, x: float, y: float, width: float
           fill: RGB = INK, lines: int = 99) -> None:
     """``body`` in at most ``lines`` lines of at most ``width`` px (by words; a text without
     spaces by characters)."""
-    words = body.split() if " " in body else list(body)
-    sep = " " if " " in body else ""
+    pieces: list[str] = []  # words with their spaces; CJK text and a word too wide for a line by characters
+    for word in body.split(" "):
+        if pieces:
+            pieces.append(" ")
+        wide = text_width(word, size) > width or any(ord(c) >= 0x2E80 for c in word)  # (CJK breaks anywhere)
+        pieces += list(word) if wide else [word]
     out: list[str] = []
     line = ""
-    for word in words:
-        trial = f"{line}{sep}{word}" if line else word
-        if text_width(trial, size) > width and line:
-            out.append(line)
-            line = word
+    for piece in pieces:
+        trial = line + piece
+        if text_width(trial.rstrip(), size) > width and line.strip():
+            out.append(line.rstrip())
+            line = piece.lstrip()
         else:
             line = trial
-    if line:
-        out.append(line)
+    if line.strip():
+        out.append(line.rstrip())
     for k, line in enumerate(out[:lines]):
         draw_text(draw, (x, y + k * (size + 5)), line, size=size, fill=fill)
 

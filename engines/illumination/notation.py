@@ -248,8 +248,8 @@ def square_number(state: State, cell: str) -> int:
 
 def place_outcome(state: State, tile: str, cell: str, *, exile: bool = False) -> Msg:
     """What landing ``tile`` on ``cell`` does, in a few words for its button (§5.2, §4.3): the
-    reward, each battle it settles (won or lost, from the tile owner's side) and the Book it
-    closes: ``+1 coin, +1 bread, wins Angel↔Demon``."""
+    reward, the battle it settles (won or lost, from the tile owner's side; several as a count of
+    each) and the Book it closes: ``+1 coin, +1 bread, wins Angel↔Demon``."""
     trial = clone(state)
     if exile:
         trial["board"].pop(trial["exile"]["from"], None)
@@ -263,9 +263,13 @@ def place_outcome(state: State, tile: str, cell: str, *, exile: bool = False) ->
     if tokens:
         parts.append(msg("reward.tokens", n=tokens, token=term(f"token.{token}")))
     book = CELLS[cell].book
-    for battle in resolve_battles(trial, (book,)):
-        key = "outcome.wins" if battle["winner"] == seat else "outcome.loses"
-        parts.append(msg(key, pair=term(f"pair.{battle['pair']}")))
+    battles = resolve_battles(trial, (book,))
+    if len(battles) == 1:
+        key = "outcome.wins" if battles[0]["winner"] == seat else "outcome.loses"
+        parts.append(msg(key, pair=term(f"pair.{battles[0]['pair']}")))
+    elif battles:
+        won = sum(b["winner"] == seat for b in battles)
+        parts.append(msg("outcome.battles", won=won, lost=len(battles) - won))
     if not is_open(trial, book):
         parts.append(msg("outcome.closes", book=book))
     return msg("outcome.list", items=[p.to_json() for p in parts]) if parts else msg("reward.none")

@@ -13,7 +13,7 @@ from bot.text import Texts
 from engines.base import CHANCE, GameOver, IllegalAction, NotYourTurn
 from engines.decisions import DecisionTree
 from engines.illumination.data import CARDS, LINES, SIDE_TILES, TILES
-from engines.illumination.rules import conflict_groups, line_book, redirect_cost, rewards
+from engines.illumination.rules import conflict_groups, empty_quills, line_book, numbered_squares, redirect_cost, rewards
 from engines.registry import get
 
 E = get("illumination")
@@ -524,7 +524,11 @@ def test_e20_exilium_the_opponent_chooses_the_cell() -> None:
     choices = legal(st, REV)
     assert choices == [{"type": "exile", "cell": "III-e2"}, {"type": "exile", "cell": "III-f4"}]
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
-    assert [tx(E.action_hint(st, a)) for a in choices] == ["+1 coin, +1 candle", "+1 coin"]
+    assert [tx(E.action_label(st, a)) for a in choices] == ["1 · +1 coin, +1 candle", "2 · +1 coin"]
+    assert E.player_view(st, REV)["decision"]["squares"] == [
+        {"n": 1, "cell": "III-e2", "gain": {ids["III-c4"]: [1, 1, "candle"]}},
+        {"n": 2, "cell": "III-f4", "gain": {ids["III-c4"]: [1, 0, "candle"]}}]
+    assert E.player_view(st, IRR)["decision"] is None
     assert E.timeout_action(st, REV) == {"type": "exile", "cell": "III-e2"}
     with pytest.raises(NotYourTurn):
         E.apply(st, IRR, {"type": "end_turn"})
@@ -586,17 +590,47 @@ def test_identical_staged_tiles_are_one_choice() -> None:
     assert tiles == {min(ids["staged:0"], ids["staged:1"])}
 
 
-def test_main_panel_steps_one_select_per_staged_tile() -> None:
+def test_main_panel_offers_the_first_tiles_numbered_squares_at_the_top() -> None:
     st = do(fresh(E1_PREFIX), REV, {"type": "activate", "line": "col1"})
     tree = DecisionTree.of(E, st, REV)
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
     root, _ = tree.node(())
     labels = [tx(c.label) for c in root]
-    assert labels[:2] == ["Place Angel/red (Book I)", "Place Monk/grey (Book I)"]
+    assert tx(E.prompt(st, REV)).startswith("Place Angel/red in Book I: pick its square by number")
+    # E3: Angel/red on I-e1 (the 5th empty quill of Book I) earns a coin; on I-c1 a wine for the Drollery
+    assert labels[:6] == ["1 · no reward", "2 · no reward", "3 · +1 wine", "4 · no reward", "5 · +1 coin",
+                          "6 · +1 coin"]
+    assert all(c.action is not None for c in root[:18]) and labels[18] == "Place Monk/grey first (Book I)"
     assert "Redirect" in labels and "Abbot" in labels
-    first, _ = tree.node((0,))
-    assert len(first) == 18 and tx(first[0].label) == "Angel/red → I-a1"
-    assert tx(next(c.hint for c in first if tx(c.label).endswith("I-e1"))) == "+1 coin"
+    monk, _ = tree.node((root[18].step,))
+    assert len(monk) == 18 and tx(monk[2].label) == "3 · Monk/grey: +1 coin, +1 bell"
+    assert all(c.hint is None for c in monk)
+
+
+def test_numbered_squares_match_the_labels_and_the_private_view() -> None:
+    st = do(fresh(E1_PREFIX), REV, {"type": "activate", "line": "col1"})
+    squares = E.player_view(st, REV)["decision"]["squares"]
+    assert [sq["n"] for sq in squares] == list(range(1, 19))
+    assert [sq["cell"] for sq in squares] == numbered_squares(st) == empty_quills(st, "I")
+    tx = Texts("illumination", ["Ann", "Bo"], strict=True)
+    for action in legal(st, REV, "place"):
+        n = int(tx(E.action_label(st, action)).split(" · ")[0])
+        assert squares[n - 1]["cell"] == action["cell"]
+        assert action["tile"] in squares[n - 1]["gain"]
+    assert E.player_view(st, IRR)["decision"] is None and E.player_view(st, None).get("decision") is None
+
+
+def test_placement_label_says_the_battle_and_the_closed_book() -> None:
+    tx = Texts("illumination", ["Ann", "Bo"], strict=True)
+    st, ids = position(IRR, board=E8_BOARD, staged=[("Squirrel/white", "II")])
+    place = {"type": "place", "tile": ids["staged:0"], "cell": "II-b3"}
+    n = numbered_squares(st).index("II-b3") + 1
+    assert tx(E.action_label(st, place)) == f"{n} · +1 coin, +1 bread, loses Angel↔Demon"
+    st, ids = position(REV, staged=[("Angel/red", "I")])
+    fill(st, "I", leave=("I-e1",))
+    assert tx(E.action_label(st, {"type": "place", "tile": ids["staged:0"], "cell": "I-e1"})).startswith(
+        "1 · +1 coin") and tx(E.action_label(st, {"type": "place", "tile": ids["staged:0"], "cell": "I-e1"})).endswith(
+        "closes Book I")
 
 
 def test_turn_start_buttons_name_the_book_each_line_feeds() -> None:
