@@ -101,6 +101,8 @@ def describe_action(state: State, action: Action) -> str:
     t = action.get("type")
     if t == "place":
         return f"{_code(action['tile'])} {action['cell']}"
+    if t == "place_end":
+        return f"{_code(action['tile'])} {action['cell']} end"
     if t == "activate":
         return str(action["line"])
     if t == "redirect":
@@ -156,7 +158,7 @@ def parse_action(state: State, legal: list[Action], text: str) -> Action:
         if canonical_cells(describe_action(state, action)) == wanted:
             return dict(action)
     if re.fullmatch(r"(i|ii|iii)-[a-f][1-4]", wanted):
-        hits = [a for a in legal if a.get("type") == "place" and a["cell"].lower() == wanted]
+        hits = [a for a in legal if a.get("type") == "place" and a["cell"].lower() == wanted]  # (not place_end)
         if len(hits) == 1:
             return dict(hits[0])
         if len({_code(a["tile"]) for a in hits}) > 1:
@@ -185,6 +187,13 @@ def action_label(state: State, action: Action) -> Msg:
         if action["tile"] != placeable_tiles(state)[0][0]:  # (the prompt names the first tile)
             return msg("label.place_tile", n=n, tile=tile_msg(action["tile"]), outcome=outcome)
         return msg("label.place", n=n, outcome=outcome)
+    if t == "place_end":
+        n = square_number(state, action["cell"])
+        outcome = place_outcome(state, action["tile"], action["cell"])
+        left = sum(1 for tile, _ in state["staged"] if tile != action["tile"])
+        if left:
+            return msg("label.place_end_sheepfold", n=n, outcome=outcome, k=left)
+        return msg("label.place_end", n=n, outcome=outcome)
     if t == "redirect":
         src = _staged_book(state, action["tile"])
         return msg("label.redirect", tile=tile_msg(action["tile"]), src=src, dst=action["book"],
@@ -241,6 +250,16 @@ def placeable_tiles(state: State) -> list[tuple[str, str]]:
     return [(t, b) for t, b in staged_choices(state) if is_open(state, b)]
 
 
+def _ending_tiles(state: State) -> list[tuple[str, str]]:
+    """The placeable tiles whose every placement may also end the turn (``place_end``): the
+    last tile to place (its Book's other staged tiles, if any, wait in closed Books)."""
+    placeable = placeable_tiles(state)
+    if len(placeable) != 1:
+        return []
+    tile, _ = placeable[0]
+    return placeable if not any(t != tile and is_open(state, b) for t, b in state["staged"]) else []
+
+
 def square_number(state: State, cell: str) -> int:
     """The number of ``cell`` on the decision picture (``rules.numbered_squares``)."""
     return numbered_squares(state).index(cell) + 1
@@ -294,8 +313,12 @@ def action_path(state: State, action: Action) -> tuple[Msg, ...]:
     Redirect → tile; Abbot; Exchange; Play card → card → (Book → tile → Book) for Motus and
     Exilium, so no list exceeds 24 options."""
     t = action.get("type")
+    if t == "place_end":  # the last tile's squares, ending the turn, at the top of the panel
+        return ()
     if t == "place":
         lead = placeable_tiles(state)[0][0]
+        if any(a_tile == action["tile"] for a_tile, _ in _ending_tiles(state)):
+            return (msg("step.place_keep"),)  # placing it without ending the turn: one step down
         if action["tile"] == lead:  # the first tile's squares at the top of the panel
             return ()
         return (msg("step.place", tile=tile_msg(action["tile"]), book=CELLS[action["cell"]].book),)

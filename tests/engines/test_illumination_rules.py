@@ -693,3 +693,40 @@ def test_views_hide_hand_crusade_and_stacks() -> None:
     assert mine["hand"] == ["motus-1"] and mine["my_crusade"] == "crusade-rabbit"
     assert "crusade-knight" not in repr(mine)
     assert LINES[0] in mine["lines"][REV]
+
+
+def test_the_last_tile_places_and_ends_the_turn_in_one_action() -> None:
+    st = do(fresh(E1_PREFIX), REV, {"type": "activate", "line": "col1"})
+    assert legal(st, REV, "place_end") == []  # two tiles to place: no end yet
+    angel, monk = (a["tile"] for a in legal(st, REV, "place")[::18][:2])
+    st = do(st, REV, {"type": "place", "tile": angel, "cell": "I-e1"})
+    ends = legal(st, REV, "place_end")
+    assert [a["cell"] for a in ends] == numbered_squares(st) and {a["tile"] for a in ends} == {monk}
+    tx = Texts("illumination", ["Ann", "Bo"], strict=True)
+    tree = DecisionTree.of(E, st, REV)
+    root, _ = tree.node(())
+    labels = [tx(c.label) for c in root]
+    # E3: the Monk on I-c1 (still the 3rd empty quill) earns a coin and a bell
+    assert labels[2] == "3 · +1 coin, +1 bell · end turn"
+    keep = next(c for c in root if tx(c.label) == "Place it and keep playing (coins, cards) ▸")
+    inner, _ = tree.node((keep.step,))
+    assert tx(inner[2].label) == "3 · +1 coin, +1 bell" and len(inner) == len(ends)
+    end = {"type": "place_end", "tile": monk, "cell": "I-c1"}
+    assert E.describe_action(st, end) == "MoK I-c1 end" and E.parse_action(st, REV, "MoK I-c1 end") == end
+    assert E.parse_action(st, REV, "I-c1") == {"type": "place", "tile": monk, "cell": "I-c1"}
+    after, events = do_events(st, REV, end)
+    two, _ = E.apply(*do_events(st, REV, {"type": "place", "tile": monk, "cell": "I-c1"})[:1], REV, {"type": "end_turn"})
+    assert after == two  # the same as the two actions one after the other
+    assert after["phase"] == "turn_start" and after["active"] == IRR
+    assert [e.kind for e in events] == ["place", "refill"]
+
+
+def test_place_end_sends_the_tiles_of_closed_books_to_the_sheepfold() -> None:
+    st, ids = position(REV, staged=[("Angel/red", "I"), ("Knight/grey", "II")])
+    fill(st, "II")
+    ends = legal(st, REV, "place_end")
+    assert ends and all(a["tile"] == ids["staged:0"] for a in ends)
+    tx = Texts("illumination", ["Ann", "Bo"], strict=True)
+    assert tx(E.action_label(st, ends[0])).endswith("· end turn, 1 to sheepfold")
+    st = do(st, REV, ends[0])
+    assert st["sheepfold"][REV] == 1 and st["active"] == IRR
