@@ -17,7 +17,8 @@ State layout (plain JSON dict; seats 0 and 1):
 Player actions (see ``notation.describe_action``): ``choose_side``, ``activate``, ``pass``,
 ``confirm_pass``, ``cancel_pass``, ``place``, ``place_end`` (a placement and ``end_turn`` in one
 action), ``redirect``, ``abbot``, ``buy``, ``exchange``,
-``play`` (``effects.py``), ``end_turn``, ``discard``, ``exile``. Chance actions: ``chance.py``.
+``play`` (``effects.py``), ``end_turn``, ``discard`` (one item), ``discard_set`` (all the items
+over the limit at once), ``exile``. Chance actions: ``chance.py``.
 """
 
 from __future__ import annotations
@@ -402,6 +403,34 @@ def _gen_discard(state: State, seat: int) -> list[Action]:
     return out + ([{"type": "discard", "item": "coin"}] if state["coins"][seat] > 0 else [])
 
 
+def _gen_discard_set(state: State, seat: int) -> list[Action]:
+    """Every multiset of items that brings ``seat`` down to exactly 7 at once (§5.1 ``discard``),
+    when that is 2 items or more (one item is ``discard``): ``{"type": "discard_set", "items":
+    {kind: n, …}}``, kinds in the order bell, candle, wine, bread, coin."""
+    need = over_limit(state, seat)
+    if need < 2:
+        return []
+    kinds = [t for t in TOKENS if state["tokens"][seat][t] > 0] + (["coin"] if state["coins"][seat] > 0 else [])
+    held = {k: state["coins"][seat] if k == "coin" else state["tokens"][seat][k] for k in kinds}
+    out: list[Action] = []
+
+    def walk(i: int, left: int, chosen: dict[str, int]) -> None:
+        if left == 0:
+            out.append({"type": "discard_set", "items": dict(chosen)})
+            return
+        if i == len(kinds):
+            return
+        kind = kinds[i]
+        for n in range(min(left, held[kind]), -1, -1):
+            if n:
+                chosen[kind] = n
+            walk(i + 1, left - n, chosen)
+            chosen.pop(kind, None)
+
+    walk(0, need, {})
+    return out
+
+
 def _gen_exile(state: State, seat: int) -> list[Action]:
     return [{"type": "exile", "cell": c} for c in exile_cells(state)]
 
@@ -411,6 +440,7 @@ _GENERATORS: dict[str, Callable[[State, int], list[Action]]] = {
     "confirm_pass": _gen_simple("confirm_pass"), "cancel_pass": _gen_simple("cancel_pass"),
     "place": _gen_place, "place_end": _gen_place_end, "redirect": _gen_redirect, "abbot": _gen_abbot, "buy": _gen_buy,
     "exchange": _gen_exchange, "play": _gen_play, "end_turn": _gen_end_turn, "discard": _gen_discard,
+    "discard_set": _gen_discard_set,
     "exile": _gen_exile,
 }
 
@@ -420,7 +450,7 @@ _PHASE_ACTIONS: dict[str, tuple[str, ...]] = {
     "confirm_pass": ("confirm_pass", "cancel_pass"),
     "main": ("place_end", "place", "redirect", "abbot", "buy", "exchange", "play", "end_turn"),
     "exile": ("exile",),
-    "discard": ("discard",),
+    "discard": ("discard_set", "discard"),
     "over": (),
 }
 
@@ -649,6 +679,17 @@ def _h_discard(st: State, seat: int, action: Action) -> list[Event]:
     return events
 
 
+def _h_discard_set(st: State, seat: int, action: Action) -> list[Event]:
+    chosen = action["items"]
+    for item, n in chosen.items():
+        if item == "coin":
+            st["coins"][seat] -= n
+        else:
+            st["tokens"][seat][item] -= n
+    events = [Event("discard_set", params={"seat": seat_ref(seat), "items": notation.items_json(chosen)})]
+    return events + _finish_turn(st, seat)
+
+
 def _h_exile(st: State, seat: int, action: Action) -> list[Event]:
     return land_exile(st, action["cell"])
 
@@ -656,7 +697,8 @@ def _h_exile(st: State, seat: int, action: Action) -> list[Event]:
 _HANDLERS: dict[str, Handler] = {
     "choose_side": _h_choose_side, "activate": _h_activate, "pass": _h_pass, "confirm_pass": _h_confirm_pass,
     "cancel_pass": _h_cancel_pass, "place": _h_place, "place_end": _h_place_end, "redirect": _h_redirect, "abbot": _h_abbot, "buy": _h_buy,
-    "exchange": _h_exchange, "play": _h_play, "end_turn": _h_end_turn, "discard": _h_discard, "exile": _h_exile,
+    "exchange": _h_exchange, "play": _h_play, "end_turn": _h_end_turn, "discard": _h_discard,
+    "discard_set": _h_discard_set, "exile": _h_exile,
 }
 
 _CHANCE_HANDLERS: dict[str, Handler] = {

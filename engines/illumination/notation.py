@@ -71,6 +71,15 @@ def reward_json(coins: int, tokens: int, token: str) -> dict[str, Any]:
     return {"msg": "reward.list", "params": {"items": items}} if items else {"msg": "reward.none", "params": {}}
 
 
+def items_json(chosen: dict[str, int]) -> list[dict[str, Any]]:
+    """``{"bell": 2, "coin": 1}`` as a list parameter: ``2 bell, 1 coin``."""
+    out = []
+    for item, n in chosen.items():
+        key = ("coins" if n > 1 else "coin") if item == "coin" else f"token.{item}"
+        out.append({"msg": "item_count", "params": {"n": n, "item": {"term": key}}})
+    return out
+
+
 def reward_msg(coins: int, tokens: int, token: str) -> Msg:
     """``reward_json`` as a ``Msg`` (the hint of a landing)."""
     return Msg.from_json(reward_json(coins, tokens, token))
@@ -114,6 +123,8 @@ def describe_action(state: State, action: Action) -> str:
         return f"exchange {action['slot']}"
     if t == "discard":
         return f"discard {action['item']}"
+    if t == "discard_set":
+        return "discard " + " ".join(f"{n} {item}" for item, n in action["items"].items())
     if t == "exile":
         return str(action["cell"])
     if t == "choose_side":
@@ -211,6 +222,8 @@ def action_label(state: State, action: Action) -> Msg:
         return msg("label.end_turn_sheepfold", n=n) if n else msg("label.end_turn")
     if t == "discard":
         return msg("label.discard", item=term("coin" if action["item"] == "coin" else f"token.{action['item']}"))
+    if t == "discard_set":
+        return msg("label.discard_set", items=items_json(action["items"]))
     if t == "exile":
         return msg("label.exile", n=square_number(state, action["cell"]),
                    outcome=place_outcome(state, state["exile"]["tile"], action["cell"], exile=True))
@@ -268,7 +281,7 @@ def square_number(state: State, cell: str) -> int:
 def place_outcome(state: State, tile: str, cell: str, *, exile: bool = False) -> Msg:
     """What landing ``tile`` on ``cell`` does, in a few words for its button (§5.2, §4.3): the
     reward, the battle it settles (won or lost, from the tile owner's side; several as a count of
-    each) and the Book it closes: ``+1 coin, +1 bread, wins Angel↔Demon``."""
+    each) and the Book it closes: ``+1 coin, +1 bread, wins a battle``."""
     trial = clone(state)
     if exile:
         trial["board"].pop(trial["exile"]["from"], None)
@@ -285,7 +298,7 @@ def place_outcome(state: State, tile: str, cell: str, *, exile: bool = False) ->
     battles = resolve_battles(trial, (book,))
     if len(battles) == 1:
         key = "outcome.wins" if battles[0]["winner"] == seat else "outcome.loses"
-        parts.append(msg(key, pair=term(f"pair.{battles[0]['pair']}")))
+        parts.append(msg(key))
     elif battles:
         won = sum(b["winner"] == seat for b in battles)
         parts.append(msg("outcome.battles", won=won, lost=len(battles) - won))

@@ -82,12 +82,15 @@ class SecrecyWatch:
         self.checks += 1
 
 
-def prefer(label: str, eager_pass: bool) -> int:
-    """A tapping player's taste: place tiles, answer, discard; pass only when ``eager_pass``."""
+def prefer(label: str, eager_pass: bool) -> float:
+    """A tapping player's taste: place tiles, answer, discard, send a tile waiting at a closed
+    Book to an open one rather than to the sheepfold; pass only when ``eager_pass``."""
     if eager_pass and (label.startswith("Pass") or label.startswith("Yes, pass")):
         return -1
     if re.match(r"\d+ · ", label):  # a numbered square
         return 0
+    if label == "Redirect" or re.search(r": Book I* → I", label):
+        return 0.5
     if label.startswith(("Discard", "End turn", "No, go back")):
         return 1
     if label.startswith("Pass"):
@@ -324,11 +327,13 @@ async def test_discard_stepper_at_the_item_limit(driver: Driver, players, bot: G
     assert st["phase"] == "discard" and items > 7
     panel = driver.fake.messages[int(panel["id"])]
     assert f"You hold {items} items: discard {items - 7} more" in panel["content"]
-    for left in range(items - 7, 0, -1):  # one tap per item; the prompt counts down
+    for left in range(items - 7, 0, -1):  # one item a tap; the prompt counts down
         panel = driver.fake.messages[int(panel["id"])]
         assert f"discard {left} more" in panel["content"]
         options = labelled(panel)
-        assert all(label.startswith("Discard 1 ") for label, _ in options)
+        assert all(label.startswith("Discard ") for label, _ in options)
+        # the whole discard in one choice as well (one tap), and one item at a time
+        assert (f"Discard {left} coins" in [label for label, _ in options]) == (left >= 2)
         coin = next(c for label, c in options if label == "Discard 1 coin")
         await driver.pick(bob, panel, coin)
     st = await state_of(driver, game)

@@ -625,7 +625,7 @@ def test_placement_label_says_the_battle_and_the_closed_book() -> None:
     st, ids = position(IRR, board=E8_BOARD, staged=[("Squirrel/white", "II")])
     place = {"type": "place", "tile": ids["staged:0"], "cell": "II-b3"}
     n = numbered_squares(st).index("II-b3") + 1
-    assert tx(E.action_label(st, place)) == f"{n} · +1 coin, +1 bread, loses Angel↔Demon"
+    assert tx(E.action_label(st, place)) == f"{n} · +1 coin, +1 bread, loses a battle"
     st, ids = position(REV, staged=[("Angel/red", "I")])
     fill(st, "I", leave=("I-e1",))
     assert tx(E.action_label(st, {"type": "place", "tile": ids["staged:0"], "cell": "I-e1"})).startswith(
@@ -727,6 +727,24 @@ def test_place_end_sends_the_tiles_of_closed_books_to_the_sheepfold() -> None:
     ends = legal(st, REV, "place_end")
     assert ends and all(a["tile"] == ids["staged:0"] for a in ends)
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
-    assert tx(E.action_label(st, ends[0])).endswith("· end turn, 1 to sheepfold")
+    assert tx(E.action_label(st, ends[0])).endswith("· end turn, sheepfold 1")
     st = do(st, REV, ends[0])
     assert st["sheepfold"][REV] == 1 and st["active"] == IRR
+
+
+def test_e13_the_discard_in_one_choice() -> None:
+    st, _ = position(REV)
+    st["phase"], st["coins"][REV] = "discard", 4
+    st["tokens"][REV].update(bell=2, candle=3)
+    sets = [a["items"] for a in legal(st, REV, "discard_set")]
+    assert sets == [{"bell": 2}, {"bell": 1, "candle": 1}, {"bell": 1, "coin": 1}, {"candle": 2},
+                    {"candle": 1, "coin": 1}, {"coin": 2}]
+    assert [a["item"] for a in legal(st, REV, "discard")] == ["bell", "candle", "coin"]  # (one at a time too)
+    tx = Texts("illumination", ["Ann", "Bo"], strict=True)
+    assert tx(E.action_label(st, {"type": "discard_set", "items": {"coin": 2}})) == "Discard 2 coins"
+    after = do(st, REV, {"type": "discard_set", "items": {"bell": 1, "coin": 1}})
+    assert after["coins"][REV] == 3 and after["tokens"][REV]["bell"] == 1 and after["phase"] == "turn_start"
+    one = do(do(st, REV, {"type": "discard", "item": "bell"}), REV, {"type": "discard", "item": "coin"})
+    assert one == after
+    st["coins"][REV] = 3  # 8 items: one to discard, no set
+    assert legal(st, REV, "discard_set") == []
