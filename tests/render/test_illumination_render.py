@@ -160,3 +160,13 @@ def test_look_at_regions_render_at_phone_size(tmp_path: Path) -> None:
         except KeyError:
             continue
         raise AssertionError(f"{bad} is not a region of the public view")
+
+
+def test_every_image_keeps_the_phone_layout_limits() -> None:
+    """``python -m bench.phone illumination``'s image checks (sizes, overlaps, panels, cuts, the
+    board's height, Latin codes) on every measured image and language. (Its median of taps, over
+    a playout of uniformly random moves, is not yet within the limit: not checked here.)"""
+    from bench import phone
+
+    report = phone.report("illumination", with_taps=False)
+    assert not report.layout_missed(), phone.details(report)
