@@ -15,7 +15,7 @@ from typing import Any
 
 from engines.base import Action, Event, IllegalAction, Msg, State, msg, seat_letter, seat_ref, term
 
-from .data import CARD_BUY_COST, CELLS, SLOT_TIERS, TILES
+from .data import CARD_BUY_COST, CELLS, COIN_TILE_VALUE, SLOT_TIERS, TILES
 from .rules import (
     altar_token,
     clone,
@@ -23,6 +23,7 @@ from .rules import (
     items,
     land,
     line_book,
+    line_tiles,
     numbered_squares,
     over_limit,
     redirect_cost,
@@ -191,7 +192,13 @@ def action_label(state: State, action: Action) -> Msg:
     t = action.get("type")
     if t == "activate":
         seat = int(state["active"])
-        return msg("label.activate", line=term(f"line.{action['line']}"), book=line_book(state, seat, action["line"]))
+        tiles = line_tiles(state, seat, action["line"])
+        coins = COIN_TILE_VALUE * sum(1 for tile in tiles if TILES[tile].faction is None)
+        what: list[dict[str, Any]] = [tile_json(tile) for tile in tiles if TILES[tile].faction is not None]
+        if coins:
+            what.append({"msg": "reward.coins", "params": {"n": coins, "unit": {"term": "coins"}}})
+        return msg("label.activate", line=term(f"line.{action['line']}"), book=line_book(state, seat, action["line"]),
+                   tiles=what)
     if t == "place":
         n = square_number(state, action["cell"])
         outcome = place_outcome(state, action["tile"], action["cell"])

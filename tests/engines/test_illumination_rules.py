@@ -637,8 +637,12 @@ def test_turn_start_buttons_name_the_book_each_line_feeds() -> None:
     st = fresh(E1_PREFIX)
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
     labels = [tx(E.action_label(st, a)) for a in E.legal_actions(st, REV)]
-    assert labels == ["Row 1 → Book I", "Row 2 → Book II", "Row 3 → Book III", "Col 1 → Book I", "Col 2 → Book II",
-                      "Col 3 → Book III", "Pass…"]
+    assert labels == ["Row 1 → Book I: Angel/red, Dog/white, +2 coins",
+                      "Row 2 → Book II: Monk/grey, Knight/yellow, Angel/white",
+                      "Row 3 → Book III: Dog/red, Monk/white, +2 coins",
+                      "Col 1 → Book I: Angel/red, Monk/grey, +2 coins",
+                      "Col 2 → Book II: Knight/yellow, Dog/red, +2 coins",
+                      "Col 3 → Book III: Dog/white, Angel/white, Monk/white", "Pass…"]
 
 
 def test_autopilot_activates_first_line_feeding_an_open_book_and_places_best() -> None:
