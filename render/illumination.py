@@ -48,7 +48,7 @@ from engines.illumination.data import (
     TOKENS,
     card_kind,
 )
-from engines.illumination.view import CellView, PrivateView, PublicView, TileView
+from engines.illumination.view import BookView, CellView, PrivateView, PublicView, SquareView, TileView
 from render.base import BG, INK, LINE, MUTED, PANEL, WHITE, canvas, draw_text, text_width
 
 RGB = tuple[int, int, int]
@@ -190,7 +190,7 @@ def _dashed_rect(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, floa
             pos += 2 * dash
 
 
-def _grid(img: Image.Image, view: PublicView, book: dict[str, Any], gx: float, gy: float, size: int,
+def _grid(img: Image.Image, view: PublicView, book: BookView, gx: float, gy: float, size: int,
           text: Formatter, *, letter: bool = False) -> dict[str, tuple[float, float]]:
     """A Book's 4×6 cells from (gx, gy) with its conflict outlines; returns each cell's corner."""
     draw = ImageDraw.Draw(img)
@@ -597,7 +597,7 @@ def _zoom_monastery(view: PublicView, text: Formatter) -> Image.Image:
 
 def _zoom_players(view: PublicView, names: Sequence[str], text: Formatter) -> Image.Image:
     """Both players in full: score parts, holdings, counts and the mat."""
-    card_h = 300
+    card_h = 320
     img, draw = canvas(2 * card_h + 30, ZOOM_W)
     sides = view["sides"]
     rev = sides.index("reverent") if sides else 0
@@ -623,7 +623,7 @@ def _zoom_players(view: PublicView, names: Sequence[str], text: Formatter) -> Im
                 bold = j == len(rows) - 1
                 draw_text(draw, (MARGIN + 12, y + j * 26), _say(text, key, fallback), size=18, bold=bold, max_width=190)
                 draw_text(draw, (MARGIN + 270, y + j * 26), str(value), size=18, bold=bold, anchor="ra")
-        y = top + card_h - 76
+        y = top + card_h - 82
         x = _coin_chip(draw, MARGIN + 12, y, view["coins"][seat], size=32, font=18)
         for token in TOKENS:
             x = _token_chip(draw, x, y, token, view["tokens"][seat][token], text, size=32, font=18)
@@ -696,7 +696,7 @@ def render_decision(view: dict[str, Any], *, names: Sequence[str], text: Formatt
     return img
 
 
-def _best(squares: list[dict[str, Any]], tile: str) -> str | None:
+def _best(squares: list[SquareView], tile: str) -> str | None:
     """The square where ``tile`` earns most (coins + tokens), the first in numbering on a tie."""
     best, value = None, -1
     for sq in squares:
@@ -706,7 +706,7 @@ def _best(squares: list[dict[str, Any]], tile: str) -> str | None:
     return best
 
 
-def _number(img: Image.Image, x: float, y: float, square: dict[str, Any], lead: str, best: bool,
+def _number(img: Image.Image, x: float, y: float, square: SquareView, lead: str, best: bool,
             text: Formatter) -> None:
     """A legal square's number in a white disc, and below it what the framed tile earns there."""
     draw = ImageDraw.Draw(img)

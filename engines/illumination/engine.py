@@ -68,7 +68,7 @@ from .data import (
     card_kind,
     line_cells,
 )
-from .effects import EFFECTS, exile_cells, land_exile
+from .effects import EFFECTS, land_exile
 from .rules import (
     activatable_lines,
     altar_token,
@@ -77,6 +77,7 @@ from .rules import (
     draw_card,
     empty_quills,
     exchange_slots,
+    exile_cells,
     final_result,
     is_open,
     land,

@@ -13,7 +13,14 @@ from bot.text import Texts
 from engines.base import CHANCE, GameOver, IllegalAction, NotYourTurn
 from engines.decisions import DecisionTree
 from engines.illumination.data import CARDS, LINES, SIDE_TILES, TILES
-from engines.illumination.rules import conflict_groups, empty_quills, line_book, numbered_squares, redirect_cost, rewards
+from engines.illumination.rules import (
+    conflict_groups,
+    empty_quills,
+    line_book,
+    numbered_squares,
+    redirect_cost,
+    rewards,
+)
 from engines.registry import get
 
 E = get("illumination")
