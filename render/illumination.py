@@ -1,23 +1,29 @@
-"""Illumination (闡明) renderer (spec docs/rules/illumination.md §11 board image; design §6).
+"""Illumination (闡明) renderer (spec docs/rules/illumination.md §11 board image; design §6), drawn
+for a phone: Discord shows an image about 360 px wide there, so every text of the board is at
+least 16 px on its ``BOARD_W`` = 720 px (8 px on the phone) and every text of a picture sent
+with a decision or a "Look at…" answer at least 15 px on its ``ZOOM_W`` = 540 px (10 px).
 
 ``render_board(view, *, names, text=None, highlight=None)`` draws the public board from
-``player_view(state, None)`` (a ``PublicView``), 1100 px wide, the Reverent's seat at the bottom:
+``player_view(state, None)`` (a ``PublicView``), always ``BOARD_H`` px high:
 
-* the Irreverent's panel and mat on top, the Reverent's below the Books: coins, the four token
-  counts, hand size, stacks left, sheepfold, a "passed" badge, the public score (Crusade "?"),
-  and the mat with each line labelled by the Book it feeds (``→ III``);
-* Books I–III side by side with column letters and row numbers; quill spaces in their colour with
-  the letter K/Y/R/W; text spaces ruled like parchment; the purple Drollery; tiles in their colour
-  with a 2-letter faction code, the colour letter and an owner frame (Reverent gold, Irreverent
-  black); face-down tiles dark with the faded code; unbounded conflict groups outlined orange, tied
-  bounded groups dashed grey; the tiles staged at each Book in a strip under it;
-* the Monastery graph with the Abbot and each altar's slots ``3→2 / 4→4 / 5→7``, and the four
-  Battle cards with marker counts.
+* a status line (whose turn, what they are doing) and one card per player: name, side, the
+  public score (Crusade "?"), coins and the four token counts, hand, stacks, sheepfold, a
+  "passed" badge, and the mat with each line's Book (``→III``);
+* Books I–III side by side: quill spaces in their colour, text spaces ruled, the purple
+  Drollery, tiles in their colour with the faction code and an owner frame (Reverent gold,
+  Irreverent black), face-down tiles dark; unbounded conflict groups outlined orange, tied
+  bounded ones dashed grey; the staged tiles in a strip under their Book; ``highlight`` ringed;
+* the Monastery (Abbot, altars and their slots) and the Battle cards' markers.
 
-``render_private(view, *, names, text=None)`` draws a seat's Crusade card and hand from its
-``PrivateView``. Names of cards, stations and factions come from the catalog through ``text``
-(``bot.text.Texts``) when the host passes it; shapes and colours come from the view and
-``engines/illumination/data.py``.
+The rest is one tap away (``zoom_regions`` / ``render_zoom``): one Book at phone size, the
+Monastery with its slot values, both players' score parts and mats, and the reader's hand and
+Crusade (``render_private``). ``render_decision`` draws the numbered squares of a pending
+placement (``draws_decision``): the Book(s) with each legal square numbered as the panel's
+buttons number them (``engines/illumination/rules.py numbered_squares``), the first tile's
+reward under each number and its best square starred.
+
+Names of cards, stations and factions come from the catalog through ``text`` (``bot.text.Texts``)
+when the host passes it; shapes and colours come from the view and ``engines/illumination/data.py``.
 """
 
 from __future__ import annotations
@@ -28,7 +34,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engines.base import Msg
 from engines.illumination.data import (
+    BOOKS,
     COLOUR_LETTER,
     CRUSADE_VP,
     FACTION_CODE,
@@ -40,11 +48,18 @@ from engines.illumination.data import (
     TOKENS,
     card_kind,
 )
-from engines.illumination.view import CellView, PrivateView, PublicView, TileView
-from render.base import BG, INK, LINE, MUTED, PANEL, WHITE, WIDTH, canvas, draw_text, text_width
+from engines.illumination.view import BookView, CellView, PrivateView, PublicView, SquareView, TileView
+from render.base import BG, INK, LINE, MUTED, PANEL, WHITE, canvas, draw_text, text_width
 
 RGB = tuple[int, int, int]
 Formatter = Callable[[Any], str] | None
+
+BOARD_W = 720
+"""The board's width (px): 2 image px per phone px."""
+ZOOM_W = 540
+"""The width (px) of the pictures answering a decision or a "Look at…" (1.5 image px per phone px)."""
+BOARD_MIN_FONT = 16
+ZOOM_MIN_FONT = 15
 
 TILE_FILL: dict[str, RGB] = {"grey": (128, 128, 134), "yellow": (242, 201, 58), "red": (200, 58, 48),
                              "white": (250, 250, 246)}
@@ -57,25 +72,20 @@ PARCHMENT: RGB = (232, 220, 192)
 RULE: RGB = (200, 184, 150)
 DROLLERY: RGB = (128, 70, 170)
 FACE_DOWN: RGB = (52, 48, 58)
-FACE_DOWN_INK: RGB = (125, 120, 132)
+FACE_DOWN_INK: RGB = (150, 145, 158)
 GOLD: RGB = (214, 160, 20)
 BLACK: RGB = (15, 15, 15)
 ORANGE: RGB = (235, 115, 0)
 TIE_GREY: RGB = (95, 95, 95)
+RING: RGB = (0, 114, 178)
+PASSED_RED: RGB = (120, 30, 30)
+NUMBER_RED: RGB = (170, 20, 40)
 SIDE_FRAME = {"reverent": GOLD, "irreverent": BLACK}
-SIDE_SHORT = {"reverent": "Rev", "irreverent": "Irr"}
 TOKEN_CODE = {"bell": "Be", "candle": "Ca", "wine": "Wi", "bread": "Br"}
 TOKEN_COLOUR = {t: c for c, t in TOKEN_OF.items()}
+COIN_FILL: RGB = (235, 200, 90)
 
-MARGIN = 14
-BOOK_GAP = 16
-CELL = 52
-LABEL_W = 18
-STRIP_H = 58
-MAT_X = WIDTH - MARGIN - 16 - 3 * 50 - 56
-"""Left edge (px) of a player's mat of 50 px cells; the score parts line ends 70 px before it."""
-PANEL_H = 196
-MONASTERY_H = 344
+MARGIN = 10
 
 
 def _say(text: Formatter, key: str, fallback: str, **params: Any) -> str:
@@ -90,82 +100,85 @@ def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if seat < len(names) and names[seat] else f"Seat {'AB'[seat]}"
 
 
+def _code(text: Formatter, faction: str) -> str:
+    return _say(text, f"board.code.{faction}", FACTION_CODE[faction])
+
+
 # --------------------------------------------------------------------------- tiles and cells
 
 
 def _tile(img: Image.Image, x: float, y: float, size: int, tile: TileView, side: str, *, down: bool = False,
-          text: Formatter = None) -> None:
-    """Paste a tile at (x, y): colour fill, faction code (``board.code.<faction>`` in the
-    reader's language), colour letter, owner frame (§11)."""
+          text: Formatter = None, letter: bool = False) -> None:
+    """Paste a tile at (x, y): colour fill, faction code (``board.code.<faction>`` in the reader's
+    language), an owner frame (§11); ``letter`` adds the colour's letter in the reader's language
+    (``board.colour_code.<colour>``; large pictures only)."""
     faction = tile.get("faction")
-    code = _say(text, f"board.code.{faction}", FACTION_CODE[faction]) if faction is not None else ""
-    face = _tile_image(size, faction, tile.get("colour"), side, down, code)
+    code = _code(text, faction) if faction is not None else ""
+    colour = tile.get("colour")
+    mark = _say(text, f"board.colour_code.{colour}", COLOUR_LETTER[colour]) if letter and colour else ""
+    face = _tile_image(size, faction, colour, side, down, code, mark)
     img.paste(face, (int(x), int(y)), face)
 
 
-TILE_CODE = 0.44
-"""A tile's faction code (An, Dr…) in px per px of tile side (22 px on a 52 px cell; was 0.40)."""
-TILE_LETTER = 0.30
-"""A tile's colour letter (Y, K, W, R) in px per px of tile side (15 px bold on a 52 px cell; was 13 px
-regular: 4.5 px at 380 px display width, trial 8)."""
-
-
 @lru_cache(maxsize=256)
-def _tile_image(size: int, faction: str | None, colour: str | None, side: str, down: bool, code: str) -> Image.Image:
+def _tile_image(size: int, faction: str | None, colour: str | None, side: str, down: bool, code: str,
+                letter: str) -> Image.Image:
     """One tile drawn once on a transparent square (tiles repeat; text rendering is the cost)."""
     face = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(face)
-    box = (2, 2, size - 2, size - 2)
+    box = (1, 1, size - 2, size - 2)
+    frame = max(2, size // 13)
+    code_size = max(BOARD_MIN_FONT, int(size * 0.40))
     if faction is None or colour is None:  # coin tile (mats only)
-        draw.rounded_rectangle(box, radius=6, fill=(235, 200, 90), outline=SIDE_FRAME[side], width=4)
-        draw_text(draw, (size / 2, size / 2), "$2", size=int(size * 0.38), anchor="mm", bold=True)
+        draw.rounded_rectangle(box, radius=5, fill=COIN_FILL, outline=SIDE_FRAME[side], width=frame)
+        draw_text(draw, (size / 2, size / 2), "$2", size=code_size, anchor="mm", bold=True)
         return face
-    letter = COLOUR_LETTER[colour]
+    centre = (size / 2 - (size * 0.06 if letter else 0), size * (0.42 if letter else 0.5))
     if down:
-        draw.rounded_rectangle(box, radius=6, fill=FACE_DOWN, outline=SIDE_FRAME[side] if side == "reverent"
+        draw.rounded_rectangle(box, radius=5, fill=FACE_DOWN, outline=SIDE_FRAME[side] if side == "reverent"
                                else (110, 110, 110), width=2)
-        draw_text(draw, (size * 0.41, size * 0.39), code, size=int(size * 0.40), fill=FACE_DOWN_INK, anchor="mm")
-        draw_text(draw, (size - 5, size - 4), letter, size=int(size * TILE_LETTER), fill=FACE_DOWN_INK, anchor="rd")
+        draw_text(draw, centre, code, size=code_size, fill=FACE_DOWN_INK, anchor="mm")
         return face
-    draw.rounded_rectangle(box, radius=6, fill=TILE_FILL[colour], outline=SIDE_FRAME[side], width=4)
+    draw.rounded_rectangle(box, radius=5, fill=TILE_FILL[colour], outline=SIDE_FRAME[side], width=frame)
     ink = TILE_INK[colour]
-    draw_text(draw, (size * 0.41, size * 0.39), code, size=int(size * TILE_CODE), fill=ink, anchor="mm", bold=True)
-    draw_text(draw, (size - 6, size - 5), letter, size=int(size * TILE_LETTER), fill=ink, anchor="rd", bold=True)
+    draw_text(draw, centre, code, size=code_size, fill=ink, anchor="mm", bold=True)
+    if letter:
+        draw_text(draw, (size - frame - 2, size - frame), letter, size=max(ZOOM_MIN_FONT, size // 5),
+                  fill=ink, anchor="rd", bold=True)
     return face
 
 
-@lru_cache(maxsize=16)
-def _space_image(quill: str | None, drollery: bool) -> Image.Image:
-    """An empty Book cell: quill space with its letter, ruled text space, or the Drollery."""
-    face = Image.new("RGB", (CELL + 1, CELL + 1), BG)
+@lru_cache(maxsize=32)
+def _space_image(size: int, quill: str | None, drollery: bool) -> Image.Image:
+    """An empty Book cell: quill space in its colour, ruled text space, or the Drollery."""
+    face = Image.new("RGB", (size + 1, size + 1), BG)
     draw = ImageDraw.Draw(face)
-    box = (0, 0, CELL, CELL)
+    box = (0, 0, size, size)
     if quill is not None:
         draw.rectangle(box, fill=QUILL_FILL[quill], outline=LINE)
-        draw_text(draw, (4, 2), COLOUR_LETTER[quill], size=18, fill=QUILL_INK[quill], bold=True)
-        draw.line((CELL - 10, 8, CELL - 20, 22), fill=QUILL_INK[quill], width=2)  # a small quill stroke
+        draw.line((size * 0.78, size * 0.16, size * 0.6, size * 0.42), fill=QUILL_INK[quill], width=2)  # a quill stroke
     else:
         draw.rectangle(box, fill=PARCHMENT, outline=LINE)
-        for k in range(1, 5):
-            draw.line((5, k * CELL / 5, CELL - 5, k * CELL / 5), fill=RULE, width=1)
+        for k in range(1, 4):
+            draw.line((4, k * size / 4, size - 4, k * size / 4), fill=RULE, width=1)
     if drollery:
-        draw.rounded_rectangle((4, 4, CELL - 4, CELL - 4), radius=8, fill=DROLLERY)
-        draw_text(draw, (CELL / 2, CELL / 2), "✿", size=26, fill=WHITE, anchor="mm")
+        draw.rounded_rectangle((3, 3, size - 3, size - 3), radius=6, fill=DROLLERY)
+        draw_text(draw, (size / 2, size / 2), "✿", size=max(BOARD_MIN_FONT, int(size * 0.5)), fill=WHITE, anchor="mm")
     return face
 
 
-def _cell(img: Image.Image, x: float, y: float, cell: CellView, sides: list[str] | None,
-          text: Formatter = None) -> None:
+def _cell(img: Image.Image, x: float, y: float, size: int, cell: CellView, sides: list[str] | None,
+          text: Formatter = None, letter: bool = False) -> None:
     """One Book cell and its tile (§11)."""
-    img.paste(_space_image(cell["quill"], cell["drollery"]), (int(x), int(y)))
+    img.paste(_space_image(size, cell["quill"], cell["drollery"]), (int(x), int(y)))
     tile = cell["tile"]
     if tile is not None and sides is not None:
-        _tile(img, x, y, CELL, tile, sides[tile["owner"]], down=cell["down"], text=text)
+        _tile(img, x, y, size, tile, sides[tile["owner"]], down=cell["down"], text=text, letter=letter)
 
 
 def _dashed_rect(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], colour: RGB, width: int) -> None:
     x0, y0, x1, y1 = box
-    dash = 6
+    dash = 5
     for a, b, horizontal, fixed in ((x0, x1, True, y0), (x0, x1, True, y1), (y0, y1, False, x0), (y0, y1, False, x1)):
         pos = a
         while pos < b:
@@ -177,254 +190,44 @@ def _dashed_rect(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, floa
             pos += 2 * dash
 
 
-# --------------------------------------------------------------------------- Books
-
-
-def _book_origin(index: int) -> float:
-    width = (WIDTH - 2 * MARGIN - 2 * BOOK_GAP) / 3
-    return MARGIN + index * (width + BOOK_GAP)
-
-
-def _draw_books(img: Image.Image, view: PublicView, top: int, names: Sequence[str], text: Formatter = None) -> int:
+def _grid(img: Image.Image, view: PublicView, book: BookView, gx: float, gy: float, size: int,
+          text: Formatter, *, letter: bool = False) -> dict[str, tuple[float, float]]:
+    """A Book's 4×6 cells from (gx, gy) with its conflict outlines; returns each cell's corner."""
     draw = ImageDraw.Draw(img)
-    sides = view["sides"]
-    width = (WIDTH - 2 * MARGIN - 2 * BOOK_GAP) / 3
-    grid_left_pad = (width - LABEL_W - 6 * CELL) / 2
-    bottom = top
-    for index, book in enumerate(view["books"]):
-        x0 = _book_origin(index)
-        draw.rounded_rectangle((x0, top, x0 + width, top + 34 + 20 + 4 * CELL + STRIP_H + 8), radius=10, fill=PANEL)
-        state = _say(text, "board.open", "open") if book["open"] else _say(text, "board.closed", "closed ✓")
-        draw_text(draw, (x0 + 10, top + 5), _say(text, "board.book", f"Book {book['name']}", name=book["name"]),
-                  size=22, bold=True)
-        draw_text(draw, (x0 + width - 10, top + 8), state, size=17, fill=MUTED, anchor="ra")
-        gx, gy = x0 + grid_left_pad + LABEL_W, top + 34 + 20
-        for k, col in enumerate("abcdef"):
-            draw_text(draw, (gx + k * CELL + CELL / 2, gy - 3), col, size=17, fill=MUTED, anchor="md")
-        for r in range(4):
-            draw_text(draw, (gx - 5, gy + r * CELL + CELL / 2), str(r + 1), size=17, fill=MUTED, anchor="rm")
-        places: dict[str, tuple[float, float]] = {}
-        for cell in book["cells"]:
-            cx = gx + "abcdef".index(cell["column"]) * CELL
-            cy = gy + (cell["row"] - 1) * CELL
-            places[cell["id"]] = (cx, cy)
-            _cell(img, cx, cy, cell, sides, text)
-        for group in view["conflicts"]:
-            if group["book"] != book["name"]:
-                continue
-            tied = group["bounded"] and group["counts"][0] == group["counts"][1]
-            for cid in group["cells"]:
-                px, py = places[cid]
-                box = (px + 1, py + 1, px + CELL - 1, py + CELL - 1)
-                if tied:
-                    _dashed_rect(draw, box, TIE_GREY, 3)
-                elif not group["bounded"]:
-                    draw.rectangle(box, outline=ORANGE, width=3)
-        # the staged strip (tiles waiting at this Book, and an exiled tile landing here)
-        sy = gy + 4 * CELL + 6
-        draw.line((x0 + 8, sy, x0 + width - 8, sy), fill=LINE, width=1)
-        staged = [s["tile"] for s in view["staged"] if s["book"] == book["name"]]
-        sx = x0 + 10
-        if staged and sides is not None:
-            draw_text(draw, (sx, sy + STRIP_H / 2), _say(text, "board.staged", "staged"), size=15, fill=MUTED,
-                      anchor="lm")
-            sx += 58
-            for tile in staged:
-                _tile(img, sx, sy + 6, 44, tile, sides[tile["owner"]], text=text)
-                sx += 46
-        exile = view["exile"]
-        if exile is not None and exile["book"] == book["name"] and sides is not None:
-            _tile(img, sx, sy + 6, 44, exile["tile"], sides[exile["tile"]["owner"]], text=text)
-            draw_text(draw, (sx + 50, sy + STRIP_H / 2),
-                      _say(text, "board.exiled_from", f"exiled from {exile['origin']}", origin=exile["origin"]),
-                      size=15, fill=INK, anchor="lm")
-        bottom = int(sy + STRIP_H + 8)
-    return bottom
-
-
-# --------------------------------------------------------------------------- players
-
-
-def _token_icon(draw: ImageDraw.ImageDraw, x: float, y: float, token: str, count: int, text: Formatter = None) -> float:
-    colour = TOKEN_COLOUR[token]
-    draw.ellipse((x, y, x + 30, y + 30), fill=TILE_FILL[colour], outline=INK, width=1)
-    draw_text(draw, (x + 15, y + 15), _say(text, f"board.token_code.{token}", TOKEN_CODE[token]), size=15,
-              fill=TILE_INK[colour], anchor="mm", bold=True)
-    draw_text(draw, (x + 35, y + 15), str(count), size=21, anchor="lm", bold=True)
-    return x + 62
-
-
-def _draw_player(img: Image.Image, view: PublicView, seat: int, top: int, names: Sequence[str],
-                 text: Formatter) -> int:
-    draw = ImageDraw.Draw(img)
-    sides = view["sides"]
-    side = sides[seat] if sides else "reverent"
-    frame = SIDE_FRAME[side]
-    acting = view["active"] if view["phase"] != "exile" or view["active"] is None else 1 - view["active"]
-    active = acting == seat and not view["over"]
-    draw.rounded_rectangle((MARGIN, top, WIDTH - MARGIN, top + PANEL_H), radius=12, fill=PANEL,
-                           outline=(frame if active else LINE), width=4 if active else 1)
-    side_name = _say(text, f"term.side.{side}", side.capitalize())
-    draw.rectangle((MARGIN + 12, top + 12, MARGIN + 30, top + 30), fill=frame)
-    draw_text(draw, (MARGIN + 40, top + 8), f"{'AB'[seat]} · {_name(names, seat)}", size=24, bold=True,
-              max_width=430)
-    doing = ((_say(text, "board.to_answer", " · to answer the Exilium") if view["phase"] == "exile"
-              else _say(text, "board.to_move", " · to move")) if active else "")
-    draw_text(draw, (MARGIN + 40, top + 40), _say(text, "board.monk", f"{side_name} monk", side=side_name) + doing,
-              size=18, fill=MUTED)
-    if view["passed"][seat]:
-        draw.rounded_rectangle((MARGIN + 330, top + 40, MARGIN + 420, top + 64), radius=6, fill=(120, 30, 30))
-        draw_text(draw, (MARGIN + 375, top + 52), _say(text, "board.passed", "PASSED"), size=16, fill=WHITE,
-                  anchor="mm", bold=True)
-    # holdings
-    y = top + 76
-    draw.ellipse((MARGIN + 14, y, MARGIN + 44, y + 30), fill=(235, 200, 90), outline=INK)
-    draw_text(draw, (MARGIN + 29, y + 15), "$", size=17, anchor="mm", bold=True)
-    draw_text(draw, (MARGIN + 50, y + 15), str(view["coins"][seat]), size=21, anchor="lm", bold=True)
-    x: float = MARGIN + 84
-    for token in TOKENS:
-        x = _token_icon(draw, x, y, token, view["tokens"][seat][token], text)
-    items = view["items"][seat]
-    draw_text(draw, (x + 4, y + 15), _say(text, "board.items", f"items {items}/7", n=items)
-              + (_say(text, "board.items_over", " — over!") if items > 7 else ""), size=17,
-              fill=(170, 40, 30) if items > 7 else MUTED, anchor="lm")
-    y += 42
-    facts = _say(text, "board.facts", f"hand {view['hand_counts'][seat]}  ·  stacks {view['stacks_left'][seat]}  ·  "
-                 f"sheepfold {view['sheepfold'][seat]}", hand=view["hand_counts"][seat],
-                 stacks=view["stacks_left"][seat], sheep=view["sheepfold"][seat])
-    draw_text(draw, (MARGIN + 14, y), facts, size=19)
-    y += 32
-    parts = view["scores"][seat]
-    if parts:
-        card = view["crusade"][seat]
-        faction = card.split('-', 1)[1] if card else ""
-        code = _say(text, f"board.code.{faction}", FACTION_CODE[faction]) if card else ""
-        crusade = f"{code} {parts['crusade']}" if card else "?"
-        total = parts["total"]
-        score = (_say(text, "board.score", f"score {total}", total=total) if view["over"]
-                 else _say(text, "board.score_open", f"score {total} + ?", total=total))
-        draw_text(draw, (MARGIN + 14, y), score, size=22, bold=True)
-        draw_text(draw, (MARGIN + 170, y + 3), _say(
-            text, "board.parts", f"rituals {parts['rituals']} · tiles {parts['tiles']} · battles "
-            f"{parts['battles']} · crusade {crusade} · sheep {parts['sheepfold']}", rituals=parts["rituals"],
-            tiles=parts["tiles"], battles=parts["battles"], crusade=crusade, sheep=parts["sheepfold"]),
-            size=19, fill=MUTED, max_width=MAT_X - 70 - (MARGIN + 170))
-    # the mat, lines labelled by the Book they feed
-    size = 50
-    mx = MAT_X
-    my = top + 18
-    lines = view["lines"][seat]
-    for i, tile in enumerate(view["mats"][seat]):
-        r, c = divmod(i, 3)
-        cx, cy = mx + c * size, my + r * size
-        draw.rectangle((cx, cy, cx + size, cy + size), fill=BG, outline=LINE)
-        if tile is not None:
-            _tile(img, cx, cy, size, tile, side, text=text)
-    for k, line in enumerate(LINES):
-        book = lines.get(line, "")
-        if line.startswith("row"):
-            draw_text(draw, (mx + 3 * size + 6, my + k * size + size / 2), f"→{book}", size=16, fill=MUTED,
-                      anchor="lm")
-        else:
-            draw_text(draw, (mx + (k - 3) * size + size / 2, my + 3 * size + 2), f"↓{book}", size=16, fill=MUTED,
-                      anchor="ma")
-    draw_text(draw, (mx - 10, my + 1.5 * size), _say(text, "board.mat", "mat"), size=16, fill=MUTED, anchor="rm")
-    return top + PANEL_H
-
-
-# --------------------------------------------------------------------------- Monastery and Battle cards
-
-
-def _draw_monastery(draw: ImageDraw.ImageDraw, view: PublicView, top: int, text: Formatter) -> int:
-    left, step = MARGIN + 70, 150
-    draw.rounded_rectangle((MARGIN, top, MARGIN + 560, top + MONASTERY_H), radius=12, fill=PANEL)
-    draw_text(draw, (MARGIN + 12, top + 6), _say(text, "board.monastery", "Monastery"), size=22, bold=True)
-    sides = view["sides"]
-
-    def pos(sid: str) -> tuple[float, float]:
-        st = STATIONS[sid]
-        return left + (st.col - 1) * step + 60, top + 64 + (st.row - 1) * 112
-
-    for sid, st in STATIONS.items():
-        for n in st.neighbours:
-            if sid < n:
-                draw.line((*pos(sid), *pos(n)), fill=LINE, width=4)
-    for sid, st in STATIONS.items():
-        x, y = pos(sid)
-        name = _say(text, f"term.station.{sid}", sid.capitalize())
-        if st.altar and st.token is not None:
-            colour = TOKEN_COLOUR[st.token]
-            draw.rounded_rectangle((x - 38, y - 26, x + 38, y + 26), radius=8, fill=TILE_FILL[colour], outline=INK,
-                                   width=2)
-            # (the altar names its token in words: the legend of the token codes on the player panels)
-            code = _say(text, f"board.token_code.{st.token}", TOKEN_CODE[st.token])
-            word = _say(text, f"term.token.{st.token}", st.token)
-            word = word[:1].upper() + word[1:]
-            if word == code:  # (a language whose code is the whole word: once is enough)
-                draw_text(draw, (x, y - 2), code, size=20, fill=TILE_INK[colour], anchor="mm", bold=True)
-            else:
-                draw_text(draw, (x, y - 11), code, size=18, fill=TILE_INK[colour], anchor="mm", bold=True)
-                size = 15 if text_width(word, 15) <= 70 else 12
-                draw_text(draw, (x, y + 12), word, size=size, fill=TILE_INK[colour], anchor="mm", max_width=72)
-            # slots: 3→2 / 4→4 / 5→7
-            sx = x - 60
-            sy = y + 30 if st.row == 1 else y - 58
-            for k, tier in enumerate(SLOT_TIERS):
-                bx = sx + k * 41
-                owner = view["slots"].get(f"{sid}-{tier}")
-                fill = WHITE if owner is None or sides is None else SIDE_FRAME[sides[owner]]
-                draw.rectangle((bx, sy, bx + 39, sy + 26), fill=fill, outline=INK)
-                ink = INK if owner is None or sides is None or sides[owner] == "reverent" else WHITE
-                label = f"{tier}→{SLOT_TIERS[tier]}" if owner is None else f"{'AB'[owner]}:{SLOT_TIERS[tier]}"
-                draw_text(draw, (bx + 20, sy + 13), label, size=15, fill=ink, anchor="mm")
-        else:
-            draw.ellipse((x - 22, y - 22, x + 22, y + 22), fill=BG, outline=INK, width=2)
-            w = text_width(name, 15) / 2 + 4
-            draw.rectangle((x - w, y + 25, x + w, y + 44), fill=PANEL)
-            draw_text(draw, (x, y + 26), name, size=15, fill=MUTED, anchor="ma")
-        if view["abbot"] == sid:
-            ax = x + 52 if st.altar else x  # beside an altar, so its token stays readable
-            draw.polygon([(ax - 15, y + 16), (ax + 15, y + 16), (ax, y - 20)], fill=(110, 20, 30), outline=WHITE)
-            draw_text(draw, (ax, y + 6), "A", size=16, fill=WHITE, anchor="mm", bold=True)
-    draw_text(draw, (MARGIN + 548, top + 10), _say(text, "board.abbot_legend", "▲A the Abbot · slot: tokens→VP / owner:VP"),
-              size=15, fill=MUTED, anchor="ra")
-    return top + MONASTERY_H
-
-
-def _draw_battles(draw: ImageDraw.ImageDraw, view: PublicView, top: int, text: Formatter) -> None:
-    x0 = MARGIN + 576
-    draw.rounded_rectangle((x0, top, WIDTH - MARGIN, top + MONASTERY_H), radius=12, fill=PANEL)
-    draw_text(draw, (x0 + 12, top + 6), _say(text, "board.battles", "Battle cards"), size=22, bold=True)
-    sides = view["sides"]
-    for k, pair in enumerate(PAIRS):
-        y = top + 40 + k * 58
-        a, b = pair.split("-")
-        draw.rounded_rectangle((x0 + 12, y, WIDTH - MARGIN - 12, y + 50), radius=8, fill=WHITE, outline=LINE)
-        codes = [_say(text, f"board.code.{f}", FACTION_CODE[f]) for f in (a, b)]
-        shown = "↔".join(codes)
-        draw_text(draw, (x0 + 22, y + 25), shown, size=20, anchor="lm", bold=True)
-        # (the full names beside the codes: the legend of the codes on the books' tiles)
-        name = _say(text, f"term.pair.{pair}", f"{a.capitalize()}↔{b.capitalize()}")
-        draw_text(draw, (x0 + 32 + text_width(shown, 20, bold=True), y + 25), name, size=16, fill=MUTED,
-                  anchor="lm")
-        counts = view["markers"][pair]
-        if sides is not None:
-            rev = sides.index("reverent")
-            line = _say(text, "board.counts", f"Rev {counts[rev]} · Irr {counts[1 - rev]}", rev=counts[rev],
-                        irr=counts[1 - rev])
-            draw_text(draw, (WIDTH - MARGIN - 24, y + 25), line, size=19, anchor="rm")
-    y = top + 40 + 4 * 58 + 6
-    deck = _say(text, "board.deck", f"Scriptorium deck {view['deck_count']} · discard {len(view['discard'])}",
-                n=view["deck_count"], discard=len(view["discard"]))
-    draw_text(draw, (x0 + 14, y), deck, size=17)
-    if view["discard"]:
-        kind = card_kind(view["discard"][-1])
-        card = _say(text, f"term.card.{kind}", kind.capitalize())
-        draw_text(draw, (x0 + 14, y + 26), _say(text, "board.last_played", "last played: " + card, card=card),
-                  size=17, fill=MUTED)
+    places: dict[str, tuple[float, float]] = {}
+    for cell in book["cells"]:
+        cx = gx + "abcdef".index(cell["column"]) * size
+        cy = gy + (cell["row"] - 1) * size
+        places[cell["id"]] = (cx, cy)
+        _cell(img, cx, cy, size, cell, view["sides"], text, letter)
+    for group in view["conflicts"]:
+        if group["book"] != book["name"]:
+            continue
+        tied = group["bounded"] and group["counts"][0] == group["counts"][1]
+        for cid in group["cells"]:
+            px, py = places[cid]
+            box = (px + 1, py + 1, px + size - 1, py + size - 1)
+            if tied:
+                _dashed_rect(draw, box, TIE_GREY, 3)
+            elif not group["bounded"]:
+                draw.rectangle(box, outline=ORANGE, width=3)
+    return places
 
 
 # --------------------------------------------------------------------------- the board
+
+BOOK_GAP = 8
+BOOK_W = (BOARD_W - 2 * MARGIN - 2 * BOOK_GAP) / 3
+CELL = 34
+STATUS_H = 44
+CARD_H = 180
+BOOK_HEAD = 30
+STRIP_H = 42
+BOOK_H = BOOK_HEAD + 4 * CELL + 6 + STRIP_H
+BOTTOM_H = 206
+BOARD_H = STATUS_H + CARD_H + 8 + BOOK_H + 8 + BOTTOM_H + MARGIN
+"""The board's height (px): the same for every position, so the message keeps its size in the chat."""
+MAT_CELL = 34
 
 
 def _status(view: PublicView, names: Sequence[str], text: Formatter = None) -> str:
@@ -445,103 +248,582 @@ def _status(view: PublicView, names: Sequence[str], text: Formatter = None) -> s
     return _say(text, "board.turn", f"{_name(names, active)}'s turn — {doing}", name=_name(names, active), phase=doing)
 
 
+def _acting(view: PublicView) -> int | None:
+    """The seat the table waits for (the opponent while an Exilium is answered)."""
+    if view["over"] or view["active"] is None:
+        return None
+    return 1 - view["active"] if view["phase"] == "exile" else view["active"]
+
+
+def _token_chip(draw: ImageDraw.ImageDraw, x: float, y: float, token: str, count: int, text: Formatter,
+                size: int = 28, font: int = BOARD_MIN_FONT) -> float:
+    """A token's coloured disc with its code and the count beside it; returns the next x."""
+    colour = TOKEN_COLOUR[token]
+    draw.ellipse((x, y, x + size, y + size), fill=TILE_FILL[colour], outline=INK, width=1)
+    draw_text(draw, (x + size / 2, y + size / 2), _say(text, f"board.token_code.{token}", TOKEN_CODE[token]),
+              size=font, fill=TILE_INK[colour], anchor="mm", bold=True)
+    label = str(count)
+    draw_text(draw, (x + size + 3, y + size / 2), label, size=font + 2, anchor="lm", bold=True)
+    return x + size + 5 + text_width(label, font + 2, bold=True) + 7
+
+
+def _coin_chip(draw: ImageDraw.ImageDraw, x: float, y: float, count: int, size: int = 28,
+               font: int = BOARD_MIN_FONT) -> float:
+    draw.ellipse((x, y, x + size, y + size), fill=COIN_FILL, outline=INK)
+    draw_text(draw, (x + size / 2, y + size / 2), "$", size=font, anchor="mm", bold=True)
+    label = str(count)
+    draw_text(draw, (x + size + 3, y + size / 2), label, size=font + 2, anchor="lm", bold=True)
+    return x + size + 5 + text_width(label, font + 2, bold=True) + 7
+
+
+def _mat(img: Image.Image, view: PublicView, seat: int, x: float, y: float, size: int, text: Formatter,
+         font: int) -> None:
+    """``seat``'s 3×3 mat at (x, y), each line labelled by the Book it feeds (``→III``, ``↓I``)."""
+    draw = ImageDraw.Draw(img)
+    sides = view["sides"]
+    side = sides[seat] if sides else "reverent"
+    for i, tile in enumerate(view["mats"][seat]):
+        r, c = divmod(i, 3)
+        cx, cy = x + c * size, y + r * size
+        draw.rectangle((cx, cy, cx + size, cy + size), fill=BG, outline=LINE)
+        if tile is not None:
+            _tile(img, cx, cy, size, tile, side, text=text)
+    lines = view["lines"][seat]
+    for k, line in enumerate(LINES):
+        book = lines.get(line, "")
+        if not book:
+            continue
+        if line.startswith("row"):
+            draw_text(draw, (x + 3 * size + 3, y + k * size + size / 2), f"→{book}", size=font, fill=MUTED, anchor="lm")
+        else:
+            draw_text(draw, (x + (k - 3) * size + size / 2, y + 3 * size + 1), f"↓{book}", size=font, fill=MUTED,
+                      anchor="ma")
+
+
+def _counts(draw: ImageDraw.ImageDraw, x: float, y: float, view: PublicView, seat: int, font: int) -> None:
+    """Hand size, stacks left and sheepfold as small drawn icons with their numbers, from (x, y)."""
+    values = (view["hand_counts"][seat], view["stacks_left"][seat], view["sheepfold"][seat])
+    for k, value in enumerate(values):
+        if k == 0:  # a card
+            draw.rounded_rectangle((x, y + 1, x + 13, y + 19), radius=2, fill=WHITE, outline=(110, 80, 30), width=2)
+        elif k == 1:  # a stack of tiles
+            for j in range(3):
+                draw.rectangle((x + j * 2, y + 12 - j * 5, x + 12 + j * 2, y + 19 - j * 5), fill=PANEL, outline=INK)
+        else:  # a sheep
+            draw.ellipse((x, y + 4, x + 18, y + 16), fill=WHITE, outline=INK)
+            draw.ellipse((x + 13, y + 2, x + 21, y + 10), fill=INK)
+            draw.line((x + 4, y + 16, x + 4, y + 20), fill=INK, width=2)
+            draw.line((x + 13, y + 16, x + 13, y + 20), fill=INK, width=2)
+        label = str(value)
+        draw_text(draw, (x + 24, y + 10), label, size=font, anchor="lm", bold=True)
+        x += 24 + text_width(label, font, bold=True) + 14
+
+
+def _player_card(img: Image.Image, view: PublicView, seat: int, box: tuple[float, float, float, float],
+                 names: Sequence[str], text: Formatter) -> None:
+    """One player's card on the board: name, side, score, holdings, counts and the mat."""
+    draw = ImageDraw.Draw(img)
+    x0, y0, x1, y1 = box
+    sides = view["sides"]
+    side = sides[seat] if sides else "reverent"
+    frame = SIDE_FRAME[side]
+    active = _acting(view) == seat
+    draw.rounded_rectangle(box, radius=10, fill=PANEL, outline=(frame if active else LINE), width=4 if active else 1)
+    mat_x = x1 - 8 - 3 * MAT_CELL - 30
+    room = mat_x - x0 - 16
+    draw.rectangle((x0 + 10, y0 + 12, x0 + 24, y0 + 26), fill=frame)
+    draw_text(draw, (x0 + 30, y0 + 7), _name(names, seat), size=20, bold=True, max_width=room - 20)
+    side_name = _say(text, f"term.side.{side}", side.capitalize())
+    if view["passed"][seat]:
+        label = _say(text, "board.passed", "PASSED")
+        w = text_width(label, BOARD_MIN_FONT, bold=True) + 12
+        draw.rounded_rectangle((x0 + 10, y0 + 35, x0 + 10 + w, y0 + 57), radius=5, fill=PASSED_RED)
+        draw_text(draw, (x0 + 10 + w / 2, y0 + 46), label, size=BOARD_MIN_FONT, fill=WHITE, anchor="mm", bold=True)
+    else:
+        doing = ((_say(text, "board.to_answer_short", " · to answer") if view["phase"] == "exile"
+                  else _say(text, "board.to_move", " · to move")) if active else "")
+        draw_text(draw, (x0 + 10, y0 + 36), side_name + doing, size=BOARD_MIN_FONT, fill=INK if active else MUTED,
+                  bold=active, max_width=room)
+    parts = view["scores"][seat]
+    if parts:
+        total = parts["total"]
+        score = (_say(text, "board.score", f"score {total}", total=total) if view["over"]
+                 else _say(text, "board.score_open", f"score {total} + ?", total=total))
+        draw_text(draw, (x0 + 10, y0 + 60), score, size=24, bold=True, max_width=room)
+    y = y0 + 96
+    x = _coin_chip(draw, x0 + 10, y, view["coins"][seat])
+    for k, token in enumerate(TOKENS):
+        if k == 2:  # two rows of chips: coins and two tokens, then two tokens and the item count
+            x, y = x0 + 10, y + 32
+        x = _token_chip(draw, x, y, token, view["tokens"][seat][token], text)
+    items = view["items"][seat]
+    draw_text(draw, (x + 2, y + 14), _say(text, "board.items_short", f"{items}/7", n=items), size=BOARD_MIN_FONT,
+              fill=(170, 40, 30) if items > 7 else MUTED, anchor="lm", bold=items > 7)
+    _mat(img, view, seat, mat_x, y0 + 8, MAT_CELL, text, BOARD_MIN_FONT)
+    _counts(draw, mat_x - 4, y1 - 28, view, seat, BOARD_MIN_FONT)
+
+
+def _book_panel(img: Image.Image, view: PublicView, index: int, x0: float, top: float, text: Formatter) -> dict[str, tuple[float, float]]:
+    draw = ImageDraw.Draw(img)
+    book = view["books"][index]
+    sides = view["sides"]
+    draw.rounded_rectangle((x0, top, x0 + BOOK_W, top + BOOK_H), radius=8, fill=PANEL)
+    draw_text(draw, (x0 + 8, top + 4), _say(text, "board.book", f"Book {book['name']}", name=book["name"]),
+              size=18, bold=True)
+    state = _say(text, "board.open", "open") if book["open"] else _say(text, "board.closed", "closed ✓")
+    draw_text(draw, (x0 + BOOK_W - 8, top + 6), state, size=BOARD_MIN_FONT, fill=MUTED, anchor="ra")
+    gx = x0 + (BOOK_W - 6 * CELL) / 2
+    gy = top + BOOK_HEAD
+    places = _grid(img, view, book, gx, gy, CELL, text)
+    sy = gy + 4 * CELL + 6
+    staged = [s["tile"] for s in view["staged"] if s["book"] == book["name"]]
+    exile = view["exile"]
+    tiles = list(staged) + ([exile["tile"]] if exile is not None and exile["book"] == book["name"] else [])
+    if tiles and sides is not None:
+        sx = x0 + 8
+        label = _say(text, "board.staged_arrow", "→")
+        draw_text(draw, (sx, sy + STRIP_H / 2 - 2), label, size=18, fill=MUTED, anchor="lm", bold=True)
+        sx += text_width(label, 18, bold=True) + 6
+        for tile in tiles:
+            _tile(img, sx, sy + 2, 34, tile, sides[tile["owner"]], text=text)
+            sx += 37
+    return places
+
+
+def _mini_monastery(img: Image.Image, view: PublicView, box: tuple[float, float, float, float],
+                    text: Formatter) -> None:
+    """The Monastery as a 3×3 grid of stations: altars in their token's colour with their three
+    slots (the VP of each, filled with the owner's colour once taken), the Abbot's station framed."""
+    draw = ImageDraw.Draw(img)
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=8, fill=PANEL)
+    draw_text(draw, (x0 + 8, y0 + 4), _say(text, "board.monastery", "Monastery"), size=18, bold=True)
+    sides = view["sides"]
+    cw, ch = (x1 - x0 - 16) / 3, (y1 - y0 - 36) / 3
+    for sid, st in STATIONS.items():
+        cx = x0 + 8 + (st.col - 1) * cw
+        cy = y0 + 30 + (st.row - 1) * ch
+        cell = (cx + 2, cy + 2, cx + cw - 2, cy + ch - 2)
+        abbot = view["abbot"] == sid
+        if st.altar and st.token is not None:
+            colour = TOKEN_COLOUR[st.token]
+            draw.rounded_rectangle(cell, radius=6, fill=TILE_FILL[colour], outline=INK, width=1)
+            draw_text(draw, (cx + 8, cy + 6), _say(text, f"board.token_code.{st.token}", TOKEN_CODE[st.token]),
+                      size=BOARD_MIN_FONT, fill=TILE_INK[colour], bold=True)
+            for k, tier in enumerate(SLOT_TIERS):
+                owner = view["slots"].get(f"{sid}-{tier}")
+                bx, by = cx + 6 + k * 26, cy + ch - 28
+                fill = WHITE if owner is None or sides is None else SIDE_FRAME[sides[owner]]
+                ink = INK if owner is None or sides is None or sides[owner] == "reverent" else WHITE
+                draw.rectangle((bx, by, bx + 24, by + 22), fill=fill, outline=INK)
+                draw_text(draw, (bx + 12, by + 11), str(SLOT_TIERS[tier]), size=BOARD_MIN_FONT, fill=ink, anchor="mm")
+        else:
+            draw.rounded_rectangle(cell, radius=6, fill=BG, outline=LINE)
+            draw_text(draw, (cx + cw / 2, cy + ch * (0.66 if abbot else 0.5)),
+                      _say(text, f"term.station.{sid}", sid.capitalize()), size=BOARD_MIN_FONT, fill=MUTED, anchor="mm",
+                      max_width=cw - 8)
+        if abbot:
+            draw.rounded_rectangle(cell, radius=6, outline=(110, 20, 30), width=4)
+            _abbot_pawn(draw, cx + cw - 16, cy + 16, 11)
+
+
+def _abbot_pawn(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
+    """The Abbot: a dark red pawn centred at (x, y)."""
+    draw.polygon([(x - r, y + r), (x + r, y + r), (x, y - r * 0.4)], fill=(110, 20, 30), outline=WHITE)
+    draw.ellipse((x - r * 0.5, y - r * 1.1, x + r * 0.5, y - r * 0.1), fill=(110, 20, 30), outline=WHITE)
+
+
+def _battle_rows(img: Image.Image, view: PublicView, box: tuple[float, float, float, float], text: Formatter,
+                 font: int = BOARD_MIN_FONT) -> None:
+    """The four Battle cards: the pair's codes, then each side's markers on its colour."""
+    draw = ImageDraw.Draw(img)
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=8, fill=PANEL)
+    draw_text(draw, (x0 + 8, y0 + 4), _say(text, "board.battles", "Battle cards"), size=font + 2, bold=True)
+    sides = view["sides"]
+    row_h = (y1 - y0 - 62) / 4
+    for k, pair in enumerate(PAIRS):
+        y = y0 + 32 + k * row_h
+        a, b = pair.split("-")
+        draw.rounded_rectangle((x0 + 8, y, x1 - 8, y + row_h - 4), radius=6, fill=WHITE, outline=LINE)
+        shown = f"{_code(text, a)}↔{_code(text, b)}"
+        draw_text(draw, (x0 + 16, y + (row_h - 4) / 2), shown, size=font + 1, anchor="lm", bold=True)
+        if sides is not None:
+            rev = sides.index("reverent")
+            counts = view["markers"][pair]
+            for j, (seat, colour, ink) in enumerate(((rev, GOLD, INK), (1 - rev, BLACK, WHITE))):
+                bx = x1 - 16 - (2 - j) * 34
+                by = y + (row_h - 4) / 2 - 13
+                draw.rounded_rectangle((bx, by, bx + 28, by + 26), radius=5, fill=colour)
+                draw_text(draw, (bx + 14, by + 13), str(counts[seat]), size=font + 1, fill=ink, anchor="mm", bold=True)
+    deck = _say(text, "board.deck_short", f"deck {view['deck_count']} · discard {len(view['discard'])}",
+                n=view["deck_count"], discard=len(view["discard"]))
+    draw_text(draw, (x0 + 10, y1 - 8), deck, size=font, fill=MUTED, anchor="ld", max_width=x1 - x0 - 20)
+
+
 def render_board(view: dict[str, Any], *, names: Sequence[str], text: Formatter = None,
                  highlight: str | None = None) -> Image.Image:
-    """The public board (§11) as an RGB image 1100 px wide; ``highlight`` (a cell id) is ringed."""
+    """The public board (§11) as an RGB image ``BOARD_W`` × ``BOARD_H``; ``highlight`` (a cell id)
+    is ringed."""
     pv: PublicView = view  # type: ignore[assignment]
-    height = 52 + PANEL_H + 10 + (34 + 20 + 4 * CELL + STRIP_H + 8) + 10 + PANEL_H + 10 + MONASTERY_H + MARGIN
-    img, draw = canvas(height)
-    draw_text(draw, (MARGIN, 12), _say(text, "board.title", "Illumination 闡明"), size=26, bold=True)
-    draw_text(draw, (WIDTH - MARGIN, 16), _status(pv, names, text), size=21, anchor="ra", max_width=700)
+    img, draw = canvas(BOARD_H, BOARD_W)
+    acting = _acting(pv)
+    draw_text(draw, (MARGIN, 10), _status(pv, names, text), size=22, bold=True, max_width=BOARD_W - 2 * MARGIN)
     sides = pv["sides"]
     rev = sides.index("reverent") if sides else 0
-    y = _draw_player(img, pv, 1 - rev, 52, names, text) + 10
-    y = _draw_books(img, pv, y, names, text) + 10
-    y = _draw_player(img, pv, rev, y, names, text) + 10
-    _draw_monastery(draw, pv, y, text)
-    _draw_battles(draw, pv, y, text)
-    if highlight:
-        _ring(draw, pv, highlight, 52 + PANEL_H + 10)
+    half = (BOARD_W - 2 * MARGIN - 8) / 2
+    top = STATUS_H
+    for k, seat in enumerate((rev, 1 - rev)):
+        x = MARGIN + k * (half + 8)
+        _player_card(img, pv, seat, (x, top, x + half, top + CARD_H), names, text)
+    top += CARD_H + 8
+    rings: dict[str, tuple[float, float]] = {}
+    for index in range(len(BOOKS)):
+        rings.update(_book_panel(img, pv, index, MARGIN + index * (BOOK_W + BOOK_GAP), top, text))
+    if highlight in rings:
+        px, py = rings[highlight]
+        draw.rectangle((px - 2, py - 2, px + CELL + 2, py + CELL + 2), outline=RING, width=4)
+    top += BOOK_H + 8
+    mono_w = 318
+    _mini_monastery(img, pv, (MARGIN, top, MARGIN + mono_w, top + BOTTOM_H), text)
+    _battle_rows(img, pv, (MARGIN + mono_w + 8, top, BOARD_W - MARGIN, top + BOTTOM_H), text)
+    del acting
     return img
 
 
-def _ring(draw: ImageDraw.ImageDraw, view: PublicView, cell_id: str, top: int) -> None:
-    width = (WIDTH - 2 * MARGIN - 2 * BOOK_GAP) / 3
-    for index, book in enumerate(view["books"]):
-        for cell in book["cells"]:
-            if cell["id"] == cell_id:
-                gx = _book_origin(index) + (width - LABEL_W - 6 * CELL) / 2 + LABEL_W
-                cx = gx + "abcdef".index(cell["column"]) * CELL
-                cy = top + 54 + (cell["row"] - 1) * CELL
-                draw.rectangle((cx - 2, cy - 2, cx + CELL + 2, cy + CELL + 2), outline=(0, 114, 178), width=4)
+# --------------------------------------------------------------------------- look at… (zoom)
+
+
+ZOOM_CELL = 80
+
+
+def zoom_regions(view: dict[str, Any]) -> list[tuple[str, Msg]]:
+    """The regions a reader may look at closely (``render_zoom``): each Book, the Monastery, the
+    players (score parts and mats), and for a seated reader their hand and Crusade."""
+    regions: list[tuple[str, Msg]] = [(f"book.{b}", Msg("board.zoom.book", {"name": b})) for b in BOOKS]
+    regions += [("monastery", Msg("board.zoom.monastery", {})), ("players", Msg("board.zoom.players", {}))]
+    if "seat" in view:
+        regions.append(("hand", Msg("board.zoom.hand", {})))
+    return regions
+
+
+def render_zoom(view: dict[str, Any], region: str, *, names: Sequence[str], text: Formatter = None) -> Image.Image:
+    """One region of the board at phone size, ``ZOOM_W`` px wide (``zoom_regions``).
+
+    Raises:
+        KeyError: not a region of this view.
+    """
+    if region.startswith("book.") and region[5:] in BOOKS:
+        return _zoom_book(view, region[5:], names, text)  # type: ignore[arg-type]
+    if region == "monastery":
+        return _zoom_monastery(view, text)  # type: ignore[arg-type]
+    if region == "players":
+        return _zoom_players(view, names, text)  # type: ignore[arg-type]
+    if region == "hand" and "seat" in view:
+        return render_private(view, names=names, text=text)
+    raise KeyError(region)
+
+
+def _zoom_book(view: PublicView, name: str, names: Sequence[str], text: Formatter) -> Image.Image:
+    book = view["books"][BOOKS.index(name)]
+    grid_w = 6 * ZOOM_CELL
+    staged = [s["tile"] for s in view["staged"] if s["book"] == name]
+    height = 50 + 4 * ZOOM_CELL + 16 + 70 + 60
+    img, draw = canvas(height, ZOOM_W)
+    state = _say(text, "board.open", "open") if book["open"] else _say(text, "board.closed", "closed ✓")
+    draw_text(draw, (MARGIN + 4, 12), _say(text, "board.book", f"Book {name}", name=name), size=26, bold=True)
+    draw_text(draw, (ZOOM_W - MARGIN - 4, 16), state, size=20, fill=MUTED, anchor="ra")
+    gx = (ZOOM_W - grid_w) / 2
+    _grid(img, view, book, gx, 50, ZOOM_CELL, text, letter=True)
+    y = 50 + 4 * ZOOM_CELL + 16
+    if staged and view["sides"] is not None:
+        label = _say(text, "board.staged", "staged")
+        draw_text(draw, (MARGIN + 4, y + 30), label, size=20, fill=MUTED, anchor="lm")
+        sx = MARGIN + 12 + text_width(label, 20)
+        for tile in staged:
+            _tile(img, sx, y + 4, 56, tile, view["sides"][tile["owner"]], text=text, letter=True)
+            sx += 60
+    y += 70
+    legend = _say(text, "board.conflict_legend", "orange frame: open battle · dashed: tie")
+    draw_text(draw, (MARGIN + 4, y + 8), legend, size=ZOOM_MIN_FONT + 1, fill=MUTED, max_width=ZOOM_W - 2 * MARGIN)
+    return img
+
+
+def _zoom_monastery(view: PublicView, text: Formatter) -> Image.Image:
+    img, draw = canvas(520, ZOOM_W)
+    draw_text(draw, (MARGIN + 4, 12), _say(text, "board.monastery", "Monastery"), size=26, bold=True)
+    sides = view["sides"]
+    step_x, step_y, left, top = 180, 150, 90, 120
+
+    def pos(sid: str) -> tuple[float, float]:
+        st = STATIONS[sid]
+        return left + (st.col - 1) * step_x, top + (st.row - 1) * step_y
+
+    for sid, st in STATIONS.items():
+        for n in st.neighbours:
+            if sid < n:
+                draw.line((*pos(sid), *pos(n)), fill=LINE, width=5)
+    for sid, st in STATIONS.items():
+        x, y = pos(sid)
+        name = _say(text, f"term.station.{sid}", sid.capitalize())
+        if st.altar and st.token is not None:
+            colour = TOKEN_COLOUR[st.token]
+            draw.rounded_rectangle((x - 62, y - 34, x + 62, y + 34), radius=8, fill=TILE_FILL[colour], outline=INK,
+                                   width=2)
+            draw_text(draw, (x, y - 12), _say(text, f"board.token_code.{st.token}", TOKEN_CODE[st.token]), size=20,
+                      fill=TILE_INK[colour], anchor="mm", bold=True)
+            draw_text(draw, (x, y + 14), name, size=ZOOM_MIN_FONT + 1, fill=TILE_INK[colour], anchor="mm",
+                      max_width=120)
+            sy = y + 40 if st.row == 1 else y - 76
+            for k, tier in enumerate(SLOT_TIERS):
+                bx = x - 66 + k * 45
+                owner = view["slots"].get(f"{sid}-{tier}")
+                fill = WHITE if owner is None or sides is None else SIDE_FRAME[sides[owner]]
+                ink = INK if owner is None or sides is None or sides[owner] == "reverent" else WHITE
+                draw.rectangle((bx, sy, bx + 42, sy + 34), fill=fill, outline=INK)
+                draw_text(draw, (bx + 21, sy + 17), f"{tier}→{SLOT_TIERS[tier]}", size=ZOOM_MIN_FONT + 1, fill=ink,
+                          anchor="mm")
+        else:
+            draw.ellipse((x - 26, y - 26, x + 26, y + 26), fill=BG, outline=INK, width=2)
+            w = text_width(name, 18) / 2 + 4
+            draw.rectangle((x - w, y + 30, x + w, y + 54), fill=BG)
+            draw_text(draw, (x, y + 31), name, size=18, fill=MUTED, anchor="ma")
+        if view["abbot"] == sid:
+            _abbot_pawn(draw, x + (78 if st.altar else 0), y, 18)
+    draw_text(draw, (MARGIN + 4, 486), _say(text, "board.slot_legend", "slot: tokens → VP; filled in the owner's colour"),
+              size=ZOOM_MIN_FONT + 1, fill=MUTED, max_width=ZOOM_W - 2 * MARGIN)
+    return img
+
+
+def _zoom_players(view: PublicView, names: Sequence[str], text: Formatter) -> Image.Image:
+    """Both players in full: score parts, holdings, counts and the mat."""
+    card_h = 320
+    img, draw = canvas(2 * card_h + 30, ZOOM_W)
+    sides = view["sides"]
+    rev = sides.index("reverent") if sides else 0
+    for k, seat in enumerate((rev, 1 - rev)):
+        top = 10 + k * (card_h + 10)
+        side = sides[seat] if sides else "reverent"
+        draw.rounded_rectangle((MARGIN, top, ZOOM_W - MARGIN, top + card_h), radius=10, fill=PANEL,
+                               outline=SIDE_FRAME[side], width=3 if _acting(view) == seat else 1)
+        side_name = _say(text, f"term.side.{side}", side.capitalize())
+        draw_text(draw, (MARGIN + 12, top + 10), _name(names, seat), size=24, bold=True, max_width=300)
+        draw_text(draw, (MARGIN + 12, top + 42), _say(text, "board.monk", f"{side_name} monk", side=side_name),
+                  size=18, fill=MUTED, max_width=300)
+        parts = view["scores"][seat]
+        y = top + 74
+        if parts:
+            card = view["crusade"][seat]
+            crusade = f"{_code(text, card.split('-', 1)[1])} {parts['crusade']}" if card else "?"
+            rows = [("board.part.rituals", "rituals", parts["rituals"]), ("board.part.tiles", "tiles", parts["tiles"]),
+                    ("board.part.battles", "battles", parts["battles"]),
+                    ("board.part.crusade", "crusade", crusade), ("board.part.sheepfold", "sheepfold", parts["sheepfold"]),
+                    ("board.part.total", "total", parts["total"])]
+            for j, (key, fallback, value) in enumerate(rows):
+                bold = j == len(rows) - 1
+                draw_text(draw, (MARGIN + 12, y + j * 26), _say(text, key, fallback), size=18, bold=bold, max_width=190)
+                draw_text(draw, (MARGIN + 270, y + j * 26), str(value), size=18, bold=bold, anchor="ra")
+        y = top + card_h - 82
+        x = _coin_chip(draw, MARGIN + 12, y, view["coins"][seat], size=32, font=18)
+        for token in TOKENS:
+            x = _token_chip(draw, x, y, token, view["tokens"][seat][token], text, size=32, font=18)
+        mx = ZOOM_W - MARGIN - 12 - 3 * 56 - 40
+        _mat(img, view, seat, mx, top + 12, 56, text, 18)
+        facts = _say(text, "board.facts", f"hand {view['hand_counts'][seat]} · stacks {view['stacks_left'][seat]} · "
+                     f"sheepfold {view['sheepfold'][seat]}", hand=view["hand_counts"][seat],
+                     stacks=view["stacks_left"][seat], sheep=view["sheepfold"][seat])
+        draw_text(draw, (MARGIN + 12, top + card_h - 10), facts, size=ZOOM_MIN_FONT + 1, anchor="ld",
+                  max_width=ZOOM_W - 2 * MARGIN - 24)
+    return img
+
+
+# --------------------------------------------------------------------------- numbered squares
+
+
+def draws_decision(view: dict[str, Any]) -> bool:
+    """Whether ``render_decision`` draws a picture for this view: while the seat places a staged
+    tile or answers an Exilium (the view's ``decision``). Cheap: asked before a render job."""
+    decision = view.get("decision")
+    return bool(decision and decision["squares"])
+
+
+def render_decision(view: dict[str, Any], *, names: Sequence[str], text: Formatter = None) -> Image.Image | None:
+    """The numbered squares of the seat's pending placement (§11 turn UI), ``ZOOM_W`` px wide: the
+    tiles to place, then each Book holding a legal square, every such square numbered as the
+    panel's buttons are (``engines/illumination/rules.py numbered_squares``), the first tile's
+    reward under its number and that tile's best square starred; None for other decisions."""
+    if not draws_decision(view):
+        return None
+    pv: PrivateView = view  # type: ignore[assignment]
+    decision = pv["decision"]
+    assert decision is not None
+    sides = pv["sides"]
+    assert sides is not None
+    lead = decision["tiles"][0]
+    by_cell = {sq["cell"]: sq for sq in decision["squares"]}
+    books = [b for b in pv["books"] if any(c["id"] in by_cell for c in b["cells"])]
+    best_cell = _best(decision["squares"], lead["id"])
+    book_h = 40 + 4 * ZOOM_CELL + 12
+    img, draw = canvas(120 + len(books) * book_h + 40, ZOOM_W)
+    faction = lead["faction"] or ""
+    tile_name = _say(text, "tile", f"{faction}/{lead['colour']}",
+                     faction={"term": f"faction.{faction}"}, colour={"term": f"colour.{lead['colour']}"},
+                     code=lead["code"])
+    key = "board.pick_exile" if decision["kind"] == "exile" else "board.pick_place"
+    draw_text(draw, (MARGIN + 4, 10), _say(text, key, f"Where does {tile_name} go? Pick a number", tile=tile_name),
+              size=22, bold=True, max_width=ZOOM_W - 2 * MARGIN)
+    x = MARGIN + 4
+    for k, tile in enumerate(decision["tiles"]):
+        _tile(img, x, 46, 60, tile, sides[tile["owner"]], text=text, letter=True)
+        if k == 0:
+            draw.rectangle((x - 3, 43, x + 63, 109), outline=RING, width=3)
+        x += 70
+    legend = _say(text, "board.pick_legend", "★ best square for the framed tile; under a number: what it earns there")
+    _wrap(draw, legend, x + 6, 48, ZOOM_W - x - MARGIN - 6, ZOOM_MIN_FONT + 1, fill=MUTED, lines=3)
+    top = 120
+    for book in books:
+        draw_text(draw, (MARGIN + 4, top + 4), _say(text, "board.book", f"Book {book['name']}", name=book["name"]),
+                  size=22, bold=True)
+        gx = (ZOOM_W - 6 * ZOOM_CELL) / 2
+        gy = top + 40
+        places = _grid(img, pv, book, gx, gy, ZOOM_CELL, text, letter=True)
+        for cid, (px, py) in places.items():
+            square = by_cell.get(cid)
+            if square is None:
+                continue
+            _number(img, px, py, square, lead["id"], cid == best_cell, text)
+        top += book_h
+    return img
+
+
+def _best(squares: list[SquareView], tile: str) -> str | None:
+    """The square where ``tile`` earns most (coins + tokens), the first in numbering on a tie."""
+    best, value = None, -1
+    for sq in squares:
+        gain = sq["gain"].get(tile)
+        if gain is not None and gain[0] + gain[1] > value:
+            best, value = sq["cell"], gain[0] + gain[1]
+    return best
+
+
+def _number(img: Image.Image, x: float, y: float, square: SquareView, lead: str, best: bool,
+            text: Formatter) -> None:
+    """A legal square's number in a white disc, and below it what the framed tile earns there."""
+    draw = ImageDraw.Draw(img)
+    size = ZOOM_CELL
+    cx, cy = x + size / 2, y + size * 0.38
+    r = 21
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=NUMBER_RED, width=3)
+    draw_text(draw, (cx, cy), str(square["n"]), size=24, fill=NUMBER_RED, anchor="mm", bold=True)
+    if best:
+        draw.rectangle((x + 2, y + 2, x + size - 2, y + size - 2), outline=GOLD, width=4)
+        draw_text(draw, (x + 5, y + 2), "★", size=ZOOM_MIN_FONT + 1, fill=GOLD)
+    gain = square["gain"].get(lead)
+    if gain is None:
+        return
+    coins, tokens, token = gain
+    parts: list[tuple[str, RGB | None]] = []
+    if coins:
+        parts.append((f"${coins}", None))
+    if tokens:
+        parts.append((f"+{tokens}", TILE_FILL[TOKEN_COLOUR[token]]))
+    if not parts:
+        return
+    font = ZOOM_MIN_FONT
+    widths = [text_width(p, font, bold=True) + (12 if dot else 0) for p, dot in parts]
+    total = sum(widths) + 4 * (len(parts) - 1) + 6
+    lx = cx - total / 2
+    ly = y + size - 16
+    draw.rounded_rectangle((lx - 2, ly - 11, lx + total + 2, ly + 11), radius=5, fill=WHITE)
+    for (label, dot), w in zip(parts, widths, strict=True):
+        if dot is not None:
+            draw.ellipse((lx + 1, ly - 5, lx + 11, ly + 5), fill=dot, outline=INK)
+            draw_text(draw, (lx + 12, ly), label, size=font, anchor="lm", bold=True)
+        else:
+            draw_text(draw, (lx + 1, ly), label, size=font, anchor="lm", bold=True)
+        lx += w + 4
 
 
 # --------------------------------------------------------------------------- private view
 
 
-CARD_W, CARD_H = 250, 150
+HAND_W, HAND_H = (ZOOM_W - 2 * MARGIN - 10) // 2, 150
 
 
 def render_private(view: dict[str, Any], *, names: Sequence[str], text: Formatter = None) -> Image.Image:
-    """A seat's private view (§7, §11): its Crusade card with the count so far, and its hand."""
+    """A seat's private view (§7, §11), ``ZOOM_W`` px wide: its Crusade card with the count so far,
+    and its hand, two cards a row."""
     pv: PrivateView = view  # type: ignore[assignment]
     seat = pv["seat"]
     hand = pv["hand"]
-    rows = max(1, (len(hand) + 3) // 4)
-    img, draw = canvas(120 + 190 + rows * (CARD_H + 14) + 20)
+    rows = max(1, (len(hand) + 1) // 2)
+    img, draw = canvas(86 + 210 + 40 + rows * (HAND_H + 10) + 10, ZOOM_W)
     side = pv["sides"][seat] if pv["sides"] else "reverent"
-    draw_text(draw, (MARGIN, 12), _say(text, "board.private_title", f"Your private view · {'AB'[seat]} · "
-              f"{_name(names, seat)}", letter="AB"[seat], name=_name(names, seat)), size=26, bold=True,
-              max_width=WIDTH - 2 * MARGIN)
+    draw_text(draw, (MARGIN, 10), _say(text, "board.private_title", f"Your private view · {'AB'[seat]} · "
+              f"{_name(names, seat)}", letter="AB"[seat], name=_name(names, seat)), size=22, bold=True,
+              max_width=ZOOM_W - 2 * MARGIN)
     side_name = _say(text, f"term.side.{side}", side.capitalize())
-    draw_text(draw, (MARGIN, 50), _say(text, "board.private_side", f"{side_name} monk · only you see this",
-                                       side=side_name), size=18, fill=MUTED)
-    # Crusade
-    y = 90
-    draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + 170), radius=12, fill=PANEL, outline=(150, 20, 30), width=3)
-    draw_text(draw, (MARGIN + 16, y + 10), _say(text, "board.crusade", "Crusade (secret)"), size=22, bold=True)
+    draw_text(draw, (MARGIN, 44), _say(text, "board.private_side", f"{side_name} monk · only you see this",
+                                       side=side_name), size=ZOOM_MIN_FONT + 1, fill=MUTED, max_width=ZOOM_W - 2 * MARGIN)
+    y = 80
+    draw.rounded_rectangle((MARGIN, y, ZOOM_W - MARGIN, y + 200), radius=12, fill=PANEL, outline=(150, 20, 30), width=3)
+    draw_text(draw, (MARGIN + 14, y + 10), _say(text, "board.crusade", "Crusade (secret)"), size=22, bold=True)
     card = pv["my_crusade"]
     if card is not None:
         faction = card.split("-", 1)[1]
         fname = _say(text, f"term.faction.{faction}", faction.capitalize())
         n = pv["my_crusade_n"]
         vp = CRUSADE_VP[min(n, len(CRUSADE_VP) - 1)]
-        code = _say(text, f"board.code.{faction}", FACTION_CODE[faction])
+        code = _code(text, faction)
         # the tile code beside the name, unless the language's code is the name itself (ja 犬)
-        draw_text(draw, (MARGIN + 16, y + 46), fname if code == fname else f"{fname} ({code})", size=30, bold=True)
-        draw_text(draw, (MARGIN + 16, y + 92), _say(text, "board.crusade_count", f"face-down {fname} tiles now: {n} → "
-                  f"{vp} VP", faction=fname, n=n, vp=vp), size=20)
+        draw_text(draw, (MARGIN + 14, y + 44), fname if code == fname else f"{fname} ({code})", size=28, bold=True)
+        draw_text(draw, (MARGIN + 14, y + 90), _say(text, "board.crusade_count", f"face-down {fname} tiles now: {n} → "
+                  f"{vp} VP", faction=fname, n=n, vp=vp), size=18, max_width=ZOOM_W - 2 * MARGIN - 28)
         table = " · ".join(f"{k}{'+' if k == 5 else ''}: {v}" for k, v in enumerate(CRUSADE_VP))
-        draw_text(draw, (MARGIN + 16, y + 126), _say(text, "board.crusade_table", f"n → VP   {table}", table=table),
-                  size=18, fill=MUTED)
-    y += 190
+        draw_text(draw, (MARGIN + 14, y + 126), _say(text, "board.crusade_table", f"n → VP   {table}", table=table),
+                  size=ZOOM_MIN_FONT + 1, fill=MUTED, max_width=ZOOM_W - 2 * MARGIN - 28)
+    y += 216
     draw_text(draw, (MARGIN, y), _say(text, "board.hand", f"Hand ({len(hand)} Scriptorium cards)", n=len(hand)),
               size=22, bold=True)
-    y += 34
+    y += 36
     if not hand:
         draw_text(draw, (MARGIN, y), _say(text, "board.no_cards", "No cards. Buy one for 2 coins during your turn."),
-                  size=19, fill=MUTED)
+                  size=18, fill=MUTED, max_width=ZOOM_W - 2 * MARGIN)
     for i, cid in enumerate(hand):
-        r, c = divmod(i, 4)
-        x = MARGIN + c * (CARD_W + 17)
-        cy = y + r * (CARD_H + 14)
+        r, c = divmod(i, 2)
+        x = MARGIN + c * (HAND_W + 10)
+        cy = y + r * (HAND_H + 10)
         kind = card_kind(cid)
-        draw.rounded_rectangle((x, cy, x + CARD_W, cy + CARD_H), radius=10, fill=WHITE, outline=(110, 80, 30), width=3)
-        draw_text(draw, (x + 12, cy + 8), _say(text, f"term.card.{kind}", kind.capitalize()), size=24, bold=True)
-        body = _say(text, f"card_text.{kind}", "")
-        _wrap(draw, body, x + 12, cy + 44, CARD_W - 24, 17)
+        draw.rounded_rectangle((x, cy, x + HAND_W, cy + HAND_H), radius=10, fill=WHITE, outline=(110, 80, 30), width=3)
+        draw_text(draw, (x + 10, cy + 8), _say(text, f"term.card.{kind}", kind.capitalize()), size=22, bold=True)
+        _wrap(draw, _say(text, f"card_text.{kind}", ""), x + 10, cy + 42, HAND_W - 20, ZOOM_MIN_FONT + 1)
     return img
 
 
-def _wrap(draw: ImageDraw.ImageDraw, body: str, x: float, y: float, width: float, size: int) -> None:
+def _wrap(draw: ImageDraw.ImageDraw, body: str, x: float, y: float, width: float, size: int, *,
+          fill: RGB = INK, lines: int = 99) -> None:
+    """``body`` in at most ``lines`` lines of at most ``width`` px (by words; a text without
+    spaces by characters)."""
+    pieces: list[str] = []  # words with their spaces; CJK text and a word too wide for a line by characters
+    for word in body.split(" "):
+        if pieces:
+            pieces.append(" ")
+        wide = text_width(word, size) > width or any(ord(c) >= 0x2E80 for c in word)  # (CJK breaks anywhere)
+        pieces += list(word) if wide else [word]
+    out: list[str] = []
     line = ""
-    for word in body.split():
-        trial = f"{line} {word}".strip()
-        if text_width(trial, size) > width and line:
-            draw_text(draw, (x, y), line, size=size)
-            y += size + 5
-            line = word
+    for piece in pieces:
+        trial = line + piece
+        if text_width(trial.rstrip(), size) > width and line.strip():
+            out.append(line.rstrip())
+            line = piece.lstrip()
         else:
             line = trial
-    if line:
-        draw_text(draw, (x, y), line, size=size)
+    if line.strip():
+        out.append(line.rstrip())
+    for k, line in enumerate(out[:lines]):
+        draw_text(draw, (x, y + k * (size + 5)), line, size=size, fill=fill)
+
+
+__all__ = ["BOARD_H", "BOARD_W", "ZOOM_W", "draws_decision", "render_board", "render_decision", "render_private",
+           "render_zoom", "zoom_regions"]

@@ -28,6 +28,7 @@ from .notation import battle_events, reward_json, tile_json
 from .rules import (
     empty_quills,
     empty_texts,
+    exile_cells,
     face_up,
     is_open,
     land,
@@ -122,13 +123,6 @@ def _exilium_options(state: State, seat: int) -> list[dict[str, Any]]:
     for src in _own_tiles_in_open_books(state, seat, own=False):
         out += [{"from": src, "book": b} for b in BOOKS if [c for c in empty_quills(state, b) if c != src]]
     return out
-
-
-def exile_cells(state: State) -> list[str]:
-    """Cells the opponent may choose for the pending Exilium (§5.1 ``exile_cell``): empty quill
-    spaces of the named Book other than the tile's original cell, in reading order."""
-    exile = state["exile"]
-    return [c for c in empty_quills(state, exile["book"]) if c != exile["from"]]
 
 
 def _exilium_resolve(state: State, seat: int, action: Action) -> list[Event]:

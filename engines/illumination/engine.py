@@ -15,8 +15,10 @@ State layout (plain JSON dict; seats 0 and 1):
     exile: None | {"tile", "from", "book"} while the opponent chooses an Exilium cell
 
 Player actions (see ``notation.describe_action``): ``choose_side``, ``activate``, ``pass``,
-``confirm_pass``, ``cancel_pass``, ``place``, ``redirect``, ``abbot``, ``buy``, ``exchange``,
-``play`` (``effects.py``), ``end_turn``, ``discard``, ``exile``. Chance actions: ``chance.py``.
+``confirm_pass``, ``cancel_pass``, ``place``, ``place_end`` (a placement and ``end_turn`` in one
+action), ``redirect``, ``abbot``, ``buy``, ``exchange``,
+``play`` (``effects.py``), ``end_turn``, ``discard`` (one item), ``discard_set`` (all the items
+over the limit at once), ``exile``. Chance actions: ``chance.py``.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ from .data import (
     card_kind,
     line_cells,
 )
-from .effects import EFFECTS, exile_cells, land_exile
+from .effects import EFFECTS, land_exile
 from .rules import (
     activatable_lines,
     altar_token,
@@ -75,6 +77,7 @@ from .rules import (
     draw_card,
     empty_quills,
     exchange_slots,
+    exile_cells,
     final_result,
     is_open,
     land,
@@ -154,7 +157,8 @@ class IlluminationEngine(Engine):
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self, state: State, seat: Seat) -> Sequence[Action]:
-        """Every legal action of ``seat`` in a fixed order (§5): in MAIN placements, redirects,
+        """Every legal action of ``seat`` in a fixed order (§5): in MAIN placements that end the
+        turn (§11), placements, redirects,
         Abbot steps, buying, exchanges, cards, then ``end_turn``."""
         if seat == CHANCE or seat not in self.to_move(state):
             return []
@@ -347,6 +351,21 @@ def _gen_place(state: State, seat: int) -> list[Action]:
             for tile, book in staged_choices(state) for cell in empty_quills(state, book)]
 
 
+def _gen_place_end(state: State, seat: int) -> list[Action]:
+    """``place`` then ``end_turn`` as one action (§11 turn UI), where the placement leaves no
+    staged tile at an open Book (so ``end_turn`` is legal right after it): the last tile's square
+    and the end of the turn in one tap."""
+    out: list[Action] = []
+    for tile, book in staged_choices(state):
+        cells = empty_quills(state, book)
+        for cell in cells:
+            others = [b for t, b in state["staged"] if t != tile]
+            closes = len(cells) == 1
+            if all(not is_open(state, b) or (b == book and closes) for b in others):
+                out.append({"type": "place_end", "tile": tile, "cell": cell})
+    return out
+
+
 def _gen_redirect(state: State, seat: int) -> list[Action]:
     coins = state["coins"][seat]
     open_books = [b for b in BOOKS if is_open(state, b)]
@@ -385,6 +404,34 @@ def _gen_discard(state: State, seat: int) -> list[Action]:
     return out + ([{"type": "discard", "item": "coin"}] if state["coins"][seat] > 0 else [])
 
 
+def _gen_discard_set(state: State, seat: int) -> list[Action]:
+    """Every multiset of items that brings ``seat`` down to exactly 7 at once (§5.1 ``discard``),
+    when that is 2 items or more (one item is ``discard``): ``{"type": "discard_set", "items":
+    {kind: n, …}}``, kinds in the order bell, candle, wine, bread, coin."""
+    need = over_limit(state, seat)
+    if need < 2:
+        return []
+    kinds = [t for t in TOKENS if state["tokens"][seat][t] > 0] + (["coin"] if state["coins"][seat] > 0 else [])
+    held = {k: state["coins"][seat] if k == "coin" else state["tokens"][seat][k] for k in kinds}
+    out: list[Action] = []
+
+    def walk(i: int, left: int, chosen: dict[str, int]) -> None:
+        if left == 0:
+            out.append({"type": "discard_set", "items": dict(chosen)})
+            return
+        if i == len(kinds):
+            return
+        kind = kinds[i]
+        for n in range(min(left, held[kind]), -1, -1):
+            if n:
+                chosen[kind] = n
+            walk(i + 1, left - n, chosen)
+            chosen.pop(kind, None)
+
+    walk(0, need, {})
+    return out
+
+
 def _gen_exile(state: State, seat: int) -> list[Action]:
     return [{"type": "exile", "cell": c} for c in exile_cells(state)]
 
@@ -392,8 +439,9 @@ def _gen_exile(state: State, seat: int) -> list[Action]:
 _GENERATORS: dict[str, Callable[[State, int], list[Action]]] = {
     "choose_side": _gen_choose_side, "activate": _gen_activate, "pass": _gen_simple("pass"),
     "confirm_pass": _gen_simple("confirm_pass"), "cancel_pass": _gen_simple("cancel_pass"),
-    "place": _gen_place, "redirect": _gen_redirect, "abbot": _gen_abbot, "buy": _gen_buy,
+    "place": _gen_place, "place_end": _gen_place_end, "redirect": _gen_redirect, "abbot": _gen_abbot, "buy": _gen_buy,
     "exchange": _gen_exchange, "play": _gen_play, "end_turn": _gen_end_turn, "discard": _gen_discard,
+    "discard_set": _gen_discard_set,
     "exile": _gen_exile,
 }
 
@@ -401,9 +449,9 @@ _PHASE_ACTIONS: dict[str, tuple[str, ...]] = {
     "setup": ("choose_side",),
     "turn_start": ("activate", "pass"),
     "confirm_pass": ("confirm_pass", "cancel_pass"),
-    "main": ("place", "redirect", "abbot", "buy", "exchange", "play", "end_turn"),
+    "main": ("place_end", "place", "redirect", "abbot", "buy", "exchange", "play", "end_turn"),
     "exile": ("exile",),
-    "discard": ("discard",),
+    "discard": ("discard_set", "discard"),
     "over": (),
 }
 
@@ -572,6 +620,10 @@ def _h_place(st: State, seat: int, action: Action) -> list[Event]:
             *notation.battle_events(st, resolve_battles(st, (CELLS[cell].book,)))]
 
 
+def _h_place_end(st: State, seat: int, action: Action) -> list[Event]:
+    return _h_place(st, seat, action) + _end_of_turn(st, seat)
+
+
 def _h_redirect(st: State, seat: int, action: Action) -> list[Event]:
     tile, dst = action["tile"], action["book"]
     entry = next(s for s in st["staged"] if s[0] == tile)
@@ -628,14 +680,26 @@ def _h_discard(st: State, seat: int, action: Action) -> list[Event]:
     return events
 
 
+def _h_discard_set(st: State, seat: int, action: Action) -> list[Event]:
+    chosen = action["items"]
+    for item, n in chosen.items():
+        if item == "coin":
+            st["coins"][seat] -= n
+        else:
+            st["tokens"][seat][item] -= n
+    events = [Event("discard_set", params={"seat": seat_ref(seat), "items": notation.items_json(chosen)})]
+    return events + _finish_turn(st, seat)
+
+
 def _h_exile(st: State, seat: int, action: Action) -> list[Event]:
     return land_exile(st, action["cell"])
 
 
 _HANDLERS: dict[str, Handler] = {
     "choose_side": _h_choose_side, "activate": _h_activate, "pass": _h_pass, "confirm_pass": _h_confirm_pass,
-    "cancel_pass": _h_cancel_pass, "place": _h_place, "redirect": _h_redirect, "abbot": _h_abbot, "buy": _h_buy,
-    "exchange": _h_exchange, "play": _h_play, "end_turn": _h_end_turn, "discard": _h_discard, "exile": _h_exile,
+    "cancel_pass": _h_cancel_pass, "place": _h_place, "place_end": _h_place_end, "redirect": _h_redirect, "abbot": _h_abbot, "buy": _h_buy,
+    "exchange": _h_exchange, "play": _h_play, "end_turn": _h_end_turn, "discard": _h_discard,
+    "discard_set": _h_discard_set, "exile": _h_exile,
 }
 
 _CHANCE_HANDLERS: dict[str, Handler] = {

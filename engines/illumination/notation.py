@@ -15,8 +15,23 @@ from typing import Any
 
 from engines.base import Action, Event, IllegalAction, Msg, State, msg, seat_letter, seat_ref, term
 
-from .data import CARD_BUY_COST, CELLS, SLOT_TIERS, TILES
-from .rules import altar_token, items, line_book, over_limit, redirect_cost, rewards, slot_parts
+from .data import CARD_BUY_COST, CELLS, COIN_TILE_VALUE, SLOT_TIERS, TILES
+from .rules import (
+    altar_token,
+    clone,
+    is_open,
+    items,
+    land,
+    line_book,
+    line_tiles,
+    numbered_squares,
+    over_limit,
+    redirect_cost,
+    resolve_battles,
+    rewards,
+    slot_parts,
+    staged_choices,
+)
 
 _CELL = re.compile(r"(?<![a-z0-9])(iii|ii|i|[123])\s*-?\s*([a-f])\s*([1-4])(?![a-z0-9])")
 _BOOK_OF = {"1": "I", "2": "II", "3": "III", "i": "I", "ii": "II", "iii": "III"}
@@ -57,6 +72,15 @@ def reward_json(coins: int, tokens: int, token: str) -> dict[str, Any]:
     return {"msg": "reward.list", "params": {"items": items}} if items else {"msg": "reward.none", "params": {}}
 
 
+def items_json(chosen: dict[str, int]) -> list[dict[str, Any]]:
+    """``{"bell": 2, "coin": 1}`` as a list parameter: ``2 bell, 1 coin``."""
+    out = []
+    for item, n in chosen.items():
+        key = ("coins" if n > 1 else "coin") if item == "coin" else f"token.{item}"
+        out.append({"msg": "item_count", "params": {"n": n, "item": {"term": key}}})
+    return out
+
+
 def reward_msg(coins: int, tokens: int, token: str) -> Msg:
     """``reward_json`` as a ``Msg`` (the hint of a landing)."""
     return Msg.from_json(reward_json(coins, tokens, token))
@@ -87,6 +111,8 @@ def describe_action(state: State, action: Action) -> str:
     t = action.get("type")
     if t == "place":
         return f"{_code(action['tile'])} {action['cell']}"
+    if t == "place_end":
+        return f"{_code(action['tile'])} {action['cell']} end"
     if t == "activate":
         return str(action["line"])
     if t == "redirect":
@@ -98,6 +124,8 @@ def describe_action(state: State, action: Action) -> str:
         return f"exchange {action['slot']}"
     if t == "discard":
         return f"discard {action['item']}"
+    if t == "discard_set":
+        return "discard " + " ".join(f"{n} {item}" for item, n in action["items"].items())
     if t == "exile":
         return str(action["cell"])
     if t == "choose_side":
@@ -142,7 +170,7 @@ def parse_action(state: State, legal: list[Action], text: str) -> Action:
         if canonical_cells(describe_action(state, action)) == wanted:
             return dict(action)
     if re.fullmatch(r"(i|ii|iii)-[a-f][1-4]", wanted):
-        hits = [a for a in legal if a.get("type") == "place" and a["cell"].lower() == wanted]
+        hits = [a for a in legal if a.get("type") == "place" and a["cell"].lower() == wanted]  # (not place_end)
         if len(hits) == 1:
             return dict(hits[0])
         if len({_code(a["tile"]) for a in hits}) > 1:
@@ -164,9 +192,26 @@ def action_label(state: State, action: Action) -> Msg:
     t = action.get("type")
     if t == "activate":
         seat = int(state["active"])
-        return msg("label.activate", line=term(f"line.{action['line']}"), book=line_book(state, seat, action["line"]))
+        tiles = line_tiles(state, seat, action["line"])
+        coins = COIN_TILE_VALUE * sum(1 for tile in tiles if TILES[tile].faction is None)
+        what: list[dict[str, Any]] = [tile_json(tile) for tile in tiles if TILES[tile].faction is not None]
+        if coins:
+            what.append({"msg": "reward.coins", "params": {"n": coins, "unit": {"term": "coins"}}})
+        return msg("label.activate", line=term(f"line.{action['line']}"), book=line_book(state, seat, action["line"]),
+                   tiles=what)
     if t == "place":
-        return msg("label.place", tile=tile_msg(action["tile"]), cell=action["cell"])
+        n = square_number(state, action["cell"])
+        outcome = place_outcome(state, action["tile"], action["cell"])
+        if action["tile"] != placeable_tiles(state)[0][0]:  # (the prompt names the first tile)
+            return msg("label.place_tile", n=n, tile=tile_msg(action["tile"]), outcome=outcome)
+        return msg("label.place", n=n, outcome=outcome)
+    if t == "place_end":
+        n = square_number(state, action["cell"])
+        outcome = place_outcome(state, action["tile"], action["cell"])
+        left = sum(1 for tile, _ in state["staged"] if tile != action["tile"])
+        if left:
+            return msg("label.place_end_sheepfold", n=n, outcome=outcome, k=left)
+        return msg("label.place_end", n=n, outcome=outcome)
     if t == "redirect":
         src = _staged_book(state, action["tile"])
         return msg("label.redirect", tile=tile_msg(action["tile"]), src=src, dst=action["book"],
@@ -184,8 +229,11 @@ def action_label(state: State, action: Action) -> Msg:
         return msg("label.end_turn_sheepfold", n=n) if n else msg("label.end_turn")
     if t == "discard":
         return msg("label.discard", item=term("coin" if action["item"] == "coin" else f"token.{action['item']}"))
+    if t == "discard_set":
+        return msg("label.discard_set", items=items_json(action["items"]))
     if t == "exile":
-        return msg("label.exile", cell=action["cell"])
+        return msg("label.exile", n=square_number(state, action["cell"]),
+                   outcome=place_outcome(state, state["exile"]["tile"], action["cell"], exile=True))
     if t == "choose_side":
         return msg("label.choose_side", seat=seat_ref(action["reverent"]))
     if t in ("pass", "confirm_pass", "cancel_pass"):
@@ -216,14 +264,60 @@ def _card_label(state: State, action: Action) -> Msg:
     return msg("label.ritus", token=term(f"token.{action['token']}"))
 
 
+def placeable_tiles(state: State) -> list[tuple[str, str]]:
+    """The staged tiles that may still be placed, one per kind of tile and Book (``staged_choices``
+    at open Books); the first is the one the panel offers first (``action_path``)."""
+    return [(t, b) for t, b in staged_choices(state) if is_open(state, b)]
+
+
+def _ending_tiles(state: State) -> list[tuple[str, str]]:
+    """The placeable tiles whose every placement may also end the turn (``place_end``): the
+    last tile to place (its Book's other staged tiles, if any, wait in closed Books)."""
+    placeable = placeable_tiles(state)
+    if len(placeable) != 1:
+        return []
+    tile, _ = placeable[0]
+    return placeable if not any(t != tile and is_open(state, b) for t, b in state["staged"]) else []
+
+
+def square_number(state: State, cell: str) -> int:
+    """The number of ``cell`` on the decision picture (``rules.numbered_squares``)."""
+    return numbered_squares(state).index(cell) + 1
+
+
+def place_outcome(state: State, tile: str, cell: str, *, exile: bool = False) -> Msg:
+    """What landing ``tile`` on ``cell`` does, in a few words for its button (§5.2, §4.3): the
+    reward, the battle it settles (won or lost, from the tile owner's side; several as a count of
+    each) and the Book it closes: ``+1 coin, +1 bread, wins a battle``."""
+    trial = clone(state)
+    if exile:
+        trial["board"].pop(trial["exile"]["from"], None)
+    trial["staged"] = [s for s in trial["staged"] if s[0] != tile]
+    paid = land(trial, tile, cell)
+    seat = int(trial["reverent"]) if TILES[tile].side == "reverent" else 1 - int(trial["reverent"])
+    parts: list[Msg] = []
+    coins, tokens, token = paid
+    if coins:
+        parts.append(msg("reward.coins", n=coins, unit=term("coin" if coins == 1 else "coins")))
+    if tokens:
+        parts.append(msg("reward.tokens", n=tokens, token=term(f"token.{token}")))
+    book = CELLS[cell].book
+    battles = resolve_battles(trial, (book,))
+    if len(battles) == 1:
+        key = "outcome.wins" if battles[0]["winner"] == seat else "outcome.loses"
+        parts.append(msg(key))
+    elif battles:
+        won = sum(b["winner"] == seat for b in battles)
+        parts.append(msg("outcome.battles", won=won, lost=len(battles) - won))
+    if not is_open(trial, book):
+        parts.append(msg("outcome.closes", book=book))
+    return msg("outcome.list", items=[p.to_json() for p in parts]) if parts else msg("reward.none")
+
+
 def action_hint(state: State, action: Action) -> Msg | None:
-    """The immediate reward of a landing, shown under the cell (``+1 coin, +1 bread``, §11), and the
-    cost of an Abbot step; None for other actions."""
+    """The cost of an Abbot step, the reward of a card's landing (Motus, Scriptum); None for
+    other actions (a placement's outcome is in its label)."""
     t = action.get("type")
-    if t == "place":
-        return reward_msg(*rewards(state, action["tile"], action["cell"]))
-    if t == "exile":
-        return reward_msg(*rewards(state, state["exile"]["tile"], action["cell"]))
     if t == "play" and action["card"] == "motus" and "to" in action:
         tile = state["board"][action["from"]][0]
         lifted = dict(state, board={c: v for c, v in state["board"].items() if c != action["from"]})
@@ -234,11 +328,19 @@ def action_hint(state: State, action: Action) -> Msg | None:
 
 
 def action_path(state: State, action: Action) -> tuple[Msg, ...]:
-    """The steps before ``action`` in a long panel (§11): one step per staged tile for its cells;
+    """The steps before ``action`` in a long panel (§11): the first placeable tile's numbered
+    squares at the top, a step for each other staged tile;
     Redirect → tile; Abbot; Exchange; Play card → card → (Book → tile → Book) for Motus and
     Exilium, so no list exceeds 24 options."""
     t = action.get("type")
+    if t == "place_end":  # the last tile's squares, ending the turn, at the top of the panel
+        return ()
     if t == "place":
+        lead = placeable_tiles(state)[0][0]
+        if any(a_tile == action["tile"] for a_tile, _ in _ending_tiles(state)):
+            return (msg("step.place_keep"),)  # placing it without ending the turn: one step down
+        if action["tile"] == lead:  # the first tile's squares at the top of the panel
+            return ()
         return (msg("step.place", tile=tile_msg(action["tile"]), book=CELLS[action["cell"]].book),)
     if t == "redirect":
         return (msg("step.redirect"), msg("step.tile_at", tile=tile_msg(action["tile"]),
@@ -278,7 +380,11 @@ def prompt(state: State, seat: int) -> Msg:
     if phase == "confirm_pass":
         return msg("prompt.confirm_pass")
     if phase == "main":
-        return msg("prompt.main", n=len(state["staged"]))
+        placeable = placeable_tiles(state)
+        if not placeable:
+            return msg("prompt.main_done", n=len(state["staged"]))
+        tile, book = placeable[0]
+        return msg("prompt.main", tile=tile_msg(tile), book=book, n=len(state["staged"]))
     if phase == "exile":
         exile = state["exile"]
         return msg("prompt.exile", seat=seat_ref(int(state["active"])), tile=tile_msg(exile["tile"]),

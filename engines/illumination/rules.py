@@ -124,6 +124,27 @@ def empty_texts(state: State, book: str) -> list[str]:
     return [c for c in BOOK_CELLS[book] if CELLS[c].quill is None and c not in DROLLERIES and c not in board]
 
 
+def exile_cells(state: State) -> list[str]:
+    """Cells the opponent may choose for the pending Exilium (§5.1 ``exile_cell``): empty quill
+    spaces of the named Book other than the tile's original cell, in reading order."""
+    exile = state["exile"]
+    return [c for c in empty_quills(state, exile["book"]) if c != exile["from"]]
+
+
+def numbered_squares(state: State) -> list[str]:
+    """The squares of the pending placement in the order they are numbered 1, 2, … on the
+    decision picture and in the labels (§11 turn UI): in MAIN the empty quill spaces of the
+    Books where staged tiles wait (Book I first, each in reading order); while an Exilium is
+    answered, the cells it may land on; otherwise none."""
+    phase = state["phase"]
+    if phase == "main":
+        books = sorted({book for _, book in state["staged"]}, key=BOOK_INDEX.__getitem__)
+        return [c for book in books for c in empty_quills(state, book)]
+    if phase == "exile" and state["exile"] is not None:
+        return exile_cells(state)
+    return []
+
+
 def face_up(state: State, cell: str) -> str | None:
     """The face-up tile on ``cell``, or None."""
     entry = state["board"].get(cell)

@@ -24,9 +24,12 @@ from .rules import (
     is_open,
     items,
     line_book,
+    numbered_squares,
     owner,
+    rewards,
     score_breakdown,
     side_of,
+    staged_choices,
 )
 
 
@@ -110,13 +113,34 @@ class PublicView(TypedDict):
     winners: list[int]
 
 
+class SquareView(TypedDict):
+    """One numbered square of a pending placement: ``gain`` maps each tile that may go there to
+    what landing it pays its owner, ``[coins, tokens, token kind]`` (§5.2)."""
+
+    n: int
+    cell: str
+    gain: dict[str, list[Any]]
+
+
+class DecisionView(TypedDict):
+    """The seat's pending placement (§11 turn UI): ``kind`` ``"place"`` (MAIN, the staged tiles
+    that may still be placed, one per kind of tile and Book) or ``"exile"`` (the exiled tile);
+    ``squares`` numbered as the labels number them (``rules.numbered_squares``)."""
+
+    kind: str
+    tiles: list[TileView]
+    squares: list[SquareView]
+
+
 class PrivateView(PublicView):
-    """A seat's view: the public view plus its hand and Crusade (§7 Owner only)."""
+    """A seat's view: the public view plus its hand and Crusade (§7 Owner only), and its
+    pending placement when it has one (``decision``, else None)."""
 
     seat: int
     hand: list[str]
     my_crusade: str | None
     my_crusade_n: int
+    decision: DecisionView | None
 
 
 def tile_view(state: State, tile: str) -> TileView:
@@ -188,7 +212,30 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
     view["hand"] = sorted(state["hands"][seat])
     view["my_crusade"] = state["crusade"][seat]
     view["my_crusade_n"] = crusade_n(state, seat)
+    view["decision"] = decision_view(state, seat)
     return view
+
+
+def decision_view(state: State, seat: int) -> DecisionView | None:
+    """``seat``'s pending placement with its numbered squares, or None (not ``seat``'s
+    placement to make: another phase, another seat to move, nothing staged in an open Book)."""
+    phase = state["phase"]
+    if phase == "main" and state["active"] == seat:
+        kind = "place"
+        tiles = [(t, b) for t, b in staged_choices(state) if is_open(state, b)]
+    elif phase == "exile" and state["exile"] is not None and state["active"] == 1 - seat:
+        kind = "exile"
+        tiles = [(state["exile"]["tile"], state["exile"]["book"])]
+    else:
+        return None
+    if not tiles:
+        return None
+    squares: list[SquareView] = []
+    for n, cell in enumerate(numbered_squares(state), start=1):
+        book = CELLS[cell].book
+        squares.append({"n": n, "cell": cell,
+                        "gain": {t: list(rewards(state, t, cell)) for t, b in tiles if b == book}})
+    return {"kind": kind, "tiles": [tile_view(state, t) for t, _ in tiles], "squares": squares}
 
 
 def shuffle_hidden(state: State, seat: int | None, rng: random.Random) -> State:

@@ -6,6 +6,7 @@ docs/rules/illumination.md §7, §11)."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from bot.ui.panels import offered_choices
 from engines.illumination import ENGINE as E
 from engines.illumination.chance import pending
 from engines.illumination.data import CARDS, SIDE_TILES, TILES
+from engines.illumination.rules import numbered_squares
 from render import registry as renders
 from tests.e2e.driver import Driver
 
@@ -80,13 +82,16 @@ class SecrecyWatch:
         self.checks += 1
 
 
-def prefer(label: str, eager_pass: bool) -> int:
-    """A tapping player's taste: place tiles, answer, discard; pass only when ``eager_pass``."""
+def prefer(label: str, eager_pass: bool) -> float:
+    """A tapping player's taste: place tiles, answer, discard, send a tile waiting at a closed
+    Book to an open one rather than to the sheepfold; pass only when ``eager_pass``."""
     if eager_pass and (label.startswith("Pass") or label.startswith("Yes, pass")):
         return -1
-    if "→ " in label and "Book" not in label:
+    if re.match(r"\d+ · ", label):  # a numbered square
         return 0
-    if label.startswith(("Discard", "I-", "II-", "III-", "End turn", "No, go back")):
+    if label == "Redirect" or re.search(r": Book I* → I", label):
+        return 0.5
+    if label.startswith(("Discard", "End turn", "No, go back")):
         return 1
     if label.startswith("Pass"):
         return 9
@@ -259,10 +264,11 @@ async def test_restart_during_an_exilium_answer(fake: FakeDiscord, make_bot, pla
     panel = d2.newest_ephemeral(bob, after=last)
     assert panel is not None
     options = labelled(panel)
-    expected = [E.describe_action(st, a) for a in E.legal_actions(st, 1)]
-    assert [label for label, _ in options] == expected
-    hints = [o.get("description") for c in iter_components(panel["components"]) for o in c.get("options", [])]
-    assert all(h and (h.startswith("+") or h == "no reward") for h in hints)
+    cells = [a["cell"] for a in E.legal_actions(st, 1)]
+    assert cells == numbered_squares(st)
+    labels = [label for label, _ in options]
+    assert [label.split(" · ")[0] for label in labels] == [str(n) for n in range(1, len(cells) + 1)]
+    assert all(label.split(" · ")[1].startswith("+") or label.endswith("no reward") for label in labels)
     # alice cannot act while bob answers
     refused = await type_move(d2, alice, game, "end")
     assert refused["content"].startswith("⚠️")
@@ -270,7 +276,7 @@ async def test_restart_during_an_exilium_answer(fake: FakeDiscord, make_bot, pla
     await d2.pick(bob, panel, pick[1])
     st2 = await state_of(d2, game)
     assert st2["phase"] == "main" and E.to_move(st2) == {0}
-    assert st2["board"][pick[0]][0] == st["exile"]["tile"]
+    assert st2["board"][cells[-1]][0] == st["exile"]["tile"]
     assert await bot2.service.replay_matches(game)
 
 
@@ -321,11 +327,13 @@ async def test_discard_stepper_at_the_item_limit(driver: Driver, players, bot: G
     assert st["phase"] == "discard" and items > 7
     panel = driver.fake.messages[int(panel["id"])]
     assert f"You hold {items} items: discard {items - 7} more" in panel["content"]
-    for left in range(items - 7, 0, -1):  # one tap per item; the prompt counts down
+    for left in range(items - 7, 0, -1):  # one item a tap; the prompt counts down
         panel = driver.fake.messages[int(panel["id"])]
         assert f"discard {left} more" in panel["content"]
         options = labelled(panel)
-        assert all(label.startswith("Discard 1 ") for label, _ in options)
+        assert all(label.startswith("Discard ") for label, _ in options)
+        # the whole discard in one choice as well (one tap), and one item at a time
+        assert (f"Discard {left} coins" in [label for label, _ in options]) == (left >= 2)
         coin = next(c for label, c in options if label == "Discard 1 coin")
         await driver.pick(bob, panel, coin)
     st = await state_of(driver, game)

@@ -13,7 +13,14 @@ from bot.text import Texts
 from engines.base import CHANCE, GameOver, IllegalAction, NotYourTurn
 from engines.decisions import DecisionTree
 from engines.illumination.data import CARDS, LINES, SIDE_TILES, TILES
-from engines.illumination.rules import conflict_groups, line_book, redirect_cost, rewards
+from engines.illumination.rules import (
+    conflict_groups,
+    empty_quills,
+    line_book,
+    numbered_squares,
+    redirect_cost,
+    rewards,
+)
 from engines.registry import get
 
 E = get("illumination")
@@ -524,7 +531,11 @@ def test_e20_exilium_the_opponent_chooses_the_cell() -> None:
     choices = legal(st, REV)
     assert choices == [{"type": "exile", "cell": "III-e2"}, {"type": "exile", "cell": "III-f4"}]
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
-    assert [tx(E.action_hint(st, a)) for a in choices] == ["+1 coin, +1 candle", "+1 coin"]
+    assert [tx(E.action_label(st, a)) for a in choices] == ["1 · +1 coin, +1 candle", "2 · +1 coin"]
+    assert E.player_view(st, REV)["decision"]["squares"] == [
+        {"n": 1, "cell": "III-e2", "gain": {ids["III-c4"]: [1, 1, "candle"]}},
+        {"n": 2, "cell": "III-f4", "gain": {ids["III-c4"]: [1, 0, "candle"]}}]
+    assert E.player_view(st, IRR)["decision"] is None
     assert E.timeout_action(st, REV) == {"type": "exile", "cell": "III-e2"}
     with pytest.raises(NotYourTurn):
         E.apply(st, IRR, {"type": "end_turn"})
@@ -586,25 +597,59 @@ def test_identical_staged_tiles_are_one_choice() -> None:
     assert tiles == {min(ids["staged:0"], ids["staged:1"])}
 
 
-def test_main_panel_steps_one_select_per_staged_tile() -> None:
+def test_main_panel_offers_the_first_tiles_numbered_squares_at_the_top() -> None:
     st = do(fresh(E1_PREFIX), REV, {"type": "activate", "line": "col1"})
     tree = DecisionTree.of(E, st, REV)
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
     root, _ = tree.node(())
     labels = [tx(c.label) for c in root]
-    assert labels[:2] == ["Place Angel/red (Book I)", "Place Monk/grey (Book I)"]
+    assert tx(E.prompt(st, REV)).startswith("Place Angel/red in Book I: pick its square by number")
+    # E3: Angel/red on I-e1 (the 5th empty quill of Book I) earns a coin; on I-c1 a wine for the Drollery
+    assert labels[:6] == ["1 · no reward", "2 · no reward", "3 · +1 wine", "4 · no reward", "5 · +1 coin",
+                          "6 · +1 coin"]
+    assert all(c.action is not None for c in root[:18]) and labels[18] == "Place Monk/grey first (Book I)"
     assert "Redirect" in labels and "Abbot" in labels
-    first, _ = tree.node((0,))
-    assert len(first) == 18 and tx(first[0].label) == "Angel/red → I-a1"
-    assert tx(next(c.hint for c in first if tx(c.label).endswith("I-e1"))) == "+1 coin"
+    monk, _ = tree.node((root[18].step,))
+    assert len(monk) == 18 and tx(monk[2].label) == "3 · Monk/grey: +1 coin, +1 bell"
+    assert all(c.hint is None for c in monk)
+
+
+def test_numbered_squares_match_the_labels_and_the_private_view() -> None:
+    st = do(fresh(E1_PREFIX), REV, {"type": "activate", "line": "col1"})
+    squares = E.player_view(st, REV)["decision"]["squares"]
+    assert [sq["n"] for sq in squares] == list(range(1, 19))
+    assert [sq["cell"] for sq in squares] == numbered_squares(st) == empty_quills(st, "I")
+    tx = Texts("illumination", ["Ann", "Bo"], strict=True)
+    for action in legal(st, REV, "place"):
+        n = int(tx(E.action_label(st, action)).split(" · ")[0])
+        assert squares[n - 1]["cell"] == action["cell"]
+        assert action["tile"] in squares[n - 1]["gain"]
+    assert E.player_view(st, IRR)["decision"] is None and E.player_view(st, None).get("decision") is None
+
+
+def test_placement_label_says_the_battle_and_the_closed_book() -> None:
+    tx = Texts("illumination", ["Ann", "Bo"], strict=True)
+    st, ids = position(IRR, board=E8_BOARD, staged=[("Squirrel/white", "II")])
+    place = {"type": "place", "tile": ids["staged:0"], "cell": "II-b3"}
+    n = numbered_squares(st).index("II-b3") + 1
+    assert tx(E.action_label(st, place)) == f"{n} · +1 coin, +1 bread, loses a battle"
+    st, ids = position(REV, staged=[("Angel/red", "I")])
+    fill(st, "I", leave=("I-e1",))
+    assert tx(E.action_label(st, {"type": "place", "tile": ids["staged:0"], "cell": "I-e1"})).startswith(
+        "1 · +1 coin") and tx(E.action_label(st, {"type": "place", "tile": ids["staged:0"], "cell": "I-e1"})).endswith(
+        "closes Book I")
 
 
 def test_turn_start_buttons_name_the_book_each_line_feeds() -> None:
     st = fresh(E1_PREFIX)
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
     labels = [tx(E.action_label(st, a)) for a in E.legal_actions(st, REV)]
-    assert labels == ["Row 1 → Book I", "Row 2 → Book II", "Row 3 → Book III", "Col 1 → Book I", "Col 2 → Book II",
-                      "Col 3 → Book III", "Pass…"]
+    assert labels == ["Row 1 → Book I: Angel/red, Dog/white, +2 coins",
+                      "Row 2 → Book II: Monk/grey, Knight/yellow, Angel/white",
+                      "Row 3 → Book III: Dog/red, Monk/white, +2 coins",
+                      "Col 1 → Book I: Angel/red, Monk/grey, +2 coins",
+                      "Col 2 → Book II: Knight/yellow, Dog/red, +2 coins",
+                      "Col 3 → Book III: Dog/white, Angel/white, Monk/white", "Pass…"]
 
 
 def test_autopilot_activates_first_line_feeding_an_open_book_and_places_best() -> None:
@@ -659,3 +704,58 @@ def test_views_hide_hand_crusade_and_stacks() -> None:
     assert mine["hand"] == ["motus-1"] and mine["my_crusade"] == "crusade-rabbit"
     assert "crusade-knight" not in repr(mine)
     assert LINES[0] in mine["lines"][REV]
+
+
+def test_the_last_tile_places_and_ends_the_turn_in_one_action() -> None:
+    st = do(fresh(E1_PREFIX), REV, {"type": "activate", "line": "col1"})
+    assert legal(st, REV, "place_end") == []  # two tiles to place: no end yet
+    angel, monk = (a["tile"] for a in legal(st, REV, "place")[::18][:2])
+    st = do(st, REV, {"type": "place", "tile": angel, "cell": "I-e1"})
+    ends = legal(st, REV, "place_end")
+    assert [a["cell"] for a in ends] == numbered_squares(st) and {a["tile"] for a in ends} == {monk}
+    tx = Texts("illumination", ["Ann", "Bo"], strict=True)
+    tree = DecisionTree.of(E, st, REV)
+    root, _ = tree.node(())
+    labels = [tx(c.label) for c in root]
+    # E3: the Monk on I-c1 (still the 3rd empty quill) earns a coin and a bell
+    assert labels[2] == "3 · +1 coin, +1 bell · end turn"
+    keep = next(c for c in root if tx(c.label) == "Place it and keep playing (coins, cards) ▸")
+    inner, _ = tree.node((keep.step,))
+    assert tx(inner[2].label) == "3 · +1 coin, +1 bell" and len(inner) == len(ends)
+    end = {"type": "place_end", "tile": monk, "cell": "I-c1"}
+    assert E.describe_action(st, end) == "MoK I-c1 end" and E.parse_action(st, REV, "MoK I-c1 end") == end
+    assert E.parse_action(st, REV, "I-c1") == {"type": "place", "tile": monk, "cell": "I-c1"}
+    after, events = do_events(st, REV, end)
+    two, _ = E.apply(*do_events(st, REV, {"type": "place", "tile": monk, "cell": "I-c1"})[:1], REV, {"type": "end_turn"})
+    assert after == two  # the same as the two actions one after the other
+    assert after["phase"] == "turn_start" and after["active"] == IRR
+    assert [e.kind for e in events] == ["place", "refill"]
+
+
+def test_place_end_sends_the_tiles_of_closed_books_to_the_sheepfold() -> None:
+    st, ids = position(REV, staged=[("Angel/red", "I"), ("Knight/grey", "II")])
+    fill(st, "II")
+    ends = legal(st, REV, "place_end")
+    assert ends and all(a["tile"] == ids["staged:0"] for a in ends)
+    tx = Texts("illumination", ["Ann", "Bo"], strict=True)
+    assert tx(E.action_label(st, ends[0])).endswith("· end turn, sheepfold 1")
+    st = do(st, REV, ends[0])
+    assert st["sheepfold"][REV] == 1 and st["active"] == IRR
+
+
+def test_e13_the_discard_in_one_choice() -> None:
+    st, _ = position(REV)
+    st["phase"], st["coins"][REV] = "discard", 4
+    st["tokens"][REV].update(bell=2, candle=3)
+    sets = [a["items"] for a in legal(st, REV, "discard_set")]
+    assert sets == [{"bell": 2}, {"bell": 1, "candle": 1}, {"bell": 1, "coin": 1}, {"candle": 2},
+                    {"candle": 1, "coin": 1}, {"coin": 2}]
+    assert [a["item"] for a in legal(st, REV, "discard")] == ["bell", "candle", "coin"]  # (one at a time too)
+    tx = Texts("illumination", ["Ann", "Bo"], strict=True)
+    assert tx(E.action_label(st, {"type": "discard_set", "items": {"coin": 2}})) == "Discard 2 coins"
+    after = do(st, REV, {"type": "discard_set", "items": {"bell": 1, "coin": 1}})
+    assert after["coins"][REV] == 3 and after["tokens"][REV]["bell"] == 1 and after["phase"] == "turn_start"
+    one = do(do(st, REV, {"type": "discard", "item": "bell"}), REV, {"type": "discard", "item": "coin"})
+    assert one == after
+    st["coins"][REV] = 3  # 8 items: one to discard, no set
+    assert legal(st, REV, "discard_set") == []

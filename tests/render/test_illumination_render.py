@@ -13,8 +13,17 @@ from PIL import Image
 from bot.text import Texts
 from engines.base import CHANCE
 from engines.illumination import ENGINE as E
-from render.base import WIDTH
-from render.illumination import render_board, render_private
+from render.illumination import (
+    BOARD_H,
+    BOARD_W,
+    ZOOM_W,
+    draws_decision,
+    render_board,
+    render_decision,
+    render_private,
+    render_zoom,
+    zoom_regions,
+)
 
 NAMES = ["Alice", "小明"]
 TX = Texts("illumination", NAMES, strict=True)
@@ -62,7 +71,8 @@ def mid_game() -> dict[str, Any]:
 
 
 def _check(img: Image.Image, path: Path) -> None:
-    assert img.width == WIDTH and img.height > 400
+    """A board: always ``BOARD_W`` × ``BOARD_H``, so its message keeps its size in the chat."""
+    assert img.size == (BOARD_W, BOARD_H)
     img.save(path)
 
 
@@ -105,6 +115,58 @@ def test_private_view_with_hand_renders(tmp_path: Path) -> None:
     seat = st["active"]
     st["hands"][seat] = ["motus-1", "exilium-2", "ritus-3", "scriptum-1", "porticus-2"]
     view = E.player_view(st, seat)
-    _check(render_private(view, names=NAMES, text=TX), tmp_path / "private.png")
-    # without the host's formatter the card names still render
-    _check(render_private(view, names=NAMES), tmp_path / "private_plain.png")
+    for img in (render_private(view, names=NAMES, text=TX),
+                render_private(view, names=NAMES)):  # (without the host's formatter the card names still render)
+        assert img.width == ZOOM_W and img.height > 3 * 150
+    img.save(tmp_path / "private.png")
+
+
+def test_placement_picture_numbers_the_legal_squares(tmp_path: Path) -> None:
+    st = mid_game()
+    seat = st["active"]
+    view = E.player_view(st, seat)
+    assert draws_decision(view) and not draws_decision(E.player_view(st, 1 - seat))
+    squares = view["decision"]["squares"]
+    books = {sq["cell"].split("-")[0] for sq in squares}
+    img = render_decision(view, names=NAMES, text=TX)
+    assert img is not None and img.width == ZOOM_W
+    assert img.height == 120 + len(books) * (40 + 4 * 80 + 12) + 40  # one Book drawn per Book with a square
+    assert render_decision(E.player_view(st, 1 - seat), names=NAMES, text=TX) is None
+    img.save(tmp_path / "decision.png")
+
+
+def test_no_picture_outside_a_placement() -> None:
+    st = run(1, lambda s: s["phase"] == "turn_start")
+    view = E.player_view(st, st["active"])
+    assert view["decision"] is None and not draws_decision(view)
+    assert render_decision(view, names=NAMES, text=TX) is None
+
+
+def test_look_at_regions_render_at_phone_size(tmp_path: Path) -> None:
+    st = mid_game()
+    seat = st["active"]
+    private, public = E.player_view(st, seat), E.player_view(st, None)
+    keys = [key for key, _ in zoom_regions(private)]
+    assert keys == ["book.I", "book.II", "book.III", "monastery", "players", "hand"]
+    assert [key for key, _ in zoom_regions(public)] == keys[:-1]  # (a spectator has no hand)
+    assert all(TX(label) for _, label in zoom_regions(private))
+    for key in keys:
+        img = render_zoom(private, key, names=NAMES, text=TX)
+        assert img.width == ZOOM_W and img.height > 400
+        img.save(tmp_path / f"zoom-{key}.png")
+    for bad in ("hand", "book.IV", "wheel"):
+        try:
+            render_zoom(public, bad, names=NAMES, text=TX)
+        except KeyError:
+            continue
+        raise AssertionError(f"{bad} is not a region of the public view")
+
+
+def test_every_image_keeps_the_phone_layout_limits() -> None:
+    """``python -m bench.phone illumination``'s image checks (sizes, overlaps, panels, cuts, the
+    board's height, Latin codes) on every measured image and language. (Its median of taps, over
+    a playout of uniformly random moves, is not yet within the limit: not checked here.)"""
+    from bench import phone
+
+    report = phone.report("illumination", with_taps=False)
+    assert not report.layout_missed(), phone.details(report)

@@ -19,7 +19,7 @@ KIND_FLOOR_PX: dict[tuple[str, str], int] = {("heaven", "private"): 29}
 TEXT_FLOOR_PX: list[tuple[str, str, str, int]] = [
     ("canterbury", "mid", "Hand ", 24),           # the pardoner lines (trial 8, 0205-board.png)
     ("canterbury", "mid", "Circle ", 24),
-    ("illumination", "final", "rituals ", 19),    # a player's score parts
+    ("illumination", "final", "score ", 24),      # a player's score (its parts: the players' Look-at)
 ]
 """(game, image kind, start of a text, its least font size px) for texts raised on their own."""
 
