@@ -40,9 +40,9 @@ from render.base import (
     PANEL,
     WHITE,
     canvas,
-    legend,
     draw_text,
     fit_text,
+    legend,
     seat_colour,
     text_width,
 )
@@ -150,7 +150,8 @@ def _lines(draw: ImageDraw.ImageDraw, x: float, y: float, line: str, size: int, 
 
 def _left(view: PublicView) -> set[int]:
     """The seats whose player left the game (the host's ``left`` key of the view)."""
-    return set(view.get("left") or ())  # type: ignore[call-overload]
+    left: Any = view.get("left") or ()
+    return {int(seat) for seat in left}
 
 
 BANNER_H = 56
@@ -268,9 +269,10 @@ def _road(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, x0: int, y0: 
             draw_text(draw, (x0 + w - 10, mid), _b(text, "road_next_tag"), size=16, bold=True, anchor="rm")
         y += ROAD_ROW
     where = _term(text, f"sin.{view['parson']}") if view["parson"] else _b(text, "nothing")
-    y = _lines(draw, x0 + 2, y + 4, _b(text, "parson", sin=where), 18, w - 4, 2, 24, fill=INK, bold=True)
-    y = _lines(draw, x0 + 2, y, _b(text, "lastrites_left", n=view["token_supply"]), 18, w - 4, 2, 24, fill=INK)
-    return int(y)
+    under = _lines(draw, x0 + 2, y + 4, _b(text, "parson", sin=where), 18, w - 4, 2, 24, fill=INK, bold=True)
+    under = _lines(draw, x0 + 2, under, _b(text, "lastrites_left", n=view["token_supply"]), 18, w - 4, 2, 24,
+                   fill=INK)
+    return int(under)
 
 
 PARDONER_H = 66
@@ -357,7 +359,7 @@ def _company_summary(draw: ImageDraw.ImageDraw, comp: CompanyView, co: str, text
         draw_text(draw, (x0 + w / 2, y + 4), _b(text, "doomed_short"), size=16, fill=WHITE, bold=True, anchor="mm")
         y += 24
     if any(comp["cubes"]):
-        x = x0 + 8
+        x: float = x0 + 8
         for q, c in enumerate(comp["cubes"]):
             if c:
                 if x + 46 > x0 + w:
@@ -392,7 +394,7 @@ def _company(draw: ImageDraw.ImageDraw, comp: CompanyView, co: str, text: Text, 
         draw_text(draw, (x0 + w / 2, y + 15), _b(text, "doomed_short"), size=20, fill=WHITE, bold=True, anchor="mm")
         y += 38
     if any(comp["cubes"]):
-        x = x0 + 4
+        x: float = x0 + 4
         for q, c in enumerate(comp["cubes"]):
             if c:
                 x = _cube(draw, x, y, q, 26, c) + 6

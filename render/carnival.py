@@ -31,10 +31,9 @@ from PIL import Image, ImageDraw
 
 from engines.base import Msg, msg, seat_ref, seats_ref, term
 from engines.carnival.data import DICE, SHAPES, SIN_JAPANESE, SINS
-from engines.carnival.view import DieView, PrivateView, PublicView, SeatView
+from engines.carnival.view import DieView, PrivateView, PublicView
 from render import base
 from render.base import (
-    BG,
     HIGHLIGHT,
     INK,
     LINE,
@@ -42,9 +41,9 @@ from render.base import (
     SEAT_LETTERS,
     WHITE,
     canvas,
-    legend,
     draw_text,
     fit_text,
+    legend,
     polygon,
     seat_colour,
     text_width,
@@ -665,7 +664,7 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
     r_play = view.get("r_play", 850) * SCALE
     numbers = numbers or {}
     white = _board(text, "white_die")
-    left_seats = set(view.get("left") or ())
+    left_seats = _left_seats(view)
     draw.ellipse((CX - r_seat - 10, CY - r_seat - 10, CX + r_seat + 10, CY + r_seat + 10), fill=RIM)
     draw.ellipse((CX - r_seat, CY - r_seat, CX + r_seat, CY + r_seat), fill=FELT)
     dice = {d["id"]: d for d in view["dice"]}
@@ -841,7 +840,7 @@ def _row_tags(view: PublicView, text: Text, s: int) -> list[tuple[str, Colour, C
     tags: list[tuple[str, Colour, Colour, bool]] = []
     if view.get("devil") == s:
         tags.append((_board(text, "devil"), DEVIL_RED, WHITE, True))
-    if s in set(view.get("left") or ()):
+    if s in _left_seats(view):
         tags.append((_board(text, "left_game"), GREY, WHITE, True))
     places = view.get("places") or []
     if places:  # the end (spec §8.2): each seat's place, the winners starred
@@ -954,7 +953,7 @@ def _draw_sheet(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, top: in
     y += 36
     devils = view["round_devils"]
     winners = set((view.get("outcome") or {}).get("winners", []))
-    left_seats = set(view.get("left") or ())
+    left_seats = _left_seats(view)
     for s in range(n):
         seat = view["seats"][s]
         draw.line((10, y, WIDTH - 10, y), fill=LINE, width=2)
@@ -986,6 +985,12 @@ def _draw_sheet(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, top: in
 
 
 # --------------------------------------------------------------------------- public API
+
+
+def _left_seats(view: PublicView) -> set[int]:
+    """The seats whose player left the game: the host's ``left`` key of the view (``render_board``)."""
+    left: Any = view.get("left") or ()
+    return {int(seat) for seat in left}
 
 
 def _round_text(view: PublicView, text: Text) -> str:
@@ -1137,19 +1142,18 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Im
         draw_text(draw, (16, y + 20), _board(text, "no_sins"), size=SMALL, anchor="lm")
         y += PRIVATE_CARD_H
     played = ", ".join(_sin_title(text, s) for s in me["played"]) or "—"
-    y = _wrapped(draw, (16, y + 18), _board(text, "played_list", sins=played), SMALL, WIDTH - 32, 2) + 16
+    y = int(_wrapped(draw, (16, y + 18), _board(text, "played_list", sins=played), SMALL, WIDTH - 32, 2)) + 16
     if view.get("rolled"):
         draw_text(draw, (16, y + 10), _board(text, "dice_now"), size=SMALL, bold=True, anchor="lm")
         y += 28
         pitch = (WIDTH - 20) / len(view["dice"])
         x = 10 + pitch / 2
         for d in view["dice"]:
-            where = _board(text, "where_table") if d["place"] == "table" or d["owner"] is None else None
+            owner = d["owner"]
             draw_die(draw, d["id"], d["value"], x, y + 30, 22, label=True, white_tag=white)
-            if where is not None:
-                draw_text(draw, (x, y + 112), where, size=NOTE_SIZE, fill=GREY, anchor="mm")
+            if d["place"] == "table" or owner is None:
+                draw_text(draw, (x, y + 112), _board(text, "where_table"), size=NOTE_SIZE, fill=GREY, anchor="mm")
             else:
-                owner = d["owner"]
                 draw.ellipse((x - 13, y + 99, x + 13, y + 125), fill=seat_colour(owner), outline=INK)
                 draw_text(draw, (x, y + 112), _letter(owner), size=LETTER_SIZE, fill=WHITE, bold=True, anchor="mm")
             x += pitch

@@ -18,9 +18,9 @@ from engines.carnival.engine import CarnivalEngine
 from render.base import text_width, to_png
 from render.carnival import (
     DEVIL_RED,
-    WIDTH,
     PHASE_WIDTH,
     SMALL,
+    WIDTH,
     PlacedDie,
     _edge_point,
     _phase_text,
