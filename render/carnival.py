@@ -433,7 +433,7 @@ def card_layout(view: PublicView, text: Text, numbers: Numbers | None = None) ->
             px = CX + (r_seat - pull) * math.cos(ang)
             py = CY - (r_seat - pull) * math.sin(ang)
             spot = CardSpot(s, px, py, w, h, title, r_seat - 2 * pull + 8)
-            if pull > r_seat / 2 or not boxes_overlap(spot.box, labels[s].box, GAP):
+            if pull > r_seat * 0.8 or not boxes_overlap(spot.box, labels[s].box, GAP):
                 break
             pull += 3
         out.append(spot)
@@ -578,6 +578,8 @@ def place_dice(view: PublicView, names: Sequence[str], text: Text, highlight: st
         obstacles.append(lab.box)
         if lab.devil:
             obstacles.append(lab.devil)
+    if not spatial and numbers:  # (the centre zone's number stays readable on a decision picture)
+        obstacles.append(_centre_label_box(_centre_label(text, numbers)))
     r_die = TABLE_DIE_R if spatial else ZONE_DIE_R
     if spatial:
         anchors = {d: _die_px(dice[d]) for d in table}
@@ -637,6 +639,23 @@ def _edge_point(start: tuple[float, float], centre: tuple[float, float], box: Bo
 # --------------------------------------------------------------------------- table drawing
 
 
+CENTRE_LABEL_Y = CY - 1000 * SCALE * 0.26 + 14
+"""The y (px) of the centre zone's name (zone table), inside the top of its circle."""
+
+
+def _centre_label(text: Text, numbers: Numbers | None) -> str:
+    """The centre zone's name, with its number on a decision picture."""
+    centre = _board(text, "centre")
+    if numbers and "centre" in numbers:
+        return _board(text, "numbered", n=numbers["centre"], what=centre)
+    return centre
+
+
+def _centre_label_box(label: str) -> Box:
+    w = text_width(label, SMALL, True) / 2 + 2
+    return (CX - w, CENTRE_LABEL_Y - SMALL / 2 - 2, CX + w, CENTRE_LABEL_Y + SMALL / 2 + 2)
+
+
 @dataclass(frozen=True, slots=True)
 class Drawn:
     """What ``_draw_table`` drew: whether a nudged die's dot and leader line are on it."""
@@ -679,11 +698,8 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
             x1, y1 = CX + r_seat * math.cos(a), CY - r_seat * math.sin(a)
             draw.line((x0, y0, x1, y1), fill=FELT_LIGHT, width=3)
         draw.ellipse((CX - rc, CY - rc, CX + rc, CY + rc), fill=FELT_LIGHT, outline=(200, 220, 200), width=2)
-        centre = _board(text, "centre")
-        if "centre" in numbers:
-            centre = _board(text, "numbered", n=numbers["centre"], what=centre)
-        draw_text(draw, (CX, CY - rc + 14), centre, size=SMALL, fill=WHITE if "centre" not in numbers else HIGHLIGHT,
-                  bold="centre" in numbers, anchor="mm")
+        draw_text(draw, (CX, CENTRE_LABEL_Y), _centre_label(text, numbers), size=SMALL, bold=True, anchor="mm",
+                  fill=WHITE if "centre" not in numbers else HIGHLIGHT)
 
     seats = view["seats"]
     seat_pts = view["seat_points"]
