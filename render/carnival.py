@@ -928,7 +928,13 @@ def _draw_rows(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, top: int
             draw_text(draw, (x + 2, ly), t, size=NAME_SIZE, bold=True, anchor="lm")
             x += text_width(t, NAME_SIZE, True) + 12
         if penalty:
-            _tag(draw, x + 2, ly, penalty, fill=DEVIL_RED, ink=WHITE, bold=True)
+            x = _tag(draw, x + 2, ly, penalty, fill=DEVIL_RED, ink=WHITE, bold=True)
+        scores = view["round_scores"]
+        if scores and seat["played"]:  # (the last round scored, at the right when it fits)
+            last = _board(text, "last_round", round=len(scores), n=scores[-1][s],
+                          sin=term(f"sin.{seat['played'][len(scores) - 1]}"))
+            if x + 16 + text_width(last, SMALL) <= WIDTH - 22:
+                draw_text(draw, (WIDTH - 22, ly), last, size=SMALL, fill=GREY, anchor="rm")
         y += ROW_H
 
 
