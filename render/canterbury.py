@@ -199,50 +199,64 @@ SIN_R = 46
 """Radius (px) of a sin of the Circle."""
 
 
-def _circle(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, x0: int, y0: int) -> int:
-    """The Circle of Sin in a ``CIRCLE_BOX`` square box, the Parson and Last Rites line under it; returns its bottom."""
-    size = CIRCLE_BOX
-    draw_text(draw, (x0, y0), _b(text, "circle"), size=20, bold=True)
-    cx, cy = x0 + size // 2, y0 + 28 + (size - 28) // 2
-    ring = 128
+def _circle(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, x0: int, y0: int, k: float = 1.0,
+            numbers: dict[str, int] | None = None) -> int:
+    """The Circle of Sin in a square box of ``CIRCLE_BOX`` × ``k`` px under its title (``k`` > 1: the
+    decision picture, with ``numbers`` in yellow badges outside the sins); returns its bottom."""
+    size = round(CIRCLE_BOX * k)
+    title = round(20 * k)
+    draw_text(draw, (x0, y0), _b(text, "circle"), size=title, bold=True)
+    top = y0 + round(28 * k)
+    cx, cy = x0 + size // 2, top + (size - round(28 * k)) // 2
+    ring = round(128 * k)
     draw.ellipse([cx - ring, cy - ring, cx + ring, cy + ring], outline=LINE, width=3)
     n = view["players"]
+    word = round(16 * k)
     for i, sin in enumerate(SINS):
         ang = -math.pi / 2 + 2 * math.pi * i / len(SINS)
         sx, sy = cx + ring * math.cos(ang), cy + ring * math.sin(ang)
-        r = SIN_R
+        r = round(SIN_R * k)
         parson = view["parson"] == sin
         if parson:
             draw.ellipse([sx - r - 6, sy - r - 6, sx + r + 6, sy + r + 6], fill=HIGHLIGHT, outline=INK, width=2)
         draw.ellipse([sx - r, sy - r, sx + r, sy + r], fill=SIN_FILL[sin], outline=INK, width=2)
-        draw_text(draw, (sx, sy - 22), _term(text, f"sin.{sin}"), size=16, fill=WHITE, bold=True, anchor="mm")
-        draw_text(draw, (sx, sy - 3), _b(text, "circle_native", native=sin_zh(sin)), size=16, fill=WHITE,
+        draw_text(draw, (sx, sy - 22 * k), _term(text, f"sin.{sin}"), size=word, fill=WHITE, bold=True, anchor="mm")
+        draw_text(draw, (sx, sy - 3 * k), _b(text, "circle_native", native=sin_zh(sin)), size=word, fill=WHITE,
                   anchor="mm")
         owners = [q for q in range(n) if sin in view["circle"][q]]
-        cs = 20
+        cs = round(20 * k)
         total = len(owners) * (cs + 2) - 2
         bx = sx - total / 2
         for q in owners:
-            _cube(draw, bx, sy + 9, q, cs)
+            _cube(draw, bx, sy + 9 * k, q, cs)
             bx += cs + 2
-    cr = 62
+        if numbers and sin in numbers:  # (outside the sin, away from the centre)
+            out = ring + r + 20 * k
+            nx, ny = cx + out * math.cos(ang), cy + out * math.sin(ang)
+            br = round(16 * k)
+            draw.ellipse([nx - br, ny - br, nx + br, ny + br], fill=HIGHLIGHT, outline=INK, width=2)
+            draw_text(draw, (nx, ny), str(numbers[sin]), size=round(20 * k), bold=True, anchor="mm")
+    cr = round(62 * k)
     draw.ellipse([cx - cr, cy - cr, cx + cr, cy + cr], fill=PANEL, outline=INK, width=2)
-    draw_text(draw, (cx, cy - 30), _b(text, "centre"), size=18, bold=True, anchor="mm")
+    draw_text(draw, (cx, cy - 30 * k), _b(text, "centre"), size=round(18 * k), bold=True, anchor="mm")
     centre = view["centre"]
     if any(centre):
         cells = [q for q in range(n) if centre[q]]
         rows = [cells[:2], cells[2:4], cells[4:]]
-        yy = cy - 14
+        yy = cy - 14 * k
+        cube = round(22 * k)
+        count = max(16, int(cube * 0.8))
         for row in rows:
             if not row:
                 continue
-            width = sum(22 + 3 + (text_width(f"×{centre[q]}", 17, True) if centre[q] > 1 else 0) + 6 for q in row)
+            width = sum(cube + 3 + (text_width(f"×{centre[q]}", count, True) if centre[q] > 1 else 0) + 6
+                        for q in row)
             bx = cx - width / 2
             for q in row:
-                bx = _cube(draw, bx, yy, q, 22, centre[q] if centre[q] > 1 else None) + 6
-            yy += 26
+                bx = _cube(draw, bx, yy, q, cube, centre[q] if centre[q] > 1 else None) + 6
+            yy += cube + 4
     else:
-        draw_text(draw, (cx, cy + 4), _b(text, "nothing"), size=20, fill=MUTED, anchor="mm")
+        draw_text(draw, (cx, cy + 4 * k), _b(text, "nothing"), size=round(20 * k), fill=MUTED, anchor="mm")
     return y0 + size
 
 
@@ -586,6 +600,37 @@ def render_zoom(view: PublicView, region: str, *, names: Sequence[str], text: Te
     return img.crop((0, 0, WIDTH, y + 10))
 
 
+DECISION_K = 1.6
+"""Scale of the Circle of Sin on the Parson picture (every text ≥ 25 px on 720 px)."""
+
+
+def _moves_parson(view: PublicView) -> bool:
+    """Whether ``view`` is the private view of the player who moves the Parson now (St. Philip)."""
+    return "seat" in view and view["step"] == "parson" and view["active"] == view.get("seat")
+
+
+def draws_decision(view: PublicView) -> bool:
+    """Whether ``render_decision`` draws a picture for this view: St. Philip's Parson move of its seat
+    (the sins numbered as the panel's buttons)."""
+    return _moves_parson(view)
+
+
+def render_decision(view: PublicView, *, names: Sequence[str], text: Text) -> Image.Image | None:
+    """The Parson picture of St. Philip's panel: the Circle of Sin with every sin numbered as its
+    button ("N · Move the Parson to …", ``engines.canterbury.notation.parson_number``), or None when
+    the view's seat has no Parson to move."""
+    if not _moves_parson(view):
+        return None
+    size = round(CIRCLE_BOX * DECISION_K)
+    img, draw = canvas(60 + 24 + size + 50, WIDTH)  # (the badges lie outside the sins: 24 px over, 50 under)
+    draw.rectangle([0, 0, WIDTH, 50], fill=DARK)
+    draw_text(draw, (PAD, 25), _b(text, "parson_picture"), size=22, fill=WHITE, bold=True, anchor="lm")
+    legend(seat_letter(q) for q in range(view["players"]))  # (the cubes' letters: as on the board)
+    _circle(draw, view, text, (WIDTH - size) // 2, 60 + 24, DECISION_K,
+            {sin: i + 1 for i, sin in enumerate(SINS) if sin != view["parson"]})  # (it moves elsewhere)
+    return img
+
+
 def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Image.Image:
     """Draw one seat's private view (``player_view(state, seat)``, §11 "Private views"):
     hand, coins, what each playable Pardon pays, the cards St. Isidore shows."""
@@ -633,4 +678,5 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Im
     return img.crop((0, 0, WIDTH, y + 16)) if y + 16 < height else img
 
 
-__all__ = ["render_board", "render_private", "render_zoom", "zoom_regions", "card_text", "WIDTH"]
+__all__ = ["render_board", "render_private", "render_zoom", "zoom_regions", "render_decision", "draws_decision",
+           "card_text", "WIDTH"]

@@ -136,3 +136,47 @@ def test_a_seat_that_left_is_marked() -> None:
     view["left"] = [1]
     render_board(view, names=NAMES, text=record)  # type: ignore[arg-type]
     assert asked.count("board.left_game") == 1
+
+
+def _philip_state() -> tuple[dict[str, Any], int]:
+    """A 3-player game (seed 1) played until a player moves the Parson with St. Philip (random
+    plays, the Finger played whenever it can be)."""
+    rng = random.Random(1)
+    st = E.new_game(3, 1, {"edition": "2021"})
+    while E.to_move(st):
+        seat = sorted(E.to_move(st))[0]
+        if seat != CHANCE and E.player_view(st, seat)["step"] == "parson":
+            return st, seat
+        if seat == CHANCE:
+            action = E.sample_chance(st, rng)
+        else:
+            acts = E.legal_actions(st, seat)
+            finger = [a for a in acts if a.get("type") == "relic" and a.get("relic") == "relic-philip"]
+            real = [a for a in acts if a["type"] not in ("pass", "done")]
+            action = rng.choice(finger or real or acts)
+        st, _ = E.apply(st, seat, action)
+    raise AssertionError("St. Philip never played")
+
+
+def test_the_parson_picture_numbers_what_the_buttons_number() -> None:
+    """St. Philip's panel gets the Circle of Sin with every sin numbered (D7 order from 1) as its
+    "N · Move the Parson to …" button; no other seat, and no other step, gets a picture."""
+    from engines.canterbury.data import SINS
+    from render.canterbury import draws_decision, render_decision
+
+    st, seat = _philip_state()
+    view = E.player_view(st, seat)
+    assert draws_decision(view)
+    assert not any(draws_decision(E.player_view(st, s)) for s in range(3) if s != seat)
+    assert not draws_decision(E.player_view(play(3, turns=3), 0))
+    image, shown = layout(lambda: render_decision(view, names=NAMES, text=texts(3)))
+    assert image is not None and image.width == WIDTH and shown is not None
+    assert min(t.size for t in shown.texts) >= 20
+    numbers = [t.text for t in shown.texts if t.text.isdigit() and len(t.text) == 1]
+    parson = SINS.index(st["parson"]) + 1  # (the Parson's own sin has no number: it moves elsewhere)
+    assert sorted(numbers) == [str(i) for i in range(1, 8) if i != parson]
+    moves = [a for a in E.legal_actions(st, seat) if a.get("type") == "parson" and a["sin"] in SINS]
+    assert moves and st["parson"] not in [a["sin"] for a in moves]
+    for action in moves:
+        n = SINS.index(action["sin"]) + 1
+        assert texts(3)(E.action_label(st, action)).startswith(f"{n} · Move the Parson to "), action
