@@ -3,8 +3,8 @@ takes (docs/DISCORD.md "Phone limits").
 
 Usage: ``python -m bench.phone [game_id …] [--details] [--taps]``
 
-Images: for every game and player count (min..max), a seeded playout (``SEED``, as the golden
-games are played: tests/golden/cases.py) gives the states drawn:
+Images: for every game and player count (min..max), a seeded playout (``SEED``; uniformly random
+legal actions, as the golden games are played: tests/golden/cases.py) gives the states drawn:
 
 * ``board``: the public board at ``BOARD_POINTS`` of the playout (start once the opening chance is
   done, quarters, end);
@@ -25,12 +25,15 @@ longer than 16 characters, board height spread ≤ 10 % (per player count, langu
 and in Chinese and Japanese no Latin code letters without a legend.
 
 Taps: over the same playouts played to the end (of two players or more: a solo game is one run of
-decisions, its panel never waits for anyone), the interactions of each turn (a maximal run of
-one seat's consecutive decisions; chance entries between them do not end it): one Play ▶ press
-(``bot/ui/moves.py``: after a pick the panel redraws itself in place with the seat's next
-decision, so a run needs one press), then for each decision the fewest presses through the real
-private panel (``bot.ui.panels.build_panel``: buttons, select choices, steps, paging, the
-confirmation step of ``Engine.has_confirm``) to the action played.
+decisions, its panel never waits for anyone), the interactions of each turn (a seat's run of
+decisions while the game awaits it; others' moves in between, e.g. simultaneous choices, and
+chance do not end it: ``turn_taps``): one Play ▶ press (``bot/ui/moves.py``: after a pick the
+panel redraws itself in place with the seat's next decision, so a run needs one press; a panel
+parked while others play is not counted on, its token lasts 15 minutes), then for each decision
+the fewest presses through the real private panel (``bot.ui.panels.build_panel``: buttons, select
+choices, steps, paging, the confirmation step of ``Engine.has_confirm``) to the action played.
+Random play takes optional actions a player seldom takes (Illumination's Abbot moved again and
+again), so its turns run longer than a person's.
 
 One line per game::
 
@@ -39,8 +42,9 @@ One line per game::
 
 The exit status is 1 when any game misses a limit. ``--details`` gives the count of each kind of
 violation and lists them (kind, language, image, text, boxes), the same text of one kind once with
-how many times and in which languages it was found; ``--taps`` prints only the table of taps
-per turn (median, mean, turns, largest).
+how many times and in which languages it was found (small texts: by image kind and font size),
+and the taps by prompt; ``--taps`` prints only the table of taps per turn (turns, median, mean,
+largest; with ``--details`` the presses of each prompt's decisions too).
 """
 
 from __future__ import annotations
@@ -52,12 +56,13 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tests.render.text_sizes import (
     BOARD_FLOOR,
     DECISION_FLOOR,
     HEIGHT_SPREAD,
+    PHONE,
     Layout,
     cut_labels,
     height_spread,
@@ -68,6 +73,9 @@ from tests.render.text_sizes import (
     overlaps,
     small_texts,
 )
+
+if TYPE_CHECKING:
+    from bot.storage import GameRecord
 
 SEED = 2
 """The seed of every playout (the golden games' seed 2)."""
@@ -103,21 +111,25 @@ class Drawing:
 
 @dataclass(frozen=True)
 class Measured:
-    """A drawing and its layout."""
+    """A drawing and its layout, or the ``error`` its drawing raised."""
 
     drawing: Drawing
     layout: Layout
+    error: str = ""
 
 
 @dataclass
 class Violation:
-    """One miss: ``check`` (small, overlap, outside, cut, latin), where, and what."""
+    """One miss: ``check`` (small, overlap, outside, cut, latin, or error: the drawing raised),
+    where, and what."""
 
     check: str
     where: str
     lang: str
     text: str
     boxes: str
+    group: str = ""
+    """What ``--details`` lists violations of one kind under (small texts: the image kind and font size)."""
 
 
 @dataclass
@@ -148,7 +160,7 @@ class GameReport:
             out.append("min_eff")
         if self.decision_min is not None and self.decision_min < DECISION_FLOOR - 1e-9:
             out.append("decision_min")
-        out += [check for check in ("overlap", "outside", "cut", "latin") if self.count(check)]
+        out += [check for check in ("overlap", "outside", "cut", "latin", "error") if self.count(check)]
         if self.spread > HEIGHT_SPREAD + 1e-9:
             out.append("height")
         if self.taps_median > TAPS_LIMIT:
@@ -301,7 +313,11 @@ def measured(game_id: str) -> tuple[Measured, ...]:
     """The layouts of every drawing of ``game_id`` (``drawings``) that draws an image."""
     out: list[Measured] = []
     for drawing in drawings(game_id):
-        _, shown = layout(drawing.draw)
+        try:
+            _, shown = layout(drawing.draw)
+        except Exception as exc:  # (a renderer's failure is reported as one, not a crash of the bench)
+            out.append(Measured(drawing, Layout(0, 0), f"{type(exc).__name__}: {exc}"))
+            continue
         if shown is not None:
             out.append(Measured(drawing, shown))
     return tuple(out)
@@ -317,6 +333,9 @@ def check(game_id: str, items: Sequence[Measured]) -> GameReport:
     heights: dict[tuple[int, str, tuple[str, ...]], list[int]] = {}
     for item in items:
         d, shown = item.drawing, item.layout
+        if item.error:
+            report.violations.append(Violation("error", d.label, d.lang, item.error, ""))
+            continue
         widths, lo, hi = report.sizes.get(d.kind, (set(), shown.height, shown.height))
         widths.add(shown.width)
         report.sizes[d.kind] = (widths, min(lo, shown.height), max(hi, shown.height))
@@ -330,8 +349,8 @@ def check(game_id: str, items: Sequence[Measured]) -> GameReport:
         floor = DECISION_FLOOR if decision else BOARD_FLOOR
         v = report.violations
         for t in small_texts(shown, floor):
-            v.append(Violation("small", d.label, d.lang, t.text,
-                               f"{t.size}px on {shown.width}px = {t.size * 360 / shown.width:.1f} {_box(t.box)}"))
+            v.append(Violation("small", d.label, d.lang, t.text, _box(t.box),
+                               f"{d.kind} {t.size}px on {shown.width}px = {t.size * PHONE / shown.width:.1f}"))
         for a, b in overlaps(shown):
             v.append(Violation("overlap", d.label, d.lang, f"{a.text!r} × {b.text!r}", f"{_box(a.box)} {_box(b.box)}"))
         for t, panel in outside(shown):
@@ -356,7 +375,8 @@ def check(game_id: str, items: Sequence[Measured]) -> GameReport:
 # -- taps -----------------------------------------------------------------------------------
 
 
-def _record(game_id: str, players: int) -> Any:
+def panel_record(game_id: str, players: int) -> GameRecord:
+    """A running game of ``players`` seats of ``game_id``, for ``build_panel``."""
     from bot.storage import GameRecord, SeatRecord
 
     seats = tuple(SeatRecord(1, s, 1000 + s, f"P{s + 1}") for s in range(players))
@@ -408,33 +428,54 @@ def presses(engine: Any, record: Any, state: Any, seat: int, index: int) -> int:
     raise LookupError(f"{engine.info.game_id}: no way to action {index} in the panel of seat {seat}")
 
 
-@cache
-def taps(game_id: str) -> tuple[int, ...]:
-    """Presses per turn over the playouts of every player count (see the module docstring)."""
+def turn_taps(engine: Any, record: Any, steps: Sequence[Any],
+              by_prompt: dict[str, list[int]] | None = None) -> list[int]:
+    """Presses per turn of ``steps`` (log entries: ``seat``, ``action``, ``before``, ``after``)
+    played in the game of ``record``, in the order the turns begin. A seat's turn lasts while the
+    game awaits it: from its first decision until a state (once chance is done: the host applies
+    chance at once) that does not await it; it counts one Play ▶ press and the ``presses`` of each
+    of its decisions (other seats' moves in between do not end it: the panel redraws in place).
+    ``by_prompt`` (when given) gets the presses of each decision under its prompt's key."""
     from engines.base import CHANCE
+
+    out: list[int] = []
+    open_turns: dict[int, int] = {}  # seat -> its turn's index in out
+    for step in steps:
+        if step.seat != CHANCE:
+            actions = list(engine.legal_actions(step.before, step.seat))
+            pressed = presses(engine, record, step.before, step.seat, actions.index(step.action))
+            if step.seat not in open_turns:
+                open_turns[step.seat] = len(out)
+                out.append(1)  # Play ▶
+            out[open_turns[step.seat]] += pressed
+            if by_prompt is not None:
+                prompt = engine.prompt(step.before, step.seat)
+                by_prompt.setdefault(str(getattr(prompt, "key", prompt)), []).append(pressed)
+        awaited = engine.to_move(step.after)
+        if CHANCE not in awaited:
+            for seat in [s for s in open_turns if s not in awaited]:
+                del open_turns[seat]
+    return out
+
+
+@cache
+def taps_of(game_id: str) -> tuple[tuple[int, ...], dict[str, list[int]]]:
+    """Presses per turn over the playouts of every player count (see the module docstring), and
+    the presses of the decisions of each prompt (its key)."""
     from engines.registry import ENGINES
 
-    engine = ENGINES[game_id]
     out: list[int] = []
+    by_prompt: dict[str, list[int]] = {}
     for players in player_counts(game_id):
         if players == 1:
             continue  # (a solo game is one run of decisions: its panel never waits for anyone)
-        _, steps = playout(game_id, players)
-        record = _record(game_id, players)
-        seat, count = None, 0
-        for step in steps:
-            if step.seat == CHANCE:
-                continue
-            actions = list(engine.legal_actions(step.before, step.seat))
-            pressed = presses(engine, record, step.before, step.seat, actions.index(step.action))
-            if step.seat != seat:
-                if seat is not None:
-                    out.append(count)
-                seat, count = step.seat, 1  # Play ▶
-            count += pressed
-        if seat is not None:
-            out.append(count)
-    return tuple(out)
+        out += turn_taps(ENGINES[game_id], panel_record(game_id, players), playout(game_id, players)[1], by_prompt)
+    return tuple(out), by_prompt
+
+
+def taps(game_id: str) -> tuple[int, ...]:
+    """Presses per turn over the playouts of every player count (``taps_of``)."""
+    return taps_of(game_id)[0]
 
 
 # -- the report -----------------------------------------------------------------------------
@@ -449,11 +490,18 @@ def report(game_id: str, with_taps: bool = True) -> GameReport:
     return out
 
 
-def taps_table(game_ids: Sequence[str]) -> str:
+def taps_table(game_ids: Sequence[str], prompts: bool = False) -> str:
+    """The taps per turn of each game (turns, median, mean, largest); with ``prompts``, below each
+    game the presses of its decisions by prompt (decisions, mean presses, largest), most presses
+    first."""
     lines = [f"{'game':<13}{'turns':>6}{'median':>8}{'mean':>7}{'max':>5}"]
     for game_id in game_ids:
-        t = taps(game_id)
+        t, by_prompt = taps_of(game_id)
         lines.append(f"{game_id:<13}{len(t):>6}{statistics.median(t):>8g}{statistics.mean(t):>7.2f}{max(t):>5}")
+        if prompts:
+            for key, pressed in sorted(by_prompt.items(), key=lambda kv: -sum(kv[1])):
+                lines.append(f"  {key:<40}{len(pressed):>6} decisions{statistics.mean(pressed):>6.2f} presses"
+                             f" (max {max(pressed)})")
     return "\n".join(lines)
 
 
@@ -463,13 +511,22 @@ def details(r: GameReport) -> str:
              + (f"; height spread +{r.spread:.0%} at {r.spread_at}" if r.spread > HEIGHT_SPREAD else "")]
     groups: dict[tuple[str, str], list[Violation]] = {}
     for v in r.violations:
-        groups.setdefault((v.check, v.text), []).append(v)
-    for (check_, text), found in groups.items():
+        groups.setdefault((v.check, v.group or v.text), []).append(v)
+    for (check_, key), found in sorted(groups.items(), key=lambda kv: kv[0][0] == "small"):
         first = found[0]
         langs = ",".join(dict.fromkeys(v.lang for v in found))
         more = f" (×{len(found)}, {langs})" if len(found) > 1 else ""
-        lines.append(f"  {check_:<8} {first.lang:<6} {first.where}: {text} {first.boxes}{more}")
+        if first.group:
+            texts = list(dict.fromkeys(v.text for v in found))
+            shown = ", ".join(repr(t) for t in texts[:SHOWN_TEXTS]) + (", …" if len(texts) > SHOWN_TEXTS else "")
+            lines.append(f"  {check_:<8} {key}{more}: {shown}; e.g. {first.lang} {first.where} {first.boxes}")
+            continue
+        lines.append(f"  {check_:<8} {first.lang:<6} {first.where}: {key} {first.boxes}{more}")
     return "\n".join(lines)
+
+
+SHOWN_TEXTS = 12
+"""How many of the small texts of one image kind and font size ``--details`` names."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -483,7 +540,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown game ids: {', '.join(unknown)} (known: {', '.join(games())})")
     if args.taps:
-        print(taps_table(chosen))
+        print(taps_table(chosen, prompts=args.details))
         return 1 if any(statistics.median(taps(g)) > TAPS_LIMIT for g in chosen) else 0
     reports = [report(g) for g in chosen]
     for r in reports:
@@ -493,7 +550,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for r in reports:
             print(details(r))
         print()
-        print(taps_table(chosen))
+        print(taps_table(chosen, prompts=True))
     return 1 if any(r.missed() for r in reports) else 0
 
 

@@ -21,14 +21,15 @@ over every game; docs/DISCORD.md "Phone limits"):
 * ``overlaps``: two strings whose ink boxes intersect by more than ``SLACK`` px each way (the
   same text drawn twice at nearly the same place, a shadow, is one string);
 * ``outside``: a string that leaves the image, or its panel: the panel of a string is the
-  topmost panel drawn before it, at least ``PANEL_MIN`` px, that holds the middle of its
-  first ``SLACK`` ... ``size`` px (the start of its ink box, halfway down); the whole ink box must
-  lie in that panel (``SLACK`` px of tolerance). A string that starts on the background, or on a
+  topmost panel drawn before it, at least ``PANEL_MIN`` px, that holds the start of its ink box
+  (``SLACK`` px in, halfway down), or the panel that one is a band of (a bar's fill, a row's
+  stripe: as high or as wide as a panel drawn before it, inside it); the whole ink box must lie
+  in that panel (``SLACK`` px of tolerance). A string that starts on the background, or on a
   mark smaller than ``PANEL_MIN``, has no panel and only has to stay in the image;
 * ``cut_labels``: a string shortened with '…' by ``fit_text``, unless the cut falls inside a
   player name longer than ``NAME_KEPT`` characters;
 * ``latin_codes``: in Chinese and Japanese, a string made of Latin code letters only (capitals
-  and digits: "S", "H2", "K · 3") whose codes the image gives no legend for;
+  and digits: "S", "H2", "K · 3") whose codes the image gives no legend for (``explained``);
 * ``height_spread``: (max − min) ÷ min of a game's board heights.
 
 Usage: ``python -m tests.render.text_sizes [game_id …]`` prints the smallest texts of the golden
@@ -37,6 +38,7 @@ images.
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -44,7 +46,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from render import base
 
@@ -125,9 +127,9 @@ def effective(size: float, width: int) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """One string drawn (one ``draw_text`` call): ``text`` as drawn, its font ``size`` px, its ink
-    ``box`` (x0, y0, x1, y1) in image px, its drawing ``order`` and ``full``, the text before
-    ``fit_text`` cut it (None when not cut)."""
+    """One string drawn (one ``draw_text`` call): ``text`` as drawn, its font ``size`` px, its
+    ink ``box`` (x0, y0, x1, y1; end exclusive) in image px, its drawing ``order`` and ``full``,
+    the text before ``fit_text`` cut it (None when not cut)."""
 
     text: str
     size: int
@@ -182,9 +184,9 @@ class _Recorder:
         image = getattr(draw, "_image", None)
         if image is None:
             return
-        left, top, right, bottom = face.getbbox(text, anchor=anchor, stroke_width=stroke)
-        x, y = xy
-        box = (int(x + left), int(y + top), int(x + right + 0.999), int(y + bottom + 0.999))
+        box = _ink(draw, xy, text, face, anchor, stroke)
+        if box is None:
+            return
         caller = sys._getframe(2)
         items = self.items(image)
         if caller.f_code is base.draw_text.__code__:
@@ -236,6 +238,23 @@ class _Recorder:
                 out.append(Shown(item.text, item.size, _shift(item.box, dx, dy), self.next_order(), item.full))
             else:
                 out.append(Panel(_shift(item.box, dx, dy), self.next_order()))
+
+
+def _ink(draw: Any, xy: tuple[float, float], text: str, face: Any, anchor: str, stroke: int) -> Box | None:
+    """The box of the pixels ``render.base._blit`` inks for ``text`` (its memoized glyph mask, at
+    the place ``_blit`` puts it), or Pillow's ``textbbox`` for lines of text or a face that is not
+    FreeType (``_blit`` leaves those to ``ImageDraw.text``)."""
+    x, y = xy
+    if not isinstance(face, ImageFont.FreeTypeFont) or "\n" in text:
+        left, top, right, bottom = draw.textbbox(xy, text, font=face, anchor=anchor, stroke_width=stroke)
+        return (int(left), int(top), int(right + 0.999), int(bottom + 0.999))
+    start = (math.modf(x)[0], math.modf(y)[0])
+    mask, offset = base._mask(face, text, draw.fontmode, stroke, anchor, start)
+    bbox = mask.getbbox()
+    if bbox is None:
+        return None
+    left, top = int(x) + offset[0], int(y) + offset[1]
+    return (left + bbox[0], top + bbox[1], left + bbox[2], top + bbox[3])
 
 
 def _union(a: Box, b: Box) -> Box:
@@ -392,7 +411,8 @@ def overlaps(shown: Layout) -> list[tuple[Shown, Shown]]:
 
 def panel_of(shown: Layout, text: Shown) -> Panel | None:
     """The panel ``text`` starts in: the topmost panel drawn before it, at least ``PANEL_MIN``,
-    holding the start of its ink box (``SLACK`` px in from its left edge, halfway down)."""
+    holding the start of its ink box (``SLACK`` px in from its left edge, halfway down), or the
+    panel that one is a band of (``_band_of``: a bar's fill stands for its bar)."""
     x0, y0, _, y1 = text.box
     point = (x0 + SLACK, (y0 + y1) // 2)
     best: Panel | None = None
@@ -404,7 +424,22 @@ def panel_of(shown: Layout, text: Shown) -> Panel | None:
             continue
         if px0 <= point[0] <= px1 and py0 <= point[1] <= py1 and (best is None or p.order > best.order):
             best = p
+    while best is not None:  # a band of a panel (a bar's fill, a row's stripe) stands for that panel
+        band = best
+        best = next((p for p in shown.panels if p.order < band.order and _band_of(band.box, p.box)), None)
+        if best is None:
+            return band
     return best
+
+
+def _band_of(band: Box, panel: Box) -> bool:
+    """Whether ``band`` lies in ``panel`` from its top to its bottom or from its left to its right
+    (1 px of tolerance)."""
+    inside = (band[0] >= panel[0] - 1 and band[1] >= panel[1] - 1 and band[2] <= panel[2] + 1
+              and band[3] <= panel[3] + 1)
+    across = abs(band[1] - panel[1]) <= 1 and abs(band[3] - panel[3]) <= 1
+    down = abs(band[0] - panel[0]) <= 1 and abs(band[2] - panel[2]) <= 1
+    return inside and (across or down) and band != panel
 
 
 def _within(inner: Box, outer: Box, slack: int = SLACK) -> bool:
@@ -468,7 +503,13 @@ def latin_codes(shown: Layout, names: Sequence[str]) -> list[Shown]:
     (``render.base.legend``); player names are not codes. For Chinese and Japanese images."""
     own = {n.strip() for n in names}
     return [t for t in shown.texts
-            if t.text.strip() not in own and any(c not in shown.legends for c in codes_of(t.text))]
+            if t.text.strip() not in own and any(not explained(c, shown.legends) for c in codes_of(t.text))]
+
+
+def explained(code: str, legends: set[str]) -> bool:
+    """Whether a legend explains ``code``: the code itself, or its letters before its number
+    ("H" explains "H2" and "H01")."""
+    return code in legends or code.rstrip("0123456789") in legends
 
 
 def height_spread(heights: Iterable[int]) -> float:
