@@ -578,7 +578,7 @@ def place_dice(view: PublicView, names: Sequence[str], text: Text, highlight: st
         obstacles.append(lab.box)
         if lab.devil:
             obstacles.append(lab.devil)
-    if not spatial and numbers:  # (the centre zone's number stays readable on a decision picture)
+    if not spatial:  # (the centre zone's name, and its number on a decision picture, stay readable)
         obstacles.append(_centre_label_box(_centre_label(text, numbers)))
     r_die = TABLE_DIE_R if spatial else ZONE_DIE_R
     if spatial:
