@@ -83,7 +83,7 @@ GREY: Colour = (70, 70, 82)
 SCALE = 0.25
 """Pixels per milli-unit (table radius 1000 → 250 px)."""
 TABLE_TOP = 84
-TABLE_MARGIN = 74
+TABLE_MARGIN = 82
 CX = WIDTH // 2
 CY = TABLE_TOP + TABLE_MARGIN + int(1000 * SCALE)
 TABLE_BOTTOM = CY + int(1000 * SCALE) + TABLE_MARGIN
@@ -252,12 +252,14 @@ def _seats_line(text: Text, line: Callable[[Any], str], seats: Sequence[int]) ->
     ``NAME_KEEP`` characters of a name or make two names alike ("Bot…", "Bot…"), the seat
     letters the badges show ("A, B, C, D and E")."""
     full = line(seats_ref(seats))
-    if len(seats) < 2 or text_width(full, SMALL) <= PHASE_WIDTH:
+    if not seats or text_width(full, SMALL) <= PHASE_WIDTH:
         return full
     order = sorted(seats)
     names = [_name(text, s) for s in order]
 
     def joined(items: Sequence[str]) -> str:
+        if len(items) == 1:
+            return items[0]
         head = text(msg("host.comma")).join(items[:-1])
         return text(msg("host.and", head=head, last=items[-1]))
 
@@ -474,11 +476,9 @@ def seat_label_layout(view: PublicView, names: Sequence[str], text: Text,
             left = min(max(sx - w / 2, 4), WIDTH - 4 - w)
             top = sy - h / 2 + (-30 if math.sin(ang) > 0 else 30)
         devil: Box | None = None
-        if view.get("devil") == s:
-            if side:
-                dx, dy = min(max(left + (w - dw) / 2, 4), WIDTH - 4 - dw), top + h + 20
-            else:
-                dx, dy = min(left + w + 6, WIDTH - 4 - dw), top + h / 2
+        if view.get("devil") == s:  # (under a side label; over a label above the table, under one below it)
+            dx = min(max(left + (w - dw) / 2, 4), WIDTH - 4 - dw)
+            dy = top - 4 - (SMALL + 8) / 2 if not side and math.sin(ang) > 0 else top + h + 4 + (SMALL + 8) / 2
             devil = (dx, dy - (SMALL + 8) / 2, dx + dw, dy + (SMALL + 8) / 2)
         out.append(SeatLabel(s, (left, top, left + w, top + h), name, devil))
     return out
@@ -941,10 +941,10 @@ def _draw_rows(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, top: int
 # --------------------------------------------------------------------------- score sheet
 
 
-SHEET_NAME_W = 200
-"""Width (px) of the names column of the score sheet."""
-SHEET_ROW_H = 104
-"""Height (px) of one player's row of the score sheet (scores, sins, cards left)."""
+SHEET_NAME_W = 110
+"""Width (px) of the first column of the score sheet (the "Round" heading, the seat badges)."""
+SHEET_ROW_H = 128
+"""Height (px) of one player's row of the score sheet (name and total, scores, sins, cards left)."""
 
 
 def _sin_short(text: Text, sin: str) -> str:
@@ -980,25 +980,27 @@ def _draw_sheet(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, top: in
         seat = view["seats"][s]
         draw.line((10, y, WIDTH - 10, y), fill=LINE, width=2)
         draw.rounded_rectangle((12, y + 8, 20, y + SHEET_ROW_H - 8), radius=3, fill=seat_colour(s))
-        draw.ellipse((26, y + 12, 52, y + 38), fill=seat_colour(s), outline=INK)
-        draw_text(draw, (39, y + 25), _letter(s), size=LETTER_SIZE, fill=WHITE, bold=True, anchor="mm")
-        draw_text(draw, (58, y + 25), fit_text(_name(text, s), SMALL, SHEET_NAME_W - 52, True), size=SMALL,
-                  bold=True, anchor="lm", fill=GREY if s in left_seats else INK)
-        if s in left_seats:
-            draw_text(draw, (58, y + 52), _board(text, "left_game"), size=NOTE_SIZE, fill=GREY, anchor="lm")
+        draw.ellipse((26, y + 10, 52, y + 36), fill=seat_colour(s), outline=INK)
+        draw_text(draw, (39, y + 23), _letter(s), size=LETTER_SIZE, fill=WHITE, bold=True, anchor="mm")
+        gone = s in left_seats
+        name = fit_text(_name(text, s), SMALL, 420, True)
+        draw_text(draw, (60, y + 23), name, size=SMALL, bold=True, anchor="lm", fill=GREY if gone else INK)
+        if gone:
+            draw_text(draw, (60 + text_width(name, SMALL, True) + 12, y + 23), _board(text, "left_game"),
+                      size=NOTE_SIZE, fill=GREY, anchor="lm")
+        cell_total = f"{view['totals'][s]}" + (" ★" if s in winners else "")
+        draw_text(draw, (WIDTH - 10 - total_w / 2, y + 38), cell_total, size=NAME_SIZE, bold=True, anchor="mm")
         played = seat["played"]
         for r in range(min(rounds, len(view["round_scores"]))):
             cx = x0 + cell * (r + 0.5)
-            draw_text(draw, (cx, y + 25), str(view["round_scores"][r][s]), size=SMALL, anchor="mm",
+            draw_text(draw, (cx, y + 52), str(view["round_scores"][r][s]), size=SMALL, anchor="mm",
                       bold=r < len(devils) and devils[r] == s)
             if r < len(played):
-                draw_text(draw, (cx, y + 52), _sin_short(text, played[r]), size=NOTE_SIZE, fill=GREY, anchor="mm")
-        cell_total = f"{view['totals'][s]}" + (" ★" if s in winners else "")
-        draw_text(draw, (WIDTH - 10 - total_w / 2, y + 25), cell_total, size=NAME_SIZE, bold=True, anchor="mm")
+                draw_text(draw, (cx, y + 78), _sin_short(text, played[r]), size=NOTE_SIZE, fill=GREY, anchor="mm")
         hand = seat["hand"]
         left = (_board(text, "left", n=len(hand), sins=" ".join(_sin_title(text, x) for x in SINS if x in hand))
                 if hand else _board(text, "left_none"))
-        draw_text(draw, (26, y + 82), left, size=NOTE_SIZE, anchor="lm")
+        draw_text(draw, (26, y + 106), left, size=NOTE_SIZE, anchor="lm")
         y += SHEET_ROW_H
     draw.line((10, y, WIDTH - 10, y), fill=LINE, width=2)
     legend(_letter(s) for s in range(n))
