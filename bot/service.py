@@ -482,6 +482,14 @@ def left_seats(record: GameRecord) -> frozenset[int]:
     return frozenset(s.seat for s in record.seats if s.status == "left")
 
 
+def drawn_view(record: GameRecord, public: dict[str, Any]) -> dict[str, Any]:
+    """The public view ``public`` as the board and its thumbnail are drawn from it: with ``left``,
+    the seats whose player left the game (``left_seats``), when any did, so the renderer marks
+    them (render/registry.py); ``public`` itself when none did (views are shared, read only)."""
+    left = left_seats(record)
+    return {**public, "left": sorted(left)} if left else public
+
+
 def table_outcome(record: GameRecord, outcome: Outcome) -> Outcome:
     """The host's result of a finished game (docs/DESIGN.md §4 "Resign"): the engine's
     ``outcome`` with every seat that left (``left_seats``) ranked after every seat that

@@ -43,7 +43,7 @@ from PIL import Image
 from bot import logsafe
 from bot.locks import KeyedLocks
 from bot.render_pool import Kind, Renderer, RenderJob
-from bot.service import crash_point, entry_texts, live_entries, seat_names, texts
+from bot.service import crash_point, drawn_view, entry_texts, live_entries, seat_names, texts
 from bot.storage import LogEntry, OutboxRow, StorageError
 from bot.text import Texts, locale_of
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
@@ -719,7 +719,7 @@ class Delivery:
         service = self.service
         engine = service.engine(record)
         state = service.state(record)
-        public = service.public_view(record)  # (shared, read only: renderers never change a view)
+        public = drawn_view(record, service.public_view(record))  # (read only: renderers never change a view)
         tx = self.public_texts(record)
         job = RenderJob("board", record.game_id, public, tuple(tx.raw_names), tx.locale,
                         self.upload_limit(record.guild_id), thumbnail=self.wants_thumbnail(record))

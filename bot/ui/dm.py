@@ -36,7 +36,7 @@ import discord
 
 from bot.locks import KeyedLocks
 from bot.render_pool import RenderJob
-from bot.service import texts
+from bot.service import drawn_view, texts
 from bot.storage import GameRecord
 from bot.ui.components import DmButton, button_label
 from bot.ui.context import HostContext
@@ -297,7 +297,7 @@ class DirectMessages:
         limit = self.upload_limit(record)
         if cached is not None and cached[0] == record.version and len(cached[1][0]) <= limit:
             return cached[1]
-        public = self.ctx.service.public_view(record)
+        public = drawn_view(record, self.ctx.service.public_view(record))
         job = RenderJob("thumbnail", record.game_id, public, tuple(tx.raw_names), tx.locale, limit)
         try:
             done = await delivery.renderer.run(job)

@@ -25,7 +25,7 @@ from typing import Any
 
 import discord
 
-from bot.service import HostError, texts
+from bot.service import HostError, drawn_view, texts
 from bot.storage import GameRecord
 from bot.text import Texts
 from bot.ui.components import LookSelect
@@ -77,7 +77,7 @@ class Looks:
         service = self.ctx.service
         seat = record.seat_of(user_id)
         if seat is None:
-            return service.public_view(record)
+            return drawn_view(record, service.public_view(record))
         return service.engine(record).player_view(service.state(record), seat)
 
     async def look(self, interaction: discord.Interaction, game: int, region: str) -> None:

@@ -15,7 +15,7 @@ sin-pride down``, ``pass`` / ``pass discard pardon-pride,sin-wrath``, ``done``,
 from __future__ import annotations
 
 from engines.base import Action, Msg, State, msg, normalize_text, seat_ref
-from engines.canterbury.data import CARDS, HAND_SIZE, TOKEN_VALUE
+from engines.canterbury.data import CARDS, HAND_SIZE, SINS, TOKEN_VALUE
 from engines.canterbury.effects import (
     EMPTY,
     card_t,
@@ -80,6 +80,12 @@ def parse_pass(text: str) -> Action | None:
 # --------------------------------------------------------------------------- labels and paths
 
 
+def parson_number(sin: str) -> int:
+    """The number of a sin on the Parson picture of St. Philip's panel (render/canterbury.py
+    ``render_decision``) and on its buttons: the Circle's order (D7) from 1."""
+    return SINS.index(sin) + 1
+
+
 def label(state: State, action: Action) -> Msg:
     """Button text of an action (fits 80 characters in English; §11 "Prompts": each
     target says what it does)."""
@@ -106,7 +112,7 @@ def label(state: State, action: Action) -> Msg:
         sin = action["sin"]
         if sin in ("later", "stay"):
             return msg(f"label.parson_{sin}")
-        return msg("label.parson", sin=sin_t(sin))
+        return msg("label.parson", n=parson_number(sin), sin=sin_t(sin))
     if t == "draw":
         name, _, rest = str(action["source"]).partition("-")
         if rest.startswith("row:"):

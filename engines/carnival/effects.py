@@ -20,7 +20,7 @@ from typing import Any
 
 from engines.base import Action, Event, Msg, Seat, State, msg, seat_ref, term
 from engines.carnival import rules
-from engines.carnival.data import FACES, RESOLVES, SINS
+from engines.carnival.data import FACES, RESOLVES, SINS, SIZE
 
 # --------------------------------------------------------------------------- message parts
 
@@ -169,21 +169,34 @@ def _wrath_apply(state: State, seat: Seat, action: Action, events: list[Event]) 
     return False
 
 
+def wrath_number(state: State, key: str) -> int:
+    """The number of a die (spatial table: dice in size order from 1) or of a zone (zone table:
+    ``rules.zone_names`` order from 1) on the Wrath picture of the thrower's panel
+    (render/carnival.py ``render_decision``) and on its buttons ("3 · d8=8 …")."""
+    if rules.spatial(state):
+        return SIZE[key] + 1
+    return rules.zone_names(state["players"]).index(key) + 1
+
+
 def _wrath_label(state: State, action: Action) -> Msg:
     aim = action["aim"]
     if aim == "none":
         return msg("label.aim_none")
     near = rules.knock_candidates(state, action["target"], rules.aim_landing(state, aim))
     knocks = msg("label.may_knock", dice=near) if near else msg("label.knocks_nothing")
+    n = wrath_number(state, aim)
     if not rules.spatial(state):
-        return msg("label.aim_zone", zone=zone_ref(aim), knocks=knocks)
-    return msg("label.aim_die", die=aim, value=rules.value(state, aim), where=where_ref(state, aim), knocks=knocks)
+        return msg("label.aim_zone", n=n, zone=zone_ref(aim), knocks=knocks)
+    return msg("label.aim_die", n=n, die=aim, value=rules.value(state, aim), where=where_ref(state, aim),
+               knocks=knocks)
 
 
 def _wrath_path(state: State, action: Action) -> tuple[Msg, ...]:
     target = action["target"]
-    return (msg("step.target", target=die_ref(target, state["dice"][target]),
-                value=rules.value(state, target)),)
+    step = {"target": die_ref(target, state["dice"][target]), "value": rules.value(state, target)}
+    if rules.spatial(state):  # (the picture numbers the dice; the zone table's numbers are its zones)
+        return (msg("step.target_n", n=wrath_number(state, target), **step),)
+    return (msg("step.target", **step),)
 
 
 def _wrath_confirm(state: State, action: Action) -> tuple[Msg, Msg]:

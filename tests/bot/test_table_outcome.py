@@ -57,3 +57,15 @@ def test_the_end_message_gives_players_tied_on_score_one_place() -> None:
         "1. C — 6 👑", "2. B — 5", "2. D — 5", "2. E — 5", "2. F — 5", "6. A — 0"]
     left = Outcome((30.0, 20.5, 20.5), (0, 2, 1), frozenset({0}), WON)     # a seat that left: after, own place
     assert ranking_lines(left, str, frozenset({1})) == ["1. 0 — 30 👑", "2. 2 — 20.5", "3. 1 — 20.5"]
+
+
+def test_the_drawn_board_view_names_the_seats_that_left() -> None:
+    """bot.service.drawn_view: the board's view gains ``left`` (the seats that left, in order)
+    when any did, and is the shared view itself when none did."""
+    from bot.service import drawn_view
+
+    public = {"players": 4, "phase": "choose"}
+    assert drawn_view(record(["active"] * 4), public) is public
+    drawn = drawn_view(record(["active", "left", "active", "left"]), public)
+    assert drawn == {"players": 4, "phase": "choose", "left": [1, 3]}
+    assert "left" not in public  # (the shared view is not changed)

@@ -435,8 +435,9 @@ async def test_restart_in_the_middle_of_benedict_philip_and_isidore(fake, make_b
     assert "St. Philip: move the Parson now, or leave it." in panel["content"]
     labels = [o[0] for o in panel_options(panel)]
     target = next(s for s in ("Pride", "Sloth") if s.lower() != parson)
-    assert f"Move the Parson to {target}" in labels and "Leave the Parson where it is" in labels
-    await press_old(fake, d3, alice, panel, lambda label: label == f"Move the Parson to {target}")
+    move = f"{ {'Pride': 1, 'Sloth': 7}[target]} · Move the Parson to {target}"  # (its number on the picture)
+    assert move in labels and "Leave the Parson where it is" in labels
+    await press_old(fake, d3, alice, panel, lambda label: label == move)
     t = Table(d3, game)
     assert (await t.state())["parson"] == target.lower()
     await t.choose(0, "Draw blind from the Relic deck")       # St. Isidore's Eyeball

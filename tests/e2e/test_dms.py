@@ -67,7 +67,7 @@ async def test_one_dm_per_turn_the_notice_carries_the_hand(driver: Driver, playe
     assert dm_posts(fake, alice) == 1 and dm_posts(fake, bob) == 1
     board, hand = a_note["attachments"]
     assert board["filename"].startswith("board.") and hand["filename"].startswith("hand.")
-    assert Image.open(io.BytesIO(fake.image_bytes(hand))).width == 1100
+    assert Image.open(io.BytesIO(fake.image_bytes(hand))).width == 720  # (render/carnival.py WIDTH)
     assert Image.open(io.BytesIO(fake.image_bytes(board))).width == THUMBNAIL_WIDTH == 550
     state = bot.service.state(record)
     for user, note in ((alice, a_note), (bob, b_note)):
