@@ -154,7 +154,10 @@ async def test_a_region_not_offered_or_gone_and_another_channel_change_nothing(
     assert zoom.drawn == [] and (await driver.record(game)).version == before
 
 
-async def test_a_game_without_regions_has_no_look_menu(driver: Driver, players: list[JSONDict]) -> None:
+async def test_a_game_without_regions_has_no_look_menu(driver: Driver, players: list[JSONDict],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(carnival_render, "zoom_regions")  # (a renderer that offers no regions)
+    monkeypatch.delattr(carnival_render, "render_zoom")
     game = await driver.start_game("carnival", players[:2])
     board = await driver.board(game)
     assert not [c for c in iter_components(board["components"]) if c.get("custom_id", "").startswith("z:")]
