@@ -43,7 +43,6 @@ from render.base import (
     PANEL,
     SEAT_LETTERS,
     WHITE,
-    WIDTH,
     canvas,
     draw_text,
     polygon,

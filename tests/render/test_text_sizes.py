@@ -9,12 +9,13 @@ import pytest
 
 from tests.render.text_sizes import PHONE_WIDTH, golden_texts, phone_px, recording
 
-FLOOR_PX: dict[str, int] = {"carnival": 29, "canterbury": 16, "heaven": 20, "eguan": 15, "illumination": 13,
+FLOOR_PX: dict[str, int] = {"carnival": 29, "canterbury": 16, "heaven": 16, "eguan": 16, "illumination": 13,
                             "ora": 12}
-"""The smallest font size (px at 1100 px image width) of each game's golden images."""
+"""The smallest font size (px of the image: 1100 px wide, Heaven's and E Guan's 720) of each game's golden images."""
 
-KIND_FLOOR_PX: dict[tuple[str, str], int] = {("heaven", "private"): 29}
-"""Higher floors of single image kinds: Heaven's hand is a list at 29 px (10 px on a phone)."""
+KIND_FLOOR_PX: dict[tuple[str, str], int] = {("heaven", "private"): 19, ("eguan", "decision"): 20}
+"""Higher floors of single image kinds: Heaven's hand is a list at 19 px of a 720-px image (9.5 px on a
+phone); E Guan's placement preview, shown with a decision, 20 px of 720 (10 px on a phone)."""
 
 TEXT_FLOOR_PX: list[tuple[str, str, str, int]] = [
     ("canterbury", "mid", "Hand ", 24),           # the pardoner lines (trial 8, 0205-board.png)
