@@ -41,6 +41,9 @@ from render.base import (
     text_width,
     tile,
 )
+from render.base import (
+    legend as base_legend,
+)
 
 TextFormatter = Callable[[Any], str]
 
@@ -62,6 +65,8 @@ SAINT_INK: RGB = (150, 110, 10)
 SINNER_INK: RGB = (120, 30, 110)
 FACTION_FILL: dict[str, RGB] = {"saint": (255, 236, 170), "sinner": (232, 205, 235), "none": (225, 225, 225)}
 SPACE_NAMES = {0: "city", 6: "gate"}
+COMBOS = ("C1", "C2", "C3", "C4", "C5")
+"""The combinations the board's key (catalog ``board.legend_1``/``_2``) explains."""
 """Track spaces with a name (catalog ``board.space_<name>`` and ``board.space_<name>_native``)."""
 assert set(CARD_FILL) == set(CARD_EDGE) == {*COLOURS, "wild"}, "a fill and an edge per card colour"
 
@@ -289,6 +294,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
     legend = [part for k in (1, 2) for part in _wrap(text(msg(f"board.legend_{k}")), SMALL, W - 2 * MARGIN, 2)]
     for i, line in enumerate(legend[:3]):
         draw_text(draw, (MARGIN, ly + i * 22), line, size=SMALL, fill=INK)
+    base_legend((*COMBOS, *(seat_letter(s) for s in range(n))))  # (the key above; a pawn's letter by its name)
 
     # -- player strips
     sy = ly + 3 * 22 + 8
@@ -468,6 +474,7 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: TextFormatt
     _pawn(draw, MARGIN + 16, 22, seat, r=16, size=HAND_TEXT)
     draw_text(draw, (MARGIN + 40, 22), _b(text, "your_hand", seat={"seat": seat}, n=len(hand)), size=HAND_NAME,
               bold=True, anchor="lm", max_width=W - 2 * MARGIN - 44)
+    base_legend((seat_letter(seat),))  # (the pawn by the name)
     key = "usable_key" if view["phase"] == "play" else ("chosen_key" if chosen else "choose_public")
     draw_text(draw, (MARGIN, 44), _b(text, key), size=HAND_TEXT, fill=MUTED, max_width=W - 2 * MARGIN)
     y = 76
@@ -553,7 +560,8 @@ def _track_zoom(view: PublicView, text: TextFormatter) -> Image.Image:
     rows = [_space_lines(view, text, sp, text_w) for sp in range(7)]
     heights = [max(44, len(lines) * 27 + 14) for lines in rows]
     legend = [part for k in (1, 2) for part in _wrap(text(msg(f"board.legend_{k}")), ZOOM_TEXT, W - 2 * MARGIN, 3)]
-    img, draw = canvas(12 + sum(h + 6 for h in heights) + 8 + len(legend) * 27 + 10, W)
+    who = _wrap(" · ".join(_name(text, s) for s in range(n)), ZOOM_TEXT, W - 2 * MARGIN, 3)
+    img, draw = canvas(12 + sum(h + 6 for h in heights) + 8 + (len(legend) + len(who)) * 27 + 10, W)
     y = 12
     for sp, (lines, h) in enumerate(zip(rows, heights, strict=True)):
         fill = (255, 244, 200) if sp == 6 else ((230, 222, 210) if sp == 0 else WHITE)
@@ -567,9 +575,10 @@ def _track_zoom(view: PublicView, text: TextFormatter) -> Image.Image:
                   ring=s == view["active"])
         y += h + 6
     y += 8
-    for line in legend:
+    for line in legend + who:
         draw_text(draw, (MARGIN, y), line, size=ZOOM_TEXT)
         y += 27
+    base_legend((*COMBOS, *(seat_letter(s) for s in range(n))))
     return img
 
 
@@ -613,6 +622,7 @@ def render_zoom(view: PublicView | PrivateView, region: str, *, names: Sequence[
     draw_text(draw, (W - MARGIN - bw / 2, 24), badge, size=ZOOM_TEXT, bold=True, anchor="mm")
     for i, line in enumerate(info):
         draw_text(draw, (MARGIN, 56 + i * 27), line, size=ZOOM_TEXT)
+    base_legend((seat_letter(s),))  # (the pawn by the name)
     y = top
     if not cards:
         draw_text(draw, (MARGIN, y), _b(text, "empty"), size=ZOOM_TEXT, fill=MUTED)
