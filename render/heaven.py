@@ -631,4 +631,90 @@ def render_zoom(view: PublicView | PrivateView, region: str, *, names: Sequence[
     return img
 
 
-__all__ = ["render_board", "render_private", "render_zoom", "zoom_regions"]
+PICKING_KINDS = frozenset({"arrogance", "destruction", "hypocrisy", "ignorance"})
+"""Card kinds whose USE may pick public cards on the table (Arrogance takes one, Destruction
+removes one, Hypocrisy swaps, Ignorance copies a sinner ability that may): while the seat may
+use one, its panel shows the numbered table (``render_decision``)."""
+DECISION_W = 720
+DECISION_TEXT = 20
+"""The decision picture's smallest text (px of ``DECISION_W``: 10 px on a phone)."""
+PICK_CARD_W = 206
+PICK_CARD_H = 96
+
+
+def draws_decision(view: PrivateView) -> bool:
+    """Whether ``render_decision`` draws a picture: the seat is to play its turn's action and
+    may use a card that picks public cards (``PICKING_KINDS``). Cheap (render/registry.py)."""
+    if view.get("phase") != "play" or view.get("stage") != "action" or view.get("active") != view.get("seat"):
+        return False
+    usable = set(view.get("usable") or ())
+    return any(c["id"] in usable and c["kind"] in PICKING_KINDS for c in view.get("hand") or ())
+
+
+def render_decision(view: PrivateView, *, names: Sequence[str], text: TextFormatter) -> Image.Image | None:
+    """The table for a USE that picks public cards: every player's public cards, numbered 1, 2, …
+    in seat order (engines/heaven/rules.py ``table_number``: the numbers the choices' labels
+    start with), with each player's pawn, name, faction, sum and space; the seat's own row
+    marked. ``DECISION_W`` wide, texts of at least ``DECISION_TEXT`` px. None when
+    ``draws_decision`` says no."""
+    if not draws_decision(view):
+        return None
+    W = DECISION_W
+    n = int(view["players"])
+    me = int(view["seat"])
+    row_h = 38 + PICK_CARD_H + 12
+    title = _wrap(_b(text, "pick_title"), 22, W - 2 * MARGIN, 2, True)
+    top = 12 + len(title) * 30 + 8
+    img, draw = canvas(top + n * (row_h + 6) + 6, W)
+    for i, line in enumerate(title):
+        draw_text(draw, (MARGIN, 12 + i * 30), line, size=22, bold=True)
+    number = 0
+    for s in range(n):
+        y = top + s * (row_h + 6)
+        bg = (255, 246, 214) if s == me else PANEL
+        draw.rounded_rectangle((MARGIN, y, W - MARGIN, y + row_h), radius=8, fill=bg,
+                               outline=HIGHLIGHT if s == me else LINE, width=4 if s == me else 2)
+        _pawn(draw, MARGIN + 20, y + 19, s, r=14, size=DECISION_TEXT)
+        fac = str(view["factions"][s])
+        pos = int(view["positions"][s])
+        where = _b(text, "on_gate") if pos == 6 else _b(text, "space", space=pos)
+        facts = " · ".join((_faction(text, fac), _b(text, "sum", sum=view["public_sums"][s]), where))
+        facts_w = text_width(facts, DECISION_TEXT)
+        draw_text(draw, (MARGIN + 42, y + 19), text({"msg": "board.name", "params": {"name": {"seat": s}}}),
+                  size=DECISION_TEXT, bold=True, anchor="lm", max_width=W - 2 * MARGIN - 64 - facts_w)
+        draw_text(draw, (W - MARGIN - 10, y + 19), facts, size=DECISION_TEXT, anchor="rm")
+        cards = view["public"][s]
+        for i in range(3):
+            x = MARGIN + 10 + i * (PICK_CARD_W + 14)
+            cy = y + 38
+            if i >= len(cards):
+                draw.rounded_rectangle((x, cy, x + PICK_CARD_W, cy + PICK_CARD_H), radius=8, outline=LINE, width=2)
+                draw_text(draw, (x + PICK_CARD_W / 2, cy + PICK_CARD_H / 2), _b(text, "empty"), size=DECISION_TEXT,
+                          fill=MUTED, anchor="mm")
+                continue
+            number += 1
+            _pick_card(draw, x, cy, cards[i], text, number)
+    base_legend(seat_letter(s) for s in range(n))  # (each pawn by its name)
+    return img
+
+
+def _pick_card(draw: ImageDraw.ImageDraw, x: float, y: float, card: CardView, text: TextFormatter,
+               number: int) -> None:
+    """A public card of the decision picture: its number in a black disc, code, side mark and
+    name at ``DECISION_TEXT`` px and up."""
+    col = str(card["colour"])
+    w, h = PICK_CARD_W, PICK_CARD_H
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=CARD_FILL[col], outline=CARD_EDGE[col], width=3)
+    draw.ellipse((x + 6, y + 6, x + 44, y + 44), fill=INK)
+    draw_text(draw, (x + 25, y + 25), str(number), size=24, fill=WHITE, bold=True, anchor="mm")
+    code = _code(text, card)
+    draw_text(draw, (x + 52, y + 8), code, size=28, bold=True, fill=CARD_EDGE[col])
+    sx, sy = x + w - 20, y + 22
+    draw.ellipse((sx - 16, sy - 16, sx + 16, sy + 16), fill=SAINT_INK if card["side"] == "saint" else SINNER_INK)
+    draw_text(draw, (sx, sy), _side_mark(text, str(card["side"])), size=DECISION_TEXT, fill=WHITE, bold=True,
+              anchor="mm")
+    draw_text(draw, (x + 10, y + 56), text(msg(f"term.card.{card['kind']}")), size=22, bold=True)
+
+
+__all__ = ["draws_decision", "render_board", "render_decision", "render_private", "render_zoom",
+           "zoom_regions"]
