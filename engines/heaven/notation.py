@@ -128,7 +128,8 @@ def action_label_full(state: State, action: Action) -> Msg | None:
 def action_label(state: State, action: Action) -> Msg:
     """The button / select text of a legal action (§11 Private prompts), English ≤ 80
     characters for the common cases; a USE names the whole declaration, after the numbers of the
-    public cards it picks ("3 · Use …": ``table_number``, as the decision picture shows them)."""
+    public cards it picks ("3 · Use …": ``table_number``, as the decision picture shows them; a
+    swap by those numbers only, "1+2⇄7+8 · Use Hypocrisy R2: target Cy")."""
     t = action.get("type")
     if t == "split":
         return msg("label.cards", cards=cards_ref(action["public"]))
@@ -140,8 +141,9 @@ def action_label(state: State, action: Action) -> Msg:
         return msg(f"label.{t}", card=card_ref(action["card"]))
     if t == "replace":
         return msg("label.replace", out=card_ref(action["out"]), card=card_ref(action["card"]))
-    if t == "use":
-        return _numbered(msg("label.use", use=plan_msg(action["card"], action["plan"], short=True)),
+    if t == "use":  # (a swap's cards are its numbers: "1+2⇄7+8 · Use Hypocrisy R2: target Cy")
+        told = [p for p in action["plan"] if p[0] not in ("mine", "theirs")]
+        return _numbered(msg("label.use", use=plan_msg(action["card"], told, short=True)),
                          _numbers(state, action["plan"]))
     if t == "allow":
         holds = any(CARDS[c].kind == "guardian" for c in state["hands"][_reactor(state)])

@@ -890,7 +890,7 @@ def test_a_use_is_one_action_whose_steps_are_the_card_then_its_parameters() -> N
                                             "2+3 · Give your Mercy B1 + Holiness G1"]     # decision picture does
     assert gives[0].action is not None                                          # one action each: no 4th step
     whole = tree.actions[gives[0].action]
-    assert TX(E.action_label(st, whole)) == "1+2⇄7+8 · Use Hypocrisy R2: target Cy, give R2+B1, get R1+G3"
+    assert TX(E.action_label(st, whole)) == "1+2⇄7+8 · Use Hypocrisy R2: target Cy"
     assert E.describe_action(st, whole) == f"use {whole['card']} k 2 target C mine {'+'.join(whole['plan'][2][1])} " \
         f"theirs {'+'.join(whole['plan'][3][1])}"
     assert E.parse_action(st, 0, E.describe_action(st, whole)) == whole
@@ -921,11 +921,11 @@ def _shown_labels(tree: DecisionTree, path: tuple[int, ...] = ()) -> list[list[s
 @pytest.mark.parametrize("publics, hands, shown", [
     # Hypocrisy: Bo's Shepherd G1 and Pride G1 (the play-tester's case: two "get G1")
     ([["Wrath R3"], ["Shepherd G1", "Pride G1"], [], []], [["Hypocrisy R2"], [], [], []],
-     ["1⇄2 · Use Hypocrisy R2: target Bo, give R3, get G1", "1⇄3 · Use Hypocrisy R2: target Bo, give R3, get G1"]),
+     ["1⇄2 · Use Hypocrisy R2: target Bo", "1⇄3 · Use Hypocrisy R2: target Bo"]),
     # own cards sharing a code (give), Destruction's card and Arrogance's take: a deep tree
     ([["Pride G1", "Greed G1", "Wrath R3"], ["Shepherd G1", "Holiness G1", "Law B1"], ["Mercy G1"], []],
      [["Hypocrisy B2", "Destruction B2", "Arrogance R2"], ["Grace R2", "Grace B2"], [], []],
-     ["2⇄7 · Use Hypocrisy B2: target Cy, give G1, get G1", "4 · Use Destruction B2: target Bo, remove G1"]),
+     ["2⇄7 · Use Hypocrisy B2: target Cy", "4 · Use Destruction B2: target Bo, remove G1"]),
 ])
 def test_the_labels_of_one_decision_tell_cards_with_one_code_apart(
         publics: list[list[str]], hands: list[list[str]], shown: list[str]) -> None:

@@ -14,12 +14,11 @@ from bot.text import Texts
 from engines.base import CHANCE
 from engines.eguan import ENGINE as E
 from engines.eguan.rules import active
-from render.base import WIDTH
 from render.eguan import (
     BOARD_W,
+    FOOT_H,
     HEAD_H,
     PANEL_H,
-    FOOT_H,
     PREVIEW_W,
     render_board,
     render_decision,
