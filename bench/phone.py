@@ -3,8 +3,8 @@ takes (docs/DISCORD.md "Phone limits").
 
 Usage: ``python -m bench.phone [game_id …] [--details] [--taps]``
 
-Images: for every game and player count (min..max), a seeded playout (``SEED``, as the golden
-games are played: tests/golden/cases.py) gives the states drawn:
+Images: for every game and player count (min..max), a seeded playout (``SEED``; uniformly random
+legal actions, as the golden games are played: tests/golden/cases.py) gives the states drawn:
 
 * ``board``: the public board at ``BOARD_POINTS`` of the playout (start once the opening chance is
   done, quarters, end);
@@ -32,6 +32,8 @@ panel redraws itself in place with the seat's next decision, so a run needs one 
 parked while others play is not counted on, its token lasts 15 minutes), then for each decision
 the fewest presses through the real private panel (``bot.ui.panels.build_panel``: buttons, select
 choices, steps, paging, the confirmation step of ``Engine.has_confirm``) to the action played.
+Random play takes optional actions a player seldom takes (Illumination's Abbot moved again and
+again), so its turns run longer than a person's.
 
 One line per game::
 
@@ -40,8 +42,9 @@ One line per game::
 
 The exit status is 1 when any game misses a limit. ``--details`` gives the count of each kind of
 violation and lists them (kind, language, image, text, boxes), the same text of one kind once with
-how many times and in which languages it was found; ``--taps`` prints only the table of taps
-per turn (median, mean, turns, largest).
+how many times and in which languages it was found (small texts: by image kind and font size),
+and the taps by prompt; ``--taps`` prints only the table of taps per turn (turns, median, mean,
+largest; with ``--details`` the presses of each prompt's decisions too).
 """
 
 from __future__ import annotations
@@ -108,15 +111,17 @@ class Drawing:
 
 @dataclass(frozen=True)
 class Measured:
-    """A drawing and its layout."""
+    """A drawing and its layout, or the ``error`` its drawing raised."""
 
     drawing: Drawing
     layout: Layout
+    error: str = ""
 
 
 @dataclass
 class Violation:
-    """One miss: ``check`` (small, overlap, outside, cut, latin), where, and what."""
+    """One miss: ``check`` (small, overlap, outside, cut, latin, or error: the drawing raised),
+    where, and what."""
 
     check: str
     where: str
@@ -155,7 +160,7 @@ class GameReport:
             out.append("min_eff")
         if self.decision_min is not None and self.decision_min < DECISION_FLOOR - 1e-9:
             out.append("decision_min")
-        out += [check for check in ("overlap", "outside", "cut", "latin") if self.count(check)]
+        out += [check for check in ("overlap", "outside", "cut", "latin", "error") if self.count(check)]
         if self.spread > HEIGHT_SPREAD + 1e-9:
             out.append("height")
         if self.taps_median > TAPS_LIMIT:
@@ -308,7 +313,11 @@ def measured(game_id: str) -> tuple[Measured, ...]:
     """The layouts of every drawing of ``game_id`` (``drawings``) that draws an image."""
     out: list[Measured] = []
     for drawing in drawings(game_id):
-        _, shown = layout(drawing.draw)
+        try:
+            _, shown = layout(drawing.draw)
+        except Exception as exc:  # (a renderer's failure is reported as one, not a crash of the bench)
+            out.append(Measured(drawing, Layout(0, 0), f"{type(exc).__name__}: {exc}"))
+            continue
         if shown is not None:
             out.append(Measured(drawing, shown))
     return tuple(out)
@@ -324,6 +333,9 @@ def check(game_id: str, items: Sequence[Measured]) -> GameReport:
     heights: dict[tuple[int, str, tuple[str, ...]], list[int]] = {}
     for item in items:
         d, shown = item.drawing, item.layout
+        if item.error:
+            report.violations.append(Violation("error", d.label, d.lang, item.error, ""))
+            continue
         widths, lo, hi = report.sizes.get(d.kind, (set(), shown.height, shown.height))
         widths.add(shown.width)
         report.sizes[d.kind] = (widths, min(lo, shown.height), max(hi, shown.height))
@@ -416,12 +428,14 @@ def presses(engine: Any, record: Any, state: Any, seat: int, index: int) -> int:
     raise LookupError(f"{engine.info.game_id}: no way to action {index} in the panel of seat {seat}")
 
 
-def turn_taps(engine: Any, record: Any, steps: Sequence[Any]) -> list[int]:
+def turn_taps(engine: Any, record: Any, steps: Sequence[Any],
+              by_prompt: dict[str, list[int]] | None = None) -> list[int]:
     """Presses per turn of ``steps`` (log entries: ``seat``, ``action``, ``before``, ``after``)
     played in the game of ``record``, in the order the turns begin. A seat's turn lasts while the
     game awaits it: from its first decision until a state (once chance is done: the host applies
     chance at once) that does not await it; it counts one Play ▶ press and the ``presses`` of each
-    of its decisions (other seats' moves in between do not end it: the panel redraws in place)."""
+    of its decisions (other seats' moves in between do not end it: the panel redraws in place).
+    ``by_prompt`` (when given) gets the presses of each decision under its prompt's key."""
     from engines.base import CHANCE
 
     out: list[int] = []
@@ -434,6 +448,9 @@ def turn_taps(engine: Any, record: Any, steps: Sequence[Any]) -> list[int]:
                 open_turns[step.seat] = len(out)
                 out.append(1)  # Play ▶
             out[open_turns[step.seat]] += pressed
+            if by_prompt is not None:
+                prompt = engine.prompt(step.before, step.seat)
+                by_prompt.setdefault(str(getattr(prompt, "key", prompt)), []).append(pressed)
         awaited = engine.to_move(step.after)
         if CHANCE not in awaited:
             for seat in [s for s in open_turns if s not in awaited]:
@@ -442,16 +459,23 @@ def turn_taps(engine: Any, record: Any, steps: Sequence[Any]) -> list[int]:
 
 
 @cache
-def taps(game_id: str) -> tuple[int, ...]:
-    """Presses per turn over the playouts of every player count (see the module docstring)."""
+def taps_of(game_id: str) -> tuple[tuple[int, ...], dict[str, list[int]]]:
+    """Presses per turn over the playouts of every player count (see the module docstring), and
+    the presses of the decisions of each prompt (its key)."""
     from engines.registry import ENGINES
 
     out: list[int] = []
+    by_prompt: dict[str, list[int]] = {}
     for players in player_counts(game_id):
         if players == 1:
             continue  # (a solo game is one run of decisions: its panel never waits for anyone)
-        out += turn_taps(ENGINES[game_id], panel_record(game_id, players), playout(game_id, players)[1])
-    return tuple(out)
+        out += turn_taps(ENGINES[game_id], panel_record(game_id, players), playout(game_id, players)[1], by_prompt)
+    return tuple(out), by_prompt
+
+
+def taps(game_id: str) -> tuple[int, ...]:
+    """Presses per turn over the playouts of every player count (``taps_of``)."""
+    return taps_of(game_id)[0]
 
 
 # -- the report -----------------------------------------------------------------------------
@@ -466,11 +490,18 @@ def report(game_id: str, with_taps: bool = True) -> GameReport:
     return out
 
 
-def taps_table(game_ids: Sequence[str]) -> str:
+def taps_table(game_ids: Sequence[str], prompts: bool = False) -> str:
+    """The taps per turn of each game (turns, median, mean, largest); with ``prompts``, below each
+    game the presses of its decisions by prompt (decisions, mean presses, largest), most presses
+    first."""
     lines = [f"{'game':<13}{'turns':>6}{'median':>8}{'mean':>7}{'max':>5}"]
     for game_id in game_ids:
-        t = taps(game_id)
+        t, by_prompt = taps_of(game_id)
         lines.append(f"{game_id:<13}{len(t):>6}{statistics.median(t):>8g}{statistics.mean(t):>7.2f}{max(t):>5}")
+        if prompts:
+            for key, pressed in sorted(by_prompt.items(), key=lambda kv: -sum(kv[1])):
+                lines.append(f"  {key:<40}{len(pressed):>6} decisions{statistics.mean(pressed):>6.2f} presses"
+                             f" (max {max(pressed)})")
     return "\n".join(lines)
 
 
@@ -509,7 +540,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown game ids: {', '.join(unknown)} (known: {', '.join(games())})")
     if args.taps:
-        print(taps_table(chosen))
+        print(taps_table(chosen, prompts=args.details))
         return 1 if any(statistics.median(taps(g)) > TAPS_LIMIT for g in chosen) else 0
     reports = [report(g) for g in chosen]
     for r in reports:
@@ -519,7 +550,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for r in reports:
             print(details(r))
         print()
-        print(taps_table(chosen))
+        print(taps_table(chosen, prompts=True))
     return 1 if any(r.missed() for r in reports) else 0
 
 

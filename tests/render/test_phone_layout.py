@@ -214,6 +214,8 @@ def test_a_report_misses_the_limits_it_measures() -> None:
                                   phone.Measured(zoom, tall)])
     assert report.spread == pytest.approx(0.12) and report.decision_min == pytest.approx(10.0)
     assert report.missed() == ["height"]
+    report = phone.check("stub", [phone.Measured(zoom, Layout(0, 0), "KeyError: 'land:9'")])
+    assert report.missed() == ["error"] and "KeyError: 'land:9'" in phone.details(report)
 
 
 # -- taps -----------------------------------------------------------------------------------
@@ -312,3 +314,19 @@ def test_the_bench_draws_every_zoom_region_of_a_game_that_has_them(monkeypatch: 
                                     if shown is not None])
     assert drawn == [("table", "en"), ("score", "en")]
     assert report.decision_min == pytest.approx(12.0) and report.missed() == []
+
+
+def test_the_bench_draws_boards_along_the_playouts_and_the_decisions_the_game_draws() -> None:
+    from engines.registry import ENGINES
+    from render import registry
+
+    drawings = phone.drawings("eguan")
+    boards = [d for d in drawings if d.kind == "board"]
+    assert len(boards) == (2 * len(phone.BOARD_POINTS) + 1) * 4  # 3 and 4 players, the long name once, 4 languages
+    assert sum(d.names[0] == phone.LONG_NAME for d in boards) == 4
+    decisions = phone._decision_states("eguan", phone.playout("eguan", 3)[0])
+    engine = ENGINES["eguan"]
+    assert 1 <= len(decisions) <= phone.DECISIONS
+    assert all(registry.draws_decision("eguan", engine.player_view(state, seat)) for _, state, seat in decisions)
+    prompts = [getattr(engine.prompt(state, seat), "key", None) for _, state, seat in decisions]
+    assert len(set(prompts)) == len(prompts)
