@@ -32,6 +32,7 @@ from PIL import Image, ImageDraw
 
 from engines.base import Msg
 from engines.eguan.data import CARDS, SKILLS, START_ID, TITLES, effect_msg
+from engines.eguan.data import card_code as data_card_code
 from engines.eguan.rules import board_counts, topmost
 from engines.eguan.view import PrivateView, PublicView, SeatView, cells_view
 from render.base import (
@@ -212,14 +213,9 @@ def _title(text: Text, key: str, short: bool = False) -> str:
 
 
 def card_code(text: Text, card_id: str) -> str:
-    """A card's code as the reader reads it: its icon letter in the reader's language and its
-    number (catalog ``board.card_code``: "S12" in English, 力12 in Chinese); the start card
-    ``board.start_code``."""
-    if card_id == START_ID:
-        return _b(text, "start_code")
-    if card_id[:1] in ("H", "S", "K") and card_id[1:].isdigit():
-        return _b(text, "card_code", icon=_b(text, f"letter_{card_id[0]}"), n=card_id[1:])
-    return card_id
+    """A card's code as the reader reads it (engines/eguan/data.py ``card_code``: "S12" in
+    English, 力12 in Chinese; the labels name cards so too)."""
+    return text(data_card_code(card_id))
 
 
 def _codes(text: Text, board: Sequence[Sequence[Any]]) -> dict[str, str]:
