@@ -220,17 +220,28 @@ OPTIONS: tuple[OptionSpec, ...] = (
 """The option schema (spec §1 Game options, D14); ``turn_timeout`` is the host's move timer."""
 
 
+def card_code(card_id: str) -> Msg:
+    """A card's code as the reader reads it, as the images draw it (render/eguan.py
+    ``card_code``): its icon letter in the reader's language and its number (catalog
+    ``board.card_code``: "S12" in English, 力12 in Chinese); the start card ``board.start_code``."""
+    if card_id == START_ID:
+        return msg("board.start_code")
+    if card_id[:1] in ("H", "S", "K") and card_id[1:].isdigit():
+        return msg("board.card_code", icon=msg(f"board.letter_{card_id[0]}"), n=card_id[1:])
+    return Msg("host.notation", {"text": card_id})
+
+
 def card_ref(card_id: str) -> dict[str, Any]:
     """A card as a message parameter, ``H01 Crocodile Tears (虛情假意)`` in English
     (catalog ``name.card``): for the log."""
-    return msg("name.card", id=card_id, name=term(f"card.{card_id}"),
+    return msg("name.card", id=card_code(card_id), name=term(f"card.{card_id}"),
                native=CARDS[card_id].name_zh).to_json()
 
 
 def card_short(card_id: str) -> dict[str, Any]:
     """A card as a message parameter without its Chinese name, ``H01 Crocodile Tears``
     (catalog ``name.card_short``): for labels, which must stay short."""
-    return msg("name.card_short", id=card_id, name=term(f"card.{card_id}")).to_json()
+    return msg("name.card_short", id=card_code(card_id), name=term(f"card.{card_id}")).to_json()
 
 
 def set_ref(letter: str) -> dict[str, Any]:

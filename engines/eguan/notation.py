@@ -82,9 +82,22 @@ def _placed_card(state: State) -> tuple[Seat, str, str]:
     return seat, state["pending"]["card"], state["pending"]["purpose"]
 
 
+def _placed(state: State, action: Action) -> tuple[Msg, dict[str, int]]:
+    """What a placement costs (or that it moves the card) and the visible icons after it."""
+    seat, card, purpose = _placed_card(state)
+    board = [list(p) for p in state["boards"][seat]]
+    if purpose == "move":
+        here = board.pop(stack_index(board, card))[1:] == [action["anchor"], action["rot"]]
+        cost = msg("part.move_here" if here else "part.move")
+    else:
+        cost = _cost(payment_for(board, card))
+    return cost, board_counts([*board, [card, action["anchor"], action["rot"]]])
+
+
 def action_label(state: State, action: Action) -> Msg:
     """The button or select label of ``action``: ``Play H01 Crocodile Tears``,
-    ``5 ↓180°``, ``Stay at 4``, ``Steal 2 from Bo`` (catalog ``label.*``)."""
+    ``5 ↓180° · Evil 3`` (the anchor and rotation as the placement preview numbers them, and
+the Evil icons visible after it), ``Stay at 4``, ``Steal 2 from Bo`` (catalog ``label.*``)."""
     t = action.get("type")
     step = (state.get("pending") or {}).get("step")
     decision = DECISIONS.get(step or "")
@@ -102,7 +115,8 @@ def action_label(state: State, action: Action) -> Msg:
     if t == "keep":
         return msg("label.keep", card=card_short(action["card"]))
     if t == "place":
-        return msg("label.place", anchor=action["anchor"], rot=term(f"rot.{action['rot']}"))
+        return msg("label.place", anchor=action["anchor"], rot=term(f"rot.{action['rot']}"),
+                   e=_placed(state, action)[1]["E"])
     if t == "back":
         _, card, purpose = _placed_card(state)
         return msg("label.back_move") if purpose == "move" else msg("label.back", card=card_short(card))
@@ -135,14 +149,7 @@ def action_hint(state: State, action: Action) -> Msg | None:
     if t == "keep":
         return msg("hint.keep")
     if t == "place":
-        seat, card, purpose = _placed_card(state)
-        board = [list(p) for p in state["boards"][seat]]
-        if purpose == "move":
-            here = board.pop(stack_index(board, card))[1:] == [action["anchor"], action["rot"]]
-            cost = msg("part.move_here" if here else "part.move")
-        else:
-            cost = _cost(payment_for(board, card))
-        c = board_counts([*board, [card, action["anchor"], action["rot"]]])
+        cost, c = _placed(state, action)
         return msg("hint.place", cost=cost, h=c["H"], s=c["S"], k=c["K"], e=c["E"])
     if t == "adjust":
         assert seat is not None

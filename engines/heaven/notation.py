@@ -27,6 +27,7 @@ from .rules import (
     new_turn,
     order_seat,
     public_sum,
+    table_number,
     to_move,
     with_public,
 )
@@ -89,6 +90,29 @@ def _reactor(state: State) -> int:
     return int(use["windows"][0][1]) if use and use["windows"] else order_seat(state)
 
 
+PICKED = ("take", "card", "mine", "theirs")
+"""The plan keys that pick public cards on the table: their labels say the cards' numbers
+(``table_number``) as the decision picture shows them."""
+
+
+def _numbers(state: State, plan: Any) -> str:
+    """The numbers of the public cards a plan picks: "3" (taken or removed), "2⇄5" (a swap:
+    given, then got); "" when it picks none."""
+    got = {k: v for k, v in plan if k in PICKED}
+    one = [table_number(state, str(v)) for k, v in plan if k in ("take", "card")]
+    if "mine" in got and "theirs" in got:
+        mine = "+".join(str(table_number(state, c)) for c in got["mine"])
+        theirs = "+".join(str(table_number(state, c)) for c in got["theirs"])
+        one_text = "+".join(str(n) for n in one)
+        return (one_text + " · " if one_text else "") + f"{mine}⇄{theirs}"
+    return "+".join(str(n) for n in one)
+
+
+def _numbered(label: Msg, numbers: str) -> Msg:
+    """``label`` after the numbers of the cards it picks ("3 · Use Arrogance B2: …")."""
+    return msg("label.numbered", n=numbers, label=label) if numbers else label
+
+
 def action_label_full(state: State, action: Action) -> Msg | None:
     """A USE's label with every card by name and code ("Use Hypocrisy R2: target Bo, give
     Wrath R3, get Pride G1"), for a panel where its short label (cards by code: nine cards
@@ -97,12 +121,15 @@ def action_label_full(state: State, action: Action) -> Msg | None:
     cards in full already)."""
     if action.get("type") != "use":
         return None
-    return msg("label.use", use=plan_msg(action["card"], action["plan"]))
+    return _numbered(msg("label.use", use=plan_msg(action["card"], action["plan"])),
+                     _numbers(state, action["plan"]))
 
 
 def action_label(state: State, action: Action) -> Msg:
     """The button / select text of a legal action (§11 Private prompts), English ≤ 80
-    characters for the common cases; a USE names the whole declaration."""
+    characters for the common cases; a USE names the whole declaration, after the numbers of the
+    public cards it picks ("3 · Use …": ``table_number``, as the decision picture shows them; a
+    swap by those numbers only, "1+2⇄7+8 · Use Hypocrisy R2: target Cy")."""
     t = action.get("type")
     if t == "split":
         return msg("label.cards", cards=cards_ref(action["public"]))
@@ -114,8 +141,10 @@ def action_label(state: State, action: Action) -> Msg:
         return msg(f"label.{t}", card=card_ref(action["card"]))
     if t == "replace":
         return msg("label.replace", out=card_ref(action["out"]), card=card_ref(action["card"]))
-    if t == "use":
-        return msg("label.use", use=plan_msg(action["card"], action["plan"], short=True))
+    if t == "use":  # (a swap's cards are its numbers: "1+2⇄7+8 · Use Hypocrisy R2: target Cy")
+        told = [p for p in action["plan"] if p[0] not in ("mine", "theirs")]
+        return _numbered(msg("label.use", use=plan_msg(action["card"], told, short=True)),
+                         _numbers(state, action["plan"]))
     if t == "allow":
         holds = any(CARDS[c].kind == "guardian" for c in state["hands"][_reactor(state)])
         return msg("label.allow" if holds else "label.ok")
@@ -157,10 +186,11 @@ def action_path(state: State, action: Action) -> tuple[Msg, ...]:
     rest = [p for p in plan if p[0] not in CHAIN_KEYS]
     if chain:
         (key, value), *more = chain
-        first = PICKS[key].step(state, seat, value)
+        first = _numbered(PICKS[key].step(state, seat, value), _numbers(state, [[key, value]]))
         details = [d.to_json() for d in (PICKS[k].detail(v) for k, v in more) if d is not None]
         steps.append(msg("step.chain", first=first, then=details) if details else first)
-    steps += [PICKS[k].step(state, seat, v) for k, v in rest[:-1]]
+    steps += [_numbered(PICKS[k].step(state, seat, v), _numbers(state, [[k, v]]) if k != "mine" else
+                        "+".join(str(table_number(state, c)) for c in v)) for k, v in rest[:-1]]
     return tuple(steps[:MAX_DEPTH])
 
 

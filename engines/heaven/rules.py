@@ -231,6 +231,19 @@ def owner_of_public(st: State, card: str) -> int | None:
     return None
 
 
+def table_number(st: State, card: str) -> int:
+    """``card``'s number among the public cards on the table (1, 2, … in seat order, each seat's
+    public set in its order): the number the decision picture (render/heaven.py
+    ``render_decision``) draws on it and the labels of the choices that pick it say."""
+    n = 0
+    for pub in st["public"]:
+        for c in pub:
+            n += 1
+            if c == card:
+                return n
+    raise KeyError(card)
+
+
 def chain_of(card: str, plan: Plan) -> tuple[str, str | None, dict[str, Any]]:
     """The declared chain of a USE of hand card ``card`` (§5.4 Copy/borrow chains):
     ``(final kind, the public card Arrogance takes or None, the final ability's

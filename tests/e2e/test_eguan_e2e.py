@@ -398,9 +398,9 @@ async def test_placement_preview_comes_and_goes_with_the_placement_step(driver: 
     assert panel["content"].startswith("✓ Play K05 Graft and Swap\n**Choose where to place the card")
     labels = [o[0] for o in panel_options(panel)]
     assert len(labels) == 19 and labels[-1] == "← Back: not K05 Graft and Swap"
-    assert labels[0] == "1 ↑0° — pay 2 Infamy → H1 S2 K2 E1"     # K05 (K H - S): its S covers the start H
+    assert labels[0] == "1 ↑0° · Evil 1 — pay 2 Infamy → H1 S2 K2 E1"     # K05 (K H - S): its S covers the start H
     image = Image.open(io.BytesIO(t.fake.image_bytes(panel["attachments"][0])))
-    assert image.width == 1100
+    assert image.width == 720  # render.eguan.PREVIEW_W
     # the public board and its prompt say nothing about the chosen card
     board = await driver.board(game)
     assert "Choose where to place the card you picked" in board["embeds"][0]["description"]
@@ -432,7 +432,7 @@ async def test_placement_preview_comes_and_goes_with_the_placement_step(driver: 
 
 
 async def test_other_games_have_no_decision_image(driver: Driver, players, bot) -> None:
-    assert [g for g in GAME_IDS if renders.has_decision(g)] == ["eguan"]
+    assert {"eguan", "heaven"} <= {g for g in GAME_IDS if renders.has_decision(g)}
     assert renders.decision_image("carnival", {}, []) is None
     alice, bob = players[:2]
     game = await driver.start_game("carnival", [alice, bob])
@@ -468,7 +468,7 @@ async def test_skill_decisions_by_clicks(driver: Driver, players, bot, rig) -> N
     await t.choose(0, "Move S02")                             # the preview shows the card lifted
     panel = t.fake.messages[t.panels[alice["id"]]]
     labels = [o[0] for o in panel_options(panel)]
-    assert labels[0] == "1 ↑0° — move (where it is) → H0 S1 K1 E2"
+    assert labels[0] == "1 ↑0° · Evil 2 — move (where it is) → H0 S1 K1 E2"
     assert labels[-1] == "← Back: move another card, or skip"
     assert len(panel["attachments"]) == 1
     await t.choose(0, "9 ↓180°")                              # covers the start E: E 1

@@ -6,6 +6,7 @@ Guardian answer, a restart with a window open, a USE declared through the panel'
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -168,7 +169,7 @@ def seat_of(st: dict[str, Any]) -> int:
 def swap_one(card: str, target: str) -> tuple[list[Callable[[str], bool]], Callable[[str], bool]]:
     """The steps and the whole label of a Hypocrisy ``card`` swapping 1 card with ``target``."""
     return ([has(f"Use {card}"), has("Swap 1 card"), has(f"Target {target} ("), has("Give your")],
-            lambda label: label.startswith(f"Use {card}: target {target}, give ") and " + " not in label)
+            lambda label: re.fullmatch(rf"\d+⇄\d+ · Use {re.escape(card)}: target {re.escape(target)}", label) is not None)
 
 
 async def cycle_a_card(driver: Driver, game: int, user: JSONDict, st: dict[str, Any]) -> None:

@@ -765,7 +765,7 @@ def test_labels_hints_and_paths() -> None:
     assert len(acts) == 19
     place = {"type": "place", "anchor": 2, "rot": 180}
     after = board_counts([*E3_T2, ["H09", 2, 180]])
-    assert tx(E.action_label(st, place)) == "2 ↓180°"
+    assert tx(E.action_label(st, place)) == f"2 ↓180° · Evil {after['E']}"
     assert tx(E.action_hint(st, place)) == (
         f"pay 4 Infamy → H{after['H']} S{after['S']} K{after['K']} E{after['E']}")
     assert E.describe_action(st, acts[0]) == "at 1 0"

@@ -885,11 +885,12 @@ def test_a_use_is_one_action_whose_steps_are_the_card_then_its_parameters() -> N
     targets, _ = tree.node((step.step, 1))
     assert [TX(c.label) for c in targets] == ["Target Bo (space 0)", "Target Cy (space 0)", "Target Di (space 0)"]
     gives, _ = tree.node((step.step, 1, 1))                                     # Cy: 2 public cards
-    assert [TX(c.label) for c in gives] == ["Give your Grace R2 + Mercy B1", "Give your Grace R2 + Holiness G1",
-                                            "Give your Mercy B1 + Holiness G1"]
+    assert [TX(c.label) for c in gives] == ["1+2 · Give your Grace R2 + Mercy B1",       # the public cards numbered
+                                            "1+3 · Give your Grace R2 + Holiness G1",     # on the table, as the
+                                            "2+3 · Give your Mercy B1 + Holiness G1"]     # decision picture does
     assert gives[0].action is not None                                          # one action each: no 4th step
     whole = tree.actions[gives[0].action]
-    assert TX(E.action_label(st, whole)) == "Use Hypocrisy R2: target Cy, give R2+B1, get R1+G3"
+    assert TX(E.action_label(st, whole)) == "1+2⇄7+8 · Use Hypocrisy R2: target Cy"
     assert E.describe_action(st, whole) == f"use {whole['card']} k 2 target C mine {'+'.join(whole['plan'][2][1])} " \
         f"theirs {'+'.join(whole['plan'][3][1])}"
     assert E.parse_action(st, 0, E.describe_action(st, whole)) == whole
@@ -899,9 +900,9 @@ def test_a_use_is_one_action_whose_steps_are_the_card_then_its_parameters() -> N
     chain = _chain_state()
     paths = [E.action_path(chain, a) for a in E.legal_actions(chain, 0) if a["type"] == "use"]
     assert max(len(p) for p in paths) == 4
-    assert [TX(m) for m in paths[0]] == ["Use Arrogance R2", "Take your public Wrath R3"]
+    assert [TX(m) for m in paths[0]] == ["Use Arrogance R2", "1 · Take your public Wrath R3"]
     deepest = next(p for p in paths if len(p) == 4)
-    assert [TX(m) for m in deepest] == ["Use Arrogance R2", "Take Bo's public Ignorance R1 → copy Hypocrisy",
+    assert [TX(m) for m in deepest] == ["Use Arrogance R2", "3 · Take Bo's public Ignorance R1 → copy Hypocrisy",
                                         "Swap 1 card each way", "Target Bo (space 0)"]
 
 
@@ -920,19 +921,19 @@ def _shown_labels(tree: DecisionTree, path: tuple[int, ...] = ()) -> list[list[s
 @pytest.mark.parametrize("publics, hands, shown", [
     # Hypocrisy: Bo's Shepherd G1 and Pride G1 (the play-tester's case: two "get G1")
     ([["Wrath R3"], ["Shepherd G1", "Pride G1"], [], []], [["Hypocrisy R2"], [], [], []],
-     ["Use Hypocrisy R2: target Bo, give Wrath R3, get Shepherd G1",
-      "Use Hypocrisy R2: target Bo, give Wrath R3, get Pride G1"]),
+     ["1⇄2 · Use Hypocrisy R2: target Bo", "1⇄3 · Use Hypocrisy R2: target Bo"]),
     # own cards sharing a code (give), Destruction's card and Arrogance's take: a deep tree
     ([["Pride G1", "Greed G1", "Wrath R3"], ["Shepherd G1", "Holiness G1", "Law B1"], ["Mercy G1"], []],
      [["Hypocrisy B2", "Destruction B2", "Arrogance R2"], ["Grace R2", "Grace B2"], [], []],
-     ["Use Hypocrisy B2: target Cy, give Greed G1, get Mercy G1", "Use Destruction B2: target Bo, remove Shepherd G1"]),
+     ["2⇄7 · Use Hypocrisy B2: target Cy", "4 · Use Destruction B2: target Bo, remove G1"]),
 ])
 def test_the_labels_of_one_decision_tell_cards_with_one_code_apart(
         publics: list[list[str]], hands: list[list[str]], shown: list[str]) -> None:
     """§11 Private prompts (USE flows offer only legal choices, each a button ≤ 80
-    characters): a USE label names cards by code, but where that reads like another legal
-    action's label, by name and code (``action_label_full``), so no two buttons of one
-    decision read the same."""
+    characters): a USE label names cards by code after the numbers of the public cards it
+    picks (the decision picture's), so two cards of one code read apart; where labels still
+    read alike, by name and code (``action_label_full``): no two buttons of one decision read
+    the same."""
     st = make(publics, hands)
     tree = DecisionTree.of(E, st, 0)
     for node in _shown_labels(tree):

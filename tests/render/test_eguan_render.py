@@ -14,8 +14,19 @@ from bot.text import Texts
 from engines.base import CHANCE
 from engines.eguan import ENGINE as E
 from engines.eguan.rules import active
-from render.base import WIDTH
-from render.eguan import render_board, render_decision, render_placement_preview, render_private
+from render.eguan import (
+    BOARD_W,
+    FOOT_H,
+    HEAD_H,
+    PANEL_H,
+    PREVIEW_W,
+    render_board,
+    render_decision,
+    render_placement_preview,
+    render_private,
+    render_zoom,
+    zoom_regions,
+)
 from tests.engines.test_eguan_rules import E3_FINAL, at_roll, go, roll
 
 NAMES = ["Alice", "小明", "Bob", "惡霸王"]
@@ -38,7 +49,7 @@ def play_until(n: int, until_round: int | None, seed: int = 7) -> dict[str, Any]
 
 
 def check(img: Image.Image, path: Path) -> None:
-    assert 1000 <= img.width <= 1200
+    assert img.width == 720  # (BOARD_W, PRIVATE_W, PREVIEW_W: phone first)
     assert img.height > 300
     img.save(path)
 
@@ -81,7 +92,7 @@ def test_placement_preview_of_kept_card_and_unknown_card() -> None:
     assert hand
     pv["you"]["kept"] = dict(hand[0], usable=True, kept_turn=0)
     img = render_placement_preview(pv, hand[0]["id"], names=NAMES, text=TEXT)
-    assert img.width == 1100
+    assert img.width == PREVIEW_W
     with pytest.raises(KeyError):
         render_placement_preview(pv, "ZZZ", names=NAMES, text=TEXT)
 
@@ -92,7 +103,7 @@ def test_decision_image_only_while_placing_and_for_a_move(tmp_path: Path) -> Non
     assert render_decision(E.player_view(st, 0), names=NAMES[:3], text=TEXT) is None
     st = go(st, 0, {"type": "move", "card": "S10"})
     image = render_decision(E.player_view(st, 0), names=NAMES[:3], text=TEXT)
-    assert image is not None and image.size == (1100, 800)
+    assert image is not None and image.width == PREVIEW_W
     image.save(tmp_path / "move.png")
     assert render_decision(E.player_view(st, 1), names=NAMES[:3], text=TEXT) is None
 
@@ -124,22 +135,35 @@ def test_draws_decision_says_beforehand_whether_a_decision_image_comes() -> None
 
 
 @pytest.mark.parametrize("locale", ["en", "zh_TW", "ja"])
-def test_the_final_scores_wrap_between_scores_and_are_never_cut(locale: str) -> None:
-    """Trial 8 (0324-board.png): four long names cut the footer at "… 4 Win…"; the scores and
-    the winners now go on as many lines as they need, broken between two scores."""
+def test_the_end_says_the_winners_whole_and_the_board_keeps_its_height(locale: str) -> None:
+    """Long names: the header's end line wraps (never cut), each panel gives its seat's final
+    score, and the board is as tall at the end as at the start (no message resizing)."""
     from render.base import text_width
-    from render.eguan import _final_lines
+    from render.eguan import _status, wrap
 
     long = ["**x** @everyone <@&1> `c` ||s||", "Bot · Normal", "Bot · Easy", "長い名前の人です長い名前"]
     st = play_until(4, None)
     view = E.player_view(st, None)
     text = Texts("eguan", long, locale=locale, strict=True)
-    lines = _final_lines(view, text)
-    assert len(lines) >= 2
-    assert all(text_width(line, 24, True) <= WIDTH - 36 for line in lines)
-    joined = "  ".join(lines)
-    res = view["result"]
-    for s in range(4):
-        assert f"{text.name(s)} {res['scores'][s]}" in joined
+    lines = wrap(_status(view, text), 20, BOARD_W - 24, True)
+    assert 1 <= len(lines) <= 2
+    assert all(text_width(line, 20, True) <= BOARD_W - 24 for line in lines)
+    assert all(text.name(w) in "".join(lines) for w in view["result"]["winners"])
     image = render_board(view, names=long, text=text)
-    assert image.height == 76 + 2 * (470 + 8) + 56 + len(lines) * 34 + 4
+    first = render_board(E.player_view(play_until(4, 1), None), names=long, text=text)
+    assert image.height == first.height == HEAD_H + 2 * (PANEL_H + 8) + FOOT_H
+
+
+def test_zoom_regions_are_each_board_and_the_key_drawn_at_phone_size() -> None:
+    """The reader's own board comes first; every region draws at PREVIEW_W; an unknown region
+    is refused."""
+    st = play_until(3, 3)
+    seat = 1
+    pv = E.player_view(st, seat)
+    keys = [k for k, _ in zoom_regions(pv)]
+    assert keys == ["seat:1", "seat:0", "seat:2", "key"]
+    assert [k for k, _ in zoom_regions(E.player_view(st, None))] == ["seat:0", "seat:1", "seat:2", "key"]
+    for key in keys:
+        assert render_zoom(pv, key, names=NAMES[:3], text=TEXT).width == PREVIEW_W
+    with pytest.raises(KeyError):
+        render_zoom(pv, "seat:3", names=NAMES[:3], text=TEXT)

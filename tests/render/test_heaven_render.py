@@ -7,12 +7,12 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from bot.text import Texts
 from engines.base import CHANCE, Msg
 from engines.heaven import ENGINE as E
-from render.base import WIDTH
 from render.heaven import render_board, render_private
 
 NAMES = ["Alice", "小明", "Bob", "さくら", "Eve", "김민수"]
@@ -33,7 +33,7 @@ def _run(players: int, seed: int, steps: int, options: dict[str, Any] | None = N
 
 
 def _check(img: Image.Image, path: Path) -> None:
-    assert img.width == WIDTH and img.height > 300
+    assert img.width == 720 and img.height > 300  # (BOARD_W, PRIVATE_W: phone first)
     img.save(path)
 
 
@@ -110,7 +110,7 @@ def test_view_messages_are_formatted_through_text(tmp_path: Path) -> None:
 
 def test_a_winners_strip_line_is_whole_and_clear_of_the_public_sum(monkeypatch: Any) -> None:
     """Trial 8 (0137-board.png): "★ WINNER · on the Gate · hand 2" ran into "sum 3" and was cut;
-    the sum now stands right of the faction badge, the info line has the width up to the cards."""
+    the info goes on up to two lines left of the cards, never cut, clear of the sum."""
     import render.heaven as heaven
     from render.base import draw_text, text_width
 
@@ -127,16 +127,64 @@ def test_a_winners_strip_line_is_whole_and_clear_of_the_public_sum(monkeypatch: 
 
     monkeypatch.setattr(heaven, "draw_text", record)
     render_board(view, names=NAMES, text=TEXT)
-    infos = [(xy, t, kw) for xy, t, kw in drawn if "hand 9" in t]
+    assert not any("…" in t for _, t, _ in drawn)
     sums = [(xy, t, kw) for xy, t, kw in drawn if t.startswith("sum ") and kw.get("anchor", "").startswith("r")]
-    assert len(infos) == 6 and len(sums) == 6
-    winner = next(t for _, t, _ in infos if "WINNER" in t)
-    assert winner == "★ WINNER · on the Gate · hand 9 · skips 2"
-    for ((ix, iy), info, ikw), ((sx, sy), total, skw) in zip(infos, sums, strict=True):
-        size = ikw["size"]
-        right = ix + min(text_width(info, size), ikw["max_width"])
-        assert text_width(info, size) <= ikw["max_width"]                    # not shortened
+    assert len(sums) == 6
+    first = [i for i, (_, t, _) in enumerate(drawn) if t.startswith(("space ", "on the Gate", "★ WINNER"))]
+    assert len(first) == 6
+    lines = [" ".join(t for _, t, _ in drawn[i:i + 2] if "skips 2" in t or t == drawn[i][1]) for i in first]
+    assert lines[2] == "★ WINNER · on the Gate · hand 9 · skips 2"
+    for i, ((sx, sy), total, skw) in zip(first, sums, strict=True):
+        (ix, iy), info, ikw = drawn[i]
+        right = ix + text_width(info, ikw["size"])
         left = sx - text_width(total, skw["size"])
         overlaps_x = left < right and ix < sx
-        overlaps_y = sy - skw["size"] / 2 < iy + size and iy < sy + skw["size"] / 2
+        overlaps_y = sy - skw["size"] / 2 < iy + ikw["size"] and iy < sy + skw["size"] / 2
         assert not (overlaps_x and overlaps_y), (info, total)
+
+
+def test_the_numbered_table_numbers_the_public_cards_as_the_labels_do(monkeypatch: Any) -> None:
+    """A USE that picks public cards (Destruction here) shows the table with every public card
+    numbered in seat order; a choice's label starts with the number drawn on the card it removes."""
+    import render.heaven as heaven
+    from render.base import draw_text
+    from render.heaven import DECISION_W, draws_decision, render_decision
+    from tests.engines.test_heaven_rules import make
+
+    st = make([["Pride G1", "Greed G1", "Wrath R3"], ["Shepherd G1", "Holiness G1", "Law B1"], ["Mercy G1"], []],
+              [["Destruction B2"], ["Grace R2", "Grace B2"], [], []])
+    view = E.player_view(st, 0)
+    assert draws_decision(view) and not draws_decision(E.player_view(st, 1))
+    drawn: list[str] = []
+
+    def record(draw: Any, xy: tuple[float, float], text: str, **kw: Any) -> None:
+        drawn.append(text)
+        draw_text(draw, xy, text, **kw)
+
+    monkeypatch.setattr(heaven, "draw_text", record)
+    image = render_decision(view, names=NAMES[:4], text=TEXT)
+    assert image is not None and image.width == DECISION_W
+    cards = [c for pub in view["public"] for c in pub]
+    numbers = [int(t) for t in drawn if t.isdigit()]
+    assert numbers == list(range(1, len(cards) + 1))
+    codes = [drawn[drawn.index(str(n)) + 1] for n in numbers]           # each number, then its card's code
+    assert codes == [f"{c['colour'][0].upper()}{c['number']}" for c in cards]
+    removes = {TEXT(E.action_label(st, a)): a["plan"][1][1] for a in E.legal_actions(st, 0)
+               if a["type"] == "use" and a["plan"][0] == ["target", 1]}
+    for label, card in removes.items():
+        assert label.startswith(f"{[c['id'] for c in cards].index(card) + 1} · Use Destruction B2: target")
+    assert len(removes) == 3
+
+
+def test_zoom_regions_are_the_track_and_each_players_cards_at_phone_size() -> None:
+    from render.heaven import ZOOM_W, render_zoom, zoom_regions
+
+    st = _run(4, 3, 120)
+    mine = E.player_view(st, 2)
+    keys = [k for k, _ in zoom_regions(mine)]
+    assert keys == ["track", "seat:2", "seat:0", "seat:1", "seat:3"]
+    assert [k for k, _ in zoom_regions(E.player_view(st, None))] == ["track", "seat:0", "seat:1", "seat:2", "seat:3"]
+    for key in keys:
+        assert render_zoom(mine, key, names=NAMES[:4], text=TEXT).width == ZOOM_W
+    with pytest.raises(KeyError):
+        render_zoom(mine, "seat:4", names=NAMES[:4], text=TEXT)
