@@ -529,9 +529,12 @@ def _now(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[st
     return y + NOW_H
 
 
-def _chips(view: PublicView, text: TextFn | None, goods: Sequence[str]) -> list[list[str]]:
-    """Each wheel good's chip "Name value" laid out in rows across the board."""
+def _chips(view: PublicView, text: TextFn | None, goods: Sequence[str], widest: bool = False) -> list[list[str]]:
+    """Each wheel good's chip "Name value" laid out in rows across the board (``widest``: every
+    value as wide as the wheel's largest, for the room to reserve)."""
     by_good = {e["good"]: e["value"] for e in view["wheel"]}
+    if widest:
+        by_good = dict.fromkeys(goods, max(MODES[view["mode"]].wheel))
     inner = BOARD_W - 2 * MARGIN
     rows: list[list[str]] = [[]]
     used = 0.0
@@ -559,7 +562,9 @@ def _wheel_rows(view: PublicView, text: TextFn | None) -> int:
         everyone.append("grapes")
     if "stone" not in everyone and view["mode"] != "solo":
         everyone.append("stone")
-    return max(1, len(_chips(view, text, everyone)))
+    order = {g: i for i, g in enumerate(GOODS)}
+    everyone = sorted(set(everyone), key=lambda g: (order.get(g, len(order)), g))
+    return max(1, len(_chips(view, text, everyone, widest=True)))
 
 
 def _wheel_chips(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:

@@ -10,7 +10,7 @@ import pytest
 from tests.render.text_sizes import PHONE_WIDTH, golden_texts, phone_px, recording
 
 FLOOR_PX: dict[str, int] = {"carnival": 29, "canterbury": 16, "heaven": 20, "eguan": 15, "illumination": 13,
-                            "ora": 12}
+                            "ora": 16}
 """The smallest font size (px at 1100 px image width) of each game's golden images."""
 
 KIND_FLOOR_PX: dict[tuple[str, str], int] = {("heaven", "private"): 29}
