@@ -23,6 +23,7 @@ A name is wrapped or moved to a legend, never cut.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -44,6 +45,7 @@ from render.base import (
     fit_text,
     seat_colour,
     text_width,
+    tile,
 )
 
 TextFn = Callable[[Any], str]
@@ -244,7 +246,12 @@ def draw_landscape(draw: ImageDraw.ImageDraw, owner: PlayerView, ox: int, oy: in
         clergy = () if number is not None else tuple((c["seat"], c["kind"], c["seat"] == neutral)
                                                      for c in s["clergy"])
         xy = (gx + (s["x"] - x0) * cell, gy + (s["y"] - y0) * cell)
-        _space(s["terrain"], s["card"], piece, clergy, cell, lines, number, draw, *xy)
+        paint = partial(_space, s["terrain"], s["card"], piece, clergy, cell, lines, number)
+        if not piece or number is not None:  # (cheap, and shapes of float corners that round by position)
+            paint(draw, *xy)
+            continue
+        tall = cell * (2 if s["terrain"] == "mountain" else 1)  # (the piece covers every shape under it)
+        tile(draw, xy, (cell, tall), ("ora.space", s["terrain"], s["card"], piece, clergy, cell, lines), paint, bg)
     return unnamed
 
 
@@ -948,9 +955,7 @@ def render_owner(view: PublicView, seat: int, *, names: Sequence[str], text: Tex
     gw, gh = grid_size(owner, cell)
     neutral = owner["neutral"]
     inner = ZOOM_W - 2 * MARGIN
-    # the legend: every piece whose name is not in its cell (measured on a scratch drawing)
-    scratch = ImageDraw.Draw(Image.new("RGB", (gw, gh), BG))
-    unnamed = draw_landscape(scratch, owner, 0, 0, cell, text, detail=True)
+    unnamed = [s["piece"] for s in owner["spaces"] if s["piece"] and not _cell_name(text, s["piece"], cell)]
     legend = " · ".join(f"{p} {piece_name(text, p)}" for p in unnamed)
     legend_lines = _break(legend, 18, inner) if legend else []
     supply_lines: list[str] = []

@@ -208,7 +208,7 @@ async def test_work_contract_answered_by_its_owner(fixed_seed, driver: Driver, p
     panel = await choose(driver, alice, game, lambda label: label == "Work contract")
     bob_name = (await driver.record(game)).names[1]
     panel = await choose(driver, alice, game, lambda label: label == bob_name, panel)
-    await choose(driver, alice, game, lambda label: label == f"Contract Clay Mound of {bob_name}", panel)
+    await choose(driver, alice, game, lambda label: label.endswith(f" · Contract Clay Mound of {bob_name}"), panel)
     st = await state_of(driver, game)
     top = st["stack"][-1]
     assert top["f"] == "assign" and top["o"] == 1

@@ -14,7 +14,7 @@ import pytest
 from bot.text import Texts
 from engines.base import CHANCE
 from engines.ora import ENGINE as E
-from render.base import missing_glyphs, to_png
+from render.base import missing_glyphs, tiles_off, to_png
 from render.ora import BOARD_W, ZOOM_W, render_board, render_owner, render_private, signed, sum_text
 from render.registry import DEFAULT_LIMIT
 
@@ -150,7 +150,8 @@ def test_every_piece_on_a_landscape_is_named_whole(monkeypatch: pytest.MonkeyPat
     drawn = _drawn(monkeypatch)
     for owner in view["owners"]:
         drawn.clear()
-        render_owner(view, owner["seat"], names=NAMES, text=text)
+        with tiles_off():  # (every text drawn, none pasted from the memo)
+            render_owner(view, owner["seat"], names=NAMES, text=text)
         joined = "".join(s for s, _ in drawn).replace(" ", "")
         pieces = [s["piece"] for s in owner["spaces"] if s["piece"]]
         assert pieces
@@ -193,8 +194,9 @@ def test_every_zoom_region_draws_at_phone_size(monkeypatch: pytest.MonkeyPatch) 
     assert keys[0] == "land:2" and text(regions[0][1]) == "My landscape"
     assert {"land:0", "land:1", "land:3", "wheel"} <= set(keys) and any(k.startswith("display:") for k in keys)
     drawn = _drawn(monkeypatch)
-    for key in keys:
-        assert render_zoom(view, key, names=NAMES, text=text).width == ZOOM_W
+    with tiles_off():
+        for key in keys:
+            assert render_zoom(view, key, names=NAMES, text=text).width == ZOOM_W
     assert min(kw.get("size", 22) for _, kw in drawn) >= 18
     with pytest.raises(KeyError):
         render_zoom(view, "land:9", names=NAMES, text=text)
