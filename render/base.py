@@ -24,7 +24,7 @@ import os
 import re
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -405,12 +405,32 @@ def _run_width(run: str, path: str | None, size: int, bold: bool, bold_face: boo
     return _run_font(path, size, bold).getlength(run)
 
 
+LAYOUT_HOOKS: dict[str, Callable[..., None]] = {}
+"""Observers of the layout recorder (tests/render/text_sizes.py ``layout``), empty otherwise:
+``"cut"`` is called with (full text, shortened text) whenever ``fit_text`` shortens a text,
+``"legend"`` with the codes an image explains (``legend``)."""
+
+
+def legend(codes: Iterable[str]) -> None:
+    """Declare, while drawing an image, that it explains ``codes`` (letters such as ``"S"``,
+    ``"H2"``) in the reader's language, e.g. in a key beside the board: the phone layout check
+    (``python -m bench.phone``) accepts those codes as bare Latin letters in Chinese and
+    Japanese images. Draws nothing."""
+    hook = LAYOUT_HOOKS.get("legend")
+    if hook is not None:
+        hook(tuple(codes))
+
+
 def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
     """``text`` shortened with '…' so it fits ``max_width`` px."""
     if text_width(text, size, bold) <= max_width:
         return text
+    full = text
     while text and text_width(text + "…", size, bold) > max_width:
         text = text[:-1]
+    hook = LAYOUT_HOOKS.get("cut")
+    if hook is not None:
+        hook(full, text + "…")
     return text + "…"
 
 
