@@ -43,6 +43,7 @@ from render.base import (
     canvas,
     draw_text,
     fit_text,
+    legend,
     seat_colour,
     text_width,
     tile,
@@ -371,7 +372,13 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFn | None 
     (``zoom_regions`` / ``render_zoom``). ``highlight`` is accepted for the protocol and unused."""
     img, draw = canvas(board_height(view, text), BOARD_W)
     w = BOARD_W
-    draw_text(draw, (MARGIN, 10), _title(view, text), size=17, fill=MUTED, max_width=w - 2 * MARGIN)
+    title = _title(view, text)
+    draw_text(draw, (MARGIN, 10), title, size=17, fill=MUTED, max_width=w - 2 * MARGIN)
+    key_w = w - 2 * MARGIN - text_width(title, 17) - 20
+    ks, key = _lines(label(text, "board.phases_key"), 17, key_w, 1)
+    if text_width(key[0], ks) <= key_w:
+        draw_text(draw, (w - MARGIN, 10), key[0], size=ks, fill=MUTED, anchor="ra")
+        legend(PHASES)
     y = _head(draw, view, 36, text)
     y = _timeline(draw, view, y, w)
     y = _now(draw, view, y, names, text)
@@ -624,10 +631,17 @@ def _piles(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | N
     return y + 6
 
 
+def _seat_codes(view: PublicView) -> list[str]:
+    """The letters of the seats' badges and clergymen (``N`` the neutral player's): each badge
+    stands beside its owner's name, and the clergy key (``board.legend``) says whose a token is."""
+    return [SEAT_LETTERS[o["seat"]] if not o["neutral"] else "N" for o in view["owners"]]
+
+
 def _scores(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[str],
             text: TextFn | None) -> int:
     """Each seat: badge, name, points; under it clergy at home, coins and the score's parts."""
     seats = [o for o in view["owners"] if not o["neutral"]]
+    legend(_seat_codes(view))
     head = label(text, "board.score")
     draw_text(draw, (MARGIN, y), head, size=21, bold=True)
     hw = text_width(head, 21, True) + 16
@@ -828,28 +842,35 @@ def render_decision(view: PrivateView, *, names: Sequence[str], text: TextFn | N
     by_owner: dict[int, dict[tuple[int, int], int]] = {}
     for t in marks:
         by_owner.setdefault(t["owner"], {})[(t["x"], t["y"])] = t["n"]
+    inner = ZOOM_W - 2 * MARGIN
     panels = []
     for seat, numbers in by_owner.items():
         owner = _owner_of(view, seat)
         cell = _zoom_cell(owner)
         gw, gh = grid_size(owner, cell)
-        panels.append((owner, numbers, cell, gw, gh))
-    inner = ZOOM_W - 2 * MARGIN
+        shown = [s["piece"] for s in owner["spaces"] if s["piece"] and (s["x"], s["y"]) not in numbers]
+        key = _break(" · ".join(f"{p} {piece_name(text, p)}" for p in shown), 18, inner) if shown else []
+        panels.append((owner, numbers, cell, gw, gh + len(key) * 24 + (6 if key else 0), key, shown))
     ts, title_lines = _lines(label(text, "zoom.pick_number"), 22, inner, 2, bold=True)
     head = 14 + len(title_lines) * (ts + 8)
-    height = head + sum(50 + gh + 16 for *_, gh in panels) + 8
+    height = head + sum(50 + h + 16 for _, _, _, _, h, _, _ in panels) + 8
     img, draw = canvas(height, ZOOM_W)
     for i, line in enumerate(title_lines):
         draw_text(draw, (MARGIN, 12 + i * (ts + 8)), line, size=ts, bold=True)
     y = head
-    for owner, numbers, cell, gw, gh in panels:
+    for owner, numbers, cell, gw, h, key, shown in panels:
         neutral = owner["neutral"]
+        legend(shown + _seat_codes(view))
         badge(draw, (MARGIN, y + 6), None if neutral else owner["seat"], 30)
         draw_text(draw, (MARGIN + 40, y + 7), _owner_title(owner, names, text), size=22, bold=True,
                   max_width=inner - 40)
         ox = max(MARGIN, (ZOOM_W - gw) // 2)
         draw_landscape(draw, owner, ox, y + 46, cell, text, detail=False, numbers=numbers)
-        y += 50 + gh + 16
+        ky = y + 46 + h - len(key) * 24
+        for line in key:
+            draw_text(draw, (MARGIN, ky), line, size=18, fill=MUTED)
+            ky += 24
+        y += 50 + h + 16
     return img
 
 
@@ -921,6 +942,7 @@ def render_thumbnail(view: PublicView, *, names: Sequence[str], text: TextFn | N
     draw_text(draw, (THUMB_PAD, y), label(text, "board.score"), size=18, bold=True)
     y += 32
     moving = (view.get("pending") or {}).get("seat")
+    legend(_seat_codes(view))
     for o in seats:
         box = (THUMB_PAD - 4, y - 4, THUMB_W - THUMB_PAD + 4, y + 50)
         if o["seat"] == moving and not view["over"]:
@@ -956,8 +978,8 @@ def render_owner(view: PublicView, seat: int, *, names: Sequence[str], text: Tex
     neutral = owner["neutral"]
     inner = ZOOM_W - 2 * MARGIN
     unnamed = [s["piece"] for s in owner["spaces"] if s["piece"] and not _cell_name(text, s["piece"], cell)]
-    legend = " · ".join(f"{p} {piece_name(text, p)}" for p in unnamed)
-    legend_lines = _break(legend, 18, inner) if legend else []
+    named = " · ".join(f"{p} {piece_name(text, p)}" for p in unnamed)
+    legend_lines = _break(named, 18, inner) if named else []
     supply_lines: list[str] = []
     for s in owner["supply"]:
         card = SETTLEMENTS[s]
@@ -972,6 +994,7 @@ def render_owner(view: PublicView, seat: int, *, names: Sequence[str], text: Tex
     height = (head + gh + 14 + len(legend_lines) * 24 + 10
               + (40 + goods_rows * 30 + 12 + 40 + len(supply_lines) * 24 if not neutral else 0) + 12)
     img, draw = canvas(height, ZOOM_W)
+    legend([s["piece"] for s in owner["spaces"] if s["piece"]] + _seat_codes(view))
     badge(draw, (MARGIN, 12), None if neutral else seat, 34)
     points = "" if neutral else label(text, "board.points", n=owner["score"]["total"])
     pw = text_width(points, 26, True) if points else 0
