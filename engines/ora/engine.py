@@ -105,11 +105,12 @@ class OraEngine(Engine):
     def legal_actions(self, state: State, seat: Seat) -> Sequence[Action]:
         """The deciding seat's options (``flow.legal``) without the ones that do nothing
         (``_does_nothing``: Fell Trees or Cut Peat without a card, D27, which ``apply`` still
-        accepts typed); payments list irredundant bundles and single additions (any sufficient
+        accepts typed), the places of one kind of action in the order of their numbers in the
+        decision picture (``notation.in_number_order``); payments list irredundant bundles and single additions (any sufficient
         payment is also accepted by ``apply``)."""
         if seat == CHANCE or seat not in self.to_move(state):
             return []
-        return [a for a in F.legal(state) if not _does_nothing(a)]
+        return N.in_number_order(state, [a for a in F.legal(state) if not _does_nothing(a)])
 
     def sample_chance(self, state: State, rng: random.Random) -> Action:
         """The start seat (§6).

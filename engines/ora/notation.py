@@ -18,7 +18,7 @@ the building display. Goods bundles are written ``peat_coal*2 wood``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.base import SEAT_LETTERS, Action, IllegalAction, Msg, msg, seat_letter, seat_ref, term
@@ -260,18 +260,19 @@ _TARGETS: list[tuple[Mapping[str, Any], dict[tuple[int, int, int], int]]] = []
 """The numbering of the last few states asked (``targets``): each of a decision's labels asks."""
 
 
-def targets(st: Mapping[str, Any]) -> dict[tuple[int, int, int], int]:
+def targets(st: Mapping[str, Any], actions: Sequence[Action] | None = None) -> dict[tuple[int, int, int], int]:
     """The numbered places of the pending decision: ``(owner, x, y)`` → its number from 1, for
     every place a legal action picks (``target``); the decider's own landscape first, then the
     other owners in seat order, each row by row (y, then x). The decision picture
-    (render/ora.py ``render_decision``) and the labels ("3 · …") use the same numbers."""
+    (render/ora.py ``render_decision``) and the labels ("3 · …") use the same numbers.
+    ``actions``: the legal actions when the caller has them (else ``flow.legal``)."""
     for known, numbers in _TARGETS:
         if known is st:
             return numbers
     seat = F.decider(st)
     places: set[tuple[int, int, int]] = set()
     if seat is not None and not st["over"] and st["s0"] is not None:
-        for a in F.legal(st):
+        for a in F.legal(st) if actions is None else actions:
             place = target(st, a)
             if place is not None:
                 places.add(place)
@@ -280,6 +281,30 @@ def targets(st: Mapping[str, Any]) -> dict[tuple[int, int, int], int]:
     _TARGETS.insert(0, (st, numbers))
     del _TARGETS[4:]
     return numbers
+
+
+def in_number_order(st: Mapping[str, Any], actions: list[Action]) -> list[Action]:
+    """``actions`` (the legal ones) with each run of one type in the order of the numbers of
+    their places (``targets``; stable: the clergy of one building keep their order), so a
+    menu reads 1, 2, 3 … as the picture does."""
+    numbers = targets(st, actions)
+    if not numbers:
+        return actions
+    out: list[Action] = []
+    run: list[Action] = []
+    for a in actions:
+        if run and a["type"] != run[-1]["type"]:
+            out += _by_number(st, run, numbers)
+            run = []
+        run.append(a)
+    return out + _by_number(st, run, numbers)
+
+
+def _by_number(st: Mapping[str, Any], run: list[Action], numbers: dict[tuple[int, int, int], int]) -> list[Action]:
+    def key(a: Action) -> int:
+        place = target(st, a)
+        return numbers.get(place, 0) if place is not None else 0
+    return sorted(run, key=key)
 
 
 def number_of(st: Mapping[str, Any], a: Mapping[str, Any]) -> int | None:

@@ -218,10 +218,15 @@ def test_the_decision_picture_numbers_what_the_labels_say() -> None:
         seat = min(movers)
         if seat != CHANCE:
             view = E.player_view(st, seat)
-            labels = [text(E.action_label(st, a)) for a in E.legal_actions(st, seat)]
+            legal = list(E.legal_actions(st, seat))
+            labels = [text(E.action_label(st, a)) for a in legal]
             numbers = {t["n"] for t in view["targets"]}
             led = {int(lab.split(" · ")[0]) for lab in labels if re.match(r"\d+ · ", lab)}
             assert led == numbers == set(range(1, len(numbers) + 1))
+            for kind in {a["type"] for a in legal}:  # (a menu reads 1, 2, 3 … within each kind of action)
+                run = [int(lab.split(" · ")[0]) for a, lab in zip(legal, labels, strict=True)
+                       if a["type"] == kind and re.match(r"\d+ · ", lab)]
+                assert run == sorted(run), (kind, run)
             image = render_decision(view, names=NAMES, text=text)
             assert draws_decision(view) == bool(numbers) == (image is not None)
             if image is not None:
