@@ -215,7 +215,8 @@ def _cell_name(text: TextFn | None, piece: str, cell: int) -> tuple[str, ...]:
     if cell < NAME_CELL:
         return ()
     lines = _break(piece_name(text, piece), 18, cell - 12)
-    return tuple(lines) if len(lines) <= 2 else ()
+    fits = len(lines) <= 2 and all(text_width(line, 18) <= cell - 12 for line in lines)
+    return tuple(lines) if fits else ()
 
 
 def draw_landscape(draw: ImageDraw.ImageDraw, owner: PlayerView, ox: int, oy: int, cell: int,

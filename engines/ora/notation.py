@@ -256,8 +256,30 @@ def target(st: Mapping[str, Any], a: Mapping[str, Any]) -> tuple[int, int, int] 
     return None
 
 
-_TARGETS: list[tuple[Mapping[str, Any], dict[tuple[int, int, int], int]]] = []
-"""The numbering of the last few states asked (``targets``): each of a decision's labels asks."""
+_SEEN: list[tuple[Mapping[str, Any], dict[tuple[int, int, int], int], dict[str, int]]] = []
+"""The numbering and the count of legal actions by type of the last few states asked (``targets``,
+``kinds``): each of a decision's labels and paths asks."""
+
+
+def _decision(st: Mapping[str, Any], actions: Sequence[Action] | None = None
+              ) -> tuple[dict[tuple[int, int, int], int], dict[str, int]]:
+    for known, numbers, counts in _SEEN:
+        if known is st:
+            return numbers, counts
+    seat = F.decider(st)
+    places: set[tuple[int, int, int]] = set()
+    counts: dict[str, int] = {}
+    if seat is not None and not st["over"] and st["s0"] is not None:
+        for a in F.legal(st) if actions is None else actions:
+            counts[a["type"]] = counts.get(a["type"], 0) + 1
+            place = target(st, a)
+            if place is not None:
+                places.add(place)
+    order = sorted(places, key=lambda p: (p[0] != seat, p[0], p[2], p[1]))
+    numbers = {p: i + 1 for i, p in enumerate(order)}
+    _SEEN.insert(0, (st, numbers, counts))
+    del _SEEN[4:]
+    return numbers, counts
 
 
 def targets(st: Mapping[str, Any], actions: Sequence[Action] | None = None) -> dict[tuple[int, int, int], int]:
@@ -266,21 +288,17 @@ def targets(st: Mapping[str, Any], actions: Sequence[Action] | None = None) -> d
     other owners in seat order, each row by row (y, then x). The decision picture
     (render/ora.py ``render_decision``) and the labels ("3 · …") use the same numbers.
     ``actions``: the legal actions when the caller has them (else ``flow.legal``)."""
-    for known, numbers in _TARGETS:
-        if known is st:
-            return numbers
-    seat = F.decider(st)
-    places: set[tuple[int, int, int]] = set()
-    if seat is not None and not st["over"] and st["s0"] is not None:
-        for a in F.legal(st) if actions is None else actions:
-            place = target(st, a)
-            if place is not None:
-                places.add(place)
-    order = sorted(places, key=lambda p: (p[0] != seat, p[0], p[2], p[1]))
-    numbers = {p: i + 1 for i, p in enumerate(order)}
-    _TARGETS.insert(0, (st, numbers))
-    del _TARGETS[4:]
-    return numbers
+    return _decision(st, actions)[0]
+
+
+def _one_list(st: Mapping[str, Any], kind: str) -> bool:
+    """Whether the legal actions of ``kind`` fit one select (``SELECT``): then they are listed
+    under their kind's step at once, each label saying building, owner and number."""
+    return _decision(st)[1].get(kind, 0) <= SELECT
+
+
+SELECT = 25
+"""Options of one Discord select."""
 
 
 def in_number_order(st: Mapping[str, Any], actions: list[Action]) -> list[Action]:
@@ -441,8 +459,9 @@ def _stage(st: Mapping[str, Any], a: Mapping[str, Any]) -> tuple[Msg, ...]:
 
 
 def path(st: Mapping[str, Any], a: Mapping[str, Any]) -> tuple[Msg, ...]:
-    """The tap steps before ``a`` (§11): kind of action, then building/owner/row; free actions
-    under one step; long lists in pages of ``PAGE``."""
+    """The tap steps before ``a`` (§11): kind of action, then, when that kind has more options
+    than one select holds, the building or owner (the place is the number in the decision
+    picture); free actions under one step; long lists in pages of ``PAGE``."""
     t = a["type"]
     seat = F.decider(st)
     goods = st["pl"][seat]["goods"] if seat is not None else {}
@@ -458,13 +477,17 @@ def path(st: Mapping[str, Any], a: Mapping[str, Any]) -> tuple[Msg, ...]:
     if t in ("take_district", "take_plot"):
         return (msg(f"step.{t}"), msg("step.side", side=term(f"side.{a['side']}")))
     if t == "place":
-        return (msg("step.place"), msg("step.building", b=_b(a["b"])))
+        return (msg("step.place"),) if _one_list(st, t) else (msg("step.place"), msg("step.building", b=_b(a["b"])))
     if t in ("contract", "bonus"):
+        if _one_list(st, t):
+            return (msg(f"step.{t}"),)
         return (msg(f"step.{t}"), msg("step.owner", owner=_owner_ref(st, a["owner"])))
     if t == "borrow":
         return (msg("step.owner", owner=_owner_ref(st, a["owner"])), *_stage(st, a))
     if t in ("fell_trees", "cut_peat"):
         return (msg(f"step.{t}"),) if "x" in a else ()
+    if t == "build" and _one_list(st, t):
+        return (msg("step.build"),)
     if t in ("build", "neutral"):
         return (msg(f"step.{t}"), *_stage(st, a), msg("step.building", b=_b(a["b"])))
     if t == "settle":
