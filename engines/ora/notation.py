@@ -19,7 +19,7 @@ the building display. Goods bundles are written ``peat_coal*2 wood``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from engines.base import SEAT_LETTERS, Action, IllegalAction, Msg, msg, seat_letter, seat_ref, term
 from engines.ora import flow as F
@@ -258,19 +258,19 @@ def target(st: Mapping[str, Any], a: Mapping[str, Any]) -> tuple[int, int, int] 
 
 _SEEN: list[tuple[Mapping[str, Any], dict[tuple[int, int, int], int], dict[str, int]]] = []
 """The numbering and the count of legal actions by type of the last few states asked (``targets``,
-``kinds``): each of a decision's labels and paths asks."""
+``_one_list``): each of a decision's labels and paths asks."""
 
 
 def _decision(st: Mapping[str, Any], actions: Sequence[Action] | None = None
               ) -> tuple[dict[tuple[int, int, int], int], dict[str, int]]:
-    for known, numbers, counts in _SEEN:
+    for known, seen_numbers, seen_counts in _SEEN:
         if known is st:
-            return numbers, counts
+            return seen_numbers, seen_counts
     seat = F.decider(st)
     places: set[tuple[int, int, int]] = set()
     counts: dict[str, int] = {}
     if seat is not None and not st["over"] and st["s0"] is not None:
-        for a in F.legal(st) if actions is None else actions:
+        for a in F.legal(cast("dict[str, Any]", st)) if actions is None else actions:
             counts[a["type"]] = counts.get(a["type"], 0) + 1
             place = target(st, a)
             if place is not None:
