@@ -478,7 +478,10 @@ def _timeline(draw: ImageDraw.ImageDraw, view: PublicView, y: int, width: int) -
         draw.rectangle((x0 + step * regular, y + 1, x1 - 1, y + 21), fill=(235, 215, 150))
     every = 5 if last <= 30 else 10
     for u in range(every, last + 1, every):
-        draw_text(draw, (x0 + step * (u - 0.5), y + 11), str(u), size=16, fill=INK, anchor="mm")
+        if u in mode.phases:  # (a phase line at the unit's end: the number left of it)
+            draw_text(draw, (x0 + step * u - 5, y + 11), str(u), size=16, fill=INK, anchor="rm")
+        else:
+            draw_text(draw, (x0 + step * (u - 0.5), y + 11), str(u), size=16, fill=INK, anchor="mm")
     for i, after in enumerate(mode.phases):
         px = x0 + step * after
         done = i < view["phases_done"]
