@@ -1,21 +1,23 @@
-"""Ora et Labora images (spec docs/rules/ora.md §11), phone-first at ``render.base.WIDTH``.
+"""Ora et Labora images (spec docs/rules/ora.md §11), phone-first.
 
-* ``render_board`` — the shared board: the timeline (round or turn, start player, settlement
-  phases, bonus round, work-contract price), the production wheel as a 13-space strip with each
-  space's value and the indicators on it, the landscape piles with their price rows, the live
-  score table, the building display by stage (cost, E/D, terrain, cloister mark, one-line
-  function), a key to the id letters on the board (``G`` shared, ``F`` France, …) and one compact
-  landscape per owner (coordinates, cards, buildings, settlements, clergy, goods).
-* ``render_thumbnail`` — the board's summary for a DM turn notice, 550 px wide (THUMBNAIL_WIDTH): round, next
-  phase, each good's wheel value, every seat's points, clergy at home and coins.
-* ``render_private`` — one owner's large landscape with names, every good of the variant in a
-  grid (zeros greyed), the settlement cards in supply with their costs and the score breakdown.
-  Nothing is hidden in this game (§7): it is the seat's own "My view".
+* ``render_board`` — the shared board, ``BOARD_W`` (720) px wide and the same height all game
+  long: the round or turn with the next settlement phase and the timeline, whose window it is
+  and which action of the round ("second of two"), the production wheel as each good's value,
+  the landscape piles, and every seat's points, clergy at home and coins.
+* ``zoom_regions`` / ``render_zoom`` — the rest one tap away, ``ZOOM_W`` (640) px wide with text
+  of 18 px and more: each landscape (``render_owner``), the building display stage by stage, the
+  production wheel space by space.
+* ``render_decision`` / ``draws_decision`` — the numbered picture of a decision that picks places
+  of a landscape (``PrivateView.targets``: where to build, which forest or moor, a settlement's
+  place, a building to use or contract); the labels read "N · outcome" with the same numbers.
+* ``render_thumbnail`` — the board's summary for a DM turn notice, 550 px wide (THUMBNAIL_WIDTH).
+* ``render_private`` — the seat's own landscape (``render_owner``). Nothing is hidden (§7).
 
 Input: ``engines.ora.view.PublicView`` / ``PrivateView``; names, costs, wheel values and
 price rows from ``engines.ora.data``; building, good and settlement names and the one-line
 functions through the ``text`` formatter (catalog ``term.*`` and ``effect.<id>``) when given.
 Seats are told apart by colour and letter; a prior is a round token, a lay brother a square.
+A name is wrapped or moved to a legend, never cut.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engines.base import Msg, msg, seat_ref
 from engines.ora.data import BUILDINGS, GOODS, MODES, PHASES, SETTLEMENTS
 from engines.ora.view import PlayerView, PrivateView, PublicView
 from render.base import (
@@ -37,10 +40,10 @@ from render.base import (
     PANEL,
     SEAT_LETTERS,
     WHITE,
-    WIDTH,
     canvas,
     draw_text,
     fit_text,
+    legend,
     seat_colour,
     text_width,
     tile,
@@ -63,11 +66,6 @@ MEMO_TEXTS = False
 """No ``render.registry.OneImageTexts`` for Ora's images: one A/B run found it slower (7.3 against 6.6 ms
 a board over 60 boards), within the noise of this shared machine (the same code twice differed by 0.5 ms);
 off until measured in a quiet window."""
-COLUMN_KEYS = {-2: "board.col_water", -1: "board.col_coast", 5: "board.col_hillside", 6: "board.col_mountain"}
-"""Column labels of §11: water, coast, hillside and mountain columns carry their letter
-(catalog ``board.col_*``, e.g. "W {x}")."""
-
-
 # --------------------------------------------------------------------------- text
 
 
@@ -138,27 +136,6 @@ def _owner_title(owner: PlayerView, names: Sequence[str], text: TextFn | None) -
     return label(text, "host.seat", letter=SEAT_LETTERS[seat])
 
 
-def _wrap(line: str, size: int, width: float, lines: int) -> list[str]:
-    """``line`` broken at spaces (between any two characters of a CJK name) into at most
-    ``lines`` lines of ``width`` px (the last one shortened with '…')."""
-    words = line.split() if " " in line or line.isascii() else list(line)
-    joiner = " " if " " in line or line.isascii() else ""
-    out: list[str] = []
-    cur = ""
-    for w in words:
-        trial = f"{cur}{joiner}{w}" if cur else w
-        if text_width(trial, size) <= width or not cur:
-            cur = trial
-        else:
-            out.append(cur)
-            cur = w
-    if cur:
-        out.append(cur)
-    if len(out) > lines:
-        out = out[:lines - 1] + [joiner.join(out[lines - 1:])]
-    return [fit_text(s, size, width) for s in out]
-
-
 # --------------------------------------------------------------------------- tokens
 
 
@@ -214,50 +191,78 @@ def _extent(owner: PlayerView) -> tuple[int, int, int, int]:
 def grid_size(owner: PlayerView, cell: int) -> tuple[int, int]:
     """Pixel size of an owner's landscape grid with its coordinate labels."""
     x0, x1, y0, y1 = _extent(owner)
-    return 34 + (x1 - x0 + 1) * cell, 22 + (y1 - y0 + 1) * cell
+    return GRID_LEFT + (x1 - x0 + 1) * cell, GRID_TOP + (y1 - y0 + 1) * cell
+
+
+GRID_LEFT = 34
+GRID_TOP = 28
+NAME_CELL = 104
+"""Cells at least this large write a piece's name under its id (when it fits on two lines);
+smaller ones leave it to the legend under the landscape."""
+TOKEN_R = 12
+"""Radius (px) of a clergyman on a landscape: its letter is 18 px."""
+
+
+def _zoom_cell(owner: PlayerView) -> int:
+    """Cell size of an owner's landscape on a ``ZOOM_W`` image: as large as the width allows, 56–130 px."""
+    x0, x1, _, _ = _extent(owner)
+    return max(56, min(130, (ZOOM_W - 2 * MARGIN - GRID_LEFT) // (x1 - x0 + 1)))
+
+
+def _cell_name(text: TextFn | None, piece: str, cell: int) -> tuple[str, ...]:
+    """A piece's name as it is written in its cell: at most two lines of 18 px, each whole; ``()``
+    when the cell is too small or the name needs more (the legend names it then)."""
+    if cell < NAME_CELL:
+        return ()
+    lines = _break(piece_name(text, piece), 18, cell - 12)
+    fits = len(lines) <= 2 and all(text_width(line, 18) <= cell - 12 for line in lines)
+    return tuple(lines) if fits else ()
 
 
 def draw_landscape(draw: ImageDraw.ImageDraw, owner: PlayerView, ox: int, oy: int, cell: int,
-                   text: TextFn | None, *, detail: bool, bg: RGB = WHITE) -> None:
-    """An owner's landscape (§2.4) with x labels on top (W/C/H/M columns lettered) and y labels
-    on the left; ``detail`` adds names and E/D to pieces (the large private image). ``bg``: the
-    colour the landscape is drawn on (a space with a piece is a ``render.base.tile``)."""
+                   text: TextFn | None, *, detail: bool, bg: RGB = BG,
+                   numbers: dict[tuple[int, int], int] | None = None) -> list[str]:
+    """An owner's landscape (§2.4) with x labels on top and y labels on the left, every text
+    18 px: each piece's id, its name under it where the cell holds it whole (``_cell_name``),
+    clergymen along the bottom of their space, below the names. ``numbers``: the numbered places
+    of a decision (x, y → n), ringed in yellow with their number in place of the id (no names,
+    no clergy there: the buttons say what each does). Returns the pieces whose names are not in
+    their cells (for a legend); with ``detail`` False, names are never written in cells."""
     x0, x1, y0, y1 = _extent(owner)
-    gx, gy = ox + 34, oy + 22
+    gx, gy = ox + GRID_LEFT, oy + GRID_TOP
     for col in range(x0, x1 + 1):
-        head = label(text, COLUMN_KEYS[col], x=col) if cell >= 60 and col in COLUMN_KEYS else str(col)
-        draw_text(draw, (gx + (col - x0) * cell + cell / 2, oy + 18), head, size=14 if cell < 60 else 16,
-                  fill=MUTED, anchor="ms", bold=True)
+        draw_text(draw, (gx + (col - x0) * cell + cell / 2, oy + 22), str(col), size=18, fill=MUTED, anchor="ms",
+                  bold=True)
     for row in range(y0, y1 + 1):
-        draw_text(draw, (ox + 28, gy + (row - y0) * cell + cell / 2), str(row), size=14 if cell < 60 else 16,
-                  fill=MUTED, anchor="rm", bold=True)
+        draw_text(draw, (ox + GRID_LEFT - 8, gy + (row - y0) * cell + cell / 2), str(row), size=18, fill=MUTED,
+                  anchor="rm", bold=True)
     neutral = owner["seat"] if owner["neutral"] else None
+    unnamed: list[str] = []
+    numbers = numbers or {}
     for s in owner["spaces"]:
         piece = s["piece"]
-        lines: tuple[str, ...] = ()
-        if piece:
-            lines = tuple(_wrap(piece_name(text, piece), 16 if detail else 13, cell - 10, 2))
-            if detail:
-                info = BUILDINGS.get(piece)
-                e, d = (info.economic, info.dwelling) if info else (SETTLEMENTS[piece].economic,
-                                                                     SETTLEMENTS[piece].dwelling)
-                lines += (label(text, "board.values", e=signed(e), d=signed(d)),)
-        clergy = tuple((c["seat"], c["kind"], c["seat"] == neutral) for c in s["clergy"])
-        paint = partial(_space, s["terrain"], s["card"], piece, clergy, cell, detail, lines)
+        number = numbers.get((s["x"], s["y"]))
+        lines = _cell_name(text, piece, cell) if piece and detail and number is None else ()
+        if piece and not lines:
+            unnamed.append(piece)
+        clergy = () if number is not None else tuple((c["seat"], c["kind"], c["seat"] == neutral)
+                                                     for c in s["clergy"])
         xy = (gx + (s["x"] - x0) * cell, gy + (s["y"] - y0) * cell)
-        if not piece:  # (a space without a piece is cheap, and its shapes' float corners round by position)
+        paint = partial(_space, s["terrain"], s["card"], piece, clergy, cell, lines, number)
+        if not piece or number is not None:  # (cheap, and shapes of float corners that round by position)
             paint(draw, *xy)
             continue
         tall = cell * (2 if s["terrain"] == "mountain" else 1)  # (the piece covers every shape under it)
-        tile(draw, xy, (cell, tall), ("ora.space", s["terrain"], s["card"], piece, clergy, cell, detail, lines), paint, bg)
+        tile(draw, xy, (cell, tall), ("ora.space", s["terrain"], s["card"], piece, clergy, cell, lines), paint, bg)
+    return unnamed
 
 
 def _space(terrain: str, card: str | None, piece: str | None, clergy: tuple[tuple[int, str, bool], ...],
-           cell: int, detail: bool, lines: tuple[str, ...], draw: ImageDraw.ImageDraw, cx: int, cy: int) -> None:
-    """A landscape space at (``cx``, ``cy``): its terrain, card, piece (``lines``: the piece's name
-    wrapped, then with ``detail`` its E/D label) and clergy (seat, kind, neutral); with a piece, a
-    ``render.base.tile`` of ``cell`` × its height (the piece's card covers the terrain's shapes, whose
-    float corners would round otherwise at another position)."""
+           cell: int, lines: tuple[str, ...], number: int | None, draw: ImageDraw.ImageDraw, cx: int,
+           cy: int) -> None:
+    """A landscape space at (``cx``, ``cy``): its terrain, card, piece (id, then ``lines``: its
+    name), clergy (seat, kind, neutral) in a row along the bottom; a decision's ``number`` in a
+    yellow ring in place of the id."""
     tall = cell * (2 if terrain == "mountain" else 1)
     box = (cx, cy, cx + cell - 2, cy + tall - 2)
     draw.rectangle(box, fill=TERRAIN_COLOURS[terrain], outline=LINE)
@@ -274,18 +279,19 @@ def _space(terrain: str, card: str | None, piece: str | None, clergy: tuple[tupl
     if piece:
         info = BUILDINGS.get(piece)
         fill = SETTLEMENT_FILL if info is None else (CLOISTER_FILL if info.cloister else BUILDING_FILL)
-        pb = (cx + 3, cy + 3, cx + cell - 5, cy + tall - 5)
-        draw.rectangle(pb, fill=fill, outline=INK, width=2 if info is None else 1)
-        id_size = 14 if cell < 70 else 18
-        draw_text(draw, (cx + cell / 2, cy + 5), piece, size=id_size, bold=True, anchor="ma")
-        size = 16 if detail else 13
-        top = cy + (27 if detail else 21)
-        names = lines[:-1] if detail else lines
-        for i, ln in enumerate(names):
-            draw_text(draw, (cx + cell / 2, top + i * (size + 2)), ln, size=size, anchor="ma")
-        if detail:
-            draw_text(draw, (cx + cell - 8, cy + tall - 8), lines[-1], size=14, fill=MUTED, anchor="rd")
-    r = max(6, cell // 8)
+        draw.rectangle((cx + 3, cy + 3, cx + cell - 5, cy + tall - 5), fill=fill, outline=INK,
+                       width=2 if info is None else 1)
+        if number is None:
+            draw_text(draw, (cx + cell / 2, cy + 6), piece, size=20 if cell >= 64 else 18, bold=True, anchor="ma")
+            for i, ln in enumerate(lines):
+                draw_text(draw, (cx + cell / 2, cy + 32 + i * 22), ln, size=18, anchor="ma")
+    if number is not None:
+        draw.rectangle((cx + 1, cy + 1, cx + cell - 3, cy + tall - 3), outline=HIGHLIGHT, width=4)
+        r = min(20, cell // 2 - 8)
+        mx, my = cx + cell / 2 - 1, cy + tall / 2 - 1
+        draw.ellipse((mx - r, my - r, mx + r, my + r), fill=HIGHLIGHT, outline=INK, width=2)
+        draw_text(draw, (mx, my), str(number), size=22 if number < 10 else 19, bold=True, anchor="mm")
+    r = TOKEN_R
     for i, (seat, kind, neutral) in enumerate(clergy):
         clergy_token(draw, cx + r + 5 + i * (2 * r + 3), cy + tall - r - 6, seat, kind, neutral, r)
 
@@ -326,129 +332,6 @@ def _title(view: PublicView, text: TextFn | None) -> str:
                  family=_term(f"family.{view['family']}"), players=view["players"])
 
 
-def _timeline(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[str],
-              text: TextFn | None) -> int:
-    unit = view["unit"]
-    regular = view["regular_units"]
-    mode = MODES[view["mode"]]
-    when = _unit_label(text, view, unit, "_of" if regular else "")
-    if view["bonus_round"]:
-        when = label(text, "board.bonus_round", n=unit)
-    if view["over"]:
-        when = label(text, "board.over")
-    draw_text(draw, (MARGIN, y), when, size=24, bold=True)
-    right = WIDTH - MARGIN
-    parts: list[str] = [label(text, "board.contract", price=view["contract_price"])]
-    if view["next_phase"]:
-        parts.insert(0, _unit_label(text, view, view["next_phase"]["unit"], "_phase",
-                                    letter=view["next_phase"]["letter"]))
-    elif not view["over"] and mode.bonus:
-        parts.insert(0, label(text, "board.phase_e"))
-    if view["last_turn"]:
-        parts.insert(0, label(text, "board.last_turn"))
-    info = " · ".join(parts)
-    draw_text(draw, (right, y + 4), info, size=18, anchor="ra", max_width=WIDTH - 420)
-    start = view["start_player"]
-    if start is not None and not view["over"]:
-        tag = label(text, "board.turn_seat" if view["unit_kind"] == "turn" else "board.start_seat")
-        sx = MARGIN + text_width(when, 24, True) + 20
-        draw_text(draw, (sx, y + 4), tag, size=18, fill=MUTED)
-        sx += text_width(tag, 18) + 8
-        badge(draw, (sx, y + 2), start, 24)
-        draw_text(draw, (sx + 30, y + 4), names[start] if start < len(names) else "", size=18,
-                  max_width=160)
-    # the bar: one tick per unit, phases after their units, bonus round shaded
-    y += 44
-    last = (regular + (1 if mode.bonus else 0)) if regular else max(30, unit + 3)
-    x0, x1 = MARGIN + 6, WIDTH - MARGIN - 6
-    step = (x1 - x0) / last
-    draw.rounded_rectangle((x0, y, x1, y + 18), 6, fill=PANEL, outline=LINE)
-    if unit:
-        draw.rounded_rectangle((x0, y, x0 + step * min(unit, last), y + 18), 6, fill=(190, 200, 225))
-    if mode.bonus and regular:
-        draw.rectangle((x0 + step * regular, y + 1, x1 - 1, y + 17), fill=(235, 215, 150))
-    for u in range(5, last + 1, 5):
-        draw_text(draw, (x0 + step * (u - 0.5), y + 9), str(u), size=15, fill=INK, anchor="mm")
-    for i, after in enumerate(mode.phases):
-        px = x0 + step * after
-        done = i < view["phases_done"]
-        draw.line((px, y - 4, px, y + 22), fill=INK if not done else MUTED, width=3)
-        draw_text(draw, (px, y + 22), PHASES[i], size=15, bold=True, anchor="ma", fill=INK if not done else MUTED)
-    if regular:
-        draw_text(draw, (x1, y + 22), PHASES[-1], size=15, bold=True, anchor="ra")
-    if unit:
-        ux = x0 + step * (min(unit, last) - 0.5)
-        draw.polygon([(ux - 7, y - 9), (ux + 7, y - 9), (ux, y - 1)], fill=INK)
-    return y + 44
-
-
-def _wheel(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
-    values = MODES[view["mode"]].wheel
-    draw_text(draw, (MARGIN, y), label(text, "board.wheel", side=_term(f"wheel.{view['wheel_side']}")), size=20,
-              bold=True)
-    kind = "turn" if view["unit_kind"] == "turn" else "round"
-    entering = [label(text, f"board.enters_{kind}", good=_term(f"good.{e['good']}"), n=e["unit"])
-                for e in view["entering"]]
-    if entering:
-        draw_text(draw, (WIDTH - MARGIN, y + 2), " · ".join(entering), size=17, fill=MUTED, anchor="ra")
-    y += 30
-    by_age: dict[int, list[dict[str, Any]]] = {}
-    for entry in view["wheel"]:
-        by_age.setdefault(entry["age"], []).append(dict(entry))
-    stack = max((len(v) for v in by_age.values()), default=1)
-    slot = (WIDTH - 2 * MARGIN) / 13
-    height = 34 + stack * 26 + 6
-    for age in range(13):
-        sx = MARGIN + age * slot
-        draw.rectangle((sx, y, sx + slot - 3, y + height), fill=PANEL, outline=LINE)
-        draw_text(draw, (sx + slot / 2, y + 3), str(values[age]), size=22, bold=True, anchor="ma")
-        draw_text(draw, (sx + 4, y + 2), str(age), size=14, fill=MUTED)
-        for i, token in enumerate(by_age.get(age, [])):
-            g = token["good"]
-            ty = y + 34 + i * 26
-            fill = (255, 236, 160) if g == "joker" else WHITE
-            draw.rounded_rectangle((sx + 4, ty, sx + slot - 7, ty + 22), 8, fill=fill, outline=INK)
-            name = good_name(text, g)
-            draw_text(draw, (sx + slot / 2 - 1, ty + 11), name, size=fitting_size(name, slot - 14, 14, 11),
-                      anchor="mm", max_width=slot - 14)
-    return y + height + 10
-
-
-def fitting_size(line: str, width: float, size: int, smallest: int) -> int:
-    """The largest type size from ``size`` down to ``smallest`` at which ``line`` fits
-    ``width`` px (``smallest`` when none does: the line is then shortened with '…'); a
-    wheel token's good name, "ジョーカー" in Japanese, stays whole."""
-    for s in range(size, smallest, -1):
-        if text_width(line, s) <= width:
-            return s
-    return smallest
-
-
-def _piles(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
-    mode = MODES[view["mode"]]
-    x = MARGIN
-    for pile, prices in (("district", mode.districts), ("plot", mode.plots)):
-        left = view["piles"][pile]["left"]
-        taken = len(prices) - left
-        head = label(text, f"board.{pile}s")
-        draw_text(draw, (x, y + 2), head, size=19, bold=True)
-        px = x + max(92, int(text_width(head, 19, True)) + 12)
-        for i, p in enumerate(prices):
-            box = (px, y, px + 26, y + 26)
-            if i < taken:
-                draw.rectangle(box, fill=WHITE, outline=LINE)
-                draw_text(draw, (px + 13, y + 13), str(p), size=15, fill=MUTED, anchor="mm")
-                draw.line((px + 3, y + 23, px + 23, y + 3), fill=MUTED, width=2)
-            else:
-                nxt = i == taken
-                draw.rectangle(box, fill=HIGHLIGHT if nxt else PANEL, outline=INK if nxt else LINE,
-                               width=2 if nxt else 1)
-                draw_text(draw, (px + 13, y + 13), str(p), size=16, bold=nxt, anchor="mm")
-            px += 29
-        x += (WIDTH - 2 * MARGIN) // 2
-    return y + 38
-
-
 def signed(n: int) -> str:
     """An integer as the boards write it: a negative one with the minus sign (``−3``)."""
     return f"\u2212{-n}" if n < 0 else str(n)
@@ -463,40 +346,11 @@ def sum_text(values: Sequence[int]) -> str:
     return out
 
 
-def _scores(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[str],
-            text: TextFn | None) -> int:
-    seats = [o for o in view["owners"] if not o["neutral"]]
-    draw_text(draw, (MARGIN, y), label(text, "board.score"), size=20, bold=True)
-    draw_text(draw, (WIDTH - MARGIN, y + 3), label(text, "board.score_key"), size=15, fill=MUTED, anchor="ra")
-    y += 28
-    for o in seats:
-        sc = o["score"]
-        badge(draw, (MARGIN, y), o["seat"], 24)
-        draw_text(draw, (MARGIN + 32, y + 2), _owner_title(o, names, text), size=18, max_width=260)
-        draw_text(draw, (MARGIN + 360, y), str(sc["total"]), size=22, bold=True, anchor="ra")
-        draw_text(draw, (MARGIN + 376, y + 3), f"= {sum_text([sc['goods'], sc['economic'], sc['settlements']])}",
-                  size=17)
-        coins = label(text, "board.coins", n=o["goods"].get("coin", 0))
-        draw_text(draw, (MARGIN + 560, y + 3), f"{_home_text(o, text)} · {coins}", size=16,
-                  fill=MUTED, max_width=WIDTH - MARGIN - 560)
-        y += 30
-    return y + 6
-
-
 def _cost_text(bid: str, text: TextFn | None) -> str:
     cost = BUILDINGS[bid].cost
     if not any(cost.values()):
         return label(text, "board.free")
     return label(text, "goods.list", goods=_goods_param(dict(cost)))
-
-
-def display_height(view: PublicView) -> int:
-    """Height of the display section (stage headers plus two columns of entries)."""
-    groups = _stages(view["display"])
-    return 34 + sum(30 + ((len(ids) + 1) // 2) * ENTRY_H for _, ids in groups) if groups else 64
-
-
-ENTRY_H = 78
 
 
 def _stages(display: list[str]) -> list[tuple[str, list[str]]]:
@@ -509,132 +363,522 @@ def _stages(display: list[str]) -> list[tuple[str, list[str]]]:
     return out
 
 
-def _entry(cloister: bool, col_w: int, lines: tuple[str, str, str, str], draw: ImageDraw.ImageDraw,
-           cx: int, cy: int) -> None:
-    """A building of the display at (``cx``, ``cy``): its card with ``lines`` (id and name, E/D,
-    cost and terrain, function); a ``render.base.tile`` of ``col_w - 7`` × ``ENTRY_H - 5`` px."""
-    head, meta, line, effect = lines
-    draw.rounded_rectangle((cx, cy, cx + col_w - 8, cy + ENTRY_H - 6), 6,
-                           fill=CLOISTER_FILL if cloister else WHITE, outline=LINE)
-    draw_text(draw, (cx + col_w - 16, cy + 5), meta, size=15, bold=True, anchor="ra")
-    draw_text(draw, (cx + 8, cy + 4), head, size=17, bold=True, max_width=col_w - 90)
-    draw_text(draw, (cx + 8, cy + 28), line, size=15, fill=MUTED, max_width=col_w - 24)
-    draw_text(draw, (cx + 8, cy + 49), effect, size=15, fill=INK, max_width=col_w - 24)
-
-
-def _display(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
-    draw_text(draw, (MARGIN, y), label(text, "board.display", n=len(view["display"])), size=20, bold=True)
-    draw_text(draw, (WIDTH - MARGIN, y + 3), label(text, "board.display_key"), size=15, fill=MUTED, anchor="ra")
-    y += 34
-    if not view["display"]:
-        draw_text(draw, (MARGIN, y), label(text, "board.empty"), size=17, fill=MUTED)
-        return y + 30
-    col_w = (WIDTH - 2 * MARGIN) // 2
-    for stage, ids in _stages(view["display"]):
-        head = label(text, "board.start_buildings") if stage == "start" else label(text, "board.stage", stage=stage)
-        draw_text(draw, (MARGIN, y), head, size=17, bold=True, fill=MUTED)
-        y += 26
-        for i, bid in enumerate(ids):
-            b = BUILDINGS[bid]
-            head = f"{bid} {building_name(text, bid)}" + (" ✚" if b.cloister else "")
-            meta = label(text, "board.values", e=signed(b.economic), d=signed(b.dwelling))
-            line = label(text, "board.cost", cost=_cost_text(bid, text), terrain=_terrains(text, b.terrain))
-            lines = (head, meta, line, effect_line(text, bid))
-            tile(draw, (MARGIN + (i % 2) * col_w, y + (i // 2) * ENTRY_H), (col_w - 7, ENTRY_H - 5),
-                 ("ora.entry", b.cloister, col_w, lines), partial(_entry, b.cloister, col_w, lines))
-        y += ((len(ids) + 1) // 2) * ENTRY_H + 4
-    return y
-
-
-ID_LETTERS = "GFILS"
-"""The letters that begin building and settlement ids (docs/rules/ora.md §2: ``G`` shared,
-``F`` France, ``I`` Ireland, ``L`` heartland buildings; ``S`` settlements), in key order."""
-ID_KEY_H = 28
-
-
-def id_letters(view: PublicView) -> list[str]:
-    """The id letters of every building and settlement the board shows (display and
-    landscapes), in ``ID_LETTERS`` order: what the id key explains."""
-    shown = {bid[:1] for bid in view["display"]}
-    shown |= {s["piece"][:1] for o in view["owners"] for s in o["spaces"] if s["piece"]}
-    return [c for c in ID_LETTERS if c in shown]
-
-
-def _id_key(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
-    """One line saying what the id letters on this board mean (catalog ``board.id.<letter>``)."""
-    letters = id_letters(view)
-    if letters:
-        parts = " · ".join(label(text, f"board.id.{c}") for c in letters)
-        draw_text(draw, (MARGIN, y), label(text, "board.id_key", letters=parts), size=16, fill=MUTED,
-                  max_width=WIDTH - 2 * MARGIN)
-    return y + ID_KEY_H
-
-
-COMPACT_W = (WIDTH - 2 * MARGIN - 10) // 2
-"""Width of one compact landscape panel (two per row)."""
-
-
-def compact_cell(owner: PlayerView) -> int:
-    """Cell size of an owner's compact landscape: as large as the panel allows, 48–80 px
-    (a name in 13 px type on two lines)."""
-    x0, x1, _, _ = _extent(owner)
-    return max(48, min(80, (COMPACT_W - 50) // (x1 - x0 + 1)))
-
-
-def _compact_height(owner: PlayerView) -> int:
-    _, gh = grid_size(owner, compact_cell(owner))
-    goods_rows = (sum(1 for n in owner["goods"].values() if n) + 3) // 4
-    return 40 + gh + 8 + (max(1, goods_rows) * 25 if not owner["neutral"] else 0) + 74
-
-
-def _compact(draw: ImageDraw.ImageDraw, owner: PlayerView, x: int, y: int, w: int, h: int,
-             names: Sequence[str], text: TextFn | None) -> None:
-    draw.rounded_rectangle((x, y, x + w, y + h), 10, fill=WHITE, outline=LINE)
-    neutral = owner["neutral"]
-    badge(draw, (x + 8, y + 8), None if neutral else owner["seat"], 26)
-    draw_text(draw, (x + 42, y + 9), _owner_title(owner, names, text), size=20, bold=True, max_width=w * 0.5)
-    if not neutral:
-        draw_text(draw, (x + w - 10, y + 10), label(text, "board.pts", n=owner["score"]["total"]), size=20,
-                  bold=True, anchor="ra")
-    cell = compact_cell(owner)
-    gw, gh = grid_size(owner, cell)
-    draw_landscape(draw, owner, x + max(6, (w - gw) // 2), y + 40, cell, text, detail=False)
-    cy = y + 40 + gh + 8
-    if not neutral:
-        cy += goods_grid(draw, owner["goods"], x + 10, cy, w - 16, 4, text, zeros=False, size=15)
-    draw_text(draw, (x + 10, cy + 4), _home_text(owner, text), size=14, fill=MUTED, max_width=w - 20)
-    if not neutral:
-        supply = [_term(f"settlement.{s}") for s in owner["supply"]]
-        line = label(text, "board.supply", settlements=supply if supply else {"msg": "goods.none", "params": {}})
-        for i, part in enumerate(_wrap(line, 14, w - 20, 2)):
-            draw_text(draw, (x + 10, cy + 26 + i * 19), part, size=14, fill=MUTED)
-
-
 def render_board(view: PublicView, *, names: Sequence[str], text: TextFn | None = None,
                  highlight: str | None = None) -> Image.Image:
-    """The shared board (``PublicView``; §11 items 1–5), ``WIDTH`` px wide: timeline, wheel,
-    piles, scores, display by stage, then every owner's compact landscape two per row.
-    ``highlight`` is accepted for the protocol and unused."""
-    owners = view["owners"]
-    rows = [owners[i:i + 2] for i in range(0, len(owners), 2)]
-    row_h = [max(_compact_height(o) for o in row) for row in rows]
-    stack = max((sum(1 for e in view["wheel"] if e["age"] == a) for a in range(13)), default=1)
-    seats = sum(1 for o in owners if not o["neutral"])
-    height = (44 + 88 + 30 + 40 + stack * 26 + 10 + 38 + 34 + seats * 30 + 6 + display_height(view) + 12
-              + ID_KEY_H + sum(h + 12 for h in row_h) + 8)
-    img, draw = canvas(height)
-    draw_text(draw, (MARGIN, 8), _title(view, text), size=28, bold=True)
-    y = _timeline(draw, view, 48, names, text)
-    y = _wheel(draw, view, y, text)
+    """The shared board (``PublicView``), ``BOARD_W`` px wide, the same height all game long
+    (``board_height``: every part has its room reserved): the round or turn and the next
+    settlement phase, the timeline, whose window it is and which action, the production wheel
+    as each good's value now, the landscape piles, and the score of every seat with its clergy
+    at home and coins. The building display, the landscapes and the full wheel are one tap away
+    (``zoom_regions`` / ``render_zoom``). ``highlight`` is accepted for the protocol and unused."""
+    img, draw = canvas(board_height(view, text), BOARD_W)
+    w = BOARD_W
+    title = _title(view, text)
+    draw_text(draw, (MARGIN, 10), title, size=17, fill=MUTED, max_width=w - 2 * MARGIN)
+    key_w = w - 2 * MARGIN - text_width(title, 17) - 20
+    ks, key = _lines(label(text, "board.phases_key"), 17, key_w, 1)
+    if text_width(key[0], ks) <= key_w:
+        draw_text(draw, (w - MARGIN, 10), key[0], size=ks, fill=MUTED, anchor="ra")
+        legend(PHASES)
+    y = _head(draw, view, 36, text)
+    y = _timeline(draw, view, y, w)
+    y = _now(draw, view, y, names, text)
+    y = _wheel_chips(draw, view, y, text)
     y = _piles(draw, view, y, text)
     y = _scores(draw, view, y, names, text)
-    y = _id_key(draw, view, _display(draw, view, y, text) + 4, text) + 4
-    col_w = COMPACT_W
-    for row, h in zip(rows, row_h, strict=True):
-        for i, owner in enumerate(row):
-            _compact(draw, owner, MARGIN + i * (col_w + 10), y, col_w, h, names, text)
-        y += h + 12
+    _look(draw, view, y, text)
     return img
+
+
+BOARD_W = 720
+"""Width (px) of Ora's board: every text at least 16 px, 8 px on a 360-px phone."""
+ZOOM_W = 640
+"""Width (px) of the zoom and decision images: every text at least 18 px (10 px on a phone)."""
+HEAD_LINES = 2
+CHIP_SIZE = 19
+CHIP_H = 32
+SCORE_ROW = 60
+
+
+def _lines(line: str, size: int, width: float, lines: int, bold: bool = False) -> tuple[int, list[str]]:
+    """``line`` broken at spaces (between any two characters of a CJK text) into at most
+    ``lines`` lines of ``width`` px, at ``size`` or, when it needs more lines, a smaller size
+    down to 16 px; the last resort shortens the last line."""
+    for s in range(size, 15, -1):
+        out = _break(line, s, width, bold)
+        if len(out) <= lines:
+            return s, out
+    out = _break(line, 16, width, bold)
+    joiner = " " if " " in line or line.isascii() else ""
+    return 16, out[:lines - 1] + [fit_text(joiner.join(out[lines - 1:]), 16, width, bold)]
+
+
+def _break(line: str, size: int, width: float, bold: bool = False) -> list[str]:
+    spaced = " " in line or line.isascii()
+    words = line.split() if spaced else list(line)
+    joiner = " " if spaced else ""
+    out: list[str] = []
+    cur = ""
+    for word in words:
+        trial = f"{cur}{joiner}{word}" if cur else word
+        if text_width(trial, size, bold) <= width or not cur:
+            cur = trial
+        else:
+            out.append(cur)
+            cur = word
+    if cur:
+        out.append(cur)
+    return out
+
+
+def _info(view: PublicView, text: TextFn | None) -> str:
+    mode = MODES[view["mode"]]
+    parts: list[str] = [label(text, "board.contract", price=view["contract_price"])]
+    if view["next_phase"]:
+        parts.insert(0, _unit_label(text, view, view["next_phase"]["unit"], "_phase",
+                                    letter=view["next_phase"]["letter"]))
+    elif not view["over"] and mode.bonus:
+        parts.insert(0, label(text, "board.phase_e"))
+    if view["last_turn"]:
+        parts.insert(0, label(text, "board.last_turn"))
+    return " · ".join(parts)
+
+
+def _when(view: PublicView, text: TextFn | None) -> str:
+    if view["over"]:
+        return label(text, "board.over")
+    if view["bonus_round"]:
+        return label(text, "board.bonus_round", n=view["unit"])
+    return _unit_label(text, view, view["unit"], "_of" if view["regular_units"] else "")
+
+
+def _head(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
+    draw_text(draw, (MARGIN, y), _when(view, text), size=30, bold=True, max_width=BOARD_W - 2 * MARGIN)
+    y += 42
+    size, lines = _lines(_info(view, text), 19, BOARD_W - 2 * MARGIN, HEAD_LINES)
+    for i, line in enumerate(lines):
+        draw_text(draw, (MARGIN, y + i * 25), line, size=size)
+    return y + HEAD_LINES * 25 + 6
+
+
+def _timeline(draw: ImageDraw.ImageDraw, view: PublicView, y: int, width: int) -> int:
+    """The bar of rounds or turns: one tick per unit, settlement phases A–E after their units,
+    the bonus round shaded, the current unit marked."""
+    unit = view["unit"]
+    regular = view["regular_units"]
+    mode = MODES[view["mode"]]
+    y += 10
+    last = (regular + (1 if mode.bonus else 0)) if regular else max(30, unit + 3)
+    x0, x1 = MARGIN + 6, width - MARGIN - 6
+    step = (x1 - x0) / last
+    draw.rounded_rectangle((x0, y, x1, y + 22), 6, fill=PANEL, outline=LINE)
+    if unit:
+        draw.rounded_rectangle((x0, y, x0 + step * min(unit, last), y + 22), 6, fill=(190, 200, 225))
+    if mode.bonus and regular:
+        draw.rectangle((x0 + step * regular, y + 1, x1 - 1, y + 21), fill=(235, 215, 150))
+    every = 5 if last <= 30 else 10
+    for u in range(every, last + 1, every):
+        if u in mode.phases:  # (a phase line at the unit's end: the number left of it)
+            draw_text(draw, (x0 + step * u - 5, y + 11), str(u), size=16, fill=INK, anchor="rm")
+        else:
+            draw_text(draw, (x0 + step * (u - 0.5), y + 11), str(u), size=16, fill=INK, anchor="mm")
+    for i, after in enumerate(mode.phases):
+        px = x0 + step * after
+        done = i < view["phases_done"]
+        draw.line((px, y - 4, px, y + 26), fill=INK if not done else MUTED, width=3)
+        draw_text(draw, (px, y + 26), PHASES[i], size=16, bold=True, anchor="ma", fill=INK if not done else MUTED)
+    if regular and mode.bonus:
+        draw_text(draw, (x1, y + 26), PHASES[-1], size=16, bold=True, anchor="ra")
+    if unit:
+        ux = x0 + step * (min(unit, last) - 0.5)
+        draw.polygon([(ux - 7, y - 9), (ux + 7, y - 9), (ux, y - 1)], fill=INK)
+    return y + 54
+
+
+def _doing(view: PublicView, text: TextFn | None) -> str:
+    """What the seat to move is doing (``board.doing_*``)."""
+    pend = view["pending"]
+    kind, b = pend["kind"], pend["building"]
+    if kind in ("action",):
+        if pend["main_done"]:
+            return label(text, "board.doing_after")
+        return label(text, f"board.doing_{pend['nth']}of{pend['of']}")
+    if kind == "bonus":
+        return label(text, "board.doing_bonus")
+    if kind in ("settle",) and b is None:
+        return label(text, "board.doing_settle")
+    if kind in ("neutral", "nprior"):
+        return label(text, "board.doing_neutral")
+    if kind == "assign" and b:
+        return label(text, "board.doing_assign", b=_term(f"building.{b}"))
+    if b:
+        return label(text, "board.doing_use", b=_term(f"building.{b}"))
+    return label(text, f"board.doing_frame.{kind}") if kind in FRAME_KINDS else label(text, "board.doing_other")
+
+
+FRAME_KINDS = ("pay", "borrow", "build", "settle", "fellcut", "take", "prior")
+NOW_H = 96
+
+
+def _now(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[str], text: TextFn | None) -> int:
+    """Whose window it is and which action (a yellow panel), or the winners at the end."""
+    box = (MARGIN - 6, y, BOARD_W - MARGIN + 6, y + NOW_H - 10)
+    seat = view["pending"]["seat"]
+    if view["over"]:
+        best = max(view["scores"]) if view["scores"] else 0
+        won = [o for o in view["owners"] if not o["neutral"] and o["score"]["total"] == best]
+        draw.rounded_rectangle(box, 10, fill=(255, 246, 200), outline=HIGHLIGHT, width=3)
+        names_won = ", ".join(_owner_title(o, names, text) for o in won)
+        draw_text(draw, (MARGIN + 4, y + 12), label(text, "board.winner", names=names_won, n=best), size=24,
+                  bold=True, max_width=BOARD_W - 2 * MARGIN - 8)
+        return y + NOW_H
+    if seat is None:
+        draw.rounded_rectangle(box, 10, fill=PANEL, outline=LINE)
+        draw_text(draw, (MARGIN + 4, y + 12), label(text, "board.doing_chance"), size=22, bold=True,
+                  max_width=BOARD_W - 2 * MARGIN - 8)
+        return y + NOW_H
+    owner = _owner_of(view, seat)
+    draw.rounded_rectangle(box, 10, fill=(255, 246, 200), outline=HIGHLIGHT, width=3)
+    badge(draw, (MARGIN + 4, y + 10), seat, 32)
+    draw_text(draw, (MARGIN + 46, y + 10), _owner_title(owner, names, text), size=26, bold=True,
+              max_width=BOARD_W - 2 * MARGIN - 56)
+    size, lines = _lines(_doing(view, text), 21, BOARD_W - 2 * MARGIN - 56, 1)
+    draw_text(draw, (MARGIN + 46, y + 48), lines[0], size=size)
+    return y + NOW_H
+
+
+def _chips(view: PublicView, text: TextFn | None, goods: Sequence[str], widest: bool = False) -> list[list[str]]:
+    """Each wheel good's chip "Name value" laid out in rows across the board (``widest``: every
+    value as wide as the wheel's largest, for the room to reserve)."""
+    by_good = {e["good"]: e["value"] for e in view["wheel"]}
+    if widest:
+        by_good = dict.fromkeys(goods, max(MODES[view["mode"]].wheel))
+    inner = BOARD_W - 2 * MARGIN
+    rows: list[list[str]] = [[]]
+    used = 0.0
+    for g in goods:
+        chip = f"{good_name(text, g)} {by_good.get(g, 0)}"
+        w = text_width(chip, CHIP_SIZE) + 22
+        if rows[-1] and used + w > inner:
+            rows.append([])
+            used = 0.0
+        rows[-1].append(chip)
+        used += w
+    return rows
+
+
+def _wheel_goods(view: PublicView) -> list[str]:
+    order = {g: i for i, g in enumerate(GOODS)}
+    return sorted((e["good"] for e in view["wheel"]), key=lambda g: (order.get(g, len(order)), g))
+
+
+def _wheel_rows(view: PublicView, text: TextFn | None) -> int:
+    """Rows the wheel's chips may need in this game: every indicator of the game's variant
+    (the ones still to enter included), so the board keeps its height."""
+    everyone = _wheel_goods(view) + [e["good"] for e in view["entering"]]
+    if view["variant"] == "france" and "grapes" not in everyone and view["mode"] != "solo":
+        everyone.append("grapes")
+    if "stone" not in everyone and view["mode"] != "solo":
+        everyone.append("stone")
+    order = {g: i for i, g in enumerate(GOODS)}
+    everyone = sorted(set(everyone), key=lambda g: (order.get(g, len(order)), g))
+    return max(1, len(_chips(view, text, everyone, widest=True)))
+
+
+def _wheel_chips(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
+    draw_text(draw, (MARGIN, y), label(text, "board.wheel", side=_term(f"wheel.{view['wheel_side']}")), size=21,
+              bold=True, max_width=BOARD_W - 2 * MARGIN)
+    y += 32
+    rows = _chips(view, text, _wheel_goods(view))
+    for row in rows:
+        x = float(MARGIN)
+        for chip in row:
+            w = text_width(chip, CHIP_SIZE) + 14
+            joker = chip.startswith(good_name(text, "joker") + " ")
+            draw.rounded_rectangle((x, y, x + w, y + CHIP_H - 4), 8, fill=(255, 236, 160) if joker else WHITE,
+                                   outline=INK)
+            draw_text(draw, (x + 7, y + (CHIP_H - 4) / 2), chip, size=CHIP_SIZE, anchor="lm")
+            x += w + 8
+        y += CHIP_H
+    y += (_wheel_rows(view, text) - len(rows)) * CHIP_H
+    kind = "turn" if view["unit_kind"] == "turn" else "round"
+    entering = [label(text, f"board.enters_{kind}", good=_term(f"good.{e['good']}"), n=e["unit"])
+                for e in view["entering"]]
+    if entering:
+        size, lines = _lines(" · ".join(entering), 17, BOARD_W - 2 * MARGIN, 1)
+        draw_text(draw, (MARGIN, y + 2), lines[0], size=size, fill=MUTED)
+    return y + 34
+
+
+def _piles(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
+    """Districts and plots: each pile's prices, the ones taken crossed out, the next in yellow."""
+    mode = MODES[view["mode"]]
+    heads = [label(text, f"board.{pile}s") for pile in ("district", "plot")]
+    px0 = MARGIN + max(int(text_width(h, 20, True)) for h in heads) + 14
+    for (pile, prices), head in zip((("district", mode.districts), ("plot", mode.plots)), heads, strict=True):
+        taken = len(prices) - view["piles"][pile]["left"]
+        draw_text(draw, (MARGIN, y + 3), head, size=20, bold=True)
+        px = px0
+        for i, p in enumerate(prices):
+            box = (px, y, px + 32, y + 32)
+            if i < taken:
+                draw.rectangle(box, fill=WHITE, outline=LINE)
+                draw_text(draw, (px + 16, y + 16), str(p), size=17, fill=MUTED, anchor="mm")
+                draw.line((px + 3, y + 29, px + 29, y + 3), fill=MUTED, width=2)
+            else:
+                nxt = i == taken
+                draw.rectangle(box, fill=HIGHLIGHT if nxt else PANEL, outline=INK if nxt else LINE,
+                               width=2 if nxt else 1)
+                draw_text(draw, (px + 16, y + 16), str(p), size=18, bold=nxt, anchor="mm")
+            px += 36
+        y += 40
+    return y + 6
+
+
+def _seat_codes(view: PublicView) -> list[str]:
+    """The letters of the seats' badges and clergymen (``N`` the neutral player's): each badge
+    stands beside its owner's name, and the clergy key (``board.legend``) says whose a token is."""
+    return [SEAT_LETTERS[o["seat"]] if not o["neutral"] else "N" for o in view["owners"]]
+
+
+def _scores(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[str],
+            text: TextFn | None) -> int:
+    """Each seat: badge, name, points; under it clergy at home, coins and the score's parts."""
+    seats = [o for o in view["owners"] if not o["neutral"]]
+    legend(_seat_codes(view))
+    head = label(text, "board.score")
+    draw_text(draw, (MARGIN, y), head, size=21, bold=True)
+    hw = text_width(head, 21, True) + 16
+    ks, key_lines = _lines(label(text, "board.score_key"), 16, BOARD_W - 2 * MARGIN - hw, 1)
+    draw_text(draw, (BOARD_W - MARGIN, y + 4), key_lines[0], size=ks, fill=MUTED, anchor="ra")
+    y += 32
+    moving = view["pending"]["seat"]
+    for o in seats:
+        sc = o["score"]
+        if o["seat"] == moving and not view["over"]:
+            draw.rounded_rectangle((MARGIN - 6, y - 4, BOARD_W - MARGIN + 6, y + SCORE_ROW - 6), 8,
+                                   fill=(255, 246, 200))
+        badge(draw, (MARGIN, y), o["seat"], 28)
+        points = label(text, "board.pts", n=sc["total"])
+        pw = text_width(points, 24, True)
+        draw_text(draw, (BOARD_W - MARGIN, y), points, size=24, bold=True, anchor="ra")
+        draw_text(draw, (MARGIN + 38, y + 1), _owner_title(o, names, text), size=22, bold=True,
+                  max_width=BOARD_W - 2 * MARGIN - 48 - pw)
+        coins = label(text, "board.coins", n=o["goods"].get("coin", 0))
+        parts = label(text, "board.parts", sum=sum_text([sc["goods"], sc["economic"], sc["settlements"]]))
+        line = f"{_home_text(o, text)} · {coins} · {parts}"
+        size, lines = _lines(line, 17, BOARD_W - 2 * MARGIN - 38, 1)
+        draw_text(draw, (MARGIN + 38, y + 32), lines[0], size=size, fill=MUTED)
+        y += SCORE_ROW
+    return y + 4
+
+
+def _look(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
+    """The key to the parts one tap away (the "Look at…" select of the board message)."""
+    stages = " · ".join(f"{_stage_name(text, stage)} {len(ids)}" for stage, ids in _stages(view["display"]))
+    line = label(text, "board.look", n=len(view["display"]), stages=stages or label(text, "board.empty"))
+    size, lines = _lines(line, 17, BOARD_W - 2 * MARGIN, 2)
+    for i, part in enumerate(lines):
+        draw_text(draw, (MARGIN, y + 4 + i * 24), part, size=size, fill=MUTED)
+    return y + 4 + 2 * 24 + 8
+
+
+def board_height(view: PublicView, text: TextFn | None) -> int:
+    """The board's height: the same for every position of one game (rows reserved for every
+    wheel indicator of the game and every seat)."""
+    seats = sum(1 for o in view["owners"] if not o["neutral"])
+    return (36 + 42 + HEAD_LINES * 25 + 6 + 64 + NOW_H + 32 + _wheel_rows(view, text) * CHIP_H + 34 + 86
+            + 32 + seats * SCORE_ROW + 4 + 60)
+
+
+def _stage_name(text: TextFn | None, stage: str) -> str:
+    return label(text, "board.start_buildings") if stage == "start" else label(text, "board.stage", stage=stage)
+
+
+# --------------------------------------------------------------------------- zoom regions
+
+
+def zoom_regions(view: PublicView) -> list[tuple[str, Msg]]:
+    """The parts of the board one tap away (``render_zoom``), each as (region key, label): the
+    reader's landscape first when the view is a seat's, every other landscape, the building
+    display stage by stage, and the production wheel."""
+    mine = view.get("seat")
+    out: list[tuple[str, Msg]] = []
+    owners = sorted(view["owners"], key=lambda o: o["seat"] != mine)
+    for o in owners:
+        if o["seat"] == mine:
+            out.append((f"land:{o['seat']}", msg("zoom.land_mine")))
+        elif o["neutral"]:
+            out.append((f"land:{o['seat']}", msg("zoom.land_neutral")))
+        else:
+            out.append((f"land:{o['seat']}", msg("zoom.land", owner=seat_ref(o["seat"]))))
+    for stage, ids in _stages(view["display"]):
+        key = "zoom.display_start" if stage == "start" else "zoom.display_stage"
+        out.append((f"display:{stage}", msg(key, stage=stage, n=len(ids))))
+    out.append(("wheel", msg("zoom.wheel")))
+    return out
+
+
+def render_zoom(view: PublicView, region: str, *, names: Sequence[str], text: TextFn | None = None) -> Image.Image:
+    """One region of ``zoom_regions`` drawn at phone size (``ZOOM_W`` px wide, text ≥ 18 px).
+
+    Raises:
+        KeyError: no such region in this view.
+    """
+    kind, _, arg = region.partition(":")
+    if kind == "land" and arg.lstrip("-").isdigit() and any(o["seat"] == int(arg) for o in view["owners"]):
+        return render_owner(view, int(arg), names=names, text=text)
+    if kind == "display" and any(stage == arg for stage, _ in _stages(view["display"])):
+        return _display_zoom(view, arg, text)
+    if kind == "wheel" and not arg:
+        return _wheel_zoom(view, text)
+    raise KeyError(region)
+
+
+ENTRY_H = 128
+
+
+def _display_zoom(view: PublicView, stage: str, text: TextFn | None) -> Image.Image:
+    """The buildings of one stage of the display, one card a row: id and name (wrapped, never
+    cut), E/D values, cost and terrain, and the function."""
+    ids = next(ids for s, ids in _stages(view["display"]) if s == stage)
+    inner = ZOOM_W - 2 * MARGIN
+    cards = []
+    for bid in ids:
+        b = BUILDINGS[bid]
+        meta = label(text, "board.values", e=signed(b.economic), d=signed(b.dwelling))
+        head = f"{bid} {building_name(text, bid)}" + (" ✚" if b.cloister else "")
+        hs, head_lines = _lines(head, 22, inner - 24 - text_width(meta, 19, True) - 12, 2, bold=True)
+        cost = label(text, "board.cost", cost=_cost_text(bid, text), terrain=_terrains(text, b.terrain))
+        cs, cost_lines = _lines(cost, 19, inner - 24, 2)
+        es, effect_lines = _lines(effect_line(text, bid), 19, inner - 24, 3)
+        h = 12 + len(head_lines) * (hs + 6) + 4 + len(cost_lines) * (cs + 6) + len(effect_lines) * (es + 6) + 10
+        cards.append((bid, b.cloister, meta, (hs, head_lines), (cs, cost_lines), (es, effect_lines), h))
+    title = label(text, "zoom.display_title", stage=_stage_name(text, stage), n=len(ids))
+    height = 14 + 40 + 30 + sum(c[-1] + 10 for c in cards) + 10
+    img, draw = canvas(height, ZOOM_W)
+    draw_text(draw, (MARGIN, 12), title, size=26, bold=True, max_width=inner)
+    ks, key_lines = _lines(label(text, "board.display_key"), 18, inner, 1)
+    draw_text(draw, (MARGIN, 52), key_lines[0], size=ks, fill=MUTED)
+    y = 14 + 40 + 30
+    for _bid, cloister, meta, (hs, hl), (cs, cl), (es, el), h in cards:
+        draw.rounded_rectangle((MARGIN, y, ZOOM_W - MARGIN, y + h), 8, fill=CLOISTER_FILL if cloister else WHITE,
+                               outline=LINE)
+        draw_text(draw, (ZOOM_W - MARGIN - 12, y + 12), meta, size=19, bold=True, anchor="ra")
+        ty = y + 12
+        for line in hl:
+            draw_text(draw, (MARGIN + 12, ty), line, size=hs, bold=True)
+            ty += hs + 6
+        ty += 4
+        for line in cl:
+            draw_text(draw, (MARGIN + 12, ty), line, size=cs, fill=MUTED)
+            ty += cs + 6
+        for line in el:
+            draw_text(draw, (MARGIN + 12, ty), line, size=es)
+            ty += es + 6
+        y += h + 10
+    return img
+
+
+def _wheel_zoom(view: PublicView, text: TextFn | None) -> Image.Image:
+    """The production wheel space by space (§2.3): each space's value and the indicators on it
+    (0 is where a used indicator goes; every rotation moves them one space on)."""
+    values = MODES[view["mode"]].wheel
+    by_age: dict[int, list[str]] = {}
+    for entry in view["wheel"]:
+        by_age.setdefault(entry["age"], []).append(entry["good"])
+    inner = ZOOM_W - 2 * MARGIN
+    rows = []
+    for age in range(13):
+        chips = [good_name(text, g) for g in by_age.get(age, [])]
+        lines: list[list[str]] = [[]]
+        used = 0.0
+        for chip in chips:
+            w = text_width(chip, 19) + 22
+            if lines[-1] and used + w > inner - 120:
+                lines.append([])
+                used = 0.0
+            lines[-1].append(chip)
+            used += w
+        rows.append((age, lines))
+    heights = [max(44, 8 + len(lines) * 36) for _, lines in rows]
+    height = 14 + 40 + 34 + sum(heights) + 16
+    img, draw = canvas(height, ZOOM_W)
+    draw_text(draw, (MARGIN, 12), label(text, "board.wheel", side=_term(f"wheel.{view['wheel_side']}")), size=26,
+              bold=True, max_width=inner)
+    ks, key_lines = _lines(label(text, "zoom.wheel_key"), 18, inner, 1)
+    draw_text(draw, (MARGIN, 54), key_lines[0], size=ks, fill=MUTED)
+    y = 14 + 40 + 34
+    for (age, lines), h in zip(rows, heights, strict=True):
+        draw.rectangle((MARGIN, y, ZOOM_W - MARGIN, y + h - 4), fill=PANEL, outline=LINE)
+        draw_text(draw, (MARGIN + 10, y + (h - 4) / 2), str(age), size=18, fill=MUTED, anchor="lm")
+        draw_text(draw, (MARGIN + 84, y + (h - 4) / 2), str(values[age]), size=26, bold=True, anchor="rm")
+        cy = y + 6
+        for line in lines:
+            x = float(MARGIN + 110)
+            for chip in line:
+                w = text_width(chip, 19) + 14
+                fill = (255, 236, 160) if chip == good_name(text, "joker") else WHITE
+                draw.rounded_rectangle((x, cy, x + w, cy + 30), 8, fill=fill, outline=INK)
+                draw_text(draw, (x + 7, cy + 15), chip, size=19, anchor="lm")
+                x += w + 8
+            cy += 36
+        y += h
+    return img
+
+
+# --------------------------------------------------------------------------- decision picture
+
+
+def draws_decision(view: PrivateView) -> bool:
+    """Whether ``render_decision`` draws a picture: the seat's pending decision picks places of
+    a landscape (``view["targets"]``)."""
+    return bool(view.get("targets"))
+
+
+def render_decision(view: PrivateView, *, names: Sequence[str], text: TextFn | None = None) -> Image.Image | None:
+    """The numbered picture of the seat's pending decision: each landscape with a numbered
+    place (``targets``, the numbers of the labels "N · …"), cropped to its spaces, every
+    candidate ringed in yellow with its number; None when the decision picks no place."""
+    marks = view.get("targets") or []
+    if not marks:
+        return None
+    by_owner: dict[int, dict[tuple[int, int], int]] = {}
+    for t in marks:
+        by_owner.setdefault(t["owner"], {})[(t["x"], t["y"])] = t["n"]
+    inner = ZOOM_W - 2 * MARGIN
+    panels = []
+    for seat, numbers in by_owner.items():
+        owner = _owner_of(view, seat)
+        cell = _zoom_cell(owner)
+        gw, gh = grid_size(owner, cell)
+        shown = [s["piece"] for s in owner["spaces"] if s["piece"] and (s["x"], s["y"]) not in numbers]
+        key = _break(" · ".join(f"{p} {piece_name(text, p)}" for p in shown), 18, inner) if shown else []
+        panels.append((owner, numbers, cell, gw, gh + len(key) * 24 + (6 if key else 0), key, shown))
+    ts, title_lines = _lines(label(text, "zoom.pick_number"), 22, inner, 2, bold=True)
+    head = 14 + len(title_lines) * (ts + 8)
+    height = head + sum(50 + h + 16 for _, _, _, _, h, _, _ in panels) + 8
+    img, draw = canvas(height, ZOOM_W)
+    for i, line in enumerate(title_lines):
+        draw_text(draw, (MARGIN, 12 + i * (ts + 8)), line, size=ts, bold=True)
+    y = head
+    for owner, numbers, cell, gw, h, key, shown in panels:
+        neutral = owner["neutral"]
+        legend(shown + _seat_codes(view))
+        badge(draw, (MARGIN, y + 6), None if neutral else owner["seat"], 30)
+        draw_text(draw, (MARGIN + 40, y + 7), _owner_title(owner, names, text), size=22, bold=True,
+                  max_width=inner - 40)
+        ox = max(MARGIN, (ZOOM_W - gw) // 2)
+        draw_landscape(draw, owner, ox, y + 46, cell, text, detail=False, numbers=numbers)
+        ky = y + 46 + h - len(key) * 24
+        for line in key:
+            draw_text(draw, (MARGIN, ky), line, size=18, fill=MUTED)
+            ky += 24
+        y += 50 + h + 16
+    return img
+
+
+# --------------------------------------------------------------------------- owner image
 
 
 # --------------------------------------------------------------------------- thumbnail
@@ -702,6 +946,7 @@ def render_thumbnail(view: PublicView, *, names: Sequence[str], text: TextFn | N
     draw_text(draw, (THUMB_PAD, y), label(text, "board.score"), size=18, bold=True)
     y += 32
     moving = (view.get("pending") or {}).get("seat")
+    legend(_seat_codes(view))
     for o in seats:
         box = (THUMB_PAD - 4, y - 4, THUMB_W - THUMB_PAD + 4, y + 50)
         if o["seat"] == moving and not view["over"]:
@@ -727,42 +972,68 @@ def _owner_of(view: PublicView, seat: int) -> PlayerView:
 
 
 def render_owner(view: PublicView, seat: int, *, names: Sequence[str], text: TextFn | None = None) -> Image.Image:
-    """One owner's large image (§11 item 5): landscape with names and E/D, the goods grid with
-    every good of the variant, settlement supply with costs, clergy at home, score breakdown."""
+    """One owner's landscape at phone size (``ZOOM_W`` px wide, text ≥ 18 px): name, points and
+    their parts, clergy at home, the landscape (ids, names where the cell holds them, clergy
+    along the bottom of a space, never over a name), a legend naming every piece not named in
+    its cell, the goods (every good of the variant, zeros greyed) and the settlements in supply."""
     owner = _owner_of(view, seat)
-    x0, x1, _, _ = _extent(owner)
-    cell = max(64, min(110, (WIDTH - 2 * MARGIN - 40) // (x1 - x0 + 1)))
+    cell = _zoom_cell(owner)
     gw, gh = grid_size(owner, cell)
     neutral = owner["neutral"]
-    goods_h = ((len(owner["goods"]) + 4) // 5) * 27 + 8 if not neutral else 0
-    supply_h = 30 + len(owner["supply"]) * 24 if not neutral else 0
-    height = 110 + gh + 20 + (34 + goods_h if not neutral else 0) + supply_h + 20
-    img, draw = canvas(height)
+    inner = ZOOM_W - 2 * MARGIN
+    unnamed = [s["piece"] for s in owner["spaces"] if s["piece"] and not _cell_name(text, s["piece"], cell)]
+    named = " · ".join(f"{p} {piece_name(text, p)}" for p in unnamed)
+    legend_lines = _break(named, 18, inner) if named else []
+    supply_lines: list[str] = []
+    for s in owner["supply"]:
+        card = SETTLEMENTS[s]
+        supply_lines += _break(label(text, "board.supply_line", s=_term(f"settlement.{s}"), food=card.food,
+                                     energy=card.energy, e=signed(card.economic), d=signed(card.dwelling),
+                                     terrain=_terrains(text, card.terrain)), 18, inner)
+    goods_rows = (len(owner["goods"]) + 2) // 3
+    home = f"{_home_text(owner, text)} · {_unit_label(text, view, view['unit'])}"
+    hs, home_lines = _lines(home, 18, inner, 2)
+    ls, legend_key = _lines(label(text, "board.legend"), 18, inner, 2)
+    head = 56 + (34 if not neutral else 0) + len(home_lines) * 24 + len(legend_key) * 24 + 8
+    height = (head + gh + 14 + len(legend_lines) * 24 + 10
+              + (40 + goods_rows * 30 + 12 + 40 + len(supply_lines) * 24 if not neutral else 0) + 12)
+    img, draw = canvas(height, ZOOM_W)
+    legend([s["piece"] for s in owner["spaces"] if s["piece"]] + _seat_codes(view))
     badge(draw, (MARGIN, 12), None if neutral else seat, 34)
-    draw_text(draw, (MARGIN + 44, 12), _owner_title(owner, names, text), size=28, bold=True, max_width=520)
+    points = "" if neutral else label(text, "board.points", n=owner["score"]["total"])
+    pw = text_width(points, 26, True) if points else 0
+    draw_text(draw, (MARGIN + 44, 13), _owner_title(owner, names, text), size=26, bold=True,
+              max_width=inner - 44 - pw - 12)
+    y = 56
     if not neutral:
         sc = owner["score"]
-        draw_text(draw, (WIDTH - MARGIN, 12), label(text, "board.points", n=sc["total"]), size=28, bold=True,
-                  anchor="ra")
-        draw_text(draw, (WIDTH - MARGIN, 50), label(text, "board.breakdown", goods=sc["goods"],
-                  economic=sc["economic"], settlements=signed(sc["settlements"])), size=18, anchor="ra")
-    draw_text(draw, (MARGIN, 56), f"{_home_text(owner, text)} · {_unit_label(text, view, view['unit'])}", size=18,
-              fill=MUTED)
-    draw_text(draw, (MARGIN, 80), label(text, "board.legend"), size=14, fill=MUTED)
-    y = 108
-    draw_landscape(draw, owner, max(MARGIN, (WIDTH - gw) // 2), y, cell, text, detail=True, bg=BG)
-    y += gh + 20
+        draw_text(draw, (ZOOM_W - MARGIN, 13), points, size=26, bold=True, anchor="ra")
+        bs, parts = _lines(label(text, "board.breakdown", goods=sc["goods"], economic=sc["economic"],
+                                 settlements=signed(sc["settlements"])), 18, inner, 1)
+        draw_text(draw, (MARGIN, y), parts[0], size=bs)
+        y += 34
+    for line in home_lines:
+        draw_text(draw, (MARGIN, y), line, size=hs, fill=MUTED)
+        y += 24
+    for line in legend_key:
+        draw_text(draw, (MARGIN, y), line, size=ls, fill=MUTED)
+        y += 24
+    y += 8
+    draw_landscape(draw, owner, max(MARGIN, (ZOOM_W - gw) // 2), y, cell, text, detail=True)
+    y += gh + 14
+    for line in legend_lines:
+        draw_text(draw, (MARGIN, y), line, size=18)
+        y += 24
+    y += 10
     if not neutral:
-        draw_text(draw, (MARGIN, y), label(text, "board.goods"), size=20, bold=True)
-        y += 30
-        y += goods_grid(draw, owner["goods"], MARGIN, y, WIDTH - 2 * MARGIN, 5, text, zeros=True, size=16) + 8
-        draw_text(draw, (MARGIN, y), label(text, "board.supply_title"), size=20, bold=True)
-        y += 30
-        for s in owner["supply"]:
-            card = SETTLEMENTS[s]
-            line = label(text, "board.supply_line", s=_term(f"settlement.{s}"), food=card.food, energy=card.energy,
-                         e=signed(card.economic), d=signed(card.dwelling), terrain=_terrains(text, card.terrain))
-            draw_text(draw, (MARGIN, y), line, size=17)
+        draw_text(draw, (MARGIN, y), label(text, "board.goods"), size=22, bold=True)
+        y += 40
+        y += goods_grid(draw, owner["goods"], MARGIN, y, inner, 3, text, zeros=True, size=18) + 12
+        draw_text(draw, (MARGIN, y), label(text, "board.supply_title_short"), size=22, bold=True,
+                  max_width=inner)
+        y += 40
+        for line in supply_lines:
+            draw_text(draw, (MARGIN, y), line, size=18)
             y += 24
     return img
 
@@ -772,5 +1043,6 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: TextFn | No
     return render_owner(view, view["seat"], names=names, text=text)
 
 
-__all__ = ["building_name", "draw_landscape", "effect_line", "good_name", "goods_grid", "render_board",
-           "render_owner", "render_private", "render_thumbnail"]
+__all__ = ["building_name", "draw_landscape", "draws_decision", "effect_line", "good_name", "goods_grid",
+           "render_board", "render_decision", "render_owner", "render_private", "render_thumbnail", "render_zoom",
+           "zoom_regions"]

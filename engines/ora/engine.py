@@ -62,6 +62,12 @@ def _copy(state: State) -> State:
     return st
 
 
+def _does_nothing(action: Action) -> bool:
+    """Fell Trees / Cut Peat without a card (D27): legal, but it changes nothing and spends the
+    main action as a pass does, so the panel does not offer it (docs/rules/ora.md D27)."""
+    return action["type"] in ("fell_trees", "cut_peat") and "x" not in action
+
+
 class OraEngine(Engine):
     """Ora et Labora for 1–4 players, France or Ireland, every mode of §4."""
 
@@ -97,11 +103,14 @@ class OraEngine(Engine):
         return frozenset() if seat is None else frozenset({seat})
 
     def legal_actions(self, state: State, seat: Seat) -> Sequence[Action]:
-        """The deciding seat's options (``flow.legal``); payments list irredundant bundles and
-        single additions (any sufficient payment is also accepted by ``apply``)."""
+        """The deciding seat's options (``flow.legal``) without the ones that do nothing
+        (``_does_nothing``: Fell Trees or Cut Peat without a card, D27, which ``apply`` still
+        accepts typed), the places of one kind of action in the order of their numbers in the
+        decision picture (``notation.in_number_order``); payments list irredundant bundles and single additions (any sufficient
+        payment is also accepted by ``apply``)."""
         if seat == CHANCE or seat not in self.to_move(state):
             return []
-        return F.legal(state)
+        return N.in_number_order(state, [a for a in F.legal(state) if not _does_nothing(a)])
 
     def sample_chance(self, state: State, rng: random.Random) -> Action:
         """The start seat (§6).
@@ -213,8 +222,11 @@ class OraEngine(Engine):
         return N.prompt(state, seat)
 
     def typed_moves(self, state: State, seat: Seat) -> Sequence[Action]:
-        """The legal actions (every decision is one short command)."""
-        return self.legal_actions(state, seat)
+        """The legal actions (every decision is one short command), with the bare Fell Trees /
+        Cut Peat that the panel leaves out (D27)."""
+        if seat == CHANCE or seat not in self.to_move(state):
+            return []
+        return F.legal(state)
 
     # -- time -----------------------------------------------------------------------
     def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from engines.ora import flow as F
+from engines.ora import notation as N
 from engines.ora import rules as R
 from engines.ora.data import INDICATORS, MODES, PHASES
 
@@ -84,12 +85,15 @@ class PendingView(TypedDict):
     """The decision the game waits for: ``seat`` (None: chance or over), ``kind`` (a window
     kind ``action``/``bonus``/``settle``/``neutral`` or a frame ``use``/``pay``/``assign``/
     ``prior``/``borrow``/``build``/``settle``/``fellcut``/``take``/``neutral``/``nprior``),
-    ``building`` concerned (or None) and ``main_done`` for an action window."""
+    ``building`` concerned (or None), ``main_done`` for an action window, and which action window
+    of its owner in this round or turn it is (``nth`` of ``of``: ``notation.window_number``)."""
 
     seat: int | None
     kind: str
     building: str | None
     main_done: bool
+    nth: int
+    of: int
 
 
 class PublicView(TypedDict):
@@ -127,10 +131,22 @@ class PublicView(TypedDict):
     scores: list[int]
 
 
+class TargetView(TypedDict):
+    """A numbered place of the seat's pending decision (``notation.targets``): ``n`` as the
+    labels say it, on ``owner``'s landscape at (``x``, ``y``)."""
+
+    n: int
+    owner: int
+    x: int
+    y: int
+
+
 class PrivateView(PublicView):
-    """The public view plus ``seat`` (whose view it is)."""
+    """The public view plus ``seat`` (whose view it is) and ``targets``: the numbered places of
+    the seat's pending decision (empty when the seat does not decide or picks no place)."""
 
     seat: int
+    targets: list[TargetView]
 
 
 def _spaces(st: Mapping[str, Any], owner: int) -> list[SpaceView]:
@@ -189,7 +205,9 @@ def public_view(st: Mapping[str, Any]) -> PublicView:
         "kind": top["f"] if top else (win["kind"] if win else ("over" if st["over"] else "chance")),
         "building": top.get("b") if top else None,
         "main_done": bool(win and win["main"]),
+        "nth": 1, "of": 1,
     }
+    pending["nth"], pending["of"] = N.window_number(st)
     return {
         "game": "ora", "mode": st["mode"], "family": mode.family, "variant": st["variant"], "players": n,
         "unit": st["unit"], "unit_kind": "turn" if st["mode"] == "2p" else "round",
@@ -210,4 +228,7 @@ def player_view(st: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
     view: dict[str, Any] = dict(public_view(st))
     if seat is not None:
         view["seat"] = seat
+        numbered = N.targets(st) if F.decider(st) == seat and not st["over"] else {}
+        view["targets"] = [{"n": n, "owner": o, "x": x, "y": y} for (o, x, y), n in
+                           sorted(numbered.items(), key=lambda item: item[1])]
     return view

@@ -204,11 +204,11 @@ async def test_work_contract_answered_by_its_owner(fixed_seed, driver: Driver, p
     assert st["s0"] == 0 and st["win"]["seat"] == 0
     alice, bob = people[0], await user_of(driver, game, 1, people)
     coins = [p["goods"]["coin"] for p in st["pl"]]
-    # Alice (seat A) contracts seat B's Clay Mound for 1 coin: Work contract → Bob's landscape → Clay Mound
+    # Alice (seat A) contracts seat B's Clay Mound for 1 coin: Work contract → "N · Contract Clay Mound of Bob"
+    # (the six contracts fit one list: no landscape step)
     panel = await choose(driver, alice, game, lambda label: label == "Work contract")
     bob_name = (await driver.record(game)).names[1]
-    panel = await choose(driver, alice, game, lambda label: label == bob_name, panel)
-    await choose(driver, alice, game, lambda label: label == f"Contract Clay Mound of {bob_name}", panel)
+    await choose(driver, alice, game, lambda label: label.endswith(f" · Contract Clay Mound of {bob_name}"), panel)
     st = await state_of(driver, game)
     top = st["stack"][-1]
     assert top["f"] == "assign" and top["o"] == 1

@@ -238,7 +238,7 @@ def test_e5_fell_trees_edge_cases() -> None:
     land = st["pl"][3]["land"]
     for k in R.cards(land, "forest"):
         land[k][1] = None
-    assert "fell_trees" in labels(st)
+    assert "fell_trees" not in labels(st) and {"type": "fell_trees"} in E.typed_moves(st, 3)  # (b): typed only
     rejected(st, 3, "fell_trees 1 0")  # (c): P2's forests are not his
     wheel = dict(st["wheel"])
     st = play(st, 3, "fell_trees")
@@ -906,3 +906,37 @@ def test_solo_the_player_sends_the_neutral_players_clergyman_and_is_asked_so() -
     three = play(skip_to(new(3), 1), 1, "contract C L1")                 # (a player's own building: as before)
     assert Texts("ora", ["Ann", "Bo", "Cy"], strict=True)(N.prompt(three, 2)) == (
         "Bo contracts your Clay Mound: send your prior or a lay brother.")
+
+
+def test_prompts_say_which_action_of_the_round_it_is() -> None:
+    """§4.2: the start player's second action ends the round; the prompt says "first of two",
+    "second of two", or that it is the seat's only action."""
+    text = Texts("ora", ["A", "B", "C", "D"])
+    st = new(4)
+    assert F.decider(st) == 0 == F.start_seat(st)
+    assert text(E.prompt(st, 0)).startswith("Round 1, your first of two actions:")
+    st = close(play(st, 0, "pass"), 0)
+    assert text(E.prompt(st, 1)).startswith("Round 1, your only action:")
+    for seat in (1, 2, 3):
+        st = close(play(st, seat, "pass"), seat)
+    assert F.decider(st) == 0 and st["unit"] == 1
+    assert text(E.prompt(st, 0)).startswith("Round 1, your second of two actions:")
+    assert E.player_view(st, None)["pending"]["nth"] == 2
+
+
+def test_a_k_different_goods_payment_says_the_goods_come_one_at_a_time() -> None:
+    """Cloister Courtyard (3 different goods): the options are the goods that can come next in
+    list order, so the prompt says so instead of "Choose 3 more" beside two options."""
+    text = Texts("ora", ["A", "B", "C", "D"])
+    st = new(4)
+    goods(st, 0, wood=2)
+    st = close(play(st, 0, "build G02 3 1", "skip"), 0)
+    for seat in (1, 2, 3):
+        st = close(play(st, seat, "pass"), seat)
+    goods(st, 0, wood=1, peat=1, clay=1)
+    st = play(st, 0, "use G02 lay")
+    do = [E.describe_action(st, a) for a in E.legal_actions(st, 0) if a["type"] == "do"]
+    st = play(st, 0, do[0])
+    shown = text(E.prompt(st, 0))
+    assert shown == "Pay 3 more different goods, one at a time in list order: choose the next one."
+    assert [E.describe_action(st, a) for a in E.legal_actions(st, 0)] == ["pick wood", "skip"]

@@ -14,8 +14,8 @@ import pytest
 from bot.text import Texts
 from engines.base import CHANCE
 from engines.ora import ENGINE as E
-from render.base import WIDTH, missing_glyphs, to_png
-from render.ora import render_board, render_owner, render_private, signed, sum_text
+from render.base import missing_glyphs, tiles_off, to_png
+from render.ora import BOARD_W, ZOOM_W, render_board, render_owner, render_private, signed, sum_text
 from render.registry import DEFAULT_LIMIT
 
 NAMES = ["Alice", "张伟", "さくら", "Bob"]
@@ -54,13 +54,13 @@ def test_board_and_owner_images(tmp_path: Path, name: str, players: int, options
     board = render_board(view, names=names, text=text)
     again = render_board(view, names=names, text=text)
     assert board.tobytes() == again.tobytes()
-    assert board.width == WIDTH and board.height > 800
+    assert board.width == BOARD_W and 600 < board.height < 1000
     data = to_png(board)
     assert len(data) < DEFAULT_LIMIT // 4
     (tmp_path / f"{name}.png").write_bytes(data)
     for seat in range(players):
         own = render_private(E.player_view(st, seat), names=names, text=text)
-        assert own.width == WIDTH and own.height > 400
+        assert own.width == ZOOM_W and own.height > 400
         (tmp_path / f"{name}_{seat}.png").write_bytes(to_png(own))
 
 
@@ -68,9 +68,9 @@ def test_neutral_landscape_and_no_formatter() -> None:
     st = _run(1, {}, 0)
     view = E.player_view(st, None)
     neutral = render_owner(view, 1, names=["Alice"])
-    assert neutral.width == WIDTH
+    assert neutral.width == ZOOM_W
     plain = render_board(view, names=["Alice"])
-    assert plain.width == WIDTH
+    assert plain.width == BOARD_W
 
 
 def test_names_in_every_script_have_glyphs() -> None:
@@ -123,43 +123,118 @@ def _drawn(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
     return drawn
 
 
-@pytest.mark.parametrize(("options", "key"), [({}, "Building ids: G shared building · F France building · "
-                                                   "L heartland · S settlement"),
-                                              ({"variant": "ireland"}, "Building ids: G shared building · "
-                                                                       "I Ireland building · L heartland · "
-                                                                       "S settlement")])
-def test_the_board_explains_every_id_letter_it_draws(monkeypatch: pytest.MonkeyPatch, options: dict[str, Any],
-                                                     key: str) -> None:
-    """Building and settlement ids begin with a letter (G, F, I, L, S): the board keys the
-    ones it shows, in one line below the display."""
-    from render.ora import id_letters
-
-    st = _run(4, options, 260)
-    view = E.player_view(st, None)
-    drawn = _drawn(monkeypatch)
-    render_board(view, names=NAMES, text=Texts("ora", NAMES, strict=True))
-    ids = {s for s, _ in drawn if re.fullmatch(r"[GFILS]\d+", s)} | set(view["display"])
-    assert {i[0] for i in ids} == set(id_letters(view)) and "S" in id_letters(view)
-    assert [s for s, _ in drawn if s.startswith("Building ids:")] == [key]
-
-
 @pytest.mark.parametrize("lang", ["en", "zh_TW", "zh_CN", "ja"])
-def test_every_wheel_token_name_is_drawn_whole(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
-    """A good's name on the production wheel (e.g. ja "ジョーカー") gets a smaller face rather
-    than an ellipsis."""
-    from render.base import text_width
+def test_every_wheel_value_is_drawn_whole(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """The board gives each wheel good's value as a chip "name value" (e.g. ja "ジョーカー 2"),
+    drawn whole at 19 px."""
     from render.ora import good_name
 
     st = _run(4, {}, 1)
     view = E.player_view(st, None)
     text = Texts("ora", NAMES, lang, strict=True)
-    names = {good_name(text, e["good"]) for e in view["wheel"]}
-    assert good_name(text, "joker") in names
     drawn = _drawn(monkeypatch)
     render_board(view, names=NAMES, text=text)
-    tokens = [(s, kw) for s, kw in drawn if s in names and kw.get("anchor") == "mm"]
-    assert {s for s, _ in tokens} == names
-    assert all(text_width(s, kw["size"]) <= kw["max_width"] and kw["size"] >= 11 for s, kw in tokens)
+    chips = {f"{good_name(text, e['good'])} {e['value']}" for e in view["wheel"]}
+    assert chips <= {s for s, kw in drawn if kw.get("size") == 19}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_piece_on_a_landscape_is_named_whole(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """A landscape's image writes each piece's name in its cell or in the legend under it, never
+    cut with '…' ("Cloister Courty…" before); every text there is at least 18 px."""
+    from render.ora import piece_name
+
+    st = _run(4, {}, 400)
+    view = E.player_view(st, 0)
+    text = Texts("ora", NAMES, lang, strict=True)
+    drawn = _drawn(monkeypatch)
+    for owner in view["owners"]:
+        drawn.clear()
+        with tiles_off():  # (every text drawn, none pasted from the memo)
+            render_owner(view, owner["seat"], names=NAMES, text=text)
+        joined = "".join(s for s, _ in drawn).replace(" ", "")
+        pieces = [s["piece"] for s in owner["spaces"] if s["piece"]]
+        assert pieces
+        for piece in pieces:
+            assert piece_name(text, piece).replace(" ", "") in joined, piece
+        assert not any(s.endswith("…") for s, _ in drawn)
+        assert min(kw.get("size", 22) for _, kw in drawn) >= 18
+
+
+def test_the_board_keeps_its_height_all_game() -> None:
+    """One height from the first round to the end (rows reserved for every wheel indicator
+    and every seat): the message does not resize in the chat."""
+    rng = random.Random(3)
+    st = E.new_game(4, 3, {})
+    text = Texts("ora", NAMES)
+    heights = set()
+    for step in range(3000):
+        movers = E.to_move(st)
+        if not movers:
+            break
+        seat = min(movers)
+        if step % 25 == 0:
+            heights.add(render_board(E.player_view(st, None), names=NAMES, text=text).height)
+        action = E.sample_chance(st, rng) if seat == CHANCE else rng.choice(list(E.legal_actions(st, seat)))
+        st, _ = E.apply(st, seat, action)
+    heights.add(render_board(E.player_view(st, None), names=NAMES, text=text).height)
+    assert E.outcome(st) is not None and len(heights) == 1
+
+
+def test_every_zoom_region_draws_at_phone_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each "Look at…" region (my landscape first, the others, the display by stage, the wheel)
+    draws ZOOM_W px wide with text of 18 px or more; an unknown region is a KeyError."""
+    from render.ora import render_zoom, zoom_regions
+
+    st = _run(4, {}, 260)
+    view = E.player_view(st, 2)
+    text = Texts("ora", NAMES, strict=True)
+    regions = zoom_regions(view)
+    keys = [k for k, _ in regions]
+    assert keys[0] == "land:2" and text(regions[0][1]) == "My landscape"
+    assert {"land:0", "land:1", "land:3", "wheel"} <= set(keys) and any(k.startswith("display:") for k in keys)
+    drawn = _drawn(monkeypatch)
+    with tiles_off():
+        for key in keys:
+            assert render_zoom(view, key, names=NAMES, text=text).width == ZOOM_W
+    assert min(kw.get("size", 22) for _, kw in drawn) >= 18
+    with pytest.raises(KeyError):
+        render_zoom(view, "land:9", names=NAMES, text=text)
+
+
+def test_the_decision_picture_numbers_what_the_labels_say() -> None:
+    """A decision that picks places draws them numbered; each such action's label begins with
+    its number, and the labels' numbers are the picture's, 1 to N."""
+    from render.ora import draws_decision, render_decision
+
+    rng = random.Random(5)
+    st = E.new_game(4, 5, {})
+    text = Texts("ora", NAMES)
+    seen = 0
+    for _ in range(400):
+        movers = E.to_move(st)
+        if not movers:
+            break
+        seat = min(movers)
+        if seat != CHANCE:
+            view = E.player_view(st, seat)
+            legal = list(E.legal_actions(st, seat))
+            labels = [text(E.action_label(st, a)) for a in legal]
+            numbers = {t["n"] for t in view["targets"]}
+            led = {int(lab.split(" · ")[0]) for lab in labels if re.match(r"\d+ · ", lab)}
+            assert led == numbers == set(range(1, len(numbers) + 1))
+            for kind in {a["type"] for a in legal}:  # (a menu reads 1, 2, 3 … within each kind of action)
+                run = [int(lab.split(" · ")[0]) for a, lab in zip(legal, labels, strict=True)
+                       if a["type"] == kind and re.match(r"\d+ · ", lab)]
+                assert run == sorted(run), (kind, run)
+            image = render_decision(view, names=NAMES, text=text)
+            assert draws_decision(view) == bool(numbers) == (image is not None)
+            if image is not None:
+                seen += 1
+                assert image.width == ZOOM_W
+        action = E.sample_chance(st, rng) if seat == CHANCE else rng.choice(list(E.legal_actions(st, seat)))
+        st, _ = E.apply(st, seat, action)
+    assert seen > 20
 
 
 @pytest.mark.parametrize("name,players,options,steps", [c for c in CASES if c[0] in ("solo_mid", "four_mid",

@@ -31,7 +31,7 @@ from tests.render.text_sizes import (
     small_texts,
 )
 
-PHONE_READY: set[str] = {"carnival", "canterbury", "eguan", "heaven"}
+PHONE_READY: set[str] = {"carnival", "canterbury", "eguan", "heaven", "ora"}
 """Games whose every measured image keeps the phone limits and whose median taps per turn is at
 most ``bench.phone.TAPS_LIMIT`` (a game joins once ``python -m bench.phone <game_id>`` says ok)."""
 
