@@ -635,13 +635,14 @@ keeps every edge crisp and moves a flat colour by a few levels at most (measured
 only to measure it."""
 
 
-PALETTE_SAMPLE = ((250_000, 3), (60_000, 2))
+PALETTE_SAMPLE = ((1_000_000, 3), (60_000, 2))
 """(pixels at least, factor): the palette of a palette PNG is chosen from a sample of the image, one
 pixel of every factor × factor block (``Image.resize`` with ``NEAREST``), and every pixel of the full
 image then takes its nearest palette colour: about half the quantizing time of the octree over every
 pixel of a board (bench/profile.py, issue 14: the largest cost of a move), as faithful (six
 random-playout boards of every game: the largest error per channel ≤ 32 and at most 0.05 % of the
-pixels off by more than 8, as with the full octree). A sample of single pixels, not block means
+pixels off by more than 8, as with the full octree; an image under a megapixel, every 720-px board,
+is sampled one pixel of 2 × 2: one of 3 × 3 missed a colour of Ora's board by 33). A sample of single pixels, not block means
 (``Image.reduce``, before): 1-2 ms less a board, and it keeps each flat colour exact, where a mean
 blends it with its neighbours (``python -m bench.render --encoders main,nearest3``: reduce 1.1-2.7 ms,
 nearest 0.1-0.4 ms a board; fidelity as above). A factor of 4 or 5 saves well under 1 ms more and lets

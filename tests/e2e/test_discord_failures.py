@@ -479,7 +479,7 @@ async def test_ten_games_at_once_with_the_clock_running(driver: Driver, players,
 async def test_boards_fit_a_small_upload_limit(driver: Driver, players, bot) -> None:
     alice, bob = players[:2]
     fake = driver.fake
-    fake.upload_limit = LIMIT = 40_000  # under the palette PNG of this board (about 58 kB)
+    fake.upload_limit = LIMIT = 30_000  # under the palette PNG of this board (about 37 kB)
     game = await driver.start_game("carnival", [alice, bob])
     await driver.play_once(game, random.Random(3))
     board = await driver.board(game)
