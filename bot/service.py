@@ -279,11 +279,13 @@ def old_holder_name(entry: LogEntry, locale: str = "en") -> str | None:
     return ai_seat_name(act["old_name"], level, locale) if isinstance(level, str) else str(act["old_name"])
 
 
-def entry_texts(record: GameRecord, entries: Sequence[LogEntry], locale: str = "en") -> dict[int, Texts]:
+def entry_texts(record: GameRecord, entries: Sequence[LogEntry], locale: str = "en", *,
+                markdown: bool = True) -> dict[int, Texts]:
     """Formatters by seq for ``entries`` (as ``texts``), each with the names of its time
-    (``names_by_entry``)."""
+    (``names_by_entry``); ``markdown`` False: names as they are, for text that is not a Discord
+    message (menu options, exported files)."""
     made: dict[int, Texts] = {}
-    return {seq: made.setdefault(id(names), Texts(record.game_id, names, locale, markdown=True))
+    return {seq: made.setdefault(id(names), Texts(record.game_id, names, locale, markdown=markdown))
             for seq, names in names_by_entry(record, entries, locale).items()}
 
 

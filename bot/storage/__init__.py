@@ -11,9 +11,10 @@ from bot.storage.repository import (
     Shards,
     StaleVersion,
     StorageBusy,
+    StorageCorrupt,
     StorageError,
     StorageUnwritable,
 )
 
 __all__ = ["GameRecord", "LogEntry", "OutboxItem", "OutboxRow", "Repository", "SeatRecord", "Shards", "StaleVersion",
-           "StorageBusy", "StorageError", "StorageUnwritable"]
+           "StorageBusy", "StorageCorrupt", "StorageError", "StorageUnwritable"]

@@ -440,7 +440,8 @@ class Table:
         delivery = self.ctx.delivery
         file = await delivery.render_file("board", record, current.view, tx.locale, "replay",
                                           delivery.upload_limit(record.guild_id))
-        by_seq = entry_texts(record, await self.ctx.repo.log(record.id), tx.locale)
+        entries = await self.ctx.repo.log(record.id)
+        by_seq = entry_texts(record, entries, tx.locale)
         then = by_seq.get(current.seq, tx)  # (named after whoever made the move)
         lines = [say("replay_step", loc, step=index, last=len(steps) - 1)
                  + (say("replay_in", loc, unit=then(current.mark)) if current.mark else "")]
@@ -451,7 +452,8 @@ class Table:
         view.add_item(TableButton(record.id, max(0, index - 1), "prev", disabled=index == 0, locale=loc))
         view.add_item(TableButton(record.id, min(len(steps) - 1, index + 1), "next", disabled=index >= len(steps) - 1,
                                   locale=loc))
-        view.add_item(ReplaySelect(record.id, jump_options(steps, tx, by_seq), loc))
+        view.add_item(ReplaySelect(record.id, jump_options(  # (option labels are not markdown)
+            steps, tx.plain(), entry_texts(record, entries, tx.locale, markdown=False)), loc))
         if file is not None:
             embed.set_image(url=f"attachment://{file.filename}")
         if fresh:
@@ -531,7 +533,7 @@ def export_log(record: GameRecord, name: str, entries: Sequence[LogEntry],
     per entry its seq, kind, seat, time and public event lines — no actions (a player's
     action may be a secret pick, a chance entry a hidden draw) and no private lines;
     undone entries are marked. Returns ``(json_data, text)``."""
-    txs = entry_texts(record, entries)  # (a move keeps the name of whoever made it)
+    txs = entry_texts(record, entries, markdown=False)  # (a move keeps the name of whoever made it)
     undone = undone_seqs(entries)
     out: list[dict[str, Any]] = []
     lines = [f"{name} #{record.id} · {record.status} · " + ", ".join(record.names)]
@@ -549,5 +551,5 @@ def export_log(record: GameRecord, name: str, entries: Sequence[LogEntry],
                             "players": record.names, "options": record.options, "entries": out}
     if outcome is not None:
         data["outcome"] = outcome.to_json()
-        lines.append(texts(record)(outcome.reason))
+        lines.append(texts(record).plain()(outcome.reason))
     return data, "\n".join(lines) + "\n"
