@@ -1745,7 +1745,11 @@ class Repository:
         finished and abandoned games, and the running ones they left (resigned, kicked):
         the seat (its name becomes ``names(seat)``), the log entries' user, the ``user`` of
         kick and resign entries and the ``old_user`` / ``new_user`` of replace and AI-seat
-        entries, and the host of games that are over.
+        entries, and the host of games that are over. Elsewhere too: the host of a running
+        game is handed on to the first person still seated; the log entries they made in
+        any game (a moderator's) and every log or outbox JSON that holds their id (a number,
+        a string or a mention) get ``ANON_USER``; the WAL is written back to the file, so
+        with ``secure_delete`` no page of the file holds the id any more.
         The actions, events, states and scores stay as they are, so every game still
         replays to its snapshot (``make check``). Returns the game ids changed, ascending.
         A seat the user still plays (lobby or running game) is left alone."""
@@ -1768,10 +1772,10 @@ class Repository:
                     if keys:
                         await db.execute("UPDATE actions SET action=? WHERE game=? AND seq=?",
                                          (json.dumps({**action, **dict.fromkeys(keys, ANON_USER)}), game, seq))
-            await db.execute(
+            await db.execute(  # (a running game's host is handed on to the first person still seated)
                 "UPDATE games SET host_user_id=COALESCE((SELECT s.user_id FROM seats s WHERE s.game=games.id"
-                " AND s.user_id > 0 AND s.status != 'left' ORDER BY s.seat LIMIT 1), ?) WHERE host_user_id=?",
-                (ANON_USER, user_id))
+                " AND games.status NOT IN ('finished', 'abandoned') AND s.user_id > 0 AND s.status != 'left'"
+                " ORDER BY s.seat LIMIT 1), ?) WHERE host_user_id=?", (ANON_USER, user_id))
             await db.execute("UPDATE actions SET user_id=? WHERE user_id=?", (ANON_USER, user_id))
             pattern = f"%{user_id}%"
             scrubbed: set[int] = set()
