@@ -120,16 +120,17 @@ TABLE_ITEMS = (TableButton, ReplaySelect, LobbySelect)
 
 
 def check_own_panel(interaction: discord.Interaction) -> None:
-    """A press on a private panel must come from the player it was sent to: another
-    member's click on it (only a forged one can reach it) is told it is not their panel,
-    before anything is read.
+    """A press of a private panel's item must come from that panel: a private (ephemeral)
+    message the bot sent the presser. Another member's click on it, or a panel's id sent
+    from a public message (the board, a ping: only a forged one can be), is told it is not
+    their panel before anything is read, so a public message is never redrawn as a panel.
 
     Raises:
         HostError: ``table.not_your_panel`` (code ``not_your_panel``).
     """
     message = interaction.message
     meta = message.interaction_metadata if message is not None else None
-    if message is not None and message.flags.ephemeral and meta is not None and meta.user.id != interaction.user.id:
+    if message is None or not message.flags.ephemeral or meta is None or meta.user.id != interaction.user.id:
         raise HostError(tmsg("not_your_panel"), "not_your_panel")
 
 
