@@ -441,6 +441,9 @@ class FakeDiscord:
         self.old_message_edit_cap: int | None = None
         self.enforce_command_permissions = True
         self._rate_limits: list[tuple[re.Pattern[str], str | None, float]] = []
+        self._holds: list[tuple[re.Pattern[str], str | None, asyncio.Event]] = []
+        #: Requests waiting at a ``hold`` gate now.
+        self.held = 0
         self._nonces: dict[tuple[str, str], int] = {}
         self._bucket_rules: tuple[tuple[int, float] | None, tuple[int, float] | None] = (None, None)
         self._buckets: dict[str, tuple[float, int]] = {}
@@ -1038,9 +1041,24 @@ class FakeDiscord:
         the bot to retry after ``retry_after`` seconds; discord.py sleeps and retries."""
         self._rate_limits.append((re.compile(route_regex), method, retry_after))
 
+    def hold(self, route_regex: str, method: str | None = None) -> asyncio.Event:
+        """Hold every request whose path matches ``route_regex`` (and ``method``) before it is
+        answered, until the returned event is set (``held`` counts those waiting): a slow Discord,
+        to see what the bot does meanwhile."""
+        gate = asyncio.Event()
+        self._holds.append((re.compile(route_regex), method, gate))
+        return gate
+
     async def route(self, r: Req) -> Result:
         """Answer one REST request: ``(status, json body or None)``."""
         m, p = r.method, r.path
+        for rx, meth, gate in self._holds:
+            if not gate.is_set() and rx.fullmatch(p) and meth in (None, m):
+                self.held += 1
+                try:
+                    await gate.wait()
+                finally:
+                    self.held -= 1
         for k, (rx, meth, retry) in enumerate(self._rate_limits):
             if rx.fullmatch(p) and meth in (None, m):
                 del self._rate_limits[k]

@@ -14,7 +14,8 @@ from bot.storage.repository import (
     StorageCorrupt,
     StorageError,
     StorageUnwritable,
+    TooManyLobbies,
 )
 
 __all__ = ["GameRecord", "LogEntry", "OutboxItem", "OutboxRow", "Repository", "SeatRecord", "Shards", "StaleVersion",
-           "StorageBusy", "StorageCorrupt", "StorageError", "StorageUnwritable"]
+           "StorageBusy", "StorageCorrupt", "StorageError", "StorageUnwritable", "TooManyLobbies"]

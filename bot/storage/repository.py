@@ -141,6 +141,14 @@ def _without_user(value: Any, user_id: int) -> Any:
     return value
 
 
+class TooManyLobbies(Exception):
+    """The host already has the most open lobbies allowed in the server; ``games`` are their ids."""
+
+    def __init__(self, games: list[int]) -> None:
+        super().__init__(f"open lobbies: {games}")
+        self.games = games
+
+
 class _Unchanged(Exception):
     """A guarded batch's first statement changed no row (``Repository._batch``)."""
 
@@ -970,11 +978,25 @@ class Repository:
 
     async def create_game(
         self, *, game_id: str, guild_id: int | None, channel_id: int, host_user_id: int,
-        host_name: str, seed: int, options: dict[str, Any], move_timeout: int,
+        host_name: str, seed: int, options: dict[str, Any], move_timeout: int, open_limit: int | None = None,
     ) -> GameRecord:
-        """Insert a lobby with the host in seat 0 and return it."""
+        """Insert a lobby with the host in seat 0 and return it.
+
+        Args:
+            open_limit: refuse when the host already has this many open lobbies in ``guild_id``
+                (counted in the same transaction, so a burst of requests cannot pass it).
+
+        Raises:
+            TooManyLobbies: ``open_limit`` reached (nothing written).
+        """
         now = self.clock()
         async with self._tx() as db:
+            if open_limit is not None:
+                async with db.execute("SELECT id FROM games WHERE guild_id=? AND host_user_id=? AND status='lobby'"
+                                      " ORDER BY id", (guild_id, host_user_id)) as cur:
+                    open_ids = [int(r[0]) for r in await cur.fetchall()]
+                if len(open_ids) >= open_limit:
+                    raise TooManyLobbies(open_ids)
             cur = await db.execute(
                 "INSERT INTO games(game_id, guild_id, channel_id, host_user_id, seed, options, move_timeout,"
                 " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)",
