@@ -688,6 +688,33 @@ class FakeDiscord:
         return guild.upload_limit if guild is not None else DEFAULT_UPLOAD_LIMIT
 
     # ------------------------------------------------------------------ messages
+    def _mentions(self, msg: JSONDict, allowed: JSONDict | None) -> None:
+        """Set ``msg``'s ``mentions``, ``mention_roles`` and ``mention_everyone`` as Discord does: the
+        users, roles and @everyone/@here its content mentions, as far as ``allowed_mentions`` lets them
+        ping (``parse`` and the ``users`` / ``roles`` lists; without it, all of them)."""
+        content = str(msg.get("content") or "")
+        users = list(dict.fromkeys(re.findall(r"<@!?(\d+)>", content)))
+        roles = list(dict.fromkeys(re.findall(r"<@&(\d+)>", content)))
+        everyone = "@everyone" in content or "@here" in content
+        if allowed is not None:
+            parse = set(allowed.get("parse") or [])
+            named_users = {str(u) for u in allowed.get("users") or []}
+            named_roles = {str(r) for r in allowed.get("roles") or []}
+            users = [u for u in users if "users" in parse or u in named_users]
+            roles = [r for r in roles if "roles" in parse or r in named_roles]
+            everyone = everyone and "everyone" in parse
+        msg["mentions"] = [self.find_member(u) or {"id": u} for u in users]
+        msg["mention_roles"] = roles
+        msg["mention_everyone"] = everyone
+
+    def pinged(self, msg: JSONDict) -> tuple[set[str], list[str], bool]:
+        """Whom ``msg`` notified: ``(user ids, role ids, @everyone/@here)``; an ephemeral message
+        notifies nobody."""
+        if msg["flags"] & EPHEMERAL:
+            return set(), [], False
+        return {str(u["id"]) for u in msg.get("mentions") or []}, list(msg.get("mention_roles") or []), \
+            bool(msg.get("mention_everyone"))
+
     def _new_message(self, channel_id: str | int, author: JSONDict, payload: JSONDict,
                      files: list[tuple[str, str | None, bytes]], flags: int = 0,
                      interaction: JSONDict | None = None) -> JSONDict:
@@ -720,6 +747,8 @@ class FakeDiscord:
         for key in ("content", "embeds", "components"):
             if key in payload:
                 msg[key] = payload[key] if payload[key] is not None else ([] if key != "content" else "")
+        if "content" in payload or "allowed_mentions" in payload:
+            self._mentions(msg, payload.get("allowed_mentions"))
         if payload.get("flags") is not None:  # EPHEMERAL and LOADING cannot be changed by an edit
             msg["flags"] = (msg["flags"] & (EPHEMERAL | LOADING)) | (payload["flags"] & ~(EPHEMERAL | LOADING))
         new = []
@@ -824,6 +853,14 @@ class FakeDiscord:
                 total += len(str(f.get("name") or "")) + len(str(f.get("value") or ""))
         if total > 6000:
             inv.add(["embeds"], "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
+        allowed = b.get("allowed_mentions")
+        if allowed is not None:
+            parse = allowed.get("parse") or []
+            for kind in ("users", "roles"):
+                if kind in parse and allowed.get(kind):
+                    inv.add(["allowed_mentions", kind], "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                            f"parse:[\"{kind}\"] and {kind}: [ids] are mutually exclusive.")
+                inv.max_len(["allowed_mentions", kind], allowed.get(kind), 100)
         if b.get("components") is not None:
             flags = int(b.get("flags") or (editing or {}).get("flags") or 0)
             self._check_components(b["components"], flags, inv)
