@@ -73,6 +73,9 @@ IS_COMPONENTS_V2 = 1 << 15
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 TOKEN_LIFETIME = 15 * 60.0
 ACK_DEADLINE = 3.0
+NONCE_LIFETIME = 300.0
+"""Seconds (of the fake's clock) a message nonce is remembered per author for ``enforce_nonce``:
+Discord keeps one for a few minutes."""
 DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
 #: The token every bot started by :meth:`FakeDiscord.start_bot` logs in with (shaped like a real one).
 BOT_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GfAkEt.ZmFrZS1ib3QtdG9rZW4tZm9yLW9mZmxpbmUtdGVzdHM"
@@ -444,7 +447,9 @@ class FakeDiscord:
         self._holds: list[tuple[re.Pattern[str], str | None, asyncio.Event]] = []
         #: Requests waiting at a ``hold`` gate now.
         self.held = 0
-        self._nonces: dict[tuple[str, str], int] = {}
+        self._nonces: dict[tuple[str, str], tuple[int, float]] = {}
+        #: How long a nonce drops a repeat (``NONCE_LIFETIME``; per author, the fake's clock).
+        self.nonce_lifetime = NONCE_LIFETIME
         self._bucket_rules: tuple[tuple[int, float] | None, tuple[int, float] | None] = (None, None)
         self._buckets: dict[str, tuple[float, int]] = {}
         #: Message creates answered with an earlier message of the same nonce (``enforce_nonce``).
@@ -1244,15 +1249,15 @@ class FakeDiscord:
         nonce = b.get("nonce")
         if nonce is not None and b.get("enforce_nonce"):
             # Discord: a message with the same author and nonce seen recently is returned, not re-created
-            seen = self._nonces.get((cid, str(nonce)))
-            if seen is not None and seen in self.messages:
+            seen = self._nonces.get((str(self.bot_user["id"]), str(nonce)))
+            if seen is not None and seen[0] in self.messages and self.now() - seen[1] <= self.nonce_lifetime:
                 self.nonce_hits += 1
-                return 200, self.messages[seen]
+                return 200, self.messages[seen[0]]
         msg = self._new_message(cid, self.bot_user, b, files, flags=int(b.get("flags") or 0) & ~EPHEMERAL)
         if nonce is not None:
             msg["nonce"] = str(nonce)
             if b.get("enforce_nonce"):
-                self._nonces[(cid, str(nonce))] = int(msg["id"])
+                self._nonces[(str(self.bot_user["id"]), str(nonce))] = (int(msg["id"]), self.now())
         return 200, msg
 
     def _history(self, cid: str, query: dict[str, str]) -> Result:
