@@ -155,11 +155,13 @@ def run(settings: Settings) -> int:
     import discord
 
     from bot.app import GameBot
+    from bot.backup import DatabaseRefused, check_at_start
     from bot.storage import Repository, StorageError
 
-    try:  # before connecting: a database that cannot be written stops the bot here
+    try:  # before connecting: a database that cannot be trusted or written stops the bot here
+        asyncio.run(check_at_start(settings))
         asyncio.run(Repository.check(settings.database_path))
-    except StorageError as exc:
+    except (DatabaseRefused, StorageError) as exc:
         sys.stderr.write(f"The bot cannot start: {exc}\n")
         return 4
     bot = GameBot(settings)

@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot import sync
 from bot.backup import BackupLoop
+from bot.gateway import guard_parsers
 from bot.render_pool import Renderer
 from bot.service import GameService
 from bot.settings import Settings
@@ -88,6 +89,7 @@ class GameBot(commands.Bot):
         rate_limits = RateLimits(clock)  # (every 429 the HTTP layer sees: /game status)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          tree_cls=GameTree, http_trace=rate_limits.trace(), **kwargs)  # type: ignore[arg-type]
+        guard_parsers(self)  # (a payload discord.py cannot read is dropped, never the connection)
         self.settings = settings
         self.clock = clock
         self.repo = Repository(settings.database_path, clock=clock, shards=settings.shards)

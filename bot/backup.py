@@ -28,7 +28,7 @@ from discord.ext import tasks
 from bot.check import check
 from bot.loops import stop_loop
 from bot.settings import Settings
-from bot.storage.backup import copy_database
+from bot.storage.backup import DAMAGED, EMPTY, FOREIGN, MISSING, OURS, DatabaseFileError, copy_database, inspect_database
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +64,15 @@ def backups(folder: Path, stem: str) -> list[Path]:
 
 
 def prune(folder: Path, stem: str, keep: int) -> list[Path]:
-    """Delete all but the newest ``keep`` (≥ 1) backups of ``stem`` in ``folder``; returns the
+    """Delete all but the newest ``keep`` (≥ 1) backups of ``stem`` in ``folder``, never the
+    newest good one (a database of the bot that passes its check, ``inspect_database``): when
+    none of the newest ``keep`` is good, the newest good one among the older stays. Returns the
     deleted paths, oldest first. Other files are never touched."""
-    old = backups(folder, stem)[:-max(keep, 1)]
+    found = backups(folder, stem)
+    old = found[:-max(keep, 1)]
+    if old and not any(inspect_database(p).kind == OURS for p in found[-max(keep, 1):]):
+        good = next((p for p in reversed(old) if inspect_database(p).kind == OURS), None)
+        old = [p for p in old if p != good]
     for p in old:
         p.unlink(missing_ok=True)
     return old
@@ -86,11 +92,14 @@ def take_backup(database: str | Path, folder: str | Path, *, at: float, keep: in
 
     Raises:
         FileNotFoundError: ``database`` does not exist (nothing is created).
-        DatabaseFileError: ``database`` is not a database or the copy failed its check.
+        DatabaseFileError: ``database`` is not the bot's database, is empty or damaged, or the
+            copy failed its check: no backup is written, none is deleted.
     """
     database, folder = Path(database), Path(folder)
     if not database.is_file():
         raise FileNotFoundError(f"no database at {database}")
+    if (found := inspect_database(database)).kind != OURS:
+        raise DatabaseFileError(f"{database} {_described(found.kind, found.reason)}: no backup taken")
     folder.mkdir(parents=True, exist_ok=True)
     stem = database.stem
     base = f"{stem}-{dt.datetime.fromtimestamp(at, dt.UTC).strftime(STAMP)}"
@@ -100,11 +109,79 @@ def take_backup(database: str | Path, folder: str | Path, *, at: float, keep: in
         name = f"{base}-{n}.db"
     part = folder / f".{name}.part"  # never matches the backup pattern: a crash leaves no "backup"
     copy_database(database, part)
+    if (copied := inspect_database(part)).kind != OURS:
+        part.unlink(missing_ok=True)
+        raise DatabaseFileError(f"the copy of {database} {_described(copied.kind, copied.reason)}: no backup taken")
     final = folder / name
     os.replace(part, final)
     for old in prune(folder, stem, keep):
         log.info("backup %s deleted (keeping %d)", old.name, keep)
     return final
+
+
+def _described(kind: str, reason: str) -> str:
+    """How a database of ``kind`` (``Inspection.kind``) is said in a message."""
+    return {MISSING: "does not exist",
+            EMPTY: "is empty (no tables: the file was emptied or truncated, or never written)",
+            DAMAGED: f"is damaged (corrupt: {reason})",
+            FOREIGN: f"is not this bot's database ({reason})"}.get(kind, "is the bot's database")
+
+
+class DatabaseRefused(Exception):
+    """The database at start is missing while backups exist, or empty, damaged or not the
+    bot's: the message says which, and names the newest backup that replays."""
+
+
+async def newest_good_backup(folder: Path, stem: str) -> Path | None:
+    """The newest backup of ``stem`` in ``folder`` that is the bot's database and replays (the
+    check of ``python -m bot.check``, on a copy: a backup is never changed), or None."""
+    for candidate in reversed(backups(folder, stem)):
+        if (await asyncio.to_thread(inspect_database, candidate)).kind != OURS:
+            continue
+        work = candidate.with_name(f".{candidate.name}.checking")
+        for p in _sidecars(work):
+            p.unlink(missing_ok=True)
+        try:
+            await asyncio.to_thread(copy_database, candidate, work, read_only=True)
+            _, differ = await check(str(work))
+        except (DatabaseFileError, OSError):
+            continue
+        finally:
+            for p in _sidecars(work):
+                p.unlink(missing_ok=True)
+        if not differ:
+            return candidate
+    return None
+
+
+async def check_at_start(settings: Settings) -> None:
+    """Refuse to start on a database that is not there to be trusted: a file that is empty,
+    damaged or another program's, or a missing file while backups of it exist (a new database
+    would hide the games they hold). A missing file with no backups is a new installation.
+
+    Raises:
+        DatabaseRefused: with the reason and what to do, naming the newest backup that replays.
+    """
+    if settings.postgres or settings.database_path == ":memory:":
+        return
+    database, folder = Path(settings.database_path), backup_folder(settings)
+    found = await asyncio.to_thread(inspect_database, database)
+    if found.kind == OURS or (found.kind == MISSING and not backups(folder, database.stem)):
+        return
+    good = await newest_good_backup(folder, database.stem)
+    lines = [f"The database {database} {_described(found.kind, found.reason)}."]
+    if found.kind == MISSING:
+        lines.append(f"Backups of it are in {folder}: a new, empty database would hide their games.")
+    if good is not None:
+        lines.append(f"The newest backup that replays is {good}. Restore it with:\n"
+                     f"  make restore FILE={good} TO={database}")
+        if found.kind != MISSING:
+            lines.append(f"(first move {database} away: a restore never overwrites a file)")
+    else:
+        lines.append(f"No backup that replays was found in {folder}.")
+    lines.append("To start a new, empty database on purpose, " + (
+        f"move the backups out of {folder}." if found.kind == MISSING else f"move {database} away."))
+    raise DatabaseRefused("\n".join(lines))
 
 
 class BackupLoop:

@@ -36,6 +36,7 @@ from bot.storage import (
     StaleVersion,
     StorageBusy,
     StorageUnwritable,
+    TooManyLobbies,
 )
 from bot.text import Texts, host_sentence
 from bot.typed_moves import parse_typed
@@ -279,11 +280,13 @@ def old_holder_name(entry: LogEntry, locale: str = "en") -> str | None:
     return ai_seat_name(act["old_name"], level, locale) if isinstance(level, str) else str(act["old_name"])
 
 
-def entry_texts(record: GameRecord, entries: Sequence[LogEntry], locale: str = "en") -> dict[int, Texts]:
+def entry_texts(record: GameRecord, entries: Sequence[LogEntry], locale: str = "en", *,
+                markdown: bool = True) -> dict[int, Texts]:
     """Formatters by seq for ``entries`` (as ``texts``), each with the names of its time
-    (``names_by_entry``)."""
+    (``names_by_entry``); ``markdown`` False: names as they are, for text that is not a Discord
+    message (menu options, exported files)."""
     made: dict[int, Texts] = {}
-    return {seq: made.setdefault(id(names), Texts(record.game_id, names, locale, markdown=True))
+    return {seq: made.setdefault(id(names), Texts(record.game_id, names, locale, markdown=markdown))
             for seq, names in names_by_entry(record, entries, locale).items()}
 
 
@@ -622,13 +625,14 @@ class GameService:
     @_refuses_storage_faults
     async def create_lobby(
         self, *, game_id: str, guild_id: int | None, channel_id: int, host_user_id: int, host_name: str,
-        options: dict[str, Any] | None, move_timeout: int, seated: bool = True,
+        options: dict[str, Any] | None, move_timeout: int, seated: bool = True, open_limit: int | None = None,
     ) -> GameRecord:
         """Open a lobby for ``game_id`` with the host seated (``seated`` False: the host
-        only runs the lobby; Start stays theirs).
+        only runs the lobby; Start stays theirs); ``open_limit``: the most open lobbies the
+        host may have in the server (None: no limit).
 
         Raises:
-            HostError: unknown game.
+            HostError: unknown game; ``open_limit`` reached (code ``too_many_lobbies``).
             InvalidOptions: a bad option (checked now, so the lobby never holds bad options).
         """
         try:
@@ -638,10 +642,14 @@ class GameService:
         from engines.base import validate_options
 
         checked = validate_options(engine.info, options)
-        record = await self.repo.create_game(
-            game_id=game_id, guild_id=guild_id, channel_id=channel_id, host_user_id=host_user_id,
-            host_name=host_name, seed=new_seed(), options=checked, move_timeout=move_timeout,
-        )
+        try:
+            record = await self.repo.create_game(
+                game_id=game_id, guild_id=guild_id, channel_id=channel_id, host_user_id=host_user_id,
+                host_name=host_name, seed=new_seed(), options=checked, move_timeout=move_timeout,
+                open_limit=open_limit)
+        except TooManyLobbies as exc:
+            raise HostError(Msg("ui.error.too_many_lobbies", {
+                "n": len(exc.games), "games": ", ".join(f"#{g}" for g in exc.games)}), "too_many_lobbies") from None
         if not seated:  # (issue 16: the host runs the lobby without playing)
             record = await self.repo.leave(record.id, host_user_id)
         return record

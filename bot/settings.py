@@ -69,6 +69,8 @@ class Settings:
             when read from the environment, 0 when built directly as the tests do): 0 = in
             threads of the bot's process (bot/render_pool.py; one more process is kept for
             private images).
+        open_lobbies: how many open lobbies one member may host in one server at once
+            (``OPEN_LOBBIES``, 3); moderators are not limited.
         guild_purge_days: days after the bot was removed from a server until that server's
             data is purged (``GUILD_PURGE_DAYS``, 30; cancelled when the bot rejoins first;
             bot/ui/operator.py). 0 = at the purge loop's next pass.
@@ -105,6 +107,7 @@ class Settings:
     lean_requests: bool = True
     render_workers: int = 0
     guild_purge_days: float = 30.0
+    open_lobbies: int = 3
 
     @classmethod
     def from_env(
@@ -181,6 +184,9 @@ class Settings:
             except ValueError as exc:
                 raise ValueError(f"SHARD_COUNT / SHARD_IDS: {exc}") from None
         render_workers = opt_int("RENDER_WORKERS")
+        open_lobbies = opt_int("OPEN_LOBBIES")
+        if open_lobbies is not None and open_lobbies < 1:
+            raise ValueError(f"OPEN_LOBBIES must be at least 1, not {open_lobbies}")
         settings = cls(
             token=(env.get("DISCORD_TOKEN") or "").strip(),
             database_path=database,
@@ -200,6 +206,7 @@ class Settings:
             render_workers=max(0, 2 if render_workers is None else render_workers),
             lean_requests=(env.get("LEAN_REQUESTS") or "1").strip().lower() not in ("0", "false", "no", "off"),
             guild_purge_days=purge_days,
+            open_lobbies=3 if open_lobbies is None else open_lobbies,
         )
         if overrides:
             known = {f.name for f in fields(cls)}

@@ -18,16 +18,17 @@ from discord.ext import commands
 from bot.service import HostError
 from bot.settings import TIMEOUT_PRESETS
 from bot.text import LOCALES, Texts
-from bot.ui.ai import seat_choices, seat_named
+from bot.ui.ai import AI_ITEMS, seat_choices, seat_named
 from bot.ui.arguments import GameOption, engine_named
 from bot.ui.clock import MAX_VACATION_DAYS
-from bot.ui.components import refuse_foreign
+from bot.ui.components import DYNAMIC_ITEMS, refuse_foreign
 from bot.ui.errors import reader_locale
 from bot.ui.lobby import parse_options
 from bot.ui.lobby_options import option_text, value_text
 from bot.ui.locales import LANGUAGE_NAMES, choose_language
 from bot.ui.moderation import moderator_only
 from bot.ui.notices import board_link
+from bot.ui.table import TABLE_ITEMS
 from engines.base import InvalidOptions, Msg
 from engines.registry import ENGINES
 
@@ -261,10 +262,11 @@ class Games(commands.GroupCog, group_name="game"):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A custom id of ours on a message that does not show it is refused privately
-        (``bot.ui.components.refuse_foreign``; discord.py would leave it unanswered)."""
+        """A custom id of ours on a message that does not show it, or one that is none of the
+        bot's items, is refused privately (``bot.ui.components.refuse_foreign``; discord.py
+        would leave it unanswered)."""
         async with self.bot.flow.ctx.tracked():
-            await refuse_foreign(interaction)
+            await refuse_foreign(interaction, (*DYNAMIC_ITEMS, *TABLE_ITEMS, *AI_ITEMS))
 
     # ------------------------------------------------------------------ moderation
     @app_commands.command(name="end")

@@ -73,6 +73,9 @@ IS_COMPONENTS_V2 = 1 << 15
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 TOKEN_LIFETIME = 15 * 60.0
 ACK_DEADLINE = 3.0
+NONCE_LIFETIME = 300.0
+"""Seconds (of the fake's clock) a message nonce is remembered per author for ``enforce_nonce``:
+Discord keeps one for a few minutes."""
 DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
 #: The token every bot started by :meth:`FakeDiscord.start_bot` logs in with (shaped like a real one).
 BOT_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GfAkEt.ZmFrZS1ib3QtdG9rZW4tZm9yLW9mZmxpbmUtdGVzdHM"
@@ -441,7 +444,12 @@ class FakeDiscord:
         self.old_message_edit_cap: int | None = None
         self.enforce_command_permissions = True
         self._rate_limits: list[tuple[re.Pattern[str], str | None, float]] = []
-        self._nonces: dict[tuple[str, str], int] = {}
+        self._holds: list[tuple[re.Pattern[str], str | None, asyncio.Event]] = []
+        #: Requests waiting at a ``hold`` gate now.
+        self.held = 0
+        self._nonces: dict[tuple[str, str], tuple[int, float]] = {}
+        #: How long a nonce drops a repeat (``NONCE_LIFETIME``; per author, the fake's clock).
+        self.nonce_lifetime = NONCE_LIFETIME
         self._bucket_rules: tuple[tuple[int, float] | None, tuple[int, float] | None] = (None, None)
         self._buckets: dict[str, tuple[float, int]] = {}
         #: Message creates answered with an earlier message of the same nonce (``enforce_nonce``).
@@ -685,6 +693,33 @@ class FakeDiscord:
         return guild.upload_limit if guild is not None else DEFAULT_UPLOAD_LIMIT
 
     # ------------------------------------------------------------------ messages
+    def _mentions(self, msg: JSONDict, allowed: JSONDict | None) -> None:
+        """Set ``msg``'s ``mentions``, ``mention_roles`` and ``mention_everyone`` as Discord does: the
+        users, roles and @everyone/@here its content mentions, as far as ``allowed_mentions`` lets them
+        ping (``parse`` and the ``users`` / ``roles`` lists; without it, all of them)."""
+        content = str(msg.get("content") or "")
+        users = list(dict.fromkeys(re.findall(r"<@!?(\d+)>", content)))
+        roles = list(dict.fromkeys(re.findall(r"<@&(\d+)>", content)))
+        everyone = "@everyone" in content or "@here" in content
+        if allowed is not None:
+            parse = set(allowed.get("parse") or [])
+            named_users = {str(u) for u in allowed.get("users") or []}
+            named_roles = {str(r) for r in allowed.get("roles") or []}
+            users = [u for u in users if "users" in parse or u in named_users]
+            roles = [r for r in roles if "roles" in parse or r in named_roles]
+            everyone = everyone and "everyone" in parse
+        msg["mentions"] = [self.find_member(u) or {"id": u} for u in users]
+        msg["mention_roles"] = roles
+        msg["mention_everyone"] = everyone
+
+    def pinged(self, msg: JSONDict) -> tuple[set[str], list[str], bool]:
+        """Whom ``msg`` notified: ``(user ids, role ids, @everyone/@here)``; an ephemeral message
+        notifies nobody."""
+        if msg["flags"] & EPHEMERAL:
+            return set(), [], False
+        return {str(u["id"]) for u in msg.get("mentions") or []}, list(msg.get("mention_roles") or []), \
+            bool(msg.get("mention_everyone"))
+
     def _new_message(self, channel_id: str | int, author: JSONDict, payload: JSONDict,
                      files: list[tuple[str, str | None, bytes]], flags: int = 0,
                      interaction: JSONDict | None = None) -> JSONDict:
@@ -717,6 +752,8 @@ class FakeDiscord:
         for key in ("content", "embeds", "components"):
             if key in payload:
                 msg[key] = payload[key] if payload[key] is not None else ([] if key != "content" else "")
+        if "content" in payload or "allowed_mentions" in payload:
+            self._mentions(msg, payload.get("allowed_mentions"))
         if payload.get("flags") is not None:  # EPHEMERAL and LOADING cannot be changed by an edit
             msg["flags"] = (msg["flags"] & (EPHEMERAL | LOADING)) | (payload["flags"] & ~(EPHEMERAL | LOADING))
         new = []
@@ -821,6 +858,14 @@ class FakeDiscord:
                 total += len(str(f.get("name") or "")) + len(str(f.get("value") or ""))
         if total > 6000:
             inv.add(["embeds"], "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
+        allowed = b.get("allowed_mentions")
+        if allowed is not None:
+            parse = allowed.get("parse") or []
+            for kind in ("users", "roles"):
+                if kind in parse and allowed.get(kind):
+                    inv.add(["allowed_mentions", kind], "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                            f"parse:[\"{kind}\"] and {kind}: [ids] are mutually exclusive.")
+                inv.max_len(["allowed_mentions", kind], allowed.get(kind), 100)
         if b.get("components") is not None:
             flags = int(b.get("flags") or (editing or {}).get("flags") or 0)
             self._check_components(b["components"], flags, inv)
@@ -1038,9 +1083,24 @@ class FakeDiscord:
         the bot to retry after ``retry_after`` seconds; discord.py sleeps and retries."""
         self._rate_limits.append((re.compile(route_regex), method, retry_after))
 
+    def hold(self, route_regex: str, method: str | None = None) -> asyncio.Event:
+        """Hold every request whose path matches ``route_regex`` (and ``method``) before it is
+        answered, until the returned event is set (``held`` counts those waiting): a slow Discord,
+        to see what the bot does meanwhile."""
+        gate = asyncio.Event()
+        self._holds.append((re.compile(route_regex), method, gate))
+        return gate
+
     async def route(self, r: Req) -> Result:
         """Answer one REST request: ``(status, json body or None)``."""
         m, p = r.method, r.path
+        for rx, meth, gate in self._holds:
+            if not gate.is_set() and rx.fullmatch(p) and meth in (None, m):
+                self.held += 1
+                try:
+                    await gate.wait()
+                finally:
+                    self.held -= 1
         for k, (rx, meth, retry) in enumerate(self._rate_limits):
             if rx.fullmatch(p) and meth in (None, m):
                 del self._rate_limits[k]
@@ -1189,15 +1249,15 @@ class FakeDiscord:
         nonce = b.get("nonce")
         if nonce is not None and b.get("enforce_nonce"):
             # Discord: a message with the same author and nonce seen recently is returned, not re-created
-            seen = self._nonces.get((cid, str(nonce)))
-            if seen is not None and seen in self.messages:
+            seen = self._nonces.get((str(self.bot_user["id"]), str(nonce)))
+            if seen is not None and seen[0] in self.messages and self.now() - seen[1] <= self.nonce_lifetime:
                 self.nonce_hits += 1
-                return 200, self.messages[seen]
+                return 200, self.messages[seen[0]]
         msg = self._new_message(cid, self.bot_user, b, files, flags=int(b.get("flags") or 0) & ~EPHEMERAL)
         if nonce is not None:
             msg["nonce"] = str(nonce)
             if b.get("enforce_nonce"):
-                self._nonces[(cid, str(nonce))] = int(msg["id"])
+                self._nonces[(str(self.bot_user["id"]), str(nonce))] = (int(msg["id"]), self.now())
         return 200, msg
 
     def _history(self, cid: str, query: dict[str, str]) -> Result:

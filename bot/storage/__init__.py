@@ -11,9 +11,11 @@ from bot.storage.repository import (
     Shards,
     StaleVersion,
     StorageBusy,
+    StorageCorrupt,
     StorageError,
     StorageUnwritable,
+    TooManyLobbies,
 )
 
 __all__ = ["GameRecord", "LogEntry", "OutboxItem", "OutboxRow", "Repository", "SeatRecord", "Shards", "StaleVersion",
-           "StorageBusy", "StorageError", "StorageUnwritable"]
+           "StorageBusy", "StorageCorrupt", "StorageError", "StorageUnwritable", "TooManyLobbies"]

@@ -4,7 +4,19 @@ backup API, so that the project's SQL stays in ``bot/storage/`` (design §2)."""
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
+
+APPLICATION_ID = 0x53544254
+"""``PRAGMA application_id`` of the bot's SQLite databases ("STBT"): set when the repository opens
+one (bot/storage/repository.py), so a database of another program is told apart even when
+it happens to have tables of the same names. A database written before it was set holds 0."""
+
+OUR_TABLES = frozenset({"games", "seats", "actions"})
+"""Tables every database of the bot has (migrations/001_initial.sql)."""
+
+MISSING, EMPTY, DAMAGED, FOREIGN, OURS = "missing", "empty", "damaged", "foreign", "ours"
+"""The kinds of ``Inspection``."""
 
 
 class DatabaseFileError(Exception):
@@ -47,3 +59,54 @@ def copy_database(source: Path, target: Path, *, read_only: bool = False) -> Non
         raise
     finally:
         src.close()
+
+
+@dataclass(frozen=True)
+class Inspection:
+    """What a database file is (``inspect_database``).
+
+    Attributes:
+        kind: ``MISSING`` (no file), ``EMPTY`` (0 bytes, or a database without a table),
+            ``DAMAGED`` (not a SQLite database, or it fails ``PRAGMA quick_check``), ``FOREIGN``
+            (a SQLite database of another program) or ``OURS``.
+        reason: SQLite's words for ``DAMAGED`` and ``FOREIGN``, else ``""``.
+        games: how many games an ``OURS`` database holds.
+    """
+
+    kind: str
+    reason: str = ""
+    games: int = 0
+
+
+def inspect_database(path: Path) -> Inspection:
+    """Look at the database file at ``path`` without changing it (opened read-only; a WAL
+    file beside it is read, as SQLite would). Blocking."""
+    if not path.exists():
+        return Inspection(MISSING)
+    if not path.is_file():
+        return Inspection(DAMAGED, "it is not a file")
+    wal = path.with_name(path.name + "-wal")
+    if path.stat().st_size == 0 and not (wal.is_file() and wal.stat().st_size > 0):
+        return Inspection(EMPTY)
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        return Inspection(DAMAGED, str(exc))
+    try:
+        verdict = db.execute("PRAGMA quick_check").fetchone()
+        if verdict is None or verdict[0] != "ok":
+            return Inspection(DAMAGED, str(verdict[0] if verdict else "no answer to its check"))
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            return Inspection(EMPTY)
+        app = int(db.execute("PRAGMA application_id").fetchone()[0])
+        if app not in (0, APPLICATION_ID):
+            return Inspection(FOREIGN, f"its application id is {app:#x}")
+        if not OUR_TABLES <= tables:
+            return Inspection(FOREIGN, f"it has no table {', '.join(sorted(OUR_TABLES - tables))}")
+        games = int(db.execute("SELECT count(*) FROM games").fetchone()[0])
+        return Inspection(OURS, games=games)
+    except sqlite3.Error as exc:
+        return Inspection(DAMAGED, str(exc))
+    finally:
+        db.close()

@@ -39,6 +39,7 @@ import aiosqlite
 import asyncpg
 from cachetools import LRUCache, TTLCache
 
+from bot.storage.backup import APPLICATION_ID
 from bot.storage.backend import POSTGRESQL, PgConnection, parse_database_url, pg_migration
 
 log = logging.getLogger(__name__)
@@ -77,7 +78,19 @@ class StorageUnwritable(StorageError):
                 "(or set DATABASE_PATH to another file).")
 
 
+class StorageCorrupt(StorageUnwritable):
+    """The file is damaged or not a database (SQLite's "malformed", "not a database"): only a
+    backup brings its games back (to a player, a fault of storage like ``StorageUnwritable``)."""
+
+    def __str__(self) -> str:
+        return (f"The database {self.path} is damaged (corrupt: {self.reason}). Restore the newest backup "
+                "that replays: make restore FILE=<backup> TO=<a new path> (README, \"Operating the bot\"), "
+                "then point DATABASE_PATH at it.")
+
+
 BUSY_WORDS = ("locked", "busy")
+CORRUPT_WORDS = ("malformed", "not a database", "corrupt")
+"""Words of SQLite's messages for a damaged file (``SQLITE_CORRUPT``, ``SQLITE_NOTADB``)."""
 
 PG_BUSY = (asyncpg.exceptions.LockNotAvailableError, asyncpg.exceptions.DeadlockDetectedError,
            asyncpg.exceptions.QueryCanceledError, asyncpg.exceptions.TooManyConnectionsError)
@@ -114,6 +127,28 @@ async def _on_thread(db: aiosqlite.Connection, fn: Callable[[sqlite3.Connection]
     return result
 
 
+def _without_user(value: Any, user_id: int) -> Any:
+    """``value`` (JSON) with ``user_id`` replaced by ``ANON_USER`` wherever it stands: as a
+    number, as a string, or in a mention (``<@id>``, ``<@!id>``) inside a string."""
+    if isinstance(value, dict):
+        return {k: _without_user(v, user_id) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_user(v, user_id) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool) and value == user_id:
+        return ANON_USER
+    if isinstance(value, str) and str(user_id) in value:
+        return value.replace(str(user_id), str(ANON_USER))
+    return value
+
+
+class TooManyLobbies(Exception):
+    """The host already has the most open lobbies allowed in the server; ``games`` are their ids."""
+
+    def __init__(self, games: list[int]) -> None:
+        super().__init__(f"open lobbies: {games}")
+        self.games = games
+
+
 class _Unchanged(Exception):
     """A guarded batch's first statement changed no row (``Repository._batch``)."""
 
@@ -133,6 +168,8 @@ def storage_fault(path: str, exc: BaseException) -> StorageError | None:
             return StorageBusy(path, reason)
         if isinstance(exc, sqlite3.OperationalError) and "no such" in reason:
             return None  # a schema bug, not a fault of the file
+        if any(w in reason for w in CORRUPT_WORDS):
+            return StorageCorrupt(path, reason)
         return StorageUnwritable(path, reason)
     return None
 
@@ -513,10 +550,12 @@ class Repository:
             await self._db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout_ms)}")
             await self._db.execute("PRAGMA journal_mode=WAL")
             await self._db.execute("PRAGMA synchronous=NORMAL")
+            await self._db.execute("PRAGMA secure_delete=ON")  # (what is deleted or replaced is zeroed: forget-me)
             await self._db.execute("PRAGMA foreign_keys=ON")
             version = await self.migrate()
             async with self._tx() as db:  # the write probe: a read-only file fails here
                 await db.execute(f"PRAGMA user_version={version}")
+                await db.execute(f"PRAGMA application_id={APPLICATION_ID}")
         except (OSError, sqlite3.Error, StorageError) as exc:
             with contextlib.suppress(Exception):
                 await self.close()
@@ -939,11 +978,25 @@ class Repository:
 
     async def create_game(
         self, *, game_id: str, guild_id: int | None, channel_id: int, host_user_id: int,
-        host_name: str, seed: int, options: dict[str, Any], move_timeout: int,
+        host_name: str, seed: int, options: dict[str, Any], move_timeout: int, open_limit: int | None = None,
     ) -> GameRecord:
-        """Insert a lobby with the host in seat 0 and return it."""
+        """Insert a lobby with the host in seat 0 and return it.
+
+        Args:
+            open_limit: refuse when the host already has this many open lobbies in ``guild_id``
+                (counted in the same transaction, so a burst of requests cannot pass it).
+
+        Raises:
+            TooManyLobbies: ``open_limit`` reached (nothing written).
+        """
         now = self.clock()
         async with self._tx() as db:
+            if open_limit is not None:
+                async with db.execute("SELECT id FROM games WHERE guild_id=? AND host_user_id=? AND status='lobby'"
+                                      " ORDER BY id", (guild_id, host_user_id)) as cur:
+                    open_ids = [int(r[0]) for r in await cur.fetchall()]
+                if len(open_ids) >= open_limit:
+                    raise TooManyLobbies(open_ids)
             cur = await db.execute(
                 "INSERT INTO games(game_id, guild_id, channel_id, host_user_id, seed, options, move_timeout,"
                 " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)",
@@ -1714,7 +1767,11 @@ class Repository:
         finished and abandoned games, and the running ones they left (resigned, kicked):
         the seat (its name becomes ``names(seat)``), the log entries' user, the ``user`` of
         kick and resign entries and the ``old_user`` / ``new_user`` of replace and AI-seat
-        entries, and the host of games that are over.
+        entries, and the host of games that are over. Elsewhere too: the host of a running
+        game is handed on to the first person still seated; the log entries they made in
+        any game (a moderator's) and every log or outbox JSON that holds their id (a number,
+        a string or a mention) get ``ANON_USER``; the WAL is written back to the file, so
+        with ``secure_delete`` no page of the file holds the id any more.
         The actions, events, states and scores stay as they are, so every game still
         replays to its snapshot (``make check``). Returns the game ids changed, ascending.
         A seat the user still plays (lobby or running game) is left alone."""
@@ -1737,10 +1794,30 @@ class Repository:
                     if keys:
                         await db.execute("UPDATE actions SET action=? WHERE game=? AND seq=?",
                                          (json.dumps({**action, **dict.fromkeys(keys, ANON_USER)}), game, seq))
-            await db.execute("UPDATE games SET host_user_id=? WHERE host_user_id=? AND status IN ('finished', 'abandoned')",
-                             (ANON_USER, user_id))
-        for game in games:
+            await db.execute(  # (a running game's host is handed on to the first person still seated)
+                "UPDATE games SET host_user_id=COALESCE((SELECT s.user_id FROM seats s WHERE s.game=games.id"
+                " AND games.status NOT IN ('finished', 'abandoned') AND s.user_id > 0 AND s.status != 'left'"
+                " ORDER BY s.seat LIMIT 1), ?) WHERE host_user_id=?", (ANON_USER, user_id))
+            await db.execute("UPDATE actions SET user_id=? WHERE user_id=?", (ANON_USER, user_id))
+            pattern = f"%{user_id}%"
+            scrubbed: set[int] = set()
+            for table, key, columns in (("actions", "game, seq", ("action", "events")), ("outbox", "id", ("payload",))):
+                for column in columns:
+                    async with db.execute(f"SELECT {key}, {column} FROM {table} WHERE {column} LIKE ?",
+                                          (pattern,)) as cur:
+                        rows = [tuple(r) for r in await cur.fetchall()]
+                    for *where, text in rows:
+                        if (clean := _without_user(stored := json.loads(text), user_id)) != stored:
+                            await db.execute(f"UPDATE {table} SET {column}=? WHERE "
+                                             + " AND ".join(f"{k.strip()}=?" for k in key.split(",")),
+                                             (json.dumps(clean), *where))
+                            if table == "actions":
+                                scrubbed.add(int(where[0]))
+        for game in {*games, *scrubbed}:
             self._log_tails.pop(game, None)  # (their entries changed: read afresh)
+        if self._db is not None:  # (the WAL still holds the pages as they were: write them back now)
+            with contextlib.suppress(sqlite3.Error):
+                await self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return games
 
     async def operator_counts(self, *, day_start: float, hour_ago: float,

@@ -21,6 +21,7 @@ errors take the one error path of ``bot/ui/errors.py`` (``Reported``).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -303,19 +304,24 @@ def ours(custom_id: object) -> bool:
         item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
 
 
-async def refuse_foreign(interaction: discord.Interaction) -> None:
+async def refuse_foreign(interaction: discord.Interaction, items: Sequence[type[Any]] = DYNAMIC_ITEMS) -> None:
     """Answer a component interaction that carries one of our custom ids on a message that
-    does not show it (a forged or mismatched ``custom_id``): discord.py drops those without
-    calling any item, so without this the user would only see "This interaction failed".
-    Nothing is read or changed; the answer is the private ``FOREIGN_MESSAGE``. Called for
-    every interaction (``cogs/games.py`` listens); a genuine one is left to its item."""
-    if interaction.type is not discord.InteractionType.component:
+    does not show it (a forged or mismatched ``custom_id``), and a component or modal submit
+    whose ``custom_id`` is none of ``items``' (the bot's registered items: nothing would
+    answer it): discord.py drops those without calling any item, so without this the user
+    would only see "This interaction failed". Nothing is read or changed; the answer is the
+    private ``FOREIGN_MESSAGE``. Called for every interaction (``cogs/games.py`` listens); a
+    genuine one is left to its item."""
+    if interaction.type not in (discord.InteractionType.component, discord.InteractionType.modal_submit):
         return
     data: dict[str, object] = dict(interaction.data or {})
-    if not ours(data.get("custom_id")):
-        return
+    custom_id = data.get("custom_id")
     try:
-        check_message(interaction)
+        if not (isinstance(custom_id, str)
+                and any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in items)):
+            raise HostError(Msg("ui.error.foreign_message"), "foreign_message")
+        if interaction.type is discord.InteractionType.component:
+            check_message(interaction)
     except HostError as exc:
         if flow_of(interaction).ctx.first_delivery(interaction):
             await report(interaction, exc)

@@ -32,6 +32,7 @@ import contextlib
 import dataclasses
 import io
 import logging
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -107,6 +108,11 @@ WATCHED_CHANNELS = 4096
 KNOWN_USERS = 65536
 """Users whose DM channel id and last interaction are remembered (least recent forgotten)."""
 """Message ids remembered per channel to count what came after a board (``scrolled_away``)."""
+
+NONCE_TRUSTED = 120.0
+"""Seconds a message's nonce is trusted to make Discord drop a repeat (Discord keeps a nonce
+for a few minutes): a row older than this that may have gone out already (left by a crash, or
+tried before) is looked for in the channel before it is posted again."""
 
 RECHECK_MESSAGES = 20
 """Messages read back to find a ping or end a crash left pending that went out as an
@@ -410,6 +416,22 @@ class Delivery:
         assert last is not None
         return last
 
+    async def _posted_board(self, channel_id: int, game: int) -> discord.Message | None:
+        """The bot's newest board message of ``game`` (one carrying its Rules button: a ping
+        carries Play ▶ alone) among the channel's last ``RECHECK_MESSAGES``, or None (one history
+        read; only for board rows a crash left)."""
+        me = self.client.user
+        board = re.compile(rf"g:{game}:\d+:rules")
+        try:
+            async for message in self.channel(channel_id).history(limit=RECHECK_MESSAGES):
+                if me is not None and message.author.id == me.id and any(
+                        board.fullmatch(str(getattr(c, "custom_id", "") or ""))
+                        for row in message.components for c in getattr(row, "children", [row])):
+                    return message
+        except discord.HTTPException as exc:
+            log.info("channel %s history not read (%s); posting", channel_id, exc)
+        return None
+
     async def _already_posted(self, channel_id: int, text: str) -> discord.Message | None:
         """The bot's message with content ``text`` among the channel's last
         ``RECHECK_MESSAGES``, or None (one history read; only for rows a crash left)."""
@@ -639,7 +661,14 @@ class Delivery:
             kwargs["nonce"] = boards[0].nonce
         try:
             async with self._channel_locks[channel_id]:
-                message = await self.channel(channel_id).send(**kwargs)
+                found = None
+                if boards and ((old := boards[0]).created_at < self.started or old.attempts > 0) \
+                        and self.service.clock() - old.created_at > NONCE_TRUSTED:
+                    found = await self._posted_board(channel_id, record.id)
+                if found is not None:  # (posted before a crash, its nonce too old to count on: that one)
+                    message = await found.edit(embed=embed, attachments=[file], view=view)
+                else:
+                    message = await self.channel(channel_id).send(**kwargs)
                 self.note_message(channel_id, message.id)
         except discord.NotFound as exc:
             moved = await self.thread_gone(record, exc, redraw=False)
@@ -899,6 +928,9 @@ class Delivery:
                 return  # (no composer yet: wait, keeping the order)
             if row.kind in ("ping", "end") and row.created_at < self.started and self.lean:
                 self._recheck.add(row.nonce)  # (it may have gone out as a follow-up before the crash)
+            elif ((row.created_at < self.started or row.attempts > 0)
+                  and self.service.clock() - row.created_at > NONCE_TRUSTED):
+                self._recheck.add(row.nonce)  # (it may have gone out, and its nonce is too old to count on)
             try:
                 try:
                     await self._deliver(record, row, via)

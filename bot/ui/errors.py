@@ -195,6 +195,9 @@ class GameTree(app_commands.CommandTree[Any]):
 
         logsafe.bind(interaction=interaction.id)
 
+        if payloads.nameless(interaction.data):
+            await payloads.refuse(interaction, None)
+            return
         bad = payloads.option_problem(self, interaction.data or {},
                                       autocomplete=interaction.type == discord.InteractionType.autocomplete)
         if bad is not None:

@@ -105,6 +105,9 @@ class Lobby:
     def __init__(self, ctx: HostContext, notices: Notices) -> None:
         self.ctx = ctx
         self.notices = notices
+        self._redraw_next: dict[int, discord.Interaction] = {}
+        """Per lobby: the newest Join/Leave press whose redraw has not started yet (``_redraw``)."""
+        self._redrawing: set[int] = set()
 
     async def new_game(self, interaction: discord.Interaction, game_id: str, options: str | None,
                        timeout: int | None, *, seated: bool = True) -> None:
@@ -112,8 +115,9 @@ class Lobby:
         the host runs the lobby without taking a seat).
 
         Raises:
-            HostError: used in a DM, a timer that is not one of ``TIMEOUT_PRESETS``, or an
-                unknown game.
+            HostError: used in a DM, a timer that is not one of ``TIMEOUT_PRESETS``, an
+                unknown game, or a member (not a moderator) who already hosts
+                ``Settings.open_lobbies`` open lobbies in the server.
             InvalidOptions: bad options (``parse_options``, then the engine's schema).
         """
         if interaction.guild_id is None:
@@ -121,10 +125,12 @@ class Lobby:
         if timeout is not None and timeout not in TIMEOUT_PRESETS.values():
             raise HostError(Msg("ui.error.bad_timer", {"presets": list(TIMEOUT_PRESETS)}), "bad_timer")
         engine = engine_named(game_id)
+        limit = None if await is_moderator(self.ctx, interaction) else self.ctx.settings.open_lobbies
         record = await self.ctx.service.create_lobby(
             game_id=game_id, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             host_user_id=interaction.user.id, host_name=clean_text(interaction.user.display_name)[:80],
-            options=parse_options(options), move_timeout=timeout or self.ctx.settings.move_timeout, seated=seated)
+            options=parse_options(options), move_timeout=timeout or self.ctx.settings.move_timeout, seated=seated,
+            open_limit=limit)
         locale = self.ctx.delivery.locales.public(record.guild_id)
         view = lobby_view(record, locale)
         embed = lobby_embed(engine, record, timeout_label(record.move_timeout, locale), locale)
@@ -159,11 +165,30 @@ class Lobby:
                                                   is_moderator=await is_moderator(self.ctx, interaction))
             await self.started(interaction, result)
             return
-        engine = get_engine(record.game_id)
-        locale = self.ctx.delivery.locales.public(record.guild_id)
-        await interaction.edit_original_response(
-            embed=lobby_embed(engine, record, timeout_label(record.move_timeout, locale), locale),
-            view=lobby_view(record, locale))
+        await self._redraw(game, interaction)
+
+    async def _redraw(self, game: int, interaction: discord.Interaction) -> None:
+        """Redraw lobby ``game``'s message after a Join or Leave. Presses that come while an
+        edit is under way are merged into one more edit, through the newest press's
+        interaction, of the lobby as it is then: a burst of presses makes two public edits,
+        not one each (each press was already answered by its deferral)."""
+        self._redraw_next[game] = interaction
+        if game in self._redrawing:
+            return
+        self._redrawing.add(game)
+        try:
+            while (newest := self._redraw_next.pop(game, None)) is not None:
+                record = await self.ctx.service.get(game)
+                if record.status == "active":  # (started meanwhile: Start drew its own message)
+                    continue
+                engine = get_engine(record.game_id)
+                locale = self.ctx.delivery.locales.public(record.guild_id)
+                await newest.edit_original_response(
+                    embed=lobby_embed(engine, record, timeout_label(record.move_timeout, locale), locale),
+                    view=lobby_view(record, locale))
+        finally:
+            self._redrawing.discard(game)
+            self._redraw_next.pop(game, None)
 
     async def choose(self, interaction: discord.Interaction, game: int, what: str, value: str) -> None:
         """A pick in a lobby menu (``bot.ui.lobby_options``): ``timer`` sets the move timer,

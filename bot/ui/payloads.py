@@ -106,14 +106,23 @@ def option_problem(tree: app_commands.CommandTree[Any], data: Mapping[str, Any],
     return None
 
 
-async def refuse(interaction: discord.Interaction, name: str) -> None:
-    """Answer a payload ``option_problem`` refused: privately with ``ops.bad_option``, or
-    no suggestions for an autocomplete. A Discord failure is ignored (nothing ran)."""
+async def refuse(interaction: discord.Interaction, name: str | None) -> None:
+    """Answer a payload ``option_problem`` refused: privately with ``ops.bad_option`` (``name``
+    None: a payload without a command name, ``ui.error.unreadable``), or no suggestions for
+    an autocomplete. A Discord failure is ignored (nothing ran)."""
     try:
         if interaction.type == discord.InteractionType.autocomplete:
             await interaction.response.autocomplete([])
             return
-        text = Texts(None, [], str(interaction.locale))(Msg("ops.bad_option", {"name": name}))
-        await interaction.response.send_message(clip(text, MESSAGE_CHARS), ephemeral=True)
+        said = Msg("ops.bad_option", {"name": name}) if name is not None else Msg("ui.error.unreadable")
+        text = Texts(None, [], str(interaction.locale))(said)
+        await interaction.response.send_message(clip(("⚠️ " if name is None else "") + text, MESSAGE_CHARS),
+                                                ephemeral=True)
     except discord.HTTPException:
         return
+
+
+def nameless(data: Any) -> bool:
+    """Whether a command payload's ``data`` is no object naming a command (discord.py would
+    fail on it)."""
+    return not isinstance(data, Mapping) or not isinstance(data.get("name"), str)

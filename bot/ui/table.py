@@ -164,16 +164,17 @@ TABLE_ITEMS = (TableButton, ReplaySelect, LobbySelect)
 
 
 def check_own_panel(interaction: discord.Interaction) -> None:
-    """A press on a private panel must come from the player it was sent to: another
-    member's click on it (only a forged one can reach it) is told it is not their panel,
-    before anything is read.
+    """A press of a private panel's item must come from that panel: a private (ephemeral)
+    message the bot sent the presser. Another member's click on it, or a panel's id sent
+    from a public message (the board, a ping: only a forged one can be), is told it is not
+    their panel before anything is read, so a public message is never redrawn as a panel.
 
     Raises:
         HostError: ``table.not_your_panel`` (code ``not_your_panel``).
     """
     message = interaction.message
     meta = message.interaction_metadata if message is not None else None
-    if message is not None and message.flags.ephemeral and meta is not None and meta.user.id != interaction.user.id:
+    if message is None or not message.flags.ephemeral or meta is None or meta.user.id != interaction.user.id:
         raise HostError(tmsg("not_your_panel"), "not_your_panel")
 
 
@@ -477,7 +478,8 @@ class Table:
         delivery = self.ctx.delivery
         file = await delivery.render_file("board", record, current.view, tx.locale, "replay",
                                           delivery.upload_limit(record.guild_id))
-        by_seq = entry_texts(record, await self.ctx.repo.log(record.id), tx.locale)
+        entries = await self.ctx.repo.log(record.id)
+        by_seq = entry_texts(record, entries, tx.locale)
         then = by_seq.get(current.seq, tx)  # (named after whoever made the move)
         lines = [say("replay_step", loc, step=index, last=len(steps) - 1)
                  + (say("replay_in", loc, unit=then(current.mark)) if current.mark else "")]
@@ -488,7 +490,8 @@ class Table:
         view.add_item(TableButton(record.id, max(0, index - 1), "prev", disabled=index == 0, locale=loc))
         view.add_item(TableButton(record.id, min(len(steps) - 1, index + 1), "next", disabled=index >= len(steps) - 1,
                                   locale=loc))
-        view.add_item(ReplaySelect(record.id, jump_options(steps, tx, by_seq), loc))
+        view.add_item(ReplaySelect(record.id, jump_options(  # (option labels are not markdown)
+            steps, tx.plain(), entry_texts(record, entries, tx.locale, markdown=False)), loc))
         if file is not None:
             embed.set_image(url=f"attachment://{file.filename}")
         if fresh:
@@ -568,7 +571,7 @@ def export_log(record: GameRecord, name: str, entries: Sequence[LogEntry],
     per entry its seq, kind, seat, time and public event lines — no actions (a player's
     action may be a secret pick, a chance entry a hidden draw) and no private lines;
     undone entries are marked. Returns ``(json_data, text)``."""
-    txs = entry_texts(record, entries)  # (a move keeps the name of whoever made it)
+    txs = entry_texts(record, entries, markdown=False)  # (a move keeps the name of whoever made it)
     undone = undone_seqs(entries)
     out: list[dict[str, Any]] = []
     lines = [f"{name} #{record.id} · {record.status} · " + ", ".join(record.names)]
@@ -586,5 +589,5 @@ def export_log(record: GameRecord, name: str, entries: Sequence[LogEntry],
                             "players": record.names, "options": record.options, "entries": out}
     if outcome is not None:
         data["outcome"] = outcome.to_json()
-        lines.append(texts(record)(outcome.reason))
+        lines.append(texts(record).plain()(outcome.reason))
     return data, "\n".join(lines) + "\n"

@@ -107,8 +107,10 @@ async def test_a_backup_taken_while_moves_are_applied_restores_to_a_consistent_d
 
 
 def make_db(path: Path) -> None:
+    """A database with the bot's first tables (``bot.storage.backup.OUR_TABLES``) and one of its own."""
     with sqlite3.connect(path) as db:
-        db.execute("CREATE TABLE t (x)")
+        for table in ("games", "seats", "actions", "t"):
+            db.execute(f"CREATE TABLE {table} (x)")
         db.execute("INSERT INTO t VALUES (1)")
 
 

@@ -249,3 +249,33 @@ async def test_reminders_are_not_digests_and_do_not_repeat_the_ping(driver: Driv
     assert len(turn_pings(fake, record.home_channel_id)) == 1
     reminder_dms = [m for m in fake.channel_messages(fake.dm_channels[bob["id"]]["id"]) if m["content"].startswith("⏰")]
     assert len(reminder_dms) == 1 and not reminder_dms[0]["attachments"]
+
+
+async def test_every_public_message_of_a_game_pings_only_players_it_awaits(driver: Driver, players, bot) -> None:
+    """Through a three-player game, as the offline Discord reads ``allowed_mentions``: each public
+    message notifies only players the game then awaits (a turn ping: exactly those its first line
+    names; the end message: its winners), never a role, @everyone or @here; moves and boards
+    notify nobody."""
+    import random
+
+    fake = driver.fake
+    game = await driver.start_game("carnival", players[:3])
+    record = await driver.record(game)
+    guild_channels = {str(record.channel_id), str(record.home_channel_id)}
+    seen = 0
+    async for _before, after, mark in driver.random_moves(game, random.Random(7), 40):
+        awaited = {str(after.user_of(s)) for s in after.waiting} if after.status == "active" else set()
+        for message in fake.channel_messages(record.home_channel_id, ephemeral=False):
+            if int(message["id"]) <= mark or message["channel_id"] not in guild_channels:
+                continue
+            users, roles, everyone = fake.pinged(message)
+            assert (roles, everyone) == ([], False), message["content"]
+            if message["content"].startswith("🏁"):  # (the end message pings its winners, crowned)
+                assert users == {u for line in message["content"].splitlines() if "👑" in line
+                                 for u in re.findall(r"<@(\d+)>", line)} != set()
+                continue
+            assert users <= awaited, (message["content"], users, awaited)
+            if message in turn_pings(fake, record.home_channel_id, after=mark):
+                assert users == set(re.findall(r"<@(\d+)>", message["content"].split("\n")[0]))
+                seen += 1
+    assert seen >= 5

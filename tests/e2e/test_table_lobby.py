@@ -108,3 +108,55 @@ async def test_a_host_who_leaves_hands_the_lobby_to_the_player_who_joined_next(d
     await fake.click(carol, fake.messages[int(lobby["id"])], f"l:{game}:start")
     await driver.settle()
     assert (await driver.record(game)).status == "active"
+
+
+async def test_a_member_opens_at_most_the_allowed_open_lobbies_a_moderator_more(driver: Driver, players) -> None:
+    """OPEN_LOBBIES (3): bob's fourth lobby in the server is refused privately, naming his open
+    ones, and posts nothing; once he has left one (handing it on) he may open another; alice,
+    a moderator (the owner), is not limited."""
+    alice, bob, carol = players[:3]
+    fake = driver.fake
+    opened = [(await driver.open_lobby(bob, "carnival"))[0] for _ in range(3)]
+    mark = max(fake.messages)
+    await fake.slash(bob, "game", "new", game="carnival")
+    await driver.settle()
+    new = [m for mid, m in fake.messages.items() if mid > mark]
+    assert [m["content"] for m in new] == [
+        "⚠️ You already host as many open lobbies here as a member may "
+        f"({', '.join(f'#{g}' for g in opened)}). Start one, or leave it, before you open another."]
+    assert new[0]["flags"] & EPHEMERAL and fake.ephemeral_owner(new[0]) == bob["id"]
+    assert len(await driver.bot.repo.games(status=("lobby",))) == 3
+    lobby = next(m for m in fake.messages.values() if m.get("embeds") and f"#{opened[0]}" in m["embeds"][0]["title"])
+    await fake.click(carol, lobby, f"l:{opened[0]}:join")
+    await driver.settle()
+    await fake.click(bob, fake.messages[int(lobby["id"])], f"l:{opened[0]}:leave")  # (carol hosts it now)
+    await driver.settle()
+    await driver.open_lobby(bob, "carnival")
+    for _ in range(4):
+        await driver.open_lobby(alice, "carnival")
+    assert len(await driver.bot.repo.games(status=("lobby",))) == 8
+
+
+async def test_a_burst_of_join_and_leave_presses_makes_two_public_edits(driver: Driver, players) -> None:
+    """While the lobby's first redraw is on its way, the presses that follow are merged: one
+    more edit, of the lobby as it is after all of them (each press is answered at once)."""
+    alice, bob, carol, dave, erin = players[:5]
+    fake = driver.fake
+    game, lobby = await driver.open_lobby(alice, "carnival")
+    edits_before = fake._meta[int(lobby["id"])].edits
+    gate = fake.hold(r"/webhooks/\d+/[\w.-]+/messages/@original", "PATCH")
+    tokens = [await fake.click(bob, fake.messages[int(lobby["id"])], f"l:{game}:join")]
+    await fake.wait_for(lambda: fake.held == 1)
+    for user, verb in ((carol, "join"), (dave, "join"), (erin, "join"), (bob, "leave")):
+        tokens.append(await fake.click(user, fake.messages[int(lobby["id"])], f"l:{game}:{verb}"))
+    await fake.wait_for(lambda: all(fake.interactions[t]["acked_at"] is not None for t in tokens))
+    await fake.wait_for(lambda: len(fake.handlers_running()) == 1)  # (only the press whose edit is held)
+    assert fake._meta[int(lobby["id"])].edits == edits_before
+    gate.set()
+    await driver.settle()
+    assert fake._meta[int(lobby["id"])].edits == edits_before + 2
+    record = await driver.record(game)
+    assert {s.user_id for s in record.seats} == {int(u["id"]) for u in (alice, carol, dave, erin)}
+    shown = json.dumps(fake.messages[int(lobby["id"])]["embeds"][0])
+    assert all(f"<@{u['id']}>" in shown for u in (alice, carol, dave, erin)), shown
+    assert f"<@{bob['id']}>" not in shown

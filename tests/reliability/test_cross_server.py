@@ -236,3 +236,21 @@ async def test_check_origin_server_channel_private_panel_and_dm(driver: Driver, 
         with pytest.raises(HostError) as err:
             check_origin(it, rec)
         assert err.value.message == sentence.format(game=rec.id, channel=home)
+
+
+async def test_a_panel_id_sent_from_the_public_board_never_redraws_it(driver: Driver) -> None:
+    """A panel's ids (a step, an action) forged onto the game's own public board, by one of its
+    players: the board is not redrawn as a panel, no action is played."""
+    from bot.text import Texts
+    from bot.ui.table import tmsg
+
+    w = await World(driver).build()
+    v = (await driver.record(w.a1)).version
+    board = await driver.board(w.a1)
+    not_yours = Texts(None, [], "en")(tmsg("not_your_panel"))
+    for user in (w.alice, w.bob):
+        for cid in (f"n:{w.a1}:{v}:0:", f"a:{w.a1}:{v}:0"):
+            forged = copy.deepcopy(board)  # (what a modified client could send: the id on the board)
+            forged["components"] = [*forged["components"], {"type": 1, "components": [
+                {"type": 2, "style": 2, "label": "x", "custom_id": cid}]}]
+            await w.refused(user, not_yours, partial(w.fake.click, user, forged, cid, forge=True))

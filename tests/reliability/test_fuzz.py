@@ -245,3 +245,56 @@ def other(table: Table, data: st.DataObject) -> JSON:
             for _ in range(data.draw(st.integers(0, 3)))]
     return fake._interaction(5, table.mallory, {"custom_id": data.draw(custom_ids(table)), "components": rows},
                              channel=channel)
+
+
+RAW_PAYLOADS = int(os.environ.get("FUZZ_RAW_PAYLOADS", "400"))
+"""Payloads of ``test_raw_interaction_payloads_never_end_the_process`` (``FUZZ_RAW_PAYLOADS``;
+``make fuzz`` sends 10,000)."""
+
+ANSWERED = {2, 3, 4, 5}
+"""Interaction types Discord shows the sender an answer to (command, component, autocomplete, modal)."""
+
+
+def json_values(t: Table) -> st.SearchStrategy[Any]:
+    """Any JSON value, weighted towards the shapes a payload field has or nearly has."""
+    leaves = st.one_of(st.none(), st.booleans(), st.integers(-2 ** 70, 2 ** 70), st.floats(allow_nan=False),
+                       st.text(max_size=20), numbers(t), custom_ids(t))
+    return st.recursive(leaves, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                        st.dictionaries(st.text(max_size=12), inner, max_size=3)),
+                        max_leaves=6)
+
+
+def raw(table: Table, data: st.DataObject) -> JSON:
+    """An INTERACTION_CREATE of any type (0–8, or an unknown one) whose ``data`` is a component,
+    command or modal body with fields of any JSON type, or any JSON value at all."""
+    fake = table.fake
+    kind = data.draw(st.one_of(st.integers(0, 8), st.integers(9, 2 ** 31)))
+    channel, message = data.draw(where(table))
+    payload = fake._interaction(kind, table.mallory, {}, channel=channel, message=message)
+    shape = data.draw(st.integers(0, 3))
+    if shape == 0:
+        body: Any = data.draw(json_values(table))
+    else:
+        keys = {1: ("custom_id", "component_type", "values"), 2: ("id", "name", "type", "options", "resolved"),
+                3: ("custom_id", "components")}[shape]
+        body = {k: data.draw(json_values(table)) for k in keys if data.draw(st.integers(0, 4))}
+        if shape == 1 and data.draw(st.booleans()):
+            body["custom_id"] = data.draw(custom_ids(table))
+            body["component_type"] = data.draw(st.sampled_from([2, 3, 5, 6, 7, 8]))
+    payload["data"] = body
+    return payload
+
+
+@given(data=st.data())
+@settings(max_examples=max(1, RAW_PAYLOADS // 4), derandomize=True, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+async def test_raw_interaction_payloads_never_end_the_process(table: Table, data: st.DataObject) -> None:
+    """Four raw payloads at a time: the bot keeps its connection, changes nothing, logs no error,
+    answers only the sender and privately, and answers every payload of a type Discord shows an
+    answer to (a component, command, autocomplete or modal submit), once."""
+    payloads = [raw(table, data) for _ in range(4)]
+    await table.check(payloads)
+    assert not table.bot.is_closed()
+    for p in payloads:
+        answered = table.fake.interactions[p["token"]]["acked_at"] is not None
+        assert answered == (p["type"] in ANSWERED), (p["type"], p["data"])

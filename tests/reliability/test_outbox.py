@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.service import plan_deliveries
+from bot.settings import Settings
 from bot.storage import OutboxItem, Repository, migrations
 from engines.base import Event, Outcome
 from tests.e2e.driver import Driver
@@ -178,3 +180,59 @@ async def test_a_repeated_nonce_is_posted_once(fake: FakeDiscord, database_url: 
     assert first.id == again.id and fake.nonce_hits == 1
     assert [m["content"] for m in fake.channel_messages(channel, ephemeral=False)] == ["once"]
     await fake.stop_bot(bot)
+
+
+async def test_a_row_older_than_a_nonce_is_looked_for_before_it_is_posted_again(
+        fake: FakeDiscord, database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Posted, then the process died before the row was marked done, and the restart came after
+    Discord forgot the nonce: the bot finds its message in the channel and posts nothing again."""
+    bot, driver, game = await two_player_game(fake, database_url)
+    bot.delivery.lean = False  # (lines posted on their own, not folded into the board edit)
+    user, text = await legal_text(bot, game, random.Random(2))
+
+    async def lost(row_ids: object) -> None:  # (the crash: Discord has the messages, the database not the mark)
+        return None
+
+    monkeypatch.setattr(bot.repo, "delivered", lost)
+    await bot.service.act(game, user, text)
+    await bot.delivery.flush(game)
+    record = await bot.service.get(game)
+    lines = "\n".join(await bot.delivery.public_lines(record, record.version - 1, record.version))
+    assert [r.kind for r in await bot.repo.pending(game)].count("lines") == 1
+    await fake.stop_bot(bot)
+    fake.advance(fake.nonce_lifetime + 60)
+    bot2 = GameBot(Settings(database_path=database_url, token="offline", tick_seconds=3600, lean_requests=False),
+                   clock=fake.now)  # (lines posted on their own)
+    await fake.start_bot(bot2)
+    await Driver(fake, bot2).settle()
+    posted = [m for m in fake.channel_messages(record.home_channel_id, ephemeral=False) if m["content"] == lines]
+    assert len(posted) == 1 and fake.nonce_hits == 0
+    assert [r.kind for r in await bot2.repo.pending(game)] == []
+    await fake.stop_bot(bot2)
+
+
+async def test_a_board_posted_before_a_crash_is_found_after_its_nonce_expired(
+        fake: FakeDiscord, database_url: str) -> None:
+    """The board went out but neither its pointer nor the row's mark was stored: after a restart
+    past the nonce's lifetime the bot edits that message instead of posting a second board."""
+    bot, driver, game = await two_player_game(fake, database_url)
+    await driver.settle()
+    await fake.stop_bot(bot)
+    repo = Repository(database_url, clock=fake.now)  # (what the crash left: a board row, no pointer)
+    await repo.open()
+    record = await repo.get_game(game)
+    assert record is not None and record.state is not None
+    await repo.append(game, record.version, [], state=record.state, status=record.status,
+                      outbox=[OutboxItem("board", record.version)])
+    await repo.set_fields(game, board_message_id=None)
+    await repo.close()
+    fake.advance(fake.nonce_lifetime + 60)
+    bot2 = await start_bot(fake, database_url)
+    await Driver(fake, bot2).settle()
+    boards = [m for m in fake.channel_messages(record.home_channel_id, ephemeral=False)
+              if any(re.fullmatch(rf"g:{game}:\d+:rules", str(c.get("custom_id"))) for c in iter_components(m["components"]))]
+    assert len(boards) == 1 and fake.nonce_hits == 0
+    assert (await bot2.service.get(game)).board_message_id == int(boards[0]["id"])
+    assert board_version(fake, int(boards[0]["id"])) == {record.version}
+    assert await bot2.repo.pending(game) == []
+    await fake.stop_bot(bot2)
