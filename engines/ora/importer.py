@@ -36,6 +36,7 @@ The standard library only, like every engine module.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -45,7 +46,7 @@ from typing import Any
 from engines.base import Action, GameError, State
 from engines.ora import flow as F
 from engines.ora import rules as R
-from engines.ora.data import BUILDINGS, MODES
+from engines.ora.data import BUILDINGS, MODES, SETTLEMENTS
 from engines.ora.engine import OraEngine
 
 ENGINE = OraEngine()
@@ -89,6 +90,8 @@ class Replay:
     start player's turn from round 1), 2 round 2 played again."""
     free_tiles: Counter[str] = field(default_factory=Counter)
     """K10: districts / plots taken free with the Bulwark, which kennerspiel's price piles skip."""
+    prior_next: bool = False
+    """``WITH_PRIOR`` in the seat's own window: the next ``USE`` places the prior."""
     _entered: set[tuple[int, str]] = field(default_factory=set)
     _roster_done: bool = False
 
@@ -171,9 +174,11 @@ class Replay:
         """(owner, our id) of a building named in the record (``LR1`` → the red seat's L1);
         owner -1 for the display."""
         if len(bid) == 3 and bid[0] == "L" and bid[1] in COLOURS:
-            if bid[1] not in self.colours:
-                raise GameError(f"No {bid[1]} player in this game.")
-            return self.colours.index(bid[1]), f"L{bid[2]}"
+            if bid[1] in self.colours:
+                return self.colours.index(bid[1]), f"L{bid[2]}"
+            if self.state["mode"] == "solo":  # the neutral player's colour is any other
+                return self.state["n"], f"L{bid[2]}"
+            raise GameError(f"No {bid[1]} player in this game.")
         for o, p in enumerate(self.state["pl"]):
             if R.find(p["land"], bid) is not None:
                 return o, bid
@@ -312,6 +317,12 @@ def command(rp: Replay, words: list[str]) -> None:
     if verb == "COMMIT":
         _commit(rp)
         return
+    top = rp.state["stack"][-1] if rp.state["stack"] else None
+    if top is not None and top["f"] == "prior" and verb == "USE" and args and args[0] == top["b"]:
+        rp.apply({"type": "prior"})  # the new building used: the prior bonus offer taken
+        rp.last_window = _window(rp.state)
+        _resolve(rp, args[1:])
+        return
     _skip_offers(rp, "prior" if verb == "WITH_PRIOR" else None)
     rp.last_window = _window(rp.state)
     if verb in ("WITH_PRIOR", "WITH_LAYBROTHER"):
@@ -320,6 +331,8 @@ def command(rp: Replay, words: list[str]) -> None:
             rp.apply({"type": "prior"})
         elif top is not None and top["f"] == "assign":
             rp.apply({"type": "assign", "c": "prior" if verb == "WITH_PRIOR" else "lay"})
+        elif top is None and verb == "WITH_PRIOR":
+            rp.prior_next = True
         return  # only one kind at home: our engine placed it already
     if verb == "CONVERT":
         goods, _ = _goods(args)
@@ -344,6 +357,11 @@ def command(rp: Replay, words: list[str]) -> None:
         owner, b = rp.owner_of(args[0])
         gift = len(args) > 1 and args[1] in ("Wn", "Wh")
         rp.apply({"type": "contract", "owner": owner, "b": b, **({"gift": True} if gift else {})})
+        top = rp.state["stack"][-1] if rp.state["stack"] else None
+        if top is not None and top["f"] == "assign" and len(args) > 2 and args[2] == "WITH_PRIOR":
+            rp.apply({"type": "assign", "c": "prior"})
+        elif top is not None and top["f"] == "assign" and owner == rp.state["n"]:
+            rp.apply({"type": "assign", "c": "lay"})
         return
     if verb == "SETTLE":
         s = args[0]
@@ -415,7 +433,8 @@ def _use(rp: Replay, args: list[str]) -> None:
         if st["win"]["kind"] == "bonus":
             rp.apply({"type": "bonus", "owner": owner, "b": b})
         else:
-            kind = "lay" if R.home(st["pl"][seat], "lay") is not None else "prior"
+            kind = "lay" if R.home(st["pl"][seat], "lay") is not None and not rp.prior_next else "prior"
+            rp.prior_next = False
             rp.apply({"type": "place", "b": b, "c": kind})
     elif top is not None and top["f"] == "nprior":
         rp.apply({"type": "neutral_prior", "b": b})
@@ -463,6 +482,19 @@ def mode_options(players: int, length: str) -> dict[str, str]:
     return {"mode": "short" if length == "short" and players > 2 else "standard"}
 
 
+def start(game: Mapping[str, Any], *, as_recorded: bool = False) -> Replay:
+    """A replay at the start of a kennerspiel record (one line of a ``.jsonl`` file): seats in
+    the record's seat order (``seatColors``)."""
+    c = game["config"]
+    players, country, length = int(c["players"]), str(c["country"]).lower(), str(c["length"]).lower()
+    colours = "".join(game.get("seatColors") or c["colors"])
+    options = {**mode_options(players, length), "variant": country, "start_player": "host"}
+    rp = Replay(ENGINE.new_game(players, int(c["seed"]), options), colours, as_recorded)
+    if as_recorded:
+        rp._patch(-1)
+    return rp
+
+
 def replay(text: str, *, as_recorded: bool = False) -> Replay:
     """Replay a record (the file's text).
 
@@ -501,12 +533,75 @@ def replay(text: str, *, as_recorded: bool = False) -> Replay:
             raise RecordError(number, line, f"malformed command ({exc})") from None
     if rp is None:
         raise RecordError(0, "", "no START in the record")
-    if as_recorded and rp.state["mode"] == "solo" and not rp.state["over"]:  # K7: no phase E
+    if as_recorded:
+        _k7(rp)
+    return rp
+
+
+@dataclass
+class Result:
+    """The outcome of replaying one record: ``followed`` (to the game's end), ``refused``
+    (``{"index", "command", "reason"}`` of the first command not followed, or None), the seats'
+    colours and score breakdowns (kennerspiel's ``scores`` fields), the commands applied."""
+
+    followed: bool
+    refused: dict[str, Any] | None
+    seat_colors: list[str]
+    scores: list[dict[str, Any]]
+    commands: int
+    notes: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"followed": self.followed, "refused": self.refused, "seatColors": self.seat_colors,
+                "scores": self.scores}
+
+
+def breakdown(st: Mapping[str, Any], seat: int) -> dict[str, Any]:
+    """``seat``'s score as kennerspiel's ``scores`` gives it: ``goods``, ``economic``,
+    ``settlements`` (each settlement's dwelling value, row by row), ``dwelling``, ``total``."""
+    sc = R.score(st, seat)
+    land = st["pl"][seat]["land"]
+    keys = sorted((k for k, piece in R.pieces(land) if piece in SETTLEMENTS),
+                  key=lambda k: (R.xy(k)[1], R.xy(k)[0]))
+    values = [R.settlement_value(st, land, k) for k in keys]
+    return {"goods": sc["goods"], "economic": sc["economic"], "settlements": values,
+            "dwelling": sum(values), "total": sc["total"]}
+
+
+def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result:
+    """Replay one kennerspiel record (a line of a ``.jsonl`` file, see
+    ``../shared/ora-kennerspiel/README.md``) up to its end or its first command not followed."""
+    rp = start(game, as_recorded=as_recorded)
+    moves = list(game["moves"])
+    refused: dict[str, Any] | None = None
+    done = 0
+    for index, move in enumerate(moves):
+        try:
+            if rp.state["over"]:
+                raise GameError("The game is already over under our rules.")
+            command(rp, move.split())
+        except GameError as exc:
+            refused = {"index": index, "command": move, "reason": str(exc)}
+            break
+        except (IndexError, KeyError, ValueError) as exc:
+            refused = {"index": index, "command": move, "reason": f"malformed command ({exc})"}
+            break
+        done += 1
+    if refused is None and as_recorded:
+        _k7(rp)
+    if refused is None and not rp.state["over"]:
+        refused = {"index": len(moves), "command": "", "reason": "the record ends before the game is over"}
+    scores = [breakdown(rp.state, seat) for seat in range(rp.state["n"])]
+    return Result(refused is None, refused, list(rp.colours), scores, done, rp.notes)
+
+
+def _k7(rp: Replay) -> None:
+    """K7: kennerspiel's solo game ends after round 30 without phase E."""
+    if rp.state["mode"] == "solo" and not rp.state["over"]:
         win = rp.state["win"]
         if win is not None and win["kind"] == "settle" and rp.state["unit"] == 30:
             rp.apply({"type": "done"})
             rp.notes.append("K7: no phase E after round 30")
-    return rp
 
 
 def report(rp: Replay) -> str:
@@ -523,22 +618,59 @@ def report(rp: Replay) -> str:
     return "\n".join(lines)
 
 
+def _result_text(result: Result, where: str) -> str:
+    head = f"{where}: followed to the end" if result.followed else (
+        f"{where}: stops at command {result.refused['index']} `{result.refused['command']}`: "
+        f"{result.refused['reason']}" if result.refused else where)
+    lines = [head]
+    for colour, sc in zip(result.seat_colors, result.scores, strict=True):
+        lines.append(f"  {colour}: goods {sc['goods']} + economic {sc['economic']} + dwelling {sc['dwelling']} "
+                     f"{sc['settlements']} = {sc['total']}")
+    lines += [f"  as recorded: {note}" for note in result.notes]
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line: 0 when the record replays, 1 when a command cannot be followed."""
+    """The command line: 0 when every record is followed to its end, 1 otherwise."""
     parser = argparse.ArgumentParser(prog="python -m engines.ora.importer", description=__doc__.split("\n")[0])
-    parser.add_argument("file")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="a kennerspiel record file (.jsonl, one game a line) or our text format")
     parser.add_argument("--as-recorded", action="store_true",
                         help="apply kennerspiel's rule differences (docs/rules/ora-kennerspiel.md)")
+    parser.add_argument("--json", action="store_true", help="one JSON object a line per game")
     args = parser.parse_args(argv)
-    with open(args.file, encoding="utf-8") as fh:
-        text = fh.read()
-    try:
-        rp = replay(text, as_recorded=args.as_recorded)
-    except RecordError as exc:
-        sys.stdout.write(f"cannot follow the record at {exc}\n")
-        return 1
-    sys.stdout.write(report(rp) + "\n")
-    return 0
+    ok = True
+    for path in args.files:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        if path.endswith(".jsonl"):
+            for number, line in enumerate(text.splitlines(), start=1):
+                if not line.strip():
+                    continue
+                result = replay_game(json.loads(line), as_recorded=args.as_recorded)
+                ok = ok and result.followed
+                out = json.dumps(result.to_json()) if args.json else _result_text(result, f"{path}:{number}")
+                sys.stdout.write(out + "\n")
+            continue
+        try:
+            rp = replay(text, as_recorded=args.as_recorded)
+        except RecordError as exc:
+            ok = False
+            if args.json:
+                sys.stdout.write(json.dumps({"followed": False, "refused": {
+                    "index": exc.line, "command": exc.command, "reason": exc.reason},
+                    "seatColors": [], "scores": []}) + "\n")
+            else:
+                sys.stdout.write(f"cannot follow the record at {exc}\n")
+            continue
+        if args.json:
+            scores = [breakdown(rp.state, seat) for seat in range(rp.state["n"])]
+            sys.stdout.write(json.dumps({"followed": bool(rp.state["over"]), "refused": None,
+                                         "seatColors": list(rp.colours), "scores": scores}) + "\n")
+        else:
+            sys.stdout.write(report(rp) + "\n")
+        ok = ok and bool(rp.state["over"])
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
