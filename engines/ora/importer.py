@@ -90,6 +90,10 @@ class Replay:
     start player's turn from round 1), 2 round 2 played again."""
     free_tiles: Counter[str] = field(default_factory=Counter)
     """K10: districts / plots taken free with the Bulwark, which kennerspiel's price piles skip."""
+    settled: int | None = None
+    """The seat whose ``SETTLE`` closed its settlement turn (K12), with ``settled_at`` (the
+    number of actions applied then)."""
+    settled_at: int = -1
     prior_next: bool = False
     """``WITH_PRIOR`` in the seat's own window: the next ``USE`` places the prior."""
     _entered: set[tuple[int, str]] = field(default_factory=set)
@@ -109,9 +113,14 @@ class Replay:
         before = _settles(self.state)
         window = _window(self.state)
         phase = self.state["phase"]
+        wheel = dict(self.state["wheel"])
         self.state, events = ENGINE.apply(self.state, seat, action)
         self.actions.append((seat, action))
         if self.as_recorded:
+            if any(e.kind in ("round", "turn", "bonus_round") for e in events):  # K13
+                for ind, age in wheel.items():
+                    if age == 12 and self.state["wheel"].get(ind) == 12:
+                        self.state["wheel"][ind] = 0
             self._patch(phase)
             self._k9_jump()
         settlers = 1 if self.state["mode"] == "solo" else self.state["n"]
@@ -236,60 +245,139 @@ def _uses_joker(action: Mapping[str, Any]) -> bool:
     return any(p == "joker" for p in action.get("pick", []) if isinstance(p, str))
 
 
-def _resolve(rp: Replay, params: Sequence[str]) -> None:
-    """Resolve the function (or payment) on top of the stack the way ``params`` say: search
-    our legal steps (conversions and purchases left out) for the sequence whose payments and
-    gains match the record's goods and joker flag best, then apply it.
+CHOICE_PARAMS: dict[str, tuple[str, ...]] = {
+    "L2": ("choose",),  # Farmyard: [Jo] and the good chosen (Gn or Sh)
+}
+"""How kennerspiel's parameters of a ``USE`` read, by building (our id): each parameter is
+``pay`` (the goods paid) or ``choose`` (goods chosen, received); ``Jo`` anywhere is the
+joker. A building not listed reads its first parameter as ``pay`` and the others as ``choose``."""
+
+
+@dataclass
+class Words:
+    """A ``USE``/``SETTLE``'s parameters as kennerspiel means them."""
+
+    pay: Counter[str]
+    choose: Counter[str]
+    joker: bool
+
+
+def read_words(bid: str | None, params: Sequence[str]) -> Words:
+    """Split ``params`` into what is paid, what is chosen and the joker flag.
 
     Raises:
-        GameError: nothing in our steps can follow it.
+        GameError: a goods token we do not know.
     """
-    want, joker = _goods(params)
+    roles = CHOICE_PARAMS.get(bid or "", ())
+    pay: Counter[str] = Counter()
+    choose: Counter[str] = Counter()
+    joker = False
+    for i, p in enumerate(params):
+        role = roles[i] if i < len(roles) else ("pay" if i == 0 else "choose")
+        goods, jo = _goods([p])
+        joker = joker or jo
+        (pay if role == "pay" else choose).update(goods)
+    return Words(pay, choose, joker)
+
+
+def _picked(action: Mapping[str, Any]) -> set[str]:
+    """Goods an action names as choices (a wheel's good, picks)."""
+    out = set()
+    if isinstance(action.get("good"), str) and action["type"] == "wheel":
+        out.add(action["good"])
+    for p in action.get("pick", []):
+        if isinstance(p, str):
+            out.add(p)
+        elif isinstance(p, list) and p and isinstance(p[0], str):
+            out.add(p[0])
+        elif isinstance(p, dict):
+            out.update(p)
+    return out
+
+
+def _resolve(rp: Replay, words: Words) -> None:
+    """Resolve the function (or payment) on top of the stack as ``words`` say: our steps are
+    walked, each payment made with the recorded goods, until the function is resolved with
+    exactly the recorded payment, the recorded choices and the recorded joker flag.
+
+    Raises:
+        GameError: our steps cannot pay or choose exactly that.
+    """
     st0 = rp.state
     if not st0["stack"] or st0["stack"][-1]["f"] not in INNER:
+        if words.pay or words.choose or words.joker:
+            raise GameError("The building takes no parameters here.")
         return
     depth = len(st0["stack"])
     decider = F.decider(st0)
     if decider is None:
         return
     seat: int = decider
-    best: tuple[tuple[float, ...], list[Action]] | None = None
     seen = 0
+    names = F.goods_of(st0["variant"])
 
     def done(st: Mapping[str, Any]) -> bool:
         return (len(st["stack"]) < depth or not st["stack"] or st["stack"][-1]["f"] not in INNER
                 or F.decider(st) != seat)
 
-    def walk(st: State, seq: list[Action], paid: Counter[str], got: Counter[str], used_joker: bool) -> None:
-        nonlocal best, seen
+    def candidates(st: State, left: Counter[str]) -> list[Action]:
+        top = st["stack"][-1]
+        if top["f"] == "pay" and top["req"]:
+            kind = top["req"][0][0]
+            if kind in ("food", "energy", "points"):
+                pool = set(R.value_goods(names, kind))
+                bundle = {g: n for g, n in left.items() if n > 0 and g in pool}
+                return [{"type": "pay", "goods": bundle}] if bundle else []
+            if kind == "different":
+                return [a for a in ENGINE.legal_actions(st, seat) if a.get("good") in left]
+        options = [a for a in ENGINE.legal_actions(st, seat) if a["type"] not in FREE_TYPES]
+        part = F.part_of(top) if top["f"] == "use" else None
+        return sorted(options, key=lambda a: _order(part, a))
+
+    def walk(st: State, seq: list[Action], paid: Counter[str], picked: set[str], got: Counter[str],
+             used_joker: bool) -> list[Action] | None:
+        nonlocal seen
         seen += 1
         if seen > SEARCH_LIMIT:
-            return
+            return None
         if done(st):
-            net_paid, net_got = _delta(st0["pl"][seat]["goods"], st["pl"][seat]["goods"])
-            extra = sum(((net_paid - want) + (want - net_paid)).values())
-            hit = sum((net_got & want).values())
-            score = (float(extra - hit), float(joker != used_joker), -float(sum(got.values())), float(len(seq)))
-            if best is None or score < best[0]:
-                best = (score, list(seq))
-            return
-        for a in ENGINE.legal_actions(st, seat):
-            if a["type"] in ("flip_grain", "sell_wine", "sell_whiskey", "buy_district", "buy_plot"):
+            ok = (paid == words.pay and used_joker == words.joker
+                  and all(g in picked or got[g] > 0 for g in words.choose))
+            return list(seq) if ok else None
+        for a in candidates(st, words.pay - paid):
+            try:
+                nxt, _ = ENGINE.apply(st, seat, a)
+            except GameError:
                 continue
-            nxt, _ = ENGINE.apply(st, seat, a)
             step_paid, step_got = _delta(st["pl"][seat]["goods"], nxt["pl"][seat]["goods"])
-            p2, g2 = paid + step_paid, got + step_got
-            if any(p2[g] > want[g] for g in p2):
+            p2 = paid + step_paid
+            if any(p2[g] > words.pay[g] for g in p2):
                 continue
-            walk(nxt, [*seq, a], p2, g2, used_joker or _uses_joker(a))
+            found = walk(nxt, [*seq, a], p2, picked | _picked(a), got + step_got,
+                         used_joker or _uses_joker(a))
+            if found is not None:
+                return found
+        return None
 
-    walk(st0, [], Counter(), Counter(), False)
-    if best is None:
-        raise GameError("No way to resolve it with those goods under our rules.")
-    if best[0][0] > 0 or best[0][1] > 0:
-        raise GameError(f"Our rules cannot pay or choose exactly {' '.join(params) or 'nothing'} here.")
-    for a in best[1]:
+    found = walk(st0, [], Counter(), set(), Counter(), False)
+    if found is None:
+        raise GameError("Our rules cannot pay or choose exactly that here.")
+    for a in found:
         rp.apply(a)
+
+
+def _order(part: Any, action: Mapping[str, Any]) -> tuple[int, float]:
+    """Search order of a step: the largest payment first (kennerspiel's words name the whole
+    payment, so the most that it pays for is meant), ``skip`` last."""
+    if action["type"] == "skip":
+        return (1, 0.0)
+    if part is None or action["type"] != "do":
+        return (0, 0.0)
+    named, value, different, forest = F.need_of(part, action)
+    return (0, -float(sum(named.values()) + sum(value.values()) + different + forest))
+
+
+FREE_TYPES = frozenset({"flip_grain", "sell_wine", "sell_whiskey", "buy_district", "buy_plot"})
 
 
 def _int(text: str) -> int:
@@ -319,9 +407,9 @@ def command(rp: Replay, words: list[str]) -> None:
         return
     top = rp.state["stack"][-1] if rp.state["stack"] else None
     if top is not None and top["f"] == "prior" and verb == "USE" and args and args[0] == top["b"]:
-        rp.apply({"type": "prior"})  # the new building used: the prior bonus offer taken
         rp.last_window = _window(rp.state)
-        _resolve(rp, args[1:])
+        rp.apply({"type": "prior"})  # the new building used: the prior bonus offer taken
+        _resolve(rp, read_words(args[0], args[1:]))
         return
     _skip_offers(rp, "prior" if verb == "WITH_PRIOR" else None)
     rp.last_window = _window(rp.state)
@@ -368,7 +456,10 @@ def command(rp: Replay, words: list[str]) -> None:
         if len(s) != 3 or s[0] != "S":
             raise GameError(f"No settlement {s!r}.")
         rp.apply({"type": "settle", "s": f"S0{s[2]}", "x": _int(args[1]), "y": _int(args[2])})
-        _resolve(rp, args[3:])
+        seat = F.decider(rp.state)
+        _resolve(rp, Words(_goods(args[3:])[0], Counter(), False))
+        if rp.as_recorded and F.decider(rp.state) != seat:
+            rp.settled, rp.settled_at = seat, len(rp.actions)
         return
     if verb == "USE":
         _use(rp, args)
@@ -389,6 +480,8 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
             rp.free_tiles[tile] += 1
         return
     seat = F.decider(rp.state)
+    if rp.as_recorded and seat is None or (rp.as_recorded and _k12(rp, tile, side, y)):
+        return
     if rp.as_recorded and rp.free_tiles[tile] and seat is not None:
         mode = MODES[rp.state["mode"]]
         taken = R.tiles_taken(rp.state["pl"])[0 if tile == "district" else 1]
@@ -399,6 +492,29 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
             rp.notes.append(f"K10: {tile} for {theirs} coins, not {ours} (the Bulwark's free {tile} "
                             "did not advance the price pile)")
     rp.apply({"type": f"buy_{tile}", "side": side, "y": y})
+
+
+def _k12(rp: Replay, tile: str, side: str, y: int) -> bool:
+    """K12: kennerspiel lets a player buy a landscape after placing his settlement in a
+    settlement turn (the rulebook: only before it). When the record buys right after a
+    ``SETTLE`` that closed the turn, the purchase is made for that seat at our price."""
+    last = rp.settled
+    if last is None or rp.settled_at != len(rp.actions):
+        return False
+    seat = last
+    st = rp.state
+    mode = MODES[st["mode"]]
+    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1]
+    price = R.next_price(mode, tile, taken)
+    land = st["pl"][seat]["land"]
+    rows = R.district_rows(land) if tile == "district" else R.plot_rows(land, side)
+    if price is None or st["pl"][seat]["goods"]["coin"] < price or y not in rows:
+        raise GameError("That landscape cannot be bought now.")
+    st["pl"][seat]["goods"]["coin"] -= price
+    R.place_tile(land, tile, side, y)
+    rp.settled = None
+    rp.notes.append(f"K12: {tile} bought after the settlement in a settlement turn")
+    return True
 
 
 def _lenient_cost(rp: Replay, b: str) -> None:
@@ -448,7 +564,7 @@ def _use(rp: Replay, args: list[str]) -> None:
             n = min(goods.get("peat", 0), sum(p.count("Co") for p in params))
             goods["peat"] -= n
             goods["peat_coal"] += n
-    _resolve(rp, params)
+    _resolve(rp, read_words(b, params))
 
 
 def _commit(rp: Replay) -> None:
