@@ -82,8 +82,15 @@ class Replay:
     colours: str
     as_recorded: bool
     actions: list[tuple[int, Action]] = field(default_factory=list)
-    last_window: Any = None
-    phantom: int = 0
+    closed: int = 0
+    """Turns (action windows and settlement turns) our engine has closed so far."""
+    committed: int = 0
+    """Turns the record has closed (its ``COMMIT`` commands)."""
+    bought_turn: dict[int, int] = field(default_factory=dict)
+    """K14: the turn (``closed`` then) of each seat's last landscape purchase."""
+    bought_unit: dict[int, int] = field(default_factory=dict)
+    closed_seat: int | None = None
+    """The seat of the last turn our engine closed."""
     notes: list[str] = field(default_factory=list)
     k9: int = 0
     """K9 progress: 0 not met, 1 phase D cut short (its first two settlement turns, then the
@@ -110,24 +117,30 @@ class Replay:
         seat = F.decider(self.state)
         if seat is None:
             raise GameError("The game is over.")
-        before = _settles(self.state)
-        window = _window(self.state)
+        before = _turns(self.state)
         phase = self.state["phase"]
-        wheel = dict(self.state["wheel"])
         self.state, events = ENGINE.apply(self.state, seat, action)
         self.actions.append((seat, action))
         if self.as_recorded:
-            if any(e.kind in ("round", "turn", "bonus_round") for e in events):  # K13
-                for ind, age in wheel.items():
-                    if age == 12 and self.state["wheel"].get(ind) == 12:
-                        self.state["wheel"][ind] = 0
             self._patch(phase)
             self._k9_jump()
-        settlers = 1 if self.state["mode"] == "solo" else self.state["n"]
-        added = settlers * sum(1 for e in events if e.kind == "phase")
-        consumed = before + added - _settles(self.state)
-        own = int(window is not None and window[3] == "settle" and _window(self.state) != window)
-        self.phantom += max(0, consumed - own)
+        closed = before + _turns_added(self.state, events) - _turns(self.state)
+        if closed:
+            self.closed += closed
+            self.closed_seat = seat
+        if self.as_recorded:
+            self._k14()
+
+    def _k14(self) -> None:
+        """K14: kennerspiel allows a landscape purchase in every action window (the rulebook:
+        one per round). A purchase made in an earlier window of this unit is forgotten when
+        a new window of the same seat opens."""
+        win = self.state["win"]
+        if win is None or win["kind"] not in ("action", "bonus"):
+            return
+        p = self.state["pl"][win["seat"]]
+        if p["bought"] == self.state["unit"] and self.bought_turn.get(win["seat"]) != self.closed:
+            p["bought"] = -1
 
     def _patch(self, phase: int) -> None:
         """The as-recorded differences that change a state (K1, K2, K5, K6)."""
@@ -201,6 +214,29 @@ def _window(st: Mapping[str, Any]) -> tuple[int, int, int, str] | None:
     if win is None:
         return None
     return (st["unit"], len(st["queue"]), win["seat"], win["kind"])
+
+
+def _turns(st: Mapping[str, Any]) -> int:
+    """Turns still to come in this unit or open (queued windows and settlement turns, plus
+    an open one)."""
+    open_turn = 1 if st["win"] is not None and st["win"]["kind"] != "neutral" else 0
+    return sum(1 for item in st["queue"] if item[0] in ("window", "settle")) + open_turn
+
+
+def _turns_added(st: Mapping[str, Any], events: Iterable[Any]) -> int:
+    """Turns queued by the units and settlement phases that ``events`` announce (the queues
+    ``flow._begin_unit`` and ``flow._unit_end`` make)."""
+    n = int(st["n"])
+    settlers = 1 if st["mode"] == "solo" else n
+    added = 0
+    for e in events:
+        if e.kind == "phase":
+            added += settlers
+        elif e.kind == "bonus_round":
+            added += n
+        elif e.kind in ("round", "turn"):
+            added += {"solo": 2, "2pl": 3}.get(st["mode"], (1 if st["last"] else 2) if st["mode"] == "2p" else n + 1)
+    return added
 
 
 def _settles(st: Mapping[str, Any]) -> int:
@@ -407,12 +443,11 @@ def command(rp: Replay, words: list[str]) -> None:
         return
     top = rp.state["stack"][-1] if rp.state["stack"] else None
     if top is not None and top["f"] == "prior" and verb == "USE" and args and args[0] == top["b"]:
-        rp.last_window = _window(rp.state)
         rp.apply({"type": "prior"})  # the new building used: the prior bonus offer taken
         _resolve(rp, read_words(args[0], args[1:]))
         return
-    _skip_offers(rp, "prior" if verb == "WITH_PRIOR" else None)
-    rp.last_window = _window(rp.state)
+    if verb != "CONVERT":  # conversions are allowed with the offer open
+        _skip_offers(rp, "prior" if verb == "WITH_PRIOR" else None)
     if verb in ("WITH_PRIOR", "WITH_LAYBROTHER"):
         top = rp.state["stack"][-1] if rp.state["stack"] else None
         if top is not None and top["f"] == "prior" and verb == "WITH_PRIOR":
@@ -491,7 +526,14 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
             rp.state["pl"][seat]["goods"]["coin"] += ours - theirs
             rp.notes.append(f"K10: {tile} for {theirs} coins, not {ours} (the Bulwark's free {tile} "
                             "did not advance the price pile)")
+    again = seat is not None and seat in rp.bought_turn and rp.bought_unit.get(seat) == rp.state["unit"]
     rp.apply({"type": f"buy_{tile}", "side": side, "y": y})
+    if seat is not None:
+        rp.bought_turn[seat] = rp.closed
+        rp.bought_unit[seat] = rp.state["unit"]
+        if again:
+            rp.notes.append(f"K14: a second landscape bought in {'turn' if rp.state['mode'] == '2p' else 'round'} "
+                            f"{rp.state['unit']}")
 
 
 def _k12(rp: Replay, tile: str, side: str, y: int) -> bool:
@@ -499,7 +541,7 @@ def _k12(rp: Replay, tile: str, side: str, y: int) -> bool:
     settlement turn (the rulebook: only before it). When the record buys right after a
     ``SETTLE`` that closed the turn, the purchase is made for that seat at our price."""
     last = rp.settled
-    if last is None or rp.settled_at != len(rp.actions):
+    if last is None or rp.settled_at != len(rp.actions) or rp.closed != rp.committed + 1:
         return False
     seat = last
     st = rp.state
@@ -568,26 +610,26 @@ def _use(rp: Replay, args: list[str]) -> None:
 
 
 def _commit(rp: Replay) -> None:
-    """End the turn: decline what is pending, pass if no main action was taken, close the
-    window. A bare ``COMMIT`` for a settlement turn our engine skipped (nothing to do in it)
-    is consumed; after a command whose window already closed by itself it does nothing."""
-    current = _window(rp.state)
-    last, rp.last_window = rp.last_window, None
-    if last is None and rp.phantom > 0:
-        rp.phantom -= 1
+    """End the record's current turn. When our engine already closed it (nothing was left to
+    do in it), there is nothing to apply; otherwise decline what is pending, pass if no main
+    action was taken, and close the window."""
+    turn = rp.committed
+    rp.committed += 1
+    if rp.closed > turn:
         return
-    if last is not None and current != last:
-        return
-    seat = None if current is None else current[2]
-    while rp.state["stack"] and F.decider(rp.state) == seat:
+    win = rp.state["win"]
+    if win is None:
+        raise GameError("No turn is open.")
+    seat = win["seat"]
+    while rp.state["stack"] and F.decider(rp.state) == seat and rp.closed == turn:
         if {"type": "skip"} not in rp.legal():
             raise GameError("A decision is still open.")
         rp.apply({"type": "skip"})
     win = rp.state["win"]
-    if win is not None and _window(rp.state) == current:
+    if rp.closed == turn and win is not None:
         if win["kind"] in ("action", "bonus") and not win["main"]:
             rp.apply({"type": "pass"})
-        if rp.state["win"] is not None and _window(rp.state) == current:
+        if rp.closed == turn and rp.state["win"] is not None:
             rp.apply({"type": "done"})
 
 
