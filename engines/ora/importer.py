@@ -46,7 +46,7 @@ from typing import Any
 from engines.base import Action, GameError, State
 from engines.ora import flow as F
 from engines.ora import rules as R
-from engines.ora.data import BUILDINGS, MODES, SETTLEMENTS
+from engines.ora.data import BUILDINGS, COIN5, MODES, SETTLEMENTS
 from engines.ora.engine import OraEngine
 
 ENGINE = OraEngine()
@@ -101,6 +101,8 @@ class Replay:
     """The seat whose ``SETTLE`` closed its settlement turn (K12), with ``settled_at`` (the
     number of actions applied then)."""
     settled_at: int = -1
+    contracted: str | None = None
+    """The building of the last work contract (the record's ``USE`` of it follows)."""
     prior_next: bool = False
     """``WITH_PRIOR`` in the seat's own window: the next ``USE`` places the prior."""
     _entered: set[tuple[int, str]] = field(default_factory=set)
@@ -283,6 +285,7 @@ def _uses_joker(action: Mapping[str, Any]) -> bool:
 
 CHOICE_PARAMS: dict[str, tuple[str, ...]] = {
     "L2": ("choose",),  # Farmyard: [Jo] and the good chosen (Gn or Sh)
+    "I14": ("choose",),  # Sacred Site: the grain or malt and the beer or whiskey chosen
 }
 """How kennerspiel's parameters of a ``USE`` read, by building (our id): each parameter is
 ``pay`` (the goods paid) or ``choose`` (goods chosen, received); ``Jo`` anywhere is the
@@ -385,8 +388,8 @@ def _resolve(rp: Replay, words: Words) -> None:
                 nxt, _ = ENGINE.apply(st, seat, a)
             except GameError:
                 continue
-            step_paid, step_got = _delta(st["pl"][seat]["goods"], nxt["pl"][seat]["goods"])
-            p2 = paid + step_paid
+            step_got = _delta(st["pl"][seat]["goods"], nxt["pl"][seat]["goods"])[1]
+            p2 = paid + _paid_by(st, a)
             if any(p2[g] > words.pay[g] for g in p2):
                 continue
             found = walk(nxt, [*seq, a], p2, picked | _picked(a), got + step_got,
@@ -400,6 +403,24 @@ def _resolve(rp: Replay, words: Words) -> None:
         raise GameError("Our rules cannot pay or choose exactly that here.")
     for a in found:
         rp.apply(a)
+
+
+def _paid_by(st: Mapping[str, Any], action: Mapping[str, Any]) -> Counter[str]:
+    """The goods a step pays, as its words say (a payment that also gains the same good,
+    like the Cloister Courtyard paying a coin for coins, still counts as paid)."""
+    t = action["type"]
+    if t == "pick":
+        g = str(action["good"])
+        return Counter({"coin": 5}) if g == COIN5 else Counter({g: 1})
+    if t == "pay":
+        return Counter({str(g): int(n) for g, n in action["goods"].items()})
+    if t == "add":
+        return Counter({str(action["good"]): int(action["n"])})
+    if t == "do" and st["stack"] and st["stack"][-1]["f"] == "use":
+        part = F.part_of(st["stack"][-1])
+        if part is not None:
+            return Counter(F.need_of(part, action)[0])
+    return Counter()
 
 
 def _order(part: Any, action: Mapping[str, Any]) -> tuple[int, float]:
@@ -480,6 +501,7 @@ def command(rp: Replay, words: list[str]) -> None:
         owner, b = rp.owner_of(args[0])
         gift = len(args) > 1 and args[1] in ("Wn", "Wh")
         rp.apply({"type": "contract", "owner": owner, "b": b, **({"gift": True} if gift else {})})
+        rp.contracted = b
         top = rp.state["stack"][-1] if rp.state["stack"] else None
         if top is not None and top["f"] == "assign" and len(args) > 2 and args[2] == "WITH_PRIOR":
             rp.apply({"type": "assign", "c": "prior"})
@@ -586,6 +608,9 @@ def _use(rp: Replay, args: list[str]) -> None:
         rp.apply({"type": "borrow", "owner": owner, "b": b})
     elif top is not None and top["f"] == "use" and top["b"] == b:
         pass
+    elif rp.contracted == b and not params:
+        rp.contracted = None  # the contracted function needed no decision: our engine resolved it
+        return
     elif st["win"] is not None and not st["win"]["main"] and not st["stack"]:
         seat = st["win"]["seat"]
         if st["win"]["kind"] == "bonus":
