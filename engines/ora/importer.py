@@ -459,6 +459,8 @@ def command(rp: Replay, words: list[str]) -> None:
     verb, args = words[0].upper(), words[1:]
     if rp.k9 == 2 and rp.state["unit"] > 2:
         raise GameError("K9: the record follows kennerspiel's loop past the repeated round 2; not reproduced.")
+    if verb not in ("USE", "WITH_PRIOR", "WITH_LAYBROTHER", "CONVERT"):
+        rp.contracted = None
     if verb == "COMMIT":
         _commit(rp)
         return
@@ -519,7 +521,10 @@ def command(rp: Replay, words: list[str]) -> None:
             rp.settled, rp.settled_at = seat, len(rp.actions)
         return
     if verb == "USE":
-        _use(rp, args)
+        try:
+            _use(rp, args)
+        finally:
+            rp.contracted = None
         return
     raise GameError(f"Unknown command {verb}.")
 
