@@ -493,6 +493,16 @@ def command(rp: Replay, words: list[str]) -> None:
         joker = len(args) > 2 and args[2] == "Jo"
         rp.apply({"type": verb.lower(), "x": _int(args[0]), "y": _int(args[1]), "joker": joker})
         return
+    top = rp.state["stack"][-1] if rp.state["stack"] else None
+    if verb == "BUILD" and top is not None and top["f"] == "neutral":  # solo: the neutral building phase
+        rp.apply({"type": "neutral", "b": args[0], "x": _int(args[1]), "y": _int(args[2])})
+        return
+    if verb == "WORK_CONTRACT" and top is not None and top["f"] == "nprior":  # solo: the neutral prior
+        gift = len(args) > 1 and args[1] in ("Wn", "Wh")
+        rp.apply({"type": "neutral_prior", "b": args[0], **({"gift": True} if gift else {})})
+        return
+    if top is not None and top["f"] == "nprior":
+        rp.apply({"type": "skip"})
     if verb == "BUILD":
         b = args[0]
         if rp.as_recorded:
