@@ -462,6 +462,7 @@ def command(rp: Replay, words: list[str]) -> None:
     if verb not in ("USE", "WITH_PRIOR", "WITH_LAYBROTHER", "CONVERT"):
         rp.contracted = None
     if verb == "COMMIT":
+        rp.prior_next = False
         _commit(rp)
         return
     top = rp.state["stack"][-1] if rp.state["stack"] else None
@@ -776,6 +777,10 @@ def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result
     for index, move in enumerate(moves):
         try:
             if rp.state["over"]:
+                if move == "COMMIT" and rp.closed > rp.committed:  # the last turn, closed by our engine
+                    rp.committed += 1
+                    done += 1
+                    continue
                 raise GameError("The game is already over under our rules.")
             command(rp, move.split())
         except GameError as exc:
