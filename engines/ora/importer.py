@@ -564,6 +564,9 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
             rp.state["pl"][seat]["goods"]["coin"] += ours - theirs
             rp.notes.append(f"K10: {tile} for {theirs} coins, not {ours} (the Bulwark's free {tile} "
                             "did not advance the price pile)")
+    if rp.as_recorded and seat is not None and {"type": f"buy_{tile}", "side": side, "y": y} not in rp.legal():
+        if _k15(rp, seat, tile, side, y):
+            return
     again = seat is not None and seat in rp.bought_turn and rp.bought_unit.get(seat) == rp.state["unit"]
     rp.apply({"type": f"buy_{tile}", "side": side, "y": y})
     if seat is not None:
@@ -594,6 +597,37 @@ def _k12(rp: Replay, tile: str, side: str, y: int) -> bool:
     R.place_tile(land, tile, side, y)
     rp.settled = None
     rp.notes.append(f"K12: {tile} bought after the settlement in a settlement turn")
+    return True
+
+
+def _k15(rp: Replay, seat: int, tile: str, side: str, y: int) -> bool:
+    """K15: kennerspiel places a bought landscape wherever it touches the landscape in its own
+    grid (a district beside a plot's row, a plot beside a district), where our spec (§2.4)
+    wants districts above or below the central strip and plots beside the coast or mountain
+    column. As recorded, a purchase our spec does not allow there is placed where the record
+    says, if its spaces are free and the seat can pay and may still buy in this window."""
+    st = rp.state
+    p = st["pl"][seat]
+    if not F.can_buy_now(st, seat):
+        return False
+    mode = MODES[st["mode"]]
+    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1]
+    price = R.next_price(mode, tile, taken)
+    if price is None or p["goods"]["coin"] < price:
+        return False
+    trial: dict[str, Any] = {}
+    R.place_tile(trial, tile, side, y)
+    if any(k in p["land"] for k in trial):
+        return False
+    p["goods"]["coin"] -= price
+    R.place_tile(p["land"], tile, side, y)
+    if st["win"]["kind"] == "settle":
+        st["win"]["bought"] = True
+    else:
+        p["bought"] = st["unit"]
+    rp.bought_turn[seat] = rp.closed
+    rp.bought_unit[seat] = st["unit"]
+    rp.notes.append(f"K15: {tile} ({side}) placed at row {y}, where our spec does not place it")
     return True
 
 
