@@ -47,6 +47,7 @@ from engines.base import Action, GameError, State
 from engines.ora import flow as F
 from engines.ora import rules as R
 from engines.ora.data import BUILDINGS, COIN5, MODES, SETTLEMENTS
+from engines.ora.effects import EFFECTS
 from engines.ora.engine import OraEngine
 
 ENGINE = OraEngine()
@@ -285,11 +286,11 @@ def _uses_joker(action: Mapping[str, Any]) -> bool:
 
 CHOICE_PARAMS: dict[str, tuple[str, ...]] = {
     "L2": ("choose",),  # Farmyard: [Jo] and the good chosen (Gn or Sh)
-    "I14": ("choose",),  # Sacred Site: the grain or malt and the beer or whiskey chosen
 }
 """How kennerspiel's parameters of a ``USE`` read, by building (our id): each parameter is
 ``pay`` (the goods paid) or ``choose`` (goods chosen, received); ``Jo`` anywhere is the
-joker. A building not listed reads its first parameter as ``pay`` and the others as ``choose``."""
+joker. A building not listed reads its first parameter as ``pay`` and the others as ``choose``; in a
+``pay`` parameter, a good the building only gives is a choice (``_gains_only``)."""
 
 
 @dataclass
@@ -299,6 +300,7 @@ class Words:
     pay: Counter[str]
     choose: Counter[str]
     joker: bool
+    coords: list[tuple[int, int]] = field(default_factory=list)
 
 
 def read_words(bid: str | None, params: Sequence[str]) -> Words:
@@ -308,15 +310,54 @@ def read_words(bid: str | None, params: Sequence[str]) -> Words:
         GameError: a goods token we do not know.
     """
     roles = CHOICE_PARAMS.get(bid or "", ())
+    gains_only = _gains_only(bid) if bid else frozenset()
     pay: Counter[str] = Counter()
     choose: Counter[str] = Counter()
     joker = False
     for i, p in enumerate(params):
+        if p.lstrip("-").isdigit():
+            continue  # a coordinate (Carpentry, Forest Hut, Printing Office): read by _coords
         role = roles[i] if i < len(roles) else ("pay" if i == 0 else "choose")
         goods, jo = _goods([p])
         joker = joker or jo
-        (pay if role == "pay" else choose).update(goods)
-    return Words(pay, choose, joker)
+        for g, n in goods.items():
+            (pay if role == "pay" and g not in gains_only else choose)[g] += n
+    return Words(pay, choose, joker, _coords(params))
+
+
+def _coords(params: Sequence[str]) -> list[tuple[int, int]]:
+    """The ``x y`` pairs among a command's parameters."""
+    nums = [int(p) for p in params if p.lstrip("-").isdigit()]
+    return list(zip(nums[0::2], nums[1::2], strict=False))
+
+
+_GAINS: dict[str, frozenset[str]] = {}
+
+
+def _gains_only(bid: str) -> frozenset[str]:
+    """Goods building ``bid`` can give but never takes as payment: in kennerspiel's words for
+    it, such a good is a choice (Farmyard's ``Gn``, the Cooperage's ``Wh`` in ``WhWoWoWo``)."""
+    if bid in _GAINS:
+        return _GAINS[bid]
+    gains: set[str] = set()
+    pays: set[str] = set()
+    effect = EFFECTS.get(bid)
+    names = F.goods_of("france") + F.goods_of("ireland")
+    for part in effect.parts if effect is not None else ():
+        for alt in part.alts:
+            pays.update(g for g, _ in alt.pay.named)
+            for kind, _ in alt.pay.value:
+                pays.update(g for g in names if R.value(g, kind) > 0)
+            if alt.pay.different:
+                pays.update(names)
+            for t in alt.get:
+                if t.good:
+                    gains.add(t.good)
+                gains.update(o for o in t.options if isinstance(o, str))
+        for t in part.picks:
+            gains.update(o for o in t.options if isinstance(o, str))
+    _GAINS[bid] = frozenset(gains - pays)
+    return _GAINS[bid]
 
 
 def _picked(action: Mapping[str, Any]) -> set[str]:
@@ -368,7 +409,11 @@ def _resolve(rp: Replay, words: Words) -> None:
                 bundle = {g: n for g, n in left.items() if n > 0 and g in pool}
                 return [{"type": "pay", "goods": bundle}] if bundle else []
             if kind == "different":
-                return [a for a in ENGINE.legal_actions(st, seat) if a.get("good") in left]
+                return [a for a in ENGINE.legal_actions(st, seat)
+                        if a.get("good") in left or (a.get("good") == COIN5 and left["coin"] >= 5)]
+            if kind == "forest":
+                return [a for a in ENGINE.legal_actions(st, seat)
+                        if a["type"] == "forest" and (a["x"], a["y"]) in words.coords]
         options = [a for a in ENGINE.legal_actions(st, seat) if a["type"] not in FREE_TYPES]
         part = F.part_of(top) if top["f"] == "use" else None
         return sorted(options, key=lambda a: _order(part, a))
@@ -527,7 +572,7 @@ def command(rp: Replay, words: list[str]) -> None:
             raise GameError(f"No settlement {s!r}.")
         rp.apply({"type": "settle", "s": f"S0{s[2]}", "x": _int(args[1]), "y": _int(args[2])})
         seat = F.decider(rp.state)
-        _resolve(rp, Words(_goods(args[3:])[0], Counter(), False))
+        _resolve(rp, Words(_goods(args[3:])[0], Counter(), False, []))
         if rp.as_recorded and F.decider(rp.state) != seat:
             rp.settled, rp.settled_at = seat, len(rp.actions)
         return
