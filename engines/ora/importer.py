@@ -676,6 +676,18 @@ def _k15(rp: Replay, seat: int, tile: str, side: str, y: int) -> bool:
     return True
 
 
+def _k16(rp: Replay, steps: Sequence[tuple[int, Action]]) -> None:
+    """K16: in the short game kennerspiel gives no bonus production (§4.8) for the Shipping
+    Company and the Cooperage: the unit of the chosen product every player received is taken
+    back."""
+    for _, action in steps:
+        for good in action.get("pick", []) if action["type"] == "do" else []:
+            if isinstance(good, str):
+                for p in rp.state["pl"][:rp.state["n"]]:
+                    p["goods"][good] -= 1
+                rp.notes.append(f"K16: no bonus production of {good} for the short game's joker building")
+
+
 def _lenient_cost(rp: Replay, b: str) -> None:
     """K3 (Whiskey Distillery free) and K11 (Forger's Workshop without straw): give the
     builder what kennerspiel did not ask for, so our cost is paid with it."""
@@ -726,7 +738,10 @@ def _use(rp: Replay, args: list[str]) -> None:
             n = min(goods.get("peat", 0), sum(p.count("Co") for p in params))
             goods["peat"] -= n
             goods["peat_coal"] += n
+    n0 = len(rp.actions)
     _resolve(rp, read_words(b, params))
+    if rp.as_recorded and b in ("F33", "I33") and MODES[rp.state["mode"]].family == "short":
+        _k16(rp, rp.actions[n0:])
 
 
 def _commit(rp: Replay) -> None:
