@@ -676,16 +676,15 @@ def _k15(rp: Replay, seat: int, tile: str, side: str, y: int) -> bool:
     return True
 
 
-def _k16(rp: Replay, steps: Sequence[tuple[int, Action]]) -> None:
-    """K16: in the short game kennerspiel gives no bonus production (§4.8) for the Shipping
-    Company and the Cooperage: the unit of the chosen product every player received is taken
-    back."""
-    for _, action in steps:
-        for good in action.get("pick", []) if action["type"] == "do" else []:
-            if isinstance(good, str):
-                for p in rp.state["pl"][:rp.state["n"]]:
-                    p["goods"][good] -= 1
-                rp.notes.append(f"K16: no bonus production of {good} for the short game's joker building")
+def _k16(rp: Replay, before: Sequence[Mapping[str, int]]) -> None:
+    """K16: kennerspiel's Cooperage reads its product from a second word, but its own
+    completion writes the product into the first (``USE I33 WhWoWoWo``): the wood is paid and
+    the joker reset, and nobody receives beer or whiskey (nor the short game's bonus unit)."""
+    for p, old in zip(rp.state["pl"], before, strict=True):
+        for good in ("beer", "whiskey"):
+            if good in p["goods"]:
+                p["goods"][good] = old.get(good, 0)
+    rp.notes.append("K16: the Cooperage written as one word gives no beer or whiskey")
 
 
 def _lenient_cost(rp: Replay, b: str) -> None:
@@ -738,10 +737,13 @@ def _use(rp: Replay, args: list[str]) -> None:
             n = min(goods.get("peat", 0), sum(p.count("Co") for p in params))
             goods["peat"] -= n
             goods["peat_coal"] += n
-    n0 = len(rp.actions)
+    k16 = b == "I33" and len(params) == 1
+    if k16 and not rp.as_recorded:
+        raise GameError("K16: kennerspiel's Cooperage written as one word pays the wood and gives nothing.")
+    before = [dict(p["goods"]) for p in rp.state["pl"]]
     _resolve(rp, read_words(b, params))
-    if rp.as_recorded and b in ("F33", "I33") and MODES[rp.state["mode"]].family == "short":
-        _k16(rp, rp.actions[n0:])
+    if k16:
+        _k16(rp, before)
 
 
 def _commit(rp: Replay) -> None:
@@ -884,12 +886,32 @@ def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result
             refused = {"index": index, "command": move, "reason": f"malformed command ({exc})"}
             break
         done += 1
+    if refused is not None and not as_recorded and not refused["reason"].startswith("K"):
+        k = _difference_at(game, refused["index"])
+        if k is not None:
+            refused["reason"] = f"{k} (a documented difference, docs/rules/ora-kennerspiel.md; --as-recorded follows it)"
     if refused is None and as_recorded:
         _k7(rp)
     if refused is None and not rp.state["over"]:
         refused = {"index": len(moves), "command": "", "reason": "the record ends before the game is over"}
     scores = [breakdown(rp.state, seat) for seat in range(rp.state["n"])]
     return Result(refused is None, refused, list(rp.colours), scores, done, rp.notes)
+
+
+def _difference_at(game: Mapping[str, Any], index: int) -> str | None:
+    """The documented difference that command ``index`` shows when replayed as recorded (its
+    note), or None."""
+    rp = start(game, as_recorded=True)
+    try:
+        for move in list(game["moves"])[:index]:
+            if rp.state["over"]:
+                return None
+            command(rp, move.split())
+        seen = len(rp.notes)
+        command(rp, str(game["moves"][index]).split())
+    except (GameError, IndexError, KeyError, ValueError):
+        return None
+    return rp.notes[seen] if len(rp.notes) > seen else None
 
 
 def _k7(rp: Replay) -> None:
