@@ -124,10 +124,10 @@ class Replay:
         phase = self.state["phase"]
         self.state, events = ENGINE.apply(self.state, seat, action)
         self.actions.append((seat, action))
+        closed = before + _turns_added(self.state, events) - _turns(self.state)
         if self.as_recorded:
             self._patch(phase)
             self._k9_jump()
-        closed = before + _turns_added(self.state, events) - _turns(self.state)
         if closed:
             self.closed += closed
             self.closed_seat = seat
@@ -950,7 +950,8 @@ def _result_text(result: Result, where: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line: 0 when every record is followed to its end, 1 otherwise."""
+    """The command line: 1 when a command of some record cannot be followed (or a ``.jsonl``
+    game is not followed to its end), else 0."""
     parser = argparse.ArgumentParser(prog="python -m engines.ora.importer", description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="a kennerspiel record file (.jsonl, one game a line) or our text format")
@@ -988,7 +989,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                                          "seatColors": list(rp.colours), "scores": scores}) + "\n")
         else:
             sys.stdout.write(report(rp) + "\n")
-        ok = ok and bool(rp.state["over"])
     return 0 if ok else 1
 
 
