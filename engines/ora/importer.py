@@ -558,6 +558,9 @@ def command(rp: Replay, words: list[str]) -> None:
     if verb == "WORK_CONTRACT":
         owner, b = rp.owner_of(args[0])
         gift = len(args) > 1 and args[1] in ("Wn", "Wh")
+        seat = F.decider(rp.state)
+        if not gift and seat is not None:
+            _cover_coins(rp, seat, R.contract_price(rp.state))
         rp.apply({"type": "contract", "owner": owner, "b": b, **({"gift": True} if gift else {})})
         rp.contracted = b
         top = rp.state["stack"][-1] if rp.state["stack"] else None
@@ -609,6 +612,10 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
             rp.state["pl"][seat]["goods"]["coin"] += ours - theirs
             rp.notes.append(f"K10: {tile} for {theirs} coins, not {ours} (the Bulwark's free {tile} "
                             "did not advance the price pile)")
+    if seat is not None:
+        mode = MODES[rp.state["mode"]]
+        price = R.next_price(mode, tile, R.tiles_taken(rp.state["pl"])[0 if tile == "district" else 1])
+        _cover_coins(rp, seat, price or 0)
     if rp.as_recorded and seat is not None and {"type": f"buy_{tile}", "side": side, "y": y} not in rp.legal():
         if _k15(rp, seat, tile, side, y):
             return
@@ -620,6 +627,20 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
         if again:
             rp.notes.append(f"K14: a second landscape bought in {'turn' if rp.state['mode'] == '2p' else 'round'} "
                             f"{rp.state['unit']}")
+
+
+def _cover_coins(rp: Replay, seat: int, amount: int) -> None:
+    """Sell wine or whiskey (free conversions, §5.3) for a coin payment the seat's coins do not
+    cover, the way kennerspiel pays coins: wine when it covers the whole shortfall, else
+    whiskey, one at a time."""
+    goods = rp.state["pl"][seat]["goods"]
+    short = amount - goods.get("coin", 0)
+    if short <= 0:
+        return
+    if goods.get("wine", 0) >= short:
+        rp.apply({"type": "sell_wine", "n": short})
+    elif goods.get("whiskey", 0) * 2 >= short:
+        rp.apply({"type": "sell_whiskey", "n": (short + 1) // 2})
 
 
 def _k12(rp: Replay, tile: str, side: str, y: int) -> bool:
