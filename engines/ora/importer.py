@@ -437,8 +437,9 @@ def _resolve(rp: Replay, words: Words) -> None:
             p2 = paid + _paid_by(st, a)
             if any(p2[g] > words.pay[g] for g in p2):
                 continue
+            forced = a["type"] == "wheel" and a.get("good") not in st["wheel"]  # its indicator is gone
             found = walk(nxt, [*seq, a], p2, picked | _picked(a), got + step_got,
-                         used_joker or _uses_joker(a))
+                         used_joker or (_uses_joker(a) and not forced))
             if found is not None:
                 return found
         return None
@@ -537,6 +538,9 @@ def command(rp: Replay, words: list[str]) -> None:
         return
     if verb in ("FELL_TREES", "CUT_PEAT"):
         joker = len(args) > 2 and args[2] == "Jo"
+        good = "wood" if verb == "FELL_TREES" else "peat"
+        if good not in rp.state["wheel"] and "joker" in rp.state["wheel"]:
+            joker = True  # kennerspiel takes the joker when the good's indicator is gone
         rp.apply({"type": verb.lower(), "x": _int(args[0]), "y": _int(args[1]), "joker": joker})
         return
     top = rp.state["stack"][-1] if rp.state["stack"] else None
