@@ -395,6 +395,7 @@ def _resolve(rp: Replay, words: Words) -> None:
     seat: int = decider
     seen = 0
     names = F.goods_of(st0["variant"])
+    joker_gone = words.joker and "joker" not in st0["wheel"]
 
     def done(st: Mapping[str, Any]) -> bool:
         return (len(st["stack"]) < depth or not st["stack"] or st["stack"][-1]["f"] not in INNER
@@ -425,6 +426,8 @@ def _resolve(rp: Replay, words: Words) -> None:
         if seen > SEARCH_LIMIT:
             return None
         if done(st):
+            if joker_gone:  # kennerspiel's Jo with the joker out of the game yields nothing
+                return list(seq) if paid == words.pay and not used_joker and not +got else None
             ok = (paid == words.pay and used_joker == words.joker
                   and all(g in picked or got[g] > 0 for g in words.choose))
             return list(seq) if ok else None
@@ -437,7 +440,8 @@ def _resolve(rp: Replay, words: Words) -> None:
             p2 = paid + _paid_by(st, a)
             if any(p2[g] > words.pay[g] for g in p2):
                 continue
-            forced = a["type"] == "wheel" and a.get("good") not in st["wheel"]  # its indicator is gone
+            # without Jo, kennerspiel takes the joker when the good's indicator is gone
+            forced = a["type"] == "wheel" and a.get("good") not in st["wheel"] and not words.joker
             found = walk(nxt, [*seq, a], p2, picked | _picked(a), got + step_got,
                          used_joker or (_uses_joker(a) and not forced))
             if found is not None:
