@@ -146,8 +146,11 @@ class Replay:
             p["bought"] = -1
 
     def _patch(self, phase: int) -> None:
-        """The as-recorded differences that change a state (K1, K2, K5, K6)."""
+        """The as-recorded differences that change a state (K1, K2, K5, K6, K17)."""
         st = self.state
+        if st["mode"] == "solo" and phase == 3 and st["phase"] == 4:  # K17: round 25 once more
+            st["unit"] -= 1
+            self.notes.append("K17: solo round 25 played again after settlement phase D")
         mode = MODES[st["mode"]]
         unit = st["unit"]
         if st["mode"] == "std3" and st["variant"] == "france":  # K1: grapes in round 9
