@@ -742,6 +742,9 @@ def _use(rp: Replay, args: list[str]) -> None:
     params = args[1:]
     st = rp.state
     top = st["stack"][-1] if st["stack"] else None
+    if (top is not None and top["f"] != "use" and not params
+            and any(f["f"] == "use" and f["b"] == b and f["o"] == owner for f in st["stack"])):
+        return  # the function is under way already (a contracted Priory waiting for its target)
     if top is not None and top["f"] == "borrow":
         rp.apply({"type": "borrow", "owner": owner, "b": b})
     elif top is not None and top["f"] == "use" and top["b"] == b:
