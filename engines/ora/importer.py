@@ -46,7 +46,7 @@ from typing import Any
 from engines.base import Action, GameError, State
 from engines.ora import flow as F
 from engines.ora import rules as R
-from engines.ora.data import BUILDINGS, COIN5, MODES, SETTLEMENTS
+from engines.ora.data import BUILDINGS, COIN5, MODES, SETTLEMENTS, turn_cap
 from engines.ora.effects import EFFECTS
 from engines.ora.engine import OraEngine
 
@@ -819,10 +819,17 @@ def start(game: Mapping[str, Any], *, as_recorded: bool = False) -> Replay:
     players, country, length = int(c["players"]), str(c["country"]).lower(), str(c["length"]).lower()
     colours = "".join(game.get("seatColors") or c["colors"])
     options = {**mode_options(players, length), "variant": country, "start_player": "host"}
+    if players == 2:
+        options["two_player_turn_cap"] = 100  # the most our options allow (D38)
     rp = Replay(ENGINE.new_game(players, int(c["seed"]), options), colours, as_recorded)
     if as_recorded:
+        rp.state["opts"]["two_player_turn_cap"] = NO_CAP  # K18: kennerspiel has no safety cap
         rp._patch(-1)
     return rp
+
+
+NO_CAP = 10**6
+"""K18: the two-player safety cap (D38) lifted for an as-recorded replay."""
 
 
 def replay(text: str, *, as_recorded: bool = False) -> Replay:
@@ -921,6 +928,10 @@ def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result
             refused = {"index": index, "command": move, "reason": f"malformed command ({exc})"}
             break
         done += 1
+    if (refused is not None and not as_recorded and rp.state["over"] and rp.state["mode"] in ("2p", "2pl")
+            and rp.state["unit"] >= (turn_cap(rp.state["mode"], 100) or 0)):
+        refused["reason"] = ("K18: our safety cap (D38) ended the game; kennerspiel has none "
+                             "(a documented difference, docs/rules/ora-kennerspiel.md; --as-recorded follows it)")
     if refused is not None and not as_recorded and not refused["reason"].startswith("K"):
         k = _difference_at(game, refused["index"])
         if k is not None:
