@@ -102,6 +102,8 @@ class Replay:
     """The seat whose ``SETTLE`` closed its settlement turn (K12), with ``settled_at`` (the
     number of actions applied then)."""
     settled_at: int = -1
+    deferred: tuple[int, str, str, int] | None = None
+    """A purchase the record made while our engine had a decision open: (seat, tile, side, y)."""
     contracted: str | None = None
     """The building of the last work contract (the record's ``USE`` of it follows)."""
     prior_next: bool = False
@@ -504,11 +506,30 @@ def _skip_offers(rp: Replay, keep: str | None = None) -> None:
 
 
 def command(rp: Replay, words: list[str]) -> None:
-    """Apply one record command (after CONFIG/START).
+    """Apply one record command (after CONFIG/START), then a purchase the record made while
+    our engine had a decision open, as soon as our engine allows it.
 
     Raises:
         GameError: our engine refuses it (the message says why).
     """
+    if words[0].upper() == "COMMIT":
+        _flush(rp)
+    _command(rp, words)
+    _flush(rp)
+
+
+def _flush(rp: Replay) -> None:
+    """Make a deferred purchase when the buyer's window is open again with nothing pending."""
+    if rp.deferred is None:
+        return
+    seat, tile, side, y = rp.deferred
+    if rp.state["stack"] or rp.state["win"] is None or rp.state["win"]["seat"] != seat:
+        return
+    rp.deferred = None
+    _buy(rp, tile, side, y)
+
+
+def _command(rp: Replay, words: list[str]) -> None:
     verb, args = words[0].upper(), words[1:]
     if rp.k9 == 2 and rp.state["unit"] > 2:
         raise GameError("K9: the record follows kennerspiel's loop past the repeated round 2; not reproduced.")
@@ -541,7 +562,12 @@ def command(rp: Replay, words: list[str]) -> None:
                 rp.apply({"type": kind, "n": goods[good]})
         return
     if verb in ("BUY_DISTRICT", "BUY_PLOT"):
-        _buy(rp, verb[4:].lower(), SIDES[args[1].upper()], _int(args[0]))
+        tile, side, y = verb[4:].lower(), SIDES[args[1].upper()], _int(args[0])
+        top = rp.state["stack"][-1] if rp.state["stack"] else None
+        if top is not None and top["f"] in ("use", "neutral") and F.decider(rp.state) is not None:
+            rp.deferred = (F.decider(rp.state), tile, side, y)  # bought once our engine allows it
+            return
+        _buy(rp, tile, side, y)
         return
     if verb in ("FELL_TREES", "CUT_PEAT"):
         joker = len(args) > 2 and args[2] == "Jo"
