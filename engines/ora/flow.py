@@ -910,9 +910,12 @@ def _affordable(st: Mapping[str, Any], user: int, part: Part, action: Mapping[st
     return not forest or len(R.cards(st["pl"][user]["land"], "forest")) >= forest
 
 
-def _different_pool(st: Mapping[str, Any], goods: Mapping[str, int], after: str | None = None) -> list[str]:
+def _different_pool(st: Mapping[str, Any], goods: Mapping[str, int], after: str | None = None,
+                    *, together: bool = True) -> list[str]:
     """Goods that can still be picked for "k different goods" (G7), in file order after
-    ``after``: held goods, ``coin5`` with five coins, straw also from a grain to flip (G4)."""
+    ``after``: held goods, ``coin5`` with five coins, straw also from a grain to flip (G4).
+    ``together``: the goods can all be given together (``coin`` and ``coin5`` then need six
+    coins); otherwise each is a possible next pick (``coin5`` with five coins)."""
     order = [*goods_of(st["variant"]), COIN5]
     start = order.index(after) + 1 if after is not None else 0
     out = []
@@ -920,10 +923,10 @@ def _different_pool(st: Mapping[str, Any], goods: Mapping[str, int], after: str 
     grain = goods.get("grain", 0)
     for g in order[start:]:
         if g == COIN5:
-            if coins >= 5 + (1 if "coin" in out else 0):
+            if coins >= 5 + (1 if together and "coin" in out else 0):
                 out.append(g)
         elif g == "straw":
-            if goods.get("straw", 0) > 0 or grain - (1 if "grain" in out else 0) > 0:
+            if goods.get("straw", 0) > 0 or grain - (1 if together and "grain" in out else 0) > 0:
                 out.append(g)
         elif goods.get(g, 0) > 0:
             out.append(g)
@@ -1110,7 +1113,7 @@ def pay_options(st: Mapping[str, Any], frame: Mapping[str, Any]) -> list[Action]
                 for i, k in enumerate(usable) if len(usable) - i >= req[1]]
     if kind == "different":
         out_d: list[Action] = []
-        for g in _different_pool(st, goods, req[2]):
+        for g in _different_pool(st, goods, req[2], together=False):
             trial = dict(goods)
             R.take(trial, {g: 1})
             if len(_different_pool(st, trial, g)) >= req[1] - 1:

@@ -845,6 +845,21 @@ def test_round_tower_pays_whiskey_coins_and_fourteen_points() -> None:
     assert have(st, 0) == {"wonder": 1, "coin": 5}
 
 
+def test_five_coins_pay_a_5_coin_piece_as_the_last_different_good() -> None:
+    """The rulebook: "你可以随时换钱:你可以把一个5块硬币板块换成五个1块硬币板块或是反过来"
+    (money can be changed at any time, a 5-coin piece for five 1-coin pieces or back); G7/D14
+    make ``coin5`` a good of its own. With exactly 5 coins, straw and clay, the Cloister
+    Courtyard's three different goods can be straw, clay and a 5-coin piece: after straw and
+    clay the 5-coin piece is offered (a single coin too)."""
+    st = new(4)
+    put(st, 0, 3, 0, "G02")
+    goods(st, 0, straw=1, clay=1, coin=5)
+    st = play(st, 0, "use G02 lay", "do 1x clay", "pick straw", "pick clay")
+    assert {"pick coin", "pick coin5"} <= set(labels(st))
+    st = play(st, 0, "pick coin5")
+    assert have(st, 0) == {"clay": 6}
+
+
 def test_druids_house_needs_two_different_basic_goods() -> None:
     st = new(4, variant="ireland")
     add_tile(st, 0, "district", "hills", 2)
