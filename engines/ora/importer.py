@@ -557,8 +557,12 @@ def _command(rp: Replay, words: list[str]) -> None:
         return  # only one kind at home: our engine placed it already
     if verb == "CONVERT":
         goods, _ = _goods(args)
+        seat = F.decider(rp.state)
+        late = rp.closed > rp.committed and rp.closed_seat is not None and rp.closed_seat != seat
         for good, kind in (("grain", "flip_grain"), ("wine", "sell_wine"), ("whiskey", "sell_whiskey")):
-            if goods[good]:
+            if goods[good] and late:
+                _convert_late(rp, int(rp.closed_seat or 0), good, goods[good])
+            elif goods[good]:
                 rp.apply({"type": kind, "n": goods[good]})
         return
     if verb in ("BUY_DISTRICT", "BUY_PLOT"):
@@ -664,6 +668,25 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
         if again:
             rp.notes.append(f"K14: a second landscape bought in {'turn' if rp.state['mode'] == '2p' else 'round'} "
                             f"{rp.state['unit']}")
+
+
+def _convert_late(rp: Replay, seat: int, good: str, n: int) -> None:
+    """A conversion the record makes after our engine closed the seat's turn (after its
+    settlement, say): the rulebook allows grain to straw and selling wine or whiskey at any time
+    ("在游戏中的任何时候你都可以翻转谷物货物板块成为稻草", "你可以随时换钱"), our engine only
+    in the seat's own window, so the importer converts for it.
+
+    Raises:
+        GameError: the seat does not hold the goods.
+    """
+    goods = rp.state["pl"][seat]["goods"]
+    if goods.get(good, 0) < n:
+        raise GameError(f"You do not have {n} {good}.")
+    goods[good] -= n
+    if good == "grain":
+        goods["straw"] += n
+    else:
+        goods["coin"] += n * (1 if good == "wine" else 2)
 
 
 def _cover_coins(rp: Replay, seat: int, amount: int) -> None:
