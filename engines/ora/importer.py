@@ -499,6 +499,13 @@ def _int(text: str) -> int:
         raise GameError(f"{text!r} is not a number.") from None
 
 
+def _decline_use(rp: Replay) -> None:
+    """Decline a function our engine has open when the record goes on without its ``USE``
+    (kennerspiel lets a contracted building, or the neutral prior's, go unused)."""
+    while rp.state["stack"] and rp.state["stack"][-1]["f"] in INNER and {"type": "skip"} in rp.legal():
+        rp.apply({"type": "skip"})
+
+
 def _skip_offers(rp: Replay, keep: str | None = None) -> None:
     """Decline an open prior-bonus offer (a record that goes on without ``WITH_PRIOR``)."""
     while rp.state["stack"] and rp.state["stack"][-1]["f"] == "prior" and keep != "prior":
@@ -580,6 +587,8 @@ def _command(rp: Replay, words: list[str]) -> None:
             joker = True  # kennerspiel takes the joker when the good's indicator is gone
         rp.apply({"type": verb.lower(), "x": _int(args[0]), "y": _int(args[1]), "joker": joker})
         return
+    if verb in ("SETTLE", "BUILD", "FELL_TREES", "CUT_PEAT", "WORK_CONTRACT"):
+        _decline_use(rp)
     top = rp.state["stack"][-1] if rp.state["stack"] else None
     if verb == "BUILD" and top is not None and top["f"] == "neutral":  # solo: the neutral building phase
         rp.apply({"type": "neutral", "b": args[0], "x": _int(args[1]), "y": _int(args[2])})
