@@ -551,7 +551,7 @@ def _command(rp: Replay, words: list[str]) -> None:
         rp.apply({"type": "prior"})  # the new building used: the prior bonus offer taken
         _resolve(rp, read_words(args[0], args[1:]))
         return
-    if verb != "CONVERT":  # conversions are allowed with the offer open
+    if verb not in ("CONVERT", "BUY_DISTRICT", "BUY_PLOT"):  # free actions leave the offer open
         _skip_offers(rp, "prior" if verb == "WITH_PRIOR" else None)
     if verb in ("WITH_PRIOR", "WITH_LAYBROTHER"):
         top = rp.state["stack"][-1] if rp.state["stack"] else None
@@ -575,7 +575,7 @@ def _command(rp: Replay, words: list[str]) -> None:
     if verb in ("BUY_DISTRICT", "BUY_PLOT"):
         tile, side, y = verb[4:].lower(), SIDES[args[1].upper()], _int(args[0])
         top = rp.state["stack"][-1] if rp.state["stack"] else None
-        if top is not None and top["f"] in ("use", "neutral") and F.decider(rp.state) is not None:
+        if top is not None and top["f"] in ("use", "neutral", "prior") and F.decider(rp.state) is not None:
             rp.deferred = (F.decider(rp.state), tile, side, y)  # bought once our engine allows it
             return
         _buy(rp, tile, side, y)
