@@ -434,7 +434,9 @@ def _resolve(rp: Replay, words: Words) -> None:
             if joker_gone:  # kennerspiel's Jo with the joker out of the game yields nothing
                 return list(seq) if paid == words.pay and not used_joker and not +got else None
             ok = (paid == words.pay and used_joker == words.joker
-                  and all(g in picked or got[g] > 0 for g in words.choose))
+                  and all(g in picked or got[g] > 0 for g in words.choose)
+                  and all(Counter(p) == words.choose for a in seq for p in a.get("pick", [])
+                          if isinstance(p, dict)))
             return list(seq) if ok else None
         for a in candidates(st, words.pay - paid):
             try:
