@@ -1,35 +1,36 @@
-"""Replay a philihp/kennerspiel game record through our engine (issue 12 point 4).
+"""Replay philihp/kennerspiel game records through our engine.
 
-``python -m engines.ora.importer FILE [--as-recorded]`` prints each seat's final score
-breakdown (§8), or the first command it cannot follow and why.
+``python -m engines.ora.importer [--as-recorded] [--json] FILE…`` replays each game of a
+kennerspiel record file (``.jsonl``, one game a line, the format of
+``../shared/ora-kennerspiel/README.md``) or of our text format, and prints each seat's score
+breakdown or the first command it cannot follow (its index, the command and why). With
+``--json`` it prints one object a line per game: ``{"followed", "refused", "seatColors",
+"scores"}``, seats in the record's order, ``scores`` as kennerspiel's (``goods``,
+``economic``, ``settlements``, ``dwelling``, ``total``).
 
-The record is kennerspiel's command list, one command per line (``#`` starts a comment):
+A ``.jsonl`` game starts from its ``config`` (1 player → ``solo``; 2 players ``long`` →
+two_player_long, ``short`` → two_player; 3–4 players ``long`` → standard, ``short`` →
+short) with the seats in ``seatColors`` order (seat 0 starts round 1). Our text format is
+one command a line (``#`` starts a comment) after ``CONFIG <players> <france|ireland>
+<long|short>`` and ``START <seed> <colours…>`` (the colours in seat order).
 
-* ``CONFIG <players> <france|ireland> <long|short>`` and ``START <seed> <colours…>``. The
-  colours (``R G B W``) are the seats in order: seat 0 is the first colour and starts round 1
-  (kennerspiel seats players by its own seeded shuffle, which is not reproduced: write the
-  colours in player order). Modes: 1 player → ``solo``; 2 players ``long`` → two_player_long,
-  ``short`` → two_player; 3–4 players ``long`` → standard, ``short`` → short.
-* ``USE B [params…]``, ``BUILD B x y``, ``WORK_CONTRACT B pay``, ``WITH_PRIOR``,
-  ``WITH_LAYBROTHER``, ``FELL_TREES x y [Jo]``, ``CUT_PEAT x y [Jo]``, ``BUY_DISTRICT y
-  PLAINS|HILLS``, ``BUY_PLOT y COAST|MOUNTAIN``, ``SETTLE S<colour><n> x y payment``,
-  ``CONVERT goods``, ``COMMIT``. Building ids are ours (``LR1`` → the red seat's ``L1``);
-  coordinates are ours; goods are two-letter tokens (``Wo`` wood, ``Pn`` coin, ``Jo`` the
-  joker, …, table ``TOKENS``).
-
-A ``USE`` or ``SETTLE`` names the goods it pays and the choices it makes; ours asks for
-them step by step, so the importer searches the legal steps of that function
-(``_resolve``) for the one whose payment and choices match the record best.
+Each command is read word by word as kennerspiel writes it and mapped to our engine's steps
+(``docs/rules/ora-kennerspiel.md``, "Replaying kennerspiel's records"): ``USE`` words are
+the payment, then the choices (``read_words``), walked through our steps until the function
+is resolved with exactly that payment, those choices and that joker flag (``_resolve``);
+``COMMIT`` ends the record's turn, counted against the turns our engine closed by itself.
 
 Modes: the default replays under docs/rules/ora.md and stops at the first command it cannot
-follow. ``--as-recorded`` applies the differences of docs/rules/ora-kennerspiel.md that a
-record can show: K1 (3-player grapes in round 9), K2 (an entering indicator worth one step in
-its entry round), K3 (Whiskey Distillery without cost), K4 (Coal Harbor pays peat), K5/K6
-(building rosters), K7 (solo without phase E), K10 (the Bulwark's free landscape leaves the
-price pile where it was), K11 (Forger's Workshop without straw). K8 needs nothing (a record
-never exceeds 8 Wonders). K9 (the four-player short table's jump from phase D back to round 1's
-last turn) is followed through the repeated round 2 (``Replay._k9_jump``); a record that goes on
-past it is reported as not reproduced.
+follow, naming the documented difference that explains it when there is one. ``--as-recorded``
+applies the differences of docs/rules/ora-kennerspiel.md a record can show: K1 (3-player
+grapes in round 9), K2 (an entering indicator worth one step in its entry round), K3 (Whiskey
+Distillery without cost), K4 (Coal Harbor pays peat), K5/K6 (building rosters), K7 (solo
+without phase E), K9 (the four-player short table's jump, ``Replay._k9_jump``), K10 (the
+Bulwark's free landscape leaves the price pile where it was), K11 (Forger's Workshop without
+straw), K12 (a landscape after the settlement), K13 (a landscape in every action window), K14
+(a landscape where kennerspiel's grid allows it), K15 (the one-word Cooperage gives nothing),
+K16 (solo round 25 twice), K17 (no two-player safety cap). K8 needs nothing (a record never
+exceeds 8 Wonders).
 The standard library only, like every engine module.
 """
 
@@ -88,7 +89,7 @@ class Replay:
     committed: int = 0
     """Turns the record has closed (its ``COMMIT`` commands)."""
     bought_turn: dict[int, int] = field(default_factory=dict)
-    """K14: the turn (``closed`` then) of each seat's last landscape purchase."""
+    """K13: the turn (``closed`` then) of each seat's last landscape purchase."""
     bought_unit: dict[int, int] = field(default_factory=dict)
     closed_seat: int | None = None
     """The seat of the last turn our engine closed."""
@@ -134,10 +135,10 @@ class Replay:
             self.closed += closed
             self.closed_seat = seat
         if self.as_recorded:
-            self._k14()
+            self._k13()
 
-    def _k14(self) -> None:
-        """K14: kennerspiel allows a landscape purchase in every action window (the rulebook:
+    def _k13(self) -> None:
+        """K13: kennerspiel allows a landscape purchase in every action window (the rulebook:
         one per round). A purchase made in an earlier window of this unit is forgotten when
         a new window of the same seat opens."""
         win = self.state["win"]
@@ -148,11 +149,11 @@ class Replay:
             p["bought"] = -1
 
     def _patch(self, phase: int) -> None:
-        """The as-recorded differences that change a state (K1, K2, K5, K6, K17)."""
+        """The as-recorded differences that change a state (K1, K2, K5, K6, K16)."""
         st = self.state
-        if st["mode"] == "solo" and phase == 3 and st["phase"] == 4:  # K17: round 25 once more
+        if st["mode"] == "solo" and phase == 3 and st["phase"] == 4:  # K16: round 25 once more
             st["unit"] -= 1
-            self.notes.append("K17: solo round 25 played again after settlement phase D")
+            self.notes.append("K16: solo round 25 played again after settlement phase D")
         mode = MODES[st["mode"]]
         unit = st["unit"]
         if st["mode"] == "std3" and st["variant"] == "france":  # K1: grapes in round 9
@@ -669,7 +670,7 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
         price = R.next_price(mode, tile, R.tiles_taken(rp.state["pl"])[0 if tile == "district" else 1])
         _cover_coins(rp, seat, price or 0)
     if rp.as_recorded and seat is not None and {"type": f"buy_{tile}", "side": side, "y": y} not in rp.legal():
-        if _k15(rp, seat, tile, side, y):
+        if _k14(rp, seat, tile, side, y):
             return
     again = seat is not None and seat in rp.bought_turn and rp.bought_unit.get(seat) == rp.state["unit"]
     rp.apply({"type": f"buy_{tile}", "side": side, "y": y})
@@ -677,7 +678,7 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
         rp.bought_turn[seat] = rp.closed
         rp.bought_unit[seat] = rp.state["unit"]
         if again:
-            rp.notes.append(f"K14: a second landscape bought in {'turn' if rp.state['mode'] == '2p' else 'round'} "
+            rp.notes.append(f"K13: a second landscape bought in {'turn' if rp.state['mode'] == '2p' else 'round'} "
                             f"{rp.state['unit']}")
 
 
@@ -737,8 +738,8 @@ def _k12(rp: Replay, tile: str, side: str, y: int) -> bool:
     return True
 
 
-def _k15(rp: Replay, seat: int, tile: str, side: str, y: int) -> bool:
-    """K15: kennerspiel places a bought landscape wherever it touches the landscape in its own
+def _k14(rp: Replay, seat: int, tile: str, side: str, y: int) -> bool:
+    """K14: kennerspiel places a bought landscape wherever it touches the landscape in its own
     grid (a district beside a plot's row, a plot beside a district), where our spec (§2.4)
     wants districts above or below the central strip and plots beside the coast or mountain
     column. As recorded, a purchase our spec does not allow there is placed where the record
@@ -764,19 +765,19 @@ def _k15(rp: Replay, seat: int, tile: str, side: str, y: int) -> bool:
         p["bought"] = st["unit"]
     rp.bought_turn[seat] = rp.closed
     rp.bought_unit[seat] = st["unit"]
-    rp.notes.append(f"K15: {tile} ({side}) placed at row {y}, where our spec does not place it")
+    rp.notes.append(f"K14: {tile} ({side}) placed at row {y}, where our spec does not place it")
     return True
 
 
-def _k16(rp: Replay, before: Sequence[Mapping[str, int]]) -> None:
-    """K16: kennerspiel's Cooperage reads its product from a second word, but its own
+def _k15(rp: Replay, before: Sequence[Mapping[str, int]]) -> None:
+    """K15: kennerspiel's Cooperage reads its product from a second word, but its own
     completion writes the product into the first (``USE I33 WhWoWoWo``): the wood is paid and
     the joker reset, and nobody receives beer or whiskey (nor the short game's bonus unit)."""
     for p, old in zip(rp.state["pl"], before, strict=True):
         for good in ("beer", "whiskey"):
             if good in p["goods"]:
                 p["goods"][good] = old.get(good, 0)
-    rp.notes.append("K16: the Cooperage written as one word gives no beer or whiskey")
+    rp.notes.append("K15: the Cooperage written as one word gives no beer or whiskey")
 
 
 def _lenient_cost(rp: Replay, b: str) -> None:
@@ -834,11 +835,11 @@ def _use(rp: Replay, args: list[str]) -> None:
             goods["peat_coal"] += n
     k16 = b == "I33" and len(params) == 1
     if k16 and not rp.as_recorded:
-        raise GameError("K16: kennerspiel's Cooperage written as one word pays the wood and gives nothing.")
+        raise GameError("K15: kennerspiel's Cooperage written as one word pays the wood and gives nothing.")
     before = [dict(p["goods"]) for p in rp.state["pl"]]
     _resolve(rp, read_words(b, params))
     if k16:
-        _k16(rp, before)
+        _k15(rp, before)
 
 
 def _commit(rp: Replay) -> None:
@@ -883,13 +884,13 @@ def start(game: Mapping[str, Any], *, as_recorded: bool = False) -> Replay:
         options["two_player_turn_cap"] = 100  # the most our options allow (D38)
     rp = Replay(ENGINE.new_game(players, int(c["seed"]), options), colours, as_recorded)
     if as_recorded:
-        rp.state["opts"]["two_player_turn_cap"] = NO_CAP  # K18: kennerspiel has no safety cap
+        rp.state["opts"]["two_player_turn_cap"] = NO_CAP  # K17: kennerspiel has no safety cap
         rp._patch(-1)
     return rp
 
 
 NO_CAP = 10**6
-"""K18: the two-player safety cap (D38) lifted for an as-recorded replay."""
+"""K17: the two-player safety cap (D38) lifted for an as-recorded replay."""
 
 
 def replay(text: str, *, as_recorded: bool = False) -> Replay:
@@ -990,7 +991,7 @@ def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result
         done += 1
     if (refused is not None and not as_recorded and rp.state["over"] and rp.state["mode"] in ("2p", "2pl")
             and rp.state["unit"] >= (turn_cap(rp.state["mode"], 100) or 0)):
-        refused["reason"] = ("K18: our safety cap (D38) ended the game; kennerspiel has none "
+        refused["reason"] = ("K17: our safety cap (D38) ended the game; kennerspiel has none "
                              "(a documented difference, docs/rules/ora-kennerspiel.md; --as-recorded follows it)")
     if refused is not None and not as_recorded and not refused["reason"].startswith("K"):
         k = _difference_at(game, refused["index"])
