@@ -801,6 +801,7 @@ def _lenient_cost(rp: Replay, b: str) -> None:
 def _use(rp: Replay, args: list[str]) -> None:
     owner, b = rp.owner_of(args[0])
     params = args[1:]
+    words = read_words(b, params)  # an unreadable word is refused before anything is applied
     st = rp.state
     top = st["stack"][-1] if st["stack"] else None
     if (top is not None and top["f"] != "use" and not params
@@ -837,7 +838,7 @@ def _use(rp: Replay, args: list[str]) -> None:
     if k16 and not rp.as_recorded:
         raise GameError("K15: kennerspiel's Cooperage written as one word pays the wood and gives nothing.")
     before = [dict(p["goods"]) for p in rp.state["pl"]]
-    _resolve(rp, read_words(b, params))
+    _resolve(rp, words)
     if k16:
         _k15(rp, before)
 
@@ -993,6 +994,13 @@ def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result
             and rp.state["unit"] >= (turn_cap(rp.state["mode"], 100) or 0)):
         refused["reason"] = ("K17: our safety cap (D38) ended the game; kennerspiel has none "
                              "(a documented difference, docs/rules/ora-kennerspiel.md; --as-recorded follows it)")
+    roster = {"2pl": ("K5", "2p"), "sh3": ("K6", "std3")}.get(rp.state["mode"])
+    if (refused is not None and not as_recorded and roster is not None and refused["command"].startswith("BUILD ")
+            and refused["command"].split()[1] in R.game_set(roster[1], rp.state["variant"], False)
+            and refused["command"].split()[1] not in R.in_game(rp.state)):
+        refused["reason"] = (f"{roster[0]}: kennerspiel's building roster for this game has "
+                             f"{refused['command'].split()[1]} (a documented difference, "
+                             "docs/rules/ora-kennerspiel.md; --as-recorded follows it)")
     if refused is not None and not as_recorded and not refused["reason"].startswith("K"):
         k = _difference_at(game, refused["index"])
         if k is not None:

@@ -1,8 +1,10 @@
-"""The kennerspiel record importer (engines/ora/importer.py, issue 12 point 4): hand-written
-records in tests/engines/records/ replayed under our spec and --as-recorded."""
+"""The kennerspiel record importer (engines/ora/importer.py): hand-written records in
+tests/engines/records/ and games kennerspiel played (tests/engines/records/kennerspiel/, taken
+from ../shared/ora-kennerspiel/records/) replayed under our spec and --as-recorded."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ from engines.base import GameError
 from engines.ora import rules as R
 from engines.ora.data import BUILDINGS
 from engines.ora.engine import OraEngine
-from engines.ora.importer import ENGINE, RecordError, Replay, command, main, replay
+from engines.ora.importer import ENGINE, RecordError, Replay, command, main, replay, replay_game
 
 RECORDS = Path(__file__).parent / "records"
 
@@ -159,3 +161,55 @@ def test_bulwark_landscape_leaves_the_price_pile_as_recorded() -> None:
     assert rp.notes == ["K10: district for 2 coins, not 3 (the Bulwark's free district did not advance the "
                         "price pile)"]
     assert st["win"]["seat"] == 1 and st["unit"] == 2
+
+
+# --------------------------------------------------------------------------- kennerspiel's own games
+
+KENNERSPIEL = RECORDS / "kennerspiel"
+GAMES = [(f.stem, i, json.loads(line)) for f in sorted(KENNERSPIEL.glob("*.jsonl"))
+         for i, line in enumerate(f.read_text(encoding="utf-8").splitlines())]
+
+
+@pytest.mark.parametrize(("config", "index", "game"), GAMES, ids=[f"{c}-{i}" for c, i, _ in GAMES])
+def test_kennerspiel_game_replays_as_recorded_to_its_breakdown(config: str, index: int, game: dict) -> None:
+    result = replay_game(game, as_recorded=True)
+    assert result.refused is None and result.followed
+    assert result.seat_colors == game["seatColors"]
+    assert result.scores == game["scores"]
+    assert result.commands == len(game["moves"])
+
+
+def test_every_configuration_has_kennerspiel_games() -> None:
+    configs = {c for c, _, _ in GAMES}
+    assert len(configs) == 12
+    assert all(sum(1 for c, _, _ in GAMES if c == config) >= 3 for config in configs - {"2p-ireland-short"})
+
+
+def test_the_default_replay_names_the_documented_difference() -> None:
+    short = [g for c, _, g in GAMES if c == "3p-ireland-short"]
+    refused = [replay_game(g, as_recorded=False).refused for g in short]
+    assert [(r["index"], r["command"]) for r in refused if r] == [
+        (65, "BUILD I09 3 0"), (25, "BUILD I09 2 0"), (12, "BUY_DISTRICT 2 PLAINS")]
+    assert [r["reason"].split(":")[0] for r in refused if r] == ["K6", "K6", "K13"]
+    assert refused[2] is not None and refused[2]["reason"].startswith("K13: a second landscape bought in round 2")
+
+
+def test_an_unmappable_command_is_refused_with_its_index() -> None:
+    game = dict(GAMES[0][2])
+    game["moves"] = [*game["moves"][:3], "USE LR1 XxYy", *game["moves"][3:]]
+    result = replay_game(game, as_recorded=True)
+    assert result.refused == {"index": 3, "command": "USE LR1 XxYy", "reason": "Unknown goods token 'Xx'."}
+    assert not result.followed and result.commands == 3
+
+
+def test_command_line_json(capsys: pytest.CaptureFixture[str]) -> None:
+    path = KENNERSPIEL / "4p-france-long.jsonl"
+    assert main(["--as-recorded", "--json", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    games = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert [json.loads(line) for line in lines] == [
+        {"followed": True, "refused": None, "seatColors": g["seatColors"], "scores": g["scores"]} for g in games]
+    assert main(["--json", str(KENNERSPIEL / "3p-ireland-short.jsonl")]) == 1
+    first = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert first["followed"] is False and set(first) == {"followed", "refused", "seatColors", "scores"}
+    assert set(first["refused"]) == {"index", "command", "reason"}
