@@ -421,9 +421,26 @@ def _resolve(rp: Replay, words: Words) -> None:
             if kind == "forest":
                 return [a for a in ENGINE.legal_actions(st, seat)
                         if a["type"] == "forest" and (a["x"], a["y"]) in words.coords]
-        options = [a for a in ENGINE.legal_actions(st, seat) if a["type"] not in FREE_TYPES]
         part = F.part_of(top) if top["f"] == "use" else None
+        options = [a for a in ENGINE.legal_actions(st, seat)
+                   if a["type"] not in FREE_TYPES and (part is None or _fits(st, part, a, left))]
         return sorted(options, key=lambda a: _order(part, a))
+
+    def _fits(st: State, part: Any, a: Action, left: Counter[str]) -> bool:
+        """Whether a part's option can belong to the recorded words (cheap checks first)."""
+        if a["type"] == "wheel":
+            forced = a["good"] not in st["wheel"]
+            return ((not words.choose or a["good"] in words.choose)
+                    and (bool(a["joker"]) == words.joker or forced or joker_gone))
+        if a["type"] != "do":
+            return True
+        for p in a.get("pick", []):
+            if isinstance(p, dict) and Counter(p) != words.choose:
+                return False
+            if isinstance(p, str) and words.choose and p not in words.choose and p != "joker":
+                return False
+        named = F.need_of(part, a)[0]
+        return all(left[g] >= n for g, n in named.items())
 
     def walk(st: State, seq: list[Action], paid: Counter[str], picked: set[str], got: Counter[str],
              used_joker: bool) -> list[Action] | None:
