@@ -415,9 +415,12 @@ def _resolve(rp: Replay, words: Words) -> None:
                 pool = set(R.value_goods(names, kind))
                 bundle = {g: n for g, n in left.items() if n > 0 and g in pool}
                 return [{"type": "pay", "goods": bundle}] if bundle else []
-            if kind == "different":
-                return [a for a in ENGINE.legal_actions(st, seat)
-                        if a.get("good") in left or (a.get("good") == COIN5 and left["coin"] >= 5)]
+            if kind == "different":  # the recorded goods, in our file order (apply checks each)
+                after = top["req"][0][2]
+                order = [*names, COIN5]
+                start = order.index(after) + 1 if after in order else 0
+                return [{"type": "pick", "good": g} for g in order[start:]
+                        if left[g] > 0 or (g == COIN5 and left["coin"] >= 5)]
             if kind == "forest":
                 return [a for a in ENGINE.legal_actions(st, seat)
                         if a["type"] == "forest" and (a["x"], a["y"]) in words.coords]
@@ -442,23 +445,28 @@ def _resolve(rp: Replay, words: Words) -> None:
         named = F.need_of(part, a)[0]
         return all(left[g] >= n for g, n in named.items())
 
+    reached: list[tuple[State, list[Any]]] = []
+
     def walk(st: State, seq: list[Action], paid: Counter[str], picked: set[str], got: Counter[str],
-             used_joker: bool) -> list[Action] | None:
+             used_joker: bool, evs: list[Any]) -> list[Action] | None:
         nonlocal seen
         seen += 1
         if seen > SEARCH_LIMIT:
             return None
         if done(st):
             if joker_gone:  # kennerspiel's Jo with the joker out of the game yields nothing
-                return list(seq) if paid == words.pay and not used_joker and not +got else None
-            ok = (paid == words.pay and used_joker == words.joker
-                  and all(g in picked or got[g] > 0 for g in words.choose)
-                  and all(Counter(p) == words.choose for a in seq for p in a.get("pick", [])
-                          if isinstance(p, dict)))
+                ok = paid == words.pay and not used_joker and not +got
+            else:
+                ok = (paid == words.pay and used_joker == words.joker
+                      and all(g in picked or got[g] > 0 for g in words.choose)
+                      and all(Counter(p) == words.choose for a in seq for p in a.get("pick", [])
+                              if isinstance(p, dict)))
+            if ok:
+                reached.append((st, evs))
             return list(seq) if ok else None
         for a in candidates(st, words.pay - paid):
             try:
-                nxt, _ = ENGINE.apply(st, seat, a)
+                nxt, step_events = ENGINE.apply(st, seat, a)
             except GameError:
                 continue
             step_got = _delta(st["pl"][seat]["goods"], nxt["pl"][seat]["goods"])[1]
@@ -468,16 +476,29 @@ def _resolve(rp: Replay, words: Words) -> None:
             # without Jo, kennerspiel takes the joker when the good's indicator is gone
             forced = a["type"] == "wheel" and a.get("good") not in st["wheel"] and not words.joker
             found = walk(nxt, [*seq, a], p2, picked | _picked(a), got + step_got,
-                         used_joker or (_uses_joker(a) and not forced))
+                         used_joker or (_uses_joker(a) and not forced), [*evs, *step_events])
             if found is not None:
                 return found
         return None
 
-    found = walk(st0, [], Counter(), set(), Counter(), False)
+    found = walk(st0, [], Counter(), set(), Counter(), False, [])
     if found is None:
         raise GameError("Our rules cannot pay or choose exactly that here.")
-    for a in found:
-        rp.apply(a)
+    final, events = reached[-1]
+    if final["unit"] != st0["unit"] or final["phase"] != st0["phase"] or final["over"]:
+        for a in found:  # a new unit began: apply step by step for the as-recorded patches
+            rp.apply(a)
+        return
+    rp.state = final  # the walk's own states: the same steps, applied once
+    rp.actions.extend((seat, a) for a in found)
+    closed = _turns(st0) + _turns_added(final, events) - _turns(final)
+    if closed:
+        rp.closed += closed
+        rp.closed_seat = seat
+    if rp.as_recorded:
+        rp._patch(st0["phase"])
+        rp._k9_jump()
+        rp._k13()
 
 
 def _paid_by(st: Mapping[str, Any], action: Mapping[str, Any]) -> Counter[str]:
