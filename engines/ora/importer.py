@@ -707,11 +707,13 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
         mode = MODES[rp.state["mode"]]
         price = R.next_price(mode, tile, R.tiles_taken(rp.state["pl"])[0 if tile == "district" else 1])
         _cover_coins(rp, seat, price or 0)
-    if rp.as_recorded and seat is not None and {"type": f"buy_{tile}", "side": side, "y": y} not in rp.legal():
-        if _k14(rp, seat, tile, side, y):
-            return
     again = seat is not None and seat in rp.bought_turn and rp.bought_unit.get(seat) == rp.state["unit"]
-    rp.apply({"type": f"buy_{tile}", "side": side, "y": y})
+    try:
+        rp.apply({"type": f"buy_{tile}", "side": side, "y": y})
+    except GameError:
+        if rp.as_recorded and seat is not None and _k14(rp, seat, tile, side, y):
+            return
+        raise
     if seat is not None:
         rp.bought_turn[seat] = rp.closed
         rp.bought_unit[seat] = rp.state["unit"]
@@ -894,9 +896,10 @@ def _commit(rp: Replay) -> None:
         raise GameError("No turn is open.")
     seat = win["seat"]
     while rp.state["stack"] and F.decider(rp.state) == seat and rp.closed == turn:
-        if {"type": "skip"} not in rp.legal():
-            raise GameError("A decision is still open.")
-        rp.apply({"type": "skip"})
+        try:
+            rp.apply({"type": "skip"})
+        except GameError:
+            raise GameError("A decision is still open.") from None
     win = rp.state["win"]
     if rp.closed == turn and win is not None:
         if win["kind"] in ("action", "bonus") and not win["main"]:
