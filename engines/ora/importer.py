@@ -47,7 +47,7 @@ from typing import Any
 from engines.base import Action, GameError, State
 from engines.ora import flow as F
 from engines.ora import rules as R
-from engines.ora.data import BUILDINGS, COIN5, MODES, SETTLEMENTS, turn_cap
+from engines.ora.data import BUILDINGS, COIN5, MODES, SETTLEMENTS, goods_of, turn_cap
 from engines.ora.effects import EFFECTS
 from engines.ora.engine import OraEngine
 
@@ -348,7 +348,7 @@ def _gains_only(bid: str) -> frozenset[str]:
     gains: set[str] = set()
     pays: set[str] = set()
     effect = EFFECTS.get(bid)
-    names = F.goods_of("france") + F.goods_of("ireland")
+    names = goods_of("france") + goods_of("ireland")
     for part in effect.parts if effect is not None else ():
         for alt in part.alts:
             pays.update(g for g, _ in alt.pay.named)
@@ -400,7 +400,7 @@ def _resolve(rp: Replay, words: Words) -> None:
         return
     seat: int = decider
     seen = 0
-    names = F.goods_of(st0["variant"])
+    names = goods_of(st0["variant"])
     joker_gone = words.joker and "joker" not in st0["wheel"]
 
     def done(st: Mapping[str, Any]) -> bool:
@@ -616,8 +616,9 @@ def _command(rp: Replay, words: list[str]) -> None:
     if verb in ("BUY_DISTRICT", "BUY_PLOT"):
         tile, side, y = verb[4:].lower(), SIDES[args[1].upper()], _int(args[0])
         top = rp.state["stack"][-1] if rp.state["stack"] else None
-        if top is not None and top["f"] in ("use", "neutral", "prior") and F.decider(rp.state) is not None:
-            rp.deferred = (F.decider(rp.state), tile, side, y)  # bought once our engine allows it
+        buyer = F.decider(rp.state)
+        if top is not None and top["f"] in ("use", "neutral", "prior") and buyer is not None:
+            rp.deferred = (buyer, tile, side, y)  # bought once our engine allows it
             return
         _buy(rp, tile, side, y)
         return
@@ -921,7 +922,7 @@ def start(game: Mapping[str, Any], *, as_recorded: bool = False) -> Replay:
     c = game["config"]
     players, country, length = int(c["players"]), str(c["country"]).lower(), str(c["length"]).lower()
     colours = "".join(game.get("seatColors") or c["colors"])
-    options = {**mode_options(players, length), "variant": country, "start_player": "host"}
+    options: dict[str, Any] = {**mode_options(players, length), "variant": country, "start_player": "host"}
     if players == 2:
         options["two_player_turn_cap"] = 100  # the most our options allow (D38)
     rp = Replay(ENGINE.new_game(players, int(c["seed"]), options), colours, as_recorded)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -171,7 +172,7 @@ GAMES = [(f.stem, i, json.loads(line)) for f in sorted(KENNERSPIEL.glob("*.jsonl
 
 
 @pytest.mark.parametrize(("config", "index", "game"), GAMES, ids=[f"{c}-{i}" for c, i, _ in GAMES])
-def test_kennerspiel_game_replays_as_recorded_to_its_breakdown(config: str, index: int, game: dict) -> None:
+def test_kennerspiel_game_replays_as_recorded_to_its_breakdown(config: str, index: int, game: dict[str, Any]) -> None:
     result = replay_game(game, as_recorded=True)
     assert result.refused is None and result.followed
     assert result.seat_colors == game["seatColors"]
