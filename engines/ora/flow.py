@@ -41,6 +41,7 @@ from engines.ora.data import (
     MODES,
     NEUTRAL_HEARTLAND,
     PHASES,
+    POINT_GOODS,
     SETTLEMENTS,
     SHORT_EMPTY,
     SHORT_ROUND_GOODS,
@@ -988,8 +989,33 @@ def _check_do(st: Mapping[str, Any], use: Mapping[str, Any], part: Part, action:
             raise IllegalAction("Choose the alternatives by number.", code="bad_choice")
     elif set(action) - {"type", "n", "pick"}:
         raise IllegalAction("Unknown parameters.", code="bad_choice")
-    if action not in part_options(st, use, part):
+    options = part_options(st, use, part)
+    if action not in options and not _smaller_points_ok(st, use, part, action, options):
         raise IllegalAction("That choice is not possible with your goods.", code="cannot_pay")
+
+
+def _smaller_points_ok(st: Mapping[str, Any], use: Mapping[str, Any], part: Part, action: Action,
+                       options: list[Action]) -> bool:
+    """D40: point goods worth at most the entitlement. The options list the sets no further
+    point good fits into (one tap each); any set within the entitlement, a smaller one or
+    none, is accepted too (as any sufficient payment is, G5)."""
+    idx = [i for i, t in enumerate(part.picks) if t.kind == "points"]
+    pick = action.get("pick")
+    if not idx or not isinstance(pick, list) or len(pick) != len(part.picks):
+        return False
+    for i in idx:
+        chosen = pick[i]
+        if not isinstance(chosen, dict) or any(
+                g not in POINT_GOODS or not isinstance(n, int) or isinstance(n, bool) or n < 0
+                for g, n in chosen.items()):
+            return False
+        if sum(R.value(g, "points") * n for g, n in chosen.items()) > entitlement(st, use["u"], part.picks[i].arg):
+            return False
+
+    def without_points(a: Mapping[str, Any]) -> dict[str, Any]:
+        return {**a, "pick": [None if i in idx else x for i, x in enumerate(a.get("pick", []))]}
+
+    return any(without_points(o) == without_points(action) for o in options)
 
 
 def do_part(st: State, action: Action, out: Events) -> None:

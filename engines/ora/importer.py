@@ -47,7 +47,7 @@ from typing import Any
 from engines.base import Action, GameError, State
 from engines.ora import flow as F
 from engines.ora import rules as R
-from engines.ora.data import BUILDINGS, COIN5, MODES, SETTLEMENTS, goods_of, turn_cap
+from engines.ora.data import BUILDINGS, COIN5, MODES, POINT_GOODS, SETTLEMENTS, goods_of, turn_cap
 from engines.ora.effects import EFFECTS
 from engines.ora.engine import OraEngine
 
@@ -425,9 +425,18 @@ def _resolve(rp: Replay, words: Words) -> None:
                 return [a for a in ENGINE.legal_actions(st, seat)
                         if a["type"] == "forest" and (a["x"], a["y"]) in words.coords]
         part = F.part_of(top) if top["f"] == "use" else None
-        options = [a for a in ENGINE.legal_actions(st, seat)
-                   if a["type"] not in FREE_TYPES and (part is None or _fits(st, part, a, left))]
+        listed = [_recorded_points(a) for a in ENGINE.legal_actions(st, seat) if a["type"] not in FREE_TYPES]
+        options = [a for i, a in enumerate(listed)
+                   if a not in listed[:i] and (part is None or _fits(st, part, a, left))]
         return sorted(options, key=lambda a: _order(part, a))
+
+    def _recorded_points(a: Action) -> Action:
+        """A listed set of point goods replaced by the recorded one (D40: any set within the
+        entitlement is accepted; the list shows the largest)."""
+        if a["type"] != "do" or not any(isinstance(p, dict) for p in a.get("pick", [])):
+            return a
+        points = {g: n for g, n in words.choose.items() if g in POINT_GOODS}
+        return {**a, "pick": [dict(points) if isinstance(p, dict) else p for p in a["pick"]]}
 
     def _fits(st: State, part: Any, a: Action, left: Counter[str]) -> bool:
         """Whether a part's option can belong to the recorded words (cheap checks first)."""

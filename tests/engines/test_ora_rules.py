@@ -568,6 +568,28 @@ def test_e24_house_of_the_brotherhood() -> None:
     assert have(st, 0) == {"reliquary": 1}
 
 
+def test_brotherhood_accepts_point_goods_below_the_entitlement() -> None:
+    """The House of the Brotherhood gives "point goods (any mix of book 2 / ceramic 3 /
+    ornament 4 / reliquary 8) with total points <= k x C" (data/ora_buildings.csv; D40: "total
+    points ≤ entitlement"). The one-tap options are the sets no further good fits into; a
+    smaller set (1 ceramic of 8 points' entitlement) or none is as legal, more is not."""
+    def brotherhood() -> State:
+        st = new(4)
+        for x, y, b in ((3, 1, "G02"), (3, 0, "G18"), (2, 0, "G41")):
+            put(st, 0, x, y, b)
+        goods(st, 0, coin=5)
+        return play(st, 0, "use G41 lay")
+
+    st, _ = E.apply(brotherhood(), 0, {"type": "do", "n": 1, "pick": [{"ceramic": 1}]})
+    assert have(st, 0) == {"ceramic": 1}
+    st, _ = E.apply(brotherhood(), 0, {"type": "do", "n": 1, "pick": [{}]})
+    assert have(st, 0) == {}
+    with pytest.raises(IllegalAction):
+        E.apply(brotherhood(), 0, {"type": "do", "n": 1, "pick": [{"ceramic": 3}]})  # 9 > 8
+    with pytest.raises(IllegalAction):
+        E.apply(brotherhood(), 0, {"type": "do", "n": 1, "pick": [{"wood": 1}]})
+
+
 def test_e25_castle_settles_outside_a_phase() -> None:
     st = new(4)
     st = skip_to(st, 1)
