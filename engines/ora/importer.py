@@ -1032,6 +1032,9 @@ def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result
                     rp.committed += 1
                     done += 1
                     continue
+                if _no_op_after_end(rp, move.split()):
+                    done += 1
+                    continue
                 raise GameError("The game is already over under our rules.")
             command(rp, move.split())
         except GameError as exc:
@@ -1062,6 +1065,17 @@ def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result
         refused = {"index": len(moves), "command": "", "reason": "the record ends before the game is over"}
     scores = [breakdown(rp.state, seat) for seat in range(rp.state["n"])]
     return Result(refused is None, refused, list(rp.colours), scores, done, rp.notes)
+
+
+def _no_op_after_end(rp: Replay, words: list[str]) -> bool:
+    """Commands of the last turn that change nothing of ours once our engine has ended the game
+    with it: changing coins (``CONVERT PnPnPnPnPn``, ``CONVERT Ni``: coins are one number,
+    G2) and the ``USE`` of a contracted building our engine resolved alone."""
+    if words[0] == "CONVERT":
+        return all(p[i:i + 2] in ("Pn", "Ni") for p in words[1:] for i in range(0, len(p), 2))
+    if words[0] == "USE" and len(words) == 2 and rp.contracted is not None:
+        return rp.owner_of(words[1])[1] == rp.contracted
+    return False
 
 
 def _difference_at(game: Mapping[str, Any], index: int) -> str | None:
