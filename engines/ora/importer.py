@@ -162,7 +162,7 @@ class Replay:
             if unit == (mode.grapes or 0) + 1 and "grapes" not in st["wheel"]:
                 st["wheel"]["grapes"] = 1
         for good, entry in (("grapes", mode.grapes), ("stone", mode.stone)):  # K2: enters one step on
-            if entry == unit and st["wheel"].get(good) == 0 and (unit, good) not in self._entered:
+            if st["mode"] in K2_MODES and entry == unit and st["wheel"].get(good) == 0 and (unit, good) not in self._entered:
                 st["wheel"][good] = 1
                 self._entered.add((unit, good))
         roster = {"2pl": "2p", "sh3": "std3"}.get(st["mode"])  # K5, K6
@@ -940,6 +940,10 @@ def start(game: Mapping[str, Any], *, as_recorded: bool = False) -> Replay:
         rp._patch(-1)
     return rp
 
+
+K2_MODES = frozenset({"std3", "std4"})
+"""K2: the tables that bring an indicator in before the wheel turns (kennerspiel's 3- and
+4-player tables; its 2-player tables bring it in after, as ours)."""
 
 NO_CAP = 10**6
 """K17: the two-player safety cap (D38) lifted for an as-recorded replay."""
