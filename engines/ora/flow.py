@@ -261,7 +261,8 @@ def _unit_end(st: State, out: Events) -> None:
             st["last"] = True
             out.append(ev("last_turn", seat=seat_ref(start_seat(st, u + 1))))
     elif code == "2pl":
-        if (st["phase"] >= 4 and len(st["display"]) <= 3) or (cap is not None and u >= cap):
+        display_end = st["phase"] >= 4 and len(st["display"]) <= 3 and not st["opts"].get("display_end_checked_by_host")
+        if display_end or (cap is not None and u >= cap):
             st["queue"] = [["end"]]
     elif mode.regular is not None and u == mode.regular + 1:
         out.append(ev("phase", letter="E"))

@@ -29,7 +29,8 @@ without phase E), K9 (the four-player short table's jump, ``Replay._k9_jump``), 
 Bulwark's free landscape leaves the price pile where it was), K11 (Forger's Workshop without
 straw), K12 (a landscape after the settlement), K13 (a landscape in every action window), K14
 (a landscape where kennerspiel's grid allows it), K15 (the one-word Cooperage gives nothing),
-K16 (solo round 25 twice), K17 (no two-player safety cap). K8 needs nothing (a record never
+K16 (solo round 25 twice), K17 (no two-player safety cap), K18 (the two-player long game's
+end checked before the round's last window). K8 needs nothing (a record never
 exceeds 8 Wonders).
 The standard library only, like every engine module.
 """
@@ -131,11 +132,27 @@ class Replay:
         if self.as_recorded:
             self._patch(phase)
             self._k9_jump()
+            self._k18_end()
         if closed:
             self.closed += closed
             self.closed_seat = seat
         if self.as_recorded:
             self._k13()
+
+    def _k18_end(self) -> None:
+        """K18: kennerspiel's two-player long game checks the display (at most 3 buildings)
+        when the other player's window opens, after the round's start player has taken both of
+        his, and ends the game after that window; our engine's own check at the round's end
+        (after that window) is off."""
+        st = self.state
+        if st["mode"] != "2pl" or st["over"] or st["phase"] < 4:
+            return
+        win = st["win"]
+        if (win is not None and win["kind"] == "action" and not win["main"] and not win["used"]
+                and not st["stack"] and win["seat"] != F.start_seat(st) and st["queue"] == [["unit_end"]]
+                and len(st["display"]) <= 3):
+            st["queue"] = [["end"]]
+            self.notes.append(f"K18: the display is checked before the last window of round {st['unit']}")
 
     def _k13(self) -> None:
         """K13: kennerspiel allows a landscape purchase in every action window (the rulebook:
@@ -573,6 +590,8 @@ def command(rp: Replay, words: list[str]) -> None:
         _flush(rp)
     _command(rp, words)
     _flush(rp)
+    if rp.as_recorded and rp.closed == rp.committed:
+        rp._k18_end()
 
 
 def _flush(rp: Replay) -> None:
@@ -937,6 +956,8 @@ def start(game: Mapping[str, Any], *, as_recorded: bool = False) -> Replay:
     rp = Replay(ENGINE.new_game(players, int(c["seed"]), options), colours, as_recorded)
     if as_recorded:
         rp.state["opts"]["two_player_turn_cap"] = NO_CAP  # K17: kennerspiel has no safety cap
+        if rp.state["mode"] == "2pl":
+            rp.state["opts"]["display_end_checked_by_host"] = True  # K18 (Replay._k18_end)
         rp._patch(-1)
     return rp
 
