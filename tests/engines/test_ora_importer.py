@@ -45,7 +45,7 @@ def test_two_standard_rounds_replay_to_exact_goods(as_recorded: bool) -> None:
 def test_entry_round_difference_stops_the_default_replay() -> None:
     with pytest.raises(RecordError) as err:
         replay(_text("short3_grapes.txt"))
-    assert err.value.line == 44 and err.value.command.startswith("SETTLE SR2")
+    assert err.value.line == 45 and err.value.command.startswith("SETTLE SR2")
     assert "cannot pay" in err.value.reason
 
 
@@ -55,7 +55,7 @@ def test_short_tables_bring_the_indicator_in_after_the_wheel_turns() -> None:
     assumed one step, is refused as recorded too."""
     with pytest.raises(RecordError) as err:
         replay(_text("short3_grapes.txt"), as_recorded=True)
-    assert err.value.line == 44 and err.value.command.startswith("SETTLE SR2")
+    assert err.value.line == 45 and err.value.command.startswith("SETTLE SR2")
 
 
 def test_bad_commands_name_their_line_and_reason() -> None:
@@ -95,9 +95,9 @@ def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert out[0] == "ora std4 france: 34 actions, record ends in round 3 (game not over)"
     assert out[3] == "B (seat 2): goods 2 + economic 4 + settlements 0 = 6"
     assert main([str(RECORDS / "short3_grapes.txt")]) == 1
-    assert capsys.readouterr().out.startswith("cannot follow the record at line 44: `SETTLE SR2")
+    assert capsys.readouterr().out.startswith("cannot follow the record at line 45: `SETTLE SR2")
     assert main([str(RECORDS / "short3_grapes.txt"), "--as-recorded"]) == 1
-    assert capsys.readouterr().out.startswith("cannot follow the record at line 44: `SETTLE SR2")
+    assert capsys.readouterr().out.startswith("cannot follow the record at line 45: `SETTLE SR2")
 
 
 def test_four_player_short_table_jump_stops_the_default_replay() -> None:
