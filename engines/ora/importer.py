@@ -645,7 +645,7 @@ def _command(rp: Replay, words: list[str]) -> None:
         tile, side, y = verb[4:].lower(), SIDES[args[1].upper()], _int(args[0])
         top = rp.state["stack"][-1] if rp.state["stack"] else None
         buyer = F.decider(rp.state)
-        if top is not None and top["f"] in ("use", "neutral", "prior") and buyer is not None:
+        if top is not None and top["f"] != "take" and buyer is not None:  # "take": the Bulwark's free tile
             rp.deferred = (buyer, tile, side, y)  # bought once our engine allows it
             return
         _buy(rp, tile, side, y)
@@ -818,7 +818,7 @@ def _k14(rp: Replay, seat: int, tile: str, side: str, y: int) -> bool:
     if not F.can_buy_now(st, seat):
         return False
     mode = MODES[st["mode"]]
-    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1]
+    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1] - rp.free_tiles[tile]  # K10
     price = R.next_price(mode, tile, taken)
     if price is None or p["goods"]["coin"] < price:
         return False
