@@ -48,7 +48,7 @@ from typing import Any
 from engines.base import Action, GameError, State
 from engines.ora import flow as F
 from engines.ora import rules as R
-from engines.ora.data import BUILDINGS, COIN5, MODES, POINT_GOODS, SETTLEMENTS, goods_of, turn_cap
+from engines.ora.data import BUILDINGS, COIN5, GIFT, MODES, POINT_GOODS, SETTLEMENTS, goods_of, turn_cap
 from engines.ora.effects import EFFECTS
 from engines.ora.engine import OraEngine
 
@@ -106,6 +106,12 @@ class Replay:
     settled_at: int = -1
     deferred: tuple[int, str, str, int] | None = None
     """A purchase the record made while our engine had a decision open: (seat, tile, side, y)."""
+    unused: tuple[str, int, list[dict[str, int]]] | None = None
+    """A work contract the record never follows with its USE: (building, owner, everyone's
+    goods after the payment alone)."""
+    moves: list[str] | None = None
+    index: int = 0
+    """The record's moves and the index of the command being applied (for looking ahead)."""
     contracted: str | None = None
     """The building of the last work contract (the record's ``USE`` of it follows)."""
     prior_next: bool = False
@@ -590,8 +596,36 @@ def command(rp: Replay, words: list[str]) -> None:
         _flush(rp)
     _command(rp, words)
     _flush(rp)
+    _unused_contract(rp)
     if rp.as_recorded and rp.closed == rp.committed:
         rp._k18_end()
+
+
+def _used_later(rp: Replay, bid: str) -> bool:
+    """Whether the record uses building ``bid`` before its turn ends (looking ahead; True when
+    the moves ahead are not known)."""
+    if rp.moves is None:
+        return True
+    for move in rp.moves[rp.index + 1:]:
+        if move == "COMMIT":
+            return False
+        if move.split()[:2] == ["USE", bid]:
+            return True
+    return False
+
+
+def _unused_contract(rp: Replay) -> None:
+    """A work contract whose building the record never uses: kennerspiel resolves a function
+    only on ``USE``, our engine resolves one that needs no decision at once; once it is
+    resolved, everyone's goods are put back to the contract's payment alone."""
+    if rp.unused is None:
+        return
+    b, owner, expected = rp.unused
+    if any(f["f"] in ("use", "assign") and f.get("b") == b for f in rp.state["stack"]):
+        return
+    rp.unused = None
+    for p, goods in zip(rp.state["pl"], expected, strict=True):
+        p["goods"] = dict(goods)
 
 
 def _flush(rp: Replay) -> None:
@@ -681,8 +715,18 @@ def _command(rp: Replay, words: list[str]) -> None:
         seat = F.decider(rp.state)
         if not gift and seat is not None:
             _cover_coins(rp, seat, R.contract_price(rp.state))
+        expected = [dict(p["goods"]) for p in rp.state["pl"]]
+        if seat is not None and gift:
+            expected[seat][GIFT[rp.state["variant"]]] -= 1
+        elif seat is not None:
+            price = R.contract_price(rp.state)
+            expected[seat]["coin"] -= price
+            if owner != rp.state["n"]:
+                expected[owner]["coin"] += price
         rp.apply({"type": "contract", "owner": owner, "b": b, **({"gift": True} if gift else {})})
         rp.contracted = b
+        if not _used_later(rp, args[0]):
+            rp.unused = (b, owner, expected)
         top = rp.state["stack"][-1] if rp.state["stack"] else None
         if top is not None and top["f"] == "assign" and len(args) > 2 and args[2] == "WITH_PRIOR":
             rp.apply({"type": "assign", "c": "prior"})
@@ -1048,9 +1092,11 @@ def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result
     ``../shared/ora-kennerspiel/README.md``) up to its end or its first command not followed."""
     rp = start(game, as_recorded=as_recorded)
     moves = list(game["moves"])
+    rp.moves = moves
     refused: dict[str, Any] | None = None
     done = 0
     for index, move in enumerate(moves):
+        rp.index = index
         try:
             if rp.state["over"]:
                 if move == "COMMIT" and rp.closed > rp.committed:  # the last turn, closed by our engine
