@@ -621,9 +621,11 @@ def _unused_contract(rp: Replay) -> None:
     if rp.unused is None:
         return
     b, owner, expected = rp.unused
-    if any(f["f"] in ("use", "assign") and f.get("b") == b for f in rp.state["stack"]):
-        return
+    if any(f["f"] == "assign" and f.get("b") == b for f in rp.state["stack"]):
+        return  # the owner's answer comes next
     rp.unused = None
+    if any(f["f"] == "use" and f.get("b") == b for f in rp.state["stack"]):
+        return  # a decision is open: declined at the turn's end, nothing gained
     for p, goods in zip(rp.state["pl"], expected, strict=True):
         p["goods"] = dict(goods)
 
