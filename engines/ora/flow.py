@@ -261,6 +261,8 @@ def _unit_end(st: State, out: Events) -> None:
             st["last"] = True
             out.append(ev("last_turn", seat=seat_ref(start_seat(st, u + 1))))
     elif code == "2pl":
+        # ``display_end_checked_by_host``: set only by the kennerspiel importer (its K18), which
+        # checks the display itself before the round's last window
         display_end = st["phase"] >= 4 and len(st["display"]) <= 3 and not st["opts"].get("display_end_checked_by_host")
         if display_end or (cap is not None and u >= cap):
             st["queue"] = [["end"]]
