@@ -675,7 +675,12 @@ def _command(rp: Replay, words: list[str]) -> None:
             if goods[good] and late:
                 _convert_late(rp, int(rp.closed_seat or 0), good, goods[good])
             elif goods[good]:
-                rp.apply({"type": kind, "n": goods[good]})
+                try:
+                    rp.apply({"type": kind, "n": goods[good]})
+                except GameError:  # not in a window of ours (the solo neutral building phase)
+                    if seat is None:
+                        raise
+                    _convert_late(rp, seat, good, goods[good])
         return
     if verb in ("BUY_DISTRICT", "BUY_PLOT"):
         tile, side, y = verb[4:].lower(), SIDES[args[1].upper()], _int(args[0])
