@@ -595,6 +595,9 @@ def command(rp: Replay, words: list[str]) -> None:
     if words[0].upper() == "COMMIT":
         _flush(rp)
     _command(rp, words)
+    if words[0].upper() == "COMMIT" and rp.deferred is not None:
+        rp.deferred = None
+        raise GameError("The landscape bought in that turn could not be placed before it ended.")
     _flush(rp)
     _unused_contract(rp)
     if rp.as_recorded and rp.closed == rp.committed:
@@ -980,6 +983,7 @@ def _commit(rp: Replay) -> None:
             rp.apply({"type": "skip"})
         except GameError:
             raise GameError("A decision is still open.") from None
+    _flush(rp)  # a purchase that waited for the declined decision
     win = rp.state["win"]
     if rp.closed == turn and win is not None:
         if win["kind"] in ("action", "bonus") and not win["main"]:
