@@ -713,6 +713,7 @@ def _command(rp: Replay, words: list[str]) -> None:
         return
     if top is not None and top["f"] == "nprior":
         rp.apply({"type": "skip"})
+    _flush(rp)  # a purchase waiting for the decisions just declined
     if verb == "BUILD":
         b = args[0]
         if rp.as_recorded:
