@@ -619,16 +619,19 @@ def _used_later(rp: Replay, bid: str) -> bool:
 
 def _unused_contract(rp: Replay) -> None:
     """A work contract whose building the record never uses: kennerspiel resolves a function
-    only on ``USE``, our engine resolves one that needs no decision at once; once it is
-    resolved, everyone's goods are put back to the contract's payment alone."""
+    only on ``USE``, our engine resolves what needs no decision at once (the whole function,
+    or its parts before the first decision, which is declined at the turn's end); then
+    everyone's goods are put back to the contract's payment alone."""
     if rp.unused is None:
         return
     b, owner, expected = rp.unused
     if any(f["f"] == "assign" and f.get("b") == b for f in rp.state["stack"]):
         return  # the owner's answer comes next
     rp.unused = None
-    if any(f["f"] == "use" and f.get("b") == b for f in rp.state["stack"]):
-        return  # a decision is open: declined at the turn's end, nothing gained
+    stack = rp.state["stack"]
+    if any(f["f"] == "use" and f.get("b") == b for f in stack) and not (
+            stack[-1]["f"] == "use" and stack[-1].get("b") == b):
+        return  # a step of it is under way: declined at the turn's end, nothing gained
     for p, goods in zip(rp.state["pl"], expected, strict=True):
         p["goods"] = dict(goods)
 
