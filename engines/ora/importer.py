@@ -423,6 +423,7 @@ def _resolve(rp: Replay, words: Words) -> None:
         return
     seat: int = decider
     seen = 0
+    exact = False
     names = goods_of(st0["variant"])
     joker_gone = words.joker and "joker" not in st0["wheel"]
 
@@ -490,7 +491,8 @@ def _resolve(rp: Replay, words: Words) -> None:
                 ok = paid == words.pay and not used_joker and not +got
             else:
                 ok = (paid == words.pay and used_joker == words.joker
-                      and all(g in picked or got[g] > 0 for g in words.choose)
+                      and all(got[g] >= n if exact else g in picked or got[g] > 0
+                              for g, n in words.choose.items())
                       and all(Counter(p) == words.choose for a in seq for p in a.get("pick", [])
                               if isinstance(p, dict)))
             if ok:
@@ -513,7 +515,13 @@ def _resolve(rp: Replay, words: Words) -> None:
                 return found
         return None
 
+    # the recorded quantities first (the Druid's House's "5 of X + 3 of Y"), then any amount
+    # of each good (a good named once stands for whatever the function yields)
+    exact = any(n > 1 for n in words.choose.values())
     found = walk(st0, [], Counter(), set(), Counter(), False, [])
+    if found is None and exact:
+        exact, seen = False, 0
+        found = walk(st0, [], Counter(), set(), Counter(), False, [])
     if found is None:
         raise GameError("Our rules cannot pay or choose exactly that here.")
     final, events = reached[-1]
@@ -1156,9 +1164,19 @@ def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result
 def _no_op_after_end(rp: Replay, words: list[str]) -> bool:
     """Commands of the last turn that change nothing of ours once our engine has ended the game
     with it: changing coins (``CONVERT PnPnPnPnPn``, ``CONVERT Ni``: coins are one number,
-    G2) and the ``USE`` of a contracted building our engine resolved alone."""
+    G2), turning grain into straw (scored by no one: made on the last seat's goods) and the
+    ``USE`` of a contracted building our engine resolved alone."""
     if words[0] == "CONVERT":
-        return all(p[i:i + 2] in ("Pn", "Ni") for p in words[1:] for i in range(0, len(p), 2))
+        tokens = [p[i:i + 2] for p in words[1:] for i in range(0, len(p), 2)]
+        grain = tokens.count("Gn")
+        if grain and rp.actions and all(t in ("Pn", "Ni", "Gn") for t in tokens):
+            goods = rp.state["pl"][rp.actions[-1][0]]["goods"]
+            if goods.get("grain", 0) < grain:
+                return False
+            goods["grain"] -= grain
+            goods["straw"] = goods.get("straw", 0) + grain
+            return True
+        return all(t in ("Pn", "Ni") for t in tokens)
     if words[0] == "USE" and len(words) == 2 and rp.contracted is not None:
         return rp.owner_of(words[1])[1] == rp.contracted
     return False
