@@ -30,7 +30,8 @@ Bulwark's free landscape leaves the price pile where it was), K11 (Forger's Work
 straw), K12 (a landscape after the settlement), K13 (a landscape in every action window), K14
 (a landscape where kennerspiel's grid allows it), K15 (the one-word Cooperage gives nothing),
 K16 (solo round 25 twice), K17 (no two-player safety cap), K18 (the two-player long game's
-end checked before the round's last window). K8 needs nothing (a record never
+end checked before the round's last window), K19 (the Scriptorium keeps every coin paid for
+it). K8 needs nothing (a record never
 exceeds 8 Wonders).
 The standard library only, like every engine module.
 """
@@ -937,6 +938,10 @@ def _use(rp: Replay, args: list[str]) -> None:
     owner, b = rp.owner_of(args[0])
     params = args[1:]
     words = read_words(b, params)  # an unreadable word is refused before anything is applied
+    over = words.pay["coin"] - 1 if b == "I17" and set(words.pay) == {"coin"} else 0
+    if over > 0 and not rp.as_recorded:
+        raise GameError("K19: kennerspiel's Scriptorium keeps all the coins paid for it, "
+                        f"{words.pay['coin']} for a cost of 1.")
     st = rp.state
     top = st["stack"][-1] if st["stack"] else None
     if (top is not None and top["f"] != "use" and not params
@@ -972,10 +977,16 @@ def _use(rp: Replay, args: list[str]) -> None:
     k16 = b == "I33" and len(params) == 1
     if k16 and not rp.as_recorded:
         raise GameError("K15: kennerspiel's Cooperage written as one word pays the wood and gives nothing.")
+    seat = F.decider(rp.state)
+    if over > 0:  # K19: the 1 coin paid as our rules say, the change kept by the bank
+        words = Words(Counter({"coin": 1}), words.choose, words.joker, words.coords)
     before = [dict(p["goods"]) for p in rp.state["pl"]]
     _resolve(rp, words)
     if k16:
         _k15(rp, before)
+    if over > 0 and seat is not None:
+        rp.state["pl"][seat]["goods"]["coin"] -= over
+        rp.notes.append(f"K19: {over + 1} coins paid for the Scriptorium, no change given")
 
 
 def _commit(rp: Replay) -> None:

@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 from engines.base import GameError
+from engines.ora import flow as F
 from engines.ora import rules as R
 from engines.ora.data import BUILDINGS
 from engines.ora.engine import OraEngine
-from engines.ora.importer import ENGINE, RecordError, Replay, command, main, replay, replay_game
+from engines.ora.importer import ENGINE, RecordError, Replay, command, main, replay, replay_game, start
 
 RECORDS = Path(__file__).parent / "records"
 
@@ -214,3 +215,26 @@ def test_command_line_json(capsys: pytest.CaptureFixture[str]) -> None:
     first = json.loads(capsys.readouterr().out.splitlines()[0])
     assert first["followed"] is False and set(first) == {"followed", "refused", "seatColors", "scores"}
     assert set(first["refused"]) == {"index", "command", "reason"}
+
+
+def test_scriptorium_paid_with_a_five_coin_tile_keeps_the_change_only_as_recorded() -> None:
+    """K19: "你可以随时换钱:你可以把一个5块硬币板块换成五个1块硬币板块或是反过来。" The Scriptorium
+    costs 1 coin; kennerspiel's ``USE I17 Ni`` keeps all 5."""
+    game = next(g for c, i, g in GAMES if c == "2p-ireland-short" and "USE I17 Ni" in g["moves"])
+    at = game["moves"].index("USE I17 Ni")
+    rp = start(game, as_recorded=True)
+    for move in game["moves"][:at]:
+        command(rp, move.split())
+    seat = F.decider(rp.state)
+    assert seat is not None
+    before = dict(rp.state["pl"][seat]["goods"])
+    rp.as_recorded = False
+    with pytest.raises(GameError, match="^K19: kennerspiel's Scriptorium keeps all the coins paid for it, 5 for a cost of 1"):
+        command(rp, ["USE", "I17", "Ni"])
+    assert rp.state["pl"][seat]["goods"] == before
+    rp.as_recorded = True
+    command(rp, ["USE", "I17", "Ni"])
+    after = rp.state["pl"][seat]["goods"]
+    assert after["coin"] == before["coin"] - 5
+    assert [after[g] - before.get(g, 0) for g in ("book", "meat", "whiskey")] == [1, 1, 1]
+    assert rp.notes[-1] == "K19: 5 coins paid for the Scriptorium, no change given"
