@@ -660,7 +660,7 @@ def _command(rp: Replay, words: list[str]) -> None:
     verb, args = words[0].upper(), words[1:]
     if rp.k9 == 2 and rp.state["unit"] > 2:
         raise GameError("K9: the record follows kennerspiel's loop past the repeated round 2; not reproduced.")
-    if verb not in ("USE", "WITH_PRIOR", "WITH_LAYBROTHER", "CONVERT"):
+    if verb not in ("USE", "WITH_PRIOR", "WITH_LAYBROTHER", "CONVERT", "BUY_PLOT", "BUY_DISTRICT"):
         rp.contracted = None
     if verb == "COMMIT":
         rp.prior_next = False
