@@ -115,6 +115,8 @@ class Replay:
     """The record's moves and the index of the command being applied (for looking ahead)."""
     contracted: str | None = None
     """The building of the last work contract (the record's ``USE`` of it follows)."""
+    declined: set[str] = field(default_factory=set)
+    """Buildings whose open function the record went past in this turn (``_decline_use``)."""
     prior_next: bool = False
     """``WITH_PRIOR`` in the seat's own window: the next ``USE`` places the prior."""
     _entered: set[tuple[int, str]] = field(default_factory=set)
@@ -585,7 +587,10 @@ def _decline_use(rp: Replay) -> None:
     """Decline a function our engine has open when the record goes on without its ``USE``
     (kennerspiel lets a contracted building, or the neutral prior's, go unused)."""
     while rp.state["stack"] and rp.state["stack"][-1]["f"] in INNER and {"type": "skip"} in rp.legal():
+        b = next((f.get("b") for f in reversed(rp.state["stack"]) if f["f"] == "use"), None)
         rp.apply({"type": "skip"})
+        if b is not None:
+            rp.declined.add(b)
 
 
 def _skip_offers(rp: Replay, keep: str | None = None) -> None:
@@ -664,6 +669,7 @@ def _command(rp: Replay, words: list[str]) -> None:
         rp.contracted = None
     if verb == "COMMIT":
         rp.prior_next = False
+        rp.declined.clear()
         _commit(rp)
         return
     top = rp.state["stack"][-1] if rp.state["stack"] else None
@@ -953,6 +959,9 @@ def _use(rp: Replay, args: list[str]) -> None:
         pass
     elif rp.contracted == b and not params:
         rp.contracted = None  # the contracted function needed no decision: our engine resolved it
+        return
+    elif b in rp.declined and not params:
+        rp.declined.discard(b)  # its function declined when the record went past it: no words, nothing
         return
     elif st["win"] is not None and not st["win"]["main"] and not st["stack"]:
         seat = st["win"]["seat"]
