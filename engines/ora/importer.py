@@ -871,12 +871,17 @@ def _k12(rp: Replay, tile: str, side: str, y: int) -> bool:
     price = R.next_price(mode, tile, taken)
     land = st["pl"][seat]["land"]
     rows = R.district_rows(land) if tile == "district" else R.plot_rows(land, side)
-    if price is None or st["pl"][seat]["goods"]["coin"] < price or y not in rows:
+    trial: dict[str, Any] = {}
+    R.place_tile(trial, tile, side, y)
+    k14 = y not in rows and not any(k in land for k in trial)  # K14: where kennerspiel's grid allows it
+    if price is None or st["pl"][seat]["goods"]["coin"] < price or (y not in rows and not k14):
         raise GameError("That landscape cannot be bought now.")
     st["pl"][seat]["goods"]["coin"] -= price
     R.place_tile(land, tile, side, y)
     rp.settled = None
     rp.notes.append(f"K12: {tile} bought after the settlement in a settlement turn")
+    if k14:
+        rp.notes.append(f"K14: {tile} ({side}) placed at row {y}, where our spec does not place it")
     return True
 
 
