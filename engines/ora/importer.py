@@ -794,7 +794,7 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
             rp.free_tiles[tile] += 1
         return
     seat = F.decider(rp.state)
-    if rp.as_recorded and seat is None or (rp.as_recorded and _k12(rp, tile, side, y)):
+    if rp.as_recorded and seat is None or (rp.as_recorded and (_k12(rp, tile, side, y) or _k13_late(rp, tile, side, y))):
         return
     if rp.as_recorded and rp.free_tiles[tile] and seat is not None:
         mode = MODES[rp.state["mode"]]
@@ -880,6 +880,42 @@ def _k12(rp: Replay, tile: str, side: str, y: int) -> bool:
     R.place_tile(land, tile, side, y)
     rp.settled = None
     rp.notes.append(f"K12: {tile} bought after the settlement in a settlement turn")
+    if k14:
+        rp.notes.append(f"K14: {tile} ({side}) placed at row {y}, where our spec does not place it")
+    return True
+
+
+def _k13_late(rp: Replay, tile: str, side: str, y: int) -> bool:
+    """K13 after our engine closed the turn by itself (its main action taken and, our allowance
+    spent in an earlier window, nothing left to buy): the record's purchase before its
+    ``COMMIT`` is made for that seat at kennerspiel's price (K10), placed as our spec or K14
+    allows, wine or whiskey sold for coins the seat lacks."""
+    seat = rp.closed_seat
+    if seat is None or rp.closed != rp.committed + 1:
+        return False
+    st = rp.state
+    p = st["pl"][seat]
+    mode = MODES[st["mode"]]
+    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1] - rp.free_tiles[tile]
+    price = R.next_price(mode, tile, taken)
+    land = p["land"]
+    rows = R.district_rows(land) if tile == "district" else R.plot_rows(land, side)
+    trial: dict[str, Any] = {}
+    R.place_tile(trial, tile, side, y)
+    k14 = y not in rows and not any(k in land for k in trial)
+    if price is None or (y not in rows and not k14):
+        return False
+    goods = p["goods"]
+    short = price - goods.get("coin", 0)
+    if short > 0 and goods.get("wine", 0) >= short:
+        _convert_late(rp, seat, "wine", short)
+    elif short > 0 and goods.get("whiskey", 0) * 2 >= short:
+        _convert_late(rp, seat, "whiskey", (short + 1) // 2)
+    if goods.get("coin", 0) < price:
+        return False
+    goods["coin"] -= price
+    R.place_tile(land, tile, side, y)
+    rp.notes.append(f"K13: {tile} bought after our engine closed the turn (its allowance spent earlier)")
     if k14:
         rp.notes.append(f"K14: {tile} ({side}) placed at row {y}, where our spec does not place it")
     return True
