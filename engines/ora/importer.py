@@ -807,7 +807,16 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
                             "did not advance the price pile)")
     if seat is not None:
         mode = MODES[rp.state["mode"]]
-        price = R.next_price(mode, tile, R.tiles_taken(rp.state["pl"])[0 if tile == "district" else 1])
+        taken = R.tiles_taken(rp.state["pl"])[0 if tile == "district" else 1]
+        price = R.next_price(mode, tile, taken)
+        if price is None and rp.as_recorded:  # K10: kennerspiel's pile still has a price, ours none
+            price = R.next_price(mode, tile, taken - rp.free_tiles[tile])
+            goods = rp.state["pl"][seat]["goods"]
+            short = (price or 0) - goods.get("coin", 0)  # sold directly: our engine, with nothing
+            if short > 0 and goods.get("wine", 0) >= short:  # to buy, would close the window
+                _convert_late(rp, seat, "wine", short)
+            elif short > 0 and goods.get("whiskey", 0) * 2 >= short:
+                _convert_late(rp, seat, "whiskey", (short + 1) // 2)
         _cover_coins(rp, seat, price or 0)
     again = seat is not None and seat in rp.bought_turn and rp.bought_unit.get(seat) == rp.state["unit"]
     try:
