@@ -736,6 +736,9 @@ def _command(rp: Replay, words: list[str]) -> None:
         b = args[0]
         if rp.as_recorded:
             _lenient_cost(rp, b)
+        seat = F.decider(rp.state)
+        if seat is not None and b in BUILDINGS and BUILDINGS[b].cost.get("coin", 0):
+            _cover_coins(rp, seat, BUILDINGS[b].cost["coin"])
         rp.apply({"type": "build", "b": b, "x": _int(args[1]), "y": _int(args[2])})
         return
     if verb == "WORK_CONTRACT":
