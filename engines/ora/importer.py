@@ -1237,8 +1237,9 @@ def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result
 def _no_op_after_end(rp: Replay, words: list[str]) -> bool:
     """Commands of the last turn that change nothing of ours once our engine has ended the game
     with it: changing coins (``CONVERT PnPnPnPnPn``, ``CONVERT Ni``: coins are one number,
-    G2), turning grain into straw (scored by no one: made on the last seat's goods) and the
-    ``USE`` of a contracted building our engine resolved alone."""
+    G2), turning grain into straw (scored by no one: made on the last seat's goods), the
+    ``USE`` of a contracted building our engine resolved alone and, as recorded, a landscape
+    bought in that turn (K13, ``_k13_late``)."""
     if words[0] == "CONVERT":
         tokens = [p[i:i + 2] for p in words[1:] for i in range(0, len(p), 2)]
         grain = tokens.count("Gn")
@@ -1252,6 +1253,8 @@ def _no_op_after_end(rp: Replay, words: list[str]) -> bool:
         return all(t in ("Pn", "Ni") for t in tokens)
     if words[0] == "USE" and len(words) == 2 and rp.contracted is not None:
         return rp.owner_of(words[1])[1] == rp.contracted
+    if words[0] in ("BUY_DISTRICT", "BUY_PLOT") and len(words) == 3 and rp.as_recorded:
+        return _k13_late(rp, words[0][4:].lower(), SIDES[words[2].upper()], _int(words[1]))
     return False
 
 
