@@ -728,6 +728,7 @@ def _command(rp: Replay, words: list[str]) -> None:
     if verb == "WORK_CONTRACT" and top is not None and top["f"] == "nprior":  # solo: the neutral prior
         gift = len(args) > 1 and args[1] in ("Wn", "Wh")
         rp.apply({"type": "neutral_prior", "b": args[0], **({"gift": True} if gift else {})})
+        rp.contracted = args[0]  # its USE follows (nothing to do if our engine resolved it alone)
         return
     if top is not None and top["f"] == "nprior":
         rp.apply({"type": "skip"})
