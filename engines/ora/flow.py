@@ -29,7 +29,7 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from engines.base import Action, Event, IllegalAction, msg, seat_ref
+from engines.base import Action, Event, IllegalAction, seat_ref
 from engines.base import term as term_ref
 from engines.ora import rules as R
 from engines.ora.data import (
@@ -82,8 +82,9 @@ def good_ref(good: str) -> dict[str, str]:
 def goods_ref(goods: Mapping[str, int]) -> list[Any] | dict[str, Any]:
     """A message parameter for a goods bundle: a list of ``goods.item`` messages ("2 Clay",
     joined by the catalog's comma), or the ``goods.none`` message when it is empty."""
-    items = [msg("goods.item", n=n, good=good_ref(g)).to_json() for g, n in goods.items() if n]
-    return items or msg("goods.none").to_json()
+    items = [{"msg": "goods.item", "params": {"n": n, "good": {"term": f"good.{g}"}}}  # msg(...).to_json()
+             for g, n in goods.items() if n]
+    return items or {"msg": "goods.none", "params": {}}
 
 
 def goods_text(goods: Mapping[str, int]) -> str:

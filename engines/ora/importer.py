@@ -297,17 +297,15 @@ def _goods(params: Iterable[str]) -> tuple[Counter[str], bool]:
     return out, joker
 
 
-def _delta(before: Mapping[str, int], after: Mapping[str, int]) -> tuple[Counter[str], Counter[str]]:
-    """(goods that went down, goods that went up) from ``before`` to ``after``."""
-    paid: Counter[str] = Counter()
+def _gained(before: Mapping[str, int], after: Mapping[str, int]) -> Counter[str]:
+    """The goods that went up from ``before`` to ``after`` (``_delta``'s second half; a good
+    missing from ``after`` went down or stayed at 0)."""
     got: Counter[str] = Counter()
-    for g in set(before) | set(after):
-        d = after.get(g, 0) - before.get(g, 0)
-        if d < 0:
-            paid[g] = -d
-        elif d > 0:
+    for g, n in after.items():
+        d = n - before.get(g, 0)
+        if d > 0:
             got[g] = d
-    return paid, got
+    return got
 
 
 def _uses_joker(action: Mapping[str, Any]) -> bool:
@@ -506,7 +504,7 @@ def _resolve(rp: Replay, words: Words) -> None:
                 nxt, step_events = ENGINE.apply(st, seat, a)
             except GameError:
                 continue
-            step_got = _delta(st["pl"][seat]["goods"], nxt["pl"][seat]["goods"])[1]
+            step_got = _gained(st["pl"][seat]["goods"], nxt["pl"][seat]["goods"])
             p2 = paid + _paid_by(st, a)
             if any(p2[g] > words.pay[g] for g in p2):
                 continue
