@@ -982,6 +982,21 @@ def _alt_lists(st: Mapping[str, Any], user: int, part: Part) -> list[list[int]]:
     return out
 
 
+def _listed_repetition(st: Mapping[str, Any], use: Mapping[str, Any], part: Part, action: Action) -> bool:
+    """Whether ``action`` (a repetition count with a pick) is among ``part_options``, without
+    listing them: the count is within the cap and affordable (what a count needs grows with
+    it, so every smaller count is affordable too) and the pick is one of the part's picks."""
+    n = action.get("n")
+    if type(n) is not int or n < 1 or (part.cap is not None and n > part.cap):
+        return False
+    user = use["u"]
+    base = {"type": "do", "n": n}
+    if not _affordable(st, user, part, base):
+        return False
+    picks = _pick_options(st, user, part) if part.picks else [[]]
+    return any(action == (dict(base, pick=pk) if pk else base) for pk in picks)
+
+
 def _check_do(st: Mapping[str, Any], use: Mapping[str, Any], part: Part, action: Action) -> None:
     if action["type"] == "wheel":
         if action not in part_options(st, use, part):
@@ -993,6 +1008,8 @@ def _check_do(st: Mapping[str, Any], use: Mapping[str, Any], part: Part, action:
             raise IllegalAction("Choose the alternatives by number.", code="bad_choice")
     elif set(action) - {"type", "n", "pick"}:
         raise IllegalAction("Unknown parameters.", code="bad_choice")
+    elif _listed_repetition(st, use, part, action):
+        return
     options = part_options(st, use, part)
     if action not in options and not _smaller_points_ok(st, use, part, action, options):
         raise IllegalAction("That choice is not possible with your goods.", code="cannot_pay")
