@@ -878,6 +878,11 @@ def need_of(part: Part, action: Mapping[str, Any]) -> tuple[dict[str, int], dict
     named: dict[str, int] = {}
     value: dict[str, float] = {}
     different = forest = 0
+    if not part.choose and not part.alts[0].pay.value and action["n"] >= 1:  # n times one alternative
+        pay, n = part.alts[0].pay, action["n"]
+        for g, c in pay.named:
+            named[g] = named.get(g, 0) + c * n
+        return named, value, pay.different, pay.forest * n
     alts = [part.alts[i] for i in action["alts"]] if part.choose else [part.alts[0]] * action["n"]
     for alt in alts:
         for g, c in alt.pay.named:
