@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test play lint bench check install clean golden i18n sync backup restore
+.PHONY: run test play lint bench check install clean golden i18n sync backup restore ora-kennerspiel
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -40,6 +40,12 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.eguan_balance --games 2000
 	$(BIN)/python -m bench.requests
 	$(BIN)/python -m bench.footprint $(COMPARE)
+
+# Replay every kennerspiel development game (../shared/ora-kennerspiel/records, or KS_RECORDS=dir) as
+# recorded: games whose every breakdown equals the record's, and the replay speed.
+KS_RECORDS ?= ../shared/ora-kennerspiel/records
+ora-kennerspiel: $(STAMP)
+	$(BIN)/python -m bench.ora_kennerspiel --as-recorded $(KS_RECORDS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

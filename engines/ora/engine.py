@@ -7,7 +7,6 @@ who may act, copies the state, applies, and answers the host's questions.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -27,6 +26,7 @@ from engines.base import (
     Seat,
     State,
     check_player_count,
+    copy_state,
     msg,
     rank_seats,
     seats_ref,
@@ -54,7 +54,7 @@ def _copy(state: State) -> State:
     st["queue"] = [list(q) for q in state["queue"]]
     win = state["win"]
     st["win"] = None if win is None else dict(win, used=list(win["used"]))
-    st["stack"] = json.loads(json.dumps(state["stack"])) if state["stack"] else []
+    st["stack"] = copy_state(state["stack"]) if state["stack"] else []
     st["pl"] = [{"goods": dict(p["goods"]),
                  "clergy": [None if c is None else list(c) for c in p["clergy"]],
                  "land": dict(p["land"]),  # space lists are replaced, never changed (rules.set_space)

@@ -29,7 +29,7 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from engines.base import Action, Event, IllegalAction, msg, seat_ref
+from engines.base import Action, Event, IllegalAction, seat_ref
 from engines.base import term as term_ref
 from engines.ora import rules as R
 from engines.ora.data import (
@@ -41,6 +41,7 @@ from engines.ora.data import (
     MODES,
     NEUTRAL_HEARTLAND,
     PHASES,
+    POINT_GOODS,
     SETTLEMENTS,
     SHORT_EMPTY,
     SHORT_ROUND_GOODS,
@@ -81,8 +82,9 @@ def good_ref(good: str) -> dict[str, str]:
 def goods_ref(goods: Mapping[str, int]) -> list[Any] | dict[str, Any]:
     """A message parameter for a goods bundle: a list of ``goods.item`` messages ("2 Clay",
     joined by the catalog's comma), or the ``goods.none`` message when it is empty."""
-    items = [msg("goods.item", n=n, good=good_ref(g)).to_json() for g, n in goods.items() if n]
-    return items or msg("goods.none").to_json()
+    items = [{"msg": "goods.item", "params": {"n": n, "good": {"term": f"good.{g}"}}}  # msg(...).to_json()
+             for g, n in goods.items() if n]
+    return items or {"msg": "goods.none", "params": {}}
 
 
 def goods_text(goods: Mapping[str, int]) -> str:
@@ -260,7 +262,10 @@ def _unit_end(st: State, out: Events) -> None:
             st["last"] = True
             out.append(ev("last_turn", seat=seat_ref(start_seat(st, u + 1))))
     elif code == "2pl":
-        if (st["phase"] >= 4 and len(st["display"]) <= 3) or (cap is not None and u >= cap):
+        # ``display_end_checked_by_host``: set only by the kennerspiel importer (its K18), which
+        # checks the display itself before the round's last window
+        display_end = st["phase"] >= 4 and len(st["display"]) <= 3 and not st["opts"].get("display_end_checked_by_host")
+        if display_end or (cap is not None and u >= cap):
             st["queue"] = [["end"]]
     elif mode.regular is not None and u == mode.regular + 1:
         out.append(ev("phase", letter="E"))
@@ -873,6 +878,11 @@ def need_of(part: Part, action: Mapping[str, Any]) -> tuple[dict[str, int], dict
     named: dict[str, int] = {}
     value: dict[str, float] = {}
     different = forest = 0
+    if not part.choose and not part.alts[0].pay.value and action["n"] >= 1:  # n times one alternative
+        pay, n = part.alts[0].pay, action["n"]
+        for g, c in pay.named:
+            named[g] = named.get(g, 0) + c * n
+        return named, value, pay.different, pay.forest * n
     alts = [part.alts[i] for i in action["alts"]] if part.choose else [part.alts[0]] * action["n"]
     for alt in alts:
         for g, c in alt.pay.named:
@@ -910,9 +920,12 @@ def _affordable(st: Mapping[str, Any], user: int, part: Part, action: Mapping[st
     return not forest or len(R.cards(st["pl"][user]["land"], "forest")) >= forest
 
 
-def _different_pool(st: Mapping[str, Any], goods: Mapping[str, int], after: str | None = None) -> list[str]:
+def _different_pool(st: Mapping[str, Any], goods: Mapping[str, int], after: str | None = None,
+                    *, together: bool = True) -> list[str]:
     """Goods that can still be picked for "k different goods" (G7), in file order after
-    ``after``: held goods, ``coin5`` with five coins, straw also from a grain to flip (G4)."""
+    ``after``: held goods, ``coin5`` with five coins, straw also from a grain to flip (G4).
+    ``together``: the goods can all be given together (``coin`` and ``coin5`` then need six
+    coins); otherwise each is a possible next pick (``coin5`` with five coins)."""
     order = [*goods_of(st["variant"]), COIN5]
     start = order.index(after) + 1 if after is not None else 0
     out = []
@@ -920,10 +933,10 @@ def _different_pool(st: Mapping[str, Any], goods: Mapping[str, int], after: str 
     grain = goods.get("grain", 0)
     for g in order[start:]:
         if g == COIN5:
-            if coins >= 5 + (1 if "coin" in out else 0):
+            if coins >= 5 + (1 if together and "coin" in out else 0):
                 out.append(g)
         elif g == "straw":
-            if goods.get("straw", 0) > 0 or grain - (1 if "grain" in out else 0) > 0:
+            if goods.get("straw", 0) > 0 or grain - (1 if together and "grain" in out else 0) > 0:
                 out.append(g)
         elif goods.get(g, 0) > 0:
             out.append(g)
@@ -974,6 +987,21 @@ def _alt_lists(st: Mapping[str, Any], user: int, part: Part) -> list[list[int]]:
     return out
 
 
+def _listed_repetition(st: Mapping[str, Any], use: Mapping[str, Any], part: Part, action: Action) -> bool:
+    """Whether ``action`` (a repetition count with a pick) is among ``part_options``, without
+    listing them: the count is within the cap and affordable (what a count needs grows with
+    it, so every smaller count is affordable too) and the pick is one of the part's picks."""
+    n = action.get("n")
+    if type(n) is not int or n < 1 or (part.cap is not None and n > part.cap):
+        return False
+    user = use["u"]
+    base = {"type": "do", "n": n}
+    if not _affordable(st, user, part, base):
+        return False
+    picks = _pick_options(st, user, part) if part.picks else [[]]
+    return any(action == (dict(base, pick=pk) if pk else base) for pk in picks)
+
+
 def _check_do(st: Mapping[str, Any], use: Mapping[str, Any], part: Part, action: Action) -> None:
     if action["type"] == "wheel":
         if action not in part_options(st, use, part):
@@ -985,8 +1013,35 @@ def _check_do(st: Mapping[str, Any], use: Mapping[str, Any], part: Part, action:
             raise IllegalAction("Choose the alternatives by number.", code="bad_choice")
     elif set(action) - {"type", "n", "pick"}:
         raise IllegalAction("Unknown parameters.", code="bad_choice")
-    if action not in part_options(st, use, part):
+    elif _listed_repetition(st, use, part, action):
+        return
+    options = part_options(st, use, part)
+    if action not in options and not _smaller_points_ok(st, use, part, action, options):
         raise IllegalAction("That choice is not possible with your goods.", code="cannot_pay")
+
+
+def _smaller_points_ok(st: Mapping[str, Any], use: Mapping[str, Any], part: Part, action: Action,
+                       options: list[Action]) -> bool:
+    """D40: point goods worth at most the entitlement. The options list the sets no further
+    point good fits into (one tap each); any set within the entitlement, a smaller one or
+    none, is accepted too (as any sufficient payment is, G5)."""
+    idx = [i for i, t in enumerate(part.picks) if t.kind == "points"]
+    pick = action.get("pick")
+    if not idx or not isinstance(pick, list) or len(pick) != len(part.picks):
+        return False
+    for i in idx:
+        chosen = pick[i]
+        if not isinstance(chosen, dict) or any(
+                g not in POINT_GOODS or not isinstance(n, int) or isinstance(n, bool) or n < 0
+                for g, n in chosen.items()):
+            return False
+        if sum(R.value(g, "points") * n for g, n in chosen.items()) > entitlement(st, use["u"], part.picks[i].arg):
+            return False
+
+    def without_points(a: Mapping[str, Any]) -> dict[str, Any]:
+        return {**a, "pick": [None if i in idx else x for i, x in enumerate(a.get("pick", []))]}
+
+    return any(without_points(o) == without_points(action) for o in options)
 
 
 def do_part(st: State, action: Action, out: Events) -> None:
@@ -1110,7 +1165,7 @@ def pay_options(st: Mapping[str, Any], frame: Mapping[str, Any]) -> list[Action]
                 for i, k in enumerate(usable) if len(usable) - i >= req[1]]
     if kind == "different":
         out_d: list[Action] = []
-        for g in _different_pool(st, goods, req[2]):
+        for g in _different_pool(st, goods, req[2], together=False):
             trial = dict(goods)
             R.take(trial, {g: 1})
             if len(_different_pool(st, trial, g)) >= req[1] - 1:

@@ -1,41 +1,45 @@
-"""Replay a philihp/kennerspiel game record through our engine (issue 12 point 4).
+"""Replay philihp/kennerspiel game records through our engine.
 
-``python -m engines.ora.importer FILE [--as-recorded]`` prints each seat's final score
-breakdown (§8), or the first command it cannot follow and why.
+``python -m engines.ora.importer [--as-recorded] [--json] FILE…`` replays each game of a
+kennerspiel record file (``.jsonl``, one game a line, the format of
+``../shared/ora-kennerspiel/README.md``) or of our text format, and prints each seat's score
+breakdown or the first command it cannot follow (its index, the command and why). With
+``--json`` it prints one object a line per game: ``{"followed", "refused", "seatColors",
+"scores"}``, seats in the record's order, ``scores`` as kennerspiel's (``goods``,
+``economic``, ``settlements``, ``dwelling``, ``total``).
 
-The record is kennerspiel's command list, one command per line (``#`` starts a comment):
+A ``.jsonl`` game starts from its ``config`` (1 player → ``solo``; 2 players ``long`` →
+two_player_long, ``short`` → two_player; 3–4 players ``long`` → standard, ``short`` →
+short) with the seats in ``seatColors`` order (seat 0 starts round 1). Our text format is
+one command a line (``#`` starts a comment) after ``CONFIG <players> <france|ireland>
+<long|short>`` and ``START <seed> <colours…>`` (the colours in seat order).
 
-* ``CONFIG <players> <france|ireland> <long|short>`` and ``START <seed> <colours…>``. The
-  colours (``R G B W``) are the seats in order: seat 0 is the first colour and starts round 1
-  (kennerspiel seats players by its own seeded shuffle, which is not reproduced: write the
-  colours in player order). Modes: 1 player → ``solo``; 2 players ``long`` → two_player_long,
-  ``short`` → two_player; 3–4 players ``long`` → standard, ``short`` → short.
-* ``USE B [params…]``, ``BUILD B x y``, ``WORK_CONTRACT B pay``, ``WITH_PRIOR``,
-  ``WITH_LAYBROTHER``, ``FELL_TREES x y [Jo]``, ``CUT_PEAT x y [Jo]``, ``BUY_DISTRICT y
-  PLAINS|HILLS``, ``BUY_PLOT y COAST|MOUNTAIN``, ``SETTLE S<colour><n> x y payment``,
-  ``CONVERT goods``, ``COMMIT``. Building ids are ours (``LR1`` → the red seat's ``L1``);
-  coordinates are ours; goods are two-letter tokens (``Wo`` wood, ``Pn`` coin, ``Jo`` the
-  joker, …, table ``TOKENS``).
-
-A ``USE`` or ``SETTLE`` names the goods it pays and the choices it makes; ours asks for
-them step by step, so the importer searches the legal steps of that function
-(``_resolve``) for the one whose payment and choices match the record best.
+Each command is read word by word as kennerspiel writes it and mapped to our engine's steps
+(``docs/rules/ora-kennerspiel.md``, "Replaying kennerspiel's records"): ``USE`` words are
+the payment, then the choices (``read_words``), walked through our steps until the function
+is resolved with exactly that payment, those choices and that joker flag (``_resolve``);
+``COMMIT`` ends the record's turn, counted against the turns our engine closed by itself.
 
 Modes: the default replays under docs/rules/ora.md and stops at the first command it cannot
-follow. ``--as-recorded`` applies the differences of docs/rules/ora-kennerspiel.md that a
-record can show: K1 (3-player grapes in round 9), K2 (an entering indicator worth one step in
-its entry round), K3 (Whiskey Distillery without cost), K4 (Coal Harbor pays peat), K5/K6
-(building rosters), K7 (solo without phase E), K10 (the Bulwark's free landscape leaves the
-price pile where it was), K11 (Forger's Workshop without straw). K8 needs nothing (a record
-never exceeds 8 Wonders). K9 (the four-player short table's jump from phase D back to round 1's
-last turn) is followed through the repeated round 2 (``Replay._k9_jump``); a record that goes on
-past it is reported as not reproduced.
+follow, naming the documented difference that explains it when there is one. ``--as-recorded``
+applies the differences of docs/rules/ora-kennerspiel.md a record can show: K1 (3-player
+grapes in round 9), K2 (an entering indicator worth one step in its entry round), K3 (Whiskey
+Distillery without cost), K4 (Coal Harbor pays peat), K5/K6 (building rosters), K7 (solo
+without phase E), K9 (the four-player short table's jump, ``Replay._k9_jump``), K10 (the
+Bulwark's free landscape leaves the price pile where it was), K11 (Forger's Workshop without
+straw), K12 (a landscape after the settlement), K13 (a landscape in every action window), K14
+(a landscape where kennerspiel's grid allows it), K15 (the one-word Cooperage gives nothing),
+K16 (solo round 25 twice), K17 (no two-player safety cap), K18 (the two-player long game's
+end checked before the round's last window), K19 (the Scriptorium keeps every coin paid for
+it). K8 needs nothing (a record never
+exceeds 8 Wonders).
 The standard library only, like every engine module.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -45,7 +49,8 @@ from typing import Any
 from engines.base import Action, GameError, State
 from engines.ora import flow as F
 from engines.ora import rules as R
-from engines.ora.data import BUILDINGS, MODES
+from engines.ora.data import BUILDINGS, COIN5, GIFT, MODES, POINT_GOODS, SETTLEMENTS, goods_of, turn_cap
+from engines.ora.effects import EFFECTS
 from engines.ora.engine import OraEngine
 
 ENGINE = OraEngine()
@@ -81,14 +86,39 @@ class Replay:
     colours: str
     as_recorded: bool
     actions: list[tuple[int, Action]] = field(default_factory=list)
-    last_window: Any = None
-    phantom: int = 0
+    closed: int = 0
+    """Turns (action windows and settlement turns) our engine has closed so far."""
+    committed: int = 0
+    """Turns the record has closed (its ``COMMIT`` commands)."""
+    bought_turn: dict[int, int] = field(default_factory=dict)
+    """K13: the turn (``closed`` then) of each seat's last landscape purchase."""
+    bought_unit: dict[int, int] = field(default_factory=dict)
+    closed_seat: int | None = None
+    """The seat of the last turn our engine closed."""
     notes: list[str] = field(default_factory=list)
     k9: int = 0
     """K9 progress: 0 not met, 1 phase D cut short (its first two settlement turns, then the
     start player's turn from round 1), 2 round 2 played again."""
     free_tiles: Counter[str] = field(default_factory=Counter)
     """K10: districts / plots taken free with the Bulwark, which kennerspiel's price piles skip."""
+    settled: int | None = None
+    """The seat whose ``SETTLE`` closed its settlement turn (K12), with ``settled_at`` (the
+    number of actions applied then)."""
+    settled_at: int = -1
+    deferred: tuple[int, str, str, int] | None = None
+    """A purchase the record made while our engine had a decision open: (seat, tile, side, y)."""
+    unused: tuple[str, int, list[dict[str, int]]] | None = None
+    """A work contract the record never follows with its USE: (building, owner, everyone's
+    goods after the payment alone)."""
+    moves: list[str] | None = None
+    index: int = 0
+    """The record's moves and the index of the command being applied (for looking ahead)."""
+    contracted: str | None = None
+    """The building of the last work contract (the record's ``USE`` of it follows)."""
+    declined: set[str] = field(default_factory=set)
+    """Buildings whose open function the record went past in this turn (``_decline_use``)."""
+    prior_next: bool = False
+    """``WITH_PRIOR`` in the seat's own window: the next ``USE`` places the prior."""
     _entered: set[tuple[int, str]] = field(default_factory=set)
     _roster_done: bool = False
 
@@ -103,23 +133,53 @@ class Replay:
         seat = F.decider(self.state)
         if seat is None:
             raise GameError("The game is over.")
-        before = _settles(self.state)
-        window = _window(self.state)
+        before = _turns(self.state)
         phase = self.state["phase"]
         self.state, events = ENGINE.apply(self.state, seat, action)
         self.actions.append((seat, action))
+        closed = before + _turns_added(self.state, events) - _turns(self.state)
         if self.as_recorded:
             self._patch(phase)
             self._k9_jump()
-        settlers = 1 if self.state["mode"] == "solo" else self.state["n"]
-        added = settlers * sum(1 for e in events if e.kind == "phase")
-        consumed = before + added - _settles(self.state)
-        own = int(window is not None and window[3] == "settle" and _window(self.state) != window)
-        self.phantom += max(0, consumed - own)
+            self._k18_end()
+        if closed:
+            self.closed += closed
+            self.closed_seat = seat
+        if self.as_recorded:
+            self._k13()
+
+    def _k18_end(self) -> None:
+        """K18: kennerspiel's two-player long game checks the display (at most 3 buildings)
+        when the other player's window opens, after the round's start player has taken both of
+        his, and ends the game after that window; our engine's own check at the round's end
+        (after that window) is off."""
+        st = self.state
+        if st["mode"] != "2pl" or st["over"] or st["phase"] < 4:
+            return
+        win = st["win"]
+        if (win is not None and win["kind"] == "action" and not win["main"] and not win["used"]
+                and not st["stack"] and win["seat"] != F.start_seat(st) and st["queue"] == [["unit_end"]]
+                and len(st["display"]) <= 3):
+            st["queue"] = [["end"]]
+            self.notes.append(f"K18: the display is checked before the last window of round {st['unit']}")
+
+    def _k13(self) -> None:
+        """K13: kennerspiel allows a landscape purchase in every action window (the rulebook:
+        one per round). A purchase made in an earlier window of this unit is forgotten when
+        a new window of the same seat opens."""
+        win = self.state["win"]
+        if win is None or win["kind"] not in ("action", "bonus"):
+            return
+        p = self.state["pl"][win["seat"]]
+        if p["bought"] == self.state["unit"] and self.bought_turn.get(win["seat"]) != self.closed:
+            p["bought"] = -1
 
     def _patch(self, phase: int) -> None:
-        """The as-recorded differences that change a state (K1, K2, K5, K6)."""
+        """The as-recorded differences that change a state (K1, K2, K5, K6, K16)."""
         st = self.state
+        if st["mode"] == "solo" and phase == 3 and st["phase"] == 4:  # K16: round 25 once more
+            st["unit"] -= 1
+            self.notes.append("K16: solo round 25 played again after settlement phase D")
         mode = MODES[st["mode"]]
         unit = st["unit"]
         if st["mode"] == "std3" and st["variant"] == "france":  # K1: grapes in round 9
@@ -128,7 +188,7 @@ class Replay:
             if unit == (mode.grapes or 0) + 1 and "grapes" not in st["wheel"]:
                 st["wheel"]["grapes"] = 1
         for good, entry in (("grapes", mode.grapes), ("stone", mode.stone)):  # K2: enters one step on
-            if entry == unit and st["wheel"].get(good) == 0 and (unit, good) not in self._entered:
+            if st["mode"] in K2_MODES and entry == unit and st["wheel"].get(good) == 0 and (unit, good) not in self._entered:
                 st["wheel"][good] = 1
                 self._entered.add((unit, good))
         roster = {"2pl": "2p", "sh3": "std3"}.get(st["mode"])  # K5, K6
@@ -171,9 +231,11 @@ class Replay:
         """(owner, our id) of a building named in the record (``LR1`` → the red seat's L1);
         owner -1 for the display."""
         if len(bid) == 3 and bid[0] == "L" and bid[1] in COLOURS:
-            if bid[1] not in self.colours:
-                raise GameError(f"No {bid[1]} player in this game.")
-            return self.colours.index(bid[1]), f"L{bid[2]}"
+            if bid[1] in self.colours:
+                return self.colours.index(bid[1]), f"L{bid[2]}"
+            if self.state["mode"] == "solo":  # the neutral player's colour is any other
+                return self.state["n"], f"L{bid[2]}"
+            raise GameError(f"No {bid[1]} player in this game.")
         for o, p in enumerate(self.state["pl"]):
             if R.find(p["land"], bid) is not None:
                 return o, bid
@@ -187,6 +249,29 @@ def _window(st: Mapping[str, Any]) -> tuple[int, int, int, str] | None:
     if win is None:
         return None
     return (st["unit"], len(st["queue"]), win["seat"], win["kind"])
+
+
+def _turns(st: Mapping[str, Any]) -> int:
+    """Turns still to come in this unit or open (queued windows and settlement turns, plus
+    an open one)."""
+    open_turn = 1 if st["win"] is not None and st["win"]["kind"] != "neutral" else 0
+    return sum(1 for item in st["queue"] if item[0] in ("window", "settle")) + open_turn
+
+
+def _turns_added(st: Mapping[str, Any], events: Iterable[Any]) -> int:
+    """Turns queued by the units and settlement phases that ``events`` announce (the queues
+    ``flow._begin_unit`` and ``flow._unit_end`` make)."""
+    n = int(st["n"])
+    settlers = 1 if st["mode"] == "solo" else n
+    added = 0
+    for e in events:
+        if e.kind == "phase":
+            added += settlers
+        elif e.kind == "bonus_round":
+            added += n
+        elif e.kind in ("round", "turn"):
+            added += {"solo": 2, "2pl": 3}.get(st["mode"], (1 if st["last"] else 2) if st["mode"] == "2p" else n + 1)
+    return added
 
 
 def _settles(st: Mapping[str, Any]) -> int:
@@ -212,17 +297,15 @@ def _goods(params: Iterable[str]) -> tuple[Counter[str], bool]:
     return out, joker
 
 
-def _delta(before: Mapping[str, int], after: Mapping[str, int]) -> tuple[Counter[str], Counter[str]]:
-    """(goods that went down, goods that went up) from ``before`` to ``after``."""
-    paid: Counter[str] = Counter()
+def _gained(before: Mapping[str, int], after: Mapping[str, int]) -> Counter[str]:
+    """The goods that went up from ``before`` to ``after`` (``_delta``'s second half; a good
+    missing from ``after`` went down or stayed at 0)."""
     got: Counter[str] = Counter()
-    for g in set(before) | set(after):
-        d = after.get(g, 0) - before.get(g, 0)
-        if d < 0:
-            paid[g] = -d
-        elif d > 0:
+    for g, n in after.items():
+        d = n - before.get(g, 0)
+        if d > 0:
             got[g] = d
-    return paid, got
+    return got
 
 
 def _uses_joker(action: Mapping[str, Any]) -> bool:
@@ -231,60 +314,264 @@ def _uses_joker(action: Mapping[str, Any]) -> bool:
     return any(p == "joker" for p in action.get("pick", []) if isinstance(p, str))
 
 
-def _resolve(rp: Replay, params: Sequence[str]) -> None:
-    """Resolve the function (or payment) on top of the stack the way ``params`` say: search
-    our legal steps (conversions and purchases left out) for the sequence whose payments and
-    gains match the record's goods and joker flag best, then apply it.
+CHOICE_PARAMS: dict[str, tuple[str, ...]] = {
+    "L2": ("choose",),  # Farmyard: [Jo] and the good chosen (Gn or Sh)
+}
+"""How kennerspiel's parameters of a ``USE`` read, by building (our id): each parameter is
+``pay`` (the goods paid) or ``choose`` (goods chosen, received); ``Jo`` anywhere is the
+joker. A building not listed reads its first parameter as ``pay`` and the others as ``choose``; in a
+``pay`` parameter, a good the building only gives is a choice (``_gains_only``)."""
+
+
+@dataclass
+class Words:
+    """A ``USE``/``SETTLE``'s parameters as kennerspiel means them."""
+
+    pay: Counter[str]
+    choose: Counter[str]
+    joker: bool
+    coords: list[tuple[int, int]] = field(default_factory=list)
+
+
+def read_words(bid: str | None, params: Sequence[str]) -> Words:
+    """Split ``params`` into what is paid, what is chosen and the joker flag.
 
     Raises:
-        GameError: nothing in our steps can follow it.
+        GameError: a goods token we do not know.
     """
-    want, joker = _goods(params)
+    roles = CHOICE_PARAMS.get(bid or "", ())
+    gains_only = _gains_only(bid) if bid else frozenset()
+    pay: Counter[str] = Counter()
+    choose: Counter[str] = Counter()
+    joker = False
+    for i, p in enumerate(params):
+        if p.lstrip("-").isdigit():
+            continue  # a coordinate (Carpentry, Forest Hut, Printing Office): read by _coords
+        role = roles[i] if i < len(roles) else ("pay" if i == 0 else "choose")
+        goods, jo = _goods([p])
+        joker = joker or jo
+        for g, n in goods.items():
+            (pay if role == "pay" and g not in gains_only else choose)[g] += n
+    return Words(pay, choose, joker, _coords(params))
+
+
+def _coords(params: Sequence[str]) -> list[tuple[int, int]]:
+    """The ``x y`` pairs among a command's parameters."""
+    nums = [int(p) for p in params if p.lstrip("-").isdigit()]
+    return list(zip(nums[0::2], nums[1::2], strict=False))
+
+
+_GAINS: dict[str, frozenset[str]] = {}
+
+
+def _gains_only(bid: str) -> frozenset[str]:
+    """Goods building ``bid`` can give but never takes as payment: in kennerspiel's words for
+    it, such a good is a choice (Farmyard's ``Gn``, the Cooperage's ``Wh`` in ``WhWoWoWo``)."""
+    if bid in _GAINS:
+        return _GAINS[bid]
+    gains: set[str] = set()
+    pays: set[str] = set()
+    effect = EFFECTS.get(bid)
+    names = goods_of("france") + goods_of("ireland")
+    for part in effect.parts if effect is not None else ():
+        for alt in part.alts:
+            pays.update(g for g, _ in alt.pay.named)
+            for kind, _ in alt.pay.value:
+                pays.update(g for g in names if R.value(g, kind) > 0)
+            if alt.pay.different:
+                pays.update(names)
+            for t in alt.get:
+                if t.good:
+                    gains.add(t.good)
+                gains.update(o for o in t.options if isinstance(o, str))
+        for t in part.picks:
+            gains.update(o for o in t.options if isinstance(o, str))
+    _GAINS[bid] = frozenset(gains - pays)
+    return _GAINS[bid]
+
+
+def _picked(action: Mapping[str, Any]) -> set[str]:
+    """Goods an action names as choices (a wheel's good, picks)."""
+    out = set()
+    if isinstance(action.get("good"), str) and action["type"] == "wheel":
+        out.add(action["good"])
+    for p in action.get("pick", []):
+        if isinstance(p, str):
+            out.add(p)
+        elif isinstance(p, list) and p and isinstance(p[0], str):
+            out.add(p[0])
+        elif isinstance(p, dict):
+            out.update(p)
+    return out
+
+
+def _resolve(rp: Replay, words: Words) -> None:
+    """Resolve the function (or payment) on top of the stack as ``words`` say: our steps are
+    walked, each payment made with the recorded goods, until the function is resolved with
+    exactly the recorded payment, the recorded choices and the recorded joker flag.
+
+    Raises:
+        GameError: our steps cannot pay or choose exactly that.
+    """
     st0 = rp.state
     if not st0["stack"] or st0["stack"][-1]["f"] not in INNER:
+        if words.pay or words.choose or words.joker:
+            raise GameError("The building takes no parameters here.")
         return
     depth = len(st0["stack"])
     decider = F.decider(st0)
     if decider is None:
         return
     seat: int = decider
-    best: tuple[tuple[float, ...], list[Action]] | None = None
     seen = 0
+    exact = False
+    names = goods_of(st0["variant"])
+    joker_gone = words.joker and "joker" not in st0["wheel"]
 
     def done(st: Mapping[str, Any]) -> bool:
         return (len(st["stack"]) < depth or not st["stack"] or st["stack"][-1]["f"] not in INNER
                 or F.decider(st) != seat)
 
-    def walk(st: State, seq: list[Action], paid: Counter[str], got: Counter[str], used_joker: bool) -> None:
-        nonlocal best, seen
+    def candidates(st: State, left: Counter[str]) -> list[Action]:
+        top = st["stack"][-1]
+        if top["f"] == "pay" and top["req"]:
+            kind = top["req"][0][0]
+            if kind in ("food", "energy", "points"):
+                pool = set(R.value_goods(names, kind))
+                bundle = {g: n for g, n in left.items() if n > 0 and g in pool}
+                return [{"type": "pay", "goods": bundle}] if bundle else []
+            if kind == "different":  # the recorded goods, in our file order (apply checks each)
+                after = top["req"][0][2]
+                order = [*names, COIN5]
+                start = order.index(after) + 1 if after in order else 0
+                return [{"type": "pick", "good": g} for g in order[start:]
+                        if left[g] > 0 or (g == COIN5 and left["coin"] >= 5)]
+            if kind == "forest":
+                return [a for a in ENGINE.legal_actions(st, seat)
+                        if a["type"] == "forest" and (a["x"], a["y"]) in words.coords]
+        part = F.part_of(top) if top["f"] == "use" else None
+        listed = [_recorded_points(a) for a in ENGINE.legal_actions(st, seat) if a["type"] not in FREE_TYPES]
+        options = [a for i, a in enumerate(listed)
+                   if a not in listed[:i] and (part is None or _fits(st, part, a, left))]
+        return sorted(options, key=lambda a: _order(part, a))
+
+    def _recorded_points(a: Action) -> Action:
+        """A listed set of point goods replaced by the recorded one (D40: any set within the
+        entitlement is accepted; the list shows the largest)."""
+        if a["type"] != "do" or not any(isinstance(p, dict) for p in a.get("pick", [])):
+            return a
+        points = {g: n for g, n in words.choose.items() if g in POINT_GOODS}
+        return {**a, "pick": [dict(points) if isinstance(p, dict) else p for p in a["pick"]]}
+
+    def _fits(st: State, part: Any, a: Action, left: Counter[str]) -> bool:
+        """Whether a part's option can belong to the recorded words (cheap checks first)."""
+        if a["type"] == "wheel":
+            forced = a["good"] not in st["wheel"]
+            return ((not words.choose or a["good"] in words.choose)
+                    and (bool(a["joker"]) == words.joker or forced or joker_gone))
+        if a["type"] != "do":
+            return True
+        for p in a.get("pick", []):
+            if isinstance(p, dict) and Counter(p) != words.choose:
+                return False
+            if isinstance(p, str) and words.choose and p not in words.choose and p != "joker":
+                return False
+        named = F.need_of(part, a)[0]
+        return all(left[g] >= n for g, n in named.items())
+
+    reached: list[tuple[State, list[Any]]] = []
+
+    def walk(st: State, seq: list[Action], paid: Counter[str], picked: set[str], got: Counter[str],
+             used_joker: bool, evs: list[Any]) -> list[Action] | None:
+        nonlocal seen
         seen += 1
         if seen > SEARCH_LIMIT:
-            return
+            return None
         if done(st):
-            net_paid, net_got = _delta(st0["pl"][seat]["goods"], st["pl"][seat]["goods"])
-            extra = sum(((net_paid - want) + (want - net_paid)).values())
-            hit = sum((net_got & want).values())
-            score = (float(extra - hit), float(joker != used_joker), -float(sum(got.values())), float(len(seq)))
-            if best is None or score < best[0]:
-                best = (score, list(seq))
-            return
-        for a in ENGINE.legal_actions(st, seat):
-            if a["type"] in ("flip_grain", "sell_wine", "sell_whiskey", "buy_district", "buy_plot"):
+            if joker_gone:  # kennerspiel's Jo with the joker out of the game yields nothing
+                ok = paid == words.pay and not used_joker and not +got
+            else:
+                ok = (paid == words.pay and used_joker == words.joker
+                      and all(got[g] >= n if exact else g in picked or got[g] > 0
+                              for g, n in words.choose.items())
+                      and all(Counter(p) == words.choose for a in seq for p in a.get("pick", [])
+                              if isinstance(p, dict)))
+            if ok:
+                reached.append((st, evs))
+            return list(seq) if ok else None
+        for a in candidates(st, words.pay - paid):
+            try:
+                nxt, step_events = ENGINE.apply(st, seat, a)
+            except GameError:
                 continue
-            nxt, _ = ENGINE.apply(st, seat, a)
-            step_paid, step_got = _delta(st["pl"][seat]["goods"], nxt["pl"][seat]["goods"])
-            p2, g2 = paid + step_paid, got + step_got
-            if any(p2[g] > want[g] for g in p2):
+            step_got = _gained(st["pl"][seat]["goods"], nxt["pl"][seat]["goods"])
+            p2 = paid + _paid_by(st, a)
+            if any(p2[g] > words.pay[g] for g in p2):
                 continue
-            walk(nxt, [*seq, a], p2, g2, used_joker or _uses_joker(a))
+            # without Jo, kennerspiel takes the joker when the good's indicator is gone
+            forced = a["type"] == "wheel" and a.get("good") not in st["wheel"] and not words.joker
+            found = walk(nxt, [*seq, a], p2, picked | _picked(a), got + step_got,
+                         used_joker or (_uses_joker(a) and not forced), [*evs, *step_events])
+            if found is not None:
+                return found
+        return None
 
-    walk(st0, [], Counter(), Counter(), False)
-    if best is None:
-        raise GameError("No way to resolve it with those goods under our rules.")
-    if best[0][0] > 0 or best[0][1] > 0:
-        raise GameError(f"Our rules cannot pay or choose exactly {' '.join(params) or 'nothing'} here.")
-    for a in best[1]:
-        rp.apply(a)
+    # the recorded quantities first (the Druid's House's "5 of X + 3 of Y"), then any amount
+    # of each good (a good named once stands for whatever the function yields)
+    exact = any(n > 1 for n in words.choose.values())
+    found = walk(st0, [], Counter(), set(), Counter(), False, [])
+    if found is None and exact:
+        exact, seen = False, 0
+        found = walk(st0, [], Counter(), set(), Counter(), False, [])
+    if found is None:
+        raise GameError("Our rules cannot pay or choose exactly that here.")
+    final, events = reached[-1]
+    if final["unit"] != st0["unit"] or final["phase"] != st0["phase"] or final["over"]:
+        for a in found:  # a new unit began: apply step by step for the as-recorded patches
+            rp.apply(a)
+        return
+    rp.state = final  # the walk's own states: the same steps, applied once
+    rp.actions.extend((seat, a) for a in found)
+    closed = _turns(st0) + _turns_added(final, events) - _turns(final)
+    if closed:
+        rp.closed += closed
+        rp.closed_seat = seat
+    if rp.as_recorded:
+        rp._patch(st0["phase"])
+        rp._k9_jump()
+        rp._k13()
+
+
+def _paid_by(st: Mapping[str, Any], action: Mapping[str, Any]) -> Counter[str]:
+    """The goods a step pays, as its words say (a payment that also gains the same good,
+    like the Cloister Courtyard paying a coin for coins, still counts as paid)."""
+    t = action["type"]
+    if t == "pick":
+        g = str(action["good"])
+        return Counter({"coin": 5}) if g == COIN5 else Counter({g: 1})
+    if t == "pay":
+        return Counter({str(g): int(n) for g, n in action["goods"].items()})
+    if t == "add":
+        return Counter({str(action["good"]): int(action["n"])})
+    if t == "do" and st["stack"] and st["stack"][-1]["f"] == "use":
+        part = F.part_of(st["stack"][-1])
+        if part is not None:
+            return Counter(F.need_of(part, action)[0])
+    return Counter()
+
+
+def _order(part: Any, action: Mapping[str, Any]) -> tuple[int, float]:
+    """Search order of a step: the largest payment first (kennerspiel's words name the whole
+    payment, so the most that it pays for is meant), ``skip`` last."""
+    if action["type"] == "skip":
+        return (1, 0.0)
+    if part is None or action["type"] != "do":
+        return (0, 0.0)
+    named, value, different, forest = F.need_of(part, action)
+    return (0, -float(sum(named.values()) + sum(value.values()) + different + forest))
+
+
+FREE_TYPES = frozenset({"flip_grain", "sell_wine", "sell_whiskey", "buy_district", "buy_plot"})
 
 
 def _int(text: str) -> int:
@@ -294,6 +581,16 @@ def _int(text: str) -> int:
         raise GameError(f"{text!r} is not a number.") from None
 
 
+def _decline_use(rp: Replay) -> None:
+    """Decline a function our engine has open when the record goes on without its ``USE``
+    (kennerspiel lets a contracted building, or the neutral prior's, go unused)."""
+    while rp.state["stack"] and rp.state["stack"][-1]["f"] in INNER and {"type": "skip"} in rp.legal():
+        b = next((f.get("b") for f in reversed(rp.state["stack"]) if f["f"] == "use"), None)
+        rp.apply({"type": "skip"})
+        if b is not None:
+            rp.declined.add(b)
+
+
 def _skip_offers(rp: Replay, keep: str | None = None) -> None:
     """Decline an open prior-bonus offer (a record that goes on without ``WITH_PRIOR``)."""
     while rp.state["stack"] and rp.state["stack"][-1]["f"] == "prior" and keep != "prior":
@@ -301,59 +598,187 @@ def _skip_offers(rp: Replay, keep: str | None = None) -> None:
 
 
 def command(rp: Replay, words: list[str]) -> None:
-    """Apply one record command (after CONFIG/START).
+    """Apply one record command (after CONFIG/START), then a purchase the record made while
+    our engine had a decision open, as soon as our engine allows it.
 
     Raises:
         GameError: our engine refuses it (the message says why).
     """
+    if words[0].upper() == "COMMIT":
+        _flush(rp)
+    _command(rp, words)
+    if words[0].upper() == "COMMIT" and rp.deferred is not None:
+        rp.deferred = None
+        raise GameError("The landscape bought in that turn could not be placed before it ended.")
+    _flush(rp)
+    _unused_contract(rp)
+    if rp.as_recorded and rp.closed == rp.committed:
+        rp._k18_end()
+
+
+def _used_later(rp: Replay, bid: str) -> bool:
+    """Whether the record uses building ``bid`` before its turn ends (looking ahead; True when
+    the moves ahead are not known)."""
+    if rp.moves is None:
+        return True
+    for move in rp.moves[rp.index + 1:]:
+        if move == "COMMIT":
+            return False
+        if move.split()[:2] == ["USE", bid]:
+            return True
+    return False
+
+
+def _unused_contract(rp: Replay) -> None:
+    """A work contract whose building the record never uses: kennerspiel resolves a function
+    only on ``USE``, our engine resolves what needs no decision at once (the whole function,
+    or its parts before the first decision, which is declined at the turn's end); then
+    everyone's goods are put back to the contract's payment alone."""
+    if rp.unused is None:
+        return
+    b, owner, expected = rp.unused
+    if any(f["f"] == "assign" and f.get("b") == b for f in rp.state["stack"]):
+        return  # the owner's answer comes next
+    rp.unused = None
+    stack = rp.state["stack"]
+    if any(f["f"] == "use" and f.get("b") == b for f in stack) and not (
+            stack[-1]["f"] == "use" and stack[-1].get("b") == b):
+        return  # a step of it is under way: declined at the turn's end, nothing gained
+    for p, goods in zip(rp.state["pl"], expected, strict=True):
+        p["goods"] = dict(goods)
+
+
+def _flush(rp: Replay) -> None:
+    """Make a deferred purchase when the buyer's window is open again with nothing pending."""
+    if rp.deferred is None:
+        return
+    seat, tile, side, y = rp.deferred
+    if rp.state["stack"] or rp.state["win"] is None or rp.state["win"]["seat"] != seat:
+        return
+    rp.deferred = None
+    _buy(rp, tile, side, y)
+
+
+def _command(rp: Replay, words: list[str]) -> None:
     verb, args = words[0].upper(), words[1:]
     if rp.k9 == 2 and rp.state["unit"] > 2:
         raise GameError("K9: the record follows kennerspiel's loop past the repeated round 2; not reproduced.")
+    if verb not in ("USE", "WITH_PRIOR", "WITH_LAYBROTHER", "CONVERT", "BUY_PLOT", "BUY_DISTRICT"):
+        rp.contracted = None
     if verb == "COMMIT":
+        rp.prior_next = False
+        rp.declined.clear()
         _commit(rp)
         return
-    _skip_offers(rp, "prior" if verb == "WITH_PRIOR" else None)
-    rp.last_window = _window(rp.state)
+    top = rp.state["stack"][-1] if rp.state["stack"] else None
+    if top is not None and top["f"] == "prior" and verb == "USE" and args and args[0] == top["b"]:
+        rp.apply({"type": "prior"})  # the new building used: the prior bonus offer taken
+        _resolve(rp, read_words(args[0], args[1:]))
+        return
+    if verb not in ("CONVERT", "BUY_DISTRICT", "BUY_PLOT"):  # free actions leave the offer open
+        _skip_offers(rp, "prior" if verb == "WITH_PRIOR" else None)
     if verb in ("WITH_PRIOR", "WITH_LAYBROTHER"):
         top = rp.state["stack"][-1] if rp.state["stack"] else None
         if top is not None and top["f"] == "prior" and verb == "WITH_PRIOR":
             rp.apply({"type": "prior"})
         elif top is not None and top["f"] == "assign":
             rp.apply({"type": "assign", "c": "prior" if verb == "WITH_PRIOR" else "lay"})
+        elif top is None and verb == "WITH_PRIOR":
+            rp.prior_next = True
         return  # only one kind at home: our engine placed it already
     if verb == "CONVERT":
         goods, _ = _goods(args)
+        seat = F.decider(rp.state)
+        late = rp.closed > rp.committed and rp.closed_seat is not None and rp.closed_seat != seat
         for good, kind in (("grain", "flip_grain"), ("wine", "sell_wine"), ("whiskey", "sell_whiskey")):
-            if goods[good]:
-                rp.apply({"type": kind, "n": goods[good]})
+            if goods[good] and late:
+                _convert_late(rp, int(rp.closed_seat or 0), good, goods[good])
+            elif goods[good]:
+                try:
+                    rp.apply({"type": kind, "n": goods[good]})
+                except GameError:  # not in a window of ours (the solo neutral building phase)
+                    if seat is None:
+                        raise
+                    _convert_late(rp, seat, good, goods[good])
         return
     if verb in ("BUY_DISTRICT", "BUY_PLOT"):
-        _buy(rp, verb[4:].lower(), SIDES[args[1].upper()], _int(args[0]))
+        tile, side, y = verb[4:].lower(), SIDES[args[1].upper()], _int(args[0])
+        top = rp.state["stack"][-1] if rp.state["stack"] else None
+        buyer = F.decider(rp.state)
+        if top is not None and top["f"] != "take" and buyer is not None:  # "take": the Bulwark's free tile
+            rp.deferred = (buyer, tile, side, y)  # bought once our engine allows it
+            return
+        _buy(rp, tile, side, y)
         return
     if verb in ("FELL_TREES", "CUT_PEAT"):
         joker = len(args) > 2 and args[2] == "Jo"
+        good = "wood" if verb == "FELL_TREES" else "peat"
+        if good not in rp.state["wheel"] and "joker" in rp.state["wheel"]:
+            joker = True  # kennerspiel takes the joker when the good's indicator is gone
         rp.apply({"type": verb.lower(), "x": _int(args[0]), "y": _int(args[1]), "joker": joker})
         return
+    if verb in ("SETTLE", "BUILD", "FELL_TREES", "CUT_PEAT", "WORK_CONTRACT"):
+        _decline_use(rp)
+    top = rp.state["stack"][-1] if rp.state["stack"] else None
+    if verb == "BUILD" and top is not None and top["f"] == "neutral":  # solo: the neutral building phase
+        rp.apply({"type": "neutral", "b": args[0], "x": _int(args[1]), "y": _int(args[2])})
+        return
+    if verb == "WORK_CONTRACT" and top is not None and top["f"] == "nprior":  # solo: the neutral prior
+        gift = len(args) > 1 and args[1] in ("Wn", "Wh")
+        rp.apply({"type": "neutral_prior", "b": args[0], **({"gift": True} if gift else {})})
+        rp.contracted = args[0]  # its USE follows (nothing to do if our engine resolved it alone)
+        return
+    if top is not None and top["f"] == "nprior":
+        rp.apply({"type": "skip"})
+    _flush(rp)  # a purchase waiting for the decisions just declined
     if verb == "BUILD":
         b = args[0]
         if rp.as_recorded:
             _lenient_cost(rp, b)
+        seat = F.decider(rp.state)
+        if seat is not None and b in BUILDINGS and BUILDINGS[b].cost.get("coin", 0):
+            _cover_coins(rp, seat, BUILDINGS[b].cost["coin"])
         rp.apply({"type": "build", "b": b, "x": _int(args[1]), "y": _int(args[2])})
         return
     if verb == "WORK_CONTRACT":
         owner, b = rp.owner_of(args[0])
         gift = len(args) > 1 and args[1] in ("Wn", "Wh")
+        seat = F.decider(rp.state)
+        if not gift and seat is not None:
+            _cover_coins(rp, seat, R.contract_price(rp.state))
+        expected = [dict(p["goods"]) for p in rp.state["pl"]]
+        if seat is not None and gift:
+            expected[seat][GIFT[rp.state["variant"]]] -= 1
+        elif seat is not None:
+            price = R.contract_price(rp.state)
+            expected[seat]["coin"] -= price
+            if owner != rp.state["n"]:
+                expected[owner]["coin"] += price
         rp.apply({"type": "contract", "owner": owner, "b": b, **({"gift": True} if gift else {})})
+        rp.contracted = b
+        if not _used_later(rp, args[0]):
+            rp.unused = (b, owner, expected)
+        top = rp.state["stack"][-1] if rp.state["stack"] else None
+        if top is not None and top["f"] == "assign" and len(args) > 2 and args[2] == "WITH_PRIOR":
+            rp.apply({"type": "assign", "c": "prior"})
+        elif top is not None and top["f"] == "assign" and owner == rp.state["n"]:
+            rp.apply({"type": "assign", "c": "lay"})
         return
     if verb == "SETTLE":
         s = args[0]
         if len(s) != 3 or s[0] != "S":
             raise GameError(f"No settlement {s!r}.")
         rp.apply({"type": "settle", "s": f"S0{s[2]}", "x": _int(args[1]), "y": _int(args[2])})
-        _resolve(rp, args[3:])
+        seat = F.decider(rp.state)
+        _resolve(rp, Words(_goods(args[3:])[0], Counter(), False, []))
+        if rp.as_recorded and F.decider(rp.state) != seat:
+            rp.settled, rp.settled_at = seat, len(rp.actions)
         return
     if verb == "USE":
-        _use(rp, args)
+        try:
+            _use(rp, args)
+        finally:
+            rp.contracted = None
         return
     raise GameError(f"Unknown command {verb}.")
 
@@ -371,6 +796,8 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
             rp.free_tiles[tile] += 1
         return
     seat = F.decider(rp.state)
+    if rp.as_recorded and seat is None or (rp.as_recorded and (_k12(rp, tile, side, y) or _k13_late(rp, tile, side, y))):
+        return
     if rp.as_recorded and rp.free_tiles[tile] and seat is not None:
         mode = MODES[rp.state["mode"]]
         taken = R.tiles_taken(rp.state["pl"])[0 if tile == "district" else 1]
@@ -380,7 +807,171 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
             rp.state["pl"][seat]["goods"]["coin"] += ours - theirs
             rp.notes.append(f"K10: {tile} for {theirs} coins, not {ours} (the Bulwark's free {tile} "
                             "did not advance the price pile)")
-    rp.apply({"type": f"buy_{tile}", "side": side, "y": y})
+    if seat is not None:
+        mode = MODES[rp.state["mode"]]
+        taken = R.tiles_taken(rp.state["pl"])[0 if tile == "district" else 1]
+        price = R.next_price(mode, tile, taken)
+        if price is None and rp.as_recorded:  # K10: kennerspiel's pile still has a price, ours none
+            price = R.next_price(mode, tile, taken - rp.free_tiles[tile])
+            goods = rp.state["pl"][seat]["goods"]
+            short = (price or 0) - goods.get("coin", 0)  # sold directly: our engine, with nothing
+            if short > 0 and goods.get("wine", 0) >= short:  # to buy, would close the window
+                _convert_late(rp, seat, "wine", short)
+            elif short > 0 and goods.get("whiskey", 0) * 2 >= short:
+                _convert_late(rp, seat, "whiskey", (short + 1) // 2)
+        _cover_coins(rp, seat, price or 0)
+    again = seat is not None and seat in rp.bought_turn and rp.bought_unit.get(seat) == rp.state["unit"]
+    try:
+        rp.apply({"type": f"buy_{tile}", "side": side, "y": y})
+    except GameError:
+        if rp.as_recorded and seat is not None and _k14(rp, seat, tile, side, y):
+            return
+        raise
+    if seat is not None:
+        rp.bought_turn[seat] = rp.closed
+        rp.bought_unit[seat] = rp.state["unit"]
+        if again:
+            rp.notes.append(f"K13: a second landscape bought in {'turn' if rp.state['mode'] == '2p' else 'round'} "
+                            f"{rp.state['unit']}")
+
+
+def _convert_late(rp: Replay, seat: int, good: str, n: int) -> None:
+    """A conversion the record makes after our engine closed the seat's turn (after its
+    settlement, say): the rulebook allows grain to straw and selling wine or whiskey at any time
+    ("在游戏中的任何时候你都可以翻转谷物货物板块成为稻草", "你可以随时换钱"), our engine only
+    in the seat's own window, so the importer converts for it.
+
+    Raises:
+        GameError: the seat does not hold the goods.
+    """
+    goods = rp.state["pl"][seat]["goods"]
+    if goods.get(good, 0) < n:
+        raise GameError(f"You do not have {n} {good}.")
+    goods[good] -= n
+    if good == "grain":
+        goods["straw"] += n
+    else:
+        goods["coin"] += n * (1 if good == "wine" else 2)
+
+
+def _cover_coins(rp: Replay, seat: int, amount: int) -> None:
+    """Sell wine or whiskey (free conversions, §5.3) for a coin payment the seat's coins do not
+    cover, the way kennerspiel pays coins: wine when it covers the whole shortfall, else
+    whiskey, one at a time."""
+    goods = rp.state["pl"][seat]["goods"]
+    short = amount - goods.get("coin", 0)
+    if short <= 0:
+        return
+    if goods.get("wine", 0) >= short:
+        rp.apply({"type": "sell_wine", "n": short})
+    elif goods.get("whiskey", 0) * 2 >= short:
+        rp.apply({"type": "sell_whiskey", "n": (short + 1) // 2})
+
+
+def _k12(rp: Replay, tile: str, side: str, y: int) -> bool:
+    """K12: kennerspiel lets a player buy a landscape after placing his settlement in a
+    settlement turn (the rulebook: only before it). When the record buys right after a
+    ``SETTLE`` that closed the turn, the purchase is made for that seat at our price."""
+    last = rp.settled
+    if last is None or rp.settled_at != len(rp.actions) or rp.closed != rp.committed + 1:
+        return False
+    seat = last
+    st = rp.state
+    mode = MODES[st["mode"]]
+    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1]
+    price = R.next_price(mode, tile, taken)
+    land = st["pl"][seat]["land"]
+    rows = R.district_rows(land) if tile == "district" else R.plot_rows(land, side)
+    trial: dict[str, Any] = {}
+    R.place_tile(trial, tile, side, y)
+    k14 = y not in rows and not any(k in land for k in trial)  # K14: where kennerspiel's grid allows it
+    if price is None or st["pl"][seat]["goods"]["coin"] < price or (y not in rows and not k14):
+        raise GameError("That landscape cannot be bought now.")
+    st["pl"][seat]["goods"]["coin"] -= price
+    R.place_tile(land, tile, side, y)
+    rp.settled = None
+    rp.notes.append(f"K12: {tile} bought after the settlement in a settlement turn")
+    if k14:
+        rp.notes.append(f"K14: {tile} ({side}) placed at row {y}, where our spec does not place it")
+    return True
+
+
+def _k13_late(rp: Replay, tile: str, side: str, y: int) -> bool:
+    """K13 after our engine closed the turn by itself (its main action taken and, our allowance
+    spent in an earlier window, nothing left to buy): the record's purchase before its
+    ``COMMIT`` is made for that seat at kennerspiel's price (K10), placed as our spec or K14
+    allows, wine or whiskey sold for coins the seat lacks."""
+    seat = rp.closed_seat
+    if seat is None or rp.closed != rp.committed + 1:
+        return False
+    st = rp.state
+    p = st["pl"][seat]
+    mode = MODES[st["mode"]]
+    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1] - rp.free_tiles[tile]
+    price = R.next_price(mode, tile, taken)
+    land = p["land"]
+    rows = R.district_rows(land) if tile == "district" else R.plot_rows(land, side)
+    trial: dict[str, Any] = {}
+    R.place_tile(trial, tile, side, y)
+    k14 = y not in rows and not any(k in land for k in trial)
+    if price is None or (y not in rows and not k14):
+        return False
+    goods = p["goods"]
+    short = price - goods.get("coin", 0)
+    if short > 0 and goods.get("wine", 0) >= short:
+        _convert_late(rp, seat, "wine", short)
+    elif short > 0 and goods.get("whiskey", 0) * 2 >= short:
+        _convert_late(rp, seat, "whiskey", (short + 1) // 2)
+    if goods.get("coin", 0) < price:
+        return False
+    goods["coin"] -= price
+    R.place_tile(land, tile, side, y)
+    rp.notes.append(f"K13: {tile} bought after our engine closed the turn (its allowance spent earlier)")
+    if k14:
+        rp.notes.append(f"K14: {tile} ({side}) placed at row {y}, where our spec does not place it")
+    return True
+
+
+def _k14(rp: Replay, seat: int, tile: str, side: str, y: int) -> bool:
+    """K14: kennerspiel places a bought landscape wherever it touches the landscape in its own
+    grid (a district beside a plot's row, a plot beside a district), where our spec (§2.4)
+    wants districts above or below the central strip and plots beside the coast or mountain
+    column. As recorded, a purchase our spec does not allow there is placed where the record
+    says, if its spaces are free and the seat can pay and may still buy in this window."""
+    st = rp.state
+    p = st["pl"][seat]
+    if not F.can_buy_now(st, seat):
+        return False
+    mode = MODES[st["mode"]]
+    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1] - rp.free_tiles[tile]  # K10
+    price = R.next_price(mode, tile, taken)
+    if price is None or p["goods"]["coin"] < price:
+        return False
+    trial: dict[str, Any] = {}
+    R.place_tile(trial, tile, side, y)
+    if any(k in p["land"] for k in trial):
+        return False
+    p["goods"]["coin"] -= price
+    R.place_tile(p["land"], tile, side, y)
+    if st["win"]["kind"] == "settle":
+        st["win"]["bought"] = True
+    else:
+        p["bought"] = st["unit"]
+    rp.bought_turn[seat] = rp.closed
+    rp.bought_unit[seat] = st["unit"]
+    rp.notes.append(f"K14: {tile} ({side}) placed at row {y}, where our spec does not place it")
+    return True
+
+
+def _k15(rp: Replay, before: Sequence[Mapping[str, int]]) -> None:
+    """K15: kennerspiel's Cooperage reads its product from a second word, but its own
+    completion writes the product into the first (``USE I33 WhWoWoWo``): the wood is paid and
+    the joker reset, and nobody receives beer or whiskey (nor the short game's bonus unit)."""
+    for p, old in zip(rp.state["pl"], before, strict=True):
+        for good in ("beer", "whiskey"):
+            if good in p["goods"]:
+                p["goods"][good] = old.get(good, 0)
+    rp.notes.append("K15: the Cooperage written as one word gives no beer or whiskey")
 
 
 def _lenient_cost(rp: Replay, b: str) -> None:
@@ -404,18 +995,33 @@ def _lenient_cost(rp: Replay, b: str) -> None:
 def _use(rp: Replay, args: list[str]) -> None:
     owner, b = rp.owner_of(args[0])
     params = args[1:]
+    words = read_words(b, params)  # an unreadable word is refused before anything is applied
+    over = words.pay["coin"] - 1 if b == "I17" and set(words.pay) == {"coin"} else 0
+    if over > 0 and not rp.as_recorded:
+        raise GameError("K19: kennerspiel's Scriptorium keeps all the coins paid for it, "
+                        f"{words.pay['coin']} for a cost of 1.")
     st = rp.state
     top = st["stack"][-1] if st["stack"] else None
+    if (top is not None and top["f"] != "use" and not params
+            and any(f["f"] == "use" and f["b"] == b and f["o"] == owner for f in st["stack"])):
+        return  # the function is under way already (a contracted Priory waiting for its target)
     if top is not None and top["f"] == "borrow":
         rp.apply({"type": "borrow", "owner": owner, "b": b})
     elif top is not None and top["f"] == "use" and top["b"] == b:
         pass
+    elif rp.contracted == b and not params:
+        rp.contracted = None  # the contracted function needed no decision: our engine resolved it
+        return
+    elif b in rp.declined and not params:
+        rp.declined.discard(b)  # its function declined when the record went past it: no words, nothing
+        return
     elif st["win"] is not None and not st["win"]["main"] and not st["stack"]:
         seat = st["win"]["seat"]
         if st["win"]["kind"] == "bonus":
             rp.apply({"type": "bonus", "owner": owner, "b": b})
         else:
-            kind = "lay" if R.home(st["pl"][seat], "lay") is not None else "prior"
+            kind = "lay" if R.home(st["pl"][seat], "lay") is not None and not rp.prior_next else "prior"
+            rp.prior_next = False
             rp.apply({"type": "place", "b": b, "c": kind})
     elif top is not None and top["f"] == "nprior":
         rp.apply({"type": "neutral_prior", "b": b})
@@ -429,30 +1035,44 @@ def _use(rp: Replay, args: list[str]) -> None:
             n = min(goods.get("peat", 0), sum(p.count("Co") for p in params))
             goods["peat"] -= n
             goods["peat_coal"] += n
-    _resolve(rp, params)
+    k16 = b == "I33" and len(params) == 1
+    if k16 and not rp.as_recorded:
+        raise GameError("K15: kennerspiel's Cooperage written as one word pays the wood and gives nothing.")
+    seat = F.decider(rp.state)
+    if over > 0:  # K19: the 1 coin paid as our rules say, the change kept by the bank
+        words = Words(Counter({"coin": 1}), words.choose, words.joker, words.coords)
+    before = [dict(p["goods"]) for p in rp.state["pl"]]
+    _resolve(rp, words)
+    if k16:
+        _k15(rp, before)
+    if over > 0 and seat is not None:
+        rp.state["pl"][seat]["goods"]["coin"] -= over
+        rp.notes.append(f"K19: {over + 1} coins paid for the Scriptorium, no change given")
 
 
 def _commit(rp: Replay) -> None:
-    """End the turn: decline what is pending, pass if no main action was taken, close the
-    window. A bare ``COMMIT`` for a settlement turn our engine skipped (nothing to do in it)
-    is consumed; after a command whose window already closed by itself it does nothing."""
-    current = _window(rp.state)
-    last, rp.last_window = rp.last_window, None
-    if last is None and rp.phantom > 0:
-        rp.phantom -= 1
+    """End the record's current turn. When our engine already closed it (nothing was left to
+    do in it), there is nothing to apply; otherwise decline what is pending, pass if no main
+    action was taken, and close the window."""
+    turn = rp.committed
+    rp.committed += 1
+    if rp.closed > turn:
         return
-    if last is not None and current != last:
-        return
-    seat = None if current is None else current[2]
-    while rp.state["stack"] and F.decider(rp.state) == seat:
-        if {"type": "skip"} not in rp.legal():
-            raise GameError("A decision is still open.")
-        rp.apply({"type": "skip"})
     win = rp.state["win"]
-    if win is not None and _window(rp.state) == current:
+    if win is None:
+        raise GameError("No turn is open.")
+    seat = win["seat"]
+    while rp.state["stack"] and F.decider(rp.state) == seat and rp.closed == turn:
+        try:
+            rp.apply({"type": "skip"})
+        except GameError:
+            raise GameError("A decision is still open.") from None
+    _flush(rp)  # a purchase that waited for the declined decision
+    win = rp.state["win"]
+    if rp.closed == turn and win is not None:
         if win["kind"] in ("action", "bonus") and not win["main"]:
             rp.apply({"type": "pass"})
-        if rp.state["win"] is not None and _window(rp.state) == current:
+        if rp.closed == turn and rp.state["win"] is not None:
             rp.apply({"type": "done"})
 
 
@@ -461,6 +1081,32 @@ def mode_options(players: int, length: str) -> dict[str, str]:
     if players == 2:
         return {"mode": "long" if length == "long" else "standard"}
     return {"mode": "short" if length == "short" and players > 2 else "standard"}
+
+
+def start(game: Mapping[str, Any], *, as_recorded: bool = False) -> Replay:
+    """A replay at the start of a kennerspiel record (one line of a ``.jsonl`` file): seats in
+    the record's seat order (``seatColors``)."""
+    c = game["config"]
+    players, country, length = int(c["players"]), str(c["country"]).lower(), str(c["length"]).lower()
+    colours = "".join(game.get("seatColors") or c["colors"])
+    options: dict[str, Any] = {**mode_options(players, length), "variant": country, "start_player": "host"}
+    if players == 2:
+        options["two_player_turn_cap"] = 100  # the most our options allow (D38)
+    rp = Replay(ENGINE.new_game(players, int(c["seed"]), options), colours, as_recorded)
+    if as_recorded:
+        rp.state["opts"]["two_player_turn_cap"] = NO_CAP  # K17: kennerspiel has no safety cap
+        if rp.state["mode"] == "2pl":
+            rp.state["opts"]["display_end_checked_by_host"] = True  # K18 (Replay._k18_end)
+        rp._patch(-1)
+    return rp
+
+
+K2_MODES = frozenset({"std3", "std4"})
+"""K2: the tables that bring an indicator in before the wheel turns (kennerspiel's 3- and
+4-player tables; its 2-player tables bring it in after, as ours)."""
+
+NO_CAP = 10**6
+"""K17: the two-player safety cap (D38) lifted for an as-recorded replay."""
 
 
 def replay(text: str, *, as_recorded: bool = False) -> Replay:
@@ -501,12 +1147,139 @@ def replay(text: str, *, as_recorded: bool = False) -> Replay:
             raise RecordError(number, line, f"malformed command ({exc})") from None
     if rp is None:
         raise RecordError(0, "", "no START in the record")
-    if as_recorded and rp.state["mode"] == "solo" and not rp.state["over"]:  # K7: no phase E
+    if as_recorded:
+        _k7(rp)
+    return rp
+
+
+@dataclass
+class Result:
+    """The outcome of replaying one record: ``followed`` (to the game's end), ``refused``
+    (``{"index", "command", "reason"}`` of the first command not followed, or None), the seats'
+    colours and score breakdowns (kennerspiel's ``scores`` fields), the commands applied."""
+
+    followed: bool
+    refused: dict[str, Any] | None
+    seat_colors: list[str]
+    scores: list[dict[str, Any]]
+    commands: int
+    notes: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"followed": self.followed, "refused": self.refused, "seatColors": self.seat_colors,
+                "scores": self.scores}
+
+
+def breakdown(st: Mapping[str, Any], seat: int) -> dict[str, Any]:
+    """``seat``'s score as kennerspiel's ``scores`` gives it: ``goods``, ``economic``,
+    ``settlements`` (each settlement's dwelling value, row by row), ``dwelling``, ``total``."""
+    sc = R.score(st, seat)
+    land = st["pl"][seat]["land"]
+    keys = sorted((k for k, piece in R.pieces(land) if piece in SETTLEMENTS),
+                  key=lambda k: (R.xy(k)[1], R.xy(k)[0]))
+    values = [R.settlement_value(st, land, k) for k in keys]
+    return {"goods": sc["goods"], "economic": sc["economic"], "settlements": values,
+            "dwelling": sum(values), "total": sc["total"]}
+
+
+def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result:
+    """Replay one kennerspiel record (a line of a ``.jsonl`` file, see
+    ``../shared/ora-kennerspiel/README.md``) up to its end or its first command not followed."""
+    rp = start(game, as_recorded=as_recorded)
+    moves = list(game["moves"])
+    rp.moves = moves
+    refused: dict[str, Any] | None = None
+    done = 0
+    for index, move in enumerate(moves):
+        rp.index = index
+        try:
+            if rp.state["over"]:
+                if move == "COMMIT" and rp.closed > rp.committed:  # the last turn, closed by our engine
+                    rp.committed += 1
+                    done += 1
+                    continue
+                if _no_op_after_end(rp, move.split()):
+                    done += 1
+                    continue
+                raise GameError("The game is already over under our rules.")
+            command(rp, move.split())
+        except GameError as exc:
+            refused = {"index": index, "command": move, "reason": str(exc)}
+            break
+        except (IndexError, KeyError, ValueError) as exc:
+            refused = {"index": index, "command": move, "reason": f"malformed command ({exc})"}
+            break
+        done += 1
+    if (refused is not None and not as_recorded and rp.state["over"] and rp.state["mode"] in ("2p", "2pl")
+            and rp.state["unit"] >= (turn_cap(rp.state["mode"], 100) or 0)):
+        refused["reason"] = ("K17: our safety cap (D38) ended the game; kennerspiel has none "
+                             "(a documented difference, docs/rules/ora-kennerspiel.md; --as-recorded follows it)")
+    roster = {"2pl": ("K5", "2p"), "sh3": ("K6", "std3")}.get(rp.state["mode"])
+    if (refused is not None and not as_recorded and roster is not None and refused["command"].startswith("BUILD ")
+            and refused["command"].split()[1] in R.game_set(roster[1], rp.state["variant"], False)
+            and refused["command"].split()[1] not in R.in_game(rp.state)):
+        refused["reason"] = (f"{roster[0]}: kennerspiel's building roster for this game has "
+                             f"{refused['command'].split()[1]} (a documented difference, "
+                             "docs/rules/ora-kennerspiel.md; --as-recorded follows it)")
+    if refused is not None and not as_recorded and not refused["reason"].startswith("K"):
+        k = _difference_at(game, refused["index"])
+        if k is not None:
+            refused["reason"] = f"{k} (a documented difference, docs/rules/ora-kennerspiel.md; --as-recorded follows it)"
+    if refused is None and as_recorded:
+        _k7(rp)
+    if refused is None and not rp.state["over"]:
+        refused = {"index": len(moves), "command": "", "reason": "the record ends before the game is over"}
+    scores = [breakdown(rp.state, seat) for seat in range(rp.state["n"])]
+    return Result(refused is None, refused, list(rp.colours), scores, done, rp.notes)
+
+
+def _no_op_after_end(rp: Replay, words: list[str]) -> bool:
+    """Commands of the last turn that change nothing of ours once our engine has ended the game
+    with it: changing coins (``CONVERT PnPnPnPnPn``, ``CONVERT Ni``: coins are one number,
+    G2), turning grain into straw (scored by no one: made on the last seat's goods), the
+    ``USE`` of a contracted building our engine resolved alone and, as recorded, a landscape
+    bought in that turn (K13, ``_k13_late``)."""
+    if words[0] == "CONVERT":
+        tokens = [p[i:i + 2] for p in words[1:] for i in range(0, len(p), 2)]
+        grain = tokens.count("Gn")
+        if grain and rp.actions and all(t in ("Pn", "Ni", "Gn") for t in tokens):
+            goods = rp.state["pl"][rp.actions[-1][0]]["goods"]
+            if goods.get("grain", 0) < grain:
+                return False
+            goods["grain"] -= grain
+            goods["straw"] = goods.get("straw", 0) + grain
+            return True
+        return all(t in ("Pn", "Ni") for t in tokens)
+    if words[0] == "USE" and len(words) == 2 and rp.contracted is not None:
+        return rp.owner_of(words[1])[1] == rp.contracted
+    if words[0] in ("BUY_DISTRICT", "BUY_PLOT") and len(words) == 3 and rp.as_recorded:
+        return _k13_late(rp, words[0][4:].lower(), SIDES[words[2].upper()], _int(words[1]))
+    return False
+
+
+def _difference_at(game: Mapping[str, Any], index: int) -> str | None:
+    """The documented difference that command ``index`` shows when replayed as recorded (its
+    note), or None."""
+    rp = start(game, as_recorded=True)
+    try:
+        for move in list(game["moves"])[:index]:
+            if rp.state["over"]:
+                return None
+            command(rp, move.split())
+        seen = len(rp.notes)
+        command(rp, str(game["moves"][index]).split())
+    except (GameError, IndexError, KeyError, ValueError):
+        return None
+    return rp.notes[seen] if len(rp.notes) > seen else None
+
+
+def _k7(rp: Replay) -> None:
+    """K7: kennerspiel's solo game ends after round 30 without phase E."""
+    if rp.state["mode"] == "solo" and not rp.state["over"]:
         win = rp.state["win"]
         if win is not None and win["kind"] == "settle" and rp.state["unit"] == 30:
             rp.apply({"type": "done"})
             rp.notes.append("K7: no phase E after round 30")
-    return rp
 
 
 def report(rp: Replay) -> str:
@@ -523,22 +1296,59 @@ def report(rp: Replay) -> str:
     return "\n".join(lines)
 
 
+def _result_text(result: Result, where: str) -> str:
+    head = f"{where}: followed to the end" if result.followed else (
+        f"{where}: stops at command {result.refused['index']} `{result.refused['command']}`: "
+        f"{result.refused['reason']}" if result.refused else where)
+    lines = [head]
+    for colour, sc in zip(result.seat_colors, result.scores, strict=True):
+        lines.append(f"  {colour}: goods {sc['goods']} + economic {sc['economic']} + dwelling {sc['dwelling']} "
+                     f"{sc['settlements']} = {sc['total']}")
+    lines += [f"  as recorded: {note}" for note in result.notes]
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line: 0 when the record replays, 1 when a command cannot be followed."""
+    """The command line: 1 when a command of some record cannot be followed (or a ``.jsonl``
+    game is not followed to its end), else 0."""
     parser = argparse.ArgumentParser(prog="python -m engines.ora.importer", description=__doc__.split("\n")[0])
-    parser.add_argument("file")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="a kennerspiel record file (.jsonl, one game a line) or our text format")
     parser.add_argument("--as-recorded", action="store_true",
                         help="apply kennerspiel's rule differences (docs/rules/ora-kennerspiel.md)")
+    parser.add_argument("--json", action="store_true", help="one JSON object a line per game")
     args = parser.parse_args(argv)
-    with open(args.file, encoding="utf-8") as fh:
-        text = fh.read()
-    try:
-        rp = replay(text, as_recorded=args.as_recorded)
-    except RecordError as exc:
-        sys.stdout.write(f"cannot follow the record at {exc}\n")
-        return 1
-    sys.stdout.write(report(rp) + "\n")
-    return 0
+    ok = True
+    for path in args.files:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        if path.endswith(".jsonl"):
+            for number, line in enumerate(text.splitlines(), start=1):
+                if not line.strip():
+                    continue
+                result = replay_game(json.loads(line), as_recorded=args.as_recorded)
+                ok = ok and result.followed
+                out = json.dumps(result.to_json()) if args.json else _result_text(result, f"{path}:{number}")
+                sys.stdout.write(out + "\n")
+            continue
+        try:
+            rp = replay(text, as_recorded=args.as_recorded)
+        except RecordError as exc:
+            ok = False
+            if args.json:
+                sys.stdout.write(json.dumps({"followed": False, "refused": {
+                    "index": exc.line, "command": exc.command, "reason": exc.reason},
+                    "seatColors": [], "scores": []}) + "\n")
+            else:
+                sys.stdout.write(f"cannot follow the record at {exc}\n")
+            continue
+        if args.json:
+            scores = [breakdown(rp.state, seat) for seat in range(rp.state["n"])]
+            sys.stdout.write(json.dumps({"followed": bool(rp.state["over"]), "refused": None,
+                                         "seatColors": list(rp.colours), "scores": scores}) + "\n")
+        else:
+            sys.stdout.write(report(rp) + "\n")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -568,6 +568,28 @@ def test_e24_house_of_the_brotherhood() -> None:
     assert have(st, 0) == {"reliquary": 1}
 
 
+def test_brotherhood_accepts_point_goods_below_the_entitlement() -> None:
+    """The House of the Brotherhood gives "point goods (any mix of book 2 / ceramic 3 /
+    ornament 4 / reliquary 8) with total points <= k x C" (data/ora_buildings.csv; D40: "total
+    points ≤ entitlement"). The one-tap options are the sets no further good fits into; a
+    smaller set (1 ceramic of 8 points' entitlement) or none is as legal, more is not."""
+    def brotherhood() -> State:
+        st = new(4)
+        for x, y, b in ((3, 1, "G02"), (3, 0, "G18"), (2, 0, "G41")):
+            put(st, 0, x, y, b)
+        goods(st, 0, coin=5)
+        return play(st, 0, "use G41 lay")
+
+    st, _ = E.apply(brotherhood(), 0, {"type": "do", "n": 1, "pick": [{"ceramic": 1}]})
+    assert have(st, 0) == {"ceramic": 1}
+    st, _ = E.apply(brotherhood(), 0, {"type": "do", "n": 1, "pick": [{}]})
+    assert have(st, 0) == {}
+    with pytest.raises(IllegalAction):
+        E.apply(brotherhood(), 0, {"type": "do", "n": 1, "pick": [{"ceramic": 3}]})  # 9 > 8
+    with pytest.raises(IllegalAction):
+        E.apply(brotherhood(), 0, {"type": "do", "n": 1, "pick": [{"wood": 1}]})
+
+
 def test_e25_castle_settles_outside_a_phase() -> None:
     st = new(4)
     st = skip_to(st, 1)
@@ -843,6 +865,21 @@ def test_round_tower_pays_whiskey_coins_and_fourteen_points() -> None:
     rejected(st, 0, "pay ornament*3")  # 12 points < 14
     st = play(st, 0, "pay ornament*3 coin5")
     assert have(st, 0) == {"wonder": 1, "coin": 5}
+
+
+def test_five_coins_pay_a_5_coin_piece_as_the_last_different_good() -> None:
+    """The rulebook: "你可以随时换钱:你可以把一个5块硬币板块换成五个1块硬币板块或是反过来"
+    (money can be changed at any time, a 5-coin piece for five 1-coin pieces or back); G7/D14
+    make ``coin5`` a good of its own. With exactly 5 coins, straw and clay, the Cloister
+    Courtyard's three different goods can be straw, clay and a 5-coin piece: after straw and
+    clay the 5-coin piece is offered (a single coin too)."""
+    st = new(4)
+    put(st, 0, 3, 0, "G02")
+    goods(st, 0, straw=1, clay=1, coin=5)
+    st = play(st, 0, "use G02 lay", "do 1x clay", "pick straw", "pick clay")
+    assert {"pick coin", "pick coin5"} <= set(labels(st))
+    st = play(st, 0, "pick coin5")
+    assert have(st, 0) == {"clay": 6}
 
 
 def test_druids_house_needs_two_different_basic_goods() -> None:

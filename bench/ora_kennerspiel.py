@@ -1,0 +1,58 @@
+"""Replay speed of the kennerspiel importer over a record set, in commands per second.
+
+``python -m bench.ora_kennerspiel [--as-recorded] [DIR_OR_FILES…]`` replays every game of the
+kennerspiel records (default: ``../shared/ora-kennerspiel/records``) through
+``engines.ora.importer`` and prints, per file and in all, the games followed to the end with
+every seat's breakdown equal to the record's, the commands replayed, and the rate (wall clock
+and per CPU second). Goal: ≥ 20,000 commands/s over the set. ``make ora-kennerspiel`` runs it
+with ``--as-recorded``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from engines.ora import importer as I
+
+DEFAULT = Path(__file__).resolve().parents[1] / ".." / "shared" / "ora-kennerspiel" / "records"
+
+
+def files(paths: list[str]) -> list[Path]:
+    """The ``.jsonl`` files named, or found in the folders named (sorted)."""
+    out: list[Path] = []
+    for p in map(Path, paths or [str(DEFAULT)]):
+        out += sorted(p.glob("*.jsonl")) if p.is_dir() else [p]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.ora_kennerspiel", description=__doc__.split("\n")[0])
+    parser.add_argument("paths", nargs="*")
+    parser.add_argument("--as-recorded", action="store_true")
+    args = parser.parse_args(argv)
+    commands = total = equal = 0
+    wall = cpu = 0.0
+    for f in files(args.paths):
+        games = [json.loads(line) for line in f.read_text().splitlines() if line.strip()]
+        same = []
+        for i, game in enumerate(games):
+            w, c = time.perf_counter(), time.process_time()
+            result = I.replay_game(game, as_recorded=args.as_recorded)
+            wall += time.perf_counter() - w
+            cpu += time.process_time() - c
+            commands += result.commands
+            if result.followed and result.scores == game["scores"] and result.seat_colors == game["seatColors"]:
+                same.append(i)
+        total += len(games)
+        equal += len(same)
+        print(f"{f.name}: {len(same)}/{len(games)} equal breakdowns {same}")
+    print(f"{equal}/{total} games followed to the end with every breakdown equal; {commands} commands replayed")
+    print(f"{commands / wall:,.0f} commands/s wall, {commands / cpu:,.0f} per CPU second")
+    return 0 if equal == total else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
