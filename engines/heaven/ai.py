@@ -8,7 +8,8 @@ import random
 
 from engines.base import Seat, State, copy_state
 
-from .rules import order_seat
+from .data import CARDS, GATE, LAST_SPACE, TRACK
+from .rules import faction, one_colour_possible, order_seat, public_sum
 
 
 def determinize(st: State, seat: Seat, rng: random.Random) -> State:
@@ -49,5 +50,26 @@ EVAL_SCALE = 1.0
 
 def evaluate(state: State) -> list[float]:
     """Each seat's pawn position (0..6, 6 = the Gate; docs/rules/heaven.md §2.3, §8: the
-    winners are the pawns on the Gate, else the furthest)."""
-    return [float(p) for p in state["positions"]]
+    winners are the pawns on the Gate, else the furthest) plus what is in reach, below one
+    space: ``readiness``."""
+    return [float(p) + readiness(state, s) for s, p in enumerate(state["positions"])]
+
+
+def readiness(state: State, seat: Seat) -> float:
+    """How close ``seat``'s public set is to its next step, in [0, 0.6): on spaces 0-4 the
+    printed public sum against the next space's threshold (docs/rules/heaven.md §2.3); on
+    space 5 the Gate condition (§2.3): saint faction, three public cards, each a printed 1
+    and readable as one colour. So the
+    search tells apart the moves that build toward the Gate, where the position alone is
+    flat for many turns."""
+    pos = state["positions"][seat]
+    if pos >= GATE:
+        return 0.0
+    public = state["public"][seat]
+    if pos < LAST_SPACE:
+        threshold = TRACK[pos + 1][0]
+        return 0.4 * min(1.0, public_sum(public) / max(1, threshold))
+    value = 0.15 if faction(public) == "saint" else 0.0
+    if len(public) == 3 and one_colour_possible(public):
+        value += 0.15
+    return value + 0.1 * min(3, sum(1 for c in public if CARDS[c].number == 1))

@@ -146,12 +146,24 @@ def test_choose_runs_from_pickled_arguments() -> None:
 
 
 def test_a_cut_off_evaluation_scores_each_seats_lead_over_the_best_other() -> None:
-    from engines.ai.search import _evaluated
+    from engines.ai.search import MARGIN_SHARE, MARGIN_UNITS, _evaluated
+
+    def mix(units: float) -> float:
+        narrow, wide = 1 / (1 + math.exp(-units)), 1 / (1 + math.exp(-units / MARGIN_UNITS))
+        return (1 - MARGIN_SHARE) * narrow + MARGIN_SHARE * wide
 
     a, b, c = _evaluated([10.0, 4.0, 7.0], 3.0)
-    assert a == pytest.approx(1 / (1 + math.exp(-1)))  # 10 leads 7 by one unit
-    assert b == pytest.approx(1 / (1 + math.exp(2)))  # 4 trails 10 by two
-    assert c == pytest.approx(1 / (1 + math.exp(1)))
+    assert a == pytest.approx(mix(1))  # 10 leads 7 by one unit
+    assert b == pytest.approx(mix(-2))  # 4 trails 10 by two
+    assert c == pytest.approx(mix(-1))
+
+
+def test_a_seat_far_ahead_still_prefers_more_points() -> None:
+    from engines.ai.search import _evaluated
+
+    far, farther = _evaluated([60.0, 20.0], 6.0)[0], _evaluated([66.0, 20.0], 6.0)[0]
+    assert far < farther
+    assert farther - far > 0.005  # the narrow logistic alone differs by less than 0.0002 here
 
 
 @pytest.mark.parametrize(("game_id", "players"), [("eguan", 3), ("canterbury", 3), ("heaven", 4), ("ora", 3)])
@@ -168,12 +180,14 @@ def test_playouts_stop_at_their_depth_and_are_evaluated(game_id: str, players: i
 
 
 def test_heaven_and_ora_evaluate_pawn_positions_and_live_scores() -> None:
+    """Heaven: with empty public sets nothing is in reach, so the value is the position."""
     heaven, ora = ENGINES["heaven"], ENGINES["ora"]
     state, _ = positions(heaven, 4, 7, every=10)[-1]
     moved = copy.deepcopy(state)
     moved["positions"] = [0, 3, 6, 1]
     by_position, by_score = hooks_for(heaven).evaluate, hooks_for(ora).evaluate
     assert by_position is not None and by_score is not None
+    moved["public"] = [[], [], [], []]
     assert by_position(moved) == [0.0, 3.0, 6.0, 1.0]
     state, _ = positions(ora, 2, 7, every=10)[-1]
     assert max(ora.scores(state)) > 0
