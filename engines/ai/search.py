@@ -83,6 +83,14 @@ PRIOR_WEIGHT: Final = 1.0
 """Progressive bias: a root action's prior counts as this many visits of its one-ply reward,
 fading as its real visits grow (``_ucb``)."""
 
+GUARD_POINTS: Final = 3.0
+GUARD_MARGIN: Final = 0.2
+"""The one-ply guard: when the most visited root action's one-ply lead (``_root_prior``) is
+``GUARD_POINTS`` or more below the best one-ply lead, the search plays the best-ranked action
+within ``GUARD_POINTS`` of it instead, unless the first's mean reward is above that one's by
+more than ``GUARD_MARGIN`` of the seat's reward range: a sure gain now is not given up on a
+difference the search cannot tell from noise."""
+
 WIDEN_BASE: Final = 4
 WIDEN_RATE: Final = 2.0
 """Progressive widening at the root: after ``n`` iterations the search considers the
@@ -205,8 +213,8 @@ def search(engine: Engine, state: State, seat: Seat, budget: Budget, rng: random
     root = _Node()
     root_keys = [_key(a) for a in actions]
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
-    bounds = [math.inf, -math.inf]  # lowest and highest reward seen (solo normalisation)
-    prior, order = _root_prior(engine, hooks, state, seat, actions, players, rng)
+    bounds = [[math.inf, -math.inf] for _ in range(players)]  # per seat: lowest and highest reward seen
+    prior, points, order = _root_prior(engine, hooks, state, seat, actions, players, rng)
     errors = 0
     done = 0
     while done < max(1, budget.iterations):
@@ -226,27 +234,36 @@ def search(engine: Engine, state: State, seat: Seat, budget: Budget, rng: random
         return (child.visits, child.total / max(1, child.visits), prior[i])
 
     best = max(order, key=rank)
+    top = max(points[i] for i in order)
+    if points[best] <= top - GUARD_POINTS:
+        alt = max((i for i in order if points[i] > top - GUARD_POINTS), key=rank)
+        lo, hi = bounds[seat]
+        span = hi - lo if hi > lo else 1.0
+        if (rank(best)[1] - rank(alt)[1]) / span < GUARD_MARGIN:
+            best = alt
     return SearchResult(copy.deepcopy(actions[best]), done, visits, errors, time.process_time() - cpu0)
 
 
 def _root_prior(engine: Engine, hooks: GameHooks, state: State, seat: Seat, actions: list[Action],
-                players: int, rng: random.Random) -> tuple[list[float], list[int]]:
+                players: int, rng: random.Random) -> tuple[list[float], list[float], list[int]]:
     """The one-ply prior of the root's actions and the order the search widens in.
 
     Each action is applied in ``PRIOR_SAMPLES`` determinizations (from ``seat``'s view, as
     every iteration's), the chance after it sampled, and the position scored by the game's
-    ``evaluate`` as a cut-off playout is (``_evaluated``; solo: the seat's value, scaled to
-    [0, 1] over the actions). Actions that leave the same state in every sample are one
+    ``evaluate`` as a cut-off playout is (``_evaluated``; solo: the seat's value), then scaled
+    to [0, 1] over the actions (the worst 0, the best 1), as the rewards are in ``_ucb``. Actions that leave the same state in every sample are one
     group (action grouping: e.g. two copies of a card): only the first is searched.
 
     Returns:
-        (prior per action in [0, 1], the searched actions' indices, best prior first; ties
-        keep ``legal_actions`` order). Without an ``evaluate`` hook: all priors 0.5, every
-        action, in ``legal_actions`` order.
+        (prior per action in [0, 1], its one-ply lead in the evaluation's points (the seat's
+        value less the best other's; solo: its value), the searched actions' indices, best
+        prior first; ties keep ``legal_actions`` order). Without an ``evaluate`` hook: all
+        priors 0.5, all leads 0, every action, in ``legal_actions`` order.
     """
     if hooks.evaluate is None:
-        return [0.5] * len(actions), list(range(len(actions)))
+        return [0.5] * len(actions), [0.0] * len(actions), list(range(len(actions)))
     sums = [0.0] * len(actions)
+    leads = [0.0] * len(actions)
     prints: list[list[bytes | None]] = [[] for _ in actions]
     for _ in range(PRIOR_SAMPLES):
         det = hooks.determinize(state, seat, rng)
@@ -261,16 +278,16 @@ def _root_prior(engine: Engine, hooks: GameHooks, state: State, seat: Seat, acti
                     st, _ = engine.apply(st, CHANCE, engine.sample_chance(st, rng))
             except GameError:
                 sums[i] -= 1e9
+                leads[i] -= 1e9
                 prints[i].append(None)
                 continue
             outcome = engine.outcome(st)
             values = list(outcome.scores) if outcome is not None else list(hooks.evaluate(st))
             sums[i] += values[seat] if players == 1 else _evaluated(values, hooks.scale)[seat]
-    prior = [x / PRIOR_SAMPLES for x in sums]
-    if players == 1:
-        lo, hi = min(prior), max(prior)
-        prior = [(x - lo) / (hi - lo) if hi > lo else 0.5 for x in prior]
-    prior = [max(0.0, p) for p in prior]
+            leads[i] += values[seat] if players == 1 else _leads(values)[seat]
+    raw = [x / PRIOR_SAMPLES for x in sums]
+    lo, hi = min(x for x in raw if x > -1e8), max(raw)
+    prior = [max(0.0, (x - lo) / (hi - lo)) if hi > lo else 0.5 for x in raw]
     seen: set[tuple[bytes, ...]] = set()
     kept = []
     for i, marks in enumerate(prints):
@@ -281,12 +298,12 @@ def _root_prior(engine: Engine, hooks: GameHooks, state: State, seat: Seat, acti
             seen.add(mark)
         kept.append(i)
     kept.sort(key=lambda i: -prior[i])
-    return prior, kept
+    return prior, [x / PRIOR_SAMPLES for x in leads], kept
 
 
 def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list[_Key],
              root_actions: list[Action], players: int, budget: Budget, rng: random.Random,
-             hooks: GameHooks, bounds: list[float], root_choice: tuple[list[int], list[float]]) -> int:
+             hooks: GameHooks, bounds: list[list[float]], root_choice: tuple[list[int], list[float]]) -> int:
     """One iteration from the determinization ``st``; returns 1 when the engine refused a
     move (the playout is scored where it stopped), else 0. ``root_choice``: the indices of
     the root actions searched now (widening, best prior first) and every root action's
@@ -346,7 +363,7 @@ def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list
                 expanded = True
             else:
                 bias = [root_choice[1][i] for i in root_choice[0]] if at_root else None
-                pick = _ucb(children, keys, budget.exploration, bounds, bias)
+                pick = _ucb(children, keys, budget.exploration, bounds[mover], bias)
                 child = children[keys[pick]]
             st, _ = engine.apply(st, mover, acts[pick])
             path.append((child, mover))
@@ -362,9 +379,9 @@ def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list
         reward = _evaluated(hooks.evaluate(st), hooks.scale)
     else:
         reward = _reward(engine, st, players, None if hooks.evaluate is None else hooks.scale)
-    for value in reward:
-        bounds[0] = min(bounds[0], value)
-        bounds[1] = max(bounds[1], value)
+    for value, seen in zip(reward, bounds, strict=True):
+        seen[0] = min(seen[0], value)
+        seen[1] = max(seen[1], value)
     for child, mover in path:
         child.visits += 1
         child.total += reward[mover]
@@ -373,8 +390,11 @@ def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list
 
 def _ucb(children: dict[_Key, _Node], keys: list[_Key], c: float, bounds: list[float],
          bias: list[float] | None = None) -> int:
-    """UCB1 with availability counts; ``bias`` (the root: each action's prior) adds
-    ``PRIOR_WEIGHT * prior / (1 + visits)``, progressive bias that fades with the visits."""
+    """UCB1 with availability counts over the mover's rewards scaled to [0, 1] by the lowest
+    and highest reward that seat has seen in this search (``bounds``): a seat far ahead, all
+    of whose rewards are near 1, still tells its moves apart. ``bias`` (the root: each
+    action's prior) adds ``PRIOR_WEIGHT * prior / (1 + visits)``, progressive bias that fades
+    with the visits."""
     lo, hi = bounds
     span = hi - lo if hi > lo else 1.0
     base = lo if hi > lo else 0.0
