@@ -63,10 +63,13 @@ class Budget:
 
 LEVELS: Final[dict[str, Budget]] = {
     "easy": Budget(iterations=24, seconds=1.0),
-    "normal": Budget(iterations=120, seconds=3.0),
+    "normal": Budget(iterations=120, seconds=2.0),
     "hard": Budget(iterations=600, seconds=8.0),
 }
-"""The levels a lobby offers (issue 15: easy, normal, hard) and their budgets."""
+"""The levels a lobby offers (issue 15: easy, normal, hard) and their budgets. The wall-clock
+caps keep a decision inside what a player waits for (normal: 2 s, so at most 2 s of CPU);
+on an idle machine the iterations end a search first (bench/ai_strength.py counts how often
+the CPU time passed the cap)."""
 
 MARGIN_SHARE: Final = 0.25
 """The part of a reward that follows the margin on a wide scale (``_evaluated``, ``_reward``):

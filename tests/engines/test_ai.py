@@ -130,7 +130,7 @@ def test_levels_and_errors() -> None:
 def test_a_games_iteration_factor_scales_every_level_and_keeps_the_time_cap() -> None:
     carnival = ENGINES["carnival"]
     assert {level: budget_for(carnival, level).iterations for level in LEVELS} == {
-        "easy": 96, "normal": 480, "hard": 2400}
+        "easy": 72, "normal": 360, "hard": 1800}
     for level, budget in LEVELS.items():
         assert budget_for(carnival, level).seconds == budget.seconds
         assert budget_for(ENGINES["heaven"], level) == budget
