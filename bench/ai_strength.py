@@ -570,19 +570,13 @@ def ladder_report(records: Sequence[dict[str, Any]]) -> str:
 
 def _spans(seeds: Sequence[int]) -> str:
     """``seeds`` (sorted) as runs: ``100003-100012,100020``."""
-    out: list[str] = []
-    start = prev = None
+    runs: list[list[int]] = []
     for x in seeds:
-        if start is None:
-            start = prev = x
-        elif x == prev + 1:
-            prev = x
+        if runs and x == runs[-1][1] + 1:
+            runs[-1][1] = x
         else:
-            out.append(f"{start}-{prev}" if prev != start else f"{start}")
-            start = prev = x
-    if start is not None:
-        out.append(f"{start}-{prev}" if prev != start else f"{start}")
-    return ",".join(out)
+            runs.append([x, x])
+    return ",".join(f"{a}-{b}" if b != a else f"{a}" for a, b in runs)
 
 
 def main(argv: list[str] | None = None) -> None:

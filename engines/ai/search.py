@@ -9,11 +9,21 @@ with availability counts (an action is scored against the iterations in which it
 legal), as in Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search" (2012).
 
 Rewards: a seat's share of the win (``1/len(winners)`` for a winner, else 0); a game with one
-seat (Ora et Labora solo) uses its final score, normalised by the scores the search saw. A
-playout cut by ``Budget.rollout_limit`` is scored by ``engine.scores`` the same way (the
-leaders share the win). A game with a cut-off evaluation (``engines.ai.hooks``: ``evaluate``,
-``PLAYOUT_DEPTH``, ``EVAL_SCALE``) stops its playouts at that depth and scores the position
-by a logistic of each seat's lead over the best other seat.
+seat (Ora et Labora solo) uses its final score. A playout cut by ``Budget.rollout_limit`` is
+scored by ``engine.scores`` the same way (the leaders share the win). A game with a cut-off
+evaluation (``engines.ai.hooks``: ``evaluate``, ``PLAYOUT_DEPTH``, ``EVAL_SCALE``) stops its
+playouts at that depth and scores the position by a logistic of each seat's lead over the best
+other seat; in such a game a part of every reward (``MARGIN_SHARE``) follows the lead on a
+wide scale, so a seat far ahead still prefers the move that scores more or ends the game. UCB
+scales each seat's rewards to [0, 1] by the lowest and highest it has seen in the search.
+
+Telling moves apart at the root (a game with an ``evaluate`` hook): every root action is
+applied once in a few determinizations and scored one ply on (``_root_prior``). Actions that
+leave the same state are one group (only the first is searched); the rest are searched best
+prior first, widening progressively (``WIDEN_BASE``, ``WIDEN_RATE``) with a progressive bias
+(``PRIOR_WEIGHT``) that fades with the visits; and a move that gives up ``GUARD_POINTS`` of
+one-ply lead is played only when the search clearly prefers it (``GUARD_MARGIN``). Below the
+root the tree is as before: expansion at random, UCB1.
 
 Simultaneous secret picks (a game whose hooks set ``blind``): the tree is turn-based, so a
 seat picking after another in the same simultaneous phase would choose knowing the earlier

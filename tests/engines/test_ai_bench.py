@@ -7,8 +7,19 @@ import json
 from pathlib import Path
 
 from bench.ai_strength import (
-    GameResult, Job, is_blunder, jobs_for, ladder_jobs, ladder_report, play, read_records, record, report, schedule,
-    wilson)
+    GameResult,
+    Job,
+    is_blunder,
+    jobs_for,
+    ladder_jobs,
+    ladder_report,
+    play,
+    read_records,
+    record,
+    report,
+    schedule,
+    wilson,
+)
 from engines.ai.search import Budget
 
 BUDGET = Budget(iterations=5)
