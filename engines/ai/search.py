@@ -68,7 +68,7 @@ class Budget:
     iterations: int
     seconds: float | None = None
     rollout_limit: int = 2000
-    exploration: float = 0.7
+    exploration: float = 0.5
 
 
 LEVELS: Final[dict[str, Budget]] = {
@@ -96,6 +96,11 @@ PRIOR_WEIGHT: Final = 1.0
 """Progressive bias: a root action's prior counts as this many visits of its one-ply reward,
 fading as its real visits grow (``_ucb``)."""
 
+SECURE_WEIGHT: Final = 0.5
+"""The move played: the root action with the best lower bound of its mean reward (scaled to
+[0, 1] as in ``_ucb``) less ``SECURE_WEIGHT / sqrt(visits)`` (a "secure child"): where the
+visits are near-even, the better mean decides, and a move seen only a few times does not."""
+
 GUARD_POINTS: Final = 3.0
 GUARD_MARGIN: Final = 0.2
 """The one-ply guard: when the most visited root action's one-ply lead (``_root_prior``) is
@@ -104,8 +109,8 @@ within ``GUARD_POINTS`` of it instead, unless the first's mean reward is above t
 more than ``GUARD_MARGIN`` of the seat's reward range: a sure gain now is not given up on a
 difference the search cannot tell from noise."""
 
-WIDEN_BASE: Final = 4
-WIDEN_RATE: Final = 2.0
+WIDEN_BASE: Final = 3
+WIDEN_RATE: Final = 1.5
 """Progressive widening at the root: after ``n`` iterations the search considers the
 ``WIDEN_BASE + ceil(WIDEN_RATE * sqrt(n))`` actions of the best one-ply prior (all of them
 once that is at least their number), so with 20-40 legal moves the iterations go to the
@@ -246,12 +251,19 @@ def search(engine: Engine, state: State, seat: Seat, budget: Budget, rng: random
             return (0, 0.0, prior[i])
         return (child.visits, child.total / max(1, child.visits), prior[i])
 
-    best = max(order, key=rank)
+    lo, hi = bounds[seat]
+    span = hi - lo if hi > lo else 1.0
+
+    def secure(i: int) -> float:
+        child = root.children.get(root_keys[i])
+        if child is None or not child.visits:
+            return -math.inf
+        return (child.total / child.visits - lo) / span - SECURE_WEIGHT / math.sqrt(child.visits)
+
+    best = max(order, key=lambda i: (secure(i), rank(i)))
     top = max(points[i] for i in order)
     if points[best] <= top - GUARD_POINTS:
-        alt = max((i for i in order if points[i] > top - GUARD_POINTS), key=rank)
-        lo, hi = bounds[seat]
-        span = hi - lo if hi > lo else 1.0
+        alt = max((i for i in order if points[i] > top - GUARD_POINTS), key=lambda i: (secure(i), rank(i)))
         if (rank(best)[1] - rank(alt)[1]) / span < GUARD_MARGIN:
             best = alt
     return SearchResult(copy.deepcopy(actions[best]), done, visits, errors, time.process_time() - cpu0)
