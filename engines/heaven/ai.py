@@ -56,20 +56,30 @@ def evaluate(state: State) -> list[float]:
 
 
 def readiness(state: State, seat: Seat) -> float:
-    """How close ``seat``'s public set is to its next step, in [0, 0.6): on spaces 0-4 the
-    printed public sum against the next space's threshold (docs/rules/heaven.md §2.3); on
-    space 5 the Gate condition (§2.3): saint faction, three public cards, each a printed 1
-    and readable as one colour. So the
-    search tells apart the moves that build toward the Gate, where the position alone is
-    flat for many turns."""
+    """How close ``seat`` is to its next step, in [0, 0.9): on spaces 0-4 the printed public
+    sum against the next space's threshold (docs/rules/heaven.md §2.3); on space 5 the Gate
+    condition (§2.3): saint faction, three public cards readable as one colour, each a
+    printed 1, and the 1s in hand that could still replace a public card; on every space a
+    little for each card in hand (up to 3: the choices of the next turns, so a seat does not
+    sit with an empty hand declining to draw). So the search tells apart the moves that build
+    toward the Gate, where the position alone is flat for many turns."""
     pos = state["positions"][seat]
     if pos >= GATE:
         return 0.0
     public = state["public"][seat]
+    hand = state["hands"][seat]
+    value = HAND_CARD * min(3, len(hand))
     if pos < LAST_SPACE:
         threshold = TRACK[pos + 1][0]
-        return 0.4 * min(1.0, public_sum(public) / max(1, threshold))
-    value = 0.15 if faction(public) == "saint" else 0.0
+        return value + 0.4 * min(1.0, public_sum(public) / max(1, threshold))
+    if faction(public) == "saint":
+        value += 0.15
     if len(public) == 3 and one_colour_possible(public):
         value += 0.15
-    return value + 0.1 * min(3, sum(1 for c in public if CARDS[c].number == 1))
+    ones = min(3, sum(1 for c in public if CARDS[c].number == 1))
+    spare = sum(1 for c in hand if CARDS[c].number == 1 and CARDS[c].side == "saint")
+    return value + 0.1 * ones + 0.05 * min(3 - ones, spare)
+
+
+HAND_CARD = 0.03
+"""``readiness``'s value of a card in hand (up to three)."""

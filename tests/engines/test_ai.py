@@ -181,7 +181,7 @@ def test_playouts_stop_at_their_depth_and_are_evaluated(game_id: str, players: i
 
 
 def test_heaven_and_ora_evaluate_pawn_positions_and_live_scores() -> None:
-    """Heaven: with empty public sets nothing is in reach, so the value is the position."""
+    """Heaven: with empty public sets and hands nothing is in reach, so the value is the position."""
     heaven, ora = ENGINES["heaven"], ENGINES["ora"]
     state, _ = positions(heaven, 4, 7, every=10)[-1]
     moved = copy.deepcopy(state)
@@ -189,6 +189,7 @@ def test_heaven_and_ora_evaluate_pawn_positions_and_live_scores() -> None:
     by_position, by_score = hooks_for(heaven).evaluate, hooks_for(ora).evaluate
     assert by_position is not None and by_score is not None
     moved["public"] = [[], [], [], []]
+    moved["hands"] = [[], [], [], []]
     assert by_position(moved) == [0.0, 3.0, 6.0, 1.0]
     state, _ = positions(ora, 2, 7, every=10)[-1]
     assert max(ora.scores(state)) > 0
@@ -373,8 +374,11 @@ def test_heaven_values_what_is_in_reach_below_one_space() -> None:
     red = [c for c in ones if CARDS_HEAVEN[c].colour == "red"][:3]
     st["public"] = [red, [], [], []]
     assert len(red) == 3
+    st["hands"] = [[], [], [], []]
     assert readiness(st, 0) == pytest.approx(0.6)  # saint, one colour, three 1s: at the Gate's door
     assert readiness(st, 1) == 0.0 and readiness(st, 3) == 0.0
     st["public"][2] = red
     assert 0 < readiness(st, 2) < readiness(st, 0)  # a sum of 3 against the next threshold
     assert max(readiness(st, s) for s in range(4)) < 1  # never worth a space
+    st["hands"][1] = [c for c in ones if c not in red][:2]
+    assert readiness(st, 1) == pytest.approx(2 * 0.03 + 2 * 0.05)  # two saint 1s in hand, no public set
