@@ -579,6 +579,50 @@ def _spans(seeds: Sequence[int]) -> str:
     return ",".join(f"{a}-{b}" if b != a else f"{a}" for a, b in runs)
 
 
+def root_visits(game_ids: Sequence[str], level: str = "normal", per_seed: int = 6,
+                seeds: Sequence[int] = (3, 8)) -> str:
+    """How decisively the search picks, per game: on positions of random games (``seeds``;
+    every 7th position where the mover has 4 or more legal actions, up to ``per_seed`` a seed),
+    one search at ``level`` (no wall-clock cap, search seed 1): the mean share of the root
+    visits the top action got, how many decisions had the top two within one visit, and the
+    CPU seconds per decision."""
+    lines = []
+    for game_id in game_ids:
+        engine = ENGINES[game_id]
+        players = TABLES[game_id][0]
+        budget = replace(budget_for(engine, level), seconds=None)
+        found: list[tuple[State, Seat]] = []
+        for seed in seeds:
+            rng = random.Random(seed)
+            state = engine.new_game(players, seed, {})
+            count = taken = 0
+            while movers := sorted(engine.to_move(state)):
+                if movers == [CHANCE]:
+                    state, _ = engine.apply(state, CHANCE, engine.sample_chance(state, rng))
+                    continue
+                seat = rng.choice(movers)
+                acts = list(engine.legal_actions(state, seat))
+                if len(acts) >= 4:
+                    count += 1
+                    if count % 7 == 0 and taken < per_seed:
+                        found.append((state, seat))
+                        taken += 1
+                state, _ = engine.apply(state, seat, rng.choice(acts))
+        tops, near, cpu, widths = [], 0, [], []
+        for state, seat in found:
+            result = search(engine, state, seat, budget, random.Random(1))
+            v = sorted(result.visits, reverse=True)
+            tops.append(v[0] / sum(v))
+            near += v[0] - v[1] <= 1
+            cpu.append(result.cpu_seconds)
+            widths.append(len(v))
+        if found:
+            lines.append(f"{game_id:<13} positions {len(found):>2} actions {statistics.mean(widths):5.1f} "
+                         f"top visit share {statistics.mean(tops):.2f} top two within 1 visit {near}/{len(found)} "
+                         f"cpu mean {statistics.mean(cpu):.2f} max {max(cpu):.2f}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the bench (or, with ``--report``, print the table of results files)."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -603,7 +647,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="with --ladder: the AI levels of the Ora solo rows ('' for none)")
     parser.add_argument("--no-blunders", action="store_true",
                         help="do not check the normal level's decisions for blunders (faster)")
+    parser.add_argument("--root-visits", action="store_true",
+                        help="print how decisively the normal level picks on positions of random games (root_visits)")
     args = parser.parse_args(argv)
+    if args.root_visits:
+        print(root_visits(args.only.split(",")))
+        return
     global BLUNDER_CHECK
     BLUNDER_CHECK = not args.no_blunders
     if args.report:
