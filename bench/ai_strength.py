@@ -40,8 +40,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engines.ai.search import Budget, budget_for, search
+from engines.ai.hooks import hooks_for
+from engines.ai.search import LEVELS, Budget, budget_for, search
 from engines.base import CHANCE, Action, Engine, Seat, State
+from engines.heaven.data import GATE
 from engines.registry import ENGINES, GAME_IDS
 
 Policy = Callable[[Engine, State, Seat, random.Random], Action]
@@ -61,23 +63,64 @@ def random_policy(engine: Engine, state: State, seat: Seat, rng: random.Random) 
     return acts[rng.randrange(len(acts))]
 
 
+def lead(values: Sequence[float], seat: Seat) -> float:
+    """``seat``'s value less the best other seat's (its own value when it plays alone)."""
+    others = [v for s, v in enumerate(values) if s != seat]
+    return float(values[seat]) - (max(others) if others else 0.0)
+
+
+def position_value(engine: Engine, state: State) -> list[float]:
+    """Each seat's value of ``state``: the final scores once it is over, else the game's
+    ``evaluate`` hook (scores so far and what is in reach, ``engines/<game>/ai.py``), else
+    ``engine.scores``."""
+    outcome = engine.outcome(state)
+    if outcome is not None:
+        return [float(x) for x in outcome.scores]
+    evaluate = hooks_for(engine).evaluate
+    return [float(x) for x in (evaluate(state) if evaluate is not None else engine.scores(state))]
+
+
+def one_ply(engine: Engine, state: State, seat: Seat, actions: Sequence[Action], rng: random.Random,
+            samples: int = 3) -> list[tuple[float, float]]:
+    """Per action: the mean and the spread (population standard deviation) of ``seat``'s lead
+    (``lead`` of ``position_value``) one ply on, over ``samples`` determinizations from
+    ``seat``'s view (``engines/<game>/ai.py``), the chance after the action sampled."""
+    det = hooks_for(engine).determinize
+    leads: list[list[float]] = [[] for _ in actions]
+    for _ in range(samples):
+        base = det(state, seat, rng)
+        for i, action in enumerate(actions):
+            st, _ = engine.apply(base, seat, action)
+            while engine.to_move(st) == {CHANCE}:
+                st, _ = engine.apply(st, CHANCE, engine.sample_chance(st, rng))
+            leads[i].append(lead(position_value(engine, st), seat))
+    return [(statistics.mean(x), statistics.pstdev(x)) for x in leads]
+
+
+BLUNDER_POINTS = 3.0
+"""A blunder: a move whose one-ply value is at least this many points below the best move's."""
+
+RISK_SLACK = 0.5
+"""The best move is "not riskier" when its spread is at most the chosen move's plus this."""
+
+
+def is_blunder(values: Sequence[tuple[float, float]], chosen: int) -> bool:
+    """Whether ``chosen`` is a blunder among ``values`` (``one_ply``): some move whose spread
+    is at most the chosen's plus ``RISK_SLACK`` has a mean at least ``BLUNDER_POINTS`` higher."""
+    mean, spread = values[chosen]
+    return any(m - mean >= BLUNDER_POINTS and sd <= spread + RISK_SLACK for m, sd in values)
+
+
 def greedy_policy(engine: Engine, state: State, seat: Seat, rng: random.Random) -> Action:
-    """One ply: the legal action whose result (chance after it sampled with ``rng``) has the
-    highest ``scores()[seat]``; ties at random."""
+    """One ply with a real evaluation: the legal action with the best lead (``one_ply``, one
+    determinization from the seat's view, the chance after it sampled, the game's
+    ``evaluate`` hook); ties at random."""
     acts = list(engine.legal_actions(state, seat))
     if len(acts) == 1:
         return acts[0]
-    best: list[Action] = []
-    top = -math.inf
-    for a in acts:
-        st, _ = engine.apply(state, seat, a)
-        while engine.to_move(st) == {CHANCE}:
-            st, _ = engine.apply(st, CHANCE, engine.sample_chance(st, rng))
-        value = engine.scores(st)[seat]
-        if value > top:
-            top, best = value, [a]
-        elif value == top:
-            best.append(a)
+    values = [m for m, _ in one_ply(engine, state, seat, acts, rng, samples=1)]
+    top = max(values)
+    best = [a for a, v in zip(acts, values, strict=True) if v == top]
     return best[rng.randrange(len(best))]
 
 
@@ -94,37 +137,82 @@ class GameResult:
     iterations: int = 0
     cpu: float = 0.0
     moves: int = 0
+    cap: bool = False
+    think_by: dict[str, list[float]] = field(default_factory=dict)
+    cuts: dict[str, int] = field(default_factory=dict)
+    checked: int = 0
+    blunders: int = 0
+
+
+MOVE_CAP = 20000
+"""Moves after which the bench stops a game (none of the six comes near it; it counts as a cap)."""
+
+CAPS: dict[str, Callable[[State], bool]] = {"heaven": lambda st: GATE not in st["positions"]}
+"""Per game: whether a finished game ended by a cap instead of its goal (The Way to Heaven:
+the round limit, docs/rules/heaven.md D35, with no pawn on the Gate)."""
 
 
 def play(game_id: str, players: int, options: dict[str, Any], ai_seat: int | None, opponent: str,
-         budget: Budget, seed: int) -> GameResult:
-    """One game: ``ai_seat`` searches with ``budget`` (None: nobody does, solo baselines), every
-    other seat plays ``opponent``. Deterministic in ``seed``."""
+         budget: Budget, seed: int, level: str = "normal", split: bool = False,
+         blunders: bool = True) -> GameResult:
+    """One game. Side A is ``level`` (an AI level, searching with ``budget`` at ``normal``,
+    else that level's budget, no wall-clock cap): in seat ``ai_seat`` alone, or with
+    ``split`` in every other seat from it (2 seats of 4, 1 or 2 of 3); every other seat is
+    side B, ``opponent`` (an AI level or a ``POLICIES`` name). ``ai_seat`` None: nobody
+    searches (solo baselines). The win share is A's part of the winners. With ``blunders``,
+    every decision at the normal level is checked (``one_ply``, ``is_blunder``) on a stream of
+    its own, so the check does not change the game. Deterministic in ``seed``."""
     cpu0 = time.process_time()
     engine = ENGINES[game_id]
     rng = random.Random(seed)
-    ai_rng = random.Random(seed * 7 + 1)
+    check_rng = random.Random(seed * 11 + 5)
     state = engine.new_game(players, seed, options)
     result = GameResult(0.0, 0.0)
+    a_seats = set() if ai_seat is None else (
+        {(ai_seat + 2 * k) % players for k in range((players + 1) // 2)} if split else {ai_seat})
+    side = {s: (level if s in a_seats else opponent) for s in range(players)}
+    budgets = {name: (budget if name == "normal" else replace(budget_for(engine, name), seconds=None))
+               for name in set(side.values()) if name in LEVELS}
+    ai_rngs = {s: random.Random(seed * 7 + 1 + 1000 * s) for s in range(players) if side[s] in budgets}
     while movers := sorted(engine.to_move(state)):
+        if result.moves >= MOVE_CAP:
+            result.cap = True
+            break
         seat = movers[0]
         if seat == CHANCE:
             action = engine.sample_chance(state, rng)
-        elif seat == ai_seat:
-            found = search(engine, state, seat, budget, ai_rng)
+        elif side[seat] in budgets:
+            name = side[seat]
+            found = search(engine, state, seat, budgets[name], ai_rngs[seat])
             if found.iterations:
-                result.think.append(found.cpu_seconds)
-                result.iterations += found.iterations
+                result.think_by.setdefault(name, []).append(found.cpu_seconds)
+                cap = LEVELS[name].seconds
+                if cap is not None and found.cpu_seconds > cap:
+                    result.cuts[name] = result.cuts.get(name, 0) + 1
+                if seat in a_seats:
+                    result.think.append(found.cpu_seconds)
+                    result.iterations += found.iterations
+                if blunders and name == "normal":
+                    acts = list(engine.legal_actions(state, seat))
+                    values = one_ply(engine, state, seat, acts, check_rng)
+                    result.checked += 1
+                    result.blunders += is_blunder(values, acts.index(found.action))
             action = found.action
         else:
             action = POLICIES[opponent](engine, state, seat, rng)
         state, _ = engine.apply(state, seat, action)
         result.moves += 1
     outcome = engine.outcome(state)
-    assert outcome is not None
+    if outcome is None:
+        scores = list(engine.scores(state))
+        winners = {s for s in range(players) if scores[s] == max(scores)}
+        final = scores
+    else:
+        winners, final = set(outcome.winners), list(outcome.scores)
+        result.cap = result.cap or (game_id in CAPS and CAPS[game_id](state))
     me = 0 if ai_seat is None else ai_seat
-    result.share = 1.0 / len(outcome.winners) if me in outcome.winners else 0.0
-    result.score = float(outcome.scores[me])
+    result.share = len(winners & a_seats) / len(winners) if a_seats else (1.0 if me in winners else 0.0)
+    result.score = float(final[me])
     result.cpu = time.process_time() - cpu0
     return result
 
@@ -147,8 +235,16 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
-SOLO = {"solo-ai": ("random", True), "solo-random": ("random", False), "solo-greedy": ("greedy", False)}
-"""Ora et Labora solo rows: the name in a results file -> (the policy, whether the AI plays)."""
+SOLO = {"solo-ai": ("random", True), "solo-random": ("random", False), "solo-greedy": ("greedy", False),
+        "solo-easy": ("easy", True), "solo-normal": ("normal", True), "solo-hard": ("hard", True)}
+"""Ora et Labora solo rows: the name in a results file -> (the policy or the AI's level,
+whether an AI plays). ``solo-ai`` is the normal level of older results files."""
+
+LADDER = ("hard-normal", "normal-easy", "normal-greedy")
+"""The ladder's pairs ``A-B`` (``ladder_jobs``): side A against side B, an AI level or a policy."""
+
+LADDER_GOALS = {"hard-normal": 0.60, "normal-easy": 0.60, "normal-greedy": 0.75}
+"""The issue's goal per ladder pair: A's win share."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +259,8 @@ class Job:
     opponent: str
     budget: Budget
     seed: int
+    level: str = "normal"
+    split: bool = False
 
     @property
     def key(self) -> tuple[str, str, int, int]:
@@ -175,8 +273,13 @@ class Job:
         return (self.game_id, self.vs, self.budget.iterations)
 
 
+BLUNDER_CHECK = True
+"""Whether ``_run`` checks the normal level's decisions for blunders (``--no-blunders``)."""
+
+
 def _run(job: Job) -> GameResult:
-    return play(job.game_id, job.players, job.options, job.ai_seat, job.opponent, job.budget, job.seed)
+    return play(job.game_id, job.players, job.options, job.ai_seat, job.opponent, job.budget, job.seed,
+                job.level, job.split, BLUNDER_CHECK)
 
 
 def record(job: Job, result: GameResult) -> dict[str, Any]:
@@ -184,11 +287,19 @@ def record(job: Job, result: GameResult) -> dict[str, Any]:
     ``SOLO`` row), ``players``, ``seed``, ``ai_seat``, ``iterations`` (the budget per decision),
     ``share`` (the AI's win share), ``score`` (its final score), ``think`` (CPU seconds per
     searched decision), ``iters`` (iterations run), ``cpu`` (CPU seconds of the whole game)
-    and ``moves``."""
-    return {"game": job.game_id, "vs": job.vs, "players": job.players, "seed": job.seed,
+    and ``moves``; a ladder game (or one with the newer counts) adds ``level`` (side A),
+    ``cap`` (ended by a cap), ``think_by`` (CPU seconds per decision by AI level, both sides),
+    ``cuts`` (decisions per level whose CPU time passed the level's wall-clock cap, which would
+    have cut them on an idle machine), ``checked`` and ``blunders`` (normal-level decisions)."""
+    line = {"game": job.game_id, "vs": job.vs, "players": job.players, "seed": job.seed,
             "ai_seat": job.ai_seat, "iterations": job.budget.iterations, "share": result.share,
             "score": result.score, "think": [round(t, 4) for t in result.think],
             "iters": result.iterations, "cpu": round(result.cpu, 3), "moves": result.moves}
+    if job.split or job.level != "normal" or result.cap or result.think_by or result.checked:
+        line.update(level=job.level, cap=result.cap,
+                    think_by={k: [round(t, 4) for t in v] for k, v in sorted(result.think_by.items())},
+                    cuts=dict(sorted(result.cuts.items())), checked=result.checked, blunders=result.blunders)
+    return line
 
 
 def read_records(paths: Iterable[str]) -> list[dict[str, Any]]:
@@ -220,10 +331,30 @@ def jobs_for(game_ids: Sequence[str], opponents: Sequence[str], games: int, solo
             pairs.append([Job(game_id, opponent, players, options, g % players, opponent, budget,
                               seed * 100003 + g) for g in range(games)])
     if "ora" in game_ids:
-        for vs, (policy, ai) in SOLO.items():
+        for vs in ("solo-ai", "solo-random", "solo-greedy"):
+            policy, ai = SOLO[vs]
             pairs.append([Job("ora", vs, 1, {}, 0 if ai else None, policy, budget, seed * 100003 + g)
                           for g in range(solo_games)])
     return [jobs for jobs in pairs if jobs]
+
+
+def ladder_jobs(game_ids: Sequence[str], pairs: Sequence[str], games: int, solo_games: int,
+                budget: Budget, seed: int, solo_levels: Sequence[str] = ("easy", "normal", "hard")) -> list[list[Job]]:
+    """Per game and ladder pair ``A-B`` (``LADDER``), its games in seed order: game ``g`` has
+    seed ``seed * 100003 + g``, side A from seat ``g % players`` every other seat (``play``
+    with ``split``); then the Ora solo rows of ``solo_levels``."""
+    out: list[list[Job]] = []
+    for game_id in game_ids:
+        players, options = TABLES[game_id]
+        for pair in pairs:
+            a, b = pair.split("-")
+            out.append([Job(game_id, pair, players, options, g % players, b, budget, seed * 100003 + g, a, True)
+                        for g in range(games)])
+    if "ora" in game_ids:
+        for lvl in solo_levels:
+            out.append([Job("ora", f"solo-{lvl}", 1, {}, 0, "random", budget, seed * 100003 + g, lvl)
+                        for g in range(solo_games)])
+    return [jobs for jobs in out if jobs]
 
 
 SETTLED_GAMES = 10
@@ -268,7 +399,7 @@ def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], wor
         games = int(c[1])
         vs = pairs[i][0].vs
         if order == "cheapest":
-            met = games >= SETTLED_GAMES if vs in SOLO else wilson(c[2], games)[0] >= GOALS[vs]
+            met = games >= SETTLED_GAMES if vs in SOLO else wilson(c[2], games)[0] >= GOALS.get(vs, LADDER_GOALS.get(vs, 0.5))
             per_game = c[0] / games if games else 0.0
             return (met, c[1], per_game, i) if met else (met, per_game, c[1], i)
         settled = games >= SETTLED_GAMES and (vs in SOLO or wilson(c[2], games)[0] > 0.5)
@@ -323,7 +454,8 @@ def report(records: Sequence[dict[str, Any]], markdown: bool = False) -> str:
     game; then the Ora solo rows (mean score, spread, min, max). ``markdown``: Markdown rows."""
     groups: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
     for r in records:
-        groups.setdefault((r["game"], r["vs"], r["iterations"]), []).append(r)
+        if r["vs"] in GOALS or r["vs"] in ("solo-ai", "solo-random", "solo-greedy"):
+            groups.setdefault((r["game"], r["vs"], r["iterations"]), []).append(r)
     order = {g: i for i, g in enumerate(GAME_IDS)}
     vs_order = {"random": 0, "greedy": 1, **{k: 2 + i for i, k in enumerate(SOLO)}}
     if markdown:
@@ -367,6 +499,130 @@ def report(records: Sequence[dict[str, Any]], markdown: bool = False) -> str:
     return "\n".join(lines)
 
 
+def ladder_report(records: Sequence[dict[str, Any]]) -> str:
+    """The ladder's tables from ``records`` (the lines with a ``level``):
+
+    * per game and pair ``A-B``: games, A's win % with its 95 % Wilson interval, the goal mark
+      (``MARKS`` against ``LADDER_GOALS``), the share of games that ended by a cap, the blunder
+      rate of the normal level's decisions (``is_blunder``) and the seeds played;
+    * per game and AI level (both sides of every pair): decisions, think time p50, p95 and
+      max (CPU seconds), and the share of decisions whose CPU time passed the level's
+      wall-clock cap (``LEVELS``), which a search on an idle machine would have been cut at;
+    * per game: the blunder rate and the cap share over every game of the file;
+    * Ora et Labora solo: the final score per level.
+    """
+    rows = [r for r in records if "level" in r]
+    order = {g: i for i, g in enumerate(GAME_IDS)}
+    pair_order = {p: i for i, p in enumerate(LADDER)}
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault((r["game"], r["vs"]), []).append(r)
+    lines = [f"{'game':<13}{'pair':<15}{'games':>6}{'A win %':>9}{'95% CI':>12}{'goal':>6}{'cap %':>7}"
+             f"{'blunders':>14}  seeds"]
+    solo: list[str] = []
+    for (game_id, vs), rs in sorted(groups.items(), key=lambda kv: (
+            order.get(kv[0][0], 99), pair_order.get(kv[0][1], 50), kv[0][1])):
+        seeds = sorted(r["seed"] for r in rs)
+        span = _spans(seeds)
+        if vs in SOLO:
+            scores = [r["score"] for r in rs]
+            solo.append(f"  {vs.removeprefix('solo-'):<7} games {len(rs):>3}  mean {statistics.mean(scores):6.1f}  "
+                        f"sd {statistics.pstdev(scores):5.1f}  min {min(scores):.0f}  max {max(scores):.0f}  seeds {span}")
+            continue
+        wins = sum(r["share"] for r in rs)
+        lo, hi = wilson(wins, len(rs))
+        goal = LADDER_GOALS.get(vs)
+        mark = "-" if goal is None else (
+            "ok" if lo >= goal else "ok?" if wins / len(rs) >= goal else "no?" if hi >= goal else "no")
+        checked = sum(r.get("checked", 0) for r in rs)
+        bl = sum(r.get("blunders", 0) for r in rs)
+        blunder = f"{100 * bl / checked:.1f}% of {checked}" if checked else "-"
+        caps = 100 * sum(1 for r in rs if r.get("cap")) / len(rs)
+        lines.append(f"{game_id:<13}{vs:<15}{len(rs):>6}{100 * wins / len(rs):>8.1f}%"
+                     f"{f'[{100 * lo:.0f}, {100 * hi:.0f}]':>12}{mark:>6}{caps:>6.0f}%{blunder:>14}  {span}")
+    lines += ["", f"{'game':<13}{'level':<8}{'decisions':>10}{'p50 s':>8}{'p95 s':>8}{'max s':>8}{'cap cut %':>10}"]
+    per_game: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        per_game.setdefault(r["game"], []).append(r)
+    for game_id in sorted(per_game, key=lambda g: order.get(g, 99)):
+        rs = per_game[game_id]
+        for lvl in LEVELS:
+            think = [t for r in rs for t in r.get("think_by", {}).get(lvl, [])]
+            if not think:
+                continue
+            cuts = sum(r.get("cuts", {}).get(lvl, 0) for r in rs)
+            lines.append(f"{game_id:<13}{lvl:<8}{len(think):>10}{statistics.median(think):>8.3f}"
+                         f"{percentile(think, 0.95):>8.3f}{max(think):>8.3f}{100 * cuts / len(think):>9.1f}%")
+    lines += ["", f"{'game':<13}{'games':>6}{'cap %':>7}{'normal decisions':>18}{'blunders':>10}"]
+    for game_id in sorted(per_game, key=lambda g: order.get(g, 99)):
+        rs = [r for r in per_game[game_id] if r["vs"] not in SOLO]
+        if not rs:
+            continue
+        checked = sum(r.get("checked", 0) for r in rs)
+        bl = sum(r.get("blunders", 0) for r in rs)
+        caps = 100 * sum(1 for r in rs if r.get("cap")) / len(rs)
+        rate = f"{100 * bl / checked:.1f}%" if checked else "-"
+        lines.append(f"{game_id:<13}{len(rs):>6}{caps:>6.0f}%{checked:>18}{rate:>10}")
+    if solo:
+        lines += ["", "Ora et Labora solo: final score per level"] + solo
+    return "\n".join(lines)
+
+
+def _spans(seeds: Sequence[int]) -> str:
+    """``seeds`` (sorted) as runs: ``100003-100012,100020``."""
+    runs: list[list[int]] = []
+    for x in seeds:
+        if runs and x == runs[-1][1] + 1:
+            runs[-1][1] = x
+        else:
+            runs.append([x, x])
+    return ",".join(f"{a}-{b}" if b != a else f"{a}" for a, b in runs)
+
+
+def root_visits(game_ids: Sequence[str], level: str = "normal", per_seed: int = 6,
+                seeds: Sequence[int] = (3, 8)) -> str:
+    """How decisively the search picks, per game: on positions of random games (``seeds``;
+    every 7th position where the mover has 4 or more legal actions, up to ``per_seed`` a seed),
+    one search at ``level`` (no wall-clock cap, search seed 1): the mean share of the root
+    visits the top action got, how many decisions had the top two within one visit, and the
+    CPU seconds per decision."""
+    lines = []
+    for game_id in game_ids:
+        engine = ENGINES[game_id]
+        players = TABLES[game_id][0]
+        budget = replace(budget_for(engine, level), seconds=None)
+        found: list[tuple[State, Seat]] = []
+        for seed in seeds:
+            rng = random.Random(seed)
+            state = engine.new_game(players, seed, {})
+            count = taken = 0
+            while movers := sorted(engine.to_move(state)):
+                if movers == [CHANCE]:
+                    state, _ = engine.apply(state, CHANCE, engine.sample_chance(state, rng))
+                    continue
+                seat = rng.choice(movers)
+                acts = list(engine.legal_actions(state, seat))
+                if len(acts) >= 4:
+                    count += 1
+                    if count % 7 == 0 and taken < per_seed:
+                        found.append((state, seat))
+                        taken += 1
+                state, _ = engine.apply(state, seat, rng.choice(acts))
+        tops, near, cpu, widths = [], 0, [], []
+        for state, seat in found:
+            result = search(engine, state, seat, budget, random.Random(1))
+            v = sorted(result.visits, reverse=True)
+            tops.append(v[0] / sum(v))
+            near += v[0] - v[1] <= 1
+            cpu.append(result.cpu_seconds)
+            widths.append(len(v))
+        if found:
+            lines.append(f"{game_id:<13} positions {len(found):>2} actions {statistics.mean(widths):5.1f} "
+                         f"top visit share {statistics.mean(tops):.2f} top two within 1 visit {near}/{len(found)} "
+                         f"cpu mean {statistics.mean(cpu):.2f} max {max(cpu):.2f}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the bench (or, with ``--report``, print the table of results files)."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -384,9 +640,27 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--report", nargs="+", default=None, metavar="FILE",
                         help="print the table of these results files and exit")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown rows")
+    parser.add_argument("--ladder", default=None, metavar="PAIRS",
+                        help=f"play the ladder: comma-separated A-B pairs of levels or policies "
+                             f"(e.g. {','.join(LADDER)}; 'all' for those) instead of --opponents")
+    parser.add_argument("--solo-levels", default="easy,normal,hard",
+                        help="with --ladder: the AI levels of the Ora solo rows ('' for none)")
+    parser.add_argument("--no-blunders", action="store_true",
+                        help="do not check the normal level's decisions for blunders (faster)")
+    parser.add_argument("--root-visits", action="store_true",
+                        help="print how decisively the normal level picks on positions of random games (root_visits)")
     args = parser.parse_args(argv)
+    if args.root_visits:
+        print(root_visits(args.only.split(",")))
+        return
+    global BLUNDER_CHECK
+    BLUNDER_CHECK = not args.no_blunders
     if args.report:
-        print(report(read_records(args.report), markdown=args.markdown))
+        records = read_records(args.report)
+        if any("level" not in r for r in records):
+            print(report(records, markdown=args.markdown))
+        if any("level" in r for r in records):
+            print(ladder_report(records))
         return
     game_ids = args.only.split(",")
     pairs: list[list[Job]] = []
@@ -396,8 +670,13 @@ def main(argv: list[str] | None = None) -> None:
             budget = replace(budget, iterations=args.iterations)
         print(f"AI in {game_id}: normal level, {budget.iterations} iterations per decision, "
               "no wall-clock cap", flush=True)
-        pairs += jobs_for([game_id], args.opponents.split(","), args.games,
-                          args.games if args.solo_games is None else args.solo_games, budget, args.seed)
+        solo_games = args.games if args.solo_games is None else args.solo_games
+        if args.ladder:
+            ladder = LADDER if args.ladder == "all" else tuple(args.ladder.split(","))
+            levels = [x for x in args.solo_levels.split(",") if x]
+            pairs += ladder_jobs([game_id], ladder, args.games, solo_games, budget, args.seed, levels)
+        else:
+            pairs += jobs_for([game_id], args.opponents.split(","), args.games, solo_games, budget, args.seed)
     done = read_records([args.out]) if args.out and args.resume else []
     results: list[dict[str, Any]] = []
 
@@ -407,11 +686,16 @@ def main(argv: list[str] | None = None) -> None:
         if args.out:
             with open(args.out, "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(line, separators=(",", ":")) + "\n")
-        print(f"{job.game_id} vs {job.vs} seed {job.seed}: share {result.share:.2f} "
-              f"score {result.score:g} cpu {result.cpu:.0f} s", flush=True)
+        extra = f" cap {result.cap} blunders {result.blunders}/{result.checked}" if job.split else ""
+        print(f"{job.game_id} {job.vs} seed {job.seed}: share {result.share:.2f} "
+              f"score {result.score:g} cpu {result.cpu:.0f} s{extra}", flush=True)
 
     schedule(pairs, done, args.workers, sink, order=args.order)
-    print(report(done + results, markdown=args.markdown))
+    everything = done + results
+    if any("level" not in r for r in everything):
+        print(report(everything, markdown=args.markdown))
+    if any("level" in r for r in everything):
+        print(ladder_report(everything))
 
 
 if __name__ == "__main__":

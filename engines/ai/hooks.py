@@ -12,7 +12,11 @@ Each game may have a module ``engines/<game_id>/ai.py`` exposing
   ``EVAL_SCALE`` (float): a cut-off evaluation. A playout then stops after ``PLAYOUT_DEPTH``
   actions past the tree and each seat's reward is ``1 / (1 + exp(-(v_s - max_o v_o) /
   EVAL_SCALE))`` over the values ``v`` of ``evaluate`` (the others' best, ``o != s``): where
-  random play to the end is noise, the position a few moves on says more.
+  random play to the end is noise, the position a few moves on says more. ``evaluate``
+  without ``PLAYOUT_DEPTH`` keeps playouts to the end. Either way the search scores each root
+  action one ply on with it (``engines.ai.search._root_prior``: order, grouping, bias), and
+  bench/ai_strength.py's greedy player and blunder check use it: it should count the scores
+  so far and what is in reach, in the game's points.
 * optionally ``BLIND_SIMULTANEOUS = True``: in a simultaneous phase (``to_move`` names several
   seats that pick in secret, e.g. Carnival of Sins' R2), the seats that move after the first
   one choose in the tree without seeing the earlier picks (``engines.ai.search``), instead of

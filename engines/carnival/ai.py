@@ -7,6 +7,8 @@ import random
 
 from engines.base import Seat, State, copy_state
 
+from .rules import totals
+
 
 def determinize(state: State, seat: Seat, rng: random.Random) -> State:
     """A copy of ``state`` where every other seat's face-down pick is redrawn uniformly from
@@ -23,8 +25,20 @@ BLIND_SIMULTANEOUS = True
 picking after another does not see that pick (``engines.ai.search``, ``blind``)."""
 
 
-ITERATION_FACTOR = 4.0
-"""Carnival's searches run four times every level's iterations (normal: 480, about 0.9 s of
-CPU at the median, p95 1.6 s, inside the level's 3 s cap): a game is a handful of picks, a
-search is cheap, and at 120 iterations the AI won 89.8 % of 500 games against random play,
-short of the 90 % goal (docs/AI.md, bench/ai_strength.py)."""
+ITERATION_FACTOR = 3.0
+"""Carnival's searches run three times every level's iterations (easy 72, normal 360, hard
+1800): a game is a handful of picks and a search is cheap. Four times (normal 480) put the
+normal level's p95 near 1.9 s of CPU, too close to its 2 s cap once the root's one-ply prior
+is added (docs/AI.md, bench/ai_strength.py)."""
+
+
+EVAL_SCALE = 8.0
+"""Points of lead that make a seat's reward about 0.73 (the logistic's unit; a game ends
+around 90 points a seat)."""
+
+
+def evaluate(state: State) -> list[float]:
+    """Each seat's running total (docs/rules/carnival.md §8.1: the sum of its round scores so
+    far), the same as ``Engine.scores``. Carnival's playouts run to the end (a game is a
+    handful of picks), so this serves the one-ply prior at the root and the greedy player."""
+    return [float(t) for t in totals(state)]

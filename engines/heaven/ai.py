@@ -8,7 +8,8 @@ import random
 
 from engines.base import Seat, State, copy_state
 
-from .rules import order_seat
+from .data import CARDS, GATE, LAST_SPACE, TRACK
+from .rules import faction, one_colour_possible, order_seat, public_sum
 
 
 def determinize(st: State, seat: Seat, rng: random.Random) -> State:
@@ -49,5 +50,36 @@ EVAL_SCALE = 1.0
 
 def evaluate(state: State) -> list[float]:
     """Each seat's pawn position (0..6, 6 = the Gate; docs/rules/heaven.md §2.3, §8: the
-    winners are the pawns on the Gate, else the furthest)."""
-    return [float(p) for p in state["positions"]]
+    winners are the pawns on the Gate, else the furthest) plus what is in reach, below one
+    space: ``readiness``."""
+    return [float(p) + readiness(state, s) for s, p in enumerate(state["positions"])]
+
+
+def readiness(state: State, seat: Seat) -> float:
+    """How close ``seat`` is to its next step, in [0, 0.9): on spaces 0-4 the printed public
+    sum against the next space's threshold (docs/rules/heaven.md §2.3); on space 5 the Gate
+    condition (§2.3): saint faction, three public cards readable as one colour, each a
+    printed 1, and the 1s in hand that could still replace a public card; on every space a
+    little for each card in hand (up to 3: the choices of the next turns, so a seat does not
+    sit with an empty hand declining to draw). So the search tells apart the moves that build
+    toward the Gate, where the position alone is flat for many turns."""
+    pos = state["positions"][seat]
+    if pos >= GATE:
+        return 0.0
+    public = state["public"][seat]
+    hand = state["hands"][seat]
+    value = HAND_CARD * min(3, len(hand))
+    if pos < LAST_SPACE:
+        threshold = TRACK[pos + 1][0]
+        return value + 0.4 * min(1.0, public_sum(public) / max(1, threshold))
+    if faction(public) == "saint":
+        value += 0.15
+    if len(public) == 3 and one_colour_possible(public):
+        value += 0.15
+    ones = min(3, sum(1 for c in public if CARDS[c].number == 1))
+    spare = sum(1 for c in hand if CARDS[c].number == 1 and CARDS[c].side == "saint")
+    return value + 0.1 * ones + 0.05 * min(3 - ones, spare)
+
+
+HAND_CARD = 0.03
+"""``readiness``'s value of a card in hand (up to three)."""

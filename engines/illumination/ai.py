@@ -8,7 +8,7 @@ import random
 
 from engines.base import Seat, State
 
-from .rules import clone
+from .rules import clone, score_breakdown
 from .view import shuffle_hidden
 
 
@@ -28,3 +28,17 @@ def determinize(state: State, seat: Seat, rng: random.Random) -> State:
         st["deck"] = pool[:size]
     st["hands"][other] = pool[size:]
     return shuffle_hidden(st, seat, rng)
+
+
+EVAL_SCALE = 4.0
+"""Points of lead that make a seat's reward about 0.73 (the logistic's unit)."""
+
+
+def evaluate(state: State) -> list[float]:
+    """Each seat's score if the game ended now, its Crusade included (docs/rules/illumination.md
+    §8: rituals, face-up tiles, Battle majorities, the Crusade reached, less the sheepfold);
+    in a determinization the other seat's Crusade card is the sampled one. Illumination's
+    playouts run to the end; this serves the one-ply prior at the root and the greedy player."""
+    if state["reverent"] is None:
+        return [0.0, 0.0]
+    return [float(score_breakdown(state, s, crusade=True)["total"]) for s in (0, 1)]

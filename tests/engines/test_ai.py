@@ -18,6 +18,7 @@ import pytest
 from engines.ai import LEVELS, Budget, budget_for, budget_of, choose, search
 from engines.ai.hooks import GameHooks, hooks_for, identity_determinize, random_rollout
 from engines.base import CHANCE, Engine, EngineInfo, NotYourTurn, Outcome, Seat, State, copy_state
+from engines.heaven.data import CARDS as CARDS_HEAVEN
 from engines.registry import ENGINES, GAME_IDS
 
 HIDDEN = [g for g in GAME_IDS if ENGINES[g].info.has_hidden_info]
@@ -130,7 +131,7 @@ def test_levels_and_errors() -> None:
 def test_a_games_iteration_factor_scales_every_level_and_keeps_the_time_cap() -> None:
     carnival = ENGINES["carnival"]
     assert {level: budget_for(carnival, level).iterations for level in LEVELS} == {
-        "easy": 96, "normal": 480, "hard": 2400}
+        "easy": 72, "normal": 360, "hard": 1800}
     for level, budget in LEVELS.items():
         assert budget_for(carnival, level).seconds == budget.seconds
         assert budget_for(ENGINES["heaven"], level) == budget
@@ -146,12 +147,24 @@ def test_choose_runs_from_pickled_arguments() -> None:
 
 
 def test_a_cut_off_evaluation_scores_each_seats_lead_over_the_best_other() -> None:
-    from engines.ai.search import _evaluated
+    from engines.ai.search import MARGIN_SHARE, MARGIN_UNITS, _evaluated
+
+    def mix(units: float) -> float:
+        narrow, wide = 1 / (1 + math.exp(-units)), 1 / (1 + math.exp(-units / MARGIN_UNITS))
+        return (1 - MARGIN_SHARE) * narrow + MARGIN_SHARE * wide
 
     a, b, c = _evaluated([10.0, 4.0, 7.0], 3.0)
-    assert a == pytest.approx(1 / (1 + math.exp(-1)))  # 10 leads 7 by one unit
-    assert b == pytest.approx(1 / (1 + math.exp(2)))  # 4 trails 10 by two
-    assert c == pytest.approx(1 / (1 + math.exp(1)))
+    assert a == pytest.approx(mix(1))  # 10 leads 7 by one unit
+    assert b == pytest.approx(mix(-2))  # 4 trails 10 by two
+    assert c == pytest.approx(mix(-1))
+
+
+def test_a_seat_far_ahead_still_prefers_more_points() -> None:
+    from engines.ai.search import _evaluated
+
+    far, farther = _evaluated([60.0, 20.0], 6.0)[0], _evaluated([66.0, 20.0], 6.0)[0]
+    assert far < farther
+    assert farther - far > 0.005  # the narrow logistic alone differs by less than 0.0002 here
 
 
 @pytest.mark.parametrize(("game_id", "players"), [("eguan", 3), ("canterbury", 3), ("heaven", 4), ("ora", 3)])
@@ -168,12 +181,15 @@ def test_playouts_stop_at_their_depth_and_are_evaluated(game_id: str, players: i
 
 
 def test_heaven_and_ora_evaluate_pawn_positions_and_live_scores() -> None:
+    """Heaven: with empty public sets and hands nothing is in reach, so the value is the position."""
     heaven, ora = ENGINES["heaven"], ENGINES["ora"]
     state, _ = positions(heaven, 4, 7, every=10)[-1]
     moved = copy.deepcopy(state)
     moved["positions"] = [0, 3, 6, 1]
     by_position, by_score = hooks_for(heaven).evaluate, hooks_for(ora).evaluate
     assert by_position is not None and by_score is not None
+    moved["public"] = [[], [], [], []]
+    moved["hands"] = [[], [], [], []]
     assert by_position(moved) == [0.0, 3.0, 6.0, 1.0]
     state, _ = positions(ora, 2, 7, every=10)[-1]
     assert max(ora.scores(state)) > 0
@@ -281,3 +297,88 @@ def test_the_blind_search_keeps_the_same_move_for_the_same_seed() -> None:
     first = [search(engine, st, seat, budget, random.Random(2)) for st, seat in cases]
     again = [search(engine, st, seat, budget, random.Random(2)) for st, seat in cases]
     assert [(r.action, r.visits) for r in first] == [(r.action, r.visits) for r in again]
+
+
+class Count(Engine):
+    """Seat 0 adds one of ``steps`` to its score once (a toy game for the root prior): several
+    actions add the same amount (a ``copy`` field that changes nothing), and seat 1 starts
+    ``lead`` points behind."""
+
+    info = EngineInfo("count", "Count", "Count", 2, 2)
+    steps = (1, 5, 2, 5, 1, 3)
+
+    def __init__(self, lead: int = 0) -> None:
+        self.lead = lead
+
+    def new_game(self, players: int, seed: int, options: Any = None) -> State:
+        return {"score": [self.lead, 0], "done": False}
+
+    def to_move(self, state: State) -> frozenset[Seat]:
+        return frozenset() if state["done"] else frozenset({0})
+
+    def legal_actions(self, state: State, seat: Seat) -> list[dict[str, Any]]:
+        return [] if state["done"] or seat != 0 else [{"add": n, "copy": i} for i, n in enumerate(self.steps)]
+
+    def apply(self, state: State, seat: Seat, action: Any) -> tuple[State, tuple[()]]:
+        return {"score": [state["score"][0] + action["add"], state["score"][1]], "done": True}, ()
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state["done"]:
+            return None
+        return Outcome(tuple(float(x) for x in state["score"]), (0, 1), frozenset({0}), "")
+
+    def scores(self, state: State) -> tuple[float, ...]:
+        return tuple(float(x) for x in state["score"])
+
+
+def count_hooks() -> GameHooks:
+    return GameHooks(determinize=identity_determinize, rollout=random_rollout,
+                     evaluate=lambda st: [float(x) for x in st["score"]], depth=4, scale=2.0)
+
+
+def test_the_root_prior_groups_actions_that_leave_the_same_state() -> None:
+    from engines.ai.search import _root_prior
+
+    engine = Count()
+    state = engine.new_game(2, 0)
+    actions = engine.legal_actions(state, 0)
+    prior, leads, order = _root_prior(engine, count_hooks(), state, 0, actions, 2, random.Random(1))
+    # the copy field is not kept in the state, so equal amounts leave equal states: the first
+    # of each amount stands for its group, best one-ply lead first: 5 (index 1), 3, 2, 1
+    assert order == [1, 5, 2, 0]
+    assert leads == [1.0, 5.0, 2.0, 5.0, 1.0, 3.0]
+    assert prior[1] == prior[3] == 1.0 and prior[0] == prior[4] == 0.0
+
+
+@pytest.mark.parametrize("lead", [0, 60])
+def test_a_seat_far_ahead_still_takes_the_most_points(lead: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every action wins; at a 60-point lead the win chance cannot tell them apart, the
+    margin part of the reward and the per-seat scaling in UCB still do."""
+    hooks = count_hooks()
+    monkeypatch.setattr(importlib.import_module("engines.ai.search"), "hooks_for", lambda engine: hooks)
+    engine = Count(lead)
+    found = search(engine, engine.new_game(2, 0), 0, Budget(iterations=40), random.Random(4))
+    assert found.action["add"] == 5
+    assert found.visits[1] > sum(found.visits) / 2
+    assert found.visits[3] == 0  # the same state as index 1: grouped, not searched
+
+
+def test_heaven_values_what_is_in_reach_below_one_space() -> None:
+    from engines.heaven.ai import readiness
+
+    heaven = ENGINES["heaven"]
+    state, _ = positions(heaven, 4, 7, every=10)[-1]
+    st = copy.deepcopy(state)
+    st["positions"] = [5, 5, 2, 6]
+    ones = [c for c in sorted(CARDS_HEAVEN) if CARDS_HEAVEN[c].number == 1 and CARDS_HEAVEN[c].side == "saint"]
+    red = [c for c in ones if CARDS_HEAVEN[c].colour == "red"][:3]
+    st["public"] = [red, [], [], []]
+    assert len(red) == 3
+    st["hands"] = [[], [], [], []]
+    assert readiness(st, 0) == pytest.approx(0.6)  # saint, one colour, three 1s: at the Gate's door
+    assert readiness(st, 1) == 0.0 and readiness(st, 3) == 0.0
+    st["public"][2] = red
+    assert 0 < readiness(st, 2) < readiness(st, 0)  # a sum of 3 against the next threshold
+    assert max(readiness(st, s) for s in range(4)) < 1  # never worth a space
+    st["hands"][1] = [c for c in ones if c not in red][:2]
+    assert readiness(st, 1) == pytest.approx(2 * 0.03 + 2 * 0.05)  # two saint 1s in hand, no public set

@@ -6,7 +6,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bench.ai_strength import GameResult, Job, jobs_for, read_records, record, report, schedule, wilson
+from bench.ai_strength import (
+    GameResult,
+    Job,
+    is_blunder,
+    jobs_for,
+    ladder_jobs,
+    ladder_report,
+    play,
+    read_records,
+    record,
+    report,
+    schedule,
+    wilson,
+)
 from engines.ai.search import Budget
 
 BUDGET = Budget(iterations=5)
@@ -124,3 +137,46 @@ def test_an_unknown_order_is_refused() -> None:
         assert "unknown order" in str(exc)
     else:
         raise AssertionError("no ValueError")
+
+
+def test_ladder_jobs_split_the_seats_and_add_the_solo_levels() -> None:
+    pairs = ladder_jobs(["eguan", "ora"], ["hard-normal", "normal-greedy"], 3, 2, BUDGET, seed=2,
+                        solo_levels=("easy", "hard"))
+    assert [(p[0].game_id, p[0].vs, p[0].level, p[0].opponent, p[0].split, len(p)) for p in pairs] == [
+        ("eguan", "hard-normal", "hard", "normal", True, 3), ("eguan", "normal-greedy", "normal", "greedy", True, 3),
+        ("ora", "hard-normal", "hard", "normal", True, 3), ("ora", "normal-greedy", "normal", "greedy", True, 3),
+        ("ora", "solo-easy", "easy", "random", False, 2), ("ora", "solo-hard", "hard", "random", False, 2)]
+    assert [(j.seed, j.ai_seat) for j in pairs[0]] == [(200006, 0), (200007, 1), (200008, 2)]
+
+
+def test_a_blunder_gives_up_three_points_to_a_move_that_is_not_riskier() -> None:
+    values = [(10.0, 0.0), (7.0, 0.0), (7.5, 2.0), (6.0, 4.0)]
+    assert [is_blunder(values, i) for i in range(4)] == [False, True, False, True]
+    assert not is_blunder([(10.0, 3.0), (6.0, 0.0)], 1)  # the better move is riskier
+
+
+def test_a_split_game_counts_side_a_share_and_checks_the_normal_decisions() -> None:
+    small = BUDGET
+    result = play("carnival", 2, {}, 1, "random", small, 5, level="normal", split=True)
+    assert result.share in (0.0, 0.5, 1.0)
+    assert result.checked == len(result.think_by["normal"]) > 0
+    assert 0 <= result.blunders <= result.checked and not result.cap
+    again = play("carnival", 2, {}, 1, "random", small, 5, level="normal", split=True)
+    assert (again.share, again.blunders, again.moves) == (result.share, result.blunders, result.moves)
+
+
+def test_the_ladder_report_prints_the_pair_the_caps_blunders_think_times_and_seeds() -> None:
+    def rec(seed: int, share: float, cap: bool = False, vs: str = "normal-easy") -> dict[str, object]:
+        return {"game": "heaven", "vs": vs, "players": 4, "seed": seed, "ai_seat": 0, "iterations": 120,
+                "share": share, "score": 6.0, "think": [1.0], "iters": 120, "cpu": 10.0, "moves": 90,
+                "level": "normal", "cap": cap, "think_by": {"easy": [0.1, 0.3], "normal": [1.0, 2.5]},
+                "cuts": {"normal": 1}, "checked": 10, "blunders": 1}
+
+    rows = [rec(100003 + i, 1.0) for i in range(8)] + [rec(100011, 0.0, cap=True), rec(100013, 0.5)]
+    text = ladder_report(rows).splitlines()
+    lo, hi = wilson(8.5, 10)
+    assert text[1].split() == ["heaven", "normal-easy", "10", "85.0%", f"[{100 * lo:.0f},", f"{100 * hi:.0f}]",
+                               "ok?", "10%", "10.0%", "of", "100", "100003-100011,100013"]
+    assert text[4].split() == ["heaven", "easy", "20", "0.200", "0.300", "0.300", "0.0%"]
+    assert text[5].split() == ["heaven", "normal", "20", "1.750", "2.500", "2.500", "50.0%"]
+    assert text[8].split() == ["heaven", "10", "10%", "100", "10.0%"]
