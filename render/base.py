@@ -421,6 +421,36 @@ def legend(codes: Iterable[str]) -> None:
         hook(tuple(codes))
 
 
+WRAP_TOKEN = re.compile(r"\s*(?:[（「『]?[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef][、。，：；！？）」』]?"
+                        r"|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+)")
+"""Units ``wrap_text`` breaks between: a Latin word (with the spaces before it), or one Chinese or
+Japanese character (with an opening mark before it and a closing mark after it)."""
+
+
+def wrap_text(text: str, size: int, width: float, bold: bool = False) -> list[str]:
+    """``text`` broken into lines of at most ``width`` px at ``size`` px: between words, or between
+    Chinese and Japanese characters (``WRAP_TOKEN``); a word wider than a line alone is broken
+    between its characters. Nothing is cut."""
+    out: list[str] = []
+    for token in WRAP_TOKEN.findall(text):
+        trial = out[-1] + token if out else token.lstrip()
+        if out and text_width(trial, size, bold) <= width:
+            out[-1] = trial
+            continue
+        word = token.strip()
+        if text_width(word, size, bold) <= width:
+            out.append(word)
+            continue
+        piece = ""
+        for ch in word:
+            if piece and text_width(piece + ch, size, bold) > width:
+                out.append(piece)
+                piece = ""
+            piece += ch
+        out.append(piece)
+    return out
+
+
 def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> str:
     """``text`` shortened with '…' so it fits ``max_width`` px."""
     if text_width(text, size, bold) <= max_width:

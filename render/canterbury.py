@@ -45,6 +45,7 @@ from render.base import (
     legend,
     seat_colour,
     text_width,
+    wrap_text,
 )
 
 Text = Callable[[Any], str]
@@ -115,34 +116,11 @@ def _cube_row(draw: ImageDraw.ImageDraw, x: float, y: float, counts: Sequence[in
 # --------------------------------------------------------------------------- sections
 
 
-def _wrap(line: str, size: int, width: float, bold: bool = False) -> list[str]:
-    """``line`` broken into lines of at most ``width`` px at ``size``: between words, or between
-    characters where a word alone is too wide (Chinese and Japanese have no spaces)."""
-    out: list[str] = []
-    current = ""
-    for word in line.split(" "):
-        trial = f"{current} {word}" if current else word
-        if text_width(trial, size, bold) <= width:
-            current = trial
-            continue
-        if current:
-            out.append(current)
-            current = ""
-        for ch in word:
-            if current and text_width(current + ch, size, bold) > width:
-                out.append(current)
-                current = ""
-            current += ch
-    if current:
-        out.append(current)
-    return out
-
-
 def _lines(draw: ImageDraw.ImageDraw, x: float, y: float, line: str, size: int, width: float, most: int,
            step: int, **kw: Any) -> float:
     """``line`` wrapped (``_wrap``) in at most ``most`` lines from (x, y) (top left), ``step`` px apart;
     returns the y under the last line drawn."""
-    for part in _wrap(line, size, width, bool(kw.get("bold")))[:most]:
+    for part in wrap_text(line, size, width, bool(kw.get("bold")))[:most]:
         draw_text(draw, (x, y), part, size=size, **kw)
         y += step
     return y

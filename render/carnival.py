@@ -47,6 +47,7 @@ from render.base import (
     polygon,
     seat_colour,
     text_width,
+    wrap_text,
 )
 
 Colour = tuple[int, int, int]
@@ -1196,7 +1197,7 @@ def _wrapped(draw: ImageDraw.ImageDraw, xy: tuple[float, float], line: str, size
              lines: int) -> float:
     """``line`` drawn from ``xy`` (left, first line's middle) in at most ``lines`` lines of ``width``
     px, broken between words (or characters, for Chinese and Japanese); returns the last line's middle."""
-    parts = _wrap(line, size, width)
+    parts = wrap_text(line, size, width)
     x, y = xy
     for part in parts[:lines]:
         draw_text(draw, (x, y), part, size=size, anchor="lm")
@@ -1204,24 +1205,3 @@ def _wrapped(draw: ImageDraw.ImageDraw, xy: tuple[float, float], line: str, size
     return y - size - 8
 
 
-def _wrap(line: str, size: int, width: float) -> list[str]:
-    """``line`` broken into lines of at most ``width`` px at ``size``: between words, or between
-    characters where a word alone is too wide (Chinese and Japanese have no spaces)."""
-    out: list[str] = []
-    current = ""
-    for word in line.split(" "):
-        trial = f"{current} {word}" if current else word
-        if text_width(trial, size) <= width:
-            current = trial
-            continue
-        if current:
-            out.append(current)
-            current = ""
-        for ch in word:
-            if text_width(current + ch, size) > width:
-                out.append(current)
-                current = ""
-            current += ch
-    if current:
-        out.append(current)
-    return out

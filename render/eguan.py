@@ -23,7 +23,6 @@ Evil = hexagon "惡", each with its letter in the reader's language (catalog
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
@@ -50,6 +49,7 @@ from render.base import (
     seat_colour,
     text_width,
     tile,
+    wrap_text,
 )
 
 RGB = tuple[int, int, int]
@@ -222,21 +222,6 @@ def _codes(text: Text, board: Sequence[Sequence[Any]]) -> dict[str, str]:
     return {str(p[0]): card_code(text, str(p[0])) for p in board}
 
 
-def wrap(line: str, size: int, width: float, bold: bool = False) -> list[str]:
-    """``line`` broken into lines of at most ``width`` px at ``size`` px (between words, or
-    between CJK characters); a word wider than ``width`` stands alone."""
-    out: list[str] = []
-    for token in _TOKEN.findall(line):
-        trial = (out[-1] + token) if out else token.lstrip()
-        if out and text_width(trial, size, bold) <= width:
-            out[-1] = trial
-        else:
-            out.append(token.strip())
-    return out
-
-
-_TOKEN = re.compile(r"\s*(?:[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef][、。，：；！？）」』]?|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+)")
-"""Wrapping units: a Latin word (with the spaces before it), or one CJK character."""
 
 
 def _faces(text: Text, letter: str, faces: Sequence[Any] | None = None, sep: str = " · ") -> str:
@@ -273,7 +258,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text,
     letters = glyphs(text)
     title = _b(text, "title_round", round=view["round"]) if view["round"] else _b(text, "title_setup")
     draw_text(draw, (12, 10), title, size=28, bold=True, max_width=BOARD_W - 24)
-    for i, line in enumerate(wrap(_status(view, text), 20, BOARD_W - 24, True)[:2]):
+    for i, line in enumerate(wrap_text(_status(view, text), 20, BOARD_W - 24, True)[:2]):
         draw_text(draw, (12, 48 + i * 22), line, size=20, bold=True, fill=INK)
     if view.get("final_round") and view["phase"] != "over":
         draw.rectangle((0, HEAD_H - 6, BOARD_W, HEAD_H - 2), fill=HIGHLIGHT)
@@ -312,7 +297,7 @@ def _footer(view: PublicView, text: Text) -> list[str]:
         if out and text_width(trial, 18, True) <= BOARD_W - 24:
             out[-1] = trial
         else:
-            out.extend(wrap(part, 18, BOARD_W - 24, True))
+            out.extend(wrap_text(part, 18, BOARD_W - 24, True))
     return out
 
 
@@ -356,7 +341,7 @@ def _paint_legend(w: int, h: int, lines: tuple[Any, ...], size: int, draw: Image
     ky += 2 * (icon + 6) + 4
     line_h = size + 6
     for note in (outline_key, titles_key):
-        for line in wrap(note, size, w - 2 * pad):
+        for line in wrap_text(note, size, w - 2 * pad):
             draw_text(draw, (x + pad, ky), line, size=size, fill=MUTED)
             ky += line_h
     ky += 4
@@ -526,13 +511,13 @@ def _card_lines(card: Mapping[str, Any], text: Text, *, marked: bool = True) -> 
     code = card_code(text, str(card["id"]))
     out: list[tuple[str, bool, RGB]] = [(_b(text, "card_die" if card.get("die") else "card_id", id=code), True, INK)]
     name = _b(text, "card_name", native=CARDS[card["id"]].name_zh, name=_term(text, "card." + card["id"]))
-    out += [(line, False, INK) for line in wrap(name, HAND_TEXT, HAND_SLOT - 12)]
+    out += [(line, False, INK) for line in wrap_text(name, HAND_TEXT, HAND_SLOT - 12)]
     pay = int(card.get("payment", 0))
     cost = _b(text, "free") if pay == 0 else _b(text, "pay", n=pay)
     playable = card.get("playable", True) or not marked
     colour = INK if playable else (170, 30, 30)
-    out += [(line, False, colour) for line in wrap(_req_text(text, card), HAND_TEXT, HAND_SLOT - 12)]
-    out += [(line, False, colour) for line in wrap(cost if playable else _b(text, "cannot_pay", cost=cost),
+    out += [(line, False, colour) for line in wrap_text(_req_text(text, card), HAND_TEXT, HAND_SLOT - 12)]
+    out += [(line, False, colour) for line in wrap_text(cost if playable else _b(text, "cannot_pay", cost=cost),
                                                    HAND_TEXT, HAND_SLOT - 12)]
     return out
 
@@ -551,11 +536,11 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Im
     width = PRIVATE_W - 40
     if skill:
         faces = SKILLS[str(skill)]
-        skill_lines = [(line, True) for line in wrap(_b(text, "your_set", set=skill, name=_term(text, f"set.{skill}"),
+        skill_lines = [(line, True) for line in wrap_text(_b(text, "your_set", set=skill, name=_term(text, f"set.{skill}"),
                                                             native=faces[0].set_name_zh), 20, width, True)]
-        skill_lines += [(line, False) for line in wrap(_faces(text, str(skill)), HAND_TEXT, width)]
+        skill_lines += [(line, False) for line in wrap_text(_faces(text, str(skill)), HAND_TEXT, width)]
     else:
-        skill_lines = [(line, False) for line in wrap(_b(text, "no_set"), 20, width)]
+        skill_lines = [(line, False) for line in wrap_text(_b(text, "no_set"), 20, width)]
     blocks = [_card_lines(c, text) for c in cards]
     rows = [blocks[i:i + per_row] for i in range(0, len(blocks), per_row)]
     row_h = [HAND_CARD + 10 + max(len(b) for b in row) * HAND_LINE + 16 for row in rows]
@@ -565,9 +550,9 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Im
         if piles:
             rest = _b(text, "passed_topped" if view.get("deck_count") else "passed_no_top")
             line = _b(text, "passed_1", n=sum(int(p) for p in piles)) + " " + _b(text, "passed_2", rest=rest)
-            empty_lines = wrap(line, HAND_TEXT, width)
+            empty_lines = wrap_text(line, HAND_TEXT, width)
     kept_lines = _card_lines(kept, text, marked=False) if kept else []
-    note = wrap(_b(text, "kept_usable" if kept and kept.get("usable") else "kept_later"), HAND_TEXT,
+    note = wrap_text(_b(text, "kept_usable" if kept and kept.get("usable") else "kept_later"), HAND_TEXT,
                 PRIVATE_W - HAND_SLOT - 40) if kept else []
     hand_h = sum(row_h) if cards else 44 + len(empty_lines) * HAND_LINE + 10
     kept_h = (34 + max(HAND_CARD + 10 + len(kept_lines) * HAND_LINE, len(note) * HAND_LINE) + 10) if kept else 44
@@ -667,7 +652,7 @@ def render_placement_preview(view: PrivateView, card_id: str, *, names: Sequence
         kept_card = bool(you["kept"] and you["kept"]["id"] == card_id)
         what = _b(text, "placing_kept" if kept_card else "placing", id=code, name=name, cost=cost)
     draw_text(draw, (16, 8), _label(text, seat), size=24, fill=WHITE, bold=True, max_width=W - 32)
-    what_lines = wrap(what, 22, W - 32, True)
+    what_lines = wrap_text(what, 22, W - 32, True)
     for i, line in enumerate(what_lines[:2]):
         draw_text(draw, (16, 40 + i * 22), line, size=22 if len(what_lines) == 1 else BIG, fill=WHITE, bold=True)
     counts = board_counts(board)
@@ -694,7 +679,7 @@ def render_placement_preview(view: PrivateView, card_id: str, *, names: Sequence
         info.append((_b(text, "no_payment"), False))
     iy = gy + 32 + 146 + 12
     for line, bold in info:
-        for part in wrap(line, BIG, W - rx - 16, bold):
+        for part in wrap_text(line, BIG, W - rx - 16, bold):
             draw_text(draw, (rx, iy), part, size=BIG, bold=bold)
             iy += 27
     # table: one row per anchor, a column per rotation

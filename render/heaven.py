@@ -18,7 +18,6 @@ Cards are colour-blind safe: every card shows its colour as a letter and word
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
@@ -40,6 +39,7 @@ from render.base import (
     seat_colour,
     text_width,
     tile,
+    wrap_text,
 )
 from render.base import (
     legend as base_legend,
@@ -121,22 +121,6 @@ def _pawn(draw: ImageDraw.ImageDraw, cx: float, cy: float, seat: int, r: int = 1
     draw_text(draw, (cx, cy), seat_letter(seat), size=size, fill=WHITE, bold=True, anchor="mm")
 
 
-def _wrap(text: str, size: int, width: float, lines: int, bold: bool = False) -> list[str]:
-    """``text`` in lines of ``width`` pixels, broken between words (or CJK characters); at most
-    ``lines`` lines when it fits in them (else every line it needs: nothing is cut)."""
-    out: list[str] = []
-    for token in _TOKEN.findall(text):
-        trial = (out[-1] + token) if out else token.lstrip()
-        if out and text_width(trial, size, bold) <= width:
-            out[-1] = trial
-        else:
-            out.append(token.strip())
-    return out
-
-
-_TOKEN = re.compile(r"\s*(?:[（「『]?[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef][、。，：；！？）」』]?|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+)")
-"""Wrapping units: a Latin word (with the spaces before it), or one CJK character (with a
-following closing mark)."""
 
 
 def _card(draw: ImageDraw.ImageDraw, x: float, y: float, card: CardView, text: TextFormatter, w: int = CARD_W,
@@ -212,7 +196,7 @@ def _draw_track(draw: ImageDraw.ImageDraw, view: PublicView, text: TextFormatter
 
     def column(x: float, y: float, items: Sequence[tuple[str, int, RGB, bool]]) -> None:
         for line, size, fill, bold in items:
-            for part in _wrap(line, size, inner, 3, bold):
+            for part in wrap_text(line, size, inner, bold):
                 draw_text(draw, (x + col_w / 2, y), part, size=size, fill=fill, bold=bold, anchor="ma")
                 y += size + 4
 
@@ -280,7 +264,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
     status = _status(view, text)
     status = _b(text, "last_round", status=status) if last else status
     draw.rounded_rectangle((MARGIN, 44, W - MARGIN, 104), radius=8, fill=(255, 226, 200) if last else PANEL)
-    lines = _wrap(status, 20, W - 2 * MARGIN - 20, 2, True)
+    lines = wrap_text(status, 20, W - 2 * MARGIN - 20, True)
     for i, line in enumerate(lines[:2]):
         draw_text(draw, (MARGIN + 10, 74 + (i - (len(lines[:2]) - 1) / 2) * 26), line, size=20, bold=True,
                   anchor="lm")
@@ -291,7 +275,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
 
     # -- legend
     ly = y0 + TRACK_H + 8
-    legend = [part for k in (1, 2) for part in _wrap(text(msg(f"board.legend_{k}")), SMALL, W - 2 * MARGIN, 2)]
+    legend = [part for k in (1, 2) for part in wrap_text(text(msg(f"board.legend_{k}")), SMALL, W - 2 * MARGIN)]
     for i, line in enumerate(legend[:3]):
         draw_text(draw, (MARGIN, ly + i * 22), line, size=SMALL, fill=INK)
     base_legend((*COMBOS, *(seat_letter(s) for s in range(n))))  # (the key above; a pawn's letter by its name)
@@ -333,7 +317,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
         parts.append(_b(text, "hand", n=view["hand_counts"][s]))
         if view["skips"][s]:
             parts.append(_b(text, "skips", n=view["skips"][s]))
-        for i, line in enumerate(_wrap(" · ".join(parts), SMALL, cx0 - 8 - (MARGIN + 10), 2)[:2]):
+        for i, line in enumerate(wrap_text(" · ".join(parts), SMALL, cx0 - 8 - (MARGIN + 10))[:2]):
             draw_text(draw, (MARGIN + 10, y + 60 + i * 18), line, size=SMALL, fill=INK)
         for i in range(3):
             x = cx0 + i * (CARD_W + 6)
@@ -352,14 +336,14 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
     line = _b(text, "counts", saint=counts["saint"], sinner=counts["sinner"], none=counts["none"], majority=maj)
     if view["lock"]:
         line = " · ".join((line, _b(text, "lock")))
-    lines_out: list[tuple[str, bool, RGB]] = [(part, True, INK) for part in _wrap(line, 18, W - 2 * MARGIN, 2, True)]
+    lines_out: list[tuple[str, bool, RGB]] = [(part, True, INK) for part in wrap_text(line, 18, W - 2 * MARGIN, True)]
     discard = view["discard"]
     top = _b(text, "top", card=_short(text, discard[-1])) if discard else _b(text, "empty")
     start = view["start"]
     line = _b(text, "piles", deck=view["deck_count"], discard=len(discard), top=top)
     if start is not None:
         line = " · ".join((line, _b(text, "start_player", seat=_name(text, start))))
-    lines_out += [(part, False, INK) for part in _wrap(line, SMALL, W - 2 * MARGIN, 2)]
+    lines_out += [(part, False, INK) for part in wrap_text(line, SMALL, W - 2 * MARGIN)]
     turn = view["turn"]
     extra = []
     if turn["modifier"] == "x3":
@@ -375,7 +359,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
     if view["declared"] is not None:
         extra.append(text(msg("board.declared", use=view["declared"])))
     if extra:
-        lines_out += [(part, False, SINNER_INK) for part in _wrap(" · ".join(extra), SMALL, W - 2 * MARGIN, 2)]
+        lines_out += [(part, False, SINNER_INK) for part in wrap_text(" · ".join(extra), SMALL, W - 2 * MARGIN)]
     for i, (part, bold, fill) in enumerate(lines_out[:4]):
         draw_text(draw, (MARGIN, fy + i * 23), part, size=18 if bold else SMALL, bold=bold, fill=fill)
     return img
@@ -402,7 +386,7 @@ def _row_lines(card: CardView, text: TextFormatter, width: int) -> tuple[str, ..
     ability = text(msg("board.usable", who=msg(f"usable.{card['usable_by']}"), ability=card["ability"]))
     return (_code(text, card), text(msg(f"colour.{col}")), _side_mark(text, str(card["side"])),
             _b(text, "card_name", name=name, native=card["name_zh"]),
-            *_wrap(ability, HAND_TEXT, width, 3))
+            *wrap_text(ability, HAND_TEXT, width))
 
 
 def _row_height(lines: Sequence[str]) -> int:
@@ -465,8 +449,7 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: TextFormatt
                    + ROW_GAP for c in cards)
 
     test = view["next_test"]
-    test_lines = _wrap(("✓ " if test["met"] else "× ") + text(test["text"]), HAND_TEXT, W - 2 * MARGIN - 20,
-                       3) if test else []
+    test_lines = wrap_text(("✓ " if test["met"] else "× ") + text(test["text"]), HAND_TEXT, W - 2 * MARGIN - 20) if test else []
     height = (76 + (rows_h(hand, True) if hand else 34) + (38 + rows_h(buffer, False) if buffer else 0)
               + (38 + rows_h(public, False) if public else 0)
               + 12 + (30 + len(test_lines) * LINE_H + 20 if test else 30 if view["phase"] == "play" else 0))
@@ -532,11 +515,11 @@ def _space_lines(view: PublicView, text: TextFormatter, sp: int, width: float) -
     out: list[tuple[str, bool, RGB]] = []
     if sp in SPACE_NAMES:
         name = " ".join((_b(text, f"space_{SPACE_NAMES[sp]}"), _b(text, f"space_{SPACE_NAMES[sp]}_native")))
-        out += [(line, True, INK) for line in _wrap(name, ZOOM_TEXT, width, 2, True)]
+        out += [(line, True, INK) for line in wrap_text(name, ZOOM_TEXT, width, True)]
         if sp == 6:
             rule = " · ".join((_b(text, "gate_rule"), _b(text, "gate_one_colour" if view["options"]["gate_same_colour"]
                                                           else "gate_any_colour")))
-            out += [(line, False, INK) for line in _wrap(rule, ZOOM_TEXT, width, 2)]
+            out += [(line, False, INK) for line in wrap_text(rule, ZOOM_TEXT, width)]
         return out
     t = next(t for t in view["track"] if int(t["space"]) == sp)
     combos = ", ".join(t["combos"]) if len(t["combos"]) < 5 else "C1–C5"
@@ -546,7 +529,7 @@ def _space_lines(view: PublicView, text: TextFormatter, sp: int, width: float) -
     else:
         parts = [(f"{total} {_b(text, 'or')} {combos}", INK)]
     for line, fill in parts:
-        out += [(part, False, fill) for part in _wrap(line, ZOOM_TEXT, width, 2)]
+        out += [(part, False, fill) for part in wrap_text(line, ZOOM_TEXT, width)]
     return out
 
 
@@ -559,8 +542,8 @@ def _track_zoom(view: PublicView, text: TextFormatter) -> Image.Image:
     text_w = W - 2 * MARGIN - 56 - pawns_w
     rows = [_space_lines(view, text, sp, text_w) for sp in range(7)]
     heights = [max(44, len(lines) * 27 + 14) for lines in rows]
-    legend = [part for k in (1, 2) for part in _wrap(text(msg(f"board.legend_{k}")), ZOOM_TEXT, W - 2 * MARGIN, 3)]
-    who = _wrap(" · ".join(_name(text, s) for s in range(n)), ZOOM_TEXT, W - 2 * MARGIN, 3)
+    legend = [part for k in (1, 2) for part in wrap_text(text(msg(f"board.legend_{k}")), ZOOM_TEXT, W - 2 * MARGIN)]
+    who = wrap_text(" · ".join(_name(text, s) for s in range(n)), ZOOM_TEXT, W - 2 * MARGIN)
     img, draw = canvas(12 + sum(h + 6 for h in heights) + 8 + (len(legend) + len(who)) * 27 + 10, W)
     y = 12
     for sp, (lines, h) in enumerate(zip(rows, heights, strict=True)):
@@ -607,7 +590,7 @@ def render_zoom(view: PublicView | PrivateView, region: str, *, names: Sequence[
         parts.insert(0, _b(text, "sum", sum=view["public_sums"][s]))
     if view["skips"][s]:
         parts.append(_b(text, "skips", n=view["skips"][s]))
-    info = _wrap(" · ".join(parts), ZOOM_TEXT, W - 2 * MARGIN, 2)
+    info = wrap_text(" · ".join(parts), ZOOM_TEXT, W - 2 * MARGIN)
     width = W - 2 * MARGIN - ROW_TEXT_X - 40
     rows = sum(_row_height(_row_lines(c, text, width)) + ROW_GAP for c in cards)
     top = 60 + len(info) * 27 + 10
@@ -663,7 +646,7 @@ def render_decision(view: PrivateView, *, names: Sequence[str], text: TextFormat
     n = int(view["players"])
     me = int(view["seat"])
     row_h = 38 + PICK_CARD_H + 12
-    title = _wrap(_b(text, "pick_title"), 22, W - 2 * MARGIN, 2, True)
+    title = wrap_text(_b(text, "pick_title"), 22, W - 2 * MARGIN, True)
     top = 12 + len(title) * 30 + 8
     img, draw = canvas(top + n * (row_h + 6) + 6, W)
     for i, line in enumerate(title):

@@ -138,14 +138,14 @@ def test_draws_decision_says_beforehand_whether_a_decision_image_comes() -> None
 def test_the_end_says_the_winners_whole_and_the_board_keeps_its_height(locale: str) -> None:
     """Long names: the header's end line wraps (never cut), each panel gives its seat's final
     score, and the board is as tall at the end as at the start (no message resizing)."""
-    from render.base import text_width
-    from render.eguan import _status, wrap
+    from render.base import text_width, wrap_text
+    from render.eguan import _status
 
     long = ["**x** @everyone <@&1> `c` ||s||", "Bot · Normal", "Bot · Easy", "長い名前の人です長い名前"]
     st = play_until(4, None)
     view = E.player_view(st, None)
     text = Texts("eguan", long, locale=locale, strict=True)
-    lines = wrap(_status(view, text), 20, BOARD_W - 24, True)
+    lines = wrap_text(_status(view, text), 20, BOARD_W - 24, True)
     assert 1 <= len(lines) <= 2
     assert all(text_width(line, 20, True) <= BOARD_W - 24 for line in lines)
     assert all(text.name(w) in "".join(lines) for w in view["result"]["winners"])
