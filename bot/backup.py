@@ -28,7 +28,16 @@ from discord.ext import tasks
 from bot.check import check
 from bot.loops import stop_loop
 from bot.settings import Settings
-from bot.storage.backup import DAMAGED, EMPTY, FOREIGN, MISSING, OURS, DatabaseFileError, copy_database, inspect_database
+from bot.storage.backup import (
+    DAMAGED,
+    EMPTY,
+    FOREIGN,
+    MISSING,
+    OURS,
+    DatabaseFileError,
+    copy_database,
+    inspect_database,
+)
 
 log = logging.getLogger(__name__)
 

@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image, ImageDraw
 
@@ -303,7 +302,7 @@ def _footer(view: PublicView, text: Text) -> list[str]:
 
 def _winners(view: PublicView, text: Text) -> str:
     """The header's end line: the winners (catalog ``board.game_over_winners``)."""
-    res = view.get("result") or {}
+    res: dict[str, Any] = dict(view.get("result") or {})
     return _b(text, "game_over_winners", winners={"seats": list(res.get("winners") or [])})
 
 
@@ -319,8 +318,10 @@ def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view
     """Icon key and the die faces of the skill sets in play (fills an empty slot): a
     ``render.base.tile`` of its place (its icons have float corners)."""
     lines = _legend_lines(view, text)
-    tile(draw, (x, y), (w + 1, h + 1), ("eguan.legend", w, h, lines), partial(_paint_legend, w, h, lines, 17),
-         anywhere=False)
+    def paint(tile_draw: ImageDraw.ImageDraw, tx: int, ty: int) -> None:
+        _paint_legend(w, h, lines, 17, tile_draw, tx, ty)
+
+    tile(draw, (x, y), (w + 1, h + 1), ("eguan.legend", w, h, lines), paint, anywhere=False)
 
 
 def _paint_legend(w: int, h: int, lines: tuple[Any, ...], size: int, draw: ImageDraw.ImageDraw, x: int,
@@ -747,7 +748,8 @@ def zoom_regions(view: PublicView | PrivateView) -> list[tuple[str, Msg]]:
     reader's own first when seated), then the key (``key``: icons, outlines, titles, the die
     faces of the sets in play). Labels are catalog messages (``board.zoom_*``)."""
     n = int(view["players"])
-    own = view["you"]["seat"] if "you" in view else None
+    you = cast(dict[str, Any], view).get("you")
+    own = you["seat"] if you else None
     order = ([int(own)] if own is not None else []) + [s for s in range(n) if s != own]
     out: list[tuple[str, Msg]] = []
     for s in order:

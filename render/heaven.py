@@ -501,8 +501,9 @@ def zoom_regions(view: PublicView | PrivateView) -> list[tuple[str, Msg]]:
     (``track``), then each player's public cards with their abilities (``seat:<n>``, the
     reader's own first when seated). Labels are catalog messages (``board.zoom_*``)."""
     n = int(view["players"])
-    own = view.get("seat")
-    order = ([int(own)] if own is not None else []) + [s for s in range(n) if s != own]
+    seat = view.get("seat")
+    own = seat if isinstance(seat, int) else None
+    order = ([own] if own is not None else []) + [s for s in range(n) if s != own]
     out: list[tuple[str, Msg]] = [("track", msg("board.zoom_track"))]
     for s in order:
         key = "zoom_mine" if s == own else "zoom_seat"

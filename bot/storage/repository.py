@@ -39,8 +39,8 @@ import aiosqlite
 import asyncpg
 from cachetools import LRUCache, TTLCache
 
-from bot.storage.backup import APPLICATION_ID
 from bot.storage.backend import POSTGRESQL, PgConnection, parse_database_url, pg_migration
+from bot.storage.backup import APPLICATION_ID
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,16 @@ from bot.backup import DatabaseRefused, backups, check_at_start, prune, take_bac
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Repository, StorageCorrupt
-from bot.storage.backup import APPLICATION_ID, DAMAGED, EMPTY, FOREIGN, MISSING, OURS, DatabaseFileError, inspect_database
+from bot.storage.backup import (
+    APPLICATION_ID,
+    DAMAGED,
+    EMPTY,
+    FOREIGN,
+    MISSING,
+    OURS,
+    DatabaseFileError,
+    inspect_database,
+)
 
 T0 = 1_750_000_000.0  # 2025-06-15 15:06:40 UTC
 
