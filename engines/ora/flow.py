@@ -331,6 +331,12 @@ def conversions(st: Mapping[str, Any], seat: int) -> list[Action]:
     return out
 
 
+def can_convert(st: Mapping[str, Any], seat: int) -> bool:
+    """Whether ``conversions`` lists anything (grain, wine or whiskey held), without listing."""
+    goods = st["pl"][seat]["goods"]
+    return goods.get("grain", 0) > 0 or goods.get("wine", 0) > 0 or goods.get("whiskey", 0) > 0
+
+
 def can_buy_now(st: Mapping[str, Any], seat: int) -> bool:
     """The seat's landscape allowance is open in the current window (§4.2, §4.3, §5.3)."""
     win = st["win"]
@@ -419,11 +425,11 @@ def _window_closes(st: State, win: Mapping[str, Any]) -> bool:
     if win["kind"] == "settle":
         if win["main"]:
             return True
-        return not (settle_options(st, win["seat"]) or purchases(st, win["seat"])
-                    or conversions(st, win["seat"]))
+        return not (can_convert(st, win["seat"]) or settle_options(st, win["seat"])
+                    or purchases(st, win["seat"]))
     if not win["main"]:
         return False
-    return not (purchases(st, win["seat"]) or conversions(st, win["seat"]))
+    return not (can_convert(st, win["seat"]) or purchases(st, win["seat"]))
 
 
 # --------------------------------------------------------------------------- main actions
@@ -782,7 +788,7 @@ def _auto_frame(st: State, out: Events) -> bool:
             top["prev"] = True
             _open_frame(st, top, only)
             return True
-        if not part_options(st, top, part):
+        if not has_part_options(st, top, part):
             top["i"] += 1
             top["prev"] = False
             return True
@@ -964,6 +970,23 @@ def part_options(st: Mapping[str, Any], use: Mapping[str, Any], part: Part) -> l
             out.append(dict(base, pick=pk) if pk else base)
         n += 1
     return out
+
+
+def has_part_options(st: Mapping[str, Any], use: Mapping[str, Any], part: Part) -> bool:
+    """Whether ``part_options`` lists anything, without listing: a pick for a lone wheel
+    pick; else one affordable alternative within the caps, or one affordable repetition with
+    a pick for every pick term."""
+    user = use["u"]
+    if part.picks and len(part.picks) == 1 and part.picks[0].kind == "wheel":
+        return bool(_pick_options(st, user, part))
+    if part.cap is not None and part.cap < 1:
+        return False
+    if part.choose:
+        return any((alt.cap is None or alt.cap > 0)
+                   and _affordable(st, user, part, {"type": "do", "alts": [i]})
+                   for i, alt in enumerate(part.alts))
+    return _affordable(st, user, part, {"type": "do", "n": 1}) and (
+        not part.picks or bool(_pick_options(st, user, part)))
 
 
 def _alt_lists(st: Mapping[str, Any], user: int, part: Part) -> list[list[int]]:
