@@ -1187,13 +1187,8 @@ def pay_options(st: Mapping[str, Any], frame: Mapping[str, Any]) -> list[Action]
         return [{"type": "forest", "x": R.xy(k)[0], "y": R.xy(k)[1]}
                 for i, k in enumerate(usable) if len(usable) - i >= req[1]]
     if kind == "different":
-        out_d: list[Action] = []
-        for g in _different_pool(st, goods, req[2], together=False):
-            trial = dict(goods)
-            R.take(trial, {g: 1})
-            if len(_different_pool(st, trial, g)) >= req[1] - 1:
-                out_d.append({"type": "pick", "good": g})
-        return out_d
+        return [{"type": "pick", "good": g} for g in _different_pool(st, goods, req[2], together=False)
+                if _different_pick_leaves_enough(st, goods, req, g)]
     amount = float(req[1])
     pool = R.value_goods(goods_of(st["variant"]), kind)
     shown = R.bundles(goods, kind, amount, pool, BUNDLES_SHOWN)
@@ -1204,6 +1199,26 @@ def pay_options(st: Mapping[str, Any], frame: Mapping[str, Any]) -> list[Action]
         out += [{"type": "add", "good": g, "n": c} for c in range(1, top + 1)
                 if c * v < amount or {g: c} not in shown]
     return out
+
+
+def _different_pick_leaves_enough(st: Mapping[str, Any], goods: Mapping[str, int], req: list[Any], g: str) -> bool:
+    """Whether, once ``g`` (a good of the pool) is given, enough different goods are left for
+    the rest of a "k different goods" step ``req``."""
+    trial = dict(goods)
+    R.take(trial, {g: 1})
+    return len(_different_pool(st, trial, g)) >= req[1] - 1
+
+
+def _different_pick_listed(st: Mapping[str, Any], frame: Mapping[str, Any], action: Action) -> bool:
+    """Whether ``action`` is among ``pay_options`` of a "k different goods" step, without
+    listing them."""
+    if action.keys() != {"type", "good"} or action["type"] != "pick":
+        return False
+    goods = st["pl"][frame["u"]]["goods"]
+    req = frame["req"][0]
+    g = action["good"]
+    return (g in _different_pool(st, goods, req[2], together=False)
+            and _different_pick_leaves_enough(st, goods, req, g))
 
 
 def do_pay(st: State, action: Action, out: Events) -> None:
@@ -1231,7 +1246,7 @@ def do_pay(st: State, action: Action, out: Events) -> None:
         req[1] -= 1
         req[2] = k
     elif kind == "different":
-        if t != "pick" or action not in pay_options(st, frame):
+        if not _different_pick_listed(st, frame, action):
             raise IllegalAction("Choose a good you have that is not chosen yet.", code="bad_good")
         g = action["good"]
         for src, n in R.take(goods, {g: 1}).items():
