@@ -362,17 +362,31 @@ def tile_options(st: Mapping[str, Any], seat: int, tile: str, *, price: bool,
     return [{"type": verb, "side": side, "y": y} for side in ("coast", "mountain") for y in R.plot_rows(land, side)]
 
 
+def _may_buy(st: Mapping[str, Any], seat: int) -> bool:
+    """The seat's allowance is open and its coins reach the cheapest price of either pile."""
+    if not can_buy_now(st, seat):
+        return False
+    mode = MODES[st["mode"]]
+    return st["pl"][seat]["goods"]["coin"] >= min(mode.districts[-1], mode.plots[-1], mode.districts[0], mode.plots[0])
+
+
 def purchases(st: Mapping[str, Any], seat: int) -> list[Action]:
     """Landscape purchases open now (§5.3)."""
-    if not can_buy_now(st, seat):
-        return []
-    coins = st["pl"][seat]["goods"]["coin"]
-    mode = MODES[st["mode"]]
-    if coins < min(mode.districts[-1], mode.plots[-1], mode.districts[0], mode.plots[0]):
+    if not _may_buy(st, seat):
         return []
     taken = R.tiles_taken(st["pl"])
     return (tile_options(st, seat, "district", price=True, taken=taken)
             + tile_options(st, seat, "plot", price=True, taken=taken))
+
+
+def can_purchase(st: Mapping[str, Any], seat: int) -> bool:
+    """Whether ``purchases`` lists anything, without listing the plots when a district can
+    be bought."""
+    if not _may_buy(st, seat):
+        return False
+    taken = R.tiles_taken(st["pl"])
+    return bool(tile_options(st, seat, "district", price=True, taken=taken)
+                or tile_options(st, seat, "plot", price=True, taken=taken))
 
 
 def do_free(st: State, seat: int, action: Action, out: Events) -> bool:
@@ -426,10 +440,10 @@ def _window_closes(st: State, win: Mapping[str, Any]) -> bool:
         if win["main"]:
             return True
         return not (can_convert(st, win["seat"]) or settle_options(st, win["seat"])
-                    or purchases(st, win["seat"]))
+                    or can_purchase(st, win["seat"]))
     if not win["main"]:
         return False
-    return not (can_convert(st, win["seat"]) or purchases(st, win["seat"]))
+    return not (can_convert(st, win["seat"]) or can_purchase(st, win["seat"]))
 
 
 # --------------------------------------------------------------------------- main actions
