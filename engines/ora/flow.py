@@ -963,13 +963,23 @@ def _different_pool(st: Mapping[str, Any], goods: Mapping[str, int], after: str 
     return out
 
 
+def _lone_wheel(part: Part) -> bool:
+    """The part's one choice is a production-wheel good (its options are ``wheel`` actions)."""
+    return len(part.picks) == 1 and part.picks[0].kind == "wheel"
+
+
+def _wheel_options(st: Mapping[str, Any], user: int, part: Part) -> list[Action]:
+    """A lone wheel part's options: each good with each indicator it may use."""
+    return [{"type": "wheel", "good": g, "joker": j} for g, j in (p[0] for p in _pick_options(st, user, part))]
+
+
 def part_options(st: Mapping[str, Any], use: Mapping[str, Any], part: Part) -> list[Action]:
     """The ``do``/``wheel`` choices of a part (§5.4), without ``skip``: every affordable
     repetition count (or list of alternatives) with every pick."""
     user = use["u"]
+    if _lone_wheel(part):
+        return _wheel_options(st, user, part)
     picks = _pick_options(st, user, part) if part.picks else [[]]
-    if part.picks and len(part.picks) == 1 and part.picks[0].kind == "wheel":
-        return [{"type": "wheel", "good": g, "joker": j} for g, j in (p[0] for p in picks)]
     out: list[Action] = []
     if part.choose:
         for seq in _alt_lists(st, user, part):
@@ -991,7 +1001,7 @@ def has_part_options(st: Mapping[str, Any], use: Mapping[str, Any], part: Part) 
     pick; else one affordable alternative within the caps, or one affordable repetition with
     a pick for every pick term."""
     user = use["u"]
-    if part.picks and len(part.picks) == 1 and part.picks[0].kind == "wheel":
+    if _lone_wheel(part):
         return bool(_pick_options(st, user, part))
     if part.cap is not None and part.cap < 1:
         return False
@@ -1041,7 +1051,7 @@ def _listed_repetition(st: Mapping[str, Any], use: Mapping[str, Any], part: Part
 
 def _check_do(st: Mapping[str, Any], use: Mapping[str, Any], part: Part, action: Action) -> None:
     if action["type"] == "wheel":
-        if action not in part_options(st, use, part):
+        if not _lone_wheel(part) or action not in _wheel_options(st, use["u"], part):
             raise IllegalAction("That indicator cannot be used here.", code="bad_indicator")
         return
     if part.choose:
