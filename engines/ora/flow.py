@@ -333,7 +333,7 @@ def conversions(st: Mapping[str, Any], seat: int) -> list[Action]:
 
 def can_convert(st: Mapping[str, Any], seat: int) -> bool:
     """Whether ``conversions`` lists anything (grain, wine or whiskey held), without listing."""
-    goods = st["pl"][seat]["goods"]
+    goods: Mapping[str, int] = st["pl"][seat]["goods"]
     return goods.get("grain", 0) > 0 or goods.get("wine", 0) > 0 or goods.get("whiskey", 0) > 0
 
 
@@ -367,7 +367,8 @@ def _may_buy(st: Mapping[str, Any], seat: int) -> bool:
     if not can_buy_now(st, seat):
         return False
     mode = MODES[st["mode"]]
-    return st["pl"][seat]["goods"]["coin"] >= min(mode.districts[-1], mode.plots[-1], mode.districts[0], mode.plots[0])
+    coins: int = st["pl"][seat]["goods"]["coin"]
+    return coins >= min(mode.districts[-1], mode.plots[-1], mode.districts[0], mode.plots[0])
 
 
 def purchases(st: Mapping[str, Any], seat: int) -> list[Action]:
@@ -1230,7 +1231,8 @@ def _different_pick_leaves_enough(st: Mapping[str, Any], goods: Mapping[str, int
     the rest of a "k different goods" step ``req``."""
     trial = dict(goods)
     R.take(trial, {g: 1})
-    return len(_different_pool(st, trial, g)) >= req[1] - 1
+    left: int = req[1] - 1
+    return len(_different_pool(st, trial, g)) >= left
 
 
 def _different_pick_listed(st: Mapping[str, Any], frame: Mapping[str, Any], action: Action) -> bool:
