@@ -409,8 +409,8 @@ def do_free(st: State, seat: int, action: Action, out: Events) -> bool:
             goods["coin"] += n * (1 if src == "wine" else 2)
         return True
     if t in ("buy_district", "buy_plot"):
-        tile = t[4:]
-        if action not in purchases(st, seat):
+        tile = t[4:]  # among the purchases, the ones of this tile's pile
+        if not _may_buy(st, seat) or action not in tile_options(st, seat, tile, price=True):
             raise IllegalAction("That landscape cannot be bought now.", code="cannot_buy")
         taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1]
         cost = R.next_price(MODES[st["mode"]], tile, taken) or 0
