@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Final
 
 from engines.ora.data import BUILDINGS, GOODS
@@ -103,9 +104,10 @@ class Part:
     needs_previous: bool = False
     ordered: bool = False
 
-    @property
+    @cached_property
     def picks(self) -> tuple[Term, ...]:
-        """The terms that need a pick (only single-alternative parts have them)."""
+        """The terms that need a pick (only single-alternative parts have them; computed once,
+        the part being frozen)."""
         return tuple(t for t in self.alts[0].get if t.kind in CHOICE_TERMS) if not self.choose else ()
 
 

@@ -45,8 +45,9 @@ SOLO_TIMEOUT = NO_TIMER
 
 
 def _copy(state: State) -> State:
-    """A copy that shares nothing mutable with ``state`` (its shape is known: faster than a
-    generic deep copy)."""
+    """A copy that ``flow`` can change without changing ``state`` (its shape is known: faster
+    than a generic deep copy). It shares only lists that are replaced, never changed: the
+    landscape's space lists and the clergy's positions."""
     st = dict(state)
     st["opts"] = dict(state["opts"])
     st["wheel"] = dict(state["wheel"])
@@ -56,7 +57,7 @@ def _copy(state: State) -> State:
     st["win"] = None if win is None else dict(win, used=list(win["used"]))
     st["stack"] = copy_state(state["stack"]) if state["stack"] else []
     st["pl"] = [{"goods": dict(p["goods"]),
-                 "clergy": [None if c is None else list(c) for c in p["clergy"]],
+                 "clergy": list(p["clergy"]),  # positions are replaced, never changed
                  "land": dict(p["land"]),  # space lists are replaced, never changed (rules.set_space)
                  "bought": p["bought"]} for p in state["pl"]]
     return st

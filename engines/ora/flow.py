@@ -331,6 +331,12 @@ def conversions(st: Mapping[str, Any], seat: int) -> list[Action]:
     return out
 
 
+def can_convert(st: Mapping[str, Any], seat: int) -> bool:
+    """Whether ``conversions`` lists anything (grain, wine or whiskey held), without listing."""
+    goods: Mapping[str, int] = st["pl"][seat]["goods"]
+    return goods.get("grain", 0) > 0 or goods.get("wine", 0) > 0 or goods.get("whiskey", 0) > 0
+
+
 def can_buy_now(st: Mapping[str, Any], seat: int) -> bool:
     """The seat's landscape allowance is open in the current window (§4.2, §4.3, §5.3)."""
     win = st["win"]
@@ -356,17 +362,32 @@ def tile_options(st: Mapping[str, Any], seat: int, tile: str, *, price: bool,
     return [{"type": verb, "side": side, "y": y} for side in ("coast", "mountain") for y in R.plot_rows(land, side)]
 
 
+def _may_buy(st: Mapping[str, Any], seat: int) -> bool:
+    """The seat's allowance is open and its coins reach the cheapest price of either pile."""
+    if not can_buy_now(st, seat):
+        return False
+    mode = MODES[st["mode"]]
+    coins: int = st["pl"][seat]["goods"]["coin"]
+    return coins >= min(mode.districts[-1], mode.plots[-1], mode.districts[0], mode.plots[0])
+
+
 def purchases(st: Mapping[str, Any], seat: int) -> list[Action]:
     """Landscape purchases open now (§5.3)."""
-    if not can_buy_now(st, seat):
-        return []
-    coins = st["pl"][seat]["goods"]["coin"]
-    mode = MODES[st["mode"]]
-    if coins < min(mode.districts[-1], mode.plots[-1], mode.districts[0], mode.plots[0]):
+    if not _may_buy(st, seat):
         return []
     taken = R.tiles_taken(st["pl"])
     return (tile_options(st, seat, "district", price=True, taken=taken)
             + tile_options(st, seat, "plot", price=True, taken=taken))
+
+
+def can_purchase(st: Mapping[str, Any], seat: int) -> bool:
+    """Whether ``purchases`` lists anything, without listing the plots when a district can
+    be bought."""
+    if not _may_buy(st, seat):
+        return False
+    taken = R.tiles_taken(st["pl"])
+    return bool(tile_options(st, seat, "district", price=True, taken=taken)
+                or tile_options(st, seat, "plot", price=True, taken=taken))
 
 
 def do_free(st: State, seat: int, action: Action, out: Events) -> bool:
@@ -388,8 +409,8 @@ def do_free(st: State, seat: int, action: Action, out: Events) -> bool:
             goods["coin"] += n * (1 if src == "wine" else 2)
         return True
     if t in ("buy_district", "buy_plot"):
-        tile = t[4:]
-        if action not in purchases(st, seat):
+        tile = t[4:]  # among the purchases, the ones of this tile's pile
+        if not _may_buy(st, seat) or action not in tile_options(st, seat, tile, price=True):
             raise IllegalAction("That landscape cannot be bought now.", code="cannot_buy")
         taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1]
         cost = R.next_price(MODES[st["mode"]], tile, taken) or 0
@@ -419,11 +440,11 @@ def _window_closes(st: State, win: Mapping[str, Any]) -> bool:
     if win["kind"] == "settle":
         if win["main"]:
             return True
-        return not (settle_options(st, win["seat"]) or purchases(st, win["seat"])
-                    or conversions(st, win["seat"]))
+        return not (can_convert(st, win["seat"]) or settle_options(st, win["seat"])
+                    or can_purchase(st, win["seat"]))
     if not win["main"]:
         return False
-    return not (purchases(st, win["seat"]) or conversions(st, win["seat"]))
+    return not (can_convert(st, win["seat"]) or can_purchase(st, win["seat"]))
 
 
 # --------------------------------------------------------------------------- main actions
@@ -782,7 +803,7 @@ def _auto_frame(st: State, out: Events) -> bool:
             top["prev"] = True
             _open_frame(st, top, only)
             return True
-        if not part_options(st, top, part):
+        if not has_part_options(st, top, part):
             top["i"] += 1
             top["prev"] = False
             return True
@@ -943,13 +964,23 @@ def _different_pool(st: Mapping[str, Any], goods: Mapping[str, int], after: str 
     return out
 
 
+def _lone_wheel(part: Part) -> bool:
+    """The part's one choice is a production-wheel good (its options are ``wheel`` actions)."""
+    return len(part.picks) == 1 and part.picks[0].kind == "wheel"
+
+
+def _wheel_options(st: Mapping[str, Any], user: int, part: Part) -> list[Action]:
+    """A lone wheel part's options: each good with each indicator it may use."""
+    return [{"type": "wheel", "good": g, "joker": j} for g, j in (p[0] for p in _pick_options(st, user, part))]
+
+
 def part_options(st: Mapping[str, Any], use: Mapping[str, Any], part: Part) -> list[Action]:
     """The ``do``/``wheel`` choices of a part (§5.4), without ``skip``: every affordable
     repetition count (or list of alternatives) with every pick."""
     user = use["u"]
+    if _lone_wheel(part):
+        return _wheel_options(st, user, part)
     picks = _pick_options(st, user, part) if part.picks else [[]]
-    if part.picks and len(part.picks) == 1 and part.picks[0].kind == "wheel":
-        return [{"type": "wheel", "good": g, "joker": j} for g, j in (p[0] for p in picks)]
     out: list[Action] = []
     if part.choose:
         for seq in _alt_lists(st, user, part):
@@ -964,6 +995,23 @@ def part_options(st: Mapping[str, Any], use: Mapping[str, Any], part: Part) -> l
             out.append(dict(base, pick=pk) if pk else base)
         n += 1
     return out
+
+
+def has_part_options(st: Mapping[str, Any], use: Mapping[str, Any], part: Part) -> bool:
+    """Whether ``part_options`` lists anything, without listing: a pick for a lone wheel
+    pick; else one affordable alternative within the caps, or one affordable repetition with
+    a pick for every pick term."""
+    user = use["u"]
+    if _lone_wheel(part):
+        return bool(_pick_options(st, user, part))
+    if part.cap is not None and part.cap < 1:
+        return False
+    if part.choose:
+        return any((alt.cap is None or alt.cap > 0)
+                   and _affordable(st, user, part, {"type": "do", "alts": [i]})
+                   for i, alt in enumerate(part.alts))
+    return _affordable(st, user, part, {"type": "do", "n": 1}) and (
+        not part.picks or bool(_pick_options(st, user, part)))
 
 
 def _alt_lists(st: Mapping[str, Any], user: int, part: Part) -> list[list[int]]:
@@ -1004,7 +1052,7 @@ def _listed_repetition(st: Mapping[str, Any], use: Mapping[str, Any], part: Part
 
 def _check_do(st: Mapping[str, Any], use: Mapping[str, Any], part: Part, action: Action) -> None:
     if action["type"] == "wheel":
-        if action not in part_options(st, use, part):
+        if not _lone_wheel(part) or action not in _wheel_options(st, use["u"], part):
             raise IllegalAction("That indicator cannot be used here.", code="bad_indicator")
         return
     if part.choose:
@@ -1164,13 +1212,8 @@ def pay_options(st: Mapping[str, Any], frame: Mapping[str, Any]) -> list[Action]
         return [{"type": "forest", "x": R.xy(k)[0], "y": R.xy(k)[1]}
                 for i, k in enumerate(usable) if len(usable) - i >= req[1]]
     if kind == "different":
-        out_d: list[Action] = []
-        for g in _different_pool(st, goods, req[2], together=False):
-            trial = dict(goods)
-            R.take(trial, {g: 1})
-            if len(_different_pool(st, trial, g)) >= req[1] - 1:
-                out_d.append({"type": "pick", "good": g})
-        return out_d
+        return [{"type": "pick", "good": g} for g in _different_pool(st, goods, req[2], together=False)
+                if _different_pick_leaves_enough(st, goods, req, g)]
     amount = float(req[1])
     pool = R.value_goods(goods_of(st["variant"]), kind)
     shown = R.bundles(goods, kind, amount, pool, BUNDLES_SHOWN)
@@ -1181,6 +1224,27 @@ def pay_options(st: Mapping[str, Any], frame: Mapping[str, Any]) -> list[Action]
         out += [{"type": "add", "good": g, "n": c} for c in range(1, top + 1)
                 if c * v < amount or {g: c} not in shown]
     return out
+
+
+def _different_pick_leaves_enough(st: Mapping[str, Any], goods: Mapping[str, int], req: list[Any], g: str) -> bool:
+    """Whether, once ``g`` (a good of the pool) is given, enough different goods are left for
+    the rest of a "k different goods" step ``req``."""
+    trial = dict(goods)
+    R.take(trial, {g: 1})
+    left: int = req[1] - 1
+    return len(_different_pool(st, trial, g)) >= left
+
+
+def _different_pick_listed(st: Mapping[str, Any], frame: Mapping[str, Any], action: Action) -> bool:
+    """Whether ``action`` is among ``pay_options`` of a "k different goods" step, without
+    listing them."""
+    if action.keys() != {"type", "good"} or action["type"] != "pick":
+        return False
+    goods = st["pl"][frame["u"]]["goods"]
+    req = frame["req"][0]
+    g = action["good"]
+    return (g in _different_pool(st, goods, req[2], together=False)
+            and _different_pick_leaves_enough(st, goods, req, g))
 
 
 def do_pay(st: State, action: Action, out: Events) -> None:
@@ -1208,7 +1272,7 @@ def do_pay(st: State, action: Action, out: Events) -> None:
         req[1] -= 1
         req[2] = k
     elif kind == "different":
-        if t != "pick" or action not in pay_options(st, frame):
+        if not _different_pick_listed(st, frame, action):
             raise IllegalAction("Choose a good you have that is not chosen yet.", code="bad_good")
         g = action["good"]
         for src, n in R.take(goods, {g: 1}).items():

@@ -450,7 +450,10 @@ def _resolve(rp: Replay, words: Words) -> None:
                 return [a for a in ENGINE.legal_actions(st, seat)
                         if a["type"] == "forest" and (a["x"], a["y"]) in words.coords]
         part = F.part_of(top) if top["f"] == "use" else None
-        listed = [_recorded_points(a) for a in ENGINE.legal_actions(st, seat) if a["type"] not in FREE_TYPES]
+        # a function's part lists its do/wheel/skip choices (no places to number, nothing
+        # the panel leaves out): the frame's options are its legal actions without free ones
+        legal = F.frame_options(st, top) if top["f"] == "use" else ENGINE.legal_actions(st, seat)
+        listed = [_recorded_points(a) for a in legal if a["type"] not in FREE_TYPES]
         options = [a for i, a in enumerate(listed)
                    if a not in listed[:i] and (part is None or _fits(st, part, a, left))]
         return sorted(options, key=lambda a: _order(part, a))
