@@ -342,13 +342,16 @@ def _gen_activate(state: State, seat: int) -> list[Action]:
 
 def _gen_activate_place(state: State, seat: int) -> list[Action]:
     """``activate`` then ``place`` as one action (§11 turn UI): per line, the first tile it stages
-    on each empty quill space of its Book (``notation.line_squares``)."""
+    on each empty quill space of its Book (``notation.line_squares``), its best square first
+    (``notation.best_square``)."""
     out: list[Action] = []
     for line in activatable_lines(state, seat):
         squares = notation.line_squares(state, line)
         if squares is not None:
             tile, cells = squares
-            out += [{"type": "activate_place", "line": line, "tile": tile, "cell": cell} for cell in cells]
+            best = notation.best_square(state, line)
+            out += [{"type": "activate_place", "line": line, "tile": tile, "cell": cell}
+                    for cell in sorted(cells, key=lambda c: c != best)]
     return out
 
 

@@ -199,8 +199,7 @@ def action_label(state: State, action: Action) -> Msg:
         return activate_label(state, action["line"])
     if t == "activate_place":
         after = _activated(state, action["line"])
-        return msg("label.activate_place", line=term(f"line.{action['line']}"), book=CELLS[action["cell"]].book,
-                   n=square_number(after, action["cell"]),
+        return msg("label.activate_place", line=term(f"line.{action['line']}"), n=square_number(after, action["cell"]),
                    tile=tile_msg(action["tile"]), outcome=place_outcome(after, action["tile"], action["cell"]))
     if t == "place":
         n = square_number(state, action["cell"])
@@ -285,6 +284,18 @@ def line_squares(state: State, line: str) -> tuple[str, list[str]] | None:
         return None
     tile, book = placeable[0]
     return tile, empty_quills(after, book)
+
+
+def best_square(state: State, line: str) -> str | None:
+    """The square of ``line_squares`` where the tile earns most (coins + tokens, §5.2), the first
+    in numbering on a tie (the decision picture's star); None when the line places no tile."""
+    squares = line_squares(state, line)
+    if squares is None:
+        return None
+    tile, cells = squares
+    after = _activated(state, line)
+    gains = [sum(rewards(after, tile, cell)[:2]) for cell in cells]
+    return cells[gains.index(max(gains))]
 
 
 def _grouped_by_line(state: State) -> bool:
@@ -384,8 +395,10 @@ def action_path(state: State, action: Action) -> tuple[Msg, ...]:
     t = action.get("type")
     if t == "activate":  # activating without placing: one step down (``activate_place`` is at the top)
         return (msg("step.activate"),)
-    if t == "activate_place":  # the squares of each line's first tile: at the top, or a step per line
-        return (activate_label(state, action["line"]),) if _grouped_by_line(state) else ()
+    if t == "activate_place":  # each line's first tile's squares: at the top, or its best one and a step
+        if not _grouped_by_line(state) or action["cell"] == best_square(state, action["line"]):
+            return ()  # (grouped: each line's best square stays at the top)
+        return (activate_label(state, action["line"]),)
     if t == "place_end":  # the last tile's squares, ending the turn, at the top of the panel
         return ()
     if t == "place":

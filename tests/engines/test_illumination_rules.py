@@ -733,14 +733,16 @@ def test_the_last_tile_places_and_ends_the_turn_in_one_action() -> None:
 
 
 def test_activate_place_activates_a_line_and_places_its_first_tile_in_one_action() -> None:
-    from engines.illumination.notation import placeable_tiles
-    from engines.illumination.rules import empty_quills
+    from engines.illumination.notation import best_square, placeable_tiles
+    from engines.illumination.rules import empty_quills, rewards
 
     st = fresh(E1_PREFIX)
     activated = do(st, REV, {"type": "activate", "line": "col1"})
     lead = placeable_tiles(activated)[0][0]
     both = [a for a in legal(st, REV, "activate_place") if a["line"] == "col1"]
-    assert [a["cell"] for a in both] == numbered_squares(activated) and {a["tile"] for a in both} == {lead}
+    best = best_square(st, "col1")  # first, then the others in numbering
+    assert [a["cell"] for a in both] == [best, *(c for c in numbered_squares(activated) if c != best)]
+    assert {a["tile"] for a in both} == {lead}
     action = {"type": "activate_place", "line": "col1", "tile": lead, "cell": "I-e1"}
     after, events = do_events(st, REV, action)
     two, place_events = do_events(activated, REV, {"type": "place", "tile": lead, "cell": "I-e1"})
@@ -748,12 +750,18 @@ def test_activate_place_activates_a_line_and_places_its_first_tile_in_one_action
     assert [e.kind for e in events] == ["activate", *(e.kind for e in place_events)]
     assert E.describe_action(st, action) == "col1 AnR I-e1" and E.parse_action(st, REV, "col1 AnR I-e1") == action
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
-    assert tx(E.action_label(st, action)).startswith("Col 1 · Angel/red → I 5: ")
-    # 108 squares: one step per line (its label the line's), the plain activation a step of its own
+    assert tx(E.action_label(st, action)).startswith("Col 1 · Angel/red → 5: ")
+    # 108 squares: each line's best square at the top, then a step with its other squares (its
+    # label the line's); the plain activation a step of its own
+    assert best_square(st, "col1") == "I-c1" and sum(rewards(activated, lead, "I-c1")[:2]) == 1
     root, _ = DecisionTree.of(E, st, REV).node(())
-    assert [tx(c.label) for c in root][:3] == ["Pass…", "Activate a line, place later ▸",
-                                               "Row 1 → Book I: Angel/red, Dog/white, +2 coins"]
-    assert len(root) == 8 and all(c.step is not None for c in root[1:])
+    labels = [tx(c.label) for c in root]
+    assert labels[:5] == ["Pass…", "Activate a line, place later ▸", "Row 1 · Angel/red → 3: +1 wine",
+                          "Row 1 → Book I: Angel/red, Dog/white, +2 coins",
+                          "Row 2 · Angel/white → 10: +1 coin, +1 bread"]
+    assert len(root) == 14 and [c.step is None for c in root[2:]] == [True, False] * 6
+    inner, _ = DecisionTree.of(E, st, REV).node((root[3].step,))
+    assert len(inner) == len(numbered_squares(do(st, REV, {"type": "activate", "line": "row1"}))) - 1
     # few squares left: every line's squares at the top of the panel
     for book in ("I", "II", "III"):
         fill(st, book, leave=(empty_quills(st, book)[-1],))
