@@ -27,7 +27,9 @@ and in Chinese and Japanese no Latin code letters without a legend.
 Taps: over the same playouts played to the end (of two players or more: a solo game is one run of
 decisions, its panel never waits for anyone), the interactions of each turn (a seat's run of
 decisions while the game awaits it; others' moves in between, e.g. simultaneous choices, and
-chance do not end it: ``turn_taps``): one Play ▶ press (``bot/ui/moves.py``: after a pick the
+chance do not end it; a new unit of the rulebook, where ``Engine.replay_marks`` changes (a turn
+of Illumination or Ora, a round), ends every turn under way, so a seat that plays on while the
+other has passed takes one turn per turn of the rulebook: ``turn_taps``): one Play ▶ press (``bot/ui/moves.py``: after a pick the
 panel redraws itself in place with the seat's next decision, so a run needs one press; a panel
 parked while others play is not counted on, its token lasts 15 minutes), then for each decision
 the fewest presses through the real private panel (``bot.ui.panels.build_panel``: buttons, select
@@ -433,14 +435,18 @@ def turn_taps(engine: Any, record: Any, steps: Sequence[Any],
     """Presses per turn of ``steps`` (log entries: ``seat``, ``action``, ``before``, ``after``)
     played in the game of ``record``, in the order the turns begin. A seat's turn lasts while the
     game awaits it: from its first decision until a state (once chance is done: the host applies
-    chance at once) that does not await it; it counts one Play ▶ press and the ``presses`` of each
+    chance at once) that does not await it, or until the position's ``Engine.replay_marks`` mark
+    differs from the one before (the rulebook's next turn or round); it counts one Play ▶ press and the ``presses`` of each
     of its decisions (other seats' moves in between do not end it: the panel redraws in place).
     ``by_prompt`` (when given) gets the presses of each decision under its prompt's key."""
     from engines.base import CHANCE
 
     out: list[int] = []
     open_turns: dict[int, int] = {}  # seat -> its turn's index in out
-    for step in steps:
+    states = [steps[0].before, *(step.after for step in steps)] if steps else []
+    marks = [None if m is None else m.to_json()
+             for m in engine.replay_marks(states, [engine.player_view(st, None) for st in states])]
+    for i, step in enumerate(steps):
         if step.seat != CHANCE:
             actions = list(engine.legal_actions(step.before, step.seat))
             pressed = presses(engine, record, step.before, step.seat, actions.index(step.action))
@@ -451,6 +457,9 @@ def turn_taps(engine: Any, record: Any, steps: Sequence[Any],
             if by_prompt is not None:
                 prompt = engine.prompt(step.before, step.seat)
                 by_prompt.setdefault(str(getattr(prompt, "key", prompt)), []).append(pressed)
+        if marks[i + 1] != marks[i]:  # a new unit of the rulebook (a turn) begins: every turn ends
+            open_turns.clear()
+            continue
         awaited = engine.to_move(step.after)
         if CHANCE not in awaited:
             for seat in [s for s in open_turns if s not in awaited]:

@@ -14,7 +14,8 @@ State layout (plain JSON dict; seats 0 and 1):
     draw: None | {"seat": s} while a reshuffle is pending for a draw by ``s``
     exile: None | {"tile", "from", "book"} while the opponent chooses an Exilium cell
 
-Player actions (see ``notation.describe_action``): ``choose_side``, ``activate``, ``pass``,
+Player actions (see ``notation.describe_action``): ``choose_side``, ``activate``,
+``activate_place`` (an activation and the placement of the line's first tile in one action), ``pass``,
 ``confirm_pass``, ``cancel_pass``, ``place``, ``place_end`` (a placement and ``end_turn`` in one
 action), ``redirect``, ``abbot``, ``buy``, ``exchange``,
 ``play`` (``effects.py``), ``end_turn``, ``discard`` (one item), ``discard_set`` (all the items
@@ -339,6 +340,21 @@ def _gen_activate(state: State, seat: int) -> list[Action]:
     return [{"type": "activate", "line": line} for line in activatable_lines(state, seat)]
 
 
+def _gen_activate_place(state: State, seat: int) -> list[Action]:
+    """``activate`` then ``place`` as one action (§11 turn UI): per line, the first tile it stages
+    on each empty quill space of its Book (``notation.line_squares``), its best square first
+    (``notation.best_square``)."""
+    out: list[Action] = []
+    for line in activatable_lines(state, seat):
+        squares = notation.line_squares(state, line)
+        if squares is not None:
+            tile, cells = squares
+            best = notation.best_square(state, line)
+            out += [{"type": "activate_place", "line": line, "tile": tile, "cell": cell}
+                    for cell in sorted(cells, key=lambda c: c != best)]
+    return out
+
+
 def _gen_simple(kind: str) -> Callable[[State, int], list[Action]]:
     def gen(state: State, seat: int) -> list[Action]:
         return [{"type": kind}]
@@ -437,7 +453,7 @@ def _gen_exile(state: State, seat: int) -> list[Action]:
 
 
 _GENERATORS: dict[str, Callable[[State, int], list[Action]]] = {
-    "choose_side": _gen_choose_side, "activate": _gen_activate, "pass": _gen_simple("pass"),
+    "choose_side": _gen_choose_side, "activate_place": _gen_activate_place, "activate": _gen_activate, "pass": _gen_simple("pass"),
     "confirm_pass": _gen_simple("confirm_pass"), "cancel_pass": _gen_simple("cancel_pass"),
     "place": _gen_place, "place_end": _gen_place_end, "redirect": _gen_redirect, "abbot": _gen_abbot, "buy": _gen_buy,
     "exchange": _gen_exchange, "play": _gen_play, "end_turn": _gen_end_turn, "discard": _gen_discard,
@@ -447,7 +463,7 @@ _GENERATORS: dict[str, Callable[[State, int], list[Action]]] = {
 
 _PHASE_ACTIONS: dict[str, tuple[str, ...]] = {
     "setup": ("choose_side",),
-    "turn_start": ("activate", "pass"),
+    "turn_start": ("pass", "activate", "activate_place"),
     "confirm_pass": ("confirm_pass", "cancel_pass"),
     "main": ("place_end", "place", "redirect", "abbot", "buy", "exchange", "play", "end_turn"),
     "exile": ("exile",),
@@ -620,6 +636,11 @@ def _h_place(st: State, seat: int, action: Action) -> list[Event]:
             *notation.battle_events(st, resolve_battles(st, (CELLS[cell].book,)))]
 
 
+def _h_activate_place(st: State, seat: int, action: Action) -> list[Event]:
+    return (_h_activate(st, seat, {"type": "activate", "line": action["line"]})
+            + _h_place(st, seat, {"type": "place", "tile": action["tile"], "cell": action["cell"]}))
+
+
 def _h_place_end(st: State, seat: int, action: Action) -> list[Event]:
     return _h_place(st, seat, action) + _end_of_turn(st, seat)
 
@@ -696,7 +717,7 @@ def _h_exile(st: State, seat: int, action: Action) -> list[Event]:
 
 
 _HANDLERS: dict[str, Handler] = {
-    "choose_side": _h_choose_side, "activate": _h_activate, "pass": _h_pass, "confirm_pass": _h_confirm_pass,
+    "choose_side": _h_choose_side, "activate": _h_activate, "activate_place": _h_activate_place, "pass": _h_pass, "confirm_pass": _h_confirm_pass,
     "cancel_pass": _h_cancel_pass, "place": _h_place, "place_end": _h_place_end, "redirect": _h_redirect, "abbot": _h_abbot, "buy": _h_buy,
     "exchange": _h_exchange, "play": _h_play, "end_turn": _h_end_turn, "discard": _h_discard,
     "discard_set": _h_discard_set, "exile": _h_exile,

@@ -18,11 +18,14 @@ from engines.base import Action, Event, IllegalAction, Msg, State, msg, seat_let
 from .data import CARD_BUY_COST, CELLS, COIN_TILE_VALUE, SLOT_TIERS, TILES
 from .rules import (
     altar_token,
+    activatable_lines,
     clone,
+    empty_quills,
     is_open,
     items,
     land,
     line_book,
+    line_cells,
     line_tiles,
     numbered_squares,
     over_limit,
@@ -115,6 +118,8 @@ def describe_action(state: State, action: Action) -> str:
         return f"{_code(action['tile'])} {action['cell']} end"
     if t == "activate":
         return str(action["line"])
+    if t == "activate_place":
+        return f"{action['line']} {_code(action['tile'])} {action['cell']}"
     if t == "redirect":
         src = next((b for tile, b in state["staged"] if tile == action["tile"]), "?")
         return f"{_code(action['tile'])} {src}>{action['book']}"
@@ -191,14 +196,11 @@ def action_label(state: State, action: Action) -> Msg:
     """The button/select label of ``action`` (§11 turn UI), English ≤ 80 characters."""
     t = action.get("type")
     if t == "activate":
-        seat = int(state["active"])
-        tiles = line_tiles(state, seat, action["line"])
-        coins = COIN_TILE_VALUE * sum(1 for tile in tiles if TILES[tile].faction is None)
-        what: list[dict[str, Any]] = [tile_json(tile) for tile in tiles if TILES[tile].faction is not None]
-        if coins:
-            what.append({"msg": "reward.coins", "params": {"n": coins, "unit": {"term": "coins"}}})
-        return msg("label.activate", line=term(f"line.{action['line']}"), book=line_book(state, seat, action["line"]),
-                   tiles=what)
+        return activate_label(state, action["line"])
+    if t == "activate_place":
+        after = _activated(state, action["line"])
+        return msg("label.activate_place", line=term(f"line.{action['line']}"), n=square_number(after, action["cell"]),
+                   tile=tile_msg(action["tile"]), outcome=place_outcome(after, action["tile"], action["cell"]))
     if t == "place":
         n = square_number(state, action["cell"])
         outcome = place_outcome(state, action["tile"], action["cell"])
@@ -241,6 +243,64 @@ def action_label(state: State, action: Action) -> Msg:
     if t == "play":
         return _card_label(state, action)
     return Msg("host.notation", {"text": describe_action(state, action)})
+
+
+def activate_label(state: State, line: str) -> Msg:
+    """``line``, the Book it feeds and what it stages (its coin tiles as coins)."""
+    seat = int(state["active"])
+    tiles = line_tiles(state, seat, line)
+    coins = COIN_TILE_VALUE * sum(1 for tile in tiles if TILES[tile].faction is None)
+    what: list[dict[str, Any]] = [tile_json(tile) for tile in tiles if TILES[tile].faction is not None]
+    if coins:
+        what.append({"msg": "reward.coins", "params": {"n": coins, "unit": {"term": "coins"}}})
+    return msg("label.activate", line=term(f"line.{line}"), book=line_book(state, seat, line), tiles=what)
+
+
+def _activated(state: State, line: str) -> State:
+    """``state`` after the active seat activates ``line`` (the first half of ``activate_place``)."""
+    seat = int(state["active"])
+    after = clone(state)
+    book = line_book(after, seat, line)
+    for i in line_cells(line):
+        tile = after["mats"][seat][i]
+        after["mats"][seat][i] = None
+        if tile is not None and TILES[tile].faction is not None:
+            after["staged"].append([tile, book])
+    after["phase"] = "main"
+    return after
+
+
+FLAT_SQUARES = 22
+"""At most this many ``activate_place`` actions stand at the top of the turn-start panel, beside
+Pass and the step to activate only, within one select of 24 options; more are grouped by line."""
+
+
+def line_squares(state: State, line: str) -> tuple[str, list[str]] | None:
+    """The first tile ``line`` would stage (``placeable_tiles`` after activating it) and the empty
+    quill spaces of its Book, in reading order; None when the line stages no tile to place."""
+    after = _activated(state, line)
+    placeable = placeable_tiles(after)
+    if not placeable:
+        return None
+    tile, book = placeable[0]
+    return tile, empty_quills(after, book)
+
+
+def best_square(state: State, line: str) -> str | None:
+    """The square of ``line_squares`` where the tile earns most (coins + tokens, §5.2), the first
+    in numbering on a tie (the decision picture's star); None when the line places no tile."""
+    squares = line_squares(state, line)
+    if squares is None:
+        return None
+    tile, cells = squares
+    after = _activated(state, line)
+    gains = [sum(rewards(after, tile, cell)[:2]) for cell in cells]
+    return cells[gains.index(max(gains))]
+
+
+def _grouped_by_line(state: State) -> bool:
+    squares = (line_squares(state, line) for line in activatable_lines(state, int(state["active"])))
+    return sum(len(s[1]) for s in squares if s is not None) > FLAT_SQUARES
 
 
 def _card_label(state: State, action: Action) -> Msg:
@@ -333,6 +393,12 @@ def action_path(state: State, action: Action) -> tuple[Msg, ...]:
     Redirect → tile; Abbot; Exchange; Play card → card → (Book → tile → Book) for Motus and
     Exilium, so no list exceeds 24 options."""
     t = action.get("type")
+    if t == "activate":  # activating without placing: one step down (``activate_place`` is at the top)
+        return (msg("step.activate"),)
+    if t == "activate_place":  # each line's first tile's squares: at the top, or its best one and a step
+        if not _grouped_by_line(state) or action["cell"] == best_square(state, action["line"]):
+            return ()  # (grouped: each line's best square stays at the top)
+        return (activate_label(state, action["line"]),)
     if t == "place_end":  # the last tile's squares, ending the turn, at the top of the panel
         return ()
     if t == "place":

@@ -643,13 +643,13 @@ def test_placement_label_says_the_battle_and_the_closed_book() -> None:
 def test_turn_start_buttons_name_the_book_each_line_feeds() -> None:
     st = fresh(E1_PREFIX)
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
-    labels = [tx(E.action_label(st, a)) for a in E.legal_actions(st, REV)]
-    assert labels == ["Row 1 → Book I: Angel/red, Dog/white, +2 coins",
+    labels = [tx(E.action_label(st, a)) for a in E.legal_actions(st, REV) if a["type"] in ("activate", "pass")]
+    assert labels == ["Pass…", "Row 1 → Book I: Angel/red, Dog/white, +2 coins",
                       "Row 2 → Book II: Monk/grey, Knight/yellow, Angel/white",
                       "Row 3 → Book III: Dog/red, Monk/white, +2 coins",
                       "Col 1 → Book I: Angel/red, Monk/grey, +2 coins",
                       "Col 2 → Book II: Knight/yellow, Dog/red, +2 coins",
-                      "Col 3 → Book III: Dog/white, Angel/white, Monk/white", "Pass…"]
+                      "Col 3 → Book III: Dog/white, Angel/white, Monk/white"]
 
 
 def test_autopilot_activates_first_line_feeding_an_open_book_and_places_best() -> None:
@@ -730,6 +730,45 @@ def test_the_last_tile_places_and_ends_the_turn_in_one_action() -> None:
     assert after == two  # the same as the two actions one after the other
     assert after["phase"] == "turn_start" and after["active"] == IRR
     assert [e.kind for e in events] == ["place", "refill"]
+
+
+def test_activate_place_activates_a_line_and_places_its_first_tile_in_one_action() -> None:
+    from engines.illumination.notation import best_square, placeable_tiles
+    from engines.illumination.rules import empty_quills, rewards
+
+    st = fresh(E1_PREFIX)
+    activated = do(st, REV, {"type": "activate", "line": "col1"})
+    lead = placeable_tiles(activated)[0][0]
+    both = [a for a in legal(st, REV, "activate_place") if a["line"] == "col1"]
+    best = best_square(st, "col1")  # first, then the others in numbering
+    assert [a["cell"] for a in both] == [best, *(c for c in numbered_squares(activated) if c != best)]
+    assert {a["tile"] for a in both} == {lead}
+    action = {"type": "activate_place", "line": "col1", "tile": lead, "cell": "I-e1"}
+    after, events = do_events(st, REV, action)
+    two, place_events = do_events(activated, REV, {"type": "place", "tile": lead, "cell": "I-e1"})
+    assert after == two  # the same as the two actions one after the other
+    assert [e.kind for e in events] == ["activate", *(e.kind for e in place_events)]
+    assert E.describe_action(st, action) == "col1 AnR I-e1" and E.parse_action(st, REV, "col1 AnR I-e1") == action
+    tx = Texts("illumination", ["Ann", "Bo"], strict=True)
+    assert tx(E.action_label(st, action)).startswith("Col 1 · Angel/red → 5: ")
+    # 108 squares: each line's best square at the top, then a step with its other squares (its
+    # label the line's); the plain activation a step of its own
+    assert best_square(st, "col1") == "I-c1" and sum(rewards(activated, lead, "I-c1")[:2]) == 1
+    root, _ = DecisionTree.of(E, st, REV).node(())
+    labels = [tx(c.label) for c in root]
+    assert labels[:5] == ["Pass…", "Activate a line, place later ▸", "Row 1 · Angel/red → 3: +1 wine",
+                          "Row 1 → Book I: Angel/red, Dog/white, +2 coins",
+                          "Row 2 · Angel/white → 10: +1 coin, +1 bread"]
+    assert len(root) == 14 and [c.step is None for c in root[2:]] == [True, False] * 6
+    inner, _ = DecisionTree.of(E, st, REV).node((root[3].step,))
+    assert len(inner) == len(numbered_squares(do(st, REV, {"type": "activate", "line": "row1"}))) - 1
+    # few squares left: every line's squares at the top of the panel
+    for book in ("I", "II", "III"):
+        fill(st, book, leave=(empty_quills(st, book)[-1],))
+    few = legal(st, REV, "activate_place")
+    assert len(few) == 6 and all(E.action_path(st, a) == () for a in few)
+    root, _ = DecisionTree.of(E, st, REV).node(())
+    assert len(root) == 13 and all(c.step is None for c in root)  # (a small tree is shown flat)
 
 
 def test_place_end_sends_the_tiles_of_closed_books_to_the_sheepfold() -> None:

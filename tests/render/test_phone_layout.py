@@ -245,6 +245,9 @@ class Stub(Engine):
     def action_path(self, state: State, action: Action) -> tuple[str, ...]:
         return ("more",) if self.grouped is not None and action["i"] >= self.grouped else ()
 
+    def player_view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        return {"round": state["round"]} if "round" in state else {}
+
     def has_confirm(self, state: State, action: Action) -> bool:
         return action["i"] in self.confirm
 
@@ -284,6 +287,18 @@ def test_a_turn_lasts_while_the_game_awaits_the_seat_and_takes_one_play_press() 
              step(0, 0, [1]),                                                               # A: 1 + 1
              step(1, 0, [])]                                                                # ... B: + 1
     assert phone.turn_taps(engine, record(), steps) == [5, 4, 2]
+
+
+def test_a_new_turn_of_the_rulebook_ends_the_turn_under_way() -> None:
+    engine = Stub(3)
+
+    def step(seat: int, i: int, before: int, after: int) -> Step:
+        return Step(0, seat, {"i": i}, {"to": [0], "round": before}, {"to": [0], "round": after}, ())
+
+    # seat A awaited all along (B has passed): its turns end where the round (the mark) changes
+    steps = [step(0, 0, 1, 1), step(0, 1, 1, 2), step(0, 2, 2, 2), step(0, 0, 2, 3), step(0, 1, 3, 3)]
+    assert phone.turn_taps(engine, record(), steps) == [3, 3, 2]
+    assert phone.turn_taps(engine, record(), [step(0, 0, 1, 1), step(0, 1, 1, 1)]) == [3]
 
 
 def test_the_bench_line_names_every_limit_a_game_misses() -> None:
