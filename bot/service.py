@@ -1070,6 +1070,7 @@ class GameService:
             waiting_before = frozenset(s for s in engine.to_move(state) if s != CHANCE)
             entries: list[LogEntry] = []
             events: list[Event] = []
+            played: set[int] = set()
             prefs = await self.seat_preferences(record, engine)
             for seat in sorted(waiting_before):
                 # The whole pending turn of a timed-out seat is played (multi-step decisions
@@ -1093,11 +1094,13 @@ class GameService:
                     entries.append(LogEntry(0, "player", seat, engine.action_to_json(action),
                                             [e.to_json() for e in (*notes, *evs)], user_id=None))
                     events += [*notes, *evs]
+                    played.add(seat)
             if not entries:
                 return None
             try:
                 return await self._advance(record, engine, state, entries, events,
-                                           waiting_before=waiting_before)
+                                           waiting_before=waiting_before,
+                                           overdue=waiting_before - frozenset(played))
             except HostError as exc:  # another process moved or expired it first (issue 17)
                 if exc.code == "stale":
                     return None
@@ -1106,11 +1109,13 @@ class GameService:
     async def _advance(
         self, record: GameRecord, engine: Engine, state: State, entries: list[LogEntry],
         events: list[Event], *, waiting_before: frozenset[int], players: int | None = None,
-        answer: dict[str, Any] | None = None, keep_clock: bool = False,
+        answer: dict[str, Any] | None = None, keep_clock: bool = False, overdue: frozenset[int] = frozenset(),
     ) -> ActResult:
         """Sample chance, auto-play seats of players who left and pre-set answers
         (``Engine.auto_action``), then store (CAS) with the deliveries it causes.
-        ``keep_clock``: the running deadline stays (an undo must not restart the timer)."""
+        ``keep_clock``: the running deadline stays (an undo must not restart the timer).
+        ``overdue``: seats whose time ran out and whose timeout moves were not played (chance
+        came first): while the game waits only for them, their expired deadline stays."""
         position = record.version + len(entries)
         left = {s.seat for s in record.seats if s.status == "left"}
         prefs = await self.seat_preferences(record, engine)
@@ -1159,8 +1164,12 @@ class GameService:
         if outcome is None and waiting_after:
             # the same clock runs on while the game waits for a subset of the same seats,
             # unless it has run out (after a timeout the next decision gets a fresh window)
-            keep = (record.deadline is not None and (keep_clock or waiting_after <= frozenset(record.waiting))
-                    and record.status == "active" and self.clock() < record.deadline)
+            # (seats whose time ran out but whose timeout moves waited behind chance keep the
+            # expired clock: the next clock pass plays them, instead of a fresh window)
+            still_overdue = bool(overdue) and waiting_after <= overdue
+            keep = record.deadline is not None and record.status == "active" and (
+                still_overdue or ((keep_clock or waiting_after <= frozenset(record.waiting))
+                                  and self.clock() < record.deadline))
             window = engine.timeout_seconds(state, waiting_after, record.move_timeout)
             if keep:  # the same clock runs on: its reminders already sent stay sent
                 deadline, window, reminded = record.deadline, record.deadline_window, record.reminded

@@ -925,6 +925,15 @@ async def amain(argv: Sequence[str] | None = None, *, bot_factory: BotFactory | 
             Path(f"{args.db}{suffix}").unlink(missing_ok=True)
         world.unlink(missing_ok=True)
     args.db.parent.mkdir(parents=True, exist_ok=True)
+    if bot_factory is None and not args.fresh:  # (the real bot's start-up check: bot/backup.py)
+        from bot.backup import DatabaseRefused, check_at_start
+        from bot.settings import Settings
+
+        try:
+            await check_at_start(Settings(database_path=str(args.db), token="offline"))
+        except DatabaseRefused as exc:
+            (out or print)(f"The playground cannot start: {exc}\n(`make play ARGS=--fresh` starts a new playground.)")
+            return 4
     fake = FakeDiscord(owner_name=OWNER)
     if world.exists() and args.db.exists():
         try:

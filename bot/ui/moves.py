@@ -98,7 +98,7 @@ class Moves:
         content = panel.content
         if not note and renders.has_decision(record.game_id) and renders.draws_decision(
                 record.game_id, engine.player_view(state, seat)):  # (its picture stays attached)
-            content = pointing_at_picture(content, panel.prompt, self._reader(interaction))
+            content = pointing_at_picture(content, panel.prompt, self._reader(interaction), panel.view)
         return None, {"content": content[:MESSAGE_CHARS], "view": panel.view}
 
     async def choose(self, interaction: discord.Interaction, game: int, version: int, index: int) -> None:
@@ -212,7 +212,7 @@ class Moves:
         file = await self.decision_file(record, state, seat, self._reader(interaction))
         if file is not None:
             kwargs["file"] = file
-            content = pointing_at_picture(content, panel.prompt, self._reader(interaction))[:MESSAGE_CHARS]
+            content = pointing_at_picture(content, panel.prompt, self._reader(interaction), panel.view)[:MESSAGE_CHARS]
         message = await interaction.followup.send(content, wait=True, **kwargs)
         await self.parked.park(record, seat, interaction.user.id, self._reader(interaction), message.edit, note)
 
@@ -234,7 +234,7 @@ class Moves:
         panel = build_panel(self.ctx.service.engine(record), record, self.ctx.service.state(record), seat,
                             note=note, locale=reader)
         panel = await with_undo(self.ctx, record, interaction.user.id, panel, reader)
-        content = panel.content if file is None else pointing_at_picture(panel.content, panel.prompt, reader)
+        content = panel.content if file is None else pointing_at_picture(panel.content, panel.prompt, reader, panel.view)
         return {"content": content[:MESSAGE_CHARS], "view": panel.view, **extra}
 
     async def _redrawn(self, record: GameRecord, seat: int, reader: str, user_id: int, note: str) -> dict[str, Any]:
@@ -256,7 +256,7 @@ class Moves:
             file = await self.decision_file(record, state, seat, reader)
             extra["attachments"] = [file] if file is not None else []
             if file is not None:
-                content = pointing_at_picture(content, panel.prompt, reader)
+                content = pointing_at_picture(content, panel.prompt, reader, panel.view)
         return {"content": content[:MESSAGE_CHARS], "view": panel.view, **extra}
 
     async def decision_file(self, record: GameRecord, state: State, seat: int,

@@ -8,6 +8,7 @@ through the steps of ``Engine.action_path`` (``engines/decisions.py``) for long 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -58,11 +59,30 @@ class Panel:
     prompt: str = ""
 
 
-def pointing_at_picture(content: str, prompt: str, locale: str = "en") -> str:
+NUMBERED = re.compile(r"\d+ · ")
+"""The start of a choice that names a numbered candidate of the decision's picture ("3 · …")."""
+
+
+def numbered(view: discord.ui.View | None) -> bool:
+    """Whether a panel's ``view`` offers a choice named by a number of the picture (``NUMBERED``):
+    a button's label or a select option's."""
+    for item in view.children if view is not None else []:
+        inner = getattr(item, "item", item)  # (a persistent item wraps its button or select)
+        labels = [getattr(inner, "label", None) or ""] + [o.label for o in getattr(inner, "options", [])]
+        if any(NUMBERED.match(label) for label in labels):
+            return True
+    return False
+
+
+def pointing_at_picture(content: str, prompt: str, locale: str = "en",
+                        view: discord.ui.View | None = None) -> str:
     """A panel's ``content`` with a line after its ``prompt`` line (the whole line, as in
     ``Panel.prompt``) saying that the numbers of its choices are those of the decision's picture
     attached below (``render_decision``'s numbered candidates, "3 · +2 coins…"); at the end when
-    the prompt line is not found."""
+    the prompt line is not found. ``content`` as it is when ``view`` is given and names no number
+    (a first step of kinds: the numbers come one step later)."""
+    if view is not None and not numbered(view):
+        return content
     line = Texts(None, [], locale)(Msg("ui.panel.picture"))
     lines = content.split("\n")
     at = lines.index(prompt) + 1 if prompt and prompt in lines else len(lines)
@@ -239,7 +259,7 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
     if steps:
         lines.append(tx(Msg("ui.panel.steps")))
     lines.append(you)
-    _add_choices(view, record.id, record.version, tx, choices, page, path)
+    _add_choices(view, record.id, record.version, tx.plain(), choices, page, path)  # (labels are not markdown)
     if path:
         view.add_item(NavButton(record.id, record.version, 0, path[:-1], tx(Msg(NAV_KEYS[2]))))
     return Panel("\n".join(lines), view, prompt_line)

@@ -15,17 +15,16 @@ from typing import Any
 
 from engines.base import Action, Event, IllegalAction, Msg, State, msg, seat_letter, seat_ref, term
 
-from .data import CARD_BUY_COST, CELLS, COIN_TILE_VALUE, SLOT_TIERS, TILES
+from .data import CARD_BUY_COST, CELLS, COIN_TILE_VALUE, SLOT_TIERS, TILES, line_cells
 from .rules import (
-    altar_token,
     activatable_lines,
+    altar_token,
     clone,
     empty_quills,
     is_open,
     items,
     land,
     line_book,
-    line_cells,
     line_tiles,
     numbered_squares,
     over_limit,

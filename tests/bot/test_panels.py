@@ -262,3 +262,32 @@ def test_a_panel_points_at_its_picture_right_below_its_prompt() -> None:
     assert pointing_at_picture(content, "**Choose where to build**", "ja").split("\n")[2] == \
         "🖼 番号は下の画像の番号と対応しています。"
     assert pointing_at_picture("text", "**gone**") == "text\n🖼 The numbers are those on the picture below."
+
+
+def test_labels_name_players_as_typed_not_escaped_for_markdown() -> None:
+    """A button or option label is not markdown: a name like ``**Bo**`` shows as typed (the
+    panel's text, a Discord message, escapes it)."""
+    from dataclasses import replace
+
+    from engines.base import Msg, seat_ref
+
+    named = replace(record(), seats=(SeatRecord(GAME, 0, 111, "Ann"), SeatRecord(GAME, 1, 222, "**Bo** __x__")))
+    for count in (3, 30):  # (buttons, then a select)
+        panel = build_panel(ManyChoices(count, label=lambda i: Msg("event.timeout", {"seat": seat_ref(1)})),  # type: ignore[arg-type,return-value]
+                            named, {}, 0)
+        assert panel.view is not None
+        labels = [c.get("label") or o["label"] for row in panel.view.to_components() for c in row["components"]
+                  for o in (c.get("options") or [c])]
+        labels = [label for label in labels if "time ran out" in label]
+        assert labels and all(label.startswith("**Bo** __x__'s time ran out") for label in labels), labels
+
+
+def test_the_picture_line_comes_only_when_the_choices_name_its_numbers() -> None:
+    from bot.ui.panels import pointing_at_picture
+
+    content = "**Choose**\n*seat A*"
+    plain = build_panel(ManyChoices(3, label=lambda i: f"Kind {i}"), record(), {}, 0).view
+    numbered = build_panel(ManyChoices(3, label=lambda i: f"{i + 1} · +{i} coins"), record(), {}, 0).view
+    assert pointing_at_picture(content, "**Choose**", "en", plain) == content
+    assert pointing_at_picture(content, "**Choose**", "en", numbered) == \
+        "**Choose**\n🖼 The numbers are those on the picture below.\n*seat A*"

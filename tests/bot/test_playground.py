@@ -608,3 +608,20 @@ async def test_sigterm_ends_a_piped_playground_like_quit_and_keeps_its_server(tm
     saved = FakeDiscord(owner_name="alice")
     saved.load_world(tmp_path / "games.world.json")
     assert any("Carnival" in str(m) for m in saved.messages.values())
+
+
+async def test_an_emptied_playground_database_is_refused_not_started_over(tmp_path: Path) -> None:
+    """The playground checks its database as the bot does at start (bot/backup.py): an emptied file
+    is refused and named; ``--fresh`` starts over on purpose."""
+    args = ["--db", str(tmp_path / "games.db"), "--images", str(tmp_path / "img")]
+    first = tmp_path / "first.txt"
+    first.write_text("/game new game:carnival\nwait\nquit\n", encoding="utf-8")
+    assert await amain(["--script", str(first), *args], out=lambda _line: None) == 0
+    (tmp_path / "games.db").write_bytes(b"")
+    for side in ("games.db-wal", "games.db-shm"):
+        (tmp_path / side).unlink(missing_ok=True)
+    out: list[str] = []
+    assert await amain(["--script", str(first), *args], out=out.append) == 4
+    assert out[0].startswith(f"The playground cannot start: The database {tmp_path / 'games.db'} is empty"), out
+    assert (tmp_path / "games.db").read_bytes() == b""
+    assert await amain(["--script", str(first), "--fresh", *args], out=lambda _line: None) == 0

@@ -138,6 +138,26 @@ async def test_expire_plays_timeouts_exactly_once(service: GameService) -> None:
     assert await service.replay_matches(game.id)
 
 
+async def test_every_seat_whose_time_ran_out_is_played_not_given_a_new_window(service: GameService) -> None:
+    """Three secret picks time out together. Each seat's random pick waits behind a chance entry,
+    so one pass of the clock plays one seat; the others keep the expired deadline and the next
+    passes play them, instead of a fresh window for each in turn."""
+    game = (await started(service)).game
+    assert game.waiting == [0, 1, 2]
+    deadline = game.deadline
+    service.now[0] = deadline + 1                                     # type: ignore[attr-defined]
+    waiting = []
+    version = game.version
+    while (result := await service.expire(game.id, version)) is not None and result.game.deadline == deadline:
+        waiting.append(result.game.waiting)
+        version = result.game.version
+    assert waiting == [[1, 2], [2]]
+    assert result is not None and result.game.deadline != deadline   # (the picks are over: a new decision)
+    log = await service.repo.log(game.id)
+    assert [e.seat for e in log if e.kind == "player" and e.user_id is None] == [0, 1, 2]
+    assert await service.replay_matches(game.id)
+
+
 async def test_whole_game_to_the_end_and_replay(service: GameService) -> None:
     game = (await started(service)).game
     engine = get("carnival")
