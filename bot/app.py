@@ -89,7 +89,8 @@ class GameBot(commands.Bot):
         rate_limits = RateLimits(clock)  # (every 429 the HTTP layer sees: /game status)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          tree_cls=GameTree, http_trace=rate_limits.trace(), **kwargs)  # type: ignore[arg-type]
-        guard_parsers(self)  # (a payload discord.py cannot read is dropped, never the connection)
+        guard_parsers(self, lambda work, name: self.flow.ctx.spawn(work, name))  # (a payload discord.py
+        # cannot read is dropped, never the connection; its answer counts as a handler in flight)
         self.settings = settings
         self.clock = clock
         self.repo = Repository(settings.database_path, clock=clock, shards=settings.shards)

@@ -12,7 +12,7 @@ Discord would show them anything (``answer_unreadable``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -28,22 +28,28 @@ ANSWERED_TYPES = {2: "message", 3: "message", 5: "message", 4: "choices", 1: "po
 autocomplete, ping) and the kind of callback each takes."""
 
 
-def guard_parsers(client: discord.Client) -> None:
+Spawn = Callable[[Coroutine[Any, Any, None], str], object]
+"""Runs an answer as a task (``HostContext.spawn``: counted in flight from the start)."""
+
+
+def guard_parsers(client: discord.Client, spawn: Spawn) -> None:
     """Wrap each of ``client``'s gateway parsers so an exception in it is logged and the event
-    dropped (an interaction's sender answered privately) instead of ending the connection."""
+    dropped (an interaction's sender answered privately, through ``spawn``) instead of ending
+    the connection."""
     parsers: dict[str, Callable[[Any], None]] = client._connection.parsers
     for event, parse in list(parsers.items()):
-        parsers[event] = _guarded(client, event, parse)
+        parsers[event] = _guarded(client, event, parse, spawn)
 
 
-def _guarded(client: discord.Client, event: str, parse: Callable[[Any], None]) -> Callable[[Any], None]:
+def _guarded(client: discord.Client, event: str, parse: Callable[[Any], None],
+             spawn: Spawn) -> Callable[[Any], None]:
     def guarded(data: Any) -> None:
         try:
             parse(data)
         except Exception as exc:
             log.warning("dropped a %s event discord.py could not read: %s: %s", event, type(exc).__name__, exc)
             if event == "INTERACTION_CREATE" and isinstance(data, dict):
-                client.loop.create_task(answer_unreadable(client, data), name="answer-unreadable")
+                spawn(answer_unreadable(client, data), "answer-unreadable")
 
     guarded.__wrapped__ = parse  # type: ignore[attr-defined]
     return guarded

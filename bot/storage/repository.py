@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import secrets
 import sqlite3
 import time
@@ -127,17 +128,25 @@ async def _on_thread(db: aiosqlite.Connection, fn: Callable[[sqlite3.Connection]
     return result
 
 
-def _without_user(value: Any, user_id: int) -> Any:
-    """``value`` (JSON) with ``user_id`` replaced by ``ANON_USER`` wherever it stands: as a
-    number, as a string, or in a mention (``<@id>``, ``<@!id>``) inside a string."""
+USER_KEYS = frozenset({"user", "user_id", "users", "old_user", "new_user", "host", "mentions", "turn", "by"})
+"""Keys of log and outbox JSON whose values are user ids (a number, a list of them, or a seat's
+``[seat, user id]``)."""
+
+
+def _without_user(value: Any, user_id: int, *, ids: bool = False) -> Any:
+    """``value`` (JSON) with ``user_id`` replaced by ``ANON_USER`` where it names a user: a
+    number (or a number's text) under one of ``USER_KEYS`` (``ids``), and a mention (``<@id>``,
+    ``<@!id>``) inside any string. Other numbers stay (a die may show what an id's digits do)."""
     if isinstance(value, dict):
-        return {k: _without_user(v, user_id) for k, v in value.items()}
+        return {k: _without_user(v, user_id, ids=k in USER_KEYS) for k, v in value.items()}
     if isinstance(value, list):
-        return [_without_user(v, user_id) for v in value]
-    if isinstance(value, int) and not isinstance(value, bool) and value == user_id:
+        return [_without_user(v, user_id, ids=ids) for v in value]
+    if ids and isinstance(value, int) and not isinstance(value, bool) and value == user_id:
         return ANON_USER
-    if isinstance(value, str) and str(user_id) in value:
-        return value.replace(str(user_id), str(ANON_USER))
+    if ids and value == str(user_id):
+        return str(ANON_USER)
+    if isinstance(value, str):
+        return re.sub(rf"<@!?{user_id}>", f"<@{ANON_USER}>", value)
     return value
 
 

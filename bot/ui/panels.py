@@ -59,8 +59,9 @@ class Panel:
     prompt: str = ""
 
 
-NUMBERED = re.compile(r"\d+ · ")
-"""The start of a choice that names a numbered candidate of the decision's picture ("3 · …")."""
+NUMBERED = re.compile(r"\d+\s")
+"""The start of a choice that names a numbered candidate of the decision's picture ("3 · +2 coins",
+E Guan's "5 ↓180° · Evil 3")."""
 
 
 def numbered(view: discord.ui.View | None) -> bool:
