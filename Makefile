@@ -41,9 +41,9 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.requests
 	$(BIN)/python -m bench.footprint $(COMPARE)
 
-# Replay every kennerspiel development game (../shared/ora-kennerspiel/records, or KS_RECORDS=dir) as
-# recorded: games whose every breakdown equals the record's, and the replay speed.
-KS_RECORDS ?= ../shared/ora-kennerspiel/records
+# Replay kennerspiel's games (tests/engines/records/kennerspiel, or KS_RECORDS=<folder of .jsonl records>)
+# as recorded: games whose every breakdown equals the record's, and the replay speed.
+KS_RECORDS ?= tests/engines/records/kennerspiel
 ora-kennerspiel: $(STAMP)
 	$(BIN)/python -m bench.ora_kennerspiel --as-recorded $(KS_RECORDS)
 

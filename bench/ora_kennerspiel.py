@@ -1,7 +1,7 @@
 """Replay speed of the kennerspiel importer over a record set, in commands per second.
 
 ``python -m bench.ora_kennerspiel [--as-recorded] [DIR_OR_FILES…]`` replays every game of the
-kennerspiel records (default: ``../shared/ora-kennerspiel/records``) through
+kennerspiel records (default: ``tests/engines/records/kennerspiel``) through
 ``engines.ora.importer`` and prints, per file and in all, the games followed to the end with
 every seat's breakdown equal to the record's, the commands replayed, and the rate (wall clock
 and per CPU second). Goal: ≥ 20,000 commands/s over the set. ``make ora-kennerspiel`` runs it
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from engines.ora import importer as I
 
-DEFAULT = Path(__file__).resolve().parents[1] / ".." / "shared" / "ora-kennerspiel" / "records"
+DEFAULT = Path(__file__).resolve().parents[1] / "tests" / "engines" / "records" / "kennerspiel"
 
 
 def files(paths: list[str]) -> list[Path]:

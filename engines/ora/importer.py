@@ -2,7 +2,7 @@
 
 ``python -m engines.ora.importer [--as-recorded] [--json] FILE…`` replays each game of a
 kennerspiel record file (``.jsonl``, one game a line, the format of
-``../shared/ora-kennerspiel/README.md``) or of our text format, and prints each seat's score
+``tests/engines/records/kennerspiel/README.md``) or of our text format, and prints each seat's score
 breakdown or the first command it cannot follow (its index, the command and why). With
 ``--json`` it prints one object a line per game: ``{"followed", "refused", "seatColors",
 "scores"}``, seats in the record's order, ``scores`` as kennerspiel's (``goods``,
@@ -1187,7 +1187,7 @@ def breakdown(st: Mapping[str, Any], seat: int) -> dict[str, Any]:
 
 def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result:
     """Replay one kennerspiel record (a line of a ``.jsonl`` file, see
-    ``../shared/ora-kennerspiel/README.md``) up to its end or its first command not followed."""
+    ``tests/engines/records/kennerspiel/README.md``) up to its end or its first command not followed."""
     rp = start(game, as_recorded=as_recorded)
     moves = list(game["moves"])
     rp.moves = moves

@@ -1,6 +1,6 @@
 """The kennerspiel record importer (engines/ora/importer.py): hand-written records in
 tests/engines/records/ and games kennerspiel played (tests/engines/records/kennerspiel/, taken
-from ../shared/ora-kennerspiel/records/) replayed under our spec and --as-recorded."""
+from kennerspiel's development set) replayed under our spec and --as-recorded."""
 
 from __future__ import annotations
 
