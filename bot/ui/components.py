@@ -156,6 +156,21 @@ def decode_path(text: str) -> tuple[int, ...]:
         return ()
 
 
+def picked(interaction: discord.Interaction, select: discord.ui.Select[Any], one: str, not_offered: str) -> str:
+    """The one value picked in ``select``, which its message must offer (``ActionSelect.offered``).
+
+    Raises:
+        HostError: not exactly one value (catalog key ``one``), or a value the menu does not offer
+            (``not_offered``, naming it); code ``bad_pick``.
+    """
+    values = select.values
+    if len(values) != 1:
+        raise HostError(Msg(one), "bad_pick")
+    if values[0] not in ActionSelect.offered(interaction, select.custom_id):
+        raise HostError(Msg(not_offered, {"value": values[0][:40]}), "bad_pick")
+    return values[0]
+
+
 class ActionSelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]],
                    template=r"as:(?P<game>\d+):(?P<version>\d+):(?P<page>\d+)(?::(?P<path>[0-9.]*))?"):
     """A select menu of legal actions (one page of at most 25); an option ``s<k>`` opens
@@ -198,12 +213,7 @@ class ActionSelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]],
         Raises:
             HostError: not exactly one value, or a value the menu does not offer (named).
         """
-        values = self.item.values
-        if len(values) != 1:
-            raise HostError(Msg("ui.error.pick_one"), "bad_pick")
-        value = values[0]
-        if value not in self.offered(interaction, self.item.custom_id):
-            raise HostError(Msg("ui.error.not_a_choice", {"value": value[:40]}), "bad_pick")
+        value = picked(interaction, self.item, "ui.error.pick_one", "ui.error.not_a_choice")
         moves = flow_of(interaction).moves
         if value.startswith("s") and value[1:].isdigit():
             await moves.navigate(interaction, self.game, self.version, 0, (*self.path, int(value[1:])))
@@ -285,12 +295,7 @@ class LookSelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]], templ
         Raises:
             HostError: not exactly one value, or a value the menu does not offer (named).
         """
-        values = self.item.values
-        if len(values) != 1:
-            raise HostError(Msg("ui.error.pick_one_look"), "bad_pick")
-        value = values[0]
-        if value not in ActionSelect.offered(interaction, self.item.custom_id):
-            raise HostError(Msg("ui.error.not_a_look", {"value": value[:40]}), "bad_pick")
+        value = picked(interaction, self.item, "ui.error.pick_one_look", "ui.error.not_a_look")
         await flow_of(interaction).looks.look(interaction, self.game, value)
 
 
