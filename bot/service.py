@@ -936,7 +936,7 @@ class GameService:
             if level is not None and is_last_person(record, seat):
                 raise HostError(Msg("ai.refuse.last_person"), "ai_seats")
             old = record.user_of(seat)
-            from bot.storage.repository import bot_user_id
+            from bot.storage.records import bot_user_id
 
             user_id = bot_user_id(record) if new_bot else None
             name = None
