@@ -629,6 +629,22 @@ class ServiceCore:
             raise not_running(record)
         return record
 
+    async def games(self, *, status: Sequence[str] = ("lobby", "active"), user_id: int | None = None,
+                    channel_id: int | None = None) -> list[GameRecord]:
+        """Games filtered by status, seated user and/or channel (thread or channel), oldest first."""
+        return await self.repo.games(status=status, user_id=user_id, channel_id=channel_id)
+
+    async def log(self, game: int, *, after: int = 0, last: int | None = None,
+                  upto: int | None = None) -> list[LogEntry]:
+        """The log entries of ``game`` in order: those with seq > ``after`` (and ≤ ``upto``), and only the
+        ``last`` N of them when given (without reading the rest)."""
+        return await self.repo.log(game, after=after, last=last, upto=upto)
+
+    async def set_fields(self, game: int, **values: Any) -> None:
+        """Update plain pointer columns of ``game`` (``Repository.set_fields``: its thread, lobby
+        message, …)."""
+        await self.repo.set_fields(game, **values)
+
     # ------------------------------------------------------------------ changes
     def changed(self, game: int, record: GameRecord | None = None) -> None:
         """Tell the ``listeners`` that ``game`` changed (a listener that fails is logged).
@@ -1497,9 +1513,179 @@ class Moderation(Lobbies):
         return await self.get(game)
 
 
-class GameService(Moderation, Play):
-    """Creates lobbies, starts games and applies actions (design §4): ``Lobbies``, ``Play``
-    and ``Moderation`` on one ``ServiceCore``; here the checks of stored games against their
+class Clockwork(ServiceCore):
+    """What the clock reads and claims: due games, reminders, moved deadlines, vacation days,
+    quiet hours and the pings held back through them (bot/ui/clock.py runs it)."""
+
+    async def due(self, now: float) -> list[GameRecord]:
+        """Active, unpaused games with a deadline whose next reminder or expiry is due (50 %, 90 % of the
+        window, and the deadline itself), of the servers on this process's shards."""
+        return await self.repo.due(now)
+
+    async def claim_reminder(self, game: int, version: int, count: int, seats: Sequence[int]) -> bool:
+        """``mark_reminded``, and in the same transaction queue the reminder as a ``ping`` row (payload
+        ``seats``, ``reminder``: ``count``): sent once by the outbox, with its nonce, whatever crashes."""
+        return await self.repo.claim_reminder(game, version, count, seats)
+
+    async def set_deadline(self, game: int, version: int, deadline: float, *, window: int | None = None,
+                           vacations: dict[str, dict[str, int]] | None = None) -> bool:
+        """Move the deadline of ``game`` at ``version`` (quiet hours, a vacation day): with ``window`` its
+        reminders start over; ``vacations`` replaces the vacation record."""
+        return await self.repo.set_deadline(game, version, deadline, window=window, vacations=vacations)
+
+    async def set_vacation(self, game: int, user_id: int, days: int) -> bool:
+        """Give the player ``user_id`` of the lobby ``game`` ``days`` vacation days (0 clears them)."""
+        return await self.repo.set_vacation(game, user_id, days)
+
+    async def quiet_hours(self, guild_id: int) -> tuple[int, int, str] | None:
+        """The quiet hours of a server: ``(start, end, zone)`` in minutes after local midnight and the zone
+        name, or None."""
+        return await self.repo.quiet_hours(guild_id)
+
+    async def set_quiet_hours(self, guild_id: int, hours: tuple[int, int, str] | None) -> None:
+        """Set (or clear with None) the quiet hours of a server."""
+        return await self.repo.set_quiet_hours(guild_id, hours)
+
+    async def defer_pings(self, game: int, seats: Sequence[int]) -> None:
+        """Hold the pings of ``seats`` back until the server's quiet hours end."""
+        return await self.repo.defer_pings(game, seats)
+
+    async def deferred_pings(self) -> dict[int, list[int]]:
+        """The pings held back: seats by game, oldest game first (of this process's shards)."""
+        return await self.repo.deferred_pings()
+
+    async def clear_deferred_pings(self, game: int) -> bool:
+        """Forget the held-back pings of ``game`` (sent, or nobody waits any more)."""
+        return await self.repo.clear_deferred_pings(game)
+
+
+class People(ServiceCore):
+    """What a person or a server chose and what they follow: moderator roles, languages, DM
+    settings and messages, games watched, and the ratings shown to them."""
+
+    async def moderator_role(self, guild_id: int) -> int | None:
+        """The moderator role set for a guild, or None."""
+        return await self.repo.moderator_role(guild_id)
+
+    async def locales(self) -> tuple[dict[int, str], dict[int, str]]:
+        """The languages chosen with ``/game language`` (migration 008): ``({guild id: locale}, {user id:
+        locale})``, catalog locales."""
+        return await self.repo.locales()
+
+    async def set_user_locale(self, user_id: int, locale: str | None) -> None:
+        """Set (or clear with None: their Discord client's again) a user's own language."""
+        return await self.repo.set_user_locale(user_id, locale)
+
+    async def set_guild_locale(self, guild_id: int, locale: str | None) -> None:
+        """Set (or clear with None: Discord's preferred locale again) a server's language."""
+        return await self.repo.set_guild_locale(guild_id, locale)
+
+    async def notify_settings(self, user_id: int, game: int) -> tuple[bool, bool]:
+        """``(hands, turns)``: whether ``user_id`` gets DM hands and DM turn notices for ``game``."""
+        return await self.repo.notify_settings(user_id, game)
+
+    async def set_notify(self, user_id: int, game: int, *, hands: bool | None, turns: bool | None) -> None:
+        """Store DM settings of ``user_id`` for ``game`` (0: every game); None leaves one as it was."""
+        return await self.repo.set_notify(user_id, game, hands=hands, turns=turns)
+
+    async def dm_block(self, user_id: int) -> list[int] | None:
+        """The games told that ``user_id``'s DMs are refused, or None when DMs are not paused."""
+        return await self.repo.dm_block(user_id)
+
+    async def block_dms(self, user_id: int, told: Sequence[int] = ()) -> None:
+        """Pause DMs to ``user_id`` (a DM was refused)."""
+        return await self.repo.block_dms(user_id, told)
+
+    async def clear_dm_block(self, user_id: int) -> bool:
+        """Let DMs to ``user_id`` be tried again; True when they were paused."""
+        return await self.repo.clear_dm_block(user_id)
+
+    async def dm_message(self, game: int, user_id: int, kind: str) -> tuple[int, int, str | None] | None:
+        """The stored DM message of ``kind`` (``"hand"`` or ``"turn"``)."""
+        return await self.repo.dm_message(game, user_id, kind)
+
+    async def set_dm_message(self, game: int, user_id: int, kind: str, channel_id: int, message_id: int,
+                             shown: str | None = None) -> None:
+        """Store (or replace)."""
+        return await self.repo.set_dm_message(game, user_id, kind, channel_id, message_id, shown)
+
+    async def watch(self, game: int, user_id: int, mode: str) -> None:
+        """Follow ``game`` as a spectator (``mode`` ``"board"`` or ``"end"``); a second call changes the
+        mode."""
+        return await self.repo.watch(game, user_id, mode)
+
+    async def unwatch(self, game: int, user_id: int) -> tuple[int, int] | None:
+        """Stop following ``game``: the DM board message ``(channel_id, message_id)`` it had, if any; None when
+        the user did not watch it."""
+        return await self.repo.unwatch(game, user_id)
+
+    async def watchers(self, game: int) -> list[tuple[int, str, int | None, int | None, int]]:
+        """``(user_id, mode, channel_id, message_id, shown version)`` of ``game``'s spectators."""
+        return await self.repo.watchers(game)
+
+    async def set_watcher_message(self, game: int, user_id: int, channel_id: int, message_id: int,
+                                  shown: int) -> None:
+        """Remember the spectator's DM board message and the version it shows."""
+        return await self.repo.set_watcher_message(game, user_id, channel_id, message_id, shown)
+
+    async def ratings(self, guild_id: int, game_id: str | None = None, *, user_id: int | None = None,
+                      limit: int = 100) -> list[tuple[str, int, float, float, int, int]]:
+        """Stored ratings of a server, ``(game_id, user_id, mu, sigma, games, wins)``, best first (by ``mu -
+        3·sigma``, openskill's ordinal); of one game and/or one user."""
+        return await self.repo.ratings(guild_id, game_id, user_id=user_id, limit=limit)
+
+
+class Operations(ServiceCore):
+    """The operator's: the figures of ``/game status``, forgetting a person, and purging the
+    servers that removed the bot."""
+
+    async def operator_counts(self, *, day_start: float, hour_ago: float,
+                              guild_id: int | None = None) -> dict[str, int]:
+        """The figures of ``/game status`` (of one server, or of every one with None): ``active`` running games,
+        ``finished`` games finished since ``day_start`` (their last change), ``actions`` log entries since
+        ``hour_ago`` and ``pending`` deliveries not yet done (unix seconds)."""
+        return await self.repo.operator_counts(day_start=day_start, hour_ago=hour_ago, guild_id=guild_id)
+
+    async def database_bytes(self) -> int | None:
+        """The database's size in bytes (SQLite: the file and its WAL; PostgreSQL: ``pg_database_size``); None
+        for an in-memory database."""
+        return await self.repo.database_bytes()
+
+    async def delete_user_data(self, user_id: int) -> int:
+        """Forget a user's preferences, DM settings, games watched and ratings (data-deletion path)."""
+        return await self.repo.delete_user_data(user_id)
+
+    async def anonymise_user(self, user_id: int, names: Callable[[int], str]) -> list[int]:
+        """Replace ``user_id`` by ``ANON_USER`` in every game where their seat is over: the finished and
+        abandoned games, and the running ones they left (resigned, kicked): the seat (its name becomes
+        ``names(seat)``), the log entries' user, the ``user`` of kick and resign entries and the ``old_user`` /
+        ``new_user`` of replace and AI-seat entries, and the host of games that are over."""
+        return await self.repo.anonymise_user(user_id, names)
+
+    async def schedule_guild_purge(self, guild_id: int, left_at: float, purge_at: float) -> None:
+        """Remember that the bot left ``guild_id`` at ``left_at``: its data is purged at ``purge_at`` (a second
+        call keeps the first departure's times)."""
+        return await self.repo.schedule_guild_purge(guild_id, left_at, purge_at)
+
+    async def cancel_guild_purge(self, guild_id: int) -> bool:
+        """The bot is back in ``guild_id``: its purge is called off."""
+        return await self.repo.cancel_guild_purge(guild_id)
+
+    async def guild_purges(self, due_by: float | None = None) -> list[tuple[int, float, float]]:
+        """``(guild_id, left_at, purge_at)`` of the servers waiting for their purge (those due by ``due_by``
+        only, when given), soonest first."""
+        return await self.repo.guild_purges(due_by)
+
+    async def purge_guild(self, guild_id: int) -> int:
+        """Delete everything stored about ``guild_id``: its games (their seats, logs, deliveries, DM messages,
+        spectators and marks go with them), settings, ratings and its pending purge."""
+        return await self.repo.purge_guild(guild_id)
+
+
+class GameService(Moderation, Play, Clockwork, People, Operations):
+    """Creates lobbies, starts games and applies actions (design §4), the one door of the
+    host to storage: ``Lobbies``, ``Play``, ``Moderation``, ``Clockwork``, ``People`` and
+    ``Operations`` on one ``ServiceCore``; here the checks of stored games against their
     logs (start-up and ``make check``).
 
     Args:
