@@ -6,8 +6,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage.database import Database
-from bot.storage.records import GameRecord, OutboxItem, Shards, queue
+from bot.storage.database import Database, queue
+from bot.storage.records import GameRecord, OutboxItem, Shards
 
 
 class ClockStore(Database):

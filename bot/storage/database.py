@@ -47,6 +47,7 @@ from bot.storage.records import (
     SEATS_SQL,
     GameRecord,
     LogTail,
+    OutboxItem,
     SeatRecord,
     Shards,
     Snapshots,
@@ -54,6 +55,7 @@ from bot.storage.records import (
     StorageCorrupt,
     StorageError,
     StorageUnwritable,
+    queued,
     row_to_game,
     row_to_seat,
 )
@@ -90,6 +92,12 @@ Connection = aiosqlite.Connection | PgConnection
 """The connection a repository method gets from ``_read`` / ``_tx``: aiosqlite's, or the
 PostgreSQL one that speaks the same ``execute`` (bot/storage/backend.py)."""
 
+
+
+async def queue(db: Connection, game: int, items: Sequence[OutboxItem], now: float) -> None:
+    """Queue ``items`` in the outbox of ``game`` inside the write transaction of ``db``."""
+    for sql, params in queued(game, items, now):
+        await db.execute(sql, params)
 
 T = TypeVar("T")
 

@@ -378,9 +378,3 @@ def queued(game: int, items: Sequence[OutboxItem], now: float) -> list[tuple[str
 def row_to_outbox(r: Any) -> OutboxRow:
     return OutboxRow(r["id"], r["game"], r["version"], r["kind"], json.loads(r["payload"]), r["nonce"],
                      r["attempts"], r["created_at"], r["done_at"])
-
-
-async def queue(db: Any, game: int, items: Sequence[OutboxItem], now: float) -> None:
-    """Queue ``items`` in the outbox of ``game`` inside the write transaction of ``db``."""
-    for sql, params in queued(game, items, now):
-        await db.execute(sql, params)
