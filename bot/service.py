@@ -1563,6 +1563,10 @@ class People(ServiceCore):
     """What a person or a server chose and what they follow: moderator roles, languages, DM
     settings and messages, games watched, and the ratings shown to them."""
 
+    async def preferences(self, user_id: int, game_id: str) -> dict[str, str]:
+        """Every stored preference of a user for one game (key -> raw text value)."""
+        return await self.repo.preferences(user_id, game_id)
+
     async def moderator_role(self, guild_id: int) -> int | None:
         """The moderator role set for a guild, or None."""
         return await self.repo.moderator_role(guild_id)
