@@ -649,7 +649,7 @@ class ServiceCore:
     def changed(self, game: int, record: GameRecord | None = None) -> None:
         """Tell the ``listeners`` that ``game`` changed (a listener that fails is logged).
         ``record``: the game as this change committed it, which a listener may look at
-        (``changing``) while it is told, instead of reading the game again (issue 14)."""
+        (``changing``) while it is told, instead of reading the game again."""
         self._changing = record
         try:
             for listener in self.listeners:
@@ -795,7 +795,7 @@ class ServiceCore:
 
     async def ratings_of(self, record: GameRecord, outcome: Outcome
                          ) -> tuple[int, str, list[tuple[int, float, float, bool]]] | None:
-        """The new ratings of a game that finishes normally (issue 16 point 5; abandoned or
+        """The new ratings of a game that finishes normally (abandoned or
         moderator-ended games never come here), to store in the transaction of its final
         move, so a crash cannot lose them: ``(guild_id, game_id, [(user_id, mu, sigma, won)])``
         by openskill's Plackett-Luce model, one rating per player per game per server,
@@ -993,7 +993,7 @@ class Lobbies(ServiceCore):
 
     @_refuses_storage_faults
     async def add_ai(self, game: int, level: str, by_user: int, *, is_moderator: bool) -> GameRecord:
-        """Seat an AI of ``level`` in a lobby (issue 15), named ``ai.seat_name``; by the
+        """Seat an AI of ``level`` in a lobby, named ``ai.seat_name``; by the
         host or a moderator.
 
         Raises:
@@ -1190,7 +1190,7 @@ class Play(ServiceCore):
                 return await self._advance(record, engine, state, entries, events,
                                            waiting_before=waiting_before,
                                            overdue=waiting_before - frozenset(played))
-            except HostError as exc:  # another process moved or expired it first (issue 17)
+            except HostError as exc:  # another process moved or expired it first
                 if exc.code == "stale":
                     return None
                 raise
@@ -1245,7 +1245,7 @@ class Play(ServiceCore):
         checks come first, the log is read only for a seated player of a running game, once
         per (game, version, user): every change of the log, the seats or the status moves the
         version (bot/storage ``append``, ``_system_change``), so the verdict of a version
-        never changes (issue 14: a move asks it for the panel before and after)."""
+        never changes (a move asks it for the panel before and after)."""
         if record.seat_of(user_id) is None or record.status != "active" or record.paused:
             return False
         key = (record.id, record.version, user_id)
@@ -1572,7 +1572,7 @@ class People(ServiceCore):
         return await self.repo.moderator_role(guild_id)
 
     async def locales(self) -> tuple[dict[int, str], dict[int, str]]:
-        """The languages chosen with ``/game language`` (migration 008): ``({guild id: locale}, {user id:
+        """The languages chosen with ``/game language``: ``({guild id: locale}, {user id:
         locale})``, catalog locales."""
         return await self.repo.locales()
 
