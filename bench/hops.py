@@ -30,7 +30,7 @@ from typing import Any
 
 from bench import trees
 
-REPO_FILE = os.sep + os.path.join("bot", "storage", "repository.py")
+REPO_DIR = os.sep + os.path.join("bot", "storage") + os.sep
 
 
 def _caller() -> str:
@@ -38,7 +38,7 @@ def _caller() -> str:
     frame = sys._getframe(2)
     found = "?"
     while frame is not None:
-        if frame.f_code.co_filename.endswith(REPO_FILE) and not frame.f_code.co_name.startswith("_"):
+        if REPO_DIR in frame.f_code.co_filename and not frame.f_code.co_name.startswith("_"):
             found = frame.f_code.co_name
         frame = frame.f_back  # type: ignore[assignment]
     return found

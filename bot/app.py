@@ -100,7 +100,7 @@ class GameBot(commands.Bot):
         self.delivery.away_after = settings.dm_away_seconds
         self.delivery.lean = settings.lean_requests
         self.delivery.renderer = Renderer(settings.render_workers)
-        self.flow = Flow(HostContext(self.service, self.repo, self.delivery, settings, clock))
+        self.flow = Flow(HostContext(self.service, self.delivery, settings, clock))
         cast(GameTree, self.tree).attach(self.flow.ctx)
         if settings.postgres:  # (PostgreSQL is backed up by its own tools: README "Running at scale")
             settings = dataclasses.replace(settings, backup_every_minutes=0)
@@ -120,7 +120,7 @@ class GameBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.repo.open()
         await self.service.upgrade_snapshots()
-        await self.delivery.locales.load(self.repo)
+        await self.delivery.locales.load(self.service)
         await self.load_commands()
         if self.settings.dev_guild_id:  # a development server: its commands are current at once
             await sync.sync(self.tree, self.settings.dev_guild_id)

@@ -522,9 +522,10 @@ def is_last_person(record: GameRecord, seat: int) -> bool:
     table keeps at least one person)."""
     return not any(s.seat != seat and s.status == "active" and not s.is_ai for s in record.seats)
 
-
-class GameService:
-    """Creates lobbies, starts games and applies actions (design §4).
+class ServiceCore:
+    """What every part of the game service shares: the games' locks, lookups and the states
+    loaded from them, the change listeners, and ``_advance``, which stores a change with the
+    chance it settles, the stand-in moves it plays and the deliveries it causes (design §4).
 
     Args:
         repo: an open ``Repository``.
@@ -621,7 +622,224 @@ class GameService:
             return frozenset()
         return frozenset(s for s in self.engine(record).to_move(self.state(record)) if s != CHANCE)
 
-    # ------------------------------------------------------------------ lobby
+    async def _running(self, game: int) -> GameRecord:
+        """The game ``game``, refused unless it is running and not paused (lock held)."""
+        record = await self.get(game)
+        if record.status != "active" or record.paused:
+            raise not_running(record)
+        return record
+
+    async def games(self, *, status: Sequence[str] = ("lobby", "active"), user_id: int | None = None,
+                    channel_id: int | None = None) -> list[GameRecord]:
+        """Games filtered by status, seated user and/or channel (thread or channel), oldest first."""
+        return await self.repo.games(status=status, user_id=user_id, channel_id=channel_id)
+
+    async def log(self, game: int, *, after: int = 0, last: int | None = None,
+                  upto: int | None = None) -> list[LogEntry]:
+        """The log entries of ``game`` in order: those with seq > ``after`` (and ≤ ``upto``), and only the
+        ``last`` N of them when given (without reading the rest)."""
+        return await self.repo.log(game, after=after, last=last, upto=upto)
+
+    async def set_fields(self, game: int, **values: Any) -> None:
+        """Update plain pointer columns of ``game`` (``Repository.set_fields``: its thread, lobby
+        message, …)."""
+        await self.repo.set_fields(game, **values)
+
+    # ------------------------------------------------------------------ changes
+    def changed(self, game: int, record: GameRecord | None = None) -> None:
+        """Tell the ``listeners`` that ``game`` changed (a listener that fails is logged).
+        ``record``: the game as this change committed it, which a listener may look at
+        (``changing``) while it is told, instead of reading the game again."""
+        self._changing = record
+        try:
+            for listener in self.listeners:
+                try:
+                    listener(game)
+                except Exception:
+                    log.exception("a change listener failed for game %s", game)
+        finally:
+            self._changing = None
+
+    def changing(self, game: int) -> GameRecord | None:
+        """Inside ``changed`` (a listener being told of a change of ``game``): the game as
+        that change committed it, when known; None otherwise. Not valid afterwards: the game
+        may have moved on."""
+        record = self._changing
+        return record if record is not None and record.id == game else None
+
+    async def _advance(
+        self, record: GameRecord, engine: Engine, state: State, entries: list[LogEntry],
+        events: list[Event], *, waiting_before: frozenset[int], players: int | None = None,
+        answer: dict[str, Any] | None = None, keep_clock: bool = False, overdue: frozenset[int] = frozenset(),
+    ) -> ActResult:
+        """Sample chance, auto-play seats of players who left and pre-set answers
+        (``Engine.auto_action``), then store (CAS) with the deliveries it causes.
+        ``keep_clock``: the running deadline stays (an undo must not restart the timer).
+        ``overdue``: seats whose time ran out and whose timeout moves were not played (chance
+        came first): while the game waits only for them, their expired deadline stays."""
+        position = record.version + len(entries)
+        left = {s.seat for s in record.seats if s.status == "left"}
+        prefs = await self.seat_preferences(record, engine)
+        for _ in range(MAX_CHANCE_STEPS):
+            if engine.outcome(state) is not None:
+                break
+            movers = engine.to_move(state)
+            if CHANCE in movers:
+                chance = engine.sample_chance(state, derive_rng(record.seed, position))
+                state, evs = engine.apply(state, CHANCE, chance)
+                entries.append(LogEntry(0, "chance", CHANCE, engine.action_to_json(chance),
+                                        [e.to_json() for e in evs]))
+            elif movers & left:
+                seat = min(movers & left)
+                auto = self.stand_in_action(record, engine, state, seat)
+                state, evs = engine.apply(state, seat, auto)
+                evs = (Event("autoplay", params={"seat": seat_ref(seat)}), *evs)
+                entries.append(LogEntry(0, "player", seat, engine.action_to_json(auto),
+                                        [e.to_json() for e in evs]))
+            else:
+                auto_seat, auto_action = None, None
+                for seat in sorted(movers):
+                    if prefs.get(seat):
+                        auto_action = engine.auto_action(state, seat, prefs[seat])
+                        if auto_action is not None:
+                            auto_seat = seat
+                            break
+                if auto_seat is None or auto_action is None:
+                    break
+                label = engine.action_label(state, auto_action)
+                state, evs = engine.apply(state, auto_seat, auto_action)
+                evs = (Event("auto", params={"label": _json_text(label)},
+                             visible_to=frozenset({auto_seat})), *evs)
+                entries.append(LogEntry(0, "player", auto_seat, engine.action_to_json(auto_action),
+                                        [e.to_json() for e in evs]))
+            events += evs
+            position += 1
+        else:  # pragma: no cover - an engine bug
+            raise RuntimeError(f"{engine.info.game_id}: chance did not settle")
+        outcome = engine.outcome(state)
+        waiting_after = frozenset(s for s in engine.to_move(state) if s != CHANCE)
+        status = "finished" if outcome is not None else "active"
+        deadline: float | None = None
+        window: int | None = None
+        reminded = 0
+        if outcome is None and waiting_after:
+            # the same clock runs on while the game waits for a subset of the same seats,
+            # unless it has run out (after a timeout the next decision gets a fresh window)
+            # (seats whose time ran out but whose timeout moves waited behind chance keep the
+            # expired clock: the next clock pass plays them, instead of a fresh window)
+            still_overdue = bool(overdue) and waiting_after <= overdue
+            keep = record.deadline is not None and record.status == "active" and (
+                still_overdue or ((keep_clock or waiting_after <= frozenset(record.waiting))
+                                  and self.clock() < record.deadline))
+            window = engine.timeout_seconds(state, waiting_after, record.move_timeout)
+            if keep:  # the same clock runs on: its reminders already sent stay sent
+                deadline, window, reminded = record.deadline, record.deadline_window, record.reminded
+            else:
+                deadline = self.clock() + window
+        public = engine.player_view(state, None)
+        public_changed = record.state is None or self.public_view(record) != public
+        outbox = plan_deliveries(record.version, record.version + len(entries), events, waiting_before, waiting_after,
+                                 outcome, public_changed, answer,
+                                 frozenset(e.seat for e in entries if e.kind == "player" and e.user_id is None
+                                           and e.seat is not None),
+                                 frozenset(e.seat for e in entries if e.kind == "player" and e.user_id is not None
+                                           and e.seat is not None))
+        rated = await self.ratings_of(record, outcome) if outcome is not None else None
+        try:  # (the record as stored and the entries with their seqs come back in the same trip)
+            new_record, stored = await self.repo.appended(
+                record.id, record.version, entries, state=engine.state_to_json(state), status=status,
+                players=players, deadline=deadline, waiting=sorted(waiting_after), window=window,
+                reminded=reminded, outbox=outbox, ratings=rated)
+        except StaleVersion:
+            raise HostError(Msg("ui.error.moved_meanwhile"), "stale") from None
+        if new_record.state is not None:
+            self._public[(record.id, new_record.version)] = (new_record.state, public)
+        crash_point("after_commit")
+        self.changed(record.id, new_record)
+        return ActResult(new_record, stored, events, waiting_before, waiting_after, outcome, public_changed)
+
+    def stand_in_action(self, record: GameRecord, engine: Engine, state: State, seat: int) -> Action:
+        """The move played for ``seat`` once nobody plays it (kicked or resigned): the one
+        place that decides who plays a left seat. Today the seat plays the spec's timeout
+        default (``Engine.timeout_action``); an AI seat-filler hooks in here."""
+        return engine.timeout_action(state, seat)
+
+    async def seat_preferences(self, record: GameRecord, engine: Engine) -> dict[int, dict[str, Any]]:
+        """Each seated player's preferences for this game: the game's defaults
+        (``info.preferences``) overlaid with what the player stored, coerced to the
+        ``OptionSpec`` types. Seats that left are not included. One read for every seat
+        (``Repository.preferences_of``)."""
+        specs = {spec.key: spec for spec in engine.info.preferences}
+        if not specs:
+            return {}
+        out: dict[int, dict[str, Any]] = {}
+        seats = [seat for seat in record.seats if seat.status == "active"]
+        stored = await self.repo.preferences_of([seat.user_id for seat in seats], record.game_id)
+        for seat in seats:
+            values = {key: spec.default for key, spec in specs.items()}
+            for key, value in stored.get(seat.user_id, {}).items():
+                if key in specs:
+                    try:
+                        values[key] = specs[key].coerce(value)
+                    except GameError:
+                        log.warning("ignoring bad stored preference %s=%r", key, value)
+            out[seat.seat] = values
+        return out
+
+    async def rate(self, record: GameRecord, outcome: Outcome) -> bool:
+        """Store the ratings of a game that finished (``ratings_of``) now, each game once
+        (``Repository.record_ratings``); ``act`` stores them with the final move instead.
+        Returns whether ratings were stored."""
+        rated = await self.ratings_of(record, outcome)
+        return rated is not None and await self.repo.record_ratings(record.id, *rated)
+
+    async def ratings_of(self, record: GameRecord, outcome: Outcome
+                         ) -> tuple[int, str, list[tuple[int, float, float, bool]]] | None:
+        """The new ratings of a game that finishes normally (abandoned or
+        moderator-ended games never come here), to store in the transaction of its final
+        move, so a crash cannot lose them: ``(guild_id, game_id, [(user_id, mu, sigma, won)])``
+        by openskill's Plackett-Luce model, one rating per player per game per server,
+        ranked by ``table_outcome`` (``ranks``): resigned seats are rated, after every seat
+        that stayed. Only server games of at least two players are rated (None otherwise). A failure is logged and never touches
+        the game (None)."""
+        if record.guild_id is None or len(record.seats) < 2:
+            return None
+        try:
+            from openskill.models import PlackettLuce
+
+            model = PlackettLuce()
+            left = left_seats(record)
+            outcome = table_outcome(record, outcome)
+            users = [s.user_id for s in record.seats]
+            teams = []
+            for user in users:
+                found = await self.repo.ratings(record.guild_id, record.game_id, user_id=user, limit=1)
+                teams.append([model.rating(mu=found[0][2], sigma=found[0][3]) if found else model.rating()])
+            rated = model.rate(teams, ranks=[float(r) for r in ranks(outcome, left)])
+            rows = [(user, team[0].mu, team[0].sigma, seat in outcome.winners)
+                    for seat, (user, team) in enumerate(zip(users, rated, strict=True))]
+            return record.guild_id, record.game_id, rows
+        except Exception:
+            log.exception("ratings of game %s not updated", record.id)
+            return None
+
+    def _replay(self, record: GameRecord, entries: Sequence[LogEntry], upto: int | None = None) -> State | None:
+        """The state after the log entries with ``seq <= upto`` (all when None), skipping the
+        entries an ``undo`` entry among them took back (``live_entries``); None before the start."""
+        engine = self.engine(record)
+        state: State | None = None
+        for e in live_entries(e for e in entries if upto is None or e.seq <= upto):
+            if e.kind == "system" and e.action.get("type") == "start":
+                state = engine.new_game(int(e.action["players"]), record.seed, record.options)
+            elif e.kind in ("player", "chance") and state is not None:
+                state, _ = engine.apply(state, -1 if e.kind == "chance" else int(e.seat or 0), e.action)
+        return state
+
+
+class Lobbies(ServiceCore):
+    """Lobbies: opening, joining and leaving them, their options and AI seats, starting the
+    game and the rematch; a player's stored preferences."""
+
     @_refuses_storage_faults
     async def create_lobby(
         self, *, game_id: str, guild_id: int | None, channel_id: int, host_user_id: int, host_name: str,
@@ -773,108 +991,9 @@ class GameService:
                 await self.repo.join(new.id, seat.user_id, seat.name, len(rotated))
             return await self.get(new.id), True
 
-    # ------------------------------------------------------------------ play
-    @_refuses_storage_faults
-    async def act(
-        self, game: int, user_id: int, action: Action | str, *, expected_version: int | None = None,
-        answer: dict[str, Any] | None = None,
-    ) -> ActResult:
-        """Apply a player's action (a dict, or notation text parsed by the engine).
-
-        Args:
-            expected_version: the version the player saw (from a button); a mismatch is
-                refused so a stale panel never acts on a newer position.
-            answer: the answer a typed move is owed (``Delivery.answer_ticket``), queued
-                in the outbox with the action so it is given even after a crash.
-
-        Raises:
-            HostError: unknown game, not active, not a player, stale version.
-            GameError: the engine's refusal (NotYourTurn, IllegalAction, GameOver); a typed
-                move nothing fits lists the closest legal ones (``bot.typed_moves``).
-        """
-        async with self.lock(game):
-            record = await self._running(game)
-            seat = record.seat_of(user_id)
-            if seat is None:
-                raise HostError(Msg("ui.error.not_playing"), "not_a_player")
-            if expected_version is not None and expected_version != record.version \
-                    and not await self.same_choice_since(record, seat, expected_version):
-                raise HostError(Msg("ui.error.stale_board"), "stale")
-            label = None
-            if isinstance(action, str):
-                engine, state = self.engine(record), self.state(record)
-                action = parse_typed(engine, state, seat, action)
-                label = engine.action_label(state, action)
-            result = await self._play(record, seat, action, user_id, answer)
-            result.typed_label = label
-            return result
-
-    async def _running(self, game: int) -> GameRecord:
-        """The game ``game``, refused unless it is running and not paused (lock held)."""
-        record = await self.get(game)
-        if record.status != "active" or record.paused:
-            raise not_running(record)
-        return record
-
-    async def _play(self, record: GameRecord, seat: int, action: Action, user_id: int,
-                    answer: dict[str, Any] | None = None) -> ActResult:
-        """Apply ``seat``'s ``action`` by ``user_id`` and advance (lock held, checks done)."""
-        engine = self.engine(record)
-        state = self.state(record)
-        action = engine.action_from_json(action)
-        waiting_before = frozenset(s for s in engine.to_move(state) if s != CHANCE)
-        before = state
-        state, events = engine.apply(state, seat, action)
-        entry = LogEntry(0, "player", seat, engine.action_to_json(action),
-                         [e.to_json() for e in events], user_id=user_id)
-        result = await self._advance(record, engine, state, [entry], list(events),
-                                     waiting_before=waiting_before, answer=answer)
-        self._before[(record.id, record.version + 1)] = before  # (its seq: repository.append)
-        return result
-
-    def changed(self, game: int, record: GameRecord | None = None) -> None:
-        """Tell the ``listeners`` that ``game`` changed (a listener that fails is logged).
-        ``record``: the game as this change committed it, which a listener may look at
-        (``changing``) while it is told, instead of reading the game again (issue 14)."""
-        self._changing = record
-        try:
-            for listener in self.listeners:
-                try:
-                    listener(game)
-                except Exception:
-                    log.exception("a change listener failed for game %s", game)
-        finally:
-            self._changing = None
-
-    def changing(self, game: int) -> GameRecord | None:
-        """Inside ``changed`` (a listener being told of a change of ``game``): the game as
-        that change committed it, when known; None otherwise. Not valid afterwards: the game
-        may have moved on."""
-        record = self._changing
-        return record if record is not None and record.id == game else None
-
-    @_refuses_storage_faults
-    async def act_for_seat(self, game: int, seat: int, action: Action, *, expected_version: int) -> ActResult:
-        """Apply the move the AI chose for ``seat`` (issue 15), exactly as a player's move
-        (``act``) by that seat's user: same checks, same log entry, same deliveries.
-
-        Raises:
-            HostError: unknown game, not active, paused, ``seat`` is not an active AI seat,
-                or the game moved past ``expected_version`` (``stale``).
-            GameError: the engine's refusal.
-        """
-        async with self.lock(game):
-            record = await self._running(game)
-            seated = next((s for s in record.seats if s.seat == seat and s.status == "active" and s.is_ai), None)
-            if seated is None:
-                raise HostError(Msg("refusal.host.not_ai", {"seat": seat + 1}), "not_ai")
-            if expected_version != record.version:
-                raise HostError(Msg("ui.error.stale_board"), "stale")
-            return await self._play(record, seat, action, seated.user_id)
-
     @_refuses_storage_faults
     async def add_ai(self, game: int, level: str, by_user: int, *, is_moderator: bool) -> GameRecord:
-        """Seat an AI of ``level`` in a lobby (issue 15), named ``ai.seat_name``; by the
+        """Seat an AI of ``level`` in a lobby, named ``ai.seat_name``; by the
         host or a moderator.
 
         Raises:
@@ -910,146 +1029,116 @@ class GameService:
         return await self.leave(game, bots[-1].user_id)
 
     @_refuses_storage_faults
-    async def hand_to_ai(self, game: int, seat: int, level: str | None, by_user: int | None, *,
-                         reason: str, new_bot: bool) -> GameRecord:
-        """Hand a running game's ``seat`` to the AI at ``level`` (None: back to its person),
-        logged as a system entry ``{"type": "ai_seat", "seat", "level", "reason"}`` (with a
-        new AI also the old holder's ``holder_entry``)
-        (``reason``: ``autopilot``, ``replace`` or ``kick``). With ``new_bot`` the seat gets
-        a new synthetic user id and the AI's name (a moderator's replace or kick: the person
-        is gone); otherwise the person keeps the seat (autopilot: they may take it back).
+    async def set_preferences(self, user_id: int, game_id: str, text: dict[str, str]) -> dict[str, Any]:
+        """Store a player's preferences for ``game_id`` after checking them.
 
         Raises:
-            HostError: unknown level, game not running, no such seat, or the change would
-                leave no person at the table.
+            HostError: unknown game.
+            InvalidOptions: unknown key or bad value (naming the allowed ones).
         """
-        from engines.ai import LEVELS
+        try:
+            engine = get_engine(game_id)
+        except KeyError:
+            raise HostError(Msg("ui.error.unknown_game_id", {"game": str(game_id)[:40], "games": list(GAME_IDS)}), "unknown_game") from None
+        from engines.base import EngineInfo, validate_options
 
-        if level is not None and level not in LEVELS:
-            raise HostError(Msg("ai.refuse.unknown_level", {"level": level[:20]}), "bad_level")
-        async with self.lock(game):
-            record = await self.get(game)
-            if record.status != "active":
-                raise HostError(Msg("ai.refuse.not_running"), "not_active")
-            if not 0 <= seat < len(record.seats):
-                raise HostError(Msg("refusal.host.no_seat", {"seat": seat + 1}), "bad_seat")
-            if level is not None and is_last_person(record, seat):
-                raise HostError(Msg("ai.refuse.last_person"), "ai_seats")
-            old = record.user_of(seat)
-            from bot.storage.repository import bot_user_id
+        info = EngineInfo(game_id, engine.info.name, "", 1, 1, options=engine.info.preferences)
+        checked = validate_options(info, text)
+        for key in text:
+            await self.repo.set_preference(user_id, game_id, key, str(checked[key]).lower())
+        return {k: checked[k] for k in text}
 
-            user_id = bot_user_id(record) if new_bot else None
-            name = None
-            if new_bot and level is not None:  # (the AIs it had: seated, and those a replace or kick took out)
-                gone = [e.action["old_name"] for e in await self.repo.log(game) if e.kind == "system"
-                        and e.action.get("type") in HOLDER_CHANGES and isinstance(e.action.get("old_level"), str)]
-                name = next_ai_name(level, [*(s.name for s in record.seats if s.is_bot), *gone])
-            await self.repo.set_seat_ai(
-                game, seat, level, expected_version=record.version, user_id=user_id, name=name,
-                entry=LogEntry(0, "system", None, {"type": "ai_seat", "seat": seat, "level": level,
-                                                   "reason": reason, "old_user": old,
-                                                   **(holder_entry(record, seat) if new_bot else {})},
-                               user_id=by_user))
-        self.changed(game)
-        return await self.get(game)
 
-    # ------------------------------------------------------------------ undo
-    def undo_candidate(self, record: GameRecord, entries: Sequence[LogEntry], user_id: int) -> LogEntry | None:
-        """The log entry ``user_id`` may take back now, or None (DESIGN §4, strict policy;
-        docs/rules/ora.md §5.7 allows several in a row: each undo makes the one before the
-        candidate). Allowed only when, counting no entry already undone: the game runs and
-        is not paused; the last player or chance entry is the user's own action, made by
-        them (not a timeout or a pre-set answer) in their current seat, so no one else
-        acted and nothing was rolled or drawn since; it ended nothing and asked no other
-        seat to decide; none of its events was told privately to another seat; the spec
-        allows taking it back (``Engine.undoable``); and it revealed nothing (``reveals``)."""
-        seat = record.seat_of(user_id)
-        if seat is None or record.status != "active" or record.paused or record.state is None:
-            return None
-        moves = [e for e in live_entries(entries) if e.kind in ("player", "chance")]
-        if not moves:
-            return None
-        last = moves[-1]
-        if last.kind != "player" or last.seat != seat or last.user_id != user_id:
-            return None
-        if any(ev.get("visible_to") is not None and set(ev["visible_to"]) - {seat} for ev in last.events):
-            return None
-        engine = self.engine(record)
-        after = self.state(record)
-        key = (record.id, last.seq)
-        before = self._before.get(key)
-        if before is None:
-            before = self._replay(record, [e for e in entries if e.seq != last.seq])
-        if before is None or engine.outcome(after) is not None \
-                or not engine.undoable(before, seat, last.action, after):  # (the spec's own finality)
-            return None
-        waiting_before = engine.to_move(before)
-        if seat not in waiting_before or not (engine.to_move(after) - {seat, CHANCE}) <= waiting_before:
-            return None
-        revealed = self._revealed.get(key)
-        if revealed is None:
-            revealed = self._revealed[key] = reveals(engine, len(record.seats), before, seat, last.action, after,
-                                                     record.seed)
-        return None if revealed else last
-
-    def _last_move(self, entries: Sequence[LogEntry]) -> LogEntry | None:
-        """The last player or chance entry of ``entries`` that no ``undo`` among them took
-        back (an undo names earlier entries only, so a tail of the log answers for itself)."""
-        undone = undone_seqs(entries)
-        return next((e for e in reversed(entries) if e.seq not in undone and e.kind in ("player", "chance")), None)
-
-    async def can_undo(self, record: GameRecord, user_id: int) -> bool:
-        """Whether ``user_id`` may undo in ``record`` now (``undo_candidate``); the cheap
-        checks come first, the log is read only for a seated player of a running game, once
-        per (game, version, user): every change of the log, the seats or the status moves the
-        version (bot/storage ``append``, ``_system_change``), so the verdict of a version
-        never changes (issue 14: a move asks it for the panel before and after)."""
-        if record.seat_of(user_id) is None or record.status != "active" or record.paused:
-            return False
-        key = (record.id, record.version, user_id)
-        known = self._undoable.get(key)
-        if known is None:
-            known = self._undoable[key] = await self._can_undo(record, user_id)
-        return known
-
-    async def _can_undo(self, record: GameRecord, user_id: int) -> bool:
-        entries = await self.repo.log(record.id, last=UNDO_TAIL, upto=record.version)  # (from memory, mostly)
-        if len(entries) == UNDO_TAIL:  # (a shorter tail is the whole log)
-            last = self._last_move(entries)
-            if last is None or (last.kind == "player" and last.user_id == user_id
-                                and (record.id, last.seq) not in self._before):
-                entries = await self.repo.log(record.id, upto=record.version)  # (the replay needs it all)
-        return self.undo_candidate(record, entries, user_id) is not None
+class Play(ServiceCore):
+    """Moves: a player's action, an AI seat's, the timeout moves of an expired deadline, and
+    taking back one's last action (``undo``)."""
 
     @_refuses_storage_faults
-    async def undo(self, game: int, user_id: int, *, expected_version: int | None = None) -> ActResult:
-        """Take back the caller's last action (``undo_candidate``): appends an ``undo``
-        system entry naming it (the log keeps it; every replay skips it) with the public
-        event ``table.undo``, and stores the state rebuilt without it. The clock runs on:
-        the deadline the seat had is kept (an undo never buys time).
+    async def act(
+        self, game: int, user_id: int, action: Action | str, *, expected_version: int | None = None,
+        answer: dict[str, Any] | None = None,
+    ) -> ActResult:
+        """Apply a player's action (a dict, or notation text parsed by the engine).
+
+        Args:
+            expected_version: the version the player saw (from a button); a mismatch is
+                refused so a stale panel never acts on a newer position.
+            answer: the answer a typed move is owed (``Delivery.answer_ticket``), queued
+                in the outbox with the action so it is given even after a crash.
 
         Raises:
-            HostError: no such game; a stale panel (``expected_version``); nothing the
-                caller may undo now (code ``undo``).
+            HostError: unknown game, not active, not a player, stale version.
+            GameError: the engine's refusal (NotYourTurn, IllegalAction, GameOver); a typed
+                move nothing fits lists the closest legal ones (``bot.typed_moves``).
         """
         async with self.lock(game):
-            record = await self.get(game)
-            if expected_version is not None and expected_version != record.version:
-                raise HostError(Msg("refusal.host.undo_stale"), "stale")
-            entries = await self.repo.log(game)
-            last = self.undo_candidate(record, entries, user_id)
+            record = await self._running(game)
             seat = record.seat_of(user_id)
-            if last is None or seat is None:
-                raise HostError(Msg("refusal.host.undo_now"), "undo")
-            engine = self.engine(record)
-            state = self._replay(record, [e for e in entries if e.seq != last.seq])
-            assert state is not None  # (undo_candidate replayed it)
-            event = Event("table.undo", params={"seat": seat_ref(seat)})
-            entry = LogEntry(0, "system", None, {"type": UNDO, "seqs": [last.seq]}, [event.to_json()],
-                             user_id=user_id)
-            waiting = frozenset(s for s in engine.to_move(self.state(record)) if s != CHANCE) | {seat}
-            return await self._advance(record, engine, state, [entry], [event], waiting_before=waiting,
-                                       keep_clock=True)
+            if seat is None:
+                raise HostError(Msg("ui.error.not_playing"), "not_a_player")
+            if expected_version is not None and expected_version != record.version \
+                    and not await self.same_choice_since(record, seat, expected_version):
+                raise HostError(Msg("ui.error.stale_board"), "stale")
+            label = None
+            if isinstance(action, str):
+                engine, state = self.engine(record), self.state(record)
+                action = parse_typed(engine, state, seat, action)
+                label = engine.action_label(state, action)
+            result = await self._play(record, seat, action, user_id, answer)
+            result.typed_label = label
+            return result
+
+    async def _play(self, record: GameRecord, seat: int, action: Action, user_id: int,
+                    answer: dict[str, Any] | None = None) -> ActResult:
+        """Apply ``seat``'s ``action`` by ``user_id`` and advance (lock held, checks done)."""
+        engine = self.engine(record)
+        state = self.state(record)
+        action = engine.action_from_json(action)
+        waiting_before = frozenset(s for s in engine.to_move(state) if s != CHANCE)
+        before = state
+        state, events = engine.apply(state, seat, action)
+        entry = LogEntry(0, "player", seat, engine.action_to_json(action),
+                         [e.to_json() for e in events], user_id=user_id)
+        result = await self._advance(record, engine, state, [entry], list(events),
+                                     waiting_before=waiting_before, answer=answer)
+        self._before[(record.id, record.version + 1)] = before  # (its seq: repository.append)
+        return result
+
+    @_refuses_storage_faults
+    async def act_for_seat(self, game: int, seat: int, action: Action, *, expected_version: int) -> ActResult:
+        """Apply the move the AI chose for ``seat`` (issue 15), exactly as a player's move
+        (``act``) by that seat's user: same checks, same log entry, same deliveries.
+
+        Raises:
+            HostError: unknown game, not active, paused, ``seat`` is not an active AI seat,
+                or the game moved past ``expected_version`` (``stale``).
+            GameError: the engine's refusal.
+        """
+        async with self.lock(game):
+            record = await self._running(game)
+            seated = next((s for s in record.seats if s.seat == seat and s.status == "active" and s.is_ai), None)
+            if seated is None:
+                raise HostError(Msg("refusal.host.not_ai", {"seat": seat + 1}), "not_ai")
+            if expected_version != record.version:
+                raise HostError(Msg("ui.error.stale_board"), "stale")
+            return await self._play(record, seat, action, seated.user_id)
+
+    async def same_choice_since(self, record: GameRecord, seat: int, version: int) -> bool:
+        """True when a choice ``seat`` made on a panel of ``version`` still means the same now
+        (DISCORD.md failure mode 5, simultaneous choices): since then only *other* players
+        acted (no chance, no system entry, nothing by ``seat`` itself, so a double click
+        stays refused) and ``seat``'s legal actions are exactly the same list."""
+        if not 0 < version < record.version or record.state is None:
+            return False
+        entries = await self.repo.log(record.id)
+        if any(e.kind != "player" or e.seat == seat for e in entries if e.seq > version):
+            return False
+        then = self._replay(record, entries, upto=version)
+        if then is None:
+            return False
+        engine = self.engine(record)
+        actions = list(engine.legal_actions(then, seat))
+        return bool(actions) and actions == list(engine.legal_actions(self.state(record), seat))
 
     @_refuses_storage_faults
     async def expire(self, game: int, version: int) -> ActResult | None:
@@ -1101,182 +1190,158 @@ class GameService:
                 return await self._advance(record, engine, state, entries, events,
                                            waiting_before=waiting_before,
                                            overdue=waiting_before - frozenset(played))
-            except HostError as exc:  # another process moved or expired it first (issue 17)
+            except HostError as exc:  # another process moved or expired it first
                 if exc.code == "stale":
                     return None
                 raise
 
-    async def _advance(
-        self, record: GameRecord, engine: Engine, state: State, entries: list[LogEntry],
-        events: list[Event], *, waiting_before: frozenset[int], players: int | None = None,
-        answer: dict[str, Any] | None = None, keep_clock: bool = False, overdue: frozenset[int] = frozenset(),
-    ) -> ActResult:
-        """Sample chance, auto-play seats of players who left and pre-set answers
-        (``Engine.auto_action``), then store (CAS) with the deliveries it causes.
-        ``keep_clock``: the running deadline stays (an undo must not restart the timer).
-        ``overdue``: seats whose time ran out and whose timeout moves were not played (chance
-        came first): while the game waits only for them, their expired deadline stays."""
-        position = record.version + len(entries)
-        left = {s.seat for s in record.seats if s.status == "left"}
-        prefs = await self.seat_preferences(record, engine)
-        for _ in range(MAX_CHANCE_STEPS):
-            if engine.outcome(state) is not None:
-                break
-            movers = engine.to_move(state)
-            if CHANCE in movers:
-                chance = engine.sample_chance(state, derive_rng(record.seed, position))
-                state, evs = engine.apply(state, CHANCE, chance)
-                entries.append(LogEntry(0, "chance", CHANCE, engine.action_to_json(chance),
-                                        [e.to_json() for e in evs]))
-            elif movers & left:
-                seat = min(movers & left)
-                auto = self.stand_in_action(record, engine, state, seat)
-                state, evs = engine.apply(state, seat, auto)
-                evs = (Event("autoplay", params={"seat": seat_ref(seat)}), *evs)
-                entries.append(LogEntry(0, "player", seat, engine.action_to_json(auto),
-                                        [e.to_json() for e in evs]))
-            else:
-                auto_seat, auto_action = None, None
-                for seat in sorted(movers):
-                    if prefs.get(seat):
-                        auto_action = engine.auto_action(state, seat, prefs[seat])
-                        if auto_action is not None:
-                            auto_seat = seat
-                            break
-                if auto_seat is None or auto_action is None:
-                    break
-                label = engine.action_label(state, auto_action)
-                state, evs = engine.apply(state, auto_seat, auto_action)
-                evs = (Event("auto", params={"label": _json_text(label)},
-                             visible_to=frozenset({auto_seat})), *evs)
-                entries.append(LogEntry(0, "player", auto_seat, engine.action_to_json(auto_action),
-                                        [e.to_json() for e in evs]))
-            events += evs
-            position += 1
-        else:  # pragma: no cover - an engine bug
-            raise RuntimeError(f"{engine.info.game_id}: chance did not settle")
-        outcome = engine.outcome(state)
-        waiting_after = frozenset(s for s in engine.to_move(state) if s != CHANCE)
-        status = "finished" if outcome is not None else "active"
-        deadline: float | None = None
-        window: int | None = None
-        reminded = 0
-        if outcome is None and waiting_after:
-            # the same clock runs on while the game waits for a subset of the same seats,
-            # unless it has run out (after a timeout the next decision gets a fresh window)
-            # (seats whose time ran out but whose timeout moves waited behind chance keep the
-            # expired clock: the next clock pass plays them, instead of a fresh window)
-            still_overdue = bool(overdue) and waiting_after <= overdue
-            keep = record.deadline is not None and record.status == "active" and (
-                still_overdue or ((keep_clock or waiting_after <= frozenset(record.waiting))
-                                  and self.clock() < record.deadline))
-            window = engine.timeout_seconds(state, waiting_after, record.move_timeout)
-            if keep:  # the same clock runs on: its reminders already sent stay sent
-                deadline, window, reminded = record.deadline, record.deadline_window, record.reminded
-            else:
-                deadline = self.clock() + window
-        public = engine.player_view(state, None)
-        public_changed = record.state is None or self.public_view(record) != public
-        outbox = plan_deliveries(record.version, record.version + len(entries), events, waiting_before, waiting_after,
-                                 outcome, public_changed, answer,
-                                 frozenset(e.seat for e in entries if e.kind == "player" and e.user_id is None
-                                           and e.seat is not None),
-                                 frozenset(e.seat for e in entries if e.kind == "player" and e.user_id is not None
-                                           and e.seat is not None))
-        rated = await self.ratings_of(record, outcome) if outcome is not None else None
-        try:  # (the record as stored and the entries with their seqs come back in the same trip)
-            new_record, stored = await self.repo.appended(
-                record.id, record.version, entries, state=engine.state_to_json(state), status=status,
-                players=players, deadline=deadline, waiting=sorted(waiting_after), window=window,
-                reminded=reminded, outbox=outbox, ratings=rated)
-        except StaleVersion:
-            raise HostError(Msg("ui.error.moved_meanwhile"), "stale") from None
-        if new_record.state is not None:
-            self._public[(record.id, new_record.version)] = (new_record.state, public)
-        crash_point("after_commit")
-        self.changed(record.id, new_record)
-        return ActResult(new_record, stored, events, waiting_before, waiting_after, outcome, public_changed)
-
-    async def rate(self, record: GameRecord, outcome: Outcome) -> bool:
-        """Store the ratings of a game that finished (``ratings_of``) now, each game once
-        (``Repository.record_ratings``); ``act`` stores them with the final move instead.
-        Returns whether ratings were stored."""
-        rated = await self.ratings_of(record, outcome)
-        return rated is not None and await self.repo.record_ratings(record.id, *rated)
-
-    async def ratings_of(self, record: GameRecord, outcome: Outcome
-                         ) -> tuple[int, str, list[tuple[int, float, float, bool]]] | None:
-        """The new ratings of a game that finishes normally (issue 16 point 5; abandoned or
-        moderator-ended games never come here), to store in the transaction of its final
-        move, so a crash cannot lose them: ``(guild_id, game_id, [(user_id, mu, sigma, won)])``
-        by openskill's Plackett-Luce model, one rating per player per game per server,
-        ranked by ``table_outcome`` (``ranks``): resigned seats are rated, after every seat
-        that stayed. Only server games of at least two players are rated (None otherwise). A failure is logged and never touches
-        the game (None)."""
-        if record.guild_id is None or len(record.seats) < 2:
+    # ------------------------------------------------------------------ undo
+    def undo_candidate(self, record: GameRecord, entries: Sequence[LogEntry], user_id: int) -> LogEntry | None:
+        """The log entry ``user_id`` may take back now, or None (DESIGN §4, strict policy;
+        docs/rules/ora.md §5.7 allows several in a row: each undo makes the one before the
+        candidate). Allowed only when, counting no entry already undone: the game runs and
+        is not paused; the last player or chance entry is the user's own action, made by
+        them (not a timeout or a pre-set answer) in their current seat, so no one else
+        acted and nothing was rolled or drawn since; it ended nothing and asked no other
+        seat to decide; none of its events was told privately to another seat; the spec
+        allows taking it back (``Engine.undoable``); and it revealed nothing (``reveals``)."""
+        seat = record.seat_of(user_id)
+        if seat is None or record.status != "active" or record.paused or record.state is None:
             return None
-        try:
-            from openskill.models import PlackettLuce
-
-            model = PlackettLuce()
-            left = left_seats(record)
-            outcome = table_outcome(record, outcome)
-            users = [s.user_id for s in record.seats]
-            teams = []
-            for user in users:
-                found = await self.repo.ratings(record.guild_id, record.game_id, user_id=user, limit=1)
-                teams.append([model.rating(mu=found[0][2], sigma=found[0][3]) if found else model.rating()])
-            rated = model.rate(teams, ranks=[float(r) for r in ranks(outcome, left)])
-            rows = [(user, team[0].mu, team[0].sigma, seat in outcome.winners)
-                    for seat, (user, team) in enumerate(zip(users, rated, strict=True))]
-            return record.guild_id, record.game_id, rows
-        except Exception:
-            log.exception("ratings of game %s not updated", record.id)
+        moves = [e for e in live_entries(entries) if e.kind in ("player", "chance")]
+        if not moves:
             return None
+        last = moves[-1]
+        if last.kind != "player" or last.seat != seat or last.user_id != user_id:
+            return None
+        if any(ev.get("visible_to") is not None and set(ev["visible_to"]) - {seat} for ev in last.events):
+            return None
+        engine = self.engine(record)
+        after = self.state(record)
+        key = (record.id, last.seq)
+        before = self._before.get(key)
+        if before is None:
+            before = self._replay(record, [e for e in entries if e.seq != last.seq])
+        if before is None or engine.outcome(after) is not None \
+                or not engine.undoable(before, seat, last.action, after):  # (the spec's own finality)
+            return None
+        waiting_before = engine.to_move(before)
+        if seat not in waiting_before or not (engine.to_move(after) - {seat, CHANCE}) <= waiting_before:
+            return None
+        revealed = self._revealed.get(key)
+        if revealed is None:
+            revealed = self._revealed[key] = reveals(engine, len(record.seats), before, seat, last.action, after,
+                                                     record.seed)
+        return None if revealed else last
 
-    async def seat_preferences(self, record: GameRecord, engine: Engine) -> dict[int, dict[str, Any]]:
-        """Each seated player's preferences for this game: the game's defaults
-        (``info.preferences``) overlaid with what the player stored, coerced to the
-        ``OptionSpec`` types. Seats that left are not included. One read for every seat
-        (``Repository.preferences_of``)."""
-        specs = {spec.key: spec for spec in engine.info.preferences}
-        if not specs:
-            return {}
-        out: dict[int, dict[str, Any]] = {}
-        seats = [seat for seat in record.seats if seat.status == "active"]
-        stored = await self.repo.preferences_of([seat.user_id for seat in seats], record.game_id)
-        for seat in seats:
-            values = {key: spec.default for key, spec in specs.items()}
-            for key, value in stored.get(seat.user_id, {}).items():
-                if key in specs:
-                    try:
-                        values[key] = specs[key].coerce(value)
-                    except GameError:
-                        log.warning("ignoring bad stored preference %s=%r", key, value)
-            out[seat.seat] = values
-        return out
+    def _last_move(self, entries: Sequence[LogEntry]) -> LogEntry | None:
+        """The last player or chance entry of ``entries`` that no ``undo`` among them took
+        back (an undo names earlier entries only, so a tail of the log answers for itself)."""
+        undone = undone_seqs(entries)
+        return next((e for e in reversed(entries) if e.seq not in undone and e.kind in ("player", "chance")), None)
+
+    async def can_undo(self, record: GameRecord, user_id: int) -> bool:
+        """Whether ``user_id`` may undo in ``record`` now (``undo_candidate``); the cheap
+        checks come first, the log is read only for a seated player of a running game, once
+        per (game, version, user): every change of the log, the seats or the status moves the
+        version (bot/storage ``append``, ``_system_change``), so the verdict of a version
+        never changes (a move asks it for the panel before and after)."""
+        if record.seat_of(user_id) is None or record.status != "active" or record.paused:
+            return False
+        key = (record.id, record.version, user_id)
+        known = self._undoable.get(key)
+        if known is None:
+            known = self._undoable[key] = await self._can_undo(record, user_id)
+        return known
+
+    async def _can_undo(self, record: GameRecord, user_id: int) -> bool:
+        entries = await self.repo.log(record.id, last=UNDO_TAIL, upto=record.version)  # (from memory, mostly)
+        if len(entries) == UNDO_TAIL:  # (a shorter tail is the whole log)
+            last = self._last_move(entries)
+            if last is None or (last.kind == "player" and last.user_id == user_id
+                                and (record.id, last.seq) not in self._before):
+                entries = await self.repo.log(record.id, upto=record.version)  # (the replay needs it all)
+        return self.undo_candidate(record, entries, user_id) is not None
 
     @_refuses_storage_faults
-    async def set_preferences(self, user_id: int, game_id: str, text: dict[str, str]) -> dict[str, Any]:
-        """Store a player's preferences for ``game_id`` after checking them.
+    async def undo(self, game: int, user_id: int, *, expected_version: int | None = None) -> ActResult:
+        """Take back the caller's last action (``undo_candidate``): appends an ``undo``
+        system entry naming it (the log keeps it; every replay skips it) with the public
+        event ``table.undo``, and stores the state rebuilt without it. The clock runs on:
+        the deadline the seat had is kept (an undo never buys time).
 
         Raises:
-            HostError: unknown game.
-            InvalidOptions: unknown key or bad value (naming the allowed ones).
+            HostError: no such game; a stale panel (``expected_version``); nothing the
+                caller may undo now (code ``undo``).
         """
-        try:
-            engine = get_engine(game_id)
-        except KeyError:
-            raise HostError(Msg("ui.error.unknown_game_id", {"game": str(game_id)[:40], "games": list(GAME_IDS)}), "unknown_game") from None
-        from engines.base import EngineInfo, validate_options
+        async with self.lock(game):
+            record = await self.get(game)
+            if expected_version is not None and expected_version != record.version:
+                raise HostError(Msg("refusal.host.undo_stale"), "stale")
+            entries = await self.repo.log(game)
+            last = self.undo_candidate(record, entries, user_id)
+            seat = record.seat_of(user_id)
+            if last is None or seat is None:
+                raise HostError(Msg("refusal.host.undo_now"), "undo")
+            engine = self.engine(record)
+            state = self._replay(record, [e for e in entries if e.seq != last.seq])
+            assert state is not None  # (undo_candidate replayed it)
+            event = Event("table.undo", params={"seat": seat_ref(seat)})
+            entry = LogEntry(0, "system", None, {"type": UNDO, "seqs": [last.seq]}, [event.to_json()],
+                             user_id=user_id)
+            waiting = frozenset(s for s in engine.to_move(self.state(record)) if s != CHANCE) | {seat}
+            return await self._advance(record, engine, state, [entry], [event], waiting_before=waiting,
+                                       keep_clock=True)
 
-        info = EngineInfo(game_id, engine.info.name, "", 1, 1, options=engine.info.preferences)
-        checked = validate_options(info, text)
-        for key in text:
-            await self.repo.set_preference(user_id, game_id, key, str(checked[key]).lower())
-        return {k: checked[k] for k in text}
 
-    # ------------------------------------------------------------------ moderation
+class Moderation(Lobbies):
+    """What changes who plays a seat, or whether the game runs: a seat handed to the AI, a
+    moderator's end, replace, kick and pause, a player's resignation."""
+
+    @_refuses_storage_faults
+    async def hand_to_ai(self, game: int, seat: int, level: str | None, by_user: int | None, *,
+                         reason: str, new_bot: bool) -> GameRecord:
+        """Hand a running game's ``seat`` to the AI at ``level`` (None: back to its person),
+        logged as a system entry ``{"type": "ai_seat", "seat", "level", "reason"}`` (with a
+        new AI also the old holder's ``holder_entry``)
+        (``reason``: ``autopilot``, ``replace`` or ``kick``). With ``new_bot`` the seat gets
+        a new synthetic user id and the AI's name (a moderator's replace or kick: the person
+        is gone); otherwise the person keeps the seat (autopilot: they may take it back).
+
+        Raises:
+            HostError: unknown level, game not running, no such seat, or the change would
+                leave no person at the table.
+        """
+        from engines.ai import LEVELS
+
+        if level is not None and level not in LEVELS:
+            raise HostError(Msg("ai.refuse.unknown_level", {"level": level[:20]}), "bad_level")
+        async with self.lock(game):
+            record = await self.get(game)
+            if record.status != "active":
+                raise HostError(Msg("ai.refuse.not_running"), "not_active")
+            if not 0 <= seat < len(record.seats):
+                raise HostError(Msg("refusal.host.no_seat", {"seat": seat + 1}), "bad_seat")
+            if level is not None and is_last_person(record, seat):
+                raise HostError(Msg("ai.refuse.last_person"), "ai_seats")
+            old = record.user_of(seat)
+            from bot.storage.records import bot_user_id
+
+            user_id = bot_user_id(record) if new_bot else None
+            name = None
+            if new_bot and level is not None:  # (the AIs it had: seated, and those a replace or kick took out)
+                gone = [e.action["old_name"] for e in await self.repo.log(game) if e.kind == "system"
+                        and e.action.get("type") in HOLDER_CHANGES and isinstance(e.action.get("old_level"), str)]
+                name = next_ai_name(level, [*(s.name for s in record.seats if s.is_bot), *gone])
+            await self.repo.set_seat_ai(
+                game, seat, level, expected_version=record.version, user_id=user_id, name=name,
+                entry=LogEntry(0, "system", None, {"type": "ai_seat", "seat": seat, "level": level,
+                                                   "reason": reason, "old_user": old,
+                                                   **(holder_entry(record, seat) if new_bot else {})},
+                               user_id=by_user))
+        self.changed(game)
+        return await self.get(game)
+
     @_refuses_storage_faults
     async def end(self, game: int, by_user: int, reason: str = "",
                   notice: dict[str, Any] | None = None) -> GameRecord:
@@ -1414,12 +1479,6 @@ class GameService:
         self.changed(game)
         return await self.get(game)
 
-    def stand_in_action(self, record: GameRecord, engine: Engine, state: State, seat: int) -> Action:
-        """The move played for ``seat`` once nobody plays it (kicked or resigned): the one
-        place that decides who plays a left seat. Today the seat plays the spec's timeout
-        default (``Engine.timeout_action``); an AI seat-filler hooks in here."""
-        return engine.timeout_action(state, seat)
-
     @_refuses_storage_faults
     async def set_paused(self, game: int, paused: bool, by_user: int | None = None,
                          notice: dict[str, Any] | None = None) -> GameRecord:
@@ -1453,7 +1512,191 @@ class GameService:
             self.changed(game)  # (an AI seat waited for moves on at once)
         return await self.get(game)
 
-    # ------------------------------------------------------------------ checks
+
+class Clockwork(ServiceCore):
+    """What the clock reads and claims: due games, reminders, moved deadlines, vacation days,
+    quiet hours and the pings held back through them (bot/ui/clock.py runs it)."""
+
+    async def due(self, now: float) -> list[GameRecord]:
+        """Active, unpaused games with a deadline whose next reminder or expiry is due (50 %, 90 % of the
+        window, and the deadline itself), of the servers on this process's shards."""
+        return await self.repo.due(now)
+
+    async def claim_reminder(self, game: int, version: int, count: int, seats: Sequence[int]) -> bool:
+        """``mark_reminded``, and in the same transaction queue the reminder as a ``ping`` row (payload
+        ``seats``, ``reminder``: ``count``): sent once by the outbox, with its nonce, whatever crashes."""
+        return await self.repo.claim_reminder(game, version, count, seats)
+
+    async def set_deadline(self, game: int, version: int, deadline: float, *, window: int | None = None,
+                           vacations: dict[str, dict[str, int]] | None = None) -> bool:
+        """Move the deadline of ``game`` at ``version`` (quiet hours, a vacation day): with ``window`` its
+        reminders start over; ``vacations`` replaces the vacation record."""
+        return await self.repo.set_deadline(game, version, deadline, window=window, vacations=vacations)
+
+    async def set_vacation(self, game: int, user_id: int, days: int) -> bool:
+        """Give the player ``user_id`` of the lobby ``game`` ``days`` vacation days (0 clears them)."""
+        return await self.repo.set_vacation(game, user_id, days)
+
+    async def quiet_hours(self, guild_id: int) -> tuple[int, int, str] | None:
+        """The quiet hours of a server: ``(start, end, zone)`` in minutes after local midnight and the zone
+        name, or None."""
+        return await self.repo.quiet_hours(guild_id)
+
+    async def set_quiet_hours(self, guild_id: int, hours: tuple[int, int, str] | None) -> None:
+        """Set (or clear with None) the quiet hours of a server."""
+        return await self.repo.set_quiet_hours(guild_id, hours)
+
+    async def defer_pings(self, game: int, seats: Sequence[int]) -> None:
+        """Hold the pings of ``seats`` back until the server's quiet hours end."""
+        return await self.repo.defer_pings(game, seats)
+
+    async def deferred_pings(self) -> dict[int, list[int]]:
+        """The pings held back: seats by game, oldest game first (of this process's shards)."""
+        return await self.repo.deferred_pings()
+
+    async def clear_deferred_pings(self, game: int) -> bool:
+        """Forget the held-back pings of ``game`` (sent, or nobody waits any more)."""
+        return await self.repo.clear_deferred_pings(game)
+
+
+class People(ServiceCore):
+    """What a person or a server chose and what they follow: moderator roles, languages, DM
+    settings and messages, games watched, and the ratings shown to them."""
+
+    async def preferences(self, user_id: int, game_id: str) -> dict[str, str]:
+        """Every stored preference of a user for one game (key -> raw text value)."""
+        return await self.repo.preferences(user_id, game_id)
+
+    async def moderator_role(self, guild_id: int) -> int | None:
+        """The moderator role set for a guild, or None."""
+        return await self.repo.moderator_role(guild_id)
+
+    async def locales(self) -> tuple[dict[int, str], dict[int, str]]:
+        """The languages chosen with ``/game language``: ``({guild id: locale}, {user id:
+        locale})``, catalog locales."""
+        return await self.repo.locales()
+
+    async def set_user_locale(self, user_id: int, locale: str | None) -> None:
+        """Set (or clear with None: their Discord client's again) a user's own language."""
+        return await self.repo.set_user_locale(user_id, locale)
+
+    async def set_guild_locale(self, guild_id: int, locale: str | None) -> None:
+        """Set (or clear with None: Discord's preferred locale again) a server's language."""
+        return await self.repo.set_guild_locale(guild_id, locale)
+
+    async def notify_settings(self, user_id: int, game: int) -> tuple[bool, bool]:
+        """``(hands, turns)``: whether ``user_id`` gets DM hands and DM turn notices for ``game``."""
+        return await self.repo.notify_settings(user_id, game)
+
+    async def set_notify(self, user_id: int, game: int, *, hands: bool | None, turns: bool | None) -> None:
+        """Store DM settings of ``user_id`` for ``game`` (0: every game); None leaves one as it was."""
+        return await self.repo.set_notify(user_id, game, hands=hands, turns=turns)
+
+    async def dm_block(self, user_id: int) -> list[int] | None:
+        """The games told that ``user_id``'s DMs are refused, or None when DMs are not paused."""
+        return await self.repo.dm_block(user_id)
+
+    async def block_dms(self, user_id: int, told: Sequence[int] = ()) -> None:
+        """Pause DMs to ``user_id`` (a DM was refused)."""
+        return await self.repo.block_dms(user_id, told)
+
+    async def clear_dm_block(self, user_id: int) -> bool:
+        """Let DMs to ``user_id`` be tried again; True when they were paused."""
+        return await self.repo.clear_dm_block(user_id)
+
+    async def dm_message(self, game: int, user_id: int, kind: str) -> tuple[int, int, str | None] | None:
+        """The stored DM message of ``kind`` (``"hand"`` or ``"turn"``)."""
+        return await self.repo.dm_message(game, user_id, kind)
+
+    async def set_dm_message(self, game: int, user_id: int, kind: str, channel_id: int, message_id: int,
+                             shown: str | None = None) -> None:
+        """Store (or replace)."""
+        return await self.repo.set_dm_message(game, user_id, kind, channel_id, message_id, shown)
+
+    async def watch(self, game: int, user_id: int, mode: str) -> None:
+        """Follow ``game`` as a spectator (``mode`` ``"board"`` or ``"end"``); a second call changes the
+        mode."""
+        return await self.repo.watch(game, user_id, mode)
+
+    async def unwatch(self, game: int, user_id: int) -> tuple[int, int] | None:
+        """Stop following ``game``: the DM board message ``(channel_id, message_id)`` it had, if any; None when
+        the user did not watch it."""
+        return await self.repo.unwatch(game, user_id)
+
+    async def watchers(self, game: int) -> list[tuple[int, str, int | None, int | None, int]]:
+        """``(user_id, mode, channel_id, message_id, shown version)`` of ``game``'s spectators."""
+        return await self.repo.watchers(game)
+
+    async def set_watcher_message(self, game: int, user_id: int, channel_id: int, message_id: int,
+                                  shown: int) -> None:
+        """Remember the spectator's DM board message and the version it shows."""
+        return await self.repo.set_watcher_message(game, user_id, channel_id, message_id, shown)
+
+    async def ratings(self, guild_id: int, game_id: str | None = None, *, user_id: int | None = None,
+                      limit: int = 100) -> list[tuple[str, int, float, float, int, int]]:
+        """Stored ratings of a server, ``(game_id, user_id, mu, sigma, games, wins)``, best first (by ``mu -
+        3·sigma``, openskill's ordinal); of one game and/or one user."""
+        return await self.repo.ratings(guild_id, game_id, user_id=user_id, limit=limit)
+
+
+class Operations(ServiceCore):
+    """The operator's: the figures of ``/game status``, forgetting a person, and purging the
+    servers that removed the bot."""
+
+    async def operator_counts(self, *, day_start: float, hour_ago: float,
+                              guild_id: int | None = None) -> dict[str, int]:
+        """The figures of ``/game status`` (of one server, or of every one with None): ``active`` running games,
+        ``finished`` games finished since ``day_start`` (their last change), ``actions`` log entries since
+        ``hour_ago`` and ``pending`` deliveries not yet done (unix seconds)."""
+        return await self.repo.operator_counts(day_start=day_start, hour_ago=hour_ago, guild_id=guild_id)
+
+    async def database_bytes(self) -> int | None:
+        """The database's size in bytes (SQLite: the file and its WAL; PostgreSQL: ``pg_database_size``); None
+        for an in-memory database."""
+        return await self.repo.database_bytes()
+
+    async def delete_user_data(self, user_id: int) -> int:
+        """Forget a user's preferences, DM settings, games watched and ratings (data-deletion path)."""
+        return await self.repo.delete_user_data(user_id)
+
+    async def anonymise_user(self, user_id: int, names: Callable[[int], str]) -> list[int]:
+        """Replace ``user_id`` by ``ANON_USER`` in every game where their seat is over: the finished and
+        abandoned games, and the running ones they left (resigned, kicked): the seat (its name becomes
+        ``names(seat)``), the log entries' user, the ``user`` of kick and resign entries and the ``old_user`` /
+        ``new_user`` of replace and AI-seat entries, and the host of games that are over."""
+        return await self.repo.anonymise_user(user_id, names)
+
+    async def schedule_guild_purge(self, guild_id: int, left_at: float, purge_at: float) -> None:
+        """Remember that the bot left ``guild_id`` at ``left_at``: its data is purged at ``purge_at`` (a second
+        call keeps the first departure's times)."""
+        return await self.repo.schedule_guild_purge(guild_id, left_at, purge_at)
+
+    async def cancel_guild_purge(self, guild_id: int) -> bool:
+        """The bot is back in ``guild_id``: its purge is called off."""
+        return await self.repo.cancel_guild_purge(guild_id)
+
+    async def guild_purges(self, due_by: float | None = None) -> list[tuple[int, float, float]]:
+        """``(guild_id, left_at, purge_at)`` of the servers waiting for their purge (those due by ``due_by``
+        only, when given), soonest first."""
+        return await self.repo.guild_purges(due_by)
+
+    async def purge_guild(self, guild_id: int) -> int:
+        """Delete everything stored about ``guild_id``: its games (their seats, logs, deliveries, DM messages,
+        spectators and marks go with them), settings, ratings and its pending purge."""
+        return await self.repo.purge_guild(guild_id)
+
+
+class GameService(Moderation, Play, Clockwork, People, Operations):
+    """Creates lobbies, starts games and applies actions (design §4), the one door of the
+    host to storage: ``Lobbies``, ``Play``, ``Moderation``, ``Clockwork``, ``People`` and
+    ``Operations`` on one ``ServiceCore``; here the checks of stored games against their
+    logs (start-up and ``make check``).
+
+    Args:
+        repo: an open ``Repository``.
+        clock: unix time in seconds (injectable for tests).
+    """
+
     async def upgrade_snapshots(self) -> list[int]:
         """Rebuild the snapshot of every started game stored under an older
         ``state_version`` of its engine, by replaying its log (each action through
@@ -1536,32 +1779,3 @@ class GameService:
             return True
         state = self._replay(record, await self.repo.log(game))
         return state is not None and self.engine(record).state_to_json(state) == record.state
-
-    def _replay(self, record: GameRecord, entries: Sequence[LogEntry], upto: int | None = None) -> State | None:
-        """The state after the log entries with ``seq <= upto`` (all when None), skipping the
-        entries an ``undo`` entry among them took back (``live_entries``); None before the start."""
-        engine = self.engine(record)
-        state: State | None = None
-        for e in live_entries(e for e in entries if upto is None or e.seq <= upto):
-            if e.kind == "system" and e.action.get("type") == "start":
-                state = engine.new_game(int(e.action["players"]), record.seed, record.options)
-            elif e.kind in ("player", "chance") and state is not None:
-                state, _ = engine.apply(state, -1 if e.kind == "chance" else int(e.seat or 0), e.action)
-        return state
-
-    async def same_choice_since(self, record: GameRecord, seat: int, version: int) -> bool:
-        """True when a choice ``seat`` made on a panel of ``version`` still means the same now
-        (DISCORD.md failure mode 5, simultaneous choices): since then only *other* players
-        acted (no chance, no system entry, nothing by ``seat`` itself, so a double click
-        stays refused) and ``seat``'s legal actions are exactly the same list."""
-        if not 0 < version < record.version or record.state is None:
-            return False
-        entries = await self.repo.log(record.id)
-        if any(e.kind != "player" or e.seat == seat for e in entries if e.seq > version):
-            return False
-        then = self._replay(record, entries, upto=version)
-        if then is None:
-            return False
-        engine = self.engine(record)
-        actions = list(engine.legal_actions(then, seat))
-        return bool(actions) and actions == list(engine.legal_actions(self.state(record), seat))

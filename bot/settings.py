@@ -15,7 +15,7 @@ from typing import Any
 from dotenv import dotenv_values
 
 from bot.storage.backend import parse_database_url
-from bot.storage.repository import Shards
+from bot.storage.records import Shards
 
 TIMEOUT_PRESETS: dict[str, int] = {
     "10 minutes (live)": 10 * 60,

@@ -246,7 +246,7 @@ class Games(commands.GroupCog, group_name="game"):
             raise HostError(Msg("ui.error.no_prefs", {"game": {"msg": f"ui.game.{engine.info.game_id}"}}), "no_prefs")
         if settings:
             await self.bot.service.set_preferences(interaction.user.id, game, parse_options(settings))
-        stored = await self.bot.repo.preferences(interaction.user.id, game)
+        stored = await self.bot.service.preferences(interaction.user.id, game)
         tx = Texts(engine.info.game_id, [], reader_locale(interaction))
         lines = [tx(Msg("options.prefs_title", {"game": {"msg": f"ui.game.{engine.info.game_id}"}}))]
         for spec in engine.info.preferences:

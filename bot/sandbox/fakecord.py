@@ -226,7 +226,7 @@ class FakeGuild:
         locale: the guild's preferred locale (``guild_locale`` of its interactions).
     """
 
-    def __init__(self, fake: FakeDiscord, name: str, owner: JSONDict, *, locale: str = "en-US",
+    def __init__(self, fake: FakeGateway, name: str, owner: JSONDict, *, locale: str = "en-US",
                  upload_limit: int = DEFAULT_UPLOAD_LIMIT) -> None:
         self.fake = fake
         self.id = fake.snowflake()
@@ -256,7 +256,7 @@ class FakeGuild:
             "owner": self.owner["id"], "members": [u["id"] for u in self.members], "channel": self.channel["id"]}
 
     @classmethod
-    def from_world(cls, fake: FakeDiscord, saved: JSONDict) -> FakeGuild:
+    def from_world(cls, fake: FakeGateway, saved: JSONDict) -> FakeGuild:
         """The guild :meth:`to_world` wrote, in ``fake`` (whose users and channels are loaded).
 
         Raises ``KeyError`` / ``TypeError`` / ``ValueError`` for a damaged entry."""
@@ -394,33 +394,10 @@ class FakeGuild:
                 "verification_level": 0, "explicit_content_filter": 0, "default_message_notifications": 0,
                 "nsfw_level": 0, "system_channel_flags": 0}
 
-
-class FakeDiscord:
-    """A fake Discord hosting one guild ("Test Guild", :attr:`default_guild`, with a ``#games`` text
-    channel) and as many more as :meth:`add_guild` makes, each a :class:`FakeGuild` with its own members,
-    roles, permissions, channels, locale and upload limit. The single-guild API (:attr:`owner`,
-    :attr:`members`, :attr:`channel`, :meth:`add_member`, :meth:`member_permissions`, :attr:`upload_limit`,
-    :attr:`threads_allowed`) is the default guild's; an interaction carries the guild of the channel it
-    happens in.
-
-    Use as ``async with FakeDiscord() as fake: await fake.start_bot(bot) ...``. Users are plain Discord user
-    payload dicts (``{"id": "...", "username": "bob", ...}``); :attr:`owner` owns the default guild.
-
-    Inspectable state: :attr:`requests` (every REST call), :attr:`messages` (id -> message payload),
-    :attr:`interactions` (token -> record with ``acked_at``, ``callback``, ``response_message_id``,
-    ``created``, in the fake's epoch seconds), :attr:`commands`, :attr:`channels` (text channels and
-    threads), :attr:`dm_channels`, :attr:`blobs` (attachment id -> uploaded bytes), :attr:`message_log`
-    (every create/edit/delete in order), :attr:`violations` (payloads Discord would refuse: the bot's
-    fault), :attr:`refusals` (closed DMs, threads not allowed, edit caps, 429s: the environment's doing),
-    :attr:`errors` (ERROR log records of discord.py and the bot).
-
-    Knobs: :attr:`upload_limit` (bytes, default 10 MiB), :attr:`threads_allowed`,
-    :attr:`old_message_edit_cap` (edits allowed on a message older than an hour before 30046; None = no cap),
-    :attr:`enforce_command_permissions`, :meth:`close_dms`, :meth:`member_permissions`,
-    :meth:`refuse_edits`, :meth:`revoke_token`, :meth:`rate_limit_next`, :meth:`rate_limit_buckets`, :meth:`advance`,
-    :meth:`add_guild`. What a modified client could send: :meth:`redeliver` (the same interaction twice),
-    ``forge=True`` on :meth:`click` and :meth:`select`, ``client_checks=False`` on :meth:`slash`.
-    """
+class FakeGateway:
+    """The fake's state, clock and ids, its gateway websocket (events go to the shard of
+    their server) and the waits and inspections of a test: what every Discord resource below
+    builds on."""
 
     def __init__(self, *, owner_name: str = "owner", log_names: Iterable[str] = ("discord", "bot", "cogs")) -> None:
         """``owner_name``: username of the guild owner; ``log_names``: loggers whose ERROR records are
@@ -489,6 +466,149 @@ class FakeDiscord:
         """A fresh, increasing snowflake whose timestamp is the fake's :meth:`now`."""
         self._last_id = max(self._last_id + 1, discord.utils.time_snowflake(self.now_dt()))
         return self._last_id
+
+    def user(self, name: str, *, bot: bool = False, id: int | None = None) -> JSONDict:
+        """A user payload (not yet a member; see :meth:`add_member`)."""
+        u: JSONDict = {"id": str(id or self.snowflake()), "username": name, "global_name": name, "discriminator": "0",
+             "avatar": None, "bot": bot, "public_flags": 0}
+        self.users[u["id"]] = u
+        return u
+
+    # ------------------------------------------------------------------ gateway
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.send_json({"op": 10, "d": {"heartbeat_interval": 45000}, "s": None, "t": None})
+        async for frame in ws:
+            if frame.type != WSMsgType.TEXT:
+                continue
+            msg = json.loads(frame.data)
+            if msg["op"] == 1:  # heartbeat
+                await ws.send_json({"op": 11, "d": None, "s": None, "t": None})
+            elif msg["op"] == 2:  # identify
+                self.identifies.append(msg["d"])
+                shard = msg["d"].get("shard")
+                self._socket_shards[ws] = (int(shard[0]), int(shard[1])) if shard else None
+                self._sockets.append(ws)
+                mine = [g for g in self.guilds.values() if self._on_shard(ws, g.id)]
+                ready: JSONDict = {
+                    "v": 10, "user": self.bot_user,
+                    "guilds": [{"id": str(g.id), "unavailable": True} for g in mine],
+                    "session_id": f"fake-session-{len(self.identifies)}",
+                    "resume_gateway_url": str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY),
+                    "application": {"id": str(self.app_id), "flags": 0}, "private_channels": [],
+                    "relationships": []}
+                if shard:
+                    ready["shard"] = [int(shard[0]), int(shard[1])]
+                await self._send(ws, "READY", ready)
+                for guild in mine:
+                    await self._send(ws, "GUILD_CREATE", guild.payload())
+            elif msg["op"] == 8:  # request guild members: everybody in one chunk
+                asked = self.guilds.get(int(msg["d"].get("guild_id") or self.default_guild.id), self.default_guild)
+                await self.dispatch("GUILD_MEMBERS_CHUNK", {
+                    "guild_id": str(asked.id), "chunk_index": 0, "chunk_count": 1,
+                    "members": [asked.member(u) for u in asked.members], "nonce": msg["d"].get("nonce")})
+        if ws in self._sockets:
+            self._sockets.remove(ws)
+        self._socket_shards.pop(ws, None)
+        return ws
+
+    def _on_shard(self, ws: web.WebSocketResponse, guild_id: int | None) -> bool:
+        """True when the events of server ``guild_id`` (None: no server, a DM) go to ``ws``."""
+        shard = self._socket_shards.get(ws)
+        if shard is None:
+            return True
+        return ((guild_id or 0) >> 22) % shard[1] == shard[0]
+
+    @property
+    def shards_connected(self) -> list[tuple[int, int] | None]:
+        """The shard ``(id, count)`` of each open gateway connection (None: unsharded)."""
+        return [self._socket_shards.get(ws) for ws in self._sockets]
+
+    async def _send(self, ws: web.WebSocketResponse, event: str, data: JSONDict) -> None:
+        self._seq += 1
+        await ws.send_json({"op": 0, "t": event, "s": self._seq, "d": data})
+
+    async def dispatch(self, event: str, data: JSONDict) -> None:
+        """Send a gateway event to every connected bot whose shard holds the event's server
+        (``guild_id``, or ``id`` for the GUILD_* events; none: shard 0)."""
+        raw = data.get("id") if event.startswith("GUILD_") and "guild_id" not in data else data.get("guild_id")
+        guild_id = int(raw) if raw else None
+        for ws in list(self._sockets):
+            if self._on_shard(ws, guild_id):
+                await self._send(ws, event, data)
+
+    def _later(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run a dispatch soon (from sync code); injected events wait for it first, so order is kept."""
+        try:
+            task = asyncio.get_running_loop().create_task(coro)
+        except RuntimeError:  # no loop: nobody is connected, GUILD_CREATE will carry the state
+            coro.close()
+            return
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _flush(self) -> None:
+        if self._pending:
+            await asyncio.gather(*list(self._pending))
+
+    # ------------------------------------------------------------------ waiting and inspection
+    async def wait_for(self, pred: Callable[[], Any], timeout: float = 3.0) -> Any:
+        """Poll ``pred`` (cheap, every 5 ms) until it is truthy and return its value; TimeoutError after
+        ``timeout`` real seconds. Works for REST calls, logged errors, database state..."""
+        deadline = time.monotonic() + timeout
+        while not (res := pred()):
+            if time.monotonic() > deadline:
+                raise TimeoutError("condition not met")
+            await asyncio.sleep(0.005)
+        return res
+
+    async def response(self, token: str, timeout: float = 3.0) -> JSONDict:
+        """Wait for the bot's first response (callback body) to an interaction."""
+        it = self.interactions[token]
+        await self.wait_for(lambda: it["acked_at"] is not None, timeout)
+        return dict(it["callback"])
+
+    def unacked(self) -> list[str]:
+        """Tokens of interactions the bot never answered in time (users would see "This interaction failed")."""
+        return [t for t, it in self.interactions.items() if it["acked_at"] is None]
+
+    def awaiting_ack(self) -> list[str]:
+        """Tokens of interactions the bot has not answered yet and may still answer (created less than
+        ``ACK_DEADLINE`` seconds ago on this fake's clock): a test that waits for the bot to settle
+        must wait for these too, since a busy bot may not have made a request for them yet."""
+        now = self.now()
+        return [t for t, it in self.interactions.items()
+                if it["acked_at"] is None and now - it["created"] < ACK_DEADLINE]
+
+    async def idle(self, quiet: float = 0.1, timeout: float = 5.0) -> None:
+        """Wait until the bot has made no REST call for ``quiet`` seconds and none of discord.py's handler
+        tasks (app commands, views, dynamic items, modals) is still running; TimeoutError after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            n = len(self.requests)
+            await asyncio.sleep(quiet)
+            if len(self.requests) == n and not self.handlers_running():
+                return
+        raise TimeoutError("bot never went idle")
+
+    @staticmethod
+    def handlers_running() -> list[asyncio.Task[Any]]:
+        """discord.py's tasks that run the bot's interaction and message handlers, still unfinished."""
+        return [t for t in asyncio.all_tasks() if not t.done() and t.get_name().startswith(HANDLER_TASKS)]
+
+    def calls(self, method: str, pattern: str) -> list[Req]:
+        """The requests with this method whose path fully matches the regex ``pattern``."""
+        return [r for r in self.requests if r.method == method and re.fullmatch(pattern, r.path)]
+
+    def message_for(self, token: str) -> JSONDict | None:
+        """The message the bot's response to interaction ``token`` created or updated, if any."""
+        mid = self.interactions[token]["response_message_id"]
+        return self.messages.get(mid) if mid is not None else None
+
+
+class FakeGuilds(FakeGateway):
+    """Guilds, their members, roles and channels, DM channels, and a world that outlives a run."""
 
     # ------------------------------------------------------------------ a world that outlives a run
     def save_world(self, path: Path) -> None:
@@ -609,13 +729,6 @@ class FakeDiscord:
     def threads_allowed(self, value: bool) -> None:
         self.default_guild.threads_allowed = value
 
-    def user(self, name: str, *, bot: bool = False, id: int | None = None) -> JSONDict:
-        """A user payload (not yet a member; see :meth:`add_member`)."""
-        u: JSONDict = {"id": str(id or self.snowflake()), "username": name, "global_name": name, "discriminator": "0",
-             "avatar": None, "bot": bot, "public_flags": 0}
-        self.users[u["id"]] = u
-        return u
-
     async def add_member(self, name: str, *, bot: bool = False) -> JSONDict:
         """Create a user, make them a member of the default guild and announce it (GUILD_MEMBER_ADD)."""
         return await self.default_guild.add_member(name, bot=bot)
@@ -656,14 +769,6 @@ class FakeDiscord:
         cid = str(channel_id)
         return self.channels.get(cid) or next((c for c in self.dm_channels.values() if c["id"] == cid), None)
 
-    def delete_channel(self, channel_id: str | int) -> None:
-        """Delete a text channel or thread (a moderator's doing) with its messages: every
-        request to it or them is answered 404 *Unknown Channel* (10003) from then on."""
-        cid = str(channel_id)
-        del self.channels[cid]
-        for mid in [mid for mid, m in self.messages.items() if m["channel_id"] == cid]:
-            self._delete(mid)
-
     def describe_channel(self, channel_id: str | int) -> str:
         """A readable channel name: ``#games``, ``#games › Carnival #3`` for a thread, ``DM to bob``;
         a channel of another guild than the default is prefixed with its guild's name."""
@@ -691,6 +796,11 @@ class FakeDiscord:
         """The attachment limit in bytes for a message in that channel: its guild's, or 10 MiB in a DM."""
         guild = self.guild_of(channel_id)
         return guild.upload_limit if guild is not None else DEFAULT_UPLOAD_LIMIT
+
+
+class FakeMessages(FakeGuilds):
+    """Messages (created, edited, deleted; mentions and attachments) and the checks of
+    everything the bot sends against Discord's limits (docs/DISCORD.md)."""
 
     # ------------------------------------------------------------------ messages
     def _mentions(self, msg: JSONDict, allowed: JSONDict | None) -> None:
@@ -782,6 +892,14 @@ class FakeDiscord:
         msg = self.messages.pop(mid)
         self._meta.pop(mid, None)
         self.message_log.append(("delete", msg))
+
+    def delete_channel(self, channel_id: str | int) -> None:
+        """Delete a text channel or thread (a moderator's doing) with its messages: every
+        request to it or them is answered 404 *Unknown Channel* (10003) from then on."""
+        cid = str(channel_id)
+        del self.channels[cid]
+        for mid in [mid for mid, m in self.messages.items() if m["channel_id"] == cid]:
+            self._delete(mid)
 
     def channel_messages(self, channel_id: str | int, *, ephemeral: bool = True) -> list[JSONDict]:
         """The messages of a channel, thread or DM, oldest first (``ephemeral=False`` leaves those out)."""
@@ -998,34 +1116,10 @@ class FakeDiscord:
             return self._violation(400, _error(50035, "Invalid Form Body", inv.errors), f"{what} ({'; '.join(inv.lines)})")
         return None
 
-    # ------------------------------------------------------------------ REST
-    async def _rest(self, request: web.Request) -> web.Response:
-        path = request.path[len(API):]
-        body: Any = None
-        files: list[tuple[str, str | None, bytes]] = []
-        if request.content_type.startswith("multipart/"):
-            reader = await request.multipart()
-            async for part in reader:
-                if not isinstance(part, BodyPartReader):  # pragma: no cover - nested multipart
-                    continue
-                if part.name == "payload_json":
-                    body = json.loads(await part.text())
-                else:
-                    files.append((part.filename or "file", part.headers.get("Content-Type"),
-                                  bytes(await part.read())))
-        elif request.can_read_body:
-            body = await request.json()
-        req = Req(request.method, path, body, files, dict(request.query), self.now())
-        self.requests.append(req)
-        headers = {"Content-Type": "application/json"}
-        limited = self._take_bucket(req, headers)
-        status, data = limited if limited is not None else await self.route(req)
-        if status == 429:
-            headers["Via"] = "1.1 google"  # discord.py treats a 429 without Via as a Cloudflare ban
-        if data is None:
-            return web.Response(status=status)
-        # discord.py's json_or_text() wants exactly "application/json" (no charset), like the real API sends
-        return web.Response(body=json.dumps(data).encode(), status=status, headers=headers)
+
+class FakeRateLimits(FakeMessages):
+    """Rate limits: the 429s a test asks for, per-channel and global buckets, and gates that
+    hold a request."""
 
     def rate_limit_buckets(self, per_channel: tuple[int, float] | None = (5, 5.0),
                            global_limit: tuple[int, float] | None = (50, 1.0)) -> None:
@@ -1090,6 +1184,144 @@ class FakeDiscord:
         gate = asyncio.Event()
         self._holds.append((re.compile(route_regex), method, gate))
         return gate
+
+
+class FakeResponses(FakeRateLimits):
+    """Interaction responses (the callback) and their webhooks: the original response and
+    followups, edited and deleted."""
+
+    def _callback(self, iid: int, token: str, b: JSONDict, files: list[tuple[str, str | None, bytes]],
+                  what: str) -> Result:
+        it = self.interactions.get(token)
+        if it is None or it["id"] != iid:
+            return 404, _error(10062, "Unknown interaction")
+        if it["acked_at"] is not None:
+            return self._violation(400, _error(40060, "Interaction has already been acknowledged."), what)
+        late = self.now() - it["created"]
+        if late > ACK_DEADLINE:
+            it["expired"] = True
+            return self._violation(404, _error(10062, "Unknown interaction"),
+                                   f"{what} (first response after {late:.1f} s > {ACK_DEADLINE:.0f} s)")
+        t, d = b.get("type"), b.get("data") or {}
+        allowed = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}[it["type"]]
+        if t not in allowed:
+            return self._violation(400, _error(50035, "Invalid Form Body", {"type": {"_errors": [
+                {"code": "INTERACTION_CALLBACK_TYPE_INVALID", "message": "Invalid interaction callback type"}]}}),
+                f"{what} (callback type {t} for interaction type {it['type']})")
+        if t in (6, 7) and it["message_id"] is None:
+            return self._violation(400, _error(50035, "Invalid Form Body"), f"{what} (no message to update)")
+        err = None
+        if t in (4, 7):
+            err = self._check_message(d, files, what, create=t == 4, channel_id=it["channel_id"],
+                                      editing=self.messages.get(it["message_id"] or 0) if t == 7 else None)
+        elif t == 8:
+            err = self._check_choices(d, what)
+        elif t == 9:
+            err = self._check_modal(d, what)
+        if err:
+            return err
+        it["acked_at"] = self.now()
+        it["callback"] = b
+        msg = None
+        if t == 4:  # CHANNEL_MESSAGE_WITH_SOURCE
+            msg = self._new_message(it["channel_id"], self.bot_user, d, files, int(d.get("flags") or 0), it)
+        elif t == 5:  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE ("thinking"): loading flag 128
+            msg = self._new_message(it["channel_id"], self.bot_user, {}, [], LOADING | int(d.get("flags") or 0), it)
+        elif t == 7:  # UPDATE_MESSAGE (component interactions)
+            msg = self.messages.get(it["message_id"])
+            if msg is None:
+                return 404, _error(10008, "Unknown Message")
+            self._edit(msg, d, files)
+        if t in (4, 5) and msg is not None:
+            it["response_message_id"] = int(msg["id"])
+        elif t in (6, 7):
+            it["response_message_id"] = it["message_id"]
+        resp: JSONDict = {"interaction": {"id": str(iid), "type": it["type"],
+                                          "response_message_id": msg and msg["id"],
+                                          "response_message_loading": t == 5,
+                                          "response_message_ephemeral": bool((msg or {}).get("flags", 0) & EPHEMERAL)}}
+        if msg is not None:
+            resp["resource"] = {"type": t, "message": msg}
+        return 200, resp
+
+    def _webhook(self, m: str, token: str, which: str | None, b: JSONDict,
+                 files: list[tuple[str, str | None, bytes]], what: str) -> Result:
+        it = self.interactions.get(token)
+        if it is None:
+            return 404, _error(10015, "Unknown Webhook")
+        if it.get("revoked"):
+            return self._refusal(401, _error(50027, "Invalid Webhook Token"), f"{what} (token revoked)")
+        age = self.now() - it["created"]
+        if age > TOKEN_LIFETIME:
+            return self._violation(401, _error(50027, "Invalid Webhook Token"),
+                                   f"{what} (interaction token used after {age / 60:.1f} min > 15 min)")
+        if it["acked_at"] is None:
+            return self._violation(404, _error(10015, "Unknown Webhook"), f"{what} (before the first response)")
+        if which is None:
+            if m != "POST":
+                return 405, _error(0, "405: Method Not Allowed")
+            if err := self._check_message(b, files, what, create=True, channel_id=it["channel_id"]):
+                return err
+            original = self.messages.get(it["response_message_id"] or 0)
+            if (it["callback"] or {}).get("type") == 5 and original is not None and original["flags"] & LOADING:
+                # the first follow-up after a "thinking" defer replaces the loading message (keeping its
+                # ephemerality) instead of posting a new one, as Discord does
+                self._edit(original, b, files)
+                it.setdefault("followup_ids", []).append(int(original["id"]))
+                return 200, original
+            msg = self._new_message(it["channel_id"], self.bot_user, b, files, int(b.get("flags") or 0), it)
+            it.setdefault("followup_ids", []).append(int(msg["id"]))
+            return 200, msg
+        mid = it["response_message_id"] if which == "@original" else int(which)
+        found = self.messages.get(mid) if mid is not None else None
+        if found is None or (which != "@original" and mid not in it.get("followup_ids", [])):
+            return 404, _error(10008, "Unknown Message")
+        if m == "PATCH":
+            meta = self._meta[mid]
+            if meta.edit_refused or found.get("edit_refused"):
+                return self._refusal(400, _error(30046, "Maximum number of edits to messages older than 1 hour "
+                                                        "reached. Try again later."), what)
+            if err := self._check_message(b, files, what, create=False, channel_id=it["channel_id"], editing=found):
+                return err
+            self._edit(found, b, files)
+        elif m == "DELETE":
+            self._delete(mid)
+            return 204, None
+        return 200, found
+
+
+class FakeRest(FakeResponses):
+    """The REST API: each request checked against the rate limits and routed to channels,
+    threads, messages, commands, interaction responses and webhooks."""
+
+    # ------------------------------------------------------------------ REST
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = request.path[len(API):]
+        body: Any = None
+        files: list[tuple[str, str | None, bytes]] = []
+        if request.content_type.startswith("multipart/"):
+            reader = await request.multipart()
+            async for part in reader:
+                if not isinstance(part, BodyPartReader):  # pragma: no cover - nested multipart
+                    continue
+                if part.name == "payload_json":
+                    body = json.loads(await part.text())
+                else:
+                    files.append((part.filename or "file", part.headers.get("Content-Type"),
+                                  bytes(await part.read())))
+        elif request.can_read_body:
+            body = await request.json()
+        req = Req(request.method, path, body, files, dict(request.query), self.now())
+        self.requests.append(req)
+        headers = {"Content-Type": "application/json"}
+        limited = self._take_bucket(req, headers)
+        status, data = limited if limited is not None else await self.route(req)
+        if status == 429:
+            headers["Via"] = "1.1 google"  # discord.py treats a 429 without Via as a Cloudflare ban
+        if data is None:
+            return web.Response(status=status)
+        # discord.py's json_or_text() wants exactly "application/json" (no charset), like the real API sends
+        return web.Response(body=json.dumps(data).encode(), status=status, headers=headers)
 
     async def route(self, r: Req) -> Result:
         """Answer one REST request: ``(status, json body or None)``."""
@@ -1302,182 +1534,10 @@ class FakeDiscord:
             return 200, msg
         return 405, _error(0, "405: Method Not Allowed")
 
-    def _callback(self, iid: int, token: str, b: JSONDict, files: list[tuple[str, str | None, bytes]],
-                  what: str) -> Result:
-        it = self.interactions.get(token)
-        if it is None or it["id"] != iid:
-            return 404, _error(10062, "Unknown interaction")
-        if it["acked_at"] is not None:
-            return self._violation(400, _error(40060, "Interaction has already been acknowledged."), what)
-        late = self.now() - it["created"]
-        if late > ACK_DEADLINE:
-            it["expired"] = True
-            return self._violation(404, _error(10062, "Unknown interaction"),
-                                   f"{what} (first response after {late:.1f} s > {ACK_DEADLINE:.0f} s)")
-        t, d = b.get("type"), b.get("data") or {}
-        allowed = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}[it["type"]]
-        if t not in allowed:
-            return self._violation(400, _error(50035, "Invalid Form Body", {"type": {"_errors": [
-                {"code": "INTERACTION_CALLBACK_TYPE_INVALID", "message": "Invalid interaction callback type"}]}}),
-                f"{what} (callback type {t} for interaction type {it['type']})")
-        if t in (6, 7) and it["message_id"] is None:
-            return self._violation(400, _error(50035, "Invalid Form Body"), f"{what} (no message to update)")
-        err = None
-        if t in (4, 7):
-            err = self._check_message(d, files, what, create=t == 4, channel_id=it["channel_id"],
-                                      editing=self.messages.get(it["message_id"] or 0) if t == 7 else None)
-        elif t == 8:
-            err = self._check_choices(d, what)
-        elif t == 9:
-            err = self._check_modal(d, what)
-        if err:
-            return err
-        it["acked_at"] = self.now()
-        it["callback"] = b
-        msg = None
-        if t == 4:  # CHANNEL_MESSAGE_WITH_SOURCE
-            msg = self._new_message(it["channel_id"], self.bot_user, d, files, int(d.get("flags") or 0), it)
-        elif t == 5:  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE ("thinking"): loading flag 128
-            msg = self._new_message(it["channel_id"], self.bot_user, {}, [], LOADING | int(d.get("flags") or 0), it)
-        elif t == 7:  # UPDATE_MESSAGE (component interactions)
-            msg = self.messages.get(it["message_id"])
-            if msg is None:
-                return 404, _error(10008, "Unknown Message")
-            self._edit(msg, d, files)
-        if t in (4, 5) and msg is not None:
-            it["response_message_id"] = int(msg["id"])
-        elif t in (6, 7):
-            it["response_message_id"] = it["message_id"]
-        resp: JSONDict = {"interaction": {"id": str(iid), "type": it["type"],
-                                          "response_message_id": msg and msg["id"],
-                                          "response_message_loading": t == 5,
-                                          "response_message_ephemeral": bool((msg or {}).get("flags", 0) & EPHEMERAL)}}
-        if msg is not None:
-            resp["resource"] = {"type": t, "message": msg}
-        return 200, resp
 
-    def _webhook(self, m: str, token: str, which: str | None, b: JSONDict,
-                 files: list[tuple[str, str | None, bytes]], what: str) -> Result:
-        it = self.interactions.get(token)
-        if it is None:
-            return 404, _error(10015, "Unknown Webhook")
-        if it.get("revoked"):
-            return self._refusal(401, _error(50027, "Invalid Webhook Token"), f"{what} (token revoked)")
-        age = self.now() - it["created"]
-        if age > TOKEN_LIFETIME:
-            return self._violation(401, _error(50027, "Invalid Webhook Token"),
-                                   f"{what} (interaction token used after {age / 60:.1f} min > 15 min)")
-        if it["acked_at"] is None:
-            return self._violation(404, _error(10015, "Unknown Webhook"), f"{what} (before the first response)")
-        if which is None:
-            if m != "POST":
-                return 405, _error(0, "405: Method Not Allowed")
-            if err := self._check_message(b, files, what, create=True, channel_id=it["channel_id"]):
-                return err
-            original = self.messages.get(it["response_message_id"] or 0)
-            if (it["callback"] or {}).get("type") == 5 and original is not None and original["flags"] & LOADING:
-                # the first follow-up after a "thinking" defer replaces the loading message (keeping its
-                # ephemerality) instead of posting a new one, as Discord does
-                self._edit(original, b, files)
-                it.setdefault("followup_ids", []).append(int(original["id"]))
-                return 200, original
-            msg = self._new_message(it["channel_id"], self.bot_user, b, files, int(b.get("flags") or 0), it)
-            it.setdefault("followup_ids", []).append(int(msg["id"]))
-            return 200, msg
-        mid = it["response_message_id"] if which == "@original" else int(which)
-        found = self.messages.get(mid) if mid is not None else None
-        if found is None or (which != "@original" and mid not in it.get("followup_ids", [])):
-            return 404, _error(10008, "Unknown Message")
-        if m == "PATCH":
-            meta = self._meta[mid]
-            if meta.edit_refused or found.get("edit_refused"):
-                return self._refusal(400, _error(30046, "Maximum number of edits to messages older than 1 hour "
-                                                        "reached. Try again later."), what)
-            if err := self._check_message(b, files, what, create=False, channel_id=it["channel_id"], editing=found):
-                return err
-            self._edit(found, b, files)
-        elif m == "DELETE":
-            self._delete(mid)
-            return 204, None
-        return 200, found
-
-    # ------------------------------------------------------------------ gateway
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse()
-        await ws.prepare(request)
-        await ws.send_json({"op": 10, "d": {"heartbeat_interval": 45000}, "s": None, "t": None})
-        async for frame in ws:
-            if frame.type != WSMsgType.TEXT:
-                continue
-            msg = json.loads(frame.data)
-            if msg["op"] == 1:  # heartbeat
-                await ws.send_json({"op": 11, "d": None, "s": None, "t": None})
-            elif msg["op"] == 2:  # identify
-                self.identifies.append(msg["d"])
-                shard = msg["d"].get("shard")
-                self._socket_shards[ws] = (int(shard[0]), int(shard[1])) if shard else None
-                self._sockets.append(ws)
-                mine = [g for g in self.guilds.values() if self._on_shard(ws, g.id)]
-                ready: JSONDict = {
-                    "v": 10, "user": self.bot_user,
-                    "guilds": [{"id": str(g.id), "unavailable": True} for g in mine],
-                    "session_id": f"fake-session-{len(self.identifies)}",
-                    "resume_gateway_url": str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY),
-                    "application": {"id": str(self.app_id), "flags": 0}, "private_channels": [],
-                    "relationships": []}
-                if shard:
-                    ready["shard"] = [int(shard[0]), int(shard[1])]
-                await self._send(ws, "READY", ready)
-                for guild in mine:
-                    await self._send(ws, "GUILD_CREATE", guild.payload())
-            elif msg["op"] == 8:  # request guild members: everybody in one chunk
-                asked = self.guilds.get(int(msg["d"].get("guild_id") or self.guild_id), self.default_guild)
-                await self.dispatch("GUILD_MEMBERS_CHUNK", {
-                    "guild_id": str(asked.id), "chunk_index": 0, "chunk_count": 1,
-                    "members": [asked.member(u) for u in asked.members], "nonce": msg["d"].get("nonce")})
-        if ws in self._sockets:
-            self._sockets.remove(ws)
-        self._socket_shards.pop(ws, None)
-        return ws
-
-    def _on_shard(self, ws: web.WebSocketResponse, guild_id: int | None) -> bool:
-        """True when the events of server ``guild_id`` (None: no server, a DM) go to ``ws``."""
-        shard = self._socket_shards.get(ws)
-        if shard is None:
-            return True
-        return ((guild_id or 0) >> 22) % shard[1] == shard[0]
-
-    @property
-    def shards_connected(self) -> list[tuple[int, int] | None]:
-        """The shard ``(id, count)`` of each open gateway connection (None: unsharded)."""
-        return [self._socket_shards.get(ws) for ws in self._sockets]
-
-    async def _send(self, ws: web.WebSocketResponse, event: str, data: JSONDict) -> None:
-        self._seq += 1
-        await ws.send_json({"op": 0, "t": event, "s": self._seq, "d": data})
-
-    async def dispatch(self, event: str, data: JSONDict) -> None:
-        """Send a gateway event to every connected bot whose shard holds the event's server
-        (``guild_id``, or ``id`` for the GUILD_* events; none: shard 0)."""
-        raw = data.get("id") if event.startswith("GUILD_") and "guild_id" not in data else data.get("guild_id")
-        guild_id = int(raw) if raw else None
-        for ws in list(self._sockets):
-            if self._on_shard(ws, guild_id):
-                await self._send(ws, event, data)
-
-    def _later(self, coro: Coroutine[Any, Any, None]) -> None:
-        """Run a dispatch soon (from sync code); injected events wait for it first, so order is kept."""
-        try:
-            task = asyncio.get_running_loop().create_task(coro)
-        except RuntimeError:  # no loop: nobody is connected, GUILD_CREATE will carry the state
-            coro.close()
-            return
-        self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
-
-    async def _flush(self) -> None:
-        if self._pending:
-            await asyncio.gather(*list(self._pending))
+class FakeInteractions(FakeRest):
+    """Interactions a test injects as a member would make them: slash commands, autocomplete,
+    buttons, selects, modals, and chat messages."""
 
     # ------------------------------------------------------------------ injected interactions
     def _resolve_channel(self, channel: JSONDict | str | int | None, user: JSONDict, dm: bool) -> JSONDict:
@@ -1807,59 +1867,33 @@ class FakeDiscord:
         await self.dispatch("MESSAGE_CREATE", dict(msg, member=guild.member(user)) if guild else msg)
         return msg
 
-    # ------------------------------------------------------------------ waiting and inspection
-    async def wait_for(self, pred: Callable[[], Any], timeout: float = 3.0) -> Any:
-        """Poll ``pred`` (cheap, every 5 ms) until it is truthy and return its value; TimeoutError after
-        ``timeout`` real seconds. Works for REST calls, logged errors, database state..."""
-        deadline = time.monotonic() + timeout
-        while not (res := pred()):
-            if time.monotonic() > deadline:
-                raise TimeoutError("condition not met")
-            await asyncio.sleep(0.005)
-        return res
 
-    async def response(self, token: str, timeout: float = 3.0) -> JSONDict:
-        """Wait for the bot's first response (callback body) to an interaction."""
-        it = self.interactions[token]
-        await self.wait_for(lambda: it["acked_at"] is not None, timeout)
-        return dict(it["callback"])
+class FakeDiscord(FakeInteractions):
+    """A fake Discord hosting one guild ("Test Guild", :attr:`default_guild`, with a ``#games`` text
+    channel) and as many more as :meth:`add_guild` makes, each a :class:`FakeGuild` with its own members,
+    roles, permissions, channels, locale and upload limit. The single-guild API (:attr:`owner`,
+    :attr:`members`, :attr:`channel`, :meth:`add_member`, :meth:`member_permissions`, :attr:`upload_limit`,
+    :attr:`threads_allowed`) is the default guild's; an interaction carries the guild of the channel it
+    happens in.
 
-    def unacked(self) -> list[str]:
-        """Tokens of interactions the bot never answered in time (users would see "This interaction failed")."""
-        return [t for t, it in self.interactions.items() if it["acked_at"] is None]
+    Use as ``async with FakeDiscord() as fake: await fake.start_bot(bot) ...``. Users are plain Discord user
+    payload dicts (``{"id": "...", "username": "bob", ...}``); :attr:`owner` owns the default guild.
 
-    def awaiting_ack(self) -> list[str]:
-        """Tokens of interactions the bot has not answered yet and may still answer (created less than
-        ``ACK_DEADLINE`` seconds ago on this fake's clock): a test that waits for the bot to settle
-        must wait for these too, since a busy bot may not have made a request for them yet."""
-        now = self.now()
-        return [t for t, it in self.interactions.items()
-                if it["acked_at"] is None and now - it["created"] < ACK_DEADLINE]
+    Inspectable state: :attr:`requests` (every REST call), :attr:`messages` (id -> message payload),
+    :attr:`interactions` (token -> record with ``acked_at``, ``callback``, ``response_message_id``,
+    ``created``, in the fake's epoch seconds), :attr:`commands`, :attr:`channels` (text channels and
+    threads), :attr:`dm_channels`, :attr:`blobs` (attachment id -> uploaded bytes), :attr:`message_log`
+    (every create/edit/delete in order), :attr:`violations` (payloads Discord would refuse: the bot's
+    fault), :attr:`refusals` (closed DMs, threads not allowed, edit caps, 429s: the environment's doing),
+    :attr:`errors` (ERROR log records of discord.py and the bot).
 
-    async def idle(self, quiet: float = 0.1, timeout: float = 5.0) -> None:
-        """Wait until the bot has made no REST call for ``quiet`` seconds and none of discord.py's handler
-        tasks (app commands, views, dynamic items, modals) is still running; TimeoutError after ``timeout``."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            n = len(self.requests)
-            await asyncio.sleep(quiet)
-            if len(self.requests) == n and not self.handlers_running():
-                return
-        raise TimeoutError("bot never went idle")
-
-    @staticmethod
-    def handlers_running() -> list[asyncio.Task[Any]]:
-        """discord.py's tasks that run the bot's interaction and message handlers, still unfinished."""
-        return [t for t in asyncio.all_tasks() if not t.done() and t.get_name().startswith(HANDLER_TASKS)]
-
-    def calls(self, method: str, pattern: str) -> list[Req]:
-        """The requests with this method whose path fully matches the regex ``pattern``."""
-        return [r for r in self.requests if r.method == method and re.fullmatch(pattern, r.path)]
-
-    def message_for(self, token: str) -> JSONDict | None:
-        """The message the bot's response to interaction ``token`` created or updated, if any."""
-        mid = self.interactions[token]["response_message_id"]
-        return self.messages.get(mid) if mid is not None else None
+    Knobs: :attr:`upload_limit` (bytes, default 10 MiB), :attr:`threads_allowed`,
+    :attr:`old_message_edit_cap` (edits allowed on a message older than an hour before 30046; None = no cap),
+    :attr:`enforce_command_permissions`, :meth:`close_dms`, :meth:`member_permissions`,
+    :meth:`refuse_edits`, :meth:`revoke_token`, :meth:`rate_limit_next`, :meth:`rate_limit_buckets`, :meth:`advance`,
+    :meth:`add_guild`. What a modified client could send: :meth:`redeliver` (the same interaction twice),
+    ``forge=True`` on :meth:`click` and :meth:`select`, ``client_checks=False`` on :meth:`slash`.
+    """
 
     # ------------------------------------------------------------------ lifecycle
     async def __aenter__(self) -> FakeDiscord:

@@ -81,7 +81,7 @@ def install_slow_moves(seconds: float) -> None:
         await asyncio.sleep(seconds)
         return await act(self, *args, **kwargs)
 
-    GameService.act = slow_act  # type: ignore[method-assign]
+    GameService.act = slow_act  # type: ignore[method-assign,assignment]
 
 
 async def serve(api: str, db: str, *, tick_seconds: float, shard_count: int | None = None,

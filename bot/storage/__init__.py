@@ -1,12 +1,11 @@
-"""Storage: schema migrations and the repository (the only SQL in the project), on SQLite or
-PostgreSQL (bot/storage/backend.py)."""
+"""Storage: schema migrations and the stores (the only SQL in the project), on SQLite or
+PostgreSQL (bot/storage/backend.py), together the ``Repository``."""
 
-from bot.storage.repository import (
+from bot.storage.records import (
     GameRecord,
     LogEntry,
     OutboxItem,
     OutboxRow,
-    Repository,
     SeatRecord,
     Shards,
     StaleVersion,
@@ -16,6 +15,7 @@ from bot.storage.repository import (
     StorageUnwritable,
     TooManyLobbies,
 )
+from bot.storage.repository import Repository
 
 __all__ = ["GameRecord", "LogEntry", "OutboxItem", "OutboxRow", "Repository", "SeatRecord", "Shards", "StaleVersion",
            "StorageBusy", "StorageCorrupt", "StorageError", "StorageUnwritable", "TooManyLobbies"]

@@ -197,7 +197,7 @@ class AiPlayers:
         """Poke every active game awaiting an AI seat (at start-up and on each clock pass:
         a restart mid-turn resumes the AI); returns their ids."""
         found = []
-        for record in await self.ctx.repo.games(status=("active",)):
+        for record in await self.ctx.service.games(status=("active",)):
             if any(s.is_ai for s in record.seats) and ai_seats_waited(self.ctx.service, record):
                 found.append(record.id)
                 self.poke(record.id)

@@ -57,10 +57,10 @@ async def game_choices(interaction: discord.Interaction, current: str) -> Choice
     """The caller's lobbies and running games in this server, with the other games of
     this channel: those waiting on the caller first, then this channel's; filtered by
     what was typed (``current``, matched against the label)."""
-    repo = flow_of(interaction).ctx.repo
+    service = flow_of(interaction).ctx.service
     user = interaction.user.id
-    mine = await repo.games(user_id=user)
-    here = await repo.games(channel_id=interaction.channel_id) if interaction.channel_id else []
+    mine = await service.games(user_id=user)
+    here = await service.games(channel_id=interaction.channel_id) if interaction.channel_id else []
     games = {g.id: g for g in [*mine, *here] if g.guild_id == interaction.guild_id}
     typed = current.strip().removeprefix("#")
 

@@ -128,7 +128,7 @@ async def quiet_hours(ctx: HostContext, guild_id: int | None) -> QuietHours | No
     """The quiet hours of a server, or None (none set, or a DM game)."""
     if not guild_id:
         return None
-    stored = await ctx.repo.quiet_hours(guild_id)
+    stored = await ctx.service.quiet_hours(guild_id)
     return None if stored is None else QuietHours(*stored)
 
 
@@ -140,7 +140,7 @@ async def fit_deadline(ctx: HostContext, record: GameRecord) -> GameRecord:
     quiet = await quiet_hours(ctx, record.guild_id)
     if quiet is None or not quiet.contains(record.deadline):
         return record
-    if await ctx.repo.set_deadline(record.id, record.version, quiet.end_after(record.deadline)):
+    if await ctx.service.set_deadline(record.id, record.version, quiet.end_after(record.deadline)):
         return await ctx.service.get(record.id)
     return record
 
@@ -187,7 +187,7 @@ class Clock:
         now = self.ctx.clock() if now is None else now
         await self.send_deferred(now)
         touched = 0
-        for record in await self.ctx.repo.due(now):
+        for record in await self.ctx.service.due(now):
             touched += 1
             try:
                 deadline = record.deadline
@@ -208,7 +208,7 @@ class Clock:
                 if count <= record.reminded:
                     continue
                 async with self.ctx.service.lock(record.id):  # (a move under way keeps its count)
-                    marked = await self.ctx.repo.claim_reminder(record.id, record.version, count, record.waiting)
+                    marked = await self.ctx.service.claim_reminder(record.id, record.version, count, record.waiting)
                 if marked:  # (queued with the claim: the outbox sends it once, crash or not)
                     await self.ctx.delivery.flush(record.id)
             except Exception:
@@ -223,13 +223,13 @@ class Clock:
     async def send_deferred(self, now: float) -> None:
         """Send the pings quiet hours held back, for servers whose quiet hours are over, to
         the players the game still waits for."""
-        for game, seats in (await self.ctx.repo.deferred_pings()).items():
+        for game, seats in (await self.ctx.service.deferred_pings()).items():
             try:
                 record = await self.ctx.service.get(game)
                 quiet = await quiet_hours(self.ctx, record.guild_id)
                 if quiet is not None and quiet.contains(now):
                     continue
-                if not await self.ctx.repo.clear_deferred_pings(game):
+                if not await self.ctx.service.clear_deferred_pings(game):
                     continue  # (another process claimed them)
                 waiting = sorted(set(seats) & set(record.waiting))
                 if record.status == "active" and waiting:
@@ -254,7 +254,7 @@ class Clock:
         quiet = await quiet_hours(self.ctx, record.guild_id)
         if quiet is not None:
             deadline = quiet.end_after(deadline)
-        if not await self.ctx.repo.set_deadline(record.id, record.version, deadline, window=DAY,
+        if not await self.ctx.service.set_deadline(record.id, record.version, deadline, window=DAY,
                                                 vacations=vacations):
             return True
         record = await self.ctx.service.get(record.id)
@@ -279,7 +279,7 @@ class Clock:
             raise HostError(Msg("ui.error.bad_days", {"max": MAX_VACATION_DAYS}), "bad_days")
         if record.status != "lobby":
             raise HostError(Msg("ui.error.vacation_not_lobby"), "not_lobby")
-        if not await self.ctx.repo.set_vacation(record.id, interaction.user.id, days):
+        if not await self.ctx.service.set_vacation(record.id, interaction.user.id, days):
             raise HostError(Msg("ui.error.vacation_join_first"), "not_a_player")
         record = await self.ctx.service.get(record.id)
         if record.lobby_message_id is not None:
@@ -313,7 +313,7 @@ class Clock:
             raise HostError(Msg("ui.error.quiet_both"), "bad_time")
         await interaction.response.defer(ephemeral=True, thinking=True)
         if start is None or end is None:
-            await self.ctx.repo.set_quiet_hours(interaction.guild_id, None)
+            await self.ctx.service.set_quiet_hours(interaction.guild_id, None)
             tx = Texts(None, [], self.ctx.delivery.locales.private(interaction))
             await interaction.followup.send(tx(Msg("ui.clock.quiet_off")), ephemeral=True)
             return
@@ -322,6 +322,6 @@ class Clock:
         quiet = QuietHours(parse_clock(start), parse_clock(end), zone)
         if quiet.start == quiet.end:
             raise HostError(Msg("ui.error.quiet_same"), "bad_time")
-        await self.ctx.repo.set_quiet_hours(interaction.guild_id, (quiet.start, quiet.end, quiet.zone))
+        await self.ctx.service.set_quiet_hours(interaction.guild_id, (quiet.start, quiet.end, quiet.zone))
         tx = Texts(None, [], self.ctx.delivery.locales.private(interaction))
         await interaction.followup.send(tx(Msg("ui.clock.quiet_on", {"hours": quiet.describe()})), ephemeral=True)

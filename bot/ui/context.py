@@ -29,7 +29,7 @@ from engines.base import Msg
 if TYPE_CHECKING:
     from bot.service import GameService
     from bot.settings import Settings
-    from bot.storage import GameRecord, Repository
+    from bot.storage import GameRecord
     from bot.ui.delivery import Delivery
     from bot.ui.flow import Flow
 
@@ -145,13 +145,12 @@ class HostContext:
     """The parts a handler needs, and the count of handlers in flight.
 
     Attributes:
-        service / repo / delivery / settings: the game service, storage, delivery layer
-            and settings of the running bot.
+        service / delivery / settings: the game service (the handlers' only way to
+            storage), delivery layer and settings of the running bot.
         clock: unix time in seconds (tests inject the fake Discord's clock).
     """
 
     service: GameService
-    repo: Repository
     delivery: Delivery
     settings: Settings
     clock: Callable[[], float]
@@ -240,7 +239,7 @@ class HostContext:
                 raise HostError(Msg("ui.error.wrong_game", {"game": game.id, "name": {"msg": f"ui.game.{game_id}"}}),
                                 "wrong_game")
             return game
-        here = await self.repo.games(status=("lobby", "active", "finished"), channel_id=interaction.channel_id)
+        here = await self.service.games(status=("lobby", "active", "finished"), channel_id=interaction.channel_id)
         if game_id:
             here = [g for g in here if g.game_id == game_id]
         mine = [g for g in here if g.seat_of(interaction.user.id) is not None]
@@ -289,7 +288,7 @@ class HostContext:
         to someone else or to an AI, a ``replace``/``ai_seat`` entry whose ``old_user`` they
         are), else that it is not their game (``ui.error.not_your_game``)."""
         left = next((s.seat for s in record.seats if s.user_id == user_id and s.status == "left"), None)
-        entries = await self.repo.log(record.id) if record.state is not None else []
+        entries = await self.service.log(record.id) if record.state is not None else []
         for e in reversed(entries):
             act = e.action
             if e.kind != "system":

@@ -124,7 +124,7 @@ class DirectMessages:
         """Send one DM to ``user_id`` through ``send(channel)``, unless their DMs are paused.
         A refusal (50007) pauses them and is said once in the game's thread; any other
         failure is logged. Returns the message, or None."""
-        if await self.ctx.repo.dm_block(user_id) is not None:
+        if await self.ctx.service.dm_block(user_id) is not None:
             await self.tell_blocked(record, user_id)
             return None
         try:
@@ -132,7 +132,7 @@ class DirectMessages:
         except discord.HTTPException as exc:
             if refused(exc):
                 log.info("DMs to %s are closed; paused until /game notify", user_id)
-                await self.ctx.repo.block_dms(user_id)
+                await self.ctx.service.block_dms(user_id)
                 await self.tell_blocked(record, user_id)
             else:
                 log.warning("DM to %s not delivered (%s); the game goes on", user_id, exc)
@@ -141,10 +141,10 @@ class DirectMessages:
     async def tell_blocked(self, record: GameRecord, user_id: int) -> None:
         """Say once per game, in its thread and mentioning the player, that their DMs are
         refused (they can still use My view; ``/game notify`` tries again)."""
-        told = await self.ctx.repo.dm_block(user_id)
+        told = await self.ctx.service.dm_block(user_id)
         if told is None or record.id in told:
             return
-        await self.ctx.repo.block_dms(user_id, [*told, record.id])
+        await self.ctx.service.block_dms(user_id, [*told, record.id])
         text = self.ctx.delivery.public_texts(record)(Msg("ui.dm.closed", {"user": user_id}))
         await self.ctx.delivery.send_text(record.home_channel_id, text, mentions=[user_id])
 
@@ -179,12 +179,12 @@ class DirectMessages:
             if users is None and self.ctx.delivery.present(seat.user_id):
                 continue  # (at the table: My view shows the hand; the DM catches up once they are away)
             async with self._locks[record.id, seat.user_id]:
-                hands, turns = await self.ctx.repo.notify_settings(seat.user_id, record.id)
-                if not hands or (turns and users is None) or await self.ctx.repo.dm_block(seat.user_id) is not None:
+                hands, turns = await self.ctx.service.notify_settings(seat.user_id, record.id)
+                if not hands or (turns and users is None) or await self.ctx.service.dm_block(seat.user_id) is not None:
                     continue
                 view = engine.player_view(state, seat.seat)
                 shown = fingerprint(hidden_part(view, public))
-                stored = await self.ctx.repo.dm_message(record.id, seat.user_id, "hand")
+                stored = await self.ctx.service.dm_message(record.id, seat.user_id, "hand")
                 if stored is not None and stored[2] == shown and not force:
                     continue
                 await self._post_hand(record, seat.seat, seat.user_id, view, shown, stored, live=not turns)
@@ -207,11 +207,11 @@ class DirectMessages:
             message = self.ctx.delivery.channel(stored[0]).get_partial_message(stored[1])
             try:
                 await message.edit(content=content, attachments=[file], view=buttons)
-                await self.ctx.repo.set_dm_message(record.id, user_id, "hand", stored[0], stored[1], shown)
+                await self.ctx.service.set_dm_message(record.id, user_id, "hand", stored[0], stored[1], shown)
                 return True
             except discord.HTTPException as exc:
                 if refused(exc):
-                    await self.ctx.repo.block_dms(user_id)
+                    await self.ctx.service.block_dms(user_id)
                     await self.tell_blocked(record, user_id)
                     return False
                 log.info("DM hand of game %s cannot be edited (%s); sending a fresh one", record.id, exc)
@@ -220,7 +220,7 @@ class DirectMessages:
                                 lambda ch: ch.send(content, file=file, view=buttons, silent=True))
         if sent is None:
             return False
-        await self.ctx.repo.set_dm_message(record.id, user_id, "hand", sent.channel.id, sent.id, shown)
+        await self.ctx.service.set_dm_message(record.id, user_id, "hand", sent.channel.id, sent.id, shown)
         await self._forget(stored)
         return True
 
@@ -235,8 +235,8 @@ class DirectMessages:
         user_id = record.user_of(seat)
         if user_id is None:
             return
-        hands, turns = await self.ctx.repo.notify_settings(user_id, record.id)
-        if not turns or await self.ctx.repo.dm_block(user_id) is not None:
+        hands, turns = await self.ctx.service.notify_settings(user_id, record.id)
+        if not turns or await self.ctx.service.dm_block(user_id) is not None:
             if turns:
                 await self.tell_blocked(record, user_id)
             return
@@ -265,7 +265,7 @@ class DirectMessages:
         sent = await self._send(record, user_id, send)
         if sent is None:
             return
-        await self.ctx.repo.set_dm_message(record.id, user_id, "turn", sent.channel.id, sent.id)
+        await self.ctx.service.set_dm_message(record.id, user_id, "turn", sent.channel.id, sent.id)
 
     async def hand_file(self, record: GameRecord, seat: int, locale: str) -> discord.File | None:
         """The private view of ``seat`` now, drawn for a DM (``hand.png``/``.jpg``, in the
@@ -322,9 +322,9 @@ class DirectMessages:
         turns = both if turns is None else turns
         scope = game.id if game is not None else 0
         if hands is not None or turns is not None:
-            await self.ctx.repo.set_notify(user_id, scope, hands=hands, turns=turns)
-        resumed = await self.ctx.repo.clear_dm_block(user_id)
-        now_hands, now_turns = await self.ctx.repo.notify_settings(user_id, scope)
+            await self.ctx.service.set_notify(user_id, scope, hands=hands, turns=turns)
+        resumed = await self.ctx.service.clear_dm_block(user_id)
+        now_hands, now_turns = await self.ctx.service.notify_settings(user_id, scope)
         tx = self.ctx.delivery.locales.host(self.ctx.delivery.locales.private(interaction))
         where = tx(Msg("ui.dm.where_game", {"game": game.id}) if game is not None else Msg("ui.dm.where_all"))
         lines = [tx(Msg("ui.dm.settings", {"where": where, "hands": {"msg": f"ui.dm.{'on' if now_hands else 'off'}"},
@@ -332,7 +332,7 @@ class DirectMessages:
         if resumed:
             lines.append(tx(Msg("ui.dm.resumed")))
         await interaction.followup.send("\n".join(lines), ephemeral=True)
-        games = [game] if game is not None else await self.ctx.repo.games(status=("active",), user_id=user_id)
+        games = [game] if game is not None else await self.ctx.service.games(status=("active",), user_id=user_id)
         for record in games:
             fresh = await self.ctx.service.get(record.id)
             await self.ctx.delivered(self._refresh(fresh, user_id, force=resumed))

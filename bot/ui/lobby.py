@@ -139,7 +139,7 @@ class Lobby:
         else:
             await interaction.response.send_message(embed=embed, view=view)
         message = await interaction.original_response()
-        await self.ctx.repo.set_fields(record.id, lobby_message_id=message.id)
+        await self.ctx.service.set_fields(record.id, lobby_message_id=message.id)
 
     async def click(self, interaction: discord.Interaction, game: int, verb: str) -> None:
         """Join / Leave / Start pressed on a lobby (``verb``).
@@ -239,7 +239,7 @@ class Lobby:
             embed=lobby_embed(engine, record, timeout_label(record.move_timeout, locale), locale), view=None)
         thread_id = await self.open_thread(record, interaction)
         if thread_id:
-            await self.ctx.repo.set_fields(record.id, thread_id=thread_id)
+            await self.ctx.service.set_fields(record.id, thread_id=thread_id)
             record = await self.ctx.service.get(record.id)
             await self.ctx.delivery.send_text(record.channel_id, Texts(None, [], locale)(Msg(
                 "ui.lobby.started", {"title": game_title(engine, record, locale), "thread": thread_id})))

@@ -25,7 +25,8 @@ from bot.text import DEFAULT_LOCALE, LOCALES, Texts, locale_of
 from engines.base import Msg
 
 if TYPE_CHECKING:
-    from bot.storage import GameRecord, Repository
+    from bot.service import GameService
+    from bot.storage import GameRecord
     from bot.ui.context import HostContext
 
 LANGUAGE_NAMES = {"en": "English", "zh_TW": "繁體中文", "zh_CN": "简体中文", "ja": "日本語",
@@ -48,9 +49,9 @@ class Locales:
         self._seen_guilds: dict[int, str] = {}
         self._seen_users: dict[int, str] = {}
 
-    async def load(self, repo: Repository) -> None:
-        """Read the stored choices (``Repository.locales``)."""
-        self.guilds, self.users = await repo.locales()
+    async def load(self, service: GameService) -> None:
+        """Read the stored choices (``GameService.locales``)."""
+        self.guilds, self.users = await service.locales()
 
     def note(self, interaction: discord.Interaction) -> None:
         """Remember the locales an interaction carries (for DMs and public messages later)."""
@@ -115,14 +116,14 @@ async def choose_language(ctx: HostContext, interaction: discord.Interaction, la
     await interaction.response.defer(ephemeral=True, thinking=True)
     if language is not None:
         chosen = None if language == "auto" else language
-        await ctx.repo.set_user_locale(interaction.user.id, chosen)
+        await ctx.service.set_user_locale(interaction.user.id, chosen)
         if chosen is None:
             locales.users.pop(interaction.user.id, None)
         else:
             locales.users[interaction.user.id] = chosen
     if server is not None and interaction.guild_id is not None:
         chosen = None if server == "auto" else server
-        await ctx.repo.set_guild_locale(interaction.guild_id, chosen)
+        await ctx.service.set_guild_locale(interaction.guild_id, chosen)
         if chosen is None:
             locales.guilds.pop(interaction.guild_id, None)
         else:

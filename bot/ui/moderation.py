@@ -45,7 +45,7 @@ async def is_moderator(ctx: HostContext, interaction: discord.Interaction) -> bo
         return True
     roles = {r.id for r in member.roles}
     configured = ctx.settings.moderator_role_id
-    stored = await ctx.repo.moderator_role(member.guild.id)
+    stored = await ctx.service.moderator_role(member.guild.id)
     return bool(roles & {r for r in (configured, stored) if r})
 
 

@@ -332,7 +332,7 @@ class Notices:
         entries: list[LogEntry] = []
         turns: dict[int, int] = {}
         if not reminder:
-            entries = await self.ctx.repo.log(record.id, last=DIGEST_ENTRIES, upto=record.version)
+            entries = await self.ctx.service.log(record.id, last=DIGEST_ENTRIES, upto=record.version)
             turns = last_turns(record, entries)
             since, now = self.ctx.delivery.started, self.ctx.clock()
             seats = [s for s in seats if not answered_by_ais(record, entries, s, turns, since=since, now=now)]
@@ -340,7 +340,7 @@ class Notices:
                 return
             quiet = await quiet_hours(self.ctx, record.guild_id)
             if quiet is not None and quiet.contains(self.ctx.clock()):
-                await self.ctx.repo.defer_pings(record.id, seats)
+                await self.ctx.service.defer_pings(record.id, seats)
                 return
         service = self.ctx.service
         engine = service.engine(record)
@@ -397,7 +397,7 @@ class Notices:
         await self.ctx.delivery.flush(record.id)
         self.ctx.delivery.request_board(record.id)
         if record.status == "active":
-            _, turns = await self.ctx.repo.notify_settings(new, record.id)
+            _, turns = await self.ctx.service.notify_settings(new, record.id)
             if not (turns and seat in record.waiting):  # (else the turn notice carries the hand: one DM)
                 await self.ctx.delivered(self.dms.update_hands(record, [new]))
             if seat in record.waiting:
@@ -463,7 +463,7 @@ class Notices:
         seat = record.seat_of(interaction.user.id)
         tx = texts(record, self.ctx.delivery.locales.private(interaction))
         lines: list[str] = []
-        entries = await self.ctx.repo.log(record.id)
+        entries = await self.ctx.service.log(record.id)
         undone = undone_seqs(entries)
         txs = entry_texts(record, entries, tx.locale)  # (a move keeps the name of whoever made it)
         held = holders(record, entries, seat) if seat is not None else {}
@@ -487,7 +487,7 @@ class Notices:
         first (oldest deadline first), each with a jump link to its board; ephemeral."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         user_id = interaction.user.id
-        games = await self.ctx.repo.games(user_id=user_id)
+        games = await self.ctx.service.games(user_id=user_id)
 
         def waits(g: GameRecord) -> bool:
             return g.status == "active" and g.seat_of(user_id) in g.waiting

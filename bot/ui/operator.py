@@ -117,7 +117,7 @@ class Operator:
         now = self.ctx.clock()
         day_start = dt.datetime.fromtimestamp(now, dt.UTC).replace(hour=0, minute=0, second=0,
                                                                     microsecond=0).timestamp()
-        counts = await self.ctx.repo.operator_counts(day_start=day_start, hour_ago=now - HOUR, guild_id=guild_id)
+        counts = await self.ctx.service.operator_counts(day_start=day_start, hour_ago=now - HOUR, guild_id=guild_id)
 
         def say(key: str, **params: Any) -> str:
             return host_sentence(f"ops.{key}", locale, **params)
@@ -128,7 +128,7 @@ class Operator:
                  say("status_actions", actions=counts["actions"]),
                  say("status_pending", pending=counts["pending"])]
         if guild_id is None:
-            size = await self.ctx.repo.database_bytes()
+            size = await self.ctx.service.database_bytes()
             lines.append(say("status_database", size="—" if size is None else f"{size / 1e6:.1f} MB"))
             last = self.last_backup()
             lines.append(say("status_backup", at=int(last)) if last is not None else say("status_no_backup"))
@@ -166,7 +166,7 @@ class Operator:
         """
         user_id = interaction.user.id
         locale = self.ctx.delivery.locales.private(interaction)
-        playing = await self.ctx.repo.games(user_id=user_id)
+        playing = await self.ctx.service.games(user_id=user_id)
         if playing:
             listed = ", ".join(f"#{g.id}" for g in playing)
             raise HostError(Msg("ops.forget_playing", {"games": listed}), "still_playing")
@@ -180,8 +180,8 @@ class Operator:
     async def forget(self, user_id: int) -> list[int]:
         """Delete ``user_id``'s data and anonymise them in the games they are done with;
         the ids of those games. Logged (without the user id)."""
-        rows = await self.ctx.repo.delete_user_data(user_id)
-        games = await self.ctx.repo.anonymise_user(user_id, anon_name)
+        rows = await self.ctx.service.delete_user_data(user_id)
+        games = await self.ctx.service.anonymise_user(user_id, anon_name)
         delivery = self.ctx.delivery
         delivery.locales.users.pop(user_id, None)
         delivery.last_seen.pop(user_id, None)
@@ -194,13 +194,13 @@ class Operator:
         from now unless it comes back first (logged)."""
         now = self.ctx.clock()
         purge_at = now + self.ctx.settings.guild_purge_days * DAY
-        await self.ctx.repo.schedule_guild_purge(guild_id, now, purge_at)
+        await self.ctx.service.schedule_guild_purge(guild_id, now, purge_at)
         log.info("removed from server %s: its data will be purged at %s unless the bot is added back",
                  guild_id, dt.datetime.fromtimestamp(purge_at, dt.UTC).isoformat(timespec="minutes"))
 
     async def guild_joined(self, guild_id: int) -> None:
         """The bot is (back) in ``guild_id``: a purge waiting for it is called off (logged)."""
-        if await self.ctx.repo.cancel_guild_purge(guild_id):
+        if await self.ctx.service.cancel_guild_purge(guild_id):
             log.info("added back to server %s: its data purge is cancelled", guild_id)
 
     async def purge_due(self, now: float | None = None) -> list[int]:
@@ -208,12 +208,12 @@ class Operator:
         that the bot has not rejoined; each purge is logged. Returns the server ids."""
         now = self.ctx.clock() if now is None else now
         purged = []
-        for guild_id, _left, _at in await self.ctx.repo.guild_purges(due_by=now):
+        for guild_id, _left, _at in await self.ctx.service.guild_purges(due_by=now):
             client = self.ctx.delivery.client
             if client.get_guild(guild_id) is not None:  # (back without a join event seen: keep it)
-                await self.ctx.repo.cancel_guild_purge(guild_id)
+                await self.ctx.service.cancel_guild_purge(guild_id)
                 continue
-            games = await self.ctx.repo.purge_guild(guild_id)
+            games = await self.ctx.service.purge_guild(guild_id)
             log.info("purged the data of server %s (removed %d days ago): %d games deleted", guild_id,
                      round((now - _left) / DAY), games)
             purged.append(guild_id)

@@ -130,7 +130,7 @@ class ParkedPanels:
         confirms may be gone)."""
         if not parked.note:
             return ""
-        for entry in await self.ctx.repo.log(record.id, after=parked.version, upto=record.version):
+        for entry in await self.ctx.service.log(record.id, after=parked.version, upto=record.version):
             action = entry.action if entry.kind == "system" and isinstance(entry.action, dict) else {}
             if action.get("type") == UNDO and any(seq <= parked.version for seq in action.get("seqs", ())):
                 return ""

@@ -288,7 +288,7 @@ class Table:
             raise HostError(tmsg("watch_player", game=record.id), "player")
         if record.status not in ("lobby", "active"):
             raise HostError(tmsg("watch_over", game=record.id), "not_active")
-        await self.ctx.repo.watch(record.id, interaction.user.id, mode)
+        await self.ctx.service.watch(record.id, interaction.user.id, mode)
         await interaction.followup.send(say(f"watching_{mode}", self.ctx.delivery.locales.private(interaction), game=record.id), ephemeral=True)
         if mode == "board" and record.status == "active":
             await self.ctx.delivered(self.update_watchers(record.id))
@@ -300,7 +300,7 @@ class Table:
             HostError: the caller did not follow it.
         """
         await interaction.response.defer(ephemeral=True, thinking=True)
-        stored = await self.ctx.repo.unwatch(record.id, interaction.user.id)
+        stored = await self.ctx.service.unwatch(record.id, interaction.user.id)
         if stored is None:
             raise HostError(tmsg("not_watching", game=record.id), "not_watching")
         if stored[1]:
@@ -314,7 +314,7 @@ class Table:
         watcher gets one DM when the game finished or was abandoned (a moderator's end or
         kick, the last person's resign). Each is marked with the version shown,
         so nothing is sent twice. A game without spectators is not read (issue 14)."""
-        if not await self.ctx.repo.watchers(game):
+        if not await self.ctx.service.watchers(game):
             return
         record = await self.ctx.service.get(game)
         if record.state is None:
@@ -322,7 +322,7 @@ class Table:
         dms = self.notices.dms
         engine = self.ctx.service.engine(record)
         over = record.status in ("finished", "abandoned")
-        for user_id, mode, channel_id, message_id, shown in await self.ctx.repo.watchers(game):
+        for user_id, mode, channel_id, message_id, shown in await self.ctx.service.watchers(game):
             if shown >= record.version or (mode == "end" and not over):
                 continue
             loc = self.ctx.delivery.locales.of_user(user_id, record.guild_id)
@@ -344,7 +344,7 @@ class Table:
             else:
                 sent = await self._board_dm(record, user_id, channel_id, message_id, link, loc)
             if sent is not None:
-                await self.ctx.repo.set_watcher_message(game, user_id, sent[0], sent[1], record.version)
+                await self.ctx.service.set_watcher_message(game, user_id, sent[0], sent[1], record.version)
 
     async def _board_dm(self, record: GameRecord, user_id: int, channel_id: int | None, message_id: int | None,
                         link: discord.ui.View, locale: str = "en") -> tuple[int, int] | None:
@@ -383,7 +383,7 @@ class Table:
             raise HostError(tmsg("server_only"), "dm")
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = self.ctx.delivery.locales.private(interaction)
-        rows = await self.ctx.repo.ratings(interaction.guild_id, game_id, limit=LEADERBOARD_SIZE)
+        rows = await self.ctx.service.ratings(interaction.guild_id, game_id, limit=LEADERBOARD_SIZE)
         lines = leaderboard_lines(game_id, rows, loc)
         await interaction.followup.send(clip("\n".join(lines), MESSAGE_CHARS), ephemeral=True)
 
@@ -399,7 +399,7 @@ class Table:
         if interaction.guild_id is None:
             raise HostError(tmsg("server_only"), "dm")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        rows = await self.ctx.repo.ratings(interaction.guild_id, game_id, user_id=user.id)
+        rows = await self.ctx.service.ratings(interaction.guild_id, game_id, user_id=user.id)
         loc = self.ctx.delivery.locales.private(interaction)
         if not rows:
             await interaction.followup.send(say("stats_empty", loc, user=f"<@{user.id}>"), ephemeral=True)
@@ -434,7 +434,7 @@ class Table:
         try:
             posted = await self.ctx.delivery.channel(lobby.channel_id).send(
                 text, embed=embed, view=view or discord.utils.MISSING, allowed_mentions=mentions)
-            await self.ctx.repo.set_fields(lobby.id, lobby_message_id=posted.id)
+            await self.ctx.service.set_fields(lobby.id, lobby_message_id=posted.id)
         except discord.HTTPException as exc:  # (the lobby exists: /game board and the buttons' ids still work)
             log.warning("rematch lobby %s not posted: %s", lobby.id, exc)
         await interaction.followup.send(say("rematch_opened", self.ctx.delivery.locales.private(interaction), game=lobby.id, channel=lobby.channel_id),
@@ -478,7 +478,7 @@ class Table:
         delivery = self.ctx.delivery
         file = await delivery.render_file("board", record, current.view, tx.locale, "replay",
                                           delivery.upload_limit(record.guild_id))
-        entries = await self.ctx.repo.log(record.id)
+        entries = await self.ctx.service.log(record.id)
         by_seq = entry_texts(record, entries, tx.locale)
         then = by_seq.get(current.seq, tx)  # (named after whoever made the move)
         lines = [say("replay_step", loc, step=index, last=len(steps) - 1)
@@ -512,7 +512,7 @@ class Table:
         if record.state is None:
             raise HostError(tmsg("export_not_started", game=record.id), "not_started")
         data, text = export_log(record, self.ctx.service.engine(record).info.name,
-                                await self.ctx.repo.log(record.id),
+                                await self.ctx.service.log(record.id),
                                 self.ctx.service.engine(record).outcome(self.ctx.service.state(record)))
         files = [discord.File(io.BytesIO(json.dumps(data, ensure_ascii=False, indent=1).encode()),
                               filename=f"game-{record.id}.json"),

@@ -1,4 +1,4 @@
-"""The log tail a ``Repository`` keeps in memory (bot/storage/repository.py ``LogTail``,
+"""The log tail a ``Repository`` keeps in memory (bot/storage/records.py ``LogTail``,
 issue 14): ``log(..., upto=)`` answers from the newest entries this process wrote or read,
 exactly as the database would, and reads the database whenever memory does not hold them
 all (older entries, a newer version another process wrote, entries anonymised). Also the
@@ -10,7 +10,7 @@ import pytest
 from cachetools import TTLCache
 
 from bot.storage import LogEntry, Repository
-from bot.storage.repository import ANON_USER, LOG_TAIL_ENTRIES, QUIET_HOURS_FRESH
+from bot.storage.records import ANON_USER, LOG_TAIL_ENTRIES, QUIET_HOURS_FRESH
 
 
 @pytest.fixture

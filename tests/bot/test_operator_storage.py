@@ -11,7 +11,7 @@ import pytest
 from bot.check import check
 from bot.service import GameService
 from bot.storage import Repository
-from bot.storage.repository import ANON_USER
+from bot.storage.records import ANON_USER
 from engines.base import CHANCE
 from engines.registry import get
 from tests.bot.test_old_database import old  # noqa: F401  (the fixture: a copy of the old database)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot.check import check
-from bot.storage.repository import ANON_USER
+from bot.storage.records import ANON_USER
 from bot.text import host_sentence
 from bot.ui.operator import DAY, anon_name
 from tests.e2e.driver import Driver

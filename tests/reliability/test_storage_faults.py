@@ -79,7 +79,7 @@ async def test_unwritable_while_running_is_explained_logged_and_recovers_without
         reply, _ = await move_reply(fake, driver, game, random.Random(2))
         assert reply == f"⚠️ {UNWRITABLE}"
         assert (await bot.service.get(game)).version == before.version
-        operator = [r for r in caplog.records if r.levelno == logging.ERROR and r.name == "bot.storage.repository"]
+        operator = [r for r in caplog.records if r.levelno == logging.ERROR and r.name == "bot.storage.database"]
         assert len(operator) == 1 and str(db) in operator[0].getMessage()
         assert "readonly" in operator[0].getMessage()
         reply, _ = await move_reply(fake, driver, game, random.Random(3))  # still refused, logged once

@@ -1,0 +1,561 @@
+"""The database the stores share: its one connection, transactions and migrations (design §2, §4).
+
+One connection serialised by an ``asyncio.Lock``: each method runs its statements as one
+unit, writes inside one transaction. The backend is chosen by the database URL
+(bot/storage/backend.py): SQLite through aiosqlite (WAL, ``busy_timeout``,
+``foreign_keys=ON``, ``isolation_level=None``; writes in ``BEGIN IMMEDIATE`` … ``COMMIT``)
+by default, PostgreSQL through asyncpg for ``postgresql://`` URLs (several processes, one
+database). The stores' SQL is written once, portable (``?`` placeholders, no SQLite-only
+functions, ``ON CONFLICT`` upserts) and runs unchanged on both. The action log
+is append-only; ``games.state`` is a snapshot cache that a replay of the log must equal;
+``games.version`` is the seq of the last log entry and guards every write
+(compare-and-set). The ``outbox`` holds the deliveries an action causes, written in the
+action's transaction (docs/DESIGN.md §4).
+
+Storage faults become two exceptions the service turns into sentences: ``StorageBusy``
+(the file stayed locked beyond the busy timeout; nothing was written) and
+``StorageUnwritable`` (the file cannot be written: read-only, disk full, I/O error,
+missing folder). The repository needs no restart after a fault: the next write simply
+tries again, and the first one that succeeds logs that storage has recovered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+import asyncpg
+from cachetools import LRUCache, TTLCache
+
+from bot.storage.backend import POSTGRESQL, PgConnection, parse_database_url, pg_migration
+from bot.storage.backup import APPLICATION_ID
+from bot.storage.records import (
+    GAME_SQL,
+    GAMES_AT_ONCE,
+    LOG_TAILS_KEPT,
+    QUIET_HOURS_FRESH,
+    QUIET_HOURS_KEPT,
+    SEATS_SQL,
+    GameRecord,
+    LogTail,
+    OutboxItem,
+    SeatRecord,
+    Shards,
+    Snapshots,
+    StorageBusy,
+    StorageCorrupt,
+    StorageError,
+    StorageUnwritable,
+    queued,
+    row_to_game,
+    row_to_seat,
+)
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_MS = 5000
+"""How long a write waits for another writer's lock before ``StorageBusy`` (milliseconds)."""
+
+BUSY_WORDS = ("locked", "busy")
+CORRUPT_WORDS = ("malformed", "not a database", "corrupt")
+"""Words of SQLite's messages for a damaged file (``SQLITE_CORRUPT``, ``SQLITE_NOTADB``)."""
+
+PG_BUSY = (asyncpg.exceptions.LockNotAvailableError, asyncpg.exceptions.DeadlockDetectedError,
+           asyncpg.exceptions.QueryCanceledError, asyncpg.exceptions.TooManyConnectionsError)
+PG_UNWRITABLE = (asyncpg.exceptions.ReadOnlySQLTransactionError, asyncpg.exceptions.InsufficientResourcesError,
+                 asyncpg.exceptions.PostgresConnectionError, asyncpg.exceptions.InterfaceError,
+                 asyncpg.exceptions.InsufficientPrivilegeError, asyncpg.exceptions.OperatorInterventionError,
+                 asyncpg.exceptions.InvalidCatalogNameError, asyncpg.exceptions.InvalidAuthorizationSpecificationError,
+                 asyncpg.exceptions.InvalidPasswordError, asyncpg.exceptions.PostgresSystemError,
+                 asyncpg.exceptions.InternalClientError)
+PG_LOST = (asyncpg.exceptions.PostgresConnectionError, asyncpg.exceptions.InterfaceError,
+           asyncpg.exceptions.InternalClientError, asyncpg.exceptions.AdminShutdownError, OSError)
+"""Errors after which a PostgreSQL connection is not used again (the next call opens a new one)."""
+
+
+
+def _lost(exc: BaseException) -> bool:
+    """True when ``exc`` means the PostgreSQL connection is unusable (not a bad value)."""
+    return isinstance(exc, PG_LOST) and not isinstance(exc, ValueError)
+
+
+Connection = aiosqlite.Connection | PgConnection
+"""The connection a repository method gets from ``_read`` / ``_tx``: aiosqlite's, or the
+PostgreSQL one that speaks the same ``execute`` (bot/storage/backend.py)."""
+
+
+
+async def queue(db: Connection, game: int, items: Sequence[OutboxItem], now: float) -> None:
+    """Queue ``items`` in the outbox of ``game`` inside the write transaction of ``db``."""
+    for sql, params in queued(game, items, now):
+        await db.execute(sql, params)
+
+T = TypeVar("T")
+
+
+async def _on_thread(db: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
+    """Run ``fn(connection)`` on aiosqlite's own thread: one trip there and back however many
+    statements it runs (aiosqlite's ``Connection._execute``, the way its own ``execute_fetchall``
+    works; aiosqlite is pinned in pyproject.toml)."""
+    result: T = await db._execute(fn, db._conn)  # type: ignore[no-untyped-call]
+    return result
+
+
+class _Unchanged(Exception):
+    """A guarded batch's first statement changed no row (``Repository._batch``)."""
+
+
+def storage_fault(path: str, exc: BaseException) -> StorageError | None:
+    """The storage fault that an SQLite, PostgreSQL or OS error means, or None for other
+    errors (constraint violations and programming errors stay what they are)."""
+    if isinstance(exc, asyncpg.exceptions.DataError | ValueError):
+        return None  # a value of the wrong type (asyncpg's client-side DataError is a ValueError): a bug
+    if isinstance(exc, PG_BUSY):
+        return StorageBusy(path, str(exc) or type(exc).__name__)
+    if isinstance(exc, PG_UNWRITABLE):
+        return StorageUnwritable(path, str(exc) or type(exc).__name__)
+    if isinstance(exc, sqlite3.OperationalError | OSError) or type(exc) is sqlite3.DatabaseError:
+        reason = str(exc) or type(exc).__name__
+        if isinstance(exc, sqlite3.OperationalError) and any(w in reason for w in BUSY_WORDS):
+            return StorageBusy(path, reason)
+        if isinstance(exc, sqlite3.OperationalError) and "no such" in reason:
+            return None  # a schema bug, not a fault of the file
+        if any(w in reason for w in CORRUPT_WORDS):
+            return StorageCorrupt(path, reason)
+        return StorageUnwritable(path, reason)
+    return None
+
+
+def migration_files() -> list[Any]:
+    """The numbered ``migrations/NNN_*.sql`` files, in order."""
+    return sorted((p for p in resources.files("bot.storage").joinpath("migrations").iterdir()
+                   if p.name.endswith(".sql")), key=lambda p: p.name)
+
+
+async def migrate_sqlite(db: aiosqlite.Connection) -> int:
+    """Apply the migrations above ``PRAGMA user_version``, each in its own transaction; the
+    schema version after."""
+    async with db.execute("PRAGMA user_version") as cur:
+        row = await cur.fetchone()
+    current = int(row[0]) if row else 0
+    for f in migration_files():
+        number = int(f.name.split("_", 1)[0])
+        if number <= current:
+            continue
+        script = f.read_text(encoding="utf-8")
+        await db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
+        current = number
+    return current
+
+
+async def migrate_pg(conn: PgConnection) -> int:
+    """PostgreSQL migrations, all pending ones in the transaction of ``conn`` under an advisory
+    lock (two processes starting at once migrate once); the schema version after."""
+    folder = resources.files("bot.storage").joinpath("migrations", "pg")
+    overrides = {p.name.split("_", 1)[0]: p for p in (folder.iterdir() if folder.is_dir() else ())
+                 if p.name.endswith(".sql")}
+    await conn.executescript("SELECT pg_advisory_xact_lock(1702);"
+                             " CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+    async with conn.execute("SELECT MAX(version) FROM schema_version") as cur:
+        row = await cur.fetchone()
+    current = int(row[0]) if row is not None and row[0] is not None else 0
+    start = current
+    for f in migration_files():
+        prefix = f.name.split("_", 1)[0]
+        number = int(prefix)
+        if number <= current:
+            continue
+        if prefix in overrides:
+            script = overrides[prefix].read_text(encoding="utf-8")
+        else:
+            script = pg_migration(f.read_text(encoding="utf-8"))
+        await conn.executescript(script)
+        current = number
+    if current != start:
+        await conn.execute("DELETE FROM schema_version")
+        await conn.execute("INSERT INTO schema_version(version) VALUES (?)", (current,))
+    return current
+
+
+class Database:
+    """Async access to the database at ``path``: an SQLite file path (``":memory:"`` works
+    too) or a database URL (``sqlite:///data/games.db``, ``postgresql://user@host/db``;
+    bot/storage/backend.py ``parse_database_url``).
+
+    ``clock`` returns unix time in seconds (injectable for tests). ``backend`` is
+    ``"sqlite"`` or ``"postgresql"``; ``path`` the file, or the URL without its password.
+    ``shards``: the Discord shards this process runs; when given, the work
+    queues that a process serves by itself (``due``, ``deferred_pings``, ``pending`` of
+    every game) hold only the games of servers on these shards.
+
+    Raises:
+        ValueError: an unknown URL scheme.
+    """
+
+    def __init__(self, path: str, *, clock: Callable[[], float] = time.time,
+                 busy_timeout_ms: int = BUSY_TIMEOUT_MS, shards: Shards | None = None) -> None:
+        url = parse_database_url(path)
+        self.shards = shards
+        self.backend = url.backend
+        self._target = url.target
+        self.path = url.shown
+        self.clock = clock
+        self.busy_timeout_ms = busy_timeout_ms
+        self.fault: str | None = None
+        """The reason writes are failing now (None when healthy)."""
+        self._db: aiosqlite.Connection | None = None
+        self._pg: PgConnection | None = None
+        self._pg_lost = False
+        self._lock = asyncio.Lock()
+        self._snapshots = Snapshots()
+        self._log_tails: LRUCache[int, LogTail] = LRUCache(LOG_TAILS_KEPT)
+        """Per game: its newest log entries read or written by this process (``log`` with
+        ``upto``: a move's panel, undo checks, parked panels and board read them
+        several times)."""
+        self._quiet: TTLCache[int, tuple[int, int, str] | None] = TTLCache(
+            QUIET_HOURS_KEPT, QUIET_HOURS_FRESH, timer=time.monotonic)
+        """Per server: its quiet hours as read last (``quiet_hours``; QUIET_HOURS_FRESH)."""
+
+    # ------------------------------------------------------------------ lifecycle
+    async def open(self) -> None:
+        """Open the connection, set the pragmas, apply pending migrations and check that
+        the file can be written (one header write).
+
+        Raises:
+            StorageUnwritable: the file or its folder cannot be created, opened or written,
+                or it is not a database; the message names the path and the reason.
+            StorageBusy: another process holds the database lock beyond the busy timeout.
+        """
+        if self.backend == POSTGRESQL:
+            await self._open_pg()
+            return
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                if Path(self.path).is_dir():  # (checked first: a failed aiosqlite.connect leaks its thread)
+                    raise StorageUnwritable(self.path, "it is a folder, not a database file")
+            self._db = await aiosqlite.connect(self.path, isolation_level=None)
+            self._db.row_factory = aiosqlite.Row
+            await self._db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout_ms)}")
+            await self._db.execute("PRAGMA journal_mode=WAL")
+            await self._db.execute("PRAGMA synchronous=NORMAL")
+            await self._db.execute("PRAGMA secure_delete=ON")  # (what is deleted or replaced is zeroed: forget-me)
+            await self._db.execute("PRAGMA foreign_keys=ON")
+            version = await self.migrate()
+            async with self._tx() as db:  # the write probe: a read-only file fails here
+                await db.execute(f"PRAGMA user_version={version}")
+                await db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        except (OSError, sqlite3.Error, StorageError) as exc:
+            with contextlib.suppress(Exception):
+                await self.close()
+            fault = exc if isinstance(exc, StorageError) else storage_fault(self.path, exc)
+            if fault is None:
+                raise
+            if fault is exc:
+                raise
+            raise fault from exc
+
+    async def _connect_pg(self) -> PgConnection:
+        """A new PostgreSQL connection; locks wait at most the busy timeout."""
+        try:
+            raw = await asyncpg.connect(self._target, timeout=max(self.busy_timeout_ms / 1000, 1.0),
+                                        server_settings={"lock_timeout": str(int(self.busy_timeout_ms))})
+        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            fault = storage_fault(self.path, exc)
+            raise (fault or StorageUnwritable(self.path, str(exc) or type(exc).__name__)) from exc
+        conn = PgConnection(raw)
+        if self._pg is not None:
+            conn.generated = self._pg.generated
+        return conn
+
+    async def _open_pg(self) -> None:
+        self._pg = await self._connect_pg()
+        try:
+            await self.migrate()
+            await self._pg.refresh_generated()
+        except BaseException as exc:
+            with contextlib.suppress(Exception):
+                await self.close()
+            fault = storage_fault(self.path, exc)
+            if fault is None:
+                raise
+            raise fault from exc
+
+    async def _pg_live(self) -> PgConnection:
+        """The PostgreSQL connection, opened again when the server or network dropped it
+        (the next write after an outage simply tries again)."""
+        if self._pg is None:
+            raise RuntimeError("repository is not open")
+        if self._pg_lost or self._pg.is_closed():
+            old = self._pg
+            self._pg = await self._connect_pg()
+            self._pg_lost = False
+            with contextlib.suppress(Exception):
+                old.raw.terminate()
+        return self._pg
+
+    @classmethod
+    async def check(cls, path: str) -> None:
+        """Open (migrating) and close the database at ``path``: the start-up check.
+
+        Raises:
+            StorageUnwritable / StorageBusy: as ``open``.
+        """
+        repo = cls(path)
+        await repo.open()
+        await repo.close()
+
+    async def close(self) -> None:
+        """Close the connection (idempotent)."""
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+        if self._pg is not None:
+            pg, self._pg = self._pg, None
+            with contextlib.suppress(Exception):
+                await pg.close()
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        """The SQLite connection (tests and SQLite-only tools; see ``conn`` for both)."""
+        if self._db is None:
+            raise RuntimeError("repository is not open" if self._pg is None else "not an SQLite repository")
+        return self._db
+
+    @property
+    def conn(self) -> Connection:
+        """The open connection of either backend (``execute`` with ``?`` placeholders)."""
+        if self._pg is not None:
+            return self._pg
+        return self.db
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[Connection]:
+        async with self._lock:
+            if self._pg is not None:
+                try:
+                    yield await self._pg_live()
+                except BaseException as exc:
+                    self._pg_lost = self._pg_lost or _lost(exc)
+                    fault = storage_fault(self.path, exc)
+                    if fault is None:
+                        raise
+                    raise fault from exc
+                return
+            yield self.db
+
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[Connection]:
+        """One write transaction (SQLite: ``BEGIN IMMEDIATE`` … ``COMMIT``; PostgreSQL: a
+        READ COMMITTED transaction); storage faults become ``StorageBusy`` /
+        ``StorageUnwritable`` and nothing is written."""
+        if self._pg is not None:
+            async with self._pg_tx() as conn:
+                yield conn
+            return
+        async with self._lock:
+            try:
+                await self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise self._faulted(exc) from exc
+            try:
+                yield self.db
+                await self.db.execute("COMMIT")
+            except BaseException as exc:
+                with contextlib.suppress(sqlite3.Error):  # (SQLite may have rolled back already)
+                    await self.db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error) and storage_fault(self.path, exc) is not None:
+                    raise self._faulted(exc) from exc
+                raise
+            if self.fault is not None:
+                log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
+                self.fault = None
+
+    @asynccontextmanager
+    async def _pg_tx(self) -> AsyncIterator[PgConnection]:
+        async with self._lock:
+            for attempt in (1, 2):  # (a connection found dropped at BEGIN is opened again once)
+                try:
+                    conn = await self._pg_live()
+                    tr = conn.raw.transaction()
+                    await tr.start()
+                    break
+                except (*PG_LOST, asyncpg.PostgresError) as exc:
+                    self._pg_lost = _lost(exc)
+                    if attempt == 2 or not self._pg_lost:
+                        raise self._faulted(exc) from exc
+            try:
+                yield conn
+                await tr.commit()
+            except BaseException as exc:
+                self._pg_lost = _lost(exc)
+                with contextlib.suppress(Exception):
+                    await tr.rollback()
+                if storage_fault(self.path, exc) is not None:
+                    raise self._faulted(exc) from exc
+                raise
+            if self.fault is not None:
+                log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
+                self.fault = None
+
+    async def _fetch(self, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
+        """The rows of each read query, in one trip to the database (SQLite runs them
+        all in one call on aiosqlite's thread, instead of an execute, a fetch and a close
+        each; PostgreSQL one round trip a query). Under the lock, like ``_read``."""
+        async with self._read() as db:
+            if isinstance(db, PgConnection):
+                out = []
+                for sql, params in queries:
+                    async with db.execute(sql, params) as cur:
+                        out.append(list(await cur.fetchall()))
+                return out
+
+            def run(conn: sqlite3.Connection) -> list[list[Any]]:
+                return [conn.execute(sql, tuple(params)).fetchall() for sql, params in queries]
+
+            return await _on_thread(db, run)
+
+    async def _batch(self, statements: Sequence[tuple[str, Sequence[Any]]], *,
+                     guard: bool = False) -> list[int] | None:
+        """Run the write ``statements`` in one transaction, in one trip to the database
+        (SQLite: ``BEGIN IMMEDIATE``, the statements and ``COMMIT`` in one call on aiosqlite's
+        thread; PostgreSQL: one transaction, a round trip a statement). Returns each
+        statement's row count. ``guard``: when the first statement changes no row (a failed
+        compare-and-set), nothing is written and None is returned.
+
+        Raises:
+            StorageBusy / StorageUnwritable: as ``_tx``; nothing was written.
+        """
+        done = await self._batch_then(statements, (), guard=guard)
+        return None if done is None else done[0]
+
+    async def _batch_then(self, statements: Sequence[tuple[str, Sequence[Any]]],
+                          queries: Sequence[tuple[str, Sequence[Any]]], *,
+                          guard: bool = False) -> tuple[list[int], list[list[Any]]] | None:
+        """As ``_batch``, then the rows of each read query of ``queries`` once committed, in the
+        same trip to the database (SQLite; PostgreSQL: as ``_fetch`` after the commit): (row
+        counts, rows per query), or None when ``guard`` refused (nothing read)."""
+        if self._pg is not None:
+            try:
+                async with self._pg_tx() as conn:
+                    counts: list[int] = []
+                    for sql, params in statements:
+                        cur = await conn.execute(sql, params)
+                        counts.append(cur.rowcount)
+                        if guard and len(counts) == 1 and cur.rowcount != 1:
+                            raise _Unchanged
+            except _Unchanged:
+                return None
+            return counts, await self._fetch(queries) if queries else []
+
+        def run(conn: sqlite3.Connection) -> tuple[list[int], list[list[Any]]] | None:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                counts: list[int] = []
+                for sql, params in statements:
+                    counts.append(conn.execute(sql, tuple(params)).rowcount)
+                    if guard and len(counts) == 1 and counts[0] != 1:
+                        conn.execute("ROLLBACK")
+                        return None
+                conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):  # (SQLite may have rolled back already)
+                    conn.execute("ROLLBACK")
+                raise
+            return counts, [conn.execute(sql, tuple(params)).fetchall() for sql, params in queries]
+
+        async with self._lock:
+            try:
+                done = await _on_thread(self.db, run)
+            except sqlite3.Error as exc:
+                raise self._faulted(exc) from exc
+            if self.fault is not None:
+                log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
+                self.fault = None
+            return done
+
+    async def lock_game(self, db: Connection, game: int) -> None:
+        """Inside a write transaction: hold the row of ``game`` until the commit, so a
+        read-then-write of the same game by another process waits (PostgreSQL ``SELECT …
+        FOR UPDATE``). SQLite needs nothing: ``BEGIN IMMEDIATE`` already holds the only
+        write lock of the file."""
+        if isinstance(db, PgConnection):
+            await db.execute("SELECT id FROM games WHERE id=? FOR UPDATE", (game,))
+
+    def _faulted(self, exc: BaseException) -> BaseException:
+        """The storage fault ``exc`` means (logged for the operator once per episode), or
+        ``exc`` itself when it is not a fault of the file."""
+        fault = storage_fault(self.path, exc)
+        if fault is None:
+            return exc
+        if isinstance(fault, StorageUnwritable) and self.fault != fault.reason:
+            log.error("storage %s cannot be written: %s. Moves are refused until it can; "
+                      "no restart is needed once it is fixed.", self.path, fault.reason)
+            self.fault = fault.reason
+        elif isinstance(fault, StorageBusy):
+            log.warning("storage %s stayed locked beyond %d ms; the write was refused", self.path,
+                        self.busy_timeout_ms)
+        return fault
+
+    async def migrate(self) -> int:
+        """Apply the numbered ``migrations/NNN_*.sql`` files above the schema version
+        (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``schema_version`` table, each
+        file translated by ``backend.pg_migration`` unless ``migrations/pg/`` has its own).
+
+        Returns:
+            The schema version after migrating.
+        """
+        if self._pg is not None:
+            async with self._pg_tx() as conn:
+                return await migrate_pg(conn)
+        async with self._lock:
+            return await migrate_sqlite(self.db)
+
+    async def schema_version(self) -> int:
+        """The schema version: the number of the last migration applied."""
+        if self._pg is not None:
+            async with self._read() as db, db.execute("SELECT MAX(version) FROM schema_version") as cur:
+                row = await cur.fetchone()
+        else:
+            async with self._read() as db, db.execute("PRAGMA user_version") as cur:
+                row = await cur.fetchone()
+        return int(row[0]) if row is not None and row[0] is not None else 0
+
+    # ------------------------------------------------------------------ games read by every store
+    async def _seats(self, db: Connection, game: int) -> list[SeatRecord]:
+        async with db.execute(SEATS_SQL, (game,)) as cur:
+            return [row_to_seat(r) for r in await cur.fetchall()]
+
+    async def _game(self, db: Connection, game: int) -> GameRecord | None:
+        async with db.execute(GAME_SQL, (game,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return row_to_game(row, await self._seats(db, game), self._snapshots)
+
+    async def _games(self, ids: Sequence[int]) -> list[GameRecord]:
+        """The games ``ids`` in that order (those that exist), their rows and seats read in
+        one trip to the database per ``GAMES_AT_ONCE`` games."""
+        out: list[GameRecord] = []
+        for start in range(0, len(ids), GAMES_AT_ONCE):
+            chunk = list(ids[start:start + GAMES_AT_ONCE])
+            marks = ",".join("?" * len(chunk))
+            rows, seat_rows = await self._fetch([
+                (f"SELECT * FROM games WHERE id IN ({marks})", chunk),
+                (f"SELECT game, seat, user_id, name, status, ai_level FROM seats WHERE game IN ({marks})"
+                 " ORDER BY game, seat", chunk)])
+            seats: dict[int, list[SeatRecord]] = {}
+            for r in seat_rows:
+                seats.setdefault(int(r[0]), []).append(row_to_seat(r))
+            by_id = {int(r["id"]): r for r in rows}
+            out += [row_to_game(by_id[pk], seats.get(pk, []), self._snapshots) for pk in chunk if pk in by_id]
+        return out
