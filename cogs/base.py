@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.service import HostError, texts
 from bot.ui.arguments import GameOption, game_number
-from engines.registry import get as get_engine
+from engines.registry import notation as get_notation
 
 if TYPE_CHECKING:
     from bot.app import GameBot
@@ -37,7 +37,7 @@ class GameCog(commands.GroupCog):
 
     async def action_autocomplete(self, interaction: discord.Interaction,
                                   current: str) -> list[app_commands.Choice[str]]:
-        """The caller's moves in notation (``Engine.typed_moves``), filtered by every typed
+        """The caller's moves in notation (``Notation.typed_moves``), filtered by every typed
         word (matched against the notation or the label)."""
         ctx = self.bot.flow.ctx
         number = game_number(getattr(interaction.namespace, "game", None))
@@ -49,14 +49,14 @@ class GameCog(commands.GroupCog):
         seat = record.seat_of(interaction.user.id)
         if seat is None or record.state is None or record.status != "active":
             return []
-        engine = get_engine(self.game_id)
+        notation = get_notation(self.game_id)
         state = ctx.service.state(record)
         tx = texts(record, ctx.delivery.locales.private(interaction))
         wanted = current.lower().split()
         out = []
-        for action in engine.typed_moves(state, seat):
-            text = engine.describe_action(state, action)
-            label = tx(engine.action_label(state, action))
+        for action in notation.typed_moves(state, seat):
+            text = notation.describe_action(state, action)
+            label = tx(notation.action_label(state, action))
             if all(w in text.lower() or w in label.lower() for w in wanted):
                 name = label if text in label else f"{text} · {label}"
                 out.append(app_commands.Choice(name=name[:100], value=text[:100]))

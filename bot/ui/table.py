@@ -224,7 +224,7 @@ class Table:
         result = await self.ctx.service.undo(record.id, interaction.user.id, expected_version=version)
         await self.ctx.delivered(self.notices.after(result))
         record = result.game
-        panel = build_panel(self.ctx.service.engine(record), record, self.ctx.service.state(record), seat,
+        panel = build_panel(self.ctx.service.notation(record), record, self.ctx.service.state(record), seat,
                             note=say("undone", self.ctx.delivery.locales.private(interaction)), locale=self.ctx.delivery.locales.private(interaction))
         panel = await with_undo(self.ctx, record, interaction.user.id, panel,
                                 self.ctx.delivery.locales.private(interaction))

@@ -8,7 +8,10 @@ constants, option), ``rules`` (pure rule helpers), ``effects`` (the card table),
 from __future__ import annotations
 
 from engines.canterbury.engine import CanterburyEngine
+from engines.canterbury.notation import CanterburyNotation
 
 ENGINE = CanterburyEngine()
+NOTATION = CanterburyNotation(ENGINE)
+"""The notation object the registry pairs with ``ENGINE``."""
 
-__all__ = ["ENGINE", "CanterburyEngine"]
+__all__ = ["ENGINE", "NOTATION", "CanterburyEngine", "CanterburyNotation"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from engines.base import (
@@ -33,7 +33,6 @@ from engines.base import (
     EngineInfo,
     Event,
     IllegalAction,
-    Msg,
     NotYourTurn,
     Outcome,
     Seat,
@@ -41,12 +40,11 @@ from engines.base import (
     check_player_count,
     copy_state,
     msg,
-    normalize_text,
     seat_ref,
     seats_ref,
     validate_options,
 )
-from engines.canterbury import chance, notation, view
+from engines.canterbury import chance, view
 from engines.canterbury.data import (
     CARDS,
     COMPANIES,
@@ -232,11 +230,6 @@ class CanterburyEngine(Engine):
         if f == "turn" and top["stage"] == "t4":
             return [{"type": "lastrites", "choice": "use"}, {"type": "lastrites", "choice": "keep"}]
         return []  # pragma: no cover - automatic frames never wait
-
-    def typed_moves(self, state: State, seat: Seat) -> list[Action]:
-        """Autocomplete offers every legal action except passes that discard (there are
-        dozens; ``pass discard a,b`` is still accepted when typed)."""
-        return [a for a in self.legal_actions(state, seat) if not (a["type"] == "pass" and a["discard"])]
 
     def sample_chance(self, state: State, rng: random.Random) -> Action:
         """Sample the pending chance outcome (§6).
@@ -650,62 +643,7 @@ class CanterburyEngine(Engine):
         return view.shuffle_hidden(state, seat, rng)
 
     # ------------------------------------------------------------------ notation and text
-    def describe_action(self, state: State, action: Action) -> str:
-        """Short canonical notation (§5.1, §5.6): ``sin greed red``, ``pass discard …``."""
-        return notation.describe(action)
-
-    def parse_action(self, state: State, seat: Seat, text: str) -> Action:
-        """Parse typed notation into a legal action (§5.1); ``pass discard`` names its cards
-        in any order.
-
-        Raises:
-            NotYourTurn, GameOver: as ``apply``.
-            IllegalAction: nothing legal matches ``text``.
-        """
-        self._check_can_act(state, seat)
-        legal = self.legal_actions(state, seat)
-        wanted = normalize_text(text)
-        for action in legal:
-            if normalize_text(notation.describe(action)) == wanted:
-                return copy.deepcopy(action)
-        typed = notation.parse_pass(text)
-        if typed is not None and typed in legal:
-            return typed
-        raise IllegalAction(f"'{text.strip()}' is not a legal move now.", code="unknown_move", text=text)
-
-    def action_label(self, state: State, action: Action) -> Msg:
-        """Button text saying what the action does (§11 "Prompts")."""
-        return notation.label(state, action)
-
-    def action_path(self, state: State, action: Action) -> tuple[Msg, ...]:
-        """The card (and a relic's pilgrim) before a card play; "Pass" and the number of
-        discards before a pass (``notation.path``)."""
-        return notation.path(state, action)
-
-    def prompt(self, state: State, seat: Seat) -> Msg:
-        """What ``seat`` must decide now (public)."""
-        if seat == CHANCE or seat not in self.to_move(state):
-            return Msg("host.nothing")
-        return notation.prompt(state)
-
     # ------------------------------------------------------------------ timeouts
-    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
-        """Spec §4: the game is a sequence of turns of the active player (T1–T5), a Last
-        Rites turn (T4, §5.9) among them; each position is in the turn under way, by its
-        number and player (the board's ``board.turn`` / ``board.turn_lastrites``), the
-        set-up before turn 1 in none, the end in ``board.game_over`` (§8).
-        (``Engine.replay_marks``)"""
-        out: list[Msg | None] = []
-        for s in states:
-            if s["turn"] == 0:
-                out.append(None)
-            elif not self.to_move(s):
-                out.append(msg("board.game_over"))
-            else:
-                out.append(msg("board.turn_lastrites" if s["lastrites_turn"] else "board.turn",
-                               turn=s["turn"], player=seat_ref(s["active"])))
-        return out
-
     def timeout_action(self, state: State, seat: Seat) -> Action:
         """Auto-play on timeout (§11 Timeouts).
 

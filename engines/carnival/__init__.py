@@ -7,7 +7,10 @@ Floors, each importing only those below it: ``data`` < ``rules`` < ``effects`` <
 from __future__ import annotations
 
 from engines.carnival.engine import CarnivalEngine
+from engines.carnival.notation import CarnivalNotation
 
 ENGINE = CarnivalEngine()
+NOTATION = CarnivalNotation(ENGINE)
+"""The notation object the registry pairs with ``ENGINE``."""
 
-__all__ = ["ENGINE", "CarnivalEngine"]
+__all__ = ["ENGINE", "NOTATION", "CarnivalEngine", "CarnivalNotation"]

@@ -477,46 +477,9 @@ class CarnivalEngine(Engine):
         """Re-draw the face-down picks ``seat`` cannot see (spec §7)."""
         return view.shuffle_hidden(state, seat, rng)
 
-    def describe_action(self, state: State, action: Action) -> str:
-        """Canonical notation (spec §5.1), see ``notation.describe_action``."""
-        return notation.describe_action(action)
-
-    def parse_action(self, state: State, seat: Seat, text: str) -> Action:
-        """Parse notation; pairs in either order (``lust d20 d12``). A seat that has
-        picked in R2 may still type a change. Raises like ``Engine.parse_action``."""
-        changing = (state["phase"] == "choose" and 0 <= seat < state["players"]
-                    and state["picks"][seat] is not None)
-        if not changing:
-            self._check_can_act(state, seat)
-        return notation.parse_action(text, self.legal_actions(state, seat))
-
-    def action_label(self, state: State, action: Action) -> Msg:
-        """Button/select text (spec §11), see ``notation.action_label``."""
-        return notation.action_label(state, action)
-
-    def action_hint(self, state: State, action: Action) -> Msg | None:
-        """The sin's one-line effect under its name in the R2 select."""
-        return notation.action_hint(action)
-
-    def action_path(self, state: State, action: Action) -> tuple[Msg, ...]:
-        """Steps before a choice (Wrath: the target, then the aim)."""
-        return notation.action_path(state, action)
-
     def undoable(self, before: State, seat: Seat, action: Action, after: State) -> bool:
         """Spec §5.4: a ``choose`` may be taken back while the picks go on; once every player
         has picked (the last pick starts the reveals) it is final, and so is everything else."""
         return action.get("type") == "choose" and after["phase"] == "choose"
 
-    def action_confirm(self, state: State, action: Action) -> tuple[Msg, Msg] | None:
-        """The panel's confirmation before a choice (Wrath: knock candidates and the
-        off-table chance, spec §11 Prompts), see ``notation.action_confirm``."""
-        return notation.action_confirm(state, action)
-
-    def has_confirm(self, state: State, action: Action) -> bool:
-        """Whether the action's effect has a confirmation (Wrath), without making its texts."""
-        return notation.has_confirm(action)
-
-    def prompt(self, state: State, seat: Seat) -> Msg:
-        """What ``seat`` must decide now (spec §11), see ``notation.prompt``."""
-        return notation.prompt(state, seat)
 

@@ -54,7 +54,7 @@ from engines.base import (
     validate_options,
 )
 
-from . import chance, notation, view
+from . import chance, view
 from .data import CARD_IDS, CARDS, DEAL, GATE, HAND_SIZE, LAST_SPACE, OPTIONS, PREFERENCES, PUBLIC_SIZE
 from .effects import EFFECTS, card_plans, plan_msg
 from .rules import (
@@ -585,30 +585,6 @@ class HeavenEngine(Engine):
         return view.shuffle_hidden(state, seat, rng)
 
     # ------------------------------------------------------------------ notation and texts
-    def describe_action(self, state: State, action: Action) -> str:
-        """``notation.describe_action``."""
-        return notation.describe_action(state, action)
-
-    def action_label(self, state: State, action: Action) -> Msg:
-        """``notation.action_label``."""
-        return notation.action_label(state, action)
-
-    def action_label_full(self, state: State, action: Action) -> Msg | None:
-        """``notation.action_label_full``: a USE with its cards by name and code."""
-        return notation.action_label_full(state, action)
-
-    def action_hint(self, state: State, action: Action) -> Msg | None:
-        """``notation.action_hint``."""
-        return notation.action_hint(state, action)
-
-    def action_path(self, state: State, action: Action) -> tuple[Msg, ...]:
-        """``notation.action_path``."""
-        return notation.action_path(state, action)
-
-    def prompt(self, state: State, seat: Seat) -> Msg:
-        """``notation.prompt``."""
-        return notation.prompt(state, seat)
-
     # ------------------------------------------------------------------ host hooks
     def timeout_action(self, state: State, seat: Seat) -> Action:
         """§11 timeouts: split → first 3 dealt; action → PASS; advance → ADVANCE;

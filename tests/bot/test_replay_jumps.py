@@ -16,7 +16,7 @@ from tests.golden.cases import Case
 
 def replay(case: Case) -> list[ReplayStep]:
     """One step per position of ``case``'s golden game, marked by its engine."""
-    marks = case.engine.replay_marks(*positions(case))
+    marks = case.notation.replay_marks(*positions(case))
     return [ReplayStep(i, None, {}, [], None if m is None else m.to_json()) for i, m in enumerate(marks)]
 
 

@@ -17,6 +17,7 @@ from PIL import Image
 from bot.sandbox.fakecord import EPHEMERAL, iter_components
 from bot.service import format_names
 from engines.carnival.engine import CarnivalEngine
+from engines.registry import notation_of
 from render import registry as renders
 from tests.e2e.driver import Driver
 
@@ -270,7 +271,7 @@ async def test_a_contested_move_applies_once_and_the_other_is_told(driver: Drive
     engine = bot.service.engine(record)
     seat = record.seat_of(int(user["id"]))
     _, cid, _ = button_choices(driver, panel)[0]
-    notation = engine.describe_action(state, engine.legal_actions(state, seat)[int(cid.split(":")[3])])
+    notation = notation_of(engine).describe_action(state, engine.legal_actions(state, seat)[int(cid.split(":")[3])])
     before = await bot.repo.count_actions(game)
     last = max(fake.messages)
     t_user, t_other = await asyncio.gather(
