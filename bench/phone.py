@@ -10,7 +10,7 @@ legal actions, as the golden games are played: tests/golden/cases.py) gives the 
   done, quarters, end);
 * ``private``: every seat's private view at mid-game (games with ``render_private``);
 * ``decision``: the pending decisions the game draws a picture for (``draws_decision``), the first
-  of each prompt (``Engine.prompt``'s key) along the playout, at most ``DECISIONS`` a count;
+  of each prompt (``Notation.prompt``'s key) along the playout, at most ``DECISIONS`` a count;
 * ``zoom``: every region of ``zoom_regions`` of the public view and of seat A's private view at
   mid-game, drawn by ``render_zoom`` (games that have them);
 * ``dm``: the DM turn notice's board at mid-game (``render_thumbnail``; a game without one sends
@@ -27,13 +27,13 @@ and in Chinese and Japanese no Latin code letters without a legend.
 Taps: over the same playouts played to the end (of two players or more: a solo game is one run of
 decisions, its panel never waits for anyone), the interactions of each turn (a seat's run of
 decisions while the game awaits it; others' moves in between, e.g. simultaneous choices, and
-chance do not end it; a new unit of the rulebook, where ``Engine.replay_marks`` changes (a turn
+chance do not end it; a new unit of the rulebook, where ``Notation.replay_marks`` changes (a turn
 of Illumination or Ora, a round), ends every turn under way, so a seat that plays on while the
 other has passed takes one turn per turn of the rulebook: ``turn_taps``): one Play ▶ press (``bot/ui/moves.py``: after a pick the
 panel redraws itself in place with the seat's next decision, so a run needs one press; a panel
 parked while others play is not counted on, its token lasts 15 minutes), then for each decision
 the fewest presses through the real private panel (``bot.ui.panels.build_panel``: buttons, select
-choices, steps, paging, the confirmation step of ``Engine.has_confirm``) to the action played.
+choices, steps, paging, the confirmation step of ``Notation.has_confirm``) to the action played.
 Random play takes optional actions a player seldom takes (Illumination's Abbot moved again and
 again), so its turns run longer than a person's.
 

@@ -395,7 +395,7 @@ equal to the real state proves nothing and is passed over)."""
 class ReplayStep:
     """One step of a replay (``GameService.replay_steps``): the last log ``seq`` it covers,
     the seat that acted (None: the start), the public view after it, its public events, and
-    the rulebook's unit it is in (``Engine.replay_marks``, as message JSON; None: none)."""
+    the rulebook's unit it is in (``Notation.replay_marks``, as message JSON; None: none)."""
 
     seq: int
     seat: int | None

@@ -3,7 +3,7 @@
 The game reads its own notation first (``Notation.parse_action``: its spellings, pairs in
 either order, …). When it finds no move there (``unknown_move`` / ``ambiguous_move``), the
 host matches the text against the notation of the seat's whole moves
-(``Engine.typed_moves`` described by ``Engine.describe_action``), forgiving what a phone
+(``Notation.typed_moves`` described by ``Notation.describe_action``), forgiving what a phone
 keyboard does: case, full-width characters (NFKC), extra spaces around and inside the text
 and around signs (``greed d10 + d12``); and a unique prefix of one move's notation
 (``choose gl`` → ``choose gluttony``), also word by word (``ch l`` → ``choose lust``). When nothing fits, the refusal lists up to

@@ -1,4 +1,5 @@
-"""``GameCog``: the per-game slash group (``/carnival …``) every game cog builds on.
+"""``GameCog``: the per-game slash group (``/carnival …``), one cog per registered game
+(``cog_class``; this module is the extension that adds them).
 
 It offers the keyboard path to every decision: ``/<game> play action:<notation>`` with
 autocomplete of the caller's legal moves (autocomplete only suggests; the engine
@@ -7,15 +8,18 @@ re-checks), plus shortcuts for the panel, the private view and the rules.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, ClassVar
+import types
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.service import HostError, texts
+from bot.text import catalog
 from bot.ui.arguments import GameOption, game_number
+from engines.registry import ENGINES
+from engines.registry import get as get_engine
 from engines.registry import notation as get_notation
 
 if TYPE_CHECKING:
@@ -23,7 +27,10 @@ if TYPE_CHECKING:
 
 
 class GameCog(commands.GroupCog):
-    """Base of every game cog; subclasses set ``game_id`` and ``group_name``.
+    """Base of every game cog; ``cog_class`` makes one subclass per game, with its ``game_id``
+    and ``group_name``. Every decision is reachable from the board's Play ▶ panel (steps built
+    from the game's legal actions and its notation's labels, paths and prompts) and from
+    ``/<game> play action:<notation>`` with autocomplete.
 
     Refusals raised by the handlers are answered by the bot's one error path
     (``bot/ui/errors.py``).
@@ -94,10 +101,28 @@ class GameCog(commands.GroupCog):
         return await self.action_autocomplete(interaction, current)
 
 
-def make_setup(cog_cls: type[GameCog]) -> Callable[[GameBot], Awaitable[None]]:
-    """Build an extension ``setup`` for ``cog_cls``."""
+def group_description(game_id: str) -> str:
+    """The English description of ``/<game_id>``: the catalog's ``cmd.desc.<game_id>``
+    (bot/text/en/cmd.toml), else "Commands for <name> games." (``EngineInfo.name``)."""
+    described = catalog("cmd").get(f"cmd.desc.{game_id}")
+    return described if described is not None else f"Commands for {get_engine(game_id).info.name} games."
 
-    async def setup(bot: GameBot) -> None:
-        await bot.add_cog(cog_cls(bot))
 
-    return setup
+def cog_class(game_id: str) -> type[GameCog]:
+    """The ``GameCog`` subclass of one registered game: ``CarnivalCog`` with the slash group
+    ``/carnival`` (discord.py takes the group's name as a class keyword, so the class is made
+    with ``types.new_class``; its docstring is the group's description)."""
+    name = "".join(part.capitalize() for part in game_id.split("_")) + "Cog"
+
+    def body(namespace: dict[str, Any]) -> None:
+        namespace.update({"__doc__": group_description(game_id), "__module__": __name__,
+                          "__qualname__": name, "game_id": game_id})
+
+    return cast(type[GameCog], types.new_class(name, (GameCog,), {"group_name": game_id}, body))
+
+
+async def setup(bot: GameBot) -> None:
+    """Extension entry point: one cog per game of the registry (``engines.registry.ENGINES``,
+    read when the extension loads), in menu order."""
+    for game_id in ENGINES:
+        await bot.add_cog(cog_class(game_id)(bot))

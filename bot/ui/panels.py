@@ -3,7 +3,7 @@ private "Play" panel of a seat's legal actions (design §5: every action by taps
 
 A panel shows the engine's ``prompt`` and its legal actions: as buttons when there are
 at most ``MAX_BUTTONS``; as select menus of 25 (paginated) when more; and in two steps
-through the steps of ``Engine.action_path`` (``engines/decisions.py``) for long lists.
+through the steps of ``Notation.action_path`` (``engines/decisions.py``) for long lists.
 """
 
 from __future__ import annotations

@@ -133,7 +133,7 @@ def label(state: State, action: Action) -> Msg:
 
 
 def path(state: State, action: Action) -> tuple[Msg, ...]:
-    """The steps before an action (``Engine.action_path``): a card play goes through its
+    """The steps before an action (``Notation.action_path``): a card play goes through its
     card (and, for some relics, a pilgrim: §11 "select a hand card → buttons with only
     its legal targets"); a pass through "Pass" and how many cards it discards."""
     if action.get("type") == "pass":

@@ -1,7 +1,7 @@
 """Issue 14, less CPU per move in the bot: the cheaper computations give exactly what the
 plain ones gave. ``bot.service.reveals`` (it passes over repeated variants and draws views
 only when needed) against the loop it replaced; ``DecisionTree.of`` (confirmation texts made
-only when shown, ``Engine.has_confirm``) against a tree built with every confirmation made;
+only when shown, ``Notation.has_confirm``) against a tree built with every confirmation made;
 ``bot.ui.panels.decision_tree`` (one tree per state object and seat) never serving the tree
 of another version (after a move, an undo), seat, engine or language."""
 

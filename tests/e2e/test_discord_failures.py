@@ -86,7 +86,7 @@ async def test_old_board_buttons_act_on_the_right_game_after_a_cog_reload(driver
     first = await driver.start_game("carnival", [alice, bob])
     second = await driver.start_game("carnival", [alice, carol])
     old_board = copy.deepcopy(await driver.board(first))
-    for ext in ("cogs.games", "cogs.carnival"):
+    for ext in ("cogs.games", "cogs.base"):
         await bot.reload_extension(ext)
     v1, v2 = (await driver.record(first)).version, (await driver.record(second)).version
     last = max(driver.fake.messages)

@@ -1,4 +1,4 @@
-"""``Engine.replay_marks`` (docs/PROTOCOL.md "Other hooks"): the rulebook's unit each
+"""``Notation.replay_marks`` (docs/PROTOCOL.md "Other hooks"): the rulebook's unit each
 position of a replay is in, which ``/game replay``'s jump menu lists. Canterbury names
 its turns (spec §4, Last Rites turns §5.9), Illumination its turns (spec §4.1, the
 Reverent first, D29; a passed player's turns skipped), Ora its rounds or two-player turns
@@ -114,7 +114,7 @@ def test_ora_two_player_game_marks_turns_and_settlement_phases() -> None:
 
 @pytest.mark.parametrize(("game_id", "players"), [("carnival", 3), ("eguan", 3), ("heaven", 4)])
 def test_other_games_mark_the_round_of_their_public_view(game_id: str, players: int) -> None:
-    """The default (``Engine.replay_marks``): the public view's ``round`` as
+    """The default (``Notation.replay_marks``): the public view's ``round`` as
     ``table.jump_round``; Carnival has seven rounds (spec §4)."""
     case = Case(game_id, 1, players)
     states, views = positions(case)
