@@ -2,7 +2,8 @@
 
 Modules, each importing only those above it in this list: ``data`` (data files,
 constants, option), ``rules`` (pure rule helpers), ``effects`` (the card table),
-``chance``, ``view``, ``notation``, ``engine`` (the flow of a turn).
+``chance``, ``view``, ``notation``, ``flow`` (the steps after a move), ``engine`` (the
+protocol, applying moves).
 """
 
 from __future__ import annotations

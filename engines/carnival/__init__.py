@@ -1,7 +1,7 @@
 """Carnival of Sins (``carnival``), spec docs/rules/carnival.md: the engine package.
 
 Floors, each importing only those below it: ``data`` < ``rules`` < ``effects`` <
-``chance``, ``notation`` < ``view`` < ``engine`` (see ``engine.py``).
+``chance``, ``notation`` < ``view`` < ``flow`` < ``engine`` (see ``engine.py``).
 """
 
 from __future__ import annotations

@@ -50,7 +50,8 @@ from engines.base import (
     seat_letter,
 )
 from engines.decisions import DecisionTree
-from engines.registry import ENGINES, GAME_IDS, get, notation, notation_of
+from engines.notation import Notation
+from engines.registry import ENGINES, GAME_IDS, get, notation
 from tests.golden.cases import NAMES
 
 MAX_STEPS = 6000
@@ -108,7 +109,7 @@ class Checker:
 
     def __init__(self, engine: Engine, players: int) -> None:
         self.engine = engine
-        self.notes = notation_of(engine)
+        self.notes = type(notation(engine.info.game_id))(engine)  # (the game's notation of this very engine)
         self.players = players
         self.texts = Texts(engine.info.game_id, NAMES[:players], strict=True)
 
@@ -216,9 +217,9 @@ def _who(seat: Seat) -> str:
     return "chance" if seat == CHANCE else seat_letter(seat)
 
 
-def _notation(engine: Engine, state: State, seat: Seat, action: Action) -> str:
+def _notation(notes: Notation, state: State, seat: Seat, action: Action) -> str:
     try:
-        return notation_of(engine).describe_action(state, action)
+        return notes.describe_action(state, action)
     except GameError:
         return json.dumps(action, sort_keys=True)
 
@@ -269,7 +270,7 @@ def drawn_playout(checker: Checker, options: Mapping[str, Any], data: st.DataObj
                 action = actions[data.draw(st.integers(0, len(actions) - 1), label=f"#{step} action")
                                  if len(actions) > 1 else 0]
         if drawn:
-            note(f"#{step + 1} {_who(seat)}: {_notation(engine, state, seat, action)}")
+            note(f"#{step + 1} {_who(seat)}: {_notation(checker.notes, state, seat, action)}")
         state, _ = checker.apply(state, seat, action)
         log.append((seat, engine.action_from_json(json_round_trip(engine.action_to_json(action)))))
     raise AssertionError(f"{engine.info.game_id}: the game did not end in {MAX_STEPS} steps")
@@ -406,7 +407,7 @@ def test_wrong_seat_and_bad_actions_are_refused_without_change(game_id: str) -> 
     with pytest.raises(IllegalAction):
         engine.apply(state, mover, {"type": "no-such-move"})
     with pytest.raises(IllegalAction):
-        notation_of(engine).parse_action(state, mover, "no such move at all")
+        notation(game_id).parse_action(state, mover, "no such move at all")
     with pytest.raises(GameError):
         engine.apply(state, CHANCE, {"type": "no-such-chance"})
     assert state == before
