@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service import HostError, texts
-from bot.text import catalog
+from bot.text import MissingText, Texts
 from bot.ui.arguments import GameOption, game_number
 from engines.registry import ENGINES
 from engines.registry import get as get_engine
@@ -103,9 +103,12 @@ class GameCog(commands.GroupCog):
 
 def group_description(game_id: str) -> str:
     """The English description of ``/<game_id>``: the catalog's ``cmd.desc.<game_id>``
-    (bot/text/en/cmd.toml), else "Commands for <name> games." (``EngineInfo.name``)."""
-    described = catalog("cmd").get(f"cmd.desc.{game_id}")
-    return described if described is not None else f"Commands for {get_engine(game_id).info.name} games."
+    (bot/text/en/cmd.toml, or the game's own file: ``bot.text.guests``), else "Commands for
+    <name> games." (``EngineInfo.name``)."""
+    try:
+        return Texts(game_id, []).template(f"cmd.desc.{game_id}")
+    except MissingText:
+        return f"Commands for {get_engine(game_id).info.name} games."
 
 
 def cog_class(game_id: str) -> type[GameCog]:

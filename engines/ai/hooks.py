@@ -85,18 +85,20 @@ class GameHooks:
 
 @cache
 def hooks_for(engine: Engine) -> GameHooks:
-    """The hooks of ``engine``'s game: ``engines.<game_id>.ai`` when it exists, else the
-    defaults (identity determinization, random playouts).
+    """The hooks of ``engine``'s game: the module ``ai`` of the engine's package
+    (``engines.<game_id>.ai``) when it exists, else the defaults (identity determinization,
+    random playouts).
 
     Raises:
         NotImplementedError: the game has hidden information (``info.has_hidden_info``) but
             no ``determinize`` hook; a search on the true state would peek.
     """
     game_id = engine.info.game_id
+    name = type(engine).__module__.rpartition(".")[0] + ".ai"
     try:
-        module = importlib.import_module(f"engines.{game_id}.ai")
+        module = importlib.import_module(name)
     except ModuleNotFoundError as err:
-        if err.name != f"engines.{game_id}.ai":
+        if err.name != name:
             raise
         module = None
     det = getattr(module, "determinize", None)
