@@ -1,6 +1,6 @@
 """Per-game AI hooks (issue 15 point 1): a registry, so ``engines/base.py`` stays untouched.
 
-Each game may have a module ``engines/<game_id>/ai.py`` exposing
+Each game may have a module ``ai`` in its engine's package (``engines/<game_id>/ai.py``) exposing
 
 * ``determinize(state, seat, rng) -> State``: a full state consistent with what ``seat`` sees
   (``player_view(state, seat)``), every fact hidden from ``seat`` resampled from ``rng``. It must
