@@ -10,7 +10,7 @@ legal actions, as the golden games are played: tests/golden/cases.py) gives the 
   done, quarters, end);
 * ``private``: every seat's private view at mid-game (games with ``render_private``);
 * ``decision``: the pending decisions the game draws a picture for (``draws_decision``), the first
-  of each prompt (``Engine.prompt``'s key) along the playout, at most ``DECISIONS`` a count;
+  of each prompt (``Notation.prompt``'s key) along the playout, at most ``DECISIONS`` a count;
 * ``zoom``: every region of ``zoom_regions`` of the public view and of seat A's private view at
   mid-game, drawn by ``render_zoom`` (games that have them);
 * ``dm``: the DM turn notice's board at mid-game (``render_thumbnail``; a game without one sends
@@ -27,13 +27,13 @@ and in Chinese and Japanese no Latin code letters without a legend.
 Taps: over the same playouts played to the end (of two players or more: a solo game is one run of
 decisions, its panel never waits for anyone), the interactions of each turn (a seat's run of
 decisions while the game awaits it; others' moves in between, e.g. simultaneous choices, and
-chance do not end it; a new unit of the rulebook, where ``Engine.replay_marks`` changes (a turn
+chance do not end it; a new unit of the rulebook, where ``Notation.replay_marks`` changes (a turn
 of Illumination or Ora, a round), ends every turn under way, so a seat that plays on while the
 other has passed takes one turn per turn of the rulebook: ``turn_taps``): one Play ▶ press (``bot/ui/moves.py``: after a pick the
 panel redraws itself in place with the seat's next decision, so a run needs one press; a panel
 parked while others play is not counted on, its token lasts 15 minutes), then for each decision
 the fewest presses through the real private panel (``bot.ui.panels.build_panel``: buttons, select
-choices, steps, paging, the confirmation step of ``Engine.has_confirm``) to the action played.
+choices, steps, paging, the confirmation step of ``Notation.has_confirm``) to the action played.
 Random play takes optional actions a player seldom takes (Illumination's Abbot moved again and
 again), so its turns run longer than a person's.
 
@@ -287,7 +287,7 @@ def _decision_states(game_id: str, states: list[Any]) -> list[tuple[str, Any, in
     """``(label, state, seat)`` of the decisions drawn (``draws_decision``): the first of each
     prompt along the playout, at most ``DECISIONS``."""
     from engines.base import CHANCE
-    from engines.registry import ENGINES
+    from engines.registry import ENGINES, NOTATIONS
     from render import registry
 
     if not registry.has_decision(game_id):
@@ -299,7 +299,7 @@ def _decision_states(game_id: str, states: list[Any]) -> list[tuple[str, Any, in
         for seat in sorted(engine.to_move(state) - {CHANCE}):
             if not registry.draws_decision(game_id, engine.player_view(state, seat)):
                 continue
-            prompt = engine.prompt(state, seat)
+            prompt = NOTATIONS[game_id].prompt(state, seat)
             key = getattr(prompt, "key", str(prompt))
             if key in prompts:
                 continue
@@ -389,7 +389,7 @@ def panel_record(game_id: str, players: int) -> GameRecord:
                       created_at=0.0, updated_at=0.0, seats=seats)
 
 
-def presses(engine: Any, record: Any, state: Any, seat: int, index: int) -> int:
+def presses(notation: Any, record: Any, state: Any, seat: int, index: int) -> int:
     """The fewest presses in ``seat``'s private panel (``build_panel``) from its first page to
     legal action ``index``: each step, page or choice one press.
 
@@ -407,7 +407,7 @@ def presses(engine: Any, record: Any, state: Any, seat: int, index: int) -> int:
         depth += 1
         following: list[tuple[int, tuple[int, ...]]] = []
         for page, path in frontier:
-            panel = build_panel(engine, record, state, seat, page=page, path=path)
+            panel = build_panel(notation, record, state, seat, page=page, path=path)
             for item in panel.view.children if panel.view is not None else ():
                 targets: list[tuple[int, tuple[int, ...]]] = []
                 if isinstance(item, ActionButton):
@@ -427,35 +427,36 @@ def presses(engine: Any, record: Any, state: Any, seat: int, index: int) -> int:
                         seen.add(target)
                         following.append(target)
         frontier = following
-    raise LookupError(f"{engine.info.game_id}: no way to action {index} in the panel of seat {seat}")
+    raise LookupError(f"{notation.engine.info.game_id}: no way to action {index} in the panel of seat {seat}")
 
 
-def turn_taps(engine: Any, record: Any, steps: Sequence[Any],
+def turn_taps(notation: Any, record: Any, steps: Sequence[Any],
               by_prompt: dict[str, list[int]] | None = None) -> list[int]:
     """Presses per turn of ``steps`` (log entries: ``seat``, ``action``, ``before``, ``after``)
     played in the game of ``record``, in the order the turns begin. A seat's turn lasts while the
     game awaits it: from its first decision until a state (once chance is done: the host applies
-    chance at once) that does not await it, or until the position's ``Engine.replay_marks`` mark
+    chance at once) that does not await it, or until the position's ``Notation.replay_marks`` mark
     differs from the one before (the rulebook's next turn or round); it counts one Play ▶ press and the ``presses`` of each
     of its decisions (other seats' moves in between do not end it: the panel redraws in place).
     ``by_prompt`` (when given) gets the presses of each decision under its prompt's key."""
     from engines.base import CHANCE
 
+    engine = notation.engine
     out: list[int] = []
     open_turns: dict[int, int] = {}  # seat -> its turn's index in out
     states = [steps[0].before, *(step.after for step in steps)] if steps else []
     marks = [None if m is None else m.to_json()
-             for m in engine.replay_marks(states, [engine.player_view(st, None) for st in states])]
+             for m in notation.replay_marks(states, [engine.player_view(st, None) for st in states])]
     for i, step in enumerate(steps):
         if step.seat != CHANCE:
             actions = list(engine.legal_actions(step.before, step.seat))
-            pressed = presses(engine, record, step.before, step.seat, actions.index(step.action))
+            pressed = presses(notation, record, step.before, step.seat, actions.index(step.action))
             if step.seat not in open_turns:
                 open_turns[step.seat] = len(out)
                 out.append(1)  # Play ▶
             out[open_turns[step.seat]] += pressed
             if by_prompt is not None:
-                prompt = engine.prompt(step.before, step.seat)
+                prompt = notation.prompt(step.before, step.seat)
                 by_prompt.setdefault(str(getattr(prompt, "key", prompt)), []).append(pressed)
         if marks[i + 1] != marks[i]:  # a new unit of the rulebook (a turn) begins: every turn ends
             open_turns.clear()
@@ -471,14 +472,14 @@ def turn_taps(engine: Any, record: Any, steps: Sequence[Any],
 def taps_of(game_id: str) -> tuple[tuple[int, ...], dict[str, list[int]]]:
     """Presses per turn over the playouts of every player count (see the module docstring), and
     the presses of the decisions of each prompt (its key)."""
-    from engines.registry import ENGINES
+    from engines.registry import NOTATIONS
 
     out: list[int] = []
     by_prompt: dict[str, list[int]] = {}
     for players in player_counts(game_id):
         if players == 1:
             continue  # (a solo game is one run of decisions: its panel never waits for anyone)
-        out += turn_taps(ENGINES[game_id], panel_record(game_id, players), playout(game_id, players)[1], by_prompt)
+        out += turn_taps(NOTATIONS[game_id], panel_record(game_id, players), playout(game_id, players)[1], by_prompt)
     return tuple(out), by_prompt
 
 

@@ -68,7 +68,7 @@ def measure(game_id: str, games: int, moves: int, repeat: int) -> dict[str, Any]
     from bot.service import reveals
     from engines.base import CHANCE
     from engines.decisions import DecisionTree
-    from engines.registry import ENGINES
+    from engines.registry import ENGINES, NOTATIONS
 
     engine = ENGINES[game_id]
     n = players_for(game_id)
@@ -81,7 +81,7 @@ def measure(game_id: str, games: int, moves: int, repeat: int) -> dict[str, Any]
     def tree(after: Any) -> None:
         waiting = sorted(s for s in engine.to_move(after) if s != CHANCE)
         if waiting and engine.outcome(after) is None:
-            DecisionTree.of(engine, after, waiting[0])
+            DecisionTree.of(NOTATIONS[game_id], after, waiting[0])
 
     work: dict[str, Callable[[Any, int, Any, Any, int], object]] = {
         "reveals": lambda b, s, a, af, seed: reveals(engine, n, b, s, a, af, seed),

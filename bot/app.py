@@ -32,12 +32,12 @@ from bot.ui.errors import GameTree
 from bot.ui.flow import Flow
 from bot.ui.operator import Operator, RateLimits
 from bot.ui.table import TABLE_ITEMS
-from engines.registry import ENGINES
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.games", *(f"cogs.{game_id}" for game_id in ENGINES))
-"""Loaded in ``setup_hook``; one that fails to load is logged and skipped."""
+EXTENSIONS = ("cogs.games", "cogs.base")
+"""Loaded in ``setup_hook`` (``cogs.base``: one cog per registered game); one that fails to load
+is logged and skipped."""
 
 INVITE_PERMISSIONS = discord.Permissions(
     view_channel=True, send_messages=True, send_messages_in_threads=True, create_public_threads=True,

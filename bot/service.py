@@ -41,8 +41,10 @@ from bot.storage import (
 from bot.text import Texts, host_sentence
 from bot.typed_moves import parse_typed
 from engines.base import CHANCE, Action, Engine, Event, GameError, Msg, Outcome, State, seat_ref
+from engines.notation import Notation
 from engines.registry import GAME_IDS
 from engines.registry import get as get_engine
+from engines.registry import notation as get_notation
 from engines.rng import derive_rng, new_seed
 
 log = logging.getLogger(__name__)
@@ -393,7 +395,7 @@ equal to the real state proves nothing and is passed over)."""
 class ReplayStep:
     """One step of a replay (``GameService.replay_steps``): the last log ``seq`` it covers,
     the seat that acted (None: the start), the public view after it, its public events, and
-    the rulebook's unit it is in (``Engine.replay_marks``, as message JSON; None: none)."""
+    the rulebook's unit it is in (``Notation.replay_marks``, as message JSON; None: none)."""
 
     seq: int
     seat: int | None
@@ -576,6 +578,11 @@ class ServiceCore:
         """The engine of a game record."""
         return get_engine(record.game_id)
 
+    @staticmethod
+    def notation(record: GameRecord) -> Notation:
+        """The notation of a game record (its prompts, labels and notation)."""
+        return get_notation(record.game_id)
+
     def state(self, record: GameRecord) -> State:
         """The validated state of an active or finished game, loaded once per stored snapshot
         (issue 14: records of the same version share their parsed ``state``, bot/storage
@@ -706,7 +713,7 @@ class ServiceCore:
                             break
                 if auto_seat is None or auto_action is None:
                     break
-                label = engine.action_label(state, auto_action)
+                label = self.notation(record).action_label(state, auto_action)
                 state, evs = engine.apply(state, auto_seat, auto_action)
                 evs = (Event("auto", params={"label": _json_text(label)},
                              visible_to=frozenset({auto_seat})), *evs)
@@ -1081,9 +1088,9 @@ class Play(ServiceCore):
                 raise HostError(Msg("ui.error.stale_board"), "stale")
             label = None
             if isinstance(action, str):
-                engine, state = self.engine(record), self.state(record)
-                action = parse_typed(engine, state, seat, action)
-                label = engine.action_label(state, action)
+                notation, state = self.notation(record), self.state(record)
+                action = parse_typed(notation, state, seat, action)
+                label = notation.action_label(state, action)
             result = await self._play(record, seat, action, user_id, answer)
             result.typed_label = label
             return result
@@ -1177,7 +1184,7 @@ class Play(ServiceCore):
                         # simultaneous pick); the seat's own log shows what was played
                         notes.append(Event("timeout", params={"seat": seat_ref(seat)}))
                     notes.append(Event("timeout_move",
-                                       params={"label": _json_text(engine.action_label(state, action))},
+                                       params={"label": _json_text(self.notation(record).action_label(state, action))},
                                        visible_to=frozenset({seat})))
                     state, evs = engine.apply(state, seat, action)
                     entries.append(LogEntry(0, "player", seat, engine.action_to_json(action),
@@ -1730,7 +1737,7 @@ class GameService(Moderation, Play, Clockwork, People, Operations):
         in), each with the public view after it and its public events (JSON); an entry the
         engine pauses in (``Engine.replay_stages``: Carnival's automatic round 7) adds a step
         per pause after the first; each step has the rulebook's unit it is in
-        (``Engine.replay_marks``: the jump menu's rounds, turns, phases). Only
+        (``Notation.replay_marks``: the jump menu's rounds, turns, phases). Only
         ``player_view(state, None)`` is kept, so nothing private is in them.
 
         Raises:
@@ -1768,7 +1775,7 @@ class GameService(Moderation, Play, Clockwork, People, Operations):
                         states.append(stage)
             elif steps and public:  # (a system entry with public lines: resign, undo)
                 steps[-1] = replace(steps[-1], events=[*steps[-1].events, *public])
-        marks = engine.replay_marks(states, [step.view for step in steps])
+        marks = self.notation(record).replay_marks(states, [step.view for step in steps])
         return [replace(step, mark=None if mark is None else mark.to_json())
                 for step, mark in zip(steps, marks, strict=True)]
 

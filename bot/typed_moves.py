@@ -1,9 +1,9 @@
 """Typed moves (``/<game> play action:<notation>``): what a keyboard user's text means.
 
-The engine reads its own notation first (``Engine.parse_action``: its spellings, pairs in
+The game reads its own notation first (``Notation.parse_action``: its spellings, pairs in
 either order, …). When it finds no move there (``unknown_move`` / ``ambiguous_move``), the
 host matches the text against the notation of the seat's whole moves
-(``Engine.typed_moves`` described by ``Engine.describe_action``), forgiving what a phone
+(``Notation.typed_moves`` described by ``Notation.describe_action``), forgiving what a phone
 keyboard does: case, full-width characters (NFKC), extra spaces around and inside the text
 and around signs (``greed d10 + d12``); and a unique prefix of one move's notation
 (``choose gl`` → ``choose gluttony``), also word by word (``ch l`` → ``choose lust``). When nothing fits, the refusal lists up to
@@ -19,7 +19,8 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
-from engines.base import Action, Engine, IllegalAction, Msg, Seat, State
+from engines.base import Action, IllegalAction, Msg, Seat, State
+from engines.notation import Notation
 
 CLOSEST = 5
 """How many legal notations a refusal of a typed move lists at most."""
@@ -67,23 +68,23 @@ def _fitting(key: str, moves: Sequence[tuple[Sequence[str], Action]]) -> tuple[l
     return [], several
 
 
-def label_spellings(engine: Engine, state: State, action: Action, notation: str,
+def label_spellings(notation: Notation, state: State, action: Action, written: str,
                     formatters: Sequence[Callable[[Msg | str], str]]) -> list[str]:
     """How a player may name ``action`` by what the panel and the autocomplete show: its
     label in each language of ``formatters`` (``"Use Wrath G3"``), the label after the
     notation's first word (``"split Greed R1 + …"``), and the autocomplete's whole
     ``notation · label``."""
     out: list[str] = []
-    verb = notation.split()[0] if notation.split() else ""
-    label = engine.action_label(state, action)
+    verb = written.split()[0] if written.split() else ""
+    label = notation.action_label(state, action)
     for tx in formatters:
         shown = tx(label)
-        out += [shown, f"{verb} {shown}", f"{notation} · {shown}"]
+        out += [shown, f"{verb} {shown}", f"{written} · {shown}"]
     return out
 
 
-def parse_typed(engine: Engine, state: State, seat: Seat, text: str) -> Action:
-    """The move ``seat`` means by ``text``: the engine's own reading, else the one typed
+def parse_typed(notation: Notation, state: State, seat: Seat, text: str) -> Action:
+    """The move ``seat`` means by ``text``: the notation's own reading, else the one typed
     move whose notation equals ``text`` (``notation_key``), then with every space left out
     (``Row 1`` → ``row1``, as the autocomplete's label spells it), else the one it begins, else the
     one whose words it begins word by word (``ch l`` → ``choose lust``); when no notation
@@ -91,19 +92,19 @@ def parse_typed(engine: Engine, state: State, seat: Seat, text: str) -> Action:
     wrath g3`` for ``use N54``, as the autocomplete shows it).
 
     Raises:
-        NotYourTurn, GameOver: as ``Engine.parse_action``.
-        IllegalAction: the engine's refusal when it is not about the notation (its own
+        NotYourTurn, GameOver: as ``Notation.parse_action``.
+        IllegalAction: the notation's refusal when it is not about the notation (its own
             code), or none / several of the moves fit: code ``unknown_move`` /
             ``ambiguous_move``, ``params["text"]`` the catalog sentence listing the closest
             (or the fitting) notations.
     """
     try:
-        return engine.parse_action(state, seat, text)
+        return notation.parse_action(state, seat, text)
     except IllegalAction as exc:
         if exc.code not in ("unknown_move", "ambiguous_move"):
             raise
         refused = exc
-    moves = [(engine.describe_action(state, a), a) for a in engine.typed_moves(state, seat)]
+    moves = [(notation.describe_action(state, a), a) for a in notation.typed_moves(state, seat)]
     if not moves:
         raise refused
     key = notation_key(text)
@@ -111,13 +112,13 @@ def parse_typed(engine: Engine, state: State, seat: Seat, text: str) -> Action:
     if not found and not fitting:  # (no notation fits: the names the panel shows)
         from bot.text import LOCALES, Texts
 
-        formatters = [Texts(engine.info.game_id, [], locale) for locale in LOCALES]
-        found, fitting = _fitting(key, [(label_spellings(engine, state, a, n, formatters), a) for n, a in moves])
+        formatters = [Texts(notation.engine.info.game_id, [], locale) for locale in LOCALES]
+        found, fitting = _fitting(key, [(label_spellings(notation, state, a, n, formatters), a) for n, a in moves])
     if found:
         return copy.deepcopy(found[0])
     several = [moves[i][0] for i in fitting]
     if refused.code == "ambiguous_move" and not several:
-        raise refused  # (the engine's own sentence says how to name the move)
+        raise refused  # (the notation's own sentence says how to name the move)
     sentence = "refusal.typed_ambiguous" if several else "refusal.typed_closest"
     names = closest(text, several or [n for n, _ in moves])
     raise IllegalAction(f"'{text.strip()[:80]}' is not a legal move now; closest: {', '.join(names)}.",

@@ -1,4 +1,5 @@
-"""``GameCog``: the per-game slash group (``/carnival …``) every game cog builds on.
+"""``GameCog``: the per-game slash group (``/carnival …``), one cog per registered game
+(``cog_class``; this module is the extension that adds them).
 
 It offers the keyboard path to every decision: ``/<game> play action:<notation>`` with
 autocomplete of the caller's legal moves (autocomplete only suggests; the engine
@@ -7,23 +8,29 @@ re-checks), plus shortcuts for the panel, the private view and the rules.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, ClassVar
+import types
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.service import HostError, texts
+from bot.text import MissingText, Texts
 from bot.ui.arguments import GameOption, game_number
+from engines.registry import ENGINES
 from engines.registry import get as get_engine
+from engines.registry import notation as get_notation
 
 if TYPE_CHECKING:
     from bot.app import GameBot
 
 
 class GameCog(commands.GroupCog):
-    """Base of every game cog; subclasses set ``game_id`` and ``group_name``.
+    """Base of every game cog; ``cog_class`` makes one subclass per game, with its ``game_id``
+    and ``group_name``. Every decision is reachable from the board's Play ▶ panel (steps built
+    from the game's legal actions and its notation's labels, paths and prompts) and from
+    ``/<game> play action:<notation>`` with autocomplete.
 
     Refusals raised by the handlers are answered by the bot's one error path
     (``bot/ui/errors.py``).
@@ -37,7 +44,7 @@ class GameCog(commands.GroupCog):
 
     async def action_autocomplete(self, interaction: discord.Interaction,
                                   current: str) -> list[app_commands.Choice[str]]:
-        """The caller's moves in notation (``Engine.typed_moves``), filtered by every typed
+        """The caller's moves in notation (``Notation.typed_moves``), filtered by every typed
         word (matched against the notation or the label)."""
         ctx = self.bot.flow.ctx
         number = game_number(getattr(interaction.namespace, "game", None))
@@ -49,14 +56,14 @@ class GameCog(commands.GroupCog):
         seat = record.seat_of(interaction.user.id)
         if seat is None or record.state is None or record.status != "active":
             return []
-        engine = get_engine(self.game_id)
+        notation = get_notation(self.game_id)
         state = ctx.service.state(record)
         tx = texts(record, ctx.delivery.locales.private(interaction))
         wanted = current.lower().split()
         out = []
-        for action in engine.typed_moves(state, seat):
-            text = engine.describe_action(state, action)
-            label = tx(engine.action_label(state, action))
+        for action in notation.typed_moves(state, seat):
+            text = notation.describe_action(state, action)
+            label = tx(notation.action_label(state, action))
             if all(w in text.lower() or w in label.lower() for w in wanted):
                 name = label if text in label else f"{text} · {label}"
                 out.append(app_commands.Choice(name=name[:100], value=text[:100]))
@@ -94,10 +101,31 @@ class GameCog(commands.GroupCog):
         return await self.action_autocomplete(interaction, current)
 
 
-def make_setup(cog_cls: type[GameCog]) -> Callable[[GameBot], Awaitable[None]]:
-    """Build an extension ``setup`` for ``cog_cls``."""
+def group_description(game_id: str) -> str:
+    """The English description of ``/<game_id>``: the catalog's ``cmd.desc.<game_id>``
+    (bot/text/en/cmd.toml, or the game's own file: ``bot.text.guests``), else "Commands for
+    <name> games." (``EngineInfo.name``)."""
+    try:
+        return Texts(game_id, []).template(f"cmd.desc.{game_id}")
+    except MissingText:
+        return f"Commands for {get_engine(game_id).info.name} games."
 
-    async def setup(bot: GameBot) -> None:
-        await bot.add_cog(cog_cls(bot))
 
-    return setup
+def cog_class(game_id: str) -> type[GameCog]:
+    """The ``GameCog`` subclass of one registered game: ``CarnivalCog`` with the slash group
+    ``/carnival`` (discord.py takes the group's name as a class keyword, so the class is made
+    with ``types.new_class``; its docstring is the group's description)."""
+    name = "".join(part.capitalize() for part in game_id.split("_")) + "Cog"
+
+    def body(namespace: dict[str, Any]) -> None:
+        namespace.update({"__doc__": group_description(game_id), "__module__": __name__,
+                          "__qualname__": name, "game_id": game_id})
+
+    return cast(type[GameCog], types.new_class(name, (GameCog,), {"group_name": game_id}, body))
+
+
+async def setup(bot: GameBot) -> None:
+    """Extension entry point: one cog per game of the registry (``engines.registry.ENGINES``,
+    read when the extension loads), in menu order."""
+    for game_id in ENGINES:
+        await bot.add_cog(cog_class(game_id)(bot))

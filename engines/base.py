@@ -23,7 +23,6 @@ import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, ClassVar, Final
 
 Seat = int
@@ -473,8 +472,10 @@ def normalize_text(text: str) -> str:
 
 
 class Engine:
-    """Base class of every game engine (design §3). Subclasses set ``info`` and
-    implement the abstract methods; the rest have working defaults.
+    """Base class of every game engine (design §3): the rules. Subclasses set ``info`` and
+    implement the abstract methods; the rest have working defaults. What a reader sees of a
+    move (notation, prompts, labels, steps, confirmations) lives on the game's
+    ``engines.notation.Notation``, which the registry pairs with the engine.
 
     Every method is a pure function of its arguments: no method mutates a state
     it was given, and the same inputs give the same outputs.
@@ -533,69 +534,7 @@ class Engine:
         holds no secret. Renderers and every channel message use only views."""
         raise NotImplementedError
 
-    # -- notation ---------------------------------------------------------------
-    def describe_action(self, state: State, action: Action) -> str:
-        """Short canonical notation (``"greed d10+d12"``), used by autocomplete and
-        the log. ``parse_action(state, seat, describe_action(state, a)) == a``."""
-        raise NotImplementedError
-
-    def parse_action(self, state: State, seat: Seat, text: str) -> Action:
-        """Parse notation typed by a player into one of the seat's legal actions.
-
-        The default matches ``text`` against ``describe_action`` of each legal action
-        (case and spacing ignored). Engines whose notation has several spellings
-        (e.g. unordered pairs) override or extend it.
-
-        Raises:
-            NotYourTurn, GameOver: as ``apply``.
-            IllegalAction: nothing legal matches ``text``.
-        """
-        self._check_can_act(state, seat)
-        wanted = normalize_text(text)
-        for action in self.legal_actions(state, seat):
-            if normalize_text(self.describe_action(state, action)) == wanted:
-                return copy.deepcopy(action)
-        raise IllegalAction(f"'{text.strip()}' is not a legal move now.", code="unknown_move", text=text)
-
-    def typed_moves(self, state: State, seat: Seat) -> Sequence[Action]:
-        """Moves offered to keyboard users (``/<game> play`` autocomplete), each accepted
-        by ``apply`` and described by ``describe_action``. Default: the legal actions; an
-        engine whose panel splits a move into steps may offer the whole moves here (e.g.
-        Canterbury's ``sin greed red``)."""
-        return self.legal_actions(state, seat)
-
     # -- host hooks (defaults suit most games) ---------------------------------
-    def prompt(self, state: State, seat: Seat) -> Text:
-        """What ``seat`` is being asked to decide now, as a ``Msg``
-        (``msg("prompt.choose_sin", round=3)``). It is public: it never names a card
-        from a hand. ``Msg("host.nothing")`` when the seat is not to move."""
-        return Msg("host.your_move") if seat in self.to_move(state) else Msg("host.nothing")
-
-    def action_label(self, state: State, action: Action) -> Text:
-        """Button/select label for an action, a ``Msg`` whose English form fits 80
-        characters. Default: the notation (``Msg("host.notation", {"text": ...})``)."""
-        return Msg("host.notation", {"text": self.describe_action(state, action)})
-
-    def action_label_full(self, state: State, action: Action) -> Text | None:
-        """A longer label for an action whose ``action_label`` reads like another legal
-        action's (Heaven names cards by code on a button, and nine cards are "G1"): what tells
-        it apart, e.g. the cards by name and code. ``DecisionTree.of`` asks for it only for the
-        actions whose labels collide. Default: None (the short label is all there is)."""
-        return None
-
-    def action_hint(self, state: State, action: Action) -> Text | None:
-        """A short description shown under the label in a select (``"Take 2 equal
-        dice"``), or None."""
-        return None
-
-    def action_path(self, state: State, action: Action) -> tuple[Text, ...]:
-        """The steps a player taps through before the action itself, outermost first
-        (Wrath: ``(msg("step.target", target=seat_ref(2)),)``; a card then a target:
-        two steps). Actions sharing a step's label share that step. The shared helper
-        ``engines.decisions.DecisionTree`` turns these paths into menus with Back.
-        Default: ``()`` (the action is listed directly)."""
-        return ()
-
     def replay_stages(self, state: State, seat: Seat, action: Action) -> list[tuple[State, tuple[Event, ...]]]:
         """The states a replay shows for one log entry, each with the events that led to it
         from the one before (``/game replay``, ``bot.service.GameService.replay_steps``).
@@ -609,23 +548,6 @@ class Engine:
         """
         return [self.apply(state, seat, action)]
 
-    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
-        """The rulebook's unit (a round, a turn, a settlement phase…) each position of a
-        replay is in, for ``states`` in order: the start, then the position after each
-        replay step (``bot.service.GameService.replay_steps``), with ``views`` their public
-        views (``player_view(state, None)``, which the host has made already); None for a
-        position in no unit (the set-up before the first one). ``/game replay``'s jump menu
-        lists the first position of each run of equal marks (``bot.ui.table.jump_options``);
-        a mark is a message of the game's catalog, its numbers counted by the engine.
-        Default: the public view's ``round``, as ``table.jump_round`` ("Round 3"), None
-        where a view has no round (Carnival, E Guan, Heaven)."""
-        out: list[Msg | None] = []
-        for view in views:
-            number = view.get("round")
-            out.append(Msg("table.jump_round", {"round": number})
-                       if isinstance(number, int) and not isinstance(number, bool) else None)
-        return out
-
     def undoable(self, before: State, seat: Seat, action: Action, after: State) -> bool:
         """Whether the spec lets ``seat`` take back ``action`` (applied to ``before``,
         giving ``after``) at all; the host's own checks (docs/DESIGN.md §4: no one else acted,
@@ -634,20 +556,6 @@ class Engine:
         nothing hidden says so here (Carnival: a pick is final once every player has picked,
         docs/rules/carnival.md §5.4)."""
         return True
-
-    def action_confirm(self, state: State, action: Action) -> tuple[Text, Text] | None:
-        """``(summary, button)`` when choosing ``action`` in a panel should first show
-        ``summary`` (what may happen) with a ``button`` that applies it and Back, still one
-        engine action (Carnival's Wrath throw, docs/rules/carnival.md §11 Prompts);
-        ``engines.decisions.DecisionTree`` adds that step. Default: None (applied at once)."""
-        return None
-
-    def has_confirm(self, state: State, action: Action) -> bool:
-        """Whether ``action_confirm(state, action)`` is not None, told without making its texts
-        (``DecisionTree.of`` makes them only when the confirmation is shown; issue 14). An
-        engine whose confirmations cost something answers it cheaply. Default: by calling
-        ``action_confirm``."""
-        return self.action_confirm(state, action) is not None
 
     def timeout_action(self, state: State, seat: Seat) -> Action:
         """What is played for ``seat`` when its move timer expires (each spec's
@@ -679,13 +587,6 @@ class Engine:
         (``None``: what the public cannot see), for the no-leak conformance test.
         Games without hidden information return an equal copy."""
         return copy_state(state)
-
-    def rules_text(self) -> str:
-        """Rules summary and our decisions in plain words (``/game rules``): the
-        ``rules.md`` file next to the engine's module."""
-        module = __import__(type(self).__module__, fromlist=["__file__"])
-        path = Path(module.__file__ or "").parent / "rules.md"
-        return path.read_text(encoding="utf-8") if path.exists() else self.info.name
 
     # -- JSON codecs ------------------------------------------------------------
     def action_to_json(self, action: Action) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """Multi-step decisions: the one shared helper every engine's choices go through.
 
-An engine says, per legal action, the steps a player taps through before it
-(``Engine.action_path``: a card, then a target, …) and the action's own label
-(``Engine.action_label``). ``DecisionTree`` arranges the legal actions of a seat into
+A game's notation says, per legal action, the steps a player taps through before it
+(``Notation.action_path``: a card, then a target, …) and the action's own label
+(``Notation.action_label``). ``DecisionTree`` arranges the legal actions of a seat into
 those steps, so the host can show one step at a time with Back, and no state changes
 until a whole action is chosen (nothing half-applied, DESIGN.md §5 "every action is
 reachable by taps").
@@ -17,7 +17,7 @@ Policy (the same for every game):
 * a seat with at most ``FLAT_LIMIT`` legal actions sees them all at once, labelled by
   their last step and their own label, unless the engine marks steps as ``forced``;
 * a step with a single option is skipped (its option is shown in its place);
-* an action with a confirmation (``Engine.action_confirm``) is a step of its own: choosing
+* an action with a confirmation (``Notation.action_confirm``) is a step of its own: choosing
   it shows the engine's summary (``DecisionTree.summary``) and one button that applies it;
 * paths longer than ``MAX_DEPTH`` are refused (``ValueError``): custom ids carry them.
 """
@@ -30,7 +30,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.base import Action, Engine, Msg, Seat, State, Text
+from engines.base import Action, Msg, Seat, State, Text
+from engines.notation import Notation
 
 FLAT_LIMIT = 20
 """At most this many legal actions are listed flat, without steps."""
@@ -79,18 +80,18 @@ def _key(text: Text) -> str:
     return "\0" + json.dumps({"msg": text.key, "params": dict(text.params)})
 
 
-def action_labels(engine: Engine, state: State, actions: Sequence[Action]) -> list[Text]:
+def action_labels(notation: Notation, state: State, actions: Sequence[Action]) -> list[Text]:
     """``action_label`` of each of ``actions`` (one decision's), but ``action_label_full``
-    (where the engine has one) for the actions whose labels read alike, so that the buttons
+    (where the notation has one) for the actions whose labels read alike, so that the buttons
     of one decision tell them apart (Heaven's "get G1" twice)."""
-    labels = [engine.action_label(state, a) for a in actions]
+    labels = [notation.action_label(state, a) for a in actions]
     alike: dict[str, list[int]] = {}
     for index, label in enumerate(labels):
         alike.setdefault(_key(label), []).append(index)
     for indices in alike.values():
         if len(indices) > 1:
             for index in indices:
-                labels[index] = engine.action_label_full(state, actions[index]) or labels[index]
+                labels[index] = notation.action_label_full(state, actions[index]) or labels[index]
     return labels
 
 
@@ -143,17 +144,17 @@ class DecisionTree:
                 node.children.append(_Node(labels[index], action=index))
 
     @classmethod
-    def of(cls, engine: Engine, state: State, seat: Seat) -> DecisionTree:
+    def of(cls, notation: Notation, state: State, seat: Seat) -> DecisionTree:
         """The tree of ``seat``'s legal actions in ``state`` (flat when there are at most
         ``FLAT_LIMIT`` of them), labelled by ``action_labels``."""
-        actions = list(engine.legal_actions(state, seat))
+        actions = list(notation.engine.legal_actions(state, seat))
         return cls(
             actions,
-            action_labels(engine, state, actions),
-            [engine.action_hint(state, a) for a in actions],
-            [engine.action_path(state, a) for a in actions],
+            action_labels(notation, state, actions),
+            [notation.action_hint(state, a) for a in actions],
+            [notation.action_path(state, a) for a in actions],
             flat=len(actions) <= FLAT_LIMIT,
-            confirms=[functools.partial(engine.action_confirm, state, a) if engine.has_confirm(state, a) else None
+            confirms=[functools.partial(notation.action_confirm, state, a) if notation.has_confirm(state, a) else None
                       for a in actions],
         )
 

@@ -28,6 +28,7 @@ from typing import Any
 from PIL import Image
 
 from engines.base import Msg
+from engines.registry import GAMES
 from render import png
 from render.base import fit_under
 
@@ -38,12 +39,14 @@ DEFAULT_LIMIT = 10 * 1024 * 1024
 
 
 def module(game_id: str) -> ModuleType:
-    """The renderer module of ``game_id``.
+    """The renderer module of ``game_id``: the one its registry entry names
+    (``engines.registry.Game.renderer``), ``render.<game_id>`` for a game the registry lacks.
 
     Raises:
         ModuleNotFoundError: the game has no renderer.
     """
-    return importlib.import_module(f"render.{game_id}")
+    game = GAMES.get(game_id)
+    return importlib.import_module(game.renderer if game is not None else f"render.{game_id}")
 
 
 TextFormatter = Callable[[Any], str]

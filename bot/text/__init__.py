@@ -133,18 +133,37 @@ def _translations(locale: str) -> dict[str, dict[str, str]]:
 @cache
 def catalog(namespace: str, locale: str = DEFAULT_LOCALE) -> dict[str, str]:
     """The flat catalog of ``namespace`` in ``locale`` (``{}`` when absent): the English
-    TOML file, or the translated entries of that language's ``.po`` file.
+    TOML file (a game's own file when its notation names one, ``own_catalog``), or the
+    translated entries of that language's ``.po`` file.
 
     Raises:
         tomllib.TOMLDecodeError: the English file is not valid TOML.
     """
     if locale != DEFAULT_LOCALE:
         return dict(_translations(locale).get(namespace, {}))
-    path = HERE / locale / f"{namespace}.toml"
+    path = own_catalog(namespace) or HERE / locale / f"{namespace}.toml"
     if not path.exists():
         return {}
     with path.open("rb") as fh:
         return flatten(tomllib.load(fh))
+
+
+def own_catalog(namespace: str) -> Path | None:
+    """The English catalog a registered game brings itself (``engines.notation.Notation.catalog``,
+    e.g. a test's own game), or None: the game's catalog is ``bot/text/en/<game_id>.toml``."""
+    from engines.registry import NOTATIONS
+
+    notation = NOTATIONS.get(namespace)
+    return None if notation is None else notation.catalog
+
+
+def guests() -> list[str]:
+    """The registered games that bring their own catalog (``own_catalog``): their files may
+    also hold the host's keys about the game (``ui.game.<game_id>``, ``cmd.name.<game_id>``,
+    ``cmd.desc.<game_id>``, ``cmd.choice.<game_id>``), searched after the host's catalogs."""
+    from engines.registry import NOTATIONS
+
+    return [game_id for game_id, notation in NOTATIONS.items() if notation.catalog is not None]
 
 
 def namespaces() -> list[str]:
@@ -269,6 +288,10 @@ class Texts:
         area = parts[1] if parts[0] == "event" and len(parts) > 2 else parts[0]  # (event.<area>.<kind>)
         areas = (area,) if area in host_areas() and area != self.game_id else ()
         for namespace in ((self.game_id,) if self.game_id else ()) + areas + ("host",):
+            found = catalog(namespace, locale).get(key)
+            if found is not None:
+                return found
+        for namespace in guests():  # (a game's own file: the host's keys about that game)
             found = catalog(namespace, locale).get(key)
             if found is not None:
                 return found

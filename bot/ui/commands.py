@@ -30,7 +30,7 @@ from discord import app_commands
 
 from bot.text import LOCALES, MissingText, Texts, locale_of
 from engines.base import Msg
-from engines.registry import GAME_IDS
+from engines.registry import ENGINES
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ def valid_name(name: str) -> bool:
 
 def _path(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> str:
     parts = command.qualified_name.split()
-    if len(parts) > 1 and parts[0] in GAME_IDS:
+    if len(parts) > 1 and parts[0] in ENGINES:
         parts[0] = "per_game"
     return "_".join(parts)
 
@@ -62,7 +62,7 @@ def key_of(string: app_commands.locale_str, context: app_commands.TranslationCon
     if location is Location.parameter_name:
         return f"cmd.option.{string.message}"
     if location in (Location.command_description, Location.group_description):
-        if isinstance(data, app_commands.Group) and data.name in GAME_IDS and data.parent is None:
+        if isinstance(data, app_commands.Group) and data.name in ENGINES and data.parent is None:
             return f"cmd.desc.{data.name}"
         return f"cmd.desc.{_path(data)}" if isinstance(data, app_commands.Command | app_commands.Group) else None
     if location is Location.parameter_description and isinstance(data, app_commands.Parameter):

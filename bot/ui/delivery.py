@@ -1017,7 +1017,7 @@ class Delivery:
         view: discord.ui.View | None = None
         turn = payload.get("turn")
         if turn is not None and record.status == "active" and int(turn[0]) in record.waiting:
-            prompt = tx(self.service.engine(record).prompt(self.service.state(record), int(turn[0])))
+            prompt = tx(self.service.notation(record).prompt(self.service.state(record), int(turn[0])))
             when = tx(Msg("ui.notice.timer", {"when": f"<t:{int(record.deadline)}:R>"})) if record.deadline else ""
             text += f"\n<@{int(turn[1])}> — {prompt}{when}"
             view = discord.ui.View(timeout=None)

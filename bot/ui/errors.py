@@ -116,9 +116,9 @@ def engine_sentence(error: GameError, locale: str = "en", game_id: str | None = 
         params["move"] = typed
     found: tuple[str, str] | None = None
     if isinstance(text, dict) and isinstance(text.get("msg"), str):
-        from engines.registry import GAME_IDS
+        from engines.registry import ENGINES
 
-        for gid in (game_id,) if game_id else GAME_IDS:
+        for gid in (game_id,) if game_id else ENGINES:
             tx = Texts(gid, [], locale)
             try:
                 tx.template(text["msg"])

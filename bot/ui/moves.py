@@ -67,7 +67,7 @@ class Moves:
         self.ctx.delivery.note_board_interaction(record, interaction)
         state = self.ctx.service.state(record)
         reader = self._reader(interaction)
-        panel = build_panel(self.ctx.service.engine(record), record, state, seat, locale=reader)
+        panel = build_panel(self.ctx.service.notation(record), record, state, seat, locale=reader)
         panel = await with_undo(self.ctx, record, interaction.user.id, panel, reader)  # (Undo is offered here too)
         await self._send_panel(interaction, record, state, seat, panel, panel.content)
 
@@ -94,7 +94,8 @@ class Moves:
         if version != record.version:
             note, page, path = Texts(None, [], self._reader(interaction))(Msg("ui.panel.moved_on")), 0, ()
         engine, state = self.ctx.service.engine(record), self.ctx.service.state(record)
-        panel = build_panel(engine, record, state, seat, page=page, path=path, note=note, locale=self._reader(interaction))
+        panel = build_panel(self.ctx.service.notation(record), record, state, seat, page=page, path=path, note=note,
+                            locale=self._reader(interaction))
         content = panel.content
         if not note and renders.has_decision(record.game_id) and renders.draws_decision(
                 record.game_id, engine.player_view(state, seat)):  # (its picture stays attached)
@@ -140,7 +141,7 @@ class Moves:
         if not 0 <= index < len(actions):
             raise HostError(Msg("ui.error.choice_gone"), "stale")
         action = actions[index]
-        label = texts(record, self._reader(interaction))(engine.action_label(state, action))
+        label = texts(record, self._reader(interaction))(service.notation(record).action_label(state, action))
         try:
             result = await service.act(game, interaction.user.id, action, expected_version=version)
         except GameError as exc:
@@ -198,7 +199,7 @@ class Moves:
             await interaction.followup.send(note[:MESSAGE_CHARS], ephemeral=True)
             return
         state = self.ctx.service.state(record)
-        panel = build_panel(self.ctx.service.engine(record), record, state, seat, note=note, locale=reader)
+        panel = build_panel(self.ctx.service.notation(record), record, state, seat, note=note, locale=reader)
         panel = await with_undo(self.ctx, record, interaction.user.id, panel, reader)
         await self._send_panel(interaction, record, state, seat, panel, panel.content[:MESSAGE_CHARS], note)
 
@@ -231,7 +232,7 @@ class Moves:
         if record.status != "active":
             over = Texts(None, [], reader)(Msg("ui.panel.over"))
             return {"content": f"{note}\n{over}", "view": None, **extra}
-        panel = build_panel(self.ctx.service.engine(record), record, self.ctx.service.state(record), seat,
+        panel = build_panel(self.ctx.service.notation(record), record, self.ctx.service.state(record), seat,
                             note=note, locale=reader)
         panel = await with_undo(self.ctx, record, interaction.user.id, panel, reader)
         content = panel.content if file is None else pointing_at_picture(panel.content, panel.prompt, reader, panel.view)
@@ -248,7 +249,7 @@ class Moves:
             return {"content": "\n".join(filter(None, [note, over]))[:MESSAGE_CHARS], "view": None, **cleared}
         state = self.ctx.service.state(record)
         note = "\n".join(filter(None, [note, Texts(None, [], reader)(Msg("ui.panel.moved_on"))]))
-        panel = build_panel(self.ctx.service.engine(record), record, state, seat, note=note, locale=reader)
+        panel = build_panel(self.ctx.service.notation(record), record, state, seat, note=note, locale=reader)
         panel = await with_undo(self.ctx, record, user_id, panel, reader)
         extra: dict[str, Any] = {}
         content = panel.content

@@ -57,8 +57,9 @@ from bot.ui.errors import reader_locale
 from bot.ui.limits import split_text
 from bot.ui.panels import board_view, game_title, mention_list, timer_shown
 from bot.ui.parked import PARK_SECONDS
-from engines.base import Engine, Msg, Outcome, seat_letter
-from engines.registry import get as get_engine
+from engines.base import Msg, Outcome, seat_letter
+from engines.notation import Notation
+from engines.registry import notation as get_notation
 
 SEAT_CHANGES = ("replace", "kick", "ai_seat")
 """System log entries that change who plays a seat (a moderator's replace or kick, a hand-over
@@ -203,17 +204,17 @@ def system_line(entry: LogEntry, tx: Texts) -> str | None:
     return tx(Msg(key, params))
 
 
-def rules_in(engine: Engine, locale: str) -> str:
-    """The rules text of ``engine`` (``Engine.rules_text``) in ``locale``: the translation
-    ``rules.<locale>.md`` beside the engine's ``rules.md`` (``rules.zh_TW.md``,
+def rules_in(notation: Notation, locale: str) -> str:
+    """The rules text of ``notation``'s game (``Notation.rules_text``) in ``locale``: the translation
+    ``rules.<locale>.md`` beside the game's ``rules.md`` (``rules.zh_TW.md``,
     ``rules.zh_CN.md``, ``rules.ja.md``), else the English."""
     lang = locale_of(locale)
     if lang != "en":
-        module = sys.modules[type(engine).__module__]
+        module = sys.modules[type(notation).__module__]
         path = Path(module.__file__ or "").parent / f"rules.{lang}.md"
         if path.exists():
             return path.read_text(encoding="utf-8")
-    return engine.rules_text()
+    return notation.rules_text()
 
 
 def board_link(record: GameRecord) -> str:
@@ -348,7 +349,8 @@ class Notices:
         locales = self.ctx.delivery.locales
         public = locales.public(record.guild_id)
         tx = texts(record, public)
-        prompts = {s: tx(engine.prompt(state, s)) for s in seats}
+        notation = service.notation(record)
+        prompts = {s: tx(notation.prompt(state, s)) for s in seats}
         shared = set(prompts.values())
         prompt = shared.pop() if len(shared) == 1 else tx(Msg("host.your_move"))
         timed = record.deadline is not None and timer_shown(record)
@@ -378,7 +380,7 @@ class Notices:
             utx = texts(record, reader)
             title = game_title(engine, record, reader)
             mine_when = utx(Msg("ui.notice.timer", {"when": stamp})) if timed else ""
-            fields = {"title": title, "prompt": utx(engine.prompt(state, seat)), "when": mine_when}
+            fields = {"title": title, "prompt": utx(notation.prompt(state, seat)), "when": mine_when}
             if reminder:
                 note = utx(Msg("ui.notice.reminder", fields))
             else:
@@ -516,8 +518,7 @@ class Notices:
     async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
         """``/game rules``: the rules summary and our decisions in the reader's language
         (``rules_in``), ephemeral, split."""
-        engine = get_engine(game_id)
-        chunks = split_text(rules_in(engine, reader_locale(interaction)))
+        chunks = split_text(rules_in(get_notation(game_id), reader_locale(interaction)))
         first, rest = chunks[0], chunks[1:]
         if interaction.response.is_done():
             await interaction.followup.send(first, ephemeral=True)

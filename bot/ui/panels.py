@@ -3,7 +3,7 @@ private "Play" panel of a seat's legal actions (design §5: every action by taps
 
 A panel shows the engine's ``prompt`` and its legal actions: as buttons when there are
 at most ``MAX_BUTTONS``; as select menus of 25 (paginated) when more; and in two steps
-through the steps of ``Engine.action_path`` (``engines/decisions.py``) for long lists.
+through the steps of ``Notation.action_path`` (``engines/decisions.py``) for long lists.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ from bot.ui.limits import (
 )
 from engines.base import NO_TIMER, Engine, Msg, State, seat_letter
 from engines.decisions import Choice, DecisionTree
+from engines.notation import Notation
+from engines.registry import notation as get_notation
 
 MAX_BUTTONS = 20
 """At most this many actions are shown as buttons (4 rows of 5; the 5th row navigates)."""
@@ -185,7 +187,7 @@ def board_embed(engine: Engine, record: GameRecord, state: State | None, *, imag
     elif state is not None:
         waiting = sorted(s for s in engine.to_move(state) if s >= 0)
         if waiting:
-            prompt = tx(engine.prompt(state, waiting[0]))
+            prompt = tx(get_notation(record.game_id).prompt(state, waiting[0]))
             lines.append(tx(Msg("ui.board.waiting", {"who": mention_list(record, waiting, tx.locale), "prompt": prompt})))
             if record.deadline and timer_shown(record):
                 lines.append(tx(Msg("ui.board.timer", {"when": f"<t:{int(record.deadline)}:R>"})))
@@ -221,11 +223,11 @@ def board_view(record: GameRecord, *, play: bool = True, locale: str = "en",
     return view
 
 
-def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, page: int = 0,
+def build_panel(notation: Notation, record: GameRecord, state: State, seat: int, *, page: int = 0,
                 path: tuple[int, ...] = (), note: str = "", locale: str = "en") -> Panel:
-    """The private panel of ``seat``'s legal actions, one step of the engine's
+    """The private panel of ``seat``'s legal actions, one step of the game's
     ``DecisionTree`` (``engines/decisions.py``) at a time, with Back; an action's
-    confirmation step shows the engine's summary above its one button.
+    confirmation step shows the notation's summary above its one button.
 
     Args:
         page: the page of a long list (0-based).
@@ -234,9 +236,10 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
         locale: the reader's language.
     """
     tx = texts(record, locale)
+    engine = notation.engine
     header = f"{note}\n" if note else ""
     you = tx(Msg("ui.panel.you", {"title": game_title(engine, record, locale), "letter": seat_letter(seat)}))
-    tree = decision_tree(engine, state, seat)
+    tree = decision_tree(notation, state, seat)
     if not tree.actions:
         waiting = sorted(s for s in engine.to_move(state) if s >= 0)
         text = tx(Msg("ui.panel.nothing"))
@@ -248,7 +251,7 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
     except KeyError:
         path, page = (), 0
         choices, trail = tree.node(path)
-    prompt = tx(engine.prompt(state, seat))
+    prompt = tx(notation.prompt(state, seat))
     title = " — ".join([prompt, *(tx(t) for t in trail)])
     view = discord.ui.View(timeout=None)
     steps = any(c.step is not None for c in choices)
@@ -271,24 +274,24 @@ TREES_KEPT = 64
 wanted again within one move or a few presses, and an entry keeps its state alive too (an
 Illumination tree with its state is about 180 KB, so 64 entries stay under 12 MB)."""
 
-_trees: LRUCache[tuple[int, int, int], tuple[Engine, State, DecisionTree]] = LRUCache(TREES_KEPT)
+_trees: LRUCache[tuple[int, int, int], tuple[Notation, State, DecisionTree]] = LRUCache(TREES_KEPT)
 
 
-def decision_tree(engine: Engine, state: State, seat: int) -> DecisionTree:
-    """``DecisionTree.of(engine, state, seat)``, built once per state object and seat (issue
+def decision_tree(notation: Notation, state: State, seat: int) -> DecisionTree:
+    """``DecisionTree.of(notation, state, seat)``, built once per state object and seat (issue
     14: a move draws the mover's panel, then the parked panels and the Play presses of the
     same version; Carnival's Wrath confirmations alone cost 1.4 ms a tree). A hit needs the
-    very same ``engine`` and ``state`` objects (the entry holds them, so their ids are not
+    very same ``notation`` and ``state`` objects (the entry holds them, so their ids are not
     reused while it lives): the host's states are shared and read only
     (``GameService.state``: one parsed object per stored snapshot, a new one for every new
     version), and a tree holds no locale (its texts are ``Msg`` values). Nothing may change
     the returned tree (``build_panel`` only reads it)."""
-    key = (id(engine), id(state), seat)
+    key = (id(notation), id(state), seat)
     hit = _trees.get(key)
-    if hit is not None and hit[0] is engine and hit[1] is state:
+    if hit is not None and hit[0] is notation and hit[1] is state:
         return hit[2]
-    tree = DecisionTree.of(engine, state, seat)
-    _trees[key] = (engine, state, tree)
+    tree = DecisionTree.of(notation, state, seat)
+    _trees[key] = (notation, state, tree)
     return tree
 
 

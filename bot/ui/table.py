@@ -224,7 +224,7 @@ class Table:
         result = await self.ctx.service.undo(record.id, interaction.user.id, expected_version=version)
         await self.ctx.delivered(self.notices.after(result))
         record = result.game
-        panel = build_panel(self.ctx.service.engine(record), record, self.ctx.service.state(record), seat,
+        panel = build_panel(self.ctx.service.notation(record), record, self.ctx.service.state(record), seat,
                             note=say("undone", self.ctx.delivery.locales.private(interaction)), locale=self.ctx.delivery.locales.private(interaction))
         panel = await with_undo(self.ctx, record, interaction.user.id, panel,
                                 self.ctx.delivery.locales.private(interaction))
@@ -528,7 +528,7 @@ def game_name(game_id: str, locale: str) -> str:
 def jump_options(steps: Sequence[ReplayStep], tx: Texts,
                  by_seq: Mapping[int, Texts] | None = None) -> list[discord.SelectOption]:
     """The jump menu of a replay: the first step of each run of equal marks (the rulebook's
-    units: rounds, turns, settlement phases, ``Engine.replay_marks``), labelled by ``tx``
+    units: rounds, turns, settlement phases, ``Notation.replay_marks``), labelled by ``tx``
     (the game's texts in the reader's language; ``by_seq``: with the names as of each step,
     ``entry_texts``); more than 25 are thinned by ``thinned``. Without marks, up to 25
     evenly spread steps."""

@@ -1,6 +1,6 @@
 """Per-game AI hooks (issue 15 point 1): a registry, so ``engines/base.py`` stays untouched.
 
-Each game may have a module ``engines/<game_id>/ai.py`` exposing
+Each game may have a module ``ai`` in its engine's package (``engines/<game_id>/ai.py``) exposing
 
 * ``determinize(state, seat, rng) -> State``: a full state consistent with what ``seat`` sees
   (``player_view(state, seat)``), every fact hidden from ``seat`` resampled from ``rng``. It must
@@ -85,18 +85,20 @@ class GameHooks:
 
 @cache
 def hooks_for(engine: Engine) -> GameHooks:
-    """The hooks of ``engine``'s game: ``engines.<game_id>.ai`` when it exists, else the
-    defaults (identity determinization, random playouts).
+    """The hooks of ``engine``'s game: the module ``ai`` of the engine's package
+    (``engines.<game_id>.ai``) when it exists, else the defaults (identity determinization,
+    random playouts).
 
     Raises:
         NotImplementedError: the game has hidden information (``info.has_hidden_info``) but
             no ``determinize`` hook; a search on the true state would peek.
     """
     game_id = engine.info.game_id
+    name = type(engine).__module__.rpartition(".")[0] + ".ai"
     try:
-        module = importlib.import_module(f"engines.{game_id}.ai")
+        module = importlib.import_module(name)
     except ModuleNotFoundError as err:
-        if err.name != f"engines.{game_id}.ai":
+        if err.name != name:
             raise
         module = None
     det = getattr(module, "determinize", None)

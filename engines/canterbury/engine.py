@@ -7,7 +7,7 @@ a Last Rites turn. After the fifth death majorities pay out.
 The state (shape in ``engines/canterbury/rules.py``) keeps a ``stack`` of pending steps
 (frames); the top frame says who acts next: a player decision (``play``, ``give``,
 ``isidore``, ``philip``, ``turn`` at T2 or T4) or a ``chance`` outcome
-(``engines/canterbury/chance.py``). ``_advance`` runs every automatic step until a
+(``engines/canterbury/chance.py``). ``flow.advance`` runs every automatic step until a
 decision is needed (§5.11). Cards are the table of ``engines/canterbury/effects.py``;
 a card play is one action naming the card and its target (``sin greed red``), which
 the panel reaches by steps (``action_path``, §11 "Prompts").
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from engines.base import (
@@ -33,20 +33,16 @@ from engines.base import (
     EngineInfo,
     Event,
     IllegalAction,
-    Msg,
     NotYourTurn,
     Outcome,
     Seat,
     State,
     check_player_count,
     copy_state,
-    msg,
-    normalize_text,
     seat_ref,
-    seats_ref,
     validate_options,
 )
-from engines.canterbury import chance, notation, view
+from engines.canterbury import chance, flow, view
 from engines.canterbury.data import (
     CARDS,
     COMPANIES,
@@ -58,12 +54,9 @@ from engines.canterbury.data import (
     ROW_SIZE,
     ROWS,
     SINS,
-    TABLES,
     TIMEOUT_SOURCES,
-    TURN_CAP,
 )
 from engines.canterbury.effects import (
-    EMPTY,
     add_to_hand,
     allowed_types,
     card_plays,
@@ -83,7 +76,6 @@ from engines.canterbury.effects import (
     timeout_play,
 )
 from engines.canterbury.rules import (
-    death_winners,
     discard_limit,
     discard_sets,
     distinct,
@@ -91,8 +83,6 @@ from engines.canterbury.rules import (
     final_scores,
     hand_type,
     is_over,
-    lastrites_allowed,
-    pass_fine,
     sort_cards,
     source_ok,
     sources,
@@ -233,11 +223,6 @@ class CanterburyEngine(Engine):
             return [{"type": "lastrites", "choice": "use"}, {"type": "lastrites", "choice": "keep"}]
         return []  # pragma: no cover - automatic frames never wait
 
-    def typed_moves(self, state: State, seat: Seat) -> list[Action]:
-        """Autocomplete offers every legal action except passes that discard (there are
-        dozens; ``pass discard a,b`` is still accepted when typed)."""
-        return [a for a in self.legal_actions(state, seat) if not (a["type"] == "pass" and a["discard"])]
-
     def sample_chance(self, state: State, rng: random.Random) -> Action:
         """Sample the pending chance outcome (§6).
 
@@ -274,7 +259,7 @@ class CanterburyEngine(Engine):
                 self._apply_player(s, action, events)
             elif not self._apply_legacy(s, action, events):
                 raise IllegalAction(self._illegal_message(state, action), action=action)
-        self._advance(s, events)
+        flow.advance(s, events)
         return s, tuple(events)
 
     def _illegal_message(self, state: State, action: Action) -> str:
@@ -366,10 +351,10 @@ class CanterburyEngine(Engine):
         if f == "play":
             s["stack"].pop()
             if t == "pass":
-                self._pass(s, action["discard"], events)
+                flow.pass_cards(s, action["discard"], events)
             elif t == "done":
                 if top["ctx"] == "vitus":
-                    self._frame(s, "vitus")["left"] = 0
+                    flow.frame(s, "vitus")["left"] = 0
                 events.append(Event("done", params={"seat": seat_ref(seat)}))
             else:
                 play(s, action, events)
@@ -401,14 +386,14 @@ class CanterburyEngine(Engine):
             else:
                 s["stack"].pop()
         elif f == "turn" and t == "draw":
-            self._draw(s, action["source"], events)
+            flow.draw(s, action["source"], events)
         elif f == "turn" and t == "lastrites":
             if action["choice"] == "use":
                 s["tokens"][seat] -= 1
                 events.append(Event("lastrites", params={"seat": seat_ref(seat)}))
-                self._start_turn(s, seat, True, events)
+                flow.start_turn(s, seat, True, events)
             else:
-                self._next_turn(s, events)
+                flow.next_turn(s, events)
 
     def _apply_legacy(self, s: State, action: Action, events: list[Event]) -> bool:
         """A tap of a stored old log (module docstring); False when ``action`` is not one
@@ -444,200 +429,9 @@ class CanterburyEngine(Engine):
             pending.append(action["card"])
             return True
         s["stack"].pop()  # confirm
-        self._pass(s, pending, events)  # in the order they were tapped, as the old engine did
+        flow.pass_cards(s, pending, events)  # in the order they were tapped, as the old engine did
         return True
 
-    def _pass(self, s: State, cards: list[str], events: list[Event]) -> None:
-        """§5.5: pay the fine (or all coins when nothing is playable) and discard."""
-        seat = s["active"]
-        fine = pass_fine(s)
-        s["coins"][seat] -= fine
-        for kind in cards:
-            take_from_hand(s, seat, kind)
-            s["discards"][hand_type(kind)].append(kind)
-        events.append(Event("pass", params={"seat": seat_ref(seat), "cards": cards_list(cards).to_json()}))
-        events.append(Event("fine", params={"fine": fine}, visible_to=frozenset({seat})))
-
-    def _draw(self, s: State, source: str, events: list[Event]) -> None:
-        """§5.10: take a face-up card (its slot is refilled) or draw from a deck."""
-        seat = s["active"]
-        name, _, rest = source.partition("-")
-        if rest.startswith("row:"):
-            slot = int(rest[4:]) - 1
-            kind = s["rows"][name][slot]
-            s["rows"][name][slot] = None
-            add_to_hand(s, seat, kind)
-            events.append(Event("take", params={"seat": seat_ref(seat), "card": card_t(kind), "deck": deck_t(name)}))
-            s["stack"].append({"f": "chance", "what": "reveal", "deck": name, "purpose": "row", "slot": slot})
-        else:
-            s["stack"].append({"f": "chance", "what": "reveal", "deck": name, "purpose": "hand"})
-
-    @staticmethod
-    def _frame(s: State, f: str) -> dict[str, Any]:
-        frame: dict[str, Any] = next(fr for fr in reversed(s["stack"]) if fr["f"] == f)
-        return frame
-
-    # ------------------------------------------------------------------ automatic steps
-    def _advance(self, s: State, events: list[Event]) -> None:
-        """Run automatic steps until a decision or chance outcome is needed (§5.11)."""
-        while s["stack"] and not is_over(s):
-            top = s["stack"][-1]
-            f = top["f"]
-            if f == "chance":
-                if top["what"] == "reveal" and sum(s["decks"][top["deck"]].values()) == 0:
-                    deck = top["deck"]
-                    if s["discards"][deck]:  # the discard pile becomes the deck (D21)
-                        for k in s["discards"][deck]:
-                            s["decks"][deck][k] = s["decks"][deck].get(k, 0) + 1
-                        s["discards"][deck] = []
-                        events.append(Event("reshuffle", params={"deck": deck_t(deck)}))
-                    else:
-                        s["stack"].pop()  # nothing to draw: the source is unavailable
-                    continue
-                return
-            if f == "play":
-                if top["ctx"] != "main" and not any(hand_type(k) in allowed_types(top["ctx"])
-                                                    for k in s["hands"][s["active"]]):
-                    s["stack"].pop()  # skipped as `done` (§5.11)
-                    if top["ctx"] == "vitus":
-                        self._frame(s, "vitus")["left"] = 0
-                    continue
-                return
-            if f == "give":
-                return
-            if f == "philip":
-                if top["stage"] == "after" and top["moved"]:
-                    s["stack"].pop()
-                    continue
-                return
-            if f == "isidore":
-                deck = top["deck"]
-                avail = sum(s["decks"][deck].values()) + len(s["discards"][deck]) > 0
-                if top["stage"] == "draw" and top["left"] > 0 and avail:
-                    top["left"] -= 1
-                    s["stack"].append({"f": "chance", "what": "reveal", "deck": deck, "purpose": "isidore"})
-                    continue
-                top["stage"] = "keep"
-                if top["drawn"]:
-                    return
-                s["stack"].pop()
-                continue
-            if f == "vitus":
-                if top["left"] > 0 and s["hands"][s["active"]]:
-                    top["left"] -= 1
-                    s["stack"].append(play_frame("vitus"))
-                else:
-                    s["stack"].pop()
-                continue
-            if f == "discard_relic":
-                s["stack"].pop()
-                s["discards"]["relic"].append(top["card"])
-                continue
-            if f == "setup_done":
-                s["stack"].pop()
-                for k in s["aside"]:
-                    s["decks"]["sin"][k] = s["decks"]["sin"].get(k, 0) + 1
-                s["aside"] = []
-                s["coins"] = [TABLES["start_coins"]] * s["players"]
-                s["token_supply"] = TABLES["last_rites_tokens"]
-                self._start_turn(s, s["active"], False, events)
-                continue
-            if f == "turn":
-                if self._turn_step(s, top, events):
-                    return
-                continue
-            raise AssertionError(f"unknown frame {f}")  # pragma: no cover
-
-    def _start_turn(self, s: State, seat: int, lastrites: bool, events: list[Event]) -> None:
-        s["stack"] = [{"f": "turn", "stage": "t1"}]
-        s["active"] = seat
-        s["lastrites_turn"] = lastrites
-        s["turn"] += 1
-        events.append(Event("lastrites_turn" if lastrites else "turn", params={"seat": seat_ref(seat),
-                                                                               "turn": s["turn"]}))
-        if s["turn"] > TURN_CAP:
-            events.append(Event("cap", params={}))
-            self._finish(s, events)
-
-    def _next_turn(self, s: State, events: list[Event]) -> None:
-        self._start_turn(s, (s["active"] + 1) % s["players"], False, events)
-
-    def _turn_step(self, s: State, top: dict[str, Any], events: list[Event]) -> bool:
-        """One automatic step of the turn frame (§4 T1–T5); True when a decision is needed."""
-        stage = top["stage"]
-        if stage == "t1":
-            top["stage"] = "t2start"
-            s["stack"].append(play_frame("main"))
-            return False
-        if stage == "t2start":
-            top["stage"] = "t2"
-            for r in reversed(ROWS):
-                for slot in reversed(range(ROW_SIZE)):
-                    if s["rows"][r][slot] is None:
-                        s["stack"].append({"f": "chance", "what": "reveal", "deck": r, "purpose": "row",
-                                           "slot": slot})
-            return False
-        if stage == "t2":
-            if any(source_ok(s, src) for src in TIMEOUT_SOURCES):
-                return True
-            top["stage"] = "t3"
-            return False
-        if stage == "t3":
-            if s["doom_order"]:
-                co = s["doom_order"].pop(0)
-                self._resolve_death(s, co, events)
-                if not is_over(s):
-                    s["stack"].append({"f": "chance", "what": "pilgrim", "company": co})
-                return False
-            top["stage"] = "t4"
-            return False
-        if stage == "t4":
-            if lastrites_allowed(s):
-                return True
-            self._next_turn(s, events)
-            return False
-        raise AssertionError(stage)  # pragma: no cover
-
-    def _resolve_death(self, s: State, co: str, events: list[Event]) -> None:
-        """§5.8 steps 1–6."""
-        comp = s["companies"][co]
-        n = s["players"]
-        k = s["deaths"] + 1
-        value = ROAD_VALUES[k - 1]
-        cubes = comp["cubes"]
-        winners, tiebreak = death_winners(s, co)
-        where = on(s, co)
-        if not winners:
-            for q in range(n):
-                s["road"][k - 1][q] += 1
-            events.append(Event("death_unpardoned", params=where | {"space": k}))
-        else:
-            for q in winners:
-                cubes[q] -= 1
-                s["road"][k - 1][q] += 1
-                s["coins"][q] += value
-            events.append(Event("death", params=where | {
-                "winners": seats_ref(winners), "space": k, "coins": value,
-                "tiebreak": (msg("text.sin_tiebreak") if tiebreak else EMPTY).to_json()}))
-        for card in comp["cards"]:
-            s["discards"][hand_type(card["kind"])].append(card["kind"])
-        comp["dead"].append({"pilgrim": comp["pilgrim"], "cubes": list(cubes)})
-        comp.update({"pilgrim": None, "cards": [], "cubes": [0] * n, "doomed": False})
-        s["deaths"] = k
-        if k >= len(ROAD_VALUES):
-            events.append(Event("end", params={}))
-            self._finish(s, events)
-
-    def _finish(self, s: State, events: list[Event]) -> None:
-        """§8: the journey is over (``rules.is_over``); announce the final scoring."""
-        s["stack"] = []
-        final = final_scores(s)
-        events.append(Event("final", params={"reason": end_reason(final).to_json()}))
-        for q in final["ranking"]:
-            events.append(Event("final_row", params={
-                "seat": seat_ref(q), "coins": final["coins"][q], "road": final["road"][q],
-                **{co: final["companies"][co][q] for co in COMPANIES},
-                "tokens": final["tokens"][q], "total": final["totals"][q], "strength": final["strength"][q]}))
 
     # ------------------------------------------------------------------ views
     def player_view(self, state: State, seat: Seat | None) -> dict[str, Any]:
@@ -650,62 +444,7 @@ class CanterburyEngine(Engine):
         return view.shuffle_hidden(state, seat, rng)
 
     # ------------------------------------------------------------------ notation and text
-    def describe_action(self, state: State, action: Action) -> str:
-        """Short canonical notation (§5.1, §5.6): ``sin greed red``, ``pass discard …``."""
-        return notation.describe(action)
-
-    def parse_action(self, state: State, seat: Seat, text: str) -> Action:
-        """Parse typed notation into a legal action (§5.1); ``pass discard`` names its cards
-        in any order.
-
-        Raises:
-            NotYourTurn, GameOver: as ``apply``.
-            IllegalAction: nothing legal matches ``text``.
-        """
-        self._check_can_act(state, seat)
-        legal = self.legal_actions(state, seat)
-        wanted = normalize_text(text)
-        for action in legal:
-            if normalize_text(notation.describe(action)) == wanted:
-                return copy.deepcopy(action)
-        typed = notation.parse_pass(text)
-        if typed is not None and typed in legal:
-            return typed
-        raise IllegalAction(f"'{text.strip()}' is not a legal move now.", code="unknown_move", text=text)
-
-    def action_label(self, state: State, action: Action) -> Msg:
-        """Button text saying what the action does (§11 "Prompts")."""
-        return notation.label(state, action)
-
-    def action_path(self, state: State, action: Action) -> tuple[Msg, ...]:
-        """The card (and a relic's pilgrim) before a card play; "Pass" and the number of
-        discards before a pass (``notation.path``)."""
-        return notation.path(state, action)
-
-    def prompt(self, state: State, seat: Seat) -> Msg:
-        """What ``seat`` must decide now (public)."""
-        if seat == CHANCE or seat not in self.to_move(state):
-            return Msg("host.nothing")
-        return notation.prompt(state)
-
     # ------------------------------------------------------------------ timeouts
-    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
-        """Spec §4: the game is a sequence of turns of the active player (T1–T5), a Last
-        Rites turn (T4, §5.9) among them; each position is in the turn under way, by its
-        number and player (the board's ``board.turn`` / ``board.turn_lastrites``), the
-        set-up before turn 1 in none, the end in ``board.game_over`` (§8).
-        (``Engine.replay_marks``)"""
-        out: list[Msg | None] = []
-        for s in states:
-            if s["turn"] == 0:
-                out.append(None)
-            elif not self.to_move(s):
-                out.append(msg("board.game_over"))
-            else:
-                out.append(msg("board.turn_lastrites" if s["lastrites_turn"] else "board.turn",
-                               turn=s["turn"], player=seat_ref(s["active"])))
-        return out
-
     def timeout_action(self, state: State, seat: Seat) -> Action:
         """Auto-play on timeout (§11 Timeouts).
 

@@ -14,7 +14,11 @@ sin-pride down``, ``pass`` / ``pass discard pardon-pride,sin-wrath``, ``done``,
 
 from __future__ import annotations
 
-from engines.base import Action, Msg, State, msg, normalize_text, seat_ref
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.base import CHANCE, Action, IllegalAction, Msg, Seat, State, msg, normalize_text, seat_ref
 from engines.canterbury.data import CARDS, HAND_SIZE, SINS, TOKEN_VALUE
 from engines.canterbury.effects import (
     EMPTY,
@@ -26,6 +30,7 @@ from engines.canterbury.effects import (
     sin_t,
 )
 from engines.canterbury.rules import card_of, deck_size, pass_fine, sort_cards
+from engines.notation import Notation
 
 _RELIC_KEYS = ("company", "card", "to", "face", "sin")
 _ONE_WORD = {"give": "card", "keep": "card", "reveal": "card", "steal": "card", "choose": "card",
@@ -128,7 +133,7 @@ def label(state: State, action: Action) -> Msg:
 
 
 def path(state: State, action: Action) -> tuple[Msg, ...]:
-    """The steps before an action (``Engine.action_path``): a card play goes through its
+    """The steps before an action (``Notation.action_path``): a card play goes through its
     card (and, for some relics, a pilgrim: §11 "select a hand card → buttons with only
     its legal targets"); a pass through "Pass" and how many cards it discards."""
     if action.get("type") == "pass":
@@ -160,3 +165,64 @@ def prompt(state: State) -> Msg:
     if f == "turn" and top["stage"] == "t4":
         return msg("prompt.lastrites")
     return Msg("host.your_move")
+
+
+class CanterburyNotation(Notation):
+    """Canterbury's notation and texts (§5.1, §5.6, §11), paired with ``CanterburyEngine`` by the
+    registry: the functions above, as the notation protocol names them."""
+
+    action_label = staticmethod(label)
+    action_path = staticmethod(path)
+
+    def describe_action(self, state: State, action: Action) -> str:
+        """Short canonical notation (§5.1, §5.6): ``sin greed red``, ``pass discard …``
+        (``describe``: it needs no state)."""
+        return describe(action)
+
+    def parse_action(self, state: State, seat: Seat, text: str) -> Action:
+        """Parse typed notation into a legal action (§5.1); ``pass discard`` names its cards
+        in any order.
+
+        Raises:
+            NotYourTurn, GameOver: as ``apply``.
+            IllegalAction: nothing legal matches ``text``.
+        """
+        self.engine._check_can_act(state, seat)
+        legal = self.engine.legal_actions(state, seat)
+        wanted = normalize_text(text)
+        for action in legal:
+            if normalize_text(describe(action)) == wanted:
+                return copy.deepcopy(action)
+        typed = parse_pass(text)
+        if typed is not None and typed in legal:
+            return typed
+        raise IllegalAction(f"'{text.strip()}' is not a legal move now.", code="unknown_move", text=text)
+
+    def typed_moves(self, state: State, seat: Seat) -> list[Action]:
+        """Autocomplete offers every legal action except passes that discard (there are
+        dozens; ``pass discard a,b`` is still accepted when typed)."""
+        return [a for a in self.engine.legal_actions(state, seat) if not (a["type"] == "pass" and a["discard"])]
+
+    def prompt(self, state: State, seat: Seat) -> Msg:
+        """What ``seat`` must decide now (public)."""
+        if seat == CHANCE or seat not in self.engine.to_move(state):
+            return Msg("host.nothing")
+        return prompt(state)
+
+    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
+        """Spec §4: the game is a sequence of turns of the active player (T1–T5), a Last
+        Rites turn (T4, §5.9) among them; each position is in the turn under way, by its
+        number and player (the board's ``board.turn`` / ``board.turn_lastrites``), the
+        set-up before turn 1 in none, the end in ``board.game_over`` (§8).
+        (``Notation.replay_marks``)"""
+        out: list[Msg | None] = []
+        for s in states:
+            if s["turn"] == 0:
+                out.append(None)
+            elif not self.engine.to_move(s):
+                out.append(msg("board.game_over"))
+            else:
+                out.append(msg("board.turn_lastrites" if s["lastrites_turn"] else "board.turn",
+                               turn=s["turn"], player=seat_ref(s["active"])))
+        return out
+

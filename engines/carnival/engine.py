@@ -9,7 +9,7 @@ table models: ``spatial`` (§2.4) and ``zones`` (§2.6).
 The package by floor (each imports only those below it): ``data`` (the data file,
 constants, options) < ``rules`` (pure helpers; the state layout is documented there) <
 ``effects`` (the sin table) < ``chance`` (sampling, checks) and ``notation`` (notation,
-labels, prompts, the outcome) < ``view`` < this module.
+labels, prompts, the outcome) < ``view`` < ``flow`` (the reveals, Pride, scoring) < this module.
 
 Action types (player): ``choose``, ``timeout`` (R2 only: "pick at random", the timeout
 action; it makes CHANCE draw ``random_sin``), ``greed``, ``gluttony``, ``lust``,
@@ -33,7 +33,6 @@ from engines.base import (
     Event,
     GameOver,
     IllegalAction,
-    Msg,
     NotYourTurn,
     Outcome,
     Seat,
@@ -42,10 +41,9 @@ from engines.base import (
     copy_state,
     msg,
     seat_ref,
-    seats_ref,
     validate_options,
 )
-from engines.carnival import chance, notation, rules, view
+from engines.carnival import chance, flow, notation, rules, view
 from engines.carnival.data import (
     DICE,
     FLOAT_OPTIONS,
@@ -55,7 +53,7 @@ from engines.carnival.data import (
     SINS,
     option_specs,
 )
-from engines.carnival.effects import SIN_TABLE, die_ref, sin_term, take, take_event, zone_ref
+from engines.carnival.effects import SIN_TABLE, die_ref, sin_term, zone_ref
 
 
 class CarnivalEngine(Engine):
@@ -189,16 +187,16 @@ class CarnivalEngine(Engine):
                                 visible_to=frozenset({seat})))
             if not changed:
                 events.append(Event("picked", params={"seat": seat_ref(seat)}))
-            self._after_pick(state, events)
+            flow.after_pick(state, events)
         elif kind == "timeout":
             state["random_pending"] = sorted([*state["random_pending"], seat])
             events.append(Event("pick_timeout", params={"seat": seat_ref(seat)}))
         elif kind == "pride":
             SIN_TABLE["pride"].apply(state, seat, action, events)
             state["pride_turn"] = (state["pride_turn"] + 1) % len(rules.pride_players(state))
-            self._pride_loop(state, events)
+            flow.pride_loop(state, events)
         elif SIN_TABLE[kind].apply(state, seat, action, events):
-            self._next_reveal(state, events)
+            flow.next_reveal(state, events)
 
     def _illegal_message(self, state: State, seat: Seat, action: Action) -> str:
         kind = action.get("type")
@@ -218,123 +216,6 @@ class CarnivalEngine(Engine):
         return SIN_TABLE[str(kind)].rule
 
     # ------------------------------------------------------------------ flow
-    def _after_pick(self, state: State, events: list[Event]) -> None:
-        if state["random_pending"] or any(p is None for p in state["picks"]):
-            return
-        events.append(Event("all_picked", params={}))
-        self._start_reveal(state, events)
-
-    def _start_reveal(self, state: State, events: list[Event]) -> None:
-        state["phase"] = "reveal"
-        state["reveal_index"] = 0
-        self._advance(state, events)
-
-    def _next_reveal(self, state: State, events: list[Event]) -> None:
-        state["phase"] = "reveal"
-        state["reveal_index"] += 1
-        self._advance(state, events)
-
-    def _advance(self, state: State, events: list[Event]) -> None:
-        """Reveal and resolve cards until a decision or chance is needed (spec §4 R3,
-        §5.2: 0 options → nothing, 1 → applied, several → the player chooses)."""
-        while state["phase"] == "reveal":
-            if state["reveal_index"] >= state["players"]:
-                self._start_pride(state, events)
-                return
-            seat = rules.order(state)[state["reveal_index"]]
-            sin = state["picks"][seat]
-            state["picks"][seat] = None
-            state["hands"][seat].remove(sin)
-            state["played"][seat].append(sin)
-            how = msg("note.random") if state["random_pick"][seat] else msg("note.none")
-            events.append(Event("reveal", params={"seat": seat_ref(seat), "sin": sin_term(sin),
-                                                  "how": how.to_json()}))
-            effect = SIN_TABLE[sin]
-            options = effect.options(state, seat) if effect.when == "reveal" else []
-            if len(options) > 1:
-                state["phase"] = "resolve"
-                return
-            if effect.when == "reveal" and not options:
-                events.append(take_event(state, seat, sin, []))
-            if options and not effect.apply(state, seat, options[0], events):
-                return  # a chance outcome follows
-            state["reveal_index"] += 1
-
-    def _start_pride(self, state: State, events: list[Event]) -> None:
-        """R4 (spec §5.3 Pride): one Pride player takes every table die; several take one
-        at a time in reveal order."""
-        players = rules.pride_players(state)
-        if len(players) == 1:
-            seat = players[0]
-            table = rules.table_dice(state)
-            who = {"seat": seat_ref(seat), "sin": sin_term("pride")}
-            if table:
-                total = sum(rules.value(state, d) for d in table)
-                events.append(Event("pride_all", params=who | {
-                    "dice": " + ".join(f"{d}={rules.value(state, d)}" for d in table), "total": total}))
-            else:
-                events.append(Event("pride_none", params=who))
-            take(state, seat, table)
-        if len(players) < 2:
-            self._score_round(state, events)
-            return
-        state["phase"] = "pride"
-        state["pride_turn"] = 0
-        self._pride_loop(state, events)
-
-    def _pride_loop(self, state: State, events: list[Event]) -> None:
-        table = rules.table_dice(state)
-        if len(table) == 1:
-            seat = rules.pride_players(state)[state["pride_turn"]]
-            events.append(Event("pride_last", params={"seat": seat_ref(seat), "sin": sin_term("pride"),
-                                                      "die": f"{table[0]}={rules.value(state, table[0])}"}))
-            take(state, seat, table)
-            table = []
-        if not table:
-            state["pride_turn"] = None
-            self._score_round(state, events)
-
-    def _score_round(self, state: State, events: list[Event]) -> None:
-        """Round scoring and cleanup (spec §8.1, R6); the end after round 7 (§8.2)."""
-        state["phase"] = "scoring"
-        result = rules.round_result(state)
-        cards = rules.revealed(state)
-        order = rules.order(state)
-        base, scores = result["base"], result["scores"]
-        parts = []
-        for s in order:
-            who = {"seat": seat_ref(s), "n": base[s]}
-            if result["copy_from"][s] >= 0:
-                part = msg("score.envy", sin=sin_term("envy"), source=seat_ref(result["copy_from"][s]), **who)
-            elif cards[s] == "wrath":
-                part = msg("score.wrath_off" if state["penalties"][s] else "score.wrath", sin=sin_term("wrath"),
-                           **who)
-            else:
-                part = msg("score.base", **who)
-            parts.append(part.to_json())
-        params = {
-            "round": state["round"],
-            "base": parts,
-            "white": result["white"],
-            "bonus": seats_ref(s for s in range(state["players"]) if result["bonus"][s]),
-            "scores": [msg("score.base", seat=seat_ref(s), n=scores[s]).to_json() for s in order],
-        }
-        if state["round"] < ROUNDS:
-            events.append(Event("round_scored", params=params | {
-                "devil": seat_ref(result["next"]),
-                "why": msg(f"why.{result['why']}", sin=sin_term("pride")).to_json()}))
-        else:  # spec §8.2: the game ends here, no next Devil
-            events.append(Event("last_round_scored", params=params))
-        state["round_scores"].append(scores)
-        state["throw"] = None
-        state["round"] += 1
-        if state["round"] > ROUNDS:
-            state["phase"] = "over"
-            outcome = self.outcome(state)
-            assert outcome is not None and isinstance(outcome.reason, Msg)
-            events.append(Event("game_over", params={"reason": outcome.reason.to_json()}))
-        else:
-            state["phase"] = "roll"
 
     # ------------------------------------------------------------------ chance
     def sample_chance(self, state: State, rng: random.Random) -> Action:
@@ -367,7 +248,7 @@ class CarnivalEngine(Engine):
             events.append(Event("pick_random", params={"sin": sin_term(action["sin"])},
                                 visible_to=frozenset({seat})))
             events.append(Event("picked_random", params={"seat": seat_ref(seat)}))
-            self._after_pick(state, events)
+            flow.after_pick(state, events)
         else:
             self._land_throw(state, chance.check_wrath(state, action), events)
 
@@ -406,7 +287,7 @@ class CarnivalEngine(Engine):
             state["picks"] = [hand[0] for hand in state["hands"]]
             events.append(Event("forced_picks", params={"round": state["round"]}))
             if reveal:
-                self._start_reveal(state, events)
+                flow.start_reveal(state, events)
 
     def _land_throw(self, state: State, result: chance.WrathOutcome, events: list[Event]) -> None:
         """Apply a checked ``wrath_result`` (spec §5.3 Wrath, §6 wrath) and go on revealing."""
@@ -437,7 +318,7 @@ class CarnivalEngine(Engine):
         if result.landing is not None:
             info["pos" if rules.spatial(state) else "zone"] = result.landing
         state["throw"] = None
-        self._next_reveal(state, events)
+        flow.next_reveal(state, events)
 
     # ------------------------------------------------------------------ end
     def outcome(self, state: State) -> Outcome | None:
@@ -477,46 +358,9 @@ class CarnivalEngine(Engine):
         """Re-draw the face-down picks ``seat`` cannot see (spec §7)."""
         return view.shuffle_hidden(state, seat, rng)
 
-    def describe_action(self, state: State, action: Action) -> str:
-        """Canonical notation (spec §5.1), see ``notation.describe_action``."""
-        return notation.describe_action(action)
-
-    def parse_action(self, state: State, seat: Seat, text: str) -> Action:
-        """Parse notation; pairs in either order (``lust d20 d12``). A seat that has
-        picked in R2 may still type a change. Raises like ``Engine.parse_action``."""
-        changing = (state["phase"] == "choose" and 0 <= seat < state["players"]
-                    and state["picks"][seat] is not None)
-        if not changing:
-            self._check_can_act(state, seat)
-        return notation.parse_action(text, self.legal_actions(state, seat))
-
-    def action_label(self, state: State, action: Action) -> Msg:
-        """Button/select text (spec §11), see ``notation.action_label``."""
-        return notation.action_label(state, action)
-
-    def action_hint(self, state: State, action: Action) -> Msg | None:
-        """The sin's one-line effect under its name in the R2 select."""
-        return notation.action_hint(action)
-
-    def action_path(self, state: State, action: Action) -> tuple[Msg, ...]:
-        """Steps before a choice (Wrath: the target, then the aim)."""
-        return notation.action_path(state, action)
-
     def undoable(self, before: State, seat: Seat, action: Action, after: State) -> bool:
         """Spec §5.4: a ``choose`` may be taken back while the picks go on; once every player
         has picked (the last pick starts the reveals) it is final, and so is everything else."""
         return action.get("type") == "choose" and after["phase"] == "choose"
 
-    def action_confirm(self, state: State, action: Action) -> tuple[Msg, Msg] | None:
-        """The panel's confirmation before a choice (Wrath: knock candidates and the
-        off-table chance, spec §11 Prompts), see ``notation.action_confirm``."""
-        return notation.action_confirm(state, action)
-
-    def has_confirm(self, state: State, action: Action) -> bool:
-        """Whether the action's effect has a confirmation (Wrath), without making its texts."""
-        return notation.has_confirm(action)
-
-    def prompt(self, state: State, seat: Seat) -> Msg:
-        """What ``seat`` must decide now (spec §11), see ``notation.prompt``."""
-        return notation.prompt(state, seat)
 

@@ -29,6 +29,7 @@ from engines.base import (
 from engines.carnival import rules
 from engines.carnival.data import SIN_JAPANESE, SIZE
 from engines.carnival.effects import SIN_TABLE, effect_of, sin_term
+from engines.notation import Notation
 
 
 def describe_action(action: Action) -> str:
@@ -163,3 +164,34 @@ def final_outcome(state: State) -> Outcome | None:
     lines = [msg("reason.total", seat=seat_ref(s), total=totals[s], best=best[s]).to_json() for s in ranking]
     return Outcome(scores=tuple(float(t) for t in totals), ranking=ranking, winners=frozenset(winners),
                    reason=msg("reason.final", totals=lines, verdict=verdict))
+
+
+class CarnivalNotation(Notation):
+    """Carnival's notation and texts (spec §5.1, §11), paired with ``CarnivalEngine`` by the
+    registry: the functions above, as the notation protocol names them."""
+
+    action_label = staticmethod(action_label)
+    action_path = staticmethod(action_path)
+    action_confirm = staticmethod(action_confirm)
+    prompt = staticmethod(prompt)
+
+    def describe_action(self, state: State, action: Action) -> str:
+        """Canonical notation (spec §5.1), ``describe_action`` above (it needs no state)."""
+        return describe_action(action)
+
+    def parse_action(self, state: State, seat: Seat, text: str) -> Action:
+        """Parse notation; pairs in either order (``lust d20 d12``). A seat that has
+        picked in R2 may still type a change. Raises like ``Notation.parse_action``."""
+        changing = (state["phase"] == "choose" and 0 <= seat < state["players"]
+                    and state["picks"][seat] is not None)
+        if not changing:
+            self.engine._check_can_act(state, seat)
+        return parse_action(text, self.engine.legal_actions(state, seat))
+
+    def action_hint(self, state: State, action: Action) -> Msg | None:
+        """The sin's one-line effect under its name in the R2 select."""
+        return action_hint(action)
+
+    def has_confirm(self, state: State, action: Action) -> bool:
+        """Whether the action's effect has a confirmation (Wrath), without making its texts."""
+        return has_confirm(action)

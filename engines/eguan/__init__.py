@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from engines.eguan.engine import EguanEngine
+from engines.eguan.notation import EguanNotation
 
 ENGINE = EguanEngine()
 """The registered engine object."""
+NOTATION = EguanNotation(ENGINE)
+"""The notation object the registry pairs with ``ENGINE``."""
 
-__all__ = ["ENGINE", "EguanEngine"]
+__all__ = ["ENGINE", "NOTATION", "EguanEngine", "EguanNotation"]

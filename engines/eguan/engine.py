@@ -40,7 +40,6 @@ from engines.base import (
     Event,
     GameOver,
     IllegalAction,
-    Msg,
     NotYourTurn,
     Outcome,
     Seat,
@@ -53,7 +52,7 @@ from engines.base import (
     term,
     validate_options,
 )
-from engines.eguan import chance, notation, view
+from engines.eguan import chance, view
 from engines.eguan.data import (
     ANCHORS,
     CARDS,
@@ -421,35 +420,6 @@ class EguanEngine(Engine):
     def shuffle_hidden(self, state: State, seat: Seat | None, rng: random.Random) -> State:
         """See ``engines.eguan.view.shuffle_hidden``."""
         return view.shuffle_hidden(state, seat, rng)
-
-    def describe_action(self, state: State, action: Action) -> str:
-        """See ``engines.eguan.notation.describe_action``."""
-        return notation.describe_action(action)
-
-    def parse_action(self, state: State, seat: Seat, text: str) -> Action:
-        """See ``engines.eguan.notation.parse_action``.
-
-        Raises:
-            NotYourTurn, GameOver: as ``apply``; IllegalAction: nothing legal matches.
-        """
-        self._check_can_act(state, seat)
-        return notation.parse_action(text, self.legal_actions(state, seat))
-
-    def action_label(self, state: State, action: Action) -> Msg:
-        """See ``engines.eguan.notation.action_label``."""
-        return notation.action_label(state, action)
-
-    def action_hint(self, state: State, action: Action) -> Msg | None:
-        """See ``engines.eguan.notation.action_hint``."""
-        return notation.action_hint(state, action)
-
-    def action_path(self, state: State, action: Action) -> tuple[Msg, ...]:
-        """See ``engines.eguan.notation.action_path``."""
-        return notation.action_path(state, action)
-
-    def prompt(self, state: State, seat: Seat) -> Msg:
-        """See ``engines.eguan.notation.prompt``."""
-        return notation.prompt(state, seat, self.to_move(state))
 
     def timeout_action(self, state: State, seat: Seat) -> Action:
         """The spec §11 timeout play for ``seat``.

@@ -27,6 +27,7 @@ from engines.base import (
 from engines.eguan.data import CARDS, SKILLS, card_short, effect_msg, faces_summary
 from engines.eguan.effects import DECISIONS
 from engines.eguan.rules import active, board_counts, payment_for, stack_index
+from engines.notation import Notation
 
 
 def describe_action(action: Action) -> str:
@@ -196,3 +197,29 @@ def prompt(state: State, seat: Seat, to_move: frozenset[Seat]) -> Msg:
     if step == "adjust":
         return msg("prompt.adjust", roll=state["die"]["roll"])
     raise IllegalAction(f"no prompt for step {step}")  # pragma: no cover - every step is above
+
+
+class EguanNotation(Notation):
+    """E Guan's notation and texts (spec §5, §11), paired with ``EguanEngine`` by the registry:
+    the functions above, as the notation protocol names them."""
+
+    action_label = staticmethod(action_label)
+    action_hint = staticmethod(action_hint)
+    action_path = staticmethod(action_path)
+
+    def describe_action(self, state: State, action: Action) -> str:
+        """``describe_action`` above (it needs no state)."""
+        return describe_action(action)
+
+    def parse_action(self, state: State, seat: Seat, text: str) -> Action:
+        """``parse_action`` above, among the seat's legal actions.
+
+        Raises:
+            NotYourTurn, GameOver: as ``apply``; IllegalAction: nothing legal matches.
+        """
+        self.engine._check_can_act(state, seat)
+        return parse_action(text, self.engine.legal_actions(state, seat))
+
+    def prompt(self, state: State, seat: Seat) -> Msg:
+        """``prompt`` above, with the seats to move."""
+        return prompt(state, seat, self.engine.to_move(state))

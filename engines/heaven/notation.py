@@ -14,6 +14,7 @@ from typing import Any
 
 from engines.base import CHANCE, Action, Msg, State, msg, seat_letter, seat_ref, term
 from engines.decisions import MAX_DEPTH
+from engines.notation import Notation
 
 from .data import CARDS, LAST_SPACE
 from .effects import PICKS, plan_msg
@@ -216,3 +217,15 @@ def prompt(state: State, seat: int) -> Msg:
     if stage in ("action", "sac_discard", "draw_offer"):
         return msg(f"prompt.{stage}", round=state["round"])
     return msg("host.your_move")
+
+
+class HeavenNotation(Notation):
+    """Heaven's notation and texts, paired with ``HeavenEngine`` by the registry: the
+    functions above, as the notation protocol names them."""
+
+    describe_action = staticmethod(describe_action)
+    action_label = staticmethod(action_label)
+    action_label_full = staticmethod(action_label_full)
+    action_hint = staticmethod(action_hint)
+    action_path = staticmethod(action_path)
+    prompt = staticmethod(prompt)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from engines.illumination.notation import IlluminationNotation
+
 from .engine import IlluminationEngine
 
 ENGINE = IlluminationEngine()
+NOTATION = IlluminationNotation(ENGINE)
+"""The notation object the registry pairs with ``ENGINE``."""
 
-__all__ = ["ENGINE", "IlluminationEngine"]
+__all__ = ["ENGINE", "NOTATION", "IlluminationEngine", "IlluminationNotation"]

@@ -36,12 +36,10 @@ from engines.base import (
     Event,
     GameOver,
     IllegalAction,
-    Msg,
     NotYourTurn,
     Outcome,
     Seat,
     State,
-    Text,
     check_player_count,
     msg,
     seat_ref,
@@ -229,60 +227,7 @@ class IlluminationEngine(Engine):
         return view.shuffle_hidden(state, seat, rng)
 
     # ------------------------------------------------------------------ notation and text
-    def describe_action(self, state: State, action: Action) -> str:
-        """Short notation (``AnR II-b3``, ``row1``, ``exchange candle-5``; ``notation.py``)."""
-        return notation.describe_action(state, action)
-
-    def parse_action(self, state: State, seat: Seat, text: str) -> Action:
-        """Parse typed notation (``II-b3``, ``2b3``, ``AnR ii c3``).
-
-        Raises:
-            GameOver, NotYourTurn: as ``apply``.
-            IllegalAction: nothing or several legal moves match.
-        """
-        self._check_can_act(state, seat)
-        return notation.parse_action(state, list(self.legal_actions(state, seat)), text)
-
-    def action_label(self, state: State, action: Action) -> Text:
-        """See ``notation.action_label``."""
-        return notation.action_label(state, action)
-
-    def action_hint(self, state: State, action: Action) -> Text | None:
-        """The immediate reward of a landing (``+1 coin, +1 bread``); see ``notation.action_hint``."""
-        return notation.action_hint(state, action)
-
-    def action_path(self, state: State, action: Action) -> tuple[Text, ...]:
-        """See ``notation.action_path``."""
-        return notation.action_path(state, action)
-
-    def prompt(self, state: State, seat: Seat) -> Text:
-        """What ``seat`` decides now (``notation.prompt``)."""
-        if seat == CHANCE or seat not in self.to_move(state):
-            return msg("host.nothing")
-        return notation.prompt(state, seat)
-
     # ------------------------------------------------------------------ host hooks
-    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
-        """Spec §4.1: the game is a sequence of turns (TURN_START → MAIN → END_OF_TURN), the
-        Reverent's first (D29); a passed player's turns are skipped, so one seat may take
-        several in a row. A turn begins at each position at TURN_START of another seat than
-        the position before, or after one that was not at TURN_START (a cancelled pass goes
-        back to TURN_START in the same turn); each position is in the turn under way, by its
-        number and player (``replay.turn``), the set-up (choosing sides, the deal) in none,
-        the end in ``replay.end`` (§8). (``Engine.replay_marks``)"""
-        out: list[Msg | None] = []
-        turn, before, active = 0, "setup", None
-        for st in states:
-            phase = st["phase"]
-            if phase == "turn_start" and (before not in ("turn_start", "confirm_pass") or st["active"] != active):
-                turn += 1
-            before, active = phase, st["active"]
-            if phase == "over":
-                out.append(msg("replay.end"))
-            else:
-                out.append(msg("replay.turn", turn=turn, seat=seat_ref(st["active"])) if turn else None)
-        return out
-
     def timeout_action(self, state: State, seat: Seat) -> Action:
         """The autopilot of §11: at TURN_START the first line (row1…col3) holding a tile that feeds
         an open Book, else the first holding a tile (never a voluntary pass); in MAIN the first

@@ -11,9 +11,24 @@ Labels, hints, steps (``action_path``) and prompts are ``Msg`` values; their Eng
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import Action, Event, IllegalAction, Msg, State, msg, seat_letter, seat_ref, term
+from engines.base import (
+    CHANCE,
+    Action,
+    Event,
+    IllegalAction,
+    Msg,
+    Seat,
+    State,
+    Text,
+    msg,
+    seat_letter,
+    seat_ref,
+    term,
+)
+from engines.notation import Notation
 
 from .data import CARD_BUY_COST, CELLS, COIN_TILE_VALUE, SLOT_TIERS, TILES, line_cells
 from .rules import (
@@ -457,4 +472,53 @@ def prompt(state: State, seat: int) -> Msg:
     if phase == "discard":
         return msg("prompt.discard", items=items(state, seat), n=over_limit(state, seat))
     return Msg("host.nothing")
+
+
+
+class IlluminationNotation(Notation):
+    """Illumination's notation and texts (``AnR II-b3``, ``row1``, ``exchange candle-5``), paired
+    with ``IlluminationEngine`` by the registry: the functions above, as the notation protocol
+    names them."""
+
+    describe_action = staticmethod(describe_action)
+    action_label = staticmethod(action_label)
+    action_hint = staticmethod(action_hint)
+    action_path = staticmethod(action_path)
+
+    def parse_action(self, state: State, seat: Seat, text: str) -> Action:
+        """Parse typed notation (``II-b3``, ``2b3``, ``AnR ii c3``).
+
+        Raises:
+            GameOver, NotYourTurn: as ``apply``.
+            IllegalAction: nothing or several legal moves match.
+        """
+        self.engine._check_can_act(state, seat)
+        return parse_action(state, list(self.engine.legal_actions(state, seat)), text)
+
+    def prompt(self, state: State, seat: Seat) -> Text:
+        """What ``seat`` decides now (``prompt``)."""
+        if seat == CHANCE or seat not in self.engine.to_move(state):
+            return msg("host.nothing")
+        return prompt(state, seat)
+
+    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
+        """Spec §4.1: the game is a sequence of turns (TURN_START → MAIN → END_OF_TURN), the
+        Reverent's first (D29); a passed player's turns are skipped, so one seat may take
+        several in a row. A turn begins at each position at TURN_START of another seat than
+        the position before, or after one that was not at TURN_START (a cancelled pass goes
+        back to TURN_START in the same turn); each position is in the turn under way, by its
+        number and player (``replay.turn``), the set-up (choosing sides, the deal) in none,
+        the end in ``replay.end`` (§8). (``Notation.replay_marks``)"""
+        out: list[Msg | None] = []
+        turn, before, active = 0, "setup", None
+        for st in states:
+            phase = st["phase"]
+            if phase == "turn_start" and (before not in ("turn_start", "confirm_pass") or st["active"] != active):
+                turn += 1
+            before, active = phase, st["active"]
+            if phase == "over":
+                out.append(msg("replay.end"))
+            else:
+                out.append(msg("replay.turn", turn=turn, seat=seat_ref(st["active"])) if turn else None)
+        return out
 

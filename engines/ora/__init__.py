@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from engines.ora.engine import OraEngine
+from engines.ora.notation import OraNotation
 
 ENGINE = OraEngine()
 """The registered engine object."""
+NOTATION = OraNotation(ENGINE)
+"""The notation object the registry pairs with ``ENGINE``."""
 
-__all__ = ["ENGINE", "OraEngine"]
+__all__ = ["ENGINE", "NOTATION", "OraEngine", "OraNotation"]

@@ -20,7 +20,6 @@ from engines.base import (
     Event,
     GameOver,
     IllegalAction,
-    Msg,
     NotYourTurn,
     Outcome,
     Seat,
@@ -37,7 +36,7 @@ from engines.ora import flow as F
 from engines.ora import notation as N
 from engines.ora import rules as R
 from engines.ora import view as V
-from engines.ora.data import OPTIONS, PHASES, mode_code
+from engines.ora.data import OPTIONS, mode_code
 
 FREE = frozenset({"flip_grain", "sell_wine", "sell_whiskey", "buy_district", "buy_plot"})
 SOLO_TIMEOUT = NO_TIMER
@@ -191,66 +190,7 @@ class OraEngine(Engine):
         return V.player_view(state, seat)
 
     # -- notation -----------------------------------------------------------------
-    def describe_action(self, state: State, action: Action) -> str:
-        """``notation.describe``."""
-        return N.describe(state, action)
-
-    def parse_action(self, state: State, seat: Seat, text: str) -> Action:
-        """Parse notation (``notation.parse``) and check it applies.
-
-        Raises:
-            NotYourTurn, GameOver: as ``apply``; IllegalAction: not notation or not legal now.
-        """
-        self._check_can_act(state, seat)
-        action = N.parse(state, text)
-        self.apply(state, seat, action)
-        return action
-
-    def action_label(self, state: State, action: Action) -> Msg:
-        """``notation.label``."""
-        return N.label(state, action)
-
-    def action_hint(self, state: State, action: Action) -> Msg | None:
-        """``notation.hint``."""
-        return N.hint(state, action)
-
-    def action_path(self, state: State, action: Action) -> tuple[Msg, ...]:
-        """``notation.path``."""
-        return N.path(state, action)
-
-    def prompt(self, state: State, seat: Seat) -> Msg:
-        """``notation.prompt``."""
-        return N.prompt(state, seat)
-
-    def typed_moves(self, state: State, seat: Seat) -> Sequence[Action]:
-        """The legal actions (every decision is one short command), with the bare Fell Trees /
-        Cut Peat that the panel leaves out (D27)."""
-        if seat == CHANCE or seat not in self.to_move(state):
-            return []
-        return F.legal(state)
-
     # -- time -----------------------------------------------------------------------
-    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
-        """Spec §4: the game is a sequence of rounds (turns in ``two_player``, §4.5; the
-        bonus round, §4.4), with settlement phases A–E between them (§4.3: its settlement
-        turns, and in ``solo`` the neutral player's build before them, §4.7); each position
-        is in its round, turn or bonus round (the board's ``board.round``, ``board.turn``,
-        ``board.bonus_round``) or settlement phase (``replay.settlement``), the set-up before
-        round 1 in none, the end in ``board.over`` (§8). (``Engine.replay_marks``)"""
-        out: list[Msg | None] = []
-        for st in states:
-            win = st["win"]
-            if st["over"]:
-                out.append(msg("board.over"))
-            elif not st["unit"]:
-                out.append(None)
-            elif win is not None and win["kind"] in ("settle", "neutral"):
-                out.append(msg("replay.settlement", letter=PHASES[min(int(st["phase"]), len(PHASES) - 1)]))
-            else:
-                unit = "bonus_round" if F.is_bonus_round(st) else "turn" if st["mode"] == "2p" else "round"
-                out.append(msg(f"board.{unit}", n=st["unit"]))
-        return out
-
     def timeout_action(self, state: State, seat: Seat) -> Action:
         """§11: an open window passes (or closes once its main action is taken); a pending
         function, payment, prior bonus or borrowed use is declined; a work-contract owner

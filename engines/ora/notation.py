@@ -21,10 +21,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from engines.base import SEAT_LETTERS, Action, IllegalAction, Msg, msg, seat_letter, seat_ref, term
+from engines.base import (
+    CHANCE,
+    SEAT_LETTERS,
+    Action,
+    IllegalAction,
+    Msg,
+    Seat,
+    State,
+    msg,
+    seat_letter,
+    seat_ref,
+    term,
+)
+from engines.notation import Notation
 from engines.ora import flow as F
 from engines.ora import rules as R
-from engines.ora.data import BUILDINGS, GOODS, MODES, SETTLEMENTS
+from engines.ora.data import BUILDINGS, GOODS, MODES, PHASES, SETTLEMENTS
 
 FLIP_TYPES = ("flip_grain", "sell_wine", "sell_whiskey")
 TILE_TYPES = ("buy_district", "buy_plot", "take_district", "take_plot")
@@ -573,3 +586,54 @@ def window_number(st: Mapping[str, Any]) -> tuple[int, int]:
 def building_name(bid: str) -> str:
     """English name of a building (for docs and tests; text goes through the catalog)."""
     return BUILDINGS[bid].name
+
+
+class OraNotation(Notation):
+    """Ora et Labora's notation and texts, paired with ``OraEngine`` by the registry: the
+    functions above, as the notation protocol names them."""
+
+    describe_action = staticmethod(describe)
+    action_label = staticmethod(label)
+    action_hint = staticmethod(hint)
+    action_path = staticmethod(path)
+    prompt = staticmethod(prompt)
+
+    def parse_action(self, state: State, seat: Seat, text: str) -> Action:
+        """Parse notation (``notation.parse``) and check it applies.
+
+        Raises:
+            NotYourTurn, GameOver: as ``apply``; IllegalAction: not notation or not legal now.
+        """
+        self.engine._check_can_act(state, seat)
+        action = parse(state, text)
+        self.engine.apply(state, seat, action)
+        return action
+
+    def typed_moves(self, state: State, seat: Seat) -> Sequence[Action]:
+        """The legal actions (every decision is one short command), with the bare Fell Trees /
+        Cut Peat that the panel leaves out (D27)."""
+        if seat == CHANCE or seat not in self.engine.to_move(state):
+            return []
+        return F.legal(state)
+
+    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
+        """Spec §4: the game is a sequence of rounds (turns in ``two_player``, §4.5; the
+        bonus round, §4.4), with settlement phases A–E between them (§4.3: its settlement
+        turns, and in ``solo`` the neutral player's build before them, §4.7); each position
+        is in its round, turn or bonus round (the board's ``board.round``, ``board.turn``,
+        ``board.bonus_round``) or settlement phase (``replay.settlement``), the set-up before
+        round 1 in none, the end in ``board.over`` (§8). (``Notation.replay_marks``)"""
+        out: list[Msg | None] = []
+        for st in states:
+            win = st["win"]
+            if st["over"]:
+                out.append(msg("board.over"))
+            elif not st["unit"]:
+                out.append(None)
+            elif win is not None and win["kind"] in ("settle", "neutral"):
+                out.append(msg("replay.settlement", letter=PHASES[min(int(st["phase"]), len(PHASES) - 1)]))
+            else:
+                unit = "bonus_round" if F.is_bonus_round(st) else "turn" if st["mode"] == "2p" else "round"
+                out.append(msg(f"board.{unit}", n=st["unit"]))
+        return out
+

@@ -1,7 +1,7 @@
 """Issue 14, less CPU per move in the bot: the cheaper computations give exactly what the
 plain ones gave. ``bot.service.reveals`` (it passes over repeated variants and draws views
 only when needed) against the loop it replaced; ``DecisionTree.of`` (confirmation texts made
-only when shown, ``Engine.has_confirm``) against a tree built with every confirmation made;
+only when shown, ``Notation.has_confirm``) against a tree built with every confirmation made;
 ``bot.ui.panels.decision_tree`` (one tree per state object and seat) never serving the tree
 of another version (after a move, an undo), seat, engine or language."""
 
@@ -21,7 +21,8 @@ from bot.ui import panels
 from bot.ui.panels import build_panel, decision_tree
 from engines.base import Action, Engine, GameError, State
 from engines.decisions import DecisionTree, action_labels
-from engines.registry import ENGINES, GAME_IDS, get
+from engines.notation import Notation
+from engines.registry import ENGINES, GAME_IDS, NOTATIONS, get
 from engines.rng import derive_rng
 from tests.bot.test_undo_memo import new_game, repo  # noqa: F401  (the fixture)
 
@@ -72,24 +73,24 @@ def shown(tree: DecisionTree, path: tuple[int, ...] = ()) -> Iterator[Any]:
             yield path, "depth", tree.depth_of((*path, choices.index(choice)))
 
 
-def eager_tree(engine: Engine, state: State, seat: int) -> DecisionTree:
+def eager_tree(notation: Notation, state: State, seat: int) -> DecisionTree:
     """The tree as ``DecisionTree.of`` built it before issue 14: every confirmation made."""
-    actions = list(engine.legal_actions(state, seat))
-    return DecisionTree(actions, action_labels(engine, state, actions),
-                        [engine.action_hint(state, a) for a in actions],
-                        [engine.action_path(state, a) for a in actions],
-                        flat=len(actions) <= 20, confirms=[engine.action_confirm(state, a) for a in actions])
+    actions = list(notation.engine.legal_actions(state, seat))
+    return DecisionTree(actions, action_labels(notation, state, actions),
+                        [notation.action_hint(state, a) for a in actions],
+                        [notation.action_path(state, a) for a in actions],
+                        flat=len(actions) <= 20, confirms=[notation.action_confirm(state, a) for a in actions])
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_a_tree_with_confirmations_made_when_shown_shows_what_the_eager_one_showed(game_id: str) -> None:
-    engine = ENGINES[game_id]
+    engine, notation = ENGINES[game_id], NOTATIONS[game_id]
     confirmed = 0
     for state, seat in states_of(game_id):
         for action in engine.legal_actions(state, seat):
-            assert engine.has_confirm(state, action) == (engine.action_confirm(state, action) is not None)
-            confirmed += engine.has_confirm(state, action)
-        assert list(shown(DecisionTree.of(engine, state, seat))) == list(shown(eager_tree(engine, state, seat)))
+            assert notation.has_confirm(state, action) == (notation.action_confirm(state, action) is not None)
+            confirmed += notation.has_confirm(state, action)
+        assert list(shown(DecisionTree.of(notation, state, seat))) == list(shown(eager_tree(notation, state, seat)))
     if game_id == "carnival":
         assert confirmed > 0  # (Wrath throws were offered: the lazy confirmations were shown)
 
@@ -118,34 +119,34 @@ def test_a_confirmation_that_is_not_there_after_all_is_refused() -> None:
         tree.summary((0,))
 
 
-async def test_the_remembered_tree_is_never_one_of_another_version_seat_engine_or_language(
+async def test_the_remembered_tree_is_never_one_of_another_version_seat_notation_or_language(
         repo: Repository) -> None:  # noqa: F811
     service = GameService(repo)
     game = await new_game(service, "carnival", [11, 12, 13])
-    engine = get("carnival")
+    engine, notation = get("carnival"), NOTATIONS["carnival"]
     record = await service.get(game)
     state = service.state(record)
-    tree = decision_tree(engine, state, 0)
-    assert decision_tree(engine, service.state(await service.get(game)), 0) is tree  # (same version: kept)
-    assert decision_tree(engine, state, 1) is not tree                              # (another seat)
-    assert decision_tree(type(engine)(), state, 0) is not tree                      # (another engine)
-    english = build_panel(engine, record, state, 0, locale="en")
-    japanese = build_panel(engine, record, state, 0, locale="ja")
+    tree = decision_tree(notation, state, 0)
+    assert decision_tree(notation, service.state(await service.get(game)), 0) is tree  # (same version: kept)
+    assert decision_tree(notation, state, 1) is not tree                              # (another seat)
+    assert decision_tree(type(notation)(engine), state, 0) is not tree                # (another notation)
+    english = build_panel(notation, record, state, 0, locale="en")
+    japanese = build_panel(notation, record, state, 0, locale="ja")
     panels._trees.clear()
-    assert japanese.content == build_panel(engine, record, state, 0, locale="ja").content != english.content
-    assert english.content == build_panel(engine, record, state, 0, locale="en").content
+    assert japanese.content == build_panel(notation, record, state, 0, locale="ja").content != english.content
+    assert english.content == build_panel(notation, record, state, 0, locale="en").content
 
-    tree = decision_tree(engine, state, 0)
+    tree = decision_tree(notation, state, 0)
     moved = await service.act(game, 11, tree.actions[0])                            # a move: a new version
     after = service.state(moved.game)
-    fresh = decision_tree(engine, after, 0)
+    fresh = decision_tree(notation, after, 0)
     assert fresh is not tree and fresh.actions == list(engine.legal_actions(after, 0))
-    assert [c.label for c in fresh.node()[0]] == [c.label for c in DecisionTree.of(engine, after, 0).node()[0]]
+    assert [c.label for c in fresh.node()[0]] == [c.label for c in DecisionTree.of(notation, after, 0).node()[0]]
     assert list(shown(fresh)) != list(shown(tree))  # (seat 0 changes its pick now: another decision)
 
     await service.undo(game, 11)                                                     # an undo: the state of before
     undone = service.state(await service.get(game))
-    again = decision_tree(engine, undone, 0)
+    again = decision_tree(notation, undone, 0)
     assert again is not fresh and again.actions == list(engine.legal_actions(undone, 0))
     assert list(shown(again)) == list(shown(tree))
 

@@ -41,7 +41,7 @@ from bot.text import (
 )
 from bot.text.extract import extract_toml
 from engines.base import CHANCE, Msg
-from engines.registry import ENGINES
+from engines.registry import ENGINES, notation_of
 from render import registry as renderers
 from tests.engines.test_conformance import messages_in
 from tests.golden.cases import Case, cases, initial_state, play
@@ -238,15 +238,15 @@ def messages_of_playout(case: Case, texts: Texts, every: int = 1) -> None:
         state = step.after
         if step.index % every == 0:
             for seat in range(case.players):
-                texts(engine.prompt(state, seat))
+                texts(notation_of(engine).prompt(state, seat))
             for viewer in [None, *range(case.players)]:
                 for message in messages_in(engine.player_view(state, viewer)):
                     texts(message)
             for seat in sorted(engine.to_move(state) - {CHANCE}):
                 for action in engine.legal_actions(state, seat):
-                    texts(engine.action_label(state, action))
-                    texts(engine.action_hint(state, action))
-                    for part in engine.action_path(state, action):
+                    texts(notation_of(engine).action_label(state, action))
+                    texts(notation_of(engine).action_hint(state, action))
+                    for part in notation_of(engine).action_path(state, action):
                         texts(part)
     outcome = engine.outcome(state)
     assert outcome is not None

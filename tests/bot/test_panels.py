@@ -13,18 +13,20 @@ import pytest
 from bot.storage import GameRecord, SeatRecord
 from bot.ui.panels import build_panel
 from engines.base import Action, Engine, EngineInfo, Seat, State
+from engines.notation import Notation
 
 GAME, VERSION = 987_654_321_012, 4_294_967_295   # long ids make the longest custom_ids
 
 
-class ManyChoices(Engine):
-    """A stub game whose only decision has ``count`` legal actions."""
+class ManyChoices(Engine, Notation):
+    """A stub game, its own notation, whose only decision has ``count`` legal actions."""
 
     info = EngineInfo("stub", "Stub Game with a rather long name", "長い名前のゲーム", 2, 2)
 
     def __init__(self, count: int, label: Callable[[int], str] = lambda i: f"m{i}",
                  group: Callable[[int], str | None] = lambda i: None) -> None:
         self.count, self._label, self._group = count, label, group
+        self.engine = self
 
     def to_move(self, state: State) -> frozenset[Seat]:
         return frozenset({0})

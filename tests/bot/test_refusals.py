@@ -20,7 +20,7 @@ from engines.base import (
     NotYourTurn,
     validate_options,
 )
-from engines.registry import GAME_IDS, get
+from engines.registry import GAME_IDS, get, notation
 
 
 def mode_error() -> GameError:
@@ -47,7 +47,7 @@ def test_a_plain_engine_refusal_is_said_by_its_code_in_the_readers_language() ->
 
 def test_an_unknown_move_quotes_the_typed_text() -> None:
     with pytest.raises(GameError) as caught:
-        get("heaven").parse_action(heaven_start(), 0, "  fly away ")
+        notation("heaven").parse_action(heaven_start(), 0, "  fly away ")
     assert caught.value.code == "unknown_move"
     assert engine_sentence(caught.value, "ja") == "「fly away」は今は指せる手ではありません。"
     assert engine_sentence(caught.value, "en") == "'fly away' is not a legal move now."

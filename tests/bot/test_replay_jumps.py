@@ -1,5 +1,5 @@
 """``/game replay``'s jump menu (``bot.ui.table.jump_options``): the first step of each of
-the rulebook's units (``Engine.replay_marks``), in the reader's language, at most 25 (a
+the rulebook's units (``Notation.replay_marks``), in the reader's language, at most 25 (a
 select's limit: ``thinned`` keeps every settlement phase, Last Rites turn and the end, and
 spreads the rounds or turns over the rest); steps numbered only when an engine has no
 units. Steps are built from the golden playthroughs' positions, as
@@ -16,7 +16,7 @@ from tests.golden.cases import Case
 
 def replay(case: Case) -> list[ReplayStep]:
     """One step per position of ``case``'s golden game, marked by its engine."""
-    marks = case.engine.replay_marks(*positions(case))
+    marks = case.notation.replay_marks(*positions(case))
     return [ReplayStep(i, None, {}, [], None if m is None else m.to_json()) for i, m in enumerate(marks)]
 
 

@@ -12,9 +12,10 @@ import pytest
 from bot.typed_moves import CLOSEST, closest, notation_key, parse_typed
 from bot.ui.errors import InGame, engine_sentence
 from engines.base import CHANCE, IllegalAction, NotYourTurn
-from engines.registry import GAME_IDS, get
+from engines.registry import GAME_IDS, get, notation, notation_of
 
 CARNIVAL = get("carnival")
+CARNIVAL_N = notation("carnival")
 
 
 def carnival_choosing() -> dict[str, Any]:
@@ -37,7 +38,7 @@ def test_notation_key_folds_case_width_and_spaces() -> None:
                                    "choose lu", "ch  l"])
 def test_case_spaces_and_a_unique_prefix_are_the_move(typed: str) -> None:
     state = carnival_choosing()
-    assert parse_typed(CARNIVAL, state, 0, typed) == {"type": "choose", "sin": "lust"}
+    assert parse_typed(CARNIVAL_N, state, 0, typed) == {"type": "choose", "sin": "lust"}
 
 
 def test_spaces_inside_a_notation_are_forgiven() -> None:
@@ -47,20 +48,20 @@ def test_spaces_inside_a_notation_are_forgiven() -> None:
     while True:
         to_move = engine.to_move(state)
         seat = min(to_move)
-        if to_move != frozenset({CHANCE}) and "row1" in [engine.describe_action(state, a)
-                                                         for a in engine.typed_moves(state, seat)]:
+        if to_move != frozenset({CHANCE}) and "row1" in [notation_of(engine).describe_action(state, a)
+                                                         for a in notation_of(engine).typed_moves(state, seat)]:
             break
         acts = [engine.sample_chance(state, rng)] if seat == CHANCE else engine.legal_actions(state, seat)
         state, _ = engine.apply(state, seat, acts[rng.randrange(len(acts))])
-    row1 = next(a for a in engine.typed_moves(state, seat) if engine.describe_action(state, a) == "row1")
-    assert parse_typed(engine, state, seat, "Row 1") == row1
-    assert parse_typed(engine, state, seat, "ROW1") == row1
+    row1 = next(a for a in notation_of(engine).typed_moves(state, seat) if notation_of(engine).describe_action(state, a) == "row1")
+    assert parse_typed(notation_of(engine), state, seat, "Row 1") == row1
+    assert parse_typed(notation_of(engine), state, seat, "ROW1") == row1
 
 
 def test_a_shared_prefix_lists_the_moves_it_fits() -> None:
     state = carnival_choosing()
     with pytest.raises(IllegalAction) as caught:
-        parse_typed(CARNIVAL, state, 0, "choose g")
+        parse_typed(CARNIVAL_N, state, 0, "choose g")
     assert caught.value.code == "ambiguous_move"
     assert engine_sentence(InGame(caught.value, "carnival", "choose g"), "en") == (
         "'choose g': fits several moves: `choose greed`, `choose gluttony`. Type more of the one you mean.")
@@ -69,10 +70,10 @@ def test_a_shared_prefix_lists_the_moves_it_fits() -> None:
 def test_a_move_nothing_fits_lists_the_closest_legal_notations() -> None:
     state = carnival_choosing()
     with pytest.raises(IllegalAction) as caught:
-        parse_typed(CARNIVAL, state, 0, "chose gred")
+        parse_typed(CARNIVAL_N, state, 0, "chose gred")
     error = caught.value
     assert error.code == "unknown_move"
-    legal = [CARNIVAL.describe_action(state, a) for a in CARNIVAL.typed_moves(state, 0)]
+    legal = [CARNIVAL_N.describe_action(state, a) for a in CARNIVAL_N.typed_moves(state, 0)]
     names = closest("chose gred", legal)
     assert len(legal) == 7 and len(names) == CLOSEST and names[0] == "choose greed"
     assert engine_sentence(InGame(error, "carnival", "chose gred"), "en") == (
@@ -82,10 +83,11 @@ def test_a_move_nothing_fits_lists_the_closest_legal_notations() -> None:
     assert japanese.startswith("「chose gred」：今は指せる手ではありません。") and "`choose greed`" in japanese
 
 
-class _Refusing(type(CARNIVAL)):  # type: ignore[misc]
+class _Refusing(type(CARNIVAL_N)):  # type: ignore[misc]
     """Carnival whose notation reader refuses with ``error``."""
 
     def __init__(self, error: Exception) -> None:
+        super().__init__(CARNIVAL)
         self.error = error
 
     def parse_action(self, state: Any, seat: int, text: str) -> Any:
@@ -118,9 +120,9 @@ def test_every_games_typed_notation_is_read_back_in_capitals_with_spaces(game_id
     while CHANCE in engine.to_move(state):
         state, _ = engine.apply(state, CHANCE, engine.sample_chance(state, rng))
     seat = min(engine.to_move(state))
-    move = engine.typed_moves(state, seat)[0]
-    shouted = "  " + "  ".join(engine.describe_action(state, move).upper().split()) + "  "
-    assert parse_typed(engine, state, seat, shouted) == move
+    move = notation_of(engine).typed_moves(state, seat)[0]
+    shouted = "  " + "  ".join(notation_of(engine).describe_action(state, move).upper().split()) + "  "
+    assert parse_typed(notation_of(engine), state, seat, shouted) == move
 
 
 def test_heaven_cards_are_typed_by_the_names_the_autocomplete_shows() -> None:
@@ -138,18 +140,18 @@ def test_heaven_cards_are_typed_by_the_names_the_autocomplete_shows() -> None:
         to_move = engine.to_move(state)
         seat = min(to_move)
         if seat != CHANCE:
-            moves = engine.typed_moves(state, seat)
-            labels = [Texts("heaven", [])(engine.action_label(state, a)) for a in moves]
+            moves = notation_of(engine).typed_moves(state, seat)
+            labels = [Texts("heaven", [])(notation_of(engine).action_label(state, a)) for a in moves]
             for action, label in zip(moves, labels, strict=True):
-                notation = engine.describe_action(state, action)
+                notation = notation_of(engine).describe_action(state, action)
                 if labels.count(label) > 1 or not any(c.isdigit() for c in notation) \
                         or notation.split()[0] in checked:
                     continue  # (one move a kind that names a card by id, by a label of its own)
-                ja = Texts("heaven", [], "ja")(engine.action_label(state, action))
+                ja = Texts("heaven", [], "ja")(notation_of(engine).action_label(state, action))
                 verb = notation.split()[0]
                 for typed in (label, label.upper(), f"{notation} · {label}", ja,
                               label if label.lower().startswith(verb) else f"{verb} {label}"):
-                    assert parse_typed(engine, state, seat, typed) == action, (typed, notation)
+                    assert parse_typed(notation_of(engine), state, seat, typed) == action, (typed, notation)
                 checked.add(verb)
         acts = [engine.sample_chance(state, rng)] if seat == CHANCE else engine.legal_actions(state, seat)
         state, _ = engine.apply(state, seat, acts[rng.randrange(len(acts))])

@@ -17,6 +17,7 @@ from PIL import Image
 from bot.sandbox.fakecord import EPHEMERAL, iter_components
 from bot.service import format_names
 from engines.carnival.engine import CarnivalEngine
+from engines.registry import notation_of
 from render import registry as renders
 from tests.e2e.driver import Driver
 
@@ -85,7 +86,7 @@ async def test_old_board_buttons_act_on_the_right_game_after_a_cog_reload(driver
     first = await driver.start_game("carnival", [alice, bob])
     second = await driver.start_game("carnival", [alice, carol])
     old_board = copy.deepcopy(await driver.board(first))
-    for ext in ("cogs.games", "cogs.carnival"):
+    for ext in ("cogs.games", "cogs.base"):
         await bot.reload_extension(ext)
     v1, v2 = (await driver.record(first)).version, (await driver.record(second)).version
     last = max(driver.fake.messages)
@@ -270,7 +271,7 @@ async def test_a_contested_move_applies_once_and_the_other_is_told(driver: Drive
     engine = bot.service.engine(record)
     seat = record.seat_of(int(user["id"]))
     _, cid, _ = button_choices(driver, panel)[0]
-    notation = engine.describe_action(state, engine.legal_actions(state, seat)[int(cid.split(":")[3])])
+    notation = notation_of(engine).describe_action(state, engine.legal_actions(state, seat)[int(cid.split(":")[3])])
     before = await bot.repo.count_actions(game)
     last = max(fake.messages)
     t_user, t_other = await asyncio.gather(

@@ -16,6 +16,7 @@ from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.service import format_names, texts
 from bot.ui.panels import offered_choices
 from engines.illumination import ENGINE as E
+from engines.illumination import NOTATION as N
 from engines.illumination.chance import pending
 from engines.illumination.data import CARDS, SIDE_TILES, TILES
 from engines.illumination.rules import numbered_squares
@@ -141,7 +142,7 @@ async def autopilot_turn(driver: Driver, game: int, people: list[JSONDict]) -> N
     seat = st["active"]
     user = await user_of(driver, game, seat, people)
     while st["active"] == seat and st["phase"] != "over":
-        text = E.describe_action(st, E.timeout_action(st, seat))
+        text = N.describe_action(st, E.timeout_action(st, seat))
         reply = await type_move(driver, user, game, text)
         assert reply["content"].startswith("✓"), reply["content"]
         st = await state_of(driver, game)
@@ -243,7 +244,7 @@ async def test_restart_during_an_exilium_answer(fake: FakeDiscord, make_bot, pla
     st = await state_of(d1, game)
     exile = next(a for a in E.legal_actions(st, 0) if a.get("card") == "exilium"
                  and len([c for c in st["board"] if c.startswith(a["book"] + "-")]) < 15)
-    await type_move(d1, alice, game, E.describe_action(st, exile))
+    await type_move(d1, alice, game, N.describe_action(st, exile))
     st = await state_of(d1, game)
     assert st["phase"] == "exile" and E.to_move(st) == {1}
     ping = [m for m in d1.public_messages() if f"<@{bob['id']}>" in m["content"] and "exiled your" in m["content"]]
@@ -291,7 +292,7 @@ async def test_exilium_answer_times_out_to_the_best_cell(driver: Driver, players
     await type_move(driver, alice, game, "buy")
     st = await state_of(driver, game)
     exile = next(a for a in E.legal_actions(st, 0) if a.get("card") == "exilium")
-    await type_move(driver, alice, game, E.describe_action(st, exile))
+    await type_move(driver, alice, game, N.describe_action(st, exile))
     st = await state_of(driver, game)
     if st["phase"] != "exile":
         pytest.skip("a single legal cell was chosen at once")
@@ -317,7 +318,7 @@ async def test_discard_stepper_at_the_item_limit(driver: Driver, players, bot: G
     await type_move(driver, bob, game, "row1")                 # bob: 5 + 4 coins
     st = await state_of(driver, game)
     while st["staged"] and any(a["type"] == "place" for a in E.legal_actions(st, 1)):
-        await type_move(driver, bob, game, E.describe_action(st, E.timeout_action(st, 1)))
+        await type_move(driver, bob, game, N.describe_action(st, E.timeout_action(st, 1)))
         st = await state_of(driver, game)
     panel = await driver.open_panel(bob, game)
     end = next(c for label, c in labelled(panel) if label.startswith("End turn"))

@@ -19,7 +19,7 @@ from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.ui.notices import rules_in
 from engines.registry import GAME_IDS
-from engines.registry import get as get_engine
+from engines.registry import notation as get_notation
 from tests.bot.test_catalogs import leaks
 from tests.e2e.driver import Driver
 
@@ -176,9 +176,9 @@ TRANSLATED_RULES = ("carnival", "heaven", "illumination", "eguan", "canterbury",
 @pytest.mark.parametrize("game_id", TRANSLATED_RULES)
 @pytest.mark.parametrize("lang", ["zh_TW", "zh_CN", "ja"])
 def test_a_translated_rules_file_keeps_the_english_one_s_shape(game_id: str, lang: str) -> None:
-    engine = get_engine(game_id)
-    english = engine.rules_text()
-    translated = rules_in(engine, lang)
+    notation = get_notation(game_id)
+    english = notation.rules_text()
+    translated = rules_in(notation, lang)
     assert translated != english
     for mark in ("•", "`", "\n"):
         assert translated.count(mark) == english.count(mark), mark
@@ -195,7 +195,7 @@ async def test_game_rules_answers_in_the_readers_language(fake, make_bot, lang: 
         await driver.settle()
         chunks = [m["content"] for mid, m in sorted(fake.messages.items()) if mid > last and m["flags"] & 64]
         assert chunks and all(len(c) <= 2000 for c in chunks)
-        expected = rules_in(get_engine(game_id), lang)
+        expected = rules_in(get_notation(game_id), lang)
         assert "\n".join(chunks).split() == expected.split()
         title = {"carnival": {"zh-TW": "罪之嘉年華", "ja": "罪のカーニバル"}}.get(game_id, {}).get(lang)
         assert (title or {"heaven": "天路", "illumination": "闡明", "eguan": "悪貫" if lang == "ja" else "惡貫",

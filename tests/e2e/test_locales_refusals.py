@@ -14,7 +14,7 @@ from bot.sandbox.fakecord import iter_components
 from bot.service import texts
 from bot.typed_moves import closest
 from engines.base import CHANCE
-from engines.registry import GAME_IDS
+from engines.registry import GAME_IDS, notation_of
 from engines.registry import get as get_engine
 from tests.bot.test_catalogs import leaks
 from tests.e2e.driver import Driver
@@ -58,18 +58,18 @@ async def test_a_typed_move_is_refused_and_confirmed_in_the_readers_language(fak
     seat = record.seat_of(int(mover["id"]))
     assert seat is not None
     # notation the engine does not know: refused, quoting it, in the reader's language
-    legal = [engine.describe_action(state, a) for a in engine.typed_moves(state, seat)]
+    legal = [notation_of(engine).describe_action(state, a) for a in notation_of(engine).typed_moves(state, seat)]
     near = "、".join(f"`{n}`" for n in closest("zzz 9", legal))
     assert await typed(driver, mover, game_id, game, "zzz 9") == UNKNOWN[lang].format(move="zzz 9", closest=near)
-    move = engine.typed_moves(state, seat)[0]
-    notation = engine.describe_action(state, move)
+    move = notation_of(engine).typed_moves(state, seat)[0]
+    notation = notation_of(engine).describe_action(state, move)
     # a player the game does not wait for: not their turn
     idle = [u for u in users if int(u["id"]) not in {record.user_of(s) for s in engine.to_move(state)}]
     if idle:
         assert await typed(driver, idle[0], game_id, game, notation) == NOT_YOUR_TURN[lang].format(move=notation)
     assert (await driver.record(game)).version == record.version  # nothing changed
     # a legal move: confirmed in the words of its button, not by its notation
-    label = texts(record, lang)(engine.action_label(state, move))
+    label = texts(record, lang)(notation_of(engine).action_label(state, move))
     answer = await typed(driver, mover, game_id, game, notation)
     assert answer.startswith(f"✓ {label}"), (answer, label)
     assert (await driver.record(game)).version > record.version

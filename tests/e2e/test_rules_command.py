@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engines.registry import GAME_IDS
-from engines.registry import get as get_engine
+from engines.registry import notation as get_notation
 from tests.e2e.driver import Driver
 
 NEEDLES = {
@@ -32,7 +32,7 @@ async def test_rules_command_shows_the_whole_rules_file(driver: Driver, players,
                   if mid > last and m["flags"] & 64 and driver.fake.ephemeral_owner(m) == alice["id"]]
         assert chunks and all(len(c) <= 2000 for c in chunks)
         text = "\n".join(chunks)
-        for line in get_engine(game_id).rules_text().splitlines():
+        for line in get_notation(game_id).rules_text().splitlines():
             assert line.strip() in text, line
         for needle in NEEDLES[game_id]:
             assert needle in text, needle

@@ -28,6 +28,7 @@ from bot.settings import Settings
 from bot.storage import Repository, Shards
 from engines.base import CHANCE
 from engines.registry import get as get_engine
+from engines.registry import notation_of
 
 JSON = dict[str, Any]
 
@@ -153,7 +154,7 @@ async def typed_move(fake: FakeDiscord, repo: Repository, game: int, players: li
     engine = get_engine(record.game_id)
     state = engine.state_from_json(record.state)
     seat = rng.choice(sorted(engine.to_move(state) - {CHANCE}))
-    text = engine.describe_action(state, rng.choice(list(engine.legal_actions(state, seat))))
+    text = notation_of(engine).describe_action(state, rng.choice(list(engine.legal_actions(state, seat))))
     user = next(p for p in players if p["id"] == str(record.user_of(seat)))
     token = await fake.slash(user, record.game_id, "play", action=text, game=game, channel=record.home_channel_id)
     return token, text

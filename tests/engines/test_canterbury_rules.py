@@ -11,6 +11,7 @@ import pytest
 
 from bot.text import Texts
 from engines.base import CHANCE, GameOver, IllegalAction, InvalidOptions, InvalidState, NotYourTurn
+from engines.canterbury import NOTATION as N
 from engines.canterbury import effects, rules
 from engines.canterbury.chance import chance_weights
 from engines.canterbury.data import CARDS
@@ -34,7 +35,7 @@ def do(s: dict[str, Any], *moves: str) -> tuple[dict[str, Any], list[Any]]:
     events: list[Any] = []
     for m in moves:
         seat = s["active"]
-        a = E.parse_action(s, seat, m)
+        a = N.parse_action(s, seat, m)
         s, ev = E.apply(s, seat, a)
         events += ev
     return s, events
@@ -151,7 +152,7 @@ def test_error_classes() -> None:
     with pytest.raises(IllegalAction):
         E.apply(s, A, {"nope": 1})  # type: ignore[arg-type]
     with pytest.raises(IllegalAction):
-        E.parse_action(s, A, "sin greed purple")
+        N.parse_action(s, A, "sin greed purple")
     s, _ = do(s, "pass")
     with pytest.raises(IllegalAction):  # scripted chance outcome must be in the deck
         E.apply(*_draw_missing(s))
@@ -219,7 +220,7 @@ def test_e3_pardon_legality() -> None:
     s = start(parson="pride")
     set_pilgrim(s, "red", "prioress", [("sin-envy", False), ("sin-greed", True), ("death-red", True)])
     set_hand(s, A, ["pardon-envy", "pardon-envy", "pardon-lust"])
-    legal = [E.describe_action(s, a) for a in E.legal_actions(s, A)]
+    legal = [N.describe_action(s, a) for a in E.legal_actions(s, A)]
     assert "pardon envy red" in legal and not any(m.startswith("pardon lust") for m in legal)
     with pytest.raises(IllegalAction):
         do(s, "pardon lust red")
@@ -306,7 +307,7 @@ def test_e5_seventh_card_token_and_clear_majority() -> None:
     s = chance(s, {"type": "pilgrim", "pilgrim": "prioress"})
     assert s["companies"]["yellow"]["pilgrim"] == "prioress"
     assert s["companies"]["yellow"]["cards"] == [] and s["companies"]["yellow"]["cubes"] == [0, 0, 0]
-    assert [E.describe_action(s, a) for a in E.legal_actions(s, A)] == ["lastrites use", "lastrites keep"]
+    assert [N.describe_action(s, a) for a in E.legal_actions(s, A)] == ["lastrites use", "lastrites keep"]
 
 
 def test_e6_unpardoned_death() -> None:
@@ -656,7 +657,7 @@ def test_e16_st_anselm_completes_the_circle() -> None:
     s["completions"] = [B]
     s["circle"][A] = ["pride", "greed", "lust", "envy", "gluttony", "wrath"]
     set_hand(s, A, ["relic-anselm"])
-    legal = [E.describe_action(s, a) for a in effects.targets(s, "relic-anselm")]
+    legal = [N.describe_action(s, a) for a in effects.targets(s, "relic-anselm")]
     assert "relic anselm circle greed" not in legal and "relic anselm pilgrim red" in legal
     s, _ = do(s, "relic anselm circle sloth")
     assert s["coins"][A] == 13 and s["centre"][A] == 1 and s["circle"][A] == []
@@ -801,7 +802,7 @@ def test_e22_st_isidore_eyeball() -> None:
         s = reveal(s, k)
     assert E.player_view(s, A)["isidore_drawn"] == ["pardon-lust", "pardon-lust", "pardon-sloth"]
     assert "isidore_drawn" not in E.player_view(s, None)
-    assert [E.describe_action(s, a) for a in E.legal_actions(s, A)] == ["keep pardon-lust", "keep pardon-sloth"]
+    assert [N.describe_action(s, a) for a in E.legal_actions(s, A)] == ["keep pardon-lust", "keep pardon-sloth"]
     discards = len(s["discards"]["pardon"])
     s, _ = do(s, "keep pardon-sloth")
     assert s["discards"]["pardon"][discards:] == ["pardon-lust", "pardon-lust"]
@@ -888,7 +889,7 @@ def test_random_playouts_always_end(players: int, edition: str) -> None:
                 a = rng.choice(acts) if rng.random() < 0.7 else E.timeout_action(s, seat)
             if steps % 7 == 0:
                 if seat != CHANCE:  # every panel step fits one select page (25 options)
-                    assert_tree_fits(DecisionTree.of(E, s, seat))
+                    assert_tree_fits(DecisionTree.of(N, s, seat))
                 for viewer in (None, *range(players)):
                     t = E.shuffle_hidden(s, viewer, rng)
                     assert E.player_view(t, viewer) == E.player_view(s, viewer)
@@ -921,7 +922,7 @@ def test_vincent_may_target_own_cube_and_back_undoes_selection() -> None:
     s = start()
     set_pilgrim(s, "red", "friar", [], cubes=[1, 0, 0])
     set_hand(s, A, ["relic-vincent"])
-    assert [E.describe_action(s, a) for a in E.legal_actions(s, A)] == ["relic vincent red p0", "pass"] + [
+    assert [N.describe_action(s, a) for a in E.legal_actions(s, A)] == ["relic vincent red p0", "pass"] + [
         "pass discard relic-vincent"]
     # the taps of an old log (choose, back) only navigated: the state does not change
     for tap in ({"type": "choose", "card": "relic-vincent"}, {"type": "back"}):
@@ -940,8 +941,8 @@ def test_panel_steps_card_then_target_and_pass_then_count() -> None:
     s = start(parson="greed")
     set_pilgrim(s, "red", "friar", up("sin-greed", "sin-greed"))
     set_hand(s, A, ["sin-lust", "sin-wrath", "pardon-greed", "pardon-envy", "relic-felix"])
-    tree = DecisionTree(E.legal_actions(s, A), [E.action_label(s, a) for a in E.legal_actions(s, A)],
-                        [None] * len(E.legal_actions(s, A)), [E.action_path(s, a) for a in E.legal_actions(s, A)])
+    tree = DecisionTree(E.legal_actions(s, A), [N.action_label(s, a) for a in E.legal_actions(s, A)],
+                        [None] * len(E.legal_actions(s, A)), [N.action_path(s, a) for a in E.legal_actions(s, A)])
     root, _ = tree.node(())
     assert [TX(c.label) for c in root] == [
         "Play Lust (Sin card)", "Play Wrath (Sin card)",
@@ -956,7 +957,7 @@ def test_panel_steps_card_then_target_and_pass_then_count() -> None:
                                               for p, co, n in (("Friar", "red", 3), ("Monk", "yellow", 1),
                                                                ("Knight", "blue", 1))]
     s["companies"]["yellow"]["cards"] = [{"kind": "sin-envy", "up": True}]
-    paths = {TX(E.action_label(s, a)): [TX(m) for m in E.action_path(s, a)] for a in E.legal_actions(s, A)}
+    paths = {TX(N.action_label(s, a)): [TX(m) for m in N.action_path(s, a)] for a in E.legal_actions(s, A)}
     assert paths["Felix: forgive Envy on the Monk (1 card)"] == [
         "Play St. Felix's Hairball (pardon one sin on a pilgrim, no coins)", "The Monk (yellow)"]
     counts, _ = tree.node((passing.step,))
@@ -977,11 +978,11 @@ def test_every_text_of_a_playout_is_in_the_catalog(players: int, edition: str, s
         if seat == CHANCE:
             a = E.sample_chance(s, rng)
         else:
-            assert tx(E.prompt(s, seat))
+            assert tx(N.prompt(s, seat))
             for act in E.legal_actions(s, seat):
-                assert 0 < len(tx(E.action_label(s, act))) <= 80
-                assert all(tx(step) for step in E.action_path(s, act))
-                assert E.action_hint(s, act) is None
+                assert 0 < len(tx(N.action_label(s, act))) <= 80
+                assert all(tx(step) for step in N.action_path(s, act))
+                assert N.action_hint(s, act) is None
             a = rng.choice(E.legal_actions(s, seat))
         s, events = E.apply(s, seat, a)
         for e in events:

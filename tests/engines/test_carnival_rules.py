@@ -20,6 +20,7 @@ import pytest
 
 from bot.text import Texts
 from engines.base import CHANCE, Event, GameOver, IllegalAction, InvalidOptions, NotYourTurn, seat_ref
+from engines.carnival import NOTATION as N
 from engines.carnival import rules
 from engines.carnival.data import DICE, SINS
 from engines.carnival.effects import SIN_TABLE
@@ -84,7 +85,7 @@ def pick(state: dict[str, Any], picks: dict[int, str]) -> tuple[dict[str, Any], 
 
 
 def act(state: dict[str, Any], seat: int, text: str) -> dict[str, Any]:
-    action = E.parse_action(state, seat, text)
+    action = N.parse_action(state, seat, text)
     state, _ = E.apply(state, seat, action)
     return state
 
@@ -255,9 +256,9 @@ def test_e3_greed_choice_order_illegal_pair_and_no_pair() -> None:
     state = roll(new(2), {"d4": 4, "d6": 4, "d8": 4, "d10": 9, "d12": 9, "d20": 1})
     state, _ = pick(state, {A: "greed", B: "envy"})
     acts = E.legal_actions(state, A)
-    assert [E.describe_action(state, a) for a in acts] == [
+    assert [N.describe_action(state, a) for a in acts] == [
         "greed d10+d12", "greed d6+d8", "greed d4+d8", "greed d4+d6"]
-    assert TX(E.action_label(state, acts[0])) == "Take d10+d12 = 18"
+    assert TX(N.action_label(state, acts[0])) == "Take d10+d12 = 18"
     with pytest.raises(IllegalAction):
         E.apply(state, A, {"type": "greed", "dice": ["d4", "d10"]})
     state = act(state, A, "greed d12+d10")  # parse accepts either order
@@ -272,7 +273,7 @@ def test_e4_gluttony_tie_is_a_choice_and_white_is_ignored() -> None:
     state = roll(new(3), {"d4": 2, "d6": 5, "d8": 3, "d10": 1, "d12": 12, "d20": 12, "W": 6})
     state = lock(state, "d10", C)
     state, _ = pick(state, {A: "gluttony", B: "envy", C: "envy"})
-    assert [E.describe_action(state, a) for a in E.legal_actions(state, A)] == [
+    assert [N.describe_action(state, a) for a in E.legal_actions(state, A)] == [
         "gluttony d20", "gluttony d12"]
     with pytest.raises(IllegalAction):
         E.apply(state, A, {"type": "gluttony", "die": "d8"})
@@ -297,10 +298,10 @@ def test_e5_lust_steals_one_die_from_another_card() -> None:
     assert state["dice"]["d6"]["owner"] == A and state["dice"]["d8"]["owner"] == B
     assert state["dice"]["d12"]["owner"] == C
     acts = E.legal_actions(state, D)
-    assert [E.describe_action(state, a) for a in acts] == [
+    assert [N.describe_action(state, a) for a in acts] == [
         "lust d10+d12", "lust d12+d20", "lust d8+d10", "lust d8+d20", "lust d4+d12", "lust d4+d8"]
-    assert TX(E.action_label(state, acts[0])) == "Take d10+d12 = 21 (steal d12 from C)"
-    state, events = E.apply(state, D, E.parse_action(state, D, "lust d12 d10"))
+    assert TX(N.action_label(state, acts[0])) == "Take d10+d12 = 21 (steal d12 from C)"
+    state, events = E.apply(state, D, N.parse_action(state, D, "lust d12 d10"))
     assert "D (Lust) takes d10=9 + d12=12 = 21, stealing d12 from C." in lines(events)
     assert last(state)["base"] == [5, 8, 0, 21]
 
@@ -309,7 +310,7 @@ def test_e5_lust_cannot_steal_both_dice() -> None:
     state = roll(new(4, devil=A), {"d20": 7, "d10": 9, "d4": 3, "d6": 5, "d8": 8, "d12": 5})
     state = lock(lock(lock(state, "d6", A), "d8", B), "d12", C)
     state, _ = pick(state, {A: "envy", B: "envy", C: "envy", D: "lust"})
-    texts = [E.describe_action(state, a) for a in E.legal_actions(state, D)]
+    texts = [N.describe_action(state, a) for a in E.legal_actions(state, D)]
     assert texts == ["lust d8+d10", "lust d8+d20", "lust d4+d8"]
     with pytest.raises(IllegalAction):
         E.apply(state, D, {"type": "lust", "dice": ["d8", "d12"]})
@@ -345,7 +346,7 @@ def test_e8_wrath_gentle_reroll_of_a_locked_die() -> None:
     assert state["dice"]["d20"]["owner"] == B
     acts = E.legal_actions(state, C)
     assert len(acts) == 6 * 7  # six targets × (none + six other dice)
-    assert [TX(step) for step in E.action_path(state, acts[0])] == ["6 · d20 on B's card (18)"]
+    assert [TX(step) for step in N.action_path(state, acts[0])] == ["6 · d20 on B's card (18)"]
     assert E.timeout_action(state, C) == {"type": "wrath", "target": "d20", "aim": "none"}
     state = act(state, C, "wrath d20 aim none")
     assert E.to_move(state) == frozenset({CHANCE})
@@ -367,7 +368,7 @@ def test_wrath_reveal_is_logged_once() -> None:
     writes nothing, and the result does not reveal the card again)."""
     state = roll(new(3), {"d20": 18, "d4": 1, "d6": 2})
     state, reveal = pick(state, {A: "envy", B: "gluttony", C: "wrath"})
-    state, choice = E.apply(state, C, E.parse_action(state, C, "wrath d20 aim none"))
+    state, choice = E.apply(state, C, N.parse_action(state, C, "wrath d20 aim none"))
     state, result = E.apply(state, CHANCE, wrath_result(value=3))
     text = lines([*reveal, *choice, *result])
     assert [t for t in text if "Wrath" in t and t.startswith("C ")] == [
@@ -435,7 +436,7 @@ def test_e11_single_pride_with_empty_table_still_takes_devil() -> None:
                       "d10": (-400, 400), "d12": (400, 400), "W": (0, 0)})
     state, _ = pick(state, {A: "pride", B: "greed", C: "lust", D: "gluttony", EE: "sloth"})
     assert E.to_move(state) == frozenset({C})
-    assert [E.describe_action(state, a) for a in E.legal_actions(state, C)] == [
+    assert [N.describe_action(state, a) for a in E.legal_actions(state, C)] == [
         "lust d8+d20", "lust d12+d20", "lust d10+d20", "lust d6+d8", "lust d6+d12", "lust d6+d10",
         "lust d4+d20", "lust d4+d6"]  # B's Greed dice may be stolen
     state = act(state, C, "lust d4+d20")
@@ -515,7 +516,7 @@ def test_e16_zones_sloth_searches_own_zone_then_centre() -> None:
              "W": "seat1"}
     state = roll(new(4, devil=B, table_model="zones"), {"d6": 3, "d10": 8, "d4": 1}, zones=zones)
     state, _ = pick(state, {A: "envy", B: "sloth", C: "envy", D: "envy"})
-    assert [E.describe_action(state, a) for a in E.legal_actions(state, B)] == ["sloth d10", "sloth d6"]
+    assert [N.describe_action(state, a) for a in E.legal_actions(state, B)] == ["sloth d10", "sloth d6"]
     state = act(state, B, "sloth d10")
     assert last(state)["base"][B] == 8
     zones["d4"] = "seat1"
@@ -564,7 +565,7 @@ def test_e18_two_pride_players_alternate_single_picks() -> None:
     state = roll(new(2, devil=A), {"d4": 1, "d6": 6, "d8": 3, "d10": 10, "d12": 7, "d20": 2, "W": 4})
     state, _ = pick(state, {A: "pride", B: "pride"})
     assert E.to_move(state) == frozenset({A})
-    assert [E.describe_action(state, a) for a in E.legal_actions(state, A)] == [
+    assert [N.describe_action(state, a) for a in E.legal_actions(state, A)] == [
         "pride d10", "pride d12", "pride d6", "pride d8", "pride d20", "pride d4"]
     with pytest.raises(NotYourTurn):
         E.apply(state, B, {"type": "pride", "die": "d12"})
@@ -594,7 +595,7 @@ def test_e19_zones_wrath_aimed_at_centre_then_sloth() -> None:
     state, _ = E.apply(state, CHANCE, wrath_result(value=9, landing="centre",
                                                     knocks=[{"die": "d6", "value": 5}]))
     assert state["dice"]["d20"]["zone"] == "centre" and value(state, "d6") == 5
-    assert [E.describe_action(state, a) for a in E.legal_actions(state, B)] == [
+    assert [N.describe_action(state, a) for a in E.legal_actions(state, B)] == [
         "sloth d20", "sloth d6", "sloth d12"]
     state = act(state, B, "sloth d20")
     assert last(state)["base"][B] == 9
@@ -618,7 +619,7 @@ def test_wrath_timeout_prefers_locked_dice_then_highest_table_die() -> None:
     state = lock(lock(state, "d12", B), "d10", B)
     state, _ = pick(state, {A: "wrath", B: "envy"})
     assert E.timeout_action(state, A) == {"type": "wrath", "target": "d12", "aim": "none"}
-    label = E.action_label(state, {"type": "wrath", "target": "d12", "aim": "none"})
+    label = N.action_label(state, {"type": "wrath", "target": "d12", "aim": "none"})
     assert TX(label) == "No aim: gentle reroll in place, knocks nothing"
 
 
@@ -662,7 +663,7 @@ def test_resolution_errors_not_your_turn_and_wrong_sin() -> None:
     with pytest.raises(IllegalAction, match="Greed"):
         E.apply(state, A, {"type": "gluttony", "die": "d20"})
     with pytest.raises(IllegalAction):
-        E.parse_action(state, A, "greed d4+d20")
+        N.parse_action(state, A, "greed d4+d20")
 
 
 def test_public_view_hides_picks_and_private_view_shows_hints() -> None:
@@ -683,10 +684,10 @@ def test_notation_round_trips_and_labels_fit() -> None:
     state, _ = E.apply(state, CHANCE, wrath_result(value=11, landing=[-60, 260]))
     state = _e5_state()
     for a in E.legal_actions(state, D):
-        text = E.describe_action(state, a)
-        assert E.parse_action(state, D, text) == a
-        assert 0 < len(TX(E.action_label(state, a))) <= 80
-    assert E.parse_action(state, D, "LUST d12+d10") == {"type": "lust", "dice": ["d10", "d12"]}
+        text = N.describe_action(state, a)
+        assert N.parse_action(state, D, text) == a
+        assert 0 < len(TX(N.action_label(state, a))) <= 80
+    assert N.parse_action(state, D, "LUST d12+d10") == {"type": "lust", "dice": ["d10", "d12"]}
 
 
 # ----------------------------------------------------------------------- engine shape
@@ -720,14 +721,14 @@ def test_sin_table_has_one_entry_per_sin_with_its_timing() -> None:
         "sloth": "reveal", "wrath": "reveal"}
     state = _e5_state()  # D resolves Lust: its legal actions are the table's options
     assert E.legal_actions(state, D) == SIN_TABLE["lust"].options(state, D)
-    assert TX(E.prompt(state, D)) == "Lust: choose one odd and one even die to take."
-    assert TX(E.prompt(state, A)) == TX.template("host.nothing")
+    assert TX(N.prompt(state, D)) == "Lust: choose one odd and one even die to take."
+    assert TX(N.prompt(state, A)) == TX.template("host.nothing")
 
 
 def test_wrath_is_chosen_in_two_steps_target_then_aim() -> None:
     state = roll(new(3), {"d20": 18, "d4": 1, "d6": 2})
     state, _ = pick(state, {A: "envy", B: "gluttony", C: "wrath"})
-    tree = DecisionTree.of(E, state, C)
+    tree = DecisionTree.of(N, state, C)
     root, trail = tree.node(())
     assert trail == () and len(root) == 6 and all(c.step is not None and c.size == 7 for c in root)
     assert [TX(c.label) for c in root][:2] == ["6 · d20 on B's card (18)", "2 · d6 on the table (2)"]
@@ -755,35 +756,35 @@ def test_wrath_confirmation_lists_the_knock_candidates_of_the_aim_with_values() 
            "d10": (600, -300), "d20": (-500, -500)}
     state = roll(new(4, devil=D), {"d12": 6, "d8": 8, "d6": 2, "W": 1, "d4": 3}, pos)
     state, _ = pick(state, {A: "envy", B: "envy", C: "envy", D: "wrath"})
-    summary, button = E.action_confirm(state, {"type": "wrath", "target": "d12", "aim": "d8"}) or ("", "")
+    summary, button = N.action_confirm(state, {"type": "wrath", "target": "d12", "aim": "d8"}) or ("", "")
     assert (TX(summary), TX(button)) == (
         "You throw d12 on the table (6), aiming at d8=8 (table). Dice within 150 of the aim point (the landing "
         "scatters a little): d4=3, d8=8, W=1; each is knocked (rerolled) with a 50% chance.\n"
         "Off-table chance 8%: you then score minus the number it shows off the table (−1 to −12), and it comes "
         "back rerolled gently, knocking nothing.", "Throw")
-    far = E.action_confirm(state, {"type": "wrath", "target": "d12", "aim": "d20"})
+    far = N.action_confirm(state, {"type": "wrath", "target": "d12", "aim": "d20"})
     assert far is not None and "aim point (the landing scatters a little): d20=" in TX(far[0])
     state = roll(new(3, devil=A, table_model="zones", wrath_knock_prob=1, wrath_off_table_prob=0.25),
                  {"d12": 4, "d6": 2, "W": 3, "d20": 15},
                  zones={"d12": "centre", "d6": "centre", "W": "centre", "d20": "seat1",
                         "d4": "seat2", "d8": "seat2", "d10": "seat2"})
     state, _ = pick(state, {A: "wrath", B: "sloth", C: "envy"})
-    summary, _ = E.action_confirm(state, {"type": "wrath", "target": "d20", "aim": "centre"}) or ("", "")
+    summary, _ = N.action_confirm(state, {"type": "wrath", "target": "d20", "aim": "centre"}) or ("", "")
     assert TX(summary) == (
         "You throw d20 on the table (15), aiming at the centre. Dice in that zone: d6=2, d12=4, W=3; each is "
         "knocked (rerolled) with a 100% chance.\nOff-table chance 25%: you then score minus the number it shows "
         "off the table (−1 to −20), and it comes back rerolled gently, knocking nothing.")
-    assert E.action_confirm(state, {"type": "choose", "sin": "greed"}) is None
+    assert N.action_confirm(state, {"type": "choose", "sin": "greed"}) is None
 
 
 def test_pick_labels_and_hints_come_from_the_catalog() -> None:
     state = roll(new(2), {})
     first = E.legal_actions(state, A)[0]
-    assert (TX(E.action_label(state, first)), TX(E.action_hint(state, first))) == (
+    assert (TX(N.action_label(state, first)), TX(N.action_hint(state, first))) == (
         "Greed 貪欲", "Take 2 table dice showing the same value.")
-    assert E.action_path(state, first) == ()
-    assert TX(E.prompt(state, A)) == "Choose your sin for round 1."
-    assert TX(E.action_label(state, {"type": "timeout"})) == "🎲 Pick a sin at random"
+    assert N.action_path(state, first) == ()
+    assert TX(N.prompt(state, A)) == "Choose your sin for round 1."
+    assert TX(N.action_label(state, {"type": "timeout"})) == "🎲 Pick a sin at random"
 
 
 @pytest.mark.parametrize("model", ["spatial", "zones"])
@@ -804,11 +805,11 @@ def test_every_text_of_seeded_playouts_is_in_the_catalog(model: str) -> None:
                 action = E.sample_chance(state, rng)
             else:
                 acts = E.legal_actions(state, seat)
-                out.append(tx(E.prompt(state, seat)))
+                out.append(tx(N.prompt(state, seat)))
                 for a in acts:
-                    out += [tx(E.action_label(state, a)), tx(E.action_hint(state, a))]
-                    out += [tx(step) for step in E.action_path(state, a)]
-                    out += [tx(part) for part in E.action_confirm(state, a) or ()]
+                    out += [tx(N.action_label(state, a)), tx(N.action_hint(state, a))]
+                    out += [tx(step) for step in N.action_path(state, a)]
+                    out += [tx(part) for part in N.action_confirm(state, a) or ()]
                 action = rng.choice([E.timeout_action(state, seat), *acts])
             state, events = E.apply(state, seat, action)
             assert all(isinstance(e, Event) and e.params is not None and not e.text for e in events)
@@ -854,7 +855,7 @@ def test_places_share_equal_totals_and_best_rounds() -> None:
 
 
 def test_each_module_imports_only_the_floors_below_it() -> None:
-    """docs/TEMPLATE.md floors: data < rules < effects < chance, notation < view < engine."""
+    """docs/TEMPLATE.md floors: data < rules < effects < chance, notation < view < flow < engine."""
     import ast
     import sys
     from pathlib import Path
@@ -862,7 +863,8 @@ def test_each_module_imports_only_the_floors_below_it() -> None:
     below = {"data": set(), "rules": {"data"}, "effects": {"rules", "data"},
              "chance": {"rules", "data"}, "notation": {"effects", "rules", "data"},
              "view": {"notation", "effects", "rules", "data"},
-             "engine": {"view", "notation", "chance", "effects", "rules", "data"}}
+             "flow": {"view", "notation", "effects", "rules", "data"},
+             "engine": {"flow", "view", "notation", "chance", "effects", "rules", "data"}}
     package = Path(rules.__file__).parent
     for name, allowed in below.items():
         tree = ast.parse((package / f"{name}.py").read_text(encoding="utf-8"))

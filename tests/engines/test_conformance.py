@@ -50,7 +50,8 @@ from engines.base import (
     seat_letter,
 )
 from engines.decisions import DecisionTree
-from engines.registry import ENGINES, GAME_IDS, get
+from engines.notation import Notation
+from engines.registry import ENGINES, GAME_IDS, get, notation
 from tests.golden.cases import NAMES
 
 MAX_STEPS = 6000
@@ -108,6 +109,7 @@ class Checker:
 
     def __init__(self, engine: Engine, players: int) -> None:
         self.engine = engine
+        self.notes = type(notation(engine.info.game_id))(engine)  # (the game's notation of this very engine)
         self.players = players
         self.texts = Texts(engine.info.game_id, NAMES[:players], strict=True)
 
@@ -129,22 +131,22 @@ class Checker:
         movers = engine.to_move(state)
         assert (not movers) == (engine.outcome(state) is not None), "to_move empty ⇔ outcome"
         for seat in range(self.players):
-            self.text(engine.prompt(state, seat), f"prompt of seat {seat}", empty=seat not in movers)
+            self.text(self.notes.prompt(state, seat), f"prompt of seat {seat}", empty=seat not in movers)
         for seat in sorted(movers - {CHANCE}):
             actions = list(engine.legal_actions(state, seat))
             assert actions, f"seat {seat} is to move without a legal action"
-            DecisionTree.of(engine, state, seat)
+            DecisionTree.of(self.notes, state, seat)
             for action in actions:
-                label = self.text(engine.action_label(state, action), f"label of {action}")
+                label = self.text(self.notes.action_label(state, action), f"label of {action}")
                 assert len(label) <= 80, f"label over 80 characters: {label!r}"
-                hint = engine.action_hint(state, action)
+                hint = self.notes.action_hint(state, action)
                 if hint is not None:
                     self.text(hint, f"hint of {action}")
-                for step in engine.action_path(state, action):
+                for step in self.notes.action_path(state, action):
                     self.text(step, f"path step of {action}")
             if thorough:
                 frozen = snapshot(state)
-                typed = [a for a in engine.typed_moves(state, seat) if a not in actions]
+                typed = [a for a in self.notes.typed_moves(state, seat) if a not in actions]
                 for action in actions + typed:
                     self.notation(state, seat, action)
                     self.apply(state, seat, action, frozen)
@@ -153,8 +155,8 @@ class Checker:
 
     def notation(self, state: State, seat: Seat, action: Action) -> None:
         """``parse_action`` reads back what ``describe_action`` wrote."""
-        text = self.engine.describe_action(state, action)
-        assert self.engine.parse_action(state, seat, text) == action, f"notation {text!r} of {action}"
+        text = self.notes.describe_action(state, action)
+        assert self.notes.parse_action(state, seat, text) == action, f"notation {text!r} of {action}"
 
     def apply(self, state: State, seat: Seat, action: Action, frozen: str | None = None
               ) -> tuple[State, tuple[Event, ...]]:
@@ -215,9 +217,9 @@ def _who(seat: Seat) -> str:
     return "chance" if seat == CHANCE else seat_letter(seat)
 
 
-def _notation(engine: Engine, state: State, seat: Seat, action: Action) -> str:
+def _notation(notes: Notation, state: State, seat: Seat, action: Action) -> str:
     try:
-        return engine.describe_action(state, action)
+        return notes.describe_action(state, action)
     except GameError:
         return json.dumps(action, sort_keys=True)
 
@@ -268,7 +270,7 @@ def drawn_playout(checker: Checker, options: Mapping[str, Any], data: st.DataObj
                 action = actions[data.draw(st.integers(0, len(actions) - 1), label=f"#{step} action")
                                  if len(actions) > 1 else 0]
         if drawn:
-            note(f"#{step + 1} {_who(seat)}: {_notation(engine, state, seat, action)}")
+            note(f"#{step + 1} {_who(seat)}: {_notation(checker.notes, state, seat, action)}")
         state, _ = checker.apply(state, seat, action)
         log.append((seat, engine.action_from_json(json_round_trip(engine.action_to_json(action)))))
     raise AssertionError(f"{engine.info.game_id}: the game did not end in {MAX_STEPS} steps")
@@ -405,7 +407,7 @@ def test_wrong_seat_and_bad_actions_are_refused_without_change(game_id: str) -> 
     with pytest.raises(IllegalAction):
         engine.apply(state, mover, {"type": "no-such-move"})
     with pytest.raises(IllegalAction):
-        engine.parse_action(state, mover, "no such move at all")
+        notation(game_id).parse_action(state, mover, "no such move at all")
     with pytest.raises(GameError):
         engine.apply(state, CHANCE, {"type": "no-such-chance"})
     assert state == before
@@ -449,7 +451,7 @@ def test_state_from_json_refuses_foreign_states(game_id: str) -> None:
 
 @pytest.mark.parametrize("game_id", ENGINE_IDS)
 def test_rules_text_exists(game_id: str) -> None:
-    text = get(game_id).rules_text()
+    text = notation(game_id).rules_text()
     assert len(text) > 200 and get(game_id).info.name.split()[0].lower() in text.lower()
 
 

@@ -22,6 +22,7 @@ from engines.base import (
     term,
 )
 from engines.decisions import DecisionTree
+from engines.eguan import NOTATION as N
 from engines.eguan.data import CARDS, DECK_IDS, SKILLS
 from engines.eguan.engine import EguanEngine
 from engines.eguan.rules import (
@@ -415,7 +416,7 @@ def test_e16_remove_topmost_card() -> None:
     assert st["pending"] == {"step": "remove"}
     acts = E.legal_actions(st, 0)
     assert acts == [{"type": "remove", "seat": 1, "card": c} for c in ("S02", "H03", "K06", "S10")]
-    assert E.action_path(st, acts[0]) == (msg("step.player", target=seat_ref(1)),)
+    assert N.action_path(st, acts[0]) == (msg("step.player", target=seat_ref(1)),)
     st = go(st, 0, {"type": "remove", "seat": 1, "card": "S10"})
     assert board_cells(st["boards"][1])[2][2] == ("ST", "br")
     assert counts(st["boards"][1]) == (1, 0, 1, 4)
@@ -754,29 +755,29 @@ def test_labels_hints_and_paths() -> None:
     st["boards"][0] = copy.deepcopy(E3_T2)
     st["infamy"][0] = 5
     main = E.legal_actions(st, 0)
-    assert [tx(E.action_label(st, a)) for a in main] == [
+    assert [tx(N.action_label(st, a)) for a in main] == [
         "Play H09 Stone Cold", "Play S01 Throw Your Weight Around", "Keep H09 Stone Cold",
         "Keep S01 Throw Your Weight Around"]
-    assert tx(E.action_hint(st, main[0])) == "pay 4 Infamy · 🎲 trouble die"  # needs H3, the board shows H1
-    assert tx(E.action_hint(st, main[2])) == "face down, ends your turn"
-    assert [tx(p) for p in E.action_path(st, main[0]) + E.action_path(st, main[2])] == ["Play a card", "Keep a card"]
+    assert tx(N.action_hint(st, main[0])) == "pay 4 Infamy · 🎲 trouble die"  # needs H3, the board shows H1
+    assert tx(N.action_hint(st, main[2])) == "face down, ends your turn"
+    assert [tx(p) for p in N.action_path(st, main[0]) + N.action_path(st, main[2])] == ["Play a card", "Keep a card"]
     st = go(st, 0, {"type": "select", "card": "H09"})
     acts = E.legal_actions(st, 0)
     assert len(acts) == 19
     place = {"type": "place", "anchor": 2, "rot": 180}
     after = board_counts([*E3_T2, ["H09", 2, 180]])
-    assert tx(E.action_label(st, place)) == f"2 ↓180° · Evil {after['E']}"
-    assert tx(E.action_hint(st, place)) == (
+    assert tx(N.action_label(st, place)) == f"2 ↓180° · Evil {after['E']}"
+    assert tx(N.action_hint(st, place)) == (
         f"pay 4 Infamy → H{after['H']} S{after['S']} K{after['K']} E{after['E']}")
-    assert E.describe_action(st, acts[0]) == "at 1 0"
-    assert E.parse_action(st, 0, "AT 2 180") == place
-    assert len({E.describe_action(st, a) for a in acts}) == len(acts)
-    assert E.action_path(st, acts[0]) == (msg("step.rotation", rot=term("rot.0")),)
-    assert tx(E.action_path(st, acts[0])[0]) == "↑0° placements"
-    prompt = E.prompt(st, 0)
+    assert N.describe_action(st, acts[0]) == "at 1 0"
+    assert N.parse_action(st, 0, "AT 2 180") == place
+    assert len({N.describe_action(st, a) for a in acts}) == len(acts)
+    assert N.action_path(st, acts[0]) == (msg("step.rotation", rot=term("rot.0")),)
+    assert tx(N.action_path(st, acts[0])[0]) == "↑0° placements"
+    prompt = N.prompt(st, 0)
     assert "H09" not in json.dumps(prompt.to_json()) and "Stone" not in tx(prompt)  # the card stays secret
-    assert tx(E.action_label(st, acts[-1])) == "← Back: not H09 Stone Cold"
-    assert E.prompt(st, 1) == msg("host.nothing")
+    assert tx(N.action_label(st, acts[-1])) == "← Back: not H09 Stone Cold"
+    assert N.prompt(st, 1) == msg("host.nothing")
 
 
 def test_skill_labels_summarise_the_six_faces() -> None:
@@ -785,8 +786,8 @@ def test_skill_labels_summarise_the_six_faces() -> None:
     while st["phase"] == "deal":
         st = go(st, CHANCE, {"type": "draw", "card": st["deck"][0]})
     acts = E.legal_actions(st, 0)
-    assert [tx(E.action_label(st, a)) for a in acts] == ["Thug 打手", "Schemer 軍師", "Fence 銷贓", "Ruffian 惡霸"]
-    assert tx(E.action_hint(st, acts[0])) == "1 +1, 2 steal 1, 3 +1, 4 —, 5 steal 1 from richer, 6 steal 2"
+    assert [tx(N.action_label(st, a)) for a in acts] == ["Thug 打手", "Schemer 軍師", "Fence 銷贓", "Ruffian 惡霸"]
+    assert tx(N.action_hint(st, acts[0])) == "1 +1, 2 steal 1, 3 +1, 4 —, 5 steal 1 from richer, 6 steal 2"
     st, ev = E.apply(st, 0, acts[2])
     assert [tx.event(e) for e in ev] == ["Ann has chosen a skill set.", "You chose Fence (銷贓, set C)."]
     assert [e.visible_to for e in ev] == [None, frozenset({0})]
@@ -817,13 +818,13 @@ def test_every_message_of_a_playout_formats(seed: int) -> None:
         if seat == CHANCE:
             action = E.sample_chance(st, rng)
         else:
-            assert tx(E.prompt(st, seat))
+            assert tx(N.prompt(st, seat))
             for a in E.legal_actions(st, seat):
-                assert 0 < len(tx(E.action_label(st, a))) <= 80
-                hint = E.action_hint(st, a)
+                assert 0 < len(tx(N.action_label(st, a))) <= 80
+                hint = N.action_hint(st, a)
                 assert hint is None or tx(hint)
-                assert all(tx(step) for step in E.action_path(st, a))
-            DecisionTree.of(E, st, seat)
+                assert all(tx(step) for step in N.action_path(st, a))
+            DecisionTree.of(N, st, seat)
             plays = [a for a in E.legal_actions(st, seat) if a["type"] not in ("keep", "back", "skip")]
             action = rng.choice(plays if plays and rng.random() < 0.8 else E.legal_actions(st, seat))
         st, events = E.apply(st, seat, action)

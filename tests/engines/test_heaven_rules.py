@@ -12,6 +12,7 @@ from bot.text import Texts
 from bot.ui.limits import BUTTON_LABEL, distinct_labels
 from engines.base import CHANCE, GameOver, IllegalAction, InvalidOptions, Msg, NotYourTurn
 from engines.decisions import DecisionTree
+from engines.heaven import NOTATION as N
 from engines.heaven.data import CARD_IDS, CARDS
 from engines.heaven.effects import card_plans
 from engines.heaven.engine import HeavenEngine
@@ -784,7 +785,7 @@ def test_public_view_during_reaction_window() -> None:
         {"msg": "use.target", "params": {"seat": {"seat": 1}}}]}).to_json()
     assert TX(view["declared"]) == "Cruelty R2: target Bo"
     assert "Guardian" not in str(view)
-    assert TX(E.prompt(st, 1)).startswith("Cy attacks Bo")
+    assert TX(N.prompt(st, 1)).startswith("Cy attacks Bo")
 
 
 # --------------------------------------------------------------------------- host hooks: preferences, timeouts
@@ -872,7 +873,7 @@ def test_a_use_is_one_action_whose_steps_are_the_card_then_its_parameters() -> N
               [["Hypocrisy R2", "Cruelty R2", "Law B1"], [], [], []])
     uses = [a for a in E.legal_actions(st, 0) if a["type"] == "use"]
     assert len(uses) == 3 * (3 + 2 + 2) + 3 * (3 + 1 + 1)             # k=1, k=2 with B, C, D; no Cruelty, Law
-    tree = DecisionTree.of(E, st, 0)
+    tree = DecisionTree.of(N, st, 0)
     root, _ = tree.node(())
     labels_ = [TX(c.label) for c in root]
     assert labels_[:2] == ["Pass (do nothing)", "Replace with Hypocrisy R2"]
@@ -890,15 +891,15 @@ def test_a_use_is_one_action_whose_steps_are_the_card_then_its_parameters() -> N
                                             "2+3 · Give your Mercy B1 + Holiness G1"]     # decision picture does
     assert gives[0].action is not None                                          # one action each: no 4th step
     whole = tree.actions[gives[0].action]
-    assert TX(E.action_label(st, whole)) == "1+2⇄7+8 · Use Hypocrisy R2: target Cy"
-    assert E.describe_action(st, whole) == f"use {whole['card']} k 2 target C mine {'+'.join(whole['plan'][2][1])} " \
+    assert TX(N.action_label(st, whole)) == "1+2⇄7+8 · Use Hypocrisy R2: target Cy"
+    assert N.describe_action(st, whole) == f"use {whole['card']} k 2 target C mine {'+'.join(whole['plan'][2][1])} " \
         f"theirs {'+'.join(whole['plan'][3][1])}"
-    assert E.parse_action(st, 0, E.describe_action(st, whole)) == whole
-    prompt = TX(E.prompt(st, 0))
+    assert N.parse_action(st, 0, N.describe_action(st, whole)) == whole
+    prompt = TX(N.prompt(st, 0))
     assert prompt == "Round 1: choose your action (pass, add, replace, use or discard)."
     # a chain opens one step for the whole chain, and no path is deeper than the shared limit
     chain = _chain_state()
-    paths = [E.action_path(chain, a) for a in E.legal_actions(chain, 0) if a["type"] == "use"]
+    paths = [N.action_path(chain, a) for a in E.legal_actions(chain, 0) if a["type"] == "use"]
     assert max(len(p) for p in paths) == 4
     assert [TX(m) for m in paths[0]] == ["Use Arrogance R2", "1 · Take your public Wrath R3"]
     deepest = next(p for p in paths if len(p) == 4)
@@ -935,7 +936,7 @@ def test_the_labels_of_one_decision_tell_cards_with_one_code_apart(
     read alike, by name and code (``action_label_full``): no two buttons of one decision read
     the same."""
     st = make(publics, hands)
-    tree = DecisionTree.of(E, st, 0)
+    tree = DecisionTree.of(N, st, 0)
     for node in _shown_labels(tree):
         assert len(set(node)) == len(node), [x for x in node if node.count(x) > 1]
         assert all(len(x) <= 80 for x in node), node
@@ -948,14 +949,14 @@ def test_the_labels_of_one_decision_tell_cards_with_one_code_apart(
 
 def test_reaction_prompt_names_attacker_and_target() -> None:
     st = use(_e19(3), "Cruelty R2", ("target", 1))
-    assert E.prompt(st, 1) == Msg("prompt.react", {
+    assert N.prompt(st, 1) == Msg("prompt.react", {
         "attacker": {"seat": 2}, "target": {"seat": 1},
         "use": {"msg": "use.plan", "params": {"card": {"msg": "card", "params": {
             "name": {"term": "card.cruelty"}, "code": "R2"}}, "details": [
             {"msg": "use.target", "params": {"seat": {"seat": 1}}}]}}})
-    assert TX(E.prompt(st, 1)) == "Cy attacks Bo (Cruelty R2: target Bo): Bo may guard with a Guardian from hand, " \
+    assert TX(N.prompt(st, 1)) == "Cy attacks Bo (Cruelty R2: target Bo): Bo may guard with a Guardian from hand, " \
         "or allow it."
-    assert [TX(E.action_label(st, a)) for a in E.legal_actions(st, 1)] == ["GUARD with Guardian R2 (then draw 1)",
+    assert [TX(N.action_label(st, a)) for a in E.legal_actions(st, 1)] == ["GUARD with Guardian R2 (then draw 1)",
                                                                            "ALLOW (no defence)"]
 
 
@@ -964,9 +965,9 @@ def test_split_labels_carry_faction_sum_and_first_space_hint() -> None:
                                   "Law G1"], [], [], []])
     st.update(phase="split", stage=None, split=[None] * 4)
     acts = E.legal_actions(st, 0)
-    assert TX(E.action_label(st, acts[0])) == "Guardian R2 + Guardian B3 + Repentance G2"
-    assert TX(E.action_hint(st, acts[0])) == "saint · sum 7 · space 1 ✓"
-    shown = [(TX(E.action_label(st, a)), TX(E.action_hint(st, a))) for a in acts]
+    assert TX(N.action_label(st, acts[0])) == "Guardian R2 + Guardian B3 + Repentance G2"
+    assert TX(N.action_hint(st, acts[0])) == "saint · sum 7 · space 1 ✓"
+    shown = [(TX(N.action_label(st, a)), TX(N.action_hint(st, a))) for a in acts]
     assert ("Wrath R3 + Greed B1 + Law G1", "sinner · sum 5 · space 1 ✗") in shown
     assert ("Guardian R2 + Wrath R3 + Greed B1", "sinner · sum 6 · space 1 ✗") in shown
     assert all(len(x) <= 80 for x, _ in shown)
@@ -980,9 +981,9 @@ def test_refill_labels_carry_the_resulting_faction_and_test() -> None:
         st = draw(st, x)
     chosen = {"type": "assign", "public": [find(st, "Cruelty G2"), find(st, "Repentance G2")]}
     assert chosen in E.legal_actions(st, 0)
-    assert TX(E.action_label(st, chosen)) == "Cruelty G2 + Repentance G2"
-    assert TX(E.action_hint(st, chosen)) == "sinner · sum 6 · space 1 ✗"
-    assert TX(E.prompt(st, 0)) == ("Refill: choose which 2 of your new cards go to your public set "
+    assert TX(N.action_label(st, chosen)) == "Cruelty G2 + Repentance G2"
+    assert TX(N.action_hint(st, chosen)) == "sinner · sum 6 · space 1 ✗"
+    assert TX(N.prompt(st, 0)) == ("Refill: choose which 2 of your new cards go to your public set "
                                    "(the rest go to your hand).")
 
 
@@ -1018,13 +1019,13 @@ def test_every_message_formats_with_the_catalog_in_seeded_playouts(players: int,
         if seat == CHANCE:
             action = E.sample_chance(st, rng)
         else:
-            assert tx(E.prompt(st, seat))
+            assert tx(N.prompt(st, seat))
             actions = E.legal_actions(st, seat)
             for a in actions:
-                assert tx(E.action_label(st, a))
-                hint = E.action_hint(st, a)
+                assert tx(N.action_label(st, a))
+                hint = N.action_hint(st, a)
                 assert hint is None or tx(hint)
-                assert all(tx(step) for step in E.action_path(st, a))
+                assert all(tx(step) for step in N.action_path(st, a))
             action = rng.choice(list(actions))
         st, events = E.apply(st, seat, action)
         for e in events:

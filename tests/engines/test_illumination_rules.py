@@ -12,6 +12,7 @@ import pytest
 from bot.text import Texts
 from engines.base import CHANCE, GameOver, IllegalAction, NotYourTurn
 from engines.decisions import DecisionTree
+from engines.illumination import NOTATION as N
 from engines.illumination.data import CARDS, LINES, SIDE_TILES, TILES
 from engines.illumination.rules import (
     conflict_groups,
@@ -531,7 +532,7 @@ def test_e20_exilium_the_opponent_chooses_the_cell() -> None:
     choices = legal(st, REV)
     assert choices == [{"type": "exile", "cell": "III-e2"}, {"type": "exile", "cell": "III-f4"}]
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
-    assert [tx(E.action_label(st, a)) for a in choices] == ["1 · +1 coin, +1 candle", "2 · +1 coin"]
+    assert [tx(N.action_label(st, a)) for a in choices] == ["1 · +1 coin, +1 candle", "2 · +1 coin"]
     assert E.player_view(st, REV)["decision"]["squares"] == [
         {"n": 1, "cell": "III-e2", "gain": {ids["III-c4"]: [1, 1, "candle"]}},
         {"n": 2, "cell": "III-f4", "gain": {ids["III-c4"]: [1, 0, "candle"]}}]
@@ -578,16 +579,16 @@ def test_cell_spellings_parse_to_the_same_placement() -> None:
     st, ids = position(IRR, board=E8_BOARD, staged=[("Squirrel/white", "II")])
     want = {"type": "place", "tile": ids["staged:0"], "cell": "II-b3"}
     for text in ("II-b3", "2b3", "ii b3", "II-B3", "SqW 2-b3"):
-        assert E.parse_action(st, IRR, text) == want
-    assert E.describe_action(st, want) == "SqW II-b3"
+        assert N.parse_action(st, IRR, text) == want
+    assert N.describe_action(st, want) == "SqW II-b3"
     with pytest.raises(IllegalAction):
-        E.parse_action(st, IRR, "II-c3")
+        N.parse_action(st, IRR, "II-c3")
 
 
 def test_bare_cell_with_two_staged_tiles_is_ambiguous() -> None:
     st, _ = position(REV, staged=[("Angel/red", "I"), ("Knight/red", "I")])
     with pytest.raises(IllegalAction) as err:
-        E.parse_action(st, REV, "I-e1")
+        N.parse_action(st, REV, "I-e1")
     assert err.value.code == "ambiguous_move"
 
 
@@ -599,11 +600,11 @@ def test_identical_staged_tiles_are_one_choice() -> None:
 
 def test_main_panel_offers_the_first_tiles_numbered_squares_at_the_top() -> None:
     st = do(fresh(E1_PREFIX), REV, {"type": "activate", "line": "col1"})
-    tree = DecisionTree.of(E, st, REV)
+    tree = DecisionTree.of(N, st, REV)
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
     root, _ = tree.node(())
     labels = [tx(c.label) for c in root]
-    assert tx(E.prompt(st, REV)).startswith("Place Angel/red in Book I: pick its square by number")
+    assert tx(N.prompt(st, REV)).startswith("Place Angel/red in Book I: pick its square by number")
     # E3: Angel/red on I-e1 (the 5th empty quill of Book I) earns a coin; on I-c1 a wine for the Drollery
     assert labels[:6] == ["1 · no reward", "2 · no reward", "3 · +1 wine", "4 · no reward", "5 · +1 coin",
                           "6 · +1 coin"]
@@ -621,7 +622,7 @@ def test_numbered_squares_match_the_labels_and_the_private_view() -> None:
     assert [sq["cell"] for sq in squares] == numbered_squares(st) == empty_quills(st, "I")
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
     for action in legal(st, REV, "place"):
-        n = int(tx(E.action_label(st, action)).split(" · ")[0])
+        n = int(tx(N.action_label(st, action)).split(" · ")[0])
         assert squares[n - 1]["cell"] == action["cell"]
         assert action["tile"] in squares[n - 1]["gain"]
     assert E.player_view(st, IRR)["decision"] is None and E.player_view(st, None).get("decision") is None
@@ -632,18 +633,18 @@ def test_placement_label_says_the_battle_and_the_closed_book() -> None:
     st, ids = position(IRR, board=E8_BOARD, staged=[("Squirrel/white", "II")])
     place = {"type": "place", "tile": ids["staged:0"], "cell": "II-b3"}
     n = numbered_squares(st).index("II-b3") + 1
-    assert tx(E.action_label(st, place)) == f"{n} · +1 coin, +1 bread, loses a battle"
+    assert tx(N.action_label(st, place)) == f"{n} · +1 coin, +1 bread, loses a battle"
     st, ids = position(REV, staged=[("Angel/red", "I")])
     fill(st, "I", leave=("I-e1",))
-    assert tx(E.action_label(st, {"type": "place", "tile": ids["staged:0"], "cell": "I-e1"})).startswith(
-        "1 · +1 coin") and tx(E.action_label(st, {"type": "place", "tile": ids["staged:0"], "cell": "I-e1"})).endswith(
+    assert tx(N.action_label(st, {"type": "place", "tile": ids["staged:0"], "cell": "I-e1"})).startswith(
+        "1 · +1 coin") and tx(N.action_label(st, {"type": "place", "tile": ids["staged:0"], "cell": "I-e1"})).endswith(
         "closes Book I")
 
 
 def test_turn_start_buttons_name_the_book_each_line_feeds() -> None:
     st = fresh(E1_PREFIX)
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
-    labels = [tx(E.action_label(st, a)) for a in E.legal_actions(st, REV) if a["type"] in ("activate", "pass")]
+    labels = [tx(N.action_label(st, a)) for a in E.legal_actions(st, REV) if a["type"] in ("activate", "pass")]
     assert labels == ["Pass…", "Row 1 → Book I: Angel/red, Dog/white, +2 coins",
                       "Row 2 → Book II: Monk/grey, Knight/yellow, Angel/white",
                       "Row 3 → Book III: Dog/red, Monk/white, +2 coins",
@@ -681,11 +682,11 @@ def test_every_text_formats_in_random_games() -> None:
                 action = E.sample_chance(st, rng)
             else:
                 actions = list(E.legal_actions(st, seat))
-                assert tx(E.prompt(st, seat))
+                assert tx(N.prompt(st, seat))
                 for a in actions[:: max(1, len(actions) // 10)]:
-                    assert 0 < len(tx(E.action_label(st, a))) <= 80
-                    tx(E.action_hint(st, a)) if E.action_hint(st, a) else None
-                    [tx(step) for step in E.action_path(st, a)]
+                    assert 0 < len(tx(N.action_label(st, a))) <= 80
+                    tx(N.action_hint(st, a)) if N.action_hint(st, a) else None
+                    [tx(step) for step in N.action_path(st, a)]
                 action = rng.choice(actions)
             st, events = E.apply(st, seat, action)
             for e in events:
@@ -714,7 +715,7 @@ def test_the_last_tile_places_and_ends_the_turn_in_one_action() -> None:
     ends = legal(st, REV, "place_end")
     assert [a["cell"] for a in ends] == numbered_squares(st) and {a["tile"] for a in ends} == {monk}
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
-    tree = DecisionTree.of(E, st, REV)
+    tree = DecisionTree.of(N, st, REV)
     root, _ = tree.node(())
     labels = [tx(c.label) for c in root]
     # E3: the Monk on I-c1 (still the 3rd empty quill) earns a coin and a bell
@@ -723,8 +724,8 @@ def test_the_last_tile_places_and_ends_the_turn_in_one_action() -> None:
     inner, _ = tree.node((keep.step,))
     assert tx(inner[2].label) == "3 · +1 coin, +1 bell" and len(inner) == len(ends)
     end = {"type": "place_end", "tile": monk, "cell": "I-c1"}
-    assert E.describe_action(st, end) == "MoK I-c1 end" and E.parse_action(st, REV, "MoK I-c1 end") == end
-    assert E.parse_action(st, REV, "I-c1") == {"type": "place", "tile": monk, "cell": "I-c1"}
+    assert N.describe_action(st, end) == "MoK I-c1 end" and N.parse_action(st, REV, "MoK I-c1 end") == end
+    assert N.parse_action(st, REV, "I-c1") == {"type": "place", "tile": monk, "cell": "I-c1"}
     after, events = do_events(st, REV, end)
     two, _ = E.apply(*do_events(st, REV, {"type": "place", "tile": monk, "cell": "I-c1"})[:1], REV, {"type": "end_turn"})
     assert after == two  # the same as the two actions one after the other
@@ -748,26 +749,26 @@ def test_activate_place_activates_a_line_and_places_its_first_tile_in_one_action
     two, place_events = do_events(activated, REV, {"type": "place", "tile": lead, "cell": "I-e1"})
     assert after == two  # the same as the two actions one after the other
     assert [e.kind for e in events] == ["activate", *(e.kind for e in place_events)]
-    assert E.describe_action(st, action) == "col1 AnR I-e1" and E.parse_action(st, REV, "col1 AnR I-e1") == action
+    assert N.describe_action(st, action) == "col1 AnR I-e1" and N.parse_action(st, REV, "col1 AnR I-e1") == action
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
-    assert tx(E.action_label(st, action)).startswith("Col 1 · Angel/red → 5: ")
+    assert tx(N.action_label(st, action)).startswith("Col 1 · Angel/red → 5: ")
     # 108 squares: each line's best square at the top, then a step with its other squares (its
     # label the line's); the plain activation a step of its own
     assert best_square(st, "col1") == "I-c1" and sum(rewards(activated, lead, "I-c1")[:2]) == 1
-    root, _ = DecisionTree.of(E, st, REV).node(())
+    root, _ = DecisionTree.of(N, st, REV).node(())
     labels = [tx(c.label) for c in root]
     assert labels[:5] == ["Pass…", "Activate a line, place later ▸", "Row 1 · Angel/red → 3: +1 wine",
                           "Row 1 → Book I: Angel/red, Dog/white, +2 coins",
                           "Row 2 · Angel/white → 10: +1 coin, +1 bread"]
     assert len(root) == 14 and [c.step is None for c in root[2:]] == [True, False] * 6
-    inner, _ = DecisionTree.of(E, st, REV).node((root[3].step,))
+    inner, _ = DecisionTree.of(N, st, REV).node((root[3].step,))
     assert len(inner) == len(numbered_squares(do(st, REV, {"type": "activate", "line": "row1"}))) - 1
     # few squares left: every line's squares at the top of the panel
     for book in ("I", "II", "III"):
         fill(st, book, leave=(empty_quills(st, book)[-1],))
     few = legal(st, REV, "activate_place")
-    assert len(few) == 6 and all(E.action_path(st, a) == () for a in few)
-    root, _ = DecisionTree.of(E, st, REV).node(())
+    assert len(few) == 6 and all(N.action_path(st, a) == () for a in few)
+    root, _ = DecisionTree.of(N, st, REV).node(())
     assert len(root) == 13 and all(c.step is None for c in root)  # (a small tree is shown flat)
 
 
@@ -777,7 +778,7 @@ def test_place_end_sends_the_tiles_of_closed_books_to_the_sheepfold() -> None:
     ends = legal(st, REV, "place_end")
     assert ends and all(a["tile"] == ids["staged:0"] for a in ends)
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
-    assert tx(E.action_label(st, ends[0])).endswith("· end turn, sheepfold 1")
+    assert tx(N.action_label(st, ends[0])).endswith("· end turn, sheepfold 1")
     st = do(st, REV, ends[0])
     assert st["sheepfold"][REV] == 1 and st["active"] == IRR
 
@@ -791,7 +792,7 @@ def test_e13_the_discard_in_one_choice() -> None:
                     {"candle": 1, "coin": 1}, {"coin": 2}]
     assert [a["item"] for a in legal(st, REV, "discard")] == ["bell", "candle", "coin"]  # (one at a time too)
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
-    assert tx(E.action_label(st, {"type": "discard_set", "items": {"coin": 2}})) == "Discard 2 coins"
+    assert tx(N.action_label(st, {"type": "discard_set", "items": {"coin": 2}})) == "Discard 2 coins"
     after = do(st, REV, {"type": "discard_set", "items": {"bell": 1, "coin": 1}})
     assert after["coins"][REV] == 3 and after["tokens"][REV]["bell"] == 1 and after["phase"] == "turn_start"
     one = do(do(st, REV, {"type": "discard", "item": "bell"}), REV, {"type": "discard", "item": "coin"})

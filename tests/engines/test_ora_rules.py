@@ -11,6 +11,7 @@ import pytest
 from bot.text import Texts
 from engines.base import CHANCE, GameOver, IllegalAction, InvalidOptions, NotYourTurn, replay
 from engines.ora import ENGINE as E
+from engines.ora import NOTATION as NT
 from engines.ora import flow as F
 from engines.ora import notation as N
 from engines.ora import rules as R
@@ -44,7 +45,7 @@ def labels(st: State) -> list[str]:
     """The notation of every legal action of the deciding seat."""
     seat = F.decider(st)
     assert seat is not None
-    return [E.describe_action(st, a) for a in E.legal_actions(st, seat)]
+    return [NT.describe_action(st, a) for a in E.legal_actions(st, seat)]
 
 
 def skip_to(st: State, seat: int, kind: str = "action") -> State:
@@ -160,7 +161,7 @@ def test_notation_round_trips_in_a_playout() -> None:
             a = E.sample_chance(st, rng)
         else:
             a = rng.choice(list(E.legal_actions(st, seat)))
-            assert N.parse(st, E.describe_action(st, a)) == a
+            assert N.parse(st, NT.describe_action(st, a)) == a
         st, _ = E.apply(st, seat, a)
     assert E.outcome(st) is not None
 
@@ -238,7 +239,7 @@ def test_e5_fell_trees_edge_cases() -> None:
     land = st["pl"][3]["land"]
     for k in R.cards(land, "forest"):
         land[k][1] = None
-    assert "fell_trees" not in labels(st) and {"type": "fell_trees"} in E.typed_moves(st, 3)  # (b): typed only
+    assert "fell_trees" not in labels(st) and {"type": "fell_trees"} in NT.typed_moves(st, 3)  # (b): typed only
     rejected(st, 3, "fell_trees 1 0")  # (c): P2's forests are not his
     wheel = dict(st["wheel"])
     st = play(st, 3, "fell_trees")
@@ -925,7 +926,7 @@ def test_no_tap_list_holds_more_than_25_options() -> None:
             if seat == CHANCE:
                 a = E.sample_chance(st, rng)
             else:
-                assert max(sizes(DecisionTree.of(E, st, seat))) <= 25
+                assert max(sizes(DecisionTree.of(NT, st, seat))) <= 25
                 a = rng.choice(list(E.legal_actions(st, seat)))
             st, _ = E.apply(st, seat, a)
 
@@ -951,13 +952,13 @@ def test_prompts_say_which_action_of_the_round_it_is() -> None:
     text = Texts("ora", ["A", "B", "C", "D"])
     st = new(4)
     assert F.decider(st) == 0 == F.start_seat(st)
-    assert text(E.prompt(st, 0)).startswith("Round 1, your first of two actions:")
+    assert text(NT.prompt(st, 0)).startswith("Round 1, your first of two actions:")
     st = close(play(st, 0, "pass"), 0)
-    assert text(E.prompt(st, 1)).startswith("Round 1, your only action:")
+    assert text(NT.prompt(st, 1)).startswith("Round 1, your only action:")
     for seat in (1, 2, 3):
         st = close(play(st, seat, "pass"), seat)
     assert F.decider(st) == 0 and st["unit"] == 1
-    assert text(E.prompt(st, 0)).startswith("Round 1, your second of two actions:")
+    assert text(NT.prompt(st, 0)).startswith("Round 1, your second of two actions:")
     assert E.player_view(st, None)["pending"]["nth"] == 2
 
 
@@ -972,8 +973,8 @@ def test_a_k_different_goods_payment_says_the_goods_come_one_at_a_time() -> None
         st = close(play(st, seat, "pass"), seat)
     goods(st, 0, wood=1, peat=1, clay=1)
     st = play(st, 0, "use G02 lay")
-    do = [E.describe_action(st, a) for a in E.legal_actions(st, 0) if a["type"] == "do"]
+    do = [NT.describe_action(st, a) for a in E.legal_actions(st, 0) if a["type"] == "do"]
     st = play(st, 0, do[0])
-    shown = text(E.prompt(st, 0))
+    shown = text(NT.prompt(st, 0))
     assert shown == "Pay 3 more different goods, one at a time in list order: choose the next one."
-    assert [E.describe_action(st, a) for a in E.legal_actions(st, 0)] == ["pick wood", "skip"]
+    assert [NT.describe_action(st, a) for a in E.legal_actions(st, 0)] == ["pick wood", "skip"]

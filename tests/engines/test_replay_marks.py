@@ -1,4 +1,4 @@
-"""``Engine.replay_marks`` (docs/PROTOCOL.md "Other hooks"): the rulebook's unit each
+"""``Notation.replay_marks`` (docs/PROTOCOL.md "Other hooks"): the rulebook's unit each
 position of a replay is in, which ``/game replay``'s jump menu lists. Canterbury names
 its turns (spec §4, Last Rites turns §5.9), Illumination its turns (spec §4.1, the
 Reverent first, D29; a passed player's turns skipped), Ora its rounds or two-player turns
@@ -38,7 +38,7 @@ def test_canterbury_marks_each_turn_by_number_and_player(case: Case) -> None:
     """Spec §4: turns pass clockwise (T5); a Last Rites turn (T4, §5.9) is the same
     player's again and is marked so; the set-up has no turn, the end is the game's end."""
     states, views = positions(case)
-    marks = case.engine.replay_marks(states, views)
+    marks = case.notation.replay_marks(states, views)
     assert len(marks) == len(states)
     assert marks[0] is None and marks[-1] == Msg("board.game_over")
     turns = runs(marks)[1:-1]
@@ -66,7 +66,7 @@ def test_illumination_marks_turns_the_reverent_first_and_skips_a_passed_player(s
     other takes every turn; choosing sides and the deal are in no turn."""
     case = Case("illumination", seed, 2)
     states, views = positions(case)
-    marks = case.engine.replay_marks(states, views)
+    marks = case.notation.replay_marks(states, views)
     turns = runs(marks)
     assert turns[0] is None and turns[-1] == Msg("replay.end")
     turns = turns[1:-1]
@@ -87,7 +87,7 @@ def test_ora_short_game_marks_rounds_settlement_phases_and_the_bonus_round() -> 
     phases A–D after rounds 2, 4, 6, 8 (at step 3 of the next round, before its actions,
     §4.3) and E after the bonus round, then the end (§8)."""
     case = Case("ora", 3, 3, {"mode": "short"})
-    marks = runs(case.engine.replay_marks(*positions(case)))
+    marks = runs(case.notation.replay_marks(*positions(case)))
 
     def rnd(n: int) -> Msg:
         return Msg("board.round", {"n": n})
@@ -104,7 +104,7 @@ def test_ora_two_player_game_marks_turns_and_settlement_phases() -> None:
     """Spec §4.5 (two-player game): turns, settlement phases A–D after turns 6, 13, 20 and
     27 (no phase E, no bonus round), the end after the last turn (here the safety cap, 60)."""
     case = Case("ora", 2, 2)
-    marks = runs(case.engine.replay_marks(*positions(case)))
+    marks = runs(case.notation.replay_marks(*positions(case)))
     assert marks[0] is None and marks[-1] == Msg("board.over")
     phases = {m.params["letter"]: marks[i - 1] for i, m in enumerate(marks) if m and m.key == "replay.settlement"}
     assert phases == {letter: Msg("board.turn", {"n": n}) for letter, n in zip("ABCD", (6, 13, 20, 27), strict=True)}
@@ -114,11 +114,11 @@ def test_ora_two_player_game_marks_turns_and_settlement_phases() -> None:
 
 @pytest.mark.parametrize(("game_id", "players"), [("carnival", 3), ("eguan", 3), ("heaven", 4)])
 def test_other_games_mark_the_round_of_their_public_view(game_id: str, players: int) -> None:
-    """The default (``Engine.replay_marks``): the public view's ``round`` as
+    """The default (``Notation.replay_marks``): the public view's ``round`` as
     ``table.jump_round``; Carnival has seven rounds (spec §4)."""
     case = Case(game_id, 1, players)
     states, views = positions(case)
-    marks = case.engine.replay_marks(states, views)
+    marks = case.notation.replay_marks(states, views)
     for view, mark in zip(views, marks, strict=True):
         assert mark == Msg("table.jump_round", {"round": view["round"]})
     if game_id == "carnival":

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engines.base import CHANCE, Action, Engine, Event, Seat, State
-from engines.registry import ENGINES
+from engines.notation import Notation
+from engines.registry import ENGINES, NOTATIONS
 from engines.rng import derive_rng
 
 NAMES: tuple[str, ...] = ("Ann", "李白", "さくら", "Zoë", "김민준", "Émile")
@@ -41,6 +42,11 @@ class Case:
     def engine(self) -> Engine:
         """The registered engine of ``game_id``."""
         return ENGINES[self.game_id]
+
+    @property
+    def notation(self) -> Notation:
+        """The registered notation of ``game_id``."""
+        return NOTATIONS[self.game_id]
 
     @property
     def names(self) -> list[str]:

@@ -30,6 +30,7 @@ from typing import Any
 
 from bot.text import Texts
 from engines.base import CHANCE, Engine, Event, GameError, Seat, State, seat_letter
+from engines.notation import Notation
 from tests.golden.cases import Case, play
 
 HEAD = 80
@@ -99,9 +100,9 @@ def _audience(event: Event) -> str:
     return f"🔒 {seats or 'nobody'}"
 
 
-def _notation(engine: Engine, state: State, seat: Seat, action: dict[str, Any]) -> str:
+def _notation(notation: Notation, state: State, seat: Seat, action: dict[str, Any]) -> str:
     try:
-        return engine.describe_action(state, action)
+        return notation.describe_action(state, action)
     except GameError:
         if seat == CHANCE:  # the protocol does not ask engines to describe chance outcomes
             return "-"
@@ -174,11 +175,11 @@ def playthrough(case: Case) -> str:
                 lines.append(f"… {hidden_to - hidden_from} log entries not shown "
                              f"(#{hidden_from + 1}–#{hidden_to}) …")
             continue
-        notation = _notation(engine, step.before, step.seat, step.action)
+        notation = _notation(case.notation, step.before, step.seat, step.action)
         lines.append(f"#{step.index + 1} {_who(step.seat, names)}: {notation}  {dumps(step.action)}")
         if step.seat != CHANCE:
-            lines.append(f"  prompt: {texts(engine.prompt(step.before, step.seat))}")
-            label = texts(engine.action_label(step.before, step.action))
+            lines.append(f"  prompt: {texts(case.notation.prompt(step.before, step.seat))}")
+            label = texts(case.notation.action_label(step.before, step.action))
             if label != notation:
                 lines.append(f"  label: {label}")
         lines += [f"  event {_audience(e)}: {texts.event(e)}" for e in step.events]

@@ -14,6 +14,7 @@ from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord
 from bot.settings import Settings
 from engines.base import CHANCE
+from engines.registry import notation_of
 from tests.e2e.driver import Driver
 
 JSON = dict[str, Any]
@@ -36,7 +37,7 @@ async def legal_text(bot: GameBot, game: int, rng: random.Random, seat: int | No
     action = rng.choice(list(engine.legal_actions(state, seat)))
     user = record.user_of(seat)
     assert user is not None
-    return user, engine.describe_action(state, action)
+    return user, notation_of(engine).describe_action(state, action)
 
 
 def member(fake: FakeDiscord, user_id: int) -> JSON:

@@ -45,6 +45,7 @@ import pytest
 from bot.sandbox.fakecord import LOADING, FakeDiscord, iter_components
 from engines.base import CHANCE
 from engines.registry import get as get_engine
+from engines.registry import notation_of
 
 SPECS = ["after_commit:1", "after_post:1", "before_board_edit:1", "after_board_edit:1",
          "after_commit:2", "after_post:2", "before_board_edit:2", "after_board_edit:2",
@@ -281,7 +282,7 @@ async def typed_move(fake: FakeDiscord, db: Path, table: Table, rng: random.Rand
     state = engine.state_from_json(json.loads(game["state"]))
     seats = {r["seat"]: int(r["user_id"]) for r in query(db, "SELECT * FROM seats WHERE game=?", (game["id"],))}
     seat = rng.choice(sorted(engine.to_move(state) - {CHANCE}))
-    text = engine.describe_action(state, rng.choice(list(engine.legal_actions(state, seat))))
+    text = notation_of(engine).describe_action(state, rng.choice(list(engine.legal_actions(state, seat))))
     user = table.user(seats[seat])
     token = await fake.slash(user, game["game_id"], "play", action=text, game=game["id"])
     with (db.parent / "bot.log").open("a") as out:  # (beside the child's lines: which move came when)

@@ -20,6 +20,7 @@ import pytest
 from bot.sandbox.fakecord import FakeDiscord
 from bot.service import BUSY, UNWRITABLE, texts
 from bot.storage import Repository, StorageUnwritable
+from engines.registry import notation_of
 from tests.e2e.driver import Driver
 from tests.reliability.botkit import checked_fake, legal_text, member, two_player_game
 
@@ -37,7 +38,7 @@ async def move_reply(fake: FakeDiscord, driver: Driver, game: int, rng: random.R
     record = await driver.bot.service.get(game)
     engine, state, seat = driver.bot.service.engine(record), driver.bot.service.state(record), record.seat_of(user_id)
     assert seat is not None
-    label = texts(record)(engine.action_label(state, engine.parse_action(state, seat, text)))
+    label = texts(record)(notation_of(engine).action_label(state, notation_of(engine).parse_action(state, seat, text)))
     token = await fake.slash(member(fake, user_id), "carnival", "play", action=text, game=game)
     await driver.settle()
     reply = fake.message_for(token)

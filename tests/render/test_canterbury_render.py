@@ -12,6 +12,7 @@ from PIL import Image
 from bot.text import Texts
 from engines.base import CHANCE, Msg
 from engines.canterbury import ENGINE as E
+from engines.canterbury import NOTATION as N
 from render.canterbury import WIDTH, render_board, render_private, render_zoom, zoom_regions
 from tests.render.text_sizes import layout
 
@@ -179,4 +180,4 @@ def test_the_parson_picture_numbers_what_the_buttons_number() -> None:
     assert moves and st["parson"] not in [a["sin"] for a in moves]
     for action in moves:
         n = SINS.index(action["sin"]) + 1
-        assert texts(3)(E.action_label(st, action)).startswith(f"{n} · Move the Parson to "), action
+        assert texts(3)(N.action_label(st, action)).startswith(f"{n} · Move the Parson to "), action

@@ -14,6 +14,7 @@ import pytest
 
 from bot.text import Texts
 from engines.base import CHANCE
+from engines.carnival import NOTATION as N
 from engines.carnival.engine import CarnivalEngine
 from render.base import text_width, to_png
 from render.carnival import (
@@ -391,13 +392,13 @@ def test_the_wrath_picture_numbers_what_the_buttons_number(model: str) -> None:
     assert image is not None and image.width == WIDTH
     numbers = decision_numbers(view)
     for action in E.legal_actions(state, thrower):
-        label = TX(E.action_label(state, action))
+        label = TX(N.action_label(state, action))
         if action["aim"] == "none":
             assert not label[0].isdigit(), label
             continue
         n = wrath_number(state, action["aim"])
         assert numbers[action["aim"]] == n and label.startswith(f"{n} · "), label
-        steps = [TX(step) for step in E.action_path(state, action)]
+        steps = [TX(step) for step in N.action_path(state, action)]
         if model == "spatial":
             assert steps[0].startswith(f"{numbers[action['target']]} · {action['target']}"), steps
         else:

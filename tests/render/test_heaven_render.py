@@ -13,6 +13,7 @@ from PIL import Image
 from bot.text import Texts
 from engines.base import CHANCE, Msg
 from engines.heaven import ENGINE as E
+from engines.heaven import NOTATION as N
 from render.heaven import render_board, render_private
 
 NAMES = ["Alice", "小明", "Bob", "さくら", "Eve", "김민수"]
@@ -169,7 +170,7 @@ def test_the_numbered_table_numbers_the_public_cards_as_the_labels_do(monkeypatc
     assert numbers == list(range(1, len(cards) + 1))
     codes = [drawn[drawn.index(str(n)) + 1] for n in numbers]           # each number, then its card's code
     assert codes == [f"{c['colour'][0].upper()}{c['number']}" for c in cards]
-    removes = {TEXT(E.action_label(st, a)): a["plan"][1][1] for a in E.legal_actions(st, 0)
+    removes = {TEXT(N.action_label(st, a)): a["plan"][1][1] for a in E.legal_actions(st, 0)
                if a["type"] == "use" and a["plan"][0] == ["target", 1]}
     for label, card in removes.items():
         assert label.startswith(f"{[c['id'] for c in cards].index(card) + 1} · Use Destruction B2: target")

@@ -14,6 +14,7 @@ import pytest
 from bot.text import Texts
 from engines.base import CHANCE
 from engines.ora import ENGINE as E
+from engines.ora import NOTATION as N
 from render.base import missing_glyphs, tiles_off, to_png
 from render.ora import BOARD_W, ZOOM_W, render_board, render_owner, render_private, signed, sum_text
 from render.registry import DEFAULT_LIMIT
@@ -219,7 +220,7 @@ def test_the_decision_picture_numbers_what_the_labels_say() -> None:
         if seat != CHANCE:
             view = E.player_view(st, seat)
             legal = list(E.legal_actions(st, seat))
-            labels = [text(E.action_label(st, a)) for a in legal]
+            labels = [text(N.action_label(st, a)) for a in legal]
             numbers = {t["n"] for t in view["targets"]}
             led = {int(lab.split(" · ")[0]) for lab in labels if re.match(r"\d+ · ", lab)}
             assert led == numbers == set(range(1, len(numbers) + 1))

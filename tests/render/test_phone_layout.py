@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 from bench import phone
 from bot.storage import GameRecord
 from engines.base import CHANCE, Action, Engine, EngineInfo, Seat, State
+from engines.notation import Notation
 from render import base
 from render.base import canvas, draw_text, fit_text
 from tests.golden.cases import Step
@@ -221,14 +222,16 @@ def test_a_report_misses_the_limits_it_measures() -> None:
 # -- taps -----------------------------------------------------------------------------------
 
 
-class Stub(Engine):
-    """A stub game: ``count`` legal actions for every seat, those of ``confirm`` asking to confirm,
-    those from ``grouped`` on behind one step; the state's ``"to"`` lists the seats to move."""
+class Stub(Engine, Notation):
+    """A stub game, its own notation: ``count`` legal actions for every seat, those of ``confirm``
+    asking to confirm, those from ``grouped`` on behind one step; the state's ``"to"`` lists the
+    seats to move."""
 
     info = EngineInfo("stub", "Stub Game", "スタブ", 2, 2)
 
     def __init__(self, count: int, confirm: Sequence[int] = (), grouped: int | None = None) -> None:
         self.count, self.confirm, self.grouped = count, set(confirm), grouped
+        self.engine = self
 
     def to_move(self, state: State) -> frozenset[Seat]:
         return frozenset(state.get("to", (0, 1)))
@@ -332,7 +335,7 @@ def test_the_bench_draws_every_zoom_region_of_a_game_that_has_them(monkeypatch: 
 
 
 def test_the_bench_draws_boards_along_the_playouts_and_the_decisions_the_game_draws() -> None:
-    from engines.registry import ENGINES
+    from engines.registry import ENGINES, NOTATIONS
     from render import registry
 
     drawings = phone.drawings("eguan")
@@ -343,5 +346,5 @@ def test_the_bench_draws_boards_along_the_playouts_and_the_decisions_the_game_dr
     engine = ENGINES["eguan"]
     assert 1 <= len(decisions) <= phone.DECISIONS
     assert all(registry.draws_decision("eguan", engine.player_view(state, seat)) for _, state, seat in decisions)
-    prompts = [getattr(engine.prompt(state, seat), "key", None) for _, state, seat in decisions]
+    prompts = [getattr(NOTATIONS["eguan"].prompt(state, seat), "key", None) for _, state, seat in decisions]
     assert len(set(prompts)) == len(prompts)
