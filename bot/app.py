@@ -23,15 +23,15 @@ from bot.render_pool import Renderer
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Repository
-from bot.ui.ai import AI_ITEMS
 from bot.ui.commands import CatalogTranslator
 from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.context import HostContext
 from bot.ui.delivery import Delivery
 from bot.ui.errors import GameTree
 from bot.ui.flow import Flow
+from bot.ui.lobby_options import AI_ITEMS
 from bot.ui.operator import Operator, RateLimits
-from bot.ui.table import TABLE_ITEMS
+from bot.ui.table_items import TABLE_ITEMS
 from engines.registry import ENGINES
 
 log = logging.getLogger(__name__)
@@ -101,6 +101,7 @@ class GameBot(commands.Bot):
         self.delivery.lean = settings.lean_requests
         self.delivery.renderer = Renderer(settings.render_workers)
         self.flow = Flow(HostContext(self.service, self.repo, self.delivery, settings, clock))
+        self.routing = self.flow.dispatch()  # (how persistent items, checks and transformers reach the handlers)
         cast(GameTree, self.tree).attach(self.flow.ctx)
         if settings.postgres:  # (PostgreSQL is backed up by its own tools: README "Running at scale")
             settings = dataclasses.replace(settings, backup_every_minutes=0)

@@ -18,17 +18,18 @@ from discord.ext import commands
 from bot.service import HostError
 from bot.settings import TIMEOUT_PRESETS
 from bot.text import LOCALES, Texts
-from bot.ui.ai import AI_ITEMS, seat_choices, seat_named
+from bot.ui.ai import seat_choices, seat_named
 from bot.ui.arguments import GameOption, engine_named
-from bot.ui.clock import MAX_VACATION_DAYS
 from bot.ui.components import DYNAMIC_ITEMS, refuse_foreign
+from bot.ui.deadlines import MAX_VACATION_DAYS
 from bot.ui.errors import reader_locale
+from bot.ui.language import choose_language
 from bot.ui.lobby import parse_options
-from bot.ui.lobby_options import option_text, value_text
-from bot.ui.locales import LANGUAGE_NAMES, choose_language
-from bot.ui.moderation import moderator_only
+from bot.ui.lobby_options import AI_ITEMS, option_text, value_text
+from bot.ui.locales import LANGUAGE_NAMES
 from bot.ui.notices import board_link
-from bot.ui.table import TABLE_ITEMS
+from bot.ui.permissions import moderator_only
+from bot.ui.table_items import TABLE_ITEMS
 from engines.base import InvalidOptions, Msg
 from engines.registry import ENGINES
 

@@ -29,7 +29,8 @@ from bot.ui.limits import MESSAGE_CHARS
 from bot.ui.notices import Notices, private_notes
 from bot.ui.panels import Panel, build_panel, pointing_at_picture
 from bot.ui.parked import ParkedPanels
-from bot.ui.table import check_own_panel, with_undo
+from bot.ui.table import with_undo
+from bot.ui.table_items import check_own_panel
 from engines.base import GameError, Msg, State
 from render import registry as renders
 

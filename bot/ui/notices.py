@@ -49,14 +49,15 @@ from bot.service import (
 )
 from bot.storage import GameRecord, LogEntry
 from bot.text import Texts, escape_name, locale_of, short_name
-from bot.ui.clock import fit_deadline, quiet_hours
 from bot.ui.components import BoardButton
 from bot.ui.context import HostContext
+from bot.ui.deadlines import fit_deadline, quiet_hours
 from bot.ui.dm import DirectMessages, jump_url
 from bot.ui.errors import reader_locale
 from bot.ui.limits import split_text
 from bot.ui.panels import board_view, game_title, mention_list, timer_shown
 from bot.ui.parked import PARK_SECONDS
+from bot.ui.table_items import end_view
 from engines.base import Engine, Msg, Outcome, seat_letter
 from engines.registry import get as get_engine
 
@@ -422,8 +423,6 @@ class Notices:
         if left:
             lines.append(tx(Msg("table.ranked_last", {"seats": {"seats": left}})))
         winners = [u for u in (record.user_of(s) for s in outcome.winners) if u and u > 0]  # (no AI pinged)
-        from bot.ui.table import end_view  # (table.py builds on this module)
-
         return "\n".join(lines), winners, end_view(record, board_view(record, locale=public), public)
 
     async def show_private(self, interaction: discord.Interaction, game: int) -> None:

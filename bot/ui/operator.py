@@ -28,7 +28,7 @@ from bot.loops import stop_loop
 from bot.service import HostError
 from bot.text import host_sentence
 from bot.ui.limits import MESSAGE_CHARS, clip
-from bot.ui.moderation import is_moderator
+from bot.ui.permissions import is_moderator
 from engines.base import Msg, seat_letter
 
 if TYPE_CHECKING:

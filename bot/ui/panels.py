@@ -30,8 +30,10 @@ from bot.ui.limits import (
     distinct_labels,
     pages,
 )
+from bot.ui.lobby_options import AiLobbySelect, option_rows, option_text, value_text
 from engines.base import NO_TIMER, Engine, Msg, State, seat_letter
 from engines.decisions import Choice, DecisionTree
+from engines.registry import get as get_engine
 
 MAX_BUTTONS = 20
 """At most this many actions are shown as buttons (4 rows of 5; the 5th row navigates)."""
@@ -122,8 +124,6 @@ def lobby_embed(engine: Engine, record: GameRecord, timeout_label: str, locale: 
     players = "\n".join(f"{i + 1}. {f'🤖 {names[i]}' if s.is_bot else f'<@{s.user_id}>'}"
                         f"{vacation_note(record, s.seat, locale)}"
                         for i, s in enumerate(record.seats)) or "—"
-    from bot.ui.lobby_options import option_text, value_text  # (it builds on components, as this does)
-
     game_tx = Texts(info.game_id, [], locale)
     changed = [(spec, record.options[spec.key]) for spec in info.options
                if spec.key in record.options and record.options[spec.key] != spec.default]
@@ -150,14 +150,9 @@ def lobby_view(record: GameRecord, locale: str = "en", key: str | None = None) -
     options (``bot.ui.lobby_options``; ``key``: the option whose values are shown)."""
     if record.status != "lobby":
         return None
-    from bot.ui.lobby_options import option_rows  # (it builds on components, as this does)
-    from engines.registry import get as get_engine
-
     view = discord.ui.View(timeout=None)
     for verb in ("join", "leave", "start"):
         view.add_item(LobbyButton(record.id, verb, locale))
-    from bot.ui.ai import AiLobbySelect  # (the Add AI select, issue 15)
-
     view.add_item(AiLobbySelect(record.id, locale))
     for item in option_rows(record, get_engine(record.game_id), key, locale):
         view.add_item(item)

@@ -12,7 +12,8 @@ Buttons are ``TableButton``s, ``t:{game}:{version}:{verb}``:
 
 ``ReplaySelect`` (``tj:{game}``) jumps a replay to a round (or a step).
 
-The handlers live in ``Table`` (``bot.flow.table``); the sentences are the ``table.*``
+The items live in ``bot/ui/table_items.py``, the handlers in ``Table`` (``bot.flow.table``,
+which ``bot/ui/flow.py`` registers as their routes); the sentences are the ``table.*``
 keys of ``bot/text/en/table.toml``.
 """
 
@@ -23,7 +24,6 @@ import datetime as dt
 import io
 import json
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -42,14 +42,13 @@ from bot.service import (
 )
 from bot.storage import GameRecord, LogEntry
 from bot.text import Texts, host_sentence
-from bot.ui.components import Reported
-from bot.ui.context import HostContext, flow_of
+from bot.ui.context import HostContext
 from bot.ui.dm import jump_url
 from bot.ui.limits import MESSAGE_CHARS, clip
-from bot.ui.lobby import timeout_label
-from bot.ui.lobby_options import LobbySelect
+from bot.ui.lobby_options import timeout_label
 from bot.ui.notices import Notices
 from bot.ui.panels import Panel, build_panel, game_title, lobby_embed, lobby_view
+from bot.ui.table_items import ReplaySelect, TableButton, check_own_panel
 from bot.ui.table_text import say, tmsg
 from engines.base import Msg, Outcome
 from engines.registry import get as get_engine
@@ -107,82 +106,6 @@ def stats_lines(user_id: int, rows: Sequence[tuple[str, int, float, float, int, 
     lines.append(say("rating_about", locale, base=int(RATING_BASE), provisional=PROVISIONAL_GAMES))
     return lines
 
-
-
-class TableButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"t:(?P<game>\d+):(?P<version>\d+):(?P<verb>undo|resign|rematch|prev|next)"):
-    """A table button (module docstring): the game, the version it was offered at, the verb."""
-
-    STYLES = {"undo": discord.ButtonStyle.secondary, "resign": discord.ButtonStyle.danger,
-              "rematch": discord.ButtonStyle.success, "prev": discord.ButtonStyle.secondary,
-              "next": discord.ButtonStyle.secondary}
-
-    def __init__(self, game: int, version: int, verb: str, *, disabled: bool = False, locale: str = "en") -> None:
-        super().__init__(discord.ui.Button(label=say(f"{verb}_button", locale), style=self.STYLES[verb], disabled=disabled,
-                                           custom_id=f"t:{game}:{version}:{verb}"))
-        self.game, self.version, self.verb = game, version, verb
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> TableButton:
-        return cls(int(match["game"]), int(match["version"]), match["verb"])
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        table = flow_of(interaction).table
-        if self.verb == "undo":
-            await table.undo(interaction, self.game, self.version)
-        elif self.verb == "resign":
-            await table.resign(interaction, self.game)
-        elif self.verb == "rematch":
-            await table.rematch(interaction, self.game)
-        else:
-            await table.replay(interaction, self.game, self.version)
-
-
-class ReplaySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tj:(?P<game>\d+)"):
-    """Jump a replay to a round or step (the values are step indices)."""
-
-    def __init__(self, game: int, options: list[discord.SelectOption] | None = None, locale: str = "en") -> None:
-        super().__init__(discord.ui.Select(custom_id=f"tj:{game}", placeholder=say("jump", locale),
-                                           options=options or [discord.SelectOption(label="…", value="0")]))
-        self.game = game
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ReplaySelect:
-        return cls(int(match["game"]))
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
-        if len(values) != 1 or not values[0].isdigit():
-            raise HostError(tmsg("bad_jump"), "bad_pick")
-        await flow_of(interaction).table.replay(interaction, self.game, int(values[0]))
-
-
-TABLE_ITEMS = (TableButton, ReplaySelect, LobbySelect)
-"""Registered with the other dynamic items (``bot/app.py``)."""
-
-
-def check_own_panel(interaction: discord.Interaction) -> None:
-    """A press of a private panel's item must come from that panel: a private (ephemeral)
-    message the bot sent the presser. Another member's click on it, or a panel's id sent
-    from a public message (the board, a ping: only a forged one can be), is told it is not
-    their panel before anything is read, so a public message is never redrawn as a panel.
-
-    Raises:
-        HostError: ``table.not_your_panel`` (code ``not_your_panel``).
-    """
-    message = interaction.message
-    meta = message.interaction_metadata if message is not None else None
-    if message is None or not message.flags.ephemeral or meta is None or meta.user.id != interaction.user.id:
-        raise HostError(tmsg("not_your_panel"), "not_your_panel")
-
-
-def end_view(record: GameRecord, view: discord.ui.View | None, locale: str = "en") -> discord.ui.View:
-    """The end message's buttons: ``view`` (the board's) plus Rematch (labels in ``locale``)."""
-    view = view or discord.ui.View(timeout=None)
-    view.add_item(TableButton(record.id, record.version, "rematch", locale=locale))
-    return view
 
 
 async def with_undo(ctx: HostContext, record: GameRecord, user_id: int, panel: Panel, locale: str = "en") -> Panel:
