@@ -170,3 +170,21 @@ class GameBot(commands.Bot):
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):
     """``GameBot`` on discord.py's sharded client (``Settings.shard_count``; issue 17)."""
+
+
+async def run_sync(settings: Settings, guild_id: int | None = None) -> list[str]:
+    """``python -m bot sync``: log in with ``settings.token`` (no gateway, no database), load the
+    commands of every cog and push them (``bot.sync.sync``); returns the synced names.
+
+    Raises:
+        discord.LoginFailure: the token is refused.
+        discord.HTTPException: Discord refused the sync.
+    """
+    class SyncOnly(GameBot):
+        async def setup_hook(self) -> None:  # the commands only: no database, no loops
+            await self.load_commands()
+
+    bot = SyncOnly(settings)
+    async with bot:
+        await bot.login(settings.token)
+        return await sync.sync(bot.tree, guild_id)

@@ -34,7 +34,7 @@ import io
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import aiohttp
 import discord
@@ -44,18 +44,21 @@ from PIL import Image
 from bot import logsafe
 from bot.locks import KeyedLocks
 from bot.render_pool import Kind, Renderer, RenderJob
-from bot.service import crash_point, drawn_view, entry_texts, live_entries, seat_names, texts
+from bot.service import crash_point, drawn_view, entry_texts, live_entries, seat_names, start_event, texts
 from bot.storage import LogEntry, OutboxRow, StorageError
 from bot.text import Texts, locale_of
+from bot.ui.components import BoardButton
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
 from bot.ui.locales import Locales
+from bot.ui.look_menu import board_look
+from bot.ui.panels import board_embed, board_view
 from engines.base import Msg
 from render import registry as renders
 
 if TYPE_CHECKING:
     from bot.service import GameService
     from bot.storage import GameRecord, Repository
-    from bot.ui.notices import Notices
+    from engines.base import Outcome
 
 log = logging.getLogger(__name__)
 
@@ -169,6 +172,22 @@ point 3), in the languages of their readers."""
 
 
 
+class Composer(Protocol):
+    """Composes the outbox rows a handler writes: turn pings and the end
+    (``bot.ui.notices.Notices`` is one)."""
+
+    def end_message(self, record: GameRecord, outcome: Outcome) -> tuple[str, list[int], discord.ui.View | None]: ...
+
+    async def notify_turn(self, record: GameRecord, seats: Sequence[int], *, reminder: bool = False,
+                          shown_upto: int | None = None, version: int | None = None, nonce: str | None = None,
+                          via: discord.Interaction | None = None) -> None: ...
+
+    async def deliver_ping(self, record: GameRecord, seats: Sequence[int], *, after: int, version: int,
+                           nonce: str, via: discord.Interaction | None = None) -> None: ...
+
+    async def update_hands(self, game: int) -> None: ...
+
+
 class Delivery:
     """Posts and edits messages through ``client`` (channels, guilds and users by id);
     reads games through ``service`` and stores board pointers in ``repo``; one board
@@ -188,7 +207,7 @@ class Delivery:
         """Per game and catalog locale: the version and a small copy of the board last drawn in that
         language, encoded as ``(data, ext)`` (DM turn notices, sent right after it, are drawn in
         their reader's language; the newest ``THUMBNAILS_KEPT`` only)."""
-        self.notices: Notices | None = None
+        self.notices: Composer | None = None
         self.started = service.clock()
         """When this process started (a ping row older than that is sent after a restart)."""
         """Composes turn pings and the end (set by ``Notices``); rows wait while None."""
@@ -742,9 +761,6 @@ class Delivery:
         already (``recent_public_lines``); ``unshown``: ``_unshown_lines(record)``, when made
         already. The board carries the newest ``board_carries(unshown)`` of the unshown lines
         (no log read), or the last ``RECENT_LINES`` lines when fewer are unshown and all fit."""
-        from bot.ui.looks import board_look  # (looks → panels → components → context → delivery)
-        from bot.ui.panels import board_embed, board_view  # (panels → components → context → delivery)
-
         service = self.service
         engine = service.engine(record)
         state = service.state(record)
@@ -1009,8 +1025,6 @@ class Delivery:
         messages in the server's language, pinging its ``mentions``; when the game waits for
         the seat of its ``turn``, that player's prompt, deadline and Play ▶ / My view too;
         posted with the row's nonce."""
-        from bot.ui.components import BoardButton  # (components → context → delivery)
-
         payload = row.payload
         tx = self.public_texts(record)
         text = "".join(tx(Msg(str(key), dict(params))) for key, params in payload.get("msgs", []))
@@ -1055,8 +1069,6 @@ class Delivery:
 
     async def _public_lines(self, record: GameRecord, after: int, upto: int) -> list[tuple[str, Any]]:
         """``public_lines`` with each line's event kind (``"start"`` for the start line)."""
-        from bot.service import start_event
-
         lines: list[tuple[str, Any]] = []
         entries = await self.repo.log(record.id, after=after, upto=upto)
         txs = entry_texts(record, entries, self.locales.public(record.guild_id))  # (a move: who made it)

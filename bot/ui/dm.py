@@ -41,7 +41,7 @@ from bot.storage import GameRecord
 from bot.ui.components import DmButton, button_label
 from bot.ui.context import HostContext
 from bot.ui.limits import DEFAULT_UPLOAD, MESSAGE_CHARS, clip
-from bot.ui.looks import look_select
+from bot.ui.look_menu import look_select
 from bot.ui.panels import game_title
 from engines.base import Msg, seat_letter
 from render import registry as renders
