@@ -45,7 +45,7 @@ from typing import Any
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, Req
 from bot.settings import Settings
-from bot.ui.delivery import DM_AWAY
+from bot.ui.presence import DM_AWAY
 from engines.registry import ENGINES
 from tests.e2e.driver import Driver
 

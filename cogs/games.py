@@ -109,7 +109,7 @@ class Games(commands.GroupCog, group_name="game"):
         record = await self.bot.flow.ctx.resolve_game(interaction, game)
         if record.state is None:
             raise HostError(Msg("ui.error.not_started"), "not_started")
-        message = await self.bot.delivery.repost_board(record)
+        message = await self.bot.delivery.boards.repost_board(record)
         link = board_link(dataclasses.replace(record, board_channel_id=message.channel.id,
                                               board_message_id=message.id))
         reader = self.bot.delivery.locales.private(interaction)
@@ -158,9 +158,9 @@ class Games(commands.GroupCog, group_name="game"):
         record = await self.bot.flow.ctx.resolve_game(interaction, game)
         chosen = "board" if mode is None else mode.value
         if chosen == "stop":
-            await self.bot.flow.table.unwatch(interaction, record)
+            await self.bot.flow.spectators.unwatch(interaction, record)
             return
-        await self.bot.flow.table.watch(interaction, record, chosen)
+        await self.bot.flow.spectators.watch(interaction, record, chosen)
 
     @app_commands.command(name="leaderboard")
     @app_commands.describe(game="Which game (leave out for your own stats in every game)",

@@ -287,11 +287,11 @@ class AiPlayers:
             public = tx(Msg("ai.say.autopilot_off", {"name": name}))
             private = say("ai.say.autopilot_off_private", locale, game=record.id)
         await self.ctx.delivered(self._announce(updated.home_channel_id, public))
-        self.ctx.delivery.request_board(record.id)
+        self.ctx.delivery.boards.request_board(record.id)
         await interaction.followup.send(private, ephemeral=True)
 
     async def _announce(self, channel_id: int, text: str) -> None:
-        await self.ctx.delivery.send_text(channel_id, text)
+        await self.ctx.delivery.transport.send_text(channel_id, text)
 
     async def hand_over(self, interaction: discord.Interaction, record: GameRecord, user: discord.abc.User | None,
                         level: str, *, reason: str, seat: int | None = None) -> None:
@@ -327,7 +327,7 @@ class AiPlayers:
             answer = say("ai.say.handed_private", mine, letter=seat_letter(seat), game=record.id, old=uid,
                          name=ai_name(level, mine))
         await self.ctx.delivered(self._announce(updated.home_channel_id, text))
-        self.ctx.delivery.request_board(record.id)
+        self.ctx.delivery.boards.request_board(record.id)
         await interaction.followup.send(answer, ephemeral=True)
 
 

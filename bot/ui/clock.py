@@ -110,7 +110,7 @@ class Clock:
                 async with self.ctx.service.lock(record.id):  # (a move under way keeps its count)
                     marked = await self.ctx.repo.claim_reminder(record.id, record.version, count, record.waiting)
                 if marked:  # (queued with the claim: the outbox sends it once, crash or not)
-                    await self.ctx.delivery.flush(record.id)
+                    await self.ctx.outbox.flush(record.id)
             except Exception:
                 log.exception("clock failed for game %s", record.id)
         for hook in self.after_pass:
@@ -133,7 +133,7 @@ class Clock:
                     continue  # (another process claimed them)
                 waiting = sorted(set(seats) & set(record.waiting))
                 if record.status == "active" and waiting:
-                    await self.notices.notify_turn(record, waiting)
+                    await self.notices.turns.notify_turn(record, waiting)
             except Exception:
                 log.exception("held-back pings of game %s failed", game)
 
@@ -158,12 +158,12 @@ class Clock:
                                                 vacations=vacations):
             return True
         record = await self.ctx.service.get(record.id)
-        tx = self.ctx.delivery.public_texts(record)
+        tx = self.ctx.delivery.locales.public_texts(record)
         left = tx(Msg("host.comma")).join(f"{tx.name(s)} {record.vacation_left(s)}" for s in seats)
         key = "ui.clock.vacation" if len(seats) == 1 else "ui.clock.vacation_many"
-        await self.ctx.delivery.send_text(record.home_channel_id, tx(Msg(key, {
+        await self.ctx.delivery.transport.send_text(record.home_channel_id, tx(Msg(key, {
             "who": {"seats": list(seats)}, "left": left, "when": f"<t:{int(deadline)}:R>"})))
-        self.ctx.delivery.request_board(record.id)
+        self.ctx.delivery.boards.request_board(record.id)
         return True
 
     # ------------------------------------------------------------------ commands
@@ -184,7 +184,7 @@ class Clock:
         record = await self.ctx.service.get(record.id)
         if record.lobby_message_id is not None:
             engine = self.ctx.service.engine(record)
-            message = self.ctx.delivery.channel(record.channel_id).get_partial_message(record.lobby_message_id)
+            message = self.ctx.delivery.transport.channel(record.channel_id).get_partial_message(record.lobby_message_id)
 
             async def edit() -> None:
                 locale = self.ctx.delivery.locales.public(record.guild_id)

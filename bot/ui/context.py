@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from bot.settings import Settings
     from bot.storage import GameRecord, Repository
     from bot.ui.delivery import Delivery
+    from bot.ui.outbox_drain import Outbox
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +41,9 @@ REMEMBERED_INTERACTIONS = 4096
 
 
 @dataclass
-class HostContext:
-    """The parts a handler needs, and the count of handlers in flight.
+class Parts:
+    """The parts of the running bot below the outbox: what the composer of pings and the end
+    (``bot.ui.notices.TurnNotices``) and the DMs work with, built before the outbox.
 
     Attributes:
         service / repo / delivery / settings: the game service, storage, delivery layer
@@ -54,6 +56,23 @@ class HostContext:
     delivery: Delivery
     settings: Settings
     clock: Callable[[], float]
+
+    @staticmethod
+    async def delivered(step: Awaitable[None]) -> None:
+        """Await a delivery step after a committed move: a failure is logged and never
+        rolls the move back (docs/DESIGN.md §4)."""
+        try:
+            await step
+        except Exception:
+            log.exception("delivery after a committed move failed")
+
+
+@dataclass
+class HostContext(Parts):
+    """The parts a handler needs (``Parts`` and the ``outbox``), and the count of handlers in
+    flight."""
+
+    outbox: Outbox
     _busy: int = field(default=0, init=False)
     _idle: asyncio.Event = field(default_factory=asyncio.Event, init=False)
     _seen: collections.OrderedDict[int, None] = field(default_factory=collections.OrderedDict, init=False)
@@ -97,7 +116,7 @@ class HostContext:
         """Wait until no handler is in flight and every board update is delivered."""
         while True:
             await self._idle.wait()
-            await self.delivery.drain()
+            await self.outbox.drain()
             if self._busy == 0:
                 return
 
@@ -111,15 +130,6 @@ class HostContext:
         while len(self._seen) > REMEMBERED_INTERACTIONS:
             self._seen.popitem(last=False)
         return True
-
-    @staticmethod
-    async def delivered(step: Awaitable[None]) -> None:
-        """Await a delivery step after a committed move: a failure is logged and never
-        rolls the move back (docs/DESIGN.md §4)."""
-        try:
-            await step
-        except Exception:
-            log.exception("delivery after a committed move failed")
 
     async def resolve_game(self, interaction: discord.Interaction, game: GameRecord | None,
                            game_id: str | None = None) -> GameRecord:

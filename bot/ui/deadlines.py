@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.service import HostError
 from bot.storage import GameRecord
-from bot.ui.context import HostContext
+from bot.ui.context import Parts
 from engines.base import Msg
 
 DAY = 86400
@@ -93,7 +93,7 @@ class QuietHours:
         return f"{self.start // 60:02d}:{self.start % 60:02d}–{self.end // 60:02d}:{self.end % 60:02d} ({self.zone})"
 
 
-async def quiet_hours(ctx: HostContext, guild_id: int | None) -> QuietHours | None:
+async def quiet_hours(ctx: Parts, guild_id: int | None) -> QuietHours | None:
     """The quiet hours of a server, or None (none set, or a DM game)."""
     if not guild_id:
         return None
@@ -101,7 +101,7 @@ async def quiet_hours(ctx: HostContext, guild_id: int | None) -> QuietHours | No
     return None if stored is None else QuietHours(*stored)
 
 
-async def fit_deadline(ctx: HostContext, record: GameRecord) -> GameRecord:
+async def fit_deadline(ctx: Parts, record: GameRecord) -> GameRecord:
     """``record`` with a deadline that falls inside its server's quiet hours moved to
     their end (stored, so every timestamp shown is the real one)."""
     if record.status != "active" or record.deadline is None:

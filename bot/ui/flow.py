@@ -1,5 +1,6 @@
 """The handlers of the host, by role (docs/TEMPLATE.md "The host, by role"), built in the
-order they depend on one another over one ``HostContext``: ``notices`` (notices.py), then
+order they depend on one another over one ``HostContext`` and the ``TurnNotices`` its outbox
+composes with: ``spectators`` (table.py), ``notices`` (notices.py), then
 ``ai`` (ai.py), ``lobby`` (lobby.py), ``moves`` (moves.py), ``clock`` (clock.py),
 ``moderation`` (moderation.py), ``table`` (table.py) and ``looks`` (looks.py).
 
@@ -32,17 +33,18 @@ from bot.ui.lobby_options import AiLobbySelect, LobbySelect
 from bot.ui.looks import Looks
 from bot.ui.moderation import Moderation
 from bot.ui.moves import Moves
-from bot.ui.notices import Notices
-from bot.ui.table import Table
+from bot.ui.notices import Notices, TurnNotices
+from bot.ui.table import Spectators, Table
 from bot.ui.table_items import ReplaySelect, TableButton
 
 
 class Flow:
     """Every role's handlers over ``ctx``, and the routes of the persistent items to them."""
 
-    def __init__(self, ctx: HostContext) -> None:
+    def __init__(self, ctx: HostContext, turns: TurnNotices) -> None:
         self.ctx = ctx
-        self.notices = Notices(ctx)
+        self.spectators = Spectators(ctx, turns.dms)
+        self.notices = Notices(ctx, turns, followers=(self.spectators.update_watchers,))
         self.ai = AiPlayers(ctx, self.notices)
         self.lobby = Lobby(ctx, self.notices)
         self.moves = Moves(ctx, self.notices)

@@ -146,7 +146,7 @@ class Lobby:
             record = await self.ctx.service.leave(game, interaction.user.id)
             if record.status == "lobby" and record.host_user_id != before.host_user_id:  # (the host left)
                 locale = self.ctx.delivery.locales.public(record.guild_id)
-                await self.ctx.delivery.send_text(record.channel_id, Texts(None, [], locale)(Msg(
+                await self.ctx.delivery.transport.send_text(record.channel_id, Texts(None, [], locale)(Msg(
                     "ui.lobby.new_host", {"host": record.host_user_id, "game": record.id})),
                     mentions=[record.host_user_id])
         else:
@@ -230,9 +230,9 @@ class Lobby:
         if thread_id:
             await self.ctx.repo.set_fields(record.id, thread_id=thread_id)
             record = await self.ctx.service.get(record.id)
-            await self.ctx.delivery.send_text(record.channel_id, Texts(None, [], locale)(Msg(
+            await self.ctx.delivery.transport.send_text(record.channel_id, Texts(None, [], locale)(Msg(
                 "ui.lobby.started", {"title": game_title(engine, record, locale), "thread": thread_id})))
-        await self.ctx.delivery.post_board(record)
+        await self.ctx.delivery.boards.post_board(record)
         await self.notices.after(ActResult(record, result.entries, result.events, frozenset(),
                                            result.waiting_after, result.outcome), board=False)
 

@@ -82,6 +82,10 @@ class Locales:
 
         return Texts(record.game_id, seat_names(record, locale), locale)
 
+    def public_texts(self, record: GameRecord) -> Texts:
+        """The formatter of ``record``'s public messages and boards: its server's language."""
+        return self.texts(record, self.public(record.guild_id))
+
     def host(self, locale: str) -> Texts:
         """A formatter of host messages only, in ``locale``."""
         return Texts(None, [], locale)

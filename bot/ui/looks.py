@@ -70,8 +70,8 @@ class Looks:
         delivery = self.ctx.delivery
         reader = delivery.locales.private(interaction)
         tx = texts(record, reader)
-        file = await delivery.render_file("zoom", record, view, tx.locale, "look",
-                                          delivery.upload_limit(record.guild_id), region=region)
+        file = await delivery.transport.render_file("zoom", record, view, tx.locale, "look",
+                                          delivery.transport.upload_limit(record.guild_id), region=region)
         if file is None:
             raise HostError(Msg("ui.error.look_gone"), "bad_pick")
         engine = self.ctx.service.engine(record)

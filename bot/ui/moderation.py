@@ -52,7 +52,7 @@ class Moderation:
         if record.state is not None:
             await self.notices.ended(record.id)
         else:
-            await self.ctx.delivery.flush(record.id)  # (the announcement, queued with the change)
+            await self.ctx.outbox.flush(record.id)  # (the announcement, queued with the change)
         key = "ended_private" if record.state is not None else "ended_lobby_private"
         await interaction.followup.send(private(Msg(f"ui.moderation.{key}", {"game": record.id})), ephemeral=True)
 
@@ -80,7 +80,7 @@ class Moderation:
         elif ended:
             await self.notices.ended(record.id)
         else:  # (from a lobby: nothing was queued)
-            await self.ctx.delivery.send_text(record.home_channel_id, public(removed))
+            await self.ctx.delivery.transport.send_text(record.home_channel_id, public(removed))
         key = "kicked_abandoned" if ended else \
             "kicked_lobby" if record.status == "lobby" or not isinstance(result, ActResult) else "kicked"
         await interaction.followup.send(private(Msg(f"table.{key}", {"user": f"<@{uid}>", "game": record.id})),
@@ -133,7 +133,7 @@ class Moderation:
         notice = notice_payload(Msg(f"ui.moderation.{what}", {"game": game.id, "user": interaction.user.id}))
         record = await self.ctx.service.set_paused(game.id, paused, interaction.user.id, notice)
         public, private = self._texts(interaction, record)
-        await self.ctx.delivery.flush(record.id)  # (the announcement, queued with the change)
+        await self.ctx.outbox.flush(record.id)  # (the announcement, queued with the change)
         await interaction.followup.send(private(Msg(f"ui.moderation.{what}_private", {"game": record.id})),
                                         ephemeral=True)
-        self.ctx.delivery.request_board(record.id)
+        self.ctx.delivery.boards.request_board(record.id)

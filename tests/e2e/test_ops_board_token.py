@@ -95,7 +95,7 @@ async def test_a_refused_or_old_token_falls_back_to_the_bot_token(
     assert len(hooks) == 1 and len(own) == 1
     assert any(r.startswith("50027") for r in fake.refusals)
     assert shows(fake, board, game, (await driver.record(game)).version)
-    assert bot.delivery.board_tokens.get(game) is None                     # forgotten: not tried again
+    assert bot.delivery.tokens.board_tokens.get(game) is None                     # forgotten: not tried again
     # a token within a minute of its 15 is not tried at all
     mover = (await driver.waiting_users(game))[0]
     panel = await driver.open_panel(mover, game)
@@ -163,6 +163,6 @@ async def test_a_restart_between_the_commit_and_the_edit_edits_once_with_the_bot
     assert len(pinged) == 1 and all(f"<@{u}>" in pinged[0]["content"] for u in awaited)
     # a second resume finds nothing to send again
     mark = len(fake.requests)
-    assert await bot2.delivery.resume() == []
+    assert await bot2.outbox.resume() == []
     await Driver(fake, bot2).delivered()
     assert board_edits(fake, mark, board) == ([], [])

@@ -87,8 +87,8 @@ async def test_a_chain_of_moves_loses_no_line_from_the_thread(
         chained += (await d.record(game)).version - before > 1
     record = await d.record(game)
     assert record.thread_id is not None and chained  # (some move set off the AI's and chance moves)
-    log = await d.bot.delivery.recent_public_lines(record, limit=10**6)
-    opening = (await d.bot.delivery.public_lines(record, 0, 1))[0]
+    log = await d.bot.delivery.boards.recent_public_lines(record, limit=10**6)
+    opening = (await d.bot.delivery.boards.public_lines(record, 0, 1))[0]
     assert len(log) > 40
     assert read_through(log, thread_reading(fake, record.thread_id, opening)) == len(log)
 
