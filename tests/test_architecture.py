@@ -171,7 +171,7 @@ def test_no_import_circle_in_the_project() -> None:
     it back. Imports inside functions count (they only hide a circle), and so do
     ``TYPE_CHECKING`` imports: a layer that names an upper layer's type depends on it, and
     the lower layer names a ``Protocol`` of its own instead (``bot/ui/dispatch.py``,
-    ``bot.ui.delivery.Composer``)."""
+    ``bot.ui.outbox_drain.Composer``)."""
     assert circles(import_graph(module_files(ROOT, PACKAGES))) == []
 
 
@@ -190,3 +190,75 @@ def test_the_circle_check_finds_a_circle(tmp_path: Path) -> None:
     assert circles(graph) == [["pkg.a", "pkg.sub.b", "pkg.sub.c"]]
     (pkg / "sub" / "c.py").write_text("")
     assert circles(import_graph(module_files(tmp_path, ["pkg"]))) == []
+
+
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("base", ("bot", "bot.logsafe", "bot.locks", "bot.loops", "bot.text", "bot.text.extract")),
+    ("storage", ("bot.storage", "bot.storage.*", "bot.settings")),
+    ("service", ("bot.service", "bot.typed_moves", "bot.render_pool", "bot.check", "bot.migrate", "bot.backup",
+                 "bot.gateway")),
+    ("outbox", ("bot.outbox",)),
+    ("transport", ("bot.ui", "bot.ui.limits", "bot.ui.answers", "bot.ui.payloads", "bot.ui.transport",
+                   "bot.ui.presence", "bot.ui.tokens", "bot.ui.retries", "bot.ui.locales", "bot.ui.table_text",
+                   "bot.ui.commands")),
+    ("views", ("bot.ui.dispatch", "bot.ui.checks", "bot.ui.permissions", "bot.ui.errors", "bot.ui.components",
+               "bot.ui.lobby_options", "bot.ui.panels", "bot.ui.look_menu", "bot.ui.table_items", "bot.ui.arguments")),
+    ("delivery", ("bot.ui.boards", "bot.ui.delivery", "bot.ui.outbox_drain")),
+    ("handlers", ("bot.ui.context", "bot.ui.deadlines", "bot.ui.dm", "bot.ui.parked", "bot.ui.notices", "bot.ui.clock",
+                  "bot.ui.moderation", "bot.ui.lobby", "bot.ui.moves", "bot.ui.table", "bot.ui.ai", "bot.ui.looks",
+                  "bot.ui.language", "bot.ui.operator", "bot.ui.flow")),
+    ("app", ("bot.app", "bot.sync", "bot.__main__")),
+    ("cogs", ("cogs", "cogs.*")),
+    ("sandbox", ("bot.sandbox", "bot.sandbox.*")),
+)
+"""The layers of the host, bottom up (docs/DESIGN.md "Layers"): each module of ``bot/`` and
+``cogs/`` in exactly one; a name ending in ``.*`` takes a package's modules."""
+
+
+def layer_of(module: str) -> int | None:
+    """The index in ``LAYERS`` of ``module``, or None when no layer names it."""
+    for index, (_, names) in enumerate(LAYERS):
+        if any(module == n or (n.endswith(".*") and module.startswith(n[:-1])) for n in names):
+            return index
+    return None
+
+
+def host_graph() -> dict[str, set[str]]:
+    return import_graph(module_files(ROOT, ("bot", "cogs")))
+
+
+def layer_table(graph: Mapping[str, set[str]]) -> str:
+    """The Markdown table of which layer imports which (docs/DESIGN.md "Layers" holds it)."""
+    uses: dict[int, set[int]] = {}
+    for module, targets in graph.items():
+        here = layer_of(module)
+        assert here is not None
+        uses.setdefault(here, set()).update(
+            t for t in (layer_of(target) for target in targets) if t is not None and t != here)
+    rows = ["| layer | modules | imports |", "|---|---|---|"]
+    for index, (name, names) in enumerate(LAYERS):
+        shown = ", ".join(f"`{n}`" for n in names)
+        below = ", ".join(LAYERS[i][0] for i in sorted(uses.get(index, ()))) or "—"
+        rows.append(f"| {index + 1}. {name} | {shown} | {below} |")
+    return "\n".join(rows)
+
+
+def test_every_host_module_has_one_layer_and_imports_only_downward() -> None:
+    """A module imports its own layer or lower ones only: a button reaches its handler through
+    its route (bot/ui/dispatch.py), the outbox its composer through a ``Protocol``
+    (``bot.ui.outbox_drain.Composer``), never by importing them."""
+    graph = host_graph()
+    assert [m for m in graph if layer_of(m) is None] == []
+    upward = [(m, t) for m, targets in graph.items() for t in targets
+              if (layer_of(t) or 0) > (layer_of(m) or 0)]
+    assert upward == []
+
+
+def test_design_shows_the_layer_table_of_the_code() -> None:
+    """docs/DESIGN.md "Layers" carries the table this code makes (``layer_table``):
+    ``python -m tests.test_architecture`` prints it."""
+    assert layer_table(host_graph()) in (ROOT / "docs" / "DESIGN.md").read_text(encoding="utf-8")
+
+
+if __name__ == "__main__":
+    print(layer_table(host_graph()))

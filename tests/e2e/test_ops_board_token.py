@@ -140,8 +140,8 @@ async def test_a_restart_between_the_commit_and_the_edit_edits_once_with_the_bot
     async def crashed(game: int, via: Any = None) -> None:  # (the process dies right after the commit)
         return None
 
-    monkeypatch.setattr(bot.delivery, "flush", crashed)
-    monkeypatch.setattr(bot.delivery, "request_board", lambda game, version=None: None)  # (nor the early board)
+    monkeypatch.setattr(bot.outbox, "flush", crashed)
+    monkeypatch.setattr(bot.delivery.boards, "request_board", lambda game, version=None: None)  # (nor the early board)
     await pick_once(driver, mover, panel, random.Random(7))
     moved = await driver.record(game)
     assert moved.version > record.version
