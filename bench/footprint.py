@@ -10,7 +10,7 @@ Usage: ``python -m bench.footprint [--games 1000] [--moves 4] [--seed S] [--db P
    database. Printed: the time from ``GameBot`` construction to ready (the gateway's READY,
    the snapshots checked, the outbox resumed), wall and CPU; then the resident set size
    (``VmRSS``) before the bot, once ready, and after every game's public board was drawn once
-   (``Delivery.board_payload``, as a board update does), and the sizes of the bot's per-game
+   (``Boards.board_payload``, as a board update does), and the sizes of the bot's per-game
    tables, which must not grow with the number of games drawn. With render worker processes
    (``--render-workers``, ``Settings.render_workers``) the boards are drawn there: their RSS
    and PSS (each one's share of the pages it shares) are printed too.

@@ -12,7 +12,7 @@ decision's window, the timeout moves at its deadline — and, for people with li
   shown is the real one), no reminder goes out, and turn pings are held back
   (``deferred_pings``) and sent when they end.
 - **After a restart** the pings a change committed before it never sent are sent by the
-  outbox (``Delivery.resume``: its pending ping rows), not by the clock.
+  outbox (``Outbox.resume``: its pending ping rows), not by the clock.
 
 ``tick`` is one pass; tests call it with the fake Discord's clock (no waiting). The
 running bot runs it every ``Settings.tick_seconds`` in a ``discord.ext.tasks`` loop,

@@ -1,6 +1,6 @@
 """Hidden hands in DMs and DM turn notices (docs/DESIGN.md §5 "Hidden information", issue 10).
 
-A player who is away (``Delivery.present``) gets **one DM per turn**: the **DM turn notice**
+A player who is away (``Presence.present``) gets **one DM per turn**: the **DM turn notice**
 (a new message, so the phone rings) carries the prompt, the deadline, the "since your last
 turn" digest redacted for that player, a small image of the board (drawn in the reader's
 language, as the whole DM is) and, in a game with hidden
@@ -164,7 +164,7 @@ class DirectMessages:
         up to date: edited in place when the hidden part of their view changed (``force``:
         always), posted when there is none or it can no longer be edited. Players with DM
         hands off, paused DMs, or a game without a private view are left out, and (``users``
-        None, i.e. after a change) players at the table (``Delivery.present``) and players
+        None, i.e. after a change) players at the table (``Presence.present``) and players
         with turn notices on: their hand comes with their next turn notice (``turn_notice``;
         one DM per turn, issue 18 point 5)."""
         service = self.ctx.service

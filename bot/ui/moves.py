@@ -52,7 +52,7 @@ class Moves:
         """Send the caller's private Play panel (an ephemeral follow-up). A press on a message
         (the board's Play ▶, a ping's, a DM's) is answered by a deferred update (type 6, no
         "thinking"), so that interaction's ``@original`` stays the message pressed: on the
-        board, its token edits the board after the move (``Delivery.note_board_interaction``;
+        board, its token edits the board after the move (``BoardTokens.note_board_interaction``;
         issue 18 point 5).
 
         Raises:
@@ -150,7 +150,7 @@ class Moves:
             if exc.code == "stale":  # (a move came in between, e.g. this very pick pressed twice: a panel, not the board)
                 raise HostError(Msg("ui.error.panel_stale"), "stale") from exc
             raise
-        if result.board_due:  # (now, not after the panel is drawn and answered: drawn once, bot/ui/delivery.py)
+        if result.board_due:  # (now, not after the panel is drawn and answered: drawn once, bot/ui/boards.py)
             self.ctx.delivery.boards.request_board(game, result.game.version)
         note = f"✓ {label}" + private_notes(result, seat, self._reader(interaction))
         try:

@@ -4,7 +4,7 @@ request the private view, the log, the rules and the caller's games (``/game min
 
 What a change causes is queued in the outbox with the change (``bot.service.plan_deliveries``:
 event lines, the board, the end or the ping, a typed move's answer) and sent by the
-delivery layer (``Delivery.flush``) exactly once and in order, also after a crash (pending
+delivery layer (``Outbox.flush``) exactly once and in order, also after a crash (pending
 rows are sent at start); it asks this module for the sentences of a ping row
 (``deliver_ping``) and of the end (``end_message``) when it sends them.
 
@@ -289,10 +289,10 @@ class TurnNotices:
         switched those off). A ping that is not a ``reminder`` carries the "since your last
         turn" digest (in the thread: public lines up to ``shown_upto``, the ones not just
         posted above; in the DM: every line that player may see) and is held back while
-        the server has quiet hours. A player at the table (``Delivery.present``) gets no DM
+        the server has quiet hours. A player at the table (``Presence.present``) gets no DM
         turn notice but for a reminder. The buttons act on ``version`` (default the game's).
         With a ``nonce`` (an outbox row) the thread message is posted through
-        ``Delivery.post_via`` (through ``via`` where it can) and its failure raised; else a
+        ``Transport.post_via`` (through ``via`` where it can) and its failure raised; else a
         failure is logged. A seat whose turn came back through the computer's moves only,
         minutes after its player's own move, is left out (``answered_by_ais``: their panel
         shows the decision)."""
@@ -391,11 +391,11 @@ class Notices:
     async def after(self, result: ActResult, *, board: bool = True, via: discord.Interaction | None = None) -> None:
         """Deliver an applied action: what the service queued with it in the outbox (public
         event lines, the board, the ping of the newly awaited, the end) goes out now, in
-        order (``Delivery.flush``); then the players' DM hands are brought up to date. A
+        order (``Outbox.flush``); then the players' DM hands are brought up to date. A
         deadline inside the server's quiet hours is first moved to their end. ``board`` is
         kept for callers that posted the board themselves (the posted board marks its rows
         done). ``via``: the interaction that made the move (the ping and the end go through it
-        where they can: ``Delivery.post_via``)."""
+        where they can: ``Transport.post_via``)."""
         record = await fit_deadline(self.ctx, result.game)
         if record.deadline != result.game.deadline:  # (quiet hours moved it: the board shows it)
             self.ctx.delivery.boards.request_board(record.id)
@@ -421,7 +421,7 @@ class Notices:
     async def seat_replaced(self, record: GameRecord, seat: int, old: int, new: int) -> None:
         """After a moderator's replace: its announcement (queued with the change, a
         ``notice`` row whose ``turn`` makes it the new player's one ping when the game waits
-        for that seat: ``Delivery._deliver_notice``) goes out, the board is updated, and the
+        for that seat: ``Outbox._deliver_notice``) goes out, the board is updated, and the
         new player gets their DM turn notice with their hand when the game waits for them
         (else, or with turn notices off, their DM hand)."""
         await self.ctx.outbox.flush(record.id)

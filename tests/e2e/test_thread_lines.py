@@ -98,7 +98,7 @@ async def test_a_restart_between_two_moves_shows_each_line_once_in_order(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The process dies after a move's lines row was marked done and before its board update
     (the board row left pending); the restarted bot knows from the done board rows where the
-    thread's lines stand (``Delivery._shown_upto``), so its board shows the move's lines and the
+    thread's lines stand (``Boards._shown_upto``), so its board shows the move's lines and the
     next move's, none twice and none skipped."""
     fake.message_log = Snapshots()
     monkeypatch.setattr(delivery_module, "BOARD_LINES_MAX", 1)  # (more lines than the board carries: posted above)
