@@ -24,7 +24,7 @@ import pytest
 from bot.app import GameBot
 from bot.sandbox.fakecord import EPHEMERAL, FakeGuild, iter_components
 from bot.service import HostError
-from bot.ui.context import FOREIGN_MESSAGE, NOT_YOURS_IN_DM, OTHER_CHANNEL, OTHER_SERVER, check_origin
+from bot.ui.checks import FOREIGN_MESSAGE, NOT_YOURS_IN_DM, OTHER_CHANNEL, OTHER_SERVER, check_origin
 from bot.ui.permissions import NOT_A_MODERATOR
 from tests.e2e.conftest import bot, driver, fake, make_bot  # noqa: F401
 from tests.e2e.driver import Driver
