@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.service import seat_names
 from bot.text import DEFAULT_LOCALE, Texts, locale_of
 
 if TYPE_CHECKING:
@@ -78,8 +79,6 @@ class Locales:
     # -- formatters ----------------------------------------------------------
     def texts(self, record: GameRecord, locale: str) -> Texts:
         """The formatter of ``record``'s messages in ``locale``."""
-        from bot.service import seat_names
-
         return Texts(record.game_id, seat_names(record, locale), locale)
 
     def public_texts(self, record: GameRecord) -> Texts:
