@@ -327,7 +327,7 @@ class Table:
     def board_request(self, start: int, channel: int | str, board_id: int | str) -> Callable[[], Req | None]:
         """A predicate finding the first edit with an image of board message ``board_id`` among the
         requests from index ``start`` on: with the bot token, or through the token of a Play ▶
-        pressed on it (``@original``, bot/ui/delivery.py)."""
+        pressed on it (``@original``, bot/ui/tokens.py)."""
         return scanner(self.fake, start,
                        lambda r: bool(r.files) and edits_board(self.fake, r, channel, board_id, self.game))
 
@@ -359,8 +359,8 @@ def scanner(fake: FakeDiscord, start: int, match: Callable[[Req], bool]) -> Call
 def edits_board(fake: FakeDiscord, r: Req, channel: int | str, board_id: int | str, game: int) -> bool:
     """Whether request ``r`` (with files) updates board message ``board_id`` of game ``game`` in
     ``channel``: a bot-token PATCH of it, a webhook PATCH of ``@original`` with the token of an
-    interaction on it (the board edit through Play ▶, bot/ui/delivery.py), or a new board posted
-    in its place (a board scrolled away is posted again, ``Delivery.repost_board``: a post with
+    interaction on it (the board edit through Play ▶, bot/ui/tokens.py), or a new board posted
+    in its place (a board scrolled away is posted again, ``Boards.repost_board``: a post with
     the game's Play ▶ button; the caller then follows ``reposted_board``)."""
     if r.path == f"/channels/{channel}/messages/{board_id}":
         return True

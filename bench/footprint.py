@@ -10,7 +10,7 @@ Usage: ``python -m bench.footprint [--games 1000] [--moves 4] [--seed S] [--db P
    database. Printed: the time from ``GameBot`` construction to ready (the gateway's READY,
    the snapshots checked, the outbox resumed), wall and CPU; then the resident set size
    (``VmRSS``) before the bot, once ready, and after every game's public board was drawn once
-   (``Delivery.board_payload``, as a board update does), and the sizes of the bot's per-game
+   (``Boards.board_payload``, as a board update does), and the sizes of the bot's per-game
    tables, which must not grow with the number of games drawn. With render worker processes
    (``--render-workers``, ``Settings.render_workers``) the boards are drawn there: their RSS
    and PSS (each one's share of the pages it shares) are printed too.
@@ -108,25 +108,27 @@ async def measure(db: Path, render_workers: int = 2) -> dict[str, Any]:
             conf = dataclasses.replace(conf, render_workers=render_workers)
         bot = GameBot(conf, clock=fake.now)
         await fake.start_bot(bot, timeout=120, sync_commands=False)
-        await bot.delivery.drain()
+        delivery = bot.delivery  # (a compared tree may hold one Delivery class for all these parts)
+        boards, outbox = getattr(delivery, "boards", delivery), getattr(bot, "outbox", delivery)
+        await outbox.drain()
         out["ready_wall_s"] = time.perf_counter() - wall
         out["ready_cpu_s"] = time.process_time() - cpu
         out["rss_ready_mb"] = rss_mb()
         records = await bot.repo.games(status=("active",))
         out["games"] = len(records)
         for record in records:
-            await bot.delivery.board_payload(record)
+            await boards.board_payload(record)
         out["rss_drawn_mb"] = rss_mb()
-        renderer = getattr(bot.delivery, "renderer", None)
+        renderer = getattr(getattr(delivery, "transport", delivery), "renderer", None)
         pids = renderer.pids() if renderer is not None else []
         out["workers"] = len(pids)
         out["workers_rss_mb"] = sum(trees.rss_mb(pid) for pid in pids)
         out["workers_pss_mb"] = sum(trees.pss_mb(pid) for pid in pids)
         out["tables"] = {
             "service locks": len(bot.service._locks),
-            "delivery game locks": len(bot.delivery._game_locks),
-            "delivery board tasks": len(bot.delivery._tasks),
-            "board thumbnails": len(bot.delivery.board_thumbnails),
+            "delivery game locks": len(outbox._game_locks),
+            "delivery board tasks": len(boards._tasks),
+            "board thumbnails": len(boards.board_thumbnails),
         }
         await fake.stop_bot(bot)
     return out

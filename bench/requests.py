@@ -45,7 +45,7 @@ from typing import Any
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, Req
 from bot.settings import Settings
-from bot.ui.delivery import DM_AWAY
+from bot.ui.presence import DM_AWAY
 from engines.registry import ENGINES
 from tests.e2e.driver import Driver
 
@@ -105,7 +105,7 @@ async def measure(game_id: str, seed: int, players: int, trace: bool = False, aw
     """Play one whole game of ``game_id`` by random legal moves (``seed``); returns moves,
     requests per move and the count of requests per kind. ``away``: seconds the fake clock
     moves on before each move (players leave between their moves, so the others are away
-    and get their DMs: ``Delivery.present``); 0 = everyone stays at the table."""
+    and get their DMs: ``Presence.present``); 0 = everyone stays at the table."""
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeDiscord(owner_name="alice") as fake:
             conf = Settings(database_path=str(Path(tmp) / "games.db"), token="offline", tick_seconds=3600)

@@ -127,11 +127,11 @@ def restore(file: str, target: str) -> int:
 
 
 def sync(settings: Settings, guild: int | None) -> int:
-    """``python -m bot sync``: publish the slash commands (bot/sync.py ``run_sync``)."""
+    """``python -m bot sync``: publish the slash commands (bot/app.py ``run_sync``)."""
     import aiohttp
     import discord
 
-    from bot.sync import run_sync
+    from bot.app import run_sync
 
     try:
         names = asyncio.run(run_sync(settings, guild))

@@ -23,15 +23,17 @@ from bot.render_pool import Renderer
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Repository
-from bot.ui.ai import AI_ITEMS
 from bot.ui.commands import CatalogTranslator
 from bot.ui.components import DYNAMIC_ITEMS
-from bot.ui.context import HostContext
+from bot.ui.context import HostContext, Parts
 from bot.ui.delivery import Delivery
 from bot.ui.errors import GameTree
 from bot.ui.flow import Flow
+from bot.ui.lobby_options import AI_ITEMS
+from bot.ui.notices import TurnNotices
 from bot.ui.operator import Operator, RateLimits
-from bot.ui.table import TABLE_ITEMS
+from bot.ui.outbox_drain import Outbox
+from bot.ui.table_items import TABLE_ITEMS
 
 log = logging.getLogger(__name__)
 
@@ -67,12 +69,15 @@ class GameBot(commands.Bot):
 
     Attributes:
         settings: the ``Settings`` it runs with.
-        repo / service / delivery: storage, game service, delivery layer.
+        repo / service / delivery / outbox: storage, game service, delivery layer, and the
+            sender of the outbox's rows.
         backups: the periodic database backup (``bot/backup.py``).
         operator: ``/game status``, ``/game forget-me`` and the purge of servers the bot
             left (``bot/ui/operator.py``).
         flow: the handlers by role (``bot/ui/flow.py``) over a ``HostContext`` of those
             parts (``bot/ui/`` never sees this class).
+        routing: the ``Dispatch`` its persistent items, checks and transformers reach the
+            handlers through (``bot/ui/dispatch.py``).
     """
 
     def __new__(cls, settings: Settings, *args: Any, **kwargs: Any) -> GameBot:
@@ -96,11 +101,14 @@ class GameBot(commands.Bot):
         self.repo = Repository(settings.database_path, clock=clock, shards=settings.shards)
         self._outbox_resume: asyncio.Task[None] | None = None
         self.service = GameService(self.repo, clock=clock)
-        self.delivery = Delivery(self, self.service, self.repo)
-        self.delivery.away_after = settings.dm_away_seconds
-        self.delivery.lean = settings.lean_requests
-        self.delivery.renderer = Renderer(settings.render_workers)
-        self.flow = Flow(HostContext(self.service, self.delivery, settings, clock))
+        # (built bottom up, each part given what it needs: docs/DESIGN.md "Layers")
+        self.delivery = Delivery.build(self, self.service, self.repo, renderer=Renderer(settings.render_workers),
+                                       lean=settings.lean_requests, away_after=settings.dm_away_seconds)
+        turns = TurnNotices(Parts(self.service, self.delivery, settings, clock))
+        self.outbox = Outbox(self.delivery.transport, self.delivery.boards, self.service, self.repo,
+                             self.delivery.retries, turns)
+        self.flow = Flow(HostContext(self.service, self.delivery, settings, clock, self.outbox), turns)
+        self.routing = self.flow.dispatch()  # (how persistent items, checks and transformers reach the handlers)
         cast(GameTree, self.tree).attach(self.flow.ctx)
         if settings.postgres:  # (PostgreSQL is backed up by its own tools: README "Running at scale")
             settings = dataclasses.replace(settings, backup_every_minutes=0)
@@ -135,8 +143,8 @@ class GameBot(commands.Bot):
         """Once connected, deliver what the outbox still holds (a crash between a commit
         and Discord's answer left it there: docs/DESIGN.md §4)."""
         await self.wait_until_ready()
-        self.delivery.renderer.start()  # (the render workers warm up once the bot is ready)
-        await self.delivery.start_resume()
+        self.delivery.transport.renderer.start()  # (the render workers warm up once the bot is ready)
+        await self.outbox.start_resume()
         await self.flow.ai.resume()  # (a restart in the middle of an AI's turn resumes it)
 
     async def on_ready(self) -> None:
@@ -144,14 +152,15 @@ class GameBot(commands.Bot):
         log.info("logged in as %s (%s); invite: %s", self.user, self.user.id, invite_url(self.user.id))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        self.delivery.note_interaction(interaction)
+        self.delivery.transport.note_limit(interaction)
+        self.delivery.presence.note(interaction)
 
     async def on_message(self, message: discord.Message) -> None:
-        self.delivery.note_message(message.channel.id, message.id)  # (where the boards stand)
+        self.delivery.transport.scroll.note_message(message.channel.id, message.id)  # (where the boards stand)
         await self.process_commands(message)
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
-        self.delivery.note_deleted(payload.channel_id, payload.message_id)
+        self.delivery.transport.scroll.note_deleted(payload.channel_id, payload.message_id)
 
     async def close(self) -> None:
         if self._outbox_resume is not None and not self._outbox_resume.done():
@@ -161,11 +170,29 @@ class GameBot(commands.Bot):
         await self.backups.stop()
         await self.operator.stop()
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.delivery.drain(), 10)
-        await self.delivery.close()
+            await asyncio.wait_for(self.outbox.drain(), 10)
+        await self.outbox.close()
         await super().close()
         await self.repo.close()
 
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):
     """``GameBot`` on discord.py's sharded client (``Settings.shard_count``; issue 17)."""
+
+
+async def run_sync(settings: Settings, guild_id: int | None = None) -> list[str]:
+    """``python -m bot sync``: log in with ``settings.token`` (no gateway, no database), load the
+    commands of every cog and push them (``bot.sync.sync``); returns the synced names.
+
+    Raises:
+        discord.LoginFailure: the token is refused.
+        discord.HTTPException: Discord refused the sync.
+    """
+    class SyncOnly(GameBot):
+        async def setup_hook(self) -> None:  # the commands only: no database, no loops
+            await self.load_commands()
+
+    bot = SyncOnly(settings)
+    async with bot:
+        await bot.login(settings.token)
+        return await sync.sync(bot.tree, guild_id)

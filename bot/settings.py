@@ -60,10 +60,10 @@ class Settings:
             playouts and no time cap instead of its level's budget (tests, the sandbox).
         dm_away_seconds: seconds without an interaction after which a player counts as away
             (``DM_AWAY_SECONDS``, 300): DM hands and turn notices go to players who are away
-            only; 0 = always (bot/ui/delivery.py ``Delivery.present``).
+            only; 0 = always (bot/ui/presence.py ``Presence.present``).
         lean_requests: spend fewer bot-token requests (``LEAN_REQUESTS``, on): a move's
             event lines ride on the board edit, and its ping and the end go through the
-            mover's interaction (bot/ui/delivery.py; bench/requests.py). Off: every line
+            mover's interaction (bot/ui/transport.py, bot/ui/boards.py; bench/requests.py). Off: every line
             is posted, every ping with the bot token (the end-to-end tests' default).
         render_workers: worker processes that draw and encode boards (``RENDER_WORKERS``; 2
             when read from the environment, 0 when built directly as the tests do): 0 = in

@@ -3,7 +3,7 @@ convention: a sync spends one of Discord's daily command-update limits and a glo
 a while to reach every client).
 
 ``python -m bot sync [--guild ID]`` (``make sync``) pushes the code's command tree, globally or
-to one server (:func:`run_sync`). At start the bot compares the global commands Discord holds
+to one server (``bot.app.run_sync``). At start the bot compares the global commands Discord holds
 with the tree (:func:`compare`) and logs a warning naming what differs (:func:`warn_if_stale`);
 a development server (``DEV_GUILD_ID``) is synced at every start instead (``GameBot.setup_hook``).
 """
@@ -17,8 +17,6 @@ from typing import Any
 
 import discord
 from discord import app_commands
-
-from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -174,23 +172,3 @@ async def sync(tree: app_commands.CommandTree[Any], guild_id: int | None = None)
     if guild is not None:
         tree.copy_global_to(guild=guild)
     return [c.name for c in await tree.sync(guild=guild)]
-
-
-async def run_sync(settings: Settings, guild_id: int | None = None) -> list[str]:
-    """``python -m bot sync``: log in with ``settings.token`` (no gateway, no database), load the
-    commands of every cog and push them (:func:`sync`); returns the synced names.
-
-    Raises:
-        discord.LoginFailure: the token is refused.
-        discord.HTTPException: Discord refused the sync.
-    """
-    from bot.app import GameBot
-
-    class SyncOnly(GameBot):
-        async def setup_hook(self) -> None:  # the commands only: no database, no loops
-            await self.load_commands()
-
-    bot = SyncOnly(settings)
-    async with bot:
-        await bot.login(settings.token)
-        return await sync(bot.tree, guild_id)

@@ -18,17 +18,18 @@ from discord.ext import commands
 from bot.service import HostError
 from bot.settings import TIMEOUT_PRESETS
 from bot.text import LOCALES, Texts
-from bot.ui.ai import AI_ITEMS, seat_choices, seat_named
+from bot.ui.ai import seat_choices, seat_named
 from bot.ui.arguments import GameOption, engine_named
-from bot.ui.clock import MAX_VACATION_DAYS
 from bot.ui.components import DYNAMIC_ITEMS, refuse_foreign
+from bot.ui.deadlines import MAX_VACATION_DAYS
 from bot.ui.errors import reader_locale
+from bot.ui.language import choose_language
 from bot.ui.lobby import parse_options
-from bot.ui.lobby_options import option_text, value_text
-from bot.ui.locales import LANGUAGE_NAMES, choose_language
-from bot.ui.moderation import moderator_only
+from bot.ui.lobby_options import AI_ITEMS, option_text, value_text
+from bot.ui.locales import LANGUAGE_NAMES
 from bot.ui.notices import board_link
-from bot.ui.table import TABLE_ITEMS
+from bot.ui.permissions import moderator_only
+from bot.ui.table_items import TABLE_ITEMS
 from engines.base import InvalidOptions, Msg
 from engines.registry import ENGINES
 
@@ -108,7 +109,7 @@ class Games(commands.GroupCog, group_name="game"):
         record = await self.bot.flow.ctx.resolve_game(interaction, game)
         if record.state is None:
             raise HostError(Msg("ui.error.not_started"), "not_started")
-        message = await self.bot.delivery.repost_board(record)
+        message = await self.bot.delivery.boards.repost_board(record)
         link = board_link(dataclasses.replace(record, board_channel_id=message.channel.id,
                                               board_message_id=message.id))
         reader = self.bot.delivery.locales.private(interaction)
@@ -157,9 +158,9 @@ class Games(commands.GroupCog, group_name="game"):
         record = await self.bot.flow.ctx.resolve_game(interaction, game)
         chosen = "board" if mode is None else mode.value
         if chosen == "stop":
-            await self.bot.flow.table.unwatch(interaction, record)
+            await self.bot.flow.spectators.unwatch(interaction, record)
             return
-        await self.bot.flow.table.watch(interaction, record, chosen)
+        await self.bot.flow.spectators.watch(interaction, record, chosen)
 
     @app_commands.command(name="leaderboard")
     @app_commands.describe(game="Which game (leave out for your own stats in every game)",

@@ -27,7 +27,6 @@ import asyncio
 import concurrent.futures
 import logging
 import multiprocessing
-import re
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -38,10 +37,13 @@ from bot.service import GameService, HostError, ai_name, seat_names, texts
 from bot.storage import GameRecord
 from bot.text import host_sentence, locale_of
 from bot.ui.arguments import game_number
-from bot.ui.components import Reported
-from bot.ui.context import HostContext, check_origin, flow_of
-from bot.ui.moderation import is_moderator
+from bot.ui.checks import check_origin
+from bot.ui.context import HostContext
+from bot.ui.dispatch import dispatch_of
+from bot.ui.lobby_options import timeout_label
 from bot.ui.notices import Notices
+from bot.ui.panels import lobby_embed, lobby_view
+from bot.ui.permissions import is_moderator
 from engines.ai import LEVELS
 from engines.ai.worker import think
 from engines.base import SEAT_LETTERS, GameError, Msg, seat_letter
@@ -245,9 +247,6 @@ class AiPlayers:
             record = await self.ctx.service.remove_ai(game, interaction.user.id, is_moderator=moderator)
         else:
             record = await self.ctx.service.add_ai(game, value, interaction.user.id, is_moderator=moderator)
-        from bot.ui.lobby import timeout_label
-        from bot.ui.panels import lobby_embed, lobby_view
-
         engine = self.ctx.service.engine(record)
         loc = self.ctx.delivery.locales.public(record.guild_id)  # (the lobby message is public)
         await interaction.edit_original_response(
@@ -288,11 +287,11 @@ class AiPlayers:
             public = tx(Msg("ai.say.autopilot_off", {"name": name}))
             private = say("ai.say.autopilot_off_private", locale, game=record.id)
         await self.ctx.delivered(self._announce(updated.home_channel_id, public))
-        self.ctx.delivery.request_board(record.id)
+        self.ctx.delivery.boards.request_board(record.id)
         await interaction.followup.send(private, ephemeral=True)
 
     async def _announce(self, channel_id: int, text: str) -> None:
-        await self.ctx.delivery.send_text(channel_id, text)
+        await self.ctx.delivery.transport.send_text(channel_id, text)
 
     async def hand_over(self, interaction: discord.Interaction, record: GameRecord, user: discord.abc.User | None,
                         level: str, *, reason: str, seat: int | None = None) -> None:
@@ -328,7 +327,7 @@ class AiPlayers:
             answer = say("ai.say.handed_private", mine, letter=seat_letter(seat), game=record.id, old=uid,
                          name=ai_name(level, mine))
         await self.ctx.delivered(self._announce(updated.home_channel_id, text))
-        self.ctx.delivery.request_board(record.id)
+        self.ctx.delivery.boards.request_board(record.id)
         await interaction.followup.send(answer, ephemeral=True)
 
 
@@ -355,7 +354,7 @@ async def seat_choices(interaction: discord.Interaction, current: str) -> list[a
     if number is None:
         return []
     try:
-        record = await flow_of(interaction).ctx.service.get(number)
+        record = await dispatch_of(interaction).service.get(number)
     except HostError:
         return []
     if record.guild_id != interaction.guild_id:
@@ -372,38 +371,4 @@ async def seat_choices(interaction: discord.Interaction, current: str) -> list[a
     return out[:25]
 
 
-class AiLobbySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"la:(?P<game>\d+)"):
-    """The lobby's **Add AI** select: a level (easy / normal / hard) fills the next seat;
-    the last option frees the last AI seat (``AiPlayers.lobby_pick``)."""
-
-    def __init__(self, game: int, locale: str = "en") -> None:
-        options = [discord.SelectOption(label=say("ai.add_option", locale, level=say(f"ai.level.{level}", locale)),
-                                        value=level, description=say("ai.add_option_hint", locale), emoji="🤖")
-                   for level in LEVELS]
-        options.append(discord.SelectOption(label=say("ai.remove_option", locale), value="remove",
-                                            description=say("ai.remove_option_hint", locale)))
-        super().__init__(discord.ui.Select(custom_id=f"la:{game}", placeholder=say("ai.add_placeholder", locale),
-                                           options=options, min_values=1, max_values=1))
-        self.game = game
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> AiLobbySelect:
-        return cls(int(match["game"]))
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        """Seat or remove an AI.
-
-        Raises:
-            HostError: a value the select does not offer.
-        """
-        values = self.item.values
-        if len(values) != 1 or values[0] not in (*LEVELS, "remove"):
-            raise HostError(Msg("ai.refuse.unknown_level", {"level": (values or ["?"])[0][:20]}), "bad_level")
-        await flow_of(interaction).ai.lobby_pick(interaction, self.game, values[0])
-
-
-AI_ITEMS = (AiLobbySelect,)
-"""The persistent items of this module (registered beside ``DYNAMIC_ITEMS``)."""
-
-__all__ = ["AI_ITEMS", "AiLobbySelect", "AiPlayers", "ai_seats_waited", "say", "seat_choices", "seat_named"]
+__all__ = ["AiPlayers", "ai_seats_waited", "say", "seat_choices", "seat_named"]

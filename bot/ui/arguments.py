@@ -13,7 +13,8 @@ from discord import app_commands
 from bot.service import HostError
 from bot.storage import GameRecord
 from bot.text import Texts, locale_of
-from bot.ui.context import MAX_GAME_NUMBER, check_origin, flow_of
+from bot.ui.checks import MAX_GAME_NUMBER, check_origin
+from bot.ui.dispatch import dispatch_of
 from engines.base import Engine, Msg
 from engines.registry import ENGINES
 
@@ -57,7 +58,7 @@ async def game_choices(interaction: discord.Interaction, current: str) -> Choice
     """The caller's lobbies and running games in this server, with the other games of
     this channel: those waiting on the caller first, then this channel's; filtered by
     what was typed (``current``, matched against the label)."""
-    service = flow_of(interaction).ctx.service
+    service = dispatch_of(interaction).service
     user = interaction.user.id
     mine = await service.games(user_id=user)
     here = await service.games(channel_id=interaction.channel_id) if interaction.channel_id else []
@@ -100,7 +101,7 @@ class GameArgument(app_commands.Transformer[Any]):
         number = game_number(value)
         if number is None:
             raise HostError(Msg("ui.error.bad_game_number", {"value": str(value)[:40]}), "bad_game")
-        record = await flow_of(interaction).ctx.service.get(number)
+        record = await dispatch_of(interaction).service.get(number)
         check_origin(interaction, record)
         return record
 

@@ -12,7 +12,7 @@ decision's window, the timeout moves at its deadline — and, for people with li
   shown is the real one), no reminder goes out, and turn pings are held back
   (``deferred_pings``) and sent when they end.
 - **After a restart** the pings a change committed before it never sent are sent by the
-  outbox (``Delivery.resume``: its pending ping rows), not by the clock.
+  outbox (``Outbox.resume``: its pending ping rows), not by the clock.
 
 ``tick`` is one pass; tests call it with the fake Discord's clock (no waiting). The
 running bot runs it every ``Settings.tick_seconds`` in a ``discord.ext.tasks`` loop,
@@ -22,13 +22,9 @@ goes on.
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
-import re
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import discord
 from discord.ext import tasks
@@ -38,6 +34,9 @@ from bot.service import HostError
 from bot.storage import GameRecord
 from bot.text import Texts
 from bot.ui.context import HostContext
+from bot.ui.deadlines import DAY, MAX_VACATION_DAYS, QuietHours, parse_clock, parse_zone, quiet_hours
+from bot.ui.lobby_options import timeout_label
+from bot.ui.panels import lobby_embed, lobby_view
 from engines.base import Msg
 
 if TYPE_CHECKING:
@@ -45,115 +44,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DAY = 86400
-"""Seconds in one vacation day."""
-
-MAX_VACATION_DAYS = 30
-"""The most vacation days a player can set for one game."""
-
-_OFFSET = re.compile(r"(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?", re.IGNORECASE)
-_CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?")
-
-
-def parse_zone(name: str) -> dt.tzinfo:
-    """``"UTC"``, ``"UTC+2"``, ``"-05:30"`` or an IANA name (``"Europe/Berlin"``) as a zone.
-
-    Raises:
-        HostError: not a zone this server knows.
-    """
-    text = name.strip()
-    if text.upper() in ("", "UTC", "GMT", "Z"):
-        return dt.UTC
-    if m := _OFFSET.fullmatch(text):
-        hours, minutes = int(m[2]), int(m[3] or 0)
-        if hours <= 14 and minutes < 60:
-            sign = 1 if m[1] == "+" else -1
-            return dt.timezone(sign * dt.timedelta(hours=hours, minutes=minutes))
-    try:
-        return ZoneInfo(text)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise HostError(Msg("ui.error.bad_zone", {"zone": name[:40]}), "bad_zone") from None
-
-
-def parse_clock(text: str) -> int:
-    """``"22:30"`` or ``"7"`` → minutes after midnight.
-
-    Raises:
-        HostError: not a time of day.
-    """
-    m = _CLOCK.fullmatch(text.strip())
-    if not m or int(m[1]) > 23 or int(m[2] or 0) > 59:
-        raise HostError(Msg("ui.error.bad_clock", {"value": text[:40]}), "bad_time")
-    return int(m[1]) * 60 + int(m[2] or 0)
-
-
-@dataclass(frozen=True)
-class QuietHours:
-    """A server's quiet hours: from ``start`` to ``end`` (minutes after local midnight; a
-    period over midnight when ``start > end``) in ``zone``."""
-
-    start: int
-    end: int
-    zone: str = "UTC"
-
-    def _local(self, t: float) -> dt.datetime:
-        return dt.datetime.fromtimestamp(t, parse_zone(self.zone))
-
-    def contains(self, t: float) -> bool:
-        """True when unix time ``t`` falls inside the quiet hours."""
-        local = self._local(t)
-        minute = local.hour * 60 + local.minute
-        if self.start < self.end:
-            return self.start <= minute < self.end
-        if self.start > self.end:
-            return minute >= self.start or minute < self.end
-        return False
-
-    def end_after(self, t: float) -> float:
-        """The unix time the quiet period holding ``t`` ends (``t`` itself when outside)."""
-        if not self.contains(t):
-            return t
-        local = self._local(t)
-        end = local.replace(hour=self.end // 60, minute=self.end % 60, second=0, microsecond=0)
-        if end <= local:
-            end += dt.timedelta(days=1)
-        return end.timestamp()
-
-    def describe(self) -> str:
-        """``"22:00–07:00 (Europe/Berlin)"``."""
-        return f"{self.start // 60:02d}:{self.start % 60:02d}–{self.end // 60:02d}:{self.end % 60:02d} ({self.zone})"
-
-
-async def quiet_hours(ctx: HostContext, guild_id: int | None) -> QuietHours | None:
-    """The quiet hours of a server, or None (none set, or a DM game)."""
-    if not guild_id:
-        return None
-    stored = await ctx.service.quiet_hours(guild_id)
-    return None if stored is None else QuietHours(*stored)
-
-
-async def fit_deadline(ctx: HostContext, record: GameRecord) -> GameRecord:
-    """``record`` with a deadline that falls inside its server's quiet hours moved to
-    their end (stored, so every timestamp shown is the real one)."""
-    if record.status != "active" or record.deadline is None:
-        return record
-    quiet = await quiet_hours(ctx, record.guild_id)
-    if quiet is None or not quiet.contains(record.deadline):
-        return record
-    if await ctx.service.set_deadline(record.id, record.version, quiet.end_after(record.deadline)):
-        return await ctx.service.get(record.id)
-    return record
-
-
 class Clock:
     """Deadlines, reminders, timeouts, vacation days and quiet hours for ``ctx``;
     ``notices`` tells the table."""
 
-    def __init__(self, ctx: HostContext, notices: Notices) -> None:
+    def __init__(self, ctx: HostContext, notices: Notices,
+                 after_pass: Sequence[Callable[[], Awaitable[object]]] = ()) -> None:
         self.ctx = ctx
         self.notices = notices
         self.loop = tasks.loop(seconds=ctx.settings.tick_seconds, name="game-clock")(self._pass)
-        self.after_pass: list[Callable[[], Awaitable[object]]] = []
+        self.after_pass = tuple(after_pass)
         """Run at the end of every pass (the AI driver's ``resume``, bot/ui/ai.py)."""
 
     def start(self, ready: Callable[[], Awaitable[None]]) -> None:
@@ -210,7 +110,7 @@ class Clock:
                 async with self.ctx.service.lock(record.id):  # (a move under way keeps its count)
                     marked = await self.ctx.service.claim_reminder(record.id, record.version, count, record.waiting)
                 if marked:  # (queued with the claim: the outbox sends it once, crash or not)
-                    await self.ctx.delivery.flush(record.id)
+                    await self.ctx.outbox.flush(record.id)
             except Exception:
                 log.exception("clock failed for game %s", record.id)
         for hook in self.after_pass:
@@ -233,7 +133,7 @@ class Clock:
                     continue  # (another process claimed them)
                 waiting = sorted(set(seats) & set(record.waiting))
                 if record.status == "active" and waiting:
-                    await self.notices.notify_turn(record, waiting)
+                    await self.notices.turns.notify_turn(record, waiting)
             except Exception:
                 log.exception("held-back pings of game %s failed", game)
 
@@ -258,12 +158,12 @@ class Clock:
                                                 vacations=vacations):
             return True
         record = await self.ctx.service.get(record.id)
-        tx = self.ctx.delivery.public_texts(record)
+        tx = self.ctx.delivery.locales.public_texts(record)
         left = tx(Msg("host.comma")).join(f"{tx.name(s)} {record.vacation_left(s)}" for s in seats)
         key = "ui.clock.vacation" if len(seats) == 1 else "ui.clock.vacation_many"
-        await self.ctx.delivery.send_text(record.home_channel_id, tx(Msg(key, {
+        await self.ctx.delivery.transport.send_text(record.home_channel_id, tx(Msg(key, {
             "who": {"seats": list(seats)}, "left": left, "when": f"<t:{int(deadline)}:R>"})))
-        self.ctx.delivery.request_board(record.id)
+        self.ctx.delivery.boards.request_board(record.id)
         return True
 
     # ------------------------------------------------------------------ commands
@@ -283,11 +183,8 @@ class Clock:
             raise HostError(Msg("ui.error.vacation_join_first"), "not_a_player")
         record = await self.ctx.service.get(record.id)
         if record.lobby_message_id is not None:
-            from bot.ui.lobby import timeout_label
-            from bot.ui.panels import lobby_embed, lobby_view
-
             engine = self.ctx.service.engine(record)
-            message = self.ctx.delivery.channel(record.channel_id).get_partial_message(record.lobby_message_id)
+            message = self.ctx.delivery.transport.channel(record.channel_id).get_partial_message(record.lobby_message_id)
 
             async def edit() -> None:
                 locale = self.ctx.delivery.locales.public(record.guild_id)

@@ -13,22 +13,24 @@ custom_id formats (all ≤100 characters):
 | ``DmButton`` | ``d:{game}:{verb}`` | play / hand from a player's DM (``bot/ui/dm.py``) |
 | ``LookSelect`` | ``z:{game}`` | look at one part of the table, privately (values are region keys; ``bot/ui/looks.py``) |
 
-Callbacks only parse and hand over to the handler of their role (``bot/ui/lobby.py``,
-``moves.py``, ``notices.py``), reached through ``interaction.client.flow``; their
-errors take the one error path of ``bot/ui/errors.py`` (``Reported``).
+Callbacks only parse and hand over to the handler of their route (each item's ``route``,
+its custom id's prefix), which the top layer registered in the bot's ``Dispatch``
+(``bot/ui/dispatch.py``): an item never imports a handler. Their errors take the one
+error path of ``bot/ui/errors.py`` (``Reported``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 
 from bot.service import HostError
 from bot.text import MissingText, Texts
-from bot.ui.context import check_message, flow_of
+from bot.ui.checks import check_message
+from bot.ui.dispatch import dispatch_of
 from bot.ui.errors import report
 from bot.ui.limits import BUTTON_LABEL, SELECT_LABEL, clip
 from engines.base import Msg
@@ -47,29 +49,35 @@ def button_label(verb: str, locale: str = "en", fallback: str | None = None) -> 
 class Reported:
     """Mixin of every persistent item: ``callback`` drops a second delivery of the same
     interaction, refuses a ``custom_id`` that is not on the message it came from
-    (``bot.ui.context.check_message``), runs ``run`` as a handler in flight and sends
+    (``bot.ui.checks.check_message``), runs ``run`` as a handler in flight and sends
     whatever it raises to ``bot.ui.errors.report`` (discord.py would only log it, and the
     user would see "This interaction failed"). The handlers check the game's server and
     channel (``HostContext.game`` / ``seated``) before they change anything."""
 
+    route: ClassVar[str]
+    """The name its handler is registered under in the bot's ``Dispatch`` (its custom id's prefix)."""
+
     async def callback(self, interaction: discord.Interaction) -> None:
-        ctx = flow_of(interaction).ctx
-        if not ctx.first_delivery(interaction):
+        guard = dispatch_of(interaction).guard
+        if not guard.first_delivery(interaction):
             return
         try:
-            async with ctx.tracked():
+            async with guard.tracked():
                 check_message(interaction)
                 await self.run(interaction)
         except Exception as exc:
             await report(interaction, exc)
 
     async def run(self, interaction: discord.Interaction) -> None:
-        """Handle a press or a pick (each item says what it hands over to)."""
-        raise NotImplementedError
+        """Handle a press or a pick: hand the item to its route's handler (an item that
+        parses a pick first says so)."""
+        await dispatch_of(interaction).run(self.route, interaction, self)
 
 
 class LobbyButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"l:(?P<game>\d+):(?P<verb>join|leave|start)"):
     """Join / Leave / Start on a lobby message."""
+
+    route = "l"
 
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
               "start": discord.ButtonStyle.primary}
@@ -85,13 +93,13 @@ class LobbyButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
                              match: re.Match[str], /) -> LobbyButton:
         return cls(int(match["game"]), match["verb"])
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        await flow_of(interaction).lobby.click(interaction, self.game, self.verb)
 
 
 class BoardButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
                   template=r"g:(?P<game>\d+):(?P<version>\d+):(?P<verb>play|hand|log|rules)"):
     """The buttons on a board or turn notice."""
+
+    route = "g"
 
     STYLES = {"play": discord.ButtonStyle.primary, "hand": discord.ButtonStyle.secondary,
               "log": discord.ButtonStyle.secondary, "rules": discord.ButtonStyle.secondary}
@@ -108,22 +116,13 @@ class BoardButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
                              match: re.Match[str], /) -> BoardButton:
         return cls(int(match["game"]), int(match["version"]), match["verb"])
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        flow = flow_of(interaction)
-        if self.verb == "play":
-            await flow.moves.open_panel(interaction, self.game)  # the panel always shows the current position
-        elif self.verb == "hand":
-            await flow.notices.show_private(interaction, self.game)
-        elif self.verb == "log":
-            await flow.notices.show_log(interaction, self.game)
-        else:
-            record = await flow.ctx.game(interaction, self.game)
-            await flow.notices.show_rules(interaction, record.game_id)
 
 
 class ActionButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"a:(?P<game>\d+):(?P<version>\d+):(?P<index>\d+)"):
     """One legal action in a private panel."""
+
+    route = "a"
 
     def __init__(self, game: int, version: int, index: int, label: str = "…",
                  style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
@@ -136,8 +135,6 @@ class ActionButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
                              match: re.Match[str], /) -> ActionButton:
         return cls(int(match["game"]), int(match["version"]), int(match["index"]))
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        await flow_of(interaction).moves.choose(interaction, self.game, self.version, self.index)
 
 
 def encode_path(path: tuple[int, ...]) -> str:
@@ -176,6 +173,8 @@ class ActionSelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]],
     """A select menu of legal actions (one page of at most 25); an option ``s<k>`` opens
     step ``k`` below ``path`` (engines/decisions.py)."""
 
+    route = "as"
+
     def __init__(self, game: int, version: int, page: int,
                  options: list[discord.SelectOption] | None = None, placeholder: str = "Choose…",
                  *, path: tuple[int, ...] = ()) -> None:
@@ -208,25 +207,24 @@ class ActionSelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]],
         return []
 
     async def run(self, interaction: discord.Interaction) -> None:
-        """Open the picked step, or apply the picked action.
+        """Hand over the picked value: ``s<k>`` (open step ``k``) or a legal action's index.
 
         Raises:
-            HostError: not exactly one value, or a value the menu does not offer (named).
+            HostError: not exactly one value, or a value the menu does not offer (named),
+                or one that is neither a step nor an index.
         """
         value = picked(interaction, self.item, "ui.error.pick_one", "ui.error.not_a_choice")
-        moves = flow_of(interaction).moves
-        if value.startswith("s") and value[1:].isdigit():
-            await moves.navigate(interaction, self.game, self.version, 0, (*self.path, int(value[1:])))
-            return
-        if not value.isdigit():
+        if not (value.isdigit() or (value.startswith("s") and value[1:].isdigit())):
             raise HostError(Msg("ui.error.pick_listed"), "bad_pick")
-        await moves.choose(interaction, self.game, self.version, int(value))
+        await dispatch_of(interaction).run(self.route, interaction, self, value)
 
 
 class NavButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
                 template=r"n:(?P<game>\d+):(?P<version>\d+):(?P<page>\d+):(?P<path>-?[0-9.]*)"):
     """Page and step navigation inside a private panel: open ``path`` (a decision path,
     ``engines/decisions.py``) at ``page``."""
+
+    route = "n"
 
     def __init__(self, game: int, version: int, page: int, path: tuple[int, ...], label: str = "…",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False) -> None:
@@ -239,8 +237,6 @@ class NavButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
                              match: re.Match[str], /) -> NavButton:
         return cls(int(match["game"]), int(match["version"]), int(match["page"]), decode_path(match["path"]))
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        await flow_of(interaction).moves.navigate(interaction, self.game, self.version, self.page, self.path)
 
 
 class DmButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"d:(?P<game>\d+):(?P<verb>play|hand)"):
@@ -248,6 +244,8 @@ class DmButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
     the game (no version: a DM lives long; the panel it opens carries the version checks
     of ``ActionButton``), so a check of the interaction's origin can resolve the game and
     accept the seated player's DM."""
+
+    route = "d"
 
     STYLES = {"play": discord.ButtonStyle.primary, "hand": discord.ButtonStyle.secondary}
     LABELS = {"play": "Play ▶", "hand": "My view"}
@@ -262,12 +260,6 @@ class DmButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]], templat
                              match: re.Match[str], /) -> DmButton:
         return cls(int(match["game"]), match["verb"])
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        flow = flow_of(interaction)
-        if self.verb == "play":
-            await flow.moves.open_panel(interaction, self.game)
-        else:
-            await flow.notices.show_private(interaction, self.game)
 
 
 class LookSelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"z:(?P<game>\d+)"):
@@ -276,6 +268,8 @@ class LookSelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]], templ
     answers privately with that part drawn at phone size from the reader's own view
     (``bot.ui.looks.Looks.look``). The id carries the game only: the answer is drawn from
     the game as it is when the pick arrives, so an old board's menu keeps working."""
+
+    route = "z"
 
     def __init__(self, game: int, options: list[discord.SelectOption] | None = None,
                  placeholder: str = "🔍 Look at…") -> None:
@@ -296,7 +290,7 @@ class LookSelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]], templ
             HostError: not exactly one value, or a value the menu does not offer (named).
         """
         value = picked(interaction, self.item, "ui.error.pick_one_look", "ui.error.not_a_look")
-        await flow_of(interaction).looks.look(interaction, self.game, value)
+        await dispatch_of(interaction).run(self.route, interaction, self, value)
 
 
 DYNAMIC_ITEMS = (LobbyButton, BoardButton, ActionButton, ActionSelect, NavButton, DmButton, LookSelect)
@@ -328,5 +322,5 @@ async def refuse_foreign(interaction: discord.Interaction, items: Sequence[type[
         if interaction.type is discord.InteractionType.component:
             check_message(interaction)
     except HostError as exc:
-        if flow_of(interaction).ctx.first_delivery(interaction):
+        if dispatch_of(interaction).guard.first_delivery(interaction):
             await report(interaction, exc)

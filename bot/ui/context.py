@@ -1,5 +1,5 @@
 """What every handler of ``bot/ui/`` works with (docs/TEMPLATE.md "The host, by role"):
-the game service, the repository, the delivery layer, the settings and the clock,
+the game service (the only way to storage), the delivery layer, the settings and the clock,
 passed in as one ``HostContext`` — never the bot class, so ``bot/app.py`` and
 ``bot/ui/`` import each other in one direction only (``bot.app`` → ``bot.ui``).
 
@@ -7,7 +7,7 @@ It also counts the handlers in flight (``wait_idle``), keeps delivery failures a
 committed move from surfacing (``delivered``), drops a second delivery of the same
 interaction (``first_delivery``) and finds the game a command means (``resolve_game``,
 ``game``, ``seated``) — refusing a game of another server (docs/DESIGN.md §5 "A game
-belongs to its server": ``check_origin``, ``check_message``).
+belongs to its server": ``bot.ui.checks.check_origin``).
 """
 
 from __future__ import annotations
@@ -15,15 +15,16 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot import logsafe
 from bot.service import HostError
+from bot.ui.checks import MAX_GAME_NUMBER, check_origin
 from engines.base import Msg
 
 if TYPE_CHECKING:
@@ -31,118 +32,18 @@ if TYPE_CHECKING:
     from bot.settings import Settings
     from bot.storage import GameRecord
     from bot.ui.delivery import Delivery
-    from bot.ui.flow import Flow
+    from bot.ui.outbox_drain import Outbox
 
 log = logging.getLogger(__name__)
-
-MAX_GAME_NUMBER = 10 ** 18
-"""Game numbers are below this (larger ones are nobody's, and would not fit the database)."""
-
-OTHER_SERVER = "Game #{game} belongs to another server; it can only be played and moderated there."
-NOT_YOURS_IN_DM = ("Game #{game} is not one of your games; in a DM with the bot you can only use the games "
-                   "you play in.")
-OTHER_CHANNEL = "That button is not on one of game #{game}'s messages; use the game's own board in <#{channel}>."
-FOREIGN_MESSAGE = "That button does not belong to this message; nothing was changed."
-UNKNOWN_GAME = "There is no game #{game}."
 
 REMEMBERED_INTERACTIONS = 4096
 """How many interaction ids ``first_delivery`` remembers (Discord retries within seconds)."""
 
 
-def component_ids(components: Iterable[object]) -> Iterator[tuple[int, str]]:
-    """``(component type, custom_id)`` of every component with a custom id in a message's
-    components (discord.py ``Component`` objects: action rows and their children, v2
-    containers and section accessories), depth first."""
-    for comp in components:
-        custom_id = getattr(comp, "custom_id", None)
-        kind = getattr(comp, "type", None)
-        if isinstance(custom_id, str) and isinstance(kind, discord.ComponentType):
-            yield kind.value, custom_id
-        yield from component_ids(getattr(comp, "children", None) or ())
-        for attr in ("accessory", "component"):
-            inner = getattr(comp, attr, None)
-            if inner is not None:
-                yield from component_ids((inner,))
-
-
-def check_message(interaction: discord.Interaction) -> None:
-    """A component interaction must come from a message of this bot that carries the pressed
-    ``custom_id`` on a component of that type (docs/DESIGN.md §5: a ``custom_id`` arriving
-    on another message changes nothing). Needs no database, so it runs before anything else.
-
-    Raises:
-        HostError: ``FOREIGN_MESSAGE`` (code ``foreign_message``).
-    """
-    message = interaction.message
-    me = interaction.client.user
-    data: dict[str, object] = dict(interaction.data or {})
-    pressed = (data.get("component_type"), data.get("custom_id"))
-    if (message is None or me is None or message.author.id != me.id
-            or pressed not in set(component_ids(message.components))):
-        raise HostError(Msg("ui.error.foreign_message"), "foreign_message")
-
-
-def _private_to(message: discord.Message | None, user_id: int) -> bool:
-    """Whether ``message`` is an ephemeral message the bot sent ``user_id`` (a private panel)."""
-    if message is None or not message.flags.ephemeral:
-        return False
-    meta = message.interaction_metadata
-    return meta is not None and meta.user.id == user_id
-
-
-def check_origin(interaction: discord.Interaction, record: GameRecord) -> None:
-    """Refuse anything about ``record`` that comes from elsewhere than its own server
-    (docs/DESIGN.md §5 "A game belongs to its server"):
-
-    - in a server: the game must be this server's; a button or select must moreover be on
-      the game's own messages — in its channel or thread (lobby, board, pings) or a
-      private panel the bot sent this user;
-    - in a DM with the bot: the user must play in the game.
-
-    Reads nothing; ``check_message`` has already checked the message itself.
-
-    Raises:
-        HostError: ``OTHER_SERVER``, ``NOT_YOURS_IN_DM`` or ``OTHER_CHANNEL`` (codes
-            ``other_server``, ``not_yours``, ``other_channel``).
-    """
-    if interaction.guild_id is None:
-        if record.seat_of(interaction.user.id) is None:
-            raise HostError(Msg("ui.error.not_yours_in_dm", {"game": record.id}), "not_yours")
-        return
-    if record.guild_id != interaction.guild_id:
-        raise HostError(Msg("ui.error.other_server", {"game": record.id}), "other_server")
-    if interaction.type is not discord.InteractionType.component:
-        return
-    own = {record.channel_id, record.thread_id, record.board_channel_id} - {None}
-    if interaction.channel_id in own or _private_to(interaction.message, interaction.user.id):
-        return
-    raise HostError(Msg("ui.error.other_channel", {"game": record.id, "channel": record.home_channel_id}),
-                    "other_channel")
-
-
-@runtime_checkable
-class HostsGames(Protocol):
-    """A client that carries the handlers (``GameBot`` does): how buttons, checks and
-    transformers reach them from ``interaction.client`` without importing the bot."""
-
-    flow: Flow
-
-
-def flow_of(interaction: discord.Interaction) -> Flow:
-    """The handlers of the client an interaction came to.
-
-    Raises:
-        TypeError: the client carries no ``flow`` (not a ``GameBot``).
-    """
-    client = interaction.client
-    if not isinstance(client, HostsGames):
-        raise TypeError(f"{type(client).__name__} carries no game handlers")
-    return client.flow
-
-
 @dataclass
-class HostContext:
-    """The parts a handler needs, and the count of handlers in flight.
+class Parts:
+    """The parts of the running bot below the outbox: what the composer of pings and the end
+    (``bot.ui.notices.TurnNotices``) and the DMs work with, built before the outbox.
 
     Attributes:
         service / delivery / settings: the game service (the handlers' only way to
@@ -154,6 +55,23 @@ class HostContext:
     delivery: Delivery
     settings: Settings
     clock: Callable[[], float]
+
+    @staticmethod
+    async def delivered(step: Awaitable[None]) -> None:
+        """Await a delivery step after a committed move: a failure is logged and never
+        rolls the move back (docs/DESIGN.md §4)."""
+        try:
+            await step
+        except Exception:
+            log.exception("delivery after a committed move failed")
+
+
+@dataclass
+class HostContext(Parts):
+    """The parts a handler needs (``Parts`` and the ``outbox``), and the count of handlers in
+    flight."""
+
+    outbox: Outbox
     _busy: int = field(default=0, init=False)
     _idle: asyncio.Event = field(default_factory=asyncio.Event, init=False)
     _seen: collections.OrderedDict[int, None] = field(default_factory=collections.OrderedDict, init=False)
@@ -197,7 +115,7 @@ class HostContext:
         """Wait until no handler is in flight and every board update is delivered."""
         while True:
             await self._idle.wait()
-            await self.delivery.drain()
+            await self.outbox.drain()
             if self._busy == 0:
                 return
 
@@ -211,15 +129,6 @@ class HostContext:
         while len(self._seen) > REMEMBERED_INTERACTIONS:
             self._seen.popitem(last=False)
         return True
-
-    @staticmethod
-    async def delivered(step: Awaitable[None]) -> None:
-        """Await a delivery step after a committed move: a failure is logged and never
-        rolls the move back (docs/DESIGN.md §4)."""
-        try:
-            await step
-        except Exception:
-            log.exception("delivery after a committed move failed")
 
     async def resolve_game(self, interaction: discord.Interaction, game: GameRecord | None,
                            game_id: str | None = None) -> GameRecord:

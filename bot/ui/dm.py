@@ -1,6 +1,6 @@
 """Hidden hands in DMs and DM turn notices (docs/DESIGN.md §5 "Hidden information", issue 10).
 
-A player who is away (``Delivery.present``) gets **one DM per turn**: the **DM turn notice**
+A player who is away (``Presence.present``) gets **one DM per turn**: the **DM turn notice**
 (a new message, so the phone rings) carries the prompt, the deadline, the "since your last
 turn" digest redacted for that player, a small image of the board (drawn in the reader's
 language, as the whole DM is) and, in a game with hidden
@@ -39,9 +39,9 @@ from bot.render_pool import RenderJob
 from bot.service import drawn_view, texts
 from bot.storage import GameRecord
 from bot.ui.components import DmButton, button_label
-from bot.ui.context import HostContext
+from bot.ui.context import Parts
 from bot.ui.limits import DEFAULT_UPLOAD, MESSAGE_CHARS, clip
-from bot.ui.looks import look_select
+from bot.ui.look_menu import look_select
 from bot.ui.panels import game_title
 from engines.base import Msg, seat_letter
 from render import registry as renders
@@ -109,14 +109,14 @@ def refused(exc: discord.HTTPException) -> bool:
 class DirectMessages:
     """DM hand messages and DM turn notices for ``ctx`` (see the module docstring)."""
 
-    def __init__(self, ctx: HostContext) -> None:
+    def __init__(self, ctx: Parts) -> None:
         self.ctx = ctx
         self._locks: KeyedLocks[tuple[int, int]] = KeyedLocks()
 
     def upload_limit(self, record: GameRecord) -> int:
         """Bytes a DM attachment may have: Discord's default, or less when the game's server
         is known to allow less (never more: a server's boost does not reach DMs)."""
-        return min(DEFAULT_UPLOAD, self.ctx.delivery.upload_limit(record.guild_id))
+        return min(DEFAULT_UPLOAD, self.ctx.delivery.transport.upload_limit(record.guild_id))
 
     # ------------------------------------------------------------------ sending
     async def _send(self, record: GameRecord, user_id: int,
@@ -128,7 +128,7 @@ class DirectMessages:
             await self.tell_blocked(record, user_id)
             return None
         try:
-            return await send(await self.ctx.delivery.dm_channel(user_id))
+            return await send(await self.ctx.delivery.transport.dm_channel(user_id))
         except discord.HTTPException as exc:
             if refused(exc):
                 log.info("DMs to %s are closed; paused until /game notify", user_id)
@@ -145,15 +145,15 @@ class DirectMessages:
         if told is None or record.id in told:
             return
         await self.ctx.service.block_dms(user_id, [*told, record.id])
-        text = self.ctx.delivery.public_texts(record)(Msg("ui.dm.closed", {"user": user_id}))
-        await self.ctx.delivery.send_text(record.home_channel_id, text, mentions=[user_id])
+        text = self.ctx.delivery.locales.public_texts(record)(Msg("ui.dm.closed", {"user": user_id}))
+        await self.ctx.delivery.transport.send_text(record.home_channel_id, text, mentions=[user_id])
 
     async def _forget(self, stored: tuple[int, int, str | None] | None) -> None:
         """Delete a DM this bot sent earlier (best effort: it may be gone already)."""
         if stored is None:
             return
         try:
-            await self.ctx.delivery.channel(stored[0]).get_partial_message(stored[1]).delete()
+            await self.ctx.delivery.transport.channel(stored[0]).get_partial_message(stored[1]).delete()
         except discord.HTTPException as exc:
             log.info("old DM %s not deleted (%s)", stored[1], exc)
 
@@ -164,7 +164,7 @@ class DirectMessages:
         up to date: edited in place when the hidden part of their view changed (``force``:
         always), posted when there is none or it can no longer be edited. Players with DM
         hands off, paused DMs, or a game without a private view are left out, and (``users``
-        None, i.e. after a change) players at the table (``Delivery.present``) and players
+        None, i.e. after a change) players at the table (``Presence.present``) and players
         with turn notices on: their hand comes with their next turn notice (``turn_notice``;
         one DM per turn, issue 18 point 5)."""
         service = self.ctx.service
@@ -176,7 +176,7 @@ class DirectMessages:
         for seat in record.seats:
             if seat.status != "active" or seat.is_bot or (users is not None and seat.user_id not in users):
                 continue
-            if users is None and self.ctx.delivery.present(seat.user_id):
+            if users is None and self.ctx.delivery.presence.present(seat.user_id):
                 continue  # (at the table: My view shows the hand; the DM catches up once they are away)
             async with self._locks[record.id, seat.user_id]:
                 hands, turns = await self.ctx.service.notify_settings(seat.user_id, record.id)
@@ -195,7 +195,7 @@ class DirectMessages:
         off), else it says it is a snapshot (turn notices bring the hand anew)."""
         reader = self.ctx.delivery.locales.of_user(user_id, record.guild_id)
         tx = texts(record, reader)
-        file = await self.ctx.delivery.render_file("private", record, view, tx.locale, "hand", self.upload_limit(record))
+        file = await self.ctx.delivery.transport.render_file("private", record, view, tx.locale, "hand", self.upload_limit(record))
         if file is None:  # the game draws no private view
             return False
         engine = self.ctx.service.engine(record)
@@ -204,7 +204,7 @@ class DirectMessages:
                           "when": f"<t:{int(self.ctx.clock())}:R>"}))
         buttons = dm_view(record, reader)
         if stored is not None:
-            message = self.ctx.delivery.channel(stored[0]).get_partial_message(stored[1])
+            message = self.ctx.delivery.transport.channel(stored[0]).get_partial_message(stored[1])
             try:
                 await message.edit(content=content, attachments=[file], view=buttons)
                 await self.ctx.service.set_dm_message(record.id, user_id, "hand", stored[0], stored[1], shown)
@@ -277,7 +277,7 @@ class DirectMessages:
             return None
         view = engine.player_view(service.state(record), seat)
         try:
-            return await self.ctx.delivery.render_file("private", record, view, texts(record, locale).locale, "hand",
+            return await self.ctx.delivery.transport.render_file("private", record, view, texts(record, locale).locale, "hand",
                                                        self.upload_limit(record))
         except Exception:
             log.exception("DM hand of game %s failed", record.id)
@@ -291,22 +291,22 @@ class DirectMessages:
         here and kept for the next reader of that language. None when drawing fails (logged;
         the notice goes without it)."""
         delivery = self.ctx.delivery
-        await delivery.board_settled(record.id)
+        await delivery.boards.board_settled(record.id)
         tx = texts(record, locale)
-        cached = delivery.board_thumbnails.get((record.id, tx.locale))
+        cached = delivery.boards.board_thumbnails.get((record.id, tx.locale))
         limit = self.upload_limit(record)
         if cached is not None and cached[0] == record.version and len(cached[1][0]) <= limit:
             return cached[1]
         public = drawn_view(record, self.ctx.service.public_view(record))
         job = RenderJob("thumbnail", record.game_id, public, tuple(tx.raw_names), tx.locale, limit)
         try:
-            done = await delivery.renderer.run(job)
+            done = await delivery.transport.renderer.run(job)
         except Exception:
             log.exception("board thumbnail of game %s failed", record.id)
             return None
         if done is None:
             return None
-        delivery.board_thumbnails[record.id, tx.locale] = (record.version, (done.data, done.ext))
+        delivery.boards.board_thumbnails[record.id, tx.locale] = (record.version, (done.data, done.ext))
         return done.data, done.ext
 
     # ------------------------------------------------------------------ /game notify

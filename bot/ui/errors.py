@@ -14,19 +14,18 @@ down the same ``report``.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot import logsafe
 from bot.service import HostError
 from bot.text import MissingText, Texts, escape_name, locale_of
-from bot.ui.context import flow_of
+from bot.ui import payloads
+from bot.ui.dispatch import Guard, dispatch_of
 from bot.ui.limits import MESSAGE_CHARS, clip
 from engines.base import GameError, Msg
-
-if TYPE_CHECKING:
-    from bot.ui.context import HostContext
 
 log = logging.getLogger(__name__)
 
@@ -142,9 +141,9 @@ def engine_sentence(error: GameError, locale: str = "en", game_id: str | None = 
 
 def reader_locale(interaction: discord.Interaction) -> str:
     """The language of a private reply to ``interaction`` (``bot/ui/locales.py``): the
-    reader's chosen one when the client carries the handlers, else the interaction's."""
+    reader's chosen one when the client carries a ``Dispatch``, else the interaction's."""
     try:
-        return flow_of(interaction).ctx.delivery.locales.private(interaction)
+        return dispatch_of(interaction).locales.private(interaction)
     except (TypeError, AttributeError):
         return locale_of(str(interaction.locale))
 
@@ -174,9 +173,9 @@ class GameTree(app_commands.CommandTree[Any]):
     """The bot's command tree: every command error goes to ``report``, and every call
     counts as a handler in flight (``HostContext.tracked``) once ``attach`` was called."""
 
-    context: HostContext | None = None
+    context: Guard | None = None
 
-    def attach(self, context: HostContext) -> None:
+    def attach(self, context: Guard) -> None:
         """Count calls in ``context`` (``GameBot.__init__`` does this)."""
         self.context = context
 
@@ -190,9 +189,6 @@ class GameTree(app_commands.CommandTree[Any]):
     async def _call(self, interaction: discord.Interaction) -> None:
         # (overrides discord.py's dispatch, which also runs on_error, so the whole
         # handler and its error answer count as one call in flight)
-        from bot import logsafe
-        from bot.ui import payloads  # (options of the wrong shape never reach a handler)
-
         logsafe.bind(interaction=interaction.id)
 
         if payloads.nameless(interaction.data):

@@ -15,31 +15,20 @@ import discord
 from bot.service import ActResult, HostError
 from bot.settings import TIMEOUT_PRESETS
 from bot.storage import GameRecord
-from bot.text import Texts, locale_of
+from bot.text import Texts
 from bot.ui.arguments import engine_named
 from bot.ui.components import ActionSelect
 from bot.ui.context import HostContext
-from bot.ui.moderation import is_moderator
+from bot.ui.lobby_options import timeout_label
 from bot.ui.notices import Notices
 from bot.ui.panels import game_title, lobby_embed, lobby_view
+from bot.ui.permissions import is_moderator
 from bot.ui.table_text import tmsg
 from engines.base import InvalidOptions, Msg
 from engines.registry import get as get_engine
 from render.base import clean_text
 
 log = logging.getLogger(__name__)
-
-
-def timeout_label(seconds: int, locale: str = "en") -> str:
-    """``"24 hours"`` for a preset in English, else a plain duration (whole hours, or
-    minutes) in ``locale``."""
-    for label, value in TIMEOUT_PRESETS.items():
-        if value == seconds and locale_of(locale) == "en":
-            return label
-    tx = Texts(None, [], locale)
-    if seconds % 3600 == 0:
-        return tx(Msg("ui.timer.hours", {"n": seconds // 3600}))
-    return tx(Msg("ui.timer.minutes", {"n": max(1, seconds // 60)}))
 
 
 def _open_quote(text: str) -> int | None:
@@ -157,7 +146,7 @@ class Lobby:
             record = await self.ctx.service.leave(game, interaction.user.id)
             if record.status == "lobby" and record.host_user_id != before.host_user_id:  # (the host left)
                 locale = self.ctx.delivery.locales.public(record.guild_id)
-                await self.ctx.delivery.send_text(record.channel_id, Texts(None, [], locale)(Msg(
+                await self.ctx.delivery.transport.send_text(record.channel_id, Texts(None, [], locale)(Msg(
                     "ui.lobby.new_host", {"host": record.host_user_id, "game": record.id})),
                     mentions=[record.host_user_id])
         else:
@@ -241,9 +230,9 @@ class Lobby:
         if thread_id:
             await self.ctx.service.set_fields(record.id, thread_id=thread_id)
             record = await self.ctx.service.get(record.id)
-            await self.ctx.delivery.send_text(record.channel_id, Texts(None, [], locale)(Msg(
+            await self.ctx.delivery.transport.send_text(record.channel_id, Texts(None, [], locale)(Msg(
                 "ui.lobby.started", {"title": game_title(engine, record, locale), "thread": thread_id})))
-        await self.ctx.delivery.post_board(record)
+        await self.ctx.delivery.boards.post_board(record)
         await self.notices.after(ActResult(record, result.entries, result.events, frozenset(),
                                            result.waiting_after, result.outcome), board=False)
 

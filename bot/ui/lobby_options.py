@@ -9,6 +9,7 @@ lobby message under Join / Leave / Start.
 | value | ``lo:{game}:v:{key}`` | the values offered for ``key`` (``offered_values``) |
 
 A pick goes to ``bot.ui.lobby.Lobby.choose``; only the host or a moderator changes anything.
+The lobby's **Add AI** select (``la:{game}``) goes to ``bot.ui.ai.AiPlayers.lobby_pick``.
 """
 
 from __future__ import annotations
@@ -22,12 +23,26 @@ import discord
 from bot.service import HostError
 from bot.settings import TIMEOUT_PRESETS
 from bot.storage import GameRecord
-from bot.text import MissingText, Texts
+from bot.text import MissingText, Texts, host_sentence, locale_of
 from bot.ui.components import Reported
-from bot.ui.context import flow_of
+from bot.ui.dispatch import dispatch_of
 from bot.ui.limits import SELECT_LABEL, SELECT_OPTIONS, clip
 from bot.ui.table_text import say, tmsg
+from engines.ai import LEVELS
 from engines.base import Engine, Msg, OptionSpec
+
+
+def timeout_label(seconds: int, locale: str = "en") -> str:
+    """``"24 hours"`` for a preset in English, else a plain duration (whole hours, or
+    minutes) in ``locale``."""
+    for label, value in TIMEOUT_PRESETS.items():
+        if value == seconds and locale_of(locale) == "en":
+            return label
+    tx = Texts(None, [], locale)
+    if seconds % 3600 == 0:
+        return tx(Msg("ui.timer.hours", {"n": seconds // 3600}))
+    return tx(Msg("ui.timer.minutes", {"n": max(1, seconds // 60)}))
+
 
 NUMERIC_STEPS = 6
 """A numeric option offers its bounds and this many steps between them (plus its default
@@ -92,6 +107,8 @@ class LobbySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"lo:(?P<game>\d+):(?P<what>timer|key|v:[A-Za-z0-9_]{1,60})"):
     """A lobby menu (module docstring)."""
 
+    route = "lo"
+
     def __init__(self, game: int, what: str, options: list[discord.SelectOption] | None = None,
                  placeholder: str = "…") -> None:
         super().__init__(discord.ui.Select(custom_id=f"lo:{game}:{what}", placeholder=clip(placeholder, 150),
@@ -107,7 +124,7 @@ class LobbySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]],
         values = self.item.values
         if len(values) != 1:
             raise HostError(tmsg("bad_jump"), "bad_pick")
-        await flow_of(interaction).lobby.choose(interaction, self.game, self.what, values[0])
+        await dispatch_of(interaction).run(self.route, interaction, self, values[0])
 
 
 def option_rows(record: GameRecord, engine: Engine, key: str | None = None,
@@ -115,8 +132,6 @@ def option_rows(record: GameRecord, engine: Engine, key: str | None = None,
     """The lobby's menus in ``locale``: the timer, the option to change (when the game has
     options: its name, value and description, ``option_text``) and, after one was picked
     (``key``), that option's values. Values are JSON in the menu."""
-    from bot.ui.lobby import timeout_label  # (lobby → panels → this module)
-
     items: list[discord.ui.Item[Any]] = []
     timers = [discord.SelectOption(label=timeout_label(seconds, locale), value=str(seconds),
                                    default=seconds == record.move_timeout)
@@ -142,3 +157,40 @@ def option_rows(record: GameRecord, engine: Engine, key: str | None = None,
         items.append(LobbySelect(record.id, f"v:{spec.key}", values,
                                  say("lobby_value", locale, key=option_text(tx, spec)[0])))
     return items
+
+
+class AiLobbySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"la:(?P<game>\d+)"):
+    """The lobby's **Add AI** select: a level (easy / normal / hard) fills the next seat;
+    the last option frees the last AI seat (``AiPlayers.lobby_pick``)."""
+
+    route = "la"
+
+    def __init__(self, game: int, locale: str = "en") -> None:
+        options = [discord.SelectOption(label=host_sentence("ai.add_option", locale, level=host_sentence(f"ai.level.{level}", locale)),
+                                        value=level, description=host_sentence("ai.add_option_hint", locale), emoji="🤖")
+                   for level in LEVELS]
+        options.append(discord.SelectOption(label=host_sentence("ai.remove_option", locale), value="remove",
+                                            description=host_sentence("ai.remove_option_hint", locale)))
+        super().__init__(discord.ui.Select(custom_id=f"la:{game}", placeholder=host_sentence("ai.add_placeholder", locale),
+                                           options=options, min_values=1, max_values=1))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> AiLobbySelect:
+        return cls(int(match["game"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        """Seat or remove an AI.
+
+        Raises:
+            HostError: a value the select does not offer.
+        """
+        values = self.item.values
+        if len(values) != 1 or values[0] not in (*LEVELS, "remove"):
+            raise HostError(Msg("ai.refuse.unknown_level", {"level": (values or ["?"])[0][:20]}), "bad_level")
+        await dispatch_of(interaction).run(self.route, interaction, self, values[0])
+
+
+AI_ITEMS = (AiLobbySelect,)
+"""The lobby's Add AI select (registered beside ``DYNAMIC_ITEMS``)."""

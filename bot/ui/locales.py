@@ -20,14 +20,11 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.service import HostError
-from bot.text import DEFAULT_LOCALE, LOCALES, Texts, locale_of
-from engines.base import Msg
+from bot.service import GameService, seat_names
+from bot.text import DEFAULT_LOCALE, Texts, locale_of
 
 if TYPE_CHECKING:
-    from bot.service import GameService
     from bot.storage import GameRecord
-    from bot.ui.context import HostContext
 
 LANGUAGE_NAMES = {"en": "English", "zh_TW": "繁體中文", "zh_CN": "简体中文", "ja": "日本語",
                   "auto": "Discord (auto)"}
@@ -82,58 +79,12 @@ class Locales:
     # -- formatters ----------------------------------------------------------
     def texts(self, record: GameRecord, locale: str) -> Texts:
         """The formatter of ``record``'s messages in ``locale``."""
-        from bot.service import seat_names
-
         return Texts(record.game_id, seat_names(record, locale), locale)
+
+    def public_texts(self, record: GameRecord) -> Texts:
+        """The formatter of ``record``'s public messages and boards: its server's language."""
+        return self.texts(record, self.public(record.guild_id))
 
     def host(self, locale: str) -> Texts:
         """A formatter of host messages only, in ``locale``."""
         return Texts(None, [], locale)
-
-
-async def choose_language(ctx: HostContext, interaction: discord.Interaction, language: str | None,
-                          server: str | None) -> None:
-    """``/game language``: store the caller's own language (``language``; ``"auto"``: their
-    Discord client's again) and, for a moderator, the server's (``server``; ``"auto"``:
-    Discord's preferred locale of the server); with neither, show both. Answers privately
-    in the caller's (new) language.
-
-    Raises:
-        HostError: ``server`` in a DM, or by someone who is not a moderator, or a value
-            that is not a choice.
-    """
-    from bot.ui.moderation import is_moderator  # (moderation → notices → delivery → here)
-
-    locales: Locales = ctx.delivery.locales
-    for value in (language, server):
-        if value is not None and value not in (*LOCALES, "auto"):
-            raise HostError(Msg("ui.error.not_a_choice", {"value": value[:40]}), "bad_language")
-    if server is not None:
-        if interaction.guild_id is None:
-            raise HostError(Msg("ui.error.language_dm"), "dm")
-        if not await is_moderator(ctx, interaction):
-            raise HostError(Msg("ui.error.not_a_moderator"), "forbidden")
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    if language is not None:
-        chosen = None if language == "auto" else language
-        await ctx.service.set_user_locale(interaction.user.id, chosen)
-        if chosen is None:
-            locales.users.pop(interaction.user.id, None)
-        else:
-            locales.users[interaction.user.id] = chosen
-    if server is not None and interaction.guild_id is not None:
-        chosen = None if server == "auto" else server
-        await ctx.service.set_guild_locale(interaction.guild_id, chosen)
-        if chosen is None:
-            locales.guilds.pop(interaction.guild_id, None)
-        else:
-            locales.guilds[interaction.guild_id] = chosen
-    tx = locales.host(locales.private(interaction))
-    mine = locales.users.get(interaction.user.id)
-    lines = [tx(Msg("ui.language.mine", {"language": LANGUAGE_NAMES[mine]}) if mine
-                else Msg("ui.language.mine_auto", {"language": LANGUAGE_NAMES[locales.private(interaction)]}))]
-    if interaction.guild_id is not None:
-        public = locales.public(interaction.guild_id)
-        key = "ui.language.server" if interaction.guild_id in locales.guilds else "ui.language.server_auto"
-        lines.append(tx(Msg(key, {"language": LANGUAGE_NAMES[public]})))
-    await interaction.followup.send("\n".join(lines), ephemeral=True)

@@ -1,5 +1,4 @@
-"""Moderation (docs/DISCORD.md failure mode 13, docs/DESIGN.md §5): who counts as a
-moderator, the ``moderator_only`` check of the moderator commands, and ending, kicking,
+"""Moderation (docs/DISCORD.md failure mode 13, docs/DESIGN.md §5): ending, kicking,
 replacing and pausing, each logged by the service and announced here. Users are user
 options (issue 16: a member picker, which also takes a pasted id), so a member who left
 the server can still be removed or replaced.
@@ -8,65 +7,28 @@ the server can still be removed or replaced.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.service import ActResult, HostError, notice_payload, seat_names
 from bot.storage import GameRecord
 from bot.text import Texts
-from bot.ui.context import HostContext, check_origin, flow_of
+from bot.ui.checks import check_origin
+from bot.ui.context import HostContext
 from bot.ui.notices import Notices
 from engines.base import Msg, seat_letter
 from render.base import clean_text
 
-T = TypeVar("T")
-
-NOT_A_MODERATOR = ("Only moderators (Manage Server or Manage Messages, or the moderator role) "
-                   "can do that.")
-
-
-class NotModerator(app_commands.CheckFailure):
-    """The caller may not moderate; the message is the sentence they are shown (``key``:
-    its catalog message, formatted in the reader's language by ``bot/ui/errors.py``)."""
-
-    key = "ui.error.not_a_moderator"
-
-
-async def is_moderator(ctx: HostContext, interaction: discord.Interaction) -> bool:
-    """Manage Server, Manage Messages or Administrator in the server, or the server's
-    moderator role (``Settings.moderator_role_id`` or the one stored for the server)."""
-    member = interaction.user
-    if not isinstance(member, discord.Member):
-        return False
-    perms = member.guild_permissions
-    if perms.manage_guild or perms.manage_messages or perms.administrator:
-        return True
-    roles = {r.id for r in member.roles}
-    configured = ctx.settings.moderator_role_id
-    stored = await ctx.service.moderator_role(member.guild.id)
-    return bool(roles & {r for r in (configured, stored) if r})
-
-
-def moderator_only() -> Callable[[T], T]:
-    """An ``app_commands.check``: the command runs for moderators only (``is_moderator``);
-    others are refused privately with ``NOT_A_MODERATOR`` (``NotModerator``)."""
-
-    async def predicate(interaction: discord.Interaction) -> bool:
-        if await is_moderator(flow_of(interaction).ctx, interaction):
-            return True
-        raise NotModerator(NOT_A_MODERATOR)
-
-    return app_commands.check(predicate)
-
 
 class Moderation:
-    """The moderator commands' work (the check ran before), for ``ctx``."""
+    """The moderator commands' work (the check ran before), for ``ctx``; ``stop_ai(game,
+    seat)`` tells the AI players that a seat is no longer theirs (``AiPlayers.stop``)."""
 
-    def __init__(self, ctx: HostContext, notices: Notices) -> None:
+    def __init__(self, ctx: HostContext, notices: Notices, stop_ai: Callable[[int, int], object]) -> None:
         self.ctx = ctx
         self.notices = notices
+        self.stop_ai = stop_ai
 
     def _texts(self, interaction: discord.Interaction, record: GameRecord) -> tuple[Texts, Texts]:
         """The formatters of the public announcement (the server's language) and of the
@@ -90,7 +52,7 @@ class Moderation:
         if record.state is not None:
             await self.notices.ended(record.id)
         else:
-            await self.ctx.delivery.flush(record.id)  # (the announcement, queued with the change)
+            await self.ctx.outbox.flush(record.id)  # (the announcement, queued with the change)
         key = "ended_private" if record.state is not None else "ended_lobby_private"
         await interaction.followup.send(private(Msg(f"ui.moderation.{key}", {"game": record.id})), ephemeral=True)
 
@@ -118,7 +80,7 @@ class Moderation:
         elif ended:
             await self.notices.ended(record.id)
         else:  # (from a lobby: nothing was queued)
-            await self.ctx.delivery.send_text(record.home_channel_id, public(removed))
+            await self.ctx.delivery.transport.send_text(record.home_channel_id, public(removed))
         key = "kicked_abandoned" if ended else \
             "kicked_lobby" if record.status == "lobby" or not isinstance(result, ActResult) else "kicked"
         await interaction.followup.send(private(Msg(f"table.{key}", {"user": f"<@{uid}>", "game": record.id})),
@@ -153,7 +115,7 @@ class Moderation:
             if bot_name and before is not None and before.ai_level else Msg("ui.notice.replaced", params))
         notice = notice_payload(announce, mentions=[new], turn=(seat, new))
         record = await self.ctx.service.replace(game.id, seat, new, name, interaction.user.id, notice)
-        flow_of(interaction).ai.stop(record.id, seat)
+        self.stop_ai(record.id, seat)
         await self.notices.seat_replaced(record, seat, old, new)  # (one message: the new player's one ping)
         await interaction.followup.send(self._texts(interaction, record)[1](Msg("table.replaced", {
             "seat": seat_letter(seat), "game": record.id, "old": f"**{bot_name}**" if bot_name else f"<@{old}>",
@@ -171,7 +133,7 @@ class Moderation:
         notice = notice_payload(Msg(f"ui.moderation.{what}", {"game": game.id, "user": interaction.user.id}))
         record = await self.ctx.service.set_paused(game.id, paused, interaction.user.id, notice)
         public, private = self._texts(interaction, record)
-        await self.ctx.delivery.flush(record.id)  # (the announcement, queued with the change)
+        await self.ctx.outbox.flush(record.id)  # (the announcement, queued with the change)
         await interaction.followup.send(private(Msg(f"ui.moderation.{what}_private", {"game": record.id})),
                                         ephemeral=True)
-        self.ctx.delivery.request_board(record.id)
+        self.ctx.delivery.boards.request_board(record.id)

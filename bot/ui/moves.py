@@ -29,7 +29,8 @@ from bot.ui.limits import MESSAGE_CHARS
 from bot.ui.notices import Notices, private_notes
 from bot.ui.panels import Panel, build_panel, pointing_at_picture
 from bot.ui.parked import ParkedPanels
-from bot.ui.table import check_own_panel, with_undo
+from bot.ui.table import with_undo
+from bot.ui.table_items import check_own_panel
 from engines.base import GameError, Msg, State
 from render import registry as renders
 
@@ -51,7 +52,7 @@ class Moves:
         """Send the caller's private Play panel (an ephemeral follow-up). A press on a message
         (the board's Play ▶, a ping's, a DM's) is answered by a deferred update (type 6, no
         "thinking"), so that interaction's ``@original`` stays the message pressed: on the
-        board, its token edits the board after the move (``Delivery.note_board_interaction``;
+        board, its token edits the board after the move (``BoardTokens.note_board_interaction``;
         issue 18 point 5).
 
         Raises:
@@ -64,7 +65,7 @@ class Moves:
         record, seat = await self.ctx.seated(interaction, game)
         if record.status != "active":
             raise not_running(record)
-        self.ctx.delivery.note_board_interaction(record, interaction)
+        self.ctx.delivery.tokens.note_board_interaction(record, interaction)
         state = self.ctx.service.state(record)
         reader = self._reader(interaction)
         panel = build_panel(self.ctx.service.notation(record), record, state, seat, locale=reader)
@@ -150,8 +151,8 @@ class Moves:
             if exc.code == "stale":  # (a move came in between, e.g. this very pick pressed twice: a panel, not the board)
                 raise HostError(Msg("ui.error.panel_stale"), "stale") from exc
             raise
-        if result.board_due:  # (now, not after the panel is drawn and answered: drawn once, bot/ui/delivery.py)
-            self.ctx.delivery.request_board(game, result.game.version)
+        if result.board_due:  # (now, not after the panel is drawn and answered: drawn once, bot/ui/boards.py)
+            self.ctx.delivery.boards.request_board(game, result.game.version)
         note = f"✓ {label}" + private_notes(result, seat, self._reader(interaction))
         try:
             edit = await self.panel_after(interaction, result, seat, note)
@@ -174,18 +175,18 @@ class Moves:
         seat = record.seat_of(interaction.user.id)
         if seat is None:
             raise await self.ctx.not_seated(record, interaction.user.id)  # (no longer: says so)
-        delivery = self.ctx.delivery
-        ticket = delivery.answer_ticket(interaction, text)  # queued with the move: answered even after a crash
+        outbox = self.ctx.outbox
+        ticket = outbox.answer_ticket(interaction, text)  # queued with the move: answered even after a crash
         try:
             result = await self.ctx.service.act(record.id, interaction.user.id, text, answer=ticket)
         except GameError as exc:
-            delivery.release(ticket)
+            outbox.release(ticket)
             raise InGame(exc, record.game_id, text) from exc
         except BaseException:
-            delivery.release(ticket)
+            outbox.release(ticket)
             raise
         await self.ctx.delivered(self.notices.after(result))
-        await delivery.answered(record.id, ticket, self._confirm_text(interaction, result, seat, text))
+        await outbox.answered(record.id, ticket, self._confirm_text(interaction, result, seat, text))
 
     async def _confirm_text(self, interaction: discord.Interaction, result: ActResult, seat: int,
                             text: str) -> None:
@@ -273,8 +274,8 @@ class Moves:
             view = self.ctx.service.engine(record).player_view(state, seat)
             if not renders.draws_decision(record.game_id, view):
                 return None
-            return await delivery.render_file("decision", record, view, texts(record, locale).locale, "preview",
-                                              delivery.upload_limit(record.guild_id))
+            return await delivery.transport.render_file("decision", record, view, texts(record, locale).locale, "preview",
+                                              delivery.transport.upload_limit(record.guild_id))
         except Exception:
             log.exception("decision image of game %s failed", record.id)
             return None

@@ -4,7 +4,7 @@ request the private view, the log, the rules and the caller's games (``/game min
 
 What a change causes is queued in the outbox with the change (``bot.service.plan_deliveries``:
 event lines, the board, the end or the ping, a typed move's answer) and sent by the
-delivery layer (``Delivery.flush``) exactly once and in order, also after a crash (pending
+delivery layer (``Outbox.flush``) exactly once and in order, also after a crash (pending
 rows are sent at start); it asks this module for the sentences of a ping row
 (``deliver_ping``) and of the end (``end_message``) when it sends them.
 
@@ -49,14 +49,15 @@ from bot.service import (
 )
 from bot.storage import GameRecord, LogEntry
 from bot.text import Texts, escape_name, locale_of, short_name
-from bot.ui.clock import fit_deadline, quiet_hours
 from bot.ui.components import BoardButton
-from bot.ui.context import HostContext
+from bot.ui.context import HostContext, Parts
+from bot.ui.deadlines import fit_deadline, quiet_hours
 from bot.ui.dm import DirectMessages, jump_url
 from bot.ui.errors import reader_locale
 from bot.ui.limits import split_text
 from bot.ui.panels import board_view, game_title, mention_list, timer_shown
 from bot.ui.parked import PARK_SECONDS
+from bot.ui.table_items import end_view
 from engines.base import Msg, Outcome, seat_letter
 from engines.notation import Notation
 from engines.registry import notation as get_notation
@@ -243,45 +244,14 @@ def ranking_lines(outcome: Outcome, name: Callable[[int], str], left: frozenset[
     return lines
 
 
-class Notices:
-    """Messages to the table and to one player, for ``ctx``."""
+class TurnNotices:
+    """Turn pings, DM turn notices, the DM hands and the end message, over ``ctx`` (the parts
+    below the outbox: ``bot.ui.context.Parts``). The outbox composes its ping and end rows
+    here (``bot.ui.outbox_drain.Composer``), so this is built before it."""
 
-    def __init__(self, ctx: HostContext) -> None:
+    def __init__(self, ctx: Parts) -> None:
         self.ctx = ctx
         self.dms = DirectMessages(ctx)
-        ctx.delivery.notices = self  # the outbox composes pings and the end here
-        self.followers: list[Callable[[int], Awaitable[None]]] = []
-        """Called with the game's id after each change was delivered (``after``)."""
-
-    async def after(self, result: ActResult, *, board: bool = True, via: discord.Interaction | None = None) -> None:
-        """Deliver an applied action: what the service queued with it in the outbox (public
-        event lines, the board, the ping of the newly awaited, the end) goes out now, in
-        order (``Delivery.flush``); then the players' DM hands are brought up to date. A
-        deadline inside the server's quiet hours is first moved to their end. ``board`` is
-        kept for callers that posted the board themselves (the posted board marks its rows
-        done). ``via``: the interaction that made the move (the ping and the end go through it
-        where they can: ``Delivery.post_via``)."""
-        record = await fit_deadline(self.ctx, result.game)
-        if record.deadline != result.game.deadline:  # (quiet hours moved it: the board shows it)
-            self.ctx.delivery.request_board(record.id)
-        await self.ctx.delivery.flush(record.id, via)
-        await self.update_hands(record.id)
-        await self.tell_followers(record.id)
-
-    async def ended(self, game: int) -> None:
-        """An end that came without a move (a moderator's ``/game end``, the last person
-        kicked or resigned: abandoned): the announcement queued with the change goes out,
-        the board is redrawn, and the followers are told, as ``after`` does for a move."""
-        await self.ctx.delivered(self.ctx.delivery.flush(game))
-        self.ctx.delivery.request_board(game)
-        await self.tell_followers(game)
-
-    async def tell_followers(self, game: int) -> None:
-        """Bring the ``followers`` of ``game`` (e.g. spectators, bot/ui/table.py) up to date
-        after a delivered change: each move (``after``), and an end that came without one
-        (a moderator's ``/game end``, the last person kicked or resigned: abandoned)."""
-        for follow in self.followers:
-            await self.ctx.delivered(follow(game))
 
     async def update_hands(self, game: int) -> None:
         """Bring the DM hands of the players of ``game`` up to date (never raises)."""
@@ -305,7 +275,7 @@ class Notices:
         """
         fitted = await fit_deadline(self.ctx, record)  # (after a restart: not done by ``after``)
         if fitted.deadline != record.deadline:
-            self.ctx.delivery.request_board(record.id)
+            self.ctx.delivery.boards.request_board(record.id)
         await self.notify_turn(fitted, seats, shown_upto=after, version=version, nonce=nonce, via=via)
 
     def _active(self, record: GameRecord, seats: Sequence[int]) -> list[int]:
@@ -320,10 +290,10 @@ class Notices:
         switched those off). A ping that is not a ``reminder`` carries the "since your last
         turn" digest (in the thread: public lines up to ``shown_upto``, the ones not just
         posted above; in the DM: every line that player may see) and is held back while
-        the server has quiet hours. A player at the table (``Delivery.present``) gets no DM
+        the server has quiet hours. A player at the table (``Presence.present``) gets no DM
         turn notice but for a reminder. The buttons act on ``version`` (default the game's).
         With a ``nonce`` (an outbox row) the thread message is posted through
-        ``Delivery.post_via`` (through ``via`` where it can) and its failure raised; else a
+        ``Transport.post_via`` (through ``via`` where it can) and its failure raised; else a
         failure is logged. A seat whose turn came back through the computer's moves only,
         minutes after its player's own move, is left out (``answered_by_ais``: their panel
         shows the decision)."""
@@ -335,7 +305,7 @@ class Notices:
         if not reminder:
             entries = await self.ctx.service.log(record.id, last=DIGEST_ENTRIES, upto=record.version)
             turns = last_turns(record, entries)
-            since, now = self.ctx.delivery.started, self.ctx.clock()
+            since, now = self.ctx.delivery.transport.started, self.ctx.clock()
             seats = [s for s in seats if not answered_by_ais(record, entries, s, turns, since=since, now=now)]
             if not seats:
                 return
@@ -369,12 +339,12 @@ class Notices:
         view.add_item(BoardButton(record.id, version, "hand", locale=public))
         users = [u for u in (record.user_of(s) for s in seats) if u]
         if nonce is None:
-            await self.ctx.delivery.send_text(record.home_channel_id, text, mentions=users, view=view)
+            await self.ctx.delivery.transport.send_text(record.home_channel_id, text, mentions=users, view=view)
         else:
-            await self.ctx.delivery.post_via(via, record.home_channel_id, text, mentions=users, view=view,
+            await self.ctx.delivery.transport.post_via(via, record.home_channel_id, text, mentions=users, view=view,
                                              nonce=nonce)
         for seat in seats:
-            if not reminder and self.ctx.delivery.present(record.user_of(seat) or 0):
+            if not reminder and self.ctx.delivery.presence.present(record.user_of(seat) or 0):
                 continue  # (at the table: the thread ping reaches them; no DM)
             reader = locales.of_user(record.user_of(seat) or 0, record.guild_id)
             utx = texts(record, reader)
@@ -389,25 +359,6 @@ class Notices:
                 if mine:
                     note += f"\n{utx(Msg('ui.notice.since'))}\n" + "\n".join(f"• {line}" for line in mine)
             await self.ctx.delivered(self.dms.turn_notice(record, seat, note, image=not reminder))
-
-    async def seat_replaced(self, record: GameRecord, seat: int, old: int, new: int) -> None:
-        """After a moderator's replace: its announcement (queued with the change, a
-        ``notice`` row whose ``turn`` makes it the new player's one ping when the game waits
-        for that seat: ``Delivery._deliver_notice``) goes out, the board is updated, and the
-        new player gets their DM turn notice with their hand when the game waits for them
-        (else, or with turn notices off, their DM hand)."""
-        await self.ctx.delivery.flush(record.id)
-        self.ctx.delivery.request_board(record.id)
-        if record.status == "active":
-            _, turns = await self.ctx.service.notify_settings(new, record.id)
-            if not (turns and seat in record.waiting):  # (else the turn notice carries the hand: one DM)
-                await self.ctx.delivered(self.dms.update_hands(record, [new]))
-            if seat in record.waiting:
-                reader = self.ctx.delivery.locales.of_user(new, record.guild_id)
-                note = texts(record, reader)(Msg("ui.notice.replaced_turn", {
-                    "title": game_title(self.ctx.service.engine(record), record, reader),
-                    "letter": seat_letter(seat)}))
-                await self.ctx.delivered(self.dms.turn_notice(record, seat, note))
 
     def end_message(self, record: GameRecord, outcome: Outcome) -> tuple[str, list[int], discord.ui.View | None]:
         """The final message: ranking with scores and the reason; the winners' user ids
@@ -424,9 +375,69 @@ class Notices:
         if left:
             lines.append(tx(Msg("table.ranked_last", {"seats": {"seats": left}})))
         winners = [u for u in (record.user_of(s) for s in outcome.winners) if u and u > 0]  # (no AI pinged)
-        from bot.ui.table import end_view  # (table.py builds on this module)
-
         return "\n".join(lines), winners, end_view(record, board_view(record, locale=public), public)
+
+
+class Notices:
+    """Messages to the table and to one player, for ``ctx``; ``turns`` composes the pings and
+    the end (the outbox's composer too)."""
+
+    def __init__(self, ctx: HostContext, turns: TurnNotices,
+                 followers: Sequence[Callable[[int], Awaitable[None]]] = ()) -> None:
+        self.ctx = ctx
+        self.turns = turns
+        self.dms = turns.dms
+        self.followers = tuple(followers)
+        """Called with the game's id after each change was delivered (``after``)."""
+
+    async def after(self, result: ActResult, *, board: bool = True, via: discord.Interaction | None = None) -> None:
+        """Deliver an applied action: what the service queued with it in the outbox (public
+        event lines, the board, the ping of the newly awaited, the end) goes out now, in
+        order (``Outbox.flush``); then the players' DM hands are brought up to date. A
+        deadline inside the server's quiet hours is first moved to their end. ``board`` is
+        kept for callers that posted the board themselves (the posted board marks its rows
+        done). ``via``: the interaction that made the move (the ping and the end go through it
+        where they can: ``Transport.post_via``)."""
+        record = await fit_deadline(self.ctx, result.game)
+        if record.deadline != result.game.deadline:  # (quiet hours moved it: the board shows it)
+            self.ctx.delivery.boards.request_board(record.id)
+        await self.ctx.outbox.flush(record.id, via)
+        await self.turns.update_hands(record.id)
+        await self.tell_followers(record.id)
+
+    async def ended(self, game: int) -> None:
+        """An end that came without a move (a moderator's ``/game end``, the last person
+        kicked or resigned: abandoned): the announcement queued with the change goes out,
+        the board is redrawn, and the followers are told, as ``after`` does for a move."""
+        await self.ctx.delivered(self.ctx.outbox.flush(game))
+        self.ctx.delivery.boards.request_board(game)
+        await self.tell_followers(game)
+
+    async def tell_followers(self, game: int) -> None:
+        """Bring the ``followers`` of ``game`` (e.g. spectators, bot/ui/table.py) up to date
+        after a delivered change: each move (``after``), and an end that came without one
+        (a moderator's ``/game end``, the last person kicked or resigned: abandoned)."""
+        for follow in self.followers:
+            await self.ctx.delivered(follow(game))
+
+    async def seat_replaced(self, record: GameRecord, seat: int, old: int, new: int) -> None:
+        """After a moderator's replace: its announcement (queued with the change, a
+        ``notice`` row whose ``turn`` makes it the new player's one ping when the game waits
+        for that seat: ``Outbox._deliver_notice``) goes out, the board is updated, and the
+        new player gets their DM turn notice with their hand when the game waits for them
+        (else, or with turn notices off, their DM hand)."""
+        await self.ctx.outbox.flush(record.id)
+        self.ctx.delivery.boards.request_board(record.id)
+        if record.status == "active":
+            _, turns = await self.ctx.service.notify_settings(new, record.id)
+            if not (turns and seat in record.waiting):  # (else the turn notice carries the hand: one DM)
+                await self.ctx.delivered(self.dms.update_hands(record, [new]))
+            if seat in record.waiting:
+                reader = self.ctx.delivery.locales.of_user(new, record.guild_id)
+                note = texts(record, reader)(Msg("ui.notice.replaced_turn", {
+                    "title": game_title(self.ctx.service.engine(record), record, reader),
+                    "letter": seat_letter(seat)}))
+                await self.ctx.delivered(self.dms.turn_notice(record, seat, note))
 
     async def show_private(self, interaction: discord.Interaction, game: int) -> None:
         """The caller's private view (hand, secret pick…), ephemeral, rendered on demand.
@@ -441,8 +452,8 @@ class Notices:
         view = engine.player_view(service.state(record), seat)
         reader = delivery.locales.private(interaction)
         tx = texts(record, reader)
-        file = await delivery.render_file("private", record, view, tx.locale, "private",
-                                          delivery.upload_limit(record.guild_id))
+        file = await delivery.transport.render_file("private", record, view, tx.locale, "private",
+                                          delivery.transport.upload_limit(record.guild_id))
         text = tx(Msg("ui.notice.private", {"title": game_title(engine, record, reader), "letter": seat_letter(seat)}))
         if file is None:
             text += "\n" + tx(Msg("ui.notice.no_hand"))

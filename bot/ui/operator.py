@@ -28,7 +28,7 @@ from bot.loops import stop_loop
 from bot.service import HostError
 from bot.text import host_sentence
 from bot.ui.limits import MESSAGE_CHARS, clip
-from bot.ui.moderation import is_moderator
+from bot.ui.permissions import is_moderator
 from engines.base import Msg, seat_letter
 
 if TYPE_CHECKING:
@@ -184,7 +184,7 @@ class Operator:
         games = await self.ctx.service.anonymise_user(user_id, anon_name)
         delivery = self.ctx.delivery
         delivery.locales.users.pop(user_id, None)
-        delivery.last_seen.pop(user_id, None)
+        delivery.presence.last_seen.pop(user_id, None)
         log.info("a user asked to be forgotten: %d stored rows deleted, %d games anonymised", rows, len(games))
         return games
 
@@ -209,7 +209,7 @@ class Operator:
         now = self.ctx.clock() if now is None else now
         purged = []
         for guild_id, _left, _at in await self.ctx.service.guild_purges(due_by=now):
-            client = self.ctx.delivery.client
+            client = self.ctx.delivery.transport.client
             if client.get_guild(guild_id) is not None:  # (back without a join event seen: keep it)
                 await self.ctx.service.cancel_guild_purge(guild_id)
                 continue

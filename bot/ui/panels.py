@@ -30,9 +30,11 @@ from bot.ui.limits import (
     distinct_labels,
     pages,
 )
+from bot.ui.lobby_options import AiLobbySelect, option_rows, option_text, value_text
 from engines.base import NO_TIMER, Engine, Msg, State, seat_letter
 from engines.decisions import Choice, DecisionTree
 from engines.notation import Notation
+from engines.registry import get as get_engine
 from engines.registry import notation as get_notation
 
 MAX_BUTTONS = 20
@@ -124,7 +126,6 @@ def lobby_embed(engine: Engine, record: GameRecord, timeout_label: str, locale: 
     players = "\n".join(f"{i + 1}. {f'🤖 {names[i]}' if s.is_bot else f'<@{s.user_id}>'}"
                         f"{vacation_note(record, s.seat, locale)}"
                         for i, s in enumerate(record.seats)) or "—"
-    from bot.ui.lobby_options import option_text, value_text  # (it builds on components, as this does)
 
     game_tx = Texts(info.game_id, [], locale)
     changed = [(spec, record.options[spec.key]) for spec in info.options
@@ -152,13 +153,10 @@ def lobby_view(record: GameRecord, locale: str = "en", key: str | None = None) -
     options (``bot.ui.lobby_options``; ``key``: the option whose values are shown)."""
     if record.status != "lobby":
         return None
-    from bot.ui.lobby_options import option_rows  # (it builds on components, as this does)
-    from engines.registry import get as get_engine
 
     view = discord.ui.View(timeout=None)
     for verb in ("join", "leave", "start"):
         view.add_item(LobbyButton(record.id, verb, locale))
-    from bot.ui.ai import AiLobbySelect  # (the Add AI select, issue 15)
 
     view.add_item(AiLobbySelect(record.id, locale))
     for item in option_rows(record, get_engine(record.game_id), key, locale):

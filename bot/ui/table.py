@@ -12,7 +12,8 @@ Buttons are ``TableButton``s, ``t:{game}:{version}:{verb}``:
 
 ``ReplaySelect`` (``tj:{game}``) jumps a replay to a round (or a step).
 
-The handlers live in ``Table`` (``bot.flow.table``); the sentences are the ``table.*``
+The items live in ``bot/ui/table_items.py``, the handlers in ``Table`` (``bot.flow.table``,
+which ``bot/ui/flow.py`` registers as their routes); the sentences are the ``table.*``
 keys of ``bot/text/en/table.toml``.
 """
 
@@ -23,7 +24,6 @@ import datetime as dt
 import io
 import json
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -42,14 +42,13 @@ from bot.service import (
 )
 from bot.storage import GameRecord, LogEntry
 from bot.text import Texts, host_sentence
-from bot.ui.components import Reported
-from bot.ui.context import HostContext, flow_of
-from bot.ui.dm import jump_url
+from bot.ui.context import HostContext, Parts
+from bot.ui.dm import DirectMessages, jump_url
 from bot.ui.limits import MESSAGE_CHARS, clip
-from bot.ui.lobby import timeout_label
-from bot.ui.lobby_options import LobbySelect
+from bot.ui.lobby_options import timeout_label
 from bot.ui.notices import Notices
 from bot.ui.panels import Panel, build_panel, game_title, lobby_embed, lobby_view
+from bot.ui.table_items import ReplaySelect, TableButton, check_own_panel
 from bot.ui.table_text import say, tmsg
 from engines.base import Msg, Outcome
 from engines.registry import get as get_engine
@@ -109,82 +108,6 @@ def stats_lines(user_id: int, rows: Sequence[tuple[str, int, float, float, int, 
 
 
 
-class TableButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"t:(?P<game>\d+):(?P<version>\d+):(?P<verb>undo|resign|rematch|prev|next)"):
-    """A table button (module docstring): the game, the version it was offered at, the verb."""
-
-    STYLES = {"undo": discord.ButtonStyle.secondary, "resign": discord.ButtonStyle.danger,
-              "rematch": discord.ButtonStyle.success, "prev": discord.ButtonStyle.secondary,
-              "next": discord.ButtonStyle.secondary}
-
-    def __init__(self, game: int, version: int, verb: str, *, disabled: bool = False, locale: str = "en") -> None:
-        super().__init__(discord.ui.Button(label=say(f"{verb}_button", locale), style=self.STYLES[verb], disabled=disabled,
-                                           custom_id=f"t:{game}:{version}:{verb}"))
-        self.game, self.version, self.verb = game, version, verb
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> TableButton:
-        return cls(int(match["game"]), int(match["version"]), match["verb"])
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        table = flow_of(interaction).table
-        if self.verb == "undo":
-            await table.undo(interaction, self.game, self.version)
-        elif self.verb == "resign":
-            await table.resign(interaction, self.game)
-        elif self.verb == "rematch":
-            await table.rematch(interaction, self.game)
-        else:
-            await table.replay(interaction, self.game, self.version)
-
-
-class ReplaySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"tj:(?P<game>\d+)"):
-    """Jump a replay to a round or step (the values are step indices)."""
-
-    def __init__(self, game: int, options: list[discord.SelectOption] | None = None, locale: str = "en") -> None:
-        super().__init__(discord.ui.Select(custom_id=f"tj:{game}", placeholder=say("jump", locale),
-                                           options=options or [discord.SelectOption(label="…", value="0")]))
-        self.game = game
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> ReplaySelect:
-        return cls(int(match["game"]))
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
-        if len(values) != 1 or not values[0].isdigit():
-            raise HostError(tmsg("bad_jump"), "bad_pick")
-        await flow_of(interaction).table.replay(interaction, self.game, int(values[0]))
-
-
-TABLE_ITEMS = (TableButton, ReplaySelect, LobbySelect)
-"""Registered with the other dynamic items (``bot/app.py``)."""
-
-
-def check_own_panel(interaction: discord.Interaction) -> None:
-    """A press of a private panel's item must come from that panel: a private (ephemeral)
-    message the bot sent the presser. Another member's click on it, or a panel's id sent
-    from a public message (the board, a ping: only a forged one can be), is told it is not
-    their panel before anything is read, so a public message is never redrawn as a panel.
-
-    Raises:
-        HostError: ``table.not_your_panel`` (code ``not_your_panel``).
-    """
-    message = interaction.message
-    meta = message.interaction_metadata if message is not None else None
-    if message is None or not message.flags.ephemeral or meta is None or meta.user.id != interaction.user.id:
-        raise HostError(tmsg("not_your_panel"), "not_your_panel")
-
-
-def end_view(record: GameRecord, view: discord.ui.View | None, locale: str = "en") -> discord.ui.View:
-    """The end message's buttons: ``view`` (the board's) plus Rematch (labels in ``locale``)."""
-    view = view or discord.ui.View(timeout=None)
-    view.add_item(TableButton(record.id, record.version, "rematch", locale=locale))
-    return view
-
-
 async def with_undo(ctx: HostContext, record: GameRecord, user_id: int, panel: Panel, locale: str = "en") -> Panel:
     """``panel`` with an Undo button (labelled in ``locale``) when ``user_id`` may undo now
     (``GameService.can_undo``); a panel with nothing to click gets a view for it."""
@@ -197,13 +120,116 @@ async def with_undo(ctx: HostContext, record: GameRecord, user_id: int, panel: P
     return Panel(panel.content, view, panel.prompt)
 
 
+class Spectators:
+    """``/game watch``: spectators who follow a game in their DMs, over ``ctx`` (the parts
+    below the outbox) and ``dms``; ``update_watchers`` is one of ``Notices.followers``."""
+
+    def __init__(self, ctx: Parts, dms: DirectMessages) -> None:
+        self.ctx = ctx
+        self.dms = dms
+
+    async def watch(self, interaction: discord.Interaction, record: GameRecord, mode: str) -> None:
+        """``/game watch``: follow a game of this server (``HostContext.resolve_game`` refused
+        others) — ``mode`` ``"board"``: its public board in DMs, edited as it changes;
+        ``"end"``: one DM when it ends. Players already see everything they may.
+
+        Raises:
+            HostError: a player of the game, or a game that is over.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if any(s.user_id == interaction.user.id for s in record.seats):
+            raise HostError(tmsg("watch_player", game=record.id), "player")
+        if record.status not in ("lobby", "active"):
+            raise HostError(tmsg("watch_over", game=record.id), "not_active")
+        await self.ctx.service.watch(record.id, interaction.user.id, mode)
+        await interaction.followup.send(say(f"watching_{mode}", self.ctx.delivery.locales.private(interaction), game=record.id), ephemeral=True)
+        if mode == "board" and record.status == "active":
+            await self.ctx.delivered(self.update_watchers(record.id))
+
+    async def unwatch(self, interaction: discord.Interaction, record: GameRecord) -> None:
+        """``/game watch mode:stop``: stop following a game; its DM board is deleted.
+
+        Raises:
+            HostError: the caller did not follow it.
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        stored = await self.ctx.service.unwatch(record.id, interaction.user.id)
+        if stored is None:
+            raise HostError(tmsg("not_watching", game=record.id), "not_watching")
+        if stored[1]:
+            await self.ctx.delivery.transport.delete_message(*stored)
+        await interaction.followup.send(say("unwatched", self.ctx.delivery.locales.private(interaction), game=record.id), ephemeral=True)
+
+    async def update_watchers(self, game: int) -> None:
+        """Bring each spectator of ``game`` up to date (``Notices.followers``): a ``board``
+        watcher's DM shows the public board of the current version (only
+        ``player_view(state, None)`` is drawn, so nothing private reaches them); an ``end``
+        watcher gets one DM when the game finished or was abandoned (a moderator's end or
+        kick, the last person's resign). Each is marked with the version shown,
+        so nothing is sent twice. A game without spectators is not read (issue 14)."""
+        if not await self.ctx.service.watchers(game):
+            return
+        record = await self.ctx.service.get(game)
+        if record.state is None:
+            return
+        dms = self.dms
+        engine = self.ctx.service.engine(record)
+        over = record.status in ("finished", "abandoned")
+        for user_id, mode, channel_id, message_id, shown in await self.ctx.service.watchers(game):
+            if shown >= record.version or (mode == "end" and not over):
+                continue
+            loc = self.ctx.delivery.locales.of_user(user_id, record.guild_id)
+            link = discord.ui.View(timeout=None)
+            link.add_item(discord.ui.Button(label=say("go_to_game", loc), url=jump_url(record)))
+            sent: tuple[int, int] | None
+            if mode == "end":
+                outcome = engine.outcome(self.ctx.service.state(record))
+                reason = texts(record, loc)(outcome.reason) if outcome is not None else \
+                    say("watch_abandoned", loc) if record.status == "abandoned" else ""
+                text = say("watch_ended", loc, title=game_title(engine, record, loc), reason=reason)
+
+                async def send(channel: discord.abc.Messageable, text: str = text,
+                               link: discord.ui.View = link) -> discord.Message:
+                    return await channel.send(text, view=link)
+
+                message = await dms._send(record, user_id, send)
+                sent = (message.channel.id, message.id) if message is not None else None
+            else:
+                sent = await self._board_dm(record, user_id, channel_id, message_id, link, loc)
+            if sent is not None:
+                await self.ctx.service.set_watcher_message(game, user_id, sent[0], sent[1], record.version)
+
+    async def _board_dm(self, record: GameRecord, user_id: int, channel_id: int | None, message_id: int | None,
+                        link: discord.ui.View, locale: str = "en") -> tuple[int, int] | None:
+        """Post or edit a spectator's DM board; ``(channel_id, message_id)`` or None."""
+        thumb = await self.dms.board_thumbnail(record, locale)
+        if thumb is None:
+            return None
+        engine = self.ctx.service.engine(record)
+        text = say("watch_board", locale, title=game_title(engine, record, locale), at=int(self.ctx.clock()))
+        data, ext = thumb
+
+        def file() -> discord.File:
+            return discord.File(io.BytesIO(data), filename=f"board.{ext}")
+
+        if channel_id and message_id:
+            try:
+                await self.ctx.delivery.transport.channel(channel_id).get_partial_message(message_id).edit(
+                    content=text, attachments=[file()], view=link)
+                return channel_id, message_id
+            except discord.HTTPException as exc:
+                log.info("spectator board of game %s cannot be edited (%s); sending a fresh one", record.id, exc)
+        sent = await self.dms._send(record, user_id, lambda ch: ch.send(text, file=file(), view=link,
+                                                                                  silent=True))
+        return (sent.channel.id, sent.id) if sent is not None else None
+
+
 class Table:
-    """Undo, resign, spectators, rematch, ratings and replays over ``ctx``."""
+    """Undo, resign, rematch, ratings and replays over ``ctx``."""
 
     def __init__(self, ctx: HostContext, notices: Notices) -> None:
         self.ctx = ctx
         self.notices = notices
-        notices.followers.append(self.update_watchers)
         self._replays: collections.OrderedDict[int, list[ReplayStep]] = collections.OrderedDict()
 
     async def undo(self, interaction: discord.Interaction, game: int, version: int | None) -> None:
@@ -274,102 +300,6 @@ class Table:
             await self.notices.ended(record.id)
         await interaction.edit_original_response(content=say(f"resigned{suffix}", self.ctx.delivery.locales.private(interaction), game=record.id), view=None)
 
-    # ------------------------------------------------------------------ spectators
-    async def watch(self, interaction: discord.Interaction, record: GameRecord, mode: str) -> None:
-        """``/game watch``: follow a game of this server (``HostContext.resolve_game`` refused
-        others) — ``mode`` ``"board"``: its public board in DMs, edited as it changes;
-        ``"end"``: one DM when it ends. Players already see everything they may.
-
-        Raises:
-            HostError: a player of the game, or a game that is over.
-        """
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        if any(s.user_id == interaction.user.id for s in record.seats):
-            raise HostError(tmsg("watch_player", game=record.id), "player")
-        if record.status not in ("lobby", "active"):
-            raise HostError(tmsg("watch_over", game=record.id), "not_active")
-        await self.ctx.service.watch(record.id, interaction.user.id, mode)
-        await interaction.followup.send(say(f"watching_{mode}", self.ctx.delivery.locales.private(interaction), game=record.id), ephemeral=True)
-        if mode == "board" and record.status == "active":
-            await self.ctx.delivered(self.update_watchers(record.id))
-
-    async def unwatch(self, interaction: discord.Interaction, record: GameRecord) -> None:
-        """``/game watch mode:stop``: stop following a game; its DM board is deleted.
-
-        Raises:
-            HostError: the caller did not follow it.
-        """
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        stored = await self.ctx.service.unwatch(record.id, interaction.user.id)
-        if stored is None:
-            raise HostError(tmsg("not_watching", game=record.id), "not_watching")
-        if stored[1]:
-            await self.ctx.delivery.delete_message(*stored)
-        await interaction.followup.send(say("unwatched", self.ctx.delivery.locales.private(interaction), game=record.id), ephemeral=True)
-
-    async def update_watchers(self, game: int) -> None:
-        """Bring each spectator of ``game`` up to date (``Notices.followers``): a ``board``
-        watcher's DM shows the public board of the current version (only
-        ``player_view(state, None)`` is drawn, so nothing private reaches them); an ``end``
-        watcher gets one DM when the game finished or was abandoned (a moderator's end or
-        kick, the last person's resign). Each is marked with the version shown,
-        so nothing is sent twice. A game without spectators is not read (issue 14)."""
-        if not await self.ctx.service.watchers(game):
-            return
-        record = await self.ctx.service.get(game)
-        if record.state is None:
-            return
-        dms = self.notices.dms
-        engine = self.ctx.service.engine(record)
-        over = record.status in ("finished", "abandoned")
-        for user_id, mode, channel_id, message_id, shown in await self.ctx.service.watchers(game):
-            if shown >= record.version or (mode == "end" and not over):
-                continue
-            loc = self.ctx.delivery.locales.of_user(user_id, record.guild_id)
-            link = discord.ui.View(timeout=None)
-            link.add_item(discord.ui.Button(label=say("go_to_game", loc), url=jump_url(record)))
-            sent: tuple[int, int] | None
-            if mode == "end":
-                outcome = engine.outcome(self.ctx.service.state(record))
-                reason = texts(record, loc)(outcome.reason) if outcome is not None else \
-                    say("watch_abandoned", loc) if record.status == "abandoned" else ""
-                text = say("watch_ended", loc, title=game_title(engine, record, loc), reason=reason)
-
-                async def send(channel: discord.abc.Messageable, text: str = text,
-                               link: discord.ui.View = link) -> discord.Message:
-                    return await channel.send(text, view=link)
-
-                message = await dms._send(record, user_id, send)
-                sent = (message.channel.id, message.id) if message is not None else None
-            else:
-                sent = await self._board_dm(record, user_id, channel_id, message_id, link, loc)
-            if sent is not None:
-                await self.ctx.service.set_watcher_message(game, user_id, sent[0], sent[1], record.version)
-
-    async def _board_dm(self, record: GameRecord, user_id: int, channel_id: int | None, message_id: int | None,
-                        link: discord.ui.View, locale: str = "en") -> tuple[int, int] | None:
-        """Post or edit a spectator's DM board; ``(channel_id, message_id)`` or None."""
-        thumb = await self.notices.dms.board_thumbnail(record, locale)
-        if thumb is None:
-            return None
-        engine = self.ctx.service.engine(record)
-        text = say("watch_board", locale, title=game_title(engine, record, locale), at=int(self.ctx.clock()))
-        data, ext = thumb
-
-        def file() -> discord.File:
-            return discord.File(io.BytesIO(data), filename=f"board.{ext}")
-
-        if channel_id and message_id:
-            try:
-                await self.ctx.delivery.channel(channel_id).get_partial_message(message_id).edit(
-                    content=text, attachments=[file()], view=link)
-                return channel_id, message_id
-            except discord.HTTPException as exc:
-                log.info("spectator board of game %s cannot be edited (%s); sending a fresh one", record.id, exc)
-        sent = await self.notices.dms._send(record, user_id, lambda ch: ch.send(text, file=file(), view=link,
-                                                                                  silent=True))
-        return (sent.channel.id, sent.id) if sent is not None else None
-
     # ------------------------------------------------------------------ ratings
     async def leaderboard(self, interaction: discord.Interaction, game_id: str) -> None:
         """``/game leaderboard``: this server's best rated players of ``game_id`` (ordinal
@@ -432,7 +362,7 @@ class Table:
         embed = lobby_embed(engine, lobby, timeout_label(lobby.move_timeout, locale), locale)
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in users], roles=False, everyone=False)
         try:
-            posted = await self.ctx.delivery.channel(lobby.channel_id).send(
+            posted = await self.ctx.delivery.transport.channel(lobby.channel_id).send(
                 text, embed=embed, view=view or discord.utils.MISSING, allowed_mentions=mentions)
             await self.ctx.service.set_fields(lobby.id, lobby_message_id=posted.id)
         except discord.HTTPException as exc:  # (the lobby exists: /game board and the buttons' ids still work)
@@ -476,8 +406,8 @@ class Table:
         loc = self.ctx.delivery.locales.private(interaction)
         tx = texts(record, loc)
         delivery = self.ctx.delivery
-        file = await delivery.render_file("board", record, current.view, tx.locale, "replay",
-                                          delivery.upload_limit(record.guild_id))
+        file = await delivery.transport.render_file("board", record, current.view, tx.locale, "replay",
+                                          delivery.transport.upload_limit(record.guild_id))
         entries = await self.ctx.service.log(record.id)
         by_seq = entry_texts(record, entries, tx.locale)
         then = by_seq.get(current.seq, tx)  # (named after whoever made the move)

@@ -5,7 +5,7 @@ the current region marked, nothing offered when there is nothing to look at."""
 from __future__ import annotations
 
 from bot.text import Texts
-from bot.ui.looks import look_select
+from bot.ui.look_menu import look_select
 from engines.base import Msg
 
 

@@ -14,10 +14,10 @@ import pytest
 import pytest_asyncio
 
 from bot.__main__ import NO_TOKEN_STATUS, main
-from bot.app import GameBot
+from bot.app import GameBot, run_sync
 from bot.sandbox.fakecord import BOT_TOKEN, FakeDiscord
 from bot.settings import Settings
-from bot.sync import canonical, diff, run_sync
+from bot.sync import canonical, diff
 
 COMMANDS = r"/applications/\d+/commands"
 GUILD_COMMANDS = r"/applications/\d+/guilds/\d+/commands"

@@ -38,7 +38,7 @@ class Driver:
         that outlasted discord.py's own retries), at most ``rounds`` times."""
         for _ in range(rounds):
             await self.settle()
-            retries = self.bot.delivery.retrying()
+            retries = self.bot.outbox.retrying()
             if not retries:
                 return
             await asyncio.wait(retries)

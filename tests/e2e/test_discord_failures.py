@@ -303,7 +303,7 @@ async def test_board_edited_hundreds_of_times_keeps_one_image_and_reposts_when_r
         return Image.new("RGB", (48, 32), (calls % 256, 40, 90))
 
     monkeypatch.setattr(renders, "board_image", cheap)
-    monkeypatch.setattr("bot.ui.delivery.BOARD_SCROLL", 10**6)  # (no re-post because the chat moved on)
+    monkeypatch.setattr("bot.ui.presence.BOARD_SCROLL", 10**6)  # (no re-post because the chat moved on)
     rng = random.Random(8)
     first_board = (await driver.record(game)).board_message_id
     for i in range(150):
@@ -311,7 +311,7 @@ async def test_board_edited_hundreds_of_times_keeps_one_image_and_reposts_when_r
         if i % 30 == 0:
             await driver.play_once(game, rng)                # a real move edits it too
         else:
-            bot.delivery.request_board(game)
+            bot.delivery.boards.request_board(game)
             await bot.flow.wait_idle()
         board = fake.messages[(await driver.record(game)).board_message_id]
         assert len(board["attachments"]) == 1, i
@@ -320,7 +320,7 @@ async def test_board_edited_hundreds_of_times_keeps_one_image_and_reposts_when_r
     assert edits >= 150
     # an edit refused by Discord (30046): a fresh board is posted and the pointer follows it
     fake.refuse_edits(first_board)
-    bot.delivery.request_board(game)
+    bot.delivery.boards.request_board(game)
     await driver.settle()
     record = await driver.record(game)
     assert record.board_message_id != first_board
@@ -331,7 +331,7 @@ async def test_board_edited_hundreds_of_times_keeps_one_image_and_reposts_when_r
     fake.old_message_edit_cap = 3
     fake.advance(3700)
     for _ in range(5):
-        bot.delivery.request_board(game)
+        bot.delivery.boards.request_board(game)
         await bot.flow.wait_idle()
     newest = (await driver.record(game)).board_message_id
     assert newest != record.board_message_id

@@ -298,28 +298,28 @@ async def test_a_replacing_player_awaited_gets_one_dm_the_turn_notice_with_the_h
 
 async def test_a_board_is_drawn_small_only_when_a_player_it_waits_for_is_away(driver: Driver, players, bot) -> None:
     """The board's small copy (for DM turn notices) is made only when a person the game waits
-    for is away (bot/ui/delivery.py ``wants_thumbnail``, issue 14): at the table nobody gets
+    for is away (bot/ui/boards.py ``wants_thumbnail``, issue 14): at the table nobody gets
     a turn notice, so it would be drawn for nothing."""
     alice, bob = players[:2]
     game = await driver.start_game("carnival", [alice, bob])
     record = await driver.record(game)
     assert set(record.waiting) == {0, 1}
     delivery = bot.delivery
-    delivery.away_after = 300.0
+    delivery.presence.away_after = 300.0
     for user in (alice, bob):
-        delivery.last_seen[int(user["id"])] = bot.service.clock()
-    delivery.board_thumbnails.pop((game, "en"), None)
-    await delivery.board_payload(record)
-    assert (game, "en") not in delivery.board_thumbnails
-    del delivery.last_seen[int(bob["id"])]  # bob has left the table
-    await delivery.board_payload(record)
-    version, (data, ext) = delivery.board_thumbnails[game, "en"]
+        delivery.presence.last_seen[int(user["id"])] = bot.service.clock()
+    delivery.boards.board_thumbnails.pop((game, "en"), None)
+    await delivery.boards.board_payload(record)
+    assert (game, "en") not in delivery.boards.board_thumbnails
+    del delivery.presence.last_seen[int(bob["id"])]  # bob has left the table
+    await delivery.boards.board_payload(record)
+    version, (data, ext) = delivery.boards.board_thumbnails[game, "en"]
     assert version == record.version and ext == "png" and Image.open(io.BytesIO(data)).width == THUMBNAIL_WIDTH
     # bob reads Japanese: his notice draws its own board in Japanese, so the English small copy is not made
     delivery.locales.users[int(bob["id"])] = "ja"
-    delivery.board_thumbnails.clear()
-    await delivery.board_payload(record)
-    assert not delivery.board_thumbnails
+    delivery.boards.board_thumbnails.clear()
+    await delivery.boards.board_payload(record)
+    assert not delivery.boards.board_thumbnails
 
 
 async def test_a_dm_board_is_drawn_in_its_readers_language(driver: Driver, players, bot) -> None:
@@ -349,5 +349,5 @@ async def test_a_dm_board_is_drawn_in_its_readers_language(driver: Driver, playe
     assert b_note["content"].startswith("🔔") and "Choose your sin" not in b_note["content"]
     assert fake.image_bytes(a_note["attachments"][0]) == english
     assert fake.image_bytes(b_note["attachments"][0]) == japanese
-    assert bot.delivery.board_thumbnails[game, "ja"] == (record.version, (japanese, "png"))
-    assert bot.delivery.board_thumbnails[game, "en"] == (record.version, (english, "png"))
+    assert bot.delivery.boards.board_thumbnails[game, "ja"] == (record.version, (japanese, "png"))
+    assert bot.delivery.boards.board_thumbnails[game, "en"] == (record.version, (english, "png"))

@@ -264,7 +264,7 @@ class LeakWatch:
         board = await self.d.board(self.game)
         assert len(board["attachments"]) == 1
         image = renders.board_image("eguan", public, names, texts(record))
-        data, _ = renders.encode(image, self.d.bot.delivery.upload_limit(record.guild_id), game_id="eguan")
+        data, _ = renders.encode(image, self.d.bot.delivery.transport.upload_limit(record.guild_id), game_id="eguan")
         assert self.d.fake.image_bytes(board["attachments"][0]) == data
         self.checks += 1
 

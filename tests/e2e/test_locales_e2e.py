@@ -229,7 +229,7 @@ async def test_names_are_escaped_in_messages_and_drawn_as_they_are(fake, make_bo
     assert "b\\_o\\_b" in public and "\\*\\*cy\\*\\*" in public
     assert "b_o_b" not in public.replace("b\\_o\\_b", "") and "**cy**" not in public
     record = await driver.record(game)
-    assert bot.delivery.public_texts(record).plain().name(1) == "b_o_b"
+    assert bot.delivery.locales.public_texts(record).plain().name(1) == "b_o_b"
 
 
 async def test_ora_solo_shows_no_timer_and_a_two_player_game_does(fake, make_bot) -> None:

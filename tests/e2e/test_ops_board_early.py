@@ -1,7 +1,7 @@
 """The board of a pick is asked for as soon as the move is stored (bot/ui/moves.py
 ``Moves._picked``), not after the mover's panel is drawn and answered: under load the board
 is the slow part (issue 14). Each version is drawn once although the outbox drain asks for
-it again (``Delivery.request_board(game, version)``), and a change no one else can see (a
+it again (``Boards.request_board(game, version)``), and a change no one else can see (a
 changed secret pick in Carnival) asks for no board at all."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ async def test_the_board_is_on_its_way_before_the_panel_is_drawn_and_drawn_once(
 
     async def drawn_after_the_board(self: Moves, interaction: Any, result: Any, seat: int, note: str) -> Any:
         board = result.game.board_message_id
-        await bot.delivery.board_settled(game)  # (the board update asked for by the pick, if any)
+        await bot.delivery.boards.board_settled(game)  # (the board update asked for by the pick, if any)
         seen.append((result.game.version, shows(fake, board, game, result.game.version)))
         return await panel_after(self, interaction, result, seat, note)
 
@@ -71,13 +71,13 @@ async def test_a_changed_secret_pick_asks_for_no_board(
     assert board is not None
     user = (await driver.waiting_users(game))[0]
     asked: list[tuple[int, int | None]] = []
-    request_board = bot.delivery.request_board
+    request_board = bot.delivery.boards.request_board
 
     def recorded(game: int, version: int | None = None) -> None:
         asked.append((game, version))
         request_board(game, version)
 
-    bot.delivery.request_board = recorded  # type: ignore[method-assign]
+    bot.delivery.boards.request_board = recorded  # type: ignore[method-assign]
     rng = random.Random(1)
     panel = await driver.open_panel(user, game)
     await driver.decide(user, panel, rng)                          # the first pick: others see it was made
@@ -101,8 +101,8 @@ async def test_a_board_still_drawing_when_the_outbox_asks_again_is_drawn_once(
     bot = await lean(make_bot)
     driver = Driver(fake, bot)
     game = await driver.start_game("canterbury", players[:2])
-    delivery = bot.delivery
-    payload, flush = delivery.board_payload, delivery.flush
+    boards, outbox = bot.delivery.boards, bot.outbox
+    payload, flush = boards.board_payload, outbox.flush
     release = asyncio.Event()
 
     async def slow_payload(record: Any, *args: Any, **kwargs: Any) -> Any:
@@ -113,8 +113,8 @@ async def test_a_board_still_drawing_when_the_outbox_asks_again_is_drawn_once(
         await flush(game, via)  # (its board row asks for the version being drawn)
         release.set()
 
-    monkeypatch.setattr(delivery, "board_payload", slow_payload)
-    monkeypatch.setattr(delivery, "flush", drained)
+    monkeypatch.setattr(boards, "board_payload", slow_payload)
+    monkeypatch.setattr(outbox, "flush", drained)
     rng = random.Random(8)
     for _ in range(3):
         release.clear()

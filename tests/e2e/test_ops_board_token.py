@@ -1,4 +1,4 @@
-"""The board edited through the Play ▶ interaction (issue 18 point 5; bot/ui/delivery.py
+"""The board edited through the Play ▶ interaction (issue 18 point 5; bot/ui/tokens.py
 ``note_board_interaction``, docs/DISCORD.md "Interaction tokens"): Play ▶ on the board is
 answered by a deferred update, so its token's ``@original`` is the board message and the
 move's board edit costs no bot-token request; a token Discord refuses, one near its 15
@@ -95,7 +95,7 @@ async def test_a_refused_or_old_token_falls_back_to_the_bot_token(
     assert len(hooks) == 1 and len(own) == 1
     assert any(r.startswith("50027") for r in fake.refusals)
     assert shows(fake, board, game, (await driver.record(game)).version)
-    assert bot.delivery.board_tokens.get(game) is None                     # forgotten: not tried again
+    assert bot.delivery.tokens.board_tokens.get(game) is None                     # forgotten: not tried again
     # a token within a minute of its 15 is not tried at all
     mover = (await driver.waiting_users(game))[0]
     panel = await driver.open_panel(mover, game)
@@ -140,8 +140,8 @@ async def test_a_restart_between_the_commit_and_the_edit_edits_once_with_the_bot
     async def crashed(game: int, via: Any = None) -> None:  # (the process dies right after the commit)
         return None
 
-    monkeypatch.setattr(bot.delivery, "flush", crashed)
-    monkeypatch.setattr(bot.delivery, "request_board", lambda game, version=None: None)  # (nor the early board)
+    monkeypatch.setattr(bot.outbox, "flush", crashed)
+    monkeypatch.setattr(bot.delivery.boards, "request_board", lambda game, version=None: None)  # (nor the early board)
     await pick_once(driver, mover, panel, random.Random(7))
     moved = await driver.record(game)
     assert moved.version > record.version
@@ -163,6 +163,6 @@ async def test_a_restart_between_the_commit_and_the_edit_edits_once_with_the_bot
     assert len(pinged) == 1 and all(f"<@{u}>" in pinged[0]["content"] for u in awaited)
     # a second resume finds nothing to send again
     mark = len(fake.requests)
-    assert await bot2.delivery.resume() == []
+    assert await bot2.outbox.resume() == []
     await Driver(fake, bot2).delivered()
     assert board_edits(fake, mark, board) == ([], [])

@@ -1,7 +1,7 @@
 """Within Discord's request budget (issue 18 point 5; bench/requests.py): a move's public
 lines ride on the board edit, the ping goes through the mover's interaction, the board's
 place in its channel is counted from what the bot saw (no history read), a DM needs no
-user fetch, and players at the table get no DM (``Delivery.present``)."""
+user fetch, and players at the table get no DM (``Presence.present``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from bench.requests import BUDGET, counted
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord
-from bot.ui import delivery as delivery_module
+from bot.ui import boards as delivery_module
 from bot.ui.notices import DIGEST_LINES
 from tests.e2e.driver import Driver
 from tests.e2e.test_pings import dm_turn_notices
@@ -60,7 +60,7 @@ async def test_a_move_costs_no_bot_token_request_board_edit_through_play_and_pin
              and fake.interactions[r.path.split("/")[3]]["response_message_id"] == record.board_message_id]
     assert [r.path for r in edits] == [f"/webhooks/{fake.app_id}/{play}/messages/@original"]
     board = fake.messages[after.board_message_id]  # type: ignore[index]
-    tx_lines = await bot.delivery.public_lines(after, record.version, after.version)
+    tx_lines = await bot.delivery.boards.public_lines(after, record.version, after.version)
     assert tx_lines and all(f"• {line}" in board["embeds"][0]["description"] for line in tx_lines)
     assert channel_lines(fake, after.home_channel_id, newest) == []
     pinged = [r for r in fake.requests[mark:] if r.method == "POST" and r.path.startswith("/webhooks/")
@@ -94,8 +94,8 @@ async def test_lines_that_do_not_fit_the_board_are_posted_above_it(
     await driver.delivered()
     record = await driver.record(game)
     assert record.thread_id is not None
-    log = await bot.delivery.recent_public_lines(record, limit=10**6)
-    opening = (await bot.delivery.public_lines(record, 0, 1))[0]
+    log = await bot.delivery.boards.recent_public_lines(record, limit=10**6)
+    opening = (await bot.delivery.boards.public_lines(record, 0, 1))[0]
     reading = thread_reading(fake, record.thread_id, opening)
     # the older lines posted on their own, the board posted again below them (a reader meets them in order)
     posted = max(i for i, (kind, _) in enumerate(reading) if kind == "lines")
@@ -117,7 +117,7 @@ async def test_the_board_scrolls_without_reading_history(make_bot: Callable[...,
     for i in range(8):  # players chat in the thread: the board is pushed up
         await fake.say(players[i % 2], f"hm {i}", channel=record.home_channel_id)
     await driver.settle()
-    bot.delivery.request_board(game)
+    bot.delivery.boards.request_board(game)
     await driver.settle()
     moved = await driver.record(game)
     assert moved.board_message_id != old_board and old_board not in fake.messages
@@ -125,9 +125,9 @@ async def test_the_board_scrolls_without_reading_history(make_bot: Callable[...,
     # a restarted bot has not watched the channel: it reads the history once, then counts
     await fake.stop_bot(bot)
     bot2 = await make_bot(dm_away_seconds=300, lean_requests=True)
-    bot2.delivery.request_board(game)
+    bot2.delivery.boards.request_board(game)
     await Driver(fake, bot2).settle()
-    bot2.delivery.request_board(game)
+    bot2.delivery.boards.request_board(game)
     await Driver(fake, bot2).settle()
     assert len(fake.calls("GET", r"/channels/\d+/messages")) == history + 1
     assert (await bot2.service.get(game)).board_message_id == moved.board_message_id
@@ -188,7 +188,7 @@ async def test_with_lines_folded_into_the_board_the_ping_carries_the_latest_move
     rng = random.Random(5)
     checked = 0
     async for before, after, mark in driver.random_moves(game, rng, 40):
-        lines = await bot.delivery.public_lines(after, before.version, after.version)
+        lines = await bot.delivery.boards.public_lines(after, before.version, after.version)
         pings = turn_pings(fake, thread, after=mark)
         if lines and pings:
             (ping,) = pings

@@ -40,7 +40,7 @@ async def test_a_moves_log_lines_carry_its_game_and_interaction(driver: Driver, 
     game = await driver.start_game("canterbury", players[:2])
     capture = Capture()
     redactor = logsafe.install([capture])
-    logger = logging.getLogger("bot.ui.delivery")
+    logger = logging.getLogger("bot.ui.outbox_drain")
     logger.addHandler(capture)
     level = logger.level
     logger.setLevel(logging.DEBUG)

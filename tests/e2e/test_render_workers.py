@@ -36,6 +36,6 @@ async def test_boards_hands_and_previews_come_from_the_workers(fake, make_bot, p
     hand = renders.private_image("eguan", ENGINE.player_view(state, 0), record.names, texts(record).plain())
     assert hand is not None
     assert fake.image_bytes(hands[0]["attachments"][0]) == renders.encode(hand, game_id="eguan")[0]
-    pids = bot.delivery.renderer.pids()
+    pids = bot.delivery.transport.renderer.pids()
     assert 1 <= len(pids) <= 2 and os.getpid() not in pids
-    assert bot.delivery.renderer.done >= 4  # (boards, hands and the preview went through the workers)
+    assert bot.delivery.transport.renderer.done >= 4  # (boards, hands and the preview went through the workers)

@@ -14,7 +14,7 @@ import pytest
 
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord
-from bot.ui import delivery as delivery_module
+from bot.ui import boards as delivery_module
 from tests.e2e.driver import Driver
 from tests.e2e.test_ai_seats import open_with_ais, settled, start
 
@@ -87,8 +87,8 @@ async def test_a_chain_of_moves_loses_no_line_from_the_thread(
         chained += (await d.record(game)).version - before > 1
     record = await d.record(game)
     assert record.thread_id is not None and chained  # (some move set off the AI's and chance moves)
-    log = await d.bot.delivery.recent_public_lines(record, limit=10**6)
-    opening = (await d.bot.delivery.public_lines(record, 0, 1))[0]
+    log = await d.bot.delivery.boards.recent_public_lines(record, limit=10**6)
+    opening = (await d.bot.delivery.boards.public_lines(record, 0, 1))[0]
     assert len(log) > 40
     assert read_through(log, thread_reading(fake, record.thread_id, opening)) == len(log)
 
@@ -98,7 +98,7 @@ async def test_a_restart_between_two_moves_shows_each_line_once_in_order(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The process dies after a move's lines row was marked done and before its board update
     (the board row left pending); the restarted bot knows from the done board rows where the
-    thread's lines stand (``Delivery._shown_upto``), so its board shows the move's lines and the
+    thread's lines stand (``Boards._shown_upto``), so its board shows the move's lines and the
     next move's, none twice and none skipped."""
     fake.message_log = Snapshots()
     monkeypatch.setattr(delivery_module, "BOARD_LINES_MAX", 1)  # (more lines than the board carries: posted above)
@@ -111,11 +111,11 @@ async def test_a_restart_between_two_moves_shows_each_line_once_in_order(
     await d1.delivered()
     before = await d1.record(game)
     monkeypatch.setattr(delivery_module, "RECENT_LINES", 1)  # (a board that knows nothing unshown: its last line)
-    monkeypatch.setattr(first.delivery, "request_board", lambda game, version=None: None)  # (killed before the board update)
+    monkeypatch.setattr(first.delivery.boards, "request_board", lambda game, version=None: None)  # (killed before the board update)
     await d1.play_once(game, rng)  # (the last pick of round 1: it reveals three cards)
     await d1.settle()
     record = await d1.record(game)
-    unshown = await first.delivery.public_lines(record, before.version, record.version)
+    unshown = await first.delivery.boards.public_lines(record, before.version, record.version)
     assert len(unshown) > 1
     assert [(r.kind, r.version) for r in await first.repo.pending(game)] == [("board", record.version)]
     await fake.stop_bot(first)
@@ -128,8 +128,8 @@ async def test_a_restart_between_two_moves_shows_each_line_once_in_order(
     await d2.delivered()
     record = await d2.record(game)
     assert record.thread_id is not None and record.version > before.version + 1
-    log = await second.delivery.recent_public_lines(record, limit=10**6)
-    opening = (await second.delivery.public_lines(record, 0, 1))[0]
+    log = await second.delivery.boards.recent_public_lines(record, limit=10**6)
+    opening = (await second.delivery.boards.public_lines(record, 0, 1))[0]
     reading = thread_reading(fake, record.thread_id, opening)
     # the move's older lines posted once, above the board that carries its newest (none lost, none twice)
     assert [lines for kind, lines in reading].count(unshown[:-1]) == 1

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from bot.sandbox.fakecord import FakeDiscord, iter_components
-from bot.ui.clock import DAY, QuietHours
+from bot.ui.deadlines import DAY, QuietHours
 from tests.e2e.driver import Driver
 from tests.e2e.test_pings import sins, typed
 

@@ -24,8 +24,8 @@ import pytest
 from bot.app import GameBot
 from bot.sandbox.fakecord import EPHEMERAL, FakeGuild, iter_components
 from bot.service import HostError
-from bot.ui.context import FOREIGN_MESSAGE, NOT_YOURS_IN_DM, OTHER_CHANNEL, OTHER_SERVER, check_origin
-from bot.ui.moderation import NOT_A_MODERATOR
+from bot.ui.checks import FOREIGN_MESSAGE, NOT_YOURS_IN_DM, OTHER_CHANNEL, OTHER_SERVER, check_origin
+from bot.ui.permissions import NOT_A_MODERATOR
 from tests.e2e.conftest import bot, driver, fake, make_bot  # noqa: F401
 from tests.e2e.driver import Driver
 
@@ -195,7 +195,7 @@ async def test_from_a_dm_only_the_players_own_games(driver: Driver) -> None:
     (reply,) = [m for mid, m in fake.messages.items() if mid > last]
     assert reply["content"].startswith(f"📜 Log of game #{w.a1}")
     # a DM message of the bot carries no buttons: a custom id forged onto it changes nothing
-    await driver.bot.delivery.dm(int(bob["id"]), "your move")
+    await driver.bot.delivery.transport.dm(int(bob["id"]), "your move")
     await driver.settle()
     (note,) = [m for m in fake.channel_messages(fake.dm_channel(bob)["id"], ephemeral=False)
                if m["content"] == "your move"]

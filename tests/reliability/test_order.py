@@ -17,7 +17,7 @@ import pytest
 
 from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.service import texts
-from bot.ui.delivery import BOARD_LINES_MAX, RECENT_LINES
+from bot.ui.boards import BOARD_LINES_MAX, RECENT_LINES
 from tests.e2e.driver import Driver
 from tests.reliability.botkit import carnival, checked_fake, legal_text, member, start_bot
 

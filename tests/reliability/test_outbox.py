@@ -106,7 +106,7 @@ async def test_what_a_crash_left_in_the_outbox_is_delivered_at_start(fake: FakeD
     assert await bot2.repo.pending(game) == []
     fresh = [r for r in pending if r.kind == "ping"]
     assert len(pings(fake, record.home_channel_id)) == pings_before + len(fresh)
-    lines = await bot2.delivery.public_lines(record, 0, record.version)
+    lines = await bot2.delivery.boards.public_lines(record, 0, record.version)
     board = fake.messages[record.board_message_id]  # (the lines ride on the board edit: bench/requests.py)
     assert f"• {lines[-1]}" in board["embeds"][0]["description"]
     await fake.stop_bot(bot2)
@@ -121,7 +121,7 @@ async def test_board_rows_coalesce_into_one_edit(fake: FakeDiscord, database_url
     record = await bot.service.get(game)
     assert len([r for r in await bot.repo.pending(game) if r.kind == "board"]) == 3
     log_before = len(fake.message_log)
-    await bot.delivery.flush(game)
+    await bot.outbox.flush(game)
     await driver.settle()
     edits = [m for kind, m in fake.message_log[log_before:] if kind == "edit"
              and m["id"] == str(record.board_message_id)]
@@ -136,7 +136,7 @@ async def test_an_answer_whose_token_expired_is_given_in_the_channel(fake: FakeD
     ticket = {"token": "tok-gone", "app": fake.app_id, "user": user, "text": text, "at": fake.now()}
     await bot.service.act(game, user, text, answer=ticket)  # then the bot "crashed"
     fake.advance(16 * 60)
-    await bot.delivery.flush(game)
+    await bot.outbox.flush(game)
     await driver.settle()
     record = await bot.service.get(game)
     answers = [m for m in fake.channel_messages(record.home_channel_id, ephemeral=False)
@@ -152,20 +152,20 @@ async def test_an_answer_whose_token_expired_is_given_in_the_channel(fake: FakeD
 async def test_a_failed_delivery_is_tried_again(fake: FakeDiscord, database_url: str,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     bot, driver, game = await two_player_game(fake, database_url)
-    bot.delivery.lean = False  # (lines posted on their own, not folded into the board edit)
-    bot.delivery.retry_delays = (0.05,)
+    bot.delivery.transport.lean = False  # (lines posted on their own, not folded into the board edit)
+    bot.delivery.retries.delays = (0.05,)
     bot.http.max_ratelimit_timeout = 1.0  # a 30 s rate limit fails the call instead of sleeping
     user, text = await legal_text(bot, game, random.Random(2))
     await bot.service.act(game, user, text)
     record = await bot.service.get(game)
     fake.rate_limit_next(rf"/channels/{record.home_channel_id}/messages", retry_after=30, method="POST")
-    await bot.delivery.flush(game)
+    await bot.outbox.flush(game)
     first = [r for r in await bot.repo.pending(game) if r.kind == "lines"]
     assert len(first) == 1 and first[0].attempts == 1  # failed, still pending
-    await fake.wait_for(lambda: not bot.delivery._retries, timeout=10)
+    await fake.wait_for(lambda: not bot.delivery.retries._waiting, timeout=10)
     await driver.settle()
     assert await bot.repo.pending(game) == []
-    lines = await bot.delivery.public_lines(record, record.version - 1, record.version)
+    lines = await bot.delivery.boards.public_lines(record, record.version - 1, record.version)
     posted = [m for m in fake.channel_messages(record.home_channel_id, ephemeral=False)
               if m["content"] == "\n".join(lines)]
     assert len(posted) == 1
@@ -175,8 +175,8 @@ async def test_a_failed_delivery_is_tried_again(fake: FakeDiscord, database_url:
 async def test_a_repeated_nonce_is_posted_once(fake: FakeDiscord, database_url: str) -> None:
     bot = await start_bot(fake, database_url)
     channel = int(fake.channel["id"])
-    first = await bot.delivery.post(channel, "once", nonce="n1")
-    again = await bot.delivery.post(channel, "once", nonce="n1")
+    first = await bot.delivery.transport.post(channel, "once", nonce="n1")
+    again = await bot.delivery.transport.post(channel, "once", nonce="n1")
     assert first.id == again.id and fake.nonce_hits == 1
     assert [m["content"] for m in fake.channel_messages(channel, ephemeral=False)] == ["once"]
     await fake.stop_bot(bot)
@@ -187,7 +187,7 @@ async def test_a_row_older_than_a_nonce_is_looked_for_before_it_is_posted_again(
     """Posted, then the process died before the row was marked done, and the restart came after
     Discord forgot the nonce: the bot finds its message in the channel and posts nothing again."""
     bot, driver, game = await two_player_game(fake, database_url)
-    bot.delivery.lean = False  # (lines posted on their own, not folded into the board edit)
+    bot.delivery.transport.lean = False  # (lines posted on their own, not folded into the board edit)
     user, text = await legal_text(bot, game, random.Random(2))
 
     async def lost(row_ids: object) -> None:  # (the crash: Discord has the messages, the database not the mark)
@@ -195,9 +195,9 @@ async def test_a_row_older_than_a_nonce_is_looked_for_before_it_is_posted_again(
 
     monkeypatch.setattr(bot.repo, "delivered", lost)
     await bot.service.act(game, user, text)
-    await bot.delivery.flush(game)
+    await bot.outbox.flush(game)
     record = await bot.service.get(game)
-    lines = "\n".join(await bot.delivery.public_lines(record, record.version - 1, record.version))
+    lines = "\n".join(await bot.delivery.boards.public_lines(record, record.version - 1, record.version))
     assert [r.kind for r in await bot.repo.pending(game)].count("lines") == 1
     await fake.stop_bot(bot)
     fake.advance(fake.nonce_lifetime + 60)

@@ -13,6 +13,7 @@ import random
 
 import pytest
 
+from bot.outbox import typed
 from bot.sandbox.fakecord import FakeDiscord
 from bot.service import notice_payload
 from bot.text import host_sentence
@@ -42,7 +43,7 @@ async def test_a_moderators_notice_survives_a_crash_and_is_posted_once(fake: Fak
                                                              "mentions": []}
     text = host_sentence(paused.key, **paused.params)
     assert posted(fake, record.home_channel_id, text) == 0
-    await bot1.delivery._deliver(record, row)                # sent, and the crash came before it was marked
+    await bot1.outbox._deliver(record, typed(row))         # sent, and the crash came before it was marked
     await fake.stop_bot(bot1)
 
     bot2 = await start_bot(fake, database_url)
@@ -101,11 +102,11 @@ async def test_a_ping_that_went_out_as_a_follow_up_before_a_crash_is_not_posted_
         rows = [r for r in await bot1.repo.pending(game) if r.kind == "ping" and r.payload["seats"]]
         if rows:
             break
-        await bot1.delivery.flush(game)
+        await bot1.outbox.flush(game)
     record = await bot1.service.get(game)
     (row,) = rows
     before = len(fake.channel_messages(record.home_channel_id, ephemeral=False))
-    await bot1.delivery._deliver(record, dataclasses.replace(row, nonce=None))  # (as a follow-up: no nonce)
+    await bot1.outbox._deliver(record, typed(dataclasses.replace(row, nonce=None)))  # (as a follow-up: no nonce)
     (ping,) = fake.channel_messages(record.home_channel_id, ephemeral=False)[before:]
     await fake.stop_bot(bot1)                                # the crash, before the row was marked
     fake.advance(5)

@@ -221,7 +221,7 @@ def check(fake: FakeDiscord, db: Path, table: Table) -> None:
                 mentioned = frozenset(int(u) for u in re.findall(r"<@(\d+)>", m["content"]))
                 pings[(int(play[0].split(":")[2]), mentioned)] += 1
         # (a ping sent after a restart also mentions the movers waited for again: their
-        # panel may never have been shown; bot/ui/delivery.py ``_deliver_ping``)
+        # panel may never have been shown; bot/ui/outbox_drain.py ``_deliver_ping``)
         # (only movers waited for again: a ping only when the row outlived a restart)
         expected = {after: (frozenset(seats[s] for s in fresh), frozenset(seats[s] for s in fresh | again))
                     for _, after, fresh, again in commits if fresh}
