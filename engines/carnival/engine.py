@@ -502,6 +502,10 @@ class CarnivalEngine(Engine):
         """Steps before a choice (Wrath: the target, then the aim)."""
         return notation.action_path(state, action)
 
+    def reveals(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+        """A face-down pick was turned up (spec §7, ``view.reveals``)."""
+        return view.reveals(before, after)
+
     def undoable(self, before: State, seat: Seat, action: Action, after: State) -> bool:
         """Spec §5.4: a ``choose`` may be taken back while the picks go on; once every player
         has picked (the last pick starts the reveals) it is final, and so is everything else."""

@@ -584,6 +584,16 @@ class HeavenEngine(Engine):
         """``view.shuffle_hidden``."""
         return view.shuffle_hidden(state, seat, rng)
 
+    def reveals(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+        """A card hidden before (a hand, the draw pile, the cards a player drew and must still
+        place) lies face up after: played, discarded, put into a public set (§7,
+        ``view.reveals``)."""
+        return view.reveals(before, after)
+
+    def undoable(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+        """§5.7 and D34: no action can be undone after it is confirmed."""
+        return False
+
     # ------------------------------------------------------------------ notation and texts
     def describe_action(self, state: State, action: Action) -> str:
         """``notation.describe_action``."""
