@@ -326,4 +326,4 @@ def reveals(before: State, after: State) -> bool:
     for old, new in zip(before["hands"], after["hands"], strict=True):
         if any(c not in old for c in new):
             return True
-    return before["phase"] == "skill" and after["phase"] != "skill"
+    return bool(before["phase"] == "skill" and after["phase"] != "skill")
