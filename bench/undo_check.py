@@ -7,7 +7,8 @@ For every game, ``--games`` random playouts (seeded, chance sampled, the lowest 
 a random legal action; at most ``--moves`` player moves each) are played once, not measured. Then,
 for each player move (state before, seat, action, state after), the work the bot does with the
 engine around it is timed in CPU time of this thread (``time.thread_time``; a figure that holds
-under load): ``bot.service.reveals`` (the undo check behind the panel's Undo button, DESIGN §4),
+under load): ``Engine.reveals`` (the engine's declaration behind the panel's Undo button,
+DESIGN §4; on a tree from before it, the host's shuffle check ``bot.service.reveals``),
 ``player_view`` of the public and of each seat, and the panel's ``DecisionTree.of`` for the next
 seat to move. Each is repeated ``--repeat`` times and the smallest total kept. Printed per game:
 moves, then ms per move of each part (mean over the moves). With ``--compare PATH`` the same runs on
@@ -65,7 +66,6 @@ def playout_moves(game_id: str, games: int, moves: int) -> list[tuple[Any, int, 
 def measure(game_id: str, games: int, moves: int, repeat: int) -> dict[str, Any]:
     """ms per move of each of ``PARTS`` for ``game_id`` (the least of ``repeat`` runs)."""
     from bench.load import players_for
-    from bot.service import reveals
     from engines.base import CHANCE
     from engines.decisions import DecisionTree
     from engines.registry import ENGINES, NOTATIONS
@@ -83,8 +83,18 @@ def measure(game_id: str, games: int, moves: int, repeat: int) -> dict[str, Any]
         if waiting and engine.outcome(after) is None:
             DecisionTree.of(NOTATIONS[game_id], after, waiting[0])
 
+    declared = getattr(engine, "reveals", None)
+    if declared is not None:  # (the engine's declaration)
+        def reveals(b: Any, s: int, a: Any, af: Any, seed: int) -> object:
+            return declared(b, s, a, af)
+    else:  # (a tree from before the declarations: the host's shuffle check)
+        from bot import service
+
+        def reveals(b: Any, s: int, a: Any, af: Any, seed: int) -> object:
+            return service.reveals(engine, n, b, s, a, af, seed)  # type: ignore[attr-defined]
+
     work: dict[str, Callable[[Any, int, Any, Any, int], object]] = {
-        "reveals": lambda b, s, a, af, seed: reveals(engine, n, b, s, a, af, seed),
+        "reveals": reveals,
         "views": lambda b, s, a, af, seed: views(af),
         "panel tree": lambda b, s, a, af, seed: tree(af),
     }

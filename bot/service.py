@@ -383,13 +383,8 @@ move left to take back, or the state before that move is not remembered (``GameS
 ``_before``)."""
 
 MOVES_REMEMBERED = 512
-"""Per move: the state it was applied to and whether it ``reveals`` (the newest moves of
-this process), so the Undo check neither replays the log nor shuffles again (issue 14)."""
-
-UNDO_CHECKS = 12
-"""How many ``Engine.shuffle_hidden`` variants ``reveals`` tries per viewer (a variant
-equal to the real state proves nothing and is passed over)."""
-
+"""Per move: the state it was applied to (the newest moves of this process), so the Undo
+check does not replay the log."""
 
 @dataclass(frozen=True)
 class ReplayStep:
@@ -421,49 +416,6 @@ def live_entries(entries: Iterable[LogEntry]) -> list[LogEntry]:
     listed = list(entries)
     undone = undone_seqs(listed)
     return [e for e in listed if e.seq not in undone]
-
-
-def reveals(engine: Engine, players: int, before: State, seat: int, action: Action, after: State,
-            seed: int) -> bool:
-    """Conservatively, whether applying ``action`` of ``seat`` to ``before`` (giving
-    ``after``) told anyone something hidden (DESIGN §4: no undo once something was
-    revealed or drawn). For every viewer (each seat, the mover included, and the public),
-    ``Engine.shuffle_hidden`` makes states the viewer cannot tell from ``before``; if the
-    action is refused in one of them or the viewer's ``player_view`` after it differs,
-    the action's result depended on something the viewer could not see: it revealed.
-    An engine error counts as a reveal. ``players``: the seat count; ``seed``: the game's
-    (the shuffles are deterministic).
-
-    Issue 14, the same verdict for less work (engines are pure: ``apply`` and ``player_view``
-    depend on their arguments only): a variant equal to one already tried for the viewer
-    is passed over (it would give the same answer: a hand of few cards redraws the same
-    pick often; Carnival's checks cost a third less), and the viewer's view of ``after`` is
-    drawn only when a variant is applied. The viewers are tried from the one who sees the
-    least (the public) to the mover, who sees the most of what the move touches: the verdict
-    is the same in any order (each viewer's variants are drawn from its own seed), and a
-    move that shows its mover's hidden card to the others is found at the first variant
-    of the first viewer instead of after all of the mover's."""
-    for viewer in (None, *(s for s in range(players) if s != seat), *((seat,) if 0 <= seat < players else ())):
-        seen: dict[str, Any] | None = None
-        tried: list[State] = []
-        for k in range(UNDO_CHECKS):
-            rng = derive_rng(seed, 7_000_000 + k * 10 + (players if viewer is None else viewer))
-            try:
-                other = engine.shuffle_hidden(before, viewer, rng)
-                if other == before or other in tried:
-                    continue
-                tried.append(other)
-                changed, _ = engine.apply(other, seat, action)
-            except GameError:
-                return True
-            if seen is None:  # (outside the try, as before: an error here is the engine's bug)
-                seen = engine.player_view(after, viewer)
-            try:
-                if engine.player_view(changed, viewer) != seen:
-                    return True
-            except GameError:
-                return True
-    return False
 
 
 def ranks(outcome: Outcome, left: frozenset[int] = frozenset()) -> list[int]:
@@ -546,8 +498,6 @@ class ServiceCore:
         """(game, seq of a player's log entry) → the state that move was applied to (set by
         ``_play`` once it is stored; a log entry never changes, so any process's answer is
         this one's). Read only: engines never change a state in place."""
-        self._revealed: LRUCache[tuple[int, int], bool] = LRUCache(MOVES_REMEMBERED)
-        """(game, seq of a player's log entry) → whether that move ``reveals``."""
         self._changing: GameRecord | None = None
         """The record ``changed`` tells the listeners of (``changing``)."""
         self._undoable: LRUCache[tuple[int, int, int], bool] = LRUCache(MOVES_REMEMBERED)
@@ -1211,7 +1161,8 @@ class Play(ServiceCore):
         them (not a timeout or a pre-set answer) in their current seat, so no one else
         acted and nothing was rolled or drawn since; it ended nothing and asked no other
         seat to decide; none of its events was told privately to another seat; the spec
-        allows taking it back (``Engine.undoable``); and it revealed nothing (``reveals``)."""
+        allows taking it back (``Engine.undoable``); and it drew, rolled or showed nothing
+        hidden (``Engine.reveals``, the engine's declaration)."""
         seat = record.seat_of(user_id)
         if seat is None or record.status != "active" or record.paused or record.state is None:
             return None
@@ -1235,11 +1186,7 @@ class Play(ServiceCore):
         waiting_before = engine.to_move(before)
         if seat not in waiting_before or not (engine.to_move(after) - {seat, CHANCE}) <= waiting_before:
             return None
-        revealed = self._revealed.get(key)
-        if revealed is None:
-            revealed = self._revealed[key] = reveals(engine, len(record.seats), before, seat, last.action, after,
-                                                     record.seed)
-        return None if revealed else last
+        return None if engine.reveals(before, seat, last.action, after) else last
 
     def _last_move(self, entries: Sequence[LogEntry]) -> LogEntry | None:
         """The last player or chance entry of ``entries`` that no ``undo`` among them took

@@ -557,6 +557,20 @@ class Engine:
         docs/rules/carnival.md §5.4)."""
         return True
 
+    def reveals(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+        """Whether ``action`` of ``seat`` (applied to ``before``, giving ``after``) drew,
+        rolled or showed anyone something hidden from them: a card of a hand, a face-down
+        pick or choice, the order of a deck (docs/DESIGN.md §4: no undo once something was
+        revealed or drawn; ``bot.service.GameService.undo_candidate``). Each engine declares
+        it from its spec's hidden information; a chance step is an entry of its own and
+        needs no declaration. The conformance suite checks the declaration on every move of
+        seeded playouts against ``shuffle_hidden``: some state ``before`` a viewer cannot
+        tell apart where the action is refused or its view after it differs
+        (tests/engines/reveal_oracle.py). Default: False, which is right for an engine
+        without hidden information (``shuffle_hidden``'s default); an engine with hidden
+        information overrides it. Kept apart from ``undoable`` (the spec's finality)."""
+        return False
+
     def timeout_action(self, state: State, seat: Seat) -> Action:
         """What is played for ``seat`` when its move timer expires (each spec's
         Digital play notes). Default: its first legal action.

@@ -443,6 +443,17 @@ class CanterburyEngine(Engine):
         changed (``view.shuffle_hidden``)."""
         return view.shuffle_hidden(state, seat, rng)
 
+    def reveals(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+        """A card left a hand (§7: hands are secret): played, discarded on a pass or by
+        St. Bernard, given by St. Benedict; and every pass, whose fine shows the coins
+        (§5.5: 3 coins, or all of them when nothing is playable; ``view.reveals``)."""
+        return action.get("type") == "pass" or view.reveals(before, after)
+
+    def undoable(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+        """§5.11: no action can be undone (every committed action reveals a card, moves public
+        pieces or triggers a draw)."""
+        return False
+
     # ------------------------------------------------------------------ notation and text
     # ------------------------------------------------------------------ timeouts
     def timeout_action(self, state: State, seat: Seat) -> Action:

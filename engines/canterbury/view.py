@@ -260,3 +260,17 @@ def shuffle_hidden(state: State, seat: Seat | None, rng: random.Random) -> State
                 new_hand.append(k)
         s["hands"][q] = sort_cards(new_hand)
     return s
+
+
+def reveals(before: State, after: State) -> bool:
+    """Whether a move from ``before`` to ``after`` showed a hidden card (§7: each hand is its
+    owner's secret): some hand lost a card (played, discarded on a pass or by St. Bernard,
+    given by St. Benedict)."""
+    for old, new in zip(before["hands"], after["hands"], strict=True):
+        left = list(new)
+        for card in old:
+            if card in left:
+                left.remove(card)
+            else:
+                return True
+    return False

@@ -358,6 +358,10 @@ class CarnivalEngine(Engine):
         """Re-draw the face-down picks ``seat`` cannot see (spec §7)."""
         return view.shuffle_hidden(state, seat, rng)
 
+    def reveals(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+        """A face-down pick was turned up (spec §7, ``view.reveals``)."""
+        return view.reveals(before, after)
+
     def undoable(self, before: State, seat: Seat, action: Action, after: State) -> bool:
         """Spec §5.4: a ``choose`` may be taken back while the picks go on; once every player
         has picked (the last pick starts the reveals) it is final, and so is everything else."""

@@ -235,3 +235,11 @@ def shuffle_hidden(state: State, seat: Seat | None, rng: random.Random) -> State
         if s != seat and new["picks"][s] is not None:
             new["picks"][s] = rng.choice(new["hands"][s])
     return new
+
+
+def reveals(before: State, after: State) -> bool:
+    """Whether a move from ``before`` to ``after`` turned up a face-down pick that its
+    owner's hand left in doubt (spec §7: the hand is public and holds the pick, so the pick
+    of a hand of one sin is known before its reveal)."""
+    return any(pick is not None and after["picks"][s] is None and len(set(before["hands"][s])) > 1
+               for s, pick in enumerate(before["picks"]))

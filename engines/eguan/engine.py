@@ -421,6 +421,15 @@ class EguanEngine(Engine):
         """See ``engines.eguan.view.shuffle_hidden``."""
         return view.shuffle_hidden(state, seat, rng)
 
+    def reveals(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+        """A card placed on a board, a waiting pile taken up as a hand, or the skill choices
+        shown when the last one is made (§7, ``engines.eguan.view.reveals``)."""
+        return view.reveals(before, after)
+
+    def undoable(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+        """§5.5: no action is undoable after Confirm."""
+        return False
+
     def timeout_action(self, state: State, seat: Seat) -> Action:
         """The spec §11 timeout play for ``seat``.
 

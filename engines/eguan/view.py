@@ -312,3 +312,18 @@ def shuffle_hidden(state: State, seat: Seat | None, rng: random.Random) -> State
             if st["skills"][s] is not None:
                 st["skills"][s] = rng.choice(SET_LETTERS)
     return st
+
+
+def reveals(before: State, after: State) -> bool:
+    """Whether a move from ``before`` to ``after`` showed something hidden (§7): a card lies on
+    a board that lay on none (played from a hand or the kept slot: the card a player is
+    placing is shown only when it lands), a hand holds a card it did not (a waiting pile taken
+    up: hidden from its recipient until then, D5), or the skill choices became public (the
+    last one made)."""
+    placed = {c[0] for board in before["boards"] for c in board}
+    if any(c[0] not in placed for board in after["boards"] for c in board):
+        return True
+    for old, new in zip(before["hands"], after["hands"], strict=True):
+        if any(c not in old for c in new):
+            return True
+    return bool(before["phase"] == "skill" and after["phase"] != "skill")

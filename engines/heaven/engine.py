@@ -58,6 +58,7 @@ from .data import CARD_IDS, CARDS, DEAL, OPTIONS, PREFERENCES, PUBLIC_SIZE
 from .effects import card_plans
 from .rules import (
     card_ref,
+    chain_of,
     end_reason,
     event,
     grace_room,
@@ -301,6 +302,22 @@ class HeavenEngine(Engine):
     def shuffle_hidden(self, state: State, seat: Seat | None, rng: random.Random) -> State:
         """``view.shuffle_hidden``."""
         return view.shuffle_hidden(state, seat, rng)
+
+    def reveals(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+        """A card hidden before (a hand, the draw pile, the cards a player drew and must still
+        place) lies face up after: played, discarded, put into a public set (§7,
+        ``view.reveals``); or an ALLOW that lets a Repentance or Wrath purge run, which shows
+        what of the purger's hand (if any) is of the purged side, even nothing (§5.4, D23)."""
+        if view.reveals(before, after):
+            return True
+        use = before["use"]
+        return action.get("type") == "allow" and use is not None and len(use["windows"]) == 1 \
+            and not use["cancelled"] and chain_of(use["card"], use["plan"])[0] in ("repentance", "wrath") \
+            and bool(before["hands"][order_seat(before)])
+
+    def undoable(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+        """§5.7 and D34: no action can be undone after it is confirmed."""
+        return False
 
     # ------------------------------------------------------------------ notation and texts
     # ------------------------------------------------------------------ host hooks

@@ -279,3 +279,13 @@ def shuffle_hidden(st: State, seat: Seat | None, rng: random.Random) -> State:
     if out["build"] is not None and out["build"]["card"] not in out["hands"][order_seat(out)]:
         out["build"] = None  # a legacy half-declared USE of a hand that was reshuffled
     return out
+
+
+def reveals(before: State, after: State) -> bool:
+    """Whether a move from ``before`` to ``after`` turned a hidden card face up (§7): a card of
+    a hand, of the draw pile or of the cards a player drew and must still place lies in a
+    public set or on the discard pile after it (the secret split too: every public set is
+    shown when the last player confirms)."""
+    hidden = {*before["deck"], *before["buffer"], *(c for hand in before["hands"] for c in hand)}
+    return any(c in hidden for c in after["discard"]) or \
+        any(c in hidden for cards in after["public"] for c in cards)

@@ -226,6 +226,11 @@ class IlluminationEngine(Engine):
         """See ``view.shuffle_hidden``."""
         return view.shuffle_hidden(state, seat, rng)
 
+    def reveals(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+        """A card drawn or played, tiles turned up from a face-down stack, or the Crusades
+        shown at the end (§7, ``view.reveals``)."""
+        return view.reveals(before, after)
+
     # ------------------------------------------------------------------ notation and text
     # ------------------------------------------------------------------ host hooks
     def timeout_action(self, state: State, seat: Seat) -> Action:

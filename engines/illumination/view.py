@@ -259,3 +259,15 @@ def shuffle_hidden(state: State, seat: int | None, rng: random.Random) -> State:
         st["deck"] = pool
     return st
 
+
+
+def reveals(before: State, after: State) -> bool:
+    """Whether a move from ``before`` to ``after`` showed something hidden (§7): a hand gained
+    a card (a purchase or a compensation draw: the top of the deck, which nobody knew) or lost
+    one (a card played face up), a refill turned tiles up from a face-down stack, or the game
+    ended (both Crusades are shown)."""
+    if after["phase"] == "over" and before["phase"] != "over":
+        return True
+    if any(sorted(old) != sorted(new) for old, new in zip(before["hands"], after["hands"], strict=True)):
+        return True
+    return any(old != new for old, new in zip(before["stacks"], after["stacks"], strict=True))

@@ -1,10 +1,7 @@
-"""The undo check's verdict (bot/service.py ``reveals``, DESIGN §4) is the one of its definition
-in every game: a move revealed something exactly when, for some viewer (each seat and the public)
-and some of its ``UNDO_CHECKS`` shuffled variants of the state before, the move is refused or the
-viewer's view after it differs. ``reveals`` tries the viewers in an order of its own and stops at
-the first difference (issue 14); the oracle below tries every variant of every viewer, seats in
-order, and must agree at every player move of seeded random playouts, reveals and non-reveals
-both occurring."""
+"""The host's Undo check (bot/service.py ``GameService.undo_candidate``, DESIGN §4) takes the
+engine's reveal declaration (``Engine.reveals``) and the spec's finality (``Engine.undoable``)
+as they are: either one refuses the Undo, and no ``shuffle_hidden`` variant is made for it
+(the generic check is the test oracle of tests/engines/test_reveals.py)."""
 
 from __future__ import annotations
 
@@ -12,42 +9,44 @@ from typing import Any
 
 import pytest
 
-from bench.load import players_for
-from bench.undo_check import playout_moves
-from bot.service import UNDO_CHECKS, reveals
-from engines.base import Engine, GameError
-from engines.registry import ENGINES
-from engines.rng import derive_rng
-
-MOVES = 40
-"""Player moves checked per playout (two playouts a game)."""
+from bot.service import GameService
+from bot.storage import Repository
+from engines.base import State
+from engines.carnival.engine import CarnivalEngine
+from engines.registry import get
+from tests.bot.test_undo_memo import new_game, repo  # noqa: F401  (the fixture)
 
 
-def oracle(engine: Engine, players: int, before: Any, seat: int, action: Any, after: Any, seed: int) -> bool:
-    """Every viewer, every variant (the same seeds as ``reveals``): any refusal or difference."""
-    found = False
-    for viewer in (*range(players), None):
-        seen = engine.player_view(after, viewer)
-        for k in range(UNDO_CHECKS):
-            rng = derive_rng(seed, 7_000_000 + k * 10 + (players if viewer is None else viewer))
-            other = engine.shuffle_hidden(before, viewer, rng)
-            try:
-                changed, _ = engine.apply(other, seat, action)
-            except GameError:
-                found = True
-                continue
-            found = found or engine.player_view(changed, viewer) != seen
-    return found
+async def first_pick(service: GameService) -> tuple[int, int]:
+    """A Carnival game of three where the first seat to pick has picked (the others still pick):
+    (game, the picker's user id)."""
+    game = await new_game(service, "carnival", [11, 12, 13])
+    record = await service.get(game)
+    state = service.state(record)
+    engine = get("carnival")
+    seat = min(engine.to_move(state))
+    user = record.user_of(seat)
+    assert user is not None
+    await service.act(game, user, engine.legal_actions(state, seat)[0])
+    return game, user
 
 
-@pytest.mark.parametrize("game_id", sorted(ENGINES))
-def test_reveals_agrees_with_its_definition(game_id: str) -> None:
-    engine = ENGINES[game_id]
-    players = players_for(game_id)
-    verdicts = []
-    for before, seat, action, after, seed in playout_moves(game_id, 2, MOVES):  # (seeded random playouts)
-        verdict = reveals(engine, players, before, seat, action, after, seed)
-        assert verdict == oracle(engine, players, before, seat, action, after, seed), (len(verdicts), action)
-        verdicts.append(verdict)
-    assert len(verdicts) >= 20, len(verdicts)
-    assert False in verdicts, "no move without a reveal: the check was not exercised"
+async def test_a_pick_that_shows_nothing_may_be_taken_back_without_shuffling(
+        repo: Repository, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    def no_shuffle(self: Any, state: State, seat: Any, rng: Any) -> State:
+        raise AssertionError("the host made a shuffled variant")
+
+    monkeypatch.setattr(CarnivalEngine, "shuffle_hidden", no_shuffle)
+    service = GameService(repo)
+    game, user = await first_pick(service)
+    assert await service.can_undo(await service.get(game), user) is True
+
+
+@pytest.mark.parametrize("hook", ["reveals", "undoable"])
+async def test_the_declaration_or_the_finality_refuses_the_undo(
+        repo: Repository, monkeypatch: pytest.MonkeyPatch, hook: str) -> None:  # noqa: F811
+    service = GameService(repo)
+    game, user = await first_pick(service)
+    answer = hook == "reveals"  # (reveals: True refuses; undoable: False refuses)
+    monkeypatch.setattr(CarnivalEngine, hook, lambda self, before, seat, action, after: answer)
+    assert await GameService(repo).can_undo(await service.get(game), user) is False
