@@ -484,8 +484,11 @@ def _resolve(rp: Replay, words: Words) -> None:
 
     reached: list[tuple[State, list[Any]]] = []
 
-    def walk(st: State, seq: list[Action], paid: Counter[str], picked: set[str], got: Counter[str],
-             used_joker: bool, evs: list[Any]) -> list[Action] | None:
+    def walk(st: State, owned: bool, seq: list[Action], paid: Counter[str], picked: set[str],
+             got: Counter[str], used_joker: bool, evs: list[Any]) -> list[Action] | None:
+        """Depth first over the steps that keep within the recorded payment. ``owned``: ``st``
+        is the walk's own copy, so the last step tried from it is applied to it in place (a
+        copy is made only for a step that has a sibling still to try)."""
         nonlocal seen
         seen += 1
         if seen > SEARCH_LIMIT:
@@ -502,18 +505,26 @@ def _resolve(rp: Replay, words: Words) -> None:
             if ok:
                 reached.append((st, evs))
             return list(seq) if ok else None
+        steps = []
         for a in candidates(st, words.pay - paid):
-            try:
-                nxt, step_events = ENGINE.apply(st, seat, a)
-            except GameError:
-                continue
-            step_got = _gained(st["pl"][seat]["goods"], nxt["pl"][seat]["goods"])
             p2 = paid + _paid_by(st, a)
-            if any(p2[g] > words.pay[g] for g in p2):
-                continue
+            if all(n <= words.pay[g] for g, n in p2.items()):
+                steps.append((a, p2))
+        last = len(steps) - 1
+        for i, (a, p2) in enumerate(steps):
             # without Jo, kennerspiel takes the joker when the good's indicator is gone
             forced = a["type"] == "wheel" and a.get("good") not in st["wheel"] and not words.joker
-            found = walk(nxt, [*seq, a], p2, picked | _picked(a), got + step_got,
+            had = st["pl"][seat]["goods"]
+            try:
+                if owned and i == last:
+                    had = dict(had)
+                    nxt, step_events = st, ENGINE.apply_in_place(st, seat, a)
+                else:
+                    nxt, step_events = ENGINE.apply(st, seat, a)
+            except GameError:
+                continue
+            step_got = _gained(had, nxt["pl"][seat]["goods"])
+            found = walk(nxt, True, [*seq, a], p2, picked | _picked(a), got + step_got,
                          used_joker or (_uses_joker(a) and not forced), [*evs, *step_events])
             if found is not None:
                 return found
@@ -522,18 +533,17 @@ def _resolve(rp: Replay, words: Words) -> None:
     # the recorded quantities first (the Druid's House's "5 of X + 3 of Y"), then any amount
     # of each good (a good named once stands for whatever the function yields)
     exact = any(n > 1 for n in words.choose.values())
-    found = walk(st0, [], Counter(), set(), Counter(), False, [])
+    found = walk(st0, False, [], Counter(), set(), Counter(), False, [])
     if found is None and exact:
         exact, seen = False, 0
-        found = walk(st0, [], Counter(), set(), Counter(), False, [])
+        found = walk(st0, False, [], Counter(), set(), Counter(), False, [])
     if found is None:
         raise GameError("Our rules cannot pay or choose exactly that here.")
+    # The walk's own states: the same steps, applied once. Only the last step can close the
+    # turn (before it, the function is still open and our engine's flow waits), so the
+    # bookkeeping of ``Replay.apply`` for it stands for all of them.
     final, events = reached[-1]
-    if final["unit"] != st0["unit"] or final["phase"] != st0["phase"] or final["over"]:
-        for a in found:  # a new unit began: apply step by step for the as-recorded patches
-            rp.apply(a)
-        return
-    rp.state = final  # the walk's own states: the same steps, applied once
+    rp.state = final
     rp.actions.extend((seat, a) for a in found)
     closed = _turns(st0) + _turns_added(final, events) - _turns(final)
     if closed:
@@ -542,6 +552,8 @@ def _resolve(rp: Replay, words: Words) -> None:
     if rp.as_recorded:
         rp._patch(st0["phase"])
         rp._k9_jump()
+        if final["unit"] != st0["unit"] or final["phase"] != st0["phase"] or final["over"]:
+            rp._k18_end()
         rp._k13()
 
 
