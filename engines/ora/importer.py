@@ -121,11 +121,19 @@ class Replay:
     """``WITH_PRIOR`` in the seat's own window: the next ``USE`` places the prior."""
     _entered: set[tuple[int, str]] = field(default_factory=set)
     _roster_done: bool = False
+    in_place: bool = False
+    """The replay owns ``state`` and applies steps to it in place (``OraEngine.apply_in_place``,
+    no copy per step). A step our engine refuses may then leave ``state`` half-changed, so a
+    refusal is only trusted to end the replay (``replay_game`` replays the record again
+    without ``in_place`` to report it); a step whose refusal the importer gets over is applied
+    with ``recoverable``."""
 
     # -- applying ---------------------------------------------------------------
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Action, *, recoverable: bool = False) -> None:
         """Apply ``action`` for the deciding seat and count the settlement turns our engine
         closed by itself (nothing to do in them) as turns the record will ``COMMIT``.
+        ``recoverable``: the state is left as it was if our engine refuses the action, even
+        ``in_place``.
 
         Raises:
             GameError: our engine refuses the action.
@@ -135,7 +143,10 @@ class Replay:
             raise GameError("The game is over.")
         before = _turns(self.state)
         phase = self.state["phase"]
-        self.state, events = ENGINE.apply(self.state, seat, action)
+        if self.in_place and not recoverable:
+            events = ENGINE.apply_in_place(self.state, seat, action)
+        else:
+            self.state, events = ENGINE.apply(self.state, seat, action)
         self.actions.append((seat, action))
         closed = before + _turns_added(self.state, events) - _turns(self.state)
         if self.as_recorded:
@@ -532,11 +543,13 @@ def _resolve(rp: Replay, words: Words) -> None:
 
     # the recorded quantities first (the Druid's House's "5 of X + 3 of Y"), then any amount
     # of each good (a good named once stands for whatever the function yields)
+    # (``in_place``: a failed walk ends the replay, so the last walk may start on the state itself)
+    turns0, unit0, phase0 = _turns(st0), st0["unit"], st0["phase"]
     exact = any(n > 1 for n in words.choose.values())
-    found = walk(st0, False, [], Counter(), set(), Counter(), False, [])
+    found = walk(st0, rp.in_place and not exact, [], Counter(), set(), Counter(), False, [])
     if found is None and exact:
         exact, seen = False, 0
-        found = walk(st0, False, [], Counter(), set(), Counter(), False, [])
+        found = walk(st0, rp.in_place, [], Counter(), set(), Counter(), False, [])
     if found is None:
         raise GameError("Our rules cannot pay or choose exactly that here.")
     # The walk's own states: the same steps, applied once. Only the last step can close the
@@ -545,14 +558,14 @@ def _resolve(rp: Replay, words: Words) -> None:
     final, events = reached[-1]
     rp.state = final
     rp.actions.extend((seat, a) for a in found)
-    closed = _turns(st0) + _turns_added(final, events) - _turns(final)
+    closed = turns0 + _turns_added(final, events) - _turns(final)
     if closed:
         rp.closed += closed
         rp.closed_seat = seat
     if rp.as_recorded:
-        rp._patch(st0["phase"])
+        rp._patch(phase0)
         rp._k9_jump()
-        if final["unit"] != st0["unit"] or final["phase"] != st0["phase"] or final["over"]:
+        if final["unit"] != unit0 or final["phase"] != phase0 or final["over"]:
             rp._k18_end()
         rp._k13()
 
@@ -710,7 +723,7 @@ def _command(rp: Replay, words: list[str]) -> None:
                 _convert_late(rp, int(rp.closed_seat or 0), good, goods[good])
             elif goods[good]:
                 try:
-                    rp.apply({"type": kind, "n": goods[good]})
+                    rp.apply({"type": kind, "n": goods[good]}, recoverable=True)
                 except GameError:  # not in a window of ours (the solo neutral building phase)
                     if seat is None:
                         raise
@@ -837,7 +850,7 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
         _cover_coins(rp, seat, price or 0)
     again = seat is not None and seat in rp.bought_turn and rp.bought_unit.get(seat) == rp.state["unit"]
     try:
-        rp.apply({"type": f"buy_{tile}", "side": side, "y": y})
+        rp.apply({"type": f"buy_{tile}", "side": side, "y": y}, recoverable=True)
     except GameError:
         if rp.as_recorded and seat is not None and _k14(rp, seat, tile, side, y):
             return
@@ -1098,16 +1111,16 @@ def mode_options(players: int, length: str) -> dict[str, str]:
     return {"mode": "short" if length == "short" and players > 2 else "standard"}
 
 
-def start(game: Mapping[str, Any], *, as_recorded: bool = False) -> Replay:
+def start(game: Mapping[str, Any], *, as_recorded: bool = False, in_place: bool = False) -> Replay:
     """A replay at the start of a kennerspiel record (one line of a ``.jsonl`` file): seats in
-    the record's seat order (``seatColors``)."""
+    the record's seat order (``seatColors``); ``in_place`` as ``Replay.in_place``."""
     c = game["config"]
     players, country, length = int(c["players"]), str(c["country"]).lower(), str(c["length"]).lower()
     colours = "".join(game.get("seatColors") or c["colors"])
     options: dict[str, Any] = {**mode_options(players, length), "variant": country, "start_player": "host"}
     if players == 2:
         options["two_player_turn_cap"] = 100  # the most our options allow (D38)
-    rp = Replay(ENGINE.new_game(players, int(c["seed"]), options), colours, as_recorded)
+    rp = Replay(ENGINE.new_game(players, int(c["seed"]), options), colours, as_recorded, in_place=in_place)
     if as_recorded:
         rp.state["opts"]["two_player_turn_cap"] = NO_CAP  # K17: kennerspiel has no safety cap
         if rp.state["mode"] == "2pl":
@@ -1147,7 +1160,7 @@ def replay(text: str, *, as_recorded: bool = False) -> Replay:
                 if not players or len(colours) != players or any(c not in COLOURS for c in colours):
                     raise GameError("START needs one colour (R, G, B, W) per configured player.")
                 options = {**mode_options(players, length), "variant": country, "start_player": "host"}
-                rp = Replay(ENGINE.new_game(players, _int(words[1]), options), colours, as_recorded)
+                rp = Replay(ENGINE.new_game(players, _int(words[1]), options), colours, as_recorded, in_place=True)
                 if as_recorded:
                     rp._patch(-1)
                 continue
@@ -1197,10 +1210,12 @@ def breakdown(st: Mapping[str, Any], seat: int) -> dict[str, Any]:
             "dwelling": sum(values), "total": sc["total"]}
 
 
-def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result:
+def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False, in_place: bool = True) -> Result:
     """Replay one kennerspiel record (a line of a ``.jsonl`` file, see
-    ``tests/engines/records/kennerspiel/README.md``) up to its end or its first command not followed."""
-    rp = start(game, as_recorded=as_recorded)
+    ``tests/engines/records/kennerspiel/README.md``) up to its end or its first command not
+    followed. ``in_place`` (``Replay.in_place``): a record with a command not followed is
+    replayed again without it, for the state just before that command."""
+    rp = start(game, as_recorded=as_recorded, in_place=in_place)
     moves = list(game["moves"])
     rp.moves = moves
     refused: dict[str, Any] | None = None
@@ -1225,6 +1240,8 @@ def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result
             refused = {"index": index, "command": move, "reason": f"malformed command ({exc})"}
             break
         done += 1
+    if refused is not None and in_place:
+        return replay_game(game, as_recorded=as_recorded, in_place=False)
     if (refused is not None and not as_recorded and rp.state["over"] and rp.state["mode"] in ("2p", "2pl")
             and rp.state["unit"] >= (turn_cap(rp.state["mode"], 100) or 0)):
         refused["reason"] = ("K17: our safety cap (D38) ended the game; kennerspiel has none "
@@ -1275,7 +1292,7 @@ def _no_op_after_end(rp: Replay, words: list[str]) -> bool:
 def _difference_at(game: Mapping[str, Any], index: int) -> str | None:
     """The documented difference that command ``index`` shows when replayed as recorded (its
     note), or None."""
-    rp = start(game, as_recorded=True)
+    rp = start(game, as_recorded=True, in_place=True)
     try:
         for move in list(game["moves"])[:index]:
             if rp.state["over"]:
