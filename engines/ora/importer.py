@@ -308,15 +308,10 @@ def _goods(params: Iterable[str]) -> tuple[Counter[str], bool]:
     return out, joker
 
 
-def _gained(before: Mapping[str, int], after: Mapping[str, int]) -> Counter[str]:
-    """The goods that went up from ``before`` to ``after`` (``_delta``'s second half; a good
-    missing from ``after`` went down or stayed at 0)."""
-    got: Counter[str] = Counter()
-    for g, n in after.items():
-        d = n - before.get(g, 0)
-        if d > 0:
-            got[g] = d
-    return got
+def _gained(before: Mapping[str, int], after: Mapping[str, int]) -> dict[str, int]:
+    """The goods that went up from ``before`` to ``after`` (a good missing from ``after`` went
+    down or stayed at 0)."""
+    return {g: n - before.get(g, 0) for g, n in after.items() if n > before.get(g, 0)}
 
 
 def _uses_joker(action: Mapping[str, Any]) -> bool:
@@ -436,38 +431,46 @@ def _resolve(rp: Replay, words: Words) -> None:
     seat: int = decider
     seen = 0
     exact = False
-    names = goods_of(st0["variant"])
+    variant = str(st0["variant"])
     joker_gone = words.joker and "joker" not in st0["wheel"]
+    want = {g: n for g, n in words.pay.items() if n > 0}
 
     def done(st: Mapping[str, Any]) -> bool:
         return (len(st["stack"]) < depth or not st["stack"] or st["stack"][-1]["f"] not in INNER
                 or F.decider(st) != seat)
 
-    def candidates(st: State, left: Counter[str]) -> list[Action]:
+    def candidates(st: State, left: Mapping[str, int]) -> list[tuple[Action, dict[str, int]]]:
+        """The steps to try from ``st``, in search order, each with the goods it pays."""
         top = st["stack"][-1]
         if top["f"] == "pay" and top["req"]:
             kind = top["req"][0][0]
             if kind in ("food", "energy", "points"):
-                pool = set(R.value_goods(names, kind))
-                bundle = {g: n for g, n in left.items() if n > 0 and g in pool}
-                return [{"type": "pay", "goods": bundle}] if bundle else []
+                pool = _value_pool(variant, kind)
+                bundle = {g: n for g, n in left.items() if g in pool}
+                return [({"type": "pay", "goods": bundle}, dict(bundle))] if bundle else []
             if kind == "different":  # the recorded goods, in our file order (apply checks each)
                 after = top["req"][0][2]
-                order = [*names, COIN5]
+                order = _pick_order(variant)
                 start = order.index(after) + 1 if after in order else 0
-                return [{"type": "pick", "good": g} for g in order[start:]
-                        if left[g] > 0 or (g == COIN5 and left["coin"] >= 5)]
+                return [({"type": "pick", "good": g}, {"coin": 5} if g == COIN5 else {g: 1}) for g in order[start:]
+                        if left.get(g, 0) > 0 or (g == COIN5 and left.get("coin", 0) >= 5)]
             if kind == "forest":
-                return [a for a in ENGINE.legal_actions(st, seat)
+                return [(a, _paid_by(a, None)) for a in ENGINE.legal_actions(st, seat)
                         if a["type"] == "forest" and (a["x"], a["y"]) in words.coords]
         part = F.part_of(top) if top["f"] == "use" else None
         # a function's part lists its do/wheel/skip choices (no places to number, nothing
         # the panel leaves out): the frame's options are its legal actions without free ones
         legal = F.frame_options(st, top) if top["f"] == "use" else ENGINE.legal_actions(st, seat)
         listed = [_recorded_points(a) for a in legal if a["type"] not in FREE_TYPES]
-        options = [a for i, a in enumerate(listed)
-                   if a not in listed[:i] and (part is None or _fits(st, part, a, left))]
-        return sorted(options, key=lambda a: _order(part, a))
+        options = []
+        for i, a in enumerate(listed):
+            if a in listed[:i]:
+                continue
+            need = F.need_of(part, a) if part is not None and a["type"] == "do" else None
+            if part is None or _fits(st, a, need, left):
+                options.append((_order(a, need), a, need))
+        options.sort(key=lambda o: o[0])
+        return [(a, _paid_by(a, need)) for _, a, need in options]
 
     def _recorded_points(a: Action) -> Action:
         """A listed set of point goods replaced by the recorded one (D40: any set within the
@@ -477,26 +480,25 @@ def _resolve(rp: Replay, words: Words) -> None:
         points = {g: n for g, n in words.choose.items() if g in POINT_GOODS}
         return {**a, "pick": [dict(points) if isinstance(p, dict) else p for p in a["pick"]]}
 
-    def _fits(st: State, part: Any, a: Action, left: Counter[str]) -> bool:
+    def _fits(st: State, a: Action, need: Need | None, left: Mapping[str, int]) -> bool:
         """Whether a part's option can belong to the recorded words (cheap checks first)."""
         if a["type"] == "wheel":
             forced = a["good"] not in st["wheel"]
             return ((not words.choose or a["good"] in words.choose)
                     and (bool(a["joker"]) == words.joker or forced or joker_gone))
-        if a["type"] != "do":
+        if a["type"] != "do" or need is None:
             return True
         for p in a.get("pick", []):
             if isinstance(p, dict) and Counter(p) != words.choose:
                 return False
             if isinstance(p, str) and words.choose and p not in words.choose and p != "joker":
                 return False
-        named = F.need_of(part, a)[0]
-        return all(left[g] >= n for g, n in named.items())
+        return all(left.get(g, 0) >= n for g, n in need[0].items())
 
     reached: list[tuple[State, list[Any]]] = []
 
-    def walk(st: State, owned: bool, seq: list[Action], paid: Counter[str], picked: set[str],
-             got: Counter[str], used_joker: bool, evs: list[Any]) -> list[Action] | None:
+    def walk(st: State, owned: bool, seq: list[Action], paid: dict[str, int], picked: set[str],
+             got: dict[str, int], used_joker: bool, evs: list[Any]) -> list[Action] | None:
         """Depth first over the steps that keep within the recorded payment. ``owned``: ``st``
         is the walk's own copy, so the last step tried from it is applied to it in place (a
         copy is made only for a step that has a sibling still to try)."""
@@ -506,20 +508,21 @@ def _resolve(rp: Replay, words: Words) -> None:
             return None
         if done(st):
             if joker_gone:  # kennerspiel's Jo with the joker out of the game yields nothing
-                ok = paid == words.pay and not used_joker and not +got
+                ok = paid == want and not used_joker and not got
             else:
-                ok = (paid == words.pay and used_joker == words.joker
-                      and all(got[g] >= n if exact else g in picked or got[g] > 0
+                ok = (paid == want and used_joker == words.joker
+                      and all(got.get(g, 0) >= n if exact else g in picked or got.get(g, 0) > 0
                               for g, n in words.choose.items())
                       and all(Counter(p) == words.choose for a in seq for p in a.get("pick", [])
                               if isinstance(p, dict)))
             if ok:
                 reached.append((st, evs))
             return list(seq) if ok else None
+        left = {g: n - paid.get(g, 0) for g, n in want.items() if n > paid.get(g, 0)}
         steps = []
-        for a in candidates(st, words.pay - paid):
-            p2 = paid + _paid_by(st, a)
-            if all(n <= words.pay[g] for g, n in p2.items()):
+        for a, pays in candidates(st, left):
+            p2 = _plus(paid, pays)
+            if all(n <= want.get(g, 0) for g, n in p2.items()):
                 steps.append((a, p2))
         last = len(steps) - 1
         for i, (a, p2) in enumerate(steps):
@@ -534,22 +537,20 @@ def _resolve(rp: Replay, words: Words) -> None:
                     nxt, step_events = ENGINE.apply(st, seat, a)
             except GameError:
                 continue
-            step_got = _gained(had, nxt["pl"][seat]["goods"])
-            found = walk(nxt, True, [*seq, a], p2, picked | _picked(a), got + step_got,
+            found = walk(nxt, True, [*seq, a], p2, picked | _picked(a),
+                         _plus(got, _gained(had, nxt["pl"][seat]["goods"])),
                          used_joker or (_uses_joker(a) and not forced), [*evs, *step_events])
             if found is not None:
                 return found
         return None
 
-    # the recorded quantities first (the Druid's House's "5 of X + 3 of Y"), then any amount
-    # of each good (a good named once stands for whatever the function yields)
     # (``in_place``: a failed walk ends the replay, so the last walk may start on the state itself)
     turns0, unit0, phase0 = _turns(st0), st0["unit"], st0["phase"]
     exact = any(n > 1 for n in words.choose.values())
-    found = walk(st0, rp.in_place and not exact, [], Counter(), set(), Counter(), False, [])
+    found = walk(st0, rp.in_place and not exact, [], {}, set(), {}, False, [])
     if found is None and exact:
         exact, seen = False, 0
-        found = walk(st0, rp.in_place, [], Counter(), set(), Counter(), False, [])
+        found = walk(st0, rp.in_place, [], {}, set(), {}, False, [])
     if found is None:
         raise GameError("Our rules cannot pay or choose exactly that here.")
     # The walk's own states: the same steps, applied once. Only the last step can close the
@@ -570,33 +571,62 @@ def _resolve(rp: Replay, words: Words) -> None:
         rp._k13()
 
 
-def _paid_by(st: Mapping[str, Any], action: Mapping[str, Any]) -> Counter[str]:
+Need = tuple[dict[str, int], dict[str, float], int, int]
+"""``flow.need_of`` of a ``do`` step: named goods, value by kind, k different, forests."""
+
+
+def _paid_by(action: Mapping[str, Any], need: Need | None) -> dict[str, int]:
     """The goods a step pays, as its words say (a payment that also gains the same good,
-    like the Cloister Courtyard paying a coin for coins, still counts as paid)."""
+    like the Cloister Courtyard paying a coin for coins, still counts as paid); ``need``:
+    a ``do`` step's ``flow.need_of`` (None for a step of no function's part)."""
     t = action["type"]
     if t == "pick":
         g = str(action["good"])
-        return Counter({"coin": 5}) if g == COIN5 else Counter({g: 1})
+        return {"coin": 5} if g == COIN5 else {g: 1}
     if t == "pay":
-        return Counter({str(g): int(n) for g, n in action["goods"].items()})
+        return {str(g): int(n) for g, n in action["goods"].items()}
     if t == "add":
-        return Counter({str(action["good"]): int(action["n"])})
-    if t == "do" and st["stack"] and st["stack"][-1]["f"] == "use":
-        part = F.part_of(st["stack"][-1])
-        if part is not None:
-            return Counter(F.need_of(part, action)[0])
-    return Counter()
+        return {str(action["good"]): int(action["n"])}
+    if t == "do" and need is not None:
+        return dict(need[0])
+    return {}
 
 
-def _order(part: Any, action: Mapping[str, Any]) -> tuple[int, float]:
+def _plus(a: Mapping[str, int], b: Mapping[str, int]) -> dict[str, int]:
+    """``a + b`` as ``Counter`` adds (only the goods left above 0)."""
+    out = dict(a)
+    for g, n in b.items():
+        out[g] = out.get(g, 0) + n
+    return {g: n for g, n in out.items() if n > 0} if b else out
+
+
+def _order(action: Mapping[str, Any], need: Need | None) -> tuple[int, float]:
     """Search order of a step: the largest payment first (kennerspiel's words name the whole
     payment, so the most that it pays for is meant), ``skip`` last."""
     if action["type"] == "skip":
         return (1, 0.0)
-    if part is None or action["type"] != "do":
+    if need is None:
         return (0, 0.0)
-    named, value, different, forest = F.need_of(part, action)
+    named, value, different, forest = need
     return (0, -float(sum(named.values()) + sum(value.values()) + different + forest))
+
+
+_POOLS: dict[tuple[str, str], frozenset[str]] = {}
+_ORDERS: dict[str, list[str]] = {}
+
+
+def _value_pool(variant: str, kind: str) -> frozenset[str]:
+    """The goods that count for a ``kind`` payment in ``variant`` (``rules.value_goods``)."""
+    if (variant, kind) not in _POOLS:
+        _POOLS[variant, kind] = frozenset(R.value_goods(goods_of(variant), kind))
+    return _POOLS[variant, kind]
+
+
+def _pick_order(variant: str) -> list[str]:
+    """The goods of "k different goods" in our file order, then ``coin5``."""
+    if variant not in _ORDERS:
+        _ORDERS[variant] = [*goods_of(variant), COIN5]
+    return _ORDERS[variant]
 
 
 FREE_TYPES = frozenset({"flip_grain", "sell_wine", "sell_whiskey", "buy_district", "buy_plot"})
