@@ -467,7 +467,7 @@ def _resolve(rp: Replay, words: Words) -> None:
             if a in listed[:i]:
                 continue
             need = F.need_of(part, a) if part is not None and a["type"] == "do" else None
-            if part is None or _fits(st, a, need, left):
+            if part is None or _fits(st, part, a, need, left):
                 options.append((_order(a, need), a, need))
         options.sort(key=lambda o: o[0])
         return [(a, _paid_by(a, need)) for _, a, need in options]
@@ -480,8 +480,11 @@ def _resolve(rp: Replay, words: Words) -> None:
         points = {g: n for g, n in words.choose.items() if g in POINT_GOODS}
         return {**a, "pick": [dict(points) if isinstance(p, dict) else p for p in a["pick"]]}
 
-    def _fits(st: State, a: Action, need: Need | None, left: Mapping[str, int]) -> bool:
-        """Whether a part's option can belong to the recorded words (cheap checks first)."""
+    def _fits(st: State, part: Any, a: Action, need: Need | None, left: Mapping[str, int]) -> bool:
+        """Whether a part's option can belong to the recorded words (cheap checks first): its
+        picks are the recorded choices, and what is left of the recorded payment covers its
+        named goods and could cover its k different goods and its values (``flow.do_part``
+        opens a payment for those, made only with the recorded goods, ``candidates``)."""
         if a["type"] == "wheel":
             forced = a["good"] not in st["wheel"]
             return ((not words.choose or a["good"] in words.choose)
@@ -493,7 +496,16 @@ def _resolve(rp: Replay, words: Words) -> None:
                 return False
             if isinstance(p, str) and words.choose and p not in words.choose and p != "joker":
                 return False
-        return all(left.get(g, 0) >= n for g, n in need[0].items())
+        named, value, different, _ = need
+        if not all(left.get(g, 0) >= n for g, n in named.items()):
+            return False
+        if part.ordered or not (value or different):
+            return True
+        rest = {g: n - named.get(g, 0) for g, n in left.items() if n > named.get(g, 0)}
+        if different > len(rest) + (1 if rest.get("coin", 0) >= 5 else 0):
+            return False
+        return all(sum(R.value(g, kind) * n for g, n in rest.items() if g in _value_pool(variant, kind)) >= amount
+                   for kind, amount in value.items() if amount)
 
     reached: list[tuple[State, list[Any]]] = []
 
