@@ -265,8 +265,11 @@ def _window(st: Mapping[str, Any]) -> tuple[int, int, int, str] | None:
 def _turns(st: Mapping[str, Any]) -> int:
     """Turns still to come in this unit or open (queued windows and settlement turns, plus
     an open one)."""
-    open_turn = 1 if st["win"] is not None and st["win"]["kind"] != "neutral" else 0
-    return sum(1 for item in st["queue"] if item[0] in ("window", "settle")) + open_turn
+    n = 1 if st["win"] is not None and st["win"]["kind"] != "neutral" else 0
+    for item in st["queue"]:
+        if item[0] == "window" or item[0] == "settle":
+            n += 1
+    return n
 
 
 def _turns_added(st: Mapping[str, Any], events: Iterable[Any]) -> int:
@@ -329,9 +332,10 @@ joker. A building not listed reads its first parameter as ``pay`` and the others
 ``pay`` parameter, a good the building only gives is a choice (``_gains_only``)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Words:
-    """A ``USE``/``SETTLE``'s parameters as kennerspiel means them."""
+    """A ``USE``/``SETTLE``'s parameters as kennerspiel means them (read only: ``read_words``
+    gives the same object for the same words)."""
 
     pay: Counter[str]
     choose: Counter[str]
@@ -339,12 +343,28 @@ class Words:
     coords: list[tuple[int, int]] = field(default_factory=list)
 
 
+_READ: dict[tuple[str | None, tuple[str, ...]], Words] = {}
+READ_CACHE = 20_000
+"""Most words ``read_words`` keeps read (a development set has a few thousand)."""
+
+
 def read_words(bid: str | None, params: Sequence[str]) -> Words:
-    """Split ``params`` into what is paid, what is chosen and the joker flag.
+    """Split ``params`` into what is paid, what is chosen and the joker flag (read once per
+    building and words).
 
     Raises:
         GameError: a goods token we do not know.
     """
+    key = (bid, tuple(params))
+    words = _READ.get(key)
+    if words is None:
+        if len(_READ) > READ_CACHE:
+            _READ.clear()
+        words = _READ[key] = _read_words(bid, params)
+    return words
+
+
+def _read_words(bid: str | None, params: Sequence[str]) -> Words:
     roles = CHOICE_PARAMS.get(bid or "", ())
     gains_only = _gains_only(bid) if bid else frozenset()
     pay: Counter[str] = Counter()
