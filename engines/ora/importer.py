@@ -528,6 +528,8 @@ def _resolve(rp: Replay, words: Words) -> None:
                    for kind, amount in value.items() if amount)
 
     reached: list[tuple[State, list[Any]]] = []
+    gains = joker_gone or bool(words.choose)
+    """What the steps give is looked at (``got``, ``picked``) only against recorded choices."""
 
     def walk(st: State, owned: bool, seq: list[Action], paid: dict[str, int], picked: set[str],
              got: dict[str, int], used_joker: bool, evs: list[Any]) -> list[Action] | None:
@@ -563,14 +565,16 @@ def _resolve(rp: Replay, words: Words) -> None:
             had = st["pl"][seat]["goods"]
             try:
                 if owned and i == last:
-                    had = dict(had)
+                    had = dict(had) if gains else had
                     nxt, step_events = st, ENGINE.apply_in_place(st, seat, a)
                 else:
                     nxt, step_events = ENGINE.apply(st, seat, a)
             except GameError:
                 continue
-            found = walk(nxt, True, [*seq, a], p2, picked | _picked(a),
-                         _plus(got, _gained(had, nxt["pl"][seat]["goods"])),
+            picked2, got2 = picked, got
+            if gains:
+                picked2, got2 = picked | _picked(a), _plus(got, _gained(had, nxt["pl"][seat]["goods"]))
+            found = walk(nxt, True, [*seq, a], p2, picked2, got2,
                          used_joker or (_uses_joker(a) and not forced), [*evs, *step_events])
             if found is not None:
                 return found
