@@ -198,8 +198,8 @@ class Replay:
                 del st["wheel"]["grapes"]
             if unit == (mode.grapes or 0) + 1 and "grapes" not in st["wheel"]:
                 st["wheel"]["grapes"] = 1
-        for good, entry in (("grapes", mode.grapes), ("stone", mode.stone)):  # K2: enters one step on
-            if st["mode"] in K2_MODES and entry == unit and st["wheel"].get(good) == 0 and (unit, good) not in self._entered:
+        for good, entry in (("grapes", mode.grapes), ("stone", mode.stone)) if st["mode"] in K2_MODES else ():  # K2: enters one step on
+            if entry == unit and st["wheel"].get(good) == 0 and (unit, good) not in self._entered:
                 st["wheel"][good] = 1
                 self._entered.add((unit, good))
         roster = {"2pl": "2p", "sh3": "std3"}.get(st["mode"])  # K5, K6
