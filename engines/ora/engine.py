@@ -128,19 +128,28 @@ class OraEngine(Engine):
         Raises:
             GameOver, NotYourTurn, IllegalAction: as the protocol says.
         """
-        if state["over"]:
+        st = _copy(state)
+        return st, self.apply_in_place(st, seat, action)
+
+    def apply_in_place(self, st: State, seat: Seat, action: Action) -> tuple[Event, ...]:
+        """``apply`` on ``st`` itself, without a copy: for a caller that owns ``st`` (a copy of
+        its own), since an action refused part-way may leave ``st`` half-changed.
+
+        Raises:
+            GameOver, NotYourTurn, IllegalAction: as ``apply``.
+        """
+        if st["over"]:
             raise GameOver("The game is over.")
-        if seat not in self.to_move(state):
+        if seat not in self.to_move(st):
             raise NotYourTurn("It is not your turn.", seat=seat)
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("An action must be an object with a 'type'.", code="malformed_action")
-        st = _copy(state)
         out: list[Event] = []
         if seat == CHANCE:
             st["s0"] = C.check_chance(st, action)
             out.append(Event("start_player", params={"seat": {"seat": st["s0"]}}))
             F.advance(st, out)
-            return st, tuple(out)
+            return tuple(out)
         t = action["type"]
         try:
             if t in FREE:
@@ -160,7 +169,7 @@ class OraEngine(Engine):
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise IllegalAction(f"Malformed action: {exc}.", code="malformed_action") from None
         F.advance(st, out)
-        return st, tuple(out)
+        return tuple(out)
 
     # -- results ------------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:

@@ -121,11 +121,19 @@ class Replay:
     """``WITH_PRIOR`` in the seat's own window: the next ``USE`` places the prior."""
     _entered: set[tuple[int, str]] = field(default_factory=set)
     _roster_done: bool = False
+    in_place: bool = False
+    """The replay owns ``state`` and applies steps to it in place (``OraEngine.apply_in_place``,
+    no copy per step). A step our engine refuses may then leave ``state`` half-changed, so a
+    refusal is only trusted to end the replay (``replay_game`` replays the record again
+    without ``in_place`` to report it); a step whose refusal the importer gets over is applied
+    with ``recoverable``."""
 
     # -- applying ---------------------------------------------------------------
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Action, *, recoverable: bool = False) -> None:
         """Apply ``action`` for the deciding seat and count the settlement turns our engine
         closed by itself (nothing to do in them) as turns the record will ``COMMIT``.
+        ``recoverable``: the state is left as it was if our engine refuses the action, even
+        ``in_place``.
 
         Raises:
             GameError: our engine refuses the action.
@@ -135,7 +143,10 @@ class Replay:
             raise GameError("The game is over.")
         before = _turns(self.state)
         phase = self.state["phase"]
-        self.state, events = ENGINE.apply(self.state, seat, action)
+        if self.in_place and not recoverable:
+            events = ENGINE.apply_in_place(self.state, seat, action)
+        else:
+            self.state, events = ENGINE.apply(self.state, seat, action)
         self.actions.append((seat, action))
         closed = before + _turns_added(self.state, events) - _turns(self.state)
         if self.as_recorded:
@@ -187,8 +198,8 @@ class Replay:
                 del st["wheel"]["grapes"]
             if unit == (mode.grapes or 0) + 1 and "grapes" not in st["wheel"]:
                 st["wheel"]["grapes"] = 1
-        for good, entry in (("grapes", mode.grapes), ("stone", mode.stone)):  # K2: enters one step on
-            if st["mode"] in K2_MODES and entry == unit and st["wheel"].get(good) == 0 and (unit, good) not in self._entered:
+        for good, entry in (("grapes", mode.grapes), ("stone", mode.stone)) if st["mode"] in K2_MODES else ():  # K2: enters one step on
+            if entry == unit and st["wheel"].get(good) == 0 and (unit, good) not in self._entered:
                 st["wheel"][good] = 1
                 self._entered.add((unit, good))
         roster = {"2pl": "2p", "sh3": "std3"}.get(st["mode"])  # K5, K6
@@ -254,8 +265,11 @@ def _window(st: Mapping[str, Any]) -> tuple[int, int, int, str] | None:
 def _turns(st: Mapping[str, Any]) -> int:
     """Turns still to come in this unit or open (queued windows and settlement turns, plus
     an open one)."""
-    open_turn = 1 if st["win"] is not None and st["win"]["kind"] != "neutral" else 0
-    return sum(1 for item in st["queue"] if item[0] in ("window", "settle")) + open_turn
+    n = 1 if st["win"] is not None and st["win"]["kind"] != "neutral" else 0
+    for item in st["queue"]:
+        if item[0] == "window" or item[0] == "settle":
+            n += 1
+    return n
 
 
 def _turns_added(st: Mapping[str, Any], events: Iterable[Any]) -> int:
@@ -297,15 +311,10 @@ def _goods(params: Iterable[str]) -> tuple[Counter[str], bool]:
     return out, joker
 
 
-def _gained(before: Mapping[str, int], after: Mapping[str, int]) -> Counter[str]:
-    """The goods that went up from ``before`` to ``after`` (``_delta``'s second half; a good
-    missing from ``after`` went down or stayed at 0)."""
-    got: Counter[str] = Counter()
-    for g, n in after.items():
-        d = n - before.get(g, 0)
-        if d > 0:
-            got[g] = d
-    return got
+def _gained(before: Mapping[str, int], after: Mapping[str, int]) -> dict[str, int]:
+    """The goods that went up from ``before`` to ``after`` (a good missing from ``after`` went
+    down or stayed at 0)."""
+    return {g: n - before.get(g, 0) for g, n in after.items() if n > before.get(g, 0)}
 
 
 def _uses_joker(action: Mapping[str, Any]) -> bool:
@@ -323,9 +332,10 @@ joker. A building not listed reads its first parameter as ``pay`` and the others
 ``pay`` parameter, a good the building only gives is a choice (``_gains_only``)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Words:
-    """A ``USE``/``SETTLE``'s parameters as kennerspiel means them."""
+    """A ``USE``/``SETTLE``'s parameters as kennerspiel means them (read only: ``read_words``
+    gives the same object for the same words)."""
 
     pay: Counter[str]
     choose: Counter[str]
@@ -333,12 +343,28 @@ class Words:
     coords: list[tuple[int, int]] = field(default_factory=list)
 
 
+_READ: dict[tuple[str | None, tuple[str, ...]], Words] = {}
+READ_CACHE = 20_000
+"""Most words ``read_words`` keeps read (a development set has a few thousand)."""
+
+
 def read_words(bid: str | None, params: Sequence[str]) -> Words:
-    """Split ``params`` into what is paid, what is chosen and the joker flag.
+    """Split ``params`` into what is paid, what is chosen and the joker flag (read once per
+    building and words).
 
     Raises:
         GameError: a goods token we do not know.
     """
+    key = (bid, tuple(params))
+    words = _READ.get(key)
+    if words is None:
+        if len(_READ) > READ_CACHE:
+            _READ.clear()
+        words = _READ[key] = _read_words(bid, params)
+    return words
+
+
+def _read_words(bid: str | None, params: Sequence[str]) -> Words:
     roles = CHOICE_PARAMS.get(bid or "", ())
     gains_only = _gains_only(bid) if bid else frozenset()
     pay: Counter[str] = Counter()
@@ -425,38 +451,46 @@ def _resolve(rp: Replay, words: Words) -> None:
     seat: int = decider
     seen = 0
     exact = False
-    names = goods_of(st0["variant"])
+    variant = str(st0["variant"])
     joker_gone = words.joker and "joker" not in st0["wheel"]
+    want = {g: n for g, n in words.pay.items() if n > 0}
 
     def done(st: Mapping[str, Any]) -> bool:
         return (len(st["stack"]) < depth or not st["stack"] or st["stack"][-1]["f"] not in INNER
                 or F.decider(st) != seat)
 
-    def candidates(st: State, left: Counter[str]) -> list[Action]:
+    def candidates(st: State, left: Mapping[str, int]) -> list[tuple[Action, dict[str, int]]]:
+        """The steps to try from ``st``, in search order, each with the goods it pays."""
         top = st["stack"][-1]
         if top["f"] == "pay" and top["req"]:
             kind = top["req"][0][0]
             if kind in ("food", "energy", "points"):
-                pool = set(R.value_goods(names, kind))
-                bundle = {g: n for g, n in left.items() if n > 0 and g in pool}
-                return [{"type": "pay", "goods": bundle}] if bundle else []
+                pool = _value_pool(variant, kind)
+                bundle = {g: n for g, n in left.items() if g in pool}
+                return [({"type": "pay", "goods": bundle}, dict(bundle))] if bundle else []
             if kind == "different":  # the recorded goods, in our file order (apply checks each)
                 after = top["req"][0][2]
-                order = [*names, COIN5]
+                order = _pick_order(variant)
                 start = order.index(after) + 1 if after in order else 0
-                return [{"type": "pick", "good": g} for g in order[start:]
-                        if left[g] > 0 or (g == COIN5 and left["coin"] >= 5)]
+                return [({"type": "pick", "good": g}, {"coin": 5} if g == COIN5 else {g: 1}) for g in order[start:]
+                        if left.get(g, 0) > 0 or (g == COIN5 and left.get("coin", 0) >= 5)]
             if kind == "forest":
-                return [a for a in ENGINE.legal_actions(st, seat)
+                return [(a, _paid_by(a, None)) for a in ENGINE.legal_actions(st, seat)
                         if a["type"] == "forest" and (a["x"], a["y"]) in words.coords]
         part = F.part_of(top) if top["f"] == "use" else None
         # a function's part lists its do/wheel/skip choices (no places to number, nothing
         # the panel leaves out): the frame's options are its legal actions without free ones
         legal = F.frame_options(st, top) if top["f"] == "use" else ENGINE.legal_actions(st, seat)
         listed = [_recorded_points(a) for a in legal if a["type"] not in FREE_TYPES]
-        options = [a for i, a in enumerate(listed)
-                   if a not in listed[:i] and (part is None or _fits(st, part, a, left))]
-        return sorted(options, key=lambda a: _order(part, a))
+        options = []
+        for i, a in enumerate(listed):
+            if a in listed[:i]:
+                continue
+            need = F.need_of(part, a) if part is not None and a["type"] == "do" else None
+            if part is None or _fits(st, part, a, need, left):
+                options.append((_order(a, need), a, need))
+        options.sort(key=lambda o: o[0])
+        return [(a, _paid_by(a, need)) for _, a, need in options]
 
     def _recorded_points(a: Action) -> Action:
         """A listed set of point goods replaced by the recorded one (D40: any set within the
@@ -466,112 +500,169 @@ def _resolve(rp: Replay, words: Words) -> None:
         points = {g: n for g, n in words.choose.items() if g in POINT_GOODS}
         return {**a, "pick": [dict(points) if isinstance(p, dict) else p for p in a["pick"]]}
 
-    def _fits(st: State, part: Any, a: Action, left: Counter[str]) -> bool:
-        """Whether a part's option can belong to the recorded words (cheap checks first)."""
+    def _fits(st: State, part: Any, a: Action, need: Need | None, left: Mapping[str, int]) -> bool:
+        """Whether a part's option can belong to the recorded words (cheap checks first): its
+        picks are the recorded choices, and what is left of the recorded payment covers its
+        named goods and could cover its k different goods and its values (``flow.do_part``
+        opens a payment for those, made only with the recorded goods, ``candidates``)."""
         if a["type"] == "wheel":
             forced = a["good"] not in st["wheel"]
             return ((not words.choose or a["good"] in words.choose)
                     and (bool(a["joker"]) == words.joker or forced or joker_gone))
-        if a["type"] != "do":
+        if a["type"] != "do" or need is None:
             return True
         for p in a.get("pick", []):
             if isinstance(p, dict) and Counter(p) != words.choose:
                 return False
             if isinstance(p, str) and words.choose and p not in words.choose and p != "joker":
                 return False
-        named = F.need_of(part, a)[0]
-        return all(left[g] >= n for g, n in named.items())
+        named, value, different, _ = need
+        if not all(left.get(g, 0) >= n for g, n in named.items()):
+            return False
+        if part.ordered or not (value or different):
+            return True
+        rest = {g: n - named.get(g, 0) for g, n in left.items() if n > named.get(g, 0)}
+        if different > len(rest) + (1 if rest.get("coin", 0) >= 5 else 0):
+            return False
+        return all(sum(R.value(g, kind) * n for g, n in rest.items() if g in _value_pool(variant, kind)) >= amount
+                   for kind, amount in value.items() if amount)
 
     reached: list[tuple[State, list[Any]]] = []
+    gains = joker_gone or bool(words.choose)
+    """What the steps give is looked at (``got``, ``picked``) only against recorded choices."""
 
-    def walk(st: State, seq: list[Action], paid: Counter[str], picked: set[str], got: Counter[str],
-             used_joker: bool, evs: list[Any]) -> list[Action] | None:
+    def walk(st: State, owned: bool, seq: list[Action], paid: dict[str, int], picked: set[str],
+             got: dict[str, int], used_joker: bool, evs: list[Any]) -> list[Action] | None:
+        """Depth first over the steps that keep within the recorded payment. ``owned``: ``st``
+        is the walk's own copy, so the last step tried from it is applied to it in place (a
+        copy is made only for a step that has a sibling still to try)."""
         nonlocal seen
         seen += 1
         if seen > SEARCH_LIMIT:
             return None
         if done(st):
             if joker_gone:  # kennerspiel's Jo with the joker out of the game yields nothing
-                ok = paid == words.pay and not used_joker and not +got
+                ok = paid == want and not used_joker and not got
             else:
-                ok = (paid == words.pay and used_joker == words.joker
-                      and all(got[g] >= n if exact else g in picked or got[g] > 0
+                ok = (paid == want and used_joker == words.joker
+                      and all(got.get(g, 0) >= n if exact else g in picked or got.get(g, 0) > 0
                               for g, n in words.choose.items())
                       and all(Counter(p) == words.choose for a in seq for p in a.get("pick", [])
                               if isinstance(p, dict)))
             if ok:
                 reached.append((st, evs))
             return list(seq) if ok else None
-        for a in candidates(st, words.pay - paid):
-            try:
-                nxt, step_events = ENGINE.apply(st, seat, a)
-            except GameError:
-                continue
-            step_got = _gained(st["pl"][seat]["goods"], nxt["pl"][seat]["goods"])
-            p2 = paid + _paid_by(st, a)
-            if any(p2[g] > words.pay[g] for g in p2):
-                continue
+        left = {g: n - paid.get(g, 0) for g, n in want.items() if n > paid.get(g, 0)}
+        steps = []
+        for a, pays in candidates(st, left):
+            p2 = _plus(paid, pays)
+            if all(n <= want.get(g, 0) for g, n in p2.items()):
+                steps.append((a, p2))
+        last = len(steps) - 1
+        for i, (a, p2) in enumerate(steps):
             # without Jo, kennerspiel takes the joker when the good's indicator is gone
             forced = a["type"] == "wheel" and a.get("good") not in st["wheel"] and not words.joker
-            found = walk(nxt, [*seq, a], p2, picked | _picked(a), got + step_got,
+            had = st["pl"][seat]["goods"]
+            try:
+                if owned and i == last:
+                    had = dict(had) if gains else had
+                    nxt, step_events = st, ENGINE.apply_in_place(st, seat, a)
+                else:
+                    nxt, step_events = ENGINE.apply(st, seat, a)
+            except GameError:
+                continue
+            picked2, got2 = picked, got
+            if gains:
+                picked2, got2 = picked | _picked(a), _plus(got, _gained(had, nxt["pl"][seat]["goods"]))
+            found = walk(nxt, True, [*seq, a], p2, picked2, got2,
                          used_joker or (_uses_joker(a) and not forced), [*evs, *step_events])
             if found is not None:
                 return found
         return None
 
-    # the recorded quantities first (the Druid's House's "5 of X + 3 of Y"), then any amount
-    # of each good (a good named once stands for whatever the function yields)
+    # (``in_place``: a failed walk ends the replay, so the last walk may start on the state itself)
+    turns0, unit0, phase0 = _turns(st0), st0["unit"], st0["phase"]
     exact = any(n > 1 for n in words.choose.values())
-    found = walk(st0, [], Counter(), set(), Counter(), False, [])
+    found = walk(st0, rp.in_place and not exact, [], {}, set(), {}, False, [])
     if found is None and exact:
         exact, seen = False, 0
-        found = walk(st0, [], Counter(), set(), Counter(), False, [])
+        found = walk(st0, rp.in_place, [], {}, set(), {}, False, [])
     if found is None:
         raise GameError("Our rules cannot pay or choose exactly that here.")
+    # The walk's own states: the same steps, applied once. Only the last step can close the
+    # turn (before it, the function is still open and our engine's flow waits), so the
+    # bookkeeping of ``Replay.apply`` for it stands for all of them.
     final, events = reached[-1]
-    if final["unit"] != st0["unit"] or final["phase"] != st0["phase"] or final["over"]:
-        for a in found:  # a new unit began: apply step by step for the as-recorded patches
-            rp.apply(a)
-        return
-    rp.state = final  # the walk's own states: the same steps, applied once
+    rp.state = final
     rp.actions.extend((seat, a) for a in found)
-    closed = _turns(st0) + _turns_added(final, events) - _turns(final)
+    closed = turns0 + _turns_added(final, events) - _turns(final)
     if closed:
         rp.closed += closed
         rp.closed_seat = seat
     if rp.as_recorded:
-        rp._patch(st0["phase"])
+        rp._patch(phase0)
         rp._k9_jump()
+        if final["unit"] != unit0 or final["phase"] != phase0 or final["over"]:
+            rp._k18_end()
         rp._k13()
 
 
-def _paid_by(st: Mapping[str, Any], action: Mapping[str, Any]) -> Counter[str]:
+Need = tuple[dict[str, int], dict[str, float], int, int]
+"""``flow.need_of`` of a ``do`` step: named goods, value by kind, k different, forests."""
+
+
+def _paid_by(action: Mapping[str, Any], need: Need | None) -> dict[str, int]:
     """The goods a step pays, as its words say (a payment that also gains the same good,
-    like the Cloister Courtyard paying a coin for coins, still counts as paid)."""
+    like the Cloister Courtyard paying a coin for coins, still counts as paid); ``need``:
+    a ``do`` step's ``flow.need_of`` (None for a step of no function's part)."""
     t = action["type"]
     if t == "pick":
         g = str(action["good"])
-        return Counter({"coin": 5}) if g == COIN5 else Counter({g: 1})
+        return {"coin": 5} if g == COIN5 else {g: 1}
     if t == "pay":
-        return Counter({str(g): int(n) for g, n in action["goods"].items()})
+        return {str(g): int(n) for g, n in action["goods"].items()}
     if t == "add":
-        return Counter({str(action["good"]): int(action["n"])})
-    if t == "do" and st["stack"] and st["stack"][-1]["f"] == "use":
-        part = F.part_of(st["stack"][-1])
-        if part is not None:
-            return Counter(F.need_of(part, action)[0])
-    return Counter()
+        return {str(action["good"]): int(action["n"])}
+    if t == "do" and need is not None:
+        return dict(need[0])
+    return {}
 
 
-def _order(part: Any, action: Mapping[str, Any]) -> tuple[int, float]:
+def _plus(a: Mapping[str, int], b: Mapping[str, int]) -> dict[str, int]:
+    """``a + b`` as ``Counter`` adds (only the goods left above 0)."""
+    out = dict(a)
+    for g, n in b.items():
+        out[g] = out.get(g, 0) + n
+    return {g: n for g, n in out.items() if n > 0} if b else out
+
+
+def _order(action: Mapping[str, Any], need: Need | None) -> tuple[int, float]:
     """Search order of a step: the largest payment first (kennerspiel's words name the whole
     payment, so the most that it pays for is meant), ``skip`` last."""
     if action["type"] == "skip":
         return (1, 0.0)
-    if part is None or action["type"] != "do":
+    if need is None:
         return (0, 0.0)
-    named, value, different, forest = F.need_of(part, action)
+    named, value, different, forest = need
     return (0, -float(sum(named.values()) + sum(value.values()) + different + forest))
+
+
+_POOLS: dict[tuple[str, str], frozenset[str]] = {}
+_ORDERS: dict[str, list[str]] = {}
+
+
+def _value_pool(variant: str, kind: str) -> frozenset[str]:
+    """The goods that count for a ``kind`` payment in ``variant`` (``rules.value_goods``)."""
+    if (variant, kind) not in _POOLS:
+        _POOLS[variant, kind] = frozenset(R.value_goods(goods_of(variant), kind))
+    return _POOLS[variant, kind]
+
+
+def _pick_order(variant: str) -> list[str]:
+    """The goods of "k different goods" in our file order, then ``coin5``."""
+    if variant not in _ORDERS:
+        _ORDERS[variant] = [*goods_of(variant), COIN5]
+    return _ORDERS[variant]
 
 
 FREE_TYPES = frozenset({"flip_grain", "sell_wine", "sell_whiskey", "buy_district", "buy_plot"})
@@ -698,7 +789,7 @@ def _command(rp: Replay, words: list[str]) -> None:
                 _convert_late(rp, int(rp.closed_seat or 0), good, goods[good])
             elif goods[good]:
                 try:
-                    rp.apply({"type": kind, "n": goods[good]})
+                    rp.apply({"type": kind, "n": goods[good]}, recoverable=True)
                 except GameError:  # not in a window of ours (the solo neutral building phase)
                     if seat is None:
                         raise
@@ -825,7 +916,7 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
         _cover_coins(rp, seat, price or 0)
     again = seat is not None and seat in rp.bought_turn and rp.bought_unit.get(seat) == rp.state["unit"]
     try:
-        rp.apply({"type": f"buy_{tile}", "side": side, "y": y})
+        rp.apply({"type": f"buy_{tile}", "side": side, "y": y}, recoverable=True)
     except GameError:
         if rp.as_recorded and seat is not None and _k14(rp, seat, tile, side, y):
             return
@@ -1086,16 +1177,16 @@ def mode_options(players: int, length: str) -> dict[str, str]:
     return {"mode": "short" if length == "short" and players > 2 else "standard"}
 
 
-def start(game: Mapping[str, Any], *, as_recorded: bool = False) -> Replay:
+def start(game: Mapping[str, Any], *, as_recorded: bool = False, in_place: bool = False) -> Replay:
     """A replay at the start of a kennerspiel record (one line of a ``.jsonl`` file): seats in
-    the record's seat order (``seatColors``)."""
+    the record's seat order (``seatColors``); ``in_place`` as ``Replay.in_place``."""
     c = game["config"]
     players, country, length = int(c["players"]), str(c["country"]).lower(), str(c["length"]).lower()
     colours = "".join(game.get("seatColors") or c["colors"])
     options: dict[str, Any] = {**mode_options(players, length), "variant": country, "start_player": "host"}
     if players == 2:
         options["two_player_turn_cap"] = 100  # the most our options allow (D38)
-    rp = Replay(ENGINE.new_game(players, int(c["seed"]), options), colours, as_recorded)
+    rp = Replay(ENGINE.new_game(players, int(c["seed"]), options), colours, as_recorded, in_place=in_place)
     if as_recorded:
         rp.state["opts"]["two_player_turn_cap"] = NO_CAP  # K17: kennerspiel has no safety cap
         if rp.state["mode"] == "2pl":
@@ -1135,7 +1226,7 @@ def replay(text: str, *, as_recorded: bool = False) -> Replay:
                 if not players or len(colours) != players or any(c not in COLOURS for c in colours):
                     raise GameError("START needs one colour (R, G, B, W) per configured player.")
                 options = {**mode_options(players, length), "variant": country, "start_player": "host"}
-                rp = Replay(ENGINE.new_game(players, _int(words[1]), options), colours, as_recorded)
+                rp = Replay(ENGINE.new_game(players, _int(words[1]), options), colours, as_recorded, in_place=True)
                 if as_recorded:
                     rp._patch(-1)
                 continue
@@ -1185,10 +1276,12 @@ def breakdown(st: Mapping[str, Any], seat: int) -> dict[str, Any]:
             "dwelling": sum(values), "total": sc["total"]}
 
 
-def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result:
+def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False, in_place: bool = True) -> Result:
     """Replay one kennerspiel record (a line of a ``.jsonl`` file, see
-    ``tests/engines/records/kennerspiel/README.md``) up to its end or its first command not followed."""
-    rp = start(game, as_recorded=as_recorded)
+    ``tests/engines/records/kennerspiel/README.md``) up to its end or its first command not
+    followed. ``in_place`` (``Replay.in_place``): a record with a command not followed is
+    replayed again without it, for the state just before that command."""
+    rp = start(game, as_recorded=as_recorded, in_place=in_place)
     moves = list(game["moves"])
     rp.moves = moves
     refused: dict[str, Any] | None = None
@@ -1213,6 +1306,8 @@ def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False) -> Result
             refused = {"index": index, "command": move, "reason": f"malformed command ({exc})"}
             break
         done += 1
+    if refused is not None and in_place:
+        return replay_game(game, as_recorded=as_recorded, in_place=False)
     if (refused is not None and not as_recorded and rp.state["over"] and rp.state["mode"] in ("2p", "2pl")
             and rp.state["unit"] >= (turn_cap(rp.state["mode"], 100) or 0)):
         refused["reason"] = ("K17: our safety cap (D38) ended the game; kennerspiel has none "
@@ -1263,7 +1358,7 @@ def _no_op_after_end(rp: Replay, words: list[str]) -> bool:
 def _difference_at(game: Mapping[str, Any], index: int) -> str | None:
     """The documented difference that command ``index`` shows when replayed as recorded (its
     note), or None."""
-    rp = start(game, as_recorded=True)
+    rp = start(game, as_recorded=True, in_place=True)
     try:
         for move in list(game["moves"])[:index]:
             if rp.state["over"]:
