@@ -482,6 +482,13 @@ class Engine:
 
     info: ClassVar[EngineInfo]
 
+    inline_steps: ClassVar[bool] = False
+    """Whether a panel shows the steps of a decision whose options are all actions (at most a
+    select's 25) as selects of their own beside the decision's other choices, as many as the
+    message's rows hold (``bot.ui.panels.build_panel``), so that each of those actions takes
+    one press (Illumination: one select per staged tile and per line). Default: one step at a
+    time."""
+
     # -- lifecycle ------------------------------------------------------------
     def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         """Return the initial state for ``players`` seats.

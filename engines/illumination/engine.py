@@ -110,6 +110,8 @@ def _best_cell(state: State, tile: str, cells: Sequence[str]) -> str:
 class IlluminationEngine(Engine):
     """Illumination for exactly 2 players (spec docs/rules/illumination.md)."""
 
+    inline_steps = True  # (§11 Turn UI: each staged tile's squares, each line's, a select of its own)
+
     info = EngineInfo(
         game_id="illumination",
         name="Illumination",
