@@ -438,6 +438,9 @@ def turn_taps(engine: Any, record: Any, steps: Sequence[Any],
     chance at once) that does not await it, or until the position's ``Engine.replay_marks`` mark
     differs from the one before (the rulebook's next turn or round); it counts one Play ▶ press and the ``presses`` of each
     of its decisions (other seats' moves in between do not end it: the panel redraws in place).
+    A decision the host plays at once with the game's default preferences (``Engine.auto_action``,
+    as ``bot.service.GameService`` does: Heaven's advance and draw, Illumination's discard that
+    leaves no choice) takes no press and opens no turn.
     ``by_prompt`` (when given) gets the presses of each decision under its prompt's key."""
     from engines.base import CHANCE
 
@@ -446,8 +449,9 @@ def turn_taps(engine: Any, record: Any, steps: Sequence[Any],
     states = [steps[0].before, *(step.after for step in steps)] if steps else []
     marks = [None if m is None else m.to_json()
              for m in engine.replay_marks(states, [engine.player_view(st, None) for st in states])]
+    defaults = {spec.key: spec.default for spec in engine.info.preferences}
     for i, step in enumerate(steps):
-        if step.seat != CHANCE:
+        if step.seat != CHANCE and not (defaults and engine.auto_action(step.before, step.seat, defaults)):
             actions = list(engine.legal_actions(step.before, step.seat))
             pressed = presses(engine, record, step.before, step.seat, actions.index(step.action))
             if step.seat not in open_turns:
