@@ -253,7 +253,9 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
     prompt = tx(engine.prompt(state, seat))
     title = " — ".join([prompt, *(tx(t) for t in trail)])
     view = discord.ui.View(timeout=None)
-    steps = any(c.step is not None for c in choices)
+    inline = _inline_steps(tree, choices, path) if engine.inline_steps else []
+    shown = [c for c in choices if all(c is not step for step, _ in inline)]
+    steps = any(c.step is not None for c in shown)  # (a step shown as a select of its own opens nothing)
     lines = [f"{header}**{title}**"]
     prompt_line = lines[0].rpartition("\n")[2]
     summary = tree.summary(path)  # an action's confirmation step (Carnival's Wrath): what may happen
@@ -262,8 +264,6 @@ def build_panel(engine: Engine, record: GameRecord, state: State, seat: int, *, 
     if steps:
         lines.append(tx(Msg("ui.panel.steps")))
     lines.append(you)
-    inline = _inline_steps(tree, choices, path) if engine.inline_steps else []
-    shown = [c for c in choices if all(c is not step for step, _ in inline)]
     _add_choices(view, record.id, record.version, tx.plain(), shown, page, path,  # (labels are not markdown)
                  compact=bool(inline))
     for step, options in inline:
@@ -318,10 +318,10 @@ def _inline_steps(tree: DecisionTree, choices: list[Choice], path: tuple[int, ..
     """The steps among ``choices`` (the node at ``path``) a panel shows as selects of their own
     (``Engine.inline_steps``), each with its options, in the node's order: of the steps whose
     options are all actions, at most ``SELECT_OPTIONS``, the largest (the first on a tie), as
-    many as fit in ``ROWS`` beside the node's other
-    choices (in one row: up to ``BUTTONS_PER_ROW`` buttons, else a select, with a row of paging
-    when it has more than ``SELECT_OPTIONS``) and the Back button (beside up to 4 buttons, else
-    in a row of its own)."""
+    many as fit in ``ROWS`` beside the node's other choices (in one row: buttons, else a select,
+    with a row of paging when it has more than ``SELECT_OPTIONS``), the Back button and the Undo
+    button the host may add (``bot.ui.table.with_undo``): those two beside the buttons or in the
+    paging row when there is room, else in a row of their own."""
     flat: list[tuple[Choice, list[Choice]]] = []
     for choice in choices:
         if choice.step is not None:
@@ -329,13 +329,14 @@ def _inline_steps(tree: DecisionTree, choices: list[Choice], path: tuple[int, ..
             if len(options) <= SELECT_OPTIONS and all(o.action is not None for o in options):
                 flat.append((choice, options))
     flat.sort(key=lambda pair: -len(pair[1]))  # (stable: the first of equal size first)
+    extra = 1 + bool(path)  # (the host's Undo button, ``bot.ui.table.with_undo``, and Back)
     for k in range(len(flat), 0, -1):
         rest = [c for c in choices if all(c is not step for step, _ in flat[:k])]
-        buttons = len(rest) < BUTTONS_PER_ROW and all(  # (then Back goes beside them)
+        buttons = len(rest) + extra <= BUTTONS_PER_ROW and all(  # (then Back and Undo go beside them)
             c.step is not None or (c.hint is None and not isinstance(c.label, str)) for c in rest)
         rows = (1 if rest else 0) + (len(rest) > SELECT_OPTIONS)
-        if path and not (buttons and rest) and len(rest) <= SELECT_OPTIONS:
-            rows += 1  # (Back: beside the buttons or the paging, else a row of its own)
+        if not (buttons and rest) and len(rest) <= SELECT_OPTIONS:
+            rows += 1  # (Back and Undo: beside the buttons or the paging, else a row of their own)
         if rows + k <= ROWS:
             return sorted(flat[:k], key=lambda pair: next(i for i, c in enumerate(choices) if c is pair[0]))
     return []

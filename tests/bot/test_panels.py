@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import discord
 import pytest
 
 from bot.storage import GameRecord, SeatRecord
@@ -207,15 +208,18 @@ async def test_steps_of_actions_are_selects_of_their_own_the_largest_first() -> 
     starts = [12 + sum(sizes[:k]) for k in range(len(sizes))]
     engine = InlineSteps(12 + sum(sizes), group=lambda i: None if i < 12 else
                          f"g{max(k for k, s in enumerate(starts) if i >= s)}")
-    rows = build_panel(engine, record(), {}, 0).view.to_components()
+    view = build_panel(engine, record(), {}, 0).view
+    rows = view.to_components()
     check_limits(rows)
     selects = [c for row in rows for c in row["components"]]
-    assert len(rows) == 5 and all(c["type"] == 3 for c in selects)
-    # the first: the 12 actions and the steps left (g0, g1); then g2..g5 (the four largest), in order
-    assert [o["value"] for o in selects[0]["options"]] == [str(i) for i in range(12)] + ["s12", "s13"]
-    assert [c["placeholder"] for c in selects[1:]] == ["g2", "g3", "g4", "g5"]
-    for c, k in zip(selects[1:], range(2, 6), strict=True):
+    assert len(rows) == 4 and all(c["type"] == 3 for c in selects)
+    # the first: the 12 actions and the steps left (g0, g1, g3); then the three largest, g2, g4, g5, in order
+    assert [o["value"] for o in selects[0]["options"]] == [str(i) for i in range(12)] + ["s12", "s13", "s15"]
+    assert [c["placeholder"] for c in selects[1:]] == ["g2", "g4", "g5"]
+    for c, k in zip(selects[1:], (2, 4, 5), strict=True):
         assert [int(o["value"]) for o in c["options"]] == list(range(starts[k], starts[k] + sizes[k]))
+    view.add_item(discord.ui.Button(label="Undo", custom_id="undo"))  # (room for the host's Undo)
+    check_limits(view.to_components())
     found, _ = reachable(engine)
     assert sorted(found) == list(range(12 + sum(sizes)))
 
@@ -226,11 +230,13 @@ async def test_inline_steps_leave_a_row_for_back_and_paging() -> None:
     found, _ = reachable(engine)
     assert sorted(found) == list(range(60))
     engine = InlineSteps(100, group=lambda i: None if i < 30 else f"h{(i - 30) // 14}")  # 5 steps of 14
-    rows = build_panel(engine, record(), {}, 0).view.to_components()
+    view = build_panel(engine, record(), {}, 0).view
+    view.add_item(discord.ui.Button(label="Undo", custom_id="undo"))  # (the host's Undo: beside Prev/Next)
+    rows = view.to_components()
     check_limits(rows)
     kinds = [[c["type"] for c in row["components"]] for row in rows]
     # a paged select of 30 actions and the steps left, its Prev/Next row, three steps as selects
-    assert kinds == [[3], [2, 2], [3], [3], [3]]
+    assert kinds == [[3], [2, 2, 2], [3], [3], [3]]
     found, _ = reachable(engine)
     assert sorted(found) == list(range(100))
 
