@@ -33,7 +33,9 @@ other has passed takes one turn per turn of the rulebook: ``turn_taps``): one Pl
 panel redraws itself in place with the seat's next decision, so a run needs one press; a panel
 parked while others play is not counted on, its token lasts 15 minutes), then for each decision
 the fewest presses through the real private panel (``bot.ui.panels.build_panel``: buttons, select
-choices, steps, paging, the confirmation step of ``Engine.has_confirm``) to the action played.
+choices, steps, paging, the confirmation step of ``Engine.has_confirm``) to the action played; a decision the host plays at
+once with the game's default preferences (``Engine.auto_action``: Heaven's advance and draw,
+Illumination's discard that leaves no choice) takes no press.
 Random play takes optional actions a player seldom takes (Illumination's Abbot moved again and
 again), so its turns run longer than a person's.
 
