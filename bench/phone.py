@@ -33,7 +33,9 @@ other has passed takes one turn per turn of the rulebook: ``turn_taps``): one Pl
 panel redraws itself in place with the seat's next decision, so a run needs one press; a panel
 parked while others play is not counted on, its token lasts 15 minutes), then for each decision
 the fewest presses through the real private panel (``bot.ui.panels.build_panel``: buttons, select
-choices, steps, paging, the confirmation step of ``Notation.has_confirm``) to the action played.
+choices, steps, paging, the confirmation step of ``Notation.has_confirm``) to the action played; a decision the host plays at
+once with the game's default preferences (``Engine.auto_action``: Heaven's advance and draw,
+Illumination's discard that leaves no choice) takes no press.
 Random play takes optional actions a player seldom takes (Illumination's Abbot moved again and
 again), so its turns run longer than a person's.
 
@@ -438,6 +440,9 @@ def turn_taps(notation: Any, record: Any, steps: Sequence[Any],
     chance at once) that does not await it, or until the position's ``Notation.replay_marks`` mark
     differs from the one before (the rulebook's next turn or round); it counts one Play ▶ press and the ``presses`` of each
     of its decisions (other seats' moves in between do not end it: the panel redraws in place).
+    A decision the host plays at once with the game's default preferences (``Engine.auto_action``,
+    as ``bot.service.GameService`` does: Heaven's advance and draw, Illumination's discard that
+    leaves no choice) takes no press and opens no turn.
     ``by_prompt`` (when given) gets the presses of each decision under its prompt's key."""
     from engines.base import CHANCE
 
@@ -447,8 +452,9 @@ def turn_taps(notation: Any, record: Any, steps: Sequence[Any],
     states = [steps[0].before, *(step.after for step in steps)] if steps else []
     marks = [None if m is None else m.to_json()
              for m in notation.replay_marks(states, [engine.player_view(st, None) for st in states])]
+    defaults = {spec.key: spec.default for spec in engine.info.preferences}
     for i, step in enumerate(steps):
-        if step.seat != CHANCE:
+        if step.seat != CHANCE and not (defaults and engine.auto_action(step.before, step.seat, defaults)):
             actions = list(engine.legal_actions(step.before, step.seat))
             pressed = presses(notation, record, step.before, step.seat, actions.index(step.action))
             if step.seat not in open_turns:

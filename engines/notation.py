@@ -36,6 +36,13 @@ class Notation:
 
     catalog: Path | None = None
 
+    inline_steps: bool = False
+    """Whether a panel shows the steps of a decision whose options are all actions (at most a
+    select's 25) as selects of their own beside the decision's other choices, as many as the
+    message's rows hold (``bot.ui.panels.build_panel``), so that each of those actions takes
+    one press (Illumination: one select per staged tile and per line). Default: one step at a
+    time."""
+
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 

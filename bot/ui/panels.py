@@ -22,8 +22,10 @@ from bot.text import LOCALES, Texts
 from bot.ui.components import ActionButton, ActionSelect, BoardButton, LobbyButton, NavButton
 from bot.ui.limits import (
     BUTTON_LABEL,
+    BUTTONS_PER_ROW,
     EMBED_DESCRIPTION,
     EMBED_TITLE,
+    ROWS,
     SELECT_LABEL,
     SELECT_OPTIONS,
     clip,
@@ -252,7 +254,9 @@ def build_panel(notation: Notation, record: GameRecord, state: State, seat: int,
     prompt = tx(notation.prompt(state, seat))
     title = " — ".join([prompt, *(tx(t) for t in trail)])
     view = discord.ui.View(timeout=None)
-    steps = any(c.step is not None for c in choices)
+    inline = _inline_steps(tree, choices, path) if notation.inline_steps else []
+    shown = [c for c in choices if all(c is not step for step, _ in inline)]
+    steps = any(c.step is not None for c in shown)  # (a step shown as a select of its own opens nothing)
     lines = [f"{header}**{title}**"]
     prompt_line = lines[0].rpartition("\n")[2]
     summary = tree.summary(path)  # an action's confirmation step (Carnival's Wrath): what may happen
@@ -261,7 +265,12 @@ def build_panel(notation: Notation, record: GameRecord, state: State, seat: int,
     if steps:
         lines.append(tx(Msg("ui.panel.steps")))
     lines.append(you)
-    _add_choices(view, record.id, record.version, tx.plain(), choices, page, path)  # (labels are not markdown)
+    _add_choices(view, record.id, record.version, tx.plain(), shown, page, path,  # (labels are not markdown)
+                 compact=bool(inline))
+    for step, options in inline:
+        assert step.step is not None
+        view.add_item(ActionSelect(record.id, record.version, 0, _options(tx.plain(), options),
+                                   tx.plain()(step.label).removesuffix(" ▸"), path=(*path, step.step)))
     if path:
         view.add_item(NavButton(record.id, record.version, 0, path[:-1], tx(Msg(NAV_KEYS[2]))))
     return Panel("\n".join(lines), view, prompt_line)
@@ -305,15 +314,64 @@ def _label_hint(tx: Texts, choice: Choice) -> tuple[str, str | None]:
     return label, hint or None
 
 
+def _inline_steps(tree: DecisionTree, choices: list[Choice], path: tuple[int, ...]
+                  ) -> list[tuple[Choice, list[Choice]]]:
+    """The steps among ``choices`` (the node at ``path``) a panel shows as selects of their own
+    (``Notation.inline_steps``), each with its options, in the node's order: of the steps whose
+    options are all actions, at most ``SELECT_OPTIONS``, the largest (the first on a tie), as
+    many as fit in ``ROWS`` beside the node's other choices (in one row: buttons, else a select,
+    with a row of paging when it has more than ``SELECT_OPTIONS``), the Back button and the Undo
+    button the host may add (``bot.ui.table.with_undo``): those two beside the buttons or in the
+    paging row when there is room, else in a row of their own."""
+    flat: list[tuple[Choice, list[Choice]]] = []
+    for choice in choices:
+        if choice.step is not None:
+            options = tree.node((*path, choice.step))[0]
+            if len(options) <= SELECT_OPTIONS and all(o.action is not None for o in options):
+                flat.append((choice, options))
+    flat.sort(key=lambda pair: -len(pair[1]))  # (stable: the first of equal size first)
+    extra = 1 + bool(path)  # (the host's Undo button, ``bot.ui.table.with_undo``, and Back)
+    for k in range(len(flat), 0, -1):
+        rest = [c for c in choices if all(c is not step for step, _ in flat[:k])]
+        buttons = len(rest) + extra <= BUTTONS_PER_ROW and all(  # (then Back and Undo go beside them)
+            c.step is not None or (c.hint is None and not isinstance(c.label, str)) for c in rest)
+        rows = (1 if rest else 0) + (len(rest) > SELECT_OPTIONS)
+        if not (buttons and rest) and len(rest) <= SELECT_OPTIONS:
+            rows += 1  # (Back and Undo: beside the buttons or the paging, else a row of their own)
+        if rows + k <= ROWS:
+            return sorted(flat[:k], key=lambda pair: next(i for i, c in enumerate(choices) if c is pair[0]))
+    return []
+
+
+def _options(tx: Texts, choices: list[Choice]) -> list[discord.SelectOption]:
+    """Select options for ``choices`` (an action's index, or ``s<k>`` for a step, marked ▸),
+    their labels cut apart (``bot.ui.limits.distinct_labels``)."""
+    shown = [(c, *_label_hint(tx, c)) for c in choices]
+    labels = distinct_labels([f"{label} ▸" if choice.step is not None else label for choice, label, _ in shown],
+                             SELECT_LABEL)
+    out = []
+    for (choice, _, hint), label in zip(shown, labels, strict=True):
+        if choice.step is not None:
+            out.append(ActionSelect.option(f"s{choice.step}", label, hint))
+        else:
+            assert choice.action is not None
+            out.append(ActionSelect.option(str(choice.action), label, hint))
+    return out
+
+
 def _add_choices(view: discord.ui.View, game: int, version: int, tx: Texts, choices: list[Choice],
-                 page: int, path: tuple[int, ...]) -> None:
-    """Buttons (≤ MAX_BUTTONS short labels, no hints) or a paginated select, plus
-    Prev/Next. Steps are always buttons (a node has at most MAX_BUTTONS steps) or, when
-    there are more, select options that open the step. Labels over Discord's limit are cut
-    so that the choices of one panel still read apart (``bot.ui.limits.distinct_labels``)."""
+                 page: int, path: tuple[int, ...], *, compact: bool = False) -> None:
+    """Buttons (≤ MAX_BUTTONS short labels, no hints; ≤ BUTTONS_PER_ROW when ``compact``: one
+    row, other selects follow) or a paginated select, plus Prev/Next. Steps are always buttons
+    (a node has at most MAX_BUTTONS steps) or, when there are more, select options that open
+    the step. Labels over Discord's limit are cut so that the choices of one panel still read
+    apart (``bot.ui.limits.distinct_labels``)."""
+    if not choices:
+        return
     shown = [(c, *_label_hint(tx, c)) for c in choices]
     hinted = any(hint for _, _, hint in shown)
-    if len(shown) <= MAX_BUTTONS and (not hinted or all(c.step is not None for c, _, _ in shown)):
+    if (len(shown) <= (BUTTONS_PER_ROW if compact else MAX_BUTTONS)
+            and (not hinted or all(c.step is not None for c, _, _ in shown))):
         labels = distinct_labels([label for _, label, _ in shown], BUTTON_LABEL)
         for (choice, _, _), label in zip(shown, labels, strict=True):
             if choice.step is not None:
@@ -328,16 +386,7 @@ def _add_choices(view: discord.ui.View, game: int, version: int, tx: Texts, choi
     chunk = shown[page * SELECT_OPTIONS:(page + 1) * SELECT_OPTIONS]
     placeholder = tx(Msg("ui.panel.choose_page", {"page": page + 1, "pages": total}) if total > 1
                      else Msg("ui.panel.choose"))
-    options = []
-    labels = distinct_labels([f"{label} ▸" if choice.step is not None else label for choice, label, _ in chunk],
-                             SELECT_LABEL)
-    for (choice, _, hint), label in zip(chunk, labels, strict=True):
-        if choice.step is not None:
-            options.append(ActionSelect.option(f"s{choice.step}", label, hint))
-        else:
-            assert choice.action is not None
-            options.append(ActionSelect.option(str(choice.action), label, hint))
-    view.add_item(ActionSelect(game, version, page, options, placeholder, path=path))
+    view.add_item(ActionSelect(game, version, page, _options(tx, [c for c, _, _ in chunk]), placeholder, path=path))
     if total > 1:
         view.add_item(NavButton(game, version, max(0, page - 1), path, tx(Msg(NAV_KEYS[0])), disabled=page == 0))
         view.add_item(NavButton(game, version, min(total - 1, page + 1), path, tx(Msg(NAV_KEYS[1])),

@@ -299,3 +299,10 @@ OPTIONS: tuple[OptionSpec, ...] = (
                description="Who is the Reverent: random, or chosen by seat A (the lobby's host)."),
 )
 """The option schema (§1 Options), defaults first."""
+
+PREFERENCES: tuple[OptionSpec, ...] = (
+    OptionSpec("auto_discard", True, kind="bool",
+               description="Discard at once when the item limit leaves no choice: every item over 7 is of "
+                           "one kind (D41); off = you are asked."),
+)
+"""The per-player preferences (§1 Preferences)."""

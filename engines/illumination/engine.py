@@ -58,6 +58,7 @@ from .data import (
     MAT_STACKS,
     OPTIONS,
     PAIRS,
+    PREFERENCES,
     SLOT_TIERS,
     STACK_SIZE,
     START_COINS,
@@ -115,6 +116,7 @@ class IlluminationEngine(Engine):
         min_players=2,
         max_players=2,
         options=OPTIONS,
+        preferences=PREFERENCES,
         has_hidden_info=True,
         state_version=1,
     )
@@ -263,6 +265,21 @@ class IlluminationEngine(Engine):
             if cells:
                 return {"type": "place", "tile": _canonical_staged(state, tile, book), "cell": _best_cell(state, tile, cells)}
         return {"type": "end_turn"}
+
+    def auto_action(self, state: State, seat: Seat, preferences: Mapping[str, Any]) -> Action | None:
+        """D41: with ``auto_discard`` on, the item limit's discard when it leaves no choice (every
+        item held is of one kind): that kind's items over 7 at once (``discard`` for one,
+        ``discard_set`` for more); None otherwise."""
+        if (seat == CHANCE or state["phase"] != "discard" or seat not in self.to_move(state)
+                or not preferences.get("auto_discard")):
+            return None
+        held = [t for t in TOKENS if state["tokens"][seat][t] > 0] + (["coin"] if state["coins"][seat] > 0 else [])
+        need = over_limit(state, seat)
+        if len(held) != 1 or need < 1:
+            return None
+        if need == 1:
+            return {"type": "discard", "item": held[0]}
+        return {"type": "discard_set", "items": {held[0]: need}}
 
     def timeout_seconds(self, state: State, seats: frozenset[Seat], default: int) -> int:
         """An Exilium answer waits ``exilium_timeout`` minutes when set and shorter than the move

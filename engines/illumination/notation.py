@@ -404,7 +404,7 @@ def action_hint(state: State, action: Action) -> Msg | None:
 def action_path(state: State, action: Action) -> tuple[Msg, ...]:
     """The steps before ``action`` in a long panel (§11): the first placeable tile's numbered
     squares at the top, a step for each other staged tile;
-    Redirect → tile; Abbot; Exchange; Play card → card → (Book → tile → Book) for Motus and
+    Redirect; Abbot; Exchange; Play card → card → (Book → tile → Book) for Motus and
     Exilium, so no list exceeds 24 options."""
     t = action.get("type")
     if t == "activate":  # activating without placing: one step down (``activate_place`` is at the top)
@@ -422,9 +422,8 @@ def action_path(state: State, action: Action) -> tuple[Msg, ...]:
         if action["tile"] == lead:  # the first tile's squares at the top of the panel
             return ()
         return (msg("step.place", tile=tile_msg(action["tile"]), book=CELLS[action["cell"]].book),)
-    if t == "redirect":
-        return (msg("step.redirect"), msg("step.tile_at", tile=tile_msg(action["tile"]),
-                                          book=_staged_book(state, action["tile"])))
+    if t == "redirect":  # (its label names the tile and both Books: at most 3 tiles × 2 Books)
+        return (msg("step.redirect"),)
     if t in ("abbot", "exchange"):
         return (msg(f"step.{t}"),)
     if t != "play":
@@ -480,6 +479,7 @@ class IlluminationNotation(Notation):
     with ``IlluminationEngine`` by the registry: the functions above, as the notation protocol
     names them."""
 
+    inline_steps = True  # (§11 Turn UI: each staged tile's squares, each line's, a select of its own)
     describe_action = staticmethod(describe_action)
     action_label = staticmethod(action_label)
     action_hint = staticmethod(action_hint)

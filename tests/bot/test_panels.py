@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import discord
 import pytest
 
 from bot.storage import GameRecord, SeatRecord
@@ -196,6 +197,50 @@ async def test_grouped_groups_with_long_names_and_a_stale_page_number() -> None:
     panel = build_panel(engine, record(), {}, 0, path=(17,))
     assert panel.content == build_panel(engine, record(), {}, 0).content
     check_limits(panel.view.to_components())
+
+
+class InlineSteps(ManyChoices):
+    """``ManyChoices`` whose panel shows steps of actions as selects of their own."""
+
+    inline_steps = True
+
+
+async def test_steps_of_actions_are_selects_of_their_own_the_largest_first() -> None:
+    sizes = [3, 30, 10, 5, 7, 9]                             # g1 is over a select's 25: it stays a step
+    starts = [12 + sum(sizes[:k]) for k in range(len(sizes))]
+    engine = InlineSteps(12 + sum(sizes), group=lambda i: None if i < 12 else
+                         f"g{max(k for k, s in enumerate(starts) if i >= s)}")
+    view = build_panel(engine, record(), {}, 0).view
+    rows = view.to_components()
+    check_limits(rows)
+    selects = [c for row in rows for c in row["components"]]
+    assert len(rows) == 4 and all(c["type"] == 3 for c in selects)
+    # the first: the 12 actions and the steps left (g0, g1, g3); then the three largest, g2, g4, g5, in order
+    assert [o["value"] for o in selects[0]["options"]] == [str(i) for i in range(12)] + ["s12", "s13", "s15"]
+    assert [c["placeholder"] for c in selects[1:]] == ["g2", "g4", "g5"]
+    for c, k in zip(selects[1:], (2, 4, 5), strict=True):
+        assert [int(o["value"]) for o in c["options"]] == list(range(starts[k], starts[k] + sizes[k]))
+    view.add_item(discord.ui.Button(label="Undo", custom_id="undo"))  # (room for the host's Undo)
+    check_limits(view.to_components())
+    found, _ = reachable(engine)
+    assert sorted(found) == list(range(12 + sum(sizes)))
+
+
+async def test_inline_steps_leave_a_row_for_back_and_paging() -> None:
+    # a step of 20 actions (a select of its own) and one of 40 (a step: a paged select and Back inside)
+    engine = InlineSteps(60, group=lambda i: "outer" if i < 20 else "other")
+    found, _ = reachable(engine)
+    assert sorted(found) == list(range(60))
+    engine = InlineSteps(100, group=lambda i: None if i < 30 else f"h{(i - 30) // 14}")  # 5 steps of 14
+    view = build_panel(engine, record(), {}, 0).view
+    view.add_item(discord.ui.Button(label="Undo", custom_id="undo"))  # (the host's Undo: beside Prev/Next)
+    rows = view.to_components()
+    check_limits(rows)
+    kinds = [[c["type"] for c in row["components"]] for row in rows]
+    # a paged select of 30 actions and the steps left, its Prev/Next row, three steps as selects
+    assert kinds == [[3], [2, 2, 2], [3], [3], [3]]
+    found, _ = reachable(engine)
+    assert sorted(found) == list(range(100))
 
 
 TRIAL = "Use Arrogance G2: take R2, target Alexandra_K, give Shepherd+Sacrifice, get B1+"

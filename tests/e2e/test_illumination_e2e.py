@@ -343,3 +343,35 @@ async def test_discard_stepper_at_the_item_limit(driver: Driver, players, bot: G
     log = await bot.repo.log(game)
     assert [e.action for e in log if e.action.get("type") == "discard"] == [{"type": "discard", "item": "coin"}] * (items - 7)
     assert any("discards 1 coin (item limit 7)" in t for t in public_texts(driver))
+
+
+
+@pytest.mark.parametrize("auto", [True, False])
+async def test_a_discard_that_leaves_no_choice_is_made_at_once(driver: Driver, players, bot: GameBot,
+                                                               monkeypatch: pytest.MonkeyPatch, auto: bool) -> None:
+    """D41: only coins over the limit: the host discards them as Bob ends his turn (the log holds
+    his discard, so the game replays); with ``auto_discard=false`` he is asked."""
+    people = players[:2]
+    bob = people[1]
+    game = await start(driver, people, monkeypatch, irr_first=["coin", "coin", "coin"])
+    if not auto:
+        await driver.fake.slash(bob, "game", "prefs", game="illumination", settings="auto_discard=false")
+        await driver.settle()
+    await autopilot_turn(driver, game, people)                 # alice
+    await type_move(driver, bob, game, "row1")                 # bob: 5 + 3 × 2 coins, nothing staged
+    st = await state_of(driver, game)
+    assert st["coins"][1] == 11 and not any(st["tokens"][1].values())
+    panel = await driver.open_panel(bob, game)
+    end = next(c for label, c in labelled(panel) if label.startswith("End turn"))
+    await driver.pick(bob, panel, end)
+    st = await state_of(driver, game)
+    log = await bot.repo.log(game)
+    discards = [(e.seat, e.action) for e in log if e.action.get("type", "").startswith("discard")]
+    if auto:
+        assert st["coins"][1] == 7 and st["phase"] == "turn_start" and st["active"] == 0
+        assert discards == [(1, {"type": "discard_set", "items": {"coin": 4}})]
+    else:
+        assert st["phase"] == "discard" and discards == []
+        panel = driver.fake.messages[int(panel["id"])]
+        assert "Discard 4 coins" in [label for label, _ in labelled(panel)]
+    assert await bot.service.replay_matches(game)

@@ -369,6 +369,34 @@ def test_e13_item_limit_discard_stepper_and_its_default() -> None:
     assert st["coins"][IRR] == 9  # the opponent's total is not checked now
 
 
+def test_d41_a_discard_that_leaves_no_choice_is_made_at_once() -> None:
+    on, off = {"auto_discard": True}, {"auto_discard": False}
+    st, _ = position(REV, coins=(10, 9))  # only coins: 3 over the limit, one possible discard
+    st = do(st, REV, {"type": "end_turn"})
+    assert st["phase"] == "discard" and E.auto_action(st, REV, on) == {"type": "discard_set", "items": {"coin": 3}}
+    assert E.auto_action(st, REV, off) is None and E.auto_action(st, IRR, on) is None
+    after = do(st, REV, E.auto_action(st, REV, on))
+    assert after["coins"][REV] == 7 and after["phase"] == "turn_start" and after["active"] == IRR
+    # every way the player could have chosen it (a stored log's explicit discards) is still legal and ends alike
+    one_by_one = do(do(do(st, REV, {"type": "discard", "item": "coin"}), REV, {"type": "discard", "item": "coin"}),
+                    REV, {"type": "discard", "item": "coin"})
+    assert one_by_one == after and {"type": "discard", "item": "coin"} in legal(st, REV)
+    # one over, of one kind: a single discard
+    st, _ = position(REV, coins=(0, 9), tokens={REV: {"candle": 8}})
+    st = do(st, REV, {"type": "end_turn"})
+    assert E.auto_action(st, REV, on) == {"type": "discard", "item": "candle"}
+    # two kinds held: the player chooses, even when one kind alone could pay
+    st, _ = position(REV, coins=(8, 9), tokens={REV: {"bell": 1}})
+    st = do(st, REV, {"type": "end_turn"})
+    assert st["phase"] == "discard" and E.auto_action(st, REV, on) is None
+    # after the player's first discard of two, only coins are left: the rest is made at once
+    st, _ = position(REV, coins=(8, 9), tokens={REV: {"bell": 1}})
+    st = do(do(st, REV, {"type": "end_turn"}), REV, {"type": "discard", "item": "bell"})
+    assert E.auto_action(st, REV, on) == {"type": "discard", "item": "coin"}
+    # outside the discard: nothing
+    assert E.auto_action(position(REV)[0], REV, on) is None
+
+
 # --------------------------------------------------------------------------- E14, E15
 
 

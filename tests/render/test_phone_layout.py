@@ -5,7 +5,7 @@ small hand-made images and a stub game."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from bench import phone
 from bot.storage import GameRecord
-from engines.base import CHANCE, Action, Engine, EngineInfo, Seat, State
+from engines.base import CHANCE, Action, Engine, EngineInfo, OptionSpec, Seat, State
 from engines.notation import Notation
 from render import base
 from render.base import canvas, draw_text, fit_text
@@ -290,6 +290,28 @@ def test_a_turn_lasts_while_the_game_awaits_the_seat_and_takes_one_play_press() 
              step(0, 0, [1]),                                                               # A: 1 + 1
              step(1, 0, [])]                                                                # ... B: + 1
     assert phone.turn_taps(engine, record(), steps) == [5, 4, 2]
+
+
+class AutoStub(Stub):
+    """``Stub`` with a preference (on by default) under which the host plays action 0 at once
+    where the state says ``"auto"``."""
+
+    info = EngineInfo("stub", "Stub Game", "スタブ", 2, 2,
+                      preferences=(OptionSpec("auto", True, kind="bool"),))
+
+    def auto_action(self, state: State, seat: Seat, preferences: Mapping[str, Any]) -> Action | None:
+        return {"i": 0} if state.get("auto") and preferences.get("auto") else None
+
+
+def test_a_decision_the_host_plays_at_once_takes_no_press() -> None:
+    engine = AutoStub(3)
+
+    def step(seat: int, auto: bool, after: list[int]) -> Step:
+        return Step(0, seat, {"i": 1}, {"to": [seat], "auto": auto}, {"to": after}, ())
+
+    # A: Play, a press, then the host's move; B's turn is only the host's move: no turn, no press
+    steps = [step(0, False, [0]), step(0, True, [1]), step(1, True, [0]), step(0, False, [1])]
+    assert phone.turn_taps(engine, record(), steps) == [2, 2]
 
 
 def test_a_new_turn_of_the_rulebook_ends_the_turn_under_way() -> None:
