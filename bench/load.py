@@ -1,4 +1,4 @@
-"""Open-loop load bench: what players feel when moves arrive at a set rate (issue 14).
+"""Open-loop load bench: what players feel when moves arrive at a set rate.
 
 Usage: ``python -m bench.load --game <game_id>|all [--rates 4,6,8,10,15,20,30,45,60,80] [--step 8]
 [--tables 40] [--variants before,after] [--render-views 6] [--no-render] [--render-workers 2]
@@ -53,7 +53,7 @@ every game under both variants and reports render and encode time and bytes. Thi
 
 Where a move's CPU goes (``python -m bench.profile --game carnival --rate 3 --step 12``: py-spy samples of
 every thread of one process, render in threads, 24 tables; shares of sampled thread time × CPU ms per move).
-Before is e540f55, after the host-side work of issue 14 (one parse per snapshot version, fewer database
+Before is e540f55, after the host-side work on CPU per move (one parse per snapshot version, fewer database
 trips: about 26 → 17 per move in bench.hops, the undo check once per version, cheaper shuffles in it),
 measured one after the other with this tree's bench (bench/trees.py); machine shared, load average 10.5
 before and 10.1 after, so ms are inflated alike and drawing/encoding (not changed here) show the noise:

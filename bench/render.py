@@ -1,5 +1,5 @@
 """Render-side bench: drawing, encoding and the DM thumbnail of every game's boards, variants side by side
-(issue 14: CPU per move ≤ 25 ms, of which the render workers' share is drawing + encoding + thumbnail).
+(CPU per move ≤ 25 ms, of which the render workers' share is drawing + encoding + thumbnail).
 
 Usage: ``python -m bench.render [--game <game_id>|all] [--views 8] [--repeat 3] [--seed 1]
 [--encoders main,...] [--thumbnails main,...] [--draw]``; ``--moves N [--png-before TREE]`` (boards of
@@ -9,7 +9,7 @@ For every game, ``--views`` public views spread over random playouts (``bench.bo
 3 players where allowed) are drawn once to warm the memos (a worker has them warm after its first boards),
 then every variant is run on every view ``--repeat`` times, the variants interleaved per view so a drift of
 the shared machine's load hits them alike. Times are CPU time of this thread (``time.thread_time``: what the
-issue's CPU budget counts, and less disturbed by other processes than wall time), medians over the views
+CPU budget per move counts, and less disturbed by other processes than wall time), medians over the views
 (each view's best of its repeats). This is a script, not a test.
 
 * encode (``ENCODERS``): RGB board → PNG bytes; reported as ms, KiB, the largest error of a channel and the
@@ -313,7 +313,7 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
     old_memos: list[tuple[Any, int]] = [(type(old._bands)(), 0) if old else (None, 0) for _ in range(args.workers)]
     if old is not None:
         rows["png-before"] = []
-    differ = 0
+    differ = same = 0
     sizes: dict[str, list[int]] = {"before": [], "after": []}
     errors: dict[str, list[tuple[int, float]]] = {"before": [], "after": []}
     after: Callable[[Image.Image], tuple[bytes, str]] = (
@@ -335,6 +335,12 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
             setattr(png, name, value)
         t, (data, _) = cpu(functools.partial(after, image), 1)
         memos[worker] = {name: getattr(png, name) for name in state}
+        if png is not None and png.palette(game_id) is not None:
+            t_pil, plain = cpu(functools.partial(pillow_png, image, game_id), 1)
+            rows.setdefault("pillow", []).append(t_pil)
+            sizes.setdefault("pillow", []).append(len(plain))
+            errors.setdefault("pillow", []).append(fidelity(image, plain) if k % 5 == 0 else (0, 0.0))
+            same += _pixels(plain) == _pixels(data) if k % 5 == 0 else 0
         if old is not None and not k % 2:
             old._bands, old._band_bytes = old_memos[worker]
             t_old, previous = cpu(functools.partial(old.encode, image, game_id), 1)
@@ -352,9 +358,11 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
             worst = max(e[0] for e in errors[name])
             share = max(e[1] for e in errors[name])
             extra = f"{statistics.median(sizes[name]) / 1024:>8.0f}{worst:>7}{share * 100:>8.2f}"
-        label = {"draw": "draw", "before": "encode d25d10b", "after": "encode this tree",
-                 "png-before": "encode --png-before"}[name]
+        label = {"draw": "draw", "before": "encode palette per board", "after": "encode this tree",
+                 "png-before": "encode --png-before", "pillow": "encode Pillow, fixed pal."}[name]
         print(f"{game_id:<13}{label:<26}{means[name]:>8.1f}{statistics.median(spent) * 1000:>8.1f}{extra}")
+    if "pillow" in rows:
+        print(f"{game_id:<13}{'(Pillow: same pixels)':<26}{same:>8} of {len(range(0, len(order), 5))}")
     if old is not None:
         print(f"{game_id:<13}{'(boards whose bytes differ)':<26}{differ:>8}")
         old.clear()
@@ -412,6 +420,19 @@ def bench_decisions(game_id: str, args: argparse.Namespace) -> None:
               f"{statistics.median(rows[on]) * 1000:>8.1f}{statistics.median(sizes[on]) / 1024:>8.0f}"
               f"{worst:>7}{share * 100:>8.2f}")
     print(f"{game_id:<13}{'(decision jobs)':<30}{len(jobs):>8}")
+
+
+def pillow_png(image: Image.Image, game_id: str) -> bytes:
+    """``image`` against the fixed palette of ``game_id`` (as render/png.py maps it), encoded by Pillow's
+    own PNG encoder at render/png.py's zlib level: what render/png.py's banded, memoized deflate saves."""
+    buf = io.BytesIO()
+    image.quantize(palette=png.palette(game_id), dither=N).save(buf, "PNG", optimize=False, compress_level=png.LEVEL)
+    return buf.getvalue()
+
+
+def _pixels(data: bytes) -> bytes:
+    with Image.open(io.BytesIO(data)) as decoded:
+        return decoded.convert("RGB").tobytes()
 
 
 def _png_of(tree: str) -> Any:

@@ -1,4 +1,4 @@
-"""Images drawn and encoded off the event loop, in worker processes (issue 14 point 2).
+"""Images drawn and encoded off the event loop, in worker processes.
 
 A ``RenderJob`` is plain, picklable data (the game id, the view, the seats' names, the
 reader's locale, the upload limit); ``render`` turns it into encoded bytes. ``Renderer`` runs
@@ -8,7 +8,7 @@ FreeType faces live in the workers (each worker opens a face once, on first use:
 ``render.base.font`` cache); with 0 workers (the tests' default) jobs run in threads of this
 process, as before.
 
-Priority (issue 14: private images must not wait behind public boards): at most ``workers``
+Priority (private images must not wait behind public boards): at most ``workers``
 public boards are drawn at once; one more slot (and one more worker process) is kept for
 private images (a seat's hand, E Guan's placement preview, the caller's private view), and a
 private job waiting for a slot goes before every waiting board. So a private image waits for
@@ -113,7 +113,7 @@ class Rendered:
     """An encoded image: ``data`` (bytes), ``ext`` (``"png"`` or ``"jpg"``), and for a board
     job asked for it, its thumbnail encoded too, as ``(data, ext)`` (the small copy a DM turn
     notice carries: encoded here, in the worker, so the bot's process neither receives 1-2 MB
-    of raw pixels nor encodes them under its interpreter lock; issue 14)."""
+    of raw pixels nor encodes them under its interpreter lock)."""
 
     data: bytes
     ext: str

@@ -193,7 +193,7 @@ def texts(record: GameRecord, locale: str = "en") -> Texts:
 
 def seat_names(record: GameRecord, locale: str = "en") -> list[str]:
     """Display names by seat in ``locale``: a person's own name; an AI's seat (a synthetic
-    negative user id, issue 15) its ``ai_seat_name`` in the reader's language, not the
+    negative user id) its ``ai_seat_name`` in the reader's language, not the
     English name stored with it. An AI keeps the number it was given when it joined
     (``next_ai_name``: "Bot · Easy", "Bot · Easy 2"), whoever else comes or goes; AIs
     of a database written before numbers were stored that share a name are numbered in
@@ -330,7 +330,7 @@ def plan_deliveries(
     else may see changed, e.g. a changed secret pick, so watchers cannot tell), then the
     final ranking when the game ended, else a ping of exactly the seats the game newly
     waits for (waiting now and not before, or whose decision was made for them:
-    ``automatic``, a timeout or a pre-set answer; issue 10); last the answer owed to a
+    ``automatic``, a timeout or a pre-set answer); last the answer owed to a
     typed move. The ping's ``after`` is where the change began (its digest stops there);
     its ``movers`` are the seats that moved themselves (``movers``) and decide again:
     their panel shows that, so they are pinged only when the row is sent after a restart
@@ -382,7 +382,7 @@ move left to take back, or the state before that move is not remembered (``GameS
 
 MOVES_REMEMBERED = 512
 """Per move: the state it was applied to and whether it ``reveals`` (the newest moves of
-this process), so the Undo check neither replays the log nor shuffles again (issue 14)."""
+this process), so the Undo check neither replays the log nor shuffles again."""
 
 UNDO_CHECKS = 12
 """How many ``Engine.shuffle_hidden`` variants ``reveals`` tries per viewer (a variant
@@ -432,7 +432,7 @@ def reveals(engine: Engine, players: int, before: State, seat: int, action: Acti
     An engine error counts as a reveal. ``players``: the seat count; ``seed``: the game's
     (the shuffles are deterministic).
 
-    Issue 14, the same verdict for less work (engines are pure: ``apply`` and ``player_view``
+    The same verdict for less work (engines are pure: ``apply`` and ``player_view``
     depend on their arguments only): a variant equal to one already tried for the viewer
     is passed over (it would give the same answer: a hand of few cards redraws the same
     pick often; Carnival's checks cost a third less), and the viewer's view of ``after`` is
@@ -577,7 +577,7 @@ class GameService:
 
     def state(self, record: GameRecord) -> State:
         """The validated state of an active or finished game, loaded once per stored snapshot
-        (issue 14: records of the same version share their parsed ``state``, bot/storage
+        (records of the same version share their parsed ``state``, bot/storage
         ``Snapshots``) and shared by every caller: read only, as engines treat states (design
         §3: ``apply`` never mutates its input).
 
@@ -597,7 +597,7 @@ class GameService:
     def public_view(self, record: GameRecord) -> dict[str, Any]:
         """``player_view(state(record), None)``, drawn once per stored snapshot (as ``state``:
         the records of a version share it; a snapshot rebuilt at the same version,
-        ``upgrade_snapshots``, is another) and shared by every caller: read only (issue 14: a
+        ``upgrade_snapshots``, is another) and shared by every caller: read only (a
         move drew the public view of the same state in ``_advance`` twice, before and after,
         and again for the DM hands). ``_advance`` files the view of the state it stores with
         the snapshot it stored (the engine's state equals the one loaded from that JSON: the
@@ -650,7 +650,7 @@ class GameService:
         except TooManyLobbies as exc:
             raise HostError(Msg("ui.error.too_many_lobbies", {
                 "n": len(exc.games), "games": ", ".join(f"#{g}" for g in exc.games)}), "too_many_lobbies") from None
-        if not seated:  # (issue 16: the host runs the lobby without playing)
+        if not seated:  # (the host runs the lobby without playing)
             record = await self.repo.leave(record.id, host_user_id)
         return record
 
@@ -744,7 +744,7 @@ class GameService:
 
     @_refuses_storage_faults
     async def rematch(self, game: int, user_id: int, name: str) -> tuple[GameRecord, bool]:
-        """A new lobby after the finished ``game`` (issue 16 point 4): same game, options,
+        """A new lobby after the finished ``game``: same game, options,
         timer, server and channel; the same players, seats rotated by one (seat 1 first,
         seat 0 last); the caller, one of its players, is the host. An open lobby that is
         already this rematch is returned instead (``False``: not new).
@@ -835,7 +835,7 @@ class GameService:
     def changed(self, game: int, record: GameRecord | None = None) -> None:
         """Tell the ``listeners`` that ``game`` changed (a listener that fails is logged).
         ``record``: the game as this change committed it, which a listener may look at
-        (``changing``) while it is told, instead of reading the game again (issue 14)."""
+        (``changing``) while it is told, instead of reading the game again."""
         self._changing = record
         try:
             for listener in self.listeners:
@@ -855,7 +855,7 @@ class GameService:
 
     @_refuses_storage_faults
     async def act_for_seat(self, game: int, seat: int, action: Action, *, expected_version: int) -> ActResult:
-        """Apply the move the AI chose for ``seat`` (issue 15), exactly as a player's move
+        """Apply the move the AI chose for ``seat``, exactly as a player's move
         (``act``) by that seat's user: same checks, same log entry, same deliveries.
 
         Raises:
@@ -874,7 +874,7 @@ class GameService:
 
     @_refuses_storage_faults
     async def add_ai(self, game: int, level: str, by_user: int, *, is_moderator: bool) -> GameRecord:
-        """Seat an AI of ``level`` in a lobby (issue 15), named ``ai.seat_name``; by the
+        """Seat an AI of ``level`` in a lobby, named ``ai.seat_name``; by the
         host or a moderator.
 
         Raises:
@@ -1003,7 +1003,7 @@ class GameService:
         checks come first, the log is read only for a seated player of a running game, once
         per (game, version, user): every change of the log, the seats or the status moves the
         version (bot/storage ``append``, ``_system_change``), so the verdict of a version
-        never changes (issue 14: a move asks it for the panel before and after)."""
+        never changes (a move asks it for the panel before and after)."""
         if record.seat_of(user_id) is None or record.status != "active" or record.paused:
             return False
         key = (record.id, record.version, user_id)
@@ -1101,7 +1101,7 @@ class GameService:
                 return await self._advance(record, engine, state, entries, events,
                                            waiting_before=waiting_before,
                                            overdue=waiting_before - frozenset(played))
-            except HostError as exc:  # another process moved or expired it first (issue 17)
+            except HostError as exc:  # another process moved or expired it first
                 if exc.code == "stale":
                     return None
                 raise
@@ -1206,7 +1206,7 @@ class GameService:
 
     async def ratings_of(self, record: GameRecord, outcome: Outcome
                          ) -> tuple[int, str, list[tuple[int, float, float, bool]]] | None:
-        """The new ratings of a game that finishes normally (issue 16 point 5; abandoned or
+        """The new ratings of a game that finishes normally (abandoned or
         moderator-ended games never come here), to store in the transaction of its final
         move, so a crash cannot lose them: ``(guild_id, game_id, [(user_id, mu, sigma, won)])``
         by openskill's Plackett-Luce model, one rating per player per game per server,
@@ -1281,7 +1281,7 @@ class GameService:
     async def end(self, game: int, by_user: int, reason: str = "",
                   notice: dict[str, Any] | None = None) -> GameRecord:
         """End (abandon) a lobby or running game; logged. ``notice``: the payload of its
-        announcement, queued in the same transaction (``notice_rows``; issue 18 point 4).
+        announcement, queued in the same transaction (``notice_rows``).
 
         Raises:
             HostError: already over.
@@ -1371,7 +1371,7 @@ class GameService:
     @_refuses_storage_faults
     async def resign(self, game: int, user_id: int, notice: dict[str, Any] | None = None, *,
                      abandoned_notice: dict[str, Any] | None = None) -> ActResult | GameRecord:
-        """The caller resigns a running game (issue 16 point 2): their seat is marked left
+        """The caller resigns a running game: their seat is marked left
         with a ``resign`` system entry (public event ``table.resign``) and from now on plays
         by ``stand_in_action``; it stays in the ranking, after every seat that stayed
         (``table_outcome``). Returns the ``ActResult`` of what the seat then owed.
@@ -1482,7 +1482,7 @@ class GameService:
         return rebuilt
 
     async def replay_steps(self, record: GameRecord) -> list[ReplayStep]:
-        """The public steps of a game's log (issue 16 point 6, ``/game replay``): the start,
+        """The public steps of a game's log (``/game replay``): the start,
         then one step per player entry not undone (the chance entries that follow it folded
         in), each with the public view after it and its public events (JSON); an entry the
         engine pauses in (``Engine.replay_stages``: Carnival's automatic round 7) adds a step

@@ -644,7 +644,7 @@ class Engine:
 
     def has_confirm(self, state: State, action: Action) -> bool:
         """Whether ``action_confirm(state, action)`` is not None, told without making its texts
-        (``DecisionTree.of`` makes them only when the confirmation is shown; issue 14). An
+        (``DecisionTree.of`` makes them only when the confirmation is shown). An
         engine whose confirmations cost something answers it cheaply. Default: by calling
         ``action_confirm``."""
         return self.action_confirm(state, action) is not None

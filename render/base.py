@@ -669,7 +669,7 @@ PALETTE_SAMPLE = ((1_000_000, 3), (60_000, 2))
 """(pixels at least, factor): the palette of a palette PNG is chosen from a sample of the image, one
 pixel of every factor × factor block (``Image.resize`` with ``NEAREST``), and every pixel of the full
 image then takes its nearest palette colour: about half the quantizing time of the octree over every
-pixel of a board (bench/profile.py, issue 14: the largest cost of a move), as faithful (six
+pixel of a board (bench/profile.py: the largest cost of a move), as faithful (six
 random-playout boards of every game: the largest error per channel ≤ 32 and at most 0.05 % of the
 pixels off by more than 8, as with the full octree; an image under a megapixel, every 720-px board,
 is sampled one pixel of 2 × 2: one of 3 × 3 missed a colour of Ora's board by 33). A sample of single pixels, not block means

@@ -1,5 +1,5 @@
 """Palette PNGs against a fixed per-game palette, compressed band by band with the bands memoized
-(issue 14: the render workers' CPU per move).
+(the render workers' CPU per move).
 
 A game's boards use a known set of colours (the theme, the seat colours, the game's own) and the
 anti-aliasing ramps between them, so one palette of at most 256 colours chosen once from many boards
@@ -14,7 +14,7 @@ index bytes) is not compressed again. Between two moves most of a board is the s
 at the same place of the last board of the game and size (``_boards``: a memcmp, even when that
 board was another table's) takes that board's compressed band without hashing its bytes for the memo.
 
-What the encoder does not skip (issue 14, measured on Carnival boards of 1100 × 2160, thread CPU):
+What the encoder does not skip (measured on Carnival boards of 1100 × 2160, thread CPU):
 quantizing every pixel (``Image.quantize``, 3-4 ms, the same for a plain image: a cost per pixel, not
 the colour cache it builds), deflating the changed bands (1-2 ms). Quantizing only the rows that
 changed since the last board would need a comparison of the RGB pixels, and that costs as much

@@ -124,8 +124,8 @@ def has_decision(game_id: str) -> bool:
 def draws_decision(game_id: str, private_view: dict[str, Any]) -> bool:
     """Whether ``decision_image`` may give an image for this view: the game draws decisions
     (``has_decision``) and, where its module says so cheaply (``draws_decision(view)``), this
-    decision is one it draws; the bot asks before sending a job to a render worker (issue 14:
-    E Guan's panels had about three jobs a move, most of them drawing nothing)."""
+    decision is one it draws; the bot asks before sending a job to a render worker (E
+    Guan's panels ask for about three a move, most of them drawing nothing)."""
     if not has_decision(game_id):
         return False
     predicate = getattr(module(game_id), "draws_decision", None)

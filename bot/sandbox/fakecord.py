@@ -11,7 +11,7 @@ and recorded in :attr:`FakeDiscord.violations`, so a test can assert that the bo
 Refusals caused by the environment rather than by the bot (closed DMs, threads not allowed, an edit cap,
 rate limits) are recorded in :attr:`FakeDiscord.refusals` instead.
 
-The gateway is sharded as Discord's is (issue 17): ``GET /gateway/bot`` recommends
+The gateway is sharded as Discord's is: ``GET /gateway/bot`` recommends
 :attr:`FakeDiscord.shard_count` shards; a connection that IDENTIFYs with ``shard: [id, count]`` gets
 READY and GUILD_CREATE for the servers on its shard (``(guild_id >> 22) % count``) and only the events of
 those servers (events without a server, DMs, go to shard 0); one without ``shard`` gets everything.

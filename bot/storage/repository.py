@@ -1,8 +1,8 @@
 """The repository: the only place with SQL (design §2, §4).
 
 One connection serialised by an ``asyncio.Lock``: each method runs its statements as one
-unit, writes inside one transaction. The backend is chosen by the database URL (issue 17;
-bot/storage/backend.py): SQLite through aiosqlite (WAL, ``busy_timeout``,
+unit, writes inside one transaction. The backend is chosen by the database URL
+(bot/storage/backend.py): SQLite through aiosqlite (WAL, ``busy_timeout``,
 ``foreign_keys=ON``, ``isolation_level=None``; writes in ``BEGIN IMMEDIATE`` … ``COMMIT``)
 by default, PostgreSQL through asyncpg for ``postgresql://`` URLs (several processes, one
 database). The SQL below is written once, portable (``?`` placeholders, no SQLite-only
@@ -211,7 +211,7 @@ class OutboxRow:
 
 @dataclass(frozen=True)
 class Shards:
-    """The Discord shards one process runs (issue 17): ``ids`` out of ``count``. A server
+    """The Discord shards one process runs: ``ids`` out of ``count``. A server
     (guild) is on shard ``(guild_id >> 22) % count`` (Discord's rule); games without a
     server (DMs) are on shard 0.
 
@@ -260,7 +260,7 @@ class SeatRecord:
     name: str
     status: str = "active"
     ai_level: str | None = None
-    """The AI level playing this seat (issue 15: ``easy``/``normal``/``hard``), None for a person."""
+    """The AI level playing this seat (``easy``/``normal``/``hard``), None for a person."""
 
     @property
     def is_ai(self) -> bool:
@@ -337,7 +337,7 @@ class GameRecord:
         return None
 
     def vacation_left(self, seat: int) -> int:
-        """Vacation days the player at ``seat`` has left in this game (issue 10; 0 when none)."""
+        """Vacation days the player at ``seat`` has left in this game (0 when none)."""
         entry = self.vacations.get(str(self.user_of(seat)), {})
         return max(0, int(entry.get("days", 0)) - int(entry.get("used", 0)))
 
@@ -379,7 +379,7 @@ def _log_query(game: int, after: int, last: int | None, upto: int | None = None)
 
 QUIET_HOURS_FRESH = 10.0
 """Seconds a server's quiet hours read by ``Repository.quiet_hours`` are used again without
-a read (issue 14: a move read them 1-2 times). A change made by this process is seen at
+a read (a move read them 1-2 times). A change made by this process is seen at
 once. Only the process running the server's shard (``Shards``) takes its commands, so
 another process's change (the server moved to another shard) is seen within this many
 seconds."""
@@ -390,14 +390,14 @@ LOG_TAILS_KEPT = 64
 """Games whose newest log entries ``Repository`` keeps in memory (``LogTail``)."""
 LOG_TAIL_ENTRIES = 48
 """Entries kept per game: more than a board's ``RECENT_READ`` (bot/ui/delivery.py) and the undo
-check's ``UNDO_TAIL`` (bot/service.py) read. 64 games × 48 entries stay a few MB (issue 14's
-memory guard: 1,000 games under 150 MB)."""
+check's ``UNDO_TAIL`` (bot/service.py) read. 64 games × 48 entries stay a few MB (the memory
+guard: 1,000 games under 150 MB, bench/footprint.py)."""
 
 
 @dataclass
 class LogTail:
     """What this process knows of a game's log: ``entries`` are exactly its entries with
-    ``after`` < seq ≤ ``upto``, in order. Safe to serve to any process's move (issue 14): an
+    ``after`` < seq ≤ ``upto``, in order. Safe to serve to any process's move: an
     entry's seq is the version its write moved the game to, under the version's
     compare-and-set, so once a game has been at version ``upto`` no entry with seq ≤ ``upto``
     is ever added, and entries are never changed (the one exception, ``anonymise_user``,
@@ -423,7 +423,7 @@ SNAPSHOTS_PARSED = 256
 
 
 class Snapshots:
-    """The parsed state JSON of recently read games, one per (game, version) (issue 14: a state is
+    """The parsed state JSON of recently read games, one per (game, version) (a state is
     parsed once per version, not once per read). Every ``GameRecord`` read of the same stored text
     shares one parsed dict: it is read-only by contract (the host parses it again into an engine
     ``State`` with ``Engine.state_from_json``, a copy; nothing writes into ``GameRecord.state``). A
@@ -504,7 +504,7 @@ class Repository:
 
     ``clock`` returns unix time in seconds (injectable for tests). ``backend`` is
     ``"sqlite"`` or ``"postgresql"``; ``path`` the file, or the URL without its password.
-    ``shards``: the Discord shards this process runs (issue 17); when given, the work
+    ``shards``: the Discord shards this process runs; when given, the work
     queues that a process serves by itself (``due``, ``deferred_pings``, ``pending`` of
     every game) hold only the games of servers on these shards.
 
@@ -530,7 +530,7 @@ class Repository:
         self._snapshots = Snapshots()
         self._log_tails: LRUCache[int, LogTail] = LRUCache(LOG_TAILS_KEPT)
         """Per game: its newest log entries read or written by this process (``log`` with
-        ``upto``; issue 14: a move's panel, undo checks, parked panels and board read them
+        ``upto``: a move's panel, undo checks, parked panels and board read them
         several times)."""
         self._quiet: TTLCache[int, tuple[int, int, str] | None] = TTLCache(
             QUIET_HOURS_KEPT, QUIET_HOURS_FRESH, timer=time.monotonic)
@@ -719,7 +719,7 @@ class Repository:
                 self.fault = None
 
     async def _fetch(self, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
-        """The rows of each read query, in one trip to the database (issue 14: SQLite runs them
+        """The rows of each read query, in one trip to the database (SQLite runs them
         all in one call on aiosqlite's thread, instead of an execute, a fetch and a close
         each; PostgreSQL one round trip a query). Under the lock, like ``_read``."""
         async with self._read() as db:
@@ -1165,7 +1165,7 @@ class Repository:
     ) -> tuple[GameRecord, list[LogEntry]]:
         """``append``, then the game as stored and its log entries after ``expected_version``
         (the ones appended, with their seqs) read back in the same trip to the database
-        (issue 14: the move path's record after the commit, without two more reads).
+        (the move path's record after the commit, without two more reads).
 
         Raises:
             StaleVersion: someone else wrote first; nothing was written.
@@ -1347,7 +1347,7 @@ class Repository:
 
     async def game_with_log(self, game: int, *, last: int) -> tuple[GameRecord | None, list[LogEntry]]:
         """The game (None when there is none) and its ``last`` log entries (as ``log``), in one
-        trip to the database (issue 14: a board update reads both)."""
+        trip to the database (a board update reads both)."""
         rows, seats, logged = await self._fetch([(GAME_SQL, (game,)), (SEATS_SQL, (game,)),
                                                  _log_query(game, 0, last)])
         record = _row_to_game(rows[0], [_row_to_seat(r) for r in seats], self._snapshots) if rows else None
@@ -1385,7 +1385,7 @@ class Repository:
     async def due(self, now: float, shards: Shards | None = None) -> list[GameRecord]:
         """Active, unpaused games with a deadline whose next reminder or expiry is due
         (50 %, 90 % of the window, and the deadline itself); only the games on ``shards``
-        when given (issue 17: each process runs the clock of its own servers)."""
+        when given (each process runs the clock of its own servers)."""
         shards = shards or self.shards
         where, params = shards.where() if shards is not None else ("1=1", ())
         (rows,) = await self._fetch([(
@@ -1417,7 +1417,7 @@ class Repository:
 
     async def preferences_of(self, user_ids: Sequence[int], game_id: str) -> dict[int, dict[str, str]]:
         """Every stored preference for one game of each user of ``user_ids`` (user id -> key ->
-        raw text value; a user with none is absent), in one trip to the database (issue 14)."""
+        raw text value; a user with none is absent), in one trip to the database."""
         if not user_ids:
             return {}
         users = sorted(set(user_ids))
@@ -1492,7 +1492,7 @@ class Repository:
                 count += cur.rowcount
             return count
 
-    # ------------------------------------------------------------------ DMs (issue 10, bot/ui/dm.py)
+    # ------------------------------------------------------------------ DMs (bot/ui/dm.py)
     async def dm_message(self, game: int, user_id: int, kind: str) -> tuple[int, int, str | None] | None:
         """The stored DM message of ``kind`` (``"hand"`` or ``"turn"``) for a player of
         ``game``: ``(channel_id, message_id, shown)``, or None."""
@@ -1560,7 +1560,7 @@ class Repository:
             cur = await db.execute("DELETE FROM dm_blocks WHERE user_id=?", (user_id,))
             return cur.rowcount > 0
 
-    # ------------------------------------------------------------------ pings and the clock (issue 10)
+    # ------------------------------------------------------------------ pings and the clock
     async def defer_pings(self, game: int, seats: Sequence[int]) -> None:
         """Hold the pings of ``seats`` back until the server's quiet hours end."""
         async with self._tx() as db:
@@ -1651,7 +1651,7 @@ class Repository:
     # ------------------------------------------------------------------ outbox
     async def pending_of(self, game: int) -> tuple[list[OutboxRow], GameRecord | None]:
         """The deliveries of ``game`` not yet done, in order, and the game (None when there
-        is none), in one trip to the database (issue 14: the outbox's drain reads both)."""
+        is none), in one trip to the database (the outbox's drain reads both)."""
         rows, games, seats = await self._fetch([
             ("SELECT * FROM outbox WHERE done_at IS NULL AND game=? ORDER BY id", (game,)),
             (GAME_SQL, (game,)), (SEATS_SQL, (game,))])
@@ -1710,7 +1710,7 @@ class Repository:
         await self._batch([("UPDATE outbox SET attempts=attempts+1, last_error=? WHERE id=?",
                             (error[:500], row_id))])
 
-    # ------------------------------------------------------------------ the table (issue 16, migration 005)
+    # ------------------------------------------------------------------ the table (migration 005)
     async def watch(self, game: int, user_id: int, mode: str) -> None:
         """Follow ``game`` as a spectator (``mode`` ``"board"`` or ``"end"``); a second call
         changes the mode."""
@@ -1770,7 +1770,7 @@ class Repository:
             return [(str(r[0]), int(r[1]), float(r[2]), float(r[3]), int(r[4]), int(r[5]))
                     for r in await cur.fetchall()]
 
-    # ------------------------------------------------------------------ the operator (issue 18, migration 006)
+    # ------------------------------------------------------------------ the operator (migration 006)
     async def anonymise_user(self, user_id: int, names: Callable[[int], str]) -> list[int]:
         """Replace ``user_id`` by ``ANON_USER`` in every game where their seat is over: the
         finished and abandoned games, and the running ones they left (resigned, kicked):
@@ -1910,7 +1910,7 @@ class Repository:
     async def claim_reminder(self, game: int, version: int, count: int, seats: Sequence[int]) -> bool:
         """``mark_reminded``, and in the same transaction queue the reminder as a ``ping``
         row (payload ``seats``, ``reminder``: ``count``): sent once by the outbox, with its
-        nonce, whatever crashes (issue 18 point 4). False, and nothing queued, when the game
+        nonce, whatever crashes. False, and nothing queued, when the game
         moved on or the reminder was claimed already."""
         now = self.clock()
         async with self._tx() as db:

@@ -68,12 +68,12 @@ EDIT_REFUSED_CODES = {30046, 10008}
 
 BOARD_SCROLL = 8
 """Messages after the board message after which the next board update re-posts it at the
-bottom and deletes the old one (issue 10: a phone player finds the board a swipe away)."""
+bottom and deletes the old one (a phone player finds the board a swipe away)."""
 
 RECENT_LINES = 6
 """Public event lines the board message carries ("recent") at least. A change's lines are
 folded into the board edit that follows it, which carries every line since the board last
-drawn (up to ``BOARD_LINES_MAX``; issue 18 point 5: the request budget)."""
+drawn (up to ``BOARD_LINES_MAX``; the request budget, bench/requests.py)."""
 
 RECENT_READ = max(40, RECENT_LINES * 8)
 """Log entries a board update reads for its ``RECENT_LINES`` (``recent_public_lines``)."""
@@ -82,7 +82,7 @@ BOARD_LINES_MAX = 24
 """At most this many event lines on one board edit: when a chain of moves (a last pick,
 the reveals, AI and chance moves) is drawn by one coalesced board edit, the board carries
 every line since the board last drawn, up to these (and ``BOARD_LINES_CHARS``); older ones
-are posted just above it (trial 8: lines of a chain went missing from the thread)."""
+are posted just above it (lines of a chain went missing from the thread)."""
 
 BOARD_LINES_CHARS = 3000
 """At most this many characters of event lines on one board edit (the embed's description
@@ -121,7 +121,7 @@ interaction follow-up (no nonce): Discord cannot drop that repeat, so the bot lo
 DM_AWAY = 300.0
 """Default seconds after a player's last interaction with the bot after which they count
 as away: DM hands and DM turn notices go only to players who are away (the thread ping
-reaches a player at the table; issue 18 point 5). 0 = always DM (settings: DM_AWAY_SECONDS)."""
+reaches a player at the table). 0 = always DM (settings: DM_AWAY_SECONDS)."""
 
 RETRY_DELAYS = (1.0, 2.0, 5.0, 15.0, 60.0)
 """Seconds before a game's outbox is drained again after its n-th failed delivery in a row."""
@@ -164,8 +164,7 @@ class BoardToken:
 
 THUMBNAILS_KEPT = 16
 """Board thumbnails kept for DM turn notices (each 50-150 KB encoded), per game and language: a
-notice follows its board update at once, so only the games that moved last need one (issue 14,
-point 3), in the languages of their readers."""
+notice follows its board update at once, so only the games that moved last need one, in the languages of their readers."""
 
 
 
@@ -334,7 +333,7 @@ class Delivery:
 
     async def dm_channel(self, user_id: int) -> discord.PartialMessageable:
         """The DM channel with ``user_id``: opened once (one request), then known by id, so a
-        DM costs no user fetch (issue 18 point 5).
+        DM costs no user fetch.
 
         Raises:
             discord.HTTPException: Discord refused to open it.
@@ -457,7 +456,7 @@ class Delivery:
                        mentions: Sequence[int] = (), view: discord.ui.View | None = None,
                        nonce: str | None = None) -> discord.Message:
         """``post``, through the interaction ``via`` as follow-ups when it is ``usable``
-        (issue 18 point 5: answer through the interaction where one exists), in the channel's
+        (answer through the interaction where one exists), in the channel's
         ordered queue; else, or when the follow-up fails, with the bot token (``nonce``). A
         follow-up carries no nonce: after a crash between it and the mark, the row's retry
         first looks for the message in the channel (``_already_posted``).
@@ -517,7 +516,7 @@ class Delivery:
         is due for that version only (a move just stored, or its outbox board row): nothing
         is asked when this process has delivered that version or newer, or is drawing it
         now, so a move asking for its board as soon as it is stored and again when its
-        outbox is drained draws it once (issue 14). Without ``version`` (settings, a
+        outbox is drained draws it once. Without ``version`` (settings, a
         deadline moved, a thread gone) the board is always drawn again."""
         if version is not None and max(self._drawn.get(game, -1), self._drawing.get(game, -1)) >= version:
             return
@@ -615,7 +614,7 @@ class Delivery:
 
     async def scrolled_away(self, record: GameRecord) -> bool:
         """True when ``BOARD_SCROLL`` messages or more came after the board message in its
-        channel (issue 10: the board follows the conversation). Counted from the messages
+        channel (the board follows the conversation). Counted from the messages
         this process saw appear there (``note_message``); one history request only when it
         has not watched the channel since the board was posted (after a restart), which
         then fills the count in."""
@@ -727,7 +726,7 @@ class Delivery:
         """Whether a board update of ``record`` should also draw the board small: only when a
         person it waits for is away (``present``) and reads the server's language, so a DM turn
         notice (bot/ui/dm.py) will follow and carry this very copy. Otherwise the small copy is
-        not made (6-8 ms a board, issue 14); a notice that finds none draws its own, in its
+        not made (6-8 ms a board); a notice that finds none draws its own, in its
         reader's language (``DirectMessages.board_thumbnail``)."""
         public = locale_of(self.locales.public(record.guild_id))
         return any(s.seat in record.waiting and s.status == "active" and not s.is_ai and not self.present(s.user_id)

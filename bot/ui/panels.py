@@ -156,7 +156,7 @@ def lobby_view(record: GameRecord, locale: str = "en", key: str | None = None) -
     view = discord.ui.View(timeout=None)
     for verb in ("join", "leave", "start"):
         view.add_item(LobbyButton(record.id, verb, locale))
-    from bot.ui.ai import AiLobbySelect  # (the Add AI select, issue 15)
+    from bot.ui.ai import AiLobbySelect  # (the Add AI select)
 
     view.add_item(AiLobbySelect(record.id, locale))
     for item in option_rows(record, get_engine(record.game_id), key, locale):
@@ -201,7 +201,7 @@ def board_embed(engine: Engine, record: GameRecord, state: State | None, *, imag
     embed = discord.Embed(title=game_title(engine, record, locale), colour=COLOUR,
                           description=clip("\n".join(lines), EMBED_DESCRIPTION))
     embed.set_image(url=f"attachment://{image_name}")
-    # (issue 16: an ended game has no Play button)
+    # (an ended game has no Play button)
     embed.set_footer(text=tx(Msg("ui.board.footer" if record.status == "active" else "ui.board.footer_ended")))
     return embed
 
@@ -275,8 +275,8 @@ _trees: LRUCache[tuple[int, int, int], tuple[Engine, State, DecisionTree]] = LRU
 
 
 def decision_tree(engine: Engine, state: State, seat: int) -> DecisionTree:
-    """``DecisionTree.of(engine, state, seat)``, built once per state object and seat (issue
-    14: a move draws the mover's panel, then the parked panels and the Play presses of the
+    """``DecisionTree.of(engine, state, seat)``, built once per state object and seat (a move
+    draws the mover's panel, then the parked panels and the Play presses of the
     same version; Carnival's Wrath confirmations alone cost 1.4 ms a tree). A hit needs the
     very same ``engine`` and ``state`` objects (the entry holds them, so their ids are not
     reused while it lives): the host's states are shared and read only

@@ -1,4 +1,4 @@
-"""Issue 14, less CPU per move in the bot: the cheaper computations give exactly what the
+"""Less CPU per move in the bot: the cheaper computations give exactly what the
 plain ones gave. ``bot.service.reveals`` (it passes over repeated variants and draws views
 only when needed) against the loop it replaced; ``DecisionTree.of`` (confirmation texts made
 only when shown, ``Engine.has_confirm``) against a tree built with every confirmation made;
@@ -28,7 +28,7 @@ from tests.bot.test_undo_memo import new_game, repo  # noqa: F401  (the fixture)
 
 def plain_reveals(engine: Engine, players: int, before: State, seat: int, action: Action, after: State,
                   seed: int) -> bool:
-    """``reveals`` as it was before issue 14: every variant applied, every view drawn."""
+    """``reveals`` the plain way: every variant applied, every view drawn."""
     for viewer in (*range(players), None):
         seen = engine.player_view(after, viewer)
         for k in range(UNDO_CHECKS):
@@ -73,7 +73,7 @@ def shown(tree: DecisionTree, path: tuple[int, ...] = ()) -> Iterator[Any]:
 
 
 def eager_tree(engine: Engine, state: State, seat: int) -> DecisionTree:
-    """The tree as ``DecisionTree.of`` built it before issue 14: every confirmation made."""
+    """A tree with every confirmation made (what ``DecisionTree.of`` gives, made eagerly)."""
     actions = list(engine.legal_actions(state, seat))
     return DecisionTree(actions, action_labels(engine, state, actions),
                         [engine.action_hint(state, a) for a in actions],

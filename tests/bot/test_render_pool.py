@@ -1,4 +1,4 @@
-"""The render workers (bot/render_pool.py, issue 14): jobs give the very bytes the bot drew
+"""The render workers (bot/render_pool.py): jobs give the very bytes the bot drew
 in its own process, the worker processes draw them (not the bot), and private images are
 admitted before waiting boards and get a slot of their own."""
 

@@ -2,7 +2,7 @@
 in every game: a move revealed something exactly when, for some viewer (each seat and the public)
 and some of its ``UNDO_CHECKS`` shuffled variants of the state before, the move is refused or the
 viewer's view after it differs. ``reveals`` tries the viewers in an order of its own and stops at
-the first difference (issue 14); the oracle below tries every variant of every viewer, seats in
+the first difference; the oracle below tries every variant of every viewer, seats in
 order, and must agree at every player move of seeded random playouts, reveals and non-reveals
 both occurring."""
 
