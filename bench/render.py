@@ -43,6 +43,7 @@ from bot.text import Texts
 from engines.registry import ENGINES
 from render import base
 from render import registry as renders
+from tests.render.direct import tiles_off
 
 try:
     from render import png
@@ -251,7 +252,7 @@ def bench_game(game_id: str, args: argparse.Namespace) -> None:
         for view, names in views:
             t, image = cpu(functools.partial(draw, game_id, view, names), args.repeat)
             rows["draw"].append(t)
-            with base.tiles_off():
+            with tiles_off():
                 t, plain = cpu(functools.partial(draw, game_id, view, names), args.repeat)
             rows["draw-uncached"].append(t)
             same = same and image.tobytes() == plain.tobytes() and image.size == plain.size
@@ -374,9 +375,10 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
 def bench_decisions(game_id: str, args: argparse.Namespace) -> None:
     """``--decisions``: up to that many decision jobs (``bot.render_pool.render`` of kind "decision": E
     Guan's placement previews) of ``--tables`` random playouts in order, each seat to move's preview at
-    each state, rendered with ``bot.render_pool.DECISION_PALETTE`` off (a palette chosen per image) and
-    on (the decisions' fixed palette; its own render/png.py memos, as a worker has), interleaved (which
-    goes first alternates); the CPU of the whole job (draw and encode), the bytes and the fidelity."""
+    each state, drawn and encoded as ``bot.render_pool.render`` does (the decisions' fixed palette; its own
+    render/png.py memos, as a worker has) and with a palette chosen per image (``render.base.to_png``),
+    interleaved (which goes first alternates); the CPU of the whole job (draw and encode), the bytes and
+    the fidelity."""
     from bot import render_pool
 
     engine = ENGINES[game_id]
@@ -395,7 +397,11 @@ def bench_decisions(game_id: str, args: argparse.Namespace) -> None:
             state = random_step(engine, state, rng)
     if not jobs:
         return
-    saved = render_pool.DECISION_PALETTE
+    def own_palette(job: render_pool.RenderJob) -> render_pool.Rendered | None:
+        """The job drawn as ``render_pool.render`` draws it, encoded against a palette of its own."""
+        drawn = renders.decision_image(game_id, job.view, job.names, Texts(game_id, list(job.names), job.locale))
+        return None if drawn is None else render_pool.Rendered(*renders.encode(drawn, job.limit))
+
     rows: dict[bool, list[float]] = {False: [], True: []}
     sizes: dict[bool, list[int]] = {False: [], True: []}
     errors: dict[bool, list[tuple[int, float]]] = {False: [], True: []}
@@ -404,13 +410,11 @@ def bench_decisions(game_id: str, args: argparse.Namespace) -> None:
         for k, job in enumerate(jobs):
             image = renders.decision_image(game_id, job.view, names, Texts(game_id, list(names)))
             for on in ((False, True) if k % 2 else (True, False)):
-                render_pool.DECISION_PALETTE = on
-                t, done = cpu(functools.partial(render_pool.render, job), 1)
+                t, done = cpu(functools.partial(render_pool.render if on else own_palette, job), 1)
                 rows[on].append(t)
                 sizes[on].append(len(done.data))
                 errors[on].append(fidelity(image, done.data))
     finally:
-        render_pool.DECISION_PALETTE = saved
         png.clear()
     for on in (False, True):
         label = "decision job, " + ("fixed palette" if on else "own palette")

@@ -181,9 +181,7 @@ def test_the_decisions_of_a_game_that_draws_them_have_a_palette_of_their_own() -
     assert changed(preview, data)[1] <= 0.005
 
 
-@pytest.mark.parametrize("on", [False, True])
-def test_a_decision_job_is_encoded_with_the_decisions_palette_when_the_option_is_on(
-        on: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_decision_job_is_encoded_with_the_decisions_palette() -> None:
     from bot import render_pool
     from bot.text import Texts
     from tests.render.test_tiles import playout_views
@@ -192,9 +190,8 @@ def test_a_decision_job_is_encoded_with_the_decisions_palette_when_the_option_is
     text = Texts("eguan", list(names))
     own, image = next((own, image) for _, own in playout_views("eguan", 3, 7, 12)
                       if (image := renders.decision_image("eguan", own, names, text)) is not None)
-    job = render_pool.RenderJob("decision", "eguan", own, names)
-    monkeypatch.setattr(render_pool, "DECISION_PALETTE", on)
-    done = render_pool.render(job)
+    done = render_pool.render(render_pool.RenderJob("decision", "eguan", own, names))
     assert done is not None
-    expected = png.encode(image, "eguan.decision") if on else base.to_png(image)
+    expected = png.encode(image, "eguan.decision")
+    assert expected is not None and expected != base.to_png(image)
     assert (done.data, done.ext) == (expected, "png")
