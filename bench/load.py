@@ -982,7 +982,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="also measure the source tree at PATH (before) beside this one (after)")
     parser.add_argument("--bot-in", choices=("process", "thread"), default="process",
                         help="where the bot runs: a child process (default) or a thread of this process, sharing"
-                             " the interpreter lock with the fake Discord and the players (the old bench)")
+                             " the interpreter lock with the fake Discord and the players")
     parser.add_argument("--players-nice", type=int, default=10,
                         help="with the bot in a process: run the fake Discord and the players this many steps"
                              " nicer than the bot (default 10; 0: one priority)")
