@@ -295,9 +295,9 @@ def bench_game(game_id: str, args: argparse.Namespace) -> None:
 def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
     """``--moves``: the boards of ``--tables`` random playouts drawn move after move, the tables taking
     turns, each board sent to one of ``--workers`` simulated workers in turn (each with its own memos
-    of render/png.py, bands and last boards, cold at the start); per board the CPU of the draw, of the encoder of d25d10b
-    (``base.to_png``: a palette sampled per board) and of this tree's (``renders.encode`` with the game:
-    the fixed palette, bands memoized), timed once each (a repeat would find every band memoized).
+    of render/png.py where the tree's encoder has them, cold at the start); per board the CPU of the draw,
+    of ``base.to_png`` (a palette sampled per board) and of this tree's encoder (``renders.encode`` with
+    the game: the fixed palette), timed once each (a repeat would find a memo warm).
     Returns the means in ms (``draw``, ``before``, ``after``); on a tree without render/png.py
     ``after`` is its own ``renders.encode``. With ``--png-before TREE`` also the encoder of that tree's
     render/png.py (``png-before``: its own memos per simulated worker), timed on the same boards
@@ -311,10 +311,11 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
     memos: list[dict[str, Any]] = [{name: type(getattr(png, name))() for name in state} for _ in range(args.workers)]
     rows: dict[str, list[float]] = {"draw": [], "before": [], "after": []}
     old = _png_of(args.png_before) if getattr(args, "png_before", "") else None
-    old_memos: list[tuple[Any, int]] = [(type(old._bands)(), 0) if old else (None, 0) for _ in range(args.workers)]
+    banded = old is not None and hasattr(old, "_bands")  # (an encoder with memoized bands)
+    old_memos: list[tuple[Any, int]] = [(type(old._bands)(), 0) if banded else (None, 0) for _ in range(args.workers)]
     if old is not None:
         rows["png-before"] = []
-    differ = same = 0
+    differ = 0
     sizes: dict[str, list[int]] = {"before": [], "after": []}
     errors: dict[str, list[tuple[int, float]]] = {"before": [], "after": []}
     after: Callable[[Image.Image], tuple[bytes, str]] = (
@@ -328,27 +329,25 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
         errors["before"].append(fidelity(image, data) if k % 5 == 0 else (0, 0.0))
         worker = k % args.workers
         if old is not None and k % 2:
-            old._bands, old._band_bytes = old_memos[worker]
+            if banded:
+                old._bands, old._band_bytes = old_memos[worker]
             t, previous = cpu(functools.partial(old.encode, image, game_id), 1)
-            old_memos[worker] = (old._bands, old._band_bytes)
+            if banded:
+                old_memos[worker] = (old._bands, old._band_bytes)
             rows["png-before"].append(t)
         for name, value in memos[worker].items():
             setattr(png, name, value)
         t, (data, _) = cpu(functools.partial(after, image), 1)
         memos[worker] = {name: getattr(png, name) for name in state}
-        if png is not None and png.palette(game_id) is not None:
-            t_pil, plain = cpu(functools.partial(pillow_png, image, game_id), 1)
-            rows.setdefault("pillow", []).append(t_pil)
-            sizes.setdefault("pillow", []).append(len(plain))
-            errors.setdefault("pillow", []).append(fidelity(image, plain) if k % 5 == 0 else (0, 0.0))
-            same += _pixels(plain) == _pixels(data) if k % 5 == 0 else 0
         if old is not None and not k % 2:
-            old._bands, old._band_bytes = old_memos[worker]
+            if banded:
+                old._bands, old._band_bytes = old_memos[worker]
             t_old, previous = cpu(functools.partial(old.encode, image, game_id), 1)
-            old_memos[worker] = (old._bands, old._band_bytes)
+            if banded:
+                old_memos[worker] = (old._bands, old._band_bytes)
             rows["png-before"].append(t_old)
         if old is not None:
-            differ += previous != data
+            differ += _pixels(previous) != _pixels(data)
         rows["after"].append(t)
         sizes["after"].append(len(data))
         errors["after"].append(fidelity(image, data) if k % 5 == 0 else (0, 0.0))
@@ -360,15 +359,13 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
             share = max(e[1] for e in errors[name])
             extra = f"{statistics.median(sizes[name]) / 1024:>8.0f}{worst:>7}{share * 100:>8.2f}"
         label = {"draw": "draw", "before": "encode palette per board", "after": "encode this tree",
-                 "png-before": "encode --png-before", "pillow": "encode Pillow, fixed pal."}[name]
+                 "png-before": "encode --png-before"}[name]
         print(f"{game_id:<13}{label:<26}{means[name]:>8.1f}{statistics.median(spent) * 1000:>8.1f}{extra}")
-    if "pillow" in rows:
-        print(f"{game_id:<13}{'(Pillow: same pixels)':<26}{same:>8} of {len(range(0, len(order), 5))}")
     if old is not None:
-        print(f"{game_id:<13}{'(boards whose bytes differ)':<26}{differ:>8}")
-        old.clear()
+        print(f"{game_id:<13}{'(boards whose pixels differ)':<26}{differ:>8}")
+        getattr(old, "clear", lambda: None)()
     if png:
-        png.clear()
+        getattr(png, "clear", lambda: None)()
     return means
 
 
@@ -405,7 +402,7 @@ def bench_decisions(game_id: str, args: argparse.Namespace) -> None:
     rows: dict[bool, list[float]] = {False: [], True: []}
     sizes: dict[bool, list[int]] = {False: [], True: []}
     errors: dict[bool, list[tuple[int, float]]] = {False: [], True: []}
-    png.clear()
+    getattr(png, "clear", lambda: None)()
     try:
         for k, job in enumerate(jobs):
             image = renders.decision_image(game_id, job.view, names, Texts(game_id, list(names)))
@@ -415,7 +412,7 @@ def bench_decisions(game_id: str, args: argparse.Namespace) -> None:
                 sizes[on].append(len(done.data))
                 errors[on].append(fidelity(image, done.data))
     finally:
-        png.clear()
+        getattr(png, "clear", lambda: None)()
     for on in (False, True):
         label = "decision job, " + ("fixed palette" if on else "own palette")
         worst = max(e[0] for e in errors[on])
@@ -424,14 +421,6 @@ def bench_decisions(game_id: str, args: argparse.Namespace) -> None:
               f"{statistics.median(rows[on]) * 1000:>8.1f}{statistics.median(sizes[on]) / 1024:>8.0f}"
               f"{worst:>7}{share * 100:>8.2f}")
     print(f"{game_id:<13}{'(decision jobs)':<30}{len(jobs):>8}")
-
-
-def pillow_png(image: Image.Image, game_id: str) -> bytes:
-    """``image`` against the fixed palette of ``game_id`` (as render/png.py maps it), encoded by Pillow's
-    own PNG encoder at render/png.py's zlib level: what render/png.py's banded, memoized deflate saves."""
-    buf = io.BytesIO()
-    image.quantize(palette=png.palette(game_id), dither=N).save(buf, "PNG", optimize=False, compress_level=png.LEVEL)
-    return buf.getvalue()
 
 
 def _pixels(data: bytes) -> bytes:

@@ -17,8 +17,8 @@ HISTORY = re.compile(r"\b(?:issue|trial)s?\s+#?\d+|\bfresh-user\s+trial|\bleftov
 a Discord "issue" in words and a URL such as ``…/issues/123`` (no space before the number) pass."""
 
 MACHINE = re.compile(r"(?<![\w.~-])/(?:work|tmp|home)/|\.\./shared\b")
-"""A folder of a developer's machine (absolute ``/work/``, ``/tmp/``, ``/home/`` paths, the
-shared folder beside the repository)."""
+"""A folder of a developer's machine: an absolute path into the root folders work, tmp or home, or
+the shared folder beside the repository."""
 
 
 def tracked() -> list[tuple[str, str]]:
