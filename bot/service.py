@@ -290,12 +290,6 @@ def entry_texts(record: GameRecord, entries: Sequence[LogEntry], locale: str = "
             for seq, names in names_by_entry(record, entries, locale).items()}
 
 
-def host_text(key: str, **params: Any) -> str:
-    """A host sentence of the catalogs (``bot/text/en/<area>.toml``) in English, for a
-    refusal or announcement that has no reader's locale at hand."""
-    return host_sentence(key, **params)
-
-
 def ai_name(level: str, locale: str = "en") -> str:
     """The seat name of an AI at ``level`` in ``locale``: ``"Bot · Hard"`` (``ai.seat_name``)."""
     return host_sentence("ai.seat_name", locale, level=Msg(f"ai.level.{level}"))

@@ -683,10 +683,6 @@ class FakeDiscord:
         return self.dm_channels.setdefault(user["id"], {"id": str(self.snowflake()), "type": 1,
                                                         "recipients": [user], "last_message_id": None})
 
-    def guild_payload(self, guild: FakeGuild | None = None) -> JSONDict:
-        """The GUILD_CREATE payload of ``guild`` (default: the default guild)."""
-        return (guild or self.default_guild).payload()
-
     def upload_limit_of(self, channel_id: str | int | None) -> int:
         """The attachment limit in bytes for a message in that channel: its guild's, or 10 MiB in a DM."""
         guild = self.guild_of(channel_id)

@@ -1282,10 +1282,6 @@ class Repository:
             game, expected_version, entry, "UPDATE seats SET status='left' WHERE game=? AND seat=?",
             (game, seat), outbox)
 
-    async def _insert(self, db: Connection, game: int, seq: int, e: LogEntry) -> None:
-        await db.execute(INSERT_ACTION, (game, seq, e.kind, e.seat, json.dumps(e.action), json.dumps(e.events),
-                                         e.user_id, self.clock()))
-
     async def log(self, game: int, *, after: int = 0, last: int | None = None,
                   upto: int | None = None) -> list[LogEntry]:
         """The log entries of ``game`` in order: those with seq > ``after`` (and ≤ ``upto``),

@@ -33,13 +33,12 @@ import dataclasses
 import io
 import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
 from cachetools import LRUCache
-from PIL import Image
 
 from bot import logsafe
 from bot.locks import KeyedLocks
@@ -50,7 +49,6 @@ from bot.text import Texts, locale_of
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
 from bot.ui.locales import Locales
 from engines.base import Msg
-from render import registry as renders
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -343,24 +341,6 @@ class Delivery:
             channel = await self.client.create_dm(discord.Object(user_id))
             channel_id = self._dm_channels[user_id] = channel.id
         return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-
-    async def image_file(self, image_factory: Callable[[], Image.Image | None], name: str,
-                         limit: int) -> discord.File | None:
-        """Render in a worker thread of this process (``image_factory()`` returns a PIL image,
-        or None for nothing to draw) and encode it under ``limit`` bytes; returns a
-        ``discord.File`` named ``name.png`` or ``name.jpg``, or None. (The host's own images
-        go through ``render_file``, in the worker processes.)"""
-
-        def work() -> tuple[bytes, str] | None:
-            image = image_factory()
-            return None if image is None else renders.encode(image, limit)
-
-        async with self.renderer.slots.slot(False):
-            encoded = await asyncio.to_thread(work)
-        if encoded is None:
-            return None
-        data, ext = encoded
-        return discord.File(io.BytesIO(data), filename=f"{name}.{ext}")
 
     async def render_file(self, kind: Kind, record: GameRecord, view: dict[str, Any], locale: str, name: str,
                           limit: int, region: str = "") -> discord.File | None:
