@@ -379,7 +379,7 @@ def _log_query(game: int, after: int, last: int | None, upto: int | None = None)
 
 QUIET_HOURS_FRESH = 10.0
 """Seconds a server's quiet hours read by ``Repository.quiet_hours`` are used again without
-a read (a move read them 1-2 times). A change made by this process is seen at
+a read (a move reads them 1-2 times). A change made by this process is seen at
 once. Only the process running the server's shard (``Shards``) takes its commands, so
 another process's change (the server moved to another shard) is seen within this many
 seconds."""
