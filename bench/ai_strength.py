@@ -1,4 +1,4 @@
-"""AI strength bench (issue 15 point 4; engines/ai/): a bench, not a test.
+"""AI strength bench (engines/ai/): a bench, not a test.
 
 ``python -m bench.ai_strength [--games N] [--iterations K] [--only carnival,heaven] [--workers W]
 [--out FILE [--resume]] [--report FILE ...]``
@@ -244,7 +244,7 @@ LADDER = ("hard-normal", "normal-easy", "normal-greedy")
 """The ladder's pairs ``A-B`` (``ladder_jobs``): side A against side B, an AI level or a policy."""
 
 LADDER_GOALS = {"hard-normal": 0.60, "normal-easy": 0.60, "normal-greedy": 0.75}
-"""The issue's goal per ladder pair: A's win share."""
+"""The goal per ladder pair: A's win share (docs/AI.md)."""
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Memory and start-up with many active games (issue 14, points 3 and 4).
+"""Memory and start-up with many active games.
 
 Usage: ``python -m bench.footprint [--games 1000] [--moves 4] [--seed S] [--db PATH] [--render-workers 2]
 [--compare PATH]``

@@ -1,4 +1,4 @@
-"""Database thread hops per move (issue 14: "each repository method in one hop to the
+"""Database thread hops per move ("each repository method in one hop to the
 database thread, no repeated reads of the same game per move, shorter lock holds").
 
 Usage: ``python -m bench.hops [--game carnival|all] [--moves 60] [--tables 6] [--compare PATH]``

@@ -1,10 +1,10 @@
-"""Open-loop load bench: what players feel when moves arrive at a set rate (issue 14).
+"""Open-loop load bench: what players feel when moves arrive at a set rate.
 
 Usage: ``python -m bench.load --game <game_id>|all [--rates 4,6,8,10,15,20,30,45,60,80] [--step 8]
-[--tables 40] [--variants before,after] [--render-views 6] [--no-render] [--render-workers 2]
+[--tables 40] [--render-views 6] [--no-render] [--render-workers 2]
 [--bot-in process|thread] [--players-nice 10] [--compare PATH]``
 
-For every game and every variant a fresh :class:`bot.sandbox.fakecord.FakeDiscord` and a real
+For every game a fresh :class:`bot.sandbox.fakecord.FakeDiscord` and a real
 :class:`bot.app.GameBot` on a temporary database are started and ``--tables`` games are opened, joined
 and started (not measured). The bot runs in a child process of its own (``BotChild``: this tree's bench
 code on the code of the tree under test, so ``--compare`` works); the fake Discord and the players stay
@@ -46,14 +46,13 @@ A rate passes when p95 board delivery ≤ ``BOARD_P95`` s, no acknowledgement ex
 (a longer wait means the tables, not the bot, limited the rate: raise ``--tables``).
 The capacity is the highest passing rate; the ladder stops at the first failure.
 
-Variants (render options of ``render.base.configure``, switched in this one process): ``before`` is the
-render side of main as this branch found it (bold faked with a stroke, RGB PNG), ``after`` this branch's
-(a real bold face, palette PNG). The render table (``--render-views``) draws random-playout boards of
-every game under both variants and reports render and encode time and bytes. This is a script, not a test.
+The render table (``--render-views``) draws random-playout boards of every game and reports render and
+encode time and bytes (two trees' drawing and encoding side by side: ``python -m bench.render --moves N
+--before TREE``). This is a script, not a test.
 
 Where a move's CPU goes (``python -m bench.profile --game carnival --rate 3 --step 12``: py-spy samples of
 every thread of one process, render in threads, 24 tables; shares of sampled thread time × CPU ms per move).
-Before is e540f55, after the host-side work of issue 14 (one parse per snapshot version, fewer database
+Before is e540f55, after the host-side work on CPU per move (one parse per snapshot version, fewer database
 trips: about 26 → 17 per move in bench.hops, the undo check once per version, cheaper shuffles in it),
 measured one after the other with this tree's bench (bench/trees.py); machine shared, load average 10.5
 before and 10.1 after, so ms are inflated alike and drawing/encoding (not changed here) show the noise:
@@ -113,7 +112,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable, Coroutine, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -139,7 +138,6 @@ from bot.service import ActResult
 from bot.settings import Settings
 from bot.text import Texts
 from engines.registry import ENGINES
-from render import base
 from render import registry as renders
 
 log = logging.getLogger("bench.load")
@@ -152,12 +150,6 @@ DRAIN = 10.0
 """Seconds after a step's last arrival that moves still in flight may take to finish."""
 WAIT = 30.0
 """Longest wait for one answer before the move is counted as failed."""
-VARIANTS: dict[str, dict[str, bool]] = {
-    "before": {"bold_face": False, "palette_png": False},
-    "after": {"bold_face": True, "palette_png": True},
-}
-"""Render options (``render.base.configure``) of each variant."""
-
 JSONDict = dict[str, Any]
 T = TypeVar("T")
 
@@ -166,17 +158,6 @@ def players_for(game_id: str) -> int:
     """Seats per benched game: 3 where the game allows it, else its nearest count."""
     info = ENGINES[game_id].info
     return max(info.min_players, min(3, info.max_players))
-
-
-@contextlib.contextmanager
-def variant(name: str) -> Iterator[None]:
-    """Render with the options of variant ``name``; the defaults of ``render.base`` after."""
-    saved = {"bold_face": base.BOLD_FACE, "palette_png": base.PALETTE_PNG}
-    base.configure(**VARIANTS[name])
-    try:
-        yield
-    finally:
-        base.configure(**saved)
 
 
 # --------------------------------------------------------------------------- what the bot did
@@ -380,7 +361,7 @@ class Outcome:
 
 class BotChild:
     """The bot under test in a child process of its own, seen from the bench's (``async with BotChild(fake,
-    mirror, db, variant, settings) as bot``): the bot reaches ``fake`` only over loopback HTTP and the
+    mirror, db, label, settings) as bot``): the bot reaches ``fake`` only over loopback HTTP and the
     gateway websocket, as it would reach Discord, so the fake and the players (this process) do not share
     its interpreter lock. The child runs this tree's bench on the code of the tree this process's ``bot``
     comes from (``trees.code_root``: another one under ``--compare``) and speaks JSON lines over a socket
@@ -394,10 +375,10 @@ class BotChild:
     Raises RuntimeError when the child exits before it is ready or a request fails in it, TimeoutError
     when it is not ready within 60 s."""
 
-    def __init__(self, fake: FakeDiscord, mirror: Mirror, db: Path, variant_name: str, settings: JSONDict) -> None:
+    def __init__(self, fake: FakeDiscord, mirror: Mirror, db: Path, label: str, settings: JSONDict) -> None:
         self.fake, self.mirror = fake, mirror
         port = urllib.parse.urlsplit(discord.http.Route.BASE).port  # (the open fake's: FakeDiscord.__aenter__)
-        self.config = {"port": port, "db": str(db), "variant": variant_name, "settings": settings}
+        self.config = {"port": port, "db": str(db), "label": label, "settings": settings}
         self.service = self.flow = self
         self.pid = 0
         self._proc: subprocess.Popen[bytes] | None = None
@@ -502,7 +483,7 @@ def error_line(record: logging.LogRecord) -> str:
 
 def bot_child() -> None:
     """The child process of ``BotChild``: ``sys.argv[1]`` is its JSON configuration (``port`` of the fake,
-    ``db``, ``variant``, ``settings``: more ``Settings`` fields, ``fd``: its end of the socket pair)."""
+    ``db``, ``label``, ``settings``: more ``Settings`` fields, ``fd``: its end of the socket pair)."""
     config = json.loads(sys.argv[1])
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s (bot process): %(message)s")
     asyncio.run(serve_bot(config, socket.socket(fileno=int(config["fd"]))))
@@ -517,7 +498,6 @@ async def serve_bot(config: JSONDict, sock: socket.socket) -> None:
     from bot import logsafe
     from bot.sandbox import fakecord
 
-    base.configure(**VARIANTS[config["variant"]])
     discord.http.Route.BASE = f"http://127.0.0.1:{config['port']}{fakecord.API}"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{config['port']}/gateway")
     errors = fakecord.ErrorCollector()
@@ -700,7 +680,7 @@ class LoadTable(Table):
         return scan
 
 
-# --------------------------------------------------------------------------- one game, one variant
+# --------------------------------------------------------------------------- one game
 
 
 async def setup_tables(fake: FakeDiscord, bot: GameBot | BotChild, game_id: str, count: int, seed: int, first: int,
@@ -822,21 +802,21 @@ def players_aside(nice: int) -> str:
     return f"the fake Discord and the players {nice} steps nicer than the bot"
 
 
-async def bench_game(game_id: str, variant_name: str, rates: Sequence[float], seconds: float, tables_n: int,
-                     seed: int, render_workers: int = 2, label: str = "", bot_in: str = "process") -> list[Step]:
-    """The rate ladder of one game under one variant, on a fresh bot; stops after the first failure. The fake
+async def bench_game(game_id: str, label: str, rates: Sequence[float], seconds: float, tables_n: int,
+                     seed: int, render_workers: int = 2, bot_in: str = "process") -> list[Step]:
+    """The rate ladder of one game, on a fresh bot; stops after the first failure. The fake
     Discord and the players run on this thread's loop; the bot (``bot_in``) in a child process (``BotChild``),
     or, with ``"thread"``, in this process on this thread's loop while the fake and the players move to a
     ``PlayersThread`` (the two then share one interpreter lock: about 1 s of it per second at 30 moves/s)."""
     settings = worker_settings(render_workers)
-    with variant(variant_name), tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
         db = Path(tmp) / "games.db"
         if bot_in == "process":
             async with FakeDiscord(owner_name="alice") as fake:
                 mirror = Mirror(None)
-                async with BotChild(fake, mirror, db, variant_name, settings) as child:
+                async with BotChild(fake, mirror, db, label, settings) as child:
                     steps = await ladder(fake, child, mirror, game_id, rates, seconds, tables_n, seed,
-                                         label or variant_name)
+                                         label)
                     report_errors(fake, await child.errors())
                     return steps
         with PlayersThread() as side:
@@ -846,7 +826,7 @@ async def bench_game(game_id: str, variant_name: str, rates: Sequence[float], se
                 async with running_bot(fake, db, **settings) as bot:
                     mirror = Mirror(bot, Bridge(asyncio.get_running_loop(), side.loop))
                     steps = await side.run(ladder(fake, bot, mirror, game_id, rates, seconds, tables_n, seed,
-                                                  label or variant_name))
+                                                  label))
                     report_errors(fake, [])
                     return steps
             finally:
@@ -924,7 +904,7 @@ def cpu_per_move(steps: Sequence[Step]) -> float:
 
 
 def report_capacity(results: dict[str, dict[str, list[Step]]]) -> None:
-    variants = sorted({v for per in results.values() for v in per}, key=list(VARIANTS).index)
+    variants = list(dict.fromkeys(v for per in results.values() for v in per))
     print(f"\nCapacity (moves/s with p95 board ≤ {BOARD_P95 * 1000:.0f} ms and every ack ≤ {ACK_MAX * 1000:.0f} ms)"
           f" and CPU ms per move; load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     head = f"{'game':<13}" + "".join(f"{v + ' moves/s':>16}{v + ' cpu ms':>14}" for v in variants)
@@ -951,19 +931,17 @@ def encode_sizes(game_id: str, views: Sequence[tuple[JSONDict, list[str]]]) -> t
 
 def report_renders(games: Sequence[str], count: int, seed: int) -> None:
     print(f"\nBoard render and encode alone (ms median, one thread; {count} random-playout views per game, "
-          "each drawn twice per variant: the second draw shows the text memo warm)")
-    head = f"{'game':<13}{'variant':<8}{'render':>8}{'encode':>8}{'total':>8}{'KiB':>7}"
+          "each drawn twice: the second draw shows the text memo warm)")
+    head = f"{'game':<13}{'render':>8}{'encode':>8}{'total':>8}{'KiB':>7}"
     print(head)
     print("-" * len(head))
     for game_id in games:
         views = playout_views(game_id, count, seed)
-        for name in VARIANTS:
-            with variant(name):
-                encode_sizes(game_id, views)  # warm the memo as a running bot has it
-                r, e, b = encode_sizes(game_id, views)
-            print(f"{game_id:<13}{name:<8}{ms(statistics.median(r)):>8}{ms(statistics.median(e)):>8}"
-                  f"{ms(statistics.median(x + y for x, y in zip(r, e, strict=True))):>8}"
-                  f"{statistics.median(b) / 1024:>7.0f}")
+        encode_sizes(game_id, views)  # warm the memo as a running bot has it
+        r, e, b = encode_sizes(game_id, views)
+        print(f"{game_id:<13}{ms(statistics.median(r)):>8}{ms(statistics.median(e)):>8}"
+              f"{ms(statistics.median(x + y for x, y in zip(r, e, strict=True))):>8}"
+              f"{statistics.median(b) / 1024:>7.0f}")
 
 
 def compare(tree: Path, games: Sequence[str], args: argparse.Namespace) -> dict[str, dict[str, list[Step]]]:
@@ -976,7 +954,7 @@ def compare(tree: Path, games: Sequence[str], args: argparse.Namespace) -> dict[
             with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
                 out = Path(tmp) / "steps.json"
                 child = trees.in_tree(root, script, [
-                    "--game", game_id, "--variants", "after", "--no-render", "--rates", args.rates,
+                    "--game", game_id, "--no-render", "--rates", args.rates,
                     "--step", str(args.step), "--tables", str(args.tables), "--seed", str(args.seed),
                     "--render-workers", str(args.render_workers), "--bot-in", args.bot_in,
                     "--players-nice", str(args.players_nice), "--json-out", str(out),
@@ -986,7 +964,7 @@ def compare(tree: Path, games: Sequence[str], args: argparse.Namespace) -> dict[
                     print(child.stderr[-3000:], file=sys.stderr)
                     raise SystemExit(f"the {label} run of {game_id} failed")
                 data = json.loads(out.read_text())
-            results.setdefault(game_id, {})[label] = [Step(**step) for step in data[game_id]["after"]]
+            results.setdefault(game_id, {})[label] = [Step(**step) for step in data[game_id][label]]
     return results
 
 
@@ -996,7 +974,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rates", default="4,6,8,10,15,20,30,45,60,80", help="moves per second, rising (comma-separated)")
     parser.add_argument("--step", type=float, default=8.0, help="seconds of arrivals per rate (default 8)")
     parser.add_argument("--tables", type=int, default=40, help="games played at once (default 40)")
-    parser.add_argument("--variants", default="before,after", help="render variants: before, after (default both)")
     parser.add_argument("--render-views", type=int, default=6, help="views per game in the render table (default 6)")
     parser.add_argument("--no-render", action="store_true", help="leave out the render table")
     parser.add_argument("--render-workers", type=int, default=2,
@@ -1005,7 +982,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="also measure the source tree at PATH (before) beside this one (after)")
     parser.add_argument("--bot-in", choices=("process", "thread"), default="process",
                         help="where the bot runs: a child process (default) or a thread of this process, sharing"
-                             " the interpreter lock with the fake Discord and the players (the old bench)")
+                             " the interpreter lock with the fake Discord and the players")
     parser.add_argument("--players-nice", type=int, default=10,
                         help="with the bot in a process: run the fake Discord and the players this many steps"
                              " nicer than the bot (default 10; 0: one priority)")
@@ -1014,9 +991,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     games = list(ENGINES) if args.game == "all" else [args.game]
-    unknown = [g for g in games if g not in ENGINES] + [v for v in args.variants.split(",") if v not in VARIANTS]
+    unknown = [g for g in games if g not in ENGINES]
     if unknown:
-        parser.error(f"unknown game or variant: {', '.join(unknown)}")
+        parser.error(f"unknown game: {', '.join(unknown)}")
     rates = [float(x) for x in args.rates.split(",") if x.strip()]
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     t = time.perf_counter()
@@ -1029,10 +1006,9 @@ def main(argv: list[str] | None = None) -> int:
         results = compare(args.compare.resolve(), games, args)
     else:
         for game_id in games:
-            for name in args.variants.split(","):  # variants interleaved per game: the machine's load drifts
-                results.setdefault(game_id, {})[name] = asyncio.run(
-                    bench_game(game_id, name, rates, args.step, args.tables, args.seed, args.render_workers,
-                               args.label, args.bot_in))
+            results[game_id] = {args.label or "this tree": asyncio.run(
+                bench_game(game_id, args.label or "this tree", rates, args.step, args.tables, args.seed,
+                           args.render_workers, args.bot_in))}
     if args.json_out:
         args.json_out.write_text(json.dumps({g: {v: [dataclasses.asdict(s) for s in steps] for v, steps in per.items()}
                                              for g, per in results.items()}))

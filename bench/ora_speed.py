@@ -1,4 +1,4 @@
-"""Ora et Labora speed (issue 12 point 5): random playouts and replays, actions per second.
+"""Ora et Labora speed: random playouts and replays, actions per second.
 
 ``python -m bench.ora_speed [--games N]`` plays N random games per mode (legal actions listed
 and one picked uniformly, every step), then replays each log through ``apply`` alone, and

@@ -1,5 +1,5 @@
 """Render-side bench: drawing, encoding and the DM thumbnail of every game's boards, variants side by side
-(issue 14: CPU per move ≤ 25 ms, of which the render workers' share is drawing + encoding + thumbnail).
+(CPU per move ≤ 25 ms, of which the render workers' share is drawing + encoding + thumbnail).
 
 Usage: ``python -m bench.render [--game <game_id>|all] [--views 8] [--repeat 3] [--seed 1]
 [--encoders main,...] [--thumbnails main,...] [--draw]``; ``--moves N [--png-before TREE]`` (boards of
@@ -9,7 +9,7 @@ For every game, ``--views`` public views spread over random playouts (``bench.bo
 3 players where allowed) are drawn once to warm the memos (a worker has them warm after its first boards),
 then every variant is run on every view ``--repeat`` times, the variants interleaved per view so a drift of
 the shared machine's load hits them alike. Times are CPU time of this thread (``time.thread_time``: what the
-issue's CPU budget counts, and less disturbed by other processes than wall time), medians over the views
+CPU budget per move counts, and less disturbed by other processes than wall time), medians over the views
 (each view's best of its repeats). This is a script, not a test.
 
 * encode (``ENCODERS``): RGB board → PNG bytes; reported as ms, KiB, the largest error of a channel and the
@@ -43,6 +43,7 @@ from bot.text import Texts
 from engines.registry import ENGINES
 from render import base
 from render import registry as renders
+from tests.render.direct import tiles_off
 
 try:
     from render import png
@@ -251,7 +252,7 @@ def bench_game(game_id: str, args: argparse.Namespace) -> None:
         for view, names in views:
             t, image = cpu(functools.partial(draw, game_id, view, names), args.repeat)
             rows["draw"].append(t)
-            with base.tiles_off():
+            with tiles_off():
                 t, plain = cpu(functools.partial(draw, game_id, view, names), args.repeat)
             rows["draw-uncached"].append(t)
             same = same and image.tobytes() == plain.tobytes() and image.size == plain.size
@@ -294,9 +295,9 @@ def bench_game(game_id: str, args: argparse.Namespace) -> None:
 def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
     """``--moves``: the boards of ``--tables`` random playouts drawn move after move, the tables taking
     turns, each board sent to one of ``--workers`` simulated workers in turn (each with its own memos
-    of render/png.py, bands and last boards, cold at the start); per board the CPU of the draw, of the encoder of d25d10b
-    (``base.to_png``: a palette sampled per board) and of this tree's (``renders.encode`` with the game:
-    the fixed palette, bands memoized), timed once each (a repeat would find every band memoized).
+    of render/png.py where the tree's encoder has them, cold at the start); per board the CPU of the draw,
+    of ``base.to_png`` (a palette sampled per board) and of this tree's encoder (``renders.encode`` with
+    the game: the fixed palette), timed once each (a repeat would find a memo warm).
     Returns the means in ms (``draw``, ``before``, ``after``); on a tree without render/png.py
     ``after`` is its own ``renders.encode``. With ``--png-before TREE`` also the encoder of that tree's
     render/png.py (``png-before``: its own memos per simulated worker), timed on the same boards
@@ -310,7 +311,8 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
     memos: list[dict[str, Any]] = [{name: type(getattr(png, name))() for name in state} for _ in range(args.workers)]
     rows: dict[str, list[float]] = {"draw": [], "before": [], "after": []}
     old = _png_of(args.png_before) if getattr(args, "png_before", "") else None
-    old_memos: list[tuple[Any, int]] = [(type(old._bands)(), 0) if old else (None, 0) for _ in range(args.workers)]
+    banded = old is not None and hasattr(old, "_bands")  # (an encoder with memoized bands)
+    old_memos: list[tuple[Any, int]] = [(type(old._bands)(), 0) if banded else (None, 0) for _ in range(args.workers)]
     if old is not None:
         rows["png-before"] = []
     differ = 0
@@ -327,21 +329,25 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
         errors["before"].append(fidelity(image, data) if k % 5 == 0 else (0, 0.0))
         worker = k % args.workers
         if old is not None and k % 2:
-            old._bands, old._band_bytes = old_memos[worker]
+            if banded:
+                old._bands, old._band_bytes = old_memos[worker]
             t, previous = cpu(functools.partial(old.encode, image, game_id), 1)
-            old_memos[worker] = (old._bands, old._band_bytes)
+            if banded:
+                old_memos[worker] = (old._bands, old._band_bytes)
             rows["png-before"].append(t)
         for name, value in memos[worker].items():
             setattr(png, name, value)
         t, (data, _) = cpu(functools.partial(after, image), 1)
         memos[worker] = {name: getattr(png, name) for name in state}
         if old is not None and not k % 2:
-            old._bands, old._band_bytes = old_memos[worker]
+            if banded:
+                old._bands, old._band_bytes = old_memos[worker]
             t_old, previous = cpu(functools.partial(old.encode, image, game_id), 1)
-            old_memos[worker] = (old._bands, old._band_bytes)
+            if banded:
+                old_memos[worker] = (old._bands, old._band_bytes)
             rows["png-before"].append(t_old)
         if old is not None:
-            differ += previous != data
+            differ += _pixels(previous) != _pixels(data)
         rows["after"].append(t)
         sizes["after"].append(len(data))
         errors["after"].append(fidelity(image, data) if k % 5 == 0 else (0, 0.0))
@@ -352,23 +358,24 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
             worst = max(e[0] for e in errors[name])
             share = max(e[1] for e in errors[name])
             extra = f"{statistics.median(sizes[name]) / 1024:>8.0f}{worst:>7}{share * 100:>8.2f}"
-        label = {"draw": "draw", "before": "encode d25d10b", "after": "encode this tree",
+        label = {"draw": "draw", "before": "encode palette per board", "after": "encode this tree",
                  "png-before": "encode --png-before"}[name]
         print(f"{game_id:<13}{label:<26}{means[name]:>8.1f}{statistics.median(spent) * 1000:>8.1f}{extra}")
     if old is not None:
-        print(f"{game_id:<13}{'(boards whose bytes differ)':<26}{differ:>8}")
-        old.clear()
+        print(f"{game_id:<13}{'(boards whose pixels differ)':<26}{differ:>8}")
+        getattr(old, "clear", lambda: None)()
     if png:
-        png.clear()
+        getattr(png, "clear", lambda: None)()
     return means
 
 
 def bench_decisions(game_id: str, args: argparse.Namespace) -> None:
     """``--decisions``: up to that many decision jobs (``bot.render_pool.render`` of kind "decision": E
     Guan's placement previews) of ``--tables`` random playouts in order, each seat to move's preview at
-    each state, rendered with ``bot.render_pool.DECISION_PALETTE`` off (a palette chosen per image) and
-    on (the decisions' fixed palette; its own render/png.py memos, as a worker has), interleaved (which
-    goes first alternates); the CPU of the whole job (draw and encode), the bytes and the fidelity."""
+    each state, drawn and encoded as ``bot.render_pool.render`` does (the decisions' fixed palette; its own
+    render/png.py memos, as a worker has) and with a palette chosen per image (``render.base.to_png``),
+    interleaved (which goes first alternates); the CPU of the whole job (draw and encode), the bytes and
+    the fidelity."""
     from bot import render_pool
 
     engine = ENGINES[game_id]
@@ -387,23 +394,25 @@ def bench_decisions(game_id: str, args: argparse.Namespace) -> None:
             state = random_step(engine, state, rng)
     if not jobs:
         return
-    saved = render_pool.DECISION_PALETTE
+    def own_palette(job: render_pool.RenderJob) -> render_pool.Rendered | None:
+        """The job drawn as ``render_pool.render`` draws it, encoded against a palette of its own."""
+        drawn = renders.decision_image(game_id, job.view, job.names, Texts(game_id, list(job.names), job.locale))
+        return None if drawn is None else render_pool.Rendered(*renders.encode(drawn, job.limit))
+
     rows: dict[bool, list[float]] = {False: [], True: []}
     sizes: dict[bool, list[int]] = {False: [], True: []}
     errors: dict[bool, list[tuple[int, float]]] = {False: [], True: []}
-    png.clear()
+    getattr(png, "clear", lambda: None)()
     try:
         for k, job in enumerate(jobs):
             image = renders.decision_image(game_id, job.view, names, Texts(game_id, list(names)))
             for on in ((False, True) if k % 2 else (True, False)):
-                render_pool.DECISION_PALETTE = on
-                t, done = cpu(functools.partial(render_pool.render, job), 1)
+                t, done = cpu(functools.partial(render_pool.render if on else own_palette, job), 1)
                 rows[on].append(t)
                 sizes[on].append(len(done.data))
                 errors[on].append(fidelity(image, done.data))
     finally:
-        render_pool.DECISION_PALETTE = saved
-        png.clear()
+        getattr(png, "clear", lambda: None)()
     for on in (False, True):
         label = "decision job, " + ("fixed palette" if on else "own palette")
         worst = max(e[0] for e in errors[on])
@@ -412,6 +421,11 @@ def bench_decisions(game_id: str, args: argparse.Namespace) -> None:
               f"{statistics.median(rows[on]) * 1000:>8.1f}{statistics.median(sizes[on]) / 1024:>8.0f}"
               f"{worst:>7}{share * 100:>8.2f}")
     print(f"{game_id:<13}{'(decision jobs)':<30}{len(jobs):>8}")
+
+
+def _pixels(data: bytes) -> bytes:
+    with Image.open(io.BytesIO(data)) as decoded:
+        return decoded.convert("RGB").tobytes()
 
 
 def _png_of(tree: str) -> Any:

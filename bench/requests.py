@@ -1,4 +1,4 @@
-"""Request budget bench: bot-token requests per move over whole games (issue 18 point 5).
+"""Request budget bench: bot-token requests per move over whole games.
 
 Usage: ``python -m bench.requests [--game <game_id>|all] [--seed S] [--players N] [--json]``
 
@@ -14,9 +14,9 @@ i.e. everything but interaction callbacks (``/interactions/…/callback``) and w
 against the application's budget. A move is one player's decision (one ``Driver.play_once``).
 
 Printed per game: moves, requests per move, and the split by kind (posts, board edits, deletes,
-DM channel and user fetches, history reads, other); beside it the figure measured on the code as
-issue 18 found it (``BEFORE``, measured with this script at commit d4bc4aa, seed 1, when every
-player got every DM). Issue 18's budget is 1.5 or fewer per move on average for every game
+DM channel and user fetches, history reads, other); beside it the figure measured on the code of
+commit d4bc4aa (``BEFORE``, measured with this script at commit d4bc4aa, seed 1, when every
+player got every DM). The budget is 1.5 or fewer per move on average for every game
 (``BUDGET``); the exit status is 1 when a game is over it, in either run.
 
 A second run (``--away``, default ``AWAY``; 0 skips it) plays the same games with the fake clock
@@ -52,11 +52,11 @@ from tests.e2e.driver import Driver
 log = logging.getLogger("bench.requests")
 
 BUDGET = 1.5
-"""Issue 18: bot-token requests per move, at most, on average over a whole game."""
+"""Bot-token requests per move, at most, on average over a whole game."""
 
 BEFORE: dict[str, float] = {"carnival": 6.71, "canterbury": 6.05, "heaven": 7.92, "eguan": 7.35,
                             "illumination": 3.59, "ora": 5.78}
-"""Requests per move per game on the code issue 18 found (commit d4bc4aa), seed 1, this script."""
+"""Requests per move per game at commit d4bc4aa, seed 1, this script."""
 
 AWAY_BEFORE: dict[str, float] = {"carnival": 3.12, "canterbury": 2.48, "heaven": 3.98, "eguan": 3.68,
                                  "illumination": 1.38, "ora": 2.51}

@@ -1,5 +1,4 @@
-"""Storage throughput: committed actions per second for each backend with 1 and 2 processes
-(issue 17).
+"""Storage throughput: committed actions per second for each backend with 1 and 2 processes.
 
 Usage: ``python -m bench.storage [--actions 600] [--games 8] [--backends sqlite,postgresql]
 [--processes 1,2] [--pg-url postgresql://…]``

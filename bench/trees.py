@@ -1,4 +1,4 @@
-"""Helpers of the benches that compare two source trees in one run (issue 14: "before and
+"""Helpers of the benches that compare two source trees in one run ("before and
 after, side by side in one run") and count the CPU and memory of worker processes.
 
 ``in_tree(tree, script, args)`` runs *this* tree's bench script on another tree's code (a

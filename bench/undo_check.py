@@ -1,4 +1,4 @@
-"""CPU per move of the host's engine-side work: the undo check and the views (issue 14, bot side).
+"""CPU per move of the host's engine-side work: the undo check and the views (bot side).
 
 Usage: ``python -m bench.undo_check [--game <game_id>|all] [--games 2] [--moves 150] [--repeat 2]
 [--compare PATH]``

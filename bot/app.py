@@ -60,7 +60,7 @@ class GameBot(commands.Bot):
     With ``Settings.shard_count`` set, ``GameBot(settings)`` builds a ``ShardedGameBot``
     (discord.py's ``AutoShardedBot``) that runs the shards ``Settings.shard_ids`` of
     ``shard_count``; its repository then serves only the games of servers on those
-    shards (the clock, the outbox at start: issue 17).
+    shards (the clock, the outbox at start).
 
     Args:
         settings: the ``Settings`` it runs with.
@@ -177,7 +177,7 @@ class GameBot(commands.Bot):
 
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):
-    """``GameBot`` on discord.py's sharded client (``Settings.shard_count``; issue 17)."""
+    """``GameBot`` on discord.py's sharded client (``Settings.shard_count``)."""
 
 
 async def run_sync(settings: Settings, guild_id: int | None = None) -> list[str]:

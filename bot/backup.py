@@ -1,4 +1,4 @@
-"""Online backups of the game database and restoring one (issue 18 point 2; design §4: the
+"""Online backups of the game database and restoring one (design §4: the
 log is the truth, so a restored database is verified by replaying it).
 
 A backup is a copy made with SQLite's online backup API (bot/storage/backup.py) on a

@@ -1,7 +1,7 @@
 """Per-key asyncio locks that do not outlive their use (docs/DESIGN.md §4: one writer per game).
 
 A bot that hosts thousands of games must not keep a lock for every game it ever touched
-(issue 14, point 3): ``KeyedLocks`` hands out one ``asyncio.Lock`` per key while anyone
+(point 3): ``KeyedLocks`` hands out one ``asyncio.Lock`` per key while anyone
 holds or waits for it, and forgets it when nobody refers to it any more (a weak mapping:
 the lock is referenced by the coroutines using it, and dropped with the last of them).
 """

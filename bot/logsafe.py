@@ -1,4 +1,4 @@
-"""Secrets stay out of logs (issue 9 point 6): interaction and webhook tokens are credentials
+"""Secrets stay out of logs: interaction and webhook tokens are credentials
 for 15 minutes, the bot token for ever, and discord.py prints them at DEBUG — routes like
 ``/interactions/{id}/{token}/callback`` and ``/webhooks/{app_id}/{token}/messages/@original``,
 gateway events with ``'token': '…'``, tracebacks of failed requests.
@@ -8,7 +8,7 @@ stack text with every secret replaced by ``[redacted]`` before any handler forma
 never drops a record. ``install`` puts one on handlers (``bot/__main__.py`` on the root
 handlers, ``bot.sandbox.fakecord.FakeDiscord`` on the test rig's).
 
-JSON lines (``LOG_FORMAT=json``, issue 18 point 3): ``JsonLines`` writes each record as one
+JSON lines (``LOG_FORMAT=json``): ``JsonLines`` writes each record as one
 JSON object with the game id and the interaction id the emitting task is working on
 (``bind``: context variables, so each handler task has its own).
 """

@@ -1,4 +1,4 @@
-"""Copy a whole database to another backend and verify it by replay (issue 17).
+"""Copy a whole database to another backend and verify it by replay.
 
     python -m bot.migrate sqlite:///data/games.db postgresql://bot:pw@db-host/games
 

@@ -1,4 +1,4 @@
-"""Images drawn and encoded off the event loop, in worker processes (issue 14 point 2).
+"""Images drawn and encoded off the event loop, in worker processes.
 
 A ``RenderJob`` is plain, picklable data (the game id, the view, the seats' names, the
 reader's locale, the upload limit); ``render`` turns it into encoded bytes. ``Renderer`` runs
@@ -6,13 +6,12 @@ jobs in a ``concurrent.futures.ProcessPoolExecutor`` of ``Settings.render_worker
 (``RENDER_WORKERS``), so drawing and PNG encoding leave the bot's interpreter lock and its
 FreeType faces live in the workers (each worker opens a face once, on first use: the
 ``render.base.font`` cache); with 0 workers (the tests' default) jobs run in threads of this
-process, as before.
+process.
 
-Priority (issue 14: private images must not wait behind public boards): at most ``workers``
+Priority (private images must not wait behind public boards, ``Slots``): at most ``workers``
 public boards are drawn at once; one more slot (and one more worker process) is kept for
-private images (a seat's hand, E Guan's placement preview, the caller's private view), and a
-private job waiting for a slot goes before every waiting board. So a private image waits for
-no board at all while its slot is free.
+private images (a seat's hand, E Guan's placement preview, the caller's private view). So a
+private image waits for no board at all, only for the private images before it.
 
 The AI has its own pool (bot/ui/ai.py): a search takes up to seconds, a board tens of
 milliseconds, so sharing one would queue boards behind thinking.
@@ -22,16 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import dataclasses
-import heapq
-import itertools
 import logging
 import multiprocessing
 import os
-from collections.abc import AsyncIterator
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 log = logging.getLogger(__name__)
@@ -55,24 +49,6 @@ than 480 px (a box filter, then a bilinear resize), and 5-20 % fewer bytes encod
 (``python -m bench.render --thumbnails 480+to_png,small+to_png``)."""
 
 
-DECISION_PALETTE = True
-"""Encode a decision's image (E Guan's placement preview) against the fixed palette of the game's
-decisions (render/png.py ``palette_key``, made by ``python -m bench.render --make-palettes --kind
-decision``) instead of a palette chosen for the image (``render.base.to_png``): a preview job (draw and
-encode, thread CPU) 7.5 → 5.4 ms (``python -m bench.render --game eguan --decisions 60 --tables 3``: 49
-previews, interleaved), E Guan drawing about three a move; as faithful as a board against its palette
-(worst channel error 28, 0.06 % of the pixels off by more than 8; tests/render/test_png.py). False only
-to measure it."""
-
-
-def render_options() -> dict[str, bool]:
-    """The speed options of ``render.base`` in this process (``render.base.configure``): a job
-    carries them, so a worker draws as the bot would (the benchmark switches them)."""
-    from render import base
-
-    return {"bold_face": base.BOLD_FACE, "palette_png": base.PALETTE_PNG, "memo_text": base.MEMO_TEXT}
-
-
 @dataclass(frozen=True)
 class RenderJob:
     """One image to draw and encode; every field pickles.
@@ -87,7 +63,6 @@ class RenderJob:
         limit: the upload limit in bytes the encoded image must fit (``render.base.fit_under``).
         thumbnail: for ``board``: also return the board small, encoded (``Rendered.thumbnail``).
         strict: the formatter raises on a missing or untranslated key (tests).
-        options: ``render_options()`` at submission (empty: the worker's own).
         region: for ``zoom``: the region key drawn (the game's ``zoom_regions``).
     """
 
@@ -99,7 +74,6 @@ class RenderJob:
     limit: int = 10 * 1024 * 1024
     thumbnail: bool = False
     strict: bool = False
-    options: dict[str, bool] = field(default_factory=dict)
     region: str = ""
 
     @property
@@ -113,7 +87,7 @@ class Rendered:
     """An encoded image: ``data`` (bytes), ``ext`` (``"png"`` or ``"jpg"``), and for a board
     job asked for it, its thumbnail encoded too, as ``(data, ext)`` (the small copy a DM turn
     notice carries: encoded here, in the worker, so the bot's process neither receives 1-2 MB
-    of raw pixels nor encodes them under its interpreter lock; issue 14)."""
+    of raw pixels nor encodes them under its interpreter lock)."""
 
     data: bytes
     ext: str
@@ -149,11 +123,9 @@ def render(job: RenderJob) -> Rendered | None:
         whatever the renderer raises (the caller logs it).
     """
     from bot.text import Texts
-    from render import base, png
+    from render import png
     from render import registry as renders
 
-    if job.options and job.options != render_options():
-        base.configure(**job.options)
     text = Texts(job.game_id, list(job.names), job.locale, strict=job.strict)
     image: Any
     own_thumb = None  # (a game's own small board: render/registry.py thumbnail_image)
@@ -174,10 +146,11 @@ def render(job: RenderJob) -> Rendered | None:
     if job.kind == "thumbnail":
         image = small(image)
     # (a board or a private view in the game's own colours: its fixed palette; a decision's image: the
-    # fixed palette of the game's decisions where it has one (render/png.py palette_key); a scaled
-    # copy or a zoom (its own scale and overlays): a palette of its own)
-    key = None if job.kind in ("thumbnail", "zoom") or (job.kind == "decision" and not DECISION_PALETTE) else (
-        png.palette_key(job.game_id, job.kind))
+    # fixed palette of the game's decisions where it has one (render/png.py palette_key: an E Guan
+    # placement preview, draw and encode, 7.5 → 5.4 ms of thread CPU against a palette chosen per image,
+    # ``python -m bench.render --game eguan --decisions 60 --tables 3``); a scaled copy or a zoom (its
+    # own scale and overlays): a palette of its own)
+    key = None if job.kind in ("thumbnail", "zoom") else png.palette_key(job.game_id, job.kind)
     data, ext = renders.encode(image, job.limit, key)
     thumb = None
     if job.thumbnail and job.kind == "board":
@@ -201,63 +174,20 @@ def warm(_: int = 0) -> int:
 
 
 class Slots:
-    """At most ``public`` boards at once and ``public + reserved`` jobs in all; a waiting
-    urgent job is admitted before every waiting public one (first come, first served within
-    each)."""
+    """Two ``asyncio.Semaphore``s: ``public`` admits at most that many boards at once,
+    ``private`` (``reserved`` slots, one more worker process each) the urgent jobs, so a private
+    image waits for no board at all, only for the private images before it. With no reserved
+    slot, urgent jobs share the boards' semaphore."""
 
     def __init__(self, public: int, reserved: int = 1) -> None:
-        self.public = max(1, public)
-        self.total = self.public + max(0, reserved)
-        self.busy_public = 0
-        self.busy = 0
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._order = itertools.count()
+        self.public = asyncio.Semaphore(max(1, public))
+        self.private = asyncio.Semaphore(reserved) if reserved > 0 else self.public
+        self.total = max(1, public) + max(0, reserved)
+        """Jobs at once, at most: the worker processes needed."""
 
-    def _fits(self, urgent: bool) -> bool:
-        return self.busy < self.total and (urgent or self.busy_public < self.public)
-
-    def _wake(self) -> None:
-        """Admit waiting jobs in order (urgent first) while the head fits."""
-        while self._waiting:
-            rank, _, fut = self._waiting[0]
-            if fut.done():  # (its waiter was cancelled)
-                heapq.heappop(self._waiting)
-                continue
-            if not self._fits(rank == 0):
-                return  # (the head is urgent and nothing is free, or only boards wait)
-            heapq.heappop(self._waiting)
-            self._take(rank == 0)
-            fut.set_result(None)
-
-    def _take(self, urgent: bool) -> None:
-        self.busy += 1
-        if not urgent:
-            self.busy_public += 1
-
-    def _give(self, urgent: bool) -> None:
-        self.busy -= 1
-        if not urgent:
-            self.busy_public -= 1
-        self._wake()
-
-    @asynccontextmanager
-    async def slot(self, urgent: bool) -> AsyncIterator[None]:
-        """Hold a slot while the body runs (waits for one)."""
-        if self._fits(urgent) and not any(e[0] <= (0 if urgent else 1) and not e[2].done() for e in self._waiting):
-            self._take(urgent)
-        else:
-            fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            heapq.heappush(self._waiting, (0 if urgent else 1, next(self._order), fut))
-            try:
-                await fut
-            except asyncio.CancelledError:
-                if fut.done() and not fut.cancelled():  # (admitted, then cancelled: give it back)
-                    self._give(urgent)
-                raise
-        try:
-            yield
-        finally:
-            self._give(urgent)
+    def slot(self, urgent: bool) -> asyncio.Semaphore:
+        """The semaphore to hold while a job runs (``async with slots.slot(urgent):``)."""
+        return self.private if urgent else self.public
 
 
 class Renderer:
@@ -302,8 +232,6 @@ class Renderer:
         Raises:
             whatever the renderer raised; ``BrokenProcessPool`` when the fresh pool broke too.
         """
-        if not job.options:
-            job = dataclasses.replace(job, options=render_options())
         async with self.slots.slot(job.urgent):
             try:
                 if not self.workers:

@@ -195,7 +195,7 @@ def texts(record: GameRecord, locale: str = "en") -> Texts:
 
 def seat_names(record: GameRecord, locale: str = "en") -> list[str]:
     """Display names by seat in ``locale``: a person's own name; an AI's seat (a synthetic
-    negative user id, issue 15) its ``ai_seat_name`` in the reader's language, not the
+    negative user id) its ``ai_seat_name`` in the reader's language, not the
     English name stored with it. An AI keeps the number it was given when it joined
     (``next_ai_name``: "Bot · Easy", "Bot · Easy 2"), whoever else comes or goes; AIs
     of a database written before numbers were stored that share a name are numbered in
@@ -292,12 +292,6 @@ def entry_texts(record: GameRecord, entries: Sequence[LogEntry], locale: str = "
             for seq, names in names_by_entry(record, entries, locale).items()}
 
 
-def host_text(key: str, **params: Any) -> str:
-    """A host sentence of the catalogs (``bot/text/en/<area>.toml``) in English, for a
-    refusal or announcement that has no reader's locale at hand."""
-    return host_sentence(key, **params)
-
-
 def ai_name(level: str, locale: str = "en") -> str:
     """The seat name of an AI at ``level`` in ``locale``: ``"Bot · Hard"`` (``ai.seat_name``)."""
     return host_sentence("ai.seat_name", locale, level=Msg(f"ai.level.{level}"))
@@ -332,7 +326,7 @@ def plan_deliveries(
     else may see changed, e.g. a changed secret pick, so watchers cannot tell), then the
     final ranking when the game ended, else a ping of exactly the seats the game newly
     waits for (waiting now and not before, or whose decision was made for them:
-    ``automatic``, a timeout or a pre-set answer; issue 10); last the answer owed to a
+    ``automatic``, a timeout or a pre-set answer); last the answer owed to a
     typed move. The ping's ``after`` is where the change began (its digest stops there);
     its ``movers`` are the seats that moved themselves (``movers``) and decide again:
     their panel shows that, so they are pinged only when the row is sent after a restart
@@ -535,7 +529,7 @@ class ServiceCore:
 
     def state(self, record: GameRecord) -> State:
         """The validated state of an active or finished game, loaded once per stored snapshot
-        (issue 14: records of the same version share their parsed ``state``, bot/storage
+        (records of the same version share their parsed ``state``, bot/storage
         ``Snapshots``) and shared by every caller: read only, as engines treat states (design
         §3: ``apply`` never mutates its input).
 
@@ -555,7 +549,7 @@ class ServiceCore:
     def public_view(self, record: GameRecord) -> dict[str, Any]:
         """``player_view(state(record), None)``, drawn once per stored snapshot (as ``state``:
         the records of a version share it; a snapshot rebuilt at the same version,
-        ``upgrade_snapshots``, is another) and shared by every caller: read only (issue 14: a
+        ``upgrade_snapshots``, is another) and shared by every caller: read only (a
         move drew the public view of the same state in ``_advance`` twice, before and after,
         and again for the DM hands). ``_advance`` files the view of the state it stores with
         the snapshot it stored (the engine's state equals the one loaded from that JSON: the
@@ -825,7 +819,7 @@ class Lobbies(ServiceCore):
         except TooManyLobbies as exc:
             raise HostError(Msg("ui.error.too_many_lobbies", {
                 "n": len(exc.games), "games": ", ".join(f"#{g}" for g in exc.games)}), "too_many_lobbies") from None
-        if not seated:  # (issue 16: the host runs the lobby without playing)
+        if not seated:  # (the host runs the lobby without playing)
             record = await self.repo.leave(record.id, host_user_id)
         return record
 
@@ -919,7 +913,7 @@ class Lobbies(ServiceCore):
 
     @_refuses_storage_faults
     async def rematch(self, game: int, user_id: int, name: str) -> tuple[GameRecord, bool]:
-        """A new lobby after the finished ``game`` (issue 16 point 4): same game, options,
+        """A new lobby after the finished ``game``: same game, options,
         timer, server and channel; the same players, seats rotated by one (seat 1 first,
         seat 0 last); the caller, one of its players, is the host. An open lobby that is
         already this rematch is returned instead (``False``: not new).
@@ -1063,7 +1057,7 @@ class Play(ServiceCore):
 
     @_refuses_storage_faults
     async def act_for_seat(self, game: int, seat: int, action: Action, *, expected_version: int) -> ActResult:
-        """Apply the move the AI chose for ``seat`` (issue 15), exactly as a player's move
+        """Apply the move the AI chose for ``seat``, exactly as a player's move
         (``act``) by that seat's user: same checks, same log entry, same deliveries.
 
         Raises:
@@ -1300,7 +1294,7 @@ class Moderation(Lobbies):
     async def end(self, game: int, by_user: int, reason: str = "",
                   notice: dict[str, Any] | None = None) -> GameRecord:
         """End (abandon) a lobby or running game; logged. ``notice``: the payload of its
-        announcement, queued in the same transaction (``notice_rows``; issue 18 point 4).
+        announcement, queued in the same transaction (``notice_rows``).
 
         Raises:
             HostError: already over.
@@ -1390,7 +1384,7 @@ class Moderation(Lobbies):
     @_refuses_storage_faults
     async def resign(self, game: int, user_id: int, notice: dict[str, Any] | None = None, *,
                      abandoned_notice: dict[str, Any] | None = None) -> ActResult | GameRecord:
-        """The caller resigns a running game (issue 16 point 2): their seat is marked left
+        """The caller resigns a running game: their seat is marked left
         with a ``resign`` system entry (public event ``table.resign``) and from now on plays
         by ``stand_in_action``; it stays in the ranking, after every seat that stayed
         (``table_outcome``). Returns the ``ActResult`` of what the seat then owed.
@@ -1679,7 +1673,7 @@ class GameService(Moderation, Play, Clockwork, People, Operations):
         return rebuilt
 
     async def replay_steps(self, record: GameRecord) -> list[ReplayStep]:
-        """The public steps of a game's log (issue 16 point 6, ``/game replay``): the start,
+        """The public steps of a game's log (``/game replay``): the start,
         then one step per player entry not undone (the chance entries that follow it folded
         in), each with the public view after it and its public events (JSON); an entry the
         engine pauses in (``Engine.replay_stages``: Carnival's automatic round 7) adds a step

@@ -35,7 +35,7 @@ class Settings:
         database_path: the database: an SQLite file (``DATABASE_PATH``, default
             ``data/games.db``), or what ``DATABASE_URL`` names when set (it wins):
             ``sqlite:///data/games.db`` gives that file, ``postgresql://user:pass@host/db``
-            the PostgreSQL database kept as the URL (issue 17; bot/storage/backend.py).
+            the PostgreSQL database kept as the URL (bot/storage/backend.py).
         dev_guild_id: a development server (``DEV_GUILD_ID``): the commands are synced to it
             at every start, for instant testing. None = no sync at start; the bot compares
             the global commands with its own and warns when they differ (run
@@ -54,7 +54,7 @@ class Settings:
             one process, unsharded (discord.py's plain client).
         shard_ids: the shards this process runs (``SHARD_IDS``, comma-separated, e.g.
             ``0,1``); None = all of them. Each process handles only the games of the servers
-            on its shards, their clock included (issue 17).
+            on its shards, their clock included.
         ai_workers: worker processes that compute AI moves (``AI_WORKERS``, 1; bot/ui/ai.py).
         ai_iterations: above 0, every AI move searches that many iterations with short
             playouts and no time cap instead of its level's budget (tests, the sandbox).

@@ -1,4 +1,4 @@
-"""Slash commands synced on request, not at every start (issue 18 point 1; discord.py's
+"""Slash commands synced on request, not at every start (discord.py's
 convention: a sync spends one of Discord's daily command-update limits and a global one takes
 a while to reach every client).
 

@@ -40,7 +40,7 @@ GAME_CHOICES = [app_commands.Choice(name=f"{e.info.name} ({e.info.min_players}â€
                                     value=gid) for gid, e in ENGINES.items()]
 LANGUAGE_CHOICES = [app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in (*LOCALES, "auto")]
 AI_CHOICES = [app_commands.Choice(name=level, value=level) for level in ("easy", "normal", "hard")]
-"""The AI levels (engines/ai LEVELS) a seat can be handed to (issue 15)."""
+"""The AI levels (engines/ai LEVELS) a seat can be handed to."""
 TIMER_CHOICES = [app_commands.Choice(name=label, value=seconds) for label, seconds in TIMEOUT_PRESETS.items()]
 
 

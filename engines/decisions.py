@@ -74,7 +74,7 @@ class _Node:
 def _key(text: Text) -> str:
     """The grouping key of a path step: a plain string itself, a ``Msg`` its JSON text (equal
     text for equal messages, as ``repr(text.to_json())`` gave, at a third of its cost: one
-    encoding, no decoding; issue 14)."""
+    encoding, no decoding)."""
     if not isinstance(text, Msg):
         return text
     return "\0" + json.dumps({"msg": text.key, "params": dict(text.params)})
@@ -106,7 +106,7 @@ class DecisionTree:
         flat: list everything at once (the caller decided the list is short).
         confirms: ``action_confirm`` of each action (``(summary, button)`` or None), or a
             function of no arguments giving that pair, called only when the step or its
-            button is shown (``of``: the texts of a page not shown are never made, issue 14);
+            button is shown (``of``: the texts of a page not shown are never made);
             None: no action asks for a confirmation.
 
     Raises:

@@ -16,7 +16,6 @@ drawn as its Unicode name in brackets, never as an empty box ("tofu").
 
 from __future__ import annotations
 
-import contextlib
 import io
 import logging
 import math
@@ -24,7 +23,7 @@ import os
 import re
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -62,15 +61,11 @@ simulate a missing font)."""
 _DEBIAN_CJK = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
 
 
-BOLD_FACE = True
-"""Draw bold text in the weight-700 instance of the variable Noto Sans CJK of the
-``manimgx-fonts-cjk`` package (the same typeface as the regular face, covering Latin and
-CJK alike) instead of faking it with a stroke: about a third of the stroke's rasterizing
-cost, and real bold letter shapes. Off only to measure it (``python -m bench.load``) or
-when the package is missing (then the stroke is drawn)."""
-
 BOLD_WEIGHT = 700
-"""The ``wght`` axis value of bold text (the variable face's named instance "Bold")."""
+"""The ``wght`` axis value of bold text: bold is drawn in this instance of the variable Noto Sans
+CJK of the ``manimgx-fonts-cjk`` package (the same typeface as the regular face, covering Latin and
+CJK alike) instead of faking it with a stroke: about a third of the stroke's rasterizing cost, and
+real bold letter shapes. Without the package the stroke is drawn."""
 
 
 @lru_cache(maxsize=1)
@@ -94,7 +89,7 @@ def _font_candidates(bold: bool) -> list[tuple[str, int]]:
             bold_path = base.replace("Regular", "Bold")
             if os.path.exists(bold_path):
                 out.append((bold_path, 2))
-            variable = _variable_cjk() if BOLD_FACE else None
+            variable = _variable_cjk()
             if variable is not None:
                 out.append((variable, 2))  # face 2 = Simplified Chinese, as below
         out.append((base, 2))  # face 2 = Simplified Chinese; covers Japanese kana too
@@ -107,7 +102,7 @@ def _font_candidates(bold: bool) -> list[tuple[str, int]]:
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """A font of ``size`` px covering CJK (bold: a real bold face when one is installed,
-    see ``BOLD_FACE``); falls back to Pillow's built-in font with a warning when no font
+    see ``BOLD_WEIGHT``); falls back to Pillow's built-in font with a warning when no font
     file can be opened (DISCORD.md failure mode 15)."""
     for path, index in _font_candidates(bold):
         try:
@@ -399,7 +394,7 @@ def _text_width(text: str, face: Any, size: int, bold: bool, key: tuple[Any, ...
 
 
 @lru_cache(maxsize=8192)
-def _run_width(run: str, path: str | None, size: int, bold: bool, bold_face: bool, key: tuple[Any, ...]) -> float:
+def _run_width(run: str, path: str | None, size: int, bold: bool, key: tuple[Any, ...]) -> float:
     """The advance width (px) of one run of ``text_runs`` in its font, memoized (a board lays out the
     same several-font labels at every update: 4-5 ms of a Canterbury board, uncached)."""
     return _run_font(path, size, bold).getlength(run)
@@ -487,7 +482,7 @@ def draw_text(
         return
     # several fonts: lay the runs out left to right from the anchor's left edge
     key = _fonts_key()
-    widths = [_run_width(run, path, size, bold, BOLD_FACE, key) for run, path in runs]
+    widths = [_run_width(run, path, size, bold, key) for run, path in runs]
     x, y = xy
     horizontal, vertical = anchor[0], anchor[1]
     x -= {"l": 0.0, "m": sum(widths) / 2, "r": sum(widths)}.get(horizontal, 0.0)
@@ -502,12 +497,6 @@ def draw_text(
         x += width
 
 
-MEMO_TEXT = True
-"""Reuse rasterized text (same string, face, size, anchor, stroke and sub-pixel start):
-the same pixels as ``ImageDraw.text`` at a fraction of the cost (a board draws the same
-labels at every update). Off only to measure it."""
-
-
 @lru_cache(maxsize=4096)
 def _mask(face: ImageFont.FreeTypeFont, text: str, mode: str, stroke: int, anchor: str,
           start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
@@ -518,9 +507,10 @@ def _blit(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,
           face: ImageFont.FreeTypeFont | ImageFont.ImageFont, fill: tuple[int, int, int], anchor: str,
           stroke: int) -> None:
     """``draw.text(xy, text, font=face, fill=fill, anchor=anchor, stroke_width=stroke,
-    stroke_fill=fill)``, with the glyph mask memoized (``MEMO_TEXT``); the same steps as
-    Pillow's ``ImageDraw.text`` for one line of text, so the pixels are identical."""
-    if not MEMO_TEXT or "\n" in text or not isinstance(face, ImageFont.FreeTypeFont) or not text:
+    stroke_fill=fill)``, with the glyph mask memoized (same string, face, size, anchor, stroke and
+    sub-pixel start: a board draws the same labels at every update); the same steps as Pillow's
+    ``ImageDraw.text`` for one line of text, so the pixels are identical."""
+    if "\n" in text or not isinstance(face, ImageFont.FreeTypeFont) or not text:
         draw.text(xy, text, font=face, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill)
         return
     ink, fill_ink = draw._getink(fill)
@@ -530,11 +520,6 @@ def _blit(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,
     mask, offset = _mask(face, text, draw.fontmode, stroke, anchor, start)
     draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, colour)
 
-
-TILES = True
-"""Paste memoized tiles (``tile``): a part of a board drawn the same way at many updates (an Ora
-building in the display, a landscape space) is drawn once per worker and pasted after, with the
-same pixels. Off only to measure it and in the tests that compare both."""
 
 TILE_BYTES = 16 * 1024 * 1024
 """Pixel bytes of the tiles kept per process (least recently used dropped first): the tiles of
@@ -553,11 +538,13 @@ _tile_bytes = 0
 
 def tile(draw: ImageDraw.ImageDraw, xy: tuple[int, int], size: tuple[int, int], key: Hashable,
          paint: Painter, bg: tuple[int, int, int] = BG, *, anywhere: bool = True) -> None:
-    """Draw ``paint(draw, x, y)`` at integer ``xy``: the same pixels, the painting memoized.
+    """Draw ``paint(draw, x, y)`` at integer ``xy``: the same pixels, the painting memoized (a part
+    of a board drawn the same way at many updates, an Ora building in the display, a landscape
+    space, is drawn once per worker and pasted after).
 
     The first time, ``paint`` draws on a fresh image of colour ``bg``, ``size`` plus ``TILE_PAD``
     all round; kept under ``key`` (with ``size``, ``bg``, the fonts and the bold option) is the
-    ``size`` box, pasted at ``xy`` now and whenever ``key`` comes again (``TILES``), or, when the
+    ``size`` box, pasted at ``xy`` now and whenever ``key`` comes again, or, when the
     painting has ink outside its box, nothing: such a key is painted directly each time. So the
     pixels equal drawing directly when (the caller's contract) the box at ``xy`` is plain ``bg``
     before and nothing else is drawn in it, and ``key`` determines the painting: the strings it
@@ -577,11 +564,8 @@ def tile(draw: ImageDraw.ImageDraw, xy: tuple[int, int], size: tuple[int, int], 
         anywhere: the painting may be moved (see above); False keys it on ``xy`` too.
     """
     x, y = xy
-    if not TILES:
-        paint(draw, x, y)
-        return
     global _tile_bytes
-    full = (key, size, bg, _fonts_key(), BOLD_FACE, None if anywhere else xy)
+    full = (key, size, bg, _fonts_key(), None if anywhere else xy)
     if full in _tiles:
         _tiles.move_to_end(full)
         image = _tiles[full]
@@ -613,25 +597,14 @@ def _clear_tiles() -> None:
     _tile_bytes = 0
 
 
-@contextlib.contextmanager
-def tiles_off() -> Iterator[None]:
-    """Draw every tile directly while the block runs (bench/render.py, tests)."""
-    global TILES
-    saved, TILES = TILES, False
-    try:
-        yield
-    finally:
-        TILES = saved
-
-
 def has_bold_face() -> bool:
     """True when bold text is drawn in a real bold font file (no stroke)."""
-    return _has_bold_face(BOLD_FACE, tuple(EXTRA_FONTS))
+    return _has_bold_face(tuple(EXTRA_FONTS))
 
 
 @lru_cache(maxsize=8)
-def _has_bold_face(bold_face: bool, extra: tuple[tuple[str, int], ...]) -> bool:
-    variable = _variable_cjk() if bold_face else None
+def _has_bold_face(extra: tuple[tuple[str, int], ...]) -> bool:
+    variable = _variable_cjk()
     return any("Bold" in path or path == variable
                for path, _ in _font_candidates(True)[len(extra):] if os.path.exists(path))
 
@@ -656,20 +629,11 @@ def seat_label(seat: int, names: Sequence[str]) -> str:
     return f"{SEAT_LETTERS[seat % len(SEAT_LETTERS)]} · {name}"
 
 
-PALETTE_PNG = True
-"""Encode boards as 256-colour palette PNGs (Pillow's fast octree quantizer, no
-dithering) instead of RGB PNGs: about 0.6× the encoding time and 40 % of the bytes. A
-board is flat colour and anti-aliased text (1,500–4,000 distinct colours); the octree
-keeps every edge crisp and moves a flat colour by a few levels at most (measured by
-``python -m bench.load --render``: mean change under 2 %, no visible difference). Off
-only to measure it."""
-
-
 PALETTE_SAMPLE = ((1_000_000, 3), (60_000, 2))
 """(pixels at least, factor): the palette of a palette PNG is chosen from a sample of the image, one
 pixel of every factor × factor block (``Image.resize`` with ``NEAREST``), and every pixel of the full
 image then takes its nearest palette colour: about half the quantizing time of the octree over every
-pixel of a board (bench/profile.py, issue 14: the largest cost of a move), as faithful (six
+pixel of a board (bench/profile.py: the largest cost of a move), as faithful (six
 random-playout boards of every game: the largest error per channel ≤ 32 and at most 0.05 % of the
 pixels off by more than 8, as with the full octree; an image under a megapixel, every 720-px board,
 is sampled one pixel of 2 × 2: one of 3 × 3 missed a colour of Ora's board by 33). A sample of single pixels, not block means
@@ -698,33 +662,16 @@ def palette_image(image: Image.Image) -> Image.Image:
 
 
 def to_png(image: Image.Image) -> bytes:
-    """Encode as PNG bytes (deterministic: no timestamps; zlib level ``PNG_LEVEL``): a palette
-    PNG (``palette_image``) when ``PALETTE_PNG`` is on and the image is RGB, else a PNG of the
-    image's own mode."""
+    """Encode as PNG bytes (deterministic: no timestamps; zlib level ``PNG_LEVEL``): an RGB image as
+    a 256-colour palette PNG (``palette_image``; Pillow's fast octree quantizer, no dithering: about
+    0.6× the encoding time of an RGB PNG and 40 % of the bytes; a board is flat colour and
+    anti-aliased text, 1,500–4,000 distinct colours, and the octree keeps every edge crisp and moves
+    a flat colour by a few levels at most), any other image as a PNG of its own mode."""
     buf = io.BytesIO()
-    if PALETTE_PNG and image.mode == "RGB":
+    if image.mode == "RGB":
         image = palette_image(image)
     image.save(buf, "PNG", optimize=False, compress_level=PNG_LEVEL)
     return buf.getvalue()
-
-
-def configure(*, bold_face: bool | None = None, palette_png: bool | None = None,
-              memo_text: bool | None = None) -> None:
-    """Switch the speed options (``BOLD_FACE``, ``PALETTE_PNG``, ``MEMO_TEXT``; None
-    leaves one as it is) and drop the caches that depend on them. Used by the benchmark
-    to measure old and new side by side in one process."""
-    global BOLD_FACE, PALETTE_PNG, MEMO_TEXT
-    if bold_face is not None:
-        BOLD_FACE = bold_face
-    if palette_png is not None:
-        PALETTE_PNG = palette_png
-    if memo_text is not None:
-        MEMO_TEXT = memo_text
-    font.cache_clear()
-    _mask.cache_clear()
-    _text_width.cache_clear()
-    _run_width.cache_clear()
-    _clear_tiles()
 
 
 def to_jpeg(image: Image.Image, quality: int = 85) -> bytes:

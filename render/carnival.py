@@ -591,7 +591,7 @@ def place_dice(view: PublicView, names: Sequence[str], text: Text, highlight: st
     dots = {d: (a[0] - DOT_R - 2, a[1] - DOT_R - 2, a[0] + DOT_R + 2, a[1] + DOT_R + 2)
             for d, a in anchors.items()} if spatial else {}
     return list(_search(tuple(table), tuple(anchors.get(d, (float(CX), float(CY))) for d in table), reach,
-                        tuple(obstacles), tuple(dots.items()), r_die, highlight, (base.BOLD_FACE, base._fonts_key())))
+                        tuple(obstacles), tuple(dots.items()), r_die, highlight, base._fonts_key()))
 
 
 @lru_cache(maxsize=512)
@@ -599,9 +599,8 @@ def _search(table: tuple[str, ...], anchors: tuple[tuple[float, float], ...], re
             obstacles: tuple[Box, ...], dots: tuple[tuple[str, Box], ...], r_die: float,
             highlight: str | None, fonts: tuple[Any, ...]) -> tuple[PlacedDie, ...]:
     """``place_dice``'s search, memoized: a board drawn again with the dice where they were (most
-    moves move none) reuses it (about a quarter of a Carnival board's drawing). ``fonts``: the bold
-    option and the fonts (the id labels' widths), so a switch of them (``render.base.configure``)
-    searches again."""
+    moves move none) reuses it (about a quarter of a Carnival board's drawing). ``fonts``: the fonts
+    (the id labels' widths), so another set of them (``render.base.EXTRA_FONTS``) searches again."""
     placed: list[PlacedDie] = []
     for d, (ax, ay) in zip(table, anchors, strict=True):
         hl = highlight == d

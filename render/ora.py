@@ -63,9 +63,9 @@ CLOISTER_FILL = (236, 230, 250)
 SETTLEMENT_FILL = (255, 222, 196)
 NEUTRAL_COLOUR = (120, 120, 128)
 MEMO_TEXTS = False
-"""No ``render.registry.OneImageTexts`` for Ora's images: one A/B run found it slower (7.3 against 6.6 ms
-a board over 60 boards), within the noise of this shared machine (the same code twice differed by 0.5 ms);
-off until measured in a quiet window."""
+"""No ``render.registry.OneImageTexts`` for Ora's images: it is no faster for them (A/B over 60 boards:
+7.3 ms a board with it, 6.6 without, within the noise of a shared machine, where the same code twice
+differed by 0.5 ms)."""
 # --------------------------------------------------------------------------- text
 
 

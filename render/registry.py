@@ -127,8 +127,8 @@ def has_decision(game_id: str) -> bool:
 def draws_decision(game_id: str, private_view: dict[str, Any]) -> bool:
     """Whether ``decision_image`` may give an image for this view: the game draws decisions
     (``has_decision``) and, where its module says so cheaply (``draws_decision(view)``), this
-    decision is one it draws; the bot asks before sending a job to a render worker (issue 14:
-    E Guan's panels had about three jobs a move, most of them drawing nothing)."""
+    decision is one it draws; the bot asks before sending a job to a render worker (E
+    Guan's panels ask for about three a move, most of them drawing nothing)."""
     if not has_decision(game_id):
         return False
     predicate = getattr(module(game_id), "draws_decision", None)
@@ -175,23 +175,18 @@ def zoom_image(game_id: str, view: dict[str, Any], region: str, names: Sequence[
     return image
 
 
-FIXED_PALETTE = True
-"""Encode a game's boards and private images against its fixed palette, band by band with the bands
-memoized (render/png.py): 2-4× less encoding CPU than a palette chosen per board
-(``python -m bench.render --moves 30``). Off only to measure it."""
-
-
 def encode(image: Image.Image, limit: int = DEFAULT_LIMIT, game_id: str | None = None) -> tuple[bytes, str]:
     """PNG bytes, or a JPEG/downscaled version when the PNG exceeds ``limit`` bytes. With ``game_id``
     (an RGB image of that game drawn with its own colours: a board or a private view, not a scaled
     copy; or the key of another palette of the game, ``render.png.palette_key``: its decisions'
-    images), the PNG is made against that fixed palette (``render.png.encode``, ``FIXED_PALETTE``)
-    when there is one, else as ``render.base.to_png`` makes it.
+    images), the PNG is made against that fixed palette when there is one (``render.png.encode``: 2-4× less
+    encoding CPU than a palette chosen per board, ``python -m bench.render --moves 30``), else as
+    ``render.base.to_png`` makes it.
 
     Returns:
         (data, extension) with extension ``"png"`` or ``"jpg"``.
     """
-    if game_id is not None and FIXED_PALETTE:
+    if game_id is not None:
         fixed = png.encode(image, game_id)
         if fixed is not None and len(fixed) <= limit:
             return fixed, "png"

@@ -1,4 +1,4 @@
-"""Session-wide test fixtures: the database backends (issue 17).
+"""Session-wide test fixtures: the database backends.
 
 ``database_url`` runs a test once per backend: an SQLite file in ``tmp_path`` and a fresh
 PostgreSQL database on one server the session starts itself (bot/sandbox/localpg.py:

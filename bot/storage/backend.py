@@ -1,4 +1,4 @@
-"""The two storage backends behind one ``Repository`` (issue 17): SQLite through aiosqlite
+"""The two storage backends behind one ``Repository``: SQLite through aiosqlite
 (the default) and PostgreSQL through asyncpg, chosen by the database URL.
 
 The repository's SQL is written once, portable, with ``?`` placeholders. For PostgreSQL,

@@ -70,7 +70,7 @@ def escape_name(name: str) -> str:
     is shown as typed and pings nobody (``discord.utils.escape_markdown`` / ``escape_mentions``);
     also every ``<`` (so ``<#channel>``, ``<t:0:F>``, ``<:emoji:id>`` and ``</command:id>`` are not
     turned into links, timestamps or emoji) and the dot of a leading ``1.`` (a numbered list when
-    the name starts a line; fresh-user trial 10)."""
+    the name starts a line)."""
     from discord.utils import escape_markdown, escape_mentions
 
     escaped = escape_mentions(escape_markdown(name)).replace("<", "\\<")
@@ -80,7 +80,7 @@ def escape_name(name: str) -> str:
 @lru_cache(maxsize=4096)
 def _shown_name(name: str, markdown: bool) -> str:
     """``short_name(name)``, escaped (``escape_name``) when ``markdown``: what ``Texts`` shows for
-    a seat, remembered per name (issue 14: a move builds a score of ``Texts`` for the same few
+    a seat, remembered per name (a move builds a score of ``Texts`` for the same few
     names; both functions depend on the name alone)."""
     return escape_name(short_name(name)) if markdown else short_name(name)
 

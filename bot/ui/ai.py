@@ -1,4 +1,4 @@
-"""AI seats in play (issue 15 part 2): the host's AI driver, the lobby's **Add AI** select,
+"""AI seats in play: the host's AI driver, the lobby's **Add AI** select,
 ``/game autopilot`` and the moderators' hand-over of a seat to an AI.
 
 The driver (``AiPlayers``) is told of every committed change (``GameService.listeners``);

@@ -1,4 +1,4 @@
-"""Answering a component press with the message it redraws (issue 14: one Discord call instead
+"""Answering a component press with the message it redraws (one Discord call instead
 of a deferral and an edit), within a bound that keeps Discord's 3 seconds (docs/DISCORD.md
 "Interaction tokens"). Used by the private panels' picks and steps (bot/ui/moves.py); any handler
 that now defers and then edits the message pressed can use it the same way.

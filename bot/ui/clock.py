@@ -1,6 +1,6 @@
 """The game clock (docs/DESIGN.md §5 Time control): reminders at 50 % and 90 % of a
-decision's window, the timeout moves at its deadline — and, for people with lives
-(issue 10): vacation days, quiet hours, and the pings held back by them.
+decision's window, the timeout moves at its deadline — and, for people with lives:
+vacation days, quiet hours, and the pings held back by them.
 
 - **Vacation days** (per player and game, set in the lobby with ``/game vacation``): when a
   deadline would expire while a player with days left is among those waited for, one day

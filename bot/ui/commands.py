@@ -1,4 +1,4 @@
-"""Slash commands in the reader's language (issue 13 §2): a discord.py
+"""Slash commands in the reader's language: a discord.py
 ``app_commands.Translator`` (installed with ``tree.set_translator`` before the commands are
 synced) that gives Discord the names, descriptions, option names and choices of every
 command from the catalogs (``bot/text/en/cmd.toml``, keys ``cmd.*``) in each translated

@@ -240,7 +240,7 @@ class NavButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class DmButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"d:(?P<game>\d+):(?P<verb>play|hand)"):
-    """Play ▶ / My view on a DM hand message or DM turn notice (issue 10). The id carries
+    """Play ▶ / My view on a DM hand message or DM turn notice. The id carries
     the game (no version: a DM lives long; the panel it opens carries the version checks
     of ``ActionButton``), so a check of the interaction's origin can resolve the game and
     accept the seated player's DM."""

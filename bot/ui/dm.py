@@ -1,4 +1,4 @@
-"""Hidden hands in DMs and DM turn notices (docs/DESIGN.md §5 "Hidden information", issue 10).
+"""Hidden hands in DMs and DM turn notices (docs/DESIGN.md §5 "Hidden information").
 
 A player who is away (``Presence.present``) gets **one DM per turn**: the **DM turn notice**
 (a new message, so the phone rings) carries the prompt, the deadline, the "since your last
@@ -9,7 +9,7 @@ information, their private view (``Engine.player_view(state, seat)`` drawn by
 (``bot.ui.components.DmButton``, acting on that game from the DM with the panel's usual
 version checks), the "🔍 Look at…" select of their own view where the game has one
 (bot/ui/looks.py), and a link to the game's thread. Older notices are left as they are (a
-delete or a strike-through would cost a bot-token request each turn: issue 18 point 5).
+delete or a strike-through would cost a bot-token request each turn).
 Hand changes between their turns wait for the next notice; **My view** and ``/game hand``
 always show the current hand.
 
@@ -166,7 +166,7 @@ class DirectMessages:
         hands off, paused DMs, or a game without a private view are left out, and (``users``
         None, i.e. after a change) players at the table (``Presence.present``) and players
         with turn notices on: their hand comes with their next turn notice (``turn_notice``;
-        one DM per turn, issue 18 point 5)."""
+        one DM per turn)."""
         service = self.ctx.service
         engine = service.engine(record)
         if not engine.info.has_hidden_info or record.state is None or record.status != "active":
@@ -227,7 +227,7 @@ class DirectMessages:
     # ------------------------------------------------------------------ turn notices
     async def turn_notice(self, record: GameRecord, seat: int, text: str, *, image: bool = True) -> None:
         """DM the player at ``seat`` a turn notice ``text`` and Play ▶ / My view / the thread
-        link, in one message (one bot-token request: issue 18 point 5). Unless ``image`` is
+        link, in one message (one bot-token request). Unless ``image`` is
         False it carries a small board image and, in a game with hidden information and with
         DM hands on, the player's private view as of now (a line after the first says so).
         The previous turn notice is left as it is. Nothing when the player switched turn

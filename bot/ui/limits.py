@@ -44,9 +44,9 @@ NUMBERED = re.compile(r"\d+ · ")
 
 def distinct_labels(labels: Sequence[str], limit: int) -> list[str]:
     """``labels`` (the choices of one panel) cut to ``limit`` characters so that labels that
-    differ still differ once cut (a fresh-user trial: two Heaven buttons both read "Use Arrogance
+    differ still differ once cut (two Heaven buttons would both read "Use Arrogance
     G2: take R2, target Alexandra_K, give Shepherd+Sacrifice, get B1+…", cut at the end where
-    they differed). A label is cut at the end (``clip``) unless that makes it equal to another
+    they differ). A label is cut at the end (``clip``) unless that makes it equal to another
     cut label whose text differs; then it keeps its start and, after a '…', its end from where
     the colliding labels part (at least ``LABEL_HEAD`` characters of the start); if even that
     leaves two alike, each such label ends in " #k" (k = 1, 2, … for each text, in the given

@@ -1,4 +1,4 @@
-"""The lobby's option and timer menus (issue 16 point 7: taps, not typed ``key=value``):
+"""The lobby's option and timer menus (taps, not typed ``key=value``):
 built from each engine's declared options (``EngineInfo.options``, ``OptionSpec``), in the
 lobby message under Join / Leave / Start.
 

@@ -1,4 +1,4 @@
-"""Who reads in which language (issue 13 §2): a private reply (ephemeral answers, panels,
+"""Who reads in which language: a private reply (ephemeral answers, panels,
 My view, errors) is written in the reader's language, public messages and boards in the
 server's.
 

@@ -1,6 +1,6 @@
 """Moderation (docs/DISCORD.md failure mode 13, docs/DESIGN.md §5): ending, kicking,
 replacing and pausing, each logged by the service and announced here. Users are user
-options (issue 16: a member picker, which also takes a pasted id), so a member who left
+options (a member picker, which also takes a pasted id), so a member who left
 the server can still be removed or replaced.
 """
 

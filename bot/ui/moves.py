@@ -52,8 +52,7 @@ class Moves:
         """Send the caller's private Play panel (an ephemeral follow-up). A press on a message
         (the board's Play ▶, a ping's, a DM's) is answered by a deferred update (type 6, no
         "thinking"), so that interaction's ``@original`` stays the message pressed: on the
-        board, its token edits the board after the move (``BoardTokens.note_board_interaction``;
-        issue 18 point 5).
+        board, its token edits the board after the move (``BoardTokens.note_board_interaction``).
 
         Raises:
             HostError: no such game, not a player, or the game is not running.

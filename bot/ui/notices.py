@@ -8,7 +8,7 @@ delivery layer (``Outbox.flush``) exactly once and in order, also after a crash 
 rows are sent at start); it asks this module for the sentences of a ping row
 (``deliver_ping``) and of the end (``end_message``) when it sends them.
 
-**Exactly one ping each time the game starts waiting for a player** (issue 10): after a
+**Exactly one ping each time the game starts waiting for a player**: after a
 move, a timeout's automatic move, a reaction window opening or closing, a kick or a replace
 and, after a restart, for a change whose ping row was never sent (the outbox). A seat is
 newly awaited when it waits now and did not before, or its last decision was made for it
@@ -134,8 +134,8 @@ def answered_by_ais(record: GameRecord, entries: Sequence[LogEntry], seat: int, 
     in this process (at or after ``since``, unix seconds) less than ``PARK_SECONDS`` before
     ``now``. Then that player's panel, parked after their move, is redrawn with the
     decision (``bot/ui/parked.py``) and a ping would repeat it: one turn against AIs is
-    one ping, not one per step (fresh-user trial: Carnival's Pride picks against an AI
-    pinged the channel and the DM once a die). A move made for the seat (a timeout), a
+    one ping, not one per step (else Carnival's Pride picks against an AI
+    would ping the channel and the DM once a die). A move made for the seat (a timeout), a
     person's move or a system entry (an undo, a replace…) in between, and a move before a
     restart (its panel is gone), all ping."""
     own = turns.get(seat, 0)

@@ -1,4 +1,4 @@
-"""The operator's side (issue 18 points 3 and 4): ``/game status`` (what the bot is doing,
+"""The operator's side: ``/game status`` (what the bot is doing,
 for its owner everywhere and for a server's moderators about their server), ``/game
 forget-me`` (a user's data deleted, their id in the games kept for their scores replaced
 by ``ANON_USER``) and the purge of a server's data a grace period after the bot was

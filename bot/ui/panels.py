@@ -203,7 +203,7 @@ def board_embed(engine: Engine, record: GameRecord, state: State | None, *, imag
     embed = discord.Embed(title=game_title(engine, record, locale), colour=COLOUR,
                           description=clip("\n".join(lines), EMBED_DESCRIPTION))
     embed.set_image(url=f"attachment://{image_name}")
-    # (issue 16: an ended game has no Play button)
+    # (an ended game has no Play button)
     embed.set_footer(text=tx(Msg("ui.board.footer" if record.status == "active" else "ui.board.footer_ended")))
     return embed
 

@@ -12,7 +12,7 @@ once, saying so with nothing to press, and forgotten. A player's new panel repla
 
 A redrawn panel shows the state as it is now only: its note (the move it confirmed and its
 private lines, e.g. "🔒 You picked Gluttony …") is dropped when an undo since took back a
-move the note may tell of (fresh-user trial: after ``/game undo`` the old panel said
+move the note may tell of (else after ``/game undo`` the old panel would say
 "You picked Gluttony" above "Choose your sin").
 """
 
@@ -96,9 +96,9 @@ class ParkedPanels:
     async def refresh(self, game: int) -> None:
         """Redraw the parked panels of ``game`` whose seat it awaits now, and forget them;
         redraw (and keep) those whose "Waiting for …" no longer names everyone it awaits
-        (the turn moved on to others: trial 8, a reply said "Waiting for Bot · Easy" after
+        (the turn moved on to others: it would say "Waiting for Bot · Easy" after
         the AI had moved; a seat that moved meanwhile is not a reason to redraw); redraw and
-        forget those of a game that is over (trial: a panel said "Waiting for Bot · Normal"
+        forget those of a game that is over (it would say "Waiting for Bot · Normal"
         under a board saying Game over); forget those expired or of a seat that changed hands. A failed
         edit is logged (the board's Play ▶ still opens a panel).
 

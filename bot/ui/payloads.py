@@ -1,5 +1,5 @@
-"""Slash-command payloads checked against the command tree before a handler runs (issue 18
-point 6, tests/reliability/test_fuzz.py): every option must be one the command declares,
+"""Slash-command payloads checked against the command tree before a handler runs
+(tests/reliability/test_fuzz.py): every option must be one the command declares,
 of its declared type, with a value of that type's JSON shape (a snowflake for users,
 channels, roles, mentionables and attachments, present in ``resolved``), and no required
 option may be missing. Discord's own client never sends anything else, but a forged or

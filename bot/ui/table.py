@@ -1,4 +1,4 @@
-"""The table around the game (issue 16), for every game at once and with no game-specific
+"""The table around the game, for every game at once and with no game-specific
 code: undo (docs/DESIGN.md §4), resign, spectators, rematch, ratings and replays.
 
 Buttons are ``TableButton``s, ``t:{game}:{version}:{verb}``:
@@ -166,7 +166,7 @@ class Spectators:
         ``player_view(state, None)`` is drawn, so nothing private reaches them); an ``end``
         watcher gets one DM when the game finished or was abandoned (a moderator's end or
         kick, the last person's resign). Each is marked with the version shown,
-        so nothing is sent twice. A game without spectators is not read (issue 14)."""
+        so nothing is sent twice. A game without spectators is not read."""
         if not await self.ctx.service.watchers(game):
             return
         record = await self.ctx.service.get(game)
@@ -497,7 +497,7 @@ def thinned(marks: Sequence[tuple[str, str, int]], most: int = 25) -> list[tuple
 
 def export_log(record: GameRecord, name: str, entries: Sequence[LogEntry],
                outcome: Outcome | None) -> tuple[dict[str, Any], str]:
-    """A game's log as JSON and as text with public information only (issue 16 point 6):
+    """A game's log as JSON and as text with public information only:
     per entry its seq, kind, seat, time and public event lines — no actions (a player's
     action may be a secret pick, a chance entry a hidden draw) and no private lines;
     undone entries are marked. Returns ``(json_data, text)``."""

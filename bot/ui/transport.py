@@ -107,7 +107,7 @@ class Transport:
 
     async def dm_channel(self, user_id: int) -> discord.PartialMessageable:
         """The DM channel with ``user_id``: opened once (one request), then known by id, so a
-        DM costs no user fetch (issue 18 point 5).
+        DM costs no user fetch.
 
         Raises:
             discord.HTTPException: Discord refused to open it.

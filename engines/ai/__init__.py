@@ -1,4 +1,4 @@
-"""AI players for every game (issue 15): one information-set search over the engine protocol.
+"""AI players for every game: one information-set search over the engine protocol.
 
 ``choose(engine, state, seat, level, rng)`` is the entry point (``engines.ai.search``); the
 per-game hooks (hidden-information sampling, playout policies) live in ``engines/<game>/ai.py``

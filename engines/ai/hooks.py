@@ -1,4 +1,4 @@
-"""Per-game AI hooks (issue 15 point 1): a registry, so ``engines/base.py`` stays untouched.
+"""Per-game AI hooks: a registry, so ``engines/base.py`` stays untouched.
 
 Each game may have a module ``ai`` in its engine's package (``engines/<game_id>/ai.py``) exposing
 

@@ -1,4 +1,4 @@
-"""One search for every game (issue 15 point 1): single-observer information-set MCTS.
+"""One search for every game: single-observer information-set MCTS.
 
 Each iteration samples a determinization of the root state from the searching seat's view
 (``engines.ai.hooks``: the per-game ``determinize``), walks an open-loop tree keyed by the
@@ -76,7 +76,7 @@ LEVELS: Final[dict[str, Budget]] = {
     "normal": Budget(iterations=120, seconds=2.0),
     "hard": Budget(iterations=600, seconds=8.0),
 }
-"""The levels a lobby offers (issue 15: easy, normal, hard) and their budgets. The wall-clock
+"""The levels a lobby offers (easy, normal, hard) and their budgets. The wall-clock
 caps keep a decision inside what a player waits for (normal: 2 s, so at most 2 s of CPU);
 on an idle machine the iterations end a search first (bench/ai_strength.py counts how often
 the CPU time passed the cap)."""
@@ -196,7 +196,7 @@ def budget_for(engine: Engine, level: str) -> Budget:
 
 def choose(engine: Engine, state: State, seat: Seat, level: str, rng: random.Random,
            budget: Budget | None = None) -> Action:
-    """The AI's move for ``seat`` (issue 15 point 1): always a member of
+    """The AI's move for ``seat``: always a member of
     ``engine.legal_actions(state, seat)`` (a deep copy).
 
     ``level`` picks the budget (``budget_for``: ``LEVELS`` times the game's factor); ``budget``

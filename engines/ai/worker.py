@@ -1,4 +1,4 @@
-"""The AI's move as a worker process computes it (issue 15 point 3): plain, picklable
+"""The AI's move as a worker process computes it: plain, picklable
 arguments in, the chosen action's JSON out, so ``bot/ui/ai.py`` can hand it to a
 ``concurrent.futures.ProcessPoolExecutor`` and the event loop never thinks.
 """

@@ -1,4 +1,4 @@
-"""AI hooks of The Canterbury Tales (issue 15; engines/ai/hooks.py): the other hands (their
+"""AI hooks of The Canterbury Tales (engines/ai/hooks.py): the other hands (their
 backs are public), the deck contents behind the backs and the other seats' coins are hidden
 (docs/rules/canterbury.md §7, D20; engines/canterbury/view.py).
 
@@ -57,8 +57,8 @@ def determinize(state: State, seat: Seat, rng: random.Random) -> State:
 
 
 PLAYOUT_DEPTH = 16
-"""Actions a playout takes past the tree before ``evaluate`` scores it (issue 15 part 2:
-random playouts to the end were no better than random play, bench/ai_strength.py)."""
+"""Actions a playout takes past the tree before ``evaluate`` scores it (random
+playouts to the end are no better than random play, bench/ai_strength.py)."""
 
 EVAL_SCALE = 6.0
 """Coins of lead that make a seat's reward about 0.73 (the logistic's unit)."""

@@ -1,4 +1,4 @@
-"""AI hooks of Carnival of Sins (issue 15; engines/ai/hooks.py): hidden information is only the
+"""AI hooks of Carnival of Sins (engines/ai/hooks.py): hidden information is only the
 face-down picks of the other seats (docs/rules/carnival.md §7); hands are public."""
 
 from __future__ import annotations

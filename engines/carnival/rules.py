@@ -64,7 +64,7 @@ def _point(k: int, n: int, radius: int) -> tuple[int, int]:
 
 @functools.cache
 def _points(n: int, radius: int) -> tuple[tuple[int, int], ...]:
-    """The ``n`` points of ``_point`` on ``radius``, computed once per (n, radius) (issue 14: the
+    """The ``n`` points of ``_point`` on ``radius``, computed once per (n, radius) (the
     views, the undo check's shuffles and Sloth ask for them at every move)."""
     return tuple(_point(k, n, radius) for k in range(n))
 

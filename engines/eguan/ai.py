@@ -1,4 +1,4 @@
-"""AI hooks of E Guan (issue 15; engines/ai/hooks.py): the deck, the other hands, every waiting
+"""AI hooks of E Guan (engines/ai/hooks.py): the deck, the other hands, every waiting
 pile, the other seats' kept and removed kept cards and, during setup, their skill choices are
 hidden (docs/rules/eguan.md; engines/eguan/view.py)."""
 
@@ -57,8 +57,8 @@ def determinize(state: State, seat: Seat, rng: random.Random) -> State:
 
 
 PLAYOUT_DEPTH = 24
-"""Actions a playout takes past the tree before ``evaluate`` scores it (issue 15 part 2:
-random playouts to the end were no better than random play, bench/ai_strength.py)."""
+"""Actions a playout takes past the tree before ``evaluate`` scores it (random
+playouts to the end are no better than random play, bench/ai_strength.py)."""
 
 EVAL_SCALE = 4.0
 """Points of lead that make a seat's reward about 0.73 (the logistic's unit)."""

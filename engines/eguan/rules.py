@@ -55,10 +55,10 @@ def corner_cells(anchor: int, rot: int) -> dict[str, tuple[int, int]]:
 
 
 BOARDS_REMEMBERED = 256
-"""Boards whose cells, counts and topmost cards are remembered (``_board_key``; issue 14: every
+"""Boards whose cells, counts and topmost cards are remembered (``_board_key``: every
 view and the undo check's variants ask for them several times per board, the AI's playouts too).
-About 7 KiB a board of 12 cards in all three caches (tracemalloc), so under 2 MiB (issue 14's memory
-guard); a move needs only the boards of its own game."""
+About 7 KiB a board of 12 cards in all three caches (tracemalloc), so under 2 MiB (the memory
+guard, bench/footprint.py); a move needs only the boards of its own game."""
 
 
 def _board_key(board: Board) -> tuple[tuple[str, int, int], ...]:

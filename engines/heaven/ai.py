@@ -1,4 +1,4 @@
-"""AI hooks of Heaven (issue 15; engines/ai/hooks.py): the other hands, their secret split
+"""AI hooks of Heaven (engines/ai/hooks.py): the other hands, their secret split
 choices, the draw pile and the cards another seat drew and must still place are hidden
 (docs/rules/heaven.md §11; engines/heaven/view.py)."""
 
@@ -42,7 +42,7 @@ def determinize(st: State, seat: Seat, rng: random.Random) -> State:
 PLAYOUT_DEPTH = 24
 """Actions a playout takes past the tree before ``evaluate`` scores it (about two rounds of a
 4-player table): random playouts to the round limit (docs/rules/heaven.md D35) cost ~280
-actions an iteration and say little about the move (issue 15 point 4, bench/ai_strength.py)."""
+actions an iteration and say little about the move (bench/ai_strength.py)."""
 
 EVAL_SCALE = 1.0
 """Spaces of lead that make a seat's reward about 0.73 (the logistic's unit)."""

@@ -139,7 +139,7 @@ class PrivateView(PublicView):
 
 def card_view(cid: str) -> CardView:
     """One card for a view (§2.1): a fresh dict each call (callers may change it), copied
-    from one built once per card (cards never change; issue 14: views are drawn for every
+    from one built once per card (cards never change; views are drawn for every
     viewer and every variant of the undo check, bot/service.py ``reveals``).
 
     Raises:
@@ -257,7 +257,7 @@ def shuffle_hidden(st: State, seat: Seat | None, rng: random.Random) -> State:
     """A state that differs from ``st`` only in what ``seat`` cannot see (the no-leak
     check): other players' hands (their secret split choices follow their cards), the
     draw pile, and the cards another player drew and must still place."""
-    out = copy_state(st)  # (issue 14: the undo check shuffles many variants)
+    out = copy_state(st)  # (the undo check shuffles many variants)
     others = [s for s in range(out["players"]) if s != seat]
     pool: list[str] = list(out["deck"])
     for s in others:

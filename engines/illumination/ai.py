@@ -1,4 +1,4 @@
-"""AI hooks of Illumination (issue 15; engines/ai/hooks.py): the deck order, the contents of
+"""AI hooks of Illumination (engines/ai/hooks.py): the deck order, the contents of
 the face-down stacks, the other seat's hand and its Crusade card are hidden
 (docs/rules/illumination.md §7; engines/illumination/view.py)."""
 

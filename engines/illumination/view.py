@@ -153,7 +153,7 @@ _BOOK_SPACES: dict[str, tuple[tuple[str, int, str, str | None, bool], ...]] = {
     book: tuple((cid, CELLS[cid].row, CELLS[cid].column, CELLS[cid].quill, cid in DROLLERIES)
                 for cid in BOOK_CELLS[book]) for book in BOOKS}
 """Per Book, the fixed part of each cell's view (id, row, column, quill, drollery), read once
-(issue 14: ``public_view`` is built several times per move, by the undo check too)."""
+(``public_view`` is built several times per move, by the undo check too)."""
 
 
 def public_view(state: State) -> PublicView:

@@ -1,4 +1,4 @@
-"""AI hooks of Ora et Labora (issue 15; engines/ai/hooks.py): no hidden information (the
+"""AI hooks of Ora et Labora (engines/ai/hooks.py): no hidden information (the
 state is its own determinization), a cut-off evaluation by the live score.
 
 Random playouts to the end of the game (~170 actions in a 2-player game, docs/rules/ora.md

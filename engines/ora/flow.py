@@ -33,7 +33,6 @@ from engines.base import Action, Event, IllegalAction, seat_ref
 from engines.base import term as term_ref
 from engines.ora import rules as R
 from engines.ora.data import (
-    BASIC_GOODS,
     BUILDINGS,
     COIN5,
     GIFT,
@@ -46,7 +45,6 @@ from engines.ora.data import (
     SHORT_EMPTY,
     SHORT_ROUND_GOODS,
     SOLO_ROUNDS,
-    STAGES,
     START_INDICATORS,
     goods_of,
     settlements_arrived,
@@ -1491,13 +1489,3 @@ def do_frame(st: State, action: Action, out: Events) -> None:
         st["pl"][n]["clergy"][0] = [n, R.find(st["pl"][n]["land"], action["b"])]
         out.append(ev("neutral_prior", b=b_ref(action["b"])))
         push_use(st, 0, n, action["b"])
-
-
-def stage_index(letter: str) -> int:
-    """Index of a stage letter among the release stages (start = 1, A = 2, …)."""
-    return STAGES.index(letter)
-
-
-def basic_goods() -> tuple[str, ...]:
-    """G6 basic goods (for views)."""
-    return BASIC_GOODS

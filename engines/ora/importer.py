@@ -255,13 +255,6 @@ class Replay:
         raise GameError(f"No building {bid} is in play.")
 
 
-def _window(st: Mapping[str, Any]) -> tuple[int, int, int, str] | None:
-    win = st["win"]
-    if win is None:
-        return None
-    return (st["unit"], len(st["queue"]), win["seat"], win["kind"])
-
-
 def _turns(st: Mapping[str, Any]) -> int:
     """Turns still to come in this unit or open (queued windows and settlement turns, plus
     an open one)."""
@@ -286,12 +279,6 @@ def _turns_added(st: Mapping[str, Any], events: Iterable[Any]) -> int:
         elif e.kind in ("round", "turn"):
             added += {"solo": 2, "2pl": 3}.get(st["mode"], (1 if st["last"] else 2) if st["mode"] == "2p" else n + 1)
     return added
-
-
-def _settles(st: Mapping[str, Any]) -> int:
-    """Settlement turns still to come or open (queue items plus an open settlement window)."""
-    open_turn = 1 if st["win"] is not None and st["win"]["kind"] == "settle" else 0
-    return sum(1 for item in st["queue"] if item[0] == "settle") + open_turn
 
 
 def _goods(params: Iterable[str]) -> tuple[Counter[str], bool]:

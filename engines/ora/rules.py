@@ -89,11 +89,6 @@ def set_space(land: Land, k: str, *, card: Any = _KEEP, piece: Any = _KEEP) -> N
     land[k] = [t, c if card is _KEEP else card, b if piece is _KEEP else piece]
 
 
-def is_empty(space: Sequence[Any]) -> bool:
-    """No card, building or settlement on the space (§2.4)."""
-    return space[1] is None and space[2] is None
-
-
 def find(land: Land, piece: str) -> str | None:
     """The key of the space holding ``piece``, or None."""
     for k, space in land.items():
@@ -105,11 +100,6 @@ def find(land: Land, piece: str) -> str | None:
 def pieces(land: Land) -> list[tuple[str, str]]:
     """``(key, piece id)`` of every building and settlement on ``land``, in key order."""
     return [(k, s[2]) for k, s in land.items() if s[2] is not None]
-
-
-def is_building(piece: str | None) -> bool:
-    """True for a building id (not a settlement)."""
-    return piece is not None and piece in BUILDINGS
 
 
 def cloister_count(land: Land) -> int:
@@ -410,11 +400,6 @@ def point_sets(limit: float) -> list[dict[str, int]]:
     walk(0, limit, {})
     out.sort(key=lambda o: (-o[0], [(g, -o[1].get(g, 0)) for g in reversed(POINT_GOODS)]))
     return [o[1] for o in out if o[1]]
-
-
-def points_of(chosen: Mapping[str, int]) -> int:
-    """Scoring points of a set of goods."""
-    return sum(GOODS[g].points * n for g, n in chosen.items())
 
 
 # --------------------------------------------------------------------------- scoring

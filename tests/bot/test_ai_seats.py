@@ -1,4 +1,4 @@
-"""AI seats in storage and the service (issue 15 part 2): migration 007 on an old database,
+"""AI seats in storage and the service: migration 007 on an old database,
 seating and removing AIs in a lobby, the "at least one person" start rule, an AI move
 applied like a player's, and seats handed to an AI (autopilot, replace, kick)."""
 

@@ -1,4 +1,4 @@
-"""The storage backends (issue 17): database URLs, the PostgreSQL translation, two
+"""The storage backends: database URLs, the PostgreSQL translation, two
 processes' connections on one database (compare-and-set, lobby seats, claimed reminders
 and held-back pings), shards, and PostgreSQL faults."""
 

@@ -1,4 +1,4 @@
-"""Backups by themselves and restore (issue 18 point 2, bot/backup.py): an online backup
+"""Backups by themselves and restore (bot/backup.py): an online backup
 taken while moves are applied restores to a consistent database, retention deletes the
 oldest, restore refuses to overwrite and verifies by replay; the bot's loop through the
 offline Discord."""

@@ -1,4 +1,4 @@
-"""Issue 14, less CPU per move in the bot: the cheaper computations give exactly what the
+"""Less CPU per move in the bot: the cheaper computations give exactly what the
 plain ones gave. ``DecisionTree.of`` (confirmation texts made only when shown,
 ``Notation.has_confirm``) against a tree built with every confirmation made;
 ``bot.ui.panels.decision_tree`` (one tree per state object and seat) never serving the tree
@@ -43,7 +43,7 @@ def shown(tree: DecisionTree, path: tuple[int, ...] = ()) -> Iterator[Any]:
 
 
 def eager_tree(notation: Notation, state: State, seat: int) -> DecisionTree:
-    """The tree as ``DecisionTree.of`` built it before issue 14: every confirmation made."""
+    """The tree as ``DecisionTree.of`` built it first: every confirmation made."""
     actions = list(notation.engine.legal_actions(state, seat))
     return DecisionTree(actions, action_labels(notation, state, actions),
                         [notation.action_hint(state, a) for a in actions],

@@ -1,4 +1,4 @@
-"""The message catalogs (bot/text/, docs/PROTOCOL.md "Text"; issue 13 §2-§4).
+"""The message catalogs (bot/text/, docs/PROTOCOL.md "Text").
 
 Checks that can fail: every English key has a translation in each language of
 ``bot.text.TRANSLATED``, with the same placeholders; the ``.po`` files hold no stale,

@@ -1,5 +1,5 @@
-"""Slash commands localized through ``app_commands.Translator`` (bot/ui/commands.py;
-issue 13 §2): every name, description, option and choice of every command has a
+"""Slash commands localized through ``app_commands.Translator`` (bot/ui/commands.py):
+every name, description, option and choice of every command has a
 translation in each language of ``bot.text.TRANSLATED``, the English catalog
 (bot/text/en/cmd.toml) says what the code says, and the localized names keep Discord's
 rules (lowercase, no spaces, at most 32 characters; unique among their siblings)."""

@@ -1,4 +1,4 @@
-"""Per-game tables that must not grow with the number of games (bot/locks.py; issue 14, point 3)."""
+"""Per-game tables that must not grow with the number of games (bot/locks.py)."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ async def test_a_thousand_games_leave_no_locks_and_few_thumbnails(tmp_path) -> N
 
 
 async def test_what_delivery_remembers_of_channels_and_users_is_bounded(tmp_path) -> None:
-    """Issue 14 §3: nothing grows without bound — message counts per channel, DM channel ids
+    """Nothing grows without bound — message counts per channel, DM channel ids
     and last interactions are kept for the most recent channels and users only."""
     from bot.service import GameService
     from bot.storage import Repository

@@ -1,5 +1,5 @@
-"""The log tail a ``Repository`` keeps in memory (bot/storage/records.py ``LogTail``,
-issue 14): ``log(..., upto=)`` answers from the newest entries this process wrote or read,
+"""The log tail a ``Repository`` keeps in memory (bot/storage/records.py ``LogTail``):
+``log(..., upto=)`` answers from the newest entries this process wrote or read,
 exactly as the database would, and reads the database whenever memory does not hold them
 all (older entries, a newer version another process wrote, entries anonymised). Also the
 quiet hours it remembers for ``QUIET_HOURS_FRESH`` seconds."""

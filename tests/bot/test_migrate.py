@@ -1,5 +1,5 @@
 """``python -m bot.migrate``: a whole database copied to another backend (SQLite to SQLite
-and SQLite to PostgreSQL) and verified by replay (issue 17)."""
+and SQLite to PostgreSQL) and verified by replay."""
 
 from __future__ import annotations
 

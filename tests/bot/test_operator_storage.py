@@ -1,4 +1,4 @@
-"""The operator's storage (issue 18 points 3 and 4; migration 006) on both backends: the
+"""The operator's storage (migration 006) on both backends: the
 figures of ``/game status``, a user anonymised in the games they are done with (and left
 alone where they still play), and a server's purge scheduled, called off and carried out;
 then migration 006 on a database written by the old code, whose finished games still

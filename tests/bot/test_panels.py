@@ -244,7 +244,7 @@ async def test_inline_steps_leave_a_row_for_back_and_paging() -> None:
 
 
 TRIAL = "Use Arrogance G2: take R2, target Alexandra_K, give Shepherd+Sacrifice, get B1+"
-"""A Heaven label of 81+ characters from a fresh-user trial (11-character names): its buttons
+"""A Heaven label of 81+ characters (11-character names): its buttons
 differed only in their last cards, which the cut at the end took away."""
 
 

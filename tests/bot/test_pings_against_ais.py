@@ -1,4 +1,4 @@
-"""``bot.ui.notices.answered_by_ais`` (fresh-user trial, leftover 3): a player whose turn
+"""``bot.ui.notices.answered_by_ais``: a player whose turn
 comes back through the computer's moves only, minutes after their own move in this
 process, is not pinged again (their parked panel is redrawn with the decision); anything
 else in between, an old move, or a move before the restart pings."""

@@ -1,6 +1,6 @@
-"""The render workers (bot/render_pool.py, issue 14): jobs give the very bytes the bot drew
-in its own process, the worker processes draw them (not the bot), and private images are
-admitted before waiting boards and get a slot of their own."""
+"""The render workers (bot/render_pool.py): jobs give the very bytes the bot drew
+in its own process, the worker processes draw them (not the bot), and private images get a
+slot of their own."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ async def test_worker_processes_draw_the_same_bytes() -> None:
     assert renderer.pids() == []
 
 
-async def test_private_jobs_go_before_waiting_boards_and_have_a_slot_of_their_own() -> None:
+async def test_private_jobs_have_a_slot_of_their_own_and_wait_for_no_board() -> None:
     slots = Slots(1, reserved=1)
     order: list[str] = []
     gates = {name: asyncio.Event() for name in ("b1", "b2", "b3", "p1", "p2")}
@@ -82,35 +82,36 @@ async def test_private_jobs_go_before_waiting_boards_and_have_a_slot_of_their_ow
             order.append(name)
             await gates[name].wait()
 
+    async def settle() -> None:
+        for _ in range(3):
+            await asyncio.sleep(0)
+
     b1 = asyncio.create_task(job("b1", False))
-    await asyncio.sleep(0)
+    await settle()
     b2 = asyncio.create_task(job("b2", False))
     b3 = asyncio.create_task(job("b3", False))
     p1 = asyncio.create_task(job("p1", True))
-    await asyncio.sleep(0)
+    await settle()
     assert order == ["b1", "p1"]  # the board slot is taken: the private image takes its own
     p2 = asyncio.create_task(job("p2", True))
-    await asyncio.sleep(0)
-    assert order == ["b1", "p1"] and slots.busy == 2
-    gates["b1"].set()  # a slot frees: the waiting private image goes before both boards
-    await asyncio.sleep(0)
-    await asyncio.sleep(0)
+    await settle()
+    assert order == ["b1", "p1"] and slots.public.locked() and slots.private.locked()
+    gates["p1"].set()  # the private slot frees: the waiting private image goes, boards still wait
+    await settle()
     assert order == ["b1", "p1", "p2"]
-    gates["p1"].set()
-    await asyncio.sleep(0)
-    await asyncio.sleep(0)
-    assert order == ["b1", "p1", "p2", "b2"]  # one board at a time, beside the private image
+    gates["b1"].set()
+    await settle()
+    assert order == ["b1", "p1", "p2", "b2"]  # one board at a time, in order
     gates["p2"].set()
-    await asyncio.sleep(0)
-    await asyncio.sleep(0)
-    assert order == ["b1", "p1", "p2", "b2"]  # (a free slot, but b2 still draws: b3 waits)
+    await settle()
+    assert order == ["b1", "p1", "p2", "b2"]  # (the private slot is free, but b3 is a board: it waits for b2)
     gates["b2"].set()
-    await asyncio.sleep(0)
-    await asyncio.sleep(0)
+    await settle()
     assert order == ["b1", "p1", "p2", "b2", "b3"]
     gates["b3"].set()
     await asyncio.gather(b1, b2, b3, p1, p2)
-    assert order == ["b1", "p1", "p2", "b2", "b3"] and slots.busy == 0 and slots.busy_public == 0
+    assert order == ["b1", "p1", "p2", "b2", "b3"]
+    assert not slots.public.locked() and not slots.private.locked() and slots.total == 2
 
 
 async def test_a_cancelled_waiter_gives_its_turn_on() -> None:
@@ -133,7 +134,7 @@ async def test_a_cancelled_waiter_gives_its_turn_on() -> None:
         await gone
     release.set()
     await asyncio.gather(first, last)
-    assert order == ["first", "last"] and slots.busy == 0
+    assert order == ["first", "last"] and not slots.public.locked() and slots.slot(True) is slots.public
 
 
 async def test_a_killed_worker_is_replaced_and_the_job_done() -> None:

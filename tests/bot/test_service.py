@@ -227,7 +227,7 @@ async def test_a_changed_secret_pick_leaves_the_public_view_alone(service: GameS
 
 
 async def test_a_version_is_parsed_once_and_a_replaced_snapshot_afresh(service: GameService) -> None:
-    """Issue 14: every read of a game at one version shares its parsed snapshot and its loaded
+    """Every read of a game at one version shares its parsed snapshot and its loaded
     engine state (``Snapshots``, ``GameService.state``); a snapshot replaced at the same version
     (``replace_snapshot``) is read as the new one, and a new version as its own."""
     game = (await started(service)).game

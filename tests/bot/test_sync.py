@@ -1,4 +1,4 @@
-"""Slash commands synced on request, not at every start (issue 18 point 1, bot/sync.py): the
+"""Slash commands synced on request, not at every start (bot/sync.py): the
 bot compares Discord's commands with its own at start and warns; ``python -m bot sync``
 publishes them; a development server is synced at start. Through the offline Discord."""
 

@@ -50,7 +50,7 @@ def test_nobody_or_everybody_left_keeps_the_engines_outcome() -> None:
 
 
 def test_the_end_message_gives_players_tied_on_score_one_place() -> None:
-    """Heaven (trial 8): the winner on the Gate, four pawns on space 5, one on 0 were numbered
+    """Heaven: the winner on the Gate, four pawns on space 5, one on 0 were numbered
     1-6; its spec (docs/rules/heaven.md §8) ranks only the winners and ties share."""
     outcome = Outcome((0.0, 5.0, 6.0, 5.0, 5.0, 5.0), (2, 1, 3, 4, 5, 0), frozenset({2}), WON)
     assert ranking_lines(outcome, lambda seat: "ABCDEF"[seat]) == [

@@ -1,4 +1,4 @@
-"""The table's storage and service parts (issue 16; migration 005, ``bot/service.py``
+"""The table's storage and service parts (migration 005, ``bot/service.py``
 undo and ratings) on a database written by the old code (``tests/fixtures/pre_shape_v1.db``,
 schema 2): it migrates, its games play on to the end and are rated once, an undo in an old
 game replays, and places in an outcome are shared only by true ties."""

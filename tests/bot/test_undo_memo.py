@@ -1,4 +1,4 @@
-"""The Undo check without replaying the log (issue 14; bot/service.py ``can_undo``): the
+"""The Undo check without replaying the log (bot/service.py ``can_undo``): the
 service remembers the state each move was applied to and whether it revealed anything,
 and reads only the log's tail; its verdict must be the one of the full computation
 (``undo_candidate`` over the whole log, replayed) at every point of long games, for the
@@ -78,7 +78,7 @@ async def test_the_remembered_undo_check_agrees_with_the_full_one(repo: Reposito
 
 
 async def test_the_verdict_of_a_version_is_read_once_per_user(repo: Repository) -> None:
-    """Issue 14: the panels before and after a move ask ``can_undo`` of the same version; the
+    """The panels before and after a move ask ``can_undo`` of the same version; the
     log is read once per (game, version, user), and a new version is asked afresh."""
     service = GameService(repo)
     game = await new_game(service, "carnival", [11, 12, 13])

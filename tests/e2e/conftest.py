@@ -29,7 +29,7 @@ async def make_bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Callable[
     running: list[GameBot] = []
 
     async def make(db: Path | None = None, **settings: Any) -> GameBot:
-        # (every DM sent and every line and ping posted, as before issue 18; test_ops_budget.py: the lean ways)
+        # (every DM sent and every line and ping posted, the plain ways; test_ops_budget.py: the lean ways)
         settings.setdefault("dm_away_seconds", 0)
         settings.setdefault("lean_requests", False)
         conf = Settings(database_path=str(db or tmp_path / "games.db"), token="offline",

@@ -1,4 +1,4 @@
-"""AI seats end to end (issue 15 part 2) through the offline Discord: every game from the
+"""AI seats end to end through the offline Discord: every game from the
 lobby's **Add AI** select to its end with one person and AIs; a restart in the middle of an
 AI's turn resumes it; autopilot, and a moderator handing a kicked player's seat to an AI; a
 moderator giving an AI seat to a person (``/game replace seat:``) and a player taking their

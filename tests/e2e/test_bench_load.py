@@ -1,4 +1,4 @@
-"""bench/load.py's bot in a child process (``BotChild``, issue 14): the bot reaches the offline
+"""bench/load.py's bot in a child process (``BotChild``): the bot reaches the offline
 Discord of the test's process over loopback only, and the bench learns what it needs (every
 ``service.start``/``act`` result, a game's board, the idle check, logged errors) over the socket
 pair, so a table is set up and a measured move played exactly as with the bot in-process."""

@@ -1,4 +1,4 @@
-"""Hidden hands in DMs (issue 10 items 1–2, issue 18 point 5; bot/ui/dm.py) through the offline
+"""Hidden hands in DMs (bot/ui/dm.py) through the offline
 Discord: one DM per turn, the turn notice carrying the hand as of then, older notices left alone
 and no DM between turns; a player with turn notices off gets one hand message edited in place;
 Play ▶ and My view acting on that game from the DM with the usual version checks; a jump link;
@@ -298,7 +298,7 @@ async def test_a_replacing_player_awaited_gets_one_dm_the_turn_notice_with_the_h
 
 async def test_a_board_is_drawn_small_only_when_a_player_it_waits_for_is_away(driver: Driver, players, bot) -> None:
     """The board's small copy (for DM turn notices) is made only when a person the game waits
-    for is away (bot/ui/boards.py ``wants_thumbnail``, issue 14): at the table nobody gets
+    for is away (bot/ui/boards.py ``wants_thumbnail``): at the table nobody gets
     a turn notice, so it would be drawn for nothing."""
     alice, bob = players[:2]
     game = await driver.start_game("carnival", [alice, bob])

@@ -424,7 +424,7 @@ async def test_placement_preview_comes_and_goes_with_the_placement_step(driver: 
     await driver.fake.slash(bob, "eguan", "play", action="play S01")
     await t.settle()
     reply = driver.newest_ephemeral(bob, after=last)
-    # (confirmed in the words of its button, issue 13)
+    # (confirmed in the words of its button)
     assert reply is not None and reply["content"].startswith("✓ Play S01 Throw Your Weight Around\n**Choose where to place")
     assert [a["filename"] for a in reply["attachments"]] == ["preview.png"]
     assert t.previews >= 3

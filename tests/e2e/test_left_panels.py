@@ -1,4 +1,4 @@
-"""Panels after an undo and after the end (fresh-user trial leftovers 1 and 2): a panel
+"""Panels after an undo and after the end: a panel
 redrawn after ``/game undo`` shows the state after the undo only (no "You picked …" of the
 pick taken back), and a panel redrawn after the game's last move says the game is over and
 offers nothing to press, also when a moderator ends the game."""

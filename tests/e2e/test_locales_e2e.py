@@ -1,4 +1,4 @@
-"""Every player in their own language (issue 13 §2, "Done when"): whole games through
+"""Every player in their own language ("Done when"): whole games through
 discord.py and the offline Discord with the server and every player in Traditional Chinese
 (or Japanese) show no English word in any message, embed, button or select the bot sent —
 public, private (panels, My view) or in a DM; and a server in one language with a player

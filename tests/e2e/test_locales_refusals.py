@@ -1,5 +1,5 @@
 """Refusals, preferences, lobby option menus, typed-move confirmations and AI seat names in
-the reader's language (issue 13 §2; bot/ui/errors.py ``engine_sentence``,
+the reader's language (bot/ui/errors.py ``engine_sentence``,
 bot/text/en/refusal.toml, bot/ui/lobby_options.py, cogs/games.py ``prefs``,
 bot/service.py ``seat_names``), through discord.py and the offline Discord."""
 

@@ -1,6 +1,6 @@
 """The board of a pick is asked for as soon as the move is stored (bot/ui/moves.py
 ``Moves._picked``), not after the mover's panel is drawn and answered: under load the board
-is the slow part (issue 14). Each version is drawn once although the outbox drain asks for
+is the slow part. Each version is drawn once although the outbox drain asks for
 it again (``Boards.request_board(game, version)``), and a change no one else can see (a
 changed secret pick in Carnival) asks for no board at all."""
 

@@ -1,4 +1,4 @@
-"""The board edited through the Play ▶ interaction (issue 18 point 5; bot/ui/tokens.py
+"""The board edited through the Play ▶ interaction (bot/ui/tokens.py
 ``note_board_interaction``, docs/DISCORD.md "Interaction tokens"): Play ▶ on the board is
 answered by a deferred update, so its token's ``@original`` is the board message and the
 move's board edit costs no bot-token request; a token Discord refuses, one near its 15

@@ -1,4 +1,4 @@
-"""Within Discord's request budget (issue 18 point 5; bench/requests.py): a move's public
+"""Within Discord's request budget (bench/requests.py): a move's public
 lines ride on the board edit, the ping goes through the mover's interaction, the board's
 place in its channel is counted from what the bot saw (no history read), a DM needs no
 user fetch, and players at the table get no DM (``Presence.present``)."""

@@ -1,4 +1,4 @@
-"""Data deletion end to end (issue 18 point 4; bot/ui/operator.py): ``/game forget-me`` is
+"""Data deletion end to end (bot/ui/operator.py): ``/game forget-me`` is
 refused while the user still has a seat in a running game (the games are listed), asks
 before it deletes, then deletes their preferences, language, DM settings, spectator entries
 and ratings and replaces their id and name in the games they are done with (finished, or

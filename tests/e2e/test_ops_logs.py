@@ -1,4 +1,4 @@
-"""JSON-lines logs (issue 18 point 3; bot/logsafe.py ``JsonLines``, ``LOG_FORMAT=json``):
+"""JSON-lines logs (bot/logsafe.py ``JsonLines``, ``LOG_FORMAT=json``):
 every line of a handler names its game and interaction; secrets stay redacted."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Slash payloads that do not fit their command (bot/ui/payloads.py, issue 18 point 6):
+"""Slash payloads that do not fit their command (bot/ui/payloads.py):
 a private answer naming the option, and no handler runs."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A ping only when who is awaited changes (issue 18 point 5, item 3 of its last brief), in every
+"""A ping only when who is awaited changes, in every
 game: over a whole game of random moves by clicks, with every player away (each gets DM turn
 notices), each move pings in the thread, and DMs a turn notice to, exactly the players the game
 newly waits for (waiting now, not before: ``bot.service.plan_deliveries``), nobody else and

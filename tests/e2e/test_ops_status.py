@@ -1,4 +1,4 @@
-"""``/game status`` end to end (issue 18 point 3; bot/ui/operator.py): the bot's owner (the
+"""``/game status`` end to end (bot/ui/operator.py): the bot's owner (the
 application's owner: alice) sees every server's figures, the bot-wide ones included (database
 size, the backup taken at start, Discord's 429s of the last hour); a moderator of another server (zed, its
 owner) sees only that server's games, actions and deliveries; a player without permissions

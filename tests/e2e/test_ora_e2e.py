@@ -1,5 +1,5 @@
-"""Ora et Labora (祈祷与工作) end to end through discord.py and the offline Discord (issue 12
-point 6): a whole solo game and a whole 3-player game by panel clicks, a work contract the
+"""Ora et Labora (祈祷与工作) end to end through discord.py and the offline Discord:
+a whole solo game and a whole 3-player game by panel clicks, a work contract the
 owner answers from his own panel, and a restart in the middle of a settlement phase."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """A player's open panel after the AI moves (bot/ui/parked.py): the panel that said
 "Waiting for …" after the player's pick is redrawn with their decision when the AI's moves
 bring the turn back to them, through the offline Discord; and that redraw is their notice:
-no new thread ping and no DM turn notice for a turn the AI handed straight back (fresh-user
-trial, leftover 3: Carnival's Pride picks against an AI pinged once a die)."""
+no new thread ping and no DM turn notice for a turn the AI handed straight back (Carnival's
+Pride picks against an AI must not ping once a die)."""
 
 from __future__ import annotations
 

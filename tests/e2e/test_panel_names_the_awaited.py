@@ -1,7 +1,7 @@
 """A player's parked panel ("Nothing for you to decide right now. Waiting for …") is redrawn
 when the turn moves on to a seat it did not name, while its own seat is still not awaited
-(bot/ui/parked.py; trial 8: a reply said "Waiting for **Bot · Easy**" after the AI had
-moved and the board waited for @alice)."""
+(bot/ui/parked.py: not "Waiting for **Bot · Easy**" after the AI has
+moved and the board waits for @alice)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Exactly one ping each time the game starts waiting for a player (issue 10 item 3;
-bot/ui/notices.py): after a move, after a timeout's automatic move, when a reaction window
+"""Exactly one ping each time the game starts waiting for a player
+(bot/ui/notices.py): after a move, after a timeout's automatic move, when a reaction window
 opens and closes, after a kick or a replace, and after a restart — mentioning only the newly
 awaited, with the prompt, a Play button, the "since your last turn" digest, and in the DM a
 small board image. The clock is the fake Discord's (no waiting)."""

@@ -1,4 +1,4 @@
-"""The bot with render worker processes (``RENDER_WORKERS``; bot/render_pool.py, issue 14):
+"""The bot with render worker processes (``RENDER_WORKERS``; bot/render_pool.py):
 boards, the DM hand and E Guan's placement preview are drawn by the workers, not the bot's
 process, and reach Discord as the very bytes the bot drew in its own process before."""
 

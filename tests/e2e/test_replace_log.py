@@ -1,4 +1,4 @@
-"""``/game log`` after ``/game replace`` (fresh-user trial, leftover 5; docs/DESIGN.md §4 "A
+"""``/game log`` after ``/game replace`` (docs/DESIGN.md §4 "A
 seat's private lines"): the new holder takes over the seat and its hand, so they read the
 seat's private lines from before the replace (the engine's events visible to the seat), but
 not the host's personal notes to the old holder ("Played for you: …", "Your preset answer

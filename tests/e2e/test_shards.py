@@ -1,4 +1,4 @@
-"""Shards and several processes on one database (issue 17).
+"""Shards and several processes on one database.
 
 The offline Discord speaks the sharded gateway (IDENTIFY with ``shard: [id, count]``;
 each connection gets the servers on its shard, ``(guild_id >> 22) % count``, and their

@@ -1,4 +1,4 @@
-"""The lobby's menus end to end (issue 16 point 7: taps, not typed ``key=value``): the host
+"""The lobby's menus end to end (taps, not typed ``key=value``): the host
 picks the move timer and an option's value in the lobby message, built from the engine's
 declared options; another player's pick is refused and changes nothing; the game starts
 with what was picked."""
@@ -73,8 +73,8 @@ async def test_the_host_picks_timer_and_options_in_the_lobby(driver: Driver, pla
 
 
 async def test_a_lobby_says_how_many_players_in_one_number_when_the_game_allows_one(driver: Driver, players) -> None:
-    """Illumination is for exactly 2: its lobby says "2 players", not "2–2 players" (a trial
-    found it); Carnival still gives its range."""
+    """Illumination is for exactly 2: its lobby says "2 players", not "2–2 players";
+    Carnival still gives its range."""
     _, lobby = await driver.open_lobby(players[0], "illumination")
     text = lobby["embeds"][0]["description"]
     assert "2 players." in text and "2–2" not in text

@@ -1,4 +1,4 @@
-"""Rematch end to end (issue 16 point 4) and two fixes: the end message carries Rematch,
+"""Rematch end to end and two fixes: the end message carries Rematch,
 which opens a new lobby with the same players (seats rotated), options and timer; a second
 press finds that lobby; an ended game's board footer no longer mentions Play; a forged
 click on another player's panel is told it is not their panel, and changes nothing."""

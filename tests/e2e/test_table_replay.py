@@ -1,4 +1,4 @@
-"""Replays and export end to end (issue 16 point 6): ``/game replay`` shows a finished
+"""Replays and export end to end: ``/game replay`` shows a finished
 game's public board step by step (◀ ▶ and a jump menu, edited in place, only for the one
 who asked); its last step is the final public board; an unfinished game is refused.
 ``/game export`` attaches the log as JSON and text with public information only."""

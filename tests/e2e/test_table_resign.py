@@ -1,4 +1,4 @@
-"""Resign end to end (issue 16 point 2): ``/game resign`` asks first and changes nothing;
+"""Resign end to end: ``/game resign`` asks first and changes nothing;
 the confirmation marks the seat left with a ``resign`` entry, tells the table publicly, and
 the game goes on to its end with that seat played automatically, and the seat ranks (and is
 rated) after every player who stayed. A resign that would leave only AI players ends the game

@@ -1,4 +1,4 @@
-"""Undo end to end (issue 16 point 1, docs/DESIGN.md §4 strict policy): the panel after a
+"""Undo end to end (docs/DESIGN.md §4 strict policy): the panel after a
 move offers Undo only while it is allowed; pressing it appends an ``undo`` entry (the log
 keeps the undone action), rebuilds the state by replay without it and tells the table; it
 is refused once someone else acted; Ora et Labora (docs/rules/ora.md §5.7) undoes several

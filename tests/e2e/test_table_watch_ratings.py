@@ -1,4 +1,4 @@
-"""Spectators and ratings end to end (issue 16 points 3 and 5): ``/game watch`` puts the
+"""Spectators and ratings end to end: ``/game watch`` puts the
 public board in a spectator's DMs (one message, edited as the game moves, drawn from the
 public view only) or sends one DM at the end; it is refused for players and for a game of
 another server; ``/game watch mode:stop`` stops it. A game that finishes normally updates the

@@ -1,6 +1,6 @@
 """Every public event line reaches the game's thread once, in order, with lines riding on the
 board edit (``lean_requests``): also when one move starts a chain (a last pick, the reveals,
-the AI's and chance moves) that one coalesced board edit draws (trial 8: Carnival with an AI
+the AI's and chance moves) that one coalesced board edit draws (Carnival with an AI
 seat lost ``alice reveals Sloth.`` and the like from the thread)."""
 
 from __future__ import annotations

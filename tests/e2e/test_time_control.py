@@ -1,4 +1,4 @@
-"""Time control for people with lives (issue 10 items 4–6; bot/ui/clock.py, DESIGN §5): vacation
+"""Time control for people with lives (bot/ui/clock.py, DESIGN §5): vacation
 days set in the lobby and used only when a deadline would expire; quiet hours set by
 moderators (no expiry, no ping inside them; pings held back until they end); every deadline
 as <t:…:R>; the board re-posted at the bottom once 8 messages went by; /game mine ordered by

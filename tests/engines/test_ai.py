@@ -1,4 +1,4 @@
-"""The AI search (issue 15 point 1; engines/ai/): legal moves everywhere, no peeking.
+"""The AI search (engines/ai/): legal moves everywhere, no peeking.
 
 Budgets are small (a few iterations) so the file stays fast; strength is measured by
 bench/ai_strength.py, not here.

@@ -1,4 +1,4 @@
-"""bench/ai_strength.py's bookkeeping (issue 15 point 4): results lines, resume, interleaving
+"""bench/ai_strength.py's bookkeeping: results lines, resume, interleaving
 and the report. The games themselves are not played here (a fake ``run``)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every bad input gets a specific answer and changes nothing (issue 9 point 4).
+"""Every bad input gets a specific answer and changes nothing.
 
 Timers outside the presets, user ids that are no snowflakes, unknown game numbers and game
 names, typed moves naming no card or move, select values a menu does not offer, options
@@ -65,7 +65,7 @@ async def test_every_preset_timer_opens_a_lobby_with_that_timer(driver: Driver, 
 
 
 async def test_member_options_take_anyone_and_refuse_those_without_a_seat(driver: Driver, players, bot) -> None:
-    """Moderator commands take a user option (issue 16: a picker, which also takes a pasted
+    """Moderator commands take a user option (a picker, which also takes a pasted
     id), so nothing can be mistyped; a user with no seat is refused by name of the fact."""
     alice, bob, carol = players[:3]
     fake = driver.fake

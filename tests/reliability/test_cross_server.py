@@ -1,4 +1,4 @@
-"""A game belongs to its server (issue 9 point 1, docs/DESIGN.md §5; bot/ui/context.py
+"""A game belongs to its server (docs/DESIGN.md §5; bot/ui/context.py
 ``check_origin`` / ``check_message``).
 
 Two servers share one bot: server A ("Alpha", owner alice) and server B ("Beta", owner

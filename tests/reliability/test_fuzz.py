@@ -1,4 +1,4 @@
-"""Payload fuzzing (issue 18 point 6): generated interaction payloads through the offline
+"""Payload fuzzing: generated interaction payloads through the offline
 Discord change nothing and get a specific private answer or none.
 
 hypothesis builds raw INTERACTION_CREATE payloads (the fake's checks of what a Discord

@@ -1,4 +1,4 @@
-"""Notices through the outbox (issue 18 point 4; migration 010): a moderator's announcement
+"""Notices through the outbox (migration 010): a moderator's announcement
 is queued in the transaction of its change (a ``notice`` row) and a reminder with its claim
 (a ``ping`` row with ``reminder``), so a crash after the commit neither loses them (the next
 start sends them) nor doubles them (a row sent just before the crash is sent again with the

@@ -1,4 +1,4 @@
-"""Secrets stay out of logs (issue 9 point 6, bot/logsafe.py): interaction tokens, webhook
+"""Secrets stay out of logs (bot/logsafe.py): interaction tokens, webhook
 tokens and the bot token are redacted from every log line at every level — discord.py's
 own DEBUG lines of routes, gateway events and tracebacks included.
 

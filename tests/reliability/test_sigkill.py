@@ -20,7 +20,7 @@ reaches comes after that move's commit: the exact count holds under load too. Ea
 each kill is written to the child's log (``bot.log``) with its time; ``diagnose`` names a move
 missing from the log.
 
-``TRIALS`` holds the figures per crash point for the closing note of the issue.
+``TRIALS`` holds the runs killed per crash point.
 """
 
 from __future__ import annotations

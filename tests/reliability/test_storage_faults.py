@@ -33,7 +33,7 @@ async def fake():
 
 async def move_reply(fake: FakeDiscord, driver: Driver, game: int, rng: random.Random) -> tuple[str, str]:
     """Type a legal move of a waiting player; (the private reply, the move's label: what a
-    confirmation says, issue 13)."""
+    confirmation says)."""
     user_id, text = await legal_text(driver.bot, game, rng)
     record = await driver.bot.service.get(game)
     engine, state, seat = driver.bot.service.engine(record), driver.bot.service.state(record), record.seat_of(user_id)

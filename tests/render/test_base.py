@@ -58,11 +58,10 @@ def test_fit_under_keeps_to_the_limit(limit: int) -> None:
     assert ext == "png" and data == base.to_png(small)
 
 
-@pytest.fixture
-def speed_options() -> Iterator[None]:
-    saved = {"bold_face": base.BOLD_FACE, "palette_png": base.PALETTE_PNG}
-    yield
-    base.configure(**saved)
+def _forget_fonts() -> None:
+    for memo in (base.font, base._has_bold_face, base._run_width):
+        memo.cache_clear()
+    base._clear_tiles()
 
 
 def _bold_line() -> Image.Image:
@@ -71,11 +70,13 @@ def _bold_line() -> Image.Image:
     return img
 
 
-def test_bold_is_a_real_face_not_a_stroke(speed_options) -> None:
-    base.configure(bold_face=False)
-    assert not base.has_bold_face()
-    stroked = _bold_line()
-    base.configure(bold_face=True)
+def test_bold_is_a_real_face_not_a_stroke() -> None:
+    with pytest.MonkeyPatch.context() as patch:   # (as without the manimgx-fonts-cjk package)
+        patch.setattr(base, "_variable_cjk", lambda: None)
+        _forget_fonts()
+        assert not base.has_bold_face()
+        stroked = _bold_line()
+    _forget_fonts()
     assert base.has_bold_face()                       # manimgx-fonts-cjk is a dependency
     face = base.font(24, bold=True)
     assert isinstance(face, ImageFont.FreeTypeFont) and face.font.family == "Noto Sans CJK SC"
@@ -88,13 +89,13 @@ def test_bold_is_a_real_face_not_a_stroke(speed_options) -> None:
     assert base.text_width("Round 5", 24, bold=True) > base.text_width("Round 5", 24) > 0
 
 
-def test_palette_png_is_smaller_and_keeps_the_picture(speed_options) -> None:
+def test_palette_png_is_smaller_and_keeps_the_picture() -> None:
     img, draw = base.canvas(120, 500)
     draw.rectangle((20, 20, 200, 100), fill=base.SEAT_COLOURS[0])
     base.draw_text(draw, (220, 30), "Alice 天路 · Ünïcødé", size=28, fill=base.SEAT_COLOURS[1], bold=True)
-    base.configure(palette_png=False)
-    rgb = base.to_png(img)
-    base.configure(palette_png=True)
+    buf = io.BytesIO()
+    img.save(buf, "PNG", optimize=False, compress_level=base.PNG_LEVEL)
+    rgb = buf.getvalue()
     pal = base.to_png(img)
     assert len(pal) < len(rgb)
     with Image.open(io.BytesIO(pal)) as decoded:

@@ -110,7 +110,7 @@ def test_view_messages_are_formatted_through_text(tmp_path: Path) -> None:
 
 
 def test_a_winners_strip_line_is_whole_and_clear_of_the_public_sum(monkeypatch: Any) -> None:
-    """Trial 8 (0137-board.png): "★ WINNER · on the Gate · hand 2" ran into "sum 3" and was cut;
+    """A winner's line ("★ WINNER · on the Gate · hand 2") must not run into "sum 3" nor be cut:
     the info goes on up to two lines left of the cards, never cut, clear of the sum."""
     import render.heaven as heaven
     from render.base import draw_text, text_width

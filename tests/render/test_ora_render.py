@@ -15,9 +15,10 @@ from bot.text import Texts
 from engines.base import CHANCE
 from engines.ora import ENGINE as E
 from engines.ora import NOTATION as N
-from render.base import missing_glyphs, tiles_off, to_png
+from render.base import missing_glyphs, to_png
 from render.ora import BOARD_W, ZOOM_W, render_board, render_owner, render_private, signed, sum_text
 from render.registry import DEFAULT_LIMIT
+from tests.render.direct import tiles_off
 
 NAMES = ["Alice", "张伟", "さくら", "Bob"]
 

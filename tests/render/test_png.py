@@ -1,16 +1,14 @@
-"""Palette PNGs against a game's fixed palette, deflated band by band with the bands memoized
-(render/png.py): the file decodes to exactly the quantized pixels, whether its bands were memoized
-or not; the fixed palettes stay nearly as faithful to every golden image (boards, private views,
-CJK names) as a palette chosen per image, and keep its flat colours exact; the memo stays within its bytes."""
+"""Palette PNGs against a game's fixed palette (render/png.py): the file decodes to exactly the
+quantized pixels and is the same bytes every time; the fixed palettes stay nearly as faithful to every
+golden image (boards, private views, CJK names) as a palette chosen per image, and keep its flat
+colours exact."""
 
 from __future__ import annotations
 
 import io
-import random
-import zlib
 
 import pytest
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageChops
 
 from engines.registry import ENGINES
 from render import base, png
@@ -29,11 +27,6 @@ def changed(image: Image.Image, data: bytes) -> tuple[int, float]:
     """(the largest error of a channel, the share of pixels off by more than 8) of ``data``."""
     diff = ImageChops.difference(decoded(data).convert("RGB"), image).convert("L")
     return max(diff.getextrema()), sum(diff.histogram()[9:]) / (image.width * image.height)
-
-
-@pytest.fixture(autouse=True)
-def _cold() -> None:
-    png.clear()
 
 
 @pytest.mark.parametrize("game_id", sorted(ENGINES))
@@ -55,26 +48,23 @@ def test_every_game_has_a_fixed_palette_with_its_flat_colours_exact(game_id: str
 
 
 @pytest.mark.parametrize("game_id", sorted(ENGINES))
-def test_the_file_decodes_to_the_quantized_pixels_memoized_or_not(game_id: str) -> None:
+def test_the_file_decodes_to_the_quantized_pixels_and_is_the_same_every_time(game_id: str) -> None:
     board = golden_images(game_id)["mid"]
     assert board is not None
     expected = board.quantize(palette=png.palette(game_id), dither=Image.Dither.NONE)
     cold = png.encode(board, game_id)
-    assert cold is not None and png._bands
-    warm = png.encode(board, game_id)  # (every band memoized now)
-    assert warm == cold
+    assert cold is not None
+    assert png.encode(board, game_id) == cold
     image = decoded(cold)
     assert image.size == board.size
     assert image.tobytes() == expected.tobytes()
     assert image.convert("RGB").tobytes() == expected.convert("RGB").tobytes()
-    # another board of the game shares some bands with the first and decodes right too
+    # another board of the game decodes right too
     final = golden_images(game_id)["final"]
     assert final is not None
     again = png.encode(final, game_id)
     assert again is not None
     assert decoded(again).tobytes() == final.quantize(palette=png.palette(game_id), dither=Image.Dither.NONE).tobytes()
-    png.clear()
-    assert png.encode(final, game_id) == again
 
 
 @pytest.mark.parametrize("game_id", sorted(ENGINES))
@@ -110,61 +100,6 @@ def test_a_file_over_the_limit_falls_back_to_jpeg() -> None:
     assert ext == "jpg" and len(data) <= limit
 
 
-def test_adler32_combine_is_zlibs() -> None:
-    rng = random.Random(4)
-    for _ in range(50):
-        a, b = rng.randbytes(rng.randrange(0, 5000)), rng.randbytes(rng.randrange(0, 70000))
-        assert png._adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
-
-
-def test_the_band_memo_stays_within_its_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(png, "BAND_BYTES", 200_000)
-    for kind in ("initial", "mid", "final"):
-        image = golden_images("ora")[kind]
-        assert image is not None
-        data = png.encode(image, "ora")
-        assert data is not None and decoded(data).size == image.size
-        assert png._band_bytes <= 200_000
-        assert png._band_bytes == sum(len(k) + len(v[0]) + 100 for (_, k), v in png._bands.items())
-
-
-@pytest.mark.parametrize("game_id", ["carnival", "ora"])
-def test_a_board_after_another_of_its_size_reuses_its_equal_bands_only(
-        game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    board = golden_images(game_id)["mid"]
-    assert board is not None
-    changed = board.copy()
-    ImageDraw.Draw(changed).rectangle((100, 40, 300, 70), fill=(0, 0, 0))  # (rows 40-70: bands 2-4 of 16 rows)
-    png.encode(board, game_id)
-    key = (game_id, board.size)
-    first = png._boards[key][1]
-    looked_up: list[bytes] = []
-    band = png._band
-    monkeypatch.setattr(png, "_band", lambda game, indices, width: looked_up.append(indices) or band(game, indices, width))
-    warm = png.encode(changed, game_id)
-    assert len(looked_up) == 3  # (the other bands: the last board's, not even looked up)
-    monkeypatch.setattr(png, "_band", band)
-    second = png._boards[key][1]
-    assert [k for k, (a, b) in enumerate(zip(first, second, strict=True)) if a is not b] == [2, 3, 4]
-    png.clear()
-    assert warm == png.encode(changed, game_id)
-    assert warm is not None
-    expected = changed.quantize(palette=png.palette(game_id), dither=Image.Dither.NONE)
-    assert decoded(warm).tobytes() == expected.tobytes()
-
-
-def test_the_last_boards_stay_within_their_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
-    boards = [golden_images(g)["mid"] for g in ("ora", "carnival", "heaven")]
-    sizes = [b.width * b.height for b in boards if b is not None]
-    monkeypatch.setattr(png, "BOARD_BYTES", max(sizes) + 1)
-    for game_id, image in zip(("ora", "carnival", "heaven"), boards, strict=True):
-        assert image is not None
-        png.encode(image, game_id)
-        assert png._board_bytes <= max(sizes) + 1
-        assert png._board_bytes == sum(len(p) for pieces, _ in png._boards.values() for p in pieces)
-        assert next(reversed(png._boards)) == (game_id, image.size)  # (the newest is always kept)
-
-
 def test_the_decisions_of_a_game_that_draws_them_have_a_palette_of_their_own() -> None:
     assert png.palette_key("eguan", "decision") == "eguan.decision"
     assert png.palette_key("eguan", "board") == png.palette_key("eguan", "private") == "eguan"
@@ -181,9 +116,7 @@ def test_the_decisions_of_a_game_that_draws_them_have_a_palette_of_their_own() -
     assert changed(preview, data)[1] <= 0.005
 
 
-@pytest.mark.parametrize("on", [False, True])
-def test_a_decision_job_is_encoded_with_the_decisions_palette_when_the_option_is_on(
-        on: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_decision_job_is_encoded_with_the_decisions_palette() -> None:
     from bot import render_pool
     from bot.text import Texts
     from tests.render.test_tiles import playout_views
@@ -192,9 +125,8 @@ def test_a_decision_job_is_encoded_with_the_decisions_palette_when_the_option_is
     text = Texts("eguan", list(names))
     own, image = next((own, image) for _, own in playout_views("eguan", 3, 7, 12)
                       if (image := renders.decision_image("eguan", own, names, text)) is not None)
-    job = render_pool.RenderJob("decision", "eguan", own, names)
-    monkeypatch.setattr(render_pool, "DECISION_PALETTE", on)
-    done = render_pool.render(job)
+    done = render_pool.render(render_pool.RenderJob("decision", "eguan", own, names))
     assert done is not None
-    expected = png.encode(image, "eguan.decision") if on else base.to_png(image)
+    expected = png.encode(image, "eguan.decision")
+    assert expected is not None and expected != base.to_png(image)
     assert (done.data, done.ext) == (expected, "png")

@@ -16,6 +16,7 @@ from engines.registry import ENGINES
 from render import base
 from render import registry as renders
 from render.base import INK
+from tests.render.direct import tiles_off
 
 NAMES = {2: ["Ann", "李白"], 3: ["Ann", "李白", "さくら"], 4: ["Ann", "李白", "さくら", "Zoë"]}
 
@@ -66,7 +67,7 @@ def test_tiles_from_the_memo_give_the_pixels_drawn_directly(game_id: str) -> Non
         for locale in ("en", "ja"):
             tiled = images(game_id, views, names, locale)      # (the memo filled by earlier states)
             again = images(game_id, views, names, locale)      # (every tile from the memo)
-            with base.tiles_off():
+            with tiles_off():
                 direct = images(game_id, views, names, locale)
             assert len(tiled) == len(direct) >= len(views)
             for k, (a, b, c) in enumerate(zip(tiled, again, direct, strict=True)):
@@ -155,13 +156,13 @@ def test_the_memo_drops_the_least_recently_used_tiles_beyond_its_size(monkeypatc
     base.tile(draw, (0, 0), (10, 10), "d", square)
     assert sorted(k[0] for k in base._tiles) == ["a", "c", "d"]
     assert base._tile_bytes == 3 * 10 * 10 * 3
-    base.configure()                                           # (a change of options drops them all)
+    base._clear_tiles()
     assert not base._tiles and base._tile_bytes == 0
 
 
 def test_tiles_off_draws_directly() -> None:
     base._clear_tiles()
-    with base.tiles_off():
+    with tiles_off():
         board, draw = base.canvas(20, 20)
         base.tile(draw, (3, 3), (10, 10), "x", _paint((9, 9, 9)))
     assert not base._tiles and board.getpixel((6, 6)) == (9, 9, 9)

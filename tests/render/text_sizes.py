@@ -10,7 +10,7 @@ Two recorders:
   with '…'), the panels drawn (``ImageDraw`` rectangles and rounded rectangles), and the codes
   the image declares a legend for (``render.base.legend``). Parts drawn on images of their own
   and pasted (a tile, a cropped board) are moved with them (``Image.paste``/``crop``/``copy``/
-  ``convert``); memoized tiles are drawn directly (``render.base.tiles_off``) and the renderers'
+  ``convert``); memoized tiles are drawn directly (``tests.render.direct.tiles_off``) and the renderers'
   memoized part images are forgotten first, so every string of the image is seen.
 
 The checks of the phone-first contract, each over one ``Layout`` (``bench/phone.py`` runs them
@@ -49,6 +49,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from render import base
+from tests.render.direct import tiles_off
 
 PHONE_WIDTH = 380
 """Display width (px) the golden-image floors of tests/render/test_text_sizes.py were set at."""
@@ -348,7 +349,7 @@ def _recorder() -> Iterator[_Recorder]:
     base.LAYOUT_HOOKS["cut"] = cut
     base.LAYOUT_HOOKS["legend"] = rec.legends.update
     try:
-        with base.tiles_off():
+        with tiles_off():
             yield rec
     finally:
         base._blit = blit

@@ -1,4 +1,4 @@
--- Hidden hands in DMs and turns nobody misses (issue 10; bot/ui/dm.py, bot/ui/clock.py).
+-- Hidden hands in DMs and turns nobody misses (bot/ui/dm.py, bot/ui/clock.py).
 
 -- The one DM hand message per player and game (kind 'hand', edited in place) and the latest
 -- DM turn notice (kind 'turn', replaced by the next one). ``shown`` fingerprints the hidden

@@ -1,4 +1,4 @@
--- The table around the game (issue 16; bot/ui/table.py): spectators and ratings.
+-- The table around the game (bot/ui/table.py): spectators and ratings.
 
 -- /game watch: who follows a game that they do not play. mode 'board': the public board in
 -- their DMs (one message, edited in place: channel_id, message_id once sent); 'end': one

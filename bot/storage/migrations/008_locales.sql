@@ -1,4 +1,4 @@
--- Languages (issue 13 §2; bot/ui/locales.py), as catalog locales ('en', 'zh_TW', 'zh_CN', 'ja'):
+-- Languages (bot/ui/locales.py), as catalog locales ('en', 'zh_TW', 'zh_CN', 'ja'):
 -- the language a moderator chose for a server's public messages and boards
 -- (/game language server:<lang>; NULL: Discord's preferred locale of the server) and the
 -- language a player chose for their DMs and private replies (/game language language:<lang>;

@@ -1,4 +1,4 @@
--- Notices through the outbox (issue 18 point 4): a moderator's announcement (end, kick,
+-- Notices through the outbox: a moderator's announcement (end, kick,
 -- replace, pause, resume) is queued in the transaction of its change as a 'notice' row and
 -- sent like the others (once, with the row's nonce; a crash neither loses nor doubles it).
 --   notice  payload {"msgs": [[key, params], ...], "mentions": [user ids], "buttons": bool}:
