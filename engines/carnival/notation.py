@@ -14,12 +14,10 @@ from collections.abc import Sequence
 
 from engines.base import (
     CHANCE,
-    Action,
     IllegalAction,
     Msg,
     Outcome,
     Seat,
-    State,
     msg,
     normalize_text,
     rank_seats,
@@ -29,6 +27,7 @@ from engines.base import (
 from engines.carnival import rules
 from engines.carnival.data import SIN_JAPANESE, SIZE
 from engines.carnival.effects import SIN_TABLE, effect_of, sin_term
+from engines.carnival.types import Action, State
 
 
 def describe_action(action: Action) -> str:
@@ -51,7 +50,8 @@ def describe_action(action: Action) -> str:
         return f"random_sin seat{action['seat']} {action['sin']}"
     if kind == "roll":
         parts = []
-        for d, item in action.get("dice", {}).items():
+        dice = action.get("dice", {})
+        for d, item in (dice.items() if isinstance(dice, dict) else ()):
             where = f"@({item['pos'][0]},{item['pos'][1]})" if "pos" in item else f"@{item.get('zone')}"
             parts.append(f"{d}={item.get('value')}{where}")
         return "roll " + " ".join(parts)

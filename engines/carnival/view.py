@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 from typing import Any, NotRequired, TypedDict
 
-from engines.base import Seat, State, copy_state
+from engines.base import Seat, copy_state
 from engines.carnival import rules
 from engines.carnival.data import COLOURS, DICE, FACES, R_PLAY, ROUNDS, SHAPES
 from engines.carnival.notation import final_outcome
+from engines.carnival.types import State
 
 
 class DieView(TypedDict):
