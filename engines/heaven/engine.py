@@ -31,14 +31,13 @@ import copy
 import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from engines.base import (
     CHANCE,
-    Action,
-    Engine,
     EngineInfo,
     Event,
+    GameEngine,
     GameOver,
     IllegalAction,
     InvalidOptions,
@@ -46,23 +45,24 @@ from engines.base import (
     NotYourTurn,
     Outcome,
     Seat,
-    State,
     copy_state,
     rank_seats,
     seat_ref,
     term,
     validate_options,
 )
+from engines.heaven.types import Action, ActionType, Options, Plan, State
 
 from . import chance, notation, view
 from .data import CARD_IDS, CARDS, DEAL, GATE, HAND_SIZE, LAST_SPACE, OPTIONS, PREFERENCES, PUBLIC_SIZE
 from .effects import EFFECTS, card_plans, plan_msg
 from .rules import (
-    Plan,
+    build_of,
     can_enter_next,
     card_list,
     card_ref,
     chain_of,
+    chance_of,
     end_reason,
     event,
     faction,
@@ -73,11 +73,12 @@ from .rules import (
     order_seat,
     owner_of_public,
     to_move,
+    use_of,
     winners,
 )
 
 
-class HeavenEngine(Engine):
+class HeavenEngine(GameEngine[State, Action, view.PublicView | view.PrivateView]):
     """The Way to Heaven (docs/rules/heaven.md). 4–6 players (3 with ``allow_three``)."""
 
     info = EngineInfo(
@@ -109,7 +110,7 @@ class HeavenEngine(Engine):
                                                   "max": self.info.max_players, "n": players}).to_json())
         return {
             "game": self.info.game_id, "state_version": self.info.state_version,
-            "players": players, "options": opts, "phase": "deal",
+            "players": players, "options": cast(Options, opts), "phase": "deal",
             "deck": sorted(CARD_IDS), "discard": [],
             "hands": [[] for _ in range(players)], "public": [[] for _ in range(players)],
             "positions": [0] * players, "skips": [0] * players, "split": [None] * players,
@@ -224,10 +225,10 @@ class HeavenEngine(Engine):
 
     # -- chance --------------------------------------------------------------
     def _apply_chance(self, st: State, action: Action, ev: list[Event]) -> None:
-        ch = st["chance"]
+        ch = chance_of(st)
         if action["type"] == "start":
             s = action["seat"]
-            st.update(chance=None, start=s, phase="play", round=1, turn_index=0)
+            st.update({"chance": None, "start": s, "phase": "play", "round": 1, "turn_index": 0})
             ev.append(event("start", seat=seat_ref(s)))
             self._start_turn(st, ev)
             return
@@ -257,7 +258,7 @@ class HeavenEngine(Engine):
     def _continue_draw(self, st: State, ev: list[Event]) -> None:
         """Refill the draw pile from the discard pile when needed (§6, D31); finish the
         request when done or when both piles are empty."""
-        ch = st["chance"]
+        ch = chance_of(st)
         if ch["left"] > 0 and not st["deck"] and st["discard"]:
             st["deck"] = sorted(st["discard"])
             st["discard"] = []
@@ -291,18 +292,19 @@ class HeavenEngine(Engine):
             return
         for s in range(st["players"]):
             chosen = st["split"][s]
+            assert chosen is not None, "every seat has confirmed its split"
             st["public"][s] = [c for c in st["hands"][s] if c in chosen]
             st["hands"][s] = [c for c in st["hands"][s] if c not in chosen]
             ev.append(event("reveal", seat=seat_ref(s), cards=card_list(st["public"][s]),
                             faction=term(f"faction.{faction(st['public'][s])}")))
-        st.update(split=[None] * st["players"], phase="start", chance={"kind": "start"})
+        st.update({"split": [None] * st["players"], "phase": "start", "chance": {"kind": "start"}})
 
     # -- turn flow ---------------------------------------------------------------
     def _start_turn(self, st: State, ev: list[Event]) -> None:
         """Step 0 (§4): skip a pawn on the Gate or a pending Pride skip, else wait for the action."""
         while True:
             seat = order_seat(st)
-            st.update(turn=new_turn(), build=None, use=None)
+            st.update({"turn": new_turn(), "build": None, "use": None})
             if st["positions"][seat] == GATE:
                 if self._advance_order(st, ev):
                     return
@@ -323,7 +325,7 @@ class HeavenEngine(Engine):
         if st["turn_index"] < st["players"]:
             return False
         if GATE in st["positions"] or st["round"] >= st["options"]["round_limit"]:
-            st.update(phase="over", stage=None, chance=None)
+            st.update({"phase": "over", "stage": None, "chance": None})
             ev.append(event("game_over", reason=end_reason(st)))
             return True
         st["round"] += 1
@@ -379,12 +381,15 @@ class HeavenEngine(Engine):
             self._declare(st, str(card), action["plan"], ev)
         elif t in ("pass", "add", "discard", "replace"):
             if t == "add":
+                assert card is not None
                 st["hands"][a].remove(card)
                 st["public"][a].append(card)
             elif t == "discard":
+                assert card is not None
                 st["hands"][a].remove(card)
                 st["discard"].append(card)
             elif t == "replace":
+                assert card is not None
                 st["hands"][a].remove(card)
                 pub = st["public"][a]
                 pub[pub.index(action["out"])] = card
@@ -402,6 +407,7 @@ class HeavenEngine(Engine):
             ev.append(event("stay", seat=seat_ref(a), space=st["positions"][a]))
             self._after_advance(st, ev)
         elif t == "lose":
+            assert card is not None
             st["public"][a].remove(card)
             st["discard"].append(card)
             ev.append(event("sacrifice_discard", seat=seat_ref(a), card=card_ref(str(card))))
@@ -429,7 +435,7 @@ class HeavenEngine(Engine):
         the owner of a card Arrogance takes, then the target of an attack."""
         a = order_seat(st)
         attacker_ok = st["options"]["guardian_scope"] == "sinner_card" or faction(st["public"][a]) == "sinner"
-        st.update(build=None, stage="resolving")
+        st.update({"build": None, "stage": "resolving"})
         st["hands"][a].remove(h)
         st["discard"].append(h)
         final, taken, params = chain_of(h, plan)
@@ -448,7 +454,7 @@ class HeavenEngine(Engine):
     def _run_use(self, st: State, ev: list[Event]) -> None:
         """Open the next window, or remove the taken card (Arrogance, after its owner's
         window, D18), or resolve the final ability (§5.5)."""
-        use = st["use"]
+        use = use_of(st)
         windows = use["windows"]
         if windows and windows[0][0] == "owner":
             st["stage"] = "react"
@@ -478,7 +484,7 @@ class HeavenEngine(Engine):
     def _apply_reaction(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
         """A window's answer (§5.5, D19): ALLOW, or GUARD — the card is spent, the defender
         draws 1, and the attack on them is cancelled."""
-        use = st["use"]
+        use = use_of(st)
         role, _ = use["windows"].pop(0)
         st["stage"] = "resolving"
         if action["type"] == "allow":
@@ -521,7 +527,7 @@ class HeavenEngine(Engine):
         rest = [c for c in st["buffer"] if c not in to_public]
         st["public"][seat].extend(to_public)
         st["hands"][seat].extend(rest)
-        st.update(buffer=[], refill_a=0)
+        st.update({"buffer": [], "refill_a": 0})
         ev.append(event("refill", seat=seat_ref(seat), cards=card_list(to_public), hand=len(rest)))
         self._after_action(st, ev)
 
@@ -551,7 +557,7 @@ class HeavenEngine(Engine):
         self._legacy_declare(st, ev)
 
     def _legacy_pick(self, st: State, action: Action, ev: list[Event]) -> None:
-        st["build"]["chosen"].append([action["key"], action["value"]])
+        build_of(st)["chosen"].append([action["key"], action["value"]])
         self._legacy_declare(st, ev)
 
     @staticmethod
@@ -559,7 +565,7 @@ class HeavenEngine(Engine):
         st["build"] = None
 
     def _legacy_declare(self, st: State, ev: list[Event]) -> None:
-        card, chosen = st["build"]["card"], st["build"]["chosen"]
+        card, chosen = build_of(st)["card"], build_of(st)["chosen"]
         if chosen in card_plans(st, order_seat(st), card):
             self._declare(st, card, copy.deepcopy(chosen), ev)
 
@@ -576,9 +582,9 @@ class HeavenEngine(Engine):
         """Current pawn position per seat (6 = Gate)."""
         return tuple(float(p) for p in state["positions"])
 
-    def player_view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+    def player_view(self, state: State, seat: Seat | None) -> view.PublicView | view.PrivateView:
         """``view.player_view``: ``PublicView`` for ``None``, ``PrivateView`` for a seat."""
-        return dict(view.player_view(state, seat))
+        return view.player_view(state, seat)
 
     def shuffle_hidden(self, state: State, seat: Seat | None, rng: random.Random) -> State:
         """``view.shuffle_hidden``."""
@@ -624,7 +630,7 @@ class HeavenEngine(Engine):
         if state["phase"] == "split":
             return {"type": "split", "public": list(state["hands"][seat][:PUBLIC_SIZE])}
         stage = state["stage"]
-        fixed = {"action": "pass", "react": "allow", "advance": "advance", "draw_offer": "draw"}
+        fixed: dict[str | None, ActionType] = {"action": "pass", "react": "allow", "advance": "advance", "draw_offer": "draw"}
         if stage in fixed:
             return {"type": fixed[stage]}
         if stage == "sac_discard":
@@ -639,8 +645,9 @@ class HeavenEngine(Engine):
         """Seconds to wait for ``seats`` (§11, our reading in rules.md): a Guardian window
         waits ``reaction_timeout`` hours, every other decision ``turn_timeout`` hours; an
         option left at 0 (the default) means the lobby's move timer ``default``."""
-        key = "reaction_timeout" if state.get("stage") == "react" else "turn_timeout"
-        hours = int(state["options"].get(key) or 0)
+        options = state["options"]
+        hours = int((options.get("reaction_timeout") if state.get("stage") == "react"
+                     else options.get("turn_timeout")) or 0)
         return hours * 3600 if hours > 0 else default
 
     def auto_action(self, state: State, seat: Seat, preferences: Mapping[str, Any]) -> Action | None:
