@@ -90,7 +90,7 @@ class GameError(Exception):
 
     code: ClassVar[str] = "game_error"
 
-    def __init__(self, message: str, *, code: str | None = None, **params: Any) -> None:
+    def __init__(self, message: str, *, code: str | None = None, **params: object) -> None:
         super().__init__(message)
         self.message = message
         if code is not None:
@@ -317,9 +317,9 @@ class OptionSpec:
     """
 
     key: str
-    default: Any
+    default: OptionValue
     kind: str = "choice"
-    choices: tuple[Any, ...] = ()
+    choices: tuple[OptionValue, ...] = ()
     minimum: float | None = None
     maximum: float | None = None
     description: str = ""
@@ -424,12 +424,12 @@ class EngineInfo:
                 return spec
         raise KeyError(key)
 
-    def defaults(self) -> dict[str, Any]:
+    def defaults(self) -> dict[str, OptionValue]:
         """Every option at its default value."""
         return {spec.key: spec.default for spec in self.options}
 
 
-def validate_options(info: EngineInfo, options: Mapping[str, Any] | None) -> dict[str, Any]:
+def validate_options(info: EngineInfo, options: Mapping[str, object] | None) -> dict[str, OptionValue]:
     """Fill defaults and check every option (design §3 ``new_game``).
 
     Returns:
@@ -769,7 +769,7 @@ def replay(
     engine: Engine,
     players: int,
     seed: int,
-    options: Mapping[str, Any] | None,
+    options: Mapping[str, object] | None,
     log: Iterable[tuple[Seat, Action]],
 ) -> State:
     """Rebuild a state from ``new_game`` and a log of ``(seat, action)`` pairs (seat

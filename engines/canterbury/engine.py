@@ -123,7 +123,7 @@ class CanterburyEngine(Engine):
     )
 
     # ------------------------------------------------------------------ lifecycle
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+    def new_game(self, players: int, seed: int, options: Mapping[str, object] | None = None) -> State:
         """Initial state; the setup (§3) is a series of chance steps.
 
         Raises:

@@ -107,7 +107,7 @@ class EguanEngine(GameEngine[State, Action, view.PublicView | view.PrivateView])
     )
 
     # ------------------------------------------------------------------ lifecycle
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+    def new_game(self, players: int, seed: int, options: Mapping[str, object] | None = None) -> State:
         """Every board holds the starting card at anchor 5, 2 Infamy each, the deal
         pending as chance draws (spec §3).
 

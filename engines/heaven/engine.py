@@ -94,7 +94,7 @@ class HeavenEngine(GameEngine[State, Action, view.PublicView | view.PrivateView]
     )
 
     # ------------------------------------------------------------------ lifecycle
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+    def new_game(self, players: int, seed: int, options: Mapping[str, object] | None = None) -> State:
         """Initial state: all 54 cards in the draw pile, dealing pending (§3).
 
         Raises:
@@ -650,7 +650,7 @@ class HeavenEngine(GameEngine[State, Action, view.PublicView | view.PrivateView]
                      else options.get("turn_timeout")) or 0)
         return hours * 3600 if hours > 0 else default
 
-    def auto_action(self, state: State, seat: Seat, preferences: Mapping[str, Any]) -> Action | None:
+    def auto_action(self, state: State, seat: Seat, preferences: Mapping[str, object]) -> Action | None:
         """Pre-set answers (§1 per-player preferences, D20, D29, D30): ``auto_advance``
         plays ADVANCE at the advancement offer, ``auto_draw`` plays DRAW at the draw offer;
         in a Guardian window ``guardian_pref`` ``auto_guard`` plays the lowest-id Guardian
