@@ -28,16 +28,14 @@ from typing import Any
 
 from engines.base import (
     CHANCE,
-    Action,
-    Engine,
     EngineInfo,
     Event,
+    GameEngine,
     IllegalAction,
     Msg,
     NotYourTurn,
     Outcome,
     Seat,
-    State,
     check_player_count,
     copy_state,
     msg,
@@ -97,11 +95,12 @@ from engines.canterbury.rules import (
     source_ok,
     sources,
 )
+from engines.canterbury.types import Action, Frame, State
 
 _LEGACY = frozenset({"choose", "company", "back", "discard", "confirm"})
 
 
-class CanterburyEngine(Engine):
+class CanterburyEngine(GameEngine[State, Action, view.PublicView | view.PrivateView]):
     """The Road to Canterbury (docs/rules/canterbury.md). 2–3 players, option ``edition``.
 
     Player actions: at a card choice (T1, a follow-up, a St. Vitus play) a card play
@@ -135,7 +134,7 @@ class CanterburyEngine(Engine):
         decks: dict[str, dict[str, int]] = {d: {} for d in DECKS}
         for c in CARDS.values():
             decks[c.deck][c.id] = c.count
-        stack: list[dict[str, Any]] = [{"f": "setup_done"}]
+        stack: list[Frame] = [{"f": "setup_done"}]
         for r in reversed(ROWS):
             for slot in reversed(range(ROW_SIZE)):
                 stack.append({"f": "chance", "what": "reveal", "deck": r, "purpose": "setup_row", "slot": slot})
@@ -321,7 +320,7 @@ class CanterburyEngine(Engine):
             events.append(Event("steal", params=who | {"card": card_t(kind)}, visible_to=frozenset({actor, target})))
             events.append(Event("steal_public", params=who | {"deck": deck_t(top["deck"])}))
 
-    def _reveal(self, s: State, top: dict[str, Any], kind: str, events: list[Event]) -> None:
+    def _reveal(self, s: State, top: Frame, kind: str, events: list[Event]) -> None:
         """A face-down draw (§6 ``draw``): Death cards go to their pilgrim and the draw is
         repeated (§5.7; set aside during setup, §3 step 4)."""
         deck = top["deck"]
@@ -465,6 +464,7 @@ class CanterburyEngine(Engine):
         if rest.startswith("row:"):
             slot = int(rest[4:]) - 1
             kind = s["rows"][name][slot]
+            assert kind is not None, "a row slot offered holds a card"
             s["rows"][name][slot] = None
             add_to_hand(s, seat, kind)
             events.append(Event("take", params={"seat": seat_ref(seat), "card": card_t(kind), "deck": deck_t(name)}))
@@ -473,8 +473,8 @@ class CanterburyEngine(Engine):
             s["stack"].append({"f": "chance", "what": "reveal", "deck": name, "purpose": "hand"})
 
     @staticmethod
-    def _frame(s: State, f: str) -> dict[str, Any]:
-        frame: dict[str, Any] = next(fr for fr in reversed(s["stack"]) if fr["f"] == f)
+    def _frame(s: State, f: str) -> Frame:
+        frame: Frame = next(fr for fr in reversed(s["stack"]) if fr["f"] == f)
         return frame
 
     # ------------------------------------------------------------------ automatic steps
@@ -562,7 +562,7 @@ class CanterburyEngine(Engine):
     def _next_turn(self, s: State, events: list[Event]) -> None:
         self._start_turn(s, (s["active"] + 1) % s["players"], False, events)
 
-    def _turn_step(self, s: State, top: dict[str, Any], events: list[Event]) -> bool:
+    def _turn_step(self, s: State, top: Frame, events: list[Event]) -> bool:
         """One automatic step of the turn frame (§4 T1–T5); True when a decision is needed."""
         stage = top["stage"]
         if stage == "t1":
@@ -621,7 +621,9 @@ class CanterburyEngine(Engine):
                 "tiebreak": (msg("text.sin_tiebreak") if tiebreak else EMPTY).to_json()}))
         for card in comp["cards"]:
             s["discards"][hand_type(card["kind"])].append(card["kind"])
-        comp["dead"].append({"pilgrim": comp["pilgrim"], "cubes": list(cubes)})
+        pilgrim = comp["pilgrim"]
+        assert pilgrim is not None, co
+        comp["dead"].append({"pilgrim": pilgrim, "cubes": list(cubes)})
         comp.update({"pilgrim": None, "cards": [], "cubes": [0] * n, "doomed": False})
         s["deaths"] = k
         if k >= len(ROAD_VALUES):
@@ -640,9 +642,9 @@ class CanterburyEngine(Engine):
                 "tokens": final["tokens"][q], "total": final["totals"][q], "strength": final["strength"][q]}))
 
     # ------------------------------------------------------------------ views
-    def player_view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+    def player_view(self, state: State, seat: Seat | None) -> view.PublicView | view.PrivateView:
         """Public board plus, for a seat, its hand and coins (§7, §11; ``view.py``)."""
-        return dict(view.player_view(state, seat, sorted(self.to_move(state))))
+        return view.player_view(state, seat, sorted(self.to_move(state)))
 
     def shuffle_hidden(self, state: State, seat: Seat | None, rng: random.Random) -> State:
         """Hands of other seats swapped with unseen cards of the same back, their coins

@@ -14,7 +14,9 @@ sin-pride down``, ``pass`` / ``pass discard pardon-pride,sin-wrath``, ``done``,
 
 from __future__ import annotations
 
-from engines.base import Action, Msg, State, msg, normalize_text, seat_ref
+from typing import Literal
+
+from engines.base import Msg, msg, normalize_text, seat_ref
 from engines.canterbury.data import CARDS, HAND_SIZE, SINS, TOKEN_VALUE
 from engines.canterbury.effects import (
     EMPTY,
@@ -26,9 +28,10 @@ from engines.canterbury.effects import (
     sin_t,
 )
 from engines.canterbury.rules import card_of, deck_size, pass_fine, sort_cards
+from engines.canterbury.types import Action, State
 
-_RELIC_KEYS = ("company", "card", "to", "face", "sin")
-_ONE_WORD = {"give": "card", "keep": "card", "reveal": "card", "steal": "card", "choose": "card",
+_RELIC_KEYS: tuple[Literal["company", "card", "to", "face", "sin"], ...] = ("company", "card", "to", "face", "sin")
+_ONE_WORD: dict[str, Literal["card", "sin", "source", "choice", "pilgrim", "company"]] = {"give": "card", "keep": "card", "reveal": "card", "steal": "card", "choose": "card",
              "discard": "card", "parson": "sin", "parson_start": "sin", "draw": "source", "lastrites": "choice",
              "pilgrim": "pilgrim", "company": "company"}
 """Actions written as their type and one parameter (``draw sin-deck``), including chance
@@ -116,8 +119,9 @@ def label(state: State, action: Action) -> Msg:
     if t == "draw":
         name, _, rest = str(action["source"]).partition("-")
         if rest.startswith("row:"):
-            kind = state["rows"][name][int(rest[4:]) - 1]
-            return msg("label.take", card=card_t(kind), deck=deck_t(name), slot=int(rest[4:]))
+            in_row = state["rows"][name][int(rest[4:]) - 1]
+            assert in_row is not None, "a row slot offered holds a card"
+            return msg("label.take", card=card_t(in_row), deck=deck_t(name), slot=int(rest[4:]))
         size = deck_size(state, name) or len(state["discards"][name])
         return msg("label.draw", deck=deck_t(name), left=size,
                    death=msg("label.draw_death") if name == "sin" else EMPTY)
