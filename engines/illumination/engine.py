@@ -122,7 +122,7 @@ class IlluminationEngine(Engine):
     )
 
     # ------------------------------------------------------------------ lifecycle
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+    def new_game(self, players: int, seed: int, options: Mapping[str, object] | None = None) -> State:
         """The state before setup's chance events (§3); with ``sides=host`` seat A first chooses
         the Reverent.
 
