@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from engines.base import CHANCE, Event, Msg, msg, seats_ref, term
+from engines.base import CHANCE, Event, JSONObject, Msg, msg, seats_ref, term
 from engines.heaven.types import Build, Chance, Plan, State, Turn, Use
 
 from .data import (
@@ -350,7 +350,7 @@ def cards_ref(cids: list[str]) -> Msg:
     return out
 
 
-def card_list(cids: list[str]) -> list[dict[str, Any]] | Msg:
+def card_list(cids: list[str]) -> list[JSONObject] | Msg:
     """Several cards joined by ", " (the host joins a list so), or ``cards.none`` ("nothing")."""
     return [card_ref(c).to_json() for c in cids] if cids else msg("cards.none")
 
