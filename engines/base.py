@@ -23,7 +23,7 @@ import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Generic, TypeAlias, TypeVar, cast
 
 Seat = int
 """A player's seat: 0..n-1 in the order the host lists the players."""
@@ -36,18 +36,37 @@ NO_TIMER: Final[int] = 365 * 86400
 solo game, docs/rules/ora.md §11): a year, the abandonment horizon only. The host shows no
 deadline for a window this long (``bot.ui.panels.timer_shown``)."""
 
+JSON: TypeAlias = "str | int | float | bool | None | list[JSON] | dict[str, JSON]"
+"""A JSON-ready value: what states, actions, views and message params are made of."""
+
+JSONObject: TypeAlias = dict[str, JSON]
+"""A JSON object (a dict with str keys and JSON-ready values)."""
+
+OptionValue: TypeAlias = str | int | float | bool
+"""An option's value after ``OptionSpec.coerce``."""
+
 State = dict[str, Any]
-"""A game state: a plain JSON-ready dict. Engines never mutate a state they were given."""
+"""A game state at the host's side of the engine protocol: a plain JSON-ready dict. Each
+game types its own (``engines/<game>/types.py``). Engines never mutate a state they were given."""
+
+S = TypeVar("S", bound=Mapping[str, object])
+"""A game's state type (a TypedDict of ``engines/<game>/types.py``)."""
+
+A = TypeVar("A", bound=Mapping[str, object])
+"""A game's action type (the union of its action TypedDicts)."""
+
+V = TypeVar("V", bound=Mapping[str, object])
+"""A game's view type (what ``player_view`` returns, the renderer's input)."""
 
 
-def copy_state(state: State) -> State:
+def copy_state(state: S) -> S:
     """A deep copy of ``state`` (a JSON-ready dict, see ``State``), about four times faster
     than ``copy.deepcopy``: ``marshal`` round-trips the built-in types (objects that appear
     twice stay shared, as with ``deepcopy``); a value ``marshal`` cannot write (not JSON-ready)
     falls back to ``copy.deepcopy``. Engines' ``apply`` copies with it (the AI's playouts,
     engines/ai/search.py, spend most of their time there)."""
     try:
-        copied: State = marshal.loads(marshal.dumps(state))
+        copied: S = marshal.loads(marshal.dumps(cast(JSONObject, state)))
     except ValueError:
         return copy.deepcopy(state)
     return copied
@@ -70,7 +89,7 @@ class GameError(Exception):
 
     code: ClassVar[str] = "game_error"
 
-    def __init__(self, message: str, *, code: str | None = None, **params: Any) -> None:
+    def __init__(self, message: str, *, code: str | None = None, **params: object) -> None:
         super().__init__(message)
         self.message = message
         if code is not None:
@@ -297,9 +316,9 @@ class OptionSpec:
     """
 
     key: str
-    default: Any
+    default: OptionValue
     kind: str = "choice"
-    choices: tuple[Any, ...] = ()
+    choices: tuple[OptionValue, ...] = ()
     minimum: float | None = None
     maximum: float | None = None
     description: str = ""
@@ -404,12 +423,12 @@ class EngineInfo:
                 return spec
         raise KeyError(key)
 
-    def defaults(self) -> dict[str, Any]:
+    def defaults(self) -> dict[str, OptionValue]:
         """Every option at its default value."""
         return {spec.key: spec.default for spec in self.options}
 
 
-def validate_options(info: EngineInfo, options: Mapping[str, Any] | None) -> dict[str, Any]:
+def validate_options(info: EngineInfo, options: Mapping[str, object] | None) -> dict[str, OptionValue]:
     """Fill defaults and check every option (design §3 ``new_game``).
 
     Returns:
@@ -452,14 +471,14 @@ _FLAT = frozenset({str, int, float, bool, type(None)})
 """The param value types ``Msg.to_json`` copies as they are (JSON gives back equal values)."""
 
 
-def json_copy(obj: Any) -> dict[str, Any]:
+def json_copy(obj: object) -> JSONObject:
     """A deep copy of a JSON-ready dict through JSON (drops tuples to lists, checks it
     is serialisable).
 
     Raises:
         TypeError: ``obj`` holds something JSON cannot encode.
     """
-    copied: dict[str, Any] = json.loads(json.dumps(obj))
+    copied: JSONObject = json.loads(json.dumps(obj))
     return copied
 
 
@@ -471,7 +490,7 @@ def normalize_text(text: str) -> str:
 # --------------------------------------------------------------------------- engine
 
 
-class Engine:
+class GameEngine(Generic[S, A, V]):
     """Base class of every game engine (design §3): the rules. Subclasses set ``info`` and
     implement the abstract methods; the rest have working defaults. What a reader sees of a
     move (notation, prompts, labels, steps, confirmations) lives on the game's
@@ -484,7 +503,7 @@ class Engine:
     info: ClassVar[EngineInfo]
 
     # -- lifecycle ------------------------------------------------------------
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+    def new_game(self, players: int, seed: int, options: Mapping[str, object] | None = None) -> S:
         """Return the initial state for ``players`` seats.
 
         ``seed`` is stored by the host, not needed by the engine (chance is sampled
@@ -495,22 +514,22 @@ class Engine:
         """
         raise NotImplementedError
 
-    def to_move(self, state: State) -> frozenset[Seat]:
+    def to_move(self, state: S) -> frozenset[Seat]:
         """Seats that may act now: one, several (simultaneous choices, reaction
         windows), ``{CHANCE}`` when randomness is pending, empty when the game is over."""
         raise NotImplementedError
 
-    def legal_actions(self, state: State, seat: Seat) -> Sequence[Action]:
+    def legal_actions(self, state: S, seat: Seat) -> Sequence[A]:
         """Every legal action of ``seat`` in a deterministic order (empty when the
         seat is not to move). For ``CHANCE`` it may be empty (continuous outcomes)."""
         raise NotImplementedError
 
-    def sample_chance(self, state: State, rng: random.Random) -> Action:
+    def sample_chance(self, state: S, rng: random.Random) -> A:
         """Sample the pending chance outcome with ``rng``. Only valid while
         ``CHANCE`` is to move; raises ``NotYourTurn`` otherwise."""
         raise NotImplementedError
 
-    def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, tuple[Event, ...]]:
+    def apply(self, state: S, seat: Seat, action: A) -> tuple[S, tuple[Event, ...]]:
         """Validate and apply ``action`` by ``seat``; return the new state and events.
 
         Raises:
@@ -521,21 +540,21 @@ class Engine:
         """
         raise NotImplementedError
 
-    def outcome(self, state: State) -> Outcome | None:
+    def outcome(self, state: S) -> Outcome | None:
         """The final result, or ``None`` while the game goes on."""
         raise NotImplementedError
 
-    def scores(self, state: State) -> tuple[float, ...]:
+    def scores(self, state: S) -> tuple[float, ...]:
         """Current public score per seat (what a scoreboard shows)."""
         raise NotImplementedError
 
-    def player_view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+    def player_view(self, state: S, seat: Seat | None) -> V:
         """JSON-ready view for ``seat``; ``None`` is the public/spectator view, which
         holds no secret. Renderers and every channel message use only views."""
         raise NotImplementedError
 
     # -- host hooks (defaults suit most games) ---------------------------------
-    def replay_stages(self, state: State, seat: Seat, action: Action) -> list[tuple[State, tuple[Event, ...]]]:
+    def replay_stages(self, state: S, seat: Seat, action: A) -> list[tuple[S, tuple[Event, ...]]]:
         """The states a replay shows for one log entry, each with the events that led to it
         from the one before (``/game replay``, ``bot.service.GameService.replay_steps``).
         Default: ``[apply(state, seat, action)]``. An engine whose one entry plays a stretch
@@ -548,7 +567,7 @@ class Engine:
         """
         return [self.apply(state, seat, action)]
 
-    def undoable(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+    def undoable(self, before: S, seat: Seat, action: A, after: S) -> bool:
         """Whether the spec lets ``seat`` take back ``action`` (applied to ``before``,
         giving ``after``) at all; the host's own checks (docs/DESIGN.md §4: no one else acted,
         nothing revealed or drawn, ``bot.service.GameService.undo_candidate``) come on top.
@@ -557,7 +576,7 @@ class Engine:
         docs/rules/carnival.md §5.4)."""
         return True
 
-    def reveals(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+    def reveals(self, before: S, seat: Seat, action: A, after: S) -> bool:
         """Whether ``action`` of ``seat`` (applied to ``before``, giving ``after``) drew,
         rolled or showed anyone something hidden from them: a card of a hand, a face-down
         pick or choice, the order of a deck (docs/DESIGN.md §4: no undo once something was
@@ -571,7 +590,7 @@ class Engine:
         information overrides it. Kept apart from ``undoable`` (the spec's finality)."""
         return False
 
-    def timeout_action(self, state: State, seat: Seat) -> Action:
+    def timeout_action(self, state: S, seat: Seat) -> A:
         """What is played for ``seat`` when its move timer expires (each spec's
         Digital play notes). Default: its first legal action.
 
@@ -584,30 +603,30 @@ class Engine:
             raise NotYourTurn("Nothing to play for this seat.", seat=seat)
         return copy.deepcopy(actions[0])
 
-    def timeout_seconds(self, state: State, seats: frozenset[Seat], default: int) -> int:
+    def timeout_seconds(self, state: S, seats: frozenset[Seat], default: int) -> int:
         """How many seconds the host waits for ``seats`` before it plays their
         ``timeout_action`` (design §5 Time control). Default: the game's move timer
         ``default``; a spec's own timeout options (e.g. a reaction window) override it."""
         return default
 
-    def auto_action(self, state: State, seat: Seat, preferences: Mapping[str, Any]) -> Action | None:
+    def auto_action(self, state: S, seat: Seat, preferences: Mapping[str, object]) -> A | None:
         """A move the host plays at once for ``seat`` because of the player's pre-set
         ``preferences`` (keys of ``info.preferences``, values coerced), or None to ask
         the player. The returned action must be legal. Default: None."""
         return None
 
-    def shuffle_hidden(self, state: State, seat: Seat | None, rng: random.Random) -> State:
+    def shuffle_hidden(self, state: S, seat: Seat | None, rng: random.Random) -> S:
         """Return a state that differs from ``state`` only in what ``seat`` cannot see
         (``None``: what the public cannot see), for the no-leak conformance test.
         Games without hidden information return an equal copy."""
         return copy_state(state)
 
     # -- JSON codecs ------------------------------------------------------------
-    def action_to_json(self, action: Action) -> dict[str, Any]:
+    def action_to_json(self, action: A) -> JSONObject:
         """Plain JSON form of an action (a deep copy)."""
         return json_copy(action)
 
-    def action_from_json(self, obj: Any) -> Action:
+    def action_from_json(self, obj: object) -> A:
         """Validate the shape of a stored action (a dict with a str ``type``).
 
         Raises:
@@ -615,20 +634,20 @@ class Engine:
         """
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
             raise IllegalAction("An action must be an object with a 'type'.", code="malformed_action")
-        return json_copy(obj)
+        return cast(A, json_copy(obj))
 
-    def state_to_json(self, state: State) -> dict[str, Any]:
+    def state_to_json(self, state: S) -> JSONObject:
         """Plain JSON form of a state (a deep copy)."""
         return json_copy(state)
 
-    def upgrade_action(self, obj: dict[str, Any], state_version: int) -> dict[str, Any]:
+    def upgrade_action(self, obj: JSONObject, state_version: int) -> JSONObject:
         """Rewrite an action stored under an older ``state_version`` into today's shape
         (default: unchanged). With ``upgrade_state`` absent, the host rebuilds an old
         game's snapshot by replaying its log through this hook (design §4: the log is
         the truth, the snapshot a cache)."""
         return obj
 
-    def state_from_json(self, obj: Any) -> State:
+    def state_from_json(self, obj: object) -> S:
         """Load a stored state and check its game and version.
 
         Raises:
@@ -637,15 +656,15 @@ class Engine:
         if not isinstance(obj, dict):
             raise InvalidState("A stored state must be an object.")
         if obj.get("game") != self.info.game_id:
-            raise InvalidState(f"State belongs to {obj.get('game')!r}, not {self.info.game_id!r}.")
+            raise InvalidState(f"S belongs to {obj.get('game')!r}, not {self.info.game_id!r}.")
         if obj.get("state_version") != self.info.state_version:
             raise InvalidState(
-                f"State version {obj.get('state_version')!r} is not {self.info.state_version}."
+                f"S version {obj.get('state_version')!r} is not {self.info.state_version}."
             )
-        return json_copy(obj)
+        return cast(S, json_copy(obj))
 
     # -- helpers for subclasses ---------------------------------------------------
-    def _check_can_act(self, state: State, seat: Seat) -> None:
+    def _check_can_act(self, state: S, seat: Seat) -> None:
         """Raise ``GameOver`` / ``NotYourTurn`` unless ``seat`` is to move."""
         if self.outcome(state) is not None:
             raise GameOver("The game is over.")
@@ -653,12 +672,19 @@ class Engine:
             raise NotYourTurn("It is not your turn.", seat=seat)
 
 
+View = dict[str, Any]
+"""A view at the host's side of the engine protocol (``player_view``'s JSON-ready dict)."""
+
+Engine: TypeAlias = GameEngine[State, Action, View]
+"""An engine of any game as the host holds it: states, actions and views as plain JSON dicts
+(the registry loads each game's ``ENGINE``, typed by its own ``types.py``, as one of these)."""
+
 
 def replay(
     engine: Engine,
     players: int,
     seed: int,
-    options: Mapping[str, Any] | None,
+    options: Mapping[str, object] | None,
     log: Iterable[tuple[Seat, Action]],
 ) -> State:
     """Rebuild a state from ``new_game`` and a log of ``(seat, action)`` pairs (seat

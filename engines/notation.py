@@ -12,14 +12,27 @@ Every method is a pure function of its arguments and returns messages (``Msg``),
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Generic, TypeAlias
 
-from engines.base import Action, Engine, IllegalAction, Msg, Seat, State, Text, normalize_text
+from engines.base import (
+    A,
+    Action,
+    GameEngine,
+    IllegalAction,
+    Msg,
+    S,
+    Seat,
+    State,
+    Text,
+    V,
+    View,
+    normalize_text,
+)
 
 
-class Notation:
+class GameNotation(Generic[S, A, V]):
     """Base of every game's notation object. Subclasses implement ``describe_action``; the
     other methods have working defaults built on it and on the engine.
 
@@ -43,16 +56,16 @@ class Notation:
     one press (Illumination: one select per staged tile and per line). Default: one step at a
     time."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: GameEngine[S, A, V]) -> None:
         self.engine = engine
 
     # -- typed notation -----------------------------------------------------------
-    def describe_action(self, state: State, action: Action, /) -> str:
+    def describe_action(self, state: S, action: A, /) -> str:
         """Short canonical notation (``"greed d10+d12"``), used by autocomplete and the log.
         ``parse_action(state, seat, describe_action(state, a)) == a``."""
         raise NotImplementedError
 
-    def parse_action(self, state: State, seat: Seat, text: str, /) -> Action:
+    def parse_action(self, state: S, seat: Seat, text: str, /) -> A:
         """Parse notation typed by a player into one of the seat's legal actions.
 
         The default matches ``text`` against ``describe_action`` of each legal action
@@ -70,7 +83,7 @@ class Notation:
                 return copy.deepcopy(action)
         raise IllegalAction(f"'{text.strip()}' is not a legal move now.", code="unknown_move", text=text)
 
-    def typed_moves(self, state: State, seat: Seat, /) -> Sequence[Action]:
+    def typed_moves(self, state: S, seat: Seat, /) -> Sequence[A]:
         """Moves offered to keyboard users (``/<game> play`` autocomplete), each accepted
         by ``Engine.apply`` and described by ``describe_action``. Default: the legal actions;
         a game whose panel splits a move into steps may offer the whole moves here (e.g.
@@ -78,30 +91,30 @@ class Notation:
         return self.engine.legal_actions(state, seat)
 
     # -- the panel ------------------------------------------------------------------
-    def prompt(self, state: State, seat: Seat, /) -> Text:
+    def prompt(self, state: S, seat: Seat, /) -> Text:
         """What ``seat`` is being asked to decide now, as a ``Msg``
         (``msg("prompt.choose_sin", round=3)``). It is public: it never names a card
         from a hand. ``Msg("host.nothing")`` when the seat is not to move."""
         return Msg("host.your_move") if seat in self.engine.to_move(state) else Msg("host.nothing")
 
-    def action_label(self, state: State, action: Action, /) -> Text:
+    def action_label(self, state: S, action: A, /) -> Text:
         """Button/select label for an action, a ``Msg`` whose English form fits 80
         characters. Default: the notation (``Msg("host.notation", {"text": ...})``)."""
         return Msg("host.notation", {"text": self.describe_action(state, action)})
 
-    def action_label_full(self, state: State, action: Action, /) -> Text | None:
+    def action_label_full(self, state: S, action: A, /) -> Text | None:
         """A longer label for an action whose ``action_label`` reads like another legal
         action's (Heaven names cards by code on a button, and nine cards are "G1"): what tells
         it apart, e.g. the cards by name and code. ``DecisionTree.of`` asks for it only for the
         actions whose labels collide. Default: None (the short label is all there is)."""
         return None
 
-    def action_hint(self, state: State, action: Action, /) -> Text | None:
+    def action_hint(self, state: S, action: A, /) -> Text | None:
         """A short description shown under the label in a select (``"Take 2 equal
         dice"``), or None."""
         return None
 
-    def action_path(self, state: State, action: Action, /) -> tuple[Text, ...]:
+    def action_path(self, state: S, action: A, /) -> tuple[Text, ...]:
         """The steps a player taps through before the action itself, outermost first
         (Wrath: ``(msg("step.target", target=seat_ref(2)),)``; a card then a target:
         two steps). Actions sharing a step's label share that step. The shared helper
@@ -109,14 +122,14 @@ class Notation:
         Default: ``()`` (the action is listed directly)."""
         return ()
 
-    def action_confirm(self, state: State, action: Action, /) -> tuple[Text, Text] | None:
+    def action_confirm(self, state: S, action: A, /) -> tuple[Text, Text] | None:
         """``(summary, button)`` when choosing ``action`` in a panel should first show
         ``summary`` (what may happen) with a ``button`` that applies it and Back, still one
         engine action (Carnival's Wrath throw, docs/rules/carnival.md §11 Prompts);
         ``engines.decisions.DecisionTree`` adds that step. Default: None (applied at once)."""
         return None
 
-    def has_confirm(self, state: State, action: Action, /) -> bool:
+    def has_confirm(self, state: S, action: A, /) -> bool:
         """Whether ``action_confirm(state, action)`` is not None, told without making its texts
         (``DecisionTree.of`` makes them only when the confirmation is shown). A game whose
         confirmations cost something answers it cheaply. Default: by calling
@@ -124,7 +137,7 @@ class Notation:
         return self.action_confirm(state, action) is not None
 
     # -- replays and rules ------------------------------------------------------------
-    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]], /) -> list[Msg | None]:
+    def replay_marks(self, states: Sequence[S], views: Sequence[V], /) -> list[Msg | None]:
         """The rulebook's unit (a round, a turn, a settlement phase…) each position of a
         replay is in, for ``states`` in order: the start, then the position after each
         replay step (``bot.service.GameService.replay_steps``), with ``views`` their public
@@ -147,3 +160,8 @@ class Notation:
         module = __import__(type(self).__module__, fromlist=["__file__"])
         path = Path(module.__file__ or "").parent / "rules.md"
         return path.read_text(encoding="utf-8") if path.exists() else self.engine.info.name
+
+
+Notation: TypeAlias = GameNotation[State, Action, View]
+"""A notation of any game as the host holds it: states, actions and views as plain JSON dicts
+(the registry loads each game's ``NOTATION``, typed by its own ``types.py``, as one of these)."""

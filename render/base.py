@@ -23,12 +23,14 @@ import os
 import re
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+from engines.base import Msg
 
 log = logging.getLogger(__name__)
 
@@ -524,6 +526,13 @@ def _blit(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,
 TILE_BYTES = 16 * 1024 * 1024
 """Pixel bytes of the tiles kept per process (least recently used dropped first): the tiles of
 every Ora building in four languages fit several times over."""
+
+class TextFormatter(Protocol):
+    """What every renderer's ``text`` parameter is: formats a message for the reader (a ``Msg``,
+    its JSON form, a plain string, or None for ""): ``bot.text.Texts``."""
+
+    def __call__(self, text: Msg | Mapping[str, object] | str | None, /) -> str: ...
+
 
 Painter = Callable[[ImageDraw.ImageDraw, int, int], None]
 """Draws a tile's content with its top left corner at the given (x, y) px."""

@@ -13,7 +13,7 @@ through ``text`` (``board.*``, ``help.*`` and ``term.*`` keys of
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -39,6 +39,7 @@ from render.base import (
     MUTED,
     PANEL,
     WHITE,
+    TextFormatter,
     canvas,
     draw_text,
     fit_text,
@@ -47,9 +48,6 @@ from render.base import (
     text_width,
     wrap_text,
 )
-
-Text = Callable[[Any], str]
-"""Formats a message (``Msg`` JSON) for the reader (``render/registry.py``)."""
 
 WIDTH = 720
 """Width (px) of every Canterbury image: a phone shows it about 360 px wide, at half size (every
@@ -60,22 +58,22 @@ DARK = (45, 45, 50)
 PAD = 14
 
 
-def _b(text: Text, key: str, **params: Any) -> str:
+def _b(text: TextFormatter, key: str, **params: Any) -> str:
     """A ``board.<key>`` text."""
     return text(msg(f"board.{key}", **params))
 
 
-def _label(text: Text, seat: int) -> str:
+def _label(text: TextFormatter, seat: int) -> str:
     """``"A · Ann"``: the seat letter (a badge) and the display name (``Texts.name``)."""
     return _b(text, "seat_label", letter=seat_letter(seat), name=seat_ref(seat))
 
 
-def _term(text: Text, key: str) -> str:
+def _term(text: TextFormatter, key: str) -> str:
     """The published name of a game term (``term.<key>``)."""
     return _b(text, "name", name=term(key))
 
 
-def card_text(text: Text, kind: str) -> str:
+def card_text(text: TextFormatter, kind: str) -> str:
     """Short text of a card kind ("Greed", "Pardon: Greed", "DEATH (red)", a relic's name)."""
     card = CARDS[kind]
     if card.kind == "sin":
@@ -87,7 +85,7 @@ def card_text(text: Text, kind: str) -> str:
     return _term(text, f"card.{kind}")
 
 
-def _face_name(text: Text, kind: str) -> str:
+def _face_name(text: TextFormatter, kind: str) -> str:
     """A card's name on a row slot or in the hand: the sin for Sin and Pardon cards."""
     card = CARDS[kind]
     return _term(text, f"sin.{card.sin}") if card.sin else card_text(text, kind)
@@ -138,7 +136,7 @@ STATUS_H = 56
 """Height (px) of the status lines under the title bar (two lines of 18 px)."""
 
 
-def _banner(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, title: str) -> int:
+def _banner(draw: ImageDraw.ImageDraw, view: PublicView, text: TextFormatter, title: str) -> int:
     """The title bar (``title``, whose turn or the winners) and up to two status lines; returns their bottom."""
     n = view["players"]
     draw.rectangle([0, 0, WIDTH, BANNER_H], fill=DARK)
@@ -177,7 +175,7 @@ SIN_R = 46
 """Radius (px) of a sin of the Circle."""
 
 
-def _circle(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, x0: int, y0: int, k: float = 1.0,
+def _circle(draw: ImageDraw.ImageDraw, view: PublicView, text: TextFormatter, x0: int, y0: int, k: float = 1.0,
             numbers: dict[str, int] | None = None) -> int:
     """The Circle of Sin in a square box of ``CIRCLE_BOX`` × ``k`` px under its title (``k`` > 1: the
     decision picture, with ``numbers`` in yellow badges outside the sins); returns its bottom."""
@@ -242,7 +240,7 @@ ROAD_ROW = 52
 """Height (px) of one space of the Road."""
 
 
-def _road(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, x0: int, y0: int, w: int) -> int:
+def _road(draw: ImageDraw.ImageDraw, view: PublicView, text: TextFormatter, x0: int, y0: int, w: int) -> int:
     """The Road: five spaces, one a row, the next death's space marked; returns its bottom."""
     draw_text(draw, (x0, y0), _b(text, "road_short"), size=20, bold=True)
     y = y0 + 30
@@ -271,7 +269,7 @@ PARDONER_H = 66
 """Height (px) of one pardoner's row (two lines)."""
 
 
-def _scoreboard(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, y0: int) -> int:
+def _scoreboard(draw: ImageDraw.ImageDraw, view: PublicView, text: TextFormatter, y0: int) -> int:
     """One row per pardoner: badge, name, hand and tokens; Circle, centre, strength, Road and the
     7-sin completions (never coins); a player who left is greyed and tagged. Returns the bottom."""
     left = _left(view)
@@ -306,11 +304,11 @@ def _scoreboard(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, y0: int
     return y
 
 
-def _name_of(text: Text, seat: int) -> str:
+def _name_of(text: TextFormatter, seat: int) -> str:
     return _b(text, "name", name=seat_ref(seat))
 
 
-def _pilgrim_card(text: Text, kind: str, up: bool) -> str:
+def _pilgrim_card(text: TextFormatter, kind: str, up: bool) -> str:
     if CARDS[kind].kind == "death":
         return _b(text, "death_up" if up else "death_down")
     if kind == NICHOLAS:
@@ -322,7 +320,7 @@ COMPANY_H = 150
 """Height (px) of a company's summary on the board."""
 
 
-def _company_summary(draw: ImageDraw.ImageDraw, comp: CompanyView, co: str, text: Text, x0: int, y0: int,
+def _company_summary(draw: ImageDraw.ImageDraw, comp: CompanyView, co: str, text: TextFormatter, x0: int, y0: int,
                      w: int) -> None:
     """A company on the board: its name, the living pilgrim and sin, its cards (n/7), the cubes on
     it and DOOMED when it dies this turn (its cards and dead pile: the companies zoom)."""
@@ -362,7 +360,7 @@ def _company_summary(draw: ImageDraw.ImageDraw, comp: CompanyView, co: str, text
                   anchor="lm")
 
 
-def _company(draw: ImageDraw.ImageDraw, comp: CompanyView, co: str, text: Text, x0: int, y0: int, w: int) -> int:
+def _company(draw: ImageDraw.ImageDraw, comp: CompanyView, co: str, text: TextFormatter, x0: int, y0: int, w: int) -> int:
     """A company in full (the companies zoom, every text ≥ 20 px): pilgrim, sin, count, cubes, its
     cards (face down: pardoned) and its dead pile; returns its bottom."""
     fg = COMPANY_INK[co]
@@ -428,7 +426,7 @@ ROWS_H = 112
 """Height (px) of the face-up rows on the board (two rows of 48 and 16 px under them)."""
 
 
-def _rows(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, y0: int, size: int = 18) -> int:
+def _rows(draw: ImageDraw.ImageDraw, view: PublicView, text: TextFormatter, y0: int, size: int = 18) -> int:
     """The Sin and Pardon rows of face-up cards, each with its deck and discard sizes; returns the bottom."""
     y = y0
     sizes = view["deck_sizes"]
@@ -459,7 +457,7 @@ def _rows(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, y0: int, size
     return y
 
 
-def _final(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, y0: int) -> int:
+def _final(draw: ImageDraw.ImageDraw, view: PublicView, text: TextFormatter, y0: int) -> int:
     """The final scoring table (game over) from ``y0``; returns its bottom."""
     final = view["final"]
     if not final:
@@ -502,7 +500,7 @@ def _board_height(view: PublicView) -> int:
     return top + CIRCLE_BOX + 6 + PARDONER_H * n + 8 + COMPANY_H + 6 + _bottom_h(n)
 
 
-def render_board(view: PublicView, *, names: Sequence[str], text: Text, highlight: str | None = None) -> Image.Image:
+def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter, highlight: str | None = None) -> Image.Image:
     """Draw the public board (§11 "Board image") for a phone: the title bar (whose turn), the
     status, the Circle of Sin beside the Road, one row per pardoner, the three companies in short
     and the face-up rows (the final scoring at the end). The companies in full and the decks are
@@ -545,7 +543,7 @@ def zoom_regions(view: PublicView) -> list[tuple[str, Msg]]:
     return [("companies", msg("board.zoom_companies")), ("rows", msg("board.zoom_rows"))]
 
 
-def render_zoom(view: PublicView, region: str, *, names: Sequence[str], text: Text) -> Image.Image:
+def render_zoom(view: PublicView, region: str, *, names: Sequence[str], text: TextFormatter) -> Image.Image:
     """One region of ``zoom_regions`` drawn at phone size (every text ≥ 20 px on 720 px)."""
     if region == "companies":
         img, draw = canvas(1400, WIDTH)
@@ -593,7 +591,7 @@ def draws_decision(view: PublicView) -> bool:
     return _moves_parson(view)
 
 
-def render_decision(view: PublicView, *, names: Sequence[str], text: Text) -> Image.Image | None:
+def render_decision(view: PublicView, *, names: Sequence[str], text: TextFormatter) -> Image.Image | None:
     """The Parson picture of St. Philip's panel: the Circle of Sin with every sin numbered as its
     button ("N · Move the Parson to …", ``engines.canterbury.notation.parson_number``), or None when
     the view's seat has no Parson to move."""
@@ -609,7 +607,7 @@ def render_decision(view: PublicView, *, names: Sequence[str], text: Text) -> Im
     return img
 
 
-def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Image.Image:
+def render_private(view: PrivateView, *, names: Sequence[str], text: TextFormatter) -> Image.Image:
     """Draw one seat's private view (``player_view(state, seat)``, §11 "Private views"):
     hand, coins, what each playable Pardon pays, the cards St. Isidore shows."""
     seat = view["seat"]

@@ -1,7 +1,7 @@
 """Carnival of Sins board renderer (spec docs/rules/carnival.md §11 Board image; design §6).
 
 ``render_board(view, *, names, text, highlight=None)`` draws the PUBLIC view
-(``engines.carnival.view.PublicView``): the round table from above with every seat, each
+(``engines.carnival.types.PublicView``): the round table from above with every seat, each
 die drawn as its shape (``engines.carnival.data.SHAPES``: d4 triangle … d20 hexagon, W
 white square) with its id and big value, card spots with locked dice (and their ids),
 the Devil marker, thin "Sloth would take" lines (spatial), or sectors + centre circle
@@ -31,7 +31,7 @@ from PIL import Image, ImageDraw
 
 from engines.base import Msg, msg, seat_ref, seats_ref, term
 from engines.carnival.data import DICE, SHAPES, SIN_JAPANESE, SINS
-from engines.carnival.view import DieView, PrivateView, PublicView
+from engines.carnival.types import DieView, PrivateView, PublicView
 from render import base
 from render.base import (
     HIGHLIGHT,
@@ -40,6 +40,7 @@ from render.base import (
     PANEL,
     SEAT_LETTERS,
     WHITE,
+    TextFormatter,
     canvas,
     draw_text,
     fit_text,
@@ -51,8 +52,6 @@ from render.base import (
 )
 
 Colour = tuple[int, int, int]
-Text = Callable[[Any], str]
-"""The host's formatter of messages (``bot.text.Texts``): ``Msg`` → a line of text."""
 
 FELT: Colour = (34, 102, 68)
 FELT_LIGHT: Colour = (52, 128, 88)
@@ -90,7 +89,7 @@ CY = TABLE_TOP + TABLE_MARGIN + int(1000 * SCALE)
 TABLE_BOTTOM = CY + int(1000 * SCALE) + TABLE_MARGIN
 
 
-def _name(text: Text, seat: int) -> str:
+def _name(text: TextFormatter, seat: int) -> str:
     """The display name of ``seat`` as every text shows it (``Texts.name``)."""
     return _board(text, "name", name=seat_ref(seat))
 
@@ -99,17 +98,17 @@ def _letter(seat: int) -> str:
     return SEAT_LETTERS[seat % len(SEAT_LETTERS)]
 
 
-def _board(text: Text, key: str, **params: Any) -> str:
+def _board(text: TextFormatter, key: str, **params: Any) -> str:
     """A board text: catalog ``board.<key>``."""
     return text(msg(f"board.{key}", **params))
 
 
-def _sin_title(text: Text, sin: str) -> str:
+def _sin_title(text: TextFormatter, sin: str) -> str:
     """The sin's name in the reader's language (``term.sin.<id>``)."""
     return text(msg(f"term.sin.{sin}"))
 
 
-def _card_title(text: Text, sin: str) -> str:
+def _card_title(text: TextFormatter, sin: str) -> str:
     """``Greed 貪欲``: the translated name and the seed's Japanese name."""
     return _board(text, "card", sin=term(f"sin.{sin}"), japanese=SIN_JAPANESE[sin])
 
@@ -205,11 +204,11 @@ def _tag(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, *, size: int 
     return x + w
 
 
-def _devil_tag(draw: ImageDraw.ImageDraw, x: float, y: float, text: Text) -> float:
+def _devil_tag(draw: ImageDraw.ImageDraw, x: float, y: float, text: TextFormatter) -> float:
     return _tag(draw, x, y, _board(text, "devil"), fill=DEVIL_RED, ink=WHITE, bold=True, outline=INK)
 
 
-def _phase_text(view: PublicView, text: Text) -> str:
+def _phase_text(view: PublicView, text: TextFormatter) -> str:
     phase = view["phase"]
     rnd = view["round"]
     if phase == "setup":
@@ -245,7 +244,7 @@ NAME_KEEP = 4
 """The fewest characters of a name the phase line keeps when it shortens names (``_seats_line``)."""
 
 
-def _seats_line(text: Text, line: Callable[[Any], str], seats: Sequence[int]) -> str:
+def _seats_line(text: TextFormatter, line: Callable[[Any], str], seats: Sequence[int]) -> str:
     """``line(seats_ref(seats))`` (a sentence naming ``seats``, e.g. the players a pick waits
     for) when it fits ``PHASE_WIDTH`` at ``SMALL`` size; else the same sentence with every
     name shortened to one common width with '…' (``fit_text``), so that all the names stay
@@ -415,7 +414,7 @@ Numbers = dict[str, int]
 """The numbers of a decision picture (``render_decision``): by die id (spatial) or zone name."""
 
 
-def card_layout(view: PublicView, text: Text, numbers: Numbers | None = None) -> list[CardSpot]:
+def card_layout(view: PublicView, text: TextFormatter, numbers: Numbers | None = None) -> list[CardSpot]:
     """Card spots pulled inside the rim, one per seat (locked dice sit in a row with ids)."""
     n = view["players"]
     r_seat = 1000 * SCALE
@@ -449,7 +448,7 @@ SIDE_NAME_W = 170
 level is cut before its name)."""
 
 
-def seat_label_layout(view: PublicView, names: Sequence[str], text: Text,
+def seat_label_layout(view: PublicView, names: Sequence[str], text: TextFormatter,
                       numbers: Numbers | None = None) -> list[SeatLabel]:
     """Name labels (and the Devil tag) outside the rim, one per seat; a label at the left
     or right too wide for the room outside the rim lies over the rim, its seat's card
@@ -561,7 +560,7 @@ def _is_free(box: Box, centre: tuple[float, float], reach: float, blocked: Seque
     return True
 
 
-def place_dice(view: PublicView, names: Sequence[str], text: Text, highlight: str | None = None,
+def place_dice(view: PublicView, names: Sequence[str], text: TextFormatter, highlight: str | None = None,
                numbers: Numbers | None = None) -> list[PlacedDie]:
     """Place every table die's glyph + id label so that no two overlap and none covers a
     card spot, a seat label / Devil tag or another die's true-position dot (pure; the
@@ -643,7 +642,7 @@ CENTRE_LABEL_Y = CY - 1000 * SCALE * 0.26 + 14
 """The y (px) of the centre zone's name (zone table), inside the top of its circle."""
 
 
-def _centre_label(text: Text, numbers: Numbers | None) -> str:
+def _centre_label(text: TextFormatter, numbers: Numbers | None) -> str:
     """The centre zone's name, with its number on a decision picture."""
     centre = _board(text, "centre")
     if numbers and "centre" in numbers:
@@ -672,7 +671,7 @@ def _number_tag(draw: ImageDraw.ImageDraw, cx: float, top: float, number: int) -
     draw_text(draw, (cx, top + LABEL_H / 2), label, size=LABEL_SIZE, bold=True, anchor="mm")
 
 
-def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], text: Text,
+def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], text: TextFormatter,
                 highlight: str | None, placed: Sequence[PlacedDie], numbers: Numbers | None = None) -> Drawn:
     """The table, its cards, dice and seat labels, the dice at ``placed`` (``place_dice``). With
     ``numbers`` (a decision picture), each numbered die shows its number in place of its id, and
@@ -797,7 +796,7 @@ def _draw_table(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
     return Drawn(bool(leaders))
 
 
-def _draw_legend(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, nudged: bool, top: float) -> None:
+def _draw_legend(draw: ImageDraw.ImageDraw, view: PublicView, text: TextFormatter, nudged: bool, top: float) -> None:
     """The table's legend from ``top``, one line per mark actually drawn: the "Sloth would
     take" lines (spec §11) and a nudged die's true-position dot and leader line (at most
     ``LEGEND_LINES`` lines, the room every board keeps for them)."""
@@ -812,7 +811,7 @@ def _draw_legend(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, nudged
         y += LEGEND_STEP
 
 
-def _legend_lines(view: PublicView, text: Text, nudged: bool) -> list[tuple[str, str]]:
+def _legend_lines(view: PublicView, text: TextFormatter, nudged: bool) -> list[tuple[str, str]]:
     """The legend's lines (kind, text), as ``_draw_legend`` draws them."""
     lines: list[tuple[str, str]] = []
     if any(view.get("nearest") or ()):
@@ -850,7 +849,7 @@ ROW_DIE_R = 17
 """Radius (px) of a locked die in a player's row."""
 
 
-def _row_tags(view: PublicView, text: Text, s: int) -> list[tuple[str, Colour, Colour, bool]]:
+def _row_tags(view: PublicView, text: TextFormatter, s: int) -> list[tuple[str, Colour, Colour, bool]]:
     """The tags after a player's name: (text, fill, ink, bold), in the order drawn."""
     seat = view["seats"][s]
     tags: list[tuple[str, Colour, Colour, bool]] = []
@@ -868,7 +867,7 @@ def _row_tags(view: PublicView, text: Text, s: int) -> list[tuple[str, Colour, C
     return tags
 
 
-def _draw_rows(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, top: int, highlight: str | None) -> None:
+def _draw_rows(draw: ImageDraw.ImageDraw, view: PublicView, text: TextFormatter, top: int, highlight: str | None) -> None:
     """One row per player from ``top``: badge, name, tags (Devil, left the game, place, to move) and
     total; under them the card of the round, the dice locked on it and their sum."""
     dice = {d["id"]: d for d in view["dice"]}
@@ -947,13 +946,13 @@ SHEET_ROW_H = 128
 """Height (px) of one player's row of the score sheet (name and total, scores, sins, cards left)."""
 
 
-def _sin_short(text: Text, sin: str) -> str:
+def _sin_short(text: TextFormatter, sin: str) -> str:
     """A sin's name cut to fit a score cell: three letters, or two characters of Chinese or Japanese."""
     title = _sin_title(text, sin)
     return title[:3] if title.isascii() else title[:2]
 
 
-def _draw_sheet(draw: ImageDraw.ImageDraw, view: PublicView, text: Text, top: int) -> int:
+def _draw_sheet(draw: ImageDraw.ImageDraw, view: PublicView, text: TextFormatter, top: int) -> int:
     """The score sheet from ``top``, one row per player: each round's score (bold: that round's Devil
     holder) over the sin played, the total, then the cards left; returns its bottom."""
     n = view["players"]
@@ -1017,11 +1016,11 @@ def _left_seats(view: PublicView) -> set[int]:
     return {int(seat) for seat in left}
 
 
-def _round_text(view: PublicView, text: Text) -> str:
+def _round_text(view: PublicView, text: TextFormatter) -> str:
     return _board(text, "round", round=view["round"], rounds=view["rounds"])
 
 
-def render_board(view: PublicView, *, names: Sequence[str], text: Text, highlight: str | None = None) -> Image.Image:
+def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter, highlight: str | None = None) -> Image.Image:
     """Draw the public board (spec docs/rules/carnival.md §11 Board image): the header (title,
     round, what happens now), the table, its legend and one row per player (tags, card, locked
     dice, total). One height per player count. The score sheet is a zoom (``render_zoom``).
@@ -1055,7 +1054,7 @@ def zoom_regions(view: PublicView) -> list[tuple[str, Msg]]:
     return regions
 
 
-def render_zoom(view: PublicView, region: str, *, names: Sequence[str], text: Text) -> Image.Image:
+def render_zoom(view: PublicView, region: str, *, names: Sequence[str], text: TextFormatter) -> Image.Image:
     """One region of ``zoom_regions`` drawn at phone size (every text ≥ 20 px on 720 px)."""
     if region == "hand" and "seat" in view:
         return render_private(view, names=names, text=text)  # type: ignore[arg-type]
@@ -1096,7 +1095,7 @@ def decision_numbers(view: PublicView) -> Numbers:
     return {z: i + 1 for i, z in enumerate(["centre"] + [f"seat{k}" for k in range(view["players"])])}
 
 
-def render_decision(view: PublicView, *, names: Sequence[str], text: Text) -> Image.Image | None:
+def render_decision(view: PublicView, *, names: Sequence[str], text: TextFormatter) -> Image.Image | None:
     """The Wrath picture of the thrower's panel: the table with a number under every die (spatial:
     the target and the aim buttons read "N · …") or on every zone (zone table: the aims), or None
     when the view's seat has no Wrath to resolve."""
@@ -1111,7 +1110,7 @@ def render_decision(view: PublicView, *, names: Sequence[str], text: Text) -> Im
     return img
 
 
-def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Image.Image:
+def render_private(view: PrivateView, *, names: Sequence[str], text: TextFormatter) -> Image.Image:
     """Draw one seat's view: current secret pick, remaining sins with one-line
     hints, played sins and the dice now on the table (spec docs/rules/carnival.md §7, §11).
 

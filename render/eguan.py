@@ -23,7 +23,7 @@ Evil = hexagon "惡", each with its letter in the reader's language (catalog
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from PIL import Image, ImageDraw
@@ -42,6 +42,7 @@ from render.base import (
     PANEL,
     SEAT_LETTERS,
     WHITE,
+    TextFormatter,
     canvas,
     draw_text,
     polygon,
@@ -52,8 +53,6 @@ from render.base import (
 )
 
 RGB = tuple[int, int, int]
-Text = Callable[[Any], str]
-"""Formats a message (``Msg`` JSON) for the reader: ``bot.text.Texts``."""
 
 ICON_FILL: dict[str, RGB] = {
     "H": (204, 51, 51),  # red
@@ -86,7 +85,7 @@ Glyphs = tuple[tuple[str, str], ...]
 """The letter drawn in each icon, in the reader's language (``glyphs``); hashable, for tile keys."""
 
 
-def glyphs(text: Text) -> Glyphs:
+def glyphs(text: TextFormatter) -> Glyphs:
     """Each icon's letter in the reader's language: catalog ``board.letter_<kind>``, 惡 for Evil."""
     return tuple((k, _b(text, f"letter_{k}")) for k in ("H", "S", "K")) + (("E", "惡"),)
 
@@ -186,22 +185,22 @@ def _counts_line(draw: ImageDraw.ImageDraw, x: float, y: float, counts: Mapping[
         x += step
 
 
-def _b(text: Text, key: str, **params: Any) -> str:
+def _b(text: TextFormatter, key: str, **params: Any) -> str:
     """A board text: catalog ``board.<key>`` in the reader's language."""
     return text(Msg(f"board.{key}", params))
 
 
-def _label(text: Text, seat: int) -> str:
+def _label(text: TextFormatter, seat: int) -> str:
     """``"A · Ann"``: the seat letter (a badge) and the display name (``Texts.name``)."""
     return _b(text, "seat_label", letter=SEAT_LETTERS[seat % len(SEAT_LETTERS)], name={"seat": seat})
 
 
-def _term(text: Text, key: str) -> str:
+def _term(text: TextFormatter, key: str) -> str:
     """The catalog's name of a game term (``card.H01``, ``set.A``, ``title.heart``)."""
     return text(Msg(f"term.{key}"))
 
 
-def _title(text: Text, key: str, short: bool = False) -> str:
+def _title(text: TextFormatter, key: str, short: bool = False) -> str:
     """A title as the boards show it: ``[H] Heart of Stone 鐵石心腸``, ``★ Most Wanted 罪大惡極``;
     ``short``: without the Chinese name (catalog ``board.title_short``)."""
     icon, zh = next((i, z) for k, i, z in TITLES if k == key)
@@ -211,19 +210,19 @@ def _title(text: Text, key: str, short: bool = False) -> str:
     return _b(text, "title_line", badge=badge, name=_term(text, f"title.{key}"), native=zh)
 
 
-def card_code(text: Text, card_id: str) -> str:
+def card_code(text: TextFormatter, card_id: str) -> str:
     """A card's code as the reader reads it (engines/eguan/data.py ``card_code``: "S12" in
     English, 力12 in Chinese; the labels name cards so too)."""
     return text(data_card_code(card_id))
 
 
-def _codes(text: Text, board: Sequence[Sequence[Any]]) -> dict[str, str]:
+def _codes(text: TextFormatter, board: Sequence[Sequence[Any]]) -> dict[str, str]:
     return {str(p[0]): card_code(text, str(p[0])) for p in board}
 
 
 
 
-def _faces(text: Text, letter: str, faces: Sequence[Any] | None = None, sep: str = " · ") -> str:
+def _faces(text: TextFormatter, letter: str, faces: Sequence[Any] | None = None, sep: str = " · ") -> str:
     """Die faces of a set in a few words: ``1 +1 · 2 steal 1 · ...``."""
     shown = SKILLS[letter] if faces is None else faces
     return sep.join(_b(text, "face", face=f.face, effect=text(effect_msg(f, short=True))) for f in shown)
@@ -241,7 +240,7 @@ SMALL = 16
 """The board's smallest text (px)."""
 
 
-def render_board(view: PublicView, *, names: Sequence[str], text: Text,
+def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter,
                  highlight: str | None = None) -> Image.Image:
     """Draw the public board (``BOARD_W`` wide, one height per player count): a header (round,
     who is to play, the die), one panel per player (2 per row; with three players the key fills
@@ -274,7 +273,7 @@ def render_board(view: PublicView, *, names: Sequence[str], text: Text,
     return img
 
 
-def _footer(view: PublicView, text: Text) -> list[str]:
+def _footer(view: PublicView, text: TextFormatter) -> list[str]:
     """The footer's lines: deck, start player, how the game ends, the cards removed lately."""
     start = view.get("start_player")
     parts = [_b(text, "deck", n=view["deck_count"])]
@@ -300,13 +299,13 @@ def _footer(view: PublicView, text: Text) -> list[str]:
     return out
 
 
-def _winners(view: PublicView, text: Text) -> str:
+def _winners(view: PublicView, text: TextFormatter) -> str:
     """The header's end line: the winners (catalog ``board.game_over_winners``)."""
     res: dict[str, Any] = dict(view.get("result") or {})
     return _b(text, "game_over_winners", winners={"seats": list(res.get("winners") or [])})
 
 
-def _legend_lines(view: PublicView, text: Text) -> tuple[Any, ...]:
+def _legend_lines(view: PublicView, text: TextFormatter) -> tuple[Any, ...]:
     icons = tuple(_b(text, "icon_evil" if kind == "E" else "icon", name=_term(text, f"icon.{kind}"))
                   for kind in ("H", "S", "K", "E"))
     sets = tuple((_set_name(text, letter_), tuple(_faces(text, letter_, (f,)) for f in SKILLS[letter_]))
@@ -314,7 +313,7 @@ def _legend_lines(view: PublicView, text: Text) -> tuple[Any, ...]:
     return (_b(text, "key"), icons, _b(text, "outline_key"), _b(text, "titles_key"), sets, glyphs(text))
 
 
-def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view: PublicView, text: Text) -> None:
+def _draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, view: PublicView, text: TextFormatter) -> None:
     """Icon key and the die faces of the skill sets in play (fills an empty slot): a
     ``render.base.tile`` of its place (its icons have float corners)."""
     lines = _legend_lines(view, text)
@@ -368,12 +367,12 @@ def _join_lines(parts: Sequence[str], size: int, width: float, sep: str = " · "
     return out
 
 
-def _set_name(text: Text, letter: str) -> str:
+def _set_name(text: TextFormatter, letter: str) -> str:
     """``"Set A Thug 打手"``: a skill set's letter, name and native name."""
     return _b(text, "set", set=letter, name=_term(text, f"set.{letter}"), native=SKILLS[letter][0].set_name_zh)
 
 
-def _status(view: PublicView, text: Text) -> str:
+def _status(view: PublicView, text: TextFormatter) -> str:
     if view["phase"] == "over":
         return _winners(view, text)
     if view["phase"] == "skill":
@@ -400,7 +399,7 @@ def _draw_panel(
     seat: SeatView,
     view: PublicView,
     letters: Glyphs,
-    text: Text,
+    text: TextFormatter,
     highlight: str | None,
     *,
     scale: float = 1.0,
@@ -492,7 +491,7 @@ def draw_card(draw: ImageDraw.ImageDraw, x: float, y: float, card: Mapping[str, 
     draw.line((x, y + cell, x + w, y + cell), fill=LINE, width=1)
 
 
-def _req_text(text: Text, card: Mapping[str, Any]) -> str:
+def _req_text(text: TextFormatter, card: Mapping[str, Any]) -> str:
     req = card["req"]
     parts = [_b(text, "req", icon=_b(text, f"letter_{k}"), n=req[k]) for k in ("H", "S", "K") if req[k]]
     return _b(text, "needs", req=" ".join(parts)) if parts else _b(text, "needs_nothing")
@@ -506,7 +505,7 @@ HAND_TEXT = 18
 HAND_LINE = 24
 
 
-def _card_lines(card: Mapping[str, Any], text: Text, *, marked: bool = True) -> list[tuple[str, bool, RGB]]:
+def _card_lines(card: Mapping[str, Any], text: TextFormatter, *, marked: bool = True) -> list[tuple[str, bool, RGB]]:
     """The lines under a card of the seat's: code (and trouble die), names (wrapped),
     requirement, payment; an unaffordable hand card (``marked``) in red."""
     code = card_code(text, str(card["id"]))
@@ -523,7 +522,7 @@ def _card_lines(card: Mapping[str, Any], text: Text, *, marked: bool = True) -> 
     return out
 
 
-def render_private(view: PrivateView, *, names: Sequence[str], text: Text) -> Image.Image:
+def render_private(view: PrivateView, *, names: Sequence[str], text: TextFormatter) -> Image.Image:
     """Draw a seat's hand and kept card (``view["you"]``): corners, requirement,
     payment now, die mark; plus the seat's skill set faces when known (``PRIVATE_W`` wide)."""
     you = view["you"]
@@ -603,7 +602,7 @@ BIG = 20
 """The preview's smallest text (px)."""
 
 
-def render_placement_preview(view: PrivateView, card_id: str, *, names: Sequence[str], text: Text) -> Image.Image:
+def render_placement_preview(view: PrivateView, card_id: str, *, names: Sequence[str], text: TextFormatter) -> Image.Image:
     """Your board with ``card_id`` (from your hand, your kept card, or — for Schemer 3 —
     one of your topmost cards being moved) and every placement: a table of anchors
     1–9 × ↑0°/↓180° with the resulting visible icons, the most Evil marked (spec §11
@@ -716,7 +715,7 @@ def draws_decision(view: PrivateView) -> bool:
     return pend["step"] == "place" and "card" in pend
 
 
-def render_decision(view: PrivateView, *, names: Sequence[str], text: Text) -> Image.Image | None:
+def render_decision(view: PrivateView, *, names: Sequence[str], text: TextFormatter) -> Image.Image | None:
     """The image for the seat's pending decision, shown in its private Play panel:
     the placement preview (``render_placement_preview``) while the seat chooses where
     a card goes (a play, a kept-card play, an extra play or a Schemer move); None for
@@ -760,7 +759,7 @@ def zoom_regions(view: PublicView | PrivateView) -> list[tuple[str, Msg]]:
     return out
 
 
-def render_zoom(view: PublicView | PrivateView, region: str, *, names: Sequence[str], text: Text) -> Image.Image:
+def render_zoom(view: PublicView | PrivateView, region: str, *, names: Sequence[str], text: TextFormatter) -> Image.Image:
     """One region of ``zoom_regions`` at phone size (``PREVIEW_W`` wide, texts of at least
     ``BIG`` px): a player's panel drawn ``ZOOM_SCALE`` times larger with the anchors of its
     board, or the key.

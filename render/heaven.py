@@ -18,7 +18,7 @@ Cards are colour-blind safe: every card shows its colour as a letter and word
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -34,6 +34,7 @@ from render.base import (
     MUTED,
     PANEL,
     WHITE,
+    TextFormatter,
     canvas,
     draw_text,
     seat_colour,
@@ -44,8 +45,6 @@ from render.base import (
 from render.base import (
     legend as base_legend,
 )
-
-TextFormatter = Callable[[Any], str]
 
 RGB = tuple[int, int, int]
 

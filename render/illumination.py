@@ -28,7 +28,7 @@ when the host passes it; shapes and colours come from the view and ``engines/ill
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -49,10 +49,9 @@ from engines.illumination.data import (
     card_kind,
 )
 from engines.illumination.view import BookView, CellView, PrivateView, PublicView, SquareView, TileView
-from render.base import BG, INK, LINE, MUTED, PANEL, WHITE, canvas, draw_text, text_width
+from render.base import BG, INK, LINE, MUTED, PANEL, WHITE, TextFormatter, canvas, draw_text, text_width
 
 RGB = tuple[int, int, int]
-Formatter = Callable[[Any], str] | None
 
 BOARD_W = 720
 """The board's width (px): 2 image px per phone px."""
@@ -88,7 +87,7 @@ COIN_FILL: RGB = (235, 200, 90)
 MARGIN = 10
 
 
-def _say(text: Formatter, key: str, fallback: str, **params: Any) -> str:
+def _say(text: TextFormatter | None, key: str, fallback: str, **params: Any) -> str:
     """A catalog text (``term.station.bell``) through the host's formatter, else ``fallback``."""
     if text is None:
         return fallback
@@ -100,7 +99,7 @@ def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if seat < len(names) and names[seat] else f"Seat {'AB'[seat]}"
 
 
-def _code(text: Formatter, faction: str) -> str:
+def _code(text: TextFormatter | None, faction: str) -> str:
     return _say(text, f"board.code.{faction}", FACTION_CODE[faction])
 
 
@@ -108,7 +107,7 @@ def _code(text: Formatter, faction: str) -> str:
 
 
 def _tile(img: Image.Image, x: float, y: float, size: int, tile: TileView, side: str, *, down: bool = False,
-          text: Formatter = None, letter: bool = False) -> None:
+          text: TextFormatter | None = None, letter: bool = False) -> None:
     """Paste a tile at (x, y): colour fill, faction code (``board.code.<faction>`` in the reader's
     language), an owner frame (§11); ``letter`` adds the colour's letter in the reader's language
     (``board.colour_code.<colour>``; large pictures only)."""
@@ -168,7 +167,7 @@ def _space_image(size: int, quill: str | None, drollery: bool) -> Image.Image:
 
 
 def _cell(img: Image.Image, x: float, y: float, size: int, cell: CellView, sides: list[str] | None,
-          text: Formatter = None, letter: bool = False) -> None:
+          text: TextFormatter | None = None, letter: bool = False) -> None:
     """One Book cell and its tile (§11)."""
     img.paste(_space_image(size, cell["quill"], cell["drollery"]), (int(x), int(y)))
     tile = cell["tile"]
@@ -191,7 +190,7 @@ def _dashed_rect(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, floa
 
 
 def _grid(img: Image.Image, view: PublicView, book: BookView, gx: float, gy: float, size: int,
-          text: Formatter, *, letter: bool = False) -> dict[str, tuple[float, float]]:
+          text: TextFormatter | None, *, letter: bool = False) -> dict[str, tuple[float, float]]:
     """A Book's 4×6 cells from (gx, gy) with its conflict outlines; returns each cell's corner."""
     draw = ImageDraw.Draw(img)
     places: dict[str, tuple[float, float]] = {}
@@ -230,7 +229,7 @@ BOARD_H = STATUS_H + CARD_H + 8 + BOOK_H + 8 + BOTTOM_H + MARGIN
 MAT_CELL = 34
 
 
-def _status(view: PublicView, names: Sequence[str], text: Formatter = None) -> str:
+def _status(view: PublicView, names: Sequence[str], text: TextFormatter | None = None) -> str:
     if view["over"]:
         winners = view["winners"]
         if len(winners) == 2:
@@ -255,7 +254,7 @@ def _acting(view: PublicView) -> int | None:
     return 1 - view["active"] if view["phase"] == "exile" else view["active"]
 
 
-def _token_chip(draw: ImageDraw.ImageDraw, x: float, y: float, token: str, count: int, text: Formatter,
+def _token_chip(draw: ImageDraw.ImageDraw, x: float, y: float, token: str, count: int, text: TextFormatter | None,
                 size: int = 28, font: int = BOARD_MIN_FONT) -> float:
     """A token's coloured disc with its code and the count beside it; returns the next x."""
     colour = TOKEN_COLOUR[token]
@@ -276,7 +275,7 @@ def _coin_chip(draw: ImageDraw.ImageDraw, x: float, y: float, count: int, size: 
     return x + size + 5 + text_width(label, font + 2, bold=True) + 7
 
 
-def _mat(img: Image.Image, view: PublicView, seat: int, x: float, y: float, size: int, text: Formatter,
+def _mat(img: Image.Image, view: PublicView, seat: int, x: float, y: float, size: int, text: TextFormatter | None,
          font: int) -> None:
     """``seat``'s 3×3 mat at (x, y), each line labelled by the Book it feeds (``→III``, ``↓I``)."""
     draw = ImageDraw.Draw(img)
@@ -320,7 +319,7 @@ def _counts(draw: ImageDraw.ImageDraw, x: float, y: float, view: PublicView, sea
 
 
 def _player_card(img: Image.Image, view: PublicView, seat: int, box: tuple[float, float, float, float],
-                 names: Sequence[str], text: Formatter) -> None:
+                 names: Sequence[str], text: TextFormatter | None) -> None:
     """One player's card on the board: name, side, score, holdings, counts and the mat."""
     draw = ImageDraw.Draw(img)
     x0, y0, x1, y1 = box
@@ -363,7 +362,7 @@ def _player_card(img: Image.Image, view: PublicView, seat: int, box: tuple[float
     _counts(draw, mat_x - 4, y1 - 28, view, seat, BOARD_MIN_FONT)
 
 
-def _book_panel(img: Image.Image, view: PublicView, index: int, x0: float, top: float, text: Formatter) -> dict[str, tuple[float, float]]:
+def _book_panel(img: Image.Image, view: PublicView, index: int, x0: float, top: float, text: TextFormatter | None) -> dict[str, tuple[float, float]]:
     draw = ImageDraw.Draw(img)
     book = view["books"][index]
     sides = view["sides"]
@@ -391,7 +390,7 @@ def _book_panel(img: Image.Image, view: PublicView, index: int, x0: float, top: 
 
 
 def _mini_monastery(img: Image.Image, view: PublicView, box: tuple[float, float, float, float],
-                    text: Formatter) -> None:
+                    text: TextFormatter | None) -> None:
     """The Monastery as a 3×3 grid of stations: altars in their token's colour with their three
     slots (the VP of each, filled with the owner's colour once taken), the Abbot's station framed."""
     draw = ImageDraw.Draw(img)
@@ -433,7 +432,7 @@ def _abbot_pawn(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None
     draw.ellipse((x - r * 0.5, y - r * 1.1, x + r * 0.5, y - r * 0.1), fill=(110, 20, 30), outline=WHITE)
 
 
-def _battle_rows(img: Image.Image, view: PublicView, box: tuple[float, float, float, float], text: Formatter,
+def _battle_rows(img: Image.Image, view: PublicView, box: tuple[float, float, float, float], text: TextFormatter | None,
                  font: int = BOARD_MIN_FONT) -> None:
     """The four Battle cards: the pair's codes, then each side's markers on its colour."""
     draw = ImageDraw.Draw(img)
@@ -461,7 +460,7 @@ def _battle_rows(img: Image.Image, view: PublicView, box: tuple[float, float, fl
     draw_text(draw, (x0 + 10, y1 - 8), deck, size=font, fill=MUTED, anchor="ld", max_width=x1 - x0 - 20)
 
 
-def render_board(view: dict[str, Any], *, names: Sequence[str], text: Formatter = None,
+def render_board(view: dict[str, Any], *, names: Sequence[str], text: TextFormatter | None = None,
                  highlight: str | None = None) -> Image.Image:
     """The public board (§11) as an RGB image ``BOARD_W`` × ``BOARD_H``; ``highlight`` (a cell id)
     is ringed."""
@@ -507,7 +506,7 @@ def zoom_regions(view: dict[str, Any]) -> list[tuple[str, Msg]]:
     return regions
 
 
-def render_zoom(view: dict[str, Any], region: str, *, names: Sequence[str], text: Formatter = None) -> Image.Image:
+def render_zoom(view: dict[str, Any], region: str, *, names: Sequence[str], text: TextFormatter | None = None) -> Image.Image:
     """One region of the board at phone size, ``ZOOM_W`` px wide (``zoom_regions``).
 
     Raises:
@@ -524,7 +523,7 @@ def render_zoom(view: dict[str, Any], region: str, *, names: Sequence[str], text
     raise KeyError(region)
 
 
-def _zoom_book(view: PublicView, name: str, names: Sequence[str], text: Formatter) -> Image.Image:
+def _zoom_book(view: PublicView, name: str, names: Sequence[str], text: TextFormatter | None) -> Image.Image:
     book = view["books"][BOOKS.index(name)]
     grid_w = 6 * ZOOM_CELL
     staged = [s["tile"] for s in view["staged"] if s["book"] == name]
@@ -549,7 +548,7 @@ def _zoom_book(view: PublicView, name: str, names: Sequence[str], text: Formatte
     return img
 
 
-def _zoom_monastery(view: PublicView, text: Formatter) -> Image.Image:
+def _zoom_monastery(view: PublicView, text: TextFormatter | None) -> Image.Image:
     img, draw = canvas(520, ZOOM_W)
     draw_text(draw, (MARGIN + 4, 12), _say(text, "board.monastery", "Monastery"), size=26, bold=True)
     sides = view["sides"]
@@ -595,7 +594,7 @@ def _zoom_monastery(view: PublicView, text: Formatter) -> Image.Image:
     return img
 
 
-def _zoom_players(view: PublicView, names: Sequence[str], text: Formatter) -> Image.Image:
+def _zoom_players(view: PublicView, names: Sequence[str], text: TextFormatter | None) -> Image.Image:
     """Both players in full: score parts, holdings, counts and the mat."""
     card_h = 320
     img, draw = canvas(2 * card_h + 30, ZOOM_W)
@@ -647,7 +646,7 @@ def draws_decision(view: dict[str, Any]) -> bool:
     return bool(decision and decision["squares"])
 
 
-def render_decision(view: dict[str, Any], *, names: Sequence[str], text: Formatter = None) -> Image.Image | None:
+def render_decision(view: dict[str, Any], *, names: Sequence[str], text: TextFormatter | None = None) -> Image.Image | None:
     """The numbered squares of the seat's pending placement (§11 turn UI), ``ZOOM_W`` px wide: the
     tiles to place, then each Book holding a legal square, every such square numbered as the
     panel's buttons are (``engines/illumination/rules.py numbered_squares``), the first tile's
@@ -707,7 +706,7 @@ def _best(squares: list[SquareView], tile: str) -> str | None:
 
 
 def _number(img: Image.Image, x: float, y: float, square: SquareView, lead: str, best: bool,
-            text: Formatter) -> None:
+            text: TextFormatter | None) -> None:
     """A legal square's number in a white disc, and below it what the framed tile earns there."""
     draw = ImageDraw.Draw(img)
     size = ZOOM_CELL
@@ -750,7 +749,7 @@ def _number(img: Image.Image, x: float, y: float, square: SquareView, lead: str,
 HAND_W, HAND_H = (ZOOM_W - 2 * MARGIN - 10) // 2, 150
 
 
-def render_private(view: dict[str, Any], *, names: Sequence[str], text: Formatter = None) -> Image.Image:
+def render_private(view: dict[str, Any], *, names: Sequence[str], text: TextFormatter | None = None) -> Image.Image:
     """A seat's private view (§7, §11), ``ZOOM_W`` px wide: its Crusade card with the count so far,
     and its hand, two cards a row."""
     pv: PrivateView = view  # type: ignore[assignment]

@@ -22,7 +22,7 @@ A name is wrapped or moved to a legend, never cut.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -40,6 +40,7 @@ from render.base import (
     PANEL,
     SEAT_LETTERS,
     WHITE,
+    TextFormatter,
     canvas,
     draw_text,
     fit_text,
@@ -49,7 +50,6 @@ from render.base import (
     tile,
 )
 
-TextFn = Callable[[Any], str]
 RGB = tuple[int, int, int]
 
 MARGIN = 16
@@ -69,7 +69,7 @@ differed by 0.5 ms)."""
 # --------------------------------------------------------------------------- text
 
 
-def _say(text: TextFn | None, key: str, default: str) -> str:
+def _say(text: TextFormatter | None, key: str, default: str) -> str:
     """The catalog's ``term.<key>`` through ``text`` (``host.notation`` passes a value on), or
     ``default`` (a name from the data files) without a formatter."""
     if text is None:
@@ -77,7 +77,7 @@ def _say(text: TextFn | None, key: str, default: str) -> str:
     return text({"msg": "host.notation", "params": {"text": {"term": key}}})
 
 
-def label(text: TextFn | None, key: str, **params: Any) -> str:
+def label(text: TextFormatter | None, key: str, **params: Any) -> str:
     """A board label: the catalog message ``key`` (``board.*`` in bot/text/en/ora.toml) with
     ``params`` (numbers, ``{"term": ..}``, nested message JSON) through ``text``; without a
     formatter the key itself (tests only: the host always passes one)."""
@@ -92,42 +92,42 @@ def _goods_param(goods: dict[str, int]) -> list[dict[str, Any]]:
     return [{"msg": "goods.item", "params": {"n": n, "good": _term(f"good.{g}")}} for g, n in goods.items() if n]
 
 
-def _terrains(text: TextFn | None, terrains: Sequence[str]) -> str:
+def _terrains(text: TextFormatter | None, terrains: Sequence[str]) -> str:
     return "/".join(_say(text, f"terrain.{t}", t) for t in terrains)
 
 
-def _unit_label(text: TextFn | None, view: PublicView, n: int, key: str = "", **params: Any) -> str:
+def _unit_label(text: TextFormatter | None, view: PublicView, n: int, key: str = "", **params: Any) -> str:
     """``board.round`` / ``board.turn`` of unit ``n`` (``key`` ``_of``: with the total of
     regular units; ``_phase``: a settlement phase ``letter`` at that unit)."""
     kind = "turn" if view["unit_kind"] == "turn" else "round"
     return label(text, f"board.{kind}{key}", n=n, total=view["regular_units"] or 0, **params)
 
 
-def building_name(text: TextFn | None, bid: str) -> str:
+def building_name(text: TextFormatter | None, bid: str) -> str:
     """A building's name (catalog ``term.building.<id>``)."""
     return _say(text, f"building.{bid}", BUILDINGS[bid].name)
 
 
-def good_name(text: TextFn | None, good: str) -> str:
+def good_name(text: TextFormatter | None, good: str) -> str:
     """A good's name (catalog ``term.good.<id>``)."""
     return _say(text, f"good.{good}", "Joker" if good == "joker" else GOODS[good].name)
 
 
-def piece_name(text: TextFn | None, piece: str) -> str:
+def piece_name(text: TextFormatter | None, piece: str) -> str:
     """A building's or settlement's name."""
     if piece in BUILDINGS:
         return building_name(text, piece)
     return _say(text, f"settlement.{piece}", SETTLEMENTS[piece].name)
 
 
-def effect_line(text: TextFn | None, bid: str) -> str:
+def effect_line(text: TextFormatter | None, bid: str) -> str:
     """The one-line function of a building (catalog ``effect.<id>``; the handler without one)."""
     if text is None:
         return BUILDINGS[bid].handler
     return text({"msg": f"effect.{bid}", "params": {}})
 
 
-def _owner_title(owner: PlayerView, names: Sequence[str], text: TextFn | None) -> str:
+def _owner_title(owner: PlayerView, names: Sequence[str], text: TextFormatter | None) -> str:
     if owner["neutral"]:
         return label(text, "board.neutral")
     seat = owner["seat"]
@@ -209,7 +209,7 @@ def _zoom_cell(owner: PlayerView) -> int:
     return max(56, min(130, (ZOOM_W - 2 * MARGIN - GRID_LEFT) // (x1 - x0 + 1)))
 
 
-def _cell_name(text: TextFn | None, piece: str, cell: int) -> tuple[str, ...]:
+def _cell_name(text: TextFormatter | None, piece: str, cell: int) -> tuple[str, ...]:
     """A piece's name as it is written in its cell: at most two lines of 18 px, each whole; ``()``
     when the cell is too small or the name needs more (the legend names it then)."""
     if cell < NAME_CELL:
@@ -220,7 +220,7 @@ def _cell_name(text: TextFn | None, piece: str, cell: int) -> tuple[str, ...]:
 
 
 def draw_landscape(draw: ImageDraw.ImageDraw, owner: PlayerView, ox: int, oy: int, cell: int,
-                   text: TextFn | None, *, detail: bool, bg: RGB = BG,
+                   text: TextFormatter | None, *, detail: bool, bg: RGB = BG,
                    numbers: dict[tuple[int, int], int] | None = None) -> list[str]:
     """An owner's landscape (§2.4) with x labels on top and y labels on the left, every text
     18 px: each piece's id, its name under it where the cell holds it whole (``_cell_name``),
@@ -300,7 +300,7 @@ def _space(terrain: str, card: str | None, piece: str | None, clergy: tuple[tupl
 
 
 def goods_grid(draw: ImageDraw.ImageDraw, goods: dict[str, int], x: int, y: int, width: int, cols: int,
-               text: TextFn | None, *, zeros: bool, size: int = 16) -> int:
+               text: TextFormatter | None, *, zeros: bool, size: int = 16) -> int:
     """Goods as a grid of "name count" cells, ``cols`` per row, in the data file's order; with
     ``zeros`` every good is listed (a zero greyed). Returns the height used."""
     items = [(g, n) for g, n in goods.items() if zeros or n]
@@ -319,7 +319,7 @@ def goods_grid(draw: ImageDraw.ImageDraw, goods: dict[str, int], x: int, y: int,
     return ((len(items) + cols - 1) // cols) * row_h
 
 
-def _home_text(owner: PlayerView, text: TextFn | None) -> str:
+def _home_text(owner: PlayerView, text: TextFormatter | None) -> str:
     home, total = owner["home"], owner["clergy_total"]
     return label(text, "board.home", prior=home["prior"], lay=home["lay"], total=total["lay"])
 
@@ -327,7 +327,7 @@ def _home_text(owner: PlayerView, text: TextFn | None) -> str:
 # --------------------------------------------------------------------------- board parts
 
 
-def _title(view: PublicView, text: TextFn | None) -> str:
+def _title(view: PublicView, text: TextFormatter | None) -> str:
     return label(text, "board.title", variant=_term(f"variant.{view['variant']}"),
                  family=_term(f"family.{view['family']}"), players=view["players"])
 
@@ -346,7 +346,7 @@ def sum_text(values: Sequence[int]) -> str:
     return out
 
 
-def _cost_text(bid: str, text: TextFn | None) -> str:
+def _cost_text(bid: str, text: TextFormatter | None) -> str:
     cost = BUILDINGS[bid].cost
     if not any(cost.values()):
         return label(text, "board.free")
@@ -363,7 +363,7 @@ def _stages(display: list[str]) -> list[tuple[str, list[str]]]:
     return out
 
 
-def render_board(view: PublicView, *, names: Sequence[str], text: TextFn | None = None,
+def render_board(view: PublicView, *, names: Sequence[str], text: TextFormatter | None = None,
                  highlight: str | None = None) -> Image.Image:
     """The shared board (``PublicView``), ``BOARD_W`` px wide, the same height all game long
     (``board_height``: every part has its room reserved): the round or turn and the next
@@ -431,7 +431,7 @@ def _break(line: str, size: int, width: float, bold: bool = False) -> list[str]:
     return out
 
 
-def _info(view: PublicView, text: TextFn | None) -> str:
+def _info(view: PublicView, text: TextFormatter | None) -> str:
     mode = MODES[view["mode"]]
     parts: list[str] = [label(text, "board.contract", price=view["contract_price"])]
     if view["next_phase"]:
@@ -444,7 +444,7 @@ def _info(view: PublicView, text: TextFn | None) -> str:
     return " · ".join(parts)
 
 
-def _when(view: PublicView, text: TextFn | None) -> str:
+def _when(view: PublicView, text: TextFormatter | None) -> str:
     if view["over"]:
         return label(text, "board.over")
     if view["bonus_round"]:
@@ -452,7 +452,7 @@ def _when(view: PublicView, text: TextFn | None) -> str:
     return _unit_label(text, view, view["unit"], "_of" if view["regular_units"] else "")
 
 
-def _head(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
+def _head(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFormatter | None) -> int:
     draw_text(draw, (MARGIN, y), _when(view, text), size=30, bold=True, max_width=BOARD_W - 2 * MARGIN)
     y += 42
     size, lines = _lines(_info(view, text), 19, BOARD_W - 2 * MARGIN, HEAD_LINES)
@@ -495,7 +495,7 @@ def _timeline(draw: ImageDraw.ImageDraw, view: PublicView, y: int, width: int) -
     return y + 54
 
 
-def _doing(view: PublicView, text: TextFn | None) -> str:
+def _doing(view: PublicView, text: TextFormatter | None) -> str:
     """What the seat to move is doing (``board.doing_*``)."""
     pend = view["pending"]
     kind, b = pend["kind"], pend["building"]
@@ -520,7 +520,7 @@ FRAME_KINDS = ("pay", "borrow", "build", "settle", "fellcut", "take", "prior")
 NOW_H = 96
 
 
-def _now(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[str], text: TextFn | None) -> int:
+def _now(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[str], text: TextFormatter | None) -> int:
     """Whose window it is and which action (a yellow panel), or the winners at the end."""
     box = (MARGIN - 6, y, BOARD_W - MARGIN + 6, y + NOW_H - 10)
     seat = view["pending"]["seat"]
@@ -547,7 +547,7 @@ def _now(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[st
     return y + NOW_H
 
 
-def _chips(view: PublicView, text: TextFn | None, goods: Sequence[str], widest: bool = False) -> list[list[str]]:
+def _chips(view: PublicView, text: TextFormatter | None, goods: Sequence[str], widest: bool = False) -> list[list[str]]:
     """Each wheel good's chip "Name value" laid out in rows across the board (``widest``: every
     value as wide as the wheel's largest, for the room to reserve)."""
     by_good = {e["good"]: e["value"] for e in view["wheel"]}
@@ -572,7 +572,7 @@ def _wheel_goods(view: PublicView) -> list[str]:
     return sorted((e["good"] for e in view["wheel"]), key=lambda g: (order.get(g, len(order)), g))
 
 
-def _wheel_rows(view: PublicView, text: TextFn | None) -> int:
+def _wheel_rows(view: PublicView, text: TextFormatter | None) -> int:
     """Rows the wheel's chips may need in this game: every indicator of the game's variant
     (the ones still to enter included), so the board keeps its height."""
     everyone = _wheel_goods(view) + [e["good"] for e in view["entering"]]
@@ -585,7 +585,7 @@ def _wheel_rows(view: PublicView, text: TextFn | None) -> int:
     return max(1, len(_chips(view, text, everyone, widest=True)))
 
 
-def _wheel_chips(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
+def _wheel_chips(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFormatter | None) -> int:
     draw_text(draw, (MARGIN, y), label(text, "board.wheel", side=_term(f"wheel.{view['wheel_side']}")), size=21,
               bold=True, max_width=BOARD_W - 2 * MARGIN)
     y += 32
@@ -610,7 +610,7 @@ def _wheel_chips(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: Text
     return y + 34
 
 
-def _piles(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
+def _piles(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFormatter | None) -> int:
     """Districts and plots: each pile's prices, the ones taken crossed out, the next in yellow."""
     mode = MODES[view["mode"]]
     heads = [label(text, f"board.{pile}s") for pile in ("district", "plot")]
@@ -642,7 +642,7 @@ def _seat_codes(view: PublicView) -> list[str]:
 
 
 def _scores(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[str],
-            text: TextFn | None) -> int:
+            text: TextFormatter | None) -> int:
     """Each seat: badge, name, points; under it clergy at home, coins and the score's parts."""
     seats = [o for o in view["owners"] if not o["neutral"]]
     legend(_seat_codes(view))
@@ -673,7 +673,7 @@ def _scores(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence
     return y + 4
 
 
-def _look(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | None) -> int:
+def _look(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFormatter | None) -> int:
     """The key to the parts one tap away (the "Look at…" select of the board message)."""
     stages = " · ".join(f"{_stage_name(text, stage)} {len(ids)}" for stage, ids in _stages(view["display"]))
     line = label(text, "board.look", n=len(view["display"]), stages=stages or label(text, "board.empty"))
@@ -683,7 +683,7 @@ def _look(draw: ImageDraw.ImageDraw, view: PublicView, y: int, text: TextFn | No
     return y + 4 + 2 * 24 + 8
 
 
-def board_height(view: PublicView, text: TextFn | None) -> int:
+def board_height(view: PublicView, text: TextFormatter | None) -> int:
     """The board's height: the same for every position of one game (rows reserved for every
     wheel indicator of the game and every seat)."""
     seats = sum(1 for o in view["owners"] if not o["neutral"])
@@ -691,7 +691,7 @@ def board_height(view: PublicView, text: TextFn | None) -> int:
             + 32 + seats * SCORE_ROW + 4 + 60)
 
 
-def _stage_name(text: TextFn | None, stage: str) -> str:
+def _stage_name(text: TextFormatter | None, stage: str) -> str:
     return label(text, "board.start_buildings") if stage == "start" else label(text, "board.stage", stage=stage)
 
 
@@ -719,7 +719,7 @@ def zoom_regions(view: PublicView) -> list[tuple[str, Msg]]:
     return out
 
 
-def render_zoom(view: PublicView, region: str, *, names: Sequence[str], text: TextFn | None = None) -> Image.Image:
+def render_zoom(view: PublicView, region: str, *, names: Sequence[str], text: TextFormatter | None = None) -> Image.Image:
     """One region of ``zoom_regions`` drawn at phone size (``ZOOM_W`` px wide, text ≥ 18 px).
 
     Raises:
@@ -738,7 +738,7 @@ def render_zoom(view: PublicView, region: str, *, names: Sequence[str], text: Te
 ENTRY_H = 128
 
 
-def _display_zoom(view: PublicView, stage: str, text: TextFn | None) -> Image.Image:
+def _display_zoom(view: PublicView, stage: str, text: TextFormatter | None) -> Image.Image:
     """The buildings of one stage of the display, one card a row: id and name (wrapped, never
     cut), E/D values, cost and terrain, and the function."""
     ids = next(ids for s, ids in _stages(view["display"]) if s == stage)
@@ -780,7 +780,7 @@ def _display_zoom(view: PublicView, stage: str, text: TextFn | None) -> Image.Im
     return img
 
 
-def _wheel_zoom(view: PublicView, text: TextFn | None) -> Image.Image:
+def _wheel_zoom(view: PublicView, text: TextFormatter | None) -> Image.Image:
     """The production wheel space by space (§2.3): each space's value and the indicators on it
     (0 is where a used indicator goes; every rotation moves them one space on)."""
     values = MODES[view["mode"]].wheel
@@ -836,7 +836,7 @@ def draws_decision(view: PrivateView) -> bool:
     return bool(view.get("targets"))
 
 
-def render_decision(view: PrivateView, *, names: Sequence[str], text: TextFn | None = None) -> Image.Image | None:
+def render_decision(view: PrivateView, *, names: Sequence[str], text: TextFormatter | None = None) -> Image.Image | None:
     """The numbered picture of the seat's pending decision: each landscape with a numbered
     place (``targets``, the numbers of the labels "N · …"), cropped to its spaces, every
     candidate ringed in yellow with its number; None when the decision picks no place."""
@@ -890,7 +890,7 @@ drawn)."""
 THUMB_PAD = 12
 
 
-def render_thumbnail(view: PublicView, *, names: Sequence[str], text: TextFn | None = None) -> Image.Image:
+def render_thumbnail(view: PublicView, *, names: Sequence[str], text: TextFormatter | None = None) -> Image.Image:
     """The board's summary for a DM turn notice (``PublicView``), drawn at ``THUMB_W`` px (the
     whole board scaled to 480 px wide had 4–12 px type): the title, the round or turn and the
     next settlement phase, the production wheel as each good's value now, and every seat's
@@ -971,7 +971,7 @@ def _owner_of(view: PublicView, seat: int) -> PlayerView:
     return next(o for o in view["owners"] if o["seat"] == seat)
 
 
-def render_owner(view: PublicView, seat: int, *, names: Sequence[str], text: TextFn | None = None) -> Image.Image:
+def render_owner(view: PublicView, seat: int, *, names: Sequence[str], text: TextFormatter | None = None) -> Image.Image:
     """One owner's landscape at phone size (``ZOOM_W`` px wide, text ≥ 18 px): name, points and
     their parts, clergy at home, the landscape (ids, names where the cell holds them, clergy
     along the bottom of a space, never over a name), a legend naming every piece not named in
@@ -1038,7 +1038,7 @@ def render_owner(view: PublicView, seat: int, *, names: Sequence[str], text: Tex
     return img
 
 
-def render_private(view: PrivateView, *, names: Sequence[str], text: TextFn | None = None) -> Image.Image:
+def render_private(view: PrivateView, *, names: Sequence[str], text: TextFormatter | None = None) -> Image.Image:
     """The seat's own image (``PrivateView``): ``render_owner`` of ``view["seat"]``."""
     return render_owner(view, view["seat"], names=names, text=text)
 

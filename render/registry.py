@@ -30,7 +30,7 @@ from PIL import Image
 from engines.base import Msg
 from engines.registry import GAMES
 from render import png
-from render.base import fit_under
+from render.base import TextFormatter, fit_under
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +49,6 @@ def module(game_id: str) -> ModuleType:
     return importlib.import_module(game.renderer if game is not None else f"render.{game_id}")
 
 
-TextFormatter = Callable[[Any], str]
-"""Formats a message (a ``Msg``, its JSON or a legacy string) for the reader: ``bot.text.Texts``."""
 
 
 class OneImageTexts:

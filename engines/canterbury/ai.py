@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 
-from engines.base import Seat, State, copy_state
+from engines.base import Seat, copy_state
+from engines.canterbury.types import State
 
 from .data import CARDS
 from .rules import final_scores, hand_type, is_over, sort_cards

@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
 
-from engines.base import Action, IllegalAction, State
+from engines.base import IllegalAction
 from engines.canterbury.data import SINS
 from engines.canterbury.rules import distinct, hand_type, pilgrim_deck, sort_cards
+from engines.canterbury.types import Action, Frame, State
 
 
-def pending(state: State) -> dict[str, Any] | None:
+def pending(state: State) -> Frame | None:
     """The chance frame on top of the stack, or None when a player decides."""
     stack = state["stack"]
     if stack and stack[-1]["f"] == "chance":
-        frame: dict[str, Any] = stack[-1]
+        frame: Frame = stack[-1]
         return frame
     return None
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from engines.base import Action, Event, Msg, State, msg, seat_ref, term
+from engines.base import Event, Msg, msg, seat_ref, term
 from engines.canterbury.data import (
     CARDS,
     DECKS,
@@ -46,6 +46,7 @@ from engines.canterbury.rules import (
     sin_on,
     sort_cards,
 )
+from engines.canterbury.types import Action, Frame, State
 
 # --------------------------------------------------------------------------- message parameters
 
@@ -99,7 +100,7 @@ EMPTY = msg("text.empty")
 # --------------------------------------------------------------------------- frames and board changes
 
 
-def play_frame(ctx: str) -> dict[str, Any]:
+def play_frame(ctx: str) -> Frame:
     """A card-choice frame: ``main`` (T1), ``followup`` (a relic's follow-up, D22) or
     ``vitus`` (a St. Vitus extra play, D27)."""
     return {"f": "play", "ctx": ctx}
@@ -278,8 +279,8 @@ def _pardon_label(state: State, action: Action) -> Msg:
 
 # -- relics (§5.6); ``_relic(name)`` is the action's base
 
-def _relic(name: str, **params: Any) -> Action:
-    return {"type": "relic", "relic": name, **params}
+def _relic(name: str, **params: str | int) -> Action:
+    return cast(Action, {"type": "relic", "relic": name, **params})
 
 
 def _others(state: State) -> list[int]:

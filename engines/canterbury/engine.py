@@ -24,19 +24,16 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Mapping
-from typing import Any
 
 from engines.base import (
     CHANCE,
-    Action,
-    Engine,
     EngineInfo,
     Event,
+    GameEngine,
     IllegalAction,
     NotYourTurn,
     Outcome,
     Seat,
-    State,
     check_player_count,
     copy_state,
     seat_ref,
@@ -87,11 +84,12 @@ from engines.canterbury.rules import (
     source_ok,
     sources,
 )
+from engines.canterbury.types import Action, Frame, State
 
 _LEGACY = frozenset({"choose", "company", "back", "discard", "confirm"})
 
 
-class CanterburyEngine(Engine):
+class CanterburyEngine(GameEngine[State, Action, view.PublicView | view.PrivateView]):
     """The Road to Canterbury (docs/rules/canterbury.md). 2–3 players, option ``edition``.
 
     Player actions: at a card choice (T1, a follow-up, a St. Vitus play) a card play
@@ -113,7 +111,7 @@ class CanterburyEngine(Engine):
     )
 
     # ------------------------------------------------------------------ lifecycle
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+    def new_game(self, players: int, seed: int, options: Mapping[str, object] | None = None) -> State:
         """Initial state; the setup (§3) is a series of chance steps.
 
         Raises:
@@ -125,7 +123,7 @@ class CanterburyEngine(Engine):
         decks: dict[str, dict[str, int]] = {d: {} for d in DECKS}
         for c in CARDS.values():
             decks[c.deck][c.id] = c.count
-        stack: list[dict[str, Any]] = [{"f": "setup_done"}]
+        stack: list[Frame] = [{"f": "setup_done"}]
         for r in reversed(ROWS):
             for slot in reversed(range(ROW_SIZE)):
                 stack.append({"f": "chance", "what": "reveal", "deck": r, "purpose": "setup_row", "slot": slot})
@@ -306,7 +304,7 @@ class CanterburyEngine(Engine):
             events.append(Event("steal", params=who | {"card": card_t(kind)}, visible_to=frozenset({actor, target})))
             events.append(Event("steal_public", params=who | {"deck": deck_t(top["deck"])}))
 
-    def _reveal(self, s: State, top: dict[str, Any], kind: str, events: list[Event]) -> None:
+    def _reveal(self, s: State, top: Frame, kind: str, events: list[Event]) -> None:
         """A face-down draw (§6 ``draw``): Death cards go to their pilgrim and the draw is
         repeated (§5.7; set aside during setup, §3 step 4)."""
         deck = top["deck"]
@@ -434,9 +432,9 @@ class CanterburyEngine(Engine):
 
 
     # ------------------------------------------------------------------ views
-    def player_view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+    def player_view(self, state: State, seat: Seat | None) -> view.PublicView | view.PrivateView:
         """Public board plus, for a seat, its hand and coins (§7, §11; ``view.py``)."""
-        return dict(view.player_view(state, seat, sorted(self.to_move(state))))
+        return view.player_view(state, seat, sorted(self.to_move(state)))
 
     def shuffle_hidden(self, state: State, seat: Seat | None, rng: random.Random) -> State:
         """Hands of other seats swapped with unseen cards of the same back, their coins

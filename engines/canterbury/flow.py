@@ -6,9 +6,7 @@ these.
 
 from __future__ import annotations
 
-from typing import Any
-
-from engines.base import Event, State, msg, seat_ref, seats_ref
+from engines.base import Event, msg, seat_ref, seats_ref
 from engines.canterbury.data import COMPANIES, ROAD_VALUES, ROW_SIZE, ROWS, TABLES, TIMEOUT_SOURCES, TURN_CAP
 from engines.canterbury.effects import (
     EMPTY,
@@ -31,6 +29,7 @@ from engines.canterbury.rules import (
     pass_fine,
     source_ok,
 )
+from engines.canterbury.types import Frame, State
 
 
 def pass_cards(s: State, cards: list[str], events: list[Event]) -> None:
@@ -52,6 +51,7 @@ def draw(s: State, source: str, events: list[Event]) -> None:
     if rest.startswith("row:"):
         slot = int(rest[4:]) - 1
         kind = s["rows"][name][slot]
+        assert kind is not None, "a row slot offered holds a card"
         s["rows"][name][slot] = None
         add_to_hand(s, seat, kind)
         events.append(Event("take", params={"seat": seat_ref(seat), "card": card_t(kind), "deck": deck_t(name)}))
@@ -60,8 +60,8 @@ def draw(s: State, source: str, events: list[Event]) -> None:
         s["stack"].append({"f": "chance", "what": "reveal", "deck": name, "purpose": "hand"})
 
 
-def frame(s: State, f: str) -> dict[str, Any]:
-    frame: dict[str, Any] = next(fr for fr in reversed(s["stack"]) if fr["f"] == f)
+def frame(s: State, f: str) -> Frame:
+    frame: Frame = next(fr for fr in reversed(s["stack"]) if fr["f"] == f)
     return frame
 
 # ------------------------------------------------------------------ automatic steps
@@ -152,7 +152,7 @@ def next_turn(s: State, events: list[Event]) -> None:
     start_turn(s, (s["active"] + 1) % s["players"], False, events)
 
 
-def turn_step(s: State, top: dict[str, Any], events: list[Event]) -> bool:
+def turn_step(s: State, top: Frame, events: list[Event]) -> bool:
     """One automatic step of the turn frame (§4 T1–T5); True when a decision is needed."""
     stage = top["stage"]
     if stage == "t1":
@@ -212,7 +212,9 @@ def resolve_death(s: State, co: str, events: list[Event]) -> None:
             "tiebreak": (msg("text.sin_tiebreak") if tiebreak else EMPTY).to_json()}))
     for card in comp["cards"]:
         s["discards"][hand_type(card["kind"])].append(card["kind"])
-    comp["dead"].append({"pilgrim": comp["pilgrim"], "cubes": list(cubes)})
+    pilgrim = comp["pilgrim"]
+    assert pilgrim is not None, co
+    comp["dead"].append({"pilgrim": pilgrim, "cubes": list(cubes)})
     comp.update({"pilgrim": None, "cards": [], "cubes": [0] * n, "doomed": False})
     s["deaths"] = k
     if k >= len(ROAD_VALUES):

@@ -15,10 +15,10 @@ sin-pride down``, ``pass`` / ``pass discard pardon-pride,sin-wrath``, ``done``,
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Literal
 
-from engines.base import CHANCE, Action, IllegalAction, Msg, Seat, State, msg, normalize_text, seat_ref
+from engines.base import CHANCE, IllegalAction, Msg, Seat, msg, normalize_text, seat_ref
 from engines.canterbury.data import CARDS, HAND_SIZE, SINS, TOKEN_VALUE
 from engines.canterbury.effects import (
     EMPTY,
@@ -30,10 +30,12 @@ from engines.canterbury.effects import (
     sin_t,
 )
 from engines.canterbury.rules import card_of, deck_size, pass_fine, sort_cards
-from engines.notation import Notation
+from engines.canterbury.types import Action, State
+from engines.canterbury.view import PrivateView, PublicView
+from engines.notation import GameNotation
 
-_RELIC_KEYS = ("company", "card", "to", "face", "sin")
-_ONE_WORD = {"give": "card", "keep": "card", "reveal": "card", "steal": "card", "choose": "card",
+_RELIC_KEYS: tuple[Literal["company", "card", "to", "face", "sin"], ...] = ("company", "card", "to", "face", "sin")
+_ONE_WORD: dict[str, Literal["card", "sin", "source", "choice", "pilgrim", "company"]] = {"give": "card", "keep": "card", "reveal": "card", "steal": "card", "choose": "card",
              "discard": "card", "parson": "sin", "parson_start": "sin", "draw": "source", "lastrites": "choice",
              "pilgrim": "pilgrim", "company": "company"}
 """Actions written as their type and one parameter (``draw sin-deck``), including chance
@@ -121,8 +123,9 @@ def label(state: State, action: Action) -> Msg:
     if t == "draw":
         name, _, rest = str(action["source"]).partition("-")
         if rest.startswith("row:"):
-            kind = state["rows"][name][int(rest[4:]) - 1]
-            return msg("label.take", card=card_t(kind), deck=deck_t(name), slot=int(rest[4:]))
+            in_row = state["rows"][name][int(rest[4:]) - 1]
+            assert in_row is not None, "a row slot offered holds a card"
+            return msg("label.take", card=card_t(in_row), deck=deck_t(name), slot=int(rest[4:]))
         size = deck_size(state, name) or len(state["discards"][name])
         return msg("label.draw", deck=deck_t(name), left=size,
                    death=msg("label.draw_death") if name == "sin" else EMPTY)
@@ -167,7 +170,7 @@ def prompt(state: State) -> Msg:
     return Msg("host.your_move")
 
 
-class CanterburyNotation(Notation):
+class CanterburyNotation(GameNotation[State, Action, PublicView | PrivateView]):
     """Canterbury's notation and texts (§5.1, §5.6, §11), paired with ``CanterburyEngine`` by the
     registry: the functions above, as the notation protocol names them."""
 
@@ -209,7 +212,7 @@ class CanterburyNotation(Notation):
             return Msg("host.nothing")
         return prompt(state)
 
-    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
+    def replay_marks(self, states: Sequence[State], views: Sequence[PublicView | PrivateView]) -> list[Msg | None]:
         """Spec §4: the game is a sequence of turns of the active player (T1–T5), a Last
         Rites turn (T4, §5.9) among them; each position is in the turn under way, by its
         number and player (the board's ``board.turn`` / ``board.turn_lastrites``), the

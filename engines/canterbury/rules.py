@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from engines.base import Action, Msg, State, msg, rank_seats, seat_ref, seats_ref
+from engines.base import Msg, msg, rank_seats, seat_ref, seats_ref
 from engines.canterbury.data import (
     CARDS,
     COMPANIES,
@@ -35,6 +35,7 @@ from engines.canterbury.data import (
     TURN_CAP,
     awards,
 )
+from engines.canterbury.types import Action, State
 
 # --------------------------------------------------------------------------- cards
 
@@ -81,7 +82,9 @@ def living(state: State) -> list[str]:
 
 def pilgrim_sin(state: State, company: str) -> str:
     """The sin of ``company``'s living pilgrim (§2.2)."""
-    return PILGRIMS[state["companies"][company]["pilgrim"]]
+    pilgrim = state["companies"][company]["pilgrim"]
+    assert pilgrim is not None, company
+    return PILGRIMS[pilgrim]
 
 
 def pilgrim_deck(state: State) -> list[str]:

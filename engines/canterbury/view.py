@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any, NotRequired, TypedDict, cast
 
-from engines.base import Seat, State, copy_state
+from engines.base import Seat, copy_state
 from engines.canterbury.data import CARDS, COMPANIES, DECKS, PILGRIMS, ROAD_VALUES, ROWS
 from engines.canterbury.rules import (
     circle_strength,
@@ -30,6 +30,7 @@ from engines.canterbury.rules import (
     pilgrim_deck,
     sort_cards,
 )
+from engines.canterbury.types import State
 
 
 class CardOnPilgrim(TypedDict):

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from engines.base import Seat, State, copy_state
+from engines.base import Seat, copy_state
+from engines.carnival.types import State
 
 from .rules import totals
 

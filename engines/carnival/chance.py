@@ -12,11 +12,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from engines.base import CHANCE, Action, IllegalAction, NotYourTurn, State
+from engines.base import CHANCE, IllegalAction, NotYourTurn
 from engines.carnival import rules
 from engines.carnival.data import DICE, FACES, KNOCK_SIGMA, MAX_REJECTS, MIN_SPACING
+from engines.carnival.types import Action, Die, Knock, Landing, RollEntry, State
 
 
 def _bad(message: str) -> IllegalAction:
@@ -45,7 +45,7 @@ def place_like_roll(rng: random.Random, sigma: float, others: Sequence[Sequence[
 
 
 def _sample_roll(state: State, rng: random.Random) -> Action:
-    dice: dict[str, Any] = {}
+    dice: dict[str, RollEntry] = {}
     placed: list[list[int]] = []
     zones = rules.zone_names(state["players"])
     for d in DICE:
@@ -60,19 +60,19 @@ def _sample_roll(state: State, rng: random.Random) -> Action:
 
 
 def _sample_wrath(state: State, rng: random.Random) -> Action:
-    target, aim = state["throw"]["target"], state["throw"]["aim"]
+    target, aim = rules.throw(state)["target"], rules.throw(state)["aim"]
     opts = state["options"]
     spatial = rules.spatial(state)
     t_info = state["dice"][target]
     faces = FACES[target]
-    result: dict[str, Any] = {"type": "wrath_result"}
+    result: Action = {"type": "wrath_result"}
     if rng.random() < opts["wrath_off_table_prob"]:
         result["off_table"] = True
         result["penalty"] = rng.randint(1, faces)
         result["value"] = rng.randint(1, faces)
         if t_info["place"] == "table":
             if spatial:
-                others = [state["dice"][d]["pos"] for d in rules.table_dice(state, True) if d != target]
+                others = [rules.location(state, d) for d in rules.table_dice(state, True) if d != target]
                 result["landing"] = place_like_roll(rng, opts["roll_sigma"], others)
             else:
                 result["landing"] = rng.choice(rules.zone_names(state["players"]))
@@ -86,21 +86,22 @@ def _sample_wrath(state: State, rng: random.Random) -> Action:
     if spatial:
         px, py = rules.location(state, aim)
         dx, dy = _gauss_point(rng, opts["wrath_aim_sigma"])
-        landing: Any = list(rules.clip(px + dx, py + dy))
+        landing: Landing = list(rules.clip(px + dx, py + dy))
     else:
         landing = aim
     result["landing"] = landing
     knocks = []
     for d in rules.knock_candidates(state, target, landing):
         if rng.random() < opts["wrath_knock_prob"]:
-            k: dict[str, Any] = {"die": d, "value": rng.randint(1, FACES[d])}
+            k: Knock = {"die": d, "value": rng.randint(1, FACES[d])}
             info = state["dice"][d]
             if info["place"] == "table":
                 if spatial:
                     dx, dy = _gauss_point(rng, KNOCK_SIGMA)
-                    k["pos"] = list(rules.clip(info["pos"][0] + dx, info["pos"][1] + dy))
+                    x, y = rules.location(state, d)
+                    k["pos"] = list(rules.clip(x + dx, y + dy))
                 else:
-                    k["zone"] = info["zone"]
+                    k["zone"] = rules.zone_of(state, d)
             knocks.append(k)
     result["knocks"] = knocks
     return result
@@ -130,14 +131,14 @@ def sample_chance(state: State, rng: random.Random) -> Action:
 # --------------------------------------------------------------------------- checks
 
 
-def check_value(die: str, value: Any, what: str = "value") -> int:
+def check_value(die: str, value: object, what: str = "value") -> int:
     """A die value: an integer on ``die``'s faces (spec §2.1)."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= FACES[die]:
         raise _bad(f"{die} {what} must be an integer from 1 to {FACES[die]}, not {value!r}.")
     return value
 
 
-def check_pos(pos: Any, what: str) -> list[int]:
+def check_pos(pos: object, what: str) -> list[int]:
     """A position: a pair of integers inside the play area (spec §2.4)."""
     if (not isinstance(pos, list | tuple) or len(pos) != 2
             or any(isinstance(c, bool) or not isinstance(c, int) for c in pos)):
@@ -147,14 +148,14 @@ def check_pos(pos: Any, what: str) -> list[int]:
     return [pos[0], pos[1]]
 
 
-def check_zone(state: State, zone: Any, what: str) -> str:
+def check_zone(state: State, zone: object, what: str) -> str:
     """A zone of this table (spec §2.6)."""
     if zone not in rules.zone_names(state["players"]):
         raise _bad(f"{what} {zone!r} is not a zone of this table.")
     return str(zone)
 
 
-def check_roll(state: State, action: Action) -> dict[str, dict[str, Any]]:
+def check_roll(state: State, action: Action) -> dict[str, Die]:
     """Validate a ``roll`` outcome (spec §6 roll) and return the new ``dice`` of the state:
     every die on the table with its value and position (spatial) or zone (zones).
 
@@ -166,7 +167,7 @@ def check_roll(state: State, action: Action) -> dict[str, dict[str, Any]]:
     if action.get("type") != "roll" or not isinstance(dice, dict) or set(dice) != set(DICE):
         raise _bad(f"A roll gives every die {', '.join(DICE)}.")
     spatial = rules.spatial(state)
-    new: dict[str, dict[str, Any]] = {}
+    new: dict[str, Die] = {}
     for d in DICE:
         item = dice[d]
         if not isinstance(item, dict):
@@ -200,7 +201,7 @@ class WrathOutcome:
     off_table: bool
     value: int
     penalty: int
-    landing: Any
+    landing: Landing | None
     knocks: tuple[tuple[str, int, list[int] | None], ...]
 
 
@@ -216,7 +217,7 @@ def check_wrath(state: State, action: Action) -> WrathOutcome:
     """
     if action.get("type") != "wrath_result":
         raise _bad("Expected a wrath_result.")
-    target, aim = state["throw"]["target"], state["throw"]["aim"]
+    target, aim = rules.throw(state)["target"], rules.throw(state)["aim"]
     spatial = rules.spatial(state)
     allowed = {"type", "off_table", "penalty", "value", "landing", "knocks"}
     if set(action) - allowed:
@@ -232,7 +233,7 @@ def check_wrath(state: State, action: Action) -> WrathOutcome:
         raise _bad("knocks must be a list.")
     on_table = state["dice"][target]["place"] == "table"
 
-    def landing_of(raw: Any) -> Any:
+    def landing_of(raw: object) -> Landing:
         return check_pos(raw, "landing") if spatial else check_zone(state, raw, "landing")
 
     if off:

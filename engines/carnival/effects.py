@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from engines.base import Action, Event, Msg, Seat, State, msg, seat_ref, term
+from engines.base import Event, Msg, Seat, msg, seat_ref, term
 from engines.carnival import rules
 from engines.carnival.data import FACES, RESOLVES, SINS, SIZE
+from engines.carnival.types import Action, Die, State, TakeKind
 
 # --------------------------------------------------------------------------- message parts
 
@@ -40,10 +40,10 @@ def dice_values(state: State, dice: Sequence[str]) -> str:
     return " + ".join(die_value(state, d) for d in dice)
 
 
-def die_ref(die: str, info: dict[str, Any]) -> Msg:
+def die_ref(die: str, info: Die) -> Msg:
     """Where a die lies, as a message: ``d20 on Bo's card`` / ``d20 on the table``."""
     if info["place"] == "card":
-        return msg("die.card", die=die, seat=seat_ref(int(info["owner"])))
+        return msg("die.card", die=die, seat=seat_ref(rules.card_owner(info)))
     return msg("die.table", die=die)
 
 
@@ -51,7 +51,7 @@ def where_ref(state: State, die: str) -> Msg:
     """``table`` or ``Bo's card`` for a die (labels)."""
     info = state["dice"][die]
     if info["place"] == "card":
-        return msg("where.card", seat=seat_ref(int(info["owner"])))
+        return msg("where.card", seat=seat_ref(rules.card_owner(info)))
     return msg("where.table")
 
 
@@ -99,7 +99,7 @@ class SinEffect:
 def take(state: State, seat: Seat, dice: Sequence[str]) -> None:
     """Move ``dice`` onto ``seat``'s card, values unchanged: "take" (spec §5.3)."""
     for d in dice:
-        state["dice"][d].update(place="card", owner=seat, pos=None, zone=None)
+        state["dice"][d].update({"place": "card", "owner": seat, "pos": None, "zone": None})
 
 
 def action_dice(action: Action) -> list[str]:
@@ -118,7 +118,7 @@ def take_event(state: State, seat: Seat, sin: str, dice: Sequence[str]) -> Event
     params = who | {"dice": dice_values(state, dice), "total": total}
     stolen = [d for d in dice if state["dice"][d]["place"] == "card"]
     if stolen:
-        owner = int(state["dice"][stolen[0]]["owner"])
+        owner = rules.card_owner(state["dice"][stolen[0]])
         return Event("take_steal", params=params | {"stolen": stolen[0], "owner": seat_ref(owner)})
     return Event("take_pair", params=params)
 
@@ -135,11 +135,11 @@ def _apply_take(sin: str) -> Callable[[State, Seat, Action, list[Event]], bool]:
 def _label_take(state: State, action: Action) -> Msg:
     if "dice" not in action:
         return msg("label.take", die=action["die"], value=rules.value(state, action["die"]))
-    a, b = rules.sorted_pair(action["dice"])
+    a, b = rules.sorted_pair(action_dice(action))
     total = rules.value(state, a) + rules.value(state, b)
     stolen = [d for d in (a, b) if state["dice"][d]["place"] == "card"]
     if stolen:
-        owner = int(state["dice"][stolen[0]]["owner"])
+        owner = rules.card_owner(state["dice"][stolen[0]])
         return msg("label.take_pair_steal", a=a, b=b, total=total, stolen=stolen[0], owner=seat_ref(owner))
     return msg("label.take_pair", a=a, b=b, total=total)
 
@@ -250,7 +250,7 @@ def _pride_apply(state: State, seat: Seat, action: Action, events: list[Event]) 
     return True
 
 
-def _singles(choose: Callable[[State, Seat], list[str]], kind: str) -> Callable[[State, Seat], list[Action]]:
+def _singles(choose: Callable[[State, Seat], list[str]], kind: TakeKind) -> Callable[[State, Seat], list[Action]]:
     return lambda state, seat: [{"type": kind, "die": d} for d in choose(state, seat)]
 
 

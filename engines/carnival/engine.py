@@ -23,20 +23,18 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import cast
 
 from engines.base import (
     CHANCE,
-    Action,
-    Engine,
     EngineInfo,
     Event,
+    GameEngine,
     GameOver,
     IllegalAction,
     NotYourTurn,
     Outcome,
     Seat,
-    State,
     check_player_count,
     copy_state,
     msg,
@@ -54,9 +52,10 @@ from engines.carnival.data import (
     option_specs,
 )
 from engines.carnival.effects import SIN_TABLE, die_ref, sin_term, zone_ref
+from engines.carnival.types import Action, Die, Options, PrivateView, PublicView, State
 
 
-class CarnivalEngine(Engine):
+class CarnivalEngine(GameEngine[State, Action, PublicView | PrivateView]):
     """Carnival of Sins (spec docs/rules/carnival.md). State layout: ``rules`` module docstring."""
 
     info = EngineInfo(
@@ -71,7 +70,7 @@ class CarnivalEngine(Engine):
     )
 
     # ------------------------------------------------------------------ lifecycle
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+    def new_game(self, players: int, seed: int, options: Mapping[str, object] | None = None) -> State:
         """Initial state (spec §3); the first Devil is drawn by chance ``first_devil``.
 
         Raises:
@@ -88,7 +87,7 @@ class CarnivalEngine(Engine):
             "game": self.info.game_id,
             "state_version": self.info.state_version,
             "players": n,
-            "options": opts,
+            "options": cast(Options, opts),
             "phase": "setup",
             "round": 1,
             "first_devil": None,
@@ -193,7 +192,7 @@ class CarnivalEngine(Engine):
             events.append(Event("pick_timeout", params={"seat": seat_ref(seat)}))
         elif kind == "pride":
             SIN_TABLE["pride"].apply(state, seat, action, events)
-            state["pride_turn"] = (state["pride_turn"] + 1) % len(rules.pride_players(state))
+            state["pride_turn"] = (rules.pride_turn(state) + 1) % len(rules.pride_players(state))
             flow.pride_loop(state, events)
         elif SIN_TABLE[kind].apply(state, seat, action, events):
             flow.next_reveal(state, events)
@@ -265,7 +264,7 @@ class CarnivalEngine(Engine):
         mid["phase"] = "reveal"
         return [(mid, tuple(events)), (full[0], full[1][len(events):])]
 
-    def _apply_roll(self, state: State, dice: dict[str, Any], events: list[Event], *, reveal: bool = True) -> None:
+    def _apply_roll(self, state: State, dice: dict[str, Die], events: list[Event], *, reveal: bool = True) -> None:
         """R1 (spec §4): the checked roll lands; the round's per-seat records reset. In
         round 7 the last cards are picked and revealed at once (D21; ``reveal=False``: the
         picks only, for ``replay_stages``)."""
@@ -292,7 +291,7 @@ class CarnivalEngine(Engine):
     def _land_throw(self, state: State, result: chance.WrathOutcome, events: list[Event]) -> None:
         """Apply a checked ``wrath_result`` (spec §5.3 Wrath, §6 wrath) and go on revealing."""
         seat = rules.order(state)[state["reveal_index"]]
-        target, aim = state["throw"]["target"], state["throw"]["aim"]
+        target, aim = rules.throw(state)["target"], rules.throw(state)["aim"]
         info = state["dice"][target]
         head = {"seat": seat_ref(seat), "sin": sin_term("wrath"), "target": die_ref(target, info).to_json(),
                 "old": info["value"], "value": result.value}
@@ -349,10 +348,10 @@ class CarnivalEngine(Engine):
         return copy.deepcopy(self.legal_actions(state, seat)[0])
 
     # ------------------------------------------------------------------ views and text
-    def player_view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+    def player_view(self, state: State, seat: Seat | None) -> PublicView | PrivateView:
         """The public view (``seat=None``) or a seat's private view (spec §7), shaped
-        as ``view.PublicView`` / ``view.PrivateView``."""
-        return dict(view.player_view(state, seat, self.info.game_id))
+        as ``PublicView`` / ``PrivateView`` (``types.py``)."""
+        return view.player_view(state, seat, self.info.game_id)
 
     def shuffle_hidden(self, state: State, seat: Seat | None, rng: random.Random) -> State:
         """Re-draw the face-down picks ``seat`` cannot see (spec §7)."""

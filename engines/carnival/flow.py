@@ -5,11 +5,12 @@ moves and calls these.
 
 from __future__ import annotations
 
-from engines.base import Event, Msg, State, msg, seat_ref, seats_ref
+from engines.base import Event, Msg, msg, seat_ref, seats_ref
 from engines.carnival import rules
 from engines.carnival.data import ROUNDS
 from engines.carnival.effects import SIN_TABLE, sin_term, take, take_event
 from engines.carnival.notation import final_outcome
+from engines.carnival.types import State
 
 
 def after_pick(state: State, events: list[Event]) -> None:
@@ -40,6 +41,7 @@ def advance(state: State, events: list[Event]) -> None:
             return
         seat = rules.order(state)[state["reveal_index"]]
         sin = state["picks"][seat]
+        assert sin is not None, "every seat has picked before the reveal"
         state["picks"][seat] = None
         state["hands"][seat].remove(sin)
         state["played"][seat].append(sin)
@@ -84,7 +86,7 @@ def start_pride(state: State, events: list[Event]) -> None:
 def pride_loop(state: State, events: list[Event]) -> None:
     table = rules.table_dice(state)
     if len(table) == 1:
-        seat = rules.pride_players(state)[state["pride_turn"]]
+        seat = rules.pride_players(state)[rules.pride_turn(state)]
         events.append(Event("pride_last", params={"seat": seat_ref(seat), "sin": sin_term("pride"),
                                                   "die": f"{table[0]}={rules.value(state, table[0])}"}))
         take(state, seat, table)

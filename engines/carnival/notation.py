@@ -14,12 +14,10 @@ from collections.abc import Sequence
 
 from engines.base import (
     CHANCE,
-    Action,
     IllegalAction,
     Msg,
     Outcome,
     Seat,
-    State,
     msg,
     normalize_text,
     rank_seats,
@@ -29,7 +27,8 @@ from engines.base import (
 from engines.carnival import rules
 from engines.carnival.data import SIN_JAPANESE, SIZE
 from engines.carnival.effects import SIN_TABLE, effect_of, sin_term
-from engines.notation import Notation
+from engines.carnival.types import Action, PrivateView, PublicView, State
+from engines.notation import GameNotation
 
 
 def describe_action(action: Action) -> str:
@@ -52,7 +51,8 @@ def describe_action(action: Action) -> str:
         return f"random_sin seat{action['seat']} {action['sin']}"
     if kind == "roll":
         parts = []
-        for d, item in action.get("dice", {}).items():
+        dice = action.get("dice", {})
+        for d, item in (dice.items() if isinstance(dice, dict) else ()):
             where = f"@({item['pos'][0]},{item['pos'][1]})" if "pos" in item else f"@{item.get('zone')}"
             parts.append(f"{d}={item.get('value')}{where}")
         return "roll " + " ".join(parts)
@@ -166,7 +166,7 @@ def final_outcome(state: State) -> Outcome | None:
                    reason=msg("reason.final", totals=lines, verdict=verdict))
 
 
-class CarnivalNotation(Notation):
+class CarnivalNotation(GameNotation[State, Action, PublicView | PrivateView]):
     """Carnival's notation and texts (spec §5.1, §11), paired with ``CarnivalEngine`` by the
     registry: the functions above, as the notation protocol names them."""
 

@@ -34,7 +34,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from engines.base import CHANCE, Seat, State
+from engines.base import CHANCE, Seat
 from engines.carnival.data import (
     BLACK,
     DICE,
@@ -45,6 +45,7 @@ from engines.carnival.data import (
     SIZE,
     WHITE_DIE,
 )
+from engines.carnival.types import Die, Landing, State, Throw
 
 IN_ROUND = ("choose", "reveal", "resolve", "wrath_chance", "pride", "scoring")
 """Phases between a round's roll and its scoring."""
@@ -146,12 +147,35 @@ def value(state: State, die: str) -> int:
     return int(state["dice"][die]["value"])
 
 
+def card_owner(info: Die) -> Seat:
+    """The seat whose card holds a die with ``place == "card"``."""
+    owner = info["owner"]
+    assert owner is not None, "a die on a card has an owner"
+    return owner
+
+
+def pride_turn(state: State) -> int:
+    """The index into the Pride players during R4 (``pride_turn`` is set then)."""
+    turn = state["pride_turn"]
+    assert turn is not None, "pride_turn is set in R4"
+    return turn
+
+
+def throw(state: State) -> Throw:
+    """The Wrath throw in the air (``throw`` is set in phase ``wrath_chance``)."""
+    thrown = state["throw"]
+    assert thrown is not None, "a Wrath throw is in the air"
+    return thrown
+
+
 def location(state: State, die: str) -> tuple[int, int]:
     """A die's location (spec §2.4): its position on the table, or its holder's card spot."""
     info = state["dice"][die]
     if info["place"] == "card":
-        return _points(state["players"], R_CARD)[int(info["owner"])]
-    return (int(info["pos"][0]), int(info["pos"][1]))
+        return _points(state["players"], R_CARD)[card_owner(info)]
+    pos = info["pos"]
+    assert pos is not None, die
+    return (int(pos[0]), int(pos[1]))
 
 
 def zone_of(state: State, die: str) -> str:
@@ -290,7 +314,7 @@ def to_move(state: State) -> frozenset[Seat]:
     if phase == "resolve":
         return frozenset({order(state)[state["reveal_index"]]})
     if phase == "pride":
-        return frozenset({pride_players(state)[state["pride_turn"]]})
+        return frozenset({pride_players(state)[pride_turn(state)]})
     return frozenset()
 
 
@@ -395,15 +419,16 @@ def wrath_aims(state: State, target: str) -> list[str]:
     return ["none"] + zone_names(state["players"])
 
 
-def aim_landing(state: State, aim: str) -> Any:
+def aim_landing(state: State, aim: str) -> tuple[int, int] | str:
     """The nominal landing of an aim: the aim die's location (spatial) or the zone."""
     return location(state, aim) if spatial(state) else aim
 
 
-def knock_candidates(state: State, target: str, landing: Any) -> list[str]:
+def knock_candidates(state: State, target: str, landing: Landing | tuple[int, int]) -> list[str]:
     """Dice that may be knocked by a throw of ``target`` landing at ``landing`` (a
     point, spatial) or into zone ``landing`` (zones), in size order — spec §6 wrath step 5."""
     if spatial(state):
+        assert not isinstance(landing, str), "a spatial landing is a point"
         r2 = state["options"]["wrath_knock_radius"] ** 2
         return [d for d in DICE if d != target and dist2(location(state, d), landing) <= r2]
     return [d for d in DICE if d != target and zone_of(state, d) == landing]

@@ -1,7 +1,7 @@
 """Carnival of Sins views: what each seat may see (spec docs/rules/carnival.md §7, §11
 Board image) and the no-leak shuffle.
 
-``PublicView`` / ``PrivateView`` are the renderer's input type (``render/carnival.py``).
+``PublicView`` / ``PrivateView`` (``types.py``) are the renderer's input type (``render/carnival.py``).
 The public view never holds a face-down pick; a seat's private view adds its own. Views
 hold no English: the end reason is ``Msg`` JSON. Imports ``notation``, ``rules``, ``data``.
 """
@@ -9,106 +9,12 @@ hold no English: the end reason is ``Msg`` JSON. Imports ``notation``, ``rules``
 from __future__ import annotations
 
 import random
-from typing import Any, NotRequired, TypedDict
 
-from engines.base import Seat, State, copy_state
+from engines.base import Seat, copy_state
 from engines.carnival import rules
 from engines.carnival.data import COLOURS, DICE, FACES, R_PLAY, ROUNDS, SHAPES
 from engines.carnival.notation import final_outcome
-
-
-class DieView(TypedDict):
-    """One die: ``id``, ``faces``, ``shape``, ``colour`` (data file), ``value`` (None
-    before the first roll), ``place`` (``table``/``card``/``none`` before the roll),
-    ``owner`` (seat of the card it lies on), ``pos`` ([x, y] milli-units, spatial),
-    ``zone`` (zones), and its ``location`` (spatial: position or card spot) or
-    ``location_zone`` (zones: zone or ``seat<owner>``) once rolled."""
-
-    id: str
-    faces: int
-    shape: str
-    colour: str
-    value: int | None
-    place: str
-    owner: int | None
-    pos: list[int] | None
-    zone: str | None
-    location: NotRequired[list[int]]
-    location_zone: NotRequired[str]
-
-
-class SeatView(TypedDict):
-    """One seat: ``hand`` (sins not yet revealed), ``played`` (revealed, round order),
-    ``previous`` (played before this round's card), ``picked`` (a card is down or
-    revealed), ``random_pick``, ``timed_out``, ``card`` (this round's revealed sin),
-    ``locked`` (dice on its card), ``sum`` (their values), ``penalty`` (Wrath off-table),
-    ``base`` (its base score once the round is scored, else None), ``total``, ``to_move``."""
-
-    seat: int
-    hand: list[str]
-    played: list[str]
-    previous: list[str]
-    picked: bool
-    random_pick: bool
-    timed_out: bool
-    card: str | None
-    locked: list[str]
-    sum: int
-    penalty: int
-    base: int | None
-    total: int
-    to_move: bool
-
-
-class PublicView(TypedDict):
-    """The public view (``player_view(state, None)``): everything but the face-down picks.
-
-    ``round`` is capped at ``rounds``; ``devil`` is the holder now (None once the game is
-    over: no round follows, spec §8.2), ``round_devil`` the roller of the dice round,
-    ``round_devils`` the roller of each scored round; ``pending`` {seat, sin} of the R3
-    decision; ``throw`` {seat, target, aim} of the Wrath throw in the air; ``pride``
-    {players, turn} in R4; ``nearest`` the die Sloth would take per seat (spatial, while
-    the game goes on; None for a seat that cannot reveal Sloth this round,
-    ``sloth_to_come``); ``zones`` the dice per zone (zones); ``outcome`` the ``Outcome``
-    JSON at the end (its ``reason`` a ``Msg`` JSON) and ``places`` each seat's final
-    place (``rules.places``; empty before the end)."""
-
-    game: str
-    players: int
-    round: int
-    rounds: int
-    phase: str
-    table_model: str
-    options: dict[str, Any]
-    devil: int | None
-    round_devil: int | None
-    round_devils: list[int]
-    order: list[int]
-    reveal_index: int
-    to_move: list[int]
-    rolled: bool
-    scored: bool
-    dice: list[DieView]
-    seat_points: list[list[int]]
-    card_spots: list[list[int]]
-    r_play: int
-    zones: dict[str, list[str]]
-    nearest: list[str | None]
-    seats: list[SeatView]
-    round_scores: list[list[int]]
-    totals: list[int]
-    pending: dict[str, Any] | None
-    throw: dict[str, Any] | None
-    pride: dict[str, Any] | None
-    outcome: dict[str, Any] | None
-    places: list[int]
-
-
-class PrivateView(PublicView):
-    """A seat's view: the public view plus ``seat`` and its face-down ``pick`` (or None)."""
-
-    seat: int
-    pick: str | None
+from engines.carnival.types import DieView, PrivateView, PublicView, SeatView, State
 
 
 def _dice(state: State) -> list[DieView]:

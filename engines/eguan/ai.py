@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import random
 
-from engines.base import Seat, State, copy_state
+from engines.base import Seat, copy_state
+from engines.eguan.types import State
 
 from .data import SET_LETTERS
 from .rules import active, board_counts, final_scoring

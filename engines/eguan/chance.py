@@ -12,7 +12,8 @@ from __future__ import annotations
 import copy
 import random
 
-from engines.base import Action, IllegalAction, NotYourTurn, State
+from engines.base import IllegalAction, NotYourTurn
+from engines.eguan.types import Action, State
 
 DIE_FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 """The six-sided trouble die (spec §2.5)."""
@@ -25,7 +26,7 @@ def chance_step(state: State) -> str | None:
         return "draw"
     if phase == "start":
         return "start"
-    step = (state.get("pending") or {}).get("step") if phase == "play" else None
+    step = (state["pending"]["step"] if state["pending"] else None) if phase == "play" else None
     if step in ("refill", "draw_kept"):
         return "draw"
     return "roll" if step == "roll" else None

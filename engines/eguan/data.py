@@ -14,9 +14,8 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from engines.base import Msg, OptionSpec, msg, term
+from engines.base import JSONObject, Msg, OptionSpec, msg, term
 
 _HERE = Path(__file__).parent
 
@@ -231,20 +230,20 @@ def card_code(card_id: str) -> Msg:
     return Msg("host.notation", {"text": card_id})
 
 
-def card_ref(card_id: str) -> dict[str, Any]:
+def card_ref(card_id: str) -> JSONObject:
     """A card as a message parameter, ``H01 Crocodile Tears (虛情假意)`` in English
     (catalog ``name.card``): for the log."""
     return msg("name.card", id=card_code(card_id), name=term(f"card.{card_id}"),
                native=CARDS[card_id].name_zh).to_json()
 
 
-def card_short(card_id: str) -> dict[str, Any]:
+def card_short(card_id: str) -> JSONObject:
     """A card as a message parameter without its Chinese name, ``H01 Crocodile Tears``
     (catalog ``name.card_short``): for labels, which must stay short."""
     return msg("name.card_short", id=card_code(card_id), name=term(f"card.{card_id}")).to_json()
 
 
-def set_ref(letter: str) -> dict[str, Any]:
+def set_ref(letter: str) -> JSONObject:
     """A skill set as a message parameter, ``Thug (打手, set A)`` (catalog ``name.set``)."""
     return msg("name.set", set=letter, name=term(f"set.{letter}"),
                native=SKILLS[letter][0].set_name_zh).to_json()
@@ -256,6 +255,6 @@ def effect_msg(face: Face, short: bool = False) -> Msg:
     return msg(f"{'effect_short' if short else 'effect'}.{face.effect}", n=face.amount)
 
 
-def faces_summary(letter: str) -> list[dict[str, Any]]:
+def faces_summary(letter: str) -> list[JSONObject]:
     """The six faces of a set as message parameters (``1 +1``, ``2 steal 1``, ...)."""
     return [msg("name.face", face=f.face, effect=effect_msg(f, short=True)).to_json() for f in SKILLS[letter]]

@@ -17,22 +17,25 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engines.base import Action, Event, Msg, Seat, State, msg, seat_ref, term
+from engines.base import Event, Msg, Seat, msg, seat_ref, term
 from engines.eguan import data
 from engines.eguan.data import Face, card_ref, card_short
 from engines.eguan.rules import (
     active,
     board_counts,
     face,
+    kept_of,
     most_wanted,
     opponents,
     play_choices,
     remove_options,
+    skill_of,
     stack_index,
     steal_targets,
     topmost,
     turn_no,
 )
+from engines.eguan.types import Action, State
 
 Events = list[Event]
 """Events of one ``apply``, appended in order."""
@@ -212,7 +215,7 @@ def resolve_face(state: State, value: int, ev: Events) -> bool:
     and apply its effect; True when done, False when a decision is pending."""
     seat = active(state)
     assert seat is not None
-    f = data.SKILLS[state["skills"][seat]][value - 1]
+    f = data.SKILLS[skill_of(state, seat)][value - 1]
     ev.append(event("face", seat=seat_ref(seat), face=f.id, text=term(f"face.{f.id}")))
     effect = EFFECTS[f.effect]
     if effect.resolve(state, seat, f, ev):
@@ -290,7 +293,7 @@ def _move_apply(state: State, seat: Seat, action: Action, ev: Events) -> bool:
 def _extra_apply(state: State, seat: Seat, action: Action, ev: Events) -> bool:
     if action["type"] == "skip":
         return _skip(state, seat, action, ev)
-    card = action["card"] if action["type"] == "select" else state["kept"][seat]["card"]
+    card = action["card"] if action["type"] == "select" else kept_of(state, seat)["card"]
     state["pending"] = {"step": "place", "card": card, "purpose": "extra"}
     return False
 
@@ -313,8 +316,8 @@ DECISIONS: dict[str, Decision] = {
         path=lambda state, action: (msg("step.player", target=seat_ref(action["seat"])),),
     ),
     "move_pick": Decision(
-        actions=lambda state, seat: [{"type": "move", "card": c} for c in topmost(state["boards"][seat])]
-        + [{"type": "skip"}],
+        actions=lambda state, seat: [*(Action(type="move", card=c) for c in topmost(state["boards"][seat])),
+                                     {"type": "skip"}],
         apply=_move_apply,
         prompt=lambda state: msg("prompt.move_pick"),
         timeout=lambda state, seat: {"type": "skip"},

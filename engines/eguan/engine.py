@@ -34,16 +34,14 @@ from typing import Any, cast
 
 from engines.base import (
     CHANCE,
-    Action,
-    Engine,
     EngineInfo,
     Event,
+    GameEngine,
     GameOver,
     IllegalAction,
     NotYourTurn,
     Outcome,
     Seat,
-    State,
     check_player_count,
     copy_state,
     msg,
@@ -79,16 +77,21 @@ from engines.eguan.rules import (
     active,
     best_e_placement,
     board_counts,
+    die_of,
     final_scoring,
+    kept_of,
     kept_usable,
     most_wanted,
     payment_for,
+    pending_of,
     play_choices,
+    skill_of,
     stack_index,
 )
+from engines.eguan.types import Action, Options, State
 
 
-class EguanEngine(Engine):
+class EguanEngine(GameEngine[State, Action, view.PublicView | view.PrivateView]):
     """E Guan rules (docs/rules/eguan.md §3–§8). See the module docstring for the state."""
 
     info = EngineInfo(
@@ -103,7 +106,7 @@ class EguanEngine(Engine):
     )
 
     # ------------------------------------------------------------------ lifecycle
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+    def new_game(self, players: int, seed: int, options: Mapping[str, object] | None = None) -> State:
         """Every board holds the starting card at anchor 5, 2 Infamy each, the deal
         pending as chance draws (spec §3).
 
@@ -115,7 +118,7 @@ class EguanEngine(Engine):
             "game": self.info.game_id,
             "state_version": self.info.state_version,
             "players": players,
-            "options": validate_options(self.info, options),
+            "options": cast(Options, validate_options(self.info, options)),
             "phase": "deal",
             "deck": sorted(DECK_IDS),
             "hands": [[] for _ in range(players)],
@@ -152,18 +155,18 @@ class EguanEngine(Engine):
             return chance.chance_actions(state)
         if state["phase"] == "skill":
             return [{"type": "skill", "set": x} for x in SET_LETTERS]
-        step = state["pending"]["step"]
+        step = pending_of(state)["step"]
         if step in DECISIONS:
             return DECISIONS[step].actions(state, seat)
         if step == "main":  # spec §5.1, D6
             hand = state["hands"][seat]
-            out = [*play_choices(state, seat), *({"type": "keep", "card": c} for c in hand)]
+            out: list[Action] = [*play_choices(state, seat), *(Action(type="keep", card=c) for c in hand)]
             return out if hand else [*out, {"type": "pass"}]
         if step == "place":
-            return [*({"type": "place", "anchor": a, "rot": r} for r in ROTATIONS for a in ANCHORS),
+            return [*(Action(type="place", anchor=a, rot=r) for r in ROTATIONS for a in ANCHORS),
                     {"type": "back"}]
         if step == "adjust":  # spec §5.3 step 2, D8
-            roll = state["die"]["roll"]
+            roll = die_of(state)["roll"]
             return [{"type": "adjust", "delta": d} for d in (-1, 0, 1) if 1 <= roll + d <= 6]
         raise IllegalAction(f"unknown step {step}")  # pragma: no cover
 
@@ -202,7 +205,7 @@ class EguanEngine(Engine):
         elif phase == "skill":
             self._skill(st, seat, action["set"], ev)
         elif phase == "start":
-            st.update(start_player=action["seat"], phase="play", round=1, turn_index=0)
+            st.update({"start_player": action["seat"], "phase": "play", "round": 1, "turn_index": 0})
             ev.append(event("start_player", seat=seat_ref(action["seat"])))
             self._begin_turn(st, ev)
         elif seat == CHANCE:
@@ -227,8 +230,8 @@ class EguanEngine(Engine):
         ev.append(event("skill_chosen_private", private=seat, set=set_ref(letter)))
         if all(x is not None for x in st["skills"]):
             st["phase"] = "start"
-            ev.append(event("skills_revealed", sets=[msg("name.seat_set", seat=seat_ref(s), set=set_ref(x))
-                                                     for s, x in enumerate(st["skills"])]))
+            ev.append(event("skills_revealed", sets=[msg("name.seat_set", seat=seat_ref(s), set=set_ref(skill_of(st, s)))
+                                                     for s in range(st["players"])]))
 
     # ------------------------------------------------------------------ a turn (spec §4)
     def _begin_turn(self, st: State, ev: Events) -> None:
@@ -249,7 +252,7 @@ class EguanEngine(Engine):
     def _chance(self, st: State, action: Action, ev: Events) -> None:
         me = active(st)
         assert me is not None
-        step = st["pending"]["step"]
+        step = pending_of(st)["step"]
         if step == "roll":
             self._rolled(st, me, action["value"], ev)
             return
@@ -277,13 +280,13 @@ class EguanEngine(Engine):
     def _decide(self, st: State, me: Seat, action: Action, ev: Events) -> None:
         """A decision of the active seat: the main action, a placement, ADJUST, or a
         skill's decision (effects.DECISIONS)."""
-        step = st["pending"]["step"]
+        step = pending_of(st)["step"]
         kind = action["type"]
         if step in DECISIONS:
             if DECISIONS[step].apply(st, me, action, ev):
                 self._end_turn(st, me, ev)
         elif kind in ("select", "select_kept"):
-            card = action["card"] if kind == "select" else st["kept"][me]["card"]
+            card = action["card"] if kind == "select" else kept_of(st, me)["card"]
             st["pending"] = {"step": "place", "card": card, "purpose": "main"}
         elif kind == "keep":
             had = st["kept"][me] is not None
@@ -298,14 +301,14 @@ class EguanEngine(Engine):
         elif kind == "place":
             self._place(st, me, action["anchor"], action["rot"], ev)
         elif kind == "back":  # spec §5.5: change the card before placing it
-            purpose = st["pending"]["purpose"]
+            purpose = pending_of(st)["purpose"]
             st["pending"] = {"step": {"main": "main", "extra": "extra_pick", "move": "move_pick"}[purpose]}
         elif kind == "adjust":
             self._adjust(st, me, action["delta"], ev)
 
     def _place(self, st: State, me: Seat, anchor: int, rot: int, ev: Events) -> None:
         """Pay and place the picked card, or move a topmost one (spec §5.1, B3, B6)."""
-        pend = st["pending"]
+        pend = pending_of(st)
         card, purpose = pend["card"], pend["purpose"]
         board = st["boards"][me]
         before = most_wanted(st["boards"])
@@ -341,11 +344,11 @@ class EguanEngine(Engine):
             self._end_turn(st, me, ev)
 
     def _adjust(self, st: State, me: Seat, delta: int, ev: Events) -> None:
-        value = st["die"]["roll"] + delta
+        value = die_of(st)["roll"] + delta
         if delta:  # spends the kept card, removed unseen (D8)
-            st["removed_kept"][me].append(st["kept"][me]["card"])
+            st["removed_kept"][me].append(kept_of(st, me)["card"])
             st["kept"][me] = None
-            st["die"]["value"] = value
+            die_of(st)["value"] = value
             ev.append(event("adjust", seat=seat_ref(me), delta=delta, value=value))
         if resolve_face(st, value, ev):
             self._end_turn(st, me, ev)
@@ -410,12 +413,12 @@ class EguanEngine(Engine):
         return tuple(view.public_view(state)["scores"])
 
     # ------------------------------------------------------------------ views and texts
-    def player_view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+    def player_view(self, state: State, seat: Seat | None) -> view.PublicView | view.PrivateView:
         """``engines.eguan.view.PublicView`` for seat None (or a non-seat), else the
         seat's ``PrivateView`` (spec §7)."""
         if seat is None or not 0 <= seat < state["players"]:
-            return cast(dict[str, Any], view.public_view(state))
-        return cast(dict[str, Any], view.private_view(state, seat))
+            return view.public_view(state)
+        return view.private_view(state, seat)
 
     def shuffle_hidden(self, state: State, seat: Seat | None, rng: random.Random) -> State:
         """See ``engines.eguan.view.shuffle_hidden``."""
@@ -441,7 +444,7 @@ class EguanEngine(Engine):
             return chance.chance_actions(state)[0]
         if state["phase"] == "skill":
             return {"type": "skill", "set": "A"}
-        pend = state["pending"]
+        pend = pending_of(state)
         step = pend["step"]
         if step in DECISIONS:
             return DECISIONS[step].timeout(state, seat)
@@ -454,16 +457,17 @@ class EguanEngine(Engine):
         if step == "place":
             if pend["purpose"] == "move":
                 _, anchor, rot = state["boards"][seat][stack_index(state["boards"][seat], pend["card"])]
+                assert isinstance(anchor, int) and isinstance(rot, int)
             else:
                 anchor, rot = best_e_placement(state["boards"][seat], pend["card"])
             return {"type": "place", "anchor": anchor, "rot": rot}
         return {"type": "adjust", "delta": 0}
 
-    def _why_illegal(self, state: State, seat: Seat, action: Any) -> str:
+    def _why_illegal(self, state: State, seat: Seat, action: object) -> str:
         if not isinstance(action, dict):
             return "That is not a move."
         t = action.get("type")
-        step = (state.get("pending") or {}).get("step")
+        step = (state["pending"]["step"] if state["pending"] else None)
         if t == "select" and step in ("main", "extra_pick"):
             card = str(action.get("card"))
             if card not in state["hands"][seat]:

@@ -12,22 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engines.base import (
-    CHANCE,
-    Action,
-    IllegalAction,
-    Msg,
-    Seat,
-    State,
-    msg,
-    normalize_text,
-    seat_letter,
-    term,
-)
+from engines.base import CHANCE, IllegalAction, Msg, Seat, msg, normalize_text, seat_letter, term
 from engines.eguan.data import CARDS, SKILLS, card_short, effect_msg, faces_summary
 from engines.eguan.effects import DECISIONS
-from engines.eguan.rules import active, board_counts, payment_for, stack_index
-from engines.notation import Notation
+from engines.eguan.rules import (
+    active,
+    board_counts,
+    die_of,
+    kept_of,
+    payment_for,
+    pending_of,
+    skill_of,
+    stack_index,
+)
+from engines.eguan.types import Action, State
+from engines.eguan.view import PrivateView, PublicView
+from engines.notation import GameNotation
 
 
 def describe_action(action: Action) -> str:
@@ -66,7 +66,7 @@ def parse_action(text: str, legal: Sequence[Action]) -> Action:
     for action in legal:
         spelled = normalize_text(describe_action(action))
         if wanted in (spelled, spelled.replace("+", "")):
-            return dict(action)
+            return action.copy()
     raise IllegalAction(f"'{text.strip()}' is not a legal move now.", code="unknown_move", text=text)
 
 
@@ -80,7 +80,7 @@ def _cost(pay: int) -> Msg:
 def _placed_card(state: State) -> tuple[Seat, str, str]:
     seat = active(state)
     assert seat is not None
-    return seat, state["pending"]["card"], state["pending"]["purpose"]
+    return seat, pending_of(state)["card"], pending_of(state)["purpose"]
 
 
 def _placed(state: State, action: Action) -> tuple[Msg, dict[str, int]]:
@@ -100,7 +100,7 @@ def action_label(state: State, action: Action) -> Msg:
     ``5 ↓180° · Evil 3`` (the anchor and rotation as the placement preview numbers them, and
 the Evil icons visible after it), ``Stay at 4``, ``Steal 2 from Bo`` (catalog ``label.*``)."""
     t = action.get("type")
-    step = (state.get("pending") or {}).get("step")
+    step = (state["pending"]["step"] if state["pending"] else None)
     decision = DECISIONS.get(step or "")
     own = decision.label(state, action) if decision is not None else None
     if own is not None:
@@ -110,7 +110,7 @@ the Evil icons visible after it), ``Stay at 4``, ``Steal 2 from Bo`` (catalog ``
         return msg("label.skill", name=term(f"set.{action['set']}"), native=SKILLS[action["set"]][0].set_name_zh)
     if t in ("select", "select_kept"):
         assert seat is not None
-        card = action["card"] if t == "select" else state["kept"][seat]["card"]
+        card = action["card"] if t == "select" else kept_of(state, seat)["card"]
         kind = ("extra" if step == "extra_pick" else "play") + ("_kept" if t == "select_kept" else "")
         return msg(f"label.{kind}", card=card_short(card))
     if t == "keep":
@@ -122,7 +122,7 @@ the Evil icons visible after it), ``Stay at 4``, ``Steal 2 from Bo`` (catalog ``
         _, card, purpose = _placed_card(state)
         return msg("label.back_move") if purpose == "move" else msg("label.back", card=card_short(card))
     if t == "adjust":
-        value = state["die"]["roll"] + action["delta"]
+        value = die_of(state)["roll"] + action["delta"]
         kind = {-1: "adjust_down", 0: "adjust_stay", 1: "adjust_up"}[int(action["delta"])]
         return msg(f"label.{kind}", value=value)
     if t in ("pass", "skip"):
@@ -134,7 +134,7 @@ def action_hint(state: State, action: Action) -> Msg | None:
     """The select description under a label: what a card costs, what a placement gives,
     what a die face does (catalog ``hint.*``); None when the label says it all."""
     t = action.get("type")
-    step = (state.get("pending") or {}).get("step")
+    step = (state["pending"]["step"] if state["pending"] else None)
     decision = DECISIONS.get(step or "")
     if decision is not None and t not in ("select", "select_kept"):
         return decision.hint(state, action)
@@ -143,7 +143,7 @@ def action_hint(state: State, action: Action) -> Msg | None:
         return msg("hint.skill", faces=faces_summary(action["set"]))
     if t in ("select", "select_kept"):
         assert seat is not None
-        card = action["card"] if t == "select" else state["kept"][seat]["card"]
+        card = action["card"] if t == "select" else kept_of(state, seat)["card"]
         die = CARDS[card].trouble_die and step != "extra_pick"  # an extra play rolls no die (§5.3)
         return msg("hint.play", cost=_cost(payment_for(state["boards"][seat], card)),
                    die=msg("part.die" if die else "part.none"))
@@ -154,7 +154,7 @@ def action_hint(state: State, action: Action) -> Msg | None:
         return msg("hint.place", cost=cost, h=c["H"], s=c["S"], k=c["K"], e=c["E"])
     if t == "adjust":
         assert seat is not None
-        f = SKILLS[state["skills"][seat]][state["die"]["roll"] + action["delta"] - 1]
+        f = SKILLS[skill_of(state, seat)][die_of(state)["roll"] + action["delta"] - 1]
         return msg("hint.adjust_stay" if action["delta"] == 0 else "hint.adjust", effect=effect_msg(f))
     return None
 
@@ -163,7 +163,7 @@ def action_path(state: State, action: Action) -> tuple[Msg, ...]:
     """The steps before ``action`` when the list is long (``engines/decisions.py``):
     play or keep, then the card; the rotation, then the anchor; the player, then the card."""
     t = action.get("type")
-    step = (state.get("pending") or {}).get("step")
+    step = (state["pending"]["step"] if state["pending"] else None)
     decision = DECISIONS.get(step or "")
     if decision is not None:
         return decision.path(state, action)
@@ -183,7 +183,7 @@ def prompt(state: State, seat: Seat, to_move: frozenset[Seat]) -> Msg:
         return Msg("host.nothing")
     if state["phase"] == "skill":
         return msg("prompt.skill")
-    step = state["pending"]["step"]
+    step = pending_of(state)["step"]
     decision = DECISIONS.get(step)
     if decision is not None:
         return decision.prompt(state)
@@ -195,11 +195,11 @@ def prompt(state: State, seat: Seat, to_move: frozenset[Seat]) -> Msg:
         _, card, purpose = _placed_card(state)
         return msg("prompt.place_move", card=card_short(card)) if purpose == "move" else msg("prompt.place")
     if step == "adjust":
-        return msg("prompt.adjust", roll=state["die"]["roll"])
+        return msg("prompt.adjust", roll=die_of(state)["roll"])
     raise IllegalAction(f"no prompt for step {step}")  # pragma: no cover - every step is above
 
 
-class EguanNotation(Notation):
+class EguanNotation(GameNotation[State, Action, PublicView | PrivateView]):
     """E Guan's notation and texts (spec §5, §11), paired with ``EguanEngine`` by the registry:
     the functions above, as the notation protocol names them."""
 

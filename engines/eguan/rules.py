@@ -11,7 +11,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import Seat, State, rank_seats
+from engines.base import Seat, rank_seats
 from engines.eguan.data import (
     ANCHORS,
     CARDS,
@@ -24,6 +24,7 @@ from engines.eguan.data import (
     TITLE_OF,
     Face,
 )
+from engines.eguan.types import Action, Die, Kept, Pending, State
 
 Board = Sequence[Sequence[Any]]
 """A board: placements ``[card_id, anchor, rotation]``, lowest first."""
@@ -33,6 +34,34 @@ Cell = tuple[str, str] | None
 
 
 # --------------------------------------------------------------------------- geometry
+
+
+def pending_of(state: State) -> Pending:
+    """The active seat's step (``pending`` is set during a turn)."""
+    pending = state["pending"]
+    assert pending is not None, "a step is pending"
+    return pending
+
+
+def die_of(state: State) -> Die:
+    """This turn's trouble die (``die`` is set once it is rolled)."""
+    die = state["die"]
+    assert die is not None, "the trouble die is rolled"
+    return die
+
+
+def skill_of(state: State, seat: Seat) -> str:
+    """``seat``'s skill set (chosen before play)."""
+    skill = state["skills"][seat]
+    assert skill is not None, "skills are chosen before play"
+    return skill
+
+
+def kept_of(state: State, seat: Seat) -> Kept:
+    """``seat``'s kept card (set while it keeps one)."""
+    kept = state["kept"][seat]
+    assert kept is not None, "the seat keeps a card"
+    return kept
 
 
 def anchor_rc(anchor: int) -> tuple[int, int]:
@@ -156,7 +185,9 @@ def active(state: State) -> Seat | None:
     None outside play."""
     if state["phase"] != "play":
         return None
-    return int((state["start_player"] + state["turn_index"]) % state["players"])
+    start = state["start_player"]
+    assert start is not None, "the start player is drawn before play"
+    return int((start + state["turn_index"]) % state["players"])
 
 
 def turns_done(state: State) -> int:
@@ -197,13 +228,13 @@ def affordable(state: State, seat: Seat, card: str) -> bool:
     return payment_for(state["boards"][seat], card) <= int(state["infamy"][seat])
 
 
-def play_choices(state: State, seat: Seat) -> list[dict[str, Any]]:
+def play_choices(state: State, seat: Seat) -> list[Action]:
     """The plays ``seat`` can afford, as actions: ``select`` per hand card in hand order,
     then ``select_kept`` (spec §5.1 PLAY_HAND / PLAY_KEPT; §5.4 ``extra_play``)."""
-    out: list[dict[str, Any]] = [
+    out: list[Action] = [
         {"type": "select", "card": c} for c in state["hands"][seat] if affordable(state, seat, c)
     ]
-    if kept_usable(state, seat) and affordable(state, seat, state["kept"][seat]["card"]):
+    if kept_usable(state, seat) and affordable(state, seat, kept_of(state, seat)["card"]):
         out.append({"type": "select_kept"})
     return out
 
@@ -216,7 +247,7 @@ def face(state: State) -> Face:
     """
     seat = active(state)
     assert seat is not None
-    return SKILLS[state["skills"][seat]][int(state["die"]["value"]) - 1]
+    return SKILLS[skill_of(state, seat)][int(die_of(state)["value"]) - 1]
 
 
 def opponents(state: State, seat: Seat, harmful: bool) -> list[Seat]:

@@ -11,7 +11,7 @@ import copy
 import random
 from typing import Any, NotRequired, TypedDict
 
-from engines.base import Seat, State, copy_state
+from engines.base import Seat, copy_state
 from engines.eguan.data import CARDS, SET_LETTERS
 from engines.eguan.rules import (
     active,
@@ -19,6 +19,7 @@ from engines.eguan.rules import (
     board_counts,
     final_round,
     final_scoring,
+    kept_of,
     kept_usable,
     most_wanted,
     payment_for,
@@ -26,6 +27,7 @@ from engines.eguan.rules import (
     turn_no,
     turns_taken,
 )
+from engines.eguan.types import State
 
 
 class CellView(TypedDict):
@@ -248,8 +250,8 @@ def private_view(state: State, seat: Seat) -> PrivateView:
     """The view of ``seat``: the public view plus its hand (with payments), its kept
     card, its removed kept cards, its skill set and its pending decision (spec §7)."""
     kept: KeptView | None = None
-    if state["kept"][seat] is not None:
-        k = state["kept"][seat]
+    k = state["kept"][seat]
+    if k is not None:
         kept = {**card_view(state, seat, k["card"]), "kept_turn": k["turn"], "usable": kept_usable(state, seat)}
     pending: PrivatePending | None = None
     pend = state["pending"]
@@ -285,8 +287,8 @@ def shuffle_hidden(state: State, seat: Seat | None, rng: random.Random) -> State
     pool: list[str] = list(st["deck"])
     for s in others:
         pool += [c for c in st["hands"][s] if c not in fixed]
-        if st["kept"][s] is not None and st["kept"][s]["card"] not in fixed:
-            pool.append(st["kept"][s]["card"])
+        if st["kept"][s] is not None and kept_of(st, s)["card"] not in fixed:
+            pool.append(kept_of(st, s)["card"])
         pool += st["removed_kept"][s]
     for s in range(n):
         for p in st["piles"][s]:
@@ -301,8 +303,8 @@ def shuffle_hidden(state: State, seat: Seat | None, rng: random.Random) -> State
     st["deck"] = sorted(take(len(st["deck"])))
     for s in others:
         st["hands"][s] = [c if c in fixed else take(1)[0] for c in st["hands"][s]]
-        if st["kept"][s] is not None and st["kept"][s]["card"] not in fixed:
-            st["kept"][s]["card"] = take(1)[0]
+        if st["kept"][s] is not None and kept_of(st, s)["card"] not in fixed:
+            kept_of(st, s)["card"] = take(1)[0]
         st["removed_kept"][s] = take(len(st["removed_kept"][s]))
     for s in range(n):
         for p in st["piles"][s]:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import random
 
-from engines.base import Seat, State, copy_state
+from engines.base import Seat, copy_state
+from engines.heaven.types import State
 
 from .data import CARDS, GATE, LAST_SPACE, TRACK
 from .rules import faction, one_colour_possible, order_seat, public_sum
@@ -28,8 +29,9 @@ def determinize(st: State, seat: Seat, rng: random.Random) -> State:
     rng.shuffle(pool)
     for s in others:
         hand = [pool.pop() for _ in out["hands"][s]]
-        if out["split"][s] is not None:
-            out["split"][s] = rng.sample(hand, len(out["split"][s]))
+        chosen = out["split"][s]
+        if chosen is not None:
+            out["split"][s] = rng.sample(hand, len(chosen))
         out["hands"][s] = hand
     if buffer_hidden:
         out["buffer"] = [pool.pop() for _ in out["buffer"]]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import random
 
-from engines.base import Action, State
+from engines.heaven.types import Action, State
 
 
 def outcomes(st: State) -> list[Action]:

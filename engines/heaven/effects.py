@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engines.base import Event, Msg, State, msg, seat_ref, term
+from engines.base import Event, Msg, msg, seat_ref, term
+from engines.heaven.types import Chance, Plan, State
 
 from .data import (
     CARDS,
@@ -28,7 +29,6 @@ from .data import (
     PUBLIC_SIZE,
 )
 from .rules import (
-    Plan,
     card_list,
     card_ref,
     cards_ref,
@@ -43,7 +43,7 @@ from .rules import (
     without,
 )
 
-Pending = dict[str, Any] | None
+Pending = Chance | None
 """What a resolved ability still waits for: a chance request in the shape of
 ``state["chance"]`` (``{"kind": "draw", "seat", "left", "purpose"}`` or
 ``{"kind": "destroy", "seat"}``), or None when the turn goes on to advancement."""

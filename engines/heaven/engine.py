@@ -31,14 +31,13 @@ import copy
 import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from engines.base import (
     CHANCE,
-    Action,
-    Engine,
     EngineInfo,
     Event,
+    GameEngine,
     GameOver,
     IllegalAction,
     InvalidOptions,
@@ -46,19 +45,21 @@ from engines.base import (
     NotYourTurn,
     Outcome,
     Seat,
-    State,
     copy_state,
     rank_seats,
     seat_ref,
     validate_options,
 )
+from engines.heaven.types import Action, ActionType, Options, State
 
 from . import chance, flow, view
 from .data import CARD_IDS, CARDS, DEAL, OPTIONS, PREFERENCES, PUBLIC_SIZE
 from .effects import card_plans
 from .rules import (
+    build_of,
     card_ref,
     chain_of,
+    chance_of,
     end_reason,
     event,
     grace_room,
@@ -70,7 +71,7 @@ from .rules import (
 )
 
 
-class HeavenEngine(Engine):
+class HeavenEngine(GameEngine[State, Action, view.PublicView | view.PrivateView]):
     """The Way to Heaven (docs/rules/heaven.md). 4–6 players (3 with ``allow_three``)."""
 
     info = EngineInfo(
@@ -86,7 +87,7 @@ class HeavenEngine(Engine):
     )
 
     # ------------------------------------------------------------------ lifecycle
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+    def new_game(self, players: int, seed: int, options: Mapping[str, object] | None = None) -> State:
         """Initial state: all 54 cards in the draw pile, dealing pending (§3).
 
         Raises:
@@ -102,7 +103,7 @@ class HeavenEngine(Engine):
                                                   "max": self.info.max_players, "n": players}).to_json())
         return {
             "game": self.info.game_id, "state_version": self.info.state_version,
-            "players": players, "options": opts, "phase": "deal",
+            "players": players, "options": cast(Options, opts), "phase": "deal",
             "deck": sorted(CARD_IDS), "discard": [],
             "hands": [[] for _ in range(players)], "public": [[] for _ in range(players)],
             "positions": [0] * players, "skips": [0] * players, "split": [None] * players,
@@ -217,10 +218,10 @@ class HeavenEngine(Engine):
 
     # -- chance --------------------------------------------------------------
     def _apply_chance(self, st: State, action: Action, ev: list[Event]) -> None:
-        ch = st["chance"]
+        ch = chance_of(st)
         if action["type"] == "start":
             s = action["seat"]
-            st.update(chance=None, start=s, phase="play", round=1, turn_index=0)
+            st.update({"chance": None, "start": s, "phase": "play", "round": 1, "turn_index": 0})
             ev.append(event("start", seat=seat_ref(s)))
             flow.start_turn(st, ev)
             return
@@ -270,7 +271,7 @@ class HeavenEngine(Engine):
         self._legacy_declare(st, ev)
 
     def _legacy_pick(self, st: State, action: Action, ev: list[Event]) -> None:
-        st["build"]["chosen"].append([action["key"], action["value"]])
+        build_of(st)["chosen"].append([action["key"], action["value"]])
         self._legacy_declare(st, ev)
 
     @staticmethod
@@ -278,7 +279,7 @@ class HeavenEngine(Engine):
         st["build"] = None
 
     def _legacy_declare(self, st: State, ev: list[Event]) -> None:
-        card, chosen = st["build"]["card"], st["build"]["chosen"]
+        card, chosen = build_of(st)["card"], build_of(st)["chosen"]
         if chosen in card_plans(st, order_seat(st), card):
             flow.declare(st, card, copy.deepcopy(chosen), ev)
 
@@ -295,9 +296,9 @@ class HeavenEngine(Engine):
         """Current pawn position per seat (6 = Gate)."""
         return tuple(float(p) for p in state["positions"])
 
-    def player_view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+    def player_view(self, state: State, seat: Seat | None) -> view.PublicView | view.PrivateView:
         """``view.player_view``: ``PublicView`` for ``None``, ``PrivateView`` for a seat."""
-        return dict(view.player_view(state, seat))
+        return view.player_view(state, seat)
 
     def shuffle_hidden(self, state: State, seat: Seat | None, rng: random.Random) -> State:
         """``view.shuffle_hidden``."""
@@ -335,7 +336,7 @@ class HeavenEngine(Engine):
         if state["phase"] == "split":
             return {"type": "split", "public": list(state["hands"][seat][:PUBLIC_SIZE])}
         stage = state["stage"]
-        fixed = {"action": "pass", "react": "allow", "advance": "advance", "draw_offer": "draw"}
+        fixed: dict[str | None, ActionType] = {"action": "pass", "react": "allow", "advance": "advance", "draw_offer": "draw"}
         if stage in fixed:
             return {"type": fixed[stage]}
         if stage == "sac_discard":
@@ -350,11 +351,12 @@ class HeavenEngine(Engine):
         """Seconds to wait for ``seats`` (§11, our reading in rules.md): a Guardian window
         waits ``reaction_timeout`` hours, every other decision ``turn_timeout`` hours; an
         option left at 0 (the default) means the lobby's move timer ``default``."""
-        key = "reaction_timeout" if state.get("stage") == "react" else "turn_timeout"
-        hours = int(state["options"].get(key) or 0)
+        options = state["options"]
+        hours = int((options.get("reaction_timeout") if state.get("stage") == "react"
+                     else options.get("turn_timeout")) or 0)
         return hours * 3600 if hours > 0 else default
 
-    def auto_action(self, state: State, seat: Seat, preferences: Mapping[str, Any]) -> Action | None:
+    def auto_action(self, state: State, seat: Seat, preferences: Mapping[str, object]) -> Action | None:
         """Pre-set answers (§1 per-player preferences, D20, D29, D30): ``auto_advance``
         plays ADVANCE at the advancement offer, ``auto_draw`` plays DRAW at the draw offer;
         in a Guardian window ``guardian_pref`` ``auto_guard`` plays the lowest-id Guardian

@@ -10,15 +10,15 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from engines.base import Action, Event, State, seat_ref, term
+from engines.base import Event, seat_ref, term
 from engines.heaven.data import GATE, HAND_SIZE, LAST_SPACE
 from engines.heaven.effects import EFFECTS, plan_msg
 from engines.heaven.rules import (
-    Plan,
     can_enter_next,
     card_list,
     card_ref,
     chain_of,
+    chance_of,
     end_reason,
     event,
     faction,
@@ -27,7 +27,9 @@ from engines.heaven.rules import (
     new_turn,
     order_seat,
     owner_of_public,
+    use_of,
 )
+from engines.heaven.types import Action, Plan, State
 
 
 def request_draw(st: State, seat: int, n: int, purpose: str, ev: list[Event]) -> None:
@@ -38,7 +40,7 @@ def request_draw(st: State, seat: int, n: int, purpose: str, ev: list[Event]) ->
 def continue_draw(st: State, ev: list[Event]) -> None:
     """Refill the draw pile from the discard pile when needed (§6, D31); finish the
     request when done or when both piles are empty."""
-    ch = st["chance"]
+    ch = chance_of(st)
     if ch["left"] > 0 and not st["deck"] and st["discard"]:
         st["deck"] = sorted(st["discard"])
         st["discard"] = []
@@ -72,18 +74,19 @@ def apply_split(st: State, seat: int, action: Action, ev: list[Event]) -> None:
         return
     for s in range(st["players"]):
         chosen = st["split"][s]
+        assert chosen is not None, "every seat has confirmed its split"
         st["public"][s] = [c for c in st["hands"][s] if c in chosen]
         st["hands"][s] = [c for c in st["hands"][s] if c not in chosen]
         ev.append(event("reveal", seat=seat_ref(s), cards=card_list(st["public"][s]),
                         faction=term(f"faction.{faction(st['public'][s])}")))
-    st.update(split=[None] * st["players"], phase="start", chance={"kind": "start"})
+    st.update({"split": [None] * st["players"], "phase": "start", "chance": {"kind": "start"}})
 
 # -- turn flow ---------------------------------------------------------------
 def start_turn(st: State, ev: list[Event]) -> None:
     """Step 0 (§4): skip a pawn on the Gate or a pending Pride skip, else wait for the action."""
     while True:
         seat = order_seat(st)
-        st.update(turn=new_turn(), build=None, use=None)
+        st.update({"turn": new_turn(), "build": None, "use": None})
         if st["positions"][seat] == GATE:
             if advance_order(st, ev):
                 return
@@ -105,7 +108,7 @@ def advance_order(st: State, ev: list[Event]) -> bool:
     if st["turn_index"] < st["players"]:
         return False
     if GATE in st["positions"] or st["round"] >= st["options"]["round_limit"]:
-        st.update(phase="over", stage=None, chance=None)
+        st.update({"phase": "over", "stage": None, "chance": None})
         ev.append(event("game_over", reason=end_reason(st)))
         return True
     st["round"] += 1
@@ -165,12 +168,15 @@ def apply_turn(st: State, seat: int, action: Action, ev: list[Event]) -> None:
         declare(st, str(card), action["plan"], ev)
     elif t in ("pass", "add", "discard", "replace"):
         if t == "add":
+            assert card is not None
             st["hands"][a].remove(card)
             st["public"][a].append(card)
         elif t == "discard":
+            assert card is not None
             st["hands"][a].remove(card)
             st["discard"].append(card)
         elif t == "replace":
+            assert card is not None
             st["hands"][a].remove(card)
             pub = st["public"][a]
             pub[pub.index(action["out"])] = card
@@ -188,6 +194,7 @@ def apply_turn(st: State, seat: int, action: Action, ev: list[Event]) -> None:
         ev.append(event("stay", seat=seat_ref(a), space=st["positions"][a]))
         after_advance(st, ev)
     elif t == "lose":
+        assert card is not None
         st["public"][a].remove(card)
         st["discard"].append(card)
         ev.append(event("sacrifice_discard", seat=seat_ref(a), card=card_ref(str(card))))
@@ -215,7 +222,7 @@ def declare(st: State, h: str, plan: Plan, ev: list[Event]) -> None:
     the owner of a card Arrogance takes, then the target of an attack."""
     a = order_seat(st)
     attacker_ok = st["options"]["guardian_scope"] == "sinner_card" or faction(st["public"][a]) == "sinner"
-    st.update(build=None, stage="resolving")
+    st.update({"build": None, "stage": "resolving"})
     st["hands"][a].remove(h)
     st["discard"].append(h)
     final, taken, params = chain_of(h, plan)
@@ -235,7 +242,7 @@ def declare(st: State, h: str, plan: Plan, ev: list[Event]) -> None:
 def run_use(st: State, ev: list[Event]) -> None:
     """Open the next window, or remove the taken card (Arrogance, after its owner's
     window, D18), or resolve the final ability (§5.5)."""
-    use = st["use"]
+    use = use_of(st)
     windows = use["windows"]
     if windows and windows[0][0] == "owner":
         st["stage"] = "react"
@@ -266,7 +273,7 @@ def run_use(st: State, ev: list[Event]) -> None:
 def apply_reaction(st: State, seat: int, action: Action, ev: list[Event]) -> None:
     """A window's answer (§5.5, D19): ALLOW, or GUARD — the card is spent, the defender
     draws 1, and the attack on them is cancelled."""
-    use = st["use"]
+    use = use_of(st)
     role, _ = use["windows"].pop(0)
     st["stage"] = "resolving"
     if action["type"] == "allow":
@@ -312,6 +319,6 @@ def place_refill(st: State, seat: int, to_public: list[str], ev: list[Event]) ->
     rest = [c for c in st["buffer"] if c not in to_public]
     st["public"][seat].extend(to_public)
     st["hands"][seat].extend(rest)
-    st.update(buffer=[], refill_a=0)
+    st.update({"buffer": [], "refill_a": 0})
     ev.append(event("refill", seat=seat_ref(seat), cards=card_list(to_public), hand=len(rest)))
     after_action(st, ev)

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import CHANCE, Action, Msg, State, msg, seat_letter, seat_ref, term
+from engines.base import CHANCE, Msg, msg, seat_letter, seat_ref, term
 from engines.decisions import MAX_DEPTH
-from engines.notation import Notation
+from engines.heaven.types import Action, State
+from engines.heaven.view import PrivateView, PublicView
+from engines.notation import GameNotation
 
 from .data import CARDS, LAST_SPACE
 from .effects import PICKS, plan_msg
@@ -30,6 +32,7 @@ from .rules import (
     public_sum,
     table_number,
     to_move,
+    use_of,
     with_public,
 )
 
@@ -204,7 +207,7 @@ def prompt(state: State, seat: int) -> Msg:
         return msg("prompt.split")
     stage = state["stage"]
     if stage == "react":
-        use = state["use"]
+        use = use_of(state)
         return msg("prompt.react", attacker=seat_ref(order_seat(state)), target=seat_ref(seat),
                    use=plan_msg(use["card"], use["plan"]))
     if stage == "advance":
@@ -219,7 +222,7 @@ def prompt(state: State, seat: int) -> Msg:
     return msg("host.your_move")
 
 
-class HeavenNotation(Notation):
+class HeavenNotation(GameNotation[State, Action, PublicView | PrivateView]):
     """Heaven's notation and texts, paired with ``HeavenEngine`` by the registry: the
     functions above, as the notation protocol names them."""
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from engines.base import CHANCE, Event, Msg, State, msg, seats_ref, term
+from engines.base import CHANCE, Event, JSONObject, Msg, msg, seats_ref, term
+from engines.heaven.types import Build, Chance, Plan, State, Turn, Use
 
 from .data import (
     CARDS,
@@ -22,15 +23,32 @@ from .data import (
     TRACK,
 )
 
-Plan = list[list[Any]]
-"""A complete parameter list of one USE: ``[[key, value], ...]`` in declaration order
-(§5.4: ``copy``/``take`` steps of a chain first, then the final ability's parameters)."""
-
 CHAIN_KEYS: frozenset[str] = frozenset({"copy", "take"})
 """Plan keys that lead to another ability (Holiness/Ignorance ``copy``, Arrogance ``take``)."""
 
 
 # --------------------------------------------------------------------------- derived state
+
+
+def chance_of(st: State) -> Chance:
+    """The chance request pending (``chance`` is set while CHANCE is to move)."""
+    pending = st["chance"]
+    assert pending is not None, "a chance request is pending"
+    return pending
+
+
+def use_of(st: State) -> Use:
+    """The declared USE (``use`` is set while its Guardian windows run)."""
+    use = st["use"]
+    assert use is not None, "a USE is declared"
+    return use
+
+
+def build_of(st: State) -> Build:
+    """The USE half-declared by a state_version 1 log (``build`` is set then)."""
+    build = st["build"]
+    assert build is not None, "a USE is being declared"
+    return build
 
 
 def faction(public: list[str]) -> str:
@@ -106,7 +124,9 @@ def _effective(st: State, seat: int) -> tuple[list[int], list[tuple[str, ...]], 
         if x3_per_card:
             n *= 3
         elif mod == "law":
-            n = int(turn["law"])
+            law = turn["law"]
+            assert law is not None, "Law names a number"
+            n = int(law)
         nums.append(n)
         cols.append(COLOURS if card.colour == "wild" else (card.colour,))
     total = sum(nums)
@@ -218,7 +238,7 @@ def others(st: State, seat: int) -> list[int]:
 def without(st: State, card: str) -> State:
     """Shallow copy of ``st`` with ``card`` removed from its owner's public set (§5.4
     Arrogance: the taken card is judged after its removal, D18)."""
-    out = dict(st)
+    out = st.copy()
     out["public"] = [[c for c in p if c != card] for p in st["public"]]
     return out
 
@@ -265,14 +285,16 @@ def chain_of(card: str, plan: Plan) -> tuple[str, str | None, dict[str, Any]]:
 # --------------------------------------------------------------------------- turns and the end
 
 
-def new_turn() -> dict[str, Any]:
+def new_turn() -> Turn:
     """The turn-scoped effects at the start of a turn (§4: they expire at its end)."""
     return {"modifier": None, "law": None, "borrowed": 0, "sacrifice": False}
 
 
 def order_seat(st: State) -> int:
     """The seat whose turn it is in the round order from the start player (§3.4, §4)."""
-    return int((st["start"] + st["turn_index"]) % st["players"])
+    start = st["start"]
+    assert start is not None, "the start player is drawn before play"
+    return int((start + st["turn_index"]) % st["players"])
 
 
 def active(st: State) -> int | None:
@@ -328,7 +350,7 @@ def cards_ref(cids: list[str]) -> Msg:
     return out
 
 
-def card_list(cids: list[str]) -> list[dict[str, Any]] | Msg:
+def card_list(cids: list[str]) -> list[JSONObject] | Msg:
     """Several cards joined by ", " (the host joins a list so), or ``cards.none`` ("nothing")."""
     return [card_ref(c).to_json() for c in cids] if cids else msg("cards.none")
 
@@ -349,7 +371,7 @@ def to_move(st: State) -> frozenset[int]:
     if st["phase"] == "split":
         return frozenset(s for s in range(st["players"]) if st["split"][s] is None)
     if st["stage"] == "react":
-        return frozenset({int(st["use"]["windows"][0][1])})
+        return frozenset({int(use_of(st)["windows"][0][1])})
     return frozenset({order_seat(st)})
 
 

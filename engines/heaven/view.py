@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any, TypedDict
 
-from engines.base import Msg, Seat, State, copy_state, msg
+from engines.base import Msg, Seat, copy_state, msg
+from engines.heaven.types import State
 
 from .data import CARDS, GATE, LAST_SPACE, TRACK
 from .effects import card_plans, plan_msg
@@ -226,7 +227,7 @@ def public_view(st: State) -> PublicView:
         "buffer_count": len(st["buffer"]),
         "turn": {"modifier": st["turn"]["modifier"], "law": st["turn"]["law"], "borrowed": st["turn"]["borrowed"]},
         "declared": plan_msg(use["card"], use["plan"]).to_json() if use is not None else None,
-        "reacting": int(use["windows"][0][1]) if react else None,
+        "reacting": int(use["windows"][0][1]) if react and use is not None else None,
         "winners": winners(st) if over else [],
         "end_reason": end_reason(st).to_json() if over else None,
     }

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import random
 
-from engines.base import Seat, State
+from engines.base import Seat
+from engines.illumination.types import State
 
 from .rules import clone, score_breakdown
 from .view import shuffle_hidden

@@ -16,7 +16,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engines.base import Action, IllegalAction, State
+from engines.base import Action, IllegalAction
+from engines.illumination.types import State
 
 from .data import BLANK_STATIONS, CARDS, CRUSADE_POOL, SIDE_TILES
 from .rules import side_of

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from engines.base import Action, Event, State, seat_ref, term
+from engines.base import Action, Event, seat_ref, term
+from engines.illumination.types import State
 
 from .data import ALTARS, BOOKS, CELL_ORDER, CELLS, LINES, MAT_CELLS, TOKENS, line_cells
 from .notation import battle_events, reward_json, tile_json
@@ -29,15 +29,17 @@ from .rules import (
     empty_quills,
     empty_texts,
     exile_cells,
+    exile_of,
     face_up,
     is_open,
     land,
     owner,
     resolve_battles,
     staged_choices,
+    tile_of,
 )
 
-Options = Callable[[State, int], list[dict[str, Any]]]
+Options = Callable[[State, int], list[Action]]
 Resolve = Callable[[State, int, Action], list[Event]]
 
 
@@ -63,8 +65,8 @@ def _own_tiles_in_open_books(state: State, seat: int, *, own: bool) -> list[str]
 # --------------------------------------------------------------------------- Motus
 
 
-def _motus_options(state: State, seat: int) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+def _motus_options(state: State, seat: int) -> list[Action]:
+    out: list[Action] = []
     targets = [c for b in BOOKS for c in empty_quills(state, b)]
     for src in _own_tiles_in_open_books(state, seat, own=True):
         out += [{"from": src, "to": dst} for dst in targets if dst != src]
@@ -77,7 +79,7 @@ def _motus_resolve(state: State, seat: int, action: Action) -> list[Event]:
         state["abbot"] = action["altar"]
         return [Event("motus_abbot", params={"seat": seat_ref(seat), "station": term(f"station.{action['altar']}")})]
     src, dst = action["from"], action["to"]
-    tile = state["board"].pop(src)[0]
+    tile = tile_of(state["board"].pop(src))
     paid = land(state, tile, dst)
     events = [Event("motus_tile", params={"seat": seat_ref(seat), "tile": tile_json(tile), "from": src,
                                           "to": dst, "reward": reward_json(*paid)})]
@@ -87,7 +89,7 @@ def _motus_resolve(state: State, seat: int, action: Action) -> list[Event]:
 # --------------------------------------------------------------------------- Mutatio, Porticus
 
 
-def _mutatio_options(state: State, seat: int) -> list[dict[str, Any]]:
+def _mutatio_options(state: State, seat: int) -> list[Action]:
     mat = state["mats"][seat]
     full = [i for i in range(9) if mat[i] is not None]
     return [{"cells": [MAT_CELLS[a], MAT_CELLS[b]]} for i, a in enumerate(full) for b in full[i + 1:]]
@@ -100,7 +102,7 @@ def _mutatio_resolve(state: State, seat: int, action: Action) -> list[Event]:
     return [Event("mutatio", params={"seat": seat_ref(seat), "a": action["cells"][0], "b": action["cells"][1]})]
 
 
-def _porticus_options(state: State, seat: int) -> list[dict[str, Any]]:
+def _porticus_options(state: State, seat: int) -> list[Action]:
     rows, cols = LINES[:3], LINES[3:]
     return [{"lines": [x[i], x[j]]} for x in (rows, cols) for i in range(3) for j in range(i + 1, 3)]
 
@@ -118,8 +120,8 @@ def _porticus_resolve(state: State, seat: int, action: Action) -> list[Event]:
 # --------------------------------------------------------------------------- Exilium
 
 
-def _exilium_options(state: State, seat: int) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+def _exilium_options(state: State, seat: int) -> list[Action]:
+    out: list[Action] = []
     for src in _own_tiles_in_open_books(state, seat, own=False):
         out += [{"from": src, "book": b} for b in BOOKS if [c for c in empty_quills(state, b) if c != src]]
     return out
@@ -127,7 +129,7 @@ def _exilium_options(state: State, seat: int) -> list[dict[str, Any]]:
 
 def _exilium_resolve(state: State, seat: int, action: Action) -> list[Event]:
     src = action["from"]
-    tile = state["board"].pop(src)[0]
+    tile = tile_of(state["board"].pop(src))
     state["exile"] = {"tile": tile, "from": src, "book": action["book"]}
     events = [Event("exilium", params={"seat": seat_ref(seat), "tile": tile_json(tile), "from": src,
                                        "book": action["book"], "owner": seat_ref(1 - seat)})]
@@ -142,7 +144,7 @@ def _exilium_resolve(state: State, seat: int, action: Action) -> list[Event]:
 def land_exile(state: State, cell: str) -> list[Event]:
     """The exiled tile lands on ``cell``; its owner collects the rewards; one battle check; the
     card player's MAIN resumes (§5.3 Exilium). Changes the working copy."""
-    exile = state["exile"]
+    exile = exile_of(state)
     tile = exile["tile"]
     paid = land(state, tile, cell)
     state["exile"] = None
@@ -155,8 +157,8 @@ def land_exile(state: State, cell: str) -> list[Event]:
 # --------------------------------------------------------------------------- Scriptum, Ritus
 
 
-def _scriptum_options(state: State, seat: int) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+def _scriptum_options(state: State, seat: int) -> list[Action]:
+    out: list[Action] = []
     for tile, book in staged_choices(state):
         if is_open(state, book):
             out += [{"tile": tile, "cell": c} for c in empty_texts(state, book)]
@@ -172,7 +174,7 @@ def _scriptum_resolve(state: State, seat: int, action: Action) -> list[Event]:
     return events + battle_events(state, resolve_battles(state, (CELLS[cell].book,)))
 
 
-def _ritus_options(state: State, seat: int) -> list[dict[str, Any]]:
+def _ritus_options(state: State, seat: int) -> list[Action]:
     return [{"token": t} for t in TOKENS]
 
 

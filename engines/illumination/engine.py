@@ -26,26 +26,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from engines.base import (
     CHANCE,
     Action,
-    Engine,
     EngineInfo,
     Event,
+    GameEngine,
     GameOver,
     IllegalAction,
     NotYourTurn,
     Outcome,
     Seat,
-    State,
+    View,
     check_player_count,
     msg,
     seat_ref,
     term,
     validate_options,
 )
+from engines.illumination.types import Options, State
 
 from . import chance, notation, view
 from .data import (
@@ -70,6 +71,7 @@ from .data import (
 )
 from .effects import EFFECTS, land_exile
 from .rules import (
+    abbot_of,
     activatable_lines,
     altar_token,
     clone,
@@ -78,6 +80,7 @@ from .rules import (
     empty_quills,
     exchange_slots,
     exile_cells,
+    exile_of,
     final_result,
     is_open,
     land,
@@ -88,6 +91,7 @@ from .rules import (
     resolve_battles,
     rewards,
     score_breakdown,
+    seat_of,
     slot_parts,
     staged_choices,
 )
@@ -106,7 +110,7 @@ def _best_cell(state: State, tile: str, cells: Sequence[str]) -> str:
     return best
 
 
-class IlluminationEngine(Engine):
+class IlluminationEngine(GameEngine[State, Action, View]):
     """Illumination for exactly 2 players (spec docs/rules/illumination.md)."""
 
     info = EngineInfo(
@@ -122,7 +126,7 @@ class IlluminationEngine(Engine):
     )
 
     # ------------------------------------------------------------------ lifecycle
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+    def new_game(self, players: int, seed: int, options: Mapping[str, object] | None = None) -> State:
         """The state before setup's chance events (§3); with ``sides=host`` seat A first chooses
         the Reverent.
 
@@ -132,7 +136,7 @@ class IlluminationEngine(Engine):
         check_player_count(self.info, players)
         opts = validate_options(self.info, options)
         return {
-            "game": self.info.game_id, "state_version": self.info.state_version, "players": 2, "options": opts,
+            "game": self.info.game_id, "state_version": self.info.state_version, "players": 2, "options": cast(Options, opts),
             "phase": "setup", "reverent": None, "active": None,
             "abbot": "cloister" if opts["abbot_start"] == "cloister" else None,
             "slots": {}, "markers": {p: [0, 0] for p in PAIRS},
@@ -153,8 +157,8 @@ class IlluminationEngine(Engine):
         if phase == "setup":
             return frozenset({0})  # sides=host: seat A chooses the Reverent
         if phase == "exile":
-            return frozenset({1 - int(state["active"])})
-        return frozenset({int(state["active"])})
+            return frozenset({1 - seat_of(state["active"])})
+        return frozenset({seat_of(state["active"])})
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self, state: State, seat: Seat) -> Sequence[Action]:
@@ -220,7 +224,7 @@ class IlluminationEngine(Engine):
         over = state["phase"] == "over"
         return tuple(float(score_breakdown(state, s, crusade=over)["total"]) for s in (0, 1))
 
-    def player_view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+    def player_view(self, state: State, seat: Seat | None) -> View:
         """See ``view.player_view`` (§7)."""
         return view.player_view(state, seat)
 
@@ -257,7 +261,7 @@ class IlluminationEngine(Engine):
             feeding = [ln for ln in lines if is_open(state, line_book(state, seat, ln))]
             return {"type": "activate", "line": (feeding or lines)[0]}
         if phase == "exile":
-            return {"type": "exile", "cell": _best_cell(state, state["exile"]["tile"], exile_cells(state))}
+            return {"type": "exile", "cell": _best_cell(state, exile_of(state)["tile"], exile_cells(state))}
         if phase == "discard":
             return {"type": "discard", "item": discard_default(state, seat)}
         for tile, book in state["staged"]:
@@ -359,7 +363,7 @@ def _gen_redirect(state: State, seat: int) -> list[Action]:
 def _gen_abbot(state: State, seat: int) -> list[Action]:
     if state["coins"][seat] < ABBOT_STEP_COST:
         return []
-    return [{"type": "abbot", "station": s} for s in STATIONS[state["abbot"]].neighbours]
+    return [{"type": "abbot", "station": s} for s in STATIONS[abbot_of(state)].neighbours]
 
 
 def _gen_buy(state: State, seat: int) -> list[Action]:
@@ -550,15 +554,16 @@ def _h_shuffle_tiles(st: State, seat: int, action: Action) -> list[Event]:
 
 def _h_shuffle_deck(st: State, seat: int, action: Action) -> list[Event]:
     st["deck"] = list(action["order"])
-    return _begin_turn(st, int(st["reverent"]))
+    return _begin_turn(st, seat_of(st["reverent"]))
 
 
 def _h_reshuffle(st: State, seat: int, action: Action) -> list[Event]:
     st["deck"] = list(action["order"])
     st["discard"] = []
     draw = st["draw"]
+    assert draw is not None, "a draw waits for the reshuffle"
     st["draw"] = None
-    return [Event("reshuffled", params={"n": len(st["deck"])}), *_give_card(st, int(draw["seat"]), draw["why"])]
+    return [Event("reshuffled", params={"n": len(action["order"])}), *_give_card(st, draw["seat"], draw["why"])]
 
 
 def _h_activate(st: State, seat: int, action: Action) -> list[Event]:

@@ -11,24 +11,27 @@ Labels, hints, steps (``action_path``) and prompts are ``Msg`` values; their Eng
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from engines.base import (
     CHANCE,
+    JSON,
     Action,
     Event,
     IllegalAction,
+    JSONObject,
     Msg,
     Seat,
-    State,
     Text,
+    View,
     msg,
     seat_letter,
     seat_ref,
     term,
 )
-from engines.notation import Notation
+from engines.illumination.types import State
+from engines.notation import GameNotation
 
 from .data import CARD_BUY_COST, CELLS, COIN_TILE_VALUE, SLOT_TIERS, TILES, line_cells
 from .rules import (
@@ -36,6 +39,7 @@ from .rules import (
     altar_token,
     clone,
     empty_quills,
+    exile_of,
     is_open,
     items,
     land,
@@ -46,8 +50,10 @@ from .rules import (
     redirect_cost,
     resolve_battles,
     rewards,
+    seat_of,
     slot_parts,
     staged_choices,
+    tile_of,
 )
 
 _CELL = re.compile(r"(?<![a-z0-9])(iii|ii|i|[123])\s*-?\s*([a-f])\s*([1-4])(?![a-z0-9])")
@@ -64,7 +70,7 @@ def canonical_cells(text: str) -> str:
 # --------------------------------------------------------------------------- message parts
 
 
-def tile_json(tile: str) -> dict[str, Any]:
+def tile_json(tile: str) -> JSONObject:
     """``Angel/red`` as a nested message parameter (``Msg.to_json`` form, built directly: events
     are made on every move); a coin tile is ``coin tile``."""
     t = TILES[tile]
@@ -79,9 +85,9 @@ def tile_msg(tile: str) -> Msg:
     return Msg.from_json(tile_json(tile))
 
 
-def reward_json(coins: int, tokens: int, token: str) -> dict[str, Any]:
+def reward_json(coins: int, tokens: int, token: str) -> JSONObject:
     """``+1 coin, +1 bread`` (or ``no reward``) as a nested message parameter (§5.2)."""
-    items: list[dict[str, Any]] = []
+    items: list[JSON] = []
     if coins:
         items.append({"msg": "reward.coins", "params": {"n": coins, "unit": {"term": "coin" if coins == 1 else "coins"}}})
     if tokens:
@@ -89,9 +95,9 @@ def reward_json(coins: int, tokens: int, token: str) -> dict[str, Any]:
     return {"msg": "reward.list", "params": {"items": items}} if items else {"msg": "reward.none", "params": {}}
 
 
-def items_json(chosen: dict[str, int]) -> list[dict[str, Any]]:
+def items_json(chosen: dict[str, int]) -> list[JSONObject]:
     """``{"bell": 2, "coin": 1}`` as a list parameter: ``2 bell, 1 coin``."""
-    out = []
+    out: list[JSONObject] = []
     for item, n in chosen.items():
         key = ("coins" if n > 1 else "coin") if item == "coin" else f"token.{item}"
         out.append({"msg": "item_count", "params": {"n": n, "item": {"term": key}}})
@@ -108,7 +114,7 @@ def battle_events(state: State, battles: list[dict[str, Any]]) -> list[Event]:
     out = []
     for b in battles:
         w, lo = b["winner"], b["loser"]
-        faction = TILES[state["board"][b["flipped"][0]][0]].faction
+        faction = TILES[tile_of(state["board"][b["flipped"][0]])].faction
         out.append(Event("battle", params={
             "pair": term(f"pair.{b['pair']}"), "book": b["book"], "winner": seat_ref(w), "loser": seat_ref(lo),
             "won": b["counts"][w], "lost": b["counts"][lo], "flipped": len(b["flipped"]),
@@ -249,7 +255,7 @@ def action_label(state: State, action: Action) -> Msg:
         return msg("label.discard_set", items=items_json(action["items"]))
     if t == "exile":
         return msg("label.exile", n=square_number(state, action["cell"]),
-                   outcome=place_outcome(state, state["exile"]["tile"], action["cell"], exile=True))
+                   outcome=place_outcome(state, exile_of(state)["tile"], action["cell"], exile=True))
     if t == "choose_side":
         return msg("label.choose_side", seat=seat_ref(action["reverent"]))
     if t in ("pass", "confirm_pass", "cancel_pass"):
@@ -261,10 +267,10 @@ def action_label(state: State, action: Action) -> Msg:
 
 def activate_label(state: State, line: str) -> Msg:
     """``line``, the Book it feeds and what it stages (its coin tiles as coins)."""
-    seat = int(state["active"])
+    seat = seat_of(state["active"])
     tiles = line_tiles(state, seat, line)
     coins = COIN_TILE_VALUE * sum(1 for tile in tiles if TILES[tile].faction is None)
-    what: list[dict[str, Any]] = [tile_json(tile) for tile in tiles if TILES[tile].faction is not None]
+    what: list[JSONObject] = [tile_json(tile) for tile in tiles if TILES[tile].faction is not None]
     if coins:
         what.append({"msg": "reward.coins", "params": {"n": coins, "unit": {"term": "coins"}}})
     return msg("label.activate", line=term(f"line.{line}"), book=line_book(state, seat, line), tiles=what)
@@ -272,7 +278,7 @@ def activate_label(state: State, line: str) -> Msg:
 
 def _activated(state: State, line: str) -> State:
     """``state`` after the active seat activates ``line`` (the first half of ``activate_place``)."""
-    seat = int(state["active"])
+    seat = seat_of(state["active"])
     after = clone(state)
     book = line_book(after, seat, line)
     for i in line_cells(line):
@@ -313,7 +319,7 @@ def best_square(state: State, line: str) -> str | None:
 
 
 def _grouped_by_line(state: State) -> bool:
-    squares = (line_squares(state, line) for line in activatable_lines(state, int(state["active"])))
+    squares = (line_squares(state, line) for line in activatable_lines(state, seat_of(state["active"])))
     return sum(len(s[1]) for s in squares if s is not None) > FLAT_SQUARES
 
 
@@ -322,7 +328,7 @@ def _card_label(state: State, action: Action) -> Msg:
     if card == "motus":
         if "altar" in action:
             return msg("label.motus_abbot", station=term(f"station.{action['altar']}"))
-        tile = state["board"][action["from"]][0]
+        tile = tile_of(state["board"][action["from"]])
         return msg("label.motus_tile", tile=tile_msg(tile), src=action["from"], dst=action["to"])
     if card == "mutatio":
         a, b = action["cells"]
@@ -331,7 +337,7 @@ def _card_label(state: State, action: Action) -> Msg:
         a, b = action["lines"]
         return msg("label.porticus", a=term(f"line.{a}"), b=term(f"line.{b}"))
     if card == "exilium":
-        tile = state["board"][action["from"]][0]
+        tile = tile_of(state["board"][action["from"]])
         return msg("label.exilium", tile=tile_msg(tile), src=action["from"], book=action["book"])
     if card == "scriptum":
         return msg("label.scriptum", tile=tile_msg(action["tile"]), cell=action["cell"])
@@ -365,10 +371,10 @@ def place_outcome(state: State, tile: str, cell: str, *, exile: bool = False) ->
     each) and the Book it closes: ``+1 coin, +1 bread, wins a battle``."""
     trial = clone(state)
     if exile:
-        trial["board"].pop(trial["exile"]["from"], None)
+        trial["board"].pop(exile_of(trial)["from"], None)
     trial["staged"] = [s for s in trial["staged"] if s[0] != tile]
     paid = land(trial, tile, cell)
-    seat = int(trial["reverent"]) if TILES[tile].side == "reverent" else 1 - int(trial["reverent"])
+    seat = seat_of(trial["reverent"]) if TILES[tile].side == "reverent" else 1 - seat_of(trial["reverent"])
     parts: list[Msg] = []
     coins, tokens, token = paid
     if coins:
@@ -393,8 +399,9 @@ def action_hint(state: State, action: Action) -> Msg | None:
     other actions (a placement's outcome is in its label)."""
     t = action.get("type")
     if t == "play" and action["card"] == "motus" and "to" in action:
-        tile = state["board"][action["from"]][0]
-        lifted = dict(state, board={c: v for c, v in state["board"].items() if c != action["from"]})
+        tile = tile_of(state["board"][action["from"]])
+        lifted = state.copy()
+        lifted["board"] = {c: v for c, v in state["board"].items() if c != action["from"]}
         return reward_msg(*rewards(lifted, tile, action["to"]))
     if t == "play" and action["card"] == "scriptum":
         return reward_msg(*rewards(state, action["tile"], action["cell"], quill_coin=False))
@@ -431,14 +438,14 @@ def action_path(state: State, action: Action) -> tuple[Msg, ...]:
     card, play = action["card"], msg("step.play")
     if card == "motus" and "from" in action:
         src = action["from"]
-        tile = state["board"][src][0]
+        tile = tile_of(state["board"][src])
         return (play, msg("step.motus_from", book=CELLS[src].book),
                 msg("step.tile_on", tile=tile_msg(tile), cell=src), msg("step.to_book", book=CELLS[action["to"]].book))
     if card == "motus":
         return (play, msg("step.motus_abbot"))
     if card == "exilium":
         src = action["from"]
-        tile = state["board"][src][0]
+        tile = tile_of(state["board"][src])
         return (play, msg("step.exilium_from", book=CELLS[src].book), msg("step.tile_on", tile=tile_msg(tile), cell=src))
     if card == "mutatio":
         first = action["cells"][0]
@@ -465,8 +472,8 @@ def prompt(state: State, seat: int) -> Msg:
         tile, book = placeable[0]
         return msg("prompt.main", tile=tile_msg(tile), book=book, n=len(state["staged"]))
     if phase == "exile":
-        exile = state["exile"]
-        return msg("prompt.exile", seat=seat_ref(int(state["active"])), tile=tile_msg(exile["tile"]),
+        exile = exile_of(state)
+        return msg("prompt.exile", seat=seat_ref(seat_of(state["active"])), tile=tile_msg(exile["tile"]),
                    book=exile["book"])
     if phase == "discard":
         return msg("prompt.discard", items=items(state, seat), n=over_limit(state, seat))
@@ -474,7 +481,7 @@ def prompt(state: State, seat: int) -> Msg:
 
 
 
-class IlluminationNotation(Notation):
+class IlluminationNotation(GameNotation[State, Action, View]):
     """Illumination's notation and texts (``AnR II-b3``, ``row1``, ``exchange candle-5``), paired
     with ``IlluminationEngine`` by the registry: the functions above, as the notation protocol
     names them."""
@@ -501,7 +508,7 @@ class IlluminationNotation(Notation):
             return msg("host.nothing")
         return prompt(state, seat)
 
-    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
+    def replay_marks(self, states: Sequence[State], views: Sequence[View]) -> list[Msg | None]:
         """Spec §4.1: the game is a sequence of turns (TURN_START → MAIN → END_OF_TURN), the
         Reverent's first (D29); a passed player's turns are skipped, so one seat may take
         several in a row. A turn begins at each position at TURN_START of another seat than
@@ -519,6 +526,6 @@ class IlluminationNotation(Notation):
             if phase == "over":
                 out.append(msg("replay.end"))
             else:
-                out.append(msg("replay.turn", turn=turn, seat=seat_ref(st["active"])) if turn else None)
+                out.append(msg("replay.turn", turn=turn, seat=seat_ref(seat_of(st["active"]))) if turn else None)
         return out
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import State
+from engines.illumination.types import Exile, State
 
 from .data import (
     ALTAR_OF_TOKEN,
@@ -41,10 +41,37 @@ from .data import (
 )
 
 
+def seat_of(seat: int | None) -> int:
+    """``state["active"]`` or ``state["reverent"]`` once set (every phase after setup)."""
+    assert seat is not None, "the seats are set"
+    return seat
+
+
+def tile_of(entry: list[str | bool]) -> str:
+    """The tile id of a ``board`` entry ``[tile id, face_down]``."""
+    tile = entry[0]
+    assert isinstance(tile, str), entry
+    return tile
+
+
+def abbot_of(state: State) -> str:
+    """The Abbot's station (set by the setup's chance step)."""
+    abbot = state["abbot"]
+    assert abbot is not None, "the Abbot is placed"
+    return abbot
+
+
+def exile_of(state: State) -> Exile:
+    """The pending Exilium (phase ``exile``)."""
+    exile = state["exile"]
+    assert exile is not None, "an Exilium is pending"
+    return exile
+
+
 def clone(state: State) -> State:
     """A deep copy of an Illumination state (faster than ``copy.deepcopy``: the shape is known)."""
-    st = dict(state)
-    st["options"] = dict(state["options"])
+    st = state.copy()
+    st["options"] = state["options"].copy()
     st["crusade"] = list(state["crusade"])
     st["stacks"] = [None if s is None else list(s) for s in state["stacks"]]
     st["deck"] = None if state["deck"] is None else list(state["deck"])
@@ -59,8 +86,8 @@ def clone(state: State) -> State:
     st["passed"] = list(state["passed"])
     st["slots"] = dict(state["slots"])
     st["markers"] = {p: list(v) for p, v in state["markers"].items()}
-    st["draw"] = None if state["draw"] is None else dict(state["draw"])
-    st["exile"] = None if state["exile"] is None else dict(state["exile"])
+    st["draw"] = None if state["draw"] is None else state["draw"].copy()
+    st["exile"] = None if state["exile"] is None else state["exile"].copy()
     return st
 
 
@@ -74,7 +101,7 @@ def side_of(state: State, seat: int) -> str:
 
 def owner(state: State, tile: str) -> int:
     """The seat owning ``tile`` (§2.3)."""
-    rev = int(state["reverent"])
+    rev = seat_of(state["reverent"])
     return rev if TILES[tile].side == "reverent" else 1 - rev
 
 
@@ -90,7 +117,7 @@ def line_book(state: State, seat: int, line: str) -> str:
 def line_tiles(state: State, seat: int, line: str) -> list[str]:
     """The tiles on ``seat``'s mat ``line``, in line order."""
     mat = state["mats"][seat]
-    return [mat[i] for i in line_cells(line) if mat[i] is not None]
+    return [tile for tile in (mat[i] for i in line_cells(line)) if tile is not None]
 
 
 def activatable_lines(state: State, seat: int) -> list[str]:
@@ -127,7 +154,7 @@ def empty_texts(state: State, book: str) -> list[str]:
 def exile_cells(state: State) -> list[str]:
     """Cells the opponent may choose for the pending Exilium (§5.1 ``exile_cell``): empty quill
     spaces of the named Book other than the tile's original cell, in reading order."""
-    exile = state["exile"]
+    exile = exile_of(state)
     return [c for c in empty_quills(state, exile["book"]) if c != exile["from"]]
 
 
@@ -148,7 +175,7 @@ def numbered_squares(state: State) -> list[str]:
 def face_up(state: State, cell: str) -> str | None:
     """The face-up tile on ``cell``, or None."""
     entry = state["board"].get(cell)
-    return entry[0] if entry is not None and not entry[1] else None
+    return tile_of(entry) if entry is not None and not entry[1] else None
 
 
 def rewards(state: State, tile: str, cell: str, *, quill_coin: bool = True) -> tuple[int, int, str]:
@@ -168,7 +195,7 @@ def rewards(state: State, tile: str, cell: str, *, quill_coin: bool = True) -> t
             tokens += 1
             continue
         entry = board.get(n)
-        if entry is not None and not entry[1] and TILES[entry[0]].colour == colour:
+        if entry is not None and not entry[1] and TILES[tile_of(entry)].colour == colour:
             tokens += 1
     return coins, tokens, TOKEN_OF[colour]
 
@@ -183,7 +210,7 @@ def conflict_groups(state: State, book: str) -> list[dict[str, Any]]:
     for c in BOOK_CELLS[book]:
         entry = board.get(c)
         if entry is not None and not entry[1]:
-            t = TILES[entry[0]]
+            t = TILES[tile_of(entry)]
             if t.faction is not None:
                 pair_at[c] = PAIR_OF[t.faction]
                 side_at[c] = t.side
@@ -208,7 +235,7 @@ def conflict_groups(state: State, book: str) -> list[dict[str, Any]]:
                     todo.append(n)
         counts = [0, 0]
         for c in cells:
-            counts[owner(state, board[c][0])] += 1
+            counts[owner(state, tile_of(board[c]))] += 1
         if not counts[0] or not counts[1]:
             continue
         bounded = not any(CELLS[n].quill is not None and n not in board for c in cells for n in NEIGHBOURS[c])
@@ -251,7 +278,7 @@ def resolve_battles(state: State, books: tuple[str, ...] = BOOKS) -> list[dict[s
                 continue
             winner = 0 if counts[0] > counts[1] else 1
             loser = 1 - winner
-            flipped = [c for c in group["cells"] if owner(state, state["board"][c][0]) == loser]
+            flipped = [c for c in group["cells"] if owner(state, tile_of(state["board"][c])) == loser]
             for c in flipped:
                 state["board"][c][1] = True
             state["markers"][group["pair"]][winner] += 1
@@ -296,7 +323,7 @@ def discard_default(state: State, seat: int) -> str:
 def exchange_slots(state: State, seat: int) -> list[str]:
     """Slots ``seat`` may exchange into now (§5.1 ``exchange``, D19): the Abbot's altar, an empty
     slot, enough tokens of the altar's kind."""
-    station = STATIONS[state["abbot"]]
+    station = STATIONS[abbot_of(state)]
     if not station.altar or station.token is None:
         return []
     have = state["tokens"][seat][station.token]
@@ -321,7 +348,7 @@ def altar_token(altar: str) -> str:
 
 def face_up_count(state: State, seat: int) -> int:
     """Own face-up tiles in the Books (§8 item 2)."""
-    return sum(1 for tile, down in state["board"].values() if not down and owner(state, tile) == seat)
+    return sum(1 for entry in state["board"].values() if not entry[1] and owner(state, tile_of(entry)) == seat)
 
 
 def crusade_n(state: State, seat: int) -> int:
@@ -330,7 +357,7 @@ def crusade_n(state: State, seat: int) -> int:
     if card is None:
         return 0
     faction = card.split("-", 1)[1]
-    return sum(1 for tile, down in state["board"].values() if down and TILES[tile].faction == faction)
+    return sum(1 for entry in state["board"].values() if entry[1] and TILES[tile_of(entry)].faction == faction)
 
 
 def score_breakdown(state: State, seat: int, *, crusade: bool) -> dict[str, int]:

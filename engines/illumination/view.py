@@ -13,13 +13,14 @@ from __future__ import annotations
 import random
 from typing import Any, TypedDict
 
-from engines.base import State
+from engines.illumination.types import State
 
 from .data import BOOK_CELLS, BOOKS, CELLS, CRUSADE_POOL, DROLLERIES, LINES, TILES, TOKENS
 from .rules import (
     clone,
     conflict_groups,
     crusade_n,
+    exile_of,
     final_result,
     is_open,
     items,
@@ -30,6 +31,7 @@ from .rules import (
     score_breakdown,
     side_of,
     staged_choices,
+    tile_of,
 )
 
 
@@ -166,7 +168,7 @@ def public_view(state: State) -> PublicView:
         for cid, row, column, quill, drollery in _BOOK_SPACES[book]:
             entry = board.get(cid)
             cells.append({"id": cid, "row": row, "column": column, "quill": quill, "drollery": drollery,
-                          "tile": tile_view(state, entry[0]) if entry else None, "down": bool(entry and entry[1])})
+                          "tile": tile_view(state, tile_of(entry)) if entry else None, "down": bool(entry and entry[1])})
         books.append({"name": book, "open": is_open(state, book), "cells": cells})
     over = state["phase"] == "over"
     exile = state["exile"]
@@ -225,7 +227,7 @@ def decision_view(state: State, seat: int) -> DecisionView | None:
         tiles = [(t, b) for t, b in staged_choices(state) if is_open(state, b)]
     elif phase == "exile" and state["exile"] is not None and state["active"] == 1 - seat:
         kind = "exile"
-        tiles = [(state["exile"]["tile"], state["exile"]["book"])]
+        tiles = [(exile_of(state)["tile"], exile_of(state)["book"])]
     else:
         return None
     if not tiles:

@@ -76,7 +76,7 @@ class OraEngine(Engine):
         options=OPTIONS, has_hidden_info=False, state_version=1)
 
     # -- lifecycle ----------------------------------------------------------------
-    def new_game(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+    def new_game(self, players: int, seed: int, options: Mapping[str, object] | None = None) -> State:
         """The state before round 1 (§3); CHANCE picks the start seat unless ``solo`` or
         ``start_player: host`` (then seat 0 starts and round 1 begins at once).
 
