@@ -143,7 +143,7 @@ class Replay:
             raise GameError("The game is over.")
         before = _turns(self.state)
         phase = self.state["phase"]
-        if self.in_place and not recoverable:
+        if self.in_place and (not recoverable or action["type"] in FREE_TYPES):  # see OraEngine.apply_in_place
             events = ENGINE.apply_in_place(self.state, seat, action)
         else:
             self.state, events = ENGINE.apply(self.state, seat, action)
