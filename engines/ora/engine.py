@@ -142,7 +142,7 @@ class OraEngine(Engine):
         """
         if st["over"]:
             raise GameOver("The game is over.")
-        if seat not in self.to_move(st):
+        if seat != (CHANCE if st["s0"] is None else F.decider(st)):  # ``to_move``, the game not over
             raise NotYourTurn("It is not your turn.", seat=seat)
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("An action must be an object with a 'type'.", code="malformed_action")

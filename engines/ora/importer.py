@@ -286,16 +286,38 @@ def _goods(params: Iterable[str]) -> tuple[Counter[str], bool]:
     out: Counter[str] = Counter()
     joker = False
     for p in params:
-        for i in range(0, len(p) - 1, 2):
-            tok = p[i:i + 2]
-            if tok == "Jo":
-                joker = True
-            elif tok in TOKENS:
-                good, n = TOKENS[tok]
-                out[good] += n
-            elif tok != "Bp":
-                raise GameError(f"Unknown goods token {tok!r}.")
+        read = _PARAM_GOODS.get(p)
+        if read is None:
+            read = _param_goods(p)
+            if len(_PARAM_GOODS) < READ_CACHE:
+                _PARAM_GOODS[p] = read
+        for good, n in read[0]:
+            out[good] += n
+        joker = joker or read[1]
     return out, joker
+
+
+_PARAM_GOODS: dict[str, tuple[tuple[tuple[str, int], ...], bool]] = {}
+"""``_param_goods`` memo."""
+
+
+def _param_goods(p: str) -> tuple[tuple[tuple[str, int], ...], bool]:
+    """The goods tokens of one parameter, in order, and whether it has ``Jo``.
+
+    Raises:
+        GameError: a goods token we do not know.
+    """
+    out: list[tuple[str, int]] = []
+    joker = False
+    for i in range(0, len(p) - 1, 2):
+        tok = p[i:i + 2]
+        if tok == "Jo":
+            joker = True
+        elif tok in TOKENS:
+            out.append(TOKENS[tok])
+        elif tok != "Bp":
+            raise GameError(f"Unknown goods token {tok!r}.")
+    return tuple(out), joker
 
 
 def _gained(before: Mapping[str, int], after: Mapping[str, int]) -> dict[str, int]:
