@@ -1144,7 +1144,7 @@ def _use(rp: Replay, args: list[str]) -> None:
     seat = F.decider(rp.state)
     if over > 0:  # K19: the 1 coin paid as our rules say, the change kept by the bank
         words = Words(Counter({"coin": 1}), words.choose, words.joker, words.coords)
-    before = [dict(p["goods"]) for p in rp.state["pl"]]
+    before = [dict(p["goods"]) for p in rp.state["pl"]] if k16 else []
     _resolve(rp, words)
     if k16:
         _k15(rp, before)
