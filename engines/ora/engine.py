@@ -57,7 +57,7 @@ def _copy(state: State) -> State:
     st["stack"] = copy_state(state["stack"]) if state["stack"] else []
     st["pl"] = [{"goods": dict(p["goods"]),
                  "clergy": list(p["clergy"]),  # positions are replaced, never changed
-                 "land": dict(p["land"]),  # space lists are replaced, never changed (rules.set_space)
+                 "land": R.copy_land(p["land"]),  # space lists are replaced, never changed (rules.set_space)
                  "bought": p["bought"]} for p in state["pl"]]
     return st
 
@@ -133,14 +133,16 @@ class OraEngine(Engine):
 
     def apply_in_place(self, st: State, seat: Seat, action: Action) -> tuple[Event, ...]:
         """``apply`` on ``st`` itself, without a copy: for a caller that owns ``st`` (a copy of
-        its own), since an action refused part-way may leave ``st`` half-changed.
+        its own), since an action refused part-way may leave ``st`` half-changed. A free action
+        (``FREE``: conversions, landscape purchases) is checked whole before it changes
+        anything, so a refused one leaves ``st`` as it was.
 
         Raises:
             GameOver, NotYourTurn, IllegalAction: as ``apply``.
         """
         if st["over"]:
             raise GameOver("The game is over.")
-        if seat not in self.to_move(st):
+        if seat != (CHANCE if st["s0"] is None else F.decider(st)):  # ``to_move``, the game not over
             raise NotYourTurn("It is not your turn.", seat=seat)
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("An action must be an object with a 'type'.", code="malformed_action")

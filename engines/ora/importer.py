@@ -143,7 +143,7 @@ class Replay:
             raise GameError("The game is over.")
         before = _turns(self.state)
         phase = self.state["phase"]
-        if self.in_place and not recoverable:
+        if self.in_place and (not recoverable or action["type"] in FREE_TYPES):  # see OraEngine.apply_in_place
             events = ENGINE.apply_in_place(self.state, seat, action)
         else:
             self.state, events = ENGINE.apply(self.state, seat, action)
@@ -286,16 +286,38 @@ def _goods(params: Iterable[str]) -> tuple[Counter[str], bool]:
     out: Counter[str] = Counter()
     joker = False
     for p in params:
-        for i in range(0, len(p) - 1, 2):
-            tok = p[i:i + 2]
-            if tok == "Jo":
-                joker = True
-            elif tok in TOKENS:
-                good, n = TOKENS[tok]
-                out[good] += n
-            elif tok != "Bp":
-                raise GameError(f"Unknown goods token {tok!r}.")
+        read = _PARAM_GOODS.get(p)
+        if read is None:
+            read = _param_goods(p)
+            if len(_PARAM_GOODS) < READ_CACHE:
+                _PARAM_GOODS[p] = read
+        for good, n in read[0]:
+            out[good] += n
+        joker = joker or read[1]
     return out, joker
+
+
+_PARAM_GOODS: dict[str, tuple[tuple[tuple[str, int], ...], bool]] = {}
+"""``_param_goods`` memo."""
+
+
+def _param_goods(p: str) -> tuple[tuple[tuple[str, int], ...], bool]:
+    """The goods tokens of one parameter, in order, and whether it has ``Jo``.
+
+    Raises:
+        GameError: a goods token we do not know.
+    """
+    out: list[tuple[str, int]] = []
+    joker = False
+    for i in range(0, len(p) - 1, 2):
+        tok = p[i:i + 2]
+        if tok == "Jo":
+            joker = True
+        elif tok in TOKENS:
+            out.append(TOKENS[tok])
+        elif tok != "Bp":
+            raise GameError(f"Unknown goods token {tok!r}.")
+    return tuple(out), joker
 
 
 def _gained(before: Mapping[str, int], after: Mapping[str, int]) -> dict[str, int]:
@@ -1122,7 +1144,7 @@ def _use(rp: Replay, args: list[str]) -> None:
     seat = F.decider(rp.state)
     if over > 0:  # K19: the 1 coin paid as our rules say, the change kept by the bank
         words = Words(Counter({"coin": 1}), words.choose, words.joker, words.coords)
-    before = [dict(p["goods"]) for p in rp.state["pl"]]
+    before = [dict(p["goods"]) for p in rp.state["pl"]] if k16 else []
     _resolve(rp, words)
     if k16:
         _k15(rp, before)

@@ -186,18 +186,48 @@ def tiles_taken(pl: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
     mountain space)."""
     districts = plots = 0
     for p in pl:
-        land = p["land"]
-        central = water = 0
-        for k, s in land.items():
-            if k[0] == "0" and k[1] == ",":
-                central += 1
-            elif s[0] == "mountain":
-                plots += 1
-            elif s[0] == "water":
-                water += 1
-        districts += central - 2
-        plots += water // 2
+        d, q = _land_tiles(p["land"])
+        districts += d
+        plots += q
     return districts, plots
+
+
+_TILES: dict[int, tuple[Land, int, int, int]] = {}
+"""``_land_tiles`` memo: ``id(land)`` → (``land``, its size then, districts, plots). A landscape
+only gains spaces (``place_tile``) and a space's terrain never changes (``set_space``), so the
+same dict with the same size has the same tiles; the entry holds ``land``, so its id is not
+reused while the entry lives."""
+
+
+def copy_land(land: Land) -> Land:
+    """A copy of ``land`` (sharing its space lists, which are replaced, never changed), with
+    ``land``'s ``tiles_taken`` memo carried over."""
+    out = dict(land)
+    hit = _TILES.get(id(land))
+    if hit is not None and hit[0] is land and hit[1] == len(land):
+        if len(_TILES) >= 512:
+            _TILES.clear()
+        _TILES[id(out)] = (out, hit[1], hit[2], hit[3])
+    return out
+
+
+def _land_tiles(land: Land) -> tuple[int, int]:
+    """``(districts, plots)`` on one landscape (``tiles_taken``)."""
+    hit = _TILES.get(id(land))
+    if hit is not None and hit[0] is land and hit[1] == len(land):
+        return hit[2], hit[3]
+    central = water = plots = 0
+    for k, s in land.items():
+        if k[0] == "0" and k[1] == ",":
+            central += 1
+        elif s[0] == "mountain":
+            plots += 1
+        elif s[0] == "water":
+            water += 1
+    if len(_TILES) >= 512:
+        _TILES.clear()
+    _TILES[id(land)] = (land, len(land), central - 2, plots + water // 2)
+    return central - 2, plots + water // 2
 
 
 def next_price(mode: Mode, tile: str, taken: int) -> int | None:
@@ -344,7 +374,16 @@ def value_goods(variant_goods: tuple[str, ...], kind: str) -> tuple[str, ...]:
 
 def total_value(goods: Mapping[str, int], kind: str, pool: Iterable[str]) -> float:
     """Sum of the ``kind`` values of the goods held in ``pool``."""
-    return sum(held(goods, g) * value(g, kind) for g in pool)
+    values = _VALUES[kind]
+    total: float = 0
+    for g in pool:
+        total += (goods.get("coin", 0) // 5 if g == COIN5 else goods.get(g, 0)) * values[g]
+    return total
+
+
+_VALUES: dict[str, dict[str, float]] = {
+    kind: {g: value(g, kind) for g in GOODS} for kind in ("food", "energy", "points")}
+"""``value`` by kind and good (``total_value``)."""
 
 
 def bundles(goods: Mapping[str, int], kind: str, target: float, pool: Sequence[str],

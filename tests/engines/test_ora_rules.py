@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.text import Texts
-from engines.base import CHANCE, GameOver, IllegalAction, InvalidOptions, NotYourTurn, replay
+from engines.base import CHANCE, GameOver, IllegalAction, InvalidOptions, NotYourTurn, copy_state, replay
 from engines.ora import ENGINE as E
 from engines.ora import NOTATION as NT
 from engines.ora import flow as F
@@ -823,6 +823,29 @@ def test_bulwark_takes_the_top_tiles_free() -> None:
     assert R.tiles_taken(st["pl"]) == (1, 1) and have(st, 0) == {}
     assert E.player_view(st, None)["piles"]["district"]["price"] == 3
     assert st["pl"][0]["bought"] != st["unit"]
+
+
+def test_tiles_taken_follows_a_landscape_changed_in_place_and_its_copies() -> None:
+    st = new(2)
+    assert R.tiles_taken(st["pl"]) == (0, 0)
+    copied = R.copy_land(st["pl"][0]["land"])
+    R.place_tile(st["pl"][0]["land"], "district", "hills", -1)
+    assert R.tiles_taken(st["pl"]) == (1, 0)
+    R.place_tile(copied, "plot", "coast", 0)
+    R.place_tile(copied, "plot", "mountain", 0)
+    assert R.tiles_taken([{"land": copied}]) == (0, 2)
+    assert R.tiles_taken(st["pl"]) == (1, 0)
+
+
+def test_a_refused_free_action_applied_in_place_changes_nothing() -> None:
+    st = new(2)
+    goods(st, 0, grain=1, coin=1)
+    before = copy_state(st)
+    for action in ({"type": "flip_grain", "n": 2}, {"type": "sell_wine", "n": 1},
+                   {"type": "buy_district", "side": "hills", "y": -1}):
+        with pytest.raises(IllegalAction):
+            E.apply_in_place(st, 0, action)
+        assert st == before
 
 
 def test_printing_office_removes_forests_for_books() -> None:
