@@ -24,6 +24,8 @@ import concurrent.futures
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -158,6 +160,22 @@ def render(job: RenderJob) -> Rendered | None:
     return Rendered(data, ext, thumb)
 
 
+PARENT_POLL_SECONDS = 1.0
+"""How often a worker checks that the bot process that started it still runs."""
+
+
+def watch_parent(parent: int) -> None:
+    """Worker initializer: the worker exits once ``parent`` (the bot's process) is gone. A bot
+    killed outright (SIGKILL, the OOM killer) has no time to shut its pool down, and its workers,
+    waiting for jobs, would otherwise live on, orphaned, each holding its renderers' memory."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
 def warm(_: int = 0) -> int:
     """Import the renderers and open the common faces in a fresh worker (its first board is
     then as fast as the next); returns the worker's pid."""
@@ -208,7 +226,8 @@ class Renderer:
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
             self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.slots.total, mp_context=multiprocessing.get_context("spawn"))
+                max_workers=self.slots.total, mp_context=multiprocessing.get_context("spawn"),
+                initializer=watch_parent, initargs=(os.getpid(),))
         return self._pool
 
     def start(self) -> None:

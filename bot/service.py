@@ -1182,6 +1182,21 @@ class Play(ServiceCore):
             return None
         return None if engine.reveals(before, seat, last.action, after) else last
 
+    def _final_by_rules(self, record: GameRecord, entries: Sequence[LogEntry], user_id: int) -> bool:
+        """Whether the caller's own last action (in their current seat) is one the spec makes
+        final (``Engine.undoable``: Canterbury, Heaven and E Guan let nothing be taken back;
+        Carnival's pick once every player has picked): the refusal then says so, instead of
+        naming the host's conditions, which would suggest an undo might be possible."""
+        seat = record.seat_of(user_id)
+        mine = next((e for e in reversed(live_entries(entries))
+                     if e.kind == "player" and e.user_id == user_id and e.seat == seat), None)
+        if seat is None or mine is None:
+            return False
+        before = self._replay(record, entries, upto=mine.seq - 1)
+        after = self._replay(record, entries, upto=mine.seq)
+        return before is not None and after is not None \
+            and not self.engine(record).undoable(before, seat, mine.action, after)
+
     def _last_move(self, entries: Sequence[LogEntry]) -> LogEntry | None:
         """The last player or chance entry of ``entries`` that no ``undo`` among them took
         back (an undo names earlier entries only, so a tail of the log answers for itself)."""
@@ -1230,7 +1245,8 @@ class Play(ServiceCore):
             last = self.undo_candidate(record, entries, user_id)
             seat = record.seat_of(user_id)
             if last is None or seat is None:
-                raise HostError(Msg("refusal.host.undo_now"), "undo")
+                final = seat is not None and self._final_by_rules(record, entries, user_id)
+                raise HostError(Msg("refusal.host.undo_final" if final else "refusal.host.undo_now"), "undo")
             engine = self.engine(record)
             state = self._replay(record, [e for e in entries if e.seq != last.seq])
             assert state is not None  # (undo_candidate replayed it)

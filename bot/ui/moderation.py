@@ -13,7 +13,7 @@ import discord
 
 from bot.service import ActResult, HostError, notice_payload, seat_names
 from bot.storage import GameRecord
-from bot.text import Texts
+from bot.text import Texts, escape_name
 from bot.ui.checks import check_origin
 from bot.ui.context import HostContext
 from bot.ui.notices import Notices
@@ -110,15 +110,19 @@ class Moderation:
         bot_name = seat_names(record, self._texts(interaction, record)[1].locale)[seat] \
             if before is not None and before.is_bot else None
         params: dict[str, Any] = {"letter": seat_letter(seat), "game": record.id, "new": new, "old": old}
+        # (a seat whose player used /game forget-me has user id 0 and a placeholder name: no mention)
+        anonymous = escape_name(before.name) if before is not None and not before.is_bot and old == 0 else None
         announce = (Msg("ai.say.replaced_by_person", {**params, "name": {
             "msg": "ai.seat_name", "params": {"level": {"msg": f"ai.level.{before.ai_level}"}}}})
-            if bot_name and before is not None and before.ai_level else Msg("ui.notice.replaced", params))
+            if bot_name and before is not None and before.ai_level
+            else Msg("ui.notice.replaced_anonymous", {**params, "name": anonymous}) if anonymous is not None
+            else Msg("ui.notice.replaced", params))
         notice = notice_payload(announce, mentions=[new], turn=(seat, new))
         record = await self.ctx.service.replace(game.id, seat, new, name, interaction.user.id, notice)
         self.stop_ai(record.id, seat)
         await self.notices.seat_replaced(record, seat, old, new)  # (one message: the new player's one ping)
         await interaction.followup.send(self._texts(interaction, record)[1](Msg("table.replaced", {
-            "seat": seat_letter(seat), "game": record.id, "old": f"**{bot_name}**" if bot_name else f"<@{old}>",
+            "seat": seat_letter(seat), "game": record.id, "old": f"**{bot_name}**" if bot_name else anonymous if anonymous is not None else f"<@{old}>",
             "new": f"<@{new}>"})), ephemeral=True)
 
     async def pause(self, interaction: discord.Interaction, game: GameRecord, paused: bool) -> None:

@@ -347,8 +347,8 @@ def _options(tx: Texts, choices: list[Choice]) -> list[discord.SelectOption]:
     """Select options for ``choices`` (an action's index, or ``s<k>`` for a step, marked ▸),
     their labels cut apart (``bot.ui.limits.distinct_labels``)."""
     shown = [(c, *_label_hint(tx, c)) for c in choices]
-    labels = distinct_labels([f"{label} ▸" if choice.step is not None else label for choice, label, _ in shown],
-                             SELECT_LABEL)
+    labels = distinct_labels([f"{label} ▸" if choice.step is not None and not label.endswith("▸") else label
+                              for choice, label, _ in shown], SELECT_LABEL)  # (a step's own label may end in ▸)
     out = []
     for (choice, _, hint), label in zip(shown, labels, strict=True):
         if choice.step is not None:

@@ -338,3 +338,11 @@ def test_the_picture_line_comes_only_when_the_choices_name_its_numbers() -> None
     assert pointing_at_picture(content, "**Choose**", "en", plain) == content
     assert pointing_at_picture(content, "**Choose**", "en", numbered) == \
         "**Choose**\n🖼 The numbers are those on the picture below.\n*seat A*"
+
+
+async def test_a_step_whose_label_ends_in_the_step_mark_gets_no_second_one() -> None:
+    # Illumination's "Activate a line, place later ▸" once read "… place later ▸ ▸"
+    engine = ManyChoices(30, group=lambda i: None if i < 20 else ("later ▸" if i < 25 else "more"))
+    rows = build_panel(engine, record(), {}, 0).view.to_components()
+    labels = [o["label"] for row in rows for c in row["components"] for o in c.get("options", [])]
+    assert "later ▸" in labels and "more ▸" in labels and not any(lbl.endswith("▸ ▸") for lbl in labels), labels

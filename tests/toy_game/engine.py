@@ -127,6 +127,13 @@ class GoofspielEngine(Engine):
             view["seat"], view["bid"] = seat, state["bids"][seat]
         return view
 
+    def reveals(self, before: State, seat: Seat, action: Action, after: State) -> bool:
+        """The second bid of a round shows the other seat's, secret until then (unless it was that
+        seat's last card: no secret)."""
+        other = 1 - seat
+        return action.get("type") == "bid" and 0 <= seat < 2 and before["bids"][other] is not None \
+            and len(before["hands"][other]) > 1
+
     def shuffle_hidden(self, state: State, seat: Seat | None, rng: random.Random) -> State:
         st = copy_state(state)
         for s in (0, 1):

@@ -107,3 +107,15 @@ async def test_a_whole_game_through_the_offline_discord(driver: Driver, players:
     assert "bob wins with 4 points against alice with 2." in final["content"]
     lines = await driver.log_lines(alice, game)
     assert any("alice bids 3 against bob's 1 and takes the prize 2." in line for line in lines), lines
+
+
+def test_its_reveal_declaration_agrees_with_the_oracle(goofspiel) -> None:
+    """A game with hidden information declares its reveals (``Engine.reveals``; docs/TEMPLATE.md):
+    Goofspiel's second bid of a round shows the first; the oracle of tests/engines/test_reveals.py
+    agrees on every move of its seeded playouts."""
+    from engines.registry import ENGINES
+    from tests.engines.test_reveals import check, playouts, shown
+
+    report = check(goofspiel.game_id, playouts(ENGINES[goofspiel.game_id]))
+    assert report.disagreements == [], shown(report)
+    assert report.declared[True] and report.declared[False], report.declared
