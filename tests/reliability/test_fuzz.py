@@ -71,12 +71,12 @@ class Table:
         fake = self.fake
         before = self.snapshot()
         last = max(fake.messages) if fake.messages else 0
-        errors = len(fake.errors.records)
+        errors, violations = len(fake.errors.records), len(fake.violations)
         await asyncio.gather(*(fake.dispatch("INTERACTION_CREATE", p) for p in payloads))
         await fake.idle(0.01, timeout=30)
         await self.bot.flow.wait_idle()
         assert [r.getMessage() for r in fake.errors.records[errors:]] == []
-        assert not fake.violations, fake.violations
+        assert fake.violations[violations:] == []
         new = [m for mid, m in sorted(fake.messages.items()) if mid > last]
         for m in new:
             assert m["flags"] & EPHEMERAL and fake.ephemeral_owner(m) == self.mallory["id"], m["content"]
