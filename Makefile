@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test play lint bench check install clean golden i18n sync backup restore ora-kennerspiel
+.PHONY: run test test-fast test-slow fuzz play lint bench check install clean golden i18n sync backup restore ora-kennerspiel
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -18,8 +18,27 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/python -m bot || { status=$$?; test $$status -eq 78 || exit $$status; }
 
+# The suite without the tests marked slow (PYTEST_ARGS="-m ''" runs every test).
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 4 --dist worksteal $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n 4 --dist worksteal -m "not slow" $(PYTEST_ARGS)
+
+# The edit-test loop: engines, renderers, golden files, the bot's units, the repository checks
+# and one whole game through the offline Discord; no e2e or reliability suites, nothing slow, and
+# not the engines' longest playout checks (the drawn playouts' promises, the reveals' oracle).
+FAST := tests/engines tests/render tests/golden tests/bot tests/test_architecture.py tests/test_repository_text.py \
+	tests/e2e/test_carnival_e2e.py::test_whole_three_player_game_by_clicks
+FAST_SKIP := test_drawn_playouts_keep_every_promise or test_the_declaration_agrees_with_the_oracle_on_every_move
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -n 4 --dist worksteal -m "not slow" -k "not ($(FAST_SKIP))" $(FAST) $(PYTEST_ARGS)
+
+# The tests marked slow: the 10,000 raw interaction payloads, the longest whole games.
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q -n 4 --dist worksteal -m slow $(PYTEST_ARGS)
+
+# The payload fuzz at length: 10,000 raw interaction payloads and 400 examples of each other
+# fuzz test (about 5,400 payloads).
+fuzz: $(STAMP)
+	FUZZ_EXAMPLES=400 $(BIN)/python -m pytest -q -n 4 --dist worksteal tests/reliability/test_fuzz.py $(PYTEST_ARGS)
 
 play: $(STAMP)
 	$(BIN)/python -m bot.sandbox.play $(ARGS)

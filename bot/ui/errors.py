@@ -161,7 +161,10 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
         log.warning("command out of date: %s", error)
     try:
         text = clip(text, MESSAGE_CHARS)
-        if interaction.response.is_done():
+        if interaction.type == discord.InteractionType.autocomplete:
+            if not interaction.response.is_done():
+                await interaction.response.autocomplete([])  # (an autocomplete is answered with choices only)
+        elif interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
@@ -191,7 +194,7 @@ class GameTree(app_commands.CommandTree[Any]):
         # handler and its error answer count as one call in flight)
         logsafe.bind(interaction=interaction.id)
 
-        if payloads.nameless(interaction.data):
+        if payloads.unreadable(interaction.data):
             await payloads.refuse(interaction, None)
             return
         bad = payloads.option_problem(self, interaction.data or {},
@@ -200,10 +203,25 @@ class GameTree(app_commands.CommandTree[Any]):
             await payloads.refuse(interaction, bad)
             return
         if self.context is None:
-            await super()._call(interaction)
+            await self._read(interaction)
             return
         async with self.context.tracked():
+            await self._read(interaction)
+
+    async def _read(self, interaction: discord.Interaction) -> None:
+        """discord.py's dispatch of ``interaction``. It wraps a handler's errors in
+        ``AppCommandError`` (answered by ``on_error``) and logs an autocomplete's; anything
+        else it raises comes from reading a payload of a shape ``payloads.unreadable`` does not
+        look into (``resolved``, a context menu's target): logged as a warning and answered
+        privately with ``ui.error.unreadable``, as the gateway's guard does (``bot/gateway.py``)."""
+        try:
             await super()._call(interaction)
+        except app_commands.AppCommandError:
+            raise
+        except Exception as exc:
+            log.warning("dropped a command payload discord.py could not read: %s: %s", type(exc).__name__, exc)
+            if not interaction.response.is_done():
+                await payloads.refuse(interaction, None)
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
         await report(interaction, error)

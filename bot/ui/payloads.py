@@ -122,7 +122,30 @@ async def refuse(interaction: discord.Interaction, name: str | None) -> None:
         return
 
 
-def nameless(data: Any) -> bool:
-    """Whether a command payload's ``data`` is no object naming a command (discord.py would
-    fail on it)."""
-    return not isinstance(data, Mapping) or not isinstance(data.get("name"), str)
+COMMAND_TYPES = (1, 2, 3)
+"""Application command types discord.py reads (``AppCommandType``: chat input, user, message)."""
+
+
+def unreadable(data: Any) -> bool:
+    """Whether a command or autocomplete payload's ``data`` is one discord.py's command tree
+    cannot read (it would raise outside its error handling, and nobody would be answered): no
+    object naming a command, a command ``type`` other than 1–3, a ``guild_id`` that is no
+    snowflake, or ``options`` (down the chain of subcommands and groups) that are not a list of
+    objects, a subcommand without a name."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("name"), str):
+        return True
+    kind = data.get("type", 1)
+    if type(kind) is not int or kind not in COMMAND_TYPES:
+        return True
+    guild = data.get("guild_id")
+    if guild and not (isinstance(guild, int | str) and str(guild).isascii() and str(guild).isdigit()):
+        return True
+    options = data.get("options", [])
+    while True:
+        if not isinstance(options, list) or not all(isinstance(o, Mapping) for o in options):
+            return True
+        if not options or options[0].get("type", 0) not in (1, 2):
+            return False  # (discord.py looks for a subcommand in the first option only)
+        if not isinstance(options[0].get("name"), str):
+            return True
+        options = options[0].get("options", [])

@@ -45,6 +45,20 @@ CASES: list[tuple[str, int, Any, str | None]] = [
     ("component data null", 3, None, UNREADABLE),
     ("modal data a string", 5, "x", UNREADABLE),
     ("a command without a name", 2, {"type": 1}, UNREADABLE),
+    ("a command whose type is null", 2, {"name": "", "type": None}, UNREADABLE),
+    ("a command of the right name whose type is null", 2, {"name": "game", "type": None}, UNREADABLE),
+    ("a command of an unknown type", 2, {"name": "game", "type": 9}, UNREADABLE),
+    ("a command whose type is text", 2, {"name": "game", "type": "1"}, UNREADABLE),
+    ("a command whose options are text", 2, {"name": "game", "type": 1, "options": "ab"}, UNREADABLE),
+    ("a subcommand whose options are no objects", 2,
+     {"name": "game", "options": [{"name": "mine", "type": 1, "options": [1]}]}, UNREADABLE),
+    ("a subcommand without a name", 2, {"name": "game", "options": [{"type": 1}]}, UNREADABLE),
+    ("a command whose guild_id is no snowflake", 2, {"name": "game", "guild_id": "x"}, UNREADABLE),
+    ("a command whose resolved is text", 2,
+     {"name": "game", "options": [{"name": "mine", "type": 1, "options": []}], "resolved": "x"}, UNREADABLE),
+    ("a command whose resolved user is text", 2,
+     {"name": "game", "options": [{"name": "mine", "type": 1, "options": []}], "resolved": {"users": {"1": "x"}}},
+     UNREADABLE),
     ("an unknown interaction type", 99, {"custom_id": "x"}, None),
     ("a button not the bot's", 3, {"custom_id": "not-ours", "component_type": 2}, FOREIGN),
     ("a modal not the bot's", 5, {"custom_id": "not-ours", "components": []}, FOREIGN),
@@ -70,4 +84,29 @@ async def test_a_payload_the_parser_cannot_read_is_answered_and_the_bot_goes_on(
     token = await fake.slash(mallory, "game", "mine")  # (still serving)
     reply = await fake.response(token)
     assert reply["type"] in (4, 5)
+    fake.errors.records.clear()  # (a dropped payload is logged as a warning, not an error)
+
+
+AUTOCOMPLETE_CASES: list[tuple[str, Any]] = [
+    ("a user command's autocomplete", {"name": "game", "type": 2, "options": []}),
+    ("an autocomplete whose type is null", {"name": "", "type": None}),
+    ("an autocomplete whose options are text", {"name": "game", "options": "ab"}),
+    ("an autocomplete of no command", {"name": "no-such-command", "options": []}),
+]
+
+
+@pytest.mark.parametrize(("case", "data"), AUTOCOMPLETE_CASES, ids=[c[0] for c in AUTOCOMPLETE_CASES])
+async def test_an_autocomplete_the_tree_cannot_read_gets_no_choices(
+        served: tuple[FakeDiscord, GameBot, JSON, JSON], case: str, data: Any) -> None:
+    """Discord takes only choices in answer to an autocomplete: an unreadable or unknown one
+    gets an empty list, never a message."""
+    fake, bot, mallory, _ = served
+    last = max(fake.messages)
+    payload = fake._interaction(4, mallory, {}, channel=fake.channel)
+    payload["data"] = data
+    await fake.dispatch("INTERACTION_CREATE", payload)
+    assert await fake.response(payload["token"]) == {"type": 8, "data": {"choices": []}}
+    await fake.idle(0.02, timeout=30)
+    assert [mid for mid in fake.messages if mid > last] == []
+    assert fake.violations == []
     fake.errors.records.clear()  # (a dropped payload is logged as a warning, not an error)
