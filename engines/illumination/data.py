@@ -302,7 +302,6 @@ OPTIONS: tuple[OptionSpec, ...] = (
 
 PREFERENCES: tuple[OptionSpec, ...] = (
     OptionSpec("auto_discard", True, kind="bool",
-               description="Discard at once when the item limit leaves no choice: every item over 7 is of "
-                           "one kind (D41); off = you are asked."),
+               description="When all your items are of one kind, discard down to 7 at once (D41); off: you are asked."),
 )
 """The per-player preferences (§1 Preferences)."""

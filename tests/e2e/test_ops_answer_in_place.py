@@ -33,6 +33,12 @@ def calls_of(fake: FakeDiscord, token: str) -> list[tuple[str, Any]]:
     return out
 
 
+@pytest.fixture(autouse=True)
+def seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal whose first decision has a step before its actions (``Ready.steps``)."""
+    monkeypatch.setattr("bot.service.new_seed", lambda: 1)
+
+
 async def first_action(driver: Driver, user: JSONDict, panel: JSONDict) -> tuple[tuple[str, str, str | None], list[str]]:
     """The first action ``panel`` offers, stepping into its first group until one shows (at
     most five steps); and the tokens of those steps."""
