@@ -1349,6 +1349,7 @@ class Moderation(Lobbies):
                                                    "new_user": user_id, **holder_entry(record, seat)},
                                user_id=by_user),
                 outbox=notice_rows(record.version + 1, notice))
+            self.changed(game)  # (a seat handed over: parked panels and the AI driver look again)
             return await self.get(game)
 
     @_refuses_storage_faults

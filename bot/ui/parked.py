@@ -25,12 +25,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cachetools import LRUCache
+
 from bot.locks import KeyedLocks
 from bot.service import UNDO
 from bot.storage import GameRecord
 from bot.ui.context import HostContext
 
 log = logging.getLogger(__name__)
+
+GAMES_REMEMBERED = 4096
+"""How many games' last committed records ``ParkedPanels`` remembers (``changed``)."""
 
 PARK_SECONDS = 14 * 60
 """How long a parked panel may be redrawn (an interaction token lasts 15 minutes)."""
@@ -66,6 +71,10 @@ class ParkedPanels:
         self.draw = draw
         self.panels: dict[tuple[int, int], Parked] = {}
         self._refreshing: KeyedLocks[int] = KeyedLocks()  # (one refresh of a game at a time)
+        self._committed: LRUCache[int, GameRecord | None] = LRUCache(GAMES_REMEMBERED)
+        """game → the game as its last change committed it (``GameService.changing``), None
+        when that change did not hand it over: what ``park`` and ``refresh`` look at
+        instead of reading the game again."""
         ctx.service.listeners.append(self.changed)
 
     async def park(self, record: GameRecord, seat: int, user_id: int, reader: str, edit: Editor,
@@ -78,13 +87,18 @@ class ParkedPanels:
         if record.status == "active" and seat not in waiting:
             self.panels[key] = Parked(user_id, reader, edit, self.ctx.clock() + PARK_SECONDS, note, frozenset(waiting),
                                       record.version)
-            if (await self.ctx.service.get(record.id)).version != record.version:
-                await self.refresh(record.id)
+            committed = self._committed.get(record.id)
+            if committed is not None and committed.version == record.version:
+                return  # (the game's last change is the one this panel was drawn from)
+            now = await self.ctx.service.get(record.id)
+            if now.version != record.version:
+                await self.refresh(record.id, now)
         else:
             self.panels.pop(key, None)
 
     def changed(self, game: int) -> None:
         """``game`` changed (a service listener): redraw its parked panels (never blocks)."""
+        self._committed[game] = self.ctx.service.changing(game)
         if not any(key[0] == game for key in self.panels):
             return
         try:
@@ -93,7 +107,7 @@ class ParkedPanels:
             return
         self.ctx.spawn(self.refresh(game), name=f"panels-{game}")
 
-    async def refresh(self, game: int) -> None:
+    async def refresh(self, game: int, record: GameRecord | None = None) -> None:
         """Redraw the parked panels of ``game`` whose seat it awaits now, and forget them;
         redraw (and keep) those whose "Waiting for …" no longer names everyone it awaits
         (the turn moved on to others: it would say "Waiting for Bot · Easy" after
@@ -104,9 +118,11 @@ class ParkedPanels:
 
         The refreshes of one game run one after the other, each reading the game when its
         turn comes (a load bench had two in flight: the later one forgot a panel the earlier
-        one was about to read, KeyError, and an earlier record could redraw over a later one)."""
+        one was about to read, KeyError, and an earlier record could redraw over a later one).
+        The game is ``record`` when the caller just read it, else as its last change committed
+        it when that is known (``changed``), else read."""
         async with self.ctx.tracked(), self._refreshing[game]:
-            record = await self.ctx.service.get(game)
+            record = record or self._committed.get(game) or await self.ctx.service.get(game)
             waiting = self.ctx.service.waiting(record) if not record.paused else frozenset()
             for key in [k for k in self.panels if k[0] == game]:
                 parked, seat = self.panels.get(key), key[1]
