@@ -35,7 +35,7 @@ from bot.ui.context import HostContext
 log = logging.getLogger(__name__)
 
 GAMES_REMEMBERED = 4096
-"""How many games' last committed records ``ParkedPanels`` remembers (``changed``)."""
+"""How many games' last committed versions ``ParkedPanels`` remembers (``changed``)."""
 
 PARK_SECONDS = 14 * 60
 """How long a parked panel may be redrawn (an interaction token lasts 15 minutes)."""
@@ -71,10 +71,12 @@ class ParkedPanels:
         self.draw = draw
         self.panels: dict[tuple[int, int], Parked] = {}
         self._refreshing: KeyedLocks[int] = KeyedLocks()  # (one refresh of a game at a time)
-        self._committed: LRUCache[int, GameRecord | None] = LRUCache(GAMES_REMEMBERED)
-        """game → the game as its last change committed it (``GameService.changing``), None
-        when that change did not hand it over: what ``park`` and ``refresh`` look at
-        instead of reading the game again."""
+        self._versions: LRUCache[int, int | None] = LRUCache(GAMES_REMEMBERED)
+        """game → the version its last change committed (``GameService.changing``), None when
+        that change did not hand the game over: ``park`` looks at it instead of reading."""
+        self._committed: dict[int, GameRecord | None] = {}
+        """game with parked panels → the game as its last change committed it (None: not
+        handed over): ``refresh`` draws from it instead of reading the game again."""
         ctx.service.listeners.append(self.changed)
 
     async def park(self, record: GameRecord, seat: int, user_id: int, reader: str, edit: Editor,
@@ -87,20 +89,23 @@ class ParkedPanels:
         if record.status == "active" and seat not in waiting:
             self.panels[key] = Parked(user_id, reader, edit, self.ctx.clock() + PARK_SECONDS, note, frozenset(waiting),
                                       record.version)
-            committed = self._committed.get(record.id)
-            if committed is not None and committed.version == record.version:
+            if self._versions.get(record.id) == record.version:
                 return  # (the game's last change is the one this panel was drawn from)
             now = await self.ctx.service.get(record.id)
             if now.version != record.version:
                 await self.refresh(record.id, now)
         else:
             self.panels.pop(key, None)
+            self._forget_record(record.id)
 
     def changed(self, game: int) -> None:
         """``game`` changed (a service listener): redraw its parked panels (never blocks)."""
-        self._committed[game] = self.ctx.service.changing(game)
+        committed = self.ctx.service.changing(game)
+        self._versions[game] = committed.version if committed is not None else None
         if not any(key[0] == game for key in self.panels):
+            self._committed.pop(game, None)
             return
+        self._committed[game] = committed
         try:
             asyncio.get_running_loop()
         except RuntimeError:  # (no loop: a synchronous caller)
@@ -139,6 +144,12 @@ class ParkedPanels:
                 elif waiting - parked.waiting:
                     self.panels[key] = dataclasses.replace(parked, waiting=frozenset(waiting))
                     await self._redraw(record, seat, parked)
+            self._forget_record(game)
+
+    def _forget_record(self, game: int) -> None:
+        """Drop the committed record of ``game`` once none of its panels is parked."""
+        if not any(key[0] == game for key in self.panels):
+            self._committed.pop(game, None)
 
     async def _note(self, record: GameRecord, parked: Parked) -> str:
         """``parked``'s note, or ``""`` when an ``undo`` entry since the panel was drawn (up
