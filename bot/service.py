@@ -1007,7 +1007,7 @@ class Play(ServiceCore):
     @_refuses_storage_faults
     async def act(
         self, game: int, user_id: int, action: Action | str, *, expected_version: int | None = None,
-        answer: dict[str, Any] | None = None,
+        answer: dict[str, Any] | None = None, record: GameRecord | None = None,
     ) -> ActResult:
         """Apply a player's action (a dict, or notation text parsed by the engine).
 
@@ -1016,6 +1016,10 @@ class Play(ServiceCore):
                 refused so a stale panel never acts on a newer position.
             answer: the answer a typed move is owed (``Delivery.answer_ticket``), queued
                 in the outbox with the action so it is given even after a crash.
+            record: the game as the caller just read it, used instead of reading it again:
+                the store takes the move only at that record's version (compare-and-set), and
+                a refusal on it (the game may have moved on) is judged again on the game as
+                it is now, so the answer is the one a fresh read gives.
 
         Raises:
             HostError: unknown game, not active, not a player, stale version.
@@ -1023,21 +1027,32 @@ class Play(ServiceCore):
                 move nothing fits lists the closest legal ones (``bot.typed_moves``).
         """
         async with self.lock(game):
-            record = await self._running(game)
-            seat = record.seat_of(user_id)
-            if seat is None:
-                raise HostError(Msg("ui.error.not_playing"), "not_a_player")
-            if expected_version is not None and expected_version != record.version \
-                    and not await self.same_choice_since(record, seat, expected_version):
-                raise HostError(Msg("ui.error.stale_board"), "stale")
-            label = None
-            if isinstance(action, str):
-                notation, state = self.notation(record), self.state(record)
-                action = parse_typed(notation, state, seat, action)
-                label = notation.action_label(state, action)
-            result = await self._play(record, seat, action, user_id, answer)
-            result.typed_label = label
-            return result
+            if record is not None and record.id == game:
+                try:  # (a refusal may come from a record the game moved past: judged again below)
+                    return await self._act_on(record, user_id, action, expected_version, answer)
+                except (HostError, GameError):
+                    pass
+            return await self._act_on(await self.get(game), user_id, action, expected_version, answer)
+
+    async def _act_on(self, record: GameRecord, user_id: int, action: Action | str, expected_version: int | None,
+                      answer: dict[str, Any] | None) -> ActResult:
+        """``act`` on ``record`` (lock held)."""
+        if record.status != "active" or record.paused:
+            raise not_running(record)
+        seat = record.seat_of(user_id)
+        if seat is None:
+            raise HostError(Msg("ui.error.not_playing"), "not_a_player")
+        if expected_version is not None and expected_version != record.version \
+                and not await self.same_choice_since(record, seat, expected_version):
+            raise HostError(Msg("ui.error.stale_board"), "stale")
+        label = None
+        if isinstance(action, str):
+            notation, state = self.notation(record), self.state(record)
+            action = parse_typed(notation, state, seat, action)
+            label = notation.action_label(state, action)
+        result = await self._play(record, seat, action, user_id, answer)
+        result.typed_label = label
+        return result
 
     async def _play(self, record: GameRecord, seat: int, action: Action, user_id: int,
                     answer: dict[str, Any] | None = None) -> ActResult:
@@ -1350,6 +1365,7 @@ class Moderation(Lobbies):
                                                    "new_user": user_id, **holder_entry(record, seat)},
                                user_id=by_user),
                 outbox=notice_rows(record.version + 1, notice))
+            self.changed(game)  # (a seat handed over: parked panels and the AI driver look again)
             return await self.get(game)
 
     @_refuses_storage_faults

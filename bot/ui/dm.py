@@ -33,6 +33,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
+from cachetools import LRUCache
 
 from bot.locks import KeyedLocks
 from bot.render_pool import RenderJob
@@ -106,12 +107,19 @@ def refused(exc: discord.HTTPException) -> bool:
     return getattr(exc, "code", None) == DM_CLOSED
 
 
+HANDS_REMEMBERED = 4096
+"""How many (game, player) hand versions ``DirectMessages`` remembers."""
+
+
 class DirectMessages:
     """DM hand messages and DM turn notices for ``ctx`` (see the module docstring)."""
 
     def __init__(self, ctx: Parts) -> None:
         self.ctx = ctx
         self._locks: KeyedLocks[tuple[int, int]] = KeyedLocks()
+        self._hand_versions: LRUCache[tuple[int, int], int] = LRUCache(HANDS_REMEMBERED)
+        """(game, user) → the newest game version a hand of that player was checked at: an
+        older record (a delivery that was overtaken by a later move's) changes no hand."""
 
     def upload_limit(self, record: GameRecord) -> int:
         """Bytes a DM attachment may have: Discord's default, or less when the game's server
@@ -179,6 +187,9 @@ class DirectMessages:
             if users is None and self.ctx.delivery.presence.present(seat.user_id):
                 continue  # (at the table: My view shows the hand; the DM catches up once they are away)
             async with self._locks[record.id, seat.user_id]:
+                if record.version < self._hand_versions.get((record.id, seat.user_id), -1):
+                    continue
+                self._hand_versions[record.id, seat.user_id] = record.version
                 hands, turns = await self.ctx.service.notify_settings(seat.user_id, record.id)
                 if not hands or (turns and users is None) or await self.ctx.service.dm_block(seat.user_id) is not None:
                     continue

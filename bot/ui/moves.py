@@ -143,7 +143,7 @@ class Moves:
         action = actions[index]
         label = texts(record, self._reader(interaction))(service.notation(record).action_label(state, action))
         try:
-            result = await service.act(game, interaction.user.id, action, expected_version=version)
+            result = await service.act(game, interaction.user.id, action, expected_version=version, record=record)
         except GameError as exc:
             raise InGame(exc, record.game_id) from exc
         except HostError as exc:
@@ -177,7 +177,7 @@ class Moves:
         outbox = self.ctx.outbox
         ticket = outbox.answer_ticket(interaction, text)  # queued with the move: answered even after a crash
         try:
-            result = await self.ctx.service.act(record.id, interaction.user.id, text, answer=ticket)
+            result = await self.ctx.service.act(record.id, interaction.user.id, text, answer=ticket, record=record)
         except GameError as exc:
             outbox.release(ticket)
             raise InGame(exc, record.game_id, text) from exc

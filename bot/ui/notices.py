@@ -253,12 +253,14 @@ class TurnNotices:
         self.ctx = ctx
         self.dms = DirectMessages(ctx)
 
-    async def update_hands(self, game: int) -> None:
-        """Bring the DM hands of the players of ``game`` up to date (never raises)."""
-        try:
-            record = await self.ctx.service.get(game)
-        except HostError:
-            return
+    async def update_hands(self, game: int, record: GameRecord | None = None) -> None:
+        """Bring the DM hands of the players of ``game`` up to date (never raises), from
+        ``record`` when the caller holds the game as a change committed it (else read)."""
+        if record is None:
+            try:
+                record = await self.ctx.service.get(game)
+            except HostError:
+                return
         if record.status == "active":
             await self.ctx.delivered(self.dms.update_hands(record))
 
@@ -402,7 +404,7 @@ class Notices:
         if record.deadline != result.game.deadline:  # (quiet hours moved it: the board shows it)
             self.ctx.delivery.boards.request_board(record.id)
         await self.ctx.outbox.flush(record.id, via)
-        await self.turns.update_hands(record.id)
+        await self.turns.update_hands(record.id, record)
         await self.tell_followers(record.id)
 
     async def ended(self, game: int) -> None:

@@ -25,12 +25,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cachetools import LRUCache
+
 from bot.locks import KeyedLocks
 from bot.service import UNDO
 from bot.storage import GameRecord
 from bot.ui.context import HostContext
 
 log = logging.getLogger(__name__)
+
+GAMES_REMEMBERED = 4096
+"""How many games' last committed versions ``ParkedPanels`` remembers (``changed``)."""
 
 PARK_SECONDS = 14 * 60
 """How long a parked panel may be redrawn (an interaction token lasts 15 minutes)."""
@@ -66,6 +71,12 @@ class ParkedPanels:
         self.draw = draw
         self.panels: dict[tuple[int, int], Parked] = {}
         self._refreshing: KeyedLocks[int] = KeyedLocks()  # (one refresh of a game at a time)
+        self._versions: LRUCache[int, int | None] = LRUCache(GAMES_REMEMBERED)
+        """game → the version its last change committed (``GameService.changing``), None when
+        that change did not hand the game over: ``park`` looks at it instead of reading."""
+        self._committed: dict[int, GameRecord | None] = {}
+        """game with parked panels → the game as its last change committed it (None: not
+        handed over): ``refresh`` draws from it instead of reading the game again."""
         ctx.service.listeners.append(self.changed)
 
     async def park(self, record: GameRecord, seat: int, user_id: int, reader: str, edit: Editor,
@@ -78,22 +89,30 @@ class ParkedPanels:
         if record.status == "active" and seat not in waiting:
             self.panels[key] = Parked(user_id, reader, edit, self.ctx.clock() + PARK_SECONDS, note, frozenset(waiting),
                                       record.version)
-            if (await self.ctx.service.get(record.id)).version != record.version:
-                await self.refresh(record.id)
+            if self._versions.get(record.id) == record.version:
+                return  # (the game's last change is the one this panel was drawn from)
+            now = await self.ctx.service.get(record.id)
+            if now.version != record.version:
+                await self.refresh(record.id, now)
         else:
             self.panels.pop(key, None)
+            self._forget_record(record.id)
 
     def changed(self, game: int) -> None:
         """``game`` changed (a service listener): redraw its parked panels (never blocks)."""
+        committed = self.ctx.service.changing(game)
+        self._versions[game] = committed.version if committed is not None else None
         if not any(key[0] == game for key in self.panels):
+            self._committed.pop(game, None)
             return
+        self._committed[game] = committed
         try:
             asyncio.get_running_loop()
         except RuntimeError:  # (no loop: a synchronous caller)
             return
         self.ctx.spawn(self.refresh(game), name=f"panels-{game}")
 
-    async def refresh(self, game: int) -> None:
+    async def refresh(self, game: int, record: GameRecord | None = None) -> None:
         """Redraw the parked panels of ``game`` whose seat it awaits now, and forget them;
         redraw (and keep) those whose "Waiting for …" no longer names everyone it awaits
         (the turn moved on to others: it would say "Waiting for Bot · Easy" after
@@ -104,9 +123,11 @@ class ParkedPanels:
 
         The refreshes of one game run one after the other, each reading the game when its
         turn comes (a load bench had two in flight: the later one forgot a panel the earlier
-        one was about to read, KeyError, and an earlier record could redraw over a later one)."""
+        one was about to read, KeyError, and an earlier record could redraw over a later one).
+        The game is ``record`` when the caller just read it, else as its last change committed
+        it when that is known (``changed``), else read."""
         async with self.ctx.tracked(), self._refreshing[game]:
-            record = await self.ctx.service.get(game)
+            record = record or self._committed.get(game) or await self.ctx.service.get(game)
             waiting = self.ctx.service.waiting(record) if not record.paused else frozenset()
             for key in [k for k in self.panels if k[0] == game]:
                 parked, seat = self.panels.get(key), key[1]
@@ -123,6 +144,12 @@ class ParkedPanels:
                 elif waiting - parked.waiting:
                     self.panels[key] = dataclasses.replace(parked, waiting=frozenset(waiting))
                     await self._redraw(record, seat, parked)
+            self._forget_record(game)
+
+    def _forget_record(self, game: int) -> None:
+        """Drop the committed record of ``game`` once none of its panels is parked."""
+        if not any(key[0] == game for key in self.panels):
+            self._committed.pop(game, None)
 
     async def _note(self, record: GameRecord, parked: Parked) -> str:
         """``parked``'s note, or ``""`` when an ``undo`` entry since the panel was drawn (up

@@ -80,3 +80,65 @@ async def test_two_refreshes_of_a_game_redraw_each_parked_panel_once(caplog: pyt
     assert edits == [2, 3]
     assert parked.panels == {}
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
+class CommittingService(FakeService):
+    """A service that tells its listeners of a change with the record it committed, and
+    counts the reads of the game."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+        self.committed: GameRecord | None = None
+
+    async def get(self, game: int) -> GameRecord:
+        self.reads += 1
+        return self.record
+
+    def waiting(self, record: GameRecord) -> frozenset[int]:
+        return frozenset({0}) if record.status == "active" else frozenset()
+
+    def changing(self, game: int) -> GameRecord | None:
+        return self.committed
+
+    def commit(self, record: GameRecord) -> None:
+        self.record = self.committed = record
+        for listener in self.listeners:
+            listener(record.id)
+        self.committed = None
+
+
+class SpawningContext(FakeContext):
+    def __init__(self) -> None:
+        self.service, self.repo = CommittingService(), FakeRepo()
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def spawn(self, work: Any, name: str) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(work, name=name)
+        self.tasks.append(task)
+        return task
+
+
+async def test_parked_panels_draw_from_the_committed_record_and_read_only_when_it_is_unknown() -> None:
+    drawn: list[tuple[int, int]] = []
+
+    async def draw(record: GameRecord, seat: int, reader: str, user_id: int, note: str) -> dict[str, Any]:
+        drawn.append((seat, record.version))
+        return {"content": "panel"}
+
+    async def edit(**payload: Any) -> None:
+        pass
+
+    ctx = SpawningContext()
+    service = CommittingService()
+    ctx.service = service
+    parked = ParkedPanels(ctx, draw)  # type: ignore[arg-type]
+    service.commit(service.record)                      # (the move that left the game at version 39)
+    await parked.park(service.record, 2, 102, "en", edit)
+    assert service.reads == 0 and sorted(parked.panels) == [(13, 2)]
+    older = replace(service.record, version=38)         # (a panel drawn before the last change: read)
+    await parked.park(older, 3, 103, "en", edit)
+    assert service.reads == 1 and sorted(parked.panels) == [(13, 2), (13, 3)] and drawn == []
+    service.commit(OVER)                                # (the game ended: both panels say so, from OVER)
+    await asyncio.gather(*ctx.tasks)
+    assert service.reads == 1 and sorted(drawn) == [(2, 40), (3, 40)] and parked.panels == {}

@@ -243,3 +243,31 @@ async def test_a_version_is_parsed_once_and_a_replaced_snapshot_afresh(service: 
     moved = await service.act(game.id, ANN, service.engine(one).legal_actions(service.state(one), 0)[0])
     assert moved.game.version > game.version and moved.game.state is not one.state
     assert service.state(moved.game) is not service.state(one)
+
+
+async def test_act_on_the_record_the_caller_read_reads_the_game_no_more(service: GameService) -> None:
+    game = (await started(service)).game
+    reads = []
+    read = service.repo.get_game
+
+    async def counted(game_id: int):
+        reads.append(game_id)
+        return await read(game_id)
+    service.repo.get_game = counted  # type: ignore[method-assign]
+    result = await service.act(game.id, ANN, "choose envy", expected_version=game.version, record=game)
+    assert reads == [] and result.game.version == game.version + 1
+    assert [e.action for e in await service.repo.log(game.id, after=game.version)] == [
+        {"type": "choose", "sin": "envy"}]
+
+
+async def test_act_on_a_record_the_game_moved_past_is_judged_on_the_game_as_it_is(service: GameService) -> None:
+    game = (await started(service)).game
+    await service.act(game.id, BO, "choose envy")   # (the game moves on past ``game``)
+    result = await service.act(game.id, ANN, "choose lust", expected_version=game.version, record=game)
+    assert result.game.version == game.version + 2  # (stored after BO's pick, not refused as stale)
+    picks = [(e.seat, e.action["sin"]) for e in await service.repo.log(game.id, after=game.version)]
+    assert picks == [(1, "envy"), (0, "lust")]
+    paused = await service.set_paused(game.id, True, ANN)
+    with pytest.raises(HostError, match="paused"):  # (the stale record was not paused: the game is)
+        await service.act(game.id, CY, "choose envy", record=game)
+    assert (await service.get(game.id)).version == paused.version

@@ -351,3 +351,21 @@ async def test_a_dm_board_is_drawn_in_its_readers_language(driver: Driver, playe
     assert fake.image_bytes(b_note["attachments"][0]) == japanese
     assert bot.delivery.boards.board_thumbnails[game, "ja"] == (record.version, (japanese, "png"))
     assert bot.delivery.boards.board_thumbnails[game, "en"] == (record.version, (english, "png"))
+
+
+async def test_an_older_record_changes_no_hand(fake, make_bot, players) -> None:
+    bot = await make_bot(dm_away_seconds=0)  # (a player who just moved is not "at the table")
+    driver = Driver(fake, bot)
+    alice, bob = players[:2]
+    game = await driver.start_game("carnival", [alice, bob])
+    await fake.slash(alice, "game", "notify", turns=False)
+    await driver.settle()
+    before = await driver.record(game)
+    await typed(driver, alice, game, f"choose {(await sins(driver, game, alice))[0]}")
+    (shown,) = copy.deepcopy(hand_messages(fake, alice, game))    # (her pick is in it)
+    # a delivery overtaken by a later change (the record before her pick) leaves the hand alone
+    await bot.flow.notices.dms.update_hands(before)
+    await driver.settle()
+    (after,) = hand_messages(fake, alice, game)
+    assert after["edited_timestamp"] == shown["edited_timestamp"]
+    assert [a["id"] for a in after["attachments"]] == [a["id"] for a in shown["attachments"]]
