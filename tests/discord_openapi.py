@@ -12,7 +12,8 @@ JSON Schema 2020-12, the dialect of OpenAPI 3.1, ``$ref`` resolved in the whole 
   string, an integer or a boolean (a query string carries only text; Discord's API reference, "Boolean Query
   Strings": ``True``, ``true`` or ``1`` for true, ``False``, ``false`` or ``0`` for false);
 - the JSON body (the ``payload_json`` part of a multipart upload) against the operation's
-  ``application/json`` request body schema; a body sent to an operation that takes none is a finding too.
+  ``application/json`` request body schema; a body sent to an operation that takes none, or none sent to
+  one that requires it, is a finding too.
 
 What it finds is a list of lines, one per problem, naming the request and the place in the body.
 
@@ -87,6 +88,7 @@ class Operation:
     path_params: dict[str, Schema]
     query_params: dict[str, Schema]
     body: Schema | None
+    body_required: bool
 
 
 class Description:
@@ -124,7 +126,8 @@ class Description:
                           "schema")
         regex = "".join(f"(?P<{m[1]}>[^/]+)" if m[1] else re.escape(m[2])
                         for m in re.finditer(r"\{(\w+)\}|([^{]+)", template))
-        return Operation(method.upper(), template, re.compile(regex), path_params, query_params, body)
+        required = bool(op.get("requestBody", {}).get("required"))
+        return Operation(method.upper(), template, re.compile(regex), path_params, query_params, body, required)
 
     def operation(self, method: str, path: str) -> Operation | None:
         """The operation ``method path`` names, or None if the description has no such route."""
@@ -203,6 +206,8 @@ class OpenAPICheck:
             if not any(op.query_params[name].is_valid(r) for r in readings):
                 yield f"{what}: query parameter {name}={value!r} does not fit its schema"
         if req.json is None:
+            if op.body_required and not req.files:
+                yield f"{what}: no body, but the operation requires one"
             return
         if op.body is None:
             yield f"{what}: a JSON body, but the operation takes none"

@@ -65,6 +65,9 @@ def test_a_body_where_none_is_taken_is_caught() -> None:
     assert check("DELETE", "/channels/1/messages/2", {"reason": "x"}) == [
         "DELETE /channels/{channel_id}/messages/{message_id} (/channels/1/messages/2): "
         "a JSON body, but the operation takes none"]
+    assert check("POST", MESSAGES) == [
+        f"POST /channels/{{channel_id}}/messages ({MESSAGES}): no body, but the operation requires one"]
+    assert check("POST", "/channels/1/typing") == []
 
 
 def test_the_most_literal_template_wins() -> None:
