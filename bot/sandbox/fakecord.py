@@ -55,6 +55,7 @@ __all__ = [
     "EPHEMERAL",
     "HANDLER_TASKS",
     "LOADING",
+    "REQUEST_CHECKS",
     "CommandNotPermitted",
     "ErrorCollector",
     "FakeDiscord",
@@ -77,6 +78,10 @@ NONCE_LIFETIME = 300.0
 """Seconds (of the fake's clock) a message nonce is remembered per author for ``enforce_nonce``:
 Discord keeps one for a few minutes."""
 DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024
+REQUEST_CHECKS: list[Callable[[Req], Iterable[str]]] = []
+"""Checks every REST request goes through, each answering what it finds wrong with the request (the e2e
+suite adds one that validates requests against Discord's OpenAPI description). What they find is recorded
+in :attr:`FakeDiscord.spec_violations` of the fake that got the request; the answer is not changed."""
 #: The token every bot started by :meth:`FakeDiscord.start_bot` logs in with (shaped like a real one).
 BOT_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GfAkEt.ZmFrZS1ib3QtdG9rZW4tZm9yLW9mZmxpbmUtdGVzdHM"
 #: Names of the tasks discord.py 2.7 runs handlers in (see :meth:`FakeDiscord.idle`).
@@ -417,6 +422,7 @@ class FakeGateway:
         self.guild_commands: list[JSONDict] = []
         self.identifies: list[JSONDict] = []
         self.violations: list[str] = []
+        self.spec_violations: list[str] = []
         self.refusals: list[str] = []
         self.old_message_edit_cap: int | None = None
         self.enforce_command_permissions = True
@@ -1309,6 +1315,8 @@ class FakeRest(FakeResponses):
             body = await request.json()
         req = Req(request.method, path, body, files, dict(request.query), self.now())
         self.requests.append(req)
+        for check in REQUEST_CHECKS:
+            self.spec_violations.extend(check(req))
         headers = {"Content-Type": "application/json"}
         limited = self._take_bucket(req, headers)
         status, data = limited if limited is not None else await self.route(req)
@@ -1880,8 +1888,9 @@ class FakeDiscord(FakeInteractions):
     ``created``, in the fake's epoch seconds), :attr:`commands`, :attr:`channels` (text channels and
     threads), :attr:`dm_channels`, :attr:`blobs` (attachment id -> uploaded bytes), :attr:`message_log`
     (every create/edit/delete in order), :attr:`violations` (payloads Discord would refuse: the bot's
-    fault), :attr:`refusals` (closed DMs, threads not allowed, edit caps, 429s: the environment's doing),
-    :attr:`errors` (ERROR log records of discord.py and the bot).
+    fault), :attr:`spec_violations` (what the :data:`REQUEST_CHECKS` found), :attr:`refusals` (closed
+    DMs, threads not allowed, edit caps, 429s: the environment's doing), :attr:`errors` (ERROR log
+    records of discord.py and the bot).
 
     Knobs: :attr:`upload_limit` (bytes, default 10 MiB), :attr:`threads_allowed`,
     :attr:`old_message_edit_cap` (edits allowed on a message older than an hour before 30046; None = no cap),

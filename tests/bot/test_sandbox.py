@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -19,7 +20,9 @@ from discord import app_commands
 from discord.ext import commands
 from discord.http import Route
 
+from bot.sandbox import fakecord
 from bot.sandbox.fakecord import CommandNotPermitted, FakeDiscord, Perm
+from tests.discord_openapi import OpenAPICheck, discord_api
 
 # ---------------------------------------------------------------------------------------------- tiny bot
 
@@ -479,6 +482,29 @@ async def test_limits_on_interaction_responses(fake: FakeDiscord, bot: TinyBot) 
     (err,) = bot.http_errors
     assert (err.status, err.code) == (400, 50035) and cb["data"]["content"] == "too long, shortened"
     assert len(fake.violations) == 1 and "content" in fake.violations[0]
+
+
+async def test_request_checks_see_every_request(fake: FakeDiscord, bot: TinyBot,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a request check finds (here Discord's OpenAPI description, as the e2e suite uses it) is recorded
+    in ``spec_violations``, from JSON bodies and from the ``payload_json`` of an upload alike; the fake's
+    answer stays its own."""
+    check = OpenAPICheck(discord_api())
+    monkeypatch.setattr(fakecord, "REQUEST_CHECKS", [check])
+    cid = fake.channel["id"]
+    await bot.http.request(channel_route(fake), json={"content": "fine"})
+    await bot.http.request(channel_route(fake), json={"content": 5})  # the fake's own checks let this by
+    upload = [{"name": "payload_json", "value": json.dumps({"content": "board", "tts": "no"})},
+              {"name": "files[0]", "value": b"png", "filename": "board.png", "content_type": "image/png"}]
+    await bot.http.request(channel_route(fake), form=upload, files=[])
+    with pytest.raises(discord.NotFound):
+        await bot.http.request(Route("POST", "/channels/{channel_id}/messagez", channel_id=cid), json={})
+    where = f"POST /channels/{{channel_id}}/messages (/channels/{cid}/messages)"
+    assert fake.spec_violations == check.found == [
+        f"{where}: .content: 5 is not of type 'string', 'null'",
+        f"{where}: .tts: 'no' is not of type 'boolean', 'null'",
+        f"POST /channels/{cid}/messagez: no such operation in Discord's OpenAPI description"]
+    assert check.checked == 4
 
 
 async def test_upload_limit(fake: FakeDiscord, bot: TinyBot) -> None:

@@ -3,16 +3,29 @@ players, and a driver that clicks like people do."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import pytest_asyncio
 
 from bot.app import GameBot
+from bot.sandbox import fakecord
 from bot.sandbox.fakecord import FakeDiscord
 from bot.settings import Settings
+from tests.discord_openapi import OpenAPICheck, discord_api
 from tests.e2e.driver import Driver
+
+
+@pytest.fixture(autouse=True)
+def openapi_checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[OpenAPICheck]:
+    """Every REST request of every test here, to any fake, validated against Discord's OpenAPI
+    description (tests/discord_openapi.py); the test fails on any departure, each listed."""
+    check = OpenAPICheck(discord_api())
+    monkeypatch.setattr(fakecord, "REQUEST_CHECKS", [check])
+    yield check
+    assert not check.found, "requests Discord's OpenAPI description does not allow:\n" + "\n".join(check.found)
 
 
 @pytest_asyncio.fixture
