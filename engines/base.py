@@ -59,6 +59,16 @@ V = TypeVar("V", bound=Mapping[str, object])
 """A game's view type (what ``player_view`` returns, the renderer's input)."""
 
 
+T = TypeVar("T")
+
+
+def present(value: T | None, what: str) -> T:
+    """``value``, which the state's phase guarantees is set (``what`` says why); an
+    ``AssertionError`` naming ``what`` on a state that breaks that promise."""
+    assert value is not None, what
+    return value
+
+
 def copy_state(state: S) -> S:
     """A deep copy of ``state`` (a JSON-ready dict, see ``State``), about four times faster
     than ``copy.deepcopy``: ``marshal`` round-trips the built-in types (objects that appear

@@ -82,28 +82,26 @@ NOTATIONS: MappingProxyType[str, Notation] = MappingProxyType(_NOTATIONS)
 """Read-only mapping game_id -> notation object."""
 
 
-def get(game_id: str) -> Engine:
-    """Return the engine for ``game_id``.
+def game(game_id: str) -> Game:
+    """Return the registered ``Game`` of ``game_id``.
 
     Raises:
         KeyError: unknown id; the message lists the known ids.
     """
     try:
-        return ENGINES[game_id]
+        return GAMES[game_id]
     except KeyError:
-        raise KeyError(f"unknown game {game_id!r}; known: {', '.join(ENGINES)}") from None
+        raise KeyError(f"unknown game {game_id!r}; known: {', '.join(GAMES)}") from None
+
+
+def get(game_id: str) -> Engine:
+    """Return the engine for ``game_id`` (KeyError as ``game``)."""
+    return game(game_id).engine
 
 
 def notation(game_id: str) -> Notation:
-    """Return the notation for ``game_id``.
-
-    Raises:
-        KeyError: unknown id; the message lists the known ids.
-    """
-    try:
-        return NOTATIONS[game_id]
-    except KeyError:
-        raise KeyError(f"unknown game {game_id!r}; known: {', '.join(NOTATIONS)}") from None
+    """Return the notation for ``game_id`` (KeyError as ``game``)."""
+    return game(game_id).notation
 
 
 def notation_of(engine: Engine) -> Notation:

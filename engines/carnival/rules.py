@@ -34,7 +34,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from engines.base import CHANCE, Seat
+from engines.base import CHANCE, Seat, present
 from engines.carnival.data import (
     BLACK,
     DICE,
@@ -149,23 +149,17 @@ def value(state: State, die: str) -> int:
 
 def card_owner(info: Die) -> Seat:
     """The seat whose card holds a die with ``place == "card"``."""
-    owner = info["owner"]
-    assert owner is not None, "a die on a card has an owner"
-    return owner
+    return present(info["owner"], "a die on a card has an owner")
 
 
 def pride_turn(state: State) -> int:
     """The index into the Pride players during R4 (``pride_turn`` is set then)."""
-    turn = state["pride_turn"]
-    assert turn is not None, "pride_turn is set in R4"
-    return turn
+    return present(state["pride_turn"], "pride_turn is set in R4")
 
 
 def throw(state: State) -> Throw:
     """The Wrath throw in the air (``throw`` is set in phase ``wrath_chance``)."""
-    thrown = state["throw"]
-    assert thrown is not None, "a Wrath throw is in the air"
-    return thrown
+    return present(state["throw"], "a Wrath throw is in the air")
 
 
 def location(state: State, die: str) -> tuple[int, int]:

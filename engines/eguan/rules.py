@@ -11,7 +11,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.base import Seat, rank_seats
+from engines.base import Seat, present, rank_seats
 from engines.eguan.data import (
     ANCHORS,
     CARDS,
@@ -38,16 +38,12 @@ Cell = tuple[str, str] | None
 
 def pending_of(state: State) -> Pending:
     """The active seat's step (``pending`` is set during a turn)."""
-    pending = state["pending"]
-    assert pending is not None, "a step is pending"
-    return pending
+    return present(state["pending"], "a step is pending")
 
 
 def die_of(state: State) -> Die:
     """This turn's trouble die (``die`` is set once it is rolled)."""
-    die = state["die"]
-    assert die is not None, "the trouble die is rolled"
-    return die
+    return present(state["die"], "the trouble die is rolled")
 
 
 def skill_of(state: State, seat: Seat) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from engines.base import CHANCE, Event, JSONObject, Msg, msg, seats_ref, term
+from engines.base import CHANCE, Event, JSONObject, Msg, msg, present, seats_ref, term
 from engines.heaven.types import Build, Chance, Plan, State, Turn, Use
 
 from .data import (
@@ -32,23 +32,17 @@ CHAIN_KEYS: frozenset[str] = frozenset({"copy", "take"})
 
 def chance_of(st: State) -> Chance:
     """The chance request pending (``chance`` is set while CHANCE is to move)."""
-    pending = st["chance"]
-    assert pending is not None, "a chance request is pending"
-    return pending
+    return present(st["chance"], "a chance request is pending")
 
 
 def use_of(st: State) -> Use:
     """The declared USE (``use`` is set while its Guardian windows run)."""
-    use = st["use"]
-    assert use is not None, "a USE is declared"
-    return use
+    return present(st["use"], "a USE is declared")
 
 
 def build_of(st: State) -> Build:
     """The USE half-declared by a state_version 1 log (``build`` is set then)."""
-    build = st["build"]
-    assert build is not None, "a USE is being declared"
-    return build
+    return present(st["build"], "a USE is being declared")
 
 
 def faction(public: list[str]) -> str:

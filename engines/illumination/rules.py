@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.base import present
 from engines.illumination.types import Exile, State
 
 from .data import (
@@ -56,16 +57,12 @@ def tile_of(entry: list[str | bool]) -> str:
 
 def abbot_of(state: State) -> str:
     """The Abbot's station (set by the setup's chance step)."""
-    abbot = state["abbot"]
-    assert abbot is not None, "the Abbot is placed"
-    return abbot
+    return present(state["abbot"], "the Abbot is placed")
 
 
 def exile_of(state: State) -> Exile:
     """The pending Exilium (phase ``exile``)."""
-    exile = state["exile"]
-    assert exile is not None, "an Exilium is pending"
-    return exile
+    return present(state["exile"], "an Exilium is pending")
 
 
 def clone(state: State) -> State:
