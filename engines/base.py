@@ -69,14 +69,14 @@ def present(value: T | None, what: str) -> T:
     return value
 
 
-def copy_state(state: S) -> S:
-    """A deep copy of ``state`` (a JSON-ready dict, see ``State``), about four times faster
+def copy_state(state: T) -> T:
+    """A deep copy of ``state`` (a JSON-ready dict, see ``State``, or any JSON-ready value), about four times faster
     than ``copy.deepcopy``: ``marshal`` round-trips the built-in types (objects that appear
     twice stay shared, as with ``deepcopy``); a value ``marshal`` cannot write (not JSON-ready)
     falls back to ``copy.deepcopy``. Engines' ``apply`` copies with it (the AI's playouts,
     engines/ai/search.py, spend most of their time there)."""
     try:
-        copied: S = marshal.loads(marshal.dumps(cast(JSONObject, state)))
+        copied: T = marshal.loads(marshal.dumps(cast(JSONObject, state)))
     except ValueError:
         return copy.deepcopy(state)
     return copied
