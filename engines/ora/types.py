@@ -152,3 +152,153 @@ class Action(TypedDict, total=False):
     goods: Goods  # pay: the bundle
     alts: list[int]  # do: the alternatives chosen, by index
     pick: list[Pick]  # do: one pick per pick term of the part
+
+
+# --------------------------------------------------------------------------- views (view.py builds them)
+
+
+class WheelView(TypedDict):
+    """One production-wheel indicator in play (§2.3): ``good`` (or ``joker``), ``age``
+    0–12 and its ``value`` now; ``next`` is its value after the next rotation."""
+
+    good: str
+    age: int
+    value: int
+    next: int
+
+
+class ClergyView(TypedDict):
+    """A clergyman on a building: whose (``seat``, the neutral player's index in solo) and
+    ``kind`` (``prior``/``lay``)."""
+
+    seat: int
+    kind: str
+
+
+class SpaceView(TypedDict):
+    """One landscape space (§2.4): coordinates as typed commands use them, ``terrain``,
+    ``card`` (``forest``/``moor``/None), ``piece`` (building or settlement id or None),
+    ``clergy`` standing there. A mountain (x = 6) covers rows ``y`` and ``y + 1``."""
+
+    x: int
+    y: int
+    terrain: str
+    card: str | None
+    piece: str | None
+    clergy: list[ClergyView]
+
+
+class ScoreView(TypedDict):
+    """Live score (§8): ``goods`` (point goods, Wonders, money), ``economic``,
+    ``settlements``, ``total``."""
+
+    goods: int
+    economic: int
+    settlements: int
+    total: int
+
+
+class PlayerView(TypedDict):
+    """One landscape owner: a seat, or the solo neutral player (``neutral`` True; no goods,
+    no score). ``home`` counts clergy at home by kind; ``supply`` lists settlement cards not
+    yet placed; ``spaces`` are sorted by (y, x); ``bought`` is True when the owner's landscape
+    purchase of this round/turn is used."""
+
+    seat: int
+    neutral: bool
+    goods: dict[str, int]
+    home: dict[str, int]
+    clergy_total: dict[str, int]
+    spaces: list[SpaceView]
+    supply: list[str]
+    score: ScoreView
+    bought: bool
+
+
+class PileView(TypedDict):
+    """A shared landscape pile (§2.4): the next ``price`` (None when empty) and ``left``."""
+
+    price: int | None
+    left: int
+
+
+class PhaseView(TypedDict):
+    """The next settlement phase: its ``letter`` and the ``unit`` whose start holds it."""
+
+    letter: str
+    unit: int
+
+
+class EnteringView(TypedDict):
+    """An indicator still to enter the wheel: its ``good`` and the ``unit`` it enters in."""
+
+    good: str
+    unit: int
+
+
+class PendingView(TypedDict):
+    """The decision the game waits for: ``seat`` (None: chance or over), ``kind`` (a window
+    kind ``action``/``bonus``/``settle``/``neutral`` or a frame ``use``/``pay``/``assign``/
+    ``prior``/``borrow``/``build``/``settle``/``fellcut``/``take``/``neutral``/``nprior``),
+    ``building`` concerned (or None), ``main_done`` for an action window, and which action window
+    of its owner in this round or turn it is (``nth`` of ``of``: ``notation.window_number``)."""
+
+    seat: int | None
+    kind: str
+    building: str | None
+    main_done: bool
+    nth: int
+    of: int
+
+
+class PublicView(TypedDict):
+    """Everything (§7): ``mode`` code (``std4`` … ``sh4``), ``family`` (spec mode name),
+    ``variant``, ``players``, ``unit`` (round, or turn in ``2p``) and ``unit_kind``,
+    ``regular_units`` (None: open-ended), ``bonus_round``, ``start_player``,
+    ``phases_done`` (0–4), ``next_phase`` (letter and the unit whose start holds it, or
+    None), ``contract_price``, ``wheel_side`` (``front``/``back``) with ``wheel`` entries,
+    ``entering`` (indicators still to enter: good and unit), ``display`` (building ids in
+    order), ``piles``, ``owners`` (seats, then the neutral player), ``pending``,
+    ``last_turn`` (two-player end announced), ``over``, ``scores`` per seat."""
+
+    game: str
+    mode: str
+    family: str
+    variant: str
+    players: int
+    unit: int
+    unit_kind: str
+    regular_units: int | None
+    bonus_round: bool
+    start_player: int | None
+    phases_done: int
+    next_phase: PhaseView | None
+    contract_price: int
+    wheel_side: str
+    wheel: list[WheelView]
+    entering: list[EnteringView]
+    display: list[str]
+    piles: dict[str, PileView]
+    owners: list[PlayerView]
+    pending: PendingView
+    last_turn: bool
+    over: bool
+    scores: list[int]
+
+
+class TargetView(TypedDict):
+    """A numbered place of the seat's pending decision (``notation.targets``): ``n`` as the
+    labels say it, on ``owner``'s landscape at (``x``, ``y``)."""
+
+    n: int
+    owner: int
+    x: int
+    y: int
+
+
+class PrivateView(PublicView):
+    """The public view plus ``seat`` (whose view it is) and ``targets``: the numbered places of
+    the seat's pending decision (empty when the seat does not decide or picks no place)."""
+
+    seat: int
+    targets: list[TargetView]
