@@ -23,7 +23,7 @@ import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Generic, TypeAlias, TypeVar, cast
+from typing import Any, ClassVar, Final, Generic, SupportsFloat, SupportsInt, TypeAlias, TypeVar, cast
 
 Seat = int
 """A player's seat: 0..n-1 in the order the host lists the players."""
@@ -193,18 +193,18 @@ class Msg:
     """
 
     key: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, object] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """``{"msg": key, "params": {...}}`` (a fresh copy of the params: flat ones of strings and
         numbers copied directly, the others through JSON, ``json_copy``; the same result)."""
         params = self.params
         if all(type(k) is str and type(v) in _FLAT for k, v in params.items()):
-            return {"msg": self.key, "params": dict(params)}
+            return {"msg": self.key, "params": cast(JSONObject, dict(params))}
         return {"msg": self.key, "params": json_copy(dict(params))}
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any]) -> Msg:
+    def from_json(cls, obj: object) -> Msg:
         """Inverse of ``to_json``.
 
         Raises:
@@ -215,7 +215,7 @@ class Msg:
         return cls(str(obj["msg"]), dict(obj.get("params") or {}))
 
 
-def msg(key: str, **params: Any) -> Msg:
+def msg(key: str, **params: object) -> Msg:
     """Shorthand: ``msg("event.picked", seat=seat_ref(1))``. A ``Msg`` value among the
     params is stored as its JSON form, so it can nest."""
     return Msg(key, {k: (v.to_json() if isinstance(v, Msg) else v) for k, v in params.items()})
@@ -244,9 +244,9 @@ class Event:
 
     kind: str
     text: str = ""
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, object] = field(default_factory=dict)
     visible_to: frozenset[Seat] | None = None
-    params: Mapping[str, Any] | None = None
+    params: Mapping[str, object] | None = None
 
     @property
     def message(self) -> Text:
@@ -260,27 +260,28 @@ class Event:
         """True when ``seat`` (``None`` = public/spectator) may see this event."""
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """Plain JSON form (visible_to as a sorted list or None)."""
-        out: dict[str, Any] = {"kind": self.kind}
+        out: JSONObject = {"kind": self.kind}
         if self.params is None:
             out |= {"text": self.text, "data": json_copy(dict(self.data))}
         else:
             out["params"] = json_copy(dict(self.params))
-        out["visible_to"] = None if self.visible_to is None else sorted(self.visible_to)
+        out["visible_to"] = None if self.visible_to is None else cast("list[JSON]", sorted(self.visible_to))
         return out
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any]) -> Event:
+    def from_json(cls, obj: Mapping[str, object]) -> Event:
         """Inverse of ``to_json``; also reads events stored before the engine-shape change."""
-        vis = obj.get("visible_to")
+        vis = cast("list[int] | None", obj.get("visible_to"))
         visible_to = None if vis is None else frozenset(int(s) for s in vis)
         if "params" in obj:
-            return cls(kind=str(obj["kind"]), params=dict(obj["params"] or {}), visible_to=visible_to)
+            params = cast("Mapping[str, object] | None", obj["params"])
+            return cls(kind=str(obj["kind"]), params=dict(params or {}), visible_to=visible_to)
         return cls(
             kind=str(obj["kind"]),
             text=str(obj.get("text", "")),
-            data=dict(obj.get("data") or {}),
+            data=dict(cast("Mapping[str, object] | None", obj.get("data")) or {}),
             visible_to=visible_to,
         )
 
@@ -302,12 +303,12 @@ class Outcome:
     winners: frozenset[Seat]
     reason: Text
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """Plain JSON form."""
         return {
             "scores": list(self.scores),
             "ranking": list(self.ranking),
-            "winners": sorted(self.winners),
+            "winners": cast("list[JSON]", sorted(self.winners)),
             "reason": self.reason.to_json() if isinstance(self.reason, Msg) else self.reason,
         }
 
@@ -351,8 +352,9 @@ class OptionSpec:
         return msg("refusal.option_range", kind=Msg(f"refusal.kind_{self.kind}"), minimum=self.minimum,
                    maximum=self.maximum)
 
-    def coerce(self, value: Any) -> Any:
-        """Return ``value`` converted to this option's type.
+    def coerce(self, value: object) -> OptionValue:
+        """Return ``value`` converted to this option's type (``int()`` and ``float()`` refuse what
+        they cannot convert with the errors caught here).
 
         Raises:
             InvalidOptions: naming the key and the allowed values.
@@ -383,11 +385,11 @@ class OptionSpec:
             if self.kind == "int":
                 if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
                     raise bad
-                num: float = int(str(value).strip()) if isinstance(value, str) else int(value)
+                num: float = int(str(value).strip()) if isinstance(value, str) else int(cast("SupportsInt", value))
             else:
                 if isinstance(value, bool):
                     raise bad
-                num = float(value.strip() if isinstance(value, str) else value)
+                num = float(value.strip() if isinstance(value, str) else cast("SupportsFloat", value))
                 if not math.isfinite(num):
                     raise bad
         except (TypeError, ValueError, OverflowError):
