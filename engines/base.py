@@ -23,7 +23,18 @@ import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Generic, SupportsFloat, SupportsInt, TypeAlias, TypeVar, cast
+from typing import (
+    Any,
+    ClassVar,
+    Final,
+    Generic,
+    SupportsFloat,
+    SupportsInt,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    cast,
+)
 
 Seat = int
 """A player's seat: 0..n-1 in the order the host lists the players."""
@@ -286,6 +297,16 @@ class Event:
         )
 
 
+class OutcomeJSON(TypedDict):
+    """``Outcome.to_json()``: the outcome's fields as JSON (``reason`` a ``Msg.to_json()``, or a
+    legacy English string)."""
+
+    scores: list[float]
+    ranking: list[int]
+    winners: list[int]
+    reason: JSONObject | str
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The end of a game.
@@ -303,12 +324,12 @@ class Outcome:
     winners: frozenset[Seat]
     reason: Text
 
-    def to_json(self) -> JSONObject:
+    def to_json(self) -> OutcomeJSON:
         """Plain JSON form."""
         return {
             "scores": list(self.scores),
             "ranking": list(self.ranking),
-            "winners": cast("list[JSON]", sorted(self.winners)),
+            "winners": sorted(self.winners),
             "reason": self.reason.to_json() if isinstance(self.reason, Msg) else self.reason,
         }
 
