@@ -1,7 +1,7 @@
 """The flow of an Ora et Labora game (spec docs/rules/ora.md §4, §5): rounds/turns, action
 windows, settlement phases, the bonus round, and the resolution of building functions.
 
-State (a JSON-ready dict; ``new_state`` builds it):
+State (a JSON-ready dict; ``new_state`` builds it; ``types.State`` types it):
 
 * ``mode`` (code ``std4`` … ``sh4``), ``variant``, ``n`` (players), ``opts`` (options).
 * ``s0``: round-1 start seat (``None`` until the CHANCE outcome, §6); ``unit``: current round

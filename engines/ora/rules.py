@@ -1,6 +1,6 @@
 """Pure rule helpers on an Ora et Labora state (spec docs/rules/ora.md).
 
-State shapes used here (see ``engines/ora/flow.py`` for the whole state):
+State shapes used here (``types``; ``flow``'s docstring tells the whole state):
 
 * a *landscape* ``land`` is a dict ``"x,y"`` → ``[terrain, card, piece]`` (§2.4): ``card`` is
   ``"forest"``/``"moor"``/``None``, ``piece`` a building or settlement id or ``None``. A
