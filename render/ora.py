@@ -13,7 +13,7 @@
 * ``render_thumbnail`` — the board's summary for a DM turn notice, 550 px wide (THUMBNAIL_WIDTH).
 * ``render_private`` — the seat's own landscape (``render_owner``). Nothing is hidden (§7).
 
-Input: ``engines.ora.view.PublicView`` / ``PrivateView``; names, costs, wheel values and
+Input: ``engines.ora.types.PublicView`` / ``PrivateView``; names, costs, wheel values and
 price rows from ``engines.ora.data``; building, good and settlement names and the one-line
 functions through the ``text`` formatter (catalog ``term.*`` and ``effect.<id>``) when given.
 Seats are told apart by colour and letter; a prior is a round token, a lay brother a square.
@@ -30,7 +30,7 @@ from PIL import Image, ImageDraw
 
 from engines.base import Msg, msg, seat_ref
 from engines.ora.data import BUILDINGS, GOODS, MODES, PHASES, SETTLEMENTS
-from engines.ora.view import PlayerView, PrivateView, PublicView
+from engines.ora.types import PlayerView, PrivateView, PublicView
 from render.base import (
     BG,
     HIGHLIGHT,
