@@ -133,12 +133,15 @@ class PublicView(TypedDict):
 
 class TargetView(TypedDict):
     """A numbered place of the seat's pending decision (``notation.targets``): ``n`` as the
-    labels say it, on ``owner``'s landscape at (``x``, ``y``)."""
+    labels say it, on ``owner``'s landscape at (``x``, ``y``); ``slot``: the kind of landscape
+    card (``district``, ``coast``, ``mountain``) a purchase or a taken card would put there
+    (``notation.slot``: a slot beside the landscape, its column and top row), None for a space."""
 
     n: int
     owner: int
     x: int
     y: int
+    slot: str | None
 
 
 class PrivateView(PublicView):
@@ -229,6 +232,6 @@ def player_view(st: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
     if seat is not None:
         view["seat"] = seat
         numbered = N.targets(st) if F.decider(st) == seat and not st["over"] else {}
-        view["targets"] = [{"n": n, "owner": o, "x": x, "y": y} for (o, x, y), n in
+        view["targets"] = [{"n": n, "owner": o, "x": x, "y": y, "slot": N.slot(st, o, x, y)} for (o, x, y), n in
                            sorted(numbered.items(), key=lambda item: item[1])]
     return view
