@@ -342,20 +342,27 @@ options as with the step always there, 4.29 taps a turn on average against 4.42)
 
 
 def in_number_order(st: Mapping[str, Any], actions: list[Action]) -> list[Action]:
-    """``actions`` (the legal ones) with each run of one type in the order of the numbers of
-    their places (``targets``; stable: the clergy of one building keep their order), so a
-    menu reads 1, 2, 3 … as the picture does."""
+    """``actions`` (the legal ones) with each run of one type (``_run_kind``) in the order of
+    the numbers of their places (``targets``; stable: the clergy of one building keep their
+    order), so a menu reads 1, 2, 3 … as the picture does."""
     numbers = targets(st, actions)
     if not numbers:
         return actions
     out: list[Action] = []
     run: list[Action] = []
     for a in actions:
-        if run and a["type"] != run[-1]["type"]:
+        if run and _run_kind(a) != _run_kind(run[-1]):
             out += _by_number(st, run, numbers)
             run = []
         run.append(a)
     return out + _by_number(st, run, numbers)
+
+
+def _run_kind(a: Mapping[str, Any]) -> str:
+    """What a run of ``in_number_order`` shares: the action's type; districts and plots to buy
+    (or to take) make one run, so their slots read in the picture's order."""
+    t = str(a["type"])
+    return t.split("_")[0] if t in TILE_TYPES else t
 
 
 def _by_number(st: Mapping[str, Any], run: list[Action], numbers: dict[tuple[int, int, int], int]) -> list[Action]:
