@@ -247,11 +247,35 @@ BUILDING_TYPES = frozenset({"place", "contract", "bonus", "borrow", "neutral_pri
 ``neutral_prior`` the neutral player's; ``borrow`` from the display has no place)."""
 
 
+SLOT_X = {"district": 0, "coast": -2, "mountain": 5}
+"""The column that stands for a new landscape card's slot in the numbering (``target``): a
+district's row starts at x 0, a coastal plot's at x −2, a mountain plot's at x 5 (§2.4,
+``data.DISTRICT_SIDES``/``PLOT_SIDES``); no space of the landscape is there yet."""
+SLOT_CELLS = {"district": tuple((dx, 0) for dx in range(5)), "coast": ((0, 0), (1, 0), (0, 1), (1, 1)),
+              "mountain": ((0, 0), (1, 0), (0, 1), (1, 1))}
+"""The spaces (dx, dy from the slot's column and top row) a new card of each kind covers."""
+
+
+def slot(st: State, owner: int, x: int, y: int) -> str | None:
+    """The kind of landscape card (``district``, ``coast``, ``mountain``) whose slot is the
+    numbered place ``(owner, x, y)`` (``target`` of a purchase or a taken card), or None for a
+    space of the landscape."""
+    if R.key(x, y) in st["pl"][owner]["land"]:
+        return None
+    return next((k for k, col in SLOT_X.items() if col == x), None)
+
+
 def target(st: State, a: Action) -> tuple[int, int, int] | None:
     """The landscape place action ``a`` picks: ``(owner, x, y)``, or None (no place, or a
-    building of the display)."""
+    building of the display); a district or plot to buy or take picks its slot (``SLOT_X``
+    column, its top row)."""
     t = a.get("type")
     seat = F.decider(st)
+    if t in TILE_TYPES:
+        if seat is None:
+            return None
+        kind = "district" if t.endswith("district") else str(a["side"])
+        return seat, SLOT_X[kind], int(a["y"])
     if t in SPACE_TYPES and "x" in a:
         if t == "neutral":
             n = F.neutral(st)
@@ -288,7 +312,7 @@ def _decision(st: State, actions: Sequence[Action] | None = None
             place = target(st, a)
             if place is not None:
                 places.add(place)
-    order = sorted(places, key=lambda p: (p[0] != seat, p[0], p[2], p[1]))
+    order = sorted(places, key=lambda p: (p[0] != seat, p[0], slot(st, *p) is not None, p[2], p[1]))
     numbers = {p: i + 1 for i, p in enumerate(order)}
     _SEEN.insert(0, (st, numbers, counts))
     del _SEEN[4:]
@@ -298,7 +322,8 @@ def _decision(st: State, actions: Sequence[Action] | None = None
 def targets(st: State, actions: Sequence[Action] | None = None) -> dict[tuple[int, int, int], int]:
     """The numbered places of the pending decision: ``(owner, x, y)`` → its number from 1, for
     every place a legal action picks (``target``); the decider's own landscape first, then the
-    other owners in seat order, each row by row (y, then x). The decision picture
+    other owners in seat order, each row by row (y, then x), its spaces before the slots of
+    new landscape cards (``slot``). The decision picture
     (render/ora.py ``render_decision``) and the labels ("3 · …") use the same numbers.
     ``actions``: the legal actions when the caller has them (else ``flow.legal``)."""
     return _decision(st, actions)[0]
@@ -317,20 +342,27 @@ options as with the step always there, 4.29 taps a turn on average against 4.42)
 
 
 def in_number_order(st: State, actions: list[Action]) -> list[Action]:
-    """``actions`` (the legal ones) with each run of one type in the order of the numbers of
-    their places (``targets``; stable: the clergy of one building keep their order), so a
-    menu reads 1, 2, 3 … as the picture does."""
+    """``actions`` (the legal ones) with each run of one type (``_run_kind``) in the order of
+    the numbers of their places (``targets``; stable: the clergy of one building keep their
+    order), so a menu reads 1, 2, 3 … as the picture does."""
     numbers = targets(st, actions)
     if not numbers:
         return actions
     out: list[Action] = []
     run: list[Action] = []
     for a in actions:
-        if run and a["type"] != run[-1]["type"]:
+        if run and _run_kind(a) != _run_kind(run[-1]):
             out += _by_number(st, run, numbers)
             run = []
         run.append(a)
     return out + _by_number(st, run, numbers)
+
+
+def _run_kind(a: Action) -> str:
+    """What a run of ``in_number_order`` shares: the action's type; districts and plots to buy
+    (or to take) make one run, so their slots read in the picture's order."""
+    t = str(a["type"])
+    return t.split("_")[0] if t in TILE_TYPES else t
 
 
 def _by_number(st: State, run: list[Action], numbers: dict[tuple[int, int, int], int]) -> list[Action]:

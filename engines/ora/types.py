@@ -288,12 +288,15 @@ class PublicView(TypedDict):
 
 class TargetView(TypedDict):
     """A numbered place of the seat's pending decision (``notation.targets``): ``n`` as the
-    labels say it, on ``owner``'s landscape at (``x``, ``y``)."""
+    labels say it, on ``owner``'s landscape at (``x``, ``y``); ``slot``: the kind of landscape
+    card (``district``, ``coast``, ``mountain``) a purchase or a taken card would put there
+    (``notation.slot``: a slot beside the landscape, its column and top row), None for a space."""
 
     n: int
     owner: int
     x: int
     y: int
+    slot: str | None
 
 
 class PrivateView(PublicView):

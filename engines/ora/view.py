@@ -110,6 +110,7 @@ def player_view(st: State, seat: int | None) -> PublicView | PrivateView:
     numbered = N.targets(st) if F.decider(st) == seat and not st["over"] else {}
     private: PrivateView = {
         **view, "seat": seat,
-        "targets": [{"n": n, "owner": o, "x": x, "y": y} for (o, x, y), n in
+        "targets": [{"n": n, "owner": o, "x": x, "y": y, "slot": N.slot(st, o, x, y)}
+                    for (o, x, y), n in
                     sorted(numbered.items(), key=lambda item: item[1])]}
     return private
