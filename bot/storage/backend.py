@@ -153,11 +153,11 @@ class PgConnection:
     """An asyncpg connection with the aiosqlite-like surface the repository uses.
 
     ``generated`` names the tables whose ``id`` column the database generates (read from
-    the catalog after migrating: ``refresh_generated``)."""
+    the catalog after migrating: ``generated_tables``)."""
 
-    def __init__(self, conn: Any) -> None:
+    def __init__(self, conn: Any, generated: frozenset[str] = frozenset()) -> None:
         self.raw = conn
-        self.generated: frozenset[str] = frozenset()
+        self.generated = generated
 
     def execute(self, sql: str, parameters: Iterable[Any] | None = None) -> PgResult:
         """Run one statement with ``?`` placeholders (see ``PgResult``)."""
@@ -187,17 +187,9 @@ class PgConnection:
         """Run several statements without parameters (migrations)."""
         await self.raw.execute(script)
 
-    async def refresh_generated(self) -> None:
-        """Read which tables have a generated ``id`` (identity or serial)."""
+    async def generated_tables(self) -> frozenset[str]:
+        """The tables that have a generated ``id`` (identity or serial)."""
         rows = await self.raw.fetch(
             "SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema()"
             " AND column_name = 'id' AND (is_identity = 'YES' OR column_default LIKE 'nextval(%')")
-        self.generated = frozenset(str(r[0]).lower() for r in rows)
-
-    async def close(self) -> None:
-        """Close the connection."""
-        await self.raw.close()
-
-    def is_closed(self) -> bool:
-        """True once the server or the network dropped the connection."""
-        return bool(self.raw.is_closed())
+        return frozenset(str(r[0]).lower() for r in rows)

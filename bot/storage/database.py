@@ -1,7 +1,9 @@
 """The database the stores share: its one connection, transactions and migrations (design §2, §4).
 
-One connection serialised by an ``asyncio.Lock``: each method runs its statements as one
-unit, writes inside one transaction. The backend is chosen by the database URL
+Each method runs its statements as one unit of work, writes inside one transaction: on
+SQLite on its one connection, serialised by an ``asyncio.Lock`` (one writer per file); on
+PostgreSQL on a connection of asyncpg's pool (``POOL_SIZE``), so one process runs as many
+units at once as the pool has connections. The backend is chosen by the database URL
 (bot/storage/backend.py): SQLite through aiosqlite (WAL, ``busy_timeout``,
 ``foreign_keys=ON``, ``isolation_level=None``; writes in ``BEGIN IMMEDIATE`` … ``COMMIT``)
 by default, PostgreSQL through asyncpg for ``postgresql://`` URLs (several processes, one
@@ -65,6 +67,9 @@ log = logging.getLogger(__name__)
 BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another writer's lock before ``StorageBusy`` (milliseconds)."""
 
+POOL_SIZE = 8
+"""PostgreSQL: the connections of one process's pool (units of work running at once)."""
+
 BUSY_WORDS = ("locked", "busy")
 CORRUPT_WORDS = ("malformed", "not a database", "corrupt")
 """Words of SQLite's messages for a damaged file (``SQLITE_CORRUPT``, ``SQLITE_NOTADB``)."""
@@ -86,6 +91,12 @@ PG_LOST = (asyncpg.exceptions.PostgresConnectionError, asyncpg.exceptions.Interf
 def _lost(exc: BaseException) -> bool:
     """True when ``exc`` means the PostgreSQL connection is unusable (not a bad value)."""
     return isinstance(exc, PG_LOST) and not isinstance(exc, ValueError)
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The pool's reset of a connection given back: nothing beyond asyncpg's own rollback of
+    an open transaction (the stores set no session state, hold no session locks, listen to
+    nothing); asyncpg's default ``RESET ALL`` … would cost a round trip per unit of work."""
 
 
 Connection = aiosqlite.Connection | PgConnection
@@ -202,7 +213,8 @@ class Database:
     """
 
     def __init__(self, path: str, *, clock: Callable[[], float] = time.time,
-                 busy_timeout_ms: int = BUSY_TIMEOUT_MS, shards: Shards | None = None) -> None:
+                 busy_timeout_ms: int = BUSY_TIMEOUT_MS, shards: Shards | None = None,
+                 pool_size: int = POOL_SIZE) -> None:
         url = parse_database_url(path)
         self.shards = shards
         self.backend = url.backend
@@ -213,9 +225,12 @@ class Database:
         self.fault: str | None = None
         """The reason writes are failing now (None when healthy)."""
         self._db: aiosqlite.Connection | None = None
-        self._pg: PgConnection | None = None
-        self._pg_lost = False
+        self.pool_size = pool_size
+        self._pool: asyncpg.Pool | None = None
+        self._generated: frozenset[str] = frozenset()
+        """The PostgreSQL tables whose ``id`` the database generates (``INSERT`` gets ``RETURNING id``)."""
         self._lock = asyncio.Lock()
+        """SQLite's one connection is used by one unit of work at a time."""
         self._snapshots = Snapshots()
         self._log_tails: LRUCache[int, LogTail] = LRUCache(LOG_TAILS_KEPT)
         """Per game: its newest log entries read or written by this process (``log`` with
@@ -264,44 +279,37 @@ class Database:
                 raise
             raise fault from exc
 
-    async def _connect_pg(self) -> PgConnection:
-        """A new PostgreSQL connection; locks wait at most the busy timeout."""
-        try:
-            raw = await asyncpg.connect(self._target, timeout=max(self.busy_timeout_ms / 1000, 1.0),
-                                        server_settings={"lock_timeout": str(int(self.busy_timeout_ms))})
-        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            fault = storage_fault(self.path, exc)
-            raise (fault or StorageUnwritable(self.path, str(exc) or type(exc).__name__)) from exc
-        conn = PgConnection(raw)
-        if self._pg is not None:
-            conn.generated = self._pg.generated
-        return conn
-
     async def _open_pg(self) -> None:
-        self._pg = await self._connect_pg()
+        """Open the pool (its first connection proves the server answers), migrate and read
+        which tables have a generated ``id``."""
         try:
+            self._pool = await asyncpg.create_pool(
+                self._target, min_size=1, max_size=self.pool_size,
+                timeout=max(self.busy_timeout_ms / 1000, 1.0), reset=_keep_session,
+                server_settings={"lock_timeout": str(int(self.busy_timeout_ms))})
             await self.migrate()
-            await self._pg.refresh_generated()
+            async with self._pool.acquire() as raw:
+                self._generated = await PgConnection(raw).generated_tables()
         except BaseException as exc:
             with contextlib.suppress(Exception):
                 await self.close()
-            fault = storage_fault(self.path, exc)
+            if isinstance(exc, TimeoutError):
+                raise StorageUnwritable(self.path, "the server did not answer in time") from exc
+            fault = exc if isinstance(exc, StorageError) else storage_fault(self.path, exc)
             if fault is None:
+                raise
+            if fault is exc:
                 raise
             raise fault from exc
 
-    async def _pg_live(self) -> PgConnection:
-        """The PostgreSQL connection, opened again when the server or network dropped it
-        (the next write after an outage simply tries again)."""
-        if self._pg is None:
+    @asynccontextmanager
+    async def _pg_conn(self) -> AsyncIterator[PgConnection]:
+        """A connection of the pool for one unit of work (a connection the server or the
+        network dropped is replaced by the pool: the next call simply tries again)."""
+        if self._pool is None:
             raise RuntimeError("repository is not open")
-        if self._pg_lost or self._pg.is_closed():
-            old = self._pg
-            self._pg = await self._connect_pg()
-            self._pg_lost = False
-            with contextlib.suppress(Exception):
-                old.raw.terminate()
-        return self._pg
+        async with self._pool.acquire() as raw:
+            yield PgConnection(raw, self._generated)
 
     @classmethod
     async def check(cls, path: str) -> None:
@@ -319,38 +327,45 @@ class Database:
         if self._db is not None:
             await self._db.close()
             self._db = None
-        if self._pg is not None:
-            pg, self._pg = self._pg, None
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
             with contextlib.suppress(Exception):
-                await pg.close()
+                await asyncio.wait_for(pool.close(), timeout=max(self.busy_timeout_ms / 1000, 1.0))
+            if not pool.is_closing():
+                pool.terminate()
 
     @property
     def db(self) -> aiosqlite.Connection:
         """The SQLite connection (tests and SQLite-only tools; see ``conn`` for both)."""
         if self._db is None:
-            raise RuntimeError("repository is not open" if self._pg is None else "not an SQLite repository")
+            raise RuntimeError("not an SQLite repository" if self._pg else "repository is not open")
         return self._db
 
     @property
-    def conn(self) -> Connection:
-        """The open connection of either backend (``execute`` with ``?`` placeholders)."""
-        if self._pg is not None:
-            return self._pg
-        return self.db
+    def _pg(self) -> bool:
+        """True for a PostgreSQL repository (open or not)."""
+        return self.backend == POSTGRESQL
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[Connection]:
+        """A connection of either backend (``execute`` with ``?`` placeholders) for reads
+        outside the stores (tests, tools)."""
+        async with self._read() as db:
+            yield db
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[Connection]:
+        if self._pg:
+            try:
+                async with self._pg_conn() as conn:
+                    yield conn
+            except BaseException as exc:
+                fault = storage_fault(self.path, exc)
+                if fault is None:
+                    raise
+                raise fault from exc
+            return
         async with self._lock:
-            if self._pg is not None:
-                try:
-                    yield await self._pg_live()
-                except BaseException as exc:
-                    self._pg_lost = self._pg_lost or _lost(exc)
-                    fault = storage_fault(self.path, exc)
-                    if fault is None:
-                        raise
-                    raise fault from exc
-                return
             yield self.db
 
     @asynccontextmanager
@@ -358,7 +373,7 @@ class Database:
         """One write transaction (SQLite: ``BEGIN IMMEDIATE`` … ``COMMIT``; PostgreSQL: a
         READ COMMITTED transaction); storage faults become ``StorageBusy`` /
         ``StorageUnwritable`` and nothing is written."""
-        if self._pg is not None:
+        if self._pg:
             async with self._pg_tx() as conn:
                 yield conn
             return
@@ -382,30 +397,40 @@ class Database:
 
     @asynccontextmanager
     async def _pg_tx(self) -> AsyncIterator[PgConnection]:
-        async with self._lock:
-            for attempt in (1, 2):  # (a connection found dropped at BEGIN is opened again once)
-                try:
-                    conn = await self._pg_live()
-                    tr = conn.raw.transaction()
-                    await tr.start()
-                    break
-                except (*PG_LOST, asyncpg.PostgresError) as exc:
-                    self._pg_lost = _lost(exc)
-                    if attempt == 2 or not self._pg_lost:
-                        raise self._faulted(exc) from exc
+        """One transaction on a connection of the pool (READ COMMITTED; each process runs as
+        many at once as the pool has connections). A connection found dropped at ``BEGIN``
+        is given back (the pool replaces it) and the next one tried, once."""
+        if self._pool is None:
+            raise RuntimeError("repository is not open")
+        for attempt in (1, 2):
+            raw = None
             try:
-                yield conn
+                raw = await self._pool.acquire()
+                tr = raw.transaction()
+                await tr.start()
+                break
+            except BaseException as exc:
+                if raw is not None:
+                    with contextlib.suppress(Exception):
+                        await self._pool.release(raw)
+                if attempt == 2 or not _lost(exc):
+                    raise self._faulted(exc) from exc
+        try:
+            try:
+                yield PgConnection(raw, self._generated)
                 await tr.commit()
             except BaseException as exc:
-                self._pg_lost = _lost(exc)
                 with contextlib.suppress(Exception):
                     await tr.rollback()
                 if storage_fault(self.path, exc) is not None:
                     raise self._faulted(exc) from exc
                 raise
-            if self.fault is not None:
-                log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
-                self.fault = None
+        finally:
+            with contextlib.suppress(Exception):
+                await self._pool.release(raw)
+        if self.fault is not None:
+            log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
+            self.fault = None
 
     async def _fetch(self, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
         """The rows of each read query, in one trip to the database (SQLite runs them
@@ -444,7 +469,7 @@ class Database:
         """As ``_batch``, then the rows of each read query of ``queries`` once committed, in the
         same trip to the database (SQLite; PostgreSQL: as ``_fetch`` after the commit): (row
         counts, rows per query), or None when ``guard`` refused (nothing read)."""
-        if self._pg is not None:
+        if self._pg:
             try:
                 async with self._pg_tx() as conn:
                     counts: list[int] = []
@@ -514,7 +539,7 @@ class Database:
         Returns:
             The schema version after migrating.
         """
-        if self._pg is not None:
+        if self._pg:
             async with self._pg_tx() as conn:
                 return await migrate_pg(conn)
         async with self._lock:
@@ -522,7 +547,7 @@ class Database:
 
     async def schema_version(self) -> int:
         """The schema version: the number of the last migration applied."""
-        if self._pg is not None:
+        if self._pg:
             async with self._read() as db, db.execute("SELECT MAX(version) FROM schema_version") as cur:
                 row = await cur.fetchone()
         else:

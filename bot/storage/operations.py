@@ -193,7 +193,7 @@ class OperationsStore(Database):
     async def database_bytes(self) -> int | None:
         """The database's size in bytes (SQLite: the file and its WAL; PostgreSQL:
         ``pg_database_size``); None for an in-memory database."""
-        if self._pg is not None:
+        if self._pg:
             async with self._read() as db, db.execute("SELECT pg_database_size(current_database())") as cur:
                 row = await cur.fetchone()
             return int(row[0]) if row else None
