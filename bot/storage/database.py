@@ -226,6 +226,9 @@ class Database:
         """The reason writes are failing now (None when healthy)."""
         self._db: aiosqlite.Connection | None = None
         self.pool_size = pool_size
+        self.fenced: str | None = None
+        """Why this process may no longer write (its shard lease was lost), or None: every
+        PostgreSQL write transaction is then refused before it commits."""
         self._pool: asyncpg.Pool | None = None
         self._generated: frozenset[str] = frozenset()
         """The PostgreSQL tables whose ``id`` the database generates (``INSERT`` gets ``RETURNING id``)."""
@@ -418,6 +421,8 @@ class Database:
         try:
             try:
                 yield PgConnection(raw, self._generated)
+                if self.fenced is not None:
+                    raise StorageUnwritable(self.path, f"this process no longer holds its shards: {self.fenced}")
                 await tr.commit()
             except BaseException as exc:
                 with contextlib.suppress(Exception):
