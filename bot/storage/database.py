@@ -38,7 +38,7 @@ import aiosqlite
 import asyncpg
 from cachetools import LRUCache, TTLCache
 
-from bot.storage.backend import POSTGRESQL, PgConnection, parse_database_url, pg_migration
+from bot.storage.backend import POSTGRESQL, PgConnection, parse_database_url
 from bot.storage.backup import APPLICATION_ID
 from bot.storage.records import (
     GAME_SQL,
@@ -185,10 +185,7 @@ async def migrate_pg(conn: PgConnection) -> int:
         number = int(prefix)
         if number <= current:
             continue
-        if prefix in overrides:
-            script = overrides[prefix].read_text(encoding="utf-8")
-        else:
-            script = pg_migration(f.read_text(encoding="utf-8"))
+        script = (overrides[prefix] if prefix in overrides else f).read_text(encoding="utf-8")
         await conn.executescript(script)
         current = number
     if current != start:
@@ -230,8 +227,6 @@ class Database:
         """Why this process may no longer write (its shard lease was lost), or None: every
         PostgreSQL write transaction is then refused before it commits."""
         self._pool: asyncpg.Pool | None = None
-        self._generated: frozenset[str] = frozenset()
-        """The PostgreSQL tables whose ``id`` the database generates (``INSERT`` gets ``RETURNING id``)."""
         self._lock = asyncio.Lock()
         """SQLite's one connection is used by one unit of work at a time."""
         self._snapshots = Snapshots()
@@ -283,16 +278,13 @@ class Database:
             raise fault from exc
 
     async def _open_pg(self) -> None:
-        """Open the pool (its first connection proves the server answers), migrate and read
-        which tables have a generated ``id``."""
+        """Open the pool (its first connection proves the server answers) and migrate."""
         try:
             self._pool = await asyncpg.create_pool(
                 self._target, min_size=1, max_size=self.pool_size,
                 timeout=max(self.busy_timeout_ms / 1000, 1.0), reset=_keep_session,
                 server_settings={"lock_timeout": str(int(self.busy_timeout_ms))})
             await self.migrate()
-            async with self._pool.acquire() as raw:
-                self._generated = await PgConnection(raw).generated_tables()
         except BaseException as exc:
             with contextlib.suppress(Exception):
                 await self.close()
@@ -312,7 +304,7 @@ class Database:
         if self._pool is None:
             raise RuntimeError("repository is not open")
         async with self._pool.acquire() as raw:
-            yield PgConnection(raw, self._generated)
+            yield PgConnection(raw)
 
     @classmethod
     async def check(cls, path: str) -> None:
@@ -420,7 +412,7 @@ class Database:
                     raise self._faulted(exc) from exc
         try:
             try:
-                yield PgConnection(raw, self._generated)
+                yield PgConnection(raw)
                 if self.fenced is not None:
                     raise StorageUnwritable(self.path, f"this process no longer holds its shards: {self.fenced}")
                 await tr.commit()
@@ -539,7 +531,7 @@ class Database:
     async def migrate(self) -> int:
         """Apply the numbered ``migrations/NNN_*.sql`` files above the schema version
         (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``schema_version`` table, each
-        file translated by ``backend.pg_migration`` unless ``migrations/pg/`` has its own).
+        file of ``migrations/pg/`` in place of the shared one where the SQL differs).
 
         Returns:
             The schema version after migrating.

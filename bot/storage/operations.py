@@ -104,7 +104,12 @@ class OperationsStore(Database):
                     sql = f"INSERT INTO {table}({', '.join(columns)}) VALUES ({','.join('?' * len(columns))})"
                     await db.executemany(sql, [tuple(r) for r in rows])
             if isinstance(db, PgConnection):
-                for table in sorted(db.generated):
+                async with db.execute(
+                        "SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema()"
+                        " AND column_name = 'id' AND (is_identity = 'YES' OR column_default LIKE 'nextval(%')"
+                        " ORDER BY table_name") as cur:
+                    generated = [str(r[0]) for r in await cur.fetchall()]
+                for table in generated:
                     await db.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                                      f" (SELECT COALESCE(MAX(id), 0) + 1 FROM {table}), false)")
 
