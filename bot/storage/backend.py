@@ -92,7 +92,7 @@ def to_numbered(sql: str) -> str:
     return "".join(out)
 
 
-_ROWS_FIRST = ("SELECT", "WITH", "VALUES", "SHOW")
+_ROWS_FIRST = ("SELECT", "WITH", "VALUES", "SHOW", "EXPLAIN")
 
 
 class PgCursor:

@@ -533,14 +533,23 @@ class Database:
         (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``schema_version`` table, each
         file of ``migrations/pg/`` in place of the shared one where the SQL differs).
 
+        A process running some shards also indexes the games by their shard among its shard
+        count (``Shards.index_sql``: once per count, when the first process with it starts).
+
         Returns:
             The schema version after migrating.
         """
         if self._pg:
             async with self._pg_tx() as conn:
-                return await migrate_pg(conn)
+                version = await migrate_pg(conn)
+                if self.shards is not None:  # (under migrate_pg's lock: processes starting together)
+                    await conn.execute(self.shards.index_sql())
+                return version
         async with self._lock:
-            return await migrate_sqlite(self.db)
+            version = await migrate_sqlite(self.db)
+            if self.shards is not None:
+                await self.db.execute(self.shards.index_sql())
+            return version
 
     async def schema_version(self) -> int:
         """The schema version: the number of the last migration applied."""

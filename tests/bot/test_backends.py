@@ -221,3 +221,29 @@ async def test_a_deadline_fires_once_when_two_processes_expire_it(database_url: 
     finally:
         await a.repo.close()
         await b.repo.close()
+
+
+async def test_the_shard_filter_goes_through_an_index(database_url: str) -> None:
+    """A process of shards 1 and 3 of 4 indexes the games by shard; its filter (the clock's
+    deadlines, the held-back pings, the outbox) can be answered through that index."""
+    repo = Repository(database_url, shards=Shards(4, (1, 3)))
+    await repo.open()
+    try:
+        assert repo.shards is not None
+        where, params = repo.shards.where("g.guild_id")
+        sql = f"SELECT g.id FROM games g WHERE {where}"
+        async with repo._tx() as db:  # (PostgreSQL: SET LOCAL, so the empty table is not simply scanned)
+            if repo.backend == "sqlite":
+                async with db.execute(f"EXPLAIN QUERY PLAN {sql}", params) as cur:
+                    plan = " ".join(str(r[-1]) for r in await cur.fetchall())
+            else:
+                await db.execute("SET LOCAL enable_seqscan = off")
+                async with db.execute(f"EXPLAIN {sql}", params) as cur:
+                    plan = " ".join(str(r[0]) for r in await cur.fetchall())
+        assert "games_shard_of_4" in plan, plan
+        on_1, on_0 = await lobby(repo, GUILD_SHARD1), await lobby(repo, GUILD_SHARD0)  # (shards 1 and 0 of 4)
+        assert (Shards.of(on_1.guild_id, 4), Shards.of(on_0.guild_id, 4)) == (1, 0)
+        async with repo.connection() as db, db.execute(sql, params) as cur:
+            assert [int(r[0]) for r in await cur.fetchall()] == [on_1.id]
+    finally:
+        await repo.close()
