@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import sqlite3
 import time
@@ -119,6 +120,30 @@ async def _on_thread(db: aiosqlite.Connection, fn: Callable[[sqlite3.Connection]
     works; aiosqlite is pinned in pyproject.toml)."""
     result: T = await db._execute(fn, db._conn)  # type: ignore[no-untyped-call]
     return result
+
+
+def _one_row_insert(sql: str) -> bool:
+    """True for an ``INSERT`` that always adds exactly one row (no ``DO NOTHING``): a run of
+    them may go as one ``executemany``, each counted as one row."""
+    head = sql.lstrip()[:6].upper()
+    return head == "INSERT" and "DO NOTHING" not in sql.upper()
+
+
+PG_GAME_AND_SEATS_SQL = (
+    "SELECT g.*, (SELECT json_agg(json_build_array(s.game, s.seat, s.user_id, s.name, s.status, s.ai_level)"
+    " ORDER BY s.seat) FROM seats s WHERE s.game = g.id)::text AS seat_rows FROM games g WHERE g.id=?")
+"""PostgreSQL: ``GAME_SQL`` and ``SEATS_SQL`` in one round trip (the seats as one JSON
+array of rows in ``SEATS_SQL``'s column order; SQLite reads both in one trip already)."""
+
+
+async def _pg_game_and_seats(db: PgConnection, game: int) -> list[list[Any]]:
+    """The rows ``GAME_SQL`` and ``SEATS_SQL`` give for ``game``, in one round trip."""
+    async with db.execute(PG_GAME_AND_SEATS_SQL, (game,)) as cur:
+        rows = await cur.fetchall()
+    if not rows:
+        return [[], []]
+    seats = rows[0]["seat_rows"]
+    return [rows, [tuple(r) for r in json.loads(seats)] if seats else []]
 
 
 class _Unchanged(Exception):
@@ -435,10 +460,18 @@ class Database:
         each; PostgreSQL one round trip a query). Under the lock, like ``_read``."""
         async with self._read() as db:
             if isinstance(db, PgConnection):
-                out = []
-                for sql, params in queries:
+                out: list[list[Any]] = []
+                i = 0
+                while i < len(queries):
+                    sql, params = queries[i]
+                    if (sql == GAME_SQL and i + 1 < len(queries) and queries[i + 1][0] == SEATS_SQL
+                            and tuple(queries[i + 1][1]) == tuple(params)):
+                        out += await _pg_game_and_seats(db, params[0])
+                        i += 2
+                        continue
                     async with db.execute(sql, params) as cur:
                         out.append(list(await cur.fetchall()))
+                    i += 1
                 return out
 
             def run(conn: sqlite3.Connection) -> list[list[Any]]:
@@ -450,7 +483,8 @@ class Database:
                      guard: bool = False) -> list[int] | None:
         """Run the write ``statements`` in one transaction, in one trip to the database
         (SQLite: ``BEGIN IMMEDIATE``, the statements and ``COMMIT`` in one call on aiosqlite's
-        thread; PostgreSQL: one transaction, a round trip a statement). Returns each
+        thread; PostgreSQL: one transaction, a round trip a statement, a run of the same
+        one-row insert (log entries, outbox rows) in one round trip). Returns each
         statement's row count. ``guard``: when the first statement changes no row (a failed
         compare-and-set), nothing is written and None is returned.
 
@@ -470,11 +504,22 @@ class Database:
             try:
                 async with self._pg_tx() as conn:
                     counts: list[int] = []
-                    for sql, params in statements:
-                        cur = await conn.execute(sql, params)
-                        counts.append(cur.rowcount)
-                        if guard and len(counts) == 1 and cur.rowcount != 1:
-                            raise _Unchanged
+                    i = 0
+                    while i < len(statements):
+                        sql, params = statements[i]
+                        j = i + 1
+                        if (i > 0 or not guard) and _one_row_insert(sql):
+                            while j < len(statements) and statements[j][0] == sql:
+                                j += 1
+                        if j - i > 1:  # (a run of the same insert: one round trip, asyncpg pipelines it)
+                            await conn.executemany(sql, [p for _, p in statements[i:j]])
+                            counts += [1] * (j - i)
+                        else:
+                            cur = await conn.execute(sql, params)
+                            counts.append(cur.rowcount)
+                            if guard and len(counts) == 1 and cur.rowcount != 1:
+                                raise _Unchanged
+                        i = j
             except _Unchanged:
                 return None
             return counts, await self._fetch(queries) if queries else []
@@ -567,6 +612,9 @@ class Database:
             return [row_to_seat(r) for r in await cur.fetchall()]
 
     async def _game(self, db: Connection, game: int) -> GameRecord | None:
+        if isinstance(db, PgConnection):
+            rows, seats = await _pg_game_and_seats(db, game)
+            return row_to_game(rows[0], [row_to_seat(r) for r in seats], self._snapshots) if rows else None
         async with db.execute(GAME_SQL, (game,)) as cur:
             row = await cur.fetchone()
         if row is None:
