@@ -133,6 +133,8 @@ class GameBot(commands.Bot):
         await self.repo.open()
         if self.leases is not None:  # (PostgreSQL: a standby waits here, before the gateway)
             await self.leases.acquire()
+            if not self.acting:  # (stopped while standing by: it never connects)
+                return
         await self.service.upgrade_snapshots()
         await self.delivery.locales.load(self.service)
         await self.load_commands()
@@ -168,6 +170,14 @@ class GameBot(commands.Bot):
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         self.delivery.transport.scroll.note_deleted(payload.channel_id, payload.message_id)
 
+    @property
+    def acting(self) -> bool:
+        """True while this process may act for its shards: it holds every lease (PostgreSQL)
+        or needs none (SQLite)."""
+        if self.leases is None:
+            return True
+        return self.lease_lost is None and len(self.leases.held) == len(self.leases.shards.ids)
+
     def _lease_lost(self, reason: str) -> None:
         """A shard lease was lost (bot/storage/leases.py): refuse every write from now on and
         stop; the process ends (``python -m bot`` with status 5) and a supervisor starts it
@@ -183,7 +193,7 @@ class GameBot(commands.Bot):
         await self.flow.ai.close()
         await self.backups.stop()
         await self.operator.stop()
-        if self.lease_lost is None:  # (without its lease the outbox is another process's now)
+        if self.acting:  # (a standby's or a lost lease's outbox is another process's)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.outbox.drain(), 10)
         await self.outbox.close()

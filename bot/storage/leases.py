@@ -15,7 +15,7 @@ bots never meet.
   socket is found by TCP keepalives (``KEEPALIVE_*``: about 20 s).
 * **Lease lost** (the lease connection dropped: the server restarted, an operator ended the
   session, the network failed): asyncpg reports the connection closed, or the heartbeat
-  (``HEARTBEAT_S``) fails; ``on_lost`` is called once, at once. The owner stops acting for
+  (``HEARTBEAT_S``, ``HEARTBEAT_TIMEOUT_S``) fails; ``on_lost`` is called once, at once. The owner stops acting for
   its shards (bot/app.py: the repository refuses writes and the process ends; a supervisor
   starts it again, as a standby).
 
@@ -38,11 +38,15 @@ from bot.storage.records import Shards
 log = logging.getLogger(__name__)
 
 HEARTBEAT_S = 2.0
-"""Seconds between the lease connection's heartbeats (a ``SELECT 1`` that must answer
-within the same time)."""
+"""Seconds between the lease connection's heartbeats (a ``SELECT 1``)."""
+HEARTBEAT_TIMEOUT_S = 8.0
+"""How long a heartbeat may take before the lease counts as lost: generous for a loaded
+host, and shorter than the server's keepalive verdict below, so a holder cut off from the
+server stops before the server frees its shards for a standby."""
 KEEPALIVE_IDLE_S, KEEPALIVE_INTERVAL_S, KEEPALIVE_COUNT = 5, 5, 3
 """The server's TCP keepalives on the lease session: a holder whose host vanished
-without closing the socket loses its locks after about idle + interval × count seconds."""
+without closing the socket loses its locks after about idle + interval × count seconds
+(20 s)."""
 LEASE_APPLICATION = "sinful-tabletop shard lease"
 """The ``application_name`` of lease sessions (``pg_stat_activity``: who holds what)."""
 
@@ -66,20 +70,26 @@ class ShardLeases:
 
     async def acquire(self, *, standby: Callable[[int], None] | None = None) -> None:
         """Hold the lease of every shard, waiting as a standby for those another process holds
-        (``standby(shard)`` is called once per shard found held before waiting for it)."""
+        (``standby(shard)`` is called once per shard found held before waiting for it). A
+        ``close`` meanwhile ends the wait: it returns without them."""
         self._conn = await asyncpg.connect(self.url.target, server_settings={
             "application_name": LEASE_APPLICATION, "lock_timeout": "0",
             "tcp_keepalives_idle": str(KEEPALIVE_IDLE_S), "tcp_keepalives_interval": str(KEEPALIVE_INTERVAL_S),
             "tcp_keepalives_count": str(KEEPALIVE_COUNT)})
         count = str(self.shards.count)
         for shard in sorted(self.shards.ids):
-            if not await self._conn.fetchval(f"SELECT pg_try_advisory_lock({KEY_SQL}, $2)", count, shard):
-                log.warning("shard %d of %d is held by another process; standing by until it is free",
-                            shard, self.shards.count)
-                if standby is not None:
-                    standby(shard)
-                await self._conn.execute(f"SELECT pg_advisory_lock({KEY_SQL}, $2)", count, shard)
-                log.warning("took over shard %d of %d", shard, self.shards.count)
+            try:
+                if not await self._conn.fetchval(f"SELECT pg_try_advisory_lock({KEY_SQL}, $2)", count, shard):
+                    log.warning("shard %d of %d is held by another process; standing by until it is free",
+                                shard, self.shards.count)
+                    if standby is not None:
+                        standby(shard)
+                    await self._conn.execute(f"SELECT pg_advisory_lock({KEY_SQL}, $2)", count, shard)
+                    log.warning("took over shard %d of %d", shard, self.shards.count)
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                if self._closing:  # (stopped while standing by: ``held`` says what it holds)
+                    return
+                raise
             self.held = (*self.held, shard)
         self._conn.add_termination_listener(lambda _conn: self._lose("the lease connection was closed"))
         self._heartbeat = asyncio.create_task(self._beat(), name="shard-lease-heartbeat")
@@ -88,7 +98,7 @@ class ShardLeases:
         while not self._closing and self.lost is None:
             await asyncio.sleep(HEARTBEAT_S)
             try:
-                await self._conn.fetchval("SELECT 1", timeout=HEARTBEAT_S)
+                await self._conn.fetchval("SELECT 1", timeout=HEARTBEAT_TIMEOUT_S)
             except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
                 self._lose(f"the lease connection does not answer ({type(exc).__name__}: {exc})")
                 with contextlib.suppress(Exception):

@@ -61,6 +61,24 @@ async def test_a_second_holder_stands_by_and_takes_over_when_the_first_closes(po
             await lease.close()
 
 
+async def test_a_standby_stopped_while_it_waits_ends_its_wait_without_the_lease(postgres_url: str) -> None:
+    holder = ShardLeases(postgres_url, Shards(2, (1,)), print)
+    standby = ShardLeases(postgres_url, Shards(2, (1,)), print)
+    await holder.acquire()
+    waiting = asyncio.create_task(standby.acquire())
+    try:
+        async def standby_waits() -> bool:
+            return sorted(g for _, g in await lease_sessions(postgres_url)) == [False, True]
+        await until(standby_waits, "the standby waits for the lock")
+        await standby.close()
+        await waiting  # (returns: no error, nothing held)
+        assert standby.held == () and holder.held == (1,) and holder.lost is None
+    finally:
+        waiting.cancel()
+        await holder.close()
+        await standby.close()
+
+
 async def test_a_holder_whose_session_ends_learns_it_at_once_and_its_writes_are_refused(postgres_url: str) -> None:
     """Its moves and its outbox: a row it could not mark delivered stays for the next holder."""
     repo = Repository(postgres_url, shards=Shards(2, (1,)))
