@@ -219,6 +219,47 @@ async def migrate_pg(conn: PgConnection) -> int:
     return current
 
 
+async def _pg_fetch(db: PgConnection, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
+    """``Database._fetch`` on PostgreSQL: a round trip a query, a game with its seats in one."""
+    out: list[list[Any]] = []
+    i = 0
+    while i < len(queries):
+        sql, params = queries[i]
+        if (sql == GAME_SQL and i + 1 < len(queries) and queries[i + 1][0] == SEATS_SQL
+                and tuple(queries[i + 1][1]) == tuple(params)):
+            out += await _pg_game_and_seats(db, params[0])
+            i += 2
+            continue
+        async with db.execute(sql, params) as cur:
+            out.append(list(await cur.fetchall()))
+        i += 1
+    return out
+
+
+async def _pg_batch(conn: PgConnection, statements: Sequence[tuple[str, Sequence[Any]]], guard: bool) -> list[int]:
+    """``Database._batch_then``'s statements on PostgreSQL, in the open transaction of
+    ``conn``: each statement's row count; ``_Unchanged`` when ``guard`` and the first
+    changed no row."""
+    counts: list[int] = []
+    i = 0
+    while i < len(statements):
+        sql, params = statements[i]
+        j = i + 1
+        if (i > 0 or not guard) and _one_row_insert(sql):
+            while j < len(statements) and statements[j][0] == sql:
+                j += 1
+        if j - i > 1:  # (a run of the same insert: one round trip, asyncpg pipelines it)
+            await conn.executemany(sql, [p for _, p in statements[i:j]])
+            counts += [1] * (j - i)
+        else:
+            cur = await conn.execute(sql, params)
+            counts.append(cur.rowcount)
+            if guard and len(counts) == 1 and cur.rowcount != 1:
+                raise _Unchanged
+        i = j
+    return counts
+
+
 class Database:
     """Async access to the database at ``path``: an SQLite file path (``":memory:"`` works
     too) or a database URL (``sqlite:///data/games.db``, ``postgresql://user@host/db``;
@@ -460,19 +501,7 @@ class Database:
         each; PostgreSQL one round trip a query). Under the lock, like ``_read``."""
         async with self._read() as db:
             if isinstance(db, PgConnection):
-                out: list[list[Any]] = []
-                i = 0
-                while i < len(queries):
-                    sql, params = queries[i]
-                    if (sql == GAME_SQL and i + 1 < len(queries) and queries[i + 1][0] == SEATS_SQL
-                            and tuple(queries[i + 1][1]) == tuple(params)):
-                        out += await _pg_game_and_seats(db, params[0])
-                        i += 2
-                        continue
-                    async with db.execute(sql, params) as cur:
-                        out.append(list(await cur.fetchall()))
-                    i += 1
-                return out
+                return await _pg_fetch(db, queries)
 
             def run(conn: sqlite3.Connection) -> list[list[Any]]:
                 return [conn.execute(sql, tuple(params)).fetchall() for sql, params in queries]
@@ -503,23 +532,7 @@ class Database:
         if self._pg:
             try:
                 async with self._pg_tx() as conn:
-                    counts: list[int] = []
-                    i = 0
-                    while i < len(statements):
-                        sql, params = statements[i]
-                        j = i + 1
-                        if (i > 0 or not guard) and _one_row_insert(sql):
-                            while j < len(statements) and statements[j][0] == sql:
-                                j += 1
-                        if j - i > 1:  # (a run of the same insert: one round trip, asyncpg pipelines it)
-                            await conn.executemany(sql, [p for _, p in statements[i:j]])
-                            counts += [1] * (j - i)
-                        else:
-                            cur = await conn.execute(sql, params)
-                            counts.append(cur.rowcount)
-                            if guard and len(counts) == 1 and cur.rowcount != 1:
-                                raise _Unchanged
-                        i = j
+                    counts = await _pg_batch(conn, statements, guard)
             except _Unchanged:
                 return None
             return counts, await self._fetch(queries) if queries else []
