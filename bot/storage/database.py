@@ -1,4 +1,4 @@
-"""The database the stores share: its one connection, transactions and migrations (design §2, §4).
+"""The database the stores share: its connections, transactions and migrations (design §2, §4).
 
 Each method runs its statements as one unit of work, writes inside one transaction: on
 SQLite on its one connection, serialised by an ``asyncio.Lock`` (one writer per file); on
