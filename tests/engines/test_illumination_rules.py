@@ -397,6 +397,28 @@ def test_d41_a_discard_that_leaves_no_choice_is_made_at_once() -> None:
     assert E.auto_action(position(REV)[0], REV, on) is None
 
 
+def test_d42_an_end_of_turn_that_leaves_no_choice_is_made_at_once() -> None:
+    on, off = {"auto_end": True}, {"auto_end": False}
+    st, _ = position(REV)  # nothing staged, no coins, no cards: End turn is all there is
+    assert legal(st, REV) == [{"type": "end_turn"}]
+    assert E.auto_action(st, REV, on) == {"type": "end_turn"}
+    assert E.auto_action(st, REV, off) is None and E.auto_action(st, IRR, on) is None
+    assert do(st, REV, E.auto_action(st, REV, on))["active"] == IRR
+    # a tile waiting at a closed Book goes to the sheepfold: still no choice without coins to redirect it
+    st, _ = position(REV, staged=[("Monk/grey", "II")])
+    fill(st, "II")
+    assert legal(st, REV) == [{"type": "end_turn"}] and E.auto_action(st, REV, on) == {"type": "end_turn"}
+    # a coin moves the Abbot (or redirects): the player chooses
+    st, _ = position(REV, coins=(1, 0))
+    assert E.auto_action(st, REV, on) is None
+    # a card in hand: the player chooses
+    st, _ = position(REV, hand=["ritus-1"])
+    assert E.auto_action(st, REV, on) is None
+    # a tile to place: the player chooses
+    st, _ = position(REV, staged=[("Monk/grey", "I")])
+    assert E.auto_action(st, REV, on) is None
+
+
 # --------------------------------------------------------------------------- E14, E15
 
 
