@@ -48,7 +48,15 @@ from engines.illumination.data import (
     TOKENS,
     card_kind,
 )
-from engines.illumination.view import BookView, CellView, PrivateView, PublicView, SquareView, TileView
+from engines.illumination.view import (
+    BookView,
+    CellView,
+    DecisionView,
+    PrivateView,
+    PublicView,
+    SquareView,
+    TileView,
+)
 from render.base import BG, INK, LINE, MUTED, PANEL, WHITE, TextFormatter, canvas, draw_text, text_width
 
 RGB = tuple[int, int, int]
@@ -658,6 +666,8 @@ def render_decision(view: dict[str, Any], *, names: Sequence[str], text: TextFor
     assert decision is not None
     sides = pv["sides"]
     assert sides is not None
+    if decision["kind"] == "activate":
+        return _render_activate(pv, decision, sides, text)
     lead = decision["tiles"][0]
     by_cell = {sq["cell"]: sq for sq in decision["squares"]}
     books = [b for b in pv["books"] if any(c["id"] in by_cell for c in b["cells"])]
@@ -695,6 +705,51 @@ def render_decision(view: dict[str, Any], *, names: Sequence[str], text: TextFor
     return img
 
 
+ACTIVATE_CELL = 64
+"""The cell size (px) of the turn-start picture: three Books in one picture a phone shows whole."""
+LINE_TILE = 36
+"""The size (px) of a line's tiles beside its Book on the turn-start picture."""
+
+
+def _render_activate(pv: PrivateView, decision: DecisionView, sides: list[str], text: TextFormatter | None) -> Image.Image:
+    """The turn-start picture (§11 turn UI, ``activate_place``): each Book a line feeds with its
+    empty quill spaces numbered as the panel's options are (one number per square, Book I first),
+    and beside it the lines that feed it, their tiles in line order, the one placed first framed."""
+    by_cell = {sq["cell"]: sq for sq in decision["squares"]}
+    books = [b for b in pv["books"] if any(c["id"] in by_cell for c in b["cells"])]
+    size = ACTIVATE_CELL
+    head, block = 92, 32 + 4 * size + 16
+    img, draw = canvas(head + len(books) * block, ZOOM_W)
+    draw_text(draw, (MARGIN + 4, 10), _say(text, "board.pick_activate", "Your turn: pick a line and a number"),
+              size=22, bold=True, max_width=ZOOM_W - 2 * MARGIN)
+    legend = _say(text, "board.pick_activate_legend",
+                  "Beside each Book: the lines that feed it. The framed tile goes on the number you press.")
+    _wrap(draw, legend, MARGIN + 4, 44, ZOOM_W - 2 * MARGIN - 4, ZOOM_MIN_FONT + 1, fill=MUTED, lines=2)
+    top = head
+    for book in books:
+        draw_text(draw, (MARGIN + 4, top + 2), _say(text, "board.book", f"Book {book['name']}", name=book["name"]),
+                  size=22, bold=True)
+        gx, gy = MARGIN + 4, top + 32
+        places = _grid(img, pv, book, gx, gy, size, text)
+        for cid, (px, py) in places.items():
+            square = by_cell.get(cid)
+            if square is not None:
+                _number(img, px, py, square, "", False, text, size=size)
+        lx, ly = gx + 6 * size + 14, gy
+        for line in (ln for ln in decision["lines"] if ln["book"] == book["name"]):
+            draw_text(draw, (lx, ly), _say(text, f"term.line.{line['line']}", line["line"]), size=BOARD_MIN_FONT,
+                      bold=True, max_width=ZOOM_W - lx - MARGIN)
+            tx = lx
+            for tile in line["tiles"]:
+                _tile(img, tx, ly + 24, LINE_TILE, tile, sides[tile["owner"]], text=text)
+                if tile["id"] == line["first"]:
+                    draw.rectangle((tx - 2, ly + 22, tx + LINE_TILE + 1, ly + 25 + LINE_TILE), outline=RING, width=3)
+                tx += LINE_TILE + 4
+            ly += 24 + LINE_TILE + 22
+        top += block
+    return img
+
+
 def _best(squares: list[SquareView], tile: str) -> str | None:
     """The square where ``tile`` earns most (coins + tokens), the first in numbering on a tie."""
     best, value = None, -1
@@ -706,14 +761,13 @@ def _best(squares: list[SquareView], tile: str) -> str | None:
 
 
 def _number(img: Image.Image, x: float, y: float, square: SquareView, lead: str, best: bool,
-            text: TextFormatter | None) -> None:
+            text: TextFormatter | None, *, size: int = ZOOM_CELL) -> None:
     """A legal square's number in a white disc, and below it what the framed tile earns there."""
     draw = ImageDraw.Draw(img)
-    size = ZOOM_CELL
-    cx, cy = x + size / 2, y + size * 0.38
-    r = 21
+    cx, cy = x + size / 2, y + size * (0.38 if lead else 0.5)
+    r = round(size * 0.26)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=NUMBER_RED, width=3)
-    draw_text(draw, (cx, cy), str(square["n"]), size=24, fill=NUMBER_RED, anchor="mm", bold=True)
+    draw_text(draw, (cx, cy), str(square["n"]), size=round(size * 0.3), fill=NUMBER_RED, anchor="mm", bold=True)
     if best:
         draw.rectangle((x + 2, y + 2, x + size - 2, y + size - 2), outline=GOLD, width=4)
         draw_text(draw, (x + 5, y + 2), "★", size=ZOOM_MIN_FONT + 1, fill=GOLD)

@@ -40,6 +40,7 @@ from .rules import (
     clone,
     empty_quills,
     exile_of,
+    first_tile,
     is_open,
     items,
     land,
@@ -218,8 +219,8 @@ def action_label(state: State, action: Action) -> Msg:
     if t == "activate":
         return activate_label(state, action["line"])
     if t == "activate_place":
-        after = _activated(state, action["line"])
-        return msg("label.activate_place", line=term(f"line.{action['line']}"), n=square_number(after, action["cell"]),
+        after = _activated(state, action["line"])  # (numbered on the turn-start picture: one number per square)
+        return msg("label.activate_place", line=term(f"line.{action['line']}"), n=square_number(state, action["cell"]),
                    tile=tile_msg(action["tile"]), outcome=place_outcome(after, action["tile"], action["cell"]))
     if t == "place":
         n = square_number(state, action["cell"])
@@ -298,12 +299,11 @@ Pass and the step to activate only, within one select of 24 options; more are gr
 def line_squares(state: State, line: str) -> tuple[str, list[str]] | None:
     """The first tile ``line`` would stage (``placeable_tiles`` after activating it) and the empty
     quill spaces of its Book, in reading order; None when the line stages no tile to place."""
-    after = _activated(state, line)
-    placeable = placeable_tiles(after)
-    if not placeable:
+    seat = seat_of(state["active"])
+    tile = first_tile(state, seat, line)
+    if tile is None:
         return None
-    tile, book = placeable[0]
-    return tile, empty_quills(after, book)
+    return tile, empty_quills(state, line_book(state, seat, line))
 
 
 def best_square(state: State, line: str) -> str | None:

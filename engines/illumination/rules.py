@@ -155,15 +155,34 @@ def exile_cells(state: State) -> list[str]:
     return [c for c in empty_quills(state, exile["book"]) if c != exile["from"]]
 
 
+def first_tile(state: State, seat: int, line: str) -> str | None:
+    """The tile of ``seat``'s mat ``line`` placed first when it is activated and placed
+    (``activate_place``): the first of ``staged_choices`` once staged, the lowest id of its
+    faction tiles; None when it stages none or its Book is closed."""
+    tiles = sorted(t for t in line_tiles(state, seat, line) if TILES[t].faction is not None)
+    return tiles[0] if tiles and is_open(state, line_book(state, seat, line)) else None
+
+
+def fed_books(state: State) -> list[str]:
+    """At TURN_START, the open Books where a line of the active seat's mat would stage a tile to
+    place (its faction tiles' Book, §2.5), Book I first: those of the ``activate_place`` squares."""
+    seat = seat_of(state["active"])
+    books = {line_book(state, seat, line) for line in activatable_lines(state, seat) if first_tile(state, seat, line)}
+    return sorted(books, key=BOOK_INDEX.__getitem__)
+
+
 def numbered_squares(state: State) -> list[str]:
     """The squares of the pending placement in the order they are numbered 1, 2, … on the
     decision picture and in the labels (§11 turn UI): in MAIN the empty quill spaces of the
-    Books where staged tiles wait (Book I first, each in reading order); while an Exilium is
-    answered, the cells it may land on; otherwise none."""
+    Books where staged tiles wait (Book I first, each in reading order); at TURN_START those of
+    the Books the lines feed (``fed_books``), one number per square whichever line goes there;
+    while an Exilium is answered, the cells it may land on; otherwise none."""
     phase = state["phase"]
     if phase == "main":
         books = sorted({book for _, book in state["staged"]}, key=BOOK_INDEX.__getitem__)
         return [c for book in books for c in empty_quills(state, book)]
+    if phase == "turn_start" and state["active"] is not None:
+        return [c for book in fed_books(state) for c in empty_quills(state, book)]
     if phase == "exile" and state["exile"] is not None:
         return exile_cells(state)
     return []

@@ -22,9 +22,11 @@ from .rules import (
     crusade_n,
     exile_of,
     final_result,
+    first_tile,
     is_open,
     items,
     line_book,
+    line_tiles,
     numbered_squares,
     owner,
     rewards,
@@ -124,14 +126,26 @@ class SquareView(TypedDict):
     gain: dict[str, list[Any]]
 
 
+class LineView(TypedDict):
+    """A line of the mat at TURN_START that stages a tile to place: its ``tiles`` in line order
+    (coin tiles too), the ``book`` they go to and the ``first`` tile placed (``activate_place``)."""
+
+    line: str
+    book: str
+    tiles: list[TileView]
+    first: str
+
+
 class DecisionView(TypedDict):
     """The seat's pending placement (§11 turn UI): ``kind`` ``"place"`` (MAIN, the staged tiles
-    that may still be placed, one per kind of tile and Book) or ``"exile"`` (the exiled tile);
-    ``squares`` numbered as the labels number them (``rules.numbered_squares``)."""
+    that may still be placed, one per kind of tile and Book), ``"activate"`` (TURN_START: each
+    line's first tile, placed as the line is activated; ``lines``) or ``"exile"`` (the exiled
+    tile); ``squares`` numbered as the labels number them (``rules.numbered_squares``)."""
 
     kind: str
     tiles: list[TileView]
     squares: list[SquareView]
+    lines: list[LineView]
 
 
 class PrivateView(PublicView):
@@ -220,11 +234,25 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
 
 def decision_view(state: State, seat: int) -> DecisionView | None:
     """``seat``'s pending placement with its numbered squares, or None (not ``seat``'s
-    placement to make: another phase, another seat to move, nothing staged in an open Book)."""
+    placement to make: another phase, another seat to move, nothing staged in an open Book, no
+    line to activate that stages a tile in an open Book)."""
     phase = state["phase"]
+    lines: list[LineView] = []
     if phase == "main" and state["active"] == seat:
         kind = "place"
         tiles = [(t, b) for t, b in staged_choices(state) if is_open(state, b)]
+    elif phase == "turn_start" and state["active"] == seat:
+        kind = "activate"
+        tiles = []
+        for line in LINES:
+            first = first_tile(state, seat, line)
+            if first is None:
+                continue
+            book = line_book(state, seat, line)
+            lines.append({"line": line, "book": book, "first": first,
+                          "tiles": [tile_view(state, t) for t in line_tiles(state, seat, line)]})
+            if (first, book) not in tiles:
+                tiles.append((first, book))
     elif phase == "exile" and state["exile"] is not None and state["active"] == 1 - seat:
         kind = "exile"
         tiles = [(exile_of(state)["tile"], exile_of(state)["book"])]
@@ -237,7 +265,7 @@ def decision_view(state: State, seat: int) -> DecisionView | None:
         book = CELLS[cell].book
         squares.append({"n": n, "cell": cell,
                         "gain": {t: list(rewards(state, t, cell)) for t, b in tiles if b == book}})
-    return {"kind": kind, "tiles": [tile_view(state, t) for t, _ in tiles], "squares": squares}
+    return {"kind": kind, "tiles": [tile_view(state, t) for t, _ in tiles], "squares": squares, "lines": lines}
 
 
 def shuffle_hidden(state: State, seat: int | None, rng: random.Random) -> State:

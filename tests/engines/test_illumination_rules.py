@@ -801,15 +801,17 @@ def test_activate_place_activates_a_line_and_places_its_first_tile_in_one_action
     assert [e.kind for e in events] == ["activate", *(e.kind for e in place_events)]
     assert N.describe_action(st, action) == "col1 AnR I-e1" and N.parse_action(st, REV, "col1 AnR I-e1") == action
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
-    assert tx(N.action_label(st, action)).startswith("Col 1 · Angel/red → 5: ")
+    assert tx(N.action_label(st, action)).startswith("5 · Col 1, Angel/red: ")
+    # numbered as the turn-start picture numbers them: every square of the Books the lines feed, once
+    assert numbered_squares(st) == [*empty_quills(st, "I"), *empty_quills(st, "II"), *empty_quills(st, "III")]
     # 108 squares: each line's best square at the top, then a step with its other squares (its
     # label the line's); the plain activation a step of its own
     assert best_square(st, "col1") == "I-c1" and sum(rewards(activated, lead, "I-c1")[:2]) == 1
     root, _ = DecisionTree.of(N, st, REV).node(())
     labels = [tx(c.label) for c in root]
-    assert labels[:5] == ["Pass…", "Activate a line, place later ▸", "Row 1 · Angel/red → 3: +1 wine",
+    assert labels[:5] == ["Pass…", "Activate a line, place later ▸", "3 · Row 1, Angel/red: +1 wine",
                           "Row 1 → Book I: Angel/red, Dog/white, +2 coins",
-                          "Row 2 · Angel/white → 10: +1 coin, +1 bread"]
+                          "28 · Row 2, Angel/white: +1 coin, +1 bread"]  # (Book II's 10th square, after I's 18)
     assert len(root) == 14 and [c.step is None for c in root[2:]] == [True, False] * 6
     inner, _ = DecisionTree.of(N, st, REV).node((root[3].step,))
     assert len(inner) == len(numbered_squares(do(st, REV, {"type": "activate", "line": "row1"}))) - 1
