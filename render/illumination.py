@@ -20,7 +20,8 @@ Monastery with its slot values, both players' score parts and mats, and the read
 Crusade (``render_private``). ``render_decision`` draws the numbered squares of a pending
 placement (``draws_decision``): the Book(s) with each legal square numbered as the panel's
 buttons number them (``engines/illumination/rules.py numbered_squares``), the first tile's
-reward under each number and its best square starred.
+reward under each number and its best square starred; at the start of a turn, every Book a line
+feeds, numbered once, with the lines beside it (``activate_place``).
 
 Names of cards, stations and factions come from the catalog through ``text`` (``bot.text.Texts``)
 when the host passes it; shapes and colours come from the view and ``engines/illumination/data.py``.
@@ -658,7 +659,8 @@ def render_decision(view: dict[str, Any], *, names: Sequence[str], text: TextFor
     """The numbered squares of the seat's pending placement (§11 turn UI), ``ZOOM_W`` px wide: the
     tiles to place, then each Book holding a legal square, every such square numbered as the
     panel's buttons are (``engines/illumination/rules.py numbered_squares``), the first tile's
-    reward under its number and that tile's best square starred; None for other decisions."""
+    reward under its number and that tile's best square starred (at the start of a turn:
+    ``_render_activate``); None for other decisions."""
     if not draws_decision(view):
         return None
     pv: PrivateView = view  # type: ignore[assignment]
