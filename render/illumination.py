@@ -670,41 +670,64 @@ def render_decision(view: dict[str, Any], *, names: Sequence[str], text: TextFor
     assert sides is not None
     if decision["kind"] == "activate":
         return _render_activate(pv, decision, sides, text)
-    lead = decision["tiles"][0]
+    lead = decision["tiles"][0] if decision["tiles"] else None
     by_cell = {sq["cell"]: sq for sq in decision["squares"]}
     books = [b for b in pv["books"] if any(c["id"] in by_cell for c in b["cells"])]
-    best_cell = _best(decision["squares"], lead["id"])
-    book_h = 40 + 4 * ZOOM_CELL + 12
+    best_cell = _best([sq for sq in decision["squares"] if sq["kind"] == "square"], lead["id"]) if lead else None
+    size = ZOOM_CELL if len(books) < 3 else ACTIVATE_CELL  # (three Books: a picture a phone shows whole)
+    book_h = 40 + 4 * size + 12
     img, draw = canvas(120 + len(books) * book_h + 40, ZOOM_W)
-    faction = lead["faction"] or ""
-    tile_name = _say(text, "tile", f"{faction}/{lead['colour']}",
-                     faction={"term": f"faction.{faction}"}, colour={"term": f"colour.{lead['colour']}"},
-                     code=lead["code"])
-    key = "board.pick_exile" if decision["kind"] == "exile" else "board.pick_place"
-    draw_text(draw, (MARGIN + 4, 10), _say(text, key, f"Where does {tile_name} go? Pick a number", tile=tile_name),
-              size=22, bold=True, max_width=ZOOM_W - 2 * MARGIN)
+    if lead is not None:
+        faction = lead["faction"] or ""
+        tile_name = _say(text, "tile", f"{faction}/{lead['colour']}",
+                         faction={"term": f"faction.{faction}"}, colour={"term": f"colour.{lead['colour']}"},
+                         code=lead["code"])
+        key = "board.pick_exile" if decision["kind"] == "exile" else "board.pick_place"
+        title = _say(text, key, f"Where does {tile_name} go? Pick a number", tile=tile_name)
+    else:
+        title = _say(text, "board.pick_card", "Your cards: pick a number")
+    draw_text(draw, (MARGIN + 4, 10), title, size=22, bold=True, max_width=ZOOM_W - 2 * MARGIN)
     x = MARGIN + 4
     for k, tile in enumerate(decision["tiles"]):
         _tile(img, x, 46, 60, tile, sides[tile["owner"]], text=text, letter=True)
         if k == 0:
             draw.rectangle((x - 3, 43, x + 63, 109), outline=RING, width=3)
         x += 70
-    legend = _say(text, "board.pick_legend", "★ best square for the framed tile; under a number: what it earns there")
+    if lead is not None:
+        legend = _say(text, "board.pick_legend", "★ best square for the framed tile; under a number: what it earns there")
+    else:
+        legend = _say(text, "board.pick_card_legend", "A number on a tile: a card may move it; on a square: "
+                      "a card may put a tile there")
     _wrap(draw, legend, x + 6, 48, ZOOM_W - x - MARGIN - 6, ZOOM_MIN_FONT + 1, fill=MUTED, lines=3)
     top = 120
     for book in books:
         draw_text(draw, (MARGIN + 4, top + 4), _say(text, "board.book", f"Book {book['name']}", name=book["name"]),
                   size=22, bold=True)
-        gx = (ZOOM_W - 6 * ZOOM_CELL) / 2
+        gx = (ZOOM_W - 6 * size) / 2
         gy = top + 40
-        places = _grid(img, pv, book, gx, gy, ZOOM_CELL, text, letter=True)
+        places = _grid(img, pv, book, gx, gy, size, text, letter=True)
         for cid, (px, py) in places.items():
             square = by_cell.get(cid)
             if square is None:
                 continue
-            _number(img, px, py, square, lead["id"], cid == best_cell, text)
+            if square["kind"] == "tile":
+                _tile_number(img, px, py, square["n"], size)
+            else:
+                _number(img, px, py, square, lead["id"] if lead else "", cid == best_cell, text, size=size,
+                        ring=DROLLERY if square["kind"] == "text" else NUMBER_RED)
         top += book_h
     return img
+
+
+def _tile_number(img: Image.Image, x: float, y: float, n: int, size: int) -> None:
+    """The number of a tile a card may move (``main_targets``): a small disc in the tile's
+    top-right corner, clear of its faction code and colour letter."""
+    draw = ImageDraw.Draw(img)
+    r = 12 if size >= ZOOM_CELL else 11
+    cx, cy = x + size - r - 1, y + r + 1
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=NUMBER_RED, width=2)
+    draw_text(draw, (cx, cy), str(n), size=ZOOM_MIN_FONT + 1 if n < 10 else ZOOM_MIN_FONT, fill=NUMBER_RED,
+              anchor="mm", bold=True)
 
 
 ACTIVATE_CELL = 64
@@ -763,13 +786,14 @@ def _best(squares: list[SquareView], tile: str) -> str | None:
 
 
 def _number(img: Image.Image, x: float, y: float, square: SquareView, lead: str, best: bool,
-            text: TextFormatter | None, *, size: int = ZOOM_CELL) -> None:
-    """A legal square's number in a white disc, and below it what the framed tile earns there."""
+            text: TextFormatter | None, *, size: int = ZOOM_CELL, ring: RGB = NUMBER_RED) -> None:
+    """A legal square's number in a white disc (``ring`` its outline: red for a quill space, purple
+    for a text space), and below it what the framed tile earns there."""
     draw = ImageDraw.Draw(img)
     cx, cy = x + size / 2, y + size * (0.38 if lead else 0.5)
     r = round(size * 0.26)
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=NUMBER_RED, width=3)
-    draw_text(draw, (cx, cy), str(square["n"]), size=round(size * 0.3), fill=NUMBER_RED, anchor="mm", bold=True)
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=ring, width=3)
+    draw_text(draw, (cx, cy), str(square["n"]), size=round(size * 0.3), fill=ring, anchor="mm", bold=True)
     if best:
         draw.rectangle((x + 2, y + 2, x + size - 2, y + size - 2), outline=GOLD, width=4)
         draw_text(draw, (x + 5, y + 2), "★", size=ZOOM_MIN_FONT + 1, fill=GOLD)

@@ -323,13 +323,21 @@ def _grouped_by_line(state: State) -> bool:
     return sum(len(s[1]) for s in squares if s is not None) > FLAT_SQUARES
 
 
+def picture_number(state: State, cell: str) -> int | str:
+    """The number of ``cell`` on the decision picture (``rules.numbered_squares``: what the
+    cards in hand may pick is numbered there too); the cell's name if it is not on it."""
+    squares = numbered_squares(state)
+    return squares.index(cell) + 1 if cell in squares else cell
+
+
 def _card_label(state: State, action: Action) -> Msg:
     card = action["card"]
     if card == "motus":
         if "altar" in action:
             return msg("label.motus_abbot", station=term(f"station.{action['altar']}"))
         tile = tile_of(state["board"][action["from"]])
-        return msg("label.motus_tile", tile=tile_msg(tile), src=action["from"], dst=action["to"])
+        return msg("label.motus_tile", tile=tile_msg(tile), src=picture_number(state, action["from"]),
+                   dst=picture_number(state, action["to"]))
     if card == "mutatio":
         a, b = action["cells"]
         return msg("label.mutatio", a=a, b=b)
@@ -338,9 +346,9 @@ def _card_label(state: State, action: Action) -> Msg:
         return msg("label.porticus", a=term(f"line.{a}"), b=term(f"line.{b}"))
     if card == "exilium":
         tile = tile_of(state["board"][action["from"]])
-        return msg("label.exilium", tile=tile_msg(tile), src=action["from"], book=action["book"])
+        return msg("label.exilium", tile=tile_msg(tile), src=picture_number(state, action["from"]), book=action["book"])
     if card == "scriptum":
-        return msg("label.scriptum", tile=tile_msg(action["tile"]), cell=action["cell"])
+        return msg("label.scriptum", tile=tile_msg(action["tile"]), cell=picture_number(state, action["cell"]))
     return msg("label.ritus", token=term(f"token.{action['token']}"))
 
 
@@ -440,13 +448,15 @@ def action_path(state: State, action: Action) -> tuple[Msg, ...]:
         src = action["from"]
         tile = tile_of(state["board"][src])
         return (play, msg("step.motus_from", book=CELLS[src].book),
-                msg("step.tile_on", tile=tile_msg(tile), cell=src), msg("step.to_book", book=CELLS[action["to"]].book))
+                msg("step.tile_on", tile=tile_msg(tile), cell=picture_number(state, src)),
+                msg("step.to_book", book=CELLS[action["to"]].book))
     if card == "motus":
         return (play, msg("step.motus_abbot"))
     if card == "exilium":
         src = action["from"]
         tile = tile_of(state["board"][src])
-        return (play, msg("step.exilium_from", book=CELLS[src].book), msg("step.tile_on", tile=tile_msg(tile), cell=src))
+        return (play, msg("step.exilium_from", book=CELLS[src].book),
+                msg("step.tile_on", tile=tile_msg(tile), cell=picture_number(state, src)))
     if card == "mutatio":
         first = action["cells"][0]
         return (play, msg("step.card", card=term("card.mutatio")), msg("step.mat_cell", cell=first))

@@ -27,6 +27,7 @@ from .rules import (
     items,
     line_book,
     line_tiles,
+    main_targets,
     numbered_squares,
     owner,
     rewards,
@@ -118,11 +119,14 @@ class PublicView(TypedDict):
 
 
 class SquareView(TypedDict):
-    """One numbered square of a pending placement: ``gain`` maps each tile that may go there to
-    what landing it pays its owner, ``[coins, tokens, token kind]`` (§5.2)."""
+    """One numbered cell of a pending decision: ``kind`` ``"square"`` (an empty quill space),
+    ``"text"`` (an empty text space, for a Scriptum) or ``"tile"`` (a face-up tile a card may
+    move, ``rules.main_targets``); ``gain`` maps each tile that may go there to what landing it
+    pays its owner, ``[coins, tokens, token kind]`` (§5.2; none on a tile)."""
 
     n: int
     cell: str
+    kind: str
     gain: dict[str, list[Any]]
 
 
@@ -258,13 +262,15 @@ def decision_view(state: State, seat: int) -> DecisionView | None:
         tiles = [(exile_of(state)["tile"], exile_of(state)["book"])]
     else:
         return None
-    if not tiles:
+    kinds = dict(main_targets(state)) if kind == "place" else {}
+    if not tiles and not kinds:
         return None
     squares: list[SquareView] = []
     for n, cell in enumerate(numbered_squares(state), start=1):
         book = CELLS[cell].book
-        squares.append({"n": n, "cell": cell,
-                        "gain": {t: list(rewards(state, t, cell)) for t, b in tiles if b == book}})
+        what = kinds.get(cell, "square")
+        gain = {} if what == "tile" else {t: list(rewards(state, t, cell)) for t, b in tiles if b == book}
+        squares.append({"n": n, "cell": cell, "kind": what, "gain": gain})
     return {"kind": kind, "tiles": [tile_view(state, t) for t, _ in tiles], "squares": squares, "lines": lines}
 
 

@@ -18,6 +18,7 @@ from engines.illumination.rules import (
     conflict_groups,
     empty_quills,
     line_book,
+    main_targets,
     numbered_squares,
     redirect_cost,
     rewards,
@@ -584,8 +585,8 @@ def test_e20_exilium_the_opponent_chooses_the_cell() -> None:
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
     assert [tx(N.action_label(st, a)) for a in choices] == ["1 · +1 coin, +1 candle", "2 · +1 coin"]
     assert E.player_view(st, REV)["decision"]["squares"] == [
-        {"n": 1, "cell": "III-e2", "gain": {ids["III-c4"]: [1, 1, "candle"]}},
-        {"n": 2, "cell": "III-f4", "gain": {ids["III-c4"]: [1, 0, "candle"]}}]
+        {"n": 1, "cell": "III-e2", "kind": "square", "gain": {ids["III-c4"]: [1, 1, "candle"]}},
+        {"n": 2, "cell": "III-f4", "kind": "square", "gain": {ids["III-c4"]: [1, 0, "candle"]}}]
     assert E.player_view(st, IRR)["decision"] is None
     assert E.timeout_action(st, REV) == {"type": "exile", "cell": "III-e2"}
     with pytest.raises(NotYourTurn):
@@ -594,6 +595,35 @@ def test_e20_exilium_the_opponent_chooses_the_cell() -> None:
     assert st["board"]["III-e2"] == [ids["III-c4"], False]
     assert st["coins"][REV] == 1 and st["tokens"][REV]["candle"] == 1
     assert st["phase"] == "main" and E.to_move(st) == {IRR}
+
+
+def test_the_cards_in_hand_pick_numbers_of_the_decision_picture() -> None:
+    tx = Texts("illumination", ["Ann", "Bo"], strict=True)
+    # Exilium, nothing staged: the opponent's face-up tiles in open Books are numbered (reading order)
+    st, ids = e20()
+    decision = E.player_view(st, IRR)["decision"]
+    assert [(sq["n"], sq["cell"], sq["kind"]) for sq in decision["squares"]] == [(1, "III-d2", "tile"),
+                                                                                 (2, "III-c4", "tile")]
+    action = {"type": "play", "card": "exilium", "from": "III-c4", "book": "III"}
+    assert tx(N.action_label(st, action)) == "Exilium: Monk/yellow 2 → Book III"
+    assert tx(N.action_path(st, action)[-1]) == "2 · Monk/yellow"
+    # Motus: one's own face-up tiles and every empty quill space of every Book; Scriptum: the text
+    # spaces of the staged tile's Book
+    st, ids = position(REV, board={"I-e1": "Angel/red"}, staged=[("Monk/grey", "I")], hand=["motus-1", "scriptum-1"])
+    kinds = dict(main_targets(st))
+    assert kinds["I-e1"] == "tile" and kinds["I-d2"] == "text" and "II-d2" not in kinds  # (no tile staged at II)
+    assert [c for c, k in main_targets(st) if k == "square"] == [*(c for c in empty_quills(st, "I")),
+                                                                 *empty_quills(st, "II"), *empty_quills(st, "III")]
+    n = numbered_squares(st).index
+    motus = {"type": "play", "card": "motus", "from": "I-e1", "to": "III-f1"}
+    assert tx(N.action_label(st, motus)) == f"{n('III-f1') + 1} · Motus: Angel/red from {n('I-e1') + 1}"
+    scriptum = {"type": "play", "card": "scriptum", "tile": ids["staged:0"], "cell": "I-d2"}
+    assert tx(N.action_label(st, scriptum)) == f"{n('I-d2') + 1} · Scriptum: Monk/grey"
+    place = {"type": "place", "tile": ids["staged:0"], "cell": "I-c1"}
+    assert tx(N.action_label(st, place)).startswith(f"{n('I-c1') + 1} · ")
+    # without those cards, only the squares of the staged tile's Book
+    st["hands"][REV] = []
+    assert main_targets(st) == [(c, "square") for c in empty_quills(st, "I")]
 
 
 def test_e20_single_cell_is_chosen_without_a_prompt() -> None:
