@@ -33,7 +33,7 @@ from engines.base import (
 from engines.illumination.types import State
 from engines.notation import GameNotation
 
-from .data import CARD_BUY_COST, CELLS, COIN_TILE_VALUE, SLOT_TIERS, TILES, line_cells
+from .data import CARD_BUY_COST, CELLS, COIN_TILE_VALUE, MAT_CELLS, SLOT_TIERS, TILES, line_cells
 from .rules import (
     activatable_lines,
     altar_token,
@@ -330,6 +330,14 @@ def picture_number(state: State, cell: str) -> int | str:
     return squares.index(cell) + 1 if cell in squares else cell
 
 
+def mat_place(state: State, cell: str) -> Msg:
+    """A cell of the active seat's mat by its tile and its row and column in words
+    (``Angel/red (Row 1, Col 2)``), as the board draws the mat: no ``r1c2`` code."""
+    tile = state["mats"][seat_of(state["active"])][MAT_CELLS.index(cell)]
+    what = tile_msg(tile) if tile is not None else msg("tile_none")
+    return msg("mat_place", tile=what, row=term(f"line.row{cell[1]}"), col=term(f"line.col{cell[3]}"))
+
+
 def _card_label(state: State, action: Action) -> Msg:
     card = action["card"]
     if card == "motus":
@@ -340,7 +348,7 @@ def _card_label(state: State, action: Action) -> Msg:
                    dst=picture_number(state, action["to"]))
     if card == "mutatio":
         a, b = action["cells"]
-        return msg("label.mutatio", a=a, b=b)
+        return msg("label.mutatio", a=mat_place(state, a), b=mat_place(state, b))
     if card == "porticus":
         a, b = action["lines"]
         return msg("label.porticus", a=term(f"line.{a}"), b=term(f"line.{b}"))
@@ -459,7 +467,7 @@ def action_path(state: State, action: Action) -> tuple[Msg, ...]:
                 msg("step.tile_on", tile=tile_msg(tile), cell=picture_number(state, src)))
     if card == "mutatio":
         first = action["cells"][0]
-        return (play, msg("step.card", card=term("card.mutatio")), msg("step.mat_cell", cell=first))
+        return (play, msg("step.card", card=term("card.mutatio")), msg("step.mat_cell", cell=mat_place(state, first)))
     if card == "scriptum":
         return (play, msg("step.card", card=term("card.scriptum")),
                 msg("step.tile_at", tile=tile_msg(action["tile"]), book=CELLS[action["cell"]].book))
