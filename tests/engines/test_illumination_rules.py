@@ -624,6 +624,18 @@ def test_the_cards_in_hand_pick_numbers_of_the_decision_picture() -> None:
     # without those cards, only the squares of the staged tile's Book
     st["hands"][REV] = []
     assert main_targets(st) == [(c, "square") for c in empty_quills(st, "I")]
+    # Mutatio names the mat's tiles by row and column in words
+    st["hands"][REV] = ["mutatio-1"]
+
+    def name(tile: str) -> str:
+        t = TILES[tile]
+        return f"{t.faction.capitalize()}/{t.colour}" if t.faction else "coin tile"
+
+    swap = {"type": "play", "card": "mutatio", "cells": ["r1c1", "r3c2"]}
+    assert swap in legal(st, REV)
+    first, second = (name(st["mats"][REV][i]) for i in (0, 7))
+    assert tx(N.action_label(st, swap)) == f"Mutatio: swap {first} (Row 1, Col 1) ↔ {second} (Row 3, Col 2)"
+    assert tx(N.action_path(st, swap)[-1]) == f"{first} (Row 1, Col 1) ↔ …"
 
 
 def test_e20_single_cell_is_chosen_without_a_prompt() -> None:
