@@ -30,8 +30,9 @@ decisions while the game awaits it; others' moves in between, e.g. simultaneous 
 chance do not end it; a new unit of the rulebook, where ``Notation.replay_marks`` changes (a turn
 of Illumination or Ora, a round), ends every turn under way, so a seat that plays on while the
 other has passed takes one turn per turn of the rulebook: ``turn_taps``): one Play ▶ press (``bot/ui/moves.py``: after a pick the
-panel redraws itself in place with the seat's next decision, so a run needs one press; a panel
-parked while others play is not counted on, its token lasts 15 minutes), then for each decision
+panel redraws itself in place with the seat's next decision, so a run needs one press: a turn that
+goes on from the same seat's run takes none; a panel parked while others play is not counted on,
+its token lasts 15 minutes), then for each decision
 the fewest presses through the real private panel (``bot.ui.panels.build_panel``: buttons, select
 choices, steps, paging, the confirmation step of ``Notation.has_confirm``) to the action played; a decision the host plays at
 once with the game's default preferences (``Engine.auto_action``: Heaven's advance and draw,
@@ -439,7 +440,10 @@ def turn_taps(notation: Any, record: Any, steps: Sequence[Any],
     game awaits it: from its first decision until a state (once chance is done: the host applies
     chance at once) that does not await it, or until the position's ``Notation.replay_marks`` mark
     differs from the one before (the rulebook's next turn or round); it counts one Play ▶ press and the ``presses`` of each
-    of its decisions (other seats' moves in between do not end it: the panel redraws in place).
+    of its decisions (other seats' moves in between do not end it: the panel redraws in place). A turn
+    that follows the same seat's decision while the game awaited no other seat in between (its turns
+    in a row once the other has passed) takes no Play ▶ press: the panel of that decision redrew
+    itself in place with this one.
     A decision the host plays at once with the game's default preferences (``Engine.auto_action``,
     as ``bot.service.GameService`` does: Heaven's advance and draw, Illumination's discard that
     leaves no choice) takes no press and opens no turn.
@@ -449,6 +453,7 @@ def turn_taps(notation: Any, record: Any, steps: Sequence[Any],
     engine = notation.engine
     out: list[int] = []
     open_turns: dict[int, int] = {}  # seat -> its turn's index in out
+    showing: int | None = None  # the seat whose panel shows the game's decision now (no Play ▶ needed)
     states = [steps[0].before, *(step.after for step in steps)] if steps else []
     marks = [None if m is None else m.to_json()
              for m in notation.replay_marks(states, [engine.player_view(st, None) for st in states])]
@@ -459,15 +464,19 @@ def turn_taps(notation: Any, record: Any, steps: Sequence[Any],
             pressed = presses(notation, record, step.before, step.seat, actions.index(step.action))
             if step.seat not in open_turns:
                 open_turns[step.seat] = len(out)
-                out.append(1)  # Play ▶
+                out.append(0 if showing == step.seat else 1)  # Play ▶, unless its panel already shows this
             out[open_turns[step.seat]] += pressed
             if by_prompt is not None:
                 prompt = notation.prompt(step.before, step.seat)
                 by_prompt.setdefault(str(getattr(prompt, "key", prompt)), []).append(pressed)
+        awaited = engine.to_move(step.after)
+        if step.seat != CHANCE:
+            showing = step.seat  # (its panel redraws in place with its next decision)
+        if CHANCE not in awaited and showing not in awaited:
+            showing = None  # (parked while others play: not counted on)
         if marks[i + 1] != marks[i]:  # a new unit of the rulebook (a turn) begins: every turn ends
             open_turns.clear()
             continue
-        awaited = engine.to_move(step.after)
         if CHANCE not in awaited:
             for seat in [s for s in open_turns if s not in awaited]:
                 del open_turns[seat]

@@ -20,7 +20,8 @@ Monastery with its slot values, both players' score parts and mats, and the read
 Crusade (``render_private``). ``render_decision`` draws the numbered squares of a pending
 placement (``draws_decision``): the Book(s) with each legal square numbered as the panel's
 buttons number them (``engines/illumination/rules.py numbered_squares``), the first tile's
-reward under each number and its best square starred.
+reward under each number and its best square starred; at the start of a turn, every Book a line
+feeds, numbered once, with the lines beside it (``activate_place``).
 
 Names of cards, stations and factions come from the catalog through ``text`` (``bot.text.Texts``)
 when the host passes it; shapes and colours come from the view and ``engines/illumination/data.py``.
@@ -48,7 +49,15 @@ from engines.illumination.data import (
     TOKENS,
     card_kind,
 )
-from engines.illumination.view import BookView, CellView, PrivateView, PublicView, SquareView, TileView
+from engines.illumination.view import (
+    BookView,
+    CellView,
+    DecisionView,
+    PrivateView,
+    PublicView,
+    SquareView,
+    TileView,
+)
 from render.base import BG, INK, LINE, MUTED, PANEL, WHITE, TextFormatter, canvas, draw_text, text_width
 
 RGB = tuple[int, int, int]
@@ -650,7 +659,8 @@ def render_decision(view: dict[str, Any], *, names: Sequence[str], text: TextFor
     """The numbered squares of the seat's pending placement (§11 turn UI), ``ZOOM_W`` px wide: the
     tiles to place, then each Book holding a legal square, every such square numbered as the
     panel's buttons are (``engines/illumination/rules.py numbered_squares``), the first tile's
-    reward under its number and that tile's best square starred; None for other decisions."""
+    reward under its number and that tile's best square starred (at the start of a turn:
+    ``_render_activate``); None for other decisions."""
     if not draws_decision(view):
         return None
     pv: PrivateView = view  # type: ignore[assignment]
@@ -658,39 +668,53 @@ def render_decision(view: dict[str, Any], *, names: Sequence[str], text: TextFor
     assert decision is not None
     sides = pv["sides"]
     assert sides is not None
-    lead = decision["tiles"][0]
+    if decision["kind"] == "activate":
+        return _render_activate(pv, decision, sides, text)
+    lead = decision["tiles"][0] if decision["tiles"] else None
     by_cell = {sq["cell"]: sq for sq in decision["squares"]}
     books = [b for b in pv["books"] if any(c["id"] in by_cell for c in b["cells"])]
-    best_cell = _best(decision["squares"], lead["id"])
-    book_h = 40 + 4 * ZOOM_CELL + 12
+    best_cell = _best([sq for sq in decision["squares"] if sq["kind"] == "square"], lead["id"]) if lead else None
+    size = ZOOM_CELL if len(books) < 3 else ACTIVATE_CELL  # (three Books: a picture a phone shows whole)
+    book_h = 40 + 4 * size + 12
     img, draw = canvas(120 + len(books) * book_h + 40, ZOOM_W)
-    faction = lead["faction"] or ""
-    tile_name = _say(text, "tile", f"{faction}/{lead['colour']}",
-                     faction={"term": f"faction.{faction}"}, colour={"term": f"colour.{lead['colour']}"},
-                     code=lead["code"])
-    key = "board.pick_exile" if decision["kind"] == "exile" else "board.pick_place"
-    draw_text(draw, (MARGIN + 4, 10), _say(text, key, f"Where does {tile_name} go? Pick a number", tile=tile_name),
-              size=22, bold=True, max_width=ZOOM_W - 2 * MARGIN)
+    if lead is not None:
+        faction = lead["faction"] or ""
+        tile_name = _say(text, "tile", f"{faction}/{lead['colour']}",
+                         faction={"term": f"faction.{faction}"}, colour={"term": f"colour.{lead['colour']}"},
+                         code=lead["code"])
+        key = "board.pick_exile" if decision["kind"] == "exile" else "board.pick_place"
+        title = _say(text, key, f"Where does {tile_name} go? Pick a number", tile=tile_name)
+    else:
+        title = _say(text, "board.pick_card", "Your cards: pick a number")
+    draw_text(draw, (MARGIN + 4, 10), title, size=22, bold=True, max_width=ZOOM_W - 2 * MARGIN)
     x = MARGIN + 4
     for k, tile in enumerate(decision["tiles"]):
         _tile(img, x, 46, 60, tile, sides[tile["owner"]], text=text, letter=True)
         if k == 0:
             draw.rectangle((x - 3, 43, x + 63, 109), outline=RING, width=3)
         x += 70
-    legend = _say(text, "board.pick_legend", "★ best square for the framed tile; under a number: what it earns there")
+    if lead is not None:
+        legend = _say(text, "board.pick_legend", "★ best square for the framed tile; under a number: what it earns there")
+    else:
+        legend = _say(text, "board.pick_card_legend", "A number on a tile: a card may move it; on a square: "
+                      "a card may put a tile there")
     _wrap(draw, legend, x + 6, 48, ZOOM_W - x - MARGIN - 6, ZOOM_MIN_FONT + 1, fill=MUTED, lines=3)
     top = 120
     for book in books:
         draw_text(draw, (MARGIN + 4, top + 4), _say(text, "board.book", f"Book {book['name']}", name=book["name"]),
                   size=22, bold=True)
-        gx = (ZOOM_W - 6 * ZOOM_CELL) / 2
+        gx = (ZOOM_W - 6 * size) / 2
         gy = top + 40
-        places = _grid(img, pv, book, gx, gy, ZOOM_CELL, text, letter=True)
+        places = _grid(img, pv, book, gx, gy, size, text, letter=True)
         for cid, (px, py) in places.items():
             square = by_cell.get(cid)
             if square is None:
                 continue
-            _number(img, px, py, square, lead["id"], cid == best_cell, text)
+            if square["kind"] == "tile":
+                _tile_number(img, px, py, square["n"], size)
+            else:
+                _number(img, px, py, square, lead["id"] if lead else "", cid == best_cell, text, size=size,
+                        ring=DROLLERY if square["kind"] == "text" else NUMBER_RED)
         top += book_h
     return img
 
@@ -699,6 +723,62 @@ def _reward(gain: list[int | str]) -> tuple[int, int, str]:
     """A square's ``gain`` for one tile: ``[coins, tokens, token kind]`` (``SquareView``)."""
     coins, tokens, token = gain
     return cast(int, coins), cast(int, tokens), cast(str, token)
+
+
+def _tile_number(img: Image.Image, x: float, y: float, n: int, size: int) -> None:
+    """The number of a tile a card may move (``main_targets``): a small disc in the tile's
+    top-right corner, clear of its faction code and colour letter."""
+    draw = ImageDraw.Draw(img)
+    r = 12 if size >= ZOOM_CELL else 11
+    cx, cy = x + size - r - 1, y + r + 1
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=NUMBER_RED, width=2)
+    draw_text(draw, (cx, cy), str(n), size=ZOOM_MIN_FONT + 1 if n < 10 else ZOOM_MIN_FONT, fill=NUMBER_RED,
+              anchor="mm", bold=True)
+
+
+ACTIVATE_CELL = 64
+"""The cell size (px) of the turn-start picture: three Books in one picture a phone shows whole."""
+LINE_TILE = 36
+"""The size (px) of a line's tiles beside its Book on the turn-start picture."""
+
+
+def _render_activate(pv: PrivateView, decision: DecisionView, sides: list[str], text: TextFormatter | None) -> Image.Image:
+    """The turn-start picture (§11 turn UI, ``activate_place``): each Book a line feeds with its
+    empty quill spaces numbered as the panel's options are (one number per square, Book I first),
+    and beside it the lines that feed it, their tiles in line order, the one placed first framed."""
+    by_cell = {sq["cell"]: sq for sq in decision["squares"]}
+    books = [b for b in pv["books"] if any(c["id"] in by_cell for c in b["cells"])]
+    size = ACTIVATE_CELL
+    head, block = 92, 32 + 4 * size + 16
+    img, draw = canvas(head + len(books) * block, ZOOM_W)
+    draw_text(draw, (MARGIN + 4, 10), _say(text, "board.pick_activate", "Your turn: pick a line and a number"),
+              size=22, bold=True, max_width=ZOOM_W - 2 * MARGIN)
+    legend = _say(text, "board.pick_activate_legend",
+                  "Beside each Book: the lines that feed it. The framed tile goes on the number you press.")
+    _wrap(draw, legend, MARGIN + 4, 44, ZOOM_W - 2 * MARGIN - 4, ZOOM_MIN_FONT + 1, fill=MUTED, lines=2)
+    top = head
+    for book in books:
+        draw_text(draw, (MARGIN + 4, top + 2), _say(text, "board.book", f"Book {book['name']}", name=book["name"]),
+                  size=22, bold=True)
+        gx, gy = MARGIN + 4, top + 32
+        places = _grid(img, pv, book, gx, gy, size, text)
+        for cid, (px, py) in places.items():
+            square = by_cell.get(cid)
+            if square is not None:
+                _number(img, px, py, square, "", False, text, size=size)
+        lx, ly = gx + 6 * size + 14, gy
+        for line in (ln for ln in decision["lines"] if ln["book"] == book["name"]):
+            draw_text(draw, (lx, ly), _say(text, f"term.line.{line['line']}", line["line"]), size=BOARD_MIN_FONT,
+                      bold=True, max_width=ZOOM_W - lx - MARGIN)
+            tx = lx
+            for tile in line["tiles"]:
+                _tile(img, tx, ly + 24, LINE_TILE, tile, sides[tile["owner"]], text=text)
+                if tile["id"] == line["first"]:
+                    draw.rectangle((tx - 2, ly + 22, tx + LINE_TILE + 1, ly + 25 + LINE_TILE), outline=RING, width=3)
+                tx += LINE_TILE + 4
+            ly += 24 + LINE_TILE + 22
+        top += block
+    return img
 
 
 def _best(squares: list[SquareView], tile: str) -> str | None:
@@ -714,14 +794,14 @@ def _best(squares: list[SquareView], tile: str) -> str | None:
 
 
 def _number(img: Image.Image, x: float, y: float, square: SquareView, lead: str, best: bool,
-            text: TextFormatter | None) -> None:
-    """A legal square's number in a white disc, and below it what the framed tile earns there."""
+            text: TextFormatter | None, *, size: int = ZOOM_CELL, ring: RGB = NUMBER_RED) -> None:
+    """A legal square's number in a white disc (``ring`` its outline: red for a quill space, purple
+    for a text space), and below it what the framed tile earns there."""
     draw = ImageDraw.Draw(img)
-    size = ZOOM_CELL
-    cx, cy = x + size / 2, y + size * 0.38
-    r = 21
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=NUMBER_RED, width=3)
-    draw_text(draw, (cx, cy), str(square["n"]), size=24, fill=NUMBER_RED, anchor="mm", bold=True)
+    cx, cy = x + size / 2, y + size * (0.38 if lead else 0.5)
+    r = round(size * 0.26)
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=ring, width=3)
+    draw_text(draw, (cx, cy), str(square["n"]), size=round(size * 0.3), fill=ring, anchor="mm", bold=True)
     if best:
         draw.rectangle((x + 2, y + 2, x + size - 2, y + size - 2), outline=GOLD, width=4)
         draw_text(draw, (x + 5, y + 2), "★", size=ZOOM_MIN_FONT + 1, fill=GOLD)

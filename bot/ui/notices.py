@@ -135,16 +135,24 @@ def answered_by_ais(record: GameRecord, entries: Sequence[LogEntry], seat: int, 
     ``now``. Then that player's panel, parked after their move, is redrawn with the
     decision (``bot/ui/parked.py``) and a ping would repeat it: one turn against AIs is
     one ping, not one per step (else Carnival's Pride picks against an AI
-    would ping the channel and the DM once a die). A move made for the seat (a timeout), a
-    person's move or a system entry (an undo, a replace…) in between, and a move before a
-    restart (its panel is gone), all ping."""
+    would ping the channel and the DM once a die). The host's move for the seat by its own
+    preference (``Engine.auto_action``, an entry whose first event is ``auto``: Illumination's
+    discard or End turn that leave no choice) is the computer's too. A move made for the seat
+    (a timeout), a person's move or a system entry (an undo, a replace…) in between, and a
+    move before a restart (its panel is gone), all ping."""
     own = turns.get(seat, 0)
     mine = next((e for e in entries if e.seq == own), None)
     if mine is None or not since <= mine.at or now - mine.at >= PARK_SECONDS:
         return False
     computer = {s.seat for s in record.seats if s.is_ai}
-    return all(e.kind == "chance" or (e.kind == "player" and e.seat in computer)
+    return all(e.kind == "chance" or (e.kind == "player" and (e.seat in computer or (e.seat == seat and _by_preference(e))))
                for e in entries if e.seq > own)
+
+
+def _by_preference(entry: LogEntry) -> bool:
+    """Whether ``entry`` is the host's move for its seat by the player's preference (its first
+    event ``auto``, ``bot.service.GameService``), not a person's, an autopilot's or a timeout's."""
+    return entry.user_id is None and bool(entry.events) and entry.events[0].get("kind") == "auto"
 
 
 def digest_lines(record: GameRecord, entries: Sequence[LogEntry], viewer: int | None, *, after: int,

@@ -270,11 +270,18 @@ class IlluminationEngine(GameEngine[State, Action, view.PublicView | view.Privat
         return {"type": "end_turn"}
 
     def auto_action(self, state: State, seat: Seat, preferences: Mapping[str, object]) -> Action | None:
-        """D41: with ``auto_discard`` on, the item limit's discard when it leaves no choice (every
-        item held is of one kind): that kind's items over 7 at once (``discard`` for one,
-        ``discard_set`` for more); None otherwise."""
-        if (seat == CHANCE or state["phase"] != "discard" or seat not in self.to_move(state)
-                or not preferences.get("auto_discard")):
+        """A move that leaves the player no choice, made at once by preference: D41 (``auto_discard``
+        on) the item limit's discard when every item held is of one kind, that kind's items over 7
+        (``discard`` for one, ``discard_set`` for more); D42 (``auto_end`` on) ``end_turn`` when it
+        is the only legal action of MAIN; None otherwise."""
+        if seat == CHANCE or seat not in self.to_move(state):
+            return None
+        if state["phase"] == "main":
+            if (not preferences.get("auto_end") or any(is_open(state, book) for _, book in state["staged"])
+                    or list(self.legal_actions(state, seat)) != [{"type": "end_turn"}]):
+                return None
+            return {"type": "end_turn"}
+        if state["phase"] != "discard" or not preferences.get("auto_discard"):
             return None
         held = [t for t in TOKENS if state["tokens"][seat][t] > 0] + (["coin"] if state["coins"][seat] > 0 else [])
         need = over_limit(state, seat)

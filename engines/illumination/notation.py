@@ -32,13 +32,14 @@ from engines.illumination.types import Battle, State
 from engines.illumination.view import PrivateView, PublicView
 from engines.notation import GameNotation
 
-from .data import CARD_BUY_COST, CELLS, COIN_TILE_VALUE, SLOT_TIERS, TILES, line_cells
+from .data import CARD_BUY_COST, CELLS, COIN_TILE_VALUE, MAT_CELLS, SLOT_TIERS, TILES, line_cells
 from .rules import (
     activatable_lines,
     altar_token,
     clone,
     empty_quills,
     exile_of,
+    first_tile,
     is_open,
     items,
     land,
@@ -217,8 +218,8 @@ def action_label(state: State, action: Action) -> Msg:
     if t == "activate":
         return activate_label(state, action["line"])
     if t == "activate_place":
-        after = _activated(state, action["line"])
-        return msg("label.activate_place", line=term(f"line.{action['line']}"), n=square_number(after, action["cell"]),
+        after = _activated(state, action["line"])  # (numbered on the turn-start picture: one number per square)
+        return msg("label.activate_place", line=term(f"line.{action['line']}"), n=square_number(state, action["cell"]),
                    tile=tile_msg(action["tile"]), outcome=place_outcome(after, action["tile"], action["cell"]))
     if t == "place":
         n = square_number(state, action["cell"])
@@ -297,12 +298,11 @@ Pass and the step to activate only, within one select of 24 options; more are gr
 def line_squares(state: State, line: str) -> tuple[str, list[str]] | None:
     """The first tile ``line`` would stage (``placeable_tiles`` after activating it) and the empty
     quill spaces of its Book, in reading order; None when the line stages no tile to place."""
-    after = _activated(state, line)
-    placeable = placeable_tiles(after)
-    if not placeable:
+    seat = seat_of(state["active"])
+    tile = first_tile(state, seat, line)
+    if tile is None:
         return None
-    tile, book = placeable[0]
-    return tile, empty_quills(after, book)
+    return tile, empty_quills(state, line_book(state, seat, line))
 
 
 def best_square(state: State, line: str) -> str | None:
@@ -322,24 +322,40 @@ def _grouped_by_line(state: State) -> bool:
     return sum(len(s[1]) for s in squares if s is not None) > FLAT_SQUARES
 
 
+def picture_number(state: State, cell: str) -> int | str:
+    """The number of ``cell`` on the decision picture (``rules.numbered_squares``: what the
+    cards in hand may pick is numbered there too); the cell's name if it is not on it."""
+    squares = numbered_squares(state)
+    return squares.index(cell) + 1 if cell in squares else cell
+
+
+def mat_place(state: State, cell: str) -> Msg:
+    """A cell of the active seat's mat by its tile and its row and column in words
+    (``Angel/red (Row 1, Col 2)``), as the board draws the mat: no ``r1c2`` code."""
+    tile = state["mats"][seat_of(state["active"])][MAT_CELLS.index(cell)]
+    what = tile_msg(tile) if tile is not None else msg("tile_none")
+    return msg("mat_place", tile=what, row=term(f"line.row{cell[1]}"), col=term(f"line.col{cell[3]}"))
+
+
 def _card_label(state: State, action: Action) -> Msg:
     card = action["card"]
     if card == "motus":
         if "altar" in action:
             return msg("label.motus_abbot", station=term(f"station.{action['altar']}"))
         tile = tile_of(state["board"][action["from"]])
-        return msg("label.motus_tile", tile=tile_msg(tile), src=action["from"], dst=action["to"])
+        return msg("label.motus_tile", tile=tile_msg(tile), src=picture_number(state, action["from"]),
+                   dst=picture_number(state, action["to"]))
     if card == "mutatio":
         a, b = action["cells"]
-        return msg("label.mutatio", a=a, b=b)
+        return msg("label.mutatio", a=mat_place(state, a), b=mat_place(state, b))
     if card == "porticus":
         a, b = action["lines"]
         return msg("label.porticus", a=term(f"line.{a}"), b=term(f"line.{b}"))
     if card == "exilium":
         tile = tile_of(state["board"][action["from"]])
-        return msg("label.exilium", tile=tile_msg(tile), src=action["from"], book=action["book"])
+        return msg("label.exilium", tile=tile_msg(tile), src=picture_number(state, action["from"]), book=action["book"])
     if card == "scriptum":
-        return msg("label.scriptum", tile=tile_msg(action["tile"]), cell=action["cell"])
+        return msg("label.scriptum", tile=tile_msg(action["tile"]), cell=picture_number(state, action["cell"]))
     return msg("label.ritus", token=term(f"token.{action['token']}"))
 
 
@@ -439,16 +455,18 @@ def action_path(state: State, action: Action) -> tuple[Msg, ...]:
         src = action["from"]
         tile = tile_of(state["board"][src])
         return (play, msg("step.motus_from", book=CELLS[src].book),
-                msg("step.tile_on", tile=tile_msg(tile), cell=src), msg("step.to_book", book=CELLS[action["to"]].book))
+                msg("step.tile_on", tile=tile_msg(tile), cell=picture_number(state, src)),
+                msg("step.to_book", book=CELLS[action["to"]].book))
     if card == "motus":
         return (play, msg("step.motus_abbot"))
     if card == "exilium":
         src = action["from"]
         tile = tile_of(state["board"][src])
-        return (play, msg("step.exilium_from", book=CELLS[src].book), msg("step.tile_on", tile=tile_msg(tile), cell=src))
+        return (play, msg("step.exilium_from", book=CELLS[src].book),
+                msg("step.tile_on", tile=tile_msg(tile), cell=picture_number(state, src)))
     if card == "mutatio":
         first = action["cells"][0]
-        return (play, msg("step.card", card=term("card.mutatio")), msg("step.mat_cell", cell=first))
+        return (play, msg("step.card", card=term("card.mutatio")), msg("step.mat_cell", cell=mat_place(state, first)))
     if card == "scriptum":
         return (play, msg("step.card", card=term("card.scriptum")),
                 msg("step.tile_at", tile=tile_msg(action["tile"]), book=CELLS[action["cell"]].book))

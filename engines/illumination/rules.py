@@ -36,6 +36,7 @@ from .data import (
     TILES,
     TOKEN_OF,
     TOKENS,
+    card_kind,
     line_cells,
 )
 
@@ -153,15 +154,69 @@ def exile_cells(state: State) -> list[str]:
     return [c for c in empty_quills(state, exile["book"]) if c != exile["from"]]
 
 
+def first_tile(state: State, seat: int, line: str) -> str | None:
+    """The tile of ``seat``'s mat ``line`` placed first when it is activated and placed
+    (``activate_place``): the first of ``staged_choices`` once staged, the lowest id of its
+    faction tiles; None when it stages none or its Book is closed."""
+    tiles = sorted(t for t in line_tiles(state, seat, line) if TILES[t].faction is not None)
+    return tiles[0] if tiles and is_open(state, line_book(state, seat, line)) else None
+
+
+def fed_books(state: State) -> list[str]:
+    """At TURN_START, the open Books where a line of the active seat's mat would stage a tile to
+    place (its faction tiles' Book, §2.5), Book I first: those of the ``activate_place`` squares."""
+    seat = seat_of(state["active"])
+    books = {line_book(state, seat, line) for line in activatable_lines(state, seat) if first_tile(state, seat, line)}
+    return sorted(books, key=BOOK_INDEX.__getitem__)
+
+
+def main_targets(state: State) -> list[tuple[str, str]]:
+    """The cells a MAIN decision of the active seat picks, as ``(cell, kind)`` in the order the
+    decision picture numbers them (Book I first, each in reading order): ``"square"`` an empty
+    quill space of a Book where a staged tile waits, or of any Book while the hand holds a Motus
+    that can move a tile (§5.3: its destinations); ``"text"`` an empty text space of a Book
+    where a staged tile waits, while the hand holds a Scriptum; ``"tile"`` a face-up tile in an
+    open Book that a Motus (one's own) or an Exilium (the opponent's) in hand can move."""
+    seat = seat_of(state["active"])
+    kinds = {card_kind(c) for c in state["hands"][seat]}
+    board = state["board"]
+    staged = {book for _, book in state["staged"]}
+    movable: set[str] = set()
+    for cell, entry in board.items():
+        if not entry[1] and is_open(state, CELLS[cell].book):
+            mine = owner(state, tile_of(entry)) == seat
+            if ("motus" in kinds and mine) or ("exilium" in kinds and not mine):
+                movable.add(cell)
+    motus = "motus" in kinds and any(owner(state, tile_of(board[c])) == seat for c in movable)
+    quills = set(BOOKS) if motus else staged
+    texts = {b for b in staged if is_open(state, b)} if "scriptum" in kinds else set()
+    out: list[tuple[str, str]] = []
+    for book in BOOKS:
+        for cell in BOOK_CELLS[book]:
+            if cell in movable:
+                out.append((cell, "tile"))
+            elif cell in board or cell in DROLLERIES:
+                continue
+            elif CELLS[cell].quill is not None:
+                if book in quills:
+                    out.append((cell, "square"))
+            elif book in texts:
+                out.append((cell, "text"))
+    return out
+
+
 def numbered_squares(state: State) -> list[str]:
     """The squares of the pending placement in the order they are numbered 1, 2, … on the
-    decision picture and in the labels (§11 turn UI): in MAIN the empty quill spaces of the
-    Books where staged tiles wait (Book I first, each in reading order); while an Exilium is
-    answered, the cells it may land on; otherwise none."""
+    decision picture and in the labels (§11 turn UI): in MAIN the cells of ``main_targets``
+    (the empty quill spaces of the Books where staged tiles wait, and what the cards in hand may
+    pick); at TURN_START those of
+    the Books the lines feed (``fed_books``), one number per square whichever line goes there;
+    while an Exilium is answered, the cells it may land on; otherwise none."""
     phase = state["phase"]
     if phase == "main":
-        books = sorted({book for _, book in state["staged"]}, key=BOOK_INDEX.__getitem__)
-        return [c for book in books for c in empty_quills(state, book)]
+        return [c for c, _ in main_targets(state)]
+    if phase == "turn_start" and state["active"] is not None:
+        return [c for book in fed_books(state) for c in empty_quills(state, book)]
     if phase == "exile" and state["exile"] is not None:
         return exile_cells(state)
     return []

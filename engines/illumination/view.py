@@ -22,9 +22,12 @@ from .rules import (
     crusade_n,
     exile_of,
     final_result,
+    first_tile,
     is_open,
     items,
     line_book,
+    line_tiles,
+    main_targets,
     numbered_squares,
     owner,
     rewards,
@@ -116,22 +119,37 @@ class PublicView(TypedDict):
 
 
 class SquareView(TypedDict):
-    """One numbered square of a pending placement: ``gain`` maps each tile that may go there to
-    what landing it pays its owner, ``[coins, tokens, token kind]`` (§5.2)."""
+    """One numbered cell of a pending decision: ``kind`` ``"square"`` (an empty quill space),
+    ``"text"`` (an empty text space, for a Scriptum) or ``"tile"`` (a face-up tile a card may
+    move, ``rules.main_targets``); ``gain`` maps each tile that may go there to what landing it
+    pays its owner, ``[coins, tokens, token kind]`` (§5.2; none on a tile)."""
 
     n: int
     cell: str
+    kind: str
     gain: dict[str, list[int | str]]
+
+
+class LineView(TypedDict):
+    """A line of the mat at TURN_START that stages a tile to place: its ``tiles`` in line order
+    (coin tiles too), the ``book`` they go to and the ``first`` tile placed (``activate_place``)."""
+
+    line: str
+    book: str
+    tiles: list[TileView]
+    first: str
 
 
 class DecisionView(TypedDict):
     """The seat's pending placement (§11 turn UI): ``kind`` ``"place"`` (MAIN, the staged tiles
-    that may still be placed, one per kind of tile and Book) or ``"exile"`` (the exiled tile);
-    ``squares`` numbered as the labels number them (``rules.numbered_squares``)."""
+    that may still be placed, one per kind of tile and Book), ``"activate"`` (TURN_START: each
+    line's first tile, placed as the line is activated; ``lines``) or ``"exile"`` (the exiled
+    tile); ``squares`` numbered as the labels number them (``rules.numbered_squares``)."""
 
     kind: str
     tiles: list[TileView]
     squares: list[SquareView]
+    lines: list[LineView]
 
 
 class PrivateView(PublicView):
@@ -218,24 +236,41 @@ def player_view(state: State, seat: int | None) -> PublicView | PrivateView:
 
 def decision_view(state: State, seat: int) -> DecisionView | None:
     """``seat``'s pending placement with its numbered squares, or None (not ``seat``'s
-    placement to make: another phase, another seat to move, nothing staged in an open Book)."""
+    placement to make: another phase, another seat to move, nothing staged in an open Book, no
+    line to activate that stages a tile in an open Book)."""
     phase = state["phase"]
+    lines: list[LineView] = []
     if phase == "main" and state["active"] == seat:
         kind = "place"
         tiles = [(t, b) for t, b in staged_choices(state) if is_open(state, b)]
+    elif phase == "turn_start" and state["active"] == seat:
+        kind = "activate"
+        tiles = []
+        for line in LINES:
+            first = first_tile(state, seat, line)
+            if first is None:
+                continue
+            book = line_book(state, seat, line)
+            lines.append({"line": line, "book": book, "first": first,
+                          "tiles": [tile_view(state, t) for t in line_tiles(state, seat, line)]})
+            if (first, book) not in tiles:
+                tiles.append((first, book))
     elif phase == "exile" and state["exile"] is not None and state["active"] == 1 - seat:
         kind = "exile"
         tiles = [(exile_of(state)["tile"], exile_of(state)["book"])]
     else:
         return None
-    if not tiles:
+    kinds = dict(main_targets(state)) if kind == "place" else {}
+    if not tiles and not kinds:
         return None
     squares: list[SquareView] = []
     for n, cell in enumerate(numbered_squares(state), start=1):
         book = CELLS[cell].book
-        squares.append({"n": n, "cell": cell,
-                        "gain": {t: list(rewards(state, t, cell)) for t, b in tiles if b == book}})
-    return {"kind": kind, "tiles": [tile_view(state, t) for t, _ in tiles], "squares": squares}
+        what = kinds.get(cell, "square")
+        gain: dict[str, list[int | str]] = (
+            {} if what == "tile" else {t: list(rewards(state, t, cell)) for t, b in tiles if b == book})
+        squares.append({"n": n, "cell": cell, "kind": what, "gain": gain})
+    return {"kind": kind, "tiles": [tile_view(state, t) for t, _ in tiles], "squares": squares, "lines": lines}
 
 
 def shuffle_hidden(state: State, seat: int | None, rng: random.Random) -> State:

@@ -52,3 +52,13 @@ def test_a_move_made_for_the_seat_an_old_move_or_one_before_the_restart_pings() 
     assert asks(record, [move(1, 0, 111), move(2, 1, -1)], now=STARTED + 10 + PARK_SECONDS) is False
     assert asks(record, [move(1, 0, 111), move(2, 1, -1)], now=STARTED + 9 + PARK_SECONDS) is True
     assert asks(record, [move(1, 0, 111, at=STARTED - 1), move(2, 1, -1)]) is False        # before the restart
+
+
+def test_the_hosts_move_for_the_seat_by_its_preference_is_the_computers() -> None:
+    record = table(ALICE, AI)
+    auto = LogEntry(2, "player", 0, {"type": "end_turn"}, [{"kind": "auto", "params": {}}], at=STARTED + 10)
+    assert asks(record, [move(1, 0, 111), auto, move(3, 1, -1)]) is True
+    timeout = LogEntry(2, "player", 0, {"type": "end_turn"}, [{"kind": "timeout", "params": {}}], at=STARTED + 10)
+    assert asks(record, [move(1, 0, 111), timeout, move(3, 1, -1)]) is False
+    bobs = LogEntry(2, "player", 1, {"type": "end_turn"}, [{"kind": "auto", "params": {}}], at=STARTED + 10)
+    assert asks(table(ALICE, BOB), [move(1, 0, 111), bobs]) is False  # (another person's, by their preference)

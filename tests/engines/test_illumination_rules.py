@@ -18,6 +18,7 @@ from engines.illumination.rules import (
     conflict_groups,
     empty_quills,
     line_book,
+    main_targets,
     numbered_squares,
     redirect_cost,
     rewards,
@@ -397,6 +398,28 @@ def test_d41_a_discard_that_leaves_no_choice_is_made_at_once() -> None:
     assert E.auto_action(position(REV)[0], REV, on) is None
 
 
+def test_d42_an_end_of_turn_that_leaves_no_choice_is_made_at_once() -> None:
+    on, off = {"auto_end": True}, {"auto_end": False}
+    st, _ = position(REV)  # nothing staged, no coins, no cards: End turn is all there is
+    assert legal(st, REV) == [{"type": "end_turn"}]
+    assert E.auto_action(st, REV, on) == {"type": "end_turn"}
+    assert E.auto_action(st, REV, off) is None and E.auto_action(st, IRR, on) is None
+    assert do(st, REV, E.auto_action(st, REV, on))["active"] == IRR
+    # a tile waiting at a closed Book goes to the sheepfold: still no choice without coins to redirect it
+    st, _ = position(REV, staged=[("Monk/grey", "II")])
+    fill(st, "II")
+    assert legal(st, REV) == [{"type": "end_turn"}] and E.auto_action(st, REV, on) == {"type": "end_turn"}
+    # a coin moves the Abbot (or redirects): the player chooses
+    st, _ = position(REV, coins=(1, 0))
+    assert E.auto_action(st, REV, on) is None
+    # a card in hand: the player chooses
+    st, _ = position(REV, hand=["ritus-1"])
+    assert E.auto_action(st, REV, on) is None
+    # a tile to place: the player chooses
+    st, _ = position(REV, staged=[("Monk/grey", "I")])
+    assert E.auto_action(st, REV, on) is None
+
+
 # --------------------------------------------------------------------------- E14, E15
 
 
@@ -562,8 +585,8 @@ def test_e20_exilium_the_opponent_chooses_the_cell() -> None:
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
     assert [tx(N.action_label(st, a)) for a in choices] == ["1 · +1 coin, +1 candle", "2 · +1 coin"]
     assert E.player_view(st, REV)["decision"]["squares"] == [
-        {"n": 1, "cell": "III-e2", "gain": {ids["III-c4"]: [1, 1, "candle"]}},
-        {"n": 2, "cell": "III-f4", "gain": {ids["III-c4"]: [1, 0, "candle"]}}]
+        {"n": 1, "cell": "III-e2", "kind": "square", "gain": {ids["III-c4"]: [1, 1, "candle"]}},
+        {"n": 2, "cell": "III-f4", "kind": "square", "gain": {ids["III-c4"]: [1, 0, "candle"]}}]
     assert E.player_view(st, IRR)["decision"] is None
     assert E.timeout_action(st, REV) == {"type": "exile", "cell": "III-e2"}
     with pytest.raises(NotYourTurn):
@@ -572,6 +595,47 @@ def test_e20_exilium_the_opponent_chooses_the_cell() -> None:
     assert st["board"]["III-e2"] == [ids["III-c4"], False]
     assert st["coins"][REV] == 1 and st["tokens"][REV]["candle"] == 1
     assert st["phase"] == "main" and E.to_move(st) == {IRR}
+
+
+def test_the_cards_in_hand_pick_numbers_of_the_decision_picture() -> None:
+    tx = Texts("illumination", ["Ann", "Bo"], strict=True)
+    # Exilium, nothing staged: the opponent's face-up tiles in open Books are numbered (reading order)
+    st, ids = e20()
+    decision = E.player_view(st, IRR)["decision"]
+    assert [(sq["n"], sq["cell"], sq["kind"]) for sq in decision["squares"]] == [(1, "III-d2", "tile"),
+                                                                                 (2, "III-c4", "tile")]
+    action = {"type": "play", "card": "exilium", "from": "III-c4", "book": "III"}
+    assert tx(N.action_label(st, action)) == "Exilium: Monk/yellow 2 → Book III"
+    assert tx(N.action_path(st, action)[-1]) == "2 · Monk/yellow"
+    # Motus: one's own face-up tiles and every empty quill space of every Book; Scriptum: the text
+    # spaces of the staged tile's Book
+    st, ids = position(REV, board={"I-e1": "Angel/red"}, staged=[("Monk/grey", "I")], hand=["motus-1", "scriptum-1"])
+    kinds = dict(main_targets(st))
+    assert kinds["I-e1"] == "tile" and kinds["I-d2"] == "text" and "II-d2" not in kinds  # (no tile staged at II)
+    assert [c for c, k in main_targets(st) if k == "square"] == [*(c for c in empty_quills(st, "I")),
+                                                                 *empty_quills(st, "II"), *empty_quills(st, "III")]
+    n = numbered_squares(st).index
+    motus = {"type": "play", "card": "motus", "from": "I-e1", "to": "III-f1"}
+    assert tx(N.action_label(st, motus)) == f"{n('III-f1') + 1} · Motus: Angel/red from {n('I-e1') + 1}"
+    scriptum = {"type": "play", "card": "scriptum", "tile": ids["staged:0"], "cell": "I-d2"}
+    assert tx(N.action_label(st, scriptum)) == f"{n('I-d2') + 1} · Scriptum: Monk/grey"
+    place = {"type": "place", "tile": ids["staged:0"], "cell": "I-c1"}
+    assert tx(N.action_label(st, place)).startswith(f"{n('I-c1') + 1} · ")
+    # without those cards, only the squares of the staged tile's Book
+    st["hands"][REV] = []
+    assert main_targets(st) == [(c, "square") for c in empty_quills(st, "I")]
+    # Mutatio names the mat's tiles by row and column in words
+    st["hands"][REV] = ["mutatio-1"]
+
+    def name(tile: str) -> str:
+        t = TILES[tile]
+        return f"{t.faction.capitalize()}/{t.colour}" if t.faction else "coin tile"
+
+    swap = {"type": "play", "card": "mutatio", "cells": ["r1c1", "r3c2"]}
+    assert swap in legal(st, REV)
+    first, second = (name(st["mats"][REV][i]) for i in (0, 7))
+    assert tx(N.action_label(st, swap)) == f"Mutatio: swap {first} (Row 1, Col 1) ↔ {second} (Row 3, Col 2)"
+    assert tx(N.action_path(st, swap)[-1]) == f"{first} (Row 1, Col 1) ↔ …"
 
 
 def test_e20_single_cell_is_chosen_without_a_prompt() -> None:
@@ -779,15 +843,17 @@ def test_activate_place_activates_a_line_and_places_its_first_tile_in_one_action
     assert [e.kind for e in events] == ["activate", *(e.kind for e in place_events)]
     assert N.describe_action(st, action) == "col1 AnR I-e1" and N.parse_action(st, REV, "col1 AnR I-e1") == action
     tx = Texts("illumination", ["Ann", "Bo"], strict=True)
-    assert tx(N.action_label(st, action)).startswith("Col 1 · Angel/red → 5: ")
+    assert tx(N.action_label(st, action)).startswith("5 · Col 1, Angel/red: ")
+    # numbered as the turn-start picture numbers them: every square of the Books the lines feed, once
+    assert numbered_squares(st) == [*empty_quills(st, "I"), *empty_quills(st, "II"), *empty_quills(st, "III")]
     # 108 squares: each line's best square at the top, then a step with its other squares (its
     # label the line's); the plain activation a step of its own
     assert best_square(st, "col1") == "I-c1" and sum(rewards(activated, lead, "I-c1")[:2]) == 1
     root, _ = DecisionTree.of(N, st, REV).node(())
     labels = [tx(c.label) for c in root]
-    assert labels[:5] == ["Pass…", "Activate a line, place later ▸", "Row 1 · Angel/red → 3: +1 wine",
+    assert labels[:5] == ["Pass…", "Activate a line, place later ▸", "3 · Row 1, Angel/red: +1 wine",
                           "Row 1 → Book I: Angel/red, Dog/white, +2 coins",
-                          "Row 2 · Angel/white → 10: +1 coin, +1 bread"]
+                          "28 · Row 2, Angel/white: +1 coin, +1 bread"]  # (Book II's 10th square, after I's 18)
     assert len(root) == 14 and [c.step is None for c in root[2:]] == [True, False] * 6
     inner, _ = DecisionTree.of(N, st, REV).node((root[3].step,))
     assert len(inner) == len(numbered_squares(do(st, REV, {"type": "activate", "line": "row1"}))) - 1

@@ -135,8 +135,32 @@ def test_placement_picture_numbers_the_legal_squares(tmp_path: Path) -> None:
     img.save(tmp_path / "decision.png")
 
 
-def test_no_picture_outside_a_placement() -> None:
+def test_turn_start_picture_numbers_every_square_the_lines_can_take(tmp_path: Path) -> None:
+    from engines.illumination.notation import action_label
+    from engines.illumination.rules import numbered_squares
+
     st = run(1, lambda s: s["phase"] == "turn_start")
+    seat = st["active"]
+    view = E.player_view(st, seat)
+    decision = view["decision"]
+    assert decision["kind"] == "activate" and draws_decision(view)
+    assert [sq["cell"] for sq in decision["squares"]] == numbered_squares(st)
+    assert [sq["n"] for sq in decision["squares"]] == list(range(1, len(numbered_squares(st)) + 1))
+    assert [line["line"] for line in decision["lines"]] == ["row1", "row2", "row3", "col1", "col2", "col3"]
+    # every activate-and-place option is named by its square's number on this picture
+    for action in E.legal_actions(st, seat):
+        if action["type"] == "activate_place":
+            n = numbered_squares(st).index(action["cell"]) + 1
+            assert TX(action_label(st, action)).startswith(f"{n} · ")
+    img = render_decision(view, names=NAMES, text=TX)
+    assert img is not None and img.width == ZOOM_W
+    img.save(tmp_path / "turn-start.png")
+    # the other seat (and a spectator) get no picture
+    assert render_decision(E.player_view(st, 1 - seat), names=NAMES, text=TX) is None
+
+
+def test_no_picture_outside_a_placement() -> None:
+    st = run(1, lambda s: s["phase"] == "discard")
     view = E.player_view(st, st["active"])
     assert view["decision"] is None and not draws_decision(view)
     assert render_decision(view, names=NAMES, text=TX) is None

@@ -320,9 +320,10 @@ def test_a_new_turn_of_the_rulebook_ends_the_turn_under_way() -> None:
     def step(seat: int, i: int, before: int, after: int) -> Step:
         return Step(0, seat, {"i": i}, {"to": [0], "round": before}, {"to": [0], "round": after}, ())
 
-    # seat A awaited all along (B has passed): its turns end where the round (the mark) changes
+    # seat A awaited all along (B has passed): its turns end where the round (the mark) changes; its
+    # panel redraws in place with each next turn's decision, so only the first turn takes Play ▶
     steps = [step(0, 0, 1, 1), step(0, 1, 1, 2), step(0, 2, 2, 2), step(0, 0, 2, 3), step(0, 1, 3, 3)]
-    assert phone.turn_taps(engine, record(), steps) == [3, 3, 2]
+    assert phone.turn_taps(engine, record(), steps) == [3, 2, 1]
     assert phone.turn_taps(engine, record(), [step(0, 0, 1, 1), step(0, 1, 1, 1)]) == [3]
 
 
