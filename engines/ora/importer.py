@@ -776,7 +776,7 @@ def _command(rp: Replay, words: list[str]) -> None:
     top = rp.state["stack"][-1] if rp.state["stack"] else None
     if top is not None and top["f"] == "prior" and verb == "USE" and args and args[0] == top["b"]:
         rp.apply({"type": "prior"})  # the new building used: the prior bonus offer taken
-        _resolve(rp, read_words(args[0], args[1:]))
+        _use(rp, args, offered=True)
         return
     if verb not in ("CONVERT", "BUY_DISTRICT", "BUY_PLOT"):  # free actions leave the offer open
         _skip_offers(rp, "prior" if verb == "WITH_PRIOR" else None)
@@ -894,7 +894,11 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
     difference before our engine charges its own price."""
     top = rp.state["stack"][-1] if rp.state["stack"] else None
     if top is not None and top["f"] == "take" and tile in top["left"]:
-        rp.apply({"type": f"take_{tile}", "side": side, "y": y})
+        try:
+            rp.apply({"type": f"take_{tile}", "side": side, "y": y}, recoverable=True)
+        except GameError:
+            if not (rp.as_recorded and _k14_take(rp, top, tile, side, y)):
+                raise
         if rp.as_recorded:
             rp.free_tiles[tile] += 1
         return
@@ -976,7 +980,7 @@ def _k12(rp: Replay, tile: str, side: str, y: int) -> bool:
     settlement turn (the rulebook: only before it). When the record buys right after a
     ``SETTLE`` that closed the turn, the purchase is made for that seat at our price."""
     last = rp.settled
-    if last is None or rp.settled_at != len(rp.actions) or rp.closed != rp.committed + 1:
+    if last is None or rp.settled_at != len(rp.actions) or rp.closed <= rp.committed:
         return False
     seat = last
     st = rp.state
@@ -1066,6 +1070,28 @@ def _k14(rp: Replay, seat: int, tile: str, side: str, y: int) -> bool:
     return True
 
 
+def _k14_take(rp: Replay, top: Mapping[str, Any], tile: str, side: str, y: int) -> bool:
+    """K14 for the Bulwark's free landscape: placed where the record says, where our spec
+    (§2.4) does not place it, if its spaces are free and the pile still has one."""
+    st = rp.state
+    land = st["pl"][top["u"]]["land"]
+    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1]
+    trial: dict[str, Any] = {}
+    R.place_tile(trial, tile, side, y)
+    if R.next_price(MODES[st["mode"]], tile, taken) is None or any(k in land for k in trial):
+        return False
+    st["stack"][-1]["left"].remove(tile)
+    R.place_tile(land, tile, side, y)
+    rp.notes.append(f"K14: {tile} ({side}) placed at row {y}, where our spec does not place it")
+    before, events = _turns(st), []
+    F.advance(st, events)
+    closed = before + _turns_added(st, events) - _turns(st)
+    if closed:
+        rp.closed += closed
+        rp.closed_seat = top["u"]
+    return True
+
+
 def _k15(rp: Replay, before: Sequence[Mapping[str, int]]) -> None:
     """K15: kennerspiel's Cooperage reads its product from a second word, but its own
     completion writes the product into the first (``USE I33 WhWoWoWo``): the wood is paid and
@@ -1095,10 +1121,14 @@ def _lenient_cost(rp: Replay, b: str) -> None:
         rp.notes.append(f"{'K3' if b == 'I21' else 'K11'}: {b} built without {F.goods_text(extra)}")
 
 
-def _use(rp: Replay, args: list[str]) -> None:
+def _use(rp: Replay, args: list[str], *, offered: bool = False) -> None:
+    """A ``USE``; ``offered``: the prior was just placed on the building built (its function
+    started, or resolved already when it needed no decision)."""
     owner, b = rp.owner_of(args[0])
     params = args[1:]
     words = read_words(b, params)  # an unreadable word is refused before anything is applied
+    if b == "I31" and params:
+        words = _k4(rp, words, params)
     over = words.pay["coin"] - 1 if b == "I17" and set(words.pay) == {"coin"} else 0
     if over > 0 and not rp.as_recorded:
         raise GameError("K19: kennerspiel's Scriptorium keeps all the coins paid for it, "
@@ -1108,13 +1138,16 @@ def _use(rp: Replay, args: list[str]) -> None:
     if (top is not None and top["f"] != "use" and not params
             and any(f["f"] == "use" and f["b"] == b and f["o"] == owner for f in st["stack"])):
         return  # the function is under way already (a contracted Priory waiting for its target)
-    if top is not None and top["f"] == "borrow":
+    if offered:
+        pass
+    elif top is not None and top["f"] == "borrow":
         rp.apply({"type": "borrow", "owner": owner, "b": b})
     elif top is not None and top["f"] == "use" and top["b"] == b:
         pass
-    elif rp.contracted == b and not params:
-        rp.contracted = None  # the contracted function needed no decision: our engine resolved it
-        return
+    elif rp.contracted == b:  # the contracted function needed no decision: our engine resolved it
+        rp.contracted = None
+        if not params:
+            return
     elif b in rp.declined and not params:
         rp.declined.discard(b)  # its function declined when the record went past it: no words, nothing
         return
@@ -1130,12 +1163,11 @@ def _use(rp: Replay, args: list[str]) -> None:
         rp.apply({"type": "neutral_prior", "b": b})
     else:
         raise GameError(f"{b} cannot be used now.")
-    if rp.as_recorded and b == "I31":  # K4: kennerspiel's Coal Harbor pays peat
-        params = [p.replace("Pt", "Co") for p in params]
+    if b == "I31" and words.pay.get("peat_coal"):  # K4 as recorded: the peat paid, as coal
         seat = F.decider(rp.state)
         if seat is not None:
             goods = rp.state["pl"][seat]["goods"]
-            n = min(goods.get("peat", 0), sum(p.count("Co") for p in params))
+            n = min(goods.get("peat", 0), words.pay["peat_coal"])
             goods["peat"] -= n
             goods["peat_coal"] += n
     k16 = b == "I33" and len(params) == 1
@@ -1145,12 +1177,54 @@ def _use(rp: Replay, args: list[str]) -> None:
     if over > 0:  # K19: the 1 coin paid as our rules say, the change kept by the bank
         words = Words(Counter({"coin": 1}), words.choose, words.joker, words.coords)
     before = [dict(p["goods"]) for p in rp.state["pl"]] if k16 else []
+    user = rp.closed_seat if rp.closed > rp.committed else seat  # our engine closed the turn already
+    if words.pay and user is not None and _paid_for_nothing(rp, user, b, words):
+        return
     _resolve(rp, words)
     if k16:
         _k15(rp, before)
     if over > 0 and seat is not None:
         rp.state["pl"][seat]["goods"]["coin"] -= over
         rp.notes.append(f"K19: {over + 1} coins paid for the Scriptorium, no change given")
+
+
+def _paid_for_nothing(rp: Replay, seat: int, b: str, words: Words) -> bool:
+    """A function of point goods whose entitlement is 0 (the Festival Ground without forests
+    or moors) that the record pays for, choosing nothing: D40 accepts point goods of at most
+    the entitlement, so the payment buys an empty set; our engine, with nothing to offer,
+    resolved the function alone without it. The payment is made; True when it was."""
+    st = rp.state
+    if words.choose or (st["stack"] and st["stack"][-1]["f"] in INNER):
+        return False
+    effect = EFFECTS.get(b)
+    if effect is None or len(effect.parts) != 1 or len(effect.parts[0].alts) != 1:
+        return False
+    alt = effect.parts[0].alts[0]
+    goods = st["pl"][seat]["goods"]
+    if (len(alt.get) != 1 or alt.get[0].kind != "points" or F.entitlement(st, seat, alt.get[0].arg) >= 1
+            or dict(alt.pay.named) != dict(words.pay) or any(goods.get(g, 0) < n for g, n in words.pay.items())):
+        return False
+    for g, n in words.pay.items():
+        goods[g] -= n
+    return True
+
+
+def _k4(rp: Replay, words: Words, params: list[str]) -> Words:
+    """K4: kennerspiel's Coal Harbor pays peat, up to 3, counted in its first word: ``Pt`` words
+    are read as peat coal paid (``_use`` turns that much peat into coal first), and its own
+    completion's ``Co`` words pay and give nothing. Under our rules the record stops there.
+
+    Raises:
+        GameError: not as recorded (our Coal Harbor pays peat coal).
+    """
+    peat = min(3, sum(1 for i in range(0, len(params[0]) - 1, 2) if params[0][i:i + 2] == "Pt"))
+    if not rp.as_recorded:
+        what = f"pays {peat} peat" if peat else f"reads no peat in {params[0]!r}: it pays and gives nothing"
+        raise GameError(f"K4: kennerspiel's Coal Harbor pays peat, not peat coal, and {what}.")
+    rp.notes.append(f"K4: the Coal Harbor paid with {peat} peat" if peat else
+                    f"K4: the Coal Harbor's {params[0]!r} pays and gives nothing (kennerspiel reads peat)")
+    pay = Counter({"peat_coal": peat}) if peat else Counter()
+    return Words(pay, Counter(), words.joker, words.coords)
 
 
 def _commit(rp: Replay) -> None:
