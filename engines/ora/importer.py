@@ -49,7 +49,8 @@ from typing import Any
 from engines.base import Action, GameError, State
 from engines.ora import flow as F
 from engines.ora import rules as R
-from engines.ora.data import BUILDINGS, COIN5, GIFT, MODES, POINT_GOODS, SETTLEMENTS, goods_of, turn_cap
+from engines.ora.data import (BUILDINGS, COIN5, GIFT, MODES, POINT_GOODS, SETTLEMENTS, SHORT_ROUND_GOODS, goods_of,
+                              turn_cap)
 from engines.ora.effects import EFFECTS
 from engines.ora.engine import OraEngine
 
@@ -107,9 +108,9 @@ class Replay:
     settled_at: int = -1
     deferred: tuple[int, str, str, int] | None = None
     """A purchase the record made while our engine had a decision open: (seat, tile, side, y)."""
-    unused: tuple[str, int, list[dict[str, int]]] | None = None
+    unused: tuple[str, int, list[dict[str, int]], int] | None = None
     """A work contract the record never follows with its USE: (building, owner, everyone's
-    goods after the payment alone)."""
+    goods after the payment alone, the unit then)."""
     moves: list[str] | None = None
     index: int = 0
     """The record's moves and the index of the command being applied (for looking ahead)."""
@@ -117,6 +118,9 @@ class Replay:
     """The building of the last work contract (the record's ``USE`` of it follows)."""
     declined: set[str] = field(default_factory=set)
     """Buildings whose open function the record went past in this turn (``_decline_use``)."""
+    suspended: list[dict[str, Any]] | None = None
+    """K20 (solo): the neutral prior's function, taken off the stack for the settlement the
+    record makes before its ``USE``."""
     prior_next: bool = False
     """``WITH_PRIOR`` in the seat's own window: the next ``USE`` places the prior."""
     _entered: set[tuple[int, str]] = field(default_factory=set)
@@ -334,6 +338,7 @@ def _uses_joker(action: Mapping[str, Any]) -> bool:
 
 CHOICE_PARAMS: dict[str, tuple[str, ...]] = {
     "L2": ("choose",),  # Farmyard: [Jo] and the good chosen (Gn or Sh)
+    "F36": ("pay", "pay"),  # Pilgrimage Site: each word one upgrade's payment
 }
 """How kennerspiel's parameters of a ``USE`` read, by building (our id): each parameter is
 ``pay`` (the goods paid) or ``choose`` (goods chosen, received); ``Jo`` anywhere is the
@@ -421,6 +426,8 @@ def _gains_only(bid: str) -> frozenset[str]:
                 gains.update(o for o in t.options if isinstance(o, str))
         for t in part.picks:
             gains.update(o for o in t.options if isinstance(o, str))
+    if "coin" in pays:  # kennerspiel pays coins with wine and whiskey too
+        pays.update(("wine", "whiskey"))
     _GAINS[bid] = frozenset(gains - pays)
     return _GAINS[bid]
 
@@ -739,7 +746,7 @@ def _unused_contract(rp: Replay) -> None:
     everyone's goods are put back to the contract's payment alone."""
     if rp.unused is None:
         return
-    b, owner, expected = rp.unused
+    b, owner, expected, unit = rp.unused
     if any(f["f"] == "assign" and f.get("b") == b for f in rp.state["stack"]):
         return  # the owner's answer comes next
     rp.unused = None
@@ -747,8 +754,12 @@ def _unused_contract(rp: Replay) -> None:
     if any(f["f"] == "use" and f.get("b") == b for f in stack) and not (
             stack[-1]["f"] == "use" and stack[-1].get("b") == b):
         return  # a step of it is under way: declined at the turn's end, nothing gained
+    round_goods = SHORT_ROUND_GOODS.get(rp.state["unit"], ()) if (
+        rp.state["unit"] != unit and MODES[rp.state["mode"]].family == "short") else ()
     for p, goods in zip(rp.state["pl"], expected, strict=True):
         p["goods"] = dict(goods)
+        for g, n in round_goods:  # the short game's round goods of a round the contract's turn began
+            p["goods"][g] = p["goods"].get(g, 0) + n
 
 
 def _flush(rp: Replay) -> None:
@@ -766,10 +777,12 @@ def _command(rp: Replay, words: list[str]) -> None:
     verb, args = words[0].upper(), words[1:]
     if rp.k9 == 2 and rp.state["unit"] > 2:
         raise GameError("K9: the record follows kennerspiel's loop past the repeated round 2; not reproduced.")
-    if verb not in ("USE", "WITH_PRIOR", "WITH_LAYBROTHER", "CONVERT", "BUY_PLOT", "BUY_DISTRICT"):
+    if verb not in ("USE", "WITH_PRIOR", "WITH_LAYBROTHER", "CONVERT", "BUY_PLOT", "BUY_DISTRICT") and not (
+            verb == "SETTLE" and rp.state["mode"] == "solo"):  # K20: the neutral prior's USE may follow
         rp.contracted = None
     if verb == "COMMIT":
         rp.prior_next = False
+        rp.suspended = None
         rp.declined.clear()
         _commit(rp)
         return
@@ -820,6 +833,8 @@ def _command(rp: Replay, words: list[str]) -> None:
             joker = True  # kennerspiel takes the joker when the good's indicator is gone
         rp.apply({"type": verb.lower(), "x": _int(args[0]), "y": _int(args[1]), "joker": joker})
         return
+    if verb == "SETTLE" and rp.as_recorded:
+        _k20_suspend(rp)
     if verb in ("SETTLE", "BUILD", "FELL_TREES", "CUT_PEAT", "WORK_CONTRACT"):
         _decline_use(rp)
     top = rp.state["stack"][-1] if rp.state["stack"] else None
@@ -857,10 +872,11 @@ def _command(rp: Replay, words: list[str]) -> None:
             expected[seat]["coin"] -= price
             if owner != rp.state["n"]:
                 expected[owner]["coin"] += price
+        unit = rp.state["unit"]
         rp.apply({"type": "contract", "owner": owner, "b": b, **({"gift": True} if gift else {})})
         rp.contracted = b
         if not _used_later(rp, args[0]):
-            rp.unused = (b, owner, expected)
+            rp.unused = (b, owner, expected, unit)
         top = rp.state["stack"][-1] if rp.state["stack"] else None
         if top is not None and top["f"] == "assign" and len(args) > 2 and args[2] == "WITH_PRIOR":
             rp.apply({"type": "assign", "c": "prior"})
@@ -1083,13 +1099,20 @@ def _k14_take(rp: Replay, top: Mapping[str, Any], tile: str, side: str, y: int) 
     st["stack"][-1]["left"].remove(tile)
     R.place_tile(land, tile, side, y)
     rp.notes.append(f"K14: {tile} ({side}) placed at row {y}, where our spec does not place it")
+    _advance(rp, top["u"])
+    return True
+
+
+def _advance(rp: Replay, seat: int) -> None:
+    """Run our engine's flow after the importer changed the state itself (``flow.advance``),
+    counting the turns it closes as ``Replay.apply`` does."""
+    st = rp.state
     before, events = _turns(st), []
     F.advance(st, events)
     closed = before + _turns_added(st, events) - _turns(st)
     if closed:
         rp.closed += closed
-        rp.closed_seat = top["u"]
-    return True
+        rp.closed_seat = seat
 
 
 def _k15(rp: Replay, before: Sequence[Mapping[str, int]]) -> None:
@@ -1129,10 +1152,18 @@ def _use(rp: Replay, args: list[str], *, offered: bool = False) -> None:
     words = read_words(b, params)  # an unreadable word is refused before anything is applied
     if b == "I31" and params:
         words = _k4(rp, words, params)
-    over = words.pay["coin"] - 1 if b == "I17" and set(words.pay) == {"coin"} else 0
+    if b == "I36" and params:
+        words = _k21(rp, words, params)
+    drinks = {g: words.pay[g] for g in ("wine", "whiskey") if words.pay.get(g)} if _pays_coins(b) else {}
+    if drinks:  # kennerspiel pays coins with wine (1) and whiskey (2): sold first (§5.3)
+        pay = Counter({g: n for g, n in words.pay.items() if g not in drinks})
+        pay["coin"] += drinks.get("wine", 0) + 2 * drinks.get("whiskey", 0)
+        words = Words(pay, words.choose, words.joker, words.coords)
+    kept = KEEPS_ALL.get(b)
+    over = words.pay[kept] - 1 if kept is not None and set(words.pay) == {kept} else 0
     if over > 0 and not rp.as_recorded:
-        raise GameError("K19: kennerspiel's Scriptorium keeps all the coins paid for it, "
-                        f"{words.pay['coin']} for a cost of 1.")
+        raise GameError(f"K19: kennerspiel's {BUILDINGS[b].name} keeps all the {kept}s paid for it, "
+                        f"{words.pay[kept]} for a cost of 1.")
     st = rp.state
     top = st["stack"][-1] if st["stack"] else None
     if (top is not None and top["f"] != "use" and not params
@@ -1140,6 +1171,10 @@ def _use(rp: Replay, args: list[str], *, offered: bool = False) -> None:
         return  # the function is under way already (a contracted Priory waiting for its target)
     if offered:
         pass
+    elif rp.suspended is not None and rp.suspended[0]["b"] == b and owner == st["n"]:
+        st["stack"] += rp.suspended  # K20: the neutral prior's function after the settlement
+        rp.suspended = None
+        rp.notes.append(f"K20: the neutral prior's {b} used after the settlement")
     elif top is not None and top["f"] == "borrow":
         rp.apply({"type": "borrow", "owner": owner, "b": b})
     elif top is not None and top["f"] == "use" and top["b"] == b:
@@ -1174,18 +1209,22 @@ def _use(rp: Replay, args: list[str], *, offered: bool = False) -> None:
     if k16 and not rp.as_recorded:
         raise GameError("K15: kennerspiel's Cooperage written as one word pays the wood and gives nothing.")
     seat = F.decider(rp.state)
-    if over > 0:  # K19: the 1 coin paid as our rules say, the change kept by the bank
-        words = Words(Counter({"coin": 1}), words.choose, words.joker, words.coords)
+    if over > 0 and kept is not None:  # K19: 1 paid as our rules say, the rest kept by the bank
+        words = Words(Counter({kept: 1}), words.choose, words.joker, words.coords)
     before = [dict(p["goods"]) for p in rp.state["pl"]] if k16 else []
     user = rp.closed_seat if rp.closed > rp.committed else seat  # our engine closed the turn already
+    for good, n in drinks.items():
+        if user is not None:
+            _convert_late(rp, user, good, n)
     if words.pay and user is not None and _paid_for_nothing(rp, user, b, words):
         return
     _resolve(rp, words)
     if k16:
         _k15(rp, before)
-    if over > 0 and seat is not None:
-        rp.state["pl"][seat]["goods"]["coin"] -= over
-        rp.notes.append(f"K19: {over + 1} coins paid for the Scriptorium, no change given")
+    if over > 0 and seat is not None and kept is not None:
+        rp.state["pl"][seat]["goods"][kept] -= over
+        rp.notes.append(f"K19: {over + 1} {kept}s paid for the {BUILDINGS[b].name}, no change given"
+                        if kept == "coin" else f"K19: {over + 1} {kept}s paid for the {BUILDINGS[b].name}, all kept")
 
 
 def _paid_for_nothing(rp: Replay, seat: int, b: str, words: Words) -> bool:
@@ -1207,6 +1246,61 @@ def _paid_for_nothing(rp: Replay, seat: int, b: str, words: Words) -> bool:
     for g, n in words.pay.items():
         goods[g] -= n
     return True
+
+
+KEEPS_ALL = {"I17": "coin", "I15": "book"}
+"""K19: buildings whose one good paid once kennerspiel keeps whole, however many the words
+pay (the Scriptorium's coins, the Druid's House's books)."""
+
+_COIN_PAYERS: dict[str, bool] = {}
+
+
+def _pays_coins(b: str) -> bool:
+    """Whether building ``b``'s function pays named coins and never wine or whiskey (kennerspiel
+    writes such a payment with wine and whiskey as money, ``PnPnPnPnWn``)."""
+    if b not in _COIN_PAYERS:
+        effect = EFFECTS.get(b)
+        named = {g for part in (effect.parts if effect else ()) for alt in part.alts for g, _ in alt.pay.named}
+        other = any(alt.pay.value or alt.pay.different for part in (effect.parts if effect else ()) for alt in part.alts)
+        _COIN_PAYERS[b] = "coin" in named and not ({"wine", "whiskey"} & named) and not other
+    return _COIN_PAYERS[b]
+
+
+def _k21(rp: Replay, words: Words, params: list[str]) -> Words:
+    """K21: kennerspiel's Camera reads up to 2 books and as many ceramics from its first word,
+    but its own completion writes straw and wood there (``USE I36 SwWo``), which pay and give
+    nothing. Under our rules the record stops there.
+
+    Raises:
+        GameError: not as recorded, words kennerspiel reads otherwise than ours.
+    """
+    n = min(2, words.pay.get("book", 0), words.pay.get("ceramic", 0))
+    pay = Counter({"book": n, "ceramic": n}) if n else Counter()
+    if pay == words.pay:
+        return words
+    if not rp.as_recorded:
+        raise GameError(f"K21: kennerspiel's Camera reads books and ceramics only: {params[0]!r} "
+                        f"{'pays and gives nothing' if not n else f'pays {n} of each'}.")
+    rp.notes.append(f"K21: the Camera's {params[0]!r} pays {n} book and ceramic" if n else
+                    f"K21: the Camera's {params[0]!r} pays and gives nothing")
+    return Words(pay, Counter(), words.joker, words.coords)
+
+
+def _k20_suspend(rp: Replay) -> None:
+    """K20 (solo): kennerspiel resolves the neutral prior's function on its ``USE``, which the
+    record may write after the settlement (ora.md §4.7: step 2, before the settlement turn of
+    step 4). When the record uses that building later in the turn, its frames are taken off
+    the stack for the settlement and put back at its ``USE``."""
+    st = rp.state
+    n = st["n"]
+    at = next((i for i, f in enumerate(st["stack"]) if f["f"] == "use" and f["o"] == n), None)
+    if st["mode"] != "solo" or at is None or not all(f["f"] in INNER for f in st["stack"][at:]):
+        return
+    if not _used_later(rp, st["stack"][at]["b"]):
+        return
+    rp.suspended = st["stack"][at:]
+    del st["stack"][at:]
+    _advance(rp, 0)
 
 
 def _k4(rp: Replay, words: Words, params: list[str]) -> Words:
