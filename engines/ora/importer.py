@@ -118,6 +118,12 @@ class Replay:
     """The building of the last work contract (the record's ``USE`` of it follows)."""
     declined: set[str] = field(default_factory=set)
     """Buildings whose open function the record went past in this turn (``_decline_use``)."""
+    bulwark: tuple[int, set[str]] | None = None
+    """The seat whose Bulwark was used in this turn and the free landscapes it has not taken
+    (K10: kennerspiel gives them without its price piles, so also when ours are empty)."""
+    offer_aside: bool = False
+    """The prior's offer is set aside for a purchase (``_buy_before_offer``): the window is
+    not a new one."""
     suspended: list[dict[str, Any]] | None = None
     """K20 (solo): the neutral prior's function, taken off the stack for the settlement the
     record makes before its ``USE``."""
@@ -169,7 +175,7 @@ class Replay:
         his, and ends the game after that window; our engine's own check at the round's end
         (after that window) is off."""
         st = self.state
-        if st["mode"] != "2pl" or st["over"] or st["phase"] < 4:
+        if st["mode"] != "2pl" or st["over"] or st["phase"] < 4 or self.offer_aside:
             return
         win = st["win"]
         if (win is not None and win["kind"] == "action" and not win["main"] and not win["used"]
@@ -767,6 +773,10 @@ def _flush(rp: Replay) -> None:
     if rp.deferred is None:
         return
     seat, tile, side, y = rp.deferred
+    if (rp.as_recorded and rp.closed > rp.committed and rp.closed_seat == seat
+            and _k13_late(rp, tile, side, y)):  # our engine closed the turn (our pile empty, K10)
+        rp.deferred = None
+        return
     if rp.state["stack"] or rp.state["win"] is None or rp.state["win"]["seat"] != seat:
         return
     rp.deferred = None
@@ -782,7 +792,7 @@ def _command(rp: Replay, words: list[str]) -> None:
         rp.contracted = None
     if verb == "COMMIT":
         rp.prior_next = False
-        rp.suspended = None
+        rp.suspended = rp.bulwark = None
         rp.declined.clear()
         _commit(rp)
         return
@@ -821,6 +831,9 @@ def _command(rp: Replay, words: list[str]) -> None:
         tile, side, y = verb[4:].lower(), SIDES[args[1].upper()], _int(args[0])
         top = rp.state["stack"][-1] if rp.state["stack"] else None
         buyer = F.decider(rp.state)
+        if top is not None and top["f"] == "prior" and len(rp.state["stack"]) == 1 and rp.state["win"]["main"]:
+            _buy_before_offer(rp, tile, side, y)
+            return
         if top is not None and top["f"] != "take" and buyer is not None:  # "take": the Bulwark's free tile
             rp.deferred = (buyer, tile, side, y)  # bought once our engine allows it
             return
@@ -902,6 +915,22 @@ def _command(rp: Replay, words: list[str]) -> None:
     raise GameError(f"Unknown command {verb}.")
 
 
+def _buy_before_offer(rp: Replay, tile: str, side: str, y: int) -> None:
+    """A landscape bought while the prior's offer on the building just built is open (the
+    rulebook allows a purchase before or after the main action, "在你主要的动作之前或之後";
+    our engine asks about the offer first): the offer is set aside for the purchase and open
+    again after it."""
+    offer = rp.state["stack"].pop()
+    rp.state["win"]["main"] = False  # the window stays open for the offer
+    rp.offer_aside = True
+    try:
+        _buy(rp, tile, side, y)
+    finally:
+        rp.offer_aside = False
+        rp.state["win"]["main"] = True
+        rp.state["stack"].append(offer)
+
+
 def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
     """A ``BUY_DISTRICT``/``BUY_PLOT``: the Bulwark's free landscape when its offer is open
     (kennerspiel records it as a purchase; ours takes the top tile, §2.6 I37), else a
@@ -917,17 +946,23 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
                 raise
         if rp.as_recorded:
             rp.free_tiles[tile] += 1
+        if rp.bulwark is not None:
+            rp.bulwark[1].discard(tile)
+        return
+    if rp.as_recorded and rp.bulwark is not None and tile in rp.bulwark[1] and _k10_take(rp, tile, side, y):
         return
     seat = F.decider(rp.state)
     if rp.as_recorded and seat is None or (rp.as_recorded and (_k12(rp, tile, side, y) or _k13_late(rp, tile, side, y))):
         return
+    credit = 0
     if rp.as_recorded and rp.free_tiles[tile] and seat is not None:
         mode = MODES[rp.state["mode"]]
         taken = R.tiles_taken(rp.state["pl"])[0 if tile == "district" else 1]
         ours = R.next_price(mode, tile, taken)
         theirs = R.next_price(mode, tile, taken - rp.free_tiles[tile])
         if ours is not None and theirs is not None and ours > theirs:
-            rp.state["pl"][seat]["goods"]["coin"] += ours - theirs
+            credit = ours - theirs
+            rp.state["pl"][seat]["goods"]["coin"] += credit
             rp.notes.append(f"K10: {tile} for {theirs} coins, not {ours} (the Bulwark's free {tile} "
                             "did not advance the price pile)")
     if seat is not None:
@@ -947,6 +982,9 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
     try:
         rp.apply({"type": f"buy_{tile}", "side": side, "y": y}, recoverable=True)
     except GameError:
+        if credit and seat is not None:  # _k14 charges kennerspiel's price itself
+            rp.state["pl"][seat]["goods"]["coin"] -= credit
+            rp.notes.pop()
         if rp.as_recorded and seat is not None and _k14(rp, seat, tile, side, y):
             return
         raise
@@ -1094,12 +1132,30 @@ def _k14_take(rp: Replay, top: Mapping[str, Any], tile: str, side: str, y: int) 
     taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1]
     trial: dict[str, Any] = {}
     R.place_tile(trial, tile, side, y)
-    if R.next_price(MODES[st["mode"]], tile, taken) is None or any(k in land for k in trial):
+    if any(k in land for k in trial):
         return False
     st["stack"][-1]["left"].remove(tile)
     R.place_tile(land, tile, side, y)
     rp.notes.append(f"K14: {tile} ({side}) placed at row {y}, where our spec does not place it")
     _advance(rp, top["u"])
+    return True
+
+
+def _k10_take(rp: Replay, tile: str, side: str, y: int) -> bool:
+    """K10: kennerspiel's Bulwark gives its free landscape without its price pile, so also
+    after our engine, its pile empty, went past the Bulwark's offer: the landscape is placed
+    where the record says (if its spaces are free) for the Bulwark's user."""
+    assert rp.bulwark is not None
+    seat = rp.bulwark[0]
+    land = rp.state["pl"][seat]["land"]
+    trial: dict[str, Any] = {}
+    R.place_tile(trial, tile, side, y)
+    if any(k in land for k in trial):
+        return False
+    R.place_tile(land, tile, side, y)
+    rp.bulwark[1].discard(tile)
+    rp.free_tiles[tile] += 1
+    rp.notes.append(f"K10: the Bulwark's free {tile} taken with our pile empty (kennerspiel's has no limit)")
     return True
 
 
@@ -1212,6 +1268,8 @@ def _use(rp: Replay, args: list[str], *, offered: bool = False) -> None:
     if over > 0 and kept is not None:  # K19: 1 paid as our rules say, the rest kept by the bank
         words = Words(Counter({kept: 1}), words.choose, words.joker, words.coords)
     before = [dict(p["goods"]) for p in rp.state["pl"]] if k16 else []
+    if b == "I37" and words.pay.get("book") and seat is not None:
+        rp.bulwark = (seat, {"district", "plot"})
     user = rp.closed_seat if rp.closed > rp.committed else seat  # our engine closed the turn already
     for good, n in drinks.items():
         if user is not None:
@@ -1511,24 +1569,26 @@ def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False, in_place:
 def _no_op_after_end(rp: Replay, words: list[str]) -> bool:
     """Commands of the last turn that change nothing of ours once our engine has ended the game
     with it: changing coins (``CONVERT PnPnPnPnPn``, ``CONVERT Ni``: coins are one number,
-    G2), turning grain into straw (scored by no one: made on the last seat's goods), the
-    ``USE`` of a contracted building our engine resolved alone and, as recorded, a landscape
-    bought in that turn (K13, ``_k13_late``)."""
+    G2), turning grain into straw or selling wine or whiskey (made on the last seat's goods),
+    the ``USE`` of a contracted building our engine resolved alone and, as recorded, a
+    landscape bought in that turn (K12 after its settlement, K13)."""
     if words[0] == "CONVERT":
         tokens = [p[i:i + 2] for p in words[1:] for i in range(0, len(p), 2)]
-        grain = tokens.count("Gn")
-        if grain and rp.actions and all(t in ("Pn", "Ni", "Gn") for t in tokens):
-            goods = rp.state["pl"][rp.actions[-1][0]]["goods"]
-            if goods.get("grain", 0) < grain:
-                return False
-            goods["grain"] -= grain
-            goods["straw"] = goods.get("straw", 0) + grain
-            return True
-        return all(t in ("Pn", "Ni") for t in tokens)
+        if not rp.actions or not all(t in ("Pn", "Ni", "Gn", "Wn", "Wh") for t in tokens):
+            return False
+        goods = rp.state["pl"][rp.actions[-1][0]]["goods"]
+        counts = {g: tokens.count(t) for t, g in (("Gn", "grain"), ("Wn", "wine"), ("Wh", "whiskey"))}
+        if any(goods.get(g, 0) < n for g, n in counts.items()):
+            return False
+        for g, n in counts.items():
+            if n:
+                _convert_late(rp, rp.actions[-1][0], g, n)
+        return True
     if words[0] == "USE" and len(words) == 2 and rp.contracted is not None:
         return rp.owner_of(words[1])[1] == rp.contracted
     if words[0] in ("BUY_DISTRICT", "BUY_PLOT") and len(words) == 3 and rp.as_recorded:
-        return _k13_late(rp, words[0][4:].lower(), SIDES[words[2].upper()], _int(words[1]))
+        tile, side, y = words[0][4:].lower(), SIDES[words[2].upper()], _int(words[1])
+        return _k12(rp, tile, side, y) or _k13_late(rp, tile, side, y)
     return False
 
 
