@@ -121,6 +121,8 @@ class Replay:
     bulwark: tuple[int, set[str]] | None = None
     """The seat whose Bulwark was used in this turn and the free landscapes it has not taken
     (K10: kennerspiel gives them without its price piles, so also when ours are empty)."""
+    presold: int = -1
+    """The index of the ``USE`` whose payment ``_presell`` prepared before its work contract."""
     offer_aside: bool = False
     """The prior's offer is set aside for a purchase (``_buy_before_offer``): the window is
     not a new one."""
@@ -153,6 +155,8 @@ class Replay:
             raise GameError("The game is over.")
         before = _turns(self.state)
         phase = self.state["phase"]
+        win = self.state["win"]
+        turn_seat = seat if win is None else win["seat"]  # an owner's answer closes the user's turn
         if self.in_place and (not recoverable or action["type"] in FREE_TYPES):  # see OraEngine.apply_in_place
             events = ENGINE.apply_in_place(self.state, seat, action)
         else:
@@ -165,7 +169,7 @@ class Replay:
             self._k18_end()
         if closed:
             self.closed += closed
-            self.closed_seat = seat
+            self.closed_seat = turn_seat
         if self.as_recorded:
             self._k13()
 
@@ -494,8 +498,11 @@ def _resolve(rp: Replay, words: Words) -> None:
                 after = top["req"][0][2]
                 order = _pick_order(variant)
                 start = order.index(after) + 1 if after in order else 0
-                return [({"type": "pick", "good": g}, {"coin": 5} if g == COIN5 else {g: 1}) for g in order[start:]
-                        if left.get(g, 0) > 0 or (g == COIN5 and left.get("coin", 0) >= 5)]
+                picks = [({"type": "pick", "good": g}, {"coin": 5} if g == COIN5 else {g: 1}) for g in order[start:]
+                         if left.get(g, 0) > 0 or (g == COIN5 and left.get("coin", 0) >= 5)]
+                # as many goods left as picks to make: each is picked, in our file order, so
+                # only the first can begin a way to the end
+                return picks[:1] if len(picks) == top["req"][0][1] and len(top["req"]) == 1 else picks
             if kind == "forest":
                 return [(a, _paid_by(a, None)) for a in ENGINE.legal_actions(st, seat)
                         if a["type"] == "forest" and (a["x"], a["y"]) in words.coords]
@@ -877,6 +884,8 @@ def _command(rp: Replay, words: list[str]) -> None:
         seat = F.decider(rp.state)
         if not gift and seat is not None:
             _cover_coins(rp, seat, R.contract_price(rp.state))
+        if seat is not None:
+            _presell(rp, seat, args[0], 0 if gift else R.contract_price(rp.state))
         expected = [dict(p["goods"]) for p in rp.state["pl"]]
         if seat is not None and gift:
             expected[seat][GIFT[rp.state["variant"]]] -= 1
@@ -1225,6 +1234,9 @@ def _use(rp: Replay, args: list[str], *, offered: bool = False) -> None:
     if (top is not None and top["f"] != "use" and not params
             and any(f["f"] == "use" and f["b"] == b and f["o"] == owner for f in st["stack"])):
         return  # the function is under way already (a contracted Priory waiting for its target)
+    payer = rp.closed_seat if rp.closed > rp.committed else F.decider(st)
+    if rp.presold != rp.index and payer is not None:
+        _pay_ahead(rp, payer, words, drinks)
     if offered:
         pass
     elif rp.suspended is not None and rp.suspended[0]["b"] == b and owner == st["n"]:
@@ -1271,9 +1283,6 @@ def _use(rp: Replay, args: list[str], *, offered: bool = False) -> None:
     if b == "I37" and words.pay.get("book") and seat is not None:
         rp.bulwark = (seat, {"district", "plot"})
     user = rp.closed_seat if rp.closed > rp.committed else seat  # our engine closed the turn already
-    for good, n in drinks.items():
-        if user is not None:
-            _convert_late(rp, user, good, n)
     if words.pay and user is not None and _paid_for_nothing(rp, user, b, words):
         return
     _resolve(rp, words)
@@ -1286,10 +1295,11 @@ def _use(rp: Replay, args: list[str], *, offered: bool = False) -> None:
 
 
 def _paid_for_nothing(rp: Replay, seat: int, b: str, words: Words) -> bool:
-    """A function of point goods whose entitlement is 0 (the Festival Ground without forests
-    or moors) that the record pays for, choosing nothing: D40 accepts point goods of at most
-    the entitlement, so the payment buys an empty set; our engine, with nothing to offer,
-    resolved the function alone without it. The payment is made; True when it was."""
+    """A function of point goods whose entitlement buys no point good (the Festival Ground
+    without forests or moors, the House of the Brotherhood below 2 points) that the record
+    pays for, choosing nothing: D40 accepts point goods of at most the entitlement, so the
+    payment buys an empty set; our engine, with nothing to offer, resolved the function alone
+    without it. The payment is made; True when it was."""
     st = rp.state
     if words.choose or (st["stack"] and st["stack"][-1]["f"] in INNER):
         return False
@@ -1298,12 +1308,57 @@ def _paid_for_nothing(rp: Replay, seat: int, b: str, words: Words) -> bool:
         return False
     alt = effect.parts[0].alts[0]
     goods = st["pl"][seat]["goods"]
-    if (len(alt.get) != 1 or alt.get[0].kind != "points" or F.entitlement(st, seat, alt.get[0].arg) >= 1
+    if (len(alt.get) != 1 or alt.get[0].kind != "points" or R.point_sets(F.entitlement(st, seat, alt.get[0].arg))
             or dict(alt.pay.named) != dict(words.pay) or any(goods.get(g, 0) < n for g, n in words.pay.items())):
         return False
     for g, n in words.pay.items():
         goods[g] -= n
     return True
+
+
+def _pay_ahead(rp: Replay, seat: int, words: Words, drinks: Mapping[str, int], extra: int = 0, *,
+               straw: bool = True) -> None:
+    """Free conversions (§5.3) before a ``USE`` whose words pay more coins or straw than the
+    seat holds, as kennerspiel's payment makes them itself: the wine and whiskey its words pay
+    as money are sold, a coin shortfall (``extra`` coins paid before it) is covered by selling
+    whiskey, then wine, and a straw shortfall by turning grain into straw."""
+    goods = rp.state["pl"][seat]["goods"]
+    for good, n in drinks.items():
+        if goods.get(good, 0) >= n:
+            _convert_late(rp, seat, good, n)
+    short = words.pay.get("coin", 0) + extra - goods.get("coin", 0)
+    while short > 0 and goods.get("whiskey", 0) > 0:
+        _convert_late(rp, seat, "whiskey", 1)
+        short -= 2
+    while short > 0 and goods.get("wine", 0) > 0:
+        _convert_late(rp, seat, "wine", 1)
+        short -= 1
+    short = words.pay.get("straw", 0) - goods.get("straw", 0)
+    if straw and short > 0 and goods.get("grain", 0) >= short:
+        _convert_late(rp, seat, "grain", short)
+
+
+def _presell(rp: Replay, seat: int, bid: str, price: int) -> None:
+    """Before a work contract on ``bid`` (``price`` coins): ``_pay_ahead`` for the coins of the
+    record's ``USE`` of it in this turn when the seat's coins do not cover them, since our
+    engine resolves what the contract allows at once (a function it cannot pay, nothing)."""
+    for j in range(rp.index + 1, len(rp.moves or ())):
+        words = (rp.moves or [])[j].split()
+        if words[0] == "COMMIT":
+            return
+        if words[:2] == ["USE", bid] and len(words) > 2:
+            b = rp.owner_of(bid)[1]
+            read = read_words(b, words[2:])
+            drinks = {g: read.pay[g] for g in ("wine", "whiskey") if read.pay.get(g)} if _pays_coins(b) else {}
+            if drinks:
+                pay = Counter({g: n for g, n in read.pay.items() if g not in drinks})
+                pay["coin"] += drinks.get("wine", 0) + 2 * drinks.get("whiskey", 0)
+                read = Words(pay, read.choose, read.joker, read.coords)
+            goods = rp.state["pl"][seat]["goods"]
+            if read.pay.get("coin", 0) + price > goods.get("coin", 0):  # else the record's own conversions
+                _pay_ahead(rp, seat, read, drinks, price, straw=False)
+                rp.presold = j
+            return
 
 
 KEEPS_ALL = {"I17": "coin", "I15": "book"}
