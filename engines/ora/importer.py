@@ -121,6 +121,8 @@ class Replay:
     bulwark: tuple[int, set[str]] | None = None
     """The seat whose Bulwark was used in this turn and the free landscapes it has not taken
     (K10: kennerspiel gives them without its price piles, so also when ours are empty)."""
+    neutral_phase_use: str | None = None
+    """Solo: the building the neutral prior was placed on in this settlement phase (K22)."""
     presold: int = -1
     """The index of the ``USE`` whose payment ``_presell`` prepared before its work contract."""
     offer_aside: bool = False
@@ -799,7 +801,7 @@ def _command(rp: Replay, words: list[str]) -> None:
         rp.contracted = None
     if verb == "COMMIT":
         rp.prior_next = False
-        rp.suspended = rp.bulwark = None
+        rp.suspended = rp.bulwark = rp.neutral_phase_use = None
         rp.declined.clear()
         _commit(rp)
         return
@@ -838,7 +840,8 @@ def _command(rp: Replay, words: list[str]) -> None:
         tile, side, y = verb[4:].lower(), SIDES[args[1].upper()], _int(args[0])
         top = rp.state["stack"][-1] if rp.state["stack"] else None
         buyer = F.decider(rp.state)
-        if top is not None and top["f"] == "prior" and len(rp.state["stack"]) == 1 and rp.state["win"]["main"]:
+        if (top is not None and top["f"] in ("prior", "build", "settle") and rp.state["win"] is not None
+                and rp.state["win"]["main"] and rp.state["win"]["seat"] == buyer):
             _buy_before_offer(rp, tile, side, y)
             return
         if top is not None and top["f"] != "take" and buyer is not None:  # "take": the Bulwark's free tile
@@ -863,8 +866,13 @@ def _command(rp: Replay, words: list[str]) -> None:
         return
     if verb == "WORK_CONTRACT" and top is not None and top["f"] == "nprior":  # solo: the neutral prior
         gift = len(args) > 1 and args[1] in ("Wn", "Wh")
+        expected = [dict(p["goods"]) for p in rp.state["pl"]]
+        expected[0][GIFT[rp.state["variant"]] if gift else "coin"] -= 1 if gift else R.contract_price(rp.state)
+        unit = rp.state["unit"]
         rp.apply({"type": "neutral_prior", "b": args[0], **({"gift": True} if gift else {})})
-        rp.contracted = args[0]  # its USE follows (nothing to do if our engine resolved it alone)
+        rp.contracted = rp.neutral_phase_use = args[0]  # its USE follows (nothing to do if our engine resolved it alone)
+        if not _used_later(rp, args[0]):
+            rp.unused = (args[0], rp.state["n"], expected, unit)
         return
     if top is not None and top["f"] == "nprior":
         rp.apply({"type": "skip"})
@@ -925,11 +933,13 @@ def _command(rp: Replay, words: list[str]) -> None:
 
 
 def _buy_before_offer(rp: Replay, tile: str, side: str, y: int) -> None:
-    """A landscape bought while the prior's offer on the building just built is open (the
-    rulebook allows a purchase before or after the main action, "在你主要的动作之前或之後";
-    our engine asks about the offer first): the offer is set aside for the purchase and open
-    again after it."""
-    offer = rp.state["stack"].pop()
+    """A landscape bought while the prior's offer on the building just built, or a function's
+    building or settling step, is open (the rulebook allows a purchase before or after the
+    main action, "在你主要的动作之前或之後"; our engine asks about the step first): the
+    open steps are set aside for the purchase and open again after it, so the building or
+    settlement can go onto the new landscape."""
+    stack = rp.state["stack"]
+    rp.state["stack"] = []
     rp.state["win"]["main"] = False  # the window stays open for the offer
     rp.offer_aside = True
     try:
@@ -937,7 +947,7 @@ def _buy_before_offer(rp: Replay, tile: str, side: str, y: int) -> None:
     finally:
         rp.offer_aside = False
         rp.state["win"]["main"] = True
-        rp.state["stack"].append(offer)
+        rp.state["stack"] = stack
 
 
 def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
@@ -1285,7 +1295,17 @@ def _use(rp: Replay, args: list[str], *, offered: bool = False) -> None:
     user = rp.closed_seat if rp.closed > rp.committed else seat  # our engine closed the turn already
     if words.pay and user is not None and _paid_for_nothing(rp, user, b, words):
         return
+    k22 = rp.as_recorded and b == rp.neutral_phase_use and owner == rp.state["n"]
+    if k22:  # K22: kennerspiel's solo settlement phase comes before the round's rotation
+        wheel = rp.state["wheel"]
+        for ind in wheel:
+            wheel[ind] = max(0, wheel[ind] - 1)
     _resolve(rp, words)
+    if k22:
+        wheel = rp.state["wheel"]
+        for ind in wheel:
+            wheel[ind] = min(12, wheel[ind] + 1)
+        rp.notes.append(f"K22: the neutral prior's {b} used before the round's rotation")
     if k16:
         _k15(rp, before)
     if over > 0 and seat is not None and kept is not None:
