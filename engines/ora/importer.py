@@ -24,15 +24,16 @@ Modes: the default replays under docs/rules/ora.md and stops at the first comman
 follow, naming the documented difference that explains it when there is one. ``--as-recorded``
 applies the differences of docs/rules/ora-kennerspiel.md a record can show: K1 (3-player
 grapes in round 9), K2 (an entering indicator worth one step in its entry round), K3 (Whiskey
-Distillery without cost), K4 (Coal Harbor pays peat), K5/K6 (building rosters), K7 (solo
+Distillery without cost), K4 (Coal Harbor pays peat; its ``Co`` words nothing), K5/K6 (building rosters), K7 (solo
 without phase E), K9 (the four-player short table's jump, ``Replay._k9_jump``), K10 (the
 Bulwark's free landscape leaves the price pile where it was), K11 (Forger's Workshop without
 straw), K12 (a landscape after the settlement), K13 (a landscape in every action window), K14
 (a landscape where kennerspiel's grid allows it), K15 (the one-word Cooperage gives nothing),
 K16 (solo round 25 twice), K17 (no two-player safety cap), K18 (the two-player long game's
-end checked before the round's last window), K19 (the Scriptorium keeps every coin paid for
-it). K8 needs nothing (a record never
-exceeds 8 Wonders).
+end checked before the round's last window), K19 (the Scriptorium keeps every coin, the Druid's
+House every book paid for it), K20 (solo: the neutral prior's function after the settlement),
+K21 (the Camera's words pay nothing), K22 (solo: the settlement phase before the rotation).
+K8 needs nothing (a record never exceeds 8 Wonders).
 The standard library only, like every engine module.
 """
 
@@ -46,11 +47,20 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.base import Action, GameError, State
+from engines.base import Action, Event, GameError, State
 from engines.ora import flow as F
 from engines.ora import rules as R
-from engines.ora.data import (BUILDINGS, COIN5, GIFT, MODES, POINT_GOODS, SETTLEMENTS, SHORT_ROUND_GOODS, goods_of,
-                              turn_cap)
+from engines.ora.data import (
+    BUILDINGS,
+    COIN5,
+    GIFT,
+    MODES,
+    POINT_GOODS,
+    SETTLEMENTS,
+    SHORT_ROUND_GOODS,
+    goods_of,
+    turn_cap,
+)
 from engines.ora.effects import EFFECTS
 from engines.ora.engine import OraEngine
 
@@ -1148,7 +1158,6 @@ def _k14_take(rp: Replay, top: Mapping[str, Any], tile: str, side: str, y: int) 
     (§2.4) does not place it, if its spaces are free and the pile still has one."""
     st = rp.state
     land = st["pl"][top["u"]]["land"]
-    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1]
     trial: dict[str, Any] = {}
     R.place_tile(trial, tile, side, y)
     if any(k in land for k in trial):
@@ -1182,7 +1191,8 @@ def _advance(rp: Replay, seat: int) -> None:
     """Run our engine's flow after the importer changed the state itself (``flow.advance``),
     counting the turns it closes as ``Replay.apply`` does."""
     st = rp.state
-    before, events = _turns(st), []
+    before = _turns(st)
+    events: list[Event] = []
     F.advance(st, events)
     closed = before + _turns_added(st, events) - _turns(st)
     if closed:
@@ -1238,7 +1248,7 @@ def _use(rp: Replay, args: list[str], *, offered: bool = False) -> None:
     over = words.pay[kept] - 1 if kept is not None and set(words.pay) == {kept} else 0
     if over > 0 and not rp.as_recorded:
         raise GameError(f"K19: kennerspiel's {BUILDINGS[b].name} keeps all the {kept}s paid for it, "
-                        f"{words.pay[kept]} for a cost of 1.")
+                        f"{over + 1} for a cost of 1.")
     st = rp.state
     top = st["stack"][-1] if st["stack"] else None
     if (top is not None and top["f"] != "use" and not params
@@ -1295,7 +1305,11 @@ def _use(rp: Replay, args: list[str], *, offered: bool = False) -> None:
     user = rp.closed_seat if rp.closed > rp.committed else seat  # our engine closed the turn already
     if words.pay and user is not None and _paid_for_nothing(rp, user, b, words):
         return
-    k22 = rp.as_recorded and b == rp.neutral_phase_use and owner == rp.state["n"]
+    k22 = b == rp.neutral_phase_use and owner == rp.state["n"]
+    if k22 and not rp.as_recorded and any(t.kind == "wheel" for part in EFFECTS[b].parts for t in part.picks):
+        raise GameError(f"K22: kennerspiel's solo settlement phase comes before the round's rotation: "
+                        f"the neutral prior's {BUILDINGS[b].name} takes one step less from the wheel.")
+    k22 = k22 and rp.as_recorded
     if k22:  # K22: kennerspiel's solo settlement phase comes before the round's rotation
         wheel = rp.state["wheel"]
         for ind in wheel:
@@ -1671,13 +1685,17 @@ def _difference_at(game: Mapping[str, Any], index: int) -> str | None:
     """The documented difference that command ``index`` shows when replayed as recorded (its
     note), or None."""
     rp = start(game, as_recorded=True, in_place=True)
+    rp.moves = list(game["moves"])
     try:
-        for move in list(game["moves"])[:index]:
-            if rp.state["over"]:
+        for i, move in enumerate(rp.moves[:index + 1]):
+            rp.index = i
+            seen = len(rp.notes)
+            if not rp.state["over"]:
+                command(rp, move.split())
+            elif move == "COMMIT" and rp.closed > rp.committed:
+                rp.committed += 1
+            elif not _no_op_after_end(rp, move.split()):
                 return None
-            command(rp, move.split())
-        seen = len(rp.notes)
-        command(rp, str(game["moves"][index]).split())
     except (GameError, IndexError, KeyError, ValueError):
         return None
     return rp.notes[seen] if len(rp.notes) > seen else None
