@@ -522,11 +522,15 @@ def _resolve(rp: Replay, words: Words) -> None:
         # a function's part lists its do/wheel/skip choices (no places to number, nothing
         # the panel leaves out): the frame's options are its legal actions without free ones
         legal = F.frame_options(st, top) if top["f"] == "use" else ENGINE.legal_actions(st, seat)
-        listed = [_recorded_points(a) for a in legal if a["type"] not in FREE_TYPES]
-        options = []
-        for i, a in enumerate(listed):
-            if a in listed[:i]:
+        listed: list[Action] = []
+        for a in legal:
+            if a["type"] in FREE_TYPES:
                 continue
+            recorded = _recorded_points(a)
+            if recorded is a or recorded not in listed:  # only a replaced point set can repeat one
+                listed.append(recorded)
+        options = []
+        for a in listed:
             need = F.need_of(part, a) if part is not None and a["type"] == "do" else None
             if part is None or _fits(st, part, a, need, left):
                 options.append((_order(a, need), a, need))

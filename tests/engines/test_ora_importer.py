@@ -328,3 +328,19 @@ def test_the_default_replay_names_the_new_differences(config: str, seed: int, in
     refused = replay_game(game, as_recorded=False).refused
     assert refused is not None and refused["index"] == index and refused["reason"].startswith(point)
     assert point.split(":")[0] in {n.split(":")[0] for n in replay_game(game, as_recorded=True).notes}
+
+
+def test_can_purchase_says_whether_purchases_lists_anything() -> None:
+    """``flow.can_purchase`` answers without listing (a district's two rows, else the plots'):
+    the same answer as ``flow.purchases`` for every seat after every command of a game."""
+    game = next(g for c, _, g in GAMES if c == "2p-ireland-long")
+    rp = start(game, as_recorded=True, in_place=True)
+    checked = 0
+    for move in game["moves"]:
+        if rp.state["over"]:
+            break
+        command(rp, move.split())
+        for seat in range(rp.state["n"]):
+            assert F.can_purchase(rp.state, seat) == bool(F.purchases(rp.state, seat))
+            checked += F.can_purchase(rp.state, seat)
+    assert checked > 0
