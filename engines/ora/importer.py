@@ -1072,7 +1072,7 @@ def _k12(rp: Replay, tile: str, side: str, y: int) -> bool:
     seat = last
     st = rp.state
     mode = MODES[st["mode"]]
-    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1]
+    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1] - rp.free_tiles[tile]  # K10
     price = R.next_price(mode, tile, taken)
     land = st["pl"][seat]["land"]
     rows = R.district_rows(land) if tile == "district" else R.plot_rows(land, side)
@@ -1677,8 +1677,11 @@ def _no_op_after_end(rp: Replay, words: list[str]) -> bool:
             if n:
                 _convert_late(rp, rp.actions[-1][0], g, n)
         return True
-    if words[0] == "USE" and len(words) == 2 and rp.contracted is not None:
-        return rp.owner_of(words[1])[1] == rp.contracted
+    if words[0] == "USE" and rp.contracted is not None and rp.owner_of(words[1])[1] == rp.contracted:
+        if len(words) == 2:
+            return True
+        user = next((s for s, a in reversed(rp.actions) if a["type"] == "contract"), None)
+        return user is not None and _paid_for_nothing(rp, user, rp.contracted, read_words(rp.contracted, words[2:]))
     if words[0] in ("BUY_DISTRICT", "BUY_PLOT") and len(words) == 3 and rp.as_recorded:
         tile, side, y = words[0][4:].lower(), SIDES[words[2].upper()], _int(words[1])
         return _k12(rp, tile, side, y) or _k13_late(rp, tile, side, y)
