@@ -135,6 +135,9 @@ class Replay:
     """Solo: the building the neutral prior was placed on in this settlement phase (K22)."""
     presold: int = -1
     """The index of the ``USE`` whose payment ``_presell`` prepared before its work contract."""
+    early: set[int] = field(default_factory=set)
+    """Indexes of the record's conversions ``_presell`` made before a work contract (skipped
+    when the replay reaches them)."""
     offer_aside: bool = False
     """The prior's offer is set aside for a purchase (``_buy_before_offer``): the window is
     not a new one."""
@@ -743,6 +746,8 @@ def command(rp: Replay, words: list[str]) -> None:
     Raises:
         GameError: our engine refuses it (the message says why).
     """
+    if rp.index in rp.early:
+        return
     if words[0].upper() == "COMMIT":
         _flush(rp)
     _command(rp, words)
@@ -1377,14 +1382,22 @@ def _pay_ahead(rp: Replay, seat: int, words: Words, drinks: Mapping[str, int], e
 
 
 def _presell(rp: Replay, seat: int, bid: str, price: int) -> None:
-    """Before a work contract on ``bid`` (``price`` coins): ``_pay_ahead`` for the coins of the
-    record's ``USE`` of it in this turn when the seat's coins do not cover them, since our
-    engine resolves what the contract allows at once (a function it cannot pay, nothing)."""
+    """Before a work contract on ``bid`` (``price`` coins) whose ``USE`` the record writes with
+    words in this turn: the record's conversions before that ``USE`` are made first, and
+    ``_pay_ahead`` for its coins when the seat's do not cover them, since our engine resolves
+    what the contract allows at once (a function it cannot pay, nothing). Conversions change
+    no price: made before the contract, they leave it paid as kennerspiel pays it."""
+    converts = []
     for j in range(rp.index + 1, len(rp.moves or ())):
         words = (rp.moves or [])[j].split()
         if words[0] == "COMMIT":
             return
+        if words[0] == "CONVERT":
+            converts.append(j)
         if words[:2] == ["USE", bid] and len(words) > 2:
+            for k in converts:  # the record's conversions before the USE, made before the contract
+                _command(rp, (rp.moves or [])[k].split())
+                rp.early.add(k)
             b = rp.owner_of(bid)[1]
             read = read_words(b, words[2:])
             drinks = {g: read.pay[g] for g in ("wine", "whiskey") if read.pay.get(g)} if _pays_coins(b) else {}
@@ -1617,6 +1630,9 @@ def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False, in_place:
     for index, move in enumerate(moves):
         rp.index = index
         try:
+            if index in rp.early:  # made already (``_presell``)
+                done += 1
+                continue
             if rp.state["over"]:
                 if move == "COMMIT" and rp.closed > rp.committed:  # the last turn, closed by our engine
                     rp.committed += 1
