@@ -1314,6 +1314,15 @@ def _use(rp: Replay, args: list[str], *, offered: bool = False) -> None:
     user = rp.closed_seat if rp.closed > rp.committed else seat  # our engine closed the turn already
     if words.pay and user is not None and _paid_for_nothing(rp, user, b, words):
         return
+    top = rp.state["stack"][-1] if rp.state["stack"] else None
+    if k16 and user is not None and (top is None or top["f"] not in INNER):
+        goods = rp.state["pl"][user]["goods"]  # our engine had nothing to give (the joker gone): K15 pays the wood
+        if all(goods.get(g, 0) >= n for g, n in words.pay.items()):
+            for g, n in words.pay.items():
+                goods[g] -= n
+            rp.state["wheel"]["joker"] = 0  # kennerspiel resets the joker, back on the wheel
+            rp.notes.append("K15: the Cooperage written as one word gives nothing and puts the joker back at 0")
+            return
     k22 = b == rp.neutral_phase_use and owner == rp.state["n"]
     if k22 and not rp.as_recorded and any(t.kind == "wheel" for part in EFFECTS[b].parts for t in part.picks):
         raise GameError(f"K22: kennerspiel's solo settlement phase comes before the round's rotation: "
