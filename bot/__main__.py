@@ -9,7 +9,8 @@ Operator subcommands (README "Operating the bot"):
   new database (default ``DATABASE_PATH``) and verify it by replay; never overwrites one.
 
 Exit status: 0 done, 1 a restored backup does not replay, 2 usage or configuration error,
-3 Discord could not be reached.
+3 Discord could not be reached, 4 the database cannot be used, 5 the process lost its shard
+lease (PostgreSQL) and stopped: start it again and it waits as a standby.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ To try the games offline right now, without any token:
 NO_TOKEN_STATUS = 78
 """The exit status without a token (``EX_CONFIG`` of sysexits.h): ``make run`` ends there with
 status 0 after the help above (a missing token is no failure of make); scripts still see it."""
+
+LEASE_LOST_STATUS = 5
+"""The exit status after the process lost its shard lease (bot/storage/leases.py)."""
 
 BAD_TOKEN = ("Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer "
              "Portal (Bot → Reset Token) into .env.\n")
@@ -176,6 +180,10 @@ def run(settings: Settings) -> int:
     except (aiohttp.ClientConnectionError, OSError) as exc:
         sys.stderr.write(f"Could not reach Discord ({exc}). Check the network; to play offline use `make play`.\n")
         return 3
+    if bot.lease_lost is not None:
+        sys.stderr.write(f"Stopped: {bot.lease_lost}. Another process runs these shards now; "
+                         "started again, this one waits as its standby.\n")
+        return LEASE_LOST_STATUS
     return 0
 
 

@@ -23,6 +23,7 @@ from bot.render_pool import Renderer
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Repository
+from bot.storage.leases import ShardLeases, leases_for
 from bot.ui.commands import CatalogTranslator
 from bot.ui.components import DYNAMIC_ITEMS
 from bot.ui.context import HostContext, Parts
@@ -99,6 +100,9 @@ class GameBot(commands.Bot):
         self.settings = settings
         self.clock = clock
         self.repo = Repository(settings.database_path, clock=clock, shards=settings.shards)
+        self.leases: ShardLeases | None = leases_for(settings.database_path, settings.shards, self._lease_lost)
+        self.lease_lost: str | None = None
+        """Why this process stopped acting for its shards (its lease was lost), or None."""
         self._outbox_resume: asyncio.Task[None] | None = None
         self.service = GameService(self.repo, clock=clock)
         # (built bottom up, each part given what it needs: docs/DESIGN.md "Layers")
@@ -127,6 +131,10 @@ class GameBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.repo.open()
+        if self.leases is not None:  # (PostgreSQL: a standby waits here, before the gateway)
+            await self.leases.acquire()
+            if not self.acting:  # (stopped while standing by: it never connects)
+                return
         await self.service.upgrade_snapshots()
         await self.delivery.locales.load(self.service)
         await self.load_commands()
@@ -162,6 +170,22 @@ class GameBot(commands.Bot):
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         self.delivery.transport.scroll.note_deleted(payload.channel_id, payload.message_id)
 
+    @property
+    def acting(self) -> bool:
+        """True while this process may act for its shards: it holds every lease (PostgreSQL)
+        or needs none (SQLite)."""
+        if self.leases is None:
+            return True
+        return self.lease_lost is None and len(self.leases.held) == len(self.leases.shards.ids)
+
+    def _lease_lost(self, reason: str) -> None:
+        """A shard lease was lost (bot/storage/leases.py): refuse every write from now on and
+        stop; the process ends (``python -m bot`` with status 5) and a supervisor starts it
+        again as a standby."""
+        self.lease_lost = reason
+        self.repo.fenced = reason
+        asyncio.get_running_loop().create_task(self.close(), name="lease-lost-close")
+
     async def close(self) -> None:
         if self._outbox_resume is not None and not self._outbox_resume.done():
             self._outbox_resume.cancel()
@@ -169,11 +193,14 @@ class GameBot(commands.Bot):
         await self.flow.ai.close()
         await self.backups.stop()
         await self.operator.stop()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.outbox.drain(), 10)
+        if self.acting:  # (a standby's or a lost lease's outbox is another process's)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.outbox.drain(), 10)
         await self.outbox.close()
         await super().close()
         await self.repo.close()
+        if self.leases is not None:  # (last: a standby takes over once nothing here writes)
+            await self.leases.close()
 
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):

@@ -30,7 +30,7 @@ from bot.ui.locales import LANGUAGE_NAMES
 from bot.ui.notices import board_link
 from bot.ui.permissions import moderator_only
 from bot.ui.table_items import TABLE_ITEMS
-from engines.base import InvalidOptions, Msg
+from engines.base import InvalidOptions, Msg, OptionValue
 from engines.registry import ENGINES
 
 if TYPE_CHECKING:
@@ -253,7 +253,7 @@ class Games(commands.GroupCog, group_name="game"):
         for spec in engine.info.preferences:
             name, about = option_text(tx, spec, "pref")
             try:
-                value = spec.coerce(stored.get(spec.key, spec.default))
+                value: OptionValue | str | None = spec.coerce(stored.get(spec.key, spec.default))
             except InvalidOptions:  # (a value stored under an older schema: shown as it is)
                 value = stored.get(spec.key)
             lines.append(tx(Msg("options.prefs_line", {

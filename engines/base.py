@@ -23,7 +23,18 @@ import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Generic, TypeAlias, TypeVar, cast
+from typing import (
+    Any,
+    ClassVar,
+    Final,
+    Generic,
+    SupportsFloat,
+    SupportsInt,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    cast,
+)
 
 Seat = int
 """A player's seat: 0..n-1 in the order the host lists the players."""
@@ -69,14 +80,14 @@ def present(value: T | None, what: str) -> T:
     return value
 
 
-def copy_state(state: S) -> S:
-    """A deep copy of ``state`` (a JSON-ready dict, see ``State``), about four times faster
+def copy_state(state: T) -> T:
+    """A deep copy of ``state`` (a JSON-ready dict, see ``State``, or any JSON-ready value), about four times faster
     than ``copy.deepcopy``: ``marshal`` round-trips the built-in types (objects that appear
     twice stay shared, as with ``deepcopy``); a value ``marshal`` cannot write (not JSON-ready)
     falls back to ``copy.deepcopy``. Engines' ``apply`` copies with it (the AI's playouts,
     engines/ai/search.py, spend most of their time there)."""
     try:
-        copied: S = marshal.loads(marshal.dumps(cast(JSONObject, state)))
+        copied: T = marshal.loads(marshal.dumps(cast(JSONObject, state)))
     except ValueError:
         return copy.deepcopy(state)
     return copied
@@ -193,18 +204,18 @@ class Msg:
     """
 
     key: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, object] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """``{"msg": key, "params": {...}}`` (a fresh copy of the params: flat ones of strings and
         numbers copied directly, the others through JSON, ``json_copy``; the same result)."""
         params = self.params
         if all(type(k) is str and type(v) in _FLAT for k, v in params.items()):
-            return {"msg": self.key, "params": dict(params)}
+            return {"msg": self.key, "params": cast(JSONObject, dict(params))}
         return {"msg": self.key, "params": json_copy(dict(params))}
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any]) -> Msg:
+    def from_json(cls, obj: object) -> Msg:
         """Inverse of ``to_json``.
 
         Raises:
@@ -215,7 +226,7 @@ class Msg:
         return cls(str(obj["msg"]), dict(obj.get("params") or {}))
 
 
-def msg(key: str, **params: Any) -> Msg:
+def msg(key: str, **params: object) -> Msg:
     """Shorthand: ``msg("event.picked", seat=seat_ref(1))``. A ``Msg`` value among the
     params is stored as its JSON form, so it can nest."""
     return Msg(key, {k: (v.to_json() if isinstance(v, Msg) else v) for k, v in params.items()})
@@ -244,9 +255,9 @@ class Event:
 
     kind: str
     text: str = ""
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, object] = field(default_factory=dict)
     visible_to: frozenset[Seat] | None = None
-    params: Mapping[str, Any] | None = None
+    params: Mapping[str, object] | None = None
 
     @property
     def message(self) -> Text:
@@ -260,29 +271,40 @@ class Event:
         """True when ``seat`` (``None`` = public/spectator) may see this event."""
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """Plain JSON form (visible_to as a sorted list or None)."""
-        out: dict[str, Any] = {"kind": self.kind}
+        out: JSONObject = {"kind": self.kind}
         if self.params is None:
             out |= {"text": self.text, "data": json_copy(dict(self.data))}
         else:
             out["params"] = json_copy(dict(self.params))
-        out["visible_to"] = None if self.visible_to is None else sorted(self.visible_to)
+        out["visible_to"] = None if self.visible_to is None else cast("list[JSON]", sorted(self.visible_to))
         return out
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any]) -> Event:
+    def from_json(cls, obj: Mapping[str, object]) -> Event:
         """Inverse of ``to_json``; also reads events stored before the engine-shape change."""
-        vis = obj.get("visible_to")
+        vis = cast("list[int] | None", obj.get("visible_to"))
         visible_to = None if vis is None else frozenset(int(s) for s in vis)
         if "params" in obj:
-            return cls(kind=str(obj["kind"]), params=dict(obj["params"] or {}), visible_to=visible_to)
+            params = cast("Mapping[str, object] | None", obj["params"])
+            return cls(kind=str(obj["kind"]), params=dict(params or {}), visible_to=visible_to)
         return cls(
             kind=str(obj["kind"]),
             text=str(obj.get("text", "")),
-            data=dict(obj.get("data") or {}),
+            data=dict(cast("Mapping[str, object] | None", obj.get("data")) or {}),
             visible_to=visible_to,
         )
+
+
+class OutcomeJSON(TypedDict):
+    """``Outcome.to_json()``: the outcome's fields as JSON (``reason`` a ``Msg.to_json()``, or a
+    legacy English string)."""
+
+    scores: list[float]
+    ranking: list[int]
+    winners: list[int]
+    reason: JSONObject | str
 
 
 @dataclass(frozen=True)
@@ -302,7 +324,7 @@ class Outcome:
     winners: frozenset[Seat]
     reason: Text
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> OutcomeJSON:
         """Plain JSON form."""
         return {
             "scores": list(self.scores),
@@ -351,8 +373,9 @@ class OptionSpec:
         return msg("refusal.option_range", kind=Msg(f"refusal.kind_{self.kind}"), minimum=self.minimum,
                    maximum=self.maximum)
 
-    def coerce(self, value: Any) -> Any:
-        """Return ``value`` converted to this option's type.
+    def coerce(self, value: object) -> OptionValue:
+        """Return ``value`` converted to this option's type (``int()`` and ``float()`` refuse what
+        they cannot convert with the errors caught here).
 
         Raises:
             InvalidOptions: naming the key and the allowed values.
@@ -383,11 +406,11 @@ class OptionSpec:
             if self.kind == "int":
                 if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
                     raise bad
-                num: float = int(str(value).strip()) if isinstance(value, str) else int(value)
+                num: float = int(str(value).strip()) if isinstance(value, str) else int(cast("SupportsInt", value))
             else:
                 if isinstance(value, bool):
                     raise bad
-                num = float(value.strip() if isinstance(value, str) else value)
+                num = float(value.strip() if isinstance(value, str) else cast("SupportsFloat", value))
                 if not math.isfinite(num):
                     raise bad
         except (TypeError, ValueError, OverflowError):

@@ -28,7 +28,6 @@ import functools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from engines.base import Action, Msg, Seat, State, Text
 from engines.notation import Notation
@@ -242,6 +241,6 @@ class DecisionTree:
         """How many steps ``path`` has taken (0 at the root); KeyError for a bad path."""
         return len(self._walk(path)[1])
 
-    def describe(self) -> list[dict[str, Any]]:
+    def describe(self) -> list[dict[str, object]]:
         """Every action with its full path of step labels (for tests and golden files)."""
         return [{"path": list(p), "label": lab} for p, lab in zip(self.paths, self.labels, strict=True)]

@@ -22,14 +22,14 @@ Every word on the images comes from the catalog (``bot/text/en/carnival.toml``, 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engines.base import Msg, msg, seat_ref, seats_ref, term
+from engines.base import Msg, msg, present, seat_ref, seats_ref, term
 from engines.carnival.data import DICE, SHAPES, SIN_JAPANESE, SINS
 from engines.carnival.types import DieView, PrivateView, PublicView
 from render import base
@@ -222,17 +222,16 @@ def _phase_text(view: PublicView, text: TextFormatter) -> str:
         return _seats_line(text, lambda seats: _board(text, "phase_choose", round=rnd, seats=seats), waiting)
     if phase == "reveal":  # (only a replay pauses here: round 7's forced picks, before their reveals)
         return _board(text, "phase_reveal", round=rnd)
-    if phase == "resolve" and view.get("pending"):
-        p = view["pending"] or {}
+    if phase == "resolve" and (p := view.get("pending")):
         return _board(text, "phase_resolve", seat=seat_ref(p["seat"]), sin=term(f"sin.{p['sin']}"))
     if phase == "wrath_chance":
         return _board(text, "phase_wrath", sin=term("sin.wrath"))
-    if phase == "pride" and view.get("pride"):
-        pr = view["pride"] or {}
-        return _board(text, "phase_pride", seat=seat_ref(pr["players"][pr["turn"]]), sin=term("sin.pride"))
+    if phase == "pride" and (pr := view.get("pride")):
+        turn = present(pr["turn"], "the Pride round has a player to take")
+        return _board(text, "phase_pride", seat=seat_ref(pr["players"][turn]), sin=term("sin.pride"))
     if phase == "over":
-        out = view.get("outcome") or {}
-        return _seats_line(text, lambda seats: _board(text, "phase_over", seats=seats), out.get("winners", []))
+        out = view.get("outcome")
+        return _seats_line(text, lambda seats: _board(text, "phase_over", seats=seats), out["winners"] if out else [])
     return ""
 
 
@@ -859,7 +858,8 @@ def _row_tags(view: PublicView, text: TextFormatter, s: int) -> list[tuple[str, 
         tags.append((_board(text, "left_game"), GREY, WHITE, True))
     places = view.get("places") or []
     if places:  # the end (spec §8.2): each seat's place, the winners starred
-        winners = (view.get("outcome") or {}).get("winners", [])
+        outcome = view.get("outcome")
+        winners = outcome["winners"] if outcome else []
         tags.append((_board(text, "winner") if s in winners else _board(text, "place", n=places[s]),
                      HIGHLIGHT if s in winners else PANEL, INK, True))
     if seat["to_move"] and view["phase"] != "over":
@@ -973,7 +973,8 @@ def _draw_sheet(draw: ImageDraw.ImageDraw, view: PublicView, text: TextFormatter
               anchor="mm")
     y += 36
     devils = view["round_devils"]
-    winners = set((view.get("outcome") or {}).get("winners", []))
+    outcome = view.get("outcome")
+    winners = set(outcome["winners"] if outcome else [])
     left_seats = _left_seats(view)
     for s in range(n):
         seat = view["seats"][s]
@@ -1075,7 +1076,7 @@ def render_zoom(view: PublicView, region: str, *, names: Sequence[str], text: Te
 
 def _wrath_thrower(view: PublicView) -> bool:
     """Whether ``view`` is the private view of the seat that resolves Wrath now."""
-    pending = view.get("pending") or {}
+    pending: Mapping[str, object] = view.get("pending") or {}
     return (view["phase"] == "resolve" and pending.get("sin") == "wrath" and "seat" in view
             and pending.get("seat") == view.get("seat"))
 

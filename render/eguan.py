@@ -670,7 +670,7 @@ def render_placement_preview(view: PrivateView, card_id: str, *, names: Sequence
         cx = rx + i * 162
         draw_text(draw, (cx, gy), _term(text, f"rot.{rot}"), size=22, bold=True)
         draw_card(draw, cx, gy + 32, card, w=146, rot=rot, letters=letters, min_text=BIG)
-    info = [(_b(text, "card_native", id=code, native=CARDS[card_id].name_zh), True)]
+    info = [(_b(text, "card_title", id=code, name=name), True)]
     if moving_from is None:
         info += [(_req_text(text, card), False), (cost, True)]
         if card.get("die"):

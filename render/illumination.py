@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image, ImageDraw
 
@@ -695,13 +695,21 @@ def render_decision(view: dict[str, Any], *, names: Sequence[str], text: TextFor
     return img
 
 
+def _reward(gain: list[int | str]) -> tuple[int, int, str]:
+    """A square's ``gain`` for one tile: ``[coins, tokens, token kind]`` (``SquareView``)."""
+    coins, tokens, token = gain
+    return cast(int, coins), cast(int, tokens), cast(str, token)
+
+
 def _best(squares: list[SquareView], tile: str) -> str | None:
     """The square where ``tile`` earns most (coins + tokens), the first in numbering on a tie."""
     best, value = None, -1
     for sq in squares:
         gain = sq["gain"].get(tile)
-        if gain is not None and gain[0] + gain[1] > value:
-            best, value = sq["cell"], gain[0] + gain[1]
+        if gain is not None:
+            coins, tokens, _ = _reward(gain)
+            if coins + tokens > value:
+                best, value = sq["cell"], coins + tokens
     return best
 
 
@@ -720,7 +728,7 @@ def _number(img: Image.Image, x: float, y: float, square: SquareView, lead: str,
     gain = square["gain"].get(lead)
     if gain is None:
         return
-    coins, tokens, token = gain
+    coins, tokens, token = _reward(gain)
     parts: list[tuple[str, RGB | None]] = []
     if coins:
         parts.append((f"${coins}", None))

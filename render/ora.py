@@ -13,7 +13,7 @@
 * ``render_thumbnail`` — the board's summary for a DM turn notice, 550 px wide (THUMBNAIL_WIDTH).
 * ``render_private`` — the seat's own landscape (``render_owner``). Nothing is hidden (§7).
 
-Input: ``engines.ora.view.PublicView`` / ``PrivateView``; names, costs, wheel values and
+Input: ``engines.ora.types.PublicView`` / ``PrivateView``; names, costs, wheel values and
 price rows from ``engines.ora.data``; building, good and settlement names and the one-line
 functions through the ``text`` formatter (catalog ``term.*`` and ``effect.<id>``) when given.
 Seats are told apart by colour and letter; a prior is a round token, a lay brother a square.
@@ -24,13 +24,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image, ImageDraw
 
 from engines.base import Msg, msg, seat_ref
 from engines.ora.data import BUILDINGS, GOODS, MODES, PHASES, SETTLEMENTS
-from engines.ora.view import PlayerView, PrivateView, PublicView
+from engines.ora.notation import SLOT_CELLS
+from engines.ora.types import PlayerView, PrivateView, PublicView, SpaceView, TargetView
 from render.base import (
     BG,
     HIGHLIGHT,
@@ -48,14 +49,18 @@ from render.base import (
     seat_colour,
     text_width,
     tile,
+    wrap_text,
 )
 
 RGB = tuple[int, int, int]
 
 MARGIN = 16
+SLOT = "slot"
+"""The terrain of a space drawn where a new district or plot would go (``render_decision``)."""
+SLOT_LINE = (190, 182, 168)
 TERRAIN_COLOURS: dict[str, RGB] = {
     "water": (120, 170, 215), "coast": (232, 216, 160), "plains": (196, 222, 156),
-    "hillside": (212, 186, 140), "mountain": (150, 142, 138)}
+    "hillside": (212, 186, 140), "mountain": (150, 142, 138), SLOT: (226, 222, 214)}
 FOREST = (46, 110, 52)
 MOOR = (110, 80, 52)
 BUILDING_FILL = (252, 248, 236)
@@ -221,19 +226,20 @@ def _cell_name(text: TextFormatter | None, piece: str, cell: int) -> tuple[str, 
 
 def draw_landscape(draw: ImageDraw.ImageDraw, owner: PlayerView, ox: int, oy: int, cell: int,
                    text: TextFormatter | None, *, detail: bool, bg: RGB = BG,
-                   numbers: dict[tuple[int, int], int] | None = None) -> list[str]:
+                   numbers: dict[tuple[int, int], int] | None = None, axes: bool = True) -> list[str]:
     """An owner's landscape (§2.4) with x labels on top and y labels on the left, every text
     18 px: each piece's id, its name under it where the cell holds it whole (``_cell_name``),
     clergymen along the bottom of their space, below the names. ``numbers``: the numbered places
     of a decision (x, y → n), ringed in yellow with their number in place of the id (no names,
     no clergy there: the buttons say what each does). Returns the pieces whose names are not in
-    their cells (for a legend); with ``detail`` False, names are never written in cells."""
+    their cells (for a legend); with ``detail`` False, names are never written in cells; with
+    ``axes`` False no coordinate labels (a decision picture: its numbers say the places)."""
     x0, x1, y0, y1 = _extent(owner)
     gx, gy = ox + GRID_LEFT, oy + GRID_TOP
-    for col in range(x0, x1 + 1):
+    for col in range(x0, x1 + 1) if axes else ():
         draw_text(draw, (gx + (col - x0) * cell + cell / 2, oy + 22), str(col), size=18, fill=MUTED, anchor="ms",
                   bold=True)
-    for row in range(y0, y1 + 1):
+    for row in range(y0, y1 + 1) if axes else ():
         draw_text(draw, (ox + GRID_LEFT - 8, gy + (row - y0) * cell + cell / 2), str(row), size=18, fill=MUTED,
                   anchor="rm", bold=True)
     neutral = owner["seat"] if owner["neutral"] else None
@@ -265,7 +271,7 @@ def _space(terrain: str, card: str | None, piece: str | None, clergy: tuple[tupl
     yellow ring in place of the id."""
     tall = cell * (2 if terrain == "mountain" else 1)
     box = (cx, cy, cx + cell - 2, cy + tall - 2)
-    draw.rectangle(box, fill=TERRAIN_COLOURS[terrain], outline=LINE)
+    draw.rectangle(box, fill=TERRAIN_COLOURS[terrain], outline=SLOT_LINE if terrain == SLOT else LINE)
     if terrain == "mountain":
         draw.polygon([(cx + cell * 0.15, cy + tall * 0.62), (cx + cell / 2, cy + tall * 0.3),
                       (cx + cell * 0.85, cy + tall * 0.62)], fill=(120, 112, 108))
@@ -844,16 +850,21 @@ def render_decision(view: PrivateView, *, names: Sequence[str], text: TextFormat
     if not marks:
         return None
     by_owner: dict[int, dict[tuple[int, int], int]] = {}
+    slots: dict[int, list[TargetView]] = {}
     for t in marks:
         by_owner.setdefault(t["owner"], {})[(t["x"], t["y"])] = t["n"]
+        if t.get("slot"):
+            slots.setdefault(t["owner"], []).append(t)
     inner = ZOOM_W - 2 * MARGIN
     panels = []
     for seat, numbers in by_owner.items():
-        owner = _owner_of(view, seat)
+        owner = _with_slots(_owner_of(view, seat), slots.get(seat, []))
         cell = _zoom_cell(owner)
         gw, gh = grid_size(owner, cell)
         shown = [s["piece"] for s in owner["spaces"] if s["piece"] and (s["x"], s["y"]) not in numbers]
-        key = _break(" · ".join(f"{p} {piece_name(text, p)}" for p in shown), 18, inner) if shown else []
+        key = wrap_text(label(text, "zoom.slots"), 18, inner) if seat in slots else []
+        if shown:
+            key += wrap_text(" · ".join(f"{p} {piece_name(text, p)}" for p in shown), 18, inner)
         panels.append((owner, numbers, cell, gw, gh + len(key) * 24 + (6 if key else 0), key, shown))
     ts, title_lines = _lines(label(text, "zoom.pick_number"), 22, inner, 2, bold=True)
     head = 14 + len(title_lines) * (ts + 8)
@@ -869,13 +880,30 @@ def render_decision(view: PrivateView, *, names: Sequence[str], text: TextFormat
         draw_text(draw, (MARGIN + 40, y + 7), _owner_title(owner, names, text), size=22, bold=True,
                   max_width=inner - 40)
         ox = max(MARGIN, (ZOOM_W - gw) // 2)
-        draw_landscape(draw, owner, ox, y + 46, cell, text, detail=False, numbers=numbers)
+        draw_landscape(draw, owner, ox, y + 46, cell, text, detail=False, numbers=numbers, axes=False)
         ky = y + 46 + h - len(key) * 24
         for line in key:
             draw_text(draw, (MARGIN, ky), line, size=18, fill=MUTED)
             ky += 24
         y += 50 + h + 16
     return img
+
+
+def _with_slots(owner: PlayerView, marks: Sequence[TargetView]) -> PlayerView:
+    """``owner`` with the spaces of the numbered slots ``marks`` (``TargetView.slot``: where a
+    district or plot would go) added as ``SLOT`` spaces, each space once."""
+    if not marks:
+        return owner
+    taken = {(s["x"], s["y"]) for s in owner["spaces"]}
+    extra: list[SpaceView] = []
+    for t in marks:
+        for dx, dy in SLOT_CELLS[str(t["slot"])]:
+            xy = (t["x"] + dx, t["y"] + dy)
+            if xy not in taken:
+                taken.add(xy)
+                extra.append({"x": xy[0], "y": xy[1], "terrain": SLOT, "card": None, "piece": None, "clergy": []})
+    spaces = sorted([*owner["spaces"], *extra], key=lambda s: (s["y"], s["x"]))
+    return cast("PlayerView", {**owner, "spaces": spaces})
 
 
 # --------------------------------------------------------------------------- owner image

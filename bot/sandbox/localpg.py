@@ -151,6 +151,13 @@ class LocalPostgres:
                   "-o", options, "start", timeout=90)
         return self
 
+    def pid(self) -> int:
+        """The process id of the running server (its postmaster), 0 when stopped."""
+        pid_file = self.data / "postmaster.pid" if self.folder is not None else None
+        if pid_file is None or not pid_file.exists():
+            return 0
+        return int(pid_file.read_text().split()[0])
+
     def url(self, database: str = "postgres") -> str:
         """The URL of ``database`` on this server."""
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"

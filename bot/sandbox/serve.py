@@ -15,7 +15,8 @@ sends itself SIGKILL, as a host that loses power would die: no clean-up, no flus
 loads the game (after the interaction was deferred), as a loaded host would be slow there.
 
 Exit codes: 0 after a clean stop (SIGTERM), 4 when the database cannot be used (the
-reason and the path on stderr), 2 for bad arguments.
+reason and the path on stderr), 5 when the shard lease was lost (PostgreSQL), 2 for bad
+arguments.
 """
 
 from __future__ import annotations
@@ -104,9 +105,15 @@ async def serve(api: str, db: str, *, tick_seconds: float, shard_count: int | No
     if runner.done():
         waiter.cancel()
         runner.result()  # re-raise a start-up failure
-        return
-    await client.close()
-    await runner
+    else:
+        await client.close()
+        await runner
+    if client.lease_lost is not None:
+        raise LeaseLost(client.lease_lost)
+
+
+class LeaseLost(Exception):
+    """The bot lost its shard lease and stopped (exit status 5)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,6 +144,9 @@ def main(argv: list[str] | None = None) -> int:
     except StorageError as exc:
         sys.stderr.write(f"The bot cannot start: {exc}\n")
         return 4
+    except LeaseLost as exc:
+        sys.stderr.write(f"serve: stopped, the shard lease was lost: {exc}\n")
+        return 5
     except discord.HTTPException as exc:  # pragma: no cover - the offline Discord refused the login
         sys.stderr.write(f"The offline Discord refused the bot: {exc}\n")
         return 3

@@ -1,7 +1,9 @@
-"""The database the stores share: its one connection, transactions and migrations (design §2, §4).
+"""The database the stores share: its connections, transactions and migrations (design §2, §4).
 
-One connection serialised by an ``asyncio.Lock``: each method runs its statements as one
-unit, writes inside one transaction. The backend is chosen by the database URL
+Each method runs its statements as one unit of work, writes inside one transaction: on
+SQLite on its one connection, serialised by an ``asyncio.Lock`` (one writer per file); on
+PostgreSQL on a connection of asyncpg's pool (``POOL_SIZE``), so one process runs as many
+units at once as the pool has connections. The backend is chosen by the database URL
 (bot/storage/backend.py): SQLite through aiosqlite (WAL, ``busy_timeout``,
 ``foreign_keys=ON``, ``isolation_level=None``; writes in ``BEGIN IMMEDIATE`` … ``COMMIT``)
 by default, PostgreSQL through asyncpg for ``postgresql://`` URLs (several processes, one
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import sqlite3
 import time
@@ -36,7 +39,7 @@ import aiosqlite
 import asyncpg
 from cachetools import LRUCache, TTLCache
 
-from bot.storage.backend import POSTGRESQL, PgConnection, parse_database_url, pg_migration
+from bot.storage.backend import POSTGRESQL, PgConnection, parse_database_url
 from bot.storage.backup import APPLICATION_ID
 from bot.storage.records import (
     GAME_SQL,
@@ -65,6 +68,9 @@ log = logging.getLogger(__name__)
 BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another writer's lock before ``StorageBusy`` (milliseconds)."""
 
+POOL_SIZE = 8
+"""PostgreSQL: the connections of one process's pool (units of work running at once)."""
+
 BUSY_WORDS = ("locked", "busy")
 CORRUPT_WORDS = ("malformed", "not a database", "corrupt")
 """Words of SQLite's messages for a damaged file (``SQLITE_CORRUPT``, ``SQLITE_NOTADB``)."""
@@ -88,6 +94,12 @@ def _lost(exc: BaseException) -> bool:
     return isinstance(exc, PG_LOST) and not isinstance(exc, ValueError)
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The pool's reset of a connection given back: nothing beyond asyncpg's own rollback of
+    an open transaction (the stores set no session state, hold no session locks, listen to
+    nothing); asyncpg's default ``RESET ALL`` … would cost a round trip per unit of work."""
+
+
 Connection = aiosqlite.Connection | PgConnection
 """The connection a repository method gets from ``_read`` / ``_tx``: aiosqlite's, or the
 PostgreSQL one that speaks the same ``execute`` (bot/storage/backend.py)."""
@@ -108,6 +120,30 @@ async def _on_thread(db: aiosqlite.Connection, fn: Callable[[sqlite3.Connection]
     works; aiosqlite is pinned in pyproject.toml)."""
     result: T = await db._execute(fn, db._conn)  # type: ignore[no-untyped-call]
     return result
+
+
+def _one_row_insert(sql: str) -> bool:
+    """True for an ``INSERT`` that always adds exactly one row (no ``DO NOTHING``): a run of
+    them may go as one ``executemany``, each counted as one row."""
+    head = sql.lstrip()[:6].upper()
+    return head == "INSERT" and "DO NOTHING" not in sql.upper()
+
+
+PG_GAME_AND_SEATS_SQL = (
+    "SELECT g.*, (SELECT json_agg(json_build_array(s.game, s.seat, s.user_id, s.name, s.status, s.ai_level)"
+    " ORDER BY s.seat) FROM seats s WHERE s.game = g.id)::text AS seat_rows FROM games g WHERE g.id=?")
+"""PostgreSQL: ``GAME_SQL`` and ``SEATS_SQL`` in one round trip (the seats as one JSON
+array of rows in ``SEATS_SQL``'s column order; SQLite reads both in one trip already)."""
+
+
+async def _pg_game_and_seats(db: PgConnection, game: int) -> list[list[Any]]:
+    """The rows ``GAME_SQL`` and ``SEATS_SQL`` give for ``game``, in one round trip."""
+    async with db.execute(PG_GAME_AND_SEATS_SQL, (game,)) as cur:
+        rows = await cur.fetchall()
+    if not rows:
+        return [[], []]
+    seats = rows[0]["seat_rows"]
+    return [rows, [tuple(r) for r in json.loads(seats)] if seats else []]
 
 
 class _Unchanged(Exception):
@@ -174,16 +210,54 @@ async def migrate_pg(conn: PgConnection) -> int:
         number = int(prefix)
         if number <= current:
             continue
-        if prefix in overrides:
-            script = overrides[prefix].read_text(encoding="utf-8")
-        else:
-            script = pg_migration(f.read_text(encoding="utf-8"))
+        script = (overrides[prefix] if prefix in overrides else f).read_text(encoding="utf-8")
         await conn.executescript(script)
         current = number
     if current != start:
         await conn.execute("DELETE FROM schema_version")
         await conn.execute("INSERT INTO schema_version(version) VALUES (?)", (current,))
     return current
+
+
+async def _pg_fetch(db: PgConnection, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
+    """``Database._fetch`` on PostgreSQL: a round trip a query, a game with its seats in one."""
+    out: list[list[Any]] = []
+    i = 0
+    while i < len(queries):
+        sql, params = queries[i]
+        if (sql == GAME_SQL and i + 1 < len(queries) and queries[i + 1][0] == SEATS_SQL
+                and tuple(queries[i + 1][1]) == tuple(params)):
+            out += await _pg_game_and_seats(db, params[0])
+            i += 2
+            continue
+        async with db.execute(sql, params) as cur:
+            out.append(list(await cur.fetchall()))
+        i += 1
+    return out
+
+
+async def _pg_batch(conn: PgConnection, statements: Sequence[tuple[str, Sequence[Any]]], guard: bool) -> list[int]:
+    """``Database._batch_then``'s statements on PostgreSQL, in the open transaction of
+    ``conn``: each statement's row count; ``_Unchanged`` when ``guard`` and the first
+    changed no row."""
+    counts: list[int] = []
+    i = 0
+    while i < len(statements):
+        sql, params = statements[i]
+        j = i + 1
+        if (i > 0 or not guard) and _one_row_insert(sql):
+            while j < len(statements) and statements[j][0] == sql:
+                j += 1
+        if j - i > 1:  # (a run of the same insert: one round trip, asyncpg pipelines it)
+            await conn.executemany(sql, [p for _, p in statements[i:j]])
+            counts += [1] * (j - i)
+        else:
+            cur = await conn.execute(sql, params)
+            counts.append(cur.rowcount)
+            if guard and len(counts) == 1 and cur.rowcount != 1:
+                raise _Unchanged
+        i = j
+    return counts
 
 
 class Database:
@@ -202,7 +276,8 @@ class Database:
     """
 
     def __init__(self, path: str, *, clock: Callable[[], float] = time.time,
-                 busy_timeout_ms: int = BUSY_TIMEOUT_MS, shards: Shards | None = None) -> None:
+                 busy_timeout_ms: int = BUSY_TIMEOUT_MS, shards: Shards | None = None,
+                 pool_size: int = POOL_SIZE) -> None:
         url = parse_database_url(path)
         self.shards = shards
         self.backend = url.backend
@@ -213,9 +288,13 @@ class Database:
         self.fault: str | None = None
         """The reason writes are failing now (None when healthy)."""
         self._db: aiosqlite.Connection | None = None
-        self._pg: PgConnection | None = None
-        self._pg_lost = False
+        self.pool_size = pool_size
+        self.fenced: str | None = None
+        """Why this process may no longer write (its shard lease was lost), or None: every
+        PostgreSQL write transaction is then refused before it commits."""
+        self._pool: asyncpg.Pool | None = None
         self._lock = asyncio.Lock()
+        """SQLite's one connection is used by one unit of work at a time."""
         self._snapshots = Snapshots()
         self._log_tails: LRUCache[int, LogTail] = LRUCache(LOG_TAILS_KEPT)
         """Per game: its newest log entries read or written by this process (``log`` with
@@ -264,44 +343,34 @@ class Database:
                 raise
             raise fault from exc
 
-    async def _connect_pg(self) -> PgConnection:
-        """A new PostgreSQL connection; locks wait at most the busy timeout."""
-        try:
-            raw = await asyncpg.connect(self._target, timeout=max(self.busy_timeout_ms / 1000, 1.0),
-                                        server_settings={"lock_timeout": str(int(self.busy_timeout_ms))})
-        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            fault = storage_fault(self.path, exc)
-            raise (fault or StorageUnwritable(self.path, str(exc) or type(exc).__name__)) from exc
-        conn = PgConnection(raw)
-        if self._pg is not None:
-            conn.generated = self._pg.generated
-        return conn
-
     async def _open_pg(self) -> None:
-        self._pg = await self._connect_pg()
+        """Open the pool (its first connection proves the server answers) and migrate."""
         try:
+            self._pool = await asyncpg.create_pool(
+                self._target, min_size=1, max_size=self.pool_size,
+                timeout=max(self.busy_timeout_ms / 1000, 1.0), reset=_keep_session,
+                server_settings={"lock_timeout": str(int(self.busy_timeout_ms))})
             await self.migrate()
-            await self._pg.refresh_generated()
         except BaseException as exc:
             with contextlib.suppress(Exception):
                 await self.close()
-            fault = storage_fault(self.path, exc)
+            if isinstance(exc, TimeoutError):
+                raise StorageUnwritable(self.path, "the server did not answer in time") from exc
+            fault = exc if isinstance(exc, StorageError) else storage_fault(self.path, exc)
             if fault is None:
+                raise
+            if fault is exc:
                 raise
             raise fault from exc
 
-    async def _pg_live(self) -> PgConnection:
-        """The PostgreSQL connection, opened again when the server or network dropped it
-        (the next write after an outage simply tries again)."""
-        if self._pg is None:
+    @asynccontextmanager
+    async def _pg_conn(self) -> AsyncIterator[PgConnection]:
+        """A connection of the pool for one unit of work (a connection the server or the
+        network dropped is replaced by the pool: the next call simply tries again)."""
+        if self._pool is None:
             raise RuntimeError("repository is not open")
-        if self._pg_lost or self._pg.is_closed():
-            old = self._pg
-            self._pg = await self._connect_pg()
-            self._pg_lost = False
-            with contextlib.suppress(Exception):
-                old.raw.terminate()
-        return self._pg
+        async with self._pool.acquire() as raw:
+            yield PgConnection(raw)
 
     @classmethod
     async def check(cls, path: str) -> None:
@@ -319,38 +388,45 @@ class Database:
         if self._db is not None:
             await self._db.close()
             self._db = None
-        if self._pg is not None:
-            pg, self._pg = self._pg, None
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
             with contextlib.suppress(Exception):
-                await pg.close()
+                await asyncio.wait_for(pool.close(), timeout=max(self.busy_timeout_ms / 1000, 1.0))
+            if not pool.is_closing():
+                pool.terminate()
 
     @property
     def db(self) -> aiosqlite.Connection:
         """The SQLite connection (tests and SQLite-only tools; see ``conn`` for both)."""
         if self._db is None:
-            raise RuntimeError("repository is not open" if self._pg is None else "not an SQLite repository")
+            raise RuntimeError("not an SQLite repository" if self._pg else "repository is not open")
         return self._db
 
     @property
-    def conn(self) -> Connection:
-        """The open connection of either backend (``execute`` with ``?`` placeholders)."""
-        if self._pg is not None:
-            return self._pg
-        return self.db
+    def _pg(self) -> bool:
+        """True for a PostgreSQL repository (open or not)."""
+        return self.backend == POSTGRESQL
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[Connection]:
+        """A connection of either backend (``execute`` with ``?`` placeholders) for reads
+        outside the stores (tests, tools)."""
+        async with self._read() as db:
+            yield db
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[Connection]:
+        if self._pg:
+            try:
+                async with self._pg_conn() as conn:
+                    yield conn
+            except BaseException as exc:
+                fault = storage_fault(self.path, exc)
+                if fault is None:
+                    raise
+                raise fault from exc
+            return
         async with self._lock:
-            if self._pg is not None:
-                try:
-                    yield await self._pg_live()
-                except BaseException as exc:
-                    self._pg_lost = self._pg_lost or _lost(exc)
-                    fault = storage_fault(self.path, exc)
-                    if fault is None:
-                        raise
-                    raise fault from exc
-                return
             yield self.db
 
     @asynccontextmanager
@@ -358,7 +434,7 @@ class Database:
         """One write transaction (SQLite: ``BEGIN IMMEDIATE`` … ``COMMIT``; PostgreSQL: a
         READ COMMITTED transaction); storage faults become ``StorageBusy`` /
         ``StorageUnwritable`` and nothing is written."""
-        if self._pg is not None:
+        if self._pg:
             async with self._pg_tx() as conn:
                 yield conn
             return
@@ -382,30 +458,42 @@ class Database:
 
     @asynccontextmanager
     async def _pg_tx(self) -> AsyncIterator[PgConnection]:
-        async with self._lock:
-            for attempt in (1, 2):  # (a connection found dropped at BEGIN is opened again once)
-                try:
-                    conn = await self._pg_live()
-                    tr = conn.raw.transaction()
-                    await tr.start()
-                    break
-                except (*PG_LOST, asyncpg.PostgresError) as exc:
-                    self._pg_lost = _lost(exc)
-                    if attempt == 2 or not self._pg_lost:
-                        raise self._faulted(exc) from exc
+        """One transaction on a connection of the pool (READ COMMITTED; each process runs as
+        many at once as the pool has connections). A connection found dropped at ``BEGIN``
+        is given back (the pool replaces it) and the next one tried, once."""
+        if self._pool is None:
+            raise RuntimeError("repository is not open")
+        for attempt in (1, 2):
+            raw = None
             try:
-                yield conn
+                raw = await self._pool.acquire()
+                tr = raw.transaction()
+                await tr.start()
+                break
+            except BaseException as exc:
+                if raw is not None:
+                    with contextlib.suppress(Exception):
+                        await self._pool.release(raw)
+                if attempt == 2 or not _lost(exc):
+                    raise self._faulted(exc) from exc
+        try:
+            try:
+                yield PgConnection(raw)
+                if self.fenced is not None:
+                    raise StorageUnwritable(self.path, f"this process no longer holds its shards: {self.fenced}")
                 await tr.commit()
             except BaseException as exc:
-                self._pg_lost = _lost(exc)
                 with contextlib.suppress(Exception):
                     await tr.rollback()
                 if storage_fault(self.path, exc) is not None:
                     raise self._faulted(exc) from exc
                 raise
-            if self.fault is not None:
-                log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
-                self.fault = None
+        finally:
+            with contextlib.suppress(Exception):
+                await self._pool.release(raw)
+        if self.fault is not None:
+            log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
+            self.fault = None
 
     async def _fetch(self, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
         """The rows of each read query, in one trip to the database (SQLite runs them
@@ -413,11 +501,7 @@ class Database:
         each; PostgreSQL one round trip a query). Under the lock, like ``_read``."""
         async with self._read() as db:
             if isinstance(db, PgConnection):
-                out = []
-                for sql, params in queries:
-                    async with db.execute(sql, params) as cur:
-                        out.append(list(await cur.fetchall()))
-                return out
+                return await _pg_fetch(db, queries)
 
             def run(conn: sqlite3.Connection) -> list[list[Any]]:
                 return [conn.execute(sql, tuple(params)).fetchall() for sql, params in queries]
@@ -428,7 +512,8 @@ class Database:
                      guard: bool = False) -> list[int] | None:
         """Run the write ``statements`` in one transaction, in one trip to the database
         (SQLite: ``BEGIN IMMEDIATE``, the statements and ``COMMIT`` in one call on aiosqlite's
-        thread; PostgreSQL: one transaction, a round trip a statement). Returns each
+        thread; PostgreSQL: one transaction, a round trip a statement, a run of the same
+        one-row insert (log entries, outbox rows) in one round trip). Returns each
         statement's row count. ``guard``: when the first statement changes no row (a failed
         compare-and-set), nothing is written and None is returned.
 
@@ -444,15 +529,10 @@ class Database:
         """As ``_batch``, then the rows of each read query of ``queries`` once committed, in the
         same trip to the database (SQLite; PostgreSQL: as ``_fetch`` after the commit): (row
         counts, rows per query), or None when ``guard`` refused (nothing read)."""
-        if self._pg is not None:
+        if self._pg:
             try:
                 async with self._pg_tx() as conn:
-                    counts: list[int] = []
-                    for sql, params in statements:
-                        cur = await conn.execute(sql, params)
-                        counts.append(cur.rowcount)
-                        if guard and len(counts) == 1 and cur.rowcount != 1:
-                            raise _Unchanged
+                    counts = await _pg_batch(conn, statements, guard)
             except _Unchanged:
                 return None
             return counts, await self._fetch(queries) if queries else []
@@ -509,20 +589,29 @@ class Database:
     async def migrate(self) -> int:
         """Apply the numbered ``migrations/NNN_*.sql`` files above the schema version
         (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``schema_version`` table, each
-        file translated by ``backend.pg_migration`` unless ``migrations/pg/`` has its own).
+        file of ``migrations/pg/`` in place of the shared one where the SQL differs).
+
+        A process running some shards also indexes the games by their shard among its shard
+        count (``Shards.index_sql``: once per count, when the first process with it starts).
 
         Returns:
             The schema version after migrating.
         """
-        if self._pg is not None:
+        if self._pg:
             async with self._pg_tx() as conn:
-                return await migrate_pg(conn)
+                version = await migrate_pg(conn)
+                if self.shards is not None:  # (under migrate_pg's lock: processes starting together)
+                    await conn.execute(self.shards.index_sql())
+                return version
         async with self._lock:
-            return await migrate_sqlite(self.db)
+            version = await migrate_sqlite(self.db)
+            if self.shards is not None:
+                await self.db.execute(self.shards.index_sql())
+            return version
 
     async def schema_version(self) -> int:
         """The schema version: the number of the last migration applied."""
-        if self._pg is not None:
+        if self._pg:
             async with self._read() as db, db.execute("SELECT MAX(version) FROM schema_version") as cur:
                 row = await cur.fetchone()
         else:
@@ -536,6 +625,9 @@ class Database:
             return [row_to_seat(r) for r in await cur.fetchall()]
 
     async def _game(self, db: Connection, game: int) -> GameRecord | None:
+        if isinstance(db, PgConnection):
+            rows, seats = await _pg_game_and_seats(db, game)
+            return row_to_game(rows[0], [row_to_seat(r) for r in seats], self._snapshots) if rows else None
         async with db.execute(GAME_SQL, (game,)) as cur:
             row = await cur.fetchone()
         if row is None:

@@ -48,13 +48,15 @@ class GameStore(Database):
                     open_ids = [int(r[0]) for r in await cur.fetchall()]
                 if len(open_ids) >= open_limit:
                     raise TooManyLobbies(open_ids)
-            cur = await db.execute(
+            async with db.execute(
                 "INSERT INTO games(game_id, guild_id, channel_id, host_user_id, seed, options, move_timeout,"
-                " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)",
+                " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id",
                 (game_id, guild_id, channel_id, host_user_id, seed, json.dumps(options), move_timeout,
                  now, now),
-            )
-            pk = int(cur.lastrowid or 0)
+            ) as cur:
+                row = await cur.fetchone()
+            assert row is not None
+            pk = int(row[0])
             await db.execute("INSERT INTO seats(game, seat, user_id, name) VALUES (?,?,?,?)",
                              (pk, 0, host_user_id, host_name))
             record = await self._game(db, pk)

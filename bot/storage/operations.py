@@ -104,7 +104,12 @@ class OperationsStore(Database):
                     sql = f"INSERT INTO {table}({', '.join(columns)}) VALUES ({','.join('?' * len(columns))})"
                     await db.executemany(sql, [tuple(r) for r in rows])
             if isinstance(db, PgConnection):
-                for table in sorted(db.generated):
+                async with db.execute(
+                        "SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema()"
+                        " AND column_name = 'id' AND (is_identity = 'YES' OR column_default LIKE 'nextval(%')"
+                        " ORDER BY table_name") as cur:
+                    generated = [str(r[0]) for r in await cur.fetchall()]
+                for table in generated:
                     await db.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                                      f" (SELECT COALESCE(MAX(id), 0) + 1 FROM {table}), false)")
 
@@ -193,7 +198,7 @@ class OperationsStore(Database):
     async def database_bytes(self) -> int | None:
         """The database's size in bytes (SQLite: the file and its WAL; PostgreSQL:
         ``pg_database_size``); None for an in-memory database."""
-        if self._pg is not None:
+        if self._pg:
             async with self._read() as db, db.execute("SELECT pg_database_size(current_database())") as cur:
                 row = await cur.fetchone()
             return int(row[0]) if row else None

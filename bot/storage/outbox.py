@@ -54,7 +54,7 @@ class OutboxStore(Database):
         if not row_ids:
             return
         marks = ",".join("?" * len(row_ids))
-        wiped = ("(payload::jsonb - 'token')::text" if self._pg is not None  # (one trip: the JSON edited in SQL)
+        wiped = ("(payload::jsonb - 'token')::text" if self._pg  # (one trip: the JSON edited in SQL)
                  else "json_remove(payload, '$.token')")
         await self._batch([
             (f"UPDATE outbox SET payload={wiped} WHERE kind='answer' AND id IN ({marks}) AND done_at IS NULL",

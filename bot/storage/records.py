@@ -113,11 +113,23 @@ class Shards:
         """True when the server ``guild_id`` is on one of these shards."""
         return self.of(guild_id, self.count) in self.ids
 
+    def expression(self, column: str = "guild_id") -> str:
+        """The shard of ``column`` as SQL (portable), with the count written in: the very
+        expression of the index ``index_sql`` (a parameter in its place would not match it)."""
+        return f"((COALESCE({column}, 0) / 4194304) % {int(self.count)})"
+
     def where(self, column: str = "guild_id") -> tuple[str, tuple[int, ...]]:
         """An SQL condition (portable) keeping the rows whose ``column`` is on these shards,
-        and its parameters."""
+        and its parameters; answered through the index ``index_sql``."""
         marks = ",".join("?" * len(self.ids))
-        return f"((COALESCE({column}, 0) / 4194304) % ? IN ({marks}))", (self.count, *self.ids)
+        return f"{self.expression(column)} IN ({marks})", tuple(self.ids)
+
+    def index_sql(self) -> str:
+        """The index of the games by their shard among ``count`` (an index on the expression
+        of ``where``, in both backends); created when a process with this count opens the
+        database (``Database.open``)."""
+        return (f"CREATE INDEX IF NOT EXISTS games_shard_of_{int(self.count)}"
+                f" ON games({self.expression()})")
 
 
 class StaleVersion(Exception):

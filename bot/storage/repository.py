@@ -4,7 +4,8 @@ Each store is a class of its own, on the one ``Database`` (connection, transacti
 migrations): ``GameStore`` (games and seats), ``LogStore`` (the action log), ``ClockStore``
 (deadlines, reminders, quiet hours), ``OutboxStore`` (deliveries), ``PeopleStore``
 (preferences, languages, DMs, spectators), ``RatingStore`` and ``OperationsStore`` (whole
-tables, forget-me, server purges). ``Repository`` is all of them on one connection.
+tables, forget-me, server purges). ``Repository`` is all of them on one database: SQLite's
+one connection, or PostgreSQL's pool.
 """
 
 from __future__ import annotations
@@ -19,5 +20,5 @@ from bot.storage.ratings import RatingStore
 
 
 class Repository(GameStore, LogStore, ClockStore, OutboxStore, PeopleStore, RatingStore, OperationsStore):
-    """Every store on one ``Database``: one connection, one lock, one set of caches (the
+    """Every store on one ``Database``: its connection or pool, one set of caches (the
     arguments are ``Database``'s)."""

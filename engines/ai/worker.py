@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any
 
 from engines.ai.search import budget_for, search
+from engines.base import JSONObject
 from engines.registry import get as get_engine
 
 
-def think(game_id: str, state_json: dict[str, Any], seat: int, level: str, seed: str,
-          iterations: int = 0) -> dict[str, Any]:
+def think(game_id: str, state_json: JSONObject, seat: int, level: str, seed: str,
+          iterations: int = 0) -> JSONObject:
     """The move ``engines.ai.choose`` picks for ``seat`` at ``level`` in the stored state
     ``state_json`` of a ``game_id`` game, as ``engine.action_to_json`` gives it.
 

@@ -16,7 +16,7 @@ import csv
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Literal, TypedDict
 
 from engines.base import OptionSpec
 
@@ -46,8 +46,32 @@ class CardKind:
     name_zh: str
 
 
-def _load() -> tuple[dict[str, Any], dict[str, CardKind], dict[str, str]]:
-    tables: dict[str, Any] = json.loads((_DIR / "canterbury_tables.json").read_text(encoding="utf-8"))
+class Tables(TypedDict):
+    """``canterbury_tables.json``: the game's lists and numbers (awards by player count)."""
+
+    sins: list[str]
+    companies: list[str]
+    decks: list[str]
+    rows: list[str]
+    row_size: int
+    hand_size: int
+    start_coins: int
+    last_rites_tokens: int
+    doom_cards: int
+    pardon_payout: list[int]
+    completion_awards: dict[str, list[int]]
+    road_awards: dict[str, list[int]]
+    company_awards: dict[str, list[int]]
+    road_values: list[int]
+    token_value: int
+    pass_fine: int
+    pass_discard_limit_2021: int
+    centre_weight: int
+    turn_cap: int
+
+
+def _load() -> tuple[Tables, dict[str, CardKind], dict[str, str]]:
+    tables: Tables = json.loads((_DIR / "canterbury_tables.json").read_text(encoding="utf-8"))
     cards: dict[str, CardKind] = {}
     with (_DIR / "canterbury_cards.csv").open(encoding="utf-8", newline="") as fh:
         for row in csv.DictReader(fh):
@@ -133,7 +157,7 @@ NICHOLAS_FILL = (110, 40, 130)
 RELIC_FILL = (95, 80, 50)
 
 
-def awards(table: str, players: int) -> tuple[int, ...]:
+def awards(table: Literal["road_awards", "company_awards", "completion_awards"], players: int) -> tuple[int, ...]:
     """A money table of §2.5 for ``players`` (``"road_awards"``, ``"company_awards"``,
     ``"completion_awards"``)."""
     return tuple(TABLES[table][str(players)])

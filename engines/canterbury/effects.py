@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 from engines.base import Event, Msg, msg, seat_ref, term
 from engines.canterbury.data import (
@@ -81,7 +81,7 @@ def pilgrim_t(state: State, company: str) -> dict[str, str]:
     return term(f"pilgrim.{state['companies'][company]['pilgrim']}")
 
 
-def on(state: State, company: str) -> dict[str, Any]:
+def on(state: State, company: str) -> dict[str, dict[str, str]]:
     """``pilgrim`` and ``company`` parameters for a message about a living pilgrim."""
     return {"pilgrim": pilgrim_t(state, company), "company": company_t(company)}
 
@@ -450,7 +450,7 @@ def _jonah_label(state: State, a: Action) -> Msg:
     return msg("label.jonah", card=short_t(a["card"]), face=term(f"face.{a['face']}"), **on(state, a["company"]))
 
 
-def _fixed(key: str, **params: Any) -> Callable[[State, Action], Msg]:
+def _fixed(key: str, **params: object) -> Callable[[State, Action], Msg]:
     return lambda state, action: msg(key, **params)
 
 

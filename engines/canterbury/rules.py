@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
 
 from engines.base import Msg, msg, rank_seats, seat_ref, seats_ref
 from engines.canterbury.data import (
@@ -35,7 +34,7 @@ from engines.canterbury.data import (
     TURN_CAP,
     awards,
 )
-from engines.canterbury.types import Action, State
+from engines.canterbury.types import Action, FinalScores, State
 
 # --------------------------------------------------------------------------- cards
 
@@ -228,7 +227,7 @@ def place_awards(counts: Sequence[int], strength: Sequence[int], table: Sequence
     return out
 
 
-def final_scores(state: State) -> dict[str, Any]:
+def final_scores(state: State) -> FinalScores:
     """Final scoring (§8), from the board as it stands.
 
     Returns:
@@ -256,7 +255,7 @@ def final_scores(state: State) -> dict[str, Any]:
             "totals": totals, "ranking": list(ranking), "winners": winners}
 
 
-def end_reason(final: dict[str, Any]) -> Msg:
+def end_reason(final: FinalScores) -> Msg:
     """Why the game ended as it did (§8 step 4, D18), from ``final_scores``: a shared win,
     a win on circle strength, or a clear win."""
     winners, totals, strength = final["winners"], final["totals"], final["strength"]

@@ -90,6 +90,21 @@ class State(TypedDict):
     stack: list[Frame]  # pending steps, last on top
 
 
+class FinalScores(TypedDict):
+    """Final scoring (§8, ``rules.final_scores``): lists by seat (coins before scoring, each
+    award, +3 per token, circle strength, totals), the Company awards by colour, the seats best
+    first (ties by circle strength, D18) and the seats sharing the best total and strength."""
+
+    coins: list[int]
+    road: list[int]
+    companies: dict[str, list[int]]
+    tokens: list[int]
+    strength: list[int]
+    totals: list[int]
+    ranking: list[int]
+    winners: list[int]
+
+
 class Action(TypedDict, total=False):
     """A Canterbury action, the player's or chance's: its ``type`` and the keys that kind carries.
 

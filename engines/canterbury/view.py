@@ -11,9 +11,9 @@ seat cannot see, for the no-leak conformance test. Renderers take these TypedDic
 from __future__ import annotations
 
 import random
-from typing import Any, NotRequired, TypedDict, cast
+from typing import NotRequired, TypedDict, cast
 
-from engines.base import Seat, copy_state
+from engines.base import JSONObject, Seat, copy_state
 from engines.canterbury.data import CARDS, COMPANIES, DECKS, PILGRIMS, ROAD_VALUES, ROWS
 from engines.canterbury.rules import (
     circle_strength,
@@ -30,7 +30,7 @@ from engines.canterbury.rules import (
     pilgrim_deck,
     sort_cards,
 )
-from engines.canterbury.types import State
+from engines.canterbury.types import FinalScores, State
 
 
 class CardOnPilgrim(TypedDict):
@@ -61,18 +61,10 @@ class CompanyView(TypedDict):
     dead: list[DeadPilgrim]
 
 
-class FinalView(TypedDict):
+class FinalView(FinalScores):
     """Final scoring (§8; ``rules.final_scores``) plus ``reason``, a ``Msg`` as JSON."""
 
-    coins: list[int]
-    road: list[int]
-    companies: dict[str, list[int]]
-    tokens: list[int]
-    strength: list[int]
-    totals: list[int]
-    ranking: list[int]
-    winners: list[int]
-    reason: dict[str, Any]
+    reason: JSONObject
 
 
 class PublicView(TypedDict):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Final
+from typing import Final, NotRequired, TypedDict
 
 from engines.base import OptionSpec
 
@@ -21,7 +21,44 @@ SIN_IDS: Final = ("greed", "gluttony", "envy", "lust", "pride", "sloth", "wrath"
 TABLE_KEYS: Final = ("r_seat", "r_card", "r_play", "knock_sigma", "min_spacing", "max_spacing_rejects")
 
 
-def load_data(path: Path | None = None) -> dict[str, Any]:
+class DieData(TypedDict):
+    """A die of ``carnival.json``."""
+
+    id: str
+    colour: str  # "black" | "white"
+    faces: int
+    shape: str
+
+
+class SinData(TypedDict):
+    """A sin card of ``carnival.json``."""
+
+    id: str
+    name: str
+    japanese: str
+    resolves: str  # "reveal" | "scoring" | "round_end"
+
+
+class OptionData(TypedDict):
+    """An option of ``carnival.json``: its default and its choices or range."""
+
+    default: str | int | float
+    choices: NotRequired[list[str]]
+    min: NotRequired[float]
+    max: NotRequired[float]
+
+
+class Data(TypedDict):
+    """``carnival.json``."""
+
+    rounds: int
+    dice: list[DieData]
+    sins: list[SinData]
+    table: dict[str, int]  # the table constants (TABLE_KEYS), milli-units
+    options: dict[str, OptionData]
+
+
+def load_data(path: Path | None = None) -> Data:
     """Load and validate ``carnival.json`` (dice, sins, table constants, options).
 
     Returns:
@@ -33,7 +70,7 @@ def load_data(path: Path | None = None) -> dict[str, Any]:
             (§2.4) is not a positive integer, or an option lacks its default.
     """
     path = path or Path(__file__).with_name("carnival.json")
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    data: Data = json.loads(path.read_text(encoding="utf-8"))
     ids = tuple(d["id"] for d in data["dice"])
     if ids != DIE_IDS:
         raise RuntimeError(f"carnival.json: unexpected dice {ids}")

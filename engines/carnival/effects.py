@@ -156,8 +156,13 @@ def _not_at_reveal(state: State, seat: Seat, action: Action, events: list[Event]
 
 
 def _wrath_options(state: State, seat: Seat) -> list[Action]:
-    return [{"type": "wrath", "target": t, "aim": a}
-            for t in rules.wrath_targets(state, seat) for a in rules.wrath_aims(state, t)]
+    """Every target with every aim; on the spatial table the targets in the order of their numbers
+    on the Wrath picture (``wrath_number``: size order), so the target step's buttons read 1, 2,
+    3 … as the picture does (the aims are in that order already)."""
+    targets = rules.wrath_targets(state, seat)
+    if rules.spatial(state):
+        targets = sorted(targets, key=lambda t: wrath_number(state, t))
+    return [{"type": "wrath", "target": t, "aim": a} for t in targets for a in rules.wrath_aims(state, t)]
 
 
 def _wrath_apply(state: State, seat: Seat, action: Action, events: list[Event]) -> bool:

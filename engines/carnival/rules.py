@@ -32,7 +32,6 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from typing import Any
 
 from engines.base import CHANCE, Seat, present
 from engines.carnival.data import (
@@ -45,7 +44,7 @@ from engines.carnival.data import (
     SIZE,
     WHITE_DIE,
 )
-from engines.carnival.types import Die, Landing, State, Throw
+from engines.carnival.types import Die, Landing, RoundResult, State, Throw
 
 IN_ROUND = ("choose", "reveal", "resolve", "wrath_chance", "pride", "scoring")
 """Phases between a round's roll and its scoring."""
@@ -456,7 +455,7 @@ def base_scores(state: State) -> tuple[list[int], list[int]]:
     return base, copy_from
 
 
-def round_result(state: State) -> dict[str, Any]:
+def round_result(state: State) -> RoundResult:
     """The scoring of the dice round (spec §8.1): ``base``, ``copy_from`` (Envy source or
     -1), ``white`` (W's value), ``bonus`` per seat (D19), ``scores`` per seat, ``next``
     (the next Devil holder) and ``why`` (see ``next_devil``)."""

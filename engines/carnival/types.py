@@ -3,7 +3,9 @@ described in ``rules``). Plain JSON-ready dicts, typed for the checker only."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, Required, TypedDict
+from typing import Literal, NotRequired, Required, TypedDict
+
+from engines.base import OutcomeJSON
 
 
 class Options(TypedDict):
@@ -149,6 +151,38 @@ class SeatView(TypedDict):
     to_move: bool
 
 
+class PendingView(TypedDict):
+    """The R3 decision: the deciding ``seat`` and the ``sin`` it decides for."""
+
+    seat: int
+    sin: str
+
+
+class ThrowView(Throw):
+    """The Wrath throw in the air: the thrower's ``seat`` with the throw's ``target`` and ``aim``."""
+
+    seat: int
+
+
+class PrideView(TypedDict):
+    """R4: the Pride ``players`` in order and the index of the one whose ``turn`` it is."""
+
+    players: list[int]
+    turn: int | None
+
+
+class RoundResult(TypedDict):
+    """The scoring of the dice round (``rules.round_result``, spec §8.1)."""
+
+    base: list[int]  # base score per seat
+    copy_from: list[int]  # per seat: the Envy source, or -1
+    white: int  # W's value
+    bonus: list[int]  # per seat (D19)
+    scores: list[int]  # per seat
+    next: int  # the next Devil holder
+    why: str  # see ``rules.next_devil``
+
+
 class PublicView(TypedDict):
     """The public view (``player_view(state, None)``): everything but the face-down picks.
 
@@ -168,7 +202,7 @@ class PublicView(TypedDict):
     rounds: int
     phase: str
     table_model: str
-    options: dict[str, Any]
+    options: Options
     devil: int | None
     round_devil: int | None
     round_devils: list[int]
@@ -186,10 +220,10 @@ class PublicView(TypedDict):
     seats: list[SeatView]
     round_scores: list[list[int]]
     totals: list[int]
-    pending: dict[str, Any] | None
-    throw: dict[str, Any] | None
-    pride: dict[str, Any] | None
-    outcome: dict[str, Any] | None
+    pending: PendingView | None
+    throw: ThrowView | None
+    pride: PrideView | None
+    outcome: OutcomeJSON | None
     places: list[int]
 
 

@@ -103,7 +103,7 @@ def player_view(state: State, seat: Seat | None, game_id: str) -> PublicView | P
         "rounds": ROUNDS,
         "phase": state["phase"],
         "table_model": state["options"]["table_model"],
-        "options": dict(state["options"]),
+        "options": state["options"].copy(),
         "devil": None if over else rules.holder(state),
         "round_devil": rules.round_devil(state),
         "round_devils": rules.devils(state)[:len(state["round_scores"])],

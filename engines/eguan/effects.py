@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from engines.base import Event, Msg, Seat, msg, seat_ref, term
 from engines.eguan import data
@@ -41,11 +40,11 @@ Events = list[Event]
 """Events of one ``apply``, appended in order."""
 
 
-def event(kind: str, *, private: Seat | None = None, **params: Any) -> Event:
+def event(kind: str, *, private: Seat | None = None, **params: object) -> Event:
     """An event of kind ``kind`` (catalog ``event.<kind>``) with ``params``; ``private``:
     the only seat that may see it (None: public). Msg values among the params (and in
     lists) are stored as their JSON form, so they nest."""
-    def plain(value: Any) -> Any:
+    def plain(value: object) -> object:
         if isinstance(value, list):
             return [plain(v) for v in value]
         return value.to_json() if isinstance(value, Msg) else value

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import cast
 
 from engines.base import (
     CHANCE,
@@ -312,11 +312,11 @@ class EguanEngine(GameEngine[State, Action, view.PublicView | view.PrivateView])
         card, purpose = pend["card"], pend["purpose"]
         board = st["boards"][me]
         before = most_wanted(st["boards"])
-        where: dict[str, Any] = {"anchor": anchor, "rot": term(f"rot.{rot}")}
+        where: dict[str, object] = {"anchor": anchor, "rot": term(f"rot.{rot}")}
         if purpose == "move":
             board.pop(stack_index(board, card))
             board.append([card, anchor, rot])
-            ev.append(event("move", seat=seat_ref(me), card=card_ref(card), **where))
+            ev.append(event("move", private=None, seat=seat_ref(me), card=card_ref(card), **where))
         else:
             pay = payment_for(board, card)
             st["infamy"][me] -= pay
@@ -327,7 +327,7 @@ class EguanEngine(GameEngine[State, Action, view.PublicView | view.PrivateView])
                 st["hands"][me].remove(card)
             board.append([card, anchor, rot])
             paying = msg("part.paying", n=pay) if pay else msg("part.none")
-            ev.append(event("play_kept" if kept else "play", seat=seat_ref(me), card=card_ref(card), **where,
+            ev.append(event("play_kept" if kept else "play", private=None, seat=seat_ref(me), card=card_ref(card), **where,
                             payment=pay, paying=paying))
         most_wanted_changed(st, before, ev)
         if purpose == "main" and CARDS[card].trouble_die:

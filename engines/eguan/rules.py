@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from engines.base import Seat, present, rank_seats
 from engines.eguan.data import (
@@ -24,9 +23,9 @@ from engines.eguan.data import (
     TITLE_OF,
     Face,
 )
-from engines.eguan.types import Action, Die, Kept, Pending, State
+from engines.eguan.types import Action, Die, Kept, Pending, ScoreTable, State
 
-Board = Sequence[Sequence[Any]]
+Board = Sequence[Sequence[str | int]]
 """A board: placements ``[card_id, anchor, rotation]``, lowest first."""
 
 Cell = tuple[str, str] | None
@@ -273,7 +272,7 @@ def remove_options(state: State, seat: Seat) -> list[tuple[Seat, str]]:
 # --------------------------------------------------------------------------- scoring
 
 
-def score_table(infamy: Sequence[int], counts: Sequence[Mapping[str, int]]) -> dict[str, Any]:
+def score_table(infamy: Sequence[int], counts: Sequence[Mapping[str, int]]) -> ScoreTable:
     """Final scoring from Infamy and visible counts (spec §8 steps 1–4, D11, D13).
 
     Args:
@@ -313,7 +312,7 @@ def score_table(infamy: Sequence[int], counts: Sequence[Mapping[str, int]]) -> d
     }
 
 
-def final_scoring(state: State) -> dict[str, Any]:
+def final_scoring(state: State) -> ScoreTable:
     """``score_table`` of the state's Infamy and boards (spec §8); during play it tells
     who leads each title."""
     return score_table(state["infamy"], [board_counts(b) for b in state["boards"]])

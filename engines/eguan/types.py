@@ -102,3 +102,16 @@ class Action(TypedDict, total=False):
     rot: int  # place: the rotation 0 or 180
     delta: int  # adjust: -1, 0 or +1 on the die
     value: int  # roll: the die's face
+
+
+class ScoreTable(TypedDict):
+    """Final scoring (``rules.score_table``, spec §8): Infamy, the title bonuses by resource,
+    each seat's title keys, scores, title cards, the winners (sorted) and the seats best first."""
+
+    infamy: list[int]
+    bonus: dict[str, list[int]]
+    titles: list[list[str]]
+    scores: list[int]
+    title_cards: list[int]
+    winners: list[int]
+    ranking: list[int]

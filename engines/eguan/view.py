@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from engines.base import Seat, copy_state
 from engines.eguan.data import CARDS, SET_LETTERS
 from engines.eguan.rules import (
+    Board,
     active,
     board_cells,
     board_counts,
@@ -27,7 +28,7 @@ from engines.eguan.rules import (
     turn_no,
     turns_taken,
 )
-from engines.eguan.types import State
+from engines.eguan.types import ScoreTable, State
 
 
 class CellView(TypedDict):
@@ -84,18 +85,6 @@ class RemovedCard(TypedDict):
 
     seat: int
     card: str
-
-
-class ScoreTable(TypedDict):
-    """``engines.eguan.rules.score_table`` (spec §8)."""
-
-    infamy: list[int]
-    bonus: dict[str, list[int]]
-    titles: list[list[str]]
-    scores: list[int]
-    title_cards: list[int]
-    winners: list[int]
-    ranking: list[int]
 
 
 class PublicView(TypedDict):
@@ -176,7 +165,7 @@ def card_view(state: State, seat: Seat, card_id: str) -> CardView:
             "die": card.trouble_die, "payment": pay, "playable": pay <= int(state["infamy"][seat])}
 
 
-def cells_view(board: list[list[Any]]) -> list[list[CellView | None]]:
+def cells_view(board: Board) -> list[list[CellView | None]]:
     """What each of the 16 cells shows (``rules.board_cells``) with its icon code."""
     return [[None if c is None else {"card": c[0], "corner": c[1], "icon": CARDS[c[0]].codes[c[1]]} for c in row]
             for row in board_cells(board)]

@@ -12,10 +12,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from engines.base import Event, Msg, msg, seat_ref, term
-from engines.heaven.types import Chance, Plan, State
+from engines.heaven.types import Chance, Params, Plan, PlanValue, State
 
 from .data import (
     CARDS,
@@ -49,7 +49,7 @@ Pending = Chance | None
 ``{"kind": "destroy", "seat"}``), or None when the turn goes on to advancement."""
 
 Planner = Callable[[State, int, frozenset[str]], list[Plan]]
-Resolver = Callable[[State, int, dict[str, Any], list[Event]], Pending]
+Resolver = Callable[[State, int, Params, list[Event]], Pending]
 
 
 @dataclass(frozen=True)
@@ -189,13 +189,13 @@ def _hypocrisy_plans(st: State, seat: int, chain: frozenset[str]) -> list[Plan]:
 # --------------------------------------------------------------------------- resolution
 
 
-def _nothing(st: State, seat: int, prm: dict[str, Any], ev: list[Event]) -> Pending:
+def _nothing(st: State, seat: int, prm: Params, ev: list[Event]) -> Pending:
     return None
 
 
 def _borrow(side: str) -> Resolver:
     """Mercy / Shepherd: borrowed += the public sums of the ``side`` players (or the chosen one)."""
-    def resolve(st: State, seat: int, prm: dict[str, Any], ev: list[Event]) -> Pending:
+    def resolve(st: State, seat: int, prm: Params, ev: list[Event]) -> Pending:
         facs = factions(st)
         seats = [prm["borrow"]] if "borrow" in prm else [
             s for s in range(st["players"]) if s != seat and facs[s] == side]
@@ -208,7 +208,7 @@ def _borrow(side: str) -> Resolver:
 
 def _modifier(name: str, *, sacrifice: bool = False) -> Resolver:
     """Miracle / Law / ×3 (Sacrifice also discards a public card at step 2b)."""
-    def resolve(st: State, seat: int, prm: dict[str, Any], ev: list[Event]) -> Pending:
+    def resolve(st: State, seat: int, prm: Params, ev: list[Event]) -> Pending:
         st["turn"]["modifier"] = name
         if name == "law":
             st["turn"]["law"] = prm["number"]
@@ -217,21 +217,21 @@ def _modifier(name: str, *, sacrifice: bool = False) -> Resolver:
     return resolve
 
 
-def _pride(st: State, seat: int, prm: dict[str, Any], ev: list[Event]) -> Pending:
+def _pride(st: State, seat: int, prm: Params, ev: list[Event]) -> Pending:
     t = prm["target"]
     st["skips"][t] += 1
     ev.append(event("pride", seat=seat_ref(t)))
     return None
 
 
-def _cruelty(st: State, seat: int, prm: dict[str, Any], ev: list[Event]) -> Pending:
+def _cruelty(st: State, seat: int, prm: Params, ev: list[Event]) -> Pending:
     t = prm["target"]
     st["positions"][t] = max(0, st["positions"][t] - 1)
     ev.append(event("cruelty", seat=seat_ref(t), space=st["positions"][t]))
     return None
 
 
-def _hypocrisy(st: State, seat: int, prm: dict[str, Any], ev: list[Event]) -> Pending:
+def _hypocrisy(st: State, seat: int, prm: Params, ev: list[Event]) -> Pending:
     t = prm["target"]
     pa, pt = st["public"][seat], st["public"][t]
     for m, th in zip(prm["mine"], prm["theirs"], strict=True):
@@ -241,7 +241,7 @@ def _hypocrisy(st: State, seat: int, prm: dict[str, Any], ev: list[Event]) -> Pe
     return None
 
 
-def _destruction(st: State, seat: int, prm: dict[str, Any], ev: list[Event]) -> Pending:
+def _destruction(st: State, seat: int, prm: Params, ev: list[Event]) -> Pending:
     t = prm["target"]
     c = prm.get("card")
     if c is not None and c in st["public"][t]:
@@ -251,13 +251,13 @@ def _destruction(st: State, seat: int, prm: dict[str, Any], ev: list[Event]) -> 
     return {"kind": "destroy", "seat": t} if st["hands"][t] else None
 
 
-def _grace(st: State, seat: int, prm: dict[str, Any], ev: list[Event]) -> Pending:
+def _grace(st: State, seat: int, prm: Params, ev: list[Event]) -> Pending:
     return {"kind": "draw", "seat": seat, "left": GRACE_DRAW, "purpose": "grace"}
 
 
 def _purge(side: str) -> Resolver:
     """Repentance (purge sinner cards) / Wrath (purge saint cards), then the refill (§5.4, D23)."""
-    def resolve(st: State, seat: int, prm: dict[str, Any], ev: list[Event]) -> Pending:
+    def resolve(st: State, seat: int, prm: Params, ev: list[Event]) -> Pending:
         purged = [c for c in st["public"][seat] + st["hands"][seat] if CARDS[c].side == side]
         st["public"][seat] = [c for c in st["public"][seat] if CARDS[c].side != side]
         st["hands"][seat] = [c for c in st["hands"][seat] if CARDS[c].side != side]
@@ -313,11 +313,27 @@ class Pick:
             ("Target {seat} (space 3)"), for the active ``seat`` in ``state``.
     """
 
-    detail: Callable[[Any], Msg | None]
-    step: Callable[[State, int, Any], Msg]
+    detail: Callable[[PlanValue], Msg | None]
+    step: Callable[[State, int, PlanValue], Msg]
 
 
-def _take_step(st: State, seat: int, card: str) -> Msg:
+def _seat(v: PlanValue) -> int:
+    """The value of a seat key (``borrow``, ``target``)."""
+    return cast(int, v)
+
+
+def _card(v: PlanValue) -> str:
+    """The value of a card key (``take``, ``card``)."""
+    return cast(str, v)
+
+
+def _cards(v: PlanValue) -> list[str]:
+    """The value of a cards key (``mine``, ``theirs``)."""
+    return cast("list[str]", v)
+
+
+def _take_step(st: State, seat: int, v: PlanValue) -> Msg:
+    card = _card(v)
     owner = owner_of_public(st, card)
     if owner == seat:
         return msg("step.take_own", card=card_ref(card))
@@ -327,16 +343,20 @@ def _take_step(st: State, seat: int, card: str) -> Msg:
 PICKS: dict[str, Pick] = {
     "copy": Pick(lambda v: msg("use.copy", kind=term(f"card.{v}")),
                  lambda st, s, v: msg("step.copy", kind=term(f"card.{v}"))),
-    "take": Pick(lambda v: msg("use.take", card=card_ref(v)), _take_step),
-    "borrow": Pick(lambda v: msg("use.borrow", seat=seat_ref(v)),
-                   lambda st, s, v: msg("step.borrow", seat=seat_ref(v), sum=public_sum(st["public"][v]))),
+    "take": Pick(lambda v: msg("use.take", card=card_ref(_card(v))), _take_step),
+    "borrow": Pick(lambda v: msg("use.borrow", seat=seat_ref(_seat(v))),
+                   lambda st, s, v: msg("step.borrow", seat=seat_ref(_seat(v)),
+                                        sum=public_sum(st["public"][_seat(v)]))),
     "number": Pick(lambda v: msg("use.number", n=v), lambda st, s, v: msg("step.number", n=v)),
-    "target": Pick(lambda v: msg("use.target", seat=seat_ref(v)),
-                   lambda st, s, v: msg("step.target", seat=seat_ref(v), space=st["positions"][v])),
-    "card": Pick(lambda v: msg("use.remove", card=card_ref(v)), lambda st, s, v: msg("step.remove", card=card_ref(v))),
+    "target": Pick(lambda v: msg("use.target", seat=seat_ref(_seat(v))),
+                   lambda st, s, v: msg("step.target", seat=seat_ref(_seat(v)), space=st["positions"][_seat(v)])),
+    "card": Pick(lambda v: msg("use.remove", card=card_ref(_card(v))),
+                 lambda st, s, v: msg("step.remove", card=card_ref(_card(v)))),
     "k": Pick(lambda v: None, lambda st, s, v: msg("step.swap_two" if v == 2 else "step.swap_one")),
-    "mine": Pick(lambda v: msg("use.give", cards=cards_ref(v)), lambda st, s, v: msg("step.give", cards=cards_ref(v))),
-    "theirs": Pick(lambda v: msg("use.get", cards=cards_ref(v)), lambda st, s, v: msg("step.get", cards=cards_ref(v))),
+    "mine": Pick(lambda v: msg("use.give", cards=cards_ref(_cards(v))),
+                 lambda st, s, v: msg("step.give", cards=cards_ref(_cards(v)))),
+    "theirs": Pick(lambda v: msg("use.get", cards=cards_ref(_cards(v))),
+                   lambda st, s, v: msg("step.get", cards=cards_ref(_cards(v)))),
 }
 """One entry per plan key (§5.4 parameters)."""
 
@@ -345,11 +365,11 @@ def _codes(cids: list[str]) -> Msg:
     return msg("cards.codes", codes="+".join(CARDS[c].code for c in cids))
 
 
-SHORT_PICKS: dict[str, Callable[[Any], Msg]] = {
-    "take": lambda v: msg("use.take", card=_codes([v])),
-    "card": lambda v: msg("use.remove", card=_codes([v])),
-    "mine": lambda v: msg("use.give", cards=_codes(v)),
-    "theirs": lambda v: msg("use.get", cards=_codes(v)),
+SHORT_PICKS: dict[str, Callable[[PlanValue], Msg]] = {
+    "take": lambda v: msg("use.take", card=_codes([_card(v)])),
+    "card": lambda v: msg("use.remove", card=_codes([_card(v)])),
+    "mine": lambda v: msg("use.give", cards=_codes(_cards(v))),
+    "theirs": lambda v: msg("use.get", cards=_codes(_cards(v))),
 }
 """Cards by code only, for a USE's button label (a chain or a swap names up to four cards;
 the panel's steps above the button name them in full)."""
@@ -359,12 +379,12 @@ def plan_msg(card: str, plan: Plan, *, short: bool = False) -> Msg:
     """A declared USE as a message: "Hypocrisy R2: target Bo, give Mercy B1, get Wrath B3"
     (``use.plan``), or just the card (``use.bare``) when it has no parameters. ``short``
     names the cards a plan takes, removes or swaps by code ("give B1, get B3"), so a label fits a button (80 chars)."""
-    def detail(key: str, value: Any) -> Msg | None:
+    def detail(key: str, value: PlanValue) -> Msg | None:
         if short and key in SHORT_PICKS:
             return SHORT_PICKS[key](value)
         return PICKS[key].detail(value)
 
-    details = [d.to_json() for d in (detail(k, v) for k, v in plan) if d is not None]
+    details = [d.to_json() for d in (detail(cast(str, k), v) for k, v in plan) if d is not None]
     if not details:
         return msg("use.bare", card=card_ref(card))
     return msg("use.plan", card=card_ref(card), details=details)

@@ -31,7 +31,7 @@ import copy
 import itertools
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import cast
 
 from engines.base import (
     CHANCE,
@@ -202,7 +202,7 @@ class HeavenEngine(GameEngine[State, Action, view.PublicView | view.PrivateView]
         return st, tuple(ev)
 
     @staticmethod
-    def _illegal_message(state: State, action: Any) -> str:
+    def _illegal_message(state: State, action: Action) -> str:
         t = action.get("type") if isinstance(action, dict) else None
         if state["phase"] == "split":
             return "Choose exactly 3 of your 6 cards to make public."
@@ -246,7 +246,7 @@ class HeavenEngine(GameEngine[State, Action, view.PublicView | view.PrivateView]
 
 
     # -- state_version 1 logs: a USE declared in steps ---------------------------
-    def _legacy_step(self, state: State, action: Any) -> Callable[[State, Action, list[Event]], None] | None:
+    def _legacy_step(self, state: State, action: Action) -> Callable[[State, Action, list[Event]], None] | None:
         """The handler of a USE step from a state_version 1 log (``use`` without ``plan``,
         ``pick``, ``cancel``) when it is valid now, else None."""
         if not isinstance(action, dict) or state.get("stage") != "action" or state["phase"] != "play":

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any
 
-from engines.base import Event, seat_ref, term
+from engines.base import Event, Msg, seat_ref, term
 from engines.heaven.data import GATE, HAND_SIZE, LAST_SPACE
 from engines.heaven.effects import EFFECTS, plan_msg
 from engines.heaven.rules import (
@@ -181,10 +180,10 @@ def apply_turn(st: State, seat: int, action: Action, ev: list[Event]) -> None:
             pub = st["public"][a]
             pub[pub.index(action["out"])] = card
             st["discard"].append(action["out"])
-        params: dict[str, Any] = {"card": card_ref(str(card))} if card is not None else {}
+        params: dict[str, Msg] = {"card": card_ref(str(card))} if card is not None else {}
         if t == "replace":
             params["out"] = card_ref(action["out"])
-        ev.append(event(t, seat=seat_ref(a), **params))
+        ev.append(event(t, visible_to=None, seat=seat_ref(a), **params))
         after_action(st, ev)
     elif t == "advance":
         st["positions"][a] += 1
@@ -228,7 +227,7 @@ def declare(st: State, h: str, plan: Plan, ev: list[Event]) -> None:
     final, taken, params = chain_of(h, plan)
     owner = owner_of_public(st, taken) if taken is not None else None
     target = params.get("target") if EFFECTS[final].attack else None
-    windows: list[list[Any]] = []
+    windows: list[list[str | int]] = []
     if attacker_ok and owner is not None and owner != a:
         windows.append(["owner", owner])
     if attacker_ok and target is not None and target not in (a, owner):

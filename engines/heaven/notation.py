@@ -10,11 +10,11 @@ them one at a time with Back.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from engines.base import CHANCE, Msg, msg, seat_letter, seat_ref, term
 from engines.decisions import MAX_DEPTH
-from engines.heaven.types import Action, State
+from engines.heaven.types import Action, Plan, PlanValue, State
 from engines.heaven.view import PrivateView, PublicView
 from engines.notation import GameNotation
 
@@ -37,9 +37,9 @@ from .rules import (
 )
 
 
-def _value(key: str, value: Any) -> str:
+def _value(key: PlanValue, value: PlanValue) -> str:
     if key in ("target", "borrow"):
-        return seat_letter(int(value))
+        return seat_letter(cast(int, value))
     if isinstance(value, list):
         return "+".join(str(v) for v in value)
     return str(value)
@@ -99,14 +99,14 @@ PICKED = ("take", "card", "mine", "theirs")
 (``table_number``) as the decision picture shows them."""
 
 
-def _numbers(state: State, plan: Any) -> str:
+def _numbers(state: State, plan: Plan) -> str:
     """The numbers of the public cards a plan picks: "3" (taken or removed), "2⇄5" (a swap:
     given, then got); "" when it picks none."""
     got = {k: v for k, v in plan if k in PICKED}
     one = [table_number(state, str(v)) for k, v in plan if k in ("take", "card")]
     if "mine" in got and "theirs" in got:
-        mine = "+".join(str(table_number(state, c)) for c in got["mine"])
-        theirs = "+".join(str(table_number(state, c)) for c in got["theirs"])
+        mine = "+".join(str(table_number(state, c)) for c in cast("list[str]", got["mine"]))
+        theirs = "+".join(str(table_number(state, c)) for c in cast("list[str]", got["theirs"]))
         one_text = "+".join(str(n) for n in one)
         return (one_text + " · " if one_text else "") + f"{mine}⇄{theirs}"
     return "+".join(str(n) for n in one)
@@ -190,11 +190,11 @@ def action_path(state: State, action: Action) -> tuple[Msg, ...]:
     rest = [p for p in plan if p[0] not in CHAIN_KEYS]
     if chain:
         (key, value), *more = chain
-        first = _numbered(PICKS[key].step(state, seat, value), _numbers(state, [[key, value]]))
-        details = [d.to_json() for d in (PICKS[k].detail(v) for k, v in more) if d is not None]
+        first = _numbered(PICKS[cast(str, key)].step(state, seat, value), _numbers(state, [[key, value]]))
+        details = [d.to_json() for d in (PICKS[cast(str, k)].detail(v) for k, v in more) if d is not None]
         steps.append(msg("step.chain", first=first, then=details) if details else first)
-    steps += [_numbered(PICKS[k].step(state, seat, v), _numbers(state, [[k, v]]) if k != "mine" else
-                        "+".join(str(table_number(state, c)) for c in v)) for k, v in rest[:-1]]
+    steps += [_numbered(PICKS[cast(str, k)].step(state, seat, v), _numbers(state, [[k, v]]) if k != "mine" else
+                        "+".join(str(table_number(state, c)) for c in cast("list[str]", v))) for k, v in rest[:-1]]
     return tuple(steps[:MAX_DEPTH])
 
 

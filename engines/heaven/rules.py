@@ -8,10 +8,10 @@ Every function reads a state dict and never mutates it.
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import cast
 
 from engines.base import CHANCE, Event, JSONObject, Msg, msg, present, seats_ref, term
-from engines.heaven.types import Build, Chance, Plan, State, Turn, Use
+from engines.heaven.types import Build, Chance, Params, Plan, State, Turn, Use
 
 from .data import (
     CARDS,
@@ -258,7 +258,7 @@ def table_number(st: State, card: str) -> int:
     raise KeyError(card)
 
 
-def chain_of(card: str, plan: Plan) -> tuple[str, str | None, dict[str, Any]]:
+def chain_of(card: str, plan: Plan) -> tuple[str, str | None, Params]:
     """The declared chain of a USE of hand card ``card`` (§5.4 Copy/borrow chains):
     ``(final kind, the public card Arrogance takes or None, the final ability's
     parameters by key)``."""
@@ -273,7 +273,7 @@ def chain_of(card: str, plan: Plan) -> tuple[str, str | None, dict[str, Any]]:
         else:
             kind = str(value)
         i += 1
-    return kind, taken, {k: v for k, v in plan[i:]}
+    return kind, taken, cast(Params, {k: v for k, v in plan[i:]})
 
 
 # --------------------------------------------------------------------------- turns and the end
@@ -349,7 +349,7 @@ def card_list(cids: list[str]) -> list[JSONObject] | Msg:
     return [card_ref(c).to_json() for c in cids] if cids else msg("cards.none")
 
 
-def event(kind: str, *, visible_to: frozenset[int] | None = None, **params: Any) -> Event:
+def event(kind: str, *, visible_to: frozenset[int] | None = None, **params: object) -> Event:
     """``Event(kind, params=..., visible_to=...)`` with ``Msg`` parameters stored as JSON
     (catalog key ``event.<kind>``)."""
     return Event(kind, params=dict(msg(kind, **params).params), visible_to=visible_to)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, Required, TypedDict
+from typing import Literal, NotRequired, Required, TypedDict
 
 
 class Options(TypedDict):
@@ -31,9 +31,25 @@ class Chance(TypedDict):
     purpose: NotRequired[str]  # draw: "deal" | "grace" | "refill" | …
 
 
-Plan = list[list[Any]]
+PlanValue = str | int | list[str]
+"""A parameter's value: a card kind (``copy``) or card id (``take``, ``card``), a seat
+(``borrow``, ``target``), Law's ``number``, the swap size ``k``, or cards (``mine``, ``theirs``)."""
+
+Plan = list[list[PlanValue]]
 """A complete parameter list of one USE: ``[[key, value], ...]`` in declaration order
 (§5.4: ``copy``/``take`` steps of a chain first, then the final ability's parameters)."""
+
+
+class Params(TypedDict, total=False):
+    """The final ability's parameters by key (``rules.chain_of``; ``effects.PICKS`` reads each)."""
+
+    borrow: int  # Mercy / Shepherd with borrow_scope "one": the seat borrowed from
+    number: int  # Law: 1, 2 or 3
+    target: int  # an attack's target seat
+    card: str  # Destruction: the public card removed
+    k: int  # Hypocrisy: how many cards are swapped
+    mine: list[str]  # Hypocrisy: the user's public cards given
+    theirs: list[str]  # Hypocrisy: the target's public cards taken
 
 
 class Use(TypedDict):

@@ -10,10 +10,10 @@ its secret split choice, cards it drew and must still place, the test it meets n
 from __future__ import annotations
 
 import random
-from typing import Any, TypedDict
+from typing import TypedDict, cast
 
-from engines.base import Msg, Seat, copy_state, msg
-from engines.heaven.types import State
+from engines.base import JSONObject, Msg, Seat, copy_state, msg
+from engines.heaven.types import Options, State
 
 from .data import CARDS, GATE, LAST_SPACE, TRACK
 from .effects import card_plans, plan_msg
@@ -34,7 +34,7 @@ from .rules import (
     winners,
 )
 
-MsgJSON = dict[str, Any]
+MsgJSON = JSONObject
 """``Msg.to_json()``: ``{"msg": key, "params": {...}}``."""
 
 
@@ -93,7 +93,7 @@ class PublicView(TypedDict):
     start: int | None
     active: int | None
     to_move: list[int]
-    options: dict[str, Any]
+    options: Options
     track: list[TrackSpace]
     positions: list[int]
     on_gate: list[bool]
@@ -155,7 +155,7 @@ def card_view(cid: str) -> CardView:
             "ability": msg(f"ability.{c.kind}").to_json(),
         }
     ability = built["ability"]
-    return {**built, "ability": {"msg": ability["msg"], "params": dict(ability["params"])}}
+    return {**built, "ability": {"msg": ability["msg"], "params": dict(cast(JSONObject, ability["params"]))}}
 
 
 _CARD_VIEWS: dict[str, CardView] = {}
@@ -209,7 +209,7 @@ def public_view(st: State) -> PublicView:
         "start": st["start"],
         "active": order_seat(st) if st["phase"] == "play" else None,
         "to_move": sorted(to_move(st)),
-        "options": dict(st["options"]),
+        "options": st["options"].copy(),
         "track": [{"space": sp, "sum": thr, "combos": list(combos)} for sp, (thr, combos) in sorted(TRACK.items())],
         "positions": list(st["positions"]),
         "on_gate": [p == GATE for p in st["positions"]],

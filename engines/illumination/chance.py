@@ -14,16 +14,15 @@ Outcomes (actions of the ``CHANCE`` seat):
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from engines.base import Action, IllegalAction
-from engines.illumination.types import State
+from engines.illumination.types import ChanceEvent, State
 
 from .data import BLANK_STATIONS, CARDS, CRUSADE_POOL, SIDE_TILES
 from .rules import side_of
 
 
-def pending(state: State) -> dict[str, Any] | None:
+def pending(state: State) -> ChanceEvent | None:
     """The chance event the state waits for (``{"type": ..., "seat": ...}``), or None (§3, §6)."""
     if state["draw"] is not None:
         return {"type": "reshuffle"}

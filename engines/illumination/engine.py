@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import cast
 
 from engines.base import (
     CHANCE,
@@ -39,7 +39,6 @@ from engines.base import (
     NotYourTurn,
     Outcome,
     Seat,
-    View,
     check_player_count,
     msg,
     seat_ref,
@@ -110,7 +109,7 @@ def _best_cell(state: State, tile: str, cells: Sequence[str]) -> str:
     return best
 
 
-class IlluminationEngine(GameEngine[State, Action, View]):
+class IlluminationEngine(GameEngine[State, Action, view.PublicView | view.PrivateView]):
     """Illumination for exactly 2 players (spec docs/rules/illumination.md)."""
 
     info = EngineInfo(
@@ -224,7 +223,7 @@ class IlluminationEngine(GameEngine[State, Action, View]):
         over = state["phase"] == "over"
         return tuple(float(score_breakdown(state, s, crusade=over)["total"]) for s in (0, 1))
 
-    def player_view(self, state: State, seat: Seat | None) -> View:
+    def player_view(self, state: State, seat: Seat | None) -> view.PublicView | view.PrivateView:
         """See ``view.player_view`` (§7)."""
         return view.player_view(state, seat)
 
@@ -270,7 +269,7 @@ class IlluminationEngine(GameEngine[State, Action, View]):
                 return {"type": "place", "tile": _canonical_staged(state, tile, book), "cell": _best_cell(state, tile, cells)}
         return {"type": "end_turn"}
 
-    def auto_action(self, state: State, seat: Seat, preferences: Mapping[str, Any]) -> Action | None:
+    def auto_action(self, state: State, seat: Seat, preferences: Mapping[str, object]) -> Action | None:
         """D41: with ``auto_discard`` on, the item limit's discard when it leaves no choice (every
         item held is of one kind): that kind's items over 7 at once (``discard`` for one,
         ``discard_set`` for more); None otherwise."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from engines.base import (
     CHANCE,
@@ -24,13 +23,13 @@ from engines.base import (
     Msg,
     Seat,
     Text,
-    View,
     msg,
     seat_letter,
     seat_ref,
     term,
 )
-from engines.illumination.types import State
+from engines.illumination.types import Battle, State
+from engines.illumination.view import PrivateView, PublicView
 from engines.notation import GameNotation
 
 from .data import CARD_BUY_COST, CELLS, COIN_TILE_VALUE, SLOT_TIERS, TILES, line_cells
@@ -109,7 +108,7 @@ def reward_msg(coins: int, tokens: int, token: str) -> Msg:
     return Msg.from_json(reward_json(coins, tokens, token))
 
 
-def battle_events(state: State, battles: list[dict[str, Any]]) -> list[Event]:
+def battle_events(state: State, battles: list[Battle]) -> list[Event]:
     """One public ``battle`` event per resolved battle (§4.3; §11 log lines)."""
     out = []
     for b in battles:
@@ -481,7 +480,7 @@ def prompt(state: State, seat: int) -> Msg:
 
 
 
-class IlluminationNotation(GameNotation[State, Action, View]):
+class IlluminationNotation(GameNotation[State, Action, PublicView | PrivateView]):
     """Illumination's notation and texts (``AnR II-b3``, ``row1``, ``exchange candle-5``), paired
     with ``IlluminationEngine`` by the registry: the functions above, as the notation protocol
     names them."""
@@ -508,7 +507,7 @@ class IlluminationNotation(GameNotation[State, Action, View]):
             return msg("host.nothing")
         return prompt(state, seat)
 
-    def replay_marks(self, states: Sequence[State], views: Sequence[View]) -> list[Msg | None]:
+    def replay_marks(self, states: Sequence[State], views: Sequence[PublicView | PrivateView]) -> list[Msg | None]:
         """Spec §4.1: the game is a sequence of turns (TURN_START → MAIN → END_OF_TURN), the
         Reverent's first (D29); a passed player's turns are skipped, so one seat may take
         several in a row. A turn begins at each position at TURN_START of another seat than

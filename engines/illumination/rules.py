@@ -13,10 +13,8 @@ dict token → count; ``slots`` slot → seat; ``markers`` pair → ``[seat0, se
 
 from __future__ import annotations
 
-from typing import Any
-
 from engines.base import present
-from engines.illumination.types import Exile, State
+from engines.illumination.types import Battle, ConflictGroup, Exile, State
 
 from .data import (
     ALTAR_OF_TOKEN,
@@ -197,7 +195,7 @@ def rewards(state: State, tile: str, cell: str, *, quill_coin: bool = True) -> t
     return coins, tokens, TOKEN_OF[colour]
 
 
-def conflict_groups(state: State, book: str) -> list[dict[str, Any]]:
+def conflict_groups(state: State, book: str) -> list[ConflictGroup]:
     """The conflict groups of ``book`` (§4.3): connected face-up tiles of one opposed pair that
     include both sides. Each is ``{"pair", "cells" (reading order), "counts": [seat0, seat1],
     "bounded": bool}``; bounded means no adjacent cell is an empty quill space (D13)."""
@@ -216,7 +214,7 @@ def conflict_groups(state: State, book: str) -> list[dict[str, Any]]:
                for c, pair in pair_at.items() for n in NEIGHBOURS[c]):
         return []
     seen: set[str] = set()
-    groups: list[dict[str, Any]] = []
+    groups: list[ConflictGroup] = []
     for start in BOOK_CELLS[book]:
         if start not in pair_at or start in seen:
             continue
@@ -260,14 +258,14 @@ def land(state: State, tile: str, cell: str, *, quill_coin: bool = True) -> tupl
     return paid
 
 
-def resolve_battles(state: State, books: tuple[str, ...] = BOOKS) -> list[dict[str, Any]]:
+def resolve_battles(state: State, books: tuple[str, ...] = BOOKS) -> list[Battle]:
     """The battle check (§4.3, D14–D16): every bounded conflict group with unequal counts is
     resolved: the smaller side's tiles turn face down, the winner adds a marker to the pair's
     Battle card, the loser gains 1 coin per flipped tile. Changes the working copy; returns one
     ``{"book", "pair", "winner", "loser", "counts", "flipped": [cells]}`` per battle. ``books``
     limits the check to the Books a change touched (a tile lifted out of a Book only unbounds
     groups there, so the landing's Book is enough; the end-of-turn check passes all three)."""
-    battles: list[dict[str, Any]] = []
+    battles: list[Battle] = []
     for book in books:
         for group in conflict_groups(state, book):
             counts = group["counts"]

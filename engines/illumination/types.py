@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 
 class Options(TypedDict):
@@ -55,3 +55,34 @@ class State(TypedDict):
     passed: list[bool]  # per seat: has passed this round
     draw: Draw | None  # a draw waiting for a reshuffle, else None
     exile: Exile | None  # an Exilium waiting for the opponent's cell, else None
+
+
+class ConflictGroup(TypedDict):
+    """A conflict group of a Book (``rules.conflict_groups``, §4.3): connected face-up tiles of
+    one opposed ``pair`` holding both sides; ``cells`` in reading order, ``counts`` per seat,
+    ``bounded`` when no adjacent cell is an empty quill space (D13)."""
+
+    pair: str
+    cells: list[str]
+    counts: list[int]
+    bounded: bool
+
+
+class Battle(TypedDict):
+    """A resolved battle (``rules.resolve_battles``, §4.3, D14–D16): its Book and pair, the
+    winning and losing seats, the counts per seat and the cells turned face down."""
+
+    book: str
+    pair: str
+    winner: int
+    loser: int
+    counts: list[int]
+    flipped: list[str]
+
+
+class ChanceEvent(TypedDict):
+    """The chance event a state waits for (``chance.pending``): its ``type`` and, for a
+    Crusade deal or a tile shuffle, the ``seat``."""
+
+    type: str  # "reshuffle" | "assign_sides" | "abbot_start" | "deal_crusade" | "shuffle_tiles" | "shuffle_deck"
+    seat: NotRequired[int]

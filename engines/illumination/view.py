@@ -11,7 +11,7 @@ hand and Crusade) for the conformance no-leak check.
 from __future__ import annotations
 
 import random
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from engines.illumination.types import State
 
@@ -121,7 +121,7 @@ class SquareView(TypedDict):
 
     n: int
     cell: str
-    gain: dict[str, list[Any]]
+    gain: dict[str, list[int | str]]
 
 
 class DecisionView(TypedDict):
@@ -196,7 +196,7 @@ def public_view(state: State) -> PublicView:
         "discard": list(state["discard"]),
         "exile": ({"tile": tile_view(state, exile["tile"]), "origin": exile["from"], "book": exile["book"]}
                   if exile else None),
-        "conflicts": [{"book": b, **g} for b in BOOKS for g in conflict_groups(state, b)] if ready else [],  # type: ignore[typeddict-item]
+        "conflicts": [{"book": b, **g} for b in BOOKS for g in conflict_groups(state, b)] if ready else [],
         "scores": [score_breakdown(state, s, crusade=over) if ready else {} for s in (0, 1)],
         "crusade": list(state["crusade"]) if over else [None, None],
         "crusade_n": [crusade_n(state, s) for s in (0, 1)] if over else [None, None],
@@ -205,17 +205,15 @@ def public_view(state: State) -> PublicView:
     }
 
 
-def player_view(state: State, seat: int | None) -> dict[str, Any]:
+def player_view(state: State, seat: int | None) -> PublicView | PrivateView:
     """``PublicView`` for ``seat`` None (or not 0/1), else that seat's ``PrivateView`` (§7)."""
-    view: dict[str, Any] = dict(public_view(state))
-    if seat not in (0, 1):
+    view = public_view(state)
+    if seat is None or seat not in (0, 1):
         return view
-    view["seat"] = seat
-    view["hand"] = sorted(state["hands"][seat])
-    view["my_crusade"] = state["crusade"][seat]
-    view["my_crusade_n"] = crusade_n(state, seat)
-    view["decision"] = decision_view(state, seat)
-    return view
+    private: PrivateView = {
+        **view, "seat": seat, "hand": sorted(state["hands"][seat]), "my_crusade": state["crusade"][seat],
+        "my_crusade_n": crusade_n(state, seat), "decision": decision_view(state, seat)}
+    return private
 
 
 def decision_view(state: State, seat: int) -> DecisionView | None:

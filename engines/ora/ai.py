@@ -8,7 +8,7 @@ Random playouts to the end of the game (~170 actions in a 2-player game, docs/ru
 
 from __future__ import annotations
 
-from engines.base import State
+from engines.ora.types import State
 
 from . import rules
 

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
 
-from engines.base import Action, IllegalAction
+from engines.base import IllegalAction
+from engines.ora.types import Action, State
 
 
-def sample_chance(st: Mapping[str, Any], rng: random.Random) -> Action:
+def sample_chance(st: State, rng: random.Random) -> Action:
     """The CHANCE ``start_player`` outcome: a uniform seat (§6)."""
     return {"type": "start_player", "seat": rng.randrange(st["n"])}
 
 
-def check_chance(st: Mapping[str, Any], action: Mapping[str, Any]) -> int:
+def check_chance(st: State, action: Action) -> int:
     """Validate a scripted ``start_player`` outcome; return the seat.
 
     Raises:

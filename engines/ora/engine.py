@@ -9,24 +9,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import cast
 
 from engines.base import (
     CHANCE,
     NO_TIMER,
-    Action,
-    Engine,
     EngineInfo,
     Event,
+    GameEngine,
     GameOver,
     IllegalAction,
     NotYourTurn,
     Outcome,
     Seat,
-    State,
     check_player_count,
     copy_state,
     msg,
+    present,
     rank_seats,
     seats_ref,
     validate_options,
@@ -37,6 +36,7 @@ from engines.ora import notation as N
 from engines.ora import rules as R
 from engines.ora import view as V
 from engines.ora.data import OPTIONS, mode_code
+from engines.ora.types import Action, Options, PrivateView, PublicView, State
 
 FREE = frozenset({"flip_grain", "sell_wine", "sell_whiskey", "buy_district", "buy_plot"})
 SOLO_TIMEOUT = NO_TIMER
@@ -47,13 +47,13 @@ def _copy(state: State) -> State:
     """A copy that ``flow`` can change without changing ``state`` (its shape is known: faster
     than a generic deep copy). It shares only lists that are replaced, never changed: the
     landscape's space lists and the clergy's positions."""
-    st = dict(state)
-    st["opts"] = dict(state["opts"])
+    st = state.copy()
+    st["opts"] = state["opts"].copy()
     st["wheel"] = dict(state["wheel"])
     st["display"] = list(state["display"])
     st["queue"] = [list(q) for q in state["queue"]]
     win = state["win"]
-    st["win"] = None if win is None else dict(win, used=list(win["used"]))
+    st["win"] = None if win is None else {**win, "used": list(win["used"])}
     st["stack"] = copy_state(state["stack"]) if state["stack"] else []
     st["pl"] = [{"goods": dict(p["goods"]),
                  "clergy": list(p["clergy"]),  # positions are replaced, never changed
@@ -68,7 +68,7 @@ def _does_nothing(action: Action) -> bool:
     return action["type"] in ("fell_trees", "cut_peat") and "x" not in action
 
 
-class OraEngine(Engine):
+class OraEngine(GameEngine[State, Action, PublicView | PrivateView]):
     """Ora et Labora for 1–4 players, France or Ireland, every mode of §4."""
 
     info = EngineInfo(
@@ -87,7 +87,7 @@ class OraEngine(Engine):
         opts = validate_options(self.info, options)
         code = mode_code(str(opts["mode"]), players)
         s0 = 0 if code == "solo" or opts["start_player"] == "host" else None
-        st = F.new_state(code, str(opts["variant"]), players, opts, s0)
+        st = F.new_state(code, str(opts["variant"]), players, cast(Options, opts), s0)
         st["state_version"] = self.info.state_version
         if s0 is not None:
             F.advance(st, [])
@@ -158,16 +158,18 @@ class OraEngine(Engine):
                 F.do_free(st, seat, action, out)
             elif st["stack"]:
                 F.do_frame(st, action, out)
-            elif t == "done":
-                if not (st["win"]["main"] or st["win"]["kind"] == "settle"):
-                    raise IllegalAction("Take a main action or pass first.", code="main_first")
-                st["win"] = None
-            elif st["win"]["kind"] == "settle":
-                if t != "settle":
-                    raise IllegalAction("In a settlement turn: buy, settle or done.", code="settle_turn")
-                F.start_settle(st, seat, action)
             else:
-                F.do_main(st, seat, action, out)
+                win = present(st["win"], "a window is open when no frame is")
+                if t == "done":
+                    if not (win["main"] or win["kind"] == "settle"):
+                        raise IllegalAction("Take a main action or pass first.", code="main_first")
+                    st["win"] = None
+                elif win["kind"] == "settle":
+                    if t != "settle":
+                        raise IllegalAction("In a settlement turn: buy, settle or done.", code="settle_turn")
+                    F.start_settle(st, seat, action)
+                else:
+                    F.do_main(st, seat, action, out)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise IllegalAction(f"Malformed action: {exc}.", code="malformed_action") from None
         F.advance(st, out)
@@ -196,8 +198,8 @@ class OraEngine(Engine):
         """``goods``/``economic``/``settlements``/``total`` of ``seat`` (§8)."""
         return R.score(state, seat)
 
-    def player_view(self, state: State, seat: Seat | None) -> dict[str, Any]:
-        """``view.PublicView`` / ``view.PrivateView``."""
+    def player_view(self, state: State, seat: Seat | None) -> PublicView | PrivateView:
+        """``types.PublicView`` / ``types.PrivateView`` (``view.player_view``)."""
         return V.player_view(state, seat)
 
     # -- notation -----------------------------------------------------------------
@@ -219,7 +221,7 @@ class OraEngine(Engine):
             if top["f"] == "neutral":
                 return F.frame_options(state, top)[0]
             return {"type": "skip"}
-        win = state["win"]
+        win = present(state["win"], "a window is open when no frame is")
         if win["kind"] in ("action", "bonus") and not win["main"]:
             return {"type": "pass"}
         return {"type": "done"}

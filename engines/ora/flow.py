@@ -1,7 +1,7 @@
 """The flow of an Ora et Labora game (spec docs/rules/ora.md §4, §5): rounds/turns, action
 windows, settlement phases, the bonus round, and the resolution of building functions.
 
-State (a JSON-ready dict; ``new_state`` builds it):
+State (a JSON-ready dict; ``new_state`` builds it; ``types.State`` types it):
 
 * ``mode`` (code ``std4`` … ``sh4``), ``variant``, ``n`` (players), ``opts`` (options).
 * ``s0``: round-1 start seat (``None`` until the CHANCE outcome, §6); ``unit``: current round
@@ -26,10 +26,10 @@ illegal input raises ``IllegalAction`` (the copy is dropped, so nothing is half-
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import cast
 
-from engines.base import Action, Event, IllegalAction, seat_ref
+from engines.base import Event, IllegalAction, JSONObject, present, seat_ref
 from engines.base import term as term_ref
 from engines.ora import rules as R
 from engines.ora.data import (
@@ -51,8 +51,8 @@ from engines.ora.data import (
     turn_cap,
 )
 from engines.ora.effects import EFFECTS, FRAME_TERMS, VALUE_KINDS, Part, Term
+from engines.ora.types import Action, Frame, Options, Pick, Player, QueueItem, Requirement, State, Window
 
-State = dict[str, Any]
 Events = list[Event]
 
 BUNDLES_SHOWN = 12
@@ -62,7 +62,7 @@ USER_FRAMES = frozenset({"use", "pay", "borrow", "build", "prior", "settle", "fe
 """Frames decided by their user, during which free conversions are allowed (G3, D16)."""
 
 
-def ev(kind: str, **params: Any) -> Event:
+def ev(kind: str, **params: object) -> Event:
     """A public event ``kind`` with ``params``."""
     return Event(kind, params=params)
 
@@ -77,10 +77,10 @@ def good_ref(good: str) -> dict[str, str]:
     return term_ref(f"good.{good}")
 
 
-def goods_ref(goods: Mapping[str, int]) -> list[Any] | dict[str, Any]:
+def goods_ref(goods: Mapping[str, int]) -> list[JSONObject] | JSONObject:
     """A message parameter for a goods bundle: a list of ``goods.item`` messages ("2 Clay",
     joined by the catalog's comma), or the ``goods.none`` message when it is empty."""
-    items = [{"msg": "goods.item", "params": {"n": n, "good": {"term": f"good.{g}"}}}  # msg(...).to_json()
+    items: list[JSONObject] = [{"msg": "goods.item", "params": {"n": n, "good": {"term": f"good.{g}"}}}  # msg(...).to_json()
              for g, n in goods.items() if n]
     return items or {"msg": "goods.none", "params": {}}
 
@@ -93,11 +93,11 @@ def goods_text(goods: Mapping[str, int]) -> str:
 # --------------------------------------------------------------------------- setup
 
 
-def new_state(code: str, variant: str, players: int, opts: Mapping[str, Any], s0: int | None) -> State:
+def new_state(code: str, variant: str, players: int, opts: Options, s0: int | None) -> State:
     """The state before round 1 (§3). ``s0`` is the start seat, or None when CHANCE picks it."""
     mode = MODES[code]
     names = goods_of(variant)
-    pl = []
+    pl: list[Player] = []
     for _ in range(players):
         goods = {g: 0 for g in names}
         goods.update(mode.goods)
@@ -109,7 +109,7 @@ def new_state(code: str, variant: str, players: int, opts: Mapping[str, Any], s0
                    "land": R.make_land(NEUTRAL_HEARTLAND), "bought": -1})
     chosen = R.game_set(code, variant, bool(opts["short4_remove_quarry_c"]))
     st: State = {
-        "game": "ora", "mode": code, "variant": variant, "n": players, "opts": dict(opts),
+        "game": "ora", "mode": code, "variant": variant, "n": players, "opts": opts.copy(),
         "s0": s0, "unit": 0, "phase": 0, "last": False, "over": False,
         "wheel": {i: 0 for i in START_INDICATORS},
         "display": [b for b in BUILDINGS if b in chosen and BUILDINGS[b].stage == "start"],
@@ -121,22 +121,22 @@ def new_state(code: str, variant: str, players: int, opts: Mapping[str, Any], s0
 # --------------------------------------------------------------------------- timeline
 
 
-def start_seat(st: Mapping[str, Any], unit: int | None = None) -> int:
+def start_seat(st: State, unit: int | None = None) -> int:
     """Start player (turn owner in ``two_player``) of ``unit`` (§4.2, §4.5, §4.6)."""
     u = int(st["unit"] if unit is None else unit)
-    s0 = int(st["s0"])
+    s0 = present(st["s0"], "the start seat is known")
     if st["mode"] == "2p":
         return s0 if u % 2 == 1 else 1 - s0
     return (s0 + u - 1) % int(st["n"])
 
 
-def is_bonus_round(st: Mapping[str, Any]) -> bool:
+def is_bonus_round(st: State) -> bool:
     """The current unit is the bonus round (§4.4)."""
     mode = MODES[st["mode"]]
     return mode.bonus and mode.regular is not None and st["unit"] == mode.regular + 1
 
 
-def neutral(st: Mapping[str, Any]) -> int | None:
+def neutral(st: State) -> int | None:
     """Owner index of the solo neutral player, or None."""
     return st["n"] if st["mode"] == "solo" else None
 
@@ -189,7 +189,7 @@ def _begin_unit(st: State, out: Events) -> None:
     if bonus:
         for p in st["pl"]:
             p["clergy"][0] = None
-    queue: list[list[Any]] = []
+    queue: list[QueueItem] = []
     if st["phase"] < 4 and mode.phases[st["phase"]] + 1 == u:
         out.append(ev("phase", letter=PHASES[st["phase"]]))
         if st["mode"] == "solo":
@@ -206,21 +206,23 @@ def _begin_unit(st: State, out: Events) -> None:
     elif bonus:
         queue += [["window", (start + i) % n, "bonus"] for i in range(n)]
     else:
-        queue += [["window", (start + i) % n, "action"] for i in range(n)] + [["window", start, "action"]]
+        queue += [["window", (start + i) % n, "action"] for i in range(n)]
+        queue.append(["window", start, "action"])
     st["queue"] = queue + [["unit_end"]]
 
 
-def _settle_turns(st: Mapping[str, Any]) -> list[list[Any]]:
+def _settle_turns(st: State) -> list[QueueItem]:
     start = start_seat(st)
     return [["settle", (start + i) % st["n"]] for i in range(st["n"])]
 
 
-def _run_item(st: State, item: list[Any], out: Events) -> None:
+def _run_item(st: State, item: QueueItem, out: Events) -> None:
     kind = item[0]
     if kind == "window":
-        st["win"] = {"seat": item[1], "kind": item[2], "main": False, "used": [], "bought": False}
+        st["win"] = {"seat": cast(int, item[1]), "kind": cast(str, item[2]), "main": False, "used": [],
+                     "bought": False}
     elif kind == "settle":
-        st["win"] = {"seat": item[1], "kind": "settle", "main": False, "used": [], "bought": False}
+        st["win"] = {"seat": cast(int, item[1]), "kind": "settle", "main": False, "used": [], "bought": False}
     elif kind == "phase_end":
         st["phase"] += 1
         letter = PHASES[st["phase"] - 1]
@@ -273,7 +275,7 @@ def _unit_end(st: State, out: Events) -> None:
 # --------------------------------------------------------------------------- deciders
 
 
-def decider(st: Mapping[str, Any]) -> int | None:
+def decider(st: State) -> int | None:
     """The seat that decides now (None when the game is over or the start seat is pending)."""
     if st["over"] or st["s0"] is None:
         return None
@@ -299,7 +301,7 @@ def legal(st: State) -> list[Action]:
         if top["f"] in USER_FRAMES and st["win"] is not None and st["win"]["seat"] == seat:
             out += conversions(st, seat)
         return out
-    win = st["win"]
+    win = present(st["win"], "a window is open when no frame is")
     out = []
     if win["kind"] == "settle":
         if not win["main"]:
@@ -320,7 +322,7 @@ def legal(st: State) -> list[Action]:
 # --------------------------------------------------------------------------- free actions
 
 
-def conversions(st: Mapping[str, Any], seat: int) -> list[Action]:
+def conversions(st: State, seat: int) -> list[Action]:
     """Free conversions of G3 (flip grain, sell wine/whiskey), every count."""
     goods = st["pl"][seat]["goods"]
     out: list[Action] = [{"type": "flip_grain", "n": n} for n in range(1, goods.get("grain", 0) + 1)]
@@ -329,13 +331,13 @@ def conversions(st: Mapping[str, Any], seat: int) -> list[Action]:
     return out
 
 
-def can_convert(st: Mapping[str, Any], seat: int) -> bool:
+def can_convert(st: State, seat: int) -> bool:
     """Whether ``conversions`` lists anything (grain, wine or whiskey held), without listing."""
     goods: Mapping[str, int] = st["pl"][seat]["goods"]
     return goods.get("grain", 0) > 0 or goods.get("wine", 0) > 0 or goods.get("whiskey", 0) > 0
 
 
-def can_buy_now(st: Mapping[str, Any], seat: int) -> bool:
+def can_buy_now(st: State, seat: int) -> bool:
     """The seat's landscape allowance is open in the current window (§4.2, §4.3, §5.3)."""
     win = st["win"]
     if win is None or st["stack"] or win["seat"] != seat or win["kind"] == "neutral":
@@ -345,7 +347,7 @@ def can_buy_now(st: Mapping[str, Any], seat: int) -> bool:
     return bool(st["pl"][seat]["bought"] != st["unit"])
 
 
-def tile_options(st: Mapping[str, Any], seat: int, tile: str, *, price: bool,
+def tile_options(st: State, seat: int, tile: str, *, price: bool,
                  taken: tuple[int, int] | None = None) -> list[Action]:
     """District/plot placements open to ``seat`` (each side and legal row); with ``price`` only
     when the seat can pay the pile's next price. ``taken``: ``rules.tiles_taken`` if known."""
@@ -360,7 +362,7 @@ def tile_options(st: Mapping[str, Any], seat: int, tile: str, *, price: bool,
     return [{"type": verb, "side": side, "y": y} for side in ("coast", "mountain") for y in R.plot_rows(land, side)]
 
 
-def _may_buy(st: Mapping[str, Any], seat: int) -> bool:
+def _may_buy(st: State, seat: int) -> bool:
     """The seat's allowance is open and its coins reach the cheapest price of either pile."""
     if not can_buy_now(st, seat):
         return False
@@ -369,7 +371,7 @@ def _may_buy(st: Mapping[str, Any], seat: int) -> bool:
     return coins >= min(mode.districts[-1], mode.plots[-1], mode.districts[0], mode.plots[0])
 
 
-def purchases(st: Mapping[str, Any], seat: int) -> list[Action]:
+def purchases(st: State, seat: int) -> list[Action]:
     """Landscape purchases open now (§5.3)."""
     if not _may_buy(st, seat):
         return []
@@ -378,7 +380,7 @@ def purchases(st: Mapping[str, Any], seat: int) -> list[Action]:
             + tile_options(st, seat, "plot", price=True, taken=taken))
 
 
-def can_purchase(st: Mapping[str, Any], seat: int) -> bool:
+def can_purchase(st: State, seat: int) -> bool:
     """Whether ``purchases`` lists anything, without listing the plots when a district can
     be bought."""
     if not _may_buy(st, seat):
@@ -422,8 +424,9 @@ def do_free(st: State, seat: int, action: Action, out: Events) -> bool:
         cost = R.next_price(MODES[st["mode"]], tile, taken) or 0
         goods["coin"] -= cost
         R.place_tile(st["pl"][seat]["land"], tile, action["side"], action["y"])
-        if st["win"]["kind"] == "settle":
-            st["win"]["bought"] = True
+        win = present(st["win"], "conversions and purchases only in a window")
+        if win["kind"] == "settle":
+            win["bought"] = True
         else:
             st["pl"][seat]["bought"] = st["unit"]
         out.append(ev("bought", seat=seat_ref(seat), tile=term_ref(f"tile.{tile}"), side=term_ref(f"side.{action['side']}"),
@@ -439,7 +442,7 @@ def _count(action: Action) -> int:
     return n
 
 
-def _window_closes(st: State, win: Mapping[str, Any]) -> bool:
+def _window_closes(st: State, win: Window) -> bool:
     """A window closes by itself when only ``done`` is left (or a settlement was placed)."""
     if win["kind"] == "neutral":
         return True
@@ -456,7 +459,7 @@ def _window_closes(st: State, win: Mapping[str, Any]) -> bool:
 # --------------------------------------------------------------------------- main actions
 
 
-def my_buildings(st: Mapping[str, Any], owner: int) -> list[tuple[str, str]]:
+def my_buildings(st: State, owner: int) -> list[tuple[str, str]]:
     """``(key, building id)`` of the buildings on ``owner``'s landscape."""
     return [(k, b) for k, b in R.pieces(st["pl"][owner]["land"]) if b in BUILDINGS]
 
@@ -466,12 +469,13 @@ def used_key(owner: int, bid: str) -> str:
     return f"{owner}:{bid}"
 
 
-def main_actions(st: Mapping[str, Any], seat: int) -> list[Action]:
+def main_actions(st: State, seat: int) -> list[Action]:
     """The main actions open to ``seat`` (§5.1; bonus round §4.4)."""
     p = st["pl"][seat]
     out: list[Action] = []
-    used = st["win"]["used"]
-    if st["win"]["kind"] == "bonus":
+    win = present(st["win"], "main actions only in a window")
+    used = win["used"]
+    if win["kind"] == "bonus":
         if p["clergy"][0] is None:
             for o in range(len(st["pl"])):
                 for _k, b in my_buildings(st, o):
@@ -504,7 +508,7 @@ def main_actions(st: Mapping[str, Any], seat: int) -> list[Action]:
     return out
 
 
-def card_actions(st: Mapping[str, Any], seat: int, verb: str) -> list[Action]:
+def card_actions(st: State, seat: int, verb: str) -> list[Action]:
     """Fell Trees / Cut Peat options (§5.1, D27): each card × indicator; a bare action when
     the seat has no card."""
     card, good = ("forest", "wood") if verb == "fell_trees" else ("moor", "peat")
@@ -512,14 +516,14 @@ def card_actions(st: Mapping[str, Any], seat: int, verb: str) -> list[Action]:
     if not spaces:
         return [{"type": verb}]
     inds = _indicators(st, good)
-    out = []
+    out: list[Action] = []
     for k in spaces:
         x, y = R.xy(k)
         out += [{"type": verb, "x": x, "y": y, "joker": j} for j in inds]
     return out
 
 
-def _indicators(st: Mapping[str, Any], good: str) -> list[bool]:
+def _indicators(st: State, good: str) -> list[bool]:
     """WHEEL(g) choices (§2.3): False = g's own indicator, True = the joker; ``[False]`` (yields
     nothing) when neither is in play."""
     out = []
@@ -530,7 +534,7 @@ def _indicators(st: Mapping[str, Any], good: str) -> list[bool]:
     return out or [False]
 
 
-def build_options(st: Mapping[str, Any], seat: int) -> list[Action]:
+def build_options(st: State, seat: int) -> list[Action]:
     """``build`` actions open to ``seat`` (§5.1): display buildings it can pay × legal spaces."""
     goods = st["pl"][seat]["goods"]
     affordable = [b for b in st["display"] if R.named_ok(goods, BUILDINGS[b].cost)]
@@ -539,7 +543,7 @@ def build_options(st: Mapping[str, Any], seat: int) -> list[Action]:
     land = st["pl"][seat]["land"]
     empty = [(k, s[0]) for k, s in land.items() if s[1] is None and s[2] is None]
     cloister = {k for k, _ in empty if R.cloister_ok(land, k)}
-    out = []
+    out: list[Action] = []
     for b in affordable:
         info = BUILDINGS[b]
         for k, terrain in empty:
@@ -551,7 +555,7 @@ def build_options(st: Mapping[str, Any], seat: int) -> list[Action]:
 
 def do_main(st: State, seat: int, action: Action, out: Events) -> None:
     """Apply a main action (§5.1) in the open window."""
-    win = st["win"]
+    win = present(st["win"], "main actions only in a window")
     t = action["type"]
     if win["kind"] not in ("action", "bonus") or win["main"]:
         raise IllegalAction("Your main action is already taken.", code="main_taken")
@@ -605,14 +609,14 @@ def do_main(st: State, seat: int, action: Action, out: Events) -> None:
     raise IllegalAction(f"Unknown action {t!r}.", code="unknown_action")
 
 
-def _owner(st: Mapping[str, Any], action: Action) -> int:
+def _owner(st: State, action: Action) -> int:
     o = action.get("owner")
     if not isinstance(o, int) or isinstance(o, bool) or not 0 <= o < len(st["pl"]):
         raise IllegalAction("No such landscape.", code="bad_owner")
     return o
 
 
-def _owner_ref(st: Mapping[str, Any], owner: int) -> Any:
+def _owner_ref(st: State, owner: int) -> dict[str, str] | dict[str, int]:
     return {"term": "neutral"} if owner == neutral(st) else seat_ref(owner)
 
 
@@ -625,7 +629,7 @@ def _contract(st: State, seat: int, action: Action, out: Events) -> None:
         raise IllegalAction("Contract an unoccupied building of another player.", code="bad_target")
     if all(c is not None for c in st["pl"][owner]["clergy"]):
         raise IllegalAction("That player has no clergyman at home.", code="no_clergy")
-    if used_key(owner, b) in st["win"]["used"]:
+    if used_key(owner, b) in present(st["win"], "contracts only in a window")["used"]:
         raise IllegalAction("That building was already used in this window.", code="chain_guard")
     goods = st["pl"][seat]["goods"]
     price = R.contract_price(st)
@@ -715,7 +719,7 @@ def _build(st: State, seat: int, action: Action, out: Events) -> None:
 # --------------------------------------------------------------------------- settlements
 
 
-def settle_options(st: Mapping[str, Any], seat: int) -> list[Action]:
+def settle_options(st: State, seat: int) -> list[Action]:
     """Settlements ``seat`` can place and pay now (§2.7), every legal space."""
     p = st["pl"][seat]
     land = p["land"]
@@ -733,13 +737,13 @@ def settle_options(st: Mapping[str, Any], seat: int) -> list[Action]:
     return out
 
 
-def supply(st: Mapping[str, Any], seat: int) -> list[str]:
+def supply(st: State, seat: int) -> list[str]:
     """Settlement cards in ``seat``'s supply: arrived (§4.3) and not yet placed."""
     placed = {piece for _, piece in R.pieces(st["pl"][seat]["land"])}
     return [s for s in settlements_arrived(st["phase"]) if s not in placed]
 
 
-def _value_ok(st: Mapping[str, Any], goods: Mapping[str, int], need: Mapping[str, float]) -> bool:
+def _value_ok(st: State, goods: Mapping[str, int], need: Mapping[str, float]) -> bool:
     names = goods_of(st["variant"])
     return all(R.total_value(goods, kind, R.value_goods(names, kind)) >= amount
                for kind, amount in need.items() if amount > 0)
@@ -750,8 +754,9 @@ def start_settle(st: State, seat: int, action: Action) -> None:
     if action not in settle_options(st, seat):
         raise IllegalAction("That settlement cannot be placed there now.", code="bad_settlement")
     card = SETTLEMENTS[action["s"]]
-    req = [[kind, float(amount)] for kind, amount in (("food", card.food), ("energy", card.energy)) if amount]
-    st["stack"].append({"f": "pay", "u": seat, "req": req, "res": {}, "sp": [], "act": dict(action),
+    req: list[Requirement] = [[kind, float(amount)] for kind, amount in (("food", card.food), ("energy", card.energy))
+                              if amount]
+    st["stack"].append({"f": "pay", "u": seat, "req": req, "res": {}, "sp": [], "act": action.copy(),
                         "ctx": "settle"})
 
 
@@ -768,11 +773,11 @@ def _place_settlement(st: State, seat: int, action: Action, out: Events) -> None
 def push_use(st: State, user: int, owner: int, b: str, *, clergy_from: int | None = None) -> None:
     """Start resolving ``b``'s function for ``user`` (FR1); ``owner`` -1 = the display.
     Marks the building used for this window (FR10)."""
-    st["win"]["used"].append(used_key(owner, b))
+    present(st["win"], "functions are used in a window")["used"].append(used_key(owner, b))
     st["stack"].append({"f": "use", "u": user, "o": owner, "b": b, "i": 0, "prev": True})
 
 
-def part_of(frame: Mapping[str, Any]) -> Part | None:
+def part_of(frame: Frame) -> Part | None:
     """The part of a ``use`` frame to decide now, or None when all are done."""
     parts = EFFECTS[frame["b"]].parts
     return parts[frame["i"]] if frame["i"] < len(parts) else None
@@ -840,7 +845,7 @@ def _auto_frame(st: State, out: Events) -> bool:
     return False
 
 
-def _open_frame(st: State, use: Mapping[str, Any], term: Term) -> None:
+def _open_frame(st: State, use: Frame, term: Term) -> None:
     u = use["u"]
     if term.kind == "borrow":
         st["stack"].append({"f": "borrow", "u": u, "t": term.arg, "o": use["o"], "b": use["b"]})
@@ -867,7 +872,7 @@ def _assign(st: State, kind: str, out: Events) -> None:
 # -- part options -----------------------------------------------------------
 
 
-def entitlement(st: Mapping[str, Any], user: int, arg: str) -> float:
+def entitlement(st: State, user: int, arg: str) -> float:
     """Point-goods entitlement (D40): ``cards`` = forest + moor cards of the user (Festival
     Ground); ``cloisters`` = k × cloister buildings of the user (Brotherhood, §4.6/§4.7 k)."""
     land = st["pl"][user]["land"]
@@ -876,8 +881,16 @@ def entitlement(st: Mapping[str, Any], user: int, arg: str) -> float:
     return MODES[st["mode"]].brotherhood * R.cloister_count(land)
 
 
-def _pick_options(st: Mapping[str, Any], user: int, part: Part) -> list[list[Any]]:
-    lists: list[list[Any]] = []
+def _wheel_picks(st: State, user: int, term: Term) -> list[tuple[str, bool]]:
+    """A ``wheel`` pick's choices: each good held with each indicator it may use (none when
+    neither its goods' indicators nor the joker are in play)."""
+    if not ({*term.options, "joker"} & set(st["wheel"])):
+        return []
+    return [(g, j) for g in term.options for j in _indicators(st, g) if g in st["pl"][user]["goods"]]
+
+
+def _pick_options(st: State, user: int, part: Part) -> list[list[Pick]]:
+    lists: list[Sequence[Pick]] = []
     for term in part.picks:
         if term.kind in ("choice", "basic"):
             lists.append([g for g in term.options if g in st["pl"][user]["goods"]])
@@ -886,11 +899,7 @@ def _pick_options(st: Mapping[str, Any], user: int, part: Part) -> list[list[Any
         elif term.kind == "points":
             lists.append(R.point_sets(entitlement(st, user, term.arg)))
         elif term.kind == "wheel":
-            if not ({*term.options, "joker"} & set(st["wheel"])):
-                lists.append([])
-            else:
-                lists.append([[g, j] for g in term.options for j in _indicators(st, g)
-                              if g in st["pl"][user]["goods"]])
+            lists.append([[g, j] for g, j in _wheel_picks(st, user, term)])
     out = []
     basics = [i for i, t in enumerate(part.picks) if t.kind == "basic"]
     for combo in itertools.product(*lists):
@@ -900,7 +909,7 @@ def _pick_options(st: Mapping[str, Any], user: int, part: Part) -> list[list[Any
     return out
 
 
-def need_of(part: Part, action: Mapping[str, Any]) -> tuple[dict[str, int], dict[str, float], int, int]:
+def need_of(part: Part, action: Action) -> tuple[dict[str, int], dict[str, float], int, int]:
     """What a ``do`` choice pays in total: named goods, value by kind, k different, forests."""
     named: dict[str, int] = {}
     value: dict[str, float] = {}
@@ -921,7 +930,7 @@ def need_of(part: Part, action: Mapping[str, Any]) -> tuple[dict[str, int], dict
     return named, value, different, forest
 
 
-def _affordable(st: Mapping[str, Any], user: int, part: Part, action: Mapping[str, Any]) -> bool:
+def _affordable(st: State, user: int, part: Part, action: Action) -> bool:
     goods = st["pl"][user]["goods"]
     named, value, different, forest = need_of(part, action)
     if part.ordered:
@@ -951,7 +960,7 @@ _PICK_ORDER: dict[str, tuple[str, ...]] = {}
 """``_different_pool``: a variant's goods in file order, then ``coin5``."""
 
 
-def _different_pool(st: Mapping[str, Any], goods: Mapping[str, int], after: str | None = None,
+def _different_pool(st: State, goods: Mapping[str, int], after: str | None = None,
                     *, together: bool = True) -> list[str]:
     """Goods that can still be picked for "k different goods" (G7), in file order after
     ``after``: held goods, ``coin5`` with five coins, straw also from a grain to flip (G4).
@@ -981,12 +990,12 @@ def _lone_wheel(part: Part) -> bool:
     return len(part.picks) == 1 and part.picks[0].kind == "wheel"
 
 
-def _wheel_options(st: Mapping[str, Any], user: int, part: Part) -> list[Action]:
+def _wheel_options(st: State, user: int, part: Part) -> list[Action]:
     """A lone wheel part's options: each good with each indicator it may use."""
-    return [{"type": "wheel", "good": g, "joker": j} for g, j in (p[0] for p in _pick_options(st, user, part))]
+    return [{"type": "wheel", "good": g, "joker": j} for g, j in _wheel_picks(st, user, part.picks[0])]
 
 
-def part_options(st: Mapping[str, Any], use: Mapping[str, Any], part: Part) -> list[Action]:
+def part_options(st: State, use: Frame, part: Part) -> list[Action]:
     """The ``do``/``wheel`` choices of a part (§5.4), without ``skip``: every affordable
     repetition count (or list of alternatives) with every pick."""
     user = use["u"]
@@ -1000,16 +1009,16 @@ def part_options(st: Mapping[str, Any], use: Mapping[str, Any], part: Part) -> l
         return out
     n = 1
     while part.cap is None or n <= part.cap:
-        base = {"type": "do", "n": n}
+        base: Action = {"type": "do", "n": n}
         if not _affordable(st, user, part, base):
             break
         for pk in picks:
-            out.append(dict(base, pick=pk) if pk else base)
+            out.append({**base, "pick": pk} if pk else base)
         n += 1
     return out
 
 
-def has_part_options(st: Mapping[str, Any], use: Mapping[str, Any], part: Part) -> bool:
+def has_part_options(st: State, use: Frame, part: Part) -> bool:
     """Whether ``part_options`` lists anything, without listing: a pick for a lone wheel
     pick; else one affordable alternative within the caps, or one affordable repetition with
     a pick for every pick term."""
@@ -1026,7 +1035,7 @@ def has_part_options(st: Mapping[str, Any], use: Mapping[str, Any], part: Part) 
         not part.picks or bool(_pick_options(st, user, part)))
 
 
-def _alt_lists(st: Mapping[str, Any], user: int, part: Part) -> list[list[int]]:
+def _alt_lists(st: State, user: int, part: Part) -> list[list[int]]:
     out: list[list[int]] = []
     cap = part.cap if part.cap is not None else 99
 
@@ -1047,7 +1056,7 @@ def _alt_lists(st: Mapping[str, Any], user: int, part: Part) -> list[list[int]]:
     return out
 
 
-def _listed_repetition(st: Mapping[str, Any], use: Mapping[str, Any], part: Part, action: Action) -> bool:
+def _listed_repetition(st: State, use: Frame, part: Part, action: Action) -> bool:
     """Whether ``action`` (a repetition count with a pick) is among ``part_options``, without
     listing them: the count is within the cap and affordable (what a count needs grows with
     it, so every smaller count is affordable too) and the pick is one of the part's picks."""
@@ -1055,14 +1064,14 @@ def _listed_repetition(st: Mapping[str, Any], use: Mapping[str, Any], part: Part
     if type(n) is not int or n < 1 or (part.cap is not None and n > part.cap):
         return False
     user = use["u"]
-    base = {"type": "do", "n": n}
+    base: Action = {"type": "do", "n": n}
     if not _affordable(st, user, part, base):
         return False
     picks = _pick_options(st, user, part) if part.picks else [[]]
-    return any(action == (dict(base, pick=pk) if pk else base) for pk in picks)
+    return any(action == ({**base, "pick": pk} if pk else base) for pk in picks)
 
 
-def _check_do(st: Mapping[str, Any], use: Mapping[str, Any], part: Part, action: Action) -> None:
+def _check_do(st: State, use: Frame, part: Part, action: Action) -> None:
     if action["type"] == "wheel":
         if not _lone_wheel(part) or action not in _wheel_options(st, use["u"], part):
             raise IllegalAction("That indicator cannot be used here.", code="bad_indicator")
@@ -1080,7 +1089,7 @@ def _check_do(st: Mapping[str, Any], use: Mapping[str, Any], part: Part, action:
         raise IllegalAction("That choice is not possible with your goods.", code="cannot_pay")
 
 
-def _smaller_points_ok(st: Mapping[str, Any], use: Mapping[str, Any], part: Part, action: Action,
+def _smaller_points_ok(st: State, use: Frame, part: Part, action: Action,
                        options: list[Action]) -> bool:
     """D40: point goods worth at most the entitlement. The options list the sets no further
     point good fits into (one tap each); any set within the entitlement, a smaller one or
@@ -1098,7 +1107,7 @@ def _smaller_points_ok(st: Mapping[str, Any], use: Mapping[str, Any], part: Part
         if sum(R.value(g, "points") * n for g, n in chosen.items()) > entitlement(st, use["u"], part.picks[i].arg):
             return False
 
-    def without_points(a: Mapping[str, Any]) -> dict[str, Any]:
+    def without_points(a: Action) -> dict[str, object]:
         return {**a, "pick": [None if i in idx else x for i, x in enumerate(a.get("pick", []))]}
 
     return any(without_points(o) == without_points(action) for o in options)
@@ -1130,17 +1139,17 @@ def do_part(st: State, action: Action, out: Events) -> None:
         return
     named, value, different, forest = need_of(part, action)
     res = R.take(goods, named) if named else {}
-    req: list[list[Any]] = []
+    req: list[Requirement] = []
     if forest:
         req.append(["forest", forest, None])
     if different:
         req.append(["different", different, None])
     req += [[kind, value[kind]] for kind in VALUE_KINDS if value.get(kind)]
-    st["stack"].append({"f": "pay", "u": user, "req": req, "res": res, "sp": [], "act": dict(action),
+    st["stack"].append({"f": "pay", "u": user, "req": req, "res": res, "sp": [], "act": action.copy(),
                         "ctx": "part"})
 
 
-def _gain(st: State, use: dict[str, Any], part: Part, action: Mapping[str, Any], out: Events,
+def _gain(st: State, use: Frame, part: Part, action: Action, out: Events,
           spaces: list[str] | None = None) -> None:
     """Receive what a resolved part gives (after its payment), open follow-up frames."""
     user = use["u"]
@@ -1169,10 +1178,10 @@ def _gain(st: State, use: dict[str, Any], part: Part, action: Mapping[str, Any],
                 if t.kind == "goods":
                     R.add(goods, t.good, t.n)
                 elif t.kind in ("choice", "basic"):
-                    R.add(goods, picks[pick_i], t.n)
+                    R.add(goods, cast(str, picks[pick_i]), t.n)
                     pick_i += 1
                 elif t.kind == "joker":
-                    pick = picks[pick_i]
+                    pick = cast(str, picks[pick_i])
                     pick_i += 1
                     n = R.wheel_value(st, "joker") or 0
                     st["wheel"]["joker"] = 0
@@ -1181,7 +1190,7 @@ def _gain(st: State, use: dict[str, Any], part: Part, action: Mapping[str, Any],
                         for q in st["pl"][:st["n"]]:
                             R.add(q["goods"], pick, 1)
                 elif t.kind == "points":
-                    for g, c in picks[pick_i].items():
+                    for g, c in cast("dict[str, int]", picks[pick_i]).items():
                         R.add(goods, g, c)
                     pick_i += 1
                 elif t.kind == "livestock_tiers":
@@ -1210,23 +1219,25 @@ def _gain(st: State, use: dict[str, Any], part: Part, action: Mapping[str, Any],
 # -- payments ---------------------------------------------------------------
 
 
-def pay_options(st: Mapping[str, Any], frame: Mapping[str, Any]) -> list[Action]:
+def pay_options(st: State, frame: Frame) -> list[Action]:
     """Options of a payment step (G5, G7): one-tap bundles (least waste first) and single
     additions for value payments; one good at a time (file order) for k different goods; one
     forest card at a time for REMOVE_FOREST."""
     user = frame["u"]
     goods = st["pl"][user]["goods"]
     req = frame["req"][0]
-    kind = req[0]
+    kind, owed = cast(str, req[0]), cast(float, req[1])
     if kind == "forest":
         forests = R.cards(st["pl"][user]["land"], "forest")
-        usable = forests[forests.index(req[2]) + 1:] if req[2] in forests else forests
+        after = cast("str | None", req[2])
+        usable = forests[forests.index(after) + 1:] if after in forests else forests
         return [{"type": "forest", "x": R.xy(k)[0], "y": R.xy(k)[1]}
-                for i, k in enumerate(usable) if len(usable) - i >= req[1]]
+                for i, k in enumerate(usable) if len(usable) - i >= owed]
     if kind == "different":
-        return [{"type": "pick", "good": g} for g in _different_pool(st, goods, req[2], together=False)
+        return [{"type": "pick", "good": g}
+                for g in _different_pool(st, goods, cast("str | None", req[2]), together=False)
                 if _different_pick_leaves_enough(st, goods, req, g)]
-    amount = float(req[1])
+    amount = float(owed)
     pool = R.value_goods(goods_of(st["variant"]), kind)
     shown = R.bundles(goods, kind, amount, pool, BUNDLES_SHOWN)
     out: list[Action] = [{"type": "pay", "goods": b} for b in shown]
@@ -1238,16 +1249,16 @@ def pay_options(st: Mapping[str, Any], frame: Mapping[str, Any]) -> list[Action]
     return out
 
 
-def _different_pick_leaves_enough(st: Mapping[str, Any], goods: Mapping[str, int], req: list[Any], g: str) -> bool:
+def _different_pick_leaves_enough(st: State, goods: Mapping[str, int], req: Requirement, g: str) -> bool:
     """Whether, once ``g`` (a good of the pool) is given, enough different goods are left for
     the rest of a "k different goods" step ``req``."""
     trial = dict(goods)
     R.take(trial, {g: 1})
-    left: int = req[1] - 1
+    left = cast(float, req[1]) - 1
     return len(_different_pool(st, trial, g)) >= left
 
 
-def _different_pick_listed(st: Mapping[str, Any], frame: Mapping[str, Any], action: Action) -> bool:
+def _different_pick_listed(st: State, frame: Frame, action: Action) -> bool:
     """Whether ``action`` is among ``pay_options`` of a "k different goods" step, without
     listing them."""
     if action.keys() != {"type", "good"} or action["type"] != "pick":
@@ -1255,7 +1266,7 @@ def _different_pick_listed(st: Mapping[str, Any], frame: Mapping[str, Any], acti
     goods = st["pl"][frame["u"]]["goods"]
     req = frame["req"][0]
     g = action["good"]
-    return (g in _different_pool(st, goods, req[2], together=False)
+    return (g in _different_pool(st, goods, cast("str | None", req[2]), together=False)
             and _different_pick_leaves_enough(st, goods, req, g))
 
 
@@ -1275,13 +1286,13 @@ def do_pay(st: State, action: Action, out: Events) -> None:
             use["prev"] = False
         return
     req = frame["req"][0]
-    kind = req[0]
+    kind, owed = cast(str, req[0]), cast(float, req[1])
     if kind == "forest":
         if t != "forest" or action not in pay_options(st, frame):
             raise IllegalAction("Choose one of your forest cards.", code="bad_space")
         k = _space(action)
         frame["sp"].append(k)
-        req[1] -= 1
+        req[1] = owed - 1
         req[2] = k
     elif kind == "different":
         if not _different_pick_listed(st, frame, action):
@@ -1289,14 +1300,14 @@ def do_pay(st: State, action: Action, out: Events) -> None:
         g = action["good"]
         for src, n in R.take(goods, {g: 1}).items():
             frame["res"][src] = frame["res"].get(src, 0) + n
-        req[1] -= 1
+        req[1] = owed - 1
         req[2] = g
     else:
         chosen = _pay_goods(st, action, kind)
         total = sum(R.value(g, kind) * n for g, n in chosen.items())
-        if t == "pay" and total < req[1]:
-            raise IllegalAction(f"Those goods are worth {total:g} {kind}, {req[1]:g} needed.", code="cannot_pay")
-        if t == "add" and total >= req[1]:
+        if t == "pay" and total < owed:
+            raise IllegalAction(f"Those goods are worth {total:g} {kind}, {owed:g} needed.", code="cannot_pay")
+        if t == "add" and total >= owed:
             t = "pay"
         for g, n in chosen.items():
             if R.held(goods, g) < n:
@@ -1304,14 +1315,15 @@ def do_pay(st: State, action: Action, out: Events) -> None:
         for g, n in chosen.items():
             for src, m in R.take(goods, {g: n}).items():
                 frame["res"][src] = frame["res"].get(src, 0) + m
-        req[1] = float(req[1]) - total
-    if (kind in ("forest", "different") and req[1] <= 0) or (kind in VALUE_KINDS and req[1] <= 1e-9):
+        req[1] = float(owed) - total
+    left = cast(float, req[1])
+    if (kind in ("forest", "different") and left <= 0) or (kind in VALUE_KINDS and left <= 1e-9):
         frame["req"].pop(0)
 
 
-def _pay_goods(st: Mapping[str, Any], action: Action, kind: str) -> dict[str, int]:
+def _pay_goods(st: State, action: Action, kind: str) -> dict[str, int]:
     pool = set(R.value_goods(goods_of(st["variant"]), kind))
-    chosen: Any
+    chosen: object
     if action["type"] == "add":
         chosen = {action.get("good"): action.get("n")}
     elif action["type"] == "pay":
@@ -1349,9 +1361,9 @@ def finish_pay(st: State, out: Events) -> None:
 # --------------------------------------------------------------------------- other frames
 
 
-def borrow_targets(st: Mapping[str, Any], frame: Mapping[str, Any]) -> list[tuple[int, str]]:
+def borrow_targets(st: State, frame: Frame) -> list[tuple[int, str]]:
     """Target buildings of ``USE_OTHER`` (FR7, D20–D22): ``(owner, id)``, owner -1 = display."""
-    used = st["win"]["used"]
+    used = present(st["win"], "borrowing only in a window")["used"]
     target = frame["t"]
     out: list[tuple[int, str]] = []
     if target == "display":
@@ -1380,7 +1392,7 @@ def borrow_targets(st: Mapping[str, Any], frame: Mapping[str, Any]) -> list[tupl
             if not (o == frame["o"] and b == frame["b"]) and used_key(o, b) not in used]
 
 
-def frame_options(st: Mapping[str, Any], frame: Mapping[str, Any]) -> list[Action]:
+def frame_options(st: State, frame: Frame) -> list[Action]:
     """The options of a pending frame (``skip`` included where declining is allowed)."""
     f = frame["f"]
     skip: list[Action] = [{"type": "skip"}]
@@ -1396,7 +1408,8 @@ def frame_options(st: Mapping[str, Any], frame: Mapping[str, Any]) -> list[Actio
         return [{"type": "prior"}, *skip] if st["pl"][frame["u"]]["clergy"][0] is None else []
     if f == "borrow":
         targets = borrow_targets(st, frame)
-        return [{"type": "borrow", "owner": o, "b": b} for o, b in targets] + skip if targets else []
+        borrows: list[Action] = [{"type": "borrow", "owner": o, "b": b} for o, b in targets]
+        return borrows + skip if targets else []
     if f == "build":
         builds = build_options(st, frame["u"])
         return builds + skip if builds else []
@@ -1500,6 +1513,6 @@ def do_frame(st: State, action: Action, out: Events) -> None:
             goods[GIFT[st["variant"]]] -= 1
         else:
             goods["coin"] -= R.contract_price(st)
-        st["pl"][n]["clergy"][0] = [n, R.find(st["pl"][n]["land"], action["b"])]
+        st["pl"][n]["clergy"][0] = [n, present(R.find(st["pl"][n]["land"], action["b"]), "a listed building")]
         out.append(ev("neutral_prior", b=b_ref(action["b"])))
         push_use(st, 0, n, action["b"])

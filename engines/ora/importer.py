@@ -45,9 +45,9 @@ import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TypedDict
 
-from engines.base import Action, Event, GameError, State
+from engines.base import Event, GameError, present
 from engines.ora import flow as F
 from engines.ora import rules as R
 from engines.ora.data import (
@@ -61,8 +61,9 @@ from engines.ora.data import (
     goods_of,
     turn_cap,
 )
-from engines.ora.effects import EFFECTS
+from engines.ora.effects import EFFECTS, Part
 from engines.ora.engine import OraEngine
+from engines.ora.types import Action, Frame, Land, State
 
 ENGINE = OraEngine()
 TOKENS: dict[str, tuple[str, int]] = {
@@ -141,7 +142,7 @@ class Replay:
     offer_aside: bool = False
     """The prior's offer is set aside for a purchase (``_buy_before_offer``): the window is
     not a new one."""
-    suspended: list[dict[str, Any]] | None = None
+    suspended: list[Frame] | None = None
     """K20 (solo): the neutral prior's function, taken off the stack for the settlement the
     record makes before its ``USE``."""
     prior_next: bool = False
@@ -251,7 +252,7 @@ class Replay:
         mode = MODES[st["mode"]]
         if st["mode"] != "sh4" or st["win"] is None:
             return
-        s0 = int(st["s0"])
+        s0 = present(st["s0"], "the start seat is known")
         if (self.k9 == 0 and st["phase"] == 3 and st["unit"] == mode.phases[3]
                 and st["queue"] == [["unit_end"]]):
             st["queue"] = [["settle", s0], ["settle", (s0 + 1) % st["n"]], ["window", s0, "action"]]
@@ -284,7 +285,7 @@ class Replay:
         raise GameError(f"No building {bid} is in play.")
 
 
-def _turns(st: Mapping[str, Any]) -> int:
+def _turns(st: State) -> int:
     """Turns still to come in this unit or open (queued windows and settlement turns, plus
     an open one)."""
     n = 1 if st["win"] is not None and st["win"]["kind"] != "neutral" else 0
@@ -294,7 +295,7 @@ def _turns(st: Mapping[str, Any]) -> int:
     return n
 
 
-def _turns_added(st: Mapping[str, Any], events: Iterable[Any]) -> int:
+def _turns_added(st: State, events: Iterable[Event]) -> int:
     """Turns queued by the units and settlement phases that ``events`` announce (the queues
     ``flow._begin_unit`` and ``flow._unit_end`` make)."""
     n = int(st["n"])
@@ -355,7 +356,7 @@ def _gained(before: Mapping[str, int], after: Mapping[str, int]) -> dict[str, in
     return {g: n - before.get(g, 0) for g, n in after.items() if n > before.get(g, 0)}
 
 
-def _uses_joker(action: Mapping[str, Any]) -> bool:
+def _uses_joker(action: Action) -> bool:
     if action.get("joker"):
         return True
     return any(p == "joker" for p in action.get("pick", []) if isinstance(p, str))
@@ -457,7 +458,7 @@ def _gains_only(bid: str) -> frozenset[str]:
     return _GAINS[bid]
 
 
-def _picked(action: Mapping[str, Any]) -> set[str]:
+def _picked(action: Action) -> set[str]:
     """Goods an action names as choices (a wheel's good, picks)."""
     out = set()
     if isinstance(action.get("good"), str) and action["type"] == "wheel":
@@ -496,7 +497,7 @@ def _resolve(rp: Replay, words: Words) -> None:
     joker_gone = words.joker and "joker" not in st0["wheel"]
     want = {g: n for g, n in words.pay.items() if n > 0}
 
-    def done(st: Mapping[str, Any]) -> bool:
+    def done(st: State) -> bool:
         return (len(st["stack"]) < depth or not st["stack"] or st["stack"][-1]["f"] not in INNER
                 or F.decider(st) != seat)
 
@@ -513,8 +514,9 @@ def _resolve(rp: Replay, words: Words) -> None:
                 after = top["req"][0][2]
                 order = _pick_order(variant)
                 start = order.index(after) + 1 if after in order else 0
-                picks = [({"type": "pick", "good": g}, {"coin": 5} if g == COIN5 else {g: 1}) for g in order[start:]
-                         if left.get(g, 0) > 0 or (g == COIN5 and left.get("coin", 0) >= 5)]
+                picks: list[tuple[Action, dict[str, int]]] = [
+                    ({"type": "pick", "good": g}, {"coin": 5} if g == COIN5 else {g: 1}) for g in order[start:]
+                    if left.get(g, 0) > 0 or (g == COIN5 and left.get("coin", 0) >= 5)]
                 # as many goods left as picks to make: each is picked, in our file order, so
                 # only the first can begin a way to the end
                 return picks[:1] if len(picks) == top["req"][0][1] and len(top["req"]) == 1 else picks
@@ -548,7 +550,7 @@ def _resolve(rp: Replay, words: Words) -> None:
         points = {g: n for g, n in words.choose.items() if g in POINT_GOODS}
         return {**a, "pick": [dict(points) if isinstance(p, dict) else p for p in a["pick"]]}
 
-    def _fits(st: State, part: Any, a: Action, need: Need | None, left: Mapping[str, int]) -> bool:
+    def _fits(st: State, part: Part, a: Action, need: Need | None, left: Mapping[str, int]) -> bool:
         """Whether a part's option can belong to the recorded words (cheap checks first): its
         picks are the recorded choices, and what is left of the recorded payment covers its
         named goods and could cover its k different goods and its values (``flow.do_part``
@@ -575,12 +577,12 @@ def _resolve(rp: Replay, words: Words) -> None:
         return all(sum(R.value(g, kind) * n for g, n in rest.items() if g in _value_pool(variant, kind)) >= amount
                    for kind, amount in value.items() if amount)
 
-    reached: list[tuple[State, list[Any]]] = []
+    reached: list[tuple[State, list[Event]]] = []
     gains = joker_gone or bool(words.choose)
     """What the steps give is looked at (``got``, ``picked``) only against recorded choices."""
 
     def walk(st: State, owned: bool, seq: list[Action], paid: dict[str, int], picked: set[str],
-             got: dict[str, int], used_joker: bool, evs: list[Any]) -> list[Action] | None:
+             got: dict[str, int], used_joker: bool, evs: list[Event]) -> list[Action] | None:
         """Depth first over the steps that keep within the recorded payment. ``owned``: ``st``
         is the walk's own copy, so the last step tried from it is applied to it in place (a
         copy is made only for a step that has a sibling still to try)."""
@@ -659,7 +661,7 @@ Need = tuple[dict[str, int], dict[str, float], int, int]
 """``flow.need_of`` of a ``do`` step: named goods, value by kind, k different, forests."""
 
 
-def _paid_by(action: Mapping[str, Any], need: Need | None) -> dict[str, int]:
+def _paid_by(action: Action, need: Need | None) -> dict[str, int]:
     """The goods a step pays, as its words say (a payment that also gains the same good,
     like the Cloister Courtyard paying a coin for coins, still counts as paid); ``need``:
     a ``do`` step's ``flow.need_of`` (None for a step of no function's part)."""
@@ -684,7 +686,7 @@ def _plus(a: Mapping[str, int], b: Mapping[str, int]) -> dict[str, int]:
     return {g: n for g, n in out.items() if n > 0} if b else out
 
 
-def _order(action: Mapping[str, Any], need: Need | None) -> tuple[int, float]:
+def _order(action: Action, need: Need | None) -> tuple[int, float]:
     """Search order of a step: the largest payment first (kennerspiel's words name the whole
     payment, so the most that it pays for is meant), ``skip`` last."""
     if action["type"] == "skip":
@@ -888,7 +890,10 @@ def _command(rp: Replay, words: list[str]) -> None:
         expected = [dict(p["goods"]) for p in rp.state["pl"]]
         expected[0][GIFT[rp.state["variant"]] if gift else "coin"] -= 1 if gift else R.contract_price(rp.state)
         unit = rp.state["unit"]
-        rp.apply({"type": "neutral_prior", "b": args[0], **({"gift": True} if gift else {})})
+        nprior: Action = {"type": "neutral_prior", "b": args[0]}
+        if gift:
+            nprior["gift"] = True
+        rp.apply(nprior)
         rp.contracted = rp.neutral_phase_use = args[0]  # its USE follows (nothing to do if our engine resolved it alone)
         if not _used_later(rp, args[0]):
             rp.unused = (args[0], rp.state["n"], expected, unit)
@@ -922,7 +927,10 @@ def _command(rp: Replay, words: list[str]) -> None:
             if owner != rp.state["n"]:
                 expected[owner]["coin"] += price
         unit = rp.state["unit"]
-        rp.apply({"type": "contract", "owner": owner, "b": b, **({"gift": True} if gift else {})})
+        contract: Action = {"type": "contract", "owner": owner, "b": b}
+        if gift:
+            contract["gift"] = True
+        rp.apply(contract)
         rp.contracted = b
         if not _used_later(rp, args[0]):
             rp.unused = (b, owner, expected, unit)
@@ -959,13 +967,13 @@ def _buy_before_offer(rp: Replay, tile: str, side: str, y: int) -> None:
     settlement can go onto the new landscape."""
     stack = rp.state["stack"]
     rp.state["stack"] = []
-    rp.state["win"]["main"] = False  # the window stays open for the offer
+    present(rp.state["win"], "a purchase in a window")["main"] = False  # the window stays open for the offer
     rp.offer_aside = True
     try:
         _buy(rp, tile, side, y)
     finally:
         rp.offer_aside = False
-        rp.state["win"]["main"] = True
+        present(rp.state["win"], "a purchase in a window")["main"] = True
         rp.state["stack"] = stack
 
 
@@ -1081,7 +1089,7 @@ def _k12(rp: Replay, tile: str, side: str, y: int) -> bool:
     price = R.next_price(mode, tile, taken)
     land = st["pl"][seat]["land"]
     rows = R.district_rows(land) if tile == "district" else R.plot_rows(land, side)
-    trial: dict[str, Any] = {}
+    trial: Land = {}
     R.place_tile(trial, tile, side, y)
     k14 = y not in rows and not any(k in land for k in trial)  # K14: where kennerspiel's grid allows it
     if price is None or st["pl"][seat]["goods"]["coin"] < price or (y not in rows and not k14):
@@ -1110,7 +1118,7 @@ def _k13_late(rp: Replay, tile: str, side: str, y: int) -> bool:
     price = R.next_price(mode, tile, taken)
     land = p["land"]
     rows = R.district_rows(land) if tile == "district" else R.plot_rows(land, side)
-    trial: dict[str, Any] = {}
+    trial: Land = {}
     R.place_tile(trial, tile, side, y)
     k14 = y not in rows and not any(k in land for k in trial)
     if price is None or (y not in rows and not k14):
@@ -1146,14 +1154,15 @@ def _k14(rp: Replay, seat: int, tile: str, side: str, y: int) -> bool:
     price = R.next_price(mode, tile, taken)
     if price is None or p["goods"]["coin"] < price:
         return False
-    trial: dict[str, Any] = {}
+    trial: Land = {}
     R.place_tile(trial, tile, side, y)
     if any(k in p["land"] for k in trial):
         return False
     p["goods"]["coin"] -= price
     R.place_tile(p["land"], tile, side, y)
-    if st["win"]["kind"] == "settle":
-        st["win"]["bought"] = True
+    win = present(st["win"], "landscapes are bought in a window")
+    if win["kind"] == "settle":
+        win["bought"] = True
     else:
         p["bought"] = st["unit"]
     rp.bought_turn[seat] = rp.closed
@@ -1162,12 +1171,12 @@ def _k14(rp: Replay, seat: int, tile: str, side: str, y: int) -> bool:
     return True
 
 
-def _k14_take(rp: Replay, top: Mapping[str, Any], tile: str, side: str, y: int) -> bool:
+def _k14_take(rp: Replay, top: Frame, tile: str, side: str, y: int) -> bool:
     """K14 for the Bulwark's free landscape: placed where the record says, where our spec
     (§2.4) does not place it, if its spaces are free and the pile still has one."""
     st = rp.state
     land = st["pl"][top["u"]]["land"]
-    trial: dict[str, Any] = {}
+    trial: Land = {}
     R.place_tile(trial, tile, side, y)
     if any(k in land for k in trial):
         return False
@@ -1185,7 +1194,7 @@ def _k10_take(rp: Replay, tile: str, side: str, y: int) -> bool:
     assert rp.bulwark is not None
     seat = rp.bulwark[0]
     land = rp.state["pl"][seat]["land"]
-    trial: dict[str, Any] = {}
+    trial: Land = {}
     R.place_tile(trial, tile, side, y)
     if any(k in land for k in trial):
         return False
@@ -1284,11 +1293,11 @@ def _use(rp: Replay, args: list[str], *, offered: bool = False) -> None:
         rp.declined.discard(b)  # its function declined when the record went past it: no words, nothing
         return
     elif st["win"] is not None and not st["win"]["main"] and not st["stack"]:
-        seat = st["win"]["seat"]
+        actor = st["win"]["seat"]
         if st["win"]["kind"] == "bonus":
             rp.apply({"type": "bonus", "owner": owner, "b": b})
         else:
-            kind = "lay" if R.home(st["pl"][seat], "lay") is not None and not rp.prior_next else "prior"
+            kind = "lay" if R.home(st["pl"][actor], "lay") is not None and not rp.prior_next else "prior"
             rp.prior_next = False
             rp.apply({"type": "place", "b": b, "c": kind})
     elif top is not None and top["f"] == "nprior":
@@ -1527,13 +1536,13 @@ def mode_options(players: int, length: str) -> dict[str, str]:
     return {"mode": "short" if length == "short" and players > 2 else "standard"}
 
 
-def start(game: Mapping[str, Any], *, as_recorded: bool = False, in_place: bool = False) -> Replay:
+def start(game: Record, *, as_recorded: bool = False, in_place: bool = False) -> Replay:
     """A replay at the start of a kennerspiel record (one line of a ``.jsonl`` file): seats in
     the record's seat order (``seatColors``); ``in_place`` as ``Replay.in_place``."""
     c = game["config"]
     players, country, length = int(c["players"]), str(c["country"]).lower(), str(c["length"]).lower()
     colours = "".join(game.get("seatColors") or c["colors"])
-    options: dict[str, Any] = {**mode_options(players, length), "variant": country, "start_player": "host"}
+    options: dict[str, object] = {**mode_options(players, length), "variant": country, "start_player": "host"}
     if players == 2:
         options["two_player_turn_cap"] = 100  # the most our options allow (D38)
     rp = Replay(ENGINE.new_game(players, int(c["seed"]), options), colours, as_recorded, in_place=in_place)
@@ -1596,6 +1605,43 @@ def replay(text: str, *, as_recorded: bool = False) -> Replay:
     return rp
 
 
+class RecordConfig(TypedDict):
+    """A kennerspiel record's ``config``."""
+
+    players: int
+    country: str  # "france" | "ireland"
+    length: str  # "long" | "short"
+    seed: int
+    colors: list[str]  # the seats' colours (R, G, B, W)
+
+
+class Record(TypedDict):
+    """A kennerspiel record (one line of a ``.jsonl`` file): its ``config``, its ``moves`` (the
+    commands) and, in recorded games, ``seatColors`` (the seat order) and its own results."""
+
+    config: RecordConfig
+    moves: list[str]
+    seatColors: NotRequired[list[str]]
+
+
+class Refusal(TypedDict):
+    """The first command of a record not followed: its ``index``, the ``command``, why."""
+
+    index: int
+    command: str
+    reason: str
+
+
+class Breakdown(TypedDict):
+    """A seat's score as kennerspiel's ``scores`` gives it (``breakdown``)."""
+
+    goods: int
+    economic: int
+    settlements: list[int]  # each settlement's dwelling value, row by row
+    dwelling: int
+    total: int
+
+
 @dataclass
 class Result:
     """The outcome of replaying one record: ``followed`` (to the game's end), ``refused``
@@ -1603,18 +1649,18 @@ class Result:
     colours and score breakdowns (kennerspiel's ``scores`` fields), the commands applied."""
 
     followed: bool
-    refused: dict[str, Any] | None
+    refused: Refusal | None
     seat_colors: list[str]
-    scores: list[dict[str, Any]]
+    scores: list[Breakdown]
     commands: int
     notes: list[str]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"followed": self.followed, "refused": self.refused, "seatColors": self.seat_colors,
                 "scores": self.scores}
 
 
-def breakdown(st: Mapping[str, Any], seat: int) -> dict[str, Any]:
+def breakdown(st: State, seat: int) -> Breakdown:
     """``seat``'s score as kennerspiel's ``scores`` gives it: ``goods``, ``economic``,
     ``settlements`` (each settlement's dwelling value, row by row), ``dwelling``, ``total``."""
     sc = R.score(st, seat)
@@ -1626,7 +1672,7 @@ def breakdown(st: Mapping[str, Any], seat: int) -> dict[str, Any]:
             "dwelling": sum(values), "total": sc["total"]}
 
 
-def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False, in_place: bool = True) -> Result:
+def replay_game(game: Record, *, as_recorded: bool = False, in_place: bool = True) -> Result:
     """Replay one kennerspiel record (a line of a ``.jsonl`` file, see
     ``tests/engines/records/kennerspiel/README.md``) up to its end or its first command not
     followed. ``in_place`` (``Replay.in_place``): a record with a command not followed is
@@ -1634,7 +1680,7 @@ def replay_game(game: Mapping[str, Any], *, as_recorded: bool = False, in_place:
     rp = start(game, as_recorded=as_recorded, in_place=in_place)
     moves = list(game["moves"])
     rp.moves = moves
-    refused: dict[str, Any] | None = None
+    refused: Refusal | None = None
     done = 0
     for index, move in enumerate(moves):
         rp.index = index
@@ -1713,7 +1759,7 @@ def _no_op_after_end(rp: Replay, words: list[str]) -> bool:
     return False
 
 
-def _difference_at(game: Mapping[str, Any], index: int) -> str | None:
+def _difference_at(game: Record, index: int) -> str | None:
     """The documented difference that command ``index`` shows when replayed as recorded (its
     note), or None."""
     rp = start(game, as_recorded=True, in_place=True)

@@ -19,25 +19,24 @@ the building display. Goods bundles are written ``peat_coal*2 wood``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
 
 from engines.base import (
     CHANCE,
     SEAT_LETTERS,
-    Action,
     IllegalAction,
     Msg,
     Seat,
-    State,
     msg,
+    present,
     seat_letter,
     seat_ref,
     term,
 )
-from engines.notation import Notation
+from engines.notation import GameNotation
 from engines.ora import flow as F
 from engines.ora import rules as R
 from engines.ora.data import BUILDINGS, GOODS, MODES, PHASES, SETTLEMENTS
+from engines.ora.types import Action, Pick, PrivateView, PublicView, State
 
 FLIP_TYPES = ("flip_grain", "sell_wine", "sell_whiskey")
 TILE_TYPES = ("buy_district", "buy_plot", "take_district", "take_plot")
@@ -45,7 +44,7 @@ PAGE = 20
 """Options per page when a list has to be split (§11: lists over 25 are split)."""
 
 
-def owner_code(st: Mapping[str, Any], owner: int) -> str:
+def owner_code(st: State, owner: int) -> str:
     """Notation of a landscape owner: seat letter, ``N`` (neutral) or ``display``."""
     if owner < 0:
         return "display"
@@ -54,7 +53,7 @@ def owner_code(st: Mapping[str, Any], owner: int) -> str:
     return seat_letter(owner)
 
 
-def parse_owner(st: Mapping[str, Any], text: str) -> int:
+def parse_owner(st: State, text: str) -> int:
     """Inverse of ``owner_code``.
 
     Raises:
@@ -95,13 +94,13 @@ def parse_goods(tokens: list[str], sep: str = " ") -> dict[str, int]:
     return out
 
 
-def _pick_text(pick: Any) -> str:
+def _pick_text(pick: Pick) -> str:
     if isinstance(pick, dict):
         return "points:" + "+".join(g if n == 1 else f"{g}*{n}" for g, n in pick.items())
     return str(pick)
 
 
-def describe(st: Mapping[str, Any], a: Mapping[str, Any]) -> str:
+def describe(st: State, a: Action) -> str:
     """The notation of action ``a`` (see the module table)."""
     t = str(a["type"])
     if t in ("pass", "done", "skip", "prior"):
@@ -151,7 +150,7 @@ def _int(text: str) -> int:
         raise IllegalAction(f"{text!r} is not a number.", code="bad_number") from None
 
 
-def parse(st: Mapping[str, Any], text: str) -> Action:
+def parse(st: State, text: str) -> Action:
     """Parse notation into an action dict (legality is checked by ``apply``).
 
     Raises:
@@ -184,9 +183,10 @@ def parse(st: Mapping[str, Any], text: str) -> Action:
                 if joker and rest[2].lower() != "joker":
                     raise bad
                 return {"type": t, "x": _int(rest[0]), "y": _int(rest[1]), "joker": joker}
-        if t in ("build", "settle", "neutral") and len(rest) == 3:
-            return {"type": t, "b" if t != "settle" else "s": rest[0].upper(), "x": _int(rest[1]),
-                    "y": _int(rest[2])}
+        if t == "settle" and len(rest) == 3:
+            return {"type": t, "s": rest[0].upper(), "x": _int(rest[1]), "y": _int(rest[2])}
+        if t in ("build", "neutral") and len(rest) == 3:
+            return {"type": t, "b": rest[0].upper(), "x": _int(rest[1]), "y": _int(rest[2])}
         if t in FLIP_TYPES and len(rest) == 1:
             return {"type": t, "n": _int(rest[0])}
         if t in TILE_TYPES and len(rest) == 2:
@@ -247,11 +247,35 @@ BUILDING_TYPES = frozenset({"place", "contract", "bonus", "borrow", "neutral_pri
 ``neutral_prior`` the neutral player's; ``borrow`` from the display has no place)."""
 
 
-def target(st: Mapping[str, Any], a: Mapping[str, Any]) -> tuple[int, int, int] | None:
+SLOT_X = {"district": 0, "coast": -2, "mountain": 5}
+"""The column that stands for a new landscape card's slot in the numbering (``target``): a
+district's row starts at x 0, a coastal plot's at x −2, a mountain plot's at x 5 (§2.4,
+``data.DISTRICT_SIDES``/``PLOT_SIDES``); no space of the landscape is there yet."""
+SLOT_CELLS = {"district": tuple((dx, 0) for dx in range(5)), "coast": ((0, 0), (1, 0), (0, 1), (1, 1)),
+              "mountain": ((0, 0), (1, 0), (0, 1), (1, 1))}
+"""The spaces (dx, dy from the slot's column and top row) a new card of each kind covers."""
+
+
+def slot(st: State, owner: int, x: int, y: int) -> str | None:
+    """The kind of landscape card (``district``, ``coast``, ``mountain``) whose slot is the
+    numbered place ``(owner, x, y)`` (``target`` of a purchase or a taken card), or None for a
+    space of the landscape."""
+    if R.key(x, y) in st["pl"][owner]["land"]:
+        return None
+    return next((k for k, col in SLOT_X.items() if col == x), None)
+
+
+def target(st: State, a: Action) -> tuple[int, int, int] | None:
     """The landscape place action ``a`` picks: ``(owner, x, y)``, or None (no place, or a
-    building of the display)."""
+    building of the display); a district or plot to buy or take picks its slot (``SLOT_X``
+    column, its top row)."""
     t = a.get("type")
     seat = F.decider(st)
+    if t in TILE_TYPES:
+        if seat is None:
+            return None
+        kind = "district" if t.endswith("district") else str(a["side"])
+        return seat, SLOT_X[kind], int(a["y"])
     if t in SPACE_TYPES and "x" in a:
         if t == "neutral":
             n = F.neutral(st)
@@ -269,12 +293,12 @@ def target(st: Mapping[str, Any], a: Mapping[str, Any]) -> tuple[int, int, int] 
     return None
 
 
-_SEEN: list[tuple[Mapping[str, Any], dict[tuple[int, int, int], int], dict[str, int]]] = []
+_SEEN: list[tuple[State, dict[tuple[int, int, int], int], dict[str, int]]] = []
 """The numbering and the count of legal actions by type of the last few states asked (``targets``,
 ``_one_list``): each of a decision's labels and paths asks."""
 
 
-def _decision(st: Mapping[str, Any], actions: Sequence[Action] | None = None
+def _decision(st: State, actions: Sequence[Action] | None = None
               ) -> tuple[dict[tuple[int, int, int], int], dict[str, int]]:
     for known, seen_numbers, seen_counts in _SEEN:
         if known is st:
@@ -283,28 +307,29 @@ def _decision(st: Mapping[str, Any], actions: Sequence[Action] | None = None
     places: set[tuple[int, int, int]] = set()
     counts: dict[str, int] = {}
     if seat is not None and not st["over"] and st["s0"] is not None:
-        for a in F.legal(cast("dict[str, Any]", st)) if actions is None else actions:
+        for a in F.legal(st) if actions is None else actions:
             counts[a["type"]] = counts.get(a["type"], 0) + 1
             place = target(st, a)
             if place is not None:
                 places.add(place)
-    order = sorted(places, key=lambda p: (p[0] != seat, p[0], p[2], p[1]))
+    order = sorted(places, key=lambda p: (p[0] != seat, p[0], slot(st, *p) is not None, p[2], p[1]))
     numbers = {p: i + 1 for i, p in enumerate(order)}
     _SEEN.insert(0, (st, numbers, counts))
     del _SEEN[4:]
     return numbers, counts
 
 
-def targets(st: Mapping[str, Any], actions: Sequence[Action] | None = None) -> dict[tuple[int, int, int], int]:
+def targets(st: State, actions: Sequence[Action] | None = None) -> dict[tuple[int, int, int], int]:
     """The numbered places of the pending decision: ``(owner, x, y)`` → its number from 1, for
     every place a legal action picks (``target``); the decider's own landscape first, then the
-    other owners in seat order, each row by row (y, then x). The decision picture
+    other owners in seat order, each row by row (y, then x), its spaces before the slots of
+    new landscape cards (``slot``). The decision picture
     (render/ora.py ``render_decision``) and the labels ("3 · …") use the same numbers.
     ``actions``: the legal actions when the caller has them (else ``flow.legal``)."""
     return _decision(st, actions)[0]
 
 
-def _one_list(st: Mapping[str, Any], kind: str) -> bool:
+def _one_list(st: State, kind: str) -> bool:
     """Whether the legal actions of ``kind`` make a short list (``ONE_LIST``): then they are
     listed under their kind's step at once, each label saying building, owner and number."""
     return _decision(st)[1].get(kind, 0) <= ONE_LIST
@@ -316,31 +341,38 @@ owner step first (over random playouts of 2–4 players: the longest tenth of th
 options as with the step always there, 4.29 taps a turn on average against 4.42)."""
 
 
-def in_number_order(st: Mapping[str, Any], actions: list[Action]) -> list[Action]:
-    """``actions`` (the legal ones) with each run of one type in the order of the numbers of
-    their places (``targets``; stable: the clergy of one building keep their order), so a
-    menu reads 1, 2, 3 … as the picture does."""
+def in_number_order(st: State, actions: list[Action]) -> list[Action]:
+    """``actions`` (the legal ones) with each run of one type (``_run_kind``) in the order of
+    the numbers of their places (``targets``; stable: the clergy of one building keep their
+    order), so a menu reads 1, 2, 3 … as the picture does."""
     numbers = targets(st, actions)
     if not numbers:
         return actions
     out: list[Action] = []
     run: list[Action] = []
     for a in actions:
-        if run and a["type"] != run[-1]["type"]:
+        if run and _run_kind(a) != _run_kind(run[-1]):
             out += _by_number(st, run, numbers)
             run = []
         run.append(a)
     return out + _by_number(st, run, numbers)
 
 
-def _by_number(st: Mapping[str, Any], run: list[Action], numbers: dict[tuple[int, int, int], int]) -> list[Action]:
+def _run_kind(a: Action) -> str:
+    """What a run of ``in_number_order`` shares: the action's type; districts and plots to buy
+    (or to take) make one run, so their slots read in the picture's order."""
+    t = str(a["type"])
+    return t.split("_")[0] if t in TILE_TYPES else t
+
+
+def _by_number(st: State, run: list[Action], numbers: dict[tuple[int, int, int], int]) -> list[Action]:
     def key(a: Action) -> int:
         place = target(st, a)
         return numbers.get(place, 0) if place is not None else 0
     return sorted(run, key=key)
 
 
-def number_of(st: Mapping[str, Any], a: Mapping[str, Any]) -> int | None:
+def number_of(st: State, a: Action) -> int | None:
     """The number of the place ``a`` picks in the decision picture, or None."""
     place = target(st, a)
     return None if place is None else targets(st).get(place)
@@ -354,7 +386,7 @@ _g = F.good_ref
 _goods_msg = F.goods_ref
 
 
-def _owner_ref(st: Mapping[str, Any], owner: int) -> Any:
+def _owner_ref(st: State, owner: int) -> dict[str, str] | dict[str, int]:
     if owner < 0:
         return term("display")
     if owner == F.neutral(st):
@@ -362,7 +394,7 @@ def _owner_ref(st: Mapping[str, Any], owner: int) -> Any:
     return seat_ref(owner)
 
 
-def label(st: Mapping[str, Any], a: Mapping[str, Any]) -> Msg:
+def label(st: State, a: Action) -> Msg:
     """The button/select label of ``a`` (a ``Msg``; English under 80 characters): an action that
     picks a place of a landscape reads "N · outcome" with N its number in the decision picture
     (``targets``)."""
@@ -372,14 +404,14 @@ def label(st: Mapping[str, Any], a: Mapping[str, Any]) -> Msg:
     return _plain_label(st, a)
 
 
-def _wheel_yield(st: Mapping[str, Any], good: str, joker: bool) -> int:
+def _wheel_yield(st: State, good: str, joker: bool) -> int:
     """What WHEEL(good) gives now with the good's indicator or the joker (§2.3)."""
     ind = "joker" if joker else good
     age = st["wheel"].get(ind)
     return 0 if age is None else MODES[st["mode"]].wheel[age]
 
 
-def _outcome(st: Mapping[str, Any], a: Mapping[str, Any]) -> Msg:
+def _outcome(st: State, a: Action) -> Msg:
     """What a numbered action does, in a few words (the number says where)."""
     t = a["type"]
     if t in ("fell_trees", "cut_peat"):
@@ -397,7 +429,7 @@ def _outcome(st: Mapping[str, Any], a: Mapping[str, Any]) -> Msg:
     return _plain_label(st, a)
 
 
-def _plain_label(st: Mapping[str, Any], a: Mapping[str, Any]) -> Msg:
+def _plain_label(st: State, a: Action) -> Msg:
     t = a["type"]
     if t in ("pass", "done", "skip", "prior"):
         return msg(f"label.{t}")
@@ -449,13 +481,13 @@ def _plain_label(st: Mapping[str, Any], a: Mapping[str, Any]) -> Msg:
     return msg("host.notation", text=describe(st, a))
 
 
-def _pick_msg(pick: Any) -> Any:
+def _pick_msg(pick: Pick) -> Mapping[str, object]:
     if isinstance(pick, dict):
         return msg("goods.list", goods=_goods_msg(pick)).to_json()
     return _g(str(pick))
 
 
-def hint(st: Mapping[str, Any], a: Mapping[str, Any]) -> Msg | None:
+def hint(st: State, a: Action) -> Msg | None:
     """A short description under a label: a building's effect line, a payment's waste."""
     t = a["type"]
     if t in ("place", "contract", "bonus", "borrow", "build", "neutral", "neutral_prior"):
@@ -466,14 +498,14 @@ def hint(st: Mapping[str, Any], a: Mapping[str, Any]) -> Msg | None:
     return None
 
 
-def _stage(st: Mapping[str, Any], a: Mapping[str, Any]) -> tuple[Msg, ...]:
+def _stage(st: State, a: Action) -> tuple[Msg, ...]:
     """A stage step for display buildings when the display holds more than 25."""
     if len(st["display"]) <= 25 or (a["type"] == "borrow" and a["owner"] >= 0):
         return ()
     return (msg("step.stage", stage=BUILDINGS[a["b"]].stage),)
 
 
-def path(st: Mapping[str, Any], a: Mapping[str, Any]) -> tuple[Msg, ...]:
+def path(st: State, a: Action) -> tuple[Msg, ...]:
     """The tap steps before ``a`` (§11): kind of action, then, when that kind has more options
     than one select holds, the building or owner (the place is the number in the decision
     picture); free actions under one step; long lists in pages of ``PAGE``."""
@@ -523,7 +555,7 @@ def path(st: Mapping[str, Any], a: Mapping[str, Any]) -> tuple[Msg, ...]:
     return ()
 
 
-def prompt(st: Mapping[str, Any], seat: int) -> Msg:
+def prompt(st: State, seat: int) -> Msg:
     """What ``seat`` is asked now (public: nothing is secret in this game)."""
     if st["over"]:
         return msg("host.nothing")
@@ -550,7 +582,7 @@ def prompt(st: Mapping[str, Any], seat: int) -> Msg:
         if f == "prior":
             return msg("prompt.prior", b=_b(top["b"]))
         return msg(f"prompt.{f}")
-    win = st["win"]
+    win = present(st["win"], "a window is open when no frame is")
     if win["kind"] == "settle":
         return msg("prompt.settle_turn")
     if win["main"]:
@@ -562,7 +594,7 @@ def prompt(st: Mapping[str, Any], seat: int) -> Msg:
                kind=term("unit.turn" if st["mode"] == "2p" else "unit.round"))
 
 
-def window_number(st: Mapping[str, Any]) -> tuple[int, int]:
+def window_number(st: State) -> tuple[int, int]:
     """Which action window of its owner in this round (turn in ``two_player``) the open window
     is, and how many that owner has (§4.2: the start player's second action at the end of the
     round; §4.5–4.7: two in a row): ``(1, 1)``, ``(1, 2)`` or ``(2, 2)``; ``(1, 1)`` with no
@@ -588,7 +620,7 @@ def building_name(bid: str) -> str:
     return BUILDINGS[bid].name
 
 
-class OraNotation(Notation):
+class OraNotation(GameNotation[State, Action, PublicView | PrivateView]):
     """Ora et Labora's notation and texts, paired with ``OraEngine`` by the registry: the
     functions above, as the notation protocol names them."""
 
@@ -616,7 +648,7 @@ class OraNotation(Notation):
             return []
         return F.legal(state)
 
-    def replay_marks(self, states: Sequence[State], views: Sequence[Mapping[str, Any]]) -> list[Msg | None]:
+    def replay_marks(self, states: Sequence[State], views: Sequence[PublicView | PrivateView]) -> list[Msg | None]:
         """Spec §4: the game is a sequence of rounds (turns in ``two_player``, §4.5; the
         bonus round, §4.4), with settlement phases A–E between them (§4.3: its settlement
         turns, and in ``solo`` the neutral player's build before them, §4.7); each position

@@ -1,6 +1,6 @@
 """Pure rule helpers on an Ora et Labora state (spec docs/rules/ora.md).
 
-State shapes used here (see ``engines/ora/flow.py`` for the whole state):
+State shapes used here (``types``; ``flow``'s docstring tells the whole state):
 
 * a *landscape* ``land`` is a dict ``"x,y"`` → ``[terrain, card, piece]`` (§2.4): ``card`` is
   ``"forest"``/``"moor"``/``None``, ``piece`` a building or settlement id or ``None``. A
@@ -16,10 +16,11 @@ value payments are listed as irredundant bundles (no good can be left out), leas
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
-from typing import Any
 
+from engines.base import present
 from engines.ora.data import (
     BUILDINGS,
     COIN5,
@@ -35,10 +36,7 @@ from engines.ora.data import (
     Space,
     building_set,
 )
-
-Land = dict[str, list[Any]]
-Goods = dict[str, int]
-
+from engines.ora.types import Goods, Land, Player, State
 
 # --------------------------------------------------------------------------- coordinates
 
@@ -79,10 +77,15 @@ def neighbours(land: Land, k: str) -> list[str]:
     return out
 
 
-_KEEP: Any = object()
+class _Keep(enum.Enum):
+    KEEP = enum.auto()
 
 
-def set_space(land: Land, k: str, *, card: Any = _KEEP, piece: Any = _KEEP) -> None:
+_KEEP = _Keep.KEEP
+"""``set_space``'s "leave it as it is"."""
+
+
+def set_space(land: Land, k: str, *, card: str | None | _Keep = _KEEP, piece: str | None | _Keep = _KEEP) -> None:
     """Change a space's card and/or piece by replacing its list (states share space lists
     between versions, so a space list is never changed in place)."""
     t, c, b = land[k]
@@ -114,7 +117,7 @@ def cards(land: Land, card: str) -> list[str]:
 
 def cloister_ok(land: Land, k: str) -> bool:
     """A cloister building on ``k`` touches a cloister building (§2.5)."""
-    return any(land[n][2] in BUILDINGS and BUILDINGS[land[n][2]].cloister for n in neighbours(land, k))
+    return any((piece := land[n][2]) in BUILDINGS and BUILDINGS[piece].cloister for n in neighbours(land, k))
 
 
 def build_spaces(land: Land, bid: str) -> list[str]:
@@ -180,7 +183,7 @@ def place_tile(land: Land, tile: str, side: str, y: int) -> None:
         land[key(dx, y + dy)] = [t, c, None]
 
 
-def tiles_taken(pl: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
+def tiles_taken(pl: Sequence[Player]) -> tuple[int, int]:
     """``(districts, plots)`` taken from the two shared piles so far (§2.4): counted on the
     landscapes (a district is a central row beyond the heartland; a plot has two water or one
     mountain space)."""
@@ -239,7 +242,7 @@ def next_price(mode: Mode, tile: str, taken: int) -> int | None:
 # --------------------------------------------------------------------------- clergy
 
 
-def occupied(pl: Sequence[Mapping[str, Any]], owner: int, k: str) -> bool:
+def occupied(pl: Sequence[Player], owner: int, k: str) -> bool:
     """True when any clergyman stands on space ``k`` of ``owner``'s landscape (§2.5)."""
     for p in pl:
         for pos in p["clergy"]:
@@ -248,7 +251,7 @@ def occupied(pl: Sequence[Mapping[str, Any]], owner: int, k: str) -> bool:
     return False
 
 
-def occupant_kinds(pl: Sequence[Mapping[str, Any]], owner: int, k: str) -> list[str]:
+def occupant_kinds(pl: Sequence[Player], owner: int, k: str) -> list[str]:
     """``"prior"``/``"lay"`` of each clergyman on that space."""
     out = []
     for p in pl:
@@ -258,7 +261,7 @@ def occupant_kinds(pl: Sequence[Mapping[str, Any]], owner: int, k: str) -> list[
     return out
 
 
-def home(p: Mapping[str, Any], kind: str) -> int | None:
+def home(p: Player, kind: str) -> int | None:
     """Index of a clergyman of ``kind`` at home (the first lay brother for ``lay``), or None."""
     clergy = p["clergy"]
     if kind == "prior":
@@ -269,7 +272,7 @@ def home(p: Mapping[str, Any], kind: str) -> int | None:
     return None
 
 
-def recall_if_all_placed(p: dict[str, Any]) -> bool:
+def recall_if_all_placed(p: Player) -> bool:
     """§4.2 step 1: a player whose clergymen are all placed takes them all home."""
     if all(pos is not None for pos in p["clergy"]):
         p["clergy"] = [None] * len(p["clergy"])
@@ -286,12 +289,12 @@ def game_set(code: str, variant: str, remove: bool) -> frozenset[str]:
     return frozenset(building_set(code, variant, remove_quarry_c=remove))
 
 
-def in_game(st: Mapping[str, Any]) -> frozenset[str]:
+def in_game(st: State) -> frozenset[str]:
     """The face ids that pass through this game's display."""
     return game_set(st["mode"], st["variant"], bool(st["opts"]["short4_remove_quarry_c"]))
 
 
-def contract_price(st: Mapping[str, Any]) -> int:
+def contract_price(st: State) -> int:
     """Work-contract price (§2.5, FR6, D44): 2 once the Winery/Whiskey Distillery of the game
     has left the display after its stage came out (it reached a landscape), else 1."""
     for bid in WINERY_IDS:
@@ -301,7 +304,7 @@ def contract_price(st: Mapping[str, Any]) -> int:
     return 1
 
 
-def wheel_value(st: Mapping[str, Any], ind: str) -> int | None:
+def wheel_value(st: State, ind: str) -> int | None:
     """Current value of indicator ``ind`` (§2.3), None when not in play."""
     age = st["wheel"].get(ind)
     return None if age is None else MODES[st["mode"]].wheel[age]
@@ -444,7 +447,7 @@ def point_sets(limit: float) -> list[dict[str, int]]:
 # --------------------------------------------------------------------------- scoring
 
 
-def dwelling(st: Mapping[str, Any], piece: str) -> int:
+def dwelling(st: State, piece: str) -> int:
     """Dwelling value D of a building or settlement (D1 option for the Round Tower)."""
     if piece in SETTLEMENTS:
         return SETTLEMENTS[piece].dwelling
@@ -464,10 +467,10 @@ def money_points(coins: int, wine: int, whiskey: int) -> int:
                for w in range(wine + 1) for h in range(whiskey + 1))
 
 
-def settlement_value(st: Mapping[str, Any], land: Land, k: str) -> int:
+def settlement_value(st: State, land: Land, k: str) -> int:
     """§8.3 for the settlement on ``k``: its D, the D of adjacent buildings/settlements and 3
     per adjacent empty water space (a Houseboat on water counts its D only, D30)."""
-    total = dwelling(st, land[k][2])
+    total = dwelling(st, present(land[k][2], "a settlement stands on k"))
     for n in neighbours(land, k):
         space = land[n]
         if space[2] is not None:
@@ -477,7 +480,7 @@ def settlement_value(st: Mapping[str, Any], land: Land, k: str) -> int:
     return total
 
 
-def score(st: Mapping[str, Any], owner: int) -> dict[str, int]:
+def score(st: State, owner: int) -> dict[str, int]:
     """Score breakdown of ``owner`` (§8): ``goods`` (point goods, Wonders, money), ``economic``,
     ``settlements`` and ``total``."""
     p = st["pl"][owner]

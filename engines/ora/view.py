@@ -1,170 +1,49 @@
 """Views of an Ora et Labora state (spec docs/rules/ora.md §7, §11): nothing is hidden, so the
 public view is complete and a seat's private view adds only which seat it is.
 
-``PublicView`` is the renderer's input (render/ora.py): names, costs and effect lines come
-from ``engines/ora/data.py`` and the text catalog, keyed by the ids given here.
+``PublicView`` (``types``, beside the state's types) is the renderer's input (render/ora.py):
+names, costs and effect lines come from ``engines/ora/data.py`` and the text catalog, keyed by
+the ids given here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import cast
 
 from engines.ora import flow as F
 from engines.ora import notation as N
 from engines.ora import rules as R
 from engines.ora.data import INDICATORS, MODES, PHASES
+from engines.ora.types import (
+    ClergyView,
+    EnteringView,
+    PendingView,
+    PhaseView,
+    PlayerView,
+    PrivateView,
+    PublicView,
+    SpaceView,
+    State,
+    WheelView,
+)
 
 
-class WheelView(TypedDict):
-    """One production-wheel indicator in play (§2.3): ``good`` (or ``joker``), ``age``
-    0–12 and its ``value`` now; ``next`` is its value after the next rotation."""
-
-    good: str
-    age: int
-    value: int
-    next: int
-
-
-class ClergyView(TypedDict):
-    """A clergyman on a building: whose (``seat``, the neutral player's index in solo) and
-    ``kind`` (``prior``/``lay``)."""
-
-    seat: int
-    kind: str
-
-
-class SpaceView(TypedDict):
-    """One landscape space (§2.4): coordinates as typed commands use them, ``terrain``,
-    ``card`` (``forest``/``moor``/None), ``piece`` (building or settlement id or None),
-    ``clergy`` standing there. A mountain (x = 6) covers rows ``y`` and ``y + 1``."""
-
-    x: int
-    y: int
-    terrain: str
-    card: str | None
-    piece: str | None
-    clergy: list[ClergyView]
-
-
-class ScoreView(TypedDict):
-    """Live score (§8): ``goods`` (point goods, Wonders, money), ``economic``,
-    ``settlements``, ``total``."""
-
-    goods: int
-    economic: int
-    settlements: int
-    total: int
-
-
-class PlayerView(TypedDict):
-    """One landscape owner: a seat, or the solo neutral player (``neutral`` True; no goods,
-    no score). ``home`` counts clergy at home by kind; ``supply`` lists settlement cards not
-    yet placed; ``spaces`` are sorted by (y, x); ``bought`` is True when the owner's landscape
-    purchase of this round/turn is used."""
-
-    seat: int
-    neutral: bool
-    goods: dict[str, int]
-    home: dict[str, int]
-    clergy_total: dict[str, int]
-    spaces: list[SpaceView]
-    supply: list[str]
-    score: ScoreView
-    bought: bool
-
-
-class PileView(TypedDict):
-    """A shared landscape pile (§2.4): the next ``price`` (None when empty) and ``left``."""
-
-    price: int | None
-    left: int
-
-
-class PendingView(TypedDict):
-    """The decision the game waits for: ``seat`` (None: chance or over), ``kind`` (a window
-    kind ``action``/``bonus``/``settle``/``neutral`` or a frame ``use``/``pay``/``assign``/
-    ``prior``/``borrow``/``build``/``settle``/``fellcut``/``take``/``neutral``/``nprior``),
-    ``building`` concerned (or None), ``main_done`` for an action window, and which action window
-    of its owner in this round or turn it is (``nth`` of ``of``: ``notation.window_number``)."""
-
-    seat: int | None
-    kind: str
-    building: str | None
-    main_done: bool
-    nth: int
-    of: int
-
-
-class PublicView(TypedDict):
-    """Everything (§7): ``mode`` code (``std4`` … ``sh4``), ``family`` (spec mode name),
-    ``variant``, ``players``, ``unit`` (round, or turn in ``2p``) and ``unit_kind``,
-    ``regular_units`` (None: open-ended), ``bonus_round``, ``start_player``,
-    ``phases_done`` (0–4), ``next_phase`` (letter and the unit whose start holds it, or
-    None), ``contract_price``, ``wheel_side`` (``front``/``back``) with ``wheel`` entries,
-    ``entering`` (indicators still to enter: good and unit), ``display`` (building ids in
-    order), ``piles``, ``owners`` (seats, then the neutral player), ``pending``,
-    ``last_turn`` (two-player end announced), ``over``, ``scores`` per seat."""
-
-    game: str
-    mode: str
-    family: str
-    variant: str
-    players: int
-    unit: int
-    unit_kind: str
-    regular_units: int | None
-    bonus_round: bool
-    start_player: int | None
-    phases_done: int
-    next_phase: dict[str, Any] | None
-    contract_price: int
-    wheel_side: str
-    wheel: list[WheelView]
-    entering: list[dict[str, Any]]
-    display: list[str]
-    piles: dict[str, PileView]
-    owners: list[PlayerView]
-    pending: PendingView
-    last_turn: bool
-    over: bool
-    scores: list[int]
-
-
-class TargetView(TypedDict):
-    """A numbered place of the seat's pending decision (``notation.targets``): ``n`` as the
-    labels say it, on ``owner``'s landscape at (``x``, ``y``)."""
-
-    n: int
-    owner: int
-    x: int
-    y: int
-
-
-class PrivateView(PublicView):
-    """The public view plus ``seat`` (whose view it is) and ``targets``: the numbered places of
-    the seat's pending decision (empty when the seat does not decide or picks no place)."""
-
-    seat: int
-    targets: list[TargetView]
-
-
-def _spaces(st: Mapping[str, Any], owner: int) -> list[SpaceView]:
+def _spaces(st: State, owner: int) -> list[SpaceView]:
     land = st["pl"][owner]["land"]
     here: dict[str, list[ClergyView]] = {}
     for s, p in enumerate(st["pl"]):
         for i, pos in enumerate(p["clergy"]):
             if pos is not None and pos[0] == owner:
-                here.setdefault(pos[1], []).append({"seat": s, "kind": "prior" if i == 0 else "lay"})
+                here.setdefault(cast(str, pos[1]), []).append({"seat": s, "kind": "prior" if i == 0 else "lay"})
     out: list[SpaceView] = []
     for k in sorted(land, key=lambda k: (R.xy(k)[1], R.xy(k)[0])):
         t, card, piece = land[k]
         x, y = R.xy(k)
-        out.append({"x": x, "y": y, "terrain": t, "card": card, "piece": piece, "clergy": here.get(k, [])})
+        out.append({"x": x, "y": y, "terrain": cast(str, t), "card": card, "piece": piece, "clergy": here.get(k, [])})
     return out
 
 
-def public_view(st: Mapping[str, Any]) -> PublicView:
+def public_view(st: State) -> PublicView:
     """The public view of ``st`` (see ``PublicView``)."""
     mode = MODES[st["mode"]]
     n = st["n"]
@@ -189,12 +68,12 @@ def public_view(st: Mapping[str, Any]) -> PublicView:
         if ind in st["wheel"]:
             age = st["wheel"][ind]
             wheel.append({"good": ind, "age": age, "value": mode.wheel[age], "next": mode.wheel[min(12, age + 1)]})
-    entering = []
+    entering: list[EnteringView] = []
     for good, unit in (("grapes", mode.grapes), ("stone", mode.stone)):
         if unit is not None and unit > st["unit"] and (good != "grapes" or st["variant"] == "france"):
             entering.append({"good": good, "unit": unit})
     districts, plots = R.tiles_taken(st["pl"])
-    next_phase = None
+    next_phase: PhaseView | None = None
     if st["phase"] < 4:
         next_phase = {"letter": PHASES[st["phase"]], "unit": mode.phases[st["phase"]] + 1}
     seat = F.decider(st)
@@ -223,12 +102,15 @@ def public_view(st: Mapping[str, Any]) -> PublicView:
     }
 
 
-def player_view(st: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
+def player_view(st: State, seat: int | None) -> PublicView | PrivateView:
     """``PublicView`` for ``None``; ``PrivateView`` (the same plus ``seat``) for a seat."""
-    view: dict[str, Any] = dict(public_view(st))
-    if seat is not None:
-        view["seat"] = seat
-        numbered = N.targets(st) if F.decider(st) == seat and not st["over"] else {}
-        view["targets"] = [{"n": n, "owner": o, "x": x, "y": y} for (o, x, y), n in
-                           sorted(numbered.items(), key=lambda item: item[1])]
-    return view
+    view = public_view(st)
+    if seat is None:
+        return view
+    numbered = N.targets(st) if F.decider(st) == seat and not st["over"] else {}
+    private: PrivateView = {
+        **view, "seat": seat,
+        "targets": [{"n": n, "owner": o, "x": x, "y": y, "slot": N.slot(st, o, x, y)}
+                    for (o, x, y), n in
+                    sorted(numbered.items(), key=lambda item: item[1])]}
+    return private

@@ -42,7 +42,7 @@ async def test_migrations_from_empty_set_user_version_and_pragmas(repo: Reposito
         async with repo.db.execute("PRAGMA foreign_keys") as cur:
             assert (await cur.fetchone())[0] == 1
     assert await repo.migrate() == LATEST_MIGRATION  # idempotent
-    async with repo.conn.execute("SELECT deadline_window FROM games") as cur:
+    async with repo.connection() as db, db.execute("SELECT deadline_window FROM games") as cur:
         assert await cur.fetchall() == []
     assert await repo.pending() == []  # 003: the outbox
 

@@ -1,9 +1,11 @@
 """Ora et Labora (祈祷与工作) end to end through discord.py and the offline Discord:
 a whole solo game and a whole 3-player game by panel clicks, a work contract the
-owner answers from his own panel, and a restart in the middle of a settlement phase."""
+owner answers from his own panel, a district bought by its number on the decision picture, and
+a restart in the middle of a settlement phase."""
 
 from __future__ import annotations
 
+import io
 import random
 from collections.abc import Callable
 from typing import Any
@@ -233,6 +235,42 @@ async def test_work_contract_answered_by_its_owner(fixed_seed, driver: Driver, p
     st = await state_of(driver, game)
     assert st["pl"][0]["goods"]["clay"] == clay + 2 and st["wheel"]["clay"] == 0
     assert await bot.service.replay_matches(game)
+
+
+# --------------------------------------------------------------------------- landscape purchase
+
+
+async def test_a_district_is_bought_by_its_number_on_the_picture(fixed_seed, driver: Driver, players,
+                                                                   bot: GameBot) -> None:
+    """After her main action (Cloister Office: 2 coins) Alice's panel comes with the picture of
+    her landscape's slots; the district's buttons are "N · Buy district, hills side" with the
+    numbers of the picture (row above first: 1 coast, 2 district, 3 mountain …, 8 the district
+    below), never a row; picking 2 puts a district above the heartland."""
+    from PIL import Image
+
+    people = players[:3]
+    game = await start(driver, people, "start_player=host")
+    alice = people[0]
+    panel = await choose(driver, alice, game, lambda label: "Cloister Office" in label and "prior" in label)
+    panel = await choose(driver, alice, game, lambda label: "Coin" in label and "joker" not in label, panel)
+    st = await state_of(driver, game)
+    assert st["pl"][0]["goods"]["coin"] == 3 and st["win"]["main"]
+    panel = driver.fake.messages[int(panel["id"])]
+    assert len(panel["attachments"]) == 1, panel["content"]
+    image = Image.open(io.BytesIO(driver.fake.image_bytes(panel["attachments"][0])))
+    assert image.width == 640
+    assert [label for label, _ in labelled(panel)] == [  # (one list: districts and plots in the picture's order)
+        "1 · Buy plot, coastal side", "2 · Buy district, hills side", "2 · Buy district, plains side",
+        "3 · Buy plot, mountain side", "4 · Buy plot, coastal side", "5 · Buy plot, mountain side",
+        "6 · Buy plot, coastal side", "7 · Buy plot, mountain side", "8 · Buy district, hills side",
+        "8 · Buy district, plains side", "Flip 1 grain to straw", "Done"]
+    assert "🖼 The numbers are those on the picture below." in panel["content"]
+    await choose(driver, alice, game, lambda label: label == "2 · Buy district, hills side", panel)
+    st = await state_of(driver, game)
+    assert [st["pl"][0]["land"][f"{x},-1"][0] for x in range(5)] == [
+        "plains", "plains", "plains", "hillside", "hillside"]
+    assert st["pl"][0]["goods"]["coin"] == 1
+    assert any(line.endswith("buys a district (hills side) for 2 coins.") for line in await driver.log_lines(alice, game))
 
 
 # --------------------------------------------------------------------------- restart

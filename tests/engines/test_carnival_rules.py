@@ -346,7 +346,7 @@ def test_e8_wrath_gentle_reroll_of_a_locked_die() -> None:
     assert state["dice"]["d20"]["owner"] == B
     acts = E.legal_actions(state, C)
     assert len(acts) == 6 * 7  # six targets × (none + six other dice)
-    assert [TX(step) for step in N.action_path(state, acts[0])] == ["6 · d20 on B's card (18)"]
+    assert [TX(step) for step in N.action_path(state, acts[-1])] == ["6 · d20 on B's card (18)"]
     assert E.timeout_action(state, C) == {"type": "wrath", "target": "d20", "aim": "none"}
     state = act(state, C, "wrath d20 aim none")
     assert E.to_move(state) == frozenset({CHANCE})
@@ -731,21 +731,23 @@ def test_wrath_is_chosen_in_two_steps_target_then_aim() -> None:
     tree = DecisionTree.of(N, state, C)
     root, trail = tree.node(())
     assert trail == () and len(root) == 6 and all(c.step is not None and c.size == 7 for c in root)
-    assert [TX(c.label) for c in root][:2] == ["6 · d20 on B's card (18)", "2 · d6 on the table (2)"]
-    aims, trail = tree.node((0,))
+    assert [TX(c.label) for c in root] == [  # (in the order of the picture's numbers: size order)
+        "1 · d4 on the table (1)", "2 · d6 on the table (2)", "3 · d8 on the table (1)", "4 · d10 on the table (1)",
+        "5 · d12 on the table (1)", "6 · d20 on B's card (18)"]
+    aims, trail = tree.node((5,))
     assert [TX(t) for t in trail] == ["6 · d20 on B's card (18)"]
     assert [TX(c.label) for c in aims][:2] == ["No aim: gentle reroll in place, knocks nothing",
                                                "1 · at d4=1 (table) — may knock d4"]
     assert all(c.step is not None and c.action is None for c in aims)   # an aim opens its confirmation
-    throw, trail = tree.node((0, 0))
+    throw, trail = tree.node((5, 0))
     assert [TX(t) for t in trail] == ["6 · d20 on B's card (18)", "No aim: gentle reroll in place, knocks nothing"]
     assert [(TX(c.label), c.hint, c.step) for c in throw] == [("Throw", None, None)]
     assert tree.actions[throw[0].action or 0] == {"type": "wrath", "target": "d20", "aim": "none"}
-    assert TX(tree.summary((0, 0)) or "") == (
+    assert TX(tree.summary((5, 0)) or "") == (
         "You reroll d20 on B's card (18) gently in place: nothing is knocked.\n"
         "Off-table chance 8%: you then score minus the number it shows off the table (−1 to −20), and it comes "
         "back rerolled gently, knocking nothing.")
-    assert tree.summary((0,)) is None and tree.summary(()) is None
+    assert tree.summary((5,)) is None and tree.summary(()) is None
 
 
 def test_wrath_confirmation_lists_the_knock_candidates_of_the_aim_with_values() -> None:

@@ -246,6 +246,20 @@ def test_e5_fell_trees_edge_cases() -> None:
     assert st["wheel"] == wheel and st["win"]["main"]
 
 
+def test_cut_peat_without_a_moor_is_not_offered_but_may_be_typed() -> None:
+    """D27 for Cut Peat as for Fell Trees: with no moor card left the panel does not offer it
+    (it would change nothing and spend the action), the typed command still works."""
+    st = skip_to(new(4), 1)
+    assert "cut_peat 0 0" in labels(st)
+    land = st["pl"][1]["land"]
+    for k in R.cards(land, "moor"):
+        land[k][1] = None
+    assert not any(a.startswith("cut_peat") for a in labels(st))
+    assert {"type": "cut_peat"} in NT.typed_moves(st, 1)
+    st = play(st, 1, "cut_peat")
+    assert st["win"]["main"]
+
+
 def test_e6_cloister_rule() -> None:
     st = new(4)
     goods(st, 0, wood=2)
@@ -284,6 +298,39 @@ def test_e7_district_side_terrain_and_one_landscape_per_round() -> None:
     assert F.decider(st) == 1 and not [a for a in labels(st) if a.startswith("buy_")]
     rejected(st, 1, "buy_plot coast 0")
     assert E.player_view(st, None)["piles"]["district"]["price"] == 3
+
+
+def test_a_landscape_card_is_bought_by_the_number_of_its_slot() -> None:
+    """§2.4, §5.3: a district or plot to buy is a numbered slot of the decision picture (after
+    the spaces of the buyer's landscape), its label the number and the card's side, never a row
+    of the coordinates ("row -1"); the view says which kind of card each slot takes; the log
+    line names the side and the price."""
+    st = skip_to(new(3), 1)
+    goods(st, 1, coin=3, wood=3, clay=2)
+    buys = [a for a in E.legal_actions(st, 1) if a["type"].startswith("buy_")]
+    text = Texts("ora", ["Ann", "Bo", "Cy"])
+    assert [(NT.describe_action(st, a), text(NT.action_label(st, a))) for a in buys] == [  # (in number order)
+        ("buy_plot coast -1", "11 · Buy plot, coastal side"),
+        ("buy_district hills -1", "12 · Buy district, hills side"),
+        ("buy_district plains -1", "12 · Buy district, plains side"),
+        ("buy_plot mountain -1", "13 · Buy plot, mountain side"),
+        ("buy_plot coast 0", "14 · Buy plot, coastal side"),
+        ("buy_plot mountain 0", "15 · Buy plot, mountain side"),
+        ("buy_plot coast 1", "16 · Buy plot, coastal side"),
+        ("buy_plot mountain 1", "17 · Buy plot, mountain side"),
+        ("buy_district hills 2", "18 · Buy district, hills side"),
+        ("buy_district plains 2", "18 · Buy district, plains side")]
+    assert [text(step) for step in NT.action_path(st, buys[1])] == ["Free actions", "Buy a district", "hills side"]
+    for locale, row in (("zh_TW", "排"), ("zh_CN", "排"), ("ja", "段目")):
+        shown = [Texts("ora", ["Ann", "Bo", "Cy"], locale=locale)(NT.action_label(st, a)) for a in buys]
+        assert not any(row in label or "-1" in label for label in shown), shown
+    slots = [(t["n"], t["x"], t["y"], t["slot"]) for t in E.player_view(st, 1)["targets"] if t["slot"]]
+    assert slots == [(11, -2, -1, "coast"), (12, 0, -1, "district"), (13, 5, -1, "mountain"), (14, -2, 0, "coast"),
+                     (15, 5, 0, "mountain"), (16, -2, 1, "coast"), (17, 5, 1, "mountain"), (18, 0, 2, "district")]
+    assert [t["n"] for t in E.player_view(st, 1)["targets"] if not t["slot"]] == list(range(1, 11)) + list(
+        range(19, 25))
+    _, evs = E.apply(st, 1, buys[1])
+    assert [text.event(e) for e in evs] == ["Bo buys a district (hills side) for 2 coins."]
 
 
 def test_e8_build_then_prior_bonus() -> None:

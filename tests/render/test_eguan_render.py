@@ -167,3 +167,19 @@ def test_zoom_regions_are_each_board_and_the_key_drawn_at_phone_size() -> None:
         assert render_zoom(pv, key, names=NAMES[:3], text=TEXT).width == PREVIEW_W
     with pytest.raises(KeyError):
         render_zoom(pv, "seat:3", names=NAMES[:3], text=TEXT)
+
+
+@pytest.mark.parametrize(("locale", "line"), [
+    ("en", "K03 Petty Thief"), ("zh_TW", "技03 偷雞摸狗"), ("zh_CN", "技03 偷鸡摸狗"), ("ja", "技03 偷鶏摸狗")])
+def test_the_placement_preview_names_the_card_in_the_readers_language(locale: str, line: str) -> None:
+    """Under the card's two orientations: its code and name in the reader's language (not the
+    Chinese original in every language)."""
+    from tests.render.text_sizes import drawn_texts
+
+    st = play_until(4, 3)
+    pv = E.player_view(st, active(st))
+    pv["you"]["kept"] = {"id": "K03", "corners": {}, "req": {"K": 1}, "die": False, "payment": 0, "usable": True,
+                         "kept_turn": 0}
+    text = Texts("eguan", NAMES, locale=locale, strict=True)
+    _, drawn = drawn_texts(lambda: render_placement_preview(pv, "K03", names=NAMES, text=text))
+    assert line in [d.text for d in drawn]

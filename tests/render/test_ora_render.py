@@ -239,6 +239,29 @@ def test_the_decision_picture_numbers_what_the_labels_say() -> None:
     assert seen > 20
 
 
+@pytest.mark.parametrize(("lang", "caption"), [
+    ("en", "Grey spaces: room for a district or plot you may buy, its number on its top left space."),
+    ("ja", "灰色のマス：買える地区や区画を置く場所。番号はその左上のマスにあります。")])
+def test_the_slots_of_landscape_cards_to_buy_are_numbered_on_the_picture(lang: str, caption: str) -> None:
+    """The buyer's landscape is drawn with grey spaces where a district or plot would go, each
+    slot's number on its top left space (the labels' numbers, after the landscape's own places),
+    a line saying so, and no coordinate labels (no "-1" beside the rows)."""
+    from render.ora import render_decision
+    from tests.engines.test_ora_rules import goods, new, skip_to
+    from tests.render.text_sizes import drawn_texts
+
+    st = skip_to(new(3), 1)
+    goods(st, 1, coin=3, wood=3, clay=2)
+    view = E.player_view(st, 1)
+    text = Texts("ora", NAMES[:3], locale=lang)
+    image, drawn = drawn_texts(lambda: render_decision(view, names=NAMES[:3], text=text))
+    assert image is not None and image.width == ZOOM_W
+    said = [d.text for d in drawn]
+    assert caption.replace(" ", "") in "".join(said).replace(" ", "")  # (wrapped at a space)
+    assert {str(n) for n in range(1, 25)} <= set(said)
+    assert not {"-2", "-1", "0", "25"} & set(said)
+
+
 @pytest.mark.parametrize("name,players,options,steps", [c for c in CASES if c[0] in ("solo_mid", "four_mid",
                                                                                        "four_end")])
 def test_the_dm_thumbnail_is_a_summary_that_reads_at_its_size(name: str, players: int, options: dict[str, Any],

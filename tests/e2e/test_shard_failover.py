@@ -1,0 +1,220 @@
+"""Two bot processes for one shard on one PostgreSQL: one acts, the other waits as its
+standby (bot/storage/leases.py).
+
+The real bot runs in child processes (``python -m bot.sandbox.serve``, both with
+``--shard-count 2 --shard-ids 1``) against the offline Discord of this test. The first
+holds the shard's lease and connects; the second waits for the lease before it connects,
+so a ``/game new`` makes one lobby. The holder dies by SIGKILL right after committing a
+move (before delivering it); the standby takes over, delivers what the kill left, and the
+game goes on: every typed move answered and applied exactly once, every newly awaited
+player pinged once per decision, the log replays to the snapshot. A holder that loses its
+lease session stops (exit status 5) and the standby takes over.
+
+The waits poll the offline Discord and the database (bounded, generous limits); nothing
+is timed. The failover time is written to the log of the test (``-s``) for the report.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import random
+import re
+import time
+from pathlib import Path
+
+import asyncpg
+import discord.http
+
+from bot.sandbox.fakecord import LOADING, FakeDiscord, FakeGuild, iter_components
+from bot.service import GameService
+from bot.storage import Repository
+from bot.storage.leases import LEASE_APPLICATION
+from tests.e2e.test_shards import JSON, Child, guild_on, typed_move
+
+POLLS = 3000
+"""Polls (of 30 ms at least) before a waited-for state counts as never reached."""
+
+
+async def lease_waiters(url: str) -> tuple[int, int]:
+    """(lease locks held, lease locks waited for) on the server of ``url``."""
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch("SELECT l.granted FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+                                " WHERE l.locktype = 'advisory' AND a.application_name = $1", LEASE_APPLICATION)
+    finally:
+        await conn.close()
+    return sum(1 for r in rows if r[0]), sum(1 for r in rows if not r[0])
+
+
+def answered(fake: FakeDiscord, token: str) -> bool:
+    """True once the interaction ``token`` has its final answer (not "thinking…")."""
+    original = fake.message_for(token)
+    return original is not None and not original["flags"] & LOADING
+
+
+async def settle(fake: FakeDiscord, repo: Repository, children: list[Child], *, identifies: int = 0,
+                 token: str | None = None) -> None:
+    """Wait until ``identifies`` connections were made, the interaction ``token`` has its final
+    answer, every interaction was answered, the outbox is empty and nobody made a request
+    for a moment; or until a child died (then at once)."""
+    quiet_since, seen = time.monotonic(), len(fake.requests)
+    for _ in range(POLLS):
+        await asyncio.sleep(0.03)
+        if any(c.proc is not None and c.proc.returncode is not None for c in children):
+            return
+        if len(fake.requests) != seen:
+            quiet_since, seen = time.monotonic(), len(fake.requests)
+            continue
+        if len(fake.identifies) < identifies or (token is not None and not answered(fake, token)):
+            continue
+        if fake.awaiting_ack() or time.monotonic() - quiet_since < 0.3:
+            continue
+        if not await repo.pending():
+            return
+    raise AssertionError("the bots never settled; see " + ", ".join(str(c.log) for c in children))
+
+
+async def new_game(fake: FakeDiscord, repo: Repository, children: list[Child], guild: FakeGuild,
+                   players: list[JSON]) -> int:
+    """A started game of Carnival of Sins of the two ``players`` in ``guild``."""
+    token = await fake.slash(players[0], "game", "new", game="carnival", channel=guild.channel)
+    await settle(fake, repo, children, token=token)
+    lobby = fake.message_for(token)
+    assert lobby is not None, [c.log.read_text()[-2000:] for c in children]
+    game = int(re.search(r"#(\d+)", lobby["embeds"][0]["title"])[1])  # type: ignore[index]
+    for player, step in ((players[1], "join"), (players[0], "start")):
+        click = await fake.click(player, fake.messages[int(lobby["id"])], f"l:{game}:{step}")
+        await settle(fake, repo, children, token=click)
+    return game
+
+
+async def poll(check, what: str, children: list[Child]) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(POLLS):
+        if await check():
+            return
+        await asyncio.sleep(0.03)
+    raise AssertionError(f"never: {what}; see " + ", ".join(str(c.log) for c in children))
+
+
+def pings(fake: FakeDiscord, game: int, channel: int) -> collections.Counter[int]:
+    """The ping messages of ``game`` in ``channel`` (a "play" button, no embed) per version."""
+    out: collections.Counter[int] = collections.Counter()
+    for m in fake.channel_messages(channel, ephemeral=False):
+        buttons = [c.get("custom_id", "") for c in iter_components(m.get("components") or [])]
+        play = [b for b in buttons if re.fullmatch(rf"g:{game}:\d+:play", b)]
+        if play and not m["embeds"] and re.search(r"<@\d+>", m["content"]):
+            out[int(play[0].split(":")[2])] += 1
+    return out
+
+
+async def test_a_standby_waits_then_takes_over_a_killed_holder_and_nothing_is_lost_or_doubled(
+        postgres_url: str, tmp_path: Path) -> None:
+    async with FakeDiscord(owner_name="alice", log_names=()) as fake:
+        api = discord.http.Route.BASE.removesuffix("/api/v10")
+        guild = guild_on(fake, 1, 2)
+        players = [guild.owner, await guild.add_member("bob")]
+        repo = Repository(postgres_url)
+        await repo.open()  # (migrates first, so the two children do not race on an empty schema)
+        holder = Child(api, postgres_url, 1, tmp_path / "holder.log")
+        standby = Child(api, postgres_url, 1, tmp_path / "standby.log")
+        children = [holder, standby]
+        rng = random.Random(5)
+        try:
+            await holder.start(crash="after_commit:3")  # SIGKILL right after its 2nd move's commit
+            await settle(fake, repo, children, identifies=1)
+            await standby.start()
+
+            async def standing_by() -> bool:
+                return await lease_waiters(postgres_url) == (1, 1)
+            await poll(standing_by, "the second process waits for the lease", children)
+            assert len(fake.identifies) == 1  # (the standby has not connected)
+
+            game = await new_game(fake, repo, children, guild, players)
+            assert [(g.id, g.status) for g in await repo.games()] == [(game, "active")]  # one lobby, started
+            record = await repo.get_game(game)
+            assert record is not None
+            sent = []
+            while holder.alive:
+                sent.append(await typed_move(fake, repo, game, players, rng))
+                await settle(fake, repo, children, token=sent[-1][0])
+            assert holder.proc is not None and holder.proc.returncode == -9 and len(sent) == 2
+            killed = time.monotonic()
+            children = [standby]
+
+            async def taken_over() -> bool:
+                return len(fake.identifies) == 2
+            await poll(taken_over, "the standby connects", children)
+            print(f"failover: the standby identified {time.monotonic() - killed:.2f} s after the holder's SIGKILL")
+            await settle(fake, repo, children, token=sent[-1][0])  # (it delivers what the kill left)
+            for _ in range(4):
+                record = await repo.get_game(game)
+                assert record is not None
+                if record.status != "active":
+                    break
+                sent.append(await typed_move(fake, repo, game, players, rng))
+                await settle(fake, repo, children, token=sent[-1][0])
+            assert standby.alive and await lease_waiters(postgres_url) == (1, 0)
+
+            record = await repo.get_game(game)
+            assert record is not None
+            typed = [e for e in await repo.log(game) if e.kind == "player" and e.user_id is not None]
+            public = "\n".join(m["content"] for m in fake.channel_messages(record.home_channel_id, ephemeral=False))
+            applied = 0
+            for token, text in sent:  # each move answered: in its interaction, else in the channel
+                answer = (fake.message_for(token) or {}).get("content", "")
+                assert answer.startswith("✓") or f"`{text}` was applied" in public, (token, answer)
+                applied += 1
+            assert len(typed) == applied == len(sent)  # each applied exactly once
+            assert await GameService(repo).replay_matches(game)
+            assert await repo.pending() == []
+            pinged = pings(fake, game, record.home_channel_id)
+            assert pinged and set(pinged.values()) == {1}, pinged  # (no decision pinged twice)
+            assert not fake.violations, fake.violations
+        finally:
+            for child in children:
+                await child.stop()
+            await repo.close()
+
+
+async def test_a_holder_that_loses_its_lease_stops_and_the_standby_takes_over(
+        postgres_url: str, tmp_path: Path) -> None:
+    async with FakeDiscord(owner_name="alice", log_names=()) as fake:
+        api = discord.http.Route.BASE.removesuffix("/api/v10")
+        guild = guild_on(fake, 1, 2)
+        players = [guild.owner, await guild.add_member("bob")]
+        repo = Repository(postgres_url)
+        await repo.open()
+        holder = Child(api, postgres_url, 1, tmp_path / "holder.log")
+        standby = Child(api, postgres_url, 1, tmp_path / "standby.log")
+        children = [holder, standby]
+        try:
+            await holder.start()
+            await settle(fake, repo, children, identifies=1)
+            await standby.start()
+
+            async def standing_by() -> bool:
+                return await lease_waiters(postgres_url) == (1, 1)
+            await poll(standing_by, "the second process waits for the lease", children)
+            conn = await asyncpg.connect(postgres_url)
+            try:  # the holder's lease session ends (an operator, a network fault)
+                await conn.execute("SELECT pg_terminate_backend(l.pid) FROM pg_locks l"
+                                   " JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory'"
+                                   " AND l.granted AND a.application_name = $1", LEASE_APPLICATION)
+            finally:
+                await conn.close()
+            assert holder.proc is not None
+            assert await asyncio.wait_for(holder.proc.wait(), 120) == 5
+            assert "lost the lease of shards [1]" in holder.log.read_text()
+            children = [standby]
+
+            async def taken_over() -> bool:
+                return len(fake.identifies) == 2
+            await poll(taken_over, "the standby connects", children)
+            game = await new_game(fake, repo, children, guild, players)
+            assert [(g.id, g.status) for g in await repo.games()] == [(game, "active")]
+            assert not fake.violations, fake.violations
+        finally:
+            for child in children:
+                await child.stop()
+            await repo.close()
