@@ -386,8 +386,16 @@ def can_purchase(st: State, seat: int) -> bool:
     if not _may_buy(st, seat):
         return False
     taken = R.tiles_taken(st["pl"])
-    return bool(tile_options(st, seat, "district", price=True, taken=taken)
-                or tile_options(st, seat, "plot", price=True, taken=taken))
+    mode = MODES[st["mode"]]
+    coins = st["pl"][seat]["goods"]["coin"]
+    price = R.next_price(mode, "district", taken[0])
+    if price is not None and price <= coins:  # a district has its two rows (rules.district_rows)
+        return True
+    price = R.next_price(mode, "plot", taken[1])
+    if price is None or price > coins:
+        return False
+    land = st["pl"][seat]["land"]
+    return bool(R.plot_rows(land, "coast") or R.plot_rows(land, "mountain"))
 
 
 def do_free(st: State, seat: int, action: Action, out: Events) -> bool:
@@ -948,13 +956,19 @@ def _affordable(st: State, user: int, part: Part, action: Action) -> bool:
     return not forest or len(R.cards(st["pl"][user]["land"], "forest")) >= forest
 
 
+_PICK_ORDER: dict[str, tuple[str, ...]] = {}
+"""``_different_pool``: a variant's goods in file order, then ``coin5``."""
+
+
 def _different_pool(st: State, goods: Mapping[str, int], after: str | None = None,
                     *, together: bool = True) -> list[str]:
     """Goods that can still be picked for "k different goods" (G7), in file order after
     ``after``: held goods, ``coin5`` with five coins, straw also from a grain to flip (G4).
     ``together``: the goods can all be given together (``coin`` and ``coin5`` then need six
     coins); otherwise each is a possible next pick (``coin5`` with five coins)."""
-    order = [*goods_of(st["variant"]), COIN5]
+    order = _PICK_ORDER.get(st["variant"])
+    if order is None:
+        order = _PICK_ORDER[st["variant"]] = (*goods_of(st["variant"]), COIN5)
     start = order.index(after) + 1 if after is not None else 0
     out = []
     coins = goods.get("coin", 0)

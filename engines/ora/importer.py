@@ -24,15 +24,16 @@ Modes: the default replays under docs/rules/ora.md and stops at the first comman
 follow, naming the documented difference that explains it when there is one. ``--as-recorded``
 applies the differences of docs/rules/ora-kennerspiel.md a record can show: K1 (3-player
 grapes in round 9), K2 (an entering indicator worth one step in its entry round), K3 (Whiskey
-Distillery without cost), K4 (Coal Harbor pays peat), K5/K6 (building rosters), K7 (solo
+Distillery without cost), K4 (Coal Harbor pays peat; its ``Co`` words nothing), K5/K6 (building rosters), K7 (solo
 without phase E), K9 (the four-player short table's jump, ``Replay._k9_jump``), K10 (the
 Bulwark's free landscape leaves the price pile where it was), K11 (Forger's Workshop without
 straw), K12 (a landscape after the settlement), K13 (a landscape in every action window), K14
 (a landscape where kennerspiel's grid allows it), K15 (the one-word Cooperage gives nothing),
 K16 (solo round 25 twice), K17 (no two-player safety cap), K18 (the two-player long game's
-end checked before the round's last window), K19 (the Scriptorium keeps every coin paid for
-it). K8 needs nothing (a record never
-exceeds 8 Wonders).
+end checked before the round's last window), K19 (the Scriptorium keeps every coin, the Druid's
+House every book paid for it), K20 (solo: the neutral prior's function after the settlement),
+K21 (the Camera's words pay nothing), K22 (solo: the settlement phase before the rotation).
+K8 needs nothing (a record never exceeds 8 Wonders).
 The standard library only, like every engine module.
 """
 
@@ -49,10 +50,20 @@ from typing import NotRequired, TypedDict
 from engines.base import Event, GameError, present
 from engines.ora import flow as F
 from engines.ora import rules as R
-from engines.ora.data import BUILDINGS, COIN5, GIFT, MODES, POINT_GOODS, SETTLEMENTS, goods_of, turn_cap
+from engines.ora.data import (
+    BUILDINGS,
+    COIN5,
+    GIFT,
+    MODES,
+    POINT_GOODS,
+    SETTLEMENTS,
+    SHORT_ROUND_GOODS,
+    goods_of,
+    turn_cap,
+)
 from engines.ora.effects import EFFECTS, Part
 from engines.ora.engine import OraEngine
-from engines.ora.types import Action, Land, State
+from engines.ora.types import Action, Frame, Land, State
 
 ENGINE = OraEngine()
 TOKENS: dict[str, tuple[str, int]] = {
@@ -108,9 +119,9 @@ class Replay:
     settled_at: int = -1
     deferred: tuple[int, str, str, int] | None = None
     """A purchase the record made while our engine had a decision open: (seat, tile, side, y)."""
-    unused: tuple[str, int, list[dict[str, int]]] | None = None
+    unused: tuple[str, int, list[dict[str, int]], int] | None = None
     """A work contract the record never follows with its USE: (building, owner, everyone's
-    goods after the payment alone)."""
+    goods after the payment alone, the unit then)."""
     moves: list[str] | None = None
     index: int = 0
     """The record's moves and the index of the command being applied (for looking ahead)."""
@@ -118,6 +129,22 @@ class Replay:
     """The building of the last work contract (the record's ``USE`` of it follows)."""
     declined: set[str] = field(default_factory=set)
     """Buildings whose open function the record went past in this turn (``_decline_use``)."""
+    bulwark: tuple[int, set[str]] | None = None
+    """The seat whose Bulwark was used in this turn and the free landscapes it has not taken
+    (K10: kennerspiel gives them without its price piles, so also when ours are empty)."""
+    neutral_phase_use: str | None = None
+    """Solo: the building the neutral prior was placed on in this settlement phase (K22)."""
+    presold: int = -1
+    """The index of the ``USE`` whose payment ``_presell`` prepared before its work contract."""
+    early: set[int] = field(default_factory=set)
+    """Indexes of the record's conversions ``_presell`` made before a work contract (skipped
+    when the replay reaches them)."""
+    offer_aside: bool = False
+    """The prior's offer is set aside for a purchase (``_buy_before_offer``): the window is
+    not a new one."""
+    suspended: list[Frame] | None = None
+    """K20 (solo): the neutral prior's function, taken off the stack for the settlement the
+    record makes before its ``USE``."""
     prior_next: bool = False
     """``WITH_PRIOR`` in the seat's own window: the next ``USE`` places the prior."""
     _entered: set[tuple[int, str]] = field(default_factory=set)
@@ -144,6 +171,8 @@ class Replay:
             raise GameError("The game is over.")
         before = _turns(self.state)
         phase = self.state["phase"]
+        win = self.state["win"]
+        turn_seat = seat if win is None else win["seat"]  # an owner's answer closes the user's turn
         if self.in_place and (not recoverable or action["type"] in FREE_TYPES):  # see OraEngine.apply_in_place
             events = ENGINE.apply_in_place(self.state, seat, action)
         else:
@@ -156,7 +185,7 @@ class Replay:
             self._k18_end()
         if closed:
             self.closed += closed
-            self.closed_seat = seat
+            self.closed_seat = turn_seat
         if self.as_recorded:
             self._k13()
 
@@ -166,7 +195,7 @@ class Replay:
         his, and ends the game after that window; our engine's own check at the round's end
         (after that window) is off."""
         st = self.state
-        if st["mode"] != "2pl" or st["over"] or st["phase"] < 4:
+        if st["mode"] != "2pl" or st["over"] or st["phase"] < 4 or self.offer_aside:
             return
         win = st["win"]
         if (win is not None and win["kind"] == "action" and not win["main"] and not win["used"]
@@ -335,6 +364,7 @@ def _uses_joker(action: Action) -> bool:
 
 CHOICE_PARAMS: dict[str, tuple[str, ...]] = {
     "L2": ("choose",),  # Farmyard: [Jo] and the good chosen (Gn or Sh)
+    "F36": ("pay", "pay"),  # Pilgrimage Site: each word one upgrade's payment
 }
 """How kennerspiel's parameters of a ``USE`` read, by building (our id): each parameter is
 ``pay`` (the goods paid) or ``choose`` (goods chosen, received); ``Jo`` anywhere is the
@@ -422,6 +452,8 @@ def _gains_only(bid: str) -> frozenset[str]:
                 gains.update(o for o in t.options if isinstance(o, str))
         for t in part.picks:
             gains.update(o for o in t.options if isinstance(o, str))
+    if "coin" in pays:  # kennerspiel pays coins with wine and whiskey too
+        pays.update(("wine", "whiskey"))
     _GAINS[bid] = frozenset(gains - pays)
     return _GAINS[bid]
 
@@ -482,8 +514,12 @@ def _resolve(rp: Replay, words: Words) -> None:
                 after = top["req"][0][2]
                 order = _pick_order(variant)
                 start = order.index(after) + 1 if after in order else 0
-                return [({"type": "pick", "good": g}, {"coin": 5} if g == COIN5 else {g: 1}) for g in order[start:]
-                        if left.get(g, 0) > 0 or (g == COIN5 and left.get("coin", 0) >= 5)]
+                picks: list[tuple[Action, dict[str, int]]] = [
+                    ({"type": "pick", "good": g}, {"coin": 5} if g == COIN5 else {g: 1}) for g in order[start:]
+                    if left.get(g, 0) > 0 or (g == COIN5 and left.get("coin", 0) >= 5)]
+                # as many goods left as picks to make: each is picked, in our file order, so
+                # only the first can begin a way to the end
+                return picks[:1] if len(picks) == top["req"][0][1] and len(top["req"]) == 1 else picks
             if kind == "forest":
                 return [(a, _paid_by(a, None)) for a in ENGINE.legal_actions(st, seat)
                         if a["type"] == "forest" and (a["x"], a["y"]) in words.coords]
@@ -491,11 +527,15 @@ def _resolve(rp: Replay, words: Words) -> None:
         # a function's part lists its do/wheel/skip choices (no places to number, nothing
         # the panel leaves out): the frame's options are its legal actions without free ones
         legal = F.frame_options(st, top) if top["f"] == "use" else ENGINE.legal_actions(st, seat)
-        listed = [_recorded_points(a) for a in legal if a["type"] not in FREE_TYPES]
-        options = []
-        for i, a in enumerate(listed):
-            if a in listed[:i]:
+        listed: list[Action] = []
+        for a in legal:
+            if a["type"] in FREE_TYPES:
                 continue
+            recorded = _recorded_points(a)
+            if recorded is a or recorded not in listed:  # only a replaced point set can repeat one
+                listed.append(recorded)
+        options = []
+        for a in listed:
             need = F.need_of(part, a) if part is not None and a["type"] == "do" else None
             if part is None or _fits(st, part, a, need, left):
                 options.append((_order(a, need), a, need))
@@ -708,6 +748,8 @@ def command(rp: Replay, words: list[str]) -> None:
     Raises:
         GameError: our engine refuses it (the message says why).
     """
+    if rp.index in rp.early:
+        return
     if words[0].upper() == "COMMIT":
         _flush(rp)
     _command(rp, words)
@@ -740,7 +782,7 @@ def _unused_contract(rp: Replay) -> None:
     everyone's goods are put back to the contract's payment alone."""
     if rp.unused is None:
         return
-    b, owner, expected = rp.unused
+    b, owner, expected, unit = rp.unused
     if any(f["f"] == "assign" and f.get("b") == b for f in rp.state["stack"]):
         return  # the owner's answer comes next
     rp.unused = None
@@ -748,8 +790,12 @@ def _unused_contract(rp: Replay) -> None:
     if any(f["f"] == "use" and f.get("b") == b for f in stack) and not (
             stack[-1]["f"] == "use" and stack[-1].get("b") == b):
         return  # a step of it is under way: declined at the turn's end, nothing gained
+    round_goods = SHORT_ROUND_GOODS.get(rp.state["unit"], ()) if (
+        rp.state["unit"] != unit and MODES[rp.state["mode"]].family == "short") else ()
     for p, goods in zip(rp.state["pl"], expected, strict=True):
         p["goods"] = dict(goods)
+        for g, n in round_goods:  # the short game's round goods of a round the contract's turn began
+            p["goods"][g] = p["goods"].get(g, 0) + n
 
 
 def _flush(rp: Replay) -> None:
@@ -757,6 +803,10 @@ def _flush(rp: Replay) -> None:
     if rp.deferred is None:
         return
     seat, tile, side, y = rp.deferred
+    if (rp.as_recorded and rp.closed > rp.committed and rp.closed_seat == seat
+            and _k13_late(rp, tile, side, y)):  # our engine closed the turn (our pile empty, K10)
+        rp.deferred = None
+        return
     if rp.state["stack"] or rp.state["win"] is None or rp.state["win"]["seat"] != seat:
         return
     rp.deferred = None
@@ -767,17 +817,19 @@ def _command(rp: Replay, words: list[str]) -> None:
     verb, args = words[0].upper(), words[1:]
     if rp.k9 == 2 and rp.state["unit"] > 2:
         raise GameError("K9: the record follows kennerspiel's loop past the repeated round 2; not reproduced.")
-    if verb not in ("USE", "WITH_PRIOR", "WITH_LAYBROTHER", "CONVERT", "BUY_PLOT", "BUY_DISTRICT"):
+    if verb not in ("USE", "WITH_PRIOR", "WITH_LAYBROTHER", "CONVERT", "BUY_PLOT", "BUY_DISTRICT") and not (
+            verb == "SETTLE" and rp.state["mode"] == "solo"):  # K20: the neutral prior's USE may follow
         rp.contracted = None
     if verb == "COMMIT":
         rp.prior_next = False
+        rp.suspended = rp.bulwark = rp.neutral_phase_use = None
         rp.declined.clear()
         _commit(rp)
         return
     top = rp.state["stack"][-1] if rp.state["stack"] else None
     if top is not None and top["f"] == "prior" and verb == "USE" and args and args[0] == top["b"]:
         rp.apply({"type": "prior"})  # the new building used: the prior bonus offer taken
-        _resolve(rp, read_words(args[0], args[1:]))
+        _use(rp, args, offered=True)
         return
     if verb not in ("CONVERT", "BUY_DISTRICT", "BUY_PLOT"):  # free actions leave the offer open
         _skip_offers(rp, "prior" if verb == "WITH_PRIOR" else None)
@@ -809,6 +861,10 @@ def _command(rp: Replay, words: list[str]) -> None:
         tile, side, y = verb[4:].lower(), SIDES[args[1].upper()], _int(args[0])
         top = rp.state["stack"][-1] if rp.state["stack"] else None
         buyer = F.decider(rp.state)
+        if (top is not None and top["f"] in ("prior", "build", "settle") and rp.state["win"] is not None
+                and rp.state["win"]["main"] and rp.state["win"]["seat"] == buyer):
+            _buy_before_offer(rp, tile, side, y)
+            return
         if top is not None and top["f"] != "take" and buyer is not None:  # "take": the Bulwark's free tile
             rp.deferred = (buyer, tile, side, y)  # bought once our engine allows it
             return
@@ -821,6 +877,8 @@ def _command(rp: Replay, words: list[str]) -> None:
             joker = True  # kennerspiel takes the joker when the good's indicator is gone
         rp.apply({"type": verb.lower(), "x": _int(args[0]), "y": _int(args[1]), "joker": joker})
         return
+    if verb == "SETTLE" and rp.as_recorded:
+        _k20_suspend(rp)
     if verb in ("SETTLE", "BUILD", "FELL_TREES", "CUT_PEAT", "WORK_CONTRACT"):
         _decline_use(rp)
     top = rp.state["stack"][-1] if rp.state["stack"] else None
@@ -829,11 +887,16 @@ def _command(rp: Replay, words: list[str]) -> None:
         return
     if verb == "WORK_CONTRACT" and top is not None and top["f"] == "nprior":  # solo: the neutral prior
         gift = len(args) > 1 and args[1] in ("Wn", "Wh")
+        expected = [dict(p["goods"]) for p in rp.state["pl"]]
+        expected[0][GIFT[rp.state["variant"]] if gift else "coin"] -= 1 if gift else R.contract_price(rp.state)
+        unit = rp.state["unit"]
         nprior: Action = {"type": "neutral_prior", "b": args[0]}
         if gift:
             nprior["gift"] = True
         rp.apply(nprior)
-        rp.contracted = args[0]  # its USE follows (nothing to do if our engine resolved it alone)
+        rp.contracted = rp.neutral_phase_use = args[0]  # its USE follows (nothing to do if our engine resolved it alone)
+        if not _used_later(rp, args[0]):
+            rp.unused = (args[0], rp.state["n"], expected, unit)
         return
     if top is not None and top["f"] == "nprior":
         rp.apply({"type": "skip"})
@@ -853,6 +916,8 @@ def _command(rp: Replay, words: list[str]) -> None:
         seat = F.decider(rp.state)
         if not gift and seat is not None:
             _cover_coins(rp, seat, R.contract_price(rp.state))
+        if seat is not None:
+            _presell(rp, seat, args[0], 0 if gift else R.contract_price(rp.state))
         expected = [dict(p["goods"]) for p in rp.state["pl"]]
         if seat is not None and gift:
             expected[seat][GIFT[rp.state["variant"]]] -= 1
@@ -861,13 +926,14 @@ def _command(rp: Replay, words: list[str]) -> None:
             expected[seat]["coin"] -= price
             if owner != rp.state["n"]:
                 expected[owner]["coin"] += price
+        unit = rp.state["unit"]
         contract: Action = {"type": "contract", "owner": owner, "b": b}
         if gift:
             contract["gift"] = True
         rp.apply(contract)
         rp.contracted = b
         if not _used_later(rp, args[0]):
-            rp.unused = (b, owner, expected)
+            rp.unused = (b, owner, expected, unit)
         top = rp.state["stack"][-1] if rp.state["stack"] else None
         if top is not None and top["f"] == "assign" and len(args) > 2 and args[2] == "WITH_PRIOR":
             rp.apply({"type": "assign", "c": "prior"})
@@ -893,6 +959,24 @@ def _command(rp: Replay, words: list[str]) -> None:
     raise GameError(f"Unknown command {verb}.")
 
 
+def _buy_before_offer(rp: Replay, tile: str, side: str, y: int) -> None:
+    """A landscape bought while the prior's offer on the building just built, or a function's
+    building or settling step, is open (the rulebook allows a purchase before or after the
+    main action, "在你主要的动作之前或之後"; our engine asks about the step first): the
+    open steps are set aside for the purchase and open again after it, so the building or
+    settlement can go onto the new landscape."""
+    stack = rp.state["stack"]
+    rp.state["stack"] = []
+    present(rp.state["win"], "a purchase in a window")["main"] = False  # the window stays open for the offer
+    rp.offer_aside = True
+    try:
+        _buy(rp, tile, side, y)
+    finally:
+        rp.offer_aside = False
+        present(rp.state["win"], "a purchase in a window")["main"] = True
+        rp.state["stack"] = stack
+
+
 def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
     """A ``BUY_DISTRICT``/``BUY_PLOT``: the Bulwark's free landscape when its offer is open
     (kennerspiel records it as a purchase; ours takes the top tile, §2.6 I37), else a
@@ -901,20 +985,30 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
     difference before our engine charges its own price."""
     top = rp.state["stack"][-1] if rp.state["stack"] else None
     if top is not None and top["f"] == "take" and tile in top["left"]:
-        rp.apply({"type": f"take_{tile}", "side": side, "y": y})
+        try:
+            rp.apply({"type": f"take_{tile}", "side": side, "y": y}, recoverable=True)
+        except GameError:
+            if not (rp.as_recorded and _k14_take(rp, top, tile, side, y)):
+                raise
         if rp.as_recorded:
             rp.free_tiles[tile] += 1
+        if rp.bulwark is not None:
+            rp.bulwark[1].discard(tile)
+        return
+    if rp.as_recorded and rp.bulwark is not None and tile in rp.bulwark[1] and _k10_take(rp, tile, side, y):
         return
     seat = F.decider(rp.state)
     if rp.as_recorded and seat is None or (rp.as_recorded and (_k12(rp, tile, side, y) or _k13_late(rp, tile, side, y))):
         return
+    credit = 0
     if rp.as_recorded and rp.free_tiles[tile] and seat is not None:
         mode = MODES[rp.state["mode"]]
         taken = R.tiles_taken(rp.state["pl"])[0 if tile == "district" else 1]
         ours = R.next_price(mode, tile, taken)
         theirs = R.next_price(mode, tile, taken - rp.free_tiles[tile])
         if ours is not None and theirs is not None and ours > theirs:
-            rp.state["pl"][seat]["goods"]["coin"] += ours - theirs
+            credit = ours - theirs
+            rp.state["pl"][seat]["goods"]["coin"] += credit
             rp.notes.append(f"K10: {tile} for {theirs} coins, not {ours} (the Bulwark's free {tile} "
                             "did not advance the price pile)")
     if seat is not None:
@@ -934,6 +1028,9 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
     try:
         rp.apply({"type": f"buy_{tile}", "side": side, "y": y}, recoverable=True)
     except GameError:
+        if credit and seat is not None:  # _k14 charges kennerspiel's price itself
+            rp.state["pl"][seat]["goods"]["coin"] -= credit
+            rp.notes.pop()
         if rp.as_recorded and seat is not None and _k14(rp, seat, tile, side, y):
             return
         raise
@@ -983,12 +1080,12 @@ def _k12(rp: Replay, tile: str, side: str, y: int) -> bool:
     settlement turn (the rulebook: only before it). When the record buys right after a
     ``SETTLE`` that closed the turn, the purchase is made for that seat at our price."""
     last = rp.settled
-    if last is None or rp.settled_at != len(rp.actions) or rp.closed != rp.committed + 1:
+    if last is None or rp.settled_at != len(rp.actions) or rp.closed <= rp.committed:
         return False
     seat = last
     st = rp.state
     mode = MODES[st["mode"]]
-    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1]
+    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1] - rp.free_tiles[tile]  # K10
     price = R.next_price(mode, tile, taken)
     land = st["pl"][seat]["land"]
     rows = R.district_rows(land) if tile == "district" else R.plot_rows(land, side)
@@ -1074,6 +1171,53 @@ def _k14(rp: Replay, seat: int, tile: str, side: str, y: int) -> bool:
     return True
 
 
+def _k14_take(rp: Replay, top: Frame, tile: str, side: str, y: int) -> bool:
+    """K14 for the Bulwark's free landscape: placed where the record says, where our spec
+    (§2.4) does not place it, if its spaces are free and the pile still has one."""
+    st = rp.state
+    land = st["pl"][top["u"]]["land"]
+    trial: Land = {}
+    R.place_tile(trial, tile, side, y)
+    if any(k in land for k in trial):
+        return False
+    st["stack"][-1]["left"].remove(tile)
+    R.place_tile(land, tile, side, y)
+    rp.notes.append(f"K14: {tile} ({side}) placed at row {y}, where our spec does not place it")
+    _advance(rp, top["u"])
+    return True
+
+
+def _k10_take(rp: Replay, tile: str, side: str, y: int) -> bool:
+    """K10: kennerspiel's Bulwark gives its free landscape without its price pile, so also
+    after our engine, its pile empty, went past the Bulwark's offer: the landscape is placed
+    where the record says (if its spaces are free) for the Bulwark's user."""
+    assert rp.bulwark is not None
+    seat = rp.bulwark[0]
+    land = rp.state["pl"][seat]["land"]
+    trial: Land = {}
+    R.place_tile(trial, tile, side, y)
+    if any(k in land for k in trial):
+        return False
+    R.place_tile(land, tile, side, y)
+    rp.bulwark[1].discard(tile)
+    rp.free_tiles[tile] += 1
+    rp.notes.append(f"K10: the Bulwark's free {tile} taken with our pile empty (kennerspiel's has no limit)")
+    return True
+
+
+def _advance(rp: Replay, seat: int) -> None:
+    """Run our engine's flow after the importer changed the state itself (``flow.advance``),
+    counting the turns it closes as ``Replay.apply`` does."""
+    st = rp.state
+    before = _turns(st)
+    events: list[Event] = []
+    F.advance(st, events)
+    closed = before + _turns_added(st, events) - _turns(st)
+    if closed:
+        rp.closed += closed
+        rp.closed_seat = seat
+
+
 def _k15(rp: Replay, before: Sequence[Mapping[str, int]]) -> None:
     """K15: kennerspiel's Cooperage reads its product from a second word, but its own
     completion writes the product into the first (``USE I33 WhWoWoWo``): the wood is paid and
@@ -1103,26 +1247,48 @@ def _lenient_cost(rp: Replay, b: str) -> None:
         rp.notes.append(f"{'K3' if b == 'I21' else 'K11'}: {b} built without {F.goods_text(extra)}")
 
 
-def _use(rp: Replay, args: list[str]) -> None:
+def _use(rp: Replay, args: list[str], *, offered: bool = False) -> None:
+    """A ``USE``; ``offered``: the prior was just placed on the building built (its function
+    started, or resolved already when it needed no decision)."""
     owner, b = rp.owner_of(args[0])
     params = args[1:]
     words = read_words(b, params)  # an unreadable word is refused before anything is applied
-    over = words.pay["coin"] - 1 if b == "I17" and set(words.pay) == {"coin"} else 0
+    if b == "I31" and params:
+        words = _k4(rp, words, params)
+    if b == "I36" and params:
+        words = _k21(rp, words, params)
+    drinks = {g: words.pay[g] for g in ("wine", "whiskey") if words.pay.get(g)} if _pays_coins(b) else {}
+    if drinks:  # kennerspiel pays coins with wine (1) and whiskey (2): sold first (§5.3)
+        pay = Counter({g: n for g, n in words.pay.items() if g not in drinks})
+        pay["coin"] += drinks.get("wine", 0) + 2 * drinks.get("whiskey", 0)
+        words = Words(pay, words.choose, words.joker, words.coords)
+    kept = KEEPS_ALL.get(b)
+    over = words.pay[kept] - 1 if kept is not None and set(words.pay) == {kept} else 0
     if over > 0 and not rp.as_recorded:
-        raise GameError("K19: kennerspiel's Scriptorium keeps all the coins paid for it, "
-                        f"{words.pay['coin']} for a cost of 1.")
+        raise GameError(f"K19: kennerspiel's {BUILDINGS[b].name} keeps all the {kept}s paid for it, "
+                        f"{over + 1} for a cost of 1.")
     st = rp.state
     top = st["stack"][-1] if st["stack"] else None
     if (top is not None and top["f"] != "use" and not params
             and any(f["f"] == "use" and f["b"] == b and f["o"] == owner for f in st["stack"])):
         return  # the function is under way already (a contracted Priory waiting for its target)
-    if top is not None and top["f"] == "borrow":
+    payer = rp.closed_seat if rp.closed > rp.committed else F.decider(st)
+    if rp.presold != rp.index and payer is not None:
+        _pay_ahead(rp, payer, words, drinks)
+    if offered:
+        pass
+    elif rp.suspended is not None and rp.suspended[0]["b"] == b and owner == st["n"]:
+        st["stack"] += rp.suspended  # K20: the neutral prior's function after the settlement
+        rp.suspended = None
+        rp.notes.append(f"K20: the neutral prior's {b} used after the settlement")
+    elif top is not None and top["f"] == "borrow":
         rp.apply({"type": "borrow", "owner": owner, "b": b})
     elif top is not None and top["f"] == "use" and top["b"] == b:
         pass
-    elif rp.contracted == b and not params:
-        rp.contracted = None  # the contracted function needed no decision: our engine resolved it
-        return
+    elif rp.contracted == b:  # the contracted function needed no decision: our engine resolved it
+        rp.contracted = None
+        if not params:
+            return
     elif b in rp.declined and not params:
         rp.declined.discard(b)  # its function declined when the record went past it: no words, nothing
         return
@@ -1138,27 +1304,203 @@ def _use(rp: Replay, args: list[str]) -> None:
         rp.apply({"type": "neutral_prior", "b": b})
     else:
         raise GameError(f"{b} cannot be used now.")
-    if rp.as_recorded and b == "I31":  # K4: kennerspiel's Coal Harbor pays peat
-        params = [p.replace("Pt", "Co") for p in params]
+    if b == "I31" and words.pay.get("peat_coal"):  # K4 as recorded: the peat paid, as coal
         seat = F.decider(rp.state)
         if seat is not None:
             goods = rp.state["pl"][seat]["goods"]
-            n = min(goods.get("peat", 0), sum(p.count("Co") for p in params))
+            n = min(goods.get("peat", 0), words.pay["peat_coal"])
             goods["peat"] -= n
             goods["peat_coal"] += n
     k16 = b == "I33" and len(params) == 1
     if k16 and not rp.as_recorded:
         raise GameError("K15: kennerspiel's Cooperage written as one word pays the wood and gives nothing.")
     seat = F.decider(rp.state)
-    if over > 0:  # K19: the 1 coin paid as our rules say, the change kept by the bank
-        words = Words(Counter({"coin": 1}), words.choose, words.joker, words.coords)
+    if over > 0 and kept is not None:  # K19: 1 paid as our rules say, the rest kept by the bank
+        words = Words(Counter({kept: 1}), words.choose, words.joker, words.coords)
     before = [dict(p["goods"]) for p in rp.state["pl"]] if k16 else []
+    if b == "I37" and words.pay.get("book") and seat is not None:
+        rp.bulwark = (seat, {"district", "plot"})
+    user = rp.closed_seat if rp.closed > rp.committed else seat  # our engine closed the turn already
+    if words.pay and user is not None and _paid_for_nothing(rp, user, b, words):
+        return
+    top = rp.state["stack"][-1] if rp.state["stack"] else None
+    if k16 and user is not None and (top is None or top["f"] not in INNER):
+        goods = rp.state["pl"][user]["goods"]  # our engine had nothing to give (the joker gone): K15 pays the wood
+        if all(goods.get(g, 0) >= n for g, n in words.pay.items()):
+            for g, n in words.pay.items():
+                goods[g] -= n
+            rp.state["wheel"]["joker"] = 0  # kennerspiel resets the joker, back on the wheel
+            rp.notes.append("K15: the Cooperage written as one word gives nothing and puts the joker back at 0")
+            return
+    k22 = b == rp.neutral_phase_use and owner == rp.state["n"]
+    if k22 and not rp.as_recorded and any(t.kind == "wheel" for part in EFFECTS[b].parts for t in part.picks):
+        raise GameError(f"K22: kennerspiel's solo settlement phase comes before the round's rotation: "
+                        f"the neutral prior's {BUILDINGS[b].name} takes one step less from the wheel.")
+    k22 = k22 and rp.as_recorded
+    if k22:  # K22: kennerspiel's solo settlement phase comes before the round's rotation
+        wheel = rp.state["wheel"]
+        for ind in wheel:
+            wheel[ind] = max(0, wheel[ind] - 1)
     _resolve(rp, words)
+    if k22:
+        wheel = rp.state["wheel"]
+        for ind in wheel:
+            wheel[ind] = min(12, wheel[ind] + 1)
+        rp.notes.append(f"K22: the neutral prior's {b} used before the round's rotation")
     if k16:
         _k15(rp, before)
-    if over > 0 and seat is not None:
-        rp.state["pl"][seat]["goods"]["coin"] -= over
-        rp.notes.append(f"K19: {over + 1} coins paid for the Scriptorium, no change given")
+    if over > 0 and seat is not None and kept is not None:
+        rp.state["pl"][seat]["goods"][kept] -= over
+        rp.notes.append(f"K19: {over + 1} {kept}s paid for the {BUILDINGS[b].name}, no change given"
+                        if kept == "coin" else f"K19: {over + 1} {kept}s paid for the {BUILDINGS[b].name}, all kept")
+
+
+def _paid_for_nothing(rp: Replay, seat: int, b: str, words: Words) -> bool:
+    """A function of point goods whose entitlement buys no point good (the Festival Ground
+    without forests or moors, the House of the Brotherhood below 2 points) that the record
+    pays for, choosing nothing: D40 accepts point goods of at most the entitlement, so the
+    payment buys an empty set; our engine, with nothing to offer, resolved the function alone
+    without it. The payment is made; True when it was."""
+    st = rp.state
+    if words.choose or (st["stack"] and st["stack"][-1]["f"] in INNER):
+        return False
+    effect = EFFECTS.get(b)
+    if effect is None or len(effect.parts) != 1 or len(effect.parts[0].alts) != 1:
+        return False
+    alt = effect.parts[0].alts[0]
+    goods = st["pl"][seat]["goods"]
+    if (len(alt.get) != 1 or alt.get[0].kind != "points" or R.point_sets(F.entitlement(st, seat, alt.get[0].arg))
+            or dict(alt.pay.named) != dict(words.pay) or any(goods.get(g, 0) < n for g, n in words.pay.items())):
+        return False
+    for g, n in words.pay.items():
+        goods[g] -= n
+    return True
+
+
+def _pay_ahead(rp: Replay, seat: int, words: Words, drinks: Mapping[str, int], extra: int = 0, *,
+               straw: bool = True) -> None:
+    """Free conversions (§5.3) before a ``USE`` whose words pay more coins or straw than the
+    seat holds, as kennerspiel's payment makes them itself: the wine and whiskey its words pay
+    as money are sold, a coin shortfall (``extra`` coins paid before it) is covered by selling
+    whiskey, then wine, and a straw shortfall by turning grain into straw."""
+    goods = rp.state["pl"][seat]["goods"]
+    for good, n in drinks.items():
+        if goods.get(good, 0) >= n:
+            _convert_late(rp, seat, good, n)
+    short = words.pay.get("coin", 0) + extra - goods.get("coin", 0)
+    while short > 0 and goods.get("whiskey", 0) > 0:
+        _convert_late(rp, seat, "whiskey", 1)
+        short -= 2
+    while short > 0 and goods.get("wine", 0) > 0:
+        _convert_late(rp, seat, "wine", 1)
+        short -= 1
+    short = words.pay.get("straw", 0) - goods.get("straw", 0)
+    if straw and short > 0 and goods.get("grain", 0) >= short:
+        _convert_late(rp, seat, "grain", short)
+
+
+def _presell(rp: Replay, seat: int, bid: str, price: int) -> None:
+    """Before a work contract on ``bid`` (``price`` coins) whose ``USE`` the record writes with
+    words in this turn: the record's conversions before that ``USE`` are made first, and
+    ``_pay_ahead`` for its coins when the seat's do not cover them, since our engine resolves
+    what the contract allows at once (a function it cannot pay, nothing). Conversions change
+    no price: made before the contract, they leave it paid as kennerspiel pays it."""
+    converts = []
+    for j in range(rp.index + 1, len(rp.moves or ())):
+        words = (rp.moves or [])[j].split()
+        if words[0] == "COMMIT":
+            return
+        if words[0] == "CONVERT":
+            converts.append(j)
+        if words[:2] == ["USE", bid] and len(words) > 2:
+            for k in converts:  # the record's conversions before the USE, made before the contract
+                _command(rp, (rp.moves or [])[k].split())
+                rp.early.add(k)
+            b = rp.owner_of(bid)[1]
+            read = read_words(b, words[2:])
+            drinks = {g: read.pay[g] for g in ("wine", "whiskey") if read.pay.get(g)} if _pays_coins(b) else {}
+            if drinks:
+                pay = Counter({g: n for g, n in read.pay.items() if g not in drinks})
+                pay["coin"] += drinks.get("wine", 0) + 2 * drinks.get("whiskey", 0)
+                read = Words(pay, read.choose, read.joker, read.coords)
+            goods = rp.state["pl"][seat]["goods"]
+            if read.pay.get("coin", 0) + price > goods.get("coin", 0):  # else the record's own conversions
+                _pay_ahead(rp, seat, read, drinks, price, straw=False)
+                rp.presold = j
+            return
+
+
+KEEPS_ALL = {"I17": "coin", "I15": "book"}
+"""K19: buildings whose one good paid once kennerspiel keeps whole, however many the words
+pay (the Scriptorium's coins, the Druid's House's books)."""
+
+_COIN_PAYERS: dict[str, bool] = {}
+
+
+def _pays_coins(b: str) -> bool:
+    """Whether building ``b``'s function pays named coins and never wine or whiskey (kennerspiel
+    writes such a payment with wine and whiskey as money, ``PnPnPnPnWn``)."""
+    if b not in _COIN_PAYERS:
+        effect = EFFECTS.get(b)
+        named = {g for part in (effect.parts if effect else ()) for alt in part.alts for g, _ in alt.pay.named}
+        other = any(alt.pay.value or alt.pay.different for part in (effect.parts if effect else ()) for alt in part.alts)
+        _COIN_PAYERS[b] = "coin" in named and not ({"wine", "whiskey"} & named) and not other
+    return _COIN_PAYERS[b]
+
+
+def _k21(rp: Replay, words: Words, params: list[str]) -> Words:
+    """K21: kennerspiel's Camera reads up to 2 books and as many ceramics from its first word,
+    but its own completion writes straw and wood there (``USE I36 SwWo``), which pay and give
+    nothing. Under our rules the record stops there.
+
+    Raises:
+        GameError: not as recorded, words kennerspiel reads otherwise than ours.
+    """
+    n = min(2, words.pay.get("book", 0), words.pay.get("ceramic", 0))
+    pay = Counter({"book": n, "ceramic": n}) if n else Counter()
+    if pay == words.pay:
+        return words
+    if not rp.as_recorded:
+        raise GameError(f"K21: kennerspiel's Camera reads books and ceramics only: {params[0]!r} "
+                        f"{'pays and gives nothing' if not n else f'pays {n} of each'}.")
+    rp.notes.append(f"K21: the Camera's {params[0]!r} pays {n} book and ceramic" if n else
+                    f"K21: the Camera's {params[0]!r} pays and gives nothing")
+    return Words(pay, Counter(), words.joker, words.coords)
+
+
+def _k20_suspend(rp: Replay) -> None:
+    """K20 (solo): kennerspiel resolves the neutral prior's function on its ``USE``, which the
+    record may write after the settlement (ora.md §4.7: step 2, before the settlement turn of
+    step 4). When the record uses that building later in the turn, its frames are taken off
+    the stack for the settlement and put back at its ``USE``."""
+    st = rp.state
+    n = st["n"]
+    at = next((i for i, f in enumerate(st["stack"]) if f["f"] == "use" and f["o"] == n), None)
+    if st["mode"] != "solo" or at is None or not all(f["f"] in INNER for f in st["stack"][at:]):
+        return
+    if not _used_later(rp, st["stack"][at]["b"]):
+        return
+    rp.suspended = st["stack"][at:]
+    del st["stack"][at:]
+    _advance(rp, 0)
+
+
+def _k4(rp: Replay, words: Words, params: list[str]) -> Words:
+    """K4: kennerspiel's Coal Harbor pays peat, up to 3, counted in its first word: ``Pt`` words
+    are read as peat coal paid (``_use`` turns that much peat into coal first), and its own
+    completion's ``Co`` words pay and give nothing. Under our rules the record stops there.
+
+    Raises:
+        GameError: not as recorded (our Coal Harbor pays peat coal).
+    """
+    peat = min(3, sum(1 for i in range(0, len(params[0]) - 1, 2) if params[0][i:i + 2] == "Pt"))
+    if not rp.as_recorded:
+        what = f"pays {peat} peat" if peat else f"reads no peat in {params[0]!r}: it pays and gives nothing"
+        raise GameError(f"K4: kennerspiel's Coal Harbor pays peat, not peat coal, and {what}.")
+    rp.notes.append(f"K4: the Coal Harbor paid with {peat} peat" if peat else
+                    f"K4: the Coal Harbor's {params[0]!r} pays and gives nothing (kennerspiel reads peat)")
+    pay = Counter({"peat_coal": peat}) if peat else Counter()
+    return Words(pay, Counter(), words.joker, words.coords)
 
 
 def _commit(rp: Replay) -> None:
@@ -1343,6 +1685,9 @@ def replay_game(game: Record, *, as_recorded: bool = False, in_place: bool = Tru
     for index, move in enumerate(moves):
         rp.index = index
         try:
+            if index in rp.early:  # made already (``_presell``)
+                done += 1
+                continue
             if rp.state["over"]:
                 if move == "COMMIT" and rp.closed > rp.committed:  # the last turn, closed by our engine
                     rp.committed += 1
@@ -1388,24 +1733,29 @@ def replay_game(game: Record, *, as_recorded: bool = False, in_place: bool = Tru
 def _no_op_after_end(rp: Replay, words: list[str]) -> bool:
     """Commands of the last turn that change nothing of ours once our engine has ended the game
     with it: changing coins (``CONVERT PnPnPnPnPn``, ``CONVERT Ni``: coins are one number,
-    G2), turning grain into straw (scored by no one: made on the last seat's goods), the
-    ``USE`` of a contracted building our engine resolved alone and, as recorded, a landscape
-    bought in that turn (K13, ``_k13_late``)."""
+    G2), turning grain into straw or selling wine or whiskey (made on the last seat's goods),
+    the ``USE`` of a contracted building our engine resolved alone and, as recorded, a
+    landscape bought in that turn (K12 after its settlement, K13)."""
     if words[0] == "CONVERT":
         tokens = [p[i:i + 2] for p in words[1:] for i in range(0, len(p), 2)]
-        grain = tokens.count("Gn")
-        if grain and rp.actions and all(t in ("Pn", "Ni", "Gn") for t in tokens):
-            goods = rp.state["pl"][rp.actions[-1][0]]["goods"]
-            if goods.get("grain", 0) < grain:
-                return False
-            goods["grain"] -= grain
-            goods["straw"] = goods.get("straw", 0) + grain
+        if not rp.actions or not all(t in ("Pn", "Ni", "Gn", "Wn", "Wh") for t in tokens):
+            return False
+        goods = rp.state["pl"][rp.actions[-1][0]]["goods"]
+        counts = {g: tokens.count(t) for t, g in (("Gn", "grain"), ("Wn", "wine"), ("Wh", "whiskey"))}
+        if any(goods.get(g, 0) < n for g, n in counts.items()):
+            return False
+        for g, n in counts.items():
+            if n:
+                _convert_late(rp, rp.actions[-1][0], g, n)
+        return True
+    if words[0] == "USE" and rp.contracted is not None and rp.owner_of(words[1])[1] == rp.contracted:
+        if len(words) == 2:
             return True
-        return all(t in ("Pn", "Ni") for t in tokens)
-    if words[0] == "USE" and len(words) == 2 and rp.contracted is not None:
-        return rp.owner_of(words[1])[1] == rp.contracted
+        user = next((s for s, a in reversed(rp.actions) if a["type"] == "contract"), None)
+        return user is not None and _paid_for_nothing(rp, user, rp.contracted, read_words(rp.contracted, words[2:]))
     if words[0] in ("BUY_DISTRICT", "BUY_PLOT") and len(words) == 3 and rp.as_recorded:
-        return _k13_late(rp, words[0][4:].lower(), SIDES[words[2].upper()], _int(words[1]))
+        tile, side, y = words[0][4:].lower(), SIDES[words[2].upper()], _int(words[1])
+        return _k12(rp, tile, side, y) or _k13_late(rp, tile, side, y)
     return False
 
 
@@ -1413,13 +1763,17 @@ def _difference_at(game: Record, index: int) -> str | None:
     """The documented difference that command ``index`` shows when replayed as recorded (its
     note), or None."""
     rp = start(game, as_recorded=True, in_place=True)
+    rp.moves = list(game["moves"])
     try:
-        for move in list(game["moves"])[:index]:
-            if rp.state["over"]:
+        for i, move in enumerate(rp.moves[:index + 1]):
+            rp.index = i
+            seen = len(rp.notes)
+            if not rp.state["over"]:
+                command(rp, move.split())
+            elif move == "COMMIT" and rp.closed > rp.committed:
+                rp.committed += 1
+            elif not _no_op_after_end(rp, move.split()):
                 return None
-            command(rp, move.split())
-        seen = len(rp.notes)
-        command(rp, str(game["moves"][index]).split())
     except (GameError, IndexError, KeyError, ValueError):
         return None
     return rp.notes[seen] if len(rp.notes) > seen else None
