@@ -118,6 +118,23 @@ async def test_a_players_move_commits_with_its_row_gone(database_url) -> None:
         await repo.close()
 
 
+async def test_forgetting_a_user_or_purging_a_server_deletes_their_moves_in_flight(database_url) -> None:
+    repo = Repository(database_url, clock=lambda: 1000.0)
+    await repo.open()
+    try:
+        game = await started(repo, GUILD_SHARD0)
+        other = await started(repo, GUILD_SHARD1)
+        await repo.move_in_flight(move(1, game, GUILD_SHARD0))
+        await repo.move_in_flight(MoveInFlight(2, 77, "token-2", 11, game, GUILD_SHARD0, "en", 995.0))
+        await repo.move_in_flight(MoveInFlight(3, 77, "token-3", 11, other, GUILD_SHARD1, "en", 996.0))
+        await repo.anonymise_user(10, lambda seat: f"#{seat}")
+        assert [m.interaction_id for m in await repo.moves_in_flight()] == [2, 3]
+        await repo.purge_guild(GUILD_SHARD0)
+        assert [m.interaction_id for m in await repo.moves_in_flight()] == [3]
+    finally:
+        await repo.close()
+
+
 async def test_migration_013_gives_an_old_database_its_moves_in_flight(tmp_path) -> None:
     """A database at schema 12 (the old fixture migrated by hand): opening it applies 013; the
     games are intact and replay, and a move in flight round-trips."""
