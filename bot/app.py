@@ -22,7 +22,7 @@ from bot.gateway import guard_parsers
 from bot.render_pool import Renderer
 from bot.service import GameService
 from bot.settings import Settings
-from bot.storage import Repository
+from bot.storage import Repository, StorageError
 from bot.storage.leases import ShardLeases, leases_for
 from bot.ui.commands import CatalogTranslator
 from bot.ui.components import DYNAMIC_ITEMS
@@ -149,10 +149,15 @@ class GameBot(commands.Bot):
 
     async def _resume_outbox(self) -> None:
         """Once connected, deliver what the outbox still holds (a crash between a commit
-        and Discord's answer left it there: docs/DESIGN.md §4)."""
+        and Discord's answer left it there: docs/DESIGN.md §4), and answer the moves a crash
+        lost between their acknowledgement and their commit."""
         await self.wait_until_ready()
         self.delivery.transport.renderer.start()  # (the render workers warm up once the bot is ready)
         await self.outbox.start_resume()
+        try:
+            await self.flow.moves.answer_lost_moves()  # (a move acknowledged, then lost with the process)
+        except StorageError as exc:
+            log.warning("the moves a crash lost were not answered: %s", exc)
         await self.flow.ai.resume()  # (a restart in the middle of an AI's turn resumes it)
 
     async def on_ready(self) -> None:

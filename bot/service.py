@@ -31,6 +31,7 @@ from bot.locks import KeyedLocks
 from bot.storage import (
     GameRecord,
     LogEntry,
+    MoveInFlight,
     OutboxItem,
     Repository,
     StaleVersion,
@@ -62,8 +63,9 @@ UNWRITABLE = ("The game could not be saved: the bot's storage cannot be written 
               "changed. The bot's operator has been told; please try again in a few minutes.")
 """The answer when the database cannot be written (nothing applied)."""
 
-CRASH_POINTS = ("after_commit", "after_post", "before_board_edit", "after_board_edit")
-"""Where ``crash_point`` is called: right after an action's transaction committed; after
+CRASH_POINTS = ("before_commit", "after_commit", "after_post", "before_board_edit", "after_board_edit")
+"""Where ``crash_point`` is called: right before an action's transaction commits (a move
+acknowledged is then in flight: ``InFlight``); right after it committed; after
 Discord accepted a posted message and before it is marked done; after the board was
 rendered and before its edit is sent; after the edit was accepted and before it is
 marked done."""
@@ -77,6 +79,54 @@ def crash_point(name: str) -> None:
     ``crash_hook`` is set."""
     if crash_hook is not None:
         crash_hook(name)
+
+
+class InFlight:
+    """A player's move whose interaction is acknowledged before the move commits (a
+    "thinking…", or a press answered by a deferred update): its ``moves_in_flight`` row,
+    written once acknowledged (``record``), is forgotten in the very transaction that
+    commits the move (``GameService.act``'s ``inflight``), so a row a restart finds is a move
+    the crash lost. The two race in one event loop: a row being written holds the commit
+    back until it is stored; once the move went to its commit, no row is written (a crash
+    then may or may not have kept the move: nothing is said, rather than a wrong "not saved")."""
+
+    def __init__(self, interaction_id: int) -> None:
+        self.interaction_id = interaction_id
+        self.recorded = False
+        """The row was written."""
+        self.committed = False
+        """The move committed, and its row (if any) went with it."""
+        self._committing = False
+        self._recording: asyncio.Future[bool] | None = None
+
+    async def record(self, write: Callable[[], Awaitable[None]]) -> bool:
+        """Write the row by ``write`` unless the move already went to its commit (or a row
+        was written); True when written. A failed write is no row (re-raised)."""
+        if self._committing or self._recording is not None:
+            return False
+        self._recording = asyncio.get_running_loop().create_future()
+        try:
+            await write()
+        except BaseException:
+            self._recording.set_result(False)
+            raise
+        self.recorded = True
+        self._recording.set_result(True)
+        return True
+
+    async def before_commit(self) -> int | None:
+        """Called right before the move's commit: waits for a row being written; the
+        interaction whose row the commit forgets, or None when there is none."""
+        self._committing = True
+        if self._recording is None:
+            return None
+        return self.interaction_id if await asyncio.shield(self._recording) else None
+
+    @property
+    def unsettled(self) -> bool:
+        """A row was written and no commit took it away (the move was refused): the caller
+        forgets it once the interaction is answered."""
+        return self.recorded and not self.committed
 
 
 def start_event(players: int) -> Event:
@@ -622,12 +672,14 @@ class ServiceCore:
         self, record: GameRecord, engine: Engine, state: State, entries: list[LogEntry],
         events: list[Event], *, waiting_before: frozenset[int], players: int | None = None,
         answer: dict[str, Any] | None = None, keep_clock: bool = False, overdue: frozenset[int] = frozenset(),
+        inflight: InFlight | None = None,
     ) -> ActResult:
         """Sample chance, auto-play seats of players who left and pre-set answers
         (``Engine.auto_action``), then store (CAS) with the deliveries it causes.
         ``keep_clock``: the running deadline stays (an undo must not restart the timer).
         ``overdue``: seats whose time ran out and whose timeout moves were not played (chance
-        came first): while the game waits only for them, their expired deadline stays."""
+        came first): while the game waits only for them, their expired deadline stays.
+        ``inflight``: the player's move in flight this commit answers (its row goes with it)."""
         position = record.version + len(entries)
         left = {s.seat for s in record.seats if s.status == "left"}
         prefs = await self.seat_preferences(record, engine)
@@ -696,13 +748,17 @@ class ServiceCore:
                                  frozenset(e.seat for e in entries if e.kind == "player" and e.user_id is not None
                                            and e.seat is not None))
         rated = await self.ratings_of(record, outcome) if outcome is not None else None
+        settles = await inflight.before_commit() if inflight is not None else None
+        crash_point("before_commit")
         try:  # (the record as stored and the entries with their seqs come back in the same trip)
             new_record, stored = await self.repo.appended(
                 record.id, record.version, entries, state=engine.state_to_json(state), status=status,
                 players=players, deadline=deadline, waiting=sorted(waiting_after), window=window,
-                reminded=reminded, outbox=outbox, ratings=rated)
+                reminded=reminded, outbox=outbox, ratings=rated, settles=settles)
         except StaleVersion:
             raise HostError(Msg("ui.error.moved_meanwhile"), "stale") from None
+        if inflight is not None:
+            inflight.committed = True
         if new_record.state is not None:
             self._public[(record.id, new_record.version)] = (new_record.state, public)
         crash_point("after_commit")
@@ -1007,7 +1063,7 @@ class Play(ServiceCore):
     @_refuses_storage_faults
     async def act(
         self, game: int, user_id: int, action: Action | str, *, expected_version: int | None = None,
-        answer: dict[str, Any] | None = None, record: GameRecord | None = None,
+        answer: dict[str, Any] | None = None, record: GameRecord | None = None, inflight: InFlight | None = None,
     ) -> ActResult:
         """Apply a player's action (a dict, or notation text parsed by the engine).
 
@@ -1020,6 +1076,7 @@ class Play(ServiceCore):
                 the store takes the move only at that record's version (compare-and-set), and
                 a refusal on it (the game may have moved on) is judged again on the game as
                 it is now, so the answer is the one a fresh read gives.
+            inflight: the move's interaction, acknowledged before the commit (``InFlight``).
 
         Raises:
             HostError: unknown game, not active, not a player, stale version.
@@ -1029,13 +1086,13 @@ class Play(ServiceCore):
         async with self.lock(game):
             if record is not None and record.id == game:
                 try:  # (a refusal may come from a record the game moved past: judged again below)
-                    return await self._act_on(record, user_id, action, expected_version, answer)
+                    return await self._act_on(record, user_id, action, expected_version, answer, inflight)
                 except (HostError, GameError):
                     pass
-            return await self._act_on(await self.get(game), user_id, action, expected_version, answer)
+            return await self._act_on(await self.get(game), user_id, action, expected_version, answer, inflight)
 
     async def _act_on(self, record: GameRecord, user_id: int, action: Action | str, expected_version: int | None,
-                      answer: dict[str, Any] | None) -> ActResult:
+                      answer: dict[str, Any] | None, inflight: InFlight | None = None) -> ActResult:
         """``act`` on ``record`` (lock held)."""
         if record.status != "active" or record.paused:
             raise not_running(record)
@@ -1050,12 +1107,12 @@ class Play(ServiceCore):
             notation, state = self.notation(record), self.state(record)
             action = parse_typed(notation, state, seat, action)
             label = notation.action_label(state, action)
-        result = await self._play(record, seat, action, user_id, answer)
+        result = await self._play(record, seat, action, user_id, answer, inflight)
         result.typed_label = label
         return result
 
     async def _play(self, record: GameRecord, seat: int, action: Action, user_id: int,
-                    answer: dict[str, Any] | None = None) -> ActResult:
+                    answer: dict[str, Any] | None = None, inflight: InFlight | None = None) -> ActResult:
         """Apply ``seat``'s ``action`` by ``user_id`` and advance (lock held, checks done)."""
         engine = self.engine(record)
         state = self.state(record)
@@ -1066,9 +1123,22 @@ class Play(ServiceCore):
         entry = LogEntry(0, "player", seat, engine.action_to_json(action),
                          [e.to_json() for e in events], user_id=user_id)
         result = await self._advance(record, engine, state, [entry], list(events),
-                                     waiting_before=waiting_before, answer=answer)
+                                     waiting_before=waiting_before, answer=answer, inflight=inflight)
         self._before[(record.id, record.version + 1)] = before  # (its seq: repository.append)
         return result
+
+    async def move_in_flight(self, move: MoveInFlight) -> None:
+        """Remember ``move``, acknowledged before its commit (``InFlight.record``)."""
+        await self.repo.move_in_flight(move)
+
+    async def settle_in_flight(self, interaction_ids: Sequence[int]) -> None:
+        """Forget the moves in flight of ``interaction_ids`` (answered otherwise, or too old)."""
+        await self.repo.settle_in_flight(interaction_ids)
+
+    async def moves_in_flight(self) -> list[MoveInFlight]:
+        """The moves in flight still stored, of this process's shards: after a restart, the
+        moves the crash lost."""
+        return await self.repo.moves_in_flight()
 
     @_refuses_storage_faults
     async def act_for_seat(self, game: int, seat: int, action: Action, *, expected_version: int) -> ActResult:

@@ -4,6 +4,7 @@ PostgreSQL (bot/storage/backend.py), together the ``Repository``."""
 from bot.storage.records import (
     GameRecord,
     LogEntry,
+    MoveInFlight,
     OutboxItem,
     OutboxRow,
     SeatRecord,
@@ -17,5 +18,5 @@ from bot.storage.records import (
 )
 from bot.storage.repository import Repository
 
-__all__ = ["GameRecord", "LogEntry", "OutboxItem", "OutboxRow", "Repository", "SeatRecord", "Shards", "StaleVersion",
+__all__ = ["GameRecord", "LogEntry", "MoveInFlight", "OutboxItem", "OutboxRow", "Repository", "SeatRecord", "Shards", "StaleVersion",
            "StorageBusy", "StorageCorrupt", "StorageError", "StorageUnwritable", "TooManyLobbies"]

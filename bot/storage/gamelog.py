@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.storage.database import Database
+from bot.storage.inflight import settle_statement
 from bot.storage.records import (
     GAME_SQL,
     INSERT_ACTION,
@@ -62,10 +63,13 @@ class LogStore(Database):
         deadline: float | None = None, waiting: Sequence[int] = (), window: int | None = None,
         reminded: int = 0, outbox: Sequence[OutboxItem] = (),
         ratings: tuple[int, str, Sequence[tuple[int, float, float, bool]]] | None = None,
+        settles: int | None = None,
     ) -> tuple[GameRecord, list[LogEntry]]:
         """``append``, then the game as stored and its log entries after ``expected_version``
         (the ones appended, with their seqs) read back in the same trip to the database
-        (the move path's record after the commit, without two more reads).
+        (the move path's record after the commit, without two more reads). ``settles``: the
+        interaction whose move in flight (``InFlightStore``) this commit answers, forgotten in
+        the same transaction.
 
         Raises:
             StaleVersion: someone else wrote first; nothing was written.
@@ -73,6 +77,8 @@ class LogStore(Database):
         statements = self._append_statements(game, expected_version, entries, state=state, status=status,
                                               players=players, deadline=deadline, waiting=waiting, window=window,
                                               reminded=reminded, outbox=outbox, ratings=ratings)
+        if settles is not None:
+            statements.append(settle_statement(settles))
         rows, seats, logged = await self._appending(game, expected_version, statements, [
             (GAME_SQL, (game,)), (SEATS_SQL, (game,)), (LOG_SQL + " ORDER BY seq", (game, expected_version))])
         record = row_to_game(rows[0], [row_to_seat(r) for r in seats], self._snapshots)

@@ -122,7 +122,8 @@ class OperationsStore(Database):
         game is handed on to the first person still seated; the log entries they made in
         any game (a moderator's) and every log or outbox JSON that holds their id (a number,
         a string or a mention) get ``ANON_USER``; the WAL is written back to the file, so
-        with ``secure_delete`` no page of the file holds the id any more.
+        with ``secure_delete`` no page of the file holds the id any more. Their moves in
+        flight (interaction tokens) are deleted.
         The actions, events, states and scores stay as they are, so every game still
         replays to its snapshot (``make check``). Returns the game ids changed, ascending.
         A seat the user still plays (lobby or running game) is left alone."""
@@ -150,6 +151,7 @@ class OperationsStore(Database):
                 " AND games.status NOT IN ('finished', 'abandoned') AND s.user_id > 0 AND s.status != 'left'"
                 " ORDER BY s.seat LIMIT 1), ?) WHERE host_user_id=?", (ANON_USER, user_id))
             await db.execute("UPDATE actions SET user_id=? WHERE user_id=?", (ANON_USER, user_id))
+            await db.execute("DELETE FROM moves_in_flight WHERE user_id=?", (user_id,))  # (their tokens)
             pattern = f"%{user_id}%"
             scrubbed: set[int] = set()
             for table, key, columns in (("actions", "game, seq", ("action", "events")), ("outbox", "id", ("payload",))):
@@ -230,8 +232,8 @@ class OperationsStore(Database):
 
     async def purge_guild(self, guild_id: int) -> int:
         """Delete everything stored about ``guild_id``: its games (their seats, logs,
-        deliveries, DM messages, spectators and marks go with them), settings, ratings and
-        its pending purge. Returns the number of games deleted."""
+        deliveries, DM messages, spectators and marks go with them), settings, ratings, its
+        moves in flight and its pending purge. Returns the number of games deleted."""
         async with self._tx() as db:
             async with db.execute("SELECT id FROM games WHERE guild_id=?", (guild_id,)) as cur:
                 games = [int(r[0]) for r in await cur.fetchall()]
@@ -242,7 +244,7 @@ class OperationsStore(Database):
             await db.execute("DELETE FROM notify_settings WHERE game IN (SELECT id FROM games WHERE guild_id=?)",
                              (guild_id,))
             await db.execute("DELETE FROM games WHERE guild_id=?", (guild_id,))
-            for table in ("guild_settings", "ratings", "guild_purges"):
+            for table in ("guild_settings", "ratings", "guild_purges", "moves_in_flight"):
                 await db.execute(f"DELETE FROM {table} WHERE guild_id=?", (guild_id,))
         self._quiet.pop(guild_id, None)
         for game in games:

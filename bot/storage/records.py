@@ -88,6 +88,23 @@ class OutboxRow:
 
 
 @dataclass(frozen=True)
+class MoveInFlight:
+    """A row of ``moves_in_flight``: an interaction acknowledged while its move was not yet
+    committed; ``application_id`` and ``token`` edit its ``@original`` answer for 15 minutes
+    after ``created_at`` (unix seconds, the interaction's creation); ``locale`` is the
+    language of the player's private answers."""
+
+    interaction_id: int
+    application_id: int
+    token: str
+    user_id: int
+    game: int
+    guild_id: int | None
+    locale: str
+    created_at: float
+
+
+@dataclass(frozen=True)
 class Shards:
     """The Discord shards one process runs: ``ids`` out of ``count``. A server
     (guild) is on shard ``(guild_id >> 22) % count`` (Discord's rule); games without a

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 import discord
@@ -44,7 +44,8 @@ async def _answered(step: Awaitable[Any], what: str) -> bool:
     return True
 
 
-async def update_in_place(interaction: discord.Interaction, work: Coroutine[Any, Any, tuple[T, Edit]]) -> T:
+async def update_in_place(interaction: discord.Interaction, work: Coroutine[Any, Any, tuple[T, Edit]],
+                          acknowledged: Callable[[], Awaitable[None]] | None = None) -> T:
     """Run ``work`` (a component press's handling: its value and the ``Edit`` of the
     message pressed) and answer ``interaction`` with that edit: in the callback itself
     (type 7 UPDATE_MESSAGE, ``response.edit_message``) when ``work`` is done within
@@ -54,6 +55,8 @@ async def update_in_place(interaction: discord.Interaction, work: Coroutine[Any,
     committed exactly once; a cancelled caller leaves it running to its end. A refused
     answer (e.g. 10062, an answer too late) is logged, not raised: the value is returned
     all the same, and ``@original`` stays editable only when the answer went through.
+    ``acknowledged`` is awaited once the deferral went through, while ``work`` runs on (a
+    pick remembers its move in flight there: ``bot.service.InFlight``).
 
     Returns:
         ``work``'s value.
@@ -71,6 +74,8 @@ async def update_in_place(interaction: discord.Interaction, work: Coroutine[Any,
         await _answered(interaction.response.edit_message(**edit), "answering a press with its panel")
         return value
     deferred = await _answered(interaction.response.defer(), "deferring a slow press")
+    if deferred and acknowledged is not None:
+        await acknowledged()
     value, edit = await task
     if deferred:
         await _answered(interaction.edit_original_response(**edit), "editing a panel after a deferral")

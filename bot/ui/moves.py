@@ -19,8 +19,8 @@ from typing import Any
 
 import discord
 
-from bot.service import ActResult, HostError, not_running, texts
-from bot.storage import GameRecord
+from bot.service import ActResult, HostError, InFlight, not_running, texts
+from bot.storage import GameRecord, MoveInFlight, StorageError
 from bot.text import Texts
 from bot.ui.answers import Edit, update_in_place
 from bot.ui.context import HostContext
@@ -31,6 +31,7 @@ from bot.ui.panels import Panel, build_panel, pointing_at_picture
 from bot.ui.parked import ParkedPanels
 from bot.ui.table import with_undo
 from bot.ui.table_items import check_own_panel
+from bot.ui.transport import TOKEN_LIFETIME, TOKEN_MARGIN, transient
 from engines.base import GameError, Msg, State
 from render import registry as renders
 
@@ -43,6 +44,9 @@ class Moves:
         self.ctx = ctx
         self.notices = notices
         self.parked = ParkedPanels(ctx, self._redrawn)  # (a panel left waiting: redrawn on its turn)
+        self.in_flight: set[int] = set()
+        """The interactions whose moves are in flight in this process (``answer_lost_moves``
+        leaves their rows alone: they are not lost)."""
 
     def _reader(self, interaction: discord.Interaction) -> str:
         """The language of ``interaction``'s private panel (``bot/ui/locales.py``)."""
@@ -111,15 +115,22 @@ class Moves:
                 panel, or the choice is gone.
             GameError: the engine's refusal.
         """
-        result, seat, note = await update_in_place(interaction, self._picked(interaction, game, version, index))
+        inflight = InFlight(interaction.id)
+        try:
+            result, seat, note = await update_in_place(interaction, self._picked(interaction, game, version, index,
+                                                                                 inflight),
+                                                       lambda: self._acknowledged(interaction, game, inflight))
+        finally:
+            await self._settled(inflight)
+            self.in_flight.discard(inflight.interaction_id)
         await self.ctx.delivered(self.notices.after(result, via=interaction))  # (first: the board is due within
         # 0.4 s at p95 under load, bench/load.py BOARD_P95; the parked panel waits for the next move anyway)
         if result.game.status == "active":
             await self.ctx.delivered(self.parked.park(result.game, seat, interaction.user.id, self._reader(interaction),
                                                       interaction.edit_original_response, note))
 
-    async def _picked(self, interaction: discord.Interaction, game: int, version: int,
-                      index: int) -> tuple[tuple[ActResult, int, str], Edit]:
+    async def _picked(self, interaction: discord.Interaction, game: int, version: int, index: int,
+                      inflight: InFlight | None = None) -> tuple[tuple[ActResult, int, str], Edit]:
         """Apply the pick of ``choose``: the result, the seat, the panel's note and the edit
         of the panel after the move (once the move is committed, a failure to draw it is
         logged and the panel shows the note alone: the move stands).
@@ -143,7 +154,8 @@ class Moves:
         action = actions[index]
         label = texts(record, self._reader(interaction))(service.notation(record).action_label(state, action))
         try:
-            result = await service.act(game, interaction.user.id, action, expected_version=version, record=record)
+            result = await service.act(game, interaction.user.id, action, expected_version=version, record=record,
+                                       inflight=inflight)
         except GameError as exc:
             raise InGame(exc, record.game_id) from exc
         except HostError as exc:
@@ -176,16 +188,92 @@ class Moves:
             raise await self.ctx.not_seated(record, interaction.user.id)  # (no longer: says so)
         outbox = self.ctx.outbox
         ticket = outbox.answer_ticket(interaction, text)  # queued with the move: answered even after a crash
+        inflight = InFlight(interaction.id)  # (and before its commit: answered after a restart)
         try:
-            result = await self.ctx.service.act(record.id, interaction.user.id, text, answer=ticket, record=record)
+            await self._acknowledged(interaction, record.id, inflight)
+            result = await self.ctx.service.act(record.id, interaction.user.id, text, answer=ticket, record=record,
+                                                inflight=inflight)
         except GameError as exc:
             outbox.release(ticket)
+            await self._settled(inflight)
             raise InGame(exc, record.game_id, text) from exc
         except BaseException:
             outbox.release(ticket)
+            await self._settled(inflight)
             raise
+        finally:
+            self.in_flight.discard(inflight.interaction_id)
         await self.ctx.delivered(self.notices.after(result))
         await outbox.answered(record.id, ticket, self._confirm_text(interaction, result, seat, text))
+
+    async def _acknowledged(self, interaction: discord.Interaction, game: int, inflight: InFlight) -> None:
+        """Remember the move of ``interaction`` in flight (``InFlight``), just acknowledged: a
+        crash before its commit leaves the row for ``answer_lost_moves``. A storage fault
+        here is logged: the move goes on without it."""
+        move = MoveInFlight(interaction.id, int(interaction.application_id), interaction.token, interaction.user.id,
+                            game, interaction.guild_id, self._reader(interaction),
+                            interaction.created_at.timestamp())
+        self.in_flight.add(interaction.id)
+        try:
+            await inflight.record(lambda: self.ctx.service.move_in_flight(move))
+        except StorageError as exc:
+            log.warning("move in flight of game %s not remembered: %s", game, exc)
+
+    async def _settled(self, inflight: InFlight) -> None:
+        """Forget the move in flight of ``inflight`` when no commit took it away (the move was
+        refused: its answer follows now). A storage fault is logged (a restart would then
+        offer the panel again)."""
+        if inflight.unsettled:
+            try:
+                await self.ctx.service.settle_in_flight([inflight.interaction_id])
+            except StorageError as exc:
+                log.warning("move in flight %s not forgotten: %s", inflight.interaction_id, exc)
+
+    async def answer_lost_moves(self) -> None:
+        """After a restart: answer each move in flight the crash lost (``InFlight``) through its
+        interaction's ``@original``, in the player's language: the move was not saved, and the
+        seat's panel again (as the game stands now). Rows whose token is too old to answer
+        are only forgotten; a row is forgotten once answered, or once Discord refused its
+        token (a transient failure leaves it for the next start)."""
+        service = self.ctx.service
+        moves = [m for m in await service.moves_in_flight() if m.interaction_id not in self.in_flight]
+        now = service.clock()
+        old = [m.interaction_id for m in moves if now - m.created_at >= TOKEN_LIFETIME - TOKEN_MARGIN]
+        await service.settle_in_flight(old)
+        for move in moves:
+            if move.interaction_id in old:
+                continue
+            edit = await self._lost_move_answer(move)
+            webhook = discord.Webhook.partial(move.application_id, move.token,
+                                              client=self.ctx.delivery.transport.client)
+            try:
+                await webhook.edit_message("@original", **edit)  # type: ignore[call-overload]
+            except discord.HTTPException as exc:
+                if transient(exc) or exc.status >= 500:
+                    log.warning("the lost move of game %s was not answered yet (%s)", move.game, exc)
+                    continue
+                log.info("the lost move of game %s: the interaction is gone (%s)", move.game, exc.code)
+            await service.settle_in_flight([move.interaction_id])
+
+    async def _lost_move_answer(self, move: MoveInFlight) -> Edit:
+        """The edit answering ``move`` (``answer_lost_moves``): "not saved" above the seat's
+        panel as the game stands, with its decision image where the game draws one; the
+        sentence alone when the game is gone or over, the player no longer seated, or the
+        panel cannot be drawn (logged)."""
+        said = Texts(None, [], move.locale)(Msg("ui.panel.not_saved"))
+        alone: Edit = {"content": said, "view": None}
+        try:
+            record = await self.ctx.service.get(move.game)
+        except HostError:
+            return alone
+        seat = record.seat_of(move.user_id)
+        if seat is None or record.status != "active":
+            return alone
+        try:
+            return await self._redrawn(record, seat, move.locale, move.user_id, said, moved_on=False)
+        except Exception:
+            log.exception("the panel answering a lost move of game %s failed", move.game)
+            return alone
 
     async def _confirm_text(self, interaction: discord.Interaction, result: ActResult, seat: int,
                             text: str) -> None:
@@ -238,17 +326,19 @@ class Moves:
         content = panel.content if file is None else pointing_at_picture(panel.content, panel.prompt, reader, panel.view)
         return {"content": content[:MESSAGE_CHARS], "view": panel.view, **extra}
 
-    async def _redrawn(self, record: GameRecord, seat: int, reader: str, user_id: int, note: str) -> dict[str, Any]:
+    async def _redrawn(self, record: GameRecord, seat: int, reader: str, user_id: int, note: str, *,
+                       moved_on: bool = True) -> dict[str, Any]:
         """The edit of a parked panel (``bot/ui/parked.py``) now that ``record`` awaits
-        ``seat``: its ``note`` and the "moved on" line above its decision, and the decision's
-        image where the game draws one; once the game is over, its ``note`` and "The game is
-        over." with nothing to press (and no image)."""
+        ``seat``: its ``note`` and the "moved on" line (unless not ``moved_on``) above its
+        decision, and the decision's image where the game draws one; once the game is over,
+        its ``note`` and "The game is over." with nothing to press (and no image)."""
         if record.status != "active":
             over = Texts(None, [], reader)(Msg("ui.panel.over"))
             cleared: dict[str, Any] = {"attachments": []} if renders.has_decision(record.game_id) else {}
             return {"content": "\n".join(filter(None, [note, over]))[:MESSAGE_CHARS], "view": None, **cleared}
         state = self.ctx.service.state(record)
-        note = "\n".join(filter(None, [note, Texts(None, [], reader)(Msg("ui.panel.moved_on"))]))
+        if moved_on:
+            note = "\n".join(filter(None, [note, Texts(None, [], reader)(Msg("ui.panel.moved_on"))]))
         panel = build_panel(self.ctx.service.notation(record), record, state, seat, note=note, locale=reader)
         panel = await with_undo(self.ctx, record, user_id, panel, reader)
         extra: dict[str, Any] = {}
