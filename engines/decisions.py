@@ -84,7 +84,7 @@ def action_labels(notation: Notation, state: State, actions: Sequence[Action]) -
     """``action_label`` of each of ``actions`` (one decision's), but ``action_label_full``
     (where the notation has one) for the actions whose labels read alike, so that the buttons
     of one decision tell them apart (Heaven's "get G1" twice)."""
-    labels = [notation.action_label(state, a) for a in actions]
+    labels = notation.action_labels_of(state, actions)
     alike: dict[str, list[int]] = {}
     for index, label in enumerate(labels):
         alike.setdefault(_key(label), []).append(index)
@@ -152,7 +152,7 @@ class DecisionTree:
             actions,
             action_labels(notation, state, actions),
             [notation.action_hint(state, a) for a in actions],
-            [notation.action_path(state, a) for a in actions],
+            notation.action_paths_of(state, actions),
             flat=len(actions) <= FLAT_LIMIT,
             confirms=[functools.partial(notation.action_confirm, state, a) if notation.has_confirm(state, a) else None
                       for a in actions],
