@@ -126,12 +126,15 @@ class DecisionTree:
         self.paths = [() if flat else tuple(p) for p in paths]
         self._confirms = confirms
         self.root = _Node(None)
+        said: dict[int, str] = {}  # (``_key`` by step object: a notation may give many actions one step object)
         for index, path in enumerate(self.paths):
             if len(path) > MAX_DEPTH:
                 raise ValueError(f"action {index} has a path of {len(path)} steps (max {MAX_DEPTH})")
             node = self.root
             for step in path:
-                key = _key(step)
+                key = said.get(id(step))
+                if key is None:
+                    key = said[id(step)] = _key(step)
                 if key not in node.keys:
                     node.keys[key] = len(node.children)
                     node.children.append(_Node(step))

@@ -219,8 +219,9 @@ def action_label(state: State, action: Action, lines: _Lines | None = None) -> M
     if t == "activate":
         return activate_label(state, action["line"])
     if t == "activate_place":
-        after = (lines or _Lines(state)).activated(action["line"])
-        return msg("label.activate_place", line=term(f"line.{action['line']}"), n=square_number(after, action["cell"]),
+        lines = lines or _Lines(state)
+        after = lines.activated(action["line"])
+        return msg("label.activate_place", line=term(f"line.{action['line']}"), n=lines.number(action["line"], action["cell"]),
                    tile=tile_msg(action["tile"]), outcome=place_outcome(after, action["tile"], action["cell"]))
     if t == "place":
         n = square_number(state, action["cell"])
@@ -309,6 +310,8 @@ class _Lines:
         self._squares: dict[str, tuple[str, list[str]] | None] = {}
         self._best: dict[str, str | None] = {}
         self._grouped: bool | None = None
+        self._numbers: dict[str, dict[str, int]] = {}
+        self._labels: dict[str, Msg] = {}
 
     def activated(self, line: str) -> State:
         """``_activated(state, line)`` (shared: read only)."""
@@ -341,6 +344,21 @@ class _Lines:
                 gains = [sum(rewards(after, tile, cell)[:2]) for cell in cells]
                 self._best[line] = cells[gains.index(max(gains))]
         return self._best[line]
+
+    def number(self, line: str, cell: str) -> int:
+        """``square_number(activated(line), cell)``."""
+        numbers = self._numbers.get(line)
+        if numbers is None:
+            squares = numbered_squares(self.activated(line))
+            numbers = self._numbers[line] = {c: i + 1 for i, c in reversed(list(enumerate(squares)))}
+        return numbers[cell]
+
+    def label(self, line: str) -> Msg:
+        """``activate_label(state, line)`` (shared: read only)."""
+        said = self._labels.get(line)
+        if said is None:
+            said = self._labels[line] = activate_label(self.state, line)
+        return said
 
     def grouped(self) -> bool:
         """Whether the turn-start panel groups the squares by line (more than ``FLAT_SQUARES``)."""
@@ -464,7 +482,7 @@ def action_path(state: State, action: Action, lines: _Lines | None = None) -> tu
         lines = lines or _Lines(state)
         if not lines.grouped() or action["cell"] == lines.best(action["line"]):
             return ()  # (grouped: each line's best square stays at the top)
-        return (activate_label(state, action["line"]),)
+        return (lines.label(action["line"]),)
     if t == "place_end":  # the last tile's squares, ending the turn, at the top of the panel
         return ()
     if t == "place":
