@@ -14,12 +14,15 @@ or a step inside a panel is answered by the redrawn panel itself when it is read
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import Any
 
 import discord
+from cachetools import LRUCache
 
-from bot.service import ActResult, HostError, not_running, texts
+from bot.render_pool import Rendered
+from bot.service import ActResult, HostError, not_running, seat_names, texts
 from bot.storage import GameRecord
 from bot.text import Texts
 from bot.ui.answers import Edit, update_in_place
@@ -36,6 +39,12 @@ from render import registry as renders
 
 log = logging.getLogger(__name__)
 
+PICTURES_KEPT = 64
+"""Decision pictures kept encoded (``Moves.decision_file``), the newest: the same picture is
+wanted again at the same version, by the panel after a move and then by Play ▶ or a parked panel
+redrawn for that decision (an Ora landscape's numbered places: 6 ms of a render worker each, more
+than one a move in ``python -m bench.load --game ora``); at most some 60 KB each."""
+
 class Moves:
     """Panels, picks and typed moves; ``notices`` tells the table what a move did."""
 
@@ -43,6 +52,7 @@ class Moves:
         self.ctx = ctx
         self.notices = notices
         self.parked = ParkedPanels(ctx, self._redrawn)  # (a panel left waiting: redrawn on its turn)
+        self._pictures: LRUCache[tuple[Any, ...], Rendered | None] = LRUCache(PICTURES_KEPT)
 
     def _reader(self, interaction: discord.Interaction) -> str:
         """The language of ``interaction``'s private panel (``bot/ui/locales.py``)."""
@@ -265,16 +275,23 @@ class Moves:
         """The image of ``seat``'s pending decision for its private panel (e.g. E Guan's
         placement preview), rendered in a render worker (ahead of the boards) and fitted under the guild's
         upload limit; None when the game draws none for this decision, or its drawing
-        failed (logged: the panel itself matters more than its picture)."""
+        failed (logged: the panel itself matters more than its picture). Drawn once per
+        version, seat, language and names (``PICTURES_KEPT``)."""
         if not renders.has_decision(record.game_id):
             return None
-        delivery = self.ctx.delivery
+        transport = self.ctx.delivery.transport
         try:
             view = self.ctx.service.engine(record).player_view(state, seat)
             if not renders.draws_decision(record.game_id, view):
                 return None
-            return await delivery.transport.render_file("decision", record, view, texts(record, locale).locale, "preview",
-                                              delivery.transport.upload_limit(record.guild_id))
+            reader, limit = texts(record, locale).locale, transport.upload_limit(record.guild_id)
+            # (a version is one state for good: every change, an undo too, makes a new one)
+            key = (record.id, record.version, seat, reader, limit, tuple(seat_names(record, reader)))
+            if key in self._pictures:
+                done = self._pictures[key]
+            else:
+                done = self._pictures[key] = await transport.render("decision", record, view, reader, limit)
         except Exception:
             log.exception("decision image of game %s failed", record.id)
             return None
+        return None if done is None else discord.File(io.BytesIO(done.data), filename=f"preview.{done.ext}")
