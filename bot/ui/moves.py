@@ -39,11 +39,11 @@ from render import registry as renders
 
 log = logging.getLogger(__name__)
 
-PICTURES_KEPT = 64
-"""Decision pictures kept encoded (``Moves.decision_file``), the newest: the same picture is
-wanted again at the same version, by the panel after a move and then by Play ▶ or a parked panel
-redrawn for that decision (an Ora landscape's numbered places: 6 ms of a render worker each, more
-than one a move in ``python -m bench.load --game ora``); at most some 60 KB each."""
+PICTURES_BYTES = 8 * 1024 * 1024
+"""Encoded bytes of the decision pictures kept (``Moves.decision_file``), the newest: the same
+picture is wanted again at the same version, by the panel after a move and then by Play ▶ or a
+parked panel redrawn for that decision (an Ora landscape's numbered places: 6 ms of a render
+worker each, more than one a move in ``python -m bench.load --game ora``); some 20-80 KB each."""
 
 class Moves:
     """Panels, picks and typed moves; ``notices`` tells the table what a move did."""
@@ -52,7 +52,7 @@ class Moves:
         self.ctx = ctx
         self.notices = notices
         self.parked = ParkedPanels(ctx, self._redrawn)  # (a panel left waiting: redrawn on its turn)
-        self._pictures: LRUCache[tuple[Any, ...], Rendered | None] = LRUCache(PICTURES_KEPT)
+        self._pictures: LRUCache[tuple[Any, ...], Rendered] = LRUCache(PICTURES_BYTES, getsizeof=lambda r: len(r.data))
 
     def _reader(self, interaction: discord.Interaction) -> str:
         """The language of ``interaction``'s private panel (``bot/ui/locales.py``)."""
@@ -276,22 +276,25 @@ class Moves:
         placement preview), rendered in a render worker (ahead of the boards) and fitted under the guild's
         upload limit; None when the game draws none for this decision, or its drawing
         failed (logged: the panel itself matters more than its picture). Drawn once per
-        version, seat, language and names (``PICTURES_KEPT``)."""
+        version, seat, language and names (``PICTURES_BYTES``)."""
         if not renders.has_decision(record.game_id):
             return None
         transport = self.ctx.delivery.transport
         try:
-            view = self.ctx.service.engine(record).player_view(state, seat)
-            if not renders.draws_decision(record.game_id, view):
-                return None
             reader, limit = texts(record, locale).locale, transport.upload_limit(record.guild_id)
             # (a version is one state for good: every change, an undo too, makes a new one)
             key = (record.id, record.version, seat, reader, limit, tuple(seat_names(record, reader)))
-            if key in self._pictures:
-                done = self._pictures[key]
-            else:
-                done = self._pictures[key] = await transport.render("decision", record, view, reader, limit)
+            done = self._pictures.get(key)
+            if done is None:
+                view = self.ctx.service.engine(record).player_view(state, seat)
+                if not renders.draws_decision(record.game_id, view):
+                    return None
+                done = await transport.render("decision", record, view, reader, limit)
+                if done is None:
+                    return None
+                if len(done.data) <= PICTURES_BYTES // 16:  # (a picture of a megabyte is not kept)
+                    self._pictures[key] = done
         except Exception:
             log.exception("decision image of game %s failed", record.id)
             return None
-        return None if done is None else discord.File(io.BytesIO(done.data), filename=f"preview.{done.ext}")
+        return discord.File(io.BytesIO(done.data), filename=f"preview.{done.ext}")
