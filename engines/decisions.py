@@ -83,7 +83,7 @@ def action_labels(notation: Notation, state: State, actions: Sequence[Action]) -
     """``action_label`` of each of ``actions`` (one decision's), but ``action_label_full``
     (where the notation has one) for the actions whose labels read alike, so that the buttons
     of one decision tell them apart (Heaven's "get G1" twice)."""
-    labels = [notation.action_label(state, a) for a in actions]
+    labels = notation.action_labels_of(state, actions)
     alike: dict[str, list[int]] = {}
     for index, label in enumerate(labels):
         alike.setdefault(_key(label), []).append(index)
@@ -125,12 +125,15 @@ class DecisionTree:
         self.paths = [() if flat else tuple(p) for p in paths]
         self._confirms = confirms
         self.root = _Node(None)
+        said: dict[int, str] = {}  # (``_key`` by step object: a notation may give many actions one step object)
         for index, path in enumerate(self.paths):
             if len(path) > MAX_DEPTH:
                 raise ValueError(f"action {index} has a path of {len(path)} steps (max {MAX_DEPTH})")
             node = self.root
             for step in path:
-                key = _key(step)
+                key = said.get(id(step))
+                if key is None:
+                    key = said[id(step)] = _key(step)
                 if key not in node.keys:
                     node.keys[key] = len(node.children)
                     node.children.append(_Node(step))
@@ -151,7 +154,7 @@ class DecisionTree:
             actions,
             action_labels(notation, state, actions),
             [notation.action_hint(state, a) for a in actions],
-            [notation.action_path(state, a) for a in actions],
+            notation.action_paths_of(state, actions),
             flat=len(actions) <= FLAT_LIMIT,
             confirms=[functools.partial(notation.action_confirm, state, a) if notation.has_confirm(state, a) else None
                       for a in actions],

@@ -122,6 +122,17 @@ class GameNotation(Generic[S, A, V]):
         Default: ``()`` (the action is listed directly)."""
         return ()
 
+    def action_labels_of(self, state: S, actions: Sequence[A], /) -> list[Text]:
+        """``action_label`` of each of ``actions`` (one decision's, as ``DecisionTree.of`` asks for
+        them). A game whose labels share work overrides it (Illumination activates each line once
+        for all its squares). Default: ``action_label`` of each."""
+        return [self.action_label(state, a) for a in actions]
+
+    def action_paths_of(self, state: S, actions: Sequence[A], /) -> list[tuple[Text, ...]]:
+        """``action_path`` of each of ``actions`` (one decision's), as ``action_labels_of``.
+        Default: ``action_path`` of each."""
+        return [self.action_path(state, a) for a in actions]
+
     def action_confirm(self, state: S, action: A, /) -> tuple[Text, Text] | None:
         """``(summary, button)`` when choosing ``action`` in a panel should first show
         ``summary`` (what may happen) with a ``button`` that applies it and Back, still one

@@ -116,6 +116,15 @@ def notation_of(engine: Engine) -> Notation:
     return game.notation
 
 
+_hosted_changes = 0
+
+
+def hosted_changes() -> int:
+    """How many times ``hosting`` changed the games hosted: what is remembered of them (the host's
+    text lookups) is remembered under this count."""
+    return _hosted_changes
+
+
 @contextmanager
 def hosting(game: Game) -> Iterator[Game]:
     """Host ``game`` too while the block runs (after the built-in games); it is gone again
@@ -126,11 +135,14 @@ def hosting(game: Game) -> Iterator[Game]:
     """
     if game.game_id in _GAMES:
         raise ValueError(f"a game {game.game_id!r} is registered already")
+    global _hosted_changes
     _GAMES[game.game_id] = game
     _ENGINES[game.game_id] = game.engine
     _NOTATIONS[game.game_id] = game.notation
+    _hosted_changes += 1
     try:
         yield game
     finally:
         for mapping in (_GAMES, _ENGINES, _NOTATIONS):
             mapping.pop(game.game_id, None)
+        _hosted_changes += 1

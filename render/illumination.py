@@ -58,7 +58,7 @@ from engines.illumination.view import (
     SquareView,
     TileView,
 )
-from render.base import BG, INK, LINE, MUTED, PANEL, WHITE, TextFormatter, canvas, draw_text, text_width
+from render.base import BG, INK, LINE, MUTED, PANEL, WHITE, Draw, TextFormatter, canvas, draw_text, text_width
 
 RGB = tuple[int, int, int]
 
@@ -133,7 +133,7 @@ def _tile_image(size: int, faction: str | None, colour: str | None, side: str, d
                 letter: str) -> Image.Image:
     """One tile drawn once on a transparent square (tiles repeat; text rendering is the cost)."""
     face = Image.new("RGBA", (size, size), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(face)
+    draw = Draw(face)
     box = (1, 1, size - 2, size - 2)
     frame = max(2, size // 13)
     code_size = max(BOARD_MIN_FONT, int(size * 0.40))
@@ -160,7 +160,7 @@ def _tile_image(size: int, faction: str | None, colour: str | None, side: str, d
 def _space_image(size: int, quill: str | None, drollery: bool) -> Image.Image:
     """An empty Book cell: quill space in its colour, ruled text space, or the Drollery."""
     face = Image.new("RGB", (size + 1, size + 1), BG)
-    draw = ImageDraw.Draw(face)
+    draw = Draw(face)
     box = (0, 0, size, size)
     if quill is not None:
         draw.rectangle(box, fill=QUILL_FILL[quill], outline=LINE)
@@ -201,7 +201,7 @@ def _dashed_rect(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, floa
 def _grid(img: Image.Image, view: PublicView, book: BookView, gx: float, gy: float, size: int,
           text: TextFormatter | None, *, letter: bool = False) -> dict[str, tuple[float, float]]:
     """A Book's 4×6 cells from (gx, gy) with its conflict outlines; returns each cell's corner."""
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     places: dict[str, tuple[float, float]] = {}
     for cell in book["cells"]:
         cx = gx + "abcdef".index(cell["column"]) * size
@@ -287,7 +287,7 @@ def _coin_chip(draw: ImageDraw.ImageDraw, x: float, y: float, count: int, size: 
 def _mat(img: Image.Image, view: PublicView, seat: int, x: float, y: float, size: int, text: TextFormatter | None,
          font: int) -> None:
     """``seat``'s 3×3 mat at (x, y), each line labelled by the Book it feeds (``→III``, ``↓I``)."""
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     sides = view["sides"]
     side = sides[seat] if sides else "reverent"
     for i, tile in enumerate(view["mats"][seat]):
@@ -330,7 +330,7 @@ def _counts(draw: ImageDraw.ImageDraw, x: float, y: float, view: PublicView, sea
 def _player_card(img: Image.Image, view: PublicView, seat: int, box: tuple[float, float, float, float],
                  names: Sequence[str], text: TextFormatter | None) -> None:
     """One player's card on the board: name, side, score, holdings, counts and the mat."""
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     x0, y0, x1, y1 = box
     sides = view["sides"]
     side = sides[seat] if sides else "reverent"
@@ -372,7 +372,7 @@ def _player_card(img: Image.Image, view: PublicView, seat: int, box: tuple[float
 
 
 def _book_panel(img: Image.Image, view: PublicView, index: int, x0: float, top: float, text: TextFormatter | None) -> dict[str, tuple[float, float]]:
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     book = view["books"][index]
     sides = view["sides"]
     draw.rounded_rectangle((x0, top, x0 + BOOK_W, top + BOOK_H), radius=8, fill=PANEL)
@@ -402,7 +402,7 @@ def _mini_monastery(img: Image.Image, view: PublicView, box: tuple[float, float,
                     text: TextFormatter | None) -> None:
     """The Monastery as a 3×3 grid of stations: altars in their token's colour with their three
     slots (the VP of each, filled with the owner's colour once taken), the Abbot's station framed."""
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=8, fill=PANEL)
     draw_text(draw, (x0 + 8, y0 + 4), _say(text, "board.monastery", "Monastery"), size=18, bold=True)
@@ -444,7 +444,7 @@ def _abbot_pawn(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None
 def _battle_rows(img: Image.Image, view: PublicView, box: tuple[float, float, float, float], text: TextFormatter | None,
                  font: int = BOARD_MIN_FONT) -> None:
     """The four Battle cards: the pair's codes, then each side's markers on its colour."""
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=8, fill=PANEL)
     draw_text(draw, (x0 + 8, y0 + 4), _say(text, "board.battles", "Battle cards"), size=font + 2, bold=True)
@@ -797,7 +797,7 @@ def _number(img: Image.Image, x: float, y: float, square: SquareView, lead: str,
             text: TextFormatter | None, *, size: int = ZOOM_CELL, ring: RGB = NUMBER_RED) -> None:
     """A legal square's number in a white disc (``ring`` its outline: red for a quill space, purple
     for a text space), and below it what the framed tile earns there."""
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     cx, cy = x + size / 2, y + size * (0.38 if lead else 0.5)
     r = round(size * 0.26)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=ring, width=3)

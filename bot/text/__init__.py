@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engines.base import SEAT_LETTERS, Event, Msg
+from engines.registry import hosted_changes
 
 from .extract import flatten
 
@@ -284,10 +285,16 @@ class Texts:
         return english
 
     def _lookup(self, key: str, locale: str) -> str | None:
+        return _found(self.game_id, key, locale, hosted_changes())
+
+    @staticmethod
+    def _search(game_id: str | None, key: str, locale: str) -> str | None:
+        """``key``'s template in ``locale``: the game's catalog, the key's host area, the host's, the
+        guests'; None in none of them."""
         parts = key.split(".")
         area = parts[1] if parts[0] == "event" and len(parts) > 2 else parts[0]  # (event.<area>.<kind>)
-        areas = (area,) if area in host_areas() and area != self.game_id else ()
-        for namespace in ((self.game_id,) if self.game_id else ()) + areas + ("host",):
+        areas = (area,) if area in host_areas() and area != game_id else ()
+        for namespace in ((game_id,) if game_id else ()) + areas + ("host",):
             found = catalog(namespace, locale).get(key)
             if found is not None:
                 return found
@@ -314,6 +321,8 @@ class Texts:
     # -- formatting --------------------------------------------------------------
     def value(self, value: Any) -> Any:
         """One parameter value as it goes into a template (see the module docstring)."""
+        if type(value) in _PLAIN:  # (most values: no abstract class to ask)
+            return value
         if isinstance(value, Mapping):
             if "seat" in value and len(value) == 1:
                 return self.name(int(value["seat"]))
@@ -365,6 +374,19 @@ class Texts:
         if isinstance(event, Mapping):
             event = Event.from_json(event)
         return self(event.message)
+
+
+_PLAIN = frozenset({str, int, float})
+"""Parameter types that go into a template as they are (``Texts.value``)."""
+
+
+@lru_cache(maxsize=16384)
+def _found(game_id: str | None, key: str, locale: str, hosted: int) -> str | None:
+    """``Texts._search``, remembered (a move formats the same few hundred keys again and again)
+    while the games hosted are the same (``hosted``: ``engines.registry.hosted_changes``: a game's
+    own catalog is searched for the host's keys about it); ``catalog`` is remembered too: clear
+    both to read changed files."""
+    return Texts._search(game_id, key, locale)
 
 
 @cache

@@ -14,12 +14,15 @@ or a step inside a panel is answered by the redrawn panel itself when it is read
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import Any
 
 import discord
+from cachetools import LRUCache
 
-from bot.service import ActResult, HostError, InFlight, not_running, texts
+from bot.render_pool import Rendered
+from bot.service import ActResult, HostError, InFlight, not_running, seat_names, texts
 from bot.storage import GameRecord, MoveInFlight, StorageError
 from bot.text import Texts
 from bot.ui.answers import Edit, update_in_place
@@ -37,6 +40,12 @@ from render import registry as renders
 
 log = logging.getLogger(__name__)
 
+PICTURES_BYTES = 8 * 1024 * 1024
+"""Encoded bytes of the decision pictures kept (``Moves.decision_file``), the newest: the same
+picture is wanted again at the same version, by the panel after a move and then by Play ▶ or a
+parked panel redrawn for that decision (an Ora landscape's numbered places: 6 ms of a render
+worker each, more than one a move in ``python -m bench.load --game ora``); some 20-80 KB each."""
+
 class Moves:
     """Panels, picks and typed moves; ``notices`` tells the table what a move did."""
 
@@ -47,6 +56,7 @@ class Moves:
         self.in_flight: set[int] = set()
         """The interactions whose moves are in flight in this process (``answer_lost_moves``
         leaves their rows alone: they are not lost)."""
+        self._pictures: LRUCache[tuple[Any, ...], Rendered] = LRUCache(PICTURES_BYTES, getsizeof=lambda r: len(r.data))
 
     def _reader(self, interaction: discord.Interaction) -> str:
         """The language of ``interaction``'s private panel (``bot/ui/locales.py``)."""
@@ -355,16 +365,26 @@ class Moves:
         """The image of ``seat``'s pending decision for its private panel (e.g. E Guan's
         placement preview), rendered in a render worker (ahead of the boards) and fitted under the guild's
         upload limit; None when the game draws none for this decision, or its drawing
-        failed (logged: the panel itself matters more than its picture)."""
+        failed (logged: the panel itself matters more than its picture). Drawn once per
+        version, seat, language and names (``PICTURES_BYTES``)."""
         if not renders.has_decision(record.game_id):
             return None
-        delivery = self.ctx.delivery
+        transport = self.ctx.delivery.transport
         try:
-            view = self.ctx.service.engine(record).player_view(state, seat)
-            if not renders.draws_decision(record.game_id, view):
-                return None
-            return await delivery.transport.render_file("decision", record, view, texts(record, locale).locale, "preview",
-                                              delivery.transport.upload_limit(record.guild_id))
+            reader, limit = texts(record, locale).locale, transport.upload_limit(record.guild_id)
+            # (a version is one state for good: every change, an undo too, makes a new one)
+            key = (record.id, record.version, seat, reader, limit, tuple(seat_names(record, reader)))
+            done = self._pictures.get(key)
+            if done is None:
+                view = self.ctx.service.engine(record).player_view(state, seat)
+                if not renders.draws_decision(record.game_id, view):
+                    return None
+                done = await transport.render("decision", record, view, reader, limit)
+                if done is None:
+                    return None
+                if len(done.data) <= PICTURES_BYTES // 16:  # (a picture of a megabyte is not kept)
+                    self._pictures[key] = done
         except Exception:
             log.exception("decision image of game %s failed", record.id)
             return None
+        return discord.File(io.BytesIO(done.data), filename=f"preview.{done.ext}")

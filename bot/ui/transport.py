@@ -24,7 +24,7 @@ import discord
 from cachetools import LRUCache
 
 from bot.locks import KeyedLocks
-from bot.render_pool import Kind, Renderer, RenderJob
+from bot.render_pool import Kind, Rendered, Renderer, RenderJob
 from bot.service import seat_names
 from bot.storage import StorageError
 from bot.ui.limits import DEFAULT_UPLOAD, split_text
@@ -129,11 +129,21 @@ class Transport:
         Raises:
             whatever the renderer raised (a worker's exception comes back as it was).
         """
-        job = RenderJob(kind, record.game_id, view, tuple(seat_names(record, locale)), locale, limit, region=region)
-        done = await self.renderer.run(job)
+        done = await self.render(kind, record, view, locale, limit, region)
         if done is None:
             return None
         return discord.File(io.BytesIO(done.data), filename=f"{name}.{done.ext}")
+
+    async def render(self, kind: Kind, record: GameRecord, view: dict[str, Any], locale: str, limit: int,
+                     region: str = "") -> Rendered | None:
+        """``render_file``'s image, encoded (``Rendered``), for a caller that keeps it; None when the
+        game draws nothing for it.
+
+        Raises:
+            whatever the renderer raised.
+        """
+        job = RenderJob(kind, record.game_id, view, tuple(seat_names(record, locale)), locale, limit, region=region)
+        return await self.renderer.run(job)
 
     async def post(self, channel_id: int, text: str, *, mentions: Sequence[int] = (),
                    view: discord.ui.View | None = None, nonce: str | None = None) -> discord.Message:

@@ -212,13 +212,15 @@ def _staged_book(state: State, tile: str) -> str:
     return str(next(b for t, b in state["staged"] if t == tile))
 
 
-def action_label(state: State, action: Action) -> Msg:
-    """The button/select label of ``action`` (§11 turn UI), English ≤ 80 characters."""
+def action_label(state: State, action: Action, lines: _Lines | None = None) -> Msg:
+    """The button/select label of ``action`` (§11 turn UI), English ≤ 80 characters. ``lines``:
+    ``state``'s lines, when worked out already (``action_labels_of``)."""
     t = action.get("type")
     if t == "activate":
         return activate_label(state, action["line"])
     if t == "activate_place":
-        after = _activated(state, action["line"])  # (numbered on the turn-start picture: one number per square)
+        lines = lines or _Lines(state)
+        after = lines.activated(action["line"])  # (numbered on the turn-start picture: one number per square)
         return msg("label.activate_place", line=term(f"line.{action['line']}"), n=square_number(state, action["cell"]),
                    tile=tile_msg(action["tile"]), outcome=place_outcome(after, action["tile"], action["cell"]))
     if t == "place":
@@ -295,31 +297,79 @@ FLAT_SQUARES = 22
 Pass and the step to activate only, within one select of 24 options; more are grouped by line."""
 
 
+class _Lines:
+    """The lines of the active seat's mat in ``state``, each worked out once: the state after
+    activating it (``_activated``), its ``line_squares`` and ``best_square``, and whether a panel
+    groups the squares by line. A panel asks the same of every square of a line (an Illumination
+    turn start has up to some 50 ``activate_place`` actions), so ``action_labels_of`` and
+    ``action_paths_of`` share one per decision. ``state`` must not change while one is in use."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self._after: dict[str, State] = {}
+        self._squares: dict[str, tuple[str, list[str]] | None] = {}
+        self._best: dict[str, str | None] = {}
+        self._grouped: bool | None = None
+        self._labels: dict[str, Msg] = {}
+
+    def activated(self, line: str) -> State:
+        """``_activated(state, line)`` (shared: read only)."""
+        after = self._after.get(line)
+        if after is None:
+            after = self._after[line] = _activated(self.state, line)
+        return after
+
+    def squares(self, line: str) -> tuple[str, list[str]] | None:
+        """``line_squares(state, line)``."""
+        if line not in self._squares:
+            seat = seat_of(self.state["active"])
+            tile = first_tile(self.state, seat, line)
+            self._squares[line] = (None if tile is None
+                                   else (tile, empty_quills(self.state, line_book(self.state, seat, line))))
+        return self._squares[line]
+
+    def best(self, line: str) -> str | None:
+        """``best_square(state, line)``."""
+        if line not in self._best:
+            squares = self.squares(line)
+            if squares is None:
+                self._best[line] = None
+            else:
+                tile, cells = squares
+                after = self.activated(line)
+                gains = [sum(rewards(after, tile, cell)[:2]) for cell in cells]
+                self._best[line] = cells[gains.index(max(gains))]
+        return self._best[line]
+
+    def label(self, line: str) -> Msg:
+        """``activate_label(state, line)`` (shared: read only)."""
+        said = self._labels.get(line)
+        if said is None:
+            said = self._labels[line] = activate_label(self.state, line)
+        return said
+
+    def grouped(self) -> bool:
+        """Whether the turn-start panel groups the squares by line (more than ``FLAT_SQUARES``)."""
+        if self._grouped is None:
+            squares = (self.squares(line) for line in activatable_lines(self.state, seat_of(self.state["active"])))
+            self._grouped = sum(len(s[1]) for s in squares if s is not None) > FLAT_SQUARES
+        return self._grouped
+
+
 def line_squares(state: State, line: str) -> tuple[str, list[str]] | None:
     """The first tile ``line`` would stage (``placeable_tiles`` after activating it) and the empty
     quill spaces of its Book, in reading order; None when the line stages no tile to place."""
-    seat = seat_of(state["active"])
-    tile = first_tile(state, seat, line)
-    if tile is None:
-        return None
-    return tile, empty_quills(state, line_book(state, seat, line))
+    return _Lines(state).squares(line)
 
 
 def best_square(state: State, line: str) -> str | None:
     """The square of ``line_squares`` where the tile earns most (coins + tokens, §5.2), the first
     in numbering on a tie (the decision picture's star); None when the line places no tile."""
-    squares = line_squares(state, line)
-    if squares is None:
-        return None
-    tile, cells = squares
-    after = _activated(state, line)
-    gains = [sum(rewards(after, tile, cell)[:2]) for cell in cells]
-    return cells[gains.index(max(gains))]
+    return _Lines(state).best(line)
 
 
 def _grouped_by_line(state: State) -> bool:
-    squares = (line_squares(state, line) for line in activatable_lines(state, seat_of(state["active"])))
-    return sum(len(s[1]) for s in squares if s is not None) > FLAT_SQUARES
+    return _Lines(state).grouped()
 
 
 def picture_number(state: State, cell: str) -> int | str:
@@ -423,18 +473,20 @@ def action_hint(state: State, action: Action) -> Msg | None:
     return None
 
 
-def action_path(state: State, action: Action) -> tuple[Msg, ...]:
+def action_path(state: State, action: Action, lines: _Lines | None = None) -> tuple[Msg, ...]:
     """The steps before ``action`` in a long panel (§11): the first placeable tile's numbered
     squares at the top, a step for each other staged tile;
     Redirect; Abbot; Exchange; Play card → card → (Book → tile → Book) for Motus and
-    Exilium, so no list exceeds 24 options."""
+    Exilium, so no list exceeds 24 options. ``lines``: ``state``'s lines, when worked out
+    already (``action_paths_of``)."""
     t = action.get("type")
     if t == "activate":  # activating without placing: one step down (``activate_place`` is at the top)
         return (msg("step.activate"),)
     if t == "activate_place":  # each line's first tile's squares: at the top, or its best one and a step
-        if not _grouped_by_line(state) or action["cell"] == best_square(state, action["line"]):
+        lines = lines or _Lines(state)
+        if not lines.grouped() or action["cell"] == lines.best(action["line"]):
             return ()  # (grouped: each line's best square stays at the top)
-        return (activate_label(state, action["line"]),)
+        return (lines.label(action["line"]),)
     if t == "place_end":  # the last tile's squares, ending the turn, at the top of the panel
         return ()
     if t == "place":
@@ -508,6 +560,16 @@ class IlluminationNotation(GameNotation[State, Action, PublicView | PrivateView]
     action_label = staticmethod(action_label)
     action_hint = staticmethod(action_hint)
     action_path = staticmethod(action_path)
+
+    def action_labels_of(self, state: State, actions: Sequence[Action]) -> list[Text]:
+        """``action_label`` of each of ``actions``, each line activated once for all its squares."""
+        lines = _Lines(state)
+        return [action_label(state, a, lines) for a in actions]
+
+    def action_paths_of(self, state: State, actions: Sequence[Action]) -> list[tuple[Text, ...]]:
+        """``action_path`` of each of ``actions``, each line's squares and best square worked out once."""
+        lines = _Lines(state)
+        return [action_path(state, a, lines) for a in actions]
 
     def parse_action(self, state: State, seat: Seat, text: str) -> Action:
         """Parse typed notation (``II-b3``, ``2b3``, ``AnR ii c3``).

@@ -155,3 +155,12 @@ async def test_the_public_view_is_drawn_once_a_version_and_never_served_stale(
     record = await service.get(game)
     rebuilt = dataclasses.replace(record, state=dict(moved.game.state or {}))  # (a snapshot rebuilt in place)
     assert service.public_view(rebuilt) == after_move != service.public_view(record)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_labels_and_paths_of_a_decision_are_those_of_its_actions_one_by_one(game_id: str) -> None:
+    engine, notation = ENGINES[game_id], NOTATIONS[game_id]
+    for state, seat in states_of(game_id):
+        actions = list(engine.legal_actions(state, seat))
+        assert notation.action_labels_of(state, actions) == [notation.action_label(state, a) for a in actions]
+        assert notation.action_paths_of(state, actions) == [notation.action_path(state, a) for a in actions]

@@ -149,14 +149,18 @@ def test_a_key_missing_in_a_language_falls_back_to_english_and_is_logged(monkeyp
 
     monkeypatch.setattr(text_module, "catalog", without_picked)
     text_module._untranslated.cache_clear()
-    message = Msg("event.picked", {"seat": {"seat": 0}})
-    with caplog.at_level(logging.WARNING, logger="bot.text"):
-        assert Texts("carnival", ["Ann"], "ja")(message) == "Ann has picked a sin."
-    assert "event.picked has no ja translation" in caplog.text
-    assert Texts("carnival", ["Ann"], "ja")(Msg("event.first_devil", {"seat": {"seat": 0}})) == \
-        "Ann が悪魔カードを受け取りました。"
-    with pytest.raises(MissingText):
-        Texts("carnival", ["Ann"], "ja", strict=True)(message)
+    text_module._found.cache_clear()  # (the lookups remembered: of the real catalogs before, of this one after)
+    try:
+        message = Msg("event.picked", {"seat": {"seat": 0}})
+        with caplog.at_level(logging.WARNING, logger="bot.text"):
+            assert Texts("carnival", ["Ann"], "ja")(message) == "Ann has picked a sin."
+        assert "event.picked has no ja translation" in caplog.text
+        assert Texts("carnival", ["Ann"], "ja")(Msg("event.first_devil", {"seat": {"seat": 0}})) == \
+            "Ann が悪魔カードを受け取りました。"
+        with pytest.raises(MissingText):
+            Texts("carnival", ["Ann"], "ja", strict=True)(message)
+    finally:
+        text_module._found.cache_clear()
 
 
 def test_a_name_written_in_a_message_links_formats_and_lists_nothing() -> None:
@@ -320,6 +324,7 @@ def _altered_catalogs(tmp_path: Path) -> Path:
 def _clear_caches() -> None:
     text_module.catalog.cache_clear()
     text_module._translations.cache_clear()
+    text_module._found.cache_clear()
 
 
 async def _play_games(path: str) -> int:

@@ -381,6 +381,34 @@ async def table_with_k05(driver: Driver, players: list[JSONDict], rig: Any) -> T
     return t
 
 
+async def test_a_preview_is_drawn_once_per_version_and_seat(driver: Driver, players, bot, rig,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    alice = players[0]
+    t = await table_with_k05(driver, players, rig)
+    renderer = bot.delivery.transport.renderer
+    drawn: list[int] = []
+    run = renderer.run
+
+    async def counted(job: Any) -> Any:
+        if job.kind == "decision":
+            drawn.append(1)
+        return await run(job)
+
+    monkeypatch.setattr(renderer, "run", counted)
+    await t.panel(alice)
+    await t.choose(0, "Play K05 Graft and Swap")  # (the panel after the pick: the placement and its preview)
+    first = t.fake.messages[t.panels[alice["id"]]]
+    assert len(drawn) == 1
+    t.panels.pop(alice["id"])
+    again = await t.panel(alice)  # Play ▶ from the board at the same version: the same picture, not drawn again
+    assert [a["filename"] for a in again["attachments"]] == ["preview.png"]
+    assert t.fake.image_bytes(again["attachments"][0]) == t.fake.image_bytes(first["attachments"][0])
+    assert len(drawn) == 1
+    await t.choose(0, "← Back")  # (the pick taken back: a new version)
+    await t.choose(0, "Play K05 Graft and Swap")
+    assert len(drawn) == 2
+
+
 async def test_placement_preview_comes_and_goes_with_the_placement_step(driver: Driver, players, bot,
                                                                          rig) -> None:
     alice, bob = players[:2]

@@ -294,6 +294,7 @@ def _recorder() -> Iterator[_Recorder]:
     rec = _Recorder()
     blit = base._blit
     rectangle, rounded = ImageDraw.ImageDraw.rectangle, ImageDraw.ImageDraw.rounded_rectangle
+    stamped = base.Draw.rounded_rectangle  # (the boards' own: recorded as Pillow's, the same pixels)
     paste, crop, copy, convert = Image.Image.paste, Image.Image.crop, Image.Image.copy, Image.Image.convert
 
     def hooked_blit(draw: Any, xy: Any, text: str, face: Any, fill: Any, anchor: str, stroke: int) -> None:
@@ -342,6 +343,7 @@ def _recorder() -> Iterator[_Recorder]:
     base._blit = hooked_blit
     ImageDraw.ImageDraw.rectangle = hooked_rectangle  # type: ignore[method-assign]
     ImageDraw.ImageDraw.rounded_rectangle = hooked_rounded  # type: ignore[method-assign]
+    base.Draw.rounded_rectangle = hooked_rounded  # type: ignore[method-assign]
     Image.Image.paste = hooked_paste  # type: ignore[method-assign]
     Image.Image.crop = hooked_crop  # type: ignore[method-assign]
     Image.Image.copy = hooked_copy  # type: ignore[method-assign]
@@ -355,6 +357,7 @@ def _recorder() -> Iterator[_Recorder]:
         base._blit = blit
         ImageDraw.ImageDraw.rectangle = rectangle  # type: ignore[method-assign]
         ImageDraw.ImageDraw.rounded_rectangle = rounded  # type: ignore[method-assign]
+        base.Draw.rounded_rectangle = stamped  # type: ignore[method-assign]
         Image.Image.paste = paste  # type: ignore[method-assign]
         Image.Image.crop = crop  # type: ignore[method-assign]
         Image.Image.copy = copy  # type: ignore[method-assign]
