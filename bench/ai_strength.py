@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engines.ai.hooks import hooks_for
-from engines.ai.search import LEVELS, Budget, budget_for, search
+from engines.ai.search import LEVELS, Budget, budget_for, follow_through, search
 from engines.base import CHANCE, Action, Engine, Seat, State
 from engines.heaven.data import GATE
 from engines.registry import ENGINES, GAME_IDS
@@ -84,15 +84,19 @@ def one_ply(engine: Engine, state: State, seat: Seat, actions: Sequence[Action],
             samples: int = 3) -> list[tuple[float, float]]:
     """Per action: the mean and the spread (population standard deviation) of ``seat``'s lead
     (``lead`` of ``position_value``) one ply on, over ``samples`` determinizations from
-    ``seat``'s view (``engines/<game>/ai.py``), the chance after the action sampled."""
-    det = hooks_for(engine).determinize
+    ``seat``'s view (``engines/<game>/ai.py``): the chance after the action sampled, and the
+    seat's own later steps of the same decision (a placement after picking a card) taken
+    greedily (``engines.ai.search.follow_through``), so a first step is valued as the move it
+    begins."""
+    hooks = hooks_for(engine)
+    det = hooks.determinize
+    evaluate = hooks.evaluate if hooks.evaluate is not None else engine.scores
     leads: list[list[float]] = [[] for _ in actions]
     for _ in range(samples):
         base = det(state, seat, rng)
         for i, action in enumerate(actions):
             st, _ = engine.apply(base, seat, action)
-            while engine.to_move(st) == {CHANCE}:
-                st, _ = engine.apply(st, CHANCE, engine.sample_chance(st, rng))
+            st = follow_through(engine, evaluate, st, seat, rng)
             leads[i].append(lead(position_value(engine, st), seat))
     return [(statistics.mean(x), statistics.pstdev(x)) for x in leads]
 
