@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engines.ai.hooks import hooks_for
-from engines.ai.search import LEVELS, Budget, budget_for, search
+from engines.ai.search import LEVELS, Budget, budget_for, follow_through, search
 from engines.base import CHANCE, Action, Engine, Seat, State
 from engines.heaven.data import GATE
 from engines.registry import ENGINES, GAME_IDS
@@ -84,15 +84,19 @@ def one_ply(engine: Engine, state: State, seat: Seat, actions: Sequence[Action],
             samples: int = 3) -> list[tuple[float, float]]:
     """Per action: the mean and the spread (population standard deviation) of ``seat``'s lead
     (``lead`` of ``position_value``) one ply on, over ``samples`` determinizations from
-    ``seat``'s view (``engines/<game>/ai.py``), the chance after the action sampled."""
-    det = hooks_for(engine).determinize
+    ``seat``'s view (``engines/<game>/ai.py``): the chance after the action sampled, and the
+    seat's own later steps of the same decision (a placement after picking a card) taken
+    greedily (``engines.ai.search.follow_through``), so a first step is valued as the move it
+    begins."""
+    hooks = hooks_for(engine)
+    det = hooks.determinize
+    evaluate = hooks.evaluate if hooks.evaluate is not None else engine.scores
     leads: list[list[float]] = [[] for _ in actions]
     for _ in range(samples):
         base = det(state, seat, rng)
         for i, action in enumerate(actions):
             st, _ = engine.apply(base, seat, action)
-            while engine.to_move(st) == {CHANCE}:
-                st, _ = engine.apply(st, CHANCE, engine.sample_chance(st, rng))
+            st = follow_through(engine, evaluate, st, seat, rng)
             leads[i].append(lead(position_value(engine, st), seat))
     return [(statistics.mean(x), statistics.pstdev(x)) for x in leads]
 
@@ -508,7 +512,8 @@ def ladder_report(records: Sequence[dict[str, Any]]) -> str:
     * per game and AI level (both sides of every pair): decisions, think time p50, p95 and
       max (CPU seconds), and the share of decisions whose CPU time passed the level's
       wall-clock cap (``LEVELS``), which a search on an idle machine would have been cut at;
-    * per game: the blunder rate and the cap share over every game of the file;
+    * per game: the cap share, the mean number of moves (chance included: how long the games
+      ran), and the blunder rate over every game of the file;
     * Ora et Labora solo: the final score per level.
     """
     rows = [r for r in records if "level" in r]
@@ -553,7 +558,7 @@ def ladder_report(records: Sequence[dict[str, Any]]) -> str:
             cuts = sum(r.get("cuts", {}).get(lvl, 0) for r in rs)
             lines.append(f"{game_id:<13}{lvl:<8}{len(think):>10}{statistics.median(think):>8.3f}"
                          f"{percentile(think, 0.95):>8.3f}{max(think):>8.3f}{100 * cuts / len(think):>9.1f}%")
-    lines += ["", f"{'game':<13}{'games':>6}{'cap %':>7}{'normal decisions':>18}{'blunders':>10}"]
+    lines += ["", f"{'game':<13}{'games':>6}{'cap %':>7}{'moves':>7}{'normal decisions':>18}{'blunders':>10}"]
     for game_id in sorted(per_game, key=lambda g: order.get(g, 99)):
         rs = [r for r in per_game[game_id] if r["vs"] not in SOLO]
         if not rs:
@@ -562,7 +567,8 @@ def ladder_report(records: Sequence[dict[str, Any]]) -> str:
         bl = sum(r.get("blunders", 0) for r in rs)
         caps = 100 * sum(1 for r in rs if r.get("cap")) / len(rs)
         rate = f"{100 * bl / checked:.1f}%" if checked else "-"
-        lines.append(f"{game_id:<13}{len(rs):>6}{caps:>6.0f}%{checked:>18}{rate:>10}")
+        moves = statistics.mean(r["moves"] for r in rs)
+        lines.append(f"{game_id:<13}{len(rs):>6}{caps:>6.0f}%{moves:>7.0f}{checked:>18}{rate:>10}")
     if solo:
         lines += ["", "Ora et Labora solo: final score per level"] + solo
     return "\n".join(lines)

@@ -18,7 +18,6 @@ import pytest
 from engines.ai import LEVELS, Budget, budget_for, budget_of, choose, search
 from engines.ai.hooks import GameHooks, hooks_for, identity_determinize, random_rollout
 from engines.base import CHANCE, Engine, EngineInfo, NotYourTurn, Outcome, Seat, State, copy_state
-from engines.heaven.data import CARDS as CARDS_HEAVEN
 from engines.registry import ENGINES, GAME_IDS
 
 HIDDEN = [g for g in GAME_IDS if ENGINES[g].info.has_hidden_info]
@@ -364,21 +363,69 @@ def test_a_seat_far_ahead_still_takes_the_most_points(lead: int, monkeypatch: py
 
 
 def test_heaven_values_what_is_in_reach_below_one_space() -> None:
-    from engines.heaven.ai import readiness
+    from engines.heaven.ai import GATE_CARD, GATE_HELD, HAND_CARD, LAST_HAND_CARD, readiness
 
     heaven = ENGINES["heaven"]
     state, _ = positions(heaven, 4, 7, every=10)[-1]
     st = copy.deepcopy(state)
     st["positions"] = [5, 5, 2, 6]
-    ones = [c for c in sorted(CARDS_HEAVEN) if CARDS_HEAVEN[c].number == 1 and CARDS_HEAVEN[c].side == "saint"]
-    red = [c for c in ones if CARDS_HEAVEN[c].colour == "red"][:3]
-    st["public"] = [red, [], [], []]
-    assert len(red) == 3
-    st["hands"] = [[], [], [], []]
-    assert readiness(st, 0) == pytest.approx(0.6)  # saint, one colour, three 1s: at the Gate's door
-    assert readiness(st, 1) == 0.0 and readiness(st, 3) == 0.0
-    st["public"][2] = red
-    assert 0 < readiness(st, 2) < readiness(st, 0)  # a sum of 3 against the next threshold
-    assert max(readiness(st, s) for s in range(4)) < 1  # never worth a space
-    st["hands"][1] = [c for c in ones if c not in red][:2]
-    assert readiness(st, 1) == pytest.approx(2 * 0.03 + 2 * 0.05)  # two saint 1s in hand, no public set
+    st["public"] = [["S01", "S04", "S07"], ["S01", "S02", "N28"], ["S01", "S04", "S07"], []]
+    st["hands"] = [[], ["S10", "N31"], ["S10"], []]
+    # space 5: three red saint 1s are a Gate set; a red saint 1, a red sinner 1 (one sinner
+    # may stay: the set is still saint) and a blue 1 are two places of a red one
+    assert readiness(st, 0) == pytest.approx(3 * GATE_CARD)
+    # the red saint 1 in hand fills the third place; every card in hand is worth a little more
+    assert readiness(st, 1) == pytest.approx(2 * GATE_CARD + GATE_HELD + 2 * LAST_HAND_CARD)
+    st["hands"][1] = ["N31"]  # a second red sinner 1 cannot: the set would not be saint
+    assert readiness(st, 1) == pytest.approx(2 * GATE_CARD + LAST_HAND_CARD)
+    st["hands"][1] = []
+    assert readiness(st, 1) == pytest.approx(2 * GATE_CARD)
+    st["public"][1] = ["S16", "S25", "N53"]  # nothing of a Gate set: a sum or a faction alone is no progress
+    assert readiness(st, 1) == 0.0
+    assert readiness(st, 3) == 0.0  # on the Gate: nothing more in reach
+    assert readiness(st, 2) == pytest.approx(HAND_CARD + 0.4 * 3 / 16)  # a sum of 3 against 16, one card in hand
+    assert max(readiness(st, s) for s in range(4)) < 0.9  # never worth a space
+    st["options"] = {**st["options"], "gate_same_colour": False}
+    st["public"][1] = ["S01", "S02", "S03"]
+    assert readiness(st, 1) == pytest.approx(3 * GATE_CARD)  # any colours when the option says so
+
+
+def heaven_on_last_space(public: list[str], hand: list[str]) -> tuple[State, Seat]:
+    """A Heaven position of a random game where the seat to act (its turn's action) stands
+    on space 5 with ``public`` and ``hand``, every card taken from wherever it was (the
+    cards it held go to the discard pile), so every card is still in one place."""
+    heaven = ENGINES["heaven"]
+    state, seat = next((st, s) for st, s in positions(heaven, 4, 7, every=3)
+                       if st["phase"] == "play" and st["stage"] == "action" and st["chance"] is None)
+    st = copy.deepcopy(state)
+    wanted = set(public) | set(hand)
+    for pile in (st["deck"], st["discard"], st["buffer"], *st["hands"], *st["public"]):
+        pile[:] = [c for c in pile if c not in wanted]
+    st["discard"] += st["public"][seat] + st["hands"][seat]
+    st["public"][seat], st["hands"][seat] = list(public), list(hand)
+    st["positions"] = [5 if s == seat else 3 for s in range(4)]
+    return st, seat
+
+
+def test_an_easy_heaven_ai_on_the_last_space_walks_through_the_gate() -> None:
+    """Two red saint 1s in public, the third in hand: replacing the red 2 with it enters the
+    Gate, and the easy level (24 iterations) sees it, for every search seed tried."""
+    heaven = ENGINES["heaven"]
+    state, seat = heaven_on_last_space(["S01", "S04", "S16"], ["S07", "N47", "S21"])
+    assert {"type": "replace", "card": "S07", "out": "S16"} in heaven.legal_actions(state, seat)
+    for seed in range(5):
+        found = search(heaven, state, seat, budget_for(heaven, "easy"), random.Random(seed))
+        assert found.action == {"type": "replace", "card": "S07", "out": "S16"}, seed
+        after, _ = heaven.apply(state, seat, found.action)
+        assert after["positions"][seat] == 6
+
+
+def test_an_easy_heaven_ai_on_the_last_space_builds_its_gate_set() -> None:
+    """One red saint 1 in public beside two cards that fit no Gate set, a red saint 1 in hand:
+    the easy level puts it in place of one of them."""
+    heaven = ENGINES["heaven"]
+    state, seat = heaven_on_last_space(["S01", "S16", "N53"], ["S04", "N47"])
+    for seed in range(5):
+        found = search(heaven, state, seat, budget_for(heaven, "easy"), random.Random(seed))
+        assert found.action["type"] == "replace" and found.action["card"] == "S04", (seed, found.action)
+        assert found.action["out"] in ("S16", "N53")

@@ -179,4 +179,4 @@ def test_the_ladder_report_prints_the_pair_the_caps_blunders_think_times_and_see
                                "ok?", "10%", "10.0%", "of", "100", "100003-100011,100013"]
     assert text[4].split() == ["heaven", "easy", "20", "0.200", "0.300", "0.300", "0.0%"]
     assert text[5].split() == ["heaven", "normal", "20", "1.750", "2.500", "2.500", "50.0%"]
-    assert text[8].split() == ["heaven", "10", "10%", "100", "10.0%"]
+    assert text[8].split() == ["heaven", "10", "10%", "90", "100", "10.0%"]
