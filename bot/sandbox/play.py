@@ -934,13 +934,13 @@ async def amain(argv: Sequence[str] | None = None, *, bot_factory: BotFactory | 
         except DatabaseRefused as exc:
             (out or print)(f"The playground cannot start: {exc}\n(`make play ARGS=--fresh` starts a new playground.)")
             return 4
-    fake = FakeDiscord(owner_name=OWNER)
+    fake = FakeDiscord(owner_name=OWNER, real_time=True)
     if world.exists() and args.db.exists():
         try:
             fake.load_world(world)
         except ValueError as exc:
             (out or print)(f"(could not reopen the last session's server, starting a new one: {exc})")
-            fake = FakeDiscord(owner_name=OWNER)
+            fake = FakeDiscord(owner_name=OWNER, real_time=True)
     async with fake:
         factory = bot_factory or real_bot_factory(args.db, fake, ai_iterations=args.ai_iterations)
         pg = Playground(fake, factory, images_dir=args.images, out=out, world=world)

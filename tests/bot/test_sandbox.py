@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -536,6 +537,43 @@ async def test_first_response_after_3s_is_unknown_interaction(fake: FakeDiscord,
     assert (err.status, err.code) == (404, 10062)
     assert fake.unacked() == [tok] and "first response after 3." in fake.violations[0]
     fake.interactions.clear()
+
+
+async def test_a_slow_machine_never_makes_the_bot_late(fake: FakeDiscord, bot: TinyBot,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord's 3 s to answer run on the fake's clock: ten seconds of wall time while the bot works
+    (a machine under load) do not make its answer late; only the fake's clock does (above)."""
+    tok = await fake.slash(fake.owner, "t", "slow")
+    wall = time.time
+    monkeypatch.setattr(time, "time", lambda: wall() + 10.0)  # the wall clock, ten seconds on
+    bot.release.set()
+    cb = await fake.response(tok)
+    assert cb["data"]["content"] == "late" and not fake.violations and not fake.unacked()
+
+
+async def test_idle_waits_until_the_bot_has_read_every_event(fake: FakeDiscord, bot: TinyBot,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that reads its gateway late (a loaded machine) is not idle before it has read the events
+    sent to it: the fake asks for a heartbeat, answered only once every earlier event is read."""
+    read = discord.gateway.DiscordWebSocket.received_message
+    gate = asyncio.Event()
+
+    async def late(self: discord.gateway.DiscordWebSocket, msg: Any, /) -> None:
+        if isinstance(msg, str) and '"INTERACTION_CREATE"' in msg:
+            await gate.wait()
+        await read(self, msg)
+
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "received_message", late)
+    tok = await fake.slash(fake.owner, "t", "say", text="read late")
+
+    async def slow_reader() -> None:  # (the bot reads the event a fifth of a second late)
+        await asyncio.sleep(0.2)
+        gate.set()
+
+    reader = asyncio.create_task(slow_reader())
+    await fake.idle(0.01)
+    await reader
+    assert fake.interactions[tok]["callback"]["data"]["content"] == "read late"
 
 
 async def test_token_expires_after_15_minutes(fake: FakeDiscord, bot: TinyBot) -> None:

@@ -240,7 +240,7 @@ async def held_game_at_bobs_turn(d: Driver, alice: JSONDict, bob: JSONDict, seed
 async def answered(d: Driver) -> None:
     """Wait until the bot answered the last interaction (not ``settle``: that also waits for
     the AI's search, which a ``HeldWorkers`` pool never finishes)."""
-    await d.fake.idle(0.02, timeout=30)
+    await d.fake.idle(0.02)
 
 
 async def test_a_moderator_gives_an_ai_seat_to_a_person_and_the_ais_think_is_cancelled(fake, ai_bot, players) -> None:

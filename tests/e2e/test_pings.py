@@ -221,7 +221,7 @@ async def test_after_a_restart_an_undelivered_ping_goes_out_once(fake, make_bot,
     fake.advance(60)
     bot2 = await make_bot()                                  # its first clock pass catches up
     d2 = Driver(fake, bot2)
-    await fake.wait_for(lambda: turn_pings(fake, thread, after=mark), timeout=10)
+    await fake.wait_for(lambda: turn_pings(fake, thread, after=mark))
     await d2.settle()
     (ping,) = turn_pings(fake, thread, after=mark)
     assert mentioned(fake, ping) == waiting
