@@ -84,7 +84,12 @@ IS_COMPONENTS_V2 = 1 << 15
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 TOKEN_LIFETIME = 15 * 60.0
 ACK_DEADLINE = 3.0
+CLOCK_TICK = 1e-6
+"""Seconds each reading of the fake's clock moves it on (:meth:`FakeDiscord.now`): a million readings
+make one second, far from any deadline a test meets without :meth:`FakeDiscord.advance`."""
 HANG_GUARD = 600.0
+RETRY_TOLERANCE = 0.01
+"""Seconds a request may come before a 429's ``retry_after`` has passed (the rounding of timers)."""
 """Wall seconds after which a wait of the fake gives up (TimeoutError): not a deadline for the bot, which is
 held only to the fake's clock, but the end of a test that waits for what will never come (a hang)."""
 NONCE_LIFETIME = 300.0
@@ -466,8 +471,10 @@ class FakeGateway:
         self._nonces: dict[tuple[str, str], tuple[int, float]] = {}
         #: How long a nonce drops a repeat (``NONCE_LIFETIME``; per author, the fake's clock).
         self.nonce_lifetime = NONCE_LIFETIME
-        self._bucket_rules: tuple[tuple[int, float] | None, tuple[int, float] | None] = (None, None)
+        self._bucket_rules: tuple[tuple[int, float] | None, ...] = (None, None, None)
         self._buckets: dict[str, tuple[float, int]] = {}
+        #: The window-clock time until which a bucket that answered 429 stays closed (``retry_after``).
+        self._closed_until: dict[str, float] = {}
         #: Message creates answered with an earlier message of the same nonce (``enforce_nonce``).
         self.nonce_hits = 0
         self._closed_dms: set[str] = set()
@@ -491,8 +498,13 @@ class FakeGateway:
     # ------------------------------------------------------------------ clock and ids
     def now(self) -> float:
         """The fake's clock in epoch seconds: the time the fake opened plus every :meth:`advance` (with
-        ``real_time``, the wall clock plus every advance)."""
-        return (time.time() if self.real_time else self._epoch) + self._offset
+        ``real_time``, the wall clock plus every advance). Each reading moves it on by ``CLOCK_TICK``, so
+        that, as on a real clock, what happens later is never stamped at the same time (a bot's rows
+        written before it restarted are older than its start), whatever the machine's speed."""
+        if self.real_time:
+            return time.time() + self._offset
+        self._offset += CLOCK_TICK
+        return self._epoch + self._offset
 
     def _window_now(self) -> float:
         """The clock of the rate-limit windows: the wall clock plus every :meth:`advance` (discord.py
@@ -638,6 +650,15 @@ class FakeGateway:
         it = self.interactions[token]
         await self.wait_for(lambda: it["acked_at"] is not None, timeout)
         return dict(it["callback"])
+
+    async def answer(self, token: str, timeout: float | None = None) -> JSONDict | None:
+        """The bot's first response (callback body) to an interaction, or None once the bot went idle
+        (:meth:`idle`: its handlers ran to their end) without answering it (``timeout``: as
+        :meth:`wait_for`)."""
+        it = self.interactions[token]
+        if it["acked_at"] is None:
+            await self.idle(0.02, timeout)
+        return None if it["acked_at"] is None else dict(it["callback"])
 
     def unacked(self) -> list[str]:
         """Tokens of interactions the bot never answered in time (users would see "This interaction failed")."""
@@ -965,6 +986,15 @@ class FakeMessages(FakeGuilds):
             meta.late_edits += 1
         self.message_log.append(("edit", msg))
 
+    def _edit_refused(self, msg: JSONDict) -> bool:
+        """Whether Discord refuses an edit of ``msg`` with 30046, whichever way it comes (the bot
+        token, or an interaction token's ``@original``): refused on purpose (:meth:`refuse_edits`),
+        or older than an hour with :attr:`old_message_edit_cap` late edits made."""
+        meta = self._meta[int(msg["id"])]
+        capped = (self.old_message_edit_cap is not None and self.now() - meta.created > 3600
+                  and meta.late_edits >= self.old_message_edit_cap)
+        return meta.edit_refused or bool(msg.get("edit_refused")) or capped
+
     def _delete(self, mid: int) -> None:
         msg = self.messages.pop(mid)
         self._meta.pop(mid, None)
@@ -1199,36 +1229,69 @@ class FakeRateLimits(FakeMessages):
     hold a request."""
 
     def rate_limit_buckets(self, per_channel: tuple[int, float] | None = (5, 5.0),
-                           global_limit: tuple[int, float] | None = (50, 1.0)) -> None:
-        """Emulate Discord's rate limits with fixed-window buckets on the fake's clock (:meth:`advance`
-        resets them): ``per_channel`` = (requests, seconds) per route and channel (e.g. 5 messages per 5 s in
-        a channel), ``global_limit`` = (requests, seconds) over every bot-token channel route. Each answer
-        carries the ``X-RateLimit-*`` headers discord.py reads (Limit, Remaining, Reset, Reset-After, Bucket);
-        a request over a limit is answered 429 with ``retry_after`` (and ``global``, ``X-RateLimit-Scope``,
-        ``Retry-After``) and recorded in :attr:`refusals`. Interaction callbacks and webhooks are exempt, as
-        on Discord. ``None`` for both turns the buckets off (the default)."""
-        self._bucket_rules = (per_channel, global_limit)
+                           global_limit: tuple[int, float] | None = (50, 1.0),
+                           per_interaction: tuple[int, float] | None = None) -> None:
+        """Emulate Discord's rate limits with fixed-window buckets (on the wall clock plus every
+        :meth:`advance`, which resets them): ``per_channel`` = (requests, seconds) per route and channel
+        (e.g. 5 messages per 5 s in a channel), ``global_limit`` = (requests, seconds) over every bot-token
+        channel route, ``per_interaction`` = (requests, seconds) per interaction on each of its two routes:
+        its callback (``/interactions/{id}/{token}/callback``) and its webhook (every
+        ``/webhooks/{app}/{token}`` route: follow-ups, ``@original`` and follow-up edits). Interaction
+        routes are not counted against the global limit, as on Discord, but each has its own bucket. Each
+        answer carries the ``X-RateLimit-*`` headers discord.py reads (Limit, Remaining, Reset,
+        Reset-After, Bucket); a request over a limit is answered 429 with ``retry_after`` (and ``global``,
+        ``X-RateLimit-Scope``, ``Retry-After``) and recorded in :attr:`refusals`; a request to an
+        interaction bucket before the ``retry_after`` of its 429 has passed is a violation (the bot did
+        not wait as told). ``None`` turns a kind of bucket off (all three: the default)."""
+        self._bucket_rules = (per_channel, global_limit, per_interaction)
         self._buckets.clear()
+        self._closed_until.clear()
+
+    def _window(self, key: str, limit: tuple[int, float], now: float) -> tuple[int, float]:
+        """Count a request in bucket ``key``: (requests left in its window, seconds until it resets)."""
+        count, per = limit
+        start, used = self._buckets.get(key, (now, 0))
+        if now >= start + per:
+            start, used = now, 0
+        self._buckets[key] = (start, used + 1)
+        return count - used - 1, start + per - now
+
+    def _limited(self, key: str, limit: tuple[int, float], name: str, now: float, what: str,
+                 headers: dict[str, str]) -> Result | None:
+        """Count a request in the route bucket ``key`` (``name``: its ``X-RateLimit-Bucket``); a 429 result
+        when it is full, else None (headers filled in)."""
+        left, reset_after = self._window(key, limit, now)
+        headers.update({"X-RateLimit-Limit": str(limit[0]), "X-RateLimit-Remaining": str(max(0, left)),
+                        "X-RateLimit-Reset": f"{self.now() + reset_after:.3f}",
+                        "X-RateLimit-Reset-After": f"{reset_after:.3f}", "X-RateLimit-Bucket": name})
+        if left < 0:
+            self._closed_until[key] = now + reset_after
+            headers.update({"X-RateLimit-Scope": "user", "Retry-After": str(max(1, round(reset_after)))})
+            return self._refusal(429, {"code": 0, "message": "You are being rate limited.",
+                                       "retry_after": round(reset_after, 3), "global": False}, what)
+        return None
 
     def _take_bucket(self, r: Req, headers: dict[str, str]) -> Result | None:
         """Count ``r`` in its buckets; a 429 result when one is full, else None (headers filled in)."""
-        per_channel, global_limit = self._bucket_rules
+        per_channel, global_limit, per_interaction = self._bucket_rules
+        now, what = self._window_now(), f"{r.method} {r.path}"
+        hook = (re.fullmatch(r"/interactions/\d+/([\w.-]+)/callback", r.path)
+                or re.fullmatch(r"/webhooks/\d+/([\w.-]+)(?:/.*)?", r.path))
+        if hook is not None:
+            if per_interaction is None:
+                return None
+            kind = "callback" if r.path.startswith("/interactions/") else "webhook"
+            key = f"{kind}:{hook[1]}"
+            if now < self._closed_until.get(key, 0.0) - RETRY_TOLERANCE:
+                self.violations.append(f"{what}: sent {self._closed_until[key] - now:.3f} s before the "
+                                       f"retry_after of its 429 had passed")
+            return self._limited(key, per_interaction, f"{zlib.crc32(kind.encode()):08x}", now,
+                                 f"{kind} {what}", headers)
         mm = re.match(r"/channels/(\d+)(/messages(?:/\d+)?)?", r.path)
         if mm is None or (per_channel is None and global_limit is None):
             return None
-        now, what = self._window_now(), f"{r.method} {r.path}"
-        epoch_offset = self.now() - now
-
-        def window(key: str, limit: tuple[int, float]) -> tuple[int, float]:
-            count, per = limit
-            start, used = self._buckets.get(key, (now, 0))
-            if now >= start + per:
-                start, used = now, 0
-            self._buckets[key] = (start, used + 1)
-            return count - used - 1, start + per - now
-
         if global_limit is not None:
-            left, reset_after = window("global", global_limit)
+            left, reset_after = self._window("global", global_limit, now)
             if left < 0:
                 self._buckets["global"] = (self._buckets["global"][0], global_limit[0])
                 headers.update({"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global",
@@ -1239,16 +1302,7 @@ class FakeRateLimits(FakeMessages):
             return None
         template = re.sub(r"/\d+", "/:id", mm[2] or "")
         bucket = f"{zlib.crc32(f'{r.method} {template}'.encode()):08x}"
-        key = f"{bucket}:{mm[1]}"
-        left, reset_after = window(key, per_channel)
-        headers.update({"X-RateLimit-Limit": str(per_channel[0]), "X-RateLimit-Remaining": str(max(0, left)),
-                        "X-RateLimit-Reset": f"{epoch_offset + now + reset_after:.3f}",
-                        "X-RateLimit-Reset-After": f"{reset_after:.3f}", "X-RateLimit-Bucket": bucket})
-        if left < 0:
-            headers.update({"X-RateLimit-Scope": "user", "Retry-After": str(max(1, round(reset_after)))})
-            return self._refusal(429, {"code": 0, "message": "You are being rate limited.",
-                                       "retry_after": round(reset_after, 3), "global": False}, what)
-        return None
+        return self._limited(f"{bucket}:{mm[1]}", per_channel, bucket, now, what, headers)
 
     def rate_limit_next(self, route_regex: str, retry_after: float = 0.1, method: str | None = None) -> None:
         """Answer the next request whose path matches ``route_regex`` (and ``method``) with a 429 telling
@@ -1355,8 +1409,7 @@ class FakeResponses(FakeRateLimits):
         if found is None or (which != "@original" and mid not in it.get("followup_ids", [])):
             return 404, _error(10008, "Unknown Message")
         if m == "PATCH":
-            meta = self._meta[mid]
-            if meta.edit_refused or found.get("edit_refused"):
+            if self._edit_refused(found):
                 return self._refusal(400, _error(30046, "Maximum number of edits to messages older than 1 hour "
                                                         "reached. Try again later."), what)
             if err := self._check_message(b, files, what, create=False, channel_id=it["channel_id"], editing=found):
@@ -1609,10 +1662,7 @@ class FakeRest(FakeResponses):
         if m == "PATCH":
             if msg["author"]["id"] != self.bot_user["id"] and set(b) - {"flags"}:
                 return self._violation(403, _error(50005, "Cannot edit a message authored by another user"), what)
-            meta = self._meta[mid]
-            capped = (self.old_message_edit_cap is not None and self.now() - meta.created > 3600
-                      and meta.late_edits >= self.old_message_edit_cap)
-            if meta.edit_refused or msg.get("edit_refused") or capped:
+            if self._edit_refused(msg):
                 return self._refusal(400, _error(30046, "Maximum number of edits to messages older than 1 hour "
                                                         "reached. Try again later."), what)
             if err := self._check_message(b, files, what, create=False, channel_id=cid, editing=msg):
@@ -1843,7 +1893,7 @@ class FakeInteractions(FakeRest):
 
     async def autocomplete(self, user: JSONDict, name: str, *sub: str, focused: str,
                            channel: JSONDict | str | int | None = None, dm: Any = None, context: str | None = None,
-                           timeout: float = 3.0, options: dict[str, Any] | None = None,
+                           timeout: float | None = None, options: dict[str, Any] | None = None,
                            **kw_options: Any) -> list[JSONDict]:
         """Send an APPLICATION_COMMAND_AUTOCOMPLETE interaction (type 4) with option ``focused`` marked
         ``"focused": true`` (its partial text is ``options[focused]``, default ""), wait for the bot's

@@ -471,14 +471,13 @@ class Playground:
     """
 
     def __init__(self, fake: FakeDiscord, bot_factory: BotFactory, *, images_dir: Path,
-                 out: Callable[[str], None] | None = None, answer_timeout: float = 5.0,
-                 idle_timeout: float = 30.0, advance_settle: float = 1.2, world: Path | None = None) -> None:
+                 out: Callable[[str], None] | None = None, idle_timeout: float | None = None,
+                 advance_settle: float = 1.2, world: Path | None = None) -> None:
         self.fake = fake
         self.world = world
         self.bot_factory = bot_factory
         self.images_dir = Path(images_dir)
         self.out = out or (lambda line: print(line, flush=True))
-        self.answer_timeout = answer_timeout
         self.idle_timeout = idle_timeout
         self.advance_settle = advance_settle
         self.bot: discord.Client | None = None
@@ -516,7 +515,7 @@ class Playground:
 
     async def _start_bot(self) -> None:
         self.bot = self.bot_factory()
-        await self.fake.start_bot(self.bot, timeout=30.0)
+        await self.fake.start_bot(self.bot, timeout=self.idle_timeout)
         await self.fake.idle(0.1, self.idle_timeout)
 
     # -------------------------------------------------------------------------------------- commands
@@ -606,7 +605,7 @@ class Playground:
         if cmd.autocomplete is not None:
             fixed = self._fixed_choices(cmd)
             choices = fixed if fixed is not None else await self.fake.autocomplete(
-                self.current, cmd.name, *cmd.sub, focused=cmd.autocomplete, timeout=self.answer_timeout,
+                self.current, cmd.name, *cmd.sub, focused=cmd.autocomplete, timeout=self.idle_timeout,
                 options=options, context=context)
             self.out(f"{cmd.autocomplete}: " + (", ".join(str(c["value"]) if c["name"] == str(c["value"])
                                                           else f"{c['name']} ({c['value']})" for c in choices)
@@ -677,10 +676,7 @@ class Playground:
 
     async def _interact(self, sending: Any, message: JSONDict | None) -> None:
         token = await sending
-        try:
-            callback = await self.fake.response(token, self.answer_timeout)
-        except TimeoutError:
-            callback = None
+        callback = await self.fake.answer(token, self.idle_timeout)
         if callback is not None and callback.get("type") == 5:  # "thinking": wait for the real answer
             original = self.fake.message_for(token) or {}
             with contextlib.suppress(TimeoutError):

@@ -107,7 +107,7 @@ class Child:
             assert self.proc is not None
             self.proc.terminate()
             with contextlib.suppress(ProcessLookupError):
-                await asyncio.wait_for(self.proc.wait(), 20)
+                await asyncio.wait_for(self.proc.wait(), HANG_GUARD)
 
 
 async def settled(fake: FakeDiscord, repo: Repository, children: list[Child], *, identifies: int = 0,

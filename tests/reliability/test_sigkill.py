@@ -90,7 +90,7 @@ class Child:
         if self.proc is not None and self.proc.returncode is None:
             self.proc.terminate()
             with contextlib.suppress(ProcessLookupError):
-                await asyncio.wait_for(self.proc.wait(), 20)
+                await asyncio.wait_for(self.proc.wait(), HANG_GUARD)
 
 
 def query(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
