@@ -9,7 +9,7 @@ not a terminal::
     as bob                          act as bob (the prompt shows [bob] >)
     /game new game:carnival         a slash command: name, subcommands, key:value options
     /carnival play action:choose lust      (a value runs on until the next key:, ints are typed,
-    /game kick player:@bob                  @name is a member, key:text? lists autocomplete choices)
+    /game mod kick player:@bob              @name is a member, key:text? lists autocomplete choices)
     click 2                         press button [2] of the latest listing
     select 3 2   choose 3 1,2       pick option(s) of select menu [3] (also: choose 3.2)
     modal 1:"my text" 2:other       fill in the modal the bot opened

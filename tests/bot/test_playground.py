@@ -43,7 +43,7 @@ from bot.sandbox.play import (
         ("/carnival play action:choose lust", SlashCommand("carnival", ("play",), {"action": "choose lust"})),
         ("/game new game:heaven players:4 timeout:10", SlashCommand("game", ("new",), {"game": "heaven", "players": 4,
                                                                                    "timeout": 10})),
-        ("/game kick player:@bob", SlashCommand("game", ("kick",), {"player": UserRef("bob")})),
+        ("/game mod kick player:@bob", SlashCommand("game", ("mod", "kick"), {"player": UserRef("bob")})),
         ('/game note text:"a: b  c" n:-2', SlashCommand("game", ("note",), {"text": "a: b  c", "n": -2})),
         ("/game mine", SlashCommand("game", ("mine",), {})),
         ("game board", SlashCommand("game", ("board",), {})),

@@ -72,13 +72,13 @@ async def test_member_options_take_anyone_and_refuse_those_without_a_seat(driver
     game = await driver.start_game("carnival", [alice, bob])
     before = await driver.record(game)
     stranger = fake.user("stranger", id=2 ** 63 - 1)                # the largest snowflake, not in the server
-    told = await answer(driver, alice, fake.slash(alice, "game", "kick", game=game, member=stranger))
+    told = await answer(driver, alice, fake.slash(alice, "game", "mod", "kick", game=game, member=stranger))
     assert told == "⚠️ That member is not playing in this running game."
-    told = await answer(driver, alice, fake.slash(alice, "game", "replace", game=game, player=stranger, member=carol))
+    told = await answer(driver, alice, fake.slash(alice, "game", "mod", "replace", game=game, player=stranger, member=carol))
     assert told == "⚠️ That user has no seat in this game."
     after = await driver.record(game)
     assert (after.version, after.seats) == (before.version, before.seats)
-    await fake.slash(alice, "game", "replace", game=game, player=bob, member=carol)
+    await fake.slash(alice, "game", "mod", "replace", game=game, player=bob, member=carol)
     await driver.settle()
     assert (await driver.record(game)).seat_of(int(carol["id"])) == 1
 
