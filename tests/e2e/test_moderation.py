@@ -247,7 +247,7 @@ async def test_the_log_says_which_seat_a_moderator_gave_or_took_from_whom(driver
     fake = driver.fake
     game = await driver.start_game("carnival", [alice, bob, carol])
     for command, options in (("replace", {"player": bob, "member": dave}), ("kick", {"member": carol})):
-        await fake.slash(alice, "game", command, game=game, **options)
+        await fake.slash(alice, "game", "mod", command, game=game, **options)
         await driver.settle()
     lines = await driver.log_lines(alice, game)
     assert "🛡 A moderator gave seat B (bob) to dave." in lines

@@ -92,8 +92,8 @@ async def test_unknown_game_numbers_and_names_are_refused_by_name(driver: Driver
                             ("9" * 19, f"{'9' * 19!r} is not a game number; write it like `12` or `#12`."),
                             ("-3", "'-3' is not a game number; write it like `12` or `#12`."),
                             ("#", "'#' is not a game number; write it like `12` or `#12`.")):
-        for command in ("board", "log", "hand", "end"):
-            told = await answer(driver, alice, fake.slash(alice, "game", command, game=given))
+        for command in (("board",), ("log",), ("hand",), ("mod", "end")):
+            told = await answer(driver, alice, fake.slash(alice, "game", *command, game=given))
             assert told == f"⚠️ {sentence}", (command, told)
     known = ", ".join(ENGINES)
     before = await lobbies(driver)
