@@ -426,7 +426,7 @@ async def run(games: int, moves: int, seed: int) -> Run:
     probe = Probe()
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
-        async with FakeDiscord(owner_name="alice") as fake, running_bot(fake, Path(tmp) / "games.db") as bot:
+        async with FakeDiscord(owner_name="alice", real_time=True) as fake, running_bot(fake, Path(tmp) / "games.db") as bot:
             users = [[await fake.add_member(f"p{g}-{k}") for k in range(PLAYERS)] for g in range(games)]
             tables = [Table(fake, bot, users[g], random.Random(seed * 1000 + g), probe) for g in range(games)]
             t0 = time.perf_counter()

@@ -812,7 +812,7 @@ async def bench_game(game_id: str, label: str, rates: Sequence[float], seconds: 
     with tempfile.TemporaryDirectory(prefix="bench-load-") as tmp:
         db = Path(tmp) / "games.db"
         if bot_in == "process":
-            async with FakeDiscord(owner_name="alice") as fake:
+            async with FakeDiscord(owner_name="alice", real_time=True) as fake:
                 mirror = Mirror(None)
                 async with BotChild(fake, mirror, db, label, settings) as child:
                     steps = await ladder(fake, child, mirror, game_id, rates, seconds, tables_n, seed,
@@ -820,7 +820,7 @@ async def bench_game(game_id: str, label: str, rates: Sequence[float], seconds: 
                     report_errors(fake, await child.errors())
                     return steps
         with PlayersThread() as side:
-            fake = FakeDiscord(owner_name="alice")
+            fake = FakeDiscord(owner_name="alice", real_time=True)
             await side.run(fake.__aenter__())
             try:
                 async with running_bot(fake, db, **settings) as bot:

@@ -3,8 +3,9 @@ log, rules, your waiting games, the table (undo, resign, watch, replay, export, 
 bot/ui/table.py), moderation (end, kick, replace, pause) with member pickers, and the
 operator's side (status, forget-me, the purge of servers the bot left: bot/ui/operator.py).
 
-Discord allows 25 subcommands in a group: ``/game`` has that many (``unwatch`` is ``watch
-mode:stop``, ``stats`` is ``leaderboard player:``)."""
+Discord allows 25 subcommands and groups under a command: ``/game`` has 21 (``SUBCOMMANDS``), the
+moderators' five in one group, ``/game mod …`` (``unwatch`` is ``watch mode:stop``, ``stats`` is
+``leaderboard player:``), so four are left for what comes."""
 
 from __future__ import annotations
 
@@ -78,8 +79,15 @@ async def prefs_autocomplete(interaction: discord.Interaction, current: str) -> 
             for i in items if i.startswith(last)][:25]
 
 
+SUBCOMMANDS = 21
+"""The subcommands and groups of ``/game`` (Discord's limit: 25; tests/bot hold it to this)."""
+
+
 class Games(commands.GroupCog, group_name="game"):
     """Commands common to every game."""
+
+    mod = app_commands.Group(name="mod", description="Moderator: end, kick, replace or pause a game; "
+                                                     "the server's quiet hours.")
 
     # (the docstring is the group's description on Discord: at most 100 characters.
     # Refusals raised below are answered by bot/ui/errors.py; the moderator commands
@@ -226,7 +234,7 @@ class Games(commands.GroupCog, group_name="game"):
         record = await self.bot.flow.ctx.resolve_game(interaction, game)
         await self.bot.flow.clock.set_vacation(interaction, record, days)
 
-    @app_commands.command(name="quiet")
+    @mod.command(name="quiet")
     @app_commands.describe(start="Start of the quiet hours, e.g. 22:00 (leave out start and end to clear)",
                            end="End of the quiet hours, e.g. 07:00",
                            timezone="The server's time zone: Europe/Berlin, UTC+2… (default UTC)")
@@ -270,14 +278,14 @@ class Games(commands.GroupCog, group_name="game"):
             await refuse_foreign(interaction, (*DYNAMIC_ITEMS, *TABLE_ITEMS, *AI_ITEMS))
 
     # ------------------------------------------------------------------ moderation
-    @app_commands.command(name="end")
+    @mod.command(name="end")
     @app_commands.describe(game="Game number", reason="Shown with the announcement")
     @moderator_only()
     async def end(self, interaction: discord.Interaction, game: GameOption, reason: str | None = None) -> None:
         """Moderator: end a lobby or running game now (logged)."""
         await self.bot.flow.moderation.end(interaction, game, reason)
 
-    @app_commands.command(name="kick")
+    @mod.command(name="kick")
     @app_commands.describe(game="Game number", member="The player (pick them, or paste the id of one who left)",
                            ai="Hand their seat to an AI of this level instead of the timeout default")
     @app_commands.choices(ai=AI_CHOICES)
@@ -290,7 +298,7 @@ class Games(commands.GroupCog, group_name="game"):
             return
         await self.bot.flow.moderation.kick(interaction, game, member)
 
-    @app_commands.command(name="replace")
+    @mod.command(name="replace")
     @app_commands.describe(game="Game number", player="The player to replace (or paste the id of one who left)",
                            member="The member who takes the seat", ai="Or: hand the seat to an AI of this level",
                            seat="Or, instead of player: the seat to replace (an AI seat too)")
@@ -321,7 +329,7 @@ class Games(commands.GroupCog, group_name="game"):
         record = await self.bot.flow.ctx.resolve_game(interaction, game)
         await self.bot.flow.ai.autopilot(interaction, record, on, level)
 
-    @app_commands.command(name="pause")
+    @mod.command(name="pause")
     @app_commands.describe(game="Game number", paused="True to pause, False to resume")
     @moderator_only()
     async def pause(self, interaction: discord.Interaction, game: GameOption, paused: bool = True) -> None:

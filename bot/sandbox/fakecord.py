@@ -16,8 +16,16 @@ The gateway is sharded as Discord's is: ``GET /gateway/bot`` recommends
 READY and GUILD_CREATE for the servers on its shard (``(guild_id >> 22) % count``) and only the events of
 those servers (events without a server, DMs, go to shard 0); one without ``shard`` gets everything.
 
-Time is injectable: :meth:`FakeDiscord.advance` moves the fake's clock forward, which ages interactions
-(3 s to answer, 15 min for the token), messages (the one-hour edit cap) and the snowflakes of new objects.
+Time is the fake's own: its clock (:meth:`FakeDiscord.now`) stands still unless a test moves it with
+:meth:`FakeDiscord.advance`, which ages interactions (3 s to answer, 15 min for the token), messages (the
+one-hour edit cap), nonces and the snowflakes of new objects. A slow machine therefore never makes the bot
+late: an interaction expires only when a test advances the clock past its deadline. ``real_time=True``
+lets the clock run with the wall clock as well (the playground and the benchmarks, which measure latency).
+Rate-limit windows run on the wall clock plus every advance, since discord.py waits ``retry_after`` in
+real seconds. The waits of a test (:meth:`FakeDiscord.wait_for`, :meth:`FakeDiscord.response`,
+:meth:`FakeDiscord.idle`) wait for events, never for a time: :meth:`FakeDiscord.caught_up` knows when a
+connected bot has read every gateway event sent to it (its answer to a heartbeat request), and only a
+hang guard of ``HANG_GUARD`` seconds, which no working test comes near, ends a wait that cannot end.
 
 Adapted from the offline-Discord prototype the project started from.
 """
@@ -26,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import copy
 import datetime as dt
 import json
@@ -54,6 +63,7 @@ __all__ = [
     "DEFAULT_PERMS",
     "EPHEMERAL",
     "HANDLER_TASKS",
+    "HANG_GUARD",
     "LOADING",
     "REQUEST_CHECKS",
     "CommandNotPermitted",
@@ -74,6 +84,14 @@ IS_COMPONENTS_V2 = 1 << 15
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 TOKEN_LIFETIME = 15 * 60.0
 ACK_DEADLINE = 3.0
+CLOCK_TICK = 1e-6
+"""Seconds each reading of the fake's clock moves it on (:meth:`FakeDiscord.now`): a million readings
+make one second, far from any deadline a test meets without :meth:`FakeDiscord.advance`."""
+HANG_GUARD = 600.0
+RETRY_TOLERANCE = 0.01
+"""Seconds a request may come before a 429's ``retry_after`` has passed (the rounding of timers)."""
+"""Wall seconds after which a wait of the fake gives up (TimeoutError): not a deadline for the bot, which is
+held only to the fake's clock, but the end of a test that waits for what will never come (a hang)."""
 NONCE_LIFETIME = 300.0
 """Seconds (of the fake's clock) a message nonce is remembered per author for ``enforce_nonce``:
 Discord keeps one for a few minutes."""
@@ -157,6 +175,18 @@ class _MsgMeta:
     edits: int = 0
     late_edits: int = 0
     owner_id: str | None = None  # the only user who sees an ephemeral message
+
+
+class _Guard:
+    """The end of a wait that cannot end: ``timeout`` wall seconds when given, else ``HANG_GUARD``."""
+
+    def __init__(self, timeout: float | None, what: str) -> None:
+        self.until = time.monotonic() + (HANG_GUARD if timeout is None else timeout)
+        self.what = what
+
+    def check(self) -> None:
+        if time.monotonic() > self.until:
+            raise TimeoutError(self.what)
 
 
 class ErrorCollector(logging.Handler):
@@ -404,10 +434,18 @@ class FakeGateway:
     their server) and the waits and inspections of a test: what every Discord resource below
     builds on."""
 
-    def __init__(self, *, owner_name: str = "owner", log_names: Iterable[str] = ("discord", "bot", "cogs")) -> None:
+    def __init__(self, *, owner_name: str = "owner", log_names: Iterable[str] = ("discord", "bot", "cogs"),
+                 real_time: bool = False) -> None:
         """``owner_name``: username of the guild owner; ``log_names``: loggers whose ERROR records are
-        collected in :attr:`errors`."""
+        collected in :attr:`errors`; ``real_time``: the clock runs with the wall clock too (default: it
+        moves only by :meth:`advance`)."""
+        self.real_time = real_time
+        self._epoch = time.time()
         self._offset = 0.0
+        #: REST requests read and not yet answered (``held`` of them wait at a gate).
+        self.in_flight = 0
+        self._sent_seq: dict[web.WebSocketResponse, int] = {}
+        self._echoed: dict[web.WebSocketResponse, int] = {}
         self._last_id = 0
         self.requests: list[Req] = []
         self.messages: dict[int, JSONDict] = {}
@@ -433,8 +471,10 @@ class FakeGateway:
         self._nonces: dict[tuple[str, str], tuple[int, float]] = {}
         #: How long a nonce drops a repeat (``NONCE_LIFETIME``; per author, the fake's clock).
         self.nonce_lifetime = NONCE_LIFETIME
-        self._bucket_rules: tuple[tuple[int, float] | None, tuple[int, float] | None] = (None, None)
+        self._bucket_rules: tuple[tuple[int, float] | None, ...] = (None, None, None)
         self._buckets: dict[str, tuple[float, int]] = {}
+        #: The window-clock time until which a bucket that answered 429 stays closed (``retry_after``).
+        self._closed_until: dict[str, float] = {}
         #: Message creates answered with an earlier message of the same nonce (``enforce_nonce``).
         self.nonce_hits = 0
         self._closed_dms: set[str] = set()
@@ -457,8 +497,19 @@ class FakeGateway:
 
     # ------------------------------------------------------------------ clock and ids
     def now(self) -> float:
-        """The fake's wall clock in epoch seconds: real time shifted by every :meth:`advance`."""
-        return time.time() + self._offset
+        """The fake's clock in epoch seconds: the time the fake opened plus every :meth:`advance` (with
+        ``real_time``, the wall clock plus every advance). Each reading moves it on by ``CLOCK_TICK``, so
+        that, as on a real clock, what happens later is never stamped at the same time (a bot's rows
+        written before it restarted are older than its start), whatever the machine's speed."""
+        if self.real_time:
+            return time.time() + self._offset
+        self._offset += CLOCK_TICK
+        return self._epoch + self._offset
+
+    def _window_now(self) -> float:
+        """The clock of the rate-limit windows: the wall clock plus every :meth:`advance` (discord.py
+        sleeps ``retry_after`` in real seconds, so a window must pass in them)."""
+        return time.monotonic() + self._offset
 
     def now_dt(self) -> dt.datetime:
         """:meth:`now` as an aware UTC datetime."""
@@ -489,7 +540,8 @@ class FakeGateway:
             if frame.type != WSMsgType.TEXT:
                 continue
             msg = json.loads(frame.data)
-            if msg["op"] == 1:  # heartbeat
+            if msg["op"] == 1:  # heartbeat: ``d`` is the last sequence the bot has read (see caught_up)
+                self._echoed[ws] = max(self._echoed.get(ws, 0), int(msg.get("d") or 0))
                 await ws.send_json({"op": 11, "d": None, "s": None, "t": None})
             elif msg["op"] == 2:  # identify
                 self.identifies.append(msg["d"])
@@ -517,6 +569,8 @@ class FakeGateway:
         if ws in self._sockets:
             self._sockets.remove(ws)
         self._socket_shards.pop(ws, None)
+        self._sent_seq.pop(ws, None)
+        self._echoed.pop(ws, None)
         return ws
 
     def _on_shard(self, ws: web.WebSocketResponse, guild_id: int | None) -> bool:
@@ -533,16 +587,37 @@ class FakeGateway:
 
     async def _send(self, ws: web.WebSocketResponse, event: str, data: JSONDict) -> None:
         self._seq += 1
+        self._sent_seq[ws] = self._seq
         await ws.send_json({"op": 0, "t": event, "s": self._seq, "d": data})
 
     async def dispatch(self, event: str, data: JSONDict) -> None:
         """Send a gateway event to every connected bot whose shard holds the event's server
-        (``guild_id``, or ``id`` for the GUILD_* events; none: shard 0)."""
+        (``guild_id``, or ``id`` for the GUILD_* events; none: shard 0). An interaction remembers the
+        connections it went to (``sockets``): one whose connections are all gone can no longer be answered."""
         raw = data.get("id") if event.startswith("GUILD_") and "guild_id" not in data else data.get("guild_id")
         guild_id = int(raw) if raw else None
+        it = self.interactions.get(str(data.get("token"))) if event == "INTERACTION_CREATE" else None
         for ws in list(self._sockets):
             if self._on_shard(ws, guild_id):
+                if it is not None:
+                    it.setdefault("sockets", []).append(ws)
                 await self._send(ws, event, data)
+
+    async def caught_up(self) -> None:
+        """Wait until every connected bot has read every gateway event sent to it: the fake asks each
+        connection that is behind for a heartbeat (op 1), which discord.py answers at once with the last
+        sequence it has read; events are read in order and an interaction's handler task is created while
+        it is read. An event, not a time: a slow machine only makes the answer later."""
+        await self._flush()
+        behind = [ws for ws in list(self._sockets) if self._echoed.get(ws, 0) < self._sent_seq.get(ws, 0)]
+        for ws in behind:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await ws.send_json({"op": 1, "d": None, "s": None, "t": None})
+        guard = _Guard(None, "a bot never read the events sent to it")
+        while any(ws in self._sockets and not ws.closed and self._echoed.get(ws, 0) < self._sent_seq.get(ws, 0)
+                  for ws in behind):
+            guard.check()
+            await asyncio.sleep(0.002)
 
     def _later(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run a dispatch soon (from sync code); injected events wait for it first, so order is kept."""
@@ -559,21 +634,31 @@ class FakeGateway:
             await asyncio.gather(*list(self._pending))
 
     # ------------------------------------------------------------------ waiting and inspection
-    async def wait_for(self, pred: Callable[[], Any], timeout: float = 3.0) -> Any:
-        """Poll ``pred`` (cheap, every 5 ms) until it is truthy and return its value; TimeoutError after
-        ``timeout`` real seconds. Works for REST calls, logged errors, database state..."""
-        deadline = time.monotonic() + timeout
+    async def wait_for(self, pred: Callable[[], Any], timeout: float | None = None) -> Any:
+        """Poll ``pred`` (cheap, every 5 ms) until it is truthy and return its value: an event, not a time
+        (REST calls, logged errors, database state...). TimeoutError after ``timeout`` wall seconds when
+        given (the playground, which talks to a person), else only after ``HANG_GUARD``."""
+        guard = _Guard(timeout, "condition not met")
         while not (res := pred()):
-            if time.monotonic() > deadline:
-                raise TimeoutError("condition not met")
+            guard.check()
             await asyncio.sleep(0.005)
         return res
 
-    async def response(self, token: str, timeout: float = 3.0) -> JSONDict:
-        """Wait for the bot's first response (callback body) to an interaction."""
+    async def response(self, token: str, timeout: float | None = None) -> JSONDict:
+        """Wait for the bot's first response (callback body) to an interaction (``timeout``: as
+        :meth:`wait_for`)."""
         it = self.interactions[token]
         await self.wait_for(lambda: it["acked_at"] is not None, timeout)
         return dict(it["callback"])
+
+    async def answer(self, token: str, timeout: float | None = None) -> JSONDict | None:
+        """The bot's first response (callback body) to an interaction, or None once the bot went idle
+        (:meth:`idle`: its handlers ran to their end) without answering it (``timeout``: as
+        :meth:`wait_for`)."""
+        it = self.interactions[token]
+        if it["acked_at"] is None:
+            await self.idle(0.02, timeout)
+        return None if it["acked_at"] is None else dict(it["callback"])
 
     def unacked(self) -> list[str]:
         """Tokens of interactions the bot never answered in time (users would see "This interaction failed")."""
@@ -581,22 +666,33 @@ class FakeGateway:
 
     def awaiting_ack(self) -> list[str]:
         """Tokens of interactions the bot has not answered yet and may still answer (created less than
-        ``ACK_DEADLINE`` seconds ago on this fake's clock): a test that waits for the bot to settle
-        must wait for these too, since a busy bot may not have made a request for them yet."""
-        now = self.now()
+        ``ACK_DEADLINE`` seconds ago on this fake's clock, and sent to a connection still open): a test
+        that waits for the bot to settle must wait for these too, since a busy bot may not have made a
+        request for them yet."""
+        now, open_ = self.now(), set(self._sockets)
         return [t for t, it in self.interactions.items()
-                if it["acked_at"] is None and now - it["created"] < ACK_DEADLINE]
+                if it["acked_at"] is None and now - it["created"] < ACK_DEADLINE
+                and not open_.isdisjoint(it.get("sockets", []))]
 
-    async def idle(self, quiet: float = 0.1, timeout: float = 5.0) -> None:
-        """Wait until the bot has made no REST call for ``quiet`` seconds and none of discord.py's handler
-        tasks (app commands, views, dynamic items, modals) is still running; TimeoutError after ``timeout``."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            n = len(self.requests)
-            await asyncio.sleep(quiet)
-            if len(self.requests) == n and not self.handlers_running():
-                return
-        raise TimeoutError("bot never went idle")
+    async def idle(self, quiet: float = 0.1, timeout: float | None = None) -> None:
+        """Wait until every connected bot has read every event sent to it (:meth:`caught_up`), none of
+        discord.py's handler tasks (app commands, views, dynamic items, modals) is still running, no REST
+        request is being answered, and then no REST call came for ``quiet`` seconds (a wait that can only
+        be longer on a slow machine, never end too soon: the events above are what counts).
+        ``timeout``: as :meth:`wait_for`."""
+        guard = _Guard(timeout, "bot never went idle")
+        while True:
+            await self.caught_up()
+            if not self.handlers_running() and self.in_flight <= self.held:
+                n = len(self.requests)
+                await asyncio.sleep(quiet)
+                if (len(self.requests) == n and not self.handlers_running() and self.in_flight <= self.held
+                        and not self._pending and all(self._echoed.get(ws, 0) >= self._sent_seq.get(ws, 0)
+                                                      for ws in self._sockets)):
+                    return
+            else:
+                await asyncio.sleep(0.002)
+            guard.check()
 
     @staticmethod
     def handlers_running() -> list[asyncio.Task[Any]]:
@@ -890,6 +986,15 @@ class FakeMessages(FakeGuilds):
             meta.late_edits += 1
         self.message_log.append(("edit", msg))
 
+    def _edit_refused(self, msg: JSONDict) -> bool:
+        """Whether Discord refuses an edit of ``msg`` with 30046, whichever way it comes (the bot
+        token, or an interaction token's ``@original``): refused on purpose (:meth:`refuse_edits`),
+        or older than an hour with :attr:`old_message_edit_cap` late edits made."""
+        meta = self._meta[int(msg["id"])]
+        capped = (self.old_message_edit_cap is not None and self.now() - meta.created > 3600
+                  and meta.late_edits >= self.old_message_edit_cap)
+        return meta.edit_refused or bool(msg.get("edit_refused")) or capped
+
     def _delete(self, mid: int) -> None:
         msg = self.messages.pop(mid)
         self._meta.pop(mid, None)
@@ -1124,35 +1229,69 @@ class FakeRateLimits(FakeMessages):
     hold a request."""
 
     def rate_limit_buckets(self, per_channel: tuple[int, float] | None = (5, 5.0),
-                           global_limit: tuple[int, float] | None = (50, 1.0)) -> None:
-        """Emulate Discord's rate limits with fixed-window buckets on the fake's clock (:meth:`advance`
-        resets them): ``per_channel`` = (requests, seconds) per route and channel (e.g. 5 messages per 5 s in
-        a channel), ``global_limit`` = (requests, seconds) over every bot-token channel route. Each answer
-        carries the ``X-RateLimit-*`` headers discord.py reads (Limit, Remaining, Reset, Reset-After, Bucket);
-        a request over a limit is answered 429 with ``retry_after`` (and ``global``, ``X-RateLimit-Scope``,
-        ``Retry-After``) and recorded in :attr:`refusals`. Interaction callbacks and webhooks are exempt, as
-        on Discord. ``None`` for both turns the buckets off (the default)."""
-        self._bucket_rules = (per_channel, global_limit)
+                           global_limit: tuple[int, float] | None = (50, 1.0),
+                           per_interaction: tuple[int, float] | None = None) -> None:
+        """Emulate Discord's rate limits with fixed-window buckets (on the wall clock plus every
+        :meth:`advance`, which resets them): ``per_channel`` = (requests, seconds) per route and channel
+        (e.g. 5 messages per 5 s in a channel), ``global_limit`` = (requests, seconds) over every bot-token
+        channel route, ``per_interaction`` = (requests, seconds) per interaction on each of its two routes:
+        its callback (``/interactions/{id}/{token}/callback``) and its webhook (every
+        ``/webhooks/{app}/{token}`` route: follow-ups, ``@original`` and follow-up edits). Interaction
+        routes are not counted against the global limit, as on Discord, but each has its own bucket. Each
+        answer carries the ``X-RateLimit-*`` headers discord.py reads (Limit, Remaining, Reset,
+        Reset-After, Bucket); a request over a limit is answered 429 with ``retry_after`` (and ``global``,
+        ``X-RateLimit-Scope``, ``Retry-After``) and recorded in :attr:`refusals`; a request to an
+        interaction bucket before the ``retry_after`` of its 429 has passed is a violation (the bot did
+        not wait as told). ``None`` turns a kind of bucket off (all three: the default)."""
+        self._bucket_rules = (per_channel, global_limit, per_interaction)
         self._buckets.clear()
+        self._closed_until.clear()
+
+    def _window(self, key: str, limit: tuple[int, float], now: float) -> tuple[int, float]:
+        """Count a request in bucket ``key``: (requests left in its window, seconds until it resets)."""
+        count, per = limit
+        start, used = self._buckets.get(key, (now, 0))
+        if now >= start + per:
+            start, used = now, 0
+        self._buckets[key] = (start, used + 1)
+        return count - used - 1, start + per - now
+
+    def _limited(self, key: str, limit: tuple[int, float], name: str, now: float, what: str,
+                 headers: dict[str, str]) -> Result | None:
+        """Count a request in the route bucket ``key`` (``name``: its ``X-RateLimit-Bucket``); a 429 result
+        when it is full, else None (headers filled in)."""
+        left, reset_after = self._window(key, limit, now)
+        headers.update({"X-RateLimit-Limit": str(limit[0]), "X-RateLimit-Remaining": str(max(0, left)),
+                        "X-RateLimit-Reset": f"{self.now() + reset_after:.3f}",
+                        "X-RateLimit-Reset-After": f"{reset_after:.3f}", "X-RateLimit-Bucket": name})
+        if left < 0:
+            self._closed_until[key] = now + reset_after
+            headers.update({"X-RateLimit-Scope": "user", "Retry-After": str(max(1, round(reset_after)))})
+            return self._refusal(429, {"code": 0, "message": "You are being rate limited.",
+                                       "retry_after": round(reset_after, 3), "global": False}, what)
+        return None
 
     def _take_bucket(self, r: Req, headers: dict[str, str]) -> Result | None:
         """Count ``r`` in its buckets; a 429 result when one is full, else None (headers filled in)."""
-        per_channel, global_limit = self._bucket_rules
+        per_channel, global_limit, per_interaction = self._bucket_rules
+        now, what = self._window_now(), f"{r.method} {r.path}"
+        hook = (re.fullmatch(r"/interactions/\d+/([\w.-]+)/callback", r.path)
+                or re.fullmatch(r"/webhooks/\d+/([\w.-]+)(?:/.*)?", r.path))
+        if hook is not None:
+            if per_interaction is None:
+                return None
+            kind = "callback" if r.path.startswith("/interactions/") else "webhook"
+            key = f"{kind}:{hook[1]}"
+            if now < self._closed_until.get(key, 0.0) - RETRY_TOLERANCE:
+                self.violations.append(f"{what}: sent {self._closed_until[key] - now:.3f} s before the "
+                                       f"retry_after of its 429 had passed")
+            return self._limited(key, per_interaction, f"{zlib.crc32(kind.encode()):08x}", now,
+                                 f"{kind} {what}", headers)
         mm = re.match(r"/channels/(\d+)(/messages(?:/\d+)?)?", r.path)
         if mm is None or (per_channel is None and global_limit is None):
             return None
-        now, what = self.now(), f"{r.method} {r.path}"
-
-        def window(key: str, limit: tuple[int, float]) -> tuple[int, float]:
-            count, per = limit
-            start, used = self._buckets.get(key, (now, 0))
-            if now >= start + per:
-                start, used = now, 0
-            self._buckets[key] = (start, used + 1)
-            return count - used - 1, start + per - now
-
         if global_limit is not None:
-            left, reset_after = window("global", global_limit)
+            left, reset_after = self._window("global", global_limit, now)
             if left < 0:
                 self._buckets["global"] = (self._buckets["global"][0], global_limit[0])
                 headers.update({"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global",
@@ -1163,16 +1302,7 @@ class FakeRateLimits(FakeMessages):
             return None
         template = re.sub(r"/\d+", "/:id", mm[2] or "")
         bucket = f"{zlib.crc32(f'{r.method} {template}'.encode()):08x}"
-        key = f"{bucket}:{mm[1]}"
-        left, reset_after = window(key, per_channel)
-        headers.update({"X-RateLimit-Limit": str(per_channel[0]), "X-RateLimit-Remaining": str(max(0, left)),
-                        "X-RateLimit-Reset": f"{now + reset_after:.3f}",
-                        "X-RateLimit-Reset-After": f"{reset_after:.3f}", "X-RateLimit-Bucket": bucket})
-        if left < 0:
-            headers.update({"X-RateLimit-Scope": "user", "Retry-After": str(max(1, round(reset_after)))})
-            return self._refusal(429, {"code": 0, "message": "You are being rate limited.",
-                                       "retry_after": round(reset_after, 3), "global": False}, what)
-        return None
+        return self._limited(f"{bucket}:{mm[1]}", per_channel, bucket, now, what, headers)
 
     def rate_limit_next(self, route_regex: str, retry_after: float = 0.1, method: str | None = None) -> None:
         """Answer the next request whose path matches ``route_regex`` (and ``method``) with a 429 telling
@@ -1279,8 +1409,7 @@ class FakeResponses(FakeRateLimits):
         if found is None or (which != "@original" and mid not in it.get("followup_ids", [])):
             return 404, _error(10008, "Unknown Message")
         if m == "PATCH":
-            meta = self._meta[mid]
-            if meta.edit_refused or found.get("edit_refused"):
+            if self._edit_refused(found):
                 return self._refusal(400, _error(30046, "Maximum number of edits to messages older than 1 hour "
                                                         "reached. Try again later."), what)
             if err := self._check_message(b, files, what, create=False, channel_id=it["channel_id"], editing=found):
@@ -1298,6 +1427,13 @@ class FakeRest(FakeResponses):
 
     # ------------------------------------------------------------------ REST
     async def _rest(self, request: web.Request) -> web.Response:
+        self.in_flight += 1
+        try:
+            return await self._answer(request)
+        finally:
+            self.in_flight -= 1
+
+    async def _answer(self, request: web.Request) -> web.Response:
         path = request.path[len(API):]
         body: Any = None
         files: list[tuple[str, str | None, bytes]] = []
@@ -1526,10 +1662,7 @@ class FakeRest(FakeResponses):
         if m == "PATCH":
             if msg["author"]["id"] != self.bot_user["id"] and set(b) - {"flags"}:
                 return self._violation(403, _error(50005, "Cannot edit a message authored by another user"), what)
-            meta = self._meta[mid]
-            capped = (self.old_message_edit_cap is not None and self.now() - meta.created > 3600
-                      and meta.late_edits >= self.old_message_edit_cap)
-            if meta.edit_refused or msg.get("edit_refused") or capped:
+            if self._edit_refused(msg):
                 return self._refusal(400, _error(30046, "Maximum number of edits to messages older than 1 hour "
                                                         "reached. Try again later."), what)
             if err := self._check_message(b, files, what, create=False, channel_id=cid, editing=msg):
@@ -1760,7 +1893,7 @@ class FakeInteractions(FakeRest):
 
     async def autocomplete(self, user: JSONDict, name: str, *sub: str, focused: str,
                            channel: JSONDict | str | int | None = None, dm: Any = None, context: str | None = None,
-                           timeout: float = 3.0, options: dict[str, Any] | None = None,
+                           timeout: float | None = None, options: dict[str, Any] | None = None,
                            **kw_options: Any) -> list[JSONDict]:
         """Send an APPLICATION_COMMAND_AUTOCOMPLETE interaction (type 4) with option ``focused`` marked
         ``"focused": true`` (its partial text is ``options[focused]``, default ""), wait for the bot's
@@ -1931,16 +2064,18 @@ class FakeDiscord(FakeInteractions):
             await ws.close()
         await self._runner.cleanup()
 
-    async def start_bot(self, bot: discord.Client, timeout: float = 10.0, *,
+    async def start_bot(self, bot: discord.Client, timeout: float | None = None, *,
                         sync_commands: bool = True) -> asyncio.Task[None]:
         """Start ``bot`` against the fake and wait until it is ready (guild cached). With
         ``sync_commands``, a bot with a command tree whose commands this Discord does not hold yet
         then has them synced globally, as its operator's ``python -m bot sync`` once did for a
-        real application (the bot itself syncs only to a development server, bot/sync.py)."""
+        real application (the bot itself syncs only to a development server, bot/sync.py). ``timeout``:
+        wall seconds before TimeoutError (default ``HANG_GUARD``: the start is waited for, not timed)."""
         bot._connection.guild_ready_timeout = 0.05  # default: 2 s wait for more GUILD_CREATEs
         task = asyncio.create_task(bot.start(BOT_TOKEN), name="bot-under-test")
         ready = asyncio.create_task(bot.wait_until_ready())
-        done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait({task, ready}, timeout=HANG_GUARD if timeout is None else timeout,
+                                     return_when=asyncio.FIRST_COMPLETED)
         if ready not in done:
             ready.cancel()
             if not bot.is_closed():
@@ -1957,4 +2092,4 @@ class FakeDiscord(FakeInteractions):
     async def stop_bot(self, bot: discord.Client) -> None:
         """Close ``bot`` and wait for its task to end."""
         await bot.close()
-        await asyncio.wait_for(bot._fakecord_task, 5)  # type: ignore[attr-defined]
+        await asyncio.wait_for(bot._fakecord_task, HANG_GUARD)  # type: ignore[attr-defined]

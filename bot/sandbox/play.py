@@ -9,7 +9,7 @@ not a terminal::
     as bob                          act as bob (the prompt shows [bob] >)
     /game new game:carnival         a slash command: name, subcommands, key:value options
     /carnival play action:choose lust      (a value runs on until the next key:, ints are typed,
-    /game kick player:@bob                  @name is a member, key:text? lists autocomplete choices)
+    /game mod kick player:@bob              @name is a member, key:text? lists autocomplete choices)
     click 2                         press button [2] of the latest listing
     select 3 2   choose 3 1,2       pick option(s) of select menu [3] (also: choose 3.2)
     modal 1:"my text" 2:other       fill in the modal the bot opened
@@ -471,14 +471,13 @@ class Playground:
     """
 
     def __init__(self, fake: FakeDiscord, bot_factory: BotFactory, *, images_dir: Path,
-                 out: Callable[[str], None] | None = None, answer_timeout: float = 5.0,
-                 idle_timeout: float = 30.0, advance_settle: float = 1.2, world: Path | None = None) -> None:
+                 out: Callable[[str], None] | None = None, idle_timeout: float | None = None,
+                 advance_settle: float = 1.2, world: Path | None = None) -> None:
         self.fake = fake
         self.world = world
         self.bot_factory = bot_factory
         self.images_dir = Path(images_dir)
         self.out = out or (lambda line: print(line, flush=True))
-        self.answer_timeout = answer_timeout
         self.idle_timeout = idle_timeout
         self.advance_settle = advance_settle
         self.bot: discord.Client | None = None
@@ -516,7 +515,7 @@ class Playground:
 
     async def _start_bot(self) -> None:
         self.bot = self.bot_factory()
-        await self.fake.start_bot(self.bot, timeout=30.0)
+        await self.fake.start_bot(self.bot, timeout=self.idle_timeout)
         await self.fake.idle(0.1, self.idle_timeout)
 
     # -------------------------------------------------------------------------------------- commands
@@ -606,7 +605,7 @@ class Playground:
         if cmd.autocomplete is not None:
             fixed = self._fixed_choices(cmd)
             choices = fixed if fixed is not None else await self.fake.autocomplete(
-                self.current, cmd.name, *cmd.sub, focused=cmd.autocomplete, timeout=self.answer_timeout,
+                self.current, cmd.name, *cmd.sub, focused=cmd.autocomplete, timeout=self.idle_timeout,
                 options=options, context=context)
             self.out(f"{cmd.autocomplete}: " + (", ".join(str(c["value"]) if c["name"] == str(c["value"])
                                                           else f"{c['name']} ({c['value']})" for c in choices)
@@ -677,10 +676,7 @@ class Playground:
 
     async def _interact(self, sending: Any, message: JSONDict | None) -> None:
         token = await sending
-        try:
-            callback = await self.fake.response(token, self.answer_timeout)
-        except TimeoutError:
-            callback = None
+        callback = await self.fake.answer(token, self.idle_timeout)
         if callback is not None and callback.get("type") == 5:  # "thinking": wait for the real answer
             original = self.fake.message_for(token) or {}
             with contextlib.suppress(TimeoutError):
@@ -934,13 +930,13 @@ async def amain(argv: Sequence[str] | None = None, *, bot_factory: BotFactory | 
         except DatabaseRefused as exc:
             (out or print)(f"The playground cannot start: {exc}\n(`make play ARGS=--fresh` starts a new playground.)")
             return 4
-    fake = FakeDiscord(owner_name=OWNER)
+    fake = FakeDiscord(owner_name=OWNER, real_time=True)
     if world.exists() and args.db.exists():
         try:
             fake.load_world(world)
         except ValueError as exc:
             (out or print)(f"(could not reopen the last session's server, starting a new one: {exc})")
-            fake = FakeDiscord(owner_name=OWNER)
+            fake = FakeDiscord(owner_name=OWNER, real_time=True)
     async with fake:
         factory = bot_factory or real_bot_factory(args.db, fake, ai_iterations=args.ai_iterations)
         pg = Playground(fake, factory, images_dir=args.images, out=out, world=world)

@@ -295,7 +295,7 @@ class AiPlayers:
 
     async def hand_over(self, interaction: discord.Interaction, record: GameRecord, user: discord.abc.User | None,
                         level: str, *, reason: str, seat: int | None = None) -> None:
-        """A moderator's ``/game replace … ai:`` or ``/game kick … ai:`` (``reason``
+        """A moderator's ``/game mod replace … ai:`` or ``/game mod kick … ai:`` (``reason``
         ``replace``/``kick``): the member's seat (or ``seat``, by index) goes to a new AI of
         ``level``; announced in the game's thread, and the moderator is told privately which
         seat went from whom to which AI.
@@ -347,7 +347,7 @@ def seat_named(record: GameRecord, value: str) -> int:
 
 
 async def seat_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete of a ``seat:`` option (``/game replace``): the seats of the chosen game
+    """Autocomplete of a ``seat:`` option (``/game mod replace``): the seats of the chosen game
     of this server, by letter and name, AI seats marked with their level; filtered by what
     was typed. Empty before a game of this server is chosen."""
     number = game_number(getattr(interaction.namespace, "game", None))

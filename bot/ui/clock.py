@@ -7,7 +7,7 @@ vacation days, quiet hours, and the pings held back by them.
   of each such player is used and the deadline moves a day on instead; announced in the
   thread, shown on the lobby and the board. The game waits for that player anyway, so the
   others waited for get the same day (one clock per game).
-- **Quiet hours** (per server, set by moderators with ``/game quiet``): inside them no
+- **Quiet hours** (per server, set by moderators with ``/game mod quiet``): inside them no
   deadline expires (a deadline falling inside is moved to their end, so the timestamp
   shown is the real one), no reminder goes out, and turn pings are held back
   (``deferred_pings``) and sent when they end.
@@ -198,7 +198,7 @@ class Clock:
 
     async def set_quiet(self, interaction: discord.Interaction, start: str | None, end: str | None,
                         zone: str | None) -> None:
-        """``/game quiet`` (moderators): set the server's quiet hours, clear them (no
+        """``/game mod quiet`` (moderators): set the server's quiet hours, clear them (no
         ``start``/``end``), or show them.
 
         Raises:

@@ -4,9 +4,12 @@ lobby message under Join / Leave / Start.
 
 | item | custom_id | values |
 |---|---|---|
-| timer | ``lo:{game}:timer`` | the ``TIMEOUT_PRESETS`` in seconds |
-| option | ``lo:{game}:key`` | the option keys: the pick shows that option's values |
-| value | ``lo:{game}:v:{key}`` | the values offered for ``key`` (``offered_values``) |
+| option | ``lo:{game}:key`` | the move timer (``TIMER_KEY``) and the option keys: the pick shows its values |
+| timer | ``lo:{game}:timer`` | the ``TIMEOUT_PRESETS`` in seconds (shown until an option is picked) |
+| value | ``lo:{game}:v:{key}`` | the values offered for ``key`` (``offered_values``), in the timer's place |
+
+The lobby uses four of Discord's five action rows (Join / Leave / Start, Add AI, the option and
+the timer or the values of the option picked): one is left for what comes.
 
 A pick goes to ``bot.ui.lobby.Lobby.choose``; only the host or a moderator changes anything.
 The lobby's **Add AI** select (``la:{game}``) goes to ``bot.ui.ai.AiPlayers.lobby_pick``.
@@ -127,20 +130,23 @@ class LobbySelect(Reported, discord.ui.DynamicItem[discord.ui.Select[Any]],
         await dispatch_of(interaction).run(self.route, interaction, self, values[0])
 
 
+TIMER_KEY = ":timer"
+"""The move timer's entry in the option menu (no option key has a colon)."""
+
+
 def option_rows(record: GameRecord, engine: Engine, key: str | None = None,
                 locale: str = "en") -> list[discord.ui.Item[Any]]:
-    """The lobby's menus in ``locale``: the timer, the option to change (when the game has
-    options: its name, value and description, ``option_text``) and, after one was picked
-    (``key``), that option's values. Values are JSON in the menu."""
+    """The lobby's menus in ``locale``, two rows: the option to change (when the game has
+    options: the move timer first, then each option's name, value and description,
+    ``option_text``) and in the row below, the move timer's presets, or after an option was
+    picked (``key``), that option's values. Values are JSON in the menu."""
     items: list[discord.ui.Item[Any]] = []
-    timers = [discord.SelectOption(label=timeout_label(seconds, locale), value=str(seconds),
-                                   default=seconds == record.move_timeout)
-              for seconds in TIMEOUT_PRESETS.values()]
-    items.append(LobbySelect(record.id, "timer", timers, say("lobby_timer", locale)))
     tx = Texts(engine.info.game_id, [], locale)
-    specs = engine.info.options[:SELECT_OPTIONS]
+    specs = engine.info.options[:SELECT_OPTIONS - 1]
     if specs:
-        keys = []
+        keys = [discord.SelectOption(label=clip(tx(Msg("options.label", {
+            "name": tx(Msg("ui.lobby.timer")), "value": timeout_label(record.move_timeout, locale)})), SELECT_LABEL),
+            value=TIMER_KEY, default=key == TIMER_KEY)]
         for s in specs:
             name, about = option_text(tx, s)
             label = tx(Msg("options.label", {"name": name, "value": value_text(tx, record.options.get(s.key, s.default), s)}))
@@ -149,7 +155,12 @@ def option_rows(record: GameRecord, engine: Engine, key: str | None = None,
                                              default=s.key == key))
         items.append(LobbySelect(record.id, "key", keys, say("lobby_option", locale)))
     spec = next((s for s in specs if s.key == key), None)
-    if spec is not None:
+    if spec is None:
+        timers = [discord.SelectOption(label=timeout_label(seconds, locale), value=str(seconds),
+                                       default=seconds == record.move_timeout)
+                  for seconds in TIMEOUT_PRESETS.values()]
+        items.append(LobbySelect(record.id, "timer", timers, say("lobby_timer", locale)))
+    else:
         current = record.options.get(spec.key, spec.default)
         values = [discord.SelectOption(label=clip(value_text(tx, v, spec), SELECT_LABEL), value=json.dumps(v),
                                        default=v == current)

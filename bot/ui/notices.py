@@ -54,7 +54,7 @@ from bot.ui.context import HostContext, Parts
 from bot.ui.deadlines import fit_deadline, quiet_hours
 from bot.ui.dm import DirectMessages, jump_url
 from bot.ui.errors import reader_locale
-from bot.ui.limits import split_text
+from bot.ui.limits import MESSAGE_CHARS, split_text
 from bot.ui.panels import board_view, game_title, mention_list, timer_shown
 from bot.ui.parked import PARK_SECONDS
 from bot.ui.table_items import end_view
@@ -211,6 +211,18 @@ def system_line(entry: LogEntry, tx: Texts) -> str | None:
     else:  # (an AI's, unnamed then)
         key = "ui.log.replace_unnamed"
     return tx(Msg(key, params))
+
+
+RULES_CHARS = MESSAGE_CHARS * 95 // 100
+"""The longest message of ``/game rules`` (1,900 characters): 5 % of Discord's 2,000 are left free, so a
+line added to a translation, or a character Discord counts twice (it counts UTF-16 units), never meets the
+limit."""
+
+
+def rules_messages(notation: Notation, locale: str) -> list[str]:
+    """The messages ``/game rules`` sends: ``rules_in`` split at line breaks into pieces of at
+    most ``RULES_CHARS`` characters."""
+    return split_text(rules_in(notation, locale), RULES_CHARS)
 
 
 def rules_in(notation: Notation, locale: str) -> str:
@@ -416,7 +428,7 @@ class Notices:
         await self.tell_followers(record.id)
 
     async def ended(self, game: int) -> None:
-        """An end that came without a move (a moderator's ``/game end``, the last person
+        """An end that came without a move (a moderator's ``/game mod end``, the last person
         kicked or resigned: abandoned): the announcement queued with the change goes out,
         the board is redrawn, and the followers are told, as ``after`` does for a move."""
         await self.ctx.delivered(self.ctx.outbox.flush(game))
@@ -426,7 +438,7 @@ class Notices:
     async def tell_followers(self, game: int) -> None:
         """Bring the ``followers`` of ``game`` (e.g. spectators, bot/ui/table.py) up to date
         after a delivered change: each move (``after``), and an end that came without one
-        (a moderator's ``/game end``, the last person kicked or resigned: abandoned)."""
+        (a moderator's ``/game mod end``, the last person kicked or resigned: abandoned)."""
         for follow in self.followers:
             await self.ctx.delivered(follow(game))
 
@@ -539,7 +551,7 @@ class Notices:
     async def show_rules(interaction: discord.Interaction, game_id: str) -> None:
         """``/game rules``: the rules summary and our decisions in the reader's language
         (``rules_in``), ephemeral, split."""
-        chunks = split_text(rules_in(get_notation(game_id), reader_locale(interaction)))
+        chunks = rules_messages(get_notation(game_id), reader_locale(interaction))
         first, rest = chunks[0], chunks[1:]
         if interaction.response.is_done():
             await interaction.followup.send(first, ephemeral=True)

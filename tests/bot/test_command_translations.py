@@ -92,3 +92,24 @@ async def test_the_synced_commands_carry_each_languages_names(lang: str) -> None
     tops = [(c.get("name_localizations") or {}).get(locale, c["name"]) for c in sent]
     for names in [tops, *(g for c in sent for g in _siblings(c, locale))]:
         assert not [n for n, k in Counter(names).items() if k > 1], names
+
+
+async def test_every_command_leaves_room_under_discords_25_subcommands() -> None:
+    """Discord allows 25 subcommands and groups under a command and 25 in a group: ``/game`` has
+    ``SUBCOMMANDS`` (the moderators' in ``/game mod``), at least two below the limit, so a new
+    command does not meet it; every other command and group keeps that room too."""
+    from cogs.games import SUBCOMMANDS
+
+    commands = await payloads(Recorder())
+
+    def widths(payload: dict[str, Any], path: str) -> list[tuple[str, int]]:
+        subs = [o for o in payload.get("options") or [] if o["type"] in (1, 2)]
+        return [(path, len(subs))] + [w for o in subs for w in widths(o, f"{path} {o['name']}")]
+
+    counted = dict(w for c in commands for w in widths(c, c["name"]))
+    game = next(c for c in commands if c["name"] == "game")
+    assert counted["game"] == SUBCOMMANDS <= 23
+    assert {o["name"] for o in game["options"] if o["type"] == 2} == {"mod"}
+    assert [o["name"] for o in next(o for o in game["options"] if o["name"] == "mod")["options"]] == [
+        "quiet", "end", "kick", "replace", "pause"]
+    assert max(counted.values()) <= 23, counted

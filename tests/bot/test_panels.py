@@ -5,6 +5,7 @@ row, ≤25 options, labels ≤100 (options) / ≤80 (buttons), custom_id ≤100)
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -12,9 +13,11 @@ import discord
 import pytest
 
 from bot.storage import GameRecord, SeatRecord
-from bot.ui.panels import build_panel
+from bot.ui.lobby_options import TIMER_KEY
+from bot.ui.panels import build_panel, lobby_view
 from engines.base import Action, Engine, EngineInfo, Seat, State
 from engines.notation import Notation
+from engines.registry import ENGINES
 
 GAME, VERSION = 987_654_321_012, 4_294_967_295   # long ids make the longest custom_ids
 
@@ -346,3 +349,18 @@ async def test_a_step_whose_label_ends_in_the_step_mark_gets_no_second_one() -> 
     rows = build_panel(engine, record(), {}, 0).view.to_components()
     labels = [o["label"] for row in rows for c in row["components"] for o in c.get("options", [])]
     assert "later ▸" in labels and "more ▸" in labels and not any(lbl.endswith("▸ ▸") for lbl in labels), labels
+
+
+@pytest.mark.parametrize("game_id", list(ENGINES))
+def test_every_lobby_leaves_one_of_discords_five_rows_free(game_id: str) -> None:
+    """Join / Leave / Start, Add AI, the option menu and the timer (or the picked option's
+    values, in its place): four rows of five, whichever menu is open, in every language."""
+    lobby = dataclasses.replace(record(), game_id=game_id, status="lobby", state=None)
+    keys = [None, TIMER_KEY, *(spec.key for spec in ENGINES[game_id].info.options)]
+    for locale in ("en", "zh-TW", "zh-CN", "ja"):
+        for key in keys:
+            view = lobby_view(lobby, locale, key)
+            assert view is not None
+            rows = view.to_components()
+            check_limits(rows)
+            assert len(rows) <= 4, (locale, key, len(rows))

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
-from bot.sandbox.fakecord import FakeDiscord
+from bot.sandbox.fakecord import HANG_GUARD, FakeDiscord
 from bot.sandbox.play import (
     Command,
     Control,
@@ -43,7 +43,7 @@ from bot.sandbox.play import (
         ("/carnival play action:choose lust", SlashCommand("carnival", ("play",), {"action": "choose lust"})),
         ("/game new game:heaven players:4 timeout:10", SlashCommand("game", ("new",), {"game": "heaven", "players": 4,
                                                                                    "timeout": 10})),
-        ("/game kick player:@bob", SlashCommand("game", ("kick",), {"player": UserRef("bob")})),
+        ("/game mod kick player:@bob", SlashCommand("game", ("mod", "kick"), {"player": UserRef("bob")})),
         ('/game note text:"a: b  c" n:-2', SlashCommand("game", ("note",), {"text": "a: b  c", "n": -2})),
         ("/game mine", SlashCommand("game", ("mine",), {})),
         ("game board", SlashCommand("game", ("board",), {})),
@@ -328,7 +328,7 @@ async def test_repl_end_to_end_with_stand_in_bot(tmp_path: Path) -> None:
     out: list[str] = []
     images = tmp_path / "images"
     async with FakeDiscord(owner_name="alice") as fake:
-        pg = Playground(fake, lambda: StandInBot(store), images_dir=images, out=out.append, answer_timeout=0.5)
+        pg = Playground(fake, lambda: StandInBot(store), images_dir=images, out=out.append)
         await pg.start()
         await run_lines(pg, SCRIPT.splitlines())
         await pg.stop()
@@ -595,11 +595,11 @@ async def test_sigterm_ends_a_piped_playground_like_quit_and_keeps_its_server(tm
         await proc.stdin.drain()
         seen: list[str] = []
         while not any(line.startswith("[alice] > wait") for line in seen):
-            seen.append((await asyncio.wait_for(proc.stdout.readline(), 120)).decode())
+            seen.append((await asyncio.wait_for(proc.stdout.readline(), HANG_GUARD)).decode())
             assert seen[-1], "".join(seen)
         proc.send_signal(signal.SIGTERM)
-        rest = (await asyncio.wait_for(proc.stdout.read(), 60)).decode()
-        assert await asyncio.wait_for(proc.wait(), 60) == 0, rest
+        rest = (await asyncio.wait_for(proc.stdout.read(), HANG_GUARD)).decode()
+        assert await asyncio.wait_for(proc.wait(), HANG_GUARD) == 0, rest
         assert "(terminated: the server is saved for the next run)" in rest
     finally:
         if proc.returncode is None:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.render_pool import Renderer, RenderJob, Slots, render, small
+from bot.sandbox.fakecord import HANG_GUARD
 from bot.settings import Settings
 from bot.text import Texts
 from engines.base import CHANCE
@@ -201,7 +202,7 @@ def test_workers_exit_when_the_bot_process_is_killed_outright() -> None:
         with open(f"/proc/{pid}/stat") as f:       # (a zombie is gone but for its parent's wait)
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
 
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + HANG_GUARD
     while any(alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.2)
     left = [p for p in pids if alive(p)]

@@ -10,9 +10,11 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 import pytest_asyncio
@@ -538,6 +540,43 @@ async def test_first_response_after_3s_is_unknown_interaction(fake: FakeDiscord,
     fake.interactions.clear()
 
 
+async def test_a_slow_machine_never_makes_the_bot_late(fake: FakeDiscord, bot: TinyBot,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord's 3 s to answer run on the fake's clock: ten seconds of wall time while the bot works
+    (a machine under load) do not make its answer late; only the fake's clock does (above)."""
+    tok = await fake.slash(fake.owner, "t", "slow")
+    wall = time.time
+    monkeypatch.setattr(time, "time", lambda: wall() + 10.0)  # the wall clock, ten seconds on
+    bot.release.set()
+    cb = await fake.response(tok)
+    assert cb["data"]["content"] == "late" and not fake.violations and not fake.unacked()
+
+
+async def test_idle_waits_until_the_bot_has_read_every_event(fake: FakeDiscord, bot: TinyBot,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that reads its gateway late (a loaded machine) is not idle before it has read the events
+    sent to it: the fake asks for a heartbeat, answered only once every earlier event is read."""
+    read = discord.gateway.DiscordWebSocket.received_message
+    gate = asyncio.Event()
+
+    async def late(self: discord.gateway.DiscordWebSocket, msg: Any, /) -> None:
+        if isinstance(msg, str) and '"INTERACTION_CREATE"' in msg:
+            await gate.wait()
+        await read(self, msg)
+
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "received_message", late)
+    tok = await fake.slash(fake.owner, "t", "say", text="read late")
+
+    async def slow_reader() -> None:  # (the bot reads the event a fifth of a second late)
+        await asyncio.sleep(0.2)
+        gate.set()
+
+    reader = asyncio.create_task(slow_reader())
+    await fake.idle(0.01)
+    await reader
+    assert fake.interactions[tok]["callback"]["data"]["content"] == "read late"
+
+
 async def test_token_expires_after_15_minutes(fake: FakeDiscord, bot: TinyBot) -> None:
     await answer(fake, await fake.slash(fake.owner, "t", "later"))
     it = bot.last_interaction
@@ -618,6 +657,37 @@ async def test_rate_limit_is_retried(fake: FakeDiscord, bot: TinyBot) -> None:
     assert fake.refusals[0].startswith("0 POST") and [m["content"] for m in fake.channel_messages(fake.channel["id"])] == [
         "after the wait"
     ]
+
+
+async def test_interaction_routes_have_rate_limits_of_their_own(fake: FakeDiscord, bot: TinyBot) -> None:
+    """Each interaction's callback and webhook have buckets of their own, outside the global limit:
+    over the limit comes a 429 with ``retry_after``, and a request before it has passed is a violation."""
+    tok = await fake.slash(fake.owner, "t", "say", text="hi")
+    await answer(fake, tok)
+    fake.rate_limit_buckets(per_channel=None, global_limit=(1, 60.0), per_interaction=(2, 60.0))
+    hook = f"{Route.BASE}/webhooks/{fake.app_id}/{tok}"
+    answers = []
+    async with aiohttp.ClientSession() as session:
+        for i in range(4):
+            async with session.post(hook, json={"content": f"follow-up {i}"}) as r:
+                answers.append((r.status, r.headers.get("X-RateLimit-Remaining"), await r.json()))
+        assert [status for status, _, _ in answers] == [200, 200, 429, 429]
+        assert [left for _, left, _ in answers] == ["1", "0", "0", "0"]
+        retry_after = answers[2][2]["retry_after"]
+        assert 0 < retry_after <= 60 and answers[2][2]["global"] is False
+        # the fourth came at once, before the third's retry_after: the bot's fault
+        assert len(fake.violations) == 1 and "before the retry_after of its 429" in fake.violations[0]
+        # the bot-token global limit never counted them: a channel message is its first request
+        channel = bot.get_channel(int(fake.channel["id"]))
+        assert isinstance(channel, discord.TextChannel)
+        await channel.send("bot token")
+        fake.advance(61)  # the window passes: the webhook is open again
+        async with session.post(hook, json={"content": "later"}) as r:
+            assert r.status == 200
+    assert [m["content"] for m in fake.channel_messages(fake.channel["id"])][-4:] == [
+        "follow-up 0", "follow-up 1", "bot token", "later"]
+    assert sum(r.startswith("0 webhook POST") for r in fake.refusals) == 2
+    fake.violations.clear()
 
 
 async def test_guild_command_sync_and_its_limits(fake: FakeDiscord, bot: TinyBot) -> None:

@@ -15,7 +15,7 @@ import pytest_asyncio
 
 from bot.__main__ import NO_TOKEN_STATUS, main
 from bot.app import GameBot, run_sync
-from bot.sandbox.fakecord import BOT_TOKEN, FakeDiscord
+from bot.sandbox.fakecord import BOT_TOKEN, HANG_GUARD, FakeDiscord
 from bot.settings import Settings
 from bot.sync import canonical, diff
 
@@ -155,6 +155,6 @@ def test_make_run_without_a_token_explains_and_ends_with_status_0(tmp_path: Path
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "DISCORD_TOKEN": "", "DATABASE_PATH": str(tmp_path / "games.db")}
     done = subprocess.run(["make", "-s", "-C", str(root), "run"], env=env, capture_output=True, text=True,
-                          timeout=120, cwd=tmp_path)
+                          timeout=HANG_GUARD, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "No Discord token" in done.stderr and "Error" not in done.stderr

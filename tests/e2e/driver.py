@@ -29,12 +29,12 @@ class Driver:
 
     async def settle(self) -> None:
         """Wait until the bot has answered everything and every board edit is out."""
-        await self.fake.idle(0.02, timeout=30)
+        await self.fake.idle(0.02)
         await self.bot.flow.wait_idle()
         while updating := self.bot.delivery.boards.updating():  # (a board drawn slowly sends nothing meanwhile)
             await asyncio.wait(updating)
             await self.bot.flow.wait_idle()
-        await self.fake.idle(0.02, timeout=30)
+        await self.fake.idle(0.02)
 
     async def delivered(self, rounds: int = 10) -> None:
         """``settle``, and also wait for the retries of deliveries that failed (e.g. a 429

@@ -1,7 +1,7 @@
 """AI seats end to end through the offline Discord: every game from the
 lobby's **Add AI** select to its end with one person and AIs; a restart in the middle of an
 AI's turn resumes it; autopilot, and a moderator handing a kicked player's seat to an AI; a
-moderator giving an AI seat to a person (``/game replace seat:``) and a player taking their
+moderator giving an AI seat to a person (``/game mod replace seat:``) and a player taking their
 seat back from autopilot both cancel the AI's pending search (``AiPlayers.stop``).
 
 The AI thinks in the bot's worker processes; the bots here search a fixed few iterations
@@ -184,7 +184,7 @@ async def test_a_moderator_kicks_a_player_and_hands_the_seat_to_an_ai(fake, ai_b
     d = Driver(fake, ai_bot)
     alice, bob, carol = players[:3]
     game = await d.start_game("eguan", [alice, bob, carol])
-    await fake.slash(alice, "game", "kick", game=game, member=carol, ai="normal")
+    await fake.slash(alice, "game", "mod", "kick", game=game, member=carol, ai="normal")
     await settled(d)
     record = await d.record(game)
     seat = record.seats[2]
@@ -240,22 +240,22 @@ async def held_game_at_bobs_turn(d: Driver, alice: JSONDict, bob: JSONDict, seed
 async def answered(d: Driver) -> None:
     """Wait until the bot answered the last interaction (not ``settle``: that also waits for
     the AI's search, which a ``HeldWorkers`` pool never finishes)."""
-    await d.fake.idle(0.02, timeout=30)
+    await d.fake.idle(0.02)
 
 
 async def test_a_moderator_gives_an_ai_seat_to_a_person_and_the_ais_think_is_cancelled(fake, ai_bot, players) -> None:
     d = Driver(fake, ai_bot)
     alice, bob, carol = players[:3]
     game, held = await held_game_at_bobs_turn(d, alice, bob, 7)
-    await fake.slash(alice, "game", "replace", game=game, player=bob, ai="easy")
+    await fake.slash(alice, "game", "mod", "replace", game=game, player=bob, ai="easy")
     await answered(d)
     assert len(held.jobs) == 1 and not held.jobs[0].done()                # the AI thinks for seat B
     record = await d.record(game)
     assert record.seats[1].is_bot and 1 in ai_bot.service.waiting(record)
-    choices = await fake.autocomplete(alice, "game", "replace", focused="seat", game=str(game), seat="")
+    choices = await fake.autocomplete(alice, "game", "mod", "replace", focused="seat", game=str(game), seat="")
     assert [(c["name"], c["value"]) for c in choices] == [("A · alice", "A"), ("B · Bot · Easy · 🤖 AI (Easy)", "B")]
     mark = max(fake.messages)
-    await fake.slash(alice, "game", "replace", game=game, seat="B", member=carol)
+    await fake.slash(alice, "game", "mod", "replace", game=game, seat="B", member=carol)
     await answered(d)
     assert held.jobs[0].cancelled()                                        # the AI stopped thinking
     await d.settle()
@@ -275,7 +275,7 @@ async def test_a_moderator_gives_an_ai_seat_to_a_person_and_the_ais_think_is_can
     # a seat that does not exist, and player with seat, are refused with a sentence
     for options in ({"seat": "F", "member": bob}, {"seat": "A", "player": alice, "member": bob}):
         mark = max(fake.messages)
-        await fake.slash(alice, "game", "replace", game=game, **options)
+        await fake.slash(alice, "game", "mod", "replace", game=game, **options)
         await d.settle()
         told = [m["content"] for mid, m in sorted(fake.messages.items())
                 if mid > mark and m["flags"] & EPHEMERAL and fake.ephemeral_owner(m) == alice["id"]]
@@ -303,7 +303,7 @@ async def test_taking_a_seat_back_from_autopilot_cancels_the_ais_pending_think(f
 
 
 async def test_replacing_an_ai_seat_by_another_ai_names_both_ais(fake, ai_bot, players) -> None:
-    """``/game replace seat: ai:`` on an AI seat: the announcement and the moderator's answer
+    """``/game mod replace seat: ai:`` on an AI seat: the announcement and the moderator's answer
     name the old AI by its seat name (``bot.service.seat_names``), never a mention of its
     synthetic user id (``<@-1>``)."""
     d = Driver(fake, ai_bot)
@@ -313,7 +313,7 @@ async def test_replacing_an_ai_seat_by_another_ai_names_both_ais(fake, ai_bot, p
     record = await d.record(game)
     assert record.seats[1].is_bot
     mark = max(fake.messages)
-    await fake.slash(alice, "game", "replace", game=game, seat="B", ai="hard")
+    await fake.slash(alice, "game", "mod", "replace", game=game, seat="B", ai="hard")
     await settled(d)
     public = [m["content"] for m in d.public_messages() if int(m["id"]) > mark]
     assert f"🤖 Seat B of game #{game} (Bot · Easy, an AI) was handed to Bot · Hard by a moderator." in public

@@ -90,9 +90,9 @@ class Table:
     async def settle(self) -> None:
         """Like ``Driver.settle`` with shorter quiet periods: the flow's own idle wait
         covers every handler and board edit, the fake's idle only the gateway hop."""
-        await self.fake.idle(QUIET, timeout=30)
+        await self.fake.idle(QUIET)
         await self.d.bot.flow.wait_idle()
-        await self.fake.idle(QUIET, timeout=30)
+        await self.fake.idle(QUIET)
 
     async def open_panel(self, user: JSONDict) -> JSONDict:
         """Press Play ▶ on the current board; returns the private panel."""

@@ -175,14 +175,14 @@ async def test_a_slow_render_is_acknowledged_in_time_and_the_board_arrives_by_ed
         panel = await driver.open_panel(alice, game)
         kind, cid, value = driver.choices(panel)[0]
         token = await fake.select(alice, fake.messages[int(panel["id"])], cid, [str(value)])
-        await fake.response(token, timeout=3.0)            # acknowledged while the render is held
+        await fake.response(token)                         # acknowledged while the render is held
         await fake.wait_for(rendering.is_set)
         # another player's click is answered meanwhile too
         board = await driver.board(game)
         hand = next(c["custom_id"] for c in iter_components(board["components"])
                     if c.get("custom_id", "").endswith(":hand"))
         token2 = await fake.click(bob, board, hand)
-        await fake.response(token2, timeout=3.0)
+        await fake.response(token2)
         held = sum(1 for kind, m in fake.message_log if kind == "edit" and m["id"] == str(board_id))
         assert held == edits_before                          # the board waits for its image
     finally:
@@ -558,7 +558,7 @@ async def test_a_deadline_passed_while_offline_is_acted_on_exactly_once(fake, ma
 
     bot2 = await make_bot()                                  # its clock acts at start
     d2 = Driver(fake, bot2)
-    await fake.wait_for(lambda: notices(d2), timeout=10)
+    await fake.wait_for(lambda: notices(d2))
     await d2.settle()
 
     async def timeouts() -> list[Any]:

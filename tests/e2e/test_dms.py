@@ -287,7 +287,7 @@ async def test_a_replacing_player_awaited_gets_one_dm_the_turn_notice_with_the_h
     fake = driver.fake
     game = await driver.start_game("carnival", [alice, bob])
     assert 1 in (await driver.record(game)).waiting                       # bob's secret pick is awaited
-    await fake.slash(alice, "game", "replace", game=game, player=bob, member=carol)
+    await fake.slash(alice, "game", "mod", "replace", game=game, player=bob, member=carol)
     await driver.settle()
     assert (await driver.record(game)).user_of(1) == int(carol["id"])
     assert dm_posts(fake, carol) == 1 and hand_messages(fake, carol, game) == []

@@ -103,9 +103,9 @@ class Table:
         return next(m for m in self.fake.members if m["id"] == uid)
 
     async def settle(self) -> None:
-        await self.fake.idle(QUIET, timeout=30)
+        await self.fake.idle(QUIET)
         await self.d.bot.flow.wait_idle()
-        await self.fake.idle(QUIET, timeout=30)
+        await self.fake.idle(QUIET)
 
     async def open_panel(self, user: JSONDict) -> JSONDict:
         """Press Play ▶ on the current board; returns the private panel."""

@@ -109,7 +109,7 @@ async def test_the_game_argument_takes_hash_or_bare_numbers_and_refuses_unknown_
                             ("9" * 30, f"⚠️ '{'9' * 30}' is not a game number; write it like `12` or `#12`."),
                             ("carnival", "⚠️ 'carnival' is not a game number; write it like `12` or `#12`.")):
         last = max(fake.messages)
-        await fake.slash(alice, "game", "end", game=given)     # a moderator command: the check passes first
+        await fake.slash(alice, "game", "mod", "end", game=given)     # a moderator command: the check passes first
         await driver.settle()
         assert private_to(fake, alice, last) == [sentence]
     assert (await driver.record(game)).status == "active"

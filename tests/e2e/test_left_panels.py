@@ -56,7 +56,7 @@ async def test_a_waiting_panel_says_the_game_is_over_when_a_moderator_ends_it(dr
     game = await driver.start_game("carnival", [alice, bob, carol])
     panel = await pick_first(driver, bob, await driver.open_panel(bob, game))   # (waits for the others)
     assert panel.get("components"), panel
-    await fake.slash(alice, "game", "end", game=game, reason="closing time")
+    await fake.slash(alice, "game", "mod", "end", game=game, reason="closing time")
     await driver.settle()
     assert (await driver.record(game)).status == "abandoned"
     shown = fake.messages[int(panel["id"])]

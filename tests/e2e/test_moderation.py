@@ -41,7 +41,7 @@ async def test_a_member_without_permissions_is_refused_and_nothing_changes(drive
         ("replace", {"game": game, "player": carol, "member": players[3]}),
         ("pause", {"game": game, "paused": True})]
     for name, options in commands:
-        await fake.slash(bob, "game", name, **options)
+        await fake.slash(bob, "game", "mod", name, **options)
         await driver.settle()
     told = private_to(fake, bob, last)
     assert len(told) == 4 and all(t.startswith("⚠️ Only moderators") for t in told), told
@@ -59,7 +59,7 @@ async def test_pause_and_resume_are_logged_announced_and_keep_the_clock(driver: 
     record = await driver.record(game)
     left = record.deadline - fake.now()
     last = max(fake.messages)
-    await fake.slash(alice, "game", "pause", game=game, paused=True)
+    await fake.slash(alice, "game", "mod", "pause", game=game, paused=True)
     await driver.settle()
     assert (await driver.record(game)).paused
     assert any(t.startswith("⏸ Game #") and alice["id"] in t for t in public_since(driver, last))
@@ -74,7 +74,7 @@ async def test_pause_and_resume_are_logged_announced_and_keep_the_clock(driver: 
     paused = await driver.record(game)
     assert paused.version == record.version + 1                  # only the pause entry
     last = max(fake.messages)
-    await fake.slash(alice, "game", "pause", game=game, paused=False)
+    await fake.slash(alice, "game", "mod", "pause", game=game, paused=False)
     await driver.settle()
     resumed = await driver.record(game)
     assert not resumed.paused
@@ -100,7 +100,7 @@ async def test_kick_then_moves_are_played_automatically(driver: Driver, players,
     record = await driver.record(game)
     assert 1 in record.waiting
     last = max(fake.messages)
-    await fake.slash(alice, "game", "kick", game=game, member=bob)
+    await fake.slash(alice, "game", "mod", "kick", game=game, member=bob)
     await driver.settle()
     record = await driver.record(game)
     assert record.seats[1].status == "left" and 1 not in record.waiting
@@ -134,7 +134,7 @@ async def test_replace_by_user_id_also_after_the_player_left_the_server(driver: 
     fake.members.remove(erin)
     await fake.dispatch("GUILD_MEMBER_REMOVE", {"guild_id": str(fake.guild_id), "user": erin})
     last = max(fake.messages)
-    await fake.slash(alice, "game", "replace", game=game, player=erin, member=dave)
+    await fake.slash(alice, "game", "mod", "replace", game=game, player=erin, member=dave)
     await driver.settle()
     record = await driver.record(game)
     assert record.user_of(2) == int(dave["id"]) and record.seat_of(int(erin["id"])) is None
@@ -147,7 +147,7 @@ async def test_replace_by_user_id_also_after_the_player_left_the_server(driver: 
     panel = await driver.open_panel(dave, game)
     assert driver.choices(panel)
     mark = max(fake.messages)
-    await fake.slash(alice, "game", "replace", game=game, player=bob, member=carol)
+    await fake.slash(alice, "game", "mod", "replace", game=game, player=bob, member=carol)
     await driver.settle()
     assert (await driver.record(game)).user_of(1) == int(carol["id"])
     assert private_to(fake, alice, mark) == [
@@ -155,7 +155,7 @@ async def test_replace_by_user_id_also_after_the_player_left_the_server(driver: 
     # a new player who already sits in the game is refused privately
     mark = max(fake.messages)
     version = (await driver.record(game)).version
-    await fake.slash(alice, "game", "replace", game=game, player=carol, member=dave)
+    await fake.slash(alice, "game", "mod", "replace", game=game, player=carol, member=dave)
     await driver.settle()
     assert private_to(fake, alice, mark)[0].startswith("⚠️")
     assert (await driver.record(game)).version == version
@@ -166,7 +166,7 @@ async def test_end_is_logged_announced_and_stops_the_game(driver: Driver, player
     fake = driver.fake
     game = await driver.start_game("carnival", [alice, bob])
     last = max(fake.messages)
-    await fake.slash(alice, "game", "end", game=game, reason="test over")
+    await fake.slash(alice, "game", "mod", "end", game=game, reason="test over")
     await driver.settle()
     record = await driver.record(game)
     assert record.status == "abandoned" and record.deadline is None
@@ -179,7 +179,7 @@ async def test_end_is_logged_announced_and_stops_the_game(driver: Driver, player
     # nothing more can be played, and ending twice is refused privately
     mark = max(fake.messages)
     await fake.slash(bob, "carnival", "play", action="choose lust", game=game)
-    await fake.slash(alice, "game", "end", game=game)
+    await fake.slash(alice, "game", "mod", "end", game=game)
     await driver.settle()
     assert all(t.startswith("⚠️") for t in private_to(fake, bob, mark) + private_to(fake, alice, mark))
     assert (await driver.record(game)).version == record.version
@@ -193,12 +193,12 @@ async def test_kicking_a_member_who_does_not_play_is_refused_with_a_sentence(dri
     ghost = fake.user("ghost")                                   # not even in the server: a pasted id
     last = max(fake.messages)
     for member in (players[2], ghost):
-        await fake.slash(alice, "game", "kick", game=game, member=member)
+        await fake.slash(alice, "game", "mod", "kick", game=game, member=member)
         await driver.settle()
     told = private_to(fake, alice, last)
     assert told == ["⚠️ That member is not playing in this running game."] * 2, told
     assert (await driver.record(game)).seats == before.seats
-    await fake.slash(alice, "game", "kick", game=game, member=bob)
+    await fake.slash(alice, "game", "mod", "kick", game=game, member=bob)
     await driver.settle()
     assert private_to(fake, alice, last)[-1] == (
         f"🛡 <@{bob['id']}> no longer plays in game #{game}; their seat is played automatically from now on.")
@@ -223,7 +223,7 @@ async def test_kicking_the_last_person_at_a_table_of_ais_ends_the_game_as_abando
     record = await driver.record(game)
     assert record.status == "active" and [s.is_ai for s in record.seats] == [False, True]
     mark = max(fake.messages)
-    await fake.slash(alice, "game", "kick", game=game, member=bob)
+    await fake.slash(alice, "game", "mod", "kick", game=game, member=bob)
     await driver.settle()
     await ai_bot.flow.ai.settled()
     await driver.settle()
@@ -247,7 +247,7 @@ async def test_the_log_says_which_seat_a_moderator_gave_or_took_from_whom(driver
     fake = driver.fake
     game = await driver.start_game("carnival", [alice, bob, carol])
     for command, options in (("replace", {"player": bob, "member": dave}), ("kick", {"member": carol})):
-        await fake.slash(alice, "game", command, game=game, **options)
+        await fake.slash(alice, "game", "mod", command, game=game, **options)
         await driver.settle()
     lines = await driver.log_lines(alice, game)
     assert "🛡 A moderator gave seat B (bob) to dave." in lines
@@ -257,7 +257,7 @@ async def test_the_log_says_which_seat_a_moderator_gave_or_took_from_whom(driver
     lines = await driver.log_lines(dave, game)
     assert "🛡 モデレーターが席 B（bob）を dave に渡しました。" in lines
     assert "🛡 モデレーターが carol を席 C から外しました。以後その席は自動で進みます。" in lines
-    await fake.slash(alice, "game", "end", game=game, reason="test over")
+    await fake.slash(alice, "game", "mod", "end", game=game, reason="test over")
     await driver.settle()
     assert (await driver.log_lines(alice, game))[-1] == "🛡 A moderator ended the game. Reason: test over"
 
@@ -273,9 +273,9 @@ async def test_a_removed_player_is_told_they_no_longer_play_in_the_running_game_
     earlier = await driver.start_game("carnival", [alice, bob])
     assert (await driver.play_to_end(earlier, random.Random(3))).status == "finished"
     game = await driver.start_game("carnival", [alice, bob, carol])
-    await fake.slash(alice, "game", "kick", game=game, member=bob)
+    await fake.slash(alice, "game", "mod", "kick", game=game, member=bob)
     await driver.settle()
-    await fake.slash(alice, "game", "replace", game=game, player=carol, member=dave)
+    await fake.slash(alice, "game", "mod", "replace", game=game, player=carol, member=dave)
     await driver.settle()
     removed = f"⚠️ You no longer play in game #{game}: a moderator removed you or gave your seat to someone else."
     for user in (bob, carol):
@@ -292,7 +292,7 @@ async def test_a_removed_player_is_told_they_no_longer_play_in_the_running_game_
 
 async def test_an_old_panel_in_a_paused_game_and_an_old_play_button_of_a_finished_one_say_why(
         driver: Driver, players, bot) -> None:
-    """A pick in a panel opened before ``/game pause`` says the game is paused (not that the
+    """A pick in a panel opened before ``/game mod pause`` says the game is paused (not that the
     board moved on); Play ▶ on a DM of a game since finished says it is over and where its
     result is (not "not running")."""
     import copy
@@ -306,14 +306,14 @@ async def test_an_old_panel_in_a_paused_game_and_an_old_play_button_of_a_finishe
     user = (await driver.waiting_users(game))[0]
     panel = await driver.open_panel(user, game)
     choice = next(c for c in driver.choices(panel) if c[0] != "group")
-    await fake.slash(alice, "game", "pause", game=game, paused=True)
+    await fake.slash(alice, "game", "mod", "pause", game=game, paused=True)
     await driver.settle()
     version = (await driver.record(game)).version
     mark = max(fake.messages)
     await driver.pick(user, panel, choice)
     assert private_to(fake, user, mark) == ["⚠️ A moderator has paused this game."]
     assert (await driver.record(game)).version == version
-    await fake.slash(alice, "game", "pause", game=game, paused=False)
+    await fake.slash(alice, "game", "mod", "pause", game=game, paused=False)
     await driver.settle()
     board = copy.deepcopy(await driver.board(game))                   # (as a DM's Play ▶ stays pressable)
     play = next(c["custom_id"] for c in iter_components(board["components"]) if c.get("custom_id", "").endswith(":play"))

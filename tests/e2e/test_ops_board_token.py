@@ -166,3 +166,53 @@ async def test_a_restart_between_the_commit_and_the_edit_edits_once_with_the_bot
     assert await bot2.outbox.resume() == []
     await Driver(fake, bot2).delivered()
     assert board_edits(fake, mark, board) == ([], [])
+
+
+async def test_the_hours_edit_cap_holds_for_the_play_token_too(
+        make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
+    """A board older than an hour has Discord's edit cap whichever token edits it: an ``@original``
+    edit over the cap is refused (30046) as a bot-token edit is, and the bot posts a fresh board."""
+    bot, driver, game = await canterbury(make_bot, fake, players)
+    rng = random.Random(7)
+    board = (await driver.record(game)).board_message_id
+    assert board is not None
+    fake.old_message_edit_cap = 1
+    fake.advance(3700)                                        # the board is over an hour old
+    mark = len(fake.requests)
+    await driver.play_once(game, rng)                         # its one late edit, through the Play token
+    own, hooks = board_edits(fake, mark, board)
+    assert (len(own), len(hooks)) == (0, 1) and (await driver.record(game)).board_message_id == board
+    mark = len(fake.requests)
+    await driver.play_once(game, rng)
+    await driver.delivered()
+    own, hooks = board_edits(fake, mark, board)
+    assert len(hooks) == 1 and len(own) == 1                  # refused both ways…
+    assert [r.split(" ")[1] for r in fake.refusals if r.startswith("30046")] == ["PATCH", "PATCH"]
+    assert any("/webhooks/" in r for r in fake.refusals if r.startswith("30046"))
+    record = await driver.record(game)
+    assert record.board_message_id not in (None, board)       # …so a fresh board carries the game on
+    assert record.board_message_id is not None and shows(fake, record.board_message_id, game, record.version)
+    assert not [r for r in await bot.repo.pending(game) if r.kind == "board"]
+    fake.refusals.clear()  # (the refusals were this test's doing)
+
+
+async def test_interaction_routes_rate_limited_the_bot_waits_as_told(
+        make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
+    """With Discord's per-interaction buckets (one request per callback and per webhook in a
+    quarter of a second), the panel, its follow-ups and the board edits through the Play token
+    all arrive, none before a 429's ``retry_after`` (a violation the fake records)."""
+    bot, driver, game = await canterbury(make_bot, fake, players)
+    fake.rate_limit_buckets(per_channel=None, global_limit=None, per_interaction=(1, 0.25))
+    rng = random.Random(8)
+    for _ in range(4):
+        board = (await driver.record(game)).board_message_id
+        assert board is not None
+        await driver.play_once(game, rng)
+        await driver.delivered()
+        record = await driver.record(game)
+        assert record.board_message_id == board and shows(fake, board, game, record.version)
+    limited = [r for r in fake.requests if r.path.startswith("/webhooks/")]
+    tokens = [re.fullmatch(r"/webhooks/\d+/([\w.-]+).*", r.path)[1] for r in limited]  # type: ignore[index]
+    assert max(tokens.count(t) for t in tokens) >= 2          # a webhook met its limit: the bot waited
+    assert not await bot.repo.pending(game)
+    fake.refusals.clear()

@@ -161,7 +161,7 @@ async def test_a_kick_pings_the_next_player_and_never_the_kicked(driver: Driver,
     record = await driver.record(game)
     assert record.waiting == [1]
     mark = max(fake.messages)
-    await fake.slash(alice, "game", "kick", game=game, member=bob)
+    await fake.slash(alice, "game", "mod", "kick", game=game, member=bob)
     await driver.settle()
     pings = turn_pings(fake, record.home_channel_id, after=mark)
     now_waiting = await waiting_ids(driver, game)
@@ -177,7 +177,7 @@ async def test_a_replace_is_one_message_pinging_the_new_player(driver: Driver, p
         await typed(driver, user, game, f"choose {(await sins(driver, game, user))[0]}")
     record = await driver.record(game)
     mark = max(fake.messages)
-    await fake.slash(alice, "game", "replace", game=game, player=carol, member=dave)
+    await fake.slash(alice, "game", "mod", "replace", game=game, player=carol, member=dave)
     await driver.settle()
     (message,) = [m for m in fake.channel_messages(record.home_channel_id, ephemeral=False) if int(m["id"]) > mark
                   and f"<@{dave['id']}>" in m["content"]]
@@ -221,7 +221,7 @@ async def test_after_a_restart_an_undelivered_ping_goes_out_once(fake, make_bot,
     fake.advance(60)
     bot2 = await make_bot()                                  # its first clock pass catches up
     d2 = Driver(fake, bot2)
-    await fake.wait_for(lambda: turn_pings(fake, thread, after=mark), timeout=10)
+    await fake.wait_for(lambda: turn_pings(fake, thread, after=mark))
     await d2.settle()
     (ping,) = turn_pings(fake, thread, after=mark)
     assert mentioned(fake, ping) == waiting

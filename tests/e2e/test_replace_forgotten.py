@@ -19,7 +19,7 @@ async def test_replacing_an_anonymised_seat_names_its_placeholder(driver: Driver
     record = await driver.record(game)
     (seat,) = [s for s in record.seats if s.user_id == 0]
     mark = max(fake.messages)
-    await fake.slash(alice, "game", "replace", game=game, seat="ABCDE"[seat.seat], member=dave)
+    await fake.slash(alice, "game", "mod", "replace", game=game, seat="ABCDE"[seat.seat], member=dave)
     await driver.settle()
     said = [m for mid, m in sorted(fake.messages.items()) if mid > mark and "now belongs to" in (m.get("content") or "")]
     assert len(said) == 2 and {bool(m.get("flags", 0) & EPHEMERAL) for m in said} == {True, False}, said

@@ -1,4 +1,4 @@
-"""``/game log`` after ``/game replace`` (docs/DESIGN.md §4 "A
+"""``/game log`` after ``/game mod replace`` (docs/DESIGN.md §4 "A
 seat's private lines"): the new holder takes over the seat and its hand, so they read the
 seat's private lines from before the replace (the engine's events visible to the seat), but
 not the host's personal notes to the old holder ("Played for you: …", "Your preset answer
@@ -34,7 +34,7 @@ async def test_the_new_holder_reads_the_seats_private_lines_but_not_the_old_hold
     before = await driver.log_lines(bob, game)
     note = next(line for line in before if line.startswith("🔒 Played for you:"))
     picked = next(line for line in before if line.startswith("🔒 ") and "picked for you at random" in line)
-    await fake.slash(alice, "game", "replace", game=game, player=bob, member=carol)
+    await fake.slash(alice, "game", "mod", "replace", game=game, player=bob, member=carol)
     await driver.settle()
     after = await driver.log_lines(carol, game)
     assert picked in after                                  # the seat's own secret: carol holds it now

@@ -1,4 +1,4 @@
-"""Seat names through a moderator's ``/game replace`` end to end (bot/service.py
+"""Seat names through a moderator's ``/game mod replace`` end to end (bot/service.py
 ``names_by_entry``, ``next_ai_name``): a move keeps the name of whoever made it in the
 log, the export and the board's recent lines, whether an AI's seat goes to a person, a
 person's to another person or a person's to an AI; an AI keeps its number when another
@@ -55,7 +55,7 @@ async def test_replaced_seats_keep_their_past_moves_names_and_ais_their_numbers(
     game = await open_with_ais(d, alice, "eguan", 2)
     assert seat_names(await d.record(game)) == ["alice", "Bot · Easy", "Bot · Easy 2"]
     await start(d, alice, game)
-    choices = await fake.autocomplete(alice, "game", "replace", focused="seat", game=str(game), seat="")
+    choices = await fake.autocomplete(alice, "game", "mod", "replace", focused="seat", game=str(game), seat="")
     assert [c["name"] for c in choices] == [
         "A · alice", "B · Bot · Easy · 🤖 AI (Easy)", "C · Bot · Easy 2 · 🤖 AI (Easy)"]
     steps = [({"seat": "B", "member": bob}, "Bot · Easy", "bob"),      # an AI's seat to a person
@@ -68,7 +68,7 @@ async def test_replaced_seats_keep_their_past_moves_names_and_ais_their_numbers(
         moved = [line for e in await d.bot.repo.log(game, after=since) if e.kind == "player" and e.seat == 1
                  for line in before[e.seq]]
         assert any(line.startswith(old) for line in moved), moved
-        await fake.slash(alice, "game", "replace", game=game, **options)
+        await fake.slash(alice, "game", "mod", "replace", game=game, **options)
         await settled(d)
         record = await d.record(game)
         since = record.version

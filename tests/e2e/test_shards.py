@@ -22,7 +22,7 @@ from typing import Any
 import discord.http
 
 from bot.app import GameBot, ShardedGameBot
-from bot.sandbox.fakecord import FakeDiscord, FakeGuild
+from bot.sandbox.fakecord import HANG_GUARD, LOADING, FakeDiscord, FakeGuild
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Repository, Shards
@@ -58,7 +58,7 @@ async def test_one_process_runs_both_shards_of_its_servers(fake: FakeDiscord, tm
         assert {g0.id, g1.id} <= {g.id for g in bot.guilds}
         assert bot.get_guild(g1.id).shard_id == 1 and bot.get_guild(g0.id).shard_id == 0  # type: ignore[union-attr]
         token = await fake.slash(g1.owner, "game", "new", game="carnival", channel=g1.channel)
-        await fake.idle(0.05, timeout=30)
+        await fake.idle(0.05)
         await bot.flow.wait_idle()
         assert fake.message_for(token) is not None
         assert [(g.guild_id, g.status) for g in await bot.repo.games()] == [(g1.id, "lobby")]
@@ -107,16 +107,18 @@ class Child:
             assert self.proc is not None
             self.proc.terminate()
             with contextlib.suppress(ProcessLookupError):
-                await asyncio.wait_for(self.proc.wait(), 20)
+                await asyncio.wait_for(self.proc.wait(), HANG_GUARD)
 
 
 async def settled(fake: FakeDiscord, repo: Repository, children: list[Child], *, identifies: int = 0,
-                  timeout: float = 90) -> None:
-    """Wait until ``identifies`` connections were made, the outbox is empty and nobody made a
-    request for a moment (or a child died: then return at once)."""
-    deadline = time.monotonic() + timeout
+                  until: str | None = None) -> None:
+    """Wait until ``identifies`` connections were made, every bot has read the events sent to it and
+    answered every interaction it still may (and interaction ``until`` has its final answer: its
+    "thinking" message replaced), the outbox is empty and nobody made a request for a moment (or a
+    child died: then return at once). Events decide; the moment is only a last look."""
+    guard = time.monotonic() + HANG_GUARD
     quiet_since, seen = time.monotonic(), len(fake.requests)
-    while time.monotonic() < deadline:
+    while time.monotonic() < guard:
         await asyncio.sleep(0.03)
         for child in children:
             if child.proc is not None and child.proc.returncode is not None and child.proc.returncode != 0:
@@ -125,11 +127,22 @@ async def settled(fake: FakeDiscord, repo: Repository, children: list[Child], *,
         if len(fake.requests) != seen:
             quiet_since, seen = time.monotonic(), len(fake.requests)
             continue
-        if len(fake.identifies) < identifies or time.monotonic() - quiet_since < 0.3:
+        if len(fake.identifies) < identifies:
+            continue
+        await fake.caught_up()
+        if fake.awaiting_ack() or fake.in_flight or (until is not None and not answered(fake, until)):
+            continue
+        if time.monotonic() - quiet_since < 0.3 or len(fake.requests) != seen:
             continue
         if not await repo.pending():
             return
     raise TimeoutError("the bots never settled; see " + ", ".join(str(c.log) for c in children))
+
+
+def answered(fake: FakeDiscord, token: str) -> bool:
+    """Whether interaction ``token`` has its final answer (no "thinking" message left)."""
+    original = fake.message_for(token)
+    return original is not None and not original["flags"] & LOADING
 
 
 async def new_game(fake: FakeDiscord, repo: Repository, children: list[Child], guild: FakeGuild,
@@ -184,7 +197,7 @@ async def test_two_processes_share_one_postgresql_and_a_killed_one_loses_nothing
                     if game == games[1] and not children[1].alive:
                         continue
                     sent[game].append(await typed_move(fake, repo, game, table, rng))
-                    await settled(fake, repo, children)
+                    await settled(fake, repo, children, until=sent[game][-1][0])
             assert children[1].proc is not None and children[1].proc.returncode == -9
             assert len(sent[games[1]]) == 1 and len(sent[games[0]]) == 6  # shard 0 went on alone
             await children[1].start()  # the same shard again: it delivers what the kill left
@@ -192,7 +205,7 @@ async def test_two_processes_share_one_postgresql_and_a_killed_one_loses_nothing
             for _ in range(4):
                 for game, table in zip(games, players, strict=True):
                     sent[game].append(await typed_move(fake, repo, game, table, rng))
-                    await settled(fake, repo, children)
+                    await settled(fake, repo, children, until=sent[game][-1][0])
             service = GameService(repo)
             for game, guild in zip(games, guilds, strict=True):
                 record = await repo.get_game(game)

@@ -13,6 +13,7 @@ import pytest
 from bot.sandbox.fakecord import EPHEMERAL, iter_components
 from bot.settings import TIMEOUT_PRESETS
 from bot.text import catalog
+from bot.ui.lobby_options import TIMER_KEY
 from engines.registry import get
 from tests.e2e.driver import Driver
 
@@ -42,11 +43,15 @@ async def test_the_host_picks_timer_and_options_in_the_lobby(driver: Driver, pla
     spec = get(game_id).info.options[0]
     lobby = fake.messages[int(lobby["id"])]
     keys = menu(lobby, f"lo:{game}:key")
-    assert [o["value"] for o in keys["options"]] == [s.key for s in get(game_id).info.options]
+    assert [o["value"] for o in keys["options"]] == [TIMER_KEY] + [s.key for s in get(game_id).info.options]
+    assert keys["options"][0]["label"] == "Move timer = 10 minutes (live)"
+    assert len(lobby["components"]) == 4                                # a row of Discord's five left free
     await fake.select(alice, lobby, f"lo:{game}:key", [spec.key])
     await driver.settle()
     lobby = fake.messages[int(lobby["id"])]
-    values = menu(lobby, f"lo:{game}:v:{spec.key}")
+    values = menu(lobby, f"lo:{game}:v:{spec.key}")                   # in the timer's place
+    assert len(lobby["components"]) == 4 and f"lo:{game}:timer" not in {
+        c.get("custom_id") for c in iter_components(lobby["components"])}
     wanted = next(o["value"] for o in values["options"] if json.loads(o["value"]) != spec.default)
     # bob, not the host, is refused and nothing changes
     before = await driver.record(game)
@@ -62,6 +67,10 @@ async def test_the_host_picks_timer_and_options_in_the_lobby(driver: Driver, pla
     record = await driver.record(game)
     assert record.options[spec.key] == json.loads(wanted)
     lobby = fake.messages[int(lobby["id"])]
+    await fake.select(alice, lobby, f"lo:{game}:key", [TIMER_KEY])    # the timer's presets come back
+    await driver.settle()
+    lobby = fake.messages[int(lobby["id"])]
+    assert [o["label"] for o in menu(lobby, f"lo:{game}:timer")["options"]] == list(TIMEOUT_PRESETS)
     name = catalog(game_id)[f"option.{spec.key}.name"]  # (the option by its name: bot/ui/lobby_options.py)
     assert f"{name} = {json.loads(wanted)}" in lobby["embeds"][0]["fields"][1]["value"]
     await fake.click(alice, lobby, f"l:{game}:start")

@@ -93,7 +93,7 @@ async def test_watch_is_refused_for_a_game_of_another_server_and_ended_games_are
     await driver.settle()
     assert "another server" in private_to(driver, zed, mark)[0]
     assert not await bot.repo.watchers(game)
-    await fake.slash(alice, "game", "end", game=game)
+    await fake.slash(alice, "game", "mod", "end", game=game)
     await driver.settle()
     assert (await driver.record(game)).status == "abandoned"
     assert not await bot.repo.ratings(fake.guild_id, "carnival")

@@ -78,10 +78,10 @@ async def test_quiet_hours_hold_back_expiry_and_pings_until_they_end(driver: Dri
     fake.member_permissions(carol, 0)
     now = dt.datetime.fromtimestamp(fake.now(), dt.UTC)
     start, end = f"{now.hour}:00", f"{(now.hour + 2) % 24}:00"
-    token = await fake.slash(carol, "game", "quiet", start=start, end=end)   # not a moderator
+    token = await fake.slash(carol, "game", "mod", "quiet", start=start, end=end)   # not a moderator
     await driver.settle()
     assert fake.message_for(token)["content"].startswith("⚠️")
-    token = await fake.slash(alice, "game", "quiet", start=start, end=end, timezone="UTC")
+    token = await fake.slash(alice, "game", "mod", "quiet", start=start, end=end, timezone="UTC")
     await driver.settle()
     assert "Quiet hours" in fake.message_for(token)["content"]
     quiet = QuietHours(now.hour * 60, (now.hour + 2) % 24 * 60, "UTC")
@@ -106,7 +106,7 @@ async def test_quiet_hours_hold_back_expiry_and_pings_until_they_end(driver: Dri
     assert f"<@{bob['id']}>" in first["content"].split("\n")[0]
     assert len(timeouts(driver)) == 1
     # clearing them: a moderator leaves out start and end
-    token = await fake.slash(alice, "game", "quiet")
+    token = await fake.slash(alice, "game", "mod", "quiet")
     await driver.settle()
     assert "off" in fake.message_for(token)["content"]
     assert await bot.repo.quiet_hours(fake.guild_id) is None

@@ -1,5 +1,5 @@
 """Spectators see a game that ends without a move (bot/ui/notices.py ``tell_followers``):
-a moderator's kick of the last person (abandoned) and a moderator's ``/game end`` update a
+a moderator's kick of the last person (abandoned) and a moderator's ``/game mod end`` update a
 ``board`` watcher's DM board and send an ``end`` watcher their DM, as a normal end does."""
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ async def test_watchers_see_a_game_a_moderator_ended(fake, make_bot, players, ho
     first = board["attachments"][0]["id"]
     assert not dms(d, dave)
     if how == "kick":
-        await fake.slash(alice, "game", "kick", game=game, member=bob)   # the last person: abandoned
+        await fake.slash(alice, "game", "mod", "kick", game=game, member=bob)   # the last person: abandoned
     else:
-        await fake.slash(alice, "game", "end", game=game)
+        await fake.slash(alice, "game", "mod", "end", game=game)
     await settled(d)
     record = await d.record(game)
     assert record.status == "abandoned"

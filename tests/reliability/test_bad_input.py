@@ -72,13 +72,13 @@ async def test_member_options_take_anyone_and_refuse_those_without_a_seat(driver
     game = await driver.start_game("carnival", [alice, bob])
     before = await driver.record(game)
     stranger = fake.user("stranger", id=2 ** 63 - 1)                # the largest snowflake, not in the server
-    told = await answer(driver, alice, fake.slash(alice, "game", "kick", game=game, member=stranger))
+    told = await answer(driver, alice, fake.slash(alice, "game", "mod", "kick", game=game, member=stranger))
     assert told == "⚠️ That member is not playing in this running game."
-    told = await answer(driver, alice, fake.slash(alice, "game", "replace", game=game, player=stranger, member=carol))
+    told = await answer(driver, alice, fake.slash(alice, "game", "mod", "replace", game=game, player=stranger, member=carol))
     assert told == "⚠️ That user has no seat in this game."
     after = await driver.record(game)
     assert (after.version, after.seats) == (before.version, before.seats)
-    await fake.slash(alice, "game", "replace", game=game, player=bob, member=carol)
+    await fake.slash(alice, "game", "mod", "replace", game=game, player=bob, member=carol)
     await driver.settle()
     assert (await driver.record(game)).seat_of(int(carol["id"])) == 1
 
@@ -92,8 +92,8 @@ async def test_unknown_game_numbers_and_names_are_refused_by_name(driver: Driver
                             ("9" * 19, f"{'9' * 19!r} is not a game number; write it like `12` or `#12`."),
                             ("-3", "'-3' is not a game number; write it like `12` or `#12`."),
                             ("#", "'#' is not a game number; write it like `12` or `#12`.")):
-        for command in ("board", "log", "hand", "end"):
-            told = await answer(driver, alice, fake.slash(alice, "game", command, game=given))
+        for command in (("board",), ("log",), ("hand",), ("mod", "end")):
+            told = await answer(driver, alice, fake.slash(alice, "game", *command, game=given))
             assert told == f"⚠️ {sentence}", (command, told)
     known = ", ".join(ENGINES)
     before = await lobbies(driver)

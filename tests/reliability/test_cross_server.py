@@ -102,10 +102,10 @@ async def test_every_command_naming_a_game_of_another_server_is_refused(driver: 
     beta = w.beta.channel
     other = OTHER_SERVER.format(game=a1)
     commands: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
-        ("game", ("end",), {"game": a1, "reason": "mine now"}),
-        ("game", ("kick",), {"game": a1, "member": w.bob}),
-        ("game", ("replace",), {"game": a1, "player": w.bob, "member": zed}),
-        ("game", ("pause",), {"game": a1, "paused": True}),
+        ("game", ("mod", "end"), {"game": a1, "reason": "mine now"}),
+        ("game", ("mod", "kick"), {"game": a1, "member": w.bob}),
+        ("game", ("mod", "replace"), {"game": a1, "player": w.bob, "member": zed}),
+        ("game", ("mod", "pause"), {"game": a1, "paused": True}),
         ("game", ("board",), {"game": a1}),
         ("game", ("hand",), {"game": a1}),
         ("game", ("log",), {"game": a1}),
@@ -113,18 +113,18 @@ async def test_every_command_naming_a_game_of_another_server_is_refused(driver: 
         ("carnival", ("play",), {"game": a1, "action": "choose lust"}),
         ("carnival", ("play",), {"game": a1}),
         ("carnival", ("hand",), {"game": a1}),
-        ("game", ("end",), {"game": w.a3}),                   # a lobby of A
+        ("game", ("mod", "end"), {"game": w.a3}),                   # a lobby of A
     ]
     for name, sub, options in commands:
         expected = OTHER_SERVER.format(game=options["game"])
         await w.refused(zed, expected, partial(fake.slash, zed, name, *sub, channel=beta, **options))
     # an ordinary member of B is stopped by the moderator check before the game is even read
-    await w.refused(yan, NOT_A_MODERATOR, lambda: fake.slash(yan, "game", "end", game=a1, channel=beta))
+    await w.refused(yan, NOT_A_MODERATOR, lambda: fake.slash(yan, "game", "mod", "end", game=a1, channel=beta))
     # zed moderates B only: in A, where he is an ordinary member, he is no moderator
     for name, options in (("end", {"game": a1}), ("pause", {"game": a1, "paused": True}),
                           ("kick", {"game": a1, "member": w.bob}),
                           ("replace", {"game": a1, "player": w.bob, "member": zed})):
-        await w.refused(zed, NOT_A_MODERATOR, partial(fake.slash, zed, "game", name, **options))
+        await w.refused(zed, NOT_A_MODERATOR, partial(fake.slash, zed, "game", "mod", name, **options))
     # autocomplete from B offers nothing of A: neither its games nor its moves
     choices = await fake.autocomplete(zed, "carnival", "play", focused="action", game=a1, channel=beta)
     assert choices == []
@@ -132,7 +132,7 @@ async def test_every_command_naming_a_game_of_another_server_is_refused(driver: 
     assert {c["value"] for c in listed} == {str(w.b1), str(w.b2)}
     assert other.startswith(f"Game #{a1} belongs to another server")
     # the game's own moderator still can
-    await fake.slash(w.alice, "game", "end", game=a1, reason="done")
+    await fake.slash(w.alice, "game", "mod", "end", game=a1, reason="done")
     await driver.settle()
     assert (await driver.record(a1)).status == "abandoned"
 

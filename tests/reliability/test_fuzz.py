@@ -73,7 +73,7 @@ class Table:
         last = max(fake.messages) if fake.messages else 0
         errors, violations = len(fake.errors.records), len(fake.violations)
         await asyncio.gather(*(fake.dispatch("INTERACTION_CREATE", p) for p in payloads))
-        await fake.idle(0.01, timeout=30)
+        await fake.idle(0.01)
         await self.bot.flow.wait_idle()
         assert [r.getMessage() for r in fake.errors.records[errors:]] == []
         assert fake.violations[violations:] == []

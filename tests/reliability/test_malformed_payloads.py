@@ -73,7 +73,7 @@ async def test_a_payload_the_parser_cannot_read_is_answered_and_the_bot_goes_on(
     payload = fake._interaction(kind, mallory, {}, channel=fake.channel, message=board if kind == 3 else None)
     payload["data"] = data
     await fake.dispatch("INTERACTION_CREATE", payload)
-    await fake.idle(0.02, timeout=30)
+    await fake.idle(0.02)
     new = [m for mid, m in sorted(fake.messages.items()) if mid > last]
     if answer is None:
         assert new == []
@@ -106,7 +106,7 @@ async def test_an_autocomplete_the_tree_cannot_read_gets_no_choices(
     payload["data"] = data
     await fake.dispatch("INTERACTION_CREATE", payload)
     assert await fake.response(payload["token"]) == {"type": 8, "data": {"choices": []}}
-    await fake.idle(0.02, timeout=30)
+    await fake.idle(0.02)
     assert [mid for mid in fake.messages if mid > last] == []
     assert fake.violations == []
     fake.errors.records.clear()  # (a dropped payload is logged as a warning, not an error)

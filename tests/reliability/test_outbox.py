@@ -162,7 +162,7 @@ async def test_a_failed_delivery_is_tried_again(fake: FakeDiscord, database_url:
     await bot.outbox.flush(game)
     first = [r for r in await bot.repo.pending(game) if r.kind == "lines"]
     assert len(first) == 1 and first[0].attempts == 1  # failed, still pending
-    await fake.wait_for(lambda: not bot.delivery.retries._waiting, timeout=10)
+    await fake.wait_for(lambda: not bot.delivery.retries._waiting)
     await driver.settle()
     assert await bot.repo.pending(game) == []
     lines = await bot.delivery.boards.public_lines(record, record.version - 1, record.version)

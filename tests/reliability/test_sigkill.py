@@ -42,7 +42,7 @@ from typing import Any
 import discord.http
 import pytest
 
-from bot.sandbox.fakecord import LOADING, FakeDiscord, iter_components
+from bot.sandbox.fakecord import HANG_GUARD, LOADING, FakeDiscord, iter_components
 from engines.base import CHANCE
 from engines.registry import get as get_engine
 from engines.registry import notation_of
@@ -90,7 +90,7 @@ class Child:
         if self.proc is not None and self.proc.returncode is None:
             self.proc.terminate()
             with contextlib.suppress(ProcessLookupError):
-                await asyncio.wait_for(self.proc.wait(), 20)
+                await asyncio.wait_for(self.proc.wait(), HANG_GUARD)
 
 
 def query(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
@@ -104,7 +104,7 @@ def query(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]
 
 
 async def wait_settled(fake: FakeDiscord, child: Child, *, identifies: int | None = None,
-                       until: Callable[[], bool] | None = None, timeout: float = 120) -> bool:
+                       until: Callable[[], bool] | None = None) -> bool:
     """Wait until the child died (False) or is connected, has done what was asked of it
     (``until()``: e.g. the final answer to a typed move), has answered every interaction it
     still may (``FakeDiscord.awaiting_ack``), has delivered its whole outbox and made no
@@ -114,9 +114,9 @@ async def wait_settled(fake: FakeDiscord, child: Child, *, identifies: int | Non
     the bot makes no request and its outbox is empty, so without it a loaded bot looked
     settled there, and the next move was chosen from the state before (then refused as
     stale, or sent into a process about to be killed: the move "lost" under load)."""
-    deadline = time.monotonic() + timeout
+    guard = time.monotonic() + HANG_GUARD
     quiet_since, seen = time.monotonic(), len(fake.requests)
-    while time.monotonic() < deadline:
+    while time.monotonic() < guard:
         await asyncio.sleep(0.02)
         if child.proc is not None and child.proc.returncode is not None:
             await child.proc.wait()
@@ -128,9 +128,10 @@ async def wait_settled(fake: FakeDiscord, child: Child, *, identifies: int | Non
             continue
         if until is not None and not until():
             continue
-        if fake.awaiting_ack():  # (a loaded bot may not have made a request for a new click yet)
+        await fake.caught_up()  # (the events sent to it are read: their handlers have begun)
+        if fake.awaiting_ack() or fake.in_flight:  # (a loaded bot may not have made a request for a new click yet)
             continue
-        if time.monotonic() - quiet_since < 0.25:
+        if time.monotonic() - quiet_since < 0.25 or len(fake.requests) != seen:
             continue
         if not query(child.db, "SELECT 1 FROM outbox WHERE done_at IS NULL LIMIT 1"):
             return True

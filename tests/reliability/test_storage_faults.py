@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sandbox.fakecord import FakeDiscord
+from bot.sandbox.fakecord import HANG_GUARD, FakeDiscord
 from bot.service import BUSY, UNWRITABLE, texts
 from bot.storage import Repository, StorageUnwritable
 from engines.registry import notation_of
@@ -123,7 +123,7 @@ async def test_the_bot_refuses_to_start_and_says_why(tmp_path: Path) -> None:
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", stderr=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
         cwd=tmp_path, env={"DATABASE_PATH": str(path), "DISCORD_TOKEN": "not-used-offline", "PATH": "/usr/bin"})
-    _, err = await asyncio.wait_for(proc.communicate(), 60)
+    _, err = await asyncio.wait_for(proc.communicate(), HANG_GUARD)
     assert proc.returncode == 4
     text = err.decode()
     assert f"The database {path} cannot be written" in text and "The bot cannot start" in text
