@@ -136,14 +136,6 @@ PG_GAME_AND_SEATS_SQL = (
 array of rows in ``SEATS_SQL``'s column order; SQLite reads both in one trip already)."""
 
 
-async def _pg_game_and_seats(db: PgConnection, game: int) -> list[list[Any]]:
-    """The rows ``GAME_SQL`` and ``SEATS_SQL`` give for ``game``, in one round trip."""
-    async with db.execute(PG_GAME_AND_SEATS_SQL, (game,)) as cur:
-        rows = await cur.fetchall()
-    if not rows:
-        return [[], []]
-    seats = rows[0]["seat_rows"]
-    return [rows, [tuple(r) for r in json.loads(seats)] if seats else []]
 
 
 class _Unchanged(Exception):
@@ -220,19 +212,11 @@ async def migrate_pg(conn: PgConnection) -> int:
 
 
 async def _pg_fetch(db: PgConnection, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
-    """``Database._fetch`` on PostgreSQL: a round trip a query, a game with its seats in one."""
+    """``Database._fetch`` on PostgreSQL: a round trip a query."""
     out: list[list[Any]] = []
-    i = 0
-    while i < len(queries):
-        sql, params = queries[i]
-        if (sql == GAME_SQL and i + 1 < len(queries) and queries[i + 1][0] == SEATS_SQL
-                and tuple(queries[i + 1][1]) == tuple(params)):
-            out += await _pg_game_and_seats(db, params[0])
-            i += 2
-            continue
+    for sql, params in queries:
         async with db.execute(sql, params) as cur:
             out.append(list(await cur.fetchall()))
-        i += 1
     return out
 
 
@@ -620,19 +604,30 @@ class Database:
         return int(row[0]) if row is not None and row[0] is not None else 0
 
     # ------------------------------------------------------------------ games read by every store
-    async def _seats(self, db: Connection, game: int) -> list[SeatRecord]:
-        async with db.execute(SEATS_SQL, (game,)) as cur:
-            return [row_to_seat(r) for r in await cur.fetchall()]
+    def _game_queries(self, game: int) -> list[tuple[str, Sequence[Any]]]:
+        """The read of ``game`` with its seats: ``GAME_SQL`` and ``SEATS_SQL`` (SQLite runs both
+        in one trip), or on PostgreSQL one query (``PG_GAME_AND_SEATS_SQL``: one round trip)."""
+        if self._pg:
+            return [(PG_GAME_AND_SEATS_SQL, (game,))]
+        return [(GAME_SQL, (game,)), (SEATS_SQL, (game,))]
+
+    def _game_of(self, results: Sequence[list[Any]]) -> tuple[GameRecord | None, list[list[Any]]]:
+        """The game the rows of ``_game_queries`` at the head of ``results`` give (None when
+        there is none), and the rows of the queries after them."""
+        if self._pg:
+            rows, rest = results[0], list(results[1:])
+            seats = [tuple(r) for r in json.loads(rows[0]["seat_rows"] or "[]")] if rows else []
+        else:
+            rows, seats, rest = results[0], results[1], list(results[2:])
+        record = row_to_game(rows[0], [row_to_seat(r) for r in seats], self._snapshots) if rows else None
+        return record, rest
 
     async def _game(self, db: Connection, game: int) -> GameRecord | None:
-        if isinstance(db, PgConnection):
-            rows, seats = await _pg_game_and_seats(db, game)
-            return row_to_game(rows[0], [row_to_seat(r) for r in seats], self._snapshots) if rows else None
-        async with db.execute(GAME_SQL, (game,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return None
-        return row_to_game(row, await self._seats(db, game), self._snapshots)
+        results = []
+        for sql, params in self._game_queries(game):
+            async with db.execute(sql, params) as cur:
+                results.append(list(await cur.fetchall()))
+        return self._game_of(results)[0]
 
     async def _games(self, ids: Sequence[int]) -> list[GameRecord]:
         """The games ``ids`` in that order (those that exist), their rows and seats read in

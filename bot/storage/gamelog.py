@@ -10,11 +10,9 @@ from typing import Any
 from bot.storage.database import Database
 from bot.storage.inflight import settle_statement
 from bot.storage.records import (
-    GAME_SQL,
     INSERT_ACTION,
     LOG_SQL,
     LOG_TAIL_ENTRIES,
-    SEATS_SQL,
     GameRecord,
     LogEntry,
     LogTail,
@@ -24,8 +22,6 @@ from bot.storage.records import (
     queued,
     rating_statements,
     row_to_entry,
-    row_to_game,
-    row_to_seat,
 )
 
 
@@ -79,9 +75,9 @@ class LogStore(Database):
                                               reminded=reminded, outbox=outbox, ratings=ratings)
         if settles is not None:
             statements.append(settle_statement(settles))
-        rows, seats, logged = await self._appending(game, expected_version, statements, [
-            (GAME_SQL, (game,)), (SEATS_SQL, (game,)), (LOG_SQL + " ORDER BY seq", (game, expected_version))])
-        record = row_to_game(rows[0], [row_to_seat(r) for r in seats], self._snapshots)
+        record, (logged,) = self._game_of(await self._appending(game, expected_version, statements, [
+            *self._game_queries(game), (LOG_SQL + " ORDER BY seq", (game, expected_version))]))
+        assert record is not None  # (the compare-and-set just wrote it)
         entries = [row_to_entry(r) for r in logged]
         self._tail_note(game, expected_version, record.version, entries)  # (every entry after the move's start)
         return record, entries
@@ -188,9 +184,7 @@ class LogStore(Database):
     async def game_with_log(self, game: int, *, last: int) -> tuple[GameRecord | None, list[LogEntry]]:
         """The game (None when there is none) and its ``last`` log entries (as ``log``), in one
         trip to the database (a board update reads both)."""
-        rows, seats, logged = await self._fetch([(GAME_SQL, (game,)), (SEATS_SQL, (game,)),
-                                                 log_query(game, 0, last)])
-        record = row_to_game(rows[0], [row_to_seat(r) for r in seats], self._snapshots) if rows else None
+        record, (logged,) = self._game_of(await self._fetch([*self._game_queries(game), log_query(game, 0, last)]))
         entries = [row_to_entry(r) for r in logged]
         if record is not None:  # (the game was read first: its log is complete up to its version)
             self._tail_read_back(game, 0, last, record.version, entries)

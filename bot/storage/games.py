@@ -8,9 +8,7 @@ from typing import Any
 
 from bot.storage.database import Database
 from bot.storage.records import (
-    GAME_SQL,
     INSERT_ACTION,
-    SEATS_SQL,
     GameRecord,
     LogEntry,
     OutboxItem,
@@ -18,8 +16,6 @@ from bot.storage.records import (
     TooManyLobbies,
     bot_user_id,
     queued,
-    row_to_game,
-    row_to_seat,
 )
 
 
@@ -65,8 +61,7 @@ class GameStore(Database):
 
     async def get_game(self, game: int) -> GameRecord | None:
         """The game with primary key ``game``, or None (one trip to the database: ``_fetch``)."""
-        rows, seats = await self._fetch([(GAME_SQL, (game,)), (SEATS_SQL, (game,))])
-        return row_to_game(rows[0], [row_to_seat(r) for r in seats], self._snapshots) if rows else None
+        return self._game_of(await self._fetch(self._game_queries(game)))[0]
 
     async def set_fields(self, game: int, **values: Any) -> None:
         """Update plain pointer columns (thread_id, board_channel_id, board_message_id,
