@@ -34,7 +34,7 @@ from bot.ui.panels import Panel, build_panel, pointing_at_picture
 from bot.ui.parked import ParkedPanels
 from bot.ui.table import with_undo
 from bot.ui.table_items import check_own_panel
-from bot.ui.transport import TOKEN_LIFETIME, TOKEN_MARGIN, transient
+from bot.ui.transport import TOKEN_LIFETIME, TOKEN_MARGIN, TRANSIENT
 from engines.base import GameError, Msg, State
 from render import registry as renders
 
@@ -254,15 +254,12 @@ class Moves:
             if move.interaction_id in old:
                 continue
             edit = await self._lost_move_answer(move)
-            webhook = discord.Webhook.partial(move.application_id, move.token,
-                                              client=self.ctx.delivery.transport.client)
             try:
-                await webhook.edit_message("@original", **edit)  # type: ignore[call-overload]
-            except discord.HTTPException as exc:
-                if transient(exc) or exc.status >= 500:
-                    log.warning("the lost move of game %s was not answered yet (%s)", move.game, exc)
-                    continue
-                log.info("the lost move of game %s: the interaction is gone (%s)", move.game, exc.code)
+                if not await self.ctx.delivery.transport.edit_original(move.application_id, move.token, **edit):
+                    log.info("the lost move of game %s: the interaction is gone", move.game)
+            except (discord.HTTPException, *TRANSIENT) as exc:
+                log.warning("the lost move of game %s was not answered yet (%s)", move.game, exc)
+                continue
             await service.settle_in_flight([move.interaction_id])
 
     async def _lost_move_answer(self, move: MoveInFlight) -> Edit:

@@ -290,15 +290,9 @@ class Outbox:
             seat = record.seat_of(row.user)
             notes = [] if seat is None else await self.private_lines(record, seat, row)
             content = "\n".join([f"✓ {row.text}", *(f"🔒 {n}" for n in notes)])[:2000]
-            webhook = discord.Webhook.partial(row.app, row.token, client=self.transport.client)
-            try:
-                await webhook.edit_message("@original", content=content, view=None)  # type: ignore[call-overload]
+            if await self.transport.edit_original(row.app, row.token, content=content, view=None):
                 return
-            except discord.HTTPException as exc:
-                if transient(exc) or exc.status >= 500:
-                    raise
-                log.info("answer of game %s: the interaction is gone (%s); answering in the channel",
-                         record.id, exc.code)
+            log.info("answer of game %s: the interaction is gone; answering in the channel", record.id)
         applied = self.boards.locales.public_texts(record)(Msg("ui.notice.applied", {"text": row.text}))
         await self.transport.post(record.home_channel_id, f"<@{row.user}> {applied}", mentions=[row.user],
                                   nonce=row.nonce)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import discord
 from cachetools import LRUCache
 
-from bot.ui.transport import TOKEN_LIFETIME, TOKEN_MARGIN, Transport, transient
+from bot.ui.transport import TOKEN_LIFETIME, TOKEN_MARGIN, Transport
 
 if TYPE_CHECKING:
     from bot.storage import GameRecord
@@ -85,16 +85,9 @@ class BoardTokens:
         held = self.board_token(record)
         if held is None:
             return False
-        webhook = discord.Webhook.partial(held.app, held.token, client=self.transport.client)
-        try:
-            await webhook.edit_message("@original", embed=embed, attachments=[file],  # type: ignore[call-overload]
-                                       view=view)
+        if await self.transport.edit_original(held.app, held.token, embed=embed, attachments=[file], view=view):
             return True
-        except discord.HTTPException as exc:
-            if transient(exc) or exc.status >= 500:
-                raise
-            log.info("board of game %s: its Play ▶ token is refused (%s %s); editing with the bot token",
-                     record.id, exc.status, exc.code)
-            self.board_tokens.pop(record.id, None)
-            file.reset()
-            return False
+        log.info("board of game %s: its Play ▶ token is refused; editing with the bot token", record.id)
+        self.board_tokens.pop(record.id, None)
+        file.reset()
+        return False

@@ -275,6 +275,25 @@ class Transport:
             log.info("DM to %s not delivered (%s); the game goes on", user_id, getattr(exc, "code", exc))
             return False
 
+    async def edit_original(self, app: int, token: str, **edit: Any) -> bool:
+        """Edit the ``@original`` response of the interaction whose ``token`` (application
+        ``app``) is held, after that interaction was answered: True when Discord accepted it;
+        False when Discord refused it for good (the token expired, the message is gone, the
+        edit cap): logged, and the caller answers another way.
+
+        Raises:
+            discord.HTTPException (and network errors): a failure that may pass (``transient``, 5xx).
+        """
+        webhook = discord.Webhook.partial(app, token, client=self.client)
+        try:
+            await webhook.edit_message("@original", **edit)  # type: ignore[call-overload]
+            return True
+        except discord.HTTPException as exc:
+            if transient(exc) or exc.status >= 500:
+                raise
+            log.info("@original of an interaction refused (%s %s)", exc.status, exc.code)
+            return False
+
     async def delete_message(self, channel_id: int, message_id: int) -> None:
         """Delete a message of the bot's (best effort: a failure is logged)."""
         try:
