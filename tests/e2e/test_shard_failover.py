@@ -18,22 +18,21 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import random
 import re
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
 import discord.http
 
-from bot.sandbox.fakecord import LOADING, FakeDiscord, FakeGuild, iter_components
+from bot.sandbox.fakecord import HANG_GUARD, FakeDiscord, iter_components
 from bot.service import GameService
 from bot.storage import Repository
 from bot.storage.leases import LEASE_APPLICATION
-from tests.e2e.test_shards import JSON, Child, guild_on, typed_move
-
-POLLS = 3000
-"""Polls (of 30 ms at least) before a waited-for state counts as never reached."""
+from tests.e2e.test_shards import Child, guild_on, new_game, settled, typed_move
 
 
 async def lease_waiters(url: str) -> tuple[int, int]:
@@ -47,50 +46,36 @@ async def lease_waiters(url: str) -> tuple[int, int]:
     return sum(1 for r in rows if r[0]), sum(1 for r in rows if not r[0])
 
 
-def answered(fake: FakeDiscord, token: str) -> bool:
-    """True once the interaction ``token`` has its final answer (not "thinking…")."""
-    original = fake.message_for(token)
-    return original is not None and not original["flags"] & LOADING
+@contextlib.asynccontextmanager
+async def holder_and_standby(fake: FakeDiscord, url: str, tmp_path: Path, *,
+                             crash: str = "") -> AsyncIterator[tuple[Repository, Child, Child]]:
+    """Two bot processes for shard 1 of 2 on the database ``url``: the holder (started with
+    ``crash``), connected, and the standby, waiting for its lease (not connected); with a
+    repository of the test's own. Both are stopped afterwards."""
+    api = discord.http.Route.BASE.removesuffix("/api/v10")
+    repo = Repository(url)
+    await repo.open()  # (migrates first, so the two children do not race on an empty schema)
+    holder = Child(api, url, 1, tmp_path / "holder.log")
+    standby = Child(api, url, 1, tmp_path / "standby.log")
+    try:
+        await holder.start(crash=crash)
+        await settled(fake, repo, [holder], identifies=1)
+        await standby.start()
 
-
-async def settle(fake: FakeDiscord, repo: Repository, children: list[Child], *, identifies: int = 0,
-                 token: str | None = None) -> None:
-    """Wait until ``identifies`` connections were made, the interaction ``token`` has its final
-    answer, every interaction was answered, the outbox is empty and nobody made a request
-    for a moment; or until a child died (then at once)."""
-    quiet_since, seen = time.monotonic(), len(fake.requests)
-    for _ in range(POLLS):
-        await asyncio.sleep(0.03)
-        if any(c.proc is not None and c.proc.returncode is not None for c in children):
-            return
-        if len(fake.requests) != seen:
-            quiet_since, seen = time.monotonic(), len(fake.requests)
-            continue
-        if len(fake.identifies) < identifies or (token is not None and not answered(fake, token)):
-            continue
-        if fake.awaiting_ack() or time.monotonic() - quiet_since < 0.3:
-            continue
-        if not await repo.pending():
-            return
-    raise AssertionError("the bots never settled; see " + ", ".join(str(c.log) for c in children))
-
-
-async def new_game(fake: FakeDiscord, repo: Repository, children: list[Child], guild: FakeGuild,
-                   players: list[JSON]) -> int:
-    """A started game of Carnival of Sins of the two ``players`` in ``guild``."""
-    token = await fake.slash(players[0], "game", "new", game="carnival", channel=guild.channel)
-    await settle(fake, repo, children, token=token)
-    lobby = fake.message_for(token)
-    assert lobby is not None, [c.log.read_text()[-2000:] for c in children]
-    game = int(re.search(r"#(\d+)", lobby["embeds"][0]["title"])[1])  # type: ignore[index]
-    for player, step in ((players[1], "join"), (players[0], "start")):
-        click = await fake.click(player, fake.messages[int(lobby["id"])], f"l:{game}:{step}")
-        await settle(fake, repo, children, token=click)
-    return game
+        async def standing_by() -> bool:
+            return await lease_waiters(url) == (1, 1)
+        await poll(standing_by, "the second process waits for the lease", [holder, standby])
+        assert len(fake.identifies) == 1  # (the standby has not connected)
+        yield repo, holder, standby
+    finally:
+        for child in (holder, standby):
+            await child.stop()
+        await repo.close()
 
 
 async def poll(check, what: str, children: list[Child]) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(POLLS):
+    guard = time.monotonic() + HANG_GUARD
+    while time.monotonic() < guard:
         if await check():
             return
         await asyncio.sleep(0.03)
@@ -111,24 +96,12 @@ def pings(fake: FakeDiscord, game: int, channel: int) -> collections.Counter[int
 async def test_a_standby_waits_then_takes_over_a_killed_holder_and_nothing_is_lost_or_doubled(
         postgres_url: str, tmp_path: Path) -> None:
     async with FakeDiscord(owner_name="alice", log_names=()) as fake:
-        api = discord.http.Route.BASE.removesuffix("/api/v10")
         guild = guild_on(fake, 1, 2)
         players = [guild.owner, await guild.add_member("bob")]
-        repo = Repository(postgres_url)
-        await repo.open()  # (migrates first, so the two children do not race on an empty schema)
-        holder = Child(api, postgres_url, 1, tmp_path / "holder.log")
-        standby = Child(api, postgres_url, 1, tmp_path / "standby.log")
-        children = [holder, standby]
-        rng = random.Random(5)
-        try:
-            await holder.start(crash="after_commit:3")  # SIGKILL right after its 2nd move's commit
-            await settle(fake, repo, children, identifies=1)
-            await standby.start()
-
-            async def standing_by() -> bool:
-                return await lease_waiters(postgres_url) == (1, 1)
-            await poll(standing_by, "the second process waits for the lease", children)
-            assert len(fake.identifies) == 1  # (the standby has not connected)
+        async with holder_and_standby(fake, postgres_url, tmp_path, crash="after_commit:3") as (repo, holder, standby):
+            # (the holder dies by SIGKILL right after its 2nd move's commit)
+            children = [holder, standby]
+            rng = random.Random(5)
 
             game = await new_game(fake, repo, children, guild, players)
             assert [(g.id, g.status) for g in await repo.games()] == [(game, "active")]  # one lobby, started
@@ -137,7 +110,7 @@ async def test_a_standby_waits_then_takes_over_a_killed_holder_and_nothing_is_lo
             sent = []
             while holder.alive:
                 sent.append(await typed_move(fake, repo, game, players, rng))
-                await settle(fake, repo, children, token=sent[-1][0])
+                await settled(fake, repo, children, until=sent[-1][0])
             assert holder.proc is not None and holder.proc.returncode == -9 and len(sent) == 2
             killed = time.monotonic()
             children = [standby]
@@ -146,14 +119,14 @@ async def test_a_standby_waits_then_takes_over_a_killed_holder_and_nothing_is_lo
                 return len(fake.identifies) == 2
             await poll(taken_over, "the standby connects", children)
             print(f"failover: the standby identified {time.monotonic() - killed:.2f} s after the holder's SIGKILL")
-            await settle(fake, repo, children, token=sent[-1][0])  # (it delivers what the kill left)
+            await settled(fake, repo, children, until=sent[-1][0])  # (it delivers what the kill left)
             for _ in range(4):
                 record = await repo.get_game(game)
                 assert record is not None
                 if record.status != "active":
                     break
                 sent.append(await typed_move(fake, repo, game, players, rng))
-                await settle(fake, repo, children, token=sent[-1][0])
+                await settled(fake, repo, children, until=sent[-1][0])
             assert standby.alive and await lease_waiters(postgres_url) == (1, 0)
 
             record = await repo.get_game(game)
@@ -171,31 +144,15 @@ async def test_a_standby_waits_then_takes_over_a_killed_holder_and_nothing_is_lo
             pinged = pings(fake, game, record.home_channel_id)
             assert pinged and set(pinged.values()) == {1}, pinged  # (no decision pinged twice)
             assert not fake.violations, fake.violations
-        finally:
-            for child in children:
-                await child.stop()
-            await repo.close()
 
 
 async def test_a_holder_that_loses_its_lease_stops_and_the_standby_takes_over(
         postgres_url: str, tmp_path: Path) -> None:
     async with FakeDiscord(owner_name="alice", log_names=()) as fake:
-        api = discord.http.Route.BASE.removesuffix("/api/v10")
         guild = guild_on(fake, 1, 2)
         players = [guild.owner, await guild.add_member("bob")]
-        repo = Repository(postgres_url)
-        await repo.open()
-        holder = Child(api, postgres_url, 1, tmp_path / "holder.log")
-        standby = Child(api, postgres_url, 1, tmp_path / "standby.log")
-        children = [holder, standby]
-        try:
-            await holder.start()
-            await settle(fake, repo, children, identifies=1)
-            await standby.start()
-
-            async def standing_by() -> bool:
-                return await lease_waiters(postgres_url) == (1, 1)
-            await poll(standing_by, "the second process waits for the lease", children)
+        async with holder_and_standby(fake, postgres_url, tmp_path) as (repo, holder, standby):
+            children = [holder, standby]
             conn = await asyncpg.connect(postgres_url)
             try:  # the holder's lease session ends (an operator, a network fault)
                 await conn.execute("SELECT pg_terminate_backend(l.pid) FROM pg_locks l"
@@ -204,7 +161,7 @@ async def test_a_holder_that_loses_its_lease_stops_and_the_standby_takes_over(
             finally:
                 await conn.close()
             assert holder.proc is not None
-            assert await asyncio.wait_for(holder.proc.wait(), 120) == 5
+            assert await asyncio.wait_for(holder.proc.wait(), HANG_GUARD) == 5
             assert "lost the lease of shards [1]" in holder.log.read_text()
             children = [standby]
 
@@ -214,7 +171,3 @@ async def test_a_holder_that_loses_its_lease_stops_and_the_standby_takes_over(
             game = await new_game(fake, repo, children, guild, players)
             assert [(g.id, g.status) for g in await repo.games()] == [(game, "active")]
             assert not fake.violations, fake.violations
-        finally:
-            for child in children:
-                await child.stop()
-            await repo.close()

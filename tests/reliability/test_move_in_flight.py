@@ -20,6 +20,7 @@ import sqlite3
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from bot.sandbox.fakecord import EPHEMERAL, LOADING, FakeDiscord, iter_components
 from engines.base import CHANCE
@@ -101,20 +102,27 @@ async def a_move_from_the_answer(fake: FakeDiscord, child: Child, db: Path, user
                                                                 (game["id"],))[0][0] > game["version"])
 
 
-async def test_a_typed_move_lost_at_the_crash_is_answered_after_the_restart(offline, tmp_path: Path) -> None:
-    fake, api = offline
+async def a_game_to_crash(fake: FakeDiscord, child: Child) -> tuple[Table, dict[str, Any]]:
+    """A game of the owner and bob (who reads Japanese) opened through ``child``, which is then
+    started again to die right before its first move's commit: the table and bob."""
     bob = await fake.add_member("bob")
     fake.user_locales[bob["id"]] = "ja"
     table = Table(fake, [fake.owner, bob])
+    await child.start()
+    assert await wait_settled(fake, child, identifies=1)
+    assert await new_game(fake, child, table)
+    await child.stop()
+    await child.start(crash="before_commit:1")
+    assert await wait_settled(fake, child, identifies=2)
+    return table, bob
+
+
+async def test_a_typed_move_lost_at_the_crash_is_answered_after_the_restart(offline, tmp_path: Path) -> None:
+    fake, api = offline
     db = tmp_path / "games.db"
     child = Child(api, db, tmp_path / "bot.log")
     try:
-        await child.start()
-        assert await wait_settled(fake, child, identifies=1)
-        assert await new_game(fake, child, table)
-        await child.stop()
-        await child.start(crash="before_commit:1")
-        assert await wait_settled(fake, child, identifies=2)
+        table, bob = await a_game_to_crash(fake, child)
         before = game_row(db)
         token = await typed_move(fake, db, table, random.Random(3))
         assert token is not None
@@ -145,18 +153,10 @@ async def test_a_pick_lost_at_the_crash_is_answered_in_its_panel_after_the_resta
     """A pick slower than ``ANSWER_WAIT`` is deferred (its ``@original`` is the panel): the
     panel itself says the move was not saved and offers the decision again."""
     fake, api = offline
-    bob = await fake.add_member("bob")
-    fake.user_locales[bob["id"]] = "ja"
-    table = Table(fake, [fake.owner, bob])
     db = tmp_path / "games.db"
     child = SlowChild(api, db, tmp_path / "bot.log", slow=0.8)
     try:
-        await child.start()
-        assert await wait_settled(fake, child, identifies=1)
-        assert await new_game(fake, child, table)
-        await child.stop()
-        await child.start(crash="before_commit:1")
-        assert await wait_settled(fake, child, identifies=2)
+        table, bob = await a_game_to_crash(fake, child)
         game = game_row(db)
         engine = get_engine(game["game_id"])
         state = engine.state_from_json(json.loads(game["state"]))
