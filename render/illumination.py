@@ -676,7 +676,8 @@ def render_decision(view: dict[str, Any], *, names: Sequence[str], text: TextFor
     best_cell = _best([sq for sq in decision["squares"] if sq["kind"] == "square"], lead["id"]) if lead else None
     size = ZOOM_CELL if len(books) < 3 else ACTIVATE_CELL  # (three Books: a picture a phone shows whole)
     book_h = 40 + 4 * size + 12
-    img, draw = canvas(120 + len(books) * book_h + 40, ZOOM_W)
+    targets = lead is not None and any(sq["kind"] != "square" for sq in decision["squares"])  # (what cards pick)
+    img, draw = canvas(120 + len(books) * book_h + (64 if targets else 40), ZOOM_W)
     if lead is not None:
         faction = lead["faction"] or ""
         tile_name = _say(text, "tile", f"{faction}/{lead['colour']}",
@@ -716,6 +717,10 @@ def render_decision(view: dict[str, Any], *, names: Sequence[str], text: TextFor
                 _number(img, px, py, square, lead["id"] if lead else "", cid == best_cell, text, size=size,
                         ring=DROLLERY if square["kind"] == "text" else NUMBER_RED)
         top += book_h
+    if targets:
+        _wrap(draw, _say(text, "board.pick_targets_legend", "Purple numbers: empty text spaces a Scriptum can fill. "
+                         "A number in a tile's corner: a tile a card can move."),
+              MARGIN + 4, top + 2, ZOOM_W - 2 * MARGIN - 4, ZOOM_MIN_FONT + 1, fill=MUTED, lines=2)
     return img
 
 

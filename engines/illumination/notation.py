@@ -221,16 +221,16 @@ def action_label(state: State, action: Action, lines: _Lines | None = None) -> M
     if t == "activate_place":
         lines = lines or _Lines(state)
         after = lines.activated(action["line"])  # (numbered on the turn-start picture: one number per square)
-        return msg("label.activate_place", line=term(f"line.{action['line']}"), n=square_number(state, action["cell"]),
+        return msg("label.activate_place", line=term(f"line.{action['line']}"), n=picture_number(state, action["cell"]),
                    tile=tile_msg(action["tile"]), outcome=place_outcome(after, action["tile"], action["cell"]))
     if t == "place":
-        n = square_number(state, action["cell"])
+        n = picture_number(state, action["cell"])
         outcome = place_outcome(state, action["tile"], action["cell"])
         if action["tile"] != placeable_tiles(state)[0][0]:  # (the prompt names the first tile)
             return msg("label.place_tile", n=n, tile=tile_msg(action["tile"]), outcome=outcome)
         return msg("label.place", n=n, outcome=outcome)
     if t == "place_end":
-        n = square_number(state, action["cell"])
+        n = picture_number(state, action["cell"])
         outcome = place_outcome(state, action["tile"], action["cell"])
         left = sum(1 for tile, _ in state["staged"] if tile != action["tile"])
         if left:
@@ -256,7 +256,7 @@ def action_label(state: State, action: Action, lines: _Lines | None = None) -> M
     if t == "discard_set":
         return msg("label.discard_set", items=items_json(action["items"]))
     if t == "exile":
-        return msg("label.exile", n=square_number(state, action["cell"]),
+        return msg("label.exile", n=picture_number(state, action["cell"]),
                    outcome=place_outcome(state, exile_of(state)["tile"], action["cell"], exile=True))
     if t == "choose_side":
         return msg("label.choose_side", seat=seat_ref(action["reverent"]))
@@ -368,10 +368,6 @@ def best_square(state: State, line: str) -> str | None:
     return _Lines(state).best(line)
 
 
-def _grouped_by_line(state: State) -> bool:
-    return _Lines(state).grouped()
-
-
 def picture_number(state: State, cell: str) -> int | str:
     """The number of ``cell`` on the decision picture (``rules.numbered_squares``: what the
     cards in hand may pick is numbered there too); the cell's name if it is not on it."""
@@ -423,11 +419,6 @@ def _ending_tiles(state: State) -> list[tuple[str, str]]:
         return []
     tile, _ = placeable[0]
     return placeable if not any(t != tile and is_open(state, b) for t, b in state["staged"]) else []
-
-
-def square_number(state: State, cell: str) -> int:
-    """The number of ``cell`` on the decision picture (``rules.numbered_squares``)."""
-    return numbered_squares(state).index(cell) + 1
 
 
 def place_outcome(state: State, tile: str, cell: str, *, exile: bool = False) -> Msg:

@@ -130,7 +130,9 @@ def test_placement_picture_numbers_the_legal_squares(tmp_path: Path) -> None:
     books = {sq["cell"].split("-")[0] for sq in squares}
     img = render_decision(view, names=NAMES, text=TX)
     assert img is not None and img.width == ZOOM_W
-    assert img.height == 120 + len(books) * (40 + 4 * 80 + 12) + 40  # one Book drawn per Book with a square
+    assert {sq["kind"] for sq in squares} == {"square", "text"}  # (a Scriptum in hand picks text spaces too)
+    # one Book drawn per Book with a square, and a key to the numbers the cards pick below them
+    assert img.height == 120 + len(books) * (40 + 4 * 80 + 12) + 64
     assert render_decision(E.player_view(st, 1 - seat), names=NAMES, text=TX) is None
     img.save(tmp_path / "decision.png")
 
