@@ -1005,7 +1005,7 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
         mode = MODES[rp.state["mode"]]
         taken = R.tiles_taken(rp.state["pl"])[0 if tile == "district" else 1]
         ours = R.next_price(mode, tile, taken)
-        theirs = R.next_price(mode, tile, taken - rp.free_tiles[tile])
+        theirs = _kennerspiel_price(rp, tile)
         if ours is not None and theirs is not None and ours > theirs:
             credit = ours - theirs
             rp.state["pl"][seat]["goods"]["coin"] += credit
@@ -1016,13 +1016,8 @@ def _buy(rp: Replay, tile: str, side: str, y: int) -> None:
         taken = R.tiles_taken(rp.state["pl"])[0 if tile == "district" else 1]
         price = R.next_price(mode, tile, taken)
         if price is None and rp.as_recorded:  # K10: kennerspiel's pile still has a price, ours none
-            price = R.next_price(mode, tile, taken - rp.free_tiles[tile])
-            goods = rp.state["pl"][seat]["goods"]
-            short = (price or 0) - goods.get("coin", 0)  # sold directly: our engine, with nothing
-            if short > 0 and goods.get("wine", 0) >= short:  # to buy, would close the window
-                _convert_late(rp, seat, "wine", short)
-            elif short > 0 and goods.get("whiskey", 0) * 2 >= short:
-                _convert_late(rp, seat, "whiskey", (short + 1) // 2)
+            price = _kennerspiel_price(rp, tile)  # (sold directly: our engine, with nothing to buy,
+            _cover_coins(rp, seat, price or 0, late=True)  # would close the window)
         _cover_coins(rp, seat, price or 0)
     again = seat is not None and seat in rp.bought_turn and rp.bought_unit.get(seat) == rp.state["unit"]
     try:
@@ -1061,18 +1056,40 @@ def _convert_late(rp: Replay, seat: int, good: str, n: int) -> None:
         goods["coin"] += n * (1 if good == "wine" else 2)
 
 
-def _cover_coins(rp: Replay, seat: int, amount: int) -> None:
+def _cover_coins(rp: Replay, seat: int, amount: int, *, late: bool = False) -> None:
     """Sell wine or whiskey (free conversions, §5.3) for a coin payment the seat's coins do not
     cover, the way kennerspiel pays coins: wine when it covers the whole shortfall, else
-    whiskey, one at a time."""
+    whiskey, one at a time; ``late``: after our engine closed the seat's turn (``_convert_late``)."""
     goods = rp.state["pl"][seat]["goods"]
     short = amount - goods.get("coin", 0)
     if short <= 0:
         return
     if goods.get("wine", 0) >= short:
-        rp.apply({"type": "sell_wine", "n": short})
+        good, n = "wine", short
     elif goods.get("whiskey", 0) * 2 >= short:
-        rp.apply({"type": "sell_whiskey", "n": (short + 1) // 2})
+        good, n = "whiskey", (short + 1) // 2
+    else:
+        return
+    if late:
+        _convert_late(rp, seat, good, n)
+    else:
+        rp.apply({"type": f"sell_{good}", "n": n})
+
+
+def _kennerspiel_price(rp: Replay, tile: str) -> int | None:
+    """kennerspiel's price of the next ``tile`` (``district`` or ``plot``), None when its pile is
+    empty: the Bulwark's free landscapes do not advance its price pile (K10)."""
+    taken = R.tiles_taken(rp.state["pl"])[0 if tile == "district" else 1] - rp.free_tiles[tile]
+    return R.next_price(MODES[rp.state["mode"]], tile, taken)
+
+
+def _placed(land: Land, tile: str, side: str, y: int) -> str | None:
+    """Where a bought ``tile`` (``side``) may go at row ``y`` of ``land``: ``spec`` where our spec
+    (§2.4) places it, ``k14`` only where kennerspiel's grid does (its spaces free), else None."""
+    rows = R.district_rows(land) if tile == "district" else R.plot_rows(land, side)
+    if y in rows:
+        return "spec"
+    return "k14" if _spaces_free(land, tile, side, y) else None
 
 
 def _k12(rp: Replay, tile: str, side: str, y: int) -> bool:
@@ -1084,21 +1101,16 @@ def _k12(rp: Replay, tile: str, side: str, y: int) -> bool:
         return False
     seat = last
     st = rp.state
-    mode = MODES[st["mode"]]
-    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1] - rp.free_tiles[tile]  # K10
-    price = R.next_price(mode, tile, taken)
+    price = _kennerspiel_price(rp, tile)
     land = st["pl"][seat]["land"]
-    rows = R.district_rows(land) if tile == "district" else R.plot_rows(land, side)
-    trial: Land = {}
-    R.place_tile(trial, tile, side, y)
-    k14 = y not in rows and not any(k in land for k in trial)  # K14: where kennerspiel's grid allows it
-    if price is None or st["pl"][seat]["goods"]["coin"] < price or (y not in rows and not k14):
+    placed = _placed(land, tile, side, y)  # (K14: also where kennerspiel's grid allows it)
+    if price is None or st["pl"][seat]["goods"]["coin"] < price or placed is None:
         raise GameError("That landscape cannot be bought now.")
     st["pl"][seat]["goods"]["coin"] -= price
     R.place_tile(land, tile, side, y)
     rp.settled = None
     rp.notes.append(f"K12: {tile} bought after the settlement in a settlement turn")
-    if k14:
+    if placed == "k14":
         rp.notes.append(f"K14: {tile} ({side}) placed at row {y}, where our spec does not place it")
     return True
 
@@ -1111,30 +1123,20 @@ def _k13_late(rp: Replay, tile: str, side: str, y: int) -> bool:
     seat = rp.closed_seat
     if seat is None or rp.closed != rp.committed + 1:
         return False
-    st = rp.state
-    p = st["pl"][seat]
-    mode = MODES[st["mode"]]
-    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1] - rp.free_tiles[tile]
-    price = R.next_price(mode, tile, taken)
+    p = rp.state["pl"][seat]
+    price = _kennerspiel_price(rp, tile)
     land = p["land"]
-    rows = R.district_rows(land) if tile == "district" else R.plot_rows(land, side)
-    trial: Land = {}
-    R.place_tile(trial, tile, side, y)
-    k14 = y not in rows and not any(k in land for k in trial)
-    if price is None or (y not in rows and not k14):
+    placed = _placed(land, tile, side, y)
+    if price is None or placed is None:
         return False
     goods = p["goods"]
-    short = price - goods.get("coin", 0)
-    if short > 0 and goods.get("wine", 0) >= short:
-        _convert_late(rp, seat, "wine", short)
-    elif short > 0 and goods.get("whiskey", 0) * 2 >= short:
-        _convert_late(rp, seat, "whiskey", (short + 1) // 2)
+    _cover_coins(rp, seat, price, late=True)
     if goods.get("coin", 0) < price:
         return False
     goods["coin"] -= price
     R.place_tile(land, tile, side, y)
     rp.notes.append(f"K13: {tile} bought after our engine closed the turn (its allowance spent earlier)")
-    if k14:
+    if placed == "k14":
         rp.notes.append(f"K14: {tile} ({side}) placed at row {y}, where our spec does not place it")
     return True
 
@@ -1149,14 +1151,8 @@ def _k14(rp: Replay, seat: int, tile: str, side: str, y: int) -> bool:
     p = st["pl"][seat]
     if not F.can_buy_now(st, seat):
         return False
-    mode = MODES[st["mode"]]
-    taken = R.tiles_taken(st["pl"])[0 if tile == "district" else 1] - rp.free_tiles[tile]  # K10
-    price = R.next_price(mode, tile, taken)
-    if price is None or p["goods"]["coin"] < price:
-        return False
-    trial: Land = {}
-    R.place_tile(trial, tile, side, y)
-    if any(k in p["land"] for k in trial):
+    price = _kennerspiel_price(rp, tile)
+    if price is None or p["goods"]["coin"] < price or not _spaces_free(p["land"], tile, side, y):
         return False
     p["goods"]["coin"] -= price
     R.place_tile(p["land"], tile, side, y)
@@ -1171,14 +1167,19 @@ def _k14(rp: Replay, seat: int, tile: str, side: str, y: int) -> bool:
     return True
 
 
+def _spaces_free(land: Land, tile: str, side: str, y: int) -> bool:
+    """Whether the spaces landscape card ``tile`` (``side``, row ``y``) covers are free on ``land``."""
+    covered: Land = {}
+    R.place_tile(covered, tile, side, y)
+    return not any(k in land for k in covered)
+
+
 def _k14_take(rp: Replay, top: Frame, tile: str, side: str, y: int) -> bool:
     """K14 for the Bulwark's free landscape: placed where the record says, where our spec
     (§2.4) does not place it, if its spaces are free and the pile still has one."""
     st = rp.state
     land = st["pl"][top["u"]]["land"]
-    trial: Land = {}
-    R.place_tile(trial, tile, side, y)
-    if any(k in land for k in trial):
+    if not _spaces_free(land, tile, side, y):
         return False
     st["stack"][-1]["left"].remove(tile)
     R.place_tile(land, tile, side, y)
@@ -1194,9 +1195,7 @@ def _k10_take(rp: Replay, tile: str, side: str, y: int) -> bool:
     assert rp.bulwark is not None
     seat = rp.bulwark[0]
     land = rp.state["pl"][seat]["land"]
-    trial: Land = {}
-    R.place_tile(trial, tile, side, y)
-    if any(k in land for k in trial):
+    if not _spaces_free(land, tile, side, y):
         return False
     R.place_tile(land, tile, side, y)
     rp.bulwark[1].discard(tile)
