@@ -103,6 +103,8 @@ class GameBot(commands.Bot):
         self.leases: ShardLeases | None = leases_for(settings.database_path, settings.shards, self._lease_lost)
         self.lease_lost: str | None = None
         """Why this process stopped acting for its shards (its lease was lost), or None."""
+        self._stopping: asyncio.Task[None] | None = None
+        """The close that a lost lease started (kept: the loop holds tasks only weakly)."""
         self._outbox_resume: asyncio.Task[None] | None = None
         self.service = GameService(self.repo, clock=clock)
         # (built bottom up, each part given what it needs: docs/DESIGN.md "Layers")
@@ -189,7 +191,7 @@ class GameBot(commands.Bot):
         again as a standby."""
         self.lease_lost = reason
         self.repo.fenced = reason
-        asyncio.get_running_loop().create_task(self.close(), name="lease-lost-close")
+        self._stopping = asyncio.get_running_loop().create_task(self.close(), name="lease-lost-close")
 
     async def close(self) -> None:
         if self._outbox_resume is not None and not self._outbox_resume.done():

@@ -3,7 +3,7 @@ log, rules, your waiting games, the table (undo, resign, watch, replay, export, 
 bot/ui/table.py), moderation (end, kick, replace, pause) with member pickers, and the
 operator's side (status, forget-me, the purge of servers the bot left: bot/ui/operator.py).
 
-Discord allows 25 subcommands and groups under a command: ``/game`` has 21 (``SUBCOMMANDS``), the
+Discord allows 25 subcommands and groups under a command: ``/game`` has 21, the
 moderators' five in one group, ``/game mod …`` (``unwatch`` is ``watch mode:stop``, ``stats`` is
 ``leaderboard player:``), so four are left for what comes."""
 
@@ -77,10 +77,6 @@ async def prefs_autocomplete(interaction: discord.Interaction, current: str) -> 
                        else (spec.default,))]
     return [app_commands.Choice(name=(prefix + i)[:100], value=(prefix + i)[:100])
             for i in items if i.startswith(last)][:25]
-
-
-SUBCOMMANDS = 21
-"""The subcommands and groups of ``/game`` (Discord's limit: 25; tests/bot hold it to this)."""
 
 
 class Games(commands.GroupCog, group_name="game"):

@@ -88,10 +88,10 @@ CLOCK_TICK = 1e-6
 """Seconds each reading of the fake's clock moves it on (:meth:`FakeDiscord.now`): a million readings
 make one second, far from any deadline a test meets without :meth:`FakeDiscord.advance`."""
 HANG_GUARD = 600.0
-RETRY_TOLERANCE = 0.01
-"""Seconds a request may come before a 429's ``retry_after`` has passed (the rounding of timers)."""
 """Wall seconds after which a wait of the fake gives up (TimeoutError): not a deadline for the bot, which is
 held only to the fake's clock, but the end of a test that waits for what will never come (a hang)."""
+RETRY_TOLERANCE = 0.01
+"""Seconds a request may come before a 429's ``retry_after`` has passed (the rounding of timers)."""
 NONCE_LIFETIME = 300.0
 """Seconds (of the fake's clock) a message nonce is remembered per author for ``enforce_nonce``:
 Discord keeps one for a few minutes."""

@@ -19,7 +19,7 @@ bots never meet.
   its shards (bot/app.py: the repository refuses writes and the process ends; a supervisor
   starts it again, as a standby).
 
-SQLite needs none of this: one process per file (``NoLeases``).
+SQLite needs none of this: one process per file (``leases_for`` gives None).
 """
 
 from __future__ import annotations
