@@ -138,6 +138,15 @@ array of rows in ``SEATS_SQL``'s column order; SQLite reads both in one trip alr
 
 
 
+def game_queries(game: int, pg: bool) -> list[tuple[str, Sequence[Any]]]:
+    """The read of ``game`` with its seats: ``GAME_SQL`` and ``SEATS_SQL`` (SQLite runs both in
+    one trip), or on PostgreSQL (``pg``) one query (``PG_GAME_AND_SEATS_SQL``: one round trip);
+    ``Database._game_of`` reads their rows."""
+    if pg:
+        return [(PG_GAME_AND_SEATS_SQL, (game,))]
+    return [(GAME_SQL, (game,)), (SEATS_SQL, (game,))]
+
+
 class _Unchanged(Exception):
     """A guarded batch's first statement changed no row (``Repository._batch``)."""
 
@@ -604,15 +613,8 @@ class Database:
         return int(row[0]) if row is not None and row[0] is not None else 0
 
     # ------------------------------------------------------------------ games read by every store
-    def _game_queries(self, game: int) -> list[tuple[str, Sequence[Any]]]:
-        """The read of ``game`` with its seats: ``GAME_SQL`` and ``SEATS_SQL`` (SQLite runs both
-        in one trip), or on PostgreSQL one query (``PG_GAME_AND_SEATS_SQL``: one round trip)."""
-        if self._pg:
-            return [(PG_GAME_AND_SEATS_SQL, (game,))]
-        return [(GAME_SQL, (game,)), (SEATS_SQL, (game,))]
-
     def _game_of(self, results: Sequence[list[Any]]) -> tuple[GameRecord | None, list[list[Any]]]:
-        """The game the rows of ``_game_queries`` at the head of ``results`` give (None when
+        """The game the rows of ``game_queries`` at the head of ``results`` give (None when
         there is none), and the rows of the queries after them."""
         if self._pg:
             rows, rest = results[0], list(results[1:])
@@ -624,7 +626,7 @@ class Database:
 
     async def _game(self, db: Connection, game: int) -> GameRecord | None:
         results = []
-        for sql, params in self._game_queries(game):
+        for sql, params in game_queries(game, self._pg):
             async with db.execute(sql, params) as cur:
                 results.append(list(await cur.fetchall()))
         return self._game_of(results)[0]

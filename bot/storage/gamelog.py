@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage.database import Database
+from bot.storage.database import Database, game_queries
 from bot.storage.inflight import settle_statement
 from bot.storage.records import (
     INSERT_ACTION,
@@ -76,7 +76,7 @@ class LogStore(Database):
         if settles is not None:
             statements.append(settle_statement(settles))
         record, (logged,) = self._game_of(await self._appending(game, expected_version, statements, [
-            *self._game_queries(game), (LOG_SQL + " ORDER BY seq", (game, expected_version))]))
+            *game_queries(game, self._pg), (LOG_SQL + " ORDER BY seq", (game, expected_version))]))
         assert record is not None  # (the compare-and-set just wrote it)
         entries = [row_to_entry(r) for r in logged]
         self._tail_note(game, expected_version, record.version, entries)  # (every entry after the move's start)
@@ -184,7 +184,7 @@ class LogStore(Database):
     async def game_with_log(self, game: int, *, last: int) -> tuple[GameRecord | None, list[LogEntry]]:
         """The game (None when there is none) and its ``last`` log entries (as ``log``), in one
         trip to the database (a board update reads both)."""
-        record, (logged,) = self._game_of(await self._fetch([*self._game_queries(game), log_query(game, 0, last)]))
+        record, (logged,) = self._game_of(await self._fetch([*game_queries(game, self._pg), log_query(game, 0, last)]))
         entries = [row_to_entry(r) for r in logged]
         if record is not None:  # (the game was read first: its log is complete up to its version)
             self._tail_read_back(game, 0, last, record.version, entries)

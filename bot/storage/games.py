@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage.database import Database
+from bot.storage.database import Database, game_queries
 from bot.storage.records import (
     INSERT_ACTION,
     GameRecord,
@@ -61,7 +61,7 @@ class GameStore(Database):
 
     async def get_game(self, game: int) -> GameRecord | None:
         """The game with primary key ``game``, or None (one trip to the database: ``_fetch``)."""
-        return self._game_of(await self._fetch(self._game_queries(game)))[0]
+        return self._game_of(await self._fetch(game_queries(game, self._pg)))[0]
 
     async def set_fields(self, game: int, **values: Any) -> None:
         """Update plain pointer columns (thread_id, board_channel_id, board_message_id,
