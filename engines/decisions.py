@@ -218,12 +218,15 @@ class DecisionTree:
                                   None if node.confirm is not None else self.hints[child.action],
                                   action=child.action))
                 continue
-            leaf = child
+            leaf, skipped = child, 0
             while leaf.action is None and leaf.confirm is None and len(leaf.children) == 1:  # (a confirmation
                 # step is never skipped: it is opened like any step)
-                leaf = leaf.children[0]
-            if leaf.action is not None:  # a step with a single action: offer that action
-                out.append(Choice(child.label or "", self.hints[leaf.action], action=leaf.action))
+                leaf, skipped = leaf.children[0], skipped + 1
+            if leaf.action is not None:  # a step with a single action: offer that action, named by that step
+                # when it is the action's last step; past several steps (a group such as Ora's "Free
+                # actions" holding one action) by the action's own label, which says what it does
+                label = child.label if skipped == 1 else self._label(leaf) or self.labels[leaf.action]
+                out.append(Choice(label or "", self.hints[leaf.action], action=leaf.action))
             else:
                 out.append(Choice(child.label or "", None, step=index, size=child.count()))
         return out, trail

@@ -63,6 +63,11 @@ async def one_move(service: GameService, game: int, rng: random.Random) -> bool:
     return True
 
 
+BEFORE_BACKUP = 6
+"""The most moves a game takes before the backup ends: a two-player Carnival lasts at least 14 (7
+rounds of 2 picks), so each game has moves left for after the backup on any machine."""
+
+
 async def test_a_backup_taken_while_moves_are_applied_restores_to_a_consistent_database(
         service: GameService, tmp_path: Path) -> None:
     games = [await new_game(service, 10 * k + 1) for k in range(4)]
@@ -75,11 +80,14 @@ async def test_a_backup_taken_while_moves_are_applied_restores_to_a_consistent_d
     async def player(game: int, seed: int) -> None:
         nonlocal moved, after
         rng = random.Random(seed)
-        done_after = 0
+        done_after = mine = 0
         while done_after < 3:
+            if mine == BEFORE_BACKUP and not backed_up.is_set():
+                await backed_up.wait()  # (however slow the backup: the game is not over before it ends)
             if not await one_move(service, game, rng):
                 return
             moved += 1
+            mine += 1
             if moved >= 8:
                 warm.set()
             if backed_up.is_set():

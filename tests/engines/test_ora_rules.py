@@ -10,6 +10,7 @@ import pytest
 
 from bot.text import Texts
 from engines.base import CHANCE, GameOver, IllegalAction, InvalidOptions, NotYourTurn, copy_state, replay
+from engines.decisions import DecisionTree
 from engines.ora import ENGINE as E
 from engines.ora import NOTATION as NT
 from engines.ora import flow as F
@@ -1048,3 +1049,18 @@ def test_a_k_different_goods_payment_says_the_goods_come_one_at_a_time() -> None
     shown = text(NT.prompt(st, 0))
     assert shown == "Pay 3 more different goods, one at a time in list order: choose the next one."
     assert [NT.describe_action(st, a) for a in E.legal_actions(st, 0)] == ["pick wood", "skip"]
+
+
+def test_a_step_with_one_action_is_offered_by_that_actions_own_label() -> None:
+    """A step that holds a single action is skipped and its action shown in its place, under the
+    action's own label: at a two-player game's first turn the "Free actions" step holds only the
+    grain flip, and the button that flips grain says so (it said "Free actions", and pressing it
+    flipped grain without asking)."""
+    st = new(2)
+    seat = F.decider(st)
+    assert seat == 0
+    tree = DecisionTree.of(NT, st, seat)
+    tx = Texts("ora", ["Ann", "Bob"], strict=True)
+    single = [c for c in tree.node(())[0] if c.action is not None]
+    assert [tx(c.label) for c in single] == ["Pass", "Flip 1 grain to straw"]
+    assert [tx(tree.labels[c.action]) for c in single] == ["Pass", "Flip 1 grain to straw"]
