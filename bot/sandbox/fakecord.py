@@ -429,6 +429,13 @@ class FakeGuild:
                 "verification_level": 0, "explicit_content_filter": 0, "default_message_notifications": 0,
                 "nsfw_level": 0, "system_channel_flags": 0}
 
+def _gateway_connections(bot: discord.Client) -> list[discord.gateway.DiscordWebSocket]:
+    """The gateway connections of a bot of this process: one, or one per shard it runs."""
+    shards = getattr(bot, "_AutoShardedClient__shards", None)
+    conns = [s.ws for s in shards.values()] if shards else [getattr(bot, "ws", None)]
+    return [c for c in conns if c is not None]
+
+
 class FakeGateway:
     """The fake's state, clock and ids, its gateway websocket (events go to the shard of
     their server) and the waits and inspections of a test: what every Discord resource below
@@ -446,6 +453,12 @@ class FakeGateway:
         self.in_flight = 0
         self._sent_seq: dict[web.WebSocketResponse, int] = {}
         self._echoed: dict[web.WebSocketResponse, int] = {}
+        #: the session id each gateway connection was given in its READY
+        self._sessions: dict[web.WebSocketResponse, str] = {}
+        #: the bots started in this process (:meth:`start_bot`), whose last read sequence is read directly
+        self._local_bots: list[discord.Client] = []
+        #: heartbeats asked of bots (op 1), each answered by a gateway send of the bot's
+        self.heartbeats_asked = 0
         self._last_id = 0
         self.requests: list[Req] = []
         self.messages: dict[int, JSONDict] = {}
@@ -552,7 +565,7 @@ class FakeGateway:
                 ready: JSONDict = {
                     "v": 10, "user": self.bot_user,
                     "guilds": [{"id": str(g.id), "unavailable": True} for g in mine],
-                    "session_id": f"fake-session-{len(self.identifies)}",
+                    "session_id": self._sessions.setdefault(ws, f"fake-session-{len(self.identifies)}"),
                     "resume_gateway_url": str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY),
                     "application": {"id": str(self.app_id), "flags": 0}, "private_channels": [],
                     "relationships": []}
@@ -571,6 +584,7 @@ class FakeGateway:
         self._socket_shards.pop(ws, None)
         self._sent_seq.pop(ws, None)
         self._echoed.pop(ws, None)
+        self._sessions.pop(ws, None)
         return ws
 
     def _on_shard(self, ws: web.WebSocketResponse, guild_id: int | None) -> bool:
@@ -604,20 +618,39 @@ class FakeGateway:
                 await self._send(ws, event, data)
 
     async def caught_up(self) -> None:
-        """Wait until every connected bot has read every gateway event sent to it: the fake asks each
-        connection that is behind for a heartbeat (op 1), which discord.py answers at once with the last
-        sequence it has read; events are read in order and an interaction's handler task is created while
-        it is read. An event, not a time: a slow machine only makes the answer later."""
+        """Wait until every connected bot has read every gateway event sent to it; events are read in
+        order and an interaction's handler task is created while it is read. A bot started in this
+        process (:meth:`start_bot`) is read directly: discord.py sets its connection's ``sequence`` as
+        it reads an event and parses the event before it awaits anything. A bot in another process is
+        asked for a heartbeat (op 1), which discord.py answers with the last sequence it has read; each
+        answer is a gateway send, and discord.py allows 110 of them a minute before it stops reading
+        for the rest of the minute, so the local reading is what keeps a long game's waits short.
+        An event, not a time: a slow machine only makes the answer later."""
         await self._flush()
         behind = [ws for ws in list(self._sockets) if self._echoed.get(ws, 0) < self._sent_seq.get(ws, 0)]
         for ws in behind:
-            with contextlib.suppress(ConnectionError, RuntimeError):
-                await ws.send_json({"op": 1, "d": None, "s": None, "t": None})
+            if self._read_locally(ws) is None:
+                self.heartbeats_asked += 1
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await ws.send_json({"op": 1, "d": None, "s": None, "t": None})
         guard = _Guard(None, "a bot never read the events sent to it")
         while any(ws in self._sockets and not ws.closed and self._echoed.get(ws, 0) < self._sent_seq.get(ws, 0)
                   for ws in behind):
             guard.check()
             await asyncio.sleep(0.002)
+            for ws in behind:
+                self._read_locally(ws)
+
+    def _read_locally(self, ws: web.WebSocketResponse) -> int | None:
+        """The last sequence a bot of this process has read on ``ws`` (recorded as echoed), or None
+        when no bot of this process holds that connection."""
+        session = self._sessions.get(ws)
+        for bot in self._local_bots:
+            for conn in _gateway_connections(bot):
+                if session is not None and conn.session_id == session and conn.sequence is not None:
+                    self._echoed[ws] = max(self._echoed.get(ws, 0), conn.sequence)
+                    return conn.sequence
+        return None
 
     def _later(self, coro: Coroutine[Any, Any, None]) -> None:
         """Run a dispatch soon (from sync code); injected events wait for it first, so order is kept."""
@@ -2084,6 +2117,7 @@ class FakeDiscord(FakeInteractions):
                 task.result()  # re-raise the startup error
             raise TimeoutError("bot did not become ready")
         bot._fakecord_task = task  # type: ignore[attr-defined]
+        self._local_bots.append(bot)
         tree = getattr(bot, "tree", None)
         if sync_commands and isinstance(tree, discord.app_commands.CommandTree) and not self.commands:
             await tree.sync()
@@ -2093,3 +2127,5 @@ class FakeDiscord(FakeInteractions):
         """Close ``bot`` and wait for its task to end."""
         await bot.close()
         await asyncio.wait_for(bot._fakecord_task, HANG_GUARD)  # type: ignore[attr-defined]
+        if bot in self._local_bots:
+            self._local_bots.remove(bot)
