@@ -124,8 +124,7 @@ class ShardLeases:
         (``standby(shard)`` is called once per shard found held before waiting for it). A
         ``close`` meanwhile ends the wait: it returns without them."""
         self._conn = await asyncpg.connect(self.url.target, server_settings={
-            "application_name": LEASE_APPLICATION, "lock_timeout": "0", "statement_timeout": "0",
-            "idle_in_transaction_session_timeout": "0",
+            "application_name": LEASE_APPLICATION, "lock_timeout": "0",
             "tcp_keepalives_idle": str(KEEPALIVE_IDLE_S), "tcp_keepalives_interval": str(KEEPALIVE_INTERVAL_S),
             "tcp_keepalives_count": str(KEEPALIVE_COUNT)})
         self._conn.add_termination_listener(lambda _conn: self._lose("the lease connection was closed"))

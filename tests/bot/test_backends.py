@@ -10,7 +10,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.sandbox.localpg import free_port
+from bot.sandbox.localpg import STATEMENT_TIMEOUT_MS, free_port
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import LogEntry, OutboxItem, Repository, Shards, StaleVersion, StorageUnwritable
@@ -247,3 +247,20 @@ async def test_the_shard_filter_goes_through_an_index(database_url: str) -> None
             assert [int(r[0]) for r in await cur.fetchall()] == [on_1.id]
     finally:
         await repo.close()
+
+
+async def test_a_test_databases_sessions_have_a_statement_timeout(postgres_url: str) -> None:
+    """The fixture's URL bounds every statement of its sessions (the repository's pool and any
+    connection a test opens): a statement waiting for what never comes fails its test."""
+    repo = Repository(postgres_url)
+    await repo.open()
+    try:
+        async with repo.connection() as db, db.execute("SHOW statement_timeout") as cur:
+            assert (await cur.fetchone())[0] == f"{STATEMENT_TIMEOUT_MS // 60_000}min"
+    finally:
+        await repo.close()
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        assert await conn.fetchval("SELECT current_setting('statement_timeout')") == "1min"
+    finally:
+        await conn.close()

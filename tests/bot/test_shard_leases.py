@@ -7,13 +7,19 @@ tests/e2e/test_shard_failover.py runs the real bot in child processes."""
 from __future__ import annotations
 
 import asyncio
+import random
 
 import asyncpg
 import pytest
 
+import bot.storage.database
 import bot.storage.leases
+from bot.service import GameService
 from bot.storage import LeaseLost, LogEntry, OutboxItem, Repository, Shards, StorageUnwritable
+from bot.storage.database import migration_files
 from bot.storage.leases import LEASE_APPLICATION, STANDBY_APPLICATION, ShardLeases, leases_for
+from engines.base import CHANCE
+from engines.registry import get as get_engine
 
 POLLS = 2000
 """Polls (of 10 ms each at least) before a waited-for state counts as never reached."""
@@ -247,3 +253,66 @@ def test_sqlite_needs_no_leases_and_an_unsharded_postgresql_bot_holds_shard_0_of
     assert leases_for("data/games.db", Shards(2, (1,)), print) is None
     unsharded = leases_for("postgresql://u@h/db", None, print)
     assert unsharded is not None and unsharded.shards == Shards(1, (0,))
+
+
+async def play(service: GameService, game: int, moves: int, rng: random.Random) -> None:
+    """``moves`` random legal moves of the waiting players of ``game`` (fewer if it ends)."""
+    for _ in range(moves):
+        record = await service.get(game)
+        engine = get_engine(record.game_id)
+        state = service.state(record)
+        if engine.outcome(state) is not None:
+            return
+        seat = rng.choice(sorted(s for s in engine.to_move(state) if s != CHANCE))
+        action = rng.choice(list(engine.legal_actions(state, seat)))
+        result = await service.act(game, record.user_of(seat), action, expected_version=record.version)
+        assert result.game.version > record.version
+
+
+async def test_a_database_at_013_with_games_upgrades_to_014_and_its_games_go_on(
+        database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both backends: games made and played on schema 013 go on after 014 (on PostgreSQL under
+    a shard lease, every move through the fence)."""
+    up_to_13 = [f for f in migration_files() if int(f.name.split("_", 1)[0]) <= 13]
+    monkeypatch.setattr(bot.storage.database, "migration_files", lambda: up_to_13)
+    repo = Repository(database_url)
+    await repo.open()
+    rng = random.Random(11)
+    try:
+        assert await repo.schema_version() == 13
+        service = GameService(repo)
+        games = []
+        for seed in range(2):
+            lobby = await service.create_lobby(game_id="carnival", guild_id=(5 + seed) << 22, channel_id=2,
+                                               host_user_id=10, host_name="Ann", options=None, move_timeout=100)
+            await service.join(lobby.id, 11, "Bo")
+            await service.start(lobby.id, 10, is_moderator=False)
+            await play(service, lobby.id, 3, rng)
+            games.append(lobby.id)
+        before = {g: (await repo.get_game(g)).version for g in games}  # type: ignore[union-attr]
+    finally:
+        await repo.close()
+    monkeypatch.undo()
+
+    shards = Shards(1, (0,))
+    repo = Repository(database_url, shards=shards)
+    await repo.open()
+    lost: list[str] = []
+    lease = leases_for(database_url, shards, lost.append)
+    try:
+        assert await repo.schema_version() == 14
+        if lease is not None:
+            await lease.acquire()
+            assert lease.tokens == {0: 1}
+            repo.fence(lease.fence_sql(), lease.lose)
+        service = GameService(repo)
+        for game in games:
+            assert (await repo.get_game(game)).version == before[game]  # type: ignore[union-attr]
+            await play(service, game, 3, rng)
+            assert (await repo.get_game(game)).version > before[game]  # type: ignore[union-attr]
+            assert await service.replay_matches(game)
+        assert lost == []
+    finally:
+        if lease is not None:
+            await lease.close()
+        await repo.close()

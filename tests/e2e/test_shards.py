@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import random
 import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -106,7 +107,9 @@ class Child:
     async def stop(self) -> None:
         if self.alive:
             assert self.proc is not None
-            self.proc.terminate()
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.terminate()
+                self.proc.send_signal(signal.SIGCONT)  # (a paused one takes its SIGTERM now)
             with contextlib.suppress(ProcessLookupError):
                 await asyncio.wait_for(self.proc.wait(), HANG_GUARD)
 
