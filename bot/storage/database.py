@@ -490,6 +490,8 @@ class Database:
         is given back (the pool replaces it) and the next one tried, once. A lease holder's
         transaction commits only if the fence passes (``fence``), in the same round trip."""
         if self._pool is None:
+            if self.fenced is not None:  # (closed after its lease was lost, a handler still running)
+                raise LeaseLost(self.path, f"this process no longer holds its shards: {self.fenced}")
             raise RuntimeError("repository is not open")
         for attempt in (1, 2):
             raw = None
@@ -501,6 +503,8 @@ class Database:
                 if raw is not None:
                     with contextlib.suppress(Exception):
                         await self._pool.release(raw)
+                if self.fenced is not None and isinstance(exc, Exception):
+                    raise LeaseLost(self.path, f"this process no longer holds its shards: {self.fenced}") from exc
                 if attempt == 2 or not _lost(exc):
                     raise self._faulted(exc) from exc
         assert raw is not None
@@ -517,6 +521,9 @@ class Database:
                 fenced = self._fenced_by(exc)
                 if fenced is not None:
                     raise fenced from exc
+                if self.fenced is not None and isinstance(exc, Exception) and not isinstance(exc, LeaseLost):
+                    # (the lease was lost meanwhile and the pool is closing under this unit of work)
+                    raise LeaseLost(self.path, f"this process no longer holds its shards: {self.fenced}") from exc
                 if storage_fault(self.path, exc) is not None:
                     raise self._faulted(exc) from exc
                 raise

@@ -268,6 +268,8 @@ async def test_a_paused_holder_whose_lease_was_taken_commits_nothing_when_it_wak
                 return len(fake.identifies) == 2
             await poll(taken_over, "the standby takes the stale lease and connects", children)
             (lease, handover), = await lease_row(postgres_url)
+            print(f"failover: a paused holder's lease was taken {handover:.2f} s after its last renewal (lease clock;"
+                  " stale after 6 s here)")
             assert lease == 2 and 6 <= handover < 30
             async def answered_lost() -> bool:
                 return answered(fake, token) and not await repo.moves_in_flight()
