@@ -116,13 +116,16 @@ class ShardLeases:
         self.holder = f"{socket.gethostname()}:{os.getpid()}"
         """Who this is, as the lease rows name it (``shard_leases.holder``)."""
         self._conn: Any = None
+        self._using = asyncio.Lock()
+        """The lease connection runs one statement at a time (the heartbeat and a standby's asks)."""
         self._heartbeat: asyncio.Task[None] | None = None
         self._closing = False
 
     async def acquire(self, *, standby: Callable[[int], None] | None = None) -> None:
         """Take the lease of every shard, waiting as a standby for those another process holds
-        (``standby(shard)`` is called once per shard found held before waiting for it). A
-        ``close`` meanwhile ends the wait: it returns without them."""
+        (``standby(shard)`` is called once per shard found held before waiting for it; the
+        shards already taken are renewed meanwhile). A ``close`` meanwhile ends the wait: it
+        returns without them."""
         self._conn = await asyncpg.connect(self.url.target, server_settings={
             "application_name": LEASE_APPLICATION, "lock_timeout": "0",
             "tcp_keepalives_idle": str(KEEPALIVE_IDLE_S), "tcp_keepalives_interval": str(KEEPALIVE_INTERVAL_S),
@@ -131,18 +134,18 @@ class ShardLeases:
         count = self.shards.count
         for shard in sorted(self.shards.ids):
             try:
-                await self._conn.execute(ROW_SQL, count, shard)
+                await self._run(ROW_SQL, count, shard)
                 token = await self._take(shard)
                 if token is None:
                     log.warning("shard %d of %d is held by another process; standing by until it is free",
                                 shard, count)
                     if standby is not None:
                         standby(shard)
-                    await self._conn.execute(f"SET application_name = '{STANDBY_APPLICATION}'")
+                    await self._run(f"SET application_name = '{STANDBY_APPLICATION}'")
                     while token is None:
                         await asyncio.sleep(POLL_S)
                         token = await self._take(shard)
-                    await self._conn.execute(f"SET application_name = '{LEASE_APPLICATION}'")
+                    await self._run(f"SET application_name = '{LEASE_APPLICATION}'")
             except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
                 if self._closing:  # (stopped while standing by: ``held`` says what it holds)
                     return
@@ -151,11 +154,17 @@ class ShardLeases:
                 return
             self.tokens[shard] = token
             self.held = (*self.held, shard)
-        self._heartbeat = asyncio.create_task(self._beat(), name="shard-lease-heartbeat")
+            if self._heartbeat is None:
+                self._heartbeat = asyncio.create_task(self._beat(), name="shard-lease-heartbeat")
+
+    async def _run(self, sql: str, *args: Any) -> str:
+        async with self._using:
+            return str(await self._conn.execute(sql, *args))
 
     async def _take(self, shard: int) -> int | None:
         """Take ``shard`` if it may be taken (``TAKE_SQL``): its new token, else None."""
-        row = await self._conn.fetchrow(TAKE_SQL, self.shards.count, shard, self.holder, self.stale_s)
+        async with self._using:
+            row = await self._conn.fetchrow(TAKE_SQL, self.shards.count, shard, self.holder, self.stale_s)
         if row is None:
             return None
         token = int(row[0])
@@ -171,12 +180,14 @@ class ShardLeases:
                 f" ARRAY[{shards}]::bigint[], ARRAY[{tokens}]::bigint[])")
 
     async def _beat(self) -> None:
-        shards, tokens = list(self.held), [self.tokens[s] for s in self.held]
+        """Renew the leases held (those taken so far) every ``HEARTBEAT_S``."""
         while not self._closing and self.lost is None:
             await asyncio.sleep(HEARTBEAT_S)
+            shards = list(self.held)
             try:
-                status = await self._conn.execute(RENEW_SQL, self.shards.count, shards, tokens,
-                                                  timeout=HEARTBEAT_TIMEOUT_S)
+                async with self._using:
+                    status = await self._conn.execute(RENEW_SQL, self.shards.count, shards,
+                                                      [self.tokens[s] for s in shards], timeout=HEARTBEAT_TIMEOUT_S)
             except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
                 self._lose(f"the lease connection does not answer ({type(exc).__name__}: {exc})")
                 with contextlib.suppress(Exception):

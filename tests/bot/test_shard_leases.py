@@ -114,6 +114,32 @@ async def test_a_standby_takes_over_the_moment_the_holders_session_is_gone(migra
         await standby.close()
 
 
+async def test_a_process_standing_by_for_one_shard_renews_those_it_took(
+        migrated: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bot.storage.leases, "HEARTBEAT_S", 0.05)
+    holder = ShardLeases(migrated, Shards(2, (1,)), print)
+    both = ShardLeases(migrated, Shards(2, (0, 1)), print)
+    await holder.acquire()
+    waiting = asyncio.create_task(both.acquire())
+    conn = await asyncpg.connect(migrated)
+    try:
+        await until(lambda: standing_by(migrated), "the second process stands by for shard 1")
+        assert both.held == (0,)
+
+        async def renewed() -> bool:
+            return bool(await conn.fetchval("SELECT renewed_at > taken_at FROM shard_leases"
+                                            " WHERE shard_count = 2 AND shard = 0"))
+        await until(renewed, "shard 0 is renewed while its holder waits for shard 1")
+        await holder.close()
+        await waiting
+        assert both.held == (0, 1) and both.tokens == {0: 1, 1: 2} and both.lost is None
+    finally:
+        await conn.close()
+        waiting.cancel()
+        await holder.close()
+        await both.close()
+
+
 async def test_a_standby_stopped_while_it_waits_ends_its_wait_without_the_lease(migrated: str) -> None:
     holder = ShardLeases(migrated, Shards(2, (1,)), print)
     standby = ShardLeases(migrated, Shards(2, (1,)), print)
