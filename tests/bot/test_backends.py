@@ -15,6 +15,7 @@ from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import LogEntry, OutboxItem, Repository, Shards, StaleVersion, StorageUnwritable
 from bot.storage.backend import parse_database_url, to_numbered
+from bot.storage.database import IDLE_IN_TRANSACTION_MS
 
 # Discord's documented example: a guild id and its shard out of 2 (snowflake >> 22 is the ms timestamp)
 GUILD_SHARD0 = 4 << 22
@@ -264,3 +265,15 @@ async def test_a_test_databases_sessions_have_a_statement_timeout(postgres_url: 
         assert await conn.fetchval("SELECT current_setting('statement_timeout')") == "1min"
     finally:
         await conn.close()
+
+
+async def test_a_pool_session_hanging_inside_a_transaction_is_ended_by_the_server(postgres_url: str) -> None:
+    """A process that hangs mid-transaction (paused) frees its row locks after
+    ``IDLE_IN_TRANSACTION_MS`` for the process that took its shards over."""
+    repo = Repository(postgres_url)
+    await repo.open()
+    try:
+        async with repo.connection() as db, db.execute("SHOW idle_in_transaction_session_timeout") as cur:
+            assert (await cur.fetchone())[0] == f"{IDLE_IN_TRANSACTION_MS // 1000}s"
+    finally:
+        await repo.close()
