@@ -72,13 +72,15 @@ UPDATE shard_leases l SET token = l.token + 1, holder = $3, holder_pid = pg_back
    AND (l.holder_pid IS NULL
         OR l.renewed_at < clock_timestamp() - make_interval(secs => $4)
         OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = l.holder_pid
-                        AND a.backend_start IS NOT DISTINCT FROM l.holder_start))
+                        AND (a.backend_start IS NULL OR a.backend_start = l.holder_start)))
 RETURNING l.token
 """
 """Take shard $2 of $1 for the holder $3 when it is free (never held, given back), its
 holder's session is gone, or it was not renewed for $4 seconds: the new token, or no
-row. Two standbys asking at once: the second waits for the first's row lock and finds the
-shard held again."""
+row. A session is the same one when its pid and start time match (a pid reused after a
+server restart is another session); a role that may not see another role's start time
+goes by the pid alone. Two standbys asking at once: the second waits for the first's row
+lock and finds the shard held again."""
 ROW_SQL = ("INSERT INTO shard_leases(shard_count, shard, token, holder, taken_at, renewed_at)"
            " VALUES ($1, $2, 0, '', clock_timestamp(), clock_timestamp()) ON CONFLICT DO NOTHING")
 """The lease row of a shard never held before (token 0, no holder)."""
