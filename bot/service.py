@@ -1735,6 +1735,11 @@ class Operations(ServiceCore):
         spectators and marks go with them), settings, ratings and its pending purge."""
         return await self.repo.purge_guild(guild_id)
 
+    async def archive_ended(self, before: float) -> list[int]:
+        """Move up to a batch (``ARCHIVE_BATCH``) of the games that ended (finished or abandoned)
+        before ``before`` to the archive (bot/storage/archive.py); their ids."""
+        return await self.repo.archive_ended(before)
+
 
 class GameService(Moderation, Play, Clockwork, People, Operations):
     """Creates lobbies, starts games and applies actions (design §4), the one door of the

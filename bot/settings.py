@@ -74,6 +74,9 @@ class Settings:
         guild_purge_days: days after the bot was removed from a server until that server's
             data is purged (``GUILD_PURGE_DAYS``, 30; cancelled when the bot rejoins first;
             bot/ui/operator.py). 0 = at the purge loop's next pass.
+        archive_after_days: days after a game ended (finished or abandoned) until it moves
+            to the archive, one compressed row (``ARCHIVE_AFTER_DAYS``, 30; still replayed,
+            exported and counted in the ratings: bot/storage/archive.py). 0 = never.
     """
 
     token: str = ""
@@ -107,6 +110,7 @@ class Settings:
     lean_requests: bool = True
     render_workers: int = 0
     guild_purge_days: float = 30.0
+    archive_after_days: float = 30.0
     open_lobbies: int = 3
 
     @classmethod
@@ -159,6 +163,11 @@ class Settings:
             purge_days = max(float(purge), 0.0)
         except ValueError:
             raise ValueError(f"GUILD_PURGE_DAYS must be a number, not {purge!r}") from None
+        archive = (env.get("ARCHIVE_AFTER_DAYS") or "30").strip()
+        try:
+            archive_days = max(float(archive), 0.0)
+        except ValueError:
+            raise ValueError(f"ARCHIVE_AFTER_DAYS must be a number, not {archive!r}") from None
         log_format = (env.get("LOG_FORMAT") or "text").strip().lower()
         if log_format not in ("text", "json"):
             raise ValueError(f"LOG_FORMAT must be text or json, not {log_format!r}")
@@ -206,6 +215,7 @@ class Settings:
             render_workers=max(0, 2 if render_workers is None else render_workers),
             lean_requests=(env.get("LEAN_REQUESTS") or "1").strip().lower() not in ("0", "false", "no", "off"),
             guild_purge_days=purge_days,
+            archive_after_days=archive_days,
             open_lobbies=3 if open_lobbies is None else open_lobbies,
         )
         if overrides:

@@ -1,8 +1,9 @@
 """The operator's side: ``/game status`` (what the bot is doing,
 for its owner everywhere and for a server's moderators about their server), ``/game
 forget-me`` (a user's data deleted, their id in the games kept for their scores replaced
-by ``ANON_USER``) and the purge of a server's data a grace period after the bot was
-removed from it (``Settings.guild_purge_days``; a ``discord.ext.tasks`` loop).
+by ``ANON_USER``), the purge of a server's data a grace period after the bot was
+removed from it (``Settings.guild_purge_days``; a ``discord.ext.tasks`` loop) and the
+archive of games long over (``Settings.archive_after_days``; another loop).
 
 Discord's rate-limit answers (HTTP 429) are counted by ``RateLimits``, an aiohttp trace on
 the bot's HTTP session (``GameBot(http_trace=…)``): every 429 the HTTP layer saw, those
@@ -26,6 +27,7 @@ from discord.ext import commands, tasks
 from bot.backup import backup_time, backups
 from bot.loops import stop_loop
 from bot.service import HostError
+from bot.storage.archive import ARCHIVE_BATCH
 from bot.text import host_sentence
 from bot.ui.limits import MESSAGE_CHARS, clip
 from bot.ui.permissions import is_moderator
@@ -42,6 +44,9 @@ DAY = 86400.0
 
 PURGE_EVERY_MINUTES = 60.0
 """How often the purge loop looks for servers whose grace period is over."""
+
+ARCHIVE_EVERY_MINUTES = 60.0
+"""How often the archive loop moves the games long over to the archive."""
 
 
 def version() -> str:
@@ -100,6 +105,7 @@ class Operator:
         self.rate_limits = rate_limits
         self.started = started
         self.purge_loop = tasks.loop(minutes=PURGE_EVERY_MINUTES, name="guild-purge")(self._pass)
+        self.archive_loop = tasks.loop(minutes=ARCHIVE_EVERY_MINUTES, name="archive")(self._archive_pass)
 
     # ------------------------------------------------------------------ status
     def last_backup(self) -> float | None:
@@ -225,12 +231,36 @@ class Operator:
         except Exception:
             log.exception("the purge of servers the bot left failed; trying again at the next pass")
 
+    async def archive_due(self, now: float | None = None) -> list[int]:
+        """Archive every game that ended ``archive_after_days`` before ``now`` (default the
+        clock; none when the setting is 0), batch after batch; logged. Returns their ids."""
+        days = self.ctx.settings.archive_after_days
+        if days <= 0:
+            return []
+        before = (self.ctx.clock() if now is None else now) - days * DAY
+        moved: list[int] = []
+        while batch := await self.ctx.service.archive_ended(before):
+            moved += batch
+            if len(batch) < ARCHIVE_BATCH:
+                break
+        if moved:
+            log.info("archived %d games that ended over %g days ago", len(moved), days)
+        return moved
+
+    async def _archive_pass(self) -> None:
+        try:
+            await self.archive_due()
+        except Exception:
+            log.exception("the archive pass failed; trying again at the next pass")
+
     def start(self) -> None:
-        """Start the purge loop (its first pass runs at once)."""
+        """Start the purge and archive loops (their first passes run at once)."""
         self.purge_loop.start()
+        self.archive_loop.start()
 
     async def stop(self) -> None:
-        """Stop the purge loop."""
+        """Stop the purge and archive loops."""
         await stop_loop(self.purge_loop)
+        await stop_loop(self.archive_loop)
 
 
