@@ -7,11 +7,13 @@ archive of games long over (``Settings.archive_after_days``; another loop).
 
 Discord's rate-limit answers (HTTP 429) are counted by ``RateLimits``, an aiohttp trace on
 the bot's HTTP session (``GameBot(http_trace=…)``): every 429 the HTTP layer saw, those
-discord.py waited out and retried included.
+discord.py waited out and retried included. ``RequestBudget``, on the same trace, keeps the
+process within its share of Discord's global limit.
 """
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import datetime as dt
 import logging
@@ -90,6 +92,66 @@ class RateLimits:
 
         config = aiohttp.TraceConfig()
         config.on_request_end.append(on_end)
+        return config
+
+
+WINDOW = 1.05
+"""How long a request holds its place in ``RequestBudget`` after its answer came: Discord's
+second and a margin."""
+
+
+class RequestBudget:
+    """This process's share of Discord's global limit (``Settings.request_share``): at most
+    ``per_second`` bot-token requests in any second at Discord. Each request holds one of
+    ``per_second`` places from before it is sent until ``WINDOW`` seconds after its answer
+    came (or it failed); a request finding none free waits for one (first come, first
+    served). Two requests that held the same place reached Discord at least ``WINDOW`` apart
+    however long each took on its way, so no second at Discord sees more than ``per_second``.
+    Attached to the bot's HTTP session as an aiohttp trace (``attach``): every request that
+    carries the bot token (``Authorization: Bot …``) takes a place before it is sent,
+    retries included; interaction callbacks and their webhooks carry none, as Discord leaves
+    them out of the global limit. Each shard runs in one process at a time (its lease), so
+    the shares of all the processes add up to the application's limit at most (README
+    "Running at scale")."""
+
+    def __init__(self, per_second: int, *,
+                 later: Callable[[float, Callable[[], None]], object] | None = None) -> None:
+        self.per_second = max(1, per_second)
+        self._places = asyncio.Semaphore(self.per_second)
+        self._later = later
+        self.waited = 0
+        """How many requests found no place free and waited."""
+
+    async def take(self) -> None:
+        """Wait for a free place and hold it."""
+        if self._places.locked():
+            self.waited += 1
+        await self._places.acquire()
+
+    def done(self) -> None:
+        """A request that holds a place was answered (or failed): its place is free again
+        ``WINDOW`` seconds from now (``later``: the event loop's ``call_later``)."""
+        later = self._later or asyncio.get_running_loop().call_later
+        later(WINDOW, self._places.release)
+
+    def attach(self, config: aiohttp.TraceConfig) -> aiohttp.TraceConfig:
+        """Make every bot-token request of the session traced by ``config`` hold a place;
+        returns ``config``."""
+
+        async def on_start(session: aiohttp.ClientSession, context: SimpleNamespace,
+                           params: aiohttp.TraceRequestStartParams) -> None:
+            if str(params.headers.get("Authorization", "")).startswith("Bot "):
+                await self.take()
+                context.budget_place = True
+
+        async def on_done(session: aiohttp.ClientSession, context: SimpleNamespace, params: object) -> None:
+            if getattr(context, "budget_place", False):
+                context.budget_place = False
+                self.done()
+
+        config.on_request_start.append(on_start)
+        config.on_request_end.append(on_done)
+        config.on_request_exception.append(on_done)
         return config
 
 
