@@ -90,7 +90,8 @@ class OperationsStore(Database):
 
     async def copy_in(self, data: Sequence[tuple[str, Sequence[str], Sequence[tuple[Any, ...]]]]) -> None:
         """Insert ``(table, columns, rows)`` in this order, all in one transaction, then move
-        the generated ids past the largest copied one (the tool of bot/migrate.py).
+        the generated ids past the largest copied one, a game's past the archived ones too
+        (the tool of bot/migrate.py).
 
         Raises:
             StorageError: as every write; nothing is written then.
@@ -100,6 +101,11 @@ class OperationsStore(Database):
                 if rows:
                     sql = f"INSERT INTO {table}({', '.join(columns)}) VALUES ({','.join('?' * len(columns))})"
                     await db.executemany(sql, [tuple(r) for r in rows])
+            if not isinstance(db, PgConnection):  # (AUTOINCREMENT: past the archived ids too)
+                await db.execute("INSERT INTO sqlite_sequence(name, seq) SELECT 'games', 0 WHERE NOT EXISTS"
+                                 " (SELECT 1 FROM sqlite_sequence WHERE name = 'games')")
+                await db.execute("UPDATE sqlite_sequence SET seq = MAX(seq, COALESCE((SELECT MAX(id) FROM"
+                                 " archived_games), 0)) WHERE name = 'games'")
             if isinstance(db, PgConnection):
                 async with db.execute(
                         "SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema()"

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from bot.migrate import copy_database
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Repository
@@ -197,3 +198,28 @@ async def test_an_old_database_upgrades_to_015_with_its_rated_games(tmp_path: Pa
         assert not await repo.record_ratings(done, GUILD, "carnival", [(ANN, 30.0, 5.0, True)])
     finally:
         await repo.close()
+
+
+async def test_an_archived_game_is_copied_to_another_database(tmp_path: Path, database_url: str) -> None:
+    clock = Clock()
+    source = Repository(str(tmp_path / "src.db"), clock=clock)
+    await source.open()
+    target = Repository(database_url)
+    await target.open()
+    try:
+        service = GameService(source, clock=clock)
+        done = await played(service, GUILD, (ANN, BO), 10_000)
+        await delivered(source, done)
+        clock.now += 31 * DAY
+        assert await source.archive_ended(clock.now - 30 * DAY) == [done]
+        report = await copy_database(source, target)
+        assert report.problems == [] and report.rows["archived_games"] == 1
+        assert await target.get_game(done) == await source.get_game(done)
+        assert await target.log(done) == await source.log(done)
+        assert await GameService(target).replay_matches(done)
+        new = await target.create_game(game_id="carnival", guild_id=1, channel_id=5, host_user_id=ANN,
+                                       host_name="Ann", seed=1, options={}, move_timeout=60)
+        assert new.id == done + 1  # (past the archived id)
+    finally:
+        await source.close()
+        await target.close()
