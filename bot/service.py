@@ -1762,6 +1762,9 @@ class GameService(Moderation, Play, Clockwork, People, Operations):
             GameError: a log that no longer replays (the engine change broke old games).
         """
         rebuilt = []
+        back = await self.repo.restore_other_versions({gid: get_engine(gid).info.state_version for gid in GAME_IDS})
+        if back:  # (archived under an older state_version: rebuilt in the hot tables, archived again later)
+            log.info("%d archived games are back in the hot tables to rebuild their snapshots", len(back))
         for record in await self.repo.games(status=("active", "finished", "abandoned")):
             engine = self.engine(record)
             stored = (record.state or {}).get("state_version")

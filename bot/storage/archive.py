@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,6 +123,13 @@ async def restore_for_user(db: Connection, user_id: int) -> list[int]:
     archive loop archives it again). Returns their ids, ascending."""
     async with db.execute("SELECT game FROM archived_users WHERE user_id=? ORDER BY game", (user_id,)) as cur:
         games = [int(r[0]) for r in await cur.fetchall()]
+    await restore(db, games)
+    return games
+
+
+async def restore(db: Connection, games: Sequence[int]) -> None:
+    """Inside a write transaction: put the archived ``games`` back in the hot tables, as they
+    were (their rows, seats and log; the archive's row goes)."""
     for game in games:
         async with db.execute("SELECT data FROM archived_games WHERE id=?", (game,)) as cur:
             (packed,) = await cur.fetchall()
@@ -136,7 +143,6 @@ async def restore_for_user(db: Connection, user_id: int) -> list[int]:
             await db.execute(f"INSERT INTO actions(game, {LOG_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)",
                              (game, *entry))
         await db.execute("DELETE FROM archived_games WHERE id=?", (game,))
-    return games
 
 
 class ArchiveStore(Database):
@@ -177,9 +183,11 @@ class ArchiveStore(Database):
         async with db.execute(LOG_SQL + " ORDER BY seq", (game, 0)) as cur:
             actions = [list(r) for r in await cur.fetchall()]
         record = dict(row)
-        await db.execute("INSERT INTO archived_games(id, guild_id, game_id, status, ended_at, archived_at, data)"
-                         " VALUES (?,?,?,?,?,?,?)",
+        version = None if record["state"] is None else json.loads(record["state"]).get("state_version")
+        await db.execute("INSERT INTO archived_games(id, guild_id, game_id, status, ended_at, state_version,"
+                         " archived_at, data) VALUES (?,?,?,?,?,?,?,?)",
                          (game, record["guild_id"], record["game_id"], record["status"], record["updated_at"],
+                          None if record["state"] is None else version if isinstance(version, int) else 0,
                           self.clock(), pack(record, seats, actions)))
         for user in sorted(_users_of(record, seats, actions)):
             await db.execute("INSERT INTO archived_users(user_id, game) VALUES (?,?)", (user, game))
@@ -187,6 +195,23 @@ class ArchiveStore(Database):
             await db.execute(f"DELETE FROM {table} WHERE game=?", (game,))
         await db.execute("DELETE FROM games WHERE id=?", (game,))
         return True
+
+    async def restore_other_versions(self, versions: dict[str, int]) -> list[int]:
+        """Put back in the hot tables every archived game whose snapshot was stored under a
+        ``state_version`` other than its engine's now (``versions``: game id -> version), so
+        ``GameService.upgrade_snapshots`` rebuilds it as any game (the next pass of the
+        archive loop archives it again). Returns their ids, ascending."""
+        async with self._tx() as db:
+            async with db.execute("SELECT id, game_id, state_version FROM archived_games"
+                                  " WHERE state_version IS NOT NULL ORDER BY id") as cur:
+                games = [int(r[0]) for r in await cur.fetchall() if versions.get(str(r[1]), r[2]) != r[2]]
+            await restore(db, games)
+        return games
+
+    async def archived_ids(self) -> list[int]:
+        """The ids of the archived games, ascending."""
+        (rows,) = await self._fetch([("SELECT id FROM archived_games ORDER BY id", ())])
+        return [int(r[0]) for r in rows]
 
     async def archive_counts(self) -> tuple[int, int]:
         """(games archived, bytes of their compressed data)."""

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from bot.check import check
 from bot.migrate import copy_database
 from bot.service import GameService
 from bot.settings import Settings
@@ -223,3 +224,34 @@ async def test_an_archived_game_is_copied_to_another_database(tmp_path: Path, da
     finally:
         await source.close()
         await target.close()
+
+
+async def test_games_archived_before_an_engine_change_are_rebuilt_and_checked(tmp_path: Path) -> None:
+    """The old fixture's games (snapshots of an older ``state_version``) archived as they are:
+    ``upgrade_snapshots`` puts them back, rebuilds them by replay, and the next pass archives
+    them again; ``python -m bot.check`` replays the archived games too."""
+    path = fixture_at(tmp_path, 13)
+    clock = Clock()
+    clock.now = 2e9  # (2033: the fixture's games ended in 2026)
+    repo = Repository(str(path), clock=clock)
+    await repo.open()
+    try:
+        service = GameService(repo, clock=clock)
+        finished = [g.id for g in await repo.games(status=("finished",))]
+        for game in finished:
+            await delivered(repo, game)
+        assert await repo.archive_ended(clock.now) == finished
+        stale = await repo.get_game(finished[0])
+        assert stale.state["state_version"] != service.engine(stale).info.state_version
+        rebuilt = await service.upgrade_snapshots()
+        assert set(finished) <= set(rebuilt) and await repo.archived_ids() == []
+        assert await repo.archive_ended(clock.now) == finished
+        for game in finished:
+            record = await repo.get_game(game)
+            assert record.state["state_version"] == service.engine(record).info.state_version
+            assert await service.replay_matches(game)
+        assert await service.upgrade_snapshots() == []  # (nothing stale left, nothing put back)
+        assert await repo.archived_ids() == finished
+    finally:
+        await repo.close()
+    assert await check(str(path)) == (8, [])

@@ -8,6 +8,8 @@ CREATE TABLE archived_games (
     game_id     TEXT    NOT NULL,                  -- engine registry key
     status      TEXT    NOT NULL,                  -- 'finished' or 'abandoned'
     ended_at    REAL    NOT NULL,                  -- its last change (games.updated_at)
+    state_version INTEGER,                         -- its snapshot's engine state_version (NULL: never
+                                                   -- started): an engine change rebuilds it
     archived_at REAL    NOT NULL,
     data        BLOB    NOT NULL                   -- zlib(JSON {"game": row, "seats": rows, "actions": rows})
 );

@@ -6,6 +6,7 @@ CREATE TABLE archived_games (
     game_id     TEXT    NOT NULL,                  -- engine registry key
     status      TEXT    NOT NULL,                  -- 'finished' or 'abandoned'
     ended_at    DOUBLE PRECISION NOT NULL,         -- its last change (games.updated_at)
+    state_version BIGINT,                        -- its snapshot's state_version (NULL: never started)
     archived_at DOUBLE PRECISION NOT NULL,
     data        BYTEA   NOT NULL                   -- zlib(JSON {"game": row, "seats": rows, "actions": rows})
 );
