@@ -12,7 +12,8 @@ first; the next pass archives it again).
 
 An archived game is read by its id as any other: ``Repository.get_game`` and ``log`` fall back to
 ``archived`` when the hot tables do not hold it (so ``/game replay`` and ``/game export`` work);
-it is no longer listed by ``Repository.games`` nor written to (a move, an undo finds no game).
+it is no longer listed by ``Repository.games`` nor written to (it is over: a move or an undo is
+refused as for any game that ended, and a write would find no row).
 """
 
 from __future__ import annotations
