@@ -32,7 +32,7 @@ from bot.ui.errors import GameTree
 from bot.ui.flow import Flow
 from bot.ui.lobby_options import AI_ITEMS
 from bot.ui.notices import TurnNotices
-from bot.ui.operator import Operator, RateLimits
+from bot.ui.operator import Operator, RateLimits, RequestBudget
 from bot.ui.outbox_drain import Outbox
 from bot.ui.table_items import TABLE_ITEMS
 
@@ -94,9 +94,11 @@ class GameBot(commands.Bot):
                       "shard_ids": list(settings.shard_ids or range(settings.shard_count)), **kwargs}
         rate_limits = RateLimits(clock)  # (every 429 the HTTP layer sees: /game status)
         trace = rate_limits.trace()
-        trace.on_request_start.append(self._refuse_unless_acting)  # (a lost lease: Discord is sent nothing more)
+        trace.on_request_start.append(self._refuse_unless_acting)  # (a lost lease: Discord is sent nothing
+        # more; first, before the budget takes a place)
+        self.budget = RequestBudget(settings.request_share)  # (this process's share of the global limit)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         tree_cls=GameTree, http_trace=trace, **kwargs)  # type: ignore[arg-type]
+                         tree_cls=GameTree, http_trace=self.budget.attach(trace), **kwargs)  # type: ignore[arg-type]
         guard_parsers(self, lambda work, name: self.flow.ctx.spawn(work, name))  # (a payload discord.py
         # cannot read is dropped, never the connection; its answer counts as a handler in flight)
         self.settings = settings

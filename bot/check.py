@@ -17,7 +17,7 @@ from bot.text import plural_rule
 
 
 async def check(path: str) -> tuple[int, list[int]]:
-    """Replay every started game in the database at ``path``.
+    """Replay every started game in the database at ``path``, the archived ones too.
 
     Returns:
         (games checked, ids of games whose replay differs from the snapshot).
@@ -28,6 +28,7 @@ async def check(path: str) -> tuple[int, list[int]]:
         service = GameService(repo)
         await service.upgrade_snapshots()
         games = await repo.games(status=("active", "finished", "abandoned"))
+        games += [g for g in [await repo.get_game(i) for i in await repo.archived_ids()] if g is not None]
         bad = [g.id for g in games if g.state is not None and not await service.replay_matches(g.id)]
         return sum(g.state is not None for g in games), bad
     finally:

@@ -1739,6 +1739,11 @@ class Operations(ServiceCore):
         spectators and marks go with them), settings, ratings and its pending purge."""
         return await self.repo.purge_guild(guild_id)
 
+    async def archive_ended(self, before: float) -> list[int]:
+        """Move up to a batch (``ARCHIVE_BATCH``) of the games that ended (finished or abandoned)
+        before ``before`` to the archive (bot/storage/archive.py); their ids."""
+        return await self.repo.archive_ended(before)
+
 
 class GameService(Moderation, Play, Clockwork, People, Operations):
     """Creates lobbies, starts games and applies actions (design §4), the one door of the
@@ -1761,6 +1766,9 @@ class GameService(Moderation, Play, Clockwork, People, Operations):
             GameError: a log that no longer replays (the engine change broke old games).
         """
         rebuilt = []
+        back = await self.repo.restore_other_versions({gid: get_engine(gid).info.state_version for gid in GAME_IDS})
+        if back:  # (archived under an older state_version: rebuilt in the hot tables, archived again later)
+            log.info("%d archived games are back in the hot tables to rebuild their snapshots", len(back))
         for record in await self.repo.games(status=("active", "finished", "abandoned")):
             engine = self.engine(record)
             stored = (record.state or {}).get("state_version")

@@ -74,6 +74,13 @@ class Settings:
         guild_purge_days: days after the bot was removed from a server until that server's
             data is purged (``GUILD_PURGE_DAYS``, 30; cancelled when the bot rejoins first;
             bot/ui/operator.py). 0 = at the purge loop's next pass.
+        archive_after_days: days after a game ended (finished or abandoned) until it moves
+            to the archive, one compressed row (``ARCHIVE_AFTER_DAYS``, 30; still replayed,
+            exported and counted in the ratings: bot/storage/archive.py). 0 = never.
+        discord_global_limit: the bot-token requests a second Discord allows the whole
+            application, every shard and process together (``DISCORD_GLOBAL_LIMIT``, 50;
+            Discord raises it for large bots on request); each process keeps to its share
+            (``request_share``).
     """
 
     token: str = ""
@@ -103,10 +110,24 @@ class Settings:
         if self.shard_count is None:
             return None
         return Shards(self.shard_count, self.shard_ids or tuple(range(self.shard_count)))
+
+    @property
+    def request_share(self) -> int:
+        """The bot-token requests a second this process may make: its shards' part of
+        Discord's global limit, ``discord_global_limit`` × the shards it runs / ``shard_count``,
+        rounded down (at least 1); the whole limit when unsharded (bot/ui/operator.py
+        ``RequestBudget``). Each shard is run by one process at a time (its lease), so the
+        shares of the processes add up to the limit at most."""
+        shards = self.shards
+        if shards is None:
+            return self.discord_global_limit
+        return max(1, self.discord_global_limit * len(shards.ids) // shards.count)
     dm_away_seconds: float = 300.0
     lean_requests: bool = True
     render_workers: int = 0
     guild_purge_days: float = 30.0
+    archive_after_days: float = 30.0
+    discord_global_limit: int = 50
     open_lobbies: int = 3
 
     @classmethod
@@ -159,6 +180,14 @@ class Settings:
             purge_days = max(float(purge), 0.0)
         except ValueError:
             raise ValueError(f"GUILD_PURGE_DAYS must be a number, not {purge!r}") from None
+        archive = (env.get("ARCHIVE_AFTER_DAYS") or "30").strip()
+        try:
+            archive_days = max(float(archive), 0.0)
+        except ValueError:
+            raise ValueError(f"ARCHIVE_AFTER_DAYS must be a number, not {archive!r}") from None
+        global_limit = opt_int("DISCORD_GLOBAL_LIMIT")
+        if global_limit is not None and global_limit < 1:
+            raise ValueError(f"DISCORD_GLOBAL_LIMIT must be at least 1, not {global_limit}")
         log_format = (env.get("LOG_FORMAT") or "text").strip().lower()
         if log_format not in ("text", "json"):
             raise ValueError(f"LOG_FORMAT must be text or json, not {log_format!r}")
@@ -206,6 +235,8 @@ class Settings:
             render_workers=max(0, 2 if render_workers is None else render_workers),
             lean_requests=(env.get("LEAN_REQUESTS") or "1").strip().lower() not in ("0", "false", "no", "off"),
             guild_purge_days=purge_days,
+            archive_after_days=archive_days,
+            discord_global_limit=50 if global_limit is None else global_limit,
             open_lobbies=3 if open_lobbies is None else open_lobbies,
         )
         if overrides:

@@ -156,7 +156,8 @@ class CommandNotPermitted(Exception):
 @dataclass
 class Req:
     """One REST request the bot made: method, API path (``/channels/1/messages``), JSON body, files, query,
-    and ``at``: when the fake had read it whole (:meth:`FakeDiscord.now`, epoch seconds)."""
+    ``at``: when the fake had read it whole (:meth:`FakeDiscord.now`, epoch seconds), and ``arrived``: when
+    it arrived on the clock of the rate-limit windows (seconds, ``FakeRateLimits._window_now``)."""
 
     method: str
     path: str
@@ -164,6 +165,7 @@ class Req:
     files: list[tuple[str, str | None, bytes]] = field(default_factory=list)
     query: dict[str, str] = field(default_factory=dict)
     at: float = 0.0
+    arrived: float = 0.0
 
 
 @dataclass
@@ -1482,7 +1484,7 @@ class FakeRest(FakeResponses):
                                   bytes(await part.read())))
         elif request.can_read_body:
             body = await request.json()
-        req = Req(request.method, path, body, files, dict(request.query), self.now())
+        req = Req(request.method, path, body, files, dict(request.query), self.now(), self._window_now())
         self.requests.append(req)
         for check in REQUEST_CHECKS:
             self.spec_violations.extend(check(req))

@@ -4,7 +4,7 @@ start it as a child process, kill it, and start it again on the same database.
 
     python -m bot.sandbox.serve --api http://127.0.0.1:PORT --db PATH|URL [--crash POINT[:N]]
         [--pause POINT[:N]] [--slow-moves SECONDS] [--shard-count N --shard-ids 0,1]
-        [--lease-stale SECONDS]
+        [--lease-stale SECONDS] [--burst N]
 
 ``--db`` takes a file or a database URL (``postgresql://…``: several processes on one
 database); ``--shard-count`` / ``--shard-ids`` run the given shards only.
@@ -18,6 +18,10 @@ paused VM, a host swapping) until the test sends SIGCONT, then goes on from the 
 ``bot.storage.leases.STALE_S``.
 ``--slow-moves 0.3`` makes every ``GameService.act`` wait that many seconds before it
 loads the game (after the interaction was deferred), as a loaded host would be slow there.
+
+``--burst 60`` sends that many messages at once, once the bot is ready, with the bot token
+(spread over the text channels of its servers): load on Discord's global limit, which the
+bot's ``RequestBudget`` keeps it within (tests/e2e/test_global_limit.py).
 
 Exit codes: 0 after a clean stop (SIGTERM), 4 when the database cannot be used (the
 reason and the path on stderr), 5 when the shard lease was lost (PostgreSQL), 2 for bad
@@ -93,8 +97,17 @@ def install_slow_moves(seconds: float) -> None:
     GameService.act = slow_act  # type: ignore[method-assign,assignment]
 
 
+async def burst(client: discord.Client, count: int) -> None:
+    """Once ``client`` is ready, send ``count`` messages at once over the text channels of its
+    servers (``burst 0``, ``burst 1``, …)."""
+    await client.wait_until_ready()
+    channels = [c for g in client.guilds for c in g.text_channels]
+    await asyncio.gather(*(channels[i % len(channels)].send(f"burst {i}") for i in range(count)))
+    sys.stderr.write(f"serve: {time.strftime('%H:%M:%S')} a burst of {count} messages sent\n")
+
+
 async def serve(api: str, db: str, *, tick_seconds: float, shard_count: int | None = None,
-                shard_ids: tuple[int, ...] | None = None) -> None:
+                shard_ids: tuple[int, ...] | None = None, burst_of: int = 0) -> None:
     """Point discord.py at the offline Discord at ``api`` and run the bot until SIGTERM."""
     from bot.app import GameBot
 
@@ -108,8 +121,11 @@ async def serve(api: str, db: str, *, tick_seconds: float, shard_count: int | No
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     runner = asyncio.create_task(client.start(settings.token))
+    load = asyncio.create_task(burst(client, burst_of)) if burst_of > 0 else None
     waiter = asyncio.create_task(stop.wait())
     await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    if load is not None:
+        load.cancel()
     if runner.done():
         waiter.cancel()
         runner.result()  # re-raise a start-up failure
@@ -137,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tick", type=float, default=3600.0, help="seconds between clock passes")
     parser.add_argument("--shard-count", type=int, default=None, help="shards of the whole bot")
     parser.add_argument("--shard-ids", default="", help="the shards this process runs, e.g. 0,1")
+    parser.add_argument("--burst", type=int, default=0, help="messages to send at once when ready")
     parser.add_argument("--log-level", default="WARNING")
     args = parser.parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
@@ -158,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         shard_ids = tuple(int(x) for x in args.shard_ids.split(",") if x.strip()) or None
         asyncio.run(serve(args.api, args.db, tick_seconds=args.tick, shard_count=args.shard_count,
-                          shard_ids=shard_ids))
+                          shard_ids=shard_ids, burst_of=args.burst))
     except StorageError as exc:
         sys.stderr.write(f"The bot cannot start: {exc}\n")
         return 4

@@ -10,6 +10,16 @@ from bot.storage.database import Database, queue
 from bot.storage.records import GameRecord, OutboxItem, Shards
 
 
+def due_query(now: float, shards: Shards | None) -> tuple[str, tuple[Any, ...]]:
+    """The query of ``ClockStore.due``: the ids of the games due at ``now`` (of ``shards``, when
+    given: one range of the index ``Shards.index_sql`` per shard, on PostgreSQL)."""
+    where, params = shards.where() if shards is not None else ("1=1", ())
+    return ("SELECT id FROM games WHERE status='active' AND paused=0 AND deadline IS NOT NULL"
+            " AND ((reminded = 0 AND ? >= deadline - COALESCE(deadline_window, move_timeout) * 0.5)"
+            "   OR (reminded <= 1 AND ? >= deadline - COALESCE(deadline_window, move_timeout) * 0.1)"
+            f"   OR ? >= deadline) AND {where} ORDER BY deadline", (now, now, now, *params))
+
+
 class ClockStore(Database):
     """Deadlines and their reminders, vacation days, a server's quiet hours and the pings held
     back through them."""
@@ -41,14 +51,7 @@ class ClockStore(Database):
         """Active, unpaused games with a deadline whose next reminder or expiry is due
         (50 %, 90 % of the window, and the deadline itself); only the games on ``shards``
         when given (each process runs the clock of its own servers)."""
-        shards = shards or self.shards
-        where, params = shards.where() if shards is not None else ("1=1", ())
-        (rows,) = await self._fetch([(
-            "SELECT id FROM games WHERE status='active' AND paused=0 AND deadline IS NOT NULL"
-            " AND ((reminded = 0 AND ? >= deadline - COALESCE(deadline_window, move_timeout) * 0.5)"
-            "   OR (reminded <= 1 AND ? >= deadline - COALESCE(deadline_window, move_timeout) * 0.1)"
-            f"   OR ? >= deadline) AND {where} ORDER BY deadline",
-            (now, now, now, *params))])
+        (rows,) = await self._fetch([due_query(now, shards or self.shards)])
         return await self._games([int(r[0]) for r in rows])
 
     async def set_deadline(self, game: int, version: int, deadline: float, *, window: int | None = None,

@@ -639,13 +639,13 @@ class Database:
         if self._pg:
             async with self._pg_tx() as conn:
                 version = await migrate_pg(conn)
-                if self.shards is not None:  # (under migrate_pg's lock: processes starting together)
-                    await conn.execute(self.shards.index_sql())
+                for sql in self.shards.index_sql() if self.shards is not None else ():
+                    await conn.execute(sql)  # (under migrate_pg's lock: processes starting together)
                 return version
         async with self._lock:
             version = await migrate_sqlite(self.db)
-            if self.shards is not None:
-                await self.db.execute(self.shards.index_sql())
+            for sql in self.shards.index_sql() if self.shards is not None else ():
+                await self.db.execute(sql)
             return version
 
     async def schema_version(self) -> int:

@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from bot.storage.archive import archived
 from bot.storage.database import Database, game_queries
 from bot.storage.inflight import settle_statement
 from bot.storage.records import (
@@ -127,7 +128,9 @@ class LogStore(Database):
         """The log entries of ``game`` in order: those with seq > ``after`` (and ≤ ``upto``),
         and only the ``last`` N of them when given (without reading the rest). With ``upto``
         (a version the caller read the game at) they come from this process's memory when it
-        holds them (``LogTail``), else from the database, which then fills that memory.
+        holds them (``LogTail``), else from the database, which then fills that memory; an
+        archived game's from the archive (bot/storage/archive.py), looked for when the hot
+        tables gave none and this process holds no tail of the game (it knows it as hot).
         Callers never change the entries (they may be shared)."""
         if upto is not None:
             known = self._tail_read(game, after, last, upto)
@@ -135,6 +138,9 @@ class LogStore(Database):
                 return known
         (rows,) = await self._fetch([log_query(game, after, last, upto)])
         entries = [row_to_entry(r) for r in rows]
+        if not entries and game not in self._log_tails and (kept := await archived(self, game)) is not None:
+            entries = [e for e in kept.entries if e.seq > after and (upto is None or e.seq <= upto)]
+            return entries[max(0, len(entries) - last):] if last is not None else entries
         if upto is not None:
             self._tail_read_back(game, after, last, upto, entries)
         return entries

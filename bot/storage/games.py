@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from bot.storage.archive import archived
 from bot.storage.database import Database, game_queries
 from bot.storage.records import (
     INSERT_ACTION,
@@ -60,8 +61,12 @@ class GameStore(Database):
         return record
 
     async def get_game(self, game: int) -> GameRecord | None:
-        """The game with primary key ``game``, or None (one trip to the database: ``_fetch``)."""
-        return self._game_of(await self._fetch(game_queries(game, self._pg)))[0]
+        """The game with primary key ``game``, or None (one trip to the database: ``_fetch``;
+        a second for a game the hot tables do not hold: the archive, bot/storage/archive.py)."""
+        record = self._game_of(await self._fetch(game_queries(game, self._pg)))[0]
+        if record is None and (kept := await archived(self, game)) is not None:
+            return kept.record
+        return record
 
     async def set_fields(self, game: int, **values: Any) -> None:
         """Update plain pointer columns (thread_id, board_channel_id, board_message_id,

@@ -11,13 +11,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
+from bot.storage.archive import USER_KEYS, restore_for_user
 from bot.storage.backend import PgConnection
 from bot.storage.database import Database
 from bot.storage.records import ANON_USER
-
-USER_KEYS = frozenset({"user", "user_id", "users", "old_user", "new_user", "host", "mentions", "turn", "by"})
-"""Keys of log and outbox JSON whose values are user ids (a number, a list of them, or a seat's
-``[seat, user id]``)."""
 
 
 def _without_user(value: Any, user_id: int, *, ids: bool = False) -> Any:
@@ -94,7 +91,8 @@ class OperationsStore(Database):
 
     async def copy_in(self, data: Sequence[tuple[str, Sequence[str], Sequence[tuple[Any, ...]]]]) -> None:
         """Insert ``(table, columns, rows)`` in this order, all in one transaction, then move
-        the generated ids past the largest copied one (the tool of bot/migrate.py).
+        the generated ids past the largest copied one, a game's past the archived ones too
+        (the tool of bot/migrate.py).
 
         Raises:
             StorageError: as every write; nothing is written then.
@@ -104,6 +102,11 @@ class OperationsStore(Database):
                 if rows:
                     sql = f"INSERT INTO {table}({', '.join(columns)}) VALUES ({','.join('?' * len(columns))})"
                     await db.executemany(sql, [tuple(r) for r in rows])
+            if not isinstance(db, PgConnection):  # (AUTOINCREMENT: past the archived ids too)
+                await db.execute("INSERT INTO sqlite_sequence(name, seq) SELECT 'games', 0 WHERE NOT EXISTS"
+                                 " (SELECT 1 FROM sqlite_sequence WHERE name = 'games')")
+                await db.execute("UPDATE sqlite_sequence SET seq = MAX(seq, COALESCE((SELECT MAX(id) FROM"
+                                 " archived_games), 0)) WHERE name = 'games'")
             if isinstance(db, PgConnection):
                 async with db.execute(
                         "SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema()"
@@ -111,8 +114,9 @@ class OperationsStore(Database):
                         " ORDER BY table_name") as cur:
                     generated = [str(r[0]) for r in await cur.fetchall()]
                 for table in generated:
+                    past = "(SELECT MAX(id) FROM archived_games), " if table == "games" else ""  # (ids kept there)
                     await db.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
-                                     f" (SELECT COALESCE(MAX(id), 0) + 1 FROM {table}), false)")
+                                     f" GREATEST({past}(SELECT COALESCE(MAX(id), 0) FROM {table})) + 1, false)")
 
     async def anonymise_user(self, user_id: int, names: Callable[[int], str]) -> list[int]:
         """Replace ``user_id`` by ``ANON_USER`` in every game where their seat is over: the
@@ -127,8 +131,11 @@ class OperationsStore(Database):
         flight (interaction tokens) are deleted.
         The actions, events, states and scores stay as they are, so every game still
         replays to its snapshot (``make check``). Returns the game ids changed, ascending.
-        A seat the user still plays (lobby or running game) is left alone."""
+        A seat the user still plays (lobby or running game) is left alone. The archived
+        games that name them are put back in the hot tables first (bot/storage/archive.py;
+        archived again at the archive loop's next pass)."""
         async with self._tx() as db:
+            await restore_for_user(db, user_id)
             async with db.execute(
                 "SELECT s.game, s.seat FROM seats s JOIN games g ON g.id = s.game WHERE s.user_id=?"
                 " AND (g.status IN ('finished', 'abandoned') OR s.status = 'left') ORDER BY s.game",
@@ -232,12 +239,18 @@ class OperationsStore(Database):
             return [(int(r[0]), float(r[1]), float(r[2])) for r in await cur.fetchall()]
 
     async def purge_guild(self, guild_id: int) -> int:
-        """Delete everything stored about ``guild_id``: its games (their seats, logs,
-        deliveries, DM messages, spectators and marks go with them), settings, ratings, its
-        moves in flight and its pending purge. Returns the number of games deleted."""
+        """Delete everything stored about ``guild_id``: its games, hot and archived (their
+        seats, logs, deliveries, DM messages, spectators and marks go with them), settings,
+        ratings, its moves in flight and its pending purge. Returns the number of games
+        deleted."""
         async with self._tx() as db:
             async with db.execute("SELECT id FROM games WHERE guild_id=?", (guild_id,)) as cur:
                 games = [int(r[0]) for r in await cur.fetchall()]
+            async with db.execute("SELECT id FROM archived_games WHERE guild_id=?", (guild_id,)) as cur:
+                archived = [int(r[0]) for r in await cur.fetchall()]
+            for game in archived:
+                await db.execute("DELETE FROM rated_games WHERE game=?", (game,))
+            await db.execute("DELETE FROM archived_games WHERE guild_id=?", (guild_id,))
             for table in ("outbox", "dm_messages", "watchers", "deferred_pings", "rated_games",
                           "actions", "seats"):  # (also without ON DELETE CASCADE at work)
                 for game in games:
@@ -250,4 +263,4 @@ class OperationsStore(Database):
         self._quiet.pop(guild_id, None)
         for game in games:
             self._log_tails.pop(game, None)
-        return len(games)
+        return len(games) + len(archived)

@@ -151,12 +151,15 @@ class Shards:
         marks = ",".join("?" * len(self.ids))
         return f"{self.expression(column)} IN ({marks})", tuple(self.ids)
 
-    def index_sql(self) -> str:
-        """The index of the games by their shard among ``count`` (an index on the expression
-        of ``where``, in both backends); created when a process with this count opens the
-        database (``Database.open``)."""
-        return (f"CREATE INDEX IF NOT EXISTS games_shard_of_{int(self.count)}"
-                f" ON games({self.expression()})")
+    def index_sql(self) -> list[str]:
+        """The index of the games by their shard among ``count``, then status and deadline
+        (the expression of ``where`` first, in both backends: the clock's ``due`` of a
+        process's shards is one range of it per shard), created when a process with this
+        count opens the database (``Database.migrate``); and the drop of the index on the
+        shard alone that it replaces (its every use is a prefix of this one)."""
+        return [f"CREATE INDEX IF NOT EXISTS games_by_shard_of_{int(self.count)}"
+                f" ON games({self.expression()}, status, deadline)",
+                f"DROP INDEX IF EXISTS games_shard_of_{int(self.count)}"]
 
 
 class StaleVersion(Exception):

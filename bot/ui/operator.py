@@ -1,16 +1,19 @@
 """The operator's side: ``/game status`` (what the bot is doing,
 for its owner everywhere and for a server's moderators about their server), ``/game
 forget-me`` (a user's data deleted, their id in the games kept for their scores replaced
-by ``ANON_USER``) and the purge of a server's data a grace period after the bot was
-removed from it (``Settings.guild_purge_days``; a ``discord.ext.tasks`` loop).
+by ``ANON_USER``), the purge of a server's data a grace period after the bot was
+removed from it (``Settings.guild_purge_days``; a ``discord.ext.tasks`` loop) and the
+archive of games long over (``Settings.archive_after_days``; another loop).
 
 Discord's rate-limit answers (HTTP 429) are counted by ``RateLimits``, an aiohttp trace on
 the bot's HTTP session (``GameBot(http_trace=…)``): every 429 the HTTP layer saw, those
-discord.py waited out and retried included.
+discord.py waited out and retried included. ``RequestBudget``, on the same trace, keeps the
+process within its share of Discord's global limit.
 """
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import datetime as dt
 import logging
@@ -26,6 +29,7 @@ from discord.ext import commands, tasks
 from bot.backup import backup_time, backups
 from bot.loops import stop_loop
 from bot.service import HostError
+from bot.storage.archive import ARCHIVE_BATCH
 from bot.text import host_sentence
 from bot.ui.limits import MESSAGE_CHARS, clip
 from bot.ui.permissions import is_moderator
@@ -42,6 +46,9 @@ DAY = 86400.0
 
 PURGE_EVERY_MINUTES = 60.0
 """How often the purge loop looks for servers whose grace period is over."""
+
+ARCHIVE_EVERY_MINUTES = 60.0
+"""How often the archive loop moves the games long over to the archive."""
 
 
 def version() -> str:
@@ -88,6 +95,66 @@ class RateLimits:
         return config
 
 
+WINDOW = 1.05
+"""How long a request holds its place in ``RequestBudget`` after its answer came: Discord's
+second and a margin."""
+
+
+class RequestBudget:
+    """This process's share of Discord's global limit (``Settings.request_share``): at most
+    ``per_second`` bot-token requests in any second at Discord. Each request holds one of
+    ``per_second`` places from before it is sent until ``WINDOW`` seconds after its answer
+    came (or it failed); a request finding none free waits for one (first come, first
+    served). Two requests that held the same place reached Discord at least ``WINDOW`` apart
+    however long each took on its way, so no second at Discord sees more than ``per_second``.
+    Attached to the bot's HTTP session as an aiohttp trace (``attach``): every request that
+    carries the bot token (``Authorization: Bot …``) takes a place before it is sent,
+    retries included; interaction callbacks and their webhooks carry none, as Discord leaves
+    them out of the global limit. Each shard runs in one process at a time (its lease), so
+    the shares of all the processes add up to the application's limit at most (README
+    "Running at scale")."""
+
+    def __init__(self, per_second: int, *,
+                 later: Callable[[float, Callable[[], None]], object] | None = None) -> None:
+        self.per_second = max(1, per_second)
+        self._places = asyncio.Semaphore(self.per_second)
+        self._later = later
+        self.waited = 0
+        """How many requests found no place free and waited."""
+
+    async def take(self) -> None:
+        """Wait for a free place and hold it."""
+        if self._places.locked():
+            self.waited += 1
+        await self._places.acquire()
+
+    def done(self) -> None:
+        """A request that holds a place was answered (or failed): its place is free again
+        ``WINDOW`` seconds from now (``later``: the event loop's ``call_later``)."""
+        later = self._later or asyncio.get_running_loop().call_later
+        later(WINDOW, self._places.release)
+
+    def attach(self, config: aiohttp.TraceConfig) -> aiohttp.TraceConfig:
+        """Make every bot-token request of the session traced by ``config`` hold a place;
+        returns ``config``."""
+
+        async def on_start(session: aiohttp.ClientSession, context: SimpleNamespace,
+                           params: aiohttp.TraceRequestStartParams) -> None:
+            if str(params.headers.get("Authorization", "")).startswith("Bot "):
+                await self.take()
+                context.budget_place = True
+
+        async def on_done(session: aiohttp.ClientSession, context: SimpleNamespace, params: object) -> None:
+            if getattr(context, "budget_place", False):
+                context.budget_place = False
+                self.done()
+
+        config.on_request_start.append(on_start)
+        config.on_request_end.append(on_done)
+        config.on_request_exception.append(on_done)
+        return config
+
+
 class Operator:
     """``/game status``, ``/game forget-me`` and the purge of servers the bot left, over
     ``ctx``; ``backups`` tells the last backup, ``rate_limits`` the 429s, ``started`` the
@@ -100,6 +167,7 @@ class Operator:
         self.rate_limits = rate_limits
         self.started = started
         self.purge_loop = tasks.loop(minutes=PURGE_EVERY_MINUTES, name="guild-purge")(self._pass)
+        self.archive_loop = tasks.loop(minutes=ARCHIVE_EVERY_MINUTES, name="archive")(self._archive_pass)
 
     # ------------------------------------------------------------------ status
     def last_backup(self) -> float | None:
@@ -225,12 +293,36 @@ class Operator:
         except Exception:
             log.exception("the purge of servers the bot left failed; trying again at the next pass")
 
+    async def archive_due(self, now: float | None = None) -> list[int]:
+        """Archive every game that ended ``archive_after_days`` before ``now`` (default the
+        clock; none when the setting is 0), batch after batch; logged. Returns their ids."""
+        days = self.ctx.settings.archive_after_days
+        if days <= 0:
+            return []
+        before = (self.ctx.clock() if now is None else now) - days * DAY
+        moved: list[int] = []
+        while batch := await self.ctx.service.archive_ended(before):
+            moved += batch
+            if len(batch) < ARCHIVE_BATCH:
+                break
+        if moved:
+            log.info("archived %d games that ended over %g days ago", len(moved), days)
+        return moved
+
+    async def _archive_pass(self) -> None:
+        try:
+            await self.archive_due()
+        except Exception:
+            log.exception("the archive pass failed; trying again at the next pass")
+
     def start(self) -> None:
-        """Start the purge loop (its first pass runs at once)."""
+        """Start the purge and archive loops (their first passes run at once)."""
         self.purge_loop.start()
+        self.archive_loop.start()
 
     async def stop(self) -> None:
-        """Stop the purge loop."""
+        """Stop the purge and archive loops."""
         await stop_loop(self.purge_loop)
+        await stop_loop(self.archive_loop)
 
 

@@ -15,6 +15,7 @@ from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import LogEntry, OutboxItem, Repository, Shards, StaleVersion, StorageUnwritable
 from bot.storage.backend import parse_database_url, to_numbered
+from bot.storage.clock import due_query
 from bot.storage.database import IDLE_IN_TRANSACTION_MS
 
 # Discord's documented example: a guild id and its shard out of 2 (snowflake >> 22 is the ms timestamp)
@@ -225,23 +226,26 @@ async def test_a_deadline_fires_once_when_two_processes_expire_it(database_url: 
 
 
 async def test_the_shard_filter_goes_through_an_index(database_url: str) -> None:
-    """A process of shards 1 and 3 of 4 indexes the games by shard; its filter (the clock's
-    deadlines, the held-back pings, the outbox) can be answered through that index."""
+    """A process of shards 1 and 3 of 4 indexes the games by shard, status and deadline
+    (``games_by_shard_of_4``) and drops the index on the shard alone it replaces; its filters
+    (the outbox, the held-back pings) go through it (SQLite's plan; PostgreSQL's clock below)."""
+    old = Repository(database_url)  # (a database the old code indexed by the shard alone)
+    await old.open()
+    async with old.connection() as db:
+        await db.execute("CREATE INDEX games_shard_of_4 ON games(((COALESCE(guild_id, 0) / 4194304) % 4))")
+    await old.close()
     repo = Repository(database_url, shards=Shards(4, (1, 3)))
     await repo.open()
     try:
         assert repo.shards is not None
+        assert await indexes(repo) >= {"games_by_shard_of_4", "games_status"}
+        assert "games_shard_of_4" not in await indexes(repo)
         where, params = repo.shards.where("g.guild_id")
         sql = f"SELECT g.id FROM games g WHERE {where}"
-        async with repo._tx() as db:  # (PostgreSQL: SET LOCAL, so the empty table is not simply scanned)
-            if repo.backend == "sqlite":
-                async with db.execute(f"EXPLAIN QUERY PLAN {sql}", params) as cur:
-                    plan = " ".join(str(r[-1]) for r in await cur.fetchall())
-            else:
-                await db.execute("SET LOCAL enable_seqscan = off")
-                async with db.execute(f"EXPLAIN {sql}", params) as cur:
-                    plan = " ".join(str(r[0]) for r in await cur.fetchall())
-        assert "games_shard_of_4" in plan, plan
+        if repo.backend == "sqlite":
+            async with repo.connection() as db, db.execute(f"EXPLAIN QUERY PLAN {sql}", params) as cur:
+                plan = " ".join(str(r[-1]) for r in await cur.fetchall())
+            assert "games_by_shard_of_4" in plan, plan
         on_1, on_0 = await lobby(repo, GUILD_SHARD1), await lobby(repo, GUILD_SHARD0)  # (shards 1 and 0 of 4)
         assert (Shards.of(on_1.guild_id, 4), Shards.of(on_0.guild_id, 4)) == (1, 0)
         async with repo.connection() as db, db.execute(sql, params) as cur:
@@ -275,5 +279,40 @@ async def test_a_pool_session_hanging_inside_a_transaction_is_ended_by_the_serve
     try:
         async with repo.connection() as db, db.execute("SHOW idle_in_transaction_session_timeout") as cur:
             assert (await cur.fetchone())[0] == f"{IDLE_IN_TRANSACTION_MS // 1000}s"
+    finally:
+        await repo.close()
+
+
+async def indexes(repo: Repository) -> set[str]:
+    """The names of the indexes of ``games``."""
+    sql = ("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'games'"
+           if repo.backend == "postgresql" else "SELECT name FROM sqlite_master WHERE type='index' AND tbl_name='games'")
+    async with repo.connection() as db, db.execute(sql) as cur:
+        return {str(r[0]) for r in await cur.fetchall()}
+
+
+async def test_the_clock_of_a_shard_reads_its_games_through_the_shard_index(postgres_url: str) -> None:
+    """PostgreSQL, 4,000 games (most finished, as a server's are), ANALYZEd: the clock's query
+    of shards 1 and 3 of 4 (``due_query``) reads ``games_by_shard_of_4`` alone, each shard's
+    active games with a deadline as one range, and no other index or table scan."""
+    repo = Repository(postgres_url, shards=Shards(4, (1, 3)))
+    await repo.open()
+    try:
+        rows = [("carnival", k << 22, 5, 1, "active" if k % 5 == 0 else "finished", 1, "{}", 600,  # (shard k % 4)
+                 1000.0 + k if k % 5 == 0 else None, 1.0, 1.0) for k in range(4000)]
+        async with repo.connection() as db:
+            await db.executemany(
+                "INSERT INTO games(game_id, guild_id, channel_id, host_user_id, status, seed, options, move_timeout,"
+                " deadline, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows)
+            await db.execute("ANALYZE games")
+            sql, params = due_query(3000.0, repo.shards)
+            async with db.execute(f"EXPLAIN (COSTS OFF) {sql}", params) as cur:
+                plan = "\n".join(str(r[0]) for r in await cur.fetchall())
+        assert "games_by_shard_of_4" in plan and "games_status" not in plan and "Seq Scan" not in plan, plan
+        due = await repo.due(3000.0)
+        assert sorted(g.id for g in due) == sorted(
+            k + 1 for k, r in enumerate(rows) if r[4] == "active" and r[8] <= 3300.0 and Shards.of(r[1], 4) in (1, 3))
+        # (the first reminder is due at half the 600 s window: deadline - 300)
+        assert due
     finally:
         await repo.close()

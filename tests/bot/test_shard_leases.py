@@ -326,7 +326,7 @@ async def test_a_database_at_013_with_games_upgrades_to_014_and_its_games_go_on(
     lost: list[str] = []
     lease = leases_for(database_url, shards, lost.append)
     try:
-        assert await repo.schema_version() == 14
+        assert await repo.schema_version() == int(migration_files()[-1].name.split("_", 1)[0]) >= 14
         if lease is not None:
             await lease.acquire()
             assert lease.tokens == {0: 1}
