@@ -16,7 +16,7 @@ import bot.storage.database
 import bot.storage.leases
 from bot.service import GameService
 from bot.storage import LeaseLost, LogEntry, OutboxItem, Repository, Shards, StorageUnwritable
-from bot.storage.database import migration_files
+from bot.storage.database import FENCE_SQLSTATE, migration_files
 from bot.storage.leases import LEASE_APPLICATION, STANDBY_APPLICATION, ShardLeases, leases_for
 from engines.base import CHANCE
 from engines.registry import get as get_engine
@@ -210,6 +210,47 @@ async def test_a_hung_holder_whose_lease_was_taken_commits_nothing_when_it_wakes
             if lease is not None:
                 await lease.close()
         await repo.close()
+
+
+async def test_a_takeover_waits_for_a_commit_that_passed_the_fence_and_a_later_one_fails_it(migrated: str) -> None:
+    """The fence holds the lease row ``FOR SHARE`` until its commit: a takeover meanwhile
+    waits for it (the write lands before the new token), and the same fence after the
+    takeover refuses."""
+    holder = ShardLeases(migrated, Shards(2, (1,)), print)
+    await holder.acquire()
+    assert holder._heartbeat is not None
+    holder._heartbeat.cancel()  # (hangs: its lease goes stale)
+    writer = await asyncpg.connect(migrated)
+    standby = ShardLeases(migrated, Shards(2, (1,)), print, stale_s=0.5)
+    taking = None
+    try:
+        await writer.execute("BEGIN")
+        await writer.execute(f"CREATE TABLE written (n INT); INSERT INTO written VALUES (1); {holder.fence_sql()}")
+        taking = asyncio.create_task(standby.acquire())
+
+        async def standby_waits_for_the_row() -> bool:
+            if standby._conn is None:
+                return False
+            return await writer.fetchval("SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1",
+                                         standby._conn.get_server_pid()) == "Lock"
+        await until(standby_waits_for_the_row, "the takeover waits for the fenced commit")
+        assert not taking.done()
+        await writer.execute("COMMIT")
+        await taking
+        assert standby.tokens == {1: 2}
+        assert await writer.fetchval("SELECT n FROM written") == 1
+        await writer.execute("BEGIN")
+        with pytest.raises(asyncpg.PostgresError, match="lease token 1, now 2") as refused:
+            await writer.execute(f"INSERT INTO written VALUES (2); {holder.fence_sql()}; COMMIT")
+        assert refused.value.sqlstate == FENCE_SQLSTATE
+        await writer.execute("ROLLBACK")
+        assert await writer.fetchval("SELECT COUNT(*) FROM written") == 1
+    finally:
+        if taking is not None:
+            taking.cancel()
+        await writer.close()
+        await holder.close()
+        await standby.close()
 
 
 async def test_a_hung_holder_that_wakes_learns_from_its_heartbeat_that_it_lost(
