@@ -376,6 +376,8 @@ class Database:
         """A connection of the pool for one unit of work (a connection the server or the
         network dropped is replaced by the pool: the next call simply tries again)."""
         if self._pool is None:
+            if self.fenced is not None:  # (closed after its lease was lost, a handler still running)
+                raise LeaseLost(self.path, f"this process no longer holds its shards: {self.fenced}")
             raise RuntimeError("repository is not open")
         async with self._pool.acquire() as raw:
             yield PgConnection(raw)
