@@ -3,6 +3,10 @@
 Usage: ``python -m bench.storage [--actions 600] [--games 8] [--backends sqlite,postgresql]
 [--processes 1,2] [--pg-url postgresql://…] [--compare PATH] [--repeat N]``
 
+The backend ``postgresql+lease`` is PostgreSQL with each process holding the shard lease of
+its own shard (process w of n: shard w of n, bot/storage/leases.py), so every commit passes
+the lease fence, as in the bot.
+
 An action is one ``GameService.act`` of a real Carnival of Sins move (three seats, the first
 legal action of the first waiting seat): read the game, apply it in the engine, sample
 chance, append the log entries, the snapshot and the outbox rows in one compare-and-set
@@ -42,7 +46,8 @@ from pathlib import Path
 from bench import trees
 from bot.sandbox.localpg import LocalPostgres, NoServer, create_schema
 from bot.service import GameService
-from bot.storage import Repository
+from bot.storage import Repository, Shards
+from bot.storage.leases import ShardLeases
 from engines.base import CHANCE
 from engines.registry import get as get_engine
 
@@ -57,9 +62,14 @@ async def _new_game(service: GameService, guild: int) -> int:
     return (await service.start(lobby.id, PLAYERS[0], is_moderator=False)).game.id
 
 
-async def _worker(url: str, actions: int, games: int, worker: int, start_at: float) -> tuple[int, float, float, float]:
+async def _worker(url: str, actions: int, games: int, worker: int, start_at: float,
+                  leased: int = 0) -> tuple[int, float, float, float]:
     repo = Repository(url)
     await repo.open()
+    lease = ShardLeases(url, Shards(leased, (worker,)), print) if leased else None
+    if lease is not None:  # (every commit checks its lease token: the fence)
+        await lease.acquire()
+        repo.fence(lease.fence_sql(), lease.lose)
     service = GameService(repo)
     engine = get_engine("carnival")
     done = 0
@@ -86,9 +96,11 @@ async def _worker(url: str, actions: int, games: int, worker: int, start_at: flo
         return done, began, time.time(), time.process_time() - cpu
     finally:
         await repo.close()
+        if lease is not None:
+            await lease.close()
 
 
-def _run_worker(args: tuple[str, int, int, int, float]) -> tuple[int, float, float, float]:
+def _run_worker(args: tuple[str, int, int, int, float, int]) -> tuple[int, float, float, float]:
     return asyncio.run(_worker(*args))
 
 
@@ -103,16 +115,19 @@ def server_cpu(pid: int) -> float:
     return ended + sum(trees.cpu_s([pid, *trees.children(pid)]).values())
 
 
-def measure(url: str, processes: int, actions: int, games: int, server_pid: int = 0) -> tuple[float, float, float]:
+def measure(url: str, processes: int, actions: int, games: int, server_pid: int = 0,
+            leased: bool = False) -> tuple[float, float, float]:
     """(actions per second, bench CPU ms per action, server CPU ms per action) of
     ``processes`` processes, each making ``actions`` actions on ``games`` tables of its
-    own, on the database ``url`` (the server's CPU when ``server_pid`` names it)."""
+    own, on the database ``url`` (the server's CPU when ``server_pid`` names it);
+    ``leased``: each process holds its shard's lease."""
     asyncio.run(_migrate(url))  # (once, before the processes: they would wait on each other)
     ctx = multiprocessing.get_context("spawn")
     start_at = time.time() + 3.0 + processes * 2.0
     with ctx.Pool(processes) as pool:
         server_before = server_cpu(server_pid)
-        results = pool.map(_run_worker, [(url, actions, games, w, start_at) for w in range(processes)])
+        results = pool.map(_run_worker, [(url, actions, games, w, start_at, processes if leased else 0)
+                                         for w in range(processes)])
         server = server_cpu(server_pid) - server_before  # (includes the set-up's games: an upper bound)
     total = sum(r[0] for r in results)
     wall = max(r[2] for r in results) - min(r[1] for r in results)
@@ -131,14 +146,15 @@ def run(backends: list[str], counts: list[int], actions: int, games: int, pg_bas
     out: list[dict[str, object]] = []
     for backend in backends:
         for n in counts:
-            name = f"run_{label}_{backend}_{n}"
+            name = f"run_{label}_{backend.replace('+', '_')}_{n}"
             if backend == "sqlite":
                 url = str(Path(folder) / f"{name}.db")
             elif pg_base:
                 url = asyncio.run(create_schema(pg_base, name))
             else:
                 continue
-            rate, cpu_ms, server_ms = measure(url, n, actions, games, server_pid if backend != "sqlite" else 0)
+            rate, cpu_ms, server_ms = measure(url, n, actions, games, server_pid if backend != "sqlite" else 0,
+                                              leased=backend == "postgresql+lease")
             out.append({"backend": backend, "processes": n, "rate": rate, "cpu_ms": cpu_ms,
                         "server_ms": server_ms, "actions": n * actions})
     return out
@@ -172,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="bench-storage-") as folder:
             pg_base = args.pg_url
-            if "postgresql" in backends and not pg_base and not args.json:
+            if any(b.startswith("postgresql") for b in backends) and not pg_base and not args.json:
                 try:
                     server = LocalPostgres().start()
                     pg_base = server.url()

@@ -93,10 +93,12 @@ class GameBot(commands.Bot):
             kwargs = {"shard_count": settings.shard_count,
                       "shard_ids": list(settings.shard_ids or range(settings.shard_count)), **kwargs}
         rate_limits = RateLimits(clock)  # (every 429 the HTTP layer sees: /game status)
+        trace = rate_limits.trace()
+        trace.on_request_start.append(self._refuse_unless_acting)  # (a lost lease: Discord is sent nothing
+        # more; first, before the budget takes a place)
         self.budget = RequestBudget(settings.request_share)  # (this process's share of the global limit)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         tree_cls=GameTree, http_trace=self.budget.attach(rate_limits.trace()),
-                         **kwargs)  # type: ignore[arg-type]
+                         tree_cls=GameTree, http_trace=self.budget.attach(trace), **kwargs)  # type: ignore[arg-type]
         guard_parsers(self, lambda work, name: self.flow.ctx.spawn(work, name))  # (a payload discord.py
         # cannot read is dropped, never the connection; its answer counts as a handler in flight)
         self.settings = settings
@@ -139,6 +141,7 @@ class GameBot(commands.Bot):
             await self.leases.acquire()
             if not self.acting:  # (stopped while standing by: it never connects)
                 return
+            self.repo.fence(self.leases.fence_sql(), self.leases.lose)  # (every commit checks the tokens)
         await self.service.upgrade_snapshots()
         await self.delivery.locales.load(self.service)
         await self.load_commands()
@@ -187,6 +190,13 @@ class GameBot(commands.Bot):
             return True
         return self.lease_lost is None and len(self.leases.held) == len(self.leases.shards.ids)
 
+    async def _refuse_unless_acting(self, session: object, context: object, params: object) -> None:
+        """aiohttp's ``on_request_start``: no request to Discord once the lease is lost (what
+        a handler still running would say, e.g. that its move was not saved, is the new
+        holder's to say)."""
+        if self.lease_lost is not None:
+            raise NotActing(self.lease_lost)
+
     def _lease_lost(self, reason: str) -> None:
         """A shard lease was lost (bot/storage/leases.py): refuse every write from now on and
         stop; the process ends (``python -m bot`` with status 5) and a supervisor starts it
@@ -210,6 +220,10 @@ class GameBot(commands.Bot):
         await self.repo.close()
         if self.leases is not None:  # (last: a standby takes over once nothing here writes)
             await self.leases.close()
+
+
+class NotActing(Exception):
+    """A request to Discord refused because this process lost its shard lease."""
 
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):

@@ -30,6 +30,7 @@ from cachetools import LRUCache
 from bot.locks import KeyedLocks
 from bot.storage import (
     GameRecord,
+    LeaseLost,
     LogEntry,
     MoveInFlight,
     OutboxItem,
@@ -137,9 +138,12 @@ def start_event(players: int) -> Event:
 @contextlib.contextmanager
 def storage_refusals() -> Iterator[None]:
     """Turn a storage fault into the player's sentence (``HostError`` ``busy`` /
-    ``storage``); the repository wrote nothing."""
+    ``storage``); the repository wrote nothing. ``LeaseLost`` stays what it is: the process
+    stops, and the process now holding the shard answers (bot/ui/errors.py ``report``)."""
     try:
         yield
+    except LeaseLost:
+        raise  # (not the player's to hear: this process stops, the new holder answers)
     except StorageBusy:
         raise HostError(Msg("ui.error.busy"), "busy") from None
     except StorageUnwritable:

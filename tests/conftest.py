@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.sandbox.localpg import LocalPostgres, NoServer, create_schema, drop_schema
+from bot.sandbox.localpg import STATEMENT_TIMEOUT_MS, LocalPostgres, NoServer, create_schema, drop_schema
 
 BACKENDS = ("sqlite", "postgresql")
 _pg: dict[str, object] = {"reason": None, "server": None, "ran": 0}
@@ -48,12 +48,13 @@ def postgres_server() -> Iterator[LocalPostgres | None]:
 
 def postgres_database(request: pytest.FixtureRequest) -> Iterator[str]:
     """A new empty database (a schema of its own) on the session's server, dropped
-    afterwards; or a skip."""
+    afterwards; or a skip. Its sessions have a ``statement_timeout`` (``STATEMENT_TIMEOUT_MS``):
+    a statement that waits for what never comes fails its test instead of hanging the suite."""
     server = request.getfixturevalue("postgres_server")
     if server is None:
         pytest.skip(f"PostgreSQL not available: {_pg['reason']}")
     name = f"test_{os.getpid()}_{next(_names)}"
-    url = asyncio.run(create_schema(server.url(), name))
+    url = asyncio.run(create_schema(server.url(), name, statement_timeout_ms=STATEMENT_TIMEOUT_MS))
     _pg["ran"] = int(str(_pg["ran"])) + 1
     try:
         yield url

@@ -21,8 +21,17 @@ import socket
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 NEEDED = ("initdb", "pg_ctl", "postgres")
+STATEMENT_TIMEOUT_MS = 60_000
+"""The server-side ``statement_timeout`` of the URLs ``create_schema`` gives and of its own
+sessions: a statement of a test that waits this long (a lock never freed, a server that
+stopped answering queries) fails the test instead of hanging the suite."""
+CLIENT_TIMEOUT_S = 90.0
+"""``create_schema`` and ``drop_schema``'s own limits on connecting and on each statement,
+client side (asyncpg ``timeout`` / ``command_timeout``): a server that vanished without
+closing its sockets fails the fixture."""
 
 
 class NoServer(Exception):
@@ -176,25 +185,31 @@ class LocalPostgres:
             self._copied = None
 
 
-async def create_schema(server_url: str, name: str) -> str:
-    """Create the empty schema ``name`` in the database of ``server_url`` and return a URL
-    whose connections use it (``search_path``): a fresh, isolated database for a test in
-    milliseconds, where ``CREATE DATABASE`` takes seconds."""
+async def _guarded(server_url: str) -> Any:
+    """A connection to ``server_url`` under ``CLIENT_TIMEOUT_S`` and ``STATEMENT_TIMEOUT_MS``."""
     import asyncpg
 
-    conn = await asyncpg.connect(server_url)
+    return await asyncpg.connect(server_url, timeout=CLIENT_TIMEOUT_S, command_timeout=CLIENT_TIMEOUT_S,
+                                 server_settings={"statement_timeout": str(STATEMENT_TIMEOUT_MS)})
+
+
+async def create_schema(server_url: str, name: str, *, statement_timeout_ms: int | None = None) -> str:
+    """Create the empty schema ``name`` in the database of ``server_url`` and return a URL
+    whose connections use it (``search_path``): a fresh, isolated database for a test in
+    milliseconds, where ``CREATE DATABASE`` takes seconds. ``statement_timeout_ms``: the URL
+    gives its sessions that ``statement_timeout`` (the tests: ``STATEMENT_TIMEOUT_MS``)."""
+    conn = await _guarded(server_url)
     try:
         await conn.execute(f'CREATE SCHEMA "{name}"')
     finally:
         await conn.close()
-    return f"{server_url}?search_path={name}"
+    url = f"{server_url}?search_path={name}"
+    return url if statement_timeout_ms is None else f"{url}&statement_timeout={int(statement_timeout_ms)}"
 
 
 async def drop_schema(server_url: str, name: str) -> None:
     """Drop the schema ``name`` and everything in it."""
-    import asyncpg
-
-    conn = await asyncpg.connect(server_url)
+    conn = await _guarded(server_url)
     try:
         await conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
     finally:

@@ -3,7 +3,8 @@
 start it as a child process, kill it, and start it again on the same database.
 
     python -m bot.sandbox.serve --api http://127.0.0.1:PORT --db PATH|URL [--crash POINT[:N]]
-        [--slow-moves SECONDS] [--shard-count N --shard-ids 0,1] [--burst N]
+        [--pause POINT[:N]] [--slow-moves SECONDS] [--shard-count N --shard-ids 0,1]
+        [--lease-stale SECONDS] [--burst N]
 
 ``--db`` takes a file or a database URL (``postgresql://…``: several processes on one
 database); ``--shard-count`` / ``--shard-ids`` run the given shards only.
@@ -11,6 +12,10 @@ database); ``--shard-count`` / ``--shard-ids`` run the given shards only.
 ``--crash after_post:2`` installs the one crash hook (``bot.service.crash_hook``): the
 second time the code passes the named point (``bot.service.CRASH_POINTS``) the process
 sends itself SIGKILL, as a host that loses power would die: no clean-up, no flush.
+``--pause before_commit:1`` sends SIGSTOP instead at that point: the process hangs there (a
+paused VM, a host swapping) until the test sends SIGCONT, then goes on from the point.
+``--lease-stale 6`` takes a hung holder's shard lease after 6 s without renewal, not
+``bot.storage.leases.STALE_S``.
 ``--slow-moves 0.3`` makes every ``GameService.act`` wait that many seconds before it
 loads the game (after the interaction was deferred), as a loaded host would be slow there.
 
@@ -42,14 +47,14 @@ import yarl
 import bot.service
 from bot.service import CRASH_POINTS
 from bot.settings import Settings
-from bot.storage import StorageError
+from bot.storage import StorageError, leases
 
 log = logging.getLogger(__name__)
 
 
-def install_crash(spec: str) -> None:
-    """Kill this process with SIGKILL at the ``N``-th pass of the point of ``spec``
-    (``POINT`` or ``POINT:N``, N ≥ 1, default 1).
+def install_crash(spec: str, sig: signal.Signals = signal.SIGKILL) -> None:
+    """Send this process ``sig`` (SIGKILL; SIGSTOP: it hangs until SIGCONT, then goes on) at
+    the ``N``-th pass of the point of ``spec`` (``POINT`` or ``POINT:N``, N ≥ 1, default 1).
 
     Raises:
         ValueError: an unknown point or a bad count.
@@ -67,9 +72,12 @@ def install_crash(spec: str) -> None:
             return
         left -= 1
         if left == 0:
-            sys.stderr.write(f"serve: {time.strftime('%H:%M:%S')} crash point {point} reached; SIGKILL\n")
+            sys.stderr.write(f"serve: {time.strftime('%H:%M:%S')} crash point {point} reached; {sig.name}\n")
             sys.stderr.flush()
-            os.kill(os.getpid(), signal.SIGKILL)
+            os.kill(os.getpid(), sig)
+            if sig == signal.SIGSTOP:
+                sys.stderr.write(f"serve: {time.strftime('%H:%M:%S')} resumed at {point}\n")
+                sys.stderr.flush()
 
     bot.service.crash_hook = hook
 
@@ -138,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--api", required=True, help="the offline Discord, e.g. http://127.0.0.1:8123")
     parser.add_argument("--db", required=True, help="the SQLite database file")
     parser.add_argument("--crash", default="", help=f"POINT[:N], POINT one of {', '.join(CRASH_POINTS)}")
+    parser.add_argument("--pause", default="", help="POINT[:N]: SIGSTOP there (until SIGCONT)")
+    parser.add_argument("--lease-stale", type=float, default=None,
+                        help="seconds without renewal before a hung holder's lease is taken")
     parser.add_argument("--slow-moves", type=float, default=0.0, help="seconds every move waits before it loads")
     parser.add_argument("--tick", type=float, default=3600.0, help="seconds between clock passes")
     parser.add_argument("--shard-count", type=int, default=None, help="shards of the whole bot")
@@ -152,6 +163,13 @@ def main(argv: list[str] | None = None) -> int:
             install_crash(args.crash)
         except ValueError as exc:
             parser.error(str(exc))
+    if args.pause:
+        try:
+            install_crash(args.pause, signal.SIGSTOP)
+        except ValueError as exc:
+            parser.error(str(exc))
+    if args.lease_stale is not None:
+        leases.STALE_S = args.lease_stale
     if args.slow_moves > 0:
         install_slow_moves(args.slow_moves)
     try:

@@ -3,6 +3,7 @@ PostgreSQL (bot/storage/backend.py), together the ``Repository``."""
 
 from bot.storage.records import (
     GameRecord,
+    LeaseLost,
     LogEntry,
     MoveInFlight,
     OutboxItem,
@@ -18,5 +19,5 @@ from bot.storage.records import (
 )
 from bot.storage.repository import Repository
 
-__all__ = ["GameRecord", "LogEntry", "MoveInFlight", "OutboxItem", "OutboxRow", "Repository", "SeatRecord", "Shards", "StaleVersion",
+__all__ = ["GameRecord", "LeaseLost", "LogEntry", "MoveInFlight", "OutboxItem", "OutboxRow", "Repository", "SeatRecord", "Shards", "StaleVersion",
            "StorageBusy", "StorageCorrupt", "StorageError", "StorageUnwritable", "TooManyLobbies"]

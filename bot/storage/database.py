@@ -49,6 +49,7 @@ from bot.storage.records import (
     QUIET_HOURS_KEPT,
     SEATS_SQL,
     GameRecord,
+    LeaseLost,
     LogTail,
     OutboxItem,
     SeatRecord,
@@ -70,6 +71,16 @@ BUSY_TIMEOUT_MS = 5000
 
 POOL_SIZE = 8
 """PostgreSQL: the connections of one process's pool (units of work running at once)."""
+
+IDLE_IN_TRANSACTION_MS = 10000
+"""PostgreSQL: the server ends a pool session that sits this long inside a transaction
+(``idle_in_transaction_session_timeout``). A unit of work runs its statements back to back,
+so only a process that hangs mid-transaction (paused, stuck) meets it: its row locks are
+freed for the process that took its shards over."""
+
+FENCE_SQLSTATE = "SL001"
+"""The SQLSTATE of the lease fence refusing a commit (``shard_leases_held``, migration 014;
+bot/storage/leases.py)."""
 
 BUSY_WORDS = ("locked", "busy")
 CORRUPT_WORDS = ("malformed", "not a database", "corrupt")
@@ -285,6 +296,9 @@ class Database:
         self.fenced: str | None = None
         """Why this process may no longer write (its shard lease was lost), or None: every
         PostgreSQL write transaction is then refused before it commits."""
+        self._fence: tuple[str, Callable[[str], None]] | None = None
+        """PostgreSQL, a lease holder: the statement run right before each ``COMMIT`` (``fence``)
+        and whom to tell when it refuses."""
         self._pool: asyncpg.Pool | None = None
         self._lock = asyncio.Lock()
         """SQLite's one connection is used by one unit of work at a time."""
@@ -342,7 +356,8 @@ class Database:
             self._pool = await asyncpg.create_pool(
                 self._target, min_size=1, max_size=self.pool_size,
                 timeout=max(self.busy_timeout_ms / 1000, 1.0), reset=_keep_session,
-                server_settings={"lock_timeout": str(int(self.busy_timeout_ms))})
+                server_settings={"lock_timeout": str(int(self.busy_timeout_ms)),
+                                 "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)})
             await self.migrate()
         except BaseException as exc:
             with contextlib.suppress(Exception):
@@ -361,6 +376,8 @@ class Database:
         """A connection of the pool for one unit of work (a connection the server or the
         network dropped is replaced by the pool: the next call simply tries again)."""
         if self._pool is None:
+            if self.fenced is not None:  # (closed after its lease was lost, a handler still running)
+                raise LeaseLost(self.path, f"this process no longer holds its shards: {self.fenced}")
             raise RuntimeError("repository is not open")
         async with self._pool.acquire() as raw:
             yield PgConnection(raw)
@@ -449,35 +466,66 @@ class Database:
                 log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
                 self.fault = None
 
+    def fence(self, sql: str, refused: Callable[[str], None]) -> None:
+        """Run ``sql`` (``ShardLeases.fence_sql``: it fails with ``FENCE_SQLSTATE`` unless this
+        process still holds its leases) in every PostgreSQL write transaction from now on,
+        in the round trip of its ``COMMIT``; when it refuses, ``refused(reason)`` is called
+        once and the write raises ``LeaseLost``."""
+        self._fence = (sql, refused)
+
+    def _fenced_by(self, exc: BaseException) -> LeaseLost | None:
+        """The ``LeaseLost`` that ``exc`` means (the fence refused the commit), or None."""
+        if getattr(exc, "sqlstate", None) != FENCE_SQLSTATE:
+            return None
+        reason = str(getattr(exc, "message", "") or exc)
+        if self.fenced is None:
+            self.fenced = reason
+            log.critical("storage %s refused a write: %s", self.path, reason)
+            if self._fence is not None:
+                self._fence[1](reason)
+        return LeaseLost(self.path, reason)
+
     @asynccontextmanager
     async def _pg_tx(self) -> AsyncIterator[PgConnection]:
         """One transaction on a connection of the pool (READ COMMITTED; each process runs as
         many at once as the pool has connections). A connection found dropped at ``BEGIN``
-        is given back (the pool replaces it) and the next one tried, once."""
+        is given back (the pool replaces it) and the next one tried, once. A lease holder's
+        transaction commits only if the fence passes (``fence``), in the same round trip."""
         if self._pool is None:
+            if self.fenced is not None:  # (closed after its lease was lost, a handler still running)
+                raise LeaseLost(self.path, f"this process no longer holds its shards: {self.fenced}")
             raise RuntimeError("repository is not open")
         for attempt in (1, 2):
             raw = None
             try:
                 raw = await self._pool.acquire()
-                tr = raw.transaction()
-                await tr.start()
+                await raw.execute("BEGIN")
                 break
             except BaseException as exc:
                 if raw is not None:
                     with contextlib.suppress(Exception):
                         await self._pool.release(raw)
+                if self.fenced is not None and isinstance(exc, Exception):
+                    raise LeaseLost(self.path, f"this process no longer holds its shards: {self.fenced}") from exc
                 if attempt == 2 or not _lost(exc):
                     raise self._faulted(exc) from exc
+        assert raw is not None
         try:
             try:
                 yield PgConnection(raw)
                 if self.fenced is not None:
-                    raise StorageUnwritable(self.path, f"this process no longer holds its shards: {self.fenced}")
-                await tr.commit()
+                    raise LeaseLost(self.path, f"this process no longer holds its shards: {self.fenced}")
+                await raw.execute("COMMIT" if self._fence is None else f"{self._fence[0]}; COMMIT")
             except BaseException as exc:
-                with contextlib.suppress(Exception):
-                    await tr.rollback()
+                if raw.is_in_transaction():
+                    with contextlib.suppress(Exception):
+                        await raw.execute("ROLLBACK")
+                fenced = self._fenced_by(exc)
+                if fenced is not None:
+                    raise fenced from exc
+                if self.fenced is not None and isinstance(exc, Exception) and not isinstance(exc, LeaseLost):
+                    # (the lease was lost meanwhile and the pool is closing under this unit of work)
+                    raise LeaseLost(self.path, f"this process no longer holds its shards: {self.fenced}") from exc
                 if storage_fault(self.path, exc) is not None:
                     raise self._faulted(exc) from exc
                 raise

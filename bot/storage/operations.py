@@ -39,8 +39,8 @@ class OperationsStore(Database):
 
     async def tables(self) -> dict[str, dict[str, str]]:
         """The data tables, each referenced table before those that refer to it: table name
-        -> column name -> declared type (upper case). The schema bookkeeping tables are left
-        out."""
+        -> column name -> declared type (upper case). The schema bookkeeping tables and the
+        shard leases (a running deployment's, not data) are left out."""
         columns: dict[str, dict[str, str]] = {}
         parents: dict[str, set[str]] = {}
         async with self._read() as db:
@@ -67,6 +67,7 @@ class OperationsStore(Database):
                     async with db.execute(f"PRAGMA foreign_key_list({table})") as sc:
                         parents[table] = {str(r[2]) for r in await sc.fetchall()}
         columns.pop("schema_version", None)
+        columns.pop("shard_leases", None)
         ordered: dict[str, dict[str, str]] = {}
 
         def visit(table: str, path: frozenset[str] = frozenset()) -> None:

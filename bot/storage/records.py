@@ -43,6 +43,16 @@ class StorageUnwritable(StorageError):
                 "(or set DATABASE_PATH to another file).")
 
 
+class LeaseLost(StorageUnwritable):
+    """PostgreSQL: this process no longer holds the lease of its shards (another process took
+    them over, or its lease session ended); the write was refused before its commit, nothing
+    was written (bot/storage/leases.py)."""
+
+    def __str__(self) -> str:
+        return (f"The database {self.path} refused the write: {self.reason}. Another process serves "
+                "these shards now; this one stops.")
+
+
 class StorageCorrupt(StorageUnwritable):
     """The file is damaged or not a database (SQLite's "malformed", "not a database"): only a
     backup brings its games back (to a player, a fault of storage like ``StorageUnwritable``)."""

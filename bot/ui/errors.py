@@ -21,6 +21,7 @@ from discord import app_commands
 
 from bot import logsafe
 from bot.service import HostError
+from bot.storage import LeaseLost
 from bot.text import MissingText, Texts, escape_name, locale_of
 from bot.ui import payloads
 from bot.ui.dispatch import Guard, dispatch_of
@@ -151,7 +152,12 @@ def reader_locale(interaction: discord.Interaction) -> str:
 async def report(interaction: discord.Interaction, error: BaseException) -> None:
     """Answer ``error`` privately: its sentence for a refusal; for anything else, log it
     with its traceback and apologise. A Discord failure while answering is logged too,
-    never raised."""
+    never raised. A write refused because this process lost its shard lease (``LeaseLost``)
+    is not answered: the process stops and the new holder answers the move (as lost)."""
+    cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(cause, LeaseLost):  # (the process that now holds the shard answers it, not this one)
+        log.warning("not answered: %s", cause.reason)
+        return
     locale = reader_locale(interaction)
     text = refusal(error, locale)
     if text is None:

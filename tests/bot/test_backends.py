@@ -10,12 +10,13 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.sandbox.localpg import free_port
+from bot.sandbox.localpg import STATEMENT_TIMEOUT_MS, free_port
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import LogEntry, OutboxItem, Repository, Shards, StaleVersion, StorageUnwritable
 from bot.storage.backend import parse_database_url, to_numbered
 from bot.storage.clock import due_query
+from bot.storage.database import IDLE_IN_TRANSACTION_MS
 
 # Discord's documented example: a guild id and its shard out of 2 (snowflake >> 22 is the ms timestamp)
 GUILD_SHARD0 = 4 << 22
@@ -249,6 +250,35 @@ async def test_the_shard_filter_goes_through_an_index(database_url: str) -> None
         assert (Shards.of(on_1.guild_id, 4), Shards.of(on_0.guild_id, 4)) == (1, 0)
         async with repo.connection() as db, db.execute(sql, params) as cur:
             assert [int(r[0]) for r in await cur.fetchall()] == [on_1.id]
+    finally:
+        await repo.close()
+
+
+async def test_a_test_databases_sessions_have_a_statement_timeout(postgres_url: str) -> None:
+    """The fixture's URL bounds every statement of its sessions (the repository's pool and any
+    connection a test opens): a statement waiting for what never comes fails its test."""
+    repo = Repository(postgres_url)
+    await repo.open()
+    try:
+        async with repo.connection() as db, db.execute("SHOW statement_timeout") as cur:
+            assert (await cur.fetchone())[0] == f"{STATEMENT_TIMEOUT_MS // 60_000}min"
+    finally:
+        await repo.close()
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        assert await conn.fetchval("SELECT current_setting('statement_timeout')") == "1min"
+    finally:
+        await conn.close()
+
+
+async def test_a_pool_session_hanging_inside_a_transaction_is_ended_by_the_server(postgres_url: str) -> None:
+    """A process that hangs mid-transaction (paused) frees its row locks after
+    ``IDLE_IN_TRANSACTION_MS`` for the process that took its shards over."""
+    repo = Repository(postgres_url)
+    await repo.open()
+    try:
+        async with repo.connection() as db, db.execute("SHOW idle_in_transaction_session_timeout") as cur:
+            assert (await cur.fetchone())[0] == f"{IDLE_IN_TRANSACTION_MS // 1000}s"
     finally:
         await repo.close()
 

@@ -19,8 +19,10 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import os
 import random
 import re
+import signal
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -28,39 +30,44 @@ from pathlib import Path
 import asyncpg
 import discord.http
 
-from bot.sandbox.fakecord import HANG_GUARD, FakeDiscord, iter_components
+from bot.sandbox.fakecord import EPHEMERAL, HANG_GUARD, FakeDiscord, iter_components
 from bot.service import GameService
 from bot.storage import Repository
-from bot.storage.leases import LEASE_APPLICATION
-from tests.e2e.test_shards import Child, guild_on, new_game, settled, typed_move
+from bot.storage.leases import LEASE_APPLICATION, STANDBY_APPLICATION
+from tests.e2e.test_shards import Child, answered, guild_on, new_game, settled, typed_move
+from tests.reliability.test_move_in_flight import NOT_SAVED, panel_actions, press
 
 
 async def lease_waiters(url: str) -> tuple[int, int]:
-    """(lease locks held, lease locks waited for) on the server of ``url``."""
+    """(lease sessions holding, lease sessions standing by) on the server of ``url``."""
     conn = await asyncpg.connect(url)
     try:
-        rows = await conn.fetch("SELECT l.granted FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
-                                " WHERE l.locktype = 'advisory' AND a.application_name = $1", LEASE_APPLICATION)
+        rows = await conn.fetch("SELECT application_name FROM pg_stat_activity WHERE application_name IN ($1, $2)",
+                                LEASE_APPLICATION, STANDBY_APPLICATION)
     finally:
         await conn.close()
-    return sum(1 for r in rows if r[0]), sum(1 for r in rows if not r[0])
+    names = [r[0] for r in rows]
+    return names.count(LEASE_APPLICATION), names.count(STANDBY_APPLICATION)
 
 
 @contextlib.asynccontextmanager
-async def holder_and_standby(fake: FakeDiscord, url: str, tmp_path: Path, *,
-                             crash: str = "") -> AsyncIterator[tuple[Repository, Child, Child]]:
+async def holder_and_standby(fake: FakeDiscord, url: str, tmp_path: Path, *, crash: str = "",
+                             holder: tuple[str, ...] = (), standby: tuple[str, ...] = ()
+                             ) -> AsyncIterator[tuple[Repository, Child, Child]]:
     """Two bot processes for shard 1 of 2 on the database ``url``: the holder (started with
-    ``crash``), connected, and the standby, waiting for its lease (not connected); with a
-    repository of the test's own. Both are stopped afterwards."""
+    ``crash`` and the ``serve`` options ``holder``), connected, and the standby (options
+    ``standby``), waiting for its lease (not connected); with a repository of the test's own.
+    Both are stopped afterwards."""
+    holder_options, standby_options = holder, standby
     api = discord.http.Route.BASE.removesuffix("/api/v10")
     repo = Repository(url)
     await repo.open()  # (migrates first, so the two children do not race on an empty schema)
     holder = Child(api, url, 1, tmp_path / "holder.log")
     standby = Child(api, url, 1, tmp_path / "standby.log")
     try:
-        await holder.start(crash=crash)
+        await holder.start(crash, *holder_options)
         await settled(fake, repo, [holder], identifies=1)
-        await standby.start()
+        await standby.start("", *standby_options)
 
         async def standing_by() -> bool:
             return await lease_waiters(url) == (1, 1)
@@ -80,6 +87,24 @@ async def poll(check, what: str, children: list[Child]) -> None:  # type: ignore
             return
         await asyncio.sleep(0.03)
     raise AssertionError(f"never: {what}; see " + ", ".join(str(c.log) for c in children))
+
+
+async def lease_row(url: str) -> list[tuple[int, float]]:
+    """(token, handover seconds) of the lease of shard 1 of 2: raised at each takeover; how long
+    before the last takeover its holder had last renewed it (the server's clock)."""
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch("SELECT token, handover_s FROM shard_leases WHERE shard_count = 2 AND shard = 1")
+    finally:
+        await conn.close()
+    return [(int(r[0]), float(r[1])) for r in rows]
+
+
+def stopped(child: Child) -> bool:
+    """The process of ``child`` is stopped (SIGSTOP: state ``T`` in /proc)."""
+    assert child.proc is not None
+    stat = Path(f"/proc/{child.proc.pid}/stat").read_text()
+    return stat.rsplit(")", 1)[1].split()[0] == "T"
 
 
 def pings(fake: FakeDiscord, game: int, channel: int) -> collections.Counter[int]:
@@ -119,6 +144,9 @@ async def test_a_standby_waits_then_takes_over_a_killed_holder_and_nothing_is_lo
                 return len(fake.identifies) == 2
             await poll(taken_over, "the standby connects", children)
             print(f"failover: the standby identified {time.monotonic() - killed:.2f} s after the holder's SIGKILL")
+            (token, handover), = await lease_row(postgres_url)
+            print(f"failover: the lease was taken {handover:.2f} s after the holder's last renewal (lease clock)")
+            assert token == 2 and handover < 30  # (the holder renewed it before its kill)
             await settled(fake, repo, children, until=sent[-1][0])  # (it delivers what the kill left)
             for _ in range(4):
                 record = await repo.get_game(game)
@@ -155,9 +183,8 @@ async def test_a_holder_that_loses_its_lease_stops_and_the_standby_takes_over(
             children = [holder, standby]
             conn = await asyncpg.connect(postgres_url)
             try:  # the holder's lease session ends (an operator, a network fault)
-                await conn.execute("SELECT pg_terminate_backend(l.pid) FROM pg_locks l"
-                                   " JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory'"
-                                   " AND l.granted AND a.application_name = $1", LEASE_APPLICATION)
+                await conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                                   " WHERE application_name = $1", LEASE_APPLICATION)
             finally:
                 await conn.close()
             assert holder.proc is not None
@@ -170,4 +197,100 @@ async def test_a_holder_that_loses_its_lease_stops_and_the_standby_takes_over(
             await poll(taken_over, "the standby connects", children)
             game = await new_game(fake, repo, children, guild, players)
             assert [(g.id, g.status) for g in await repo.games()] == [(game, "active")]
+            assert not fake.violations, fake.violations
+
+
+async def lost_move_answered(fake: FakeDiscord, repo: Repository, children: list[Child], token: str, game: int,
+                             user: dict) -> None:
+    """The standby answered the move of ``token`` that the holder never committed: its
+    "thinking…" says, in the player's language, that the move was not saved, above the seat's
+    panel as the game stands; a pick from that panel is applied."""
+    record = await repo.get_game(game)
+    assert record is not None
+
+    async def answered_lost() -> bool:
+        return answered(fake, token) and not await repo.moves_in_flight()
+    await poll(answered_lost, "the standby answers the lost move", children)
+    original = fake.message_for(token)
+    assert original is not None and original["flags"] & EPHEMERAL
+    assert original["content"].split("\n")[0] == NOT_SAVED["en"]
+    actions = panel_actions(original, game)
+    assert actions and {v for v, _, _ in actions} == {record.version}
+    await press(fake, user, original, actions[0])
+    await settled(fake, repo, children)
+    after = await repo.get_game(game)
+    assert after is not None and after.version > record.version
+
+
+async def test_a_move_in_flight_when_the_holder_is_killed_is_answered_by_the_standby(
+        postgres_url: str, tmp_path: Path) -> None:
+    async with FakeDiscord(owner_name="alice", log_names=()) as fake:
+        guild = guild_on(fake, 1, 2)
+        players = [guild.owner, await guild.add_member("bob")]
+        async with holder_and_standby(fake, postgres_url, tmp_path, crash="before_commit:2") as (repo, holder, standby):
+            # (the holder dies by SIGKILL right before its first move's commit: the start was its 1st)
+            game = await new_game(fake, repo, [holder, standby], guild, players)
+            record = await repo.get_game(game)
+            assert record is not None
+            token, _ = await typed_move(fake, repo, game, players, random.Random(3))
+            assert holder.proc is not None and await asyncio.wait_for(holder.proc.wait(), HANG_GUARD) == -9
+            user = next(p for p in players if p["id"] == fake.interactions[token]["user_id"])
+            await lost_move_answered(fake, repo, [standby], token, game, user)
+            assert len(fake.identifies) == 2 and [e.seq for e in await repo.log(game)][-1] == record.version + 1
+            assert await GameService(repo).replay_matches(game)
+            assert not fake.violations, fake.violations
+
+
+async def test_a_paused_holder_whose_lease_was_taken_commits_nothing_when_it_wakes(
+        postgres_url: str, tmp_path: Path) -> None:
+    """The fencing token with real processes: the holder hangs (SIGSTOP) right before its first
+    move's commit, its database sessions still open; the standby takes the lease once it is
+    stale (8 s without renewal on the server's clock), connects and answers the move as not
+    saved. Woken (SIGCONT), the old holder's commit is refused by its lease token: the move
+    is not applied, it sends Discord nothing more and stops (status 5)."""
+    async with FakeDiscord(owner_name="alice", log_names=()) as fake:
+        guild = guild_on(fake, 1, 2)
+        players = [guild.owner, await guild.add_member("bob")]
+        async with holder_and_standby(fake, postgres_url, tmp_path, holder=("--pause", "before_commit:2"),
+                                      standby=("--lease-stale", "8")) as (repo, holder, standby):
+            children = [holder, standby]
+            game = await new_game(fake, repo, children, guild, players)
+            record = await repo.get_game(game)
+            assert record is not None
+            token, _ = await typed_move(fake, repo, game, players, random.Random(3))
+
+            async def paused() -> bool:
+                return stopped(holder)
+            await poll(paused, "the holder stops before its commit", children)
+            user = next(p for p in players if p["id"] == fake.interactions[token]["user_id"])
+
+            async def taken_over() -> bool:
+                return len(fake.identifies) == 2
+            await poll(taken_over, "the standby takes the stale lease and connects", children)
+            (lease, handover), = await lease_row(postgres_url)
+            print(f"failover: a paused holder's lease was taken {handover:.2f} s after its last renewal (lease clock;"
+                  " stale after 8 s here)")
+            assert lease == 2 and 8 <= handover < 30
+            async def answered_lost() -> bool:
+                return answered(fake, token) and not await repo.moves_in_flight()
+            await poll(answered_lost, "the standby answers the lost move", [standby])
+            answer = fake.message_for(token)
+            assert answer is not None and answer["content"].split("\n")[0] == NOT_SAVED["en"]
+            since = len(fake.requests)
+
+            assert holder.proc is not None
+            os.kill(holder.proc.pid, signal.SIGCONT)  # (wakes at its commit)
+            assert await asyncio.wait_for(holder.proc.wait(), HANG_GUARD) == 5
+            text = holder.log.read_text()
+            assert "resumed at before_commit" in text and "lost the lease of shards [1]" in text
+            after = await repo.get_game(game)
+            assert after is not None and after.version == record.version  # (nothing committed)
+            assert fake.message_for(token) is answer and answer["content"].split("\n")[0] == NOT_SAVED["en"]
+            assert [r for r in fake.requests[since:] if token in r.path] == []  # (it said nothing)
+
+            await lost_move_answered(fake, repo, [standby], token, game, user)  # (the move, once, on the standby)
+            assert [e.seq for e in await repo.log(game)][-1] == record.version + 1
+            assert await GameService(repo).replay_matches(game)
+            pinged = pings(fake, game, record.home_channel_id)
+            assert pinged and set(pinged.values()) == {1}, pinged
             assert not fake.violations, fake.violations

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import random
 import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -89,13 +90,14 @@ class Child:
         self.api, self.url, self.shard, self.log = api, url, shard, log
         self.proc: asyncio.subprocess.Process | None = None
 
-    async def start(self, crash: str = "") -> None:
+    async def start(self, crash: str = "", *options: str) -> None:
+        """Start it (``crash``: ``serve --crash``; ``options``: more of ``serve``'s arguments)."""
         args = [sys.executable, "-m", "bot.sandbox.serve", "--api", self.api, "--db", self.url,
-                "--shard-count", "2", "--shard-ids", str(self.shard)]
+                "--shard-count", "2", "--shard-ids", str(self.shard), *options]
         if crash:
             args += ["--crash", crash]
         with self.log.open("ab") as err:
-            err.write(f"--- start shard {self.shard} {crash or 'no crash'}\n".encode())
+            err.write(f"--- start shard {self.shard} {crash or 'no crash'} {' '.join(options)}\n".encode())
             self.proc = await asyncio.create_subprocess_exec(*args, stdout=asyncio.subprocess.DEVNULL, stderr=err)
 
     @property
@@ -105,7 +107,9 @@ class Child:
     async def stop(self) -> None:
         if self.alive:
             assert self.proc is not None
-            self.proc.terminate()
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.terminate()
+                self.proc.send_signal(signal.SIGCONT)  # (a paused one takes its SIGTERM now)
             with contextlib.suppress(ProcessLookupError):
                 await asyncio.wait_for(self.proc.wait(), HANG_GUARD)
 

@@ -1,0 +1,3 @@
+-- Shard leases and their fencing tokens are PostgreSQL's (migrations/pg/014_shard_leases.sql):
+-- an SQLite file has one process, the only writer, so it holds no lease. This number keeps
+-- the two backends' schema versions equal.
