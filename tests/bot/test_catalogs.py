@@ -189,6 +189,19 @@ def test_a_native_name_that_would_repeat_is_hidden_not_dropped() -> None:
     assert Texts("carnival", [], "ja")(label) == "貪欲"
 
 
+SPEC_REFERENCE = re.compile(r"§|\bD\d{1,3}\b|\bspec(?:ification)?\b|docs/rules", re.IGNORECASE)
+"""A reference to the rules specification (``§3.2``, ``D41``, ``spec D29``, ``docs/rules``): players
+have not read the specification, so no text shown to them cites it."""
+
+
+def test_no_player_facing_text_cites_the_specification() -> None:
+    cited = [f"{locale} {ns}: {key}: {text!r}" for locale in (DEFAULT_LOCALE, *TRANSLATED)
+             for ns in namespaces() for key, text in catalog(ns, locale).items() if SPEC_REFERENCE.search(text)]
+    cited += [f"{game_id} {spec.key}: {spec.description!r}" for game_id, engine in ENGINES.items()
+              for spec in (*engine.info.options, *engine.info.preferences) if SPEC_REFERENCE.search(spec.description)]
+    assert cited == []
+
+
 # --------------------------------------------------------------------------- formatted output
 
 KEY_LIKE = re.compile(r"\b[a-z][a-z_]*\.[a-z_]+(?:\.[a-z0-9_]+)*\b")
