@@ -533,7 +533,8 @@ class Notices:
         tx = Texts(None, [], self.ctx.delivery.locales.private(interaction))
         for g in games:
             name = tx(Msg(f"ui.game.{g.game_id}"))
-            when = tx(Msg("ui.notice.mine_deadline", {"when": f"<t:{int(g.deadline)}:R>"})) if g.deadline else ""
+            when = tx(Msg("ui.notice.mine_deadline", {"when": f"<t:{int(g.deadline)}:R>"})) \
+                if g.deadline and timer_shown(g) else ""
             if waits(g):
                 state = tx(Msg("ui.notice.mine_your_move", {"when": when}))
             elif g.status == "active":

@@ -167,9 +167,11 @@ def lobby_view(record: GameRecord, locale: str = "en", key: str | None = None) -
 
 
 def timer_shown(record: GameRecord) -> bool:
-    """Whether the texts show ``record``'s deadline: it has one and its window is a move
+    """Whether the texts show ``record``'s deadline: it has one, the game is not paused (a
+    paused game's timer stands still; resuming sets a new deadline) and its window is a move
     timer, not ``engines.base.NO_TIMER`` (a decision without a timer, e.g. Ora solo)."""
-    return record.deadline is not None and (record.deadline_window or record.move_timeout) < NO_TIMER
+    return (record.deadline is not None and not record.paused
+            and (record.deadline_window or record.move_timeout) < NO_TIMER)
 
 
 def board_embed(engine: Engine, record: GameRecord, state: State | None, *, image_name: str,

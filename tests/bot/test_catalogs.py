@@ -182,6 +182,24 @@ def test_names_are_shortened_the_same_way_everywhere() -> None:
     assert tx.name(3) == "座位 D"
 
 
+@pytest.mark.parametrize("emoji", ["👨\u200d👩\u200d👧", "🏳\ufe0f\u200d🌈", "🧑🏽\u200d💻", "❤\ufe0f\u200d🔥",
+                                   "🏃\u200d♀\ufe0f"])
+def test_a_name_keeps_the_joiners_inside_an_emoji_sequence(emoji: str) -> None:
+    assert short_name(f"Ann {emoji}") == f"Ann {emoji}"
+    assert short_name(f"\u202e{emoji}\u200b\u2066x") == f"{emoji}x"
+    assert Texts("carnival", [f"{emoji} Bo"], "en").name(0) == f"{emoji} Bo"
+
+
+def test_a_joiner_outside_an_emoji_sequence_is_still_removed() -> None:
+    assert short_name("A\u200dnn") == "Ann"
+    assert short_name("\u200d👩") == "👩"
+    assert short_name("👩\u200d") == "👩"
+    assert short_name("👨\u200d\u200d👩") == "👨👩"
+    assert short_name("👨\u200b\u200d👩") == "👨👩"
+    assert short_name("\u200d") == ""
+    assert short_name("A" * 29 + "👨\u200d👩\u200d👧") == "A" * 29 + "👨…"  # (cut inside: no joiner before the …)
+
+
 def test_a_native_name_that_would_repeat_is_hidden_not_dropped() -> None:
     label = Msg("label.choose", {"sin": {"term": "sin.greed"}, "japanese": "貪欲"})
     assert Texts("carnival", [], "en")(label) == "Greed 貪欲"

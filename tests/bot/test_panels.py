@@ -14,10 +14,11 @@ import pytest
 
 from bot.storage import GameRecord, SeatRecord
 from bot.ui.lobby_options import TIMER_KEY
-from bot.ui.panels import build_panel, lobby_view
+from bot.ui.panels import board_embed, build_panel, lobby_view, timer_shown
 from engines.base import Action, Engine, EngineInfo, Seat, State
 from engines.notation import Notation
 from engines.registry import ENGINES
+from tests.golden.cases import cases, play
 
 GAME, VERSION = 987_654_321_012, 4_294_967_295   # long ids make the longest custom_ids
 
@@ -364,3 +365,15 @@ def test_every_lobby_leaves_one_of_discords_five_rows_free(game_id: str) -> None
             rows = view.to_components()
             check_limits(rows)
             assert len(rows) <= 4, (locale, key, len(rows))
+
+
+@pytest.mark.parametrize("paused", [False, True])
+def test_a_paused_games_board_shows_no_move_timer(paused: bool) -> None:
+    case = next(c for c in cases() if c.game_id == "carnival")
+    engine = case.engine
+    state = next(step.after for step in play(case) if any(s >= 0 for s in engine.to_move(step.after)))
+    game = dataclasses.replace(record(), game_id="carnival", paused=paused, deadline=1_800_000_000.0)
+    lines = board_embed(engine, game, state, image_name="board.png").description.splitlines()
+    timer = "Timer: <t:1800000000:R>"
+    assert (timer in lines, "⏸ Paused by a moderator." in lines) == (not paused, paused)
+    assert timer_shown(game) is not paused
