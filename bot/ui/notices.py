@@ -342,7 +342,7 @@ class TurnNotices:
         public = locales.public(record.guild_id)
         tx = texts(record, public)
         notation = service.notation(record)
-        prompts = {s: tx(notation.prompt(state, s)) for s in seats}
+        prompts = {s: tx(notation.public_prompt(state, s)) for s in seats}
         shared = set(prompts.values())
         prompt = shared.pop() if len(shared) == 1 else tx(Msg("host.your_move"))
         timed = record.deadline is not None and timer_shown(record)

@@ -275,7 +275,7 @@ class Outbox:
         view: discord.ui.View | None = None
         if row.turn is not None and record.status == "active" and row.turn[0] in record.waiting:
             seat, user = row.turn
-            prompt = tx(self.service.notation(record).prompt(self.service.state(record), seat))
+            prompt = tx(self.service.notation(record).public_prompt(self.service.state(record), seat))
             when = tx(Msg("ui.notice.timer", {"when": f"<t:{int(record.deadline)}:R>"})) \
                 if record.deadline and timer_shown(record) else ""
             text += f"\n<@{user}> — {prompt}{when}"

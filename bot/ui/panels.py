@@ -189,7 +189,7 @@ def board_embed(engine: Engine, record: GameRecord, state: State | None, *, imag
     elif state is not None:
         waiting = sorted(s for s in engine.to_move(state) if s >= 0)
         if waiting:
-            prompt = tx(get_notation(record.game_id).prompt(state, waiting[0]))
+            prompt = tx(get_notation(record.game_id).public_prompt(state, waiting[0]))
             lines.append(tx(Msg("ui.board.waiting", {"who": mention_list(record, waiting, tx.locale), "prompt": prompt})))
             if record.deadline and timer_shown(record):
                 lines.append(tx(Msg("ui.board.timer", {"when": f"<t:{int(record.deadline)}:R>"})))
