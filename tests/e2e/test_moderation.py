@@ -323,3 +323,25 @@ async def test_an_old_panel_in_a_paused_game_and_an_old_play_button_of_a_finishe
     await fake.click(bob, board, play)
     await driver.settle()
     assert private_to(fake, bob, mark) == [f"⚠️ Game #{game} is over; its result is in <#{final.home_channel_id}>."]
+
+
+async def test_a_moderator_command_in_a_dm_says_to_use_it_in_the_server(driver: Driver, players, bot) -> None:
+    alice, bob = players[:2]
+    fake = driver.fake
+    game = await driver.start_game("carnival", [alice, bob])
+    before = await driver.record(game)
+    mark = max(fake.messages)
+    commands: list[tuple[str, dict[str, Any]]] = [
+        ("end", {"game": game}), ("kick", {"game": game, "member": bob}),
+        ("replace", {"game": game, "player": bob, "member": players[2]}),
+        ("pause", {"game": game, "paused": True}), ("quiet", {"start": "22:00", "end": "07:00"})]
+    told = []
+    for name, options in commands:
+        token = await fake.slash(alice, "game", "mod", name, context="dm", **options)
+        await driver.settle()
+        told.append((name, (fake.message_for(token) or {}).get("content")))
+    assert told == [(name, "⚠️ This command works in a server only: use it there, not in a DM.")
+                    for name, _ in commands]
+    assert not driver.private_to(bob, mark)
+    after = await driver.record(game)
+    assert (after.version, after.status, after.paused) == (before.version, before.status, before.paused)
