@@ -101,11 +101,24 @@ def escape_name(name: str) -> str:
     is shown as typed and pings nobody (``discord.utils.escape_markdown`` / ``escape_mentions``);
     also every ``<`` (so ``<#channel>``, ``<t:0:F>``, ``<:emoji:id>`` and ``</command:id>`` are not
     turned into links, timestamps or emoji) and the dot of a leading ``1.`` (a numbered list when
-    the name starts a line)."""
+    the name starts a line); a right-to-left name is isolated (``isolated``)."""
     from discord.utils import escape_markdown, escape_mentions
 
-    escaped = escape_mentions(escape_markdown(name)).replace("<", "\\<")
-    return _NUMBERED.sub(r"\1\\.", escaped, count=1)
+    escaped = _NUMBERED.sub(r"\1\\.", escape_mentions(escape_markdown(name)).replace("<", "\\<"), count=1)
+    return isolated(escaped)
+
+
+FSI, PDI = "\u2068", "\u2069"
+"""First strong isolate and pop directional isolate (Unicode UAX #9)."""
+
+
+def isolated(name: str) -> str:
+    """``name`` between ``FSI`` and ``PDI`` when it holds a right-to-left letter (Arabic,
+    Hebrew: bidirectional class R or AL), so it does not reorder the sentence around it
+    ("سارا has picked a sin." keeps its English order); other names as they are."""
+    if name.isascii() or not any(unicodedata.bidirectional(c) in ("R", "AL") for c in name):
+        return name
+    return f"{FSI}{name}{PDI}"
 
 
 @lru_cache(maxsize=4096)

@@ -200,6 +200,21 @@ def test_a_joiner_outside_an_emoji_sequence_is_still_removed() -> None:
     assert short_name("A" * 29 + "👨\u200d👩\u200d👧") == "A" * 29 + "👨…"  # (cut inside: no joiner before the …)
 
 
+@pytest.mark.parametrize("rtl", ["سارا", "דוד", "Ann سارا"])
+def test_a_right_to_left_name_is_isolated_in_a_message(rtl: str) -> None:
+    picked = Msg("event.picked", {"seat": {"seat": 0}})
+    assert Texts("carnival", [rtl], markdown=True)(picked) == f"\u2068{rtl}\u2069 has picked a sin."
+    assert Texts("carnival", [f"\u202e{rtl}\u2069"], markdown=True).name(0) == f"\u2068{rtl}\u2069"
+    assert Texts("carnival", [rtl], markdown=True).plain()(picked) == f"{rtl} has picked a sin."  # (images)
+    assert escape_name(short_name(rtl)) == f"\u2068{rtl}\u2069"
+
+
+def test_a_left_to_right_name_is_written_as_it_is() -> None:
+    assert Texts("carnival", ["Ann", "小明"], markdown=True)(Msg("event.picked", {"seat": {"seat": 1}})) == \
+        "小明 has picked a sin."
+    assert escape_name("1. first") == "1\\. first"
+
+
 def test_a_native_name_that_would_repeat_is_hidden_not_dropped() -> None:
     label = Msg("label.choose", {"sin": {"term": "sin.greed"}, "japanese": "貪欲"})
     assert Texts("carnival", [], "en")(label) == "Greed 貪欲"
