@@ -89,7 +89,7 @@ class PublicView(TypedDict):
     """The public view (§7 Public; §11 board image)."""
 
     game: str
-    phase: str
+    phase: str  # (a pass waiting for its confirmation is "turn_start" but in the passing seat's own view)
     active: int | None
     sides: list[str] | None
     line_mapping: str
