@@ -225,14 +225,22 @@ def lobby_refusal(exc: ValueError) -> Msg:
     return Msg(known[text]) if text in known else Msg("host.notation", {"text": text})
 
 
-def not_running(record: GameRecord) -> HostError:
-    """The refusal of a move, panel or press in ``record``, which is not running: a finished
-    game says it is over and where its result is (``ui.error.game_over``: its thread or
-    channel), a lobby that it has not started, a paused game that it is paused, any other
-    (closed) game ``ui.error.not_running``."""
+def game_over(record: GameRecord) -> Msg:
+    """What a move in the ended ``record`` is told: the game, by name and number, is over and
+    its result is in its thread or channel (``ui.error.game_over``), or a moderator ended it
+    (``ui.error.game_ended``)."""
+    params = {"game": record.id, "name": {"msg": f"ui.game.{record.game_id}"}}
     if record.status == "finished":
-        return HostError(Msg("ui.error.game_over", {"game": record.id, "channel": record.home_channel_id}),
-                         "not_active")
+        return Msg("ui.error.game_over", {**params, "channel": record.home_channel_id})
+    return Msg("ui.error.game_ended", params)
+
+
+def not_running(record: GameRecord) -> HostError:
+    """The refusal of a move, panel or press in ``record``, which is not running: an ended
+    game says so by name (``game_over``), a lobby that it has not started, a paused game that
+    it is paused, any other game ``ui.error.not_running``."""
+    if record.status in ("finished", "abandoned"):
+        return HostError(game_over(record), "not_active")
     if record.status == "lobby":
         return HostError(Msg("ui.error.not_started"), "not_active")
     if record.status == "active" and record.paused:

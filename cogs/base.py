@@ -79,7 +79,7 @@ class GameCog(commands.GroupCog):
         if action:
             await flow.moves.act_text(interaction, game, self.game_id, action)
             return
-        record = await flow.ctx.resolve_game(interaction, game, self.game_id)
+        record = await flow.ctx.resolve_game(interaction, game, self.game_id, playing=True)
         await flow.moves.open_panel(interaction, record.id)
 
     @app_commands.command(name="hand")

@@ -131,7 +131,7 @@ class Games(commands.GroupCog, group_name="game"):
     @app_commands.describe(game="Game number (default: your game in this channel)")
     async def play(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
         """Open your private move panel."""
-        record = await self.bot.flow.ctx.resolve_game(interaction, game)
+        record = await self.bot.flow.ctx.resolve_game(interaction, game, playing=True)
         await self.bot.flow.moves.open_panel(interaction, record.id)
 
     @app_commands.command(name="undo")

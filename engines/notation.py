@@ -97,6 +97,13 @@ class GameNotation(Generic[S, A, V]):
         from a hand. ``Msg("host.nothing")`` when the seat is not to move."""
         return Msg("host.your_move") if seat in self.engine.to_move(state) else Msg("host.nothing")
 
+    def public_prompt(self, state: S, seat: Seat, /) -> Text:
+        """What the table (the board, a ping in the channel) is told ``seat`` decides now:
+        ``prompt``, but for a step of the seat's own panel that the table does not see
+        (Illumination's confirmation of a pass: the table sees the turn start). Default:
+        ``prompt``."""
+        return self.prompt(state, seat)
+
     def action_label(self, state: S, action: A, /) -> Text:
         """Button/select label for an action, a ``Msg`` whose English form fits 80
         characters. Default: the notation (``Msg("host.notation", {"text": ...})``)."""

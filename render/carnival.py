@@ -301,6 +301,9 @@ CARD_ROW_H = 68
 """Height (px) of one row of locked dice (glyph + id) on a card spot."""
 GAP = 3.0
 """Minimum free space (px) between two placed boxes."""
+CARD_ROOM = 12.0
+"""Minimum free space (px) between a table die (glyph + id) and a card spot: the spot's tag
+("picked ✓", a sin's name) and the die stay two things on a phone."""
 DOT_R = 5.0
 """Radius (px) of the true-position dot of a moved die."""
 LEADER_MIN = 8.0
@@ -562,7 +565,8 @@ def _is_free(box: Box, centre: tuple[float, float], reach: float, blocked: Seque
 def place_dice(view: PublicView, names: Sequence[str], text: TextFormatter, highlight: str | None = None,
                numbers: Numbers | None = None) -> list[PlacedDie]:
     """Place every table die's glyph + id label so that no two overlap and none covers a
-    card spot, a seat label / Devil tag or another die's true-position dot (pure; the
+    card spot (nor comes within ``CARD_ROOM`` of one), a seat label / Devil tag or another
+    die's true-position dot (pure; the
     board image draws exactly these boxes). Dice are placed in size order; each goes
     to its true position when free, else to the nearest free spot. Returns the
     placements in size order (empty before the roll)."""
@@ -572,7 +576,8 @@ def place_dice(view: PublicView, names: Sequence[str], text: TextFormatter, high
     dice = {d["id"]: d for d in view["dice"]}
     table = [d for d in DICE if d in dice and dice[d]["place"] == "table"]
     cards = card_layout(view, text, numbers)
-    obstacles: list[Box] = [c.box for c in cards]
+    room = CARD_ROOM - GAP  # (the search keeps GAP from every obstacle)
+    obstacles: list[Box] = [(c.box[0] - room, c.box[1] - room, c.box[2] + room, c.box[3] + room) for c in cards]
     for lab in seat_label_layout(view, names, text, numbers):
         obstacles.append(lab.box)
         if lab.devil:

@@ -230,10 +230,10 @@ def draw_landscape(draw: ImageDraw.ImageDraw, owner: PlayerView, ox: int, oy: in
     """An owner's landscape (§2.4) with x labels on top and y labels on the left, every text
     18 px: each piece's id, its name under it where the cell holds it whole (``_cell_name``),
     clergymen along the bottom of their space, below the names. ``numbers``: the numbered places
-    of a decision (x, y → n), ringed in yellow with their number in place of the id (no names,
-    no clergy there: the buttons say what each does). Returns the pieces whose names are not in
-    their cells (for a legend); with ``detail`` False, names are never written in cells; with
-    ``axes`` False no coordinate labels (a decision picture: its numbers say the places)."""
+    of a decision (x, y → n), ringed in yellow with their number under the piece's id and name
+    (no clergy there: the buttons say what each does). Returns the pieces whose names are not in
+    their cells (for a legend); with ``detail`` False, names are written only in numbered cells;
+    with ``axes`` False no coordinate labels (a decision picture: its numbers say the places)."""
     x0, x1, y0, y1 = _extent(owner)
     gx, gy = ox + GRID_LEFT, oy + GRID_TOP
     for col in range(x0, x1 + 1) if axes else ():
@@ -248,7 +248,7 @@ def draw_landscape(draw: ImageDraw.ImageDraw, owner: PlayerView, ox: int, oy: in
     for s in owner["spaces"]:
         piece = s["piece"]
         number = numbers.get((s["x"], s["y"]))
-        lines = _cell_name(text, piece, cell) if piece and detail and number is None else ()
+        lines = _cell_name(text, piece, cell) if piece and (detail or number is not None) else ()
         if piece and not lines:
             unnamed.append(piece)
         clergy = () if number is not None else tuple((c["seat"], c["kind"], c["seat"] == neutral)
@@ -268,7 +268,7 @@ def _space(terrain: str, card: str | None, piece: str | None, clergy: tuple[tupl
            cy: int) -> None:
     """A landscape space at (``cx``, ``cy``): its terrain, card, piece (id, then ``lines``: its
     name), clergy (seat, kind, neutral) in a row along the bottom; a decision's ``number`` in a
-    yellow ring in place of the id."""
+    yellow circle, under the piece's id and name (``_number_spot``), else in the middle."""
     tall = cell * (2 if terrain == "mountain" else 1)
     box = (cx, cy, cx + cell - 2, cy + tall - 2)
     draw.rectangle(box, fill=TERRAIN_COLOURS[terrain], outline=SLOT_LINE if terrain == SLOT else LINE)
@@ -287,19 +287,30 @@ def _space(terrain: str, card: str | None, piece: str | None, clergy: tuple[tupl
         fill = SETTLEMENT_FILL if info is None else (CLOISTER_FILL if info.cloister else BUILDING_FILL)
         draw.rectangle((cx + 3, cy + 3, cx + cell - 5, cy + tall - 5), fill=fill, outline=INK,
                        width=2 if info is None else 1)
-        if number is None:
-            draw_text(draw, (cx + cell / 2, cy + 6), piece, size=20 if cell >= 64 else 18, bold=True, anchor="ma")
-            for i, ln in enumerate(lines):
-                draw_text(draw, (cx + cell / 2, cy + 32 + i * 22), ln, size=18, anchor="ma")
+        draw_text(draw, (cx + cell / 2, cy + 6), piece, size=20 if cell >= 64 else 18, bold=True, anchor="ma")
+        for i, ln in enumerate(lines):
+            draw_text(draw, (cx + cell / 2, cy + 32 + i * 22), ln, size=18, anchor="ma")
     if number is not None:
         draw.rectangle((cx + 1, cy + 1, cx + cell - 3, cy + tall - 3), outline=HIGHLIGHT, width=4)
-        r = min(20, cell // 2 - 8)
-        mx, my = cx + cell / 2 - 1, cy + tall / 2 - 1
+        mx, my, r = _number_spot(cell, tall, piece is not None, len(lines))
+        mx, my = cx + mx, cy + my
         draw.ellipse((mx - r, my - r, mx + r, my + r), fill=HIGHLIGHT, outline=INK, width=2)
-        draw_text(draw, (mx, my), str(number), size=22 if number < 10 else 19, bold=True, anchor="mm")
+        size = 22 if number < 10 else 19
+        draw_text(draw, (mx, my), str(number), size=size if r >= 17 else 18, bold=True, anchor="mm")
     r = TOKEN_R
     for i, (seat, kind, neutral) in enumerate(clergy):
         clergy_token(draw, cx + r + 5 + i * (2 * r + 3), cy + tall - r - 6, seat, kind, neutral, r)
+
+
+def _number_spot(cell: int, tall: int, piece: bool, lines: int) -> tuple[float, float, int]:
+    """Centre (x, y from the space's top left) and radius of a decision's number circle in a
+    space ``cell`` px wide and ``tall`` px high: under the piece's id and its ``lines`` of name
+    (they stay readable), in the middle of the space when it holds no piece."""
+    if not piece:
+        return cell / 2 - 1, tall / 2 - 1, min(20, cell // 2 - 8)
+    top = 30 if not lines else 32 + lines * 22
+    bottom = tall - 5
+    return cell / 2 - 1, (top + bottom) / 2, max(12, min(20, (bottom - top) // 2))
 
 
 # --------------------------------------------------------------------------- goods
@@ -861,21 +872,22 @@ def render_decision(view: PrivateView, *, names: Sequence[str], text: TextFormat
         owner = _with_slots(_owner_of(view, seat), slots.get(seat, []))
         cell = _zoom_cell(owner)
         gw, gh = grid_size(owner, cell)
-        shown = [s["piece"] for s in owner["spaces"] if s["piece"] and (s["x"], s["y"]) not in numbers]
+        shown = [s["piece"] for s in owner["spaces"]  # (the pieces not named in their cells: draw_landscape)
+                 if s["piece"] and ((s["x"], s["y"]) not in numbers or not _cell_name(text, s["piece"], cell))]
         key = wrap_text(label(text, "zoom.slots"), 18, inner) if seat in slots else []
         if shown:
             key += wrap_text(" · ".join(f"{p} {piece_name(text, p)}" for p in shown), 18, inner)
-        panels.append((owner, numbers, cell, gw, gh + len(key) * 24 + (6 if key else 0), key, shown))
+        panels.append((owner, numbers, cell, gw, gh + len(key) * 24 + (6 if key else 0), key))
     ts, title_lines = _lines(label(text, "zoom.pick_number"), 22, inner, 2, bold=True)
     head = 14 + len(title_lines) * (ts + 8)
-    height = head + sum(50 + h + 16 for _, _, _, _, h, _, _ in panels) + 8
+    height = head + sum(50 + h + 16 for _, _, _, _, h, _ in panels) + 8
     img, draw = canvas(height, ZOOM_W)
     for i, line in enumerate(title_lines):
         draw_text(draw, (MARGIN, 12 + i * (ts + 8)), line, size=ts, bold=True)
     y = head
-    for owner, numbers, cell, gw, h, key, shown in panels:
+    for owner, numbers, cell, gw, h, key in panels:
         neutral = owner["neutral"]
-        legend(shown + _seat_codes(view))
+        legend([s["piece"] for s in owner["spaces"] if s["piece"]] + _seat_codes(view))  # (named in cells or key)
         badge(draw, (MARGIN, y + 6), None if neutral else owner["seat"], 30)
         draw_text(draw, (MARGIN + 40, y + 7), _owner_title(owner, names, text), size=22, bold=True,
                   max_width=inner - 40)

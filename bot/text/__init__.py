@@ -25,6 +25,7 @@ import logging
 import re
 import string
 import tomllib
+import unicodedata
 from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
@@ -51,14 +52,43 @@ NAME_LIMIT = 32
 
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u061c]")
 _SPACES = re.compile(r"\s+")
+ZWJ = "\u200d"
+"""The zero-width joiner: kept where it joins two emoji into one (👨‍👩‍👧), removed elsewhere."""
+_EMOJI_TAIL = frozenset("\ufe0e\ufe0f") | frozenset(map(chr, range(0x1F3FB, 0x1F400)))
+"""What may follow an emoji before a joiner: variation selectors and skin tone modifiers."""
+
+
+def _is_emoji(char: str) -> bool:
+    """An emoji as emoji sequences count them (Unicode TR51; ``render.base`` draws the same):
+    a character of category So (other symbol)."""
+    return unicodedata.category(char) == "So"
+
+
+def _joins_emoji(name: str, i: int) -> bool:
+    """Whether the joiner ``name[i]`` sits inside an emoji ZWJ sequence: right after an emoji
+    (with its variation selectors and skin tones) and right before another."""
+    j = i - 1
+    while j >= 0 and name[j] in _EMOJI_TAIL:
+        j -= 1
+    return j >= 0 and _is_emoji(name[j]) and i + 1 < len(name) and _is_emoji(name[i + 1])
+
+
+def _visible(name: str) -> str:
+    """``name`` without bidirectional controls and zero-width characters, except the joiners
+    inside emoji sequences."""
+    if ZWJ not in name:
+        return _INVISIBLE.sub("", name)
+    return "".join(c for i, c in enumerate(name)
+                   if not _INVISIBLE.match(c) or (c == ZWJ and _joins_emoji(name, i)))
 
 
 def short_name(name: str, limit: int = NAME_LIMIT) -> str:
     """A display name as every text shows it: bidirectional controls and zero-width
-    characters removed, runs of whitespace (newlines too) as one space, at most ``limit``
+    characters removed (but for the joiners inside an emoji sequence: 👨‍👩‍👧 stays one
+    emoji), runs of whitespace (newlines too) as one space, at most ``limit``
     characters (the last one ``…`` when cut). An empty result stays ``""``."""
-    cleaned = _SPACES.sub(" ", _INVISIBLE.sub("", name)).strip()
-    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1].rstrip() + "…"
+    cleaned = _SPACES.sub(" ", _visible(name)).strip()
+    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1].rstrip().removesuffix(ZWJ) + "…"
 
 
 _NUMBERED = re.compile(r"^(\d+)\.(?=\s)")
@@ -71,11 +101,24 @@ def escape_name(name: str) -> str:
     is shown as typed and pings nobody (``discord.utils.escape_markdown`` / ``escape_mentions``);
     also every ``<`` (so ``<#channel>``, ``<t:0:F>``, ``<:emoji:id>`` and ``</command:id>`` are not
     turned into links, timestamps or emoji) and the dot of a leading ``1.`` (a numbered list when
-    the name starts a line)."""
+    the name starts a line); a right-to-left name is isolated (``isolated``)."""
     from discord.utils import escape_markdown, escape_mentions
 
-    escaped = escape_mentions(escape_markdown(name)).replace("<", "\\<")
-    return _NUMBERED.sub(r"\1\\.", escaped, count=1)
+    escaped = _NUMBERED.sub(r"\1\\.", escape_mentions(escape_markdown(name)).replace("<", "\\<"), count=1)
+    return isolated(escaped)
+
+
+FSI, PDI = "\u2068", "\u2069"
+"""First strong isolate and pop directional isolate (Unicode UAX #9)."""
+
+
+def isolated(name: str) -> str:
+    """``name`` between ``FSI`` and ``PDI`` when it holds a right-to-left letter (Arabic,
+    Hebrew: bidirectional class R or AL), so it does not reorder the sentence around it
+    ("سارا has picked a sin." keeps its English order); other names as they are."""
+    if name.isascii() or not any(unicodedata.bidirectional(c) in ("R", "AL") for c in name):
+        return name
+    return f"{FSI}{name}{PDI}"
 
 
 @lru_cache(maxsize=4096)

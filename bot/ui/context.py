@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot import logsafe
-from bot.service import HostError
+from bot.service import HostError, game_over
 from bot.ui.checks import MAX_GAME_NUMBER, check_origin
 from engines.base import Msg
 
@@ -131,12 +131,17 @@ class HostContext(Parts):
         return True
 
     async def resolve_game(self, interaction: discord.Interaction, game: GameRecord | None,
-                           game_id: str | None = None) -> GameRecord:
+                           game_id: str | None = None, *, playing: bool = False) -> GameRecord:
         """The game a command means: ``game`` if given (it must be a ``game_id`` game
         when that is given); else the caller's running game in this channel/thread; else
         the caller's only lobby or running game here; else the only running game here
         (one the caller was removed from, too: ``seated`` then says they no longer play
         in it); else the caller's only game here (a finished one); else the only game here.
+
+        ``playing`` (a move: ``/<game> play``, ``/game play``): without a running game here,
+        the caller's game that ended here last (finished, or ended by a moderator) is the one
+        meant, so the refusal names it (``bot.service.not_running``); with a lobby of theirs
+        here too, the refusal names both (``ui.error.game_over_lobby``).
 
         Raises:
             HostError: a game of another kind, or none or several candidates (the
@@ -148,10 +153,22 @@ class HostContext(Parts):
                 raise HostError(Msg("ui.error.wrong_game", {"game": game.id, "name": {"msg": f"ui.game.{game_id}"}}),
                                 "wrong_game")
             return game
-        here = await self.service.games(status=("lobby", "active", "finished"), channel_id=interaction.channel_id)
+        statuses = ("lobby", "active", "finished", "abandoned") if playing else ("lobby", "active", "finished")
+        here = await self.service.games(status=statuses, channel_id=interaction.channel_id)
         if game_id:
             here = [g for g in here if g.game_id == game_id]
         mine = [g for g in here if g.seat_of(interaction.user.id) is not None]
+        if playing and not any(g.status == "active" for g in here):
+            ended = [g for g in mine if g.status in ("finished", "abandoned")]
+            lobbies = [g for g in mine if g.status == "lobby"]
+            if ended:
+                last = max(ended, key=lambda g: (g.updated_at, g.id))
+                if len(lobbies) != 1:
+                    return last
+                said = game_over(last)
+                raise HostError(Msg(f"{said.key}_lobby", {**said.params, "lobby": lobbies[0].id}), "not_active")
+            here = [g for g in here if g.status != "abandoned"]
+            mine = [g for g in mine if g.status != "abandoned"]
         active_mine = [g for g in mine if g.status == "active"]
         live_mine = [g for g in mine if g.status != "finished"]
         active_here = [g for g in here if g.status == "active"]  # (before a finished game of the caller's)

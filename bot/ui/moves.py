@@ -192,7 +192,7 @@ class Moves:
             GameError: the engine's refusal (a notation it cannot parse, an illegal move).
         """
         await interaction.response.defer(ephemeral=True, thinking=True)
-        record = await self.ctx.resolve_game(interaction, game, game_id)
+        record = await self.ctx.resolve_game(interaction, game, game_id, playing=True)
         seat = record.seat_of(interaction.user.id)
         if seat is None:
             raise await self.ctx.not_seated(record, interaction.user.id)  # (no longer: says so)

@@ -342,7 +342,7 @@ class TurnNotices:
         public = locales.public(record.guild_id)
         tx = texts(record, public)
         notation = service.notation(record)
-        prompts = {s: tx(notation.prompt(state, s)) for s in seats}
+        prompts = {s: tx(notation.public_prompt(state, s)) for s in seats}
         shared = set(prompts.values())
         prompt = shared.pop() if len(shared) == 1 else tx(Msg("host.your_move"))
         timed = record.deadline is not None and timer_shown(record)
@@ -533,7 +533,8 @@ class Notices:
         tx = Texts(None, [], self.ctx.delivery.locales.private(interaction))
         for g in games:
             name = tx(Msg(f"ui.game.{g.game_id}"))
-            when = tx(Msg("ui.notice.mine_deadline", {"when": f"<t:{int(g.deadline)}:R>"})) if g.deadline else ""
+            when = tx(Msg("ui.notice.mine_deadline", {"when": f"<t:{int(g.deadline)}:R>"})) \
+                if g.deadline and timer_shown(g) else ""
             if waits(g):
                 state = tx(Msg("ui.notice.mine_your_move", {"when": when}))
             elif g.status == "active":

@@ -27,6 +27,7 @@ from bot.service import crash_point, texts
 from bot.storage import StorageError
 from bot.ui.boards import Boards
 from bot.ui.components import BoardButton
+from bot.ui.panels import timer_shown
 from bot.ui.retries import Retries
 from bot.ui.transport import NONCE_TRUSTED, TOKEN_LIFETIME, TOKEN_MARGIN, Transport, transient
 from engines.base import Msg
@@ -274,8 +275,9 @@ class Outbox:
         view: discord.ui.View | None = None
         if row.turn is not None and record.status == "active" and row.turn[0] in record.waiting:
             seat, user = row.turn
-            prompt = tx(self.service.notation(record).prompt(self.service.state(record), seat))
-            when = tx(Msg("ui.notice.timer", {"when": f"<t:{int(record.deadline)}:R>"})) if record.deadline else ""
+            prompt = tx(self.service.notation(record).public_prompt(self.service.state(record), seat))
+            when = tx(Msg("ui.notice.timer", {"when": f"<t:{int(record.deadline)}:R>"})) \
+                if record.deadline and timer_shown(record) else ""
             text += f"\n<@{user}> — {prompt}{when}"
             view = discord.ui.View(timeout=None)
             for verb in ("play", "hand"):

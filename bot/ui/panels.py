@@ -167,9 +167,11 @@ def lobby_view(record: GameRecord, locale: str = "en", key: str | None = None) -
 
 
 def timer_shown(record: GameRecord) -> bool:
-    """Whether the texts show ``record``'s deadline: it has one and its window is a move
+    """Whether the texts show ``record``'s deadline: it has one, the game is not paused (a
+    paused game's timer stands still; resuming sets a new deadline) and its window is a move
     timer, not ``engines.base.NO_TIMER`` (a decision without a timer, e.g. Ora solo)."""
-    return record.deadline is not None and (record.deadline_window or record.move_timeout) < NO_TIMER
+    return (record.deadline is not None and not record.paused
+            and (record.deadline_window or record.move_timeout) < NO_TIMER)
 
 
 def board_embed(engine: Engine, record: GameRecord, state: State | None, *, image_name: str,
@@ -187,7 +189,7 @@ def board_embed(engine: Engine, record: GameRecord, state: State | None, *, imag
     elif state is not None:
         waiting = sorted(s for s in engine.to_move(state) if s >= 0)
         if waiting:
-            prompt = tx(get_notation(record.game_id).prompt(state, waiting[0]))
+            prompt = tx(get_notation(record.game_id).public_prompt(state, waiting[0]))
             lines.append(tx(Msg("ui.board.waiting", {"who": mention_list(record, waiting, tx.locale), "prompt": prompt})))
             if record.deadline and timer_shown(record):
                 lines.append(tx(Msg("ui.board.timer", {"when": f"<t:{int(record.deadline)}:R>"})))

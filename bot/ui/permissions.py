@@ -42,6 +42,16 @@ class NotModerator(app_commands.CheckFailure):
     key = "ui.error.not_a_moderator"
 
 
+SERVER_ONLY = "This command works in a server only: use it there, not in a DM."
+
+
+class ServerOnly(app_commands.CheckFailure):
+    """A server's command used in a DM with the bot (``key``: its catalog message, as
+    ``NotModerator``'s)."""
+
+    key = "ui.error.server_only"
+
+
 async def is_moderator(ctx: Knows, interaction: discord.Interaction) -> bool:
     """Manage Server, Manage Messages or Administrator in the server, or the server's
     moderator role (``Settings.moderator_role_id`` or the one stored for the server)."""
@@ -58,10 +68,13 @@ async def is_moderator(ctx: Knows, interaction: discord.Interaction) -> bool:
 
 
 def moderator_only() -> Callable[[T], T]:
-    """An ``app_commands.check``: the command runs for moderators only (``is_moderator``);
-    others are refused privately with ``NOT_A_MODERATOR`` (``NotModerator``)."""
+    """An ``app_commands.check``: the command runs for moderators only (``is_moderator``),
+    in a server; in a DM it is refused privately with ``SERVER_ONLY`` (``ServerOnly``: nobody
+    moderates a DM), others with ``NOT_A_MODERATOR`` (``NotModerator``)."""
 
     async def predicate(interaction: discord.Interaction) -> bool:
+        if interaction.guild_id is None:
+            raise ServerOnly(SERVER_ONLY)
         if await is_moderator(dispatch_of(interaction), interaction):
             return True
         raise NotModerator(NOT_A_MODERATOR)

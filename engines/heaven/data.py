@@ -168,13 +168,13 @@ OPTIONS: tuple[OptionSpec, ...] = (
 
 PREFERENCES: tuple[OptionSpec, ...] = (
     OptionSpec("auto_advance", True, kind="bool",
-               description="Advance at once whenever you may enter the next space (spec D29); off = "
+               description="Advance at once whenever you may enter the next space; off = "
                            "you are asked Advance/Stay."),
     OptionSpec("auto_draw", True, kind="bool",
-               description="Draw at once whenever your hand has fewer than 3 cards (spec D30); off = "
+               description="Draw at once whenever your hand has fewer than 3 cards; off = "
                            "you are asked Draw/No draw."),
     OptionSpec("guardian_pref", "ask", choices=("ask", "auto_guard", "never"),
-               description="If attacked (D20): ask = a window opens; auto_guard = lowest Guardian, "
+               description="If attacked: ask = a window opens; auto_guard = lowest Guardian, "
                            "else allow; never = allow."),
 )
 """The per-player preferences of docs/rules/heaven.md §1 (D20, D29, D30)."""

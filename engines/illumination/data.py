@@ -302,8 +302,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
 
 PREFERENCES: tuple[OptionSpec, ...] = (
     OptionSpec("auto_discard", True, kind="bool",
-               description="When all your items are of one kind, discard down to 7 at once (D41); off: you are asked."),
+               description="When all your items are of one kind, discard down to 7 at once; off: you are asked."),
     OptionSpec("auto_end", True, kind="bool",
-               description="End your turn at once when nothing else is legal (D42; no undo then); off: you are asked."),
+               description="End your turn at once when nothing else is legal (no undo then); off: you are asked."),
 )
 """The per-player preferences (§1 Preferences)."""

@@ -578,6 +578,13 @@ class IlluminationNotation(GameNotation[State, Action, PublicView | PrivateView]
             return msg("host.nothing")
         return prompt(state, seat)
 
+    def public_prompt(self, state: State, seat: Seat) -> Text:
+        """``prompt``, the confirmation of a pass told as the turn start it still is: only the
+        passing player's panel asks "Pass for the rest of the game?" (§11 Turn UI)."""
+        if state["phase"] == "confirm_pass" and seat == state["active"]:
+            return msg("prompt.turn_start")
+        return self.prompt(state, seat)
+
     def replay_marks(self, states: Sequence[State], views: Sequence[PublicView | PrivateView]) -> list[Msg | None]:
         """Spec §4.1: the game is a sequence of turns (TURN_START → MAIN → END_OF_TURN), the
         Reverent's first (D29); a passed player's turns are skipped, so one seat may take

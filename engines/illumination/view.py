@@ -89,7 +89,7 @@ class PublicView(TypedDict):
     """The public view (§7 Public; §11 board image)."""
 
     game: str
-    phase: str
+    phase: str  # (a pass waiting for its confirmation is "turn_start" but in the passing seat's own view)
     active: int | None
     sides: list[str] | None
     line_mapping: str
@@ -192,7 +192,7 @@ def public_view(state: State) -> PublicView:
     exile = state["exile"]
     return {
         "game": "illumination",
-        "phase": state["phase"],
+        "phase": "turn_start" if state["phase"] == "confirm_pass" else state["phase"],
         "active": state["active"],
         "sides": [side_of(state, s) for s in (0, 1)] if ready else None,
         "line_mapping": state["options"]["line_mapping"],
@@ -231,6 +231,8 @@ def player_view(state: State, seat: int | None) -> PublicView | PrivateView:
     private: PrivateView = {
         **view, "seat": seat, "hand": sorted(state["hands"][seat]), "my_crusade": state["crusade"][seat],
         "my_crusade_n": crusade_n(state, seat), "decision": decision_view(state, seat)}
+    if state["phase"] == "confirm_pass" and seat == state["active"]:
+        private["phase"] = "confirm_pass"  # (the passing player's own question)
     return private
 
 

@@ -381,20 +381,22 @@ MODE_FAMILIES: Final[tuple[str, ...]] = ("standard", "long", "short")
 
 OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("variant", "france", choices=("france", "ireland"),
-               description="Which face of the double-sided buildings is used (§1)."),
+               description="Which face of the double-sided buildings is used."),
     OptionSpec("mode", "standard", choices=MODE_FAMILIES,
                description="standard: by player count (1, 2, 3-4); long: long 2-player game; "
-                           "short: short 3-4-player game (§4)."),
+                           "short: short 3-4-player game."),
     OptionSpec("short4_remove_quarry_c", False, kind="bool",
-               description="Short 4-player game without Quarry (C) (D37)."),
-    OptionSpec("round_tower_dwelling", 2, choices=(2, 9), description="Round Tower dwelling value (D1)."),
-    OptionSpec("two_player_turn_cap", 60, choices=(60, 100), description="Two-player safety cap T (D38)."),
+               description="Short 4-player game without Quarry (C)."),
+    OptionSpec("round_tower_dwelling", 2, choices=(2, 9),
+               description="Dwelling value of the Round Tower (printings differ: 2 or 9)."),
+    OptionSpec("two_player_turn_cap", 60, choices=(60, 100),
+               description="A 2-player game ends at the latest after this many turns (long game: ⅔ as many rounds)."),
     OptionSpec("start_player", "random", choices=("random", "host"),
-               description="First start player by chance or the first seat (D39)."),
+               description="First start player by chance or the first seat."),
     OptionSpec("wc_reply_timeout", 0, kind="int", minimum=0, maximum=7 * 86400,
-               description="Seconds for a work-contract answer; 0 = the move timer (§11)."),
+               description="Seconds for a work-contract answer; 0 = the move timer."),
     OptionSpec("done_grace", 600, kind="int", minimum=0, maximum=86400,
-               description="Seconds a window stays open after the main action (§11)."),
+               description="Seconds a window stays open after the main action."),
 )
 """The option schema (§1, §11)."""
 

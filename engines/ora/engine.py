@@ -186,6 +186,8 @@ class OraEngine(GameEngine[State, Action, PublicView | PrivateView]):
         winners = frozenset(s for s in range(len(scores)) if scores[s] == best)
         if state["mode"] == "solo":
             reason = msg("reason.solo", score=int(best))
+        elif len(winners) > 1:
+            reason = msg("reason.score_tied", winners=seats_ref(winners), score=int(best))
         else:
             reason = msg("reason.score", winners=seats_ref(winners), score=int(best))
         return Outcome(scores, ranking, winners, reason)

@@ -182,11 +182,57 @@ def test_names_are_shortened_the_same_way_everywhere() -> None:
     assert tx.name(3) == "座位 D"
 
 
+@pytest.mark.parametrize("emoji", ["👨\u200d👩\u200d👧", "🏳\ufe0f\u200d🌈", "🧑🏽\u200d💻", "❤\ufe0f\u200d🔥",
+                                   "🏃\u200d♀\ufe0f"])
+def test_a_name_keeps_the_joiners_inside_an_emoji_sequence(emoji: str) -> None:
+    assert short_name(f"Ann {emoji}") == f"Ann {emoji}"
+    assert short_name(f"\u202e{emoji}\u200b\u2066x") == f"{emoji}x"
+    assert Texts("carnival", [f"{emoji} Bo"], "en").name(0) == f"{emoji} Bo"
+
+
+def test_a_joiner_outside_an_emoji_sequence_is_still_removed() -> None:
+    assert short_name("A\u200dnn") == "Ann"
+    assert short_name("\u200d👩") == "👩"
+    assert short_name("👩\u200d") == "👩"
+    assert short_name("👨\u200d\u200d👩") == "👨👩"
+    assert short_name("👨\u200b\u200d👩") == "👨👩"
+    assert short_name("\u200d") == ""
+    assert short_name("A" * 29 + "👨\u200d👩\u200d👧") == "A" * 29 + "👨…"  # (cut inside: no joiner before the …)
+
+
+@pytest.mark.parametrize("rtl", ["سارا", "דוד", "Ann سارا"])
+def test_a_right_to_left_name_is_isolated_in_a_message(rtl: str) -> None:
+    picked = Msg("event.picked", {"seat": {"seat": 0}})
+    assert Texts("carnival", [rtl], markdown=True)(picked) == f"\u2068{rtl}\u2069 has picked a sin."
+    assert Texts("carnival", [f"\u202e{rtl}\u2069"], markdown=True).name(0) == f"\u2068{rtl}\u2069"
+    assert Texts("carnival", [rtl], markdown=True).plain()(picked) == f"{rtl} has picked a sin."  # (images)
+    assert escape_name(short_name(rtl)) == f"\u2068{rtl}\u2069"
+
+
+def test_a_left_to_right_name_is_written_as_it_is() -> None:
+    assert Texts("carnival", ["Ann", "小明"], markdown=True)(Msg("event.picked", {"seat": {"seat": 1}})) == \
+        "小明 has picked a sin."
+    assert escape_name("1. first") == "1\\. first"
+
+
 def test_a_native_name_that_would_repeat_is_hidden_not_dropped() -> None:
     label = Msg("label.choose", {"sin": {"term": "sin.greed"}, "japanese": "貪欲"})
     assert Texts("carnival", [], "en")(label) == "Greed 貪欲"
     assert Texts("carnival", [], "zh-TW")(label) == "貪慾 貪欲"
     assert Texts("carnival", [], "ja")(label) == "貪欲"
+
+
+SPEC_REFERENCE = re.compile(r"§|\bD\d{1,3}\b|\bspec(?:ification)?\b|docs/rules", re.IGNORECASE)
+"""A reference to the rules specification (``§3.2``, ``D41``, ``spec D29``, ``docs/rules``): players
+have not read the specification, so no text shown to them cites it."""
+
+
+def test_no_player_facing_text_cites_the_specification() -> None:
+    cited = [f"{locale} {ns}: {key}: {text!r}" for locale in (DEFAULT_LOCALE, *TRANSLATED)
+             for ns in namespaces() for key, text in catalog(ns, locale).items() if SPEC_REFERENCE.search(text)]
+    cited += [f"{game_id} {spec.key}: {spec.description!r}" for game_id, engine in ENGINES.items()
+              for spec in (*engine.info.options, *engine.info.preferences) if SPEC_REFERENCE.search(spec.description)]
+    assert cited == []
 
 
 # --------------------------------------------------------------------------- formatted output

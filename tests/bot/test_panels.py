@@ -13,11 +13,13 @@ import discord
 import pytest
 
 from bot.storage import GameRecord, SeatRecord
+from bot.text import Texts
 from bot.ui.lobby_options import TIMER_KEY
-from bot.ui.panels import build_panel, lobby_view
-from engines.base import Action, Engine, EngineInfo, Seat, State
+from bot.ui.panels import board_embed, build_panel, lobby_view, timer_shown
+from engines.base import Action, Engine, EngineInfo, Msg, Seat, State
 from engines.notation import Notation
-from engines.registry import ENGINES
+from engines.registry import ENGINES, notation_of
+from tests.golden.cases import cases, play
 
 GAME, VERSION = 987_654_321_012, 4_294_967_295   # long ids make the longest custom_ids
 
@@ -364,3 +366,33 @@ def test_every_lobby_leaves_one_of_discords_five_rows_free(game_id: str) -> None
             rows = view.to_components()
             check_limits(rows)
             assert len(rows) <= 4, (locale, key, len(rows))
+
+
+@pytest.mark.parametrize("paused", [False, True])
+def test_a_paused_games_board_shows_no_move_timer(paused: bool) -> None:
+    case = next(c for c in cases() if c.game_id == "carnival")
+    engine = case.engine
+    state = next(step.after for step in play(case) if any(s >= 0 for s in engine.to_move(step.after)))
+    game = dataclasses.replace(record(), game_id="carnival", paused=paused, deadline=1_800_000_000.0)
+    lines = board_embed(engine, game, state, image_name="board.png").description.splitlines()
+    timer = "Timer: <t:1800000000:R>"
+    assert (timer in lines, "⏸ Paused by a moderator." in lines) == (not paused, paused)
+    assert timer_shown(game) is not paused
+
+
+def test_the_pass_confirmation_is_the_passing_players_own_not_the_boards() -> None:
+    case = next(c for c in cases() if c.game_id == "illumination")
+    engine = case.engine
+    notation = notation_of(engine)
+    state = next(step.after for step in play(case) if step.after["phase"] == "confirm_pass")
+    seat = state["active"]
+    game = dataclasses.replace(record(), game_id="illumination", waiting=[seat])
+    board = board_embed(engine, game, state, image_name="board.png").description
+    tx = Texts("illumination", ["Ann", "Bo"])
+    asked = tx(notation.prompt(state, seat))
+    assert asked.startswith("Pass for the rest of the game?")  # (the passing player's panel asks)
+    assert asked not in board and tx(notation.public_prompt(state, seat)) in board
+    assert tx(notation.public_prompt(state, seat)) == tx(Msg("prompt.turn_start"))
+    # the pictures: the table and the opponent see a turn start, the passing player the question
+    assert [engine.player_view(state, v)["phase"] for v in (None, 1 - seat, seat)] == [
+        "turn_start", "turn_start", "confirm_pass"]

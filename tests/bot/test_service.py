@@ -174,7 +174,7 @@ async def test_whole_game_to_the_end_and_replay(service: GameService) -> None:
     assert game.status == "finished" and result.outcome is not None
     assert game.deadline is None
     assert await service.replay_matches(game.id)
-    with pytest.raises(HostError, match=r"Game #\d+ is over; its result is in <#5>\."):
+    with pytest.raises(HostError, match=r"Carnival of Sins \(罪のカーニバル\) #\d+ is over; its result is in <#5>\."):
         await service.act(game.id, ANN, "choose lust")
 
 

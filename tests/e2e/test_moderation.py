@@ -322,4 +322,51 @@ async def test_an_old_panel_in_a_paused_game_and_an_old_play_button_of_a_finishe
     mark = max(fake.messages)
     await fake.click(bob, board, play)
     await driver.settle()
-    assert private_to(fake, bob, mark) == [f"⚠️ Game #{game} is over; its result is in <#{final.home_channel_id}>."]
+    assert private_to(fake, bob, mark) == [
+        f"⚠️ Illumination (闡明) #{game} is over; its result is in <#{final.home_channel_id}>."]
+
+
+async def test_a_moderator_command_in_a_dm_says_to_use_it_in_the_server(driver: Driver, players, bot) -> None:
+    alice, bob = players[:2]
+    fake = driver.fake
+    game = await driver.start_game("carnival", [alice, bob])
+    before = await driver.record(game)
+    mark = max(fake.messages)
+    commands: list[tuple[str, dict[str, Any]]] = [
+        ("end", {"game": game}), ("kick", {"game": game, "member": bob}),
+        ("replace", {"game": game, "player": bob, "member": players[2]}),
+        ("pause", {"game": game, "paused": True}), ("quiet", {"start": "22:00", "end": "07:00"})]
+    told = []
+    for name, options in commands:
+        token = await fake.slash(alice, "game", "mod", name, context="dm", **options)
+        await driver.settle()
+        told.append((name, (fake.message_for(token) or {}).get("content")))
+    assert told == [(name, "⚠️ This command works in a server only: use it there, not in a DM.")
+                    for name, _ in commands]
+    assert not driver.private_to(bob, mark)
+    after = await driver.record(game)
+    assert (after.version, after.status, after.paused) == (before.version, before.status, before.paused)
+
+
+async def test_playing_after_the_end_says_which_game_ended(driver: Driver, players, bot) -> None:
+    alice, bob = players[:2]
+    fake = driver.fake
+
+    async def told(*, thread: int | None = None, **options: Any) -> str:
+        token = await fake.slash(bob, "illumination", "play", **options, **({"channel": thread} if thread else {}))
+        await driver.settle()
+        return (fake.message_for(token) or {}).get("content", "")
+
+    ended = await driver.start_game("illumination", [alice, bob])
+    await fake.slash(alice, "game", "mod", "end", game=ended)
+    await driver.settle()
+    by_moderator = f"⚠️ Illumination (闡明) #{ended} was ended by a moderator."
+    assert [await told(), await told(game=ended), await told(action="pass")] == [by_moderator] * 3
+    game = await driver.start_game("illumination", [alice, bob])
+    final = await driver.play_to_end(game, random.Random(3))
+    over = f"⚠️ Illumination (闡明) #{game} is over; its result is in <#{final.home_channel_id}>."
+    assert [await told(), await told(thread=final.thread_id), await told(action="pass")] == [over] * 3
+    lobby, _ = await bot.service.rematch(game, int(bob["id"]), "bob")  # (a lobby in the same channel)
+    await driver.settle()
+    then = over[:-1] + f". Lobby #{lobby.id} here begins when its host presses Start."
+    assert [await told(), await told(action="pass"), await told(thread=final.thread_id)] == [then, then, over]

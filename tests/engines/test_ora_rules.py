@@ -1064,3 +1064,19 @@ def test_a_step_with_one_action_is_offered_by_that_actions_own_label() -> None:
     single = [c for c in tree.node(())[0] if c.action is not None]
     assert [tx(c.label) for c in single] == ["Pass", "Flip 1 grain to straw"]
     assert [tx(tree.labels[c.action]) for c in single] == ["Pass", "Flip 1 grain to straw"]
+
+
+@pytest.mark.parametrize(("totals", "said"), [
+    ((80.0, 80.0, 75.0), ("Ann and Bo tie with 80 points and share the win.", "Ann和Bo 以 80 分同分，共享勝利。",
+                          "Ann和Bo 以 80 分同分，共享胜利。", "AnnとBo が 80 点で同点となり、勝利を分け合いました。")),
+    ((75.0, 80.0, 70.0), ("Bo wins with 80 points.", "Bo 以 80 分獲勝。", "Bo 以 80 分获胜。", "Bo が 80 点で勝利しました。")),
+])
+def test_the_end_says_a_tie_is_a_tie(monkeypatch: pytest.MonkeyPatch, totals: tuple[float, ...],
+                                      said: tuple[str, ...]) -> None:
+    st = new(3)
+    st["over"] = True
+    monkeypatch.setattr(E, "scores", lambda state: totals)
+    out = E.outcome(st)
+    assert out is not None and out.winners == {s for s, t in enumerate(totals) if t == max(totals)}
+    assert tuple(Texts("ora", ["Ann", "Bo", "Cy"], lang, strict=True)(out.reason)
+                 for lang in ("en", "zh_TW", "zh_CN", "ja")) == said

@@ -18,6 +18,7 @@ from engines.carnival import NOTATION as N
 from engines.carnival.engine import CarnivalEngine
 from render.base import text_width, to_png
 from render.carnival import (
+    CARD_ROOM,
     DEVIL_RED,
     PHASE_WIDTH,
     SMALL,
@@ -178,11 +179,14 @@ def _assert_readable(view: dict[str, Any], names: list[str], highlight: str | No
         for b in placed:
             if b is not a and view["table_model"] == "spatial":
                 assert not (a.box[0] <= b.anchor[0] <= a.box[2] and a.box[1] <= b.anchor[1] <= a.box[3]), (a, b)
-    obstacles = [c.box for c in card_layout(view, TX)]
+    obstacles = []
     for lab in seat_label_layout(view, names, TX):
         obstacles += [lab.box] + ([lab.devil] if lab.devil else [])
+    cards = [c.box for c in card_layout(view, TX)]
     for p in placed:
         assert all(not boxes_overlap(p.box, o) for o in obstacles), p
+        # a card spot's tag ("picked ✓", a sin's name) keeps CARD_ROOM of felt around it
+        assert all(not boxes_overlap(p.box, c, CARD_ROOM) for c in cards), p
         assert 0 <= p.box[0] and p.box[2] <= WIDTH
     return placed
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -292,3 +293,40 @@ def test_the_dm_thumbnail_is_a_summary_that_reads_at_its_size(name: str, players
     board = render(RenderJob("board", "ora", view, names, "en", thumbnail=True))
     assert board is not None and board.thumbnail is not None
     assert board.thumbnail == registry.encode(small(expected))
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_numbered_building_stays_named_on_the_decision_picture(lang: str) -> None:
+    """A decision's number on a space with a building or settlement does not take the place of its
+    id and name: both are written (the name in the space, or in the key under the landscape when
+    the space is too small for it) and no text covers another."""
+    from render.ora import piece_name, render_decision
+    from tests.render.text_sizes import layout, overlaps
+
+    rng = random.Random(5)
+    st = E.new_game(4, 5, {})
+    text = Texts("ora", NAMES, lang, strict=True)
+    checked = 0
+    for _ in range(400):
+        movers = E.to_move(st)
+        if not movers:
+            break
+        seat = min(movers)
+        if seat != CHANCE:
+            view = E.player_view(st, seat)
+            pieces = {(o["seat"], s["x"], s["y"]): s["piece"] for o in view["owners"] for s in o["spaces"] if s["piece"]}
+            numbered = [pieces[(t["owner"], t["x"], t["y"])] for t in view.get("targets") or []
+                        if (t["owner"], t["x"], t["y"]) in pieces]
+            if numbered:
+                _, shown = layout(partial(render_decision, view, names=NAMES, text=text))
+                assert shown is not None
+                strings = [t.text for t in shown.texts]
+                joined = "".join(strings).replace(" ", "")
+                for piece in numbered:
+                    assert piece in strings or any(s.startswith(f"{piece} ") for s in strings), piece
+                    assert piece_name(text, piece).replace(" ", "") in joined, piece
+                assert overlaps(shown) == []
+                checked += 1
+        action = E.sample_chance(st, rng) if seat == CHANCE else rng.choice(list(E.legal_actions(st, seat)))
+        st, _ = E.apply(st, seat, action)
+    assert checked > 10
