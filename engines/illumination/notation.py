@@ -383,6 +383,21 @@ class _Lines:
         return self._grouped
 
 
+_LAST_LINES: list[_Lines] = []
+"""The ``_Lines`` of the state whose decisions were labelled last (``_lines_of``)."""
+
+
+def _lines_of(state: State) -> _Lines:
+    """``_Lines(state)``, shared by the calls on the very same state object one after the other
+    (a decision tree's paths, then the labels of each decision it shows): states are read only
+    (``GameService.state``), and the one kept holds its state, so its id is not reused."""
+    if _LAST_LINES and _LAST_LINES[0].state is state:
+        return _LAST_LINES[0]
+    lines = _Lines(state)
+    _LAST_LINES[:] = [lines]
+    return lines
+
+
 def line_squares(state: State, line: str) -> tuple[str, list[str]] | None:
     """The first tile ``line`` would stage (``placeable_tiles`` after activating it) and the empty
     quill spaces of its Book, in reading order; None when the line stages no tile to place."""
@@ -593,13 +608,14 @@ class IlluminationNotation(GameNotation[State, Action, PublicView | PrivateView]
     action_path = staticmethod(action_path)
 
     def action_labels_of(self, state: State, actions: Sequence[Action]) -> list[Text]:
-        """``action_label`` of each of ``actions``, each line activated once for all its squares."""
-        lines = _Lines(state)
+        """``action_label`` of each of ``actions``, each line activated once for all its squares
+        (and for the other decisions of ``state``: ``_lines_of``)."""
+        lines = _lines_of(state)
         return [action_label(state, a, lines) for a in actions]
 
     def action_paths_of(self, state: State, actions: Sequence[Action]) -> list[tuple[Text, ...]]:
         """``action_path`` of each of ``actions``, each line's squares and best square worked out once."""
-        lines = _Lines(state)
+        lines = _lines_of(state)
         return [action_path(state, a, lines) for a in actions]
 
     def parse_action(self, state: State, seat: Seat, text: str) -> Action:
