@@ -88,15 +88,30 @@ def action_labels(notation: Notation, state: State, actions: Sequence[Action]) -
     (where the notation has one) for the actions whose labels read alike, so that the buttons
     of one decision tell them apart (Heaven's "get G1" twice)."""
     labels = notation.action_labels_of(state, actions)
-    alike: dict[Hashable, list[int]] = {}
+    near: dict[Hashable, list[int]] = {}  # (by ``_near``: the labels that may read alike)
     for index, label in enumerate(labels):
-        alike.setdefault(_key(label), []).append(index)
-    if len(alike) < len(labels):
+        near.setdefault(_near(label), []).append(index)
+    if len(near) == len(labels):
+        return labels
+    for candidates in near.values():
+        if len(candidates) < 2:
+            continue
+        alike: dict[Hashable, list[int]] = {}
+        for index in candidates:
+            alike.setdefault(_key(labels[index]), []).append(index)
         for indices in alike.values():
             if len(indices) > 1:
                 for index in indices:
                     labels[index] = notation.action_label_full(state, actions[index]) or labels[index]
     return labels
+
+
+def _near(text: Text) -> Hashable:
+    """A key equal for texts of equal ``_key`` (and for some others): a plain string itself, a
+    ``Msg`` its key and its parameters of strings and integers (no JSON text made)."""
+    if not isinstance(text, Msg):
+        return text
+    return text.key, tuple((k, v) for k, v in text.params.items() if type(v) is str or type(v) is int)
 
 
 Labeller = Callable[[Sequence[int]], Sequence[Text]]
