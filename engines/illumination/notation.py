@@ -465,10 +465,11 @@ def _ending_tiles(state: State) -> list[tuple[str, str]]:
 
 def _trial(state: State) -> State:
     """A copy of ``state`` for ``place_outcome`` to land a tile on and settle its battles in:
-    what those change (the board, coins, tokens, markers, the staged tiles) copied, the rest
-    (the deck, the hands, the mats, ...) shared and only read."""
+    what those change copied (the board's mapping, whose entries they replace and never change:
+    ``land``, ``resolve_battles``; coins, tokens, markers; the staged tiles), the rest (the
+    deck, the hands, the mats, ...) shared and only read."""
     trial = state.copy()
-    trial["board"] = {c: list(v) for c, v in state["board"].items()}
+    trial["board"] = dict(state["board"])
     trial["coins"] = list(state["coins"])
     trial["tokens"] = [dict(t) for t in state["tokens"]]
     trial["markers"] = {p: list(v) for p, v in state["markers"].items()}
