@@ -36,7 +36,6 @@ from .data import CARD_BUY_COST, CELLS, COIN_TILE_VALUE, MAT_CELLS, SLOT_TIERS, 
 from .rules import (
     activatable_lines,
     altar_token,
-    clone,
     empty_quills,
     exile_of,
     first_tile,
@@ -284,9 +283,12 @@ def activate_label(state: State, line: str) -> Msg:
 
 
 def _activated(state: State, line: str) -> State:
-    """``state`` after the active seat activates ``line`` (the first half of ``activate_place``)."""
+    """``state`` after the active seat activates ``line`` (the first half of ``activate_place``):
+    the mats and the staged tiles copied, the rest shared with ``state`` (read only)."""
     seat = seat_of(state["active"])
-    after = clone(state)
+    after = state.copy()
+    after["mats"] = [list(m) for m in state["mats"]]
+    after["staged"] = [list(t) for t in state["staged"]]
     book = line_book(after, seat, line)
     for i in line_cells(line):
         tile = after["mats"][seat][i]
