@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
 from engines.base import Action, Msg, Seat, State, Text
@@ -60,23 +60,27 @@ class Choice:
 
 @dataclass
 class _Node:
-    label: Text | None
+    label: Text | None  # (None for an action's own node: its label is the action's, ``DecisionTree.label``)
     children: list[_Node] = field(default_factory=list)
-    keys: dict[str, int] = field(default_factory=dict)
+    keys: dict[Hashable, int] = field(default_factory=dict)
     action: int | None = None
     confirm: int | None = None  # the action whose confirmation this shows: its step (the summary), its button
+    members: list[int] = field(default_factory=list)  # the actions whose own nodes are children here
 
     def count(self) -> int:
         return 1 if self.action is not None else sum(c.count() for c in self.children)
 
 
-def _key(text: Text) -> str:
-    """The grouping key of a path step: a plain string itself, a ``Msg`` its JSON text (equal
-    text for equal messages, as ``repr(text.to_json())`` gave, at a third of its cost: one
-    encoding, no decoding)."""
+def _key(text: Text) -> Hashable:
+    """The grouping key of a path step or a label: a plain string itself, a ``Msg`` its key and
+    parameters, equal for equal messages as their JSON texts are (flat parameters of strings and
+    integers as a tuple of them, others as their JSON text)."""
     if not isinstance(text, Msg):
         return text
-    return "\0" + json.dumps({"msg": text.key, "params": dict(text.params)})
+    params = text.params
+    if all(type(v) is str or type(v) is int for v in params.values()):
+        return ("\0", text.key, tuple(params.items()))
+    return ("\0", text.key, json.dumps(dict(params)))
 
 
 def action_labels(notation: Notation, state: State, actions: Sequence[Action]) -> list[Text]:
@@ -84,14 +88,37 @@ def action_labels(notation: Notation, state: State, actions: Sequence[Action]) -
     (where the notation has one) for the actions whose labels read alike, so that the buttons
     of one decision tell them apart (Heaven's "get G1" twice)."""
     labels = notation.action_labels_of(state, actions)
-    alike: dict[str, list[int]] = {}
+    near: dict[Hashable, list[int]] = {}  # (by ``_near``: the labels that may read alike)
     for index, label in enumerate(labels):
-        alike.setdefault(_key(label), []).append(index)
-    for indices in alike.values():
-        if len(indices) > 1:
-            for index in indices:
-                labels[index] = notation.action_label_full(state, actions[index]) or labels[index]
+        near.setdefault(_near(label), []).append(index)
+    if len(near) == len(labels):
+        return labels
+    for candidates in near.values():
+        if len(candidates) < 2:
+            continue
+        alike: dict[Hashable, list[int]] = {}
+        for index in candidates:
+            alike.setdefault(_key(labels[index]), []).append(index)
+        for indices in alike.values():
+            if len(indices) > 1:
+                for index in indices:
+                    labels[index] = notation.action_label_full(state, actions[index]) or labels[index]
     return labels
+
+
+def _near(text: Text) -> Hashable:
+    """A key equal for texts of equal ``_key`` (and for some others): a plain string itself, a
+    ``Msg`` its key and its parameters of strings and integers (no JSON text made)."""
+    if not isinstance(text, Msg):
+        return text
+    return text.key, tuple((k, v) for k, v in text.params.items() if type(v) is str or type(v) is int)
+
+
+Labeller = Callable[[Sequence[int]], Sequence[Text]]
+"""The labels of some legal actions, by their indices (the actions of one decision)."""
+
+Hinter = Callable[[int], "Text | None"]
+"""The hint of one legal action, by its index."""
 
 
 class DecisionTree:
@@ -99,8 +126,12 @@ class DecisionTree:
 
     Args:
         actions: the legal actions, in the engine's order.
-        labels: ``action_label`` of each action.
-        hints: ``action_hint`` of each action.
+        labels: ``action_label`` of each action, or a function giving the labels of the
+            actions of one decision (the actions whose buttons one step shows side by side),
+            called once per decision and only when one of them is shown (``of``: the labels
+            of steps not opened are never made).
+        hints: ``action_hint`` of each action, or a function of an action's index giving it,
+            called once per action when it is shown.
         paths: ``action_path`` of each action.
         flat: list everything at once (the caller decided the list is short).
         confirms: ``action_confirm`` of each action (``(summary, button)`` or None), or a
@@ -112,20 +143,25 @@ class DecisionTree:
         ValueError: the sequences differ in length, or a path is deeper than MAX_DEPTH.
     """
 
-    def __init__(self, actions: Sequence[Action], labels: Sequence[Text], hints: Sequence[Text | None],
-                 paths: Sequence[tuple[Text, ...]], *, flat: bool = False,
+    def __init__(self, actions: Sequence[Action], labels: Sequence[Text] | Labeller,
+                 hints: Sequence[Text | None] | Hinter, paths: Sequence[tuple[Text, ...]], *, flat: bool = False,
                  confirms: Sequence[tuple[Text, Text] | Callable[[], tuple[Text, Text] | None] | None] | None = None
                  ) -> None:
         confirms = [None] * len(actions) if confirms is None else list(confirms)
-        if not len(actions) == len(labels) == len(hints) == len(paths) == len(confirms):
+        given = [len(x) for x in (labels, hints) if not callable(x)]
+        if not all(n == len(actions) for n in (*given, len(paths), len(confirms))):
             raise ValueError("actions, labels, hints, paths and confirms must have one entry per action")
         self.actions = list(actions)
-        self.labels = list(labels)
-        self.hints = list(hints)
+        self._labeller = labels if callable(labels) else None
+        self._labels: list[Text | None] = [None] * len(actions) if callable(labels) else list(labels)
+        self._hinter = hints if callable(hints) else None
+        self._hints: list[Text | None] = [None] * len(actions) if callable(hints) else list(hints)
+        self._hinted = [not callable(hints)] * len(actions)
         self.paths = [() if flat else tuple(p) for p in paths]
         self._confirms = confirms
         self.root = _Node(None)
-        said: dict[int, str] = {}  # (``_key`` by step object: a notation may give many actions one step object)
+        self._decision: list[_Node] = []  # per action: the node its own node hangs under (its decision)
+        said: dict[int, Hashable] = {}  # (``_key`` by step object: a notation may give many actions one step object)
         for index, path in enumerate(self.paths):
             if len(path) > MAX_DEPTH:
                 raise ValueError(f"action {index} has a path of {len(path)} steps (max {MAX_DEPTH})")
@@ -138,27 +174,60 @@ class DecisionTree:
                     node.keys[key] = len(node.children)
                     node.children.append(_Node(step))
                 node = node.children[node.keys[key]]
+            self._decision.append(node)
+            node.members.append(index)
             if confirms[index] is not None:  # a step of its own: the summary, then one button
-                node.children.append(_Node(labels[index], confirm=index))
+                node.children.append(_Node(None, confirm=index))
                 node = node.children[-1]
                 node.children.append(_Node(None, action=index, confirm=index))
             else:
-                node.children.append(_Node(labels[index], action=index))
+                node.children.append(_Node(None, action=index))
 
     @classmethod
     def of(cls, notation: Notation, state: State, seat: Seat) -> DecisionTree:
         """The tree of ``seat``'s legal actions in ``state`` (flat when there are at most
-        ``FLAT_LIMIT`` of them), labelled by ``action_labels``."""
+        ``FLAT_LIMIT`` of them), labelled by ``action_labels`` one decision at a time when
+        it is shown, and hinted one action at a time."""
         actions = list(notation.engine.legal_actions(state, seat))
         return cls(
             actions,
-            action_labels(notation, state, actions),
-            [notation.action_hint(state, a) for a in actions],
+            lambda indices: action_labels(notation, state, [actions[k] for k in indices]),
+            lambda index: notation.action_hint(state, actions[index]),
             notation.action_paths_of(state, actions),
             flat=len(actions) <= FLAT_LIMIT,
             confirms=[functools.partial(notation.action_confirm, state, a) if notation.has_confirm(state, a) else None
                       for a in actions],
         )
+
+    def label(self, index: int) -> Text:
+        """The label of action ``index`` (its decision's labels made on first use)."""
+        label = self._labels[index]
+        if label is None:
+            assert self._labeller is not None  # (given labels are all set)
+            members = self._decision[index].members
+            for k, made in zip(members, self._labeller(members), strict=True):
+                self._labels[k] = made
+            label = self._labels[index]
+            assert label is not None
+        return label
+
+    def hint(self, index: int) -> Text | None:
+        """The hint of action ``index`` (made on first use)."""
+        if not self._hinted[index]:
+            assert self._hinter is not None
+            self._hints[index] = self._hinter(index)
+            self._hinted[index] = True
+        return self._hints[index]
+
+    @property
+    def labels(self) -> list[Text]:
+        """The label of every action (each decision's made)."""
+        return [self.label(index) for index in range(len(self.actions))]
+
+    @property
+    def hints(self) -> list[Text | None]:
+        """The hint of every action."""
+        return [self.hint(index) for index in range(len(self.actions))]
 
     def _confirm(self, index: int) -> tuple[Text, Text]:
         """Action ``index``'s ``(summary, button)``, made on first use (a function given as
@@ -176,8 +245,11 @@ class DecisionTree:
         return confirm
 
     def _label(self, node: _Node) -> Text | None:
-        """``node``'s label: a confirmation's button says the engine's button text."""
-        return self._confirm(node.confirm)[1] if node.confirm is not None and node.action is not None else node.label
+        """``node``'s label: a confirmation's button says the engine's button text, an action's
+        own node (its leaf, its confirmation step) the action's label."""
+        if node.confirm is not None:
+            return self._confirm(node.confirm)[1] if node.action is not None else self.label(node.confirm)
+        return self.label(node.action) if node.action is not None else node.label
 
     def _summary(self, node: _Node) -> Text | None:
         """The summary ``node`` shows when it is a confirmation step, else None."""
@@ -192,13 +264,12 @@ class DecisionTree:
                                            (*real, index))
         return node, trail, real
 
-    @staticmethod
-    def _skip(node: _Node, trail: tuple[Text, ...], real: tuple[int, ...]
+    def _skip(self, node: _Node, trail: tuple[Text, ...], real: tuple[int, ...]
               ) -> tuple[_Node, tuple[Text, ...], tuple[int, ...]]:
         # a step with one option opens that option at once
         while node.action is None and len(node.children) == 1 and node.children[0].action is None:
             node = node.children[0]
-            trail = (*trail, node.label or "")
+            trail = (*trail, self._label(node) or "")
             real = (*real, 0)
         return node, trail, real
 
@@ -214,8 +285,8 @@ class DecisionTree:
         out: list[Choice] = []
         for index, child in enumerate(node.children):
             if child.action is not None:  # (a confirmation step's one option: its button, no hint)
-                out.append(Choice(self._label(child) or self.labels[child.action],
-                                  None if node.confirm is not None else self.hints[child.action],
+                out.append(Choice(self._label(child) or self.label(child.action),
+                                  None if node.confirm is not None else self.hint(child.action),
                                   action=child.action))
                 continue
             leaf, skipped = child, 0
@@ -225,10 +296,10 @@ class DecisionTree:
             if leaf.action is not None:  # a step with a single action: offer that action, named by that step
                 # when it is the action's last step; past several steps (a group such as Ora's "Free
                 # actions" holding one action) by the action's own label, which says what it does
-                label = child.label if skipped == 1 else self._label(leaf) or self.labels[leaf.action]
-                out.append(Choice(label or "", self.hints[leaf.action], action=leaf.action))
+                label = child.label if skipped == 1 else self._label(leaf) or self.label(leaf.action)
+                out.append(Choice(label or "", self.hint(leaf.action), action=leaf.action))
             else:
-                out.append(Choice(child.label or "", None, step=index, size=child.count()))
+                out.append(Choice(self._label(child) or "", None, step=index, size=child.count()))
         return out, trail
 
     def summary(self, path: Sequence[int] = ()) -> Text | None:

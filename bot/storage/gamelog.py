@@ -189,7 +189,19 @@ class LogStore(Database):
 
     async def game_with_log(self, game: int, *, last: int) -> tuple[GameRecord | None, list[LogEntry]]:
         """The game (None when there is none) and its ``last`` log entries (as ``log``), in one
-        trip to the database (a board update reads both)."""
+        trip to the database (a board update reads both). When this process holds the game's
+        newest entries (``LogTail``: all of them, or at least ``last``), only the entries after
+        those are read and parsed."""
+        tail = self._log_tails.get(game)
+        if tail is not None and last > 0 and (tail.after == 0 or len(tail.entries) >= last):
+            known, after = tail.entries, tail.upto
+            record, (logged,) = self._game_of(await self._fetch([*game_queries(game, self._pg),
+                                                                 log_query(game, after, last)]))
+            new = [row_to_entry(r) for r in logged]
+            if record is None:
+                return None, new
+            self._tail_read_back(game, after, last, record.version, new)
+            return record, new if len(new) >= last else (known + new)[-last:]
         record, (logged,) = self._game_of(await self._fetch([*game_queries(game, self._pg), log_query(game, 0, last)]))
         entries = [row_to_entry(r) for r in logged]
         if record is not None:  # (the game was read first: its log is complete up to its version)

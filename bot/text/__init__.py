@@ -374,7 +374,10 @@ class Texts:
             if "term" in value and len(value) == 1:
                 return self.template(f"term.{value['term']}")
             if "msg" in value:
-                return self.format(Msg.from_json(value))
+                key = value["msg"]
+                if type(key) is not str:
+                    return self.format(Msg.from_json(value))  # (refused there)
+                return self._fill(key, value.get("params") or {})
         if isinstance(value, Msg):
             return self.format(value)
         if isinstance(value, list | tuple):
@@ -387,17 +390,22 @@ class Texts:
         Raises:
             MissingText: only when ``strict``.
         """
+        return self._fill(message.key, message.params)
+
+    def _fill(self, key: str, parameters: Mapping[str, Any]) -> str:
+        """``format`` of the message ``key`` with ``parameters`` (a ``Msg``'s, or a nested
+        message's JSON form, read without making a ``Msg`` of it)."""
         try:
-            template = self.template(message.key)
-            params = _Params({k: self.value(v) for k, v in message.params.items()})
+            template = self.template(key)
+            params = _Params({k: self.value(v) for k, v in parameters.items()})
             if ":plural:" not in template:  # (str.format_map is C; string.Formatter is Python)
                 return template.format_map(params)
             return self._formatter.vformat(template, (), params)
         except (MissingText, IndexError, ValueError) as exc:
             if self.strict:
-                raise MissingText(f"{self.game_id}: {message.key}: {exc}") from exc
-            log.error("text %s/%s cannot be formatted: %s", self.game_id, message.key, exc)
-            return message.key
+                raise MissingText(f"{self.game_id}: {key}: {exc}") from exc
+            log.error("text %s/%s cannot be formatted: %s", self.game_id, key, exc)
+            return key
 
     def legacy(self, text: str) -> str:
         """A stored English line with ``{p0}`` placeholders, names filled in."""

@@ -36,7 +36,6 @@ from .data import CARD_BUY_COST, CELLS, COIN_TILE_VALUE, MAT_CELLS, SLOT_TIERS, 
 from .rules import (
     activatable_lines,
     altar_token,
-    clone,
     empty_quills,
     exile_of,
     first_tile,
@@ -218,19 +217,23 @@ def action_label(state: State, action: Action, lines: _Lines | None = None) -> M
     t = action.get("type")
     if t == "activate":
         return activate_label(state, action["line"])
-    if t == "activate_place":
+    if t in ("activate_place", "place", "place_end", "exile"):
         lines = lines or _Lines(state)
+    if t == "activate_place":
+        assert lines is not None
         after = lines.activated(action["line"])  # (numbered on the turn-start picture: one number per square)
-        return msg("label.activate_place", line=term(f"line.{action['line']}"), n=picture_number(state, action["cell"]),
+        return msg("label.activate_place", line=term(f"line.{action['line']}"), n=lines.number(action["cell"]),
                    tile=tile_msg(action["tile"]), outcome=place_outcome(after, action["tile"], action["cell"]))
     if t == "place":
-        n = picture_number(state, action["cell"])
+        assert lines is not None
+        n = lines.number(action["cell"])
         outcome = place_outcome(state, action["tile"], action["cell"])
-        if action["tile"] != placeable_tiles(state)[0][0]:  # (the prompt names the first tile)
+        if action["tile"] != lines.lead():  # (the prompt names the first tile)
             return msg("label.place_tile", n=n, tile=tile_msg(action["tile"]), outcome=outcome)
         return msg("label.place", n=n, outcome=outcome)
     if t == "place_end":
-        n = picture_number(state, action["cell"])
+        assert lines is not None
+        n = lines.number(action["cell"])
         outcome = place_outcome(state, action["tile"], action["cell"])
         left = sum(1 for tile, _ in state["staged"] if tile != action["tile"])
         if left:
@@ -256,14 +259,15 @@ def action_label(state: State, action: Action, lines: _Lines | None = None) -> M
     if t == "discard_set":
         return msg("label.discard_set", items=items_json(action["items"]))
     if t == "exile":
-        return msg("label.exile", n=picture_number(state, action["cell"]),
+        assert lines is not None
+        return msg("label.exile", n=lines.number(action["cell"]),
                    outcome=place_outcome(state, exile_of(state)["tile"], action["cell"], exile=True))
     if t == "choose_side":
         return msg("label.choose_side", seat=seat_ref(action["reverent"]))
     if t in ("pass", "confirm_pass", "cancel_pass"):
         return msg(f"label.{t}")
     if t == "play":
-        return _card_label(state, action)
+        return _card_label(state, action, lines or _Lines(state))
     return Msg("host.notation", {"text": describe_action(state, action)})
 
 
@@ -279,9 +283,12 @@ def activate_label(state: State, line: str) -> Msg:
 
 
 def _activated(state: State, line: str) -> State:
-    """``state`` after the active seat activates ``line`` (the first half of ``activate_place``)."""
+    """``state`` after the active seat activates ``line`` (the first half of ``activate_place``):
+    the mats and the staged tiles copied, the rest shared with ``state`` (read only)."""
     seat = seat_of(state["active"])
-    after = clone(state)
+    after = state.copy()
+    after["mats"] = [list(m) for m in state["mats"]]
+    after["staged"] = [list(t) for t in state["staged"]]
     book = line_book(after, seat, line)
     for i in line_cells(line):
         tile = after["mats"][seat][i]
@@ -311,6 +318,9 @@ class _Lines:
         self._best: dict[str, str | None] = {}
         self._grouped: bool | None = None
         self._labels: dict[str, Msg] = {}
+        self._numbers: dict[str, int] | None = None
+        self._lead: tuple[str | None] | None = None
+        self._ending: list[tuple[str, str]] | None = None
 
     def activated(self, line: str) -> State:
         """``_activated(state, line)`` (shared: read only)."""
@@ -348,12 +358,46 @@ class _Lines:
             said = self._labels[line] = activate_label(self.state, line)
         return said
 
+    def number(self, cell: str) -> int | str:
+        """``picture_number(state, cell)``."""
+        if self._numbers is None:
+            self._numbers = {c: n for n, c in reversed(list(enumerate(numbered_squares(self.state), start=1)))}
+        return self._numbers.get(cell, cell)
+
+    def lead(self) -> str | None:
+        """The first placeable tile (``placeable_tiles``), None when there is none."""
+        if self._lead is None:
+            placeable = placeable_tiles(self.state)
+            self._lead = (placeable[0][0] if placeable else None,)
+        return self._lead[0]
+
+    def ending(self) -> list[tuple[str, str]]:
+        """``_ending_tiles(state)``."""
+        if self._ending is None:
+            self._ending = _ending_tiles(self.state)
+        return self._ending
+
     def grouped(self) -> bool:
         """Whether the turn-start panel groups the squares by line (more than ``FLAT_SQUARES``)."""
         if self._grouped is None:
             squares = (self.squares(line) for line in activatable_lines(self.state, seat_of(self.state["active"])))
             self._grouped = sum(len(s[1]) for s in squares if s is not None) > FLAT_SQUARES
         return self._grouped
+
+
+_LAST_LINES: list[_Lines] = []
+"""The ``_Lines`` of the state whose decisions were labelled last (``_lines_of``)."""
+
+
+def _lines_of(state: State) -> _Lines:
+    """``_Lines(state)``, shared by the calls on the very same state object one after the other
+    (a decision tree's paths, then the labels of each decision it shows): states are read only
+    (``GameService.state``), and the one kept holds its state, so its id is not reused."""
+    if _LAST_LINES and _LAST_LINES[0].state is state:
+        return _LAST_LINES[0]
+    lines = _Lines(state)
+    _LAST_LINES[:] = [lines]
+    return lines
 
 
 def line_squares(state: State, line: str) -> tuple[str, list[str]] | None:
@@ -383,14 +427,14 @@ def mat_place(state: State, cell: str) -> Msg:
     return msg("mat_place", tile=what, row=term(f"line.row{cell[1]}"), col=term(f"line.col{cell[3]}"))
 
 
-def _card_label(state: State, action: Action) -> Msg:
+def _card_label(state: State, action: Action, lines: _Lines) -> Msg:
     card = action["card"]
     if card == "motus":
         if "altar" in action:
             return msg("label.motus_abbot", station=term(f"station.{action['altar']}"))
         tile = tile_of(state["board"][action["from"]])
-        return msg("label.motus_tile", tile=tile_msg(tile), src=picture_number(state, action["from"]),
-                   dst=picture_number(state, action["to"]))
+        return msg("label.motus_tile", tile=tile_msg(tile), src=lines.number(action["from"]),
+                   dst=lines.number(action["to"]))
     if card == "mutatio":
         a, b = action["cells"]
         return msg("label.mutatio", a=mat_place(state, a), b=mat_place(state, b))
@@ -399,9 +443,9 @@ def _card_label(state: State, action: Action) -> Msg:
         return msg("label.porticus", a=term(f"line.{a}"), b=term(f"line.{b}"))
     if card == "exilium":
         tile = tile_of(state["board"][action["from"]])
-        return msg("label.exilium", tile=tile_msg(tile), src=picture_number(state, action["from"]), book=action["book"])
+        return msg("label.exilium", tile=tile_msg(tile), src=lines.number(action["from"]), book=action["book"])
     if card == "scriptum":
-        return msg("label.scriptum", tile=tile_msg(action["tile"]), cell=picture_number(state, action["cell"]))
+        return msg("label.scriptum", tile=tile_msg(action["tile"]), cell=lines.number(action["cell"]))
     return msg("label.ritus", token=term(f"token.{action['token']}"))
 
 
@@ -421,11 +465,24 @@ def _ending_tiles(state: State) -> list[tuple[str, str]]:
     return placeable if not any(t != tile and is_open(state, b) for t, b in state["staged"]) else []
 
 
+def _trial(state: State) -> State:
+    """A copy of ``state`` for ``place_outcome`` to land a tile on and settle its battles in:
+    what those change copied (the board's mapping, whose entries they replace and never change:
+    ``land``, ``resolve_battles``; coins, tokens, markers; the staged tiles), the rest (the
+    deck, the hands, the mats, ...) shared and only read."""
+    trial = state.copy()
+    trial["board"] = dict(state["board"])
+    trial["coins"] = list(state["coins"])
+    trial["tokens"] = [dict(t) for t in state["tokens"]]
+    trial["markers"] = {p: list(v) for p, v in state["markers"].items()}
+    return trial
+
+
 def place_outcome(state: State, tile: str, cell: str, *, exile: bool = False) -> Msg:
     """What landing ``tile`` on ``cell`` does, in a few words for its button (§5.2, §4.3): the
     reward, the battle it settles (won or lost, from the tile owner's side; several as a count of
     each) and the Book it closes: ``+1 coin, +1 bread, wins a battle``."""
-    trial = clone(state)
+    trial = _trial(state)
     if exile:
         trial["board"].pop(exile_of(trial)["from"], None)
     trial["staged"] = [s for s in trial["staged"] if s[0] != tile]
@@ -481,8 +538,9 @@ def action_path(state: State, action: Action, lines: _Lines | None = None) -> tu
     if t == "place_end":  # the last tile's squares, ending the turn, at the top of the panel
         return ()
     if t == "place":
-        lead = placeable_tiles(state)[0][0]
-        if any(a_tile == action["tile"] for a_tile, _ in _ending_tiles(state)):
+        lines = lines or _Lines(state)
+        lead = lines.lead()
+        if any(a_tile == action["tile"] for a_tile, _ in lines.ending()):
             return (msg("step.place_keep"),)  # placing it without ending the turn: one step down
         if action["tile"] == lead:  # the first tile's squares at the top of the panel
             return ()
@@ -498,7 +556,7 @@ def action_path(state: State, action: Action, lines: _Lines | None = None) -> tu
         src = action["from"]
         tile = tile_of(state["board"][src])
         return (play, msg("step.motus_from", book=CELLS[src].book),
-                msg("step.tile_on", tile=tile_msg(tile), cell=picture_number(state, src)),
+                msg("step.tile_on", tile=tile_msg(tile), cell=(lines or _Lines(state)).number(src)),
                 msg("step.to_book", book=CELLS[action["to"]].book))
     if card == "motus":
         return (play, msg("step.motus_abbot"))
@@ -506,7 +564,7 @@ def action_path(state: State, action: Action, lines: _Lines | None = None) -> tu
         src = action["from"]
         tile = tile_of(state["board"][src])
         return (play, msg("step.exilium_from", book=CELLS[src].book),
-                msg("step.tile_on", tile=tile_msg(tile), cell=picture_number(state, src)))
+                msg("step.tile_on", tile=tile_msg(tile), cell=(lines or _Lines(state)).number(src)))
     if card == "mutatio":
         first = action["cells"][0]
         return (play, msg("step.card", card=term("card.mutatio")), msg("step.mat_cell", cell=mat_place(state, first)))
@@ -553,13 +611,14 @@ class IlluminationNotation(GameNotation[State, Action, PublicView | PrivateView]
     action_path = staticmethod(action_path)
 
     def action_labels_of(self, state: State, actions: Sequence[Action]) -> list[Text]:
-        """``action_label`` of each of ``actions``, each line activated once for all its squares."""
-        lines = _Lines(state)
+        """``action_label`` of each of ``actions``, each line activated once for all its squares
+        (and for the other decisions of ``state``: ``_lines_of``)."""
+        lines = _lines_of(state)
         return [action_label(state, a, lines) for a in actions]
 
     def action_paths_of(self, state: State, actions: Sequence[Action]) -> list[tuple[Text, ...]]:
         """``action_path`` of each of ``actions``, each line's squares and best square worked out once."""
-        lines = _Lines(state)
+        lines = _lines_of(state)
         return [action_path(state, a, lines) for a in actions]
 
     def parse_action(self, state: State, seat: Seat, text: str) -> Action:

@@ -329,8 +329,8 @@ def resolve_battles(state: State, books: tuple[str, ...] = BOOKS) -> list[Battle
             winner = 0 if counts[0] > counts[1] else 1
             loser = 1 - winner
             flipped = [c for c in group["cells"] if owner(state, tile_of(state["board"][c])) == loser]
-            for c in flipped:
-                state["board"][c][1] = True
+            for c in flipped:  # (a new entry: a copy may share the board's entries, notation ``_trial``)
+                state["board"][c] = [state["board"][c][0], True]
             state["markers"][group["pair"]][winner] += 1
             state["coins"][loser] += len(flipped)
             battles.append({"book": book, "pair": group["pair"], "winner": winner, "loser": loser,

@@ -7,7 +7,7 @@ of another version (after a move, an undo), seat, engine or language."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -80,6 +80,32 @@ def test_a_confirmation_is_made_only_when_its_step_is_shown() -> None:
     assert calls == []
     assert tree.summary((2,)) == "summary 2" and [c.label for c in tree.node((2,))[0]] == ["throw 2"]
     assert tree.summary((2,)) == "summary 2" and calls == [2]  # (made once)
+
+
+def test_a_tree_labels_one_decision_at_a_time_and_only_the_decisions_it_shows() -> None:
+    labelled: list[list[int]] = []
+    hinted: list[int] = []
+
+    def labels(indices: Sequence[int]) -> list[str]:
+        labelled.append(list(indices))
+        return [f"label {i}" for i in indices]
+
+    def hint(index: int) -> str:
+        hinted.append(index)
+        return f"hint {index}"
+
+    paths: list[tuple[str, ...]] = [("cards",), ("cards",), (), ("cards", "more"), ("cards", "more"), ("other",)]
+    tree = DecisionTree([{"type": "x", "i": i} for i in range(6)], labels, hint, paths)
+    root, _ = tree.node(())
+    assert [(c.label, c.step, c.action, c.hint) for c in root] == [
+        ("cards", 0, None, None), ("label 2", None, 2, "hint 2"), ("other", None, 5, "hint 5")]
+    assert labelled == [[2]] and hinted == [2, 5]  # (the root's own action; "other" names its one action)
+    cards, trail = tree.node((0,))
+    assert trail == ("cards",) and [c.label for c in cards] == ["label 0", "label 1", "more"]
+    assert labelled == [[2], [0, 1]] and hinted == [2, 5, 0, 1]
+    tree.node((0,))
+    assert labelled == [[2], [0, 1]] and hinted == [2, 5, 0, 1]  # (each made once)
+    assert tree.labels == [f"label {i}" for i in range(6)] and labelled[2:] == [[3, 4], [5]]
 
 
 def test_a_confirmation_that_is_not_there_after_all_is_refused() -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.storage import LogEntry, Repository, StaleVersion
+from bot.storage import LogEntry, Repository, StaleVersion, gamelog
 
 
 @pytest.fixture
@@ -178,6 +179,34 @@ async def test_game_with_log_reads_the_game_and_the_last_entries(repo: Repositor
     assert record == await repo.get_game(g.id) and record.version == 5
     assert entries == await repo.log(g.id, last=2) and [e.seq for e in entries] == [4, 5]
     assert await repo.game_with_log(g.id + 99, last=2) == (None, [])
+
+
+async def test_game_with_log_parses_only_the_entries_after_those_it_holds(
+        repo: Repository, monkeypatch: pytest.MonkeyPatch) -> None:
+    g = await new_lobby(repo)
+    await repo.append(g.id, 0, [LogEntry(0, "player", 0, {"type": f"m{i}"}) for i in range(5)], state={"n": 5},
+                      status="active")
+    parsed: list[int] = []
+    plain = gamelog.row_to_entry
+
+    def counted(row: Any) -> LogEntry:
+        parsed.append(row[0])
+        return plain(row)
+
+    monkeypatch.setattr(gamelog, "row_to_entry", counted)
+    record, entries = await repo.game_with_log(g.id, last=3)
+    assert [e.seq for e in entries] == [3, 4, 5] and parsed == [3, 4, 5]
+    await repo.append(g.id, 5, [LogEntry(0, "player", 1, {"type": "m5"}), LogEntry(0, "chance", None, {"type": "r"})],
+                      state={"n": 7}, status="active")
+    parsed.clear()
+    record, entries = await repo.game_with_log(g.id, last=3)
+    assert record == await repo.get_game(g.id) and record.version == 7
+    assert parsed == [6, 7]
+    assert [(e.seq, e.action["type"]) for e in entries] == [(5, "m4"), (6, "m5"), (7, "r")]
+    parsed.clear()
+    assert (await repo.game_with_log(g.id, last=3))[1] == entries and parsed == []  # (nothing new: nothing parsed)
+    repo._log_tails.clear()
+    assert entries == await repo.log(g.id, last=3)  # (as read afresh)
 
 
 async def test_preferences_of_reads_every_user_of_one_game(repo: Repository) -> None:
