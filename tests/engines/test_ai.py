@@ -127,10 +127,10 @@ def test_levels_and_errors() -> None:
         choose(engine, state, idle, "easy", random.Random(0))
 
 
-def test_a_games_iteration_factor_scales_every_level_and_keeps_the_time_cap() -> None:
+def test_a_games_own_iterations_replace_the_levels_and_keep_the_time_cap() -> None:
     carnival = ENGINES["carnival"]
     assert {level: budget_for(carnival, level).iterations for level in LEVELS} == {
-        "easy": 72, "normal": 360, "hard": 1800}
+        "easy": 72, "normal": 360, "hard": 1200}
     for level, budget in LEVELS.items():
         assert budget_for(carnival, level).seconds == budget.seconds
         assert budget_for(ENGINES["heaven"], level) == budget
@@ -341,11 +341,12 @@ def test_the_root_prior_groups_actions_that_leave_the_same_state() -> None:
     engine = Count()
     state = engine.new_game(2, 0)
     actions = engine.legal_actions(state, 0)
-    prior, leads, order = _root_prior(engine, count_hooks(), state, 0, actions, 2, random.Random(1))
+    prior, leads, spreads, order = _root_prior(engine, count_hooks(), state, 0, actions, 2, random.Random(1))
     # the copy field is not kept in the state, so equal amounts leave equal states: the first
     # of each amount stands for its group, best one-ply lead first: 5 (index 1), 3, 2, 1
     assert order == [1, 5, 2, 0]
     assert leads == [1.0, 5.0, 2.0, 5.0, 1.0, 3.0]
+    assert spreads == [0.0] * 6
     assert prior[1] == prior[3] == 1.0 and prior[0] == prior[4] == 0.0
 
 
@@ -429,3 +430,134 @@ def test_an_easy_heaven_ai_on_the_last_space_builds_its_gate_set() -> None:
         found = search(heaven, state, seat, budget_for(heaven, "easy"), random.Random(seed))
         assert found.action["type"] == "replace" and found.action["card"] == "S04", (seed, found.action)
         assert found.action["out"] in ("S16", "N53")
+
+
+class Place(Engine):
+    """Seat 0 picks a card, then places it on one of 18 spots (its own second step), then seat 1
+    passes: card "A" scores 10 on spot 7 and 0 elsewhere, card "B" 2 on every spot (a toy E
+    Guan turn: a card is worth its best placement)."""
+
+    info = EngineInfo("place", "Place", "Place", 2, 2)
+
+    def new_game(self, players: int, seed: int, options: Any = None) -> State:
+        return {"card": None, "score": 0, "step": "pick"}
+
+    def to_move(self, state: State) -> frozenset[Seat]:
+        return frozenset() if state["step"] == "over" else frozenset({1 if state["step"] == "pass" else 0})
+
+    def legal_actions(self, state: State, seat: Seat) -> list[dict[str, Any]]:
+        if seat not in self.to_move(state):
+            return []
+        if state["step"] == "pick":
+            return [{"card": "A"}, {"card": "B"}]
+        return [{"spot": i} for i in range(18)] if state["step"] == "place" else [{"pass": 1}, {"pass": 2}]
+
+    def apply(self, state: State, seat: Seat, action: Any) -> tuple[State, tuple[()]]:
+        new = dict(state)
+        if state["step"] == "pick":
+            new.update(card=action["card"], step="place")
+        elif state["step"] == "place":
+            new.update(score=(10 if action["spot"] == 7 else 0) if state["card"] == "A" else 2, step="pass")
+        else:
+            new["step"] = "over"
+        return new, ()
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["step"] != "over":
+            return None
+        won = 0 if state["score"] > 0 else 1
+        return Outcome((float(state["score"]), 0.0), (won, 1 - won), frozenset({won}), "")
+
+    def scores(self, state: State) -> tuple[float, ...]:
+        return (float(state["score"]), 0.0)
+
+
+def place_hooks() -> GameHooks:
+    return GameHooks(determinize=identity_determinize, rollout=random_rollout,
+                     evaluate=lambda st: [float(st["score"]), 0.0], depth=0, scale=2.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_searchers_own_next_step_tries_its_best_placements_first(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Placed at random in the tree, card A (10 on one spot of 18, else 0) averages below card
+    B (2 anywhere) and the search kept B although A is 8 points better one ply on; its own
+    placement step is now expanded and biased best one-ply first, so A is worth its spot 7."""
+    hooks = place_hooks()
+    monkeypatch.setattr(importlib.import_module("engines.ai.search"), "hooks_for", lambda engine: hooks)
+    engine = Place()
+    found = search(engine, engine.new_game(2, 0), 0, Budget(iterations=40), random.Random(seed))
+    assert found.action == {"card": "A"}
+    assert found.visits[0] > found.visits[1]
+    placed, _ = engine.apply(engine.new_game(2, 0), 0, {"card": "A"})
+    assert search(engine, placed, 0, Budget(iterations=40), random.Random(seed)).action == {"spot": 7}
+
+
+class Gamble(Engine):
+    """Seat 0 picks "safe" (0 points), "dice" (a coin: 8 or -4, 2 on average) or "dice2" (a
+    coin: 1 or -1), then seat 1 passes: one-ply values that two samples can get wrong."""
+
+    info = EngineInfo("gamble", "Gamble", "Gamble", 2, 2)
+    payoffs = {"dice": (-4.0, 8.0), "dice2": (-1.0, 1.0)}
+
+    def new_game(self, players: int, seed: int, options: Any = None) -> State:
+        return {"pick": None, "coin": None, "over": False}
+
+    def to_move(self, state: State) -> frozenset[Seat]:
+        if state["over"]:
+            return frozenset()
+        if state["pick"] is None:
+            return frozenset({0})
+        return frozenset({CHANCE}) if state["pick"] != "safe" and state["coin"] is None else frozenset({1})
+
+    def legal_actions(self, state: State, seat: Seat) -> list[dict[str, Any]]:
+        if seat not in self.to_move(state):
+            return []
+        if seat == CHANCE:
+            return [{"coin": 0}, {"coin": 1}]
+        return [{"pick": p} for p in ("safe", "dice", "dice2")] if seat == 0 else [{"pass": 1}, {"pass": 2}]
+
+    def sample_chance(self, state: State, rng: random.Random) -> dict[str, Any]:
+        return {"coin": rng.randrange(2)}
+
+    def apply(self, state: State, seat: Seat, action: Any) -> tuple[State, tuple[()]]:
+        new = dict(state)
+        if seat == CHANCE:
+            new["coin"] = action["coin"]
+        elif seat == 0:
+            new["pick"] = action["pick"]
+        else:
+            new["over"] = True
+        return new, ()
+
+    def value(self, state: State) -> float:
+        if state["coin"] is None:
+            return 0.0
+        return self.payoffs[state["pick"]][state["coin"]]
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state["over"]:
+            return None
+        won = 0 if self.value(state) > 0 else 1
+        return Outcome((self.value(state), 0.0), (won, 1 - won), frozenset({won}), "")
+
+    def scores(self, state: State) -> tuple[float, ...]:
+        return (self.value(state), 0.0)
+
+
+@pytest.mark.parametrize(("seed", "move"), [(55, "dice"), (57, "dice"), (9, "dice2"), (65, "dice2")])
+def test_the_guard_measures_a_close_call_again_when_the_samples_vary(
+        seed: int, move: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two samples of "dice" came out -4 and -4 (seeds 55, 57: it looked 4 points worse than
+    "safe", and the guard gave up the search's choice, worth 2 on average) or 8 and 8 (9, 65:
+    it looked 8 better than "dice2", the search's choice, and the guard forced it); measured
+    again over ``GUARD_SAMPLES`` it is neither, and the search's own choice stands."""
+    from engines.ai.search import _root_prior
+
+    engine = Gamble()
+    hooks = GameHooks(determinize=identity_determinize, rollout=random_rollout,
+                      evaluate=lambda st: [engine.value(st), 0.0], depth=0, scale=2.0)
+    monkeypatch.setattr(importlib.import_module("engines.ai.search"), "hooks_for", lambda engine: hooks)
+    state = engine.new_game(2, 0)
+    _, leads, spreads, _ = _root_prior(engine, hooks, state, 0, engine.legal_actions(state, 0), 2, random.Random(seed))
+    assert (leads[1], spreads[1]) == ((-4.0, 0.0) if move == "dice" else (8.0, 0.0))
+    assert search(engine, state, 0, Budget(iterations=40), random.Random(seed)).action == {"pick": move}
