@@ -464,9 +464,9 @@ def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], wor
     done = list(done)
     have = {(r["game"], r["vs"], r["seed"], r["iterations"]) for r in done}
     spent: dict[tuple[str, str, int], list[float]] = {}  # CPU seconds, games, win shares
-    finished: dict[tuple[str, str, int], int] = {}  # games finished (none in flight)
+    counted: dict[tuple[str, str, int], int] = {}  # games finished (none in flight)
     for r in done:
-        finished[(r["game"], r["vs"], r["iterations"])] = finished.get((r["game"], r["vs"], r["iterations"]), 0) + 1
+        counted[(r["game"], r["vs"], r["iterations"])] = counted.get((r["game"], r["vs"], r["iterations"]), 0) + 1
         c = spent.setdefault((r["game"], r["vs"], r["iterations"]), [0.0, 0.0, 0.0])
         c[0] += r["cpu"]
         c[1] += 1
@@ -489,7 +489,7 @@ def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], wor
         if not sequential or goal is None:
             return False
         row = pairs[i][0].row
-        games = finished.get(row, 0)
+        games = counted.get(row, 0)
         return games >= SEQUENTIAL_MIN and decided(spent[row][2], games, goal) is not None
 
     def take() -> Job | None:
@@ -504,7 +504,7 @@ def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], wor
         c[0] += result.cpu
         c[1] += 1
         c[2] += result.share
-        finished[job.row] = finished.get(job.row, 0) + 1
+        counted[job.row] = counted.get(job.row, 0) + 1
         sink(job, result)
 
     if workers <= 1:
