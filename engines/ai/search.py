@@ -107,6 +107,7 @@ GUARD_MARGIN: Final = 0.2
 RISK_SLACK: Final = 0.5
 CLOSE_POINTS: Final = 1.5
 GUARD_SAMPLES: Final = 24
+GUARD_WIDTH: Final = 8
 """The one-ply guard: when the root action the search prefers gives up ``GUARD_POINTS`` or
 more of one-ply lead (``_root_prior``) to another whose spread over the samples is at most
 its own plus ``RISK_SLACK`` (a blunder, as bench/ai_strength.py counts them), the search plays
@@ -114,9 +115,11 @@ the best-ranked action that gives up no such lead instead, unless the first's me
 above that one's by more than ``GUARD_MARGIN`` of the seat's reward range: a sure gain now is
 not given up on a difference the search cannot tell from noise. Where the samples of some
 action varied (chance after the move, hidden cards) and an action is ``GUARD_POINTS -
-CLOSE_POINTS`` or more above the preferred one, the two samples are not trusted: the preferred
-action and those are measured again over ``GUARD_SAMPLES`` determinizations and judged by that
-(Carnival's dice after a pick)."""
+CLOSE_POINTS`` or more above the preferred one, the two samples are not trusted: the searched
+actions (when there are ``GUARD_WIDTH`` or fewer, e.g. Carnival's picks; else the preferred
+one and those above it) are measured again over ``GUARD_SAMPLES`` determinizations and judged
+by that (Carnival's dice after a pick): a move whose two samples happened to hide its worth
+is measured too."""
 
 FOLLOW_STEPS: Final = 2
 FOLLOW_WIDTH: Final = 20
@@ -281,7 +284,8 @@ def search(engine: Engine, state: State, seat: Seat, budget: Budget, rng: random
     values = {i: (points[i], spreads[i]) for i in order}
     close = [i for i in order if points[i] - points[best] >= GUARD_POINTS - CLOSE_POINTS]
     if close and any(spreads[i] > 0 for i in order):  # the samples vary: measure the close call again
-        values = _one_ply_leads(engine, hooks, state, seat, actions, [best, *close], players, rng, GUARD_SAMPLES)
+        again = order if len(order) <= GUARD_WIDTH else [best, *close]
+        values = _one_ply_leads(engine, hooks, state, seat, actions, again, players, rng, GUARD_SAMPLES)
     bad = _blunders(values)
     if best in bad:
         alt = max((i for i in values if i not in bad), key=lambda i: (secure(i), rank(i)))
