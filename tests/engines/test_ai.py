@@ -561,3 +561,24 @@ def test_the_guard_measures_a_close_call_again_when_the_samples_vary(
     _, leads, spreads, _ = _root_prior(engine, hooks, state, 0, engine.legal_actions(state, 0), 2, random.Random(seed))
     assert (leads[1], spreads[1]) == ((-4.0, 0.0) if move == "dice" else (8.0, 0.0))
     assert search(engine, state, 0, Budget(iterations=40), random.Random(seed)).action == {"pick": move}
+
+
+def test_a_close_call_among_few_actions_measures_every_one_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 9: two lucky samples put "dice" 8 points above "dice2", the search's choice; the
+    guard measures all three searched actions again (``GUARD_WIDTH`` or fewer), "safe" too,
+    whose two samples said nothing new: a move can hide its worth in two samples as well."""
+    search_module = importlib.import_module("engines.ai.search")
+    engine = Gamble()
+    hooks = GameHooks(determinize=identity_determinize, rollout=random_rollout,
+                      evaluate=lambda st: [engine.value(st), 0.0], depth=0, scale=2.0)
+    monkeypatch.setattr(search_module, "hooks_for", lambda engine: hooks)
+    asked: list[list[int]] = []
+    measure = search_module._one_ply_leads
+
+    def spy(*args: Any) -> Any:
+        asked.append(sorted(args[5]))
+        return measure(*args)
+
+    monkeypatch.setattr(search_module, "_one_ply_leads", spy)
+    search(engine, engine.new_game(2, 0), 0, Budget(iterations=40), random.Random(9))
+    assert asked == [[0, 1, 2]]
