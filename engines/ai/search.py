@@ -43,7 +43,6 @@ import json
 import marshal
 import math
 import random
-import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -104,22 +103,11 @@ visits are near-even, the better mean decides, and a move seen only a few times 
 
 GUARD_POINTS: Final = 3.0
 GUARD_MARGIN: Final = 0.2
-RISK_SLACK: Final = 0.5
-CLOSE_POINTS: Final = 1.5
-GUARD_SAMPLES: Final = 24
-GUARD_WIDTH: Final = 8
-"""The one-ply guard: when the root action the search prefers gives up ``GUARD_POINTS`` or
-more of one-ply lead (``_root_prior``) to another whose spread over the samples is at most
-its own plus ``RISK_SLACK`` (a blunder, as bench/ai_strength.py counts them), the search plays
-the best-ranked action that gives up no such lead instead, unless the first's mean reward is
-above that one's by more than ``GUARD_MARGIN`` of the seat's reward range: a sure gain now is
-not given up on a difference the search cannot tell from noise. Where the samples of some
-action varied (chance after the move, hidden cards) and an action is ``GUARD_POINTS -
-CLOSE_POINTS`` or more above the preferred one, the two samples are not trusted: the searched
-actions (when there are ``GUARD_WIDTH`` or fewer, e.g. Carnival's picks; else the preferred
-one and those above it) are measured again over ``GUARD_SAMPLES`` determinizations and judged
-by that (Carnival's dice after a pick): a move whose two samples happened to hide its worth
-is measured too."""
+"""The one-ply guard: when the most visited root action's one-ply lead (``_root_prior``) is
+``GUARD_POINTS`` or more below the best one-ply lead, the search plays the best-ranked action
+within ``GUARD_POINTS`` of it instead, unless the first's mean reward is above that one's by
+more than ``GUARD_MARGIN`` of the seat's reward range: a sure gain now is not given up on a
+difference the search cannot tell from noise."""
 
 FOLLOW_STEPS: Final = 2
 FOLLOW_WIDTH: Final = 20
@@ -163,12 +151,11 @@ _Key = str | tuple[tuple[str, str | int], ...]
 class _Node:
     """An open-loop tree node: the statistics of one action from its parent."""
 
-    __slots__ = ("avail", "blind", "children", "prior", "total", "visits")
+    __slots__ = ("avail", "blind", "children", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[_Key, _Node] = {}
         self.blind: dict[Seat, _Node] | None = None  # per seat: its picks blind to this phase's earlier ones
-        self.prior: dict[_Key, float] | None = None  # the searcher's own later step: its actions' one-ply prior
         self.visits = 0
         self.total = 0.0
         self.avail = 1
@@ -252,7 +239,7 @@ def search(engine: Engine, state: State, seat: Seat, budget: Budget, rng: random
     root_keys = [_key(a) for a in actions]
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     bounds = [[math.inf, -math.inf] for _ in range(players)]  # per seat: lowest and highest reward seen
-    prior, points, spreads, order = _root_prior(engine, hooks, state, seat, actions, players, rng)
+    prior, points, order = _root_prior(engine, hooks, state, seat, actions, players, rng)
     errors = 0
     done = 0
     while done < max(1, budget.iterations):
@@ -281,21 +268,16 @@ def search(engine: Engine, state: State, seat: Seat, budget: Budget, rng: random
         return (child.total / child.visits - lo) / span - SECURE_WEIGHT / math.sqrt(child.visits)
 
     best = max(order, key=lambda i: (secure(i), rank(i)))
-    values = {i: (points[i], spreads[i]) for i in order}
-    close = [i for i in order if points[i] - points[best] >= GUARD_POINTS - CLOSE_POINTS]
-    if close and any(spreads[i] > 0 for i in order):  # the samples vary: measure the close call again
-        again = order if len(order) <= GUARD_WIDTH else [best, *close]
-        values = _one_ply_leads(engine, hooks, state, seat, actions, again, players, rng, GUARD_SAMPLES)
-    bad = _blunders(values)
-    if best in bad:
-        alt = max((i for i in values if i not in bad), key=lambda i: (secure(i), rank(i)))
+    top = max(points[i] for i in order)
+    if points[best] <= top - GUARD_POINTS:
+        alt = max((i for i in order if points[i] > top - GUARD_POINTS), key=lambda i: (secure(i), rank(i)))
         if (rank(best)[1] - rank(alt)[1]) / span < GUARD_MARGIN:
             best = alt
     return SearchResult(copy.deepcopy(actions[best]), done, visits, errors, time.process_time() - cpu0)
 
 
 def _root_prior(engine: Engine, hooks: GameHooks, state: State, seat: Seat, actions: list[Action],
-                players: int, rng: random.Random) -> tuple[list[float], list[float], list[float], list[int]]:
+                players: int, rng: random.Random) -> tuple[list[float], list[float], list[int]]:
     """The one-ply prior of the root's actions and the order the search widens in.
 
     Each action is applied in ``PRIOR_SAMPLES`` determinizations (from ``seat``'s view, as
@@ -306,15 +288,14 @@ def _root_prior(engine: Engine, hooks: GameHooks, state: State, seat: Seat, acti
 
     Returns:
         (prior per action in [0, 1], its one-ply lead in the evaluation's points (the seat's
-        value less the best other's; solo: its value), the spread of that lead over the
-        samples (population standard deviation), the searched actions' indices, best prior
-        first; ties keep ``legal_actions`` order). Without an ``evaluate`` hook: all priors
-        0.5, all leads and spreads 0, every action, in ``legal_actions`` order.
+        value less the best other's; solo: its value), the searched actions' indices, best
+        prior first; ties keep ``legal_actions`` order). Without an ``evaluate`` hook: all
+        priors 0.5, all leads 0, every action, in ``legal_actions`` order.
     """
     if hooks.evaluate is None:
-        return [0.5] * len(actions), [0.0] * len(actions), [0.0] * len(actions), list(range(len(actions)))
+        return [0.5] * len(actions), [0.0] * len(actions), list(range(len(actions)))
     sums = [0.0] * len(actions)
-    leads: list[list[float]] = [[] for _ in actions]
+    leads = [0.0] * len(actions)
     prints: list[list[bytes | None]] = [[] for _ in actions]
     for _ in range(PRIOR_SAMPLES):
         det = hooks.determinize(state, seat, rng)
@@ -328,13 +309,13 @@ def _root_prior(engine: Engine, hooks: GameHooks, state: State, seat: Seat, acti
                 st = follow_through(engine, hooks.evaluate, st, seat, rng)
             except GameError:
                 sums[i] -= 1e9
-                leads[i].append(-1e9)
+                leads[i] -= 1e9
                 prints[i].append(None)
                 continue
             outcome = engine.outcome(st)
             values = list(outcome.scores) if outcome is not None else list(hooks.evaluate(st))
             sums[i] += values[seat] if players == 1 else _evaluated(values, hooks.scale)[seat]
-            leads[i].append(values[seat] if players == 1 else _leads(values)[seat])
+            leads[i] += values[seat] if players == 1 else _leads(values)[seat]
     raw = [x / PRIOR_SAMPLES for x in sums]
     lo, hi = min(x for x in raw if x > -1e8), max(raw)
     prior = [max(0.0, (x - lo) / (hi - lo)) if hi > lo else 0.5 for x in raw]
@@ -348,35 +329,7 @@ def _root_prior(engine: Engine, hooks: GameHooks, state: State, seat: Seat, acti
             seen.add(mark)
         kept.append(i)
     kept.sort(key=lambda i: -prior[i])
-    return prior, [statistics.fmean(x) for x in leads], [statistics.pstdev(x) for x in leads], kept
-
-
-def _one_ply_leads(engine: Engine, hooks: GameHooks, state: State, seat: Seat, actions: list[Action],
-                   indices: list[int], players: int, rng: random.Random, samples: int) -> dict[int, tuple[float, float]]:
-    """Per index of ``indices``: the mean and spread (population standard deviation) of the
-    one-ply lead of ``actions[i]`` over ``samples`` determinizations, measured as
-    ``_root_prior`` measures it (``follow_through``; solo: the seat's value); an action the
-    engine refuses has mean -1e9."""
-    got: dict[int, list[float]] = {i: [] for i in indices}
-    assert hooks.evaluate is not None
-    for _ in range(samples):
-        det = hooks.determinize(state, seat, rng)
-        for i in indices:
-            try:
-                st = follow_through(engine, hooks.evaluate, engine.apply(det, seat, actions[i])[0], seat, rng)
-            except GameError:
-                got[i].append(-1e9)
-                continue
-            values = position_values(engine, hooks.evaluate, st)
-            got[i].append(values[seat] if players == 1 else _leads(values)[seat])
-    return {i: (statistics.fmean(x), statistics.pstdev(x)) for i, x in got.items()}
-
-
-def _blunders(values: dict[int, tuple[float, float]]) -> set[int]:
-    """The actions among ``values`` (index -> one-ply mean and spread) that give up
-    ``GUARD_POINTS`` or more to another whose spread is at most theirs plus ``RISK_SLACK``."""
-    return {i for i, (m, sd) in values.items()
-            if any(m2 - m >= GUARD_POINTS and sd2 <= sd + RISK_SLACK for m2, sd2 in values.values())}
+    return prior, [x / PRIOR_SAMPLES for x in leads], kept
 
 
 def position_values(engine: Engine, evaluate: Evaluate, st: State) -> list[float]:
@@ -418,30 +371,6 @@ def follow_through(engine: Engine, evaluate: Evaluate, st: State, seat: Seat, rn
     return st
 
 
-def _step_prior(engine: Engine, evaluate: Evaluate, scale: float, st: State, seat: Seat, actions: list[Action],
-                rng: random.Random) -> list[float]:
-    """The one-ply prior of ``actions``, the searcher's own later step of a decision in the
-    tree (E Guan's placement after its card): each applied once in the determinization
-    ``st``, the chance after it sampled, and scored as ``_root_prior`` scores (``_evaluated``;
-    solo: the seat's value), scaled to [0, 1] over the actions (an action the engine refuses
-    0). The tree expands them best first and biases UCB with it (``_iterate``), so a card's
-    visits go to its good placements instead of random ones."""
-    raw: list[float | None] = []
-    for action in actions:
-        try:
-            after = _chance(engine, engine.apply(st, seat, action)[0], rng)
-        except GameError:
-            raw.append(None)
-            continue
-        values = position_values(engine, evaluate, after)
-        raw.append(values[seat] if len(values) == 1 else _evaluated(values, scale)[seat])
-    seen = [x for x in raw if x is not None]
-    if not seen:
-        return [0.0] * len(actions)
-    lo, hi = min(seen), max(seen)
-    return [0.0 if x is None else (x - lo) / (hi - lo) if hi > lo else 0.5 for x in raw]
-
-
 def _chance(engine: Engine, st: State, rng: random.Random) -> State:
     while engine.to_move(st) == {CHANCE}:
         st, _ = engine.apply(st, CHANCE, engine.sample_chance(st, rng))
@@ -461,7 +390,6 @@ def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list
     expanded = False
     phase: _Node | None = None  # where the current simultaneous phase began (hooks.blind)
     pending: frozenset[Seat] = frozenset()  # the seats of that phase that have not picked
-    last: Seat | None = None  # the seat of the last action taken in the tree (chance aside)
     try:
         first = True
         while not expanded:
@@ -483,7 +411,6 @@ def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list
                 acts = list(engine.legal_actions(st, mover))
                 if len(acts) == 1:
                     st, _ = engine.apply(st, mover, acts[0])
-                    last = mover
                     pending = pending - {mover}  # a forced pick is a pick too
                     continue
                 keys = [_key(a) for a in acts]
@@ -498,16 +425,6 @@ def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list
                     phase, pending = node, frozenset(movers) - {mover}
                 else:
                     phase, pending = None, frozenset()
-            step_prior = None
-            if (not at_root and mover == seat and last == seat and hooks.evaluate is not None
-                    and len(acts) <= FOLLOW_WIDTH):
-                if stats.prior is None:
-                    stats.prior = dict(zip(keys, _step_prior(engine, hooks.evaluate, hooks.scale, st, seat, acts, rng),
-                                           strict=True))
-                step_prior = stats.prior
-                ranked = sorted(range(len(keys)), key=lambda i: -step_prior.get(keys[i], 0.0))
-                ranked = ranked[:1 + math.isqrt(stats.visits)]  # widening: the best first, one more at 1, 4, 9... visits
-                acts, keys = [acts[i] for i in ranked], [keys[i] for i in ranked]
             children = stats.children
             untried = []
             for i, k in enumerate(keys):
@@ -517,23 +434,14 @@ def _iterate(engine: Engine, st: State, seat: Seat, root: _Node, root_keys: list
                 else:
                     child.avail += 1
             if untried:
-                if at_root or step_prior is not None:  # both in the prior's order
-                    pick = untried[0]
-                else:
-                    pick = untried[rng.randrange(len(untried))]
+                pick = untried[0] if at_root else untried[rng.randrange(len(untried))]
                 child = children[keys[pick]] = _Node()
                 expanded = True
             else:
-                if at_root:
-                    bias: list[float] | None = [root_choice[1][i] for i in root_choice[0]]
-                elif step_prior is not None:
-                    bias = [step_prior.get(k, 0.0) for k in keys]
-                else:
-                    bias = None
+                bias = [root_choice[1][i] for i in root_choice[0]] if at_root else None
                 pick = _ucb(children, keys, budget.exploration, bounds[mover], bias)
                 child = children[keys[pick]]
             st, _ = engine.apply(st, mover, acts[pick])
-            last = mover
             path.append((child, mover))
             if stats is node:
                 node = child
