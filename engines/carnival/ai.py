@@ -30,9 +30,9 @@ LEVEL_ITERATIONS = {"easy": 72, "normal": 360, "hard": 1200}
 """Carnival's iterations per decision (``engines.ai.search.budget_for``): a game is a handful
 of picks and a search is cheap, so easy and normal run three times ``LEVELS``' (normal 480
 put its p95 near 1.9 s of CPU, too close to its 2 s cap once the root's one-ply prior was
-added); hard runs 1,200 (3.3 times normal's), not 1,800: at 1,800 its searches took
-4.5 s of CPU on average, p95 7.0 s, against its 8 s cap (bench/results/ai_ladder_2026-12-05.txt),
-where 1,200 leaves room under the cap on a loaded machine (docs/AI.md)."""
+added). Hard runs 1,200 (3.3 times normal's), not 1,800: side by side on the same seeds,
+1,800 took 2.5 s of CPU a decision on average (p95 3.9 s) and 1,200 1.7 s (p95 2.6 s); at a
+higher load 1,800 took 4.5 s (p95 7.0 s) against the 8 s cap (docs/AI.md)."""
 
 
 EVAL_SCALE = 8.0
