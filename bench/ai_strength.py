@@ -24,7 +24,10 @@ iteration count), and ``--report FILE ...`` prints the table from such files wit
 Games are interleaved over the game/opponent pairs: the next game goes to the pair that has
 used the least CPU time so far (then the fewest games), so every pair gets games early and a
 cheap pair gets more of them than an expensive one; a pair already significant (10 games, the
-95 % interval above one half) waits until the others are too (``schedule``).
+95 % interval above one half) waits until the others are too (``schedule``). ``--sequential``
+stops a pair once its interval decides its goal either way (``decided``; at least
+``SEQUENTIAL_MIN`` games, ``--games`` at most), and the ladder report says per pair whether it
+is decided and, if not, how many games it would need at its rate so far (``games_needed``).
 """
 
 from __future__ import annotations
@@ -115,6 +118,32 @@ def is_blunder(values: Sequence[tuple[float, float]], chosen: int) -> bool:
     return any(m - mean >= BLUNDER_POINTS and sd <= spread + RISK_SLACK for m, sd in values)
 
 
+CLOSE_POINTS = 1.5
+"""A close call: some move's one-ply mean is at least ``BLUNDER_POINTS - CLOSE_POINTS`` above
+the chosen move's in the first measurement (``check_blunder``)."""
+
+RECHECK_SAMPLES = 24
+"""Determinizations a close call is measured over again (``check_blunder``)."""
+
+
+def check_blunder(engine: Engine, state: State, seat: Seat, actions: Sequence[Action], chosen: int,
+                  rng: random.Random) -> tuple[bool, bool]:
+    """Whether playing ``actions[chosen]`` is a blunder (``is_blunder``): measured over three
+    determinizations (``one_ply``), and where that is a close call (a move ``CLOSE_POINTS`` or
+    less short of ``BLUNDER_POINTS`` better, or a blunder), measured again over
+    ``RECHECK_SAMPLES`` and judged by that: one noisy measurement (Carnival's dice after a
+    pick) neither makes nor clears a blunder.
+
+    Returns:
+        (a blunder by the three samples alone, a blunder by the judgment above).
+    """
+    values = one_ply(engine, state, seat, actions, rng)
+    first = is_blunder(values, chosen)
+    if max(m for m, _ in values) - values[chosen][0] < BLUNDER_POINTS - CLOSE_POINTS:
+        return first, False
+    return first, is_blunder(one_ply(engine, state, seat, actions, rng, samples=RECHECK_SAMPLES), chosen)
+
+
 def greedy_policy(engine: Engine, state: State, seat: Seat, rng: random.Random) -> Action:
     """One ply with a real evaluation: the legal action with the best lead (``one_ply``, one
     determinization from the seat's view, the chance after it sampled, the game's
@@ -146,6 +175,7 @@ class GameResult:
     cuts: dict[str, int] = field(default_factory=dict)
     checked: int = 0
     blunders: int = 0
+    first_blunders: int = 0
 
 
 MOVE_CAP = 20000
@@ -164,7 +194,7 @@ def play(game_id: str, players: int, options: dict[str, Any], ai_seat: int | Non
     ``split`` in every other seat from it (2 seats of 4, 1 or 2 of 3); every other seat is
     side B, ``opponent`` (an AI level or a ``POLICIES`` name). ``ai_seat`` None: nobody
     searches (solo baselines). The win share is A's part of the winners. With ``blunders``,
-    every decision at the normal level is checked (``one_ply``, ``is_blunder``) on a stream of
+    every decision at the normal level is checked (``check_blunder``) on a stream of
     its own, so the check does not change the game. Deterministic in ``seed``."""
     cpu0 = time.process_time()
     engine = ENGINES[game_id]
@@ -198,9 +228,10 @@ def play(game_id: str, players: int, options: dict[str, Any], ai_seat: int | Non
                     result.iterations += found.iterations
                 if blunders and name == "normal":
                     acts = list(engine.legal_actions(state, seat))
-                    values = one_ply(engine, state, seat, acts, check_rng)
+                    first, blunder = check_blunder(engine, state, seat, acts, acts.index(found.action), check_rng)
                     result.checked += 1
-                    result.blunders += is_blunder(values, acts.index(found.action))
+                    result.blunders += blunder
+                    result.first_blunders += first
             action = found.action
         else:
             action = POLICIES[opponent](engine, state, seat, rng)
@@ -294,7 +325,8 @@ def record(job: Job, result: GameResult) -> dict[str, Any]:
     and ``moves``; a ladder game (or one with the newer counts) adds ``level`` (side A),
     ``cap`` (ended by a cap), ``think_by`` (CPU seconds per decision by AI level, both sides),
     ``cuts`` (decisions per level whose CPU time passed the level's wall-clock cap, which would
-    have cut them on an idle machine), ``checked`` and ``blunders`` (normal-level decisions)."""
+    have cut them on an idle machine), ``checked``, ``blunders`` (normal-level decisions,
+    ``check_blunder``) and ``blunders_3`` (those a blunder by its first three samples alone)."""
     line = {"game": job.game_id, "vs": job.vs, "players": job.players, "seed": job.seed,
             "ai_seat": job.ai_seat, "iterations": job.budget.iterations, "share": result.share,
             "score": result.score, "think": [round(t, 4) for t in result.think],
@@ -302,7 +334,8 @@ def record(job: Job, result: GameResult) -> dict[str, Any]:
     if job.split or job.level != "normal" or result.cap or result.think_by or result.checked:
         line.update(level=job.level, cap=result.cap,
                     think_by={k: [round(t, 4) for t in v] for k, v in sorted(result.think_by.items())},
-                    cuts=dict(sorted(result.cuts.items())), checked=result.checked, blunders=result.blunders)
+                    cuts=dict(sorted(result.cuts.items())), checked=result.checked, blunders=result.blunders,
+                    blunders_3=result.first_blunders)
     return line
 
 
@@ -361,6 +394,42 @@ def ladder_jobs(game_ids: Sequence[str], pairs: Sequence[str], games: int, solo_
     return [jobs for jobs in out if jobs]
 
 
+SEQUENTIAL_MIN = 10
+"""With ``--sequential``: games a pair plays at least before its interval may stop it."""
+
+
+def goal_of(vs: str) -> float | None:
+    """The goal of a row ``vs``: ``GOALS`` (against a policy) or ``LADDER_GOALS`` (a ladder
+    pair); None for a row without one (a solo row, a pair outside the ladder)."""
+    return GOALS.get(vs, LADDER_GOALS.get(vs))
+
+
+def decided(wins: float, games: int, goal: float) -> str | None:
+    """``"met"`` when the 95 % Wilson interval of ``wins`` of ``games`` lies at or above
+    ``goal``, ``"missed"`` when it lies below, else None (more games needed)."""
+    lo, hi = wilson(wins, games)
+    return "met" if lo >= goal else "missed" if hi < goal else None
+
+
+def games_needed(rate: float, goal: float, most: int = 100000) -> int | None:
+    """The fewest games at which a win rate ``rate`` would decide ``goal`` (``decided``), or
+    None when none up to ``most`` would (``rate`` at the goal)."""
+    n = 1
+    while n <= most:
+        if decided(rate * n, n, goal) is not None:
+            hi = n
+            lo = n // 2
+            while hi - lo > 1:  # the interval narrows as n grows: the first deciding n
+                mid = (lo + hi) // 2
+                if decided(rate * mid, mid, goal) is not None:
+                    hi = mid
+                else:
+                    lo = mid
+            return hi
+        n *= 2
+    return None
+
+
 SETTLED_GAMES = 10
 """Games after which a pair whose interval is above one half yields to the unsettled ones."""
 
@@ -372,7 +441,7 @@ that has not met its goal first)."""
 
 def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], workers: int,
              sink: Callable[[Job, GameResult], None],
-             run: Callable[[Job], GameResult] = _run, order: str = "cpu") -> None:
+             run: Callable[[Job], GameResult] = _run, order: str = "cpu", sequential: bool = False) -> None:
     """Play every job of ``pairs`` whose key is not among the records ``done``, handing each
     result to ``sink`` as it finishes; ``workers`` processes at a time (1: here, with ``run``).
     The next job goes to an unsettled pair before a settled one (``SETTLED``: at least
@@ -385,13 +454,19 @@ def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], wor
     fewer than ``SETTLED_GAMES`` games) goes first, the one with the least CPU seconds per game
     so far (a pair with no game: 0) first, so each is finished before a dearer one starts; once
     every goal is met, the fewest games go first (then the cheapest), so the pairs grow evenly.
+    ``sequential``: a pair with a goal (``goal_of``) that has played ``SEQUENTIAL_MIN`` games
+    or more and whose interval is ``decided`` either way plays no more (its games in flight
+    finish); solo rows play all theirs.
+
     Raises ValueError on another ``order``."""
     if order not in ORDERS:
         raise ValueError(f"unknown order {order!r}: one of {ORDERS}")
     done = list(done)
     have = {(r["game"], r["vs"], r["seed"], r["iterations"]) for r in done}
     spent: dict[tuple[str, str, int], list[float]] = {}  # CPU seconds, games, win shares
+    counted: dict[tuple[str, str, int], int] = {}  # games finished (none in flight)
     for r in done:
+        counted[(r["game"], r["vs"], r["iterations"])] = counted.get((r["game"], r["vs"], r["iterations"]), 0) + 1
         c = spent.setdefault((r["game"], r["vs"], r["iterations"]), [0.0, 0.0, 0.0])
         c[0] += r["cpu"]
         c[1] += 1
@@ -409,7 +484,18 @@ def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], wor
         settled = games >= SETTLED_GAMES and (vs in SOLO or wilson(c[2], games)[0] > 0.5)
         return (settled, c[0], c[1], i)
 
+    def stopped(i: int) -> bool:
+        goal = goal_of(pairs[i][0].vs)
+        if not sequential or goal is None:
+            return False
+        row = pairs[i][0].row
+        games = counted.get(row, 0)
+        return games >= SEQUENTIAL_MIN and decided(spent[row][2], games, goal) is not None
+
     def take() -> Job | None:
+        for i, q in enumerate(queues):
+            if q and stopped(i):
+                q.clear()
         waiting = [i for i, q in enumerate(queues) if q]
         return queues[min(waiting, key=cost)].pop(0) if waiting else None
 
@@ -418,6 +504,7 @@ def schedule(pairs: Sequence[Sequence[Job]], done: Iterable[dict[str, Any]], wor
         c[0] += result.cpu
         c[1] += 1
         c[2] += result.share
+        counted[job.row] = counted.get(job.row, 0) + 1
         sink(job, result)
 
     if workers <= 1:
@@ -507,13 +594,17 @@ def ladder_report(records: Sequence[dict[str, Any]]) -> str:
     """The ladder's tables from ``records`` (the lines with a ``level``):
 
     * per game and pair ``A-B``: games, A's win % with its 95 % Wilson interval, the goal mark
-      (``MARKS`` against ``LADDER_GOALS``), the share of games that ended by a cap, the blunder
-      rate of the normal level's decisions (``is_blunder``) and the seeds played;
+      (``MARKS`` against ``LADDER_GOALS``), whether the interval has ``decided`` the goal
+      (``met``, ``missed`` or ``open``) and, when open, the games it would need at the rate so
+      far (``games_needed``), the share of games that ended by a cap, the blunder rate of the
+      normal level's decisions (``check_blunder``) and the seeds played;
     * per game and AI level (both sides of every pair): decisions, think time p50, p95 and
       max (CPU seconds), and the share of decisions whose CPU time passed the level's
       wall-clock cap (``LEVELS``), which a search on an idle machine would have been cut at;
     * per game: the cap share, the mean number of moves (chance included: how long the games
-      ran), and the blunder rate over every game of the file;
+      ran), the blunder rate over every game of the file (``check_blunder``; beside it the rate
+      by the first three samples alone, where the file has it) and the normal level's
+      think-time p95;
     * Ora et Labora solo: the final score per level.
     """
     rows = [r for r in records if "level" in r]
@@ -522,8 +613,8 @@ def ladder_report(records: Sequence[dict[str, Any]]) -> str:
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for r in rows:
         groups.setdefault((r["game"], r["vs"]), []).append(r)
-    lines = [f"{'game':<13}{'pair':<15}{'games':>6}{'A win %':>9}{'95% CI':>12}{'goal':>6}{'cap %':>7}"
-             f"{'blunders':>14}  seeds"]
+    lines = [f"{'game':<13}{'pair':<15}{'games':>6}{'A win %':>9}{'95% CI':>12}{'goal':>6}{'decided':>9}"
+             f"{'needed':>8}{'cap %':>7}{'blunders':>14}  seeds"]
     solo: list[str] = []
     for (game_id, vs), rs in sorted(groups.items(), key=lambda kv: (
             order.get(kv[0][0], 99), pair_order.get(kv[0][1], 50), kv[0][1])):
@@ -539,12 +630,16 @@ def ladder_report(records: Sequence[dict[str, Any]]) -> str:
         goal = LADDER_GOALS.get(vs)
         mark = "-" if goal is None else (
             "ok" if lo >= goal else "ok?" if wins / len(rs) >= goal else "no?" if hi >= goal else "no")
+        verdict = "-" if goal is None else decided(wins, len(rs), goal) or "open"
+        need = games_needed(wins / len(rs), goal) if goal is not None and verdict == "open" else None
+        needed = "-" if goal is None or verdict != "open" else ">100k" if need is None else str(need)
         checked = sum(r.get("checked", 0) for r in rs)
         bl = sum(r.get("blunders", 0) for r in rs)
         blunder = f"{100 * bl / checked:.1f}% of {checked}" if checked else "-"
         caps = 100 * sum(1 for r in rs if r.get("cap")) / len(rs)
         lines.append(f"{game_id:<13}{vs:<15}{len(rs):>6}{100 * wins / len(rs):>8.1f}%"
-                     f"{f'[{100 * lo:.0f}, {100 * hi:.0f}]':>12}{mark:>6}{caps:>6.0f}%{blunder:>14}  {span}")
+                     f"{f'[{100 * lo:.0f}, {100 * hi:.0f}]':>12}{mark:>6}{verdict:>9}{needed:>8}{caps:>6.0f}%"
+                     f"{blunder:>14}  {span}")
     lines += ["", f"{'game':<13}{'level':<8}{'decisions':>10}{'p50 s':>8}{'p95 s':>8}{'max s':>8}{'cap cut %':>10}"]
     per_game: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
@@ -558,7 +653,8 @@ def ladder_report(records: Sequence[dict[str, Any]]) -> str:
             cuts = sum(r.get("cuts", {}).get(lvl, 0) for r in rs)
             lines.append(f"{game_id:<13}{lvl:<8}{len(think):>10}{statistics.median(think):>8.3f}"
                          f"{percentile(think, 0.95):>8.3f}{max(think):>8.3f}{100 * cuts / len(think):>9.1f}%")
-    lines += ["", f"{'game':<13}{'games':>6}{'cap %':>7}{'moves':>7}{'normal decisions':>18}{'blunders':>10}"]
+    lines += ["", f"{'game':<13}{'games':>6}{'cap %':>7}{'moves':>7}{'normal decisions':>18}{'blunders':>10}"
+                  f"{'3 samples':>11}{'normal p95 s':>14}"]
     for game_id in sorted(per_game, key=lambda g: order.get(g, 99)):
         rs = [r for r in per_game[game_id] if r["vs"] not in SOLO]
         if not rs:
@@ -567,8 +663,13 @@ def ladder_report(records: Sequence[dict[str, Any]]) -> str:
         bl = sum(r.get("blunders", 0) for r in rs)
         caps = 100 * sum(1 for r in rs if r.get("cap")) / len(rs)
         rate = f"{100 * bl / checked:.1f}%" if checked else "-"
+        with_first = [r for r in rs if "blunders_3" in r]
+        first_checked = sum(r.get("checked", 0) for r in with_first)
+        first = f"{100 * sum(r['blunders_3'] for r in with_first) / first_checked:.1f}%" if first_checked else "-"
         moves = statistics.mean(r["moves"] for r in rs)
-        lines.append(f"{game_id:<13}{len(rs):>6}{caps:>6.0f}%{moves:>7.0f}{checked:>18}{rate:>10}")
+        think = [t for r in rs for t in r.get("think_by", {}).get("normal", [])]
+        p95 = f"{percentile(think, 0.95):.3f}" if think else "-"
+        lines.append(f"{game_id:<13}{len(rs):>6}{caps:>6.0f}%{moves:>7.0f}{checked:>18}{rate:>10}{first:>11}{p95:>14}")
     if solo:
         lines += ["", "Ora et Labora solo: final score per level"] + solo
     return "\n".join(lines)
@@ -651,6 +752,9 @@ def main(argv: list[str] | None = None) -> None:
                              f"(e.g. {','.join(LADDER)}; 'all' for those) instead of --opponents")
     parser.add_argument("--solo-levels", default="easy,normal,hard",
                         help="with --ladder: the AI levels of the Ora solo rows ('' for none)")
+    parser.add_argument("--sequential", action="store_true",
+                        help=f"stop a pair once its 95 %% interval decides its goal either way "
+                             f"(after {SEQUENTIAL_MIN} games at least; --games is the most)")
     parser.add_argument("--no-blunders", action="store_true",
                         help="do not check the normal level's decisions for blunders (faster)")
     parser.add_argument("--root-visits", action="store_true",
@@ -696,7 +800,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{job.game_id} {job.vs} seed {job.seed}: share {result.share:.2f} "
               f"score {result.score:g} cpu {result.cpu:.0f} s{extra}", flush=True)
 
-    schedule(pairs, done, args.workers, sink, order=args.order)
+    schedule(pairs, done, args.workers, sink, order=args.order, sequential=args.sequential)
     everything = done + results
     if any("level" not in r for r in everything):
         print(report(everything, markdown=args.markdown))

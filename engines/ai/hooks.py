@@ -21,9 +21,10 @@ Each game may have a module ``ai`` in its engine's package (``engines/<game_id>/
   seats that pick in secret, e.g. Carnival of Sins' R2), the seats that move after the first
   one choose in the tree without seeing the earlier picks (``engines.ai.search``), instead of
   answering them as a turn-based tree would let them.
-* optionally ``ITERATION_FACTOR`` (float): the game's iterations per decision are every level's
-  times this (``engines.ai.search.budget_for``): a cheap game whose outcome turns on few
-  decisions can afford more.
+* optionally ``LEVEL_ITERATIONS`` (dict level -> int): the game's iterations per decision at
+  those levels instead of ``engines.ai.search.LEVELS``' (``budget_for``; the time caps stay):
+  a cheap game whose outcome turns on few decisions can afford more, and a level whose
+  searches come near its cap on this game can be given fewer.
 
 A game without that module has no hidden information: its state is its own determinization.
 """
@@ -32,8 +33,8 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 
 from engines.base import Action, Engine, Seat, State
@@ -71,7 +72,8 @@ class GameHooks:
             ``Budget.rollout_limit``).
         scale: the evaluation's unit in the logistic reward (see the module docstring).
         blind: ``BLIND_SIMULTANEOUS`` (see the module docstring).
-        iterations: the factor on every level's iteration count (``ITERATION_FACTOR``).
+        iterations: the game's iterations per decision by level (``LEVEL_ITERATIONS``; a level
+            not named keeps ``LEVELS``').
     """
 
     determinize: Determinize
@@ -80,7 +82,7 @@ class GameHooks:
     depth: int | None = None
     scale: float = 1.0
     blind: bool = False
-    iterations: float = 1.0
+    iterations: Mapping[str, int] = field(default_factory=dict)
 
 
 @cache
@@ -111,4 +113,4 @@ def hooks_for(engine: Engine) -> GameHooks:
                      evaluate=evaluate, depth=getattr(module, "PLAYOUT_DEPTH", None) if evaluate else None,
                      scale=float(getattr(module, "EVAL_SCALE", 1.0)),
                      blind=bool(getattr(module, "BLIND_SIMULTANEOUS", False)),
-                     iterations=float(getattr(module, "ITERATION_FACTOR", 1.0)))
+                     iterations=dict(getattr(module, "LEVEL_ITERATIONS", {})))

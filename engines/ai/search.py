@@ -187,18 +187,18 @@ def budget_of(level: str) -> Budget:
 
 
 def budget_for(engine: Engine, level: str) -> Budget:
-    """The ``Budget`` of ``level`` for ``engine``'s game: ``budget_of(level)`` with its
-    iterations times the game's ``ITERATION_FACTOR`` (``engines.ai.hooks``; at least 1), the
-    time cap unchanged.
+    """The ``Budget`` of ``level`` for ``engine``'s game: ``budget_of(level)`` with the game's
+    own iteration count for that level when it names one (``LEVEL_ITERATIONS``,
+    ``engines.ai.hooks``; at least 1), the time cap unchanged.
 
     Raises:
         ValueError: unknown level.
     """
     budget = budget_of(level)
-    factor = hooks_for(engine).iterations
-    if factor == 1.0:
+    iterations = hooks_for(engine).iterations.get(level)
+    if iterations is None:
         return budget
-    return replace(budget, iterations=max(1, round(budget.iterations * factor)))
+    return replace(budget, iterations=max(1, int(iterations)))
 
 
 def choose(engine: Engine, state: State, seat: Seat, level: str, rng: random.Random,
@@ -206,7 +206,7 @@ def choose(engine: Engine, state: State, seat: Seat, level: str, rng: random.Ran
     """The AI's move for ``seat``: always a member of
     ``engine.legal_actions(state, seat)`` (a deep copy).
 
-    ``level`` picks the budget (``budget_for``: ``LEVELS`` times the game's factor); ``budget``
+    ``level`` picks the budget (``budget_for``: ``LEVELS`` or the game's own iterations); ``budget``
     overrides it. Only what ``seat`` may
     see is used: the hidden rest is resampled by the game's ``determinize`` hook each
     iteration, so with the same ``rng`` stream and an iteration-only budget the move depends

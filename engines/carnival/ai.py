@@ -26,11 +26,13 @@ BLIND_SIMULTANEOUS = True
 picking after another does not see that pick (``engines.ai.search``, ``blind``)."""
 
 
-ITERATION_FACTOR = 3.0
-"""Carnival's searches run three times every level's iterations (easy 72, normal 360, hard
-1800): a game is a handful of picks and a search is cheap. Four times (normal 480) put the
-normal level's p95 near 1.9 s of CPU, too close to its 2 s cap once the root's one-ply prior
-is added (docs/AI.md, bench/ai_strength.py)."""
+LEVEL_ITERATIONS = {"easy": 72, "normal": 360, "hard": 1200}
+"""Carnival's iterations per decision (``engines.ai.search.budget_for``): a game is a handful
+of picks and a search is cheap, so easy and normal run three times ``LEVELS``' (normal 480
+put its p95 near 1.9 s of CPU, too close to its 2 s cap once the root's one-ply prior was
+added). Hard runs 1,200 (3.3 times normal's), not 1,800: side by side on the same seeds,
+1,800 took 2.5 s of CPU a decision on average (p95 3.9 s) and 1,200 1.7 s (p95 2.6 s); at a
+higher load 1,800 took 4.5 s (p95 7.0 s) against the 8 s cap (docs/AI.md)."""
 
 
 EVAL_SCALE = 8.0

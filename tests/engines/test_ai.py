@@ -127,10 +127,10 @@ def test_levels_and_errors() -> None:
         choose(engine, state, idle, "easy", random.Random(0))
 
 
-def test_a_games_iteration_factor_scales_every_level_and_keeps_the_time_cap() -> None:
+def test_a_games_own_iterations_replace_the_levels_and_keep_the_time_cap() -> None:
     carnival = ENGINES["carnival"]
     assert {level: budget_for(carnival, level).iterations for level in LEVELS} == {
-        "easy": 72, "normal": 360, "hard": 1800}
+        "easy": 72, "normal": 360, "hard": 1200}
     for level, budget in LEVELS.items():
         assert budget_for(carnival, level).seconds == budget.seconds
         assert budget_for(ENGINES["heaven"], level) == budget

@@ -4,11 +4,20 @@ and the report. The games themselves are not played here (a fake ``run``)."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
+import pytest
+
+from bench import ai_strength
 from bench.ai_strength import (
+    RECHECK_SAMPLES,
+    SEQUENTIAL_MIN,
     GameResult,
     Job,
+    check_blunder,
+    decided,
+    games_needed,
     is_blunder,
     jobs_for,
     ladder_jobs,
@@ -21,6 +30,7 @@ from bench.ai_strength import (
     wilson,
 )
 from engines.ai.search import Budget
+from engines.registry import ENGINES
 
 BUDGET = Budget(iterations=5)
 
@@ -176,7 +186,59 @@ def test_the_ladder_report_prints_the_pair_the_caps_blunders_think_times_and_see
     text = ladder_report(rows).splitlines()
     lo, hi = wilson(8.5, 10)
     assert text[1].split() == ["heaven", "normal-easy", "10", "85.0%", f"[{100 * lo:.0f},", f"{100 * hi:.0f}]",
-                               "ok?", "10%", "10.0%", "of", "100", "100003-100011,100013"]
+                               "ok?", "open", "15", "10%", "10.0%", "of", "100", "100003-100011,100013"]
     assert text[4].split() == ["heaven", "easy", "20", "0.200", "0.300", "0.300", "0.0%"]
     assert text[5].split() == ["heaven", "normal", "20", "1.750", "2.500", "2.500", "50.0%"]
-    assert text[8].split() == ["heaven", "10", "10%", "90", "100", "10.0%"]
+    assert text[8].split() == ["heaven", "10", "10%", "90", "100", "10.0%", "-", "2.500"]
+    decided_rows = ladder_report([rec(100003 + i, 1.0) for i in range(10)]
+                                 + [{**rec(200003 + i, 0.0, vs="hard-normal"), "blunders_3": 2} for i in range(10)])
+    lines = decided_rows.splitlines()
+    assert lines[1].split()[6:8] == ["no", "missed"] and lines[1].split()[8] == "-"  # hard-normal: 0 of 10
+    assert lines[2].split()[6:8] == ["ok", "met"] and lines[2].split()[8] == "-"  # normal-easy: 10 of 10
+    assert lines[-1].split() == ["heaven", "20", "0%", "90", "200", "10.0%", "20.0%", "2.500"]
+
+
+def test_games_needed_is_the_first_count_whose_interval_decides_the_goal() -> None:
+    assert games_needed(0.85, 0.6) == 15
+    assert decided(0.85 * 15, 15, 0.6) == "met" and decided(0.85 * 14, 14, 0.6) is None
+    assert games_needed(0.5, 0.6) == 93
+    assert decided(0.5 * 93, 93, 0.6) == "missed" and decided(0.5 * 92, 92, 0.6) is None
+    assert games_needed(0.6, 0.6) is None
+
+
+def test_a_sequential_run_stops_a_pair_once_its_interval_decides_the_goal() -> None:
+    pairs = ladder_jobs(["carnival", "eguan"], ["normal-easy"], 40, 0, BUDGET, seed=1)
+    share = {"carnival": 1.0, "eguan": 0.6}  # carnival: met after 10 games; eguan at its goal: never decided
+    played: dict[str, int] = {}
+
+    def run(job: Job) -> GameResult:
+        return GameResult(share[job.game_id], 0.0, cpu=1.0)
+
+    def sink(job: Job, result: GameResult) -> None:
+        played[job.game_id] = played.get(job.game_id, 0) + 1
+
+    schedule(pairs, [], 1, sink, run=run, sequential=True)
+    assert played == {"carnival": SEQUENTIAL_MIN, "eguan": 40}
+    played.clear()
+    schedule(pairs, [], 1, sink, run=run)
+    assert played == {"carnival": 40, "eguan": 40}
+
+
+def test_a_close_call_is_measured_again_over_more_samples(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three samples say the chosen move (index 0) gives up 4 points; 24 say 1: no blunder. A
+    move 1 point short is not a close call and is not measured again."""
+    calls: list[int] = []
+
+    def fake(engine: object, state: object, seat: int, actions: list[object], rng: object,
+             samples: int = 3) -> list[tuple[float, float]]:
+        calls.append(samples)
+        return [(0.0, 0.0), (gap if samples == 3 else 1.0, 0.0)]
+
+    monkeypatch.setattr(ai_strength, "one_ply", fake)
+    gap = 4.0
+    assert check_blunder(ENGINES["carnival"], {}, 0, [{}, {}], 0, random.Random(0)) == (True, False)
+    assert calls == [3, RECHECK_SAMPLES]
+    calls.clear()
+    gap = 1.0
+    assert check_blunder(ENGINES["carnival"], {}, 0, [{}, {}], 0, random.Random(0)) == (False, False)
+    assert calls == [3]
