@@ -103,7 +103,7 @@ async def test_game_prefs_answers_in_japanese(fake, make_bot) -> None:
     await driver.settle()
     lines = fake.message_for(token)["content"].splitlines()
     assert lines[0] == "**天路：あなたの設定**"
-    assert lines[2] == ("**すぐに引く**（`auto_draw` = **いいえ**）— 手札が3枚未満のときはすぐに引く（規則 D30）。"
+    assert lines[2] == ("**すぐに引く**（`auto_draw` = **いいえ**）— 手札が3枚未満のときはすぐに引く。"
                         "いいえ = 引くか引かないかを尋ねる。（使える値：true, false）")
     assert [line.split("（`")[1].split("`")[0] for line in lines[1:]] == ["auto_advance", "auto_draw", "guardian_pref"]
     assert not leaks([line.split("（`")[0] + line.split("）— ")[1].split("（使える値")[0] for line in lines[1:]],
