@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage.database import Database, queue
+from bot.storage.database import GameReads, queue
 from bot.storage.records import GameRecord, OutboxItem, Shards
 
 
@@ -20,7 +20,7 @@ def due_query(now: float, shards: Shards | None) -> tuple[str, tuple[Any, ...]]:
             f"   OR ? >= deadline) AND {where} ORDER BY deadline", (now, now, now, *params))
 
 
-class ClockStore(Database):
+class ClockStore(GameReads):
     """Deadlines and their reminders, vacation days, a server's quiet hours and the pings held
     back through them."""
 

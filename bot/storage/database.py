@@ -264,6 +264,40 @@ async def _pg_batch(conn: PgConnection, statements: Sequence[tuple[str, Sequence
     return counts
 
 
+async def connect_sqlite(path: str, busy_timeout_ms: int) -> aiosqlite.Connection:
+    """The SQLite connection to ``path`` with the pragmas every unit of work relies on."""
+    if path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        if Path(path).is_dir():  # (checked first: a failed aiosqlite.connect leaks its thread)
+            raise StorageUnwritable(path, "it is a folder, not a database file")
+    db = await aiosqlite.connect(path, isolation_level=None)
+    db.row_factory = aiosqlite.Row
+    await db.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+    await db.execute("PRAGMA journal_mode=WAL")
+    await db.execute("PRAGMA synchronous=NORMAL")
+    await db.execute("PRAGMA secure_delete=ON")  # (what is deleted or replaced is zeroed: forget-me)
+    await db.execute("PRAGMA foreign_keys=ON")
+    return db
+
+
+async def create_pg_pool(target: str, size: int, busy_timeout_ms: int) -> asyncpg.Pool:
+    """asyncpg's pool of at most ``size`` sessions for ``target``, with the session settings
+    every unit of work relies on."""
+    return await asyncpg.create_pool(
+        target, min_size=1, max_size=size, timeout=max(busy_timeout_ms / 1000, 1.0),
+        reset=_keep_session,
+        server_settings={"lock_timeout": str(int(busy_timeout_ms)),
+                         "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)})
+
+
+def _as_fault(path: str, exc: BaseException) -> BaseException:
+    """The storage error ``exc`` means at start (``exc`` itself when it is one, or is no
+    fault of the storage)."""
+    if isinstance(exc, StorageError):
+        return exc
+    return storage_fault(path, exc) or exc
+
+
 class Database:
     """Async access to the database at ``path``: an SQLite file path (``":memory:"`` works
     too) or a database URL (``sqlite:///data/games.db``, ``postgresql://user@host/db``;
@@ -325,17 +359,7 @@ class Database:
             await self._open_pg()
             return
         try:
-            if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-                if Path(self.path).is_dir():  # (checked first: a failed aiosqlite.connect leaks its thread)
-                    raise StorageUnwritable(self.path, "it is a folder, not a database file")
-            self._db = await aiosqlite.connect(self.path, isolation_level=None)
-            self._db.row_factory = aiosqlite.Row
-            await self._db.execute(f"PRAGMA busy_timeout={int(self.busy_timeout_ms)}")
-            await self._db.execute("PRAGMA journal_mode=WAL")
-            await self._db.execute("PRAGMA synchronous=NORMAL")
-            await self._db.execute("PRAGMA secure_delete=ON")  # (what is deleted or replaced is zeroed: forget-me)
-            await self._db.execute("PRAGMA foreign_keys=ON")
+            self._db = await connect_sqlite(self.path, self.busy_timeout_ms)
             version = await self.migrate()
             async with self._tx() as db:  # the write probe: a read-only file fails here
                 await db.execute(f"PRAGMA user_version={version}")
@@ -343,9 +367,7 @@ class Database:
         except (OSError, sqlite3.Error, StorageError) as exc:
             with contextlib.suppress(Exception):
                 await self.close()
-            fault = exc if isinstance(exc, StorageError) else storage_fault(self.path, exc)
-            if fault is None:
-                raise
+            fault = _as_fault(self.path, exc)
             if fault is exc:
                 raise
             raise fault from exc
@@ -353,20 +375,14 @@ class Database:
     async def _open_pg(self) -> None:
         """Open the pool (its first connection proves the server answers) and migrate."""
         try:
-            self._pool = await asyncpg.create_pool(
-                self._target, min_size=1, max_size=self.pool_size,
-                timeout=max(self.busy_timeout_ms / 1000, 1.0), reset=_keep_session,
-                server_settings={"lock_timeout": str(int(self.busy_timeout_ms)),
-                                 "idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)})
+            self._pool = await create_pg_pool(self._target, self.pool_size, self.busy_timeout_ms)
             await self.migrate()
         except BaseException as exc:
             with contextlib.suppress(Exception):
                 await self.close()
             if isinstance(exc, TimeoutError):
                 raise StorageUnwritable(self.path, "the server did not answer in time") from exc
-            fault = exc if isinstance(exc, StorageError) else storage_fault(self.path, exc)
-            if fault is None:
-                raise
+            fault = _as_fault(self.path, exc)
             if fault is exc:
                 raise
             raise fault from exc
@@ -375,11 +391,7 @@ class Database:
     async def _pg_conn(self) -> AsyncIterator[PgConnection]:
         """A connection of the pool for one unit of work (a connection the server or the
         network dropped is replaced by the pool: the next call simply tries again)."""
-        if self._pool is None:
-            if self.fenced is not None:  # (closed after its lease was lost, a handler still running)
-                raise LeaseLost(self.path, f"this process no longer holds its shards: {self.fenced}")
-            raise RuntimeError("repository is not open")
-        async with self._pool.acquire() as raw:
+        async with self._open_pool().acquire() as raw:
             yield PgConnection(raw)
 
     @classmethod
@@ -462,9 +474,22 @@ class Database:
                 if isinstance(exc, sqlite3.Error) and storage_fault(self.path, exc) is not None:
                     raise self._faulted(exc) from exc
                 raise
-            if self.fault is not None:
-                log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
-                self.fault = None
+            self._writable_again()
+
+    def _writable_again(self) -> None:
+        if self.fault is not None:
+            log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
+            self.fault = None
+
+    def _open_pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            if self.fenced is not None:  # (closed after its lease was lost, a handler still running)
+                raise LeaseLost(self.path, self._no_shards())
+            raise RuntimeError("repository is not open")
+        return self._pool
+
+    def _no_shards(self) -> str:
+        return f"this process no longer holds its shards: {self.fenced}"
 
     def fence(self, sql: str, refused: Callable[[str], None]) -> None:
         """Run ``sql`` (``ShardLeases.fence_sql``: it fails with ``FENCE_SQLSTATE`` unless this
@@ -491,22 +516,19 @@ class Database:
         many at once as the pool has connections). A connection found dropped at ``BEGIN``
         is given back (the pool replaces it) and the next one tried, once. A lease holder's
         transaction commits only if the fence passes (``fence``), in the same round trip."""
-        if self._pool is None:
-            if self.fenced is not None:  # (closed after its lease was lost, a handler still running)
-                raise LeaseLost(self.path, f"this process no longer holds its shards: {self.fenced}")
-            raise RuntimeError("repository is not open")
+        pool = self._open_pool()
         for attempt in (1, 2):
             raw = None
             try:
-                raw = await self._pool.acquire()
+                raw = await pool.acquire()
                 await raw.execute("BEGIN")
                 break
             except BaseException as exc:
                 if raw is not None:
                     with contextlib.suppress(Exception):
-                        await self._pool.release(raw)
+                        await pool.release(raw)
                 if self.fenced is not None and isinstance(exc, Exception):
-                    raise LeaseLost(self.path, f"this process no longer holds its shards: {self.fenced}") from exc
+                    raise LeaseLost(self.path, self._no_shards()) from exc
                 if attempt == 2 or not _lost(exc):
                     raise self._faulted(exc) from exc
         assert raw is not None
@@ -514,7 +536,7 @@ class Database:
             try:
                 yield PgConnection(raw)
                 if self.fenced is not None:
-                    raise LeaseLost(self.path, f"this process no longer holds its shards: {self.fenced}")
+                    raise LeaseLost(self.path, self._no_shards())
                 await raw.execute("COMMIT" if self._fence is None else f"{self._fence[0]}; COMMIT")
             except BaseException as exc:
                 if raw.is_in_transaction():
@@ -525,16 +547,14 @@ class Database:
                     raise fenced from exc
                 if self.fenced is not None and isinstance(exc, Exception) and not isinstance(exc, LeaseLost):
                     # (the lease was lost meanwhile and the pool is closing under this unit of work)
-                    raise LeaseLost(self.path, f"this process no longer holds its shards: {self.fenced}") from exc
+                    raise LeaseLost(self.path, self._no_shards()) from exc
                 if storage_fault(self.path, exc) is not None:
                     raise self._faulted(exc) from exc
                 raise
         finally:
             with contextlib.suppress(Exception):
-                await self._pool.release(raw)
-        if self.fault is not None:
-            log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
-            self.fault = None
+                await pool.release(raw)
+        self._writable_again()
 
     async def _fetch(self, queries: Sequence[tuple[str, Sequence[Any]]]) -> list[list[Any]]:
         """The rows of each read query, in one trip to the database (SQLite runs them
@@ -599,9 +619,7 @@ class Database:
                 done = await _on_thread(self.db, run)
             except sqlite3.Error as exc:
                 raise self._faulted(exc) from exc
-            if self.fault is not None:
-                log.warning("storage %s is writable again (was: %s); saving resumed", self.path, self.fault)
-                self.fault = None
+            self._writable_again()
             return done
 
     async def lock_game(self, db: Connection, game: int) -> None:
@@ -660,7 +678,12 @@ class Database:
                 row = await cur.fetchone()
         return int(row[0]) if row is not None and row[0] is not None else 0
 
-    # ------------------------------------------------------------------ games read by every store
+
+
+class GameReads(Database):
+    """The reads of whole games (a game row with its seats) that the game, log and clock
+    stores share."""
+
     def _game_of(self, results: Sequence[list[Any]]) -> tuple[GameRecord | None, list[list[Any]]]:
         """The game the rows of ``game_queries`` at the head of ``results`` give (None when
         there is none), and the rows of the queries after them."""

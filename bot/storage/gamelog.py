@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.storage.archive import archived
-from bot.storage.database import Database, game_queries
+from bot.storage.database import GameReads, game_queries
 from bot.storage.inflight import settle_statement
 from bot.storage.records import (
     INSERT_ACTION,
@@ -26,7 +26,7 @@ from bot.storage.records import (
 )
 
 
-class LogStore(Database):
+class LogStore(GameReads):
     """The ``actions`` log, append-only: ``append`` writes a move's entries, snapshot, outbox rows
     and ratings in one compare-and-set transaction; ``log`` reads entries, from ``LogTail`` when it can."""
 

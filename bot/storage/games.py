@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.storage.archive import archived
-from bot.storage.database import Database, game_queries
+from bot.storage.database import GameReads, game_queries
 from bot.storage.records import (
     INSERT_ACTION,
     GameRecord,
@@ -20,7 +20,7 @@ from bot.storage.records import (
 )
 
 
-class GameStore(Database):
+class GameStore(GameReads):
     """The ``games`` and ``seats`` tables: a lobby's seats, a game's fields, and the
     system changes (status, seat holder) that log one entry under the version's compare-and-set."""
 
