@@ -18,6 +18,7 @@ from bot.service import GameService
 from bot.storage import LeaseLost, LogEntry, OutboxItem, Repository, Shards, StorageUnwritable
 from bot.storage.database import FENCE_SQLSTATE, migration_files
 from bot.storage.leases import LEASE_APPLICATION, STANDBY_APPLICATION, ShardLeases, leases_for
+from bot.storage.records import GameRecord, OutboxRow
 from engines.base import CHANCE
 from engines.registry import get as get_engine
 
@@ -157,6 +158,18 @@ async def test_a_standby_stopped_while_it_waits_ends_its_wait_without_the_lease(
         await standby.close()
 
 
+async def a_lobby_and_a_started_game(repo: Repository) -> tuple[GameRecord, GameRecord, OutboxRow]:
+    """On shard 1 of 2: a lobby, and a started game with its board row in the outbox."""
+    lobby = await repo.create_game(game_id="carnival", guild_id=5 << 22, channel_id=2, host_user_id=10,
+                                   host_name="Ann", seed=42, options={}, move_timeout=100)
+    started = await repo.create_game(game_id="carnival", guild_id=5 << 22, channel_id=2, host_user_id=10,
+                                     host_name="Ann", seed=43, options={}, move_timeout=100)
+    await repo.append(started.id, 0, [LogEntry(0, "system", None, {"type": "start"})], state={},
+                      status="active", outbox=[OutboxItem("board", 1)])
+    (row,) = await repo.pending(started.id)
+    return lobby, started, row
+
+
 async def a_hung_holder_taken_over(url: str, repo: Repository, lost: list[str]) -> tuple[ShardLeases, ShardLeases]:
     """A holder of shard 1 of 2 fencing ``repo`` that hangs (its heartbeat stops, its session
     stays open), and the standby that takes its lease once stale."""
@@ -179,13 +192,7 @@ async def test_a_hung_holder_whose_lease_was_taken_commits_nothing_when_it_wakes
     lost: list[str] = []
     holder = standby = None
     try:
-        lobby = await repo.create_game(game_id="carnival", guild_id=5 << 22, channel_id=2, host_user_id=10,
-                                       host_name="Ann", seed=42, options={}, move_timeout=100)
-        started = await repo.create_game(game_id="carnival", guild_id=5 << 22, channel_id=2, host_user_id=10,
-                                         host_name="Ann", seed=43, options={}, move_timeout=100)
-        await repo.append(started.id, 0, [LogEntry(0, "system", None, {"type": "start"})], state={},
-                          status="active", outbox=[OutboxItem("board", 1)])
-        (row,) = await repo.pending(started.id)
+        lobby, started, row = await a_lobby_and_a_started_game(repo)
         holder, standby = await a_hung_holder_taken_over(migrated, repo, lost)
         assert repo.fenced is None  # (nothing told it)
         with pytest.raises(LeaseLost, match="shard 1 of 2 was taken over [(]lease token 1, now 2[)]"):
@@ -286,13 +293,7 @@ async def test_a_holder_whose_session_ends_learns_it_at_once_and_its_writes_are_
     await lease.acquire()
     repo.fence(lease.fence_sql(), lease.lose)
     try:
-        lobby = await repo.create_game(game_id="carnival", guild_id=5 << 22, channel_id=2, host_user_id=10,
-                                       host_name="Ann", seed=42, options={}, move_timeout=100)
-        started = await repo.create_game(game_id="carnival", guild_id=5 << 22, channel_id=2, host_user_id=10,
-                                         host_name="Ann", seed=43, options={}, move_timeout=100)
-        await repo.append(started.id, 0, [LogEntry(0, "system", None, {"type": "start"})], state={},
-                          status="active", outbox=[OutboxItem("board", 1)])
-        (row,) = await repo.pending(started.id)
+        lobby, started, row = await a_lobby_and_a_started_game(repo)
         ((pid, application),) = await lease_sessions(migrated)
         assert application == LEASE_APPLICATION
         killer = await asyncpg.connect(migrated)
