@@ -272,16 +272,17 @@ async def test_a_moderator_gives_an_ai_seat_to_a_person_and_the_ais_think_is_can
     assert [u["id"] for u in await d.waiting_users(game)] == [carol["id"]]  # carol's move now, through her panel
     panel = await d.open_panel(carol, game)
     assert d.choices(panel)
-    # a seat that does not exist, and player with seat, are refused with a sentence
-    for options in ({"seat": "F", "member": bob}, {"seat": "A", "player": alice, "member": bob}):
+    # a seat that does not exist, player with seat, and neither member nor ai are refused with a sentence
+    for options in ({"seat": "F", "member": bob}, {"seat": "A", "player": alice, "member": bob}, {"seat": "A"}):
         mark = max(fake.messages)
         await fake.slash(alice, "game", "mod", "replace", game=game, **options)
         await d.settle()
         told = [m["content"] for mid, m in sorted(fake.messages.items())
                 if mid > mark and m["flags"] & EPHEMERAL and fake.ephemeral_owner(m) == alice["id"]]
-        assert told == [f"⚠️ Game #{game} has no seat 'F'; pick one from the list." if "player" not in options else
-                        "⚠️ Name the seat to replace with either player (a person) or seat (any seat, an AI's too), "
-                        "not both."], told
+        assert told == [f"⚠️ Game #{game} has no seat 'F'; pick one from the list." if options.get("seat") == "F" else
+                        "⚠️ Name the seat to replace with exactly one of player (a person) or seat (any seat, an AI's "
+                        "too)." if "player" in options else
+                        "⚠️ Give exactly one of member (a person) or ai (a level)."], told
 
 
 async def test_taking_a_seat_back_from_autopilot_cancels_the_ais_pending_think(fake, ai_bot, players) -> None:
