@@ -478,9 +478,12 @@ def seat_label_layout(view: PublicView, names: Sequence[str], text: TextFormatte
             left = min(max(sx - w / 2, 4), WIDTH - 4 - w)
             top = sy - h / 2 + (-30 if math.sin(ang) > 0 else 30)
         devil: Box | None = None
-        if view.get("devil") == s:  # (under a side label; over a label above the table, under one below it)
+        if view.get("devil") == s:  # (under a side label, over a label above the table, beside one below it)
             dx = min(max(left + (w - dw) / 2, 4), WIDTH - 4 - dw)
             dy = top - 4 - (SMALL + 8) / 2 if not side and math.sin(ang) > 0 else top + h + 4 + (SMALL + 8) / 2
+            if not side and math.sin(ang) <= 0:  # (under it, the tag would lie on the legend)
+                dx = left + w + 6 if left + w + 6 + dw <= WIDTH - 4 else left - 6 - dw
+                dy = top + h / 2
             devil = (dx, dy - (SMALL + 8) / 2, dx + dw, dy + (SMALL + 8) / 2)
         out.append(SeatLabel(s, (left, top, left + w, top + h), name, devil))
     return out

@@ -22,6 +22,7 @@ from render.carnival import (
     DEVIL_RED,
     PHASE_WIDTH,
     SMALL,
+    TABLE_BOTTOM,
     WIDTH,
     PlacedDie,
     _edge_point,
@@ -333,6 +334,24 @@ def test_side_seat_labels_keep_an_ai_name_whole() -> None:
         assert not boxes_overlap(spot.box, lab.box), (spot, lab)
         assert 0 <= lab.box[0] and lab.box[2] <= WIDTH
     render_board(view, names=names, text=text)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_the_devil_tag_stays_clear_of_the_legend_labels_and_card_spots_at_every_seat(n: int) -> None:
+    """The DEVIL tag of the seat at the bottom sat under its label, on the legend's first line
+    ("Lines: the die Sloth would take…"): wherever the Devil sits, its tag lies above the legend,
+    inside the image and clear of every label and card spot."""
+    state = _play(n, 4, None, lambda s: s["phase"] == "choose" and s["round"] == 2)
+    for devil in range(n):
+        view = {**E.player_view(state, None), "devil": devil}
+        labels = seat_label_layout(view, NAMES[:n], TX)
+        tag = labels[devil].devil
+        assert tag is not None and [lab.devil is None for lab in labels].count(False) == 1
+        assert tag[3] <= TABLE_BOTTOM - 10 and 0 <= tag[0] and tag[2] <= WIDTH, (devil, tag)
+        for lab in labels:
+            assert not boxes_overlap(tag, lab.box), (devil, lab)
+        for spot in card_layout(view, TX):
+            assert not boxes_overlap(tag, spot.box), (devil, spot)
 
 
 def test_the_phase_line_names_every_waiting_player() -> None:
