@@ -1347,11 +1347,14 @@ class Play(ServiceCore):
             engine = self.engine(record)
             state = self._replay(record, [e for e in entries if e.seq != last.seq])
             assert state is not None  # (undo_candidate replayed it)
-            event = Event("table.undo", params={"seat": seat_ref(seat)})
-            entry = LogEntry(0, "system", None, {"type": UNDO, "seqs": [last.seq]}, [event.to_json()],
+            # (an action that showed nothing to the table, such as a step awaiting the player's own
+            # confirmation, is taken back without telling the table: the notice would reveal it)
+            public = engine.player_view(self.state(record), None) != engine.player_view(state, None)
+            events = [Event("table.undo", params={"seat": seat_ref(seat)})] if public else []
+            entry = LogEntry(0, "system", None, {"type": UNDO, "seqs": [last.seq]}, [e.to_json() for e in events],
                              user_id=user_id)
             waiting = frozenset(s for s in engine.to_move(self.state(record)) if s != CHANCE) | {seat}
-            return await self._advance(record, engine, state, [entry], [event], waiting_before=waiting,
+            return await self._advance(record, engine, state, [entry], events, waiting_before=waiting,
                                        keep_clock=True)
 
 

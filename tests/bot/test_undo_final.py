@@ -50,3 +50,35 @@ async def test_carnival_pick_changeable_then_final(repo: Repository) -> None:  #
     await service.act(game, alice, {"type": "choose", "sin": state["hands"][first][0]})
     await service.act(game, bob, {"type": "choose", "sin": "wrath"})
     assert "undo_final" in await refusal(service, game, bob)
+
+
+async def test_taking_back_a_step_the_table_never_saw_tells_the_table_nothing(repo: Repository) -> None:  # noqa: F811
+    """Illumination's Pass… waits for the passer's own confirmation and shows the table
+    nothing (its public view is unchanged); taking it back must not announce "took back
+    their last action", which would tell the opponent a pass was considered. A public
+    action taken back is still announced."""
+    service = GameService(repo)
+    users = [11, 12]
+    game = await new_game(service, "illumination", users)
+    engine = get("illumination")
+    record = await service.get(game)
+    state = service.state(record)
+    while engine.to_move(state) - {CHANCE} and state["phase"] != "turn_start":
+        seat = min(engine.to_move(state) - {CHANCE})
+        user = next(s.user_id for s in record.seats if s.seat == seat)
+        record = (await service.act(game, user, engine.legal_actions(state, seat)[0])).game
+        state = service.state(record)
+    seat = min(engine.to_move(state) - {CHANCE})
+    user = next(s.user_id for s in record.seats if s.seat == seat)
+    public = engine.player_view(state, None)
+    record = (await service.act(game, user, {"type": "pass"})).game
+    assert service.state(record)["phase"] == "confirm_pass"
+    assert engine.player_view(service.state(record), None) == public
+    result = await service.undo(game, user)
+    (undo,) = [e for e in await repo.log(game) if e.action.get("type") == "undo"]
+    assert (undo.events, result.events) == ([], [])
+    assert service.state(result.game)["phase"] == "turn_start"
+    activate = next(a for a in engine.legal_actions(service.state(result.game), seat) if a["type"] != "pass")
+    await service.act(game, user, activate)
+    result = await service.undo(game, user)
+    assert [e.kind for e in result.events] == ["table.undo"]
