@@ -546,7 +546,8 @@ def _now(draw: ImageDraw.ImageDraw, view: PublicView, y: int, names: Sequence[st
         won = [o for o in view["owners"] if not o["neutral"] and o["score"]["total"] == best]
         draw.rounded_rectangle(box, 10, fill=(255, 246, 200), outline=HIGHLIGHT, width=3)
         names_won = ", ".join(_owner_title(o, names, text) for o in won)
-        draw_text(draw, (MARGIN + 4, y + 12), label(text, "board.winner", names=names_won, n=best), size=24,
+        key = "board.tied" if len(won) > 1 else "board.winner"
+        draw_text(draw, (MARGIN + 4, y + 12), label(text, key, names=names_won, n=best), size=24,
                   bold=True, max_width=BOARD_W - 2 * MARGIN - 8)
         return y + NOW_H
     if seat is None:
