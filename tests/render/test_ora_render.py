@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -205,38 +206,44 @@ def test_every_zoom_region_draws_at_phone_size(monkeypatch: pytest.MonkeyPatch) 
         render_zoom(view, "land:9", names=NAMES, text=text)
 
 
+def seeded_decisions() -> Iterator[tuple[dict[str, Any], int, dict[str, Any]]]:
+    """Each player decision (state, seat, the seat's view) of 400 steps of a seeded random
+    4-player game."""
+    rng = random.Random(5)
+    st = E.new_game(4, 5, {})
+    for _ in range(400):
+        movers = E.to_move(st)
+        if not movers:
+            return
+        seat = min(movers)
+        if seat != CHANCE:
+            yield st, seat, E.player_view(st, seat)
+        action = E.sample_chance(st, rng) if seat == CHANCE else rng.choice(list(E.legal_actions(st, seat)))
+        st, _ = E.apply(st, seat, action)
+
+
 def test_the_decision_picture_numbers_what_the_labels_say() -> None:
     """A decision that picks places draws them numbered; each such action's label begins with
     its number, and the labels' numbers are the picture's, 1 to N."""
     from render.ora import draws_decision, render_decision
 
-    rng = random.Random(5)
-    st = E.new_game(4, 5, {})
     text = Texts("ora", NAMES)
     seen = 0
-    for _ in range(400):
-        movers = E.to_move(st)
-        if not movers:
-            break
-        seat = min(movers)
-        if seat != CHANCE:
-            view = E.player_view(st, seat)
-            legal = list(E.legal_actions(st, seat))
-            labels = [text(N.action_label(st, a)) for a in legal]
-            numbers = {t["n"] for t in view["targets"]}
-            led = {int(lab.split(" · ")[0]) for lab in labels if re.match(r"\d+ · ", lab)}
-            assert led == numbers == set(range(1, len(numbers) + 1))
-            for kind in {a["type"] for a in legal}:  # (a menu reads 1, 2, 3 … within each kind of action)
-                run = [int(lab.split(" · ")[0]) for a, lab in zip(legal, labels, strict=True)
-                       if a["type"] == kind and re.match(r"\d+ · ", lab)]
-                assert run == sorted(run), (kind, run)
-            image = render_decision(view, names=NAMES, text=text)
-            assert draws_decision(view) == bool(numbers) == (image is not None)
-            if image is not None:
-                seen += 1
-                assert image.width == ZOOM_W
-        action = E.sample_chance(st, rng) if seat == CHANCE else rng.choice(list(E.legal_actions(st, seat)))
-        st, _ = E.apply(st, seat, action)
+    for st, seat, view in seeded_decisions():
+        legal = list(E.legal_actions(st, seat))
+        labels = [text(N.action_label(st, a)) for a in legal]
+        numbers = {t["n"] for t in view["targets"]}
+        led = {int(lab.split(" · ")[0]) for lab in labels if re.match(r"\d+ · ", lab)}
+        assert led == numbers == set(range(1, len(numbers) + 1))
+        for kind in {a["type"] for a in legal}:  # (a menu reads 1, 2, 3 … within each kind of action)
+            run = [int(lab.split(" · ")[0]) for a, lab in zip(legal, labels, strict=True)
+                   if a["type"] == kind and re.match(r"\d+ · ", lab)]
+            assert run == sorted(run), (kind, run)
+        image = render_decision(view, names=NAMES, text=text)
+        assert draws_decision(view) == bool(numbers) == (image is not None)
+        if image is not None:
+            seen += 1
+            assert image.width == ZOOM_W
     assert seen > 20
 
 
@@ -303,30 +310,20 @@ def test_a_numbered_building_stays_named_on_the_decision_picture(lang: str) -> N
     from render.ora import piece_name, render_decision
     from tests.render.text_sizes import layout, overlaps
 
-    rng = random.Random(5)
-    st = E.new_game(4, 5, {})
     text = Texts("ora", NAMES, lang, strict=True)
     checked = 0
-    for _ in range(400):
-        movers = E.to_move(st)
-        if not movers:
-            break
-        seat = min(movers)
-        if seat != CHANCE:
-            view = E.player_view(st, seat)
-            pieces = {(o["seat"], s["x"], s["y"]): s["piece"] for o in view["owners"] for s in o["spaces"] if s["piece"]}
-            numbered = [pieces[(t["owner"], t["x"], t["y"])] for t in view.get("targets") or []
-                        if (t["owner"], t["x"], t["y"]) in pieces]
-            if numbered:
-                _, shown = layout(partial(render_decision, view, names=NAMES, text=text))
-                assert shown is not None
-                strings = [t.text for t in shown.texts]
-                joined = "".join(strings).replace(" ", "")
-                for piece in numbered:
-                    assert piece in strings or any(s.startswith(f"{piece} ") for s in strings), piece
-                    assert piece_name(text, piece).replace(" ", "") in joined, piece
-                assert overlaps(shown) == []
-                checked += 1
-        action = E.sample_chance(st, rng) if seat == CHANCE else rng.choice(list(E.legal_actions(st, seat)))
-        st, _ = E.apply(st, seat, action)
+    for _, _, view in seeded_decisions():
+        pieces = {(o["seat"], s["x"], s["y"]): s["piece"] for o in view["owners"] for s in o["spaces"] if s["piece"]}
+        numbered = [pieces[(t["owner"], t["x"], t["y"])] for t in view.get("targets") or []
+                    if (t["owner"], t["x"], t["y"]) in pieces]
+        if numbered:
+            _, shown = layout(partial(render_decision, view, names=NAMES, text=text))
+            assert shown is not None
+            strings = [t.text for t in shown.texts]
+            joined = "".join(strings).replace(" ", "")
+            for piece in numbered:
+                assert piece in strings or any(s.startswith(f"{piece} ") for s in strings), piece
+                assert piece_name(text, piece).replace(" ", "") in joined, piece
+            assert overlaps(shown) == []
+            checked += 1
     assert checked > 10
