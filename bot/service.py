@@ -1480,11 +1480,13 @@ class Moderation(Lobbies):
         carrying ``events``, then play what the seat now owes (``stand_in_action``).
 
         Raises:
-            HostError: the user has no seat in this running game.
+            HostError: the game is over; the user has no seat in this running game.
         """
         async with self.lock(game):
             record = await self.get(game)
             seat = record.seat_of(user_id)
+            if record.status in ("finished", "abandoned"):
+                raise HostError(Msg("ui.error.already_over"), "not_active")
             if seat is None or record.status != "active":
                 raise HostError(Msg("ui.error.member_not_playing"), "not_a_player")
             await self.repo.mark_seat_left(

@@ -195,6 +195,8 @@ async def test_moderation_end_replace_kick(service: GameService) -> None:
     assert ended.status == "abandoned"
     with pytest.raises(HostError, match="already over"):
         await service.end(game.id, by_user=ANN)
+    with pytest.raises(HostError, match="^This game is already over[.]$"):  # (not "not playing in this running game")
+        await service.kick(game.id, ANN, by_user=ANN)
     assert await service.replay_matches(game.id)
 
 
