@@ -271,7 +271,7 @@ def _text_runs(text: str, key: tuple[Any, ...]) -> tuple[tuple[str, str | None],
         chosen = _word_font(word)
         i = 0
         while i < len(word):
-            char, end = word[i], _sequence_end(word, i)
+            char, end = word[i], emoji_sequence_end(word, i)
             sequence, i = word[i:end], end
             if char in IGNORED:
                 continue
@@ -308,7 +308,7 @@ EMOJI_MODIFIERS = frozenset(map(chr, range(0x1F3FB, 0x1F400)))
 """The skin tone modifiers (Fitzpatrick types 1-2 to 6), part of the emoji before them."""
 
 
-def _sequence_end(word: str, i: int) -> int:
+def emoji_sequence_end(word: str, i: int) -> int:
     """The index after the emoji sequence starting at ``word[i]`` (Unicode TR51): an emoji
     (category So) with its variation selectors and skin tones, and further emoji joined to it by
     U+200D (👨‍👩‍👧‍👦); ``i + 1`` for any other character (a joiner inside another script's word

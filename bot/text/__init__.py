@@ -54,32 +54,21 @@ _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u061c]")
 _SPACES = re.compile(r"\s+")
 ZWJ = "\u200d"
 """The zero-width joiner: kept where it joins two emoji into one (👨‍👩‍👧), removed elsewhere."""
-_EMOJI_TAIL = frozenset("\ufe0e\ufe0f") | frozenset(map(chr, range(0x1F3FB, 0x1F400)))
-"""What may follow an emoji before a joiner: variation selectors and skin tone modifiers."""
-
-
-def _is_emoji(char: str) -> bool:
-    """An emoji as emoji sequences count them (Unicode TR51; ``render.base`` draws the same):
-    a character of category So (other symbol)."""
-    return unicodedata.category(char) == "So"
-
-
-def _joins_emoji(name: str, i: int) -> bool:
-    """Whether the joiner ``name[i]`` sits inside an emoji ZWJ sequence: right after an emoji
-    (with its variation selectors and skin tones) and right before another."""
-    j = i - 1
-    while j >= 0 and name[j] in _EMOJI_TAIL:
-        j -= 1
-    return j >= 0 and _is_emoji(name[j]) and i + 1 < len(name) and _is_emoji(name[i + 1])
 
 
 def _visible(name: str) -> str:
     """``name`` without bidirectional controls and zero-width characters, except the joiners
-    inside emoji sequences."""
+    inside emoji sequences (``render.base.emoji_sequence_end``: as the images draw them)."""
     if ZWJ not in name:
         return _INVISIBLE.sub("", name)
-    return "".join(c for i, c in enumerate(name)
-                   if not _INVISIBLE.match(c) or (c == ZWJ and _joins_emoji(name, i)))
+    from render.base import emoji_sequence_end
+
+    out, i = [], 0
+    while i < len(name):
+        end = emoji_sequence_end(name, i)
+        out.append(name[i:end] if end > i + 1 else _INVISIBLE.sub("", name[i]))
+        i = end
+    return "".join(out)
 
 
 def short_name(name: str, limit: int = NAME_LIMIT) -> str:
