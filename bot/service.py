@@ -64,12 +64,14 @@ UNWRITABLE = ("The game could not be saved: the bot's storage cannot be written 
               "changed. The bot's operator has been told; please try again in a few minutes.")
 """The answer when the database cannot be written (nothing applied)."""
 
-CRASH_POINTS = ("before_commit", "after_commit", "after_post", "before_board_edit", "after_board_edit")
+CRASH_POINTS = ("before_commit", "after_commit", "after_post", "before_board_edit", "after_board_edit",
+                "after_board_post")
 """Where ``crash_point`` is called: right before an action's transaction commits (a move
 acknowledged is then in flight: ``InFlight``); right after it committed; after
 Discord accepted a posted message and before it is marked done; after the board was
 rendered and before its edit is sent; after the edit was accepted and before it is
-marked done."""
+marked done; after Discord accepted a fresh board message and before it is stored as
+the game's board and its rows marked done."""
 
 crash_hook: Callable[[str], None] | None = None
 """Installed only by a test launcher (``bot/sandbox/serve.py --crash``); None otherwise."""

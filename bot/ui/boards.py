@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +68,17 @@ THUMBNAILS_KEPT = 16
 """Board thumbnails kept for DM turn notices (each 50-150 KB encoded), per game and language: a
 notice follows its board update at once, so only the games that moved last need one, in the
 languages of their readers."""
+
+
+def shown_version(message: discord.Message, game: int) -> int | None:
+    """The version of ``game`` the buttons of the board ``message`` act on
+    (``g:{game}:{version}:{verb}``), None when it carries none."""
+    pattern = re.compile(rf"g:{game}:(\d+):\w+")
+    for row in message.components:
+        for item in getattr(row, "children", [row]):
+            if found := pattern.fullmatch(str(getattr(item, "custom_id", "") or "")):
+                return int(found[1])
+    return None
 
 
 def board_carries(lines: Sequence[str]) -> int:
@@ -206,7 +218,10 @@ class Boards:
                          file: discord.File | None = None, view: discord.ui.View | None = None) -> discord.Message:
         """Post a new board message in the game's home channel, store the pointer and mark
         the board rows of the outbox done; returns the message. The nonce of the oldest
-        pending board row goes with it, so a board posted just before a crash is not posted twice."""
+        pending board row goes with it, so a board posted just before a crash is not posted twice.
+        Discord then hands back that earlier message (``enforce_nonce``), which may show an
+        older version than ``record``'s (drawn before a later move committed): it is edited to
+        this board before the rows are marked done (``shown_version``)."""
         if embed is None or file is None:
             embed, file, view = await self.board_payload(record)
         channel_id = record.home_channel_id
@@ -226,6 +241,12 @@ class Boards:
                     message = await found.edit(embed=embed, attachments=[file], view=view)
                 else:
                     message = await self.transport.channel(channel_id).send(**kwargs)
+                    if boards and shown_version(message, record.id) != record.version:
+                        # (the nonce's board, posted before a crash, drawn from an older version:
+                        # Discord hands that message back instead of posting this one)
+                        file.reset()
+                        message = await message.edit(embed=embed, attachments=[file], view=view)
+                crash_point("after_board_post")
                 self.transport.scroll.note_message(channel_id, message.id)
         except discord.NotFound as exc:
             moved = await self.thread_gone(record, exc, redraw=False)

@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
+import bot.service
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.service import plan_deliveries
 from bot.settings import Settings
 from bot.storage import OutboxItem, Repository, migrations
+from bot.ui.presence import BOARD_SCROLL
 from engines.base import Event, Outcome
 from tests.e2e.driver import Driver
 from tests.reliability.botkit import carnival, checked_fake, legal_text, start_bot, two_player_game
@@ -235,4 +237,56 @@ async def test_a_board_posted_before_a_crash_is_found_after_its_nonce_expired(
     assert (await bot2.service.get(game)).board_message_id == int(boards[0]["id"])
     assert board_version(fake, int(boards[0]["id"])) == {record.version}
     assert await bot2.repo.pending(game) == []
+    await fake.stop_bot(bot2)
+
+
+class Crash(BaseException):
+    """The process dies at a crash point (not an ``Exception``: nothing in the bot catches it)."""
+
+
+async def test_a_board_posted_before_a_crash_shows_the_saved_version_after_the_restart(
+        fake: FakeDiscord, database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board update drew move 1 and posted it as a fresh board (the old one had scrolled
+    away) while move 2 committed; the process died before it stored that board. The restart
+    posts the board of move 2 with the same nonce (the oldest pending board row's), so
+    Discord hands back the board of move 1: the bot brings it to move 2 before it marks the
+    rows done, and the game has that one board."""
+    bot1, driver, game = await two_player_game(fake, database_url)
+    record = await bot1.service.get(game)
+    home = record.home_channel_id
+    for i in range(BOARD_SCROLL):  # (the table talks: the board scrolls away, the next update re-posts it)
+        await fake.say(fake.owner, f"chat {i}", channel=home)
+    await driver.settle()
+    rng = random.Random(6)
+    user, text = await legal_text(bot1, game, rng)
+    first = (await bot1.service.act(game, user, text)).game
+    gate = fake.hold(rf"/channels/{home}/messages", "POST")
+    bot1.delivery.boards.request_board(game, first.version)
+    (update,) = bot1.delivery.boards.updating()
+    await fake.wait_for(lambda: fake.held == 1)  # (the fresh board of move 1 is on its way)
+    user, text = await legal_text(bot1, game, rng)
+    second = (await bot1.service.act(game, user, text)).game
+
+    def die(point: str) -> None:
+        if point == "after_board_post":
+            raise Crash(point)
+
+    monkeypatch.setattr(bot.service, "crash_hook", die)
+    gate.set()
+    with pytest.raises(Crash):
+        await update
+    posted = max(int(m["id"]) for m in fake.channel_messages(home, ephemeral=False))
+    assert board_version(fake, posted) == {first.version} != {second.version}
+    assert (await bot1.service.get(game)).board_message_id == record.board_message_id  # (not stored)
+    await fake.stop_bot(bot1)
+    monkeypatch.setattr(bot.service, "crash_hook", None)
+
+    bot2 = await start_bot(fake, database_url)
+    await Driver(fake, bot2).settle()
+    saved = await bot2.service.get(game)
+    assert saved.version == second.version and await bot2.repo.pending(game) == []
+    boards = [int(m["id"]) for m in fake.channel_messages(home, ephemeral=False)
+              if any(re.fullmatch(rf"g:{game}:\d+:rules", str(c.get("custom_id"))) for c in iter_components(m["components"]))]
+    assert boards == [posted] == [saved.board_message_id] and fake.nonce_hits == 1  # (one board, posted once)
+    assert board_version(fake, posted) == {saved.version}
     await fake.stop_bot(bot2)

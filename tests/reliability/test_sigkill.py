@@ -3,7 +3,9 @@
 The real bot runs as a child process (``python -m bot.sandbox.serve``) against the
 offline Discord of this test process on 127.0.0.1. Each run is started with a crash
 point (``bot.service.CRASH_POINTS``: after a commit, after Discord accepted a post,
-before and after a board edit) and its pass count; the bot SIGKILLs itself there. The
+before and after a board edit, after Discord accepted a fresh board: before each move of
+that run the table talks, so the board scrolls away and is posted again) and its pass
+count; the bot SIGKILLs itself there. The
 test plays typed moves until the process dies, starts it again on the same database
 (with the next crash point: a crash may also come while it delivers what the last one
 left) and, once it has delivered everything, checks from the database and from what the
@@ -43,13 +45,14 @@ import discord.http
 import pytest
 
 from bot.sandbox.fakecord import HANG_GUARD, LOADING, FakeDiscord, iter_components
+from bot.ui.presence import BOARD_SCROLL
 from engines.base import CHANCE
 from engines.registry import get as get_engine
 from engines.registry import notation_of
 
 SPECS = ["after_commit:1", "after_post:1", "before_board_edit:1", "after_board_edit:1",
          "after_commit:2", "after_post:2", "before_board_edit:2", "after_board_edit:2",
-         "after_post:3", "after_commit:3"]
+         "after_post:3", "after_commit:3", "after_board_post:1"]
 ROUNDS = 32
 """Crash trials (runs killed at a crash point) per test run, across the points of SPECS."""
 MAX_MOVES = 8
@@ -312,6 +315,15 @@ async def new_game(fake: FakeDiscord, child: Child, table: Table) -> bool:
         child.db, "SELECT 1 FROM games WHERE id=? AND status != 'lobby'", (game,))))
 
 
+async def scroll_board(fake: FakeDiscord, child: Child) -> bool:
+    """The table talks in the newest game's thread: its board scrolls away, so the next
+    board update posts a fresh one (``after_board_post``). False when the bot died meanwhile."""
+    game = query(child.db, "SELECT * FROM games WHERE state IS NOT NULL ORDER BY id DESC LIMIT 1")[0]
+    for i in range(BOARD_SCROLL):
+        await fake.say(fake.owner, f"chat {i}", channel=game["thread_id"] or game["channel_id"])
+    return await wait_settled(fake, child)
+
+
 @pytest.fixture
 async def offline() -> AsyncIterator[tuple[FakeDiscord, str]]:
     async with FakeDiscord(owner_name="alice", log_names=()) as fake:
@@ -342,6 +354,8 @@ async def test_sigkill_at_every_crash_point_leaves_nothing_stale(offline: tuple[
                 continue
             check(fake, child.db, table)
             for _ in range(MAX_MOVES):
+                if spec.startswith("after_board_post") and not await scroll_board(fake, child):
+                    break
                 token = await typed_move(fake, child.db, table, rng)
                 if token is None:
                     if not await new_game(fake, child, table):
