@@ -145,7 +145,8 @@ class HostContext(Parts):
 
         Raises:
             HostError: a game of another kind, or none or several candidates (the
-                message says how to choose).
+                message says how to choose; in a DM, where no game is played, it says
+                what works there).
         """
         if game is not None:
             check_origin(interaction, game)
@@ -179,7 +180,7 @@ class HostContext(Parts):
                 if not mine:
                     raise HostError(Msg("ui.error.ambiguous_not_mine", {"n": len(candidates)}), "ambiguous")
                 raise HostError(Msg("ui.error.ambiguous"), "ambiguous")
-        raise HostError(Msg("ui.error.no_game"), "no_game")
+        raise HostError(Msg("ui.error.no_game" if interaction.guild_id is not None else "ui.error.no_game_dm"), "no_game")
 
     async def game(self, interaction: discord.Interaction, game: int) -> GameRecord:
         """The game numbered ``game``, if ``interaction`` may touch it (``check_origin``).
