@@ -287,7 +287,8 @@ async def test_a_removed_player_is_told_they_no_longer_play_in_the_running_game_
     mark = max(fake.messages)
     await fake.slash(erin, "carnival", "play")
     await driver.settle()
-    assert private_to(fake, erin, mark) == ["⚠️ This is not your game — you are not playing in it."]
+    assert private_to(fake, erin, mark) == [
+        f"⚠️ Carnival of Sins (罪のカーニバル) #{game} is not your game — you are not playing in it."]
 
 
 async def test_an_old_panel_in_a_paused_game_and_an_old_play_button_of_a_finished_one_say_why(
