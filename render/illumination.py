@@ -243,6 +243,11 @@ def _status(view: PublicView, names: Sequence[str], text: TextFormatter | None =
         winners = view["winners"]
         if len(winners) == 2:
             return _say(text, "board.over_shared", "Game over — a shared victory")
+        broken = view.get("tie_break")
+        if broken:  # (equal totals: what broke the tie)
+            why = "more face-up tiles" if broken == "tiles" else "more coins + tokens"
+            return _say(text, f"board.over_{broken}", f"Game over — {_name(names, winners[0])} wins the tie: {why}",
+                        name=_name(names, winners[0]))
         return _say(text, "board.over_one", f"Game over — {_name(names, winners[0])} wins",
                     name=_name(names, winners[0]))
     active = view["active"]
