@@ -19,6 +19,7 @@ import datetime as dt
 import logging
 import os
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,9 +142,10 @@ class DatabaseRefused(Exception):
     bot's: the message says which, and names the newest backup that replays."""
 
 
-async def newest_good_backup(folder: Path, stem: str) -> Path | None:
+async def newest_good_backup(folder: Path, stem: str) -> tuple[Path, int] | None:
     """The newest backup of ``stem`` in ``folder`` that is the bot's database and replays (the
-    check of ``python -m bot.check``, on a copy: a backup is never changed), or None."""
+    check of ``python -m bot.check``, on a copy: a backup is never changed) and how many
+    started games it holds, or None."""
     for candidate in reversed(backups(folder, stem)):
         if (await asyncio.to_thread(inspect_database, candidate)).kind != OURS:
             continue
@@ -152,24 +154,49 @@ async def newest_good_backup(folder: Path, stem: str) -> Path | None:
             p.unlink(missing_ok=True)
         try:
             await asyncio.to_thread(copy_database, candidate, work, read_only=True)
-            _, differ = await check(str(work))
+            games, differ = await check(str(work))
         except (DatabaseFileError, OSError):
             continue
         finally:
             for p in _sidecars(work):
                 p.unlink(missing_ok=True)
         if not differ:
-            return candidate
+            return candidate, games
     return None
 
 
-async def check_at_start(settings: Settings) -> None:
+def age_text(seconds: float) -> str:
+    """How old something ``seconds`` old is, in the largest whole unit: ``"2 hours"``,
+    ``"1 day"``, ``"under a minute"``."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        n = int(seconds // size)
+        if n >= 1:
+            return f"{n} {unit}{'' if n == 1 else 's'}"
+    return "under a minute"
+
+
+def backup_said(path: Path, stem: str, games: int, now: float) -> str:
+    """A backup as the start check names it: ``path (1 started game; taken 2025-06-15 15:06
+    UTC, 2 hours ago)``; the time is the one in its name (``backup_time``)."""
+    held = f"{games} started game{'' if games == 1 else 's'}"
+    at = backup_time(path, stem)
+    if at is None:
+        return f"{path} ({held})"
+    when = dt.datetime.fromtimestamp(at, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    ago = f", {age_text(now - at)} ago" if now >= at else ""
+    return f"{path} ({held}; taken {when}{ago})"
+
+
+async def check_at_start(settings: Settings, *, now: float | None = None) -> None:
     """Refuse to start on a database that is not there to be trusted: a file that is empty,
     damaged or another program's, or a missing file while backups of it exist (a new database
     would hide the games they hold). A missing file with no backups is a new installation.
 
+    ``now`` (unix seconds, default the clock's): when the backup named is said to be from.
+
     Raises:
-        DatabaseRefused: with the reason and what to do, naming the newest backup that replays.
+        DatabaseRefused: with the reason and what to do, naming the newest backup that replays,
+            the started games it holds and its age.
     """
     if settings.postgres or settings.database_path == ":memory:":
         return
@@ -177,12 +204,14 @@ async def check_at_start(settings: Settings) -> None:
     found = await asyncio.to_thread(inspect_database, database)
     if found.kind == OURS or (found.kind == MISSING and not backups(folder, database.stem)):
         return
-    good = await newest_good_backup(folder, database.stem)
+    newest = await newest_good_backup(folder, database.stem)
     lines = [f"The database {database} {_described(found.kind, found.reason)}."]
     if found.kind == MISSING:
         lines.append(f"Backups of it are in {folder}: a new, empty database would hide their games.")
-    if good is not None:
-        lines.append(f"The newest backup that replays is {good}. Restore it with:\n"
+    if newest is not None:
+        good, games = newest
+        said = backup_said(good, database.stem, games, time.time() if now is None else now)
+        lines.append(f"The newest backup that replays is {said}. Restore it with:\n"
                      f"  make restore FILE={good} TO={database}")
         if found.kind != MISSING:
             lines.append(f"(first move {database} away: a restore never overwrites a file)")

@@ -28,6 +28,7 @@ from bot.ui.language import choose_language
 from bot.ui.lobby import parse_options
 from bot.ui.lobby_options import AI_ITEMS, option_text, value_text
 from bot.ui.locales import LANGUAGE_NAMES
+from bot.ui.moderation import refuse_self_kick
 from bot.ui.notices import board_link
 from bot.ui.permissions import moderator_only
 from bot.ui.table_items import TABLE_ITEMS
@@ -289,6 +290,7 @@ class Games(commands.GroupCog, group_name="game"):
     async def kick(self, interaction: discord.Interaction, game: GameOption, member: discord.User,
                    ai: str | None = None) -> None:
         """Moderator: remove a player; their moves are played automatically from now on (logged)."""
+        refuse_self_kick(interaction, game, member)
         if ai is not None and game.status == "active":
             await self.bot.flow.ai.hand_over(interaction, game, member, ai, reason="kick")
             return

@@ -67,6 +67,9 @@ BOARD_W = 720
 ZOOM_W = 540
 """The width (px) of the pictures answering a decision or a "Look at…" (1.5 image px per phone px)."""
 BOARD_MIN_FONT = 16
+READABLE_FONT = 20
+"""The board's counters, small numbers, Book states and deck line: 10 px on a phone (360 of 720 px),
+as on the pictures that answer a decision."""
 ZOOM_MIN_FONT = 15
 
 TILE_FILL: dict[str, RGB] = {"grey": (128, 128, 134), "yellow": (242, 201, 58), "red": (200, 58, 48),
@@ -243,6 +246,11 @@ def _status(view: PublicView, names: Sequence[str], text: TextFormatter | None =
         winners = view["winners"]
         if len(winners) == 2:
             return _say(text, "board.over_shared", "Game over — a shared victory")
+        broken = view.get("tie_break")
+        if broken:  # (equal totals: what broke the tie)
+            why = "more face-up tiles" if broken == "tiles" else "more coins + tokens"
+            return _say(text, f"board.over_{broken}", f"Game over — {_name(names, winners[0])} wins the tie: {why}",
+                        name=_name(names, winners[0]))
         return _say(text, "board.over_one", f"Game over — {_name(names, winners[0])} wins",
                     name=_name(names, winners[0]))
     active = view["active"]
@@ -270,18 +278,18 @@ def _token_chip(draw: ImageDraw.ImageDraw, x: float, y: float, token: str, count
     draw.ellipse((x, y, x + size, y + size), fill=TILE_FILL[colour], outline=INK, width=1)
     draw_text(draw, (x + size / 2, y + size / 2), _say(text, f"board.token_code.{token}", TOKEN_CODE[token]),
               size=font, fill=TILE_INK[colour], anchor="mm", bold=True)
-    label = str(count)
-    draw_text(draw, (x + size + 3, y + size / 2), label, size=font + 2, anchor="lm", bold=True)
-    return x + size + 5 + text_width(label, font + 2, bold=True) + 7
+    label, label_size = str(count), max(font + 2, READABLE_FONT)
+    draw_text(draw, (x + size + 3, y + size / 2), label, size=label_size, anchor="lm", bold=True)
+    return x + size + 5 + text_width(label, label_size, bold=True) + 6
 
 
 def _coin_chip(draw: ImageDraw.ImageDraw, x: float, y: float, count: int, size: int = 28,
                font: int = BOARD_MIN_FONT) -> float:
     draw.ellipse((x, y, x + size, y + size), fill=COIN_FILL, outline=INK)
     draw_text(draw, (x + size / 2, y + size / 2), "$", size=font, anchor="mm", bold=True)
-    label = str(count)
-    draw_text(draw, (x + size + 3, y + size / 2), label, size=font + 2, anchor="lm", bold=True)
-    return x + size + 5 + text_width(label, font + 2, bold=True) + 7
+    label, label_size = str(count), max(font + 2, READABLE_FONT)
+    draw_text(draw, (x + size + 3, y + size / 2), label, size=label_size, anchor="lm", bold=True)
+    return x + size + 5 + text_width(label, label_size, bold=True) + 6
 
 
 def _mat(img: Image.Image, view: PublicView, seat: int, x: float, y: float, size: int, text: TextFormatter | None,
@@ -324,7 +332,7 @@ def _counts(draw: ImageDraw.ImageDraw, x: float, y: float, view: PublicView, sea
             draw.line((x + 13, y + 16, x + 13, y + 20), fill=INK, width=2)
         label = str(value)
         draw_text(draw, (x + 24, y + 10), label, size=font, anchor="lm", bold=True)
-        x += 24 + text_width(label, font, bold=True) + 14
+        x += 24 + text_width(label, font, bold=True) + 10
 
 
 def _player_card(img: Image.Image, view: PublicView, seat: int, box: tuple[float, float, float, float],
@@ -365,10 +373,10 @@ def _player_card(img: Image.Image, view: PublicView, seat: int, box: tuple[float
             x, y = x0 + 10, y + 32
         x = _token_chip(draw, x, y, token, view["tokens"][seat][token], text)
     items = view["items"][seat]
-    draw_text(draw, (x + 2, y + 14), _say(text, "board.items_short", f"{items}/7", n=items), size=BOARD_MIN_FONT,
+    draw_text(draw, (x + 2, y + 14), _say(text, "board.items_short", f"{items}/7", n=items), size=READABLE_FONT,
               fill=(170, 40, 30) if items > 7 else MUTED, anchor="lm", bold=items > 7)
-    _mat(img, view, seat, mat_x, y0 + 8, MAT_CELL, text, BOARD_MIN_FONT)
-    _counts(draw, mat_x - 4, y1 - 28, view, seat, BOARD_MIN_FONT)
+    _mat(img, view, seat, mat_x, y0 + 8, MAT_CELL, text, 18)
+    _counts(draw, mat_x - 4, y1 - 28, view, seat, READABLE_FONT)
 
 
 def _book_panel(img: Image.Image, view: PublicView, index: int, x0: float, top: float, text: TextFormatter | None) -> dict[str, tuple[float, float]]:
@@ -379,7 +387,7 @@ def _book_panel(img: Image.Image, view: PublicView, index: int, x0: float, top: 
     draw_text(draw, (x0 + 8, top + 4), _say(text, "board.book", f"Book {book['name']}", name=book["name"]),
               size=18, bold=True)
     state = _say(text, "board.open", "open") if book["open"] else _say(text, "board.closed", "closed ✓")
-    draw_text(draw, (x0 + BOOK_W - 8, top + 6), state, size=BOARD_MIN_FONT, fill=MUTED, anchor="ra")
+    draw_text(draw, (x0 + BOOK_W - 8, top + 2), state, size=READABLE_FONT, fill=MUTED, anchor="ra")
     gx = x0 + (BOOK_W - 6 * CELL) / 2
     gy = top + BOOK_HEAD
     places = _grid(img, view, book, gx, gy, CELL, text)
@@ -420,11 +428,12 @@ def _mini_monastery(img: Image.Image, view: PublicView, box: tuple[float, float,
                       size=BOARD_MIN_FONT, fill=TILE_INK[colour], bold=True)
             for k, tier in enumerate(SLOT_TIERS):
                 owner = view["slots"].get(f"{sid}-{tier}")
-                bx, by = cx + 6 + k * 26, cy + ch - 28
+                bx, by = cx + 5 + k * 29, cy + ch - 29
                 fill = WHITE if owner is None or sides is None else SIDE_FRAME[sides[owner]]
                 ink = INK if owner is None or sides is None or sides[owner] == "reverent" else WHITE
-                draw.rectangle((bx, by, bx + 24, by + 22), fill=fill, outline=INK)
-                draw_text(draw, (bx + 12, by + 11), str(SLOT_TIERS[tier]), size=BOARD_MIN_FONT, fill=ink, anchor="mm")
+                draw.rectangle((bx, by, bx + 27, by + 24), fill=fill, outline=INK)
+                draw_text(draw, (bx + 13.5, by + 12), str(SLOT_TIERS[tier]), size=READABLE_FONT, fill=ink, anchor="mm",
+                          bold=True)
         else:
             draw.rounded_rectangle(cell, radius=6, fill=BG, outline=LINE)
             draw_text(draw, (cx + cw / 2, cy + ch * (0.66 if abbot else 0.5)),
@@ -463,10 +472,11 @@ def _battle_rows(img: Image.Image, view: PublicView, box: tuple[float, float, fl
                 bx = x1 - 16 - (2 - j) * 34
                 by = y + (row_h - 4) / 2 - 13
                 draw.rounded_rectangle((bx, by, bx + 28, by + 26), radius=5, fill=colour)
-                draw_text(draw, (bx + 14, by + 13), str(counts[seat]), size=font + 1, fill=ink, anchor="mm", bold=True)
+                draw_text(draw, (bx + 14, by + 13), str(counts[seat]), size=READABLE_FONT, fill=ink, anchor="mm",
+                          bold=True)
     deck = _say(text, "board.deck_short", f"deck {view['deck_count']} · discard {len(view['discard'])}",
                 n=view["deck_count"], discard=len(view["discard"]))
-    draw_text(draw, (x0 + 10, y1 - 8), deck, size=font, fill=MUTED, anchor="ld", max_width=x1 - x0 - 20)
+    draw_text(draw, (x0 + 10, y1 - 6), deck, size=READABLE_FONT, fill=MUTED, anchor="ld", max_width=x1 - x0 - 20)
 
 
 def render_board(view: dict[str, Any], *, names: Sequence[str], text: TextFormatter | None = None,

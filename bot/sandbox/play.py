@@ -79,6 +79,8 @@ log = logging.getLogger(__name__)
 
 MEMBERS = ("bob", "carol", "dave", "eve", "frank")
 OWNER = "alice"
+DEFAULT_DB = Path("playground/games.db")
+"""The playground's database unless `--db` names another."""
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".gif", ".webp")
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 
@@ -839,10 +841,18 @@ class Playground:
 # ---------------------------------------------------------------------------------------------- main
 
 
+def fresh_hint(db: Path) -> str:
+    """The command that starts a new playground on ``db`` (``--fresh``; with ``--db`` when it
+    is not the default database)."""
+    if db == DEFAULT_DB:
+        return "`make play ARGS=--fresh`"
+    return f"`make play ARGS={shlex.quote(f'--db {shlex.quote(str(db))} --fresh')}`"
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m bot.sandbox.play", description=__doc__.split("\n")[0],
                                 epilog=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--db", type=Path, default=Path("playground/games.db"), help="database (default: %(default)s)")
+    p.add_argument("--db", type=Path, default=DEFAULT_DB, help="database (default: %(default)s)")
     p.add_argument("--images", type=Path, default=Path("playground/images"),
                    help="folder for the images the bot posts (default: %(default)s)")
     p.add_argument("--script", type=Path, help="read the commands from this file (one a line)")
@@ -928,7 +938,7 @@ async def amain(argv: Sequence[str] | None = None, *, bot_factory: BotFactory | 
         try:
             await check_at_start(Settings(database_path=str(args.db), token="offline"))
         except DatabaseRefused as exc:
-            (out or print)(f"The playground cannot start: {exc}\n(`make play ARGS=--fresh` starts a new playground.)")
+            (out or print)(f"The playground cannot start: {exc}\n({fresh_hint(args.db)} starts a new playground.)")
             return 4
     fake = FakeDiscord(owner_name=OWNER, real_time=True)
     if world.exists() and args.db.exists():

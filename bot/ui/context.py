@@ -145,7 +145,8 @@ class HostContext(Parts):
 
         Raises:
             HostError: a game of another kind, or none or several candidates (the
-                message says how to choose).
+                message says how to choose; in a DM, where no game is played, it says
+                what works there).
         """
         if game is not None:
             check_origin(interaction, game)
@@ -179,7 +180,7 @@ class HostContext(Parts):
                 if not mine:
                     raise HostError(Msg("ui.error.ambiguous_not_mine", {"n": len(candidates)}), "ambiguous")
                 raise HostError(Msg("ui.error.ambiguous"), "ambiguous")
-        raise HostError(Msg("ui.error.no_game"), "no_game")
+        raise HostError(Msg("ui.error.no_game" if interaction.guild_id is not None else "ui.error.no_game_dm"), "no_game")
 
     async def game(self, interaction: discord.Interaction, game: int) -> GameRecord:
         """The game numbered ``game``, if ``interaction`` may touch it (``check_origin``).
@@ -212,7 +213,7 @@ class HostContext(Parts):
         play in it when they did (``ui.error.resigned``: their seat is marked left by their
         resign; ``ui.error.removed``: by a moderator's kick, or a moderator gave their seat
         to someone else or to an AI, a ``replace``/``ai_seat`` entry whose ``old_user`` they
-        are), else that it is not their game (``ui.error.not_your_game``)."""
+        are), else that it is not their game (``ui.error.not_your_game``, which names it: its title and number)."""
         left = next((s.seat for s in record.seats if s.user_id == user_id and s.status == "left"), None)
         entries = await self.service.log(record.id) if record.state is not None else []
         for e in reversed(entries):
@@ -225,4 +226,5 @@ class HostContext(Parts):
             handed = act.get("type") == "replace" or (act.get("type") == "ai_seat" and act.get("reason") != "autopilot")
             if handed and act.get("old_user") == user_id:
                 return HostError(Msg("ui.error.removed", {"game": record.id}), "not_a_player")
-        return HostError(Msg("ui.error.not_your_game"), "not_a_player")
+        return HostError(Msg("ui.error.not_your_game", {"game": record.id, "name": {"msg": f"ui.game.{record.game_id}"}}),
+                         "not_a_player")

@@ -15,11 +15,12 @@ import discord
 from bot.service import ActResult, HostError
 from bot.settings import TIMEOUT_PRESETS
 from bot.storage import GameRecord
-from bot.text import Texts
+from bot.text import LOCALES, Texts
 from bot.ui.arguments import engine_named
 from bot.ui.components import ActionSelect
 from bot.ui.context import HostContext
-from bot.ui.lobby_options import timeout_label
+from bot.ui.errors import reader_locale
+from bot.ui.lobby_options import option_text, timeout_label
 from bot.ui.notices import Notices
 from bot.ui.panels import game_title, lobby_embed, lobby_view
 from bot.ui.permissions import is_moderator
@@ -51,7 +52,8 @@ def _open_quote(text: str) -> int | None:
 
 def parse_options(text: str | None) -> dict[str, str]:
     """``"table_model=zones roll_sigma=300"`` → ``{"table_model": "zones", "roll_sigma": "300"}``;
-    values may be quoted (``name="two words"``).
+    values may be quoted (``name="two words"``); a key may be several words, as an option's
+    name is (``Wrath knock chance=0.3``: the words before the ``=``).
 
     Raises:
         InvalidOptions: an item without ``=``, a key given twice, or a quote that is never
@@ -75,16 +77,62 @@ def parse_options(text: str | None) -> dict[str, str]:
                              key=key, text=Msg("refusal.option_quote" if at is not None else "refusal.option_backslash",
                                                {"key": key[:40]}).to_json()) from None
     out: dict[str, str] = {}
+    pending: list[str] = []  # (the words of a key of several words, before the one with its "=")
     for item in items:
         key, sep, value = item.partition("=")
+        if not sep and item:
+            pending.append(item)
+            continue
+        key = " ".join([*pending, key.strip()]).strip()
         if not sep or not key:
             raise InvalidOptions(f"Write options as key=value (got {item!r}).", key=item,
                                  text=Msg("refusal.option_syntax", {"got": item[:40]}).to_json())
-        key = key.strip()
+        pending = []
         if key in out:
             raise InvalidOptions(f"Option '{key}' is given twice.", key=key,
                                  text=Msg("refusal.option_twice", {"key": key[:40]}).to_json())
         out[key] = value.strip()
+    if pending:
+        got = " ".join(pending)
+        raise InvalidOptions(f"Write options as key=value (got {got!r}).", key=got,
+                             text=Msg("refusal.option_syntax", {"got": got[:40]}).to_json())
+    return out
+
+
+def _folded(name: str) -> str:
+    """A key or an option's name as it is compared: runs of spaces as one, case-folded."""
+    return " ".join(name.split()).casefold()
+
+
+def option_keys(game_id: str, typed: dict[str, str], locale: str = "en") -> dict[str, str]:
+    """``typed`` (``parse_options``) with each key as the engine knows it: an option is named
+    by its key (``wrath_knock_prob``) or by its name as the lobby shows it in any of the
+    catalog languages (``Wrath knock chance``; ``option_text``), case-insensitive.
+
+    Raises:
+        InvalidOptions: a key that names no option (the message, in ``locale``, lists each
+            option's name and key), or one option named twice.
+    """
+    specs = get_engine(game_id).info.options
+    names = {_folded(spec.key): spec.key for spec in specs}
+    for locale_ in LOCALES:
+        tx = Texts(game_id, [], locale_)
+        for spec in specs:
+            names.setdefault(_folded(option_text(tx, spec)[0]), spec.key)
+    out: dict[str, str] = {}
+    for given, value in typed.items():
+        key = names.get(_folded(given))
+        if key is None:
+            tx = Texts(game_id, [], locale)
+            known = [f"{option_text(tx, spec)[0]} ({spec.key})" for spec in specs]
+            raise InvalidOptions(f"Unknown option '{given}'; name an option as the lobby shows it or by its key: "
+                                 f"{', '.join(known) or 'none'}.", key=given, known=[spec.key for spec in specs],
+                                 text=Msg("refusal.option_unknown_named", {
+                                     "key": given[:40], "known": known or Msg("refusal.option_none").to_json()}).to_json())
+        if key in out:
+            raise InvalidOptions(f"Option '{key}' is given twice.", key=key,
+                                 text=Msg("refusal.option_twice", {"key": key[:40]}).to_json())
+        out[key] = value
     return out
 
 
@@ -107,7 +155,8 @@ class Lobby:
             HostError: used in a DM, a timer that is not one of ``TIMEOUT_PRESETS``, an
                 unknown game, or a member (not a moderator) who already hosts
                 ``Settings.open_lobbies`` open lobbies in the server.
-            InvalidOptions: bad options (``parse_options``, then the engine's schema).
+            InvalidOptions: bad options (``parse_options``, ``option_keys``, then the engine's
+                schema).
         """
         if interaction.guild_id is None:
             raise HostError(Msg("ui.error.lobby_dm"), "dm")
@@ -118,7 +167,7 @@ class Lobby:
         record = await self.ctx.service.create_lobby(
             game_id=game_id, guild_id=interaction.guild_id, channel_id=interaction.channel_id or 0,
             host_user_id=interaction.user.id, host_name=clean_text(interaction.user.display_name)[:80],
-            options=parse_options(options), move_timeout=timeout or self.ctx.settings.move_timeout, seated=seated,
+            options=option_keys(game_id, parse_options(options), reader_locale(interaction)), move_timeout=timeout or self.ctx.settings.move_timeout, seated=seated,
             open_limit=limit)
         locale = self.ctx.delivery.locales.public(record.guild_id)
         view = lobby_view(record, locale)

@@ -21,6 +21,22 @@ from engines.base import Msg, seat_letter
 from render.base import clean_text
 
 
+def refuse_self_kick(interaction: discord.Interaction, game: GameRecord, member: discord.abc.User) -> None:
+    """``/game mod kick`` naming the moderator herself, who has a seat, is refused with the way
+    a player leaves: ``/game resign`` (which asks to confirm, and is logged as a resignation)
+    in a running game, the lobby's Leave button in a lobby.
+
+    Raises:
+        HostError: the game is another server's (``check_origin``), or ``member`` is the caller
+            and plays in ``game``.
+    """
+    check_origin(interaction, game)
+    if member.id != interaction.user.id or game.seat_of(member.id) is None or game.status not in ("lobby", "active"):
+        return
+    key = "kick_self_lobby" if game.status == "lobby" else "kick_self"
+    raise HostError(Msg(f"refusal.host.{key}", {"game": game.id}), "kick_self")
+
+
 class Moderation:
     """The moderator commands' work (the check ran before), for ``ctx``; ``stop_ai(game,
     seat)`` tells the AI players that a seat is no longer theirs (``AiPlayers.stop``)."""

@@ -93,6 +93,7 @@ from .rules import (
     seat_of,
     slot_parts,
     staged_choices,
+    tie_break,
 )
 
 Handler = Callable[[State, int, Action], list[Event]]
@@ -211,8 +212,13 @@ class IlluminationEngine(GameEngine[State, Action, view.PublicView | view.Privat
             reason = msg("reason.shared", score=totals[0])
         else:
             w = ranking[0]
-            reason = msg("reason.win", seat=seat_ref(w), score=totals[w], other=totals[1 - w],
-                         end=term("end.books" if all(not is_open(state, b) for b in BOOKS) else "end.passed"))
+            end = term("end.books" if all(not is_open(state, b) for b in BOOKS) else "end.passed")
+            broken = tie_break(state)
+            if broken is None:
+                reason = msg("reason.win", seat=seat_ref(w), score=totals[w], other=totals[1 - w], end=end)
+            else:  # (equal totals: the reason names what broke the tie, D35)
+                reason = msg(f"reason.win_{broken[0]}", seat=seat_ref(w), score=totals[w], other=totals[1 - w],
+                             mine=broken[1], theirs=broken[2], end=end)
         return Outcome(tuple(float(t) for t in totals), ranking, winners, reason)
 
     def scores(self, state: State) -> tuple[float, ...]:

@@ -450,6 +450,20 @@ def staged_choices(state: State) -> list[tuple[str, str]]:
     return out
 
 
+def tie_break(state: State) -> tuple[str, int, int] | None:
+    """How the tie-break decided a game whose totals are equal (§8, D35): ``("tiles", winner's,
+    loser's)`` face-up tiles in the Books, or ``("items", winner's, loser's)`` coins + tokens
+    held (the face-up tiles being equal); None when the totals differ or the victory is shared."""
+    totals, ranking, winners = final_result(state)
+    if totals[0] != totals[1] or len(winners) != 1:
+        return None
+    w, o = ranking
+    tiles = (face_up_count(state, w), face_up_count(state, o))
+    if tiles[0] != tiles[1]:
+        return ("tiles", *tiles)
+    return ("items", items(state, w), items(state, o))
+
+
 def final_result(state: State) -> tuple[list[int], tuple[int, ...], frozenset[int]]:
     """Final totals per seat, the ranking and the winners (§8): the higher total wins; ties go to
     more face-up tiles, then more coins + tokens, else the victory is shared (D35)."""

@@ -34,6 +34,7 @@ from .rules import (
     score_breakdown,
     side_of,
     staged_choices,
+    tie_break,
     tile_of,
 )
 
@@ -116,6 +117,8 @@ class PublicView(TypedDict):
     crusade_n: list[int | None]
     over: bool
     winners: list[int]
+    tie_break: str | None
+    """What broke a tie of equal totals (``rules.tie_break``): ``"tiles"``, ``"items"``, or None."""
 
 
 class SquareView(TypedDict):
@@ -220,6 +223,7 @@ def public_view(state: State) -> PublicView:
         "crusade_n": [crusade_n(state, s) for s in (0, 1)] if over else [None, None],
         "over": over,
         "winners": sorted(final_result(state)[2]) if over else [],
+        "tie_break": broken[0] if over and (broken := tie_break(state)) else None,
     }
 
 

@@ -190,6 +190,10 @@ class OraEngine(GameEngine[State, Action, PublicView | PrivateView]):
             reason = msg("reason.score_tied", winners=seats_ref(winners), score=int(best))
         else:
             reason = msg("reason.score", winners=seats_ref(winners), score=int(best))
+        capped = F.ended_at_cap(state)
+        if capped is not None:  # (the safety cap ended it, D38: the reason says so)
+            unit = "turn" if state["mode"] == "2p" else "round"
+            reason = msg(f"reason.capped_{unit}", result=reason, n=capped)
         return Outcome(scores, ranking, winners, reason)
 
     def scores(self, state: State) -> tuple[float, ...]:

@@ -246,6 +246,18 @@ def _run_item(st: State, item: QueueItem, out: Events) -> None:
         out.append(ev("game_end"))
 
 
+def ended_at_cap(st: State) -> int | None:
+    """The unit (a turn in ``2p``, a round in ``2pl``) after which the two-player safety cap
+    (D38) ended the game; None when the game is not over or ended by its own rule (``_unit_end``)."""
+    cap = turn_cap(st["mode"], int(st["opts"]["two_player_turn_cap"]))
+    if not st["over"] or cap is None or st["unit"] < cap:
+        return None
+    if st["mode"] == "2p":
+        return None if st["last"] else int(st["unit"])
+    display_end = st["phase"] >= 4 and len(st["display"]) <= 3 and not st["opts"].get("display_end_checked_by_host")
+    return None if display_end else int(st["unit"])
+
+
 def _unit_end(st: State, out: Events) -> None:
     mode = MODES[st["mode"]]
     u = st["unit"]

@@ -40,8 +40,9 @@ from bot.text import (
     short_name,
 )
 from bot.text.extract import extract_toml
+from bot.ui.notices import rules_in
 from engines.base import CHANCE, Msg
-from engines.registry import ENGINES, notation_of
+from engines.registry import ENGINES, notation, notation_of
 from render import registry as renderers
 from tests.engines.test_conformance import messages_in
 from tests.golden.cases import Case, cases, initial_state, play
@@ -222,9 +223,10 @@ def test_a_native_name_that_would_repeat_is_hidden_not_dropped() -> None:
     assert Texts("carnival", [], "ja")(label) == "貪欲"
 
 
-SPEC_REFERENCE = re.compile(r"§|\bD\d{1,3}\b|\bspec(?:ification)?\b|docs/rules", re.IGNORECASE)
-"""A reference to the rules specification (``§3.2``, ``D41``, ``spec D29``, ``docs/rules``): players
-have not read the specification, so no text shown to them cites it."""
+SPEC_REFERENCE = re.compile(r"§|\bD\d{1,3}\b|\bFR\d+\b|[(（]G\d[)）]|(?i:\bspec(?:ification)?\b)|docs/rules|仕様|規格|规格")
+"""A reference to the rules specification (``§3.2``, ``D41`` (a capital D: ``d6`` is a die), ``spec D29``, its function rules ``FR7`` and
+general rules ``(G5)``, ``docs/rules``; 仕様書, 規格書, 规格书): players have not read the specification, so
+no text shown to them cites it."""
 
 
 def test_no_player_facing_text_cites_the_specification() -> None:
@@ -232,6 +234,9 @@ def test_no_player_facing_text_cites_the_specification() -> None:
              for ns in namespaces() for key, text in catalog(ns, locale).items() if SPEC_REFERENCE.search(text)]
     cited += [f"{game_id} {spec.key}: {spec.description!r}" for game_id, engine in ENGINES.items()
               for spec in (*engine.info.options, *engine.info.preferences) if SPEC_REFERENCE.search(spec.description)]
+    cited += [f"{locale} {game_id} /game rules: {line.strip()!r}" for locale in (DEFAULT_LOCALE, *TRANSLATED)
+              for game_id in ENGINES for line in rules_in(notation(game_id), locale).splitlines()
+              if SPEC_REFERENCE.search(line)]
     assert cited == []
 
 

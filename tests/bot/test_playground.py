@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from bot.sandbox.play import (
     UserRef,
     amain,
     format_message,
+    fresh_hint,
     humanize,
     is_image,
     modal_inputs,
@@ -610,6 +612,13 @@ async def test_sigterm_ends_a_piped_playground_like_quit_and_keeps_its_server(tm
     assert any("Carnival" in str(m) for m in saved.messages.values())
 
 
+def test_the_fresh_hint_names_the_database_unless_it_is_the_default() -> None:
+    assert fresh_hint(Path("playground/games.db")) == "`make play ARGS=--fresh`"
+    assert fresh_hint(Path("other.db")) == "`make play ARGS='--db other.db --fresh'`"
+    assert shlex.split(fresh_hint(Path("my games/x.db")).strip("`").removeprefix("make play "))[0] == \
+        "ARGS=--db 'my games/x.db' --fresh"
+
+
 async def test_an_emptied_playground_database_is_refused_not_started_over(tmp_path: Path) -> None:
     """The playground checks its database as the bot does at start (bot/backup.py): an emptied file
     is refused and named; ``--fresh`` starts over on purpose."""
@@ -623,5 +632,25 @@ async def test_an_emptied_playground_database_is_refused_not_started_over(tmp_pa
     out: list[str] = []
     assert await amain(["--script", str(first), *args], out=out.append) == 4
     assert out[0].startswith(f"The playground cannot start: The database {tmp_path / 'games.db'} is empty"), out
+    # the hint starts over on this database, not on the default one
+    assert out[0].endswith(f"\n(`make play ARGS='--db {tmp_path / 'games.db'} --fresh'` starts a new playground.)"), out
     assert (tmp_path / "games.db").read_bytes() == b""
     assert await amain(["--script", str(first), "--fresh", *args], out=lambda _line: None) == 0
+
+
+async def test_the_readmes_playground_example_runs_as_shown(tmp_path: Path) -> None:
+    """README.md's `make play` example, typed as it stands: every line is understood, the
+    lobby's Add AI select seats an AI, bob joins, and alice's pick is taken."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## The offline playground", 1)[1].split("```", 2)[1]
+    lines = [line.split("> ", 1)[1].split("#", 1)[0].strip() for line in block.splitlines() if "> " in line]
+    assert lines[:2] == ["/game new game:carnival", "select 4 2"]
+    script = tmp_path / "readme.txt"
+    script.write_text("\n".join([*lines, "wait"]) + "\n", encoding="utf-8")
+    out: list[str] = []
+    assert await amain(["--script", str(script), "--db", str(tmp_path / "games.db"),
+                        "--images", str(tmp_path / "img")], out=out.append) == 0
+    said = "\n".join(out)
+    assert "??" not in said, said[-2000:]
+    assert "[4] ▾ Add AI…" in said and "2. 🤖 Bot · Normal" in said and "3. @bob" in said
+    assert "🔒 You picked Gluttony for round 1." in said

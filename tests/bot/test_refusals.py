@@ -9,7 +9,7 @@ import pytest
 
 from bot.text import TRANSLATED, Texts, catalog
 from bot.ui.errors import InGame, engine_sentence, refusal
-from bot.ui.lobby import parse_options
+from bot.ui.lobby import option_keys, parse_options
 from bot.ui.lobby_options import option_text
 from engines.base import (
     CHANCE,
@@ -119,6 +119,33 @@ def test_options_as_typed_are_refused_in_the_readers_language(typed: str, englis
         parse_options(typed)
     assert (caught.value.message, engine_sentence(caught.value), engine_sentence(caught.value, "ja")) == (
         english, english, japanese)
+
+
+def test_options_are_named_by_key_or_by_the_name_the_lobby_shows_in_any_language() -> None:
+    typed = parse_options("Wrath knock chance=0.3 ROLL_SIGMA=300 憤怒の場外確率=0.1 \"table  MODEL\"=zones")
+    assert option_keys("carnival", typed) == {
+        "wrath_knock_prob": "0.3", "roll_sigma": "300", "wrath_off_table_prob": "0.1", "table_model": "zones"}
+    with pytest.raises(InvalidOptions) as caught:
+        option_keys("carnival", parse_options("roll_sigma=300 roll spread=200"))
+    assert caught.value.message == "Option 'roll_sigma' is given twice."
+    with pytest.raises(InvalidOptions) as caught:
+        parse_options("Wrath knock chance")
+    assert caught.value.message == "Write options as key=value (got 'Wrath knock chance')."
+
+
+def test_an_unknown_option_is_refused_listing_the_names_and_keys_in_the_readers_language() -> None:
+    with pytest.raises(InvalidOptions) as caught:
+        option_keys("carnival", {"knock": "0.3"}, "ja")
+    assert engine_sentence(caught.value, "ja") == (
+        "オプション「knock」はありません。ロビーに表示される名前かキーで指定してください："
+        "テーブルモデル (table_model)、ロールのばらつき (roll_sigma)、憤怒の狙いのぶれ (wrath_aim_sigma)、"
+        "憤怒の衝突半径 (wrath_knock_radius)、憤怒の衝突確率 (wrath_knock_prob)、憤怒の場外確率 (wrath_off_table_prob)。")
+    with pytest.raises(InvalidOptions) as caught:
+        option_keys("carnival", {"knock": "0.3"})
+    assert caught.value.message == (
+        "Unknown option 'knock'; name an option as the lobby shows it or by its key: Table model (table_model), "
+        "Roll spread (roll_sigma), Wrath aim scatter (wrath_aim_sigma), Wrath knock radius (wrath_knock_radius), "
+        "Wrath knock chance (wrath_knock_prob), Wrath off-table chance (wrath_off_table_prob).")
 
 
 def test_a_quoted_move_is_escaped_so_it_pings_no_one() -> None:

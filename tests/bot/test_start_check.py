@@ -93,11 +93,12 @@ async def test_an_emptied_database_is_refused_and_the_newest_backup_that_replays
     sidecars_gone(database)
     assert inspect_database(database).kind == EMPTY
     with pytest.raises(DatabaseRefused) as refused:
-        await check_at_start(settings)
+        await check_at_start(settings, now=T0 + 2 * 3600 + 600)
     said = str(refused.value)
     assert said.splitlines()[0] == (f"The database {database} is empty (no tables: the file was emptied or "
                                     "truncated, or never written).")
-    assert f"The newest backup that replays is {good}." in said
+    assert said.splitlines()[1] == (f"The newest backup that replays is {good} (1 started game; taken "
+                                    "2025-06-15 15:06 UTC, 2 hours ago). Restore it with:")
     assert f"make restore FILE={good} TO={database}" in said
     assert str(bad) not in said
     assert database.read_bytes() == b""  # nothing was written to it
@@ -124,10 +125,10 @@ async def test_a_truncated_database_is_called_damaged(tmp_path: Path, settings: 
     database.write_bytes(data[: len(data) // 2])
     assert inspect_database(database).kind == DAMAGED
     with pytest.raises(DatabaseRefused) as refused:
-        await check_at_start(settings)
+        await check_at_start(settings, now=T0 + 3 * 86400)
     said = str(refused.value)
     assert said.startswith(f"The database {database} is damaged (corrupt: database disk image is malformed).")
-    assert f"The newest backup that replays is {good}." in said
+    assert f"The newest backup that replays is {good} (1 started game; taken 2025-06-15 15:06 UTC, 3 days ago)." in said
     with pytest.raises(StorageCorrupt, match="is damaged \\(corrupt: database disk image is malformed\\)"):
         await Repository.check(str(database))
 
@@ -156,11 +157,12 @@ async def test_a_missing_database_starts_anew_only_without_backups(tmp_path: Pat
     for p in tmp_path.glob("games.db*"):
         p.unlink()
     with pytest.raises(DatabaseRefused) as refused:
-        await check_at_start(settings)
+        await check_at_start(settings, now=T0 + 30)
     lines = str(refused.value).splitlines()
     assert lines[0] == f"The database {tmp_path / 'games.db'} does not exist."
     assert lines[1] == f"Backups of it are in {tmp_path / 'backups'}: a new, empty database would hide their games."
-    assert lines[2] == f"The newest backup that replays is {good}. Restore it with:"
+    assert lines[2] == (f"The newest backup that replays is {good} (1 started game; taken 2025-06-15 15:06 UTC, "
+                        "under a minute ago). Restore it with:")
     assert not (tmp_path / "games.db").exists()
 
 

@@ -369,3 +369,25 @@ async def test_an_older_record_changes_no_hand(fake, make_bot, players) -> None:
     (after,) = hand_messages(fake, alice, game)
     assert after["edited_timestamp"] == shown["edited_timestamp"]
     assert [a["id"] for a in after["attachments"]] == [a["id"] for a in shown["attachments"]]
+
+
+async def test_game_play_in_a_dm_without_a_number_says_what_works_in_a_dm(driver: Driver, players, bot) -> None:
+    """No game is played in a DM, and `/game new` does not work there: the refusal names
+    what does (a `game` number, `/game mine`, Play ▶ on a turn notice); with the number the
+    panel opens."""
+    alice, bob = players[:2]
+    fake = driver.fake
+    game = await driver.start_game("carnival", [alice, bob])
+    dm_id = fake.dm_channel(bob)["id"]
+    last = max(fake.messages)
+    await fake.slash(bob, "game", "play", channel=dm_id)
+    await driver.settle()
+    told = driver.newest_ephemeral(bob, after=last)
+    assert told is not None and told["content"] == (
+        "⚠️ No game is played in a DM. Pass the `game` number of a game you play in; `/game mine` lists them, "
+        "and Play ▶ on a turn notice opens your panel here.")
+    last = max(fake.messages)
+    await fake.slash(bob, "game", "play", game=game, channel=dm_id)
+    await driver.settle()
+    panel = driver.newest_ephemeral(bob, after=last)
+    assert panel is not None and panel["channel_id"] == dm_id and driver.choices(panel)

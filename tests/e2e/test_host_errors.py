@@ -81,7 +81,7 @@ async def test_refusals_from_a_button_and_a_command_are_sentences_and_log_nothin
     await fake.slash(alice, "carnival", "play", action="no such move", game=game)     # a GameError
     await driver.settle()
     told = private_to(fake, carol, last)  # (in the order they were answered: Play ▶ answers by a follow-up)
-    assert told == ["⚠️ This is not your game — you are not playing in it."] * 2, told  # (the same words)
+    assert told == [f"⚠️ Carnival of Sins (罪のカーニバル) #{game} is not your game — you are not playing in it."] * 2, told  # (the same words)
     (refused,) = private_to(fake, alice, last)
     assert refused.startswith("⚠️ ") and APOLOGY not in refused
     assert not fake.errors.records
@@ -150,3 +150,22 @@ async def test_the_clock_loop_runs_from_setup_and_stops_on_close(fake, make_bot,
     assert record.getMessage() == "game clock pass failed" and record.exc_info is not None
     await fake.stop_bot(bot)
     assert not loop.is_running()
+
+
+async def test_a_non_players_play_is_refused_naming_the_game(driver: Driver, players, bot) -> None:
+    """Any game's `play` by someone without a seat names the game (title and number), by
+    its own command and by `/game play`, in the reader's language."""
+    carol = players[4]
+    fake = driver.fake
+    game = await driver.start_game("heaven", players[:4])
+    for sub, options in (("heaven", {"game": game}), ("heaven", {}), ("game", {"game": game})):
+        last = max(fake.messages)
+        await fake.slash(carol, sub, "play", **options)
+        await driver.settle()
+        assert private_to(fake, carol, last) == [
+            f"⚠️ The Way to Heaven (天路) #{game} is not your game — you are not playing in it."], (sub, options)
+    fake.user_locales[carol["id"]] = "ja"
+    last = max(fake.messages)
+    await fake.slash(carol, "heaven", "play", game=game)
+    await driver.settle()
+    assert private_to(fake, carol, last)[0].startswith(f"⚠️ 天路 #{game} は")

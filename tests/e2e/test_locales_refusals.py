@@ -94,7 +94,14 @@ async def test_a_bad_lobby_option_is_refused_in_the_readers_language(fake, make_
     token = await fake.slash(users[0], "game", "new", game="heaven", options={"options": "no_such=1"})
     await driver.settle()
     content = fake.message_for(token)["content"]
-    assert content.startswith("⚠️ 沒有選項「no_such」；已知的選項：allow_three, board_side,"), content
+    assert content == ("⚠️ 沒有選項「no_such」；請用大廳顯示的名稱或它的鍵來指定選項：圖板面 (board_side)、"
+                       "天堂之門的顏色 (gate_same_colour)、組合 C3 (c3_rule)、×3 模式 (x3_mode)、借用範圍 (borrow_scope)、"
+                       "守護的範圍 (guardian_scope)、恩賜上限 (grace_cap)、三人遊戲 (allow_three)、回合上限 (round_limit)、"
+                       "回合計時（小時） (turn_timeout)、反應計時（小時） (reaction_timeout)。"), content
+    token = await fake.slash(users[0], "game", "new", game="heaven", options={"options": "回合上限=20"})
+    await driver.settle()
+    lobbies = await driver.bot.repo.games(status=("lobby",))  # (the name as the lobby shows it opens the lobby)
+    assert [g.options.get("round_limit") for g in lobbies] == [20]
 
 
 async def test_game_prefs_answers_in_japanese(fake, make_bot) -> None:

@@ -287,7 +287,8 @@ async def test_a_removed_player_is_told_they_no_longer_play_in_the_running_game_
     mark = max(fake.messages)
     await fake.slash(erin, "carnival", "play")
     await driver.settle()
-    assert private_to(fake, erin, mark) == ["⚠️ This is not your game — you are not playing in it."]
+    assert private_to(fake, erin, mark) == [
+        f"⚠️ Carnival of Sins (罪のカーニバル) #{game} is not your game — you are not playing in it."]
 
 
 async def test_an_old_panel_in_a_paused_game_and_an_old_play_button_of_a_finished_one_say_why(
@@ -370,3 +371,32 @@ async def test_playing_after_the_end_says_which_game_ended(driver: Driver, playe
     await driver.settle()
     then = over[:-1] + f". Lobby #{lobby.id} here begins when its host presses Start."
     assert [await told(), await told(action="pass"), await told(thread=final.thread_id)] == [then, then, over]
+
+
+async def test_a_moderator_who_kicks_herself_is_told_to_resign_or_leave_and_nothing_changes(
+        driver: Driver, players, bot) -> None:
+    """Kicking one's own seat would be a resignation logged as moderation, without the
+    resign's confirmation: it is refused with the way a player leaves, and nothing changes."""
+    alice, bob, carol = players[:3]
+    fake = driver.fake
+    lobby, _ = await driver.open_lobby(alice, "carnival")
+    before = await driver.record(lobby)
+    last = max(fake.messages)
+    await fake.slash(alice, "game", "mod", "kick", game=lobby, member=alice)
+    await driver.settle()
+    assert private_to(fake, alice, last) == [
+        f"⚠️ You cannot kick yourself: to leave lobby #{lobby}, press Leave on the lobby."]
+    assert (await driver.record(lobby)).seats == before.seats and not public_since(driver, last)
+    game = await driver.start_game("carnival", [alice, bob, carol])
+    before = await driver.record(game)
+    count = await bot.repo.count_actions(game)
+    for options in ({}, {"ai": "easy"}):
+        last = max(fake.messages)
+        await fake.slash(alice, "game", "mod", "kick", game=game, member=alice, **options)
+        await driver.settle()
+        assert private_to(fake, alice, last) == [
+            f"⚠️ You cannot kick yourself: to leave game #{game}, use /game resign (it asks you to confirm)."]
+        assert not public_since(driver, last)
+    after = await driver.record(game)
+    assert (after.version, after.status, after.seats) == (before.version, before.status, before.seats)
+    assert await bot.repo.count_actions(game) == count

@@ -17,7 +17,7 @@ NEEDLES = {
     "heaven": ("**Our decisions**", "reaction_timeout", "turn_timeout", "`guardian_pref`", "`auto_advance`",
                "`auto_draw`", "Timeout = ALLOW (no defence)"),
     "eguan": ("**Our decisions**", "Timeouts:"),
-    "illumination": ("## Our decisions", "`exilium_timeout`", "**Pass** asks for a confirmation", "**Undo (spec §5.5, D39):**"),
+    "illumination": ("## How this bot plays it", "`exilium_timeout`", "**Pass** asks for a confirmation", "**Undo:**"),
     "ora": ("Readings taken by this implementation", "`wc_reply_timeout`"),
 }
 

@@ -24,6 +24,7 @@ from engines.illumination.rules import (
     rewards,
 )
 from engines.registry import get
+from render.illumination import _status
 
 E = get("illumination")
 REV, IRR = 0, 1
@@ -560,6 +561,27 @@ def test_d35_tie_break_face_up_tiles_then_items_then_shared() -> None:
     st["coins"] = [0, 1]
     outcome = E.outcome(st)
     assert outcome is not None and outcome.winners == {IRR}
+    tx = Texts("illumination", ["Ann", "Bo"], strict=True)
+    assert tx(outcome.reason) == ("Bo wins the 0–0 tie: face-up tiles are equal, and Bo holds more coins and tokens "
+                                  "(1 to 0); both players passed.")
+    assert E.player_view(st, None)["tie_break"] == "items"
+
+
+def test_d35_a_tie_broken_by_face_up_tiles_is_explained_by_the_reason_and_the_board() -> None:
+    st, _ = position(REV, board={"I-e1": "Angel/red"})
+    st["phase"], st["sheepfold"] = "over", [1, 0]  # (1 face-up tile, −1 for the sheepfold: 0–0)
+    outcome = E.outcome(st)
+    assert outcome is not None and outcome.scores == (0.0, 0.0) and outcome.winners == {REV}
+    assert Texts("illumination", ["Ann", "Bo"], strict=True)(outcome.reason) == (
+        "Ann wins the 0–0 tie with more face-up tiles in the Books (1 to 0); both players passed.")
+    assert Texts("illumination", ["Ann", "Bo"], "ja", strict=True)(outcome.reason).startswith(
+        "Ann が 0–0 の同点を、書物の表向きタイルの多さで制しました（1 対 0）。")
+    view = E.player_view(st, None)
+    assert view["tie_break"] == "tiles"
+    assert _status(view, ["Ann", "Bo"]) == "Game over — Ann wins the tie: more face-up tiles"
+    st["sheepfold"] = [0, 0]  # (1–0: no tie to break)
+    view = E.player_view(st, None)
+    assert view["tie_break"] is None and _status(view, ["Ann", "Bo"]) == "Game over — Ann wins"
 
 
 # --------------------------------------------------------------------------- E20: Exilium

@@ -785,6 +785,38 @@ def test_two_player_game_ends_one_turn_after_the_display_runs_low() -> None:
     assert E.outcome(st) is not None
 
 
+def until_over(st: State) -> State:
+    """Play timeouts (pass / done / skip) until the game is over."""
+    while not st["over"]:
+        d = F.decider(st)
+        assert d is not None
+        st, _ = E.apply(st, d, E.timeout_action(st, d))
+    return st
+
+
+@pytest.mark.parametrize(("family", "cap", "unit", "said"), [
+    ("standard", 60, 60, "after turn 60"), ("long", 60, 40, "after round 40")])
+def test_an_end_at_the_two_player_cap_is_named_in_the_reason(family: str, cap: int, unit: int, said: str) -> None:
+    """Players who only pass never empty the display: the safety cap (D38) ends the game,
+    and the end reason says so; an end by the game's own rule says nothing of a cap."""
+    st = until_over(new(2, mode=family, two_player_turn_cap=cap))
+    outcome = E.outcome(st)
+    assert outcome is not None and st["unit"] == unit and F.ended_at_cap(st) == unit
+    tx = Texts("ora", ["Ann", "Bo"], strict=True)
+    assert tx(outcome.reason) == f"Ann and Bo tie with 0 points and share the win. The game ended at the two-player turn cap, {said}."
+    assert Texts("ora", ["Ann", "Bo"], "zh_TW", strict=True)(outcome.reason).endswith(
+        f"共享勝利。遊戲因雙人輪數上限在第 {unit} {'輪' if family == 'standard' else '回合'}後結束。")
+
+
+def test_an_end_by_the_display_rule_is_not_called_the_cap() -> None:
+    st = new(2)
+    st["phase"], st["display"], st["queue"], st["win"] = 4, ["G02"], [["unit_end"]], None
+    F.advance(st, [])
+    st = until_over(st)
+    outcome = E.outcome(st)
+    assert outcome is not None and F.ended_at_cap(st) is None and outcome.reason.key.startswith("reason.score")
+
+
 def test_apply_refuses_wrong_seat_and_game_over() -> None:
     st = new(4)
     with pytest.raises(NotYourTurn):

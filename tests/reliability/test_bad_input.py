@@ -165,6 +165,23 @@ async def test_options_with_stray_quotes_are_refused_naming_the_key(driver: Driv
     assert told.startswith("⚠️ ")
 
 
+async def test_options_named_as_the_lobby_shows_them_open_the_lobby(driver: Driver, players) -> None:
+    """`/game new options:` takes an option's name as the lobby shows it (any catalog
+    language, any case) as well as its key; an unknown one is refused listing both."""
+    alice = players[0]
+    game, _ = await driver.open_lobby(alice, "carnival", options={"options": "wrath KNOCK chance=0.3 roll_sigma=300"})
+    record = await driver.record(game)
+    assert (record.options["wrath_knock_prob"], record.options["roll_sigma"]) == (0.3, 300)
+    before = await lobbies(driver)
+    told = await answer(driver, alice, driver.fake.slash(alice, "game", "new", game="carnival",
+                                                         options={"options": "knock=0.3"}))
+    assert told == ("⚠️ Unknown option 'knock'; name an option as the lobby shows it or by its key: "
+                    "Table model (table_model), Roll spread (roll_sigma), Wrath aim scatter (wrath_aim_sigma), "
+                    "Wrath knock radius (wrath_knock_radius), Wrath knock chance (wrath_knock_prob), "
+                    "Wrath off-table chance (wrath_off_table_prob).")
+    assert await lobbies(driver) == before
+
+
 async def test_quoted_options_parse_and_the_lobby_starts(driver: Driver, players) -> None:
     game, _ = await driver.open_lobby(players[0], "carnival",
                                       options={"options": "table_model=\"zones\" roll_sigma='300'"})

@@ -196,3 +196,23 @@ def test_every_image_keeps_the_phone_layout_limits() -> None:
 
     report = phone.report("illumination", with_taps=False)
     assert not report.layout_missed(), phone.details(report)
+
+
+def test_the_boards_counters_small_numbers_book_states_and_deck_line_read_at_10_px_on_a_phone() -> None:
+    """At 360 px wide (a phone) the board's coin and token counts, items, hand / stacks /
+    sheepfold counts, the Books' "open", the altar slots' VP and the deck line are 20 px on the
+    720-px board: 10 px on the phone, as on the decision pictures."""
+    from tests.render.text_sizes import drawn_texts, effective
+
+    view = E.player_view(mid_game(), None)
+    _, drawn = drawn_texts(lambda: render_board(view, names=NAMES, text=TX))
+    sizes: dict[str, set[int]] = {}
+    for d in drawn:
+        sizes.setdefault(d.text, set()).add(d.size)
+    counters = {str(view["coins"][s]) for s in (0, 1)} | {f"{view['items'][s]}/7" for s in (0, 1)}
+    counters |= {str(v) for s in (0, 1) for v in (view["hand_counts"][s], view["stacks_left"][s], view["sheepfold"][s])}
+    deck = [t for t in sizes if t.startswith("deck ") or t.strip().startswith("discard ")]  # (runs of one font)
+    assert "".join(deck).replace(" ", "") == f"deck{view['deck_count']}discard{len(view['discard'])}"
+    for shown in (*sorted(counters), "open", "2", "4", "7", *deck):
+        assert shown in sizes and min(sizes[shown]) >= 20, (shown, sizes.get(shown))
+        assert effective(min(sizes[shown]), BOARD_W) >= 10
