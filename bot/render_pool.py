@@ -177,17 +177,24 @@ def watch_parent(parent: int) -> None:
 
 
 def warm(_: int = 0) -> int:
-    """Import the renderers and open the common faces in a fresh worker (its first board is
-    then as fast as the next); returns the worker's pid."""
+    """Import the renderers, open the common faces and read the primary face's character map
+    in a fresh worker (its first board is then about as fast as the next); returns the
+    worker's pid."""
+    from PIL import Image
+
+    from bot.text import Texts
     from engines.registry import GAME_IDS
     from render import base
     from render import registry as renders
 
     for game_id in GAME_IDS:
         renders.module(game_id)
+        Texts(game_id, [], "en")
     for size in (14, 16, 18, 20, 22, 24, 28):
         base.font(size)
         base.font(size, bold=True)
+    base.text_runs("Aa")  # (the character map: 120 ms of a worker's first board, read on first use)
+    Image.preinit()  # (the PNG and JPEG encoders)
     return os.getpid()
 
 

@@ -31,6 +31,7 @@ from .data import (
     LINES,
     NEIGHBOURS,
     PAIR_OF,
+    PAIRS,
     SLOT_TIERS,
     STATIONS,
     TILES,
@@ -250,46 +251,58 @@ def rewards(state: State, tile: str, cell: str, *, quill_coin: bool = True) -> t
     return coins, tokens, TOKEN_OF[colour]
 
 
+_FACTION_CODE: dict[str, int | None] = {
+    tile: None if t.faction is None else 2 * PAIRS.index(PAIR_OF[t.faction]) + (t.side != "reverent")
+    for tile, t in TILES.items()}
+"""Each tile's opposed pair and side as one number, ``2 × pair + side`` (side 0 the Reverent's, 1 the
+Irreverent's; None for a coin tile): two tiles of one pair from different sides differ in the lowest
+bit alone."""
+
+_QUILL_NEIGHBOURS: dict[str, tuple[str, ...]] = {
+    c: tuple(n for n in NEIGHBOURS[c] if CELLS[n].quill is not None) for c in CELLS}
+"""Each cell's neighbours that are quill spaces."""
+
+
 def conflict_groups(state: State, book: str) -> list[ConflictGroup]:
     """The conflict groups of ``book`` (§4.3): connected face-up tiles of one opposed pair that
     include both sides. Each is ``{"pair", "cells" (reading order), "counts": [seat0, seat1],
     "bounded": bool}``; bounded means no adjacent cell is an empty quill space (D13)."""
     board = state["board"]
-    pair_at: dict[str, str] = {}
-    side_at: dict[str, str] = {}
+    code_at: dict[str, int] = {}  # (the face-up faction tiles in reading order: ``_FACTION_CODE``)
     for c in BOOK_CELLS[book]:
         entry = board.get(c)
         if entry is not None and not entry[1]:
-            t = TILES[tile_of(entry)]
-            if t.faction is not None:
-                pair_at[c] = PAIR_OF[t.faction]
-                side_at[c] = t.side
+            code = _FACTION_CODE[tile_of(entry)]
+            if code is not None:
+                code_at[c] = code
     # a group holding both sides has two adjacent tiles of one pair from different sides
-    if not any(pair_at.get(n) == pair and side_at[n] != side_at[c]
-               for c, pair in pair_at.items() for n in NEIGHBOURS[c]):
+    if not any(code ^ code_at.get(n, code) == 1 for c, code in code_at.items() for n in NEIGHBOURS[c]):
         return []
     seen: set[str] = set()
     groups: list[ConflictGroup] = []
-    for start in BOOK_CELLS[book]:
-        if start not in pair_at or start in seen:
+    for start, code in code_at.items():
+        if start in seen:
             continue
-        pair = pair_at[start]
+        pair = code >> 1
         todo, cells = [start], []
         seen.add(start)
+        irreverent = 0
         while todo:
             c = todo.pop()
             cells.append(c)
+            irreverent += code_at[c] & 1
             for n in NEIGHBOURS[c]:
-                if n not in seen and pair_at.get(n) == pair:
+                if n not in seen and code_at.get(n, -2) >> 1 == pair:
                     seen.add(n)
                     todo.append(n)
-        counts = [0, 0]
-        for c in cells:
-            counts[owner(state, tile_of(board[c]))] += 1
-        if not counts[0] or not counts[1]:
+        if not irreverent or irreverent == len(cells):
             continue
-        bounded = not any(CELLS[n].quill is not None and n not in board for c in cells for n in NEIGHBOURS[c])
-        groups.append({"pair": pair, "cells": sorted(cells, key=CELL_ORDER.__getitem__), "counts": counts,
+        counts = [0, 0]
+        rev = seat_of(state["reverent"])
+        counts[rev] = len(cells) - irreverent
+        counts[1 - rev] = irreverent
+        bounded = not any(n not in board for c in cells for n in _QUILL_NEIGHBOURS[c])
+        groups.append({"pair": PAIRS[pair], "cells": sorted(cells, key=CELL_ORDER.__getitem__), "counts": counts,
                        "bounded": bounded})
     return groups
 

@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
-from bot.render_pool import Renderer, RenderJob, Slots, render, small
+from bot.render_pool import Renderer, RenderJob, Slots, render, small, warm
 from bot.sandbox.fakecord import HANG_GUARD
 from bot.settings import Settings
 from bot.text import Texts
 from engines.base import CHANCE
 from engines.registry import get as get_engine
+from render import base
 from render import registry as renders
 
 NAMES = ("alice", "bob", "carol")
@@ -49,6 +50,14 @@ def test_a_job_pickles_and_gives_the_bytes_drawn_in_process() -> None:
     assert hand is not None
     expected = renders.private_image("eguan", own, NAMES, Texts("eguan", NAMES, "ja"))
     assert expected is not None and (hand.data, hand.ext) == renders.encode(expected, game_id="eguan")
+
+
+def test_a_warmed_worker_reads_no_character_map_for_its_first_board() -> None:
+    base._coverage.cache_clear()
+    warm()
+    read = base._coverage.cache_info().misses
+    render(RenderJob("board", "eguan", eguan_views()[0], NAMES, "en", thumbnail=True))
+    assert base._coverage.cache_info().misses == read
 
 
 def test_a_decision_that_needs_no_image_draws_none() -> None:
