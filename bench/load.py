@@ -2,7 +2,7 @@
 
 Usage: ``python -m bench.load --game <game_id>|all [--rates 4,6,8,10,15,20,30,45,60,80] [--step 8]
 [--tables 40] [--render-views 6] [--no-render] [--render-workers 2]
-[--bot-in process|thread] [--players-nice 10] [--compare PATH]``
+[--bot-in process|thread] [--players-nice 10] [--advance N] [--compare PATH]``
 
 For every game a fresh :class:`bot.sandbox.fakecord.FakeDiscord` and a real
 :class:`bot.app.GameBot` on a temporary database are started and ``--tables`` games are opened, joined
@@ -698,6 +698,26 @@ async def setup_tables(fake: FakeDiscord, bot: GameBot | BotChild, game_id: str,
     return tables
 
 
+async def advance_tables(tables: list[LoadTable], most: int, rng: random.Random) -> int:
+    """Play each of ``tables`` on by a number of decisions drawn from 0..``most`` (not measured), ten
+    tables at a time, so the measured moves come from every phase of a game, not only its opening
+    (whose decisions cost the most: Illumination's first turn has over 100 legal actions). Returns the
+    decisions played."""
+    played = Step(0.0)
+
+    async def advance(table: LoadTable, count: int) -> None:
+        for _ in range(count):
+            table.scan_from = len(table.fake.requests)
+            if not await table.measured_move(played):
+                return
+
+    counts = [rng.randint(0, most) for _ in tables]
+    for chunk in range(0, len(tables), 10):
+        await asyncio.gather(*(advance(t, n) for t, n in zip(tables[chunk:chunk + 10], counts[chunk:chunk + 10],
+                                                              strict=True)))
+    return played.moves
+
+
 async def settle(fake: FakeDiscord, bot: GameBot | BotChild, bridge: Bridge, quiet: float, timeout: float) -> None:
     """``fake.idle(quiet, timeout)``: no request for ``quiet`` s and none of the bot's handler tasks running,
     looked for where the bot runs (its loop, ``bridge``, or its process, ``BotChild.idle``)."""
@@ -803,7 +823,7 @@ def players_aside(nice: int) -> str:
 
 
 async def bench_game(game_id: str, label: str, rates: Sequence[float], seconds: float, tables_n: int,
-                     seed: int, render_workers: int = 2, bot_in: str = "process") -> list[Step]:
+                     seed: int, render_workers: int = 2, bot_in: str = "process", advance: int = 0) -> list[Step]:
     """The rate ladder of one game, on a fresh bot; stops after the first failure. The fake
     Discord and the players run on this thread's loop; the bot (``bot_in``) in a child process (``BotChild``),
     or, with ``"thread"``, in this process on this thread's loop while the fake and the players move to a
@@ -816,7 +836,7 @@ async def bench_game(game_id: str, label: str, rates: Sequence[float], seconds: 
                 mirror = Mirror(None)
                 async with BotChild(fake, mirror, db, label, settings) as child:
                     steps = await ladder(fake, child, mirror, game_id, rates, seconds, tables_n, seed,
-                                         label)
+                                         label, advance)
                     report_errors(fake, await child.errors())
                     return steps
         with PlayersThread() as side:
@@ -826,7 +846,7 @@ async def bench_game(game_id: str, label: str, rates: Sequence[float], seconds: 
                 async with running_bot(fake, db, **settings) as bot:
                     mirror = Mirror(bot, Bridge(asyncio.get_running_loop(), side.loop))
                     steps = await side.run(ladder(fake, bot, mirror, game_id, rates, seconds, tables_n, seed,
-                                                  label))
+                                                  label, advance))
                     report_errors(fake, [])
                     return steps
             finally:
@@ -834,13 +854,20 @@ async def bench_game(game_id: str, label: str, rates: Sequence[float], seconds: 
 
 
 async def ladder(fake: FakeDiscord, bot: GameBot | BotChild, mirror: Mirror, game_id: str, rates: Sequence[float],
-                 seconds: float, tables_n: int, seed: int, label: str) -> list[Step]:
-    """``bench_game``'s rates, on the players' loop."""
+                 seconds: float, tables_n: int, seed: int, label: str, advance: int = 0) -> list[Step]:
+    """``bench_game``'s rates, on the players' loop; first each table is played on by 0..``advance``
+    decisions (``advance_tables``)."""
     steps: list[Step] = []
     bridge = mirror.bridge
     tables = await setup_tables(fake, bot, game_id, tables_n, seed, 0, mirror)
     made = tables_n
     rng = random.Random(seed)
+    if advance:
+        played = await advance_tables(tables, advance, random.Random(seed + 1))
+        await bridge(bot.flow.wait_idle())
+        await settle(fake, bot, bridge, 0.05, 60)
+        print(f"  {game_id:<12} {label:<6} advanced by {played} decisions over {len(tables)} tables"
+              f" (0..{advance} each, not measured)", flush=True)
     for rate in rates:
         tables = [t for t in tables if not t.over()]
         if len(tables) < tables_n:  # replace the games that ended (not measured)
@@ -957,7 +984,8 @@ def compare(tree: Path, games: Sequence[str], args: argparse.Namespace) -> dict[
                     "--game", game_id, "--no-render", "--rates", args.rates,
                     "--step", str(args.step), "--tables", str(args.tables), "--seed", str(args.seed),
                     "--render-workers", str(args.render_workers), "--bot-in", args.bot_in,
-                    "--players-nice", str(args.players_nice), "--json-out", str(out),
+                    "--players-nice", str(args.players_nice), "--advance", str(args.advance),
+                    "--json-out", str(out),
                     "--label", label])
                 sys.stdout.write(child.stdout.split("\nCapacity")[0].rstrip("\n") + "\n")
                 if child.returncode or not out.exists():
@@ -986,6 +1014,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players-nice", type=int, default=10,
                         help="with the bot in a process: run the fake Discord and the players this many steps"
                              " nicer than the bot (default 10; 0: one priority)")
+    parser.add_argument("--advance", type=int, default=0, metavar="N",
+                        help="before the first rate, play each table on by 0..N decisions, not measured, so the"
+                             " measured moves are not only openings (default 0)")
     parser.add_argument("--json-out", type=Path, help=argparse.SUPPRESS)  # (a child of --compare)
     parser.add_argument("--label", default="", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1)
@@ -1008,7 +1039,7 @@ def main(argv: list[str] | None = None) -> int:
         for game_id in games:
             results[game_id] = {args.label or "this tree": asyncio.run(
                 bench_game(game_id, args.label or "this tree", rates, args.step, args.tables, args.seed,
-                           args.render_workers, args.bot_in))}
+                           args.render_workers, args.bot_in, args.advance))}
     if args.json_out:
         args.json_out.write_text(json.dumps({g: {v: [dataclasses.asdict(s) for s in steps] for v, steps in per.items()}
                                              for g, per in results.items()}))
