@@ -627,6 +627,12 @@ class Database:
             raise RuntimeError("repository is not open")
         return self._pool
 
+    def _keep_if_quiet(self, record: GameRecord, since: int) -> None:
+        """Keep ``record`` (``GameWrites``), read by a read that took the number ``since`` before
+        it started, when no write of its game ran during that read."""
+        if self._writes.quiet(record.id, since):
+            self._writes.keep(record)
+
     def _no_shards(self) -> str:
         return f"this process no longer holds its shards: {self.fenced}"
 
@@ -835,12 +841,6 @@ class GameReads(Database):
             rows, seats, rest = results[0], results[1], list(results[2:])
         record = row_to_game(rows[0], [row_to_seat(r) for r in seats], self._snapshots) if rows else None
         return record, rest
-
-    def _keep_if_quiet(self, record: GameRecord, since: int) -> None:
-        """Keep ``record`` (``GameWrites``), read by a read that took the number ``since`` before
-        it started, when no write of its game ran during that read."""
-        if self._writes.quiet(record.id, since):
-            self._writes.keep(record)
 
     async def _game(self, db: Connection, game: int) -> GameRecord | None:
         results = []
