@@ -570,16 +570,24 @@ class ServiceCore:
         return self._locks[game]
 
     # ------------------------------------------------------------------ lookups
-    async def get(self, game: int) -> GameRecord:
-        """The game ``game``.
+    async def get(self, game: int, *, kept: bool = False) -> GameRecord:
+        """The game ``game``. ``kept``: the record this process kept of it while nothing wrote
+        the game since (``Repository.kept_game``: the game as stored, without a trip to the
+        database), else read.
 
         Raises:
             HostError: no such game.
         """
-        record = await self.repo.get_game(game)
+        record = (self.kept(game) if kept else None) or await self.repo.get_game(game)
         if record is None:
             raise HostError(Msg("ui.error.unknown_game", {"game": game}), "unknown_game")
         return record
+
+    def kept(self, game: int) -> GameRecord | None:
+        """The game ``game`` as stored, when this process kept a record of it (read back by
+        its last move's commit, or read) and nothing wrote the game since
+        (``Repository.kept_game``); else None. No trip to the database."""
+        return self.repo.kept_game(game)
 
     @staticmethod
     def engine(record: GameRecord) -> Engine:

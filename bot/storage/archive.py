@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.database import Connection, Database
+from bot.storage.database import Connection, Database, writes_games
 from bot.storage.records import (
     LOG_SQL,
     SEATS_SQL,
@@ -150,6 +150,7 @@ class ArchiveStore(Database):
     """``archived_games``: moving the games long over there (``archive_ended``) and counting
     them."""
 
+    @writes_games
     async def archive_ended(self, before: float, *, limit: int = ARCHIVE_BATCH) -> list[int]:
         """Archive up to ``limit`` games over (finished or abandoned) whose last change came
         before ``before`` (unix seconds) and with no delivery pending, of this process's
@@ -197,6 +198,7 @@ class ArchiveStore(Database):
         await db.execute("DELETE FROM games WHERE id=?", (game,))
         return True
 
+    @writes_games
     async def restore_other_versions(self, versions: dict[str, int]) -> list[int]:
         """Put back in the hot tables every archived game whose snapshot was stored under a
         ``state_version`` other than its engine's now (``versions``: game id -> version), so

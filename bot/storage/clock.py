@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage.database import GameReads, queue
+from bot.storage.database import GameReads, queue, writes_game
 from bot.storage.records import GameRecord, OutboxItem, Shards
 
 
@@ -24,6 +24,7 @@ class ClockStore(GameReads):
     """Deadlines and their reminders, vacation days, a server's quiet hours and the pings held
     back through them."""
 
+    @writes_game
     async def mark_reminded(self, game: int, version: int, count: int) -> bool:
         """Claim the ``count``-th reminder of the deadline of ``version``: True for the one
         caller that moves the count up (it sends the reminder); False when the game moved
@@ -32,6 +33,7 @@ class ClockStore(GameReads):
                                    (count, game, version, count))], guard=True)
         return done is not None
 
+    @writes_game
     async def claim_reminder(self, game: int, version: int, count: int, seats: Sequence[int]) -> bool:
         """``mark_reminded``, and in the same transaction queue the reminder as a ``ping``
         row (payload ``seats``, ``reminder``: ``count``): sent once by the outbox, with its
@@ -54,6 +56,7 @@ class ClockStore(GameReads):
         (rows,) = await self._fetch([due_query(now, shards or self.shards)])
         return await self._games([int(r[0]) for r in rows])
 
+    @writes_game
     async def set_deadline(self, game: int, version: int, deadline: float, *, window: int | None = None,
                            vacations: dict[str, dict[str, int]] | None = None) -> bool:
         """Move the deadline of ``game`` at ``version`` (quiet hours, a vacation day): with
@@ -71,6 +74,7 @@ class ClockStore(GameReads):
                                    (*params, game, version))], guard=True)
         return done is not None
 
+    @writes_game
     async def set_vacation(self, game: int, user_id: int, days: int) -> bool:
         """Give the player ``user_id`` of the lobby ``game`` ``days`` vacation days (0 clears
         them). False when the game is no longer a lobby or they are not seated."""

@@ -31,9 +31,10 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
+from functools import wraps
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 import asyncpg
@@ -298,6 +299,141 @@ def _as_fault(path: str, exc: BaseException) -> BaseException:
     return storage_fault(path, exc) or exc
 
 
+KEPT_RECORDS = 256
+"""Games whose record ``GameWrites`` keeps (``kept``): the ones that moved or were read last."""
+
+WRITES_TRACKED = 16384
+"""Games whose last write ``GameWrites`` remembers one by one; past these it forgets them all
+and counts every game as written then (so no record kept before is current any more)."""
+
+
+class GameWrites:
+    """The writes of game rows by this process's stores, counted so that a record read or
+    written back can be known to still be the game as stored (``kept``) without reading
+    it again.
+
+    Every store method that writes a game row is marked ``writes_game`` (the game its first
+    argument names) or ``writes_games`` (any number of games: the archive, a purge, forget-me):
+    it takes a number from one rising sequence when it starts and another when it ends. A
+    record is kept with a number taken after it was read (``keep``) only when no write of its
+    game or of many games ran at any time during that read (``quiet``; for ``appended``'s own
+    read-back, no write but its own: ``alone``), and stays current while no write of the game
+    or of many games has started since (its numbers are all below the record's). A write by
+    another process is excluded by the shard lease (docs/DESIGN.md: a game is written by the
+    holder of its shard)."""
+
+    def __init__(self) -> None:
+        self._seq = 0
+        self._floor = 0
+        """The number every game not in ``_last`` counts as last written at."""
+        self._last: dict[int, int] = {}
+        """Per game: the number of the last start or end of a write of it."""
+        self._running: dict[int, int] = {}
+        self._many_running = 0
+        self._many_last = 0
+        self._kept: LRUCache[int, tuple[int, GameRecord]] = LRUCache(KEPT_RECORDS)
+
+    def forget(self) -> None:
+        """Count every game as written now: no record kept before is current any more."""
+        self._last.clear()
+        self._floor = self.mark()
+        self._kept.clear()
+
+    def mark(self) -> int:
+        """A new number of the sequence (a read starts)."""
+        self._seq += 1
+        return self._seq
+
+    def _last_of(self, game: int) -> int:
+        return self._last.get(game, self._floor)
+
+    def _note(self, game: int | None, seq: int, running: int) -> None:
+        if game is None:
+            self._many_running += running
+            self._many_last = seq
+            self._kept.clear()
+            return
+        now = self._running.get(game, 0) + running
+        if now:
+            self._running[game] = now
+        else:
+            self._running.pop(game, None)
+        if len(self._last) >= WRITES_TRACKED and game not in self._last:
+            self._last.clear()
+            self._floor = seq
+        self._last[game] = seq
+
+    def begin(self, game: int | None) -> int:
+        """A write of ``game`` (None: of many games) starts; its number."""
+        seq = self.mark()
+        self._note(game, seq, 1)
+        return seq
+
+    def end(self, game: int | None) -> int:
+        """The write of ``game`` (None: of many games) started with ``begin`` ended; its number."""
+        seq = self.mark()
+        self._note(game, seq, -1)
+        return seq
+
+    def quiet(self, game: int, since: int) -> bool:
+        """True when no write of ``game`` or of many games runs now or started or ended after
+        the number ``since`` (a read that took ``since`` before it started read the game as
+        stored now)."""
+        return (game not in self._running and not self._many_running and self._last_of(game) < since
+                and self._many_last < since)
+
+    def alone(self, game: int, started: int) -> bool:
+        """While the write of ``game`` numbered ``started`` runs: True when it is the only write
+        of the game and of many games running, and none started or ended since it began."""
+        return (self._running.get(game) == 1 and not self._many_running and self._last_of(game) == started
+                and self._many_last < started)
+
+    def keep(self, record: GameRecord) -> None:
+        """Keep ``record``: the game as stored now (``quiet`` or ``alone`` said so)."""
+        self._kept[record.id] = (self.mark(), record)
+
+    def kept(self, game: int) -> GameRecord | None:
+        """The record kept of ``game`` while it is current, else None."""
+        kept = self._kept.get(game)
+        if kept is None:
+            return None
+        if self._last_of(game) < kept[0] and self._many_last < kept[0]:
+            return kept[1]
+        del self._kept[game]
+        return None
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def writes_game(method: _Method) -> _Method:
+    """Mark a store method that writes the row of the game its first argument names (counted
+    in ``GameWrites``)."""
+    @wraps(method)
+    async def _counted(self: Database, game: int, *args: Any, **kwargs: Any) -> Any:
+        self._writes.begin(game)
+        try:
+            return await method(self, game, *args, **kwargs)
+        finally:
+            self._writes.end(game)
+    _counted.writes_game = True  # type: ignore[attr-defined]
+    return cast(_Method, _counted)
+
+
+def writes_games(method: _Method) -> _Method:
+    """Mark a store method that may write the rows of any number of games (counted in
+    ``GameWrites`` as a write of many games)."""
+    @wraps(method)
+    async def _counted(self: Database, *args: Any, **kwargs: Any) -> Any:
+        self._writes.begin(None)
+        try:
+            return await method(self, *args, **kwargs)
+        finally:
+            self._writes.end(None)
+    _counted.writes_game = True  # type: ignore[attr-defined]
+    return cast(_Method, _counted)
+
+
 class Database:
     """Async access to the database at ``path``: an SQLite file path (``":memory:"`` works
     too) or a database URL (``sqlite:///data/games.db``, ``postgresql://user@host/db``;
@@ -341,6 +477,9 @@ class Database:
         """Per game: its newest log entries read or written by this process (``log`` with
         ``upto``: a move's panel, undo checks, parked panels and board read them
         several times)."""
+        self._writes = GameWrites()
+        """The writes of game rows under way and done in this process (``writes_game``): what
+        ``Repository.current`` judges a record by."""
         self._quiet: TTLCache[int, tuple[int, int, str] | None] = TTLCache(
             QUIET_HOURS_KEPT, QUIET_HOURS_FRESH, timer=time.monotonic)
         """Per server: its quiet hours as read last (``quiet_hours``; QUIET_HOURS_FRESH)."""
@@ -488,6 +627,12 @@ class Database:
             raise RuntimeError("repository is not open")
         return self._pool
 
+    def _keep_if_quiet(self, record: GameRecord, since: int) -> None:
+        """Keep ``record`` (``GameWrites``), read by a read that took the number ``since`` before
+        it started, when no write of its game ran during that read."""
+        if self._writes.quiet(record.id, since):
+            self._writes.keep(record)
+
     def _no_shards(self) -> str:
         return f"this process no longer holds its shards: {self.fenced}"
 
@@ -495,8 +640,10 @@ class Database:
         """Run ``sql`` (``ShardLeases.fence_sql``: it fails with ``FENCE_SQLSTATE`` unless this
         process still holds its leases) in every PostgreSQL write transaction from now on,
         in the round trip of its ``COMMIT``; when it refuses, ``refused(reason)`` is called
-        once and the write raises ``LeaseLost``."""
+        once and the write raises ``LeaseLost``. The records kept before (``GameWrites``) are
+        forgotten: the games of the shards just taken were written by their last holder."""
         self._fence = (sql, refused)
+        self._writes.forget()
 
     def _fenced_by(self, exc: BaseException) -> LeaseLost | None:
         """The ``LeaseLost`` that ``exc`` means (the fence refused the commit), or None."""

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.storage.archive import archived
-from bot.storage.database import GameReads, game_queries
+from bot.storage.database import GameReads, game_queries, writes_game
 from bot.storage.inflight import settle_statement
 from bot.storage.records import (
     INSERT_ACTION,
@@ -30,6 +30,7 @@ class LogStore(GameReads):
     """The ``actions`` log, append-only: ``append`` writes a move's entries, snapshot, outbox rows
     and ratings in one compare-and-set transaction; ``log`` reads entries, from ``LogTail`` when it can."""
 
+    @writes_game
     async def append(
         self, game: int, expected_version: int, entries: Sequence[LogEntry], *,
         state: dict[str, Any], status: str, players: int | None = None,
@@ -54,7 +55,7 @@ class LogStore(GameReads):
         await self._appending(game, expected_version, statements, ())
         return expected_version + len(entries)
 
-    async def appended(
+    async def appended(  # (counted in GameWrites as writes_game, keeping its record)
         self, game: int, expected_version: int, entries: Sequence[LogEntry], *,
         state: dict[str, Any], status: str, players: int | None = None,
         deadline: float | None = None, waiting: Sequence[int] = (), window: int | None = None,
@@ -76,12 +77,27 @@ class LogStore(GameReads):
                                               reminded=reminded, outbox=outbox, ratings=ratings)
         if settles is not None:
             statements.append(settle_statement(settles))
-        record, (logged,) = self._game_of(await self._appending(game, expected_version, statements, [
-            *game_queries(game, self._pg), (LOG_SQL + " ORDER BY seq", (game, expected_version))]))
+        started = self._writes.begin(game)
+        try:
+            done = await self._appending(game, expected_version, statements, [
+                *game_queries(game, self._pg), (LOG_SQL + " ORDER BY seq", (game, expected_version))])
+            alone = self._writes.alone(game, started)
+        finally:
+            self._writes.end(game)
+        record, (logged,) = self._game_of(done)
         assert record is not None  # (the compare-and-set just wrote it)
+        if alone:  # (nothing else wrote the game meanwhile: the record read back is the game as stored)
+            self._writes.keep(record)
         entries = [row_to_entry(r) for r in logged]
         self._tail_note(game, expected_version, record.version, entries)  # (every entry after the move's start)
         return record, entries
+
+    def kept_game(self, game: int) -> GameRecord | None:
+        """The game as stored, when this process kept a record of it (read back by
+        ``appended``, or read by ``get_game`` / ``game_with_log``) and no write of the game by
+        this process started since (``GameWrites``): no trip to the database. None whenever
+        in doubt (read it then)."""
+        return self._writes.kept(game)
 
     def _append_statements(
         self, game: int, expected_version: int, entries: Sequence[LogEntry], *,
@@ -195,15 +211,19 @@ class LogStore(GameReads):
         tail = self._log_tails.get(game)
         if tail is not None and last > 0 and (tail.after == 0 or len(tail.entries) >= last):
             known, after = tail.entries, tail.upto
+            since = self._writes.mark()
             record, (logged,) = self._game_of(await self._fetch([*game_queries(game, self._pg),
                                                                  log_query(game, after, last)]))
             new = [row_to_entry(r) for r in logged]
             if record is None:
                 return None, new
+            self._keep_if_quiet(record, since)
             self._tail_read_back(game, after, last, record.version, new)
             return record, new if len(new) >= last else (known + new)[-last:]
+        since = self._writes.mark()
         record, (logged,) = self._game_of(await self._fetch([*game_queries(game, self._pg), log_query(game, 0, last)]))
         entries = [row_to_entry(r) for r in logged]
         if record is not None:  # (the game was read first: its log is complete up to its version)
+            self._keep_if_quiet(record, since)
             self._tail_read_back(game, 0, last, record.version, entries)
         return record, entries

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.storage.archive import archived
-from bot.storage.database import GameReads, game_queries
+from bot.storage.database import GameReads, game_queries, writes_game
 from bot.storage.records import (
     INSERT_ACTION,
     GameRecord,
@@ -63,11 +63,15 @@ class GameStore(GameReads):
     async def get_game(self, game: int) -> GameRecord | None:
         """The game with primary key ``game``, or None (one trip to the database: ``_fetch``;
         a second for a game the hot tables do not hold: the archive, bot/storage/archive.py)."""
+        since = self._writes.mark()
         record = self._game_of(await self._fetch(game_queries(game, self._pg)))[0]
-        if record is None and (kept := await archived(self, game)) is not None:
-            return kept.record
+        if record is None:
+            kept = await archived(self, game)
+            return kept.record if kept is not None else None
+        self._keep_if_quiet(record, since)
         return record
 
+    @writes_game
     async def set_fields(self, game: int, **values: Any) -> None:
         """Update plain pointer columns (thread_id, board_channel_id, board_message_id,
         lobby_message_id, paused, move_timeout). Not for state, version or status."""
@@ -81,6 +85,7 @@ class GameStore(GameReads):
         cols = ", ".join(f"{k}=?" for k in values)
         await self._batch([(f"UPDATE games SET {cols}, updated_at=? WHERE id=?", (*values.values(), self.clock(), game))])
 
+    @writes_game
     async def replace_snapshot(self, game: int, version: int, state: dict[str, Any]) -> bool:
         """Store a rebuilt snapshot of ``game`` at the same ``version`` (a cache refresh after
         an engine's ``state_version`` changed; the log is untouched). Returns False, and
@@ -90,6 +95,7 @@ class GameStore(GameReads):
                                       (json.dumps(state), game, version))
             return cursor.rowcount == 1
 
+    @writes_game
     async def join(self, game: int, user_id: int, name: str, max_players: int) -> GameRecord:
         """Seat ``user_id`` in the lobby at the next seat.
 
@@ -112,6 +118,7 @@ class GameStore(GameReads):
         assert out is not None
         return out
 
+    @writes_game
     async def leave(self, game: int, user_id: int) -> GameRecord:
         """Remove ``user_id`` from the lobby and renumber the seats. A host who leaves hands
         the host role to the player who joined next (the first person left in seat order;
@@ -140,6 +147,7 @@ class GameStore(GameReads):
         assert out is not None
         return out
 
+    @writes_game
     async def add_ai(self, game: int, level: str, name: str, max_players: int) -> GameRecord:
         """Seat an AI of ``level`` named ``name`` in the lobby at the next seat, under a new
         synthetic user id (below every id in the game and below 0).
@@ -160,6 +168,7 @@ class GameStore(GameReads):
         assert out is not None
         return out
 
+    @writes_game
     async def set_seat_ai(self, game: int, seat: int, level: str | None, *, expected_version: int,
                           entry: LogEntry, user_id: int | None = None, name: str | None = None) -> int:
         """Hand ``seat`` of a running game to the AI at ``level`` (None: back to its
@@ -176,6 +185,7 @@ class GameStore(GameReads):
         return await self._system_change(game, expected_version, entry,
                                          f"UPDATE seats SET {sets} WHERE game=? AND seat=?", params)
 
+    @writes_game
     async def _system_change(self, game: int, expected_version: int, entry: LogEntry, sql: str,
                              params: tuple[Any, ...], outbox: Sequence[OutboxItem] = ()) -> int:
         """One transaction: bump the version (CAS), run ``sql``, log ``entry`` and queue
@@ -197,6 +207,7 @@ class GameStore(GameReads):
             raise StaleVersion(game, expected_version, None)
         return expected_version + 1
 
+    @writes_game
     async def set_status(self, game: int, status: str, *, expected_version: int, entry: LogEntry,
                          outbox: Sequence[OutboxItem] = ()) -> int:
         """Change the status (e.g. abandoned) with a system log entry; CAS on the version.
@@ -208,6 +219,7 @@ class GameStore(GameReads):
             game, expected_version, entry,
             "UPDATE games SET status=?, deadline=NULL, waiting='[]' WHERE id=?", (status, game), outbox)
 
+    @writes_game
     async def replace_seat(
         self, game: int, seat: int, user_id: int, name: str, *, expected_version: int, entry: LogEntry,
         outbox: Sequence[OutboxItem] = (),
@@ -222,6 +234,7 @@ class GameStore(GameReads):
             "UPDATE seats SET user_id=?, name=?, status='active', ai_level=NULL WHERE game=? AND seat=?",
             (user_id, name, game, seat), outbox)
 
+    @writes_game
     async def mark_seat_left(self, game: int, seat: int, *, expected_version: int, entry: LogEntry,
                              outbox: Sequence[OutboxItem] = ()) -> int:
         """Mark ``seat`` as left (kicked) with a system log entry; CAS on the version.

@@ -13,7 +13,7 @@ from typing import Any, cast
 
 from bot.storage.archive import USER_KEYS, restore_for_user
 from bot.storage.backend import PgConnection
-from bot.storage.database import Database
+from bot.storage.database import Database, writes_games
 from bot.storage.records import ANON_USER
 
 
@@ -89,6 +89,7 @@ class OperationsStore(Database):
                 f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}") as cur:
             return [tuple(r) for r in await cur.fetchall()]
 
+    @writes_games
     async def copy_in(self, data: Sequence[tuple[str, Sequence[str], Sequence[tuple[Any, ...]]]]) -> None:
         """Insert ``(table, columns, rows)`` in this order, all in one transaction, then move
         the generated ids past the largest copied one, a game's past the archived ones too
@@ -118,6 +119,7 @@ class OperationsStore(Database):
                     await db.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                                      f" GREATEST({past}(SELECT COALESCE(MAX(id), 0) FROM {table})) + 1, false)")
 
+    @writes_games
     async def anonymise_user(self, user_id: int, names: Callable[[int], str]) -> list[int]:
         """Replace ``user_id`` by ``ANON_USER`` in every game where their seat is over: the
         finished and abandoned games, and the running ones they left (resigned, kicked):
@@ -238,6 +240,7 @@ class OperationsStore(Database):
         async with self._read() as db, db.execute(sql + " ORDER BY purge_at, guild_id", params) as cur:
             return [(int(r[0]), float(r[1]), float(r[2])) for r in await cur.fetchall()]
 
+    @writes_games
     async def purge_guild(self, guild_id: int) -> int:
         """Delete everything stored about ``guild_id``: its games, hot and archived (their
         seats, logs, deliveries, DM messages, spectators and marks go with them), settings,

@@ -23,11 +23,19 @@ class OutboxStore(Database):
 
     async def pending_of(self, game: int) -> tuple[list[OutboxRow], GameRecord | None]:
         """The deliveries of ``game`` not yet done, in order, and the game (None when there
-        is none), in one trip to the database (the outbox's drain reads both)."""
-        rows, games, seats = await self._fetch([
-            ("SELECT * FROM outbox WHERE done_at IS NULL AND game=? ORDER BY id", (game,)),
-            (GAME_SQL, (game,)), (SEATS_SQL, (game,))])
+        is none), in one trip to the database (the outbox's drain reads both); the game as
+        this process kept it while nothing wrote it since (``GameWrites``), else read with the
+        rows."""
+        pending = ("SELECT * FROM outbox WHERE done_at IS NULL AND game=? ORDER BY id", (game,))
+        kept = self._writes.kept(game)
+        if kept is not None:
+            (rows,) = await self._fetch([pending])
+            return [row_to_outbox(r) for r in rows], kept
+        since = self._writes.mark()
+        rows, games, seats = await self._fetch([pending, (GAME_SQL, (game,)), (SEATS_SQL, (game,))])
         record = row_to_game(games[0], [row_to_seat(r) for r in seats], self._snapshots) if games else None
+        if record is not None:
+            self._keep_if_quiet(record, since)
         return [row_to_outbox(r) for r in rows], record
 
     async def pending(self, game: int | None = None) -> list[OutboxRow]:

@@ -183,8 +183,7 @@ class Boards:
         edited. The board rows are marked done only after Discord accepted the edit, so a
         crash before it leaves them to ``resume``, which edits again (an edit twice shows
         the same board once)."""
-        found, recent = await self.repo.game_with_log(game, last=RECENT_READ)  # (one trip for both)
-        record = found or await self.service.get(game)  # (none: the service's refusal)
+        record, recent = await self._newest(game)
         if record.state is None:
             return
         self._drawing[game] = record.version  # (a request for this version meanwhile asks nothing more)
@@ -213,6 +212,21 @@ class Boards:
                 log.info("board of game %s cannot be edited (%s); posting a fresh one", game, exc.code)
                 embed, file, view = await self.board_payload(record)
         await self.post_board(record, embed=embed, file=file, view=view)
+
+    async def _newest(self, game: int) -> tuple[GameRecord, list[LogEntry]]:
+        """The game as stored now and its last ``RECENT_READ`` log entries, for its board: the
+        record this process kept of the game while nothing wrote it since (``GameService.kept``:
+        after a move, the record its commit read back), with the entries up to its version
+        (held in memory after a move: ``LogTail``); else both read, in one trip.
+
+        Raises:
+            HostError: no such game.
+        """
+        kept = self.service.kept(game)
+        if kept is not None:
+            return kept, await self.repo.log(game, last=RECENT_READ, upto=kept.version)
+        found, recent = await self.repo.game_with_log(game, last=RECENT_READ)  # (one trip for both)
+        return found or await self.service.get(game), recent  # (none: the service's refusal)
 
     async def post_board(self, record: GameRecord, *, embed: discord.Embed | None = None,
                          file: discord.File | None = None, view: discord.ui.View | None = None) -> discord.Message:

@@ -182,8 +182,9 @@ class HostContext(Parts):
                 raise HostError(Msg("ui.error.ambiguous"), "ambiguous")
         raise HostError(Msg("ui.error.no_game" if interaction.guild_id is not None else "ui.error.no_game_dm"), "no_game")
 
-    async def game(self, interaction: discord.Interaction, game: int) -> GameRecord:
-        """The game numbered ``game``, if ``interaction`` may touch it (``check_origin``).
+    async def game(self, interaction: discord.Interaction, game: int, *, kept: bool = False) -> GameRecord:
+        """The game numbered ``game``, if ``interaction`` may touch it (``check_origin``);
+        ``kept``: as ``GameService.get``.
 
         Raises:
             HostError: no such game (``UNKNOWN_GAME``), or one of another server / channel.
@@ -191,18 +192,20 @@ class HostContext(Parts):
         logsafe.bind(interaction=interaction.id)
         if not 0 <= game < MAX_GAME_NUMBER:
             raise HostError(Msg("ui.error.unknown_game", {"game": game}), "unknown_game")
-        record = await self.service.get(game)
+        record = await self.service.get(game, kept=kept)
         logsafe.bind(game=record.id)  # (this handler's log lines name the game: LOG_FORMAT=json)
         check_origin(interaction, record)
         return record
 
-    async def seated(self, interaction: discord.Interaction, game: int) -> tuple[GameRecord, int]:
-        """The game ``game`` (``HostContext.game``) and the seat of the interaction's user in it.
+    async def seated(self, interaction: discord.Interaction, game: int, *,
+                     kept: bool = False) -> tuple[GameRecord, int]:
+        """The game ``game`` (``HostContext.game``, ``kept`` as there) and the seat of the
+        interaction's user in it.
 
         Raises:
             HostError: no such game, one of another server, or the user does not play in it.
         """
-        record = await self.game(interaction, game)
+        record = await self.game(interaction, game, kept=kept)
         seat = record.seat_of(interaction.user.id)
         if seat is None:
             raise await self.not_seated(record, interaction.user.id)

@@ -75,7 +75,7 @@ class Moves:
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
-        record, seat = await self.ctx.seated(interaction, game)
+        record, seat = await self.ctx.seated(interaction, game, kept=True)
         if record.status != "active":
             raise not_running(record)
         self.ctx.delivery.tokens.note_board_interaction(record, interaction)
@@ -103,7 +103,7 @@ class Moves:
             HostError: no such game, or not a player.
         """
         check_own_panel(interaction)
-        record, seat = await self.ctx.seated(interaction, game)
+        record, seat = await self.ctx.seated(interaction, game, kept=True)
         note = ""
         if version != record.version:
             note, page, path = Texts(None, [], self._reader(interaction))(Msg("ui.panel.moved_on")), 0, ()
@@ -150,7 +150,8 @@ class Moves:
         """
         check_own_panel(interaction)
         service = self.ctx.service
-        record, seat = await self.ctx.seated(interaction, game)
+        record, seat = await self.ctx.seated(interaction, game, kept=True)  # (the game as stored: a stale
+        # panel is judged on it as on a fresh read)
         if record.status != "active" or record.paused:  # (over or paused: say so, not "moved on")
             raise not_running(record)
         if record.version != version and not await service.same_choice_since(record, seat, version):
