@@ -651,21 +651,25 @@ class LoadTable(Table):
                 mirror.event(self.game).clear()
             result = mirror.results[self.game]
             if result.public_changed:
-                edit = await self.until(self.board_edit(result.game.version), "board update")
+                edit = await self.until(self.board_edit(result.game.version, over=result.game.status != "active"),
+                                        "board update")
                 step.board.append(edit - clicked)
             step.moves += 1
             return True
         raise AssertionError(f"game #{self.game}: panel never offered an action")
 
-    def board_edit(self, version: int) -> Callable[[], float | None]:
+    def board_edit(self, version: int, *, over: bool = False) -> Callable[[], float | None]:
         """A predicate: when (``Req.at``) the board message was first edited with an image showing
-        ``version`` or later, among the requests since this move began (``scan_from``: an edit may land
-        before the pick is acknowledged)."""
+        ``version`` or later (``over``: the game ended with that version, so its final board, which
+        has no Play button), among the requests since this move began (``scan_from``: an edit may
+        land before the pick is acknowledged)."""
         fake, channel = self.fake, self.fake.messages[self.board_id]["channel_id"]
 
         def shows_version(r: Req) -> bool:
-            return (bool(r.files) and edits_board(fake, r, channel, self.board_id, self.game)
-                    and self.board_version(r.json) >= version)
+            if not (r.files and edits_board(fake, r, channel, self.board_id, self.game)):
+                return False
+            shown = self.board_version(r.json)
+            return shown >= version or (over and shown == -1)
 
         find = scanner(fake, self.scan_from, shows_version)
 

@@ -44,3 +44,23 @@ async def test_a_bot_in_a_child_process_sets_up_tables_and_plays_a_measured_move
         assert await child.errors() == []
         proc = child._proc
     assert proc is not None and proc.returncode == 0  # (stopped on request, not killed)
+
+
+async def test_a_measured_move_that_ends_the_game_waits_for_its_final_board(fake: FakeDiscord, tmp_path: Path) -> None:
+    mirror = Mirror(None)
+    async with BotChild(fake, mirror, tmp_path / "games.db", "after", {"render_workers": 0}) as child:
+        (table,) = await setup_tables(fake, child, "carnival", 1, 3, 0, mirror)
+        step = Step(0)
+        while True:  # (as --advance plays: a table may reach its game's end)
+            table.scan_from = len(fake.requests)
+            boards = len(step.board)
+            if not await table.measured_move(step):
+                break
+            last_move_board = len(step.board) - boards
+        record = await child.get(table.game)
+        assert record.status == "finished" and mirror.waiting(table.game) == []
+        assert last_move_board == 1  # (the final board, without a Play button, was waited for and seen)
+        assert table.board_version(fake.messages[table.board_id]) == -1
+        assert len(step.panel) == step.moves  # (one Play ▶ a decision, the last one's included)
+        await child.wait_idle()
+        assert await child.errors() == []
