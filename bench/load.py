@@ -592,6 +592,7 @@ class LoadTable(Table):
         self.pulse = Pulse.of(fake)
         self.busy = False
         self.board_id = 0
+        self.channel = 0
         self.scan_from = 0
 
     async def start(self) -> None:
@@ -599,6 +600,14 @@ class LoadTable(Table):
         record = await self.on_bot(self.bot.service.get(self.game))
         assert record.board_message_id is not None
         self.board_id = record.board_message_id
+        self.channel = int(self.fake.messages[self.board_id]["channel_id"])
+
+    def board(self) -> JSONDict:
+        """The game's board message, followed to its new post when the bot posted it again and
+        deleted the old one (``Boards.repost_board``) since the last move looked."""
+        if self.board_id not in self.fake.messages:
+            self.board_id = reposted_board(self.fake, self.channel, self.game) or self.board_id
+        return self.fake.messages[self.board_id]
 
     def over(self) -> bool:
         return not self.mirror.waiting(self.game)
@@ -627,7 +636,7 @@ class LoadTable(Table):
         record = mirror.results[self.game].game
         user_id = str(record.user_of(self.rng.choice(seats)))
         user = next(u for u in self.users if u["id"] == user_id)
-        panel, ack, shown = await self.open_panel(user, fake.messages[self.board_id])
+        panel, ack, shown = await self.open_panel(user, self.board())
         step.ack.append(ack)
         step.panel.append(shown)
         for _ in range(8):
@@ -663,7 +672,7 @@ class LoadTable(Table):
         ``version`` or later (``over``: the game ended with that version, so its final board, which
         has no Play button), among the requests since this move began (``scan_from``: an edit may
         land before the pick is acknowledged)."""
-        fake, channel = self.fake, self.fake.messages[self.board_id]["channel_id"]
+        fake, channel = self.fake, self.channel
 
         def shows_version(r: Req) -> bool:
             if not (r.files and edits_board(fake, r, channel, self.board_id, self.game)):
@@ -885,6 +894,8 @@ async def ladder(fake: FakeDiscord, bot: GameBot | BotChild, mirror: Mirror, gam
             await settle(fake, bot, bridge, 0.05, DRAIN)
         steps.append(step)
         print(f"  {game_id:<12} {label:<6} {line(step)}", flush=True)
+        for failure in sorted(set(step.failures))[:3]:
+            print(f"    failed: {failure[:300]}", flush=True)
         if not step.passed():
             break
     return steps

@@ -6,10 +6,12 @@ pair, so a table is set up and a measured move played exactly as with the bot in
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 from bench.load import BotChild, LoadTable, Mirror, Step, settle, setup_tables
 from bot.sandbox.fakecord import FakeDiscord
+from bot.ui.presence import BOARD_SCROLL
 
 
 async def test_a_bot_in_a_child_process_sets_up_tables_and_plays_a_measured_move(fake: FakeDiscord,
@@ -62,5 +64,28 @@ async def test_a_measured_move_that_ends_the_game_waits_for_its_final_board(fake
         assert last_move_board == 1  # (the final board, without a Play button, was waited for and seen)
         assert table.board_version(fake.messages[table.board_id]) == -1
         assert len(step.panel) == step.moves  # (one Play ▶ a decision, the last one's included)
+        await child.wait_idle()
+        assert await child.errors() == []
+
+
+async def test_a_measured_move_follows_a_board_posted_again_while_the_table_was_not_looking(
+        fake: FakeDiscord, tmp_path: Path) -> None:
+    mirror = Mirror(None)
+    async with BotChild(fake, mirror, tmp_path / "games.db", "after", {"render_workers": 0}) as child:
+        (table,) = await setup_tables(fake, child, "carnival", 1, 4, 0, mirror)
+        first_board = table.board_id
+        channel = int(fake.messages[first_board]["channel_id"])
+        other = LoadTable(fake, child, table.users, random.Random(9), "carnival", mirror)  # (the same game's
+        other.game, other.board_id, other.channel = table.game, first_board, channel  # other client)
+        for i in range(BOARD_SCROLL):  # (the table talks: the board scrolls away, the next update posts it again)
+            await fake.say(fake.owner, f"chat {i}", channel=channel)
+        step = Step(0)
+        while first_board in fake.messages:
+            other.scan_from = len(fake.requests)
+            assert await other.measured_move(step)
+        assert other.board_id != first_board  # (the other client followed the board posted again)
+        table.scan_from = len(fake.requests)
+        assert await table.measured_move(step)  # (Play ▶ on the board posted again, not on the deleted one)
+        assert table.board_id == other.board_id == (await child.get(table.game)).board_message_id
         await child.wait_idle()
         assert await child.errors() == []
