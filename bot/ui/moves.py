@@ -52,7 +52,8 @@ class Moves:
     def __init__(self, ctx: HostContext, notices: Notices) -> None:
         self.ctx = ctx
         self.notices = notices
-        self.parked = ParkedPanels(ctx, self._redrawn)  # (a panel left waiting: redrawn on its turn)
+        # (a panel left waiting: redrawn on its turn, after the board of the move that handed it over)
+        self.parked = ParkedPanels(ctx, self._redrawn, ctx.delivery.boards.board_settled)
         self.in_flight: set[int] = set()
         """The interactions whose moves are in flight in this process (``answer_lost_moves``
         leaves their rows alone: they are not lost)."""

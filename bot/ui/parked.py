@@ -14,6 +14,11 @@ A redrawn panel shows the state as it is now only: its note (the move it confirm
 private lines, e.g. "🔒 You picked Gluttony …") is dropped when an undo since took back a
 move the note may tell of (else after ``/game undo`` the old panel would say
 "You picked Gluttony" above "Choose your sin").
+
+The board goes first: a refresh waits for the game's board update under way (``board``,
+``Boards.board_settled``) before it draws and edits any panel, so the panels a move hands over
+(in Heaven up to five other seats, when a round of simultaneous picks ends) do not compete
+with the board edit that move is waiting for.
 """
 
 from __future__ import annotations
@@ -43,6 +48,9 @@ PARK_SECONDS = 14 * 60
 Editor = Callable[..., Awaitable[Any]]
 """Edits a panel's message: ``edit(content=…, view=…, attachments=…)``."""
 
+Settled = Callable[[int], Awaitable[None]]
+"""``settled(game)``: returns once the board update of ``game`` under way, if any, is done."""
+
 Drawer = Callable[[GameRecord, int, str, int, str], Awaitable[dict[str, Any]]]
 """``draw(record, seat, reader, user_id, note)``: the keyword arguments of the panel's edit
 (``note``: the lines it showed above its prompt, e.g. "✓ End turn")."""
@@ -64,11 +72,13 @@ class Parked:
 
 
 class ParkedPanels:
-    """The panels waiting for their seat's turn, by (game id, seat)."""
+    """The panels waiting for their seat's turn, by (game id, seat); a refresh redraws them
+    after the game's board (``board``: ``Boards.board_settled``; None: at once)."""
 
-    def __init__(self, ctx: HostContext, draw: Drawer) -> None:
+    def __init__(self, ctx: HostContext, draw: Drawer, board: Settled | None = None) -> None:
         self.ctx = ctx
         self.draw = draw
+        self.board = board
         self.panels: dict[tuple[int, int], Parked] = {}
         self._refreshing: KeyedLocks[int] = KeyedLocks()  # (one refresh of a game at a time)
         self._versions: LRUCache[int, int | None] = LRUCache(GAMES_REMEMBERED)
@@ -125,8 +135,11 @@ class ParkedPanels:
         turn comes (a load bench had two in flight: the later one forgot a panel the earlier
         one was about to read, KeyError, and an earlier record could redraw over a later one).
         The game is ``record`` when the caller just read it, else as its last change committed
-        it when that is known (``changed``), else read."""
+        it when that is known (``changed``), else read. The board update of the game under
+        way goes first (``board``)."""
         async with self.ctx.tracked(), self._refreshing[game]:
+            if self.board is not None:
+                await self.board(game)
             record = record or self._committed.get(game) or await self.ctx.service.get(game)
             waiting = self.ctx.service.waiting(record) if not record.paused else frozenset()
             for key in [k for k in self.panels if k[0] == game]:

@@ -142,3 +142,37 @@ async def test_parked_panels_draw_from_the_committed_record_and_read_only_when_i
     service.commit(OVER)                                # (the game ended: both panels say so, from OVER)
     await asyncio.gather(*ctx.tasks)
     assert service.reads == 1 and sorted(drawn) == [(2, 40), (3, 40)] and parked.panels == {}
+
+
+async def test_a_refresh_redraws_the_panels_after_the_board_update_under_way() -> None:
+    """The board goes first: a refresh waits for the game's board update (``board``) before it draws or
+    edits a panel; the panels it hands over are then redrawn as before."""
+    board_done = asyncio.Event()
+    order: list[str] = []
+
+    async def board(game: int) -> None:
+        order.append(f"waited for the board of #{game}")
+        await board_done.wait()
+
+    async def draw(record: GameRecord, seat: int, reader: str, user_id: int, note: str) -> dict[str, Any]:
+        order.append(f"drew {seat}")
+        return {"content": "panel"}
+
+    def editor(seat: int):
+        async def edit(**payload: Any) -> None:
+            order.append(f"edited {seat}")
+        return edit
+
+    ctx = FakeContext()
+    parked = ParkedPanels(ctx, draw, board)  # type: ignore[arg-type]
+    for seat in (2, 3):
+        await parked.park(ctx.service.record, seat, 100 + seat, "en", editor(seat))
+    ctx.service.record = OVER
+    refresh = asyncio.create_task(parked.refresh(13))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert order == ["waited for the board of #13"] and sorted(parked.panels) == [(13, 2), (13, 3)]
+    board_done.set()
+    await refresh
+    assert order == ["waited for the board of #13", "drew 2", "edited 2", "drew 3", "edited 3"]
+    assert parked.panels == {}

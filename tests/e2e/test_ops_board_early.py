@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from bot.app import GameBot
-from bot.sandbox.fakecord import FakeDiscord
+from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.ui.moves import Moves
+from bot.ui.parked import ParkedPanels
 from tests.e2e.driver import Driver
 from tests.e2e.test_ops_board_token import board_edits, lean, shows
 
@@ -120,3 +121,35 @@ async def test_a_board_still_drawing_when_the_outbox_asks_again_is_drawn_once(
         release.clear()
         await moved_with_one_board_edit(driver, fake, game, rng)   # drawn once, though asked for twice
         assert not [r for r in await bot.repo.pending(game) if r.kind == "board"]
+
+
+def board_version(fake: FakeDiscord, board: int, game: int) -> int:
+    """The version in the Play ▶ button of message ``board`` (-1 when none)."""
+    for c in iter_components(fake.messages[board]["components"]):
+        cid = c.get("custom_id", "")
+        if cid.startswith(f"g:{game}:") and cid.endswith(":play"):
+            return int(cid.split(":")[2])
+    return -1
+
+
+async def test_parked_panels_are_redrawn_once_the_board_shows_the_move_that_handed_them_over(
+        make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = await lean(make_bot)
+    driver = Driver(fake, bot)
+    game = await driver.start_game("heaven", players[:4])
+    board = (await driver.record(game)).board_message_id
+    assert board is not None
+    seen: list[tuple[int, int]] = []
+    redraw = ParkedPanels._redraw
+
+    async def redrawn(self: ParkedPanels, record: Any, seat: int, parked: Any) -> None:
+        seen.append((record.version, board_version(fake, board, game)))
+        await redraw(self, record, seat, parked)
+
+    monkeypatch.setattr(ParkedPanels, "_redraw", redrawn)
+    rng = random.Random(4)
+    async for _ in driver.random_moves(game, rng, 24):
+        pass
+    assert len(seen) >= 4
+    assert [version for version, _ in seen] == [min(version, shown) for version, shown in seen]  # (the board first)
