@@ -190,3 +190,12 @@ def test_the_labels_and_paths_of_a_decision_are_those_of_its_actions_one_by_one(
         actions = list(engine.legal_actions(state, seat))
         assert notation.action_labels_of(state, actions) == [notation.action_label(state, a) for a in actions]
         assert notation.action_paths_of(state, actions) == [notation.action_path(state, a) for a in actions]
+
+
+def test_discord_py_parses_and_writes_its_json_with_orjson() -> None:
+    import discord.utils
+    import orjson
+
+    assert discord.utils.HAS_ORJSON is True  # (pyproject.toml lists orjson: discord.py picks it up at import)
+    assert discord.utils._from_json('{"id": "1", "n": [1, 2]}') == orjson.loads(b'{"id": "1", "n": [1, 2]}')
+    assert discord.utils._to_json({"content": "é"}) == '{"content":"é"}'
