@@ -46,6 +46,11 @@ picture is wanted again at the same version, by the panel after a move and then 
 parked panel redrawn for that decision (an Ora landscape's numbered places: 6 ms of a render
 worker each, more than one a move in ``python -m bench.load --game ora``); some 20-80 KB each."""
 
+NO_PICTURE_KEPT = 4096
+"""(game, version, seat) of the newest panels drawn without a decision picture (``Moves.decision_file``):
+drawn again at that version (Play ▶ after the panel of a move, a parked panel) they skip the seat's
+view, which the game's ``draws_decision`` needs (a Heaven view lists the usable hand cards)."""
+
 class Moves:
     """Panels, picks and typed moves; ``notices`` tells the table what a move did."""
 
@@ -58,6 +63,7 @@ class Moves:
         """The interactions whose moves are in flight in this process (``answer_lost_moves``
         leaves their rows alone: they are not lost)."""
         self._pictures: LRUCache[tuple[Any, ...], Rendered] = LRUCache(PICTURES_BYTES, getsizeof=lambda r: len(r.data))
+        self._no_picture: LRUCache[tuple[int, int, int], bool] = LRUCache(NO_PICTURE_KEPT)
 
     def _reader(self, interaction: discord.Interaction) -> str:
         """The language of ``interaction``'s private panel (``bot/ui/locales.py``)."""
@@ -365,8 +371,9 @@ class Moves:
         placement preview), rendered in a render worker (ahead of the boards) and fitted under the guild's
         upload limit; None when the game draws none for this decision, or its drawing
         failed (logged: the panel itself matters more than its picture). Drawn once per
-        version, seat, language and names (``PICTURES_BYTES``)."""
-        if not renders.has_decision(record.game_id):
+        version, seat, language and names (``PICTURES_BYTES``); a version and seat without
+        one is known so after its first panel (``NO_PICTURE_KEPT``)."""
+        if not renders.has_decision(record.game_id) or (record.id, record.version, seat) in self._no_picture:
             return None
         transport = self.ctx.delivery.transport
         try:
@@ -377,6 +384,7 @@ class Moves:
             if done is None:
                 view = self.ctx.service.engine(record).player_view(state, seat)
                 if not renders.draws_decision(record.game_id, view):
+                    self._no_picture[(record.id, record.version, seat)] = True
                     return None
                 done = await transport.render("decision", record, view, reader, limit)
                 if done is None:

@@ -49,6 +49,7 @@ Pending = Chance | None
 ``{"kind": "destroy", "seat"}``), or None when the turn goes on to advancement."""
 
 Planner = Callable[[State, int, frozenset[str]], list[Plan]]
+AnyPlan = Callable[[State, int, frozenset[str]], bool]
 Resolver = Callable[[State, int, Params, list[Event]], Pending]
 
 
@@ -63,11 +64,15 @@ class Effect:
         resolve: ``(state, seat, params, events) -> Pending``: applies the ability to the
             state in place (params by plan key) and appends its events.
         attack: True when the resolved ability targets another player (§5.5 windows).
+        any_plan: ``(state, seat, chain) -> bool``: whether ``plans`` would give any plan,
+            without listing them, for the kinds whose plans are many or recurse (Hypocrisy's
+            pairs, the copies, Arrogance's takes); None: ``bool(plans(...))``.
     """
 
     plans: Planner
     resolve: Resolver
     attack: bool = False
+    any_plan: AnyPlan | None = None
 
 
 # --------------------------------------------------------------------------- conditions and parameters
@@ -83,10 +88,24 @@ def plans(st: State, seat: int, kind: str, chain: frozenset[str]) -> list[Plan]:
     return EFFECTS[kind].plans(st, seat, chain)
 
 
+def has_plans(st: State, seat: int, kind: str, chain: frozenset[str]) -> bool:
+    """Whether ``plans(st, seat, kind, chain)`` is not empty, without listing the plans."""
+    if not may_use_kind(st, seat, kind):
+        return False
+    effect = EFFECTS[kind]
+    return effect.any_plan(st, seat, chain) if effect.any_plan is not None else bool(effect.plans(st, seat, chain))
+
+
 def card_plans(st: State, seat: int, card: str) -> list[Plan]:
     """Plans for USEing hand card ``card`` (§5.3 USE); empty = not usable."""
     kind = CARDS[card].kind
     return plans(st, seat, kind, frozenset({kind}))
+
+
+def card_usable(st: State, seat: int, card: str) -> bool:
+    """Whether ``seat`` may USE hand card ``card`` now: ``card_plans`` is not empty."""
+    kind = CARDS[card].kind
+    return has_plans(st, seat, kind, frozenset({kind}))
 
 
 def _copier(side: str, copies: tuple[str, ...]) -> Planner:
@@ -97,6 +116,16 @@ def _copier(side: str, copies: tuple[str, ...]) -> Planner:
             return []
         return [[["copy", k], *p] for k in copies if k not in chain for p in plans(st, seat, k, chain | {k})]
     return planner
+
+
+def _copier_any(side: str, copies: tuple[str, ...]) -> AnyPlan:
+    """``_copier``'s planner gives a plan: some kind it may copy has one."""
+    def any_plan(st: State, seat: int, chain: frozenset[str]) -> bool:
+        pub: list[str] = st["public"][seat]
+        if not pub or any(CARDS[c].side != side for c in pub):
+            return False
+        return any(has_plans(st, seat, k, chain | {k}) for k in copies if k not in chain)
+    return any_plan
 
 
 def _arrogance_plans(st: State, seat: int, chain: frozenset[str]) -> list[Plan]:
@@ -110,6 +139,18 @@ def _arrogance_plans(st: State, seat: int, chain: frozenset[str]) -> list[Plan]:
                 continue
             out += [[["take", cid], *p] for p in plans(without(st, cid), seat, k, chain | {k})]
     return out
+
+
+def _arrogance_any(st: State, seat: int, chain: frozenset[str]) -> bool:
+    """``_arrogance_plans`` gives a plan: some card it may take has one."""
+    for owner in range(st["players"]):
+        if owner != seat and st["positions"][owner] == GATE:
+            continue
+        for cid in st["public"][owner]:
+            k = CARDS[cid].kind
+            if k not in NOT_TAKEABLE and k not in chain and has_plans(without(st, cid), seat, k, chain | {k}):
+                return True
+    return False
 
 
 def _borrow_plans(side: str, need: Callable[[int, int], bool]) -> Planner:
@@ -184,6 +225,12 @@ def _hypocrisy_plans(st: State, seat: int, chain: frozenset[str]) -> list[Plan]:
             theirs = [list(c) for c in itertools.combinations(st["public"][t], size)]
             out += [[["k", size], ["target", t], ["mine", m], ["theirs", th]] for m in mine for th in theirs]
     return out
+
+
+def _hypocrisy_any(st: State, seat: int, chain: frozenset[str]) -> bool:
+    """``_hypocrisy_plans`` gives a plan: one public card of the seat's and one of another's
+    to swap (a pair to swap needs two of each, so one of each already gives a plan)."""
+    return bool(st["public"][seat]) and any(st["public"][t] for t in others(st, seat))
 
 
 # --------------------------------------------------------------------------- resolution
@@ -273,7 +320,7 @@ def _purge(side: str) -> Resolver:
 
 
 EFFECTS: dict[str, Effect] = {
-    "holiness": Effect(_copier("saint", HOLINESS_COPIES), _nothing),
+    "holiness": Effect(_copier("saint", HOLINESS_COPIES), _nothing, any_plan=_copier_any("saint", HOLINESS_COPIES)),
     "mercy": Effect(_borrow_plans("sinner", lambda n_s, n_n: n_s < n_n), _borrow("sinner")),
     "miracle": Effect(_miracle_plans, _modifier("miracle")),
     "shepherd": Effect(_borrow_plans("saint", lambda n_s, n_n: n_s > n_n), _borrow("saint")),
@@ -282,14 +329,14 @@ EFFECTS: dict[str, Effect] = {
     "repentance": Effect(_always, _purge("sinner")),
     "grace": Effect(_always, _grace),
     "paradise": Effect(_never, _nothing),          # passive only
-    "ignorance": Effect(_copier("sinner", IGNORANCE_COPIES), _nothing),
+    "ignorance": Effect(_copier("sinner", IGNORANCE_COPIES), _nothing, any_plan=_copier_any("sinner", IGNORANCE_COPIES)),
     "greed": Effect(_greed_plans, _modifier("x3")),
     "pride": Effect(_pride_plans, _pride, attack=True),
     "law": Effect(_law_plans, _modifier("law")),
     "destruction": Effect(_destruction_plans, _destruction, attack=True),
     "cruelty": Effect(_cruelty_plans, _cruelty, attack=True),
-    "hypocrisy": Effect(_hypocrisy_plans, _hypocrisy, attack=True),
-    "arrogance": Effect(_arrogance_plans, _nothing),
+    "hypocrisy": Effect(_hypocrisy_plans, _hypocrisy, attack=True, any_plan=_hypocrisy_any),
+    "arrogance": Effect(_arrogance_plans, _nothing, any_plan=_arrogance_any),
     "wrath": Effect(_always, _purge("saint")),
 }
 """One entry per card kind (§2.1, §5.4). Holiness, Ignorance and Arrogance never resolve

@@ -16,7 +16,7 @@ from engines.base import JSONObject, Msg, Seat, copy_state, msg
 from engines.heaven.types import Options, State
 
 from .data import CARDS, GATE, LAST_SPACE, TRACK
-from .effects import card_plans, plan_msg
+from .effects import card_usable, plan_msg
 from .rules import (
     can_enter_next,
     combos_met,
@@ -248,7 +248,7 @@ def player_view(st: State, seat: Seat | None) -> PublicView | PrivateView:
         "hand": [card_view(c) for c in st["hands"][seat]],
         "split_choice": list(split) if split is not None else None,
         "buffer": [card_view(c) for c in st["buffer"]] if mine_active else [],
-        "usable": [c for c in st["hands"][seat] if card_plans(st, seat, c)] if playing else [],
+        "usable": [c for c in st["hands"][seat] if card_usable(st, seat, c)] if playing else [],
         "next_test": next_test(st, seat) if playing else None,
     }
     return private

@@ -153,3 +153,26 @@ async def test_parked_panels_are_redrawn_once_the_board_shows_the_move_that_hand
         pass
     assert len(seen) >= 4
     assert [version for version, _ in seen] == [min(version, shown) for version, shown in seen]  # (the board first)
+
+
+async def test_a_panel_without_a_decision_picture_reads_its_seats_view_once_a_version(
+        make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = await lean(make_bot)
+    driver = Driver(fake, bot)
+    game = await driver.start_game("heaven", players[:4])
+    record = await driver.record(game)
+    engine = bot.service.engine(record)
+    views: list[tuple[int, int]] = []
+    player_view = type(engine).player_view
+
+    def counted(self: Any, state: Any, seat: Any) -> Any:
+        views.append((record.version, seat))
+        return player_view(self, state, seat)
+
+    monkeypatch.setattr(type(engine), "player_view", counted)
+    state = bot.service.state(record)
+    moves = bot.flow.moves
+    for seat in (0, 1, 0, 1, 0):  # (a Heaven game opens with its secret splits: no picture for anyone)
+        assert await moves.decision_file(record, state, seat) is None
+    assert views == [(record.version, 0), (record.version, 1)]
