@@ -469,7 +469,7 @@ def _text_width(text: str, face: Any, size: int, bold: bool, key: tuple[Any, ...
     runs = text_runs(text)
     if len(runs) == 1 and runs[0][1] is None:
         return font(size, bold).getlength(runs[0][0])
-    return sum(_run_font(path, size, bold).getlength(run) for run, path in runs)
+    return sum(_run_width(run, path, size, bold, key) for run, path in runs)
 
 
 @lru_cache(maxsize=8192)

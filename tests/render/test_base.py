@@ -121,3 +121,14 @@ def test_the_middle_dot_is_drawn_narrow() -> None:
     assert base.text_width("·", 32) < 0.35 * 32
     assert base.text_width("…", 32) < 0.85 * 32
     assert base.text_width("Bot · Normal", 32, True) < base.text_width("Bot Normal", 32, True) + 0.6 * 32
+
+
+def test_a_text_of_several_fonts_measures_each_of_its_runs_once() -> None:
+    base._text_width.cache_clear()
+    base._run_width.cache_clear()
+    first = "Alice 🎲 rolls"  # (runs: "Alice ", the die in the emoji face, " ", "rolls")
+    width = base.text_width(first, 24)
+    assert base._run_width.cache_info().misses == len(base.text_runs(first)) == 4
+    longer = first + " 🎲 again"  # (wrapping measures longer and longer lines: their first runs are known)
+    assert base.text_width(longer, 24) > width
+    assert base._run_width.cache_info().misses == 4 + 2  # ("rolls " and "again" new; "Alice ", the die, " " known)
