@@ -61,6 +61,14 @@ def copy_database(source: Path, target: Path, *, read_only: bool = False) -> Non
         src.close()
 
 
+def described(kind: str, reason: str) -> str:
+    """How a database of ``kind`` (``Inspection.kind``) is said in a message: ``"is empty (…)"``."""
+    return {MISSING: "does not exist",
+            EMPTY: "is empty (no tables: the file was emptied or truncated, or never written)",
+            DAMAGED: f"is damaged (corrupt: {reason})",
+            FOREIGN: f"is not this bot's database ({reason})"}.get(kind, "is the bot's database")
+
+
 @dataclass(frozen=True)
 class Inspection:
     """What a database file is (``inspect_database``).
