@@ -12,13 +12,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from pathlib import Path
 
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Repository, StorageError
-from bot.storage.backend import SQLITE, parse_database_url
-from bot.storage.backup import OURS, described, inspect_database
+from bot.storage.backend import parse_database_url
+from bot.storage.backup import unusable
 from bot.text import plural_rule
 
 
@@ -54,12 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("database", nargs="?", help="SQLite file (default: DATABASE_PATH from .env)")
     args = parser.parse_args(argv)
     path = args.database or Settings.from_env().database_path
-    url = parse_database_url(path)
-    if url.backend == SQLITE and url.target != ":memory:":
-        found = inspect_database(Path(url.target))
-        if found.kind != OURS:
-            sys.stderr.write(f"The database {url.shown} {described(found.kind, found.reason)}: nothing checked.\n")
-            return 2
+    if (why := unusable(path)) is not None:
+        sys.stderr.write(f"The database {parse_database_url(path).shown} {why}: nothing checked.\n")
+        return 2
     try:
         checked, bad = asyncio.run(check(path))
     except StorageError as exc:
