@@ -274,6 +274,9 @@ def seat_names(record: GameRecord, locale: str = "en") -> list[str]:
     return names
 
 
+DEFAULT_AI_LEVEL = "normal"
+"""The level of an AI seat whose level is not known (a rematch of a seat that has none)."""
+
 AI_NUMBER = re.compile(r" (\d{1,4})$")
 """The number an AI's stored (English) seat name ends with, from its second of a level on."""
 
@@ -1016,8 +1019,11 @@ class Lobbies(ServiceCore):
                 host_user_id=user_id, host_name=name, seed=new_seed(), options=record.options,
                 move_timeout=record.move_timeout)
             await self.repo.leave(new.id, user_id)
-            for seat in rotated:
-                await self.repo.join(new.id, seat.user_id, seat.name, len(rotated))
+            for seat in rotated:  # (an AI seat is an AI again, of its level; a person on autopilot is a person)
+                if seat.is_bot:
+                    await self.repo.add_ai(new.id, seat.ai_level or DEFAULT_AI_LEVEL, seat.name, len(rotated))
+                else:
+                    await self.repo.join(new.id, seat.user_id, seat.name, len(rotated))
             return await self.get(new.id), True
 
     @_refuses_storage_faults

@@ -374,7 +374,7 @@ class Table:
         engine = get_engine(lobby.game_id)
         locale = self.ctx.delivery.locales.public(lobby.guild_id)
         view = lobby_view(lobby, locale)
-        users = [s.user_id for s in lobby.seats]
+        users = [s.user_id for s in lobby.seats if not s.is_bot]  # (an AI seat's id is no member: never mentioned)
         text = say("rematch_public", locale, old=record.id, users=" ".join(f"<@{u}>" for u in users))
         embed = lobby_embed(engine, lobby, timeout_label(lobby.move_timeout, locale), locale)
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in users], roles=False, everyone=False)
