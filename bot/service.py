@@ -832,7 +832,8 @@ class ServiceCore:
         move, so a crash cannot lose them: ``(guild_id, game_id, [(user_id, mu, sigma, won)])``
         by openskill's Plackett-Luce model, one rating per player per game per server,
         ranked by ``table_outcome`` (``ranks``): resigned seats are rated, after every seat
-        that stayed. Only server games of at least two players are rated (None otherwise). A failure is logged and never touches
+        that stayed. An AI seat (a synthetic user id, the same in every game) ranks as a new
+        player and gets no rating. Only server games of at least two players are rated (None otherwise). A failure is logged and never touches
         the game (None)."""
         if record.guild_id is None or len(record.seats) < 2:
             return None
@@ -843,13 +844,15 @@ class ServiceCore:
             left = left_seats(record)
             outcome = table_outcome(record, outcome)
             users = [s.user_id for s in record.seats]
+            bots = {s.seat for s in record.seats if s.is_bot}
             teams = []
-            for user in users:
-                found = await self.repo.ratings(record.guild_id, record.game_id, user_id=user, limit=1)
+            for seat, user in enumerate(users):
+                found = [] if seat in bots else await self.repo.ratings(record.guild_id, record.game_id,
+                                                                         user_id=user, limit=1)
                 teams.append([model.rating(mu=found[0][2], sigma=found[0][3]) if found else model.rating()])
             rated = model.rate(teams, ranks=[float(r) for r in ranks(outcome, left)])
             rows = [(user, team[0].mu, team[0].sigma, seat in outcome.winners)
-                    for seat, (user, team) in enumerate(zip(users, rated, strict=True))]
+                    for seat, (user, team) in enumerate(zip(users, rated, strict=True)) if seat not in bots]
             return record.guild_id, record.game_id, rows
         except Exception:
             log.exception("ratings of game %s not updated", record.id)
