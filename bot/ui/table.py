@@ -389,7 +389,7 @@ class Table:
 
     # ------------------------------------------------------------------ replays and export
     async def steps(self, record: GameRecord) -> list[ReplayStep]:
-        """The replay steps of a finished game (``GameService.replay_steps``), cached."""
+        """The replay steps of a game that ended (``GameService.replay_steps``), cached."""
         if record.id in self._replays:
             self._replays.move_to_end(record.id)
             return self._replays[record.id]
@@ -405,7 +405,7 @@ class Table:
         from the log, its public lines, and the buttons. Only the asker sees and moves it.
 
         Raises:
-            HostError: a game of another server, or one that has not finished.
+            HostError: a game of another server, one that has not ended, or a lobby closed unplayed.
         """
         fresh = step is None
         if fresh:
@@ -414,7 +414,7 @@ class Table:
             await interaction.response.defer()
             check_own_panel(interaction)
         record = await self.ctx.game(interaction, game)
-        if record.status != "finished":
+        if record.status not in ("finished", "abandoned"):  # (a game a moderator ended is over too)
             raise HostError(tmsg("replay_unfinished", game=record.id), "not_finished")
         steps = await self.steps(record)
         index = max(0, min(step or 0, len(steps) - 1))
