@@ -318,13 +318,16 @@ async def restore(backup: str | Path, target: str | Path) -> Restored:
         FileExistsError: a database (or its ``-wal``/``-shm`` file) exists at ``target``: a restore
             never overwrites one.
         FileNotFoundError: ``backup`` does not exist.
-        DatabaseFileError: ``backup`` is not a SQLite database, or it is damaged.
+        DatabaseFileError: ``backup`` is not a database of the bot: empty, damaged or another
+            program's.
     """
     backup, target = Path(backup), Path(target)
     if taken := [p for p in _sidecars(target) if p.exists()]:
         raise FileExistsError(f"{taken[0]} exists; restore into a new path (--to) or move it away first")
     if not backup.is_file():
         raise FileNotFoundError(f"no backup at {backup}")
+    if (found := await asyncio.to_thread(inspect_database, backup)).kind != OURS:  # (empty: it would restore nothing)
+        raise DatabaseFileError(f"{backup} {described(found.kind, found.reason)}")
     target.parent.mkdir(parents=True, exist_ok=True)
     work = target.with_name(f".{target.name}.restoring")
     for p in _sidecars(work):
