@@ -30,13 +30,11 @@ from bot.check import check
 from bot.loops import stop_loop
 from bot.settings import Settings
 from bot.storage.backup import (
-    DAMAGED,
-    EMPTY,
-    FOREIGN,
     MISSING,
     OURS,
     DatabaseFileError,
     copy_database,
+    described,
     inspect_database,
 )
 
@@ -109,7 +107,7 @@ def take_backup(database: str | Path, folder: str | Path, *, at: float, keep: in
     if not database.is_file():
         raise FileNotFoundError(f"no database at {database}")
     if (found := inspect_database(database)).kind != OURS:
-        raise DatabaseFileError(f"{database} {_described(found.kind, found.reason)}: no backup taken")
+        raise DatabaseFileError(f"{database} {described(found.kind, found.reason)}: no backup taken")
     folder.mkdir(parents=True, exist_ok=True)
     stem = database.stem
     base = f"{stem}-{dt.datetime.fromtimestamp(at, dt.UTC).strftime(STAMP)}"
@@ -121,20 +119,12 @@ def take_backup(database: str | Path, folder: str | Path, *, at: float, keep: in
     copy_database(database, part)
     if (copied := inspect_database(part)).kind != OURS:
         part.unlink(missing_ok=True)
-        raise DatabaseFileError(f"the copy of {database} {_described(copied.kind, copied.reason)}: no backup taken")
+        raise DatabaseFileError(f"the copy of {database} {described(copied.kind, copied.reason)}: no backup taken")
     final = folder / name
     os.replace(part, final)
     for old in prune(folder, stem, keep):
         log.info("backup %s deleted (keeping %d)", old.name, keep)
     return final
-
-
-def _described(kind: str, reason: str) -> str:
-    """How a database of ``kind`` (``Inspection.kind``) is said in a message."""
-    return {MISSING: "does not exist",
-            EMPTY: "is empty (no tables: the file was emptied or truncated, or never written)",
-            DAMAGED: f"is damaged (corrupt: {reason})",
-            FOREIGN: f"is not this bot's database ({reason})"}.get(kind, "is the bot's database")
 
 
 class DatabaseRefused(Exception):
@@ -205,7 +195,7 @@ async def check_at_start(settings: Settings, *, now: float | None = None) -> Non
     if found.kind == OURS or (found.kind == MISSING and not backups(folder, database.stem)):
         return
     newest = await newest_good_backup(folder, database.stem)
-    lines = [f"The database {database} {_described(found.kind, found.reason)}."]
+    lines = [f"The database {database} {described(found.kind, found.reason)}."]
     if found.kind == MISSING:
         lines.append(f"Backups of it are in {folder}: a new, empty database would hide their games.")
     if newest is not None:
@@ -328,13 +318,16 @@ async def restore(backup: str | Path, target: str | Path) -> Restored:
         FileExistsError: a database (or its ``-wal``/``-shm`` file) exists at ``target``: a restore
             never overwrites one.
         FileNotFoundError: ``backup`` does not exist.
-        DatabaseFileError: ``backup`` is not a SQLite database, or it is damaged.
+        DatabaseFileError: ``backup`` is not a database of the bot: empty, damaged or another
+            program's.
     """
     backup, target = Path(backup), Path(target)
     if taken := [p for p in _sidecars(target) if p.exists()]:
         raise FileExistsError(f"{taken[0]} exists; restore into a new path (--to) or move it away first")
     if not backup.is_file():
         raise FileNotFoundError(f"no backup at {backup}")
+    if (found := await asyncio.to_thread(inspect_database, backup)).kind != OURS:  # (empty: it would restore nothing)
+        raise DatabaseFileError(f"{backup} {described(found.kind, found.reason)}")
     target.parent.mkdir(parents=True, exist_ok=True)
     work = target.with_name(f".{target.name}.restoring")
     for p in _sidecars(work):

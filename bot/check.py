@@ -1,7 +1,10 @@
 """``python -m bot.check [DATABASE]``: replay every game's action log and compare it
 with the stored snapshot (design §4: the log is the truth, the snapshot a cache).
 
-Exit status 0 when every started game replays to its snapshot, 1 otherwise.
+Exit status 0 when every started game replays to its snapshot, 1 otherwise, and 2 when
+there is nothing to check: an SQLite file that is missing, empty, damaged or another program's
+is named and left as it is (opening it would create the bot's tables in it, and the start-up
+check would no longer see what happened to it), as is a database that cannot be opened.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ import sys
 
 from bot.service import GameService
 from bot.settings import Settings
-from bot.storage import Repository
+from bot.storage import Repository, StorageError
+from bot.storage.backend import parse_database_url
+from bot.storage.backup import unusable
 from bot.text import plural_rule
 
 
@@ -48,7 +53,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("database", nargs="?", help="SQLite file (default: DATABASE_PATH from .env)")
     args = parser.parse_args(argv)
     path = args.database or Settings.from_env().database_path
-    checked, bad = asyncio.run(check(path))
+    if (why := unusable(path)) is not None:
+        sys.stderr.write(f"The database {parse_database_url(path).shown} {why}: nothing checked.\n")
+        return 2
+    try:
+        checked, bad = asyncio.run(check(path))
+    except StorageError as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 2
     for game in bad:
         sys.stdout.write(f"game #{game}: replay differs from the stored snapshot\n")
     sys.stdout.write(replayed_line(checked, len(bad)))

@@ -14,7 +14,8 @@ first rebuilt from the log, as the bot does at start: ``GameService.upgrade_snap
 
 Stop the bot before copying (a move made during the copy would be missing from it).
 Exit codes: 0 copied and verified; 1 verification failed (the report says what); 2 bad
-arguments, a target that already holds games, or a database that cannot be used.
+arguments, a source SQLite file that is missing, empty, damaged or another program's (left as
+it is), a target that already holds games, or a database that cannot be used.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from typing import Any
 
 from bot.service import GameService
 from bot.storage import Repository, StorageError
+from bot.storage.backend import parse_database_url
+from bot.storage.backup import unusable
 
 ALL_STATUSES = ("lobby", "active", "finished", "abandoned")
 
@@ -124,6 +127,9 @@ async def verify(source: Repository, target: Repository, report: Report, columns
 
 async def run(source_url: str, target_url: str) -> int:
     """Open both, copy, verify, print the report; returns the exit code."""
+    if (why := await asyncio.to_thread(unusable, source_url)) is not None:  # (opening it would create it)
+        sys.stderr.write(f"migrate: the source database {parse_database_url(source_url).shown} {why}: nothing copied\n")
+        return 2
     source, target = Repository(source_url), Repository(target_url)
     try:
         await source.open()

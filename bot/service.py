@@ -274,6 +274,9 @@ def seat_names(record: GameRecord, locale: str = "en") -> list[str]:
     return names
 
 
+DEFAULT_AI_LEVEL = "normal"
+"""The level of an AI seat whose level is not known (a rematch of a seat that has none)."""
+
 AI_NUMBER = re.compile(r" (\d{1,4})$")
 """The number an AI's stored (English) seat name ends with, from its second of a level on."""
 
@@ -829,7 +832,8 @@ class ServiceCore:
         move, so a crash cannot lose them: ``(guild_id, game_id, [(user_id, mu, sigma, won)])``
         by openskill's Plackett-Luce model, one rating per player per game per server,
         ranked by ``table_outcome`` (``ranks``): resigned seats are rated, after every seat
-        that stayed. Only server games of at least two players are rated (None otherwise). A failure is logged and never touches
+        that stayed. An AI seat (a synthetic user id, the same in every game) ranks as a new
+        player and gets no rating. Only server games of at least two players are rated (None otherwise). A failure is logged and never touches
         the game (None)."""
         if record.guild_id is None or len(record.seats) < 2:
             return None
@@ -840,13 +844,15 @@ class ServiceCore:
             left = left_seats(record)
             outcome = table_outcome(record, outcome)
             users = [s.user_id for s in record.seats]
+            bots = {s.seat for s in record.seats if s.is_bot}
             teams = []
-            for user in users:
-                found = await self.repo.ratings(record.guild_id, record.game_id, user_id=user, limit=1)
+            for seat, user in enumerate(users):
+                found = [] if seat in bots else await self.repo.ratings(record.guild_id, record.game_id,
+                                                                         user_id=user, limit=1)
                 teams.append([model.rating(mu=found[0][2], sigma=found[0][3]) if found else model.rating()])
             rated = model.rate(teams, ranks=[float(r) for r in ranks(outcome, left)])
             rows = [(user, team[0].mu, team[0].sigma, seat in outcome.winners)
-                    for seat, (user, team) in enumerate(zip(users, rated, strict=True))]
+                    for seat, (user, team) in enumerate(zip(users, rated, strict=True)) if seat not in bots]
             return record.guild_id, record.game_id, rows
         except Exception:
             log.exception("ratings of game %s not updated", record.id)
@@ -1016,8 +1022,11 @@ class Lobbies(ServiceCore):
                 host_user_id=user_id, host_name=name, seed=new_seed(), options=record.options,
                 move_timeout=record.move_timeout)
             await self.repo.leave(new.id, user_id)
-            for seat in rotated:
-                await self.repo.join(new.id, seat.user_id, seat.name, len(rotated))
+            for seat in rotated:  # (an AI seat is an AI again, of its level; a person on autopilot is a person)
+                if seat.is_bot:
+                    await self.repo.add_ai(new.id, seat.ai_level or DEFAULT_AI_LEVEL, seat.name, len(rotated))
+                else:
+                    await self.repo.join(new.id, seat.user_id, seat.name, len(rotated))
             return await self.get(new.id), True
 
     @_refuses_storage_faults

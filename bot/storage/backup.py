@@ -7,6 +7,8 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.storage.backend import SQLITE, parse_database_url
+
 APPLICATION_ID = 0x53544254
 """``PRAGMA application_id`` of the bot's SQLite databases ("STBT"): set when the repository opens
 one (bot/storage/repository.py), so a database of another program is told apart even when
@@ -59,6 +61,26 @@ def copy_database(source: Path, target: Path, *, read_only: bool = False) -> Non
         raise
     finally:
         src.close()
+
+
+def described(kind: str, reason: str) -> str:
+    """How a database of ``kind`` (``Inspection.kind``) is said in a message: ``"is empty (…)"``."""
+    return {MISSING: "does not exist",
+            EMPTY: "is empty (no tables: the file was emptied or truncated, or never written)",
+            DAMAGED: f"is damaged (corrupt: {reason})",
+            FOREIGN: f"is not this bot's database ({reason})"}.get(kind, "is the bot's database")
+
+
+def unusable(url: str) -> str | None:
+    """Why the SQLite file that ``url`` (a path or ``sqlite:///…``) names cannot be opened as the
+    bot's database without being changed (opening one creates the bot's tables in it), as
+    ``described`` says it: ``"does not exist"``, ``"is empty (…)"``…; None when it is the bot's
+    database, or ``url`` is ``:memory:`` or a PostgreSQL database. Blocking."""
+    parsed = parse_database_url(url)
+    if parsed.backend != SQLITE or parsed.target == ":memory:":
+        return None
+    found = inspect_database(Path(parsed.target))
+    return None if found.kind == OURS else described(found.kind, found.reason)
 
 
 @dataclass(frozen=True)

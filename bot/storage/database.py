@@ -272,12 +272,16 @@ async def connect_sqlite(path: str, busy_timeout_ms: int) -> aiosqlite.Connectio
         if Path(path).is_dir():  # (checked first: a failed aiosqlite.connect leaks its thread)
             raise StorageUnwritable(path, "it is a folder, not a database file")
     db = await aiosqlite.connect(path, isolation_level=None)
-    db.row_factory = aiosqlite.Row
-    await db.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-    await db.execute("PRAGMA journal_mode=WAL")
-    await db.execute("PRAGMA synchronous=NORMAL")
-    await db.execute("PRAGMA secure_delete=ON")  # (what is deleted or replaced is zeroed: forget-me)
-    await db.execute("PRAGMA foreign_keys=ON")
+    try:
+        db.row_factory = aiosqlite.Row
+        await db.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        await db.execute("PRAGMA journal_mode=WAL")  # (the first read: a file that is no database fails here)
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA secure_delete=ON")  # (what is deleted or replaced is zeroed: forget-me)
+        await db.execute("PRAGMA foreign_keys=ON")
+    except BaseException:
+        await db.close()  # (an open connection's worker thread, not a daemon, would keep the process alive)
+        raise
     return db
 
 

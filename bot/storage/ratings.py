@@ -22,9 +22,10 @@ class RatingStore(Database):
 
     async def ratings(self, guild_id: int, game_id: str | None = None, *, user_id: int | None = None,
                       limit: int = 100) -> list[tuple[str, int, float, float, int, int]]:
-        """Stored ratings of a server, ``(game_id, user_id, mu, sigma, games, wins)``, best
-        first (by ``mu - 3·sigma``, openskill's ordinal); of one game and/or one user."""
-        sql = "SELECT game_id, user_id, mu, sigma, games, wins FROM ratings WHERE guild_id=?"
+        """Stored ratings of a server's members, ``(game_id, user_id, mu, sigma, games, wins)``,
+        best first (by ``mu - 3·sigma``, openskill's ordinal); of one game and/or one user. Rows
+        of AI seats (negative user ids) that older versions stored are left out."""
+        sql = "SELECT game_id, user_id, mu, sigma, games, wins FROM ratings WHERE guild_id=? AND user_id >= 0"
         params: list[Any] = [guild_id]
         if game_id is not None:
             sql += " AND game_id=?"

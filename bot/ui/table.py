@@ -24,7 +24,7 @@ import datetime as dt
 import io
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -47,14 +47,18 @@ from bot.ui.dm import DirectMessages, jump_url
 from bot.ui.limits import MESSAGE_CHARS, clip
 from bot.ui.lobby_options import timeout_label
 from bot.ui.notices import Notices
-from bot.ui.panels import Panel, build_panel, game_title, lobby_embed, lobby_view
+from bot.ui.panels import Panel, build_panel, game_title, lobby_embed, lobby_view, pointing_at_picture
 from bot.ui.table_items import ReplaySelect, TableButton, check_own_panel
 from bot.ui.table_text import say, tmsg
-from engines.base import Msg, Outcome
+from engines.base import Msg, Outcome, State
 from engines.registry import get as get_engine
+from render import registry as renders
 from render.base import clean_text
 
 log = logging.getLogger(__name__)
+
+Pictures = Callable[[GameRecord, State, int, str], Awaitable[discord.File | None]]
+"""The image of a seat's pending decision for its private panel, in a language (or None)."""
 
 REPLAY_CACHE = 8
 """Finished games whose replay steps are kept in memory (a finished game never changes)."""
@@ -227,9 +231,11 @@ class Spectators:
 class Table:
     """Undo, resign, rematch, ratings and replays over ``ctx``."""
 
-    def __init__(self, ctx: HostContext, notices: Notices) -> None:
+    def __init__(self, ctx: HostContext, notices: Notices, pictures: Pictures | None = None) -> None:
         self.ctx = ctx
         self.notices = notices
+        self.pictures = pictures
+        """The image of a seat's pending decision for its panel (``Moves.decision_file``), or None."""
         self._replays: collections.OrderedDict[int, list[ReplayStep]] = collections.OrderedDict()
 
     async def undo(self, interaction: discord.Interaction, game: int, version: int | None) -> None:
@@ -254,13 +260,24 @@ class Table:
                             note=say("undone", self.ctx.delivery.locales.private(interaction)), locale=self.ctx.delivery.locales.private(interaction))
         panel = await with_undo(self.ctx, record, interaction.user.id, panel,
                                 self.ctx.delivery.locales.private(interaction))
-        content = panel.content[:MESSAGE_CHARS]
-        if from_panel:
-            await interaction.edit_original_response(content=content, view=panel.view)
-        elif panel.view is not None:
-            await interaction.followup.send(content, view=panel.view, ephemeral=True)
+        reader = self.ctx.delivery.locales.private(interaction)
+        file = None
+        if self.pictures is not None and renders.has_decision(record.game_id):
+            file = await self.pictures(record, self.ctx.service.state(record), seat, reader)
+        content = panel.content if file is None else pointing_at_picture(panel.content, panel.prompt, reader,
+                                                                        panel.view)
+        content = content[:MESSAGE_CHARS]
+        if from_panel:  # (the picture of the decision undone is replaced, or dropped: an edit keeps it otherwise)
+            pictured: dict[str, Any] = ({"attachments": [file] if file is not None else []}
+                                        if renders.has_decision(record.game_id) else {})
+            await interaction.edit_original_response(content=content, view=panel.view, **pictured)
         else:
-            await interaction.followup.send(content, ephemeral=True)
+            sent: dict[str, Any] = {"ephemeral": True}
+            if panel.view is not None:
+                sent["view"] = panel.view
+            if file is not None:
+                sent["file"] = file
+            await interaction.followup.send(content, **sent)
 
     async def ask_resign(self, interaction: discord.Interaction, record: GameRecord) -> None:
         """``/game resign``: a private question with a confirm button (nothing changes yet).
@@ -357,7 +374,7 @@ class Table:
         engine = get_engine(lobby.game_id)
         locale = self.ctx.delivery.locales.public(lobby.guild_id)
         view = lobby_view(lobby, locale)
-        users = [s.user_id for s in lobby.seats]
+        users = [s.user_id for s in lobby.seats if not s.is_bot]  # (an AI seat's id is no member: never mentioned)
         text = say("rematch_public", locale, old=record.id, users=" ".join(f"<@{u}>" for u in users))
         embed = lobby_embed(engine, lobby, timeout_label(lobby.move_timeout, locale), locale)
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in users], roles=False, everyone=False)
@@ -372,7 +389,7 @@ class Table:
 
     # ------------------------------------------------------------------ replays and export
     async def steps(self, record: GameRecord) -> list[ReplayStep]:
-        """The replay steps of a finished game (``GameService.replay_steps``), cached."""
+        """The replay steps of a game that ended (``GameService.replay_steps``), cached."""
         if record.id in self._replays:
             self._replays.move_to_end(record.id)
             return self._replays[record.id]
@@ -388,7 +405,7 @@ class Table:
         from the log, its public lines, and the buttons. Only the asker sees and moves it.
 
         Raises:
-            HostError: a game of another server, or one that has not finished.
+            HostError: a game of another server, one that has not ended, or a lobby closed unplayed.
         """
         fresh = step is None
         if fresh:
@@ -397,7 +414,7 @@ class Table:
             await interaction.response.defer()
             check_own_panel(interaction)
         record = await self.ctx.game(interaction, game)
-        if record.status != "finished":
+        if record.status not in ("finished", "abandoned"):  # (a game a moderator ended is over too)
             raise HostError(tmsg("replay_unfinished", game=record.id), "not_finished")
         steps = await self.steps(record)
         index = max(0, min(step or 0, len(steps) - 1))

@@ -197,6 +197,12 @@ async def test_restore_command_line(service: GameService, tmp_path: Path, capsys
     (tmp_path / "junk.db").write_text("not a database")
     assert await asyncio.to_thread(main, ["restore", str(tmp_path / "junk.db"), "--to", str(tmp_path / "x.db")]) == 2
     assert not (tmp_path / "x.db").exists()
+    capsys.readouterr()
+    (tmp_path / "emptied.db").write_bytes(b"")  # (a backup emptied or truncated to nothing)
+    assert await asyncio.to_thread(main, ["restore", str(tmp_path / "emptied.db"), "--to", str(tmp_path / "x.db")]) == 2
+    assert not (tmp_path / "x.db").exists()
+    assert capsys.readouterr().err == (f"not restored: {tmp_path / 'emptied.db'} is empty (no tables: the file was"
+                                       " emptied or truncated, or never written)\n")
 
 
 def test_backup_settings_from_the_environment() -> None:

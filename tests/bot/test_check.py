@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 
@@ -29,10 +30,35 @@ async def test_check_replays_games_and_flags_a_tampered_snapshot(tmp_path) -> No
     assert await check(path) == (1, [game.id])
 
 
-def test_check_command_exit_status(tmp_path, capsys) -> None:
-    path = str(tmp_path / "empty.db")
-    assert main([path]) == 0
+async def test_check_command_exit_status(tmp_path, capsys) -> None:
+    path = str(tmp_path / "new.db")
+    repo = Repository(path)
+    await repo.open()
+    await repo.close()
+    assert await asyncio.to_thread(main, [path]) == 0
     assert capsys.readouterr().out == "0 games replayed, 0 differ\n"
+
+
+def test_check_refuses_a_file_that_is_not_the_bots_database_and_changes_nothing(tmp_path, capsys) -> None:
+    missing = tmp_path / "data" / "games.db"
+    assert main([str(missing)]) == 2
+    assert not missing.parent.exists()
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    assert main([str(empty)]) == 2
+    assert empty.read_bytes() == b""
+    damaged = tmp_path / "damaged.db"
+    damaged.write_bytes(b"not a database " * 300)
+    assert main([str(damaged)]) == 2
+    assert damaged.read_bytes() == b"not a database " * 300
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.db", "empty.db"]
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err == (
+        f"The database {missing} does not exist: nothing checked.\n"
+        f"The database {empty} is empty (no tables: the file was emptied or truncated, or never written):"
+        " nothing checked.\n"
+        f"The database {damaged} is damaged (corrupt: file is not a database): nothing checked.\n")
 
 
 def test_the_replay_summary_counts_games_in_english_plural() -> None:

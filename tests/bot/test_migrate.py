@@ -103,3 +103,18 @@ def test_the_command_line_copies_and_refuses_a_full_target(tmp_path: Path, capsy
     assert "verified" in out and "games:" in out
     assert main([source, target]) == 2
     assert "already holds games" in capsys.readouterr().err
+
+
+def test_the_command_line_refuses_a_source_that_is_not_the_bots_database(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing, empty = tmp_path / "data" / "games.db", tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    target = f"sqlite:///{tmp_path / 'new.db'}"
+    assert main([f"sqlite:///{missing}", target]) == 2
+    assert main([f"sqlite:///{empty}", target]) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.db"]
+    assert empty.read_bytes() == b""
+    assert capsys.readouterr().err == (
+        f"migrate: the source database {missing} does not exist: nothing copied\n"
+        f"migrate: the source database {empty} is empty (no tables: the file was emptied or truncated,"
+        " or never written): nothing copied\n")

@@ -133,6 +133,30 @@ async def test_a_truncated_database_is_called_damaged(tmp_path: Path, settings: 
         await Repository.check(str(database))
 
 
+async def test_opening_a_file_that_is_not_a_database_closes_its_connection(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A connection left open keeps aiosqlite's worker thread (not a daemon) alive: the process
+    (``python -m bot.check`` on a damaged file) would never exit."""
+    import aiosqlite
+
+    import bot.storage.database as database_module
+
+    opened: list[aiosqlite.Connection] = []
+    real_connect = aiosqlite.connect
+
+    def connect(*args: object, **kwargs: object) -> aiosqlite.Connection:
+        opened.append(real_connect(*args, **kwargs))  # type: ignore[arg-type]
+        return opened[-1]
+
+    monkeypatch.setattr(database_module.aiosqlite, "connect", connect)
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database at all, just text" * 100)
+    with pytest.raises(StorageCorrupt, match="is damaged \\(corrupt: file is not a database\\)"):
+        await Repository(str(junk)).open()
+    assert len(opened) == 1
+    assert opened[0]._connection is None
+
+
 async def test_another_programs_database_is_refused(tmp_path: Path, settings: Settings) -> None:
     database = tmp_path / "games.db"
     with sqlite3.connect(database) as db:

@@ -154,3 +154,28 @@ async def test_a_crash_right_after_the_final_move_keeps_its_ratings(upgraded, mo
     assert outcome is not None
     assert {s.user_id: rated[s.user_id] for s in record.seats} == {
         s.user_id: (1, int(s.seat in outcome.winners)) for s in record.seats}
+
+
+async def test_ai_seats_are_not_rated_and_the_old_ratings_of_ai_seats_are_not_listed(tmp_path) -> None:
+    """An AI seat's user id is synthetic (-1 is the first AI of every game, of any level): it is
+    nobody to rate. It plays in the game's ranking as a new player, and only the people get a
+    rating; a rating stored for one before is not listed."""
+    repo = Repository(str(tmp_path / "new.db"))
+    await repo.open()
+    try:
+        service = GameService(repo)
+        lobby = await service.create_lobby(game_id="carnival", guild_id=5, channel_id=6, host_user_id=1,
+                                           host_name="a", options=None, move_timeout=60)
+        await service.add_ai(lobby.id, "easy", 1, is_moderator=False)
+        await service.join(lobby.id, 2, "b")
+        record = (await service.start(lobby.id, 1, is_moderator=False)).game
+        assert [s.user_id for s in record.seats] == [1, -1, 2]
+        outcome = Outcome(scores=[3.0, 2.0, 1.0], ranking=[0, 1, 2], winners=[0], reason="")
+        rated = await service.ratings_of(record, outcome)
+        assert rated is not None
+        assert [(user, won) for user, _, _, won in rated[2]] == [(1, True), (2, False)]
+        assert await repo.record_ratings(record.id, 5, "carnival", [(-1, 40.0, 5.0, True), *rated[2]])
+        assert [r[1] for r in await repo.ratings(5, "carnival")] == [1, 2]
+        assert await repo.ratings(5, "carnival", user_id=-1) == []
+    finally:
+        await repo.close()

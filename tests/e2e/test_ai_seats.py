@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from bot.app import GameBot
-from bot.sandbox.fakecord import EPHEMERAL
+from bot.sandbox.fakecord import EPHEMERAL, iter_components
 from tests.e2e.driver import Driver
 
 JSONDict = dict[str, Any]
@@ -341,3 +341,29 @@ async def test_the_autopilot_announcements_show_a_display_name_as_typed(fake, ai
         "🤖 \\*\\*x\\*\\* @\u200beveryone \\<@&1> is on autopilot: an AI (Easy) plays their moves until they take "
         "the seat back.",
         "🙋 \\*\\*x\\*\\* @\u200beveryone \\<@&1> is back and plays their own moves again."], public
+
+
+async def test_a_rematch_with_an_ai_seat_mentions_the_people_only(fake, ai_bot, players) -> None:
+    """The rematch lobby seats the AI again; its announcement pings the people, never the AI
+    seat (whose user id is negative: ``<@-1>`` is no member)."""
+    d = Driver(fake, ai_bot)
+    alice = players[0]
+    game = await open_with_ais(d, alice, "carnival", 1)
+    await start(d, alice, game)
+    await play_person_to_end(d, game, random.Random("rematch-ai"))
+    end = await d.final_message(game)
+    rematch = next(c["custom_id"] for c in iter_components(end["components"])
+                   if c.get("custom_id", "").endswith(":rematch"))
+    mark = max(fake.messages)
+    await fake.click(alice, end, rematch)
+    await settled(d)
+    posted = [m for m in d.public_messages() if int(m["id"]) > mark]
+    assert [m["content"] for m in posted] == [
+        f"🔁 Rematch of game #{game}: <@{alice['id']}> — you are seated again (seats rotated); the host presses Start."]
+    lobby = await d.record(game + 1)
+    assert [(s.user_id < 0, s.ai_level, s.name) for s in lobby.seats] == [(True, "easy", "Bot · Easy"), (False, None, "alice")]
+    await start(d, alice, lobby.id)  # (the AI plays its seat: the game waits for the person only)
+    assert [u["id"] for u in await d.waiting_users(lobby.id)] == [alice["id"]]
+    record = await d.record(lobby.id)
+    assert {e.seat for e in await ai_bot.repo.log(lobby.id) if e.kind == "player"} == {
+        s.seat for s in record.seats if s.is_bot}

@@ -132,3 +132,25 @@ async def test_carnival_replay_round_7_is_its_table_after_the_roll_then_its_reve
     assert len(seven.view["round_scores"]) == 6 and steps[-1].view["phase"] == "over"
     names = list(record.names)
     render_board(seven.view, names=names, text=texts(record)).save(tmp_path / "carnival_replay_round7.png")
+
+
+async def test_a_game_a_moderator_ended_replays_as_its_board_footer_says(driver: Driver, players, bot) -> None:
+    """An ended game's board says "/game replay steps through a finished game"; a game a moderator
+    ended is over too (README: a game that ended, finished or abandoned, still replays)."""
+    fake = driver.fake
+    alice, bob, carol = players[:3]
+    game = await driver.start_game("carnival", [alice, bob])
+    await driver.play_once(game, random.Random(3))
+    await fake.slash(fake.owner, "game", "mod", "end", game=game)
+    await driver.settle()
+    record = await driver.record(game)
+    assert record.status == "abandoned"
+    board = await driver.board(game)
+    assert "/game replay" in board["embeds"][0]["footer"]["text"]
+    mark = max(fake.messages)
+    await fake.slash(carol, "game", "replay", game=game)
+    await driver.settle()
+    (replay,) = private_messages(driver, carol, mark)
+    steps = await bot.service.replay_steps(record)
+    assert replay["embeds"][0]["description"].startswith(f"Step 0 of {len(steps) - 1}")
+    assert replay["attachments"]

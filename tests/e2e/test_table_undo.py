@@ -149,3 +149,37 @@ async def test_ora_undoes_several_own_actions_in_a_row(driver: Driver, players, 
     assert [u.action["seqs"] for u in undos] == [[first.version], [first.version - 1]]
     assert await bot.service.replay_matches(game)
     assert record.seat_of(int(mover["id"])) in bot.service.waiting(record)
+
+
+async def test_ora_undo_shows_the_decision_picture_of_the_decision_it_goes_back_to(
+        driver: Driver, players, bot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After Cloister Office's coin Alice's panel carries the picture of her landscape's slots
+    (the districts she may buy, by number). Undo goes back to Cloister Office's own choice,
+    which has no picture: the panel drops it (an edit that names no attachments keeps them);
+    a second Undo goes back to the main action, whose panel has its picture again, as Play ▶
+    would show it."""
+    from tests.e2e.test_ora_e2e import choose
+
+    monkeypatch.setattr("bot.service.new_seed", lambda: SEED)
+    alice, bob = players[:2]
+    fake = driver.fake
+    game = await driver.start_game("ora", [alice, bob], options={"options": "start_player=host"})
+    panel = await choose(driver, alice, game, lambda label: "Cloister Office" in label and "prior" in label)
+    panel = await choose(driver, alice, game, lambda label: "Coin" in label and "joker" not in label, panel)
+    assert len(panel["attachments"]) == 1 and "🖼" in panel["content"], panel["content"]
+    await fake.click(alice, panel, undo_button(panel) or "")
+    await driver.settle()
+    panel = fake.messages[int(panel["id"])]
+    assert "Cloister Office, part 1" in panel["content"]
+    fresh = await driver.open_panel(alice, game)
+    assert fresh["attachments"] == []
+    assert panel["attachments"] == []
+    assert "🖼" not in panel["content"]
+    await fake.click(alice, panel, undo_button(panel) or "")
+    await driver.settle()
+    panel = fake.messages[int(panel["id"])]
+    fresh = await driver.open_panel(alice, game)
+    assert "choose your main action" in fresh["content"] and len(fresh["attachments"]) == 1
+    assert "choose your main action" in panel["content"]
+    assert [a["filename"] for a in panel["attachments"]] == [a["filename"] for a in fresh["attachments"]]
+    assert fake.image_bytes(panel["attachments"][0]) == fake.image_bytes(fresh["attachments"][0])
