@@ -137,3 +137,36 @@ async def test_migration_012_indexes_the_done_boards_of_an_old_database(tmp_path
         await repo.close()
     with sqlite3.connect(path) as raw:
         assert "USING INDEX outbox_boards_done" in str(raw.execute("EXPLAIN QUERY PLAN " + query, (game,)).fetchall())
+
+
+async def test_migration_016_gives_rematched_ai_seats_their_level_back_and_drops_ai_ratings(tmp_path) -> None:
+    """A database at schema 15 where a rematch seated an AI (user id -1) as a person, without
+    a level, in a lobby and in a running game, and stored a rating under -1: opening it applies
+    016; those seats play at the default level, a finished game's seat and every person's seat
+    are as they were, and the AI's rating row is gone, the people's kept."""
+    path = fixture_at(tmp_path, 15)
+    with sqlite3.connect(path) as raw:
+        ids = {status: raw.execute("SELECT id FROM games WHERE status=? ORDER BY id", (status,)).fetchone()[0]
+               for status in ("active", "finished")}
+        columns = ", ".join(c[1] for c in raw.execute("PRAGMA table_info(games)") if c[1] not in ("id", "status"))
+        lobby = raw.execute(f"INSERT INTO games({columns}, status) SELECT {columns}, 'lobby' FROM games WHERE id=?"
+                            " RETURNING id", (ids["active"],)).fetchone()[0]  # (a lobby like the running game)
+        raw.execute("INSERT INTO seats(game, seat, user_id, name, status) VALUES (?, 0, 7, 'Ann', 'active'),"
+                    " (?, 1, -1, 'Bot · Hard', 'active')", (lobby, lobby))
+        for status in ("active", "finished"):
+            raw.execute("UPDATE seats SET user_id=-1, ai_level=NULL WHERE game=? AND seat=1", (ids[status],))
+        raw.execute("INSERT INTO ratings(guild_id, game_id, user_id, mu, sigma, games, wins, updated_at)"
+                    " VALUES (1, 'carnival', -1, 30, 7, 3, 1, 0), (1, 'carnival', 7, 26, 8, 3, 2, 0)")
+        people = raw.execute("SELECT game, seat, user_id, ai_level FROM seats WHERE user_id >= 0 ORDER BY game, seat").fetchall()
+    repo = Repository(str(path))
+    await repo.open()
+    try:
+        assert await repo.schema_version() >= 16
+    finally:
+        await repo.close()
+    with sqlite3.connect(path) as raw:
+        levels = dict(raw.execute("SELECT game, ai_level FROM seats WHERE user_id=-1").fetchall())
+        assert levels == {lobby: "normal", ids["active"]: "normal", ids["finished"]: None}
+        assert raw.execute("SELECT game, seat, user_id, ai_level FROM seats WHERE user_id >= 0"
+                           " ORDER BY game, seat").fetchall() == people
+        assert raw.execute("SELECT user_id FROM ratings").fetchall() == [(7,)]
