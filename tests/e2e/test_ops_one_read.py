@@ -66,8 +66,10 @@ async def test_a_move_reads_its_game_at_most_once(
     assert per_move == [0] * 6
 
 
-async def test_a_pick_pressed_twice_at_once_moves_once_and_refuses_the_other(
-        make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
+async def panel_after_a_move(make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord,
+                             players: list[JSONDict]) -> tuple[GameBot, Driver, int, JSONDict, JSONDict, random.Random]:
+    """A Canterbury game one move in, and the panel its awaited player opened: (bot, driver,
+    game, that player, the panel, the game's rng)."""
     bot = await lean(make_bot)
     driver = Driver(fake, bot)
     game = await driver.start_game("canterbury", players[:2])
@@ -76,6 +78,12 @@ async def test_a_pick_pressed_twice_at_once_moves_once_and_refuses_the_other(
     await driver.delivered()
     user = (await driver.waiting_users(game))[0]
     panel = await driver.open_panel(user, game)
+    return bot, driver, game, user, panel, rng
+
+
+async def test_a_pick_pressed_twice_at_once_moves_once_and_refuses_the_other(
+        make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
+    bot, driver, game, user, panel, rng = await panel_after_a_move(make_bot, fake, players)
     before = await driver.record(game)
     assert bot.service.kept(game) is not None  # (the pick starts from the kept record)
     actions = [o for o in driver.choices(panel) if o[0] != "group"]
@@ -104,14 +112,7 @@ async def test_a_pick_pressed_twice_at_once_moves_once_and_refuses_the_other(
 
 async def test_a_panel_pressed_after_a_pause_is_refused_as_paused(
         make_bot: Callable[..., Awaitable[GameBot]], fake: FakeDiscord, players: list[JSONDict]) -> None:
-    bot = await lean(make_bot)
-    driver = Driver(fake, bot)
-    game = await driver.start_game("canterbury", players[:2])
-    rng = random.Random(2)
-    await driver.play_once(game, rng)
-    await driver.delivered()
-    user = (await driver.waiting_users(game))[0]
-    panel = await driver.open_panel(user, game)
+    bot, driver, game, user, panel, rng = await panel_after_a_move(make_bot, fake, players)
     mark = max(fake.messages)
     kept = bot.service.kept(game)
     assert kept is not None and not kept.paused
