@@ -228,8 +228,10 @@ class Games(commands.GroupCog, group_name="game"):
     async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 0, MAX_VACATION_DAYS],
                        game: GameOption | None = None) -> None:
         """In a lobby: set your vacation days for that game (shown to everyone)."""
-        record = await self.bot.flow.ctx.resolve_game(interaction, game)
-        await self.bot.flow.clock.set_vacation(interaction, record, days)
+        clock = self.bot.flow.clock
+        record = (await self.bot.flow.ctx.resolve_game(interaction, game) if game is not None
+                  else await clock.lobby_of(interaction))
+        await clock.set_vacation(interaction, record, days)
 
     @mod.command(name="quiet")
     @app_commands.describe(start="Start of the quiet hours, e.g. 22:00 (leave out start and end to clear)",

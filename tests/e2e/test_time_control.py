@@ -72,6 +72,24 @@ async def test_vacation_days_are_set_in_the_lobby_shown_and_used_only_at_expiry(
     assert len(timeouts(driver)) == 1 and (await driver.record(game)).version > record.version
 
 
+async def test_vacation_without_a_number_means_the_callers_lobby_here_not_their_running_game(
+        driver: Driver, players) -> None:
+    alice, bob = players[:2]
+    fake = driver.fake
+    running, lobby = await driver.open_lobby(alice, "carnival")
+    await fake.click(bob, fake.messages[int(lobby["id"])], f"l:{running}:join")
+    await fake.click(alice, fake.messages[int(lobby["id"])], f"l:{running}:start")
+    await driver.settle()
+    token = await fake.slash(alice, "game", "vacation", days=2)  # (a running game here, no lobby)
+    await driver.settle()
+    assert fake.message_for(token)["content"] == "⚠️ Vacation days are set in the lobby, before the game starts."
+    game, _ = await driver.open_lobby(alice, "canterbury")
+    token = await fake.slash(alice, "game", "vacation", days=2)  # (the running game and a lobby of hers here)
+    await driver.settle()
+    assert "2 vacation days" in fake.message_for(token)["content"]
+    assert (await driver.record(game)).vacation_left(0) == 2 and (await driver.record(running)).vacation_left(0) == 0
+
+
 async def test_quiet_hours_hold_back_expiry_and_pings_until_they_end(driver: Driver, players, bot) -> None:
     alice, bob, carol = players[:3]
     fake = driver.fake
