@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +29,7 @@ from bot.ui.panels import board_embed, board_view
 from bot.ui.presence import Presence
 from bot.ui.retries import Retries
 from bot.ui.tokens import BOARD_TOKENS_KEPT, BoardTokens
-from bot.ui.transport import NONCE_TRUSTED, Transport, transient
+from bot.ui.transport import NONCE_TRUSTED, Transport, board_buttons, transient
 from engines.base import Msg
 
 if TYPE_CHECKING:
@@ -68,17 +67,6 @@ THUMBNAILS_KEPT = 16
 """Board thumbnails kept for DM turn notices (each 50-150 KB encoded), per game and language: a
 notice follows its board update at once, so only the games that moved last need one, in the
 languages of their readers."""
-
-
-def shown_version(message: discord.Message, game: int) -> int | None:
-    """The version of ``game`` the buttons of the board ``message`` act on
-    (``g:{game}:{version}:{verb}``), None when it carries none."""
-    pattern = re.compile(rf"g:{game}:(\d+):\w+")
-    for row in message.components:
-        for item in getattr(row, "children", [row]):
-            if found := pattern.fullmatch(str(getattr(item, "custom_id", "") or "")):
-                return int(found[1])
-    return None
 
 
 def board_carries(lines: Sequence[str]) -> int:
@@ -235,7 +223,7 @@ class Boards:
         pending board row goes with it, so a board posted just before a crash is not posted twice.
         Discord then hands back that earlier message (``enforce_nonce``), which may show an
         older version than ``record``'s (drawn before a later move committed): it is edited to
-        this board before the rows are marked done (``shown_version``)."""
+        this board before the rows are marked done (``board_buttons``)."""
         if embed is None or file is None:
             embed, file, view = await self.board_payload(record)
         channel_id = record.home_channel_id
@@ -255,7 +243,7 @@ class Boards:
                     message = await found.edit(embed=embed, attachments=[file], view=view)
                 else:
                     message = await self.transport.channel(channel_id).send(**kwargs)
-                    if boards and shown_version(message, record.id) != record.version:
+                    if boards and next((v for v, _ in board_buttons(message, record.id)), None) != record.version:
                         # (the nonce's board, posted before a crash, drawn from an older version:
                         # Discord hands that message back instead of posting this one)
                         file.reset()

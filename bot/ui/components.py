@@ -33,6 +33,7 @@ from bot.ui.checks import check_message
 from bot.ui.dispatch import dispatch_of
 from bot.ui.errors import report
 from bot.ui.limits import BUTTON_LABEL, SELECT_LABEL, clip
+from bot.ui.transport import BOARD_BUTTON
 from engines.base import Msg
 
 
@@ -96,7 +97,7 @@ class LobbyButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]], temp
 
 
 class BoardButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"g:(?P<game>\d+):(?P<version>\d+):(?P<verb>play|hand|log|rules)"):
+                  template=BOARD_BUTTON):
     """The buttons on a board or turn notice."""
 
     route = "g"
@@ -115,6 +116,7 @@ class BoardButton(Reported, discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> BoardButton:
         return cls(int(match["game"]), int(match["version"]), match["verb"])
+
 
 
 

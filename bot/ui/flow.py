@@ -50,7 +50,7 @@ class Flow:
         self.moves = Moves(ctx, self.notices)
         self.clock = Clock(ctx, self.notices, after_pass=(self.ai.resume,))
         self.moderation = Moderation(ctx, self.notices, stop_ai=self.ai.stop)
-        self.table = Table(ctx, self.notices, pictures=self.moves.decision_file)
+        self.table = Table(ctx, self.notices, self.moves.redrawn)
         self.looks = Looks(ctx)
         self.routes: Mapping[str, Route] = {
             LobbyButton.route: self.lobby_button, BoardButton.route: self.board_button,

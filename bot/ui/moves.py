@@ -58,7 +58,7 @@ class Moves:
         self.ctx = ctx
         self.notices = notices
         # (a panel left waiting: redrawn on its turn, after the board of the move that handed it over)
-        self.parked = ParkedPanels(ctx, self._redrawn, ctx.delivery.boards.board_settled)
+        self.parked = ParkedPanels(ctx, self.redrawn, ctx.delivery.boards.board_settled)
         self.in_flight: set[int] = set()
         """The interactions whose moves are in flight in this process (``answer_lost_moves``
         leaves their rows alone: they are not lost)."""
@@ -285,7 +285,7 @@ class Moves:
         if seat is None or record.status != "active":
             return alone
         try:
-            return await self._redrawn(record, seat, move.locale, move.user_id, said, moved_on=False)
+            return await self.redrawn(record, seat, move.locale, move.user_id, said, moved_on=False)
         except Exception:
             log.exception("the panel answering a lost move of game %s failed", move.game)
             return alone
@@ -341,12 +341,14 @@ class Moves:
         content = panel.content if file is None else pointing_at_picture(panel.content, panel.prompt, reader, panel.view)
         return {"content": content[:MESSAGE_CHARS], "view": panel.view, **extra}
 
-    async def _redrawn(self, record: GameRecord, seat: int, reader: str, user_id: int, note: str, *,
-                       moved_on: bool = True) -> dict[str, Any]:
-        """The edit of a parked panel (``bot/ui/parked.py``) now that ``record`` awaits
-        ``seat``: its ``note`` and the "moved on" line (unless not ``moved_on``) above its
-        decision, and the decision's image where the game draws one; once the game is over,
-        its ``note`` and "The game is over." with nothing to press (and no image)."""
+    async def redrawn(self, record: GameRecord, seat: int, reader: str, user_id: int, note: str, *,
+                      moved_on: bool = True) -> dict[str, Any]:
+        """The edit of a panel drawn again from ``record`` for ``seat``: a parked panel
+        (``bot/ui/parked.py``) now that the game awaits the seat, the answer to a lost move, the
+        panel after an undo (``Table.undo``). Its ``note`` and the "moved on" line (unless not
+        ``moved_on``) above its decision, and the decision's image where the game draws one (an
+        edit naming no attachments would keep the old one); once the game is over, its ``note``
+        and "The game is over." with nothing to press (and no image)."""
         if record.status != "active":
             over = Texts(None, [], reader)(Msg("ui.panel.over"))
             cleared: dict[str, Any] = {"attachments": []} if renders.has_decision(record.game_id) else {}

@@ -47,18 +47,18 @@ from bot.ui.dm import DirectMessages, jump_url
 from bot.ui.limits import MESSAGE_CHARS, clip
 from bot.ui.lobby_options import timeout_label
 from bot.ui.notices import Notices
-from bot.ui.panels import Panel, build_panel, game_title, lobby_embed, lobby_view, pointing_at_picture
+from bot.ui.panels import Panel, game_title, lobby_embed, lobby_view
 from bot.ui.table_items import ReplaySelect, TableButton, check_own_panel
 from bot.ui.table_text import say, tmsg
-from engines.base import Msg, Outcome, State
+from engines.base import Msg, Outcome
 from engines.registry import get as get_engine
-from render import registry as renders
 from render.base import clean_text
 
 log = logging.getLogger(__name__)
 
-Pictures = Callable[[GameRecord, State, int, str], Awaitable[discord.File | None]]
-"""The image of a seat's pending decision for its private panel, in a language (or None)."""
+Redrawn = Callable[..., Awaitable[dict[str, Any]]]
+"""``redrawn(record, seat, reader, user_id, note, moved_on=…)``: the edit of a seat's panel drawn
+again, its decision's image included (``Moves.redrawn``)."""
 
 REPLAY_CACHE = 8
 """Finished games whose replay steps are kept in memory (a finished game never changes)."""
@@ -231,11 +231,11 @@ class Spectators:
 class Table:
     """Undo, resign, rematch, ratings and replays over ``ctx``."""
 
-    def __init__(self, ctx: HostContext, notices: Notices, pictures: Pictures | None = None) -> None:
+    def __init__(self, ctx: HostContext, notices: Notices, redrawn: Redrawn) -> None:
         self.ctx = ctx
         self.notices = notices
-        self.pictures = pictures
-        """The image of a seat's pending decision for its panel (``Moves.decision_file``), or None."""
+        self.redrawn = redrawn
+        """The edit of a seat's panel drawn again (``Moves.redrawn``): the panel after an undo."""
         self._replays: collections.OrderedDict[int, list[ReplayStep]] = collections.OrderedDict()
 
     async def undo(self, interaction: discord.Interaction, game: int, version: int | None) -> None:
@@ -255,29 +255,15 @@ class Table:
         record, seat = await self.ctx.seated(interaction, game)
         result = await self.ctx.service.undo(record.id, interaction.user.id, expected_version=version)
         await self.ctx.delivered(self.notices.after(result))
-        record = result.game
-        panel = build_panel(self.ctx.service.notation(record), record, self.ctx.service.state(record), seat,
-                            note=say("undone", self.ctx.delivery.locales.private(interaction)), locale=self.ctx.delivery.locales.private(interaction))
-        panel = await with_undo(self.ctx, record, interaction.user.id, panel,
-                                self.ctx.delivery.locales.private(interaction))
         reader = self.ctx.delivery.locales.private(interaction)
-        file = None
-        if self.pictures is not None and renders.has_decision(record.game_id):
-            file = await self.pictures(record, self.ctx.service.state(record), seat, reader)
-        content = panel.content if file is None else pointing_at_picture(panel.content, panel.prompt, reader,
-                                                                        panel.view)
-        content = content[:MESSAGE_CHARS]
-        if from_panel:  # (the picture of the decision undone is replaced, or dropped: an edit keeps it otherwise)
-            pictured: dict[str, Any] = ({"attachments": [file] if file is not None else []}
-                                        if renders.has_decision(record.game_id) else {})
-            await interaction.edit_original_response(content=content, view=panel.view, **pictured)
-        else:
-            sent: dict[str, Any] = {"ephemeral": True}
-            if panel.view is not None:
-                sent["view"] = panel.view
-            if file is not None:
-                sent["file"] = file
-            await interaction.followup.send(content, **sent)
+        edit = await self.redrawn(result.game, seat, reader, interaction.user.id, say("undone", reader), moved_on=False)
+        if from_panel:  # (the undone decision's picture is replaced or dropped: ``attachments``)
+            await interaction.edit_original_response(**edit)
+            return
+        sent: dict[str, Any] = {"ephemeral": True, "files": edit.get("attachments", [])}
+        if edit["view"] is not None:
+            sent["view"] = edit["view"]
+        await interaction.followup.send(edit["content"], **sent)
 
     async def ask_resign(self, interaction: discord.Interaction, record: GameRecord) -> None:
         """``/game resign``: a private question with a confirm button (nothing changes yet).

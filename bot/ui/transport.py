@@ -35,6 +35,23 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+BOARD_BUTTON = r"g:(?P<game>\d+):(?P<version>\d+):(?P<verb>play|hand|log|rules)"
+"""The ``custom_id`` of a button on a board or turn notice (``bot.ui.components.BoardButton``)."""
+
+
+def board_buttons(message: discord.Message, game: int) -> list[tuple[int, str]]:
+    """``(version, verb)`` of every button of ``game`` on the board or turn notice ``message``
+    (``BOARD_BUTTON``): the version its buttons act on, and whether it is a board (Rules) or a
+    ping (Play ▶ alone)."""
+    pattern = re.compile(BOARD_BUTTON)
+    found: list[tuple[int, str]] = []
+    for row in message.components:
+        for item in getattr(row, "children", [row]):
+            match = pattern.fullmatch(str(getattr(item, "custom_id", "") or ""))
+            if match is not None and int(match["game"]) == game:
+                found.append((int(match["version"]), match["verb"]))
+    return found
+
 NONCE_TRUSTED = 120.0
 """Seconds a message's nonce is trusted to make Discord drop a repeat (Discord keeps a nonce
 for a few minutes): a row older than this that may have gone out already (left by a crash, or
@@ -186,12 +203,10 @@ class Transport:
         carries Play ▶ alone) among the channel's last ``RECHECK_MESSAGES``, or None (one history
         read; only for board rows a crash left)."""
         me = self.client.user
-        board = re.compile(rf"g:{game}:\d+:rules")
         try:
             async for message in self.channel(channel_id).history(limit=RECHECK_MESSAGES):
                 if me is not None and message.author.id == me.id and any(
-                        board.fullmatch(str(getattr(c, "custom_id", "") or ""))
-                        for row in message.components for c in getattr(row, "children", [row])):
+                        verb == "rules" for _, verb in board_buttons(message, game)):
                     return message
         except discord.HTTPException as exc:
             log.info("channel %s history not read (%s); posting", channel_id, exc)
