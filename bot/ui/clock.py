@@ -169,19 +169,19 @@ class Clock:
     # ------------------------------------------------------------------ commands
     async def lobby_of(self, interaction: discord.Interaction) -> GameRecord:
         """The lobby ``/game vacation`` means without a number: the caller's only lobby in this
-        channel (their running or finished games there are no candidates: vacation days are set
-        before a game starts).
+        channel, else the channel's only lobby (``set_vacation`` then says to join it first).
+        Running and finished games are no candidates: vacation days are set before a game starts.
 
         Raises:
-            HostError: no lobby of the caller's here (``vacation_not_lobby``), or several.
+            HostError: no lobby here (``vacation_not_lobby``), or several.
         """
         here = await self.ctx.service.games(status=("lobby",), channel_id=interaction.channel_id)
-        mine = [g for g in here if g.seat_of(interaction.user.id) is not None]
-        if len(mine) > 1:
+        candidates = [g for g in here if g.seat_of(interaction.user.id) is not None] or here
+        if len(candidates) > 1:
             raise HostError(Msg("ui.error.ambiguous"), "ambiguous")
-        if not mine:
+        if not candidates:
             raise HostError(Msg("ui.error.vacation_not_lobby"), "not_lobby")
-        return mine[0]
+        return candidates[0]
 
     async def set_vacation(self, interaction: discord.Interaction, record: GameRecord, days: int) -> None:
         """``/game vacation``: the caller's vacation days for the lobby ``record``; the

@@ -76,7 +76,7 @@ async def test_vacation_without_a_number_means_the_callers_lobby_here_not_their_
         driver: Driver, players) -> None:
     alice, bob = players[:2]
     fake = driver.fake
-    running, lobby = await driver.open_lobby(alice, "carnival")
+    running, lobby = await driver.open_lobby(alice, "carnival")  # (a running game of alice and bob)
     await fake.click(bob, fake.messages[int(lobby["id"])], f"l:{running}:join")
     await fake.click(alice, fake.messages[int(lobby["id"])], f"l:{running}:start")
     await driver.settle()
@@ -88,6 +88,10 @@ async def test_vacation_without_a_number_means_the_callers_lobby_here_not_their_
     await driver.settle()
     assert "2 vacation days" in fake.message_for(token)["content"]
     assert (await driver.record(game)).vacation_left(0) == 2 and (await driver.record(running)).vacation_left(0) == 0
+    carol = players[2]
+    token = await fake.slash(carol, "game", "vacation", days=1)  # (the channel's only lobby, not hers)
+    await driver.settle()
+    assert fake.message_for(token)["content"] == "⚠️ Join the lobby first; then set your vacation days."
 
 
 async def test_quiet_hours_hold_back_expiry_and_pings_until_they_end(driver: Driver, players, bot) -> None:
