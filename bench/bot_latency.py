@@ -361,12 +361,12 @@ def edits_board(fake: FakeDiscord, r: Req, channel: int | str, board_id: int | s
     ``channel``: a bot-token PATCH of it, a webhook PATCH of ``@original`` with the token of an
     interaction on it (the board edit through Play ▶, bot/ui/tokens.py), or a new board posted
     in its place (a board scrolled away is posted again, ``Boards.repost_board``: a post with
-    the game's Play ▶ button; the caller then follows ``reposted_board``)."""
+    the game's Rules button, which a board carries and a ping does not, the final board too;
+    the caller then follows ``reposted_board``)."""
     if r.path == f"/channels/{channel}/messages/{board_id}":
         return True
     if r.method == "POST" and r.path == f"/channels/{channel}/messages":
-        return any(c.get("custom_id", "").startswith(f"g:{game}:") and c["custom_id"].endswith(":play")
-                   for c in iter_components((r.json or {}).get("components") or []))
+        return any(_is_rules(c, game) for c in iter_components((r.json or {}).get("components") or []))
     parts = r.path.split("/")  # /webhooks/{app}/{token}/messages/@original
     if len(parts) != 6 or parts[1] != "webhooks" or parts[5] != "@original":
         return False
@@ -375,15 +375,21 @@ def edits_board(fake: FakeDiscord, r: Req, channel: int | str, board_id: int | s
 
 
 def reposted_board(fake: FakeDiscord, channel: int | str, game: int) -> int | None:
-    """The id of the newest message in ``channel`` with game ``game``'s Play ▶ button and an image
+    """The id of the newest message in ``channel`` with game ``game``'s Rules button and an image
     (its board after a repost), or None."""
     for mid in sorted(fake.messages, reverse=True):
         m = fake.messages[mid]
         if str(m["channel_id"]) == str(channel) and m.get("attachments") and any(
-                c.get("custom_id", "").startswith(f"g:{game}:") and c["custom_id"].endswith(":play")
-                for c in iter_components(m.get("components") or [])):
+                _is_rules(c, game) for c in iter_components(m.get("components") or [])):
             return int(mid)
     return None
+
+
+def _is_rules(component: JSONDict, game: int) -> bool:
+    """Whether ``component`` is game ``game``'s Rules button (``g:{game}:{version}:rules``): on its
+    board, running or over, and on no ping."""
+    cid = str(component.get("custom_id", ""))
+    return cid.startswith(f"g:{game}:") and cid.endswith(":rules")
 
 
 def choices(panel: JSONDict) -> list[tuple[str, str, str | None]]:

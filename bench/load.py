@@ -620,10 +620,11 @@ class LoadTable(Table):
             raise TimeoutError(f"game #{self.game}: {what}") from None
 
     def board_version(self, payload: JSONDict | None) -> int:
-        """The version in the board's Play button (``g:{game}:{version}:play``); -1 when none."""
+        """The version the board's buttons act on (``g:{game}:{version}:{verb}``: Play ▶ while the game
+        runs, Log and Rules after its end too); -1 when it carries none."""
         for c in iter_components((payload or {}).get("components") or []):
             cid = c.get("custom_id", "")
-            if cid.startswith(f"g:{self.game}:") and cid.endswith(":play"):
+            if cid.startswith(f"g:{self.game}:"):
                 return int(cid.split(":")[2])
         return -1
 
@@ -660,25 +661,22 @@ class LoadTable(Table):
                 mirror.event(self.game).clear()
             result = mirror.results[self.game]
             if result.public_changed:
-                edit = await self.until(self.board_edit(result.game.version, over=result.game.status != "active"),
-                                        "board update")
+                edit = await self.until(self.board_edit(result.game.version), "board update")
                 step.board.append(edit - clicked)
             step.moves += 1
             return True
         raise AssertionError(f"game #{self.game}: panel never offered an action")
 
-    def board_edit(self, version: int, *, over: bool = False) -> Callable[[], float | None]:
+    def board_edit(self, version: int) -> Callable[[], float | None]:
         """A predicate: when (``Req.at``) the board message was first edited with an image showing
-        ``version`` or later (``over``: the game ended with that version, so its final board, which
-        has no Play button), among the requests since this move began (``scan_from``: an edit may
-        land before the pick is acknowledged)."""
+        ``version`` or later (the final board of a game that ended with it too: its Log and Rules
+        buttons carry the version), among the requests since this move began (``scan_from``: an edit
+        may land before the pick is acknowledged)."""
         fake, channel = self.fake, self.channel
 
         def shows_version(r: Req) -> bool:
-            if not (r.files and edits_board(fake, r, channel, self.board_id, self.game)):
-                return False
-            shown = self.board_version(r.json)
-            return shown >= version or (over and shown == -1)
+            return (bool(r.files) and edits_board(fake, r, channel, self.board_id, self.game)
+                    and self.board_version(r.json) >= version)
 
         find = scanner(fake, self.scan_from, shows_version)
 

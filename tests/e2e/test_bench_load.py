@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 from bench.load import BotChild, LoadTable, Mirror, Step, settle, setup_tables
-from bot.sandbox.fakecord import FakeDiscord
+from bot.sandbox.fakecord import FakeDiscord, iter_components
 from bot.ui.presence import BOARD_SCROLL
 
 
@@ -54,6 +54,8 @@ async def test_a_measured_move_that_ends_the_game_waits_for_its_final_board(fake
         (table,) = await setup_tables(fake, child, "carnival", 1, 3, 0, mirror)
         step = Step(0)
         while True:  # (as --advance plays: a table may reach its game's end)
+            for i in range(BOARD_SCROLL):  # (the table talks: each board, the final one too, is posted again)
+                await fake.say(fake.owner, f"chat {i}", channel=table.channel)
             table.scan_from = len(fake.requests)
             boards = len(step.board)
             if not await table.measured_move(step):
@@ -62,7 +64,9 @@ async def test_a_measured_move_that_ends_the_game_waits_for_its_final_board(fake
         record = await child.get(table.game)
         assert record.status == "finished" and mirror.waiting(table.game) == []
         assert last_move_board == 1  # (the final board, without a Play button, was waited for and seen)
-        assert table.board_version(fake.messages[table.board_id]) == -1
+        final = fake.messages[table.board_id]
+        assert table.board_version(final) == record.version  # (read off its Log and Rules buttons)
+        assert not any(c.get("custom_id", "").endswith(":play") for c in iter_components(final["components"]))
         assert len(step.panel) == step.moves  # (one Play ▶ a decision, the last one's included)
         await child.wait_idle()
         assert await child.errors() == []
