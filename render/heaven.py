@@ -457,8 +457,9 @@ def render_private(view: PrivateView, *, names: Sequence[str], text: TextFormatt
     draw_text(draw, (MARGIN + 40, 22), _b(text, "your_hand", seat={"seat": seat}, n=len(hand)), size=HAND_NAME,
               bold=True, anchor="lm", max_width=W - 2 * MARGIN - 44)
     base_legend((seat_letter(seat),))  # (the pawn by the name)
-    key = "usable_key" if view["phase"] == "play" else ("chosen_key" if chosen else "choose_public")
-    draw_text(draw, (MARGIN, 44), _b(text, key), size=HAND_TEXT, fill=MUTED, max_width=W - 2 * MARGIN)
+    key = {"play": "usable_key", "split": "chosen_key" if chosen else "choose_public"}.get(view["phase"])
+    if key is not None:  # (no hint once the game is over: nothing is chosen or used any more)
+        draw_text(draw, (MARGIN, 44), _b(text, key), size=HAND_TEXT, fill=MUTED, max_width=W - 2 * MARGIN)
     y = 76
     if not hand:
         draw_text(draw, (MARGIN, y), _b(text, "no_hand"), size=HAND_TEXT, fill=MUTED)

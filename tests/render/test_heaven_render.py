@@ -77,6 +77,22 @@ def test_round_limit_final_renders(tmp_path: Path) -> None:
     _check(render_board(E.player_view(st, None), names=NAMES[:3], text=TEXT), tmp_path / "heaven_final_limit.png")
 
 
+def test_a_hand_says_what_to_choose_only_while_there_is_a_choice() -> None:
+    said: list[str] = []
+
+    def text(message: Any) -> str:
+        said.append(Msg.from_json(message).key if isinstance(message, dict) else getattr(message, "key", ""))
+        return TEXT(message)
+
+    for st, hint in ((_run(4, 1, 24), "board.choose_public"), (_run(6, 7, 160, {"board_side": "advanced"}),
+                                                                 "board.usable_key"),
+                     (_run(3, 11, 5000, {"allow_three": True, "board_side": "advanced", "round_limit": 10}), None)):
+        said.clear()
+        render_private(E.player_view(st, 0), names=NAMES[:st["players"]], text=text)
+        hints = [k for k in said if k in ("board.choose_public", "board.chosen_key", "board.usable_key")]
+        assert hints == ([hint] if hint else []), st["phase"]  # (over: no "Choose 3 cards to make public")
+
+
 def test_view_messages_are_formatted_through_text(tmp_path: Path) -> None:
     """The declared USE, the end reason, the next-space test and the abilities reach the
     image only through ``text`` (views carry ``Msg`` JSON, never sentences)."""
