@@ -72,6 +72,11 @@ DIGEST_LINES = 8
 DIGEST_ENTRIES = 400
 """How far back (log entries) a digest looks."""
 
+DIGEST_FIRST = 40
+"""The log entries a ping reads first (the game's tail, mostly held in memory: ``LOG_TAIL_ENTRIES``,
+bot/storage/records.py); it reads ``DIGEST_ENTRIES`` only when a pinged seat's last own move is not
+among them (``digest_entries``)."""
+
 
 PERSONAL_EVENTS = frozenset({"timeout_move", "auto"})
 """The host's private notes to the person who held a seat when they were written ("Played
@@ -125,6 +130,20 @@ def last_turns(record: GameRecord, entries: Sequence[LogEntry]) -> dict[int, int
         if e.kind == "player" and e.seat is not None and e.user_id is not None and e.user_id == record.user_of(e.seat):
             out[e.seat] = max(out.get(e.seat, 0), e.seq)
     return out
+
+
+async def digest_entries(log: Callable[..., Awaitable[list[LogEntry]]], record: GameRecord,
+                         seats: Sequence[int]) -> list[LogEntry]:
+    """The latest log entries of ``record``'s version that a ping of ``seats`` reads (``log``:
+    ``GameService.log``): the last ``DIGEST_FIRST`` when they hold the last own move of each of
+    ``seats`` (or the whole log), else the last ``DIGEST_ENTRIES``. Everything a ping takes from
+    them (``last_turns``, the digests after those turns, ``answered_by_ais``) lies after the
+    earliest of those moves, so it is the same from either read."""
+    entries = await log(record.id, last=DIGEST_FIRST, upto=record.version)
+    turns = last_turns(record, entries)
+    if len(entries) < DIGEST_FIRST or all(turns.get(s, 0) for s in seats):
+        return entries
+    return await log(record.id, last=DIGEST_ENTRIES, upto=record.version)
 
 
 def answered_by_ais(record: GameRecord, entries: Sequence[LogEntry], seat: int, turns: dict[int, int], *,
@@ -325,7 +344,7 @@ class TurnNotices:
         entries: list[LogEntry] = []
         turns: dict[int, int] = {}
         if not reminder:
-            entries = await self.ctx.service.log(record.id, last=DIGEST_ENTRIES, upto=record.version)
+            entries = await digest_entries(self.ctx.service.log, record, seats)
             turns = last_turns(record, entries)
             since, now = self.ctx.delivery.transport.started, self.ctx.clock()
             seats = [s for s in seats if not answered_by_ais(record, entries, s, turns, since=since, now=now)]

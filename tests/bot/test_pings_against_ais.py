@@ -5,8 +5,10 @@ else in between, an old move, or a move before the restart pings."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot.storage import GameRecord, LogEntry, SeatRecord
-from bot.ui.notices import answered_by_ais, last_turns
+from bot.ui.notices import DIGEST_ENTRIES, DIGEST_FIRST, answered_by_ais, digest_entries, last_turns
 from bot.ui.parked import PARK_SECONDS
 
 STARTED = 1000.0
@@ -62,3 +64,43 @@ def test_the_hosts_move_for_the_seat_by_its_preference_is_the_computers() -> Non
     assert asks(record, [move(1, 0, 111), timeout, move(3, 1, -1)]) is False
     bobs = LogEntry(2, "player", 1, {"type": "end_turn"}, [{"kind": "auto", "params": {}}], at=STARTED + 10)
     assert asks(table(ALICE, BOB), [move(1, 0, 111), bobs]) is False  # (another person's, by their preference)
+
+
+class Log:
+    """A game's log of ``n`` entries, read as ``GameService.log`` reads it; the reads are noted."""
+
+    def __init__(self, entries: list[LogEntry]) -> None:
+        self.entries, self.reads = entries, []  # type: list[LogEntry], list[int]
+
+    async def __call__(self, game: int, *, last: int, upto: int) -> list[LogEntry]:
+        self.reads.append(last)
+        return [e for e in self.entries if e.seq <= upto][-last:]
+
+
+def log_of(moves: list[tuple[int, int]]) -> Log:
+    return Log([move(seq, seat, user) for seq, (seat, user) in enumerate(moves, start=1)])
+
+
+async def test_a_ping_reads_the_short_tail_when_it_holds_every_pinged_seats_last_move() -> None:
+    record = dataclasses.replace(table(ALICE, BOB), version=100)
+    log = log_of([(0, 111), (1, 222)] * 50)
+    entries = await digest_entries(log, record, [0, 1])
+    assert log.reads == [DIGEST_FIRST]
+    assert [e.seq for e in entries] == list(range(101 - DIGEST_FIRST, 101))
+
+
+async def test_a_ping_reads_far_back_when_a_pinged_seats_last_move_is_older_than_the_short_tail() -> None:
+    record = dataclasses.replace(table(ALICE, BOB), version=100)
+    log = log_of([(0, 111)] * 10 + [(1, 222)] * 90)  # (alice's last move: seq 10)
+    entries = await digest_entries(log, record, [0])
+    assert log.reads == [DIGEST_FIRST, DIGEST_ENTRIES]
+    assert [e.seq for e in entries] == list(range(1, 101))
+    assert last_turns(record, entries)[0] == 10
+
+
+async def test_a_log_shorter_than_the_short_tail_is_read_once_whole() -> None:
+    record = dataclasses.replace(table(ALICE, BOB), version=5)
+    log = log_of([(1, 222)] * 5)  # (alice never moved)
+    entries = await digest_entries(log, record, [0])
+    assert log.reads == [DIGEST_FIRST]
+    assert [e.seq for e in entries] == [1, 2, 3, 4, 5]
