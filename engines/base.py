@@ -205,6 +205,9 @@ class Msg:
 
     key: str
     params: Mapping[str, object] = field(default_factory=dict)
+    _plain_data: ClassVar[bool] = False
+    """Set on a message ``msg`` made of plain JSON data only (``_plain``): nested in another, its
+    JSON form holds these very parameters."""
 
     def to_json(self) -> JSONObject:
         """``{"msg": key, "params": {...}}`` (a fresh copy of the params: flat ones of strings and
@@ -228,8 +231,40 @@ class Msg:
 
 def msg(key: str, **params: object) -> Msg:
     """Shorthand: ``msg("event.picked", seat=seat_ref(1))``. A ``Msg`` value among the
-    params is stored as its JSON form, so it can nest."""
-    return Msg(key, {k: (v.to_json() if isinstance(v, Msg) else v) for k, v in params.items()})
+    params is stored as its JSON form, so it can nest: the form of a message ``msg`` made of
+    plain JSON data only (``_plain``) holds that message's own parameters, not a copy of them
+    (messages are never changed), so a message nested three deep is not copied three times."""
+    values: dict[str, object] = {}
+    plain = True
+    for k, v in params.items():
+        if type(v) in _FLAT:
+            values[k] = v
+        elif isinstance(v, Msg):
+            if v._plain_data:
+                values[k] = {"msg": v.key, "params": v.params}
+            else:
+                values[k] = v.to_json()
+        else:
+            values[k] = v
+            plain = plain and _plain(v)
+    made = Msg(key, values)
+    if plain:
+        object.__setattr__(made, "_plain_data", True)
+    return made
+
+
+def _plain(value: object) -> bool:
+    """Whether ``value`` is plain JSON data that a trip through JSON gives back equal and of the
+    same types: ``_FLAT`` values, dicts with string keys and lists of such (not tuples, which
+    come back as lists, nor subclasses)."""
+    kind = type(value)
+    if kind in _FLAT:
+        return True
+    if kind is dict:
+        return all(type(k) is str and (type(v) in _FLAT or _plain(v)) for k, v in cast("dict[object, object]", value).items())
+    if kind is list:
+        return all(type(v) in _FLAT or _plain(v) for v in cast("list[object]", value))
+    return False
 
 
 Text = Msg | str
