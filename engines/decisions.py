@@ -29,8 +29,6 @@ import json
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
-import orjson
-
 from engines.base import Action, Msg, Seat, State, Text
 from engines.notation import Notation
 
@@ -76,17 +74,13 @@ class _Node:
 def _key(text: Text) -> Hashable:
     """The grouping key of a path step or a label: a plain string itself, a ``Msg`` its key and
     parameters, equal for equal messages as their JSON texts are (flat parameters of strings and
-    integers as a tuple of them, others as their JSON text: orjson's, or the standard library's
-    for what orjson does not write, such as keys that are not strings)."""
+    integers as a tuple of them, others as their JSON text)."""
     if not isinstance(text, Msg):
         return text
     params = text.params
     if all(type(v) is str or type(v) is int for v in params.values()):
         return ("\0", text.key, tuple(params.items()))
-    try:
-        return ("\0", text.key, orjson.dumps(params if type(params) is dict else dict(params)))
-    except TypeError:
-        return ("\0", text.key, json.dumps(dict(params)))
+    return ("\0", text.key, json.dumps(dict(params)))
 
 
 def action_labels(notation: Notation, state: State, actions: Sequence[Action]) -> list[Text]:
