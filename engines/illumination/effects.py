@@ -24,7 +24,7 @@ from engines.base import Action, Event, seat_ref, term
 from engines.illumination.types import State
 
 from .data import ALTARS, BOOKS, CELL_ORDER, CELLS, LINES, MAT_CELLS, TOKENS, line_cells
-from .notation import battle_events, reward_json, tile_json
+from .notation import battle_events, mat_cell_json, reward_json, square_json, tile_json
 from .rules import (
     empty_quills,
     empty_texts,
@@ -81,8 +81,8 @@ def _motus_resolve(state: State, seat: int, action: Action) -> list[Event]:
     src, dst = action["from"], action["to"]
     tile = tile_of(state["board"].pop(src))
     paid = land(state, tile, dst)
-    events = [Event("motus_tile", params={"seat": seat_ref(seat), "tile": tile_json(tile), "from": src,
-                                          "to": dst, "reward": reward_json(*paid)})]
+    events = [Event("motus_tile", params={"seat": seat_ref(seat), "tile": tile_json(tile),
+                                          "from": square_json(src), "to": square_json(dst), "reward": reward_json(*paid)})]
     return events + battle_events(state, resolve_battles(state, (CELLS[dst].book,)))
 
 
@@ -99,7 +99,8 @@ def _mutatio_resolve(state: State, seat: int, action: Action) -> list[Event]:
     a, b = (MAT_CELLS.index(c) for c in action["cells"])
     mat = state["mats"][seat]
     mat[a], mat[b] = mat[b], mat[a]
-    return [Event("mutatio", params={"seat": seat_ref(seat), "a": action["cells"][0], "b": action["cells"][1]})]
+    return [Event("mutatio", params={"seat": seat_ref(seat), "a": mat_cell_json(action["cells"][0]),
+                                     "b": mat_cell_json(action["cells"][1])})]
 
 
 def _porticus_options(state: State, seat: int) -> list[Action]:
@@ -131,7 +132,7 @@ def _exilium_resolve(state: State, seat: int, action: Action) -> list[Event]:
     src = action["from"]
     tile = tile_of(state["board"].pop(src))
     state["exile"] = {"tile": tile, "from": src, "book": action["book"]}
-    events = [Event("exilium", params={"seat": seat_ref(seat), "tile": tile_json(tile), "from": src,
+    events = [Event("exilium", params={"seat": seat_ref(seat), "tile": tile_json(tile), "from": square_json(src),
                                        "book": action["book"], "owner": seat_ref(1 - seat)})]
     cells = exile_cells(state)
     if len(cells) == 1:  # a single legal cell is chosen without a prompt (§11)
@@ -150,7 +151,7 @@ def land_exile(state: State, cell: str) -> list[Event]:
     state["exile"] = None
     state["phase"] = "main"
     events = [Event("exile_land", params={"seat": seat_ref(owner(state, tile)), "tile": tile_json(tile),
-                                          "cell": cell, "reward": reward_json(*paid)})]
+                                          "cell": square_json(cell), "reward": reward_json(*paid)})]
     return events + battle_events(state, resolve_battles(state, (CELLS[cell].book,)))
 
 
@@ -169,8 +170,8 @@ def _scriptum_resolve(state: State, seat: int, action: Action) -> list[Event]:
     tile, cell = action["tile"], action["cell"]
     state["staged"] = [s for s in state["staged"] if s[0] != tile]
     paid = land(state, tile, cell, quill_coin=False)
-    events = [Event("scriptum", params={"seat": seat_ref(seat), "tile": tile_json(tile), "cell": cell,
-                                        "reward": reward_json(*paid)})]
+    events = [Event("scriptum", params={"seat": seat_ref(seat), "tile": tile_json(tile),
+                                        "cell": square_json(cell), "reward": reward_json(*paid)})]
     return events + battle_events(state, resolve_battles(state, (CELLS[cell].book,)))
 
 

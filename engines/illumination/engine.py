@@ -615,7 +615,8 @@ def _h_place(st: State, seat: int, action: Action) -> list[Event]:
     tile, cell = action["tile"], action["cell"]
     st["staged"] = [s for s in st["staged"] if s[0] != tile]
     paid = land(st, tile, cell)
-    return [Event("place", params={"seat": seat_ref(seat), "tile": notation.tile_json(tile), "cell": cell,
+    return [Event("place", params={"seat": seat_ref(seat), "tile": notation.tile_json(tile),
+                                   "cell": notation.square_json(cell),
                                    "reward": notation.reward_json(*paid)}),
             *notation.battle_events(st, resolve_battles(st, (CELLS[cell].book,)))]
 

@@ -79,6 +79,21 @@ def tile_json(tile: str) -> JSONObject:
                                       "colour": {"term": f"colour.{t.colour}"}, "code": t.code}}
 
 
+def square_json(cell: str) -> JSONObject:
+    """A Book's square as the board shows it, for a log line: ``Book II, row 3, column 2``
+    (rows counted from the top, columns from the left: the board draws no coordinates, and the
+    numbers of a decision picture last only for that decision); the parameter of an event that
+    names a square."""
+    c = CELLS[cell]
+    return {"msg": "square", "params": {"book": c.book, "row": c.row, "col": "abcdef".index(c.column) + 1}}
+
+
+def mat_cell_json(cell: str) -> JSONObject:
+    """A cell of a player's mat (``r1c2``) by its row and column in words: ``Row 1, Col 2``
+    (§2.5; the lines' names the mat and the panel use)."""
+    return {"msg": "mat_cell", "params": {"row": {"term": f"line.row{cell[1]}"}, "col": {"term": f"line.col{cell[3]}"}}}
+
+
 def tile_msg(tile: str) -> Msg:
     """``tile_json`` as a ``Msg``."""
     return Msg.from_json(tile_json(tile))

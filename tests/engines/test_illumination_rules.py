@@ -915,3 +915,34 @@ def test_e13_the_discard_in_one_choice() -> None:
     assert one == after
     st["coins"][REV] = 3  # 8 items: one to discard, no set
     assert legal(st, REV, "discard_set") == []
+
+
+def test_log_lines_name_a_square_as_the_board_shows_it_in_every_language() -> None:
+    """§11 log lines: a square is its Book, row (from the top) and column (from the left), as the
+    board draws it (no coordinates there; a picture's numbers last one decision), never ``II-b3``."""
+    st, ids = position(IRR, board=E8_BOARD, staged=[("Squirrel/white", "II")])
+    _, events = do_events(st, IRR, {"type": "place", "tile": ids["staged:0"], "cell": "II-b3"})
+    lines = {lang: Texts("illumination", ["Ann", "Bo"], lang, strict=True).event(events[0])
+             for lang in ("en", "zh_TW", "zh_CN", "ja")}
+    assert lines == {"en": "Bo placed Squirrel/white on Book II, row 3, column 2: +1 coin, +1 bread.",
+                     "zh_TW": "Bo 將 松鼠/白 放在 第 II 本經文第 3 行第 2 列：+1 錢幣、+1 麵包。",
+                     "zh_CN": "Bo 将 松鼠/白 放在 第 II 本经文第 3 行第 2 列：+1 钱币、+1 面包。",
+                     "ja": "Bo が リス/白 を 第 II 巻の3行目2列目 に置きました：+1 コイン、+1 パン。"}
+    assert not any("II-b3" in line for line in lines.values())
+
+
+def test_card_log_lines_name_squares_and_mat_cells_in_words() -> None:
+    tx = Texts("illumination", ["Ann", "Bo"], strict=True)
+    st, _ = e9_after()
+    _, events = do_events(st, REV, {"type": "play", "card": "motus", "from": "II-f2", "to": "III-f1"})
+    assert tx.event(events[0]) == ("Ann played Motus: Dog/red moves from Book II, row 2, column 6 "
+                                   "to Book III, row 1, column 6: +1 coin.")
+    _, events = do_events(e14(), REV, {"type": "play", "card": "mutatio", "cells": ["r1c1", "r2c1"]})
+    assert tx.event(events[0]) == "Ann played Mutatio: the tiles at Row 1, Col 1 and at Row 2, Col 1 of the mat swap."
+    assert Texts("illumination", ["Ann", "Bo"], "zh_TW", strict=True).event(events[0]).endswith(
+        "第 1 行第 1 列 與 第 2 行第 1 列 交換。")
+    st, _ = e20()
+    st, events = do_events(st, IRR, {"type": "play", "card": "exilium", "from": "III-c4", "book": "III"})
+    assert tx.event(events[0]) == "Bo played Exilium on Ann's Monk/yellow from Book III, row 4, column 3, to Book III."
+    _, events = do_events(st, REV, {"type": "exile", "cell": "III-e2"})
+    assert tx.event(events[0]) == "Ann's exiled Monk/yellow lands on Book III, row 2, column 5: +1 coin, +1 candle."
