@@ -173,14 +173,20 @@ class Clock:
         Running and finished games are no candidates: vacation days are set before a game starts.
 
         Raises:
-            HostError: no lobby here (``vacation_not_lobby``), or several.
+            HostError: several lobbies here (``ambiguous``); no lobby here: the caller's running
+                game here has started (``vacation_started``, naming it), or the caller plays in no
+                game here (``vacation_no_lobby``: how vacation days are set).
         """
-        here = await self.ctx.service.games(status=("lobby",), channel_id=interaction.channel_id)
-        candidates = [g for g in here if g.seat_of(interaction.user.id) is not None] or here
+        here = await self.ctx.service.games(status=("lobby", "active"), channel_id=interaction.channel_id)
+        lobbies = [g for g in here if g.status == "lobby"]
+        candidates = [g for g in lobbies if g.seat_of(interaction.user.id) is not None] or lobbies
         if len(candidates) > 1:
             raise HostError(Msg("ui.error.ambiguous"), "ambiguous")
         if not candidates:
-            raise HostError(Msg("ui.error.vacation_not_lobby"), "not_lobby")
+            running = [g for g in here if g.seat_of(interaction.user.id) is not None]
+            if running:
+                raise HostError(Msg("ui.error.vacation_started", {"game": running[-1].id}), "not_lobby")
+            raise HostError(Msg("ui.error.vacation_no_lobby"), "not_lobby")
         return candidates[0]
 
     async def set_vacation(self, interaction: discord.Interaction, record: GameRecord, days: int) -> None:
@@ -194,7 +200,7 @@ class Clock:
         if not 0 <= days <= MAX_VACATION_DAYS:
             raise HostError(Msg("ui.error.bad_days", {"max": MAX_VACATION_DAYS}), "bad_days")
         if record.status != "lobby":
-            raise HostError(Msg("ui.error.vacation_not_lobby"), "not_lobby")
+            raise HostError(Msg("ui.error.vacation_started", {"game": record.id}), "not_lobby")
         if not await self.ctx.service.set_vacation(record.id, interaction.user.id, days):
             raise HostError(Msg("ui.error.vacation_join_first"), "not_a_player")
         record = await self.ctx.service.get(record.id)

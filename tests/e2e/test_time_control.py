@@ -80,15 +80,23 @@ async def test_vacation_without_a_number_means_the_callers_lobby_here_not_their_
     await fake.click(bob, fake.messages[int(lobby["id"])], f"l:{running}:join")
     await fake.click(alice, fake.messages[int(lobby["id"])], f"l:{running}:start")
     await driver.settle()
-    token = await fake.slash(alice, "game", "vacation", days=2)  # (a running game here, no lobby)
+    token = await fake.slash(alice, "game", "vacation", days=2)  # (her running game here, no lobby)
     await driver.settle()
-    assert fake.message_for(token)["content"] == "⚠️ Vacation days are set in the lobby, before the game starts."
+    assert fake.message_for(token)["content"] == (
+        f"⚠️ Game #{running} has already started. Vacation days are set in the lobby, before a game starts.")
+    carol = players[2]
+    token = await fake.slash(carol, "game", "vacation", days=2)  # (in no game; only a started game here)
+    await driver.settle()
+    answer = fake.message_for(token)
+    assert answer["flags"] & 64 and answer["content"] == (
+        "⚠️ You are not in a game here, and this channel has no lobby. Vacation days are set in a game's lobby, "
+        "before it starts: join a lobby, then use `/game vacation` there.")
+    assert (await driver.record(running)).vacations == {}
     game, _ = await driver.open_lobby(alice, "canterbury")
     token = await fake.slash(alice, "game", "vacation", days=2)  # (the running game and a lobby of hers here)
     await driver.settle()
     assert "2 vacation days" in fake.message_for(token)["content"]
     assert (await driver.record(game)).vacation_left(0) == 2 and (await driver.record(running)).vacation_left(0) == 0
-    carol = players[2]
     token = await fake.slash(carol, "game", "vacation", days=1)  # (the channel's only lobby, not hers)
     await driver.settle()
     assert fake.message_for(token)["content"] == "⚠️ Join the lobby first; then set your vacation days."
