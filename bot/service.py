@@ -183,6 +183,11 @@ class HostError(Exception):
         return Texts(None, [], locale)(self.msg)
 
 
+class HostNotice(HostError):
+    """A private answer in place of a press that changes nothing and is no mistake (a choice
+    made already: ``bot/ui/moves.py``): said as it is, without the warning sign of a refusal."""
+
+
 @dataclass
 class ActResult:
     """What one service call changed.

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from bot import logsafe
-from bot.service import HostError
+from bot.service import HostError, HostNotice
 from bot.storage import LeaseLost
 from bot.text import MissingText, Texts, escape_name, locale_of
 from bot.ui import payloads
@@ -51,6 +51,8 @@ def refusal(error: BaseException, locale: str = "en") -> str | None:
         else:
             return "⚠️ " + Texts(None, [], locale)(Msg("ui.error.bad_value", {
                 "value": str(error.value)[:40], "what": error.transformer._error_display_name}))
+    if isinstance(error, HostNotice):
+        return error.text(locale)
     if isinstance(error, HostError):
         return f"⚠️ {error.text(locale)}"
     if isinstance(error, GameError):

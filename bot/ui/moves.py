@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import Any
+from typing import Any, NoReturn
 
 import discord
 from cachetools import LRUCache
 
 from bot.render_pool import Rendered
-from bot.service import ActResult, HostError, InFlight, not_running, seat_names, texts
+from bot.service import ActResult, HostError, HostNotice, InFlight, not_running, seat_names, texts
 from bot.storage import GameRecord, MoveInFlight, StorageError
 from bot.text import Texts
 from bot.ui.answers import Edit, update_in_place
@@ -30,7 +30,7 @@ from bot.ui.context import HostContext
 from bot.ui.errors import InGame
 from bot.ui.limits import MESSAGE_CHARS
 from bot.ui.notices import Notices, private_notes
-from bot.ui.panels import Panel, build_panel, pointing_at_picture
+from bot.ui.panels import Panel, build_panel, mention_list, pointing_at_picture
 from bot.ui.parked import ParkedPanels
 from bot.ui.table import with_undo
 from bot.ui.table_items import check_own_panel
@@ -163,7 +163,7 @@ class Moves:
             raise not_running(record)
         if record.version != version and not await service.same_choice_since(record, seat, version):
             # (only other players acted since, e.g. simultaneous picks: the index means the same)
-            raise HostError(Msg("ui.error.panel_stale"), "stale")
+            await self._refuse_stale(interaction, record, seat, version)
         engine = service.engine(record)
         state = service.state(record)
         actions = engine.legal_actions(state, seat)
@@ -178,7 +178,7 @@ class Moves:
             raise InGame(exc, record.game_id) from exc
         except HostError as exc:
             if exc.code == "stale":  # (a move came in between, e.g. this very pick pressed twice: a panel, not the board)
-                raise HostError(Msg("ui.error.panel_stale"), "stale") from exc
+                await self._refuse_stale(interaction, await service.get(game, kept=True), seat, version)
             raise
         if result.board_due:  # (now, not after the panel is drawn and answered: drawn once, bot/ui/boards.py)
             self.ctx.delivery.boards.request_board(game, result.game.version)
@@ -189,6 +189,25 @@ class Moves:
             log.exception("drawing the panel after a move of game %s failed", game)
             edit = {"content": note[:MESSAGE_CHARS], "view": None}
         return (result, seat, note), edit
+
+    async def _refuse_stale(self, interaction: discord.Interaction, record: GameRecord, seat: int,
+                            version: int) -> NoReturn:
+        """Refuse a pick on a panel of ``version``, which the game has left: when the caller
+        made their choice since (another panel of theirs, a double press) and the game now
+        waits for others only, say that their choice is in and whom the game waits for, as
+        their parked panel does; else that the board has moved on (press Play ▶ again).
+
+        Raises:
+            HostNotice: the choice is in; HostError: the panel is stale.
+        """
+        waiting = self.ctx.service.waiting(record)
+        if waiting and seat not in waiting and any(
+                e.kind == "player" and e.seat == seat and e.user_id == interaction.user.id
+                for e in await self.ctx.service.log(record.id, after=version)):
+            tx = Texts(None, [], self._reader(interaction))
+            raise HostNotice(tx(Msg("ui.panel.choice_in")) + tx(Msg("ui.panel.waiting", {
+                "who": mention_list(record, sorted(waiting), tx.locale)})), "choice_in")
+        raise HostError(Msg("ui.error.panel_stale"), "stale")
 
     async def act_text(self, interaction: discord.Interaction, game: GameRecord | None, game_id: str,
                        text: str) -> None:

@@ -429,3 +429,30 @@ async def test_restart_with_a_window_open_old_play_button_then_preset_on_timeout
                for text in public_texts(d2))
     assert any(f"{names[t]} guards with {CARDS[guard].short}!" in text for text in public_texts(d2))
     assert await bot2.service.replay_matches(game)
+
+
+async def test_a_stale_panel_of_a_seat_whose_choice_is_in_says_so_and_whom_the_game_waits_for(
+        fixed_seed, driver: Driver, players, bot: GameBot) -> None:
+    """The simultaneous public sets: a player with two panels open chooses in one, then picks
+    in the other: the game changes nothing and says, privately, in the reader's language, that
+    the choice is in and whom it waits for (as the parked panel says), not "moved on"."""
+    fake = driver.fake
+    four = players[:4]
+    game = await driver.start_game("heaven", four)
+    alice, bob = four[:2]
+    first, second = await driver.open_panel(alice, game), await driver.open_panel(alice, game)
+    await driver.pick(alice, second, driver.choices(second)[0])
+    record = await driver.record(game)
+    others = ", ".join(f"<@{u['id']}>" for u in four[1:])
+    mark = max(fake.messages)
+    await driver.pick(alice, first, driver.choices(first)[1])
+    assert driver.private_to(alice, mark) == [f"✓ Your choice is already in. Waiting for {others}."]
+    fake.user_locales[bob["id"]] = "ja"
+    first, second = await driver.open_panel(bob, game), await driver.open_panel(bob, game)
+    await driver.pick(bob, second, driver.choices(second)[0])
+    mark = max(fake.messages)
+    await driver.pick(bob, first, driver.choices(first)[1])
+    rest = ", ".join(f"<@{u['id']}>" for u in four[2:])
+    assert driver.private_to(bob, mark) == [f"✓ あなたの選択は受け付け済みです。 {rest} を待っています。"]
+    after = await driver.record(game)
+    assert after.version == record.version + 1 and bot.service.waiting(after) == {2, 3}

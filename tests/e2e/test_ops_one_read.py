@@ -103,9 +103,11 @@ async def test_a_pick_pressed_twice_at_once_moves_once_and_refuses_the_other(
         1 for e in await bot.service.log(game, after=before.version + 1) if e.kind == "chance")
     answers = sorted((it["callback"]["type"], it["callback"]["data"]["content"])
                      for it in list(fake.interactions.values())[-2:])
-    refusal = "⚠️ " + Texts(None, [], "en")(Msg("ui.error.panel_stale"))
+    awaited = await driver.waiting_users(game)
+    refusal = ("⚠️ " + Texts(None, [], "en")(Msg("ui.error.panel_stale")) if user in awaited  # (its next decision)
+               else f"✓ Your choice is already in. Waiting for <@{awaited[0]['id']}>.")  # (the other player's turn)
     assert [t for t, _ in answers] == [4, 7]                         # one refused, one panel redrawn in place
-    assert answers[0][1] == refusal                                  # the stale press, said clearly
+    assert answers[0][1] == refusal                                  # the stale press: its choice is in
     assert answers[1][1].startswith("✓ ")                            # the move
     assert driver.private_to(user, mark) == [refusal]
 
