@@ -208,8 +208,7 @@ def prompt(state: State, seat: int) -> Msg:
     stage = state["stage"]
     if stage == "react":
         use = use_of(state)
-        return msg("prompt.react", attacker=seat_ref(order_seat(state)), target=seat_ref(seat),
-                   use=plan_msg(use["card"], use["plan"]))
+        return msg("prompt.react", attacker=seat_ref(order_seat(state)), use=plan_msg(use["card"], use["plan"]))
     if stage == "advance":
         return msg("prompt.advance", space=state["positions"][seat] + 1)
     if stage == "grace_keep":

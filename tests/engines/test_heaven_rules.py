@@ -785,7 +785,7 @@ def test_public_view_during_reaction_window() -> None:
         {"msg": "use.target", "params": {"seat": {"seat": 1}}}]}).to_json()
     assert TX(view["declared"]) == "Cruelty R2: target Bo"
     assert "Guardian" not in str(view)
-    assert TX(N.prompt(st, 1)).startswith("Cy attacks Bo")
+    assert TX(N.prompt(st, 1)).startswith("Cy attacks you (Cruelty R2: target Bo)")
 
 
 # --------------------------------------------------------------------------- host hooks: preferences, timeouts
@@ -947,15 +947,20 @@ def test_the_labels_of_one_decision_tell_cards_with_one_code_apart(
     assert "Use Hypocrisy R2: target Bo, give R3, get G1" not in labels
 
 
-def test_reaction_prompt_names_attacker_and_target() -> None:
+def test_reaction_prompt_names_the_attacker_and_speaks_to_the_attacked_player() -> None:
+    """The Guardian prompt is the attacked player's own, like every other prompt: "you"."""
     st = use(_e19(3), "Cruelty R2", ("target", 1))
     assert N.prompt(st, 1) == Msg("prompt.react", {
-        "attacker": {"seat": 2}, "target": {"seat": 1},
+        "attacker": {"seat": 2},
         "use": {"msg": "use.plan", "params": {"card": {"msg": "card", "params": {
             "name": {"term": "card.cruelty"}, "code": "R2"}}, "details": [
             {"msg": "use.target", "params": {"seat": {"seat": 1}}}]}}})
-    assert TX(N.prompt(st, 1)) == "Cy attacks Bo (Cruelty R2: target Bo): Bo may guard with a Guardian from hand, " \
+    said = {lang: Texts("heaven", NAMES, lang, strict=True)(N.prompt(st, 1)) for lang in ("en", "zh_TW", "zh_CN", "ja")}
+    assert said["en"] == "Cy attacks you (Cruelty R2: target Bo): you may guard with a Guardian from your hand, " \
         "or allow it."
+    assert said["zh_TW"].endswith("攻擊你：你可以用手中的守護來防禦，或允許攻擊。")
+    assert said["zh_CN"].endswith("攻击你：你可以用手中的守护来防御，或允许攻击。")
+    assert said["ja"].startswith("Cy があなたを攻撃（") and said["ja"].endswith("）：手札の守護で守るか、受け入れることができます。")
     assert [TX(N.action_label(st, a)) for a in E.legal_actions(st, 1)] == ["GUARD with Guardian R2 (then draw 1)",
                                                                            "ALLOW (no defence)"]
 
