@@ -4,7 +4,7 @@ lobby message under Join / Leave / Start.
 
 | item | custom_id | values |
 |---|---|---|
-| option | ``lo:{game}:key`` | the move timer (``TIMER_KEY``) and the option keys: the pick shows its values |
+| option | ``lo:{game}:key`` | the option keys (the pick shows its values), and the move timer (``TIMER_KEY``) while an option's values stand in the timer's place |
 | timer | ``lo:{game}:timer`` | the ``TIMEOUT_PRESETS`` in seconds (shown until an option is picked) |
 | value | ``lo:{game}:v:{key}`` | the values offered for ``key`` (``offered_values``), in the timer's place |
 
@@ -137,16 +137,19 @@ TIMER_KEY = ":timer"
 def option_rows(record: GameRecord, engine: Engine, key: str | None = None,
                 locale: str = "en") -> list[discord.ui.Item[Any]]:
     """The lobby's menus in ``locale``, two rows: the option to change (when the game has
-    options: the move timer first, then each option's name, value and description,
-    ``option_text``) and in the row below, the move timer's presets, or after an option was
-    picked (``key``), that option's values. Values are JSON in the menu."""
+    options: each option's name, value and description, ``option_text``) and in the row
+    below, the move timer's presets, or after an option was picked (``key``), that option's
+    values. The move timer is in the lobby's menus once: its presets, or, while an option's
+    values stand in their place, the option menu's first entry, which brings them back.
+    Values are JSON in the menu."""
     items: list[discord.ui.Item[Any]] = []
     tx = Texts(engine.info.game_id, [], locale)
     specs = engine.info.options[:SELECT_OPTIONS - 1]
+    spec = next((s for s in specs if s.key == key), None)
     if specs:
-        keys = [discord.SelectOption(label=clip(tx(Msg("options.label", {
+        keys = [] if spec is None else [discord.SelectOption(label=clip(tx(Msg("options.label", {
             "name": tx(Msg("ui.lobby.timer")), "value": timeout_label(record.move_timeout, locale)})), SELECT_LABEL),
-            value=TIMER_KEY, default=key == TIMER_KEY)]
+            value=TIMER_KEY)]
         for s in specs:
             name, about = option_text(tx, s)
             label = tx(Msg("options.label", {"name": name, "value": value_text(tx, record.options.get(s.key, s.default), s)}))
@@ -154,7 +157,6 @@ def option_rows(record: GameRecord, engine: Engine, key: str | None = None,
                                              description=clip(about, SELECT_LABEL) if about else None,
                                              default=s.key == key))
         items.append(LobbySelect(record.id, "key", keys, say("lobby_option", locale)))
-    spec = next((s for s in specs if s.key == key), None)
     if spec is None:
         timers = [discord.SelectOption(label=timeout_label(seconds, locale), value=str(seconds),
                                        default=seconds == record.move_timeout)

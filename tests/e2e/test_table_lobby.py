@@ -24,6 +24,13 @@ def menu(message: JSONDict, custom_id: str) -> JSONDict:
     return next(c for c in iter_components(message["components"]) if c.get("custom_id") == custom_id)
 
 
+def timer_mentions(lobby: JSONDict) -> int:
+    """How many of the lobby's menus name the move timer (a menu's placeholder or an option)."""
+    return sum(1 for c in iter_components(lobby["components"]) if c.get("custom_id", "").startswith("lo:")
+               and (c.get("placeholder") == "Move timer…"
+                    or any(o["label"].startswith("Move timer") for o in c.get("options", []))))
+
+
 @pytest.mark.parametrize("game_id", ["carnival", "heaven"])
 async def test_the_host_picks_timer_and_options_in_the_lobby(driver: Driver, players, bot, game_id: str) -> None:
     alice, bob = players[:2]
@@ -43,8 +50,9 @@ async def test_the_host_picks_timer_and_options_in_the_lobby(driver: Driver, pla
     spec = get(game_id).info.options[0]
     lobby = fake.messages[int(lobby["id"])]
     keys = menu(lobby, f"lo:{game}:key")
-    assert [o["value"] for o in keys["options"]] == [TIMER_KEY] + [s.key for s in get(game_id).info.options]
-    assert keys["options"][0]["label"] == "Move timer = 10 minutes (live)"
+    # the move timer once in the menus: its presets below, not also an entry of the option menu
+    assert [o["value"] for o in keys["options"]] == [s.key for s in get(game_id).info.options]
+    assert timer_mentions(lobby) == 1
     assert len(lobby["components"]) == 4                                # a row of Discord's five left free
     await fake.select(alice, lobby, f"lo:{game}:key", [spec.key])
     await driver.settle()
@@ -52,6 +60,9 @@ async def test_the_host_picks_timer_and_options_in_the_lobby(driver: Driver, pla
     values = menu(lobby, f"lo:{game}:v:{spec.key}")                   # in the timer's place
     assert len(lobby["components"]) == 4 and f"lo:{game}:timer" not in {
         c.get("custom_id") for c in iter_components(lobby["components"])}
+    keys = menu(lobby, f"lo:{game}:key")  # (now the option menu's first entry brings the presets back)
+    assert [o["value"] for o in keys["options"]] == [TIMER_KEY] + [s.key for s in get(game_id).info.options]
+    assert keys["options"][0]["label"] == "Move timer = 10 minutes (live)" and timer_mentions(lobby) == 1
     wanted = next(o["value"] for o in values["options"] if json.loads(o["value"]) != spec.default)
     # bob, not the host, is refused and nothing changes
     before = await driver.record(game)
@@ -66,11 +77,15 @@ async def test_the_host_picks_timer_and_options_in_the_lobby(driver: Driver, pla
     await driver.settle()
     record = await driver.record(game)
     assert record.options[spec.key] == json.loads(wanted)
-    lobby = fake.messages[int(lobby["id"])]
-    await fake.select(alice, lobby, f"lo:{game}:key", [TIMER_KEY])    # the timer's presets come back
+    lobby = fake.messages[int(lobby["id"])]                          # the timer's presets are back
+    assert [o["label"] for o in menu(lobby, f"lo:{game}:timer")["options"]] == list(TIMEOUT_PRESETS)
+    await fake.select(alice, lobby, f"lo:{game}:key", [spec.key])     # an option opened, then left unchanged:
+    await driver.settle()
+    await fake.select(alice, fake.messages[int(lobby["id"])], f"lo:{game}:key", [TIMER_KEY])  # the presets again
     await driver.settle()
     lobby = fake.messages[int(lobby["id"])]
     assert [o["label"] for o in menu(lobby, f"lo:{game}:timer")["options"]] == list(TIMEOUT_PRESETS)
+    assert timer_mentions(lobby) == 1
     name = catalog(game_id)[f"option.{spec.key}.name"]  # (the option by its name: bot/ui/lobby_options.py)
     assert f"{name} = {json.loads(wanted)}" in lobby["embeds"][0]["fields"][1]["value"]
     await fake.click(alice, lobby, f"l:{game}:start")
