@@ -99,6 +99,7 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import importlib
 import itertools
 import json
 import logging
@@ -486,6 +487,9 @@ def bot_child() -> None:
     ``db``, ``label``, ``settings``: more ``Settings`` fields, ``fd``: its end of the socket pair)."""
     config = json.loads(sys.argv[1])
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s (bot process): %(message)s")
+    tune = getattr(importlib.import_module("bot.app"), "tune_gc", None)  # (as ``python -m bot`` runs; not in older trees)
+    if tune is not None:
+        tune()
     asyncio.run(serve_bot(config, socket.socket(fileno=int(config["fd"]))))
 
 

@@ -158,7 +158,7 @@ def run(settings: Settings) -> int:
     import aiohttp
     import discord
 
-    from bot.app import GameBot
+    from bot.app import GameBot, tune_gc
     from bot.backup import DatabaseRefused, check_at_start
     from bot.storage import Repository, StorageError
 
@@ -168,6 +168,7 @@ def run(settings: Settings) -> int:
     except (DatabaseRefused, StorageError) as exc:
         sys.stderr.write(f"The bot cannot start: {exc}\n")
         return 4
+    tune_gc()
     bot = GameBot(settings)
     try:
         bot.run(settings.token, log_handler=None)
