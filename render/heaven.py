@@ -179,6 +179,20 @@ def _height(n: int) -> int:
     return 112 + TRACK_H + 8 + 3 * 22 + 8 + n * (STRIP_H + 6) + 96
 
 
+def _paint_space(number: str, number_size: int, fill: RGB, items: tuple[tuple[str, int, RGB, bool], ...],
+                 col_w: int, track_h: int, rows: int, draw: ImageDraw.ImageDraw, x: float, y0: float) -> None:
+    """One space of the track, ``col_w`` wide with its left edge at ``x`` (``_draw_track``): its box,
+    its number, and its conditions ``items`` (text, size, colour, bold) wrapped in the column from
+    ``rows`` px below the top, without the pawns."""
+    draw.rounded_rectangle((x + 2, y0, x + col_w - 2, y0 + track_h), radius=8, fill=fill, outline=LINE, width=2)
+    draw_text(draw, (x + col_w / 2, y0 + 4), number, size=number_size, bold=True, anchor="ma")
+    y = y0 + rows
+    for line, size, ink, bold in items:
+        for part in wrap_text(line, size, col_w - 10, bold):
+            draw_text(draw, (x + col_w / 2, y), part, size=size, fill=ink, bold=bold, anchor="ma")
+            y += size + 4
+
+
 def _draw_track(draw: ImageDraw.ImageDraw, view: PublicView, text: TextFormatter, y0: int, width: int,
                 small: int, highlight: str | None = None) -> None:
     """The track 0–6 from ``y0``, ``width`` px wide (``TRACK_H`` × ``small`` / ``SMALL`` tall):
@@ -191,36 +205,30 @@ def _draw_track(draw: ImageDraw.ImageDraw, view: PublicView, text: TextFormatter
     big = small + 1
     track = {int(t["space"]): t for t in view["track"]}
     row_y = y0 + int(36 * k)
-    inner = col_w - 10
-
-    def column(x: float, y: float, items: Sequence[tuple[str, int, RGB, bool]]) -> None:
-        for line, size, fill, bold in items:
-            for part in wrap_text(line, size, inner, bold):
-                draw_text(draw, (x + col_w / 2, y), part, size=size, fill=fill, bold=bold, anchor="ma")
-                y += size + 4
-
     for sp in range(7):
         x = MARGIN + sp * col_w
         fill = (255, 244, 200) if sp == 6 else ((230, 222, 210) if sp == 0 else WHITE)
-        draw.rounded_rectangle((x + 2, y0, x + col_w - 2, y0 + track_h), radius=8, fill=fill, outline=LINE, width=2)
-        draw_text(draw, (x + col_w / 2, y0 + 4), str(sp), size=int(24 * k), bold=True, anchor="ma")
+        items: list[tuple[str, int, RGB, bool]]
         if sp in SPACE_NAMES:
             items = [(_b(text, f"space_{SPACE_NAMES[sp]}"), big, INK, True),
                      (_b(text, f"space_{SPACE_NAMES[sp]}_native"), small, INK, False)]
             if sp == 6:
                 colour_rule = _b(text, "gate_one_colour" if view["options"]["gate_same_colour"] else "gate_any_colour")
                 items += [(_b(text, "gate_rule"), small, INK, False), (colour_rule, small, INK, False)]
-            column(x, row_y, items)
-            continue
-        t = track[sp]
-        combos = ", ".join(t["combos"]) if len(t["combos"]) < 5 else "C1–C5"
-        if advanced:
-            column(x, row_y, [(_b(text, "row_saint"), small, SAINT_INK, True),
-                              (_b(text, "sum_at_least", sum=t["sum"]), big, INK, False),
-                              (_b(text, "row_sinner"), small, SINNER_INK, True), (combos, small, INK, False)])
         else:
-            column(x, row_y, [(_b(text, "sum_at_least", sum=t["sum"]), big, INK, False),
-                              (_b(text, "or"), small, MUTED, False), (combos, small, INK, False)])
+            t = track[sp]
+            combos = ", ".join(t["combos"]) if len(t["combos"]) < 5 else "C1–C5"
+            if advanced:
+                items = [(_b(text, "row_saint"), small, SAINT_INK, True),
+                         (_b(text, "sum_at_least", sum=t["sum"]), big, INK, False),
+                         (_b(text, "row_sinner"), small, SINNER_INK, True), (combos, small, INK, False)]
+            else:
+                items = [(_b(text, "sum_at_least", sum=t["sum"]), big, INK, False),
+                         (_b(text, "or"), small, MUTED, False), (combos, small, INK, False)]
+        # (a space's box and conditions are the same at every update: a memoized tile)
+        paint = partial(_paint_space, str(sp), int(24 * k), fill, tuple(items), col_w, track_h, row_y - y0)
+        tile(draw, (x, y0), (col_w, track_h + 1), ("heaven.space", str(sp), int(24 * k), fill, tuple(items), col_w,
+                                                    track_h, row_y - y0), paint)
     # pawns: 3 per row, two rows at the bottom of each column
     r = int(13 * k)
     pawn_top = y0 + track_h - 4 * r - 14

@@ -29,8 +29,8 @@ when the host passes it; shapes and colours come from the view and ``engines/ill
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import lru_cache, partial
 from typing import Any, cast
 
 from PIL import Image, ImageDraw
@@ -58,7 +58,21 @@ from engines.illumination.view import (
     SquareView,
     TileView,
 )
-from render.base import BG, INK, LINE, MUTED, PANEL, WHITE, Draw, TextFormatter, canvas, draw_text, text_width
+from render import base as render_base
+from render.base import (
+    BG,
+    INK,
+    LINE,
+    MUTED,
+    PANEL,
+    WHITE,
+    Draw,
+    Painter,
+    TextFormatter,
+    canvas,
+    draw_text,
+    text_width,
+)
 
 RGB = tuple[int, int, int]
 
@@ -128,7 +142,7 @@ def _tile(img: Image.Image, x: float, y: float, size: int, tile: TileView, side:
     colour = tile.get("colour")
     mark = _say(text, f"board.colour_code.{colour}", COLOUR_LETTER[colour]) if letter and colour else ""
     face = _tile_image(size, faction, colour, side, down, code, mark)
-    img.paste(face, (int(x), int(y)), face)
+    render_base.paste(img, face, (int(x), int(y)), face)
 
 
 @lru_cache(maxsize=256)
@@ -180,11 +194,32 @@ def _space_image(size: int, quill: str | None, drollery: bool) -> Image.Image:
 
 def _cell(img: Image.Image, x: float, y: float, size: int, cell: CellView, sides: list[str] | None,
           text: TextFormatter | None = None, letter: bool = False) -> None:
-    """One Book cell and its tile (§11)."""
-    img.paste(_space_image(size, cell["quill"], cell["drollery"]), (int(x), int(y)))
+    """One Book cell and its tile (§11), pasted as one memoized square (``_cell_image``)."""
     tile = cell["tile"]
+    face: tuple[Any, ...] | None = None
     if tile is not None and sides is not None:
-        _tile(img, x, y, size, tile, sides[tile["owner"]], down=cell["down"], text=text, letter=letter)
+        faction = tile.get("faction")
+        colour = tile.get("colour")
+        face = (faction, colour, sides[tile["owner"]], cell["down"],
+                _code(text, faction) if faction is not None else "",
+                _say(text, f"board.colour_code.{colour}", COLOUR_LETTER[colour]) if letter and colour else "")
+    square = _cell_image(size, cell["quill"], cell["drollery"], face)
+    render_base.paste(img, square, (int(x), int(y)))
+
+
+@lru_cache(maxsize=512)
+def _cell_image(size: int, quill: str | None, drollery: bool, face: tuple[Any, ...] | None) -> Image.Image:
+    """A Book cell with its tile (``face``: the arguments of ``_tile_image`` after the size, or None
+    for an empty cell): the empty space (``_space_image``) with the tile pasted on it through its
+    alpha, the same steps and so the same pixels as pasting both on the board in turn; a cell and
+    tile drawn on most boards, memoized per worker (512 squares of at most 81 × 81 px: under 10 MB)."""
+    space = _space_image(size, quill, drollery)
+    if face is None:
+        return space
+    square = space.copy()
+    tile = _tile_image(size, *face)
+    square.paste(tile, (0, 0), tile)
+    return square
 
 
 def _dashed_rect(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], colour: RGB, width: int) -> None:
@@ -379,15 +414,39 @@ def _player_card(img: Image.Image, view: PublicView, seat: int, box: tuple[float
     _counts(draw, mat_x - 4, y1 - 28, view, seat, READABLE_FONT)
 
 
+def _fixed(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], key: tuple[Any, ...],
+           paint: Callable[[ImageDraw.ImageDraw], None]) -> None:
+    """``paint(draw)``, a part of the board drawn first on plain background inside ``box`` and the
+    same at every update of a game (a panel and its fixed labels, keyed by ``key``: the texts it
+    draws), as a memoized ``render.base.tile`` at the box's place; drawn directly where the box is
+    off the pixel grid."""
+    x0, y0, x1, y1 = box
+    if not all(float(v).is_integer() for v in box):
+        paint(draw)
+        return
+    left, top = int(x0), int(y0)
+    size = (int(x1) - left + 1, int(y1) - top + 1)
+    painter: Painter = lambda d, _x, _y: paint(d)  # noqa: E731  (painted at the box itself: anywhere=False)
+    render_base.tile(draw, (left, top), size, key, painter, BG, anywhere=False)
+
+
+def _paint_book_panel(box: tuple[float, float, float, float], title: str, state: str,
+                      draw: ImageDraw.ImageDraw) -> None:
+    """A Book's panel: its background, name and state (open, closed), without the cells."""
+    x0, top, _, _ = box
+    draw.rounded_rectangle(box, radius=8, fill=PANEL)
+    draw_text(draw, (x0 + 8, top + 4), title, size=18, bold=True)
+    draw_text(draw, (x0 + BOOK_W - 8, top + 2), state, size=READABLE_FONT, fill=MUTED, anchor="ra")
+
+
 def _book_panel(img: Image.Image, view: PublicView, index: int, x0: float, top: float, text: TextFormatter | None) -> dict[str, tuple[float, float]]:
     draw = Draw(img)
     book = view["books"][index]
     sides = view["sides"]
-    draw.rounded_rectangle((x0, top, x0 + BOOK_W, top + BOOK_H), radius=8, fill=PANEL)
-    draw_text(draw, (x0 + 8, top + 4), _say(text, "board.book", f"Book {book['name']}", name=book["name"]),
-              size=18, bold=True)
+    title = _say(text, "board.book", f"Book {book['name']}", name=book["name"])
     state = _say(text, "board.open", "open") if book["open"] else _say(text, "board.closed", "closed ✓")
-    draw_text(draw, (x0 + BOOK_W - 8, top + 2), state, size=READABLE_FONT, fill=MUTED, anchor="ra")
+    box = (x0, top, x0 + BOOK_W, top + BOOK_H)
+    _fixed(draw, box, ("illumination.book", title, state), partial(_paint_book_panel, box, title, state))
     gx = x0 + (BOOK_W - 6 * CELL) / 2
     gy = top + BOOK_HEAD
     places = _grid(img, view, book, gx, gy, CELL, text)
@@ -412,8 +471,10 @@ def _mini_monastery(img: Image.Image, view: PublicView, box: tuple[float, float,
     slots (the VP of each, filled with the owner's colour once taken), the Abbot's station framed."""
     draw = Draw(img)
     x0, y0, x1, y1 = box
-    draw.rounded_rectangle(box, radius=8, fill=PANEL)
-    draw_text(draw, (x0 + 8, y0 + 4), _say(text, "board.monastery", "Monastery"), size=18, bold=True)
+    labels = (_say(text, "board.monastery", "Monastery"),
+              *(_say(text, f"board.token_code.{st.token}", TOKEN_CODE[st.token]) for st in STATIONS.values()
+                if st.altar and st.token is not None))
+    _fixed(draw, box, ("illumination.monastery", labels), partial(_paint_monastery, box, labels))
     sides = view["sides"]
     cw, ch = (x1 - x0 - 16) / 3, (y1 - y0 - 36) / 3
     for sid, st in STATIONS.items():
@@ -422,26 +483,47 @@ def _mini_monastery(img: Image.Image, view: PublicView, box: tuple[float, float,
         cell = (cx + 2, cy + 2, cx + cw - 2, cy + ch - 2)
         abbot = view["abbot"] == sid
         if st.altar and st.token is not None:
-            colour = TOKEN_COLOUR[st.token]
-            draw.rounded_rectangle(cell, radius=6, fill=TILE_FILL[colour], outline=INK, width=1)
-            draw_text(draw, (cx + 8, cy + 6), _say(text, f"board.token_code.{st.token}", TOKEN_CODE[st.token]),
-                      size=BOARD_MIN_FONT, fill=TILE_INK[colour], bold=True)
             for k, tier in enumerate(SLOT_TIERS):
                 owner = view["slots"].get(f"{sid}-{tier}")
+                if owner is None or sides is None:
+                    continue  # (an open slot is drawn with the panel)
                 bx, by = cx + 5 + k * 29, cy + ch - 29
-                fill = WHITE if owner is None or sides is None else SIDE_FRAME[sides[owner]]
-                ink = INK if owner is None or sides is None or sides[owner] == "reverent" else WHITE
-                draw.rectangle((bx, by, bx + 27, by + 24), fill=fill, outline=INK)
-                draw_text(draw, (bx + 13.5, by + 12), str(SLOT_TIERS[tier]), size=READABLE_FONT, fill=ink, anchor="mm",
-                          bold=True)
+                draw.rectangle((bx, by, bx + 27, by + 24), fill=SIDE_FRAME[sides[owner]], outline=INK)
+                draw_text(draw, (bx + 13.5, by + 12), str(SLOT_TIERS[tier]), size=READABLE_FONT,
+                          fill=INK if sides[owner] == "reverent" else WHITE, anchor="mm", bold=True)
         else:
-            draw.rounded_rectangle(cell, radius=6, fill=BG, outline=LINE)
             draw_text(draw, (cx + cw / 2, cy + ch * (0.66 if abbot else 0.5)),
                       _say(text, f"term.station.{sid}", sid.capitalize()), size=BOARD_MIN_FONT, fill=MUTED, anchor="mm",
                       max_width=cw - 8)
         if abbot:
             draw.rounded_rectangle(cell, radius=6, outline=(110, 20, 30), width=4)
             _abbot_pawn(draw, cx + cw - 16, cy + 16, 11)
+
+
+def _paint_monastery(box: tuple[float, float, float, float], labels: tuple[str, ...], draw: ImageDraw.ImageDraw) -> None:
+    """The Monastery's panel (``_mini_monastery``): background, title (``labels[0]``), every station's
+    box, and each altar's token code (``labels[1:]``, in ``STATIONS`` order) with its open slots; the
+    station names, the taken slots and the Abbot are drawn on it."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=8, fill=PANEL)
+    draw_text(draw, (x0 + 8, y0 + 4), labels[0], size=18, bold=True)
+    cw, ch = (x1 - x0 - 16) / 3, (y1 - y0 - 36) / 3
+    codes = iter(labels[1:])
+    for st in STATIONS.values():
+        cx = x0 + 8 + (st.col - 1) * cw
+        cy = y0 + 30 + (st.row - 1) * ch
+        cell = (cx + 2, cy + 2, cx + cw - 2, cy + ch - 2)
+        if st.altar and st.token is not None:
+            colour = TOKEN_COLOUR[st.token]
+            draw.rounded_rectangle(cell, radius=6, fill=TILE_FILL[colour], outline=INK, width=1)
+            draw_text(draw, (cx + 8, cy + 6), next(codes), size=BOARD_MIN_FONT, fill=TILE_INK[colour], bold=True)
+            for k, tier in enumerate(SLOT_TIERS):
+                bx, by = cx + 5 + k * 29, cy + ch - 29
+                draw.rectangle((bx, by, bx + 27, by + 24), fill=WHITE, outline=INK)
+                draw_text(draw, (bx + 13.5, by + 12), str(SLOT_TIERS[tier]), size=READABLE_FONT, fill=INK, anchor="mm",
+                          bold=True)
+        else:
+            draw.rounded_rectangle(cell, radius=6, fill=BG, outline=LINE)
 
 
 def _abbot_pawn(draw: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
@@ -455,28 +537,45 @@ def _battle_rows(img: Image.Image, view: PublicView, box: tuple[float, float, fl
     """The four Battle cards: the pair's codes, then each side's markers on its colour."""
     draw = Draw(img)
     x0, y0, x1, y1 = box
-    draw.rounded_rectangle(box, radius=8, fill=PANEL)
-    draw_text(draw, (x0 + 8, y0 + 4), _say(text, "board.battles", "Battle cards"), size=font + 2, bold=True)
     sides = view["sides"]
+    labels = (_say(text, "board.battles", "Battle cards"),
+              *(f"{_code(text, pair.split('-')[0])}↔{_code(text, pair.split('-')[1])}" for pair in PAIRS))
+    _fixed(draw, box, ("illumination.battles", labels, font, sides is not None),
+           partial(_paint_battles, box, labels, font, sides is not None))
     row_h = (y1 - y0 - 62) / 4
-    for k, pair in enumerate(PAIRS):
-        y = y0 + 32 + k * row_h
-        a, b = pair.split("-")
-        draw.rounded_rectangle((x0 + 8, y, x1 - 8, y + row_h - 4), radius=6, fill=WHITE, outline=LINE)
-        shown = f"{_code(text, a)}↔{_code(text, b)}"
-        draw_text(draw, (x0 + 16, y + (row_h - 4) / 2), shown, size=font + 1, anchor="lm", bold=True)
-        if sides is not None:
-            rev = sides.index("reverent")
+    if sides is not None:
+        rev = sides.index("reverent")
+        for k, pair in enumerate(PAIRS):
+            y = y0 + 32 + k * row_h
             counts = view["markers"][pair]
-            for j, (seat, colour, ink) in enumerate(((rev, GOLD, INK), (1 - rev, BLACK, WHITE))):
+            for j, (seat, ink) in enumerate(((rev, INK), (1 - rev, WHITE))):
                 bx = x1 - 16 - (2 - j) * 34
                 by = y + (row_h - 4) / 2 - 13
-                draw.rounded_rectangle((bx, by, bx + 28, by + 26), radius=5, fill=colour)
                 draw_text(draw, (bx + 14, by + 13), str(counts[seat]), size=READABLE_FONT, fill=ink, anchor="mm",
                           bold=True)
     deck = _say(text, "board.deck_short", f"deck {view['deck_count']} · discard {len(view['discard'])}",
                 n=view["deck_count"], discard=len(view["discard"]))
     draw_text(draw, (x0 + 10, y1 - 6), deck, size=READABLE_FONT, fill=MUTED, anchor="ld", max_width=x1 - x0 - 20)
+
+
+def _paint_battles(box: tuple[float, float, float, float], labels: tuple[str, ...], font: int, markers: bool,
+                   draw: ImageDraw.ImageDraw) -> None:
+    """The Battle cards' panel (``_battle_rows``): background, title (``labels[0]``), each pair's row
+    with its codes (``labels[1:]``) and, with ``markers``, the two sides' marker boxes; the counts are
+    drawn on it."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=8, fill=PANEL)
+    draw_text(draw, (x0 + 8, y0 + 4), labels[0], size=font + 2, bold=True)
+    row_h = (y1 - y0 - 62) / 4
+    for k, shown in enumerate(labels[1:]):
+        y = y0 + 32 + k * row_h
+        draw.rounded_rectangle((x0 + 8, y, x1 - 8, y + row_h - 4), radius=6, fill=WHITE, outline=LINE)
+        draw_text(draw, (x0 + 16, y + (row_h - 4) / 2), shown, size=font + 1, anchor="lm", bold=True)
+        if markers:
+            for j, colour in enumerate((GOLD, BLACK)):
+                bx = x1 - 16 - (2 - j) * 34
+                by = y + (row_h - 4) / 2 - 13
+                draw.rounded_rectangle((bx, by, bx + 28, by + 26), radius=5, fill=colour)
 
 
 def render_board(view: dict[str, Any], *, names: Sequence[str], text: TextFormatter | None = None,

@@ -202,10 +202,12 @@ def test_the_boards_counters_small_numbers_book_states_and_deck_line_read_at_10_
     """At 360 px wide (a phone) the board's coin and token counts, items, hand / stacks /
     sheepfold counts, the Books' "open", the altar slots' VP and the deck line are 20 px on the
     720-px board: 10 px on the phone, as on the decision pictures."""
+    from tests.render.direct import tiles_off
     from tests.render.text_sizes import drawn_texts, effective
 
     view = E.player_view(mid_game(), None)
-    _, drawn = drawn_texts(lambda: render_board(view, names=NAMES, text=TX))
+    with tiles_off():  # (every text drawn, none pasted from the memo)
+        _, drawn = drawn_texts(lambda: render_board(view, names=NAMES, text=TX))
     sizes: dict[str, set[int]] = {}
     for d in drawn:
         sizes.setdefault(d.text, set()).add(d.size)

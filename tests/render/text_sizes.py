@@ -9,8 +9,8 @@ Two recorders:
   ink box in the returned image's px, its font size, and the full text when ``fit_text`` cut it
   with '…'), the panels drawn (``ImageDraw`` rectangles and rounded rectangles), and the codes
   the image declares a legend for (``render.base.legend``). Parts drawn on images of their own
-  and pasted (a tile, a cropped board) are moved with them (``Image.paste``/``crop``/``copy``/
-  ``convert``); memoized tiles are drawn directly (``tests.render.direct.tiles_off``) and the renderers'
+  and pasted (a tile, a cropped board) are moved with them (``Image.paste``, ``render.base.paste``,
+  ``crop``/``copy``/``convert``); memoized tiles are drawn directly (``tests.render.direct.tiles_off``) and the renderers'
   memoized part images are forgotten first, so every string of the image is seen.
 
 The checks of the phone-first contract, each over one ``Layout`` (``bench/phone.py`` runs them
@@ -296,6 +296,7 @@ def _recorder() -> Iterator[_Recorder]:
     rectangle, rounded = ImageDraw.ImageDraw.rectangle, ImageDraw.ImageDraw.rounded_rectangle
     stamped = base.Draw.rounded_rectangle  # (the boards' own: recorded as Pillow's, the same pixels)
     paste, crop, copy, convert = Image.Image.paste, Image.Image.crop, Image.Image.copy, Image.Image.convert
+    base_paste = base.paste
 
     def hooked_blit(draw: Any, xy: Any, text: str, face: Any, fill: Any, anchor: str, stroke: int) -> None:
         rec.text(draw, xy, text, face, anchor, stroke)
@@ -319,6 +320,10 @@ def _recorder() -> Iterator[_Recorder]:
             dx, dy = (int(box[0]), int(box[1])) if box is not None and len(box) >= 2 else (0, 0)
             rec.moved(im, self, dx, dy)
         return out
+
+    def hooked_base_paste(image: Any, part: Any, xy: Any, mask: Any = None) -> None:
+        base_paste(image, part, xy, mask)
+        rec.moved(part, image, int(xy[0]), int(xy[1]))
 
     def hooked_crop(self: Any, box: Any = None) -> Any:
         out = crop(self, box)
@@ -345,6 +350,7 @@ def _recorder() -> Iterator[_Recorder]:
     ImageDraw.ImageDraw.rounded_rectangle = hooked_rounded  # type: ignore[method-assign]
     base.Draw.rounded_rectangle = hooked_rounded  # type: ignore[method-assign]
     Image.Image.paste = hooked_paste  # type: ignore[method-assign]
+    base.paste = hooked_base_paste
     Image.Image.crop = hooked_crop  # type: ignore[method-assign]
     Image.Image.copy = hooked_copy  # type: ignore[method-assign]
     Image.Image.convert = hooked_convert  # type: ignore[method-assign]
@@ -359,6 +365,7 @@ def _recorder() -> Iterator[_Recorder]:
         ImageDraw.ImageDraw.rounded_rectangle = rounded  # type: ignore[method-assign]
         base.Draw.rounded_rectangle = stamped  # type: ignore[method-assign]
         Image.Image.paste = paste  # type: ignore[method-assign]
+        base.paste = base_paste
         Image.Image.crop = crop  # type: ignore[method-assign]
         Image.Image.copy = copy  # type: ignore[method-assign]
         Image.Image.convert = convert  # type: ignore[method-assign]
