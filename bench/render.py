@@ -3,7 +3,10 @@
 
 Usage: ``python -m bench.render [--game <game_id>|all] [--views 8] [--repeat 3] [--seed 1]
 [--encoders main,...] [--thumbnails main,...] [--draw]``; ``--moves N [--png-before TREE]`` (boards of
-consecutive moves, ``bench_moves``); ``--decisions N`` (decision jobs, ``bench_decisions``).
+consecutive moves, ``bench_moves``); ``--decisions N`` (decision jobs, ``bench_decisions``). With
+``--moves`` or ``--decisions``, ``--before TREE`` (a git worktree of an older commit) runs the same first
+on that tree's code and prints both side by side: draw and encode CPU per game, and how many of the
+images the two trees encoded to the same bytes (``DIGESTS``).
 
 For every game, ``--views`` public views spread over random playouts (``bench.bot_latency.playout_views``,
 3 players where allowed) are drawn once to warm the memos (a worker has them warm after its first boards),
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import hashlib
 import io
 import itertools
 import os
@@ -100,6 +104,11 @@ THUMBNAILS: dict[str, Callable[[Image.Image], bytes]] = {
     "small+to_png": lambda im: base.to_png(small(im)),               # this tree's small() and encoder
 }
 """DM thumbnails (scaled and encoded) of an RGB board, by name."""
+
+
+DIGESTS: dict[str, list[str]] = {}
+"""By game, a digest of each image this tree encoded in ``bench_moves`` and ``bench_decisions`` (in
+order: the same boards and jobs in every tree), to tell whether another tree made the same bytes."""
 
 
 def playout_moves(game_id: str, count: int, seed: int) -> tuple[list[dict[str, Any]], list[str]]:
@@ -349,6 +358,7 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
         if old is not None:
             differ += _pixels(previous) != _pixels(data)
         rows["after"].append(t)
+        DIGESTS.setdefault(game_id, []).append(hashlib.sha256(data).hexdigest()[:16])
         sizes["after"].append(len(data))
         errors["after"].append(fidelity(image, data) if k % 5 == 0 else (0, 0.0))
     means = {name: statistics.fmean(spent) * 1000 for name, spent in rows.items()}
@@ -369,13 +379,15 @@ def bench_moves(game_id: str, args: argparse.Namespace) -> dict[str, float]:
     return means
 
 
-def bench_decisions(game_id: str, args: argparse.Namespace) -> None:
+def bench_decisions(game_id: str, args: argparse.Namespace) -> dict[str, float]:
     """``--decisions``: up to that many decision jobs (``bot.render_pool.render`` of kind "decision": E
     Guan's placement previews) of ``--tables`` random playouts in order, each seat to move's preview at
     each state, drawn and encoded as ``bot.render_pool.render`` does (the decisions' fixed palette; its own
     render/png.py memos, as a worker has) and with a palette chosen per image (``render.base.to_png``),
     interleaved (which goes first alternates); the CPU of the whole job (draw and encode), the bytes and
-    the fidelity."""
+    the fidelity. Then each job's drawing and its encoding against the fixed palette timed apart (as
+    ``bot.render_pool.render`` does them): their means in ms are returned (``draw``, ``encode``; empty
+    when the game draws no decision)."""
     from bot import render_pool
 
     engine = ENGINES[game_id]
@@ -393,7 +405,7 @@ def bench_decisions(game_id: str, args: argparse.Namespace) -> None:
                     jobs.append(job)
             state = random_step(engine, state, rng)
     if not jobs:
-        return
+        return {}
     def own_palette(job: render_pool.RenderJob) -> render_pool.Rendered | None:
         """The job drawn as ``render_pool.render`` draws it, encoded against a palette of its own."""
         drawn = renders.decision_image(game_id, job.view, job.names, Texts(game_id, list(job.names), job.locale))
@@ -421,6 +433,20 @@ def bench_decisions(game_id: str, args: argparse.Namespace) -> None:
               f"{statistics.median(rows[on]) * 1000:>8.1f}{statistics.median(sizes[on]) / 1024:>8.0f}"
               f"{worst:>7}{share * 100:>8.2f}")
     print(f"{game_id:<13}{'(decision jobs)':<30}{len(jobs):>8}")
+    apart: dict[str, list[float]] = {"draw": [], "encode": []}
+    key = png.palette_key(game_id, "decision") if png else None
+    for job in jobs:
+        t, image = cpu(functools.partial(renders.decision_image, game_id, job.view, job.names,
+                                         Texts(game_id, list(job.names), job.locale)), 1)
+        apart["draw"].append(t)
+        t, (data, _) = cpu(functools.partial(renders.encode, image, job.limit, key) if key else
+                           functools.partial(renders.encode, image, job.limit), 1)
+        apart["encode"].append(t)
+        DIGESTS.setdefault(game_id, []).append(hashlib.sha256(data).hexdigest()[:16])
+    means = {name: statistics.fmean(spent) * 1000 for name, spent in apart.items()}
+    for name, value in means.items():
+        print(f"{game_id:<13}{name + ' apart':<30}{value:>8.1f}{statistics.median(apart[name]) * 1000:>8.1f}")
+    return means
 
 
 def _pixels(data: bytes) -> bytes:
@@ -441,9 +467,10 @@ def _png_of(tree: str) -> Any:
     return module
 
 
-def moves_before(games: Sequence[str], args: argparse.Namespace) -> dict[str, dict[str, float]]:
-    """``bench_moves`` run on the code of the tree ``--before`` (bench/trees.py ``in_tree``), first: its
-    means by game."""
+def run_before(args: argparse.Namespace, mode: list[str]) -> tuple[dict[str, dict[str, float]], dict[str, list[str]]]:
+    """This script with ``mode`` (``--moves N`` or ``--decisions N``) and the run's other options run on
+    the code of the tree ``--before`` (bench/trees.py ``in_tree``), first: its means and its digests
+    (``DIGESTS``) by game."""
     import json
     import tempfile
 
@@ -452,12 +479,33 @@ def moves_before(games: Sequence[str], args: argparse.Namespace) -> dict[str, di
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "before.json"
         done = in_tree(Path(args.before), Path(__file__).resolve(), [
-            "--game", args.game, "--moves", str(args.moves), "--tables", str(args.tables),
+            "--game", args.game, *mode, "--tables", str(args.tables),
             "--workers", str(args.workers), "--seed", str(args.seed), "--json-out", str(out)])
         if done.returncode != 0 or not out.exists():
             raise SystemExit(f"the --before tree failed:\n{done.stderr[-3000:]}")
-        data: dict[str, dict[str, float]] = json.loads(out.read_text(encoding="utf-8"))
-    return data
+        data = json.loads(out.read_text(encoding="utf-8"))
+    return data["means"], data["digests"]
+
+
+def tree_name(tree: str) -> str:
+    """The commit ``tree`` (a git worktree) has checked out, short (a results file names no machine path)."""
+    import subprocess
+
+    done = subprocess.run(["git", "-C", tree, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return done.stdout.strip() or "the --before tree"
+
+
+def same_bytes(before: dict[str, list[str]], game_id: str) -> str:
+    """"n of m": how many of the images of ``game_id`` the tree before encoded to the same bytes as this one."""
+    mine, theirs = DIGESTS.get(game_id, []), before.get(game_id, [])
+    return f"{sum(a == b for a, b in zip(mine, theirs, strict=False))} of {max(len(mine), len(theirs))}"
+
+
+def write_json(path: str, means: dict[str, dict[str, float]]) -> None:
+    """``--json-out``: the means and ``DIGESTS`` by game."""
+    import json
+
+    Path(path).write_text(json.dumps({"means": means, "digests": DIGESTS}), encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -474,13 +522,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="instead: boards of consecutive moves, encoded by d25d10b's encoder and this tree's")
     parser.add_argument("--tables", type=int, default=4, help="with --moves: playouts taking turns (default 4)")
     parser.add_argument("--workers", type=int, default=2, help="with --moves: simulated render workers (default 2)")
-    parser.add_argument("--before", default="", help="with --moves: also run them on this tree's code first "
+    parser.add_argument("--before", default="", help="with --moves or --decisions: also run them on that tree's code first "
                         "(a git worktree of the older commit) and print both side by side")
     parser.add_argument("--decisions", type=int, default=0,
                         help="instead: that many decision jobs of the games that draw them, fixed palette off and on")
     parser.add_argument("--png-before", default="", help="with --moves: also time that tree's render/png.py "
                         "encoder on the same boards, interleaved with this tree's")
-    parser.add_argument("--json-out", default="", help="with --moves: write the means by game here (JSON)")
+    parser.add_argument("--json-out", default="", help="with --moves or --decisions: write the means and digests by game here (JSON)")
     parser.add_argument("--make-palettes", action="store_true",
                         help="instead: write render/palettes.json for --game from random playouts (seed 11, every player count)")
     parser.add_argument("--kind", choices=("board", "decision"), default="board",
@@ -498,30 +546,41 @@ def main(argv: list[str] | None = None) -> int:
         print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}; CPU ms (thread time) a job, "
               f"{args.tables} tables")
         print(f"{'game':<13}{'what':<30}{'mean':>8}{'median':>8}{'KiB':>8}{'worst':>7}{'% >8':>8}")
-        for game_id in games:
-            if renders.has_decision(game_id):
-                bench_decisions(game_id, args)
+        before, digests = run_before(args, ["--decisions", str(args.decisions)]) if args.before else ({}, {})
+        means = {game_id: bench_decisions(game_id, args) for game_id in games if renders.has_decision(game_id)}
+        if args.json_out:
+            write_json(args.json_out, means)
+        if before:
+            print(f"\nA decision job (draw, then encode against the fixed palette), CPU ms mean: {tree_name(args.before)} "
+                  f"and this tree")
+            print(f"{'game':<13}{'draw before':>12}{'draw after':>12}{'enc before':>12}{'enc after':>12}"
+                  f"{'total before':>14}{'total after':>13}  same bytes")
+            for game_id, a in means.items():
+                b = before.get(game_id)
+                if not a or not b:
+                    continue
+                print(f"{game_id:<13}{b['draw']:>12.1f}{a['draw']:>12.1f}{b['encode']:>12.1f}{a['encode']:>12.1f}"
+                      f"{b['draw'] + b['encode']:>14.1f}{a['draw'] + a['encode']:>13.1f}  {same_bytes(digests, game_id)}")
+        print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         return 0
     if args.moves:
         print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs; "
               f"CPU ms (thread time) a board, {args.tables} tables × up to {args.moves} moves, "
               f"{args.workers} workers; fidelity of one board in 5")
-        before = moves_before(games, args) if args.before else {}
+        before, digests = run_before(args, ["--moves", str(args.moves)]) if args.before else ({}, {})
         print(f"{'game':<13}{'what':<26}{'mean':>8}{'median':>8}{'KiB':>8}{'worst':>7}{'% >8':>8}")
         means = {game_id: bench_moves(game_id, args) for game_id in games}
         if args.json_out:
-            import json
-
-            Path(args.json_out).write_text(json.dumps(means), encoding="utf-8")
+            write_json(args.json_out, means)
         if before:
-            print(f"\nA board (draw + encode), CPU ms mean: the tree {args.before} (its own draw and encoder) "
+            print(f"\nA board (draw + encode), CPU ms mean: {tree_name(args.before)} (its own draw and encoder) "
                   f"and this tree")
             print(f"{'game':<13}{'draw before':>12}{'draw after':>12}{'enc before':>12}{'enc after':>12}"
-                  f"{'total before':>14}{'total after':>13}")
+                  f"{'total before':>14}{'total after':>13}  same bytes")
             for game_id in games:
                 b, a = before[game_id], means[game_id]
                 print(f"{game_id:<13}{b['draw']:>12.1f}{a['draw']:>12.1f}{b['after']:>12.1f}{a['after']:>12.1f}"
-                      f"{b['draw'] + b['after']:>14.1f}{a['draw'] + a['after']:>13.1f}")
+                      f"{b['draw'] + b['after']:>14.1f}{a['draw'] + a['after']:>13.1f}  {same_bytes(digests, game_id)}")
         print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         return 0
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs; "
