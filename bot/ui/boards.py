@@ -390,17 +390,17 @@ class Boards:
         a move made since is not drawn yet; the start left out), names filled in: the
         board's "recent" list. ``entries``: the log's last ``RECENT_READ`` entries, when read
         already (used for up to ``RECENT_LINES`` lines; more are read afresh)."""
-        lines: list[str] = []
         if entries is None or limit > RECENT_LINES:
             entries = await self.repo.log(record.id, last=max(40, limit * 8), upto=record.version)
         txs = entry_texts(record, entries, self.locales.public(record.guild_id))  # (a move: who made it)
-        for entry in live_entries(entries):  # (taken back: its lines no longer describe the game)
-            if entry.seq > record.version:  # (``entries`` given: read with a newer game, maybe)
+        kept: list[tuple[LogEntry, dict[str, Any]]] = []  # (the newest first; only these are formatted)
+        # (taken back: its lines no longer describe the game; ``entries`` given: read with a newer game, maybe)
+        for entry in reversed([e for e in live_entries(entries) if e.seq <= record.version]):
+            kept += [(entry, e) for e in reversed(entry.events)
+                     if e.get("visible_to") is None and e.get("kind") not in ("start", "game_started")]
+            if len(kept) >= limit:
                 break
-            for e in entry.events:
-                if e.get("visible_to") is None and e.get("kind") not in ("start", "game_started"):
-                    lines.append(txs[entry.seq].event(e))
-        return lines[-limit:]
+        return [txs[entry.seq].event(e) for entry, e in reversed(kept[:limit])]
 
     async def public_lines(self, record: GameRecord, after: int, upto: int) -> list[str]:
         """The public event lines of the log entries ``after`` < seq ≤ ``upto``, names

@@ -14,7 +14,9 @@ import pytest
 
 from bot.app import GameBot
 from bot.sandbox.fakecord import FakeDiscord
+from bot.text import Texts
 from bot.ui import boards as delivery_module
+from bot.ui.boards import RECENT_LINES
 from tests.e2e.driver import Driver
 from tests.e2e.test_ai_seats import open_with_ais, settled, start
 
@@ -66,7 +68,8 @@ def read_through(log: list[str], reading: list[tuple[str, list[str]]]) -> int:
 
 
 async def test_a_chain_of_moves_loses_no_line_from_the_thread(
-        fake: FakeDiscord, make_bot: Callable[..., Awaitable[GameBot]], players: list[JSONDict]) -> None:
+        fake: FakeDiscord, make_bot: Callable[..., Awaitable[GameBot]], players: list[JSONDict],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     fake.message_log = Snapshots()
     d = Driver(fake, await make_bot(ai_iterations=3, lean_requests=True))
     alice, bob = players[:2]
@@ -91,6 +94,17 @@ async def test_a_chain_of_moves_loses_no_line_from_the_thread(
     opening = (await d.bot.delivery.boards.public_lines(record, 0, 1))[0]
     assert len(log) > 40
     assert read_through(log, thread_reading(fake, record.thread_id, opening)) == len(log)
+    formatted = 0
+    event = Texts.event
+
+    def counted(self: Texts, e: Any) -> str:
+        nonlocal formatted
+        formatted += 1
+        return event(self, e)
+
+    monkeypatch.setattr(Texts, "event", counted)
+    assert await d.bot.delivery.boards.recent_public_lines(record, limit=RECENT_LINES) == log[-RECENT_LINES:]
+    assert formatted == RECENT_LINES  # (the board's few lines are the only ones formatted)
 
 
 async def test_a_restart_between_two_moves_shows_each_line_once_in_order(
