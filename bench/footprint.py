@@ -95,11 +95,15 @@ async def populate(db: Path, games: int, moves: int, seed: int) -> None:
 async def measure(db: Path, render_workers: int = 2) -> dict[str, Any]:
     """Start the bot on ``db`` against the offline Discord; the figures of the module docstring."""
     import dataclasses
+    import importlib
 
     from bot.app import GameBot
     from bot.sandbox.fakecord import FakeDiscord
     from bot.settings import Settings
 
+    tune = getattr(importlib.import_module("bot.app"), "tune_gc", None)  # (as ``python -m bot`` runs; not in older trees)
+    if tune is not None:
+        tune()
     out: dict[str, Any] = {"rss_before_mb": rss_mb()}
     async with FakeDiscord(owner_name="alice") as fake:
         wall, cpu = time.perf_counter(), time.process_time()

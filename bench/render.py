@@ -508,6 +508,17 @@ def write_json(path: str, means: dict[str, dict[str, float]]) -> None:
     Path(path).write_text(json.dumps({"means": means, "digests": DIGESTS}), encoding="utf-8")
 
 
+def side_by_side(title: str, rows: Sequence[tuple[str, dict[str, float], dict[str, float], str, str]]) -> None:
+    """Print ``title`` and per game ``(game_id, before, after, encode key, same bytes)``: draw, encode
+    (the figure under the encode key) and their sum, before and after."""
+    print(f"\n{title}")
+    print(f"{'game':<13}{'draw before':>12}{'draw after':>12}{'enc before':>12}{'enc after':>12}"
+          f"{'total before':>14}{'total after':>13}  same bytes")
+    for game_id, b, a, enc, same in rows:
+        print(f"{game_id:<13}{b['draw']:>12.1f}{a['draw']:>12.1f}{b[enc]:>12.1f}{a[enc]:>12.1f}"
+              f"{b['draw'] + b[enc]:>14.1f}{a['draw'] + a[enc]:>13.1f}  {same}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.render", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="all", help="a game id or 'all' (default)")
@@ -551,16 +562,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.json_out:
             write_json(args.json_out, means)
         if before:
-            print(f"\nA decision job (draw, then encode against the fixed palette), CPU ms mean: {tree_name(args.before)} "
-                  f"and this tree")
-            print(f"{'game':<13}{'draw before':>12}{'draw after':>12}{'enc before':>12}{'enc after':>12}"
-                  f"{'total before':>14}{'total after':>13}  same bytes")
-            for game_id, a in means.items():
-                b = before.get(game_id)
-                if not a or not b:
-                    continue
-                print(f"{game_id:<13}{b['draw']:>12.1f}{a['draw']:>12.1f}{b['encode']:>12.1f}{a['encode']:>12.1f}"
-                      f"{b['draw'] + b['encode']:>14.1f}{a['draw'] + a['encode']:>13.1f}  {same_bytes(digests, game_id)}")
+            side_by_side(f"A decision job (draw, then encode against the fixed palette), CPU ms mean: "
+                         f"{tree_name(args.before)} and this tree",
+                         [(game_id, before[game_id], a, "encode", same_bytes(digests, game_id))
+                          for game_id, a in means.items() if a and before.get(game_id)])
         print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         return 0
     if args.moves:
@@ -573,14 +578,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.json_out:
             write_json(args.json_out, means)
         if before:
-            print(f"\nA board (draw + encode), CPU ms mean: {tree_name(args.before)} (its own draw and encoder) "
-                  f"and this tree")
-            print(f"{'game':<13}{'draw before':>12}{'draw after':>12}{'enc before':>12}{'enc after':>12}"
-                  f"{'total before':>14}{'total after':>13}  same bytes")
-            for game_id in games:
-                b, a = before[game_id], means[game_id]
-                print(f"{game_id:<13}{b['draw']:>12.1f}{a['draw']:>12.1f}{b['after']:>12.1f}{a['after']:>12.1f}"
-                      f"{b['draw'] + b['after']:>14.1f}{a['draw'] + a['after']:>13.1f}  {same_bytes(digests, game_id)}")
+            side_by_side(f"A board (draw + encode), CPU ms mean: {tree_name(args.before)} (its own draw and encoder) "
+                         f"and this tree",
+                         [(game_id, before[game_id], means[game_id], "after", same_bytes(digests, game_id))
+                          for game_id in games])
         print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
         return 0
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs; "
