@@ -165,9 +165,10 @@ PARENT_POLL_SECONDS = 1.0
 
 
 def watch_parent(parent: int) -> None:
-    """Worker initializer: the worker exits once ``parent`` (the bot's process) is gone. A bot
-    killed outright (SIGKILL, the OOM killer) has no time to shut its pool down, and its workers,
-    waiting for jobs, would otherwise live on, orphaned, each holding its renderers' memory."""
+    """Worker initializer of the render and the AI pools: the worker exits once ``parent`` (the
+    bot's process) is gone. A bot killed outright (SIGKILL, the OOM killer) has no time to shut
+    its pools down, and their workers, waiting for jobs, would otherwise live on, orphaned, each
+    holding its renderers' or engines' memory."""
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(PARENT_POLL_SECONDS)

@@ -27,12 +27,14 @@ import asyncio
 import concurrent.futures
 import logging
 import multiprocessing
+import os
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.render_pool import watch_parent
 from bot.service import GameService, HostError, ai_name, seat_names, texts
 from bot.storage import GameRecord
 from bot.text import host_sentence, locale_of
@@ -66,6 +68,14 @@ def ai_seats_waited(service: GameService, record: GameRecord) -> list[int]:
 
 say = host_sentence
 """The ``ai.*`` sentence ``key`` in ``locale`` (bot/text/en/ai.toml)."""
+
+
+def ai_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
+    """The AI's worker processes: ``workers`` (at least one) spawned processes that exit once
+    the bot's process is gone (``watch_parent``), as the render workers do."""
+    return concurrent.futures.ProcessPoolExecutor(
+        max_workers=max(1, workers), mp_context=multiprocessing.get_context("spawn"),
+        initializer=watch_parent, initargs=(os.getpid(),))
 
 
 class AiPlayers:
@@ -164,8 +174,7 @@ class AiPlayers:
                      game: int) -> dict[str, Any]:
         pool = self._pool
         if pool is None:
-            pool = self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=max(1, self.ctx.settings.ai_workers), mp_context=multiprocessing.get_context("spawn"))
+            pool = self._pool = ai_pool(self.ctx.settings.ai_workers)
         loop = asyncio.get_running_loop()
         job = loop.run_in_executor(pool, think, game_id, state, seat, level, seed, self.ctx.settings.ai_iterations)
         self._thinking[game] = (seat, job)

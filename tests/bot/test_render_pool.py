@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from bot.render_pool import Renderer, RenderJob, Slots, render, small, warm
-from bot.sandbox.fakecord import HANG_GUARD
 from bot.settings import Settings
 from bot.text import Texts
 from engines.base import CHANCE
@@ -172,49 +171,3 @@ def test_render_workers_setting() -> None:
     assert Settings().render_workers == 0  # (built directly, as the tests do: threads)
     with pytest.raises(ValueError, match="RENDER_WORKERS"):
         Settings.from_env({"RENDER_WORKERS": "two"}, dotenv_path=None)
-
-
-KILLED_BOT = """
-import asyncio, sys
-from bot.render_pool import Renderer
-async def main():
-    r = Renderer(workers=1)
-    r.start()
-    while len(r.pids()) < r.slots.total:
-        await asyncio.sleep(0.05)
-    print(" ".join(map(str, r.pids())), flush=True)
-    await asyncio.sleep(60)
-asyncio.run(main())
-"""
-
-
-def test_workers_exit_when_the_bot_process_is_killed_outright() -> None:
-    """A SIGKILLed bot leaves no orphaned render workers behind (``watch_parent``)."""
-    import subprocess
-    import sys
-    import time
-
-    bot = subprocess.Popen([sys.executable, "-c", KILLED_BOT], stdout=subprocess.PIPE, text=True)
-    try:
-        assert bot.stdout is not None
-        pids = [int(p) for p in bot.stdout.readline().split()]
-        assert pids
-    finally:
-        bot.kill()
-        bot.wait()
-
-    def alive(pid: int) -> bool:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        with open(f"/proc/{pid}/stat") as f:       # (a zombie is gone but for its parent's wait)
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-
-    deadline = time.monotonic() + HANG_GUARD
-    while any(alive(p) for p in pids) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    left = [p for p in pids if alive(p)]
-    for pid in left:                               # (leave no orphan behind even when failing)
-        os.kill(pid, signal.SIGKILL)
-    assert not left, left
