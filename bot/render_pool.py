@@ -22,13 +22,12 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
-import multiprocessing
 import os
-import threading
-import time
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from bot.workers import pids, worker_pool
 
 log = logging.getLogger(__name__)
 
@@ -160,23 +159,6 @@ def render(job: RenderJob) -> Rendered | None:
     return Rendered(data, ext, thumb)
 
 
-PARENT_POLL_SECONDS = 1.0
-"""How often a worker checks that the bot process that started it still runs."""
-
-
-def watch_parent(parent: int) -> None:
-    """Worker initializer of the render and the AI pools: the worker exits once ``parent`` (the
-    bot's process) is gone. A bot killed outright (SIGKILL, the OOM killer) has no time to shut
-    its pools down, and their workers, waiting for jobs, would otherwise live on, orphaned, each
-    holding its renderers' or engines' memory."""
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_POLL_SECONDS)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
-
-
 def warm(_: int = 0) -> int:
     """Import the renderers, open the common faces and read the primary face's character map
     in a fresh worker (its first board is then about as fast as the next); returns the
@@ -233,9 +215,7 @@ class Renderer:
 
     def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.slots.total, mp_context=multiprocessing.get_context("spawn"),
-                initializer=watch_parent, initargs=(os.getpid(),))
+            self._pool = worker_pool(self.slots.total)
         return self._pool
 
     def start(self) -> None:
@@ -249,8 +229,7 @@ class Renderer:
 
     def pids(self) -> list[int]:
         """The worker processes' ids (empty with 0 workers or before the first job)."""
-        processes = getattr(self._pool, "_processes", None) or {}
-        return sorted(processes)
+        return pids(self._pool)
 
     async def run(self, job: RenderJob) -> Rendered | None:
         """Draw and encode ``job`` (``render``), waiting for a slot (``Slots``). A worker that

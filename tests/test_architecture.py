@@ -193,7 +193,7 @@ def test_the_circle_check_finds_a_circle(tmp_path: Path) -> None:
 
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("base", ("bot", "bot.logsafe", "bot.locks", "bot.loops", "bot.text", "bot.text.extract")),
+    ("base", ("bot", "bot.logsafe", "bot.locks", "bot.loops", "bot.text", "bot.text.extract", "bot.workers")),
     ("storage", ("bot.storage", "bot.storage.*", "bot.settings")),
     ("service", ("bot.service", "bot.typed_moves", "bot.render_pool", "bot.check", "bot.migrate", "bot.backup",
                  "bot.gateway")),

@@ -4,7 +4,7 @@
 The driver (``AiPlayers``) is told of every committed change (``GameService.listeners``);
 whenever a running game awaits a seat the computer plays (``SeatRecord.is_ai``), it computes
 the move in a worker process (``engines.ai.worker.think`` in a
-``concurrent.futures.ProcessPoolExecutor`` of ``Settings.ai_workers`` processes; never on the
+``bot.workers.worker_pool`` of ``Settings.ai_workers`` processes; never on the
 event loop) and applies it through ``GameService.act_for_seat`` exactly as a player's move:
 a version check, the same log entry, the outbox delivers it. Reactions (a work-contract
 answer, an Exilium) are just more seats to move. At start-up and on every clock pass,
@@ -26,15 +26,12 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
-import multiprocessing
-import os
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.render_pool import watch_parent
 from bot.service import GameService, HostError, ai_name, seat_names, texts
 from bot.storage import GameRecord
 from bot.text import host_sentence, locale_of
@@ -46,6 +43,7 @@ from bot.ui.lobby_options import timeout_label
 from bot.ui.notices import Notices
 from bot.ui.panels import lobby_embed, lobby_view
 from bot.ui.permissions import is_moderator
+from bot.workers import worker_pool
 from engines.ai import LEVELS
 from engines.ai.worker import think
 from engines.base import SEAT_LETTERS, GameError, Msg, seat_letter
@@ -68,14 +66,6 @@ def ai_seats_waited(service: GameService, record: GameRecord) -> list[int]:
 
 say = host_sentence
 """The ``ai.*`` sentence ``key`` in ``locale`` (bot/text/en/ai.toml)."""
-
-
-def ai_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
-    """The AI's worker processes: ``workers`` (at least one) spawned processes that exit once
-    the bot's process is gone (``watch_parent``), as the render workers do."""
-    return concurrent.futures.ProcessPoolExecutor(
-        max_workers=max(1, workers), mp_context=multiprocessing.get_context("spawn"),
-        initializer=watch_parent, initargs=(os.getpid(),))
 
 
 class AiPlayers:
@@ -174,7 +164,7 @@ class AiPlayers:
                      game: int) -> dict[str, Any]:
         pool = self._pool
         if pool is None:
-            pool = self._pool = ai_pool(self.ctx.settings.ai_workers)
+            pool = self._pool = worker_pool(self.ctx.settings.ai_workers)
         loop = asyncio.get_running_loop()
         job = loop.run_in_executor(pool, think, game_id, state, seat, level, seed, self.ctx.settings.ai_iterations)
         self._thinking[game] = (seat, job)

@@ -1,5 +1,6 @@
-"""A bot killed outright (SIGKILL) leaves no worker process behind: the render workers and
-the AI's workers watch the bot's process and exit once it is gone (``watch_parent``)."""
+"""A bot killed outright (SIGKILL) leaves no worker process behind: the render workers
+(``Renderer``) and the AI's (``AiPlayers``) come from ``bot.workers.worker_pool``, whose
+processes exit once the bot's process is gone."""
 
 from __future__ import annotations
 
@@ -26,12 +27,12 @@ async def main():
 asyncio.run(main())
 """
 
-AI_WORKERS = """
+POOL_WORKERS = """
 import os, time
-from bot.ui.ai import ai_pool
-pool = ai_pool(2)
-assert pool.submit(os.getpid).result() in pool._processes
-print(" ".join(map(str, pool._processes)), flush=True)
+from bot.workers import pids, worker_pool
+pool = worker_pool(2)
+assert pool.submit(os.getpid).result() in pids(pool)
+print(" ".join(map(str, pids(pool))), flush=True)
 time.sleep(60)
 """
 
@@ -45,7 +46,7 @@ def alive(pid: int) -> bool:
         return f.read().rsplit(")", 1)[1].split()[0] != "Z"
 
 
-@pytest.mark.parametrize("script", [RENDER_WORKERS, AI_WORKERS], ids=["render", "ai"])
+@pytest.mark.parametrize("script", [RENDER_WORKERS, POOL_WORKERS], ids=["renderer", "worker_pool"])
 def test_workers_exit_when_the_bot_process_is_killed_outright(script: str) -> None:
     bot = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     try:
